@@ -1,0 +1,36 @@
+// HMAC primitives of the bills API: HMAC-SHA512 of the canonical body (requests) and
+// HMAC-SHA3-512 of a fixed-format string (bills callbacks).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export function hmacSha512(secretKey: string, message: string, encoding: 'hex' | 'base64' = 'hex'): string {
+  return createHmac('sha512', secretKey).update(message, 'utf8').digest(encoding);
+}
+
+export function hmacSha3_512Hex(secretKey: string, message: string): string {
+  return createHmac('sha3-512', secretKey).update(message, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two signature strings. */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a, 'utf8');
+  const bb = Buffer.from(b, 'utf8');
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+export interface BillsCallbackPayload {
+  orderNo: string;
+  merchantOrderNo: string;
+  merchantId: string;
+  orderAmount: number | string;
+  serviceType: string;
+  orderStatus: string;
+}
+
+/** The exact string the bills callback's `sha512` is computed over (no JSON escaping, fixed order). */
+export function billsCallbackSignedString(p: BillsCallbackPayload): string {
+  return `{orderNo:"${p.orderNo}",merchantOrderNo:"${p.merchantOrderNo}",merchantId:"${p.merchantId}",orderAmount:"${p.orderAmount}",serviceType:"${p.serviceType}",orderStatus:"${p.orderStatus}"}`;
+}
+
+export function billsCallbackSignature(secretKey: string, p: BillsCallbackPayload): string {
+  return hmacSha3_512Hex(secretKey, billsCallbackSignedString(p));
+}

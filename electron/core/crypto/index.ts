@@ -1,0 +1,4 @@
+export * from './canonical-json';
+export * from './hmac';
+export * from './rsa';
+export * from './fingerprint';
