@@ -87,7 +87,8 @@ export type ProfileSettings = z.infer<typeof ProfileSettingsSchema>;
 /** What the renderer may send when saving a profile: the plain fields, plus keys to replace. */
 export const ProfileSaveSchema = z.object({
   profile: ProfileName,
-  settings: ProfileSettingsSchema,
+  /** Checked field by field by the settings service, so each error lands next to its field. */
+  settings: z.record(z.string(), z.unknown()),
   /** Only the keys the admin typed; an empty string clears a key; absent keeps it. */
   secrets: z.partialRecord(SecretName, z.string().max(20000)).default({}),
 });

@@ -1,0 +1,22 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  main: {
+    build: {
+      lib: { entry: resolve(__dirname, 'electron/main/index.ts') },
+      // Native modules stay external; ESM-only packages are bundled into the CommonJS main.
+      externalizeDeps: { exclude: ['electron-store', 'conf', 'ky'] },
+    },
+  },
+  preload: {
+    // A sandboxed preload can only require('electron'): bundle everything else into it.
+    build: { lib: { entry: resolve(__dirname, 'electron/preload/index.ts') }, externalizeDeps: false },
+  },
+  renderer: {
+    root: resolve(__dirname, 'renderer'),
+    plugins: [react()],
+    build: { rollupOptions: { input: resolve(__dirname, 'renderer/index.html') } },
+  },
+});

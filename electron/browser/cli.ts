@@ -1,0 +1,46 @@
+// `npm run start:browser`: the browser shell. Prints the address (with its one-time token) to open.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { consoleLogger } from '../core/log';
+import { bootBrowserShell } from './boot';
+import { defaultBrowserDataDir } from './data-dir';
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '0' },
+      'data-dir': { type: 'string' },
+      'renderer-dir': { type: 'string' },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);
+    process.exit(2);
+  }
+  const root = resolve(__dirname, '../..');
+  const rendererDir = resolve(values['renderer-dir'] ?? resolve(root, 'out/renderer'));
+  if (!existsSync(resolve(rendererDir, 'index.html'))) {
+    console.error(`The app is not built (no ${rendererDir}/index.html). Run: npm run build`);
+    process.exit(1);
+  }
+  const dataDir = resolve(values['data-dir'] ?? defaultBrowserDataDir());
+  const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
+  const logger = consoleLogger('browser-shell');
+  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, version });
+  console.log(`CounterPay is running in the browser shell. Open this address in Chromium or Chrome:`);
+  console.log(`COUNTERPAY_URL=${app.shell.url}`);
+  console.log(`Data folder: ${dataDir}`);
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  console.error(`CounterPay could not start: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,157 @@
+// The browser shell: serves the built renderer on 127.0.0.1 and carries the contract over HTTP
+// (POST /api/call/<name>) and server-sent events (GET /api/events), behind the guards.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { Dispatch } from '../../shared/contract-kit';
+import type { EventHub } from '../core/event-hub';
+import type { Logger } from '../core/log';
+import { checkHost, checkOrigin, checkToken, type GuardResult } from './guards';
+
+const MAX_BODY = 1024 * 1024;
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
+};
+export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export interface BrowserShellOptions {
+  dispatch: Dispatch;
+  hub: EventHub;
+  rendererDir: string;
+  logger: Logger;
+  port?: number;
+  token?: string;
+}
+
+export interface BrowserShell {
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+  res.end(text);
+}
+
+function refuse(res: ServerResponse, g: Exclude<GuardResult, { ok: true }>): void {
+  send(res, g.status, { ok: false, error: { code: 'UNTRUSTED_SENDER', message: g.message, details: { reason: g.code } } });
+}
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolveBody, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        resolveBody(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export async function startBrowserShell(opts: BrowserShellOptions): Promise<BrowserShell> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const root = resolve(opts.rendererDir);
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+
+  const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Method not allowed' } });
+    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const file = normalize(join(root, rel));
+    if (!file.startsWith(root + sep)) return send(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found' } });
+    const target = existsSync(file) && statSync(file).isFile() ? file : join(root, 'index.html');
+    if (!existsSync(target)) return send(res, 503, { ok: false, error: { code: 'NOT_READY', message: 'The app is not built yet: run npm run build.' } });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cache-control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(target).pipe(res);
+  };
+
+  const server = createServer(async (req, res) => {
+    try {
+      const host = checkHost(req, port);
+      if (!host.ok) return refuse(res, host);
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (!url.pathname.startsWith('/api/')) return serveStatic(req, res, url.pathname);
+      const origin = checkOrigin(req, port);
+      if (!origin.ok) return refuse(res, origin);
+      const tok = checkToken(req, token);
+      if (!tok.ok) return refuse(res, tok);
+
+      if (url.pathname === '/api/events' && req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
+        res.write(': connected\n\n');
+        streams.add(res);
+        const beat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+        req.on('close', () => {
+          clearInterval(beat);
+          streams.delete(res);
+        });
+        return;
+      }
+      const m = /^\/api\/call\/([A-Za-z0-9_.-]{1,64})$/.exec(url.pathname);
+      if (!m || req.method !== 'POST') return send(res, 404, { ok: false, error: { code: 'UNKNOWN_CALL', message: 'No such API path.' } });
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Send JSON (content-type: application/json).' } });
+      const text = await readBody(req);
+      if (text === null) return send(res, 413, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is larger than 1 MB.' } });
+      let body: unknown;
+      try {
+        body = text.length ? JSON.parse(text) : {};
+      } catch {
+        return send(res, 400, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is not valid JSON.' } });
+      }
+      const args = body && typeof body === 'object' && 'args' in body ? (body as { args: unknown }).args : undefined;
+      const result = await opts.dispatch(m[1], args, { trusted: true, sender: 'http:loopback' });
+      return send(res, 200, result);
+    } catch (e) {
+      opts.logger.error('browser shell request failed', { error: e instanceof Error ? e.message : String(e) });
+      if (!res.headersSent) send(res, 500, { ok: false, error: { code: 'INTERNAL', message: 'CounterPay made an internal error. It has been logged.' } });
+      else res.end();
+    }
+  });
+
+  const unsubscribe = opts.hub.subscribe((name, payload) => {
+    const frame = `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;
+    for (const s of streams) s.write(frame);
+  });
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    port,
+    token,
+    async close() {
+      unsubscribe();
+      for (const s of streams) s.end();
+      streams.clear();
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}

@@ -1,0 +1,13 @@
+// The settings store as the core sees it. electron-store (Electron) and conf (browser shell) both
+// fit it and write the same JSON format; tests use conf on a temp folder.
+export interface KeyValueStore {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
+/** An in-memory store (tests, and a fallback for read-only folders). */
+export function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore {
+  const data = new Map(Object.entries(initial));
+  return { get: (k) => structuredClone(data.get(k)), set: (k, v) => void data.set(k, structuredClone(v)), delete: (k) => void data.delete(k) };
+}

@@ -1,0 +1,231 @@
+// Profiles, keys and the admin PIN. Keys are write-only from the UI: views carry "set" and a
+// fingerprint, never the key. A save validates everything first and writes all of it or nothing.
+import { AppError, validationError, type FieldErrors } from '../../../shared/errors';
+import {
+  PROFILE_NAMES, ProfileSettingsSchema, SECRET_LABELS, SECRET_NAMES, defaultProfile,
+  type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
+} from '../../../shared/settings';
+import type { Clock } from '../clock';
+import { fingerprint } from '../crypto/fingerprint';
+import { privateKeyObject, publicKeyObject } from '../crypto/rsa';
+import type { Logger } from '../log';
+import type { ProviderConfig, ProviderSecrets } from '../provider/types';
+import type { KeyValueStore } from './kv-store';
+import { hashPin, verifyPin } from './pin';
+import type { SecretVault } from './secret-vault';
+
+export const UNLOCK_MS = 10 * 60_000;
+const MAX_FAILURES = 5;
+const LOCKOUT_MS = 60_000;
+
+export interface PinStatus {
+  set: boolean;
+  unlocked: boolean;
+  lockedUntil: number | null;
+}
+
+export interface SettingsServiceDeps {
+  store: KeyValueStore;
+  vault: SecretVault;
+  logger: Logger;
+  clock: Clock;
+}
+
+export type SettingsListener = (active: ProfileName) => void;
+
+function checkSecret(name: SecretName, value: string): string | null {
+  const v = value.trim();
+  if (name === 'merchantPrivateKey') {
+    try {
+      privateKeyObject(v);
+      return null;
+    } catch {
+      return 'Paste the whole RSA private key (PEM, starting with -----BEGIN PRIVATE KEY-----)';
+    }
+  }
+  if (name === 'providerPublicKey') {
+    try {
+      publicKeyObject(v);
+      return null;
+    } catch {
+      return 'Paste the whole RSA public key (PEM, starting with -----BEGIN PUBLIC KEY-----)';
+    }
+  }
+  if (!/^\S{8,512}$/.test(v)) return `${SECRET_LABELS[name]}: 8 to 512 characters, no spaces`;
+  return null;
+}
+
+export function createSettingsService(deps: SettingsServiceDeps) {
+  const { store, vault, logger, clock } = deps;
+  const listeners = new Set<SettingsListener>();
+  let unlockedUntil = 0;
+
+  const readProfile = (name: ProfileName): ProfileSettings => {
+    const raw = store.get(`profiles.${name}`);
+    const merged = { ...defaultProfile(name), ...(raw && typeof raw === 'object' ? (raw as object) : {}) };
+    const parsed = ProfileSettingsSchema.safeParse(merged);
+    if (parsed.success) return parsed.data;
+    logger.warn('stored profile is invalid; using defaults for it', { profile: name });
+    return defaultProfile(name);
+  };
+
+  const activeProfile = (): ProfileName => {
+    const v = store.get('activeProfile');
+    return (PROFILE_NAMES as readonly string[]).includes(v as string) ? (v as ProfileName) : 'demo';
+  };
+
+  const secretsOf = (name: ProfileName): ProviderSecrets => {
+    const out: ProviderSecrets = {};
+    for (const s of SECRET_NAMES) {
+      const v = vault.get(name, s);
+      if (v !== null) out[s] = v;
+    }
+    return out;
+  };
+
+  const view = (name: ProfileName): ProfileView => {
+    const secrets = {} as ProfileView['secrets'];
+    for (const s of SECRET_NAMES) {
+      const v = vault.get(name, s);
+      secrets[s] = { set: v !== null, fingerprint: v === null ? null : fingerprint(v) };
+    }
+    return { profile: name, settings: readProfile(name), secrets };
+  };
+
+  const emit = () => {
+    const a = activeProfile();
+    for (const l of listeners) l(a);
+  };
+
+  const pinHash = () => (store.get('adminPinHash') as string | undefined) ?? null;
+
+  const pinStatus = (): PinStatus => {
+    const lockedUntil = (store.get('pinLockedUntil') as number | undefined) ?? 0;
+    return { set: pinHash() !== null, unlocked: clock.now() < unlockedUntil, lockedUntil: lockedUntil > clock.now() ? lockedUntil : null };
+  };
+
+  async function checkPin(pin: string): Promise<void> {
+    const hash = pinHash();
+    if (!hash) throw new AppError('PIN_NOT_SET', 'No admin PIN is set yet. Choose one first.');
+    const st = pinStatus();
+    if (st.lockedUntil) throw new AppError('PIN_LOCKED', `Too many wrong PINs. Try again after ${Math.ceil((st.lockedUntil - clock.now()) / 1000)} s.`, { lockedUntil: st.lockedUntil });
+    if (await verifyPin(pin, hash)) {
+      store.set('pinFailures', 0);
+      return;
+    }
+    const failures = ((store.get('pinFailures') as number | undefined) ?? 0) + 1;
+    store.set('pinFailures', failures);
+    if (failures >= MAX_FAILURES) {
+      store.set('pinLockedUntil', clock.now() + LOCKOUT_MS);
+      store.set('pinFailures', 0);
+      logger.warn('admin PIN locked after repeated failures');
+      throw new AppError('PIN_LOCKED', `Too many wrong PINs. Settings are locked for ${LOCKOUT_MS / 1000} s.`);
+    }
+    throw new AppError('PIN_WRONG', `That PIN is not right. ${MAX_FAILURES - failures} tries left before a pause.`);
+  }
+
+  return {
+    activeProfile,
+    profile: readProfile,
+    view,
+    secretsOf,
+
+    providerConfig(name: ProfileName = activeProfile()): ProviderConfig {
+      const p = readProfile(name);
+      return {
+        billsBaseUrl: p.billsBaseUrl, posBaseUrl: p.posBaseUrl, billsMerchantId: p.billsMerchantId,
+        headMerchantId: p.headMerchantId, merchantId: p.merchantId, requestTimeoutMs: p.requestTimeoutMs,
+        conventions: p.conventions, secrets: secretsOf(name),
+      };
+    },
+
+    /** All or nothing: every field and key is checked before anything is written. */
+    save(name: ProfileName, input: unknown, secrets: Partial<Record<SecretName, string>> = {}): ProfileView {
+      const fields: FieldErrors = {};
+      const parsed = ProfileSettingsSchema.safeParse(input);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const key = `settings.${issue.path.map(String).join('.')}`;
+          fields[key] ??= issue.message;
+        }
+      }
+      const writes: Record<string, string | null> = {};
+      for (const [k, v] of Object.entries(secrets)) {
+        if (!(SECRET_NAMES as readonly string[]).includes(k) || typeof v !== 'string') continue;
+        const name = k as SecretName;
+        if (v.trim() === '') {
+          writes[name] = null;
+          continue;
+        }
+        const problem = checkSecret(name, v);
+        if (problem) fields[`secrets.${name}`] = problem;
+        else writes[name] = v.trim();
+      }
+      if (Object.keys(fields).length > 0 || !parsed.success) throw validationError(fields, 'Nothing was saved: fix the fields marked below.');
+      const previous: Record<string, string | null> = {};
+      for (const k of Object.keys(writes)) previous[k] = vault.get(name, k);
+      vault.setMany(name, writes);
+      try {
+        store.set(`profiles.${name}`, parsed.data);
+      } catch (e) {
+        vault.setMany(name, previous); // put the keys back: a save is all or nothing
+        throw e;
+      }
+      logger.info('profile saved', { profile: name, keysChanged: Object.keys(writes).length });
+      emit();
+      return view(name);
+    },
+
+    /** Internal writes that bypass the UI (the Demo sandbox fills its own profile). */
+    writeInternal(name: ProfileName, patch: Partial<ProfileSettings>, secrets: Partial<Record<SecretName, string>> = {}): void {
+      const next = ProfileSettingsSchema.parse({ ...readProfile(name), ...patch });
+      vault.setMany(name, secrets);
+      store.set(`profiles.${name}`, next);
+      emit();
+    },
+
+    setActive(name: ProfileName): void {
+      store.set('activeProfile', name);
+      logger.info('active profile changed', { profile: name });
+      emit();
+    },
+
+    onChange(l: SettingsListener): () => void {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+
+    pinStatus,
+
+    async setPin(newPin: string, currentPin?: string): Promise<PinStatus> {
+      if (!/^\d{4,12}$/.test(newPin)) throw validationError({ newPin: 'A PIN is 4 to 12 digits' });
+      if (pinHash()) {
+        if (currentPin === undefined) throw new AppError('PIN_REQUIRED', 'Enter the current PIN to change it.');
+        await checkPin(currentPin);
+      }
+      store.set('adminPinHash', await hashPin(newPin));
+      unlockedUntil = clock.now() + UNLOCK_MS;
+      logger.info('admin PIN set');
+      return pinStatus();
+    },
+
+    async unlock(pin: string): Promise<PinStatus> {
+      await checkPin(pin);
+      unlockedUntil = clock.now() + UNLOCK_MS;
+      return pinStatus();
+    },
+
+    lock(): PinStatus {
+      unlockedUntil = 0;
+      return pinStatus();
+    },
+
+    requireAdmin(): void {
+      if (!pinHash()) throw new AppError('PIN_NOT_SET', 'Choose an admin PIN first.');
+      if (clock.now() >= unlockedUntil) throw new AppError('PIN_REQUIRED', 'Settings are locked. Enter the admin PIN.');
+      unlockedUntil = clock.now() + UNLOCK_MS; // activity keeps it open
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -1,0 +1,49 @@
+// Electron glue: app lifecycle, the window, IPC, safeStorage and electron-store around the core.
+import { app, BrowserWindow } from 'electron';
+import Store from 'electron-store';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createCore } from '../core/app-core';
+import { systemClock } from '../core/clock';
+import { consoleLogger } from '../core/log';
+import { encryptedStoreVault } from '../core/settings/secret-vault';
+import { wireIpc } from './ipc-transport';
+import { safeStorageCipher } from './safe-storage-cipher';
+import { createMainWindow } from './window';
+
+const logger = consoleLogger('main');
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const dataDir = app.getPath('userData');
+  const store = new Store<Record<string, unknown>>({ name: 'settings' });
+  const kv = { get: (k: string) => store.get(k), set: (k: string, v: unknown) => store.set(k, v), delete: (k: string) => store.delete(k) };
+  const vault = encryptedStoreVault(kv, safeStorageCipher(), 'Desktop app: keys are encrypted with the OS keychain (safeStorage) before they are stored.');
+  const core = await createCore({ shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, logger, clock: systemClock });
+
+  const rendererIndex = join(__dirname, '../renderer/index.html');
+  const rendererUrlPrefix = pathToFileURL(join(__dirname, '../renderer')).href;
+  let win: BrowserWindow | null = createMainWindow(rendererIndex);
+  const unwire = wireIpc(core.dispatch, core.hub, () => (win && !win.isDestroyed() ? win.webContents : null), rendererUrlPrefix);
+  win.on('closed', () => (win = null));
+
+  app.on('activate', () => {
+    if (!win) {
+      win = createMainWindow(rendererIndex);
+      win.on('closed', () => (win = null));
+    }
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', () => {
+    unwire();
+    void core.stop();
+  });
+}
+
+app.enableSandbox();
+if (!app.requestSingleInstanceLock()) app.quit();
+else
+  start().catch((e) => {
+    logger.error('CounterPay could not start', { error: e instanceof Error ? e.message : String(e) });
+    app.exit(1);
+  });

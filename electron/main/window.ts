@@ -1,0 +1,36 @@
+// The app window with the Electron security checklist applied once: sandbox, isolation, no Node,
+// no navigation, no new windows, no permissions. The CSP is in renderer/index.html.
+import { BrowserWindow, session, shell } from 'electron';
+import { join } from 'node:path';
+
+export function createMainWindow(rendererIndex: string): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 960,
+    minHeight: 640,
+    title: 'CounterPay',
+    backgroundColor: '#101418',
+    show: false,
+    webPreferences: {
+      preload: join(__dirname, '../preload/index.js'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      spellcheck: false,
+    },
+  });
+  win.webContents.on('will-navigate', (e) => e.preventDefault());
+  win.webContents.on('will-redirect', (e) => e.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://')) void shell.openExternal(url); // help links open in the real browser
+    return { action: 'deny' };
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  win.once('ready-to-show', () => win.show());
+  void win.loadFile(rendererIndex);
+  return win;
+}

@@ -1,0 +1,47 @@
+// Lint, and the import rules of the architecture (shared/docs/architecture.md):
+// 1. `electron` only under electron/main and electron/preload;
+// 2. renderer/ never imports node:* or electron/ code;
+// 3. shared/ imports no electron, no node:*, no DOM, nothing from electron/ or renderer/;
+// 4. ipcMain / ipcRenderer only in the two transport helpers.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path', 'process', 'stream', 'tls', 'url', 'util', 'worker_threads', 'zlib'];
+const noElectron = { name: 'electron', message: 'Only electron/main and electron/preload may import electron (architecture rule 1).' };
+const noNode = [
+  { group: ['node:*'], message: 'renderer/ and shared/ never import Node built-ins (architecture rules 2 and 3).' },
+  { group: ['**/electron/**', '../electron', '../../electron'], message: 'renderer/ and shared/ never import code from electron/ (architecture rules 2 and 3).' },
+];
+const builtinPaths = NODE_BUILTINS.map((name) => ({ name, message: 'renderer/ and shared/ never import Node built-ins (architecture rules 2 and 3).' }));
+const ipcNames = { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'ipcMain / ipcRenderer only in electron/main/ipc-transport.ts and electron/preload/index.ts (architecture rule 4).' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'test/artifacts/**', '.tmp/**', '.sandbox/**', 'test/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+      'no-empty-pattern': 'off',
+    },
+  },
+  { files: ['renderer/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
+  // Rule 1 everywhere but electron/main and electron/preload.
+  { files: ['**/*.{ts,tsx,mts,mjs}'], ignores: ['electron/main/**', 'electron/preload/**'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
+  // Rule 4 inside electron/main and electron/preload, except the two helpers.
+  { files: ['electron/main/**/*.ts', 'electron/preload/**/*.ts'], ignores: ['electron/main/ipc-transport.ts', 'electron/preload/index.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ipcNames] }] } },
+  // Rule 2.
+  { files: ['renderer/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron, ...builtinPaths], patterns: noNode }] } },
+  // Rule 3 (and no DOM globals in shared/).
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, ...builtinPaths], patterns: [...noNode, { group: ['**/renderer/**', '../renderer'], message: 'shared/ never imports renderer/ code (architecture rule 3).' }] }],
+      'no-restricted-globals': ['error', ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'process', 'Buffer', 'require', '__dirname'].map((name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals (architecture rule 3).' }))],
+    },
+  },
+);

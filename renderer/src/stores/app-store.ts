@@ -1,0 +1,73 @@
+// App-wide state: which screen, the theme, app info and the live status snapshot from main.
+import { create } from 'zustand';
+import type { StatusSnapshot } from '../../../shared/contract';
+import { bridge, call } from '../transport/bridge';
+
+export const SCREENS = [
+  { id: 'sell', label: 'Sell', key: '1' },
+  { id: 'topups', label: 'Top-ups', key: '2' },
+  { id: 'orders', label: 'Orders', key: '3' },
+  { id: 'shift', label: 'Shift', key: '4' },
+  { id: 'settings', label: 'Settings', key: '5' },
+] as const;
+export type ScreenId = (typeof SCREENS)[number]['id'];
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+interface AppInfo {
+  version: string;
+  shell: 'electron' | 'browser';
+  dataDir: string;
+  secretStorage: { kind: 'os-keychain' | 'file'; note: string };
+}
+
+interface AppState {
+  screen: ScreenId;
+  theme: ThemeChoice;
+  info: AppInfo | null;
+  status: StatusSnapshot | null;
+  connected: boolean;
+  fatal: string | null;
+  go(screen: ScreenId): void;
+  setTheme(t: ThemeChoice): void;
+  hydrate(): Promise<void>;
+}
+
+const THEME_KEY = 'counterpay.theme';
+
+export function applyTheme(t: ThemeChoice): void {
+  const dark = t === 'dark' || (t === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+}
+
+export const useApp = create<AppState>((set) => ({
+  screen: 'sell',
+  theme: ((): ThemeChoice => {
+    const t = localStorage.getItem(THEME_KEY);
+    return t === 'light' || t === 'dark' ? t : 'system';
+  })(),
+  info: null,
+  status: null,
+  connected: true,
+  fatal: bridge ? null : 'This page was opened without its key. Open the address that CounterPay printed when it started.',
+  go: (screen) => set({ screen }),
+  setTheme: (theme) => {
+    localStorage.setItem(THEME_KEY, theme);
+    applyTheme(theme);
+    set({ theme });
+  },
+  hydrate: async () => {
+    if (!bridge) return;
+    try {
+      const [info, status] = await Promise.all([call('app.info', {}), call('status.get', {})]);
+      set({ info, status, fatal: null });
+    } catch (e) {
+      set({ fatal: e instanceof Error ? e.message : String(e) });
+    }
+  },
+}));
+
+/** Main owns the truth: hydrate once, then follow its events. */
+export function followMain(): void {
+  if (!bridge) return;
+  bridge.on('status.changed', (status) => useApp.setState({ status }));
+}

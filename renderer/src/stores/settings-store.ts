@@ -1,0 +1,81 @@
+// The Settings screen's state: PIN gate, the profile being edited and the save's field errors.
+import { create } from 'zustand';
+import { isAppError } from '../../../shared/errors';
+import type { ProfileName, ProfileView, SecretName } from '../../../shared/settings';
+import { call } from '../transport/bridge';
+
+export interface PinStatus {
+  set: boolean;
+  unlocked: boolean;
+  lockedUntil: number | null;
+}
+
+interface SettingsState {
+  pin: PinStatus | null;
+  editing: ProfileName;
+  view: ProfileView | null;
+  busy: boolean;
+  message: { kind: 'ok' | 'error'; text: string } | null;
+  fieldErrors: Record<string, string>;
+  refreshPin(): Promise<void>;
+  setPin(newPin: string, currentPin?: string): Promise<boolean>;
+  unlock(pin: string): Promise<boolean>;
+  lock(): Promise<void>;
+  load(profile: ProfileName): Promise<void>;
+  save(settings: ProfileView['settings'], secrets: Partial<Record<SecretName, string>>): Promise<boolean>;
+  activate(profile: ProfileName): Promise<void>;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export const useSettings = create<SettingsState>((set, get) => {
+  const guard = async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
+    set({ busy: true, message: null });
+    try {
+      return await fn();
+    } catch (e) {
+      if (isAppError(e) && (e.code === 'PIN_REQUIRED' || e.code === 'PIN_NOT_SET')) await get().refreshPin();
+      const fields = isAppError(e) && e.code === 'VALIDATION' ? ((e.details?.fields as Record<string, string>) ?? {}) : {};
+      set({ message: { kind: 'error', text: errorText(e) }, fieldErrors: fields });
+      return undefined;
+    } finally {
+      set({ busy: false });
+    }
+  };
+  return {
+    pin: null,
+    editing: 'demo',
+    view: null,
+    busy: false,
+    message: null,
+    fieldErrors: {},
+    refreshPin: async () => set({ pin: await call('settings.pinStatus', {}) }),
+    setPin: async (newPin, currentPin) => {
+      const pin = await guard(() => call('settings.setPin', currentPin ? { newPin, currentPin } : { newPin }));
+      if (pin) set({ pin, message: { kind: 'ok', text: 'Admin PIN saved. Settings are open.' } });
+      return !!pin;
+    },
+    unlock: async (p) => {
+      const pin = await guard(() => call('settings.unlock', { pin: p }));
+      if (pin) set({ pin, message: null });
+      return !!pin;
+    },
+    lock: async () => set({ pin: await call('settings.lock', {}), view: null, message: null, fieldErrors: {} }),
+    load: async (profile) => {
+      set({ editing: profile, fieldErrors: {} });
+      const view = await guard(() => call('settings.getProfile', { profile }));
+      if (view) set({ view });
+    },
+    save: async (settings, secrets) => {
+      const view = await guard(() => call('settings.saveProfile', { profile: get().editing, settings, secrets }));
+      if (view) set({ view, fieldErrors: {}, message: { kind: 'ok', text: 'Saved.' } });
+      return !!view;
+    },
+    activate: async (profile) => {
+      const ok = await guard(() => call('settings.setActiveProfile', { profile }));
+      if (ok) set({ message: { kind: 'ok', text: `Now using the ${profile} profile.` } });
+    },
+  };
+});
