@@ -54,7 +54,7 @@ describe('transport failures', () => {
   });
 
   it('connection reset after the request was read: PROVIDER_TIMEOUT, outcome unknown, no retry', async () => {
-    const { pos, server } = await clients((_req, _res, raw) => raw.socket.destroy());
+    const { pos, server } = await clients((_req, _res, raw) => void raw.socket.destroy());
     const e = await rejection(pos.createOrder(order));
     expect(e.code).toBe('PROVIDER_TIMEOUT');
     expect(e.details).toMatchObject({ reason: 'connection-dropped', outcomeUnknown: true });
@@ -62,7 +62,7 @@ describe('transport failures', () => {
   });
 
   it('TCP RST after the request: outcome unknown', async () => {
-    const { bills, server } = await clients((_req, _res, raw) => raw.socket.resetAndDestroy());
+    const { bills, server } = await clients((_req, _res, raw) => void raw.socket.resetAndDestroy());
     const e = await rejection(bills.bulkBills({ serviceType: 'airtime', callBackUrl: 'http://127.0.0.1/cb', items: [{ reference: 'r1', provider: 'MTN', customerId: '+2348012345678', amountKobo: 10000 }] }));
     expect(e.code).toBe('PROVIDER_TIMEOUT');
     expect(e.details?.outcomeUnknown).toBe(true);
