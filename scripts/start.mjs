@@ -24,7 +24,7 @@ function startBrowserShell() {
 
 const found = electronPath();
 if ('error' in found) {
-  console.log(`Electron runtime not available (${found.error}); starting the browser shell instead.`);
+  console.log(`Electron runtime not available (its download or start failed: ${found.error}); starting the browser shell instead.`);
   startBrowserShell();
 } else {
   const child = spawn(found.path, [root, ...extra], { cwd: root, stdio: 'inherit' });

@@ -2,7 +2,9 @@
 // schemas, every event with its payload schema. Both transports and window.counterpay derive from it.
 import { z } from 'zod';
 import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
+import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
 import { ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
+import { SerialPortInfoSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
 
 const Empty = z.object({}).strict();
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
@@ -31,6 +33,37 @@ export const PinStatusSchema = z.object({
   lockedUntil: z.number().nullable(),
 });
 
+/** A film the counter sold before: its title, price and fee are offered again. */
+export const FilmMemorySchema = z.object({
+  filmName: z.string(),
+  filmTitle: z.string(),
+  priceKobo: z.number().int(),
+  feeKobo: z.number().int(),
+  lastShowTime: z.string().nullable(),
+});
+
+export const SaleDefaultsSchema = z.object({
+  /** yyyy-MM-dd in Africa/Lagos. */
+  today: z.string(),
+  /** The next half hour from now, HH:mm in Africa/Lagos (cashier overrides). */
+  nextShowTime: z.string(),
+  /** The terminal in use: from the serial link, or typed by hand; null if none yet. */
+  sn: z.string().nullable(),
+  films: z.array(FilmMemorySchema),
+});
+
+/** What the Demo terminal panel shows: the simulated terminal's screen. */
+export const DemoTerminalScreenSchema = z.object({
+  available: z.boolean(),
+  sn: z.string().nullable(),
+  pending: z
+    .object({ outOrderNo: z.string(), orderNo: z.string(), amountKobo: z.number().int(), expiresAt: z.number() })
+    .nullable(),
+  message: z.string(),
+});
+
+const OrderId = z.object({ id: z.number().int().positive() }).strict();
+
 export const calls = {
   'app.info': { args: Empty, result: AppInfoSchema },
   'status.get': { args: Empty, result: StatusSnapshotSchema },
@@ -42,10 +75,33 @@ export const calls = {
   'settings.getProfile': { args: z.object({ profile: ProfileName }).strict(), result: ProfileViewSchema, admin: true },
   'settings.saveProfile': { args: ProfileSaveSchema, result: ProfileViewSchema, admin: true },
   'settings.setActiveProfile': { args: z.object({ profile: ProfileName }).strict(), result: StatusSnapshotSchema, admin: true },
+
+  // Selling a ticket and taking the card payment (the renderer sends the form; main checks it).
+  'sale.defaults': { args: Empty, result: SaleDefaultsSchema },
+  'sale.charge': { args: z.record(z.string(), z.unknown()), result: OrderViewSchema },
+  'orders.get': { args: OrderId, result: OrderViewSchema },
+  'orders.history': { args: OrderId, result: z.array(OrderEventSchema) },
+  'orders.listToday': { args: Empty, result: z.array(OrderViewSchema) },
+  'orders.listQueued': { args: Empty, result: z.array(OrderViewSchema) },
+  'orders.retry': { args: OrderId, result: OrderViewSchema },
+  'orders.checkNow': { args: OrderId, result: OrderViewSchema },
+
+  // The counter's terminal: a serial link or a typed serial number.
+  'terminal.get': { args: Empty, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
+  'terminal.listPorts': { args: Empty, result: z.array(SerialPortInfoSchema) },
+  'terminal.configure': { args: z.record(z.string(), z.unknown()), result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
+
+  // Demo profile only: the simulated terminal.
+  'demo.terminalScreen': { args: Empty, result: DemoTerminalScreenSchema },
+  'demo.present': { args: z.object({ outcome: z.enum(['SUCCESS', 'FAIL', 'CANCEL']) }).strict(), result: DemoTerminalScreenSchema },
 } satisfies CallsSpec;
 
 export const events = {
   'status.changed': StatusSnapshotSchema,
+  'order.changed': OrderViewSchema,
+  'connectivity.changed': ConnectivitySchema,
+  'terminal.changed': TerminalStateSchema,
+  'demo.terminalChanged': DemoTerminalScreenSchema,
 } satisfies EventsSpec;
 
 export type Calls = typeof calls;

@@ -1,13 +1,23 @@
 // The composition root: builds every core service from its dependencies, once, for either
 // shell (Electron or browser). Transports only see `dispatch` and `hub`.
-import { createDispatcher, type Handlers } from '../../shared/contract-kit';
-import { calls, type Calls, type StatusSnapshot } from '../../shared/contract';
+import { join } from 'node:path';
+import { createDispatcher } from '../../shared/contract-kit';
+import { calls, type StatusSnapshot } from '../../shared/contract';
+import type { TerminalState } from '../../shared/terminal';
 import type { Clock } from './clock';
+import { openDatabase } from './db/database';
+import { startDemoSandbox, type DemoSandbox } from './demo/demo-sandbox';
+import { demoScreen } from './demo/demo-screen';
 import { createEventHub } from './event-hub';
+import { buildHandlers } from './handlers';
 import type { Logger } from './log';
+import { createCheckoutService } from './orders/checkout-service';
+import { createPosClient } from './provider/pos-client';
+import { createSaleMemory } from './sale-memory';
 import type { KeyValueStore } from './settings/kv-store';
 import type { SecretVault } from './settings/secret-vault';
 import { createSettingsService } from './settings/settings-service';
+import { createTerminalLink, type TerminalLinkDeps } from './terminal';
 
 export interface CoreDeps {
   shell: 'electron' | 'browser';
@@ -17,67 +27,132 @@ export interface CoreDeps {
   vault: SecretVault;
   logger: Logger;
   clock: Clock;
+  /** Tests pass a mock serial port class; the app uses serialport's. */
+  serialPort?: TerminalLinkDeps['SerialPort'];
+  /** Off in tests that bring their own sandbox. */
+  embeddedSandbox?: boolean;
+}
+
+function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
+  const state = t.status === 'disconnected' ? 'not-connected' : t.status;
+  const detail = t.lastError ?? (t.status === 'manual' ? 'Serial number typed by hand' : t.portPath ? `Serial port ${t.portPath}` : 'No terminal chosen yet');
+  return { state, sn: t.sn, detail };
 }
 
 export async function createCore(deps: CoreDeps) {
-  const { logger } = deps;
+  const { logger, clock } = deps;
   const hub = createEventHub();
-  const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock: deps.clock });
+  const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
+  const db = openDatabase(join(deps.dataDir, 'counterpay.db'));
+  const films = createSaleMemory(deps.store);
 
+  // ---- the Demo profile's embedded provider ----
+  let demo: DemoSandbox | null = null;
+  let demoStarting: Promise<void> | null = null;
+  const ensureDemo = () => {
+    if (deps.embeddedSandbox === false || demo) return Promise.resolve();
+    demoStarting ??= startDemoSandbox(deps.dataDir, logger)
+      .then((d) => {
+        demo = d;
+        const m = d.merchant;
+        settings.writeInternal('demo', { billsBaseUrl: d.sandbox.billsBaseUrl, posBaseUrl: d.sandbox.posBaseUrl, billsMerchantId: m.billsMerchantId, headMerchantId: m.headMerchantId, merchantId: m.merchantId }, {
+          billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey, posClientAuthKey: m.clientAuthKey, merchantPrivateKey: m.merchantPrivateKeyPem, providerPublicKey: m.providerPublicKeyPem,
+        });
+        const push = () => hub.emit('demo.terminalChanged', demoScreen(demo, terminal.getState().sn));
+        d.sandbox.events.on('pos-order-created', push);
+        d.sandbox.events.on('pos-order-settled', push);
+      })
+      .catch((e) => {
+        demoStarting = null;
+        logger.error('demo sandbox could not start', { error: e instanceof Error ? e.message : String(e) });
+      });
+    return demoStarting;
+  };
+
+  // ---- status bar ----
   let provider: StatusSnapshot['provider'] = { state: 'unknown', detail: 'Not connected yet' };
-  let terminal: StatusSnapshot['terminal'] = { state: 'not-connected', sn: null, detail: 'No terminal chosen yet' };
   let queue: StatusSnapshot['queue'] = { length: 0, online: true };
+  const providerPart = (): StatusSnapshot['provider'] => {
+    if (settings.activeProfile() === 'demo' && !demo) return { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' };
+    const cfg = settings.providerConfig();
+    if (!cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
+      return { state: 'not-configured', detail: 'Fill in the merchant ids and keys in Settings' };
+    }
+    return provider;
+  };
 
+  // ---- terminal ----
+  const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   const status = (): StatusSnapshot => {
     const name = settings.activeProfile();
-    return { profile: name, counterName: settings.profile(name).counterName, provider, terminal, queue };
+    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), terminal: terminalPart(terminal.getState()), queue };
   };
   const publishStatus = () => hub.emit('status.changed', status());
-  settings.onChange(publishStatus);
+  terminal.on('change', (t) => {
+    hub.emit('terminal.changed', t);
+    if (demo) hub.emit('demo.terminalChanged', demoScreen(demo, t.sn));
+    publishStatus();
+  });
 
-  if (settings.activeProfile() === 'demo') {
-    provider = { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' };
-  }
-
-  const handlers: Handlers<Calls> = {
-    'app.info': () => ({
-      version: deps.version,
-      shell: deps.shell,
-      dataDir: deps.dataDir,
-      secretStorage: { kind: deps.vault.kind, note: deps.vault.note },
-    }),
-    'status.get': () => status(),
-    'settings.pinStatus': () => settings.pinStatus(),
-    'settings.setPin': (a) => settings.setPin(a.newPin, a.currentPin),
-    'settings.unlock': (a) => settings.unlock(a.pin),
-    'settings.lock': () => settings.lock(),
-    'settings.getProfile': (a) => settings.view(a.profile),
-    'settings.saveProfile': (a) => settings.save(a.profile, a.settings, a.secrets),
-    'settings.setActiveProfile': (a) => {
-      settings.setActive(a.profile);
-      return status();
+  // ---- checkout ----
+  const pos = createPosClient(() => settings.providerConfig(), { logger, clock });
+  const checkout = createCheckoutService({
+    db,
+    pos,
+    clock,
+    logger,
+    settings: () => {
+      const p = settings.profile(settings.activeProfile());
+      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds };
     },
-  };
+  });
+  checkout.on('order', (v) => {
+    hub.emit('order.changed', v);
+    if (v.state === 'paid') films.remember(v);
+  });
+  checkout.on('connectivity', (c) => {
+    hub.emit('connectivity.changed', c);
+    queue = { length: c.queueLength, online: c.online };
+    provider = c.online ? { state: 'reachable', detail: 'The provider answers' } : { state: 'unreachable', detail: 'The provider cannot be reached; sales wait in the queue' };
+    publishStatus();
+  });
 
+  settings.onChange(async (active) => {
+    if (active === 'demo') await ensureDemo();
+    publishStatus();
+  });
+
+  const handlers = buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock });
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
     requireAdmin: () => settings.requireAdmin(),
   });
 
+  // ---- start ----
+  if (settings.activeProfile() === 'demo') await ensureDemo();
+  const savedTerminal = deps.store.get('terminal');
+  const demoNow = demo as DemoSandbox | null; // assigned inside ensureDemo
+  try {
+    // A new counter in Demo is offered the Demo terminal, so there is nothing to type.
+    await terminal.configure(savedTerminal ?? (settings.activeProfile() === 'demo' && demoNow ? { source: 'manual', manualSn: demoNow.merchant.terminalSn } : {}));
+  } catch (e) {
+    logger.warn('saved terminal settings were not valid; starting without a terminal', { error: e instanceof Error ? e.message : String(e) });
+  }
+  checkout.resume();
+
   return {
     dispatch,
     hub,
     settings,
+    checkout,
+    terminal,
     status,
-    /** For services wired in later: they report reachability, terminal and queue here. */
-    setStatus(part: Partial<Pick<StatusSnapshot, 'provider' | 'terminal' | 'queue'>>) {
-      if (part.provider) provider = part.provider;
-      if (part.terminal) terminal = part.terminal;
-      if (part.queue) queue = part.queue;
-      publishStatus();
-    },
+    demo: () => demo,
     async stop() {
-      /* services with resources register here as they are added */
+      await checkout.stop();
+      await terminal.close();
+      if (demo) await demo.sandbox.close();
+      db.close();
     },
   };
 }

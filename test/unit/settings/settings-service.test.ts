@@ -141,16 +141,17 @@ describe('admin PIN', () => {
 describe('through the contract', () => {
   it('settings calls are refused while locked, and a wrong shape changes nothing', async () => {
     const logger = memoryLogger();
-    const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock });
+    const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock, embeddedSandbox: false });
     const ctx = { trusted: true, sender: 'test' };
     expect(await core.dispatch('settings.getProfile', { profile: 'demo' }, ctx)).toMatchObject({ ok: false, error: { code: 'PIN_NOT_SET' } });
     expect(await core.dispatch('settings.setPin', { newPin: '2468' }, ctx)).toMatchObject({ ok: true });
-    const bad = await core.dispatch('settings.saveProfile', { profile: 'demo', settings: 'oops', secrets: { billsSecretKey: 'OPAYPRV-123456789' } }, ctx);
+    const bad = await core.dispatch('settings.saveProfile', { profile: 'sandbox', settings: 'oops', secrets: { billsSecretKey: 'OPAYPRV-123456789' } }, ctx);
     expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });
-    expect(core.settings.view('demo').secrets.billsSecretKey.set).toBe(false);
+    expect(core.settings.view('sandbox').secrets.billsSecretKey.set).toBe(false);
     const bogusProfile = await core.dispatch('settings.getProfile', { profile: 'staging' }, ctx);
     expect(bogusProfile).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });
     expect(JSON.stringify(logger.lines)).not.toContain('2468');
+    await core.stop();
   });
 
   it('the contract used here is the app contract', () => {

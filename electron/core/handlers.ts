@@ -1,0 +1,88 @@
+// The contract's handlers: thin adapters from calls to the core services.
+import type { Handlers } from '../../shared/contract-kit';
+import type { Calls, StatusSnapshot } from '../../shared/contract';
+import { AppError } from '../../shared/errors';
+import type { SaleInput } from '../../shared/orders';
+import type { CoreDeps } from './app-core';
+import type { Clock } from './clock';
+import type { DemoSandbox } from './demo/demo-sandbox';
+import { demoScreen } from './demo/demo-screen';
+import type { CheckoutService } from './orders/checkout-service';
+import type { createSaleMemory } from './sale-memory';
+import type { SettingsService } from './settings/settings-service';
+import type { TerminalLink } from './terminal';
+
+export interface HandlerContext {
+  deps: CoreDeps;
+  settings: SettingsService;
+  status: () => StatusSnapshot;
+  checkout: CheckoutService;
+  terminal: TerminalLink;
+  films: ReturnType<typeof createSaleMemory>;
+  demo: () => DemoSandbox | null;
+  clock: Clock;
+}
+
+export function buildHandlers(c: HandlerContext): Handlers<Calls> {
+  const { settings, checkout, terminal } = c;
+  const order = (id: number) => {
+    const v = checkout.get(id);
+    if (!v) throw new AppError('NOT_FOUND', `There is no order ${id} on this counter.`, { id });
+    return v;
+  };
+  const terminalView = () => ({ settings: terminal.getSettings(), state: terminal.getState() });
+  const requireDemo = () => {
+    const d = c.demo();
+    if (!d || settings.activeProfile() !== 'demo') throw new AppError('NOT_READY', 'The Demo terminal works only in the Demo profile.');
+    return d;
+  };
+
+  return {
+    'app.info': () => ({
+      version: c.deps.version,
+      shell: c.deps.shell,
+      dataDir: c.deps.dataDir,
+      secretStorage: { kind: c.deps.vault.kind, note: c.deps.vault.note },
+    }),
+    'status.get': () => c.status(),
+
+    'settings.pinStatus': () => settings.pinStatus(),
+    'settings.setPin': (a) => settings.setPin(a.newPin, a.currentPin),
+    'settings.unlock': (a) => settings.unlock(a.pin),
+    'settings.lock': () => settings.lock(),
+    'settings.getProfile': (a) => settings.view(a.profile),
+    'settings.saveProfile': (a) => settings.save(a.profile, a.settings, a.secrets),
+    'settings.setActiveProfile': async (a) => {
+      settings.setActive(a.profile);
+      return c.status();
+    },
+
+    'sale.defaults': () => c.films.defaults(c.clock.now(), terminal.getState().sn),
+    'sale.charge': (a) => checkout.sell(a as unknown as SaleInput),
+    'orders.get': (a) => order(a.id),
+    'orders.history': (a) => checkout.history(a.id),
+    'orders.listToday': () => checkout.listToday(),
+    'orders.listQueued': () => checkout.listQueued(),
+    'orders.retry': (a) => checkout.retrySale(a.id),
+    'orders.checkNow': (a) => checkout.checkNow(a.id),
+
+    'terminal.get': () => terminalView(),
+    'terminal.listPorts': () => terminal.listPorts(),
+    'terminal.configure': async (a) => {
+      await terminal.configure(a);
+      c.deps.store.set('terminal', terminal.getSettings());
+      return terminalView();
+    },
+
+    'demo.terminalScreen': () => demoScreen(settings.activeProfile() === 'demo' ? c.demo() : null, terminal.getState().sn),
+    'demo.present': (a) => {
+      const d = requireDemo();
+      const sn = terminal.getState().sn;
+      const screen = demoScreen(d, sn);
+      if (!screen.available || !sn) throw new AppError('NOT_READY', screen.message);
+      if (!screen.pending) throw new AppError('CONFLICT', 'No payment is waiting on the Demo terminal.');
+      d.sandbox.present(sn, a.outcome);
+      return demoScreen(d, sn);
+    },
+  };
+}
