@@ -1,0 +1,198 @@
+// The ticket sale and its payment order as the renderer sees them: the sale form's schema, the
+// order's states in cashier words, the order view and its history. zod only.
+import { z } from 'zod';
+
+const MAX_TICKETS = 50;
+/** A typo guard, not a business rule: no single ticket costs more than ₦10,000,000. */
+const MAX_PRICE_KOBO = 1_000_000_000;
+const SEAT_RE = /^[A-Z0-9]{1,8}$/;
+
+function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const days = [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return d <= (days[mo - 1] ?? 0);
+}
+
+/** "f7, F8 ,g1" -> ["F7","F8","G1"]; empty labels are kept so validation can name them. */
+export function splitSeats(seats: string): string[] {
+  return seats.split(',').map((s) => s.trim().toUpperCase());
+}
+
+const text = (what: string, max: number) =>
+  z.string({ error: `Enter the ${what}` }).trim().min(1, `Enter the ${what}`).max(max, `The ${what} is at most ${max} characters`);
+
+export const SaleInputSchema = z
+  .object({
+    filmName: text('film name', 100),
+    filmTitle: text('film title', 100),
+    showDate: z
+      .string({ error: 'Enter the show date' })
+      .trim()
+      .refine(isCalendarDate, 'Enter the show date as yyyy-MM-dd, for example 2025-03-31'),
+    showTime: z
+      .string({ error: 'Enter the show time' })
+      .trim()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter the show time as HH:mm (24-hour), for example 19:30'),
+    seats: z
+      .string({ error: 'Enter the seats, for example F7,F8' })
+      .trim()
+      .min(1, 'Enter the seats, for example F7,F8')
+      .max(400, 'Too many seats in one sale')
+      .superRefine((v, ctx) => {
+        const labels = splitSeats(v);
+        const bad = labels.find((s) => !SEAT_RE.test(s));
+        if (bad !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: bad === ''
+              ? 'A seat is missing between commas: write the seats like F7,F8'
+              : `"${bad}" is not a seat: use letters and digits only, separated by commas (F7,F8)`,
+          });
+          return;
+        }
+        const seen = new Set<string>();
+        for (const s of labels) {
+          if (seen.has(s)) ctx.addIssue({ code: 'custom', message: `Seat ${s} is listed twice` });
+          seen.add(s);
+        }
+      })
+      .transform((v) => splitSeats(v).join(',')),
+    tickets: z
+      .number({ error: `Enter the number of tickets (1 to ${MAX_TICKETS})` })
+      .int(`Tickets must be a whole number from 1 to ${MAX_TICKETS}`)
+      .min(1, `Tickets must be a whole number from 1 to ${MAX_TICKETS}`)
+      .max(MAX_TICKETS, `At most ${MAX_TICKETS} tickets in one sale: split larger groups into several sales`),
+    priceKobo: z
+      .number({ error: 'Enter the ticket price' })
+      .int('The ticket price must be a whole number of kobo')
+      .positive('The ticket price must be more than ₦0.00')
+      .max(MAX_PRICE_KOBO, 'The ticket price looks wrong (over ₦10,000,000): check it'),
+    feeKobo: z
+      .number({ error: 'Enter the booking fee (0 when there is none)' })
+      .int('The booking fee must be a whole number of kobo')
+      .min(0, 'The booking fee cannot be negative')
+      .max(MAX_PRICE_KOBO, 'The booking fee looks wrong (over ₦10,000,000): check it')
+      .default(0),
+    sn: z
+      .string({ error: 'Enter the terminal serial number (SN)' })
+      .trim()
+      .regex(/^[A-Za-z0-9-]{6,32}$/, 'The terminal serial number (SN) is 6 to 32 letters, digits or dashes: see the label on the terminal'),
+  })
+  .superRefine((s, ctx) => {
+    const seats = splitSeats(s.seats).length;
+    if (seats !== s.tickets) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['seats'],
+        message: `${seats} seat${seats === 1 ? '' : 's'} listed for ${s.tickets} ticket${s.tickets === 1 ? '' : 's'}: list one seat per ticket`,
+      });
+    }
+  });
+/** What the sale form sends (feeKobo may be left out). */
+export type SaleInput = z.input<typeof SaleInputSchema>;
+/** A checked sale: trimmed, seats normalised ("F7,F8"), feeKobo filled in. */
+export type Sale = z.output<typeof SaleInputSchema>;
+
+/** Ticket subtotal (tickets x price) and the amount the customer pays (subtotal + fee), in kobo. */
+export function saleAmounts(sale: Pick<Sale, 'tickets' | 'priceKobo' | 'feeKobo'>): { ticketsKobo: number; feeKobo: number; amountKobo: number } {
+  const ticketsKobo = sale.tickets * sale.priceKobo;
+  const amountKobo = ticketsKobo + sale.feeKobo;
+  if (!Number.isSafeInteger(ticketsKobo) || !Number.isSafeInteger(amountKobo)) throw new RangeError('amount out of range');
+  return { ticketsKobo, feeKobo: sale.feeKobo, amountKobo };
+}
+
+// ---- states ----
+
+export const ORDER_STATES = ['queued', 'creating', 'waiting', 'paid', 'failed', 'cancelled', 'expired', 'unknown'] as const;
+export const OrderState = z.enum(ORDER_STATES);
+export type OrderState = z.infer<typeof OrderState>;
+
+/** States that never change again. */
+export const FINAL_STATES: readonly OrderState[] = ['paid', 'failed', 'cancelled', 'expired'];
+export function isFinalState(s: OrderState): boolean {
+  return FINAL_STATES.includes(s);
+}
+
+export const ORDER_STATE_LABELS: Record<OrderState, string> = {
+  queued: 'Waiting for the network',
+  creating: 'Sending to the terminal',
+  waiting: 'Waiting for payment',
+  paid: 'Paid',
+  failed: 'Payment failed',
+  cancelled: 'Cancelled on the terminal',
+  expired: 'Expired',
+  unknown: 'Checking the payment',
+};
+
+/** What the cashier tells the customer in each state. */
+export const ORDER_STATE_CUSTOMER_LINES: Record<OrderState, string> = {
+  queued: 'The network is down for a moment. Please wait: the payment will appear on the terminal as soon as we are back online.',
+  creating: 'One moment please: the payment is being sent to the terminal.',
+  waiting: 'Please tap, insert or swipe your card on the terminal and follow its instructions.',
+  paid: 'Payment received, thank you. Here are your tickets.',
+  failed: 'The payment did not go through. You can try again, or use another card.',
+  cancelled: 'The payment was cancelled on the terminal. We can start again when you are ready.',
+  expired: 'The payment timed out before it was completed. We can start again when you are ready.',
+  unknown: 'We are confirming the payment with the bank. Please do not pay again; this takes a moment.',
+};
+
+// ---- views ----
+
+export const OrderViewSchema = z.object({
+  id: z.number().int().positive(),
+  outOrderNo: z.string(),
+  state: OrderState,
+  /** The sale as entered (checked and normalised); sale.feeKobo is the booking fee. */
+  sale: z.object({
+    filmName: z.string(),
+    filmTitle: z.string(),
+    showDate: z.string(),
+    showTime: z.string(),
+    seats: z.string(),
+    tickets: z.number().int(),
+    priceKobo: z.number().int(),
+    feeKobo: z.number().int(),
+    sn: z.string(),
+  }),
+  /** tickets x price + booking fee: what the customer pays. */
+  amountKobo: z.number().int(),
+  sn: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  orderNo: z.string().optional(),
+  payNo: z.string().optional(),
+  /** The provider's transaction fee (not the booking fee). */
+  feeKobo: z.number().int().optional(),
+  feePattern: z.string().optional(),
+  senderName: z.string().optional(),
+  /** Always masked: at most the last four digits show. */
+  senderAccount: z.string().optional(),
+  transactionTime: z.number().optional(),
+  completedTime: z.number().optional(),
+  /** Why the order is queued, unknown, failed, cancelled or expired, in cashier words. */
+  reason: z.string().optional(),
+  /** How many times the order was sent to the provider. */
+  attempts: z.number().int().nonnegative(),
+  /** When the app will next send or check this order (ms epoch), while it is not final. */
+  nextActionAt: z.number().optional(),
+  /** The provider's own status word, as last reported (PENDING, SUCCESS, ...). */
+  providerStatus: z.string().optional(),
+  /** The order this sale repeats (retrySale), if any. */
+  retryOf: z.number().int().optional(),
+});
+export type OrderView = z.infer<typeof OrderViewSchema>;
+
+export const OrderEventSchema = z.object({
+  at: z.number(),
+  /** null for the event that records the sale. */
+  from: OrderState.nullable(),
+  to: OrderState,
+  note: z.string(),
+});
+export type OrderEvent = z.infer<typeof OrderEventSchema>;
+
+export const ConnectivitySchema = z.object({ online: z.boolean(), queueLength: z.number().int().nonnegative() });
+export type Connectivity = z.infer<typeof ConnectivitySchema>;
