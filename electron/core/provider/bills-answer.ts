@@ -22,6 +22,9 @@ export function readBillsAnswer<S extends z.ZodType>(ctx: ProviderCallContext, a
   if (answer.status === 401 || answer.status === 403) {
     return fail(authError(ctx, { httpStatus: answer.status, ...(env ? { providerCode: env.code, providerMessage: env.message } : {}) }));
   }
+  if (answer.status >= 500) {
+    return fail(httpError(ctx, answer.status, snippet(answer.text), env ? { providerCode: env.code, providerMessage: env.message } : {}));
+  }
   if (env && env.code !== SUCCESS) {
     return fail(classifyRefusal(ctx, env.code, env.message, ok2xx ? {} : { httpStatus: answer.status }));
   }

@@ -42,9 +42,14 @@ export function openPosResponse(answer: HttpAnswer, o: OpenPosResponseOptions): 
     return fail(authError(ctx, { httpStatus: answer.status, ...(env ? { providerCode: env.code, providerMessage: env.message } : {}) }));
   }
   if (!ok2xx) {
-    // An error status is a refusal whatever its signature; it never yields data we act on.
-    if (envelope?.success && envelope.data.code !== POS_SUCCESS) {
-      return fail(classifyRefusal(ctx, envelope.data.code, envelope.data.message, { httpStatus: answer.status, verified: false }));
+    // An error status never yields data we act on, so its signature does not matter. A 4xx with
+    // a provider code is a refusal; a 5xx is a server failure whatever it carries.
+    const env = envelope?.success ? envelope.data : undefined;
+    if (answer.status >= 500) {
+      return fail(httpError(ctx, answer.status, snippet(answer.text), env ? { providerCode: env.code, providerMessage: env.message } : {}));
+    }
+    if (env && env.code !== POS_SUCCESS) {
+      return fail(classifyRefusal(ctx, env.code, env.message, { httpStatus: answer.status, verified: false }));
     }
     return fail(httpError(ctx, answer.status, snippet(answer.text)));
   }

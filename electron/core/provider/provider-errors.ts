@@ -77,13 +77,17 @@ export function timeoutError(ctx: ProviderCallContext, reason: 'timeout' | 'conn
   );
 }
 
-export function httpError(ctx: ProviderCallContext, httpStatus: number, bodySnippet?: string): AppError {
+/**
+ * A non-2xx answer that is not a refusal we can act on. Every 5xx lands here even when it carries
+ * a provider code: a server failure never proves the request was not processed.
+ */
+export function httpError(ctx: ProviderCallContext, httpStatus: number, bodySnippet?: string, extra: Record<string, unknown> = {}): AppError {
   const serverSide = httpStatus >= 500;
   const message = serverSide
     ? `The payment provider had an internal problem (HTTP ${httpStatus}). The request may or may not have been processed: check its status before trying again.`
     : `The payment provider did not accept the request (HTTP ${httpStatus}). Check the provider address in Settings; if it persists, call support.`;
   return new AppError('PROVIDER_HTTP', message, {
-    ...ctx, httpStatus, ...(bodySnippet ? { bodySnippet } : {}), outcomeUnknown: serverSide,
+    ...ctx, ...extra, httpStatus, ...(bodySnippet ? { bodySnippet } : {}), outcomeUnknown: serverSide,
   });
 }
 

@@ -39,6 +39,8 @@ describe('readBillsAnswer', () => {
     expect(err(() => read(403, { code: '1', message: 'forbidden' })).code).toBe('PROVIDER_AUTH');
     expect(err(() => read(500, 'oops'))).toMatchObject({ code: 'PROVIDER_HTTP', details: { httpStatus: 500, outcomeUnknown: true } });
     expect(err(() => read(404, 'not here'))).toMatchObject({ code: 'PROVIDER_HTTP', details: { httpStatus: 404, outcomeUnknown: false } });
+    expect(err(() => read(500, { code: '99999', message: 'system error', data: null }))).toMatchObject({ code: 'PROVIDER_HTTP', details: { providerCode: '99999', outcomeUnknown: true } });
+    expect(err(() => read(400, { code: '00002', message: 'request body is not valid JSON', data: null }))).toMatchObject({ code: 'PROVIDER_REFUSED', details: { httpStatus: 400 } });
   });
   it('malformed JSON and unexpected shapes are bad responses', () => {
     expect(err(() => read(200, '[{"a":'))).toMatchObject({ code: 'PROVIDER_BAD_RESPONSE', details: { reason: 'malformed-json' } });

@@ -157,5 +157,8 @@ describe('openPosResponse', () => {
     expect(thrown(() => openPosResponse(answer('<html>bad gateway</html>', 502), o))).toMatchObject({ code: 'PROVIDER_HTTP', details: { httpStatus: 502, outcomeUnknown: true } });
     expect(thrown(() => openPosResponse(answer({ code: '401', message: 'no' }, 401), o)).code).toBe('PROVIDER_AUTH');
     expect(thrown(() => openPosResponse(answer({ code: '99999', message: 'bad request body' }, 400), o))).toMatchObject({ code: 'PROVIDER_REFUSED', details: { httpStatus: 400 } });
+    // A 5xx is never a definitive refusal, even with a provider code in it.
+    expect(thrown(() => openPosResponse(answer({ code: '99999', message: 'system error', data: null }, 500), o)))
+      .toMatchObject({ code: 'PROVIDER_HTTP', details: { httpStatus: 500, providerCode: '99999', outcomeUnknown: true } });
   });
 });
