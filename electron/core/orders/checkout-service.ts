@@ -1,0 +1,429 @@
+// The ticket checkout: sells (journal first, then the provider), follows each order to a final
+// state through webhooks, status checks and the outbox, and resumes all of it after a restart.
+import { AppError, isAppError, validationError, type FieldErrors } from '../../../shared/errors';
+import { saleAmounts, SaleInputSchema, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../../shared/orders';
+import type { Clock } from '../clock';
+import type { Db } from '../db/database';
+import type { Logger } from '../log';
+import type { PosClient, PosOrderDetails } from '../provider/types';
+import { ConnectivityMonitor } from './connectivity';
+import { decideOnCreateError, decideOnDetails, decideOnMissing, decideOnQueryError, providerAnswered, REASONS, type Decision } from './order-decisions';
+import { OrderJournal, toView, type OrderRecord } from './order-journal';
+import { isFinalState, stateForProviderStatus } from './order-state';
+import { counterCode, lagosDayCode } from './out-order-no';
+import { Outbox, type SendResult } from './outbox';
+import { DEFAULT_BACKOFF, DEFAULT_POLL_TUNING, remainingExpireSeconds, type BackoffTuning, type PollTuning } from './poll-schedule';
+import { Poller, type QueryOutcome } from './poller';
+import { productInfoFor } from './sale-wire';
+import { systemTimers, type Timers } from './timers';
+import { TokenBucket } from './token-bucket';
+
+export interface CheckoutSettings {
+  counterName: string;
+  headMerchantId: string;
+  merchantId: string;
+  orderExpireSeconds: number;
+}
+
+export interface CheckoutTuning {
+  poll: PollTuning;
+  backoff: BackoffTuning;
+  /** A queued order is only sent while at least this much of its life is left. */
+  minUsefulMs: number;
+  maxChecksPerSecond: number;
+  checkBurst: number;
+}
+
+export const DEFAULT_CHECKOUT_TUNING: CheckoutTuning = {
+  poll: DEFAULT_POLL_TUNING,
+  backoff: DEFAULT_BACKOFF,
+  minUsefulMs: 20_000,
+  maxChecksPerSecond: 5,
+  checkBurst: 5,
+};
+
+export interface CheckoutDeps {
+  db: Db;
+  /** The POS client, or a getter (the active profile may change); a getter may throw PROVIDER_NOT_CONFIGURED. */
+  pos: PosClient | (() => PosClient);
+  clock: Clock;
+  logger: Logger;
+  settings: () => CheckoutSettings;
+  /** [0, 1); jitter of the retry backoff. */
+  random?: () => number;
+  timers?: Timers;
+  tuning?: { poll?: Partial<PollTuning>; backoff?: Partial<BackoffTuning>; minUsefulMs?: number; maxChecksPerSecond?: number; checkBurst?: number };
+}
+
+export interface CheckoutEvents {
+  order: OrderView;
+  connectivity: Connectivity;
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;
+
+function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const i of issues) {
+    const key = i.path.map(String).join('.') || 'sale';
+    out[key] ??= i.message;
+  }
+  return out;
+}
+
+export function createCheckoutService(deps: CheckoutDeps) {
+  const t = deps.tuning ?? {};
+  const tuning: CheckoutTuning = {
+    poll: { ...DEFAULT_CHECKOUT_TUNING.poll, ...t.poll },
+    backoff: { ...DEFAULT_CHECKOUT_TUNING.backoff, ...t.backoff },
+    minUsefulMs: t.minUsefulMs ?? DEFAULT_CHECKOUT_TUNING.minUsefulMs,
+    maxChecksPerSecond: t.maxChecksPerSecond ?? DEFAULT_CHECKOUT_TUNING.maxChecksPerSecond,
+    checkBurst: t.checkBurst ?? DEFAULT_CHECKOUT_TUNING.checkBurst,
+  };
+  const { clock, logger } = deps;
+  const now = () => clock.now();
+  const timers = deps.timers ?? systemTimers;
+  const random = deps.random ?? Math.random;
+  const getPos = typeof deps.pos === 'function' ? deps.pos : ((p: PosClient) => () => p)(deps.pos);
+  const journal = new OrderJournal(deps.db, now);
+
+  const listeners = { order: new Set<(v: OrderView) => void>(), connectivity: new Set<(c: Connectivity) => void>() };
+  const inFlight = new Set<Promise<unknown>>();
+  const sending = new Set<number>();
+  let stopped = false;
+  let lastConnectivity: Connectivity | null = null;
+
+  function emit<K extends keyof CheckoutEvents>(name: K, payload: CheckoutEvents[K]): void {
+    for (const l of listeners[name] as Set<(p: CheckoutEvents[K]) => void>) {
+      try {
+        l(payload);
+      } catch (err) {
+        logger.error('checkout listener failed', { event: name, error: String(err) });
+      }
+    }
+  }
+
+  function connectivityNow(): Connectivity {
+    return { online: monitor.online, queueLength: journal.countQueued() };
+  }
+
+  function emitConnectivityIfChanged(): void {
+    const c = connectivityNow();
+    if (lastConnectivity && lastConnectivity.online === c.online && lastConnectivity.queueLength === c.queueLength) return;
+    lastConnectivity = c;
+    emit('connectivity', c);
+  }
+
+  function nextActionAt(rec: OrderRecord): number | undefined {
+    if (rec.state === 'waiting' || rec.state === 'unknown') return poller.nextAt(rec.id);
+    if (rec.state === 'queued') return monitor.nextProbeAt;
+    return undefined;
+  }
+
+  function view(rec: OrderRecord): OrderView {
+    return toView(rec, nextActionAt(rec));
+  }
+
+  function changed(rec: OrderRecord | null): void {
+    if (!rec) return;
+    emit('order', view(rec));
+    emitConnectivityIfChanged();
+  }
+
+  function track<T>(p: Promise<T>): Promise<T> {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  }
+
+  /** Applies a decision; returns true when it asks for the same order to be sent again. */
+  function apply(id: number, d: Decision): boolean {
+    if (d.kind === 'none') return false;
+    if (d.kind === 'send-again') return true;
+    const r = d.kind === 'patch' ? journal.update(id, d.patch) : journal.transition(id, d.to, d.note, { patch: d.patch });
+    if (r.changed) changed(r.record);
+    else if (r.refused && d.kind === 'move') logger.info('order change refused', { orderId: id, to: d.to, why: r.refused });
+    return false;
+  }
+
+  // ---- sending ----
+
+  /** Sends an order already journaled as `creating` (with the attempt counted). */
+  async function create(id: number): Promise<SendResult> {
+    const rec = journal.get(id);
+    if (!rec || rec.state !== 'creating') return 'skipped';
+    sending.add(id);
+    try {
+      let pos: PosClient;
+      try {
+        pos = getPos();
+      } catch (err) {
+        // Nothing went out: a settings problem, not the network.
+        apply(id, decideOnCreateError(isAppError(err) ? err : new AppError('PROVIDER_NOT_CONFIGURED', 'The payment provider is not set up.')));
+        return 'sent';
+      }
+      const t0 = now();
+      try {
+        const { orderNo } = await pos.createOrder({
+          outOrderNo: rec.outOrderNo,
+          amountKobo: rec.amountKobo,
+          orderExpireSeconds: remainingExpireSeconds(t0, rec.expiresAt, rec.expireSeconds),
+          sn: rec.sn,
+          productInfo: productInfoFor(rec.sale),
+        });
+        monitor.reached();
+        const r = journal.transition(id, 'waiting', 'Order on the terminal; waiting for the customer to pay', {
+          from: ['creating'], patch: { orderNo, waitingSince: now(), reason: null },
+        });
+        if (r.changed) changed(r.record);
+        poller.track(id);
+        return 'sent';
+      } catch (err) {
+        const unreachable = isAppError(err) && err.code === 'PROVIDER_UNREACHABLE';
+        if (unreachable) monitor.unreachable();
+        else if (providerAnswered(err)) monitor.reached();
+        logger.warn('create order failed', { orderId: id, outOrderNo: rec.outOrderNo, code: isAppError(err) ? err.code : 'INTERNAL' });
+        apply(id, decideOnCreateError(err));
+        poller.track(id);
+        return unreachable ? 'unreachable' : 'sent';
+      }
+    } finally {
+      sending.delete(id);
+    }
+  }
+
+  /** queued/unknown -> creating (journaled, attempt counted), then the call. */
+  function sendFrom(id: number, from: 'queued' | 'unknown', note: string): Promise<SendResult> {
+    if (stopped) return Promise.resolve('skipped');
+    const r = journal.transition(id, 'creating', note, { from: [from], patch: { countAttempt: true, reason: null } });
+    if (!r.changed) return Promise.resolve('skipped');
+    changed(r.record);
+    poller.untrack(id);
+    return track(create(id));
+  }
+
+  // ---- checking ----
+
+  async function query(rec: OrderRecord): Promise<QueryOutcome> {
+    try {
+      const pos = getPos();
+      const details = await pos.queryOrder(rec.orderNo ? { orderNo: rec.orderNo } : { outOrderNo: rec.outOrderNo });
+      monitor.reached();
+      return details ? { kind: 'found', details } : { kind: 'missing' };
+    } catch (err) {
+      if (isAppError(err) && err.code === 'PROVIDER_UNREACHABLE') monitor.unreachable();
+      else if (providerAnswered(err)) monitor.reached();
+      return { kind: 'error', error: err };
+    }
+  }
+
+  function handleQuery(id: number, outcome: QueryOutcome, final: boolean): void {
+    const rec = journal.get(id);
+    if (!rec || isFinalState(rec.state)) return;
+    const at = now();
+    const decision = outcome.kind === 'found'
+      ? decideOnDetails(rec, outcome.details, { now: at, final })
+      : outcome.kind === 'missing'
+        ? decideOnMissing(rec, { now: at, final, minUsefulMs: tuning.minUsefulMs })
+        : decideOnQueryError(rec, outcome.error, { final });
+    if (apply(id, decision)) void sendFrom(id, 'unknown', (decision as { note: string }).note);
+  }
+
+  // ---- the parts ----
+
+  const monitor: ConnectivityMonitor = new ConnectivityMonitor({
+    timers, now, random, backoff: tuning.backoff, logger,
+    probe: async () => ((await outbox.sendOldest()) === 'done' ? 'done' : poller.probe()),
+    onChange: (online) => {
+      if (online) {
+        poller.resume();
+        outbox.kick();
+      } else {
+        poller.pause();
+      }
+      emitConnectivityIfChanged();
+    },
+  });
+
+  const outbox: Outbox = new Outbox({
+    journal, timers, now, logger, minUsefulMs: tuning.minUsefulMs,
+    isOnline: () => monitor.online,
+    send: (id) => sendFrom(id, 'queued', 'Provider reachable; sending the queued sale'),
+    expire: (rec) => {
+      const r = journal.transition(rec.id, 'expired', 'Too late to send: the sale would expire before it could be paid', {
+        from: ['queued'], patch: { reason: REASONS.expiredUnsent },
+      });
+      if (r.changed) {
+        logger.warn('queued sale expired before it could be sent', { orderId: rec.id, outOrderNo: rec.outOrderNo });
+        changed(r.record);
+      }
+    },
+  });
+
+  const poller: Poller = new Poller({
+    journal, timers, now, logger, tuning: tuning.poll,
+    bucket: new TokenBucket({ ratePerSec: tuning.maxChecksPerSecond, burst: tuning.checkBurst, now }),
+    isOnline: () => monitor.online,
+    query: (rec) => track(query(rec)),
+    handle: handleQuery,
+  });
+
+  function require(id: number): OrderRecord {
+    const rec = journal.get(id);
+    if (!rec) throw new AppError('NOT_FOUND', `There is no order ${id}.`, { id });
+    return rec;
+  }
+
+  function newSale(input: unknown, retryOf?: number): OrderView {
+    if (stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
+    const parsed = SaleInputSchema.safeParse(input);
+    if (!parsed.success) throw validationError(fieldErrors(parsed.error.issues), 'Check the sale: some fields need fixing');
+    const sale = parsed.data;
+    const s = deps.settings();
+    if (!s.headMerchantId || !s.merchantId) {
+      throw new AppError('PROVIDER_NOT_CONFIGURED', 'The merchant ids are not set. Ask the administrator to fill them in Settings before selling.');
+    }
+    if (!Number.isInteger(s.orderExpireSeconds) || s.orderExpireSeconds < 30 || s.orderExpireSeconds > 3600) {
+      throw new AppError('VALIDATION', 'The order expiry in Settings must be 30 to 3600 seconds.', { orderExpireSeconds: s.orderExpireSeconds });
+    }
+    getPos(); // refuse now, with the client's own message, if the provider is not set up
+    const createdAt = now();
+    // Sales wait their turn behind older queued ones; otherwise each goes straight out (and
+    // while offline that attempt doubles as the check whether the provider is back).
+    const queueAhead = journal.countQueued() > 0;
+    const rec = journal.insert({
+      sale,
+      amountKobo: saleAmounts(sale).amountKobo,
+      counterCode: counterCode(s.counterName),
+      businessDay: lagosDayCode(createdAt),
+      createdAt,
+      expireSeconds: s.orderExpireSeconds,
+      state: queueAhead ? 'queued' : 'creating',
+      attempts: queueAhead ? 0 : 1,
+      headMerchantId: s.headMerchantId,
+      merchantId: s.merchantId,
+      ...(retryOf !== undefined ? { retryOf } : {}),
+      note: queueAhead ? 'Sale recorded; queued behind older sales' : 'Sale recorded; sending the order to the terminal',
+      ...(queueAhead ? { reason: REASONS.queued } : {}),
+    });
+    logger.info('sale recorded', { orderId: rec.id, outOrderNo: rec.outOrderNo, amountKobo: rec.amountKobo, state: rec.state });
+    changed(rec);
+    if (queueAhead) {
+      outbox.kick();
+      monitor.kick();
+    } else {
+      void track(create(rec.id));
+    }
+    return view(journal.get(rec.id) ?? rec);
+  }
+
+  return {
+    /** Validates and records the sale, then sends it in the background. Resolves at once (queued or creating). */
+    async sell(sale: SaleInput): Promise<OrderView> {
+      return newSale(sale);
+    },
+
+    /** A new sale (new outOrderNo) with the same tickets, only for a failed, expired or cancelled one. */
+    async retrySale(id: number): Promise<OrderView> {
+      const rec = require(id);
+      if (!['failed', 'expired', 'cancelled'].includes(rec.state)) {
+        throw new AppError('CONFLICT', `This sale is ${rec.state}: only a failed, expired or cancelled sale can be started again.`, { id, state: rec.state });
+      }
+      return newSale(rec.sale, id);
+    },
+
+    get(id: number): OrderView | null {
+      const rec = journal.get(id);
+      return rec ? view(rec) : null;
+    },
+
+    getByOutOrderNo(outOrderNo: string): OrderView | null {
+      const rec = journal.findByOutOrderNo(outOrderNo);
+      return rec ? view(rec) : null;
+    },
+
+    /** Today's orders (Lagos business day), newest first. */
+    listToday(): OrderView[] {
+      return journal.listDay(lagosDayCode(now())).map(view);
+    },
+
+    /** Queued orders, oldest first (the order they will be sent in). */
+    listQueued(): OrderView[] {
+      return journal.listQueued().map(view);
+    },
+
+    history(id: number): OrderEvent[] {
+      require(id);
+      return journal.history(id);
+    },
+
+    connectivity(): Connectivity {
+      return connectivityNow();
+    },
+
+    /** Checks the order with the provider now (or, when queued, tries the queue now). */
+    async checkNow(id: number): Promise<OrderView> {
+      const rec = require(id);
+      if (rec.state === 'waiting' || rec.state === 'unknown') await poller.checkNow(id);
+      else if (rec.state === 'queued') {
+        if (monitor.online) {
+          outbox.kick();
+          await outbox.idle();
+        } else await monitor.probeNow();
+      }
+      return view(require(id));
+    },
+
+    /** A verified webhook. Returns the order after it, or null when it is not one of ours. */
+    onWebhook(details: PosOrderDetails): OrderView | null {
+      const rec = (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
+      if (!rec) {
+        logger.warn('webhook for an order this counter does not have', { outOrderNo: details.outOrderNo, orderNo: details.orderNo });
+        return null;
+      }
+      if (isFinalState(rec.state)) {
+        const said = stateForProviderStatus(String(details.status ?? ''));
+        if (said !== null && said !== rec.state && said !== 'waiting') {
+          logger.error('late webhook contradicts a final order; order left unchanged', { orderId: rec.id, outOrderNo: rec.outOrderNo, state: rec.state, status: details.status });
+        }
+        return view(rec);
+      }
+      apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
+      poller.track(rec.id);
+      return view(require(rec.id));
+    },
+
+    /** After a start: every order that is not final picks up where it stopped. */
+    resume(): void {
+      if (stopped) return;
+      for (const rec of journal.listOpen()) {
+        if (rec.state === 'creating') {
+          if (sending.has(rec.id)) continue;
+          const r = journal.transition(rec.id, 'unknown', 'App restarted while sending; checking with the provider', {
+            from: ['creating'], patch: { reason: REASONS.restarted },
+          });
+          if (r.changed) changed(r.record);
+        }
+        if (rec.state !== 'queued') poller.track(rec.id);
+      }
+      outbox.kick();
+      monitor.kick();
+      emitConnectivityIfChanged();
+    },
+
+    /** Stops every timer and waits for calls in flight (their answers are still journaled). */
+    async stop(): Promise<void> {
+      stopped = true;
+      monitor.stop();
+      outbox.stop();
+      poller.stop();
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+
+    on<K extends keyof CheckoutEvents>(event: K, listener: (payload: CheckoutEvents[K]) => void): () => void {
+      const set = listeners[event] as Set<(p: CheckoutEvents[K]) => void>;
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,188 @@
+// Status checks of open orders on the provider (waiting: adaptive schedule; unknown: at once, then
+// backing off): one request in flight per order, a global rate cap, nothing while offline.
+import { isAppError } from '../../../shared/errors';
+import type { Logger } from '../log';
+import type { PosOrderDetails } from '../provider/types';
+import type { OrderJournal, OrderRecord } from './order-journal';
+import { finalCheckAt, nextUnknownCheck, nextWaitingCheck, type PollStep, type PollTuning } from './poll-schedule';
+import type { TimerHandle, Timers } from './timers';
+import type { TokenBucket } from './token-bucket';
+
+export type QueryOutcome =
+  | { kind: 'found'; details: PosOrderDetails }
+  | { kind: 'missing' }
+  | { kind: 'error'; error: unknown };
+
+export interface PollerDeps {
+  journal: OrderJournal;
+  timers: Timers;
+  now: () => number;
+  logger: Logger;
+  tuning: PollTuning;
+  bucket: TokenBucket;
+  isOnline: () => boolean;
+  /** One status query to the provider; never throws (errors come back as an outcome). */
+  query: (rec: OrderRecord) => Promise<QueryOutcome>;
+  /** Acts on an answer. `final`: the check was made at or after expiry + grace. */
+  handle: (id: number, outcome: QueryOutcome, final: boolean) => void;
+}
+
+interface Tracked {
+  timer: TimerHandle | null;
+  at: number | null;
+  failures: number;
+  inFlight: Promise<void> | null;
+}
+
+const POLLED = new Set(['waiting', 'unknown']);
+
+export class Poller {
+  private readonly tracked = new Map<number, Tracked>();
+  private stopped = false;
+  private readonly d: PollerDeps;
+
+  constructor(deps: PollerDeps) {
+    this.d = deps;
+  }
+
+  /** Starts or re-plans checks of an order; forgets it once it no longer needs checking. */
+  track(id: number): void {
+    if (this.stopped) return;
+    const rec = this.d.journal.get(id);
+    if (!rec || !POLLED.has(rec.state)) {
+      this.untrack(id);
+      return;
+    }
+    let t = this.tracked.get(id);
+    if (!t) {
+      t = { timer: null, at: null, failures: 0, inFlight: null };
+      this.tracked.set(id, t);
+    }
+    if (t.inFlight) return; // re-planned when the answer arrives
+    this.plan(id, t, this.step(rec, t.failures));
+  }
+
+  untrack(id: number): void {
+    const t = this.tracked.get(id);
+    if (!t) return;
+    this.clear(t);
+    this.tracked.delete(id);
+  }
+
+  isTracked(id: number): boolean {
+    return this.tracked.has(id);
+  }
+
+  /** When the order will next be checked (undefined while offline or not tracked). */
+  nextAt(id: number): number | undefined {
+    return this.tracked.get(id)?.at ?? undefined;
+  }
+
+  /** Checks at once (the cashier asked), sharing a check already in flight; no rate cap. */
+  checkNow(id: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const t = this.tracked.get(id);
+    if (t?.inFlight) return t.inFlight;
+    if (!t) this.track(id);
+    const tt = this.tracked.get(id);
+    if (!tt) return Promise.resolve();
+    this.clear(tt);
+    return this.run(id, tt);
+  }
+
+  /** Offline: no timers. Online again: every tracked order is planned afresh. */
+  pause(): void {
+    for (const t of this.tracked.values()) this.clear(t);
+  }
+
+  resume(): void {
+    for (const id of [...this.tracked.keys()]) this.track(id);
+  }
+
+  /** Checks the order that is due first, to learn whether the provider is back (offline probe). */
+  async probe(): Promise<'idle' | 'done'> {
+    let best: { id: number; at: number } | null = null;
+    for (const id of this.tracked.keys()) {
+      const rec = this.d.journal.get(id);
+      if (!rec || !POLLED.has(rec.state)) continue;
+      const at = this.step(rec, 0).at;
+      if (!best || at < best.at) best = { id, at };
+    }
+    if (!best || this.stopped) return 'idle';
+    await this.checkNow(best.id);
+    return 'done';
+  }
+
+  /** Resolves when every check in flight has been answered and handled. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.tracked.values()].map((t) => t.inFlight).filter(Boolean));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.tracked.values()) this.clear(t);
+  }
+
+  private step(rec: OrderRecord, failures: number): PollStep {
+    const now = this.d.now();
+    if (rec.state === 'waiting') {
+      return nextWaitingCheck({ now, waitingSince: rec.waitingSince ?? rec.createdAt, expiresAt: rec.expiresAt, failures }, this.d.tuning);
+    }
+    return nextUnknownCheck({ now, expiresAt: rec.expiresAt, failures }, this.d.tuning);
+  }
+
+  private plan(id: number, t: Tracked, step: PollStep): void {
+    this.clear(t);
+    if (this.stopped || !this.d.isOnline()) return;
+    t.at = step.at;
+    t.timer = this.d.timers.setTimeout(() => {
+      t.timer = null;
+      t.at = null;
+      this.fire(id, t);
+    }, Math.max(0, step.at - this.d.now()));
+  }
+
+  private fire(id: number, t: Tracked): void {
+    if (this.stopped || !this.d.isOnline() || t.inFlight || this.tracked.get(id) !== t) return;
+    const wait = this.d.bucket.take();
+    if (wait > 0) {
+      this.plan(id, t, { at: this.d.now() + wait, final: false });
+      return;
+    }
+    void this.run(id, t);
+  }
+
+  private run(id: number, t: Tracked): Promise<void> {
+    const rec = this.d.journal.get(id);
+    if (!rec || !POLLED.has(rec.state)) {
+      this.untrack(id);
+      return Promise.resolve();
+    }
+    const p = (async () => {
+      const startedAt = this.d.now();
+      const outcome = await this.d.query(rec);
+      t.failures = outcome.kind === 'error' ? t.failures + 1 : 0;
+      if (outcome.kind === 'error') {
+        this.d.logger.warn('order status check failed', {
+          orderId: id, outOrderNo: rec.outOrderNo, code: isAppError(outcome.error) ? outcome.error.code : 'INTERNAL', failures: t.failures,
+        });
+      }
+      try {
+        this.d.handle(id, outcome, startedAt >= finalCheckAt(rec.expiresAt, this.d.tuning));
+      } catch (err) {
+        this.d.logger.error('order status answer could not be handled', { orderId: id, error: String(err) });
+      }
+    })().finally(() => {
+      t.inFlight = null;
+      if (this.tracked.get(id) === t) this.track(id);
+    });
+    t.inFlight = p;
+    return p;
+  }
+
+  private clear(t: Tracked): void {
+    if (t.timer !== null) this.d.timers.clearTimeout(t.timer);
+    t.timer = null;
+    t.at = null;
+  }
+}
