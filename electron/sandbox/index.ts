@@ -42,6 +42,8 @@ export interface Sandbox extends ControlTarget {
   events: SandboxEvents;
   /** Stops listening, drops open connections, ends every timer and webhook retry. Idempotent. */
   close(): Promise<void>;
+  /** Diagnostic: timers still scheduled (settlements, expiries, webhook retries); 0 after close(). */
+  pendingTimers(): number;
 }
 
 export interface StartSandboxOptions {
@@ -116,6 +118,7 @@ export async function startSandbox(config: SandboxConfig, opts: StartSandboxOpti
       });
       return closing;
     },
+    pendingTimers: () => timers.pending,
     present: (sn, outcome, card) => posOrders.present(sn, outcome, card),
     terminalScreen: (sn) => posOrders.terminalScreen(sn),
     terminalScreens: () => resolved.pos.terminals.map((t) => posOrders.terminalScreen(t.sn)),
