@@ -18,6 +18,7 @@ import type { KeyValueStore } from './settings/kv-store';
 import type { SecretVault } from './settings/secret-vault';
 import { createSettingsService } from './settings/settings-service';
 import { createTerminalLink, type TerminalLinkDeps } from './terminal';
+import { createWebhookControl } from './webhook-control';
 
 export interface CoreDeps {
   shell: 'electron' | 'browser';
@@ -117,12 +118,22 @@ export async function createCore(deps: CoreDeps) {
     publishStatus();
   });
 
-  settings.onChange(async (active) => {
-    if (active === 'demo') await ensureDemo();
-    publishStatus();
+  const webhooks = createWebhookControl({
+    db, settings, logger, clock, demo: () => demo,
+    onPosNotification: (n) => checkout.onWebhook(n),
+    onBillsCallback: (cb) => logger.info('bills callback received', { reference: cb.reference, status: cb.status }),
   });
 
-  const handlers = buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock });
+  let applying: Promise<void> = Promise.resolve();
+  settings.onChange((active) => {
+    applying = (async () => {
+      if (active === 'demo') await ensureDemo();
+      await webhooks.refresh();
+      publishStatus();
+    })();
+  });
+
+  const handlers = buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying });
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
     requireAdmin: () => settings.requireAdmin(),
@@ -138,6 +149,7 @@ export async function createCore(deps: CoreDeps) {
   } catch (e) {
     logger.warn('saved terminal settings were not valid; starting without a terminal', { error: e instanceof Error ? e.message : String(e) });
   }
+  await webhooks.refresh();
   checkout.resume();
 
   return {
@@ -148,7 +160,9 @@ export async function createCore(deps: CoreDeps) {
     terminal,
     status,
     demo: () => demo,
+    webhookUrl: () => webhooks.url(),
     async stop() {
+      await webhooks.stop();
       await checkout.stop();
       await terminal.close();
       if (demo) await demo.sandbox.close();

@@ -21,6 +21,8 @@ export interface HandlerContext {
   films: ReturnType<typeof createSaleMemory>;
   demo: () => DemoSandbox | null;
   clock: Clock;
+  /** Resolves once the services have followed the last settings change (receiver restarted, …). */
+  settingsApplied: () => Promise<void>;
 }
 
 export function buildHandlers(c: HandlerContext): Handlers<Calls> {
@@ -51,9 +53,14 @@ export function buildHandlers(c: HandlerContext): Handlers<Calls> {
     'settings.unlock': (a) => settings.unlock(a.pin),
     'settings.lock': () => settings.lock(),
     'settings.getProfile': (a) => settings.view(a.profile),
-    'settings.saveProfile': (a) => settings.save(a.profile, a.settings, a.secrets),
+    'settings.saveProfile': async (a) => {
+      const view = settings.save(a.profile, a.settings, a.secrets);
+      await c.settingsApplied();
+      return view;
+    },
     'settings.setActiveProfile': async (a) => {
       settings.setActive(a.profile);
+      await c.settingsApplied();
       return c.status();
     },
 

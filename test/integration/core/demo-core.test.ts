@@ -1,0 +1,104 @@
+// The composed core in the Demo profile, as either shell builds it: the embedded sandbox, the
+// real clients over loopback HTTP, the journal on a real SQLite file.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OrderView } from '../../../shared/orders';
+import { createCore, type Core } from '../../../electron/core/app-core';
+import { systemClock } from '../../../electron/core/clock';
+import { memoryLogger } from '../../../electron/core/log';
+import { confStore } from '../../../electron/browser/boot';
+import { fileVault } from '../../../electron/core/settings/secret-vault';
+
+const ctx = { trusted: true, sender: 'test' };
+const cores: Core[] = [];
+
+async function boot(dir: string) {
+  const logger = memoryLogger();
+  const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock });
+  cores.push(core);
+  return { core, logger };
+}
+
+function nextOrder(core: Core, id: number, state: OrderView['state']): Promise<OrderView> {
+  return new Promise((ok) => {
+    const off = core.hub.subscribe((name, payload) => {
+      const v = payload as OrderView;
+      if (name === 'order.changed' && v.id === id && v.state === state) {
+        off();
+        ok(v);
+      }
+    });
+  });
+}
+
+async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
+  const r = await core.dispatch(name, args, ctx);
+  if (!r.ok) throw new Error(`${name}: ${r.error.code} ${r.error.message}`);
+  return r.value as T;
+}
+
+const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, feeKobo: 50_000, sn: 'DEMO-POS-0001' };
+
+afterEach(async () => {
+  while (cores.length) await cores.pop()!.stop();
+});
+
+describe('Demo profile, nothing typed', () => {
+  it('offers the Demo terminal and sells a ticket to paid', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'counterpay-core-'));
+    const { core } = await boot(dir);
+    const defaults = await call<{ sn: string }>(core, 'sale.defaults', {});
+    expect(defaults.sn).toBe('DEMO-POS-0001');
+    const order = await call<OrderView>(core, 'sale.charge', SALE);
+    expect(order.amountKobo).toBe(350_000);
+    await nextOrder(core, order.id, 'waiting');
+    const screen = await call<{ pending: { outOrderNo: string } | null }>(core, 'demo.terminalScreen', {});
+    expect(screen.pending?.outOrderNo).toBe(order.outOrderNo);
+    const paid = nextOrder(core, order.id, 'paid');
+    await call(core, 'demo.present', { outcome: 'SUCCESS' });
+    const final = await paid;
+    expect(final.payNo).toBeTruthy();
+    expect(final.senderAccount).toMatch(/\*{4}/);
+    expect((await call<{ films: { filmName: string; priceKobo: number }[] }>(core, 'sale.defaults', {})).films[0]).toMatchObject({ filmName: 'Lagos Nights', priceKobo: 150_000 });
+  });
+
+  it('with the webhook receiver on, the provider’s notification settles the order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'counterpay-core-'));
+    const { core } = await boot(dir);
+    await call(core, 'settings.setPin', { newPin: '2468' });
+    const view = await call<{ settings: Record<string, unknown> }>(core, 'settings.getProfile', { profile: 'demo' });
+    await call(core, 'settings.saveProfile', { profile: 'demo', settings: { ...view.settings, webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } }, secrets: {} });
+    expect(core.webhookUrl()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const order = await call<OrderView>(core, 'sale.charge', SALE);
+    await nextOrder(core, order.id, 'waiting');
+    const demo = core.demo()!;
+    const delivered = new Promise<void>((ok) => demo.sandbox.events.once('webhook-delivered' as never, () => ok()));
+    const paid = nextOrder(core, order.id, 'paid');
+    demo.sandbox.present('DEMO-POS-0001', 'SUCCESS');
+    await Promise.all([paid, delivered]);
+    // The provider's notification reached our receiver and was accepted (00000 → delivered).
+    const sent = demo.sandbox.listPosOrders().find((o) => o.outOrderNo === order.outOrderNo);
+    expect(sent?.webhook).toMatchObject({ delivered: true, httpCode: '200' });
+  });
+
+  it('keeps its generated keys and reuses them on the next start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'counterpay-core-'));
+    const first = (await boot(dir)).core;
+    const fp1 = first.settings.view('demo').secrets.merchantPrivateKey.fingerprint;
+    await cores.pop()!.stop();
+    const second = (await boot(dir)).core;
+    expect(second.settings.view('demo').secrets.merchantPrivateKey.fingerprint).toBe(fp1);
+    expect(fp1).toBeTruthy();
+  });
+
+  it('a sale with a wrong shape is refused per field and nothing is journaled', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'counterpay-core-'));
+    const { core } = await boot(dir);
+    const r = await core.dispatch('sale.charge', { ...SALE, seats: 'F7', tickets: 2, priceKobo: -5 }, ctx);
+    expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(!r.ok && Object.keys(r.error.details?.fields as object)).toEqual(expect.arrayContaining(['priceKobo']));
+    expect(await call<OrderView[]>(core, 'orders.listToday', {})).toEqual([]);
+  });
+});
