@@ -1,0 +1,5 @@
+// The terminal link's public face: the link itself and the serial-number line parser.
+export { createTerminalLink } from './terminal-link';
+export type { TerminalLink, TerminalLinkDeps, TerminalChangeListener, SerialPortClass, SerialPortLike } from './terminal-link';
+export { parseSnLine, classifySnLine, compileSnPattern, MAX_LINE_LENGTH } from './sn-parser';
+export type { SnLineVerdict } from './sn-parser';
