@@ -2,6 +2,8 @@
 // schemas, every event with its payload schema. Both transports and window.counterpay derive from it.
 import { z } from 'zod';
 import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
+import { recordCalls, recordEvents } from './contract-records';
+import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
 import { ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
 import { SerialPortInfoSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
@@ -64,7 +66,7 @@ export const DemoTerminalScreenSchema = z.object({
 
 const OrderId = z.object({ id: z.number().int().positive() }).strict();
 
-export const calls = {
+const coreCalls = {
   'app.info': { args: Empty, result: AppInfoSchema },
   'status.get': { args: Empty, result: StatusSnapshotSchema },
 
@@ -96,13 +98,16 @@ export const calls = {
   'demo.present': { args: z.object({ outcome: z.enum(['SUCCESS', 'FAIL', 'CANCEL']) }).strict(), result: DemoTerminalScreenSchema },
 } satisfies CallsSpec;
 
-export const events = {
+const coreEvents = {
   'status.changed': StatusSnapshotSchema,
   'order.changed': OrderViewSchema,
   'connectivity.changed': ConnectivitySchema,
   'terminal.changed': TerminalStateSchema,
   'demo.terminalChanged': DemoTerminalScreenSchema,
 } satisfies EventsSpec;
+
+export const calls = { ...coreCalls, ...topupCalls, ...recordCalls } satisfies CallsSpec;
+export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

@@ -12,7 +12,11 @@ import { createEventHub } from './event-hub';
 import { buildHandlers } from './handlers';
 import type { Logger } from './log';
 import { createCheckoutService } from './orders/checkout-service';
+import { createBillsClient } from './provider/bills-client';
 import { createPosClient } from './provider/pos-client';
+import { createRecordsModule } from './records/records-module';
+import { createTopupsModule } from './topups/topups-module';
+import type { ModuleContext } from './core-module';
 import { createSaleMemory } from './sale-memory';
 import type { KeyValueStore } from './settings/kv-store';
 import type { SecretVault } from './settings/secret-vault';
@@ -121,7 +125,9 @@ export async function createCore(deps: CoreDeps) {
   const webhooks = createWebhookControl({
     db, settings, logger, clock, demo: () => demo,
     onPosNotification: (n) => checkout.onWebhook(n),
-    onBillsCallback: (cb) => logger.info('bills callback received', { reference: cb.reference, status: cb.status }),
+    onBillsCallback: (cb) => {
+      for (const m of modules) m.onBillsCallback?.(cb);
+    },
   });
 
   let applying: Promise<void> = Promise.resolve();
@@ -133,7 +139,17 @@ export async function createCore(deps: CoreDeps) {
     })();
   });
 
-  const handlers = buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying });
+  const bills = createBillsClient(() => settings.providerConfig(), { logger, clock });
+  const moduleCtx: ModuleContext = {
+    shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
+    demo: () => demo, webhookUrl: () => webhooks.url(),
+  };
+  const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx)] as const;
+  const handlers = {
+    ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying }),
+    ...modules[0].handlers,
+    ...modules[1].handlers,
+  };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
     requireAdmin: () => settings.requireAdmin(),
@@ -151,6 +167,7 @@ export async function createCore(deps: CoreDeps) {
   }
   await webhooks.refresh();
   checkout.resume();
+  for (const m of modules) await m.start?.();
 
   return {
     dispatch,
@@ -162,6 +179,7 @@ export async function createCore(deps: CoreDeps) {
     demo: () => demo,
     webhookUrl: () => webhooks.url(),
     async stop() {
+      for (const m of modules) await m.stop?.();
       await webhooks.stop();
       await checkout.stop();
       await terminal.close();

@@ -74,7 +74,7 @@ describe('Demo profile, nothing typed', () => {
     const order = await call<OrderView>(core, 'sale.charge', SALE);
     await nextOrder(core, order.id, 'waiting');
     const demo = core.demo()!;
-    const delivered = new Promise<void>((ok) => demo.sandbox.events.once('webhook-delivered' as never, () => ok()));
+    const delivered = new Promise<void>((ok) => demo.sandbox.events.once('webhook-delivered', () => ok()));
     const paid = nextOrder(core, order.id, 'paid');
     demo.sandbox.present('DEMO-POS-0001', 'SUCCESS');
     await Promise.all([paid, delivered]);
