@@ -1,0 +1,58 @@
+// Runs the real sandbox (electron/sandbox) on a loopback port for contract tests, and builds the
+// client configuration that matches its demo merchant.
+import type { EventEmitter } from 'node:events';
+import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../electron/sandbox';
+import { defaultConventions, type Conventions } from '../../../shared/settings';
+import type { ProviderConfig } from '../../../electron/core/provider/types';
+
+export interface DemoSandbox {
+  sandbox: Sandbox;
+  merchant: DemoMerchantValues;
+  clientConfig(conv?: Partial<Conventions>, over?: Partial<ProviderConfig>): ProviderConfig;
+}
+
+export async function startDemoSandbox(tweak: (c: SandboxConfig) => void = () => {}): Promise<DemoSandbox> {
+  const { config, merchant } = generateDemoConfig();
+  tweak(config);
+  const sandbox = await startSandbox(config, { port: 0 });
+  return {
+    sandbox,
+    merchant,
+    clientConfig: (conv = {}, over = {}) => ({
+      billsBaseUrl: sandbox.billsBaseUrl,
+      posBaseUrl: sandbox.posBaseUrl,
+      billsMerchantId: merchant.billsMerchantId,
+      headMerchantId: merchant.headMerchantId,
+      merchantId: merchant.merchantId,
+      requestTimeoutMs: 5000,
+      conventions: { ...defaultConventions(), ...conv },
+      secrets: {
+        billsPublicKey: merchant.billsPublicKey,
+        billsSecretKey: merchant.billsSecretKey,
+        posClientAuthKey: merchant.clientAuthKey,
+        merchantPrivateKey: merchant.merchantPrivateKeyPem,
+        providerPublicKey: merchant.providerPublicKeyPem,
+      },
+      ...over,
+    }),
+  };
+}
+
+/** Resolves with the first event `name` whose payload passes `test` (no sleeping, no polling). */
+export function nextEvent<T>(events: EventEmitter, name: string, test: (payload: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (payload: T) => {
+      if (!test(payload)) return;
+      events.off(name, listener);
+      resolve(payload);
+    };
+    events.on(name, listener);
+  });
+}
+
+let seq = 0;
+/** A fresh merchant order number per call (the sandbox refuses reused ones). */
+export function outOrderNo(prefix = 'CT'): string {
+  seq += 1;
+  return `${prefix}-${process.pid}-${Date.now()}-${seq}`;
+}
