@@ -79,8 +79,9 @@ export class FaultEngine {
   }
 
   /**
-   * Decides the faults for one call on `path`. Every matching rule is consulted (so seeded
-   * sequences advance predictably); latencies add up, the first disruptive hit wins.
+   * Decides the faults for one call on `path`. Every matching seeded rule draws (so its sequence
+   * depends only on the calls to its path); latencies add up; the first disruptive hit wins, and
+   * later counted ("times") disruptive rules are kept for the following calls.
    */
   decide(path: string): FaultDecision {
     const decision: FaultDecision = { latencyMs: 0, action: null };
@@ -88,6 +89,8 @@ export class FaultEngine {
     for (const r of this.rules) {
       const matches = r.rule.path === path || (r.rule.path === '*' && !isWebhook);
       if (!matches || r.remaining === 0) continue;
+      // A counted disruptive rule waits for a call no earlier rule has already disrupted.
+      if (r.remaining !== null && r.rule.kind !== 'latency' && decision.action !== null) continue;
       let hit: boolean;
       if (r.remaining !== null) {
         r.remaining -= 1;

@@ -2,12 +2,15 @@
 // straight on the crypto primitives (not the app's clients), a loopback webhook receiver, and
 // event waiters. Keys are generated once per test process.
 import { generateKeyPairSync } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalJson, hmacSha512, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../../electron/core/crypto';
 import type { SandboxConfig } from '../../electron/sandbox/config';
-import type { Sandbox } from '../../electron/sandbox';
+import type { Sandbox, SandboxEventMap, SandboxEvents } from '../../electron/sandbox';
+
+/** Parsed wire JSON in tests: read freely, asserted with expect(). The one `any` of these tests. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Wire = any;
 
 export interface KeyPair {
   publicKey: string;
@@ -75,7 +78,7 @@ export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-  json: any;
+  json: Wire;
 }
 
 /** One request over node:http; rejects on a connection error (reset, hang up). */
@@ -135,7 +138,7 @@ export interface PosCallOptions {
 
 export interface PosAnswer extends RawResponse {
   /** data decrypted with the merchant key (or as sent when not a string). */
-  data: any;
+  data: Wire;
   /** Whether `sign` verifies under the form the sandbox is configured for (either form). */
   signValid: boolean;
 }
@@ -160,7 +163,7 @@ export async function posCall(
   return { ...r, ...decodePosAnswer(r.json) };
 }
 
-export function decodePosAnswer(env: any): { data: any; signValid: boolean } {
+export function decodePosAnswer(env: Wire): { data: Wire; signValid: boolean } {
   const k = testKeys();
   let data = env?.data ?? null;
   if (typeof data === 'string') data = JSON.parse(rsaDecryptChunked(k.merchant.privateKey, data));
@@ -196,7 +199,7 @@ export function orderParams(patch: Record<string, unknown> = {}): Record<string,
 export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
   body: string;
-  json: any;
+  json: Wire;
   at: number;
 }
 
@@ -253,18 +256,23 @@ export async function startReceiver(reply: (i: number) => { status: number; body
 }
 
 /** Resolves with the first `name` event whose payload passes `test`. */
-export function waitForEvent<T = any>(emitter: EventEmitter<any>, name: string, test: (payload: T) => boolean = () => true, timeoutMs = 5000): Promise<T> {
+export function waitForEvent<K extends keyof SandboxEventMap>(
+  emitter: SandboxEvents,
+  name: K,
+  test: (payload: SandboxEventMap[K][0]) => boolean = () => true,
+  timeoutMs = 5000,
+): Promise<SandboxEventMap[K][0]> {
   return new Promise((resolve, reject) => {
-    const onEvent = (payload: T) => {
+    const onEvent = (payload: SandboxEventMap[K][0]) => {
       if (!test(payload)) return;
       clearTimeout(timer);
-      emitter.off(name, onEvent);
+      emitter.off(name, onEvent as never);
       resolve(payload);
     };
     const timer = setTimeout(() => {
-      emitter.off(name, onEvent);
-      reject(new Error(`no "${name}" event within ${timeoutMs} ms`));
+      emitter.off(name, onEvent as never);
+      reject(new Error(`no "${String(name)}" event within ${timeoutMs} ms`));
     }, timeoutMs);
-    emitter.on(name, onEvent);
+    emitter.on(name, onEvent as never);
   });
 }

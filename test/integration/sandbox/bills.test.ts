@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { billsCallbackSignature, canonicalJson, hmacSha512 } from '../../../electron/core/crypto';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox';
-import { IDS, billsCall, rawRequest, startReceiver, testConfig, waitForEvent, type Receiver } from '../../helpers/sandbox-client-helpers';
+import { IDS, billsCall, rawRequest, startReceiver, testConfig, waitForEvent, type Receiver, type Wire } from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;
 let receiver: Receiver | null = null;
@@ -95,7 +95,7 @@ describe('bulk-bills judges each item on its own', () => {
     });
     expect(r.status).toBe(200);
     expect(r.json.code).toBe('00000');
-    const by = Object.fromEntries((r.json.data as any[]).map((x, i) => [`${i}:${x.reference}`, x]));
+    const by = Object.fromEntries((r.json.data as Wire[]).map((x, i) => [`${i}:${x.reference}`, x]));
     expect(by['0:ok-1']).toMatchObject({ status: 'INITIAL', errorMsg: '' });
     expect(by['0:ok-1'].orderNo).toMatch(/^\d{18}$/);
     const fails: [string, RegExp][] = [
@@ -135,7 +135,7 @@ describe('bulk-bills judges each item on its own', () => {
         item('a8', 'MTN', '+2348012345678', 'ten'),
       ],
     });
-    const s = (r.json.data as any[]).map((x) => x.status);
+    const s = (r.json.data as Wire[]).map((x) => x.status);
     expect(s).toEqual(['INITIAL', 'INITIAL', 'INITIAL', 'FAIL', 'FAIL', 'FAIL', 'FAIL', 'FAIL']);
     expect(r.json.data[3].errorMsg).toMatch(/\+234 form/);
     expect(r.json.data[4].errorMsg).toMatch(/Nigerian mobile number/);
@@ -203,11 +203,11 @@ describe('top-up life and callback', () => {
     const clock = new FakeClock();
     sb = await startSandbox(testConfig((c) => (c.bills.settleAfterMs = 10_000)), { clock });
     const created = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [item('life-1', 'BET9JA', '20001', '50000'), item('life-2', 'NAIRABET', 'nb-40404', '50000')] });
-    expect(created.json.data.map((x: any) => x.status)).toEqual(['INITIAL', 'INITIAL']);
+    expect(created.json.data.map((x: Wire) => x.status)).toEqual(['INITIAL', 'INITIAL']);
     const status = async () => (await billsCall(sb!, 'bulk-status', { serviceType: 'betting', bulkStatusRequest: [{ reference: 'life-1' }, { reference: 'life-2', orderNo: created.json.data[1].orderNo }] })).json.data;
-    expect((await status()).map((x: any) => x.status)).toEqual(['INITIAL', 'INITIAL']);
+    expect((await status()).map((x: Wire) => x.status)).toEqual(['INITIAL', 'INITIAL']);
     clock.advance(6_000);
-    expect((await status()).map((x: any) => x.status)).toEqual(['PENDING', 'PENDING']);
+    expect((await status()).map((x: Wire) => x.status)).toEqual(['PENDING', 'PENDING']);
     clock.advance(4_000);
     const final = await status();
     expect(final[0]).toMatchObject({ status: 'SUCCESS', errorMsg: '' });

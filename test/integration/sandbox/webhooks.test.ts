@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { rsaDecryptChunked, rsaVerify } from '../../../electron/core/crypto';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox';
-import { IDS, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, waitForEvent, type Receiver } from '../../helpers/sandbox-client-helpers';
+import { IDS, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, waitForEvent, type Receiver, type Wire } from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;
 let receiver: Receiver | null = null;
@@ -23,7 +23,7 @@ async function paidOrder(): Promise<{ orderNo: string; outOrderNo: string }> {
   return { orderNo: r.data.orderNo, outOrderNo: params.outOrderNo as string };
 }
 
-function openWebhook(body: any): { signValid: boolean; plain: any } {
+function openWebhook(body: Wire): { signValid: boolean; plain: Wire } {
   const k = testKeys();
   const signValid = rsaVerify(k.provider.publicKey, body.paramContent + body.timestamp, body.sign);
   return { signValid, plain: signValid ? JSON.parse(rsaDecryptChunked(k.merchant.privateKey, body.paramContent)) : null };
