@@ -38,6 +38,9 @@ const POLLED = new Set(['waiting', 'unknown']);
 
 export class Poller {
   private readonly tracked = new Map<number, Tracked>();
+  /** Orders due for a check but waiting for a token, first come first served (no starvation). */
+  private readonly tokenQueue: number[] = [];
+  private tokenTimer: TimerHandle | null = null;
   private stopped = false;
   private readonly d: PollerDeps;
 
@@ -93,6 +96,7 @@ export class Poller {
   /** Offline: no timers. Online again: every tracked order is planned afresh. */
   pause(): void {
     for (const t of this.tracked.values()) this.clear(t);
+    this.clearTokenQueue();
   }
 
   resume(): void {
@@ -121,6 +125,7 @@ export class Poller {
   stop(): void {
     this.stopped = true;
     for (const t of this.tracked.values()) this.clear(t);
+    this.clearTokenQueue();
   }
 
   private step(rec: OrderRecord, failures: number): PollStep {
@@ -144,12 +149,40 @@ export class Poller {
 
   private fire(id: number, t: Tracked): void {
     if (this.stopped || !this.d.isOnline() || t.inFlight || this.tracked.get(id) !== t) return;
-    const wait = this.d.bucket.take();
-    if (wait > 0) {
-      this.plan(id, t, { at: this.d.now() + wait, final: false });
+    if (this.tokenQueue.length === 0 && this.d.bucket.take() === 0) {
+      void this.run(id, t);
       return;
     }
-    void this.run(id, t);
+    if (!this.tokenQueue.includes(id)) this.tokenQueue.push(id);
+    this.serveTokenQueue();
+  }
+
+  private serveTokenQueue(): void {
+    if (this.tokenTimer !== null || this.stopped) return;
+    while (this.tokenQueue.length > 0) {
+      const id = this.tokenQueue[0] as number;
+      const t = this.tracked.get(id);
+      if (!t || t.inFlight || t.timer !== null || !this.d.isOnline()) {
+        this.tokenQueue.shift(); // answered, re-planned or forgotten meanwhile
+        continue;
+      }
+      const wait = this.d.bucket.take();
+      if (wait > 0) {
+        this.tokenTimer = this.d.timers.setTimeout(() => {
+          this.tokenTimer = null;
+          this.serveTokenQueue();
+        }, wait);
+        return;
+      }
+      this.tokenQueue.shift();
+      void this.run(id, t);
+    }
+  }
+
+  private clearTokenQueue(): void {
+    this.tokenQueue.length = 0;
+    if (this.tokenTimer !== null) this.d.timers.clearTimeout(this.tokenTimer);
+    this.tokenTimer = null;
   }
 
   private run(id: number, t: Tracked): Promise<void> {

@@ -1,0 +1,55 @@
+// A checkout service on a temp SQLite file, a fake POS provider and fake time, with every
+// event it emits recorded: the unit-test rig for the order lifecycle.
+import { createCheckoutService, type CheckoutDeps, type CheckoutSettings } from '../../electron/core/orders/checkout-service';
+import { memoryLogger } from '../../electron/core/log';
+import type { Db } from '../../electron/core/db/database';
+import type { Connectivity, OrderState, OrderView } from '../../shared/orders';
+import { openTempDb, SALE_INPUT } from './orders-db';
+import { FakePos } from './orders-fake-pos';
+import { fakeTime, type FakeTime } from './orders-fake-time';
+
+export interface HarnessOptions {
+  time?: FakeTime;
+  pos?: FakePos;
+  db?: Db;
+  random?: () => number;
+  settings?: Partial<CheckoutSettings>;
+  tuning?: CheckoutDeps['tuning'];
+}
+
+export function checkoutHarness(opts: HarnessOptions = {}) {
+  const time = opts.time ?? fakeTime();
+  const pos = opts.pos ?? new FakePos(time.clock.now);
+  const temp = opts.db ? null : openTempDb();
+  const db = opts.db ?? temp!.db;
+  const logger = memoryLogger();
+  const settings: CheckoutSettings = { counterName: 'Counter 3', headMerchantId: 'H1', merchantId: 'M1', orderExpireSeconds: 300, ...opts.settings };
+  const svc = createCheckoutService({
+    db, pos, clock: time.clock, logger, settings: () => settings, random: opts.random ?? (() => 0.5), timers: time.timers,
+    ...(opts.tuning ? { tuning: opts.tuning } : {}),
+  });
+  const events: OrderView[] = [];
+  const connectivity: Connectivity[] = [];
+  svc.on('order', (v) => events.push(v));
+  svc.on('connectivity', (c) => connectivity.push(c));
+
+  return {
+    time, pos, db, svc, logger, settings, events, connectivity,
+    state: (id: number): OrderState | undefined => svc.get(id)?.state,
+    path: (id: number): string => svc.history(id).map((e) => e.to).join('>'),
+    /** Advances fake time until the order is in `state` (fails after 10 fake minutes). */
+    async until(id: number, state: OrderState, maxMs?: number): Promise<OrderView> {
+      await time.until(() => svc.get(id)?.state === state, maxMs);
+      return svc.get(id)!;
+    },
+    async sell(over: Partial<typeof SALE_INPUT> = {}): Promise<OrderView> {
+      return svc.sell({ ...SALE_INPUT, ...over });
+    },
+    async close(): Promise<void> {
+      pos.release();
+      await svc.stop();
+      temp?.cleanup();
+    },
+  };
+}
+export type CheckoutHarness = ReturnType<typeof checkoutHarness>;
