@@ -1,6 +1,6 @@
 // The live link to the counter's POS terminal: opens the chosen serial port, asks for the serial
 // number until it is read, follows unplug/replug by itself, or uses a serial number typed by hand.
-import { ReadlineParser, SerialPort } from 'serialport';
+import { SerialPort } from 'serialport';
 import { AppError, validationError } from '../../../shared/errors';
 import {
   defaultTerminalSettings,
@@ -11,7 +11,9 @@ import {
   type TerminalState,
 } from '../../../shared/terminal';
 import type { Logger } from '../log';
-import { classifySnLine, MAX_LINE_LENGTH } from './sn-parser';
+import { classifySnLine } from './sn-parser';
+import { createLineReader, type LineReader } from './line-reader';
+import { toPortInfo, type PortInfo, type SerialPortClass, type SerialPortLike } from './serial-port';
 import {
   describeLostPort,
   describeNoAnswer,
@@ -20,29 +22,6 @@ import {
   describeUnrecognised,
   sampleOf,
 } from './port-messages';
-
-/** A port as serialport lists it (only `path` is certain). */
-export type PortInfo = Awaited<ReturnType<typeof SerialPort.list>>[number];
-
-/** What the link needs of a serial port: serialport's SerialPort and SerialPortMock both fit. */
-export interface SerialPortLike {
-  readonly isOpen: boolean;
-  open(callback: (err: Error | null) => void): void;
-  close(callback?: (err: Error | null) => void): void;
-  write(data: Buffer, callback?: (err: Error | null | undefined) => void): boolean;
-  drain(callback: (err: Error | null) => void): void;
-  pipe<T extends NodeJS.WritableStream>(destination: T): T;
-  unpipe(destination?: NodeJS.WritableStream): unknown;
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'error', listener: (err: Error) => void): unknown;
-  on(event: 'close', listener: (err?: (Error & { disconnected?: boolean }) | null) => void): unknown;
-  removeAllListeners(event?: string): unknown;
-}
-
-export interface SerialPortClass {
-  new (options: { path: string; baudRate: number; autoOpen: false }): SerialPortLike;
-  list?: () => Promise<PortInfo[]>;
-}
 
 export interface TerminalLinkDeps {
   /** The port class; tests pass SerialPortMock. Defaults to serialport's SerialPort. */
@@ -77,18 +56,18 @@ export interface TerminalLink {
 const UNANSWERED_QUERIES_BEFORE_ERROR = 3;
 /** Non-text bytes before a connection without an sn is reported as a baud rate mismatch. */
 const GARBAGE_BYTES_BEFORE_ERROR = 8;
-/** Bytes without a newline after which the line buffer is dropped as noise. */
-const MAX_PENDING_LINE_BYTES = MAX_LINE_LENGTH * 4;
 /** A terminal that repeats its sn does not need a change event for each line. */
 const LAST_SEEN_RESOLUTION_MS = 1000;
 const CLOSE_TIMEOUT_MS = 2000;
+
+const garbageBytes = (c: Connection) => c.reader?.nonTextBytes ?? 0;
 
 interface Connection {
   gen: number;
   path: string;
   baudRate: number;
   port: SerialPortLike;
-  parser: ReadlineParser | null;
+  reader: LineReader | null;
   opened: boolean;
   ended: boolean;
   openDone: Promise<void>;
@@ -97,23 +76,8 @@ interface Connection {
   probing: boolean;
   queriesSent: number;
   sn: string | null;
-  garbageBytes: number;
-  pendingLineBytes: number;
   lastOtherLine: string | null;
   loggedLines: number;
-}
-
-function isTextByte(b: number): boolean {
-  return (b >= 0x20 && b <= 0x7e) || b === 0x0a || b === 0x0d || b === 0x09;
-}
-
-function toPortInfo(p: PortInfo): SerialPortInfo {
-  const out: SerialPortInfo = { path: String(p.path) };
-  for (const k of ['manufacturer', 'serialNumber', 'pnpId', 'locationId', 'vendorId', 'productId'] as const) {
-    const v = p[k];
-    if (typeof v === 'string' && v !== '') out[k] = v;
-  }
-  return out;
 }
 
 export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
@@ -178,9 +142,9 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     }
     let settleOpen!: () => void;
     const c: Connection = {
-      gen, path, baudRate, port, parser: null, opened: false, ended: false,
+      gen, path, baudRate, port, reader: null, opened: false, ended: false,
       openDone: new Promise<void>((r) => (settleOpen = r)),
-      queryTimer: null, livenessTimer: null, probing: false, queriesSent: 0, sn: null, garbageBytes: 0, pendingLineBytes: 0, lastOtherLine: null, loggedLines: 0,
+      queryTimer: null, livenessTimer: null, probing: false, queriesSent: 0, sn: null, lastOtherLine: null, loggedLines: 0,
     };
     conn = c;
     port.on('error', (err) => onPortError(c, err));
@@ -201,30 +165,15 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     });
   }
 
-  function attachParser(c: Connection): void {
-    const parser = new ReadlineParser({ delimiter: '\n', encoding: 'latin1' });
-    parser.on('data', (line: string) => onLine(c, line));
-    parser.on('error', (e: Error) => log.warn('terminal: line parser error', { error: e.message }));
-    c.parser = parser;
-    c.port.pipe(parser);
-  }
-
-  function detachParser(c: Connection): void {
-    if (!c.parser) return;
-    try {
-      c.port.unpipe(c.parser);
-    } catch {
-      // the stream may already be torn down
-    }
-    c.parser.removeAllListeners('data');
-    c.parser = null;
-  }
-
   function onOpened(c: Connection): void {
     c.opened = true;
     log.info('terminal: serial port open', { path: c.path, baudRate: c.baudRate });
-    attachParser(c);
-    c.port.on('data', (chunk) => onRaw(c, chunk));
+    c.reader = createLineReader(
+      c.port,
+      (line) => onLine(c, line),
+      () => onBytes(c),
+      (e) => log.warn('terminal: line parser error', { error: e.message }),
+    );
     setState({ status: 'connected', portPath: c.path, sn: null, lastError: null });
     startQuerying(c);
     c.livenessTimer = setInterval(() => probeLiveness(c), reconnectMs);
@@ -266,7 +215,7 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     if (!isCurrent(c) || c.sn !== null) return;
     if (c.queriesSent >= UNANSWERED_QUERIES_BEFORE_ERROR) {
       const message =
-        c.garbageBytes >= GARBAGE_BYTES_BEFORE_ERROR ? describeUnreadable(c.path, c.baudRate)
+        garbageBytes(c) >= GARBAGE_BYTES_BEFORE_ERROR ? describeUnreadable(c.path, c.baudRate)
         : c.lastOtherLine !== null ? describeUnrecognised(c.path, c.lastOtherLine)
         : describeNoAnswer(c.path, c.baudRate, settings.query);
       setState({ lastError: message });
@@ -274,18 +223,8 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     sendQuery(c);
   }
 
-  function onRaw(c: Connection, chunk: Buffer): void {
-    if (!isCurrent(c)) return;
-    for (const b of chunk) if (!isTextByte(b)) c.garbageBytes += 1;
-    const nl = chunk.lastIndexOf(0x0a);
-    c.pendingLineBytes = nl === -1 ? c.pendingLineBytes + chunk.length : chunk.length - nl - 1;
-    if (c.pendingLineBytes > MAX_PENDING_LINE_BYTES) {
-      // ReadlineParser buffers without bound while no newline comes: start a fresh one.
-      detachParser(c);
-      attachParser(c);
-      c.pendingLineBytes = 0;
-    }
-    if (c.sn === null && c.garbageBytes >= GARBAGE_BYTES_BEFORE_ERROR) {
+  function onBytes(c: Connection): void {
+    if (isCurrent(c) && c.sn === null && garbageBytes(c) >= GARBAGE_BYTES_BEFORE_ERROR) {
       setState({ lastError: describeUnreadable(c.path, c.baudRate) });
     }
   }
@@ -344,7 +283,8 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     if (c.livenessTimer) clearInterval(c.livenessTimer);
     c.queryTimer = null;
     c.livenessTimer = null;
-    detachParser(c);
+    c.reader?.detach();
+    c.reader = null;
   }
 
   /** Stops a connection and releases its port, so the same path can be opened again right away. */
