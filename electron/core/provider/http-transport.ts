@@ -26,6 +26,8 @@ export interface TransportDeps {
 }
 
 const DEFAULT_MAX_RESPONSE = 2 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 15_000;
+const MAX_TIMEOUT_MS = 120_000;
 
 /** Raised internally when the answer is bigger than we are willing to hold. */
 class ResponseTooLargeError extends Error {
@@ -41,16 +43,18 @@ class ResponseTooLargeError extends Error {
  */
 export async function postOnce(req: PostRequest, deps: TransportDeps): Promise<HttpAnswer> {
   const started = performance.now();
+  // A missing or absurd setting must never mean "wait forever".
+  const timeoutMs = Number.isFinite(req.timeoutMs) && req.timeoutMs > 0 ? Math.min(req.timeoutMs, MAX_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
   // ky's `timeout` covers the wait for headers; this deadline also bounds reading the body.
-  const deadline = setTimeout(() => controller.abort(new DOMException('Provider deadline passed', 'TimeoutError')), req.timeoutMs);
+  const deadline = setTimeout(() => controller.abort(new DOMException('Provider deadline passed', 'TimeoutError')), timeoutMs);
   const ctx: ProviderCallContext = { op: req.op, url: req.url };
   try {
     const response = await ky.post(req.url, {
       ...(req.body !== undefined ? { body: req.body } : {}),
       headers: req.headers,
       retry: 0,
-      timeout: req.timeoutMs,
+      timeout: timeoutMs,
       throwHttpErrors: false,
       signal: controller.signal,
       redirect: 'error',
@@ -63,7 +67,7 @@ export async function postOnce(req: PostRequest, deps: TransportDeps): Promise<H
       deps.logger.warn('provider answer too large', { op: req.op, limit: err.limit });
       throw badResponseError(ctx, 'too-large', { limit: err.limit });
     }
-    const mapped = mapTransportError(err, ctx, controller.signal.aborted, req.timeoutMs);
+    const mapped = mapTransportError(err, ctx, controller.signal.aborted, timeoutMs);
     deps.logger.warn('provider call failed', {
       op: req.op, code: mapped.code, reason: mapped.details?.reason, causeCode: mapped.details?.causeCode,
     });

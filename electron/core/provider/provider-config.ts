@@ -11,11 +11,13 @@ export function resolveConfig(source: ConfigSource): ProviderConfig {
   return typeof source === 'function' ? source() : source;
 }
 
-type PlainSetting = 'billsMerchantId' | 'headMerchantId' | 'merchantId';
+// Values that travel in HTTP headers must be visible ASCII, or fetch refuses them before sending.
+const HEADER_BOUND: ReadonlySet<ProviderSetting> = new Set(['billsPublicKey', 'posClientAuthKey', 'billsMerchantId']);
 
 export function requireSetting(op: string, cfg: ProviderConfig, setting: ProviderSetting): string {
   const value = readSetting(cfg, setting);
   if (!value) throw notConfiguredError(op, setting);
+  if (HEADER_BOUND.has(setting) && !/^[\x21-\x7e]+$/.test(value)) throw notConfiguredError(op, setting, 'invalid');
   return value;
 }
 
@@ -26,7 +28,7 @@ function readSetting(cfg: ProviderConfig, setting: ProviderSetting): string {
     case 'billsMerchantId':
     case 'headMerchantId':
     case 'merchantId':
-      return (cfg[setting as PlainSetting | 'billsBaseUrl' | 'posBaseUrl'] ?? '').trim();
+      return (cfg[setting] ?? '').trim();
     default:
       return (cfg.secrets?.[setting] ?? '').trim();
   }

@@ -34,6 +34,10 @@ function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
     req.on('data', onData);
     req.on('end', () => resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
     req.on('error', reject);
+    // The sender went away mid-body: nothing to answer (settles nothing if already resolved).
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('the sender closed the connection before the body ended'));
+    });
   });
 }
 
@@ -55,13 +59,15 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY;
   migrateWebhookStore(db);
 
-  function accept<T>(kind: WebhookKind, verdict: Extract<WebhookVerdict<T>, { ok: true }>, handler: (e: T) => void): void {
+  function accept<T>(kind: WebhookKind, verdict: Extract<WebhookVerdict<T>, { ok: true }>, handler: (e: T) => void, tranId?: string): void {
     const id = recordWebhookEvent(db, { kind, dedupeKey: verdict.dedupeKey, orderNo: verdict.orderNo, status: verdict.status, payload: verdict.event, receivedAt: clock.now() });
     if (id === null) {
       logger.info('webhook repeat acknowledged, not handled again', { kind, orderNo: verdict.orderNo, status: verdict.status });
       return;
     }
-    logger.info('webhook recorded', { kind, id, orderNo: verdict.orderNo, status: verdict.status });
+    logger.info('webhook recorded', { kind, id, orderNo: verdict.orderNo, status: verdict.status, ...(tranId ? { tranId } : {}) });
+    // The transaction header is not signed, so a mismatch is only worth a line in the log.
+    if (tranId && tranId !== verdict.orderNo) logger.warn('webhook transaction header differs from the signed orderNo', { kind, id, tranId, orderNo: verdict.orderNo });
     const failed = (e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);
       logger.error('webhook handler failed; the event stays recorded for replay', { kind, id, orderNo: verdict.orderNo, error: message });
@@ -98,7 +104,8 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     if (kind === 'pos') {
       const verdict = verifyPosWebhook(body.text, cfg, clock.now());
       if (!verdict.ok) return refuse(verdict.httpStatus, verdict.code, verdict.reason);
-      accept('pos', verdict, opts.onPosNotification);
+      const tranIdHeader = req.headers[cfg.conventions.webhookTranIdHeader.toLowerCase()];
+      accept('pos', verdict, opts.onPosNotification, Array.isArray(tranIdHeader) ? tranIdHeader[0] : tranIdHeader);
     } else {
       const verdict = verifyBillsCallback(body.text, cfg);
       if (!verdict.ok) return refuse(verdict.httpStatus, verdict.code, verdict.reason);
@@ -111,7 +118,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     handle(req, res).catch((e: unknown) => {
       // Typically the database: answer non-success so the provider sends the event again.
       logger.error('webhook could not be recorded', { path: req.url, error: e instanceof Error ? e.message : String(e) });
-      reply(res, 500, { code: C.internal, message: 'could not record the event; send it again' });
+      if (!res.destroyed) reply(res, 500, { code: C.internal, message: 'could not record the event; send it again' });
     });
   });
   server.requestTimeout = 30_000;

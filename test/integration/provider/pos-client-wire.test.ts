@@ -105,6 +105,8 @@ describe('POS client on the wire', () => {
     expect(e).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', details: { setting: 'merchantPrivateKey' } });
     const bad = createPosClient({ ...cfg, secrets: { ...cfg.secrets, providerPublicKey: 'not a key!' } }, { logger: memoryLogger() });
     expect(await rejection(bad.queryOrder({ orderNo: '1' }))).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', details: { setting: 'providerPublicKey', problem: 'invalid' } });
+    const badHeader = createPosClient({ ...cfg, secrets: { ...cfg.secrets, posClientAuthKey: 'key with\nnewline' } }, { logger: memoryLogger() });
+    expect(await rejection(badHeader.queryOrder({ orderNo: '1' }))).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', details: { setting: 'posClientAuthKey', problem: 'invalid' } });
     expect(server.requests).toHaveLength(0);
   });
 });

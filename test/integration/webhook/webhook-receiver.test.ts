@@ -113,6 +113,16 @@ describe('POS notifications', () => {
     expect(logger.lines.some((l) => l.level === 'error')).toBe(true);
   });
 
+  it('cannot record (database gone): non-success, so the provider sends it again; handler not called', async () => {
+    await start();
+    db.close();
+    const r = await post(WEBHOOK_PATHS.pos, posWebhookBody({ timestamp: NOW }));
+    expect(r.status).toBe(500);
+    expect(r.body.code).not.toBe('00000');
+    expect(pos).toHaveLength(0);
+    db = openDatabase(join(dir, 'app.db'));
+  });
+
   it('survives a restart: an event recorded before is not handled again', async () => {
     await start();
     await post(WEBHOOK_PATHS.pos, posWebhookBody({ timestamp: NOW }));
