@@ -1,5 +1,6 @@
 // The bills API (/api/v3/bills/...): bearer auth (public key or HMAC-SHA512 of the raw body),
 // betting providers, customer validation, bulk top-ups judged item by item, and bulk status.
+// Answer codes: see codes.ts.
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { canonicalJson, safeEqual } from '../core/crypto';

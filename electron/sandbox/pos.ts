@@ -1,5 +1,6 @@
 // The POS API (/openApi/order/checkout/...): createOrder with a check of every field,
 // qryOrderDetail and depositStatisticAccountCallBack, all inside the signed, encrypted envelope.
+// Answer codes: see codes.ts.
 import { nairaStringToKobo } from '../../shared/money';
 import { CODES, SandboxError, invalid } from './codes';
 import type { PosMerchant } from './config';
@@ -49,7 +50,7 @@ export function createPosRoutes(ctx: SandboxContext, store: PosOrderStore): ApiR
     if (amountKobo <= 0) throw invalid(`amount must be a Naira amount above 0 with at most two decimals, as a string such as "3500.00" (got ${JSON.stringify(p.amount ?? null)})`);
     const expire = p.orderExpireTime;
     if (typeof expire !== 'number' || !Number.isInteger(expire) || expire <= 0 || expire > MAX_EXPIRE_SECONDS)
-      throw invalid(`orderExpireTime must be a whole number of seconds above 0 (got ${JSON.stringify(expire ?? null)})`);
+      throw invalid(`orderExpireTime must be a whole number of seconds from 1 to ${MAX_EXPIRE_SECONDS} (got ${JSON.stringify(expire ?? null)})`);
     if (!nonEmpty(p.sn)) throw invalid('sn is required');
     const terminal = ctx.config.pos.terminals.find((t) => t.sn === p.sn);
     if (!terminal || terminal.merchantId !== merchantId) throw invalid(`sn "${p.sn}" is not a terminal of branch ${merchantId}`);
