@@ -12,11 +12,16 @@ import { OrderJournal, toView, type OrderRecord } from './order-journal';
 import { isFinalState, stateForProviderStatus } from './order-state';
 import { counterCode, lagosDayCode } from './out-order-no';
 import { Outbox, type SendResult } from './outbox';
-import { DEFAULT_BACKOFF, DEFAULT_POLL_TUNING, remainingExpireSeconds, type BackoffTuning, type PollTuning } from './poll-schedule';
+import { CheckoutEmitter, type CheckoutEvents } from './checkout-events';
+import { resolveTuning, type CheckoutTuningInput } from './checkout-tuning';
+import { remainingExpireSeconds } from './poll-schedule';
 import { Poller, type QueryOutcome } from './poller';
 import { productInfoFor } from './sale-wire';
 import { systemTimers, type Timers } from './timers';
 import { TokenBucket } from './token-bucket';
+
+export type { CheckoutEvents } from './checkout-events';
+export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
 
 export interface CheckoutSettings {
   counterName: string;
@@ -24,23 +29,6 @@ export interface CheckoutSettings {
   merchantId: string;
   orderExpireSeconds: number;
 }
-
-export interface CheckoutTuning {
-  poll: PollTuning;
-  backoff: BackoffTuning;
-  /** A queued order is only sent while at least this much of its life is left. */
-  minUsefulMs: number;
-  maxChecksPerSecond: number;
-  checkBurst: number;
-}
-
-export const DEFAULT_CHECKOUT_TUNING: CheckoutTuning = {
-  poll: DEFAULT_POLL_TUNING,
-  backoff: DEFAULT_BACKOFF,
-  minUsefulMs: 20_000,
-  maxChecksPerSecond: 5,
-  checkBurst: 5,
-};
 
 export interface CheckoutDeps {
   db: Db;
@@ -52,12 +40,7 @@ export interface CheckoutDeps {
   /** [0, 1); jitter of the retry backoff. */
   random?: () => number;
   timers?: Timers;
-  tuning?: { poll?: Partial<PollTuning>; backoff?: Partial<BackoffTuning>; minUsefulMs?: number; maxChecksPerSecond?: number; checkBurst?: number };
-}
-
-export interface CheckoutEvents {
-  order: OrderView;
-  connectivity: Connectivity;
+  tuning?: CheckoutTuningInput;
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
@@ -72,14 +55,7 @@ function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldE
 }
 
 export function createCheckoutService(deps: CheckoutDeps) {
-  const t = deps.tuning ?? {};
-  const tuning: CheckoutTuning = {
-    poll: { ...DEFAULT_CHECKOUT_TUNING.poll, ...t.poll },
-    backoff: { ...DEFAULT_CHECKOUT_TUNING.backoff, ...t.backoff },
-    minUsefulMs: t.minUsefulMs ?? DEFAULT_CHECKOUT_TUNING.minUsefulMs,
-    maxChecksPerSecond: t.maxChecksPerSecond ?? DEFAULT_CHECKOUT_TUNING.maxChecksPerSecond,
-    checkBurst: t.checkBurst ?? DEFAULT_CHECKOUT_TUNING.checkBurst,
-  };
+  const tuning = resolveTuning(deps.tuning);
   const { clock, logger } = deps;
   const now = () => clock.now();
   const timers = deps.timers ?? systemTimers;
@@ -87,31 +63,17 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const getPos = typeof deps.pos === 'function' ? deps.pos : ((p: PosClient) => () => p)(deps.pos);
   const journal = new OrderJournal(deps.db, now);
 
-  const listeners = { order: new Set<(v: OrderView) => void>(), connectivity: new Set<(c: Connectivity) => void>() };
+  const events = new CheckoutEmitter(logger);
   const inFlight = new Set<Promise<unknown>>();
   const sending = new Set<number>();
   let stopped = false;
-  let lastConnectivity: Connectivity | null = null;
-
-  function emit<K extends keyof CheckoutEvents>(name: K, payload: CheckoutEvents[K]): void {
-    for (const l of listeners[name] as Set<(p: CheckoutEvents[K]) => void>) {
-      try {
-        l(payload);
-      } catch (err) {
-        logger.error('checkout listener failed', { event: name, error: String(err) });
-      }
-    }
-  }
 
   function connectivityNow(): Connectivity {
     return { online: monitor.online, queueLength: journal.countQueued() };
   }
 
   function emitConnectivityIfChanged(): void {
-    const c = connectivityNow();
-    if (lastConnectivity && lastConnectivity.online === c.online && lastConnectivity.queueLength === c.queueLength) return;
-    lastConnectivity = c;
-    emit('connectivity', c);
+    events.connectivity(connectivityNow());
   }
 
   function nextActionAt(rec: OrderRecord): number | undefined {
@@ -126,7 +88,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   function changed(rec: OrderRecord | null): void {
     if (!rec) return;
-    emit('order', view(rec));
+    events.emit('order', view(rec));
     emitConnectivityIfChanged();
   }
 
@@ -283,8 +245,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
     if (!s.headMerchantId || !s.merchantId) {
       throw new AppError('PROVIDER_NOT_CONFIGURED', 'The merchant ids are not set. Ask the administrator to fill them in Settings before selling.');
     }
-    if (!Number.isInteger(s.orderExpireSeconds) || s.orderExpireSeconds < 30 || s.orderExpireSeconds > 3600) {
-      throw new AppError('VALIDATION', 'The order expiry in Settings must be 30 to 3600 seconds.', { orderExpireSeconds: s.orderExpireSeconds });
+    // Settings keep this to 30..3600 s; the core only needs a sane whole number.
+    if (!Number.isInteger(s.orderExpireSeconds) || s.orderExpireSeconds < 1 || s.orderExpireSeconds > 86_400) {
+      throw new AppError('VALIDATION', 'The order expiry in Settings must be a whole number of seconds (30 to 3600).', { orderExpireSeconds: s.orderExpireSeconds });
     }
     getPos(); // refuse now, with the client's own message, if the provider is not set up
     const createdAt = now();
@@ -421,9 +384,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     on<K extends keyof CheckoutEvents>(event: K, listener: (payload: CheckoutEvents[K]) => void): () => void {
-      const set = listeners[event] as Set<(p: CheckoutEvents[K]) => void>;
-      set.add(listener);
-      return () => set.delete(listener);
+      return events.on(event, listener);
     },
   };
 }
