@@ -29,6 +29,7 @@ export default tseslint.config(
       'no-empty-pattern': 'off',
     },
   },
+  { files: ['scripts/**/*.mjs', '*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly' } } },
   { files: ['renderer/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
   // Rule 1 everywhere but electron/main and electron/preload.
   { files: ['**/*.{ts,tsx,mts,mjs}'], ignores: ['electron/main/**', 'electron/preload/**'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
