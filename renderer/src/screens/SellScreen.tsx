@@ -1,10 +1,250 @@
+// Sell tickets: the ticket form with its live total and one Charge action, then the payment view;
+// beside it the terminal in use and, in the Demo profile, the simulated terminal.
+import { useEffect, useMemo, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatNaira } from '../../../shared/money';
+import { isFinalState, ORDER_STATE_LABELS } from '../../../shared/orders';
+import { DemoTerminalPanel } from '../components/DemoTerminalPanel';
+import { Field } from '../components/Field';
+import { TERMINAL_CHANGE_ID, TerminalPicker } from '../components/TerminalPicker';
+import { useApp } from '../stores/app-store';
+import { checkDraft, type DraftKey } from '../stores/sale-form';
+import { useSale } from '../stores/sale-store';
+import { useTerminal } from '../stores/terminal-store';
+import { PaymentPanel } from './PaymentPanel';
+import '../checkout.css';
+
+/** The sn sales go to: the live link's, else what main offers (the Demo terminal, a remembered one). */
+function useChargeSn(): string | null {
+  const linkSn = useTerminal((t) => t.state?.sn ?? null);
+  const defaultSn = useSale((s) => s.defaults?.sn ?? null);
+  return linkSn ?? defaultSn;
+}
+
 export function SellScreen() {
+  const profile = useApp((a) => a.status?.profile);
+  const { paymentOpen, hasOrder, loadDefaults, defaults } = useSale(
+    useShallow((s) => ({ paymentOpen: s.paymentOpen, hasOrder: s.order !== null, loadDefaults: s.loadDefaults, defaults: s.defaults })),
+  );
+  const sn = useChargeSn();
+
+  useEffect(() => {
+    void loadDefaults();
+  }, [loadDefaults, profile]);
+
+  // Esc backs out from anywhere on the screen but the terminal boxes (they have their own fields).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.target instanceof Element && e.target.closest('.sell-side')) return;
+      const st = useSale.getState();
+      e.preventDefault();
+      if (st.paymentOpen) st.closePayment();
+      else st.clear();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const showPayment = paymentOpen && hasOrder;
   return (
-    <section aria-labelledby="screen-title" className="screen">
+    <section aria-labelledby="screen-title" className="screen checkout sell-screen">
       <h1 id="screen-title" tabIndex={-1}>
         Sell tickets
       </h1>
-      <p className="placeholder">Selling tickets and taking the card payment on the terminal arrives with the checkout work.</p>
+      <div className="sell-layout">
+        <div className="sell-main">{showPayment ? <PaymentPanel /> : <SaleForm sn={sn} />}</div>
+        <aside className="sell-side" aria-label="Terminal">
+          <TerminalPicker fallbackSn={defaults?.sn ?? null} />
+          {profile === 'demo' && <DemoTerminalPanel />}
+        </aside>
+      </div>
     </section>
   );
 }
+
+const LABELS: Record<DraftKey, string> = {
+  filmName: 'Film name',
+  filmTitle: 'Film title (on the ticket)',
+  showDate: 'Show date',
+  showTime: 'Show time',
+  seats: 'Seats',
+  tickets: 'Number of tickets',
+  price: 'Price per ticket (₦)',
+  fee: 'Booking fee (₦)',
+};
+
+function SaleForm({ sn }: { sn: string | null }) {
+  const s = useSale(
+    useShallow((st) => ({
+      draft: st.draft, touched: st.touched, submitted: st.submitted, serverErrors: st.serverErrors, message: st.message, busy: st.busy,
+      cleared: st.cleared, films: st.defaults?.films ?? null, defaultsError: st.defaultsError, order: st.order,
+      edit: st.edit, touch: st.touch, charge: st.charge, undoClear: st.undoClear, reopenPayment: st.reopenPayment, loadDefaults: st.loadDefaults,
+    })),
+  );
+  const inputs = useRef<Partial<Record<DraftKey, HTMLInputElement | null>>>({});
+  const check = useMemo(() => checkDraft(s.draft, sn), [s.draft, sn]);
+
+  const openOrder = s.order && !isFinalState(s.order.state) ? s.order : null;
+  // One terminal shows one payment at a time.
+  const terminalBusy = openOrder && (openOrder.state === 'creating' || openOrder.state === 'waiting') ? openOrder : null;
+
+  const errorFor = (k: DraftKey): string | undefined => s.serverErrors[k] ?? (s.submitted || s.touched[k] ? check.errors[k] : undefined);
+  const snError = s.serverErrors.sn ?? (s.submitted ? check.errors.sn : undefined);
+
+  const focusField = (k: DraftKey | 'sn' | null) => {
+    if (!k) return;
+    if (k === 'sn') document.getElementById(TERMINAL_CHANGE_ID)?.focus();
+    else inputs.current[k]?.focus();
+  };
+
+  const charge = async () => {
+    if (terminalBusy) return;
+    focusField(await s.charge(sn));
+  };
+
+  // Back on the form after Esc (or Hide): the first field is ready for typing.
+  useEffect(() => {
+    if (document.activeElement === document.body) inputs.current.filmName?.focus();
+  }, []);
+
+  const input = (k: DraftKey, extra: React.InputHTMLAttributes<HTMLInputElement> = {}, prefix?: string) => {
+    const error = errorFor(k);
+    return (
+      <Field label={LABELS[k]} error={error} hint={k === 'filmName' && !s.films?.length ? undefined : HINTS[k]}>
+        {(id, d) => {
+          const el = (
+            <input id={id} name={k} aria-describedby={d} aria-invalid={error ? true : undefined} autoComplete="off"
+              ref={(node) => { inputs.current[k] = node; }}
+              value={s.draft[k]} onChange={(e) => s.edit(k, e.target.value)} onBlur={() => s.touch(k)} {...extra} />
+          );
+          return prefix ? <div className="money-input"><span aria-hidden="true">{prefix}</span>{el}</div> : el;
+        }}
+      </Field>
+    );
+  };
+
+  const total = check.totalKobo;
+  const tickets = Number(s.draft.tickets);
+  const chargeLabel = `Charge ${total !== null ? formatNaira(total) : ''} on terminal ${sn ?? ''}`.replace(/\s+/g, ' ').trim();
+  const disabledReason = !sn
+    ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
+    : terminalBusy
+      ? `Order ${terminalBusy.outOrderNo} is still on the terminal (${ORDER_STATE_LABELS[terminalBusy.state].toLowerCase()}). Show it, or wait for it to end.`
+      : null;
+
+  return (
+    <form
+      className="sale-form card"
+      aria-labelledby="sale-form-title"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void charge();
+      }}
+      onKeyDown={(e) => {
+        // Enter charges from any field (buttons keep their own Enter).
+        if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || e.nativeEvent.isComposing) return;
+        if (!(e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement)) return;
+        e.preventDefault();
+        void charge();
+      }}
+    >
+      <h2 id="sale-form-title" className="sr-only">
+        New sale
+      </h2>
+      {openOrder && (
+        <div className="banner open-order" data-tone="warn" role="status">
+          <span>
+            Order {openOrder.outOrderNo} ({formatNaira(openOrder.amountKobo)}): {ORDER_STATE_LABELS[openOrder.state]}.
+          </span>
+          <button type="button" onClick={s.reopenPayment}>
+            Show payment
+          </button>
+        </div>
+      )}
+      {s.cleared && (
+        <div className="banner" data-tone="info" role="status">
+          <span>Form cleared.</span>
+          <button type="button" onClick={s.undoClear}>
+            Undo
+          </button>
+        </div>
+      )}
+      {s.defaultsError && (
+        <div className="banner" data-tone="warn" role="alert">
+          <span>Could not load the films and today's date: {s.defaultsError}</span>
+          <button type="button" onClick={() => void s.loadDefaults()}>
+            Try again
+          </button>
+        </div>
+      )}
+
+      <div className="sale-grid">
+        {input('filmName', { list: 'known-films', spellCheck: false })}
+        {input('filmTitle')}
+        {input('showDate', { inputMode: 'numeric', placeholder: '2025-03-31' })}
+        {input('showTime', { inputMode: 'numeric', placeholder: '19:30' })}
+        {input('seats', { spellCheck: false, className: 'seats-input', placeholder: 'F7,F8' })}
+        {input('tickets', { inputMode: 'numeric' })}
+        {input('price', { inputMode: 'decimal', placeholder: '2500' }, '₦')}
+        {input('fee', { inputMode: 'decimal', placeholder: '0' }, '₦')}
+      </div>
+      <datalist id="known-films">
+        {(s.films ?? []).map((f) => (
+          <option key={f.filmName} value={f.filmName}>
+            {`${f.filmTitle} · ${formatNaira(f.priceKobo)}`}
+          </option>
+        ))}
+      </datalist>
+
+      <div className="sale-total" data-testid="sale-total">
+        <div className="sale-breakdown">
+          {check.ticketsKobo !== null && total !== null ? (
+            <>
+              {tickets} ticket{tickets === 1 ? '' : 's'} × {formatNaira(check.ticketsKobo / tickets)} = {formatNaira(check.ticketsKobo)}
+              {total !== check.ticketsKobo ? ` · booking fee ${formatNaira(total - check.ticketsKobo)}` : ''}
+            </>
+          ) : (
+            'Enter tickets and price to see the total'
+          )}
+        </div>
+        <div className="sale-total-line">
+          <span>Total</span>
+          <strong data-testid="total-amount">{total !== null ? formatNaira(total) : '—'}</strong>
+        </div>
+      </div>
+
+      {s.message && (
+        <p className="banner" data-tone="bad" role="alert">
+          {s.message}
+        </p>
+      )}
+      {snError && !disabledReason && (
+        <p className="field-error" role="alert">
+          {snError}
+        </p>
+      )}
+      <div className="charge-row">
+        <button type="submit" className="primary charge-button" disabled={!!disabledReason || s.busy} aria-describedby={disabledReason ? 'charge-reason' : undefined}>
+          {s.busy ? 'Sending to the terminal…' : chargeLabel}
+          <kbd aria-hidden="true">Enter</kbd>
+        </button>
+        {disabledReason && (
+          <p id="charge-reason" className="charge-reason" role="status">
+            {disabledReason}
+          </p>
+        )}
+        <p className="hint keys-hint">
+          <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
+        </p>
+      </div>
+    </form>
+  );
+}
+
+const HINTS: Partial<Record<DraftKey, string>> = {
+  filmName: 'Pick a film sold before to fill its title and price.',
+  seats: 'Separate with commas, e.g. F7,F8',
+  tickets: 'Follows the seats you type.',
+};

@@ -1,0 +1,38 @@
+// An order's state as colour AND words AND a symbol (never colour alone), the same everywhere.
+import { ORDER_STATE_LABELS, type OrderState } from '../../../shared/orders';
+
+export type Tone = 'good' | 'bad' | 'warn' | 'info';
+
+export const STATE_TONE: Record<OrderState, Tone> = {
+  queued: 'warn',
+  creating: 'info',
+  waiting: 'info',
+  paid: 'good',
+  failed: 'bad',
+  cancelled: 'bad',
+  expired: 'warn',
+  unknown: 'warn',
+};
+
+/** Symbols that every system font has; the label always goes with them. */
+export const STATE_SYMBOL: Record<OrderState, string> = {
+  queued: '…',
+  creating: '→',
+  waiting: '◷',
+  paid: '✓',
+  failed: '✕',
+  cancelled: '✕',
+  expired: '!',
+  unknown: '?',
+};
+
+export function OrderStatePill({ state }: { state: OrderState }) {
+  return (
+    <span className="pill state-pill" data-tone={STATE_TONE[state]} data-state={state}>
+      <span aria-hidden="true" className="state-symbol">
+        {STATE_SYMBOL[state]}
+      </span>
+      {ORDER_STATE_LABELS[state]}
+    </span>
+  );
+}

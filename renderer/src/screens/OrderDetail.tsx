@@ -1,0 +1,145 @@
+// One order opened from the Orders screen: every fact about it, its history, and the actions that
+// apply (Check now while the outcome is open, Try again after it failed; the payment view on Sell).
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatNaira } from '../../../shared/money';
+import { isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
+import { formatLagosDateTime } from '../../../shared/time';
+import { OrderStatePill } from '../components/OrderStatePill';
+import { useApp } from '../stores/app-store';
+import { useOrders } from '../stores/orders-store';
+import { useSale } from '../stores/sale-store';
+
+export function OrderDetail({ order }: { order: OrderView }) {
+  const o = useOrders(
+    useShallow((s) => ({ history: s.history, historyError: s.historyError, actionBusy: s.actionBusy, actionMessage: s.actionMessage, today: s.today, close: s.close, retry: s.retry, checkNow: s.checkNow })),
+  );
+  const go = useApp((a) => a.go);
+  const showOrder = useSale((s) => s.showOrder);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [order.id]);
+
+  const final = isFinalState(order.state);
+  const retryable = order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired';
+  const s = order.sale;
+  const retryOf = order.retryOf !== undefined ? (o.today.find((x) => x.id === order.retryOf)?.outOrderNo ?? `#${order.retryOf}`) : undefined;
+
+  const toPayment = (view: OrderView) => {
+    showOrder(view);
+    go('sell');
+  };
+
+  const facts: [string, string | undefined][] = [
+    ['Amount', formatNaira(order.amountKobo)],
+    ['Film', s.filmTitle === s.filmName ? s.filmTitle : `${s.filmTitle} (${s.filmName})`],
+    ['Show', `${s.showDate} ${s.showTime}`],
+    ['Seats', s.seats.split(',').join(', ')],
+    ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
+    ['Booking fee', formatNaira(s.feeKobo)],
+    ['Terminal', order.sn],
+    ['Started', formatLagosDateTime(order.createdAt)],
+    [final ? 'Payment time limit was' : 'Payment time limit', formatLagosDateTime(order.expiresAt)],
+    ['Provider order no.', order.orderNo],
+    ['Payment no.', order.payNo],
+    [order.state === 'paid' ? 'Paid by' : 'Card holder', [order.senderName, order.senderAccount].filter(Boolean).join(' · ') || undefined],
+    [order.state === 'paid' ? 'Paid at' : 'Card used at', order.transactionTime ? formatLagosDateTime(order.transactionTime) : undefined],
+    ['Finished', order.completedTime ? formatLagosDateTime(order.completedTime) : undefined],
+    ['Provider status', order.providerStatus],
+    ['Sent to the provider', `${order.attempts} time${order.attempts === 1 ? '' : 's'}`],
+    ['New try of', retryOf],
+  ];
+
+  return (
+    <div className="order-detail">
+      <div className="actions">
+        <button type="button" onClick={o.close}>
+          ← All orders <kbd aria-hidden="true">Esc</kbd>
+        </button>
+      </div>
+      <div className="card">
+        <div className="order-detail-head">
+          <h2 ref={headingRef} tabIndex={-1} data-testid="order-detail-title">
+            Order <span className="order-no-text">{order.outOrderNo}</span>
+          </h2>
+          <OrderStatePill state={order.state} />
+        </div>
+        {order.reason && (
+          <p className="pay-reason">
+            <strong>{final ? 'Why: ' : 'Note: '}</strong>
+            {order.reason}
+          </p>
+        )}
+        <dl className="detail-facts">
+          {facts
+            .filter(([, v]) => v !== undefined && v !== '')
+            .map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+        </dl>
+        <div className="actions">
+          {(order.state === 'unknown' || order.state === 'waiting') && (
+            <button type="button" className="primary" disabled={o.actionBusy} onClick={() => void o.checkNow(order.id)}>
+              {o.actionBusy ? 'Checking…' : 'Check now'}
+            </button>
+          )}
+          {retryable && (
+            <button type="button" className="primary" disabled={o.actionBusy}
+              onClick={async () => {
+                const view = await o.retry(order.id);
+                if (view) toPayment(view);
+              }}>
+              {o.actionBusy ? 'Sending…' : 'Try again'}
+            </button>
+          )}
+          {!final && (
+            <button type="button" onClick={() => toPayment(order)}>
+              Show the payment screen
+            </button>
+          )}
+          {order.state === 'paid' && (
+            <button type="button" onClick={() => toPayment(order)}>
+              Show the receipt
+            </button>
+          )}
+        </div>
+        {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number, and opens it on the Sell screen.</p>}
+        {o.actionMessage && (
+          <p className="banner" data-tone="bad" role="alert">
+            {o.actionMessage}
+          </p>
+        )}
+      </div>
+
+      <div className="card">
+        <h2>History</h2>
+        {o.historyError && (
+          <p className="field-error" role="alert">
+            {o.historyError}
+          </p>
+        )}
+        {!o.history ? (
+          !o.historyError && <p>Loading…</p>
+        ) : (
+          <ol className="history" data-testid="order-history">
+            {o.history.map((ev, i) => (
+              <li key={`${ev.at}-${i}`}>
+                <span className="history-time">{formatLagosDateTime(ev.at)}</span>
+                <span className="history-move">
+                  {ev.from ? `${ORDER_STATE_LABELS[ev.from]} → ` : ''}
+                  <strong>{ORDER_STATE_LABELS[ev.to]}</strong>
+                </span>
+                {ev.note && <span className="history-note">{ev.note}</span>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </div>
+  );
+}

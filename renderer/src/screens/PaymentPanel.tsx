@@ -1,0 +1,177 @@
+// The payment view after Charge: the live state in big words, what to tell the customer, the time
+// left, the amount and order number to read out, and at the end the outcome with what to do next.
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatNaira } from '../../../shared/money';
+import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
+import { formatLagosTime } from '../../../shared/time';
+import { STATE_SYMBOL, STATE_TONE } from '../components/OrderStatePill';
+import { mmss, useNow } from '../components/useNow';
+import { useApp } from '../stores/app-store';
+import { useSale } from '../stores/sale-store';
+import { ReceiptPreview } from './ReceiptPreview';
+import '../checkout.css';
+
+function timerText(order: OrderView, now: number): { big: string; small: string } | null {
+  if (order.state === 'creating' || order.state === 'waiting') {
+    const left = order.expiresAt - now;
+    return left > 0 ? { big: mmss(left), small: 'left to pay' } : { big: '00:00', small: 'time is up: getting the final answer' };
+  }
+  if ((order.state === 'unknown' || order.state === 'queued') && order.nextActionAt) {
+    const left = order.nextActionAt - now;
+    return { big: mmss(left), small: order.state === 'queued' ? 'until the next try' : 'until the next check' };
+  }
+  return null;
+}
+
+export function PaymentPanel() {
+  const s = useSale(
+    useShallow((st) => ({
+      order: st.order, retriedFrom: st.retriedFrom, actionBusy: st.actionBusy, actionMessage: st.actionMessage,
+      refreshOrder: st.refreshOrder, retry: st.retry, checkNow: st.checkNow, newSale: st.newSale, closePayment: st.closePayment,
+    })),
+  );
+  const counterName = useApp((a) => a.status?.counterName ?? 'CounterPay');
+  const panelRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const primaryRef = useRef<HTMLButtonElement>(null);
+  const order = s.order;
+  const final = order ? isFinalState(order.state) : false;
+  const now = useNow(!!order && !final);
+
+  // A new order on the view: read its state first, and ask main for its latest view once.
+  useEffect(() => {
+    if (!order) return;
+    headingRef.current?.focus();
+    void s.refreshOrder();
+  }, [order?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // At the outcome, the next step is one Enter away (unless the cashier is busy elsewhere).
+  useEffect(() => {
+    if (!final) return;
+    const active = document.activeElement as HTMLElement | null;
+    const idle = !active || active === document.body || active === headingRef.current || (active as HTMLButtonElement).disabled ||
+      !!panelRef.current?.contains(active) || !!active.closest('.demo-terminal');
+    if (idle) primaryRef.current?.focus();
+  }, [final, order?.id]);
+
+  if (!order) return null;
+  const label = ORDER_STATE_LABELS[order.state];
+  const tone = STATE_TONE[order.state];
+  const timer = timerText(order, now);
+  const sale = order.sale;
+  const retryable = order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired';
+
+  return (
+    <section ref={panelRef} className="payment" data-tone={tone} aria-labelledby="payment-title" data-testid="payment">
+      <div className="pay-status" data-tone={tone}>
+        <span className="pay-symbol" aria-hidden="true" data-spin={order.state === 'waiting' || order.state === 'creating' ? 'true' : undefined}>
+          {STATE_SYMBOL[order.state]}
+        </span>
+        <div className="pay-status-text">
+          <h2 id="payment-title" ref={headingRef} tabIndex={-1} data-testid="payment-state">
+            {label}
+          </h2>
+          <p className="pay-say">
+            <span className="pay-say-label">Tell the customer</span>
+            <span data-testid="customer-line">“{ORDER_STATE_CUSTOMER_LINES[order.state]}”</span>
+          </p>
+        </div>
+        {timer && (
+          <div className="pay-timer" data-testid="countdown">
+            <span className="pay-timer-big">{timer.big}</span>
+            <span className="pay-timer-small">{timer.small}</span>
+          </div>
+        )}
+      </div>
+
+      {order.reason && (
+        <p className="pay-reason" data-testid="payment-reason">
+          <strong>{final ? 'Why: ' : 'Note: '}</strong>
+          {order.reason}
+        </p>
+      )}
+      {order.state === 'queued' && (
+        <p className="banner" data-tone="warn">
+          The network is down. This payment is saved and will be sent to the terminal by itself as soon as the network is back. Do not charge it again.
+        </p>
+      )}
+      {order.state === 'unknown' && (
+        <p className="banner" data-tone="warn">
+          We do not know yet whether the card was charged. Do not charge again: CounterPay keeps checking, or press Check now.
+        </p>
+      )}
+      {s.retriedFrom && !final && <p className="hint">New try of order {s.retriedFrom}, with a new order number.</p>}
+
+      <dl className="pay-facts">
+        <div className="pay-fact-amount">
+          <dt>Amount</dt>
+          <dd data-testid="payment-amount">{formatNaira(order.amountKobo)}</dd>
+        </div>
+        <div className="pay-fact-order">
+          <dt>Order number</dt>
+          <dd data-testid="out-order-no">{order.outOrderNo}</dd>
+        </div>
+        <div>
+          <dt>Terminal</dt>
+          <dd>{order.sn}</dd>
+        </div>
+      </dl>
+      <p className="pay-sale">
+        {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats {sale.seats.split(',').join(', ')} · {sale.showDate} {sale.showTime}
+        <span className="hint"> · started {formatLagosTime(order.createdAt)}</span>
+      </p>
+
+      <div className="actions pay-actions">
+        {order.state === 'paid' && (
+          <button ref={primaryRef} type="button" className="primary" onClick={s.newSale}>
+            New sale
+          </button>
+        )}
+        {retryable && (
+          <>
+            <button ref={primaryRef} type="button" className="primary" disabled={s.actionBusy} onClick={() => void s.retry()}>
+              {s.actionBusy ? 'Sending…' : 'Try again'}
+            </button>
+            <button type="button" onClick={s.newSale}>
+              New sale
+            </button>
+          </>
+        )}
+        {(order.state === 'unknown' || order.state === 'waiting') && (
+          <button type="button" className={order.state === 'unknown' ? 'primary' : undefined} disabled={s.actionBusy} onClick={() => void s.checkNow()}>
+            {s.actionBusy ? 'Checking…' : 'Check now'}
+          </button>
+        )}
+        {!final && (
+          <button type="button" onClick={s.closePayment}>
+            Hide (payment continues) <kbd aria-hidden="true">Esc</kbd>
+          </button>
+        )}
+      </div>
+      {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number.</p>}
+      {s.actionMessage && (
+        <p className="banner" data-tone="bad" role="alert">
+          {s.actionMessage}
+        </p>
+      )}
+
+      {order.state === 'paid' && (
+        <div className="pay-receipt">
+          <h3>Receipt</h3>
+          <ReceiptPreview order={order} counterName={counterName} />
+          <button type="button" disabled title="Printing arrives with the receipts work">
+            Print (coming with receipts)
+          </button>
+        </div>
+      )}
+
+      <div className="sr-only" aria-live="polite" aria-atomic="true">
+        {final ? '' : `${label}. ${order.reason ?? ''}`}
+      </div>
+      <div className="sr-only" aria-live="assertive" aria-atomic="true">
+        {final ? `${label}. ${order.reason ?? ''}` : ''}
+      </div>
+    </section>
+  );
+}

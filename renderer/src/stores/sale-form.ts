@@ -1,0 +1,149 @@
+// The sale form as typed (strings) and how it becomes a SaleInput: naira to kobo with parseNaira,
+// the shared SaleInputSchema for instant per-field messages, seats kept in step with tickets.
+import type { z } from 'zod';
+import type { FilmMemorySchema } from '../../../shared/contract';
+import { koboToNairaString, parseNaira } from '../../../shared/money';
+import { SaleInputSchema, splitSeats, type SaleInput } from '../../../shared/orders';
+
+export type FilmMemory = z.infer<typeof FilmMemorySchema>;
+
+export interface SaleDraft {
+  filmName: string;
+  filmTitle: string;
+  showDate: string;
+  showTime: string;
+  seats: string;
+  tickets: string;
+  price: string;
+  fee: string;
+}
+export type DraftKey = keyof SaleDraft;
+
+/** Draft keys in screen order (the first invalid one gets the focus). */
+export const DRAFT_KEYS: DraftKey[] = ['filmName', 'filmTitle', 'showDate', 'showTime', 'seats', 'tickets', 'price', 'fee'];
+
+/** Error keys of SaleInputSchema / the server that name a different draft field. */
+const ERROR_TO_DRAFT: Record<string, DraftKey> = { priceKobo: 'price', feeKobo: 'fee' };
+
+export function draftKeyOf(errorKey: string): DraftKey | 'sn' | null {
+  const head = errorKey.split('.')[0] ?? '';
+  if (head === 'sn') return 'sn';
+  if (head in ERROR_TO_DRAFT) return ERROR_TO_DRAFT[head]!;
+  return (DRAFT_KEYS as string[]).includes(head) ? (head as DraftKey) : null;
+}
+
+export function emptyDraft(today = '', showTime = ''): SaleDraft {
+  return { filmName: '', filmTitle: '', showDate: today, showTime, seats: '', tickets: '', price: '', fee: '' };
+}
+
+/** "250000" kobo -> "2500", "250050" -> "2500.50": what a cashier would type. */
+export function nairaInput(kobo: number): string {
+  const s = koboToNairaString(kobo);
+  return s.endsWith('.00') ? s.slice(0, -3) : s;
+}
+
+export function findFilm(films: FilmMemory[], name: string): FilmMemory | undefined {
+  const key = name.trim().toLowerCase();
+  if (!key) return undefined;
+  return films.find((f) => f.filmName.trim().toLowerCase() === key);
+}
+
+/** Applies one edit, with its knock-on effects: a known film fills title, price and fee; seats set the ticket count. */
+export function editDraft(draft: SaleDraft, key: DraftKey, value: string, films: FilmMemory[]): SaleDraft {
+  const next = { ...draft, [key]: value };
+  if (key === 'filmName') {
+    const film = findFilm(films, value);
+    if (film) {
+      next.filmName = film.filmName;
+      next.filmTitle = film.filmTitle;
+      next.price = nairaInput(film.priceKobo);
+      next.fee = nairaInput(film.feeKobo);
+    }
+  }
+  if (key === 'seats') {
+    const n = splitSeats(value).filter(Boolean).length;
+    if (n > 0) next.tickets = String(n);
+  }
+  return next;
+}
+
+/** What the cashier meant by a quick time: "1930" -> "19:30", "7:30" -> "07:30"; anything else unchanged. */
+export function tidyTime(v: string): string {
+  const t = v.trim().replace('.', ':');
+  let m = /^(\d{1,2}):(\d{2})$/.exec(t);
+  if (!m) m = /^(\d{1,2})(\d{2})$/.exec(t);
+  if (!m) return v;
+  const h = Number(m[1]);
+  const min = Number(m[2]);
+  return h <= 23 && min <= 59 ? `${String(h).padStart(2, '0')}:${m[2]}` : v;
+}
+
+function money(text: string, emptyMeans: number | undefined): number | undefined | { error: string } {
+  if (text.trim() === '') return emptyMeans;
+  try {
+    return parseNaira(text);
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export interface DraftCheck {
+  /** The input to send, when every field is fine. */
+  input: SaleInput | null;
+  /** Messages keyed by draft key (and 'sn' for the terminal). */
+  errors: Partial<Record<DraftKey | 'sn', string>>;
+  /** What the customer pays, when tickets, price and fee can be read. */
+  totalKobo: number | null;
+  ticketsKobo: number | null;
+}
+
+export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
+  const errors: DraftCheck['errors'] = {};
+  const price = money(draft.price, undefined);
+  const fee = money(draft.fee, 0);
+  if (typeof price === 'object') errors.price = price.error;
+  if (typeof fee === 'object') errors.fee = fee.error;
+  const ticketsText = draft.tickets.trim();
+  const tickets = ticketsText === '' ? undefined : /^\d+$/.test(ticketsText) ? Number(ticketsText) : Number.NaN;
+
+  const candidate = {
+    filmName: draft.filmName,
+    filmTitle: draft.filmTitle,
+    showDate: draft.showDate,
+    showTime: draft.showTime,
+    seats: draft.seats,
+    tickets,
+    priceKobo: typeof price === 'number' ? price : undefined,
+    feeKobo: typeof fee === 'number' ? fee : undefined,
+    sn: sn ?? '',
+  };
+  const parsed = SaleInputSchema.safeParse(candidate);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = draftKeyOf(issue.path.map(String).join('.'));
+      if (key && !errors[key]) errors[key] = issue.message;
+    }
+  }
+  if (!sn) errors.sn = 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal';
+
+  let ticketsKobo: number | null = null;
+  let totalKobo: number | null = null;
+  if (typeof tickets === 'number' && Number.isInteger(tickets) && tickets > 0 && typeof price === 'number' && typeof fee === 'number') {
+    const t = tickets * price;
+    if (Number.isSafeInteger(t) && Number.isSafeInteger(t + fee)) {
+      ticketsKobo = t;
+      totalKobo = t + fee;
+    }
+  }
+  const ok = Object.keys(errors).length === 0 && parsed.success;
+  return {
+    input: ok ? { ...candidate, tickets: tickets!, priceKobo: price as number, feeKobo: fee as number, sn: sn! } : null,
+    errors,
+    totalKobo,
+    ticketsKobo,
+  };
+}
+
+export function sameDraft(a: SaleDraft, b: SaleDraft): boolean {
+  return DRAFT_KEYS.every((k) => a[k] === b[k]);
+}

@@ -1,0 +1,117 @@
+// The counter's terminal as the Sell screen shows it: settings and live link state from main,
+// the serial ports on offer, and (Demo profile only) the simulated terminal's screen.
+import type { z } from 'zod';
+import { create } from 'zustand';
+import type { DemoTerminalScreenSchema } from '../../../shared/contract';
+import type { SerialPortInfo, TerminalSettings, TerminalState } from '../../../shared/terminal';
+import { bridge, call } from '../transport/bridge';
+import { errorText, fieldErrorsOf } from './call-errors';
+
+export type DemoScreen = z.infer<typeof DemoTerminalScreenSchema>;
+export type DemoOutcome = 'SUCCESS' | 'FAIL' | 'CANCEL';
+
+interface TerminalStore {
+  settings: TerminalSettings | null;
+  state: TerminalState | null;
+  loadError: string | null;
+  ports: SerialPortInfo[] | null;
+  portsBusy: boolean;
+  portsError: string | null;
+  saving: boolean;
+  saveError: string | null;
+  fieldErrors: Record<string, string>;
+
+  demo: DemoScreen | null;
+  demoError: string | null;
+  demoBusy: DemoOutcome | null;
+
+  load(): Promise<void>;
+  listPorts(): Promise<void>;
+  /** Sends the full settings object with the changes; resolves true when main accepted it. */
+  configure(change: Partial<TerminalSettings>): Promise<boolean>;
+  loadDemo(): Promise<void>;
+  present(outcome: DemoOutcome): Promise<void>;
+}
+
+export const useTerminal = create<TerminalStore>((set, get) => ({
+  settings: null,
+  state: null,
+  loadError: null,
+  ports: null,
+  portsBusy: false,
+  portsError: null,
+  saving: false,
+  saveError: null,
+  fieldErrors: {},
+  demo: null,
+  demoError: null,
+  demoBusy: null,
+
+  load: async () => {
+    try {
+      const { settings, state } = await call('terminal.get', {});
+      set({ settings, state, loadError: null });
+    } catch (e) {
+      set({ loadError: errorText(e) });
+    }
+  },
+
+  listPorts: async () => {
+    set({ portsBusy: true, portsError: null });
+    try {
+      set({ ports: await call('terminal.listPorts', {}) });
+    } catch (e) {
+      set({ portsError: errorText(e) });
+    } finally {
+      set({ portsBusy: false });
+    }
+  },
+
+  configure: async (change) => {
+    const base = get().settings;
+    const settings = {
+      portPath: base?.portPath ?? null,
+      baudRate: base?.baudRate,
+      query: base?.query,
+      pattern: base?.pattern,
+      manualSn: base?.manualSn ?? null,
+      source: base?.source ?? 'serial',
+      ...change,
+    };
+    set({ saving: true, saveError: null, fieldErrors: {} });
+    try {
+      const r = await call('terminal.configure', settings);
+      set({ settings: r.settings, state: r.state });
+      return true;
+    } catch (e) {
+      const fields = fieldErrorsOf(e);
+      set({ fieldErrors: fields, saveError: Object.keys(fields).length ? null : errorText(e) });
+      return false;
+    } finally {
+      set({ saving: false });
+    }
+  },
+
+  loadDemo: async () => {
+    try {
+      set({ demo: await call('demo.terminalScreen', {}), demoError: null });
+    } catch (e) {
+      set({ demoError: errorText(e) });
+    }
+  },
+
+  present: async (outcome) => {
+    if (get().demoBusy) return;
+    set({ demoBusy: outcome, demoError: null });
+    try {
+      set({ demo: await call('demo.present', { outcome }) });
+    } catch (e) {
+      set({ demoError: errorText(e) });
+    } finally {
+      set({ demoBusy: null });
+    }
+  },
+}));
+
+bridge?.on('terminal.changed', (state) => useTerminal.setState({ state }));
+bridge?.on('demo.terminalChanged', (demo) => useTerminal.setState({ demo, demoError: null }));
