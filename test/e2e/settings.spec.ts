@@ -52,6 +52,8 @@ test('a bad save shows errors next to the fields and changes nothing', async ({ 
   await expect(page.getByRole('alert').filter({ hasText: 'Nothing was saved' })).toBeVisible();
   await expect(page.getByText('Enter a full http:// or https:// address')).toBeVisible();
   await expect(page.getByText(/Paste the whole RSA private key/)).toBeVisible();
+  // The first field in error has the focus, so the admin lands on what to fix.
+  await expect(page.getByLabel('POS payment API address')).toBeFocused();
   await page.screenshot({ path: join(ARTIFACTS, 'settings-errors-light.png'), fullPage: true });
 
   await page.getByRole('tab', { name: 'Edit Sandbox' }).click();

@@ -1,6 +1,6 @@
 // One profile's settings. Keys are write-only: the form shows "set" and a fingerprint, and only
 // sends a key the admin typed. Errors come back per field; a save is all or nothing.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { SECRET_LABELS, SECRET_NAMES, type ProfileView, type SecretName } from '../../../shared/settings';
 import { Field } from '../components/Field';
@@ -41,6 +41,18 @@ export function ProfileForm({ view }: { view: ProfileView }) {
   const [conventions, setConventions] = useState(view.settings.conventions);
   const [webhook, setWebhook] = useState({ ...view.settings.webhook, port: String(view.settings.webhook.port) });
   const [secrets, setSecrets] = useState<Partial<Record<SecretName, string>>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // After a refused save, take the admin to the first field that needs fixing.
+  useEffect(() => {
+    if (Object.keys(fieldErrors).length === 0) return;
+    const first = formRef.current?.querySelector<HTMLElement>('.field[data-invalid] input, .field[data-invalid] textarea, .field[data-invalid] select');
+    if (first) {
+      first.closest('details')?.setAttribute('open', '');
+      first.focus();
+      first.scrollIntoView({ block: 'center' });
+    }
+  }, [fieldErrors]);
 
   useEffect(() => {
     setDraft(toDraft(view.settings));
@@ -57,7 +69,12 @@ export function ProfileForm({ view }: { view: ProfileView }) {
   const err = (key: string) => fieldErrors[`settings.${key}`];
 
   return (
-    <form className="profile-form" onSubmit={submit} onKeyDown={(e) => { if (e.key === 's' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void submit(e); } }}>
+    <form ref={formRef} className="profile-form" onSubmit={submit} onKeyDown={(e) => { if (e.key === 's' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void submit(e); } }}>
+      {view.profile === 'demo' && (
+        <p className="banner" data-tone="info">
+          Demo runs its own provider sandbox inside CounterPay: its addresses, ids and keys are filled in each time the app starts.
+        </p>
+      )}
       {SECTIONS.map((sec) => (
         <fieldset key={sec.title} className="card">
           <legend>{sec.title}</legend>
@@ -87,10 +104,10 @@ export function ProfileForm({ view }: { view: ProfileView }) {
                 hint={<span data-testid={`secret-status-${name}`}>{st?.set ? `Set · ${st.fingerprint}` : 'Not set'}</span>}>
                 {(id, d) =>
                   pem ? (
-                    <textarea id={id} name={name} aria-describedby={d} rows={3} spellCheck={false} autoComplete="off" placeholder={st?.set ? 'Paste to replace' : 'Paste the PEM'}
+                    <textarea id={id} name={name} aria-describedby={d} aria-invalid={error ? true : undefined} rows={3} spellCheck={false} autoComplete="off" placeholder={st?.set ? 'Paste to replace' : 'Paste the PEM'}
                       value={secrets[name] ?? ''} onChange={(e) => setSecrets({ ...secrets, [name]: e.target.value })} />
                   ) : (
-                    <input id={id} name={name} aria-describedby={d} type="password" autoComplete="off" placeholder={st?.set ? 'Type to replace' : 'Not set'}
+                    <input id={id} name={name} aria-describedby={d} aria-invalid={error ? true : undefined} type="password" autoComplete="off" placeholder={st?.set ? 'Type to replace' : 'Not set'}
                       value={secrets[name] ?? ''} onChange={(e) => setSecrets({ ...secrets, [name]: e.target.value })} />
                   )
                 }
@@ -145,6 +162,11 @@ export function ProfileForm({ view }: { view: ProfileView }) {
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save profile'} <kbd>Ctrl+S</kbd>
         </button>
+        {Object.keys(fieldErrors).length > 0 && (
+          <span className="field-error">
+            Nothing was saved: {Object.keys(fieldErrors).length} field{Object.keys(fieldErrors).length === 1 ? '' : 's'} to fix (marked in red).
+          </span>
+        )}
       </div>
     </form>
   );
