@@ -17,6 +17,7 @@ import { resolveTuning, type CheckoutTuningInput } from './checkout-tuning';
 import { remainingExpireSeconds } from './poll-schedule';
 import { Poller, type QueryOutcome } from './poller';
 import { productInfoFor } from './sale-wire';
+import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
 import { systemTimers, type Timers } from './timers';
 import { TokenBucket } from './token-bucket';
 
@@ -230,6 +231,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     handle: handleQuery,
   });
 
+  const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => stopped };
+
   function require(id: number): OrderRecord {
     const rec = journal.get(id);
     if (!rec) throw new AppError('NOT_FOUND', `There is no order ${id}.`, { id });
@@ -353,6 +356,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
       apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
       poller.track(rec.id);
+      fetchFinalDetails(finalDetails, rec.id);
       return view(require(rec.id));
     },
 

@@ -311,6 +311,31 @@ export class OrderJournal {
     return tx.immediate();
   }
 
+  /**
+   * Fills details a final order still lacks (a webhook carries no payNo) from the provider's own
+   * later report of the same outcome. Never overwrites a value, never changes the state.
+   */
+  fillMissing(id: number, state: OrderState, facts: ProviderFacts): TransitionResult {
+    const tx = this.db.transaction((): TransitionResult => {
+      const cur = this.get(id);
+      if (!cur) return { changed: false, record: null, refused: 'no such order' };
+      if (cur.state !== state) return { changed: false, record: cur, refused: `order is ${cur.state}, not ${state}` };
+      const sets: string[] = [];
+      const args: unknown[] = [];
+      for (const [k, col] of Object.entries(FACT_COLUMNS) as [keyof ProviderFacts, string][]) {
+        if (facts[k] !== undefined) {
+          sets.push(`${col} = COALESCE(${col}, ?)`);
+          args.push(facts[k]);
+        }
+      }
+      if (sets.length === 0) return { changed: false, record: cur };
+      this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
+      const after = this.get(id);
+      return { changed: JSON.stringify(after) !== JSON.stringify(cur), record: after };
+    });
+    return tx.immediate();
+  }
+
   private differs(cur: OrderRecord, p: OrderPatch): boolean {
     if (p.countAttempt) return true;
     if (p.reason !== undefined && (p.reason ?? undefined) !== cur.reason) return true;

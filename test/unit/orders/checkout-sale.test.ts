@@ -113,6 +113,25 @@ describe('sell', () => {
     expect(h.path(v.id)).toBe('creating>paid');
   });
 
+  it('a webhook without payNo settles at once; one query then completes the details, nothing else', async () => {
+    h = checkoutHarness();
+    const v = await h.sell();
+    await h.until(v.id, 'waiting');
+    const full = h.pos.settle(v.outOrderNo, 'SUCCESS');
+    const { payNo: _p, completedTime: _c, senderAccount: _s, ...notification } = full;
+    h.pos.defaultQuery = 'timeout'; // the first completion attempt fails; it is tried again
+    expect(h.svc.onWebhook(notification)?.state).toBe('paid');
+    expect(h.svc.get(v.id)!.payNo).toBeUndefined();
+    await h.time.advance(0);
+    h.pos.defaultQuery = 'ok';
+    await h.time.until(() => h.svc.get(v.id)!.payNo !== undefined, 10_000);
+    expect(h.svc.get(v.id)).toMatchObject({ state: 'paid', payNo: full.payNo, completedTime: full.completedTime, senderAccount: '******6789' });
+    expect(h.path(v.id)).toBe('creating>waiting>paid');
+    const queries = h.pos.queries();
+    await h.time.advance(30_000);
+    expect(h.pos.queries()).toBe(queries);
+  });
+
   it('ignores a webhook for an order it does not have', () => {
     h = checkoutHarness();
     expect(h.svc.onWebhook({ outOrderNo: 'OTHER-250131-0001', orderNo: 'X', status: 'SUCCESS', amountKobo: 1 })).toBeNull();

@@ -1,0 +1,39 @@
+// Child process for the crash test: opens the same SQLite file, sells one ticket against the
+// sandbox, prints "WAITING <id> <outOrderNo>" once the order is on the terminal, then idles until
+// it is killed (kill -9). Usage: tsx test/helpers/orders-child.ts <args.json>
+import { readFileSync } from 'node:fs';
+import { openDatabase } from '../../electron/core/db/database';
+import { systemClock } from '../../electron/core/clock';
+import { silentLogger } from '../../electron/core/log';
+import { createCheckoutService, type CheckoutSettings } from '../../electron/core/orders/checkout-service';
+import { createPosClient } from '../../electron/core/provider';
+import type { ProviderConfig } from '../../electron/core/provider/types';
+import type { SaleInput } from '../../shared/orders';
+
+interface ChildArgs {
+  dbFile: string;
+  provider: ProviderConfig;
+  settings: CheckoutSettings;
+  sale: SaleInput;
+}
+
+const args = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as ChildArgs;
+const db = openDatabase(args.dbFile);
+const checkout = createCheckoutService({
+  db,
+  pos: createPosClient(args.provider, { logger: silentLogger }),
+  clock: systemClock,
+  logger: silentLogger,
+  settings: () => args.settings,
+  tuning: { poll: { fastMs: 50 } },
+});
+// Timers of the service do not hold the process open; this does, until the kill.
+setInterval(() => {}, 60_000);
+checkout.on('order', (v) => {
+  if (v.state === 'waiting') process.stdout.write(`WAITING ${v.id} ${v.outOrderNo}\n`);
+  else if (v.state !== 'creating') process.stdout.write(`STATE ${v.id} ${v.state} ${v.reason ?? ''}\n`);
+});
+checkout.sell(args.sale).catch((err: unknown) => {
+  process.stdout.write(`ERROR ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+});
