@@ -152,6 +152,38 @@ test('keyboard only: fill the form, Enter charges, Tab to Pay on the demo termin
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Film name', { exact: true })).toBeFocused();
   await expect(page.getByLabel('Seats', { exact: true })).toHaveValue('');
+
+  // Esc clears the form; Undo brings it back.
+  await page.keyboard.type('DUNE-3');
+  await expect(page.getByLabel('Price per ticket (₦)')).toHaveValue('3000');
+  await page.keyboard.press('Escape');
+  await expect(page.getByLabel('Film name', { exact: true })).toHaveValue('');
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByLabel('Film name', { exact: true })).toHaveValue('DUNE-3');
+});
+
+test('terminal picker: a typed SN is checked, then sales go to it (the Demo terminal that approves by itself)', async ({ page, shell }) => {
+  await openSell(page, shell.url);
+  await page.getByText('Change terminal').click();
+  await page.getByRole('button', { name: 'Type the SN' }).click();
+  const snBox = page.getByLabel('Terminal serial number (SN)');
+  await snBox.fill('AB 1');
+  await page.getByRole('button', { name: 'Use this SN' }).click();
+  await expect(page.getByText('Type the serial number without spaces (letters, digits and - only)')).toBeVisible();
+  await snBox.fill('AB1');
+  await snBox.press('Enter');
+  await expect(page.getByText(/^Too short: a serial number has at least 6 characters/)).toBeVisible();
+  await expect(page.getByTestId('terminal-sn')).toContainText(SN);
+
+  await snBox.fill('DEMO-POS-0002');
+  await snBox.press('Enter');
+  await expect(page.getByTestId('terminal-sn')).toContainText('DEMO-POS-0002');
+  await expect(page.getByTestId('terminal-status')).toHaveText('SN typed by hand');
+
+  await fillSale(page, { film: 'DUNE-3', title: 'Dune: Part Three', seats: 'B2', price: '3000', fee: '0' });
+  await page.getByRole('button', { name: /^Charge ₦3,000\.00 on terminal DEMO-POS-0002/ }).click();
+  await expect(page.getByTestId('payment-sn')).toHaveText('DEMO-POS-0002');
+  await expect(page.getByTestId('payment-state')).toHaveText('Paid');
 });
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -3,6 +3,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { STANDARD_BAUD_RATES, validateManualSn, type TerminalSource, type TerminalState } from '../../../shared/terminal';
+import { useApp } from '../stores/app-store';
 import { useTerminal } from '../stores/terminal-store';
 import { Field } from './Field';
 
@@ -31,9 +32,10 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
   const [snError, setSnError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
+  const profile = useApp((a) => a.status?.profile);
   useEffect(() => {
     void t.load();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [profile]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The form starts from what main has saved.
   useEffect(() => {
@@ -63,7 +65,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
     if (source === 'manual') {
       const v = validateManualSn(manualSn);
       if (!v.ok) {
-        setSnError(v.message);
+        setSnError(/\s/.test(manualSn.trim()) ? 'Type the serial number without spaces (letters, digits and - only)' : v.message);
         return;
       }
       setSnError(null);

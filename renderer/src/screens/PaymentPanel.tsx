@@ -10,6 +10,7 @@ import { mmss, useNow } from '../components/useNow';
 import { useApp } from '../stores/app-store';
 import { useSale } from '../stores/sale-store';
 import { ReceiptPreview } from './ReceiptPreview';
+import { showDateText } from '../components/show-date';
 import '../checkout.css';
 
 function timerText(order: OrderView, now: number): { big: string; small: string } | null {
@@ -112,14 +113,12 @@ export function PaymentPanel() {
           <dt>Order number</dt>
           <dd data-testid="out-order-no">{order.outOrderNo}</dd>
         </div>
-        <div>
-          <dt>Terminal</dt>
-          <dd>{order.sn}</dd>
-        </div>
       </dl>
       <p className="pay-sale">
-        {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats {sale.seats.split(',').join(', ')} · {sale.showDate} {sale.showTime}
-        <span className="hint"> · started {formatLagosTime(order.createdAt)}</span>
+        {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats {sale.seats.split(',').join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
+      </p>
+      <p className="pay-terminal">
+        Terminal <strong data-testid="payment-sn">{order.sn}</strong> · started {formatLagosTime(order.createdAt)}
       </p>
 
       <div className="actions pay-actions">

@@ -2,22 +2,14 @@
 import { formatNaira } from '../../../shared/money';
 import type { OrderView } from '../../../shared/orders';
 import { formatLagosDateTime } from '../../../shared/time';
-
-function showDateText(date: string, time: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) return `${date} ${time}`;
-  // A calendar date, not an instant: format it at noon UTC so no zone can move the day.
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12));
-  const day = new Intl.DateTimeFormat('en-NG', { weekday: 'short', day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(d);
-  return `${day}, ${time}`;
-}
+import { showDateText } from '../components/show-date';
 
 export function ReceiptPreview({ order, counterName }: { order: OrderView; counterName: string }) {
   const s = order.sale;
   const paidAt = order.transactionTime ?? order.completedTime;
   const rows: [string, string][] = [
     ['Film', s.filmTitle === s.filmName ? s.filmTitle : `${s.filmTitle} (${s.filmName})`],
-    ['Show', showDateText(s.showDate, s.showTime)],
+    ['Show', `${showDateText(s.showDate)}, ${s.showTime}`],
     ['Seats', s.seats.split(',').join(', ')],
     [`${s.tickets} ticket${s.tickets === 1 ? '' : 's'} × ${formatNaira(s.priceKobo)}`, formatNaira(s.tickets * s.priceKobo)],
     ['Booking fee', formatNaira(s.feeKobo)],

@@ -12,6 +12,7 @@ import { checkDraft, type DraftKey } from '../stores/sale-form';
 import { useSale } from '../stores/sale-store';
 import { useTerminal } from '../stores/terminal-store';
 import { PaymentPanel } from './PaymentPanel';
+import { showDateText } from '../components/show-date';
 import '../checkout.css';
 
 /** The sn sales go to: the live link's, else what main offers (the Demo terminal, a remembered one). */
@@ -78,7 +79,7 @@ function SaleForm({ sn }: { sn: string | null }) {
   const s = useSale(
     useShallow((st) => ({
       draft: st.draft, touched: st.touched, submitted: st.submitted, serverErrors: st.serverErrors, message: st.message, busy: st.busy,
-      cleared: st.cleared, films: st.defaults?.films ?? null, defaultsError: st.defaultsError, order: st.order,
+      cleared: st.cleared, films: st.defaults?.films ?? null, today: st.defaults?.today ?? null, defaultsError: st.defaultsError, order: st.order,
       edit: st.edit, touch: st.touch, charge: st.charge, undoClear: st.undoClear, reopenPayment: st.reopenPayment, loadDefaults: st.loadDefaults,
     })),
   );
@@ -89,7 +90,9 @@ function SaleForm({ sn }: { sn: string | null }) {
   // One terminal shows one payment at a time.
   const terminalBusy = openOrder && (openOrder.state === 'creating' || openOrder.state === 'waiting') ? openOrder : null;
 
-  const errorFor = (k: DraftKey): string | undefined => s.serverErrors[k] ?? (s.submitted || s.touched[k] ? check.errors[k] : undefined);
+  // A field left empty is only flagged once the cashier tries to charge; a field typed wrong, as soon as they leave it.
+  const errorFor = (k: DraftKey): string | undefined =>
+    s.serverErrors[k] ?? (s.submitted || (s.touched[k] && s.draft[k].trim() !== '') ? check.errors[k] : undefined);
   const snError = s.serverErrors.sn ?? (s.submitted ? check.errors.sn : undefined);
 
   const focusField = (k: DraftKey | 'sn' | null) => {
@@ -111,7 +114,7 @@ function SaleForm({ sn }: { sn: string | null }) {
   const input = (k: DraftKey, extra: React.InputHTMLAttributes<HTMLInputElement> = {}, prefix?: string) => {
     const error = errorFor(k);
     return (
-      <Field label={LABELS[k]} error={error} hint={k === 'filmName' && !s.films?.length ? undefined : HINTS[k]}>
+      <Field label={LABELS[k]} error={error} hint={hintFor(k)}>
         {(id, d) => {
           const el = (
             <input id={id} name={k} aria-describedby={d} aria-invalid={error ? true : undefined} autoComplete="off"
@@ -122,6 +125,16 @@ function SaleForm({ sn }: { sn: string | null }) {
         }}
       </Field>
     );
+  };
+
+  const hintFor = (k: DraftKey): string | undefined => {
+    if (k === 'filmName') return s.films?.length ? HINTS.filmName : undefined;
+    if (k === 'showDate') {
+      const text = showDateText(s.draft.showDate);
+      if (text === s.draft.showDate) return undefined;
+      return s.draft.showDate === s.today ? `Today, ${text}` : text;
+    }
+    return HINTS[k];
   };
 
   const total = check.totalKobo;
