@@ -27,8 +27,9 @@ const checkout = createCheckoutService({
   settings: () => args.settings,
   tuning: { poll: { fastMs: 50 } },
 });
-// Timers of the service do not hold the process open; this does, until the kill.
-setInterval(() => {}, 60_000);
+// Timers of the service do not hold the process open; this does, until the kill (or, should
+// the test die first, for a minute at most).
+setTimeout(() => process.exit(3), 60_000);
 checkout.on('order', (v) => {
   if (v.state === 'waiting') process.stdout.write(`WAITING ${v.id} ${v.outOrderNo}\n`);
   else if (v.state !== 'creating') process.stdout.write(`STATE ${v.id} ${v.state} ${v.reason ?? ''}\n`);
