@@ -1,6 +1,58 @@
 // Top-ups (airtime and betting, single and batches): this part of the one contract.
 // Merged into `calls`/`events` in contract.ts; edit here, not there.
+import { z } from 'zod';
 import type { CallsSpec, EventsSpec } from './contract-kit';
+import {
+  BATCH_ITEM_FILTERS, BatchImportSchema, BatchViewSchema, CsvFileSchema, MAX_CHUNK_SIZE, MAX_CSV_CHARS, ProvidersViewSchema, RowErrorSchema,
+  TopupViewSchema, ValidatedCustomerSchema,
+} from './topups';
 
-export const topupCalls = {} satisfies CallsSpec;
-export const topupEvents = {} satisfies EventsSpec;
+const Empty = z.object({}).strict();
+const Id = z.object({ id: z.number().int().positive() }).strict();
+const ChunkSize = z.number().int('The chunk size is a whole number').min(1, 'At least 1 item per request').max(MAX_CHUNK_SIZE, `At most ${MAX_CHUNK_SIZE} items per request`);
+const Page = { offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(500).default(100) };
+
+export const topupCalls = {
+  // Betting providers: the cached list (shown offline), refreshed from the provider on demand.
+  'topups.providers': { args: z.object({ refresh: z.boolean().default(false) }).strict(), result: ProvidersViewSchema },
+  'topups.checkCustomer': { args: z.object({ provider: z.string().max(64), customerId: z.string().max(128) }).strict(), result: ValidatedCustomerSchema },
+
+  // One top-up: the form as typed (main checks it), then its life.
+  'topups.submit': { args: z.record(z.string(), z.unknown()), result: TopupViewSchema },
+  'topups.get': { args: Id, result: TopupViewSchema },
+  'topups.checkNow': { args: Id, result: TopupViewSchema },
+  'topups.recent': { args: Empty, result: z.array(TopupViewSchema) },
+
+  // Batches: a CSV as text in, checked by main; sent in chunks; followed; exported as CSV text.
+  'topups.batchTemplate': { args: Empty, result: CsvFileSchema },
+  'topups.batchImport': {
+    args: z.object({
+      csv: z.string().max(MAX_CSV_CHARS, `The file is too large: at most ${Math.floor(MAX_CSV_CHARS / 1000)} kB (10,000 rows). Split it into several files.`),
+      fileName: z.string().max(200).default('batch.csv'),
+    }).strict(),
+    result: BatchImportSchema,
+  },
+  'topups.batchErrors': { args: z.object({ id: z.number().int().positive(), ...Page }).strict(), result: z.object({ total: z.number().int(), errors: z.array(RowErrorSchema) }) },
+  'topups.batchCheckCustomers': { args: Id, result: BatchViewSchema },
+  'topups.batchStart': { args: z.object({ id: z.number().int().positive(), chunkSize: ChunkSize }).strict(), result: BatchViewSchema },
+  'topups.batchResume': { args: z.object({ id: z.number().int().positive(), chunkSize: ChunkSize.optional() }).strict(), result: BatchViewSchema },
+  /** A draft is discarded; a running batch stops sending (items not sent yet are cancelled). */
+  'topups.batchCancel': { args: Id, result: BatchViewSchema },
+  'topups.batchGet': { args: Id, result: BatchViewSchema },
+  'topups.batchList': { args: Empty, result: z.array(BatchViewSchema) },
+  'topups.batchItems': {
+    args: z.object({ id: z.number().int().positive(), filter: z.enum(BATCH_ITEM_FILTERS).default('all'), ...Page }).strict(),
+    result: z.object({ total: z.number().int(), items: z.array(TopupViewSchema) }),
+  },
+  'topups.batchExport': { args: Id, result: CsvFileSchema },
+} satisfies CallsSpec;
+
+export const topupEvents = {
+  /** A single top-up changed. */
+  'topups.changed': TopupViewSchema,
+  /** A batch's counts or state changed (at most a few times a second). */
+  'topups.batchChanged': BatchViewSchema,
+  /** Items of a batch that changed since the last such event. */
+  'topups.batchItems': z.object({ batchId: z.number().int(), items: z.array(TopupViewSchema) }),
+  'topups.providersChanged': ProvidersViewSchema,
+} satisfies EventsSpec;

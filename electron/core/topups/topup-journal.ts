@@ -1,0 +1,533 @@
+// The top-up journal in SQLite: every item is written before the request that sends it, every
+// change of state after it, each with an event row, many items per transaction. Final never changes.
+import type { Db } from '../db/database';
+import { migrate } from '../db/database';
+import {
+  TOPUP_STATES, isFinalTopupState, type BatchState, type RowError, type ServiceType, type TopupState, type TopupView,
+} from '../../../shared/topups';
+import type { TopupStatus } from '../provider/types';
+import { formatReference } from './reference';
+import { canMove } from './topup-state';
+
+const STATES = TOPUP_STATES.map((s) => `'${s}'`).join(',');
+
+export const TOPUP_MIGRATIONS = [
+  {
+    name: 'topups-001-journal',
+    sql: `
+      CREATE TABLE topup_batches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile TEXT NOT NULL,
+        bills_merchant_id TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('draft','running','paused','done','discarded')),
+        chunk_size INTEGER NOT NULL,
+        total_rows INTEGER NOT NULL,
+        bad_rows INTEGER NOT NULL,
+        notice TEXT,
+        check_state TEXT NOT NULL DEFAULT 'none' CHECK (check_state IN ('none','running','done')),
+        check_checked INTEGER NOT NULL DEFAULT 0,
+        check_total INTEGER NOT NULL DEFAULT 0,
+        check_not_found INTEGER NOT NULL DEFAULT 0,
+        check_unchecked INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        finished_at INTEGER
+      );
+      CREATE TABLE topups (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        reference TEXT NOT NULL,
+        profile TEXT NOT NULL,
+        bills_merchant_id TEXT NOT NULL,
+        batch_id INTEGER REFERENCES topup_batches(id),
+        line INTEGER,
+        service_type TEXT NOT NULL CHECK (service_type IN ('airtime','betting')),
+        provider TEXT NOT NULL,
+        customer_id TEXT NOT NULL,
+        customer_name TEXT,
+        amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+        state TEXT NOT NULL CHECK (state IN (${STATES})),
+        provider_status TEXT,
+        order_no TEXT,
+        error_msg TEXT NOT NULL DEFAULT '',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        sent_at INTEGER,
+        business_day TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        UNIQUE (bills_merchant_id, reference)
+      );
+      CREATE INDEX topups_batch_state ON topups(batch_id, state);
+      CREATE INDEX topups_state ON topups(state);
+      CREATE INDEX topups_day ON topups(business_day);
+      CREATE TABLE topup_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        topup_id INTEGER NOT NULL REFERENCES topups(id) ON DELETE CASCADE,
+        at INTEGER NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        note TEXT NOT NULL
+      );
+      CREATE INDEX topup_events_item ON topup_events(topup_id, id);
+      CREATE TABLE topup_row_errors (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        batch_id INTEGER NOT NULL REFERENCES topup_batches(id),
+        line INTEGER NOT NULL,
+        col TEXT NOT NULL,
+        message TEXT NOT NULL
+      );
+      CREATE INDEX topup_row_errors_batch ON topup_row_errors(batch_id, line, id);
+      CREATE TABLE topup_counters (
+        counter_code TEXT NOT NULL,
+        business_day TEXT NOT NULL,
+        last_seq INTEGER NOT NULL,
+        PRIMARY KEY (counter_code, business_day)
+      );
+    `,
+  },
+];
+
+/** Who the items belong to: they are only ever sent or asked about with the same merchant's keys. */
+export interface Owner {
+  profile: string;
+  billsMerchantId: string;
+}
+
+export interface TopupRecord extends TopupView, Owner {
+  sentAt: number | null;
+  finishedAt: number | null;
+}
+
+export interface NewItem {
+  serviceType: ServiceType;
+  provider: string;
+  customerId: string;
+  customerName?: string | null;
+  amountKobo: number;
+  /** From the batch file; generated when absent. */
+  reference?: string;
+  line?: number;
+}
+
+/** Changes written with a move (undefined keeps a column). */
+export interface ItemPatch {
+  providerStatus?: TopupStatus | null;
+  orderNo?: string | null;
+  errorMsg?: string;
+  customerName?: string | null;
+  /** A send is about to start: attempts + 1 and sent_at = now. */
+  sending?: boolean;
+}
+
+export interface Move {
+  id: number;
+  to: TopupState;
+  note: string;
+  patch?: ItemPatch;
+  /** Only from these states (else nothing changes). */
+  from?: readonly TopupState[];
+}
+
+export interface BatchRecord extends Owner {
+  id: number;
+  fileName: string;
+  state: BatchState;
+  chunkSize: number;
+  totalRows: number;
+  badRows: number;
+  notice: string | null;
+  check: { state: 'none' | 'running' | 'done'; checked: number; total: number; notFound: number; unchecked: number };
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export interface BatchTotals {
+  counts: Record<TopupState, number>;
+  items: number;
+  sent: number;
+  totalKobo: number;
+  successKobo: number;
+  bettingRows: number;
+}
+
+type Row = Record<string, unknown>;
+
+function toItem(r: Row): TopupRecord {
+  return {
+    id: r.id as number,
+    reference: r.reference as string,
+    profile: r.profile as string,
+    billsMerchantId: r.bills_merchant_id as string,
+    batchId: (r.batch_id as number | null) ?? null,
+    line: (r.line as number | null) ?? null,
+    serviceType: r.service_type as ServiceType,
+    provider: r.provider as string,
+    customerId: r.customer_id as string,
+    customerName: (r.customer_name as string | null) ?? null,
+    amountKobo: r.amount_kobo as number,
+    state: r.state as TopupState,
+    providerStatus: (r.provider_status as TopupStatus | null) ?? null,
+    orderNo: (r.order_no as string | null) ?? null,
+    errorMsg: r.error_msg as string,
+    attempts: r.attempts as number,
+    sentAt: (r.sent_at as number | null) ?? null,
+    createdAt: r.created_at as number,
+    updatedAt: r.updated_at as number,
+    finishedAt: (r.finished_at as number | null) ?? null,
+  };
+}
+
+function toBatch(r: Row): BatchRecord {
+  return {
+    id: r.id as number,
+    profile: r.profile as string,
+    billsMerchantId: r.bills_merchant_id as string,
+    fileName: r.file_name as string,
+    state: r.state as BatchState,
+    chunkSize: r.chunk_size as number,
+    totalRows: r.total_rows as number,
+    badRows: r.bad_rows as number,
+    notice: (r.notice as string | null) ?? null,
+    check: {
+      state: r.check_state as BatchRecord['check']['state'],
+      checked: r.check_checked as number,
+      total: r.check_total as number,
+      notFound: r.check_not_found as number,
+      unchecked: r.check_unchecked as number,
+    },
+    createdAt: r.created_at as number,
+    updatedAt: r.updated_at as number,
+    finishedAt: (r.finished_at as number | null) ?? null,
+  };
+}
+
+/** The renderer's view of an item (no owner, no internal times). */
+export function toView(rec: TopupRecord): TopupView {
+  const { profile: _p, billsMerchantId: _m, sentAt: _s, finishedAt: _f, ...view } = rec;
+  return view;
+}
+
+export const ITEM_FILTERS: Record<'all' | 'open' | 'failed' | 'success', string> = {
+  all: '1 = 1',
+  open: "state IN ('draft','queued','sending','unknown','pending')",
+  failed: "state IN ('fail','not_sent','cancelled')",
+  success: "state = 'success'",
+};
+
+export class TopupJournal {
+  constructor(private readonly db: Db, private readonly now: () => number) {
+    migrate(db, TOPUP_MIGRATIONS);
+  }
+
+  // ---- references ----
+
+  /** `count` fresh references for a counter and day, never handed out twice (skips any taken). */
+  private takeReferences(owner: Owner, code: string, day: string, count: number): string[] {
+    const bump = this.db.prepare(
+      `INSERT INTO topup_counters (counter_code, business_day, last_seq) VALUES (?, ?, ?)
+       ON CONFLICT (counter_code, business_day) DO UPDATE SET last_seq = last_seq + excluded.last_seq RETURNING last_seq`,
+    );
+    const out: string[] = [];
+    while (out.length < count) {
+      const want = count - out.length;
+      const last = (bump.get(code, day, want) as { last_seq: number }).last_seq;
+      for (let seq = last - want + 1; seq <= last; seq++) {
+        const ref = formatReference(code, day, seq);
+        if (!this.referenceTaken(owner.billsMerchantId, ref)) out.push(ref);
+      }
+    }
+    return out;
+  }
+
+  referenceTaken(billsMerchantId: string, reference: string): boolean {
+    return this.db.prepare('SELECT 1 FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(billsMerchantId, reference) !== undefined;
+  }
+
+  // ---- writing ----
+
+  /** A single top-up, written as `sending` (its first attempt counted) before its request goes out. */
+  insertSingle(owner: Owner, code: string, day: string, item: NewItem, note: string): TopupRecord {
+    const tx = this.db.transaction((): number => {
+      const at = this.now();
+      const [reference] = this.takeReferences(owner, code, day, 1);
+      const info = this.db
+        .prepare(
+          `INSERT INTO topups (reference, profile, bills_merchant_id, service_type, provider, customer_id, customer_name, amount_kobo,
+             state, attempts, sent_at, business_day, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'sending', 1, ?, ?, ?, ?)`,
+        )
+        .run(reference, owner.profile, owner.billsMerchantId, item.serviceType, item.provider, item.customerId, item.customerName ?? null, item.amountKobo, at, day, at, at);
+      const id = Number(info.lastInsertRowid);
+      this.event(id, at, null, 'sending', note);
+      return id;
+    });
+    return this.require(tx.immediate());
+  }
+
+  /** A checked batch file: the batch, its good rows as draft items, its row errors; all or nothing. */
+  createBatch(owner: Owner, code: string, day: string, b: { fileName: string; totalRows: number; badRows: number; chunkSize: number; items: NewItem[]; errors: RowError[] }): number {
+    const tx = this.db.transaction((): number => {
+      const at = this.now();
+      const batchId = Number(
+        this.db
+          .prepare(
+            `INSERT INTO topup_batches (profile, bills_merchant_id, file_name, state, chunk_size, total_rows, bad_rows, created_at, updated_at)
+             VALUES (?, ?, ?, 'draft', ?, ?, ?, ?, ?)`,
+          )
+          .run(owner.profile, owner.billsMerchantId, b.fileName, b.chunkSize, b.totalRows, b.badRows, at, at).lastInsertRowid,
+      );
+      const generated = this.takeReferences(owner, code, day, b.items.filter((i) => !i.reference).length);
+      let g = 0;
+      const insert = this.db.prepare(
+        `INSERT INTO topups (reference, profile, bills_merchant_id, batch_id, line, service_type, provider, customer_id, amount_kobo,
+           state, business_day, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)`,
+      );
+      for (const item of b.items) {
+        const reference = item.reference ?? generated[g++];
+        insert.run(reference, owner.profile, owner.billsMerchantId, batchId, item.line ?? null, item.serviceType, item.provider, item.customerId, item.amountKobo, day, at, at);
+      }
+      const err = this.db.prepare('INSERT INTO topup_row_errors (batch_id, line, col, message) VALUES (?, ?, ?, ?)');
+      for (const e of b.errors) err.run(batchId, e.line, e.column, e.message);
+      return batchId;
+    });
+    return tx.immediate();
+  }
+
+  addRowErrors(batchId: number, errors: RowError[]): void {
+    const err = this.db.prepare('INSERT INTO topup_row_errors (batch_id, line, col, message) VALUES (?, ?, ?, ?)');
+    this.db.transaction(() => {
+      for (const e of errors) err.run(batchId, e.line, e.column, e.message);
+    }).immediate();
+  }
+
+  /**
+   * Applies moves atomically, each with an event; a move the state machine or `from` refuses is
+   * skipped. Returns the records that changed.
+   */
+  move(moves: Move[]): TopupRecord[] {
+    if (moves.length === 0) return [];
+    const tx = this.db.transaction((): number[] => {
+      const at = this.now();
+      const changed: number[] = [];
+      const get = this.db.prepare('SELECT state FROM topups WHERE id = ?');
+      for (const m of moves) {
+        const cur = (get.get(m.id) as { state: TopupState } | undefined)?.state;
+        if (!cur || (m.from && !m.from.includes(cur))) continue;
+        if (cur === m.to) {
+          if (m.patch && this.write(m.id, at, m.patch, null)) changed.push(m.id);
+          continue;
+        }
+        if (!canMove(cur, m.to)) continue;
+        this.write(m.id, at, m.patch ?? {}, m.to);
+        this.event(m.id, at, cur, m.to, m.note);
+        changed.push(m.id);
+      }
+      return changed;
+    });
+    return this.getMany(tx.immediate());
+  }
+
+  private write(id: number, at: number, p: ItemPatch, state: TopupState | null): boolean {
+    const sets: string[] = [];
+    const args: unknown[] = [];
+    const set = (col: string, v: unknown) => {
+      sets.push(`${col} = ?`);
+      args.push(v);
+    };
+    if (p.providerStatus !== undefined) set('provider_status', p.providerStatus);
+    if (p.orderNo !== undefined && p.orderNo !== null) set('order_no', p.orderNo);
+    if (p.errorMsg !== undefined) set('error_msg', p.errorMsg);
+    if (p.customerName !== undefined) set('customer_name', p.customerName);
+    if (p.sending) {
+      sets.push('attempts = attempts + 1');
+      set('sent_at', at);
+    }
+    if (state) {
+      set('state', state);
+      if (isFinalTopupState(state)) set('finished_at', at);
+    }
+    if (sets.length === 0) return false;
+    set('updated_at', at);
+    // A patch alone never touches a final item.
+    const guard = state ? '' : ` AND state NOT IN ('success','fail','not_sent','cancelled')`;
+    return this.db.prepare(`UPDATE topups SET ${sets.join(', ')} WHERE id = ?${guard}`).run(...args, id).changes > 0;
+  }
+
+  private event(id: number, at: number, from: TopupState | null, to: TopupState, note: string): void {
+    this.db.prepare('INSERT INTO topup_events (topup_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)').run(id, at, from, to, note);
+  }
+
+  // ---- batches ----
+
+  setBatch(id: number, patch: Partial<{ state: BatchState; chunkSize: number; notice: string | null; check: BatchRecord['check']; finishedAt: number }>): BatchRecord | null {
+    const sets: string[] = ['updated_at = ?'];
+    const args: unknown[] = [this.now()];
+    const set = (col: string, v: unknown) => {
+      sets.push(`${col} = ?`);
+      args.push(v);
+    };
+    if (patch.state !== undefined) set('state', patch.state);
+    if (patch.chunkSize !== undefined) set('chunk_size', patch.chunkSize);
+    if (patch.notice !== undefined) set('notice', patch.notice);
+    if (patch.finishedAt !== undefined) set('finished_at', patch.finishedAt);
+    if (patch.check) {
+      set('check_state', patch.check.state);
+      set('check_checked', patch.check.checked);
+      set('check_total', patch.check.total);
+      set('check_not_found', patch.check.notFound);
+      set('check_unchecked', patch.check.unchecked);
+    }
+    this.db.prepare(`UPDATE topup_batches SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
+    return this.batch(id);
+  }
+
+  /** Drops a draft's items (none was ever sent), keeping the batch row and its errors for the record. */
+  discardDraft(id: number): void {
+    this.db.transaction(() => {
+      this.db.prepare("DELETE FROM topups WHERE batch_id = ? AND state IN ('draft','not_sent') AND attempts = 0").run(id);
+      this.db.prepare("UPDATE topup_batches SET state = 'discarded', updated_at = ? WHERE id = ? AND state = 'draft'").run(this.now(), id);
+    }).immediate();
+  }
+
+  batch(id: number): BatchRecord | null {
+    const r = this.db.prepare('SELECT * FROM topup_batches WHERE id = ?').get(id) as Row | undefined;
+    return r ? toBatch(r) : null;
+  }
+
+  listBatches(limit: number): BatchRecord[] {
+    return (this.db.prepare("SELECT * FROM topup_batches WHERE state != 'discarded' ORDER BY id DESC LIMIT ?").all(limit) as Row[]).map(toBatch);
+  }
+
+  batchesIn(states: readonly BatchState[]): BatchRecord[] {
+    const marks = states.map(() => '?').join(',');
+    return (this.db.prepare(`SELECT * FROM topup_batches WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(toBatch);
+  }
+
+  totals(batchId: number): BatchTotals {
+    const rows = this.db
+      .prepare(
+        `SELECT state, COUNT(*) AS n, SUM(amount_kobo) AS kobo, SUM(attempts > 0) AS sent, SUM(service_type = 'betting') AS betting
+         FROM topups WHERE batch_id = ? GROUP BY state`,
+      )
+      .all(batchId) as { state: TopupState; n: number; kobo: number; sent: number; betting: number }[];
+    const counts = Object.fromEntries(TOPUP_STATES.map((s) => [s, 0])) as Record<TopupState, number>;
+    const t: BatchTotals = { counts, items: 0, sent: 0, totalKobo: 0, successKobo: 0, bettingRows: 0 };
+    for (const r of rows) {
+      counts[r.state] = r.n;
+      t.items += r.n;
+      t.sent += r.sent;
+      t.totalKobo += r.kobo;
+      t.bettingRows += r.betting;
+      if (r.state === 'success') t.successKobo = r.kobo;
+    }
+    return t;
+  }
+
+  countOpen(batchId: number): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM topups WHERE batch_id = ? AND state IN ('draft','queued','sending','unknown','pending')").get(batchId) as { n: number }).n;
+  }
+
+  rowErrors(batchId: number, offset: number, limit: number): { total: number; errors: RowError[] } {
+    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM topup_row_errors WHERE batch_id = ?').get(batchId) as { n: number }).n;
+    const rows = this.db.prepare('SELECT line, col, message FROM topup_row_errors WHERE batch_id = ? ORDER BY line, id LIMIT ? OFFSET ?').all(batchId, limit, offset) as { line: number; col: string; message: string }[];
+    return { total, errors: rows.map((r) => ({ line: r.line, column: r.col, message: r.message })) };
+  }
+
+  // ---- reading items ----
+
+  get(id: number): TopupRecord | null {
+    const r = this.db.prepare('SELECT * FROM topups WHERE id = ?').get(id) as Row | undefined;
+    return r ? toItem(r) : null;
+  }
+
+  getMany(ids: number[]): TopupRecord[] {
+    const out: TopupRecord[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      const rows = this.db.prepare(`SELECT * FROM topups WHERE id IN (${part.map(() => '?').join(',')}) ORDER BY id`).all(...part) as Row[];
+      out.push(...rows.map(toItem));
+    }
+    return out;
+  }
+
+  byReference(billsMerchantId: string, reference: string): TopupRecord | null {
+    const r = this.db.prepare('SELECT * FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(billsMerchantId, reference) as Row | undefined;
+    return r ? toItem(r) : null;
+  }
+
+  /** Items of an owner in the given states, oldest first. */
+  inStates(owner: Owner, states: readonly TopupState[]): TopupRecord[] {
+    const marks = states.map(() => '?').join(',');
+    return (this.db
+      .prepare(`SELECT * FROM topups WHERE profile = ? AND bills_merchant_id = ? AND state IN (${marks}) ORDER BY id`)
+      .all(owner.profile, owner.billsMerchantId, ...states) as Row[]).map(toItem);
+  }
+
+  /** Every item in one of these states, whoever owns it (start-up). */
+  anyInStates(states: readonly TopupState[]): TopupRecord[] {
+    const marks = states.map(() => '?').join(',');
+    return (this.db.prepare(`SELECT * FROM topups WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(toItem);
+  }
+
+  /**
+   * The next items to send for an owner: singles first, then running batches in order; one
+   * service type and one batch per chunk, in file order.
+   */
+  nextChunk(owner: Owner, limitFor: (batchId: number | null) => number): TopupRecord[] {
+    const first = this.db
+      .prepare(
+        `SELECT t.* FROM topups t LEFT JOIN topup_batches b ON b.id = t.batch_id
+         WHERE t.state = 'queued' AND t.profile = ? AND t.bills_merchant_id = ? AND (t.batch_id IS NULL OR b.state = 'running')
+         ORDER BY t.batch_id IS NOT NULL, t.batch_id, t.id LIMIT 1`,
+      )
+      .get(owner.profile, owner.billsMerchantId) as Row | undefined;
+    if (!first) return [];
+    const head = toItem(first);
+    const limit = Math.max(1, limitFor(head.batchId));
+    const rows = head.batchId === null
+      ? (this.db
+        .prepare("SELECT * FROM topups WHERE state = 'queued' AND batch_id IS NULL AND profile = ? AND bills_merchant_id = ? AND service_type = ? ORDER BY id LIMIT ?")
+        .all(owner.profile, owner.billsMerchantId, head.serviceType, limit) as Row[])
+      : (this.db
+        .prepare("SELECT * FROM topups WHERE state = 'queued' AND batch_id = ? AND service_type = ? ORDER BY id LIMIT ?")
+        .all(head.batchId, head.serviceType, limit) as Row[]);
+    return rows.map(toItem);
+  }
+
+  batchItems(batchId: number, filter: keyof typeof ITEM_FILTERS, offset: number, limit: number): { total: number; items: TopupRecord[] } {
+    const where = `batch_id = ? AND ${ITEM_FILTERS[filter]}`;
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM topups WHERE ${where}`).get(batchId) as { n: number }).n;
+    const rows = this.db.prepare(`SELECT * FROM topups WHERE ${where} ORDER BY line, id LIMIT ? OFFSET ?`).all(batchId, limit, offset) as Row[];
+    return { total, items: rows.map(toItem) };
+  }
+
+  /** Every item of a batch in file order (exports). */
+  allOfBatch(batchId: number): TopupRecord[] {
+    return (this.db.prepare('SELECT * FROM topups WHERE batch_id = ? ORDER BY line, id').all(batchId) as Row[]).map(toItem);
+  }
+
+  /** Draft betting items of a batch (the customer check). */
+  draftBetting(batchId: number): TopupRecord[] {
+    return (this.db.prepare("SELECT * FROM topups WHERE batch_id = ? AND state = 'draft' AND service_type = 'betting' ORDER BY id").all(batchId) as Row[]).map(toItem);
+  }
+
+  /** Single top-ups of a business day, newest first. */
+  singlesOfDay(day: string, limit: number): TopupRecord[] {
+    return (this.db.prepare('SELECT * FROM topups WHERE batch_id IS NULL AND business_day = ? ORDER BY id DESC LIMIT ?').all(day, limit) as Row[]).map(toItem);
+  }
+
+  history(id: number): { at: number; from: TopupState | null; to: TopupState; note: string }[] {
+    return (this.db.prepare('SELECT at, from_state, to_state, note FROM topup_events WHERE topup_id = ? ORDER BY id').all(id) as Row[]).map((r) => ({
+      at: r.at as number, from: (r.from_state as TopupState | null) ?? null, to: r.to_state as TopupState, note: r.note as string,
+    }));
+  }
+
+  private require(id: number): TopupRecord {
+    const r = this.get(id);
+    if (!r) throw new Error(`top-up ${id} vanished after insert`);
+    return r;
+  }
+}
