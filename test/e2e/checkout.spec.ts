@@ -186,6 +186,21 @@ test('terminal picker: a typed SN is checked, then sales go to it (the Demo term
   await expect(page.getByTestId('payment-state')).toHaveText('Paid');
 });
 
+test('without a terminal, Charge is disabled and says why', async ({ page, shell }) => {
+  await openSell(page, shell.url);
+  await page.getByText('Change terminal').click();
+  await page.getByRole('button', { name: 'Serial cable' }).click();
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByTestId('terminal-sn')).toHaveText('No terminal chosen');
+  await fillSale(page, AVENGERS);
+  const charge = page.getByRole('button', { name: /^Charge ₦5,200\.00 \(no terminal yet\)/ });
+  await expect(charge).toBeDisabled();
+  await expect(page.getByText('No terminal yet: choose the serial port or type the terminal SN in the Terminal box.')).toBeVisible();
+  await page.getByLabel('Seats', { exact: true }).press('Enter');
+  await expect(page.getByTestId('payment')).toHaveCount(0);
+  await page.screenshot({ path: join(ARTIFACTS, 'checkout-no-terminal-light.png') });
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`checkout screens in ${scheme}`, async ({ page, shell }) => {
     await page.emulateMedia({ colorScheme: scheme });

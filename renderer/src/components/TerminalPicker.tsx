@@ -95,7 +95,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
             {t.state?.portPath && t.state.source === 'serial' ? <span className="hint"> on {t.state.portPath}</span> : null}
           </>
         ) : (
-          <strong>No terminal chosen</strong>
+          <strong className="no-terminal">No terminal chosen</strong>
         )}
       </p>
       {t.loadError && (
@@ -177,7 +177,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
             <button type="submit" disabled={t.saving}>
               {t.saving ? 'Saving…' : source === 'manual' ? 'Use this SN' : 'Connect'}
             </button>
-            {saved && !t.saving && (
+            {saved && !t.saving && !t.state?.lastError && (
               <span className="hint" role="status">
                 Saved
               </span>

@@ -15,11 +15,11 @@ import { PaymentPanel } from './PaymentPanel';
 import { showDateText } from '../components/show-date';
 import '../checkout.css';
 
-/** The sn sales go to: the live link's, else what main offers (the Demo terminal, a remembered one). */
+/** The sn sales go to: the live link's; what sale.defaults said only until the link's state is known. */
 function useChargeSn(): string | null {
-  const linkSn = useTerminal((t) => t.state?.sn ?? null);
+  const linkSn = useTerminal((t) => (t.state ? t.state.sn : undefined));
   const defaultSn = useSale((s) => s.defaults?.sn ?? null);
-  return linkSn ?? defaultSn;
+  return linkSn === undefined ? defaultSn : linkSn;
 }
 
 export function SellScreen() {
@@ -28,6 +28,7 @@ export function SellScreen() {
     useShallow((s) => ({ paymentOpen: s.paymentOpen, hasOrder: s.order !== null, loadDefaults: s.loadDefaults, defaults: s.defaults })),
   );
   const sn = useChargeSn();
+  const linkKnown = useTerminal((t) => t.state !== null);
 
   useEffect(() => {
     void loadDefaults();
@@ -56,7 +57,7 @@ export function SellScreen() {
       <div className="sell-layout">
         <div className="sell-main">{showPayment ? <PaymentPanel /> : <SaleForm sn={sn} />}</div>
         <aside className="sell-side" aria-label="Terminal">
-          <TerminalPicker fallbackSn={defaults?.sn ?? null} />
+          <TerminalPicker fallbackSn={linkKnown ? null : (defaults?.sn ?? null)} />
           {profile === 'demo' && <DemoTerminalPanel />}
         </aside>
       </div>
@@ -139,7 +140,7 @@ function SaleForm({ sn }: { sn: string | null }) {
 
   const total = check.totalKobo;
   const tickets = Number(s.draft.tickets);
-  const chargeLabel = `Charge ${total !== null ? formatNaira(total) : ''} on terminal ${sn ?? ''}`.replace(/\s+/g, ' ').trim();
+  const chargeLabel = `Charge ${total !== null ? formatNaira(total) : ''} ${sn ? `on terminal ${sn}` : '(no terminal yet)'}`.replace(/\s+/g, ' ');
   const disabledReason = !sn
     ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
     : terminalBusy
