@@ -138,8 +138,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
         const r = journal.transition(id, 'waiting', 'Order on the terminal; waiting for the customer to pay', {
           from: ['creating'], patch: { orderNo, waitingSince: now(), reason: null },
         });
+        poller.track(id); // first, so the event already carries the next check
         if (r.changed) changed(r.record);
-        poller.track(id);
         return 'sent';
       } catch (err) {
         const unreachable = isAppError(err) && err.code === 'PROVIDER_UNREACHABLE';
@@ -311,6 +311,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
     /** Today's orders (Lagos business day), newest first. */
     listToday(): OrderView[] {
       return journal.listDay(lagosDayCode(now())).map(view);
+    },
+
+    /** Every order not yet final (any day), oldest first: what still needs the app's attention. */
+    listOpen(): OrderView[] {
+      return journal.listOpen().map(view);
     },
 
     /** Queued orders, oldest first (the order they will be sent in). */

@@ -30,7 +30,11 @@ export interface PollerDeps {
 interface Tracked {
   timer: TimerHandle | null;
   at: number | null;
+  /** Failed checks in a row. */
   failures: number;
+  /** Checks since the order last changed state: an unknown order that stays unknown backs off. */
+  checks: number;
+  state: string;
   inFlight: Promise<void> | null;
 }
 
@@ -58,11 +62,16 @@ export class Poller {
     }
     let t = this.tracked.get(id);
     if (!t) {
-      t = { timer: null, at: null, failures: 0, inFlight: null };
+      t = { timer: null, at: null, failures: 0, checks: 0, state: rec.state, inFlight: null };
       this.tracked.set(id, t);
     }
+    if (t.state !== rec.state) {
+      t.state = rec.state;
+      t.checks = 0;
+      t.failures = 0;
+    }
     if (t.inFlight) return; // re-planned when the answer arrives
-    this.plan(id, t, this.step(rec, t.failures));
+    this.plan(id, t, this.step(rec, t));
   }
 
   untrack(id: number): void {
@@ -109,7 +118,7 @@ export class Poller {
     for (const id of this.tracked.keys()) {
       const rec = this.d.journal.get(id);
       if (!rec || !POLLED.has(rec.state)) continue;
-      const at = this.step(rec, 0).at;
+      const at = this.step(rec, { failures: 0, checks: 0 }).at;
       if (!best || at < best.at) best = { id, at };
     }
     if (!best || this.stopped) return 'idle';
@@ -128,12 +137,14 @@ export class Poller {
     this.clearTokenQueue();
   }
 
-  private step(rec: OrderRecord, failures: number): PollStep {
+  private step(rec: OrderRecord, t: { failures: number; checks: number }): PollStep {
     const now = this.d.now();
     if (rec.state === 'waiting') {
-      return nextWaitingCheck({ now, waitingSince: rec.waitingSince ?? rec.createdAt, expiresAt: rec.expiresAt, failures }, this.d.tuning);
+      return nextWaitingCheck({ now, waitingSince: rec.waitingSince ?? rec.createdAt, expiresAt: rec.expiresAt, failures: t.failures }, this.d.tuning);
     }
-    return nextUnknownCheck({ now, expiresAt: rec.expiresAt, failures }, this.d.tuning);
+    // An answer that leaves the order unknown (a status we do not know, details that do not
+    // match) is no reason to ask again at once: back off as after a failure.
+    return nextUnknownCheck({ now, expiresAt: rec.expiresAt, failures: Math.max(t.failures, t.checks) }, this.d.tuning);
   }
 
   private plan(id: number, t: Tracked, step: PollStep): void {
@@ -195,6 +206,7 @@ export class Poller {
       const startedAt = this.d.now();
       const outcome = await this.d.query(rec);
       t.failures = outcome.kind === 'error' ? t.failures + 1 : 0;
+      t.checks += 1;
       if (outcome.kind === 'error') {
         this.d.logger.warn('order status check failed', {
           orderId: id, outOrderNo: rec.outOrderNo, code: isAppError(outcome.error) ? outcome.error.code : 'INTERNAL', failures: t.failures,

@@ -102,6 +102,19 @@ describe('outcome unknown', () => {
     expect(h.pos.creates()).toBe(1);
   });
 
+  it('a status word the app does not know is recorded, never guessed, and does not make it ask in a loop', async () => {
+    const h = harness();
+    h.pos.seed({ outOrderNo: 'COU3-250131-0001', amountKobo: 710_000, orderExpireSeconds: 300, sn: 'P30-0012345' }, 'REFUNDED');
+    const v = await h.sell(); // "already exists" -> unknown -> the query answers REFUNDED
+    await h.time.advance(60_000);
+    expect(h.svc.get(v.id)).toMatchObject({ state: 'unknown', providerStatus: 'REFUNDED' });
+    expect(h.pos.queries()).toBeLessThanOrEqual(10); // backing off: 0, 1, 2, 4, 8, 15, 15, 15 s...
+    expect(h.svc.listOpen().map((o) => o.id)).toEqual([v.id]);
+    h.pos.orders.get(v.outOrderNo)!.status = 'SUCCESS';
+    await h.until(v.id, 'paid', 30_000);
+    expect(h.svc.listOpen()).toEqual([]);
+  });
+
   it('a waiting order whose final check fails becomes unknown, and is checked until decided', async () => {
     const h = harness({ settings: { orderExpireSeconds: 60 } });
     const v = await h.sell();
