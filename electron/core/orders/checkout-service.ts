@@ -1,7 +1,7 @@
 // The ticket checkout: sells (journal first, then the provider), follows each order to a final
 // state through webhooks, status checks and the outbox, and resumes all of it after a restart.
-import { AppError, isAppError, validationError, type FieldErrors } from '../../../shared/errors';
-import { saleAmounts, SaleInputSchema, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../../shared/orders';
+import { AppError, isAppError } from '../../../shared/errors';
+import { saleAmounts, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../../shared/orders';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import type { Logger } from '../log';
@@ -18,18 +18,14 @@ import { remainingExpireSeconds } from './poll-schedule';
 import { Poller, type QueryOutcome } from './poller';
 import { productInfoFor } from './sale-wire';
 import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
+import { checkSale, type SaleSettings } from './sale-intake';
 import { systemTimers, type Timers } from './timers';
 import { TokenBucket } from './token-bucket';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
 
-export interface CheckoutSettings {
-  counterName: string;
-  headMerchantId: string;
-  merchantId: string;
-  orderExpireSeconds: number;
-}
+export type CheckoutSettings = SaleSettings;
 
 export interface CheckoutDeps {
   db: Db;
@@ -45,15 +41,6 @@ export interface CheckoutDeps {
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
-
-function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  const out: FieldErrors = {};
-  for (const i of issues) {
-    const key = i.path.map(String).join('.') || 'sale';
-    out[key] ??= i.message;
-  }
-  return out;
-}
 
 export function createCheckoutService(deps: CheckoutDeps) {
   const tuning = resolveTuning(deps.tuning);
@@ -239,25 +226,26 @@ export function createCheckoutService(deps: CheckoutDeps) {
     return rec;
   }
 
+  /** The journal write that must happen before anything is sent; if it fails, nothing is sent. */
+  function recordSale(o: Parameters<OrderJournal['insert']>[0]): OrderRecord {
+    try {
+      return journal.insert(o);
+    } catch (err) {
+      logger.error('could not record a sale', { error: String(err) });
+      throw new AppError('INTERNAL', 'The sale could not be recorded on this computer (the database could not be written), so nothing was sent to the terminal. Try again; if it repeats, call support.');
+    }
+  }
+
   function newSale(input: unknown, retryOf?: number): OrderView {
     if (stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
-    const parsed = SaleInputSchema.safeParse(input);
-    if (!parsed.success) throw validationError(fieldErrors(parsed.error.issues), 'Check the sale: some fields need fixing');
-    const sale = parsed.data;
     const s = deps.settings();
-    if (!s.headMerchantId || !s.merchantId) {
-      throw new AppError('PROVIDER_NOT_CONFIGURED', 'The merchant ids are not set. Ask the administrator to fill them in Settings before selling.');
-    }
-    // Settings keep this to 30..3600 s; the core only needs a sane whole number.
-    if (!Number.isInteger(s.orderExpireSeconds) || s.orderExpireSeconds < 1 || s.orderExpireSeconds > 86_400) {
-      throw new AppError('VALIDATION', 'The order expiry in Settings must be a whole number of seconds (30 to 3600).', { orderExpireSeconds: s.orderExpireSeconds });
-    }
+    const sale = checkSale(input, s);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
     const createdAt = now();
     // Sales wait their turn behind older queued ones; otherwise each goes straight out (and
     // while offline that attempt doubles as the check whether the provider is back).
     const queueAhead = journal.countQueued() > 0;
-    const rec = journal.insert({
+    const rec = recordSale({
       sale,
       amountKobo: saleAmounts(sale).amountKobo,
       counterCode: counterCode(s.counterName),

@@ -220,3 +220,16 @@ describe('cashier actions', () => {
     await expect(h.sell()).rejects.toMatchObject({ code: 'NOT_READY' });
   });
 });
+
+describe('journal first', () => {
+  it('if the sale cannot be recorded, nothing is sent and the cashier gets a clear error', async () => {
+    h = checkoutHarness();
+    h.db.exec("CREATE TRIGGER no_orders BEFORE INSERT ON orders BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
+    await expect(h.sell()).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/could not be recorded.*nothing was sent/) });
+    await h.time.advance(5_000);
+    expect(h.pos.calls).toEqual([]);
+    h.db.exec('DROP TRIGGER no_orders');
+    const v = await h.sell();
+    expect(v.outOrderNo).toBe('COU3-250131-0001'); // the failed attempt used up no number
+  });
+});

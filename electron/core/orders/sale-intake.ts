@@ -1,0 +1,34 @@
+// Checks a sale before anything is recorded: the form (per-field messages for the cashier) and
+// the settings the order needs (merchant ids, a sane expiry).
+import { AppError, validationError, type FieldErrors } from '../../../shared/errors';
+import { SaleInputSchema, type Sale } from '../../../shared/orders';
+
+export interface SaleSettings {
+  counterName: string;
+  headMerchantId: string;
+  merchantId: string;
+  orderExpireSeconds: number;
+}
+
+function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const i of issues) {
+    const key = i.path.map(String).join('.') || 'sale';
+    out[key] ??= i.message;
+  }
+  return out;
+}
+
+/** The checked sale; throws VALIDATION (with `details.fields`) or PROVIDER_NOT_CONFIGURED. */
+export function checkSale(input: unknown, s: SaleSettings): Sale {
+  const parsed = SaleInputSchema.safeParse(input);
+  if (!parsed.success) throw validationError(fieldErrors(parsed.error.issues), 'Check the sale: some fields need fixing');
+  if (!s.headMerchantId || !s.merchantId) {
+    throw new AppError('PROVIDER_NOT_CONFIGURED', 'The merchant ids are not set. Ask the administrator to fill them in Settings before selling.');
+  }
+  // Settings keep this to 30..3600 s; the core only needs a sane whole number.
+  if (!Number.isInteger(s.orderExpireSeconds) || s.orderExpireSeconds < 1 || s.orderExpireSeconds > 86_400) {
+    throw new AppError('VALIDATION', 'The order expiry in Settings must be a whole number of seconds (30 to 3600).', { orderExpireSeconds: s.orderExpireSeconds });
+  }
+  return parsed.data;
+}
