@@ -1,7 +1,112 @@
-// Receipts, order search and shifts. (Filled in by the receipts work.)
+// Receipts, order search and shifts: wires the print journal, the printers, the receipt and shift
+// services and the order search into this module's share of the contract.
 import type { recordCalls } from '../../../shared/contract-records';
+import type { OrderView } from '../../../shared/orders';
 import type { CoreModule, ModuleContext } from '../core-module';
+import type { SerialPortClass } from '../terminal/serial-port';
+import type { NetworkSendOptions } from './network-printer';
+import { searchOrders } from './order-search';
+import { renderJob } from './print-payload';
+import { PrintJobStore, targetText } from './print-jobs';
+import { createPrintService } from './print-service';
+import { createReceipts } from './receipts-service';
+import { migrateRecords } from './records-migrations';
+import { createRecordsSettings } from './records-settings';
+import { createShiftService } from './shift-service';
+import { ShiftStore } from './shift-store';
+import { browserSystemPrinter, type SystemPrinter } from './system-printer';
+import { sqliteTopupTotals, type TopupTotalsSource } from './topup-totals';
 
-export function createRecordsModule(_ctx: ModuleContext): CoreModule<typeof recordCalls> {
-  return { handlers: {} };
+export interface RecordsDeps {
+  /** Electron's system printing and PDF (electron/main/print-system.ts); the browser shell has none. */
+  systemPrinter?: SystemPrinter;
+  /** Tests pass a mock or a pty-backed class; the app uses serialport's. */
+  serialPort?: SerialPortClass;
+  network?: NetworkSendOptions;
+  serialTimeoutMs?: number;
+  autoPrintDetailWaitMs?: number;
+  topups?: TopupTotalsSource;
 }
+
+export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}): CoreModule<typeof recordCalls> {
+  migrateRecords(ctx.db);
+  const now = () => ctx.clock.now();
+  const systemPrinter = deps.systemPrinter ?? browserSystemPrinter;
+  const settings = createRecordsSettings(ctx.store, ctx.logger);
+  const jobs = new PrintJobStore(ctx.db, now);
+  const shifts = new ShiftStore(ctx.db);
+  const counterName = () => ctx.settings.profile(ctx.settings.activeProfile()).counterName;
+
+  const printer = createPrintService({
+    jobs,
+    printing: () => settings.get().printing,
+    systemPrinter,
+    render: renderJob,
+    logger: ctx.logger,
+    onJob: (job) => ctx.hub.emit('receipts.jobChanged', job),
+    ...(deps.serialPort ? { serialPort: deps.serialPort } : {}),
+    ...(deps.network ? { network: deps.network } : {}),
+    ...(deps.serialTimeoutMs ? { serialTimeoutMs: deps.serialTimeoutMs } : {}),
+  });
+  const receipts = createReceipts({
+    checkout: ctx.checkout, settings, counterName, shifts, jobs, printer, systemPrinter, dataDir: ctx.dataDir, logger: ctx.logger,
+    ...(deps.autoPrintDetailWaitMs !== undefined ? { detailWaitMs: deps.autoPrintDetailWaitMs } : {}),
+  });
+  const shift = createShiftService({
+    db: ctx.db, shifts, topups: deps.topups ?? sqliteTopupTotals(ctx.db), settings, counterName, jobs, printer, clock: ctx.clock,
+    onShift: () => ctx.hub.emit('shift.changed', { shift: shifts.current() }),
+  });
+
+  const settingsView = () => ({ ...settings.get(), systemPrinting: { available: systemPrinter.available, note: systemPrinter.note } });
+  const views = (ids: number[]): OrderView[] => ids.map((id) => ctx.checkout.get(id)).filter((v): v is OrderView => v !== null);
+
+  return {
+    handlers: {
+      'receipts.settings': () => settingsView(),
+      'receipts.saveSettings': (a) => {
+        settings.save(a);
+        return settingsView();
+      },
+      'receipts.systemPrinters': () => systemPrinter.listPrinters(),
+      'receipts.testPage': () => {
+        const target = printer.currentTarget();
+        return printer.submit({
+          kind: 'test-page',
+          title: 'Printer test page',
+          payload: { test: { at: now(), cinemaName: settings.get().cinema.name, counterName: counterName(), printer: targetText(target) } },
+          reprint: false,
+        });
+      },
+      'receipts.preview': (a) => receipts.preview(a.orderId),
+      'receipts.print': (a) => receipts.print(a.orderId),
+      'receipts.browserPrinted': (a) => receipts.browserPrinted(a.orderId),
+      'receipts.savePdf': (a) => receipts.savePdf(a.orderId),
+      'receipts.jobs': (a) => jobs.forOrder(a.orderId),
+      'receipts.failedJobs': () => jobs.failedJobs(),
+      'receipts.retry': (a) => printer.retry(a.id),
+
+      'orders.search': (a) => {
+        const r = searchOrders(ctx.db, a);
+        return { rows: views(r.ids), total: r.total, next: r.next };
+      },
+
+      'shift.current': () => ({ shift: shift.current() }),
+      'shift.open': (a) => shift.open(a.cashier, a.openingFloat),
+      'shift.report': (a) => shift.report(a.id),
+      'shift.close': (a) => shift.close(a.acceptOpen),
+      'shift.reports': (a) => shift.reports(a.limit, a.beforeId),
+      'shift.print': (a) => shift.print(a.id),
+      'shift.browserPrinted': (a) => shift.browserPrinted(a.id),
+      'shift.reportJobs': (a) => shift.jobs(a.id),
+      'shift.exportCsv': (a) => shift.exportCsv(a.id),
+    },
+    start() {
+      for (const job of jobs.recoverInterrupted()) ctx.hub.emit('receipts.jobChanged', job);
+    },
+    async stop() {
+      receipts.stop();
+      await printer.idle();
+    },
+  };
+}
+

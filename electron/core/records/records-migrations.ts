@@ -1,0 +1,64 @@
+// The tables of receipts and shifts (print jobs, shifts, kept Z reports), and this module's own
+// indexes on the order journal for searching it (named records_*; the journal is read, never written).
+import { migrate, type Db } from '../db/database';
+
+const OWN_TABLES = {
+  name: 'records-001-print-jobs-shifts',
+  sql: `
+    CREATE TABLE print_jobs (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      kind TEXT NOT NULL CHECK (kind IN ('receipt', 'shift-report', 'test-page')),
+      order_id INTEGER,
+      report_id INTEGER,
+      title TEXT NOT NULL,
+      payload_json TEXT NOT NULL,
+      target_json TEXT NOT NULL,
+      target_text TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('pending', 'printing', 'printed', 'failed')),
+      error TEXT,
+      error_code TEXT,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      reprint INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      printed_at INTEGER
+    );
+    CREATE INDEX records_print_jobs_order ON print_jobs(order_id, id);
+    CREATE INDEX records_print_jobs_report ON print_jobs(report_id, id);
+    CREATE INDEX records_print_jobs_status ON print_jobs(status, id);
+    CREATE TABLE shifts (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      cashier TEXT NOT NULL,
+      opened_at INTEGER NOT NULL,
+      opening_float_kobo INTEGER,
+      closed_at INTEGER
+    );
+    CREATE UNIQUE INDEX records_one_open_shift ON shifts(ifnull(closed_at, 0)) WHERE closed_at IS NULL;
+    CREATE INDEX records_shifts_opened ON shifts(opened_at);
+    CREATE TABLE shift_reports (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      shift_id INTEGER NOT NULL UNIQUE REFERENCES shifts(id),
+      created_at INTEGER NOT NULL,
+      report_json TEXT NOT NULL
+    );
+  `,
+};
+
+/**
+ * Search reads the newest orders first and filters them; this covering index lets it do so without
+ * touching the table rows of orders that do not match (the journal's own created_at index does not).
+ */
+const ORDER_INDEXES = {
+  name: 'records-002-order-search-indexes',
+  sql: `
+    CREATE INDEX IF NOT EXISTS records_orders_search ON orders(created_at, id, state, amount_kobo, film_name, film_title, seats, out_order_no, order_no, pay_no);
+    CREATE INDEX IF NOT EXISTS records_orders_state_created ON orders(state, created_at, id);
+    CREATE INDEX IF NOT EXISTS records_order_events_at ON order_events(at, to_state);
+  `,
+};
+
+export function migrateRecords(db: Db): void {
+  migrate(db, [OWN_TABLES]);
+  const hasOrders = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('orders', 'order_events')").all().length === 2;
+  if (hasOrders) migrate(db, [ORDER_INDEXES]);
+}

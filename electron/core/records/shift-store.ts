@@ -1,0 +1,94 @@
+// Shifts and their kept Z reports in SQLite: one open shift at a time (the database refuses a
+// second), closed together with its report in one transaction.
+import { AppError } from '../../../shared/errors';
+import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummary } from '../../../shared/records';
+import type { Db } from '../db/database';
+
+type Row = Record<string, unknown>;
+
+function toView(r: Row): ShiftView {
+  return {
+    id: r.id as number,
+    cashier: r.cashier as string,
+    openedAt: r.opened_at as number,
+    openingFloatKobo: (r.opening_float_kobo as number | null) ?? null,
+    closedAt: (r.closed_at as number | null) ?? null,
+  };
+}
+
+export class ShiftStore {
+  constructor(private readonly db: Db) {}
+
+  current(): ShiftView | null {
+    const r = this.db.prepare('SELECT * FROM shifts WHERE closed_at IS NULL ORDER BY id DESC LIMIT 1').get() as Row | undefined;
+    return r ? toView(r) : null;
+  }
+
+  get(id: number): ShiftView | null {
+    const r = this.db.prepare('SELECT * FROM shifts WHERE id = ?').get(id) as Row | undefined;
+    return r ? toView(r) : null;
+  }
+
+  open(cashier: string, openingFloatKobo: number | null, at: number): ShiftView {
+    const tx = this.db.transaction(() => {
+      const cur = this.current();
+      if (cur) throw new AppError('CONFLICT', `${cur.cashier}’s shift is still open. Close it before opening a new one.`, { shiftId: cur.id });
+      const info = this.db.prepare('INSERT INTO shifts (cashier, opened_at, opening_float_kobo) VALUES (?, ?, ?)').run(cashier, at, openingFloatKobo);
+      return Number(info.lastInsertRowid);
+    });
+    const id = tx.immediate();
+    return this.get(id)!;
+  }
+
+  /**
+   * Closes the open shift `id` at `at` and keeps its Z report, built inside the same transaction
+   * (so no order can slip between the totals and the close).
+   */
+  close(id: number, at: number, build: (shift: ShiftView) => Omit<ShiftReport, 'id'>): ShiftReport {
+    const tx = this.db.transaction((): ShiftReport => {
+      const cur = this.get(id);
+      if (!cur) throw new AppError('NOT_FOUND', `There is no shift ${id}.`, { id });
+      if (cur.closedAt !== null) throw new AppError('CONFLICT', 'This shift is closed already.', { id });
+      this.db.prepare('UPDATE shifts SET closed_at = ? WHERE id = ?').run(at, id);
+      const closed = { ...cur, closedAt: at };
+      const draft = build(closed);
+      const info = this.db.prepare('INSERT INTO shift_reports (shift_id, created_at, report_json) VALUES (?, ?, ?)').run(id, at, '{}');
+      const report: ShiftReport = { ...draft, id: Number(info.lastInsertRowid) };
+      this.db.prepare('UPDATE shift_reports SET report_json = ? WHERE id = ?').run(JSON.stringify(report), report.id);
+      return report;
+    });
+    return tx.immediate();
+  }
+
+  report(id: number): ShiftReport | null {
+    const r = this.db.prepare('SELECT report_json FROM shift_reports WHERE id = ?').get(id) as { report_json: string } | undefined;
+    return r ? ShiftReportSchema.parse(JSON.parse(r.report_json)) : null;
+  }
+
+  /** Kept Z reports, newest first. */
+  reports(limit: number, beforeId?: number): ZReportSummary[] {
+    const rows = this.db
+      .prepare('SELECT id, report_json FROM shift_reports WHERE id < ? ORDER BY id DESC LIMIT ?')
+      .all(beforeId ?? Number.MAX_SAFE_INTEGER, limit) as { id: number; report_json: string }[];
+    return rows.map((r) => {
+      const rep = ShiftReportSchema.parse(JSON.parse(r.report_json));
+      return {
+        id: r.id,
+        shiftId: rep.shift.id,
+        cashier: rep.shift.cashier,
+        openedAt: rep.shift.openedAt,
+        closedAt: rep.shift.closedAt ?? rep.generatedAt,
+        paid: { count: rep.totals.paid.count + rep.totals.paidLate.count, amountKobo: rep.totals.paid.amountKobo + rep.totals.paidLate.amountKobo },
+        openCount: rep.totals.openItems.length,
+      };
+    });
+  }
+
+  /** The cashier of the shift that was open at `at` ('' when none was). */
+  cashierAt(at: number): string {
+    const r = this.db
+      .prepare('SELECT cashier FROM shifts WHERE opened_at <= ? AND (closed_at IS NULL OR closed_at > ?) ORDER BY opened_at DESC LIMIT 1')
+      .get(at, at) as { cashier: string } | undefined;
+    return r?.cashier ?? '';
+  }
+}

@@ -1,0 +1,61 @@
+// Top-ups in a shift's totals, read from the top-ups journal when it exists. The top-ups module may
+// not be installed (or not migrated yet): then there are none, and the report says so.
+import type { OpenItem, TopupLine } from '../../../shared/records';
+import type { Db } from '../db/database';
+
+export interface TopupTotalsSource {
+  totals(from: number, to: number): { available: boolean; lines: TopupLine[]; successKobo: number };
+  /** Top-ups still waiting for an outcome, created before `to`. */
+  open(to: number): OpenItem[];
+}
+
+const NEEDED = ['id', 'reference', 'state', 'amount_kobo', 'created_at'];
+const OPEN_STATES = ['queued', 'sending', 'unknown', 'pending'];
+/** Report order and words; a state this list does not know is still counted, under its own name. */
+const LABELS: [string, string][] = [
+  ['success', 'Successful'],
+  ['fail', 'Failed'],
+  ['not_sent', 'Not sent'],
+  ['cancelled', 'Cancelled'],
+  ['pending', 'In progress'],
+  ['unknown', 'Checking with the provider'],
+  ['queued', 'Waiting to send'],
+  ['sending', 'Sending'],
+];
+
+export function topupLabel(state: string): string {
+  return LABELS.find(([s]) => s === state)?.[1] ?? state;
+}
+
+export function sqliteTopupTotals(db: Db): TopupTotalsSource {
+  const ready = (): boolean => {
+    const t = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'topups'").get();
+    if (!t) return false;
+    const cols = new Set((db.prepare('PRAGMA table_info(topups)').all() as { name: string }[]).map((c) => c.name));
+    return NEEDED.every((c) => cols.has(c));
+  };
+  return {
+    totals(from, to) {
+      if (!ready()) return { available: false, lines: [], successKobo: 0 };
+      const rows = db
+        .prepare("SELECT state, COUNT(*) AS n, COALESCE(SUM(amount_kobo), 0) AS kobo FROM topups WHERE created_at >= ? AND created_at < ? AND state <> 'draft' GROUP BY state")
+        .all(from, to) as { state: string; n: number; kobo: number }[];
+      const rank = (s: string) => {
+        const i = LABELS.findIndex(([x]) => x === s);
+        return i < 0 ? LABELS.length : i;
+      };
+      const lines = rows
+        .sort((a, b) => rank(a.state) - rank(b.state) || a.state.localeCompare(b.state))
+        .map((r) => ({ state: r.state, label: topupLabel(r.state), count: r.n, amountKobo: r.kobo }));
+      return { available: true, lines, successKobo: rows.find((r) => r.state === 'success')?.kobo ?? 0 };
+    },
+    open(to) {
+      if (!ready()) return [];
+      const marks = OPEN_STATES.map(() => '?').join(',');
+      const rows = db
+        .prepare(`SELECT id, reference, state, amount_kobo, created_at FROM topups WHERE state IN (${marks}) AND created_at < ? ORDER BY created_at LIMIT 200`)
+        .all(...OPEN_STATES, to) as { id: number; reference: string; state: string; amount_kobo: number; created_at: number }[];
+      return rows.map((r) => ({ kind: 'topup' as const, id: r.id, ref: r.reference, state: r.state, label: topupLabel(r.state), amountKobo: r.amount_kobo, createdAt: r.created_at }));
+    },
+  };
+}

@@ -1,0 +1,302 @@
+// Receipts, printers, order search and shifts as both sides see them: settings with their checks,
+// the receipt and shift-report models, print jobs, search arguments and pages. zod only.
+import { z } from 'zod';
+import { OrderState, OrderViewSchema } from './orders';
+
+// ---- settings ----
+
+export const PRINTER_KINDS = ['system', 'network', 'serial'] as const;
+export const PrinterKind = z.enum(PRINTER_KINDS);
+export type PrinterKind = z.infer<typeof PrinterKind>;
+export const PRINTER_KIND_LABELS: Record<PrinterKind, string> = {
+  system: 'System printer (the computer’s printers)',
+  network: 'Network receipt printer (ESC/POS, TCP)',
+  serial: 'Serial receipt printer (ESC/POS, COM port)',
+};
+
+/** Paper roll width in millimetres. */
+export const PAPER_WIDTHS = ['58', '80'] as const;
+export const PaperWidth = z.enum(PAPER_WIDTHS);
+export type PaperWidth = z.infer<typeof PaperWidth>;
+
+export const SERIAL_BAUD_RATES = [9600, 19200, 38400, 57600, 115200] as const;
+export const MAX_COPIES = 5;
+
+const HOST_RE = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/;
+
+/**
+ * The checks that depend on the kind of printer. Also run by the settings store on input that
+ * failed elsewhere, so every wrong field is named at once.
+ */
+export function printerTargetIssues(s: { kind?: unknown; host?: unknown; serialPath?: unknown }): { path: string[]; message: string }[] {
+  const host = typeof s.host === 'string' ? s.host.trim() : '';
+  const serialPath = typeof s.serialPath === 'string' ? s.serialPath.trim() : '';
+  const out: { path: string[]; message: string }[] = [];
+  if (s.kind === 'network') {
+    const bad = (message: string) => out.push({ path: ['host'], message });
+    if (host === '') bad('Enter the printer’s address, for example 192.168.1.50');
+    else if (/^[a-z]+:\/\//i.test(host)) bad('Enter only the address, without http:// (for example 192.168.1.50)');
+    else if (/:\d+$/.test(host)) bad('Enter the port in the Port field, not after the address');
+    else if (!HOST_RE.test(host)) bad('This is not a printer address: use an IP like 192.168.1.50 or a name like printer-1');
+  }
+  if (s.kind === 'serial' && serialPath === '') out.push({ path: ['serialPath'], message: 'Choose the serial port of the printer (for example COM3 or /dev/ttyUSB0)' });
+  return out;
+}
+
+const wholeNumber = (what: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `Enter the ${what} (${min} to ${max})` })
+    .int(`The ${what} is a whole number from ${min} to ${max}`)
+    .min(min, `The ${what} is a whole number from ${min} to ${max}`)
+    .max(max, `The ${what} is a whole number from ${min} to ${max}`);
+
+export const PrinterSettingsSchema = z
+  .object({
+    kind: PrinterKind.default('system'),
+    /** The system printer's name; '' prints to the computer's default printer. */
+    systemPrinterName: z.string().trim().max(200, 'At most 200 characters').default(''),
+    /** Print without the print dialog (Electron); off shows the dialog each time. */
+    systemSilent: z.boolean().default(true),
+    host: z.string().trim().max(253, 'At most 253 characters').default(''),
+    port: wholeNumber('port', 1, 65535).default(9100),
+    serialPath: z.string().trim().max(200, 'At most 200 characters').default(''),
+    baudRate: z.coerce
+      .number({ error: 'Choose the speed of the serial printer' })
+      .refine((v) => (SERIAL_BAUD_RATES as readonly number[]).includes(v), `Choose one of ${SERIAL_BAUD_RATES.join(', ')} baud`)
+      .default(9600),
+    paper: PaperWidth.default('80'),
+    autoPrint: z.boolean().default(false),
+    copies: wholeNumber('number of copies', 1, MAX_COPIES).default(1),
+  })
+  .superRefine((s, ctx) => {
+    for (const i of printerTargetIssues(s)) ctx.addIssue({ code: 'custom', ...i });
+  });
+export type PrinterSettings = z.infer<typeof PrinterSettingsSchema>;
+
+export const CinemaSettingsSchema = z.object({
+  name: z.string().trim().min(1, 'Enter the cinema’s name as the receipt should show it').max(48, 'At most 48 characters').default('Cinema'),
+  branch: z.string().trim().max(48, 'At most 48 characters').default(''),
+  /** A last line on every receipt, for example "Thank you. Enjoy the film!". */
+  footer: z.string().trim().max(120, 'At most 120 characters').default('Thank you. Enjoy the film!'),
+});
+export type CinemaSettings = z.infer<typeof CinemaSettingsSchema>;
+
+export function defaultPrinterSettings(): PrinterSettings {
+  return PrinterSettingsSchema.parse({});
+}
+export function defaultCinemaSettings(): CinemaSettings {
+  return CinemaSettingsSchema.parse({});
+}
+
+export const RecordsSettingsViewSchema = z.object({
+  printing: PrinterSettingsSchema,
+  cinema: CinemaSettingsSchema,
+  /** Whether this shell can print to system printers by itself (Electron) or leaves it to the browser. */
+  systemPrinting: z.object({ available: z.boolean(), note: z.string() }),
+});
+export type RecordsSettingsView = z.infer<typeof RecordsSettingsViewSchema>;
+
+export const SystemPrinterInfoSchema = z.object({ name: z.string(), displayName: z.string(), isDefault: z.boolean() });
+export type SystemPrinterInfo = z.infer<typeof SystemPrinterInfoSchema>;
+
+// ---- the receipt ----
+
+export const ReceiptSchema = z.object({
+  orderId: z.number().int().positive(),
+  cinemaName: z.string(),
+  branch: z.string(),
+  footer: z.string(),
+  counterName: z.string(),
+  filmName: z.string(),
+  filmTitle: z.string(),
+  /** yyyy-MM-dd and HH:mm as sold (a calendar date, not an instant). */
+  showDate: z.string(),
+  showTime: z.string(),
+  seats: z.array(z.string()),
+  tickets: z.number().int(),
+  priceKobo: z.number().int(),
+  ticketsKobo: z.number().int(),
+  bookingFeeKobo: z.number().int(),
+  totalKobo: z.number().int(),
+  /** The order's state when the receipt was made; receipts are only made for final orders. */
+  state: OrderState,
+  outOrderNo: z.string(),
+  orderNo: z.string().optional(),
+  payNo: z.string().optional(),
+  /** Masked by the provider: at most the last four digits show. */
+  senderAccount: z.string().optional(),
+  senderName: z.string().optional(),
+  transactionTime: z.number().optional(),
+  completedTime: z.number().optional(),
+  /** The cashier of the shift the order was sold in; '' when no shift was open. */
+  cashier: z.string(),
+  terminalSn: z.string(),
+  /** What the QR code holds: the provider's orderNo (our outOrderNo until it has one). */
+  qrText: z.string(),
+  reprint: z.boolean(),
+});
+export type Receipt = z.infer<typeof ReceiptSchema>;
+
+export const PAYMENT_STATUS_TEXT: Record<OrderState, string> = {
+  paid: 'PAID',
+  failed: 'NOT PAID - payment failed',
+  cancelled: 'NOT PAID - cancelled',
+  expired: 'NOT PAID - expired',
+  queued: 'NOT PAID YET',
+  creating: 'NOT PAID YET',
+  waiting: 'NOT PAID YET',
+  unknown: 'NOT CONFIRMED',
+};
+
+export const ReceiptPreviewSchema = z.object({
+  receipt: ReceiptSchema,
+  paper: PaperWidth,
+  /** The receipt as printed, an HTML fragment (escaped; no scripts, no inline styles). */
+  html: z.string(),
+});
+export type ReceiptPreview = z.infer<typeof ReceiptPreviewSchema>;
+
+// ---- print jobs ----
+
+export const PRINT_JOB_KINDS = ['receipt', 'shift-report', 'test-page'] as const;
+export const PRINT_JOB_STATUSES = ['pending', 'printing', 'printed', 'failed'] as const;
+export const PrintJobStatus = z.enum(PRINT_JOB_STATUSES);
+export type PrintJobStatus = z.infer<typeof PrintJobStatus>;
+
+export const PrintJobViewSchema = z.object({
+  id: z.number().int().positive(),
+  kind: z.enum(PRINT_JOB_KINDS),
+  orderId: z.number().int().nullable(),
+  reportId: z.number().int().nullable(),
+  /** What it prints, in words ("Receipt C1-261121-0001", "Z report #4"). */
+  title: z.string(),
+  /** Where it went, in words ("Network printer 192.168.1.50:9100"). */
+  target: z.string(),
+  status: PrintJobStatus,
+  /** Why it failed, in words a cashier can act on. */
+  error: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  attempts: z.number().int().nonnegative(),
+  reprint: z.boolean(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type PrintJobView = z.infer<typeof PrintJobViewSchema>;
+
+// ---- order search ----
+
+export const SEARCH_PAGE_MAX = 200;
+const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-03-31');
+
+export const OrderSearchSchema = z
+  .object({
+    /** outOrderNo, orderNo, payNo (prefixes), film (part of the name or title), a seat, or an amount in naira. */
+    text: z.string().trim().max(100, 'At most 100 characters').default(''),
+    states: z.array(OrderState).max(8).default([]),
+    /** Lagos calendar days, inclusive. */
+    from: dateText.optional(),
+    to: dateText.optional(),
+    /** The `next` of the previous page. */
+    cursor: z.string().max(64).optional(),
+    limit: z.number().int().min(1).max(SEARCH_PAGE_MAX).default(50),
+  })
+  .strict()
+  .refine((a) => !a.from || !a.to || a.from <= a.to, { path: ['to'], message: 'The end date is before the start date' });
+export type OrderSearchArgs = z.input<typeof OrderSearchSchema>;
+
+export const OrderPageSchema = z.object({
+  rows: z.array(OrderViewSchema),
+  /** How many orders match in all. */
+  total: z.number().int().nonnegative(),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next: z.string().nullable(),
+});
+export type OrderPage = z.infer<typeof OrderPageSchema>;
+
+// ---- shifts ----
+
+export const ShiftViewSchema = z.object({
+  id: z.number().int().positive(),
+  cashier: z.string(),
+  openedAt: z.number(),
+  openingFloatKobo: z.number().int().nullable(),
+  closedAt: z.number().nullable(),
+});
+export type ShiftView = z.infer<typeof ShiftViewSchema>;
+
+export const ShiftOpenSchema = z
+  .object({
+    cashier: z.string({ error: 'Enter the cashier’s name' }).trim().min(1, 'Enter the cashier’s name').max(40, 'At most 40 characters'),
+    /** Naira as typed ("5,000"); '' for none. Checked in main. */
+    openingFloat: z.string().max(30).default(''),
+  })
+  .strict();
+
+export const BucketSchema = z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() });
+export type Bucket = z.infer<typeof BucketSchema>;
+
+export const OpenItemSchema = z.object({
+  kind: z.enum(['order', 'topup']),
+  id: z.number().int(),
+  /** outOrderNo or the top-up's reference. */
+  ref: z.string(),
+  state: z.string(),
+  label: z.string(),
+  amountKobo: z.number().int(),
+  createdAt: z.number(),
+  reason: z.string().optional(),
+});
+export type OpenItem = z.infer<typeof OpenItemSchema>;
+
+export const TopupLineSchema = z.object({ state: z.string(), label: z.string(), count: z.number().int(), amountKobo: z.number().int() });
+export type TopupLine = z.infer<typeof TopupLineSchema>;
+
+export const ShiftTotalsSchema = z.object({
+  from: z.number(),
+  to: z.number(),
+  paid: BucketSchema,
+  failed: BucketSchema,
+  cancelled: BucketSchema,
+  expired: BucketSchema,
+  /** Orders not final yet (queued, sending, waiting, unknown). */
+  open: BucketSchema,
+  ticketsSold: z.number().int().nonnegative(),
+  /** Booking fees inside the paid total. */
+  bookingFeesKobo: z.number().int(),
+  /** The provider's transaction fees on paid orders, as it reported them. */
+  providerFeesKobo: z.number().int(),
+  /** Orders sold before this shift that were settled as paid during it. */
+  paidLate: BucketSchema,
+  topups: z.object({ available: z.boolean(), lines: z.array(TopupLineSchema), successKobo: z.number().int() }),
+  openItems: z.array(OpenItemSchema),
+});
+export type ShiftTotals = z.infer<typeof ShiftTotalsSchema>;
+
+export const ShiftReportSchema = z.object({
+  kind: z.enum(['X', 'Z']),
+  /** The kept Z report's number; null for a running X report. */
+  id: z.number().int().nullable(),
+  shift: ShiftViewSchema,
+  generatedAt: z.number(),
+  cinemaName: z.string(),
+  branch: z.string(),
+  counterName: z.string(),
+  totals: ShiftTotalsSchema,
+});
+export type ShiftReport = z.infer<typeof ShiftReportSchema>;
+
+export const ShiftReportViewSchema = z.object({ report: ShiftReportSchema, html: z.string(), paper: PaperWidth });
+export type ShiftReportView = z.infer<typeof ShiftReportViewSchema>;
+
+export const ZReportSummarySchema = z.object({
+  id: z.number().int(),
+  shiftId: z.number().int(),
+  cashier: z.string(),
+  openedAt: z.number(),
+  closedAt: z.number(),
+  paid: BucketSchema,
+  openCount: z.number().int(),
+});
+export type ZReportSummary = z.infer<typeof ZReportSummarySchema>;
+
+export const CsvExportSchema = z.object({ fileName: z.string(), csv: z.string() });
