@@ -1,0 +1,113 @@
+// The driver's handle on the app-under-test child (test/helpers/chaos-app.ts): start it, send it
+// sales (answered once journaled), SIGKILL it at any moment, start it again, stop it cleanly.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { SaleInput } from '../../shared/orders';
+import type { AppMessage, ChaosAppArgs, DriverMessage, OrderSnapshot } from '../helpers/chaos-protocol';
+
+const REPO = resolve(__dirname, '..', '..');
+const CHILD = join(REPO, 'test', 'helpers', 'chaos-app.ts');
+
+export type SellResult =
+  | { kind: 'acked'; id: number; outOrderNo: string }
+  | { kind: 'refused'; code: string; message: string }
+  /** The process died before answering: the sale counts as started only if it is in the journal. */
+  | { kind: 'no-answer' };
+
+export interface AppProcessEvents {
+  order(o: OrderSnapshot): void;
+  ready(webhookUrl: string, orders: OrderSnapshot[]): void;
+}
+
+export class AppProcess {
+  private child: ChildProcess | null = null;
+  private exited: Promise<void> = Promise.resolve();
+  private readonly pending = new Map<number, (r: SellResult) => void>();
+  private nextReq = 1;
+  generation = 0;
+  readonly stderr: string[] = [];
+
+  constructor(
+    private readonly args: Omit<ChaosAppArgs, 'seed'> & { seed: number },
+    private readonly dir: string,
+    private readonly on: AppProcessEvents,
+  ) {}
+
+  get alive(): boolean {
+    return this.child !== null;
+  }
+
+  /** Starts a new process on the same journal; resolves with its webhook URL once it has resumed. */
+  start(): Promise<string> {
+    if (this.child) throw new Error('the app is already running');
+    this.generation += 1;
+    const argsFile = join(this.dir, `app-args-${this.generation}.json`);
+    writeFileSync(argsFile, JSON.stringify({ ...this.args, seed: this.args.seed + this.generation } satisfies ChaosAppArgs));
+    // Node itself (not the tsx CLI, which would put a wrapper process between us and the app).
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, argsFile], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    this.child = child;
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => this.stderr.push(d));
+    this.exited = new Promise((done) => {
+      child.once('exit', () => {
+        if (this.child === child) this.child = null;
+        for (const [id, answer] of this.pending) {
+          this.pending.delete(id);
+          answer({ kind: 'no-answer' });
+        }
+        done();
+      });
+    });
+    return new Promise((resolveStart, rejectStart) => {
+      const onExit = (code: number | null) => rejectStart(new Error(`the app exited while starting (code ${code}): ${this.stderr.join('').slice(-2000)}`));
+      child.once('exit', onExit);
+      child.on('message', (m: AppMessage) => {
+        if (m.type === 'ready') {
+          child.off('exit', onExit);
+          this.on.ready(m.webhookUrl, m.orders);
+          resolveStart(m.webhookUrl);
+        } else if (m.type === 'order') {
+          this.on.order({ id: m.id, outOrderNo: m.outOrderNo, state: m.state });
+        } else if (m.type === 'ack' || m.type === 'refused') {
+          const answer = this.pending.get(m.reqId);
+          this.pending.delete(m.reqId);
+          answer?.(m.type === 'ack' ? { kind: 'acked', id: m.id, outOrderNo: m.outOrderNo } : { kind: 'refused', code: m.code, message: m.message });
+        }
+      });
+    });
+  }
+
+  /** Sends a sale; the answer comes once it is journaled, or as no-answer if the process dies first. */
+  sell(sale: SaleInput): Promise<SellResult> {
+    const child = this.child;
+    if (!child) return Promise.resolve({ kind: 'no-answer' });
+    const reqId = this.nextReq++;
+    return new Promise((answer) => {
+      this.pending.set(reqId, answer);
+      this.send(child, { type: 'sell', reqId, sale });
+    });
+  }
+
+  /** SIGKILL: no chance to finish anything. Resolves once the process is gone. */
+  async kill(): Promise<void> {
+    this.child?.kill('SIGKILL');
+    await this.exited;
+  }
+
+  /** Asks the app to finish its calls and close the journal; kills it if it takes too long. */
+  async stop(timeoutMs = 15_000): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.send(child, { type: 'stop' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private send(child: ChildProcess, m: DriverMessage): void {
+    // A closed channel (the process just died) is reported here, not thrown: the exit handler
+    // answers the pending sale.
+    if (!child.connected) return;
+    child.send(m, () => {});
+  }
+}

@@ -1,0 +1,89 @@
+// The chaos run's verdict: the app's journal against the provider's orders and the sales the
+// driver started. Pure, so the counting rules can be read (and checked) on their own.
+import type { SandboxPosOrder } from '../../electron/sandbox';
+import { isFinalState, type OrderState } from '../../shared/orders';
+
+export interface JournalRow {
+  outOrderNo: string;
+  state: OrderState;
+  orderNo: string | null;
+  payNo: string | null;
+}
+
+export interface ChaosCounts {
+  sales: number;
+  providerOrders: number;
+  duplicates: number;
+  lost: number;
+  notFinal: number;
+}
+
+export interface ChaosVerdict extends ChaosCounts {
+  /** One line per problem, for the report. */
+  problems: string[];
+}
+
+/** The app state a final provider status must end in. */
+const EXPECTED: Record<string, OrderState> = { SUCCESS: 'paid', FAIL: 'failed', CANCEL: 'cancelled', CLOSE: 'expired' };
+
+/**
+ * sales: sales in the journal. duplicates: outOrderNos with more than one provider order, plus
+ * sales whose final state contradicts the provider. lost: sales the app acknowledged that are
+ * missing from the journal, plus provider orders with no sale in the journal. notFinal: journaled
+ * sales that are not final.
+ */
+export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[], acked: Iterable<string>): ChaosVerdict {
+  const problems: string[] = [];
+  const byOut = new Map<string, SandboxPosOrder[]>();
+  for (const p of provider) byOut.set(p.outOrderNo, [...(byOut.get(p.outOrderNo) ?? []), p]);
+  const journaled = new Map(journal.map((r) => [r.outOrderNo, r]));
+
+  let duplicates = 0;
+  for (const [out, list] of byOut) {
+    if (list.length > 1) {
+      duplicates += 1;
+      problems.push(`duplicate: ${out} has ${list.length} provider orders (${list.map((p) => `${p.orderNo} ${p.status}`).join(', ')})`);
+    }
+  }
+  let notFinal = 0;
+  for (const r of journal) {
+    if (!isFinalState(r.state)) {
+      notFinal += 1;
+      problems.push(`not final: ${r.outOrderNo} is ${r.state}`);
+      continue;
+    }
+    const p = byOut.get(r.outOrderNo)?.[0];
+    const contradiction = !p
+      ? r.state === 'paid' || r.state === 'cancelled' ? `the app says ${r.state} but the provider has no such order` : null
+      : p.status === 'PENDING'
+        ? `the app says ${r.state} but the provider still has it PENDING`
+        : EXPECTED[p.status] !== r.state
+          ? `the app says ${r.state} but the provider says ${p.status}`
+          // The webhook carries no payNo, so a sale paid by webhook may have none: only a different one contradicts.
+          : r.state === 'paid' && r.payNo && r.payNo !== p.payNo
+            ? `paid with payNo ${r.payNo} but the provider's is ${p.payNo}`
+            : null;
+    if (contradiction) {
+      duplicates += 1;
+      problems.push(`contradiction: ${r.outOrderNo}: ${contradiction}`);
+    }
+  }
+  let lost = 0;
+  for (const out of acked) {
+    if (!journaled.has(out)) {
+      lost += 1;
+      problems.push(`lost: ${out} was acknowledged but is not in the journal`);
+    }
+  }
+  for (const out of byOut.keys()) {
+    if (!journaled.has(out)) {
+      lost += 1;
+      problems.push(`lost: provider order ${out} has no sale in the journal`);
+    }
+  }
+  return { sales: journal.length, providerOrders: provider.length, duplicates, lost, notFinal, problems };
+}
+
+export function chaosLine(c: ChaosCounts): string {
+  return `sales=${c.sales} providerOrders=${c.providerOrders} duplicates=${c.duplicates} lost=${c.lost} notFinal=${c.notFinal}`;
+}

@@ -1,0 +1,180 @@
+// The chaos run: many sales through random provider faults, duplicate and late webhooks, and
+// SIGKILLs of the app process; then every sale must be final, once, and agree with the provider.
+// Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n>"; exit 1 unless
+// duplicates, lost and notFinal are all 0.
+// Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS] [--keep]
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isFinalState, type OrderState } from '../../shared/orders';
+import type { OrderSnapshot } from '../helpers/chaos-protocol';
+import { createRng } from '../helpers/chaos-random';
+import { AppProcess } from './app-process';
+import { chaosTuning, DEFAULT_CHAOS_OPTIONS, randomSale, startChaosSandbox, type ChaosOptions } from './chaos-setup';
+import { chaosLine, chaosVerdict, type ChaosVerdict, type JournalRow } from './chaos-verdict';
+import { TerminalSimulator } from './terminal-simulator';
+
+export interface ChaosReport extends ChaosVerdict {
+  lines: string[];
+  dir: string;
+}
+
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function runChaos(o: ChaosOptions, print: (line: string) => void = () => {}): Promise<ChaosReport> {
+  const started = Date.now();
+  const rng = createRng(o.seed);
+  const dir = mkdtempSync(join(tmpdir(), 'counterpay-chaos-'));
+  const dbFile = join(dir, 'journal.sqlite');
+  const cs = await startChaosSandbox(o);
+  const { sandbox } = cs;
+  const tuning = chaosTuning(o.expireSeconds);
+  const graceMs = tuning.poll?.graceMs ?? 0;
+
+  const faults = new Map<string, number>();
+  sandbox.events.on('fault', (f) => faults.set(f.kind, (faults.get(f.kind) ?? 0) + 1));
+  let webhookAttempts = 0;
+  sandbox.events.on('webhook-attempt', () => (webhookAttempts += 1));
+
+  // What the app has told us of its journal (events, and a full snapshot at each start).
+  const appView = new Map<string, OrderState>();
+  const acked = new Set<string>();
+  let checkDone = () => {};
+  const app = new AppProcess(
+    { dbFile, logFile: join(dir, 'app.log'), provider: cs.provider, tuning, seed: o.seed, settings: {
+      counterName: 'Chaos 1', headMerchantId: cs.merchant.headMerchantId, merchantId: cs.merchant.merchantId, orderExpireSeconds: o.expireSeconds,
+    } },
+    dir,
+    {
+      order: (s: OrderSnapshot) => {
+        appView.set(s.outOrderNo, s.state);
+        checkDone();
+      },
+      ready: (_url, orders) => {
+        for (const s of orders) appView.set(s.outOrderNo, s.state);
+      },
+    },
+  );
+  const sim = new TerminalSimulator(sandbox, { rng: rng.fork('terminals'), maxTapMs: Math.max(1_000, o.expireSeconds * 1000 * 0.25), lateWebhookMs: 6_000, onActivity: () => checkDone() });
+  sandbox.events.on('pos-order-settled', () => checkDone());
+
+  const startApp = async () => {
+    const url = await app.start();
+    sandbox.setWebhookUrl(cs.merchant.headMerchantId, url);
+  };
+
+  let verdict: ChaosVerdict | null = null;
+  try {
+    await startApp();
+    // ---- the sales, with kills at seeded moments ----
+    const saleRng = rng.fork('sales');
+    const killRng = rng.fork('kills');
+    const killAt = new Set<number>();
+    while (killAt.size < Math.min(o.kills, Math.max(0, o.sales - 1))) killAt.add(killRng.int(1, o.sales - 1));
+    let refused = 0;
+    let unanswered = 0;
+    const tally = (r: Awaited<ReturnType<AppProcess['sell']>>) => {
+      if (r.kind === 'acked') acked.add(r.outOrderNo);
+      else if (r.kind === 'refused') refused += 1;
+      else unanswered += 1;
+    };
+    for (let i = 0; i < o.sales; i++) {
+      await pause(Math.min(o.gapMs * 6, -Math.log(1 - saleRng.next()) * o.gapMs));
+      const sale = randomSale(saleRng, cs.terminals);
+      if (killAt.has(i)) {
+        // Half the kills land while this sale is being sent, half at a random moment in between.
+        const midSale = killRng.chance(0.5);
+        const answer = midSale ? app.sell(sale).then(tally) : Promise.resolve();
+        await pause(midSale ? killRng.int(0, 25) : killRng.int(0, 300));
+        await app.kill();
+        await answer;
+        print(`kill ${app.generation} before sale ${i + 1}${midSale ? ' (mid-sale)' : ''}`);
+        await startApp();
+        if (midSale) continue;
+      }
+      tally(await app.sell(sale));
+    }
+    print(`${o.sales} sales sent in ${((Date.now() - started) / 1000).toFixed(1)} s: ${acked.size} acknowledged, ${refused} refused, ${unanswered} unanswered (killed)`);
+
+    // ---- wait until every sale is final (bounded) ----
+    const deadlineMs = o.expireSeconds * 1000 + graceMs + 30_000;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        print(`gave up waiting after ${deadlineMs} ms`);
+        resolve();
+      }, deadlineMs);
+      checkDone = () => {
+        const appFinal = [...appView.values()].every(isFinalState);
+        const providerFinal = sandbox.listPosOrders().every((p) => p.status !== 'PENDING');
+        if (appFinal && providerFinal && sim.busy === 0) {
+          clearTimeout(timer);
+          checkDone = () => {};
+          resolve();
+        }
+      };
+      checkDone();
+    });
+    await sim.drained();
+    sim.close();
+    await app.stop();
+
+    // ---- count ----
+    const db = new Database(dbFile, { readonly: true });
+    const journal = db.prepare('SELECT out_order_no AS outOrderNo, state, order_no AS orderNo, pay_no AS payNo FROM orders ORDER BY id').all() as JournalRow[];
+    db.close();
+    verdict = chaosVerdict(journal, sandbox.listPosOrders(), acked);
+    const states = new Map<string, number>();
+    for (const r of journal) states.set(r.state, (states.get(r.state) ?? 0) + 1);
+    const fates = new Map<string, number>();
+    for (const f of sim.fates.values()) fates.set(f, (fates.get(f) ?? 0) + 1);
+    print(`seed=${o.seed} kills=${app.generation - 1} expire=${o.expireSeconds}s terminals=${o.terminals} time=${((Date.now() - started) / 1000).toFixed(1)}s dir=${dir}`);
+    print(`faults injected: ${[...faults].map(([k, n]) => `${k}=${n}`).join(' ') || 'none'}`);
+    print(`terminal: ${[...fates].map(([k, n]) => `${k}=${n}`).join(' ')}; webhook attempts=${webhookAttempts} duplicate=${sim.counts.duplicateWebhooks} late=${sim.counts.lateWebhooks} stale=${sim.counts.staleWebhooks} redelivery-errors=${sim.counts.redeliveryErrors}`);
+    print(`journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; paid without payNo (told by webhook, which carries none)=${journal.filter((r) => r.state === 'paid' && !r.payNo).length}`);
+    for (const p of verdict.problems.slice(0, 40)) print(`PROBLEM ${p}`);
+    if (verdict.problems.length > 40) print(`... and ${verdict.problems.length - 40} more problems`);
+    if (app.stderr.length > 0) print(`app stderr: ${app.stderr.join('').slice(-1500)}`);
+    return { ...verdict, lines: [], dir };
+  } finally {
+    sim.close();
+    if (app.alive) await app.kill();
+    await sandbox.close();
+    const failed = !verdict || verdict.duplicates + verdict.lost + verdict.notFinal > 0;
+    if (!o.keep && !failed) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const NUMBER_FLAGS: Record<string, keyof ChaosOptions> = {
+  '--sales': 'sales', '--seed': 'seed', '--kills': 'kills', '--expire': 'expireSeconds', '--terminals': 'terminals', '--gap-ms': 'gapMs',
+};
+
+function parseArgs(argv: string[]): ChaosOptions {
+  const o: ChaosOptions = { ...DEFAULT_CHAOS_OPTIONS };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    const key = NUMBER_FLAGS[a];
+    if (a === '--keep') {
+      o.keep = true;
+    } else if (key) {
+      const n = Number(argv[++i]);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${a} needs a whole number`);
+      Object.assign(o, { [key]: n });
+    } else {
+      throw new Error(`unknown option ${a} (options: ${Object.keys(NUMBER_FLAGS).join(' ')} --keep)`);
+    }
+  }
+  return o;
+}
+
+if (require.main === module) {
+  (async () => {
+    const o = parseArgs(process.argv.slice(2));
+    const report = await runChaos(o, (line) => console.log(line));
+    console.log(chaosLine(report));
+    process.exitCode = report.duplicates + report.lost + report.notFinal === 0 ? 0 : 1;
+  })().catch((err: unknown) => {
+    console.error(`chaos run could not complete: ${err instanceof Error ? err.stack : String(err)}`);
+    process.exitCode = 2;
+  });
+}

@@ -1,0 +1,44 @@
+// The provider sandbox as the chaos run and the benchmark use it: fresh demo keys, N manual
+// terminals (settled only by present()), and the merchant-side provider settings to reach it.
+import type { Clock } from '../../electron/core/clock';
+import type { ProviderConfig } from '../../electron/core/provider/types';
+import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox } from '../../electron/sandbox';
+import { defaultConventions } from '../../shared/settings';
+
+export interface TerminalsSandbox {
+  sandbox: Sandbox;
+  merchant: DemoMerchantValues;
+  terminals: string[];
+  provider: ProviderConfig;
+}
+
+export async function startTerminalsSandbox(o: {
+  terminals: number;
+  prefix: string;
+  requestTimeoutMs: number;
+  retryScheduleMs?: number[];
+  clock?: Clock;
+}): Promise<TerminalsSandbox> {
+  const { config, merchant } = generateDemoConfig();
+  const terminals = Array.from({ length: o.terminals }, (_, i) => `${o.prefix}-${String(i + 1).padStart(4, '0')}`);
+  config.pos.terminals = terminals.map((sn) => ({ sn, merchantId: merchant.merchantId, autoOutcome: null, autoAfterMs: 0 }));
+  config.webhooks = { retryScheduleMs: o.retryScheduleMs ?? [], timeoutMs: 2_000 };
+  const sandbox = await startSandbox(config, { port: 0, ...(o.clock ? { clock: o.clock } : {}) });
+  const provider: ProviderConfig = {
+    billsBaseUrl: sandbox.billsBaseUrl,
+    posBaseUrl: sandbox.posBaseUrl,
+    billsMerchantId: merchant.billsMerchantId,
+    headMerchantId: merchant.headMerchantId,
+    merchantId: merchant.merchantId,
+    requestTimeoutMs: o.requestTimeoutMs,
+    conventions: defaultConventions(),
+    secrets: {
+      billsPublicKey: merchant.billsPublicKey,
+      billsSecretKey: merchant.billsSecretKey,
+      posClientAuthKey: merchant.clientAuthKey,
+      merchantPrivateKey: merchant.merchantPrivateKeyPem,
+      providerPublicKey: merchant.providerPublicKeyPem,
+    },
+  };
+  return { sandbox, merchant, terminals, provider };
+}

@@ -1,0 +1,46 @@
+// The chaos verdict's counting rules on hand-made journals and provider lists: each kind of
+// failure is counted where the issue says, and a clean run counts zeros.
+import { describe, expect, it } from 'vitest';
+import type { SandboxPosOrder } from '../../../electron/sandbox';
+import { chaosLine, chaosVerdict, type JournalRow } from '../../chaos/chaos-verdict';
+
+function po(outOrderNo: string, status: SandboxPosOrder['status'], payNo: string | null = status === 'SUCCESS' ? `PAY-${outOrderNo}` : ''): SandboxPosOrder {
+  return { outOrderNo, status, payNo, orderNo: `NO-${outOrderNo}` } as SandboxPosOrder;
+}
+const row = (outOrderNo: string, state: JournalRow['state'], payNo: string | null = null): JournalRow => ({ outOrderNo, state, orderNo: null, payNo });
+
+describe('chaos verdict', () => {
+  it('a clean run: every sale final and as the provider says', () => {
+    const v = chaosVerdict(
+      [row('A', 'paid', 'PAY-A'), row('B', 'failed'), row('C', 'cancelled'), row('D', 'expired'), row('E', 'expired'), row('F', 'paid')],
+      [po('A', 'SUCCESS'), po('B', 'FAIL'), po('C', 'CANCEL'), po('D', 'CLOSE'), po('F', 'SUCCESS')],
+      ['A', 'B', 'C', 'D', 'E', 'F'],
+    );
+    expect(chaosLine(v)).toBe('sales=6 providerOrders=5 duplicates=0 lost=0 notFinal=0');
+    expect(v.problems).toEqual([]);
+  });
+
+  it('counts two provider orders under one number, and every contradiction, as duplicates', () => {
+    const v = chaosVerdict(
+      [row('A', 'paid'), row('B', 'expired'), row('C', 'paid'), row('D', 'cancelled'), row('E', 'paid', 'PAY-X')],
+      [po('A', 'SUCCESS'), po('A', 'CLOSE'), po('B', 'SUCCESS'), po('E', 'SUCCESS')],
+      [],
+    );
+    // A twice; B expired but paid; C and D with no provider order; E with another payNo.
+    expect(v.duplicates).toBe(5);
+    expect(v.problems.join('\n')).toMatch(/B: the app says expired but the provider says SUCCESS/);
+  });
+
+  it('counts acknowledged sales missing from the journal and provider orders nobody journaled as lost', () => {
+    const v = chaosVerdict([row('A', 'paid', 'PAY-A')], [po('A', 'SUCCESS'), po('Z', 'PENDING')], ['A', 'B']);
+    expect(v.lost).toBe(2);
+    expect(v.sales).toBe(1);
+    expect(v.providerOrders).toBe(2);
+  });
+
+  it('counts open sales as not final, and a final sale beside a PENDING provider order as a contradiction', () => {
+    const v = chaosVerdict([row('A', 'waiting'), row('B', 'unknown'), row('C', 'expired')], [po('A', 'PENDING'), po('C', 'PENDING')], ['A', 'B', 'C']);
+    expect(v.notFinal).toBe(2);
+    expect(v.duplicates).toBe(1);
+  });
+});
