@@ -90,13 +90,12 @@ export const useSale = create<SaleState>((set, get) => ({
   loadDefaults: async () => {
     try {
       const defaults = await call('sale.defaults', {});
-      const { draft } = get();
+      let draft = get().draft;
       // Fill date and time only where the cashier has not typed anything.
-      set({
-        defaults,
-        defaultsError: null,
-        draft: { ...draft, showDate: draft.showDate || defaults.today, showTime: draft.showTime || defaults.nextShowTime },
-      });
+      draft = { ...draft, showDate: draft.showDate || defaults.today, showTime: draft.showTime || defaults.nextShowTime };
+      // A film typed before the list arrived still gets its price (unless the cashier typed one).
+      if (!draft.filmTitle && !draft.price && !draft.fee) draft = editDraft(draft, 'filmName', draft.filmName, defaults.films);
+      set({ defaults, defaultsError: null, draft });
     } catch (e) {
       set({ defaultsError: errorText(e) });
     }
