@@ -25,7 +25,7 @@ export async function startOrdersSandbox(tweak: (c: SandboxConfig) => void = () 
       billsMerchantId: merchant.billsMerchantId,
       headMerchantId: merchant.headMerchantId,
       merchantId: merchant.merchantId,
-      requestTimeoutMs: 3000,
+      requestTimeoutMs: 15_000,
       conventions: defaultConventions(),
       secrets: {
         billsPublicKey: merchant.billsPublicKey,
