@@ -1,6 +1,7 @@
-// Finding orders again in the journal: words typed by the cashier (order numbers or parts of them,
-// film, seat, amount), states and Lagos days, newest first, a page at a time (keyset paging: a
-// page costs the same on the first and on the thousandth page). Read-only SQL.
+// Finding orders again in the journal: words typed by the cashier (parts of order numbers, film,
+// a seat, an amount), states and Lagos days, newest first, a page at a time. Words go through this
+// module's trigram index and the amount index; pages are keyset (the thousandth page costs what the
+// first does). Read-only over the journal.
 import { parseNaira } from '../../../shared/money';
 import type { OrderState } from '../../../shared/orders';
 import type { Db } from '../db/database';
@@ -22,6 +23,7 @@ export interface SearchResult {
 
 const LAGOS_OFFSET_MS = 3_600_000; // Africa/Lagos is UTC+1 all year (no daylight saving).
 const MAX_WORDS = 5;
+const SEAT_RE = /^[A-Za-z0-9]{1,8}$/;
 
 /** The first instant of a Lagos calendar day. */
 export function lagosDayStart(day: string): number {
@@ -35,34 +37,46 @@ function parseCursor(c: string | undefined): { at: number; id: number } | null {
   return m ? { at: Number(m[1]), id: Number(m[2]) } : null;
 }
 
-/** One typed word matches an order when it is part of an order number, the film, a whole seat, or the amount. */
-function wordCondition(word: string, args: unknown[]): string {
-  const upper = word.toUpperCase();
-  const lower = word.toLowerCase();
-  const parts = [
-    'instr(out_order_no, ?) > 0',
-    "instr(ifnull(order_no, ''), ?) > 0",
-    "instr(ifnull(pay_no, ''), ?) > 0",
-    'instr(lower(film_name), ?) > 0',
-    'instr(lower(film_title), ?) > 0',
-    "instr(',' || seats || ',', ?) > 0",
-  ];
-  args.push(upper, word, word, lower, lower, `,${upper},`);
+/**
+ * The orders one typed word can mean, as a SELECT of ids: a part of an order number or of the film
+ * (three characters or more: the index is of trigrams), a whole seat, or the amount in naira.
+ */
+function wordHits(word: string, args: unknown[]): string | null {
+  const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  const match: string[] = [];
+  if ([...word].length >= 3) match.push(`refs : ${q(word)}`, `film : ${q(word)}`);
+  if (SEAT_RE.test(word)) match.push(`seats : ${q(`#${word}#`)}`);
+  const parts: string[] = [];
+  if (match.length) {
+    parts.push('SELECT rowid AS id FROM records_order_text WHERE records_order_text MATCH ?');
+    args.push(match.join(' OR '));
+  }
+  let kobo = 0;
   try {
-    const kobo = parseNaira(word);
-    if (kobo > 0) {
-      parts.push('amount_kobo = ?');
-      args.push(kobo);
-    }
+    kobo = parseNaira(word);
   } catch {
     // not an amount
   }
-  return `(${parts.join(' OR ')})`;
+  if (kobo > 0) {
+    parts.push('SELECT id FROM orders WHERE amount_kobo = ?');
+    args.push(kobo);
+  }
+  return parts.length ? parts.join(' UNION ') : null;
 }
 
 export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   const where: string[] = [];
   const args: unknown[] = [];
+
+  const words = q.text.split(/\s+/).filter((w) => w !== '').slice(0, MAX_WORDS);
+  if (words.length) {
+    const hitArgs: unknown[] = [];
+    const sets = words.map((w) => wordHits(w, hitArgs));
+    // A word that can mean nothing (a lone "-") matches nothing.
+    if (sets.some((s) => s === null)) return { ids: [], total: 0, next: null };
+    where.push(`id IN (${sets.map((s) => `SELECT id FROM (${s})`).join(' INTERSECT ')})`);
+    args.push(...hitArgs);
+  }
   if (q.states.length > 0) {
     where.push(`state IN (${q.states.map(() => '?').join(',')})`);
     args.push(...q.states);
@@ -75,17 +89,15 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     where.push('created_at < ?');
     args.push(lagosDayStart(q.to) + 86_400_000);
   }
-  const words = q.text.split(/\s+/).filter((w) => w !== '').slice(0, MAX_WORDS);
-  for (const w of words) where.push(wordCondition(w, args));
 
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM orders INDEXED BY records_orders_search ${filter}`).get(...args) as { n: number }).n;
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM orders ${filter}`).get(...args) as { n: number }).n;
 
   const cur = parseCursor(q.cursor);
   const pageWhere = cur ? [...where, '(created_at < ? OR (created_at = ? AND id < ?))'] : where;
   const pageArgs = cur ? [...args, cur.at, cur.at, cur.id] : args;
   const rows = db
-    .prepare(`SELECT id, created_at FROM orders INDEXED BY records_orders_search ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .prepare(`SELECT id, created_at FROM orders ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`)
     .all(...pageArgs, q.limit + 1) as { id: number; created_at: number }[];
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;

@@ -44,21 +44,30 @@ const OWN_TABLES = {
   `,
 };
 
-/**
- * Search reads the newest orders first and filters them; this covering index lets it do so without
- * touching the table rows of orders that do not match (the journal's own created_at index does not).
- */
+/** Newest-first pages of one state, and the events of a shift's window by time. */
 const ORDER_INDEXES = {
   name: 'records-002-order-search-indexes',
   sql: `
-    CREATE INDEX IF NOT EXISTS records_orders_search ON orders(created_at, id, state, amount_kobo, film_name, film_title, seats, out_order_no, order_no, pay_no);
     CREATE INDEX IF NOT EXISTS records_orders_state_created ON orders(state, created_at, id);
     CREATE INDEX IF NOT EXISTS records_order_events_at ON order_events(at, to_state);
+  `,
+};
+
+/**
+ * Parts of numbers, films and seats are found through a trigram word index (order-text-index.ts)
+ * instead of reading every order; the wide covering index is not needed for that any more.
+ */
+const ORDER_TEXT = {
+  name: 'records-003-order-text-index',
+  sql: `
+    DROP INDEX IF EXISTS records_orders_search;
+    CREATE INDEX IF NOT EXISTS records_orders_amount ON orders(amount_kobo, created_at);
+    CREATE VIRTUAL TABLE records_order_text USING fts5(refs, film, seats, tokenize = 'trigram');
   `,
 };
 
 export function migrateRecords(db: Db): void {
   migrate(db, [OWN_TABLES]);
   const hasOrders = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('orders', 'order_events')").all().length === 2;
-  if (hasOrders) migrate(db, [ORDER_INDEXES]);
+  if (hasOrders) migrate(db, [ORDER_INDEXES, ORDER_TEXT]);
 }

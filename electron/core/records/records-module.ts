@@ -6,6 +6,7 @@ import type { CoreModule, ModuleContext } from '../core-module';
 import type { SerialPortClass } from '../terminal/serial-port';
 import type { NetworkSendOptions } from './network-printer';
 import { searchOrders } from './order-search';
+import { OrderTextIndex } from './order-text-index';
 import { renderJob } from './print-payload';
 import { PrintJobStore, targetText } from './print-jobs';
 import { createPrintService } from './print-service';
@@ -35,6 +36,8 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
   const settings = createRecordsSettings(ctx.store, ctx.logger);
   const jobs = new PrintJobStore(ctx.db, now);
   const shifts = new ShiftStore(ctx.db);
+  const textIndex = new OrderTextIndex(ctx.db);
+  const offIndex = ctx.checkout.on('order', (v) => textIndex.refresh(v.id));
   const counterName = () => ctx.settings.profile(ctx.settings.activeProfile()).counterName;
 
   const printer = createPrintService({
@@ -86,6 +89,7 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
       'receipts.retry': (a) => printer.retry(a.id),
 
       'orders.search': (a) => {
+        textIndex.catchUp();
         const r = searchOrders(ctx.db, a);
         return { rows: views(r.ids), total: r.total, next: r.next };
       },
@@ -101,9 +105,13 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
       'shift.exportCsv': (a) => shift.exportCsv(a.id),
     },
     start() {
+      const added = textIndex.catchUp();
+      const rechecked = textIndex.recheckRecent(now());
+      if (added + rechecked > 0) ctx.logger.info('order search index brought up to date', { added, rechecked });
       for (const job of jobs.recoverInterrupted()) ctx.hub.emit('receipts.jobChanged', job);
     },
     async stop() {
+      offIndex();
       receipts.stop();
       await printer.idle();
     },

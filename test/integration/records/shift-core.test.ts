@@ -1,0 +1,134 @@
+// Shifts and order search through the composed core: totals by outcome, a close that lists what is
+// still open and needs confirming, the kept Z report printed (then reprinted) and exported as CSV.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
+import { lagosDate } from '../../../shared/time';
+import type { Core } from '../../../electron/core/app-core';
+import { escposText, startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
+import { bootCore, call, callError, nextEvent, sell } from './records-harness';
+
+const cores: Core[] = [];
+let printer: LoopbackPrinter | null = null;
+afterEach(async () => {
+  while (cores.length) await cores.pop()!.stop();
+  await printer?.stop();
+  printer = null;
+});
+
+describe('a shift in the Demo profile', () => {
+  it('totals paid, failed, cancelled and open orders; closing with open ones needs confirming; the Z report is kept', async () => {
+    const { core } = await bootCore();
+    cores.push(core);
+    printer = await startLoopbackPrinter();
+    await call(core, 'settings.setPin', { newPin: '2468' });
+    await call(core, 'receipts.saveSettings', { printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80' } });
+
+    expect(await call(core, 'shift.current', {})).toEqual({ shift: null });
+    expect((await callError(core, 'shift.report', {})).code).toBe('NOT_READY');
+    expect((await callError(core, 'shift.open', { cashier: ' ', openingFloat: '' })).code).toBe('BAD_ARGUMENTS');
+    expect((await callError(core, 'shift.open', { cashier: 'Ngozi', openingFloat: 'five' })).details?.fields).toEqual({ openingFloat: expect.stringMatching(/naira/) });
+    const opened = nextEvent<{ shift: ShiftView | null }>(core, 'shift.changed', (p) => p.shift !== null);
+    const shift = await call<ShiftView>(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '5,000' });
+    expect(shift).toMatchObject({ cashier: 'Ngozi Eze', openingFloatKobo: 500_000, closedAt: null });
+    expect((await opened).shift?.id).toBe(shift.id);
+    expect((await callError(core, 'shift.open', { cashier: 'Tunde', openingFloat: '' })).code).toBe('CONFLICT');
+
+    const paid1 = await sell(core, 'SUCCESS');
+    await sell(core, 'SUCCESS', { seats: 'A1', tickets: 1, priceKobo: 200_000, feeKobo: 0 });
+    await sell(core, 'FAIL');
+    await sell(core, 'CANCEL', { filmName: 'DUNE-3', filmTitle: 'Dune: Part Three' });
+    const open = await sell(core, null, { seats: 'C4', tickets: 1 });
+
+    const x = await call<ShiftReportView>(core, 'shift.report', {});
+    expect(x.report.kind).toBe('X');
+    expect(x.report.totals).toMatchObject({
+      paid: { count: 2, amountKobo: 350_000 + 200_000 },
+      failed: { count: 1, amountKobo: 350_000 },
+      cancelled: { count: 1, amountKobo: 350_000 },
+      expired: { count: 0, amountKobo: 0 },
+      open: { count: 1, amountKobo: 200_000 },
+      ticketsSold: 3,
+      bookingFeesKobo: 50_000,
+      topups: { available: expect.any(Boolean) },
+    });
+    expect(x.report.totals.openItems).toMatchObject([{ kind: 'order', ref: open.outOrderNo, state: 'waiting' }]);
+    expect(x.html).toContain('X REPORT');
+
+    // Closing with an order still waiting: refused, listing it; the shift stays open.
+    const refused = await callError(core, 'shift.close', {});
+    expect(refused.code).toBe('CONFLICT');
+    expect(refused.details?.openItems).toMatchObject([{ ref: open.outOrderNo }]);
+    expect((await call<{ shift: ShiftView | null }>(core, 'shift.current', {})).shift?.id).toBe(shift.id);
+
+    const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
+    expect(z.report).toMatchObject({ kind: 'Z', id: expect.any(Number), shift: { id: shift.id, closedAt: expect.any(Number) } });
+    expect(z.report.totals.paid.count).toBe(2);
+    expect(await call(core, 'shift.current', {})).toEqual({ shift: null });
+    const list = await call<ZReportSummary[]>(core, 'shift.reports', {});
+    expect(list).toMatchObject([{ id: z.report.id, cashier: 'Ngozi Eze', paid: { count: 2, amountKobo: 550_000 }, openCount: 1 }]);
+
+    // Kept: the same figures later, printed, then reprinted with the mark.
+    const kept = await call<ShiftReportView>(core, 'shift.report', { id: z.report.id });
+    expect(kept.report).toEqual(z.report);
+    const job = await call<PrintJobView>(core, 'shift.print', { id: z.report.id });
+    expect(job).toMatchObject({ kind: 'shift-report', status: 'printed', reprint: false, reportId: z.report.id });
+    const printed = escposText(await printer.job(0));
+    expect(printed.some((l) => l.includes(`Z REPORT #${z.report.id}`))).toBe(true);
+    expect(printed.some((l) => l.startsWith('Paid (2)') && l.endsWith('N5,500.00'))).toBe(true);
+    expect(printed.join('\n')).toContain(open.outOrderNo);
+    expect(await call<PrintJobView>(core, 'shift.print', { id: z.report.id })).toMatchObject({ reprint: true });
+    expect(escposText(await printer.job(1))).toContain(' REPRINT ');
+    expect((await call<PrintJobView[]>(core, 'shift.reportJobs', { id: z.report.id })).length).toBe(2);
+
+    const csv = await call<{ fileName: string; csv: string }>(core, 'shift.exportCsv', { id: z.report.id });
+    expect(csv.fileName).toMatch(new RegExp(`^z-report-${z.report.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const lines = csv.csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('section,item,count,amount_naira');
+    expect(lines).toContain('orders,paid,2,5500.00');
+    expect(lines).toContain('orders,failed,1,3500.00');
+    expect(lines).toContain('shift,opening_float,,5000.00');
+    expect(lines).toContain(`open_order,${open.outOrderNo} (Waiting for payment),1,2000.00`);
+
+    // The next shift starts from nothing; the receipt of an order sold in the first names its cashier.
+    await call(core, 'shift.open', { cashier: 'Tunde Bakare', openingFloat: '' });
+    const next = await call<ShiftReportView>(core, 'shift.report', {});
+    expect(next.report.totals.paid.count).toBe(0);
+    expect((await call<{ receipt: { cashier: string } }>(core, 'receipts.preview', { orderId: paid1.id })).receipt.cashier).toBe('Ngozi Eze');
+  });
+
+  it('finds orders by number, film, seat and amount, filters by state and day, and pages newest first', async () => {
+    const { core } = await bootCore();
+    cores.push(core);
+    const a = await sell(core, 'SUCCESS');
+    const b = await sell(core, 'FAIL', { filmName: 'DUNE-3', filmTitle: 'Dune: Part Three', seats: 'G12', tickets: 1, priceKobo: 300_000, feeKobo: 15_000 });
+    const c = await sell(core, 'SUCCESS', { seats: 'H1,H2', feeKobo: 0 });
+    const search = (args: Record<string, unknown>) => call<OrderPage>(core, 'orders.search', args);
+    const ids = (p: OrderPage) => p.rows.map((r) => r.id);
+
+    expect(ids(await search({}))).toEqual([c.id, b.id, a.id]);
+    expect(ids(await search({ text: a.outOrderNo.slice(-4) }))).toEqual([a.id]);
+    expect(ids(await search({ text: a.outOrderNo.toLowerCase() }))).toEqual([a.id]);
+    expect(ids(await search({ text: a.orderNo! }))).toEqual([a.id]);
+    expect(ids(await search({ text: a.payNo! }))).toEqual([a.id]);
+    expect(ids(await search({ text: 'dune' }))).toEqual([b.id]);
+    expect(ids(await search({ text: 'g12' }))).toEqual([b.id]);
+    expect(ids(await search({ text: 'G1' }))).toEqual([]); // a seat matches whole, not G12
+    expect(ids(await search({ text: '₦3,150' }))).toEqual([b.id]);
+    expect(ids(await search({ text: '3500' }))).toEqual([a.id]);
+    expect(ids(await search({ text: 'lagos h2' }))).toEqual([c.id]);
+    expect(ids(await search({ states: ['failed'] }))).toEqual([b.id]);
+    expect(ids(await search({ states: ['paid'], text: 'nights' }))).toEqual([c.id, a.id]);
+
+    const today = lagosDate(Date.now());
+    expect((await search({ from: today, to: today })).total).toBe(3);
+    expect((await search({ to: '2020-01-01' })).total).toBe(0);
+    expect((await callError(core, 'orders.search', { from: '2026-02-02', to: '2026-02-01' })).details?.fields).toEqual({ to: 'The end date is before the start date' });
+
+    const p1 = await search({ limit: 2 });
+    expect(p1).toMatchObject({ total: 3, next: expect.any(String) });
+    expect(ids(p1)).toEqual([c.id, b.id]);
+    const p2 = await search({ limit: 2, cursor: p1.next });
+    expect(ids(p2)).toEqual([a.id]);
+    expect(p2.next).toBeNull();
+  });
+});
