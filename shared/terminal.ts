@@ -37,6 +37,7 @@ export function snProblem(sn: string): string | null {
   if (sn.length === 0) return "Enter the terminal's serial number (printed on the label under the terminal)";
   const bad = [...sn].find((c) => !SN_CHARS.test(c));
   if (bad !== undefined) {
+    if (/\s/.test(bad)) return 'Type the serial number without spaces: letters, digits and - only';
     const shown = /^[\x21-\x7e]$/.test(bad) ? `"${bad}"` : `character U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
     return `${shown} is not allowed: use letters, digits and - only`;
   }

@@ -34,8 +34,11 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [go]);
 
+  // On a screen change the focus goes to the screen's first task field when it has one
+  // (data-autofocus), else to its heading, so keyboard and screen-reader users start in the right place.
   useEffect(() => {
-    document.querySelector<HTMLElement>('main h1')?.focus();
+    const target = document.querySelector<HTMLElement>('main [data-autofocus]') ?? document.querySelector<HTMLElement>('main h1');
+    target?.focus();
   }, [screen]);
 
   if (fatal) {

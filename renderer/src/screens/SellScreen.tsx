@@ -195,7 +195,7 @@ function SaleForm({ sn }: { sn: string | null }) {
       )}
 
       <div className="sale-grid">
-        {input('filmName', { list: 'known-films', spellCheck: false })}
+        {input('filmName', { list: 'known-films', spellCheck: false, ...({ 'data-autofocus': true } as object) })}
         {input('filmTitle')}
         {input('showDate', { inputMode: 'numeric', placeholder: '2025-03-31' })}
         {input('showTime', { inputMode: 'numeric', placeholder: '19:30' })}
