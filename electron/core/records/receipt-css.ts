@@ -13,9 +13,11 @@ export const RECEIPT_CSS = `.rp { box-sizing: border-box; background: #fff; colo
 .rp-rule { border: 0; border-top: 0.3mm dashed #000; margin: 1.5mm 0; }
 .rp-rule.rp-double { border-top: 0.8mm double #000; }
 .rp-pair { display: flex; justify-content: space-between; align-items: baseline; gap: 2mm; }
-.rp-label { flex: 0 1 auto; }
-.rp-value { flex: 1 1 auto; text-align: right; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
+.rp-label { flex: 0 0 auto; max-width: 62%; }
+.rp-value { flex: 1 1 0; min-width: 0; text-align: right; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 .rp-total { font-weight: 800; font-size: 1.35em; margin: 1mm 0; }
+.rp-total .rp-label { flex: 1 1 auto; max-width: none; }
+.rp-total .rp-value { flex: 0 0 auto; white-space: nowrap; }
 .rp-heading { font-weight: 800; margin-top: 1.5mm !important; }
 .rp-qr { text-align: center; margin: 2mm 0 1mm; }
 .rp-qr svg { width: 26mm; height: 26mm; display: block; margin: 0 auto; }

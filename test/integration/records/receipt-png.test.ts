@@ -1,0 +1,77 @@
+// The HTML receipt rendered by Chromium at both paper widths, kept as PNG (and PDF) artifacts in
+// test/artifacts/receipts/: it must keep to the printable width, with nothing cut off.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PaperWidth } from '../../../shared/records';
+import type { PrintDoc } from '../../../electron/core/records/print-doc';
+import { htmlDocumentOf } from '../../../electron/core/records/print-html';
+import { receiptDoc } from '../../../electron/core/records/receipt-model';
+import { shiftReportDoc } from '../../../electron/core/records/shift-report-doc';
+import { failedReceipt, paidReceipt, Z_REPORT } from '../../unit/records/receipt-fixtures';
+
+const OUT = resolve(__dirname, '../../artifacts/receipts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
+const PX_PER_MM = 96 / 25.4;
+const PRINTABLE_MM: Record<PaperWidth, number> = { '58': 48, '80': 72 };
+
+let browser: Browser | null = null;
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  if (CHROMIUM) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function render(name: string, doc: PrintDoc, paper: PaperWidth) {
+  const page = await browser!.newPage({ viewport: { width: 400, height: 800 }, deviceScaleFactor: 2 });
+  try {
+    await page.setContent(htmlDocumentOf(doc, paper));
+    const box = page.locator('.rp');
+    const png = join(OUT, `${name}-${paper}mm.png`);
+    await box.screenshot({ path: png });
+    const m = await box.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const overflowing = [...el.querySelectorAll('*')].filter((c) => c.getBoundingClientRect().right > r.right + 0.5 || c.getBoundingClientRect().left < r.left - 0.5).map((c) => c.className.toString() || c.tagName);
+      const qr = el.querySelector('.rp-qr svg')?.getBoundingClientRect();
+      // An amount broken over two lines ("₦65,100.0" / "0") would be misread.
+      const brokenAmounts = [...el.querySelectorAll('.rp-value')].filter((v) => {
+        if (!/^₦[\d,.]+$/.test(v.textContent ?? '')) return false;
+        const range = document.createRange();
+        range.selectNodeContents(v);
+        return new Set([...range.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+      }).map((v) => v.textContent);
+      return { width: r.width, height: r.height, overflowing, brokenAmounts, qrWidth: qr?.width ?? 0 };
+    });
+    const pdf = await page.pdf({ width: `${paper}mm`, height: '297mm', printBackground: true, preferCSSPageSize: true });
+    return { png, pdf, ...m };
+  } finally {
+    await page.close();
+  }
+}
+
+describe.skipIf(!CHROMIUM)(`receipt HTML in Chromium${CHROMIUM ? '' : ' (skipped: no Chromium found; set CHROMIUM_PATH)'}`, () => {
+  for (const paper of ['58', '80'] as const) {
+    it(`paid receipt (reprint) on ${paper} mm paper: the printable width, nothing sticking out, a scannable-size QR`, async () => {
+      const r = await render('receipt-reprint', receiptDoc(paidReceipt(true)), paper);
+      expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
+      expect(r.overflowing).toEqual([]);
+      expect(r.brokenAmounts).toEqual([]);
+      expect(r.qrWidth).toBeGreaterThanOrEqual(20 * PX_PER_MM);
+      expect(r.height).toBeGreaterThan(r.width);
+      expect(readFileSync(r.png).subarray(1, 4).toString()).toBe('PNG');
+      expect(r.pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    });
+
+    it(`failed-payment slip and Z report on ${paper} mm paper stay within the width`, async () => {
+      for (const [name, doc] of [['payment-slip-failed', receiptDoc(failedReceipt())], ['z-report', shiftReportDoc(Z_REPORT, false)]] as const) {
+        const r = await render(name, doc, paper);
+        expect(r.overflowing, name).toEqual([]);
+        expect(r.brokenAmounts, name).toEqual([]);
+        expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
+      }
+    });
+  }
+});
