@@ -66,7 +66,7 @@ export const DemoTerminalScreenSchema = z.object({
 
 const OrderId = z.object({ id: z.number().int().positive() }).strict();
 
-const coreCalls = {
+export const coreCalls = {
   'app.info': { args: Empty, result: AppInfoSchema },
   'status.get': { args: Empty, result: StatusSnapshotSchema },
 

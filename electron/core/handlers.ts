@@ -1,6 +1,6 @@
 // The contract's handlers: thin adapters from calls to the core services.
 import type { Handlers } from '../../shared/contract-kit';
-import type { Calls, StatusSnapshot } from '../../shared/contract';
+import type { coreCalls, StatusSnapshot } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { SaleInput } from '../../shared/orders';
 import type { CoreDeps } from './app-core';
@@ -25,7 +25,7 @@ export interface HandlerContext {
   settingsApplied: () => Promise<void>;
 }
 
-export function buildHandlers(c: HandlerContext): Handlers<Calls> {
+export function buildHandlers(c: HandlerContext): Handlers<typeof coreCalls> {
   const { settings, checkout, terminal } = c;
   const order = (id: number) => {
     const v = checkout.get(id);
@@ -59,6 +59,12 @@ export function buildHandlers(c: HandlerContext): Handlers<Calls> {
       return view;
     },
     'settings.setActiveProfile': async (a) => {
+      // Open orders are followed under the active profile's merchant and keys: switching now
+      // would check them against the wrong merchant.
+      const open = a.profile === settings.activeProfile() ? [] : checkout.listOpen();
+      if (open.length > 0) {
+        throw new AppError('CONFLICT', `${open.length} sale${open.length === 1 ? ' is' : 's are'} not settled yet (${open.slice(0, 3).map((o) => o.outOrderNo).join(', ')}${open.length > 3 ? ', …' : ''}). Switch profiles once they are paid, failed or expired.`, { open: open.map((o) => o.outOrderNo) });
+      }
       settings.setActive(a.profile);
       await c.settingsApplied();
       return c.status();

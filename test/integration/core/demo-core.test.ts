@@ -102,3 +102,22 @@ describe('Demo profile, nothing typed', () => {
     expect(await call<OrderView[]>(core, 'orders.listToday', {})).toEqual([]);
   });
 });
+
+describe('profile switch', () => {
+  it('is refused while a sale is not settled, and allowed after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'counterpay-core-'));
+    const { core } = await boot(dir);
+    await call(core, 'settings.setPin', { newPin: '2468' });
+    const order = await call<OrderView>(core, 'sale.charge', SALE);
+    await nextOrder(core, order.id, 'waiting');
+    const refused = await core.dispatch('settings.setActiveProfile', { profile: 'sandbox' }, ctx);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(!refused.ok && refused.error.message).toContain(order.outOrderNo);
+    expect(core.settings.activeProfile()).toBe('demo');
+    const failed = nextOrder(core, order.id, 'failed');
+    await call(core, 'demo.present', { outcome: 'FAIL' });
+    await failed;
+    await call(core, 'settings.setActiveProfile', { profile: 'sandbox' });
+    expect(core.settings.activeProfile()).toBe('sandbox');
+  });
+});
