@@ -92,6 +92,8 @@ export function createTopupEngine(d: EngineDeps) {
   /** While the provider cannot be reached, batch sends wait until then. */
   let retryAt = 0;
   let unreachableStreak = 0;
+  /** Items per bulk-status request; smaller after the provider refuses a request as a whole. */
+  let statusLimit = t.statusChunkSize;
 
   const keep = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -177,11 +179,14 @@ export function createTopupEngine(d: EngineDeps) {
         if (!ok) unfollow(r.id);
         return ok;
       });
+      // A provider that takes N items per bulk-bills likely takes no more per bulk-status.
+      const batchSizes = [...new Set(recs.map((r) => r.batchId).filter((b): b is number => b !== null))].map((b) => d.journal.batch(b)?.chunkSize ?? statusLimit);
+      const size = Math.max(1, Math.min(statusLimit, ...batchSizes));
       for (const type of ['airtime', 'betting'] as const) {
         const ofType = recs.filter((r) => r.serviceType === type);
-        for (let i = 0; i < ofType.length && !stopped; i += t.statusChunkSize) {
+        for (let i = 0; i < ofType.length && !stopped; i += size) {
           await slot();
-          await ask(type, ofType.slice(i, i + t.statusChunkSize));
+          await ask(type, ofType.slice(i, i + size));
         }
       }
     } catch (e) {
@@ -199,7 +204,18 @@ export function createTopupEngine(d: EngineDeps) {
     try {
       results = await d.bills().bulkStatus({ serviceType, items: recs.map((r) => ({ reference: r.reference })) });
     } catch (err) {
-      d.logger.warn('top-up status inquiry failed; asking again later', { items: recs.length, code: isAppError(err) ? err.code : 'INTERNAL' });
+      const code = isAppError(err) ? err.code : 'INTERNAL';
+      if (code === 'PROVIDER_REFUSED' && recs.length > 1) {
+        // Refused as a whole (too many items?): ask in smaller requests from now on, at once.
+        statusLimit = Math.max(1, Math.floor(recs.length / 2));
+        d.logger.warn('top-up status inquiry refused; asking about fewer items per request', { items: recs.length, now: statusLimit });
+        for (const r of recs) {
+          const tr = tracked.get(r.id);
+          if (tr) tr.at = now();
+        }
+        return;
+      }
+      d.logger.warn('top-up status inquiry failed; asking again later', { items: recs.length, code });
       for (const r of recs) {
         const tr = tracked.get(r.id);
         if (!tr) continue;

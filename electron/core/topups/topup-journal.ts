@@ -1,5 +1,6 @@
 // The top-up journal in SQLite: every item is written before the request that sends it, every
 // change of state after it, each with an event row, many items per transaction. Final never changes.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database';
 import { migrate } from '../db/database';
 import {
@@ -217,15 +218,27 @@ export const ITEM_FILTERS: Record<'all' | 'open' | 'failed' | 'success', string>
 };
 
 export class TopupJournal {
+  /** Prepared once: a batch makes tens of thousands of writes. */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(private readonly db: Db, private readonly now: () => number) {
     migrate(db, TOPUP_MIGRATIONS);
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
   }
 
   // ---- references ----
 
   /** `count` fresh references for a counter and day, never handed out twice (skips any taken). */
   private takeReferences(owner: Owner, code: string, day: string, count: number): string[] {
-    const bump = this.db.prepare(
+    const bump = this.stmt(
       `INSERT INTO topup_counters (counter_code, business_day, last_seq) VALUES (?, ?, ?)
        ON CONFLICT (counter_code, business_day) DO UPDATE SET last_seq = last_seq + excluded.last_seq RETURNING last_seq`,
     );
@@ -242,7 +255,17 @@ export class TopupJournal {
   }
 
   referenceTaken(billsMerchantId: string, reference: string): boolean {
-    return this.db.prepare('SELECT 1 FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(billsMerchantId, reference) !== undefined;
+    return this.stmt('SELECT 1 FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(billsMerchantId, reference) !== undefined;
+  }
+
+  /** Taken by an item that is more than a draft (a draft is replaced by the next import, its references freed). */
+  referenceUsed(billsMerchantId: string, reference: string): boolean {
+    return this.db
+      .prepare(
+        `SELECT 1 FROM topups t LEFT JOIN topup_batches b ON b.id = t.batch_id
+         WHERE t.bills_merchant_id = ? AND t.reference = ? AND (b.id IS NULL OR b.state != 'draft')`,
+      )
+      .get(billsMerchantId, reference) !== undefined;
   }
 
   // ---- writing ----
@@ -280,7 +303,7 @@ export class TopupJournal {
       );
       const generated = this.takeReferences(owner, code, day, b.items.filter((i) => !i.reference).length);
       let g = 0;
-      const insert = this.db.prepare(
+      const insert = this.stmt(
         `INSERT INTO topups (reference, profile, bills_merchant_id, batch_id, line, service_type, provider, customer_id, amount_kobo,
            state, business_day, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)`,
@@ -289,7 +312,7 @@ export class TopupJournal {
         const reference = item.reference ?? generated[g++];
         insert.run(reference, owner.profile, owner.billsMerchantId, batchId, item.line ?? null, item.serviceType, item.provider, item.customerId, item.amountKobo, day, at, at);
       }
-      const err = this.db.prepare('INSERT INTO topup_row_errors (batch_id, line, col, message) VALUES (?, ?, ?, ?)');
+      const err = this.stmt('INSERT INTO topup_row_errors (batch_id, line, col, message) VALUES (?, ?, ?, ?)');
       for (const e of b.errors) err.run(batchId, e.line, e.column, e.message);
       return batchId;
     });
@@ -297,7 +320,7 @@ export class TopupJournal {
   }
 
   addRowErrors(batchId: number, errors: RowError[]): void {
-    const err = this.db.prepare('INSERT INTO topup_row_errors (batch_id, line, col, message) VALUES (?, ?, ?, ?)');
+    const err = this.stmt('INSERT INTO topup_row_errors (batch_id, line, col, message) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
       for (const e of errors) err.run(batchId, e.line, e.column, e.message);
     }).immediate();
@@ -312,7 +335,7 @@ export class TopupJournal {
     const tx = this.db.transaction((): number[] => {
       const at = this.now();
       const changed: number[] = [];
-      const get = this.db.prepare('SELECT state FROM topups WHERE id = ?');
+      const get = this.stmt('SELECT state FROM topups WHERE id = ?');
       for (const m of moves) {
         const cur = (get.get(m.id) as { state: TopupState } | undefined)?.state;
         if (!cur || (m.from && !m.from.includes(cur))) continue;
@@ -353,11 +376,11 @@ export class TopupJournal {
     set('updated_at', at);
     // A patch alone never touches a final item.
     const guard = state ? '' : ` AND state NOT IN ('success','fail','not_sent','cancelled')`;
-    return this.db.prepare(`UPDATE topups SET ${sets.join(', ')} WHERE id = ?${guard}`).run(...args, id).changes > 0;
+    return this.stmt(`UPDATE topups SET ${sets.join(', ')} WHERE id = ?${guard}`).run(...args, id).changes > 0;
   }
 
   private event(id: number, at: number, from: TopupState | null, to: TopupState, note: string): void {
-    this.db.prepare('INSERT INTO topup_events (topup_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)').run(id, at, from, to, note);
+    this.stmt('INSERT INTO topup_events (topup_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)').run(id, at, from, to, note);
   }
 
   // ---- batches ----
@@ -380,30 +403,30 @@ export class TopupJournal {
       set('check_not_found', patch.check.notFound);
       set('check_unchecked', patch.check.unchecked);
     }
-    this.db.prepare(`UPDATE topup_batches SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
+    this.stmt(`UPDATE topup_batches SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
     return this.batch(id);
   }
 
   /** Drops a draft's items (none was ever sent), keeping the batch row and its errors for the record. */
   discardDraft(id: number): void {
     this.db.transaction(() => {
-      this.db.prepare("DELETE FROM topups WHERE batch_id = ? AND state IN ('draft','not_sent') AND attempts = 0").run(id);
-      this.db.prepare("UPDATE topup_batches SET state = 'discarded', updated_at = ? WHERE id = ? AND state = 'draft'").run(this.now(), id);
+      this.stmt("DELETE FROM topups WHERE batch_id = ? AND state IN ('draft','not_sent') AND attempts = 0").run(id);
+      this.stmt("UPDATE topup_batches SET state = 'discarded', updated_at = ? WHERE id = ? AND state = 'draft'").run(this.now(), id);
     }).immediate();
   }
 
   batch(id: number): BatchRecord | null {
-    const r = this.db.prepare('SELECT * FROM topup_batches WHERE id = ?').get(id) as Row | undefined;
+    const r = this.stmt('SELECT * FROM topup_batches WHERE id = ?').get(id) as Row | undefined;
     return r ? toBatch(r) : null;
   }
 
   listBatches(limit: number): BatchRecord[] {
-    return (this.db.prepare("SELECT * FROM topup_batches WHERE state != 'discarded' ORDER BY id DESC LIMIT ?").all(limit) as Row[]).map(toBatch);
+    return (this.stmt("SELECT * FROM topup_batches WHERE state != 'discarded' ORDER BY id DESC LIMIT ?").all(limit) as Row[]).map(toBatch);
   }
 
   batchesIn(states: readonly BatchState[]): BatchRecord[] {
     const marks = states.map(() => '?').join(',');
-    return (this.db.prepare(`SELECT * FROM topup_batches WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(toBatch);
+    return (this.stmt(`SELECT * FROM topup_batches WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(toBatch);
   }
 
   totals(batchId: number): BatchTotals {
@@ -427,34 +450,34 @@ export class TopupJournal {
   }
 
   countOpen(batchId: number): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM topups WHERE batch_id = ? AND state IN ('draft','queued','sending','unknown','pending')").get(batchId) as { n: number }).n;
+    return (this.stmt("SELECT COUNT(*) AS n FROM topups WHERE batch_id = ? AND state IN ('draft','queued','sending','unknown','pending')").get(batchId) as { n: number }).n;
   }
 
   rowErrors(batchId: number, offset: number, limit: number): { total: number; errors: RowError[] } {
-    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM topup_row_errors WHERE batch_id = ?').get(batchId) as { n: number }).n;
-    const rows = this.db.prepare('SELECT line, col, message FROM topup_row_errors WHERE batch_id = ? ORDER BY line, id LIMIT ? OFFSET ?').all(batchId, limit, offset) as { line: number; col: string; message: string }[];
+    const total = (this.stmt('SELECT COUNT(*) AS n FROM topup_row_errors WHERE batch_id = ?').get(batchId) as { n: number }).n;
+    const rows = this.stmt('SELECT line, col, message FROM topup_row_errors WHERE batch_id = ? ORDER BY line, id LIMIT ? OFFSET ?').all(batchId, limit, offset) as { line: number; col: string; message: string }[];
     return { total, errors: rows.map((r) => ({ line: r.line, column: r.col, message: r.message })) };
   }
 
   // ---- reading items ----
 
   get(id: number): TopupRecord | null {
-    const r = this.db.prepare('SELECT * FROM topups WHERE id = ?').get(id) as Row | undefined;
+    const r = this.stmt('SELECT * FROM topups WHERE id = ?').get(id) as Row | undefined;
     return r ? toItem(r) : null;
   }
 
   getMany(ids: number[]): TopupRecord[] {
+    const one = this.stmt('SELECT * FROM topups WHERE id = ?');
     const out: TopupRecord[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      const part = ids.slice(i, i + 500);
-      const rows = this.db.prepare(`SELECT * FROM topups WHERE id IN (${part.map(() => '?').join(',')}) ORDER BY id`).all(...part) as Row[];
-      out.push(...rows.map(toItem));
+    for (const id of [...ids].sort((a, b) => a - b)) {
+      const r = one.get(id) as Row | undefined;
+      if (r) out.push(toItem(r));
     }
     return out;
   }
 
   byReference(billsMerchantId: string, reference: string): TopupRecord | null {
-    const r = this.db.prepare('SELECT * FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(billsMerchantId, reference) as Row | undefined;
+    const r = this.stmt('SELECT * FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(billsMerchantId, reference) as Row | undefined;
     return r ? toItem(r) : null;
   }
 
@@ -469,7 +492,7 @@ export class TopupJournal {
   /** Every item in one of these states, whoever owns it (start-up). */
   anyInStates(states: readonly TopupState[]): TopupRecord[] {
     const marks = states.map(() => '?').join(',');
-    return (this.db.prepare(`SELECT * FROM topups WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(toItem);
+    return (this.stmt(`SELECT * FROM topups WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(toItem);
   }
 
   /**
@@ -499,28 +522,28 @@ export class TopupJournal {
 
   batchItems(batchId: number, filter: keyof typeof ITEM_FILTERS, offset: number, limit: number): { total: number; items: TopupRecord[] } {
     const where = `batch_id = ? AND ${ITEM_FILTERS[filter]}`;
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM topups WHERE ${where}`).get(batchId) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT * FROM topups WHERE ${where} ORDER BY line, id LIMIT ? OFFSET ?`).all(batchId, limit, offset) as Row[];
+    const total = (this.stmt(`SELECT COUNT(*) AS n FROM topups WHERE ${where}`).get(batchId) as { n: number }).n;
+    const rows = this.stmt(`SELECT * FROM topups WHERE ${where} ORDER BY line, id LIMIT ? OFFSET ?`).all(batchId, limit, offset) as Row[];
     return { total, items: rows.map(toItem) };
   }
 
   /** Every item of a batch in file order (exports). */
   allOfBatch(batchId: number): TopupRecord[] {
-    return (this.db.prepare('SELECT * FROM topups WHERE batch_id = ? ORDER BY line, id').all(batchId) as Row[]).map(toItem);
+    return (this.stmt('SELECT * FROM topups WHERE batch_id = ? ORDER BY line, id').all(batchId) as Row[]).map(toItem);
   }
 
   /** Draft betting items of a batch (the customer check). */
   draftBetting(batchId: number): TopupRecord[] {
-    return (this.db.prepare("SELECT * FROM topups WHERE batch_id = ? AND state = 'draft' AND service_type = 'betting' ORDER BY id").all(batchId) as Row[]).map(toItem);
+    return (this.stmt("SELECT * FROM topups WHERE batch_id = ? AND state = 'draft' AND service_type = 'betting' ORDER BY id").all(batchId) as Row[]).map(toItem);
   }
 
   /** Single top-ups of a business day, newest first. */
   singlesOfDay(day: string, limit: number): TopupRecord[] {
-    return (this.db.prepare('SELECT * FROM topups WHERE batch_id IS NULL AND business_day = ? ORDER BY id DESC LIMIT ?').all(day, limit) as Row[]).map(toItem);
+    return (this.stmt('SELECT * FROM topups WHERE batch_id IS NULL AND business_day = ? ORDER BY id DESC LIMIT ?').all(day, limit) as Row[]).map(toItem);
   }
 
   history(id: number): { at: number; from: TopupState | null; to: TopupState; note: string }[] {
-    return (this.db.prepare('SELECT at, from_state, to_state, note FROM topup_events WHERE topup_id = ? ORDER BY id').all(id) as Row[]).map((r) => ({
+    return (this.stmt('SELECT at, from_state, to_state, note FROM topup_events WHERE topup_id = ? ORDER BY id').all(id) as Row[]).map((r) => ({
       at: r.at as number, from: (r.from_state as TopupState | null) ?? null, to: r.to_state as TopupState, note: r.note as string,
     }));
   }

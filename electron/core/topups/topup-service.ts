@@ -222,13 +222,14 @@ export function createTopupService(deps: TopupServiceDeps) {
     async importBatch(csv: string, fileName: string): Promise<BatchImport> {
       const id = requireOwner('topups.batchImport');
       const providers = await cache.list(tuning.providersMaxAgeMs);
-      const check = checkBatchFile(csv, { providers, referenceTaken: (ref) => journal.referenceTaken(id.billsMerchantId, ref) });
+      const check = checkBatchFile(csv, { providers, referenceTaken: (ref) => journal.referenceUsed(id.billsMerchantId, ref) });
       const result = (batch: BatchView | null): BatchImport => ({
         batch, totalRows: check.totalRows, errors: check.errors.slice(0, MAX_ERRORS_SHOWN), errorCount: check.errors.length,
       });
       if (check.fatal || check.rows.length === 0) return result(null);
+      // One draft at a time: the new file replaces the one before (a running customer check of it stops).
       for (const old of journal.batchesIn(['draft'])) {
-        if (old.profile === id.profile && !checks.has(old.id)) journal.discardDraft(old.id);
+        if (old.billsMerchantId === id.billsMerchantId) journal.discardDraft(old.id);
       }
       const batchId = journal.createBatch(id, counterCode(id.counterName), lagosDayCode(now()), {
         fileName: fileName.trim() || 'batch.csv', totalRows: check.totalRows, badRows: check.badRows, chunkSize: DEFAULT_CHUNK_SIZE, items: check.rows, errors: check.errors,

@@ -8,8 +8,13 @@ import { WEBHOOK_PATHS } from '../webhook';
 import { toView, type TopupRecord } from './topup-journal';
 import { createTopupService, type TopupService, type TopupTuning } from './topup-service';
 
-/** The provider wants a callBackUrl; while no receiver runs, this address (which resolves nowhere) is sent. */
+/**
+ * The provider wants a callBackUrl; while no receiver runs, an address that leads nowhere is sent.
+ * In Demo the sandbox runs inside the app: a loopback port that refuses at once costs it nothing,
+ * where a name that never resolves would tie up DNS lookups for every callback and retry.
+ */
 export const CALLBACK_PLACEHOLDER = 'https://callback.invalid/webhook/bills';
+export const DEMO_CALLBACK_PLACEHOLDER = 'http://127.0.0.1:9/webhook/bills';
 
 export interface TopupsModuleOptions {
   tuning?: Partial<TopupTuning>;
@@ -34,7 +39,8 @@ export function createTopupsModule(ctx: ModuleContext, opts: TopupsModuleOptions
     },
     callBackUrl: () => {
       const base = profile().webhook.callbackBaseUrl.trim() || ctx.webhookUrl();
-      return base ? `${base.replace(/\/+$/, '')}${WEBHOOK_PATHS.bills}` : CALLBACK_PLACEHOLDER;
+      if (base) return `${base.replace(/\/+$/, '')}${WEBHOOK_PATHS.bills}`;
+      return ctx.settings.activeProfile() === 'demo' ? DEMO_CALLBACK_PLACEHOLDER : CALLBACK_PLACEHOLDER;
     },
     clock: ctx.clock,
     timers,
