@@ -1,0 +1,69 @@
+// The benchmark's figures as one JSON object, and as a table with each target and PASS/FAIL.
+import type { CreateOverheadFigures } from './create-overhead-bench';
+import { POLL_KEYS, type DetectionFigures, type PollKey, type WebhookFigures } from './detection-bench';
+import type { JournalFigures } from './journal-bench';
+
+export interface BenchResults {
+  detection: Record<PollKey, DetectionFigures> & { webhook: WebhookFigures };
+  createOverheadMs: CreateOverheadFigures;
+  journal: JournalFigures;
+  topups?: Record<string, unknown>;
+  meta: Record<string, unknown>;
+}
+
+export interface TargetCheck {
+  name: string;
+  value: string;
+  target: string;
+  pass: boolean;
+}
+
+const ms = (n: number) => `${n.toLocaleString('en-US', { maximumFractionDigits: 2 })} ms`;
+
+export function checkTargets(r: BenchResults): TargetCheck[] {
+  const app = r.detection.app;
+  const fixed = (['fixed1s', 'fixed2s', 'fixed3s', 'fixed5s'] as const).map((k) => [k, r.detection[k]] as const);
+  const asGood = fixed.filter(([, f]) => f.p50Ms <= app.p50Ms && f.queriesPerOrder <= app.queriesPerOrder).map(([k]) => k);
+  const j = r.journal;
+  return [
+    { name: 'app detection p95', value: ms(app.p95Ms), target: '<= 1,500 ms', pass: app.p95Ms <= 1500 },
+    { name: 'fixed interval as good on p50 and queries', value: asGood.length ? asGood.join(', ') : 'none', target: 'none', pass: asGood.length === 0 },
+    { name: 'webhook detection p95', value: ms(r.detection.webhook.p95Ms), target: '<= 100 ms', pass: r.detection.webhook.p95Ms <= 100 },
+    { name: 'create overhead p95', value: ms(r.createOverheadMs.p95), target: '<= 10 ms', pass: r.createOverheadMs.p95 <= 10 },
+    { name: 'journal write p95 at 100k', value: ms(j.writeP95MsAt100k), target: `<= 10 ms and <= 2 x ${ms(j.writeP95MsAt0)}`, pass: j.writeP95MsAt100k <= 10 && j.writeP95MsAt100k <= 2 * j.writeP95MsAt0 },
+    { name: 'journal search p95 at 100k', value: ms(j.searchP95MsAt100k), target: '<= 50 ms', pass: j.searchP95MsAt100k <= 50 },
+  ];
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+}
+
+export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
+  const d = r.detection;
+  const detRows = [['detection', 'p50', 'p95', 'queries/order', 'orders']];
+  for (const k of POLL_KEYS) {
+    const f: DetectionFigures = d[k];
+    detRows.push([k, ms(f.p50Ms), ms(f.p95Ms), f.queriesPerOrder.toFixed(2), String(f.orders)]);
+  }
+  detRows.push(['app + webhook', ms(d.webhook.p50Ms), ms(d.webhook.p95Ms), '-', `${d.webhook.orders} (${Math.round(d.webhook.byWebhook * 100)}% by webhook)`]);
+  const c = r.createOverheadMs;
+  const j = r.journal;
+  const other = [
+    ['measure', 'p50', 'p95', 'note'],
+    ['create overhead (app work)', ms(c.p50), ms(c.p95), `${c.creates} creates; whole create p50 ${ms(c.totalP50)}, of which HTTP ${ms(c.httpP50)}`],
+    ['bare HTTP round trip', ms(c.bareRoundTripP50), '-', 'GET /_sandbox/health on the same server'],
+    ['journal write, empty', '-', ms(j.writeP95MsAt0), 'insert / to waiting / to final, each one committed transaction'],
+    [`journal write, ${j.stored.toLocaleString('en-US')} stored`, '-', ms(j.writeP95MsAt100k), `filled in ${j.populateSeconds} s`],
+    ['disk commit floor', '-', ms(j.diskCommitP95Ms), 'one-row insert, WAL + synchronous FULL, same disk'],
+    ...Object.entries(j.searchP95ByKind).map(([k, v]) => [`history search: ${k}`, '-', ms(v), `records search + page of 50, at ${j.stored.toLocaleString('en-US')} (word index built in ${j.indexSeconds} s)`]),
+    ...Object.entries(j.lookupP95ByKind).map(([k, v]) => [`journal lookup by ${k}`, '-', ms(v), `OrderJournal, at ${j.stored.toLocaleString('en-US')}`]),
+  ];
+  const lines = [table(detRows), '', table(other)];
+  if (r.topups) lines.push('', `top-ups: ${JSON.stringify(r.topups)}`);
+  lines.push('', table([['target', 'value', 'wanted', ''], ...checks.map((t) => [t.name, t.value, t.target, t.pass ? 'PASS' : 'FAIL'])]));
+  const notes = r.meta.notes as string[] | undefined;
+  if (notes?.length) lines.push('', ...notes.map((n) => `note: ${n}`));
+  return lines.join('\n');
+}

@@ -1,0 +1,95 @@
+// The app's own work per create: sell() until the order is journaled as on the terminal
+// (validation, journal writes, RSA, parsing), minus the time spent waiting on HTTP; beside the
+// bare HTTP round trip to the same server.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { systemClock } from '../../electron/core/clock';
+import { openDatabase } from '../../electron/core/db/database';
+import { silentLogger } from '../../electron/core/log';
+import { createCheckoutService } from '../../electron/core/orders/checkout-service';
+import { createPosClient } from '../../electron/core/provider';
+import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
+import { percentile, round } from './bench-stats';
+
+export interface CreateOverheadFigures {
+  p50: number;
+  p95: number;
+  bareRoundTripP50: number;
+  /** The whole sell -> waiting, HTTP included. */
+  totalP50: number;
+  /** HTTP wait of the create call (the sandbox's own work included). */
+  httpP50: number;
+  creates: number;
+}
+
+/** Times every fetch (call -> answer headers), the way ky calls it. */
+function timeFetches(): { total: () => number; reset: () => void; restore: () => void } {
+  const original = globalThis.fetch;
+  let spent = 0;
+  globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
+    const t = performance.now();
+    try {
+      return await original(...args);
+    } finally {
+      spent += performance.now() - t;
+    }
+  };
+  return { total: () => spent, reset: () => (spent = 0), restore: () => (globalThis.fetch = original) };
+}
+
+/** `baseDir`: where the journal lives (its disk's commit time is part of the overhead). */
+export async function runCreateOverhead(o: { creates: number; warmup: number; baseDir: string }): Promise<CreateOverheadFigures> {
+  const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-create-'));
+  const ts = await startTerminalsSandbox({ terminals: 1, prefix: 'OVER-POS', requestTimeoutMs: 15_000 });
+  const db = openDatabase(join(dir, 'journal.sqlite'));
+  const svc = createCheckoutService({
+    db, pos: createPosClient(ts.provider, { logger: silentLogger }), clock: systemClock, logger: silentLogger,
+    settings: () => ({ counterName: 'Counter 1', headMerchantId: ts.provider.headMerchantId, merchantId: ts.provider.merchantId, orderExpireSeconds: 3600 }),
+    // No status checks during the run: only the creates are measured.
+    tuning: { poll: { fastMs: 3_600_000, mediumMs: 3_600_000, slowMs: 3_600_000 } },
+  });
+  const fetches = timeFetches();
+  const overhead: number[] = [];
+  const totals: number[] = [];
+  const http: number[] = [];
+  const bare: number[] = [];
+  try {
+    for (let i = 0; i < o.warmup + o.creates; i++) {
+      fetches.reset();
+      const t0 = performance.now();
+      const v = await svc.sell({
+        filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1,A2', tickets: 2, priceKobo: 250_000, feeKobo: 10_000, sn: ts.terminals[0]!,
+      });
+      await new Promise<void>((resolve) => {
+        const off = svc.on('order', (e) => {
+          if (e.id === v.id && e.state !== 'creating') {
+            off();
+            resolve();
+          }
+        });
+      });
+      const total = performance.now() - t0;
+      if (svc.get(v.id)?.state !== 'waiting') throw new Error(`create ${i} ended ${svc.get(v.id)?.state}`);
+      if (i < o.warmup) continue;
+      totals.push(total);
+      http.push(fetches.total());
+      overhead.push(total - fetches.total());
+    }
+    for (let i = 0; i < o.warmup + o.creates; i++) {
+      const t = performance.now();
+      const r = await fetch(`${ts.sandbox.url}/_sandbox/health`);
+      await r.text();
+      if (i >= o.warmup) bare.push(performance.now() - t);
+    }
+  } finally {
+    fetches.restore();
+    await svc.stop();
+    db.close();
+    await ts.sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    p50: round(percentile(overhead, 50), 2), p95: round(percentile(overhead, 95), 2), bareRoundTripP50: round(percentile(bare, 50), 2),
+    totalP50: round(percentile(totals, 50), 2), httpP50: round(percentile(http, 50), 2), creates: overhead.length,
+  };
+}
