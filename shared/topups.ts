@@ -255,6 +255,8 @@ export const BatchViewSchema = z.object({
   badRows: count,
   /** Items (good rows) per state. */
   counts: z.record(TopupStateSchema, count),
+  /** Their amounts per state, in kobo. */
+  amounts: z.record(TopupStateSchema, z.number().int()),
   items: count,
   /** Items that reached a final state. */
   finished: count,

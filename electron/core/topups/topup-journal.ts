@@ -146,6 +146,7 @@ export interface BatchRecord extends Owner {
 
 export interface BatchTotals {
   counts: Record<TopupState, number>;
+  amounts: Record<TopupState, number>;
   items: number;
   sent: number;
   totalKobo: number;
@@ -437,9 +438,11 @@ export class TopupJournal {
       )
       .all(batchId) as { state: TopupState; n: number; kobo: number; sent: number; betting: number }[];
     const counts = Object.fromEntries(TOPUP_STATES.map((s) => [s, 0])) as Record<TopupState, number>;
-    const t: BatchTotals = { counts, items: 0, sent: 0, totalKobo: 0, successKobo: 0, bettingRows: 0 };
+    const amounts = { ...counts };
+    const t: BatchTotals = { counts, amounts, items: 0, sent: 0, totalKobo: 0, successKobo: 0, bettingRows: 0 };
     for (const r of rows) {
       counts[r.state] = r.n;
+      amounts[r.state] = r.kobo;
       t.items += r.n;
       t.sent += r.sent;
       t.totalKobo += r.kobo;

@@ -115,7 +115,7 @@ export function createTopupService(deps: TopupServiceDeps) {
     const c = t.counts;
     return {
       id: b.id, fileName: b.fileName, state: b.state, chunkSize: b.chunkSize, totalRows: b.totalRows, badRows: b.badRows,
-      counts: c, items: t.items, finished: c.success + c.fail + c.not_sent + c.cancelled, sent: t.sent,
+      counts: c, amounts: t.amounts, items: t.items, finished: c.success + c.fail + c.not_sent + c.cancelled, sent: t.sent,
       totalKobo: t.totalKobo, successKobo: t.successKobo, bettingRows: t.bettingRows, notice: b.notice, check: b.check,
       createdAt: b.createdAt, updatedAt: b.updatedAt, finishedAt: b.finishedAt,
     };

@@ -1,0 +1,213 @@
+// The Batch tab: import a CSV (template offered), see every problem by line and column before
+// anything is sent, optionally check all betting customers, send in chunks, follow the progress
+// and each result, export the results.
+import { useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatNaira } from '../../../../shared/money';
+import { formatLagosDateTime } from '../../../../shared/time';
+import { BATCH_STATE_LABELS, type BatchView } from '../../../../shared/topups';
+import { Field } from '../../components/Field';
+import { useBatch } from './batch-store';
+import { BatchProgress } from './BatchProgress';
+
+const n = (x: number) => x.toLocaleString('en-NG');
+
+function ImportCard() {
+  const s = useBatch(useShallow((st) => ({ importing: st.importing, importFile: st.importFile, downloadTemplate: st.downloadTemplate, busy: st.busy, batch: st.batch })));
+  const input = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  return (
+    <section
+      className="card tu-import"
+      data-over={over ? 'true' : undefined}
+      aria-labelledby="tu-import-title"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        const f = e.dataTransfer.files[0];
+        if (f) void s.importFile(f);
+      }}
+    >
+      <h2 id="tu-import-title">{s.batch ? 'Import another file' : 'Import a batch file'}</h2>
+      <p>
+        A CSV with the columns <code>type, provider, customerId, amount, reference</code>: type is airtime or betting; amount in naira;
+        reference may be left empty. Up to 10,000 rows. Every row is checked before anything is sent.
+      </p>
+      <div className="actions">
+        <button type="button" className={s.batch ? undefined : 'primary'} onClick={() => input.current?.click()} disabled={s.importing}>
+          {s.importing ? 'Checking the file…' : 'Choose CSV file…'}
+        </button>
+        <button type="button" onClick={() => void s.downloadTemplate()} disabled={s.busy}>
+          Download the template
+        </button>
+        <span className="hint">or drop the file here</span>
+      </div>
+      <input
+        ref={input} type="file" accept=".csv,text/csv" className="tu-file" aria-label="Batch CSV file" tabIndex={-1}
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          e.target.value = '';
+          if (f) void s.importFile(f);
+        }}
+      />
+    </section>
+  );
+}
+
+function RowErrors() {
+  const s = useBatch(useShallow((st) => ({ errors: st.errors, count: st.errorCount })));
+  if (s.count === 0) return null;
+  return (
+    <section className="card tu-errors" aria-labelledby="tu-errors-title">
+      <h2 id="tu-errors-title">
+        {n(s.count)} problem{s.count === 1 ? '' : 's'} to fix in the file
+      </h2>
+      <p className="hint">These rows will not be sent. Fix them in the file and import it again, or send the good rows now.</p>
+      <div className="tu-table-wrap">
+        <table className="tu-table">
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Column</th>
+              <th scope="col">Problem</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.errors.map((e, i) => (
+              <tr key={`${e.line}-${e.column}-${i}`}>
+                <td className="tu-num">{e.line || '—'}</td>
+                <td>{e.column || 'whole line'}</td>
+                <td>{e.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {s.count > s.errors.length && <p className="hint">…and {n(s.count - s.errors.length)} more.</p>}
+    </section>
+  );
+}
+
+function DraftPanel({ b }: { b: BatchView }) {
+  const s = useBatch(useShallow((st) => ({
+    busy: st.busy, chunkSize: st.chunkSize, chunkError: st.chunkError, setChunkSize: st.setChunkSize, start: st.start, cancel: st.cancel, checkCustomers: st.checkCustomers,
+  })));
+  const ready = b.counts.draft;
+  const checking = b.check.state === 'running';
+  return (
+    <section className="card tu-draft" aria-labelledby="tu-draft-title">
+      <h2 id="tu-draft-title">{b.fileName}: checked, nothing sent yet</h2>
+      <ul className="tu-summary">
+        <li>
+          <strong>{n(b.totalRows)}</strong> rows in the file
+        </li>
+        <li data-tone="good">
+          <strong>{n(ready)}</strong> ready to send
+        </li>
+        {b.badRows > 0 && (
+          <li data-tone="bad">
+            <strong>{n(b.badRows)}</strong> with problems (listed below)
+          </li>
+        )}
+        {b.check.notFound > 0 && (
+          <li data-tone="bad">
+            <strong>{n(b.check.notFound)}</strong> taken out: customer not found
+          </li>
+        )}
+      </ul>
+      {b.bettingRows > 0 && (
+        <div className="tu-check">
+          <button type="button" onClick={() => void s.checkCustomers()} disabled={checking || s.busy || b.check.state === 'done'}>
+            {checking ? 'Checking customers…' : b.check.state === 'done' ? 'Customers checked' : `Check all customers (${n(b.bettingRows)} betting rows)`}
+          </button>
+          {b.check.state !== 'none' && (
+            <span className="hint" role="status">
+              {n(b.check.checked)} of {n(b.check.total)} customers checked
+              {b.check.unchecked > 0 ? ` · ${n(b.check.unchecked)} rows could not be checked (they stay in)` : ''}
+            </span>
+          )}
+          {checking && <progress max={b.check.total || 1} value={b.check.checked} aria-label="Customers checked" />}
+        </div>
+      )}
+      <div className="tu-start">
+        <div className="actions">
+          <button type="button" className="primary tu-send" onClick={() => void s.start()} disabled={s.busy || checking || ready === 0}>
+            Send {n(ready)} top-up{ready === 1 ? '' : 's'} ({formatNaira(b.amounts.draft)})
+          </button>
+          <button type="button" onClick={() => void s.cancel()} disabled={s.busy}>
+            Discard
+          </button>
+        </div>
+        <details className="tu-advanced" open={s.chunkError ? true : undefined}>
+          <summary>Top-ups per request: {s.chunkSize}</summary>
+          <Field label="Top-ups per request" error={s.chunkError ?? undefined} hint="Lower it if the provider refuses large requests.">
+            {(id, d) => (
+              <input id={id} aria-describedby={d} inputMode="numeric" value={s.chunkSize} onChange={(e) => s.setChunkSize(e.target.value)} className="tu-chunk" />
+            )}
+          </Field>
+        </details>
+      </div>
+    </section>
+  );
+}
+
+function EarlierBatches() {
+  const s = useBatch(useShallow((st) => ({ list: st.list, open: st.open, current: st.batch?.id })));
+  const others = s.list.filter((b) => b.id !== s.current);
+  if (others.length === 0) return null;
+  return (
+    <section className="card tu-earlier" aria-labelledby="tu-earlier-title">
+      <h2 id="tu-earlier-title">Earlier batches</h2>
+      <ul>
+        {others.map((b) => (
+          <li key={b.id}>
+            <button type="button" onClick={() => void s.open(b.id)}>
+              <span>
+                <strong>{b.fileName}</strong> · {formatLagosDateTime(b.createdAt)}
+              </span>
+              <span className="hint">
+                {BATCH_STATE_LABELS[b.state]} · {n(b.counts.success)} successful · {n(b.counts.fail)} failed · {n(b.items)} items
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function BatchTopups() {
+  const s = useBatch(useShallow((st) => ({ batch: st.batch, refused: st.refused, message: st.message, close: st.close })));
+  const b = s.batch;
+  return (
+    <div className="tu-batch">
+      {s.message && (
+        <p className="banner" data-tone={s.message.tone} role={s.message.tone === 'bad' ? 'alert' : 'status'}>
+          {s.message.text}
+        </p>
+      )}
+      {s.refused && (
+        <p className="banner" data-tone="bad" role="alert">
+          {s.refused.fileName} cannot be used: fix the problems below and import it again. Nothing was sent.
+        </p>
+      )}
+      {b && b.state === 'draft' && <DraftPanel b={b} />}
+      {b && b.state !== 'draft' && b.state !== 'discarded' && <BatchProgress b={b} />}
+      {(!b || b.state === 'draft') && <RowErrors />}
+      {(!b || b.state === 'done' || b.state === 'draft') && <ImportCard />}
+      {b && b.state === 'done' && (
+        <div className="actions">
+          <button type="button" onClick={s.close}>
+            Close this batch
+          </button>
+        </div>
+      )}
+      <EarlierBatches />
+    </div>
+  );
+}

@@ -1,0 +1,217 @@
+// The Top-ups screen's state for single top-ups: the tab, the betting providers (cached by main),
+// the form with its customer check, the top-up on show and today's list, kept live from events.
+import { create } from 'zustand';
+import type { ProvidersView, ServiceType, TopupView, ValidatedCustomer } from '../../../shared/topups';
+import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft, type SingleField } from '../screens/topups/single-form';
+import { bridge, call } from '../transport/bridge';
+import { errorText, fieldErrorsOf } from './call-errors';
+
+export type TopupsTab = 'single' | 'batch';
+
+interface TopupsState {
+  tab: TopupsTab;
+  providers: ProvidersView | null;
+  providersBusy: boolean;
+
+  draft: SingleDraft;
+  touched: Partial<Record<SingleField, true>>;
+  submitted: boolean;
+  serverErrors: Partial<Record<SingleField, string>>;
+  message: string | null;
+  busy: boolean;
+
+  /** The betting customer as the provider confirmed it, for the id and provider typed now. */
+  customer: ValidatedCustomer | null;
+  checking: boolean;
+
+  /** The top-up on show (after Pay), kept live. */
+  current: TopupView | null;
+  recent: TopupView[];
+  checkBusy: boolean;
+
+  setTab(tab: TopupsTab): void;
+  load(): Promise<void>;
+  refreshProviders(): Promise<void>;
+  setService(t: ServiceType): void;
+  edit<K extends keyof SingleDraft>(key: K, value: SingleDraft[K]): void;
+  touch(key: SingleField): void;
+  checkCustomer(): Promise<SingleField | null>;
+  /** Checks and sends; resolves to the first field to fix (or null). */
+  submit(): Promise<SingleField | null>;
+  show(v: TopupView): void;
+  newTopup(): void;
+  checkNow(): Promise<void>;
+  apply(v: TopupView): void;
+}
+
+const FIELD_ORDER: SingleField[] = ['network', 'provider', 'phone', 'customerId', 'amount'];
+
+export const useTopups = create<TopupsState>((set, get) => ({
+  tab: 'single',
+  providers: null,
+  providersBusy: false,
+  draft: emptySingle(),
+  touched: {},
+  submitted: false,
+  serverErrors: {},
+  message: null,
+  busy: false,
+  customer: null,
+  checking: false,
+  current: null,
+  recent: [],
+  checkBusy: false,
+
+  setTab: (tab) => set({ tab }),
+
+  load: async () => {
+    try {
+      const [providers, recent] = await Promise.all([call('topups.providers', {}), call('topups.recent', {})]);
+      set({ providers, recent });
+      // A counter that never loaded the list fetches it once by itself.
+      if (providers.fetchedAt === null) await get().refreshProviders();
+    } catch (e) {
+      set({ message: errorText(e) });
+    }
+  },
+
+  refreshProviders: async () => {
+    set({ providersBusy: true });
+    try {
+      set({ providers: await call('topups.providers', { refresh: true }) });
+    } catch (e) {
+      set({ message: errorText(e) });
+    } finally {
+      set({ providersBusy: false });
+    }
+  },
+
+  setService: (serviceType) => {
+    const d = get().draft;
+    if (d.serviceType === serviceType) return;
+    set({ draft: { ...d, serviceType, amount: '' }, touched: {}, submitted: false, serverErrors: {}, message: null, customer: null });
+  },
+
+  edit: (key, value) => {
+    const d = { ...get().draft, [key]: value };
+    const field = key === 'serviceType' ? null : (key as SingleField);
+    const serverErrors = { ...get().serverErrors };
+    if (field) delete serverErrors[field];
+    // A customer check holds for the id and provider it was made for.
+    const c = get().customer;
+    const customer = c && c.provider === d.provider && c.customerId === d.customerId.trim() ? c : null;
+    if (!customer) delete serverErrors.customerId;
+    set({ draft: d, serverErrors, customer, message: null });
+  },
+
+  touch: (key) => set({ touched: { ...get().touched, [key]: true } }),
+
+  checkCustomer: async () => {
+    const { draft, providers } = get();
+    const check = checkSingle(draft, providers?.providers ?? []);
+    const problem = (['provider', 'customerId'] as const).find((k) => check.errors[k]);
+    if (problem) {
+      set({ touched: { ...get().touched, provider: true, customerId: true } });
+      return problem;
+    }
+    set({ checking: true, message: null, customer: null });
+    try {
+      const customer = await call('topups.checkCustomer', { provider: draft.provider, customerId: draft.customerId });
+      const now = get().draft;
+      if (now.provider === draft.provider && now.customerId === draft.customerId) set({ customer });
+      return null;
+    } catch (e) {
+      const fields = fieldErrorsOf(e);
+      if (Object.keys(fields).length) {
+        set({ serverErrors: { ...get().serverErrors, ...mapFields(fields, 'betting') } });
+        return 'customerId';
+      }
+      set({ message: errorText(e) });
+      return null;
+    } finally {
+      set({ checking: false });
+    }
+  },
+
+  submit: async () => {
+    const { draft, providers, busy } = get();
+    if (busy) return null;
+    const check = checkSingle(draft, providers?.providers ?? []);
+    set({ submitted: true, message: null });
+    const first = FIELD_ORDER.find((k) => check.errors[k]);
+    if (first) return first;
+    set({ busy: true });
+    try {
+      const v = await call('topups.submit', {
+        serviceType: draft.serviceType,
+        provider: draft.serviceType === 'airtime' ? draft.network : draft.provider,
+        customerId: draft.serviceType === 'airtime' ? draft.phone : draft.customerId,
+        amount: draft.amount,
+      });
+      get().show(v);
+      return null;
+    } catch (e) {
+      const fields = mapFields(fieldErrorsOf(e), draft.serviceType);
+      if (Object.keys(fields).length) {
+        set({ serverErrors: fields, message: 'Nothing was sent: fix the fields marked below.' });
+        return FIELD_ORDER.find((k) => fields[k]) ?? null;
+      }
+      set({ message: `Nothing was sent. ${errorText(e)}` });
+      return null;
+    } finally {
+      set({ busy: false });
+    }
+  },
+
+  show: (v) => {
+    const current = newerTopup(get().current?.id === v.id ? get().current : null, v);
+    set({ current });
+    get().apply(current);
+  },
+
+  newTopup: () => {
+    const d = get().draft;
+    // The service and network stay: the next customer often wants the same.
+    set({ current: null, draft: { ...emptySingle(d.serviceType), network: d.network, provider: d.provider }, touched: {}, submitted: false, serverErrors: {}, message: null, customer: null });
+  },
+
+  checkNow: async () => {
+    const c = get().current;
+    if (!c) return;
+    set({ checkBusy: true });
+    try {
+      get().apply(await call('topups.checkNow', { id: c.id }));
+    } catch (e) {
+      set({ message: errorText(e) });
+    } finally {
+      set({ checkBusy: false });
+    }
+  },
+
+  apply: (v) => {
+    if (v.batchId !== null) return;
+    const { current, recent } = get();
+    const i = recent.findIndex((r) => r.id === v.id);
+    const next = i < 0 ? [v, ...recent].slice(0, 30) : recent.map((r) => (r.id === v.id ? newerTopup(r, v) : r));
+    set({ recent: next, ...(current?.id === v.id ? { current: newerTopup(current, v) } : {}) });
+  },
+}));
+
+function mapFields(fields: Record<string, string>, t: ServiceType): Partial<Record<SingleField, string>> {
+  const out: Partial<Record<SingleField, string>> = {};
+  for (const [k, m] of Object.entries(fields)) {
+    const f = formFieldOf(k, t);
+    if (f) out[f] ??= m;
+  }
+  return out;
+}
+
+/** Main owns the truth: follow its events. */
+export function followTopups(): () => void {
+  if (!bridge) return () => {};
+  const offs = [
+    bridge.on('topups.changed', (v) => useTopups.getState().apply(v)),
+    bridge.on('topups.providersChanged', (p) => useTopups.setState({ providers: p })),
+  ];
+  return () => offs.forEach((off) => off());
+}
