@@ -208,6 +208,8 @@ export const OrderPageSchema = z.object({
   rows: z.array(OrderViewSchema),
   /** How many orders match in all. */
   total: z.number().int().nonnegative(),
+  /** How many of them are paid, and their sum. */
+  paid: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
   /** Pass as `cursor` for the next page; null on the last page. */
   next: z.string().nullable(),
 });

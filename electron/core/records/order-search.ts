@@ -18,6 +18,7 @@ export interface SearchQuery {
 export interface SearchResult {
   ids: number[];
   total: number;
+  paid: { count: number; amountKobo: number };
   next: string | null;
 }
 
@@ -73,7 +74,7 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     const hitArgs: unknown[] = [];
     const sets = words.map((w) => wordHits(w, hitArgs));
     // A word that can mean nothing (a lone "-") matches nothing.
-    if (sets.some((s) => s === null)) return { ids: [], total: 0, next: null };
+    if (sets.some((s) => s === null)) return { ids: [], total: 0, paid: { count: 0, amountKobo: 0 }, next: null };
     where.push(`id IN (${sets.map((s) => `SELECT id FROM (${s})`).join(' INTERSECT ')})`);
     args.push(...hitArgs);
   }
@@ -91,7 +92,9 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   }
 
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM orders ${filter}`).get(...args) as { n: number }).n;
+  const sums = db
+    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(state = 'paid'), 0) AS pc, COALESCE(SUM(CASE WHEN state = 'paid' THEN amount_kobo END), 0) AS pk FROM orders ${filter}`)
+    .get(...args) as { n: number; pc: number; pk: number };
 
   const cur = parseCursor(q.cursor);
   const pageWhere = cur ? [...where, '(created_at < ? OR (created_at = ? AND id < ?))'] : where;
@@ -102,5 +105,5 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const last = page[page.length - 1];
-  return { ids: page.map((r) => r.id), total, next: more && last ? `${last.created_at}.${last.id}` : null };
+  return { ids: page.map((r) => r.id), total: sums.n, paid: { count: sums.pc, amountKobo: sums.pk }, next: more && last ? `${last.created_at}.${last.id}` : null };
 }

@@ -91,7 +91,7 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
       'orders.search': (a) => {
         textIndex.catchUp();
         const r = searchOrders(ctx.db, a);
-        return { rows: views(r.ids), total: r.total, next: r.next };
+        return { rows: views(r.ids), total: r.total, paid: r.paid, next: r.next };
       },
 
       'shift.current': () => ({ shift: shift.current() }),

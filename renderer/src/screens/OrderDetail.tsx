@@ -1,18 +1,21 @@
-// One order opened from the Orders screen: every fact about it, its history, and the actions that
-// apply (Check now while the outcome is open, Try again after it failed; the payment view on Sell).
+// One order opened from the Orders screen: every fact about it, why it waits (when it does), its
+// history, the actions that apply (Check now / Try now while the outcome is open, Try again after
+// it failed, the payment view on Sell), and its receipt to print or reprint.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatNaira } from '../../../shared/money';
 import { isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
 import { formatLagosDateTime } from '../../../shared/time';
 import { OrderStatePill } from '../components/OrderStatePill';
+import { mmss, useNow } from '../components/useNow';
 import { useApp } from '../stores/app-store';
 import { useOrders } from '../stores/orders-store';
 import { useSale } from '../stores/sale-store';
+import { ReceiptPanel } from './receipt/ReceiptPanel';
 
 export function OrderDetail({ order }: { order: OrderView }) {
   const o = useOrders(
-    useShallow((s) => ({ history: s.history, historyError: s.historyError, actionBusy: s.actionBusy, actionMessage: s.actionMessage, today: s.today, close: s.close, retry: s.retry, checkNow: s.checkNow })),
+    useShallow((s) => ({ history: s.history, historyError: s.historyError, actionBusy: s.actionBusy, actionMessage: s.actionMessage, rows: s.rows, close: s.close, retry: s.retry, checkNow: s.checkNow })),
   );
   const go = useApp((a) => a.go);
   const showOrder = useSale((s) => s.showOrder);
@@ -23,9 +26,10 @@ export function OrderDetail({ order }: { order: OrderView }) {
   }, [order.id]);
 
   const final = isFinalState(order.state);
+  const now = useNow(!final && order.nextActionAt !== undefined);
   const retryable = order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired';
   const s = order.sale;
-  const retryOf = order.retryOf !== undefined ? (o.today.find((x) => x.id === order.retryOf)?.outOrderNo ?? `#${order.retryOf}`) : undefined;
+  const retryOf = order.retryOf !== undefined ? (o.rows.find((x) => x.id === order.retryOf)?.outOrderNo ?? `#${order.retryOf}`) : undefined;
 
   const toPayment = (view: OrderView) => {
     showOrder(view);
@@ -67,9 +71,14 @@ export function OrderDetail({ order }: { order: OrderView }) {
           <OrderStatePill state={order.state} />
         </div>
         {order.reason && (
-          <p className="pay-reason">
-            <strong>{final ? 'Why: ' : 'Note: '}</strong>
+          <p className="pay-reason" data-testid="order-reason">
+            <strong>{final ? 'Why: ' : order.state === 'queued' ? 'Why it waits: ' : 'Note: '}</strong>
             {order.reason}
+          </p>
+        )}
+        {!final && order.nextActionAt !== undefined && (
+          <p className="hint" data-testid="next-action">
+            {order.state === 'queued' ? 'Next try to send it' : 'Next check with the provider'} at {formatLagosDateTime(order.nextActionAt)} (in {mmss(order.nextActionAt - now)}).
           </p>
         )}
         <dl className="detail-facts">
@@ -88,6 +97,11 @@ export function OrderDetail({ order }: { order: OrderView }) {
               {o.actionBusy ? 'Checking…' : 'Check now'}
             </button>
           )}
+          {order.state === 'queued' && (
+            <button type="button" className="primary" disabled={o.actionBusy} onClick={() => void o.checkNow(order.id)}>
+              {o.actionBusy ? 'Trying…' : 'Try to send it now'}
+            </button>
+          )}
           {retryable && (
             <button type="button" className="primary" disabled={o.actionBusy}
               onClick={async () => {
@@ -102,11 +116,6 @@ export function OrderDetail({ order }: { order: OrderView }) {
               Show the payment screen
             </button>
           )}
-          {order.state === 'paid' && (
-            <button type="button" onClick={() => toPayment(order)}>
-              Show the receipt
-            </button>
-          )}
         </div>
         {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number, and opens it on the Sell screen.</p>}
         {o.actionMessage && (
@@ -115,6 +124,19 @@ export function OrderDetail({ order }: { order: OrderView }) {
           </p>
         )}
       </div>
+
+      {order.state === 'paid' && (
+        <div className="card" role="region" aria-labelledby="receipt-title">
+          <h2 id="receipt-title">Receipt</h2>
+          <ReceiptPanel orderId={order.id} />
+        </div>
+      )}
+      {final && order.state !== 'paid' && (
+        <details className="card">
+          <summary>Payment slip (marked NOT PAID, for the customer’s records)</summary>
+          <ReceiptPanel orderId={order.id} />
+        </details>
+      )}
 
       <div className="card">
         <h2>History</h2>

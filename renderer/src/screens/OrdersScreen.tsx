@@ -1,22 +1,60 @@
-// Orders: today's sales and the ones queued for the network, live; open one for its details,
-// its history and what can be done with it.
-import { useEffect } from 'react';
+// Orders: every order on this counter, found again by number, film, seat or amount, by state and
+// by day (today first), a page at a time; the queue waiting for the network; open one for its
+// details, its history, Check now, and its receipt (print or reprint).
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatNaira } from '../../../shared/money';
-import type { OrderView } from '../../../shared/orders';
-import { formatLagosTime } from '../../../shared/time';
+import type { OrderState, OrderView } from '../../../shared/orders';
+import { formatLagosTime, lagosDate } from '../../../shared/time';
 import { OrderStatePill } from '../components/OrderStatePill';
-import { useOrders } from '../stores/orders-store';
+import { PAGE_SIZE, todayQuery, useOrders, type OrderQuery } from '../stores/orders-store';
+import { useReceipts } from '../stores/receipt-store';
 import { OrderDetail } from './OrderDetail';
+import { FailedPrints } from './receipt/PrintJobList';
 import '../checkout.css';
+import '../records.css';
+
+const STATE_FILTERS: { label: string; states: OrderState[] }[] = [
+  { label: 'Paid', states: ['paid'] },
+  { label: 'Failed', states: ['failed'] },
+  { label: 'Cancelled', states: ['cancelled'] },
+  { label: 'Expired', states: ['expired'] },
+  { label: 'Checking the payment', states: ['unknown'] },
+  { label: 'Not finished', states: ['queued', 'creating', 'waiting'] },
+];
+
+const DAY = 86_400_000;
+function dayRange(kind: 'today' | 'yesterday' | 'week' | 'all'): Pick<OrderQuery, 'from' | 'to'> {
+  const now = Date.now();
+  if (kind === 'all') return { from: '', to: '' };
+  if (kind === 'yesterday') return { from: lagosDate(now - DAY), to: lagosDate(now - DAY) };
+  return { from: lagosDate(kind === 'week' ? now - 6 * DAY : now), to: lagosDate(now) };
+}
+
+function sameStates(a: OrderState[], b: OrderState[]): boolean {
+  return a.length === b.length && a.every((s) => b.includes(s));
+}
+
+function isDefault(q: OrderQuery): boolean {
+  const t = todayQuery();
+  return q.text === '' && q.states.length === 0 && q.from === t.from && q.to === t.to;
+}
 
 export function OrdersScreen() {
   const o = useOrders(
-    useShallow((s) => ({ today: s.today, queued: s.queued, loaded: s.loaded, loading: s.loading, loadError: s.loadError, openId: s.openId, load: s.load, open: s.open, close: s.close })),
+    useShallow((s) => ({
+      query: s.query, rows: s.rows, total: s.total, paid: s.paid, back: s.back, next: s.next, queued: s.queued, loaded: s.loaded, loading: s.loading,
+      loadError: s.loadError, queryErrors: s.queryErrors, openId: s.openId, opened: s.opened, search: s.search, nextPage: s.nextPage, prevPage: s.prevPage,
+      load: s.load, open: s.open, close: s.close,
+    })),
   );
+  const loadFailed = useReceipts((r) => r.loadFailed);
+  const [text, setText] = useState(o.query.text);
+  const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
     void o.load();
+    void loadFailed();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
@@ -30,12 +68,23 @@ export function OrdersScreen() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const opened = o.openId !== null ? (o.today.find((x) => x.id === o.openId) ?? o.queued.find((x) => x.id === o.openId)) : undefined;
-  const paid = o.today.filter((x) => x.state === 'paid');
-  const paidTotal = paid.reduce((sum, x) => sum + x.amountKobo, 0);
+  const searchText = (value: string, now = false) => {
+    setText(value);
+    if (typing.current) clearTimeout(typing.current);
+    if (now) void o.search({ text: value });
+    else typing.current = setTimeout(() => void o.search({ text: value }), 250);
+  };
+
+  const q = o.query;
+  const first = o.back.length * PAGE_SIZE + 1;
+  const last = o.back.length * PAGE_SIZE + o.rows.length;
+  const range = (['today', 'yesterday', 'week', 'all'] as const).find((k) => {
+    const r = dayRange(k);
+    return r.from === q.from && r.to === q.to;
+  });
 
   return (
-    <section aria-labelledby="screen-title" className="screen checkout orders-screen">
+    <section aria-labelledby="screen-title" className="screen checkout orders-screen records-screen">
       <div className="screen-head">
         <h1 id="screen-title" tabIndex={-1}>
           Orders
@@ -53,13 +102,14 @@ export function OrdersScreen() {
       )}
 
       {o.openId !== null ? (
-        opened ? (
-          <OrderDetail order={opened} />
+        o.opened ? (
+          <OrderDetail order={o.opened} />
         ) : (
           <p>Loading the order…</p>
         )
       ) : (
         <>
+          <FailedPrints />
           {o.queued.length > 0 && (
             <div className="card">
               <h2>Waiting for the network ({o.queued.length})</h2>
@@ -67,21 +117,85 @@ export function OrdersScreen() {
               <OrderTable orders={o.queued} onOpen={(id) => void o.open(id)} caption="Orders waiting for the network" />
             </div>
           )}
+
+          <form className="card order-search" role="search" aria-label="Find orders" onSubmit={(e) => { e.preventDefault(); searchText(text, true); }}>
+            <div className="field order-search-text">
+              <label htmlFor="order-search-text">Find an order: order number (or its last digits), film, seat, or amount</label>
+              <div className="with-button">
+                <input id="order-search-text" type="search" value={text} placeholder="for example 0042, Avengers, F7 or 5200" autoComplete="off" spellCheck={false} onChange={(e) => searchText(e.target.value)} />
+                {text && (
+                  <button type="button" onClick={() => searchText('', true)}>
+                    Clear
+                  </button>
+                )}
+              </div>
+            </div>
+            <div className="order-filters">
+              <div className="segmented" role="group" aria-label="Days">
+                {([['today', 'Today'], ['yesterday', 'Yesterday'], ['week', 'Last 7 days'], ['all', 'All days']] as const).map(([k, label]) => (
+                  <button key={k} type="button" aria-pressed={range === k} onClick={() => void o.search(dayRange(k))}>
+                    {label}
+                  </button>
+                ))}
+              </div>
+              <div className="date-range">
+                <label>
+                  From <input type="date" value={q.from} max={q.to || undefined} onChange={(e) => void o.search({ from: e.target.value })} />
+                </label>
+                <label>
+                  To <input type="date" value={q.to} min={q.from || undefined} onChange={(e) => void o.search({ to: e.target.value })} />
+                </label>
+              </div>
+            </div>
+            {o.queryErrors.to && <p className="field-error" role="alert">{o.queryErrors.to}</p>}
+            <div className="segmented state-filters" role="group" aria-label="States">
+              <button type="button" aria-pressed={q.states.length === 0} onClick={() => void o.search({ states: [] })}>
+                All states
+              </button>
+              {STATE_FILTERS.map((f) => {
+                const on = f.states.every((s) => q.states.includes(s));
+                return (
+                  <button key={f.label} type="button" aria-pressed={on}
+                    onClick={() => void o.search({ states: on ? q.states.filter((s) => !f.states.includes(s)) : [...q.states.filter((s) => !f.states.includes(s)), ...f.states] })}>
+                    {f.label}
+                  </button>
+                );
+              })}
+            </div>
+          </form>
+
           <div className="card">
             <div className="orders-head">
-              <h2>Today</h2>
+              <h2>{isDefault(q) ? 'Today' : 'Orders found'}</h2>
               {o.loaded && (
-                <p className="orders-summary" data-testid="orders-summary">
-                  {o.today.length} order{o.today.length === 1 ? '' : 's'} · {paid.length} paid · {formatNaira(paidTotal)} taken
+                <p className="orders-summary" data-testid="orders-summary" aria-live="polite">
+                  {o.total} order{o.total === 1 ? '' : 's'} · {o.paid.count} paid · {formatNaira(o.paid.amountKobo)} taken
                 </p>
               )}
             </div>
             {!o.loaded && !o.loadError ? (
               <p>Loading…</p>
-            ) : o.today.length === 0 ? (
-              <p className="placeholder">No sales yet today.</p>
+            ) : o.rows.length === 0 ? (
+              <p className="placeholder">
+                {isDefault(q) ? 'No sales yet today.' : sameStates(q.states, []) && !q.text ? 'No orders on these days.' : 'No order matches. Check the number, or look at other days (All days).'}
+              </p>
             ) : (
-              <OrderTable orders={o.today} onOpen={(id) => void o.open(id)} caption="Today's orders, newest first" />
+              <>
+                <OrderTable orders={o.rows} onOpen={(id) => void o.open(id)} caption="Orders, newest first" showDate={range !== 'today'} />
+                {(o.back.length > 0 || o.next) && (
+                  <div className="actions pager">
+                    <button type="button" disabled={o.back.length === 0 || o.loading} onClick={() => void o.prevPage()}>
+                      ← Newer
+                    </button>
+                    <span data-testid="orders-range">
+                      {first}–{last} of {o.total}
+                    </span>
+                    <button type="button" disabled={!o.next || o.loading} onClick={() => void o.nextPage()}>
+                      Older →
+                    </button>
+                  </div>
+                )}
+              </>
             )}
           </div>
         </>
@@ -90,13 +204,16 @@ export function OrdersScreen() {
   );
 }
 
-function OrderTable({ orders, onOpen, caption }: { orders: OrderView[]; onOpen: (id: number) => void; caption: string }) {
+const dayMonth = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', day: '2-digit', month: 'short' });
+
+function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: OrderView[]; onOpen: (id: number) => void; caption: string; showDate?: boolean }) {
+  const today = lagosDate(Date.now());
   return (
     <table className="orders-table">
       <caption className="sr-only">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Time</th>
+          <th scope="col">{showDate ? 'When' : 'Time'}</th>
           <th scope="col">Order number</th>
           <th scope="col">Film</th>
           <th scope="col">Seats</th>
@@ -109,7 +226,10 @@ function OrderTable({ orders, onOpen, caption }: { orders: OrderView[]; onOpen: 
       <tbody>
         {orders.map((x) => (
           <tr key={x.id} data-state={x.state} onClick={() => onOpen(x.id)}>
-            <td className="num-time">{formatLagosTime(x.createdAt)}</td>
+            <td className="num-time">
+              {showDate && lagosDate(x.createdAt) !== today ? `${dayMonth.format(x.createdAt)}, ` : ''}
+              {formatLagosTime(x.createdAt)}
+            </td>
             <td>
               <button type="button" className="link-button" onClick={(e) => { e.stopPropagation(); onOpen(x.id); }} aria-label={`Open order ${x.outOrderNo}`}>
                 {x.outOrderNo}

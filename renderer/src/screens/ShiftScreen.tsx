@@ -1,10 +1,99 @@
+// Shift: open a shift under the cashier's name, watch its running totals (X report), close it with
+// its totals kept (Z report), reprint or export any closed one; prints that failed wait here with Retry.
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatLagosDateTime, formatLagosTime } from '../../../shared/time';
+import { useNow } from '../components/useNow';
+import { useReceipts } from '../stores/receipt-store';
+import { useShift } from '../stores/shift-store';
+import { BrowserPrintRoot } from './receipt/ReceiptPaper';
+import { FailedPrints } from './receipt/PrintJobList';
+import { CloseShiftPanel } from './shift/CloseShiftPanel';
+import { OpenShiftForm } from './shift/OpenShiftForm';
+import { PrinterCard } from './shift/PrinterCard';
+import { ReportList } from './shift/ReportList';
+import { ReportView } from './shift/ReportView';
+import { ShiftFigures } from './shift/ShiftFigures';
+import '../records.css';
+
+function since(openedAt: number, now: number): string {
+  const min = Math.max(0, Math.floor((now - openedAt) / 60_000));
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, '0')} min`;
+}
+
 export function ShiftScreen() {
+  const s = useShift(
+    useShallow((st) => ({
+      loaded: st.loaded, current: st.current, running: st.running, loadError: st.loadError, busy: st.busy, message: st.message, closing: st.closing,
+      shown: st.shown, load: st.load, startClose: st.startClose, print: st.print, exportCsv: st.exportCsv,
+    })),
+  );
+  const loadFailed = useReceipts((r) => r.loadFailed);
+  const now = useNow(!!s.current);
+
+  useEffect(() => {
+    void s.load();
+    void loadFailed();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
   return (
-    <section aria-labelledby="screen-title" className="screen">
-      <h1 id="screen-title" tabIndex={-1}>
-        Shift
-      </h1>
-      <p className="placeholder">Opening and closing a shift, with its totals, will be here.</p>
+    <section aria-labelledby="screen-title" className="screen records-screen">
+      <div className="screen-head">
+        <h1 id="screen-title" tabIndex={-1}>
+          Shift
+        </h1>
+        {s.current && !s.closing && (
+          <button type="button" className="primary" disabled={s.busy} onClick={() => void s.startClose()}>
+            Close shift…
+          </button>
+        )}
+      </div>
+      {s.loadError && (
+        <p className="banner" data-tone="bad" role="alert">
+          The shift cannot be loaded: {s.loadError}
+        </p>
+      )}
+      {s.message && (
+        <p className="banner" data-tone={s.message.kind === 'ok' ? 'good' : 'bad'} role={s.message.kind === 'ok' ? 'status' : 'alert'} data-testid="shift-message">
+          {s.message.text}
+        </p>
+      )}
+      <FailedPrints />
+
+      {!s.loaded ? (
+        <p>Loading…</p>
+      ) : s.closing ? (
+        <CloseShiftPanel />
+      ) : s.current ? (
+        <div className="card shift-open" data-testid="shift-open">
+          <div className="shift-head">
+            <div>
+              <h2>
+                {s.current.cashier}’s shift <span className="pill" data-tone="good">Open</span>
+              </h2>
+              <p className="hint">
+                Since {formatLagosTime(s.current.openedAt)} ({since(s.current.openedAt, now)}) · {formatLagosDateTime(s.current.openedAt).split(',')[0]}
+              </p>
+            </div>
+          </div>
+          <h3>Running totals (X report)</h3>
+          {s.running ? <ShiftFigures report={s.running.report} /> : <p>Loading the totals…</p>}
+          <div className="actions">
+            <button type="button" disabled={s.busy} onClick={() => void s.print()}>
+              Print X report
+            </button>
+            <button type="button" onClick={() => void s.exportCsv()}>
+              Export as CSV
+            </button>
+          </div>
+        </div>
+      ) : null}
+
+      <ReportView />
+      {s.loaded && !s.current && !s.closing && <OpenShiftForm focus={!s.shown} />}
+      {!s.closing && <ReportList />}
+      <PrinterCard />
+      <BrowserPrintRoot />
     </section>
   );
 }

@@ -1,23 +1,52 @@
-// The Orders screen's state: today's orders and the queue (loaded by a call, then kept live from
-// order.changed), and the one order opened with its history.
+// The Orders screen's state: a search over every order in the journal (words, states, Lagos days;
+// today by default), a page at a time, the queue of orders waiting for the network, and the one
+// order opened with its history. Kept live from order.changed.
 import { create } from 'zustand';
-import type { OrderEvent, OrderView } from '../../../shared/orders';
+import type { OrderEvent, OrderState, OrderView } from '../../../shared/orders';
 import { lagosDate } from '../../../shared/time';
 import { bridge, call } from '../transport/bridge';
-import { errorText } from './call-errors';
+import { errorText, fieldErrorsOf } from './call-errors';
+
+export const PAGE_SIZE = 50;
+
+export interface OrderQuery {
+  text: string;
+  states: OrderState[];
+  /** yyyy-MM-dd (Lagos), inclusive; '' for no bound. */
+  from: string;
+  to: string;
+}
+
+export function todayQuery(): OrderQuery {
+  const today = lagosDate(Date.now());
+  return { text: '', states: [], from: today, to: today };
+}
 
 interface OrdersState {
-  today: OrderView[];
+  query: OrderQuery;
+  rows: OrderView[];
+  total: number;
+  paid: { count: number; amountKobo: number };
+  /** Cursors of the pages before the one shown (for Previous); [] on the first page. */
+  back: (string | undefined)[];
+  cursor: string | undefined;
+  next: string | null;
   queued: OrderView[];
   loaded: boolean;
   loading: boolean;
   loadError: string | null;
+  queryErrors: Record<string, string>;
   openId: number | null;
+  opened: OrderView | null;
   history: OrderEvent[] | null;
   historyError: string | null;
   actionBusy: boolean;
   actionMessage: string | null;
 
+  /** Runs the search again from its first page (with a changed query if given). */
+  search(patch?: Partial<OrderQuery>): Promise<void>;
+  nextPage(): Promise<void>;
+  prevPage(): Promise<void>;
   load(): Promise<void>;
   open(id: number): Promise<void>;
   close(): void;
@@ -27,97 +56,136 @@ interface OrdersState {
   checkNow(id: number): Promise<void>;
 }
 
-const newestFirst = (a: OrderView, b: OrderView) => b.createdAt - a.createdAt || b.id - a.id;
+let seq = 0;
 
-function upsert(list: OrderView[], view: OrderView): OrderView[] {
-  const i = list.findIndex((o) => o.id === view.id);
-  if (i < 0) return [view, ...list].sort(newestFirst);
-  const next = list.slice();
-  next[i] = view;
-  return next;
-}
-
-export const useOrders = create<OrdersState>((set, get) => ({
-  today: [],
-  queued: [],
-  loaded: false,
-  loading: false,
-  loadError: null,
-  openId: null,
-  history: null,
-  historyError: null,
-  actionBusy: false,
-  actionMessage: null,
-
-  load: async () => {
+export const useOrders = create<OrdersState>((set, get) => {
+  async function fetchPage(cursor: string | undefined, back: (string | undefined)[]): Promise<void> {
+    const mine = ++seq;
+    const q = get().query;
     set({ loading: true });
     try {
-      const [today, queued] = await Promise.all([call('orders.listToday', {}), call('orders.listQueued', {})]);
-      set({ today: today.slice().sort(newestFirst), queued: queued.slice().sort(newestFirst), loaded: true, loadError: null });
+      const [page, queued] = await Promise.all([
+        call('orders.search', { text: q.text, states: q.states, ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}), ...(cursor ? { cursor } : {}), limit: PAGE_SIZE }),
+        call('orders.listQueued', {}),
+      ]);
+      if (mine !== seq) return; // a newer search answered first
+      set({ rows: page.rows, total: page.total, paid: page.paid, next: page.next, cursor, back, queued, loaded: true, loadError: null, queryErrors: {} });
     } catch (e) {
-      set({ loadError: errorText(e) });
+      if (mine !== seq) return;
+      const fields = fieldErrorsOf(e);
+      set(Object.keys(fields).length ? { queryErrors: fields } : { loadError: errorText(e) });
     } finally {
-      set({ loading: false });
+      if (mine === seq) set({ loading: false });
     }
-  },
+  }
 
-  open: async (id) => {
-    set({ openId: id, history: get().openId === id ? get().history : null, historyError: null, actionMessage: null });
-    try {
-      const [view, history] = await Promise.all([call('orders.get', { id }), call('orders.history', { id })]);
-      if (get().openId !== id) return;
-      get().apply(view);
-      set({ history });
-    } catch (e) {
-      if (get().openId === id) set({ historyError: errorText(e) });
-    }
-  },
+  return {
+    query: todayQuery(),
+    rows: [],
+    total: 0,
+    paid: { count: 0, amountKobo: 0 },
+    back: [],
+    cursor: undefined,
+    next: null,
+    queued: [],
+    loaded: false,
+    loading: false,
+    loadError: null,
+    queryErrors: {},
+    openId: null,
+    opened: null,
+    history: null,
+    historyError: null,
+    actionBusy: false,
+    actionMessage: null,
 
-  close: () => set({ openId: null, history: null, historyError: null, actionMessage: null }),
+    search: (patch) => {
+      if (patch) set({ query: { ...get().query, ...patch } });
+      return fetchPage(undefined, []);
+    },
+    nextPage: () => {
+      const { next, back, cursor } = get();
+      return next ? fetchPage(next, [...back, cursor]) : Promise.resolve();
+    },
+    prevPage: () => {
+      const back = get().back.slice();
+      if (back.length === 0) return Promise.resolve();
+      const cursor = back.pop();
+      return fetchPage(cursor, back);
+    },
+    load: () => fetchPage(get().cursor, get().back),
 
-  apply: (view) => {
-    const { today, queued, openId } = get();
-    const isToday = today.some((o) => o.id === view.id) || lagosDate(view.createdAt) === lagosDate(Date.now());
-    set({
-      today: isToday ? upsert(today, view) : today,
-      queued: view.state === 'queued' ? upsert(queued, view) : queued.filter((o) => o.id !== view.id),
-    });
-    // The history grows with every change of the open order.
-    if (openId === view.id) {
-      void call('orders.history', { id: view.id })
-        .then((history) => {
-          if (get().openId === view.id) set({ history });
-        })
-        .catch(() => {});
-    }
-  },
+    open: async (id) => {
+      const known = get().rows.find((o) => o.id === id) ?? get().queued.find((o) => o.id === id) ?? null;
+      set({ openId: id, opened: known, history: get().openId === id ? get().history : null, historyError: null, actionMessage: null });
+      try {
+        const [view, history] = await Promise.all([call('orders.get', { id }), call('orders.history', { id })]);
+        if (get().openId !== id) return;
+        get().apply(view);
+        set({ history });
+      } catch (e) {
+        if (get().openId === id) set({ historyError: errorText(e) });
+      }
+    },
 
-  retry: async (id) => {
-    if (get().actionBusy) return null;
-    set({ actionBusy: true, actionMessage: null });
-    try {
-      const view = await call('orders.retry', { id });
-      get().apply(view);
-      return view;
-    } catch (e) {
-      set({ actionMessage: errorText(e) });
-      return null;
-    } finally {
-      set({ actionBusy: false });
-    }
-  },
+    close: () => set({ openId: null, opened: null, history: null, historyError: null, actionMessage: null }),
 
-  checkNow: async (id) => {
-    if (get().actionBusy) return;
-    set({ actionBusy: true, actionMessage: null });
-    try {
-      get().apply(await call('orders.checkNow', { id }));
-    } catch (e) {
-      set({ actionMessage: errorText(e) });
-    } finally {
-      set({ actionBusy: false });
-    }
-  },
-}));
+    apply: (view) => {
+      const { rows, queued, openId } = get();
+      const i = rows.findIndex((o) => o.id === view.id);
+      set({
+        rows: i < 0 ? rows : rows.map((o) => (o.id === view.id ? view : o)),
+        queued: view.state === 'queued' ? [view, ...queued.filter((o) => o.id !== view.id)].sort((a, b) => a.createdAt - b.createdAt) : queued.filter((o) => o.id !== view.id),
+        ...(openId === view.id ? { opened: view } : {}),
+      });
+      if (i < 0 || rows[i]?.state !== view.state) scheduleRefresh();
+      // The history grows with every change of the open order.
+      if (openId === view.id) {
+        void call('orders.history', { id: view.id })
+          .then((history) => {
+            if (get().openId === view.id) set({ history });
+          })
+          .catch(() => {});
+      }
+    },
+
+    retry: async (id) => {
+      if (get().actionBusy) return null;
+      set({ actionBusy: true, actionMessage: null });
+      try {
+        const view = await call('orders.retry', { id });
+        get().apply(view);
+        return view;
+      } catch (e) {
+        set({ actionMessage: errorText(e) });
+        return null;
+      } finally {
+        set({ actionBusy: false });
+      }
+    },
+
+    checkNow: async (id) => {
+      if (get().actionBusy) return;
+      set({ actionBusy: true, actionMessage: null });
+      try {
+        get().apply(await call('orders.checkNow', { id }));
+      } catch (e) {
+        set({ actionMessage: errorText(e) });
+      } finally {
+        set({ actionBusy: false });
+      }
+    },
+  };
+});
+
+// New orders and changes of state move totals and rows: the page shown is asked for again, once per burst.
+let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+function scheduleRefresh(): void {
+  if (refreshTimer || !useOrders.getState().loaded) return;
+  refreshTimer = setTimeout(() => {
+    refreshTimer = null;
+    void useOrders.getState().load();
+  }, 300);
+}
 
 bridge?.on('order.changed', (view) => useOrders.getState().apply(view));

@@ -105,6 +105,7 @@ describe('a shift in the Demo profile', () => {
     const search = (args: Record<string, unknown>) => call<OrderPage>(core, 'orders.search', args);
     const ids = (p: OrderPage) => p.rows.map((r) => r.id);
 
+    expect(await search({})).toMatchObject({ total: 3, paid: { count: 2, amountKobo: 350_000 + 300_000 } });
     expect(ids(await search({}))).toEqual([c.id, b.id, a.id]);
     expect(ids(await search({ text: a.outOrderNo.slice(-4) }))).toEqual([a.id]);
     expect(ids(await search({ text: a.outOrderNo.toLowerCase() }))).toEqual([a.id]);

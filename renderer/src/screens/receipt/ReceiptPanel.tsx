@@ -1,0 +1,91 @@
+// One order's receipt: the preview as it will print, Print (or Reprint), Save as PDF where the app
+// can, and every print of it with its outcome; a failed print shows why, with Retry.
+// Mount it for a final order (the payment view, an order opened on the Orders screen).
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatLagosTime } from '../../../../shared/time';
+import { printsInBrowser, useReceipts } from '../../stores/receipt-store';
+import { PrintJobList } from './PrintJobList';
+import { BrowserPrintRoot, ReceiptPaper } from './ReceiptPaper';
+
+export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; autoPrint?: boolean }) {
+  const r = useReceipts(
+    useShallow((s) => ({
+      settings: s.settings, preview: s.previews[orderId], previewError: s.previewErrors[orderId], jobs: s.jobs[orderId], busy: s.busy,
+      messages: s.messages, loadSettings: s.loadSettings, loadReceipt: s.loadReceipt, print: s.print, savePdf: s.savePdf,
+    })),
+  );
+  const autoDone = useRef(false);
+
+  useEffect(() => {
+    if (!r.settings) void r.loadSettings();
+    void r.loadReceipt(orderId);
+  }, [orderId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // When the browser is the printer, "print automatically" is done here, once, for a new receipt.
+  useEffect(() => {
+    if (!autoPrint || autoDone.current || !r.settings || !r.jobs || !r.preview) return;
+    if (!r.settings.printing.autoPrint || !printsInBrowser(r.settings) || r.jobs.length > 0 || r.preview.receipt.state !== 'paid') return;
+    autoDone.current = true;
+    void r.print(orderId);
+  }, [autoPrint, r.settings, r.jobs, r.preview, orderId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const firstPrint = (r.jobs ?? []).filter((j) => j.status === 'printed').at(-1);
+  const printed = firstPrint !== undefined;
+  const browser = printsInBrowser(r.settings);
+  const busy = !!r.busy[`order:${orderId}`];
+  const where = r.settings ? (browser ? 'the browser’s print window' : describePrinter(r.settings.printing)) : '';
+
+  return (
+    <div className="receipt-panel" data-testid="receipt-panel">
+      {r.previewError ? (
+        <p className="banner" data-tone="bad" role="alert">
+          The receipt cannot be shown: {r.previewError}
+        </p>
+      ) : !r.preview ? (
+        <p>Loading the receipt…</p>
+      ) : (
+        <div className="receipt-paper-col">
+          <p className="receipt-caption">
+            {firstPrint
+              ? `Printed at ${formatLagosTime(firstPrint.updatedAt)}. Another copy will look like this, marked REPRINT:`
+              : 'The receipt as it will print:'}
+          </p>
+          <ReceiptPaper html={r.preview.html} label={`Receipt of order ${r.preview.receipt.outOrderNo}`} testId="receipt-preview" />
+        </div>
+      )}
+      <div className="receipt-actions">
+        <div className="actions">
+          <button type="button" className={printed ? undefined : 'primary'} disabled={busy || !r.preview} onClick={() => void r.print(orderId)}>
+            {busy ? 'Printing…' : printed ? 'Reprint receipt' : 'Print receipt'}
+          </button>
+          {r.settings?.systemPrinting.available && (
+            <button type="button" disabled={!!r.busy[`pdf:${orderId}`] || !r.preview} onClick={() => void r.savePdf(orderId)}>
+              Save as PDF
+            </button>
+          )}
+        </div>
+        {where && <p className="hint">Prints to {where}{printed ? '; a new copy is marked REPRINT.' : '.'}</p>}
+        {r.messages[`order:${orderId}`] && (
+          <p className="banner" data-tone="bad" role="alert">
+            {r.messages[`order:${orderId}`]}
+          </p>
+        )}
+        {r.messages[`pdf:${orderId}`] && (
+          <p className="hint" role="status">
+            {r.messages[`pdf:${orderId}`]}
+          </p>
+        )}
+        <PrintJobList jobs={r.jobs ?? []} />
+      </div>
+      <BrowserPrintRoot />
+    </div>
+  );
+}
+
+export function describePrinter(p: { kind: string; host: string; port: number; serialPath: string; systemPrinterName: string; paper: string }): string {
+  const paper = `${p.paper} mm paper`;
+  if (p.kind === 'network') return `the network printer ${p.host}:${p.port} (${paper})`;
+  if (p.kind === 'serial') return `the serial printer on ${p.serialPath} (${paper})`;
+  return `${p.systemPrinterName ? `the printer “${p.systemPrinterName}”` : 'the computer’s default printer'} (${paper})`;
+}

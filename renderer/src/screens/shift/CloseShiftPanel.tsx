@@ -1,0 +1,55 @@
+// Closing the shift: the final totals to read first; payments still open are listed and must be
+// confirmed ("close anyway") before the shift closes and its Z report is kept.
+import { useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatLagosDateTime } from '../../../../shared/time';
+import { useShift } from '../../stores/shift-store';
+import { OpenItemsList } from './OpenItemsList';
+import { ShiftFigures } from './ShiftFigures';
+
+export function CloseShiftPanel() {
+  const s = useShift(useShallow((st) => ({ closing: st.closing, refusedOpen: st.refusedOpen, busy: st.busy, close: st.close, cancelClose: st.cancelClose })));
+  const [accept, setAccept] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  if (!s.closing) return null;
+  const r = s.closing.report;
+  const open = s.refusedOpen ?? r.totals.openItems;
+
+  return (
+    <section className="card close-shift" aria-labelledby="close-shift-title" data-testid="close-shift">
+      <h2 id="close-shift-title" ref={headingRef} tabIndex={-1}>
+        Close the shift of {r.shift.cashier}?
+      </h2>
+      <p className="hint">
+        Open since {formatLagosDateTime(r.shift.openedAt)}. These totals are kept as the Z report and cannot change after the close.
+      </p>
+      <ShiftFigures report={r} />
+      {open.length > 0 && (
+        <div className="banner close-warning" data-tone="warn" role="alert">
+          <div>
+            <strong>
+              {open.length} payment{open.length === 1 ? ' has' : 's have'} no outcome yet.
+            </strong>{' '}
+            {open.length === 1 ? 'It is' : 'They are'} not in the totals. Check {open.length === 1 ? 'it' : 'them'} on the Orders screen first if the customer is still here.
+          </div>
+        </div>
+      )}
+      {open.length > 0 && <OpenItemsList items={open} />}
+      {open.length > 0 && (
+        <label className="check">
+          <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />
+          I have seen these: close the shift anyway
+        </label>
+      )}
+      <div className="actions">
+        <button type="button" className="primary" disabled={s.busy || (open.length > 0 && !accept)} onClick={() => void s.close(open.length > 0 && accept)}>
+          {s.busy ? 'Closing…' : 'Close shift and keep the Z report'}
+        </button>
+        <button type="button" onClick={s.cancelClose}>
+          Back (keep the shift open)
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+// The receipt printer at a glance on the Shift screen, with a test page, and its settings one
+// click away (they need the admin PIN to change).
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { printsInBrowser, useReceipts } from '../../stores/receipt-store';
+import { describePrinter } from '../receipt/ReceiptPanel';
+import { ReceiptSettingsPanel } from '../receipt/ReceiptSettingsPanel';
+
+export function PrinterCard() {
+  const r = useReceipts(useShallow((s) => ({ settings: s.settings, loadSettings: s.loadSettings })));
+  useEffect(() => {
+    if (!r.settings) void r.loadSettings();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const where = r.settings ? (printsInBrowser(r.settings) ? 'the browser’s print window (choose the printer there)' : describePrinter(r.settings.printing)) : '…';
+  return (
+    <details className="card printer-card">
+      <summary>
+        Receipt printer: <span data-testid="printer-summary">{where}</span>
+        {r.settings?.printing.autoPrint ? ' · prints by itself when paid' : ''}
+      </summary>
+      <ReceiptSettingsPanel />
+    </details>
+  );
+}

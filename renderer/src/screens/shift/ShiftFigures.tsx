@@ -1,0 +1,71 @@
+// A shift's totals in big, plain figures: what was paid, what failed, what is still open.
+import { formatNaira } from '../../../../shared/money';
+import type { Bucket, ShiftReport } from '../../../../shared/records';
+
+function Figure({ label, b, tone, testId }: { label: string; b: Bucket; tone?: string; testId?: string }) {
+  return (
+    <div className="figure" data-tone={tone} data-testid={testId}>
+      <dt>{label}</dt>
+      <dd>
+        <span className="figure-amount">{formatNaira(b.amountKobo)}</span>
+        <span className="figure-count">
+          {b.count} order{b.count === 1 ? '' : 's'}
+        </span>
+      </dd>
+    </div>
+  );
+}
+
+export function ShiftFigures({ report }: { report: ShiftReport }) {
+  const t = report.totals;
+  const taken = { count: t.paid.count + t.paidLate.count, amountKobo: t.paid.amountKobo + t.paidLate.amountKobo };
+  return (
+    <div className="shift-figures">
+      <dl className="figures">
+        <Figure label="Card payments taken" b={taken} tone="good" testId="figure-taken" />
+        <Figure label="Failed" b={t.failed} testId="figure-failed" />
+        <Figure label="Cancelled" b={t.cancelled} testId="figure-cancelled" />
+        <Figure label="Expired" b={t.expired} testId="figure-expired" />
+        <Figure label="Still open" b={t.open} tone={t.open.count > 0 ? 'warn' : undefined} testId="figure-open" />
+      </dl>
+      <dl className="figure-lines">
+        <div>
+          <dt>Tickets sold</dt>
+          <dd>{t.ticketsSold}</dd>
+        </div>
+        <div>
+          <dt>Booking fees (in the paid total)</dt>
+          <dd>{formatNaira(t.bookingFeesKobo)}</dd>
+        </div>
+        <div>
+          <dt>Provider fees</dt>
+          <dd>{formatNaira(t.providerFeesKobo)}</dd>
+        </div>
+        {t.paidLate.count > 0 && (
+          <div>
+            <dt>Of which sold in an earlier shift, paid in this one</dt>
+            <dd>
+              {formatNaira(t.paidLate.amountKobo)} ({t.paidLate.count})
+            </dd>
+          </div>
+        )}
+        {report.shift.openingFloatKobo !== null && (
+          <div>
+            <dt>Opening float (cash)</dt>
+            <dd>{formatNaira(report.shift.openingFloatKobo)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Top-ups</dt>
+          <dd>
+            {!t.topups.available
+              ? 'none on this counter'
+              : t.topups.lines.length === 0
+                ? 'none in this shift'
+                : t.topups.lines.map((l) => `${l.label}: ${l.count} · ${formatNaira(l.amountKobo)}`).join('; ')}
+          </dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
