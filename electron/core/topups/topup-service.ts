@@ -275,6 +275,8 @@ export function createTopupService(deps: TopupServiceDeps) {
       journal.setBatch(id, { state: 'running', chunkSize, notice: null });
       const drafts = journal.batchItems(id, 'open', 0, Number.MAX_SAFE_INTEGER).items.filter((r) => r.state === 'draft');
       engine.apply(drafts.map((r) => ({ id: r.id, to: 'queued' as const, from: ['draft'] as const, note: 'Batch started' })));
+      // Every row may have been taken out by the customer check: then there is nothing to wait for.
+      if (journal.countOpen(id) === 0) journal.setBatch(id, { state: 'done', finishedAt: now() });
       logger.info('top-up batch started', { batchId: id, items: drafts.length, chunkSize });
       emitBatch(id);
       engine.pump();

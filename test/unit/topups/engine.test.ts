@@ -1,0 +1,138 @@
+// The engine's decisions on a scripted provider and fake time: a resend the provider refuses as
+// "already used" is settled by asking, a reference the provider never records ends as not sent,
+// checks of a pending top-up slow down, a callback that beats the answer is not undone, and an
+// unreachable provider makes a batch wait and try again.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors';
+import { openDatabase } from '../../../electron/core/db/database';
+import { silentLogger } from '../../../electron/core/log';
+import { timeoutError, unreachableError } from '../../../electron/core/provider/provider-errors';
+import type { BillsClient, TopupResult } from '../../../electron/core/provider/types';
+import { memoryStore } from '../../../electron/core/settings/kv-store';
+import { createTopupService } from '../../../electron/core/topups/topup-service';
+import { fakeTime } from '../../helpers/orders-fake-time';
+
+type Step = (items: { reference: string }[]) => TopupResult[] | Error;
+
+/** A provider that answers each call with the next scripted step (the last one repeats). */
+function scripted(bills: Step[], status: Step[]) {
+  const calls: { op: 'bulkBills' | 'bulkStatus'; at: number; refs: string[] }[] = [];
+  const take = (list: Step[], n: number) => list[Math.min(n, list.length - 1)]!;
+  let b = 0;
+  let s = 0;
+  const run = async (step: Step, items: { reference: string }[]) => {
+    const r = step(items);
+    if (r instanceof Error) throw r;
+    return r;
+  };
+  return {
+    calls,
+    client: (t: { now: number }): BillsClient => ({
+      bettingProviders: async () => [],
+      validate: async () => { throw new AppError('PROVIDER_REFUSED', 'no'); },
+      bulkBills: async (i) => {
+        calls.push({ op: 'bulkBills', at: t.now, refs: i.items.map((x) => x.reference) });
+        return run(take(bills, b++), i.items);
+      },
+      bulkStatus: async (i) => {
+        calls.push({ op: 'bulkStatus', at: t.now, refs: i.items.map((x) => x.reference) });
+        return run(take(status, s++), i.items);
+      },
+    }),
+  };
+}
+
+const each = (status: TopupResult['status'], errorMsg = '') => (items: { reference: string }[]): TopupResult[] =>
+  items.map((i) => ({ reference: i.reference, orderNo: status ? `O-${i.reference}` : null, status, errorMsg }));
+
+function rig(bills: Step[], status: Step[]) {
+  const t = fakeTime();
+  const p = scripted(bills, status);
+  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
+  const service = createTopupService({
+    db, store: memoryStore(), bills: p.client(t), logger: silentLogger, clock: t.clock, timers: t.timers,
+    identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
+    callBackUrl: () => 'https://callback.invalid/webhook/bills',
+  });
+  service.start();
+  return { t, calls: p.calls, service };
+}
+
+const AIRTIME = { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amount: '500' };
+
+describe('topup engine', () => {
+  it('a resend refused as "already used" is asked about and takes the provider’s status', async () => {
+    const { t, calls, service } = rig(
+      [() => timeoutError({ op: 'bills.bulkBills' }, 'timeout'), each('FAIL', 'reference "x" was already used by this merchant')],
+      [each(null), each('SUCCESS')],
+    );
+    const v = await service.submit(AIRTIME);
+    await t.until(() => service.get(v.id).state === 'success');
+    expect(calls.map((c) => c.op)).toEqual(['bulkBills', 'bulkStatus', 'bulkBills', 'bulkStatus']);
+    // The unknown send was asked about only after the grace.
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(3000);
+    expect(service.get(v.id)).toMatchObject({ state: 'success', attempts: 2, errorMsg: '' });
+  });
+
+  it('"already used" on a first attempt is a failure: the reference belonged to someone else', async () => {
+    const { t, service } = rig([each('FAIL', 'reference "x" was already used by this merchant')], [each('SUCCESS')]);
+    const v = await service.submit(AIRTIME);
+    await t.until(() => service.get(v.id).state === 'fail');
+    expect(service.get(v.id).errorMsg).toMatch(/already used/);
+  });
+
+  it('a reference the provider never records ends as not sent after the last attempt', async () => {
+    const { t, calls, service } = rig([() => new AppError('PROVIDER_HTTP', '502', { outcomeUnknown: true })], [each(null)]);
+    const v = await service.submit(AIRTIME);
+    await t.until(() => service.get(v.id).state === 'not_sent');
+    expect(calls.filter((c) => c.op === 'bulkBills')).toHaveLength(5);
+    expect(service.get(v.id)).toMatchObject({ attempts: 5, errorMsg: expect.stringMatching(/no record of this top-up after 5 attempts/) });
+  });
+
+  it('checks a pending top-up less and less often, up to the ceiling', async () => {
+    const { t, calls, service } = rig([each('INITIAL')], [each('PENDING'), each('PENDING'), each('PENDING'), each('PENDING'), each('PENDING'), each('PENDING'), each('PENDING'), each('SUCCESS')]);
+    const v = await service.submit(AIRTIME);
+    await t.until(() => service.get(v.id).state === 'success', 10 * 60_000, 100);
+    const at = calls.map((c) => c.at);
+    const gaps = at.slice(1).map((x, i) => x - at[i]!);
+    expect(gaps[0]).toBeGreaterThanOrEqual(2000);
+    for (let i = 1; i < gaps.length; i++) expect(gaps[i]!).toBeGreaterThanOrEqual(gaps[i - 1]!);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(30_000 + 600);
+  });
+
+  it('a callback that beats the answer settles the top-up; the late answer does not undo it', async () => {
+    let release: (() => void) | null = null;
+    const t = fakeTime();
+    const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
+    const service = createTopupService({
+      db, store: memoryStore(), logger: silentLogger, clock: t.clock, timers: t.timers,
+      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
+      callBackUrl: () => 'x',
+      bills: {
+        bettingProviders: async () => [], validate: async () => { throw new Error('no'); }, bulkStatus: async () => [],
+        bulkBills: (i) => new Promise((ok) => (release = () => ok(each('PENDING')(i.items)))),
+      },
+    });
+    const v = await service.submit(AIRTIME);
+    service.onCallback({ reference: v.reference, orderNo: 'O-1', status: 'SUCCESS', errorMsg: '', serviceType: 'airtime', amountKobo: 50_000 });
+    expect(service.get(v.id)).toMatchObject({ state: 'success', orderNo: 'O-1' });
+    release!();
+    await t.advance(10);
+    expect(service.get(v.id).state).toBe('success');
+  });
+
+  it('an unreachable provider makes a batch wait, say so, and try again', async () => {
+    const { t, calls, service } = rig([() => unreachableError({ op: 'bills.bulkBills' }, 'refused'), each('SUCCESS')], [each('SUCCESS')]);
+    const csv = 'type,provider,customerId,amount\nairtime,MTN,08031234567,100\nairtime,MTN,08031234568,100\n';
+    const { batch } = await service.importBatch(csv, 'b.csv');
+    service.startBatch(batch!.id, 10);
+    await t.until(() => service.batchView(batch!.id).notice !== null);
+    expect(service.batchView(batch!.id)).toMatchObject({ state: 'running', notice: expect.stringMatching(/cannot be reached. Trying again at/), counts: { queued: 2 } });
+    await t.until(() => service.batchView(batch!.id).state === 'done');
+    expect(calls.filter((c) => c.op === 'bulkBills').map((c) => c.refs.length)).toEqual([2, 2]);
+    expect(service.batchView(batch!.id).notice).toBeNull();
+  });
+});
