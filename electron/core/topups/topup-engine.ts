@@ -11,7 +11,8 @@ import { TokenBucket } from '../orders/token-bucket';
 import { isOutcomeUnknown } from '../provider/provider-errors';
 import type { BillsClient, ServiceType, TopupResult } from '../provider/types';
 import type { Move, Owner, TopupJournal, TopupRecord } from './topup-journal';
-import { saysReferenceUsed, stateForStatus } from './topup-state';
+import { afterSend, afterStatus, finalMove, OPEN_FOLLOWED } from './topup-decisions';
+import { stateForStatus } from './topup-state';
 
 export interface EngineTuning {
   /** Batch bulk-bills requests in flight at once. */
@@ -72,7 +73,6 @@ interface Tracked {
   failures: number;
 }
 
-const OPEN_FOLLOWED = ['unknown', 'pending'] as const;
 
 export function createTopupEngine(d: EngineDeps) {
   const t = d.tuning;
@@ -235,36 +235,14 @@ export function createTopupEngine(d: EngineDeps) {
         tr.at = now() + backoff(tr.failures);
         continue;
       }
-      tr.failures = 0;
-      const state = stateForStatus(res.status);
-      if (state === null) {
-        unfollow(rec.id);
-        if (rec.attempts >= t.maxAttempts) {
-          moves.push({ id: rec.id, to: 'not_sent', from: OPEN_FOLLOWED, note: 'The provider has no record of it after every attempt', patch: { errorMsg: `Not sent: the provider has no record of this top-up after ${rec.attempts} attempts. Nothing was charged.`, providerStatus: null } });
-        } else {
-          moves.push({ id: rec.id, to: 'queued', from: OPEN_FOLLOWED, note: 'The provider says this reference does not exist: sending it again with the same reference', patch: { providerStatus: null } });
-          requeued.push(rec);
-        }
-        continue;
-      }
-      if (state === 'pending') {
-        const grown = rec.state === 'pending' ? Math.min(t.maxCheckMs, Math.round(tr.interval * t.checkGrowth)) : t.firstCheckMs;
-        tracked.set(rec.id, { at: now() + grown, interval: grown, failures: 0 });
-        if (rec.state !== 'pending' || rec.providerStatus !== res.status || (res.orderNo && res.orderNo !== rec.orderNo)) {
-          moves.push({ id: rec.id, to: 'pending', from: OPEN_FOLLOWED, note: `Provider status ${res.status}`, patch: { providerStatus: res.status, orderNo: res.orderNo } });
-        }
-        continue;
-      }
-      unfollow(rec.id);
-      moves.push(finalMove(rec, state, res, OPEN_FOLLOWED));
+      const dec = afterStatus(rec, res, tr.interval, t);
+      if (dec.move) moves.push(dec.move);
+      if (dec.checkIn === null) unfollow(rec.id);
+      else tracked.set(rec.id, { at: now() + dec.checkIn, interval: dec.checkIn, failures: 0 });
+      if (dec.move?.to === 'queued') requeued.push(rec);
     }
     apply(moves);
     if (requeued.length > 0) pump();
-  }
-
-  function finalMove(rec: TopupRecord, state: 'success' | 'fail', res: TopupResult, from: Move['from']): Move {
-    const errorMsg = state === 'fail' ? res.errorMsg.trim() || 'The provider reported the top-up as failed (no reason given)' : '';
-    return { id: rec.id, to: state, from, note: state === 'success' ? 'Provider status SUCCESS' : `Provider status FAIL: ${errorMsg}`, patch: { providerStatus: res.status, orderNo: res.orderNo, errorMsg } };
   }
 
   // ---- sending ----
@@ -291,22 +269,12 @@ export function createTopupEngine(d: EngineDeps) {
     const byRef = firstByReference(results);
     const moves: Move[] = [];
     for (const rec of recs) {
-      const res = byRef.get(rec.reference);
-      const state = res ? stateForStatus(res.status) : null;
-      if (!res || state === null) {
-        moves.push({ id: rec.id, to: 'unknown', from: ['sending'], note: 'The answer did not give this top-up a status: asking the provider' });
-        follow(rec, now() + t.firstCheckMs);
-      } else if (state === 'fail' && rec.attempts > 1 && saysReferenceUsed(res.errorMsg)) {
-        // Our earlier attempt reached the provider after all: its status decides, not this refusal.
-        moves.push({ id: rec.id, to: 'unknown', from: ['sending'], note: 'The provider already holds this reference from an earlier attempt: asking its status' });
+      const dec = afterSend(rec, byRef.get(rec.reference), t);
+      moves.push(dec.move);
+      if (dec.move.to === 'unknown' && dec.checkIn === 0) {
         d.logger.warn('top-up reference already held by the provider; asking its status', { reference: rec.reference, attempts: rec.attempts });
-        follow(rec, now());
-      } else if (state === 'pending') {
-        moves.push({ id: rec.id, to: 'pending', from: ['sending'], note: `Accepted by the provider (${res.status})`, patch: { providerStatus: res.status, orderNo: res.orderNo } });
-        follow(rec, now() + t.firstCheckMs);
-      } else {
-        moves.push(finalMove(rec, state, res, ['sending']));
       }
+      if (dec.checkIn !== null) follow(rec, now() + dec.checkIn);
     }
     apply(moves);
   }
