@@ -15,11 +15,15 @@ export interface ChaosOptions {
   terminals: number;
   /** Mean pause between two sales. */
   gapMs: number;
+  /** Periods in which the provider cannot be reached at all, during the sales (1 to 6 s; the last one longer than a sale's useful life). */
+  outages: number;
+  /** Multiplies the rate of every disruptive fault (1 = the standard mix). */
+  faultScale: number;
   /** Keep the temp dir (journal, logs) even when the run passes. */
   keep: boolean;
 }
 
-export const DEFAULT_CHAOS_OPTIONS: ChaosOptions = { sales: 200, seed: 1, kills: 6, expireSeconds: 30, terminals: 12, gapMs: 250, keep: false };
+export const DEFAULT_CHAOS_OPTIONS: ChaosOptions = { sales: 200, seed: 1, kills: 6, expireSeconds: 30, terminals: 12, gapMs: 250, outages: 2, faultScale: 1, keep: false };
 
 /** Longer than any create can take at the provider (timeout + injected latency + 1 s rounding). */
 export const REQUEST_TIMEOUT_MS = 2_000;
@@ -36,7 +40,7 @@ export function chaosTuning(expireSeconds: number): CheckoutTuningInput {
 }
 
 /** Faults on every API path at seeded rates, and tampered signatures on some webhooks. */
-export function chaosFaults(seed: number): FaultRule[] {
+export function chaosFaults(seed: number, scale = 1): FaultRule[] {
   const rules: Omit<FaultRule, 'seed'>[] = [
     { path: '*', kind: 'latency', latencyMs: 40, rate: 0.3 },
     { path: '*', kind: 'latency', latencyMs: 400, rate: 0.05 },
@@ -50,7 +54,7 @@ export function chaosFaults(seed: number): FaultRule[] {
     { path: '*', kind: 'tamperSign', rate: 0.02 },
     { path: 'webhook:pos', kind: 'tamperSign', rate: 0.1 },
   ];
-  return rules.map((r, i) => ({ ...r, seed: seed * 101 + i }));
+  return rules.map((r, i) => ({ ...r, ...(r.kind !== 'latency' && r.rate !== undefined ? { rate: Math.min(1, r.rate * scale) } : {}), seed: seed * 101 + i }));
 }
 
 /** The sandbox of a chaos run: manual terminals, quick webhook retries, the seeded faults. */
@@ -59,7 +63,7 @@ export async function startChaosSandbox(o: ChaosOptions): Promise<TerminalsSandb
   const cs = await startTerminalsSandbox({
     terminals: o.terminals, prefix: 'CHAOS-POS', requestTimeoutMs: REQUEST_TIMEOUT_MS, retryScheduleMs: [200, 500, 1_000, 2_000, 4_000, 8_000],
   });
-  cs.sandbox.setFaults(chaosFaults(o.seed));
+  cs.sandbox.setFaults(chaosFaults(o.seed, o.faultScale));
   return cs;
 }
 

@@ -2,7 +2,8 @@
 // SIGKILLs of the app process; then every sale must be final, once, and agree with the provider.
 // Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n>"; exit 1 unless
 // duplicates, lost and notFinal are all 0.
-// Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS] [--keep]
+// Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS]
+//        [--outages N] [--fault-scale F] [--keep]
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { isFinalState, type OrderState } from '../../shared/orders';
 import type { OrderSnapshot } from '../helpers/chaos-protocol';
 import { createRng } from '../helpers/chaos-random';
 import { AppProcess } from './app-process';
+import { OutageProxy } from './outage-proxy';
 import { chaosTuning, DEFAULT_CHAOS_OPTIONS, randomSale, startChaosSandbox, type ChaosOptions } from './chaos-setup';
 import { chaosLine, chaosVerdict, type ChaosVerdict, type JournalRow } from './chaos-verdict';
 import { TerminalSimulator } from './terminal-simulator';
@@ -29,6 +31,9 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
   const dbFile = join(dir, 'journal.sqlite');
   const cs = await startChaosSandbox(o);
   const { sandbox } = cs;
+  // The app reaches the provider through a proxy that the run can take down.
+  const proxy = await OutageProxy.start({ host: '127.0.0.1', port: sandbox.port });
+  const viaProxy = `http://127.0.0.1:${proxy.port}`;
   const tuning = chaosTuning(o.expireSeconds);
   const graceMs = tuning.poll?.graceMs ?? 0;
 
@@ -42,7 +47,7 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
   const acked = new Set<string>();
   let checkDone = () => {};
   const app = new AppProcess(
-    { dbFile, logFile: join(dir, 'app.log'), provider: cs.provider, tuning, seed: o.seed, settings: {
+    { dbFile, logFile: join(dir, 'app.log'), provider: { ...cs.provider, posBaseUrl: viaProxy, billsBaseUrl: `${viaProxy}/api/v3` }, tuning, seed: o.seed, settings: {
       counterName: 'Chaos 1', headMerchantId: cs.merchant.headMerchantId, merchantId: cs.merchant.merchantId, orderExpireSeconds: o.expireSeconds,
     } },
     dir,
@@ -70,8 +75,10 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     // ---- the sales, with kills at seeded moments ----
     const saleRng = rng.fork('sales');
     const killRng = rng.fork('kills');
+    // A quarter of the kills come after the last sale, while orders are still being followed.
+    const settleKills = Math.floor(o.kills / 4);
     const killAt = new Set<number>();
-    while (killAt.size < Math.min(o.kills, Math.max(0, o.sales - 1))) killAt.add(killRng.int(1, o.sales - 1));
+    while (killAt.size < Math.min(o.kills - settleKills, Math.max(0, o.sales - 1))) killAt.add(killRng.int(1, o.sales - 1));
     let refused = 0;
     let unanswered = 0;
     const tally = (r: Awaited<ReturnType<AppProcess['sell']>>) => {
@@ -79,6 +86,24 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       else if (r.kind === 'refused') refused += 1;
       else unanswered += 1;
     };
+    // Outages at seeded moments while the sales go on.
+    const outageRng = rng.fork('outages');
+    const salesSpanMs = o.sales * o.gapMs;
+    const outages = (async () => {
+      const starts = Array.from({ length: o.outages }, () => outageRng.int(0, salesSpanMs)).sort((a, b) => a - b);
+      let at = 0;
+      const expireMs = o.expireSeconds * 1000;
+      for (const [k, start] of starts.entries()) {
+        await pause(Math.max(0, start - at));
+        // The last one outlasts the useful life of the sales queued at its start: they expire unsent.
+        const lasts = k < starts.length - 1 ? outageRng.int(1_000, 6_000) : outageRng.int(expireMs - (tuning.minUsefulMs ?? 0) + 1_000, expireMs + 2_000);
+        await proxy.down();
+        print(`provider unreachable for ${lasts} ms`);
+        await pause(lasts);
+        await proxy.up();
+        at = start + lasts;
+      }
+    })();
     for (let i = 0; i < o.sales; i++) {
       await pause(Math.min(o.gapMs * 6, -Math.log(1 - saleRng.next()) * o.gapMs));
       const sale = randomSale(saleRng, cs.terminals);
@@ -95,7 +120,14 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       }
       tally(await app.sell(sale));
     }
+    await outages;
     print(`${o.sales} sales sent in ${((Date.now() - started) / 1000).toFixed(1)} s: ${acked.size} acknowledged, ${refused} refused, ${unanswered} unanswered (killed)`);
+    for (let k = 0; k < settleKills; k++) {
+      await pause(killRng.int(200, Math.max(300, (o.expireSeconds * 600) / settleKills)));
+      await app.kill();
+      print(`kill ${app.generation} after the last sale`);
+      await startApp();
+    }
 
     // ---- wait until every sale is final (bounded) ----
     const deadlineMs = o.expireSeconds * 1000 + graceMs + 30_000;
@@ -128,7 +160,7 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     for (const r of journal) states.set(r.state, (states.get(r.state) ?? 0) + 1);
     const fates = new Map<string, number>();
     for (const f of sim.fates.values()) fates.set(f, (fates.get(f) ?? 0) + 1);
-    print(`seed=${o.seed} kills=${app.generation - 1} expire=${o.expireSeconds}s terminals=${o.terminals} time=${((Date.now() - started) / 1000).toFixed(1)}s dir=${dir}`);
+    print(`seed=${o.seed} kills=${app.generation - 1} outages=${o.outages} expire=${o.expireSeconds}s terminals=${o.terminals} fault-scale=${o.faultScale} time=${((Date.now() - started) / 1000).toFixed(1)}s dir=${dir}`);
     print(`faults injected: ${[...faults].map(([k, n]) => `${k}=${n}`).join(' ') || 'none'}`);
     print(`terminal: ${[...fates].map(([k, n]) => `${k}=${n}`).join(' ')}; webhook attempts=${webhookAttempts} duplicate=${sim.counts.duplicateWebhooks} late=${sim.counts.lateWebhooks} stale=${sim.counts.staleWebhooks} redelivery-errors=${sim.counts.redeliveryErrors}`);
     print(`journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; paid without payNo (told by webhook, which carries none)=${journal.filter((r) => r.state === 'paid' && !r.payNo).length}`);
@@ -139,6 +171,7 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
   } finally {
     sim.close();
     if (app.alive) await app.kill();
+    await proxy.close();
     await sandbox.close();
     const failed = !verdict || verdict.duplicates + verdict.lost + verdict.notFinal > 0;
     if (!o.keep && !failed) rmSync(dir, { recursive: true, force: true });
@@ -147,6 +180,7 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
 
 const NUMBER_FLAGS: Record<string, keyof ChaosOptions> = {
   '--sales': 'sales', '--seed': 'seed', '--kills': 'kills', '--expire': 'expireSeconds', '--terminals': 'terminals', '--gap-ms': 'gapMs',
+  '--fault-scale': 'faultScale', '--outages': 'outages',
 };
 
 function parseArgs(argv: string[]): ChaosOptions {
@@ -158,7 +192,7 @@ function parseArgs(argv: string[]): ChaosOptions {
       o.keep = true;
     } else if (key) {
       const n = Number(argv[++i]);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${a} needs a whole number`);
+      if (!Number.isFinite(n) || n < 0 || (key !== 'faultScale' && !Number.isInteger(n))) throw new Error(`${a} needs a number`);
       Object.assign(o, { [key]: n });
     } else {
       throw new Error(`unknown option ${a} (options: ${Object.keys(NUMBER_FLAGS).join(' ')} --keep)`);

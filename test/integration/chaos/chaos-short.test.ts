@@ -1,4 +1,4 @@
-// The short chaos run inside `npm test`: 30 sales with 2 SIGKILLs of the app and seeded faults
+// The short chaos run inside `npm test`: 30 sales with 2 SIGKILLs of the app, one provider outage and seeded faults
 // (fixed seed), through the real driver; its last line must report no duplicate, lost or
 // unfinished sale.
 import { spawn } from 'node:child_process';
@@ -22,7 +22,7 @@ function runDriver(args: string[]): Promise<{ code: number | null; lines: string
 
 describe('chaos (short form)', () => {
   it('30 sales, 2 kills, seed 7: every sale final, once, and as the provider says', async () => {
-    const r = await runDriver(['--sales', '30', '--kills', '2', '--seed', '7', '--expire', '12']);
+    const r = await runDriver(['--sales', '30', '--kills', '2', '--seed', '7', '--expire', '12', '--outages', '1']);
     const last = r.lines[r.lines.length - 1] ?? '';
     const report = `${r.lines.join('\n')}\n${r.stderr}`;
     expect(last, report).toMatch(/^sales=\d+ providerOrders=\d+ duplicates=0 lost=0 notFinal=0$/);
