@@ -6,6 +6,7 @@ import type { JournalFigures } from './journal-bench';
 export interface BenchResults {
   detection: Record<PollKey, DetectionFigures> & { webhook: WebhookFigures };
   createOverheadMs: CreateOverheadFigures;
+  createOverheadCheckoutOnlyMs: CreateOverheadFigures;
   journal: JournalFigures;
   topups?: Record<string, unknown>;
   meta: Record<string, unknown>;
@@ -52,7 +53,8 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
   const j = r.journal;
   const other = [
     ['measure', 'p50', 'p95', 'note'],
-    ['create overhead (app work)', ms(c.p50), ms(c.p95), `${c.creates} creates; whole create p50 ${ms(c.totalP50)}, of which HTTP ${ms(c.httpP50)}`],
+    ['create overhead (app work)', ms(c.p50), ms(c.p95), `${c.creates} creates as wired in the app; whole create p50 ${ms(c.totalP50)}, of which HTTP ${ms(c.httpP50)}`],
+    ['create overhead, checkout alone', ms(r.createOverheadCheckoutOnlyMs.p50), ms(r.createOverheadCheckoutOnlyMs.p95), 'without the records module\'s search index writes'],
     ['bare HTTP round trip', ms(c.bareRoundTripP50), '-', 'GET /_sandbox/health on the same server'],
     ['journal write, empty', '-', ms(j.writeP95MsAt0), 'insert / to waiting / to final, each one committed transaction'],
     [`journal write, ${j.stored.toLocaleString('en-US')} stored`, '-', ms(j.writeP95MsAt100k), `filled in ${j.populateSeconds} s`],

@@ -8,6 +8,8 @@ import { openDatabase } from '../../electron/core/db/database';
 import { silentLogger } from '../../electron/core/log';
 import { createCheckoutService } from '../../electron/core/orders/checkout-service';
 import { createPosClient } from '../../electron/core/provider';
+import { OrderTextIndex } from '../../electron/core/records/order-text-index';
+import { migrateRecords } from '../../electron/core/records/records-migrations';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
 import { percentile, round } from './bench-stats';
 
@@ -37,8 +39,12 @@ function timeFetches(): { total: () => number; reset: () => void; restore: () =>
   return { total: () => spent, reset: () => (spent = 0), restore: () => (globalThis.fetch = original) };
 }
 
-/** `baseDir`: where the journal lives (its disk's commit time is part of the overhead). */
-export async function runCreateOverhead(o: { creates: number; warmup: number; baseDir: string }): Promise<CreateOverheadFigures> {
+/**
+ * `baseDir`: where the journal lives (its disk's commit time is part of the overhead).
+ * `withRecords`: wired as in the app, where the records module re-indexes the order for search
+ * on every order event (a write of its own inside the create path).
+ */
+export async function runCreateOverhead(o: { creates: number; warmup: number; baseDir: string; withRecords: boolean }): Promise<CreateOverheadFigures> {
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-create-'));
   const ts = await startTerminalsSandbox({ terminals: 1, prefix: 'OVER-POS', requestTimeoutMs: 15_000 });
   const db = openDatabase(join(dir, 'journal.sqlite'));
@@ -48,6 +54,11 @@ export async function runCreateOverhead(o: { creates: number; warmup: number; ba
     // No status checks during the run: only the creates are measured.
     tuning: { poll: { fastMs: 3_600_000, mediumMs: 3_600_000, slowMs: 3_600_000 } },
   });
+  if (o.withRecords) {
+    migrateRecords(db);
+    const textIndex = new OrderTextIndex(db);
+    svc.on('order', (v) => textIndex.refresh(v.id));
+  }
   const fetches = timeFetches();
   const overhead: number[] = [];
   const totals: number[] = [];
