@@ -17,6 +17,7 @@ import { createPosClient } from './provider/pos-client';
 import { createRecordsModule } from './records/records-module';
 import { createTopupsModule } from './topups/topups-module';
 import type { ModuleContext } from './core-module';
+import type { SystemPrinter } from './records/system-printer';
 import { createSaleMemory } from './sale-memory';
 import type { KeyValueStore } from './settings/kv-store';
 import type { SecretVault } from './settings/secret-vault';
@@ -36,6 +37,8 @@ export interface CoreDeps {
   serialPort?: TerminalLinkDeps['SerialPort'];
   /** Off in tests that bring their own sandbox. */
   embeddedSandbox?: boolean;
+  /** Electron's system printing and PDF (electron/main/print-system.ts); absent in the browser shell. */
+  systemPrinter?: SystemPrinter;
 }
 
 function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
@@ -144,7 +147,7 @@ export async function createCore(deps: CoreDeps) {
     shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
     demo: () => demo, webhookUrl: () => webhooks.url(),
   };
-  const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx)] as const;
+  const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
   const handlers = {
     ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying }),
     ...modules[0].handlers,

@@ -8,6 +8,7 @@ import { systemClock } from '../core/clock';
 import { consoleLogger } from '../core/log';
 import { encryptedStoreVault } from '../core/settings/secret-vault';
 import { wireIpc } from './ipc-transport';
+import { electronSystemPrinter } from './print-system';
 import { safeStorageCipher } from './safe-storage-cipher';
 import { createMainWindow } from './window';
 
@@ -19,7 +20,7 @@ async function start(): Promise<void> {
   const store = new Store<Record<string, unknown>>({ name: 'settings' });
   const kv = { get: (k: string) => store.get(k), set: (k: string, v: unknown) => store.set(k, v), delete: (k: string) => store.delete(k) };
   const vault = encryptedStoreVault(kv, safeStorageCipher(), 'Desktop app: keys are encrypted with the OS keychain (safeStorage) before they are stored.');
-  const core = await createCore({ shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, logger, clock: systemClock });
+  const core = await createCore({ shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, logger, clock: systemClock, systemPrinter: electronSystemPrinter() });
 
   const rendererIndex = join(__dirname, '../renderer/index.html');
   const rendererUrlPrefix = pathToFileURL(join(__dirname, '../renderer')).href;

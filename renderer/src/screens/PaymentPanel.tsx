@@ -7,9 +7,8 @@ import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type Orde
 import { formatLagosTime } from '../../../shared/time';
 import { STATE_SYMBOL, STATE_TONE } from '../components/OrderStatePill';
 import { mmss, useNow } from '../components/useNow';
-import { useApp } from '../stores/app-store';
 import { useSale } from '../stores/sale-store';
-import { ReceiptPreview } from './ReceiptPreview';
+import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { showDateText } from '../components/show-date';
 import '../checkout.css';
 
@@ -32,7 +31,6 @@ export function PaymentPanel() {
       refreshOrder: st.refreshOrder, retry: st.retry, checkNow: st.checkNow, newSale: st.newSale, closePayment: st.closePayment,
     })),
   );
-  const counterName = useApp((a) => a.status?.counterName ?? 'CounterPay');
   const panelRef = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const primaryRef = useRef<HTMLButtonElement>(null);
@@ -158,10 +156,7 @@ export function PaymentPanel() {
       {order.state === 'paid' && (
         <div className="pay-receipt">
           <h3>Receipt</h3>
-          <ReceiptPreview order={order} counterName={counterName} />
-          <button type="button" disabled title="Printing arrives with the receipts work">
-            Print (coming with receipts)
-          </button>
+          <ReceiptPanel orderId={order.id} autoPrint />
         </div>
       )}
 

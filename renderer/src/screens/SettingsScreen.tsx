@@ -6,6 +6,7 @@ import { useApp } from '../stores/app-store';
 import { useSettings } from '../stores/settings-store';
 import { PinGate } from './PinGate';
 import { ProfileForm } from './ProfileForm';
+import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 
 export function SettingsScreen() {
   const s = useSettings(useShallow((st) => ({ pin: st.pin, editing: st.editing, view: st.view, message: st.message, refreshPin: st.refreshPin, load: st.load, lock: st.lock, activate: st.activate })));
@@ -58,6 +59,7 @@ export function SettingsScreen() {
             ))}
           </div>
           {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
+          <ReceiptSettingsPanel />
         </>
       )}
     </section>
