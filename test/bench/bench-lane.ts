@@ -18,6 +18,9 @@ export interface OrderMeasure {
   latencyMs: number;
   queries: number;
   viaWebhook: boolean;
+  paid: boolean;
+  /** Paid, but the journal has no payNo (the webhook carries none). */
+  paidWithoutPayNo: boolean;
 }
 
 /** Shared by the lanes of one sandbox: when each order reached its terminal, and webhook routing. */
@@ -138,7 +141,8 @@ export class BenchLane {
     const latencyMs = end.viaWebhook || !q
       ? end.perf - s.perf
       : Math.max(0, q.at - s.at) + (end.perf - q.perf);
-    return { latencyMs, queries: c.queries, viaWebhook: end.viaWebhook };
+    const final = this.svc.get(v.id);
+    return { latencyMs, queries: c.queries, viaWebhook: end.viaWebhook, paid: final?.state === 'paid', paidWithoutPayNo: final?.state === 'paid' && !final.payNo };
   }
 
   async close(): Promise<void> {

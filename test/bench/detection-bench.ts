@@ -30,6 +30,8 @@ export interface WebhookFigures {
   orders: number;
   /** Share of orders the webhook (not a status check) ended. */
   byWebhook: number;
+  /** Share of paid orders left without the provider's payNo. */
+  paidWithoutPayNo: number;
 }
 
 export const POLL_KEYS = ['app', 'fixed1s', 'fixed2s', 'fixed3s', 'fixed5s'] as const;
@@ -126,5 +128,9 @@ export async function runWebhookDetection(o: { lanes: number; ordersPerLane: num
     rmSync(dir, { recursive: true, force: true });
   }
   const lat = m.map((x) => x.latencyMs);
-  return { p50Ms: round(percentile(lat, 50)), p95Ms: round(percentile(lat, 95)), orders: m.length, byWebhook: round(m.filter((x) => x.viaWebhook).length / m.length, 2) };
+  const paid = m.filter((x) => x.paid);
+  return {
+    p50Ms: round(percentile(lat, 50)), p95Ms: round(percentile(lat, 95)), orders: m.length, byWebhook: round(m.filter((x) => x.viaWebhook).length / m.length, 2),
+    paidWithoutPayNo: round(m.filter((x) => x.paidWithoutPayNo).length / Math.max(1, paid.length), 2),
+  };
 }
