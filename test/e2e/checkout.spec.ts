@@ -217,7 +217,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await expect(page.getByTestId('payment-state')).toHaveText('Paid');
     await page.screenshot({ path: join(ARTIFACTS, `checkout-payment-paid-${scheme}.png`) });
-    await page.getByRole('region', { name: /Cinema ticket receipt/ }).scrollIntoViewIfNeeded();
+    await page.getByTestId('receipt-preview').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, `checkout-receipt-${scheme}.png`) });
 
     await page.getByRole('button', { name: 'New sale' }).click();
