@@ -2,19 +2,18 @@
 // terminal, selling one order at a time; the customer taps after a drawn delay, and the lane
 // measures when the app learns the result and how many status checks it made for it.
 import { join } from 'node:path';
-import type { Clock } from '../../electron/core/clock';
 import { openDatabase, type Db } from '../../electron/core/db/database';
 import { silentLogger } from '../../electron/core/log';
 import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../electron/core/orders/checkout-service';
-import type { Timers } from '../../electron/core/orders/timers';
 import { createPosClient } from '../../electron/core/provider';
 import type { PosClient, PosOrderDetails, ProviderConfig } from '../../electron/core/provider/types';
 import type { Sandbox, TerminalOutcome } from '../../electron/sandbox';
 import { isFinalState } from '../../shared/orders';
 import { createRng } from '../helpers/chaos-random';
+import type { LaneTime } from './scaled-time';
 
 export interface OrderMeasure {
-  /** Provider settles -> the app has it journaled, real-world ms. */
+  /** Provider settles -> the app has it journaled, on the lane's clock (real-world ms). */
   latencyMs: number;
   queries: number;
   viaWebhook: boolean;
@@ -23,30 +22,14 @@ export interface OrderMeasure {
   paidWithoutPayNo: boolean;
 }
 
-/** Shared by the lanes of one sandbox: when each order reached its terminal, and webhook routing. */
+/** Shared by the lanes of one sandbox: orders reaching each lane's terminal, and webhook routing. */
 export class SandboxHub {
-  private readonly reached = new Map<string, number>();
-  private readonly waiters = new Map<string, (at: number) => void>();
   private readonly lanes = new Map<string, BenchLane>();
   /** True while a webhook is being handled (so a lane can tell what ended its order). */
   inWebhook = false;
 
-  constructor(readonly sandbox: Sandbox, private readonly clock: Clock) {
-    sandbox.events.on('pos-order-created', (o) => {
-      const at = this.clock.now();
-      const w = this.waiters.get(o.outOrderNo);
-      if (w) {
-        this.waiters.delete(o.outOrderNo);
-        w(at);
-      } else this.reached.set(o.outOrderNo, at);
-    });
-  }
-
-  /** Resolves with the (clock) time the order reached its terminal. */
-  reachedAt(outOrderNo: string): Promise<number> {
-    const at = this.reached.get(outOrderNo);
-    if (at !== undefined) return Promise.resolve(at);
-    return new Promise((resolve) => this.waiters.set(outOrderNo, resolve));
+  constructor(readonly sandbox: Sandbox) {
+    sandbox.events.on('pos-order-created', (o) => this.lanes.get(o.sn)?.reached(o.outOrderNo));
   }
 
   register(sn: string, lane: BenchLane): void {
@@ -70,8 +53,7 @@ export interface BenchLaneOptions {
   counterName: string;
   sn: string;
   provider: ProviderConfig;
-  clock: Clock;
-  timers: Timers;
+  time: LaneTime;
   tuning?: CheckoutTuningInput;
   dir: string;
   seed: number;
@@ -80,69 +62,70 @@ export interface BenchLaneOptions {
 interface Current {
   id: number;
   queries: number;
-  lastQuery: { at: number; perf: number } | null;
-  done: (end: { perf: number; at: number; viaWebhook: boolean }) => void;
+  done: (end: { at: number; viaWebhook: boolean }) => void;
 }
 
 export class BenchLane {
   readonly svc: CheckoutService;
   private readonly db: Db;
   private current: Current | null = null;
+  private onReached: ((outOrderNo: string) => void) | null = null;
 
   constructor(private readonly o: BenchLaneOptions) {
     this.db = openDatabase(join(o.dir, `${o.sn}.sqlite`));
-    const real = createPosClient(o.provider, { logger: silentLogger, clock: o.clock });
+    const { time } = o;
+    const real = createPosClient(o.provider, { logger: silentLogger, clock: time.clock });
     const pos: PosClient = {
-      createOrder: (i) => real.createOrder(i),
+      createOrder: (i) => time.call(() => real.createOrder(i)),
       queryOrder: (by) => {
-        if (this.current) {
-          this.current.queries += 1;
-          this.current.lastQuery = { at: o.clock.now(), perf: performance.now() };
-        }
-        return real.queryOrder(by);
+        if (this.current) this.current.queries += 1;
+        return time.call(() => real.queryOrder(by));
       },
-      depositCallbackStatus: (by) => real.depositCallbackStatus(by),
+      depositCallbackStatus: (by) => time.call(() => real.depositCallbackStatus(by)),
     };
     this.svc = createCheckoutService({
-      db: this.db, pos, clock: o.clock, timers: o.timers, logger: silentLogger, random: createRng(o.seed).next,
+      db: this.db, pos, clock: time.clock, timers: time.timers, logger: silentLogger, random: createRng(o.seed).next,
       settings: () => ({ counterName: o.counterName, headMerchantId: o.provider.headMerchantId, merchantId: o.provider.merchantId, orderExpireSeconds: 300 }),
       ...(o.tuning ? { tuning: o.tuning } : {}),
     });
     this.svc.on('order', (v) => {
       const c = this.current;
-      if (c && v.id === c.id && isFinalState(v.state)) c.done({ perf: performance.now(), at: o.clock.now(), viaWebhook: o.hub.inWebhook });
+      if (c && v.id === c.id && isFinalState(v.state)) c.done({ at: time.now(), viaWebhook: o.hub.inWebhook });
     });
     o.hub.register(o.sn, this);
   }
 
-  /** Sells one order; the customer acts `tapMs` (clock ms) after it reaches the terminal. */
+  /** The sandbox put an order on this lane's terminal. */
+  reached(outOrderNo: string): void {
+    this.onReached?.(outOrderNo);
+  }
+
+  /** Sells one order; the customer acts `tapMs` (lane clock) after it reaches the terminal. */
   async one(tapMs: number, outcome: TerminalOutcome): Promise<OrderMeasure> {
-    const { clock, timers, hub } = this.o;
-    const v = await this.svc.sell({
-      filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1', tickets: 1, priceKobo: 250_000, feeKobo: 0, sn: this.o.sn,
-    });
-    let settled: { at: number; perf: number } | null = null;
-    const end = await new Promise<{ perf: number; at: number; viaWebhook: boolean }>((done) => {
-      this.current = { id: v.id, queries: 0, lastQuery: null, done };
-      void hub.reachedAt(v.outOrderNo).then((reached) => {
-        timers.setTimeout(() => {
-          settled = { at: clock.now(), perf: performance.now() };
-          hub.sandbox.present(this.o.sn, outcome);
-        }, reached + tapMs - clock.now());
-      });
+    const { time, hub, sn } = this.o;
+    let settledAt: number | null = null;
+    let outOrderNo = '';
+    const end = await new Promise<{ at: number; viaWebhook: boolean }>((done, fail) => {
+      this.onReached = (out) => {
+        this.onReached = null;
+        outOrderNo = out;
+        time.timers.setTimeout(() => {
+          settledAt = time.now();
+          hub.sandbox.present(sn, outcome);
+        }, tapMs);
+      };
+      this.svc
+        .sell({ filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1', tickets: 1, priceKobo: 250_000, feeKobo: 0, sn })
+        .then((v) => (this.current = { id: v.id, queries: 0, done }), fail);
     });
     const c = this.current as Current | null;
     this.current = null;
-    if (!settled || !c) throw new Error(`order ${v.outOrderNo} ended before the customer tapped`);
-    const s = settled as { at: number; perf: number };
-    // The wait for the check is on the scaled clock; the check itself (the HTTP round trip and
-    // handling) is measured in wall time, so scaling does not stretch it.
-    const q = c.lastQuery;
-    const latencyMs = end.viaWebhook || !q
-      ? end.perf - s.perf
-      : Math.max(0, q.at - s.at) + (end.perf - q.perf);
-    const final = this.svc.get(v.id);
-    return { latencyMs, queries: c.queries, viaWebhook: end.viaWebhook, paid: final?.state === 'paid', paidWithoutPayNo: final?.state === 'paid' && !final.payNo };
+    if (settledAt === null || !c) throw new Error(`order ${outOrderNo} ended before the customer tapped`);
+    const final = this.svc.get(c.id);
+    return {
+      latencyMs: end.at - settledAt, queries: c.queries, viaWebhook: end.viaWebhook,
+      paid: final?.state === 'paid', paidWithoutPayNo: final?.state === 'paid' && !final.payNo,
+    };
   }
 
   async close(): Promise<void> {

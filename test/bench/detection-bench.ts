@@ -3,10 +3,8 @@
 // polling (same taps for all, on a scaled clock); and with the webhook on (wall clock).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemClock } from '../../electron/core/clock';
 import { silentLogger } from '../../electron/core/log';
 import type { CheckoutTuningInput } from '../../electron/core/orders/checkout-service';
-import { systemTimers } from '../../electron/core/orders/timers';
 import { startWebhookReceiver, WEBHOOK_PATHS } from '../../electron/core/webhook';
 import { openDatabase } from '../../electron/core/db/database';
 import type { TerminalOutcome } from '../../electron/sandbox';
@@ -14,7 +12,7 @@ import { createRng } from '../helpers/chaos-random';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
 import { BenchLane, SandboxHub, type OrderMeasure } from './bench-lane';
 import { mean, percentile, round } from './bench-stats';
-import { scaledTime } from './scaled-time';
+import { LaneTime, scaledClock } from './scaled-time';
 import { drawTapMs } from './tap-times';
 
 export interface DetectionFigures {
@@ -62,10 +60,13 @@ export interface PollDetectionOptions {
 
 /** Every configuration runs at once, each on its own lanes, with the same tap times lane by lane. */
 export async function runPollDetection(o: PollDetectionOptions): Promise<Record<PollKey, DetectionFigures>> {
-  const time = scaledTime(o.scale);
+  const baseWall = Date.now();
+  const basePerf = performance.now();
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-detect-'));
-  const ts = await startTerminalsSandbox({ terminals: POLL_CONFIGS.length * o.lanes, prefix: 'BENCH-POS', requestTimeoutMs: 15_000, clock: time.clock });
-  const hub = new SandboxHub(ts.sandbox, time.clock);
+  const ts = await startTerminalsSandbox({
+    terminals: POLL_CONFIGS.length * o.lanes, prefix: 'BENCH-POS', requestTimeoutMs: 15_000, clock: scaledClock(o.scale, baseWall, basePerf),
+  });
+  const hub = new SandboxHub(ts.sandbox);
   const rng = createRng(o.seed);
   const lanes: { key: PollKey; lane: BenchLane; index: number }[] = [];
   POLL_CONFIGS.forEach((c, ci) => {
@@ -74,7 +75,7 @@ export async function runPollDetection(o: PollDetectionOptions): Promise<Record<
       lanes.push({
         key: c.key, index: i,
         lane: new BenchLane({
-          hub, counterName: `Lane ${n + 1}`, sn: ts.terminals[n]!, provider: ts.provider, clock: time.clock, timers: time.timers, dir, seed: o.seed + n,
+          hub, counterName: `Lane ${n + 1}`, sn: ts.terminals[n]!, provider: ts.provider, time: new LaneTime(o.scale, baseWall, basePerf), dir, seed: o.seed + n,
           ...(c.tuning ? { tuning: c.tuning } : {}),
         }),
       });
@@ -103,7 +104,7 @@ export async function runPollDetection(o: PollDetectionOptions): Promise<Record<
 export async function runWebhookDetection(o: { lanes: number; ordersPerLane: number; seed: number; baseDir: string }): Promise<WebhookFigures> {
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-webhook-'));
   const ts = await startTerminalsSandbox({ terminals: o.lanes, prefix: 'HOOK-POS', requestTimeoutMs: 15_000 });
-  const hub = new SandboxHub(ts.sandbox, systemClock);
+  const hub = new SandboxHub(ts.sandbox);
   const db = openDatabase(join(dir, 'webhooks.sqlite'));
   const receiver = await startWebhookReceiver({
     host: '127.0.0.1', port: 0, db, logger: silentLogger, getConfig: () => ts.provider,
@@ -111,7 +112,9 @@ export async function runWebhookDetection(o: { lanes: number; ordersPerLane: num
   });
   ts.sandbox.setWebhookUrl(ts.merchant.headMerchantId, `${receiver.url}${WEBHOOK_PATHS.pos}`);
   const rng = createRng(o.seed).fork('webhook');
-  const lanes = ts.terminals.map((sn, i) => new BenchLane({ hub, counterName: `Hook ${i + 1}`, sn, provider: ts.provider, clock: systemClock, timers: systemTimers, dir, seed: o.seed + i }));
+  const lanes = ts.terminals.map((sn, i) => new BenchLane({
+    hub, counterName: `Hook ${i + 1}`, sn, provider: ts.provider, time: new LaneTime(1, Date.now(), performance.now()), dir, seed: o.seed + i,
+  }));
   const m: OrderMeasure[] = [];
   try {
     await Promise.all(lanes.map(async (lane, i) => {

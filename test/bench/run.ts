@@ -82,7 +82,7 @@ async function main(): Promise<void> {
           ? [`the machine was busy with other work (load ${round(loadBefore, 1)} before, ${round(loadavg()[0] ?? 0, 1)} after, on ${availableParallelism()} cores): figures are pessimistic`]
           : []),
         `taps: ${describeTapSpread()} after the order reaches the terminal; 85% SUCCESS, 10% FAIL, 5% CANCEL; same taps for every schedule`,
-        `detection is run ${o.scale}x faster than real time; the wait for a check is scaled back up, the check's own round trip is wall time`,
+        `detection runs ${o.scale}x faster than real time, except during provider calls (their round trip counts at wall speed); figures are on that clock, i.e. real-world ms`,
         'webhook: the app as shipped (default schedule) with its receiver on, wall clock; taps 0.2-0.9 s (a push does not depend on when the customer taps)',
         'history search: the records module\'s searchOrders (trigram word index + amount index) with the page\'s 50 orders read back, as orders.search runs it; journal lookups: OrderJournal\'s own indexed finders',
         `create overhead and journal writes use ${disk}: their commits (WAL, synchronous FULL) wait for this disk`,
