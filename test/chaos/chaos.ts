@@ -1,5 +1,6 @@
-// The chaos run: many sales through random provider faults, duplicate and late webhooks, and
-// SIGKILLs of the app process; then every sale must be final, once, and agree with the provider.
+// The chaos run: many sales through random provider faults, provider outages, duplicate, late and
+// stale webhooks, and SIGKILLs of the app process; then every sale must be final, once, and agree
+// with the provider. Choices (sales, taps, kills, faults) follow the seed; timings do not.
 // Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n>"; exit 1 unless
 // duplicates, lost and notFinal are all 0.
 // Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS]
@@ -18,7 +19,7 @@ import { chaosLine, chaosVerdict, type ChaosVerdict, type JournalRow } from './c
 import { TerminalSimulator } from './terminal-simulator';
 
 export interface ChaosReport extends ChaosVerdict {
-  lines: string[];
+  /** The run's temp dir (journal, app log): kept when the run fails or with --keep. */
   dir: string;
 }
 
@@ -167,7 +168,7 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     for (const p of verdict.problems.slice(0, 40)) print(`PROBLEM ${p}`);
     if (verdict.problems.length > 40) print(`... and ${verdict.problems.length - 40} more problems`);
     if (app.stderr.length > 0) print(`app stderr: ${app.stderr.join('').slice(-1500)}`);
-    return { ...verdict, lines: [], dir };
+    return { ...verdict, dir };
   } finally {
     sim.close();
     if (app.alive) await app.kill();
