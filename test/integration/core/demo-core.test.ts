@@ -76,8 +76,19 @@ describe('Demo profile, nothing typed', () => {
     const demo = core.demo()!;
     const delivered = new Promise<void>((ok) => demo.sandbox.events.once('webhook-delivered', () => ok()));
     const paid = nextOrder(core, order.id, 'paid');
+    // The notification carries no payNo: one query afterwards completes the receipt's details.
+    const completed = new Promise<OrderView>((ok) => {
+      const off = core.hub.subscribe((name, payload) => {
+        const v = payload as OrderView;
+        if (name === 'order.changed' && v.id === order.id && v.state === 'paid' && v.payNo) {
+          off();
+          ok(v);
+        }
+      });
+    });
     demo.sandbox.present('DEMO-POS-0001', 'SUCCESS');
     await Promise.all([paid, delivered]);
+    expect((await completed).payNo).toMatch(/^\d+$/);
     // The provider's notification reached our receiver and was accepted (00000 → delivered).
     const sent = demo.sandbox.listPosOrders().find((o) => o.outOrderNo === order.outOrderNo);
     expect(sent?.webhook).toMatchObject({ delivered: true, httpCode: '200' });
