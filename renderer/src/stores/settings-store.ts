@@ -31,6 +31,8 @@ function errorText(e: unknown): string {
 }
 
 export const useSettings = create<SettingsState>((set, get) => {
+  // One load per profile at a time: a second answer arriving while the admin types would reset the form.
+  let loading: { profile: ProfileName; promise: Promise<void> } | null = null;
   const guard = async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
     set({ busy: true, message: null });
     try {
@@ -63,10 +65,18 @@ export const useSettings = create<SettingsState>((set, get) => {
       return !!pin;
     },
     lock: async () => set({ pin: await call('settings.lock', {}), view: null, message: null, fieldErrors: {} }),
-    load: async (profile) => {
-      set({ editing: profile, fieldErrors: {} });
-      const view = await guard(() => call('settings.getProfile', { profile }));
-      if (view) set({ view });
+    load: (profile) => {
+      if (get().editing !== profile) set({ editing: profile, fieldErrors: {}, message: null });
+      if (loading?.profile === profile) return loading.promise;
+      const promise = (async () => {
+        const view = await guard(() => call('settings.getProfile', { profile }));
+        // An answer for a profile the admin has already left is dropped.
+        if (view && get().editing === profile) set({ view });
+      })().finally(() => {
+        if (loading?.promise === promise) loading = null;
+      });
+      loading = { profile, promise };
+      return promise;
     },
     save: async (settings, secrets) => {
       const view = await guard(() => call('settings.saveProfile', { profile: get().editing, settings, secrets }));
