@@ -48,7 +48,7 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
     const f: DetectionFigures = d[k];
     detRows.push([k, ms(f.p50Ms), ms(f.p95Ms), f.queriesPerOrder.toFixed(2), String(f.orders)]);
   }
-  detRows.push(['app + webhook', ms(d.webhook.p50Ms), ms(d.webhook.p95Ms), '-', `${d.webhook.orders} (${Math.round(d.webhook.byWebhook * 100)}% by webhook; ${Math.round(d.webhook.paidWithoutPayNo * 100)}% of paid left without payNo)`]);
+  detRows.push(['app + webhook', ms(d.webhook.p50Ms), ms(d.webhook.p95Ms), '-', `${d.webhook.orders} (${Math.round(d.webhook.byWebhook * 100)}% by webhook; ${Math.round(d.webhook.paidWithoutPayNo * 100)}% of paid had no payNo yet at detection: one follow-up query fills it)`]);
   const c = r.createOverheadMs;
   const j = r.journal;
   const other = [
