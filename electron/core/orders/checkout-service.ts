@@ -366,6 +366,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
         }
         if (rec.state !== 'queued') poller.track(rec.id);
       }
+      // A paid order whose details never came (the app stopped, or every query failed) is completed now.
+      for (const rec of journal.listPaidMissingDetails()) fetchFinalDetails(finalDetails, rec.id);
       outbox.kick();
       monitor.kick();
       emitConnectivityIfChanged();

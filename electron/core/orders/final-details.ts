@@ -35,7 +35,7 @@ export function fetchFinalDetails(d: FinalDetailsDeps, id: number, attempt = 1):
       const r = d.journal.fillMissing(id, rec.state, factsFromDetails(details));
       if (r.changed) d.changed(r.record);
     } catch (err) {
-      if (attempt >= (d.attempts ?? 3) || d.isStopped()) {
+      if (attempt >= (d.attempts ?? 8) || d.isStopped()) {
         d.logger.warn('could not complete the details of a paid order', { orderId: id, error: String(err) });
         return;
       }

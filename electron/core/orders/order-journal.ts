@@ -267,6 +267,11 @@ export class OrderJournal {
     return (this.db.prepare("SELECT COUNT(*) AS n FROM orders WHERE state = 'queued'").get() as { n: number }).n;
   }
 
+  /** Paid orders still missing what a receipt needs (payNo, completion time), oldest first. */
+  listPaidMissingDetails(): OrderRecord[] {
+    return (this.db.prepare("SELECT * FROM orders WHERE state = 'paid' AND (pay_no IS NULL OR completed_time IS NULL) ORDER BY created_at, id").all() as Row[]).map(toRecord);
+  }
+
   /** Every order that is not final, oldest first. */
   listOpen(): OrderRecord[] {
     const marks = OPEN_STATES.map(() => '?').join(',');

@@ -132,6 +132,28 @@ describe('sell', () => {
     expect(h.pos.queries()).toBe(queries);
   });
 
+  it('a paid order whose details never came is completed after a restart', async () => {
+    h = checkoutHarness();
+    const v = await h.sell();
+    await h.until(v.id, 'waiting');
+    const full = h.pos.settle(v.outOrderNo, 'SUCCESS');
+    const { payNo: _p, completedTime: _c, senderAccount: _s, ...notification } = full;
+    h.pos.defaultQuery = 'timeout'; // every completion query fails until the app stops
+    h.svc.onWebhook(notification);
+    await h.time.advance(120_000);
+    expect(h.svc.get(v.id)).toMatchObject({ state: 'paid' });
+    expect(h.svc.get(v.id)!.payNo).toBeUndefined();
+    await h.svc.stop();
+
+    // Started again on the same journal: the provider answers now, and the receipt's details arrive.
+    h.pos.defaultQuery = 'ok';
+    const again = checkoutHarness({ db: h.db, pos: h.pos, time: h.time });
+    again.svc.resume();
+    await again.time.until(() => again.svc.get(v.id)!.payNo !== undefined, 10_000);
+    expect(again.svc.get(v.id)).toMatchObject({ state: 'paid', payNo: full.payNo, completedTime: full.completedTime });
+    await again.close();
+  });
+
   it('ignores a webhook for an order it does not have', () => {
     h = checkoutHarness();
     expect(h.svc.onWebhook({ outOrderNo: 'OTHER-250131-0001', orderNo: 'X', status: 'SUCCESS', amountKobo: 1 })).toBeNull();
