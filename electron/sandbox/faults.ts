@@ -32,8 +32,8 @@ export interface FaultDecision {
   action: Exclude<FaultKind, 'latency'> | null;
 }
 
-/** mulberry32: small, fast, deterministic for a given seed. */
-function prng(seed: number): () => number {
+/** mulberry32: small, fast, deterministic for a given seed (the chaos driver uses it too). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,5 +1,6 @@
 // A small seeded PRNG (mulberry32) and draws built on it, so chaos and bench runs make the same
 // choices for the same seed.
+import { prng } from '../../electron/sandbox/faults';
 
 export interface Rng {
   /** [0, 1) */
@@ -16,16 +17,6 @@ export interface Rng {
   fork(label: string): Rng;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hash(text: string): number {
   let h = 2166136261;
@@ -34,7 +25,7 @@ function hash(text: string): number {
 }
 
 export function createRng(seed: number): Rng {
-  const next = mulberry32(seed);
+  const next = prng(seed);
   const rng: Rng = {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),

@@ -1,9 +1,9 @@
 // The provider sandbox as the chaos run and the benchmark use it: fresh demo keys, N manual
 // terminals (settled only by present()), and the merchant-side provider settings to reach it.
+import { sandboxProviderConfig } from './sandbox-provider-config';
 import type { Clock } from '../../electron/core/clock';
 import type { ProviderConfig } from '../../electron/core/provider/types';
 import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox } from '../../electron/sandbox';
-import { defaultConventions } from '../../shared/settings';
 
 export interface TerminalsSandbox {
   sandbox: Sandbox;
@@ -24,21 +24,6 @@ export async function startTerminalsSandbox(o: {
   config.pos.terminals = terminals.map((sn) => ({ sn, merchantId: merchant.merchantId, autoOutcome: null, autoAfterMs: 0 }));
   config.webhooks = { retryScheduleMs: o.retryScheduleMs ?? [], timeoutMs: 2_000 };
   const sandbox = await startSandbox(config, { port: 0, ...(o.clock ? { clock: o.clock } : {}) });
-  const provider: ProviderConfig = {
-    billsBaseUrl: sandbox.billsBaseUrl,
-    posBaseUrl: sandbox.posBaseUrl,
-    billsMerchantId: merchant.billsMerchantId,
-    headMerchantId: merchant.headMerchantId,
-    merchantId: merchant.merchantId,
-    requestTimeoutMs: o.requestTimeoutMs,
-    conventions: defaultConventions(),
-    secrets: {
-      billsPublicKey: merchant.billsPublicKey,
-      billsSecretKey: merchant.billsSecretKey,
-      posClientAuthKey: merchant.clientAuthKey,
-      merchantPrivateKey: merchant.merchantPrivateKeyPem,
-      providerPublicKey: merchant.providerPublicKeyPem,
-    },
-  };
+  const provider: ProviderConfig = sandboxProviderConfig(sandbox, merchant, { requestTimeoutMs: o.requestTimeoutMs });
   return { sandbox, merchant, terminals, provider };
 }

@@ -1,10 +1,10 @@
 // The real provider sandbox on a loopback port with the real POS client, for the order
 // lifecycle's integration tests; plus waiting on checkout events (no sleeps).
+import { sandboxProviderConfig } from './sandbox-provider-config';
 import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../electron/sandbox';
 import type { ProviderConfig } from '../../electron/core/provider/types';
 import type { CheckoutService } from '../../electron/core/orders/checkout-service';
 import type { OrderView } from '../../shared/orders';
-import { defaultConventions } from '../../shared/settings';
 
 export interface OrdersSandbox {
   sandbox: Sandbox;
@@ -19,23 +19,7 @@ export async function startOrdersSandbox(tweak: (c: SandboxConfig) => void = () 
   return {
     sandbox,
     merchant,
-    providerConfig: (over = {}) => ({
-      billsBaseUrl: sandbox.billsBaseUrl,
-      posBaseUrl: sandbox.posBaseUrl,
-      billsMerchantId: merchant.billsMerchantId,
-      headMerchantId: merchant.headMerchantId,
-      merchantId: merchant.merchantId,
-      requestTimeoutMs: 15_000,
-      conventions: defaultConventions(),
-      secrets: {
-        billsPublicKey: merchant.billsPublicKey,
-        billsSecretKey: merchant.billsSecretKey,
-        posClientAuthKey: merchant.clientAuthKey,
-        merchantPrivateKey: merchant.merchantPrivateKeyPem,
-        providerPublicKey: merchant.providerPublicKeyPem,
-      },
-      ...over,
-    }),
+    providerConfig: (over = {}) => ({ ...sandboxProviderConfig(sandbox, merchant, { requestTimeoutMs: 15_000 }), ...over }),
   };
 }
 

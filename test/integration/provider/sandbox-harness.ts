@@ -1,8 +1,9 @@
 // Runs the real sandbox (electron/sandbox) on a loopback port for contract tests, and builds the
 // client configuration that matches its demo merchant.
+import { sandboxProviderConfig } from '../../helpers/sandbox-provider-config';
 import type { EventEmitter } from 'node:events';
 import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../electron/sandbox';
-import { defaultConventions, type Conventions } from '../../../shared/settings';
+import type { Conventions } from '../../../shared/settings';
 import type { ProviderConfig } from '../../../electron/core/provider/types';
 
 export interface DemoSandbox {
@@ -18,23 +19,7 @@ export async function startDemoSandbox(tweak: (c: SandboxConfig) => void = () =>
   return {
     sandbox,
     merchant,
-    clientConfig: (conv = {}, over = {}) => ({
-      billsBaseUrl: sandbox.billsBaseUrl,
-      posBaseUrl: sandbox.posBaseUrl,
-      billsMerchantId: merchant.billsMerchantId,
-      headMerchantId: merchant.headMerchantId,
-      merchantId: merchant.merchantId,
-      requestTimeoutMs: 5000,
-      conventions: { ...defaultConventions(), ...conv },
-      secrets: {
-        billsPublicKey: merchant.billsPublicKey,
-        billsSecretKey: merchant.billsSecretKey,
-        posClientAuthKey: merchant.clientAuthKey,
-        merchantPrivateKey: merchant.merchantPrivateKeyPem,
-        providerPublicKey: merchant.providerPublicKeyPem,
-      },
-      ...over,
-    }),
+    clientConfig: (conv = {}, over = {}) => ({ ...sandboxProviderConfig(sandbox, merchant, { requestTimeoutMs: 5000, conventions: conv }), ...over }),
   };
 }
 
