@@ -15,13 +15,16 @@ export function formatLagosTime(ms: number): string {
   return timeOnly.format(new Date(ms));
 }
 
-/** yyyy-MM-dd of the instant in Lagos. */
+// Formatters are built once: constructing one costs far more than using it (it is on the sale path).
+const isoDay = new Intl.DateTimeFormat('en-CA', { timeZone: LAGOS_TZ, year: 'numeric', month: '2-digit', day: '2-digit' });
+const hm = new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, hour: '2-digit', minute: '2-digit', hour12: false });
+
+/** yyyy-MM-dd of the instant in Lagos (en-CA formats dates that way). */
 export function lagosDate(ms: number): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: LAGOS_TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
-  return parts; // en-CA gives yyyy-MM-dd
+  return isoDay.format(new Date(ms));
 }
 
 /** HH:mm of the instant in Lagos. */
 export function lagosHm(ms: number): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(ms));
+  return hm.format(new Date(ms));
 }

@@ -1,4 +1,5 @@
 // An order's state as colour AND words AND a symbol (never colour alone), the same everywhere.
+import { StatePill } from './StatePill';
 import { ORDER_STATE_LABELS, type OrderState } from '../../../shared/orders';
 
 export type Tone = 'good' | 'bad' | 'warn' | 'info';
@@ -27,12 +28,5 @@ export const STATE_SYMBOL: Record<OrderState, string> = {
 };
 
 export function OrderStatePill({ state }: { state: OrderState }) {
-  return (
-    <span className="pill state-pill" data-tone={STATE_TONE[state]} data-state={state}>
-      <span aria-hidden="true" className="state-symbol">
-        {STATE_SYMBOL[state]}
-      </span>
-      {ORDER_STATE_LABELS[state]}
-    </span>
-  );
+  return <StatePill tone={STATE_TONE[state]} symbol={STATE_SYMBOL[state]} label={ORDER_STATE_LABELS[state]} state={state} />;
 }

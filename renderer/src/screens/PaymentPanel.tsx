@@ -63,16 +63,16 @@ export function PaymentPanel() {
 
   return (
     <section ref={panelRef} className="payment" data-tone={tone} aria-labelledby="payment-title" data-testid="payment">
-      <div className="pay-status" data-tone={tone}>
-        <span className="pay-symbol" aria-hidden="true" data-spin={order.state === 'waiting' || order.state === 'creating' ? 'true' : undefined}>
+      <div className="status-head" data-tone={tone}>
+        <span className="status-ring" aria-hidden="true" data-spin={order.state === 'waiting' || order.state === 'creating' ? 'true' : undefined}>
           {STATE_SYMBOL[order.state]}
         </span>
         <div className="pay-status-text">
           <h2 id="payment-title" ref={headingRef} tabIndex={-1} data-testid="payment-state">
             {label}
           </h2>
-          <p className="pay-say">
-            <span className="pay-say-label">Tell the customer</span>
+          <p className="status-say">
+            <span className="status-say-label">Tell the customer</span>
             <span data-testid="customer-line">“{ORDER_STATE_CUSTOMER_LINES[order.state]}”</span>
           </p>
         </div>

@@ -6,7 +6,7 @@ import { formatNaira } from '../../../../shared/money';
 import { formatLagosDateTime } from '../../../../shared/time';
 import { isFinalTopupState, localPhone, networkName, TOPUP_STATE_LABELS, type TopupView } from '../../../../shared/topups';
 import { useTopups } from '../../stores/topups-store';
-import { TOPUP_SYMBOL, TOPUP_TONE } from './TopupStatePill';
+import { TOPUP_SYMBOL, TOPUP_TONE, TopupStatePill } from './TopupStatePill';
 
 export function recipientText(v: TopupView): string {
   if (v.serviceType === 'airtime') return `${networkName(v.provider)} ${localPhone(v.customerId)}`;
@@ -56,16 +56,16 @@ export function TopupResult() {
   const tone = TOPUP_TONE[v.state];
   return (
     <section className="tu-result" data-tone={tone} aria-labelledby="tu-result-title">
-      <div className="tu-status" data-tone={tone} role="status" aria-live="polite">
-        <span className="tu-symbol" aria-hidden="true" data-spin={final ? undefined : 'true'}>
+      <div className="status-head status-head-2" data-tone={tone} role="status" aria-live="polite">
+        <span className="status-ring" aria-hidden="true" data-spin={final ? undefined : 'true'}>
           {TOPUP_SYMBOL[v.state]}
         </span>
         <div>
           <h2 id="tu-result-title" ref={heading} tabIndex={-1}>
             {TOPUP_STATE_LABELS[v.state]}
           </h2>
-          <p className="tu-say">
-            <span className="tu-say-label">Tell the customer</span>
+          <p className="status-say">
+            <span className="status-say-label">Tell the customer</span>
             {sayLine(v)}
           </p>
         </div>
@@ -131,9 +131,7 @@ export function RecentTopups() {
               <button type="button" className="tu-recent-item" aria-current={s.current?.id === v.id ? 'true' : undefined} onClick={() => s.show(v)}>
                 <span className="tu-recent-line">
                   <strong>{formatNaira(v.amountKobo)}</strong>
-                  <span className="pill tu-pill" data-tone={TOPUP_TONE[v.state]}>
-                    <span aria-hidden="true">{TOPUP_SYMBOL[v.state]}</span> {TOPUP_STATE_LABELS[v.state]}
-                  </span>
+                  <TopupStatePill state={v.state} />
                 </span>
                 <span className="tu-recent-who">{recipientText(v)}</span>
                 <span className="tu-recent-ref">{v.reference}</span>

@@ -1,7 +1,7 @@
 // A top-up's state as colour AND words AND a symbol (never colour alone), the same everywhere.
+import { StatePill, type Tone } from '../../components/StatePill';
 import { TOPUP_STATE_LABELS, type TopupState } from '../../../../shared/topups';
 
-export type Tone = 'good' | 'bad' | 'warn' | 'info';
 
 export const TOPUP_TONE: Record<TopupState, Tone> = {
   draft: 'info', queued: 'warn', sending: 'info', unknown: 'warn', pending: 'info', success: 'good', fail: 'bad', not_sent: 'warn', cancelled: 'warn',
@@ -12,12 +12,5 @@ export const TOPUP_SYMBOL: Record<TopupState, string> = {
 };
 
 export function TopupStatePill({ state }: { state: TopupState }) {
-  return (
-    <span className="pill tu-pill" data-tone={TOPUP_TONE[state]} data-state={state}>
-      <span aria-hidden="true" className="tu-pill-symbol">
-        {TOPUP_SYMBOL[state]}
-      </span>
-      {TOPUP_STATE_LABELS[state]}
-    </span>
-  );
+  return <StatePill small tone={TOPUP_TONE[state]} symbol={TOPUP_SYMBOL[state]} label={TOPUP_STATE_LABELS[state]} state={state} />;
 }
