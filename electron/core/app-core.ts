@@ -14,6 +14,10 @@ import type { Logger } from './log';
 import { createCheckoutService } from './orders/checkout-service';
 import { createBillsClient } from './provider/bills-client';
 import { createPosClient } from './provider/pos-client';
+import { observedPos } from './provider/observed-clients';
+import { clockStatus, ProviderClock } from './provider/provider-clock';
+import { ProviderHealth } from './provider/provider-health';
+import { systemTimers } from './orders/timers';
 import { createRecordsModule } from './records/records-module';
 import { createTopupsModule } from './topups/topups-module';
 import type { ModuleContext } from './core-module';
@@ -77,23 +81,48 @@ export async function createCore(deps: CoreDeps) {
     return demoStarting;
   };
 
+  // ---- the provider: measured clock, clients, measured status ----
+  const providerClock = new ProviderClock(clock, logger);
+  const rawPos = createPosClient(() => settings.providerConfig(), { logger, clock, skew: providerClock });
+  const bills = createBillsClient(() => settings.providerConfig(), { logger, clock });
+  const health = new ProviderHealth({
+    timers: systemTimers, now: () => clock.now(), random: Math.random, logger, backoff: { baseMs: 2000, maxMs: 60_000 },
+    probes: () => {
+      const cfg = settings.providerConfig();
+      const billsSet = Boolean(cfg.billsBaseUrl && cfg.billsMerchantId && cfg.secrets.billsPublicKey);
+      // An order number that cannot exist: "no such order" proves the provider took our call.
+      return { pos: () => rawPos.queryOrder({ outOrderNo: `PROBE-${clock.now()}` }), bills: billsSet ? () => bills.bettingProviders() : null };
+    },
+    onChange: (st) => {
+      publishStatus();
+      // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
+      if (st.state === 'online' && lastReach !== 'online' && lastReach !== 'checking') void checkout.recheckOpen();
+      lastReach = st.state;
+    },
+  });
+  let lastReach: StatusSnapshot['provider']['state'] = 'checking';
+  const pos = observedPos(rawPos, (e) => health.report(e));
+
   // ---- status bar ----
-  let provider: StatusSnapshot['provider'] = { state: 'unknown', detail: 'Not connected yet' };
   let queue: StatusSnapshot['queue'] = { length: 0, online: true };
-  const providerPart = (): StatusSnapshot['provider'] => {
+  /** Why the active profile cannot be probed at all, or null. */
+  const notUsable = (): StatusSnapshot['provider'] | null => {
     if (settings.activeProfile() === 'demo' && !demo) return { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' };
     const cfg = settings.providerConfig();
-    if (!cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
-      return { state: 'not-configured', detail: 'Fill in the merchant ids and keys in Settings' };
+    if (!cfg.posBaseUrl || !cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
+      return { state: 'not-configured', detail: 'Fill in the provider address, merchant ids and keys in Settings' };
     }
-    return provider;
+    return null;
   };
+  const providerPart = (): StatusSnapshot['provider'] => notUsable() ?? health.status;
+  /** Start, profile activated, settings saved, clock corrected, the cashier asked: probe now. */
+  const recheckProvider = (why: string): Promise<void> => (notUsable() ? Promise.resolve() : health.check(why));
 
   // ---- terminal ----
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   const status = (): StatusSnapshot => {
     const name = settings.activeProfile();
-    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), terminal: terminalPart(terminal.getState()), queue };
+    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), clock: clockStatus(providerClock.state()), terminal: terminalPart(terminal.getState()), queue };
   };
   const publishStatus = () => hub.emit('status.changed', status());
   terminal.on('change', (t) => {
@@ -103,7 +132,6 @@ export async function createCore(deps: CoreDeps) {
   });
 
   // ---- checkout ----
-  const pos = createPosClient(() => settings.providerConfig(), { logger, clock });
   const checkout = createCheckoutService({
     db,
     pos,
@@ -121,7 +149,6 @@ export async function createCore(deps: CoreDeps) {
   checkout.on('connectivity', (c) => {
     hub.emit('connectivity.changed', c);
     queue = { length: c.queueLength, online: c.online };
-    provider = c.online ? { state: 'reachable', detail: 'The provider answers' } : { state: 'unreachable', detail: 'The provider cannot be reached; sales wait in the queue' };
     publishStatus();
   });
 
@@ -135,21 +162,33 @@ export async function createCore(deps: CoreDeps) {
 
   let applying: Promise<void> = Promise.resolve();
   settings.onChange((active) => {
+    // New keys or a new address: old verdicts no longer hold, so probe at once (the status says
+    // "checking" from this moment), and give open orders their answer as soon as it comes.
+    let probing = recheckProvider('settings');
     applying = (async () => {
-      if (active === 'demo') await ensureDemo();
+      if (active === 'demo' && !demo) {
+        await ensureDemo();
+        probing = recheckProvider('settings');
+      }
       await webhooks.refresh();
       publishStatus();
+      void probing.then(() => checkout.recheckOpen());
     })();
   });
+  // Once requests are stamped with the provider's time (or stop being), what was refused for an
+  // old timestamp is asked again at once.
+  providerClock.onChange((s) => {
+    publishStatus();
+    if (s.correcting) void recheckProvider('clock corrected').then(() => checkout.recheckOpen());
+  });
 
-  const bills = createBillsClient(() => settings.providerConfig(), { logger, clock });
   const moduleCtx: ModuleContext = {
     shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
     demo: () => demo, webhookUrl: () => webhooks.url(),
   };
   const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
   const handlers = {
-    ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying }),
+    ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying, checkProvider: () => recheckProvider('asked') }),
     ...modules[0].handlers,
     ...modules[1].handlers,
   };
@@ -169,6 +208,7 @@ export async function createCore(deps: CoreDeps) {
     logger.warn('saved terminal settings were not valid; starting without a terminal', { error: e instanceof Error ? e.message : String(e) });
   }
   await webhooks.refresh();
+  void recheckProvider('start');
   checkout.resume();
   for (const m of modules) await m.start?.();
 
@@ -181,7 +221,9 @@ export async function createCore(deps: CoreDeps) {
     status,
     demo: () => demo,
     webhookUrl: () => webhooks.url(),
+    providerIdle: () => health.idle(),
     async stop() {
+      health.stop();
       for (const m of modules) await m.stop?.();
       await webhooks.stop();
       await checkout.stop();

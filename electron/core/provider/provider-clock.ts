@@ -54,6 +54,17 @@ export function describeOffset(offsetMs: number): string {
   return `${describeDuration(offsetMs)} ${offsetMs > 0 ? 'behind' : 'ahead'}`;
 }
 
+/** The status bar's clock line: empty while the offset is a minute or less. */
+export function clockStatus(s: SkewState): { offsetMs: number | null; correcting: boolean; detail: string } {
+  const off = s.offsetMs;
+  if (off === null || Math.abs(off) <= SKEW_SHOW_MS) return { offsetMs: off, correcting: s.correcting, detail: '' };
+  const where = `This computer's clock is ${describeDuration(off)} ${off > 0 ? 'behind' : 'ahead of'} the provider's.`;
+  const detail = s.correcting
+    ? `${where} CounterPay stamps its requests with the provider's time so sales go through; fix the date and time when you can.`
+    : `${where} That is too far off to correct: fix the date and time of this computer.`;
+  return { offsetMs: off, correcting: s.correcting, detail };
+}
+
 export class ProviderClock implements Clock {
   private offset: number | null = null;
   private measured: number | null = null;

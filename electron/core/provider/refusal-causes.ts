@@ -5,9 +5,10 @@ import { describeOffset, SKEW_MAX_CORRECTION_MS, SKEW_SHOW_MS, type SkewState } 
 
 export type RefusalCause = 'clock' | 'credentials' | 'signature';
 
-const CLOCK = /timestamp|expired|\btime\b|clock/i;
+// Narrow on purpose: "order expired" is a business answer, not a clock problem.
+const CLOCK = /timestamp|request\s*(time|expired)|time\s*(stamp|expired|out\s*of\s*range|skew)|clock/i;
 const SIGNATURE = /\bsign(ature)?\b|verif/i;
-const CREDENTIALS = /client\s*auth|auth\s*key|authori[sz]|authenticat|unauthori[sz]ed|merchant|public\s*key|secret\s*key|forbidden|access\s*denied|permission/i;
+const CREDENTIALS = /client\s*auth|auth\s*key|authori[sz]|authenticat|invalid\s*merchant|merchant\s*(id\s*)?(is\s*)?(invalid|not\s*(exist|found))|public\s*key|secret\s*key|forbidden|access\s*denied|permission\s*denied/i;
 
 /** The likely cause of a refusal, or null when it is not about our clock or credentials. */
 export function refusalCause(providerCode: string, providerMessage: string): RefusalCause | null {
