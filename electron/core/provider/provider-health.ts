@@ -33,8 +33,11 @@ export function statusFromError(err: unknown, at: number, from: 'probe' | 'call'
   const said = { ...(code ? { code } : {}), ...(providerMessage !== undefined ? { providerMessage } : {}), checkedAt: at };
   switch (err.code) {
     case 'PROVIDER_UNREACHABLE':
-    case 'PROVIDER_TIMEOUT':
-      return { state: 'unreachable', detail: err.message, action: 'Check the internet connection and the provider address in Settings. Sales wait in the queue meanwhile.', checkedAt: at };
+    case 'PROVIDER_TIMEOUT': {
+      // The call's own message speaks of one request; the status bar speaks of the provider.
+      const why = err.code === 'PROVIDER_UNREACHABLE' ? err.message.replace(/ Nothing was sent\..*$/, '') : d.reason === 'timeout' ? 'The payment provider did not answer in time.' : 'The connection to the payment provider dropped before it answered.';
+      return { state: 'unreachable', detail: why, action: 'Check the internet connection and the provider address in Settings. Sales wait in the queue meanwhile.', checkedAt: at };
+    }
     case 'PROVIDER_AUTH':
       return { state: 'refusing', detail: err.message, ...(typeof d.adminAction === 'string' ? { action: d.adminAction } : { action: 'Ask the administrator to check the keys and merchant ids in Settings.' }), ...said };
     case 'PROVIDER_HTTP': {

@@ -30,7 +30,8 @@ const PROVIDER_TONE: Record<Provider['state'], string> = {
 
 function ProviderAlert({ provider }: { provider: Provider }) {
   const [busy, setBusy] = useState(false);
-  const said = provider.code ? `Provider said: code ${provider.code}${provider.providerMessage ? ` "${provider.providerMessage}"` : ''}.` : '';
+  // The provider's own words, unless the detail already quotes them.
+  const said = provider.code && !provider.detail.includes(`code ${provider.code}`) ? `Provider said: code ${provider.code}${provider.providerMessage ? ` "${provider.providerMessage}"` : ''}.` : '';
   const check = async () => {
     setBusy(true);
     try {
