@@ -34,7 +34,10 @@ function cashierText(err: unknown): string {
 
 /** A refusal whose likely cause (clock, keys) the cashier or admin can fix: its text, else null. */
 function refusalReason(err: unknown): string | null {
-  return isAppError(err) && typeof err.details?.cause === 'string' ? err.message : null;
+  if (!isAppError(err) || typeof err.details?.cause !== 'string') return null;
+  // Key problems need the administrator: say which setting on the order itself.
+  const admin = err.details.cause !== 'clock' && typeof err.details.adminAction === 'string' ? ` Administrator: ${err.details.adminAction}` : '';
+  return `${err.message}${admin}`;
 }
 
 /** The create call failed. UNREACHABLE means nothing was sent; otherwise ask before sending again. */

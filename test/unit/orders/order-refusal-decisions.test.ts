@@ -27,6 +27,11 @@ describe('refusals and orders', () => {
     expect(d.note).toMatch(/10002 timestamp expired/);
   });
 
+  it('an unsigned refusal of our keys carries the administrator\'s line on the order', () => {
+    const d = decideOnCreateError(causedRefusalError(ctx, 'signature', '10004', 'sign verification failed', { verified: false }));
+    expect(d).toMatchObject({ kind: 'move', to: 'unknown', patch: { reason: expect.stringMatching(/code 10004 "sign verification failed".*Administrator: The merchant private key in Settings does not match/) } });
+  });
+
   it('a signed refusal of our keys is a failed order (nothing was created)', () => {
     const signed = causedRefusalError(ctx, 'credentials', '10001', 'invalid clientAuthKey', { verified: true });
     expect(decideOnCreateError(signed)).toMatchObject({ kind: 'move', to: 'failed', patch: { reason: expect.stringMatching(/refused our credentials/) } });
