@@ -175,11 +175,11 @@ export async function createCore(deps: CoreDeps) {
       void probing.then(() => checkout.recheckOpen());
     })();
   });
-  // Once requests are stamped with the provider's time (or stop being), what was refused for an
-  // old timestamp is asked again at once.
-  providerClock.onChange((s) => {
+  // Once requests are stamped with the provider's time (or stop being, the PC clock having been
+  // fixed), what was refused for its timestamp is asked again at once.
+  providerClock.onChange(() => {
     publishStatus();
-    if (s.correcting) void recheckProvider('clock corrected').then(() => checkout.recheckOpen());
+    void recheckProvider('clock').then(() => checkout.recheckOpen());
   });
 
   const moduleCtx: ModuleContext = {

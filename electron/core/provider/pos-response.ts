@@ -48,8 +48,11 @@ export function openPosResponse(answer: HttpAnswer, o: OpenPosResponseOptions): 
   const parsed = parseJson(answer.text);
   const envelope = parsed.ok ? PosEnvelopeWire.safeParse(parsed.value) : undefined;
   if (answer.status === 401 || answer.status === 403) {
+    // Nobody signs a 401: it says our credentials were refused, but cannot prove nothing was created.
     const env = envelope?.success ? envelope.data : undefined;
-    return fail(authError(ctx, { httpStatus: answer.status, ...(env ? { providerCode: env.code, providerMessage: env.message } : {}) }));
+    const cause = env ? refusalCause(env.code, env.message) : null;
+    if (env && cause) return fail(causedRefusalError(ctx, cause, env.code, env.message, { verified: false, httpStatus: answer.status, skew: o.skew ?? null }));
+    return fail(authError(ctx, { httpStatus: answer.status, ...(env ? { providerCode: env.code, providerMessage: env.message } : {}) }, true));
   }
   if (!ok2xx) {
     // An error status never yields data we act on, so its signature does not matter. A 4xx with

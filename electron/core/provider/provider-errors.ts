@@ -93,7 +93,8 @@ export function httpError(ctx: ProviderCallContext, httpStatus: number, bodySnip
   });
 }
 
-export function authError(ctx: ProviderCallContext, info: { httpStatus?: number; providerCode?: string; providerMessage?: string }): AppError {
+/** `unproven`: the refusal was not signed (a 401 page, a gateway), so the outcome stays unknown. */
+export function authError(ctx: ProviderCallContext, info: { httpStatus?: number; providerCode?: string; providerMessage?: string }, unproven = false): AppError {
   const clockHint = info.providerMessage && /timestamp|expired|time\b/i.test(info.providerMessage)
     ? ' Also check that this computer\'s date and time are correct.'
     : '';
@@ -101,7 +102,7 @@ export function authError(ctx: ProviderCallContext, info: { httpStatus?: number;
   return new AppError(
     'PROVIDER_AUTH',
     `The payment provider refused our credentials${said}. Ask the administrator to check the keys and merchant ids in Settings.${clockHint}`,
-    { ...ctx, ...info, outcomeUnknown: false },
+    { ...ctx, ...info, outcomeUnknown: unproven },
   );
 }
 

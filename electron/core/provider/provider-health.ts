@@ -76,6 +76,8 @@ export class ProviderHealth {
   /** Probes now (start, profile activated, settings saved, the cashier asked); resolves with the answer. */
   check(why: string): Promise<void> {
     if (this.stopped) return Promise.resolve();
+    // A retry or a press of Check now joins a probe already under way; new settings start afresh.
+    if (this.running && (why === 'retry' || why === 'asked')) return this.running;
     this.clearTimer();
     this.generation += 1;
     if (this.s.state !== 'checking' && why !== 'retry') {

@@ -78,6 +78,17 @@ describe('response trust', () => {
     expect(sign?.details?.adminAction).toMatch(/merchant private key/);
   });
 
+  it('an HTTP 401 is nobody\'s signed word either: our keys were refused, outcome unknown', () => {
+    const o: OpenPosResponseOptions = {
+      ctx: { op: 'pos.createOrder' }, conventions: defaultConventions(), providerPublicKey: keys.providerPublicKey, merchantPrivateKey: keys.merchantPrivateKey,
+      logger: memoryLogger(), notFoundMeansNull: false, now: NOW,
+    };
+    const bare = (() => { try { openPosResponse({ status: 401, text: 'Unauthorized' }, o); } catch (e) { return e; } return null; })();
+    expect(bare).toMatchObject({ code: 'PROVIDER_AUTH', details: { httpStatus: 401, outcomeUnknown: true } });
+    const coded = (() => { try { openPosResponse({ status: 401, text: JSON.stringify({ code: '10001', message: 'invalid clientAuthKey' }) }, o); } catch (e) { return e; } return null; })();
+    expect(coded).toMatchObject({ code: 'PROVIDER_AUTH', details: { cause: 'credentials', providerCode: '10001', outcomeUnknown: true } });
+  });
+
   it('an unsigned refusal with an unknown cause stays an unauthenticated answer', () => {
     const { error } = open({ code: '77777', message: 'something', data: null });
     expect(error).toMatchObject({ code: 'PROVIDER_BAD_RESPONSE', details: { reason: 'unauthenticated', unverifiedProviderCode: '77777', outcomeUnknown: true } });
