@@ -153,7 +153,8 @@ export async function createCore(deps: CoreDeps) {
   });
 
   const webhooks = createWebhookControl({
-    db, settings, logger, clock, demo: () => demo,
+    // Webhook timestamps are the provider's: judge them by the corrected clock too.
+    db, settings, logger, clock: providerClock, demo: () => demo,
     onPosNotification: (n) => checkout.onWebhook(n),
     onBillsCallback: (cb) => {
       for (const m of modules) m.onBillsCallback?.(cb);

@@ -13,7 +13,7 @@ import { postOnce } from './http-transport';
 import { CreateOrderDataWire, DepositCallbackDataWire, PosOrderWire, toPosOrderDetails } from './pos-schemas';
 import { openPosResponse, type PosOpened } from './pos-response';
 import { endpointUrl, requirePrivateKey, requirePublicKey, requireSetting, resolveConfig, type ConfigSource } from './provider-config';
-import type { ProviderClock } from './provider-clock';
+import { offsetFromAnswer, type ProviderClock } from './provider-clock';
 import { badResponseError } from './provider-errors';
 import type { PosClient, PosCreateOrderInput, PosProductInfo } from './types';
 
@@ -69,11 +69,16 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
       },
       deps,
     );
-    deps.skew?.observeDateHeader(answer.date, sentAt, deps.skew.localNow());
-    return openPosResponse(answer, {
+    const receivedAt = deps.skew?.localNow() ?? 0;
+    // The Date header first: it sets the corrected clock the answer's own timestamp is judged by.
+    deps.skew?.observeDateHeader(answer.date, sentAt, receivedAt);
+    const opened = openPosResponse(answer, {
       ctx: { op, url }, conventions: conv, providerPublicKey, merchantPrivateKey, logger: deps.logger, notFoundMeansNull,
       now: clock.now(), skew: deps.skew?.state() ?? null,
     });
+    // A verified timestamp is the provider's own word, to the millisecond: it refines the offset.
+    if (!opened.notFound && opened.signedAt !== undefined) deps.skew?.observe(offsetFromAnswer(opened.signedAt, sentAt, receivedAt));
+    return opened;
   }
 
   function readData<S extends z.ZodType>(op: string, opened: PosOpened, schema: S): z.infer<S> {

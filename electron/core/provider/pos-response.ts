@@ -34,7 +34,8 @@ export interface OpenPosResponseOptions {
   decrypt?: (key: KeyInput, base64: string) => string;
 }
 
-export type PosOpened = { notFound: true } | { notFound: false; data: unknown; code: string; message: string };
+/** `signedAt`: the answer's timestamp when its signature verified (the provider's clock, authenticated). */
+export type PosOpened = { notFound: true } | { notFound: false; data: unknown; code: string; message: string; signedAt?: number };
 
 export function openPosResponse(answer: HttpAnswer, o: OpenPosResponseOptions): PosOpened {
   const { ctx, logger } = o;
@@ -120,7 +121,8 @@ export function openPosResponse(answer: HttpAnswer, o: OpenPosResponseOptions): 
     if (cause && form === 'sortedKv') return fail(causedRefusalError(ctx, cause, env.code, env.message, { verified: true, skew: o.skew ?? null }));
     return fail(classifyRefusal(ctx, env.code, env.message, { verified: form !== null }));
   }
-  return { notFound: false, data, code: env.code, message: env.message };
+  const signedAt = form !== null && env.timestamp != null ? Number(env.timestamp) : NaN;
+  return { notFound: false, data, code: env.code, message: env.message, ...(Number.isFinite(signedAt) ? { signedAt } : {}) };
 }
 
 /** Which published form the signature verifies under (sortedKv first: it covers every field). */

@@ -138,4 +138,16 @@ describe('clock skew', () => {
     expect(sandbox.listPosOrders().filter((o) => o.outOrderNo === order.outOrderNo)).toHaveLength(1);
     await statusWhere(core, (x) => x.provider.state === 'online');
   });
+
+  it('without a Date header, a verified answer\'s own timestamp measures the offset', async () => {
+    const { core, sandbox } = await boot();
+    await core.providerIdle();
+    // 3 minutes: inside the provider's window, so its answers are signed successes.
+    sandbox.setClock({ offsetMs: 3 * 60_000, sendDate: false });
+    const order = await call<OrderView>(core, 'sale.charge', SALE);
+    await orderWhere(core, order.id, (v) => v.state === 'waiting');
+    const s = await statusWhere(core, (x) => x.clock.correcting);
+    expect(Math.abs((s.clock.offsetMs ?? 0) - 180_000)).toBeLessThan(2_000);
+    expect(s.clock.detail).toMatch(/3 minutes behind the provider's/);
+  });
 });
