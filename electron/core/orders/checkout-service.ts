@@ -333,10 +333,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return view(require(id));
     },
 
-    /**
-     * Asks the provider about every open order now (settings saved, clock corrected): orders
-     * held by a refusal recover within seconds once its cause is fixed.
-     */
+    /** Asks about every open order now (settings saved, clock corrected): a refusal's victims recover at once. */
     async recheckOpen(): Promise<void> {
       if (stopped) return;
       const open = journal.listOpen();
