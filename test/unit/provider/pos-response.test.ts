@@ -62,7 +62,7 @@ describe('openPosResponse', () => {
     for (const form of ['dataTimestamp', 'sortedKv'] as const) {
       const { o, decrypt } = options();
       const r = openPosResponse(answer(envelope({ form })), o);
-      expect(r).toEqual({ notFound: false, data: { orderNo: '240101000000000001' }, code: '00000', message: 'SUCCESSFUL' });
+      expect(r).toEqual({ notFound: false, data: { orderNo: '240101000000000001' }, code: '00000', message: 'SUCCESSFUL', signedAt: SIGNED_AT });
       expect(decrypt).toHaveBeenCalledTimes(1);
     }
   });
