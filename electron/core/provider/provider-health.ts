@@ -80,7 +80,7 @@ export class ProviderHealth {
     if (this.running && (why === 'retry' || why === 'asked')) return this.running;
     this.clearTimer();
     this.generation += 1;
-    if (this.s.state !== 'checking' && why !== 'retry') {
+    if (this.s.state !== 'checking' && (why === 'settings' || why === 'start')) {
       // New settings mean old verdicts no longer hold: nothing is "online" before an answer.
       this.set({ state: 'checking', detail: 'Checking the connection to the provider…' });
     }
