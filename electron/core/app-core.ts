@@ -12,12 +12,7 @@ import { createEventHub } from './event-hub';
 import { buildHandlers } from './handlers';
 import type { Logger } from './log';
 import { createCheckoutService } from './orders/checkout-service';
-import { createBillsClient } from './provider/bills-client';
-import { createPosClient } from './provider/pos-client';
-import { observedPos } from './provider/observed-clients';
-import { clockStatus, ProviderClock } from './provider/provider-clock';
-import { ProviderHealth } from './provider/provider-health';
-import { systemTimers } from './orders/timers';
+import { createProviderLink } from './provider/provider-link';
 import { createRecordsModule } from './records/records-module';
 import { createTopupsModule } from './topups/topups-module';
 import type { ModuleContext } from './core-module';
@@ -82,47 +77,24 @@ export async function createCore(deps: CoreDeps) {
   };
 
   // ---- the provider: measured clock, clients, measured status ----
-  const providerClock = new ProviderClock(clock, logger);
-  const rawPos = createPosClient(() => settings.providerConfig(), { logger, clock, skew: providerClock });
-  const bills = createBillsClient(() => settings.providerConfig(), { logger, clock });
-  const health = new ProviderHealth({
-    timers: systemTimers, now: () => clock.now(), random: Math.random, logger, backoff: { baseMs: 2000, maxMs: 60_000 },
-    probes: () => {
-      const cfg = settings.providerConfig();
-      const billsSet = Boolean(cfg.billsBaseUrl && cfg.billsMerchantId && cfg.secrets.billsPublicKey);
-      // An order number that cannot exist: "no such order" proves the provider took our call.
-      return { pos: () => rawPos.queryOrder({ outOrderNo: `PROBE-${clock.now()}` }), bills: billsSet ? () => bills.bettingProviders() : null };
-    },
-    onChange: (st) => {
-      publishStatus();
-      // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
-      if (st.state === 'online' && lastReach !== 'online' && lastReach !== 'checking') void checkout.recheckOpen();
-      lastReach = st.state;
-    },
+  const provider = createProviderLink({
+    config: () => settings.providerConfig(),
+    blocked: () => (settings.activeProfile() === 'demo' && !demo ? { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' } : null),
+    clock, logger,
+    onStatus: () => publishStatus(),
+    // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
+    onBack: () => void checkout.recheckOpen(),
+    // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
+    onClock: () => void provider.check('clock').then(() => checkout.recheckOpen()),
   });
-  let lastReach: StatusSnapshot['provider']['state'] = 'checking';
-  const pos = observedPos(rawPos, (e) => health.report(e));
-
-  // ---- status bar ----
+  const { pos, bills } = provider;
   let queue: StatusSnapshot['queue'] = { length: 0, online: true };
-  /** Why the active profile cannot be probed at all, or null. */
-  const notUsable = (): StatusSnapshot['provider'] | null => {
-    if (settings.activeProfile() === 'demo' && !demo) return { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' };
-    const cfg = settings.providerConfig();
-    if (!cfg.posBaseUrl || !cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
-      return { state: 'not-configured', detail: 'Fill in the provider address, merchant ids and keys in Settings' };
-    }
-    return null;
-  };
-  const providerPart = (): StatusSnapshot['provider'] => notUsable() ?? health.status;
-  /** Start, profile activated, settings saved, clock corrected, the cashier asked: probe now. */
-  const recheckProvider = (why: string): Promise<void> => (notUsable() ? Promise.resolve() : health.check(why));
 
   // ---- terminal ----
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   const status = (): StatusSnapshot => {
     const name = settings.activeProfile();
-    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), clock: clockStatus(providerClock.state()), terminal: terminalPart(terminal.getState()), queue };
+    return { profile: name, counterName: settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(terminal.getState()), queue };
   };
   const publishStatus = () => hub.emit('status.changed', status());
   terminal.on('change', (t) => {
@@ -154,7 +126,7 @@ export async function createCore(deps: CoreDeps) {
 
   const webhooks = createWebhookControl({
     // Webhook timestamps are the provider's: judge them by the corrected clock too.
-    db, settings, logger, clock: providerClock, demo: () => demo,
+    db, settings, logger, clock: provider.clock, demo: () => demo,
     onPosNotification: (n) => checkout.onWebhook(n),
     onBillsCallback: (cb) => {
       for (const m of modules) m.onBillsCallback?.(cb);
@@ -165,22 +137,16 @@ export async function createCore(deps: CoreDeps) {
   settings.onChange((active) => {
     // New keys or a new address: old verdicts no longer hold, so probe at once (the status says
     // "checking" from this moment), and give open orders their answer as soon as it comes.
-    let probing = recheckProvider('settings');
+    let probing = provider.check('settings');
     applying = (async () => {
       if (active === 'demo' && !demo) {
         await ensureDemo();
-        probing = recheckProvider('settings');
+        probing = provider.check('settings');
       }
       await webhooks.refresh();
       publishStatus();
       void probing.then(() => checkout.recheckOpen());
     })();
-  });
-  // Once requests are stamped with the provider's time (or stop being, the PC clock having been
-  // fixed), what was refused for its timestamp is asked again at once.
-  providerClock.onChange(() => {
-    publishStatus();
-    void recheckProvider('clock').then(() => checkout.recheckOpen());
   });
 
   const moduleCtx: ModuleContext = {
@@ -189,7 +155,7 @@ export async function createCore(deps: CoreDeps) {
   };
   const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
   const handlers = {
-    ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying, checkProvider: () => recheckProvider('asked') }),
+    ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying, checkProvider: () => provider.check('asked') }),
     ...modules[0].handlers,
     ...modules[1].handlers,
   };
@@ -209,7 +175,7 @@ export async function createCore(deps: CoreDeps) {
     logger.warn('saved terminal settings were not valid; starting without a terminal', { error: e instanceof Error ? e.message : String(e) });
   }
   await webhooks.refresh();
-  void recheckProvider('start');
+  void provider.check('start');
   checkout.resume();
   for (const m of modules) await m.start?.();
 
@@ -222,9 +188,9 @@ export async function createCore(deps: CoreDeps) {
     status,
     demo: () => demo,
     webhookUrl: () => webhooks.url(),
-    providerIdle: () => health.idle(),
+    providerIdle: () => provider.idle(),
     async stop() {
-      health.stop();
+      provider.stop();
       for (const m of modules) await m.stop?.();
       await webhooks.stop();
       await checkout.stop();
