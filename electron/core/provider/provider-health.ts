@@ -76,8 +76,9 @@ export class ProviderHealth {
   /** Probes now (start, profile activated, settings saved, the cashier asked); resolves with the answer. */
   check(why: string): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    // A retry or a press of Check now joins a probe already under way; new settings start afresh.
-    if (this.running && (why === 'retry' || why === 'asked')) return this.running;
+    // A timed retry joins a probe already under way. Check now starts afresh: the cashier may just
+    // have fixed the cause, and an answer to an older probe must not stand for it.
+    if (this.running && why === 'retry') return this.running;
     this.clearTimer();
     this.generation += 1;
     if (this.s.state !== 'checking' && (why === 'settings' || why === 'start')) {

@@ -100,3 +100,21 @@ describe('ProviderHealth', () => {
     expect(h.status.state).toBe('online');
   });
 });
+
+describe('Check now', () => {
+  it('starts a fresh probe, so an answer to a probe sent before the fix does not stand', async () => {
+    const answers: ((v?: unknown) => void)[] = [];
+    const fails: ((e: unknown) => void)[] = [];
+    const { h } = harness(() => new Promise((ok, ko) => {
+      answers.push(ok);
+      fails.push(ko);
+    }));
+    const before = h.check('retry');
+    const asked = h.check('asked');
+    expect(answers).toHaveLength(2);
+    fails[0]!(unreachableError(ctx, 'refused'));
+    answers[1]!();
+    await Promise.all([before, asked]);
+    expect(h.status.state).toBe('online');
+  });
+});
