@@ -118,7 +118,8 @@ export function openPosResponse(answer: HttpAnswer, o: OpenPosResponseOptions): 
   if (env.code !== POS_SUCCESS) {
     if (form === 'dataTimestamp') return fail(unauthenticated('code-not-signed'));
     const cause = refusalCause(env.code, env.message);
-    if (cause && form === 'sortedKv') return fail(causedRefusalError(ctx, cause, env.code, env.message, { verified: true, skew: o.skew ?? null }));
+    // About our clock or keys: the cashier gets the cause; unverified (warn/off) it stays unproven.
+    if (cause) return fail(causedRefusalError(ctx, cause, env.code, env.message, { verified: form === 'sortedKv', skew: o.skew ?? null }));
     return fail(classifyRefusal(ctx, env.code, env.message, { verified: form !== null }));
   }
   const signedAt = form !== null && env.timestamp != null ? Number(env.timestamp) : NaN;

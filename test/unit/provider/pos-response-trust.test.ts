@@ -89,6 +89,11 @@ describe('response trust', () => {
     expect(coded).toMatchObject({ code: 'PROVIDER_AUTH', details: { cause: 'credentials', providerCode: '10001', outcomeUnknown: true } });
   });
 
+  it('with verification set to warn, an unsigned clock refusal is still explained and still unproven', () => {
+    const { error } = open({ code: '10002', message: 'timestamp expired', data: null }, { conventions: { ...defaultConventions(), posResponseVerify: 'warn' } });
+    expect(error).toMatchObject({ code: 'PROVIDER_AUTH', details: { cause: 'clock', verified: false, outcomeUnknown: true } });
+  });
+
   it('an unsigned refusal with an unknown cause stays an unauthenticated answer', () => {
     const { error } = open({ code: '77777', message: 'something', data: null });
     expect(error).toMatchObject({ code: 'PROVIDER_BAD_RESPONSE', details: { reason: 'unauthenticated', unverifiedProviderCode: '77777', outcomeUnknown: true } });
