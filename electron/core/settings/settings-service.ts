@@ -11,12 +11,11 @@ import { privateKeyObject, publicKeyObject } from '../crypto/rsa';
 import type { Logger } from '../log';
 import type { ProviderConfig, ProviderSecrets } from '../provider/types';
 import type { KeyValueStore } from './kv-store';
-import { hashPin, verifyPin } from './pin';
+import { hashPin } from './pin';
+import { createPinGuard } from './pin-guard';
 import type { SecretVault } from './secret-vault';
 
 export const UNLOCK_MS = 10 * 60_000;
-const MAX_FAILURES = 5;
-const LOCKOUT_MS = 60_000;
 
 export interface PinStatus {
   set: boolean;
@@ -99,30 +98,10 @@ export function createSettingsService(deps: SettingsServiceDeps) {
 
   const pinHash = () => (store.get('adminPinHash') as string | undefined) ?? null;
 
-  const pinStatus = (): PinStatus => {
-    const lockedUntil = (store.get('pinLockedUntil') as number | undefined) ?? 0;
-    return { set: pinHash() !== null, unlocked: clock.now() < unlockedUntil, lockedUntil: lockedUntil > clock.now() ? lockedUntil : null };
-  };
+  const guard = createPinGuard({ store, clock, logger, hash: pinHash });
+  const checkPin = (pin: string) => guard.check(pin);
 
-  async function checkPin(pin: string): Promise<void> {
-    const hash = pinHash();
-    if (!hash) throw new AppError('PIN_NOT_SET', 'No admin PIN is set yet. Choose one first.');
-    const st = pinStatus();
-    if (st.lockedUntil) throw new AppError('PIN_LOCKED', `Too many wrong PINs. Try again after ${Math.ceil((st.lockedUntil - clock.now()) / 1000)} s.`, { lockedUntil: st.lockedUntil });
-    if (await verifyPin(pin, hash)) {
-      store.set('pinFailures', 0);
-      return;
-    }
-    const failures = ((store.get('pinFailures') as number | undefined) ?? 0) + 1;
-    store.set('pinFailures', failures);
-    if (failures >= MAX_FAILURES) {
-      store.set('pinLockedUntil', clock.now() + LOCKOUT_MS);
-      store.set('pinFailures', 0);
-      logger.warn('admin PIN locked after repeated failures');
-      throw new AppError('PIN_LOCKED', `Too many wrong PINs. Settings are locked for ${LOCKOUT_MS / 1000} s.`);
-    }
-    throw new AppError('PIN_WRONG', `That PIN is not right. ${MAX_FAILURES - failures} tries left before a pause.`);
-  }
+  const pinStatus = (): PinStatus => ({ set: pinHash() !== null, unlocked: clock.now() < unlockedUntil, lockedUntil: guard.lockedUntil() });
 
   return {
     activeProfile,
