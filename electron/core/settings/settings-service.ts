@@ -11,6 +11,7 @@ import { privateKeyObject, publicKeyObject } from '../crypto/rsa';
 import type { Logger } from '../log';
 import type { ProviderConfig, ProviderSecrets } from '../provider/types';
 import type { KeyValueStore } from './kv-store';
+import { productionProblems } from '../../../shared/profile-safety';
 import { hashPin } from './pin';
 import { createPinGuard } from './pin-guard';
 import type { SecretVault } from './secret-vault';
@@ -140,6 +141,9 @@ export function createSettingsService(deps: SettingsServiceDeps) {
         if (problem) fields[`secrets.${name}`] = problem;
         else writes[name] = v.trim();
       }
+      if (parsed.success && name === 'production') {
+        for (const [k, msg] of Object.entries(productionProblems(parsed.data))) fields[`settings.${k}`] ??= msg;
+      }
       if (Object.keys(fields).length > 0 || !parsed.success) throw validationError(fields, 'Nothing was saved: fix the fields marked below.');
       const previous: Record<string, string | null> = {};
       for (const k of Object.keys(writes)) previous[k] = vault.get(name, k);
@@ -164,6 +168,11 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     },
 
     setActive(name: ProfileName): void {
+      const problems = name === 'production' ? productionProblems(readProfile(name)) : {};
+      if (Object.keys(problems).length > 0) {
+        const fields = Object.fromEntries(Object.entries(problems).map(([k, v]) => [`settings.${k}`, v]));
+        throw validationError(fields, 'Production cannot be used yet: open its settings and fix the fields marked in red.');
+      }
       store.set('activeProfile', name);
       logger.info('active profile changed', { profile: name });
       emit();
