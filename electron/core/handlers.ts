@@ -11,6 +11,7 @@ import type { CheckoutService } from './orders/checkout-service';
 import type { createSaleMemory } from './sale-memory';
 import type { SettingsService } from './settings/settings-service';
 import type { TerminalLink } from './terminal';
+import type { ProfileTerminals } from './terminal/profile-terminals';
 
 export interface HandlerContext {
   deps: CoreDeps;
@@ -18,6 +19,7 @@ export interface HandlerContext {
   status: () => StatusSnapshot;
   checkout: CheckoutService;
   terminal: TerminalLink;
+  terminals: ProfileTerminals;
   films: ReturnType<typeof createSaleMemory>;
   demo: () => DemoSandbox | null;
   clock: Clock;
@@ -83,7 +85,7 @@ export function buildHandlers(c: HandlerContext): Handlers<typeof coreCalls> {
     'terminal.listPorts': () => terminal.listPorts(),
     'terminal.configure': async (a) => {
       await terminal.configure(a);
-      c.deps.store.set('terminal', terminal.getSettings());
+      c.terminals.save(settings.activeProfile(), terminal.getSettings());
       return terminalView();
     },
 
