@@ -166,7 +166,7 @@ export async function createCore(deps: CoreDeps) {
   };
   const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
   const handlers = {
-    ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, settingsApplied: () => applying }),
+    ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, logger, settingsApplied: () => applying }),
     ...modules[0].handlers,
     ...modules[1].handlers,
   };

@@ -1,10 +1,12 @@
 // The contract's handlers: thin adapters from calls to the core services.
 import type { Handlers } from '../../shared/contract-kit';
 import type { coreCalls, StatusSnapshot } from '../../shared/contract';
-import { AppError } from '../../shared/errors';
+import { AppError, validationError } from '../../shared/errors';
+import { parseTerminalSettings, terminalAdminChanges } from '../../shared/terminal';
 import type { SaleInput } from '../../shared/orders';
 import type { CoreDeps } from './app-core';
 import type { Clock } from './clock';
+import type { Logger } from './log';
 import type { DemoSandbox } from './demo/demo-sandbox';
 import { demoScreen } from './demo/demo-screen';
 import type { CheckoutService } from './orders/checkout-service';
@@ -23,6 +25,7 @@ export interface HandlerContext {
   films: ReturnType<typeof createSaleMemory>;
   demo: () => DemoSandbox | null;
   clock: Clock;
+  logger: Logger;
   /** Resolves once the services have followed the last settings change (receiver restarted, …). */
   settingsApplied: () => Promise<void>;
 }
@@ -84,8 +87,18 @@ export function buildHandlers(c: HandlerContext): Handlers<typeof coreCalls> {
     'terminal.get': () => terminalView(),
     'terminal.listPorts': () => terminal.listPorts(),
     'terminal.configure': async (a) => {
-      await terminal.configure(a);
-      c.terminals.save(settings.activeProfile(), terminal.getSettings());
+      const prev = terminal.getSettings();
+      const parsed = parseTerminalSettings({ ...prev, ...a });
+      if (!parsed.ok) throw validationError(parsed.fields, 'The terminal settings need fixing');
+      // Port, speed, query and format reach a serial device or decide how its answers are read:
+      // the admin's. A typed sn is the cashier's fallback when the cable fails; it is only logged.
+      if (terminalAdminChanges(prev, parsed.settings).length > 0) settings.requireAdmin();
+      await terminal.configure(parsed.settings);
+      const next = terminal.getSettings();
+      if (next.source === 'manual' && (prev.source !== 'manual' || prev.manualSn !== next.manualSn)) {
+        c.logger.info('terminal serial number typed by hand', { profile: settings.activeProfile(), sn: next.manualSn, previous: prev.source === 'manual' ? prev.manualSn : null });
+      }
+      c.terminals.save(settings.activeProfile(), next);
       return terminalView();
     },
 

@@ -6,7 +6,7 @@
 // a Demo terminal goes to Demo only; any other terminal to the profile in use at that start (the
 // one it was chosen under, or the closest guess), then the old key is removed.
 import type { ProfileName } from '../../../shared/settings';
-import type { TerminalSettings, TerminalSettingsInput } from '../../../shared/terminal';
+import { upgradeSnPattern, type TerminalSettings, type TerminalSettingsInput } from '../../../shared/terminal';
 import type { Logger } from '../log';
 import type { KeyValueStore } from '../settings/kv-store';
 
@@ -40,7 +40,14 @@ export function createProfileTerminals(deps: ProfileTerminalsDeps) {
     /** What to configure the link with for `profile`: its own terminal, or a fresh start. */
     load(profile: ProfileName): TerminalSettingsInput {
       const saved = store.get(key(profile));
-      if (saved && typeof saved === 'object') return saved as TerminalSettingsInput;
+      if (saved && typeof saved === 'object') {
+        const t = saved as TerminalSettingsInput;
+        const pattern = upgradeSnPattern(t.pattern);
+        if (pattern === t.pattern) return t;
+        // Older versions took a regular expression; it cannot be trusted to run in bounded time.
+        logger.warn('the saved serial number pattern is not a format this version reads; using the built-in one', { profile, pattern: t.pattern });
+        return { ...t, pattern };
+      }
       // A new counter in Demo is offered the Demo terminal, so there is nothing to type.
       const demo = profile === 'demo' ? deps.demoSn() : null;
       return demo ? { source: 'manual', manualSn: demo } : {};

@@ -68,9 +68,11 @@ describe('the terminal follows the profile', () => {
     const realDir = mkdtempSync(join(tmpdir(), 'counterpay-terminal-legacy-'));
     const legacyReal = confStore(realDir);
     legacyReal.set('activeProfile', 'sandbox');
-    legacyReal.set('terminal', { source: 'manual', manualSn: 'PB0123456789', portPath: null, baudRate: 115200 });
+    // Older versions stored a regular expression; it is not run any more.
+    legacyReal.set('terminal', { source: 'manual', manualSn: 'PB0123456789', portPath: null, baudRate: 115200, pattern: '^TID:(?<sn>\\d{8})$' });
     const b = await boot(realDir);
     expect(b.status()).toMatchObject({ profile: 'sandbox', terminal: { sn: 'PB0123456789' } });
+    expect(b.terminal.getSettings().pattern).toBe('auto');
     expect(confStore(realDir).get('terminal')).toBeUndefined();
   }, 30_000);
 });
