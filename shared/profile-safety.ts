@@ -21,15 +21,15 @@ export function isLoopbackHost(host: string): boolean {
 const isPlainHttp = (url: string) => /^http:\/\//i.test(url.trim());
 
 const ADDRESS_FIELDS = [
-  ['posBaseUrl', (s: ProfileSettings) => s.posBaseUrl],
-  ['billsBaseUrl', (s: ProfileSettings) => s.billsBaseUrl],
-  ['webhook.callbackBaseUrl', (s: ProfileSettings) => s.webhook.callbackBaseUrl],
+  ['posBaseUrl', 'The POS payment API address', (s: ProfileSettings) => s.posBaseUrl],
+  ['billsBaseUrl', 'The bills API address', (s: ProfileSettings) => s.billsBaseUrl],
+  ['webhook.callbackBaseUrl', 'The public webhook address', (s: ProfileSettings) => s.webhook.callbackBaseUrl],
 ] as const;
 
 /** Field errors (keys without the "settings." prefix) that stop a Production save. */
 export function productionProblems(s: ProfileSettings): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [field, get] of ADDRESS_FIELDS) {
+  for (const [field, , get] of ADDRESS_FIELDS) {
     if (isPlainHttp(get(s))) out[field] = 'Production needs an https:// address: http:// is not encrypted, so payments could be read or changed on the way';
   }
   if (s.conventions.posResponseVerify !== 'verify') {
@@ -43,11 +43,11 @@ export function profileWarnings(name: ProfileName, s: ProfileSettings): ProfileW
   const out: ProfileWarning[] = [];
   // Demo runs its own sandbox on this computer: http on loopback is all it needs.
   if (name === 'sandbox') {
-    for (const [field, get] of ADDRESS_FIELDS) {
-      if (isPlainHttp(get(s))) out.push({ field, message: `${get(s)} is http://: not encrypted. Fine for testing; Production will refuse it.` });
+    for (const [field, label, get] of ADDRESS_FIELDS) {
+      if (isPlainHttp(get(s))) out.push({ field, message: `${label} uses http:// (not encrypted): ${get(s)}. Fine for testing; Production refuses it.` });
     }
     if (s.conventions.posResponseVerify !== 'verify') {
-      out.push({ field: 'conventions.posResponseVerify', message: `Response signatures are "${s.conventions.posResponseVerify}": forged answers would not be caught. Production will refuse this.` });
+      out.push({ field: 'conventions.posResponseVerify', message: `Response signatures are "${s.conventions.posResponseVerify}": forged answers would not be caught. Production refuses this.` });
     }
   }
   if (s.webhook.enabled && !isLoopbackHost(s.webhook.host)) {

@@ -171,7 +171,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
       const problems = name === 'production' ? productionProblems(readProfile(name)) : {};
       if (Object.keys(problems).length > 0) {
         const fields = Object.fromEntries(Object.entries(problems).map(([k, v]) => [`settings.${k}`, v]));
-        throw validationError(fields, 'Production cannot be used yet: open its settings and fix the fields marked in red.');
+        throw validationError(fields, `Production cannot be used yet: ${Object.values(problems).length} setting${Object.values(problems).length === 1 ? '' : 's'} to fix (${Object.values(problems)[0]}). Open Edit Production, fix and save.`);
       }
       store.set('activeProfile', name);
       logger.info('active profile changed', { profile: name });

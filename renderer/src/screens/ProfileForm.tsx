@@ -81,7 +81,7 @@ export function ProfileForm({ view }: { view: ProfileView }) {
         <p className="hint">Production accepts only https:// addresses and checks every response signature.</p>
       )}
       {warnings.length > 0 && (
-        <div className="banner" data-tone="warn" role="status" data-testid="profile-warnings">
+        <div className="banner" data-tone="warn" data-testid="profile-warnings">
           <strong>Check before selling with this profile:</strong>
           <ul>
             {warnings.map((w) => (
