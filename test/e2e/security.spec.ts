@@ -73,4 +73,27 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByRole('group', { name: 'Profile in use' }).getByRole('button', { name: 'Demo' }).click();
     await expect(bar).toContainText('Terminal DEMO-POS-0001');
   });
+
+  test(`a serial setting change asks for the admin PIN right in the terminal box (${scheme})`, async ({ page, shell }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await choosePin(page, shell.url);
+    await page.getByRole('button', { name: 'Lock settings' }).click();
+    await page.keyboard.press('Alt+1');
+    await page.getByText('Change terminal').click();
+    await page.getByRole('button', { name: 'Serial cable' }).click();
+    await page.getByLabel('Baud rate').selectOption('9600');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    const pin = page.getByLabel('Admin PIN');
+    await expect(pin).toBeFocused();
+    await expect(page.getByText('Serial port and speed are set by the admin: enter the admin PIN. Typing the SN by hand needs no PIN.')).toBeVisible();
+    await page.screenshot({ path: join(ARTIFACTS, `terminal-port-needs-pin-${scheme}.png`) });
+
+    await pin.fill('1111');
+    await page.getByRole('button', { name: 'Unlock and connect' }).click();
+    await expect(page.getByText(/^That PIN is not right\. 4 tries left/)).toBeVisible();
+    await pin.fill('2468');
+    await page.getByRole('button', { name: 'Unlock and connect' }).click();
+    await expect(page.getByLabel('Admin PIN')).toHaveCount(0);
+    await expect(page.getByTestId('terminal-status')).toHaveText('Not connected');
+  });
 }

@@ -170,7 +170,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
             </Field>
           )}
           {source === 'serial' && t.needsPin === 'required' && (
-            <Field label="Admin PIN" error={t.pinError ?? undefined} hint="Changing the serial port needs the admin. Typing the SN by hand does not.">
+            <Field label="Admin PIN" error={t.pinError ?? undefined} hint="Serial port and speed are set by the admin: enter the admin PIN. Typing the SN by hand needs no PIN.">
               {(id, d) => (
                 <input id={id} aria-describedby={d} type="password" inputMode="numeric" autoComplete="off" autoFocus value={adminPin}
                   onChange={(e) => setAdminPin(e.target.value)} />
@@ -179,7 +179,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
           )}
           {source === 'serial' && t.needsPin === 'not-set' && (
             <p className="banner" data-tone="warn" role="alert">
-              Changing the serial port needs the admin PIN, and none is chosen yet: open Settings (Alt+5) to choose one. You can type the SN by hand meanwhile.
+              Serial port and speed are set by the admin, and no admin PIN is chosen yet: open Settings (Alt+5) to choose one. You can type the SN by hand meanwhile.
             </p>
           )}
           {t.saveError && (
