@@ -85,6 +85,7 @@ export async function createCore(deps: CoreDeps) {
   const providerPart = (): StatusSnapshot['provider'] => {
     if (settings.activeProfile() === 'demo' && !demo) return { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' };
     const cfg = settings.providerConfig();
+    if (!cfg.posBaseUrl) return { state: 'not-configured', detail: 'Fill in the POS payment API address (https:// in Production) in Settings' };
     if (!cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
       return { state: 'not-configured', detail: 'Fill in the merchant ids and keys in Settings' };
     }

@@ -69,6 +69,24 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     return defaultProfile(name);
   };
 
+  /**
+   * Settings written before Production had its rules (or by hand) are never used as they are: an
+   * http:// address is left out (so calls fail as "not set up" before anything is sent) and the
+   * response signature is verified whatever was stored.
+   */
+  const enforceProduction = (name: ProfileName, p: ProfileSettings): ProfileSettings => {
+    if (name !== 'production') return p;
+    const problems = productionProblems(p);
+    if (Object.keys(problems).length === 0) return p;
+    logger.warn('production settings break the production rules; not using them as stored', { fields: Object.keys(problems) });
+    return {
+      ...p,
+      posBaseUrl: problems.posBaseUrl ? '' : p.posBaseUrl,
+      billsBaseUrl: problems.billsBaseUrl ? '' : p.billsBaseUrl,
+      conventions: { ...p.conventions, posResponseVerify: 'verify' },
+    };
+  };
+
   const activeProfile = (): ProfileName => {
     const v = store.get('activeProfile');
     return (PROFILE_NAMES as readonly string[]).includes(v as string) ? (v as ProfileName) : 'demo';
@@ -111,7 +129,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     secretsOf,
 
     providerConfig(name: ProfileName = activeProfile()): ProviderConfig {
-      const p = readProfile(name);
+      const p = enforceProduction(name, readProfile(name));
       return {
         billsBaseUrl: p.billsBaseUrl, posBaseUrl: p.posBaseUrl, billsMerchantId: p.billsMerchantId,
         headMerchantId: p.headMerchantId, merchantId: p.merchantId, requestTimeoutMs: p.requestTimeoutMs,

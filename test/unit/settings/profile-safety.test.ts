@@ -62,6 +62,14 @@ describe('Production', () => {
     expect(() => s.setActive('production')).toThrow(expect.objectContaining({ code: 'VALIDATION' }));
     expect(s.activeProfile()).toBe('demo');
   });
+
+  it('settings stored before the rule are not used as they are: no http:// address, signatures verified', () => {
+    confStore(dir).set('profiles.production', insecure(defaultProfile('production')));
+    const cfg = service().providerConfig('production');
+    expect(cfg.posBaseUrl).toBe('');
+    expect(cfg.billsBaseUrl).toBe('');
+    expect(cfg.conventions.posResponseVerify).toBe('verify');
+  });
 });
 
 describe('Sandbox', () => {
