@@ -74,11 +74,14 @@ export function createSettingsService(deps: SettingsServiceDeps) {
    * http:// address is left out (so calls fail as "not set up" before anything is sent) and the
    * response signature is verified whatever was stored.
    */
+  let warnedProduction = '';
   const enforceProduction = (name: ProfileName, p: ProfileSettings): ProfileSettings => {
     if (name !== 'production') return p;
     const problems = productionProblems(p);
     if (Object.keys(problems).length === 0) return p;
-    logger.warn('production settings break the production rules; not using them as stored', { fields: Object.keys(problems) });
+    const fields = Object.keys(problems).sort().join(',');
+    if (fields !== warnedProduction) logger.warn('production settings break the production rules; not using them as stored', { fields: Object.keys(problems) });
+    warnedProduction = fields; // once per set of problems: this runs on every provider call
     return {
       ...p,
       posBaseUrl: problems.posBaseUrl ? '' : p.posBaseUrl,
