@@ -6,7 +6,7 @@ import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
 import { ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
-import { SerialPortInfoSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
+import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
 
 const Empty = z.object({}).strict();
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
@@ -91,7 +91,7 @@ export const coreCalls = {
   // The counter's terminal: a serial link or a typed serial number.
   'terminal.get': { args: Empty, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
   'terminal.listPorts': { args: Empty, result: z.array(SerialPortInfoSchema) },
-  'terminal.configure': { args: z.record(z.string(), z.unknown()), result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
+  'terminal.configure': { args: TerminalConfigureArgsSchema, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
 
   // Demo profile only: the simulated terminal.
   'demo.terminalScreen': { args: Empty, result: DemoTerminalScreenSchema },

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Dispatch } from '../../shared/contract-kit';
+import { CSP } from '../../shared/csp';
 import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../core/log';
 import { checkHost, checkOrigin, checkToken, type GuardResult } from './guards';
@@ -15,7 +16,7 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
 };
-export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export { CSP };
 
 export interface BrowserShellOptions {
   dispatch: Dispatch;
@@ -44,22 +45,37 @@ function refuse(res: ServerResponse, g: Exclude<GuardResult, { ok: true }>): voi
   send(res, g.status, { ok: false, error: { code: 'UNTRUSTED_SENDER', message: g.message, details: { reason: g.code } } });
 }
 
+/** Bodies past this are not even drained: the connection is cut. */
+const MAX_DRAIN = 16 * MAX_BODY;
+
+/**
+ * Reads the body, or null when it is over MAX_BODY. An oversized body is read to its end and thrown
+ * away rather than cut off, so the caller gets a 413 answer instead of a connection reset.
+ */
 function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolveBody, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        resolveBody(null);
+      if (size > MAX_DRAIN) {
         req.destroy();
+        return;
+      }
+      if (size > MAX_BODY) {
+        chunks.length = 0;
         return;
       }
       chunks.push(c);
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolveBody(size > MAX_BODY ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** application/json, with parameters (charset) allowed; not application/jsonfoo. */
+export function isJsonContentType(header: string | undefined): boolean {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 export async function startBrowserShell(opts: BrowserShellOptions): Promise<BrowserShell> {
@@ -115,9 +131,15 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
       }
       const m = /^\/api\/call\/([A-Za-z0-9_.-]{1,64})$/.exec(url.pathname);
       if (!m || req.method !== 'POST') return send(res, 404, { ok: false, error: { code: 'UNKNOWN_CALL', message: 'No such API path.' } });
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Send JSON (content-type: application/json).' } });
+      if (!isJsonContentType(req.headers['content-type'])) return send(res, 415, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Send JSON (content-type: application/json).' } });
+      const tooLarge = () => send(res, 413, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is larger than 1 MB.' } }, { connection: 'close' });
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      if (Number.isFinite(declared) && declared > MAX_DRAIN) {
+        tooLarge();
+        return void req.destroy();
+      }
       const text = await readBody(req);
-      if (text === null) return send(res, 413, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is larger than 1 MB.' } });
+      if (text === null) return tooLarge();
       let body: unknown;
       try {
         body = text.length ? JSON.parse(text) : {};

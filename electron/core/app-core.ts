@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { createDispatcher } from '../../shared/contract-kit';
 import { calls, type StatusSnapshot } from '../../shared/contract';
+import type { ProfileName } from '../../shared/settings';
 import type { TerminalState } from '../../shared/terminal';
 import type { Clock } from './clock';
 import { openDatabase } from './db/database';
@@ -23,6 +24,7 @@ import type { KeyValueStore } from './settings/kv-store';
 import type { SecretVault } from './settings/secret-vault';
 import { createSettingsService } from './settings/settings-service';
 import { createTerminalLink, type TerminalLinkDeps } from './terminal';
+import { createProfileTerminals } from './terminal/profile-terminals';
 import { createWebhookControl } from './webhook-control';
 
 export interface CoreDeps {
@@ -83,6 +85,7 @@ export async function createCore(deps: CoreDeps) {
   const providerPart = (): StatusSnapshot['provider'] => {
     if (settings.activeProfile() === 'demo' && !demo) return { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' };
     const cfg = settings.providerConfig();
+    if (!cfg.posBaseUrl) return { state: 'not-configured', detail: 'Fill in the POS payment API address (https:// in Production) in Settings' };
     if (!cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
       return { state: 'not-configured', detail: 'Fill in the merchant ids and keys in Settings' };
     }
@@ -133,10 +136,25 @@ export async function createCore(deps: CoreDeps) {
     },
   });
 
+  // ---- the terminal of the profile in use ----
+  const terminals = createProfileTerminals({ store: deps.store, logger, demoSn: () => demo?.merchant.terminalSn ?? null });
+  let terminalProfile: ProfileName | null = null;
+  const useProfileTerminal = async (profile: ProfileName) => {
+    if (terminalProfile === profile) return;
+    terminalProfile = profile;
+    try {
+      await terminal.configure(terminals.load(profile));
+    } catch (e) {
+      logger.warn('saved terminal settings were not valid; starting without a terminal', { profile, error: e instanceof Error ? e.message : String(e) });
+      await terminal.configure({});
+    }
+  };
+
   let applying: Promise<void> = Promise.resolve();
   settings.onChange((active) => {
     applying = (async () => {
       if (active === 'demo') await ensureDemo();
+      await useProfileTerminal(active);
       await webhooks.refresh();
       publishStatus();
     })();
@@ -149,7 +167,7 @@ export async function createCore(deps: CoreDeps) {
   };
   const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
   const handlers = {
-    ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying }),
+    ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, logger, settingsApplied: () => applying }),
     ...modules[0].handlers,
     ...modules[1].handlers,
   };
@@ -160,14 +178,9 @@ export async function createCore(deps: CoreDeps) {
 
   // ---- start ----
   if (settings.activeProfile() === 'demo') await ensureDemo();
-  const savedTerminal = deps.store.get('terminal');
-  const demoNow = demo as DemoSandbox | null; // assigned inside ensureDemo
-  try {
-    // A new counter in Demo is offered the Demo terminal, so there is nothing to type.
-    await terminal.configure(savedTerminal ?? (settings.activeProfile() === 'demo' && demoNow ? { source: 'manual', manualSn: demoNow.merchant.terminalSn } : {}));
-  } catch (e) {
-    logger.warn('saved terminal settings were not valid; starting without a terminal', { error: e instanceof Error ? e.message : String(e) });
-  }
+  terminals.migrateLegacy(settings.activeProfile());
+  await useProfileTerminal(settings.activeProfile());
+  await applying; // the Demo sandbox's first settings write may still be choosing the terminal
   await webhooks.refresh();
   checkout.resume();
   for (const m of modules) await m.start?.();

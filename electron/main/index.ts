@@ -2,7 +2,6 @@
 import { app, BrowserWindow } from 'electron';
 import Store from 'electron-store';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createCore } from '../core/app-core';
 import { systemClock } from '../core/clock';
 import { consoleLogger } from '../core/log';
@@ -10,6 +9,7 @@ import { encryptedStoreVault } from '../core/settings/secret-vault';
 import { wireIpc } from './ipc-transport';
 import { electronSystemPrinter } from './print-system';
 import { safeStorageCipher } from './safe-storage-cipher';
+import { rendererUrlPrefix } from './sender-url';
 import { createMainWindow } from './window';
 
 const logger = consoleLogger('main');
@@ -23,9 +23,9 @@ async function start(): Promise<void> {
   const core = await createCore({ shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, logger, clock: systemClock, systemPrinter: electronSystemPrinter() });
 
   const rendererIndex = join(__dirname, '../renderer/index.html');
-  const rendererUrlPrefix = pathToFileURL(join(__dirname, '../renderer')).href;
+  const rendererPrefix = rendererUrlPrefix(join(__dirname, '../renderer'));
   let win: BrowserWindow | null = createMainWindow(rendererIndex);
-  const unwire = wireIpc(core.dispatch, core.hub, () => (win && !win.isDestroyed() ? win.webContents : null), rendererUrlPrefix);
+  const unwire = wireIpc(core.dispatch, core.hub, () => (win && !win.isDestroyed() ? win.webContents : null), rendererPrefix);
   win.on('closed', () => (win = null));
 
   app.on('activate', () => {
