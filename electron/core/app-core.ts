@@ -110,8 +110,9 @@ export async function createCore(deps: CoreDeps) {
     clock,
     logger,
     settings: () => {
-      const p = settings.profile(settings.activeProfile());
-      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds };
+      const name = settings.activeProfile();
+      const p = settings.profile(name);
+      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds, profile: name };
     },
   });
   checkout.on('order', (v) => {
