@@ -7,6 +7,7 @@ import type { TerminalState } from '../../shared/terminal';
 import type { Clock } from './clock';
 import { openDatabase } from './db/database';
 import { startDemoSandbox, type DemoSandbox } from './demo/demo-sandbox';
+import { createDeliveryChecks } from './delivery/delivery-check';
 import { demoScreen } from './demo/demo-screen';
 import { createEventHub } from './event-hub';
 import { buildHandlers } from './handlers';
@@ -149,10 +150,13 @@ export async function createCore(deps: CoreDeps) {
     demo: () => demo, webhookUrl: () => webhooks.url(),
   };
   const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
+  const delivery = createDeliveryChecks({ db, pos, clock, logger, order: (id) => checkout.get(id), activeProfile: () => settings.activeProfile() });
   const handlers = {
     ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying }),
     ...modules[0].handlers,
     ...modules[1].handlers,
+    'delivery.check': (a: { orderId: number }) => delivery.check(a.orderId),
+    'delivery.checkLastPaid': () => delivery.checkLastPaid(),
   };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
