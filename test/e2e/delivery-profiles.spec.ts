@@ -1,7 +1,7 @@
-// The provider's webhook delivery, asked from an order's detail and from Settings, and the Demo
-// receipt's banner, through the whole stack in real Chromium on the Demo profile (the embedded
-// sandbox answers the delivery question truthfully over loopback HTTP). Screenshots in light and
-// dark go to test/artifacts/screens/.
+// The provider's webhook delivery, asked from an order's detail and from Settings, the Demo
+// receipt's banner, and Orders leaving Demo sales out in a real profile, through the whole stack in
+// real Chromium (the embedded sandbox answers the delivery question truthfully over loopback HTTP).
+// Screenshots in light and dark go to test/artifacts/screens/.
 import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { ShellProcess } from '../helpers/browser-shell-process';
@@ -103,3 +103,23 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(inSettings.getByRole('alert')).toContainText('Nothing was changed.');
   });
 }
+
+test('after switching to a real profile, Orders leaves the Demo sale out until “Include Demo sales” is ticked', async ({ page, request, shell }) => {
+  await page.goto(shell.url);
+  await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+  const no = await sellPaid(page, 'F7,F8');
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('orders-summary')).toHaveText('1 order · 1 paid · ₦5,200.00 taken');
+  await expect(page.getByLabel('Include Demo sales')).toHaveCount(0); // the Demo profile shows its own sales
+
+  await api(request, shell, 'settings.setPin', { newPin: '2468' });
+  await api(request, shell, 'settings.setActiveProfile', { profile: 'sandbox' });
+  await page.reload();
+  await expect(page.getByText(/^Sandbox · /)).toBeVisible();
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('orders-summary')).toHaveText('0 orders · 0 paid · ₦0.00 taken');
+  await page.getByLabel('Include Demo sales').check();
+  await expect(page.getByTestId('orders-summary')).toHaveText('1 order · 1 paid · ₦5,200.00 taken');
+  await page.getByRole('button', { name: `Open order ${no}` }).click();
+  await expect(page.getByTestId('order-demo')).toBeVisible();
+});
