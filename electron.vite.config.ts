@@ -16,6 +16,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
+    // Copied as they are to the root of the built renderer: the favicon (scripts/make-icons.sh).
+    publicDir: resolve(__dirname, 'resources/web'),
     plugins: [react()],
     build: { rollupOptions: { input: resolve(__dirname, 'renderer/index.html') } },
   },

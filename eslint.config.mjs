@@ -1,4 +1,4 @@
-// Lint, and the import rules of the architecture (shared/docs/architecture.md):
+// Lint, and the import rules of the architecture (docs/architecture.md):
 // 1. `electron` only under electron/main and electron/preload;
 // 2. renderer/ never imports node:* or electron/ code;
 // 3. shared/ imports no electron, no node:*, no DOM, nothing from electron/ or renderer/;

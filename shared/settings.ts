@@ -1,5 +1,6 @@
 // Settings: three profiles (Demo, Sandbox, Production), each with the provider's addresses, ids,
-// the keys (write-only from the UI) and every uncertain choice of provider-conventions.md.
+// the keys (write-only from the UI) and every choice the provider's documentation leaves open
+// (docs/provider-protocol.md, "Open points").
 import { z } from 'zod';
 
 export const PROFILE_NAMES = ['demo', 'sandbox', 'production'] as const;
@@ -35,7 +36,7 @@ const httpUrl = z
 const merchantId = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Letters, digits, - or _ only (up to 64)');
 const optionalMerchantId = z.union([z.literal(''), merchantId]);
 
-/** The choices provider-conventions.md leaves uncertain, with its defaults. */
+/** The choices the provider's documentation leaves open, with our defaults (docs/provider-protocol.md). */
 export const ConventionsSchema = z.object({
   /** Bills HMAC-SHA512 output encoding. Confirmed: lowercase hex. */
   billsSignatureEncoding: z.enum(['hex', 'base64']).default('hex'),

@@ -73,7 +73,11 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
     const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep)) return send(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found' } });
-    const target = existsSync(file) && statSync(file).isFile() ? file : join(root, 'index.html');
+    const found = existsSync(file) && statSync(file).isFile();
+    // A missing file (favicon, script, picture) is a 404, never the page in its place; any other
+    // path is the app (it has one page, so there is nothing else a path could mean).
+    if (!found && extname(rel) !== '') return send(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found' } });
+    const target = found ? file : join(root, 'index.html');
     if (!existsSync(target)) return send(res, 503, { ok: false, error: { code: 'NOT_READY', message: 'The app is not built yet: run npm run build.' } });
     res.writeHead(200, {
       'content-type': TYPES[extname(target)] ?? 'application/octet-stream',

@@ -2,6 +2,8 @@
 // no navigation, no new windows, no permissions. The CSP is in renderer/index.html.
 import { BrowserWindow, session, shell } from 'electron';
 import { join } from 'node:path';
+// electron-vite copies the file next to the built main and gives its path (resources/README.md).
+import icon from '../../resources/icon.png?asset';
 
 export function createMainWindow(rendererIndex: string): BrowserWindow {
   const win = new BrowserWindow({
@@ -10,6 +12,9 @@ export function createMainWindow(rendererIndex: string): BrowserWindow {
     minWidth: 960,
     minHeight: 640,
     title: 'CounterPay',
+    // Linux shows this in the task bar and window switcher; Windows and macOS take the icon of the
+    // executable or the app bundle, and ignore it there.
+    icon,
     backgroundColor: '#101418',
     show: false,
     webPreferences: {

@@ -1,5 +1,5 @@
 // Checks a bills top-up callback: its sha512 (HMAC-SHA3-512 with our secret key over the fixed
-// string of provider-conventions.md) and that it is addressed to our merchant id.
+// string described in docs/provider-protocol.md) and that it is addressed to our merchant id.
 import { z } from 'zod';
 import { wireToKobo } from '../../../shared/money';
 import { billsCallbackSignature, safeEqual } from '../crypto';

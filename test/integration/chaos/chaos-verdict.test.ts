@@ -1,5 +1,6 @@
 // The chaos verdict's counting rules on hand-made journals and provider lists: each kind of
-// failure is counted where the issue says, and a clean run counts zeros.
+// failure is counted as the chaos run defines it (test/chaos/chaos-verdict.ts), and a clean run
+// counts zeros.
 import { describe, expect, it } from 'vitest';
 import type { SandboxPosOrder } from '../../../electron/sandbox';
 import { chaosLine, chaosVerdict, type JournalRow } from '../../chaos/chaos-verdict';

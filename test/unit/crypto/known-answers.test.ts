@@ -1,4 +1,5 @@
-// Known-answer tests: every crypto primitive against ../shared/spec/test-vectors.json.
+// Known-answer tests: every crypto primitive against test/fixtures/test-vectors.json (described in
+// docs/provider-protocol.md, "Known-answer vectors").
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import {
   rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify, RsaError,
 } from '../../../electron/core/crypto';
 
-const vectorsPath = resolve(__dirname, '../../fixtures/test-vectors.json'); // a copy of ../shared/spec/test-vectors.json
+const vectorsPath = resolve(__dirname, '../../fixtures/test-vectors.json');
 const v = JSON.parse(readFileSync(vectorsPath, 'utf8'));
 
 describe('canonical JSON', () => {
