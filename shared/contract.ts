@@ -2,6 +2,7 @@
 // schemas, every event with its payload schema. Both transports and window.counterpay derive from it.
 import { z } from 'zod';
 import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
+import { deliveryCalls } from './contract-delivery';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
@@ -106,7 +107,12 @@ const coreEvents = {
   'demo.terminalChanged': DemoTerminalScreenSchema,
 } satisfies EventsSpec;
 
-export const calls = { ...coreCalls, ...topupCalls, ...recordCalls } satisfies CallsSpec;
+export const calls = {
+  ...coreCalls,
+  ...topupCalls,
+  ...recordCalls,
+  ...deliveryCalls,
+} satisfies CallsSpec;
 export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;

@@ -8,6 +8,7 @@ import type { TerminalState } from '../../shared/terminal';
 import type { Clock } from './clock';
 import { openDatabase } from './db/database';
 import { startDemoSandbox, type DemoSandbox } from './demo/demo-sandbox';
+import { createDeliveryChecks } from './delivery/delivery-check';
 import { demoScreen } from './demo/demo-screen';
 import { createEventHub } from './event-hub';
 import { buildHandlers } from './handlers';
@@ -113,8 +114,9 @@ export async function createCore(deps: CoreDeps) {
     clock,
     logger,
     settings: () => {
-      const p = settings.profile(settings.activeProfile());
-      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds };
+      const name = settings.activeProfile();
+      const p = settings.profile(name);
+      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds, profile: name };
     },
   });
   checkout.on('order', (v) => {
@@ -166,10 +168,13 @@ export async function createCore(deps: CoreDeps) {
     demo: () => demo, webhookUrl: () => webhooks.url(),
   };
   const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
+  const delivery = createDeliveryChecks({ db, pos, clock, logger, order: (id) => checkout.get(id), activeProfile: () => settings.activeProfile() });
   const handlers = {
     ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, logger, settingsApplied: () => applying }),
     ...modules[0].handlers,
     ...modules[1].handlers,
+    'delivery.check': (a: { orderId: number }) => delivery.check(a.orderId),
+    'delivery.checkLastPaid': () => delivery.checkLastPaid(),
   };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),

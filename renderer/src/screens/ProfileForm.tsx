@@ -4,7 +4,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { profileWarnings } from '../../../shared/profile-safety';
 import { SECRET_LABELS, SECRET_NAMES, type ProfileView, type SecretName } from '../../../shared/settings';
+import { DeliveryCheck } from '../components/DeliveryCheck';
 import { Field } from '../components/Field';
+import { useApp } from '../stores/app-store';
+import { call } from '../transport/bridge';
 import { useSettings } from '../stores/settings-store';
 
 type Settings = ProfileView['settings'];
@@ -43,6 +46,7 @@ export function ProfileForm({ view }: { view: ProfileView }) {
   const [webhook, setWebhook] = useState({ ...view.settings.webhook, port: String(view.settings.webhook.port) });
   const [secrets, setSecrets] = useState<Partial<Record<SecretName, string>>>({});
   const formRef = useRef<HTMLFormElement>(null);
+  const activeProfile = useApp((a) => a.status?.profile);
 
   // After a refused save, take the admin to the first field that needs fixing.
   useEffect(() => {
@@ -148,6 +152,11 @@ export function ProfileForm({ view }: { view: ProfileView }) {
             {(id, d) => <input id={id} aria-describedby={d} value={webhook.callbackBaseUrl} onChange={(e) => setWebhook({ ...webhook, callbackBaseUrl: e.target.value })} />}
           </Field>
         </div>
+        {view.profile === activeProfile ? (
+          <DeliveryCheck testId="settings-delivery" showOrder label="Check delivery of the last paid order" ask={() => call('delivery.checkLastPaid', {})} />
+        ) : (
+          <p className="hint">To check the provider’s webhook delivery, make this profile the one in use.</p>
+        )}
       </fieldset>
 
       <details className="card">

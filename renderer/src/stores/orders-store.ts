@@ -15,6 +15,8 @@ export interface OrderQuery {
   /** yyyy-MM-dd (Lagos), inclusive; '' for no bound. */
   from: string;
   to: string;
+  /** Also find Demo sales (a real profile leaves them out; the Demo profile always shows them). */
+  includeDemo?: boolean;
 }
 
 export function todayQuery(): OrderQuery {
@@ -65,7 +67,7 @@ export const useOrders = create<OrdersState>((set, get) => {
     set({ loading: true });
     try {
       const [page, queued] = await Promise.all([
-        call('orders.search', { text: q.text, states: q.states, ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}), ...(cursor ? { cursor } : {}), limit: PAGE_SIZE }),
+        call('orders.search', { text: q.text, states: q.states, ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}), ...(cursor ? { cursor } : {}), ...(q.includeDemo ? { includeDemo: true } : {}), limit: PAGE_SIZE }),
         call('orders.listQueued', {}),
       ]);
       if (mine !== seq) return; // a newer search answered first
