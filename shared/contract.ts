@@ -2,6 +2,7 @@
 // schemas, every event with its payload schema. Both transports and window.counterpay derive from it.
 import { z } from 'zod';
 import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
+import { diagnosticsCalls } from './contract-diagnostics';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
@@ -106,7 +107,7 @@ const coreEvents = {
   'demo.terminalChanged': DemoTerminalScreenSchema,
 } satisfies EventsSpec;
 
-export const calls = { ...coreCalls, ...topupCalls, ...recordCalls } satisfies CallsSpec;
+export const calls = { ...coreCalls, ...topupCalls, ...recordCalls, ...diagnosticsCalls } satisfies CallsSpec;
 export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;

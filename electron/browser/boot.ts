@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createCore } from '../core/app-core';
 import { systemClock } from '../core/clock';
 import type { Logger } from '../core/log';
+import type { LogFiles } from '../core/logging/log-files';
 import type { KeyValueStore } from '../core/settings/kv-store';
 import { fileVault } from '../core/settings/secret-vault';
 import { startBrowserShell } from './server';
@@ -14,6 +15,8 @@ export interface BootOptions {
   rendererDir: string;
   port?: number;
   logger: Logger;
+  /** The files `logger` writes, for Export diagnostics (cli.ts opens them in the data folder). */
+  logFiles?: LogFiles;
   version: string;
 }
 
@@ -32,6 +35,7 @@ export async function bootBrowserShell(opts: BootOptions) {
     vault: fileVault(join(opts.dataDir, 'secrets.json')),
     logger: opts.logger,
     clock: systemClock,
+    ...(opts.logFiles ? { logFiles: opts.logFiles } : {}),
   });
   const shell = await startBrowserShell({ dispatch: core.dispatch, hub: core.hub, rendererDir: opts.rendererDir, logger: opts.logger, ...(opts.port !== undefined ? { port: opts.port } : {}) });
   return {
