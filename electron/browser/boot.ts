@@ -18,6 +18,8 @@ export interface BootOptions {
   /** The files `logger` writes, for Export diagnostics (cli.ts opens them in the data folder). */
   logFiles?: LogFiles;
   version: string;
+  /** See BrowserShellOptions.testHooks. */
+  testHooks?: boolean;
 }
 
 export function confStore(dataDir: string): KeyValueStore {
@@ -37,7 +39,7 @@ export async function bootBrowserShell(opts: BootOptions) {
     clock: systemClock,
     ...(opts.logFiles ? { logFiles: opts.logFiles } : {}),
   });
-  const shell = await startBrowserShell({ dispatch: core.dispatch, hub: core.hub, rendererDir: opts.rendererDir, logger: opts.logger, ...(opts.port !== undefined ? { port: opts.port } : {}) });
+  const shell = await startBrowserShell({ dispatch: core.dispatch, hub: core.hub, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });
   return {
     core,
     shell,

@@ -30,7 +30,7 @@ async function main() {
   const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const logger = await openFileLogger({ dir: join(dataDir, 'logs'), scope: 'browser-shell', echo: consoleLogger('browser-shell') });
-  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, logFiles: logger, version });
+  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, logFiles: logger, version, testHooks: process.env.COUNTERPAY_TEST_HOOKS === '1' });
   console.log(`CounterPay is running in the browser shell. Open this address in Chromium or Chrome:`);
   console.log(`COUNTERPAY_URL=${app.shell.url}`);
   console.log(`Data folder: ${dataDir}`);
