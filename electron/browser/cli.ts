@@ -36,6 +36,9 @@ async function main() {
   console.log(`Data folder: ${dataDir}`);
   console.log(`Logs: ${logger.dir}`);
   logger.info('browser shell started', { version, port: app.shell.port, dataDir });
+  // Only watches (the process still dies as Node decides); the write is synchronous, so the
+  // record is on disk before the process ends.
+  process.on('uncaughtExceptionMonitor', (e, origin) => logger.error('the browser shell is crashing', { origin, error: e instanceof Error ? e : String(e), stack: e instanceof Error ? e.stack : undefined }));
   const stop = async () => {
     await app.close();
     logger.info('browser shell stopped');

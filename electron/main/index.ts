@@ -21,6 +21,8 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   const logger = await openFileLogger({ dir: join(dataDir, 'logs'), scope: 'main', echo: bootLogger });
   logger.info('desktop app started', { version: app.getVersion(), dataDir });
+  // Only watches (the process still dies as Electron decides); the write is synchronous.
+  process.on('uncaughtExceptionMonitor', (e, origin) => logger.error('main process is crashing', { origin, error: e instanceof Error ? e : String(e), stack: e instanceof Error ? e.stack : undefined }));
   const store = new Store<Record<string, unknown>>({ name: 'settings' });
   const kv = { get: (k: string) => store.get(k), set: (k: string, v: unknown) => store.set(k, v), delete: (k: string) => store.delete(k) };
   const vault = encryptedStoreVault(kv, safeStorageCipher(), 'Desktop app: keys are encrypted with the OS keychain (safeStorage) before they are stored.');
