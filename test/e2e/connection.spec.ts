@@ -55,14 +55,14 @@ test('the event stream drops mid-sale: Lost contact shows, and after it comes ba
       const res = await fetch(`${hooked.origin}/api/call/orders.listToday`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-counterpay-token': hooked.token }, body: '{"args":{}}' });
       const body = (await res.json()) as { ok: boolean; value: { state: string }[] };
       return body.value[0]?.state;
-    }, { timeout: 20_000 })
+    }, { timeout: 30_000 })
     .toBe('paid');
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment'); // stale, and the banner says so
   await bothThemes(page, 'connection-lost');
 
   // The stream comes back: the banner goes and every store re-reads, so the payment shows Paid.
   await holdEvents(hooked, false);
-  await expect(page.getByTestId('lost-contact')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByTestId('lost-contact')).toHaveCount(0, { timeout: 20_000 });
   await expect(page.getByTestId('payment-state')).toHaveText('Paid');
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
   await bothThemes(page, 'connection-back');
