@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
+import { diagnosticsCalls } from './contract-diagnostics';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
@@ -112,6 +113,7 @@ export const calls = {
   ...topupCalls,
   ...recordCalls,
   ...deliveryCalls,
+  ...diagnosticsCalls,
 } satisfies CallsSpec;
 export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
 

@@ -25,6 +25,12 @@ export interface BrowserShellOptions {
   logger: Logger;
   port?: number;
   token?: string;
+  /**
+   * Tests only (COUNTERPAY_TEST_HOOKS=1): `POST /api/_test/events?hold=1` ends every event stream
+   * and refuses new ones until `?hold=0`, as if main had gone away, so a test can watch the page
+   * lose contact and re-read its state after. Behind the token like every API path.
+   */
+  testHooks?: boolean;
 }
 
 export interface BrowserShell {
@@ -83,6 +89,7 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
   const root = resolve(opts.rendererDir);
   const streams = new Set<ServerResponse>();
   let port = 0;
+  let eventsHeld = false;
 
   const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Method not allowed' } });
@@ -118,7 +125,14 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
       const tok = checkToken(req, token);
       if (!tok.ok) return refuse(res, tok);
 
+      if (opts.testHooks && url.pathname === '/api/_test/events' && req.method === 'POST') {
+        eventsHeld = url.searchParams.get('hold') === '1';
+        if (eventsHeld) for (const s of streams) s.destroy();
+        opts.logger.warn('test hook: event streams', { held: eventsHeld });
+        return send(res, 200, { ok: true, value: { held: eventsHeld } });
+      }
       if (url.pathname === '/api/events' && req.method === 'GET') {
+        if (eventsHeld) return send(res, 503, { ok: false, error: { code: 'NOT_READY', message: 'Events are held by a test.' } });
         res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
         res.write(': connected\n\n');
         streams.add(res);

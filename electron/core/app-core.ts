@@ -10,9 +10,11 @@ import { openDatabase } from './db/database';
 import { startDemoSandbox, type DemoSandbox } from './demo/demo-sandbox';
 import { createDeliveryChecks } from './delivery/delivery-check';
 import { demoScreen } from './demo/demo-screen';
+import { createDiagnosticsModule } from './diagnostics/diagnostics-module';
 import { createEventHub } from './event-hub';
 import { buildHandlers } from './handlers';
 import type { Logger } from './log';
+import type { LogFiles } from './logging/log-files';
 import { createCheckoutService } from './orders/checkout-service';
 import { createBillsClient } from './provider/bills-client';
 import { createPosClient } from './provider/pos-client';
@@ -42,6 +44,8 @@ export interface CoreDeps {
   embeddedSandbox?: boolean;
   /** Electron's system printing and PDF (electron/main/print-system.ts); absent in the browser shell. */
   systemPrinter?: SystemPrinter;
+  /** The log files the logger writes (for Export diagnostics); absent when logs go to the console only. */
+  logFiles?: LogFiles;
 }
 
 function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
@@ -167,7 +171,11 @@ export async function createCore(deps: CoreDeps) {
     shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
     demo: () => demo, webhookUrl: () => webhooks.url(),
   };
-  const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
+  const modules = [
+    createTopupsModule(moduleCtx),
+    createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
+    createDiagnosticsModule(moduleCtx, { version: deps.version, secretStorage: deps.vault.note, status, logFiles: deps.logFiles ?? null }),
+  ] as const;
   const delivery = createDeliveryChecks({ db, pos, clock, logger, order: (id) => checkout.get(id), activeProfile: () => settings.activeProfile() });
   const handlers = {
     ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, logger, settingsApplied: () => applying }),
@@ -175,6 +183,7 @@ export async function createCore(deps: CoreDeps) {
     ...modules[1].handlers,
     'delivery.check': (a: { orderId: number }) => delivery.check(a.orderId),
     'delivery.checkLastPaid': () => delivery.checkLastPaid(),
+    ...modules[2].handlers,
   };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),

@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { OrderEvent, OrderState, OrderView } from '../../../shared/orders';
 import { lagosDate } from '../../../shared/time';
 import { bridge, call } from '../transport/bridge';
+import { onRefresh } from './refresh';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 export const PAGE_SIZE = 50;
@@ -191,3 +192,7 @@ function scheduleRefresh(): void {
 }
 
 bridge?.on('order.changed', (view) => useOrders.getState().apply(view));
+onRefresh('orders', async () => {
+  const s = useOrders.getState();
+  await Promise.all([s.loaded ? s.load() : null, s.openId !== null ? s.open(s.openId) : null]);
+});
