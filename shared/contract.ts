@@ -2,12 +2,14 @@
 // schemas, every event with its payload schema. Both transports and window.counterpay derive from it.
 import { z } from 'zod';
 import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
+import { deliveryCalls } from './contract-delivery';
+import { diagnosticsCalls } from './contract-diagnostics';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
 import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
 import { ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
-import { SerialPortInfoSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
+import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
 
 const Empty = z.object({}).strict();
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
@@ -95,7 +97,7 @@ export const coreCalls = {
   // The counter's terminal: a serial link or a typed serial number.
   'terminal.get': { args: Empty, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
   'terminal.listPorts': { args: Empty, result: z.array(SerialPortInfoSchema) },
-  'terminal.configure': { args: z.record(z.string(), z.unknown()), result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
+  'terminal.configure': { args: TerminalConfigureArgsSchema, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
 
   // Demo profile only: the simulated terminal.
   'demo.terminalScreen': { args: Empty, result: DemoTerminalScreenSchema },
@@ -110,7 +112,13 @@ const coreEvents = {
   'demo.terminalChanged': DemoTerminalScreenSchema,
 } satisfies EventsSpec;
 
-export const calls = { ...coreCalls, ...topupCalls, ...recordCalls } satisfies CallsSpec;
+export const calls = {
+  ...coreCalls,
+  ...topupCalls,
+  ...recordCalls,
+  ...deliveryCalls,
+  ...diagnosticsCalls,
+} satisfies CallsSpec;
 export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;

@@ -1,6 +1,7 @@
 // The ticket sale and its payment order as the renderer sees them: the sale form's schema, the
 // order's states in cashier words, the order view and its history. zod only.
 import { z } from 'zod';
+import { RecordProfile } from './record-profile';
 
 const MAX_TICKETS = 50;
 /** A typo guard, not a business rule: no single ticket costs more than ₦10,000,000. */
@@ -182,6 +183,8 @@ export const OrderViewSchema = z.object({
   providerStatus: z.string().optional(),
   /** The order this sale repeats (retrySale), if any. */
   retryOf: z.number().int().optional(),
+  /** The profile the sale was made under (Demo sales are play money). */
+  profile: RecordProfile.optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 

@@ -2,6 +2,7 @@
 // the receipt and shift-report models, print jobs, search arguments and pages. zod only.
 import { z } from 'zod';
 import { OrderState, OrderViewSchema } from './orders';
+import { RecordProfile } from './record-profile';
 
 // ---- settings ----
 
@@ -118,6 +119,8 @@ export const ReceiptSchema = z.object({
   ticketsKobo: z.number().int(),
   bookingFeeKobo: z.number().int(),
   totalKobo: z.number().int(),
+  /** A Demo sale: every rendering says DEMO — NOT A PAYMENT in large type. */
+  demo: z.boolean().optional(),
   /** The order's state when the receipt was made; receipts are only made for final orders. */
   state: OrderState,
   outOrderNo: z.string(),
@@ -199,6 +202,8 @@ export const OrderSearchSchema = z
     /** The `next` of the previous page. */
     cursor: z.string().max(64).optional(),
     limit: z.number().int().min(1).max(SEARCH_PAGE_MAX).default(50),
+    /** Demo sales are play money: left out in a real profile unless asked for (the Demo profile shows them). */
+    includeDemo: z.boolean().optional(),
   })
   .strict()
   .refine((a) => !a.from || !a.to || a.from <= a.to, { path: ['to'], message: 'The end date is before the start date' });
@@ -223,6 +228,8 @@ export const ShiftViewSchema = z.object({
   openedAt: z.number(),
   openingFloatKobo: z.number().int().nullable(),
   closedAt: z.number().nullable(),
+  /** The profile it was opened under: a Demo shift counts Demo sales, a real one never does. */
+  profile: RecordProfile.optional(),
 });
 export type ShiftView = z.infer<typeof ShiftViewSchema>;
 

@@ -17,12 +17,20 @@ export const DEFAULT_SN_QUERY = 'SN?\r\n';
 export const SN_QUERY_MAX_LENGTH = 64;
 
 /**
- * Accepts `SN:<sn>`, `SN=<sn>` (any case, spaces after the separator) or a bare line of 6-32 letters,
- * digits and dashes. A bare line must hold a digit, so a status word such as "WELCOME" or "CONNECTED"
- * is never taken for a serial number.
+ * How the serial number is found in a line from the terminal. Not a regular expression: a user
+ * regex can backtrack exponentially and freeze the main process on one line of noise. A format is
+ * either `auto` (the built-in one below) or literal text with `{sn}` once where the serial number
+ * stands (`TID={sn};OK`), matched in one pass by comparing the text before and after it.
+ *
+ * `auto` accepts `SN:<sn>`, `SN=<sn>` (any case, spaces around the separator) or a bare line of
+ * 6-32 letters, digits and dashes holding a digit, so a status word such as "WELCOME" or
+ * "CONNECTED" is never taken for a serial number.
  */
-export const DEFAULT_SN_PATTERN = String.raw`^(?:[Ss][Nn]\s*[:=]\s*|(?=[A-Za-z-]*[0-9]))([A-Za-z0-9-]{6,32})$`;
-export const SN_PATTERN_MAX_LENGTH = 200;
+export const DEFAULT_SN_PATTERN = 'auto';
+export const SN_PLACEHOLDER = '{sn}';
+export const SN_PATTERN_MAX_LENGTH = 64;
+/** The regular expression older versions stored as their default; it means `auto`. */
+export const LEGACY_DEFAULT_SN_REGEX = String.raw`^(?:[Ss][Nn]\s*[:=]\s*|(?=[A-Za-z-]*[0-9]))([A-Za-z0-9-]{6,32})$`;
 
 export const TERMINAL_SOURCES = ['serial', 'manual'] as const;
 export const TerminalSource = z.enum(TERMINAL_SOURCES);
@@ -59,22 +67,25 @@ export function validateManualSn(input: unknown): { ok: true; sn: string } | { o
   return problem === null ? { ok: true, sn } : { ok: false, message: problem };
 }
 
-/** Why a user-supplied pattern cannot be used, or null when it compiles and captures the sn. */
+/** Why a serial number format cannot be used, or null when it can. */
 export function snPatternProblem(source: string): string | null {
-  if (source.length === 0) return 'Enter a pattern';
+  if (source.length === 0) return 'Enter a format, for example SN:{sn}, or auto';
   if (source.length > SN_PATTERN_MAX_LENGTH) return `At most ${SN_PATTERN_MAX_LENGTH} characters`;
-  let probe: RegExpExecArray | null;
-  try {
-    new RegExp(source);
-    // An empty alternative makes the probe match '' so the result lists every group the pattern has.
-    probe = new RegExp(`(?:${source})|`).exec('');
-  } catch (e) {
-    return `Not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`;
+  if (source === DEFAULT_SN_PATTERN) return null;
+  if (!/^[\x20-\x7e]*$/.test(source)) return 'Only printable characters (letters, digits, punctuation, spaces)';
+  const at = source.indexOf(SN_PLACEHOLDER);
+  const rest = at < 0 ? source : source.slice(0, at) + source.slice(at + SN_PLACEHOLDER.length);
+  if (at < 0 || rest.includes('{') || rest.includes('}')) {
+    return 'Write the text the terminal sends with {sn} exactly once where the serial number stands, for example SN:{sn} (or auto)';
   }
-  const hasNamed = probe?.groups !== undefined && 'sn' in probe.groups;
-  const groupCount = probe ? probe.length - 1 : 0;
-  if (!hasNamed && groupCount < 1) return 'The pattern must capture the serial number in ( ) or in a group named sn: (?<sn>...)';
   return null;
+}
+
+/** A format saved by an older version (a regular expression) becomes a usable format. */
+export function upgradeSnPattern<T extends string | undefined>(saved: T): T | typeof DEFAULT_SN_PATTERN {
+  if (saved === undefined) return saved;
+  if (saved === LEGACY_DEFAULT_SN_REGEX) return DEFAULT_SN_PATTERN;
+  return snPatternProblem(saved) === null ? saved : DEFAULT_SN_PATTERN;
 }
 
 function isQueryText(v: string): boolean {
@@ -105,7 +116,7 @@ export const TerminalSettingsSchema = z.object({
     .refine(isQueryText, { error: 'Only printable characters, CR and LF' })
     .default(DEFAULT_SN_QUERY),
   pattern: z
-    .string({ error: 'Enter a pattern' })
+    .string({ error: 'Enter a format' })
     .superRefine((v, ctx) => {
       const problem = snPatternProblem(v);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -142,6 +153,31 @@ export function parseTerminalSettings(
     fields[key] ??= issue.message;
   }
   return { ok: false, fields };
+}
+
+/**
+ * The arguments of terminal.configure: only the fields above, each of a sane type and size. Absent
+ * fields keep their current value; each value is then checked field by field by
+ * parseTerminalSettings, so its message lands next to the field.
+ */
+export const TerminalConfigureArgsSchema = z
+  .object({
+    portPath: z.string().max(256).nullable(),
+    baudRate: z.union([z.number().int(), z.string().max(12)]),
+    query: z.string().max(SN_QUERY_MAX_LENGTH * 2),
+    pattern: z.string().max(SN_PATTERN_MAX_LENGTH * 2),
+    manualSn: z.string().max(SN_MAX_LENGTH * 4).nullable(),
+    source: TerminalSource,
+  })
+  .partial()
+  .strict();
+export type TerminalConfigureArgs = z.infer<typeof TerminalConfigureArgsSchema>;
+
+/** Changes that reach a serial device or decide how its answers are read: the admin's to make. */
+export const TERMINAL_ADMIN_FIELDS = ['portPath', 'baudRate', 'query', 'pattern'] as const;
+
+export function terminalAdminChanges(prev: TerminalSettings, next: TerminalSettings): string[] {
+  return TERMINAL_ADMIN_FIELDS.filter((k) => prev[k] !== next[k]);
 }
 
 export const TerminalStateSchema = z.object({

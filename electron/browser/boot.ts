@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createCore } from '../core/app-core';
 import { systemClock } from '../core/clock';
 import type { Logger } from '../core/log';
+import type { LogFiles } from '../core/logging/log-files';
 import type { KeyValueStore } from '../core/settings/kv-store';
 import { fileVault } from '../core/settings/secret-vault';
 import { startBrowserShell } from './server';
@@ -14,7 +15,11 @@ export interface BootOptions {
   rendererDir: string;
   port?: number;
   logger: Logger;
+  /** The files `logger` writes, for Export diagnostics (cli.ts opens them in the data folder). */
+  logFiles?: LogFiles;
   version: string;
+  /** See BrowserShellOptions.testHooks. */
+  testHooks?: boolean;
 }
 
 export function confStore(dataDir: string): KeyValueStore {
@@ -32,8 +37,9 @@ export async function bootBrowserShell(opts: BootOptions) {
     vault: fileVault(join(opts.dataDir, 'secrets.json')),
     logger: opts.logger,
     clock: systemClock,
+    ...(opts.logFiles ? { logFiles: opts.logFiles } : {}),
   });
-  const shell = await startBrowserShell({ dispatch: core.dispatch, hub: core.hub, rendererDir: opts.rendererDir, logger: opts.logger, ...(opts.port !== undefined ? { port: opts.port } : {}) });
+  const shell = await startBrowserShell({ dispatch: core.dispatch, hub: core.hub, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });
   return {
     core,
     shell,

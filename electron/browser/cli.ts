@@ -1,8 +1,9 @@
 // `npm run start:browser`: the browser shell. Prints the address (with its one-time token) to open.
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { consoleLogger } from '../core/log';
+import { openFileLogger } from '../core/logging/log-files';
 import { bootBrowserShell } from './boot';
 import { defaultBrowserDataDir } from './data-dir';
 
@@ -27,13 +28,21 @@ async function main() {
   }
   const dataDir = resolve(values['data-dir'] ?? defaultBrowserDataDir());
   const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
-  const logger = consoleLogger('browser-shell');
-  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, version });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const logger = await openFileLogger({ dir: join(dataDir, 'logs'), scope: 'browser-shell', echo: consoleLogger('browser-shell') });
+  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, logFiles: logger, version, testHooks: process.env.COUNTERPAY_TEST_HOOKS === '1' });
   console.log(`CounterPay is running in the browser shell. Open this address in Chromium or Chrome:`);
   console.log(`COUNTERPAY_URL=${app.shell.url}`);
   console.log(`Data folder: ${dataDir}`);
+  console.log(`Logs: ${logger.dir}`);
+  logger.info('browser shell started', { version, port: app.shell.port, dataDir });
+  // Only watches (the process still dies as Node decides); the write is synchronous, so the
+  // record is on disk before the process ends.
+  process.on('uncaughtExceptionMonitor', (e, origin) => logger.error('the browser shell is crashing', { origin, error: e instanceof Error ? e : String(e), stack: e instanceof Error ? e.stack : undefined }));
   const stop = async () => {
     await app.close();
+    logger.info('browser shell stopped');
+    logger.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);

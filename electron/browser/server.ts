@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Dispatch } from '../../shared/contract-kit';
+import { CSP } from '../../shared/csp';
 import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../core/log';
 import { checkHost, checkOrigin, checkToken, type GuardResult } from './guards';
@@ -15,7 +16,7 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
 };
-export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export { CSP };
 
 export interface BrowserShellOptions {
   dispatch: Dispatch;
@@ -24,6 +25,12 @@ export interface BrowserShellOptions {
   logger: Logger;
   port?: number;
   token?: string;
+  /**
+   * Tests only (COUNTERPAY_TEST_HOOKS=1): `POST /api/_test/events?hold=1` ends every event stream
+   * and refuses new ones until `?hold=0`, as if main had gone away, so a test can watch the page
+   * lose contact and re-read its state after. Behind the token like every API path.
+   */
+  testHooks?: boolean;
 }
 
 export interface BrowserShell {
@@ -44,22 +51,37 @@ function refuse(res: ServerResponse, g: Exclude<GuardResult, { ok: true }>): voi
   send(res, g.status, { ok: false, error: { code: 'UNTRUSTED_SENDER', message: g.message, details: { reason: g.code } } });
 }
 
+/** Bodies past this are not even drained: the connection is cut. */
+const MAX_DRAIN = 16 * MAX_BODY;
+
+/**
+ * Reads the body, or null when it is over MAX_BODY. An oversized body is read to its end and thrown
+ * away rather than cut off, so the caller gets a 413 answer instead of a connection reset.
+ */
 function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolveBody, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        resolveBody(null);
+      if (size > MAX_DRAIN) {
         req.destroy();
+        return;
+      }
+      if (size > MAX_BODY) {
+        chunks.length = 0;
         return;
       }
       chunks.push(c);
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolveBody(size > MAX_BODY ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** application/json, with parameters (charset) allowed; not application/jsonfoo. */
+export function isJsonContentType(header: string | undefined): boolean {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 export async function startBrowserShell(opts: BrowserShellOptions): Promise<BrowserShell> {
@@ -67,6 +89,7 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
   const root = resolve(opts.rendererDir);
   const streams = new Set<ServerResponse>();
   let port = 0;
+  let eventsHeld = false;
 
   const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Method not allowed' } });
@@ -102,7 +125,14 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
       const tok = checkToken(req, token);
       if (!tok.ok) return refuse(res, tok);
 
+      if (opts.testHooks && url.pathname === '/api/_test/events' && req.method === 'POST') {
+        eventsHeld = url.searchParams.get('hold') === '1';
+        if (eventsHeld) for (const s of streams) s.destroy();
+        opts.logger.warn('test hook: event streams', { held: eventsHeld });
+        return send(res, 200, { ok: true, value: { held: eventsHeld } });
+      }
       if (url.pathname === '/api/events' && req.method === 'GET') {
+        if (eventsHeld) return send(res, 503, { ok: false, error: { code: 'NOT_READY', message: 'Events are held by a test.' } });
         res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
         res.write(': connected\n\n');
         streams.add(res);
@@ -115,9 +145,15 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
       }
       const m = /^\/api\/call\/([A-Za-z0-9_.-]{1,64})$/.exec(url.pathname);
       if (!m || req.method !== 'POST') return send(res, 404, { ok: false, error: { code: 'UNKNOWN_CALL', message: 'No such API path.' } });
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Send JSON (content-type: application/json).' } });
+      if (!isJsonContentType(req.headers['content-type'])) return send(res, 415, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Send JSON (content-type: application/json).' } });
+      const tooLarge = () => send(res, 413, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is larger than 1 MB.' } }, { connection: 'close' });
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      if (Number.isFinite(declared) && declared > MAX_DRAIN) {
+        tooLarge();
+        return void req.destroy();
+      }
       const text = await readBody(req);
-      if (text === null) return send(res, 413, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is larger than 1 MB.' } });
+      if (text === null) return tooLarge();
       let body: unknown;
       try {
         body = text.length ? JSON.parse(text) : {};

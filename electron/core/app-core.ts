@@ -3,14 +3,18 @@
 import { join } from 'node:path';
 import { createDispatcher } from '../../shared/contract-kit';
 import { calls, type StatusSnapshot } from '../../shared/contract';
+import type { ProfileName } from '../../shared/settings';
 import type { TerminalState } from '../../shared/terminal';
 import type { Clock } from './clock';
 import { openDatabase } from './db/database';
 import { startDemoSandbox, type DemoSandbox } from './demo/demo-sandbox';
+import { createDeliveryChecks } from './delivery/delivery-check';
 import { demoScreen } from './demo/demo-screen';
+import { createDiagnosticsModule } from './diagnostics/diagnostics-module';
 import { createEventHub } from './event-hub';
 import { buildHandlers } from './handlers';
 import type { Logger } from './log';
+import type { LogFiles } from './logging/log-files';
 import { createCheckoutService } from './orders/checkout-service';
 import { createProviderLink } from './provider/provider-link';
 import { createRecordsModule } from './records/records-module';
@@ -22,6 +26,7 @@ import type { KeyValueStore } from './settings/kv-store';
 import type { SecretVault } from './settings/secret-vault';
 import { createSettingsService } from './settings/settings-service';
 import { createTerminalLink, type TerminalLinkDeps } from './terminal';
+import { createProfileTerminals } from './terminal/profile-terminals';
 import { createWebhookControl } from './webhook-control';
 
 export interface CoreDeps {
@@ -38,6 +43,8 @@ export interface CoreDeps {
   embeddedSandbox?: boolean;
   /** Electron's system printing and PDF (electron/main/print-system.ts); absent in the browser shell. */
   systemPrinter?: SystemPrinter;
+  /** The log files the logger writes (for Export diagnostics); absent when logs go to the console only. */
+  logFiles?: LogFiles;
 }
 
 function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
@@ -110,8 +117,9 @@ export async function createCore(deps: CoreDeps) {
     clock,
     logger,
     settings: () => {
-      const p = settings.profile(settings.activeProfile());
-      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds };
+      const name = settings.activeProfile();
+      const p = settings.profile(name);
+      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds, profile: name };
     },
   });
   checkout.on('order', (v) => {
@@ -133,6 +141,20 @@ export async function createCore(deps: CoreDeps) {
     },
   });
 
+  // ---- the terminal of the profile in use ----
+  const terminals = createProfileTerminals({ store: deps.store, logger, demoSn: () => demo?.merchant.terminalSn ?? null });
+  let terminalProfile: ProfileName | null = null;
+  const useProfileTerminal = async (profile: ProfileName) => {
+    if (terminalProfile === profile) return;
+    terminalProfile = profile;
+    try {
+      await terminal.configure(terminals.load(profile));
+    } catch (e) {
+      logger.warn('saved terminal settings were not valid; starting without a terminal', { profile, error: e instanceof Error ? e.message : String(e) });
+      await terminal.configure({});
+    }
+  };
+
   let applying: Promise<void> = Promise.resolve();
   settings.onChange((active) => {
     // New keys or a new address: old verdicts no longer hold, so probe at once (the status says
@@ -143,6 +165,7 @@ export async function createCore(deps: CoreDeps) {
         await ensureDemo();
         probing = provider.check('settings');
       }
+      await useProfileTerminal(active);
       await webhooks.refresh();
       publishStatus();
       void probing.then(() => checkout.recheckOpen());
@@ -153,11 +176,19 @@ export async function createCore(deps: CoreDeps) {
     shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
     demo: () => demo, webhookUrl: () => webhooks.url(),
   };
-  const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
+  const modules = [
+    createTopupsModule(moduleCtx),
+    createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
+    createDiagnosticsModule(moduleCtx, { version: deps.version, secretStorage: deps.vault.note, status, logFiles: deps.logFiles ?? null }),
+  ] as const;
+  const delivery = createDeliveryChecks({ db, pos, clock, logger, order: (id) => checkout.get(id), activeProfile: () => settings.activeProfile() });
   const handlers = {
-    ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying, checkProvider: () => provider.check('asked') }),
+    ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, logger, settingsApplied: () => applying, checkProvider: () => provider.check('asked') }),
     ...modules[0].handlers,
     ...modules[1].handlers,
+    'delivery.check': (a: { orderId: number }) => delivery.check(a.orderId),
+    'delivery.checkLastPaid': () => delivery.checkLastPaid(),
+    ...modules[2].handlers,
   };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
@@ -166,14 +197,9 @@ export async function createCore(deps: CoreDeps) {
 
   // ---- start ----
   if (settings.activeProfile() === 'demo') await ensureDemo();
-  const savedTerminal = deps.store.get('terminal');
-  const demoNow = demo as DemoSandbox | null; // assigned inside ensureDemo
-  try {
-    // A new counter in Demo is offered the Demo terminal, so there is nothing to type.
-    await terminal.configure(savedTerminal ?? (settings.activeProfile() === 'demo' && demoNow ? { source: 'manual', manualSn: demoNow.merchant.terminalSn } : {}));
-  } catch (e) {
-    logger.warn('saved terminal settings were not valid; starting without a terminal', { error: e instanceof Error ? e.message : String(e) });
-  }
+  terminals.migrateLegacy(settings.activeProfile());
+  await useProfileTerminal(settings.activeProfile());
+  await applying; // the Demo sandbox's first settings write may still be choosing the terminal
   await webhooks.refresh();
   void provider.check('start');
   checkout.resume();

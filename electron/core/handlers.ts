@@ -1,16 +1,19 @@
 // The contract's handlers: thin adapters from calls to the core services.
 import type { Handlers } from '../../shared/contract-kit';
 import type { coreCalls, StatusSnapshot } from '../../shared/contract';
-import { AppError } from '../../shared/errors';
+import { AppError, validationError } from '../../shared/errors';
+import { parseTerminalSettings, terminalAdminChanges } from '../../shared/terminal';
 import type { SaleInput } from '../../shared/orders';
 import type { CoreDeps } from './app-core';
 import type { Clock } from './clock';
+import type { Logger } from './log';
 import type { DemoSandbox } from './demo/demo-sandbox';
 import { demoScreen } from './demo/demo-screen';
 import type { CheckoutService } from './orders/checkout-service';
 import type { createSaleMemory } from './sale-memory';
 import type { SettingsService } from './settings/settings-service';
 import type { TerminalLink } from './terminal';
+import type { ProfileTerminals } from './terminal/profile-terminals';
 
 export interface HandlerContext {
   deps: CoreDeps;
@@ -18,9 +21,11 @@ export interface HandlerContext {
   status: () => StatusSnapshot;
   checkout: CheckoutService;
   terminal: TerminalLink;
+  terminals: ProfileTerminals;
   films: ReturnType<typeof createSaleMemory>;
   demo: () => DemoSandbox | null;
   clock: Clock;
+  logger: Logger;
   /** Resolves once the services have followed the last settings change (receiver restarted, …). */
   settingsApplied: () => Promise<void>;
   /** Probes the provider now; resolves when it answered (or failed). */
@@ -88,8 +93,18 @@ export function buildHandlers(c: HandlerContext): Handlers<typeof coreCalls> {
     'terminal.get': () => terminalView(),
     'terminal.listPorts': () => terminal.listPorts(),
     'terminal.configure': async (a) => {
-      await terminal.configure(a);
-      c.deps.store.set('terminal', terminal.getSettings());
+      const prev = terminal.getSettings();
+      const parsed = parseTerminalSettings({ ...prev, ...a });
+      if (!parsed.ok) throw validationError(parsed.fields, 'The terminal settings need fixing');
+      // Port, speed, query and format reach a serial device or decide how its answers are read:
+      // the admin's. A typed sn is the cashier's fallback when the cable fails; it is only logged.
+      if (terminalAdminChanges(prev, parsed.settings).length > 0) settings.requireAdmin();
+      await terminal.configure(parsed.settings);
+      const next = terminal.getSettings();
+      if (next.source === 'manual' && (prev.source !== 'manual' || prev.manualSn !== next.manualSn)) {
+        c.logger.info('terminal serial number typed by hand', { profile: settings.activeProfile(), sn: next.manualSn, previous: prev.source === 'manual' ? prev.manualSn : null });
+      }
+      c.terminals.save(settings.activeProfile(), next);
       return terminalView();
     },
 

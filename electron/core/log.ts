@@ -1,5 +1,9 @@
-// The main process's logger. Never pass a secret to it; `redact` masks anything that looks like
-// one as a second line of defence.
+// The main process's logger interface and the simple loggers (console, memory, silent). The app
+// writes rotating files through logging/log-files.ts. Never pass a secret to a logger; `redact` and
+// `scrubText` (logging/redact.ts) mask anything that looks like one as a second line of defence.
+import { redact, scrubText } from './logging/redact';
+
+export { redact, scrubText };
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -7,19 +11,10 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-const SECRET_FIELD = /key|secret|pin|token|sign|password|authorization|private/i;
-
-export function redact(fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!fields) return fields;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_FIELD.test(k) ? '[redacted]' : v;
-  return out;
-}
-
 export function consoleLogger(scope = 'counterpay'): Logger {
   const line = (level: string, msg: string, fields?: Record<string, unknown>) => {
     const f = redact(fields);
-    const text = `${new Date().toISOString()} ${level} [${scope}] ${msg}${f && Object.keys(f).length ? ' ' + JSON.stringify(f) : ''}`;
+    const text = `${new Date().toISOString()} ${level} [${scope}] ${scrubText(msg)}${f && Object.keys(f).length ? ' ' + JSON.stringify(f) : ''}`;
     if (level === 'ERROR') console.error(text);
     else if (level === 'WARN') console.warn(text);
     else console.log(text);
@@ -32,7 +27,7 @@ export function memoryLogger(): Logger & { lines: { level: string; msg: string; 
   const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
   const push = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
     const f = redact(fields);
-    lines.push(f ? { level, msg, fields: f } : { level, msg });
+    lines.push(f ? { level, msg: scrubText(msg), fields: f } : { level, msg: scrubText(msg) });
   };
   return { lines, info: push('info'), warn: push('warn'), error: push('error') };
 }

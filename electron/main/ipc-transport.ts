@@ -3,6 +3,7 @@
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { Dispatch } from '../../shared/contract-kit';
 import type { EventHub } from '../core/event-hub';
+import { isRendererUrl } from './sender-url';
 
 export const CALL_CHANNEL = 'counterpay:call';
 export const EVENT_CHANNEL = 'counterpay:event';
@@ -12,7 +13,7 @@ export function isOwnSender(event: IpcMainInvokeEvent, own: () => WebContents | 
   if (!wc || event.sender.id !== wc.id) return false;
   const frame = event.senderFrame;
   if (!frame || frame !== event.sender.mainFrame) return false;
-  return frame.url.startsWith(rendererUrlPrefix);
+  return isRendererUrl(frame.url, rendererUrlPrefix);
 }
 
 export function wireIpc(dispatch: Dispatch, hub: EventHub, own: () => WebContents | null, rendererUrlPrefix: string): () => void {

@@ -1,11 +1,20 @@
-// Secrets encrypted with the OS keychain through safeStorage before they reach electron-store.
+// Secrets encrypted with the OS keychain through safeStorage before they reach electron-store,
+// refused when the keychain is missing or is Linux's fixed-key fallback (safe-storage-policy.ts).
 import { safeStorage } from 'electron';
 import type { StringCipher } from '../core/settings/secret-vault';
+import { safeStorageVerdict } from './safe-storage-policy';
+
+function linuxBackend(): string | null {
+  try {
+    return process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
+  } catch {
+    return null;
+  }
+}
 
 export function safeStorageCipher(): StringCipher {
-  if (!safeStorage.isEncryptionAvailable()) {
-    throw new Error('The OS keychain is not available, so keys cannot be stored safely. Unlock the keychain (or use the browser shell) and start again.');
-  }
+  const verdict = safeStorageVerdict({ platform: process.platform, available: safeStorage.isEncryptionAvailable(), backend: linuxBackend() });
+  if (!verdict.ok) throw new Error(verdict.message);
   return {
     encrypt: (plain) => safeStorage.encryptString(plain).toString('base64'),
     decrypt: (cipher) => safeStorage.decryptString(Buffer.from(cipher, 'base64')),

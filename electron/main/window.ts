@@ -1,9 +1,11 @@
 // The app window with the Electron security checklist applied once: sandbox, isolation, no Node,
-// no navigation, no new windows, no permissions. The CSP is in renderer/index.html.
+// no navigation, no new windows, no permissions. The CSP (shared/csp.ts) is in renderer/index.html
+// and is also sent as a header on every response the window loads.
 import { BrowserWindow, session, shell } from 'electron';
 import { join } from 'node:path';
 // electron-vite copies the file next to the built main and gives its path (resources/README.md).
 import icon from '../../resources/icon.png?asset';
+import { CSP } from '../../shared/csp';
 
 export function createMainWindow(rendererIndex: string): BrowserWindow {
   const win = new BrowserWindow({
@@ -35,6 +37,9 @@ export function createMainWindow(rendererIndex: string): BrowserWindow {
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.webRequest.onHeadersReceived((details, cb) => {
+    cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
+  });
   win.once('ready-to-show', () => win.show());
   void win.loadFile(rendererIndex);
   return win;

@@ -20,6 +20,8 @@ export interface DemoMerchantValues {
 
 export const DEMO_TERMINAL_SN = 'DEMO-POS-0001';
 export const DEMO_AUTO_TERMINAL_SN = 'DEMO-POS-0002';
+/** The Demo merchant's business id: the same on every install (only the keys are generated). */
+export const DEMO_HEAD_MERCHANT_ID = '256621000000101';
 
 function rsaPair(): { publicKey: string; privateKey: string } {
   return generateKeyPairSync('rsa', {
@@ -35,7 +37,7 @@ export function generateDemoConfig(): { config: SandboxConfig; merchant: DemoMer
   const provider = rsaPair();
   const merchantKeys = rsaPair();
   const billsMerchantId = '256621000000001';
-  const headMerchantId = '256621000000101';
+  const headMerchantId = DEMO_HEAD_MERCHANT_ID;
   const merchantId = '256621000000102';
   const billsPublicKey = `OPAYPUB${token(16)}`;
   const billsSecretKey = `OPAYPRV${token(16)}`;

@@ -26,8 +26,20 @@ export interface BillsCallbackPayload {
   orderStatus: string;
 }
 
-/** The exact string the bills callback's `sha512` is computed over (no JSON escaping, fixed order). */
+export const BILLS_CALLBACK_SIGNED_FIELDS = ['orderNo', 'merchantOrderNo', 'merchantId', 'orderAmount', 'serviceType', 'orderStatus'] as const;
+
+/** The first signed field whose value holds `"` or `,`, which the unescaped format cannot carry. */
+export function billsCallbackUnsafeField(p: BillsCallbackPayload): (typeof BILLS_CALLBACK_SIGNED_FIELDS)[number] | null {
+  return BILLS_CALLBACK_SIGNED_FIELDS.find((k) => /[",]/.test(String(p[k]))) ?? null;
+}
+
+/**
+ * The exact string the bills callback's `sha512` is computed over (no JSON escaping, fixed order).
+ * Values are not escaped, so one holding `"` or `,` could make two payloads sign alike: refused.
+ */
 export function billsCallbackSignedString(p: BillsCallbackPayload): string {
+  const unsafe = billsCallbackUnsafeField(p);
+  if (unsafe) throw new Error(`bills callback ${unsafe} holds a quote or comma, which its signed string cannot carry`);
   return `{orderNo:"${p.orderNo}",merchantOrderNo:"${p.merchantOrderNo}",merchantId:"${p.merchantId}",orderAmount:"${p.orderAmount}",serviceType:"${p.serviceType}",orderStatus:"${p.orderStatus}"}`;
 }
 

@@ -256,6 +256,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       attempts: queueAhead ? 0 : 1,
       headMerchantId: s.headMerchantId,
       merchantId: s.merchantId,
+      profile: s.profile ?? 'unrecorded',
       ...(retryOf !== undefined ? { retryOf } : {}),
       note: queueAhead ? 'Sale recorded; queued behind older sales' : 'Sale recorded; sending the order to the terminal',
       ...(queueAhead ? { reason: REASONS.queued } : {}),

@@ -3,77 +3,13 @@
 import type { Db } from '../db/database';
 import { migrate } from '../db/database';
 import { type OrderEvent, type OrderState, type OrderView, type Sale } from '../../../shared/orders';
-import { canTransition, isFinalState, OPEN_STATES, ORDER_STATES } from './order-state';
+import { canTransition, isFinalState, OPEN_STATES } from './order-state';
+import { ORDER_MIGRATIONS } from './order-migrations';
 import { formatOutOrderNo } from './out-order-no';
 import type { ProviderFacts } from './sale-wire';
+import type { RecordProfile } from '../../../shared/record-profile';
 
-const STATE_LIST = ORDER_STATES.map((s) => `'${s}'`).join(',');
-
-export const ORDER_MIGRATIONS = [
-  {
-    name: 'orders-001-journal',
-    sql: `
-      CREATE TABLE orders (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        out_order_no TEXT NOT NULL UNIQUE,
-        counter_code TEXT NOT NULL,
-        business_day TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        head_merchant_id TEXT NOT NULL,
-        merchant_id TEXT NOT NULL,
-        state TEXT NOT NULL CHECK (state IN (${STATE_LIST})),
-        film_name TEXT NOT NULL,
-        film_title TEXT NOT NULL,
-        show_date TEXT NOT NULL,
-        show_time TEXT NOT NULL,
-        seats TEXT NOT NULL,
-        tickets INTEGER NOT NULL,
-        price_kobo INTEGER NOT NULL,
-        booking_fee_kobo INTEGER NOT NULL,
-        amount_kobo INTEGER NOT NULL,
-        sn TEXT NOT NULL,
-        expire_seconds INTEGER NOT NULL,
-        created_at INTEGER NOT NULL,
-        expires_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        waiting_since INTEGER,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        order_no TEXT,
-        pay_no TEXT,
-        provider_fee_kobo INTEGER,
-        fee_pattern TEXT,
-        sender_name TEXT,
-        sender_account TEXT,
-        transaction_time INTEGER,
-        completed_time INTEGER,
-        provider_status TEXT,
-        reason TEXT,
-        details_json TEXT,
-        retry_of INTEGER REFERENCES orders(id)
-      );
-      CREATE INDEX orders_order_no ON orders(order_no);
-      CREATE INDEX orders_pay_no ON orders(pay_no);
-      CREATE INDEX orders_created_at ON orders(created_at);
-      CREATE INDEX orders_state ON orders(state);
-      CREATE INDEX orders_business_day ON orders(business_day);
-      CREATE TABLE order_events (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        order_id INTEGER NOT NULL REFERENCES orders(id),
-        at INTEGER NOT NULL,
-        from_state TEXT,
-        to_state TEXT NOT NULL,
-        note TEXT NOT NULL
-      );
-      CREATE INDEX order_events_order ON order_events(order_id, id);
-      CREATE TABLE order_counters (
-        counter_code TEXT NOT NULL,
-        business_day TEXT NOT NULL,
-        last_seq INTEGER NOT NULL,
-        PRIMARY KEY (counter_code, business_day)
-      );
-    `,
-  },
-];
+export { ORDER_MIGRATIONS };
 
 /** An order as the journal holds it: the view plus what only the core needs. */
 export interface OrderRecord extends Omit<OrderView, 'nextActionAt'> {
@@ -81,6 +17,7 @@ export interface OrderRecord extends Omit<OrderView, 'nextActionAt'> {
   merchantId: string;
   expireSeconds: number;
   businessDay: string;
+  profile: RecordProfile;
   /** When the order reached the terminal (first accepted create, or first PENDING seen). */
   waitingSince?: number;
   detailsJson?: string;
@@ -98,6 +35,8 @@ export interface NewOrder {
   attempts: number;
   headMerchantId: string;
   merchantId: string;
+  /** The active profile when the sale was made (absent: "unrecorded", counted as real). */
+  profile?: RecordProfile;
   retryOf?: number;
   note: string;
   reason?: string;
@@ -163,6 +102,7 @@ function toRecord(r: Row): OrderRecord {
     merchantId: r.merchant_id as string,
     expireSeconds: r.expire_seconds as number,
     businessDay: r.business_day as string,
+    profile: r.profile as RecordProfile,
   };
   const set = <K extends keyof OrderRecord>(k: K, v: unknown) => {
     const val = opt<OrderRecord[K]>(v);
@@ -223,13 +163,13 @@ export class OrderJournal {
         .prepare(
           `INSERT INTO orders (out_order_no, counter_code, business_day, seq, head_merchant_id, merchant_id, state,
              film_name, film_title, show_date, show_time, seats, tickets, price_kobo, booking_fee_kobo, amount_kobo, sn,
-             expire_seconds, created_at, expires_at, updated_at, reason, retry_of, attempts)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             expire_seconds, created_at, expires_at, updated_at, reason, retry_of, attempts, profile)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           outOrderNo, o.counterCode, o.businessDay, seq, o.headMerchantId, o.merchantId, o.state,
           s.filmName, s.filmTitle, s.showDate, s.showTime, s.seats, s.tickets, s.priceKobo, s.feeKobo, o.amountKobo, s.sn,
-          o.expireSeconds, o.createdAt, o.createdAt + o.expireSeconds * 1000, o.createdAt, o.reason ?? null, o.retryOf ?? null, o.attempts,
+          o.expireSeconds, o.createdAt, o.createdAt + o.expireSeconds * 1000, o.createdAt, o.reason ?? null, o.retryOf ?? null, o.attempts, o.profile ?? 'unrecorded',
         );
       const id = Number(info.lastInsertRowid);
       this.addEvent(id, o.createdAt, null, o.state, o.note);

@@ -2,12 +2,15 @@
 // the settings the order needs (merchant ids, a sane expiry).
 import { AppError, validationError, type FieldErrors } from '../../../shared/errors';
 import { SaleInputSchema, type Sale } from '../../../shared/orders';
+import type { RecordProfile } from '../../../shared/record-profile';
 
 export interface SaleSettings {
   counterName: string;
   headMerchantId: string;
   merchantId: string;
   orderExpireSeconds: number;
+  /** The active profile, written on each order (absent: "unrecorded", counted as real). */
+  profile?: RecordProfile;
 }
 
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {

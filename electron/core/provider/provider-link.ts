@@ -67,8 +67,9 @@ export function createProviderLink(d: ProviderLinkDeps) {
     const b = d.blocked();
     if (b) return b;
     const cfg = d.config();
-    if (!cfg.posBaseUrl || !cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
-      return { state: 'not-configured', detail: 'Fill in the provider address, merchant ids and keys in Settings' };
+    if (!cfg.posBaseUrl) return { state: 'not-configured', detail: 'Fill in the POS payment API address (https:// in Production) in Settings' };
+    if (!cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
+      return { state: 'not-configured', detail: 'Fill in the merchant ids and keys in Settings' };
     }
     return null;
   };

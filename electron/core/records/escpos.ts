@@ -100,6 +100,10 @@ function block(b: Bytes, blk: Block, paper: PaperWidth): void {
     case 'center':
       b.style({ align: 'center', bold: !!blk.bold }).lines(wrap(text(blk.text), cols));
       return;
+    case 'banner':
+      // Double width and height, reversed: half the columns, each line padded to the full width.
+      b.style({ align: 'center', bold: true, size: 'double', reverse: true }).lines(wrap(text(blk.text), cols / 2 - 2).map((l) => ` ${l} `));
+      return;
     case 'mark':
       b.style({ align: 'center', bold: true, size: 'tall', reverse: true }).lines(wrap(text(blk.text), cols - 2).map((l) => ` ${l} `));
       return;

@@ -13,6 +13,8 @@ export interface SearchQuery {
   to?: string | undefined;
   cursor?: string | undefined;
   limit: number;
+  /** Demo sales are play money: found only when asked for. */
+  includeDemo?: boolean | undefined;
 }
 
 export interface SearchResult {
@@ -82,6 +84,7 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     where.push(`state IN (${q.states.map(() => '?').join(',')})`);
     args.push(...q.states);
   }
+  if (!q.includeDemo) where.push("profile <> 'demo'");
   if (q.from) {
     where.push('created_at >= ?');
     args.push(lagosDayStart(q.from));

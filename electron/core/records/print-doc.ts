@@ -5,6 +5,8 @@ export type Block =
   /** The shop's name: large, bold, centred. */
   | { t: 'title'; text: string }
   | { t: 'center'; text: string; bold?: boolean }
+  /** The largest warning there is (DEMO — NOT A PAYMENT): double size, reversed, centred, boxed. */
+  | { t: 'banner'; text: string }
   /** A mark that must not be missed (REPRINT, NOT PAID): reversed, centred. */
   | { t: 'mark'; text: string }
   | { t: 'rule'; double?: boolean }

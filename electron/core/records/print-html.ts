@@ -18,6 +18,8 @@ function block(b: Block): string {
       return `<p class="rp-center${b.bold ? ' rp-bold' : ''}">${e(b.text)}</p>`;
     case 'mark':
       return `<p class="rp-mark">${e(b.text)}</p>`;
+    case 'banner':
+      return `<p class="rp-banner" role="alert">${e(b.text)}</p>`;
     case 'rule':
       return `<hr class="rp-rule${b.double ? ' rp-double' : ''}">`;
     case 'pair':

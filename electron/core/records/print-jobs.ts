@@ -1,6 +1,7 @@
 // The print job journal: every receipt, report and test page sent to a printer is a row first, so a
 // failed print keeps what it was printing and where, and can be tried again at any time.
 import type { PaperWidth, PrintJobStatus, PrintJobView } from '../../../shared/records';
+import type { RecordProfile } from '../../../shared/record-profile';
 import type { Db } from '../db/database';
 
 export type PrintTarget =
@@ -34,6 +35,8 @@ export interface NewJob {
   target: PrintTarget;
   reprint: boolean;
   status?: PrintJobStatus;
+  /** The profile of what it prints (a receipt: its order's; a report: its shift's). */
+  profile?: RecordProfile;
 }
 
 export interface JobRow {
@@ -76,11 +79,11 @@ export class PrintJobStore {
     const at = this.now();
     const info = this.db
       .prepare(
-        `INSERT INTO print_jobs (kind, order_id, report_id, title, payload_json, target_json, target_text, status, reprint, created_at, updated_at, printed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO print_jobs (kind, order_id, report_id, title, payload_json, target_json, target_text, status, reprint, created_at, updated_at, printed_at, profile)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(j.kind, j.orderId ?? null, j.reportId ?? null, j.title, JSON.stringify(j.payload), JSON.stringify(j.target), targetText(j.target),
-        j.status ?? 'pending', j.reprint ? 1 : 0, at, at, j.status === 'printed' ? at : null);
+        j.status ?? 'pending', j.reprint ? 1 : 0, at, at, j.status === 'printed' ? at : null, j.profile ?? 'unrecorded');
     return this.require(Number(info.lastInsertRowid));
   }
 

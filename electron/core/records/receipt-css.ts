@@ -9,6 +9,7 @@ export const RECEIPT_CSS = `.rp { box-sizing: border-box; background: #fff; colo
 .rp-title { text-align: center; font-weight: 800; font-size: 1.6em; line-height: 1.15; margin-bottom: 0.5mm !important; }
 .rp-center { text-align: center; }
 .rp-bold { font-weight: 800; }
+.rp-banner { text-align: center; font-weight: 900; font-size: 2em; line-height: 1.1; letter-spacing: 0.03em; background: #000; color: #fff; border: 0.8mm solid #000; padding: 1mm 0.5mm; margin: 1.5mm 0 !important; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 .rp-mark { text-align: center; font-weight: 800; font-size: 1.25em; letter-spacing: 0.15em; background: #000; color: #fff; padding: 0.6mm 0; margin: 1.5mm 0 !important; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 .rp-rule { border: 0; border-top: 0.3mm dashed #000; margin: 1.5mm 0; }
 .rp-rule.rp-double { border-top: 0.8mm double #000; }

@@ -4,6 +4,7 @@ import { formatNaira } from '../../../shared/money';
 import type { OrderView } from '../../../shared/orders';
 import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../shared/records';
 import { formatLagosDateTime } from '../../../shared/time';
+import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
 import type { Block, PrintDoc } from './print-doc';
 
 export interface ReceiptInput {
@@ -40,6 +41,7 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     terminalSn: o.sn,
     qrText: o.orderNo ?? o.outOrderNo,
     reprint: i.reprint,
+    demo: isDemoRecord(o.profile),
   };
   if (o.orderNo !== undefined) r.orderNo = o.orderNo;
   if (o.payNo !== undefined) r.payNo = o.payNo;
@@ -61,7 +63,10 @@ export function showDateText(date: string, time: string): string {
 
 export function receiptDoc(r: Receipt): PrintDoc {
   const paid = r.state === 'paid';
-  const b: Block[] = [{ t: 'title', text: r.cinemaName }];
+  const b: Block[] = [];
+  // First and last, so even a torn-off half of a Demo receipt says it is not a payment.
+  if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });
+  b.push({ t: 'title', text: r.cinemaName });
   if (r.branch) b.push({ t: 'center', text: r.branch });
   if (r.reprint) b.push({ t: 'mark', text: 'REPRINT' });
   b.push({ t: 'center', text: paid ? 'Ticket receipt' : 'Payment slip (not a ticket)', bold: true }, { t: 'rule' });
@@ -91,5 +96,6 @@ export function receiptDoc(r: Receipt): PrintDoc {
   );
   if (r.footer) b.push({ t: 'small', text: r.footer });
   b.push({ t: 'small', text: 'Times are Lagos time (WAT).' });
+  if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });
   return { title: `${r.reprint ? 'Reprint of receipt' : 'Receipt'} ${r.outOrderNo}`, blocks: b };
 }

@@ -47,7 +47,10 @@ export function createReceipts(d: ReceiptsDeps) {
     return buildReceipt({ order: v, cinema: s.cinema, counterName: d.counterName(), cashier: d.shifts.cashierAt(v.createdAt), reprint: d.jobs.wasPrinted('receipt', orderId) });
   }
 
-  const jobOf = (r: Receipt) => ({ kind: 'receipt' as const, orderId: r.orderId, title: `${r.reprint ? 'Reprint of receipt' : 'Receipt'} ${r.outOrderNo}`, payload: { receipt: r }, reprint: r.reprint });
+  const jobOf = (r: Receipt) => ({
+    kind: 'receipt' as const, orderId: r.orderId, title: `${r.reprint ? 'Reprint of receipt' : 'Receipt'} ${r.outOrderNo}`, payload: { receipt: r }, reprint: r.reprint,
+    profile: order(r.orderId).profile ?? 'unrecorded',
+  });
 
   // ---- printing by itself when paid ----
   const waiting = new Map<number, NodeJS.Timeout>();

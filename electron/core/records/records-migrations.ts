@@ -66,8 +66,31 @@ const ORDER_TEXT = {
   `,
 };
 
+/**
+ * The profile each shift and print job was made under. Older rows cannot say and stay
+ * "unrecorded", which counts as real (a counter's history keeps counting).
+ */
+const PROFILES = {
+  name: 'records-004-profiles',
+  sql: `
+    ALTER TABLE shifts ADD COLUMN profile TEXT NOT NULL DEFAULT 'unrecorded';
+    ALTER TABLE print_jobs ADD COLUMN profile TEXT NOT NULL DEFAULT 'unrecorded';
+  `,
+};
+
+/** An older receipt's print job takes its order's profile (the journal knows it). */
+const PRINT_JOB_PROFILES_FROM_ORDERS = {
+  name: 'records-005-print-job-profiles-from-orders',
+  sql: `
+    UPDATE print_jobs SET profile = (SELECT o.profile FROM orders o WHERE o.id = print_jobs.order_id)
+      WHERE order_id IS NOT NULL AND EXISTS (SELECT 1 FROM orders o WHERE o.id = print_jobs.order_id);
+  `,
+};
+
 export function migrateRecords(db: Db): void {
-  migrate(db, [OWN_TABLES]);
+  migrate(db, [OWN_TABLES, PROFILES]);
   const hasOrders = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('orders', 'order_events')").all().length === 2;
   if (hasOrders) migrate(db, [ORDER_INDEXES, ORDER_TEXT]);
+  const ordersKnowProfile = hasOrders && (db.prepare('PRAGMA table_info(orders)').all() as { name: string }[]).some((c) => c.name === 'profile');
+  if (ordersKnowProfile) migrate(db, [PRINT_JOB_PROFILES_FROM_ORDERS]);
 }

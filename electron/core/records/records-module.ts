@@ -56,7 +56,7 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
     ...(deps.autoPrintDetailWaitMs !== undefined ? { detailWaitMs: deps.autoPrintDetailWaitMs } : {}),
   });
   const shift = createShiftService({
-    db: ctx.db, shifts, topups: deps.topups ?? sqliteTopupTotals(ctx.db), settings, counterName, jobs, printer, clock: ctx.clock,
+    db: ctx.db, shifts, topups: deps.topups ?? sqliteTopupTotals(ctx.db), settings, counterName, profile: () => ctx.settings.activeProfile(), jobs, printer, clock: ctx.clock,
     onShift: () => ctx.hub.emit('shift.changed', { shift: shifts.current() }),
   });
 
@@ -78,6 +78,7 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
           title: 'Printer test page',
           payload: { test: { at: now(), cinemaName: settings.get().cinema.name, counterName: counterName(), printer: targetText(target) } },
           reprint: false,
+          profile: ctx.settings.activeProfile(),
         });
       },
       'receipts.preview': (a) => receipts.preview(a.orderId),
@@ -90,7 +91,7 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
 
       'orders.search': (a) => {
         textIndex.catchUp();
-        const r = searchOrders(ctx.db, a);
+        const r = searchOrders(ctx.db, { ...a, includeDemo: a.includeDemo ?? ctx.settings.activeProfile() === 'demo' });
         return { rows: views(r.ids), total: r.total, paid: r.paid, next: r.next };
       },
 

@@ -20,6 +20,8 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
   const b: Block[] = [{ t: 'title', text: r.cinemaName }];
   if (r.branch) b.push({ t: 'center', text: r.branch });
   if (reprint) b.push({ t: 'mark', text: 'REPRINT' });
+  // A shift opened in the Demo profile: its report must never pass for a real day's takings.
+  if (r.shift.profile === 'demo') b.push({ t: 'banner', text: 'DEMO SHIFT — NOT REAL MONEY' });
   b.push(
     { t: 'center', text: r.kind === 'Z' ? `Z REPORT #${r.id ?? '?'} - SHIFT CLOSED` : 'X REPORT - SHIFT STILL OPEN', bold: true },
     { t: 'rule' },

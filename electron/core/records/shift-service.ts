@@ -3,6 +3,7 @@
 import { AppError, validationError } from '../../../shared/errors';
 import { formatNaira, MoneyFormatError, parseNaira } from '../../../shared/money';
 import type { PrintJobView, ShiftReport, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
+import { isDemoRecord, type RecordProfile } from '../../../shared/record-profile';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import { htmlFragmentOf } from './print-html';
@@ -21,6 +22,8 @@ export interface ShiftDeps {
   topups: TopupTotalsSource;
   settings: RecordsSettingsStore;
   counterName: () => string;
+  /** The active profile: a shift records the one it was opened under. */
+  profile: () => RecordProfile;
   jobs: PrintJobStore;
   printer: PrintService;
   clock: Clock;
@@ -47,7 +50,7 @@ export function createShiftService(d: ShiftDeps) {
       cinemaName: cinema.name,
       branch: cinema.branch,
       counterName: d.counterName(),
-      totals: shiftTotals(d.db, d.topups, shift.openedAt, at),
+      totals: shiftTotals(d.db, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }),
     };
   }
 
@@ -67,7 +70,7 @@ export function createShiftService(d: ShiftDeps) {
 
   const jobOf = (r: ShiftReport) => {
     const reprint = r.id !== null && d.jobs.wasPrinted('shift-report', r.id);
-    return { kind: 'shift-report' as const, ...(r.id !== null ? { reportId: r.id } : {}), title: `${reprint ? 'Reprint of ' : ''}${shiftReportTitle(r)}`, payload: { report: r }, reprint };
+    return { kind: 'shift-report' as const, ...(r.id !== null ? { reportId: r.id } : {}), title: `${reprint ? 'Reprint of ' : ''}${shiftReportTitle(r)}`, payload: { report: r }, reprint, profile: r.shift.profile ?? 'unrecorded' };
   };
 
   return {
@@ -86,7 +89,7 @@ export function createShiftService(d: ShiftDeps) {
         }
         if (floatKobo > MAX_FLOAT_KOBO) throw validationError({ openingFloat: `That float looks wrong (over ${formatNaira(MAX_FLOAT_KOBO)}): check it` });
       }
-      const s = d.shifts.open(cashier, floatKobo, now());
+      const s = d.shifts.open(cashier, floatKobo, now(), d.profile());
       d.onShift(s);
       return s;
     },

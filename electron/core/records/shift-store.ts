@@ -2,6 +2,7 @@
 // second), closed together with its report in one transaction.
 import { AppError } from '../../../shared/errors';
 import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummary } from '../../../shared/records';
+import type { RecordProfile } from '../../../shared/record-profile';
 import type { Db } from '../db/database';
 
 type Row = Record<string, unknown>;
@@ -13,6 +14,7 @@ function toView(r: Row): ShiftView {
     openedAt: r.opened_at as number,
     openingFloatKobo: (r.opening_float_kobo as number | null) ?? null,
     closedAt: (r.closed_at as number | null) ?? null,
+    profile: (r.profile as RecordProfile | undefined) ?? 'unrecorded',
   };
 }
 
@@ -29,11 +31,12 @@ export class ShiftStore {
     return r ? toView(r) : null;
   }
 
-  open(cashier: string, openingFloatKobo: number | null, at: number): ShiftView {
+  /** `profile`: the active profile; a Demo shift's totals are Demo's, a real shift's never are. */
+  open(cashier: string, openingFloatKobo: number | null, at: number, profile: RecordProfile = 'unrecorded'): ShiftView {
     const tx = this.db.transaction(() => {
       const cur = this.current();
       if (cur) throw new AppError('CONFLICT', `${cur.cashier}’s shift is still open. Close it before opening a new one.`, { shiftId: cur.id });
-      const info = this.db.prepare('INSERT INTO shifts (cashier, opened_at, opening_float_kobo) VALUES (?, ?, ?)').run(cashier, at, openingFloatKobo);
+      const info = this.db.prepare('INSERT INTO shifts (cashier, opened_at, opening_float_kobo, profile) VALUES (?, ?, ?, ?)').run(cashier, at, openingFloatKobo, profile);
       return Number(info.lastInsertRowid);
     });
     const id = tx.immediate();

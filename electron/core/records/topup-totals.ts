@@ -3,10 +3,15 @@
 import type { OpenItem, TopupLine } from '../../../shared/records';
 import type { Db } from '../db/database';
 
+/** A real shift leaves Demo top-ups (play money) out. */
+export interface TopupScope {
+  excludeDemo: boolean;
+}
+
 export interface TopupTotalsSource {
-  totals(from: number, to: number): { available: boolean; lines: TopupLine[]; successKobo: number };
+  totals(from: number, to: number, scope?: TopupScope): { available: boolean; lines: TopupLine[]; successKobo: number };
   /** Top-ups still waiting for an outcome, created before `to`. */
-  open(to: number): OpenItem[];
+  open(to: number, scope?: TopupScope): OpenItem[];
 }
 
 const NEEDED = ['id', 'reference', 'state', 'amount_kobo', 'created_at'];
@@ -28,17 +33,21 @@ export function topupLabel(state: string): string {
 }
 
 export function sqliteTopupTotals(db: Db): TopupTotalsSource {
+  const columns = (): Set<string> => new Set((db.prepare('PRAGMA table_info(topups)').all() as { name: string }[]).map((c) => c.name));
   const ready = (): boolean => {
     const t = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'topups'").get();
     if (!t) return false;
-    const cols = new Set((db.prepare('PRAGMA table_info(topups)').all() as { name: string }[]).map((c) => c.name));
+    const cols = columns();
     return NEEDED.every((c) => cols.has(c));
   };
+  // A journal without profiles has no Demo items to leave out.
+  const realOnly = (scope: TopupScope | undefined): string => (scope?.excludeDemo && columns().has('profile') ? " AND profile <> 'demo'" : '');
   return {
-    totals(from, to) {
+    totals(from, to, scope) {
       if (!ready()) return { available: false, lines: [], successKobo: 0 };
+      const real = realOnly(scope);
       const rows = db
-        .prepare("SELECT state, COUNT(*) AS n, COALESCE(SUM(amount_kobo), 0) AS kobo FROM topups WHERE created_at >= ? AND created_at < ? AND state <> 'draft' GROUP BY state")
+        .prepare(`SELECT state, COUNT(*) AS n, COALESCE(SUM(amount_kobo), 0) AS kobo FROM topups WHERE created_at >= ? AND created_at < ? AND state <> 'draft'${real} GROUP BY state`)
         .all(from, to) as { state: string; n: number; kobo: number }[];
       const rank = (s: string) => {
         const i = LABELS.findIndex(([x]) => x === s);
@@ -49,11 +58,12 @@ export function sqliteTopupTotals(db: Db): TopupTotalsSource {
         .map((r) => ({ state: r.state, label: topupLabel(r.state), count: r.n, amountKobo: r.kobo }));
       return { available: true, lines, successKobo: rows.find((r) => r.state === 'success')?.kobo ?? 0 };
     },
-    open(to) {
+    open(to, scope) {
       if (!ready()) return [];
       const marks = OPEN_STATES.map(() => '?').join(',');
+      const real = realOnly(scope);
       const rows = db
-        .prepare(`SELECT id, reference, state, amount_kobo, created_at FROM topups WHERE state IN (${marks}) AND created_at < ? ORDER BY created_at LIMIT 200`)
+        .prepare(`SELECT id, reference, state, amount_kobo, created_at FROM topups WHERE state IN (${marks}) AND created_at < ?${real} ORDER BY created_at LIMIT 200`)
         .all(...OPEN_STATES, to) as { id: number; reference: string; state: string; amount_kobo: number; created_at: number }[];
       return rows.map((r) => ({ kind: 'topup' as const, id: r.id, ref: r.reference, state: r.state, label: topupLabel(r.state), amountKobo: r.amount_kobo, createdAt: r.created_at }));
     },

@@ -11,12 +11,12 @@ import { privateKeyObject, publicKeyObject } from '../crypto/rsa';
 import type { Logger } from '../log';
 import type { ProviderConfig, ProviderSecrets } from '../provider/types';
 import type { KeyValueStore } from './kv-store';
-import { hashPin, verifyPin } from './pin';
+import { productionProblems } from '../../../shared/profile-safety';
+import { hashPin } from './pin';
+import { createPinGuard } from './pin-guard';
 import type { SecretVault } from './secret-vault';
 
 export const UNLOCK_MS = 10 * 60_000;
-const MAX_FAILURES = 5;
-const LOCKOUT_MS = 60_000;
 
 export interface PinStatus {
   set: boolean;
@@ -69,6 +69,27 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     return defaultProfile(name);
   };
 
+  /**
+   * Settings written before Production had its rules (or by hand) are never used as they are: an
+   * http:// address is left out (so calls fail as "not set up" before anything is sent) and the
+   * response signature is verified whatever was stored.
+   */
+  let warnedProduction = '';
+  const enforceProduction = (name: ProfileName, p: ProfileSettings): ProfileSettings => {
+    if (name !== 'production') return p;
+    const problems = productionProblems(p);
+    if (Object.keys(problems).length === 0) return p;
+    const fields = Object.keys(problems).sort().join(',');
+    if (fields !== warnedProduction) logger.warn('production settings break the production rules; not using them as stored', { fields: Object.keys(problems) });
+    warnedProduction = fields; // once per set of problems: this runs on every provider call
+    return {
+      ...p,
+      posBaseUrl: problems.posBaseUrl ? '' : p.posBaseUrl,
+      billsBaseUrl: problems.billsBaseUrl ? '' : p.billsBaseUrl,
+      conventions: { ...p.conventions, posResponseVerify: 'verify' },
+    };
+  };
+
   const activeProfile = (): ProfileName => {
     const v = store.get('activeProfile');
     return (PROFILE_NAMES as readonly string[]).includes(v as string) ? (v as ProfileName) : 'demo';
@@ -99,30 +120,10 @@ export function createSettingsService(deps: SettingsServiceDeps) {
 
   const pinHash = () => (store.get('adminPinHash') as string | undefined) ?? null;
 
-  const pinStatus = (): PinStatus => {
-    const lockedUntil = (store.get('pinLockedUntil') as number | undefined) ?? 0;
-    return { set: pinHash() !== null, unlocked: clock.now() < unlockedUntil, lockedUntil: lockedUntil > clock.now() ? lockedUntil : null };
-  };
+  const guard = createPinGuard({ store, clock, logger, hash: pinHash });
+  const checkPin = (pin: string) => guard.check(pin);
 
-  async function checkPin(pin: string): Promise<void> {
-    const hash = pinHash();
-    if (!hash) throw new AppError('PIN_NOT_SET', 'No admin PIN is set yet. Choose one first.');
-    const st = pinStatus();
-    if (st.lockedUntil) throw new AppError('PIN_LOCKED', `Too many wrong PINs. Try again after ${Math.ceil((st.lockedUntil - clock.now()) / 1000)} s.`, { lockedUntil: st.lockedUntil });
-    if (await verifyPin(pin, hash)) {
-      store.set('pinFailures', 0);
-      return;
-    }
-    const failures = ((store.get('pinFailures') as number | undefined) ?? 0) + 1;
-    store.set('pinFailures', failures);
-    if (failures >= MAX_FAILURES) {
-      store.set('pinLockedUntil', clock.now() + LOCKOUT_MS);
-      store.set('pinFailures', 0);
-      logger.warn('admin PIN locked after repeated failures');
-      throw new AppError('PIN_LOCKED', `Too many wrong PINs. Settings are locked for ${LOCKOUT_MS / 1000} s.`);
-    }
-    throw new AppError('PIN_WRONG', `That PIN is not right. ${MAX_FAILURES - failures} tries left before a pause.`);
-  }
+  const pinStatus = (): PinStatus => ({ set: pinHash() !== null, unlocked: clock.now() < unlockedUntil, lockedUntil: guard.lockedUntil() });
 
   return {
     activeProfile,
@@ -131,7 +132,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     secretsOf,
 
     providerConfig(name: ProfileName = activeProfile()): ProviderConfig {
-      const p = readProfile(name);
+      const p = enforceProduction(name, readProfile(name));
       return {
         billsBaseUrl: p.billsBaseUrl, posBaseUrl: p.posBaseUrl, billsMerchantId: p.billsMerchantId,
         headMerchantId: p.headMerchantId, merchantId: p.merchantId, requestTimeoutMs: p.requestTimeoutMs,
@@ -161,6 +162,9 @@ export function createSettingsService(deps: SettingsServiceDeps) {
         if (problem) fields[`secrets.${name}`] = problem;
         else writes[name] = v.trim();
       }
+      if (parsed.success && name === 'production') {
+        for (const [k, msg] of Object.entries(productionProblems(parsed.data))) fields[`settings.${k}`] ??= msg;
+      }
       if (Object.keys(fields).length > 0 || !parsed.success) throw validationError(fields, 'Nothing was saved: fix the fields marked below.');
       const previous: Record<string, string | null> = {};
       for (const k of Object.keys(writes)) previous[k] = vault.get(name, k);
@@ -185,6 +189,11 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     },
 
     setActive(name: ProfileName): void {
+      const problems = name === 'production' ? productionProblems(readProfile(name)) : {};
+      if (Object.keys(problems).length > 0) {
+        const fields = Object.fromEntries(Object.entries(problems).map(([k, v]) => [`settings.${k}`, v]));
+        throw validationError(fields, `Production cannot be used yet: ${Object.values(problems).length} setting${Object.values(problems).length === 1 ? '' : 's'} to fix (${Object.values(problems)[0]}). Open Edit Production, fix and save.`);
+      }
       store.set('activeProfile', name);
       logger.info('active profile changed', { profile: name });
       emit();

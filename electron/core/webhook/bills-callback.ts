@@ -2,7 +2,7 @@
 // string described in docs/provider-protocol.md) and that it is addressed to our merchant id.
 import { z } from 'zod';
 import { wireToKobo } from '../../../shared/money';
-import { billsCallbackSignature, safeEqual } from '../crypto';
+import { billsCallbackSignature, billsCallbackUnsafeField, safeEqual } from '../crypto';
 import { describeIssues, parseJson } from '../provider/answer-utils';
 import type { ProviderConfig } from '../provider/types';
 import { webhookDedupeKey } from './webhook-store';
@@ -37,10 +37,13 @@ export function verifyBillsCallback(text: string, cfg: ProviderConfig): WebhookV
   const ourMerchant = cfg.billsMerchantId?.trim();
   if (!secret || !ourMerchant) return refuse(503, C.notConfigured, 'bills secret key or bills merchant id is not set in Settings');
   // Signed over the values as they arrived (orderAmount may be a number or a string).
-  const expected = billsCallbackSignature(secret, {
+  const signed = {
     orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo, merchantId: p.merchantId,
     orderAmount: p.orderAmount, serviceType: p.serviceType, orderStatus: p.orderStatus,
-  });
+  };
+  const unsafe = billsCallbackUnsafeField(signed);
+  if (unsafe) return refuse(400, C.badFields, `${unsafe} holds a quote or comma, which the signed string cannot carry`);
+  const expected = billsCallbackSignature(secret, signed);
   if (!safeEqual(sha512.toLowerCase(), expected)) return refuse(401, C.badSignature, 'sha512 does not verify');
   if (p.merchantId !== ourMerchant) return refuse(401, C.wrongMerchant, 'merchantId is not ours');
 

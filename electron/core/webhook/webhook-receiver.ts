@@ -3,12 +3,13 @@
 // once, and only then answered with {"code":"00000","message":"SUCCESSFUL"}.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackHost } from '../../../shared/profile-safety';
 import { systemClock } from '../clock';
 import { verifyBillsCallback } from './bills-callback';
 import { verifyPosWebhook } from './pos-webhook';
 import { markWebhookEventFailed, markWebhookEventHandled, migrateWebhookStore, recordWebhookEvent, type WebhookKind } from './webhook-store';
 import {
-  WEBHOOK_PATHS, WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS, type WebhookReceiver, type WebhookReceiverOptions, type WebhookVerdict,
+  WEBHOOK_NOT_AUTHENTICATED, WEBHOOK_PATHS, WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS, type WebhookReceiver, type WebhookReceiverOptions, type WebhookVerdict,
 } from './webhook-types';
 
 export const DEFAULT_MAX_WEBHOOK_BODY = 64 * 1024;
@@ -89,8 +90,10 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     const path = (req.url ?? '/').split('?')[0];
     const kind: WebhookKind | undefined = path === WEBHOOK_PATHS.pos ? 'pos' : path === WEBHOOK_PATHS.bills ? 'bills' : undefined;
     const refuse = (status: number, code: string, reason: string, close = false) => {
-      logger.warn('webhook refused', { path, status, reason, remote: req.socket.remoteAddress });
-      reply(res, status, { code, message: reason }, close);
+      logger.warn('webhook refused', { path, status, code, reason, remote: req.socket.remoteAddress });
+      // Every authentication failure gets one answer: telling a wrong clientAuthKey from a bad
+      // signature or a stale timestamp would let a caller learn which check it already passes.
+      reply(res, status, status === 401 ? WEBHOOK_NOT_AUTHENTICATED : { code, message: reason }, close);
     };
     if (!kind) return refuse(404, C.notFound, 'unknown path');
     if (req.method !== 'POST') return refuse(405, C.methodNotAllowed, 'use POST');
@@ -134,6 +137,9 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const { port } = server.address() as AddressInfo;
   const hostPart = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   logger.info('webhook receiver listening', { host: opts.host, port, paths: Object.values(WEBHOOK_PATHS) });
+  if (!isLoopbackHost(opts.host)) {
+    logger.warn('webhook receiver is reachable from other computers on the network; use 127.0.0.1 behind an HTTPS proxy unless the provider calls this computer directly', { host: opts.host, port });
+  }
 
   return {
     url: `http://${hostPart}:${port}`,

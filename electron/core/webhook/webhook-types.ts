@@ -45,7 +45,10 @@ export const WEBHOOK_PATHS = { pos: '/webhook/pos', bills: '/webhook/bills' } as
 
 export const WEBHOOK_SUCCESS = { code: '00000', message: 'SUCCESSFUL' } as const;
 
-/** Our non-success answer codes (never 00000). */
+/** The one answer to every authentication failure; the precise reason goes only to the log. */
+export const WEBHOOK_NOT_AUTHENTICATED = { code: '40100', message: 'not authenticated' } as const;
+
+/** Our non-success answer codes (never 00000); the 401 ones are for the log only. */
 export const WEBHOOK_REFUSAL_CODES = {
   malformed: '40000',
   badFields: '40001',

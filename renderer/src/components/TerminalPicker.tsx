@@ -22,6 +22,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
     useShallow((s) => ({
       settings: s.settings, state: s.state, loadError: s.loadError, ports: s.ports, portsBusy: s.portsBusy, portsError: s.portsError,
       saving: s.saving, saveError: s.saveError, fieldErrors: s.fieldErrors, load: s.load, listPorts: s.listPorts, configure: s.configure,
+      needsPin: s.needsPin, pinError: s.pinError, unlock: s.unlock,
     })),
   );
   const [open, setOpen] = useState(false);
@@ -31,6 +32,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
   const [manualSn, setManualSn] = useState('');
   const [snError, setSnError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const [adminPin, setAdminPin] = useState('');
 
   const profile = useApp((a) => a.status?.profile);
   useEffect(() => {
@@ -71,7 +73,13 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
       setSnError(null);
       if (await t.configure({ source: 'manual', manualSn: v.sn })) setSaved(true);
     } else {
-      if (await t.configure({ source: 'serial', portPath: port || null, baudRate: Number(baud) as (typeof STANDARD_BAUD_RATES)[number] })) setSaved(true);
+      const serial = { source: 'serial' as const, portPath: port || null, baudRate: Number(baud) as (typeof STANDARD_BAUD_RATES)[number] };
+      // A port change needs the admin PIN: when it was asked for, unlock first and send it again.
+      if (t.needsPin === 'required') {
+        if (!(await t.unlock(adminPin))) return;
+        setAdminPin('');
+      }
+      if (await t.configure(serial)) setSaved(true);
     }
   };
 
@@ -161,6 +169,19 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
               )}
             </Field>
           )}
+          {source === 'serial' && t.needsPin === 'required' && (
+            <Field label="Admin PIN" error={t.pinError ?? undefined} hint="Serial port and speed are set by the admin: enter the admin PIN. Typing the SN by hand needs no PIN.">
+              {(id, d) => (
+                <input id={id} aria-describedby={d} type="password" inputMode="numeric" autoComplete="off" autoFocus value={adminPin}
+                  onChange={(e) => setAdminPin(e.target.value)} />
+              )}
+            </Field>
+          )}
+          {source === 'serial' && t.needsPin === 'not-set' && (
+            <p className="banner" data-tone="warn" role="alert">
+              Serial port and speed are set by the admin, and no admin PIN is chosen yet: open Settings (Alt+5) to choose one. You can type the SN by hand meanwhile.
+            </p>
+          )}
           {t.saveError && (
             <p className="field-error" role="alert">
               {t.saveError}
@@ -175,7 +196,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
             ))}
           <div className="actions">
             <button type="submit" disabled={t.saving}>
-              {t.saving ? 'Saving…' : source === 'manual' ? 'Use this SN' : 'Connect'}
+              {t.saving ? 'Saving…' : source === 'manual' ? 'Use this SN' : t.needsPin === 'required' ? 'Unlock and connect' : 'Connect'}
             </button>
             {saved && !t.saving && !t.state?.lastError && (
               <span className="hint" role="status">

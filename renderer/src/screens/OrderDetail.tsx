@@ -6,11 +6,14 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatNaira } from '../../../shared/money';
 import { isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
 import { formatLagosDateTime } from '../../../shared/time';
+import { PROFILE_LABELS } from '../../../shared/settings';
+import { DeliveryCheck } from '../components/DeliveryCheck';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { mmss, useNow } from '../components/useNow';
 import { useApp } from '../stores/app-store';
 import { useOrders } from '../stores/orders-store';
 import { useSale } from '../stores/sale-store';
+import { call } from '../transport/bridge';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
 
 export function OrderDetail({ order }: { order: OrderView }) {
@@ -44,6 +47,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
     ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
     ['Booking fee', formatNaira(s.feeKobo)],
     ['Terminal', order.sn],
+    ['Profile', order.profile && order.profile !== 'unrecorded' ? PROFILE_LABELS[order.profile] : undefined],
     ['Started', formatLagosDateTime(order.createdAt)],
     [final ? 'Payment time limit was' : 'Payment time limit', formatLagosDateTime(order.expiresAt)],
     ['Provider order no.', order.orderNo],
@@ -70,6 +74,11 @@ export function OrderDetail({ order }: { order: OrderView }) {
           </h2>
           <OrderStatePill state={order.state} />
         </div>
+        {order.profile === 'demo' && (
+          <p className="banner" data-tone="warn" data-testid="order-demo">
+            Demo sale: play money, not a payment. It is not counted in a real shift.
+          </p>
+        )}
         {order.reason && (
           <p className="pay-reason" data-testid="order-reason">
             <strong>{final ? 'Why: ' : order.state === 'queued' ? 'Why it waits: ' : 'Note: '}</strong>
@@ -136,6 +145,14 @@ export function OrderDetail({ order }: { order: OrderView }) {
           <summary>Payment slip (marked NOT PAID, for the customer’s records)</summary>
           <ReceiptPanel orderId={order.id} />
         </details>
+      )}
+
+      {order.orderNo && (
+        <div className="card" role="region" aria-labelledby="delivery-title">
+          <h2 id="delivery-title">Provider’s webhook delivery</h2>
+          <p className="hint">Asks the provider whether its payment notification for this order reached this counter’s webhook receiver.</p>
+          <DeliveryCheck key={order.id} testId="order-delivery" label="Check webhook delivery" ask={() => call('delivery.check', { orderId: order.id })} />
+        </div>
       )}
 
       <div className="card">

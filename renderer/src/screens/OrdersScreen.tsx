@@ -7,6 +7,7 @@ import { formatNaira } from '../../../shared/money';
 import type { OrderState, OrderView } from '../../../shared/orders';
 import { formatLagosTime, lagosDate } from '../../../shared/time';
 import { OrderStatePill } from '../components/OrderStatePill';
+import { useApp } from '../stores/app-store';
 import { PAGE_SIZE, todayQuery, useOrders, type OrderQuery } from '../stores/orders-store';
 import { useReceipts } from '../stores/receipt-store';
 import { OrderDetail } from './OrderDetail';
@@ -49,6 +50,7 @@ export function OrdersScreen() {
     })),
   );
   const loadFailed = useReceipts((r) => r.loadFailed);
+  const profile = useApp((a) => a.status?.profile);
   const [text, setText] = useState(o.query.text);
   const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
 
@@ -146,6 +148,11 @@ export function OrdersScreen() {
                   To <input type="date" value={q.to} min={q.from || undefined} onChange={(e) => void o.search({ to: e.target.value })} />
                 </label>
               </div>
+              {profile !== 'demo' && (
+                <label className="check">
+                  <input type="checkbox" checked={!!q.includeDemo} onChange={(e) => void o.search({ includeDemo: e.target.checked })} /> Include Demo sales
+                </label>
+              )}
             </div>
             {o.queryErrors.to && <p className="field-error" role="alert">{o.queryErrors.to}</p>}
             <div className="segmented state-filters" role="group" aria-label="States">

@@ -1,6 +1,7 @@
 // Settings are behind the admin PIN: choose one the first time, enter it afterwards.
 import { useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { formatLagosTime } from '../../../shared/time';
 import { Field } from '../components/Field';
 import { useSettings } from '../stores/settings-store';
 
@@ -39,7 +40,7 @@ export function PinGate() {
           {(id, d) => <input id={id} aria-describedby={d} type="password" inputMode="numeric" autoComplete="off" value={second} onChange={(e) => setSecond(e.target.value)} />}
         </Field>
       )}
-      {pin?.lockedUntil ? <p role="alert">Too many wrong PINs: wait a minute, then try again.</p> : null}
+      {pin?.lockedUntil ? <p role="alert">Too many wrong PINs: Settings stay locked until {formatLagosTime(pin.lockedUntil)}. Each further wrong PIN makes the wait longer.</p> : null}
       <button type="submit" className="primary" disabled={busy}>
         {choosing ? 'Save PIN and open Settings' : 'Unlock'}
       </button>

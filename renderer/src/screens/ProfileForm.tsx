@@ -2,8 +2,12 @@
 // sends a key the admin typed. Errors come back per field; a save is all or nothing.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { profileWarnings } from '../../../shared/profile-safety';
 import { SECRET_LABELS, SECRET_NAMES, type ProfileView, type SecretName } from '../../../shared/settings';
+import { DeliveryCheck } from '../components/DeliveryCheck';
 import { Field } from '../components/Field';
+import { useApp } from '../stores/app-store';
+import { call } from '../transport/bridge';
 import { useSettings } from '../stores/settings-store';
 
 type Settings = ProfileView['settings'];
@@ -42,6 +46,7 @@ export function ProfileForm({ view }: { view: ProfileView }) {
   const [webhook, setWebhook] = useState({ ...view.settings.webhook, port: String(view.settings.webhook.port) });
   const [secrets, setSecrets] = useState<Partial<Record<SecretName, string>>>({});
   const formRef = useRef<HTMLFormElement>(null);
+  const activeProfile = useApp((a) => a.status?.profile);
 
   // After a refused save, take the admin to the first field that needs fixing.
   useEffect(() => {
@@ -67,6 +72,7 @@ export function ProfileForm({ view }: { view: ProfileView }) {
     if (await save(settings, secrets)) setSecrets({});
   };
   const err = (key: string) => fieldErrors[`settings.${key}`];
+  const warnings = profileWarnings(view.profile, view.settings);
 
   return (
     <form ref={formRef} className="profile-form" onSubmit={submit} onKeyDown={(e) => { if (e.key === 's' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void submit(e); } }}>
@@ -74,6 +80,19 @@ export function ProfileForm({ view }: { view: ProfileView }) {
         <p className="banner" data-tone="info">
           Demo runs its own provider sandbox inside CounterPay: its addresses, ids and keys are filled in each time the app starts.
         </p>
+      )}
+      {view.profile === 'production' && (
+        <p className="hint">Production accepts only https:// addresses and checks every response signature.</p>
+      )}
+      {warnings.length > 0 && (
+        <div className="banner" data-tone="warn" data-testid="profile-warnings">
+          <strong>Check before selling with this profile:</strong>
+          <ul>
+            {warnings.map((w) => (
+              <li key={w.field}>{w.message}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {SECTIONS.map((sec) => (
         <fieldset key={sec.title} className="card">
@@ -133,6 +152,11 @@ export function ProfileForm({ view }: { view: ProfileView }) {
             {(id, d) => <input id={id} aria-describedby={d} value={webhook.callbackBaseUrl} onChange={(e) => setWebhook({ ...webhook, callbackBaseUrl: e.target.value })} />}
           </Field>
         </div>
+        {view.profile === activeProfile ? (
+          <DeliveryCheck testId="settings-delivery" showOrder label="Check delivery of the last paid order" ask={() => call('delivery.checkLastPaid', {})} />
+        ) : (
+          <p className="hint">To check the provider’s webhook delivery, make this profile the one in use.</p>
+        )}
       </fieldset>
 
       <details className="card">
@@ -145,7 +169,7 @@ export function ProfileForm({ view }: { view: ProfileView }) {
           <Select label="Encrypt POS requests in chunks" value={conventions.posEncryptChunked ? 'yes' : 'no'} options={['yes', 'no']} onChange={(v) => setConventions({ ...conventions, posEncryptChunked: v === 'yes' })} />
           <Select label="POS signature hash" value={conventions.posSignHash} options={['SHA256', 'SHA1']} onChange={(v) => setConventions({ ...conventions, posSignHash: v as 'SHA256' })} />
           <Select label="Response signature form" value={conventions.posResponseSignForm} options={['either', 'dataTimestamp', 'sortedKv']} onChange={(v) => setConventions({ ...conventions, posResponseSignForm: v as 'either' })} />
-          <Select label="Response signature check" value={conventions.posResponseVerify} options={['verify', 'warn', 'off']} onChange={(v) => setConventions({ ...conventions, posResponseVerify: v as 'verify' })} />
+          <Select label="Response signature check" error={err('conventions.posResponseVerify')} value={conventions.posResponseVerify} options={['verify', 'warn', 'off']} onChange={(v) => setConventions({ ...conventions, posResponseVerify: v as 'verify' })} />
           <Field label="'Order not found' codes (comma separated)" error={err('conventions.posNotFoundCodes')}>
             {(id, d) => <input id={id} aria-describedby={d} value={conventions.posNotFoundCodes.join(',')} onChange={(e) => setConventions({ ...conventions, posNotFoundCodes: e.target.value.split(',').map((s) => s.trim()).filter(Boolean) })} />}
           </Field>
@@ -172,11 +196,11 @@ export function ProfileForm({ view }: { view: ProfileView }) {
   );
 }
 
-function Select(props: { label: string; value: string; options: string[]; onChange: (v: string) => void }) {
+function Select(props: { label: string; value: string; options: string[]; error?: string | undefined; onChange: (v: string) => void }) {
   return (
-    <Field label={props.label}>
+    <Field label={props.label} error={props.error}>
       {(id, d) => (
-        <select id={id} aria-describedby={d} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <select id={id} aria-describedby={d} aria-invalid={props.error ? true : undefined} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
           {props.options.map((o) => (
             <option key={o} value={o}>
               {o}

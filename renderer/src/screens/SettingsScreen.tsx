@@ -7,6 +7,7 @@ import { useSettings } from '../stores/settings-store';
 import { PinGate } from './PinGate';
 import { ProfileForm } from './ProfileForm';
 import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
+import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
 
 export function SettingsScreen() {
   const s = useSettings(useShallow((st) => ({ pin: st.pin, editing: st.editing, view: st.view, message: st.message, refreshPin: st.refreshPin, load: st.load, lock: st.lock, activate: st.activate })));
@@ -60,6 +61,7 @@ export function SettingsScreen() {
           </div>
           {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
           <ReceiptSettingsPanel />
+          <DiagnosticsPanel />
         </>
       )}
     </section>

@@ -70,7 +70,13 @@ export function ShiftScreen() {
             <div>
               <h2>
                 {s.current.cashier}’s shift <span className="pill" data-tone="good">Open</span>
+                {s.current.profile === 'demo' && <span className="pill" data-tone="warn">Demo shift</span>}
               </h2>
+              <p className="hint">
+                {s.current.profile === 'demo'
+                  ? 'Opened in the Demo profile: its totals are Demo sales (play money) and any real sale made while it is open.'
+                  : 'Demo sales (play money) are never counted in this shift.'}
+              </p>
               <p className="hint">
                 Since {formatLagosTime(s.current.openedAt)} ({since(s.current.openedAt, now)}) · {formatLagosDateTime(s.current.openedAt).split(',')[0]}
               </p>

@@ -1,7 +1,8 @@
 // App-wide state: which screen, the theme, app info and the live status snapshot from main.
 import { create } from 'zustand';
 import type { StatusSnapshot } from '../../../shared/contract';
-import { bridge, call } from '../transport/bridge';
+import { bridge, call, onBridgeConnection } from '../transport/bridge';
+import { onRefresh, refreshAll } from './refresh';
 
 export const SCREENS = [
   { id: 'sell', label: 'Sell', key: '1' },
@@ -66,8 +67,15 @@ export const useApp = create<AppState>((set) => ({
   },
 }));
 
-/** Main owns the truth: hydrate once, then follow its events. */
+/** Main owns the truth: hydrate once, then follow its events; after the event stream comes back, every store re-reads. */
 export function followMain(): void {
   if (!bridge) return;
+  onRefresh('app', () => useApp.getState().hydrate());
+  onBridgeConnection((up) => {
+    const was = useApp.getState().connected;
+    if (up === was) return;
+    useApp.setState({ connected: up });
+    if (up) void refreshAll();
+  });
   bridge.on('status.changed', (status) => useApp.setState({ status }));
 }

@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { OrderEvent, OrderState, OrderView } from '../../../shared/orders';
 import { lagosDate } from '../../../shared/time';
 import { bridge, call } from '../transport/bridge';
+import { onRefresh } from './refresh';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 export const PAGE_SIZE = 50;
@@ -15,6 +16,8 @@ export interface OrderQuery {
   /** yyyy-MM-dd (Lagos), inclusive; '' for no bound. */
   from: string;
   to: string;
+  /** Also find Demo sales (a real profile leaves them out; the Demo profile always shows them). */
+  includeDemo?: boolean;
 }
 
 export function todayQuery(): OrderQuery {
@@ -65,7 +68,7 @@ export const useOrders = create<OrdersState>((set, get) => {
     set({ loading: true });
     try {
       const [page, queued] = await Promise.all([
-        call('orders.search', { text: q.text, states: q.states, ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}), ...(cursor ? { cursor } : {}), limit: PAGE_SIZE }),
+        call('orders.search', { text: q.text, states: q.states, ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}), ...(cursor ? { cursor } : {}), ...(q.includeDemo ? { includeDemo: true } : {}), limit: PAGE_SIZE }),
         call('orders.listQueued', {}),
       ]);
       if (mine !== seq) return; // a newer search answered first
@@ -189,3 +192,7 @@ function scheduleRefresh(): void {
 }
 
 bridge?.on('order.changed', (view) => useOrders.getState().apply(view));
+onRefresh('orders', async () => {
+  const s = useOrders.getState();
+  await Promise.all([s.loaded ? s.load() : null, s.openId !== null ? s.open(s.openId) : null]);
+});

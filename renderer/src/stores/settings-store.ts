@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { ProfileName, ProfileView, SecretName } from '../../../shared/settings';
 import { call } from '../transport/bridge';
+import { onRefresh } from './refresh';
 
 export interface PinStatus {
   set: boolean;
@@ -89,3 +90,7 @@ export const useSettings = create<SettingsState>((set, get) => {
     },
   };
 });
+
+// The PIN's unlock may have run out while the connection was down. The profile form is not
+// re-read: it would throw away what the admin is typing (a save re-reads it anyway).
+onRefresh('settings', () => (useSettings.getState().pin ? useSettings.getState().refreshPin() : null));

@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { OpenItem, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
 import { bridge, call } from '../transport/bridge';
+import { onRefresh } from './refresh';
 import { errorText, fieldErrorsOf } from './call-errors';
 import { printsInBrowser, useReceipts } from './receipt-store';
 
@@ -179,6 +180,7 @@ bridge?.on('order.changed', () => {
     void useShift.getState().refreshRunning();
   }, 400);
 });
+onRefresh('shift', () => (useShift.getState().loaded ? useShift.getState().load() : null));
 bridge?.on('shift.changed', ({ shift }) => {
   const s = useShift.getState();
   if ((shift?.id ?? null) !== (s.current?.id ?? null)) void s.load();

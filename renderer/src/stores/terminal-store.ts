@@ -5,6 +5,8 @@ import { create } from 'zustand';
 import type { DemoTerminalScreenSchema } from '../../../shared/contract';
 import type { SerialPortInfo, TerminalSettings, TerminalState } from '../../../shared/terminal';
 import { bridge, call } from '../transport/bridge';
+import { isAppError } from '../../../shared/errors';
+import { onRefresh } from './refresh';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 export type DemoScreen = z.infer<typeof DemoTerminalScreenSchema>;
@@ -20,6 +22,9 @@ interface TerminalStore {
   saving: boolean;
   saveError: string | null;
   fieldErrors: Record<string, string>;
+  /** The last change needs the admin PIN: 'required' (Settings locked) or 'not-set' (none chosen yet). */
+  needsPin: 'required' | 'not-set' | null;
+  pinError: string | null;
 
   demo: DemoScreen | null;
   demoError: string | null;
@@ -29,6 +34,8 @@ interface TerminalStore {
   listPorts(): Promise<void>;
   /** Sends the full settings object with the changes; resolves true when main accepted it. */
   configure(change: Partial<TerminalSettings>): Promise<boolean>;
+  /** Unlocks Settings with the admin PIN (for a port change); resolves true when it opened. */
+  unlock(pin: string): Promise<boolean>;
   loadDemo(): Promise<void>;
   present(outcome: DemoOutcome): Promise<void>;
 }
@@ -43,6 +50,8 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   saving: false,
   saveError: null,
   fieldErrors: {},
+  needsPin: null,
+  pinError: null,
   demo: null,
   demoError: null,
   demoBusy: null,
@@ -78,17 +87,34 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
       source: base?.source ?? 'serial',
       ...change,
     };
-    set({ saving: true, saveError: null, fieldErrors: {} });
+    set({ saving: true, saveError: null, fieldErrors: {}, needsPin: null, pinError: null });
     try {
       const r = await call('terminal.configure', settings);
       set({ settings: r.settings, state: r.state });
       return true;
     } catch (e) {
+      const code = isAppError(e) ? e.code : null;
+      if (code === 'PIN_REQUIRED' || code === 'PIN_NOT_SET') {
+        set({ needsPin: code === 'PIN_REQUIRED' ? 'required' : 'not-set' });
+        return false;
+      }
       const fields = fieldErrorsOf(e);
       set({ fieldErrors: fields, saveError: Object.keys(fields).length ? null : errorText(e) });
       return false;
     } finally {
       set({ saving: false });
+    }
+  },
+
+  unlock: async (pin) => {
+    set({ pinError: null });
+    try {
+      await call('settings.unlock', { pin });
+      set({ needsPin: null });
+      return true;
+    } catch (e) {
+      set({ pinError: errorText(e) });
+      return false;
     }
   },
 
@@ -114,4 +140,8 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
 }));
 
 bridge?.on('terminal.changed', (state) => useTerminal.setState({ state }));
+onRefresh('terminal', async () => {
+  const s = useTerminal.getState();
+  await Promise.all([s.state ? s.load() : null, s.demo ? s.loadDemo() : null]);
+});
 bridge?.on('demo.terminalChanged', (demo) => useTerminal.setState({ demo, demoError: null }));

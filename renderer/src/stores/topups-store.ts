@@ -5,6 +5,7 @@ import type { ProvidersView, ServiceType, TopupView, ValidatedCustomer } from '.
 import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft, type SingleField } from '../screens/topups/single-form';
 import { bridge, call } from '../transport/bridge';
 import { errorText, fieldErrorsOf } from './call-errors';
+import { onRefresh } from './refresh';
 
 export type TopupsTab = 'single' | 'batch';
 
@@ -207,6 +208,12 @@ function mapFields(fields: Record<string, string>, t: ServiceType): Partial<Reco
 }
 
 /** Main owns the truth: follow its events. */
+onRefresh('topups', async () => {
+  const s = useTopups.getState();
+  const current = s.current;
+  await Promise.all([s.providers ? s.load() : null, current ? call('topups.get', { id: current.id }).then((v) => useTopups.getState().apply(v)) : null]);
+});
+
 export function followTopups(): () => void {
   if (!bridge) return () => {};
   const offs = [

@@ -74,6 +74,8 @@ describe('guards', () => {
     const r = await http('/');
     expect(r.status).toBe(200);
     expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
+    // Images only from the app itself (and data: URLs for the receipt QR code), never any https: site.
+    expect(String(r.headers['content-security-policy'])).toContain("img-src 'self' data:;");
   });
 
   it('refuses path traversal, non-JSON, bad JSON and oversized bodies', async () => {
@@ -81,9 +83,29 @@ describe('guards', () => {
     const auth = { 'x-counterpay-token': shell.token };
     expect((await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
     expect((await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{nope' })).status).toBe(400);
-    const big = await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: `{"args":"${'x'.repeat(1_100_000)}"}` }).catch(() => ({ status: 413 }));
-    expect(big.status).toBe(413);
     expect(JSON.parse((await call(auth)).body)).toMatchObject({ ok: true });
+  });
+
+  it('a look-alike JSON content type is refused', async () => {
+    handler.mockClear();
+    const auth = { 'x-counterpay-token': shell.token };
+    for (const type of ['application/jsonfoo', 'application/json-patch+json', 'text/application/json']) {
+      expect((await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': type }, body: '{"args":{}}' })).status).toBe(415);
+    }
+    expect((await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': 'Application/JSON; charset=utf-8' }, body: '{"args":{}}' })).status).toBe(200);
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['declared in Content-Length', {}],
+    ['sent chunked', { 'transfer-encoding': 'chunked' }],
+  ])('a body over 1 MB %s gets a 413 answer, not a reset', async (_how, extra) => {
+    handler.mockClear();
+    const headers = { 'x-counterpay-token': shell.token, 'content-type': 'application/json', ...extra };
+    const big = await http('/api/call/status.get', { method: 'POST', headers, body: `{"args":"${'x'.repeat(1_100_000)}"}` });
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', message: expect.stringMatching(/larger than 1 MB/) } });
+    expect(handler).not.toHaveBeenCalled();
   });
 
   it('carries events as server-sent events, behind the token', async () => {

@@ -36,9 +36,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(over: { onPos?: (n: PosNotification) => void; maxBodyBytes?: number; config?: ProviderConfig } = {}) {
+async function start(over: { onPos?: (n: PosNotification) => void; maxBodyBytes?: number; config?: ProviderConfig; host?: string } = {}) {
   receiver = await startWebhookReceiver({
-    host: '127.0.0.1', port: 0, db, logger, clock: { now: () => NOW },
+    host: over.host ?? '127.0.0.1', port: 0, db, logger, clock: { now: () => NOW },
     getConfig: () => over.config ?? testConfig(),
     ...(over.maxBodyBytes ? { maxBodyBytes: over.maxBodyBytes } : {}),
     onPosNotification: over.onPos ?? ((n) => pos.push(n)),
@@ -57,6 +57,7 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 }
 
 const SUCCESS = { code: '00000', message: 'SUCCESSFUL' };
+const NOT_AUTHENTICATED = { code: '40100', message: 'not authenticated' };
 
 describe('POS notifications', () => {
   it('valid: recorded, handed on, answered success', async () => {
@@ -98,7 +99,9 @@ describe('POS notifications', () => {
     const r = await post(WEBHOOK_PATHS.pos, body());
     expect(r.status).toBe(status);
     expect(r.body.code).not.toBe('00000');
-    expect(r.body.message).toMatch(reason);
+    // Authentication failures all get the same answer, so a caller cannot tell which check it passed.
+    if (status === 401) expect(r.body).toEqual(NOT_AUTHENTICATED);
+    else expect(r.body.message).toMatch(reason);
     expect(pos).toHaveLength(0);
     expect(listWebhookEvents(db)).toHaveLength(0);
     expect(logger.lines.some((l) => l.level === 'warn' && l.msg === 'webhook refused' && reason.test(String(l.fields?.reason)))).toBe(true);
@@ -181,6 +184,14 @@ describe('limits and routing', () => {
     expect(r.status).toBe(413);
   });
 
+  it('listening beyond this computer is logged as a warning; loopback is not', async () => {
+    await start();
+    expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([]);
+    await receiver!.close();
+    await start({ host: '0.0.0.0' });
+    expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([expect.objectContaining({ msg: expect.stringMatching(/reachable from other computers/), fields: expect.objectContaining({ host: '0.0.0.0' }) })]);
+  });
+
   it('unknown paths and other methods are refused', async () => {
     await start();
     expect((await post('/webhook/other', {})).status).toBe(404);
@@ -200,8 +211,9 @@ describe('bills callbacks', () => {
 
   it('bad sha512 or another merchant: 401, nothing recorded', async () => {
     await start();
-    expect((await post(WEBHOOK_PATHS.bills, billsCallbackBody({ secret: 'wrong' }))).status).toBe(401);
-    expect((await post(WEBHOOK_PATHS.bills, billsCallbackBody({ merchantId: '1' }))).status).toBe(401);
+    expect(await post(WEBHOOK_PATHS.bills, billsCallbackBody({ secret: 'wrong' }))).toEqual({ status: 401, body: NOT_AUTHENTICATED });
+    expect(await post(WEBHOOK_PATHS.bills, billsCallbackBody({ merchantId: '1' }))).toEqual({ status: 401, body: NOT_AUTHENTICATED });
+    expect(logger.lines.filter((l) => l.msg === 'webhook refused').map((l) => l.fields?.reason)).toEqual(['sha512 does not verify', 'merchantId is not ours']);
     expect(bills).toHaveLength(0);
     expect(listWebhookEvents(db)).toHaveLength(0);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifySnLine, compileSnPattern, MAX_LINE_LENGTH, parseSnLine } from '../../../electron/core/terminal/sn-parser';
-import { DEFAULT_SN_PATTERN } from '../../../shared/terminal';
+import { DEFAULT_SN_PATTERN, LEGACY_DEFAULT_SN_REGEX, upgradeSnPattern } from '../../../shared/terminal';
 import { NOISE } from '../../helpers/fake-terminal';
 
 describe('parseSnLine with the default pattern', () => {
@@ -80,44 +80,49 @@ describe('parseSnLine with the default pattern', () => {
   });
 });
 
-describe('parseSnLine with a custom pattern', () => {
-  it('uses capture group 1', () => {
-    expect(parseSnLine('TID=00112233;OK', '^TID=(\\d{8});OK$')).toBe('00112233');
+describe('parseSnLine with a custom format', () => {
+  it('takes the serial number where {sn} stands, between literal text', () => {
+    expect(parseSnLine('TID=00112233;OK', 'TID={sn};OK')).toBe('00112233');
+    expect(parseSnLine('SERIAL 1170012345', 'SERIAL {sn}')).toBe('1170012345');
+    expect(parseSnLine('ABC123', '{sn}')).toBe('ABC123');
   });
 
-  it('prefers the group named sn', () => {
-    expect(parseSnLine('MODEL:A920 SERIAL:1170012345', '^MODEL:(\\w+) SERIAL:(?<sn>\\d+)$')).toBe('1170012345');
+  it('matches the literal text in any case and allows spaces around the serial number', () => {
+    expect(parseSnLine('tid= 00112233 ;ok', 'TID={sn};OK')).toBe('00112233');
+  });
+
+  it('refuses lines whose text around the serial number differs', () => {
+    expect(parseSnLine('TID=00112233', 'TID={sn};OK')).toBeNull();
+    expect(parseSnLine('XTID=00112233;OK', 'TID={sn};OK')).toBeNull();
+    expect(parseSnLine('TID=;OK', 'TID={sn};OK')).toBeNull();
   });
 
   it('still refuses a capture that is not a serial number', () => {
-    const loose = '^(.*)$';
-    expect(parseSnLine('ABC 123 DEF', loose)).toBeNull();
-    expect(parseSnLine('AB12', loose)).toBeNull();
-    expect(parseSnLine('ABC123', loose)).toBe('ABC123');
+    expect(parseSnLine('ABC 123 DEF', '{sn}')).toBeNull();
+    expect(parseSnLine('AB12', '{sn}')).toBeNull();
+    expect(parseSnLine('ID ABC_123', 'ID {sn}')).toBeNull();
   });
 
-  it('still refuses garbled lines even when the pattern would match them', () => {
-    expect(parseSnLine('SN:ABC\u0000123', '^SN:(.+)$')).toBeNull();
-    expect(parseSnLine('\u00ff\u00feABC123', '(ABC123)')).toBeNull();
-  });
-
-  it('returns null when an optional group did not take part', () => {
-    expect(parseSnLine('NONE', '^(?:SN:(\\w+)|NONE)$')).toBeNull();
+  it('still refuses garbled lines even when the format would match them', () => {
+    expect(parseSnLine('SN:ABC\u0000123', 'SN:{sn}')).toBeNull();
+    expect(parseSnLine('\u00ff\u00feABC123', '{sn}')).toBeNull();
   });
 });
 
-describe('pattern validation', () => {
-  it('accepts the default pattern', () => {
+describe('format validation', () => {
+  it('accepts the built-in format', () => {
     expect(() => compileSnPattern(DEFAULT_SN_PATTERN)).not.toThrow();
+    expect(DEFAULT_SN_PATTERN).toBe('auto');
   });
 
   it.each([
-    ['an invalid regular expression', '^SN:([A-Z0-9]+$', /Not a valid regular expression/],
-    ['a pattern without a capture group', '^SN:[A-Z0-9]+$', /must capture the serial number/],
-    ['only non-capturing groups', '^SN:(?:[A-Z0-9]+)$', /must capture the serial number/],
-    ['only a lookahead', '^(?=SN)SN:\\w+$', /must capture the serial number/],
-    ['an empty pattern', '', /Enter a pattern/],
-    ['an overlong pattern', `(${'a'.repeat(300)})`, /At most 200/],
+    ['a format without {sn}', 'SN:', /\{sn\} exactly once/],
+    ['{sn} twice', '{sn}-{sn}', /\{sn\} exactly once/],
+    ['a stray brace', 'SN{:{sn}', /\{sn\} exactly once/],
+    ['a regular expression (the backtracking one of the security review)', '^(([A-Z0-9])+)+#', /\{sn\} exactly once/],
+    ['a control character', 'SN\u0007{sn}', /printable/],
+    ['an empty format', '', /Enter a format/],
+    ['an overlong format', `${'a'.repeat(70)}{sn}`, /At most 64/],
   ])('refuses %s with a clear message', (_why, pattern, message) => {
     let caught: unknown;
     try {
@@ -129,7 +134,22 @@ describe('pattern validation', () => {
     expect((caught as Error).message).toMatch(message);
   });
 
-  it('accepts a pattern whose only group is named sn', () => {
-    expect(parseSnLine('ID ABC123', '^ID (?<sn>\\S+)$')).toBe('ABC123');
+  it('has no pattern language to backtrack in: the longest adversarial lines are read once and refused', () => {
+    // The review's example grew x4 every 2 characters under a backtracking regex; these formats
+    // are matched by comparing the text before and after {sn}, so every line is one pass.
+    const line = `${'A1'.repeat(MAX_LINE_LENGTH / 2 - 1)}!`;
+    for (const f of ['auto', '{sn}', 'SN:{sn}', '{sn}#', 'A{sn}A']) expect(classifySnLine(line, f)).toEqual({ kind: 'other' });
+  });
+});
+
+describe('formats saved by older versions', () => {
+  it('the old default regular expression means the built-in format', () => {
+    expect(upgradeSnPattern(LEGACY_DEFAULT_SN_REGEX)).toBe('auto');
+  });
+
+  it('another old regular expression falls back to the built-in format; a valid format is kept', () => {
+    expect(upgradeSnPattern('^TID:(?<sn>\\d{8})$')).toBe('auto');
+    expect(upgradeSnPattern('TID:{sn}')).toBe('TID:{sn}');
+    expect(upgradeSnPattern(undefined)).toBeUndefined();
   });
 });

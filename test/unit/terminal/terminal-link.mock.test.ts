@@ -99,8 +99,8 @@ describe('terminal link on the mock binding', () => {
     expect(port.recording.length).toBe(0);
   });
 
-  it('uses a custom pattern', async () => {
-    await link.configure({ portPath: PATH, pattern: '^TID:(?<sn>\\d{8})$' });
+  it('uses a custom format', async () => {
+    await link.configure({ portPath: PATH, pattern: 'TID:{sn}' });
     await waitForTerminalState(link, (s) => s.status === 'connected', 'connected');
     binding(instances[0]).emitData('SN:ABC123\r\nTID:00112233\r\n');
     await waitForTerminalState(link, (s) => s.sn === '00112233', 'the sn from the custom pattern');
@@ -194,7 +194,7 @@ describe('terminal link on the mock binding', () => {
     port.emitData('SN:ABC123\r\n');
     await waitForTerminalState(link, (s) => s.sn === 'ABC123', 'the sn');
     const queries = queriesIn(port);
-    const s = await link.configure({ portPath: PATH, pattern: '^ID:(\\w+)$' });
+    const s = await link.configure({ portPath: PATH, pattern: 'ID:{sn}' });
     expect(s).toMatchObject({ status: 'connected', sn: null });
     expect(instances).toHaveLength(1);
     await waitUntil(() => queriesIn(port) > queries, 'a new query');
@@ -216,7 +216,7 @@ describe('terminal link on the mock binding', () => {
     const before = link.getSettings();
     await expect(link.configure({ portPath: PATH, baudRate: 1234, pattern: '(' })).rejects.toMatchObject({
       code: 'VALIDATION',
-      details: { fields: { baudRate: expect.stringMatching(/standard baud rate/), pattern: expect.stringMatching(/Not a valid regular expression/) } },
+      details: { fields: { baudRate: expect.stringMatching(/standard baud rate/), pattern: expect.stringMatching(/\{sn\} exactly once/) } },
     });
     expect(link.getSettings()).toEqual(before);
   });

@@ -25,9 +25,9 @@ describe('TerminalSettingsSchema', () => {
 
   it('takes a full valid settings object, trimming the port and manual sn', () => {
     const s = TerminalSettingsSchema.parse({
-      portPath: ' /dev/ttyUSB0 ', baudRate: '9600', query: '', pattern: '^(?<sn>\\d{8})$', manualSn: ' p2-001234 ', source: 'manual',
+      portPath: ' /dev/ttyUSB0 ', baudRate: '9600', query: '', pattern: 'TID:{sn}', manualSn: ' p2-001234 ', source: 'manual',
     });
-    expect(s).toEqual({ portPath: '/dev/ttyUSB0', baudRate: 9600, query: '', pattern: '^(?<sn>\\d{8})$', manualSn: 'p2-001234', source: 'manual' });
+    expect(s).toEqual({ portPath: '/dev/ttyUSB0', baudRate: 9600, query: '', pattern: 'TID:{sn}', manualSn: 'p2-001234', source: 'manual' });
   });
 
   it('gives one message per wrong field', () => {
@@ -40,7 +40,7 @@ describe('TerminalSettingsSchema', () => {
       portPath: 'Choose a serial port',
       baudRate: expect.stringMatching(/standard baud rate: .*9600.*115200/),
       query: 'Only printable characters, CR and LF',
-      pattern: expect.stringMatching(/must capture the serial number/),
+      pattern: expect.stringMatching(/\{sn\} exactly once/),
       manualSn: expect.stringMatching(/Too short: .*at least 6.*has 2/),
       source: "Choose 'serial' or 'manual'",
     });
@@ -51,9 +51,9 @@ describe('TerminalSettingsSchema', () => {
     expect(r).toMatchObject({ ok: false, fields: { baudRate: expect.any(String) } });
   });
 
-  it('refuses an invalid regular expression with the reason', () => {
+  it('refuses a regular expression: formats are text with {sn}', () => {
     const r = parseTerminalSettings({ pattern: '([A-Z' });
-    expect(r).toMatchObject({ ok: false, fields: { pattern: expect.stringMatching(/^Not a valid regular expression: /) } });
+    expect(r).toMatchObject({ ok: false, fields: { pattern: expect.stringMatching(/\{sn\} exactly once/) } });
   });
 
   it('refuses an overlong query', () => {

@@ -5,6 +5,7 @@ import {
   DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_CSV_CHARS, type BatchItemFilter, type BatchView, type CsvFile, type RowError, type TopupView,
 } from '../../../../shared/topups';
 import { errorText, fieldErrorsOf } from '../../stores/call-errors';
+import { onRefresh } from '../../stores/refresh';
 import { bridge, call } from '../../transport/bridge';
 
 export const PAGE_SIZE = 50;
@@ -225,6 +226,14 @@ export const useBatch = create<BatchState>((set, get) => {
       else if (get().page === 0 && items.length < PAGE_SIZE && get().filter !== 'open') void loadItems().catch(() => {});
     },
   };
+});
+
+onRefresh('batches', async () => {
+  const s = useBatch.getState();
+  if (s.list.length === 0 && !s.batch) return; // the Batch tab was never opened
+  await s.loadList();
+  const open = useBatch.getState().batch;
+  if (open) await useBatch.getState().open(open.id);
 });
 
 export function followBatches(): () => void {
