@@ -7,18 +7,20 @@ import { diagnosticsCalls } from './contract-diagnostics';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
+import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
 import { ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
 import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
 
 const Empty = z.object({}).strict();
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
 
-export const ProviderReach = z.enum(['unknown', 'reachable', 'unreachable', 'not-configured', 'sandbox-not-running']);
+export { ProviderReach } from './provider-status';
 
 export const StatusSnapshotSchema = z.object({
   profile: ProfileName,
   counterName: z.string(),
-  provider: z.object({ state: ProviderReach, detail: z.string() }),
+  provider: ProviderStatusSchema,
+  clock: ClockStatusSchema,
   terminal: z.object({ state: z.enum(['not-connected', 'connecting', 'connected', 'manual']), sn: z.string().nullable(), detail: z.string() }),
   queue: z.object({ length: z.number().int().nonnegative(), online: z.boolean() }),
 });
@@ -71,6 +73,8 @@ const OrderId = z.object({ id: z.number().int().positive() }).strict();
 export const coreCalls = {
   'app.info': { args: Empty, result: AppInfoSchema },
   'status.get': { args: Empty, result: StatusSnapshotSchema },
+  /** Probes the payment provider now (the status bar's "Check now"). */
+  'status.checkProvider': { args: Empty, result: StatusSnapshotSchema },
 
   'settings.pinStatus': { args: Empty, result: PinStatusSchema },
   'settings.setPin': { args: z.object({ currentPin: z.string().max(64).optional(), newPin: Pin }).strict(), result: PinStatusSchema },

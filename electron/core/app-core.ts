@@ -16,8 +16,7 @@ import { buildHandlers } from './handlers';
 import type { Logger } from './log';
 import type { LogFiles } from './logging/log-files';
 import { createCheckoutService } from './orders/checkout-service';
-import { createBillsClient } from './provider/bills-client';
-import { createPosClient } from './provider/pos-client';
+import { createProviderLink } from './provider/provider-link';
 import { createRecordsModule } from './records/records-module';
 import { createTopupsModule } from './topups/topups-module';
 import type { ModuleContext } from './core-module';
@@ -84,24 +83,25 @@ export async function createCore(deps: CoreDeps) {
     return demoStarting;
   };
 
-  // ---- status bar ----
-  let provider: StatusSnapshot['provider'] = { state: 'unknown', detail: 'Not connected yet' };
+  // ---- the provider: measured clock, clients, measured status ----
+  const provider = createProviderLink({
+    config: () => settings.providerConfig(),
+    blocked: () => (settings.activeProfile() === 'demo' && !demo ? { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' } : null),
+    clock, logger,
+    onStatus: () => publishStatus(),
+    // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
+    onBack: () => void checkout.recheckOpen(),
+    // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
+    onClock: () => void provider.check('clock').then(() => checkout.recheckOpen()),
+  });
+  const { pos, bills } = provider;
   let queue: StatusSnapshot['queue'] = { length: 0, online: true };
-  const providerPart = (): StatusSnapshot['provider'] => {
-    if (settings.activeProfile() === 'demo' && !demo) return { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' };
-    const cfg = settings.providerConfig();
-    if (!cfg.posBaseUrl) return { state: 'not-configured', detail: 'Fill in the POS payment API address (https:// in Production) in Settings' };
-    if (!cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
-      return { state: 'not-configured', detail: 'Fill in the merchant ids and keys in Settings' };
-    }
-    return provider;
-  };
 
   // ---- terminal ----
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   const status = (): StatusSnapshot => {
     const name = settings.activeProfile();
-    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), terminal: terminalPart(terminal.getState()), queue };
+    return { profile: name, counterName: settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(terminal.getState()), queue };
   };
   const publishStatus = () => hub.emit('status.changed', status());
   terminal.on('change', (t) => {
@@ -111,7 +111,6 @@ export async function createCore(deps: CoreDeps) {
   });
 
   // ---- checkout ----
-  const pos = createPosClient(() => settings.providerConfig(), { logger, clock });
   const checkout = createCheckoutService({
     db,
     pos,
@@ -130,12 +129,12 @@ export async function createCore(deps: CoreDeps) {
   checkout.on('connectivity', (c) => {
     hub.emit('connectivity.changed', c);
     queue = { length: c.queueLength, online: c.online };
-    provider = c.online ? { state: 'reachable', detail: 'The provider answers' } : { state: 'unreachable', detail: 'The provider cannot be reached; sales wait in the queue' };
     publishStatus();
   });
 
   const webhooks = createWebhookControl({
-    db, settings, logger, clock, demo: () => demo,
+    // Webhook timestamps are the provider's: judge them by the corrected clock too.
+    db, settings, logger, clock: provider.clock, demo: () => demo,
     onPosNotification: (n) => checkout.onWebhook(n),
     onBillsCallback: (cb) => {
       for (const m of modules) m.onBillsCallback?.(cb);
@@ -158,15 +157,21 @@ export async function createCore(deps: CoreDeps) {
 
   let applying: Promise<void> = Promise.resolve();
   settings.onChange((active) => {
+    // New keys or a new address: old verdicts no longer hold, so probe at once (the status says
+    // "checking" from this moment), and give open orders their answer as soon as it comes.
+    let probing = provider.check('settings');
     applying = (async () => {
-      if (active === 'demo') await ensureDemo();
+      if (active === 'demo' && !demo) {
+        await ensureDemo();
+        probing = provider.check('settings');
+      }
       await useProfileTerminal(active);
       await webhooks.refresh();
       publishStatus();
+      void probing.then(() => checkout.recheckOpen());
     })();
   });
 
-  const bills = createBillsClient(() => settings.providerConfig(), { logger, clock });
   const moduleCtx: ModuleContext = {
     shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
     demo: () => demo, webhookUrl: () => webhooks.url(),
@@ -178,7 +183,7 @@ export async function createCore(deps: CoreDeps) {
   ] as const;
   const delivery = createDeliveryChecks({ db, pos, clock, logger, order: (id) => checkout.get(id), activeProfile: () => settings.activeProfile() });
   const handlers = {
-    ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, logger, settingsApplied: () => applying }),
+    ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, logger, settingsApplied: () => applying, checkProvider: () => provider.check('asked') }),
     ...modules[0].handlers,
     ...modules[1].handlers,
     'delivery.check': (a: { orderId: number }) => delivery.check(a.orderId),
@@ -196,6 +201,7 @@ export async function createCore(deps: CoreDeps) {
   await useProfileTerminal(settings.activeProfile());
   await applying; // the Demo sandbox's first settings write may still be choosing the terminal
   await webhooks.refresh();
+  void provider.check('start');
   checkout.resume();
   for (const m of modules) await m.start?.();
 
@@ -208,7 +214,9 @@ export async function createCore(deps: CoreDeps) {
     status,
     demo: () => demo,
     webhookUrl: () => webhooks.url(),
+    providerIdle: () => provider.idle(),
     async stop() {
+      provider.stop();
       for (const m of modules) await m.stop?.();
       await webhooks.stop();
       await checkout.stop();

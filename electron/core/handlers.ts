@@ -28,6 +28,8 @@ export interface HandlerContext {
   logger: Logger;
   /** Resolves once the services have followed the last settings change (receiver restarted, …). */
   settingsApplied: () => Promise<void>;
+  /** Probes the provider now; resolves when it answered (or failed). */
+  checkProvider: () => Promise<void>;
 }
 
 export function buildHandlers(c: HandlerContext): Handlers<typeof coreCalls> {
@@ -52,6 +54,10 @@ export function buildHandlers(c: HandlerContext): Handlers<typeof coreCalls> {
       secretStorage: { kind: c.deps.vault.kind, note: c.deps.vault.note },
     }),
     'status.get': () => c.status(),
+    'status.checkProvider': async () => {
+      await c.checkProvider();
+      return c.status();
+    },
 
     'settings.pinStatus': () => settings.pinStatus(),
     'settings.setPin': (a) => settings.setPin(a.newPin, a.currentPin),

@@ -3,17 +3,19 @@
 //
 // code    HTTP  meaning                                                   used by
 // 00000   200   SUCCESSFUL                                                all
-// 00001   401   authentication refused: missing/unknown MerchantId or     bills, POS
-//               clientAuthKey, wrong public key, bills HMAC signature or
-//               POS sign does not verify (a paramContent that does not
-//               decrypt is reported exactly like a bad sign)
+// 00001   401   authentication refused: missing/unknown MerchantId, wrong   bills
+//               public key, bills HMAC signature does not verify
 // 00002   200   invalid parameter; the message names the field            bills, POS
 // 00002   400   request not understood: body not JSON / not an object     bills, POS
 // 00003   200   bills: "Not support this merchant service type"           bills
 // 00003   200   POS: "order not exist" (code configurable: pos.notFoundCode)  POS
 // 00004   200   bills validate: unknown provider or customer              bills
 // 00005   200   POS: order already exists (same outOrderNo, same merchant) POS
-// 00006   401   POS: timestamp header missing or more than 5 min from now POS
+// 10001   200   POS: missing or unknown clientAuthKey (unsigned)               POS
+// 10002   200   POS: timestamp header missing, not digits, or more than 5 min  POS
+//               from the provider's clock: "timestamp expired" (unsigned)
+// 10004   200   POS: sign does not verify, or paramContent does not decrypt    POS
+//               (reported alike) (unsigned)
 // 00404   404   unknown path                                              all
 // 00405   405   method not allowed (Allow header says which)             all
 // 00413   413   body over 1 MB                                            all
@@ -29,7 +31,9 @@ export const CODES = {
   NOT_FOUND: '00003',
   CUSTOMER: '00004',
   EXISTS: '00005',
-  TIMESTAMP: '00006',
+  POS_CLIENT_AUTH: '10001',
+  POS_TIMESTAMP: '10002',
+  POS_SIGN: '10004',
   NO_ROUTE: '00404',
   METHOD: '00405',
   TOO_LARGE: '00413',
@@ -54,6 +58,17 @@ export class SandboxError extends Error {
 }
 
 export const authError = (message: string) => new SandboxError(401, CODES.AUTH, message);
+
+/**
+ * How the POS gateway refuses who is calling (key, clock, signature): HTTP 200, a 1000x code, and
+ * no sign, because it answers before it knows which merchant's keys to use.
+ */
+export class PosGatewayRefusal extends SandboxError {
+  constructor(code: typeof CODES.POS_CLIENT_AUTH | typeof CODES.POS_TIMESTAMP | typeof CODES.POS_SIGN, message: string) {
+    super(200, code, message);
+    this.name = 'PosGatewayRefusal';
+  }
+}
 export const invalid = (message: string) => new SandboxError(200, CODES.INVALID, `invalid parameter: ${message}`);
 export const badRequest = (message: string) => new SandboxError(400, CODES.INVALID, message);
 

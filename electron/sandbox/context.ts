@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
 import type { ResolvedSandboxConfig } from './config';
 import type { FaultEngine, FaultKind } from './faults';
+import type { SandboxClock } from './sandbox-clock';
 import type { IdGenerator, Timers } from './scheduler';
 import type { SandboxPosOrder, SandboxTopup } from './types';
 import type { WebhookAttempt, WebhookSender } from './webhooks';
@@ -11,6 +12,8 @@ import type { WebhookAttempt, WebhookSender } from './webhooks';
 export interface SandboxContext {
   config: ResolvedSandboxConfig;
   clock: Clock;
+  /** The same clock, with its test controls (offset, Date header). */
+  wireClock: SandboxClock;
   logger: Logger;
   events: SandboxEvents;
   timers: Timers;

@@ -12,6 +12,10 @@
 //   POST   /_sandbox/faults                         {faults: FaultRule[]} replaces all rules
 //   DELETE /_sandbox/faults
 //   POST   /_sandbox/webhooks/redeliver             {orderNo, timestampOffsetMs?}
+//   GET    /_sandbox/clock                          {offsetMs, sendDate}
+//   POST   /_sandbox/clock                          {offsetMs?, sendDate?}: skew the provider's clock
+//                                                   (requests more than 5 min off it get 10002) and
+//                                                   switch the HTTP Date header on or off
 // Answers: {code:"00000", message:"SUCCESSFUL", data} or {code, message, data:null} with
 // HTTP 400 (bad arguments), 404 (unknown terminal/order/merchant/path), 405, 409 (nothing to do).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,6 +23,7 @@ import { ZodError } from 'zod';
 import { CODES, SUCCESS_MESSAGE, SandboxControlError, SandboxError } from './codes';
 import { formatIssues } from './config';
 import type { FaultRule, FaultRuleState } from './faults';
+import type { SandboxClockState } from './sandbox-clock';
 import { parseJsonObject, readBody, sendJson } from './http-util';
 import type { CardPresentation, SandboxPosOrder, SandboxTopup, TerminalOutcome, TerminalScreen } from './types';
 import type { WebhookAttempt } from './webhooks';
@@ -36,6 +41,8 @@ export interface ControlTarget {
   clearFaults(): void;
   listFaults(): FaultRuleState[];
   redeliverWebhook(orderNo: string, opts?: { timestampOffsetMs?: number }): Promise<WebhookAttempt>;
+  clockState(): SandboxClockState;
+  setClock(patch: Partial<SandboxClockState>): SandboxClockState;
 }
 
 const CONTROL_STATUS = { NOT_FOUND: 404, CONFLICT: 409, BAD_ARGUMENTS: 400 } as const;
@@ -97,6 +104,23 @@ export function createControlHandler(target: () => ControlTarget) {
         const offset = body.timestampOffsetMs;
         if (offset !== undefined && (typeof offset !== 'number' || !Number.isInteger(offset))) throw new SandboxControlError('BAD_ARGUMENTS', 'timestampOffsetMs must be a whole number');
         ok(await t.redeliverWebhook(body.orderNo, offset === undefined ? {} : { timestampOffsetMs: offset }));
+      } else if (seg[0] === 'clock' && seg.length === 1) {
+        if (!only('GET,POST')) return;
+        if (method === 'GET') {
+          ok(t.clockState());
+          return;
+        }
+        const body = await json();
+        const patch: Partial<SandboxClockState> = {};
+        if (body.offsetMs !== undefined) {
+          if (typeof body.offsetMs !== 'number' || !Number.isInteger(body.offsetMs) || Math.abs(body.offsetMs) > 10 * 365 * 86_400_000) throw new SandboxControlError('BAD_ARGUMENTS', 'offsetMs must be a whole number of milliseconds (at most 10 years either way)');
+          patch.offsetMs = body.offsetMs;
+        }
+        if (body.sendDate !== undefined) {
+          if (typeof body.sendDate !== 'boolean') throw new SandboxControlError('BAD_ARGUMENTS', 'sendDate must be true or false');
+          patch.sendDate = body.sendDate;
+        }
+        ok(t.setClock(patch));
       } else {
         fail(404, `no such control path: ${path}`);
       }

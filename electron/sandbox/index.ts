@@ -14,6 +14,7 @@ import { createPosRoutes } from './pos';
 import { posErrorResult } from './pos-envelope';
 import { PosOrderStore } from './pos-orders';
 import { IdGenerator, Timers } from './scheduler';
+import { SandboxClock } from './sandbox-clock';
 import { createRequestHandler } from './server';
 import { TopupStore } from './topups';
 import { WebhookSender } from './webhooks';
@@ -24,6 +25,7 @@ export { generateDemoConfig, DEMO_TERMINAL_SN, DEMO_AUTO_TERMINAL_SN, type DemoM
 export { FAULT_KINDS, FaultRuleSchema, type FaultKind, type FaultRule, type FaultRuleState } from './faults';
 export { CODES, SandboxControlError } from './codes';
 export type { SandboxEventMap, SandboxEvents } from './context';
+export type { SandboxClockState } from './sandbox-clock';
 export type { WebhookAttempt } from './webhooks';
 export type {
   CardPresentation, DeliveryStatus, PosOrderStatus, SandboxPosOrder, SandboxTopup, TerminalOutcome, TerminalScreen, TopupStatus,
@@ -62,7 +64,8 @@ function urlHost(host: string): string {
 
 export async function startSandbox(config: SandboxConfig, opts: StartSandboxOptions = {}): Promise<Sandbox> {
   const resolved = parseSandboxConfig(config);
-  const clock = opts.clock ?? systemClock;
+  const wireClock = new SandboxClock(opts.clock ?? systemClock);
+  const clock: Clock = wireClock;
   const logger = opts.logger ?? silentLogger;
   const events: SandboxEvents = new EventEmitter<SandboxEventMap>();
   events.setMaxListeners(100);
@@ -70,7 +73,7 @@ export async function startSandbox(config: SandboxConfig, opts: StartSandboxOpti
   const faults = new FaultEngine();
   faults.set(resolved.faults);
   const webhooks = new WebhookSender({ timers, clock, logger, events, retryScheduleMs: resolved.webhooks.retryScheduleMs, timeoutMs: resolved.webhooks.timeoutMs });
-  const ctx: SandboxContext = { config: resolved, clock, logger, events, timers, faults, ids: new IdGenerator(clock), webhooks };
+  const ctx: SandboxContext = { config: resolved, clock, wireClock, logger, events, timers, faults, ids: new IdGenerator(clock), webhooks };
   const topups = new TopupStore(ctx);
   const posOrders = new PosOrderStore(ctx);
 
@@ -129,12 +132,15 @@ export async function startSandbox(config: SandboxConfig, opts: StartSandboxOpti
     clearFaults: () => faults.clear(),
     listFaults: () => faults.list(),
     redeliverWebhook: (orderNo, o) => posOrders.redeliver(orderNo, o),
+    clockState: () => wireClock.state(),
+    setClock: (patch) => wireClock.set(patch),
     reset() {
       timers.clearAll();
       webhooks.abortAll();
       topups.reset();
       posOrders.reset();
       faults.set(resolved.faults);
+      wireClock.set({ offsetMs: 0, sendDate: true });
     },
   };
   return sandbox;

@@ -2,7 +2,7 @@
 // and `{paramContent, sign}`; the sign is verified BEFORE anything is decrypted. Responses:
 // `{code, message, data, sign, timestamp}` with data encrypted for the merchant and signed.
 import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../core/crypto';
-import { CODES, SUCCESS_MESSAGE, SandboxError, authError, badRequest, invalid } from './codes';
+import { CODES, PosGatewayRefusal, SUCCESS_MESSAGE, SandboxError, badRequest, invalid } from './codes';
 import type { PosMerchant } from './config';
 import type { SandboxContext } from './context';
 import { header, parseJsonObject } from './http-util';
@@ -23,31 +23,30 @@ export interface VerifiedPosRequest {
   params: Record<string, unknown>;
 }
 
-/** Order of checks: who (clientAuthKey), headers, freshness, sign, and only then decryption. */
+/** Order of checks: who (clientAuthKey), headers, freshness, sign, and only then decryption. Refusals of who or when are unsigned 1000x codes. */
 export function verifyPosRequest(ctx: SandboxContext, r: ApiRequest): VerifiedPosRequest {
   const cfg = ctx.config.pos;
   const key = header(r.req, 'clientauthkey');
-  if (!key) throw authError('missing clientAuthKey header');
+  if (!key) throw new PosGatewayRefusal(CODES.POS_CLIENT_AUTH, 'clientAuthKey is required');
   const merchant = cfg.merchants.find((m) => m.clientAuthKey === key);
-  if (!merchant) throw authError('unknown clientAuthKey');
+  if (!merchant) throw new PosGatewayRefusal(CODES.POS_CLIENT_AUTH, 'invalid clientAuthKey');
   const version = header(r.req, 'version');
   if (version !== POS_VERSION) throw badRequest(`version header must be ${POS_VERSION} (got ${JSON.stringify(version ?? null)})`);
   const bodyFormat = header(r.req, 'bodyformat');
   if (bodyFormat !== 'JSON') throw badRequest(`bodyFormat header must be JSON (got ${JSON.stringify(bodyFormat ?? null)})`);
   const timestamp = header(r.req, 'timestamp') ?? '';
-  if (!/^\d{10,16}$/.test(timestamp)) throw new SandboxError(401, CODES.TIMESTAMP, 'timestamp header must be milliseconds since 1970 (digits only)');
-  if (Math.abs(ctx.clock.now() - Number(timestamp)) > cfg.timestampToleranceMs)
-    throw new SandboxError(401, CODES.TIMESTAMP, `timestamp is more than ${Math.round(cfg.timestampToleranceMs / 60000)} minutes away from the provider's clock`);
+  if (!/^\d{10,16}$/.test(timestamp)) throw new PosGatewayRefusal(CODES.POS_TIMESTAMP, 'timestamp invalid');
+  if (Math.abs(ctx.clock.now() - Number(timestamp)) > cfg.timestampToleranceMs) throw new PosGatewayRefusal(CODES.POS_TIMESTAMP, 'timestamp expired');
   const body = parseJsonObject(r.req, r.body);
   if (typeof body.paramContent !== 'string' || body.paramContent.length === 0) throw badRequest('paramContent is required');
-  if (typeof body.sign !== 'string' || body.sign.length === 0) throw authError('sign is required');
-  if (!rsaVerify(merchant.merchantPublicKey, body.paramContent + timestamp, body.sign, cfg.signHash)) throw authError('sign verification failed');
+  if (typeof body.sign !== 'string' || body.sign.length === 0) throw new PosGatewayRefusal(CODES.POS_SIGN, 'sign is required');
+  if (!rsaVerify(merchant.merchantPublicKey, body.paramContent + timestamp, body.sign, cfg.signHash)) throw new PosGatewayRefusal(CODES.POS_SIGN, 'sign verification failed');
   let plain: string;
   try {
     plain = rsaDecryptChunked(cfg.providerPrivateKey, body.paramContent);
   } catch {
     // Same answer as a bad sign: nothing about the decryption may leak.
-    throw authError('sign verification failed');
+    throw new PosGatewayRefusal(CODES.POS_SIGN, 'sign verification failed');
   }
   let params: unknown;
   try {
@@ -88,6 +87,6 @@ export function posOk(ctx: SandboxContext, merchant: PosMerchant, data: Record<s
 }
 
 export function posErrorResult(ctx: SandboxContext, e: SandboxError): ApiResult {
-  const signed = e instanceof PosNotFound ? ctx.config.pos.signNotFound : ctx.config.pos.signErrors;
+  const signed = e instanceof PosGatewayRefusal ? false : e instanceof PosNotFound ? ctx.config.pos.signNotFound : ctx.config.pos.signErrors;
   return { status: e.status, body: posEnvelope(ctx, null, e.code, e.message, null, signed), headers: e.headers };
 }

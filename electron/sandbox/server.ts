@@ -84,6 +84,10 @@ export function createRequestHandler(deps: {
   }
 
   return (req, res) => {
+    // Answers are dated by the sandbox's own (possibly skewed) clock, as a real server's would be.
+    res.sendDate = false;
+    const date = ctx.wireClock.dateHeader();
+    if (date) res.setHeader('Date', date);
     let path = '/';
     try {
       path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;

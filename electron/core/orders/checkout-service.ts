@@ -334,6 +334,14 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return view(require(id));
     },
 
+    /** Asks about every open order now (settings saved, clock corrected): a refusal's victims recover at once. */
+    async recheckOpen(): Promise<void> {
+      if (stopped) return;
+      const open = journal.listOpen();
+      await Promise.all(open.filter((r) => r.state === 'waiting' || r.state === 'unknown').map((r) => poller.checkNow(r.id)));
+      if (open.some((r) => r.state === 'queued')) await (monitor.online ? (outbox.kick(), outbox.idle()) : monitor.probeNow());
+    },
+
     /** A verified webhook. Returns the order after it, or null when it is not one of ours. */
     onWebhook(details: PosOrderDetails): OrderView | null {
       const rec = (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);

@@ -24,10 +24,20 @@ export const REASONS = {
   expiredNobodyPaid: 'Nobody paid before the order expired.',
   undecided: 'The result could not be confirmed with the provider after the order expired. Still checking: do not hand over the tickets until it shows Paid.',
   restarted: 'The app stopped while this order was being sent. Checking with the provider.',
+  /** Follows the provider's refusal (its code, message and likely cause) when it was not signed. */
+  refusedUnproven: 'The order may or may not have reached the terminal: do not start a new sale for these tickets.',
 } as const;
 
 function cashierText(err: unknown): string {
   return isAppError(err) ? err.message : 'Unexpected error while talking to the payment provider.';
+}
+
+/** A refusal whose likely cause (clock, keys) the cashier or admin can fix: its text, else null. */
+function refusalReason(err: unknown): string | null {
+  if (!isAppError(err) || typeof err.details?.cause !== 'string') return null;
+  // Key problems need the administrator: say which setting on the order itself.
+  const admin = err.details.cause !== 'clock' && typeof err.details.adminAction === 'string' ? ` Administrator: ${err.details.adminAction}` : '';
+  return `${err.message}${admin}`;
 }
 
 /** The create call failed. UNREACHABLE means nothing was sent; otherwise ask before sending again. */
@@ -40,6 +50,11 @@ export function decideOnCreateError(err: unknown): Decision {
   }
   if (isOutcomeUnknown(err)) {
     const code = isAppError(err) ? err.code : 'INTERNAL';
+    const refused = refusalReason(err);
+    if (refused) {
+      const said = isAppError(err) ? ` ${String(err.details?.providerCode ?? '')} ${String(err.details?.providerMessage ?? '')}`.trimEnd() : '';
+      return { kind: 'move', to: 'unknown', note: `Provider refused the order, unsigned (${code}${said}); checking with the provider`, patch: { reason: `${refused} ${REASONS.refusedUnproven}` } };
+    }
     return { kind: 'move', to: 'unknown', note: `Create not confirmed (${code}); checking with the provider`, patch: { reason: REASONS.unknownCreate } };
   }
   return { kind: 'move', to: 'failed', note: `Provider refused the order (${isAppError(err) ? err.code : 'error'})`, patch: { reason: cashierText(err) } };
@@ -75,7 +90,8 @@ export function decideOnDetails(rec: OrderRecord, d: PosOrderDetails, opts: { no
   }
   if (to === 'waiting') {
     if (opts.final) return { kind: 'move', to: 'expired', note: 'Still pending after expiry and grace period', patch: { ...facts, reason: REASONS.expiredNobodyPaid } };
-    if (rec.state === 'waiting') return { kind: 'patch', patch: facts };
+    // A refusal shown while checking is over once the provider answers.
+    if (rec.state === 'waiting') return { kind: 'patch', patch: rec.reason ? { ...facts, reason: null } : facts };
     return { kind: 'move', to: 'waiting', note: 'Provider has the order; waiting for payment', patch: { ...facts, waitingSince: opts.now, reason: null } };
   }
   const reason = reasonForProviderState(to);
@@ -101,6 +117,12 @@ export function decideOnQueryError(rec: OrderRecord, err: unknown, opts: { final
   if (isAppError(err) && err.code === 'PROVIDER_UNREACHABLE') return { kind: 'none', why: 'offline' };
   if (opts.final && rec.state === 'waiting') {
     return { kind: 'move', to: 'unknown', note: `Final check failed (${isAppError(err) ? err.code : 'error'})`, patch: { reason: REASONS.undecided } };
+  }
+  // The provider refuses our checks (clock, keys): say why on the order, so the cashier can act.
+  const refused = refusalReason(err);
+  if (refused) {
+    const reason = rec.state === 'unknown' ? `${refused} ${REASONS.refusedUnproven}` : `${refused} The customer may still pay on the terminal; the result shows here once the provider answers again.`;
+    return rec.reason === reason ? { kind: 'none', why: 'refusal already shown' } : { kind: 'patch', patch: { reason } };
   }
   return { kind: 'none', why: 'will check again' };
 }

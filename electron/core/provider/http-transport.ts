@@ -17,6 +17,8 @@ export interface PostRequest {
 export interface HttpAnswer {
   status: number;
   text: string;
+  /** The answer's HTTP Date header (the provider's clock), when it sent one. */
+  date?: string | null;
 }
 
 export interface TransportDeps {
@@ -61,7 +63,7 @@ export async function postOnce(req: PostRequest, deps: TransportDeps): Promise<H
     });
     const text = await readBounded(response, deps.maxResponseBytes ?? DEFAULT_MAX_RESPONSE);
     deps.logger.info('provider call answered', { op: req.op, status: response.status, ms: Math.round(performance.now() - started) });
-    return { status: response.status, text };
+    return { status: response.status, text, date: response.headers.get('date') };
   } catch (err) {
     if (err instanceof ResponseTooLargeError) {
       deps.logger.warn('provider answer too large', { op: req.op, limit: err.limit });

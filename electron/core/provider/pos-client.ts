@@ -13,6 +13,7 @@ import { postOnce } from './http-transport';
 import { CreateOrderDataWire, DepositCallbackDataWire, PosOrderWire, toPosOrderDetails } from './pos-schemas';
 import { openPosResponse, type PosOpened } from './pos-response';
 import { endpointUrl, requirePrivateKey, requirePublicKey, requireSetting, resolveConfig, type ConfigSource } from './provider-config';
+import { offsetFromAnswer, type ProviderClock } from './provider-clock';
 import { badResponseError } from './provider-errors';
 import type { PosClient, PosCreateOrderInput, PosProductInfo } from './types';
 
@@ -28,10 +29,15 @@ export interface PosClientDeps {
   logger: Logger;
   /** The request `timestamp` header (ms); fake it to test the provider's freshness check. */
   clock?: Clock;
+  /**
+   * The measured provider clock: when given, every answer's Date header updates it and requests
+   * are stamped with its (corrected) time instead of `clock`.
+   */
+  skew?: ProviderClock;
 }
 
 export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosClient {
-  const clock = deps.clock ?? systemClock;
+  const clock: Clock = deps.skew ?? deps.clock ?? systemClock;
 
   async function call(op: string, path: string, build: (ids: { headMerchantId: string; merchantId: string }, conv: Conventions) => Record<string, unknown>, notFoundMeansNull: boolean): Promise<PosOpened> {
     const cfg = resolveConfig(config);
@@ -54,6 +60,7 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
       throw e;
     }
     const sign = rsaSign(merchantPrivateKey, paramContent + timestamp, conv.posSignHash);
+    const sentAt = deps.skew?.localNow() ?? 0;
     const answer = await postOnce(
       {
         op, url, timeoutMs: cfg.requestTimeoutMs,
@@ -62,7 +69,16 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
       },
       deps,
     );
-    return openPosResponse(answer, { ctx: { op, url }, conventions: conv, providerPublicKey, merchantPrivateKey, logger: deps.logger, notFoundMeansNull });
+    const receivedAt = deps.skew?.localNow() ?? 0;
+    // The Date header first: it sets the corrected clock the answer's own timestamp is judged by.
+    deps.skew?.observeDateHeader(answer.date, sentAt, receivedAt);
+    const opened = openPosResponse(answer, {
+      ctx: { op, url }, conventions: conv, providerPublicKey, merchantPrivateKey, logger: deps.logger, notFoundMeansNull,
+      now: clock.now(), skew: deps.skew?.state() ?? null,
+    });
+    // A verified timestamp is the provider's own word, to the millisecond: it refines the offset.
+    if (!opened.notFound && opened.signedAt !== undefined) deps.skew?.observe(offsetFromAnswer(opened.signedAt, sentAt, receivedAt));
+    return opened;
   }
 
   function readData<S extends z.ZodType>(op: string, opened: PosOpened, schema: S): z.infer<S> {

@@ -2,6 +2,8 @@
 // PROVIDER_* code, a message a cashier can act on, and details (always incl. outcomeUnknown).
 import { AppError, isAppError, type ErrorCode } from '../../../shared/errors';
 import { SECRET_LABELS, type SecretName } from '../../../shared/settings';
+import type { SkewState } from './provider-clock';
+import { refusalText, type RefusalCause } from './refusal-causes';
 
 export type ProviderErrorCode = Extract<ErrorCode, `PROVIDER_${string}`>;
 
@@ -91,7 +93,8 @@ export function httpError(ctx: ProviderCallContext, httpStatus: number, bodySnip
   });
 }
 
-export function authError(ctx: ProviderCallContext, info: { httpStatus?: number; providerCode?: string; providerMessage?: string }): AppError {
+/** `unproven`: the refusal was not signed (a 401 page, a gateway), so the outcome stays unknown. */
+export function authError(ctx: ProviderCallContext, info: { httpStatus?: number; providerCode?: string; providerMessage?: string }, unproven = false): AppError {
   const clockHint = info.providerMessage && /timestamp|expired|time\b/i.test(info.providerMessage)
     ? ' Also check that this computer\'s date and time are correct.'
     : '';
@@ -99,7 +102,7 @@ export function authError(ctx: ProviderCallContext, info: { httpStatus?: number;
   return new AppError(
     'PROVIDER_AUTH',
     `The payment provider refused our credentials${said}. Ask the administrator to check the keys and merchant ids in Settings.${clockHint}`,
-    { ...ctx, ...info, outcomeUnknown: false },
+    { ...ctx, ...info, outcomeUnknown: unproven },
   );
 }
 
@@ -154,4 +157,25 @@ export function classifyRefusal(ctx: ProviderCallContext, providerCode: string, 
     return authError(ctx, { providerCode, providerMessage, ...(httpStatus !== undefined ? { httpStatus } : {}) });
   }
   return refusedError(ctx, providerCode, providerMessage, extra);
+}
+
+/**
+ * A refusal whose likely cause is our clock or our credentials. Signed (verified), it proves the
+ * provider refused: nothing was created. Unsigned, anyone could have sent it, so the outcome stays
+ * unknown and the order is settled by asking, never by sending it again blindly.
+ */
+export function causedRefusalError(
+  ctx: ProviderCallContext,
+  cause: RefusalCause,
+  providerCode: string,
+  providerMessage: string,
+  o: { verified: boolean; httpStatus?: number; skew?: SkewState | null },
+): AppError {
+  const text = refusalText(cause, providerCode, providerMessage, o.skew ?? null);
+  return new AppError('PROVIDER_AUTH', text.cashier, {
+    ...ctx, providerCode, providerMessage, cause, adminAction: text.admin, verified: o.verified,
+    ...(o.httpStatus !== undefined ? { httpStatus: o.httpStatus } : {}),
+    ...(o.skew?.offsetMs != null ? { clockOffsetMs: o.skew.offsetMs, clockCorrected: o.skew.correcting } : {}),
+    outcomeUnknown: !o.verified,
+  });
 }

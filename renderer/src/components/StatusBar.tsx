@@ -1,34 +1,88 @@
-// Always-visible facts a cashier needs: profile, provider reachability, terminal, queue.
+// Always-visible facts a cashier needs: profile, provider (measured: checking / online /
+// unreachable / refusing), this computer's clock when it is off, terminal, queue. When the
+// provider is not online, a second line says what it said and what to do, with Check now.
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { StatusSnapshot } from '../../../shared/contract';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
+import { call } from '../transport/bridge';
 
-const PROVIDER_TEXT = {
-  unknown: 'Provider: not connected yet',
-  reachable: 'Provider: online',
-  unreachable: 'Provider: OFFLINE',
+type Provider = StatusSnapshot['provider'];
+
+const PROVIDER_TEXT: Record<Provider['state'], string> = {
+  checking: 'Provider: checking…',
+  online: 'Provider: online',
+  unreachable: 'Provider: unreachable',
+  refusing: 'Provider: refusing our requests',
   'not-configured': 'Provider: not set up',
   'sandbox-not-running': 'Sandbox not running',
-} as const;
+};
+
+const PROVIDER_TONE: Record<Provider['state'], string> = {
+  checking: 'info',
+  online: 'good',
+  unreachable: 'bad',
+  refusing: 'bad',
+  'not-configured': 'warn',
+  'sandbox-not-running': 'warn',
+};
+
+function ProviderAlert({ provider }: { provider: Provider }) {
+  const [busy, setBusy] = useState(false);
+  // The provider's own words, unless the detail already quotes them.
+  const said = provider.code && !provider.detail.includes(`code ${provider.code}`) ? `Provider said: code ${provider.code}${provider.providerMessage ? ` "${provider.providerMessage}"` : ''}.` : '';
+  const check = async () => {
+    setBusy(true);
+    try {
+      const status = await call('status.checkProvider', {});
+      useApp.setState({ status });
+    } catch {
+      // The status bar shows the probe's own verdict through status.changed.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="statusbar-alert" role="status" data-testid="provider-alert" data-tone={PROVIDER_TONE[provider.state]}>
+      <p>
+        <strong>{provider.detail}</strong>
+        {said && <span data-testid="provider-said"> {said}</span>}
+      </p>
+      {provider.action && <p data-testid="provider-action">What to do: {provider.action}</p>}
+      {(provider.state === 'unreachable' || provider.state === 'refusing') && (
+        <button type="button" onClick={() => void check()} disabled={busy}>
+          {busy ? 'Checking…' : 'Check now'}
+        </button>
+      )}
+    </div>
+  );
+}
 
 export function StatusBar() {
   const { status, connected } = useApp(useShallow((s) => ({ status: s.status, connected: s.connected })));
   if (!status) return <footer className="statusbar">Connecting…</footer>;
-  const providerTone = status.provider.state === 'reachable' ? 'good' : status.provider.state === 'unreachable' ? 'bad' : 'warn';
+  const { provider, clock } = status;
   const terminalText =
     status.terminal.state === 'connected' || status.terminal.state === 'manual'
       ? `Terminal ${status.terminal.sn ?? ''}`.trim()
       : status.terminal.state === 'connecting'
         ? 'Terminal: connecting…'
         : 'Terminal: not connected yet';
+  const alert = provider.state === 'unreachable' || provider.state === 'refusing';
   return (
     <footer className="statusbar" aria-label="Status">
       <span className="pill" data-tone={status.profile === 'production' ? 'good' : 'info'}>
         {PROFILE_LABELS[status.profile]} · {status.counterName}
       </span>
-      <span className="pill" data-tone={providerTone} title={status.provider.detail}>
-        {PROVIDER_TEXT[status.provider.state]}
+      <span className="pill" data-tone={PROVIDER_TONE[provider.state]} title={provider.detail} data-testid="provider-pill">
+        {PROVIDER_TEXT[provider.state]}
       </span>
+      {clock.detail && (
+        <span className="pill" data-tone={clock.correcting ? 'warn' : 'bad'} title={clock.detail} data-testid="clock-pill">
+          {clock.correcting ? 'Clock off: corrected' : 'Clock off: fix the date and time'}
+        </span>
+      )}
       <span className="pill" data-tone={status.terminal.state === 'connected' || status.terminal.state === 'manual' ? 'good' : 'warn'} title={status.terminal.detail}>
         {terminalText}
       </span>
@@ -40,6 +94,12 @@ export function StatusBar() {
         <span className="pill" data-tone="bad" role="alert">
           Lost contact with CounterPay, reconnecting…
         </span>
+      )}
+      {alert && <ProviderAlert provider={provider} />}
+      {clock.detail && !alert && (
+        <div className="statusbar-alert" role="status" data-testid="clock-alert" data-tone={clock.correcting ? 'warn' : 'bad'}>
+          <p>{clock.detail}</p>
+        </div>
       )}
     </footer>
   );

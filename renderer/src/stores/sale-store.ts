@@ -128,7 +128,10 @@ export const useSale = create<SaleState>((set, get) => ({
     }
     set({ busy: true, serverErrors: {} });
     try {
-      const order = freshest(await call('sale.charge', check.input));
+      const answer = await call('sale.charge', check.input);
+      // Main emits the sale's first event before it answers, so any event already seen for this
+      // order is as new or newer (a refusal can turn it to "Checking the payment" that fast).
+      const order = lastSeen.get(answer.id) ?? answer;
       remember(order);
       set({ order, paymentOpen: true, retriedFrom: null, actionMessage: null });
       return null;

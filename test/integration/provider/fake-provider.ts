@@ -31,6 +31,7 @@ export function posAnswer(code: string, message: string, data: unknown, opts: { 
     timestamp: String(Date.now()),
   };
   const forms = posResponseSignStrings(env);
-  env.sign = rsaSign(opts.badSign ? keys.merchantPrivateKey : keys.providerPrivateKey, forms[opts.form ?? 'dataTimestamp']);
+  // sortedKv by default: the form that also covers `code` (a refusal under data+timestamp proves nothing).
+  env.sign = rsaSign(opts.badSign ? keys.merchantPrivateKey : keys.providerPrivateKey, forms[opts.form ?? 'sortedKv']);
   return env;
 }

@@ -44,16 +44,16 @@ describe('POS envelope', () => {
     expect(plain.r.signValid).toBe(true);
   });
 
-  it('refuses a stale or future timestamp (more than 5 minutes) with 00006 and creates nothing', async () => {
+  it('refuses a stale or future timestamp (more than 5 minutes) with an unsigned 10002 and creates nothing', async () => {
     sb = await startSandbox(testConfig());
     for (const offset of [-6 * 60_000, 6 * 60_000]) {
       const r = await posCall(sb, 'createOrder', orderParams(), { timestamp: String(Date.now() + offset) });
-      expect(r.status).toBe(401);
-      expect(r.json).toMatchObject({ code: '00006', data: null });
-      expect(r.json.message).toMatch(/timestamp/);
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ code: '10002', message: 'timestamp expired', data: null });
+      expect(r.json.sign).toBeUndefined();
     }
     const bad = await posCall(sb, 'createOrder', orderParams(), { timestamp: 'yesterday' });
-    expect(bad.json.code).toBe('00006');
+    expect(bad.json.code).toBe('10002');
     expect(sb.listPosOrders()).toHaveLength(0);
   });
 
@@ -71,11 +71,13 @@ describe('POS envelope', () => {
     const { rsaSign } = await import('../../../electron/core/crypto');
     answers.push(await posCall(sb, 'createOrder', orderParams(), { timestamp: ts, paramContent: garbage, sign: rsaSign(k.merchant.privateKey, garbage + ts) }));
     for (const r of answers) {
-      expect(r.status).toBe(401);
-      expect(r.json).toMatchObject({ code: '00001', message: 'sign verification failed', data: null });
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ code: '10004', message: 'sign verification failed', data: null });
+      expect(r.json.sign).toBeUndefined();
     }
     const unknown = await posCall(sb, 'createOrder', orderParams(), { clientAuthKey: 'CAK-nope' });
-    expect(unknown.json).toMatchObject({ code: '00001', message: 'unknown clientAuthKey' });
+    expect(unknown.json).toMatchObject({ code: '10001', message: 'invalid clientAuthKey' });
+    expect(unknown.json.sign).toBeUndefined();
     const version = await posCall(sb, 'createOrder', orderParams(), { headers: { version: 'V1.0.0' } });
     expect(version.status).toBe(400);
     expect(version.json.message).toMatch(/version/);

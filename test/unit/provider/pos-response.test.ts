@@ -8,14 +8,15 @@ import { defaultConventions } from '../../../shared/settings';
 import { keys } from './fixtures';
 
 type Form = 'dataTimestamp' | 'sortedKv';
+const SIGNED_AT = 1763726400123;
 
-function envelope(opts: { code?: string; message?: string; data?: unknown; encrypt?: boolean; form?: Form; signWith?: string; sign?: string | null }) {
+function envelope(opts: { code?: string; message?: string; data?: unknown; encrypt?: boolean; form?: Form; signWith?: string; sign?: string | null; timestamp?: number }) {
   const data = opts.data === undefined ? { orderNo: '240101000000000001' } : opts.data;
   const env: Record<string, unknown> = {
     code: opts.code ?? '00000',
     message: opts.message ?? 'SUCCESSFUL',
     data: data !== null && opts.encrypt !== false ? rsaEncryptChunked(keys.merchantPublicKey, canonicalJson(data)) : data,
-    timestamp: '1763726400123',
+    timestamp: String(opts.timestamp ?? SIGNED_AT),
   };
   if (opts.sign !== undefined) {
     if (opts.sign !== null) env.sign = opts.sign;
@@ -40,6 +41,7 @@ function options(conv: Partial<Conventions> = {}, extra: Partial<OpenPosResponse
     merchantPrivateKey: keys.merchantPrivateKey,
     logger,
     notFoundMeansNull: false,
+    now: SIGNED_AT + 1000,
     decrypt,
     ...extra,
   };
@@ -60,7 +62,7 @@ describe('openPosResponse', () => {
     for (const form of ['dataTimestamp', 'sortedKv'] as const) {
       const { o, decrypt } = options();
       const r = openPosResponse(answer(envelope({ form })), o);
-      expect(r).toEqual({ notFound: false, data: { orderNo: '240101000000000001' }, code: '00000', message: 'SUCCESSFUL' });
+      expect(r).toEqual({ notFound: false, data: { orderNo: '240101000000000001' }, code: '00000', message: 'SUCCESSFUL', signedAt: SIGNED_AT });
       expect(decrypt).toHaveBeenCalledTimes(1);
     }
   });
@@ -102,17 +104,26 @@ describe('openPosResponse', () => {
     expect(decrypt).not.toHaveBeenCalled();
   });
 
-  it('warn: a bad signature passes with a warning logged', () => {
+  it('warn: a bad signature over plain data passes with a warning logged', () => {
     const { o, logger, decrypt } = options({ posResponseVerify: 'warn' });
-    const r = openPosResponse(answer(envelope({ sign: 'AAAA' })), o);
+    const r = openPosResponse(answer(envelope({ sign: 'AAAA', encrypt: false })), o);
     expect(r).toMatchObject({ data: { orderNo: '240101000000000001' } });
-    expect(decrypt).toHaveBeenCalledTimes(1);
+    expect(decrypt).not.toHaveBeenCalled();
     expect(logger.lines.some((l) => l.level === 'warn' && /signature does not verify/.test(l.msg))).toBe(true);
+  });
+
+  it('warn and off: encrypted data that did not verify is never decrypted', () => {
+    for (const mode of ['warn', 'off'] as const) {
+      const { o, decrypt } = options({ posResponseVerify: mode });
+      const e = thrown(() => openPosResponse(answer(envelope({ sign: 'AAAA' })), o));
+      expect(e).toMatchObject({ code: 'PROVIDER_BAD_RESPONSE', details: { reason: 'unauthenticated', outcomeUnknown: true } });
+      expect(decrypt).not.toHaveBeenCalled();
+    }
   });
 
   it('off: no check and no warning', () => {
     const { o, logger } = options({ posResponseVerify: 'off' });
-    expect(openPosResponse(answer(envelope({ sign: null })), o).notFound).toBe(false);
+    expect(openPosResponse(answer(envelope({ sign: null, encrypt: false })), o).notFound).toBe(false);
     expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([]);
   });
 
@@ -139,13 +150,13 @@ describe('openPosResponse', () => {
   it('not found outside a query goes through verification', () => {
     const { o } = options();
     expect(thrown(() => openPosResponse(answer({ code: '00003', message: 'order not exist', data: null }), o)).code).toBe('PROVIDER_BAD_RESPONSE');
-    const signed = envelope({ code: '00003', message: 'order not exist', data: null });
+    const signed = envelope({ code: '00003', message: 'order not exist', data: null, form: 'sortedKv' });
     expect(thrown(() => openPosResponse(answer(signed), o))).toMatchObject({ code: 'PROVIDER_REFUSED', details: { providerCode: '00003' } });
   });
 
   it('a signed refusal is PROVIDER_REFUSED with code and message; "already exists" recognisable', () => {
     const { o } = options();
-    const e = thrown(() => openPosResponse(answer(envelope({ code: '02006', message: 'outOrderNo already exist', data: null })), o));
+    const e = thrown(() => openPosResponse(answer(envelope({ code: '02006', message: 'outOrderNo already exist', data: null, form: 'sortedKv' })), o));
     expect(e.code).toBe('PROVIDER_REFUSED');
     expect(e.details).toMatchObject({ providerCode: '02006', providerMessage: 'outOrderNo already exist', alreadyExists: true, outcomeUnknown: false });
   });
