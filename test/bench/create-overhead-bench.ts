@@ -8,7 +8,7 @@ import { openDatabase } from '../../electron/core/db/database';
 import { silentLogger } from '../../electron/core/log';
 import { createCheckoutService } from '../../electron/core/orders/checkout-service';
 import { createPosClient } from '../../electron/core/provider';
-import { OrderTextIndex } from '../../electron/core/records/order-text-index';
+import { OrderTextIndex } from '../../electron/core/orders/order-text-index';
 import { migrateRecords } from '../../electron/core/records/records-migrations';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
 import { percentile, round } from './bench-stats';

@@ -4,18 +4,18 @@ import type { recordCalls } from '../../../shared/contract-records';
 import type { OrderView } from '../../../shared/orders';
 import type { CoreModule, ModuleContext } from '../core-module';
 import type { SerialPortClass } from '../terminal/serial-port';
-import type { NetworkSendOptions } from './network-printer';
-import { searchOrders } from './order-search';
-import { OrderTextIndex } from './order-text-index';
+import type { NetworkSendOptions } from './printing/network-printer';
+import { searchOrders } from '../orders/order-search';
+import { OrderTextIndex } from '../orders/order-text-index';
 import { renderJob } from './print-payload';
-import { PrintJobStore, targetText } from './print-jobs';
-import { createPrintService } from './print-service';
-import { createReceipts } from './receipts-service';
+import { PrintJobStore, targetText } from './printing/print-jobs';
+import { createPrintService } from './printing/print-service';
+import { createReceipts } from './receipts/receipts-service';
 import { migrateRecords } from './records-migrations';
 import { createRecordsSettings } from './records-settings';
-import { createShiftService } from './shift-service';
-import { ShiftStore } from './shift-store';
-import { browserSystemPrinter, type SystemPrinter } from './system-printer';
+import { createShiftService } from './shifts/shift-service';
+import { ShiftStore } from './shifts/shift-store';
+import { browserSystemPrinter, type SystemPrinter } from './printing/system-printer';
 import { sqliteTopupTotals, type TopupTotalsSource } from './topup-totals';
 
 export interface RecordsDeps {

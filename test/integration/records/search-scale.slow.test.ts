@@ -2,9 +2,9 @@
 // covering index, and the time each kind of search takes (printed, not asserted: machines differ).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { searchOrders, type SearchQuery } from '../../../electron/core/records/order-search';
+import { searchOrders, type SearchQuery } from '../../../electron/core/orders/order-search';
 import { migrateRecords } from '../../../electron/core/records/records-migrations';
-import { OrderTextIndex } from '../../../electron/core/records/order-text-index';
+import { OrderTextIndex } from '../../../electron/core/orders/order-text-index';
 import type { Db } from '../../../electron/core/db/database';
 import { openTempDb } from '../../helpers/orders-db';
 

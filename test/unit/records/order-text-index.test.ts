@@ -2,8 +2,8 @@
 // order event (refresh) or, if that was missed, at the next start (recheckRecent).
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { searchOrders } from '../../../electron/core/records/order-search';
-import { OrderTextIndex, seatTokens } from '../../../electron/core/records/order-text-index';
+import { searchOrders } from '../../../electron/core/orders/order-search';
+import { OrderTextIndex, seatTokens } from '../../../electron/core/orders/order-text-index';
 import { migrateRecords } from '../../../electron/core/records/records-migrations';
 import { openTempDb, sale } from '../../helpers/orders-db';
 

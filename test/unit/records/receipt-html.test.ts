@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlDocumentOf, htmlFragmentOf } from '../../../electron/core/records/print-html';
-import { receiptDoc } from '../../../electron/core/records/receipt-model';
-import { RECEIPT_CSS } from '../../../electron/core/records/receipt-css';
-import { buildReceipt } from '../../../electron/core/records/receipt-model';
+import { htmlDocumentOf, htmlFragmentOf } from '../../../electron/core/records/printing/print-html';
+import { receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
+import { RECEIPT_CSS } from '../../../electron/core/records/printing/receipt-css';
+import { buildReceipt } from '../../../electron/core/records/receipts/receipt-model';
 import { CINEMA, paidReceipt, PAID_ORDER } from './receipt-fixtures';
 
 describe('receipt HTML', () => {

@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrderJournal } from '../../../electron/core/orders/order-journal';
 import { migrateRecords } from '../../../electron/core/records/records-migrations';
-import { shiftTotals } from '../../../electron/core/records/shift-totals';
+import { shiftTotals } from '../../../electron/core/records/shifts/shift-totals';
 import { sqliteTopupTotals } from '../../../electron/core/records/topup-totals';
-import { ShiftStore } from '../../../electron/core/records/shift-store';
+import { ShiftStore } from '../../../electron/core/records/shifts/shift-store';
 import type { OrderState } from '../../../shared/orders';
 import { openTempDb, sale } from '../../helpers/orders-db';
 

@@ -1,8 +1,8 @@
 // The print job journal: every receipt, report and test page sent to a printer is a row first, so a
 // failed print keeps what it was printing and where, and can be tried again at any time.
-import type { PaperWidth, PrintJobStatus, PrintJobView } from '../../../shared/records';
-import type { RecordProfile } from '../../../shared/record-profile';
-import type { Db } from '../db/database';
+import type { PaperWidth, PrintJobStatus, PrintJobView } from '../../../../shared/records';
+import type { RecordProfile } from '../../../../shared/record-profile';
+import type { Db } from '../../db/database';
 
 export type PrintTarget =
   | { kind: 'network'; host: string; port: number; paper: PaperWidth; copies: number }

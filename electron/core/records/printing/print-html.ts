@@ -1,6 +1,6 @@
 // The HTML output of a print document: a fragment for the preview and the browser's print, and a
 // whole page (with its style sheet) for Electron's system printing and PDF.
-import type { PaperWidth } from '../../../shared/records';
+import type { PaperWidth } from '../../../../shared/records';
 import type { Block, PrintDoc } from './print-doc';
 import { qrSvg } from './qr-svg';
 import { RECEIPT_CSS } from './receipt-css';

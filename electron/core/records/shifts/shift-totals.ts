@@ -1,9 +1,9 @@
 // A shift's totals from the journals: orders sold in it by outcome, fees, orders of earlier shifts
 // paid during it, top-ups by status, and everything still without an outcome.
-import { ORDER_STATE_LABELS, type OrderState } from '../../../shared/orders';
-import type { Bucket, OpenItem, ShiftTotals } from '../../../shared/records';
-import type { Db } from '../db/database';
-import type { TopupTotalsSource } from './topup-totals';
+import { ORDER_STATE_LABELS, type OrderState } from '../../../../shared/orders';
+import type { Bucket, OpenItem, ShiftTotals } from '../../../../shared/records';
+import type { Db } from '../../db/database';
+import type { TopupTotalsSource } from '../topup-totals';
 
 const OPEN_ORDER_STATES: OrderState[] = ['queued', 'creating', 'waiting', 'unknown'];
 const MAX_OPEN_ITEMS = 200;
