@@ -1,15 +1,11 @@
 // The order journal in SQLite: every order is written before it is sent, every change of state
 // after it, each in its own committed transaction with an event row. Final orders never change.
 import type { Db } from '../db/database';
-import { migrate } from '../db/database';
 import { type OrderEvent, type OrderState, type OrderView, type Sale } from '../../../shared/orders';
 import { canTransition, isFinalState, OPEN_STATES } from './order-state';
-import { ORDER_MIGRATIONS } from './order-migrations';
 import { formatOutOrderNo } from './out-order-no';
 import type { ProviderFacts } from './sale-wire';
 import type { RecordProfile } from '../../../shared/record-profile';
-
-export { ORDER_MIGRATIONS };
 
 /** An order as the journal holds it: the view plus what only the core needs. */
 export interface OrderRecord extends Omit<OrderView, 'nextActionAt'> {
@@ -137,7 +133,6 @@ export class OrderJournal {
   constructor(db: Db, now: () => number) {
     this.db = db;
     this.now = now;
-    migrate(db, ORDER_MIGRATIONS);
   }
 
   /**

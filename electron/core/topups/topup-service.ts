@@ -13,7 +13,7 @@ import { systemTimers, type Timers } from '../orders/timers';
 import { notConfiguredError } from '../provider/provider-errors';
 import type { BillsClient, TopupStatus } from '../provider/types';
 import type { KeyValueStore } from '../settings/kv-store';
-import { listUnhandledWebhookEvents, markWebhookEventHandled, migrateWebhookStore, type BillsCallbackEvent } from '../webhook';
+import { listUnhandledWebhookEvents, markWebhookEventHandled, type BillsCallbackEvent } from '../webhook';
 import { batchResultsCsv, batchTemplate } from './batch-export';
 import { checkBatchFile } from './batch-rows';
 import { checkBatchCustomers, fullName } from './customer-check';
@@ -333,7 +333,6 @@ export function createTopupService(deps: TopupServiceDeps) {
         if (b.check.state === 'running') journal.setBatch(b.id, { check: { ...b.check, state: 'none' } });
       }
       engine.resume();
-      migrateWebhookStore(deps.db);
       for (const e of listUnhandledWebhookEvents(deps.db)) {
         if (e.kind !== 'bills') continue;
         try {

@@ -1,86 +1,8 @@
-// The top-up journal's tables (SQLite migrations) and the shapes of its rows: items, batches,
-// the moves written to them, and the renderer's view of an item.
-import { TOPUP_STATES, type BatchState, type ServiceType, type TopupState, type TopupView } from '../../../shared/topups';
+// The shapes of the top-up journal's rows: items, batches, the moves written to them, the
+// renderer's view of an item, and the filters of the item lists.
+import { FINAL_TOPUP_STATES, OPEN_TOPUP_STATES, type BatchState, type ServiceType, type TopupState, type TopupView } from '../../../shared/topups';
+import { sqlList } from '../db/sql';
 import type { TopupStatus } from '../provider/types';
-
-const STATES = TOPUP_STATES.map((s) => `'${s}'`).join(',');
-
-export const TOPUP_MIGRATIONS = [
-  {
-    name: 'topups-001-journal',
-    sql: `
-      CREATE TABLE topup_batches (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        profile TEXT NOT NULL,
-        bills_merchant_id TEXT NOT NULL,
-        file_name TEXT NOT NULL,
-        state TEXT NOT NULL CHECK (state IN ('draft','running','paused','done','discarded')),
-        chunk_size INTEGER NOT NULL,
-        total_rows INTEGER NOT NULL,
-        bad_rows INTEGER NOT NULL,
-        notice TEXT,
-        check_state TEXT NOT NULL DEFAULT 'none' CHECK (check_state IN ('none','running','done')),
-        check_checked INTEGER NOT NULL DEFAULT 0,
-        check_total INTEGER NOT NULL DEFAULT 0,
-        check_not_found INTEGER NOT NULL DEFAULT 0,
-        check_unchecked INTEGER NOT NULL DEFAULT 0,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        finished_at INTEGER
-      );
-      CREATE TABLE topups (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        reference TEXT NOT NULL,
-        profile TEXT NOT NULL,
-        bills_merchant_id TEXT NOT NULL,
-        batch_id INTEGER REFERENCES topup_batches(id),
-        line INTEGER,
-        service_type TEXT NOT NULL CHECK (service_type IN ('airtime','betting')),
-        provider TEXT NOT NULL,
-        customer_id TEXT NOT NULL,
-        customer_name TEXT,
-        amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
-        state TEXT NOT NULL CHECK (state IN (${STATES})),
-        provider_status TEXT,
-        order_no TEXT,
-        error_msg TEXT NOT NULL DEFAULT '',
-        attempts INTEGER NOT NULL DEFAULT 0,
-        sent_at INTEGER,
-        business_day TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        finished_at INTEGER,
-        UNIQUE (bills_merchant_id, reference)
-      );
-      CREATE INDEX topups_batch_state ON topups(batch_id, state);
-      CREATE INDEX topups_state ON topups(state);
-      CREATE INDEX topups_day ON topups(business_day);
-      CREATE TABLE topup_events (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        topup_id INTEGER NOT NULL REFERENCES topups(id) ON DELETE CASCADE,
-        at INTEGER NOT NULL,
-        from_state TEXT,
-        to_state TEXT NOT NULL,
-        note TEXT NOT NULL
-      );
-      CREATE INDEX topup_events_item ON topup_events(topup_id, id);
-      CREATE TABLE topup_row_errors (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        batch_id INTEGER NOT NULL REFERENCES topup_batches(id),
-        line INTEGER NOT NULL,
-        col TEXT NOT NULL,
-        message TEXT NOT NULL
-      );
-      CREATE INDEX topup_row_errors_batch ON topup_row_errors(batch_id, line, id);
-      CREATE TABLE topup_counters (
-        counter_code TEXT NOT NULL,
-        business_day TEXT NOT NULL,
-        last_seq INTEGER NOT NULL,
-        PRIMARY KEY (counter_code, business_day)
-      );
-    `,
-  },
-];
 
 /** Who the items belong to: they are only ever sent or asked about with the same merchant's keys. */
 export interface Owner {
@@ -206,7 +128,7 @@ export function toView(rec: TopupRecord): TopupView {
 
 export const ITEM_FILTERS: Record<'all' | 'open' | 'failed' | 'success', string> = {
   all: '1 = 1',
-  open: "state IN ('draft','queued','sending','unknown','pending')",
-  failed: "state IN ('fail','not_sent','cancelled')",
+  open: `state IN (${sqlList(['draft', ...OPEN_TOPUP_STATES])})`,
+  failed: `state IN (${sqlList(FINAL_TOPUP_STATES.filter((s) => s !== 'success'))})`,
   success: "state = 'success'",
 };
