@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escposOf } from '../../../electron/core/records/printing/escpos';
 import { htmlDocumentOf, htmlFragmentOf } from '../../../electron/core/records/printing/print-html';
-import { RECEIPT_CSS } from '../../../electron/core/records/printing/receipt-css';
+import { RECEIPT_CSS } from '../../../shared/receipt-css';
 import { buildReceipt, receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
 import { escposLines } from '../../helpers/loopback-printer';
 import { CINEMA, PAID_ORDER } from './receipt-fixtures';

@@ -2,6 +2,7 @@
 // model (escaped there, class names only), on a white strip the width of the paper.
 import { createPortal } from 'react-dom';
 import { useReceipts } from '../../stores/receipt-store';
+import 'virtual:receipt-paper.css';
 import '../../records.css';
 
 export function ReceiptPaper({ html, label, testId }: { html: string; label: string; testId?: string }) {
