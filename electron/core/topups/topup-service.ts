@@ -19,7 +19,8 @@ import { checkBatchFile } from './batch-rows';
 import { checkBatchCustomers, fullName } from './customer-check';
 import { createProvidersCache } from './providers-cache';
 import { counterCode, lagosDayCode } from './reference';
-import { createTopupEngine, DEFAULT_ENGINE_TUNING, type EngineTuning } from './topup-engine';
+import { createTopupEngine } from './topup-engine';
+import { DEFAULT_ENGINE_TUNING, type EngineTuning } from './topup-tuning';
 import { TopupJournal, toView, type BatchRecord, type Owner, type TopupRecord } from './topup-journal';
 import { checkTopup, findBettingProvider } from './topup-input';
 
