@@ -104,19 +104,11 @@ function toRecord(r: Row): OrderRecord {
     const val = opt<OrderRecord[K]>(v);
     if (val !== undefined) rec[k] = val;
   };
-  set('orderNo', r.order_no);
-  set('payNo', r.pay_no);
-  set('feeKobo', r.provider_fee_kobo);
-  set('feePattern', r.fee_pattern);
-  set('senderName', r.sender_name);
-  set('senderAccount', r.sender_account);
-  set('transactionTime', r.transaction_time);
-  set('completedTime', r.completed_time);
+  // The provider's facts have their columns in FACT_COLUMNS; its fee is the record's feeKobo.
+  for (const [k, col] of Object.entries(FACT_COLUMNS) as [keyof ProviderFacts, string][]) set(k === 'providerFeeKobo' ? 'feeKobo' : k, r[col]);
   set('reason', r.reason);
-  set('providerStatus', r.provider_status);
   set('retryOf', r.retry_of);
   set('waitingSince', r.waiting_since);
-  set('detailsJson', r.details_json);
   return rec;
 }
 

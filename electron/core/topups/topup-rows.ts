@@ -1,6 +1,7 @@
 // The shapes of the top-up journal's rows: items, batches, the moves written to them, the
 // renderer's view of an item, and the filters of the item lists.
 import { FINAL_TOPUP_STATES, OPEN_TOPUP_STATES, type BatchState, type ServiceType, type TopupState, type TopupView } from '../../../shared/topups';
+import { camelRow, type Row } from '../db/rows';
 import { sqlList } from '../db/sql';
 import type { TopupStatus } from '../provider/types';
 
@@ -69,55 +70,16 @@ export interface BatchTotals {
   bettingRows: number;
 }
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
+/** Every column of `topups` but the business day (the journal's own numbering). */
 export function toItem(r: Row): TopupRecord {
-  return {
-    id: r.id as number,
-    reference: r.reference as string,
-    profile: r.profile as string,
-    billsMerchantId: r.bills_merchant_id as string,
-    batchId: (r.batch_id as number | null) ?? null,
-    line: (r.line as number | null) ?? null,
-    serviceType: r.service_type as ServiceType,
-    provider: r.provider as string,
-    customerId: r.customer_id as string,
-    customerName: (r.customer_name as string | null) ?? null,
-    amountKobo: r.amount_kobo as number,
-    state: r.state as TopupState,
-    providerStatus: (r.provider_status as TopupStatus | null) ?? null,
-    orderNo: (r.order_no as string | null) ?? null,
-    errorMsg: r.error_msg as string,
-    attempts: r.attempts as number,
-    sentAt: (r.sent_at as number | null) ?? null,
-    createdAt: r.created_at as number,
-    updatedAt: r.updated_at as number,
-    finishedAt: (r.finished_at as number | null) ?? null,
-  };
+  return camelRow(r, ['business_day']) as unknown as TopupRecord;
 }
 
 export function toBatch(r: Row): BatchRecord {
-  return {
-    id: r.id as number,
-    profile: r.profile as string,
-    billsMerchantId: r.bills_merchant_id as string,
-    fileName: r.file_name as string,
-    state: r.state as BatchState,
-    chunkSize: r.chunk_size as number,
-    totalRows: r.total_rows as number,
-    badRows: r.bad_rows as number,
-    notice: (r.notice as string | null) ?? null,
-    check: {
-      state: r.check_state as BatchRecord['check']['state'],
-      checked: r.check_checked as number,
-      total: r.check_total as number,
-      notFound: r.check_not_found as number,
-      unchecked: r.check_unchecked as number,
-    },
-    createdAt: r.created_at as number,
-    updatedAt: r.updated_at as number,
-    finishedAt: (r.finished_at as number | null) ?? null,
-  };
+  const { checkState, checkChecked, checkTotal, checkNotFound, checkUnchecked, ...rest } = camelRow(r);
+  return { ...rest, check: { state: checkState, checked: checkChecked, total: checkTotal, notFound: checkNotFound, unchecked: checkUnchecked } } as unknown as BatchRecord;
 }
 
 /** The renderer's view of an item (no owner, no internal times). */
