@@ -1,6 +1,8 @@
 // The one contract between the renderer and main: every call with its argument and result
 // schemas, every event with its payload schema. Both transports and window.counterpay derive from it.
 import { z } from 'zod';
+import { DiskStatusSchema } from './backups';
+import { backupCalls } from './contract-backups';
 import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
@@ -19,6 +21,7 @@ export const StatusSnapshotSchema = z.object({
   provider: z.object({ state: ProviderReach, detail: z.string() }),
   terminal: z.object({ state: z.enum(['not-connected', 'connecting', 'connected', 'manual']), sn: z.string().nullable(), detail: z.string() }),
   queue: z.object({ length: z.number().int().nonnegative(), online: z.boolean() }),
+  disk: DiskStatusSchema,
 });
 export type StatusSnapshot = z.infer<typeof StatusSnapshotSchema>;
 
@@ -106,7 +109,12 @@ const coreEvents = {
   'demo.terminalChanged': DemoTerminalScreenSchema,
 } satisfies EventsSpec;
 
-export const calls = { ...coreCalls, ...topupCalls, ...recordCalls } satisfies CallsSpec;
+export const calls = {
+  ...coreCalls,
+  ...topupCalls,
+  ...recordCalls,
+  ...backupCalls,
+} satisfies CallsSpec;
 export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;

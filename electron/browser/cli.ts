@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DataDirError } from '../core/data-folder/prepare-dir';
 import { consoleLogger } from '../core/log';
 import { bootBrowserShell } from './boot';
 import { defaultBrowserDataDir } from './data-dir';
@@ -12,6 +13,7 @@ async function main() {
       port: { type: 'string', default: '0' },
       'data-dir': { type: 'string' },
       'renderer-dir': { type: 'string' },
+      restore: { type: 'string' },
     },
   });
   const port = Number(values.port);
@@ -28,7 +30,9 @@ async function main() {
   const dataDir = resolve(values['data-dir'] ?? defaultBrowserDataDir());
   const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
   const logger = consoleLogger('browser-shell');
-  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, version });
+  const restoreFrom = values.restore ? resolve(values.restore) : undefined;
+  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, version, ...(restoreFrom ? { restoreFrom } : {}) });
+  if (restoreFrom) console.log(`The journal was restored from ${restoreFrom}; the one it replaced was kept beside it.`);
   console.log(`CounterPay is running in the browser shell. Open this address in Chromium or Chrome:`);
   console.log(`COUNTERPAY_URL=${app.shell.url}`);
   console.log(`Data folder: ${dataDir}`);
@@ -41,6 +45,11 @@ async function main() {
 }
 
 main().catch((e) => {
+  if (e instanceof DataDirError) {
+    // One sentence the person at the counter (or support) can act on; the exit code says which case.
+    console.error(`CounterPay could not start: ${e.message}`);
+    process.exit(e.exitCode);
+  }
   console.error(`CounterPay could not start: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
 });

@@ -1,14 +1,15 @@
 // The composition root: builds every core service from its dependencies, once, for either
 // shell (Electron or browser). Transports only see `dispatch` and `hub`.
-import { join } from 'node:path';
 import { createDispatcher } from '../../shared/contract-kit';
 import { calls, type StatusSnapshot } from '../../shared/contract';
 import type { TerminalState } from '../../shared/terminal';
 import type { Clock } from './clock';
-import { openDatabase } from './db/database';
+import type { RecoveryNotice } from '../../shared/backups';
+import { createBackupsModule, type RestartWithJournal } from './backup/backups-module';
+import { openJournalChecked } from './backup/journal-file';
 import { startDemoSandbox, type DemoSandbox } from './demo/demo-sandbox';
 import { demoScreen } from './demo/demo-screen';
-import { createEventHub } from './event-hub';
+import { createEventHub, type EventHub } from './event-hub';
 import { buildHandlers } from './handlers';
 import type { Logger } from './log';
 import { createCheckoutService } from './orders/checkout-service';
@@ -39,6 +40,12 @@ export interface CoreDeps {
   embeddedSandbox?: boolean;
   /** Electron's system printing and PDF (electron/main/print-system.ts); absent in the browser shell. */
   systemPrinter?: SystemPrinter;
+  /** A hub that outlives this core (the shells rebuild the core after a restore). */
+  hub?: EventHub;
+  /** Files repaired or set aside before the core was built (settings, keys, a restore). */
+  startupNotices?: RecoveryNotice[];
+  /** Given by shells that can rebuild the core: lets Settings → Backups restore while running. */
+  restartWithJournal?: RestartWithJournal;
 }
 
 function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
@@ -49,9 +56,10 @@ function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
 
 export async function createCore(deps: CoreDeps) {
   const { logger, clock } = deps;
-  const hub = createEventHub();
+  const hub = deps.hub ?? createEventHub();
   const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
-  const db = openDatabase(join(deps.dataDir, 'counterpay.db'));
+  const journal = openJournalChecked(deps.dataDir, clock.now());
+  const db = journal.db;
   const films = createSaleMemory(deps.store);
 
   // ---- the Demo profile's embedded provider ----
@@ -93,7 +101,7 @@ export async function createCore(deps: CoreDeps) {
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   const status = (): StatusSnapshot => {
     const name = settings.activeProfile();
-    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), terminal: terminalPart(terminal.getState()), queue };
+    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), terminal: terminalPart(terminal.getState()), queue, disk: backups.disk() };
   };
   const publishStatus = () => hub.emit('status.changed', status());
   terminal.on('change', (t) => {
@@ -129,7 +137,7 @@ export async function createCore(deps: CoreDeps) {
     db, settings, logger, clock, demo: () => demo,
     onPosNotification: (n) => checkout.onWebhook(n),
     onBillsCallback: (cb) => {
-      for (const m of modules) m.onBillsCallback?.(cb);
+      for (const m of modules) if ('onBillsCallback' in m) m.onBillsCallback?.(cb);
     },
   });
 
@@ -147,11 +155,18 @@ export async function createCore(deps: CoreDeps) {
     shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
     demo: () => demo, webhookUrl: () => webhooks.url(),
   };
-  const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {})] as const;
+  const backups = createBackupsModule(moduleCtx, {
+    notices: deps.startupNotices ?? [],
+    onDiskChange: () => publishStatus(),
+    ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
+  });
+  if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
+  const modules = [createTopupsModule(moduleCtx), createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}), backups] as const;
   const handlers = {
     ...buildHandlers({ deps, settings, status, checkout, terminal, films, demo: () => demo, clock, settingsApplied: () => applying }),
     ...modules[0].handlers,
     ...modules[1].handlers,
+    ...backups.handlers,
   };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
