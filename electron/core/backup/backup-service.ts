@@ -3,7 +3,7 @@
 // folder. A backup is written as `.partial`, checked, flushed and only then renamed, so a kill or a
 // full disk never leaves a broken file that looks like a backup. A failed backup is recorded and
 // shown; it never throws into selling.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { BackupInfo, BackupsView } from '../../../shared/backups';
@@ -93,7 +93,9 @@ export function createBackupService(deps: BackupServiceDeps) {
     const partial = `${final}.partial`;
     try {
       ensureFolder(folder);
+      closeSync(openSync(partial, 'w', 0o600)); // made 0600 before SQLite writes the journal's pages into it
       await db.backup(partial);
+      chmodSync(partial, 0o600);
       const problem = checkJournalFile(partial);
       if (problem) throw new Error(`the new backup did not pass its check: ${problem}`);
       const fd = openSync(partial, 'r+', 0o600);

@@ -2,7 +2,7 @@
 // file is copied to a "last good" copy; at start a file that cannot be read is moved aside (kept,
 // never deleted) and the last good copy takes its place. What happened is returned as a notice
 // for the banner.
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
 import type { RecoveryNotice } from '../../../shared/backups';
 import type { KeyValueStore } from '../settings/kv-store';
 
@@ -25,6 +25,7 @@ function stamp(ms: number): string {
 export function copyAtomic(from: string, to: string, mode = 0o600): void {
   const tmp = `${to}.${process.pid}.tmp`;
   copyFileSync(from, tmp);
+  chmodSync(tmp, mode);
   const fd = openSync(tmp, 'r+', mode);
   try {
     fsyncSync(fd);
