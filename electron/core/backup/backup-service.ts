@@ -3,6 +3,7 @@
 // folder. A backup is written as `.partial`, checked, flushed and only then renamed, so a kill or a
 // full disk never leaves a broken file that looks like a backup. A failed backup is recorded and
 // shown; it never throws into selling.
+import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
@@ -60,6 +61,16 @@ function listFolder(dir: string, place: BackupInfo['place']): BackupInfo[] {
   return out.sort((a, b) => b.at - a.at);
 }
 
+/** The copy carries the journal's WAL mode; a backup is better one self-contained file. */
+function asSingleFile(file: string): void {
+  const copy = new Database(file);
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
 const message = (e: unknown) => {
   const code = (e as { code?: string }).code;
   if (code === 'ENOSPC' || code === 'SQLITE_FULL') return 'the disk is full';
@@ -96,6 +107,7 @@ export function createBackupService(deps: BackupServiceDeps) {
       closeSync(openSync(partial, 'w', 0o600)); // made 0600 before SQLite writes the journal's pages into it
       await db.backup(partial);
       chmodSync(partial, 0o600);
+      asSingleFile(partial);
       const problem = checkJournalFile(partial);
       if (problem) throw new Error(`the new backup did not pass its check: ${problem}`);
       const fd = openSync(partial, 'r+', 0o600);
@@ -159,7 +171,7 @@ export function createBackupService(deps: BackupServiceDeps) {
     start(): void {
       // A backup killed half-way leaves only a `.partial`: it was never a backup.
       try {
-        for (const n of readdirSync(folder)) if (n.endsWith('.partial')) rmSync(join(folder, n), { force: true });
+        for (const n of readdirSync(folder)) if (n.includes('.db.partial')) rmSync(join(folder, n), { force: true });
       } catch {
         /* no backups folder yet */
       }
