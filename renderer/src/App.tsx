@@ -1,6 +1,7 @@
 // The app frame: navigation, the current screen, the status bar. Alt+1..5 switch screens.
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { RecoveryBanner } from './components/RecoveryBanner';
 import { StatusBar } from './components/StatusBar';
 import { ThemeSwitch } from './components/ThemeSwitch';
 import { OrdersScreen } from './screens/OrdersScreen';
@@ -78,6 +79,7 @@ export function App() {
         <ThemeSwitch />
       </header>
       <main className="content" id="main">
+        <RecoveryBanner />
         <View />
       </main>
       <StatusBar />

@@ -1,4 +1,5 @@
-// Always-visible facts a cashier needs: profile, provider reachability, terminal, queue.
+// Always-visible facts a cashier needs: profile, provider reachability, terminal, queue, and a
+// full disk before it stops sales.
 import { useShallow } from 'zustand/react/shallow';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
@@ -36,6 +37,11 @@ export function StatusBar() {
         Queue: {status.queue.length}
         {status.queue.online ? '' : ' · offline'}
       </span>
+      {status.disk.state === 'low' && (
+        <span className="pill" data-tone="bad" role="status" title={status.disk.detail}>
+          Disk almost full: {Math.floor((status.disk.freeBytes ?? 0) / (1024 * 1024))} MB free
+        </span>
+      )}
       {!connected && (
         <span className="pill" data-tone="bad" role="alert">
           Lost contact with CounterPay, reconnecting…
