@@ -18,6 +18,15 @@ async function api<T>(request: APIRequestContext, shell: ShellProcess, name: str
   return body.value;
 }
 
+/** A Demo sale made and paid through the API (the UI of selling is tested elsewhere). */
+async function paidSale(request: APIRequestContext, shell: ShellProcess, seats: string): Promise<{ id: number; outOrderNo: string }> {
+  const order = await api<{ id: number; outOrderNo: string }>(request, shell, 'sale.charge', { ...SALE, seats });
+  await expect.poll(async () => (await api<{ pending: { outOrderNo: string } | null }>(request, shell, 'demo.terminalScreen')).pending?.outOrderNo).toBe(order.outOrderNo);
+  await api(request, shell, 'demo.present', { outcome: 'SUCCESS' });
+  await expect.poll(async () => (await api<{ state: string }>(request, shell, 'orders.get', { id: order.id })).state).toBe('paid');
+  return order;
+}
+
 async function both(page: Page, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -40,7 +49,7 @@ test('back up now, restore with the PIN, the banner tells what happened', async 
   const backups = page.getByRole('region', { name: 'Backups' });
   await expect(backups.getByText('No backup yet.')).toBeVisible();
 
-  const first = await api<{ outOrderNo: string }>(request, shell, 'sale.charge', SALE);
+  const first = await paidSale(request, shell, 'F7');
   await backups.getByRole('button', { name: 'Back up now' }).click();
   await expect(backups.getByRole('status')).toHaveText('Backup made.');
   await expect(backups.getByText(/^Last backup/)).toBeVisible();
@@ -48,7 +57,7 @@ test('back up now, restore with the PIN, the banner tells what happened', async 
   await backups.getByRole('button', { name: 'Back up now' }).scrollIntoViewIfNeeded();
   await both(page, 'backups-panel');
 
-  await api(request, shell, 'sale.charge', { ...SALE, seats: 'F8' });
+  await paidSale(request, shell, 'F8');
   await backups.getByRole('button', { name: /^Restore the backup of/ }).click();
   const confirm = page.getByRole('form', { name: /^Restore the journal to/ });
   await expect(confirm.getByText(/backed up first, so nothing is deleted/)).toBeVisible();

@@ -76,6 +76,11 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
     'backups.restore': async (a) => {
       const chosen = service.find(a.name, a.place);
       if (!chosen) throw new AppError('NOT_FOUND', `The backup ${a.name} is no longer there. Refresh the list.`, { name: a.name, place: a.place });
+      // A sale still waiting for its payment would drop out of the journal while the customer pays.
+      const open = ctx.checkout.listOpen();
+      if (open.length > 0) {
+        throw new AppError('CONFLICT', `${open.length} sale${open.length === 1 ? ' is' : 's are'} not settled yet (${open.slice(0, 3).map((o) => o.outOrderNo).join(', ')}${open.length > 3 ? ', …' : ''}). Restore once they are paid, failed or expired.`, { open: open.map((o) => o.outOrderNo) });
+      }
       const problem = checkJournalFile(chosen.path);
       if (problem) throw new AppError('VALIDATION', `This backup cannot be restored: ${problem}. Choose another one.`, { name: a.name });
       if (!deps.restart) throw new AppError('NOT_READY', 'This app cannot restore while it runs. Close it and start it with --restore and the backup file.');

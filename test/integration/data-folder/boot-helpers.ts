@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bootBrowserShell } from '../../../electron/browser/boot';
 import { memoryLogger } from '../../../electron/core/log';
+import type { OrderView } from '../../../shared/orders';
 
 export type BootedShell = Awaited<ReturnType<typeof bootBrowserShell>>;
 const ctx = { trusted: true, sender: 'test' };
@@ -38,4 +39,31 @@ export async function callError(app: BootedShell, name: string, args: unknown = 
   const r = await app.core.dispatch(name, args, ctx);
   if (r.ok) throw new Error(`${name} was expected to fail`);
   return r.error;
+}
+
+/** Pays a Demo sale: waits until it shows on the Demo terminal, presents the card, waits for paid. */
+export async function payOnDemoTerminal(app: BootedShell, id: number): Promise<OrderView> {
+  const waiters: { state: string; ok: () => void }[] = [];
+  const off = app.core.hub.subscribe((name, payload) => {
+    const v = payload as OrderView;
+    if (name === 'order.changed' && v.id === id) for (const w of waiters.filter((x) => x.state === v.state)) w.ok();
+  });
+  const reach = (state: OrderView['state']) => new Promise<void>((ok) => waiters.push({ state, ok }));
+  try {
+    const waiting = reach('waiting');
+    // Subscribed first, then asked: a state reached in between is not missed.
+    if ((await call<OrderView>(app, 'orders.get', { id })).state !== 'waiting') await waiting;
+    const paid = reach('paid');
+    await call(app, 'demo.present', { outcome: 'SUCCESS' });
+    await paid;
+    return call<OrderView>(app, 'orders.get', { id });
+  } finally {
+    off();
+  }
+}
+
+/** A Demo sale taken to paid. */
+export async function sellPaid(app: BootedShell, sale: Record<string, unknown> = SALE): Promise<OrderView> {
+  const order = await call<OrderView>(app, 'sale.charge', sale);
+  return payOnDemoTerminal(app, order.id);
 }

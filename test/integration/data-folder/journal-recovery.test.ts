@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BackupsView, RecoveryNotice } from '../../../shared/backups';
 import type { OrderView } from '../../../shared/orders';
 import { NUMBER_GAP } from '../../../electron/core/backup/backups-module';
-import { boot, call, callError, SALE, tempDataDir, type BootedShell } from './boot-helpers';
+import { boot, call, callError, payOnDemoTerminal, SALE, sellPaid, tempDataDir, type BootedShell } from './boot-helpers';
 
 const running: BootedShell[] = [];
 afterEach(async () => {
@@ -86,13 +86,18 @@ describe('backups and restore while the app runs', () => {
     const app = await start(dir);
     expect((await callError(app, 'backups.now')).code).toBe('PIN_NOT_SET'); // admin only
     await call(app, 'settings.setPin', { newPin: '2468' });
-    const first = await call<OrderView>(app, 'sale.charge', SALE);
+    const first = await sellPaid(app);
     const taken = await call<BackupsView>(app, 'backups.now');
     const backup = taken.backups[0]!;
     expect(backup).toMatchObject({ place: 'main', reason: 'manual' });
     expect(backup.sizeBytes).toBeGreaterThan(0);
     expect(statSync(backup.path).mode & 0o777).toBe(0o600);
     const later = await call<OrderView>(app, 'sale.charge', SALE);
+    // A sale still waiting for its payment blocks a restore: it would drop out of the journal.
+    const blocked = await callError(app, 'backups.restore', { name: backup.name, place: 'main' });
+    expect(blocked.code).toBe('CONFLICT');
+    expect(blocked.message).toContain(later.outOrderNo);
+    await payOnDemoTerminal(app, later.id);
 
     const restored = await call<{ restored: string; safetyBackup: string }>(app, 'backups.restore', { name: backup.name, place: 'main' });
     expect(restored.restored).toBe(backup.name);
@@ -114,7 +119,7 @@ describe('backups and restore while the app runs', () => {
     const dir = tempDataDir();
     const app = await start(dir);
     await call(app, 'settings.setPin', { newPin: '2468' });
-    await call(app, 'sale.charge', SALE);
+    await sellPaid(app);
     const backup = (await call<BackupsView>(app, 'backups.now')).backups[0]!;
     truncateSync(backup.path, 1000);
     const err = await callError(app, 'backups.restore', { name: backup.name, place: 'main' });
