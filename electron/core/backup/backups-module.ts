@@ -14,7 +14,7 @@ import { checkJournalFile, journalPath, swapInJournal } from './journal-file';
 
 const SECOND_FOLDER_KEY = 'backups.secondFolder';
 const NUMBER_GAP_KEY = 'backups.numberGapPending';
-/** Order numbers skipped after a restore or a new journal, so numbers used after the backup are never reused. */
+/** Order and top-up numbers skipped after a restore or a new journal, so numbers used after the backup are never reused. */
 export const NUMBER_GAP = 1000;
 const DISK_CHECK_MS = 60_000;
 
@@ -40,13 +40,13 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
     ...(deps.timers ? { timers: deps.timers } : {}), ...(deps.everyHours ? { everyHours: deps.everyHours } : {}),
   });
   let notices = [...deps.notices];
-  let disk: DiskStatus = readDisk(ctx.dataDir);
+  let announced: DiskStatus['state'] = readDisk(ctx.dataDir).state;
   let diskTimer: unknown = null;
   const checkDisk = () => {
-    const next = readDisk(ctx.dataDir);
-    const changed = next.state !== disk.state;
-    disk = next;
-    if (changed) deps.onDiskChange();
+    const next = readDisk(ctx.dataDir).state;
+    if (next === announced) return;
+    announced = next;
+    deps.onDiskChange();
   };
 
   // Numbers used after the backup (or in a journal that was lost) may be on receipts and at the
@@ -54,10 +54,15 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
   const reserveNumberGap = () => {
     if (ctx.store.get(NUMBER_GAP_KEY) !== true) return;
     const code = counterCode(ctx.settings.profile(ctx.settings.activeProfile()).counterName);
-    ctx.db.prepare(
-      `INSERT INTO order_counters (counter_code, business_day, last_seq) VALUES (?, ?, ?)
-       ON CONFLICT (counter_code, business_day) DO UPDATE SET last_seq = last_seq + ?`,
-    ).run(code, lagosDayCode(ctx.clock.now()), NUMBER_GAP, NUMBER_GAP);
+    const day = lagosDayCode(ctx.clock.now());
+    ctx.db.transaction(() => {
+      for (const table of ['order_counters', 'topup_counters']) {
+        ctx.db.prepare(
+          `INSERT INTO ${table} (counter_code, business_day, last_seq) VALUES (?, ?, ?)
+           ON CONFLICT (counter_code, business_day) DO UPDATE SET last_seq = last_seq + ?`,
+        ).run(code, day, NUMBER_GAP, NUMBER_GAP);
+      }
+    })();
     ctx.store.delete(NUMBER_GAP_KEY);
     ctx.logger.info('order numbers skipped after the journal changed', { code, gap: NUMBER_GAP });
   };
@@ -128,7 +133,8 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
 
   return {
     handlers,
-    disk: () => disk,
+    /** Read afresh for each status (statfs is cheap); the timer announces changes of state. */
+    disk: (): DiskStatus => readDisk(ctx.dataDir),
     service,
     /** Called once at start when the journal was found damaged and set aside. */
     journalDamaged(keptAs: string, problem: string): void {
