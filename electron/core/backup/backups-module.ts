@@ -10,13 +10,19 @@ import type { CoreModule, ModuleContext } from '../core-module';
 import { counterCode, lagosDayCode } from '../orders/out-order-no';
 import { createBackupService, type Timers } from './backup-service';
 import { readDisk } from './disk-space';
-import { checkJournalFile, journalPath, swapInJournal } from './journal-file';
+import { checkJournalFile, countSalesAfter, journalPath, swapInJournal } from './journal-file';
 
 const SECOND_FOLDER_KEY = 'backups.secondFolder';
 const NUMBER_GAP_KEY = 'backups.numberGapPending';
 /** Order and top-up numbers skipped after a restore or a new journal, so numbers used after the backup are never reused. */
 export const NUMBER_GAP = 1000;
 const DISK_CHECK_MS = 60_000;
+
+/** "2 sales made after …", or "Sales made after …" when the number cannot be known. */
+function salesAfter(count: number | null, when: string): string {
+  if (count === null) return `Sales made after ${when}`;
+  return `${count} sale${count === 1 ? '' : 's'} made after ${when}`;
+}
 
 /** Stops the core, runs `swap` with the journal closed, builds the core again with `notice`. */
 export type RestartWithJournal = (swap: () => void, notice: RecoveryNotice) => Promise<void>;
@@ -101,7 +107,7 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
       }
       const notice: RecoveryNotice = {
         kind: 'restore-finished',
-        message: `The journal was restored from the backup of ${formatLagosDateTime(chosen.at)}. The journal in use before was backed up as ${safety}. Sales made after ${formatLagosDateTime(chosen.at)} are not in it: their order numbers are on the printed receipts, and the provider can be asked for them.`,
+        message: `The journal was restored from the backup of ${formatLagosDateTime(chosen.at)}. The journal in use before was backed up as ${safety}. ${salesAfter(countSalesAfter(join(service.folder, safety), chosen.at), formatLagosDateTime(chosen.at))} are not in it: their order numbers are on the printed receipts, and the provider can be asked for them.`,
         keptAs: join(service.folder, safety),
         at: ctx.clock.now(),
       };
@@ -139,12 +145,13 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
     /** Called once at start when the journal was found damaged and set aside. */
     journalDamaged(keptAs: string, problem: string): void {
       const latest = service.latest();
-      const after = latest ? formatLagosDateTime(latest.at) : null;
+      const after = latest ? formatLagosDateTime(latest.at) : '';
+      const missing = latest ? countSalesAfter(keptAs, latest.at) : null;
       notices.push({
         kind: 'journal-damaged',
         message: `The sales journal was damaged (${problem}) and has been kept aside unchanged. CounterPay started a new, empty journal so you can keep selling. ${
           latest
-            ? `A manager should restore the latest backup, of ${after} (Settings → Backups → Restore). Sales made after ${after} are not in that backup: their order numbers are on the printed receipts, and the provider can be asked for them.`
+            ? `A manager should restore the latest backup, of ${after} (Settings → Backups → Restore). ${salesAfter(missing, after)} are not in that backup${missing === null ? ' (the damaged journal cannot tell how many)' : ''}: their order numbers are on the printed receipts, and the provider can be asked for them.`
             : 'There is no backup to restore: the sales on the printed receipts can be looked up with the provider by their order numbers.'
         }`,
         keptAs,

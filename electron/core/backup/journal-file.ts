@@ -161,5 +161,22 @@ export function finishInterruptedRestore(dataDir: string, now: number): 'none' |
   return 'finished';
 }
 
+/** Sales in `file` made after `at`, if the file can still be read that far; null when it cannot. */
+export function countSalesAfter(file: string, at: number): number | null {
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    return (db.prepare('SELECT count(*) AS n FROM orders WHERE created_at > ?').get(at) as { n: number }).n;
+  } catch {
+    return null;
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      /* a damaged file may refuse even to close */
+    }
+  }
+}
+
 export const backupsFolder = (dataDir: string) => join(dataDir, 'backups');
 export const dataDirOf = (journal: string) => dirname(journal);

@@ -109,6 +109,7 @@ describe('backups and restore while the app runs', () => {
     expect(today.map((o) => o.outOrderNo)).toEqual([first.outOrderNo]);
     const notices = await call<RecoveryNotice[]>(app, 'recovery.notices');
     expect(notices.map((n) => n.kind)).toEqual(['restore-finished']);
+    expect(notices[0]!.message).toMatch(/ 1 sale made after .* are not in it/);
     // The safety backup holds the sale made after the restored backup.
     const safety = new Database(join(dir, 'backups', restored.safetyBackup), { readonly: true });
     const nos = (safety.prepare('SELECT out_order_no FROM orders ORDER BY id').all() as { out_order_no: string }[]).map((r) => r.out_order_no);
