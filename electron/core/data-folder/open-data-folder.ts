@@ -2,12 +2,13 @@
 // and lock the folder, finish a restore that a kill interrupted, apply a --restore from the command
 // line, and repair settings and keys files that cannot be read. Throws DataDirError (one sentence,
 // an exit code) when the folder cannot be used.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecoveryNotice } from '../../../shared/backups';
 import { formatLagosDateTime } from '../../../shared/time';
 import { checkJournalFile, finishInterruptedRestore, journalPath, swapInJournal } from '../backup/journal-file';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
-import { lastGoodPath, recoverJsonFile } from './json-recovery';
+import { keepLastGood, lastGoodPath, recoverJsonFile } from './json-recovery';
 import { DataDirError, prepareDataDir, tightenFileModes } from './prepare-dir';
 
 export interface OpenedDataFolder {
@@ -46,6 +47,7 @@ export function openDataFolder(dataDir: string, opts: OpenDataFolderOptions): Op
     for (const { file, what } of opts.jsonFiles) {
       const n = recoverJsonFile(file, what, opts.now);
       if (n) notices.push(n);
+      else if (!existsSync(lastGoodPath(file))) keepLastGood(file); // a folder from before this feature gets its first good copy now
       tightenFileModes([file, lastGoodPath(file)]);
     }
     const db = journalPath(dataDir);

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecoveryNotice } from '../../../shared/backups';
+import { openDataFolder } from '../../../electron/core/data-folder/open-data-folder';
 import { boot, call, tempDataDir, type BootedShell } from './boot-helpers';
 
 const running: BootedShell[] = [];
@@ -81,5 +82,19 @@ describe('a keys file that cannot be read', () => {
     const app = await start(dir);
     expect((await call<RecoveryNotice[]>(app, 'recovery.notices')).map((n) => n.kind)).toEqual(['keys-reset']);
     expect(existsSync(join(dir, damaged(dir, 'secrets.json')[0]!))).toBe(true);
+  });
+});
+
+describe('a data folder from before last good copies existed', () => {
+  it('gets its first good copy when the folder is opened, before anything is saved', async () => {
+    const dir = tempDataDir();
+    await setUp(dir);
+    rmSync(join(dir, 'settings.last-good.json'));
+    const folder = openDataFolder(dir, { now: Date.now(), jsonFiles: [{ file: join(dir, 'settings.json'), what: 'settings' }] });
+    folder.lock.release();
+    expect(readFileSync(join(dir, 'settings.last-good.json'), 'utf8')).toBe(readFileSync(join(dir, 'settings.json'), 'utf8'));
+    writeFileSync(join(dir, 'settings.json'), '');
+    const app = await start(dir);
+    expect((await call<{ counterName: string }>(app, 'status.get')).counterName).toBe('Lekki VIP 12');
   });
 });
