@@ -6,6 +6,7 @@ import type { TerminalState } from '../../shared/terminal';
 import type { Clock } from './clock';
 import type { RecoveryNotice } from '../../shared/backups';
 import { createBackupsModule, type RestartWithJournal } from './backup/backups-module';
+import { readDisk } from './backup/disk-space';
 import { openJournalChecked } from './backup/journal-file';
 import { startDemoSandbox, type DemoSandbox } from './demo/demo-sandbox';
 import { demoScreen } from './demo/demo-screen';
@@ -101,7 +102,7 @@ export async function createCore(deps: CoreDeps) {
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   const status = (): StatusSnapshot => {
     const name = settings.activeProfile();
-    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), terminal: terminalPart(terminal.getState()), queue, disk: backups.disk() };
+    return { profile: name, counterName: settings.profile(name).counterName, provider: providerPart(), terminal: terminalPart(terminal.getState()), queue, disk: readDisk(deps.dataDir) };
   };
   const publishStatus = () => hub.emit('status.changed', status());
   terminal.on('change', (t) => {

@@ -139,8 +139,6 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
 
   return {
     handlers,
-    /** Read afresh for each status (statfs is cheap); the timer announces changes of state. */
-    disk: (): DiskStatus => readDisk(ctx.dataDir),
     service,
     /** Called once at start when the journal was found damaged and set aside. */
     journalDamaged(keptAs: string, problem: string): void {
