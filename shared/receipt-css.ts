@@ -1,5 +1,5 @@
 // The receipt's paper layout, written once for every HTML output: the printed page (Electron, PDF)
-// embeds it, and the renderer's build turns it into a style sheet (build/receipt-css-plugin.ts),
+// embeds it, and the renderer's build turns it into a style sheet (scripts/receipt-css-plugin.ts),
 // because the window's content security policy allows no inline styles.
 // Widths are the printable area: 48 mm of a 58 mm roll, 72 mm of an 80 mm roll.
 
