@@ -1,0 +1,185 @@
+// Provider notifications: stored once (a byte-identical repeat is a duplicate), routed to the
+// counter that owns the order (or every counter of the branch, or every counter when the branch
+// has none), delivered at least once until acknowledged, logged step by step, replayable, pruned.
+import type { NotificationLog } from '../../shared/hub-contract';
+import type { HubDb, SqlRunner } from '../db/adapter';
+import { num, numOrNull } from '../db/adapter';
+import { sha256 } from './tokens';
+
+/** NOTIFY channel: payload is a comma-separated list of counter ids with new deliveries. */
+export const RELAY_CHANNEL = 'hub_relay';
+
+export type NotificationKind = 'pos' | 'bills';
+
+export interface IngestInput {
+  kind: NotificationKind;
+  headers: Record<string, string>;
+  body: string;
+  /** Keys that may name the order: provider order number, our reference. */
+  orderKeys: string[];
+  branch: string | null;
+  /** What was checked before storing (for the delivery log). */
+  verifiedDetail: string;
+  now: number;
+}
+
+export interface IngestResult {
+  notificationId: string;
+  duplicate: boolean;
+  counterIds: string[];
+}
+
+const log = (q: SqlRunner, id: string, now: number, step: string, counterId: string | null, detail: string) =>
+  q.query('insert into delivery_log (notification_id, at, step, counter_id, detail) values ($1, $2, $3, $4, $5)', [id, now, step, counterId, detail]);
+
+async function route(q: SqlRunner, orderKeys: string[], branch: string | null): Promise<{ ids: string[]; why: string }> {
+  const keys = orderKeys.filter(Boolean);
+  if (keys.length) {
+    const owner = await q.query<{ id: string; key: string }>(
+      `select c.id, o.order_key as key from order_owners o join counters c on c.id = o.counter_id
+       where o.order_key = any($1::text[]) and c.revoked_at is null limit 1`,
+      [keys],
+    );
+    if (owner[0]) return { ids: [owner[0].id], why: `owner of order ${owner[0].key}` };
+  }
+  if (branch) {
+    const rows = await q.query<{ id: string }>('select id from counters where branch = $1 and revoked_at is null order by id', [branch]);
+    if (rows.length) return { ids: rows.map((r) => r.id), why: `order not yet known: every counter of branch ${branch}` };
+  }
+  const all = await q.query<{ id: string }>('select id from counters where revoked_at is null order by id');
+  return { ids: all.map((r) => r.id), why: 'order and branch not known: every counter' };
+}
+
+async function addDeliveries(q: SqlRunner, notificationId: string, counterIds: string[], now: number, replay: boolean, why: string): Promise<void> {
+  if (!counterIds.length) return;
+  await q.query(
+    `insert into deliveries (notification_id, counter_id, created_at, replay) select $1, c, $2, $3 from unnest($4::text[]) as c`,
+    [notificationId, now, replay, counterIds],
+  );
+  for (const c of counterIds) await log(q, notificationId, now, replay ? 'replayed' : 'routed', c, why);
+  await q.query('select pg_notify($1, $2)', [RELAY_CHANNEL, counterIds.join(',')]);
+}
+
+export async function ingestNotification(db: HubDb, n: IngestInput): Promise<IngestResult> {
+  return db.tx(async (q) => {
+    const inserted = await q.query<{ id: unknown }>(
+      `insert into notifications (kind, received_at, order_no, branch, headers, body, body_hash) values ($1, $2, $3, $4, $5, $6, $7)
+       on conflict (kind, body_hash) do nothing returning id`,
+      [n.kind, n.now, n.orderKeys[0] ?? null, n.branch, JSON.stringify(n.headers), n.body, sha256(n.body)],
+    );
+    if (!inserted[0]) {
+      const existing = await q.query<{ id: unknown }>('select id from notifications where kind = $1 and body_hash = $2', [n.kind, sha256(n.body)]);
+      const id = String(num(existing[0]!.id));
+      await log(q, id, n.now, 'duplicate', null, 'the same body arrived again: stored once, not relayed again');
+      return { notificationId: id, duplicate: true, counterIds: [] };
+    }
+    const id = String(num(inserted[0].id));
+    await log(q, id, n.now, 'received', null, `${n.kind} notification, ${n.body.length} bytes`);
+    await log(q, id, n.now, 'verified', null, n.verifiedDetail);
+    const r = await route(q, n.orderKeys, n.branch);
+    await addDeliveries(q, id, r.ids, n.now, false, r.why);
+    return { notificationId: id, duplicate: false, counterIds: r.ids };
+  });
+}
+
+export interface PendingDelivery {
+  eventId: string;
+  notificationId: string;
+  kind: NotificationKind;
+  receivedAt: number;
+  headers: Record<string, string>;
+  body: string;
+  replay: boolean;
+}
+
+/**
+ * Deliveries a counter has not acknowledged. `resumeAfter` (the stream's Last-Event-ID) skips what
+ * the counter says it holds; deliveries never sent are always included, whatever their id, because
+ * ids are given at insert and a lower id can commit after a higher one.
+ */
+export async function pendingDeliveries(db: HubDb, counterId: string, resumeAfter: number | null, limit: number): Promise<PendingDelivery[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    `select d.id, d.notification_id, d.replay, n.kind, n.received_at, n.headers, n.body
+       from deliveries d join notifications n on n.id = d.notification_id
+      where d.counter_id = $1 and d.acked_at is null and (d.relayed_at is null or ($2::bigint is not null and d.id > $2::bigint))
+      order by d.id limit $3`,
+    [counterId, resumeAfter, limit],
+  );
+  return rows.map((r) => ({
+    eventId: String(num(r.id)), notificationId: String(num(r.notification_id)), kind: r.kind as NotificationKind, receivedAt: num(r.received_at),
+    headers: (typeof r.headers === 'string' ? JSON.parse(r.headers) : r.headers) as Record<string, string>, body: String(r.body), replay: Boolean(r.replay),
+  }));
+}
+
+export async function markRelayed(db: HubDb, counterId: string, ds: PendingDelivery[], now: number): Promise<void> {
+  if (!ds.length) return;
+  await db.tx(async (q) => {
+    await q.query('update deliveries set relayed_at = $2 where id = any($1::bigint[])', [ds.map((d) => d.eventId), now]);
+    await q.query(
+      `insert into delivery_log (notification_id, at, step, counter_id, detail) select n, $2, 'relayed', $3, 'event ' || e from unnest($1::bigint[], $4::bigint[]) as t(n, e)`,
+      [ds.map((d) => d.notificationId), now, counterId, ds.map((d) => d.eventId)],
+    );
+  });
+}
+
+export async function ackDeliveries(db: HubDb, counterId: string, eventIds: string[], now: number): Promise<number> {
+  return db.tx(async (q) => {
+    const rows = await q.query<{ id: unknown; notification_id: unknown }>(
+      'update deliveries set acked_at = $3 where counter_id = $1 and id = any($2::bigint[]) and acked_at is null returning id, notification_id',
+      [counterId, eventIds, now],
+    );
+    if (rows.length) {
+      await q.query(
+        `insert into delivery_log (notification_id, at, step, counter_id, detail) select n, $2, 'acknowledged', $3, 'event ' || e from unnest($1::bigint[], $4::bigint[]) as t(n, e)`,
+        [rows.map((r) => String(num(r.notification_id))), now, counterId, rows.map((r) => String(num(r.id)))],
+      );
+    }
+    return rows.length;
+  });
+}
+
+/** Sends a stored notification again to the counters it went to (or routes it afresh). */
+export async function replayNotification(db: HubDb, notificationId: string, now: number): Promise<number | null> {
+  return db.tx(async (q) => {
+    const n = await q.query<{ order_no: string | null; branch: string | null }>('select order_no, branch from notifications where id = $1', [notificationId]);
+    if (!n[0]) return null;
+    const before = await q.query<{ counter_id: string }>(
+      `select distinct d.counter_id from deliveries d join counters c on c.id = d.counter_id where d.notification_id = $1 and c.revoked_at is null order by 1`,
+      [notificationId],
+    );
+    const ids = before.length ? before.map((r) => r.counter_id) : (await route(q, n[0].order_no ? [n[0].order_no] : [], n[0].branch)).ids;
+    await addDeliveries(q, notificationId, ids, now, true, 'replay asked by the administrator');
+    return ids.length;
+  });
+}
+
+export async function notificationLog(db: HubDb, notificationId: string): Promise<NotificationLog | null> {
+  const n = await db.query<Record<string, unknown>>('select id, kind, received_at, order_no, branch from notifications where id = $1', [notificationId]);
+  if (!n[0]) return null;
+  const steps = await db.query<Record<string, unknown>>('select at, step, counter_id, detail from delivery_log where notification_id = $1 order by id', [notificationId]);
+  return {
+    id: String(num(n[0].id)), kind: n[0].kind as NotificationKind, receivedAt: num(n[0].received_at),
+    orderNo: (n[0].order_no as string | null) ?? null, branch: (n[0].branch as string | null) ?? null,
+    steps: steps.map((s) => ({ at: num(s.at), step: s.step as NotificationLog['steps'][number]['step'], counterId: (s.counter_id as string | null) ?? null, detail: String(s.detail) })),
+  };
+}
+
+export async function findNotifications(db: HubDb, orderNo: string | null, limit: number): Promise<{ id: string; kind: string; receivedAt: number; orderNo: string | null }[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    `select id, kind, received_at, order_no from notifications where ($1::text is null or order_no = $1) order by id desc limit $2`,
+    [orderNo, limit],
+  );
+  return rows.map((r) => ({ id: String(num(r.id)), kind: String(r.kind), receivedAt: num(r.received_at), orderNo: (r.order_no as string | null) ?? null }));
+}
+
+/** Deletes notifications (with their deliveries and log) received before the cutoff, and spent enrollment codes. */
+export async function pruneOlderThan(db: HubDb, cutoff: number): Promise<number> {
+  const rows = await db.query('delete from notifications where received_at < $1 returning id', [cutoff]);
+  await db.query('delete from enroll_codes where expires_at < $1', [cutoff]);
+  return rows.length;
+}
+
+export async function pendingCountByCounter(db: HubDb): Promise<Map<string, number>> {
+  const rows = await db.query<{ counter_id: string; n: unknown }>('select counter_id, count(*) as n from deliveries where acked_at is null group by counter_id');
+  return new Map(rows.map((r) => [r.counter_id, numOrNull(r.n) ?? 0]));
+}
