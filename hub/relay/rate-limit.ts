@@ -14,8 +14,9 @@ export class RateLimiter {
   take(key: string, now: number): number {
     const rate = this.o.perMinute / 60_000;
     const b = this.buckets.get(key) ?? { tokens: this.o.burst, at: now };
-    b.tokens = Math.min(this.o.burst, b.tokens + (now - b.at) * rate);
-    b.at = now;
+    // A clock stepped back (NTP) must not drain the bucket: time only ever refills it.
+    b.tokens = Math.min(this.o.burst, b.tokens + Math.max(0, now - b.at) * rate);
+    b.at = Math.max(b.at, now);
     this.buckets.set(key, b);
     if (this.buckets.size > 50_000) this.sweep();
     if (b.tokens >= 1) {
