@@ -32,32 +32,42 @@ export interface IngestResult {
 const log = (q: SqlRunner, id: string, now: number, step: string, counterId: string | null, detail: string) =>
   q.query('insert into delivery_log (notification_id, at, step, counter_id, detail) values ($1, $2, $3, $4, $5)', [id, now, step, counterId, detail]);
 
+/** One query: the owner of the order; else every counter of the branch; else every counter. */
 async function route(q: SqlRunner, orderKeys: string[], branch: string | null): Promise<{ ids: string[]; why: string }> {
-  const keys = orderKeys.filter(Boolean);
-  if (keys.length) {
-    const owner = await q.query<{ id: string; key: string }>(
-      `select c.id, o.order_key as key from order_owners o join counters c on c.id = o.counter_id
-       where o.order_key = any($1::text[]) and c.revoked_at is null limit 1`,
-      [keys],
-    );
-    if (owner[0]) return { ids: [owner[0].id], why: `owner of order ${owner[0].key}` };
-  }
-  if (branch) {
-    const rows = await q.query<{ id: string }>('select id from counters where branch = $1 and revoked_at is null order by id', [branch]);
-    if (rows.length) return { ids: rows.map((r) => r.id), why: `order not yet known: every counter of branch ${branch}` };
-  }
-  const all = await q.query<{ id: string }>('select id from counters where revoked_at is null order by id');
-  return { ids: all.map((r) => r.id), why: 'order and branch not known: every counter' };
+  const rows = await q.query<{ id: string; why: string; key: string | null }>(
+    `with owner as (
+       select c.id, o.order_key as key from order_owners o join counters c on c.id = o.counter_id
+        where o.order_key = any($1::text[]) and c.revoked_at is null limit 1),
+     branch as (select id from counters where branch = $2 and revoked_at is null and not exists (select 1 from owner)),
+     everyone as (select id from counters where revoked_at is null and not exists (select 1 from owner) and not exists (select 1 from branch))
+     select id, 'owner' as why, key from owner
+     union all select id, 'branch', null from branch
+     union all select id, 'all', null from everyone
+     order by 1`,
+    [orderKeys.filter(Boolean), branch],
+  );
+  const why = rows[0]?.why;
+  return {
+    ids: rows.map((r) => r.id),
+    why: why === 'owner' ? `owner of order ${rows[0]!.key}` : why === 'branch' ? `order not yet known: every counter of branch ${branch}` : 'order and branch not known: every counter',
+  };
 }
 
-async function addDeliveries(q: SqlRunner, notificationId: string, counterIds: string[], now: number, replay: boolean, why: string): Promise<void> {
-  if (!counterIds.length) return;
+/** One statement (fewer round trips per webhook): the deliveries, their log lines after any `first` lines, and the NOTIFY. */
+async function addDeliveries(
+  q: SqlRunner, notificationId: string, counterIds: string[], now: number, replay: boolean, why: string, first: { step: string; detail: string }[] = [],
+): Promise<void> {
+  const step = replay ? 'replayed' : 'routed';
+  const logs = [...first.map((f) => ({ ...f, counter: null as string | null })), ...counterIds.map((c) => ({ step, detail: why, counter: c as string | null }))];
   await q.query(
-    `insert into deliveries (notification_id, counter_id, created_at, replay) select $1, c, $2, $3 from unnest($4::text[]) as c`,
-    [notificationId, now, replay, counterIds],
+    `with d as (
+       insert into deliveries (notification_id, counter_id, created_at, replay) select $1, c, $2, $3 from unnest($4::text[]) as c returning id),
+     l as (
+       insert into delivery_log (notification_id, at, step, counter_id, detail)
+       select $1, $2, s, c, dt from unnest($5::text[], $6::text[], $7::text[]) with ordinality as t(s, c, dt, n) order by n)
+     select case when cardinality($4::text[]) > 0 then pg_notify($8, $9) end as notified`,
+    [notificationId, now, replay, counterIds, logs.map((l) => l.step), logs.map((l) => l.counter), logs.map((l) => l.detail), RELAY_CHANNEL, counterIds.join(',')],
   );
-  for (const c of counterIds) await log(q, notificationId, now, replay ? 'replayed' : 'routed', c, why);
-  await q.query('select pg_notify($1, $2)', [RELAY_CHANNEL, counterIds.join(',')]);
 }
 
 export async function ingestNotification(db: HubDb, n: IngestInput): Promise<IngestResult> {
@@ -74,10 +84,11 @@ export async function ingestNotification(db: HubDb, n: IngestInput): Promise<Ing
       return { notificationId: id, duplicate: true, counterIds: [] };
     }
     const id = String(num(inserted[0].id));
-    await log(q, id, n.now, 'received', null, `${n.kind} notification, ${n.body.length} bytes`);
-    await log(q, id, n.now, 'verified', null, n.verifiedDetail);
     const r = await route(q, n.orderKeys, n.branch);
-    await addDeliveries(q, id, r.ids, n.now, false, r.why);
+    await addDeliveries(q, id, r.ids, n.now, false, r.why, [
+      { step: 'received', detail: `${n.kind} notification, ${n.body.length} bytes` },
+      { step: 'verified', detail: n.verifiedDetail },
+    ]);
     return { notificationId: id, duplicate: false, counterIds: r.ids };
   });
 }
@@ -113,13 +124,11 @@ export async function pendingDeliveries(db: HubDb, counterId: string, resumeAfte
 
 export async function markRelayed(db: HubDb, counterId: string, ds: PendingDelivery[], now: number): Promise<void> {
   if (!ds.length) return;
-  await db.tx(async (q) => {
-    await q.query('update deliveries set relayed_at = $2 where id = any($1::bigint[])', [ds.map((d) => d.eventId), now]);
-    await q.query(
-      `insert into delivery_log (notification_id, at, step, counter_id, detail) select n, $2, 'relayed', $3, 'event ' || e from unnest($1::bigint[], $4::bigint[]) as t(n, e)`,
-      [ds.map((d) => d.notificationId), now, counterId, ds.map((d) => d.eventId)],
-    );
-  });
+  await db.query(
+    `with u as (update deliveries set relayed_at = $2 where id = any($4::bigint[]))
+     insert into delivery_log (notification_id, at, step, counter_id, detail) select n, $2, 'relayed', $3, 'event ' || e from unnest($1::bigint[], $4::bigint[]) as t(n, e)`,
+    [ds.map((d) => d.notificationId), now, counterId, ds.map((d) => d.eventId)],
+  );
 }
 
 export async function ackDeliveries(db: HubDb, counterId: string, eventIds: string[], now: number): Promise<number> {
