@@ -83,6 +83,15 @@ const readText = (file: string, what: string): string => {
   }
 };
 
+const readJson = (file: string): unknown => {
+  try {
+    return JSON.parse(readText(file, 'merchant config'));
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError(`merchant config ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+};
+
 export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConfig {
   let parsed;
   try {
@@ -114,7 +123,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   const logLevel = v['log-level'] ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`--log-level ${logLevel} is not a level`);
 
-  const file = v['merchant-config'] ? MerchantFile.safeParse(JSON.parse(readText(v['merchant-config'], 'merchant config'))) : MerchantFile.safeParse({});
+  const file = MerchantFile.safeParse(v['merchant-config'] ? readJson(v['merchant-config']) : {});
   if (!file.success) throw new ConfigError(`merchant config: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const m = file.data;
   const clientAuthKey = m.clientAuthKey ?? env.HUB_CLIENT_AUTH_KEY ?? '';

@@ -29,8 +29,8 @@ export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
   app.post(`${A}/counters/:id/revoke`, async (req) => {
     requireAdmin(ctx, req);
     const { id } = parseBody(IdParam, req.params);
+    // Every instance (this one too) closes the counter's streams on the NOTIFY this sends.
     if (!(await revokeCounter(ctx.db, id, ctx.now()))) throw fail('HUB_NOT_FOUND', 404, `No counter ${id}.`);
-    ctx.relay.closeCounter(id, { code: 'HUB_COUNTER_REVOKED', message: 'This counter was removed from the Hub by its manager.' });
     req.log.info({ counterId: id }, 'hub: counter revoked');
     return { revoked: id };
   });

@@ -4,7 +4,9 @@
 // also re-read, so a NOTIFY lost while the LISTEN connection was down delays, never loses.
 import type { ServerResponse } from 'node:http';
 import type { HubDb } from '../db/adapter';
-import { markRelayed, pendingDeliveries, RELAY_CHANNEL, type PendingDelivery } from '../store/notifications';
+import { markRelayed, pendingDeliveries, RELAY_CHANNEL, REVOKED_PREFIX, type PendingDelivery } from '../store/notifications';
+
+export const REVOKED_EVENT = { code: 'HUB_COUNTER_REVOKED', message: 'This counter was removed from the Hub by its manager. Ask them for a new enrollment code.' };
 
 export interface RelayStream {
   counterId: string;
@@ -35,6 +37,7 @@ export class RelayHub {
   async start(): Promise<void> {
     this.unlisten = await this.o.db.listen(RELAY_CHANNEL, (payload) => {
       if (payload === '*') for (const id of this.streams.keys()) this.wake(id);
+      else if (payload.startsWith(REVOKED_PREFIX)) this.closeCounter(payload.slice(REVOKED_PREFIX.length), REVOKED_EVENT);
       else for (const id of payload.split(',')) this.wake(id);
     });
   }

@@ -4,6 +4,7 @@ import type { CounterStatus, CounterView, EnrollRequest, EnrollResponse } from '
 import type { HubDb } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { fail } from '../errors';
+import { RELAY_CHANNEL, REVOKED_PREFIX } from './notifications';
 import { newCounterId, newCredential, newEnrollCode, sha256 } from './tokens';
 
 export interface CounterRow {
@@ -54,9 +55,13 @@ export async function authenticateCounter(db: HubDb, credential: string): Promis
   return { id: r.id, name: r.name, branch: r.branch, revokedAt: null };
 }
 
+/** Revokes a counter; every Hub instance on the database closes its open streams (NOTIFY). */
 export async function revokeCounter(db: HubDb, id: string, now: number): Promise<boolean> {
-  const rows = await db.query('update counters set revoked_at = coalesce(revoked_at, $2) where id = $1 returning id', [id, now]);
-  return rows.length > 0;
+  return db.tx(async (q) => {
+    const rows = await q.query('update counters set revoked_at = coalesce(revoked_at, $2) where id = $1 returning id', [id, now]);
+    if (rows.length) await q.query('select pg_notify($1, $2)', [RELAY_CHANNEL, `${REVOKED_PREFIX}${id}`]);
+    return rows.length > 0;
+  });
 }
 
 export async function touchCounter(db: HubDb, id: string, now: number): Promise<void> {

@@ -8,6 +8,8 @@ import { sha256 } from './tokens';
 
 /** NOTIFY channel: payload is a comma-separated list of counter ids with new deliveries. */
 export const RELAY_CHANNEL = 'hub_relay';
+/** Payload on RELAY_CHANNEL telling every instance that a counter was revoked. */
+export const REVOKED_PREFIX = 'revoked:';
 
 export type NotificationKind = 'pos' | 'bills';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHubDb } from '../../hub/db/open';
 import { readJournal } from '../../hub/store/journal';
 import type { SyncEvent } from '../../shared/hub-contract';
-import { bearer, enroll, makeMerchant, posWebhook, post, sendPosWebhook, startTestHub } from './helpers/hub-harness';
+import { ADMIN_TOKEN, bearer, enroll, makeMerchant, posWebhook, post, sendPosWebhook, startTestHub } from './helpers/hub-harness';
 import { spawnHub, type HubProcess } from './helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
 import { RelayClient } from './helpers/sse-client';
@@ -19,7 +19,7 @@ describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL',
   });
   afterAll(() => cluster?.stop());
 
-  it('a webhook received by instance A reaches a counter streaming from instance B', async () => {
+  it('a webhook received by instance A reaches a counter streaming from instance B; a revocation on A closes the stream on B', async () => {
     const url = cluster.createDatabase('two');
     const merchant = makeMerchant();
     const a = await startTestHub({ databaseUrl: url, merchant });
@@ -35,8 +35,11 @@ describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL',
       expect(s.notifications[0]!.body).toBe(w.body);
       // The ack goes to A; the delivery is done for both.
       expect((await post(`${a.url}/api/v1/relay/ack`, { eventIds: [s.notifications[0]!.eventId] }, bearer(c.credential))).json).toEqual({ acked: 1 });
-      await s.disconnect();
       expect((await b.db.query('select 1 from deliveries where acked_at is null')).length).toBe(0);
+      // Revoked through A: B closes the counter's stream, saying why.
+      expect((await post(`${a.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).status).toBe(200);
+      await s.until(() => s.events.some((e) => e.event === 'closed'));
+      expect(s.events.find((e) => e.event === 'revoked')?.data).toContain('HUB_COUNTER_REVOKED');
     } finally {
       await a.stop();
       await b.stop();
