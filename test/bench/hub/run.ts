@@ -2,11 +2,12 @@
 // PostgreSQL cluster where one is installed (else PGlite, and it says so). A table with each
 // target and PASS/FAIL. Not a test: exits 0 unless --strict and a target fails.
 // Usage: tsx test/bench/hub/run.ts [--json FILE] [--quick] [--strict]
-import { writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
-import { openHubDb } from '../../../hub/db/open';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SyncEvent } from '../../../shared/hub-contract';
-import { bearer, enroll, makeMerchant, posWebhook, post, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
+import { bearer, enroll, makeMerchant, posWebhook, post, type TestMerchant } from '../../hub/helpers/hub-harness';
+import { spawnHub } from '../../hub/helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../../hub/helpers/pg-cluster';
 import { RelayClient } from '../../hub/helpers/sse-client';
 import { percentile, round } from '../bench-stats';
@@ -20,6 +21,12 @@ interface HubFigures {
   /** Need the counter side of the Hub (next round): null until then. */
   pollQueriesPerOrderWithRelay: number | null;
   detectionP95MsWithRelay: number | null;
+}
+
+interface BenchHub {
+  url: string;
+  merchant: TestMerchant;
+  webhookUrls: { pos: string };
 }
 
 function args(argv: string[]) {
@@ -40,7 +47,7 @@ async function pool<T>(items: T[], concurrency: number, fn: (t: T) => Promise<vo
   }));
 }
 
-async function ingest(hub: TestHub, n: number): Promise<number> {
+async function ingest(hub: BenchHub, n: number): Promise<number> {
   // Signing is the provider's work: done before the clock starts.
   const hooks = Array.from({ length: n }, (_, i) => posWebhook(hub.merchant, { tranId: `ING-${i}`, branch: 'BR-BENCH' }));
   const t0 = performance.now();
@@ -52,7 +59,7 @@ async function ingest(hub: TestHub, n: number): Promise<number> {
   return n / ((performance.now() - t0) / 1000);
 }
 
-async function relayLatency(hub: TestHub, stream: RelayClient, n: number): Promise<number[]> {
+async function relayLatency(hub: BenchHub, stream: RelayClient, n: number): Promise<number[]> {
   const hooks = Array.from({ length: n }, (_, i) => posWebhook(hub.merchant, { tranId: `LAT-${i}`, branch: 'BR-BENCH' }));
   const out: number[] = [];
   for (const w of hooks) {
@@ -65,7 +72,7 @@ async function relayLatency(hub: TestHub, stream: RelayClient, n: number): Promi
   return out;
 }
 
-async function sync(hub: TestHub, credential: string, total: number): Promise<number> {
+async function sync(hub: BenchHub, credential: string, total: number): Promise<number> {
   const events: SyncEvent[] = Array.from({ length: total }, (_, i) => ({
     seq: i + 1, kind: 'order.created', at: Date.now(), payload: { reference: `S-${i + 1}`, orderNo: `P-${i + 1}`, amountKobo: 250_000, sn: 'SN-1' },
   }));
@@ -82,11 +89,17 @@ async function main(): Promise<void> {
   const log = (s: string) => process.stderr.write(`bench:hub  ${s}\n`);
   const size = o.quick ? { ingest: 500, relay: 60, sync: 5000 } : { ingest: 3000, relay: 300, sync: 30_000 };
   let cluster: PgCluster | null = null;
-  if (!pgUnavailable) cluster = await startPgCluster();
+  if (!pgUnavailable) cluster = await startPgCluster({ fsync: true });
   else log(`no real PostgreSQL (${pgUnavailable}): measuring on PGlite`);
-  const db = await openHubDb({ databaseUrl: cluster ? cluster.createDatabase('bench') : null, dataDir: null, poolMax: 10 });
-  const database = cluster ? `PostgreSQL ${db.label.includes('127.0.0.1') ? '(throwaway local cluster, fsync off)' : ''}`.trim() : 'PGlite (in memory)';
-  const hub = await startTestHub({ db, merchant: makeMerchant(), heartbeatMs: 1000, rateLimits: { perCredential: 1e9, perAddress: 1e9, perProvider: 1e9 } });
+  const databaseUrl = cluster ? cluster.createDatabase('bench') : null;
+  const database = cluster ? 'PostgreSQL (throwaway local cluster on this machine, fsync on)' : 'PGlite (data folder)';
+  const merchant = makeMerchant();
+  // The Hub runs in its own process, as in production: the load generator does not share its event loop.
+  const dataDir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
+  const proc = await spawnHub(databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir], {
+    HUB_CLIENT_AUTH_KEY: merchant.clientAuthKey, HUB_PROVIDER_PUBLIC_KEY: merchant.providerPublicPem,
+  });
+  const hub: BenchHub = { url: proc.url, merchant, webhookUrls: { pos: `${proc.url}/provider/pos-webhook` } };
   try {
     const c = await enroll(hub, 'Bench', 'BR-BENCH');
     const stream = new RelayClient(hub.url, c.credential);
@@ -118,9 +131,9 @@ async function main(): Promise<void> {
     if (o.json) writeFileSync(o.json, JSON.stringify({ hub: f }, null, 2) + '\n');
     if (o.strict && checks.some(([, , , p]) => p === false)) process.exitCode = 1;
   } finally {
-    await hub.stop();
-    await db.close();
+    await proc.kill();
     cluster?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -50,7 +50,8 @@ export interface PgCluster {
   stop(): void;
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/** fsync is off by default (tests need no durability across a machine crash); the benchmark turns it on. */
+export async function startPgCluster(o: { fsync?: boolean } = {}): Promise<PgCluster> {
   if (pgUnavailable || !BIN) throw new Error(pgUnavailable ?? 'no PostgreSQL');
   const dir = mkdtempSync(join(tmpdir(), 'hub-pg-'));
   const data = join(dir, 'data');
@@ -67,7 +68,7 @@ export async function startPgCluster(): Promise<PgCluster> {
     chmodSync(dir, 0o700);
   }
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'hub', '--no-sync', '-E', 'UTF8']);
-  run('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`, 'start']);
+  run('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${o.fsync ? 'on' : 'off'} -c max_connections=100`, 'start']);
   const url = `postgres://hub@127.0.0.1:${port}/postgres`;
   return {
     url,
