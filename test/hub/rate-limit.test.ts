@@ -1,0 +1,22 @@
+// The Hub's token buckets: a burst, then one request per refill interval; a clock stepped back does
+// not lock a counter out.
+import { describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../hub/relay/rate-limit';
+
+describe('rate limiter', () => {
+  it('allows a burst, then refills at the configured rate, per key', () => {
+    const r = new RateLimiter({ perMinute: 60, burst: 3 });
+    const t = 1_000_000;
+    expect([r.take('a', t), r.take('a', t), r.take('a', t)]).toEqual([0, 0, 0]);
+    expect(r.take('a', t)).toBe(1000); // one token a second
+    expect(r.take('b', t)).toBe(0); // another key has its own bucket
+    expect(r.take('a', t + 1000)).toBe(0);
+  });
+
+  it('a clock stepped back does not drain the bucket', () => {
+    const r = new RateLimiter({ perMinute: 60, burst: 2 });
+    expect(r.take('a', 10_000_000)).toBe(0);
+    expect(r.take('a', 10_000_000 - 3_600_000)).toBe(0);
+    expect(r.take('a', 10_000_000 + 1000)).toBe(0);
+  });
+});
