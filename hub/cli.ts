@@ -2,6 +2,7 @@
 import pino from 'pino';
 import { ConfigError, HELP, parseHubArgs } from './config';
 import { openHubDb } from './db/open';
+import { rotatingFile } from './log-file';
 import { startHub } from './server';
 import { issueEnrollCode, revokeCounter } from './store/counters';
 import { pruneOlderThan } from './store/notifications';
@@ -12,9 +13,10 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  // Logs are JSON lines on stderr (collect or rotate them with the service manager); stdout carries
-  // only the lines a person or a script reads. Authorization headers are never logged.
-  const logger = pino({ level: cfg.logLevel, redact: ['req.headers.authorization', '*.credential', '*.clientAuthKey'] }, pino.destination(2));
+  // Logs are JSON lines on stderr or in a rotating file; stdout carries only the lines a person or
+  // a script reads. Request headers (credentials) are never logged; redact is a second defence.
+  const dest = cfg.logFile ? rotatingFile(cfg.logFile, 10 * 1024 * 1024, 5) : pino.destination(2);
+  const logger = pino({ level: cfg.logLevel, redact: ['req.headers.authorization', '*.credential', '*.clientAuthKey'] }, dest);
   const db = await openHubDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, onError: (e) => logger.error({ err: e.message }, 'hub: database connection error') });
   const now = Date.now();
 

@@ -25,6 +25,8 @@ Options:
   --tls-key FILE           TLS private key (PEM)
   --insecure-http          allow plain HTTP on a non-loopback address (a lab only)
   --log-level LEVEL        fatal, error, warn, info, debug, trace (default info)
+  --log-file FILE          write the JSON log lines to FILE, rotated at 10 MB, 5 old files kept
+                           (default: stderr)
   --merchant-config FILE   JSON {"clientAuthKey", "providerPublicKey" or "providerPublicKeyFile",
                            "signHash": "SHA256", "tranIdHeader": "X-Opay-Tranid"}
                            (env HUB_CLIENT_AUTH_KEY, HUB_PROVIDER_PUBLIC_KEY or HUB_PROVIDER_PUBLIC_KEY_FILE)
@@ -57,6 +59,7 @@ export interface HubCliConfig {
   databaseUrl: string | null;
   tls: { cert: string; key: string } | null;
   logLevel: string;
+  logFile: string | null;
   merchant: HubMerchantKeys | null;
   tranIdHeader: string;
   adminToken: string | null;
@@ -99,7 +102,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
       args: argv, allowPositionals: true, strict: true,
       options: {
         port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' },
-        'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'log-level': { type: 'string' },
+        'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-file': { type: 'string' },
         'merchant-config': { type: 'string' }, 'admin-token-file': { type: 'string' }, 'retention-days': { type: 'string' },
         'heartbeat-ms': { type: 'string' }, 'ttl-minutes': { type: 'string' }, 'no-enroll-code': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
@@ -143,7 +146,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   if (adminToken !== null && adminToken.length < 24) throw new ConfigError('the admin token must be at least 24 characters');
 
   return {
-    command, commandArg: arg ?? null, host, tls, logLevel, merchant, tranIdHeader: m.tranIdHeader, adminToken,
+    command, commandArg: arg ?? null, host, tls, logLevel, logFile: v['log-file'] ?? null, merchant, tranIdHeader: m.tranIdHeader, adminToken,
     port: int(v.port, '--port', 8790, 0, 65535),
     dataDir: v['data-dir'] ?? '.hub-data',
     databaseUrl: v['database-url'] ?? env.HUB_DATABASE_URL ?? null,
