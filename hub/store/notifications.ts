@@ -55,6 +55,12 @@ async function route(q: SqlRunner, orderKeys: string[], branch: string | null): 
   };
 }
 
+/** NOTIFY payloads are capped at 8000 bytes: a very long list becomes '*' (every stream re-reads). */
+export const notifyPayload = (counterIds: string[]): string => {
+  const p = counterIds.join(',');
+  return p.length > 7000 ? '*' : p;
+};
+
 /** One statement (fewer round trips per webhook): the deliveries, their log lines after any `first` lines, and the NOTIFY. */
 async function addDeliveries(
   q: SqlRunner, notificationId: string, counterIds: string[], now: number, replay: boolean, why: string, first: { step: string; detail: string }[] = [],
@@ -68,7 +74,7 @@ async function addDeliveries(
        insert into delivery_log (notification_id, at, step, counter_id, detail)
        select $1, $2, s, c, dt from unnest($5::text[], $6::text[], $7::text[]) with ordinality as t(s, c, dt, n) order by n)
      select case when cardinality($4::text[]) > 0 then pg_notify($8, $9) end as notified`,
-    [notificationId, now, replay, counterIds, logs.map((l) => l.step), logs.map((l) => l.counter), logs.map((l) => l.detail), RELAY_CHANNEL, counterIds.join(',')],
+    [notificationId, now, replay, counterIds, logs.map((l) => l.step), logs.map((l) => l.counter), logs.map((l) => l.detail), RELAY_CHANNEL, notifyPayload(counterIds)],
   );
 }
 

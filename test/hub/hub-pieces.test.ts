@@ -1,5 +1,5 @@
-// The Hub's token buckets: a burst, then one request per refill interval; a clock stepped back does
-// not lock a counter out.
+// Small pieces of the Hub: token buckets (a burst, then one request per refill interval; a clock stepped back does
+// not lock a counter out) and the relay NOTIFY payload cap.
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../hub/relay/rate-limit';
 
@@ -18,5 +18,13 @@ describe('rate limiter', () => {
     expect(r.take('a', 10_000_000)).toBe(0);
     expect(r.take('a', 10_000_000 - 3_600_000)).toBe(0);
     expect(r.take('a', 10_000_000 + 1000)).toBe(0);
+  });
+});
+
+describe('relay NOTIFY payload', () => {
+  it('names the counters, or says "every stream" when the list would pass the 8000-byte cap', async () => {
+    const { notifyPayload } = await import('../../hub/store/notifications');
+    expect(notifyPayload(['ctr_a', 'ctr_b'])).toBe('ctr_a,ctr_b');
+    expect(notifyPayload(Array.from({ length: 600 }, (_, i) => `ctr_${String(i).padStart(12, '0')}`))).toBe('*');
   });
 });
