@@ -78,27 +78,58 @@ async function addDeliveries(
   );
 }
 
+/**
+ * One statement, so one round trip and atomic without BEGIN/COMMIT: store the notification, route
+ * it (owner, else branch, else everyone), add its deliveries and log lines, and NOTIFY the instances.
+ * A byte-identical repeat inserts nothing and is logged as a duplicate.
+ */
+const INGEST_SQL = `
+  with n as (
+    insert into notifications (kind, received_at, order_no, branch, headers, body, body_hash) values ($1, $2, $3, $4, $5, $6, $7)
+    on conflict (kind, body_hash) do nothing returning id),
+  owner as (
+    select c.id, o.order_key as key from order_owners o join counters c on c.id = o.counter_id
+     where o.order_key = any($8::text[]) and c.revoked_at is null limit 1),
+  br as (select id from counters where branch = $4 and revoked_at is null and not exists (select 1 from owner)),
+  everyone as (select id from counters where revoked_at is null and not exists (select 1 from owner) and not exists (select 1 from br)),
+  targets as (
+    select id, 'owner of order ' || key as why from owner
+    union all select id, 'order not yet known: every counter of branch ' || $4::text from br
+    union all select id, 'order and branch not known: every counter' from everyone),
+  d as (insert into deliveries (notification_id, counter_id, created_at, replay) select n.id, t.id, $2, false from n, targets t),
+  l as (
+    insert into delivery_log (notification_id, at, step, counter_id, detail)
+    select n.id, $2, x.step, x.counter_id, x.detail from n, (
+      select 1 as o, 'received' as step, null::text as counter_id, $9::text as detail
+      union all select 2, 'verified', null, $10::text
+      union all select 3, 'routed', t.id, t.why from targets t) x
+    order by x.o, x.counter_id),
+  notified as (
+    select pg_notify($11, case when length(string_agg(id, ',')) > 7000 then '*' else string_agg(id, ',' order by id) end) as x
+      from targets where exists (select 1 from n) having count(*) > 0)
+  select (select id from n) as id, (select array_agg(id order by id) from targets) as counters, (select count(*) from notified) as notified`;
+
 export async function ingestNotification(db: HubDb, n: IngestInput): Promise<IngestResult> {
-  return db.tx(async (q) => {
-    const inserted = await q.query<{ id: unknown }>(
-      `insert into notifications (kind, received_at, order_no, branch, headers, body, body_hash) values ($1, $2, $3, $4, $5, $6, $7)
-       on conflict (kind, body_hash) do nothing returning id`,
-      [n.kind, n.now, n.orderKeys[0] ?? null, n.branch, JSON.stringify(n.headers), n.body, sha256(n.body)],
-    );
-    if (!inserted[0]) {
-      const existing = await q.query<{ id: unknown }>('select id from notifications where kind = $1 and body_hash = $2', [n.kind, sha256(n.body)]);
-      const id = String(num(existing[0]!.id));
-      await log(q, id, n.now, 'duplicate', null, 'the same body arrived again: stored once, not relayed again');
-      return { notificationId: id, duplicate: true, counterIds: [] };
-    }
-    const id = String(num(inserted[0].id));
-    const r = await route(q, n.orderKeys, n.branch);
-    await addDeliveries(q, id, r.ids, n.now, false, r.why, [
-      { step: 'received', detail: `${n.kind} notification, ${n.body.length} bytes` },
-      { step: 'verified', detail: n.verifiedDetail },
-    ]);
-    return { notificationId: id, duplicate: false, counterIds: r.ids };
-  });
+  const hash = sha256(n.body);
+  const rows = await db.query<{ id: unknown; counters: string[] | string | null }>(INGEST_SQL, [
+    n.kind, n.now, n.orderKeys[0] ?? null, n.branch, JSON.stringify(n.headers), n.body, hash, n.orderKeys.filter(Boolean),
+    `${n.kind} notification, ${n.body.length} bytes`, n.verifiedDetail, RELAY_CHANNEL,
+  ]);
+  const r = rows[0]!;
+  if (r.id === null || r.id === undefined) {
+    const existing = await db.query<{ id: unknown }>('select id from notifications where kind = $1 and body_hash = $2', [n.kind, hash]);
+    const id = String(num(existing[0]!.id));
+    await log(db, id, n.now, 'duplicate', null, 'the same body arrived again: stored once, not relayed again');
+    return { notificationId: id, duplicate: true, counterIds: [] };
+  }
+  return { notificationId: String(num(r.id)), duplicate: false, counterIds: pgTextArray(r.counters) };
+}
+
+/** text[] arrives as an array from both drivers, or as '{a,b}' text from some type setups. */
+function pgTextArray(v: string[] | string | null): string[] {
+  if (v === null) return [];
+  if (Array.isArray(v)) return v;
+  return v.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
 }
 
 export interface PendingDelivery {
