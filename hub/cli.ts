@@ -1,6 +1,7 @@
 // `npm run hub`: starts a Hub, or runs one administrative command against its database.
 import pino from 'pino';
 import { ConfigError, HELP, parseHubArgs } from './config';
+import { FolderLockedError } from './db/folder-lock';
 import { openHubDb } from './db/open';
 import { rotatingFile } from './log-file';
 import { startHub } from './server';
@@ -71,7 +72,7 @@ main().then(
     if (code >= 0) process.exit(code);
   },
   (e) => {
-    process.stderr.write(`hub: ${e instanceof ConfigError ? e.message : (e as Error).stack ?? String(e)}\n`);
+    process.stderr.write(`hub: ${e instanceof ConfigError || e instanceof FolderLockedError ? e.message : (e as Error).stack ?? String(e)}\n`);
     process.exit(2);
   },
 );

@@ -1,8 +1,10 @@
 // HubDb on PGlite: PostgreSQL compiled to WebAssembly, in a data folder (or in memory for tests).
 // One process at a time may open a folder, so this is the single-instance default.
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { HubDb, SqlRunner } from './adapter';
+import { lockFolder } from './folder-lock';
 
 const runner = (db: PGlite | Transaction): SqlRunner => ({
   async query<T>(sql: string, params: unknown[] = []) {
@@ -12,7 +14,14 @@ const runner = (db: PGlite | Transaction): SqlRunner => ({
 
 export async function openPgliteDb(dataDir: string | null): Promise<HubDb> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const unlock = dataDir ? lockFolder(dataDir) : () => undefined;
+  let db: PGlite;
+  try {
+    db = dataDir ? await PGlite.create(join(dataDir, 'pg')) : await PGlite.create();
+  } catch (e) {
+    unlock();
+    throw e;
+  }
   const plain = runner(db);
   return {
     kind: 'pglite',
@@ -26,6 +35,9 @@ export async function openPgliteDb(dataDir: string | null): Promise<HubDb> {
       };
     },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
-    close: () => (db.closed ? Promise.resolve() : db.close()),
+    async close() {
+      if (!db.closed) await db.close();
+      unlock();
+    },
   };
 }

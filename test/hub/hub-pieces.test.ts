@@ -28,3 +28,27 @@ describe('relay NOTIFY payload', () => {
     expect(notifyPayload(Array.from({ length: 600 }, (_, i) => `ctr_${String(i).padStart(12, '0')}`))).toBe('*');
   });
 });
+
+describe('PGlite data folder lock', () => {
+  it('refuses a second Hub on the same folder, and takes over a lock left by a dead process', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { lockFolder, FolderLockedError } = await import('../../hub/db/folder-lock');
+    const dir = mkdtempSync(join(tmpdir(), 'hub-lock-'));
+    try {
+      const release = lockFolder(dir);
+      // Another live process holds it (our parent stands in for a second Hub).
+      writeFileSync(join(dir, 'hub.lock'), String(process.ppid));
+      expect(() => lockFolder(dir)).toThrow(FolderLockedError);
+      expect(() => lockFolder(dir)).toThrow(/in use by another Hub/);
+      // A pid that cannot be running: the lock is stale and taken over.
+      writeFileSync(join(dir, 'hub.lock'), '2147483646');
+      const again = lockFolder(dir);
+      again();
+      release();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
