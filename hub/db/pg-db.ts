@@ -1,6 +1,7 @@
 // HubDb on a real PostgreSQL server through a `pg` Pool. LISTEN needs a connection of its own that
 // stays open; if it drops, it is re-opened and every listener is told (payload '*') so streams
 // re-read what they may have missed.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { HubDb, SqlRunner } from './adapter';
 import { redactUrl } from './adapter';
@@ -47,9 +48,17 @@ export async function openPgDb(o: PgDbOptions): Promise<HubDb> {
   };
   await connectListener();
 
+  // Every SQL text of the Hub is a constant, so each becomes a named prepared statement: parsed and
+  // planned once per connection instead of on every webhook.
+  const names = new Map<string, string>();
+  const named = (text: string, values: unknown[]) => {
+    let name = names.get(text);
+    if (!name) names.set(text, (name = `hub_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+    return { name, text, values };
+  };
   const q: SqlRunner = {
     async query<T>(sql: string, params: unknown[] = []) {
-      return (await pool.query(sql, params)).rows as T[];
+      return (await pool.query(named(sql, params))).rows as T[];
     },
   };
   return {
@@ -60,7 +69,7 @@ export async function openPgDb(o: PgDbOptions): Promise<HubDb> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const r = await fn({ query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[] });
+        const r = await fn({ query: async <T>(sql: string, params: unknown[] = []) => (await client.query(named(sql, params))).rows as T[] });
         await client.query('COMMIT');
         return r;
       } catch (e) {
