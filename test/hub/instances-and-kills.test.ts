@@ -81,7 +81,7 @@ describe('a Hub on PGlite killed mid-sync', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 240_000); // three cold starts of a PGlite Hub process: slow on a busy 2-core machine
 });
 
 describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL', () => {
@@ -121,6 +121,6 @@ describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL',
   it('a Hub killed mid-sync and restarted: the counter resumes with no gap and no duplicate', async () => {
     const url = cluster.createDatabase('kill');
     await killMidSync(['--database-url', url], () => openHubDb({ databaseUrl: url, dataDir: null }));
-  });
+  }, 240_000); // three cold starts of a Hub process
 
 });
