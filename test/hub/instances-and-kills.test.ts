@@ -10,7 +10,7 @@ import { openHubDb } from '../../hub/db/open';
 import { readJournal } from '../../hub/store/journal';
 import type { SyncEvent } from '../../shared/hub-contract';
 import { ADMIN_TOKEN, bearer, enroll, makeMerchant, posWebhook, post, sendPosWebhook, startTestHub } from './helpers/hub-harness';
-import { spawnHub, type HubProcess } from './helpers/hub-process';
+import { killAllHubs, spawnHub, type HubProcess } from './helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
 import { RelayClient } from './helpers/sse-client';
 
@@ -72,6 +72,8 @@ async function killMidSync(args: string[], openAfter: () => Promise<HubDb>): Pro
     await db.close();
   }
 }
+
+afterAll(killAllHubs);
 
 describe('a Hub on PGlite killed mid-sync', () => {
   it('restarts on its data folder; the counter resumes with no gap and no duplicate', async () => {

@@ -12,10 +12,20 @@ export interface HubProcess {
   kill(): Promise<void>;
 }
 
+const running = new Set<ChildProcess>();
+
+/** For afterAll: no Hub process outlives its test file, even when a test failed or timed out. */
+export function killAllHubs(): void {
+  for (const c of running) c.kill('SIGKILL');
+  running.clear();
+}
+
 export function spawnHub(args: string[], env: Record<string, string> = {}): Promise<HubProcess> {
   const child = spawn(join(ROOT, 'node_modules', '.bin', 'node'), ['--import', 'tsx', 'hub/cli.ts', '--port', '0', '--log-level', 'warn', '--no-enroll-code', ...args], {
     cwd: ROOT, env: { ...process.env, HUB_ADMIN_TOKEN: ADMIN_TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
