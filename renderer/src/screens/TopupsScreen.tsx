@@ -1,9 +1,9 @@
 // Top-ups: airtime and betting wallets, one at a time (Single) or from a CSV file (Batch).
-// Main owns every top-up; this screen loads them once and then follows main's events.
+// Main owns every top-up; this screen loads them once (the stores follow main's events).
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { followTopups, useTopups, type TopupsTab } from '../stores/topups-store';
-import { followBatches, useBatch } from './topups/batch-store';
+import { useTopups, type TopupsTab } from '../stores/topups-store';
+import { useBatch } from '../stores/batch-store';
 import { BatchTopups } from './topups/BatchTopups';
 import { SingleForm } from './topups/SingleForm';
 import { RecentTopups, TopupResult } from './topups/TopupResult';
@@ -19,10 +19,8 @@ export function TopupsScreen() {
   const loadBatches = useBatch((b) => b.loadList);
 
   useEffect(() => {
-    const offs = [followTopups(), followBatches()];
     void s.load();
     void loadBatches();
-    return () => offs.forEach((off) => off());
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onTabKey = (e: React.KeyboardEvent) => {

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { ProfileName, ProfileView, SecretName } from '../../../shared/settings';
 import { call } from '../transport/bridge';
-import { onRefresh } from './refresh';
+import type { StoreFollower } from './follow';
 
 export interface PinStatus {
   set: boolean;
@@ -93,4 +93,8 @@ export const useSettings = create<SettingsState>((set, get) => {
 
 // The PIN's unlock may have run out while the connection was down. The profile form is not
 // re-read: it would throw away what the admin is typing (a save re-reads it anyway).
-onRefresh('settings', () => (useSettings.getState().pin ? useSettings.getState().refreshPin() : null));
+export const settingsFollower: StoreFollower = {
+  name: 'settings',
+  listen: () => [],
+  refresh: () => (useSettings.getState().pin ? useSettings.getState().refreshPin() : null),
+};

@@ -4,8 +4,8 @@
 import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { OpenItem, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
-import { bridge, call } from '../transport/bridge';
-import { onRefresh } from './refresh';
+import { call } from '../transport/bridge';
+import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 import { printsInBrowser, useReceipts } from './receipt-store';
 
@@ -173,15 +173,20 @@ export const useShift = create<ShiftState>((set, get) => ({
 
 // Running totals follow the orders; a burst of changes is one refresh.
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
-bridge?.on('order.changed', () => {
-  if (!useShift.getState().current || refreshTimer) return;
-  refreshTimer = setTimeout(() => {
-    refreshTimer = null;
-    void useShift.getState().refreshRunning();
-  }, 400);
-});
-onRefresh('shift', () => (useShift.getState().loaded ? useShift.getState().load() : null));
-bridge?.on('shift.changed', ({ shift }) => {
-  const s = useShift.getState();
-  if ((shift?.id ?? null) !== (s.current?.id ?? null)) void s.load();
-});
+export const shiftFollower: StoreFollower = {
+  name: 'shift',
+  listen: (bridge) => [
+    bridge.on('order.changed', () => {
+      if (!useShift.getState().current || refreshTimer) return;
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null;
+        void useShift.getState().refreshRunning();
+      }, 400);
+    }),
+    bridge.on('shift.changed', ({ shift }) => {
+      const s = useShift.getState();
+      if ((shift?.id ?? null) !== (s.current?.id ?? null)) void s.load();
+    }),
+  ],
+  refresh: () => (useShift.getState().loaded ? useShift.getState().load() : null),
+};

@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatNaira } from '../../../../shared/money';
 import { BATCH_STATE_LABELS, TOPUP_STATE_LABELS, type BatchItemFilter, type BatchView, type TopupState } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
-import { PAGE_SIZE, useBatch } from './batch-store';
+import { PAGE_SIZE, useBatch } from '../../stores/batch-store';
 import { recipientText } from './TopupResult';
 import { TOPUP_TONE, TopupStatePill } from './TopupStatePill';
 

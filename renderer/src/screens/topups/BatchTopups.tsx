@@ -7,7 +7,7 @@ import { formatNaira } from '../../../../shared/money';
 import { formatLagosDateTime } from '../../../../shared/time';
 import { BATCH_STATE_LABELS, type BatchView } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
-import { useBatch } from './batch-store';
+import { useBatch } from '../../stores/batch-store';
 import { BatchProgress } from './BatchProgress';
 
 const n = (x: number) => x.toLocaleString('en-NG');

@@ -7,7 +7,7 @@ import { AIRTIME_NETWORKS, networkName } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
 import { useTopups } from '../../stores/topups-store';
 import { ProviderPicker } from './ProviderPicker';
-import { checkSingle, type SingleField } from './single-form';
+import { checkSingle, type SingleField } from '../../stores/topup-form';
 
 const QUICK_AMOUNTS = ['100', '200', '500', '1000'];
 

@@ -3,10 +3,10 @@
 import { create } from 'zustand';
 import {
   DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_CSV_CHARS, type BatchItemFilter, type BatchView, type CsvFile, type RowError, type TopupView,
-} from '../../../../shared/topups';
-import { errorText, fieldErrorsOf } from '../../stores/call-errors';
-import { onRefresh } from '../../stores/refresh';
-import { bridge, call } from '../../transport/bridge';
+} from '../../../shared/topups';
+import { errorText, fieldErrorsOf } from './call-errors';
+import type { StoreFollower } from './follow';
+import { call } from '../transport/bridge';
 
 export const PAGE_SIZE = 50;
 
@@ -228,19 +228,17 @@ export const useBatch = create<BatchState>((set, get) => {
   };
 });
 
-onRefresh('batches', async () => {
-  const s = useBatch.getState();
-  if (s.list.length === 0 && !s.batch) return; // the Batch tab was never opened
-  await s.loadList();
-  const open = useBatch.getState().batch;
-  if (open) await useBatch.getState().open(open.id);
-});
-
-export function followBatches(): () => void {
-  if (!bridge) return () => {};
-  const offs = [
+export const batchesFollower: StoreFollower = {
+  name: 'batches',
+  listen: (bridge) => [
     bridge.on('topups.batchChanged', (v) => useBatch.getState().applyBatch(v)),
     bridge.on('topups.batchItems', (e) => useBatch.getState().applyItems(e.batchId, e.items)),
-  ];
-  return () => offs.forEach((off) => off());
-}
+  ],
+  refresh: async () => {
+    const s = useBatch.getState();
+    if (s.list.length === 0 && !s.batch) return; // the Batch tab was never opened
+    await s.loadList();
+    const open = useBatch.getState().batch;
+    if (open) await useBatch.getState().open(open.id);
+  },
+};
