@@ -23,6 +23,8 @@ interface SettingsState {
   unlock(pin: string): Promise<boolean>;
   lock(): Promise<void>;
   load(profile: ProfileName): Promise<void>;
+  /** The admin picks a profile to edit: the one already shown (or on its way) is kept as typed, not re-read. */
+  openProfile(profile: ProfileName): Promise<void>;
   save(settings: ProfileView['settings'], secrets: Partial<Record<SecretName, string>>): Promise<boolean>;
   activate(profile: ProfileName): Promise<void>;
 }
@@ -78,6 +80,10 @@ export const useSettings = create<SettingsState>((set, get) => {
       });
       loading = { profile, promise };
       return promise;
+    },
+    openProfile: async (profile) => {
+      const shown = get().editing === profile && (get().view?.profile === profile || loading?.profile === profile);
+      if (!shown) await get().load(profile);
     },
     save: async (settings, secrets) => {
       const view = await guard(() => call('settings.saveProfile', { profile: get().editing, settings, secrets }));
