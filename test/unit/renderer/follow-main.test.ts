@@ -20,7 +20,10 @@ afterEach(() => {
   following?.stop();
   following = null;
   connectBridge(null);
-  for (const store of [useOrders, useSettings, useTerminal, useBatch] as const) store.setState(store.getInitialState(), true);
+  useOrders.setState(useOrders.getInitialState(), true);
+  useSettings.setState(useSettings.getInitialState(), true);
+  useTerminal.setState(useTerminal.getInitialState(), true);
+  useBatch.setState(useBatch.getInitialState(), true);
 });
 
 function start(main: ReturnType<typeof fakeMain>): Following {
