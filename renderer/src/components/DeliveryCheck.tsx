@@ -3,8 +3,8 @@
 // order's detail and in Settings → Webhook receiver (for the last paid order).
 import { useState } from 'react';
 import type { DeliveryCheck as Check, DeliveryOutcome } from '../../../shared/contract-delivery';
-import { formatLagosDateTime } from '../../../shared/time';
 import { errorText } from '../stores/call-errors';
+import { formatLagosDateTime } from '../format';
 
 const TONE: Record<DeliveryOutcome, 'good' | 'bad' | 'warn'> = { delivered: 'good', refused: 'bad', 'not-delivered': 'warn', 'not-registered': 'warn' };
 

@@ -3,18 +3,17 @@
 // it failed, the payment view on Sell), and its receipt to print or reprint.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import { isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
-import { formatLagosDateTime } from '../../../shared/time';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { DeliveryCheck } from '../components/DeliveryCheck';
 import { OrderStatePill } from '../components/OrderStatePill';
-import { mmss, useNow } from '../components/useNow';
+import { useNow } from '../components/useNow';
 import { useApp } from '../stores/app-store';
 import { useOrders } from '../stores/orders-store';
 import { useSale } from '../stores/sale-store';
 import { call } from '../transport/bridge';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
+import { formatLagosDateTime, formatNaira, mmss } from '../format';
 
 export function OrderDetail({ order }: { order: OrderView }) {
   const o = useOrders(

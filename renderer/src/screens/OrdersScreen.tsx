@@ -3,15 +3,15 @@
 // details, its history, Check now, and its receipt (print or reprint).
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import type { OrderState, OrderView } from '../../../shared/orders';
-import { formatLagosTime, lagosDate } from '../../../shared/time';
+import { lagosDate } from '../../../shared/time';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { useApp } from '../stores/app-store';
 import { PAGE_SIZE, todayQuery, useOrders, type OrderQuery } from '../stores/orders-store';
 import { useReceipts } from '../stores/receipt-store';
 import { OrderDetail } from './OrderDetail';
 import { FailedPrints } from './receipt/PrintJobList';
+import { formatDayMonth, formatLagosTime, formatNaira } from '../format';
 import '../checkout.css';
 import '../records.css';
 
@@ -211,7 +211,6 @@ export function OrdersScreen() {
   );
 }
 
-const dayMonth = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', day: '2-digit', month: 'short' });
 
 function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: OrderView[]; onOpen: (id: number) => void; caption: string; showDate?: boolean }) {
   const today = lagosDate(Date.now());
@@ -234,7 +233,7 @@ function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: Ord
         {orders.map((x) => (
           <tr key={x.id} data-state={x.state} onClick={() => onOpen(x.id)}>
             <td className="num-time">
-              {showDate && lagosDate(x.createdAt) !== today ? `${dayMonth.format(x.createdAt)}, ` : ''}
+              {showDate && lagosDate(x.createdAt) !== today ? `${formatDayMonth(x.createdAt)}, ` : ''}
               {formatLagosTime(x.createdAt)}
             </td>
             <td>

@@ -2,14 +2,12 @@
 // left, the amount and order number to read out, and at the end the outcome with what to do next.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
-import { formatLagosTime } from '../../../shared/time';
 import { STATE_SYMBOL, STATE_TONE } from '../components/OrderStatePill';
-import { mmss, useNow } from '../components/useNow';
+import { useNow } from '../components/useNow';
 import { useSale } from '../stores/sale-store';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
-import { showDateText } from '../components/show-date';
+import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import '../checkout.css';
 
 function timerText(order: OrderView, now: number): { big: string; small: string } | null {

@@ -2,7 +2,6 @@
 // beside it the terminal in use and, in the Demo profile, the simulated terminal.
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import { isFinalState, ORDER_STATE_LABELS } from '../../../shared/orders';
 import { DemoTerminalPanel } from '../components/DemoTerminalPanel';
 import { Field } from '../components/Field';
@@ -12,7 +11,7 @@ import { checkDraft, type DraftKey } from '../stores/sale-form';
 import { useSale } from '../stores/sale-store';
 import { useTerminal } from '../stores/terminal-store';
 import { PaymentPanel } from './PaymentPanel';
-import { showDateText } from '../components/show-date';
+import { formatNaira, showDateText } from '../format';
 import '../checkout.css';
 
 /** The sn sales go to: the live link's; what sale.defaults said only until the link's state is known. */

@@ -3,10 +3,10 @@
 // Mount it for a final order (the payment view, an order opened on the Orders screen).
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosTime } from '../../../../shared/time';
 import { printsInBrowser, useReceipts } from '../../stores/receipt-store';
 import { PrintJobList } from './PrintJobList';
 import { BrowserPrintRoot, ReceiptPaper } from './ReceiptPaper';
+import { formatLagosTime } from '../../format';
 
 export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; autoPrint?: boolean }) {
   const r = useReceipts(

@@ -2,10 +2,10 @@
 // confirmed ("close anyway") before the shift closes and its Z report is kept.
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosDateTime } from '../../../../shared/time';
 import { useShift } from '../../stores/shift-store';
 import { OpenItemsList } from './OpenItemsList';
 import { ShiftFigures } from './ShiftFigures';
+import { formatLagosDateTime } from '../../format';
 
 export function CloseShiftPanel() {
   const s = useShift(useShallow((st) => ({ closing: st.closing, refusedOpen: st.refusedOpen, busy: st.busy, close: st.close, cancelClose: st.cancelClose })));

@@ -2,9 +2,9 @@
 // list, with its age and a Refresh button; shown offline from the cache.
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosTime } from '../../../../shared/time';
 import { boundsText } from '../../../../shared/topups';
 import { useTopups } from '../../stores/topups-store';
+import { formatLagosTime } from '../../format';
 
 function Logo({ url, name }: { url: string; name: string }) {
   const [broken, setBroken] = useState(false);

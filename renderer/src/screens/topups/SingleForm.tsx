@@ -2,12 +2,12 @@
 // "Check customer" to confirm the name with the customer, amount within the provider's bounds).
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../../shared/money';
 import { AIRTIME_NETWORKS, networkName } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
 import { useTopups } from '../../stores/topups-store';
 import { ProviderPicker } from './ProviderPicker';
 import { checkSingle, type SingleField } from '../../stores/topup-form';
+import { formatNaira } from '../../format';
 
 const QUICK_AMOUNTS = ['100', '200', '500', '1000'];
 

@@ -2,11 +2,10 @@
 // customer, the provider's reason on FAIL, the reference to quote, and the next step.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../../shared/money';
-import { formatLagosDateTime } from '../../../../shared/time';
 import { isFinalTopupState, localPhone, networkName, TOPUP_STATE_LABELS, type TopupView } from '../../../../shared/topups';
 import { useTopups } from '../../stores/topups-store';
 import { TOPUP_SYMBOL, TOPUP_TONE, TopupStatePill } from './TopupStatePill';
+import { formatLagosDateTime, formatNaira } from '../../format';
 
 export function recipientText(v: TopupView): string {
   if (v.serviceType === 'airtime') return `${networkName(v.provider)} ${localPhone(v.customerId)}`;
