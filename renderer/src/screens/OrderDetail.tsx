@@ -14,6 +14,7 @@ import { useSale } from '../stores/sale-store';
 import { call } from '../transport/bridge';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosDateTime, formatNaira, mmss } from '../format';
+import { Banner } from '../components/Banner';
 
 export function OrderDetail({ order }: { order: OrderView }) {
   const o = useOrders(
@@ -74,9 +75,9 @@ export function OrderDetail({ order }: { order: OrderView }) {
           <OrderStatePill state={order.state} />
         </div>
         {order.profile === 'demo' && (
-          <p className="banner" data-tone="warn" data-testid="order-demo">
+          <Banner tone="warn" data-testid="order-demo">
             Demo sale: play money, not a payment. It is not counted in a real shift.
-          </p>
+          </Banner>
         )}
         {order.reason && (
           <p className="pay-reason" data-testid="order-reason">
@@ -127,9 +128,9 @@ export function OrderDetail({ order }: { order: OrderView }) {
         </div>
         {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number, and opens it on the Sell screen.</p>}
         {o.actionMessage && (
-          <p className="banner" data-tone="bad" role="alert">
+          <Banner tone="bad" role="alert">
             {o.actionMessage}
-          </p>
+          </Banner>
         )}
       </div>
 

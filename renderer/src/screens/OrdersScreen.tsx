@@ -12,6 +12,7 @@ import { useReceipts } from '../stores/receipt-store';
 import { OrderDetail } from './OrderDetail';
 import { FailedPrints } from './receipt/PrintJobList';
 import { formatDayMonth, formatLagosTime, formatNaira } from '../format';
+import { Banner } from '../components/Banner';
 import '../checkout.css';
 import '../records.css';
 
@@ -98,9 +99,9 @@ export function OrdersScreen() {
         )}
       </div>
       {o.loadError && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           Could not load the orders: {o.loadError}
-        </p>
+        </Banner>
       )}
 
       {o.openId !== null ? (

@@ -8,6 +8,7 @@ import { useNow } from '../components/useNow';
 import { useSale } from '../stores/sale-store';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
+import { Banner } from '../components/Banner';
 import '../checkout.css';
 
 function timerText(order: OrderView, now: number): { big: string; small: string } | null {
@@ -89,14 +90,14 @@ export function PaymentPanel() {
         </p>
       )}
       {order.state === 'queued' && (
-        <p className="banner" data-tone="warn">
+        <Banner tone="warn">
           The network is down. This payment is saved and will be sent to the terminal by itself as soon as the network is back. Do not charge it again.
-        </p>
+        </Banner>
       )}
       {order.state === 'unknown' && (
-        <p className="banner" data-tone="warn">
+        <Banner tone="warn">
           We do not know yet whether the card was charged. Do not charge again: CounterPay keeps checking, or press Check now.
-        </p>
+        </Banner>
       )}
       {s.retriedFrom && !final && <p className="hint">New try of order {s.retriedFrom}, with a new order number.</p>}
 
@@ -146,9 +147,9 @@ export function PaymentPanel() {
       </div>
       {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number.</p>}
       {s.actionMessage && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           {s.actionMessage}
-        </p>
+        </Banner>
       )}
 
       {order.state === 'paid' && (

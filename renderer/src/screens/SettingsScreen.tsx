@@ -9,6 +9,7 @@ import { PinGate } from './PinGate';
 import { ProfileForm } from './ProfileForm';
 import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
+import { Banner, outcome } from '../components/Banner';
 
 const PROFILE_TABS = PROFILE_NAMES.map((p) => ({ id: p, label: `Edit ${PROFILE_LABELS[p]}` }));
 
@@ -40,9 +41,9 @@ export function SettingsScreen() {
       ) : (
         <>
           {s.message && (
-            <div className="banner" data-tone={s.message.kind === 'ok' ? 'good' : 'bad'} role={s.message.kind === 'ok' ? 'status' : 'alert'}>
+            <Banner as="div" {...outcome(s.message.kind === 'ok')}>
               {s.message.text}
-            </div>
+            </Banner>
           )}
           <div className="card">
             <h2>Profile in use</h2>

@@ -14,6 +14,7 @@ import { ReportList } from './shift/ReportList';
 import { ReportView } from './shift/ReportView';
 import { ShiftFigures } from './shift/ShiftFigures';
 import { elapsedText, formatLagosDateTime, formatLagosTime } from '../format';
+import { Banner, outcome } from '../components/Banner';
 import '../records.css';
 
 export function ShiftScreen() {
@@ -44,14 +45,14 @@ export function ShiftScreen() {
         )}
       </div>
       {s.loadError && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           The shift cannot be loaded: {s.loadError}
-        </p>
+        </Banner>
       )}
       {s.message && (
-        <p className="banner" data-tone={s.message.kind === 'ok' ? 'good' : 'bad'} role={s.message.kind === 'ok' ? 'status' : 'alert'} data-testid="shift-message">
+        <Banner {...outcome(s.message.kind === 'ok')} data-testid="shift-message">
           {s.message.text}
-        </p>
+        </Banner>
       )}
       <FailedPrints />
 

@@ -7,6 +7,7 @@ import { printsInBrowser, useReceipts } from '../../stores/receipt-store';
 import { PrintJobList } from './PrintJobList';
 import { BrowserPrintRoot, ReceiptPaper } from './ReceiptPaper';
 import { formatLagosTime } from '../../format';
+import { Banner } from '../../components/Banner';
 
 export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; autoPrint?: boolean }) {
   const r = useReceipts(
@@ -39,9 +40,9 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
   return (
     <div className="receipt-panel" data-testid="receipt-panel">
       {r.previewError ? (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           The receipt cannot be shown: {r.previewError}
-        </p>
+        </Banner>
       ) : !r.preview ? (
         <p>Loading the receipt…</p>
       ) : (
@@ -67,9 +68,9 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
         </div>
         {where && <p className="hint">Prints to {where}{printed ? '; a new copy is marked REPRINT.' : '.'}</p>}
         {r.messages[`order:${orderId}`] && (
-          <p className="banner" data-tone="bad" role="alert">
+          <Banner tone="bad" role="alert">
             {r.messages[`order:${orderId}`]}
-          </p>
+          </Banner>
         )}
         {r.messages[`pdf:${orderId}`] && (
           <p className="hint" role="status">

@@ -10,6 +10,7 @@ import { useReceipts } from '../../stores/receipt-store';
 import { useSettings } from '../../stores/settings-store';
 import { call } from '../../transport/bridge';
 import { PinGate } from '../PinGate';
+import { Banner, outcome } from '../../components/Banner';
 import '../../records.css';
 
 type PrintingForm = Omit<PrinterSettings, 'port' | 'copies' | 'baudRate'> & { port: string; copies: string; baudRate: string };
@@ -48,7 +49,7 @@ export function ReceiptSettingsPanel() {
     if (printing?.kind === 'serial' && ports === null) loadPorts();
   }, [printing?.kind]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (r.settingsError) return <p className="banner" data-tone="bad" role="alert">The printer settings cannot be loaded: {r.settingsError}</p>;
+  if (r.settingsError) return <Banner tone="bad" role="alert">The printer settings cannot be loaded: {r.settingsError}</Banner>;
   if (!r.settings || !printing || !cinema) return <p>Loading the printer settings…</p>;
 
   const err = (k: string) => r.fieldErrors[k];
@@ -196,9 +197,9 @@ export function ReceiptSettingsPanel() {
         </fieldset>
 
         {r.saveMessage && (
-          <p className="banner" data-tone={r.saveMessage.kind === 'ok' ? 'good' : 'bad'} role={r.saveMessage.kind === 'ok' ? 'status' : 'alert'}>
+          <Banner {...outcome(r.saveMessage.kind === 'ok')}>
             {r.saveMessage.text}
-          </p>
+          </Banner>
         )}
         <div className="actions">
           <button type="submit" className="primary" disabled={r.saving || locked}>

@@ -6,6 +6,7 @@ import type { DiagnosticsExport } from '../../../../shared/contract-diagnostics'
 import { useApp } from '../../stores/app-store';
 import { errorText } from '../../stores/call-errors';
 import { call } from '../../transport/bridge';
+import { Banner } from '../../components/Banner';
 
 function downloadJson(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json;charset=utf-8' }));
@@ -54,7 +55,7 @@ export function DiagnosticsPanel() {
         </button>
       </div>
       {done && (
-        <div className="banner in-card" data-tone="good" role="status" data-testid="diagnostics-done">
+        <Banner as="div" className="in-card" tone="good" role="status" data-testid="diagnostics-done">
           {browser ? 'Downloaded' : 'Saved'} {done.fileName} ({Math.max(1, Math.round(done.bytes / 1024))} KB: {done.logRecords} log lines, {done.providerErrors} provider errors).
           {done.savedTo && (
             <>
@@ -62,12 +63,12 @@ export function DiagnosticsPanel() {
               {browser ? 'A copy is also in' : 'It is in'} <code className="path">{done.savedTo}</code>
             </>
           )}
-        </div>
+        </Banner>
       )}
       {error && (
-        <div className="banner in-card" data-tone="bad" role="alert">
+        <Banner as="div" className="in-card" tone="bad" role="alert">
           The diagnostics could not be exported: {error}
-        </div>
+        </Banner>
       )}
       {info && (
         <p className="hint">

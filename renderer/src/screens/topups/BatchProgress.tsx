@@ -7,6 +7,7 @@ import { PAGE_SIZE, useBatch } from '../../stores/batch-store';
 import { recipientText } from './TopupResult';
 import { TOPUP_TONE, TopupStatePill } from './TopupStatePill';
 import { formatCount, formatNaira } from '../../format';
+import { Banner } from '../../components/Banner';
 
 const SHOWN: TopupState[] = ['success', 'fail', 'pending', 'unknown', 'sending', 'queued', 'not_sent', 'cancelled'];
 const FILTERS: { id: BatchItemFilter; label: string }[] = [
@@ -59,9 +60,9 @@ export function BatchProgress({ b }: { b: BatchView }) {
         </li>
       </ul>
       {b.notice && (
-        <p className="banner" data-tone={b.state === 'paused' ? 'bad' : 'warn'} role="status">
+        <Banner tone={b.state === 'paused' ? 'bad' : 'warn'} role="status">
           {b.notice}
-        </p>
+        </Banner>
       )}
       <div className="actions tu-run-actions">
         {b.state === 'running' && (

@@ -8,6 +8,7 @@ import { Field } from '../../components/Field';
 import { useBatch } from '../../stores/batch-store';
 import { BatchProgress } from './BatchProgress';
 import { formatCount, formatLagosDateTime, formatNaira } from '../../format';
+import { Banner } from '../../components/Banner';
 
 
 function ImportCard() {
@@ -185,14 +186,14 @@ export function BatchTopups() {
   return (
     <div className="tu-batch">
       {s.message && (
-        <p className="banner" data-tone={s.message.tone} role={s.message.tone === 'bad' ? 'alert' : 'status'}>
+        <Banner tone={s.message.tone} role={s.message.tone === 'bad' ? 'alert' : 'status'}>
           {s.message.text}
-        </p>
+        </Banner>
       )}
       {s.refused && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           {s.refused.fileName} cannot be used: fix the problems below and import it again. Nothing was sent.
-        </p>
+        </Banner>
       )}
       {b && b.state === 'draft' && <DraftPanel b={b} />}
       {b && b.state !== 'draft' && b.state !== 'discarded' && <BatchProgress b={b} />}
