@@ -13,8 +13,9 @@ import { OrderDetail } from './OrderDetail';
 import { FailedPrints } from './receipt/PrintJobList';
 import { formatDayMonth, formatLagosTime, formatNaira } from '../format';
 import { Banner } from '../components/Banner';
-import '../checkout.css';
-import '../records.css';
+import '../sell-screen.css';
+import '../orders-screen.css';
+import '../data-table.css';
 
 const STATE_FILTERS: { label: string; states: OrderState[] }[] = [
   { label: 'Paid', states: ['paid'] },

@@ -9,7 +9,7 @@ import { useSale } from '../stores/sale-store';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
-import '../checkout.css';
+import '../sell-screen.css';
 
 function timerText(order: OrderView, now: number): { big: string; small: string } | null {
   if (order.state === 'creating' || order.state === 'waiting') {

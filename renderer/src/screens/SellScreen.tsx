@@ -13,7 +13,7 @@ import { useTerminal } from '../stores/terminal-store';
 import { PaymentPanel } from './PaymentPanel';
 import { formatNaira, showDateText } from '../format';
 import { Banner } from '../components/Banner';
-import '../checkout.css';
+import '../sell-screen.css';
 
 /** The sn sales go to: the live link's; what sale.defaults said only until the link's state is known. */
 function useChargeSn(): string | null {

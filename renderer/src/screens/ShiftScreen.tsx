@@ -15,7 +15,8 @@ import { ReportView } from './shift/ReportView';
 import { ShiftFigures } from './shift/ShiftFigures';
 import { elapsedText, formatLagosDateTime, formatLagosTime } from '../format';
 import { Banner, outcome } from '../components/Banner';
-import '../records.css';
+import '../shift-screen.css';
+import '../data-table.css';
 
 export function ShiftScreen() {
   const s = useShift(

@@ -8,7 +8,7 @@ import { useBatch } from '../stores/batch-store';
 import { BatchTopups } from './topups/BatchTopups';
 import { SingleForm } from './topups/SingleForm';
 import { RecentTopups, TopupResult } from './topups/TopupResult';
-import '../topups.css';
+import '../topups-screen.css';
 
 const TABS: { id: TopupsTab; label: string }[] = [
   { id: 'single', label: 'Single' },

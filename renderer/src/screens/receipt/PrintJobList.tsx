@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { PrintJobView } from '../../../../shared/records';
 import { useReceipts } from '../../stores/receipt-store';
 import { formatLagosTime } from '../../format';
+import '../../receipt-panel.css';
 
 const STATUS: Record<PrintJobView['status'], { text: string; tone: string; symbol: string }> = {
   pending: { text: 'Waiting to print', tone: 'info', symbol: '…' },

@@ -8,6 +8,7 @@ import { PrintJobList } from './PrintJobList';
 import { BrowserPrintRoot, ReceiptPaper } from './ReceiptPaper';
 import { formatLagosTime } from '../../format';
 import { Banner } from '../../components/Banner';
+import '../../receipt-panel.css';
 
 export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; autoPrint?: boolean }) {
   const r = useReceipts(

@@ -11,7 +11,7 @@ import { useSettings } from '../../stores/settings-store';
 import { call } from '../../transport/bridge';
 import { PinGate } from '../PinGate';
 import { Banner, outcome } from '../../components/Banner';
-import '../../records.css';
+import '../../printer-settings.css';
 
 type PrintingForm = Omit<PrinterSettings, 'port' | 'copies' | 'baudRate'> & { port: string; copies: string; baudRate: string };
 
