@@ -7,6 +7,7 @@ import {
 import { errorText, fieldErrorsOf } from './call-errors';
 import type { StoreFollower } from './follow';
 import { call } from '../transport/bridge';
+import { downloadText } from '../transport/download';
 
 export const PAGE_SIZE = 50;
 
@@ -44,17 +45,7 @@ interface BatchState {
   applyItems(batchId: number, items: TopupView[]): void;
 }
 
-/** Offers text as a file download (a Blob and a temporary <a download>). */
-export function download(file: CsvFile): void {
-  const url = URL.createObjectURL(new Blob([file.csv], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file.fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+const downloadCsv = (file: CsvFile) => downloadText(file.fileName, file.csv, 'text/csv');
 
 function chunkProblem(v: string): string | null {
   const n = Number(v);
@@ -141,7 +132,7 @@ export const useBatch = create<BatchState>((set, get) => {
       }
     },
 
-    downloadTemplate: () => guard(async () => download(await call('topups.batchTemplate', {}))),
+    downloadTemplate: () => guard(async () => downloadCsv(await call('topups.batchTemplate', {}))),
 
     open: (id) => guard(async () => {
       const batch = await call('topups.batchGet', { id });
@@ -190,7 +181,7 @@ export const useBatch = create<BatchState>((set, get) => {
 
     exportResults: () => guard(async () => {
       const b = get().batch;
-      if (b) download(await call('topups.batchExport', { id: b.id }));
+      if (b) downloadCsv(await call('topups.batchExport', { id: b.id }));
     }),
 
     setFilter: async (filter) => {

@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { ProfileName, ProfileView, SecretName } from '../../../shared/settings';
 import { call } from '../transport/bridge';
+import { errorText, fieldErrorsOf } from './call-errors';
 import type { StoreFollower } from './follow';
 
 export interface PinStatus {
@@ -29,10 +30,6 @@ interface SettingsState {
   activate(profile: ProfileName): Promise<void>;
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 export const useSettings = create<SettingsState>((set, get) => {
   // One load per profile at a time: a second answer arriving while the admin types would reset the form.
   let loading: { profile: ProfileName; promise: Promise<void> } | null = null;
@@ -42,8 +39,7 @@ export const useSettings = create<SettingsState>((set, get) => {
       return await fn();
     } catch (e) {
       if (isAppError(e) && (e.code === 'PIN_REQUIRED' || e.code === 'PIN_NOT_SET')) await get().refreshPin();
-      const fields = isAppError(e) && e.code === 'VALIDATION' ? ((e.details?.fields as Record<string, string>) ?? {}) : {};
-      set({ message: { kind: 'error', text: errorText(e) }, fieldErrors: fields });
+      set({ message: { kind: 'error', text: errorText(e) }, fieldErrors: fieldErrorsOf(e) });
       return undefined;
     } finally {
       set({ busy: false });

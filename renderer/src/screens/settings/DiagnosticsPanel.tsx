@@ -6,19 +6,8 @@ import type { DiagnosticsExport } from '../../../../shared/contract-diagnostics'
 import { useApp } from '../../stores/app-store';
 import { errorText } from '../../stores/call-errors';
 import { call } from '../../transport/bridge';
+import { downloadText } from '../../transport/download';
 import { Banner } from '../../components/Banner';
-
-function downloadJson(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // The download has its own copy of the bytes once it started; the URL is only freed later.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 export function DiagnosticsPanel() {
   const info = useApp((s) => s.info);
@@ -33,7 +22,7 @@ export function DiagnosticsPanel() {
     setDone(null);
     try {
       const out = await call('diagnostics.export', {});
-      if (browser) downloadJson(out.fileName, out.content);
+      if (browser) downloadText(out.fileName, out.content, 'application/json');
       setDone(out);
     } catch (e) {
       setError(errorText(e));
