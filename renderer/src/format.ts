@@ -29,6 +29,14 @@ export function formatCount(n: number): string {
   return count.format(n);
 }
 
+const megabytes = new Intl.NumberFormat('en-NG', { maximumFractionDigits: 1 });
+
+/** A file size: "12 KB" under a megabyte (never "0 KB"), "3.5 MB" above. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${megabytes.format(bytes / (1024 * 1024))} MB`;
+}
+
 /** Milliseconds left as mm:ss (never negative). */
 export function mmss(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));

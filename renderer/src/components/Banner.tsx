@@ -8,8 +8,8 @@ export type BannerTone = 'good' | 'bad' | 'warn' | 'info';
 export interface BannerProps extends HTMLAttributes<HTMLElement> {
   tone: BannerTone;
   role?: 'alert' | 'status';
-  /** A paragraph for a sentence; a div when it holds blocks (lists, buttons in a row). */
-  as?: 'p' | 'div';
+  /** A paragraph for a sentence; a div when it holds blocks (lists, buttons in a row); a section with headings. */
+  as?: 'p' | 'div' | 'section';
 }
 
 export function Banner({ tone, as: Tag = 'p', className, children, ...rest }: BannerProps) {

@@ -1,7 +1,7 @@
 // What the cashier reads: the show date as a calendar date (the day never moves with a time zone;
 // anything that is not a real yyyy-MM-dd date is shown as typed), Lagos days, counts, durations.
 import { describe, expect, it } from 'vitest';
-import { elapsedText, formatCount, formatDayMonth, mmss, showDateText } from '../../../renderer/src/format';
+import { elapsedText, formatCount, formatDayMonth, formatSize, mmss, showDateText } from '../../../renderer/src/format';
 
 describe('showDateText', () => {
   it('writes a date with its weekday', () => {
@@ -30,6 +30,12 @@ describe('the other formatters', () => {
   it('writes counts with thousands separators', () => {
     expect(formatCount(12_500)).toBe('12,500');
     expect(formatCount(7)).toBe('7');
+  });
+
+  it('writes file sizes in KB under a megabyte (never 0 KB) and in MB with one decimal above', () => {
+    expect(formatSize(10)).toBe('1 KB');
+    expect(formatSize(300 * 1024)).toBe('300 KB');
+    expect(formatSize(3.5 * 1024 * 1024)).toBe('3.5 MB');
   });
 
   it('writes time left as mm:ss, never negative, and time since as minutes or hours', () => {
