@@ -48,7 +48,7 @@ describe('receipt HTML', () => {
     const id = resolveId(RECEIPT_CSS_MODULE);
     expect(id).toMatch(/\.css$/);
     expect(load(id!)).toBe(RECEIPT_CSS);
-    expect(resolveId('./records.css')).toBeNull();
+    expect(resolveId('../../receipt-panel.css')).toBeNull();
     const paper = readFileSync(resolve(__dirname, '../../../renderer/src/screens/receipt/ReceiptPaper.tsx'), 'utf8');
     expect(paper).toContain(`import '${RECEIPT_CSS_MODULE}';`);
   });

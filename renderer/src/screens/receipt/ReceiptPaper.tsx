@@ -3,7 +3,7 @@
 import { createPortal } from 'react-dom';
 import { useReceipts } from '../../stores/receipt-store';
 import 'virtual:receipt-paper.css';
-import '../../records.css';
+import '../../receipt-panel.css';
 
 export function ReceiptPaper({ html, label, testId }: { html: string; label: string; testId?: string }) {
   return (
