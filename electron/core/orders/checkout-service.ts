@@ -19,8 +19,8 @@ import { Poller, type QueryOutcome } from './poller';
 import { productInfoFor } from './sale-wire';
 import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
 import { checkSale, type SaleSettings } from './sale-intake';
-import { systemTimers, type Timers } from './timers';
-import { TokenBucket } from './token-bucket';
+import { systemTimers, type Timers } from '../lib/timers';
+import { TokenBucket } from '../lib/token-bucket';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';

@@ -6,7 +6,7 @@ import type { OrderJournal, OrderRecord } from './order-journal';
 import { stateForProviderStatus } from './order-state';
 import { errorDelay } from './poll-schedule';
 import { detailsMismatch, factsFromDetails } from './sale-wire';
-import type { Timers } from './timers';
+import type { Timers } from '../lib/timers';
 
 export interface FinalDetailsDeps {
   journal: OrderJournal;

@@ -5,8 +5,8 @@ import type { Logger } from '../log';
 import type { PosOrderDetails } from '../provider/types';
 import type { OrderJournal, OrderRecord } from './order-journal';
 import { finalCheckAt, nextUnknownCheck, nextWaitingCheck, type PollStep, type PollTuning } from './poll-schedule';
-import type { TimerHandle, Timers } from './timers';
-import type { TokenBucket } from './token-bucket';
+import type { TimerHandle, Timers } from '../lib/timers';
+import type { TokenBucket } from '../lib/token-bucket';
 
 export type QueryOutcome =
   | { kind: 'found'; details: PosOrderDetails }

@@ -4,8 +4,8 @@
 import { isAppError } from '../../../shared/errors';
 import type { RowError } from '../../../shared/topups';
 import type { Logger } from '../log';
-import type { Timers } from '../orders/timers';
-import { TokenBucket } from '../orders/token-bucket';
+import type { Timers } from '../lib/timers';
+import { TokenBucket } from '../lib/token-bucket';
 import type { BillsClient } from '../provider/types';
 import type { BatchRecord, Move, TopupJournal, TopupRecord } from './topup-journal';
 

@@ -9,7 +9,7 @@ import {
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import type { Logger } from '../log';
-import { systemTimers, type Timers } from '../orders/timers';
+import { systemTimers, type Timers } from '../lib/timers';
 import { notConfiguredError } from '../provider/provider-errors';
 import type { BillsClient, TopupStatus } from '../provider/types';
 import type { KeyValueStore } from '../settings/kv-store';
