@@ -8,6 +8,7 @@ import {
 import type { Clock } from '../clock';
 import { fingerprint } from '../crypto/fingerprint';
 import { privateKeyObject, publicKeyObject } from '../crypto/rsa';
+import { TypedEmitter } from '../lib/typed-emitter';
 import type { Logger } from '../log';
 import type { ProviderConfig, ProviderSecrets } from '../provider/types';
 import type { KeyValueStore } from './kv-store';
@@ -57,7 +58,7 @@ function checkSecret(name: SecretName, value: string): string | null {
 
 export function createSettingsService(deps: SettingsServiceDeps) {
   const { store, vault, logger, clock } = deps;
-  const listeners = new Set<SettingsListener>();
+  const changes = new TypedEmitter<{ change: Parameters<SettingsListener> }>();
   let unlockedUntil = 0;
 
   const readProfile = (name: ProfileName): ProfileSettings => {
@@ -115,7 +116,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
 
   const emit = () => {
     const a = activeProfile();
-    for (const l of listeners) l(a);
+    changes.emit('change', a);
   };
 
   const pinHash = () => (store.get('adminPinHash') as string | undefined) ?? null;
@@ -200,8 +201,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     },
 
     onChange(l: SettingsListener): () => void {
-      listeners.add(l);
-      return () => listeners.delete(l);
+      return changes.on('change', l);
     },
 
     pinStatus,

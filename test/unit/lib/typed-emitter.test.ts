@@ -23,3 +23,46 @@ describe('TypedEmitter', () => {
     expect(e.listenerCount('change')).toBe(0);
   });
 });
+
+describe('TypedEmitter errors', () => {
+  it('without an error handler, a throwing listener stops the rest and reaches the caller', () => {
+    const e = new TypedEmitter<{ change: [] }>();
+    const seen: string[] = [];
+    e.on('change', () => {
+      throw new Error('boom');
+    });
+    e.on('change', () => seen.push('second'));
+    expect(() => e.emit('change')).toThrow('boom');
+    expect(seen).toEqual([]);
+  });
+
+  it('with one, the throw is reported and the other listeners still run', () => {
+    const reported: string[] = [];
+    const e = new TypedEmitter<{ change: [] }>({ onListenerError: (err, event) => reported.push(`${event}: ${(err as Error).message}`) });
+    const seen: string[] = [];
+    e.on('change', () => {
+      throw new Error('boom');
+    });
+    e.on('change', () => seen.push('second'));
+    e.emit('change');
+    expect(seen).toEqual(['second']);
+    expect(reported).toEqual(['change: boom']);
+  });
+
+  it('a listener removed during an emit still hears that emit, not the next; clear drops all', () => {
+    const e = new TypedEmitter<{ change: [] }>();
+    const seen: string[] = [];
+    let offB = () => {};
+    e.on('change', () => {
+      seen.push('a');
+      offB();
+    });
+    offB = e.on('change', () => seen.push('b'));
+    e.emit('change');
+    e.emit('change');
+    expect(seen).toEqual(['a', 'b', 'a']);
+    e.clear();
+    e.emit('change');
+    expect(seen).toEqual(['a', 'b', 'a']);
+  });
+});
