@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { createCore } from '../core/app-core';
 import { systemClock } from '../core/clock';
 import type { Logger } from '../core/log';
-import type { LogFiles } from '../core/logging/log-files';
-import type { KeyValueStore } from '../core/settings/kv-store';
-import { fileVault } from '../core/settings/secret-vault';
+import type { LogFiles } from '../core/logging';
+import type { KeyValueStore } from '../core/settings';
+import { fileVault } from '../core/settings';
 import { startBrowserShell } from './server';
 
 export interface BootOptions {

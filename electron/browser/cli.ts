@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { consoleLogger } from '../core/log';
-import { openFileLogger } from '../core/logging/log-files';
+import { openFileLogger } from '../core/logging';
 import { bootBrowserShell } from './boot';
 import { defaultBrowserDataDir } from './data-dir';
 

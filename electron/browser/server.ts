@@ -9,7 +9,7 @@ import type { Dispatch } from '../../shared/contract-kit';
 import { CSP } from '../../shared/csp';
 import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../core/log';
-import { guardedHandler, isJsonContentType, readBoundedBody, sendJson } from '../core/lib/http';
+import { guardedHandler, isJsonContentType, readBoundedBody, sendJson } from '../core/lib';
 import { checkHost, checkOrigin, checkToken, type GuardResult } from './guards';
 
 const MAX_BODY = 1024 * 1024;

@@ -1,7 +1,7 @@
 // Main-to-renderer events: validated against the contract, then fanned out to every transport.
 import { checkEvent, type EventName, type EventPayload } from '../../shared/contract-kit';
 import { events, type Events } from '../../shared/contract';
-import { TypedEmitter } from './lib/typed-emitter';
+import { TypedEmitter } from './lib';
 
 export type EventListener = (name: EventName<Events>, payload: unknown) => void;
 

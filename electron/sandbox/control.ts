@@ -24,7 +24,7 @@ import { CODES, SUCCESS_MESSAGE, SandboxControlError, SandboxError } from './cod
 import { formatIssues } from './config';
 import type { FaultRule, FaultRuleState } from './faults';
 import type { SandboxClockState } from './sandbox-clock';
-import { sendJson } from '../core/lib/http';
+import { sendJson } from '../core/lib';
 import { parseJsonObject, readBody } from './http-util';
 import type { CardPresentation, SandboxPosOrder, SandboxTopup, TerminalOutcome, TerminalScreen } from './types';
 import type { WebhookAttempt } from './webhooks';

@@ -2,7 +2,7 @@
 // POST used for webhooks and callbacks (no pooling, so close() leaves nothing behind).
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { readBoundedBody, isJsonContentType } from '../core/lib/http';
+import { readBoundedBody, isJsonContentType } from '../core/lib';
 import { CODES, SandboxError, badRequest } from './codes';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -5,7 +5,7 @@ import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChu
 import { CODES, PosGatewayRefusal, SUCCESS_MESSAGE, SandboxError, badRequest, invalid } from './codes';
 import type { PosMerchant } from './config';
 import type { SandboxContext } from './context';
-import { header } from '../core/lib/http';
+import { header } from '../core/lib';
 import { parseJsonObject } from './http-util';
 import type { ApiRequest, ApiResult } from './routes';
 

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CODES, SandboxError } from './codes';
 import type { SandboxContext } from './context';
 import { tamperSignature } from './faults';
-import { guardedHandler, sendJson, sendText } from '../core/lib/http';
+import { guardedHandler, sendJson, sendText } from '../core/lib';
 import { readBody } from './http-util';
 import type { ApiFamily, ApiResult, ApiRoute } from './routes';
 

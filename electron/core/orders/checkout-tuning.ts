@@ -1,6 +1,6 @@
 // The checkout's timing knobs in one place: the poll schedule, the offline backoff, the minimum
 // time worth sending a queued order with, and the global cap on status checks.
-import { DEFAULT_BACKOFF, type BackoffTuning } from '../lib/backoff';
+import { DEFAULT_BACKOFF, type BackoffTuning } from '../lib';
 import { DEFAULT_POLL_TUNING, type PollTuning } from './poll-schedule';
 
 export interface CheckoutTuning {

@@ -1,6 +1,6 @@
 // When to check an order next, as pure functions of time: fast while a tap is likely, slower
 // later, never past expiry + grace (then one final check decides).
-import { doublingDelay } from '../lib/backoff';
+import { doublingDelay } from '../lib';
 
 export interface PollTuning {
   /** Interval while a tap is most likely (just after the order reached the terminal). */

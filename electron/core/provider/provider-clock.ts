@@ -3,7 +3,7 @@
 // When the offset is large, requests are stamped with the corrected time (as cloud SDKs do), so a
 // wrong PC clock does not stop sales; the correction is logged and shown in the status bar.
 import type { Clock } from '../clock';
-import { TypedEmitter } from '../lib/typed-emitter';
+import { TypedEmitter } from '../lib';
 import type { Logger } from '../log';
 
 /** Offsets at or below this are normal drift: not shown, not corrected. */

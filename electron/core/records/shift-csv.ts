@@ -3,7 +3,7 @@
 import { koboToNairaString } from '../../../shared/money';
 import type { ShiftReport } from '../../../shared/records';
 import { lagosDate, lagosHm } from '../../../shared/time';
-import { toCsv } from '../lib/csv-cell';
+import { toCsv } from '../lib';
 import { takenKobo } from './shift-report-doc';
 
 function iso(ms: number): string {

@@ -6,11 +6,11 @@ import {
   type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
 } from '../../../shared/settings';
 import type { Clock } from '../clock';
-import { fingerprint } from '../crypto/fingerprint';
-import { privateKeyObject, publicKeyObject } from '../crypto/rsa';
-import { TypedEmitter } from '../lib/typed-emitter';
+import { fingerprint } from '../crypto';
+import { privateKeyObject, publicKeyObject } from '../crypto';
+import { TypedEmitter } from '../lib';
 import type { Logger } from '../log';
-import type { ProviderConfig, ProviderSecrets } from '../provider/types';
+import type { ProviderConfig, ProviderSecrets } from '../provider';
 import type { KeyValueStore } from './kv-store';
 import { productionProblems } from '../../../shared/profile-safety';
 import { hashPin } from './pin';

@@ -10,7 +10,7 @@ import {
   type TerminalSettings,
   type TerminalState,
 } from '../../../shared/terminal';
-import { TypedEmitter } from '../lib/typed-emitter';
+import { TypedEmitter } from '../lib';
 import type { Logger } from '../log';
 import { classifySnLine } from './sn-parser';
 import { createLineReader, type LineReader } from './line-reader';

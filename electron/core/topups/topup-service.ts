@@ -7,13 +7,13 @@ import {
   type RowError, type TopupView, type ValidatedCustomer,
 } from '../../../shared/topups';
 import type { Clock } from '../clock';
-import type { Db } from '../db/database';
+import type { Db } from '../db';
 import type { Logger } from '../log';
-import { systemTimers, type Timers } from '../lib/timers';
-import { TypedEmitter } from '../lib/typed-emitter';
-import { notConfiguredError } from '../provider/provider-errors';
-import type { BillsClient, TopupStatus } from '../provider/types';
-import type { KeyValueStore } from '../settings/kv-store';
+import { systemTimers, type Timers } from '../lib';
+import { TypedEmitter } from '../lib';
+import { notConfiguredError } from '../provider';
+import type { BillsClient, TopupStatus } from '../provider';
+import type { KeyValueStore } from '../settings';
 import { listUnhandledWebhookEvents, markWebhookEventHandled, migrateWebhookStore, type BillsCallbackEvent } from '../webhook';
 import { batchResultsCsv, batchTemplate } from './batch-export';
 import { checkBatchFile } from './batch-rows';

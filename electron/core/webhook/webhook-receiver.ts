@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from '../../../shared/profile-safety';
 import { systemClock } from '../clock';
-import { guardedHandler, readBoundedBody, sendJson } from '../lib/http';
+import { guardedHandler, readBoundedBody, sendJson } from '../lib';
 import { verifyBillsCallback } from './bills-callback';
 import { verifyPosWebhook } from './pos-webhook';
 import { markWebhookEventFailed, markWebhookEventHandled, migrateWebhookStore, recordWebhookEvent, type WebhookKind } from './webhook-store';
