@@ -1,17 +1,17 @@
 // The composition root: builds every core service from its dependencies, once, for either
 // shell (Electron or browser). Transports only see `dispatch` and `hub`.
-import { join } from 'node:path';
 import { createDispatcher } from '../../shared/contract-kit';
 import { calls, type StatusSnapshot } from '../../shared/contract';
 import type { ProfileName } from '../../shared/settings';
 import type { TerminalState } from '../../shared/terminal';
 import type { Clock } from './clock';
-import { openDatabase } from './db';
+import type { RecoveryNotice } from '../../shared/backups';
+import { createBackupsModule, openJournalChecked, readDisk, type RestartWithJournal } from './backup';
 import { startDemoSandbox, type DemoSandbox } from './demo';
 import { createDeliveryChecks } from './delivery';
 import { demoScreen } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
-import { createEventHub } from './event-hub';
+import { createEventHub, type EventHub } from './event-hub';
 import { buildHandlers } from './handlers';
 import type { Logger } from './log';
 import type { LogFiles } from './logging';
@@ -45,6 +45,12 @@ export interface CoreDeps {
   systemPrinter?: SystemPrinter;
   /** The log files the logger writes (for Export diagnostics); absent when logs go to the console only. */
   logFiles?: LogFiles;
+  /** A hub that outlives this core (the shells rebuild the core after a restore). */
+  hub?: EventHub;
+  /** Files repaired or set aside before the core was built (settings, keys, a restore). */
+  startupNotices?: RecoveryNotice[];
+  /** Given by shells that can rebuild the core: lets Settings → Backups restore while running. */
+  restartWithJournal?: RestartWithJournal;
 }
 
 function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
@@ -55,9 +61,10 @@ function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
 
 export async function createCore(deps: CoreDeps) {
   const { logger, clock } = deps;
-  const hub = createEventHub();
+  const hub = deps.hub ?? createEventHub();
   const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
-  const db = openDatabase(join(deps.dataDir, 'counterpay.db'));
+  const journal = openJournalChecked(deps.dataDir, clock.now());
+  const db = journal.db;
   const films = createSaleMemory(deps.store);
 
   // ---- the Demo profile's embedded provider ----
@@ -101,7 +108,7 @@ export async function createCore(deps: CoreDeps) {
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   const status = (): StatusSnapshot => {
     const name = settings.activeProfile();
-    return { profile: name, counterName: settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(terminal.getState()), queue };
+    return { profile: name, counterName: settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(terminal.getState()), queue, disk: readDisk(deps.dataDir) };
   };
   const publishStatus = () => hub.emit('status.changed', status());
   terminal.on('change', (t) => {
@@ -137,7 +144,7 @@ export async function createCore(deps: CoreDeps) {
     db, settings, logger, clock: provider.clock, demo: () => demo,
     onPosNotification: (n) => checkout.onWebhook(n),
     onBillsCallback: (cb) => {
-      for (const m of modules) m.onBillsCallback?.(cb);
+      for (const m of modules) if ('onBillsCallback' in m) m.onBillsCallback?.(cb);
     },
   });
 
@@ -176,10 +183,17 @@ export async function createCore(deps: CoreDeps) {
     shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
     demo: () => demo, webhookUrl: () => webhooks.url(),
   };
+  const backups = createBackupsModule(moduleCtx, {
+    notices: deps.startupNotices ?? [],
+    onDiskChange: () => publishStatus(),
+    ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
+  });
+  if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
   const modules = [
     createTopupsModule(moduleCtx),
     createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
     createDiagnosticsModule(moduleCtx, { version: deps.version, secretStorage: deps.vault.note, status, logFiles: deps.logFiles ?? null }),
+    backups,
   ] as const;
   const delivery = createDeliveryChecks({ db, pos, clock, logger, order: (id) => checkout.get(id), activeProfile: () => settings.activeProfile() });
   const handlers = {
@@ -189,6 +203,7 @@ export async function createCore(deps: CoreDeps) {
     'delivery.check': (a: { orderId: number }) => delivery.check(a.orderId),
     'delivery.checkLastPaid': () => delivery.checkLastPaid(),
     ...modules[2].handlers,
+    ...backups.handlers,
   };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
