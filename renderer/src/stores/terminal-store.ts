@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import { create } from 'zustand';
 import type { DemoTerminalScreenSchema } from '../../../shared/contract';
 import type { SerialPortInfo, TerminalSettings, TerminalState } from '../../../shared/terminal';
-import { bridge, call } from '../transport/bridge';
+import { call } from '../transport/bridge';
 import { isAppError } from '../../../shared/errors';
-import { onRefresh } from './refresh';
+import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 export type DemoScreen = z.infer<typeof DemoTerminalScreenSchema>;
@@ -139,9 +139,14 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   },
 }));
 
-bridge?.on('terminal.changed', (state) => useTerminal.setState({ state }));
-onRefresh('terminal', async () => {
-  const s = useTerminal.getState();
-  await Promise.all([s.state ? s.load() : null, s.demo ? s.loadDemo() : null]);
-});
-bridge?.on('demo.terminalChanged', (demo) => useTerminal.setState({ demo, demoError: null }));
+export const terminalFollower: StoreFollower = {
+  name: 'terminal',
+  listen: (bridge) => [
+    bridge.on('terminal.changed', (state) => useTerminal.setState({ state })),
+    bridge.on('demo.terminalChanged', (demo) => useTerminal.setState({ demo, demoError: null })),
+  ],
+  refresh: async () => {
+    const s = useTerminal.getState();
+    await Promise.all([s.state ? s.load() : null, s.demo ? s.loadDemo() : null]);
+  },
+};
