@@ -7,13 +7,13 @@ import type { SaleInput } from '../../shared/orders';
 import type { CoreDeps } from './app-core';
 import type { Clock } from './clock';
 import type { Logger } from './log';
-import type { DemoSandbox } from './demo/demo-sandbox';
-import { demoScreen } from './demo/demo-screen';
-import type { CheckoutService } from './orders/checkout-service';
+import type { DemoSandbox } from './demo';
+import { demoScreen } from './demo';
+import type { CheckoutService } from './orders';
 import type { createSaleMemory } from './sale-memory';
-import type { SettingsService } from './settings/settings-service';
+import type { SettingsService } from './settings';
 import type { TerminalLink } from './terminal';
-import type { ProfileTerminals } from './terminal/profile-terminals';
+import type { ProfileTerminals } from './terminal';
 
 export interface HandlerContext {
   deps: CoreDeps;

@@ -7,4 +7,3 @@ export { OrderTextIndex } from './order-text-index';
 export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES } from './order-state';
 export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './out-order-no';
 export { productInfoFor, maskAccount } from './sale-wire';
-export { systemTimers, type Timers } from './timers';

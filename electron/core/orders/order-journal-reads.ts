@@ -2,8 +2,8 @@
 // outcome), so that nothing outside orders/ writes SQL against the journal's tables.
 import type { OrderState } from '../../../shared/orders';
 import type { RecordScope } from '../../../shared/record-profile';
-import type { Db } from '../db/database';
-import { sqlList } from '../db/sql';
+import type { Db } from '../db';
+import { sqlList } from '../lib';
 import { OPEN_STATES } from './order-state';
 
 /** The orders of one state created in a window, summed. */

@@ -1,8 +1,8 @@
 // The order journal's tables, as named migrations run once each: the journal itself, then the
 // profile every order was made under.
 import { DEMO_AUTO_TERMINAL_SN, DEMO_HEAD_MERCHANT_ID, DEMO_TERMINAL_SN } from '../../sandbox/demo-config';
-import type { Migration } from '../db/schema';
-import { checkIn } from '../db/sql';
+import type { Migration } from '../db';
+import { checkIn } from '../lib';
 import { ORDER_STATES } from './order-state';
 
 export const ORDER_MIGRATIONS: Migration[] = [

@@ -3,8 +3,8 @@
 // table has one owner: they built the order search's indexes and word table, which the order
 // journal now owns. They keep their names (existing files know them as applied) and their place.
 import { PRINT_JOB_KINDS, PRINT_JOB_STATUSES } from '../../../shared/records';
-import type { Migration } from '../db/schema';
-import { checkIn } from '../db/sql';
+import type { Migration } from '../db';
+import { checkIn } from '../lib';
 
 const OWN_TABLES: Migration = {
   name: 'records-001-print-jobs-shifts',

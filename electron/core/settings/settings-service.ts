@@ -6,10 +6,11 @@ import {
   type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
 } from '../../../shared/settings';
 import type { Clock } from '../clock';
-import { fingerprint } from '../crypto/fingerprint';
-import { privateKeyObject, publicKeyObject } from '../crypto/rsa';
+import { fingerprint } from '../crypto';
+import { privateKeyObject, publicKeyObject } from '../crypto';
+import { TypedEmitter } from '../lib';
 import type { Logger } from '../log';
-import type { ProviderConfig, ProviderSecrets } from '../provider/types';
+import type { ProviderConfig, ProviderSecrets } from '../provider';
 import type { KeyValueStore } from './kv-store';
 import { productionProblems } from '../../../shared/profile-safety';
 import { hashPin } from './pin';
@@ -57,7 +58,7 @@ function checkSecret(name: SecretName, value: string): string | null {
 
 export function createSettingsService(deps: SettingsServiceDeps) {
   const { store, vault, logger, clock } = deps;
-  const listeners = new Set<SettingsListener>();
+  const changes = new TypedEmitter<{ change: Parameters<SettingsListener> }>();
   let unlockedUntil = 0;
 
   const readProfile = (name: ProfileName): ProfileSettings => {
@@ -115,7 +116,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
 
   const emit = () => {
     const a = activeProfile();
-    for (const l of listeners) l(a);
+    changes.emit('change', a);
   };
 
   const pinHash = () => (store.get('adminPinHash') as string | undefined) ?? null;
@@ -200,8 +201,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     },
 
     onChange(l: SettingsListener): () => void {
-      listeners.add(l);
-      return () => listeners.delete(l);
+      return changes.on('change', l);
     },
 
     pinStatus,

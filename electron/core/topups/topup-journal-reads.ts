@@ -2,8 +2,8 @@
 // outcome), so that nothing outside topups/ writes SQL against the journal's tables.
 import type { RecordScope } from '../../../shared/record-profile';
 import { OPEN_TOPUP_STATES, type TopupState } from '../../../shared/topups';
-import type { Db } from '../db/database';
-import { sqlList } from '../db/sql';
+import type { Db } from '../db';
+import { sqlList } from '../lib';
 
 export interface TopupStateTotals {
   state: TopupState;

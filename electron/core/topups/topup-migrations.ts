@@ -1,8 +1,8 @@
 // The top-up journal's tables, as named migrations run once each (in the database's one list,
 // db/schema.ts). The CHECK lists come from the shared constants.
 import { BATCH_CHECK_STATES, BATCH_STATES, SERVICE_TYPES, TOPUP_STATES } from '../../../shared/topups';
-import type { Migration } from '../db/schema';
-import { checkIn } from '../db/sql';
+import type { Migration } from '../db';
+import { checkIn } from '../lib';
 
 export const TOPUP_MIGRATIONS: Migration[] = [
   {

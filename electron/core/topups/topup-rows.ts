@@ -1,9 +1,9 @@
 // The shapes of the top-up journal's rows: items, batches, the moves written to them, the
 // renderer's view of an item, and the filters of the item lists.
 import { FINAL_TOPUP_STATES, OPEN_TOPUP_STATES, type BatchState, type ServiceType, type TopupState, type TopupView } from '../../../shared/topups';
-import { camelRow, type Row } from '../db/rows';
-import { sqlList } from '../db/sql';
-import type { TopupStatus } from '../provider/types';
+import { camelRow, type Row } from '../lib';
+import { sqlList } from '../lib';
+import type { TopupStatus } from '../provider';
 
 /** Who the items belong to: they are only ever sent or asked about with the same merchant's keys. */
 export interface Owner {

@@ -2,9 +2,9 @@
 // clientAuthKey, timestamp (5 minutes), signature over paramContent + timestamp, and only then
 // decryption of paramContent; then the fields. A bad padding answers exactly like a bad signature.
 import { rsaDecryptChunked, rsaVerify, safeEqual, privateKeyObject, publicKeyObject, type KeyInput } from '../crypto';
-import { describeIssues, parseJson } from '../provider/answer-utils';
-import { PosOrderWire, toPosOrderDetails } from '../provider/pos-schemas';
-import type { ProviderConfig } from '../provider/types';
+import { describeIssues, parseJson } from '../provider';
+import { PosOrderWire, toPosOrderDetails } from '../provider';
+import type { ProviderConfig } from '../provider';
 import { POS_WEBHOOK_MAX_AGE_MS, PosWebhookBody } from './pos-envelope';
 import { webhookDedupeKey } from './webhook-store';
 import { WEBHOOK_REFUSAL_CODES as C, type PosNotification, type WebhookVerdict } from './webhook-types';

@@ -1,8 +1,7 @@
 // Durable record of every accepted webhook event, written before we answer success. A UNIQUE
 // dedupe key makes repeats harmless; events whose handler failed can be replayed from here.
-import type { Db } from '../db/database';
-import type { Migration } from '../db/schema';
-import { checkIn } from '../db/sql';
+import type { Db, Migration } from '../db';
+import { checkIn } from '../lib';
 
 export const WEBHOOK_KINDS = ['pos', 'bills'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];

@@ -2,8 +2,8 @@
 // failed print keeps what it was printing and where, and can be tried again at any time.
 import type { PaperWidth, PrintJobStatus, PrintJobView } from '../../../../shared/records';
 import type { RecordProfile } from '../../../../shared/record-profile';
-import type { Db } from '../../db/database';
-import { camelRow, type Row } from '../../db/rows';
+import type { Db } from '../../db';
+import { camelRow, type Row } from '../../lib';
 
 export type PrintTarget =
   | { kind: 'network'; host: string; port: number; paper: PaperWidth; copies: number }

@@ -3,7 +3,7 @@
 import { AppError } from '../../../../shared/errors';
 import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummary } from '../../../../shared/records';
 import type { RecordProfile } from '../../../../shared/record-profile';
-import type { Db } from '../../db/database';
+import type { Db } from '../../db';
 
 type Row = Record<string, unknown>;
 

@@ -1,0 +1,2 @@
+// The delivery module's public face: what other modules may import.
+export { createDeliveryChecks } from './delivery-check';
