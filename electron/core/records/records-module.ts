@@ -3,10 +3,10 @@
 import type { recordCalls } from '../../../shared/contract-records';
 import type { OrderView } from '../../../shared/orders';
 import type { CoreModule, ModuleContext } from '../core-module';
-import type { SerialPortClass } from '../terminal/serial-port';
+import type { SerialPortClass } from '../terminal';
 import type { NetworkSendOptions } from './printing/network-printer';
 import { OrderJournalReads, OrderTextIndex, searchOrders } from '../orders';
-import { TopupJournalReads } from '../topups/topup-journal-reads';
+import { TopupJournalReads } from '../topups';
 import { renderJob } from './print-payload';
 import { PrintJobStore, targetText } from './printing/print-jobs';
 import { createPrintService } from './printing/print-service';

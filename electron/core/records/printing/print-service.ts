@@ -3,7 +3,7 @@
 import { AppError, isAppError } from '../../../../shared/errors';
 import type { PrinterSettings, PrintJobView } from '../../../../shared/records';
 import type { Logger } from '../../log';
-import type { SerialPortClass } from '../../terminal/serial-port';
+import type { SerialPortClass } from '../../terminal';
 import { escposCopies } from './escpos';
 import { sendToNetworkPrinter, type NetworkSendOptions } from './network-printer';
 import type { PrintDoc } from './print-doc';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { AppError } from '../../../../shared/errors';
 import { isFinalState, type OrderView } from '../../../../shared/orders';
 import type { PrintJobView, Receipt, ReceiptPreview } from '../../../../shared/records';
-import type { CheckoutService } from '../../orders/checkout-service';
+import type { CheckoutService } from '../../orders';
 import type { Logger } from '../../log';
 import { htmlDocumentOf, htmlFragmentOf } from '../printing/print-html';
 import type { PrintJobStore } from '../printing/print-jobs';

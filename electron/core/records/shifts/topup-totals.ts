@@ -3,7 +3,7 @@
 import type { OpenItem, TopupLine } from '../../../../shared/records';
 import type { RecordScope } from '../../../../shared/record-profile';
 import { TOPUP_STATE_LABELS, type TopupState } from '../../../../shared/topups';
-import type { TopupJournalReads } from '../../topups/topup-journal-reads';
+import type { TopupJournalReads } from '../../topups';
 
 export interface TopupTotalsSource {
   totals(from: number, to: number, scope?: RecordScope): { available: boolean; lines: TopupLine[]; successKobo: number };
