@@ -1,17 +1,16 @@
 // The one contract between the renderer and main: every call with its argument and result
 // schemas, every event with its payload schema. Both transports and window.counterpay derive from it.
 import { z } from 'zod';
-import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
+import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
-import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
+import { ConnectivitySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
 import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
-import { ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
+import { PROFILE_INVALID, ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
 import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
 
-const Empty = z.object({}).strict();
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
 
 export { ProviderReach } from './provider-status';
@@ -68,8 +67,6 @@ export const DemoTerminalScreenSchema = z.object({
   message: z.string(),
 });
 
-const OrderId = z.object({ id: z.number().int().positive() }).strict();
-
 export const coreCalls = {
   'app.info': { args: Empty, result: AppInfoSchema },
   'status.get': { args: Empty, result: StatusSnapshotSchema },
@@ -81,18 +78,18 @@ export const coreCalls = {
   'settings.unlock': { args: z.object({ pin: z.string().max(64) }).strict(), result: PinStatusSchema },
   'settings.lock': { args: Empty, result: PinStatusSchema },
   'settings.getProfile': { args: z.object({ profile: ProfileName }).strict(), result: ProfileViewSchema, admin: true },
-  'settings.saveProfile': { args: ProfileSaveSchema, result: ProfileViewSchema, admin: true },
+  'settings.saveProfile': { args: ProfileSaveSchema, result: ProfileViewSchema, admin: true, invalid: PROFILE_INVALID },
   'settings.setActiveProfile': { args: z.object({ profile: ProfileName }).strict(), result: StatusSnapshotSchema, admin: true },
 
   // Selling a ticket and taking the card payment (the renderer sends the form; main checks it).
   'sale.defaults': { args: Empty, result: SaleDefaultsSchema },
-  'sale.charge': { args: z.record(z.string(), z.unknown()), result: OrderViewSchema },
-  'orders.get': { args: OrderId, result: OrderViewSchema },
-  'orders.history': { args: OrderId, result: z.array(OrderEventSchema) },
+  'sale.charge': { args: SaleInputSchema, result: OrderViewSchema, invalid: SALE_INVALID },
+  'orders.get': { args: IdArgs, result: OrderViewSchema },
+  'orders.history': { args: IdArgs, result: z.array(OrderEventSchema) },
   'orders.listToday': { args: Empty, result: z.array(OrderViewSchema) },
   'orders.listQueued': { args: Empty, result: z.array(OrderViewSchema) },
-  'orders.retry': { args: OrderId, result: OrderViewSchema },
-  'orders.checkNow': { args: OrderId, result: OrderViewSchema },
+  'orders.retry': { args: IdArgs, result: OrderViewSchema },
+  'orders.checkNow': { args: IdArgs, result: OrderViewSchema },
 
   // The counter's terminal: a serial link or a typed serial number.
   'terminal.get': { args: Empty, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },

@@ -25,6 +25,9 @@ export function splitSeats(seats: string): string[] {
 const text = (what: string, max: number) =>
   z.string({ error: `Enter the ${what}` }).trim().min(1, `Enter the ${what}`).max(max, `The ${what} is at most ${max} characters`);
 
+/** What the cashier is told when the sale form has a wrong field (each field says what is wrong). */
+export const SALE_INVALID = 'Check the sale: some fields need fixing';
+
 export const SaleInputSchema = z
   .object({
     filmName: text('film name', 100),

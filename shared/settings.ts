@@ -85,11 +85,14 @@ export const ProfileSettingsSchema = z.object({
     .default({ enabled: false, host: '127.0.0.1', port: 8787, callbackBaseUrl: '' }),
 });
 export type ProfileSettings = z.infer<typeof ProfileSettingsSchema>;
+/** What the admin is told when a profile's fields need fixing. */
+export const PROFILE_INVALID = 'Nothing was saved: fix the fields marked below.';
+
 /** What the renderer may send when saving a profile: the plain fields, plus keys to replace. */
 export const ProfileSaveSchema = z.object({
   profile: ProfileName,
-  /** Checked field by field by the settings service, so each error lands next to its field. */
-  settings: z.record(z.string(), z.unknown()),
+  /** Checked field by field, so each error lands next to its field ("settings.posBaseUrl"). */
+  settings: ProfileSettingsSchema,
   /** Only the keys the admin typed; an empty string clears a key; absent keeps it. */
   secrets: z.partialRecord(SecretName, z.string().max(20000)).default({}),
 });

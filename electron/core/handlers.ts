@@ -3,7 +3,6 @@ import type { Handlers } from '../../shared/contract-kit';
 import type { coreCalls, StatusSnapshot } from '../../shared/contract';
 import { AppError, validationError } from '../../shared/errors';
 import { parseTerminalSettings, terminalAdminChanges } from '../../shared/terminal';
-import type { SaleInput } from '../../shared/orders';
 import type { CoreDeps } from './app-core';
 import type { Clock } from './clock';
 import type { Logger } from './log';
@@ -82,7 +81,7 @@ export function buildHandlers(c: HandlerContext): Handlers<typeof coreCalls> {
     },
 
     'sale.defaults': () => c.films.defaults(c.clock.now(), terminal.getState().sn),
-    'sale.charge': (a) => checkout.sell(a as unknown as SaleInput),
+    'sale.charge': (a) => checkout.sell(a),
     'orders.get': (a) => order(a.id),
     'orders.history': (a) => checkout.history(a.id),
     'orders.listToday': () => checkout.listToday(),
