@@ -6,9 +6,9 @@ import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
-import { ConnectivitySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
+import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
 import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
-import { PROFILE_INVALID, ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
+import { PinStatusSchema, PROFILE_INVALID, ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
 import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
 
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
@@ -32,20 +32,7 @@ export const AppInfoSchema = z.object({
   secretStorage: z.object({ kind: z.enum(['os-keychain', 'file']), note: z.string() }),
 });
 
-export const PinStatusSchema = z.object({
-  set: z.boolean(),
-  unlocked: z.boolean(),
-  lockedUntil: z.number().nullable(),
-});
-
-/** A film the counter sold before: its title, price and fee are offered again. */
-export const FilmMemorySchema = z.object({
-  filmName: z.string(),
-  filmTitle: z.string(),
-  priceKobo: z.number().int(),
-  feeKobo: z.number().int(),
-  lastShowTime: z.string().nullable(),
-});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
 
 export const SaleDefaultsSchema = z.object({
   /** yyyy-MM-dd in Africa/Lagos. */
@@ -66,6 +53,10 @@ export const DemoTerminalScreenSchema = z.object({
     .nullable(),
   message: z.string(),
 });
+export type DemoTerminalScreen = z.infer<typeof DemoTerminalScreenSchema>;
+/** What the cashier makes the Demo terminal do with the payment it shows. */
+export const DemoOutcomeSchema = z.enum(['SUCCESS', 'FAIL', 'CANCEL']);
+export type DemoOutcome = z.infer<typeof DemoOutcomeSchema>;
 
 export const coreCalls = {
   'app.info': { args: Empty, result: AppInfoSchema },
@@ -98,7 +89,7 @@ export const coreCalls = {
 
   // Demo profile only: the simulated terminal.
   'demo.terminalScreen': { args: Empty, result: DemoTerminalScreenSchema },
-  'demo.present': { args: z.object({ outcome: z.enum(['SUCCESS', 'FAIL', 'CANCEL']) }).strict(), result: DemoTerminalScreenSchema },
+  'demo.present': { args: z.object({ outcome: DemoOutcomeSchema }).strict(), result: DemoTerminalScreenSchema },
 } satisfies CallsSpec;
 
 const coreEvents = {

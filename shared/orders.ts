@@ -202,3 +202,13 @@ export type OrderEvent = z.infer<typeof OrderEventSchema>;
 
 export const ConnectivitySchema = z.object({ online: z.boolean(), queueLength: z.number().int().nonnegative() });
 export type Connectivity = z.infer<typeof ConnectivitySchema>;
+
+/** A film the counter sold before: its title, price and fee are offered again. */
+export const FilmMemorySchema = z.object({
+  filmName: z.string(),
+  filmTitle: z.string(),
+  priceKobo: z.number().int(),
+  feeKobo: z.number().int(),
+  lastShowTime: z.string().nullable(),
+});
+export type FilmMemory = z.infer<typeof FilmMemorySchema>;

@@ -85,6 +85,14 @@ export const ProfileSettingsSchema = z.object({
     .default({ enabled: false, host: '127.0.0.1', port: 8787, callbackBaseUrl: '' }),
 });
 export type ProfileSettings = z.infer<typeof ProfileSettingsSchema>;
+/** The admin PIN: whether one is set, whether Settings is unlocked, and until when wrong tries lock it. */
+export const PinStatusSchema = z.object({
+  set: z.boolean(),
+  unlocked: z.boolean(),
+  lockedUntil: z.number().nullable(),
+});
+export type PinStatus = z.infer<typeof PinStatusSchema>;
+
 /** What the admin is told when a profile's fields need fixing. */
 export const PROFILE_INVALID = 'Nothing was saved: fix the fields marked below.';
 

@@ -1,16 +1,9 @@
 // What the Sell form offers by default: today, the next show time, and the price and fee
 // remembered per film (the last sale of each film), newest first.
 import { lagosDate, lagosHm } from '../../shared/time';
-import type { OrderView } from '../../shared/orders';
+import type { FilmMemory, OrderView } from '../../shared/orders';
 import type { KeyValueStore } from './settings/kv-store';
 
-export interface FilmMemory {
-  filmName: string;
-  filmTitle: string;
-  priceKobo: number;
-  feeKobo: number;
-  lastShowTime: string | null;
-}
 
 const KEY = 'films';
 const MAX_FILMS = 50;

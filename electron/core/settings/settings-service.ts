@@ -3,7 +3,7 @@
 import { AppError, issueFields, validationError, type FieldErrors } from '../../../shared/errors';
 import {
   PROFILE_INVALID, PROFILE_NAMES, ProfileSettingsSchema, SECRET_LABELS, SECRET_NAMES, defaultProfile,
-  type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
+  type PinStatus, type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
 } from '../../../shared/settings';
 import type { Clock } from '../clock';
 import { fingerprint } from '../crypto/fingerprint';
@@ -18,11 +18,6 @@ import type { SecretVault } from './secret-vault';
 
 export const UNLOCK_MS = 10 * 60_000;
 
-export interface PinStatus {
-  set: boolean;
-  unlocked: boolean;
-  lockedUntil: number | null;
-}
 
 export interface SettingsServiceDeps {
   store: KeyValueStore;

@@ -1,11 +1,9 @@
 // The sale form as typed (strings) and how it becomes a SaleInput: naira to kobo with parseNaira,
 // the shared SaleInputSchema for instant per-field messages, seats kept in step with tickets.
-import type { z } from 'zod';
-import type { FilmMemorySchema } from '../../../shared/contract';
 import { koboToNairaString, parseNaira } from '../../../shared/money';
-import { SaleInputSchema, splitSeats, type SaleInput } from '../../../shared/orders';
+import { SaleInputSchema, splitSeats, type FilmMemory, type SaleInput } from '../../../shared/orders';
 
-export type FilmMemory = z.infer<typeof FilmMemorySchema>;
+export type { FilmMemory } from '../../../shared/orders';
 
 export interface SaleDraft {
   filmName: string;
