@@ -58,12 +58,15 @@ export type DemoTerminalScreen = z.infer<typeof DemoTerminalScreenSchema>;
 export const DemoOutcomeSchema = z.enum(['SUCCESS', 'FAIL', 'CANCEL']);
 export type DemoOutcome = z.infer<typeof DemoOutcomeSchema>;
 
-export const coreCalls = {
+// The core's own calls, one group per core module (electron/core/*-module.ts answers each).
+export const statusCalls = {
   'app.info': { args: Empty, result: AppInfoSchema },
   'status.get': { args: Empty, result: StatusSnapshotSchema },
   /** Probes the payment provider now (the status bar's "Check now"). */
   'status.checkProvider': { args: Empty, result: StatusSnapshotSchema },
+} satisfies CallsSpec;
 
+export const settingsCalls = {
   'settings.pinStatus': { args: Empty, result: PinStatusSchema },
   'settings.setPin': { args: z.object({ currentPin: z.string().max(64).optional(), newPin: Pin }).strict(), result: PinStatusSchema },
   'settings.unlock': { args: z.object({ pin: z.string().max(64) }).strict(), result: PinStatusSchema },
@@ -71,7 +74,9 @@ export const coreCalls = {
   'settings.getProfile': { args: z.object({ profile: ProfileName }).strict(), result: ProfileViewSchema, admin: true },
   'settings.saveProfile': { args: ProfileSaveSchema, result: ProfileViewSchema, admin: true, invalid: PROFILE_INVALID },
   'settings.setActiveProfile': { args: z.object({ profile: ProfileName }).strict(), result: StatusSnapshotSchema, admin: true },
+} satisfies CallsSpec;
 
+export const orderCalls = {
   // Selling a ticket and taking the card payment (the renderer sends the form; main checks it).
   'sale.defaults': { args: Empty, result: SaleDefaultsSchema },
   'sale.charge': { args: SaleInputSchema, result: OrderViewSchema, invalid: SALE_INVALID },
@@ -81,12 +86,16 @@ export const coreCalls = {
   'orders.listQueued': { args: Empty, result: z.array(OrderViewSchema) },
   'orders.retry': { args: IdArgs, result: OrderViewSchema },
   'orders.checkNow': { args: IdArgs, result: OrderViewSchema },
+} satisfies CallsSpec;
 
+export const terminalCalls = {
   // The counter's terminal: a serial link or a typed serial number.
   'terminal.get': { args: Empty, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
   'terminal.listPorts': { args: Empty, result: z.array(SerialPortInfoSchema) },
   'terminal.configure': { args: TerminalConfigureArgsSchema, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
+} satisfies CallsSpec;
 
+export const demoCalls = {
   // Demo profile only: the simulated terminal.
   'demo.terminalScreen': { args: Empty, result: DemoTerminalScreenSchema },
   'demo.present': { args: z.object({ outcome: DemoOutcomeSchema }).strict(), result: DemoTerminalScreenSchema },
@@ -101,7 +110,11 @@ const coreEvents = {
 } satisfies EventsSpec;
 
 export const calls = {
-  ...coreCalls,
+  ...statusCalls,
+  ...settingsCalls,
+  ...orderCalls,
+  ...terminalCalls,
+  ...demoCalls,
   ...topupCalls,
   ...recordCalls,
   ...deliveryCalls,

@@ -1,32 +1,32 @@
-// The composition root: builds every core service from its dependencies, once, for either
-// shell (Electron or browser). Transports only see `dispatch` and `hub`.
+// The composition root: builds the shared services and the core modules from their dependencies,
+// once, for either shell (Electron or browser), and wires them together. Transports only see
+// `dispatch` and `hub`. Each call is answered by the module that owns it (electron/core/*/…-module.ts).
 import { join } from 'node:path';
 import { createDispatcher } from '../../shared/contract-kit';
-import { calls, type StatusSnapshot } from '../../shared/contract';
-import type { ProfileName } from '../../shared/settings';
-import type { TerminalState } from '../../shared/terminal';
+import { calls } from '../../shared/contract';
 import type { Clock } from './clock';
+import type { ModuleContext } from './core-module';
 import { openDatabase } from './db/database';
-import { startDemoSandbox, type DemoSandbox } from './demo/demo-sandbox';
-import { createDeliveryChecks } from './delivery/delivery-check';
-import { demoScreen } from './demo/demo-screen';
+import { createDeliveryModule } from './delivery/delivery-module';
+import { createDemoModule } from './demo/demo-module';
 import { createDiagnosticsModule } from './diagnostics/diagnostics-module';
 import { createEventHub } from './event-hub';
-import { buildHandlers } from './handlers';
 import type { Logger } from './log';
 import type { LogFiles } from './logging/log-files';
 import { createCheckoutService } from './orders/checkout-service';
+import { createOrdersModule } from './orders/orders-module';
 import { createProviderLink } from './provider/provider-link';
 import { createRecordsModule } from './records/records-module';
-import { createTopupsModule } from './topups/topups-module';
-import type { ModuleContext } from './core-module';
 import type { SystemPrinter } from './records/system-printer';
-import { createSaleMemory } from './sale-memory';
 import type { KeyValueStore } from './settings/kv-store';
 import type { SecretVault } from './settings/secret-vault';
+import { createSettingsModule } from './settings/settings-module';
 import { createSettingsService } from './settings/settings-service';
+import { createStatusBar } from './status/status-bar';
+import { createStatusModule } from './status/status-module';
 import { createTerminalLink, type TerminalLinkDeps } from './terminal';
-import { createProfileTerminals } from './terminal/profile-terminals';
+import { createTerminalModule } from './terminal/terminal-module';
+import { createTopupsModule } from './topups/topups-module';
 import { createWebhookControl } from './webhook-control';
 
 export interface CoreDeps {
@@ -47,148 +47,98 @@ export interface CoreDeps {
   logFiles?: LogFiles;
 }
 
-function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
-  const state = t.status === 'disconnected' ? 'not-connected' : t.status;
-  const detail = t.lastError ?? (t.status === 'manual' ? 'Serial number typed by hand' : t.portPath ? `Serial port ${t.portPath}` : 'No terminal chosen yet');
-  return { state, sn: t.sn, detail };
-}
-
 export async function createCore(deps: CoreDeps) {
   const { logger, clock } = deps;
+  const base = { dataDir: deps.dataDir, store: deps.store, logger, clock };
+
+  // ---- the shared services ----
   const hub = createEventHub();
   const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
   const db = openDatabase(join(deps.dataDir, 'counterpay.db'));
-  const films = createSaleMemory(deps.store);
-
-  // ---- the Demo profile's embedded provider ----
-  let demo: DemoSandbox | null = null;
-  let demoStarting: Promise<void> | null = null;
-  const ensureDemo = () => {
-    if (deps.embeddedSandbox === false || demo) return Promise.resolve();
-    demoStarting ??= startDemoSandbox(deps.dataDir, logger)
-      .then((d) => {
-        demo = d;
-        const m = d.merchant;
-        settings.writeInternal('demo', { billsBaseUrl: d.sandbox.billsBaseUrl, posBaseUrl: d.sandbox.posBaseUrl, billsMerchantId: m.billsMerchantId, headMerchantId: m.headMerchantId, merchantId: m.merchantId }, {
-          billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey, posClientAuthKey: m.clientAuthKey, merchantPrivateKey: m.merchantPrivateKeyPem, providerPublicKey: m.providerPublicKeyPem,
-        });
-        const push = () => hub.emit('demo.terminalChanged', demoScreen(demo, terminal.getState().sn));
-        d.sandbox.events.on('pos-order-created', push);
-        d.sandbox.events.on('pos-order-settled', push);
-      })
-      .catch((e) => {
-        demoStarting = null;
-        logger.error('demo sandbox could not start', { error: e instanceof Error ? e.message : String(e) });
-      });
-    return demoStarting;
-  };
-
-  // ---- the provider: measured clock, clients, measured status ----
+  const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
+  // The terminal module listens first: the screen learns of a terminal change before the Demo panel and the bar do.
+  const terminalModule = createTerminalModule({ ...base, terminal, settings, hub }, { demoSn: () => demo.current()?.merchant.terminalSn ?? null });
+  const demo = createDemoModule({ ...base, terminal, settings, hub }, { embedded: deps.embeddedSandbox !== false });
   const provider = createProviderLink({
     config: () => settings.providerConfig(),
-    blocked: () => (settings.activeProfile() === 'demo' && !demo ? { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' } : null),
+    blocked: () => (settings.activeProfile() === 'demo' && !demo.current() ? { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' } : null),
     clock, logger,
-    onStatus: () => publishStatus(),
+    onStatus: () => bar.publish(),
     // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
     onBack: () => void checkout.recheckOpen(),
     // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
     onClock: () => void provider.check('clock').then(() => checkout.recheckOpen()),
   });
+  const bar = createStatusBar({ settings, provider: () => provider, terminal, hub });
+  terminal.on('change', () => bar.publish());
   const { pos, bills } = provider;
-  let queue: StatusSnapshot['queue'] = { length: 0, online: true };
-
-  // ---- terminal ----
-  const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
-  const status = (): StatusSnapshot => {
-    const name = settings.activeProfile();
-    return { profile: name, counterName: settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(terminal.getState()), queue };
-  };
-  const publishStatus = () => hub.emit('status.changed', status());
-  terminal.on('change', (t) => {
-    hub.emit('terminal.changed', t);
-    if (demo) hub.emit('demo.terminalChanged', demoScreen(demo, t.sn));
-    publishStatus();
-  });
-
-  // ---- checkout ----
   const checkout = createCheckoutService({
-    db,
-    pos,
-    clock,
-    logger,
+    db, pos, clock, logger,
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);
       return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds, profile: name };
     },
   });
-  checkout.on('order', (v) => {
-    hub.emit('order.changed', v);
-    if (v.state === 'paid') films.remember(v);
-  });
-  checkout.on('connectivity', (c) => {
-    hub.emit('connectivity.changed', c);
-    queue = { length: c.queueLength, online: c.online };
-    publishStatus();
-  });
-
   const webhooks = createWebhookControl({
     // Webhook timestamps are the provider's: judge them by the corrected clock too.
-    db, settings, logger, clock: provider.clock, demo: () => demo,
+    db, settings, logger, clock: provider.clock, demo: () => demo.current(),
     onPosNotification: (n) => checkout.onWebhook(n),
     onBillsCallback: (cb) => {
       for (const m of modules) m.onBillsCallback?.(cb);
     },
   });
 
-  // ---- the terminal of the profile in use ----
-  const terminals = createProfileTerminals({ store: deps.store, logger, demoSn: () => demo?.merchant.terminalSn ?? null });
-  let terminalProfile: ProfileName | null = null;
-  const useProfileTerminal = async (profile: ProfileName) => {
-    if (terminalProfile === profile) return;
-    terminalProfile = profile;
-    try {
-      await terminal.configure(terminals.load(profile));
-    } catch (e) {
-      logger.warn('saved terminal settings were not valid; starting without a terminal', { profile, error: e instanceof Error ? e.message : String(e) });
-      await terminal.configure({});
-    }
-  };
-
+  // ---- following a settings change: the Demo sandbox, the profile's terminal, the receiver ----
   let applying: Promise<void> = Promise.resolve();
   settings.onChange((active) => {
     // New keys or a new address: old verdicts no longer hold, so probe at once (the status says
     // "checking" from this moment), and give open orders their answer as soon as it comes.
     let probing = provider.check('settings');
     applying = (async () => {
-      if (active === 'demo' && !demo) {
-        await ensureDemo();
+      if (active === 'demo' && !demo.current()) {
+        await demo.ensure();
         probing = provider.check('settings');
       }
-      await useProfileTerminal(active);
+      await terminalModule.useProfile(active);
       await webhooks.refresh();
-      publishStatus();
+      bar.publish();
       void probing.then(() => checkout.recheckOpen());
     })();
   });
 
-  const moduleCtx: ModuleContext = {
-    shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, hub, logger, clock, pos, bills, checkout,
-    demo: () => demo, webhookUrl: () => webhooks.url(),
+  // ---- the modules: each answers its share of the contract ----
+  const ctx: ModuleContext = {
+    ...base, shell: deps.shell, db, settings, hub, pos, bills, checkout, terminal,
+    demo: () => demo.current(), webhookUrl: () => webhooks.url(),
   };
+  const status = createStatusModule({
+    info: { version: deps.version, shell: deps.shell, dataDir: deps.dataDir, secretStorage: { kind: deps.vault.kind, note: deps.vault.note } },
+    bar,
+    checkProvider: () => provider.check('asked'),
+  });
+  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
   const modules = [
-    createTopupsModule(moduleCtx),
-    createRecordsModule(moduleCtx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
-    createDiagnosticsModule(moduleCtx, { version: deps.version, secretStorage: deps.vault.note, status, logFiles: deps.logFiles ?? null }),
+    status,
+    createSettingsModule(ctx, { status: bar.snapshot, applied: () => applying }),
+    orders,
+    terminalModule,
+    demo,
+    createTopupsModule(ctx),
+    createRecordsModule(ctx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
+    createDeliveryModule(ctx),
+    createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
   ] as const;
-  const delivery = createDeliveryChecks({ db, pos, clock, logger, order: (id) => checkout.get(id), activeProfile: () => settings.activeProfile() });
   const handlers = {
-    ...buildHandlers({ deps, settings, status, checkout, terminal, terminals, films, demo: () => demo, clock, logger, settingsApplied: () => applying, checkProvider: () => provider.check('asked') }),
     ...modules[0].handlers,
     ...modules[1].handlers,
-    'delivery.check': (a: { orderId: number }) => delivery.check(a.orderId),
-    'delivery.checkLastPaid': () => delivery.checkLastPaid(),
     ...modules[2].handlers,
+    ...modules[3].handlers,
+    ...modules[4].handlers,
+    ...modules[5].handlers,
+    ...modules[6].handlers,
+    ...modules[7].handlers,
+    ...modules[8].handlers,
   };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
@@ -196,9 +146,9 @@ export async function createCore(deps: CoreDeps) {
   });
 
   // ---- start ----
-  if (settings.activeProfile() === 'demo') await ensureDemo();
-  terminals.migrateLegacy(settings.activeProfile());
-  await useProfileTerminal(settings.activeProfile());
+  if (settings.activeProfile() === 'demo') await demo.ensure();
+  terminalModule.migrateLegacy(settings.activeProfile());
+  await terminalModule.useProfile(settings.activeProfile());
   await applying; // the Demo sandbox's first settings write may still be choosing the terminal
   await webhooks.refresh();
   void provider.check('start');
@@ -211,17 +161,18 @@ export async function createCore(deps: CoreDeps) {
     settings,
     checkout,
     terminal,
-    status,
-    demo: () => demo,
+    status: bar.snapshot,
+    demo: () => demo.current(),
     webhookUrl: () => webhooks.url(),
     providerIdle: () => provider.idle(),
     async stop() {
       provider.stop();
-      for (const m of modules) await m.stop?.();
+      // The Demo sandbox closes last of all: open orders may still be asking it until checkout stops.
+      for (const m of modules) if (m !== demo) await m.stop?.();
       await webhooks.stop();
       await checkout.stop();
       await terminal.close();
-      if (demo) await demo.sandbox.close();
+      await demo.stop?.();
       db.close();
     },
   };

@@ -1,5 +1,6 @@
-// A feature module of the core (top-ups, receipts and shifts, ...): its share of the contract's
-// handlers, built from the shared services, with its own start and stop.
+// A module of the core (orders, terminal, settings, top-ups, receipts and shifts, ...): its share
+// of the contract's handlers, built from the shared services, with its own start and stop. The
+// composition root (app-core.ts) builds the shared services and the modules, and only wires.
 import type { CallsSpec, Handlers } from '../../shared/contract-kit';
 import type { Clock } from './clock';
 import type { Db } from './db/database';
@@ -11,6 +12,7 @@ import type { BillsClient, PosClient } from './provider/types';
 import type { BillsCallbackEvent } from './webhook';
 import type { KeyValueStore } from './settings/kv-store';
 import type { SettingsService } from './settings/settings-service';
+import type { TerminalLink } from './terminal';
 
 export interface ModuleContext {
   shell: 'electron' | 'browser';
@@ -24,6 +26,8 @@ export interface ModuleContext {
   pos: PosClient;
   bills: BillsClient;
   checkout: CheckoutService;
+  /** The counter's terminal link (its serial number goes on every order). */
+  terminal: TerminalLink;
   demo: () => DemoSandbox | null;
   /** The public address of our webhook receiver, when it runs (for callBackUrl). */
   webhookUrl: () => string | null;

@@ -1,8 +1,8 @@
 // What the Sell form offers by default: today, the next show time, and the price and fee
 // remembered per film (the last sale of each film), newest first.
-import { lagosDate, lagosHm } from '../../shared/time';
-import type { FilmMemory, OrderView } from '../../shared/orders';
-import type { KeyValueStore } from './settings/kv-store';
+import { lagosDate, lagosHm } from '../../../shared/time';
+import type { FilmMemory, OrderView } from '../../../shared/orders';
+import type { KeyValueStore } from '../settings/kv-store';
 
 
 const KEY = 'films';
