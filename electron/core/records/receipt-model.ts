@@ -33,7 +33,7 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     tickets: s.tickets,
     priceKobo: s.priceKobo,
     ticketsKobo,
-    bookingFeeKobo: s.feeKobo,
+    bookingFeeKobo: s.bookingFeeKobo,
     totalKobo: o.amountKobo,
     state: o.state,
     outOrderNo: o.outOrderNo,

@@ -21,7 +21,7 @@ export type DraftKey = keyof SaleDraft;
 export const DRAFT_KEYS: DraftKey[] = ['filmName', 'filmTitle', 'showDate', 'showTime', 'seats', 'tickets', 'price', 'fee'];
 
 /** Error keys of SaleInputSchema / the server that name a different draft field. */
-const ERROR_TO_DRAFT: Record<string, DraftKey> = { priceKobo: 'price', feeKobo: 'fee' };
+const ERROR_TO_DRAFT: Record<string, DraftKey> = { priceKobo: 'price', bookingFeeKobo: 'fee' };
 
 export function draftKeyOf(errorKey: string): DraftKey | 'sn' | null {
   const head = errorKey.split('.')[0] ?? '';
@@ -55,7 +55,7 @@ export function editDraft(draft: SaleDraft, key: DraftKey, value: string, films:
       next.filmName = film.filmName;
       next.filmTitle = film.filmTitle;
       next.price = nairaInput(film.priceKobo);
-      next.fee = nairaInput(film.feeKobo);
+      next.fee = nairaInput(film.bookingFeeKobo);
     }
   }
   if (key === 'seats') {
@@ -112,7 +112,7 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
     seats: draft.seats,
     tickets,
     priceKobo: typeof price === 'number' ? price : undefined,
-    feeKobo: typeof fee === 'number' ? fee : undefined,
+    bookingFeeKobo: typeof fee === 'number' ? fee : undefined,
     sn: sn ?? '',
   };
   const parsed = SaleInputSchema.safeParse(candidate);
@@ -135,7 +135,7 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
   }
   const ok = Object.keys(errors).length === 0 && parsed.success;
   return {
-    input: ok ? { ...candidate, tickets: tickets!, priceKobo: price as number, feeKobo: fee as number, sn: sn! } : null,
+    input: ok ? { ...candidate, tickets: tickets!, priceKobo: price as number, bookingFeeKobo: fee as number, sn: sn! } : null,
     errors,
     totalKobo,
     ticketsKobo,
