@@ -1,6 +1,8 @@
 // The one contract between the renderer and main: every call with its argument and result
 // schemas, every event with its payload schema. Both transports and window.counterpay derive from it.
 import { z } from 'zod';
+import { DiskStatusSchema } from './backups';
+import { backupCalls } from './contract-backups';
 import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
@@ -22,6 +24,7 @@ export const StatusSnapshotSchema = z.object({
   clock: ClockStatusSchema,
   terminal: z.object({ state: z.enum(['not-connected', 'connecting', 'connected', 'manual']), sn: z.string().nullable(), detail: z.string() }),
   queue: z.object({ length: z.number().int().nonnegative(), online: z.boolean() }),
+  disk: DiskStatusSchema,
 });
 export type StatusSnapshot = z.infer<typeof StatusSnapshotSchema>;
 
@@ -119,6 +122,7 @@ export const calls = {
   ...recordCalls,
   ...deliveryCalls,
   ...diagnosticsCalls,
+  ...backupCalls,
 } satisfies CallsSpec;
 export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
 

@@ -85,6 +85,8 @@ export const SaleInputSchema = z
       .trim()
       .regex(/^[A-Za-z0-9-]{6,32}$/, 'The terminal serial number (SN) is 6 to 32 letters, digits or dashes: see the label on the terminal'),
   })
+  // A field this form does not know (a misspelt or renamed fee) is refused, never dropped: dropping it would charge another amount.
+  .strict()
   .superRefine((s, ctx) => {
     const seats = splitSeats(s.seats).length;
     if (seats !== s.tickets) {

@@ -1,9 +1,13 @@
 // Builds the core for the browser shell (conf settings, file secrets) and starts serving it.
+// The data folder is checked, locked and repaired first; a restore from Settings rebuilds the core
+// behind the same server and event hub.
 import Conf from 'conf';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { createCore } from '../core/app-core';
+import type { RecoveryNotice } from '../../shared/backups';
+import { createCore, type Core } from '../core/app-core';
 import { systemClock } from '../core/clock';
+import { withLastGood } from '../core/data-folder/json-recovery';
+import { openDataFolder, secretsFile, settingsFile } from '../core/data-folder/open-data-folder';
+import { createEventHub } from '../core/event-hub';
 import type { Logger } from '../core/log';
 import type { LogFiles } from '../core/logging/log-files';
 import type { KeyValueStore } from '../core/settings/kv-store';
@@ -20,32 +24,56 @@ export interface BootOptions {
   version: string;
   /** See BrowserShellOptions.testHooks. */
   testHooks?: boolean;
+  /** `--restore FILE`: a journal backup put in place before start. */
+  restoreFrom?: string;
 }
 
 export function confStore(dataDir: string): KeyValueStore {
-  const conf = new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'settings', projectName: 'counterpay' });
+  // 0600: the file holds the admin PIN's hash.
+  const conf = new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'settings', projectName: 'counterpay', configFileMode: 0o600 });
   return { get: (k) => conf.get(k), set: (k, v) => conf.set(k, v), delete: (k) => conf.delete(k) };
 }
 
 export async function bootBrowserShell(opts: BootOptions) {
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const core = await createCore({
-    shell: 'browser',
-    version: opts.version,
-    dataDir: opts.dataDir,
-    store: confStore(opts.dataDir),
-    vault: fileVault(join(opts.dataDir, 'secrets.json')),
-    logger: opts.logger,
-    clock: systemClock,
-    ...(opts.logFiles ? { logFiles: opts.logFiles } : {}),
+  const folder = openDataFolder(opts.dataDir, {
+    now: systemClock.now(),
+    jsonFiles: [{ file: settingsFile(opts.dataDir), what: 'settings' }, { file: secretsFile(opts.dataDir), what: 'keys' }],
+    ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}),
   });
-  const shell = await startBrowserShell({ dispatch: core.dispatch, hub: core.hub, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });
-  return {
-    core,
-    shell,
-    async close() {
-      await shell.close();
+  try {
+    for (const n of folder.notices) opts.logger.warn('data folder repaired at start', { kind: n.kind, keptAs: n.keptAs });
+    const hub = createEventHub();
+    const store = withLastGood(confStore(opts.dataDir), settingsFile(opts.dataDir));
+    const vault = fileVault(secretsFile(opts.dataDir));
+    const build = (notices: RecoveryNotice[]) =>
+      createCore({ shell: 'browser', version: opts.version, dataDir: opts.dataDir, store, vault, hub, logger: opts.logger, clock: systemClock, startupNotices: notices, restartWithJournal, ...(opts.logFiles ? { logFiles: opts.logFiles } : {}) });
+    let core: Core;
+    async function restartWithJournal(swap: () => void, notice: RecoveryNotice): Promise<void> {
       await core.stop();
-    },
-  };
+      try {
+        swap();
+      } catch (e) {
+        core = await build([]); // the journal in use was not touched: carry on with it
+        throw e;
+      }
+      core = await build([notice]);
+      hub.emit('status.changed', core.status());
+    }
+    core = await build(folder.notices);
+    const shell = await startBrowserShell({ dispatch: (n, a, c) => core.dispatch(n, a, c), hub, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });
+    return {
+      get core() {
+        return core;
+      },
+      shell,
+      async close() {
+        await shell.close();
+        await core.stop();
+        folder.lock.release();
+      },
+    };
+  } catch (e) {
+    folder.lock.release();
+    throw e;
+  }
 }

@@ -1,7 +1,8 @@
 // `npm run start:browser`: the browser shell. Prints the address (with its one-time token) to open.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DataDirError, prepareDataDir } from '../core/data-folder/prepare-dir';
 import { consoleLogger } from '../core/log';
 import { openFileLogger } from '../core/logging/log-files';
 import { bootBrowserShell } from './boot';
@@ -13,6 +14,7 @@ async function main() {
       port: { type: 'string', default: '0' },
       'data-dir': { type: 'string' },
       'renderer-dir': { type: 'string' },
+      restore: { type: 'string' },
     },
   });
   const port = Number(values.port);
@@ -28,9 +30,13 @@ async function main() {
   }
   const dataDir = resolve(values['data-dir'] ?? defaultBrowserDataDir());
   const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // The folder is checked first (a file, /proc, read-only, …: one sentence and an exit code), so the
+  // log files below never create it the unsafe way.
+  prepareDataDir(dataDir);
   const logger = await openFileLogger({ dir: join(dataDir, 'logs'), scope: 'browser-shell', echo: consoleLogger('browser-shell') });
-  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, logFiles: logger, version, testHooks: process.env.COUNTERPAY_TEST_HOOKS === '1' });
+  const restoreFrom = values.restore ? resolve(values.restore) : undefined;
+  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, logFiles: logger, version, testHooks: process.env.COUNTERPAY_TEST_HOOKS === '1', ...(restoreFrom ? { restoreFrom } : {}) });
+  if (restoreFrom) console.log(`The journal was restored from ${restoreFrom}; the one it replaced was kept beside it.`);
   console.log(`CounterPay is running in the browser shell. Open this address in Chromium or Chrome:`);
   console.log(`COUNTERPAY_URL=${app.shell.url}`);
   console.log(`Data folder: ${dataDir}`);
@@ -50,6 +56,11 @@ async function main() {
 }
 
 main().catch((e) => {
+  if (e instanceof DataDirError) {
+    // One sentence the person at the counter (or support) can act on; the exit code says which case.
+    console.error(`CounterPay could not start: ${e.message}`);
+    process.exit(e.exitCode);
+  }
   console.error(`CounterPay could not start: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
 });

@@ -1,16 +1,17 @@
 // The composition root: builds the shared services and the core modules from their dependencies,
 // once, for either shell (Electron or browser), and wires them together. Transports only see
 // `dispatch` and `hub`. Each call is answered by the module that owns it (electron/core/*/…-module.ts).
-import { join } from 'node:path';
 import { createDispatcher } from '../../shared/contract-kit';
 import { calls } from '../../shared/contract';
+import type { RecoveryNotice } from '../../shared/backups';
+import { createBackupsModule, type RestartWithJournal } from './backup/backups-module';
+import { openJournalChecked } from './backup/journal-file';
 import type { Clock } from './clock';
 import type { ModuleContext } from './core-module';
-import { openDatabase } from './db/database';
 import { createDeliveryModule } from './delivery/delivery-module';
 import { createDemoModule } from './demo/demo-module';
 import { createDiagnosticsModule } from './diagnostics/diagnostics-module';
-import { createEventHub } from './event-hub';
+import { createEventHub, type EventHub } from './event-hub';
 import type { Logger } from './log';
 import type { LogFiles } from './logging/log-files';
 import { createCheckoutService } from './orders/checkout-service';
@@ -45,6 +46,12 @@ export interface CoreDeps {
   systemPrinter?: SystemPrinter;
   /** The log files the logger writes (for Export diagnostics); absent when logs go to the console only. */
   logFiles?: LogFiles;
+  /** A hub that outlives this core (the shells rebuild the core after a restore). */
+  hub?: EventHub;
+  /** Files repaired or set aside before the core was built (settings, keys, a restore). */
+  startupNotices?: RecoveryNotice[];
+  /** Given by shells that can rebuild the core: lets Settings → Backups restore while running. */
+  restartWithJournal?: RestartWithJournal;
 }
 
 export async function createCore(deps: CoreDeps) {
@@ -52,9 +59,10 @@ export async function createCore(deps: CoreDeps) {
   const base = { dataDir: deps.dataDir, store: deps.store, logger, clock };
 
   // ---- the shared services ----
-  const hub = createEventHub();
+  const hub = deps.hub ?? createEventHub();
   const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
-  const db = openDatabase(join(deps.dataDir, 'counterpay.db'));
+  const journal = openJournalChecked(deps.dataDir, clock.now());
+  const db = journal.db;
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   // The terminal module listens first: the screen learns of a terminal change before the Demo panel and the bar do.
   const terminalModule = createTerminalModule({ ...base, terminal, settings, hub }, { demoSn: () => demo.current()?.merchant.terminalSn ?? null });
@@ -69,7 +77,7 @@ export async function createCore(deps: CoreDeps) {
     // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
     onClock: () => void provider.check('clock').then(() => checkout.recheckOpen()),
   });
-  const bar = createStatusBar({ settings, provider: () => provider, terminal, hub });
+  const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, hub });
   terminal.on('change', () => bar.publish());
   const { pos, bills } = provider;
   const checkout = createCheckoutService({
@@ -85,7 +93,7 @@ export async function createCore(deps: CoreDeps) {
     db, settings, logger, clock: provider.clock, demo: () => demo.current(),
     onPosNotification: (n) => checkout.onWebhook(n),
     onBillsCallback: (cb) => {
-      for (const m of modules) m.onBillsCallback?.(cb);
+      for (const m of modules) if ('onBillsCallback' in m) m.onBillsCallback?.(cb);
     },
   });
 
@@ -117,6 +125,12 @@ export async function createCore(deps: CoreDeps) {
     bar,
     checkProvider: () => provider.check('asked'),
   });
+  const backups = createBackupsModule(ctx, {
+    notices: deps.startupNotices ?? [],
+    onDiskChange: () => bar.publish(),
+    ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
+  });
+  if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
   const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
   const modules = [
     status,
@@ -128,6 +142,7 @@ export async function createCore(deps: CoreDeps) {
     createRecordsModule(ctx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
     createDeliveryModule(ctx),
     createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
+    backups,
   ] as const;
   const handlers = {
     ...modules[0].handlers,
@@ -139,6 +154,7 @@ export async function createCore(deps: CoreDeps) {
     ...modules[6].handlers,
     ...modules[7].handlers,
     ...modules[8].handlers,
+    ...modules[9].handlers,
   };
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),

@@ -1,9 +1,15 @@
 // Electron glue: app lifecycle, the window, IPC, safeStorage and electron-store around the core.
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog } from 'electron';
 import Store from 'electron-store';
-import { join } from 'node:path';
-import { createCore } from '../core/app-core';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { RecoveryNotice } from '../../shared/backups';
+import { createCore, type Core } from '../core/app-core';
 import { systemClock } from '../core/clock';
+import { withLastGood } from '../core/data-folder/json-recovery';
+import { openDataFolder, settingsFile } from '../core/data-folder/open-data-folder';
+import { DataDirError } from '../core/data-folder/prepare-dir';
+import { createEventHub } from '../core/event-hub';
 import { consoleLogger } from '../core/log';
 import { openFileLogger } from '../core/logging/log-files';
 import { encryptedStoreVault } from '../core/settings/secret-vault';
@@ -19,19 +25,41 @@ const bootLogger = consoleLogger('main');
 async function start(): Promise<void> {
   await app.whenReady();
   const dataDir = app.getPath('userData');
+  // `--restore FILE` (support): a journal backup put in place before start.
+  const { values } = parseArgs({ args: process.argv.slice(1), options: { restore: { type: 'string' } }, strict: false });
+  const restoreFrom = typeof values.restore === 'string' ? resolve(values.restore) : undefined;
+  // The folder is checked, locked and repaired before anything (the log files too) is written in it.
+  const folder = openDataFolder(dataDir, { now: systemClock.now(), jsonFiles: [{ file: settingsFile(dataDir), what: 'settings' }], ...(restoreFrom ? { restoreFrom } : {}) });
+  app.on('will-quit', () => folder.lock.release());
   const logger = await openFileLogger({ dir: join(dataDir, 'logs'), scope: 'main', echo: bootLogger });
   logger.info('desktop app started', { version: app.getVersion(), dataDir });
   // Only watches (the process still dies as Electron decides); the write is synchronous.
   process.on('uncaughtExceptionMonitor', (e, origin) => logger.error('main process is crashing', { origin, error: e instanceof Error ? e : String(e), stack: e instanceof Error ? e.stack : undefined }));
-  const store = new Store<Record<string, unknown>>({ name: 'settings' });
-  const kv = { get: (k: string) => store.get(k), set: (k: string, v: unknown) => store.set(k, v), delete: (k: string) => store.delete(k) };
+  const store = new Store<Record<string, unknown>>({ name: 'settings', configFileMode: 0o600 });
+  const kv = withLastGood({ get: (k: string) => store.get(k), set: (k: string, v: unknown) => store.set(k, v), delete: (k: string) => store.delete(k) }, settingsFile(dataDir));
   const vault = encryptedStoreVault(kv, safeStorageCipher(), 'Desktop app: keys are encrypted with the OS keychain (safeStorage) before they are stored.');
-  const core = await createCore({ shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, logger, logFiles: logger, clock: systemClock, systemPrinter: electronSystemPrinter() });
+  const hub = createEventHub();
+  const build = (notices: RecoveryNotice[]) =>
+    createCore({ shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, hub, logger, logFiles: logger, clock: systemClock, systemPrinter: electronSystemPrinter(), startupNotices: notices, restartWithJournal });
+  let core: Core;
+  // A restore from Settings → Backups: the core is rebuilt behind the same window and event hub.
+  async function restartWithJournal(swap: () => void, notice: RecoveryNotice): Promise<void> {
+    await core.stop();
+    try {
+      swap();
+    } catch (e) {
+      core = await build([]);
+      throw e;
+    }
+    core = await build([notice]);
+    hub.emit('status.changed', core.status());
+  }
+  core = await build(folder.notices);
 
   const rendererIndex = join(__dirname, '../renderer/index.html');
   const rendererPrefix = rendererUrlPrefix(join(__dirname, '../renderer'));
   let win: BrowserWindow | null = createMainWindow(rendererIndex);
-  const unwire = wireIpc(core.dispatch, core.hub, () => (win && !win.isDestroyed() ? win.webContents : null), rendererPrefix);
+  const unwire = wireIpc((n, a, c) => core.dispatch(n, a, c), hub, () => (win && !win.isDestroyed() ? win.webContents : null), rendererPrefix);
   win.on('closed', () => (win = null));
 
   app.on('activate', () => {
@@ -53,5 +81,7 @@ if (!app.requestSingleInstanceLock()) app.quit();
 else
   start().catch((e) => {
     bootLogger.error('CounterPay could not start', { error: e instanceof Error ? e.message : String(e) });
-    app.exit(1);
+    // A data folder that cannot be used gets its one sentence in a dialog, not only in a log.
+    if (e instanceof DataDirError) dialog.showErrorBox('CounterPay could not start', e.message);
+    app.exit(e instanceof DataDirError ? e.exitCode : 1);
   });

@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ConnectionBanner } from './components/ConnectionBanner';
+import { RecoveryBanner } from './components/RecoveryBanner';
 import { StatusBar } from './components/StatusBar';
 import { ThemeSwitch } from './components/ThemeSwitch';
 import { OrdersScreen } from './screens/OrdersScreen';
@@ -80,6 +81,7 @@ export function App() {
       </header>
       <main className="content" id="main">
         <ConnectionBanner />
+        <RecoveryBanner />
         <View />
       </main>
       <StatusBar />

@@ -233,7 +233,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return journal.insert(o);
     } catch (err) {
       logger.error('could not record a sale', { error: String(err) });
-      throw new AppError('INTERNAL', 'The sale could not be recorded on this computer (the database could not be written), so nothing was sent to the terminal. Try again; if it repeats, call support.');
+      const full = (err as { code?: unknown }).code === 'SQLITE_FULL';
+      throw new AppError('INTERNAL', full
+        ? 'The sale could not be recorded because the disk of this computer is full, so nothing was sent to the terminal. Free some disk space, then try again.'
+        : 'The sale could not be recorded on this computer (the database could not be written), so nothing was sent to the terminal. Try again; if it repeats, call support.', full ? { cause: 'disk-full' } : undefined);
     }
   }
 

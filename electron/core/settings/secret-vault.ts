@@ -2,6 +2,7 @@
 // store. Browser shell: a file only the user can read; the OS keychain is not used there.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { keepLastGood } from '../data-folder/json-recovery';
 import type { KeyValueStore } from './kv-store';
 
 export interface SecretVault {
@@ -40,7 +41,7 @@ export function encryptedStoreVault(store: KeyValueStore, cipher: StringCipher, 
   };
 }
 
-/** Secrets in a JSON file with mode 0600 (browser shell). Written atomically. */
+/** Secrets in a JSON file with mode 0600 (browser shell). Written atomically; each write also refreshes the last good copy. */
 export function fileVault(file: string): SecretVault {
   const readAll = (): Record<string, Record<string, string>> => {
     if (!existsSync(file)) return {};
@@ -69,6 +70,7 @@ export function fileVault(file: string): SecretVault {
       writeFileSync(tmp, JSON.stringify(all, null, 2), { mode: 0o600 });
       chmodSync(tmp, 0o600);
       renameSync(tmp, file);
+      keepLastGood(file);
     },
   };
 }

@@ -2,12 +2,15 @@
 // terminal link and the sale queue, pushed to the screen whenever one of them changes.
 import type { StatusSnapshot } from '../../../shared/contract';
 import type { TerminalState } from '../../../shared/terminal';
+import { readDisk } from '../backup/disk-space';
 import type { EventHub } from '../event-hub';
 import type { ProviderLink } from '../provider/provider-link';
 import type { SettingsService } from '../settings/settings-service';
 import type { TerminalLink } from '../terminal';
 
 export interface StatusBarDeps {
+  /** The data folder, whose disk the bar watches. */
+  dataDir: string;
   settings: SettingsService;
   provider: () => Pick<ProviderLink, 'providerPart' | 'clockPart'>;
   terminal: TerminalLink;
@@ -25,7 +28,7 @@ export function createStatusBar(deps: StatusBarDeps) {
   const snapshot = (): StatusSnapshot => {
     const name = deps.settings.activeProfile();
     const provider = deps.provider();
-    return { profile: name, counterName: deps.settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(deps.terminal.getState()), queue };
+    return { profile: name, counterName: deps.settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(deps.terminal.getState()), queue, disk: readDisk(deps.dataDir) };
   };
   const publish = () => deps.hub.emit('status.changed', snapshot());
   return {

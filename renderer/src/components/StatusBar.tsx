@@ -1,6 +1,7 @@
 // Always-visible facts a cashier needs: profile, provider (measured: checking / online /
-// unreachable / refusing), this computer's clock when it is off, terminal, queue. When the
-// provider is not online, a second line says what it said and what to do, with Check now.
+// unreachable / refusing), this computer's clock when it is off, terminal, queue, and a full disk
+// before it stops sales. When the provider is not online, a second line says what it said and
+// what to do, with Check now.
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { StatusSnapshot } from '../../../shared/contract';
@@ -90,6 +91,11 @@ export function StatusBar() {
         Queue: {status.queue.length}
         {status.queue.online ? '' : ' · offline'}
       </span>
+      {status.disk.state === 'low' && (
+        <span className="pill" data-tone="bad" role="status" title={status.disk.detail}>
+          Disk almost full: {Math.floor((status.disk.freeBytes ?? 0) / (1024 * 1024))} MB free
+        </span>
+      )}
       {!connected && (
         <span className="pill" data-tone="bad" role="alert">
           Lost contact with CounterPay, reconnecting…

@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { PROFILE_LABELS, PROFILE_NAMES } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
 import { useSettings } from '../stores/settings-store';
+import { BackupsPanel } from './backup/BackupsPanel';
 import { PinGate } from './PinGate';
 import { ProfileForm } from './ProfileForm';
 import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
@@ -61,6 +62,7 @@ export function SettingsScreen() {
           </div>
           {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
           <ReceiptSettingsPanel />
+          <BackupsPanel />
           <DiagnosticsPanel />
         </>
       )}

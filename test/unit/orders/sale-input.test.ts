@@ -21,6 +21,12 @@ describe('SaleInputSchema', () => {
     expect(s.bookingFeeKobo).toBe(0);
   });
 
+  it('refuses a field it does not know (a fee under another name) instead of charging without it', () => {
+    const { bookingFeeKobo, ...rest } = good;
+    const r = SaleInputSchema.safeParse({ ...rest, feeKobo: bookingFeeKobo });
+    expect(r.success).toBe(false);
+  });
+
   it.each([
     ['filmName', '', 'Enter the film name'],
     ['filmTitle', '   ', 'Enter the film title'],

@@ -1,0 +1,74 @@
+// Settings → Backups and the recovery banner: the backups main keeps, taking one now, restoring
+// one (the admin PIN is typed again), and what was repaired at start.
+import { create } from 'zustand';
+import type { BackupInfo, BackupsView, RecoveryNotice } from '../../../shared/backups';
+import { call } from '../transport/bridge';
+
+interface BackupsState {
+  view: BackupsView | null;
+  busy: 'now' | 'restore' | 'folder' | null;
+  message: { kind: 'ok' | 'error'; text: string } | null;
+  notices: RecoveryNotice[];
+  load(): Promise<void>;
+  backupNow(): Promise<void>;
+  restore(b: BackupInfo, pin: string): Promise<boolean>;
+  setSecondFolder(folder: string | null): Promise<boolean>;
+  loadNotices(): Promise<void>;
+  dismissNotices(): Promise<void>;
+}
+
+const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export const useBackups = create<BackupsState>((set, get) => {
+  const run = async <T>(busy: BackupsState['busy'], fn: () => Promise<T>): Promise<T | undefined> => {
+    set({ busy, message: null });
+    try {
+      return await fn();
+    } catch (e) {
+      set({ message: { kind: 'error', text: text(e) } });
+      return undefined;
+    } finally {
+      set({ busy: null });
+    }
+  };
+  return {
+    view: null,
+    busy: null,
+    message: null,
+    notices: [],
+    load: async () => {
+      const view = await run(null, () => call('backups.view', {}));
+      if (view) set({ view });
+    },
+    backupNow: async () => {
+      const view = await run('now', () => call('backups.now', {}));
+      if (view) set({ view, message: { kind: 'ok', text: 'Backup made.' } });
+      else void get().load(); // the failure is also in the view's last error
+    },
+    restore: async (b, pin) => {
+      const done = await run('restore', async () => {
+        await call('settings.unlock', { pin }); // a restore is confirmed with the PIN typed again
+        return call('backups.restore', { name: b.name, place: b.place });
+      });
+      if (!done) return false;
+      // Every screen's data changed: start the page afresh on the restored journal.
+      window.location.reload();
+      return true;
+    },
+    setSecondFolder: async (folder) => {
+      const view = await run('folder', () => call('backups.setSecondFolder', { folder }));
+      if (view) set({ view, message: { kind: 'ok', text: folder ? `Backups are also copied to ${folder}.` : 'Backups are kept in the data folder only.' } });
+      return !!view;
+    },
+    loadNotices: async () => {
+      try {
+        set({ notices: await call('recovery.notices', {}) });
+      } catch {
+        /* the banner is a nicety; the app works without it */
+      }
+    },
+    dismissNotices: async () => {
+      set({ notices: await call('recovery.dismiss', {}) });
+    },
+  };
+});

@@ -1,0 +1,70 @@
+// The backup service with its clock and timers passed in: the schedule, the rotation over days,
+// and a second folder that is unplugged. Real SQLite files in a temp folder.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBackupService, type Timers } from '../../../electron/core/backup/backup-service';
+import { openJournalChecked } from '../../../electron/core/backup/journal-file';
+import { memoryLogger } from '../../../electron/core/log';
+import type { Db } from '../../../electron/core/db/database';
+
+const DAY = 86_400_000;
+const dbs: Db[] = [];
+afterEach(() => {
+  while (dbs.length) dbs.pop()!.close();
+});
+
+function setUp(second: () => string | null = () => null) {
+  const dir = mkdtempSync(join(tmpdir(), 'counterpay-backup-unit-'));
+  const { db } = openJournalChecked(dir, 0);
+  dbs.push(db);
+  db.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO orders (note) VALUES ('a')");
+  let t = Date.parse('2026-11-02T09:00:00Z');
+  const tick: { fn: (() => void) | null; ms: number; cleared: boolean } = { fn: null, ms: 0, cleared: false };
+  const timers: Timers = {
+    setInterval: (fn, ms) => {
+      tick.fn = fn;
+      tick.ms = ms;
+      return 1;
+    },
+    clearInterval: () => void (tick.cleared = true),
+  };
+  const logger = memoryLogger();
+  const service = createBackupService({ db, dataDir: dir, clock: { now: () => t }, logger, timers, secondFolder: second });
+  return { dir, service, tick, logger, advance: (ms: number) => (t += ms) };
+}
+
+describe('backup service', () => {
+  it('backs up every 4 hours by its timer, and stops cleanly', async () => {
+    const { service, tick } = setUp();
+    service.start();
+    expect(tick.ms).toBe(4 * 3_600_000);
+    tick.fn!();
+    await service.stop();
+    expect(tick.cleared).toBe(true);
+    expect(service.view().backups.map((b) => b.reason)).toEqual(['scheduled']);
+  });
+
+  it('keeps a bounded set over five weeks of backups', async () => {
+    const { service, advance, dir } = setUp();
+    for (let day = 0; day < 35; day++) {
+      await service.backupNow(day % 7 === 6 ? 'shift-close' : 'scheduled');
+      advance(DAY);
+    }
+    const kept = service.view().backups;
+    expect(kept.length).toBeLessThanOrEqual(3 + 7 + 4);
+    expect(kept.length).toBeGreaterThanOrEqual(7 + 3);
+    expect(readdirSync(join(dir, 'backups')).filter((n) => !n.endsWith('.db'))).toEqual([]);
+  }, 30_000); // 35 real backups on a busy machine
+
+  it('an unplugged second folder: the backup is kept in the data folder and the problem is shown', async () => {
+    const { service, logger } = setUp(() => '/nonexistent/usb-disk');
+    const b = await service.backupNow('manual');
+    expect(b.place).toBe('main');
+    const view = service.view();
+    expect(view.backups).toHaveLength(1);
+    expect(view.lastError?.message).toMatch(/not copied to \/nonexistent\/usb-disk: the folder is not there/);
+    expect(logger.lines.some((l) => l.level === 'warn')).toBe(true);
+  });
+});
