@@ -1,7 +1,7 @@
 // The generic machinery of the one contract: types derived from the zod schemas, and the
 // transport-independent dispatcher that validates sender and arguments before any handler runs.
 import { z } from 'zod';
-import { AppError, isAppError, issueFields, type AppErrorShape } from './errors';
+import { AppError, isAppError, issueFields, type AppErrorShape, type FieldErrors } from './errors';
 
 export interface CallSpec<A extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   args: A;
@@ -64,6 +64,11 @@ export interface DispatchOptions {
   log?: (level: 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
   /** Consulted for `admin` calls; throws an AppError when Settings is locked. */
   requireAdmin?: (ctx: CallContext) => void;
+  /**
+   * Checks of a form call that only main can make (a pasted key must parse), run beside the
+   * schema when it fails, so every wrong field shows at once; the owner runs them again anyway.
+   */
+  moreFieldErrors?: (call: string, args: unknown) => FieldErrors;
 }
 
 export function createDispatcher<C extends CallsSpec>(calls: C, handlers: Handlers<C>, options: DispatchOptions = {}) {
@@ -91,7 +96,10 @@ export function createDispatcher<C extends CallsSpec>(calls: C, handlers: Handle
     if (!parsed.success) {
       const fields = issueFields(parsed.error.issues);
       // A form with a wrong field is the cashier's to fix, not a caller's bug: not worth a warning.
-      if (spec.invalid) return { ok: false, error: { code: 'VALIDATION', message: spec.invalid, details: { fields } } };
+      if (spec.invalid) {
+        const all = { ...fields, ...options.moreFieldErrors?.(name, args) };
+        return { ok: false, error: { code: 'VALIDATION', message: spec.invalid, details: { fields: all } } };
+      }
       log('warn', 'call refused: bad arguments', { sender: ctx.sender, call: name, fields: Object.keys(fields) });
       return { ok: false, error: { code: 'BAD_ARGUMENTS', message: `The arguments of ${name} are not valid.`, details: { fields } } };
     }

@@ -3,6 +3,7 @@
 // `dispatch` and `hub`. Each call is answered by the module that owns it (electron/core/*/…-module.ts).
 import { createDispatcher } from '../../shared/contract-kit';
 import { calls } from '../../shared/contract';
+import type { FieldErrors } from '../../shared/errors';
 import type { RecoveryNotice } from '../../shared/backups';
 import { createBackupsModule, type RestartWithJournal } from './backup/backups-module';
 import { openJournalChecked } from './backup/journal-file';
@@ -156,9 +157,11 @@ export async function createCore(deps: CoreDeps) {
     ...modules[8].handlers,
     ...modules[9].handlers,
   };
+  const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign({}, ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})));
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
     requireAdmin: () => settings.requireAdmin(),
+    moreFieldErrors: (call, args) => fieldChecks[call]?.(args) ?? {},
   });
 
   // ---- start ----

@@ -2,6 +2,7 @@
 // of the contract's handlers, built from the shared services, with its own start and stop. The
 // composition root (app-core.ts) builds the shared services and the modules, and only wires.
 import type { CallsSpec, Handlers } from '../../shared/contract-kit';
+import type { FieldErrors } from '../../shared/errors';
 import type { Clock } from './clock';
 import type { Db } from './db/database';
 import type { DemoSandbox } from './demo/demo-sandbox';
@@ -38,6 +39,8 @@ export interface CoreModule<C extends CallsSpec> {
   /** After the core is built: resume work left by a crash, etc. */
   start?(): Promise<void> | void;
   stop?(): Promise<void> | void;
+  /** Checks of this module's form calls that only main can make, shown with the schema's (see DispatchOptions.moreFieldErrors). */
+  fieldChecks?: { [K in keyof C]?: (args: unknown) => FieldErrors };
   /** A verified bills callback from the webhook receiver (already recorded durably). */
   onBillsCallback?(cb: BillsCallbackEvent): void;
 }

@@ -3,6 +3,7 @@
 import type { settingsCalls, StatusSnapshot } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { CoreModule, ModuleContext } from '../core-module';
+import { secretProblems } from './settings-service';
 
 export interface SettingsModuleDeps {
   status: () => StatusSnapshot;
@@ -13,6 +14,8 @@ export interface SettingsModuleDeps {
 export function createSettingsModule(ctx: Pick<ModuleContext, 'settings' | 'checkout'>, deps: SettingsModuleDeps): CoreModule<typeof settingsCalls> {
   const { settings, checkout } = ctx;
   return {
+    // A key that does not parse shows beside a wrong field, not only after the fields are fixed.
+    fieldChecks: { 'settings.saveProfile': (a) => secretProblems(typeof a === 'object' && a !== null && 'secrets' in a ? a.secrets : undefined) },
     handlers: {
       'settings.pinStatus': () => settings.pinStatus(),
       'settings.setPin': (a) => settings.setPin(a.newPin, a.currentPin),

@@ -50,6 +50,18 @@ function checkSecret(name: SecretName, value: string): string | null {
   return null;
 }
 
+/** One message per pasted key that cannot be used (`secrets.<name>`); an empty box clears a key and is fine. */
+export function secretProblems(secrets: unknown): FieldErrors {
+  const fields: FieldErrors = {};
+  if (typeof secrets !== 'object' || secrets === null) return fields;
+  for (const [k, v] of Object.entries(secrets)) {
+    if (!(SECRET_NAMES as readonly string[]).includes(k) || typeof v !== 'string' || v.trim() === '') continue;
+    const problem = checkSecret(k as SecretName, v);
+    if (problem) fields[`secrets.${k}`] = problem;
+  }
+  return fields;
+}
+
 export function createSettingsService(deps: SettingsServiceDeps) {
   const { store, vault, logger, clock } = deps;
   const listeners = new Set<SettingsListener>();

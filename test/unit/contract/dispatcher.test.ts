@@ -137,6 +137,21 @@ describe('dispatcher', () => {
     expect(logs).toEqual([]);
   });
 
+  it('adds the checks only main can make to a form call’s field errors, so every wrong field shows at once', async () => {
+    const { get, thing } = setup();
+    const seen: string[] = [];
+    const dispatch = createDispatcher(calls, { 'orders.get': get, 'admin.thing': thing, 'broken.result': () => ({ n: 1 }), 'form.save': thing }, {
+      moreFieldErrors: (call) => {
+        seen.push(call);
+        return { 'seats.key': 'This key does not parse' };
+      },
+    });
+    const r = await dispatch('form.save', { name: '', seats: { row: 'A' } }, trusted);
+    expect(!r.ok && r.error.details?.fields).toEqual({ name: 'Enter a name', 'seats.key': 'This key does not parse' });
+    expect(await dispatch('orders.get', { id: 'x' }, trusted)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', details: { fields: { id: expect.any(String) } } } });
+    expect(seen).toEqual(['form.save']);
+  });
+
   it('checks the PIN before the arguments: a locked caller learns nothing about its fields', async () => {
     const { dispatch } = setup();
     const r = await dispatch('form.save', { name: '' }, trusted);
