@@ -1,5 +1,6 @@
 // The sale form as typed (strings) and how it becomes a SaleInput: naira to kobo with parseNaira,
 // the shared SaleInputSchema for instant per-field messages, seats kept in step with tickets.
+import { issueFields } from '../../../shared/errors';
 import { koboToNairaString, parseNaira } from '../../../shared/money';
 import { SaleInputSchema, splitSeats, type FilmMemory, type SaleInput } from '../../../shared/orders';
 
@@ -117,9 +118,9 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
   };
   const parsed = SaleInputSchema.safeParse(candidate);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const key = draftKeyOf(issue.path.map(String).join('.'));
-      if (key && !errors[key]) errors[key] = issue.message;
+    for (const [path, message] of Object.entries(issueFields(parsed.error.issues))) {
+      const key = draftKeyOf(path);
+      if (key && !errors[key]) errors[key] = message;
     }
   }
   if (!sn) errors.sn = 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal';
