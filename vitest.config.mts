@@ -35,6 +35,8 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      // The Hub server: real HTTP on loopback, PGlite and a throwaway real PostgreSQL per file.
+      { test: { name: 'hub', include: ['test/hub/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 } },
     ],
   },
 });

@@ -1,13 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { applyTheme, followMain, useApp } from './stores/app-store';
+import { applyTheme, useApp } from './stores/app-store';
+import { followMain } from './stores/main-link';
+import { resolveBridge } from './transport/bridge';
 import './styles.css';
 
 applyTheme(useApp.getState().theme);
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme(useApp.getState().theme));
-followMain();
-void useApp.getState().hydrate();
+followMain(resolveBridge());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -76,3 +76,42 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.screenshot({ path: join(ARTIFACTS, `settings-${scheme}.png`), fullPage: true });
   });
 }
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`profile tabs: arrow keys, the panel they control, and the tab on show kept as typed (${scheme})`, async ({ page, shell }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(shell.url);
+    await page.keyboard.press('Alt+5');
+    await page.getByLabel('New admin PIN (4 to 12 digits)').fill('8642');
+    await page.getByLabel('Type the PIN again').fill('8642');
+    await page.keyboard.press('Enter');
+
+    const demo = page.getByRole('tab', { name: 'Edit Demo' });
+    const sandbox = page.getByRole('tab', { name: 'Edit Sandbox' });
+    await expect(demo).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel', { name: 'Edit Demo' })).toHaveAttribute('id', (await demo.getAttribute('aria-controls'))!);
+    await expect(page.getByLabel('Counter name')).toHaveValue('Counter 1');
+
+    // One tab in the Tab order; the arrow keys move the choice and the focus.
+    await expect(sandbox).toHaveAttribute('tabindex', '-1');
+    await demo.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(sandbox).toBeFocused();
+    await expect(sandbox).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel', { name: 'Edit Sandbox' })).toBeVisible();
+    await page.keyboard.press('Home');
+    await expect(demo).toBeFocused();
+    await expect(page.getByRole('tabpanel', { name: 'Edit Demo' })).toBeVisible();
+    await expect(page.getByLabel('Counter name')).toHaveValue('Counter 1');
+
+    // Clicking the tab already on show does not read the profile again over what was typed.
+    await page.getByLabel('Counter name').fill('Counter 4');
+    await demo.click();
+    await demo.click();
+    await expect(page.getByLabel('Counter name')).toHaveValue('Counter 4');
+    await page.getByRole('button', { name: /Save profile/ }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    await expect(page.getByLabel('Counter name')).toHaveValue('Counter 4');
+    await page.screenshot({ path: join(ARTIFACTS, `settings-tabs-banner-${scheme}.png`) });
+  });
+}

@@ -1,5 +1,5 @@
 // The receipt's paper layout, shared by every HTML output: the printed page (Electron, PDF) embeds
-// it, and renderer/src/records.css carries the same text (a unit test keeps the two identical).
+// it, and renderer/src/receipt.css carries the same text (a unit test keeps the two identical).
 // Widths are the printable area: 48 mm of a 58 mm roll, 72 mm of an 80 mm roll.
 
 export const RECEIPT_CSS = `.rp { box-sizing: border-box; background: #fff; color: #000; font-family: 'DejaVu Sans', Arial, Helvetica, sans-serif; font-size: 9pt; line-height: 1.3; padding: 2mm 0 4mm; margin: 0 auto; }

@@ -3,8 +3,9 @@
 // order's detail and in Settings → Webhook receiver (for the last paid order).
 import { useState } from 'react';
 import type { DeliveryCheck as Check, DeliveryOutcome } from '../../../shared/contract-delivery';
-import { formatLagosDateTime } from '../../../shared/time';
 import { errorText } from '../stores/call-errors';
+import { formatLagosDateTime } from '../format';
+import { Banner } from './Banner';
 
 const TONE: Record<DeliveryOutcome, 'good' | 'bad' | 'warn'> = { delivered: 'good', refused: 'bad', 'not-delivered': 'warn', 'not-registered': 'warn' };
 
@@ -27,7 +28,7 @@ export function DeliveryCheck(props: { label: string; ask: () => Promise<Check>;
       </button>
       <div aria-live="polite">
         {shown.kind === 'done' && (
-          <div className="banner" data-tone={TONE[shown.check.outcome]} data-outcome={shown.check.outcome} role="status">
+          <Banner as="div" tone={TONE[shown.check.outcome]} data-outcome={shown.check.outcome} role="status">
             <strong>Provider’s webhook delivery{props.showOrder ? ` (order ${shown.check.outOrderNo})` : ''}:</strong> {shown.check.summary}
             <span className="delivery-meta">
               {shown.check.receivedHereAt !== null
@@ -35,12 +36,12 @@ export function DeliveryCheck(props: { label: string; ask: () => Promise<Check>;
                 : 'Our receiver has no record of it. '}
               Asked at {formatLagosDateTime(shown.check.checkedAt)}.
             </span>
-          </div>
+          </Banner>
         )}
         {shown.kind === 'error' && (
-          <p className="banner" data-tone="bad" role="alert">
+          <Banner tone="bad" role="alert">
             {shown.text}
-          </p>
+          </Banner>
         )}
       </div>
     </div>

@@ -2,9 +2,9 @@
 // it, and Pay / Decline / Cancel stand in for the customer's card. No real money moves.
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import { useTerminal, type DemoOutcome } from '../stores/terminal-store';
-import { mmss, useNow } from './useNow';
+import { useNow } from './useNow';
+import { formatNaira, mmss } from '../format';
 
 const BUTTONS: { outcome: DemoOutcome; label: string; hint: string }[] = [
   { outcome: 'SUCCESS', label: 'Pay', hint: 'The card is approved' },

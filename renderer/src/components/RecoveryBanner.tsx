@@ -2,9 +2,10 @@
 // a damaged journal, a restore): shown on every screen until someone presses "Understood".
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosDateTime } from '../../../shared/time';
 import { useApp } from '../stores/app-store';
 import { useBackups } from '../stores/backups-store';
+import { formatLagosDateTime } from '../format';
+import { Banner } from './Banner';
 import '../backups.css';
 
 const TITLE = {
@@ -25,7 +26,7 @@ export function RecoveryBanner() {
   if (notices.length === 0) return null;
   const bad = notices.some((n) => n.kind === 'journal-damaged' || n.kind.endsWith('-reset'));
   return (
-    <section className="banner recovery-banner" data-tone={bad ? 'bad' : 'warn'} role="alert" aria-label="What CounterPay repaired at start">
+    <Banner as="section" className="recovery-banner" tone={bad ? 'bad' : 'warn'} role="alert" aria-label="What CounterPay repaired at start">
       {notices.map((n) => (
         <div key={`${n.kind}-${n.at}`} className="recovery-item">
           <h2>{TITLE[n.kind]}</h2>
@@ -43,6 +44,6 @@ export function RecoveryBanner() {
           Understood
         </button>
       </div>
-    </section>
+    </Banner>
   );
 }

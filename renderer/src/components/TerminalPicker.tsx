@@ -6,6 +6,7 @@ import { STANDARD_BAUD_RATES, validateManualSn, type TerminalSource, type Termin
 import { useApp } from '../stores/app-store';
 import { useTerminal } from '../stores/terminal-store';
 import { Field } from './Field';
+import { Banner } from './Banner';
 
 const STATUS: Record<TerminalState['status'], { text: string; tone: 'good' | 'bad' | 'warn' | 'info' }> = {
   connected: { text: 'Connected', tone: 'good' },
@@ -112,9 +113,9 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
         </p>
       )}
       {t.state?.lastError && (
-        <p className="banner terminal-error" data-tone="bad" role="alert">
+        <Banner className="terminal-error" tone="bad" role="alert">
           {t.state.lastError}
-        </p>
+        </Banner>
       )}
 
       <details className="terminal-change" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
@@ -178,9 +179,9 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
             </Field>
           )}
           {source === 'serial' && t.needsPin === 'not-set' && (
-            <p className="banner" data-tone="warn" role="alert">
+            <Banner tone="warn" role="alert">
               Serial port and speed are set by the admin, and no admin PIN is chosen yet: open Settings (Alt+5) to choose one. You can type the SN by hand meanwhile.
-            </p>
+            </Banner>
           )}
           {t.saveError && (
             <p className="field-error" role="alert">

@@ -11,9 +11,3 @@ export function useNow(running: boolean): number {
   }, [running]);
   return now;
 }
-
-/** Milliseconds left as mm:ss (never negative). */
-export function mmss(ms: number): string {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-}

@@ -3,18 +3,18 @@
 // it failed, the payment view on Sell), and its receipt to print or reprint.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import { isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
-import { formatLagosDateTime } from '../../../shared/time';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { DeliveryCheck } from '../components/DeliveryCheck';
 import { OrderStatePill } from '../components/OrderStatePill';
-import { mmss, useNow } from '../components/useNow';
+import { useNow } from '../components/useNow';
 import { useApp } from '../stores/app-store';
 import { useOrders } from '../stores/orders-store';
 import { useSale } from '../stores/sale-store';
 import { call } from '../transport/bridge';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
+import { formatLagosDateTime, formatNaira, mmss } from '../format';
+import { Banner } from '../components/Banner';
 
 export function OrderDetail({ order }: { order: OrderView }) {
   const o = useOrders(
@@ -75,9 +75,9 @@ export function OrderDetail({ order }: { order: OrderView }) {
           <OrderStatePill state={order.state} />
         </div>
         {order.profile === 'demo' && (
-          <p className="banner" data-tone="warn" data-testid="order-demo">
+          <Banner tone="warn" data-testid="order-demo">
             Demo sale: play money, not a payment. It is not counted in a real shift.
-          </p>
+          </Banner>
         )}
         {order.reason && (
           <p className="pay-reason" data-testid="order-reason">
@@ -128,9 +128,9 @@ export function OrderDetail({ order }: { order: OrderView }) {
         </div>
         {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number, and opens it on the Sell screen.</p>}
         {o.actionMessage && (
-          <p className="banner" data-tone="bad" role="alert">
+          <Banner tone="bad" role="alert">
             {o.actionMessage}
-          </p>
+          </Banner>
         )}
       </div>
 

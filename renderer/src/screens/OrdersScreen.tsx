@@ -3,17 +3,19 @@
 // details, its history, Check now, and its receipt (print or reprint).
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import type { OrderState, OrderView } from '../../../shared/orders';
-import { formatLagosTime, lagosDate } from '../../../shared/time';
+import { lagosDate } from '../../../shared/time';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { useApp } from '../stores/app-store';
 import { PAGE_SIZE, todayQuery, useOrders, type OrderQuery } from '../stores/orders-store';
 import { useReceipts } from '../stores/receipt-store';
 import { OrderDetail } from './OrderDetail';
 import { FailedPrints } from './receipt/PrintJobList';
-import '../checkout.css';
-import '../records.css';
+import { formatDayMonth, formatLagosTime, formatNaira } from '../format';
+import { Banner } from '../components/Banner';
+import '../sell-screen.css';
+import '../orders-screen.css';
+import '../data-table.css';
 
 const STATE_FILTERS: { label: string; states: OrderState[] }[] = [
   { label: 'Paid', states: ['paid'] },
@@ -98,9 +100,9 @@ export function OrdersScreen() {
         )}
       </div>
       {o.loadError && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           Could not load the orders: {o.loadError}
-        </p>
+        </Banner>
       )}
 
       {o.openId !== null ? (
@@ -211,7 +213,6 @@ export function OrdersScreen() {
   );
 }
 
-const dayMonth = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', day: '2-digit', month: 'short' });
 
 function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: OrderView[]; onOpen: (id: number) => void; caption: string; showDate?: boolean }) {
   const today = lagosDate(Date.now());
@@ -234,7 +235,7 @@ function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: Ord
         {orders.map((x) => (
           <tr key={x.id} data-state={x.state} onClick={() => onOpen(x.id)}>
             <td className="num-time">
-              {showDate && lagosDate(x.createdAt) !== today ? `${dayMonth.format(x.createdAt)}, ` : ''}
+              {showDate && lagosDate(x.createdAt) !== today ? `${formatDayMonth(x.createdAt)}, ` : ''}
               {formatLagosTime(x.createdAt)}
             </td>
             <td>

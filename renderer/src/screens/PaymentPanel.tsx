@@ -2,15 +2,14 @@
 // left, the amount and order number to read out, and at the end the outcome with what to do next.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
-import { formatLagosTime } from '../../../shared/time';
 import { STATE_SYMBOL, STATE_TONE } from '../components/OrderStatePill';
-import { mmss, useNow } from '../components/useNow';
+import { useNow } from '../components/useNow';
 import { useSale } from '../stores/sale-store';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
-import { showDateText } from '../components/show-date';
-import '../checkout.css';
+import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
+import { Banner } from '../components/Banner';
+import '../sell-screen.css';
 
 function timerText(order: OrderView, now: number): { big: string; small: string } | null {
   if (order.state === 'creating' || order.state === 'waiting') {
@@ -91,14 +90,14 @@ export function PaymentPanel() {
         </p>
       )}
       {order.state === 'queued' && (
-        <p className="banner" data-tone="warn">
+        <Banner tone="warn">
           The network is down. This payment is saved and will be sent to the terminal by itself as soon as the network is back. Do not charge it again.
-        </p>
+        </Banner>
       )}
       {order.state === 'unknown' && (
-        <p className="banner" data-tone="warn">
+        <Banner tone="warn">
           We do not know yet whether the card was charged. Do not charge again: CounterPay keeps checking, or press Check now.
-        </p>
+        </Banner>
       )}
       {s.retriedFrom && !final && <p className="hint">New try of order {s.retriedFrom}, with a new order number.</p>}
 
@@ -148,9 +147,9 @@ export function PaymentPanel() {
       </div>
       {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number.</p>}
       {s.actionMessage && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           {s.actionMessage}
-        </p>
+        </Banner>
       )}
 
       {order.state === 'paid' && (

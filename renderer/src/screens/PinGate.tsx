@@ -1,9 +1,9 @@
 // Settings are behind the admin PIN: choose one the first time, enter it afterwards.
 import { useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosTime } from '../../../shared/time';
 import { Field } from '../components/Field';
 import { useSettings } from '../stores/settings-store';
+import { formatLagosTime } from '../format';
 
 export function PinGate() {
   const { pin, busy, message, setPin, unlock } = useSettings(

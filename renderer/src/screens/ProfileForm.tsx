@@ -9,6 +9,7 @@ import { Field } from '../components/Field';
 import { useApp } from '../stores/app-store';
 import { call } from '../transport/bridge';
 import { useSettings } from '../stores/settings-store';
+import { Banner } from '../components/Banner';
 
 type Settings = ProfileView['settings'];
 type TextKey = 'counterName' | 'billsBaseUrl' | 'posBaseUrl' | 'billsMerchantId' | 'headMerchantId' | 'merchantId' | 'orderExpireSeconds' | 'requestTimeoutMs';
@@ -77,22 +78,22 @@ export function ProfileForm({ view }: { view: ProfileView }) {
   return (
     <form ref={formRef} className="profile-form" onSubmit={submit} onKeyDown={(e) => { if (e.key === 's' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void submit(e); } }}>
       {view.profile === 'demo' && (
-        <p className="banner" data-tone="info">
+        <Banner tone="info">
           Demo runs its own provider sandbox inside CounterPay: its addresses, ids and keys are filled in each time the app starts.
-        </p>
+        </Banner>
       )}
       {view.profile === 'production' && (
         <p className="hint">Production accepts only https:// addresses and checks every response signature.</p>
       )}
       {warnings.length > 0 && (
-        <div className="banner" data-tone="warn" data-testid="profile-warnings">
+        <Banner as="div" tone="warn" data-testid="profile-warnings">
           <strong>Check before selling with this profile:</strong>
           <ul>
             {warnings.map((w) => (
               <li key={w.field}>{w.message}</li>
             ))}
           </ul>
-        </div>
+        </Banner>
       )}
       {SECTIONS.map((sec) => (
         <fieldset key={sec.title} className="card">

@@ -2,7 +2,6 @@
 // beside it the terminal in use and, in the Demo profile, the simulated terminal.
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../shared/money';
 import { isFinalState, ORDER_STATE_LABELS } from '../../../shared/orders';
 import { DemoTerminalPanel } from '../components/DemoTerminalPanel';
 import { Field } from '../components/Field';
@@ -12,8 +11,9 @@ import { checkDraft, type DraftKey } from '../stores/sale-form';
 import { useSale } from '../stores/sale-store';
 import { useTerminal } from '../stores/terminal-store';
 import { PaymentPanel } from './PaymentPanel';
-import { showDateText } from '../components/show-date';
-import '../checkout.css';
+import { formatNaira, showDateText } from '../format';
+import { Banner } from '../components/Banner';
+import '../sell-screen.css';
 
 /** The sn sales go to: the live link's; what sale.defaults said only until the link's state is known. */
 function useChargeSn(): string | null {
@@ -168,30 +168,30 @@ function SaleForm({ sn }: { sn: string | null }) {
         New sale
       </h2>
       {openOrder && (
-        <div className="banner open-order" data-tone="warn" role="status">
+        <Banner as="div" className="open-order" tone="warn" role="status">
           <span>
             Order {openOrder.outOrderNo} ({formatNaira(openOrder.amountKobo)}): {ORDER_STATE_LABELS[openOrder.state]}.
           </span>
           <button type="button" onClick={s.reopenPayment}>
             Show payment
           </button>
-        </div>
+        </Banner>
       )}
       {s.cleared && (
-        <div className="banner" data-tone="info" role="status">
+        <Banner as="div" tone="info" role="status">
           <span>Form cleared.</span>
           <button type="button" onClick={s.undoClear}>
             Undo
           </button>
-        </div>
+        </Banner>
       )}
       {s.defaultsError && (
-        <div className="banner" data-tone="warn" role="alert">
+        <Banner as="div" tone="warn" role="alert">
           <span>Could not load the films and today's date: {s.defaultsError}</span>
           <button type="button" onClick={() => void s.loadDefaults()}>
             Try again
           </button>
-        </div>
+        </Banner>
       )}
 
       <div className="sale-grid">
@@ -230,9 +230,9 @@ function SaleForm({ sn }: { sn: string | null }) {
       </div>
 
       {s.message && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           {s.message}
-        </p>
+        </Banner>
       )}
       {snError && !disabledReason && (
         <p className="field-error" role="alert">

@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { PROFILE_LABELS, PROFILE_NAMES } from '../../../shared/settings';
+import { TabPanel, Tabs } from '../components/Tabs';
 import { useApp } from '../stores/app-store';
 import { useSettings } from '../stores/settings-store';
 import { BackupsPanel } from './backup/BackupsPanel';
@@ -9,9 +10,12 @@ import { PinGate } from './PinGate';
 import { ProfileForm } from './ProfileForm';
 import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
+import { Banner, outcome } from '../components/Banner';
+
+const PROFILE_TABS = PROFILE_NAMES.map((p) => ({ id: p, label: `Edit ${PROFILE_LABELS[p]}` }));
 
 export function SettingsScreen() {
-  const s = useSettings(useShallow((st) => ({ pin: st.pin, editing: st.editing, view: st.view, message: st.message, refreshPin: st.refreshPin, load: st.load, lock: st.lock, activate: st.activate })));
+  const s = useSettings(useShallow((st) => ({ pin: st.pin, editing: st.editing, view: st.view, message: st.message, refreshPin: st.refreshPin, load: st.load, openProfile: st.openProfile, lock: st.lock, activate: st.activate })));
   const { status, info } = useApp(useShallow((a) => ({ status: a.status, info: a.info })));
 
   useEffect(() => {
@@ -38,9 +42,9 @@ export function SettingsScreen() {
       ) : (
         <>
           {s.message && (
-            <div className="banner" data-tone={s.message.kind === 'ok' ? 'good' : 'bad'} role={s.message.kind === 'ok' ? 'status' : 'alert'}>
+            <Banner as="div" {...outcome(s.message.kind === 'ok')}>
               {s.message.text}
-            </div>
+            </Banner>
           )}
           <div className="card">
             <h2>Profile in use</h2>
@@ -53,14 +57,10 @@ export function SettingsScreen() {
             </div>
             {info && <p className="hint">{info.secretStorage.note}</p>}
           </div>
-          <div className="tabs" role="tablist" aria-label="Profile to edit">
-            {PROFILE_NAMES.map((p) => (
-              <button key={p} type="button" role="tab" aria-selected={s.editing === p} onClick={() => void s.load(p)}>
-                Edit {PROFILE_LABELS[p]}
-              </button>
-            ))}
-          </div>
-          {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
+          <Tabs idPrefix="profile" label="Profile to edit" tabs={PROFILE_TABS} selected={s.editing} onSelect={(p) => void s.openProfile(p)} />
+          <TabPanel idPrefix="profile" id={s.editing}>
+            {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
+          </TabPanel>
           <ReceiptSettingsPanel />
           <BackupsPanel />
           <DiagnosticsPanel />

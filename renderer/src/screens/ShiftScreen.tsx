@@ -2,7 +2,6 @@
 // its totals kept (Z report), reprint or export any closed one; prints that failed wait here with Retry.
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosDateTime, formatLagosTime } from '../../../shared/time';
 import { useNow } from '../components/useNow';
 import { useReceipts } from '../stores/receipt-store';
 import { useShift } from '../stores/shift-store';
@@ -14,12 +13,10 @@ import { PrinterCard } from './shift/PrinterCard';
 import { ReportList } from './shift/ReportList';
 import { ReportView } from './shift/ReportView';
 import { ShiftFigures } from './shift/ShiftFigures';
-import '../records.css';
-
-function since(openedAt: number, now: number): string {
-  const min = Math.max(0, Math.floor((now - openedAt) / 60_000));
-  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, '0')} min`;
-}
+import { elapsedText, formatLagosDateTime, formatLagosTime } from '../format';
+import { Banner, outcome } from '../components/Banner';
+import '../shift-screen.css';
+import '../data-table.css';
 
 export function ShiftScreen() {
   const s = useShift(
@@ -49,14 +46,14 @@ export function ShiftScreen() {
         )}
       </div>
       {s.loadError && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           The shift cannot be loaded: {s.loadError}
-        </p>
+        </Banner>
       )}
       {s.message && (
-        <p className="banner" data-tone={s.message.kind === 'ok' ? 'good' : 'bad'} role={s.message.kind === 'ok' ? 'status' : 'alert'} data-testid="shift-message">
+        <Banner {...outcome(s.message.kind === 'ok')} data-testid="shift-message">
           {s.message.text}
-        </p>
+        </Banner>
       )}
       <FailedPrints />
 
@@ -78,7 +75,7 @@ export function ShiftScreen() {
                   : 'Demo sales (play money) are never counted in this shift.'}
               </p>
               <p className="hint">
-                Since {formatLagosTime(s.current.openedAt)} ({since(s.current.openedAt, now)}) · {formatLagosDateTime(s.current.openedAt).split(',')[0]}
+                Since {formatLagosTime(s.current.openedAt)} ({elapsedText(s.current.openedAt, now)}) · {formatLagosDateTime(s.current.openedAt).split(',')[0]}
               </p>
             </div>
           </div>

@@ -1,8 +1,8 @@
 // App-wide state: which screen, the theme, app info and the live status snapshot from main.
 import { create } from 'zustand';
 import type { AppInfo, StatusSnapshot } from '../../../shared/contract';
-import { bridge, call, onBridgeConnection } from '../transport/bridge';
-import { onRefresh, refreshAll } from './refresh';
+import { call } from '../transport/bridge';
+import type { StoreFollower } from './follow';
 
 export const SCREENS = [
   { id: 'sell', label: 'Sell', key: '1' },
@@ -42,7 +42,7 @@ export const useApp = create<AppState>((set) => ({
   info: null,
   status: null,
   connected: true,
-  fatal: bridge ? null : 'This page was opened without its key. Open the address that CounterPay printed when it started.',
+  fatal: null,
   go: (screen) => set({ screen }),
   setTheme: (theme) => {
     localStorage.setItem(THEME_KEY, theme);
@@ -50,7 +50,6 @@ export const useApp = create<AppState>((set) => ({
     set({ theme });
   },
   hydrate: async () => {
-    if (!bridge) return;
     try {
       const [info, status] = await Promise.all([call('app.info', {}), call('status.get', {})]);
       set({ info, status, fatal: null });
@@ -60,15 +59,8 @@ export const useApp = create<AppState>((set) => ({
   },
 }));
 
-/** Main owns the truth: hydrate once, then follow its events; after the event stream comes back, every store re-reads. */
-export function followMain(): void {
-  if (!bridge) return;
-  onRefresh('app', () => useApp.getState().hydrate());
-  onBridgeConnection((up) => {
-    const was = useApp.getState().connected;
-    if (up === was) return;
-    useApp.setState({ connected: up });
-    if (up) void refreshAll();
-  });
-  bridge.on('status.changed', (status) => useApp.setState({ status }));
-}
+export const appFollower: StoreFollower = {
+  name: 'app',
+  listen: (bridge) => [bridge.on('status.changed', (status) => useApp.setState({ status }))],
+  refresh: () => useApp.getState().hydrate(),
+};

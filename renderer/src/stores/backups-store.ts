@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import type { BackupInfo, BackupsView, RecoveryNotice } from '../../../shared/backups';
 import { call } from '../transport/bridge';
+import { errorText } from './call-errors';
 
 interface BackupsState {
   view: BackupsView | null;
@@ -17,15 +18,13 @@ interface BackupsState {
   dismissNotices(): Promise<void>;
 }
 
-const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 export const useBackups = create<BackupsState>((set, get) => {
   const run = async <T>(busy: BackupsState['busy'], fn: () => Promise<T>): Promise<T | undefined> => {
     set({ busy, message: null });
     try {
       return await fn();
     } catch (e) {
-      set({ message: { kind: 'error', text: text(e) } });
+      set({ message: { kind: 'error', text: errorText(e) } });
       return undefined;
     } finally {
       set({ busy: null });

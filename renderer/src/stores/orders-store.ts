@@ -4,8 +4,8 @@
 import { create } from 'zustand';
 import type { OrderEvent, OrderState, OrderView } from '../../../shared/orders';
 import { lagosDate } from '../../../shared/time';
-import { bridge, call } from '../transport/bridge';
-import { onRefresh } from './refresh';
+import { call } from '../transport/bridge';
+import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 export const PAGE_SIZE = 50;
@@ -191,8 +191,11 @@ function scheduleRefresh(): void {
   }, 300);
 }
 
-bridge?.on('order.changed', (view) => useOrders.getState().apply(view));
-onRefresh('orders', async () => {
-  const s = useOrders.getState();
-  await Promise.all([s.loaded ? s.load() : null, s.openId !== null ? s.open(s.openId) : null]);
-});
+export const ordersFollower: StoreFollower = {
+  name: 'orders',
+  listen: (bridge) => [bridge.on('order.changed', (view) => useOrders.getState().apply(view))],
+  refresh: async () => {
+    const s = useOrders.getState();
+    await Promise.all([s.loaded ? s.load() : null, s.openId !== null ? s.open(s.openId) : null]);
+  },
+};

@@ -4,8 +4,8 @@
 import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { PrintJobView, ReceiptPreview, RecordsSettingsView, SystemPrinterInfo } from '../../../shared/records';
-import { bridge, call } from '../transport/bridge';
-import { onRefresh } from './refresh';
+import { call } from '../transport/bridge';
+import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 /** What the print-only part of the page holds while the browser prints it. */
@@ -226,8 +226,11 @@ export const useReceipts = create<ReceiptState>((set, get) => {
   };
 });
 
-bridge?.on('receipts.jobChanged', (job) => useReceipts.getState().applyJob(job));
-onRefresh('receipts', async () => {
-  const s = useReceipts.getState();
-  await Promise.all([s.settings ? s.loadSettings() : null, s.loadFailed(), ...Object.keys(s.previews).map((id) => s.loadReceipt(Number(id)))]);
-});
+export const receiptsFollower: StoreFollower = {
+  name: 'receipts',
+  listen: (bridge) => [bridge.on('receipts.jobChanged', (job) => useReceipts.getState().applyJob(job))],
+  refresh: async () => {
+    const s = useReceipts.getState();
+    await Promise.all([s.settings ? s.loadSettings() : null, s.loadFailed(), ...Object.keys(s.previews).map((id) => s.loadReceipt(Number(id)))]);
+  },
+};

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import { create } from 'zustand';
 import type { SaleDefaultsSchema } from '../../../shared/contract';
 import { isFinalState, type OrderView } from '../../../shared/orders';
-import { bridge, call } from '../transport/bridge';
-import { onRefresh } from './refresh';
+import { call } from '../transport/bridge';
+import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 import { checkDraft, draftKeyOf, editDraft, emptyDraft, sameDraft, tidyTime, type DraftKey, type SaleDraft } from './sale-form';
 
@@ -251,8 +251,11 @@ export const useSale = create<SaleState>((set, get) => ({
   },
 }));
 
-bridge?.on('order.changed', (view) => useSale.getState().applyOrder(view));
-onRefresh('sale', async () => {
-  const s = useSale.getState();
-  await Promise.all([s.defaults ? s.loadDefaults() : null, s.refreshOrder()]);
-});
+export const saleFollower: StoreFollower = {
+  name: 'sale',
+  listen: (bridge) => [bridge.on('order.changed', (view) => useSale.getState().applyOrder(view))],
+  refresh: async () => {
+    const s = useSale.getState();
+    await Promise.all([s.defaults ? s.loadDefaults() : null, s.refreshOrder()]);
+  },
+};

@@ -3,7 +3,8 @@ import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { PinStatus, ProfileName, ProfileView, SecretName } from '../../../shared/settings';
 import { call } from '../transport/bridge';
-import { onRefresh } from './refresh';
+import { errorText, fieldErrorsOf } from './call-errors';
+import type { StoreFollower } from './follow';
 
 
 interface SettingsState {
@@ -18,12 +19,10 @@ interface SettingsState {
   unlock(pin: string): Promise<boolean>;
   lock(): Promise<void>;
   load(profile: ProfileName): Promise<void>;
+  /** The admin picks a profile to edit: the one already shown (or on its way) is kept as typed, not re-read. */
+  openProfile(profile: ProfileName): Promise<void>;
   save(settings: ProfileView['settings'], secrets: Partial<Record<SecretName, string>>): Promise<boolean>;
   activate(profile: ProfileName): Promise<void>;
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 export const useSettings = create<SettingsState>((set, get) => {
@@ -35,8 +34,7 @@ export const useSettings = create<SettingsState>((set, get) => {
       return await fn();
     } catch (e) {
       if (isAppError(e) && (e.code === 'PIN_REQUIRED' || e.code === 'PIN_NOT_SET')) await get().refreshPin();
-      const fields = isAppError(e) && e.code === 'VALIDATION' ? ((e.details?.fields as Record<string, string>) ?? {}) : {};
-      set({ message: { kind: 'error', text: errorText(e) }, fieldErrors: fields });
+      set({ message: { kind: 'error', text: errorText(e) }, fieldErrors: fieldErrorsOf(e) });
       return undefined;
     } finally {
       set({ busy: false });
@@ -74,6 +72,10 @@ export const useSettings = create<SettingsState>((set, get) => {
       loading = { profile, promise };
       return promise;
     },
+    openProfile: async (profile) => {
+      const shown = get().editing === profile && (get().view?.profile === profile || loading?.profile === profile);
+      if (!shown) await get().load(profile);
+    },
     save: async (settings, secrets) => {
       const view = await guard(() => call('settings.saveProfile', { profile: get().editing, settings, secrets }));
       if (view) set({ view, fieldErrors: {}, message: { kind: 'ok', text: 'Saved.' } });
@@ -88,4 +90,8 @@ export const useSettings = create<SettingsState>((set, get) => {
 
 // The PIN's unlock may have run out while the connection was down. The profile form is not
 // re-read: it would throw away what the admin is typing (a save re-reads it anyway).
-onRefresh('settings', () => (useSettings.getState().pin ? useSettings.getState().refreshPin() : null));
+export const settingsFollower: StoreFollower = {
+  name: 'settings',
+  listen: () => [],
+  refresh: () => (useSettings.getState().pin ? useSettings.getState().refreshPin() : null),
+};

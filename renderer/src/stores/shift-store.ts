@@ -4,8 +4,9 @@
 import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { OpenItem, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
-import { bridge, call } from '../transport/bridge';
-import { onRefresh } from './refresh';
+import { call } from '../transport/bridge';
+import { downloadText } from '../transport/download';
+import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 import { printsInBrowser, useReceipts } from './receipt-store';
 
@@ -35,17 +36,6 @@ interface ShiftState {
   hideShown(): void;
   print(id?: number): Promise<void>;
   exportCsv(id?: number): Promise<void>;
-}
-
-function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export const useShift = create<ShiftState>((set, get) => ({
@@ -163,7 +153,7 @@ export const useShift = create<ShiftState>((set, get) => ({
   exportCsv: async (id) => {
     try {
       const f = await call('shift.exportCsv', id === undefined ? {} : { id });
-      download(f.fileName, f.csv);
+      downloadText(f.fileName, f.csv, 'text/csv');
       set({ message: { kind: 'ok', text: `Exported ${f.fileName} (look in the Downloads folder).` } });
     } catch (e) {
       set({ message: { kind: 'error', text: errorText(e) } });
@@ -173,15 +163,20 @@ export const useShift = create<ShiftState>((set, get) => ({
 
 // Running totals follow the orders; a burst of changes is one refresh.
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
-bridge?.on('order.changed', () => {
-  if (!useShift.getState().current || refreshTimer) return;
-  refreshTimer = setTimeout(() => {
-    refreshTimer = null;
-    void useShift.getState().refreshRunning();
-  }, 400);
-});
-onRefresh('shift', () => (useShift.getState().loaded ? useShift.getState().load() : null));
-bridge?.on('shift.changed', ({ shift }) => {
-  const s = useShift.getState();
-  if ((shift?.id ?? null) !== (s.current?.id ?? null)) void s.load();
-});
+export const shiftFollower: StoreFollower = {
+  name: 'shift',
+  listen: (bridge) => [
+    bridge.on('order.changed', () => {
+      if (!useShift.getState().current || refreshTimer) return;
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null;
+        void useShift.getState().refreshRunning();
+      }, 400);
+    }),
+    bridge.on('shift.changed', ({ shift }) => {
+      const s = useShift.getState();
+      if ((shift?.id ?? null) !== (s.current?.id ?? null)) void s.load();
+    }),
+  ],
+  refresh: () => (useShift.getState().loaded ? useShift.getState().load() : null),
+};

@@ -3,9 +3,9 @@
 import { create } from 'zustand';
 import type { DemoOutcome, DemoTerminalScreen as DemoScreen } from '../../../shared/contract';
 import type { SerialPortInfo, TerminalSettings, TerminalState } from '../../../shared/terminal';
-import { bridge, call } from '../transport/bridge';
+import { call } from '../transport/bridge';
 import { isAppError } from '../../../shared/errors';
-import { onRefresh } from './refresh';
+import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 export type { DemoOutcome, DemoTerminalScreen as DemoScreen } from '../../../shared/contract';
@@ -137,9 +137,14 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   },
 }));
 
-bridge?.on('terminal.changed', (state) => useTerminal.setState({ state }));
-onRefresh('terminal', async () => {
-  const s = useTerminal.getState();
-  await Promise.all([s.state ? s.load() : null, s.demo ? s.loadDemo() : null]);
-});
-bridge?.on('demo.terminalChanged', (demo) => useTerminal.setState({ demo, demoError: null }));
+export const terminalFollower: StoreFollower = {
+  name: 'terminal',
+  listen: (bridge) => [
+    bridge.on('terminal.changed', (state) => useTerminal.setState({ state })),
+    bridge.on('demo.terminalChanged', (demo) => useTerminal.setState({ demo, demoError: null })),
+  ],
+  refresh: async () => {
+    const s = useTerminal.getState();
+    await Promise.all([s.state ? s.load() : null, s.demo ? s.loadDemo() : null]);
+  },
+};

@@ -2,10 +2,10 @@
 // the form with its customer check, the top-up on show and today's list, kept live from events.
 import { create } from 'zustand';
 import type { ProvidersView, ServiceType, TopupView, ValidatedCustomer } from '../../../shared/topups';
-import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft, type SingleField } from '../screens/topups/single-form';
-import { bridge, call } from '../transport/bridge';
+import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft, type SingleField } from './topup-form';
+import { call } from '../transport/bridge';
 import { errorText, fieldErrorsOf } from './call-errors';
-import { onRefresh } from './refresh';
+import type { StoreFollower } from './follow';
 
 export type TopupsTab = 'single' | 'batch';
 
@@ -208,17 +208,15 @@ function mapFields(fields: Record<string, string>, t: ServiceType): Partial<Reco
 }
 
 /** Main owns the truth: follow its events. */
-onRefresh('topups', async () => {
-  const s = useTopups.getState();
-  const current = s.current;
-  await Promise.all([s.providers ? s.load() : null, current ? call('topups.get', { id: current.id }).then((v) => useTopups.getState().apply(v)) : null]);
-});
-
-export function followTopups(): () => void {
-  if (!bridge) return () => {};
-  const offs = [
+export const topupsFollower: StoreFollower = {
+  name: 'topups',
+  listen: (bridge) => [
     bridge.on('topups.changed', (v) => useTopups.getState().apply(v)),
     bridge.on('topups.providersChanged', (p) => useTopups.setState({ providers: p })),
-  ];
-  return () => offs.forEach((off) => off());
-}
+  ],
+  refresh: async () => {
+    const s = useTopups.getState();
+    const current = s.current;
+    await Promise.all([s.providers ? s.load() : null, current ? call('topups.get', { id: current.id }).then((v) => useTopups.getState().apply(v)) : null]);
+  },
+};

@@ -1,5 +1,7 @@
 // The renderer's one way to main: window.counterpay (Electron preload) or, in the browser shell,
 // the HTTP bridge. `call` unwraps results and throws AppErrors rebuilt from their code.
+// The bridge is chosen once at start-up (`connectBridge(resolveBridge())`), so the stores can be
+// exercised against a stand-in for main in tests.
 import { unwrap, type CallArgs, type CallName, type CallValue } from '../../../shared/contract-kit';
 import type { Calls, CounterPayApi } from '../../../shared/contract';
 import { createHttpBridge, takeToken } from './http-bridge';
@@ -15,15 +17,21 @@ export function onBridgeConnection(l: (up: boolean) => void): void {
   connectionListener = l;
 }
 
-function resolveBridge(): CounterPayApi | null {
+/** The preload's bridge, or the browser shell's when the page was opened with its token; null without either. */
+export function resolveBridge(): CounterPayApi | null {
   if (window.counterpay) return window.counterpay;
   const token = takeToken();
   return token ? createHttpBridge(token, (up) => connectionListener(up)) : null;
 }
 
-export const bridge: CounterPayApi | null = resolveBridge();
+let current: CounterPayApi | null = null;
+
+/** Sets the bridge every `call` uses. */
+export function connectBridge(bridge: CounterPayApi | null): void {
+  current = bridge;
+}
 
 export async function call<K extends CallName<Calls>>(name: K, args: CallArgs<Calls, K>): Promise<CallValue<Calls, K>> {
-  if (!bridge) throw new Error('No connection to CounterPay');
-  return unwrap(await bridge.invoke(name, args));
+  if (!current) throw new Error('No connection to CounterPay');
+  return unwrap(await current.invoke(name, args));
 }

@@ -1,5 +1,5 @@
 // The HTML output: escaped, no scripts or inline styles (it is shown inside the app's strict CSP),
-// the same style sheet as the renderer's records.css, and the same content as the ESC/POS output.
+// the same style sheet as the renderer's receipt.css, and the same content as the ESC/POS output.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,10 +40,10 @@ describe('receipt HTML', () => {
     expect(page).toContain(RECEIPT_CSS);
   });
 
-  it('renderer/src/records.css carries the same receipt style sheet, word for word', () => {
-    const css = readFileSync(resolve(__dirname, '../../../renderer/src/records.css'), 'utf8');
+  it('renderer/src/receipt.css carries the same receipt style sheet, word for word', () => {
+    const css = readFileSync(resolve(__dirname, '../../../renderer/src/receipt.css'), 'utf8');
     const m = /\/\* receipt-paper:begin[^*]*\*\/\n([\s\S]*?)\n\/\* receipt-paper:end \*\//.exec(css);
-    expect(m, 'records.css must hold the receipt CSS between /* receipt-paper:begin */ and /* receipt-paper:end */').not.toBeNull();
+    expect(m, 'receipt.css must hold the receipt CSS between /* receipt-paper:begin */ and /* receipt-paper:end */').not.toBeNull();
     expect(m![1]).toBe(RECEIPT_CSS);
   });
 });

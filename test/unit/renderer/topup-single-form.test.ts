@@ -2,7 +2,7 @@
 // number read back in full, the amount bounds of the chosen provider, main's field names mapped
 // onto the form, and a late answer never undoing a newer one.
 import { describe, expect, it } from 'vitest';
-import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft } from '../../../renderer/src/screens/topups/single-form';
+import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft } from '../../../renderer/src/stores/topup-form';
 import type { BettingProviderView, TopupView } from '../../../shared/topups';
 
 const PROVIDERS: BettingProviderView[] = [

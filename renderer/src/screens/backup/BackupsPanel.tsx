@@ -3,18 +3,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BackupInfo } from '../../../../shared/backups';
-import { formatLagosDateTime } from '../../../../shared/time';
+import { Banner, outcome } from '../../components/Banner';
 import { Field } from '../../components/Field';
+import { formatLagosDateTime, formatSize } from '../../format';
 import { useBackups } from '../../stores/backups-store';
 import '../../backups.css';
 
 const REASON = { scheduled: 'Every few hours', 'shift-close': 'Shift closed', manual: 'Backed up by hand', 'before-restore': 'Before a restore' } as const;
 const PLACE = { main: 'Data folder', second: 'Second folder' } as const;
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / (1024 * 1024)).toLocaleString('en-NG', { maximumFractionDigits: 1 })} MB`;
-}
 
 export function BackupsPanel() {
   const b = useBackups(useShallow((s) => ({ view: s.view, busy: s.busy, message: s.message, load: s.load, backupNow: s.backupNow, restore: s.restore, setSecondFolder: s.setSecondFolder })));
@@ -45,14 +41,14 @@ export function BackupsPanel() {
     <section className="card" aria-labelledby="backups-title">
       <h2 id="backups-title">Backups</h2>
       {b.message && (
-        <div className="banner" data-tone={b.message.kind === 'ok' ? 'good' : 'bad'} role={b.message.kind === 'ok' ? 'status' : 'alert'}>
+        <Banner as="div" {...outcome(b.message.kind === 'ok')}>
           {b.message.text}
-        </div>
+        </Banner>
       )}
       {v.lastError && !b.message && (
-        <div className="banner" data-tone="bad" role="alert">
+        <Banner as="div" tone="bad" role="alert">
           Last attempt failed at {formatLagosDateTime(v.lastError.at)}: {v.lastError.message}
-        </div>
+        </Banner>
       )}
       <div className="backup-last">
         {last ? (

@@ -1,8 +1,9 @@
 // Print jobs in words: where each went, whether it printed, and why not (with Retry).
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosTime } from '../../../../shared/time';
 import type { PrintJobView } from '../../../../shared/records';
 import { useReceipts } from '../../stores/receipt-store';
+import { formatLagosTime } from '../../format';
+import '../../receipt-panel.css';
 
 const STATUS: Record<PrintJobView['status'], { text: string; tone: string; symbol: string }> = {
   pending: { text: 'Waiting to print', tone: 'info', symbol: '…' },

@@ -3,10 +3,12 @@
 // Mount it for a final order (the payment view, an order opened on the Orders screen).
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosTime } from '../../../../shared/time';
 import { printsInBrowser, useReceipts } from '../../stores/receipt-store';
 import { PrintJobList } from './PrintJobList';
 import { BrowserPrintRoot, ReceiptPaper } from './ReceiptPaper';
+import { formatLagosTime } from '../../format';
+import { Banner } from '../../components/Banner';
+import '../../receipt-panel.css';
 
 export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; autoPrint?: boolean }) {
   const r = useReceipts(
@@ -39,9 +41,9 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
   return (
     <div className="receipt-panel" data-testid="receipt-panel">
       {r.previewError ? (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           The receipt cannot be shown: {r.previewError}
-        </p>
+        </Banner>
       ) : !r.preview ? (
         <p>Loading the receipt…</p>
       ) : (
@@ -67,9 +69,9 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
         </div>
         {where && <p className="hint">Prints to {where}{printed ? '; a new copy is marked REPRINT.' : '.'}</p>}
         {r.messages[`order:${orderId}`] && (
-          <p className="banner" data-tone="bad" role="alert">
+          <Banner tone="bad" role="alert">
             {r.messages[`order:${orderId}`]}
-          </p>
+          </Banner>
         )}
         {r.messages[`pdf:${orderId}`] && (
           <p className="hint" role="status">

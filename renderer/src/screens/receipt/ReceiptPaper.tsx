@@ -2,7 +2,8 @@
 // model (escaped there, class names only), on a white strip the width of the paper.
 import { createPortal } from 'react-dom';
 import { useReceipts } from '../../stores/receipt-store';
-import '../../records.css';
+import '../../receipt.css';
+import '../../receipt-panel.css';
 
 export function ReceiptPaper({ html, label, testId }: { html: string; label: string; testId?: string }) {
   return (

@@ -6,18 +6,8 @@ import type { DiagnosticsExport } from '../../../../shared/contract-diagnostics'
 import { useApp } from '../../stores/app-store';
 import { errorText } from '../../stores/call-errors';
 import { call } from '../../transport/bridge';
-
-function downloadJson(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // The download has its own copy of the bytes once it started; the URL is only freed later.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+import { downloadText } from '../../transport/download';
+import { Banner } from '../../components/Banner';
 
 export function DiagnosticsPanel() {
   const info = useApp((s) => s.info);
@@ -32,7 +22,7 @@ export function DiagnosticsPanel() {
     setDone(null);
     try {
       const out = await call('diagnostics.export', {});
-      if (browser) downloadJson(out.fileName, out.content);
+      if (browser) downloadText(out.fileName, out.content, 'application/json');
       setDone(out);
     } catch (e) {
       setError(errorText(e));
@@ -54,7 +44,7 @@ export function DiagnosticsPanel() {
         </button>
       </div>
       {done && (
-        <div className="banner in-card" data-tone="good" role="status" data-testid="diagnostics-done">
+        <Banner as="div" className="in-card" tone="good" role="status" data-testid="diagnostics-done">
           {browser ? 'Downloaded' : 'Saved'} {done.fileName} ({Math.max(1, Math.round(done.bytes / 1024))} KB: {done.logRecords} log lines, {done.providerErrors} provider errors).
           {done.savedTo && (
             <>
@@ -62,12 +52,12 @@ export function DiagnosticsPanel() {
               {browser ? 'A copy is also in' : 'It is in'} <code className="path">{done.savedTo}</code>
             </>
           )}
-        </div>
+        </Banner>
       )}
       {error && (
-        <div className="banner in-card" data-tone="bad" role="alert">
+        <Banner as="div" className="in-card" tone="bad" role="alert">
           The diagnostics could not be exported: {error}
-        </div>
+        </Banner>
       )}
       {info && (
         <p className="hint">

@@ -2,10 +2,11 @@
 // confirmed ("close anyway") before the shift closes and its Z report is kept.
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosDateTime } from '../../../../shared/time';
 import { useShift } from '../../stores/shift-store';
 import { OpenItemsList } from './OpenItemsList';
 import { ShiftFigures } from './ShiftFigures';
+import { formatLagosDateTime } from '../../format';
+import { Banner } from '../../components/Banner';
 
 export function CloseShiftPanel() {
   const s = useShift(useShallow((st) => ({ closing: st.closing, refusedOpen: st.refusedOpen, busy: st.busy, close: st.close, cancelClose: st.cancelClose })));
@@ -26,14 +27,14 @@ export function CloseShiftPanel() {
       </p>
       <ShiftFigures report={r} />
       {open.length > 0 && (
-        <div className="banner close-warning" data-tone="warn" role="alert">
+        <Banner as="div" className="close-warning" tone="warn" role="alert">
           <div>
             <strong>
               {open.length} payment{open.length === 1 ? ' has' : 's have'} no outcome yet.
             </strong>{' '}
             {open.length === 1 ? 'It is' : 'They are'} not in the totals. Check {open.length === 1 ? 'it' : 'them'} on the Orders screen first if the customer is still here.
           </div>
-        </div>
+        </Banner>
       )}
       {open.length > 0 && <OpenItemsList items={open} />}
       {open.length > 0 && (

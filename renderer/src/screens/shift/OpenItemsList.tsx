@@ -1,7 +1,6 @@
 // Payments with no outcome yet, each with its order number, amount and why it waits.
-import { formatNaira } from '../../../../shared/money';
 import type { OpenItem } from '../../../../shared/records';
-import { formatLagosTime } from '../../../../shared/time';
+import { formatLagosTime, formatNaira } from '../../format';
 
 export function OpenItemsList({ items }: { items: OpenItem[] }) {
   return (

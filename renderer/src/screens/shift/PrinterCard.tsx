@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { printsInBrowser, useReceipts } from '../../stores/receipt-store';
 import { describePrinter } from '../receipt/ReceiptPanel';
 import { ReceiptSettingsPanel } from '../receipt/ReceiptSettingsPanel';
+import '../../printer-settings.css';
 
 export function PrinterCard() {
   const r = useReceipts(useShallow((s) => ({ settings: s.settings, loadSettings: s.loadSettings })));

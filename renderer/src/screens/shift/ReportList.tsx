@@ -1,7 +1,6 @@
 // The kept Z reports, newest first: open one to read, reprint or export it.
-import { formatNaira } from '../../../../shared/money';
-import { formatLagosDateTime, formatLagosTime } from '../../../../shared/time';
 import { useShift } from '../../stores/shift-store';
+import { formatLagosDateTime, formatLagosTime, formatNaira } from '../../format';
 
 export function ReportList() {
   const reports = useShift((s) => s.reports);

@@ -1,13 +1,13 @@
 // A shift report on show (the Z report just kept, or one from the list): its figures, the paper
 // as it prints, and Print / Reprint and CSV.
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosDateTime } from '../../../../shared/time';
 import { useReceipts } from '../../stores/receipt-store';
 import { useShift } from '../../stores/shift-store';
 import { PrintJobList } from '../receipt/PrintJobList';
 import { ReceiptPaper } from '../receipt/ReceiptPaper';
 import { OpenItemsList } from './OpenItemsList';
 import { ShiftFigures } from './ShiftFigures';
+import { formatLagosDateTime } from '../../format';
 
 export function ReportView() {
   const s = useShift(useShallow((st) => ({ shown: st.shown, busy: st.busy, print: st.print, exportCsv: st.exportCsv, hideShown: st.hideShown })));

@@ -1,6 +1,6 @@
 // A shift's totals in big, plain figures: what was paid, what failed, what is still open.
-import { formatNaira } from '../../../../shared/money';
 import type { Bucket, ShiftReport } from '../../../../shared/records';
+import { formatNaira } from '../../format';
 
 function Figure({ label, b, tone, testId }: { label: string; b: Bucket; tone?: string; testId?: string }) {
   return (

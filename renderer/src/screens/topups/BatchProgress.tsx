@@ -1,14 +1,14 @@
 // A batch being sent or finished: progress (sent, final), counts per state, why it waits or is
 // paused, stop / resume, the results page by page as they arrive, and the results file.
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../../shared/money';
 import { BATCH_STATE_LABELS, TOPUP_STATE_LABELS, type BatchItemFilter, type BatchView, type TopupState } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
-import { PAGE_SIZE, useBatch } from './batch-store';
+import { PAGE_SIZE, useBatch } from '../../stores/batch-store';
 import { recipientText } from './TopupResult';
 import { TOPUP_TONE, TopupStatePill } from './TopupStatePill';
+import { formatCount, formatNaira } from '../../format';
+import { Banner } from '../../components/Banner';
 
-const n = (x: number) => x.toLocaleString('en-NG');
 const SHOWN: TopupState[] = ['success', 'fail', 'pending', 'unknown', 'sending', 'queued', 'not_sent', 'cancelled'];
 const FILTERS: { id: BatchItemFilter; label: string }[] = [
   { id: 'all', label: 'All' },
@@ -31,20 +31,20 @@ export function BatchProgress({ b }: { b: BatchView }) {
           {b.fileName}: {BATCH_STATE_LABELS[b.state]}
         </h2>
         <span className="hint">
-          {n(b.items)} top-ups · {formatNaira(b.totalKobo)}
-          {b.badRows > 0 ? ` · ${n(b.badRows)} row${b.badRows === 1 ? '' : 's'} of the file refused before sending (in the results file)` : ''}
+          {formatCount(b.items)} top-ups · {formatNaira(b.totalKobo)}
+          {b.badRows > 0 ? ` · ${formatCount(b.badRows)} row${b.badRows === 1 ? '' : 's'} of the file refused before sending (in the results file)` : ''}
         </span>
       </div>
       <div className="tu-bars">
         <label>
           <span>
-            Sent <strong>{n(b.sent)}</strong> of {n(b.items)}
+            Sent <strong>{formatCount(b.sent)}</strong> of {formatCount(b.items)}
           </span>
           <progress max={b.items || 1} value={b.sent} />
         </label>
         <label>
           <span>
-            Final <strong>{n(b.finished)}</strong> of {n(b.items)}
+            Final <strong>{formatCount(b.finished)}</strong> of {formatCount(b.items)}
           </span>
           <progress max={b.items || 1} value={b.finished} />
         </label>
@@ -52,7 +52,7 @@ export function BatchProgress({ b }: { b: BatchView }) {
       <ul className="tu-counts" aria-label="Top-ups by state">
         {SHOWN.filter((st) => b.counts[st] > 0 || st === 'success' || st === 'fail').map((st) => (
           <li key={st} className="pill" data-tone={TOPUP_TONE[st]}>
-            {TOPUP_STATE_LABELS[st]} <strong>{n(b.counts[st])}</strong>
+            {TOPUP_STATE_LABELS[st]} <strong>{formatCount(b.counts[st])}</strong>
           </li>
         ))}
         <li className="pill" data-tone="good">
@@ -60,9 +60,9 @@ export function BatchProgress({ b }: { b: BatchView }) {
         </li>
       </ul>
       {b.notice && (
-        <p className="banner" data-tone={b.state === 'paused' ? 'bad' : 'warn'} role="status">
+        <Banner tone={b.state === 'paused' ? 'bad' : 'warn'} role="status">
           {b.notice}
-        </p>
+        </Banner>
       )}
       <div className="actions tu-run-actions">
         {b.state === 'running' && (
@@ -76,7 +76,7 @@ export function BatchProgress({ b }: { b: BatchView }) {
               {(id, d) => <input id={id} aria-describedby={d} inputMode="numeric" className="tu-chunk" value={s.chunkSize} onChange={(e) => s.setChunkSize(e.target.value)} />}
             </Field>
             <button type="button" className="primary" onClick={() => void s.resume()} disabled={s.busy}>
-              Resume sending {n(b.counts.queued)}
+              Resume sending {formatCount(b.counts.queued)}
             </button>
           </>
         )}

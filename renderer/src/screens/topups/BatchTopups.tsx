@@ -3,14 +3,13 @@
 // and each result, export the results.
 import { useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../../shared/money';
-import { formatLagosDateTime } from '../../../../shared/time';
 import { BATCH_STATE_LABELS, type BatchView } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
-import { useBatch } from './batch-store';
+import { useBatch } from '../../stores/batch-store';
 import { BatchProgress } from './BatchProgress';
+import { formatCount, formatLagosDateTime, formatNaira } from '../../format';
+import { Banner } from '../../components/Banner';
 
-const n = (x: number) => x.toLocaleString('en-NG');
 
 function ImportCard() {
   const s = useBatch(useShallow((st) => ({ importing: st.importing, importFile: st.importFile, downloadTemplate: st.downloadTemplate, busy: st.busy, batch: st.batch })));
@@ -65,7 +64,7 @@ function RowErrors() {
   return (
     <section className="card tu-errors" aria-labelledby="tu-errors-title">
       <h2 id="tu-errors-title">
-        {n(s.count)} problem{s.count === 1 ? '' : 's'} to fix in the file
+        {formatCount(s.count)} problem{s.count === 1 ? '' : 's'} to fix in the file
       </h2>
       <p className="hint">These rows will not be sent. Fix them in the file and import it again, or send the good rows now.</p>
       <div className="tu-table-wrap">
@@ -88,7 +87,7 @@ function RowErrors() {
           </tbody>
         </table>
       </div>
-      {s.count > s.errors.length && <p className="hint">…and {n(s.count - s.errors.length)} more.</p>}
+      {s.count > s.errors.length && <p className="hint">…and {formatCount(s.count - s.errors.length)} more.</p>}
     </section>
   );
 }
@@ -104,31 +103,31 @@ function DraftPanel({ b }: { b: BatchView }) {
       <h2 id="tu-draft-title">{b.fileName}: checked, nothing sent yet</h2>
       <ul className="tu-summary">
         <li>
-          <strong>{n(b.totalRows)}</strong> rows in the file
+          <strong>{formatCount(b.totalRows)}</strong> rows in the file
         </li>
         <li data-tone="good">
-          <strong>{n(ready)}</strong> ready to send
+          <strong>{formatCount(ready)}</strong> ready to send
         </li>
         {b.badRows > 0 && (
           <li data-tone="bad">
-            <strong>{n(b.badRows)}</strong> with problems (listed below)
+            <strong>{formatCount(b.badRows)}</strong> with problems (listed below)
           </li>
         )}
         {b.check.notFound > 0 && (
           <li data-tone="bad">
-            <strong>{n(b.check.notFound)}</strong> taken out: customer not found
+            <strong>{formatCount(b.check.notFound)}</strong> taken out: customer not found
           </li>
         )}
       </ul>
       {b.bettingRows > 0 && (
         <div className="tu-check">
           <button type="button" onClick={() => void s.checkCustomers()} disabled={checking || s.busy || b.check.state === 'done'}>
-            {checking ? 'Checking customers…' : b.check.state === 'done' ? 'Customers checked' : `Check all customers (${n(b.bettingRows)} betting rows)`}
+            {checking ? 'Checking customers…' : b.check.state === 'done' ? 'Customers checked' : `Check all customers (${formatCount(b.bettingRows)} betting rows)`}
           </button>
           {b.check.state !== 'none' && (
             <span className="hint" role="status">
-              {n(b.check.checked)} of {n(b.check.total)} customers checked
-              {b.check.unchecked > 0 ? ` · ${n(b.check.unchecked)} rows could not be checked (they stay in)` : ''}
+              {formatCount(b.check.checked)} of {formatCount(b.check.total)} customers checked
+              {b.check.unchecked > 0 ? ` · ${formatCount(b.check.unchecked)} rows could not be checked (they stay in)` : ''}
             </span>
           )}
           {checking && <progress max={b.check.total || 1} value={b.check.checked} aria-label="Customers checked" />}
@@ -137,7 +136,7 @@ function DraftPanel({ b }: { b: BatchView }) {
       <div className="tu-start">
         <div className="actions">
           <button type="button" className="primary tu-send" onClick={() => void s.start()} disabled={s.busy || checking || ready === 0}>
-            Send {n(ready)} top-up{ready === 1 ? '' : 's'} ({formatNaira(b.amounts.draft)})
+            Send {formatCount(ready)} top-up{ready === 1 ? '' : 's'} ({formatNaira(b.amounts.draft)})
           </button>
           <button type="button" onClick={() => void s.cancel()} disabled={s.busy}>
             Discard
@@ -171,7 +170,7 @@ function EarlierBatches() {
                 <strong>{b.fileName}</strong> · {formatLagosDateTime(b.createdAt)}
               </span>
               <span className="hint">
-                {BATCH_STATE_LABELS[b.state]} · {n(b.counts.success)} successful · {n(b.counts.fail)} failed · {n(b.items)} items
+                {BATCH_STATE_LABELS[b.state]} · {formatCount(b.counts.success)} successful · {formatCount(b.counts.fail)} failed · {formatCount(b.items)} items
               </span>
             </button>
           </li>
@@ -187,14 +186,14 @@ export function BatchTopups() {
   return (
     <div className="tu-batch">
       {s.message && (
-        <p className="banner" data-tone={s.message.tone} role={s.message.tone === 'bad' ? 'alert' : 'status'}>
+        <Banner tone={s.message.tone} role={s.message.tone === 'bad' ? 'alert' : 'status'}>
           {s.message.text}
-        </p>
+        </Banner>
       )}
       {s.refused && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           {s.refused.fileName} cannot be used: fix the problems below and import it again. Nothing was sent.
-        </p>
+        </Banner>
       )}
       {b && b.state === 'draft' && <DraftPanel b={b} />}
       {b && b.state !== 'draft' && b.state !== 'discarded' && <BatchProgress b={b} />}

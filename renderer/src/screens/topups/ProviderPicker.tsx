@@ -2,9 +2,10 @@
 // list, with its age and a Refresh button; shown offline from the cache.
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatLagosTime } from '../../../../shared/time';
 import { boundsText } from '../../../../shared/topups';
 import { useTopups } from '../../stores/topups-store';
+import { formatLagosTime } from '../../format';
+import { Banner } from '../../components/Banner';
 
 function Logo({ url, name }: { url: string; name: string }) {
   const [broken, setBroken] = useState(false);
@@ -32,9 +33,9 @@ export function ProviderPicker({ error }: { error?: string | undefined }) {
         </button>
       </div>
       {s.providers?.refreshError && (
-        <p className="banner" data-tone="warn" role="status">
+        <Banner tone="warn" role="status">
           Could not refresh the list{list.length ? '; showing the saved one' : ''}. {s.providers.refreshError}
-        </p>
+        </Banner>
       )}
       <div className="tu-provider-grid" role="radiogroup" aria-label="Betting provider">
         {list.map((p) => (

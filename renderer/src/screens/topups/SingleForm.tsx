@@ -2,12 +2,13 @@
 // "Check customer" to confirm the name with the customer, amount within the provider's bounds).
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../../shared/money';
 import { AIRTIME_NETWORKS, networkName } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
 import { useTopups } from '../../stores/topups-store';
 import { ProviderPicker } from './ProviderPicker';
-import { checkSingle, type SingleField } from './single-form';
+import { checkSingle, type SingleField } from '../../stores/topup-form';
+import { formatNaira } from '../../format';
+import { Banner } from '../../components/Banner';
 
 const QUICK_AMOUNTS = ['100', '200', '500', '1000'];
 
@@ -157,9 +158,9 @@ export function SingleForm() {
       )}
 
       {s.message && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           {s.message}
-        </p>
+        </Banner>
       )}
       <div className="tu-pay">
         <button type="submit" className="primary tu-pay-button" disabled={s.busy || s.checking}>

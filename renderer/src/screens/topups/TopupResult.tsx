@@ -2,11 +2,11 @@
 // customer, the provider's reason on FAIL, the reference to quote, and the next step.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNaira } from '../../../../shared/money';
-import { formatLagosDateTime } from '../../../../shared/time';
 import { isFinalTopupState, localPhone, networkName, TOPUP_STATE_LABELS, type TopupView } from '../../../../shared/topups';
 import { useTopups } from '../../stores/topups-store';
 import { TOPUP_SYMBOL, TOPUP_TONE, TopupStatePill } from './TopupStatePill';
+import { formatLagosDateTime, formatNaira } from '../../format';
+import { Banner } from '../../components/Banner';
 
 export function recipientText(v: TopupView): string {
   if (v.serviceType === 'airtime') return `${networkName(v.provider)} ${localPhone(v.customerId)}`;
@@ -99,9 +99,9 @@ export function TopupResult() {
         </div>
       </dl>
       {s.message && (
-        <p className="banner" data-tone="bad" role="alert">
+        <Banner tone="bad" role="alert">
           {s.message}
-        </p>
+        </Banner>
       )}
       <div className="actions">
         <button type="button" className="primary" ref={next} onClick={s.newTopup}>

@@ -3,7 +3,7 @@
 import {
   AIRTIME_BOUNDS, boundsText, checkAmount, checkBettingCustomerId, networkName, normalizeNigerianMobile,
   type AirtimeNetwork, type AmountBounds, type BettingProviderView, type ServiceType, type TopupView,
-} from '../../../../shared/topups';
+} from '../../../shared/topups';
 
 export interface SingleDraft {
   serviceType: ServiceType;

@@ -3,10 +3,11 @@
 import { create } from 'zustand';
 import {
   DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_CSV_CHARS, type BatchItemFilter, type BatchView, type CsvFile, type RowError, type TopupView,
-} from '../../../../shared/topups';
-import { errorText, fieldErrorsOf } from '../../stores/call-errors';
-import { onRefresh } from '../../stores/refresh';
-import { bridge, call } from '../../transport/bridge';
+} from '../../../shared/topups';
+import { errorText, fieldErrorsOf } from './call-errors';
+import type { StoreFollower } from './follow';
+import { call } from '../transport/bridge';
+import { downloadText } from '../transport/download';
 
 export const PAGE_SIZE = 50;
 
@@ -44,17 +45,7 @@ interface BatchState {
   applyItems(batchId: number, items: TopupView[]): void;
 }
 
-/** Offers text as a file download (a Blob and a temporary <a download>). */
-export function download(file: CsvFile): void {
-  const url = URL.createObjectURL(new Blob([file.csv], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file.fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+const downloadCsv = (file: CsvFile) => downloadText(file.fileName, file.csv, 'text/csv');
 
 function chunkProblem(v: string): string | null {
   const n = Number(v);
@@ -141,7 +132,7 @@ export const useBatch = create<BatchState>((set, get) => {
       }
     },
 
-    downloadTemplate: () => guard(async () => download(await call('topups.batchTemplate', {}))),
+    downloadTemplate: () => guard(async () => downloadCsv(await call('topups.batchTemplate', {}))),
 
     open: (id) => guard(async () => {
       const batch = await call('topups.batchGet', { id });
@@ -190,7 +181,7 @@ export const useBatch = create<BatchState>((set, get) => {
 
     exportResults: () => guard(async () => {
       const b = get().batch;
-      if (b) download(await call('topups.batchExport', { id: b.id }));
+      if (b) downloadCsv(await call('topups.batchExport', { id: b.id }));
     }),
 
     setFilter: async (filter) => {
@@ -228,19 +219,17 @@ export const useBatch = create<BatchState>((set, get) => {
   };
 });
 
-onRefresh('batches', async () => {
-  const s = useBatch.getState();
-  if (s.list.length === 0 && !s.batch) return; // the Batch tab was never opened
-  await s.loadList();
-  const open = useBatch.getState().batch;
-  if (open) await useBatch.getState().open(open.id);
-});
-
-export function followBatches(): () => void {
-  if (!bridge) return () => {};
-  const offs = [
+export const batchesFollower: StoreFollower = {
+  name: 'batches',
+  listen: (bridge) => [
     bridge.on('topups.batchChanged', (v) => useBatch.getState().applyBatch(v)),
     bridge.on('topups.batchItems', (e) => useBatch.getState().applyItems(e.batchId, e.items)),
-  ];
-  return () => offs.forEach((off) => off());
-}
+  ],
+  refresh: async () => {
+    const s = useBatch.getState();
+    if (s.list.length === 0 && !s.batch) return; // the Batch tab was never opened
+    await s.loadList();
+    const open = useBatch.getState().batch;
+    if (open) await useBatch.getState().open(open.id);
+  },
+};

@@ -1,0 +1,78 @@
+// `npm run hub`: starts a Hub, or runs one administrative command against its database.
+import pino from 'pino';
+import { ConfigError, HELP, parseHubArgs } from './config';
+import { FolderLockedError } from './db/folder-lock';
+import { openHubDb } from './db/open';
+import { rotatingFile } from './log-file';
+import { startHub } from './server';
+import { issueEnrollCode, revokeCounter } from './store/counters';
+import { pruneOlderThan } from './store/notifications';
+
+async function main(): Promise<number> {
+  const cfg = parseHubArgs(process.argv.slice(2), process.env);
+  if (cfg.command === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  // Logs are JSON lines on stderr or in a rotating file; stdout carries only the lines a person or
+  // a script reads. Request headers (credentials) are never logged; redact is a second defence.
+  const dest = cfg.logFile ? rotatingFile(cfg.logFile, 10 * 1024 * 1024, 5) : pino.destination(2);
+  const logger = pino({ level: cfg.logLevel, redact: ['req.headers.authorization', '*.credential', '*.clientAuthKey'] }, dest);
+  const db = await openHubDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, onError: (e) => logger.error({ err: e.message }, 'hub: database connection error') });
+  const now = Date.now();
+
+  if (cfg.command === 'enroll-code') {
+    const c = await issueEnrollCode(db, now, cfg.ttlMinutes);
+    process.stdout.write(`enrollment code: ${c.code} (one use, valid until ${new Date(c.expiresAt).toISOString()})\n`);
+    await db.close();
+    return 0;
+  }
+  if (cfg.command === 'revoke-counter') {
+    const ok = await revokeCounter(db, cfg.commandArg!, now);
+    process.stdout.write(ok ? `counter ${cfg.commandArg} revoked: its next call is refused\n` : `no counter ${cfg.commandArg}\n`);
+    await db.close();
+    return ok ? 0 : 1;
+  }
+  if (cfg.command === 'prune') {
+    const n = await pruneOlderThan(db, now - cfg.retentionDays * 86_400_000);
+    process.stdout.write(`pruned ${n} notifications older than ${cfg.retentionDays} days\n`);
+    await db.close();
+    return 0;
+  }
+
+  const hub = await startHub({
+    db, host: cfg.host, port: cfg.port, tls: cfg.tls, merchant: cfg.merchant, tranIdHeader: cfg.tranIdHeader, adminToken: cfg.adminToken,
+    heartbeatMs: cfg.heartbeatMs, retentionDays: cfg.retentionDays, logger, defaultMetrics: true,
+  });
+  const lines = [
+    `CounterPay Hub listening on ${hub.url} (database: ${db.label})`,
+    `provider POS webhook address to register: ${hub.webhookUrls.pos}`,
+    `provider bills callback address:          ${hub.webhookUrls.bills}`,
+  ];
+  if (!cfg.merchant) lines.push('webhook relay is OFF: no clientAuthKey / provider public key configured (see --merchant-config)');
+  if (!cfg.adminToken) lines.push('admin API is OFF: set HUB_ADMIN_TOKEN or --admin-token-file to use it');
+  if (cfg.enrollCodeAtStart) {
+    const c = await issueEnrollCode(db, Date.now(), cfg.ttlMinutes);
+    lines.push(`enrollment code: ${c.code} (one use, valid until ${new Date(c.expiresAt).toISOString()})`);
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+
+  const stop = async () => {
+    await hub.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  return -1;
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e) => {
+    process.stderr.write(`hub: ${e instanceof ConfigError || e instanceof FolderLockedError ? e.message : (e as Error).stack ?? String(e)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,158 @@
+// The Hub's command line and merchant configuration: options, environment, a JSON config file.
+// The merchant's private key is never asked for: the Hub cannot decrypt notifications, by design.
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { publicKeyObject } from '../electron/core/crypto';
+import type { HubMerchantKeys } from './webhook/verify-pos';
+
+export const HELP = `CounterPay Hub: the cinema's webhook relay and journal store.
+
+Usage:
+  npm run hub [-- options]                   start the Hub (prints its address, the webhook address
+                                             to register with the provider, and an enrollment code)
+  npm run hub -- enroll-code [--ttl-minutes N]   issue a one-time enrollment code
+  npm run hub -- revoke-counter ID           revoke a counter: its next call is refused
+  npm run hub -- prune                       delete notifications older than the retention now
+
+Options:
+  --port N                 port to listen on (default 8790)
+  --host ADDR              address to bind (default 127.0.0.1)
+  --data-dir DIR           PGlite data folder when no --database-url (default .hub-data)
+  --database-url URL       PostgreSQL server, e.g. postgres://hub@db.example:5432/hub (env HUB_DATABASE_URL)
+  --tls-cert FILE          TLS certificate (PEM); with --tls-key the Hub serves HTTPS
+  --tls-key FILE           TLS private key (PEM)
+  --insecure-http          allow plain HTTP on a non-loopback address (a lab only)
+  --log-level LEVEL        fatal, error, warn, info, debug, trace (default info)
+  --log-file FILE          write the JSON log lines to FILE, rotated at 10 MB, 5 old files kept
+                           (default: stderr)
+  --merchant-config FILE   JSON {"clientAuthKey", "providerPublicKey" or "providerPublicKeyFile",
+                           "signHash": "SHA256", "tranIdHeader": "X-Opay-Tranid"}
+                           (env HUB_CLIENT_AUTH_KEY, HUB_PROVIDER_PUBLIC_KEY or HUB_PROVIDER_PUBLIC_KEY_FILE)
+  --admin-token-file FILE  token for the admin API (env HUB_ADMIN_TOKEN); without it the admin API is off
+  --retention-days N       keep notifications N days (default 90)
+  --heartbeat-ms N         relay stream heartbeat interval (default 5000)
+  --ttl-minutes N          lifetime of an enrollment code (default 60)
+  --no-enroll-code         do not issue an enrollment code at start
+  -h, --help               this text
+`;
+
+export class ConfigError extends Error {
+  readonly code = 'HUB_CONFIG';
+}
+
+const MerchantFile = z.object({
+  clientAuthKey: z.string().min(1).optional(),
+  providerPublicKey: z.string().min(1).optional(),
+  providerPublicKeyFile: z.string().min(1).optional(),
+  signHash: z.enum(['SHA256', 'SHA1']).default('SHA256'),
+  tranIdHeader: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).default('X-Opay-Tranid'),
+}).strict();
+
+export interface HubCliConfig {
+  command: 'serve' | 'enroll-code' | 'revoke-counter' | 'prune' | 'help';
+  commandArg: string | null;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  tls: { cert: string; key: string } | null;
+  logLevel: string;
+  logFile: string | null;
+  merchant: HubMerchantKeys | null;
+  tranIdHeader: string;
+  adminToken: string | null;
+  retentionDays: number;
+  heartbeatMs: number;
+  ttlMinutes: number;
+  enrollCodeAtStart: boolean;
+}
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+
+const int = (v: string | undefined, name: string, dflt: number, min: number, max: number): number => {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${v}")`);
+  return n;
+};
+
+const readText = (file: string, what: string): string => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read ${what} ${file}: ${(e as Error).message}`);
+  }
+};
+
+const readJson = (file: string): unknown => {
+  try {
+    return JSON.parse(readText(file, 'merchant config'));
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError(`merchant config ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+};
+
+export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv, allowPositionals: true, strict: true,
+      options: {
+        port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' },
+        'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-file': { type: 'string' },
+        'merchant-config': { type: 'string' }, 'admin-token-file': { type: 'string' }, 'retention-days': { type: 'string' },
+        'heartbeat-ms': { type: 'string' }, 'ttl-minutes': { type: 'string' }, 'no-enroll-code': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new ConfigError(`${(e as Error).message}. See npm run hub -- --help`);
+  }
+  const v = parsed.values;
+  const [cmd, arg] = parsed.positionals;
+  const commands = ['serve', 'enroll-code', 'revoke-counter', 'prune'] as const;
+  if (cmd !== undefined && !(commands as readonly string[]).includes(cmd)) throw new ConfigError(`unknown command "${cmd}"; see npm run hub -- --help`);
+  const command = v.help ? 'help' : ((cmd ?? 'serve') as HubCliConfig['command']);
+  if (command === 'revoke-counter' && !arg) throw new ConfigError('revoke-counter needs the counter id, e.g. npm run hub -- revoke-counter ctr_0a1b2c3d4e5f');
+
+  const host = v.host ?? '127.0.0.1';
+  if ((v['tls-cert'] === undefined) !== (v['tls-key'] === undefined)) throw new ConfigError('give both --tls-cert and --tls-key, or neither');
+  const tls = v['tls-cert'] && v['tls-key'] ? { cert: readText(v['tls-cert'], 'TLS certificate'), key: readText(v['tls-key'], 'TLS key') } : null;
+  if (command === 'serve' && !tls && !isLoopback(host) && !v['insecure-http']) {
+    throw new ConfigError(`refusing plain HTTP on ${host}: counters' credentials would cross the network in clear. Give --tls-cert/--tls-key, bind 127.0.0.1 behind a TLS reverse proxy, or add --insecure-http for a lab`);
+  }
+  const logLevel = v['log-level'] ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`--log-level ${logLevel} is not a level`);
+
+  const file = MerchantFile.safeParse(v['merchant-config'] ? readJson(v['merchant-config']) : {});
+  if (!file.success) throw new ConfigError(`merchant config: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const m = file.data;
+  const clientAuthKey = m.clientAuthKey ?? env.HUB_CLIENT_AUTH_KEY ?? '';
+  const keyFile = m.providerPublicKeyFile ?? env.HUB_PROVIDER_PUBLIC_KEY_FILE;
+  const pubText = m.providerPublicKey ?? env.HUB_PROVIDER_PUBLIC_KEY ?? (keyFile ? readText(keyFile, 'provider public key') : '');
+  let merchant: HubMerchantKeys | null = null;
+  if (clientAuthKey && pubText) {
+    try {
+      merchant = { clientAuthKey: clientAuthKey.trim(), providerPublicKey: publicKeyObject(pubText.trim()), signHash: m.signHash };
+    } catch {
+      throw new ConfigError('the provider public key is not a valid PEM or base64 RSA public key');
+    }
+  } else if (clientAuthKey || pubText) {
+    throw new ConfigError('give both the POS clientAuthKey and the provider public key (or neither, to start without the webhook relay)');
+  }
+  const adminToken = v['admin-token-file'] ? readText(v['admin-token-file'], 'admin token').trim() : env.HUB_ADMIN_TOKEN?.trim() || null;
+  if (adminToken !== null && adminToken.length < 24) throw new ConfigError('the admin token must be at least 24 characters');
+
+  return {
+    command, commandArg: arg ?? null, host, tls, logLevel, logFile: v['log-file'] ?? null, merchant, tranIdHeader: m.tranIdHeader, adminToken,
+    port: int(v.port, '--port', 8790, 0, 65535),
+    dataDir: v['data-dir'] ?? '.hub-data',
+    databaseUrl: v['database-url'] ?? env.HUB_DATABASE_URL ?? null,
+    retentionDays: int(v['retention-days'], '--retention-days', 90, 1, 3650),
+    heartbeatMs: int(v['heartbeat-ms'], '--heartbeat-ms', 5000, 50, 60_000),
+    ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
+    enrollCodeAtStart: !v['no-enroll-code'],
+  };
+}

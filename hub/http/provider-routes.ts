@@ -1,0 +1,72 @@
+// The provider's two addresses: POS payment webhooks (checked, then stored, then answered) and
+// bills callbacks (stored and passed on unverified: the counter holds the bills secret). Bodies are
+// read as text, because the counter re-checks exactly what the provider sent.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../electron/core/webhook/webhook-types';
+import type { HubContext } from '../context';
+import { ingestNotification, type NotificationKind } from '../store/notifications';
+import { billsRoutingKeys, checkPosWebhook } from '../webhook/verify-pos';
+
+export const PROVIDER_PATHS = { pos: '/provider/pos-webhook', bills: '/provider/bills-callback' } as const;
+
+export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: ctx.limits.webhookBodyBytes }, (_req, body, done) => done(null, body));
+
+    const refuse = (reply: FastifyReply, kind: NotificationKind, status: number, code: string, reason: string) => {
+      ctx.metrics.refused.inc({ kind, reason: code });
+      reply.log.warn({ kind, code, reason }, 'hub: provider notification refused');
+      return reply.code(status).send({ code, message: reason });
+    };
+
+    scope.setErrorHandler((err: { code?: string; statusCode?: number }, req, reply) => {
+      const kind: NotificationKind = req.url.startsWith(PROVIDER_PATHS.bills) ? 'bills' : 'pos';
+      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(reply, kind, 413, C.tooLarge, 'body is too large');
+      if (err.statusCode && err.statusCode < 500) return refuse(reply, kind, 400, C.malformed, 'request could not be read');
+      req.log.error({ err }, 'hub: provider notification failed');
+      return reply.code(500).send({ code: C.internal, message: 'not stored; send again' });
+    });
+
+    const limited = (reply: FastifyReply, kind: NotificationKind, ip: string): boolean => {
+      if (!ctx.perProvider.take(`prov:${ip}`, ctx.now())) return false;
+      void refuse(reply, kind, 429, '42900', 'too many requests');
+      return true;
+    };
+
+    scope.post(PROVIDER_PATHS.pos, async (req, reply) => {
+      if (limited(reply, 'pos', req.ip)) return reply;
+      const text = typeof req.body === 'string' ? req.body : '';
+      if (!ctx.merchant) return refuse(reply, 'pos', 503, C.notConfigured, 'the Hub has no merchant keys configured');
+      const now = ctx.now();
+      const check = checkPosWebhook(text, ctx.merchant, now);
+      if (!check.ok) return refuse(reply, 'pos', check.httpStatus, check.code, check.reason);
+      const tranId = header(req.headers[ctx.tranIdHeader.toLowerCase()]);
+      const branch = header(req.headers.merchantid);
+      const headers: Record<string, string> = {};
+      if (tranId) headers[ctx.tranIdHeader] = tranId;
+      if (branch) headers.merchantId = branch;
+      const r = await ingestNotification(ctx.db, {
+        kind: 'pos', headers, body: text, orderKeys: tranId ? [tranId] : [], branch: branch || null,
+        verifiedDetail: 'clientAuthKey, timestamp window and provider signature checked', now,
+      });
+      if (!r.duplicate) ctx.metrics.received.inc({ kind: 'pos' });
+      return reply.code(200).send(WEBHOOK_SUCCESS);
+    });
+
+    scope.post(PROVIDER_PATHS.bills, async (req, reply) => {
+      if (limited(reply, 'bills', req.ip)) return reply;
+      const text = typeof req.body === 'string' ? req.body : '';
+      const keys = billsRoutingKeys(text);
+      if (!keys) return refuse(reply, 'bills', 400, C.malformed, 'body is not a bills callback');
+      const r = await ingestNotification(ctx.db, {
+        kind: 'bills', headers: {}, body: text, orderKeys: keys.orderKeys, branch: null,
+        verifiedDetail: 'not verified by the Hub (the counter checks sha512 with its bills secret)', now: ctx.now(),
+      });
+      if (!r.duplicate) ctx.metrics.received.inc({ kind: 'bills' });
+      return reply.code(200).send(WEBHOOK_SUCCESS);
+    });
+  });
+}
+
+const header = (v: string | string[] | undefined): string => (Array.isArray(v) ? v[0] ?? '' : v ?? '').trim().slice(0, 64);

@@ -1,0 +1,138 @@
+// The relay's live side in one Hub instance: the open SSE streams, keyed by counter. Any instance
+// that stores a notification NOTIFYs the counters' ids; every instance wakes its own streams of
+// those counters, which read their pending deliveries from the database and send them. Heartbeats
+// also re-read, so a NOTIFY lost while the LISTEN connection was down delays, never loses.
+import type { ServerResponse } from 'node:http';
+import type { HubDb } from '../db/adapter';
+import { markRelayed, pendingDeliveries, RELAY_CHANNEL, REVOKED_PREFIX, type PendingDelivery } from '../store/notifications';
+
+export const REVOKED_EVENT = { code: 'HUB_COUNTER_REVOKED', message: 'This counter was removed from the Hub by its manager. Ask them for a new enrollment code.' };
+
+export interface RelayStream {
+  counterId: string;
+  res: ServerResponse;
+  resumeAfter: number | null;
+  pumping: boolean;
+  again: boolean;
+  closed: boolean;
+  heartbeat: NodeJS.Timeout;
+}
+
+export interface RelayHubOptions {
+  db: HubDb;
+  heartbeatMs: number;
+  now: () => number;
+  onRelayed: (d: PendingDelivery, lagMs: number) => void;
+  onError: (e: unknown) => void;
+}
+
+const BATCH = 200;
+
+export class RelayHub {
+  private streams = new Map<string, Set<RelayStream>>();
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(private readonly o: RelayHubOptions) {}
+
+  async start(): Promise<void> {
+    this.unlisten = await this.o.db.listen(RELAY_CHANNEL, (payload) => {
+      if (payload === '*') for (const id of this.streams.keys()) this.wake(id);
+      else if (payload.startsWith(REVOKED_PREFIX)) this.closeCounter(payload.slice(REVOKED_PREFIX.length), REVOKED_EVENT);
+      else for (const id of payload.split(',')) this.wake(id);
+    });
+  }
+
+  connectedCount(): number {
+    return this.streams.size;
+  }
+
+  isConnected(counterId: string): boolean {
+    return this.streams.has(counterId);
+  }
+
+  /** lastEventId null (a first connection): every unacknowledged delivery is sent. */
+  open(counterId: string, res: ServerResponse, lastEventId: number | null): RelayStream {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write(`retry: 1000\n\n`);
+    const s: RelayStream = {
+      counterId, res, resumeAfter: lastEventId ?? 0, pumping: false, again: false, closed: false,
+      heartbeat: setInterval(() => {
+        this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs });
+        this.pump(s);
+      }, this.o.heartbeatMs),
+    };
+    let set = this.streams.get(counterId);
+    if (!set) this.streams.set(counterId, (set = new Set()));
+    set.add(s);
+    res.on('close', () => this.drop(s));
+    this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs });
+    this.pump(s);
+    return s;
+  }
+
+  /** Closes every stream of a counter (it was revoked). */
+  closeCounter(counterId: string, event: { code: string; message: string }): void {
+    for (const s of this.streams.get(counterId) ?? []) {
+      this.send(s, 'revoked', null, event);
+      s.res.end();
+      this.drop(s);
+    }
+  }
+
+  wake(counterId: string): void {
+    for (const s of this.streams.get(counterId) ?? []) this.pump(s);
+  }
+
+  private drop(s: RelayStream): void {
+    if (s.closed) return;
+    s.closed = true;
+    clearInterval(s.heartbeat);
+    const set = this.streams.get(s.counterId);
+    set?.delete(s);
+    if (set && !set.size) this.streams.delete(s.counterId);
+  }
+
+  private send(s: RelayStream, event: string, id: string | null, data: unknown): void {
+    if (s.closed) return;
+    s.res.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  private pump(s: RelayStream): void {
+    if (s.closed) return;
+    if (s.pumping) {
+      s.again = true;
+      return;
+    }
+    s.pumping = true;
+    void (async () => {
+      try {
+        for (;;) {
+          s.again = false;
+          const rows = await pendingDeliveries(this.o.db, s.counterId, s.resumeAfter, BATCH);
+          if (s.closed) return;
+          // Once the backlog after Last-Event-ID is read, only never-sent deliveries are new to this stream.
+          s.resumeAfter = rows.length === BATCH && s.resumeAfter !== null ? Number(rows[rows.length - 1]!.eventId) : null;
+          const now = this.o.now();
+          for (const d of rows) {
+            this.send(s, 'notification', d.eventId, { ...d });
+            this.o.onRelayed(d, now - d.receivedAt);
+          }
+          await markRelayed(this.o.db, s.counterId, rows, now);
+          if (rows.length < BATCH && !s.again) return;
+        }
+      } catch (e) {
+        this.o.onError(e);
+      } finally {
+        s.pumping = false;
+      }
+    })();
+  }
+
+  async close(): Promise<void> {
+    for (const set of [...this.streams.values()]) for (const s of [...set]) {
+      s.res.end();
+      this.drop(s);
+    }
+    await this.unlisten?.();
+  }
+}

@@ -1,0 +1,119 @@
+// One CounterPay Hub instance: Fastify on HTTP or HTTPS, over a migrated HubDb. Stateless apart
+// from its open relay streams, so several instances can share one PostgreSQL.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { HubContext, HubLimits } from './context';
+import type { HubDb } from './db/adapter';
+import { schemaIsCurrent } from './db/migrations';
+import { adminRoutes } from './http/admin-routes';
+import { counterRoutes } from './http/counter-routes';
+import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
+import { sendError } from './http/reply';
+import { createMetrics } from './metrics';
+import { RateLimiter } from './relay/rate-limit';
+import { RelayHub } from './relay/relay-hub';
+import { pruneOlderThan } from './store/notifications';
+import type { HubMerchantKeys } from './webhook/verify-pos';
+
+export interface HubOptions {
+  db: HubDb;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  tls?: { cert: string; key: string } | null;
+  merchant: HubMerchantKeys | null;
+  tranIdHeader?: string;
+  adminToken?: string | null;
+  heartbeatMs?: number;
+  retentionDays?: number;
+  pruneEveryMs?: number;
+  limits?: Partial<HubLimits>;
+  /** Requests per minute (bursts of a fifth of it) per counter credential, per address, and for the provider's addresses. */
+  rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number };
+  logger: Logger;
+  now?: () => number;
+  defaultMetrics?: boolean;
+}
+
+export interface Hub {
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  ctx: HubContext;
+  webhookUrls: { pos: string; bills: string };
+  /** Runs the retention pruner once now; resolves to the number of notifications deleted. */
+  prune(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const bucket = (perMinute: number) => new RateLimiter({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
+
+export async function startHub(o: HubOptions): Promise<Hub> {
+  const now = o.now ?? Date.now;
+  const limits: HubLimits = { webhookBodyBytes: 64 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
+  const app = Fastify({
+    loggerInstance: o.logger,
+    bodyLimit: limits.otherBodyBytes,
+    trustProxy: false,
+    ...(o.tls ? { https: { cert: o.tls.cert, key: o.tls.key } } : {}),
+  }) as unknown as FastifyInstance;
+
+  const relay = new RelayHub({
+    db: o.db, heartbeatMs: o.heartbeatMs ?? 5000, now,
+    onRelayed: (d, lagMs) => {
+      ctx.metrics.relayed.inc({ kind: d.kind });
+      if (!d.replay) ctx.metrics.relayLag.observe(lagMs / 1000);
+    },
+    onError: (e) => o.logger.error({ err: e }, 'hub: relay stream failed to read deliveries'),
+  });
+  const ctx: HubContext = {
+    db: o.db, relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
+    metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
+    perCredential: bucket(o.rateLimits?.perCredential ?? 600),
+    perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
+    perProvider: bucket(o.rateLimits?.perProvider ?? 120_000),
+  };
+  await relay.start();
+
+  app.setErrorHandler((err, req, reply) => sendError(reply, err, req.log));
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ code: 'HUB_NOT_FOUND', message: 'No such Hub address.' }));
+
+  app.get('/healthz', async () => ({ ok: true }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      if (await schemaIsCurrent(o.db)) return { ok: true, database: o.db.kind };
+      return reply.code(503).send({ code: 'HUB_NOT_READY', message: 'The database schema is older than this Hub: migrations are not applied.' });
+    } catch {
+      return reply.code(503).send({ code: 'HUB_NOT_READY', message: 'The database does not answer.' });
+    }
+  });
+  app.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+
+  counterRoutes(app, ctx);
+  adminRoutes(app, ctx);
+  providerRoutes(app, ctx);
+
+  const retentionMs = (o.retentionDays ?? 90) * 86_400_000;
+  const prune = async () => {
+    const n = await pruneOlderThan(o.db, now() - retentionMs);
+    if (n) o.logger.info({ deleted: n }, 'hub: pruned old notifications');
+    return n;
+  };
+  const pruner = setInterval(() => void prune().catch((e) => o.logger.error({ err: e }, 'hub: pruning failed')), o.pruneEveryMs ?? 3_600_000);
+  pruner.unref();
+
+  await app.listen({ host: o.host, port: o.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host;
+  const url = `${o.tls ? 'https' : 'http'}://${shownHost}:${port}`;
+  return {
+    url, port, app, ctx, prune,
+    webhookUrls: { pos: url + PROVIDER_PATHS.pos, bills: url + PROVIDER_PATHS.bills },
+    async close() {
+      clearInterval(pruner);
+      await relay.close();
+      await app.close();
+    },
+  };
+}

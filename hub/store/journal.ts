@@ -1,0 +1,65 @@
+// Journal sync: each counter's events, stored idempotently by (counter, seq). A batch must continue
+// the journal without a gap; a repeated event changes nothing; a different event under a sequence
+// number already held is refused (it would mean the counter's journal forked).
+import type { SyncEvent } from '../../shared/hub-contract';
+import type { HubDb } from '../db/adapter';
+import { num } from '../db/adapter';
+import { fail } from '../errors';
+
+const orderKeysOf = (e: SyncEvent): string[] => {
+  if (e.kind === 'order.created' || e.kind === 'order.status' || e.kind === 'topup.status') return [e.payload.reference, e.payload.orderNo ?? ''].filter(Boolean);
+  if (e.kind === 'topup.submitted') return [e.payload.reference];
+  return [];
+};
+
+export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncEvent[], now: number): Promise<{ lastSeq: number; stored: number }> {
+  const sorted = [...events].sort((a, b) => a.seq - b.seq);
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i]!.seq !== sorted[i - 1]!.seq + 1) {
+      throw fail('HUB_BAD_REQUEST', 400, 'The events of one batch must have consecutive sequence numbers.', { after: sorted[i - 1]!.seq, got: sorted[i]!.seq });
+    }
+  }
+  return db.tx(async (q) => {
+    const c = await q.query<{ last_seq: unknown }>('select last_seq from counters where id = $1 for update', [counterId]);
+    const last = num(c[0]!.last_seq);
+    const old = sorted.filter((e) => e.seq <= last);
+    const fresh = sorted.filter((e) => e.seq > last);
+    if (old.length) {
+      const same = await q.query<{ seq: unknown }>(
+        `select j.seq from journal j join unnest($2::bigint[], $3::text[], $4::bigint[], $5::jsonb[]) as t(seq, kind, at, payload)
+           on j.seq = t.seq and j.kind = t.kind and j.at = t.at and j.payload = t.payload
+         where j.counter_id = $1`,
+        [counterId, old.map((e) => e.seq), old.map((e) => e.kind), old.map((e) => e.at), old.map((e) => JSON.stringify(e.payload))],
+      );
+      if (same.length !== old.length) {
+        const ok = new Set(same.map((r) => num(r.seq)));
+        const bad = old.find((e) => !ok.has(e.seq))!;
+        throw fail('HUB_SYNC_CONFLICT', 409, `The Hub already holds a different event under number ${bad.seq}. Tell the Hub administrator; do not resend.`, { seq: bad.seq, lastSeq: last });
+      }
+    }
+    if (fresh.length && fresh[0]!.seq !== last + 1) {
+      throw fail('HUB_SYNC_GAP', 409, `Events are missing before number ${fresh[0]!.seq}: send from number ${last + 1}.`, { expectedSeq: last + 1, lastSeq: last });
+    }
+    if (fresh.length) {
+      await q.query(
+        `insert into journal (counter_id, seq, kind, at, payload, received_at)
+         select $1, t.seq, t.kind, t.at, t.payload, $6 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::jsonb[]) as t(seq, kind, at, payload)`,
+        [counterId, fresh.map((e) => e.seq), fresh.map((e) => e.kind), fresh.map((e) => e.at), fresh.map((e) => JSON.stringify(e.payload)), now],
+      );
+      const keys = [...new Set(fresh.flatMap(orderKeysOf))];
+      if (keys.length) {
+        await q.query(
+          'insert into order_owners (order_key, counter_id, registered_at) select k, $1, $2 from unnest($3::text[]) as k on conflict (order_key) do nothing',
+          [counterId, now, keys],
+        );
+      }
+      await q.query('update counters set last_seq = $2 where id = $1', [counterId, fresh[fresh.length - 1]!.seq]);
+    }
+    return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length };
+  });
+}
+
+export async function readJournal(db: HubDb, counterId: string): Promise<SyncEvent[]> {
+  const rows = await db.query<Record<string, unknown>>('select seq, kind, at, payload from journal where counter_id = $1 order by seq', [counterId]);
+  return rows.map((r) => ({ seq: num(r.seq), kind: r.kind, at: num(r.at), payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload }) as SyncEvent);
+}

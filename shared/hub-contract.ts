@@ -1,0 +1,161 @@
+// The CounterPay Hub's HTTP contract: every call's request and answer, the relay stream's events,
+// the journal-sync event kinds and the Hub's error codes. The Hub server validates with these; the
+// counter's Hub client uses the same schemas, so both sides agree by construction.
+import { z } from 'zod';
+
+export const HUB_API_PREFIX = '/api/v1';
+
+/** Stable codes of every error the Hub answers with (`{code, message, details?}`). */
+export const HUB_ERROR_CODES = [
+  'HUB_BAD_REQUEST', // a field is missing or wrong: details.issues says which
+  'HUB_UNAUTHENTICATED', // no or unknown credential
+  'HUB_COUNTER_REVOKED', // this counter was removed from the Hub by its manager
+  'HUB_ENROLL_CODE_INVALID', // unknown, used or expired enrollment code
+  'HUB_ADMIN_DISABLED', // the admin API has no token configured
+  'HUB_FORBIDDEN',
+  'HUB_NOT_FOUND',
+  'HUB_RATE_LIMITED', // details.retryAfterMs
+  'HUB_TOO_LARGE',
+  'HUB_SYNC_GAP', // details.expectedSeq: resend from there
+  'HUB_SYNC_CONFLICT', // a sequence number already holds a different event
+  'HUB_NOT_READY',
+  'HUB_INTERNAL',
+] as const;
+export type HubErrorCode = (typeof HUB_ERROR_CODES)[number];
+
+export const HubErrorSchema = z.object({
+  code: z.enum(HUB_ERROR_CODES),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type HubError = z.infer<typeof HubErrorSchema>;
+
+const Name = z.string().trim().min(1, 'must not be empty').max(80, 'at most 80 characters');
+const Id = z.string().min(1).max(64);
+const Ms = z.number().int().nonnegative();
+
+// ---- Enrollment ------------------------------------------------------------------------------
+
+export const EnrollRequestSchema = z.object({
+  code: z.string().trim().regex(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/, 'an enrollment code looks like ABCD-EFGH-JKLM'),
+  counterName: Name,
+  /** The POS branch id (the provider's merchantId of this counter's branch). */
+  branch: z.string().trim().min(1).max(64),
+  appVersion: z.string().min(1).max(32),
+}).strict();
+export type EnrollRequest = z.infer<typeof EnrollRequestSchema>;
+
+export const EnrollResponseSchema = z.object({
+  counterId: Id,
+  /** 256-bit random, base64url. Shown once; the Hub keeps only its SHA-256. Send as `Authorization: Bearer`. */
+  credential: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  branch: z.string(),
+});
+export type EnrollResponse = z.infer<typeof EnrollResponseSchema>;
+
+// ---- Journal sync ----------------------------------------------------------------------------
+
+const Kobo = z.number().int().nonnegative();
+const OrderRef = { reference: z.string().min(1).max(64), orderNo: z.string().max(64).optional() };
+
+/** Payload schema of each journal event kind the counter sends. */
+export const SYNC_PAYLOADS = {
+  'order.created': z.object({ ...OrderRef, amountKobo: Kobo, sn: z.string().max(64), cashier: z.string().max(80).optional() }).strict(),
+  'order.status': z.object({ ...OrderRef, status: z.string().min(1).max(32), payNo: z.string().max(64).optional() }).strict(),
+  'topup.submitted': z.object({ reference: z.string().min(1).max(64), kind: z.enum(['airtime', 'betting']), amountKobo: Kobo, provider: z.string().max(64), customerId: z.string().max(128) }).strict(),
+  'topup.status': z.object({ reference: z.string().min(1).max(64), orderNo: z.string().max(64).optional(), status: z.string().min(1).max(32) }).strict(),
+  'shift.opened': z.object({ shiftId: z.string().min(1).max(64), cashier: z.string().max(80), floatKobo: Kobo.optional() }).strict(),
+  'shift.closed': z.object({ shiftId: z.string().min(1).max(64), cashier: z.string().max(80), takingsKobo: Kobo }).strict(),
+  'zreport': z.object({ reportNo: z.number().int().positive(), from: Ms, to: Ms, totalKobo: Kobo, count: z.number().int().nonnegative(), lines: z.array(z.object({ label: z.string().max(80), kobo: Kobo, count: z.number().int().nonnegative() }).strict()).max(200) }).strict(),
+} as const;
+export type SyncKind = keyof typeof SYNC_PAYLOADS;
+export const SYNC_KINDS = Object.keys(SYNC_PAYLOADS) as SyncKind[];
+
+const syncVariant = <K extends SyncKind>(kind: K) =>
+  z.object({ seq: z.number().int().positive(), kind: z.literal(kind), at: Ms, payload: SYNC_PAYLOADS[kind] }).strict();
+
+export const SyncEventSchema = z.discriminatedUnion('kind', [
+  syncVariant('order.created'), syncVariant('order.status'), syncVariant('topup.submitted'), syncVariant('topup.status'),
+  syncVariant('shift.opened'), syncVariant('shift.closed'), syncVariant('zreport'),
+]);
+export type SyncEvent = z.infer<typeof SyncEventSchema>;
+
+export const MAX_SYNC_BATCH = 500;
+
+/** What the counter says about itself on every sync (kept per counter for the manager). */
+export const CounterStatusSchema = z.object({
+  appVersion: z.string().min(1).max(32),
+  profile: z.string().max(32),
+  /** The counter's clock when it sent the batch: the Hub derives the clock offset from it. */
+  sentAt: Ms,
+  /** Events still waiting in the counter's outbox after this batch. */
+  queueLength: z.number().int().nonnegative(),
+  openPayments: z.number().int().nonnegative(),
+}).strict();
+export type CounterStatus = z.infer<typeof CounterStatusSchema>;
+
+export const SyncRequestSchema = z.object({
+  events: z.array(SyncEventSchema).max(MAX_SYNC_BATCH, `at most ${MAX_SYNC_BATCH} events per batch`),
+  status: CounterStatusSchema,
+}).strict();
+export type SyncRequest = z.infer<typeof SyncRequestSchema>;
+
+export const SyncResponseSchema = z.object({
+  /** The last sequence number of this counter's journal the Hub holds, contiguously from 1. */
+  lastSeq: z.number().int().nonnegative(),
+  /** How many events of this batch were new (a repeated batch gives 0). */
+  stored: z.number().int().nonnegative(),
+});
+export type SyncResponse = z.infer<typeof SyncResponseSchema>;
+
+// ---- Relay stream ----------------------------------------------------------------------------
+
+/** Path of the server-sent-events stream; resume with the `Last-Event-ID` header. */
+export const RELAY_STREAM_PATH = `${HUB_API_PREFIX}/relay/stream`;
+
+/** SSE `event: notification`: one provider notification, still encrypted, as the provider sent it. */
+export const RelayNotificationSchema = z.object({
+  /** Delivery id: also the SSE `id:`; ack it, and de-duplicate on it. */
+  eventId: z.string().regex(/^\d+$/),
+  notificationId: z.string().regex(/^\d+$/),
+  kind: z.enum(['pos', 'bills']),
+  receivedAt: Ms,
+  /** The provider's request headers the counter needs (e.g. the transaction id and branch). */
+  headers: z.record(z.string(), z.string()),
+  /** The raw request body: the counter verifies and decrypts it exactly as a direct webhook. */
+  body: z.string(),
+  replay: z.boolean(),
+});
+export type RelayNotification = z.infer<typeof RelayNotificationSchema>;
+
+/** SSE `event: heartbeat`, every few seconds: the stream is healthy while these arrive. */
+export const RelayHeartbeatSchema = z.object({ at: Ms, intervalMs: z.number().int().positive() });
+export type RelayHeartbeat = z.infer<typeof RelayHeartbeatSchema>;
+
+export const AckRequestSchema = z.object({ eventIds: z.array(z.string().regex(/^\d+$/)).min(1).max(1000) }).strict();
+export const AckResponseSchema = z.object({ acked: z.number().int().nonnegative() });
+
+// ---- Admin API (Authorization: Bearer <admin token>) ------------------------------------------
+
+export const IssueCodeRequestSchema = z.object({ ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60) }).strict();
+export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms });
+
+export const CounterViewSchema = z.object({
+  id: Id, name: z.string(), branch: z.string(), enrolledAt: Ms, revokedAt: Ms.nullable(), lastSeenAt: Ms.nullable(),
+  appVersion: z.string().nullable(), profile: z.string().nullable(), clockOffsetMs: z.number().int().nullable(),
+  queueLength: z.number().int().nullable(), openPayments: z.number().int().nullable(), lastSeq: z.number().int(), connected: z.boolean(),
+});
+export type CounterView = z.infer<typeof CounterViewSchema>;
+
+export const DeliveryStepSchema = z.object({
+  at: Ms,
+  step: z.enum(['received', 'verified', 'refused', 'duplicate', 'routed', 'relayed', 'acknowledged', 'replayed']),
+  counterId: z.string().nullable(),
+  detail: z.string(),
+});
+export const NotificationLogSchema = z.object({
+  id: z.string(), kind: z.enum(['pos', 'bills']), receivedAt: Ms, orderNo: z.string().nullable(), branch: z.string().nullable(),
+  steps: z.array(DeliveryStepSchema),
+});
+export type NotificationLog = z.infer<typeof NotificationLogSchema>;
+export const ReplayResponseSchema = z.object({ deliveries: z.number().int().nonnegative() });

@@ -1,0 +1,59 @@
+// The Hub's command line: every option in --help, the plain-HTTP public bind refused, merchant keys
+// read from a file or the environment (never a private key), clear errors for wrong values.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, HELP, parseHubArgs } from '../../hub/config';
+
+const pub = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).publicKey;
+const err = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+  try {
+    parseHubArgs(argv, env);
+    return 'no error';
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+};
+
+describe('hub command line', () => {
+  it('--help lists every option', () => {
+    for (const o of ['--port', '--host', '--data-dir', '--database-url', '--tls-cert', '--tls-key', '--log-level', '--insecure-http', '--merchant-config', '--admin-token-file', '--retention-days']) {
+      expect(HELP).toContain(o);
+    }
+    expect(parseHubArgs(['--help'], {}).command).toBe('help');
+  });
+
+  it('refuses plain HTTP on a public address unless --insecure-http', () => {
+    expect(err(['--host', '0.0.0.0'])).toContain('refusing plain HTTP on 0.0.0.0');
+    expect(parseHubArgs(['--host', '0.0.0.0', '--insecure-http'], {}).host).toBe('0.0.0.0');
+    expect(parseHubArgs(['--host', '127.0.0.1'], {}).tls).toBeNull();
+    expect(err(['--tls-cert', 'x.pem'])).toContain('both --tls-cert and --tls-key');
+  });
+
+  it('reads the merchant keys from a config file or the environment, and needs both', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hub-cfg-'));
+    writeFileSync(join(dir, 'p.pem'), pub);
+    writeFileSync(join(dir, 'm.json'), JSON.stringify({ clientAuthKey: 'cak-1', providerPublicKeyFile: join(dir, 'p.pem') }));
+    expect(parseHubArgs(['--merchant-config', join(dir, 'm.json')], {}).merchant?.clientAuthKey).toBe('cak-1');
+    expect(parseHubArgs([], { HUB_CLIENT_AUTH_KEY: 'cak-2', HUB_PROVIDER_PUBLIC_KEY: pub }).merchant?.clientAuthKey).toBe('cak-2');
+    expect(parseHubArgs([], {}).merchant).toBeNull();
+    expect(err([], { HUB_CLIENT_AUTH_KEY: 'cak-2' })).toContain('give both');
+    expect(err([], { HUB_CLIENT_AUTH_KEY: 'c', HUB_PROVIDER_PUBLIC_KEY: 'not a key!' })).toContain('not a valid');
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ clientAuthKey: 'c', merchantPrivateKey: 'x' }));
+    expect(err(['--merchant-config', join(dir, 'bad.json')])).toContain('merchant config');
+    writeFileSync(join(dir, 'broken.json'), '{clientAuthKey:');
+    expect(err(['--merchant-config', join(dir, 'broken.json')])).toContain('is not valid JSON');
+  });
+
+  it('says what is wrong with a value', () => {
+    expect(err(['--port', 'eighty'])).toContain('--port must be a whole number');
+    expect(err(['--log-level', 'loud'])).toContain('--log-level loud');
+    expect(err(['frobnicate'])).toContain('unknown command');
+    expect(err(['revoke-counter'])).toContain('needs the counter id');
+    expect(err([], { HUB_ADMIN_TOKEN: 'short' })).toContain('at least 24');
+    expect(parseHubArgs(['--database-url', 'postgres://h/db', '--retention-days', '30'], {})).toMatchObject({ databaseUrl: 'postgres://h/db', retentionDays: 30 });
+  });
+});

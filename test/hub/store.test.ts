@@ -1,0 +1,108 @@
+// The Hub's store, the same SQL on both back ends: PGlite (embedded) and a throwaway real
+// PostgreSQL cluster. Migrations, enrollment codes, sync idempotency and gaps, routing, acks, pruning.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HubDb } from '../../hub/db/adapter';
+import { migrate, schemaIsCurrent } from '../../hub/db/migrations';
+import { openHubDb } from '../../hub/db/open';
+import { HubFailure } from '../../hub/errors';
+import { enrollCounter, issueEnrollCode, revokeCounter } from '../../hub/store/counters';
+import { readJournal, storeSyncBatch } from '../../hub/store/journal';
+import { ackDeliveries, ingestNotification, notificationLog, pendingDeliveries, pruneOlderThan } from '../../hub/store/notifications';
+import type { SyncEvent } from '../../shared/hub-contract';
+import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
+
+if (pgUnavailable) console.log(`store on real PostgreSQL skipped: ${pgUnavailable}`);
+
+const ev = (seq: number, reference = `R${seq}`): SyncEvent => ({ seq, kind: 'order.created', at: 1_700_000_000_000 + seq, payload: { reference, amountKobo: 150_000, sn: 'SN1' } });
+
+const codeOf = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return 'resolved';
+  } catch (e) {
+    return e instanceof HubFailure ? e.code : String(e);
+  }
+};
+
+function storeSuite(name: string, open: () => Promise<HubDb>) {
+  describe(name, () => {
+    let db: HubDb;
+    beforeAll(async () => {
+      db = await open();
+    });
+    afterAll(async () => db?.close());
+
+    it('applies migrations once and reports the schema current', async () => {
+      expect(await migrate(db)).toEqual([]); // already applied by open
+      expect(await schemaIsCurrent(db)).toBe(true);
+    });
+
+    it('an enrollment code works once, and never after it expires', async () => {
+      const now = Date.now();
+      const { code } = await issueEnrollCode(db, now, 10);
+      const a = await enrollCounter(db, { code, counterName: 'A', branch: 'B1', appVersion: '1' }, now);
+      expect(a.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(await codeOf(enrollCounter(db, { code, counterName: 'B', branch: 'B1', appVersion: '1' }, now))).toBe('HUB_ENROLL_CODE_INVALID');
+      const late = await issueEnrollCode(db, now, 1);
+      expect(await codeOf(enrollCounter(db, { code: late.code, counterName: 'C', branch: 'B1', appVersion: '1' }, now + 61_000))).toBe('HUB_ENROLL_CODE_INVALID');
+      // Only the hash of the credential is stored.
+      const rows = await db.query<{ token_hash: string }>('select token_hash from counters where id = $1', [a.counterId]);
+      expect(rows[0]!.token_hash).not.toContain(a.credential);
+      expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('sync is idempotent, refuses gaps with the expected seq, and refuses a different event under a held seq', async () => {
+      const { code } = await issueEnrollCode(db, Date.now(), 10);
+      const c = await enrollCounter(db, { code, counterName: 'S', branch: 'B1', appVersion: '1' }, Date.now());
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 3 });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 0 });
+      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({ lastSeq: 4, stored: 1 });
+      const gap = await storeSyncBatch(db, c.counterId, [ev(6)], Date.now()).catch((e: HubFailure) => e);
+      expect(gap).toBeInstanceOf(HubFailure);
+      expect((gap as HubFailure).code).toBe('HUB_SYNC_GAP');
+      expect((gap as HubFailure).details).toMatchObject({ expectedSeq: 5 });
+      expect(await codeOf(storeSyncBatch(db, c.counterId, [ev(2, 'OTHER')], Date.now()))).toBe('HUB_SYNC_CONFLICT');
+      expect((await readJournal(db, c.counterId)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('routes a notification to the owner of its order, else to the branch; acks and prunes', async () => {
+      const now = Date.now();
+      const mk = async (n: string, b: string) => enrollCounter(db, { code: (await issueEnrollCode(db, now, 10)).code, counterName: n, branch: b, appVersion: '1' }, now);
+      const x = await mk('X', 'BR-R');
+      const y = await mk('Y', 'BR-R');
+      await storeSyncBatch(db, x.counterId, [ev(1, 'ORDX')], now);
+      const owned = await ingestNotification(db, { kind: 'pos', headers: {}, body: 'b1', orderKeys: ['ORDX'], branch: 'BR-R', verifiedDetail: 'ok', now });
+      expect(owned.counterIds).toEqual([x.counterId]);
+      const unknown = await ingestNotification(db, { kind: 'pos', headers: {}, body: 'b2', orderKeys: ['NOPE'], branch: 'BR-R', verifiedDetail: 'ok', now });
+      expect(unknown.counterIds.sort()).toEqual([x.counterId, y.counterId].sort());
+      const again = await ingestNotification(db, { kind: 'pos', headers: {}, body: 'b1', orderKeys: ['ORDX'], branch: 'BR-R', verifiedDetail: 'ok', now });
+      expect(again).toMatchObject({ duplicate: true, notificationId: owned.notificationId, counterIds: [] });
+
+      const pend = await pendingDeliveries(db, x.counterId, 0, 100);
+      expect(pend.map((p) => p.body)).toEqual(['b1', 'b2']);
+      expect(await ackDeliveries(db, x.counterId, pend.map((p) => p.eventId), now)).toBe(2);
+      expect(await ackDeliveries(db, y.counterId, pend.map((p) => p.eventId), now)).toBe(0); // not y's deliveries
+      expect(await pendingDeliveries(db, x.counterId, 0, 100)).toEqual([]);
+      const log = await notificationLog(db, owned.notificationId);
+      expect(log!.steps.map((s) => s.step)).toEqual(['received', 'verified', 'routed', 'duplicate', 'acknowledged']);
+
+      await revokeCounter(db, y.counterId, now);
+      const afterRevoke = await ingestNotification(db, { kind: 'pos', headers: {}, body: 'b3', orderKeys: [], branch: 'BR-R', verifiedDetail: 'ok', now });
+      expect(afterRevoke.counterIds).toEqual([x.counterId]);
+
+      expect(await pruneOlderThan(db, now + 1)).toBeGreaterThanOrEqual(3);
+      expect(await notificationLog(db, owned.notificationId)).toBeNull();
+    });
+  });
+}
+
+storeSuite('store on PGlite', () => openHubDb({ dataDir: null }));
+
+describe.skipIf(!!pgUnavailable)('real PostgreSQL', () => {
+  let cluster: PgCluster;
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+  });
+  afterAll(() => cluster?.stop());
+  storeSuite('store on real PostgreSQL', () => openHubDb({ databaseUrl: cluster.createDatabase('store'), dataDir: null }));
+});
