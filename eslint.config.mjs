@@ -2,7 +2,12 @@
 // 1. `electron` only under electron/main and electron/preload;
 // 2. renderer/ never imports node:* or electron/ code;
 // 3. shared/ imports no electron, no node:*, no DOM, nothing from electron/ or renderer/;
-// 4. ipcMain / ipcRenderer only in the two transport helpers.
+// 4. ipcMain / ipcRenderer only in the two transport helpers;
+// 5. a core module (a folder of electron/core/) is entered only through its index.ts, from other
+//    modules, the core's root files, the browser shell and main; the generic tools are imported
+//    from their one home, electron/core/lib (its index), never from a file of it;
+// 6. the sandbox stands apart from the app: it imports shared/, electron/core/lib and
+//    electron/core/crypto, plus the Clock and Logger interfaces it is handed (core/clock, core/log).
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -14,6 +19,14 @@ const noNode = [
   { group: ['**/electron/**', '../electron', '../../electron'], message: 'renderer/ and shared/ never import code from electron/ (architecture rules 2 and 3).' },
 ];
 const builtinPaths = NODE_BUILTINS.map((name) => ({ name, message: 'renderer/ and shared/ never import Node built-ins (architecture rules 2 and 3).' }));
+const throughIndex = (prefix) => ({
+  regex: `^${prefix.replace(/[./]/g, '\\$&')}[a-z0-9-]+/`,
+  message: 'Import a core module through its index.ts (for example ../orders, not ../orders/poller); generic tools come from electron/core/lib (architecture rule 5).',
+});
+const sandboxOnly = {
+  regex: '^\\.\\./(?!core/(lib|crypto|clock|log)$|\\.\\./shared/)',
+  message: 'The sandbox imports only shared/, electron/core/lib and electron/core/crypto (and the Clock and Logger interfaces) (architecture rule 6).',
+};
 const ipcNames = { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'ipcMain / ipcRenderer only in electron/main/ipc-transport.ts and electron/preload/index.ts (architecture rule 4).' };
 
 export default tseslint.config(
@@ -45,4 +58,12 @@ export default tseslint.config(
       'no-restricted-globals': ['error', ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'process', 'Buffer', 'require', '__dirname'].map((name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals (architecture rule 3).' }))],
     },
   },
+  // Rule 5 (records/ is left out until its rooms are rebuilt: its files still reach into other modules).
+  { files: ['electron/core/*/**/*.ts'], ignores: ['electron/core/records/**'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [throughIndex('../')] }] } },
+  { files: ['electron/core/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [throughIndex('./')] }] } },
+  { files: ['electron/browser/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [throughIndex('../core/')] }] } },
+  { files: ['electron/main/**/*.ts'], ignores: ['electron/main/ipc-transport.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ipcNames], patterns: [throughIndex('../core/')] }] } },
+  { files: ['electron/main/ipc-transport.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex('../core/')] }] } },
+  // Rule 6.
+  { files: ['electron/sandbox/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [sandboxOnly] }] } },
 );

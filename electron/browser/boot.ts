@@ -5,13 +5,13 @@ import Conf from 'conf';
 import type { RecoveryNotice } from '../../shared/backups';
 import { createCore, type Core } from '../core/app-core';
 import { systemClock } from '../core/clock';
-import { withLastGood } from '../core/data-folder/json-recovery';
-import { openDataFolder, secretsFile, settingsFile } from '../core/data-folder/open-data-folder';
+import { withLastGood } from '../core/data-folder';
+import { openDataFolder, secretsFile, settingsFile } from '../core/data-folder';
 import { createEventHub } from '../core/event-hub';
 import type { Logger } from '../core/log';
-import type { LogFiles } from '../core/logging/log-files';
-import type { KeyValueStore } from '../core/settings/kv-store';
-import { fileVault } from '../core/settings/secret-vault';
+import type { LogFiles } from '../core/logging';
+import type { KeyValueStore } from '../core/settings';
+import { fileVault } from '../core/settings';
 import { startBrowserShell } from './server';
 
 export interface BootOptions {

@@ -2,9 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataDirError, prepareDataDir } from '../core/data-folder/prepare-dir';
+import { DataDirError, prepareDataDir } from '../core/data-folder';
 import { consoleLogger } from '../core/log';
-import { openFileLogger } from '../core/logging/log-files';
+import { openFileLogger } from '../core/logging';
 import { bootBrowserShell } from './boot';
 import { defaultBrowserDataDir } from './data-dir';
 

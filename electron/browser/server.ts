@@ -9,6 +9,7 @@ import type { Dispatch } from '../../shared/contract-kit';
 import { CSP } from '../../shared/csp';
 import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../core/log';
+import { guardedHandler, isJsonContentType, readBoundedBody, sendJson } from '../core/lib';
 import { checkHost, checkOrigin, checkToken, type GuardResult } from './guards';
 
 const MAX_BODY = 1024 * 1024;
@@ -41,48 +42,20 @@ export interface BrowserShell {
   close(): Promise<void>;
 }
 
+/** Every API answer: JSON, never cached, never sniffed as something else. */
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
-  res.end(text);
+  sendJson(res, status, body, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
 }
 
 function refuse(res: ServerResponse, g: Exclude<GuardResult, { ok: true }>): void {
   send(res, g.status, { ok: false, error: { code: 'UNTRUSTED_SENDER', message: g.message, details: { reason: g.code } } });
 }
 
-/** Bodies past this are not even drained: the connection is cut. */
-const MAX_DRAIN = 16 * MAX_BODY;
-
 /**
- * Reads the body, or null when it is over MAX_BODY. An oversized body is read to its end and thrown
- * away rather than cut off, so the caller gets a 413 answer instead of a connection reset.
+ * Bodies past MAX_BODY are read to their end and thrown away rather than cut off, so the caller
+ * gets a 413 answer instead of a connection reset; past this they are not even drained.
  */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolveBody, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_DRAIN) {
-        req.destroy();
-        return;
-      }
-      if (size > MAX_BODY) {
-        chunks.length = 0;
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolveBody(size > MAX_BODY ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-/** application/json, with parameters (charset) allowed; not application/jsonfoo. */
-export function isJsonContentType(header: string | undefined): boolean {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
-}
+const MAX_DRAIN = 16 * MAX_BODY;
 
 export async function startBrowserShell(opts: BrowserShellOptions): Promise<BrowserShell> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
@@ -114,61 +87,58 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
     createReadStream(target).pipe(res);
   };
 
-  const server = createServer(async (req, res) => {
-    try {
-      const host = checkHost(req, port);
-      if (!host.ok) return refuse(res, host);
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      if (!url.pathname.startsWith('/api/')) return serveStatic(req, res, url.pathname);
-      const origin = checkOrigin(req, port);
-      if (!origin.ok) return refuse(res, origin);
-      const tok = checkToken(req, token);
-      if (!tok.ok) return refuse(res, tok);
+  const server = createServer(guardedHandler(async (req, res) => {
+    const host = checkHost(req, port);
+    if (!host.ok) return refuse(res, host);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (!url.pathname.startsWith('/api/')) return serveStatic(req, res, url.pathname);
+    const origin = checkOrigin(req, port);
+    if (!origin.ok) return refuse(res, origin);
+    const tok = checkToken(req, token);
+    if (!tok.ok) return refuse(res, tok);
 
-      if (opts.testHooks && url.pathname === '/api/_test/events' && req.method === 'POST') {
-        eventsHeld = url.searchParams.get('hold') === '1';
-        if (eventsHeld) for (const s of streams) s.destroy();
-        opts.logger.warn('test hook: event streams', { held: eventsHeld });
-        return send(res, 200, { ok: true, value: { held: eventsHeld } });
-      }
-      if (url.pathname === '/api/events' && req.method === 'GET') {
-        if (eventsHeld) return send(res, 503, { ok: false, error: { code: 'NOT_READY', message: 'Events are held by a test.' } });
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
-        res.write(': connected\n\n');
-        streams.add(res);
-        const beat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-        req.on('close', () => {
-          clearInterval(beat);
-          streams.delete(res);
-        });
-        return;
-      }
-      const m = /^\/api\/call\/([A-Za-z0-9_.-]{1,64})$/.exec(url.pathname);
-      if (!m || req.method !== 'POST') return send(res, 404, { ok: false, error: { code: 'UNKNOWN_CALL', message: 'No such API path.' } });
-      if (!isJsonContentType(req.headers['content-type'])) return send(res, 415, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Send JSON (content-type: application/json).' } });
-      const tooLarge = () => send(res, 413, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is larger than 1 MB.' } }, { connection: 'close' });
-      const declared = Number(req.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > MAX_DRAIN) {
-        tooLarge();
-        return void req.destroy();
-      }
-      const text = await readBody(req);
-      if (text === null) return tooLarge();
-      let body: unknown;
-      try {
-        body = text.length ? JSON.parse(text) : {};
-      } catch {
-        return send(res, 400, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is not valid JSON.' } });
-      }
-      const args = body && typeof body === 'object' && 'args' in body ? (body as { args: unknown }).args : undefined;
-      const result = await opts.dispatch(m[1], args, { trusted: true, sender: 'http:loopback' });
-      return send(res, 200, result);
-    } catch (e) {
-      opts.logger.error('browser shell request failed', { error: e instanceof Error ? e.message : String(e) });
-      if (!res.headersSent) send(res, 500, { ok: false, error: { code: 'INTERNAL', message: 'CounterPay made an internal error. It has been logged.' } });
-      else res.end();
+    if (opts.testHooks && url.pathname === '/api/_test/events' && req.method === 'POST') {
+      eventsHeld = url.searchParams.get('hold') === '1';
+      if (eventsHeld) for (const s of streams) s.destroy();
+      opts.logger.warn('test hook: event streams', { held: eventsHeld });
+      return send(res, 200, { ok: true, value: { held: eventsHeld } });
     }
-  });
+    if (url.pathname === '/api/events' && req.method === 'GET') {
+      if (eventsHeld) return send(res, 503, { ok: false, error: { code: 'NOT_READY', message: 'Events are held by a test.' } });
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
+      res.write(': connected\n\n');
+      streams.add(res);
+      const beat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+      req.on('close', () => {
+        clearInterval(beat);
+        streams.delete(res);
+      });
+      return;
+    }
+    const m = /^\/api\/call\/([A-Za-z0-9_.-]{1,64})$/.exec(url.pathname);
+    if (!m || req.method !== 'POST') return send(res, 404, { ok: false, error: { code: 'UNKNOWN_CALL', message: 'No such API path.' } });
+    if (!isJsonContentType(req.headers['content-type'])) return send(res, 415, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Send JSON (content-type: application/json).' } });
+    const tooLarge = () => send(res, 413, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is larger than 1 MB.' } }, { connection: 'close' });
+    const read = await readBoundedBody(req, { maxBytes: MAX_BODY, drainBytes: MAX_DRAIN });
+    if (!read.ok) {
+      tooLarge();
+      if (!read.drained) req.destroy();
+      return;
+    }
+    const text = read.body.toString('utf8');
+    let body: unknown;
+    try {
+      body = text.length ? JSON.parse(text) : {};
+    } catch {
+      return send(res, 400, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'The request is not valid JSON.' } });
+    }
+    const args = body && typeof body === 'object' && 'args' in body ? (body as { args: unknown }).args : undefined;
+    const result = await opts.dispatch(m[1], args, { trusted: true, sender: 'http:loopback' });
+    return send(res, 200, result);
+  }, (e) => {
+    opts.logger.error('browser shell request failed', { error: e instanceof Error ? e.message : String(e) });
+    return { status: 500, body: { ok: false, error: { code: 'INTERNAL', message: 'CounterPay made an internal error. It has been logged.' } }, headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } };
+  }));
 
   const unsubscribe = opts.hub.subscribe((name, payload) => {
     const frame = `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;

@@ -4,15 +4,15 @@
 import type { CallsSpec, Handlers } from '../../shared/contract-kit';
 import type { FieldErrors } from '../../shared/errors';
 import type { Clock } from './clock';
-import type { Db } from './db/database';
-import type { DemoSandbox } from './demo/demo-sandbox';
+import type { Db } from './db';
+import type { DemoSandbox } from './demo';
 import type { EventHub } from './event-hub';
 import type { Logger } from './log';
-import type { CheckoutService } from './orders/checkout-service';
-import type { BillsClient, PosClient } from './provider/types';
+import type { CheckoutService } from './orders';
+import type { BillsClient, PosClient } from './provider';
 import type { BillsCallbackEvent } from './webhook';
-import type { KeyValueStore } from './settings/kv-store';
-import type { SettingsService } from './settings/settings-service';
+import type { KeyValueStore } from './settings';
+import type { SettingsService } from './settings';
 import type { TerminalLink } from './terminal';
 
 export interface ModuleContext {

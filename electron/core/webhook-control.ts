@@ -1,10 +1,10 @@
 // Runs the webhook receiver when the active profile asks for it, restarting it when its address
 // changes; in Demo it also points the embedded sandbox's webhook at it.
-import type { Db } from './db/database';
-import type { DemoSandbox } from './demo/demo-sandbox';
+import type { Db } from './db';
+import type { DemoSandbox } from './demo';
 import type { Logger } from './log';
 import type { Clock } from './clock';
-import type { SettingsService } from './settings/settings-service';
+import type { SettingsService } from './settings';
 import { startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification, type WebhookReceiver } from './webhook';
 
 export interface WebhookControlDeps {

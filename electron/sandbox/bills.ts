@@ -7,7 +7,8 @@ import { canonicalJson, safeEqual } from '../core/crypto';
 import { CODES, SUCCESS_MESSAGE, SandboxError, authError, invalid } from './codes';
 import type { BillsMerchant } from './config';
 import type { SandboxContext } from './context';
-import { header, parseJsonObject } from './http-util';
+import { header } from '../core/lib';
+import { parseJsonObject } from './http-util';
 import type { ApiRequest, ApiResult, ApiRoute } from './routes';
 import type { NewTopup, TopupStore } from './topups';
 

@@ -24,7 +24,8 @@ import { CODES, SUCCESS_MESSAGE, SandboxControlError, SandboxError } from './cod
 import { formatIssues } from './config';
 import type { FaultRule, FaultRuleState } from './faults';
 import type { SandboxClockState } from './sandbox-clock';
-import { parseJsonObject, readBody, sendJson } from './http-util';
+import { sendJson } from '../core/lib';
+import { parseJsonObject, readBody } from './http-util';
 import type { CardPresentation, SandboxPosOrder, SandboxTopup, TerminalOutcome, TerminalScreen } from './types';
 import type { WebhookAttempt } from './webhooks';
 

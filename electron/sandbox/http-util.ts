@@ -1,49 +1,17 @@
-// Small node:http helpers of the sandbox: bounded body reading, JSON answers, and the outgoing
+// The sandbox's node:http pieces on top of the shared ones: its 413 and JSON-object errors, and the outgoing
 // POST used for webhooks and callbacks (no pooling, so close() leaves nothing behind).
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { readBoundedBody, isJsonContentType } from '../core/lib';
 import { CODES, SandboxError, badRequest } from './codes';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Reads the whole body, or throws a 413 SandboxError as soon as it passes `limit` (reading stops). */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  const tooLarge = () => new SandboxError(413, CODES.TOO_LARGE, `request body is larger than ${limit} bytes`, { Connection: 'close' });
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (err: Error | null, body?: Buffer) => {
-      if (done) return;
-      done = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      if (err) reject(err);
-      else resolve(body ?? Buffer.alloc(0));
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.pause();
-        finish(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => finish(null, Buffer.concat(chunks));
-    const onError = (e: Error) => finish(e);
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
-}
-
-export function isJsonContentType(req: IncomingMessage): boolean {
-  const ct = String(req.headers['content-type'] ?? '').toLowerCase();
-  return /^application\/json\s*(;|$)/.test(ct);
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const read = await readBoundedBody(req, { maxBytes: limit });
+  if (!read.ok) throw new SandboxError(413, CODES.TOO_LARGE, `request body is larger than ${limit} bytes`, { Connection: 'close' });
+  return read.body;
 }
 
 /** Parses a JSON object body. Empty bodies count as `{}` when `allowEmpty`. */
@@ -52,7 +20,7 @@ export function parseJsonObject(req: IncomingMessage, body: Buffer, allowEmpty =
     if (allowEmpty) return {};
     throw badRequest('request body is empty; send a JSON object');
   }
-  if (!isJsonContentType(req)) {
+  if (!isJsonContentType(req.headers['content-type'])) {
     throw new SandboxError(415, CODES.CONTENT_TYPE, `Content-Type must be application/json (got "${req.headers['content-type'] ?? 'none'}")`);
   }
   let value: unknown;
@@ -63,22 +31,6 @@ export function parseJsonObject(req: IncomingMessage, body: Buffer, allowEmpty =
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('request body must be a JSON object');
   return value as Record<string, unknown>;
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
-export function sendText(res: ServerResponse, status: number, contentType: string, text: string): void {
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-export function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
 }
 
 export interface PostResult {

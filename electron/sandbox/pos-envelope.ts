@@ -5,7 +5,8 @@ import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChu
 import { CODES, PosGatewayRefusal, SUCCESS_MESSAGE, SandboxError, badRequest, invalid } from './codes';
 import type { PosMerchant } from './config';
 import type { SandboxContext } from './context';
-import { header, parseJsonObject } from './http-util';
+import { header } from '../core/lib';
+import { parseJsonObject } from './http-util';
 import type { ApiRequest, ApiResult } from './routes';
 
 export const POS_PREFIX = '/openApi/order/checkout';

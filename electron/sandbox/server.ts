@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CODES, SandboxError } from './codes';
 import type { SandboxContext } from './context';
 import { tamperSignature } from './faults';
-import { readBody, sendJson, sendText } from './http-util';
+import { guardedHandler, sendJson, sendText } from '../core/lib';
+import { readBody } from './http-util';
 import type { ApiFamily, ApiResult, ApiRoute } from './routes';
 
 export type ErrorFormatter = (e: SandboxError) => ApiResult;
@@ -83,21 +84,24 @@ export function createRequestHandler(deps: {
     sendJson(res, result.status, result.body, result.headers);
   }
 
-  return (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Answers are dated by the sandbox's own (possibly skewed) clock, as a real server's would be.
     res.sendDate = false;
     const date = ctx.wireClock.dateHeader();
     if (date) res.setHeader('Date', date);
-    let path = '/';
-    try {
-      path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
-    } catch {
-      /* keep "/" */
-    }
-    const work = path === '/_sandbox' || path.startsWith('/_sandbox/') ? control(req, res, path) : api(req, res, path);
-    work.catch((e: unknown) => {
-      ctx.logger.error('sandbox: request failed', { path, error: (e as Error).message });
-      if (!res.headersSent && !res.destroyed) sendJson(res, 500, { code: CODES.INTERNAL, message: 'internal error in the sandbox', data: null });
-    });
+    const path = pathOf(req);
+    await (path === '/_sandbox' || path.startsWith('/_sandbox/') ? control(req, res, path) : api(req, res, path));
   };
+  return guardedHandler(handle, (e, req) => {
+    ctx.logger.error('sandbox: request failed', { path: pathOf(req), error: (e as Error).message });
+    return { status: 500, body: { code: CODES.INTERNAL, message: 'internal error in the sandbox', data: null } };
+  });
+}
+
+function pathOf(req: IncomingMessage): string {
+  try {
+    return new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
+  } catch {
+    return '/';
+  }
 }

@@ -3,7 +3,7 @@
 // is under way the counter's clock runs at wall speed, so a round trip costs the schedule what it
 // would really cost (scaling would otherwise stretch a 5 ms loopback call into 5 x 5 ms).
 import type { Clock } from '../../electron/core/clock';
-import type { TimerHandle, Timers } from '../../electron/core/orders/timers';
+import type { TimerHandle, Timers } from '../../electron/core/lib/timers';
 
 /** A plain scaled clock (the sandbox's: expiry and timestamps only need to be roughly right). */
 export function scaledClock(scale: number, baseWall: number, basePerf: number): Clock {

@@ -7,7 +7,7 @@ import type { backupCalls } from '../../../shared/contract-backups';
 import { AppError } from '../../../shared/errors';
 import { formatLagosDateTime } from '../../../shared/time';
 import type { CoreModule, ModuleContext } from '../core-module';
-import { counterCode, lagosDayCode } from '../orders/out-order-no';
+import { counterCode, lagosDayCode } from '../orders';
 import { createBackupService, type Timers } from './backup-service';
 import { readDisk } from './disk-space';
 import { checkJournalFile, countSalesAfter, journalPath, swapInJournal } from './journal-file';

@@ -4,8 +4,8 @@
 import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openDatabase, type Db } from '../db/database';
-import { tightenFileModes } from '../data-folder/prepare-dir';
+import { openDatabase, type Db } from '../db';
+import { tightenFileModes } from '../data-folder';
 
 export const JOURNAL_FILE = 'counterpay.db';
 const SIDE_FILES = ['', '-wal', '-shm'] as const;

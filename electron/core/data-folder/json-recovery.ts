@@ -4,7 +4,7 @@
 // for the banner.
 import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
 import type { RecoveryNotice } from '../../../shared/backups';
-import type { KeyValueStore } from '../settings/kv-store';
+import type { KeyValueStore } from '../settings';
 
 export const lastGoodPath = (file: string) => file.replace(/\.json$/, '') + '.last-good.json';
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecoveryNotice } from '../../../shared/backups';
 import { formatLagosDateTime } from '../../../shared/time';
-import { checkJournalFile, finishInterruptedRestore, journalPath, swapInJournal } from '../backup/journal-file';
+import { checkJournalFile, finishInterruptedRestore, journalPath, swapInJournal } from '../backup';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { keepLastGood, lastGoodPath, recoverJsonFile } from './json-recovery';
 import { DataDirError, prepareDataDir, tightenFileModes } from './prepare-dir';

@@ -7,9 +7,9 @@ import { AppError, isAppError } from '../../../shared/errors';
 import type { OrderView } from '../../../shared/orders';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import type { Clock } from '../clock';
-import type { Db } from '../db/database';
+import type { Db } from '../db';
 import type { Logger } from '../log';
-import type { PosClient } from '../provider/types';
+import type { PosClient } from '../provider';
 
 const MAX_TEXT = 300;
 /** What providers (and our sandbox) say when no webhook address is registered for the merchant. */

@@ -6,9 +6,9 @@ import { PROFILE_NAMES } from '../../../shared/settings';
 import { formatLagosDateTime } from '../../../shared/time';
 import type { StatusSnapshot } from '../../../shared/contract';
 import type { DiagnosticsFile } from '../../../shared/contract-diagnostics';
-import type { Db } from '../db/database';
-import type { LogFiles, LogRecord } from '../logging/log-files';
-import type { SettingsService } from '../settings/settings-service';
+import type { Db } from '../db';
+import type { LogFiles, LogRecord } from '../logging';
+import type { SettingsService } from '../settings';
 
 /** How much of the log files goes into one export (the newest part). */
 export const RECENT_LOG_BYTES = 512 * 1024;

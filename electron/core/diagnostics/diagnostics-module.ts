@@ -8,8 +8,8 @@ import type { StatusSnapshot } from '../../../shared/contract';
 import type { diagnosticsCalls } from '../../../shared/contract-diagnostics';
 import { PROFILE_NAMES } from '../../../shared/settings';
 import type { CoreModule, ModuleContext } from '../core-module';
-import type { LogFiles } from '../logging/log-files';
-import { scrubKnown } from '../logging/redact';
+import type { LogFiles } from '../logging';
+import { scrubKnown } from '../lib';
 import { buildDiagnostics } from './diagnostics-file';
 
 export const DIAGNOSTICS_KEPT = 5;

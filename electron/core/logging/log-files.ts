@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import pinoRoll, { type RollStream } from 'pino-roll';
+import { redact, scrubKnown, scrubText } from '../lib';
 import type { Logger } from '../log';
-import { redact, scrubKnown, scrubText } from './redact';
 
 export const LOG_FILE_BASE = 'counterpay';
 const FILE_NAME = /^counterpay\.(\d+)\.log$/;

@@ -3,9 +3,9 @@
 import { AppError, isAppError } from '../../../shared/errors';
 import { saleAmounts, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../../shared/orders';
 import type { Clock } from '../clock';
-import type { Db } from '../db/database';
+import type { Db } from '../db';
 import type { Logger } from '../log';
-import type { PosClient, PosOrderDetails } from '../provider/types';
+import type { PosClient, PosOrderDetails } from '../provider';
 import { ConnectivityMonitor } from './connectivity';
 import { decideOnCreateError, decideOnDetails, decideOnMissing, decideOnQueryError, providerAnswered, REASONS, type Decision } from './order-decisions';
 import { OrderJournal, toView, type OrderRecord } from './order-journal';
@@ -19,8 +19,8 @@ import { Poller, type QueryOutcome } from './poller';
 import { productInfoFor } from './sale-wire';
 import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
 import { checkSale, type SaleSettings } from './sale-intake';
-import { systemTimers, type Timers } from './timers';
-import { TokenBucket } from './token-bucket';
+import { systemTimers, type Timers } from '../lib';
+import { TokenBucket } from '../lib';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';

@@ -1,6 +1,7 @@
 // The checkout's timing knobs in one place: the poll schedule, the offline backoff, the minimum
 // time worth sending a queued order with, and the global cap on status checks.
-import { DEFAULT_BACKOFF, DEFAULT_POLL_TUNING, type BackoffTuning, type PollTuning } from './poll-schedule';
+import { DEFAULT_BACKOFF, type BackoffTuning } from '../lib';
+import { DEFAULT_POLL_TUNING, type PollTuning } from './poll-schedule';
 
 export interface CheckoutTuning {
   poll: PollTuning;

@@ -1,8 +1,8 @@
 // Whether the payment provider can be reached, learned from real calls. While it cannot, one
 // probe at a time (the oldest queued send, or a status check) retries with backoff and jitter.
 import type { Logger } from '../log';
-import { backoffWithJitter, type BackoffTuning } from './poll-schedule';
-import type { TimerHandle, Timers } from './timers';
+import { backoffWithJitter, type BackoffTuning } from '../lib';
+import type { TimerHandle, Timers } from '../lib';
 
 /** 'idle': there was nothing to probe with; probing stops until the next failure or kick. */
 export type ProbeResult = 'idle' | 'done';

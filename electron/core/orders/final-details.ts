@@ -1,12 +1,12 @@
 // Completing a paid order's details: a webhook settles the order at once but carries no payNo,
 // so one status query (retried a few times) fills what is missing, without changing anything else.
 import type { Logger } from '../log';
-import type { PosClient } from '../provider/types';
+import type { PosClient } from '../provider';
 import type { OrderJournal, OrderRecord } from './order-journal';
 import { stateForProviderStatus } from './order-state';
 import { errorDelay } from './poll-schedule';
 import { detailsMismatch, factsFromDetails } from './sale-wire';
-import type { Timers } from './timers';
+import type { Timers } from '../lib';
 
 export interface FinalDetailsDeps {
   journal: OrderJournal;

@@ -1,8 +1,8 @@
 // What an answer from the provider means for an order, as pure decisions the service applies:
 // a create's result, a status (query or webhook), "no such order", a failed check.
 import { isAppError } from '../../../shared/errors';
-import { isAlreadyExists, isOutcomeUnknown } from '../provider/provider-errors';
-import type { PosOrderDetails } from '../provider/types';
+import { isAlreadyExists, isOutcomeUnknown } from '../provider';
+import type { PosOrderDetails } from '../provider';
 import type { OrderPatch, OrderRecord } from './order-journal';
 import { reasonForProviderState, stateForProviderStatus, type OrderState } from './order-state';
 import { tooLateToSend } from './poll-schedule';

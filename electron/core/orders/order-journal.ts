@@ -1,7 +1,7 @@
 // The order journal in SQLite: every order is written before it is sent, every change of state
 // after it, each in its own committed transaction with an event row. Final orders never change.
-import type { Db } from '../db/database';
-import { migrate } from '../db/database';
+import type { Db } from '../db';
+import { migrate } from '../db';
 import { type OrderEvent, type OrderState, type OrderView, type Sale } from '../../../shared/orders';
 import { canTransition, isFinalState, OPEN_STATES } from './order-state';
 import { ORDER_MIGRATIONS } from './order-migrations';

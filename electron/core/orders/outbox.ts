@@ -3,7 +3,7 @@
 import type { Logger } from '../log';
 import type { OrderJournal, OrderRecord } from './order-journal';
 import { tooLateToSend } from './poll-schedule';
-import type { TimerHandle, Timers } from './timers';
+import type { TimerHandle, Timers } from '../lib';
 
 /** How a send ended: 'unreachable' stops the queue until the provider is reachable again. */
 export type SendResult = 'sent' | 'unreachable' | 'skipped';

@@ -1,5 +1,6 @@
 // When to check an order next, as pure functions of time: fast while a tap is likely, slower
-// later, never past expiry + grace (then one final check decides); and backoff with jitter.
+// later, never past expiry + grace (then one final check decides).
+import { doublingDelay } from '../lib';
 
 export interface PollTuning {
   /** Interval while a tap is most likely (just after the order reached the terminal). */
@@ -41,8 +42,7 @@ export function finalCheckAt(expiresAt: number, t: PollTuning): number {
 
 /** Doubling delay after `failures` failed attempts (1 -> base), capped; no jitter. */
 export function errorDelay(failures: number, t: Pick<PollTuning, 'errorBaseMs' | 'errorMaxMs'>): number {
-  if (failures <= 0) return 0;
-  return Math.min(t.errorMaxMs, t.errorBaseMs * 2 ** Math.min(failures - 1, 30));
+  return doublingDelay(failures, { baseMs: t.errorBaseMs, maxMs: t.errorMaxMs });
 }
 
 /** Interval between checks of a waiting order, by how long it has been on the terminal. */
@@ -84,22 +84,4 @@ export function tooLateToSend(now: number, expiresAt: number, minUsefulMs: numbe
 /** orderExpireTime for a create sent now: the time left until the sale's own expiry, whole seconds. */
 export function remainingExpireSeconds(now: number, expiresAt: number, maxSeconds: number): number {
   return Math.max(1, Math.min(maxSeconds, Math.ceil((expiresAt - now) / 1000)));
-}
-
-export interface BackoffTuning {
-  baseMs: number;
-  maxMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffTuning = { baseMs: 1_000, maxMs: 15_000 };
-
-/**
- * Delay before retry number `failures` (1 = first retry): doubling, capped, with "equal
- * jitter" (half fixed, half random) so counters that lost the network together do not all
- * come back in the same second. `random` returns [0, 1).
- */
-export function backoffWithJitter(failures: number, t: BackoffTuning, random: () => number): number {
-  const ceiling = Math.min(t.maxMs, t.baseMs * 2 ** Math.min(Math.max(failures, 1) - 1, 30));
-  const r = Math.min(Math.max(random(), 0), 1);
-  return Math.round(ceiling / 2 + (ceiling / 2) * r);
 }

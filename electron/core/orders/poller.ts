@@ -2,11 +2,11 @@
 // backing off): one request in flight per order, a global rate cap, nothing while offline.
 import { isAppError } from '../../../shared/errors';
 import type { Logger } from '../log';
-import type { PosOrderDetails } from '../provider/types';
+import type { PosOrderDetails } from '../provider';
 import type { OrderJournal, OrderRecord } from './order-journal';
 import { finalCheckAt, nextUnknownCheck, nextWaitingCheck, type PollStep, type PollTuning } from './poll-schedule';
-import type { TimerHandle, Timers } from './timers';
-import type { TokenBucket } from './token-bucket';
+import type { TimerHandle, Timers } from '../lib';
+import type { TokenBucket } from '../lib';
 
 export type QueryOutcome =
   | { kind: 'found'; details: PosOrderDetails }

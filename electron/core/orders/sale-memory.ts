@@ -2,7 +2,7 @@
 // remembered per film (the last sale of each film), newest first.
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { FilmMemorySchema, type FilmMemory, type OrderView } from '../../../shared/orders';
-import type { KeyValueStore } from '../settings/kv-store';
+import type { KeyValueStore } from '../settings';
 
 
 const KEY = 'films';

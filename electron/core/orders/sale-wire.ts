@@ -2,7 +2,7 @@
 // the parts of the provider's order details we keep (sender account always masked).
 import { koboToNairaString } from '../../../shared/money';
 import { saleAmounts, splitSeats, type Sale } from '../../../shared/orders';
-import type { PosOrderDetails, PosProductInfo } from '../provider/types';
+import type { PosOrderDetails, PosProductInfo } from '../provider';
 
 /** productInfo as the spec names it: ticket subtotal and booking fee in Naira with two decimals. */
 export function productInfoFor(sale: Sale): PosProductInfo {

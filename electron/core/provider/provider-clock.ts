@@ -3,6 +3,7 @@
 // When the offset is large, requests are stamped with the corrected time (as cloud SDKs do), so a
 // wrong PC clock does not stop sales; the correction is logged and shown in the status bar.
 import type { Clock } from '../clock';
+import { TypedEmitter } from '../lib';
 import type { Logger } from '../log';
 
 /** Offsets at or below this are normal drift: not shown, not corrected. */
@@ -69,7 +70,7 @@ export class ProviderClock implements Clock {
   private offset: number | null = null;
   private measured: number | null = null;
   private correctingNow = false;
-  private readonly listeners = new Set<(s: SkewState) => void>();
+  private readonly changes = new TypedEmitter<{ change: [s: SkewState] }>();
 
   constructor(private readonly base: Clock, private readonly logger: Logger) {}
 
@@ -106,7 +107,7 @@ export class ProviderClock implements Clock {
       this.logger.info('clock skew back within a minute: no correction', { offsetMs });
     }
     const s = this.state();
-    for (const l of this.listeners) l(s);
+    this.changes.emit('change', s);
   }
 
   /** Measures from an answer's Date header; returns the offset or null when the header is unusable. */
@@ -119,7 +120,6 @@ export class ProviderClock implements Clock {
   }
 
   onChange(listener: (s: SkewState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on('change', listener);
   }
 }

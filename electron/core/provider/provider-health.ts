@@ -4,8 +4,8 @@
 import { isAppError } from '../../../shared/errors';
 import type { ProviderStatus } from '../../../shared/provider-status';
 import type { Logger } from '../log';
-import { backoffWithJitter, type BackoffTuning } from '../orders/poll-schedule';
-import type { TimerHandle, Timers } from '../orders/timers';
+import { backoffWithJitter, type BackoffTuning } from '../lib';
+import type { TimerHandle, Timers } from '../lib';
 
 export interface HealthDeps {
   timers: Timers;

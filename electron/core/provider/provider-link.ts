@@ -4,7 +4,7 @@
 import type { ProviderStatus } from '../../../shared/provider-status';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import { systemTimers, type Timers } from '../orders/timers';
+import { systemTimers, type Timers } from '../lib';
 import { createBillsClient } from './bills-client';
 import { observedPos } from './observed-clients';
 import { createPosClient } from './pos-client';

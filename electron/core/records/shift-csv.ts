@@ -3,13 +3,8 @@
 import { koboToNairaString } from '../../../shared/money';
 import type { ShiftReport } from '../../../shared/records';
 import { lagosDate, lagosHm } from '../../../shared/time';
+import { toCsv } from '../lib';
 import { takenKobo } from './shift-report-doc';
-
-export function csvCell(v: string | number): string {
-  let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 function iso(ms: number): string {
   return `${lagosDate(ms)} ${lagosHm(ms)}`;
@@ -36,7 +31,7 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
   rows.push(['orders', 'card_total', '', koboToNairaString(takenKobo(r))]);
   if (t.topups.available) for (const l of t.topups.lines) rows.push(['topups', l.state, l.count, koboToNairaString(l.amountKobo)]);
   for (const i of t.openItems) rows.push([`open_${i.kind}`, `${i.ref} (${i.label})`, 1, koboToNairaString(i.amountKobo)]);
-  const csv = rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  const csv = toCsv(rows);
   const day = lagosDate(r.shift.openedAt);
   const fileName = r.kind === 'Z' ? `z-report-${r.id ?? 'x'}-${day}.csv` : `x-report-${day}-${lagosHm(r.generatedAt).replace(':', '')}.csv`;
   return { fileName, csv };

@@ -2,7 +2,7 @@
 // store. Browser shell: a file only the user can read; the OS keychain is not used there.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { keepLastGood } from '../data-folder/json-recovery';
+import { keepLastGood } from '../data-folder';
 import type { KeyValueStore } from './kv-store';
 
 export interface SecretVault {

@@ -6,10 +6,11 @@ import {
   type PinStatus, type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
 } from '../../../shared/settings';
 import type { Clock } from '../clock';
-import { fingerprint } from '../crypto/fingerprint';
-import { privateKeyObject, publicKeyObject } from '../crypto/rsa';
+import { fingerprint } from '../crypto';
+import { privateKeyObject, publicKeyObject } from '../crypto';
+import { TypedEmitter } from '../lib';
 import type { Logger } from '../log';
-import type { ProviderConfig, ProviderSecrets } from '../provider/types';
+import type { ProviderConfig, ProviderSecrets } from '../provider';
 import type { KeyValueStore } from './kv-store';
 import { productionProblems } from '../../../shared/profile-safety';
 import { hashPin } from './pin';
@@ -64,7 +65,7 @@ export function secretProblems(secrets: unknown): FieldErrors {
 
 export function createSettingsService(deps: SettingsServiceDeps) {
   const { store, vault, logger, clock } = deps;
-  const listeners = new Set<SettingsListener>();
+  const changes = new TypedEmitter<{ change: Parameters<SettingsListener> }>();
   let unlockedUntil = 0;
 
   const readProfile = (name: ProfileName): ProfileSettings => {
@@ -122,7 +123,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
 
   const emit = () => {
     const a = activeProfile();
-    for (const l of listeners) l(a);
+    changes.emit('change', a);
   };
 
   const pinHash = () => (store.get('adminPinHash') as string | undefined) ?? null;
@@ -201,8 +202,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     },
 
     onChange(l: SettingsListener): () => void {
-      listeners.add(l);
-      return () => listeners.delete(l);
+      return changes.on('change', l);
     },
 
     pinStatus,

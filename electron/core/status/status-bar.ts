@@ -2,10 +2,10 @@
 // terminal link and the sale queue, pushed to the screen whenever one of them changes.
 import type { StatusSnapshot } from '../../../shared/contract';
 import type { TerminalState } from '../../../shared/terminal';
-import { readDisk } from '../backup/disk-space';
+import { readDisk } from '../backup';
 import type { EventHub } from '../event-hub';
-import type { ProviderLink } from '../provider/provider-link';
-import type { SettingsService } from '../settings/settings-service';
+import type { ProviderLink } from '../provider';
+import type { SettingsService } from '../settings';
 import type { TerminalLink } from '../terminal';
 
 export interface StatusBarDeps {

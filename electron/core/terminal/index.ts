@@ -4,3 +4,5 @@ export type { TerminalLink, TerminalLinkDeps, TerminalChangeListener } from './t
 export type { SerialPortClass, SerialPortLike, PortInfo } from './serial-port';
 export { parseSnLine, classifySnLine, compileSnPattern, MAX_LINE_LENGTH } from './sn-parser';
 export type { SnLineVerdict } from './sn-parser';
+export { type ProfileTerminals, createProfileTerminals } from './profile-terminals';
+export { createTerminalModule } from './terminal-module';

@@ -8,7 +8,7 @@
 import type { ProfileName } from '../../../shared/settings';
 import { upgradeSnPattern, type TerminalSettings, type TerminalSettingsInput } from '../../../shared/terminal';
 import type { Logger } from '../log';
-import type { KeyValueStore } from '../settings/kv-store';
+import type { KeyValueStore } from '../settings';
 
 const LEGACY_KEY = 'terminal';
 const key = (p: ProfileName) => `terminals.${p}`;

@@ -10,6 +10,7 @@ import {
   type TerminalSettings,
   type TerminalState,
 } from '../../../shared/terminal';
+import { TypedEmitter } from '../lib';
 import type { Logger } from '../log';
 import { classifySnLine } from './sn-parser';
 import { createLineReader, type LineReader } from './line-reader';
@@ -90,7 +91,10 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
 
   let settings: TerminalSettings = defaultTerminalSettings();
   let state: TerminalState = { source: 'serial', status: 'disconnected', portPath: null, sn: null, lastError: null, lastSeenAt: null };
-  const listeners = new Set<TerminalChangeListener>();
+  // A faulty listener must not break the link or escape into serialport's callbacks.
+  const changes = new TypedEmitter<{ change: Parameters<TerminalChangeListener> }>({
+    onListenerError: (e) => log.error('terminal: change listener threw', { error: e instanceof Error ? e.message : String(e) }),
+  });
   let conn: Connection | null = null;
   let reconnectTimer: NodeJS.Timeout | null = null;
   let generation = 0;
@@ -101,14 +105,7 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     const keys = Object.keys(next) as (keyof TerminalState)[];
     if (keys.every((k) => next[k] === state[k])) return;
     state = next;
-    for (const l of [...listeners]) {
-      try {
-        l({ ...state });
-      } catch (e) {
-        // A faulty listener must not break the link or escape into serialport's callbacks.
-        log.error('terminal: change listener threw', { error: e instanceof Error ? e.message : String(e) });
-      }
-    }
+    changes.emit('change', { ...state });
   }
 
   const getState = (): TerminalState => ({ ...state });
@@ -383,7 +380,7 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     const live = conn;
     if (live) await closeConnection(live);
     if (state.source === 'serial') setState({ status: 'disconnected', sn: null, lastError: null });
-    listeners.clear();
+    changes.clear();
   }
 
   return {
@@ -392,8 +389,8 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     setManualSn,
     getState,
     getSettings: () => ({ ...settings }),
-    on: (_event, listener) => void listeners.add(listener),
-    off: (_event, listener) => void listeners.delete(listener),
+    on: (event, listener) => void changes.on(event, listener),
+    off: (event, listener) => changes.off(event, listener),
     close,
   };
 }

@@ -97,17 +97,3 @@ export function parseCsv(text: string, opts: { maxRecords?: number } = {}): CsvP
   }
   return { records, errors, fatal: false, recordCount };
 }
-
-/** One value for a CSV cell: quoted when it holds a comma, quote or line break, or could be read as a formula. */
-export function csvCell(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  let s = String(value);
-  // A spreadsheet would run "=…", "+…", "-…", "@…" as a formula: keep such text inert.
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s) && !/^[+-]?\d[\d\s]*$/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** Rows to CSV text with CRLF line ends (what spreadsheets write). */
-export function toCsv(rows: (string | number | null | undefined)[][]): string {
-  return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
-}

@@ -4,9 +4,9 @@
 import { isAppError } from '../../../shared/errors';
 import type { RowError } from '../../../shared/topups';
 import type { Logger } from '../log';
-import type { Timers } from '../orders/timers';
-import { TokenBucket } from '../orders/token-bucket';
-import type { BillsClient } from '../provider/types';
+import type { Timers } from '../lib';
+import { TokenBucket } from '../lib';
+import type { BillsClient } from '../provider';
 import type { BatchRecord, Move, TopupJournal, TopupRecord } from './topup-journal';
 
 export interface CustomerCheckDeps {

@@ -5,8 +5,8 @@ import { isAppError } from '../../../shared/errors';
 import { BettingProviderViewSchema, type ProvidersView } from '../../../shared/topups';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import type { BillsClient } from '../provider/types';
-import type { KeyValueStore } from '../settings/kv-store';
+import type { BillsClient } from '../provider';
+import type { KeyValueStore } from '../settings';
 import type { ProviderList } from './topup-input';
 
 const Stored = z.object({ providers: z.array(BettingProviderViewSchema), fetchedAt: z.number() });

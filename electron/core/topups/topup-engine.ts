@@ -6,10 +6,11 @@ import { isAppError } from '../../../shared/errors';
 import { formatLagosTime } from '../../../shared/time';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import { systemTimers, type TimerHandle, type Timers } from '../orders/timers';
-import { TokenBucket } from '../orders/token-bucket';
-import { isOutcomeUnknown } from '../provider/provider-errors';
-import type { BillsClient, ServiceType, TopupResult } from '../provider/types';
+import { systemTimers, type TimerHandle, type Timers } from '../lib';
+import { doublingDelay } from '../lib';
+import { TokenBucket } from '../lib';
+import { isOutcomeUnknown } from '../provider';
+import type { BillsClient, ServiceType, TopupResult } from '../provider';
 import type { Move, Owner, TopupJournal, TopupRecord } from './topup-journal';
 import { afterSend, afterStatus, finalMove, OPEN_FOLLOWED } from './topup-decisions';
 import { stateForStatus } from './topup-state';
@@ -124,7 +125,7 @@ export function createTopupEngine(d: EngineDeps) {
     }
   }
 
-  const backoff = (failures: number) => Math.min(t.retryMaxMs, t.retryMinMs * 2 ** Math.max(0, failures - 1));
+  const backoff = (failures: number) => doublingDelay(failures, { baseMs: t.retryMinMs, maxMs: t.retryMaxMs });
 
   // ---- following open items ----
 

@@ -1,8 +1,8 @@
 // The top-up journal in SQLite: every item is written before the request that sends it, every
 // change of state after it, each with an event row, many items per transaction. Final never changes.
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db/database';
-import { migrate } from '../db/database';
+import type { Db } from '../db';
+import { migrate } from '../db';
 import { TOPUP_STATES, isFinalTopupState, type BatchState, type RowError, type TopupState } from '../../../shared/topups';
 import { formatReference } from './reference';
 import {

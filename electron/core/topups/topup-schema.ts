@@ -1,7 +1,7 @@
 // The top-up journal's tables (SQLite migrations) and the shapes of its rows: items, batches,
 // the moves written to them, and the renderer's view of an item.
 import { TOPUP_STATES, type BatchState, type ServiceType, type TopupState, type TopupView } from '../../../shared/topups';
-import type { TopupStatus } from '../provider/types';
+import type { TopupStatus } from '../provider';
 
 const STATES = TOPUP_STATES.map((s) => `'${s}'`).join(',');
 

@@ -7,12 +7,13 @@ import {
   type RowError, type TopupView, type ValidatedCustomer,
 } from '../../../shared/topups';
 import type { Clock } from '../clock';
-import type { Db } from '../db/database';
+import type { Db } from '../db';
 import type { Logger } from '../log';
-import { systemTimers, type Timers } from '../orders/timers';
-import { notConfiguredError } from '../provider/provider-errors';
-import type { BillsClient, TopupStatus } from '../provider/types';
-import type { KeyValueStore } from '../settings/kv-store';
+import { systemTimers, type Timers } from '../lib';
+import { TypedEmitter } from '../lib';
+import { notConfiguredError } from '../provider';
+import type { BillsClient, TopupStatus } from '../provider';
+import type { KeyValueStore } from '../settings';
 import { listUnhandledWebhookEvents, markWebhookEventHandled, migrateWebhookStore, type BillsCallbackEvent } from '../webhook';
 import { batchResultsCsv, batchTemplate } from './batch-export';
 import { checkBatchFile } from './batch-rows';
@@ -59,25 +60,16 @@ export function createTopupService(deps: TopupServiceDeps) {
   const now = () => clock.now();
   const bills = typeof deps.bills === 'function' ? deps.bills : ((b: BillsClient) => () => b)(deps.bills);
   const journal = new TopupJournal(deps.db, now);
-  const itemListeners = new Set<(items: TopupRecord[]) => void>();
-  const batchListeners = new Set<(batchId: number) => void>();
+  // A listener that throws is logged and must not stop the engine that emitted.
+  const changes = new TypedEmitter<{ items: [items: TopupRecord[]]; batch: [batchId: number] }>({
+    onListenerError: (e) => logger.error('top-up listener failed', { error: e instanceof Error ? e.message : String(e) }),
+  });
   const checks = new Map<number, Promise<void>>();
   const named = new Map<string, string>();
   let stopped = false;
 
-  const emitItems = (items: TopupRecord[]) => {
-    for (const l of itemListeners) safely(() => l(items));
-  };
-  const emitBatch = (id: number) => {
-    for (const l of batchListeners) safely(() => l(id));
-  };
-  function safely(fn: () => void): void {
-    try {
-      fn();
-    } catch (e) {
-      logger.error('top-up listener failed', { error: e instanceof Error ? e.message : String(e) });
-    }
-  }
+  const emitItems = (items: TopupRecord[]) => changes.emit('items', items);
+  const emitBatch = (id: number) => changes.emit('batch', id);
 
   const owner = (): Owner => {
     const id = deps.identity();
@@ -354,14 +346,12 @@ export function createTopupService(deps: TopupServiceDeps) {
 
     /** Items that changed (already journaled), many at a time. */
     onItems(l: (items: TopupRecord[]) => void): () => void {
-      itemListeners.add(l);
-      return () => itemListeners.delete(l);
+      return changes.on('items', l);
     },
 
     /** A batch whose counts, state or notice may have changed. */
     onBatch(l: (batchId: number) => void): () => void {
-      batchListeners.add(l);
-      return () => batchListeners.delete(l);
+      return changes.on('batch', l);
     },
 
     journal,

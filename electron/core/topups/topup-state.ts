@@ -1,7 +1,7 @@
 // The life of one top-up item: which moves are allowed, and what the provider's status means.
 import type { TopupState } from '../../../shared/topups';
 import { isFinalTopupState } from '../../../shared/topups';
-import type { TopupStatus } from '../provider/types';
+import type { TopupStatus } from '../provider';
 
 const MOVES: Record<TopupState, readonly TopupState[]> = {
   draft: ['queued', 'not_sent', 'cancelled'],

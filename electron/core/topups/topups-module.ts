@@ -3,7 +3,7 @@
 import type { topupCalls } from '../../../shared/contract-topups';
 import { isFinalTopupState, type ProvidersView, type TopupView } from '../../../shared/topups';
 import type { CoreModule, ModuleContext } from '../core-module';
-import { systemTimers, type TimerHandle, type Timers } from '../orders/timers';
+import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import { WEBHOOK_PATHS } from '../webhook';
 import { toView, type TopupRecord } from './topup-journal';
 import { createTopupService, type TopupService, type TopupTuning } from './topup-service';

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { wireToKobo } from '../../../shared/money';
 import { billsCallbackSignature, billsCallbackUnsafeField, safeEqual } from '../crypto';
-import { describeIssues, parseJson } from '../provider/answer-utils';
-import type { ProviderConfig } from '../provider/types';
+import { describeIssues, parseJson } from '../provider';
+import type { ProviderConfig } from '../provider';
 import { webhookDedupeKey } from './webhook-store';
 import { WEBHOOK_REFUSAL_CODES as C, type BillsCallbackEvent, type WebhookVerdict } from './webhook-types';
 

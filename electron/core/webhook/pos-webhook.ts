@@ -3,9 +3,9 @@
 // decryption of paramContent; then the fields. A bad padding answers exactly like a bad signature.
 import { z } from 'zod';
 import { rsaDecryptChunked, rsaVerify, safeEqual, privateKeyObject, publicKeyObject, type KeyInput } from '../crypto';
-import { describeIssues, parseJson } from '../provider/answer-utils';
-import { PosOrderWire, toPosOrderDetails } from '../provider/pos-schemas';
-import type { ProviderConfig } from '../provider/types';
+import { describeIssues, parseJson } from '../provider';
+import { PosOrderWire, toPosOrderDetails } from '../provider';
+import type { ProviderConfig } from '../provider';
 import { webhookDedupeKey } from './webhook-store';
 import { WEBHOOK_REFUSAL_CODES as C, type PosNotification, type WebhookVerdict } from './webhook-types';
 

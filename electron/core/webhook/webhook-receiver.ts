@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from '../../../shared/profile-safety';
 import { systemClock } from '../clock';
+import { guardedHandler, readBoundedBody, sendJson } from '../lib';
 import { verifyBillsCallback } from './bills-callback';
 import { verifyPosWebhook } from './pos-webhook';
 import { markWebhookEventFailed, markWebhookEventHandled, migrateWebhookStore, recordWebhookEvent, type WebhookKind } from './webhook-store';
@@ -14,44 +15,9 @@ import {
 
 export const DEFAULT_MAX_WEBHOOK_BODY = 64 * 1024;
 
-type BodyResult = { ok: true; text: string } | { ok: false; tooLarge: true };
-
-/** Reads at most `max` bytes; stops listening (buffers nothing more) once the limit is passed. */
-function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        req.off('data', onData);
-        req.pause();
-        chunks.length = 0;
-        resolve({ ok: false, tooLarge: true });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
-    req.on('error', reject);
-    // The sender went away mid-body: nothing to answer (settles nothing if already resolved).
-    req.on('close', () => {
-      if (!req.complete) reject(new Error('the sender closed the connection before the body ended'));
-    });
-  });
-}
-
 function reply(res: ServerResponse, status: number, body: { code: string; message: string }, close = false): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    ...(close ? { connection: 'close' } : {}),
-  });
-  res.end(text);
+  sendJson(res, status, body, { 'content-type': 'application/json', 'cache-control': 'no-store', ...(close ? { connection: 'close' } : {}) });
 }
 
 export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {
@@ -98,32 +64,29 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     if (!kind) return refuse(404, C.notFound, 'unknown path');
     if (req.method !== 'POST') return refuse(405, C.methodNotAllowed, 'use POST');
 
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > maxBody) return refuse(413, C.tooLarge, `body larger than ${maxBody} bytes`, true);
-    const body = await readBody(req, maxBody);
-    if (!body.ok) return refuse(413, C.tooLarge, `body larger than ${maxBody} bytes`, true);
+    const read = await readBoundedBody(req, { maxBytes: maxBody });
+    if (!read.ok) return refuse(413, C.tooLarge, `body larger than ${maxBody} bytes`, true);
+    const text = read.body.toString('utf8');
 
     const cfg = opts.getConfig();
     if (kind === 'pos') {
-      const verdict = verifyPosWebhook(body.text, cfg, clock.now());
+      const verdict = verifyPosWebhook(text, cfg, clock.now());
       if (!verdict.ok) return refuse(verdict.httpStatus, verdict.code, verdict.reason);
       const tranIdHeader = req.headers[cfg.conventions.webhookTranIdHeader.toLowerCase()];
       accept('pos', verdict, opts.onPosNotification, Array.isArray(tranIdHeader) ? tranIdHeader[0] : tranIdHeader);
     } else {
-      const verdict = verifyBillsCallback(body.text, cfg);
+      const verdict = verifyBillsCallback(text, cfg);
       if (!verdict.ok) return refuse(verdict.httpStatus, verdict.code, verdict.reason);
       accept('bills', verdict, opts.onBillsCallback);
     }
     reply(res, 200, WEBHOOK_SUCCESS);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      // Typically the database: answer non-success so the provider sends the event again.
-      logger.error('webhook could not be recorded', { path: req.url, error: e instanceof Error ? e.message : String(e) });
-      if (!res.destroyed) reply(res, 500, { code: C.internal, message: 'could not record the event; send it again' });
-    });
-  });
+  const server = createServer(guardedHandler(handle, (e, req) => {
+    // Typically the database: answer non-success so the provider sends the event again.
+    logger.error('webhook could not be recorded', { path: req.url, error: e instanceof Error ? e.message : String(e) });
+    return { status: 500, body: { code: C.internal, message: 'could not record the event; send it again' }, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
+  }));
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
 

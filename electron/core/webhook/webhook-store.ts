@@ -1,6 +1,6 @@
 // Durable record of every accepted webhook event, written before we answer success. A UNIQUE
 // dedupe key makes repeats harmless; events whose handler failed can be replayed from here.
-import { migrate, type Db } from '../db/database';
+import { migrate, type Db } from '../db';
 
 export const WEBHOOK_MIGRATIONS = [
   {

@@ -1,8 +1,8 @@
 // Types of the webhook receiver: the events it hands on, its options, and its fixed paths/answers.
 import type { Clock } from '../clock';
-import type { Db } from '../db/database';
+import type { Db } from '../db';
 import type { Logger } from '../log';
-import type { PosOrderDetails, ProviderConfig } from '../provider/types';
+import type { PosOrderDetails, ProviderConfig } from '../provider';
 
 /** A verified, decrypted POS payment notification (amounts in kobo, times in ms). */
 export type PosNotification = PosOrderDetails;

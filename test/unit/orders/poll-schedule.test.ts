@@ -1,9 +1,8 @@
-// The poll schedule, backoff with jitter, the expiry rule for sending, and the rate cap.
+// The poll schedule and the expiry rule for sending.
 import { describe, expect, it } from 'vitest';
 import {
-  backoffWithJitter, DEFAULT_POLL_TUNING as T, errorDelay, nextUnknownCheck, nextWaitingCheck, remainingExpireSeconds, tooLateToSend,
+  DEFAULT_POLL_TUNING as T, errorDelay, nextUnknownCheck, nextWaitingCheck, remainingExpireSeconds, tooLateToSend,
 } from '../../../electron/core/orders/poll-schedule';
-import { TokenBucket } from '../../../electron/core/orders/token-bucket';
 
 const since = 1_000_000;
 const expiresAt = since + 300_000;
@@ -67,30 +66,5 @@ describe('sending rules', () => {
     expect(remainingExpireSeconds(0, 300_000, 300)).toBe(300);
     expect(remainingExpireSeconds(60_500, 300_000, 300)).toBe(240);
     expect(remainingExpireSeconds(0, 900_000, 300)).toBe(300);
-  });
-
-  it('backoff doubles to a cap, half of it jittered by the injected random', () => {
-    const b = { baseMs: 1_000, maxMs: 15_000 };
-    expect(backoffWithJitter(1, b, () => 0)).toBe(500);
-    expect(backoffWithJitter(1, b, () => 0.999999)).toBe(1_000);
-    expect(backoffWithJitter(3, b, () => 0.5)).toBe(3_000);
-    expect(backoffWithJitter(20, b, () => 0)).toBe(7_500);
-    expect(backoffWithJitter(20, b, () => 1)).toBe(15_000);
-  });
-});
-
-describe('token bucket', () => {
-  it('caps checks per second across all orders', () => {
-    let now = 0;
-    const b = new TokenBucket({ ratePerSec: 2, burst: 2, now: () => now });
-    expect(b.take()).toBe(0);
-    expect(b.take()).toBe(0);
-    expect(b.take()).toBe(500);
-    now += 499;
-    expect(b.take()).toBe(1);
-    now += 1;
-    expect(b.take()).toBe(0);
-    now += 10_000;
-    expect([b.take(), b.take(), b.take()]).toEqual([0, 0, 500]); // never more than the burst
   });
 });

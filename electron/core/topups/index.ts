@@ -1,0 +1,2 @@
+// The topups module's public face: what other modules may import.
+export { createTopupsModule } from './topups-module';
