@@ -34,6 +34,8 @@ interface AppState {
 }
 
 const THEME_KEY = 'counterpay.theme';
+/** How long the event stream may be down before the page says it lost contact. */
+export const LOST_CONTACT_GRACE_MS = 2000;
 
 export function applyTheme(t: ThemeChoice): void {
   const dark = t === 'dark' || (t === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
@@ -71,11 +73,24 @@ export const useApp = create<AppState>((set) => ({
 export function followMain(): void {
   if (!bridge) return;
   onRefresh('app', () => useApp.getState().hydrate());
+  // Two things follow a drop of the event stream. Events sent meanwhile are lost, so every drop,
+  // however short, ends in a re-read. The red banner only shows once the stream has been down for
+  // LOST_CONTACT_GRACE_MS: a reconnect within a second or two (a busy PC, a first connect that had
+  // to be tried again) changes nothing the cashier can act on, and a banner that flashes for
+  // nothing teaches people to ignore it.
+  let dropped = false;
+  let graceTimer: ReturnType<typeof setTimeout> | null = null;
   onBridgeConnection((up) => {
-    const was = useApp.getState().connected;
-    if (up === was) return;
-    useApp.setState({ connected: up });
-    if (up) void refreshAll();
+    if (!up) {
+      dropped = true;
+      graceTimer ??= setTimeout(() => useApp.setState({ connected: false }), LOST_CONTACT_GRACE_MS);
+      return;
+    }
+    if (graceTimer) clearTimeout(graceTimer);
+    graceTimer = null;
+    useApp.setState({ connected: true });
+    if (dropped) void refreshAll();
+    dropped = false;
   });
   bridge.on('status.changed', (status) => useApp.setState({ status }));
 }
