@@ -1,7 +1,7 @@
 // Backups and recovery through the whole stack in real Chromium: Settings → Backups takes a
 // backup, restores it with the admin PIN typed again (the journal in use is backed up first), and
 // the banner says what happened; a damaged journal found at start gets its banner too.
-import { copyFileSync, mkdtempSync, statSync, truncateSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -101,6 +101,9 @@ test('a damaged journal found at start: the banner says what happened and what t
     await first.stop();
   }
   const file = join(dataDir, 'counterpay.db');
+  // Closed cleanly, the whole journal is in its one file; a -wal beside it would hold the sales and
+  // the cut below would damage nothing.
+  expect(existsSync(`${file}-wal`), 'the first shell closed its journal').toBe(false);
   copyFileSync(file, `${file}.copy-for-test`);
   truncateSync(file, Math.floor(statSync(file).size / 3));
   const shell = await startShellProcess({ dataDir });

@@ -27,6 +27,8 @@ interface AppState {
 }
 
 const THEME_KEY = 'counterpay.theme';
+/** How long the event stream may be down before the page says it lost contact. */
+export const LOST_CONTACT_GRACE_MS = 2000;
 
 export function applyTheme(t: ThemeChoice): void {
   const dark = t === 'dark' || (t === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
