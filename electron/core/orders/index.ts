@@ -4,3 +4,5 @@ export { OrderJournal, ORDER_MIGRATIONS, toView, type OrderRecord } from './orde
 export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES } from './order-state';
 export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './out-order-no';
 export { productInfoFor, maskAccount } from './sale-wire';
+export { createOrdersModule } from './orders-module';
+export { createSaleMemory, nextShowTime } from './sale-memory';

@@ -90,7 +90,7 @@ function toRecord(r: Row): OrderRecord {
       seats: r.seats as string,
       tickets: r.tickets as number,
       priceKobo: r.price_kobo as number,
-      feeKobo: r.booking_fee_kobo as number,
+      bookingFeeKobo: r.booking_fee_kobo as number,
       sn: r.sn as string,
     },
     amountKobo: r.amount_kobo as number,
@@ -110,7 +110,7 @@ function toRecord(r: Row): OrderRecord {
   };
   set('orderNo', r.order_no);
   set('payNo', r.pay_no);
-  set('feeKobo', r.provider_fee_kobo);
+  set('providerFeeKobo', r.provider_fee_kobo);
   set('feePattern', r.fee_pattern);
   set('senderName', r.sender_name);
   set('senderAccount', r.sender_account);
@@ -168,7 +168,7 @@ export class OrderJournal {
         )
         .run(
           outOrderNo, o.counterCode, o.businessDay, seq, o.headMerchantId, o.merchantId, o.state,
-          s.filmName, s.filmTitle, s.showDate, s.showTime, s.seats, s.tickets, s.priceKobo, s.feeKobo, o.amountKobo, s.sn,
+          s.filmName, s.filmTitle, s.showDate, s.showTime, s.seats, s.tickets, s.priceKobo, s.bookingFeeKobo, o.amountKobo, s.sn,
           o.expireSeconds, o.createdAt, o.createdAt + o.expireSeconds * 1000, o.createdAt, o.reason ?? null, o.retryOf ?? null, o.attempts, o.profile ?? 'unrecorded',
         );
       const id = Number(info.lastInsertRowid);
@@ -286,7 +286,7 @@ export class OrderJournal {
     if (p.reason !== undefined && (p.reason ?? undefined) !== cur.reason) return true;
     if (p.waitingSince !== undefined && cur.waitingSince === undefined) return true;
     const current: Record<keyof ProviderFacts, unknown> = {
-      orderNo: cur.orderNo, payNo: cur.payNo, providerFeeKobo: cur.feeKobo, feePattern: cur.feePattern, senderName: cur.senderName,
+      orderNo: cur.orderNo, payNo: cur.payNo, providerFeeKobo: cur.providerFeeKobo, feePattern: cur.feePattern, senderName: cur.senderName,
       senderAccount: cur.senderAccount, transactionTime: cur.transactionTime, completedTime: cur.completedTime,
       providerStatus: cur.providerStatus, detailsJson: cur.detailsJson,
     };

@@ -1,6 +1,6 @@
 // App-wide state: which screen, the theme, app info and the live status snapshot from main.
 import { create } from 'zustand';
-import type { StatusSnapshot } from '../../../shared/contract';
+import type { AppInfo, StatusSnapshot } from '../../../shared/contract';
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
 
@@ -13,13 +13,6 @@ export const SCREENS = [
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 export type ThemeChoice = 'system' | 'light' | 'dark';
-
-interface AppInfo {
-  version: string;
-  shell: 'electron' | 'browser';
-  dataDir: string;
-  secretStorage: { kind: 'os-keychain' | 'file'; note: string };
-}
 
 interface AppState {
   screen: ScreenId;

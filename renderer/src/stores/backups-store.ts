@@ -19,8 +19,6 @@ interface BackupsState {
   dismissNotices(): Promise<void>;
 }
 
-const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 /** A failed notices read is tried again after these pauses (then every last one), until it works. */
 const NOTICE_RETRY_MS = [500, 1000, 2000, 5000];
 let noticeRetry: ReturnType<typeof setTimeout> | null = null;

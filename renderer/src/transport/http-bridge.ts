@@ -2,9 +2,9 @@
 // server-sent-events response (fetch, so the token travels as a header, never in a URL).
 import type { Result } from '../../../shared/contract-kit';
 import type { CounterPayApi } from '../../../shared/contract';
+import { TOKEN_HEADER } from '../../../shared/transport-names';
 
 const TOKEN_KEY = 'counterpay.token';
-const TOKEN_HEADER = 'x-counterpay-token';
 
 /** Takes the token from the URL fragment once, keeps it for this tab, and removes it from the address bar. */
 export function takeToken(): string | null {
