@@ -2,7 +2,7 @@
 // it sent a paid order's notification to our webhook receiver (its deposit callback record).
 // Merged into `calls` in contract.ts; edit here, not there.
 import { z } from 'zod';
-import type { CallsSpec } from './contract-kit';
+import { Empty, type CallsSpec } from './contract-kit';
 
 /**
  * delivered: the receiver answered 2xx. refused: it answered, with another HTTP status.
@@ -31,7 +31,6 @@ export const DeliveryCheckSchema = z.object({
 });
 export type DeliveryCheck = z.infer<typeof DeliveryCheckSchema>;
 
-const Empty = z.object({}).strict();
 
 export const deliveryCalls = {
   /** Asks the provider how its notification of this order reached our webhook receiver. */

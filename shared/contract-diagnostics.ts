@@ -2,9 +2,8 @@
 // the redacted settings, versions, the status snapshot, the journal's counts by state and the last
 // provider errors. Keys never leave main: the file carries their fingerprints only.
 import { z } from 'zod';
-import type { CallsSpec } from './contract-kit';
+import { Empty, type CallsSpec } from './contract-kit';
 
-const Empty = z.object({}).strict();
 
 /** One log record as written to the log files (JSON, one a line). */
 export const LogRecordSchema = z.looseObject({

@@ -1,16 +1,38 @@
 // The generic machinery of the one contract: types derived from the zod schemas, and the
 // transport-independent dispatcher that validates sender and arguments before any handler runs.
 import { z } from 'zod';
-import { AppError, isAppError, type AppErrorShape } from './errors';
+import { AppError, isAppError, issueFields, type AppErrorShape, type FieldErrors } from './errors';
 
 export interface CallSpec<A extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   args: A;
   result: R;
   /** Only after the admin PIN unlocked Settings. */
   admin?: boolean;
+  /**
+   * Set on calls that carry a form: arguments outside the schema are answered VALIDATION with this
+   * message and one error per field, shown next to the field. Without it: BAD_ARGUMENTS (a caller bug).
+   */
+  invalid?: string;
 }
 export type CallsSpec = Record<string, CallSpec>;
 export type EventsSpec = Record<string, z.ZodType>;
+
+/** The arguments of a call that takes none. */
+export const Empty = z.object({}).strict();
+/** A row number in one of main's tables (an order, a top-up, a print job, a shift). */
+export const RowId = z.number().int().positive();
+/** The arguments of a call about one row: `{ id }`. */
+export const IdArgs = z.object({ id: RowId }).strict();
+
+/**
+ * The fields of an object schema as a patch: each optional and without its default, so a field
+ * left out keeps its saved value when the owner merges the patch (the merged whole is checked again).
+ */
+export function patchOf<S extends z.ZodRawShape>(shape: S): z.ZodType<{ [K in keyof S]?: z.output<S[K]> }> {
+  const fields: Record<string, z.core.$ZodType> = {};
+  for (const [k, s] of Object.entries(shape)) fields[k] = z.optional(s instanceof z.ZodDefault ? s.unwrap() : s);
+  return z.object(fields) as z.ZodType<{ [K in keyof S]?: z.output<S[K]> }>;
+}
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppErrorShape };
 
@@ -42,15 +64,11 @@ export interface DispatchOptions {
   log?: (level: 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
   /** Consulted for `admin` calls; throws an AppError when Settings is locked. */
   requireAdmin?: (ctx: CallContext) => void;
-}
-
-function zodIssuesToFields(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.map(String).join('.') || '(arguments)';
-    if (!(key in fields)) fields[key] = issue.message;
-  }
-  return fields;
+  /**
+   * Checks of a form call that only main can make (a pasted key must parse), run beside the
+   * schema when it fails, so every wrong field shows at once; the owner runs them again anyway.
+   */
+  moreFieldErrors?: (call: string, args: unknown) => FieldErrors;
 }
 
 export function createDispatcher<C extends CallsSpec>(calls: C, handlers: Handlers<C>, options: DispatchOptions = {}) {
@@ -65,20 +83,33 @@ export function createDispatcher<C extends CallsSpec>(calls: C, handlers: Handle
       return { ok: false, error: { code: 'UNKNOWN_CALL', message: `There is no call named ${JSON.stringify(String(name).slice(0, 64))}.` } };
     }
     const spec = calls[name] as CallSpec;
+    // The PIN first: a caller without it learns nothing, not even which of its fields are wrong.
+    if (spec.admin) {
+      try {
+        options.requireAdmin?.(ctx);
+      } catch (e) {
+        if (isAppError(e)) return { ok: false, error: toShape(e) };
+        throw e;
+      }
+    }
     const parsed = spec.args.safeParse(args === undefined ? {} : args);
     if (!parsed.success) {
-      const fields = zodIssuesToFields(parsed.error);
+      const fields = issueFields(parsed.error.issues);
+      // A form with a wrong field is the cashier's to fix, not a caller's bug: not worth a warning.
+      if (spec.invalid) {
+        const all = { ...fields, ...options.moreFieldErrors?.(name, args) };
+        return { ok: false, error: { code: 'VALIDATION', message: spec.invalid, details: { fields: all } } };
+      }
       log('warn', 'call refused: bad arguments', { sender: ctx.sender, call: name, fields: Object.keys(fields) });
       return { ok: false, error: { code: 'BAD_ARGUMENTS', message: `The arguments of ${name} are not valid.`, details: { fields } } };
     }
     try {
-      if (spec.admin) options.requireAdmin?.(ctx);
       const handler = handlers[name as keyof C] as (a: unknown, c: CallContext) => unknown;
       const raw = await handler(parsed.data, ctx);
       // Results are parsed too: unknown keys are stripped, so nothing the schema does not name leaves main.
       const out = spec.result.safeParse(raw);
       if (!out.success) {
-        log('error', 'handler returned a value outside its schema', { call: name, fields: zodIssuesToFields(out.error) });
+        log('error', 'handler returned a value outside its schema', { call: name, fields: issueFields(out.error.issues) });
         return { ok: false, error: { code: 'INTERNAL', message: 'CounterPay made an internal error. It has been logged.' } };
       }
       return { ok: true, value: out.data };

@@ -1,26 +1,34 @@
 // Receipts, order search and shifts: this part of the one contract.
 // Merged into `calls`/`events` in contract.ts; edit here, not there.
 import { z } from 'zod';
-import type { CallsSpec, EventsSpec } from './contract-kit';
+import { Empty, IdArgs, patchOf, RowId, type CallsSpec, type EventsSpec } from './contract-kit';
 import {
-  CsvExportSchema, OrderPageSchema, OrderSearchSchema, PrintJobViewSchema, ReceiptPreviewSchema, RecordsSettingsViewSchema,
+  CinemaSettingsSchema, CsvExportSchema, OrderPageSchema, PrinterSettingsSchema, printerTargetIssues, RECEIPT_SETTINGS_INVALID, OrderSearchSchema, PrintJobViewSchema, ReceiptPreviewSchema, RecordsSettingsViewSchema,
   ShiftOpenSchema, ShiftReportViewSchema, ShiftViewSchema, SystemPrinterInfoSchema, ZReportSummarySchema,
 } from './records';
 
-const Empty = z.object({}).strict();
-const Id = z.number().int().positive();
-const OrderRef = z.object({ orderId: Id }).strict();
+/**
+ * A printer settings patch: each field sent is checked by its own rule, and the printer kind's
+ * needs (an address for a network printer, a port for a serial one) when the patch carries both,
+ * so every wrong field shows at once. The owner checks the merged whole again.
+ */
+const PrintingPatch = patchOf(PrinterSettingsSchema.shape).superRefine((p, ctx) => {
+  for (const i of printerTargetIssues(p)) if (i.path[0]! in p) ctx.addIssue({ code: 'custom', ...i });
+});
+const OrderRef = z.object({ orderId: RowId }).strict();
 const CurrentShift = z.object({ shift: ShiftViewSchema.nullable() });
 /** A kept Z report by its number; without one, the open shift's running X report. */
-const ReportRef = z.object({ id: Id.optional() }).strict();
+const ReportRef = z.object({ id: RowId.optional() }).strict();
 
 export const recordCalls = {
   // Printer and cinema settings (stored by this module, checked field by field, saved all-or-nothing).
   'receipts.settings': { args: Empty, result: RecordsSettingsViewSchema },
   'receipts.saveSettings': {
-    args: z.object({ printing: z.record(z.string(), z.unknown()).optional(), cinema: z.record(z.string(), z.unknown()).optional() }).strict(),
+    // Patches: a part or field left out keeps its saved value; the merged whole is checked again.
+    args: z.object({ printing: PrintingPatch.optional(), cinema: patchOf(CinemaSettingsSchema.shape).optional() }).strict(),
     result: RecordsSettingsViewSchema,
     admin: true,
+    invalid: RECEIPT_SETTINGS_INVALID,
   },
   'receipts.systemPrinters': { args: Empty, result: z.array(SystemPrinterInfoSchema) },
   'receipts.testPage': { args: Empty, result: PrintJobViewSchema },
@@ -32,7 +40,7 @@ export const recordCalls = {
   'receipts.savePdf': { args: OrderRef, result: z.object({ path: z.string() }) },
   'receipts.jobs': { args: OrderRef, result: z.array(PrintJobViewSchema) },
   'receipts.failedJobs': { args: Empty, result: z.array(PrintJobViewSchema) },
-  'receipts.retry': { args: z.object({ id: Id }).strict(), result: PrintJobViewSchema },
+  'receipts.retry': { args: IdArgs.strict(), result: PrintJobViewSchema },
 
   // Finding orders again: words, states, Lagos days; newest first, a page at a time.
   'orders.search': { args: OrderSearchSchema, result: OrderPageSchema },
@@ -43,10 +51,10 @@ export const recordCalls = {
   'shift.report': { args: ReportRef, result: ShiftReportViewSchema },
   /** Closing with orders or top-ups still open needs `acceptOpen` (the cashier saw the list). */
   'shift.close': { args: z.object({ acceptOpen: z.boolean().default(false) }).strict(), result: ShiftReportViewSchema },
-  'shift.reports': { args: z.object({ beforeId: Id.optional(), limit: z.number().int().min(1).max(100).default(20) }).strict(), result: z.array(ZReportSummarySchema) },
+  'shift.reports': { args: z.object({ beforeId: RowId.optional(), limit: z.number().int().min(1).max(100).default(20) }).strict(), result: z.array(ZReportSummarySchema) },
   'shift.print': { args: ReportRef, result: PrintJobViewSchema },
-  'shift.browserPrinted': { args: z.object({ id: Id }).strict(), result: PrintJobViewSchema },
-  'shift.reportJobs': { args: z.object({ id: Id }).strict(), result: z.array(PrintJobViewSchema) },
+  'shift.browserPrinted': { args: IdArgs.strict(), result: PrintJobViewSchema },
+  'shift.reportJobs': { args: IdArgs.strict(), result: z.array(PrintJobViewSchema) },
   'shift.exportCsv': { args: ReportRef, result: CsvExportSchema },
 } satisfies CallsSpec;
 

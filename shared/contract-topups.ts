@@ -1,14 +1,12 @@
 // Top-ups (airtime and betting, single and batches): this part of the one contract.
 // Merged into `calls`/`events` in contract.ts; edit here, not there.
 import { z } from 'zod';
-import type { CallsSpec, EventsSpec } from './contract-kit';
+import { Empty, IdArgs, type CallsSpec, type EventsSpec } from './contract-kit';
 import {
   BATCH_ITEM_FILTERS, BatchImportSchema, BatchViewSchema, CsvFileSchema, MAX_CHUNK_SIZE, MAX_CSV_CHARS, ProvidersViewSchema, RowErrorSchema,
-  TopupViewSchema, ValidatedCustomerSchema,
+  TOPUP_INVALID, TopupInputSchema, TopupViewSchema, ValidatedCustomerSchema,
 } from './topups';
 
-const Empty = z.object({}).strict();
-const Id = z.object({ id: z.number().int().positive() }).strict();
 const ChunkSize = z.number().int('The chunk size is a whole number').min(1, 'At least 1 item per request').max(MAX_CHUNK_SIZE, `At most ${MAX_CHUNK_SIZE} items per request`);
 const Page = { offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(500).default(100) };
 
@@ -18,9 +16,9 @@ export const topupCalls = {
   'topups.checkCustomer': { args: z.object({ provider: z.string().max(64), customerId: z.string().max(128) }).strict(), result: ValidatedCustomerSchema },
 
   // One top-up: the form as typed (main checks it), then its life.
-  'topups.submit': { args: z.record(z.string(), z.unknown()), result: TopupViewSchema },
-  'topups.get': { args: Id, result: TopupViewSchema },
-  'topups.checkNow': { args: Id, result: TopupViewSchema },
+  'topups.submit': { args: TopupInputSchema, result: TopupViewSchema, invalid: TOPUP_INVALID },
+  'topups.get': { args: IdArgs, result: TopupViewSchema },
+  'topups.checkNow': { args: IdArgs, result: TopupViewSchema },
   'topups.recent': { args: Empty, result: z.array(TopupViewSchema) },
 
   // Batches: a CSV as text in, checked by main; sent in chunks; followed; exported as CSV text.
@@ -33,18 +31,18 @@ export const topupCalls = {
     result: BatchImportSchema,
   },
   'topups.batchErrors': { args: z.object({ id: z.number().int().positive(), ...Page }).strict(), result: z.object({ total: z.number().int(), errors: z.array(RowErrorSchema) }) },
-  'topups.batchCheckCustomers': { args: Id, result: BatchViewSchema },
+  'topups.batchCheckCustomers': { args: IdArgs, result: BatchViewSchema },
   'topups.batchStart': { args: z.object({ id: z.number().int().positive(), chunkSize: ChunkSize }).strict(), result: BatchViewSchema },
   'topups.batchResume': { args: z.object({ id: z.number().int().positive(), chunkSize: ChunkSize.optional() }).strict(), result: BatchViewSchema },
   /** A draft is discarded; a running batch stops sending (items not sent yet are cancelled). */
-  'topups.batchCancel': { args: Id, result: BatchViewSchema },
-  'topups.batchGet': { args: Id, result: BatchViewSchema },
+  'topups.batchCancel': { args: IdArgs, result: BatchViewSchema },
+  'topups.batchGet': { args: IdArgs, result: BatchViewSchema },
   'topups.batchList': { args: Empty, result: z.array(BatchViewSchema) },
   'topups.batchItems': {
     args: z.object({ id: z.number().int().positive(), filter: z.enum(BATCH_ITEM_FILTERS).default('all'), ...Page }).strict(),
     result: z.object({ total: z.number().int(), items: z.array(TopupViewSchema) }),
   },
-  'topups.batchExport': { args: Id, result: CsvFileSchema },
+  'topups.batchExport': { args: IdArgs, result: CsvFileSchema },
 } satisfies CallsSpec;
 
 export const topupEvents = {

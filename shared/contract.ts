@@ -3,17 +3,16 @@
 import { z } from 'zod';
 import { DiskStatusSchema } from './backups';
 import { backupCalls } from './contract-backups';
-import type { Bridge, CallsSpec, EventsSpec } from './contract-kit';
+import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
-import { ConnectivitySchema, OrderEventSchema, OrderViewSchema } from './orders';
+import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
 import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
-import { ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
+import { PinStatusSchema, PROFILE_INVALID, ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
 import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
 
-const Empty = z.object({}).strict();
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
 
 export { ProviderReach } from './provider-status';
@@ -36,20 +35,7 @@ export const AppInfoSchema = z.object({
   secretStorage: z.object({ kind: z.enum(['os-keychain', 'file']), note: z.string() }),
 });
 
-export const PinStatusSchema = z.object({
-  set: z.boolean(),
-  unlocked: z.boolean(),
-  lockedUntil: z.number().nullable(),
-});
-
-/** A film the counter sold before: its title, price and fee are offered again. */
-export const FilmMemorySchema = z.object({
-  filmName: z.string(),
-  filmTitle: z.string(),
-  priceKobo: z.number().int(),
-  feeKobo: z.number().int(),
-  lastShowTime: z.string().nullable(),
-});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
 
 export const SaleDefaultsSchema = z.object({
   /** yyyy-MM-dd in Africa/Lagos. */
@@ -70,41 +56,52 @@ export const DemoTerminalScreenSchema = z.object({
     .nullable(),
   message: z.string(),
 });
+export type DemoTerminalScreen = z.infer<typeof DemoTerminalScreenSchema>;
+/** What the cashier makes the Demo terminal do with the payment it shows. */
+export const DemoOutcomeSchema = z.enum(['SUCCESS', 'FAIL', 'CANCEL']);
+export type DemoOutcome = z.infer<typeof DemoOutcomeSchema>;
 
-const OrderId = z.object({ id: z.number().int().positive() }).strict();
-
-export const coreCalls = {
+// The core's own calls, one group per core module (electron/core/*-module.ts answers each).
+export const statusCalls = {
   'app.info': { args: Empty, result: AppInfoSchema },
   'status.get': { args: Empty, result: StatusSnapshotSchema },
   /** Probes the payment provider now (the status bar's "Check now"). */
   'status.checkProvider': { args: Empty, result: StatusSnapshotSchema },
+} satisfies CallsSpec;
 
+export const settingsCalls = {
   'settings.pinStatus': { args: Empty, result: PinStatusSchema },
   'settings.setPin': { args: z.object({ currentPin: z.string().max(64).optional(), newPin: Pin }).strict(), result: PinStatusSchema },
   'settings.unlock': { args: z.object({ pin: z.string().max(64) }).strict(), result: PinStatusSchema },
   'settings.lock': { args: Empty, result: PinStatusSchema },
   'settings.getProfile': { args: z.object({ profile: ProfileName }).strict(), result: ProfileViewSchema, admin: true },
-  'settings.saveProfile': { args: ProfileSaveSchema, result: ProfileViewSchema, admin: true },
+  'settings.saveProfile': { args: ProfileSaveSchema, result: ProfileViewSchema, admin: true, invalid: PROFILE_INVALID },
   'settings.setActiveProfile': { args: z.object({ profile: ProfileName }).strict(), result: StatusSnapshotSchema, admin: true },
+} satisfies CallsSpec;
 
+export const orderCalls = {
   // Selling a ticket and taking the card payment (the renderer sends the form; main checks it).
   'sale.defaults': { args: Empty, result: SaleDefaultsSchema },
-  'sale.charge': { args: z.record(z.string(), z.unknown()), result: OrderViewSchema },
-  'orders.get': { args: OrderId, result: OrderViewSchema },
-  'orders.history': { args: OrderId, result: z.array(OrderEventSchema) },
+  'sale.charge': { args: SaleInputSchema, result: OrderViewSchema, invalid: SALE_INVALID },
+  'orders.get': { args: IdArgs, result: OrderViewSchema },
+  'orders.history': { args: IdArgs, result: z.array(OrderEventSchema) },
   'orders.listToday': { args: Empty, result: z.array(OrderViewSchema) },
   'orders.listQueued': { args: Empty, result: z.array(OrderViewSchema) },
-  'orders.retry': { args: OrderId, result: OrderViewSchema },
-  'orders.checkNow': { args: OrderId, result: OrderViewSchema },
+  'orders.retry': { args: IdArgs, result: OrderViewSchema },
+  'orders.checkNow': { args: IdArgs, result: OrderViewSchema },
+} satisfies CallsSpec;
 
+export const terminalCalls = {
   // The counter's terminal: a serial link or a typed serial number.
   'terminal.get': { args: Empty, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
   'terminal.listPorts': { args: Empty, result: z.array(SerialPortInfoSchema) },
   'terminal.configure': { args: TerminalConfigureArgsSchema, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
+} satisfies CallsSpec;
 
+export const demoCalls = {
   // Demo profile only: the simulated terminal.
   'demo.terminalScreen': { args: Empty, result: DemoTerminalScreenSchema },
-  'demo.present': { args: z.object({ outcome: z.enum(['SUCCESS', 'FAIL', 'CANCEL']) }).strict(), result: DemoTerminalScreenSchema },
+  'demo.present': { args: z.object({ outcome: DemoOutcomeSchema }).strict(), result: DemoTerminalScreenSchema },
 } satisfies CallsSpec;
 
 const coreEvents = {
@@ -116,7 +113,11 @@ const coreEvents = {
 } satisfies EventsSpec;
 
 export const calls = {
-  ...coreCalls,
+  ...statusCalls,
+  ...settingsCalls,
+  ...orderCalls,
+  ...terminalCalls,
+  ...demoCalls,
   ...topupCalls,
   ...recordCalls,
   ...deliveryCalls,

@@ -45,3 +45,23 @@ export type FieldErrors = Record<string, string>;
 export function validationError(fields: FieldErrors, message = 'Some fields need fixing'): AppError {
   return new AppError('VALIDATION', message, { fields });
 }
+
+/** The shape of a zod issue this needs (kept structural so shared/ does not tie callers to zod). */
+export interface IssueLike {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/**
+ * One message per field from schema issues, keyed by the dotted path the UI shows it next to
+ * ("settings.posBaseUrl"); the first message of a field wins. `prefix` nests the keys under a
+ * part of the arguments; `root` names an issue about the whole value.
+ */
+export function issueFields(issues: readonly IssueLike[], opts: { prefix?: string; root?: string } = {}): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const i of issues) {
+    const key = [...(opts.prefix ? [opts.prefix] : []), ...i.path.map(String)].join('.') || (opts.root ?? '(arguments)');
+    fields[key] ??= i.message;
+  }
+  return fields;
+}

@@ -25,6 +25,9 @@ export function splitSeats(seats: string): string[] {
 const text = (what: string, max: number) =>
   z.string({ error: `Enter the ${what}` }).trim().min(1, `Enter the ${what}`).max(max, `The ${what} is at most ${max} characters`);
 
+/** What the cashier is told when the sale form has a wrong field (each field says what is wrong). */
+export const SALE_INVALID = 'Check the sale: some fields need fixing';
+
 export const SaleInputSchema = z
   .object({
     filmName: text('film name', 100),
@@ -71,7 +74,7 @@ export const SaleInputSchema = z
       .int('The ticket price must be a whole number of kobo')
       .positive('The ticket price must be more than ₦0.00')
       .max(MAX_PRICE_KOBO, 'The ticket price looks wrong (over ₦10,000,000): check it'),
-    feeKobo: z
+    bookingFeeKobo: z
       .number({ error: 'Enter the booking fee (0 when there is none)' })
       .int('The booking fee must be a whole number of kobo')
       .min(0, 'The booking fee cannot be negative')
@@ -82,6 +85,8 @@ export const SaleInputSchema = z
       .trim()
       .regex(/^[A-Za-z0-9-]{6,32}$/, 'The terminal serial number (SN) is 6 to 32 letters, digits or dashes: see the label on the terminal'),
   })
+  // A field this form does not know (a misspelt or renamed fee) is refused, never dropped: dropping it would charge another amount.
+  .strict()
   .superRefine((s, ctx) => {
     const seats = splitSeats(s.seats).length;
     if (seats !== s.tickets) {
@@ -92,17 +97,17 @@ export const SaleInputSchema = z
       });
     }
   });
-/** What the sale form sends (feeKobo may be left out). */
+/** What the sale form sends (bookingFeeKobo may be left out). */
 export type SaleInput = z.input<typeof SaleInputSchema>;
-/** A checked sale: trimmed, seats normalised ("F7,F8"), feeKobo filled in. */
+/** A checked sale: trimmed, seats normalised ("F7,F8"), bookingFeeKobo filled in. */
 export type Sale = z.output<typeof SaleInputSchema>;
 
 /** Ticket subtotal (tickets x price) and the amount the customer pays (subtotal + fee), in kobo. */
-export function saleAmounts(sale: Pick<Sale, 'tickets' | 'priceKobo' | 'feeKobo'>): { ticketsKobo: number; feeKobo: number; amountKobo: number } {
+export function saleAmounts(sale: Pick<Sale, 'tickets' | 'priceKobo' | 'bookingFeeKobo'>): { ticketsKobo: number; bookingFeeKobo: number; amountKobo: number } {
   const ticketsKobo = sale.tickets * sale.priceKobo;
-  const amountKobo = ticketsKobo + sale.feeKobo;
+  const amountKobo = ticketsKobo + sale.bookingFeeKobo;
   if (!Number.isSafeInteger(ticketsKobo) || !Number.isSafeInteger(amountKobo)) throw new RangeError('amount out of range');
-  return { ticketsKobo, feeKobo: sale.feeKobo, amountKobo };
+  return { ticketsKobo, bookingFeeKobo: sale.bookingFeeKobo, amountKobo };
 }
 
 // ---- states ----
@@ -146,7 +151,7 @@ export const OrderViewSchema = z.object({
   id: z.number().int().positive(),
   outOrderNo: z.string(),
   state: OrderState,
-  /** The sale as entered (checked and normalised); sale.feeKobo is the booking fee. */
+  /** The sale as entered (checked and normalised); its bookingFeeKobo is the cinema's booking fee. */
   sale: z.object({
     filmName: z.string(),
     filmTitle: z.string(),
@@ -155,7 +160,7 @@ export const OrderViewSchema = z.object({
     seats: z.string(),
     tickets: z.number().int(),
     priceKobo: z.number().int(),
-    feeKobo: z.number().int(),
+    bookingFeeKobo: z.number().int(),
     sn: z.string(),
   }),
   /** tickets x price + booking fee: what the customer pays. */
@@ -166,7 +171,7 @@ export const OrderViewSchema = z.object({
   orderNo: z.string().optional(),
   payNo: z.string().optional(),
   /** The provider's transaction fee (not the booking fee). */
-  feeKobo: z.number().int().optional(),
+  providerFeeKobo: z.number().int().optional(),
   feePattern: z.string().optional(),
   senderName: z.string().optional(),
   /** Always masked: at most the last four digits show. */
@@ -199,3 +204,13 @@ export type OrderEvent = z.infer<typeof OrderEventSchema>;
 
 export const ConnectivitySchema = z.object({ online: z.boolean(), queueLength: z.number().int().nonnegative() });
 export type Connectivity = z.infer<typeof ConnectivitySchema>;
+
+/** A film the counter sold before: its title, price and fee are offered again. */
+export const FilmMemorySchema = z.object({
+  filmName: z.string(),
+  filmTitle: z.string(),
+  priceKobo: z.number().int(),
+  bookingFeeKobo: z.number().int(),
+  lastShowTime: z.string().nullable(),
+});
+export type FilmMemory = z.infer<typeof FilmMemorySchema>;

@@ -82,6 +82,9 @@ export const CinemaSettingsSchema = z.object({
 });
 export type CinemaSettings = z.infer<typeof CinemaSettingsSchema>;
 
+/** What the admin is told when a receipt setting needs fixing. */
+export const RECEIPT_SETTINGS_INVALID = 'Some receipt settings need fixing; nothing was saved.';
+
 export function defaultPrinterSettings(): PrinterSettings {
   return PrinterSettingsSchema.parse({});
 }

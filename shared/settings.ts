@@ -85,11 +85,22 @@ export const ProfileSettingsSchema = z.object({
     .default({ enabled: false, host: '127.0.0.1', port: 8787, callbackBaseUrl: '' }),
 });
 export type ProfileSettings = z.infer<typeof ProfileSettingsSchema>;
+/** The admin PIN: whether one is set, whether Settings is unlocked, and until when wrong tries lock it. */
+export const PinStatusSchema = z.object({
+  set: z.boolean(),
+  unlocked: z.boolean(),
+  lockedUntil: z.number().nullable(),
+});
+export type PinStatus = z.infer<typeof PinStatusSchema>;
+
+/** What the admin is told when a profile's fields need fixing. */
+export const PROFILE_INVALID = 'Nothing was saved: fix the fields marked below.';
+
 /** What the renderer may send when saving a profile: the plain fields, plus keys to replace. */
 export const ProfileSaveSchema = z.object({
   profile: ProfileName,
-  /** Checked field by field by the settings service, so each error lands next to its field. */
-  settings: z.record(z.string(), z.unknown()),
+  /** Checked field by field, so each error lands next to its field ("settings.posBaseUrl"). */
+  settings: ProfileSettingsSchema,
   /** Only the keys the admin typed; an empty string clears a key; absent keeps it. */
   secrets: z.partialRecord(SecretName, z.string().max(20000)).default({}),
 });

@@ -1,6 +1,7 @@
 // The counter's POS terminal as the app knows it: its settings (serial port, query, the pattern that
 // finds the serial number in a reply, or a serial number typed by hand) and the live link state.
 import { z } from 'zod';
+import { issueFields } from './errors';
 
 /** Serial numbers are 6 to 32 letters, digits and dashes, with at least one letter or digit. */
 export const SN_MIN_LENGTH = 6;
@@ -147,12 +148,7 @@ export function parseTerminalSettings(
 ): { ok: true; settings: TerminalSettings } | { ok: false; fields: Record<string, string> } {
   const r = TerminalSettingsSchema.safeParse(input);
   if (r.success) return { ok: true, settings: r.data };
-  const fields: Record<string, string> = {};
-  for (const issue of r.error.issues) {
-    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
-    fields[key] ??= issue.message;
-  }
-  return { ok: false, fields };
+  return { ok: false, fields: issueFields(r.error.issues, { root: '_' }) };
 }
 
 /**

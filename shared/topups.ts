@@ -155,6 +155,9 @@ export const AIRTIME_BOUNDS: AmountBounds = { minKobo: AIRTIME_MIN_KOBO, maxKobo
 
 // ---- the single top-up form ----
 
+/** What the cashier is told when the top-up form has a wrong field. */
+export const TOPUP_INVALID = 'Check the top-up: some fields need fixing';
+
 /** What the Single tab sends; main checks every field again (the renderer is not trusted). */
 export const TopupInputSchema = z.object({
   serviceType: ServiceTypeSchema,

@@ -2,8 +2,7 @@
 // per-launch token on every API request.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-
-export const TOKEN_HEADER = 'x-counterpay-token';
+import { TOKEN_HEADER } from '../../shared/transport-names';
 
 export type GuardResult = { ok: true } | { ok: false; status: number; code: string; message: string };
 

@@ -1,6 +1,8 @@
-// A feature module of the core (top-ups, receipts and shifts, ...): its share of the contract's
-// handlers, built from the shared services, with its own start and stop.
+// A module of the core (orders, terminal, settings, top-ups, receipts and shifts, ...): its share
+// of the contract's handlers, built from the shared services, with its own start and stop. The
+// composition root (app-core.ts) builds the shared services and the modules, and only wires.
 import type { CallsSpec, Handlers } from '../../shared/contract-kit';
+import type { FieldErrors } from '../../shared/errors';
 import type { Clock } from './clock';
 import type { Db } from './db';
 import type { DemoSandbox } from './demo';
@@ -11,6 +13,7 @@ import type { BillsClient, PosClient } from './provider';
 import type { BillsCallbackEvent } from './webhook';
 import type { KeyValueStore } from './settings';
 import type { SettingsService } from './settings';
+import type { TerminalLink } from './terminal';
 
 export interface ModuleContext {
   shell: 'electron' | 'browser';
@@ -24,6 +27,8 @@ export interface ModuleContext {
   pos: PosClient;
   bills: BillsClient;
   checkout: CheckoutService;
+  /** The counter's terminal link (its serial number goes on every order). */
+  terminal: TerminalLink;
   demo: () => DemoSandbox | null;
   /** The public address of our webhook receiver, when it runs (for callBackUrl). */
   webhookUrl: () => string | null;
@@ -34,6 +39,8 @@ export interface CoreModule<C extends CallsSpec> {
   /** After the core is built: resume work left by a crash, etc. */
   start?(): Promise<void> | void;
   stop?(): Promise<void> | void;
+  /** Checks of this module's form calls that only main can make, shown with the schema's (see DispatchOptions.moreFieldErrors). */
+  fieldChecks?: { [K in keyof C]?: (args: unknown) => FieldErrors };
   /** A verified bills callback from the webhook receiver (already recorded durably). */
   onBillsCallback?(cb: BillsCallbackEvent): void;
 }

@@ -2,11 +2,9 @@
 // sender is checked to be our own window's top frame showing our own page.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { Dispatch } from '../../shared/contract-kit';
+import { CALL_CHANNEL, EVENT_CHANNEL } from '../../shared/transport-names';
 import type { EventHub } from '../core/event-hub';
 import { isRendererUrl } from './sender-url';
-
-export const CALL_CHANNEL = 'counterpay:call';
-export const EVENT_CHANNEL = 'counterpay:event';
 
 export function isOwnSender(event: IpcMainInvokeEvent, own: () => WebContents | null, rendererUrlPrefix: string): boolean {
   const wc = own();

@@ -2,9 +2,8 @@
 // used): an invoke for known call names and a subscription for known event names. Nothing else.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { CALL_NAMES, EVENT_NAMES, type CounterPayApi } from '../../shared/contract';
+import { CALL_CHANNEL, EVENT_CHANNEL } from '../../shared/transport-names';
 
-const CALL_CHANNEL = 'counterpay:call';
-const EVENT_CHANNEL = 'counterpay:event';
 const callNames = new Set<string>(CALL_NAMES);
 const eventNames = new Set<string>(EVENT_NAMES);
 

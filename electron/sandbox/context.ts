@@ -5,7 +5,7 @@ import type { Logger } from '../core/log';
 import type { ResolvedSandboxConfig } from './config';
 import type { FaultEngine, FaultKind } from './faults';
 import type { SandboxClock } from './sandbox-clock';
-import type { IdGenerator, Timers } from './scheduler';
+import type { IdGenerator, SandboxTimers } from './scheduler';
 import type { SandboxPosOrder, SandboxTopup } from './types';
 import type { WebhookAttempt, WebhookSender } from './webhooks';
 
@@ -16,7 +16,7 @@ export interface SandboxContext {
   wireClock: SandboxClock;
   logger: Logger;
   events: SandboxEvents;
-  timers: Timers;
+  timers: SandboxTimers;
   faults: FaultEngine;
   ids: IdGenerator;
   webhooks: WebhookSender;

@@ -13,7 +13,7 @@ import { FaultEngine, type FaultRule } from './faults';
 import { createPosRoutes } from './pos';
 import { posErrorResult } from './pos-envelope';
 import { PosOrderStore } from './pos-orders';
-import { IdGenerator, Timers } from './scheduler';
+import { IdGenerator, SandboxTimers } from './scheduler';
 import { SandboxClock } from './sandbox-clock';
 import { createRequestHandler } from './server';
 import { TopupStore } from './topups';
@@ -69,7 +69,7 @@ export async function startSandbox(config: SandboxConfig, opts: StartSandboxOpti
   const logger = opts.logger ?? silentLogger;
   const events: SandboxEvents = new EventEmitter<SandboxEventMap>();
   events.setMaxListeners(100);
-  const timers = new Timers(clock);
+  const timers = new SandboxTimers(clock);
   const faults = new FaultEngine();
   faults.set(resolved.faults);
   const webhooks = new WebhookSender({ timers, clock, logger, events, retryScheduleMs: resolved.webhooks.retryScheduleMs, timeoutMs: resolved.webhooks.timeoutMs });

@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock';
 // setTimeout fires at once for delays past 2^31-1 ms; `at` simply waits again when woken early.
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
-export class Timers {
+export class SandboxTimers {
   private readonly handles = new Set<NodeJS.Timeout>();
   private closed = false;
 

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
 import type { SandboxEvents } from './context';
 import { postJson, type PostResult } from './http-util';
-import type { Timers } from './scheduler';
+import type { SandboxTimers } from './scheduler';
 import type { DeliveryStatus } from './types';
 
 export type WebhookKind = 'pos' | 'bills';
@@ -55,7 +55,7 @@ export class WebhookSender {
 
   constructor(
     private readonly deps: {
-      timers: Timers;
+      timers: SandboxTimers;
       clock: Clock;
       logger: Logger;
       events: SandboxEvents;

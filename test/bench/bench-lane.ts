@@ -115,7 +115,7 @@ export class BenchLane {
         }, tapMs);
       };
       this.svc
-        .sell({ filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1', tickets: 1, priceKobo: 250_000, feeKobo: 0, sn })
+        .sell({ filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1', tickets: 1, priceKobo: 250_000, bookingFeeKobo: 0, sn })
         .then((v) => (this.current = { id: v.id, queries: 0, done }), fail);
     });
     const c = this.current as Current | null;

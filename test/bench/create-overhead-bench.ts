@@ -67,7 +67,7 @@ export async function runCreateOverhead(o: { creates: number; warmup: number; ba
       fetches.reset();
       const t0 = performance.now();
       const v = await svc.sell({
-        filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1,A2', tickets: 2, priceKobo: 250_000, feeKobo: 10_000, sn: ts.terminals[0]!,
+        filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1,A2', tickets: 2, priceKobo: 250_000, bookingFeeKobo: 10_000, sn: ts.terminals[0]!,
       });
       await new Promise<void>((resolve) => {
         const off = svc.on('order', (e) => {

@@ -42,7 +42,7 @@ function oneSale(j: OrderJournal, rng: Rng, at: number, n: number, timed: number
   const row = String.fromCharCode(65 + rng.int(0, 14));
   const sale = SaleInputSchema.parse({
     filmName: FILMS[rng.int(0, FILMS.length - 1)], filmTitle: `Hall ${rng.int(1, 6)}`, showDate: new Date(at).toISOString().slice(0, 10), showTime: `${rng.int(12, 22)}:30`,
-    seats: Array.from({ length: tickets }, (_, i) => `${row}${i + 1}`).join(','), tickets, priceKobo: rng.int(15, 60) * 10_000, feeKobo: 10_000, sn: 'P30-0012345',
+    seats: Array.from({ length: tickets }, (_, i) => `${row}${i + 1}`).join(','), tickets, priceKobo: rng.int(15, 60) * 10_000, bookingFeeKobo: 10_000, sn: 'P30-0012345',
   });
   const t = (f: () => unknown) => {
     const t0 = performance.now();
@@ -54,7 +54,7 @@ function oneSale(j: OrderJournal, rng: Rng, at: number, n: number, timed: number
   let outOrderNo = '';
   t(() => {
     const r = j.insert({
-      sale, amountKobo: tickets * sale.priceKobo + sale.feeKobo, counterCode: `C${(n % 3) + 1}`, businessDay: day, createdAt: at, expireSeconds: 300,
+      sale, amountKobo: tickets * sale.priceKobo + sale.bookingFeeKobo, counterCode: `C${(n % 3) + 1}`, businessDay: day, createdAt: at, expireSeconds: 300,
       state: 'creating', attempts: 1, headMerchantId: 'H1', merchantId: 'M1', note: 'Sale recorded; sending the order to the terminal',
     });
     id = r.id;

@@ -77,7 +77,7 @@ export function randomSale(rng: Rng, terminals: string[]): SaleInput {
   return {
     filmName, filmTitle, showDate: '2025-03-31', showTime: `${rng.int(12, 22)}:${rng.chance(0.5) ? '00' : '30'}`,
     seats: Array.from({ length: tickets }, (_, i) => `${row}${first + i}`).join(','),
-    tickets, priceKobo: rng.int(20, 60) * 10_000, feeKobo: rng.chance(0.5) ? 10_000 : 0,
+    tickets, priceKobo: rng.int(20, 60) * 10_000, bookingFeeKobo: rng.chance(0.5) ? 10_000 : 0,
     sn: terminals[rng.int(0, terminals.length - 1)]!,
   };
 }

@@ -1,7 +1,7 @@
 // Backups and recovery through the whole stack in real Chromium: Settings → Backups takes a
 // backup, restores it with the admin PIN typed again (the journal in use is backed up first), and
 // the banner says what happened; a damaged journal found at start gets its banner too.
-import { copyFileSync, mkdtempSync, statSync, truncateSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -9,7 +9,7 @@ import { startShellProcess, type ShellProcess } from '../helpers/browser-shell-p
 import { mountTmpfs } from '../helpers/mounts';
 import { ARTIFACTS, expect, test } from './fixtures';
 
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, feeKobo: 0, sn: 'DEMO-POS-0001' };
+const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, bookingFeeKobo: 0, sn: 'DEMO-POS-0001' };
 
 async function api<T>(request: APIRequestContext, shell: ShellProcess, name: string, args: unknown = {}): Promise<T> {
   const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token }, data: { args } });
@@ -101,6 +101,9 @@ test('a damaged journal found at start: the banner says what happened and what t
     await first.stop();
   }
   const file = join(dataDir, 'counterpay.db');
+  // Closed cleanly, the whole journal is in its one file; a -wal beside it would hold the sales and
+  // the cut below would damage nothing.
+  expect(existsSync(`${file}-wal`), 'the first shell closed its journal').toBe(false);
   copyFileSync(file, `${file}.copy-for-test`);
   truncateSync(file, Math.floor(statSync(file).size / 3));
   const shell = await startShellProcess({ dataDir });

@@ -18,7 +18,10 @@ const ROOT = resolve(__dirname, '../..');
 
 export async function startShellProcess(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<ShellProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'counterpay-e2e-'));
-  const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['electron/browser/cli.ts', '--data-dir', dataDir, '--port', '0'], {
+  // Node itself with tsx as a loader, not the tsx command: the tsx command relays SIGTERM to a child
+  // node and SIGKILLs it when the child does not acknowledge within 30 ms, which on a busy machine
+  // cut the shell off before it closed its journal (the sales were left in the -wal file).
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'electron/browser/cli.ts', '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,12 +45,15 @@ export async function startShellProcess(opts: { dataDir?: string; env?: Record<s
     dataDir,
     output: () => out,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
+      // A shell that did not run its own stop left its journal unclosed: tests that look at the
+      // data folder afterwards would be looking at something a real stop never leaves.
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (child.exitCode !== 0) throw new Error(`the browser shell did not stop cleanly (exit ${child.exitCode ?? child.signalCode}):\n${out.slice(-2000)}`);
     },
   };
 }

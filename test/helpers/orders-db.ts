@@ -19,7 +19,7 @@ export function openTempDb(opts: OpenOptions = {}): { db: Db; file: string; clea
 
 export const SALE_INPUT = {
   filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30',
-  seats: 'F7,F8', tickets: 2, priceKobo: 350_000, feeKobo: 10_000, sn: 'P30-0012345',
+  seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000, sn: 'P30-0012345',
 };
 
 export function sale(over: Partial<typeof SALE_INPUT> = {}): Sale {

@@ -1,13 +1,7 @@
 // The Demo terminal panel's view of the embedded sandbox's terminal.
+import type { DemoTerminalScreen as DemoScreen } from '../../../shared/contract';
 import { nairaStringToKobo } from '../../../shared/money';
 import type { DemoSandbox } from './demo-sandbox';
-
-export interface DemoScreen {
-  available: boolean;
-  sn: string | null;
-  pending: { outOrderNo: string; orderNo: string; amountKobo: number; expiresAt: number } | null;
-  message: string;
-}
 
 export function demoScreen(demo: DemoSandbox | null, sn: string | null): DemoScreen {
   if (!demo) return { available: false, sn: null, pending: null, message: 'The Demo terminal runs only in the Demo profile.' };

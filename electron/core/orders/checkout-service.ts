@@ -220,7 +220,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => stopped };
 
-  function require(id: number): OrderRecord {
+  /** The journaled order, or NOT_FOUND. */
+  function recordOf(id: number): OrderRecord {
     const rec = journal.get(id);
     if (!rec) throw new AppError('NOT_FOUND', `There is no order ${id}.`, { id });
     return rec;
@@ -280,7 +281,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
     /** A new sale (new outOrderNo) with the same tickets, only for a failed, expired or cancelled one. */
     async retrySale(id: number): Promise<OrderView> {
-      const rec = require(id);
+      const rec = recordOf(id);
       if (!['failed', 'expired', 'cancelled'].includes(rec.state)) {
         throw new AppError('CONFLICT', `This sale is ${rec.state}: only a failed, expired or cancelled sale can be started again.`, { id, state: rec.state });
       }
@@ -313,7 +314,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     history(id: number): OrderEvent[] {
-      require(id);
+      recordOf(id);
       return journal.history(id);
     },
 
@@ -323,7 +324,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
     /** Checks the order with the provider now (or, when queued, tries the queue now). */
     async checkNow(id: number): Promise<OrderView> {
-      const rec = require(id);
+      const rec = recordOf(id);
       if (rec.state === 'waiting' || rec.state === 'unknown') await poller.checkNow(id);
       else if (rec.state === 'queued') {
         if (monitor.online) {
@@ -331,7 +332,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
           await outbox.idle();
         } else await monitor.probeNow();
       }
-      return view(require(id));
+      return view(recordOf(id));
     },
 
     /** Asks about every open order now (settings saved, clock corrected): a refusal's victims recover at once. */
@@ -359,7 +360,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
       poller.track(rec.id);
       fetchFinalDetails(finalDetails, rec.id);
-      return view(require(rec.id));
+      return view(recordOf(rec.id));
     },
 
     /** After a start: every order that is not final picks up where it stopped. */

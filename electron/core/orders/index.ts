@@ -7,3 +7,5 @@ export { OrderTextIndex } from './order-text-index';
 export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES } from './order-state';
 export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './out-order-no';
 export { productInfoFor, maskAccount } from './sale-wire';
+export { createOrdersModule } from './orders-module';
+export { createSaleMemory, nextShowTime } from './sale-memory';

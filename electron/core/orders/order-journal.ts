@@ -86,7 +86,7 @@ function toRecord(r: Row): OrderRecord {
       seats: r.seats as string,
       tickets: r.tickets as number,
       priceKobo: r.price_kobo as number,
-      feeKobo: r.booking_fee_kobo as number,
+      bookingFeeKobo: r.booking_fee_kobo as number,
       sn: r.sn as string,
     },
     amountKobo: r.amount_kobo as number,
@@ -104,8 +104,8 @@ function toRecord(r: Row): OrderRecord {
     const val = opt<OrderRecord[K]>(v);
     if (val !== undefined) rec[k] = val;
   };
-  // The provider's facts have their columns in FACT_COLUMNS; its fee is the record's feeKobo.
-  for (const [k, col] of Object.entries(FACT_COLUMNS) as [keyof ProviderFacts, string][]) set(k === 'providerFeeKobo' ? 'feeKobo' : k, r[col]);
+  // The provider's facts, through their one column map.
+  for (const [k, col] of Object.entries(FACT_COLUMNS) as [keyof ProviderFacts, string][]) set(k, r[col]);
   set('reason', r.reason);
   set('retryOf', r.retry_of);
   set('waitingSince', r.waiting_since);
@@ -155,7 +155,7 @@ export class OrderJournal {
         )
         .run(
           outOrderNo, o.counterCode, o.businessDay, seq, o.headMerchantId, o.merchantId, o.state,
-          s.filmName, s.filmTitle, s.showDate, s.showTime, s.seats, s.tickets, s.priceKobo, s.feeKobo, o.amountKobo, s.sn,
+          s.filmName, s.filmTitle, s.showDate, s.showTime, s.seats, s.tickets, s.priceKobo, s.bookingFeeKobo, o.amountKobo, s.sn,
           o.expireSeconds, o.createdAt, o.createdAt + o.expireSeconds * 1000, o.createdAt, o.reason ?? null, o.retryOf ?? null, o.attempts, o.profile ?? 'unrecorded',
         );
       const id = Number(info.lastInsertRowid);
@@ -273,7 +273,7 @@ export class OrderJournal {
     if (p.reason !== undefined && (p.reason ?? undefined) !== cur.reason) return true;
     if (p.waitingSince !== undefined && cur.waitingSince === undefined) return true;
     const current: Record<keyof ProviderFacts, unknown> = {
-      orderNo: cur.orderNo, payNo: cur.payNo, providerFeeKobo: cur.feeKobo, feePattern: cur.feePattern, senderName: cur.senderName,
+      orderNo: cur.orderNo, payNo: cur.payNo, providerFeeKobo: cur.providerFeeKobo, feePattern: cur.feePattern, senderName: cur.senderName,
       senderAccount: cur.senderAccount, transactionTime: cur.transactionTime, completedTime: cur.completedTime,
       providerStatus: cur.providerStatus, detailsJson: cur.detailsJson,
     };

@@ -1,8 +1,8 @@
 // Checks a sale before anything is recorded: the form (per-field messages for the cashier) and
 // the settings the order needs (merchant ids, a sane expiry); and the cashier's words when the
 // journal cannot take it.
-import { AppError, validationError, type FieldErrors } from '../../../shared/errors';
-import { SaleInputSchema, type Sale } from '../../../shared/orders';
+import { AppError, issueFields, validationError } from '../../../shared/errors';
+import { SALE_INVALID, SaleInputSchema, type Sale } from '../../../shared/orders';
 import type { RecordProfile } from '../../../shared/record-profile';
 
 export interface SaleSettings {
@@ -14,19 +14,10 @@ export interface SaleSettings {
   profile?: RecordProfile;
 }
 
-function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  const out: FieldErrors = {};
-  for (const i of issues) {
-    const key = i.path.map(String).join('.') || 'sale';
-    out[key] ??= i.message;
-  }
-  return out;
-}
-
 /** The checked sale; throws VALIDATION (with `details.fields`) or PROVIDER_NOT_CONFIGURED. */
 export function checkSale(input: unknown, s: SaleSettings): Sale {
   const parsed = SaleInputSchema.safeParse(input);
-  if (!parsed.success) throw validationError(fieldErrors(parsed.error.issues), 'Check the sale: some fields need fixing');
+  if (!parsed.success) throw validationError(issueFields(parsed.error.issues, { root: 'sale' }), SALE_INVALID);
   if (!s.headMerchantId || !s.merchantId) {
     throw new AppError('PROVIDER_NOT_CONFIGURED', 'The merchant ids are not set. Ask the administrator to fill them in Settings before selling.');
   }

@@ -6,14 +6,14 @@ import type { PosOrderDetails, PosProductInfo } from '../provider';
 
 /** productInfo as the spec names it: ticket subtotal and booking fee in Naira with two decimals. */
 export function productInfoFor(sale: Sale): PosProductInfo {
-  const { ticketsKobo, feeKobo } = saleAmounts(sale);
+  const { ticketsKobo, bookingFeeKobo } = saleAmounts(sale);
   return {
     filmName: sale.filmName,
     filmTitle: sale.filmTitle,
     filmTicketNum: String(sale.tickets),
     seatNum: splitSeats(sale.seats).join(','),
     filmTicketAmount: koboToNairaString(ticketsKobo),
-    filmFeeAmount: koboToNairaString(feeKobo),
+    filmFeeAmount: koboToNairaString(bookingFeeKobo),
     filmDate: sale.showDate,
     filmTime: sale.showTime,
   };

@@ -8,4 +8,4 @@ export {
 export type { ConfigSource } from './provider-config';
 export { PosOrderWire, toPosOrderDetails } from './pos-schemas';
 export { describeIssues, parseJson } from './answer-utils';
-export { createProviderLink } from './provider-link';
+export { createProviderLink, type ProviderLink } from './provider-link';

@@ -1,8 +1,8 @@
 // The receipt printer and the cinema's name, kept in the settings store under 'printing' and
 // 'cinema': read with defaults, saved all-or-nothing with an error next to each wrong field.
-import { validationError, type FieldErrors } from '../../../shared/errors';
+import { issueFields, validationError, type FieldErrors } from '../../../shared/errors';
 import {
-  CinemaSettingsSchema, defaultCinemaSettings, defaultPrinterSettings, PrinterSettingsSchema, printerTargetIssues, type CinemaSettings, type PrinterSettings,
+  CinemaSettingsSchema, defaultCinemaSettings, RECEIPT_SETTINGS_INVALID, defaultPrinterSettings, PrinterSettingsSchema, printerTargetIssues, type CinemaSettings, type PrinterSettings,
 } from '../../../shared/records';
 import type { Logger } from '../log';
 import type { KeyValueStore } from '../settings';
@@ -10,13 +10,6 @@ import type { KeyValueStore } from '../settings';
 export interface RecordsSettings {
   printing: PrinterSettings;
   cinema: CinemaSettings;
-}
-
-function issuesToFields(prefix: string, issues: readonly { path: readonly PropertyKey[]; message: string }[], into: FieldErrors): void {
-  for (const i of issues) {
-    const key = [prefix, ...i.path.map(String)].join('.');
-    into[key] ??= i.message;
-  }
 }
 
 export function createRecordsSettings(store: KeyValueStore, logger: Logger) {
@@ -40,15 +33,16 @@ export function createRecordsSettings(store: KeyValueStore, logger: Logger) {
     /** Checks both parts; writes nothing unless every field is right. Missing parts keep their value. */
     save(input: { printing?: unknown; cinema?: unknown }): RecordsSettings {
       const cur = this.get();
-      const fields: FieldErrors = {};
       const asObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {});
       const printingIn = { ...cur.printing, ...asObject(input.printing) };
       const printing = input.printing === undefined ? { success: true as const, data: cur.printing } : PrinterSettingsSchema.safeParse(printingIn);
       const cinema = input.cinema === undefined ? { success: true as const, data: cur.cinema } : CinemaSettingsSchema.safeParse({ ...cur.cinema, ...asObject(input.cinema) });
       // The printer-kind checks run only on an otherwise valid object: run them here too, so all errors show at once.
-      if (!printing.success) issuesToFields('printing', [...printing.error.issues, ...printerTargetIssues(printingIn)], fields);
-      if (!cinema.success) issuesToFields('cinema', cinema.error.issues, fields);
-      if (!printing.success || !cinema.success) throw validationError(fields, 'Some receipt settings need fixing; nothing was saved.');
+      const fields: FieldErrors = {
+        ...(printing.success ? {} : issueFields([...printing.error.issues, ...printerTargetIssues(printingIn)], { prefix: 'printing' })),
+        ...(cinema.success ? {} : issueFields(cinema.error.issues, { prefix: 'cinema' })),
+      };
+      if (!printing.success || !cinema.success) throw validationError(fields, RECEIPT_SETTINGS_INVALID);
       store.set('printing', printing.data);
       store.set('cinema', cinema.data);
       return { printing: printing.data, cinema: cinema.data };

@@ -2,3 +2,4 @@
 export { type KeyValueStore } from './kv-store';
 export { type SecretVault, type StringCipher, encryptedStoreVault, fileVault } from './secret-vault';
 export { type SettingsService, createSettingsService } from './settings-service';
+export { createSettingsModule } from './settings-module';

@@ -1,9 +1,9 @@
 // Profiles, keys and the admin PIN. Keys are write-only from the UI: views carry "set" and a
 // fingerprint, never the key. A save validates everything first and writes all of it or nothing.
-import { AppError, validationError, type FieldErrors } from '../../../shared/errors';
+import { AppError, issueFields, validationError, type FieldErrors } from '../../../shared/errors';
 import {
-  PROFILE_NAMES, ProfileSettingsSchema, SECRET_LABELS, SECRET_NAMES, defaultProfile,
-  type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
+  PROFILE_INVALID, PROFILE_NAMES, ProfileSettingsSchema, SECRET_LABELS, SECRET_NAMES, defaultProfile,
+  type PinStatus, type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
 } from '../../../shared/settings';
 import type { Clock } from '../clock';
 import { fingerprint } from '../crypto';
@@ -19,11 +19,6 @@ import type { SecretVault } from './secret-vault';
 
 export const UNLOCK_MS = 10 * 60_000;
 
-export interface PinStatus {
-  set: boolean;
-  unlocked: boolean;
-  lockedUntil: number | null;
-}
 
 export interface SettingsServiceDeps {
   store: KeyValueStore;
@@ -54,6 +49,18 @@ function checkSecret(name: SecretName, value: string): string | null {
   }
   if (!/^\S{8,512}$/.test(v)) return `${SECRET_LABELS[name]}: 8 to 512 characters, no spaces`;
   return null;
+}
+
+/** One message per pasted key that cannot be used (`secrets.<name>`); an empty box clears a key and is fine. */
+export function secretProblems(secrets: unknown): FieldErrors {
+  const fields: FieldErrors = {};
+  if (typeof secrets !== 'object' || secrets === null) return fields;
+  for (const [k, v] of Object.entries(secrets)) {
+    if (!(SECRET_NAMES as readonly string[]).includes(k) || typeof v !== 'string' || v.trim() === '') continue;
+    const problem = checkSecret(k as SecretName, v);
+    if (problem) fields[`secrets.${k}`] = problem;
+  }
+  return fields;
 }
 
 export function createSettingsService(deps: SettingsServiceDeps) {
@@ -143,14 +150,8 @@ export function createSettingsService(deps: SettingsServiceDeps) {
 
     /** All or nothing: every field and key is checked before anything is written. */
     save(name: ProfileName, input: unknown, secrets: Partial<Record<SecretName, string>> = {}): ProfileView {
-      const fields: FieldErrors = {};
       const parsed = ProfileSettingsSchema.safeParse(input);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const key = `settings.${issue.path.map(String).join('.')}`;
-          fields[key] ??= issue.message;
-        }
-      }
+      const fields: FieldErrors = parsed.success ? {} : issueFields(parsed.error.issues, { prefix: 'settings' });
       const writes: Record<string, string | null> = {};
       for (const [k, v] of Object.entries(secrets)) {
         if (!(SECRET_NAMES as readonly string[]).includes(k) || typeof v !== 'string') continue;
@@ -166,7 +167,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
       if (parsed.success && name === 'production') {
         for (const [k, msg] of Object.entries(productionProblems(parsed.data))) fields[`settings.${k}`] ??= msg;
       }
-      if (Object.keys(fields).length > 0 || !parsed.success) throw validationError(fields, 'Nothing was saved: fix the fields marked below.');
+      if (Object.keys(fields).length > 0 || !parsed.success) throw validationError(fields, PROFILE_INVALID);
       const previous: Record<string, string | null> = {};
       for (const k of Object.keys(writes)) previous[k] = vault.get(name, k);
       vault.setMany(name, writes);

@@ -5,3 +5,4 @@ export type { SerialPortClass, SerialPortLike, PortInfo } from './serial-port';
 export { parseSnLine, classifySnLine, compileSnPattern, MAX_LINE_LENGTH } from './sn-parser';
 export type { SnLineVerdict } from './sn-parser';
 export { type ProfileTerminals, createProfileTerminals } from './profile-terminals';
+export { createTerminalModule } from './terminal-module';

@@ -1,9 +1,9 @@
 // Top-ups as a service: single top-ups (checked, journaled, sent at once), batches (a CSV checked
 // row by row, kept as a draft, sent in chunks, followed to the end, exported), bills callbacks,
 // and resuming all of it after a restart. Plain Node; every dependency is passed in.
-import { AppError, isAppError, validationError } from '../../../shared/errors';
+import { AppError, isAppError, issueFields, validationError } from '../../../shared/errors';
 import {
-  DEFAULT_CHUNK_SIZE, TopupInputSchema, checkBettingCustomerId, type BatchImport, type BatchItemFilter, type BatchView, type CsvFile, type ProvidersView,
+  DEFAULT_CHUNK_SIZE, TOPUP_INVALID, TopupInputSchema, checkBettingCustomerId, type BatchImport, type BatchItemFilter, type BatchView, type CsvFile, type ProvidersView,
   type RowError, type TopupView, type ValidatedCustomer,
 } from '../../../shared/topups';
 import type { Clock } from '../clock';
@@ -171,11 +171,7 @@ export function createTopupService(deps: TopupServiceDeps) {
     async submit(input: unknown): Promise<TopupView> {
       if (stopped) throw new AppError('NOT_READY', 'Top-ups are shutting down; try again in a moment.');
       const parsed = TopupInputSchema.safeParse(input);
-      if (!parsed.success) {
-        const fields: Record<string, string> = {};
-        for (const i of parsed.error.issues) fields[i.path.map(String).join('.') || 'topup'] ??= i.message;
-        throw validationError(fields, 'Check the top-up: some fields need fixing');
-      }
+      if (!parsed.success) throw validationError(issueFields(parsed.error.issues, { root: 'topup' }), TOPUP_INVALID);
       const id = requireOwner('topups.submit');
       bills(); // refuse now, with the client's own message, when the provider is not set up
       const v = parsed.data;
@@ -184,7 +180,7 @@ export function createTopupService(deps: TopupServiceDeps) {
       if (!check.ok) {
         const fields: Record<string, string> = {};
         for (const [k, m] of Object.entries(check.problems)) fields[k === 'type' ? 'serviceType' : k] = m;
-        throw validationError(fields, 'Check the top-up: some fields need fixing');
+        throw validationError(fields, TOPUP_INVALID);
       }
       const c = check.value;
       const rec = journal.insertSingle(id, counterCode(id.counterName), lagosDayCode(now()), {

@@ -45,7 +45,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
     ['Show', `${s.showDate} ${s.showTime}`],
     ['Seats', s.seats.split(',').join(', ')],
     ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
-    ['Booking fee', formatNaira(s.feeKobo)],
+    ['Booking fee', formatNaira(s.bookingFeeKobo)],
     ['Terminal', order.sn],
     ['Profile', order.profile && order.profile !== 'unrecorded' ? PROFILE_LABELS[order.profile] : undefined],
     ['Started', formatLagosDateTime(order.createdAt)],

@@ -1,6 +1,6 @@
 // App-wide state: which screen, the theme, app info and the live status snapshot from main.
 import { create } from 'zustand';
-import type { StatusSnapshot } from '../../../shared/contract';
+import type { AppInfo, StatusSnapshot } from '../../../shared/contract';
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
 
@@ -13,13 +13,6 @@ export const SCREENS = [
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 export type ThemeChoice = 'system' | 'light' | 'dark';
-
-interface AppInfo {
-  version: string;
-  shell: 'electron' | 'browser';
-  dataDir: string;
-  secretStorage: { kind: 'os-keychain' | 'file'; note: string };
-}
 
 interface AppState {
   screen: ScreenId;
@@ -34,6 +27,8 @@ interface AppState {
 }
 
 const THEME_KEY = 'counterpay.theme';
+/** How long the event stream may be down before the page says it lost contact. */
+export const LOST_CONTACT_GRACE_MS = 2000;
 
 export function applyTheme(t: ThemeChoice): void {
   const dark = t === 'dark' || (t === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);

@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import type { BackupInfo, BackupsView, RecoveryNotice } from '../../../shared/backups';
 import { call } from '../transport/bridge';
+import type { StoreFollower } from './follow';
 import { errorText } from './call-errors';
 
 interface BackupsState {
@@ -17,6 +18,11 @@ interface BackupsState {
   loadNotices(): Promise<void>;
   dismissNotices(): Promise<void>;
 }
+
+/** A failed notices read is tried again after these pauses (then every last one), until it works. */
+const NOTICE_RETRY_MS = [500, 1000, 2000, 5000];
+let noticeRetry: ReturnType<typeof setTimeout> | null = null;
+let noticeFailures = 0;
 
 export const useBackups = create<BackupsState>((set, get) => {
   const run = async <T>(busy: BackupsState['busy'], fn: () => Promise<T>): Promise<T | undefined> => {
@@ -59,11 +65,18 @@ export const useBackups = create<BackupsState>((set, get) => {
       if (view) set({ view, message: { kind: 'ok', text: folder ? `Backups are also copied to ${folder}.` : 'Backups are kept in the data folder only.' } });
       return !!view;
     },
+    // The banner may be the only place a cashier learns the journal was damaged at start, so a
+    // failed read is not dropped: it is tried again until main answers (and after a reconnect).
     loadNotices: async () => {
+      if (noticeRetry) clearTimeout(noticeRetry);
+      noticeRetry = null;
       try {
         set({ notices: await call('recovery.notices', {}) });
+        noticeFailures = 0;
       } catch {
-        /* the banner is a nicety; the app works without it */
+        const wait = NOTICE_RETRY_MS[Math.min(noticeFailures, NOTICE_RETRY_MS.length - 1)]!;
+        noticeFailures += 1;
+        noticeRetry ??= setTimeout(() => void get().loadNotices(), wait);
       }
     },
     dismissNotices: async () => {
@@ -71,3 +84,11 @@ export const useBackups = create<BackupsState>((set, get) => {
     },
   };
 });
+
+// Notices show on every screen, so they are always re-read after the event stream comes back.
+/** Recovery notices come by a call, not an event: after the event stream comes back they are read again. */
+export const backupsFollower: StoreFollower = {
+  name: 'recovery',
+  listen: () => [],
+  refresh: () => useBackups.getState().loadNotices(),
+};

@@ -2,7 +2,8 @@
 // when the event stream comes back, and hydrates the app. Main owns the truth.
 import type { CounterPayApi } from '../../../shared/contract';
 import { connectBridge, onBridgeConnection } from '../transport/bridge';
-import { appFollower, useApp } from './app-store';
+import { appFollower, LOST_CONTACT_GRACE_MS, useApp } from './app-store';
+import { backupsFollower } from './backups-store';
 import { batchesFollower } from './batch-store';
 import { followStores, type Following, type StoreFollower } from './follow';
 import { ordersFollower } from './orders-store';
@@ -14,7 +15,7 @@ import { terminalFollower } from './terminal-store';
 import { topupsFollower } from './topups-store';
 
 export const STORE_FOLLOWERS: readonly StoreFollower[] = [
-  appFollower, ordersFollower, saleFollower, shiftFollower, receiptsFollower, terminalFollower, settingsFollower, topupsFollower, batchesFollower,
+  appFollower, ordersFollower, saleFollower, shiftFollower, receiptsFollower, terminalFollower, settingsFollower, topupsFollower, batchesFollower, backupsFollower,
 ];
 
 const NO_KEY = 'This page was opened without its key. Open the address that CounterPay printed when it started.';
@@ -27,10 +28,23 @@ export function followMain(bridge: CounterPayApi | null): Following | null {
     return null;
   }
   const following = followStores(bridge, STORE_FOLLOWERS);
+  // Events sent while the stream was down are lost, so every drop, however short, ends in a
+  // re-read. The red banner only shows once the stream has been down for LOST_CONTACT_GRACE_MS: a
+  // reconnect within a second or two (a busy PC, a first connect tried again) changes nothing the
+  // cashier can act on, and a banner that flashes for nothing teaches people to ignore it.
+  let dropped = false;
+  let graceTimer: ReturnType<typeof setTimeout> | null = null;
   onBridgeConnection((up) => {
-    if (up === useApp.getState().connected) return;
-    useApp.setState({ connected: up });
-    if (up) void following.refreshAll();
+    if (!up) {
+      dropped = true;
+      graceTimer ??= setTimeout(() => useApp.setState({ connected: false }), LOST_CONTACT_GRACE_MS);
+      return;
+    }
+    if (graceTimer) clearTimeout(graceTimer);
+    graceTimer = null;
+    if (!useApp.getState().connected) useApp.setState({ connected: true });
+    if (dropped) void following.refreshAll();
+    dropped = false;
   });
   void useApp.getState().hydrate();
   return following;

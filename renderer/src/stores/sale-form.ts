@@ -1,11 +1,10 @@
 // The sale form as typed (strings) and how it becomes a SaleInput: naira to kobo with parseNaira,
 // the shared SaleInputSchema for instant per-field messages, seats kept in step with tickets.
-import type { z } from 'zod';
-import type { FilmMemorySchema } from '../../../shared/contract';
+import { issueFields } from '../../../shared/errors';
 import { koboToNairaString, parseNaira } from '../../../shared/money';
-import { SaleInputSchema, splitSeats, type SaleInput } from '../../../shared/orders';
+import { SaleInputSchema, splitSeats, type FilmMemory, type SaleInput } from '../../../shared/orders';
 
-export type FilmMemory = z.infer<typeof FilmMemorySchema>;
+export type { FilmMemory } from '../../../shared/orders';
 
 export interface SaleDraft {
   filmName: string;
@@ -23,7 +22,7 @@ export type DraftKey = keyof SaleDraft;
 export const DRAFT_KEYS: DraftKey[] = ['filmName', 'filmTitle', 'showDate', 'showTime', 'seats', 'tickets', 'price', 'fee'];
 
 /** Error keys of SaleInputSchema / the server that name a different draft field. */
-const ERROR_TO_DRAFT: Record<string, DraftKey> = { priceKobo: 'price', feeKobo: 'fee' };
+const ERROR_TO_DRAFT: Record<string, DraftKey> = { priceKobo: 'price', bookingFeeKobo: 'fee' };
 
 export function draftKeyOf(errorKey: string): DraftKey | 'sn' | null {
   const head = errorKey.split('.')[0] ?? '';
@@ -57,7 +56,7 @@ export function editDraft(draft: SaleDraft, key: DraftKey, value: string, films:
       next.filmName = film.filmName;
       next.filmTitle = film.filmTitle;
       next.price = nairaInput(film.priceKobo);
-      next.fee = nairaInput(film.feeKobo);
+      next.fee = nairaInput(film.bookingFeeKobo);
     }
   }
   if (key === 'seats') {
@@ -114,14 +113,14 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
     seats: draft.seats,
     tickets,
     priceKobo: typeof price === 'number' ? price : undefined,
-    feeKobo: typeof fee === 'number' ? fee : undefined,
+    bookingFeeKobo: typeof fee === 'number' ? fee : undefined,
     sn: sn ?? '',
   };
   const parsed = SaleInputSchema.safeParse(candidate);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const key = draftKeyOf(issue.path.map(String).join('.'));
-      if (key && !errors[key]) errors[key] = issue.message;
+    for (const [path, message] of Object.entries(issueFields(parsed.error.issues))) {
+      const key = draftKeyOf(path);
+      if (key && !errors[key]) errors[key] = message;
     }
   }
   if (!sn) errors.sn = 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal';
@@ -137,7 +136,7 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
   }
   const ok = Object.keys(errors).length === 0 && parsed.success;
   return {
-    input: ok ? { ...candidate, tickets: tickets!, priceKobo: price as number, feeKobo: fee as number, sn: sn! } : null,
+    input: ok ? { ...candidate, tickets: tickets!, priceKobo: price as number, bookingFeeKobo: fee as number, sn: sn! } : null,
     errors,
     totalKobo,
     ticketsKobo,

@@ -1,16 +1,11 @@
 // The Settings screen's state: PIN gate, the profile being edited and the save's field errors.
 import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
-import type { ProfileName, ProfileView, SecretName } from '../../../shared/settings';
+import type { PinStatus, ProfileName, ProfileView, SecretName } from '../../../shared/settings';
 import { call } from '../transport/bridge';
 import { errorText, fieldErrorsOf } from './call-errors';
 import type { StoreFollower } from './follow';
 
-export interface PinStatus {
-  set: boolean;
-  unlocked: boolean;
-  lockedUntil: number | null;
-}
 
 interface SettingsState {
   pin: PinStatus | null;

@@ -1,16 +1,14 @@
 // The counter's terminal as the Sell screen shows it: settings and live link state from main,
 // the serial ports on offer, and (Demo profile only) the simulated terminal's screen.
-import type { z } from 'zod';
 import { create } from 'zustand';
-import type { DemoTerminalScreenSchema } from '../../../shared/contract';
+import type { DemoOutcome, DemoTerminalScreen as DemoScreen } from '../../../shared/contract';
 import type { SerialPortInfo, TerminalSettings, TerminalState } from '../../../shared/terminal';
 import { call } from '../transport/bridge';
 import { isAppError } from '../../../shared/errors';
 import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 
-export type DemoScreen = z.infer<typeof DemoTerminalScreenSchema>;
-export type DemoOutcome = 'SUCCESS' | 'FAIL' | 'CANCEL';
+export type { DemoOutcome, DemoTerminalScreen as DemoScreen } from '../../../shared/contract';
 
 interface TerminalStore {
   settings: TerminalSettings | null;

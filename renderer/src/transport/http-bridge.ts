@@ -2,9 +2,9 @@
 // server-sent-events response (fetch, so the token travels as a header, never in a URL).
 import type { Result } from '../../../shared/contract-kit';
 import type { CounterPayApi } from '../../../shared/contract';
+import { TOKEN_HEADER } from '../../../shared/transport-names';
 
 const TOKEN_KEY = 'counterpay.token';
-const TOKEN_HEADER = 'x-counterpay-token';
 
 /** Takes the token from the URL fragment once, keeps it for this tab, and removes it from the address bar. */
 export function takeToken(): string | null {
@@ -18,6 +18,14 @@ export function takeToken(): string | null {
 }
 
 type Listener = (payload: unknown) => void;
+
+/**
+ * A stream that neither opens nor says anything for this long is given up and opened again: on a
+ * busy PC a connect can hang, and a half-dead connection never ends by itself. Main sends a
+ * keep-alive every 15 s, so a live stream is never silent this long.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+const SILENCE_TIMEOUT_MS = 45_000;
 
 export function createHttpBridge(token: string, onConnection: (up: boolean) => void): CounterPayApi {
   const listeners = new Map<string, Set<Listener>>();
@@ -36,16 +44,24 @@ export function createHttpBridge(token: string, onConnection: (up: boolean) => v
   const stream = async () => {
     let delay = 500;
     for (;;) {
+      const abort = new AbortController();
+      let watchdog = setTimeout(() => abort.abort(), CONNECT_TIMEOUT_MS);
+      const rearm = () => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => abort.abort(), SILENCE_TIMEOUT_MS);
+      };
       try {
-        const res = await fetch('/api/events', { headers: { [TOKEN_HEADER]: token } });
+        const res = await fetch('/api/events', { headers: { [TOKEN_HEADER]: token }, signal: abort.signal });
         if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
         onConnection(true);
         delay = 500;
+        rearm();
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
         let buf = '';
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
+          rearm();
           buf += value;
           let idx: number;
           while ((idx = buf.indexOf('\n\n')) >= 0) {
@@ -62,6 +78,8 @@ export function createHttpBridge(token: string, onConnection: (up: boolean) => v
         }
       } catch {
         /* fall through to reconnect */
+      } finally {
+        clearTimeout(watchdog);
       }
       onConnection(false);
       await new Promise((r) => setTimeout(r, delay));

@@ -39,7 +39,7 @@ async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
   return r.value as T;
 }
 
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, feeKobo: 50_000, sn: 'DEMO-POS-0001' };
+const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
 
 afterEach(async () => {
   while (cores.length) await cores.pop()!.stop();

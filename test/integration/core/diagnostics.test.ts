@@ -17,7 +17,7 @@ import { fileVault } from '../../../electron/core/settings/secret-vault';
 const ctx = { trusted: true, sender: 'test' };
 const PIN = '97531864';
 const WRONG_CLIENT_AUTH_KEY = 'wrong-client-auth-key-77';
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, feeKobo: 50_000, sn: 'DEMO-POS-0001' };
+const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -15,7 +15,7 @@ import { fileVault } from '../../../electron/core/settings/secret-vault';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, feeKobo: 0, sn: 'DEMO-POS-0001' };
+const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, bookingFeeKobo: 0, sn: 'DEMO-POS-0001' };
 
 afterEach(async () => {
   while (cores.length) await cores.pop()!.stop();

@@ -10,7 +10,7 @@ import type { OrderView } from '../../../shared/orders';
 export type BootedShell = Awaited<ReturnType<typeof bootBrowserShell>>;
 const ctx = { trusted: true, sender: 'test' };
 
-export const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, feeKobo: 50_000, sn: 'DEMO-POS-0001' };
+export const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
 
 let rendererDir: string | null = null;
 function fakeRenderer(): string {

@@ -76,7 +76,7 @@ describe.skipIf(skip !== null)('a full disk', () => {
     m.unmount?.();
   });
 
-  const sale = () => ({ filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, feeKobo: 0, sn });
+  const sale = () => ({ filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, bookingFeeKobo: 0, sn });
 
   it('the status bar says the disk is low before it is full', async () => {
     const status = await call<StatusSnapshot>(core, 'status.get');

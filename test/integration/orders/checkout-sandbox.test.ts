@@ -65,7 +65,7 @@ describe('checkout over loopback HTTP', () => {
     expect(providerOrders(v.outOrderNo)).toHaveLength(1);
     expect(po!.amountKobo).toBe(710_000);
     expect(po!.productInfo).toMatchObject({ filmTicketNum: '2', seatNum: 'F7,F8', filmTicketAmount: '7000.00', filmFeeAmount: '100.00', filmDate: '2025-01-31', filmTime: '19:30' });
-    expect(paid).toMatchObject({ payNo: po!.payNo, feeKobo: po!.feeKobo, feePattern: 'IN_DEDUCT', senderName: po!.senderName, providerStatus: 'SUCCESS' });
+    expect(paid).toMatchObject({ payNo: po!.payNo, providerFeeKobo: po!.feeKobo, feePattern: 'IN_DEDUCT', senderName: po!.senderName, providerStatus: 'SUCCESS' });
     expect(paid.senderAccount).toMatch(/^[*]+\d{4}$/);
     expect(paid.senderAccount!.slice(-4)).toBe(po!.senderAccount.slice(-4));
     expect(svc.history(v.id).map((e) => e.to)).toEqual(['creating', 'waiting', 'paid']);
@@ -132,7 +132,7 @@ describe('webhooks', () => {
     // The notification has no payNo: one query completes the details, changing nothing else.
     const [po] = providerOrders(v.outOrderNo);
     const complete = await waitForOrder(svc, v.id, (o) => o.payNo !== undefined);
-    expect(complete).toMatchObject({ state: 'paid', payNo: po!.payNo, feeKobo: po!.feeKobo, senderName: po!.senderName });
+    expect(complete).toMatchObject({ state: 'paid', payNo: po!.payNo, providerFeeKobo: po!.feeKobo, senderName: po!.senderName });
     expect(svc.history(v.id).map((e) => e.to)).toEqual(['creating', 'waiting', 'paid']);
 
     const before = JSON.stringify([svc.get(v.id), svc.history(v.id)]);

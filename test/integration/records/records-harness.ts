@@ -13,7 +13,7 @@ import { fileVault } from '../../../electron/core/settings/secret-vault';
 
 const ctx = { trusted: true, sender: 'test' };
 
-export const SALE = { filmName: 'LAGOS-NIGHTS', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, feeKobo: 50_000, sn: 'DEMO-POS-0001' };
+export const SALE = { filmName: 'LAGOS-NIGHTS', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
 
 export async function bootCore(dir = mkdtempSync(join(tmpdir(), 'counterpay-records-'))): Promise<{ core: Core; dir: string }> {
   const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock });

@@ -34,7 +34,7 @@ describe('a shift in the Demo profile', () => {
     expect((await callError(core, 'shift.open', { cashier: 'Tunde', openingFloat: '' })).code).toBe('CONFLICT');
 
     const paid1 = await sell(core, 'SUCCESS');
-    await sell(core, 'SUCCESS', { seats: 'A1', tickets: 1, priceKobo: 200_000, feeKobo: 0 });
+    await sell(core, 'SUCCESS', { seats: 'A1', tickets: 1, priceKobo: 200_000, bookingFeeKobo: 0 });
     await sell(core, 'FAIL');
     await sell(core, 'CANCEL', { filmName: 'DUNE-3', filmTitle: 'Dune: Part Three' });
     const open = await sell(core, null, { seats: 'C4', tickets: 1 });
@@ -100,8 +100,8 @@ describe('a shift in the Demo profile', () => {
     const { core } = await bootCore();
     cores.push(core);
     const a = await sell(core, 'SUCCESS');
-    const b = await sell(core, 'FAIL', { filmName: 'DUNE-3', filmTitle: 'Dune: Part Three', seats: 'G12', tickets: 1, priceKobo: 300_000, feeKobo: 15_000 });
-    const c = await sell(core, 'SUCCESS', { seats: 'H1,H2', feeKobo: 0 });
+    const b = await sell(core, 'FAIL', { filmName: 'DUNE-3', filmTitle: 'Dune: Part Three', seats: 'G12', tickets: 1, priceKobo: 300_000, bookingFeeKobo: 15_000 });
+    const c = await sell(core, 'SUCCESS', { seats: 'H1,H2', bookingFeeKobo: 0 });
     const search = (args: Record<string, unknown>) => call<OrderPage>(core, 'orders.search', args);
     const ids = (p: OrderPage) => p.rows.map((r) => r.id);
 

@@ -1,13 +1,19 @@
 // The contract's dispatcher: sender checked and arguments validated before any handler runs.
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createDispatcher, unwrap, type CallsSpec, type Handlers } from '../../../shared/contract-kit';
+import { createDispatcher, patchOf, unwrap, type CallsSpec, type Handlers } from '../../../shared/contract-kit';
 import { AppError, isAppError } from '../../../shared/errors';
 
 const calls = {
   'orders.get': { args: z.object({ id: z.number().int().positive() }).strict(), result: z.object({ id: z.number(), label: z.string() }) },
   'admin.thing': { args: z.object({}).strict(), result: z.object({ done: z.boolean() }), admin: true },
   'broken.result': { args: z.object({}).strict(), result: z.object({ n: z.number() }) },
+  'form.save': {
+    args: z.object({ name: z.string().min(1, 'Enter a name'), seats: z.object({ row: z.string().regex(/^[A-Z]$/, 'One letter') }) }).strict(),
+    result: z.object({ done: z.boolean() }),
+    admin: true,
+    invalid: 'Fix the marked fields',
+  },
 } satisfies CallsSpec;
 
 function setup() {
@@ -17,6 +23,7 @@ function setup() {
     'orders.get': get,
     'admin.thing': thing,
     'broken.result': () => ({ n: 'x' }) as unknown as { n: number },
+    'form.save': thing,
   } as Handlers<typeof calls>;
   const logs: string[] = [];
   let unlocked = false;
@@ -94,6 +101,7 @@ describe('dispatcher', () => {
       },
       'admin.thing': () => ({ done: true }),
       'broken.result': () => ({ n: 1 }),
+      'form.save': () => ({ done: true }),
     });
     const r = await dispatch('orders.get', { id: 9 }, trusted);
     const wire = JSON.parse(JSON.stringify(r));
@@ -113,9 +121,57 @@ describe('dispatcher', () => {
       },
       'admin.thing': () => ({ done: true }),
       'broken.result': () => ({ n: 1 }),
+      'form.save': () => ({ done: true }),
     });
     const r = await dispatch('orders.get', { id: 1 }, trusted);
     expect(r).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
     expect(JSON.stringify(r)).not.toContain('/secret/x');
+  });
+
+  it('a form call answers VALIDATION with one message per field, keyed by its path, without a warning', async () => {
+    const { dispatch, thing, unlock, logs } = setup();
+    unlock();
+    const r = await dispatch('form.save', { name: '', seats: { row: '7' } }, trusted);
+    expect(r).toEqual({ ok: false, error: { code: 'VALIDATION', message: 'Fix the marked fields', details: { fields: { name: 'Enter a name', 'seats.row': 'One letter' } } } });
+    expect(thing).not.toHaveBeenCalled();
+    expect(logs).toEqual([]);
+  });
+
+  it('adds the checks only main can make to a form call’s field errors, so every wrong field shows at once', async () => {
+    const { get, thing } = setup();
+    const seen: string[] = [];
+    const dispatch = createDispatcher(calls, { 'orders.get': get, 'admin.thing': thing, 'broken.result': () => ({ n: 1 }), 'form.save': thing }, {
+      moreFieldErrors: (call) => {
+        seen.push(call);
+        return { 'seats.key': 'This key does not parse' };
+      },
+    });
+    const r = await dispatch('form.save', { name: '', seats: { row: 'A' } }, trusted);
+    expect(!r.ok && r.error.details?.fields).toEqual({ name: 'Enter a name', 'seats.key': 'This key does not parse' });
+    expect(await dispatch('orders.get', { id: 'x' }, trusted)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', details: { fields: { id: expect.any(String) } } } });
+    expect(seen).toEqual(['form.save']);
+  });
+
+  it('checks the PIN before the arguments: a locked caller learns nothing about its fields', async () => {
+    const { dispatch } = setup();
+    const r = await dispatch('form.save', { name: '' }, trusted);
+    expect(r).toMatchObject({ ok: false, error: { code: 'PIN_REQUIRED' } });
+    expect(JSON.stringify(r)).not.toContain('Enter a name');
+  });
+});
+
+describe('patchOf', () => {
+  const Saved = z.object({ port: z.coerce.number().int('A whole number').default(9100), host: z.string().trim().default('') });
+  const Patch = patchOf(Saved.shape);
+
+  it('leaves out what was not sent (no defaults that would overwrite a saved value)', () => {
+    expect(Patch.parse({ host: ' printer ' })).toEqual({ host: 'printer' });
+    expect(Patch.parse({})).toEqual({});
+  });
+
+  it('checks each field that was sent with the saved schema’s own rule', () => {
+    const r = Patch.safeParse({ port: 1.5 });
+    expect(r.success).toBe(false);
+    expect(!r.success && r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['port', 'A whole number']]);
   });
 });

@@ -34,7 +34,7 @@ describe('sell', () => {
     await h.time.advance(5_000);
     h.pos.settle(v.outOrderNo, 'SUCCESS');
     const paid = await h.until(v.id, 'paid', 2_000);
-    expect(paid).toMatchObject({ payNo: expect.stringMatching(/^PAY/), feeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '******6789', providerStatus: 'SUCCESS', transactionTime: 1738314000000 });
+    expect(paid).toMatchObject({ payNo: expect.stringMatching(/^PAY/), providerFeeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '******6789', providerStatus: 'SUCCESS', transactionTime: 1738314000000 });
     expect(paid.reason).toBeUndefined();
     expect(paid.nextActionAt).toBeUndefined();
     expect(h.path(v.id)).toBe('creating>waiting>paid');

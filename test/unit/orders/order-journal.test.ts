@@ -28,7 +28,7 @@ describe('order journal', () => {
     const { j, now, file } = journal();
     const rec = newOrder(j, now.t);
     expect(rec).toMatchObject({ state: 'creating', amountKobo: 710_000, sn: 'P30-0012345', createdAt: now.t, expiresAt: now.t + 300_000, attempts: 1 });
-    expect(rec.sale).toEqual({ filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, feeKobo: 10_000, sn: 'P30-0012345' });
+    expect(rec.sale).toEqual({ filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000, sn: 'P30-0012345' });
     expect(j.history(rec.id)).toEqual([{ at: now.t, from: null, to: 'creating', note: 'Sale recorded' }]);
     // A second connection (another process) sees it at once: committed, not buffered.
     const otherDb = openDatabase(file);
@@ -46,7 +46,7 @@ describe('order journal', () => {
       patch: { payNo: 'P1', providerFeeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '******6789', transactionTime: 11, completedTime: 12, providerStatus: 'SUCCESS', detailsJson: '{"a":1}', reason: null },
     });
     const paid = j.get(rec.id)!;
-    expect(paid).toMatchObject({ state: 'paid', orderNo: 'O1', payNo: 'P1', feeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '******6789', transactionTime: 11, completedTime: 12, providerStatus: 'SUCCESS', detailsJson: '{"a":1}', waitingSince: now.t - 20_000 });
+    expect(paid).toMatchObject({ state: 'paid', orderNo: 'O1', payNo: 'P1', providerFeeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '******6789', transactionTime: 11, completedTime: 12, providerStatus: 'SUCCESS', detailsJson: '{"a":1}', waitingSince: now.t - 20_000 });
     expect(j.history(rec.id).map((e) => `${e.from}->${e.to}`)).toEqual(['null->creating', 'creating->waiting', 'waiting->paid']);
     const view = toView(paid, 123);
     expect(OrderViewSchema.parse(view)).toEqual(view);

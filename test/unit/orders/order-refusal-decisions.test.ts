@@ -13,7 +13,7 @@ const unsigned = causedRefusalError(ctx, 'clock', '10002', 'timestamp expired', 
 function rec(patch: Partial<OrderRecord>): OrderRecord {
   return {
     id: 1, outOrderNo: 'C1-261123-0001', state: 'unknown', amountKobo: 150_000, sn: 'DEMO-POS-0001', createdAt: 0, expiresAt: 10 * 60_000, attempts: 1,
-    sale: { filmName: 'F', filmTitle: 'F', showDate: '2026-11-23', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, feeKobo: 0, sn: 'DEMO-POS-0001' },
+    sale: { filmName: 'F', filmTitle: 'F', showDate: '2026-11-23', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, bookingFeeKobo: 0, sn: 'DEMO-POS-0001' },
     ...patch,
   } as OrderRecord;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SaleInputSchema, saleAmounts, ORDER_STATES, ORDER_STATE_LABELS, ORDER_STATE_CUSTOMER_LINES, OrderViewSchema } from '../../../shared/orders';
 import { maskAccount, productInfoFor, detailsMismatch, factsFromDetails } from '../../../electron/core/orders/sale-wire';
 
-const good = { filmName: 'Lagos Nights', filmTitle: 'Hall 2 (3D)', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, feeKobo: 10_000, sn: 'P30-0012345' };
+const good = { filmName: 'Lagos Nights', filmTitle: 'Hall 2 (3D)', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000, sn: 'P30-0012345' };
 
 function errorsOf(input: unknown): Record<string, string> {
   const r = SaleInputSchema.safeParse(input);
@@ -15,10 +15,16 @@ function errorsOf(input: unknown): Record<string, string> {
 
 describe('SaleInputSchema', () => {
   it('accepts a good sale, normalising seats and filling a missing fee with 0', () => {
-    const { feeKobo: _f, ...noFee } = good;
+    const { bookingFeeKobo: _f, ...noFee } = good;
     const s = SaleInputSchema.parse({ ...noFee, seats: ' f7 , F8' });
     expect(s.seats).toBe('F7,F8');
-    expect(s.feeKobo).toBe(0);
+    expect(s.bookingFeeKobo).toBe(0);
+  });
+
+  it('refuses a field it does not know (a fee under another name) instead of charging without it', () => {
+    const { bookingFeeKobo, ...rest } = good;
+    const r = SaleInputSchema.safeParse({ ...rest, feeKobo: bookingFeeKobo });
+    expect(r.success).toBe(false);
   });
 
   it.each([
@@ -33,7 +39,7 @@ describe('SaleInputSchema', () => {
     ['tickets', 1.5, 'whole number'],
     ['priceKobo', 0, 'more than ₦0.00'],
     ['priceKobo', 10.5, 'whole number of kobo'],
-    ['feeKobo', -1, 'cannot be negative'],
+    ['bookingFeeKobo', -1, 'cannot be negative'],
     ['sn', 'ab', 'serial number (SN)'],
     ['sn', 'P30 0012345', 'serial number (SN)'],
   ])('refuses %s = %j with a message a cashier can act on', (field, value, words) => {
@@ -57,13 +63,13 @@ describe('SaleInputSchema', () => {
 
 describe('amounts', () => {
   it('amount = tickets x price + fee, in integer kobo', () => {
-    expect(saleAmounts({ tickets: 2, priceKobo: 350_000, feeKobo: 10_000 })).toEqual({ ticketsKobo: 700_000, feeKobo: 10_000, amountKobo: 710_000 });
-    expect(saleAmounts({ tickets: 3, priceKobo: 333, feeKobo: 1 })).toEqual({ ticketsKobo: 999, feeKobo: 1, amountKobo: 1000 });
-    expect(saleAmounts({ tickets: 50, priceKobo: 1_000_000_000, feeKobo: 0 }).amountKobo).toBe(50_000_000_000);
+    expect(saleAmounts({ tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000 })).toEqual({ ticketsKobo: 700_000, bookingFeeKobo: 10_000, amountKobo: 710_000 });
+    expect(saleAmounts({ tickets: 3, priceKobo: 333, bookingFeeKobo: 1 })).toEqual({ ticketsKobo: 999, bookingFeeKobo: 1, amountKobo: 1000 });
+    expect(saleAmounts({ tickets: 50, priceKobo: 1_000_000_000, bookingFeeKobo: 0 }).amountKobo).toBe(50_000_000_000);
   });
 
   it('productInfo carries the spec names with Naira to two decimals', () => {
-    const sale = SaleInputSchema.parse({ ...good, tickets: 3, seats: 'A1,A2,A3', priceKobo: 250_050, feeKobo: 5 });
+    const sale = SaleInputSchema.parse({ ...good, tickets: 3, seats: 'A1,A2,A3', priceKobo: 250_050, bookingFeeKobo: 5 });
     expect(productInfoFor(sale)).toEqual({
       filmName: 'Lagos Nights', filmTitle: 'Hall 2 (3D)', filmTicketNum: '3', seatNum: 'A1,A2,A3',
       filmTicketAmount: '7501.50', filmFeeAmount: '0.05', filmDate: '2025-01-31', filmTime: '19:30',

@@ -31,7 +31,7 @@ function setup() {
     now = at;
     const s = sale(over);
     const rec = journal.insert({
-      sale: s, amountKobo: s.tickets * s.priceKobo + s.feeKobo, counterCode: 'C1', businessDay: '261121', createdAt: at, expireSeconds: 300,
+      sale: s, amountKobo: s.tickets * s.priceKobo + s.bookingFeeKobo, counterCode: 'C1', businessDay: '261121', createdAt: at, expireSeconds: 300,
       state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold',
     });
     for (const [i, to] of path.entries()) {

@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { checkDraft, editDraft, emptyDraft, nairaInput, tidyTime, type FilmMemory, type SaleDraft } from '../../../renderer/src/stores/sale-form';
 
-const FILMS: FilmMemory[] = [{ filmName: 'AVENGERS-2D', filmTitle: 'Avengers: Doomsday', priceKobo: 250_050, feeKobo: 20_000, lastShowTime: '19:30' }];
+const FILMS: FilmMemory[] = [{ filmName: 'AVENGERS-2D', filmTitle: 'Avengers: Doomsday', priceKobo: 250_050, bookingFeeKobo: 20_000, lastShowTime: '19:30' }];
 const good: SaleDraft = { filmName: 'AVENGERS-2D', filmTitle: 'Avengers', showDate: '2025-03-31', showTime: '19:30', seats: 'f7, F8', tickets: '2', price: '2,500.50', fee: '200' };
 
 describe('checkDraft', () => {
   it('turns typed naira into exact kobo and totals tickets x price + fee', () => {
     const r = checkDraft(good, 'DEMO-POS-0001');
     expect(r.errors).toEqual({});
-    expect(r.input).toMatchObject({ priceKobo: 250_050, feeKobo: 20_000, tickets: 2, sn: 'DEMO-POS-0001' });
+    expect(r.input).toMatchObject({ priceKobo: 250_050, bookingFeeKobo: 20_000, tickets: 2, sn: 'DEMO-POS-0001' });
     expect(r.ticketsKobo).toBe(500_100);
     expect(r.totalKobo).toBe(520_100);
   });
@@ -26,7 +26,7 @@ describe('checkDraft', () => {
   });
 
   it('an empty fee means no fee; an empty price is asked for', () => {
-    expect(checkDraft({ ...good, fee: '' }, 'SN-123456').input?.feeKobo).toBe(0);
+    expect(checkDraft({ ...good, fee: '' }, 'SN-123456').input?.bookingFeeKobo).toBe(0);
     expect(checkDraft({ ...good, price: '' }, 'SN-123456').errors.price).toBe('Enter the ticket price');
   });
 

@@ -146,7 +146,8 @@ describe('through the contract', () => {
     expect(await core.dispatch('settings.getProfile', { profile: 'demo' }, ctx)).toMatchObject({ ok: false, error: { code: 'PIN_NOT_SET' } });
     expect(await core.dispatch('settings.setPin', { newPin: '2468' }, ctx)).toMatchObject({ ok: true });
     const bad = await core.dispatch('settings.saveProfile', { profile: 'sandbox', settings: 'oops', secrets: { billsSecretKey: 'OPAYPRV-123456789' } }, ctx);
-    expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });
+    // A form call: answered VALIDATION with the field to fix, and nothing (not even the key) saved.
+    expect(bad).toMatchObject({ ok: false, error: { code: 'VALIDATION', details: { fields: { settings: expect.any(String) } } } });
     expect(core.settings.view('sandbox').secrets.billsSecretKey.set).toBe(false);
     const bogusProfile = await core.dispatch('settings.getProfile', { profile: 'staging' }, ctx);
     expect(bogusProfile).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });

@@ -33,7 +33,7 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     tickets: s.tickets,
     priceKobo: s.priceKobo,
     ticketsKobo,
-    bookingFeeKobo: s.feeKobo,
+    bookingFeeKobo: s.bookingFeeKobo,
     totalKobo: o.amountKobo,
     state: o.state,
     outOrderNo: o.outOrderNo,
@@ -53,7 +53,7 @@ export function buildReceipt(i: ReceiptInput): Receipt {
 }
 
 /** "Sat, 21 Nov 2026, 19:30": the show's calendar date, which no time zone may move. */
-export function showDateText(date: string, time: string): string {
+export function receiptShowWhen(date: string, time: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!m) return `${date} ${time}`;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12));
@@ -73,7 +73,7 @@ export function receiptDoc(r: Receipt): PrintDoc {
   b.push({ t: 'heading', text: r.filmTitle });
   if (r.filmName !== r.filmTitle) b.push({ t: 'pair', label: 'Film', value: r.filmName });
   b.push(
-    { t: 'pair', label: 'Show', value: showDateText(r.showDate, r.showTime) },
+    { t: 'pair', label: 'Show', value: receiptShowWhen(r.showDate, r.showTime) },
     { t: 'pair', label: r.seats.length === 1 ? 'Seat' : 'Seats', value: r.seats.join(', ') },
     { t: 'pair', label: `${r.tickets} ticket${r.tickets === 1 ? '' : 's'} × ${formatNaira(r.priceKobo)}`, value: formatNaira(r.ticketsKobo) },
     { t: 'pair', label: 'Booking fee', value: formatNaira(r.bookingFeeKobo) },

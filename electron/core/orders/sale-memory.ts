@@ -1,16 +1,9 @@
 // What the Sell form offers by default: today, the next show time, and the price and fee
 // remembered per film (the last sale of each film), newest first.
-import { lagosDate, lagosHm } from '../../shared/time';
-import type { OrderView } from '../../shared/orders';
-import type { KeyValueStore } from './settings';
+import { lagosDate, lagosHm } from '../../../shared/time';
+import { FilmMemorySchema, type FilmMemory, type OrderView } from '../../../shared/orders';
+import type { KeyValueStore } from '../settings';
 
-export interface FilmMemory {
-  filmName: string;
-  filmTitle: string;
-  priceKobo: number;
-  feeKobo: number;
-  lastShowTime: string | null;
-}
 
 const KEY = 'films';
 const MAX_FILMS = 50;
@@ -25,7 +18,15 @@ export function nextShowTime(now: number): string {
 export function createSaleMemory(store: KeyValueStore) {
   const films = (): FilmMemory[] => {
     const v = store.get(KEY);
-    return Array.isArray(v) ? (v as FilmMemory[]).filter((f) => f && typeof f.filmName === 'string') : [];
+    if (!Array.isArray(v)) return [];
+    const out: FilmMemory[] = [];
+    for (const raw of v as unknown[]) {
+      // Films remembered before the booking fee had its own name kept it as `feeKobo`.
+      const f = raw && typeof raw === 'object' && 'feeKobo' in raw && !('bookingFeeKobo' in raw) ? { ...raw, bookingFeeKobo: raw.feeKobo } : raw;
+      const parsed = FilmMemorySchema.safeParse(f);
+      if (parsed.success) out.push(parsed.data);
+    }
+    return out;
   };
   return {
     films,
@@ -33,7 +34,7 @@ export function createSaleMemory(store: KeyValueStore) {
       return { today: lagosDate(now), nextShowTime: nextShowTime(now), sn, films: films() };
     },
     remember(order: OrderView): void {
-      const f: FilmMemory = { filmName: order.sale.filmName, filmTitle: order.sale.filmTitle, priceKobo: order.sale.priceKobo, feeKobo: order.sale.feeKobo, lastShowTime: order.sale.showTime };
+      const f: FilmMemory = { filmName: order.sale.filmName, filmTitle: order.sale.filmTitle, priceKobo: order.sale.priceKobo, bookingFeeKobo: order.sale.bookingFeeKobo, lastShowTime: order.sale.showTime };
       const rest = films().filter((x) => x.filmName.toLowerCase() !== f.filmName.toLowerCase());
       store.set(KEY, [f, ...rest].slice(0, MAX_FILMS));
     },
