@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
+import { receiptCssPlugin } from './scripts/receipt-css-plugin';
 
 export default defineConfig({
   main: {
@@ -18,7 +19,7 @@ export default defineConfig({
     root: resolve(__dirname, 'renderer'),
     // Copied as they are to the root of the built renderer: the favicon (scripts/make-icons.sh).
     publicDir: resolve(__dirname, 'resources/web'),
-    plugins: [react()],
+    plugins: [react(), receiptCssPlugin()],
     build: { rollupOptions: { input: resolve(__dirname, 'renderer/index.html') } },
   },
 });

@@ -14,3 +14,8 @@ export function isDemoRecord(p: RecordProfile | string | undefined): boolean {
 
 /** Printed in large type on every rendering of a Demo receipt. */
 export const DEMO_RECEIPT_BANNER = 'DEMO — NOT A PAYMENT';
+
+/** Which records a total counts: a real shift leaves Demo ones (play money) out. */
+export interface RecordScope {
+  excludeDemo: boolean;
+}

@@ -239,6 +239,9 @@ export const BATCH_STATE_LABELS: Record<BatchState, string> = {
   discarded: 'Discarded',
 };
 
+/** A batch's check of its customers' names (betting) before sending. */
+export const BATCH_CHECK_STATES = ['none', 'running', 'done'] as const;
+
 export const MAX_BATCH_ROWS = 10_000;
 /** The CSV travels as text in one call; the browser shell takes bodies up to 1 MiB. */
 export const MAX_CSV_CHARS = 900_000;
@@ -271,7 +274,7 @@ export const BatchViewSchema = z.object({
   /** Why sending is paused or waiting; null when it is not. */
   notice: z.string().nullable(),
   check: z.object({
-    state: z.enum(['none', 'running', 'done']),
+    state: z.enum(BATCH_CHECK_STATES),
     checked: count,
     total: count,
     notFound: count,

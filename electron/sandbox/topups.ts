@@ -11,15 +11,8 @@ interface TopupRecord extends SandboxTopup {
   failMsg: string;
 }
 
-export interface NewTopup {
-  reference: string;
-  merchantId: string;
-  serviceType: 'betting' | 'airtime';
-  provider: string;
-  customerId: string;
-  amountKobo: number | null;
-  callBackUrl: string | null;
-}
+/** What a bulk-bills request says of one item; the rest of its record is the sandbox's own. */
+export type NewTopup = Pick<SandboxTopup, 'reference' | 'merchantId' | 'serviceType' | 'provider' | 'customerId' | 'amountKobo' | 'callBackUrl'>;
 
 const clone = (t: TopupRecord): SandboxTopup => {
   const { failMsg: _omit, ...rest } = t;

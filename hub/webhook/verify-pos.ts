@@ -2,20 +2,11 @@
 // order and stopping at the first failure: the body's shape, clientAuthKey (constant time), the
 // 5-minute timestamp window, and the provider's SHA256withRSA signature over paramContent + timestamp.
 // paramContent stays encrypted: the counter that owns the order decrypts it.
-import { z } from 'zod';
 import { rsaVerify, safeEqual, type KeyInput, type SignHash } from '../../electron/core/crypto';
+import { POS_WEBHOOK_MAX_AGE_MS, PosWebhookBody as Body } from '../../electron/core/webhook/pos-envelope';
 import { WEBHOOK_REFUSAL_CODES as C } from '../../electron/core/webhook/webhook-types';
 
-export const POS_WEBHOOK_MAX_AGE_MS = 5 * 60 * 1000;
-
-const Body = z.object({
-  clientAuthKey: z.string(),
-  version: z.string().optional(),
-  bodyFormat: z.string().optional(),
-  timestamp: z.union([z.string(), z.number()]).transform(String),
-  paramContent: z.string().min(1),
-  sign: z.string().min(1),
-});
+export { POS_WEBHOOK_MAX_AGE_MS };
 
 export interface HubMerchantKeys {
   clientAuthKey: string;

@@ -8,8 +8,7 @@ import { openDatabase } from '../../electron/core/db/database';
 import { silentLogger } from '../../electron/core/log';
 import { createCheckoutService } from '../../electron/core/orders/checkout-service';
 import { createPosClient } from '../../electron/core/provider';
-import { OrderTextIndex } from '../../electron/core/records/order-text-index';
-import { migrateRecords } from '../../electron/core/records/records-migrations';
+import { OrderTextIndex } from '../../electron/core/orders/order-text-index';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
 import { percentile, round } from './bench-stats';
 
@@ -55,7 +54,6 @@ export async function runCreateOverhead(o: { creates: number; warmup: number; ba
     tuning: { poll: { fastMs: 3_600_000, mediumMs: 3_600_000, slowMs: 3_600_000 } },
   });
   if (o.withRecords) {
-    migrateRecords(db);
     const textIndex = new OrderTextIndex(db);
     svc.on('order', (v) => textIndex.refresh(v.id));
   }

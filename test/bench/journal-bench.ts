@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../electron/core/db/database';
 import { OrderJournal } from '../../electron/core/orders/order-journal';
-import { OrderTextIndex } from '../../electron/core/records/order-text-index';
-import { searchOrders } from '../../electron/core/records/order-search';
-import { migrateRecords } from '../../electron/core/records/records-migrations';
+import { OrderTextIndex } from '../../electron/core/orders/order-text-index';
+import { searchOrders } from '../../electron/core/orders/order-search';
 import { koboToNairaString } from '../../shared/money';
 import { SaleInputSchema, type OrderState } from '../../shared/orders';
 import { createRng, type Rng } from '../helpers/chaos-random';
@@ -158,8 +157,7 @@ export async function runJournalBench(o: { stored: number; sampleSales: number; 
     const floor = diskCommitP95(dir);
     db = openDatabase(join(dir, 'journal.sqlite'));
     const j = new OrderJournal(db, () => Date.now());
-    // The app's database also carries the records module's indexes on the journal.
-    migrateRecords(db);
+    // openDatabase builds the app's whole schema, the search indexes on the journal included.
     const end = Date.UTC(2025, 2, 31, 12);
     // ---- writes with an empty journal ----
     const at0: number[] = [];

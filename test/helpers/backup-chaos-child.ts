@@ -23,8 +23,8 @@ async function main(): Promise<void> {
     }
   }
   const { db } = openJournalChecked(dataDir, systemClock.now());
-  db.exec('CREATE TABLE IF NOT EXISTS orders (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
-  const insert = db.prepare('INSERT INTO orders (note) VALUES (?)');
+  db.exec('CREATE TABLE IF NOT EXISTS probe_rows (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO probe_rows (note) VALUES (?)');
   const backups = createBackupService({ db, dataDir, clock: systemClock, logger: silentLogger, secondFolder: () => null });
   backups.start();
   const pad = 'x'.repeat(2000); // rows big enough that a backup takes a while

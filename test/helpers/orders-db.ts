@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../electron/core/db/database';
+import { openDatabase, type Db, type OpenOptions } from '../../electron/core/db/database';
 import { SaleInputSchema, type Sale } from '../../shared/orders';
 
 export function tempDbFile(prefix = 'counterpay-orders-'): { file: string; cleanup: () => void } {
@@ -10,9 +10,10 @@ export function tempDbFile(prefix = 'counterpay-orders-'): { file: string; clean
   return { file: join(dir, 'counterpay.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function openTempDb(): { db: Db; file: string; cleanup: () => void } {
+/** The app's whole schema, unless `opts.migrations` asks for an older file (upgrade tests). */
+export function openTempDb(opts: OpenOptions = {}): { db: Db; file: string; cleanup: () => void } {
   const t = tempDbFile();
-  const db = openDatabase(t.file);
+  const db = openDatabase(t.file, opts);
   return { db, file: t.file, cleanup: () => { try { db.close(); } catch { /* already closed */ } t.cleanup(); } };
 }
 

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openDatabase, type Db } from '../db';
+import { migrate, openDatabase, SCHEMA, type Db } from '../db';
 import { tightenFileModes } from '../data-folder';
 
 export const JOURNAL_FILE = 'counterpay.db';
@@ -80,9 +80,11 @@ export function openJournalChecked(dataDir: string, now: number): OpenedJournal 
   if (existsSync(file)) {
     let db: Db | null = null;
     try {
-      db = openDatabase(file);
+      // Checked before the schema's migrations write anything to it.
+      db = openDatabase(file, { migrations: [] });
       problem = quickCheck(db);
       if (!problem) {
+        migrate(db, SCHEMA);
         tightenFileModes(SIDE_FILES.map((s) => file + s));
         return { db, damaged: null };
       }

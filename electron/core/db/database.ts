@@ -1,12 +1,20 @@
-// The app's one SQLite file (WAL, synchronous commits). Each module creates its own tables
-// through `migrate`; the journal is written before any network call that acts on it.
+// The app's one SQLite file (WAL, synchronous commits). Its tables come from one ordered list of
+// named migrations (schema.ts) applied once at open; the journal is written before any network
+// call that acts on it.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { SCHEMA, type Migration } from './schema';
 
 export type Db = Database.Database;
+export type { Migration };
 
-export function openDatabase(file: string): Db {
+export interface OpenOptions {
+  /** The migrations to bring the file up to; the whole schema unless a test builds an older file. */
+  migrations?: readonly Migration[];
+}
+
+export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -14,11 +22,12 @@ export function openDatabase(file: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  migrate(db, opts.migrations ?? SCHEMA);
   return db;
 }
 
-/** Runs each named migration once, in a transaction. */
-export function migrate(db: Db, migrations: { name: string; sql: string }[]): void {
+/** Runs each named migration not yet applied to this file, in list order, each in a transaction. */
+export function migrate(db: Db, migrations: readonly Migration[]): void {
   const applied = new Set((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name));
   for (const m of migrations) {
     if (applied.has(m.name)) continue;

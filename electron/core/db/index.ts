@@ -1,2 +1,3 @@
 // The db module's public face: what other modules may import.
-export { type Db, migrate, openDatabase } from './database';
+export { type Db, type Migration, type OpenOptions, migrate, openDatabase } from './database';
+export { SCHEMA } from './schema';

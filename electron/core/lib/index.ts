@@ -8,3 +8,5 @@ export { REDACTED, redact, scrubKnown, scrubText } from './redact';
 export { systemTimers, type TimerHandle, type Timers } from './timers';
 export { TokenBucket } from './token-bucket';
 export { TypedEmitter, type EventMap, type TypedEmitterOptions } from './typed-emitter';
+export { checkIn, sqlList } from './sql-list';
+export { camelRow, type Row } from './rows';

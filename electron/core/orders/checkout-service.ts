@@ -18,7 +18,7 @@ import { remainingExpireSeconds } from './poll-schedule';
 import { Poller, type QueryOutcome } from './poller';
 import { productInfoFor } from './sale-wire';
 import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
-import { checkSale, type SaleSettings } from './sale-intake';
+import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 import { systemTimers, type Timers } from '../lib';
 import { TokenBucket } from '../lib';
 
@@ -233,10 +233,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return journal.insert(o);
     } catch (err) {
       logger.error('could not record a sale', { error: String(err) });
-      const full = (err as { code?: unknown }).code === 'SQLITE_FULL';
-      throw new AppError('INTERNAL', full
-        ? 'The sale could not be recorded because the disk of this computer is full, so nothing was sent to the terminal. Free some disk space, then try again.'
-        : 'The sale could not be recorded on this computer (the database could not be written), so nothing was sent to the terminal. Try again; if it repeats, call support.', full ? { cause: 'disk-full' } : undefined);
+      throw saleNotRecorded(err);
     }
   }
 

@@ -1,15 +1,11 @@
 // The order journal in SQLite: every order is written before it is sent, every change of state
 // after it, each in its own committed transaction with an event row. Final orders never change.
 import type { Db } from '../db';
-import { migrate } from '../db';
 import { type OrderEvent, type OrderState, type OrderView, type Sale } from '../../../shared/orders';
 import { canTransition, isFinalState, OPEN_STATES } from './order-state';
-import { ORDER_MIGRATIONS } from './order-migrations';
 import { formatOutOrderNo } from './out-order-no';
 import type { ProviderFacts } from './sale-wire';
 import type { RecordProfile } from '../../../shared/record-profile';
-
-export { ORDER_MIGRATIONS };
 
 /** An order as the journal holds it: the view plus what only the core needs. */
 export interface OrderRecord extends Omit<OrderView, 'nextActionAt'> {
@@ -108,19 +104,11 @@ function toRecord(r: Row): OrderRecord {
     const val = opt<OrderRecord[K]>(v);
     if (val !== undefined) rec[k] = val;
   };
-  set('orderNo', r.order_no);
-  set('payNo', r.pay_no);
-  set('providerFeeKobo', r.provider_fee_kobo);
-  set('feePattern', r.fee_pattern);
-  set('senderName', r.sender_name);
-  set('senderAccount', r.sender_account);
-  set('transactionTime', r.transaction_time);
-  set('completedTime', r.completed_time);
+  // The provider's facts, through their one column map.
+  for (const [k, col] of Object.entries(FACT_COLUMNS) as [keyof ProviderFacts, string][]) set(k, r[col]);
   set('reason', r.reason);
-  set('providerStatus', r.provider_status);
   set('retryOf', r.retry_of);
   set('waitingSince', r.waiting_since);
-  set('detailsJson', r.details_json);
   return rec;
 }
 
@@ -137,7 +125,6 @@ export class OrderJournal {
   constructor(db: Db, now: () => number) {
     this.db = db;
     this.now = now;
-    migrate(db, ORDER_MIGRATIONS);
   }
 
   /**

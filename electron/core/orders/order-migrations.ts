@@ -1,11 +1,11 @@
 // The order journal's tables, as named migrations run once each: the journal itself, then the
 // profile every order was made under.
 import { DEMO_AUTO_TERMINAL_SN, DEMO_HEAD_MERCHANT_ID, DEMO_TERMINAL_SN } from '../../sandbox/demo-config';
+import type { Migration } from '../db';
+import { checkIn } from '../lib';
 import { ORDER_STATES } from './order-state';
 
-const STATE_LIST = ORDER_STATES.map((s) => `'${s}'`).join(',');
-
-export const ORDER_MIGRATIONS = [
+export const ORDER_MIGRATIONS: Migration[] = [
   {
     name: 'orders-001-journal',
     sql: `
@@ -17,7 +17,7 @@ export const ORDER_MIGRATIONS = [
         seq INTEGER NOT NULL,
         head_merchant_id TEXT NOT NULL,
         merchant_id TEXT NOT NULL,
-        state TEXT NOT NULL CHECK (state IN (${STATE_LIST})),
+        state TEXT NOT NULL ${checkIn('state', ORDER_STATES)},
         film_name TEXT NOT NULL,
         film_title TEXT NOT NULL,
         show_date TEXT NOT NULL,

@@ -1,5 +1,6 @@
 // Checks a sale before anything is recorded: the form (per-field messages for the cashier) and
-// the settings the order needs (merchant ids, a sane expiry).
+// the settings the order needs (merchant ids, a sane expiry); and the cashier's words when the
+// journal cannot take it.
 import { AppError, issueFields, validationError } from '../../../shared/errors';
 import { SALE_INVALID, SaleInputSchema, type Sale } from '../../../shared/orders';
 import type { RecordProfile } from '../../../shared/record-profile';
@@ -25,4 +26,12 @@ export function checkSale(input: unknown, s: SaleSettings): Sale {
     throw new AppError('VALIDATION', 'The order expiry in Settings must be a whole number of seconds (30 to 3600).', { orderExpireSeconds: s.orderExpireSeconds });
   }
   return parsed.data;
+}
+
+/** The journal could not take a sale (so nothing was sent): what the cashier can do about it. */
+export function saleNotRecorded(err: unknown): AppError {
+  const full = (err as { code?: unknown }).code === 'SQLITE_FULL';
+  return new AppError('INTERNAL', full
+    ? 'The sale could not be recorded because the disk of this computer is full, so nothing was sent to the terminal. Free some disk space, then try again.'
+    : 'The sale could not be recorded on this computer (the database could not be written), so nothing was sent to the terminal. Try again; if it repeats, call support.', full ? { cause: 'disk-full' } : undefined);
 }

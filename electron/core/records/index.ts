@@ -1,4 +1,5 @@
-// The records module's public face (receipts, printing, shifts, search): what other modules may import.
-export { printerError } from './network-printer';
-export { createRecordsModule } from './records-module';
-export { type SystemPrintJob, type SystemPrinter } from './system-printer';
+// The records module's public face: receipts, printing and shifts. Everything outside records/
+// imports from here; the rooms (printing/, receipts/, shifts/) are this module's own business.
+export { createRecordsModule, type RecordsDeps } from './records-module';
+export { printerError } from './printing/network-printer';
+export type { SystemPrinter, SystemPrintJob } from './printing/system-printer';

@@ -1,11 +1,11 @@
 // What a print job holds (the receipt, the report, the test page as they were when it was made)
 // and the document each renders to.
 import { ReceiptSchema, ShiftReportSchema } from '../../../shared/records';
-import type { PrintDoc } from './print-doc';
-import type { JobRow } from './print-jobs';
-import { receiptDoc } from './receipt-model';
-import { shiftReportDoc } from './shift-report-doc';
-import { testPageDoc, type TestPagePayload } from './test-page';
+import type { PrintDoc } from './printing/print-doc';
+import type { JobRow } from './printing/print-jobs';
+import { receiptDoc } from './receipts/receipt-model';
+import { shiftReportDoc } from './shifts/shift-report-doc';
+import { testPageDoc, type TestPagePayload } from './printing/test-page';
 
 export function renderJob(job: JobRow): PrintDoc {
   const p = job.payload as { receipt?: unknown; report?: unknown; test?: TestPagePayload };

@@ -1,20 +1,24 @@
-// The tables of receipts and shifts (print jobs, shifts, kept Z reports), and this module's own
-// indexes on the order journal for searching it (named records_*; the journal is read, never written).
-import { migrate, type Db } from '../db/database';
+// The tables of receipts and shifts (print jobs, shifts, kept Z reports), as named migrations in
+// the database's one list (db/schema.ts). Three migrations here are older than the rule that each
+// table has one owner: they built the order search's indexes and word table, which the order
+// journal now owns. They keep their names (existing files know them as applied) and their place.
+import { PRINT_JOB_KINDS, PRINT_JOB_STATUSES } from '../../../shared/records';
+import type { Migration } from '../db';
+import { checkIn } from '../lib';
 
-const OWN_TABLES = {
+const OWN_TABLES: Migration = {
   name: 'records-001-print-jobs-shifts',
   sql: `
     CREATE TABLE print_jobs (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
-      kind TEXT NOT NULL CHECK (kind IN ('receipt', 'shift-report', 'test-page')),
+      kind TEXT NOT NULL ${checkIn('kind', PRINT_JOB_KINDS)},
       order_id INTEGER,
       report_id INTEGER,
       title TEXT NOT NULL,
       payload_json TEXT NOT NULL,
       target_json TEXT NOT NULL,
       target_text TEXT NOT NULL,
-      status TEXT NOT NULL CHECK (status IN ('pending', 'printing', 'printed', 'failed')),
+      status TEXT NOT NULL ${checkIn('status', PRINT_JOB_STATUSES)},
       error TEXT,
       error_code TEXT,
       attempts INTEGER NOT NULL DEFAULT 0,
@@ -45,7 +49,7 @@ const OWN_TABLES = {
 };
 
 /** Newest-first pages of one state, and the events of a shift's window by time. */
-const ORDER_INDEXES = {
+const ORDER_INDEXES: Migration = {
   name: 'records-002-order-search-indexes',
   sql: `
     CREATE INDEX IF NOT EXISTS records_orders_state_created ON orders(state, created_at, id);
@@ -54,10 +58,10 @@ const ORDER_INDEXES = {
 };
 
 /**
- * Parts of numbers, films and seats are found through a trigram word index (order-text-index.ts)
+ * Parts of numbers, films and seats are found through a trigram word index (orders/order-text-index.ts)
  * instead of reading every order; the wide covering index is not needed for that any more.
  */
-const ORDER_TEXT = {
+const ORDER_TEXT: Migration = {
   name: 'records-003-order-text-index',
   sql: `
     DROP INDEX IF EXISTS records_orders_search;
@@ -70,7 +74,7 @@ const ORDER_TEXT = {
  * The profile each shift and print job was made under. Older rows cannot say and stay
  * "unrecorded", which counts as real (a counter's history keeps counting).
  */
-const PROFILES = {
+const PROFILES: Migration = {
   name: 'records-004-profiles',
   sql: `
     ALTER TABLE shifts ADD COLUMN profile TEXT NOT NULL DEFAULT 'unrecorded';
@@ -79,7 +83,7 @@ const PROFILES = {
 };
 
 /** An older receipt's print job takes its order's profile (the journal knows it). */
-const PRINT_JOB_PROFILES_FROM_ORDERS = {
+const PRINT_JOB_PROFILES_FROM_ORDERS: Migration = {
   name: 'records-005-print-job-profiles-from-orders',
   sql: `
     UPDATE print_jobs SET profile = (SELECT o.profile FROM orders o WHERE o.id = print_jobs.order_id)
@@ -87,10 +91,5 @@ const PRINT_JOB_PROFILES_FROM_ORDERS = {
   `,
 };
 
-export function migrateRecords(db: Db): void {
-  migrate(db, [OWN_TABLES, PROFILES]);
-  const hasOrders = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('orders', 'order_events')").all().length === 2;
-  if (hasOrders) migrate(db, [ORDER_INDEXES, ORDER_TEXT]);
-  const ordersKnowProfile = hasOrders && (db.prepare('PRAGMA table_info(orders)').all() as { name: string }[]).some((c) => c.name === 'profile');
-  if (ordersKnowProfile) migrate(db, [PRINT_JOB_PROFILES_FROM_ORDERS]);
-}
+/** In the order they ran on a file made before the one list (their place in that file's history). */
+export const RECORDS_MIGRATIONS: Migration[] = [OWN_TABLES, PROFILES, ORDER_INDEXES, ORDER_TEXT, PRINT_JOB_PROFILES_FROM_ORDERS];

@@ -3,20 +3,19 @@
 import type { recordCalls } from '../../../shared/contract-records';
 import type { OrderView } from '../../../shared/orders';
 import type { CoreModule, ModuleContext } from '../core-module';
-import type { SerialPortClass } from '../terminal/serial-port';
-import type { NetworkSendOptions } from './network-printer';
-import { searchOrders } from './order-search';
-import { OrderTextIndex } from './order-text-index';
+import type { SerialPortClass } from '../terminal';
+import type { NetworkSendOptions } from './printing/network-printer';
+import { OrderJournalReads, OrderTextIndex, searchOrders } from '../orders';
+import { TopupJournalReads } from '../topups';
 import { renderJob } from './print-payload';
-import { PrintJobStore, targetText } from './print-jobs';
-import { createPrintService } from './print-service';
-import { createReceipts } from './receipts-service';
-import { migrateRecords } from './records-migrations';
+import { PrintJobStore, targetText } from './printing/print-jobs';
+import { createPrintService } from './printing/print-service';
+import { createReceipts } from './receipts/receipts-service';
 import { createRecordsSettings } from './records-settings';
-import { createShiftService } from './shift-service';
-import { ShiftStore } from './shift-store';
-import { browserSystemPrinter, type SystemPrinter } from './system-printer';
-import { sqliteTopupTotals, type TopupTotalsSource } from './topup-totals';
+import { createShiftService } from './shifts/shift-service';
+import { ShiftStore } from './shifts/shift-store';
+import { browserSystemPrinter, type SystemPrinter } from './printing/system-printer';
+import { topupTotals, type TopupTotalsSource } from './shifts/topup-totals';
 
 export interface RecordsDeps {
   /** Electron's system printing and PDF (electron/main/print-system.ts); the browser shell has none. */
@@ -30,7 +29,6 @@ export interface RecordsDeps {
 }
 
 export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}): CoreModule<typeof recordCalls> {
-  migrateRecords(ctx.db);
   const now = () => ctx.clock.now();
   const systemPrinter = deps.systemPrinter ?? browserSystemPrinter;
   const settings = createRecordsSettings(ctx.store, ctx.logger);
@@ -56,7 +54,7 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
     ...(deps.autoPrintDetailWaitMs !== undefined ? { detailWaitMs: deps.autoPrintDetailWaitMs } : {}),
   });
   const shift = createShiftService({
-    db: ctx.db, shifts, topups: deps.topups ?? sqliteTopupTotals(ctx.db), settings, counterName, profile: () => ctx.settings.activeProfile(), jobs, printer, clock: ctx.clock,
+    orders: new OrderJournalReads(ctx.db), shifts, topups: deps.topups ?? topupTotals(new TopupJournalReads(ctx.db)), settings, counterName, profile: () => ctx.settings.activeProfile(), jobs, printer, clock: ctx.clock,
     onShift: () => ctx.hub.emit('shift.changed', { shift: shifts.current() }),
   });
 

@@ -5,7 +5,7 @@ import {
   CinemaSettingsSchema, defaultCinemaSettings, RECEIPT_SETTINGS_INVALID, defaultPrinterSettings, PrinterSettingsSchema, printerTargetIssues, type CinemaSettings, type PrinterSettings,
 } from '../../../shared/records';
 import type { Logger } from '../log';
-import type { KeyValueStore } from '../settings/kv-store';
+import type { KeyValueStore } from '../settings';
 
 export interface RecordsSettings {
   printing: PrinterSettings;

@@ -1,7 +1,7 @@
 // What one answer of the provider means for one item: the move to journal and when to ask again.
 // Pure functions, so the rules read in one place (the engine does the timing and the I/O).
 import type { TopupResult } from '../provider';
-import type { EngineTuning } from './topup-engine';
+import type { EngineTuning } from './topup-tuning';
 import type { Move, TopupRecord } from './topup-journal';
 import { saysReferenceUsed, stateForStatus } from './topup-state';
 

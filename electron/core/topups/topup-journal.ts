@@ -2,25 +2,22 @@
 // change of state after it, each with an event row, many items per transaction. Final never changes.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db';
-import { migrate } from '../db';
 import { TOPUP_STATES, isFinalTopupState, type BatchState, type RowError, type TopupState } from '../../../shared/topups';
 import { formatReference } from './reference';
 import {
-  ITEM_FILTERS, TOPUP_MIGRATIONS, toBatch, toItem,
+  ITEM_FILTERS, toBatch, toItem,
   type BatchRecord, type BatchTotals, type ItemPatch, type Move, type NewItem, type Owner, type Row, type TopupRecord,
-} from './topup-schema';
+} from './topup-rows';
 import { canMove } from './topup-state';
 
-export { toView, ITEM_FILTERS, TOPUP_MIGRATIONS } from './topup-schema';
-export type { BatchRecord, BatchTotals, ItemPatch, Move, NewItem, Owner, TopupRecord } from './topup-schema';
+export { toView, ITEM_FILTERS } from './topup-rows';
+export type { BatchRecord, BatchTotals, ItemPatch, Move, NewItem, Owner, TopupRecord } from './topup-rows';
 
 export class TopupJournal {
   /** Prepared once: a batch makes tens of thousands of writes. */
   private readonly statements = new Map<string, Statement>();
 
-  constructor(private readonly db: Db, private readonly now: () => number) {
-    migrate(db, TOPUP_MIGRATIONS);
-  }
+  constructor(private readonly db: Db, private readonly now: () => number) {}
 
   private stmt(sql: string): Statement {
     let s = this.statements.get(sql);

@@ -14,13 +14,14 @@ import { TypedEmitter } from '../lib';
 import { notConfiguredError } from '../provider';
 import type { BillsClient, TopupStatus } from '../provider';
 import type { KeyValueStore } from '../settings';
-import { listUnhandledWebhookEvents, markWebhookEventHandled, migrateWebhookStore, type BillsCallbackEvent } from '../webhook';
+import { listUnhandledWebhookEvents, markWebhookEventHandled, type BillsCallbackEvent } from '../webhook';
 import { batchResultsCsv, batchTemplate } from './batch-export';
 import { checkBatchFile } from './batch-rows';
 import { checkBatchCustomers, fullName } from './customer-check';
 import { createProvidersCache } from './providers-cache';
 import { counterCode, lagosDayCode } from './reference';
-import { createTopupEngine, DEFAULT_ENGINE_TUNING, type EngineTuning } from './topup-engine';
+import { createTopupEngine } from './topup-engine';
+import { DEFAULT_ENGINE_TUNING, type EngineTuning } from './topup-tuning';
 import { TopupJournal, toView, type BatchRecord, type Owner, type TopupRecord } from './topup-journal';
 import { checkTopup, findBettingProvider } from './topup-input';
 
@@ -321,7 +322,6 @@ export function createTopupService(deps: TopupServiceDeps) {
         if (b.check.state === 'running') journal.setBatch(b.id, { check: { ...b.check, state: 'none' } });
       }
       engine.resume();
-      migrateWebhookStore(deps.db);
       for (const e of listUnhandledWebhookEvents(deps.db)) {
         if (e.kind !== 'bills') continue;
         try {

@@ -2,7 +2,7 @@
 export { startWebhookReceiver, DEFAULT_MAX_WEBHOOK_BODY } from './webhook-receiver';
 export * from './webhook-types';
 export {
-  migrateWebhookStore, listUnhandledWebhookEvents, listWebhookEvents, markWebhookEventHandled, webhookDedupeKey,
+  listUnhandledWebhookEvents, listWebhookEvents, markWebhookEventHandled, webhookDedupeKey,
   type StoredWebhookEvent, type WebhookKind,
 } from './webhook-store';
 export { verifyPosWebhook, POS_WEBHOOK_MAX_AGE_MS } from './pos-webhook';

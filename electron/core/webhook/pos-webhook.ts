@@ -1,24 +1,15 @@
 // Checks a POS payment notification, strictly in this order and stopping at the first failure:
 // clientAuthKey, timestamp (5 minutes), signature over paramContent + timestamp, and only then
 // decryption of paramContent; then the fields. A bad padding answers exactly like a bad signature.
-import { z } from 'zod';
 import { rsaDecryptChunked, rsaVerify, safeEqual, privateKeyObject, publicKeyObject, type KeyInput } from '../crypto';
 import { describeIssues, parseJson } from '../provider';
 import { PosOrderWire, toPosOrderDetails } from '../provider';
 import type { ProviderConfig } from '../provider';
+import { POS_WEBHOOK_MAX_AGE_MS, PosWebhookBody } from './pos-envelope';
 import { webhookDedupeKey } from './webhook-store';
 import { WEBHOOK_REFUSAL_CODES as C, type PosNotification, type WebhookVerdict } from './webhook-types';
 
-export const POS_WEBHOOK_MAX_AGE_MS = 5 * 60 * 1000;
-
-const PosWebhookBody = z.object({
-  clientAuthKey: z.string(),
-  version: z.string().optional(),
-  bodyFormat: z.string().optional(),
-  timestamp: z.union([z.string(), z.number()]).transform(String),
-  paramContent: z.string().min(1),
-  sign: z.string().min(1),
-});
+export { POS_WEBHOOK_MAX_AGE_MS };
 
 const refuse = (httpStatus: number, code: string, reason: string) => ({ ok: false as const, httpStatus, code, reason });
 const BAD_SIGNATURE = () => refuse(401, C.badSignature, 'sign does not verify');

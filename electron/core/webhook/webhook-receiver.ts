@@ -8,7 +8,7 @@ import { systemClock } from '../clock';
 import { guardedHandler, readBoundedBody, sendJson } from '../lib';
 import { verifyBillsCallback } from './bills-callback';
 import { verifyPosWebhook } from './pos-webhook';
-import { markWebhookEventFailed, markWebhookEventHandled, migrateWebhookStore, recordWebhookEvent, type WebhookKind } from './webhook-store';
+import { markWebhookEventFailed, markWebhookEventHandled, recordWebhookEvent, type WebhookKind } from './webhook-store';
 import {
   WEBHOOK_NOT_AUTHENTICATED, WEBHOOK_PATHS, WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS, type WebhookReceiver, type WebhookReceiverOptions, type WebhookVerdict,
 } from './webhook-types';
@@ -24,7 +24,6 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const { db, logger } = opts;
   const clock = opts.clock ?? systemClock;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY;
-  migrateWebhookStore(db);
 
   function accept<T>(kind: WebhookKind, verdict: Extract<WebhookVerdict<T>, { ok: true }>, handler: (e: T) => void, tranId?: string): void {
     const id = recordWebhookEvent(db, { kind, dedupeKey: verdict.dedupeKey, orderNo: verdict.orderNo, status: verdict.status, payload: verdict.event, receivedAt: clock.now() });

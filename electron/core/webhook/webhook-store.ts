@@ -1,13 +1,17 @@
 // Durable record of every accepted webhook event, written before we answer success. A UNIQUE
 // dedupe key makes repeats harmless; events whose handler failed can be replayed from here.
-import { migrate, type Db } from '../db';
+import type { Db, Migration } from '../db';
+import { checkIn } from '../lib';
 
-export const WEBHOOK_MIGRATIONS = [
+export const WEBHOOK_KINDS = ['pos', 'bills'] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+
+export const WEBHOOK_MIGRATIONS: Migration[] = [
   {
     name: 'webhook_events_v1',
     sql: `CREATE TABLE webhook_events (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
-      kind TEXT NOT NULL CHECK (kind IN ('pos', 'bills')),
+      kind TEXT NOT NULL ${checkIn('kind', WEBHOOK_KINDS)},
       dedupe_key TEXT NOT NULL UNIQUE,
       order_no TEXT NOT NULL,
       status TEXT NOT NULL,
@@ -20,8 +24,6 @@ export const WEBHOOK_MIGRATIONS = [
   },
 ];
 
-export type WebhookKind = 'pos' | 'bills';
-
 export interface StoredWebhookEvent {
   id: number;
   kind: WebhookKind;
@@ -32,10 +34,6 @@ export interface StoredWebhookEvent {
   receivedAt: number;
   handledAt: number | null;
   handlerError: string | null;
-}
-
-export function migrateWebhookStore(db: Db): void {
-  migrate(db, WEBHOOK_MIGRATIONS);
 }
 
 export function webhookDedupeKey(kind: WebhookKind, orderNo: string, status: string): string {

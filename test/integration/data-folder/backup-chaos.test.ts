@@ -35,7 +35,7 @@ function runUntilKilled(args: string[], killAt: (m: ChaosChildMessage, seen: Cha
 function rows(file: string): number[] {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare('SELECT id FROM orders ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+    return (db.prepare('SELECT id FROM probe_rows ORDER BY id').all() as { id: number }[]).map((r) => r.id);
   } finally {
     db.close();
   }
@@ -44,8 +44,8 @@ function rows(file: string): number[] {
 /** A journal with `n` rows whose notes start with `tag`. */
 function makeJournal(dir: string, n: number, tag: string): void {
   const { db } = openJournalChecked(dir, systemClock.now());
-  db.exec('CREATE TABLE IF NOT EXISTS orders (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
-  const ins = db.prepare('INSERT INTO orders (note) VALUES (?)');
+  db.exec('CREATE TABLE IF NOT EXISTS probe_rows (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
+  const ins = db.prepare('INSERT INTO probe_rows (note) VALUES (?)');
   db.transaction(() => {
     for (let i = 0; i < n; i++) ins.run(`${tag} ${'y'.repeat(4000)}`);
   })();
@@ -55,7 +55,7 @@ function makeJournal(dir: string, n: number, tag: string): void {
 function tags(file: string): string[] {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare('SELECT DISTINCT substr(note, 1, 1) AS t FROM orders').all() as { t: string }[]).map((r) => r.t);
+    return (db.prepare('SELECT DISTINCT substr(note, 1, 1) AS t FROM probe_rows').all() as { t: string }[]).map((r) => r.t);
   } finally {
     db.close();
   }

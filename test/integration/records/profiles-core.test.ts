@@ -11,7 +11,7 @@ import { createCore, type Core } from '../../../electron/core/app-core';
 import { systemClock } from '../../../electron/core/clock';
 import { openDatabase } from '../../../electron/core/db/database';
 import { memoryLogger } from '../../../electron/core/log';
-import type { SystemPrinter } from '../../../electron/core/records/system-printer';
+import type { SystemPrinter } from '../../../electron/core/records/printing/system-printer';
 import { confStore } from '../../../electron/browser/boot';
 import { fileVault } from '../../../electron/core/settings/secret-vault';
 import { call, sell } from './records-harness';

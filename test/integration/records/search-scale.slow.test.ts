@@ -1,10 +1,8 @@
 // Order search at 100,000 orders on a real SQLite file: the right rows, through this module's
 // covering index, and the time each kind of search takes (printed, not asserted: machines differ).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { searchOrders, type SearchQuery } from '../../../electron/core/records/order-search';
-import { migrateRecords } from '../../../electron/core/records/records-migrations';
-import { OrderTextIndex } from '../../../electron/core/records/order-text-index';
+import { searchOrders, type SearchQuery } from '../../../electron/core/orders/order-search';
+import { OrderTextIndex } from '../../../electron/core/orders/order-text-index';
 import type { Db } from '../../../electron/core/db/database';
 import { openTempDb } from '../../helpers/orders-db';
 
@@ -19,7 +17,6 @@ let cleanup: () => void;
 
 /** Writes N orders in one transaction, straight into the journal's table (seeding, not selling). */
 function seed(d: Db): void {
-  new OrderJournal(d, () => 0); // the journal's own tables and indexes
   const ins = d.prepare(
     `INSERT INTO orders (out_order_no, counter_code, business_day, seq, head_merchant_id, merchant_id, state, film_name, film_title, show_date, show_time,
        seats, tickets, price_kobo, booking_fee_kobo, amount_kobo, sn, expire_seconds, created_at, expires_at, updated_at, order_no, pay_no)
@@ -37,7 +34,6 @@ function seed(d: Db): void {
         tickets * price, at, at + 300_000, at, state === 'paid' ? `2501${String(i).padStart(14, '0')}` : null, state === 'paid' ? `77${String(i).padStart(14, '0')}` : null);
     }
   })();
-  migrateRecords(d);
   const t0 = performance.now();
   new OrderTextIndex(d).catchUp();
   console.log(`indexed ${N} orders for search in ${Math.round(performance.now() - t0)} ms`);

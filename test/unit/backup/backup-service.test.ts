@@ -19,7 +19,7 @@ function setUp(second: () => string | null = () => null) {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-backup-unit-'));
   const { db } = openJournalChecked(dir, 0);
   dbs.push(db);
-  db.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO orders (note) VALUES ('a')");
+  db.exec("CREATE TABLE probe_rows (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO probe_rows (note) VALUES ('a')");
   let t = Date.parse('2026-11-02T09:00:00Z');
   const tick: { fn: (() => void) | null; ms: number; cleared: boolean } = { fn: null, ms: 0, cleared: false };
   const timers: Timers = {

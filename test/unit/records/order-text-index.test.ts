@@ -2,9 +2,8 @@
 // order event (refresh) or, if that was missed, at the next start (recheckRecent).
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { searchOrders } from '../../../electron/core/records/order-search';
-import { OrderTextIndex, seatTokens } from '../../../electron/core/records/order-text-index';
-import { migrateRecords } from '../../../electron/core/records/records-migrations';
+import { searchOrders } from '../../../electron/core/orders/order-search';
+import { OrderTextIndex, seatTokens } from '../../../electron/core/orders/order-text-index';
 import { openTempDb, sale } from '../../helpers/orders-db';
 
 const cleanups: (() => void)[] = [];
@@ -16,7 +15,6 @@ function setup() {
   const t = openTempDb();
   cleanups.push(t.cleanup);
   const journal = new OrderJournal(t.db, () => 5_000);
-  migrateRecords(t.db);
   const s = sale({ seats: 'F1,F12', tickets: 2 });
   const rec = journal.insert({ sale: s, amountKobo: 710_000, counterCode: 'C1', businessDay: '261121', createdAt: 5_000, expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold' });
   const find = (text: string) => searchOrders(t.db, { text, states: [], limit: 10 }).ids;

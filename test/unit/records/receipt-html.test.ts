@@ -1,12 +1,13 @@
 // The HTML output: escaped, no scripts or inline styles (it is shown inside the app's strict CSP),
-// the same style sheet as the renderer's receipt.css, and the same content as the ESC/POS output.
+// the same style sheet as the renderer's receipt paper, and the same content as the ESC/POS output.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlDocumentOf, htmlFragmentOf } from '../../../electron/core/records/print-html';
-import { receiptDoc } from '../../../electron/core/records/receipt-model';
-import { RECEIPT_CSS } from '../../../electron/core/records/receipt-css';
-import { buildReceipt } from '../../../electron/core/records/receipt-model';
+import { htmlDocumentOf, htmlFragmentOf } from '../../../electron/core/records/printing/print-html';
+import { receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
+import { RECEIPT_CSS } from '../../../shared/receipt-css';
+import { RECEIPT_CSS_MODULE, receiptCssPlugin } from '../../../scripts/receipt-css-plugin';
+import { buildReceipt } from '../../../electron/core/records/receipts/receipt-model';
 import { CINEMA, paidReceipt, PAID_ORDER } from './receipt-fixtures';
 
 describe('receipt HTML', () => {
@@ -40,10 +41,15 @@ describe('receipt HTML', () => {
     expect(page).toContain(RECEIPT_CSS);
   });
 
-  it('renderer/src/receipt.css carries the same receipt style sheet, word for word', () => {
-    const css = readFileSync(resolve(__dirname, '../../../renderer/src/receipt.css'), 'utf8');
-    const m = /\/\* receipt-paper:begin[^*]*\*\/\n([\s\S]*?)\n\/\* receipt-paper:end \*\//.exec(css);
-    expect(m, 'receipt.css must hold the receipt CSS between /* receipt-paper:begin */ and /* receipt-paper:end */').not.toBeNull();
-    expect(m![1]).toBe(RECEIPT_CSS);
+  it('the renderer shows the paper with the same style sheet: its build makes one of the one receipt CSS', () => {
+    const plugin = receiptCssPlugin();
+    const resolveId = plugin.resolveId as (id: string) => string | null;
+    const load = plugin.load as (id: string) => string | null;
+    const id = resolveId(RECEIPT_CSS_MODULE);
+    expect(id).toMatch(/\.css$/);
+    expect(load(id!)).toBe(RECEIPT_CSS);
+    expect(resolveId('../../receipt-panel.css')).toBeNull();
+    const paper = readFileSync(resolve(__dirname, '../../../renderer/src/screens/receipt/ReceiptPaper.tsx'), 'utf8');
+    expect(paper).toContain(`import '${RECEIPT_CSS_MODULE}';`);
   });
 });

@@ -2,26 +2,34 @@
 // recognised, everything else kept counting), and Demo sales stay out of a real shift's totals
 // and out of search unless asked for. Real SQLite files throughout.
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../../electron/core/db/database';
+import { migrate, type OpenOptions } from '../../../electron/core/db/database';
+import { SCHEMA } from '../../../electron/core/db/schema';
 import { OrderJournal } from '../../../electron/core/orders/order-journal';
 import { ORDER_MIGRATIONS } from '../../../electron/core/orders/order-migrations';
-import { searchOrders } from '../../../electron/core/records/order-search';
-import { OrderTextIndex } from '../../../electron/core/records/order-text-index';
-import { migrateRecords } from '../../../electron/core/records/records-migrations';
-import { ShiftStore } from '../../../electron/core/records/shift-store';
-import { shiftTotals } from '../../../electron/core/records/shift-totals';
-import { sqliteTopupTotals } from '../../../electron/core/records/topup-totals';
-import { TOPUP_MIGRATIONS } from '../../../electron/core/topups/topup-schema';
+import { searchOrders } from '../../../electron/core/orders/order-search';
+import { OrderTextIndex } from '../../../electron/core/orders/order-text-index';
+import { ShiftStore } from '../../../electron/core/records/shifts/shift-store';
+import { shiftTotals } from '../../../electron/core/records/shifts/shift-totals';
+import { topupTotals } from '../../../electron/core/records/shifts/topup-totals';
+import { OrderJournalReads } from '../../../electron/core/orders/order-journal-reads';
+import { TopupJournalReads } from '../../../electron/core/topups/topup-journal-reads';
+import type { Db } from '../../../electron/core/db/database';
+import type { RecordScope } from '../../../shared/record-profile';
 import type { RecordProfile } from '../../../shared/record-profile';
 import { openTempDb, sale } from '../../helpers/orders-db';
+
+/** A shift's totals through the journals' read methods, as the records module wires them. */
+function totalsOf(db: Db, from: number, to: number, scope?: RecordScope) {
+  return shiftTotals(new OrderJournalReads(db), topupTotals(new TopupJournalReads(db)), from, to, scope);
+}
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-function temp() {
-  const t = openTempDb();
+function temp(opts: OpenOptions = {}) {
+  const t = openTempDb(opts);
   cleanups.push(t.cleanup);
   return t.db;
 }
@@ -30,9 +38,8 @@ const ONE = 350_000 * 2 + 10_000;
 
 describe('an existing journal, migrated', () => {
   it('marks the Demo merchant’s sales on Demo terminals as Demo and keeps every other older row counting', () => {
-    const db = temp();
     // The journal as an installed counter has it: the first migrations only.
-    migrate(db, [ORDER_MIGRATIONS[0]!]);
+    const db = temp({ migrations: [ORDER_MIGRATIONS[0]!] });
     const insert = db.prepare(
       `INSERT INTO orders (out_order_no, counter_code, business_day, seq, head_merchant_id, merchant_id, state, film_name, film_title, show_date, show_time,
          seats, tickets, price_kobo, booking_fee_kobo, amount_kobo, sn, expire_seconds, created_at, expires_at, updated_at)
@@ -55,8 +62,9 @@ describe('an existing journal, migrated', () => {
     job.run('test-page', null);
     db.prepare("INSERT INTO shifts (cashier, opened_at) VALUES ('Ngozi', 500)").run();
 
+    // What opening the file does: the rest of the one list.
+    migrate(db, SCHEMA);
     const journal = new OrderJournal(db, () => 5000);
-    migrateRecords(db);
 
     expect([1, 2, 3, 4].map((id) => journal.get(id)!.profile)).toEqual(['demo', 'demo', 'unrecorded', 'unrecorded']);
     expect(db.prepare('SELECT kind, profile FROM print_jobs ORDER BY id').all()).toEqual([
@@ -67,11 +75,10 @@ describe('an existing journal, migrated', () => {
     const shift = new ShiftStore(db).current()!;
     expect(shift.profile).toBe('unrecorded');
     // The open shift from before the upgrade is a real one: its history counts, the Demo sales do not.
-    const t = shiftTotals(db, sqliteTopupTotals(db), 0, 10_000, { excludeDemo: true });
+    const t = totalsOf(db, 0, 10_000, { excludeDemo: true });
     expect(t.paid).toEqual({ count: 2, amountKobo: 200_000 });
     // Migrating again changes nothing.
-    new OrderJournal(db, () => 6000);
-    migrateRecords(db);
+    migrate(db, SCHEMA);
     expect(journal.get(1)!.profile).toBe('demo');
   });
 });
@@ -80,8 +87,6 @@ function journalWithTopups() {
   const db = temp();
   let now = 1_000_000;
   const journal = new OrderJournal(db, () => now);
-  migrate(db, TOPUP_MIGRATIONS);
-  migrateRecords(db);
   const add = (at: number, profile: RecordProfile, final: 'paid' | 'failed' | null, seats = 'F7,F8') => {
     now = at;
     const s = sale({ seats, tickets: seats.split(',').length });
@@ -118,7 +123,7 @@ describe('Demo records and real shifts', () => {
     addTopup('T2', 'demo', 'success', 70_000, 100_000);
     addTopup('T3', 'demo', 'pending', 20_000, 100_000);
 
-    const real = shiftTotals(db, sqliteTopupTotals(db), 50_000, 800_000, { excludeDemo: true });
+    const real = totalsOf(db, 50_000, 800_000, { excludeDemo: true });
     expect(real.paid).toEqual({ count: 2, amountKobo: 2 * ONE });
     expect(real.failed).toEqual({ count: 0, amountKobo: 0 });
     expect(real.open).toEqual({ count: 1, amountKobo: ONE });
@@ -126,7 +131,7 @@ describe('Demo records and real shifts', () => {
     expect(real.openItems.map((i) => i.ref)).toEqual([realOpen.outOrderNo]);
 
     // A Demo shift (training) counts everything sold while it was open: nothing real goes missing either.
-    const demo = shiftTotals(db, sqliteTopupTotals(db), 50_000, 800_000, { excludeDemo: false });
+    const demo = totalsOf(db, 50_000, 800_000, { excludeDemo: false });
     expect(demo.paid).toEqual({ count: 3, amountKobo: 3 * ONE });
     expect(demo.failed.count).toBe(1);
     expect(demo.topups.successKobo).toBe(120_000);
@@ -140,7 +145,7 @@ describe('Demo records and real shifts', () => {
     journal.transition(d.id, 'paid', 'late');
     journal.transition(r.id, 'paid', 'late');
     // journal's clock stood at 22_000 for both moves; the shift opened at 21_000.
-    const t = shiftTotals(db, sqliteTopupTotals(db), 21_000, 800_000, { excludeDemo: true });
+    const t = totalsOf(db, 21_000, 800_000, { excludeDemo: true });
     expect(t.paidLate).toEqual({ count: 1, amountKobo: ONE });
   });
 

@@ -1,13 +1,21 @@
 // Shift totals straight from a journal on a real SQLite file: each outcome in its bucket, orders of
-// earlier shifts paid during this one, top-ups by status (or none when that journal is missing).
+// earlier shifts paid during this one, top-ups by status, all through the journals' read methods.
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { migrateRecords } from '../../../electron/core/records/records-migrations';
-import { shiftTotals } from '../../../electron/core/records/shift-totals';
-import { sqliteTopupTotals } from '../../../electron/core/records/topup-totals';
-import { ShiftStore } from '../../../electron/core/records/shift-store';
+import { shiftTotals } from '../../../electron/core/records/shifts/shift-totals';
+import { topupTotals } from '../../../electron/core/records/shifts/topup-totals';
+import { OrderJournalReads } from '../../../electron/core/orders/order-journal-reads';
+import { TopupJournalReads } from '../../../electron/core/topups/topup-journal-reads';
+import type { Db } from '../../../electron/core/db/database';
+import type { RecordScope } from '../../../shared/record-profile';
+import { ShiftStore } from '../../../electron/core/records/shifts/shift-store';
 import type { OrderState } from '../../../shared/orders';
 import { openTempDb, sale } from '../../helpers/orders-db';
+
+/** A shift's totals through the journals' read methods, as the records module wires them. */
+function totalsOf(db: Db, from: number, to: number, scope?: RecordScope) {
+  return shiftTotals(new OrderJournalReads(db), topupTotals(new TopupJournalReads(db)), from, to, scope);
+}
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -19,7 +27,6 @@ function setup() {
   cleanups.push(t.cleanup);
   let now = 1_000_000;
   const journal = new OrderJournal(t.db, () => now);
-  migrateRecords(t.db);
   const add = (at: number, path: OrderState[], over: Parameters<typeof sale>[0] = {}, patch: { providerFeeKobo?: number } = {}) => {
     now = at;
     const s = sale(over);
@@ -49,7 +56,7 @@ describe('shift totals', () => {
     const unknown = add(150_000, ['unknown']);
     add(10_000, ['waiting', 'paid']); // before the shift
     add(900_000, ['waiting', 'paid']); // after `to`
-    const t = shiftTotals(db, sqliteTopupTotals(db), 50_000, 800_000);
+    const t = totalsOf(db, 50_000, 800_000);
     expect(t.paid).toEqual({ count: 2, amountKobo: ONE + (350_000 + 10_000) });
     expect(t.failed).toEqual({ count: 1, amountKobo: ONE });
     expect(t.cancelled).toEqual({ count: 1, amountKobo: ONE });
@@ -70,28 +77,31 @@ describe('shift totals', () => {
     const journalAt = 200_000;
     const j = new OrderJournal(db, () => journalAt);
     j.transition(earlier.id, 'paid', 'webhook');
-    const t = shiftTotals(db, sqliteTopupTotals(db), 100_000, 300_000);
+    const t = totalsOf(db, 100_000, 300_000);
     expect(t.paid.count).toBe(0);
     expect(t.paidLate).toEqual({ count: 1, amountKobo: ONE });
     expect(t.openItems.map((i) => i.id)).toEqual([stillOpen.id]);
   });
 
-  it('without a top-ups journal, top-ups are zero and marked unavailable', () => {
+  it('with no top-ups in the shift, the top-ups part is there and empty', () => {
     const { db } = setup();
-    expect(shiftTotals(db, sqliteTopupTotals(db), 0, 1).topups).toEqual({ available: false, lines: [], successKobo: 0 });
+    expect(totalsOf(db, 0, 1).topups).toEqual({ available: true, lines: [], successKobo: 0 });
   });
 
   it('with a top-ups journal, counts them by status (drafts left out) and lists open ones', () => {
     const { db } = setup();
-    db.exec(`CREATE TABLE topups (id INTEGER PRIMARY KEY, reference TEXT, state TEXT, amount_kobo INTEGER, created_at INTEGER)`);
-    const ins = db.prepare('INSERT INTO topups (reference, state, amount_kobo, created_at) VALUES (?, ?, ?, ?)');
-    ins.run('T1', 'success', 100_000, 10);
-    ins.run('T2', 'success', 50_000, 20);
-    ins.run('T3', 'fail', 20_000, 30);
-    ins.run('T4', 'pending', 70_000, 40);
-    ins.run('T5', 'draft', 90_000, 50);
-    ins.run('T6', 'success', 10_000, 5_000); // after the window
-    const t = shiftTotals(db, sqliteTopupTotals(db), 0, 1_000);
+    const ins = db.prepare(
+      `INSERT INTO topups (reference, profile, bills_merchant_id, service_type, provider, customer_id, amount_kobo, state, business_day, created_at, updated_at)
+       VALUES (?, 'production', 'B', 'airtime', 'MTN', '08031234567', ?, ?, '261121', ?, ?)`,
+    );
+    const add = (ref: string, state: string, kobo: number, at: number) => ins.run(ref, kobo, state, at, at);
+    add('T1', 'success', 100_000, 10);
+    add('T2', 'success', 50_000, 20);
+    add('T3', 'fail', 20_000, 30);
+    add('T4', 'pending', 70_000, 40);
+    add('T5', 'draft', 90_000, 50);
+    add('T6', 'success', 10_000, 5_000); // after the window
+    const t = totalsOf(db, 0, 1_000);
     expect(t.topups).toEqual({
       available: true,
       successKobo: 150_000,
@@ -111,7 +121,7 @@ describe('shift store', () => {
     const s = new ShiftStore(db);
     const a = s.open('Ngozi', null, 100);
     expect(() => s.open('Tunde', null, 150)).toThrow(/still open/);
-    s.close(a.id, 200, (shift) => ({ kind: 'Z', shift, generatedAt: 200, cinemaName: 'C', branch: '', counterName: 'K', totals: shiftTotals(db, sqliteTopupTotals(db), 100, 200) }));
+    s.close(a.id, 200, (shift) => ({ kind: 'Z', shift, generatedAt: 200, cinemaName: 'C', branch: '', counterName: 'K', totals: totalsOf(db, 100, 200) }));
     s.open('Tunde', 5_000, 300);
     expect(s.cashierAt(150)).toBe('Ngozi');
     expect(s.cashierAt(250)).toBe('');

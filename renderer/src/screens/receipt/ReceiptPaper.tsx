@@ -2,7 +2,7 @@
 // model (escaped there, class names only), on a white strip the width of the paper.
 import { createPortal } from 'react-dom';
 import { useReceipts } from '../../stores/receipt-store';
-import '../../receipt.css';
+import 'virtual:receipt-paper.css';
 import '../../receipt-panel.css';
 
 export function ReceiptPaper({ html, label, testId }: { html: string; label: string; testId?: string }) {

@@ -1,9 +1,9 @@
 // A shift report as CSV (one line per figure), for the office's spreadsheet. Amounts are exact
 // naira with two decimals; text cells that a spreadsheet would run as a formula are defused.
-import { koboToNairaString } from '../../../shared/money';
-import type { ShiftReport } from '../../../shared/records';
-import { lagosDate, lagosHm } from '../../../shared/time';
-import { toCsv } from '../lib';
+import { koboToNairaString } from '../../../../shared/money';
+import type { ShiftReport } from '../../../../shared/records';
+import { lagosDate, lagosHm } from '../../../../shared/time';
+import { toCsv } from '../../lib';
 import { takenKobo } from './shift-report-doc';
 
 function iso(ms: number): string {

@@ -4,7 +4,7 @@
 // first does). Read-only over the journal.
 import { parseNaira } from '../../../shared/money';
 import type { OrderState } from '../../../shared/orders';
-import type { Db } from '../db/database';
+import type { Db } from '../db';
 
 export interface SearchQuery {
   text: string;

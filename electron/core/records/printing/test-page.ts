@@ -1,7 +1,7 @@
 // The printer test page: shows the paper's full width, the text styles, and the QR code, so a
 // misconfigured width or a printer without QR support is obvious at a glance.
-import type { PaperWidth } from '../../../shared/records';
-import { formatLagosDateTime } from '../../../shared/time';
+import type { PaperWidth } from '../../../../shared/records';
+import { formatLagosDateTime } from '../../../../shared/time';
 import { COLUMNS } from './escpos';
 import type { PrintDoc } from './print-doc';
 

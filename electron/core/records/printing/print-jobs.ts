@@ -1,8 +1,9 @@
 // The print job journal: every receipt, report and test page sent to a printer is a row first, so a
 // failed print keeps what it was printing and where, and can be tried again at any time.
-import type { PaperWidth, PrintJobStatus, PrintJobView } from '../../../shared/records';
-import type { RecordProfile } from '../../../shared/record-profile';
-import type { Db } from '../db/database';
+import type { PaperWidth, PrintJobStatus, PrintJobView } from '../../../../shared/records';
+import type { RecordProfile } from '../../../../shared/record-profile';
+import type { Db } from '../../db';
+import { camelRow, type Row } from '../../lib';
 
 export type PrintTarget =
   | { kind: 'network'; host: string; port: number; paper: PaperWidth; copies: number }
@@ -45,25 +46,12 @@ export interface JobRow {
   target: PrintTarget;
 }
 
-type Row = Record<string, unknown>;
+/** The columns that are not part of the view (the view's `target` is the target's text). */
+const NOT_IN_VIEW = ['payload_json', 'target_json', 'target_text', 'printed_at', 'profile'];
 
 function toRow(r: Row): JobRow {
   return {
-    view: {
-      id: r.id as number,
-      kind: r.kind as JobKind,
-      orderId: (r.order_id as number | null) ?? null,
-      reportId: (r.report_id as number | null) ?? null,
-      title: r.title as string,
-      target: r.target_text as string,
-      status: r.status as PrintJobStatus,
-      error: (r.error as string | null) ?? null,
-      errorCode: (r.error_code as string | null) ?? null,
-      attempts: r.attempts as number,
-      reprint: r.reprint === 1,
-      createdAt: r.created_at as number,
-      updatedAt: r.updated_at as number,
-    },
+    view: { ...camelRow(r, NOT_IN_VIEW), target: r.target_text, reprint: r.reprint === 1 } as PrintJobView,
     payload: JSON.parse(r.payload_json as string) as unknown,
     target: JSON.parse(r.target_json as string) as PrintTarget,
   };

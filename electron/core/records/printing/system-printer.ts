@@ -1,6 +1,6 @@
 // The computer's own printers (and PDF), which only Electron can drive from main. The core asks
 // through this interface; the browser shell has none and leaves printing to the browser.
-import type { PaperWidth, SystemPrinterInfo } from '../../../shared/records';
+import type { PaperWidth, SystemPrinterInfo } from '../../../../shared/records';
 import { printerError } from './network-printer';
 
 export interface SystemPrintJob {

@@ -1,7 +1,7 @@
 // Sending ESC/POS bytes to a receipt printer on a serial port: open, write, drain, close, within a
 // time limit, with errors that say which port and what to check.
 import { SerialPort } from 'serialport';
-import type { SerialPortClass, SerialPortLike } from '../terminal/serial-port';
+import type { SerialPortClass, SerialPortLike } from '../../terminal';
 import { printerError } from './network-printer';
 
 export interface SerialTarget {

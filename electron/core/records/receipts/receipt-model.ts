@@ -1,11 +1,11 @@
 // The one receipt model, built from an order's final details, the sale, the cinema settings and the
 // shift's cashier, and the print document every output (HTML, ESC/POS, PDF) is rendered from.
-import { formatNaira } from '../../../shared/money';
-import type { OrderView } from '../../../shared/orders';
-import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../shared/records';
-import { formatLagosDateTime } from '../../../shared/time';
-import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
-import type { Block, PrintDoc } from './print-doc';
+import { formatNaira } from '../../../../shared/money';
+import type { OrderView } from '../../../../shared/orders';
+import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../../shared/records';
+import { formatLagosDateTime } from '../../../../shared/time';
+import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../../shared/record-profile';
+import type { Block, PrintDoc } from '../printing/print-doc';
 
 export interface ReceiptInput {
   order: OrderView;

@@ -1,7 +1,7 @@
 // Sending ESC/POS bytes to a network receipt printer: a raw TCP connection (port 9100), bounded in
 // time, with an error a cashier can act on for each way it fails (refused, offline, stalled, dropped).
 import { connect } from 'node:net';
-import { AppError } from '../../../shared/errors';
+import { AppError } from '../../../../shared/errors';
 
 export interface NetworkTarget {
   host: string;

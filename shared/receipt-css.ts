@@ -1,6 +1,9 @@
-/* The receipt paper (.rp-*): the same rules as electron/core/records/receipt-css.ts (a unit test keeps them identical). */
-/* receipt-paper:begin (generated from RECEIPT_CSS; change both together) */
-.rp { box-sizing: border-box; background: #fff; color: #000; font-family: 'DejaVu Sans', Arial, Helvetica, sans-serif; font-size: 9pt; line-height: 1.3; padding: 2mm 0 4mm; margin: 0 auto; }
+// The receipt's paper layout, written once for every HTML output: the printed page (Electron, PDF)
+// embeds it, and the renderer's build turns it into a style sheet (scripts/receipt-css-plugin.ts),
+// because the window's content security policy allows no inline styles.
+// Widths are the printable area: 48 mm of a 58 mm roll, 72 mm of an 80 mm roll.
+
+export const RECEIPT_CSS = `.rp { box-sizing: border-box; background: #fff; color: #000; font-family: 'DejaVu Sans', Arial, Helvetica, sans-serif; font-size: 9pt; line-height: 1.3; padding: 2mm 0 4mm; margin: 0 auto; }
 .rp[data-paper='80'] { width: 72mm; }
 .rp[data-paper='58'] { width: 48mm; font-size: 7.5pt; }
 .rp p { margin: 0; overflow-wrap: anywhere; }
@@ -22,5 +25,4 @@
 .rp-qr svg { width: 26mm; height: 26mm; display: block; margin: 0 auto; }
 .rp[data-paper='58'] .rp-qr svg { width: 22mm; height: 22mm; }
 .rp-caption { font-size: 0.9em; letter-spacing: 0.05em; }
-.rp-small { text-align: center; font-size: 0.85em; margin-top: 1mm !important; }
-/* receipt-paper:end */
+.rp-small { text-align: center; font-size: 0.85em; margin-top: 1mm !important; }`;

@@ -1,15 +1,15 @@
 // The cashier's shift: open (name, optional cash float), running X report, close with its Z report
 // kept, reports printed like receipts and exported as CSV.
-import { AppError, validationError } from '../../../shared/errors';
-import { formatNaira, MoneyFormatError, parseNaira } from '../../../shared/money';
-import type { PrintJobView, ShiftReport, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
-import { isDemoRecord, type RecordProfile } from '../../../shared/record-profile';
-import type { Clock } from '../clock';
-import type { Db } from '../db/database';
-import { htmlFragmentOf } from './print-html';
-import type { PrintJobStore } from './print-jobs';
-import type { PrintService } from './print-service';
-import type { RecordsSettingsStore } from './records-settings';
+import { AppError, validationError } from '../../../../shared/errors';
+import { formatNaira, MoneyFormatError, parseNaira } from '../../../../shared/money';
+import type { PrintJobView, ShiftReport, ShiftReportView, ShiftView, ZReportSummary } from '../../../../shared/records';
+import { isDemoRecord, type RecordProfile } from '../../../../shared/record-profile';
+import type { Clock } from '../../clock';
+import type { OrderJournalReads } from '../../orders';
+import { htmlFragmentOf } from '../printing/print-html';
+import type { PrintJobStore } from '../printing/print-jobs';
+import type { PrintService } from '../printing/print-service';
+import type { RecordsSettingsStore } from '../records-settings';
 import { shiftReportCsv } from './shift-csv';
 import { shiftReportDoc, shiftReportTitle } from './shift-report-doc';
 import type { ShiftStore } from './shift-store';
@@ -17,7 +17,7 @@ import { shiftTotals } from './shift-totals';
 import type { TopupTotalsSource } from './topup-totals';
 
 export interface ShiftDeps {
-  db: Db;
+  orders: OrderJournalReads;
   shifts: ShiftStore;
   topups: TopupTotalsSource;
   settings: RecordsSettingsStore;
@@ -50,7 +50,7 @@ export function createShiftService(d: ShiftDeps) {
       cinemaName: cinema.name,
       branch: cinema.branch,
       counterName: d.counterName(),
-      totals: shiftTotals(d.db, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }),
+      totals: shiftTotals(d.orders, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }),
     };
   }
 

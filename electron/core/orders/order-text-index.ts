@@ -2,7 +2,7 @@
 // trigram table this module owns and keeps in step from the checkout's order events (and catches
 // up from the journal at start and before each search). No trigger touches the journal itself, so
 // nothing here can ever hold up a sale.
-import type { Db } from '../db/database';
+import type { Db } from '../db';
 
 /** Orders whose numbers may still be filled in (payNo arrives after the payment) are re-read at start. */
 const RECHECK_MS = 3 * 86_400_000;

@@ -1,6 +1,6 @@
 // ESC/POS bytes for thermal receipt printers (Epson TM and the many printers that copy them):
 // text with emphasis, size and alignment, the printer's own QR code (GS ( k), and a paper cut.
-import type { PaperWidth } from '../../../shared/records';
+import type { PaperWidth } from '../../../../shared/records';
 import type { Block, PrintDoc } from './print-doc';
 import { pairLines, toPrinterText, wrap } from './text-fit';
 

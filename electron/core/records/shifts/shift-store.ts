@@ -1,9 +1,9 @@
 // Shifts and their kept Z reports in SQLite: one open shift at a time (the database refuses a
 // second), closed together with its report in one transaction.
-import { AppError } from '../../../shared/errors';
-import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummary } from '../../../shared/records';
-import type { RecordProfile } from '../../../shared/record-profile';
-import type { Db } from '../db/database';
+import { AppError } from '../../../../shared/errors';
+import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummary } from '../../../../shared/records';
+import type { RecordProfile } from '../../../../shared/record-profile';
+import type { Db } from '../../db';
 
 type Row = Record<string, unknown>;
 

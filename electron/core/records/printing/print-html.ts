@@ -1,9 +1,9 @@
 // The HTML output of a print document: a fragment for the preview and the browser's print, and a
 // whole page (with its style sheet) for Electron's system printing and PDF.
-import type { PaperWidth } from '../../../shared/records';
+import type { PaperWidth } from '../../../../shared/records';
 import type { Block, PrintDoc } from './print-doc';
 import { qrSvg } from './qr-svg';
-import { RECEIPT_CSS } from './receipt-css';
+import { RECEIPT_CSS } from '../../../../shared/receipt-css';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

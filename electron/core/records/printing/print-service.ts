@@ -1,9 +1,9 @@
 // Printing: turns a journaled job into bytes or a page for the chosen printer, one job at a time,
 // and records how each attempt ended. Nothing is lost when a print fails: the job stays for Retry.
-import { AppError, isAppError } from '../../../shared/errors';
-import type { PrinterSettings, PrintJobView } from '../../../shared/records';
-import type { Logger } from '../log';
-import type { SerialPortClass } from '../terminal/serial-port';
+import { AppError, isAppError } from '../../../../shared/errors';
+import type { PrinterSettings, PrintJobView } from '../../../../shared/records';
+import type { Logger } from '../../log';
+import type { SerialPortClass } from '../../terminal';
 import { escposCopies } from './escpos';
 import { sendToNetworkPrinter, type NetworkSendOptions } from './network-printer';
 import type { PrintDoc } from './print-doc';

@@ -1,8 +1,8 @@
 // A shift report (X: running, Z: at the close) as a print document, printed like a receipt.
-import { formatNaira } from '../../../shared/money';
-import type { Bucket, ShiftReport } from '../../../shared/records';
-import { formatLagosDateTime, formatLagosTime } from '../../../shared/time';
-import type { Block, PrintDoc } from './print-doc';
+import { formatNaira } from '../../../../shared/money';
+import type { Bucket, ShiftReport } from '../../../../shared/records';
+import { formatLagosDateTime, formatLagosTime } from '../../../../shared/time';
+import type { Block, PrintDoc } from '../printing/print-doc';
 
 const counted = (label: string, b: Bucket): Block => ({ t: 'pair', label: `${label} (${b.count})`, value: formatNaira(b.amountKobo) });
 

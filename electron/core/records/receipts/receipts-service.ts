@@ -2,18 +2,18 @@
 // the browser's own print recorded, PDF files, and printing by itself when an order is paid.
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError } from '../../../shared/errors';
-import { isFinalState, type OrderView } from '../../../shared/orders';
-import type { PrintJobView, Receipt, ReceiptPreview } from '../../../shared/records';
-import type { CheckoutService } from '../orders/checkout-service';
-import type { Logger } from '../log';
-import { htmlDocumentOf, htmlFragmentOf } from './print-html';
-import type { PrintJobStore } from './print-jobs';
-import type { PrintService } from './print-service';
+import { AppError } from '../../../../shared/errors';
+import { isFinalState, type OrderView } from '../../../../shared/orders';
+import type { PrintJobView, Receipt, ReceiptPreview } from '../../../../shared/records';
+import type { CheckoutService } from '../../orders';
+import type { Logger } from '../../log';
+import { htmlDocumentOf, htmlFragmentOf } from '../printing/print-html';
+import type { PrintJobStore } from '../printing/print-jobs';
+import type { PrintService } from '../printing/print-service';
 import { buildReceipt, receiptDoc } from './receipt-model';
-import type { RecordsSettingsStore } from './records-settings';
-import type { ShiftStore } from './shift-store';
-import type { SystemPrinter } from './system-printer';
+import type { RecordsSettingsStore } from '../records-settings';
+import type { ShiftStore } from '../shifts/shift-store';
+import type { SystemPrinter } from '../printing/system-printer';
 
 export interface ReceiptsDeps {
   checkout: CheckoutService;
