@@ -2,8 +2,7 @@
 // The data folder is checked, locked and repaired first; a restore from Settings rebuilds the core
 // behind the same server and event hub.
 import Conf from 'conf';
-import type { RecoveryNotice } from '../../shared/backups';
-import { createCore, type Core } from '../core/app-core';
+import { startRestartableCore } from '../core/app-core';
 import { systemClock } from '../core/clock';
 import { withLastGood } from '../core/data-folder';
 import { openDataFolder, secretsFile, settingsFile } from '../core/data-folder';
@@ -45,30 +44,19 @@ export async function bootBrowserShell(opts: BootOptions) {
     const hub = createEventHub();
     const store = withLastGood(confStore(opts.dataDir), settingsFile(opts.dataDir));
     const vault = fileVault(secretsFile(opts.dataDir));
-    const build = (notices: RecoveryNotice[]) =>
-      createCore({ shell: 'browser', version: opts.version, dataDir: opts.dataDir, store, vault, hub, logger: opts.logger, clock: systemClock, startupNotices: notices, restartWithJournal, ...(opts.logFiles ? { logFiles: opts.logFiles } : {}) });
-    let core: Core;
-    async function restartWithJournal(swap: () => void, notice: RecoveryNotice): Promise<void> {
-      await core.stop();
-      try {
-        swap();
-      } catch (e) {
-        core = await build([]); // the journal in use was not touched: carry on with it
-        throw e;
-      }
-      core = await build([notice]);
-      hub.emit('status.changed', core.status());
-    }
-    core = await build(folder.notices);
-    const shell = await startBrowserShell({ dispatch: (n, a, c) => core.dispatch(n, a, c), hub, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });
+    const held = await startRestartableCore(
+      { shell: 'browser', version: opts.version, dataDir: opts.dataDir, store, vault, hub, logger: opts.logger, clock: systemClock, ...(opts.logFiles ? { logFiles: opts.logFiles } : {}) },
+      folder.notices,
+    );
+    const shell = await startBrowserShell({ dispatch: (n, a, c) => held.core.dispatch(n, a, c), hub, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });
     return {
       get core() {
-        return core;
+        return held.core;
       },
       shell,
       async close() {
         await shell.close();
-        await core.stop();
+        await held.core.stop();
         folder.lock.release();
       },
     };

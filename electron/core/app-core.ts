@@ -189,3 +189,34 @@ export async function createCore(deps: CoreDeps) {
   };
 }
 export type Core = Awaited<ReturnType<typeof createCore>>;
+
+export interface RestartableCore {
+  readonly core: Core;
+}
+
+/**
+ * What the shells hold instead of a core: a restore from Settings → Backups stops the core, swaps
+ * the journal file and builds a new core behind the same transport and event hub. If the swap
+ * fails, the journal in use was not touched and a core is built on it again.
+ */
+export async function startRestartableCore(deps: Omit<CoreDeps, 'restartWithJournal' | 'startupNotices'> & { hub: EventHub }, notices: RecoveryNotice[]): Promise<RestartableCore> {
+  const build = (startupNotices: RecoveryNotice[]) => createCore({ ...deps, startupNotices, restartWithJournal });
+  let core: Core;
+  async function restartWithJournal(swap: () => void, notice: RecoveryNotice): Promise<void> {
+    await core.stop();
+    try {
+      swap();
+    } catch (e) {
+      core = await build([]);
+      throw e;
+    }
+    core = await build([notice]);
+    deps.hub.emit('status.changed', core.status());
+  }
+  core = await build(notices);
+  return {
+    get core() {
+      return core;
+    },
+  };
+}

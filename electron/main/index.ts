@@ -3,8 +3,7 @@ import { app, BrowserWindow, dialog } from 'electron';
 import Store from 'electron-store';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RecoveryNotice } from '../../shared/backups';
-import { createCore, type Core } from '../core/app-core';
+import { startRestartableCore } from '../core/app-core';
 import { systemClock } from '../core/clock';
 import { withLastGood } from '../core/data-folder';
 import { openDataFolder, settingsFile } from '../core/data-folder';
@@ -39,27 +38,16 @@ async function start(): Promise<void> {
   const kv = withLastGood({ get: (k: string) => store.get(k), set: (k: string, v: unknown) => store.set(k, v), delete: (k: string) => store.delete(k) }, settingsFile(dataDir));
   const vault = encryptedStoreVault(kv, safeStorageCipher(), 'Desktop app: keys are encrypted with the OS keychain (safeStorage) before they are stored.');
   const hub = createEventHub();
-  const build = (notices: RecoveryNotice[]) =>
-    createCore({ shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, hub, logger, logFiles: logger, clock: systemClock, systemPrinter: electronSystemPrinter(), startupNotices: notices, restartWithJournal });
-  let core: Core;
-  // A restore from Settings → Backups: the core is rebuilt behind the same window and event hub.
-  async function restartWithJournal(swap: () => void, notice: RecoveryNotice): Promise<void> {
-    await core.stop();
-    try {
-      swap();
-    } catch (e) {
-      core = await build([]);
-      throw e;
-    }
-    core = await build([notice]);
-    hub.emit('status.changed', core.status());
-  }
-  core = await build(folder.notices);
+  // A restore from Settings → Backups rebuilds the core behind the same window and event hub.
+  const held = await startRestartableCore(
+    { shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, hub, logger, logFiles: logger, clock: systemClock, systemPrinter: electronSystemPrinter() },
+    folder.notices,
+  );
 
   const rendererIndex = join(__dirname, '../renderer/index.html');
   const rendererPrefix = rendererUrlPrefix(join(__dirname, '../renderer'));
   let win: BrowserWindow | null = createMainWindow(rendererIndex);
-  const unwire = wireIpc((n, a, c) => core.dispatch(n, a, c), hub, () => (win && !win.isDestroyed() ? win.webContents : null), rendererPrefix);
+  const unwire = wireIpc((n, a, c) => held.core.dispatch(n, a, c), hub, () => (win && !win.isDestroyed() ? win.webContents : null), rendererPrefix);
   win.on('closed', () => (win = null));
 
   app.on('activate', () => {
@@ -72,7 +60,7 @@ async function start(): Promise<void> {
   app.on('before-quit', () => {
     unwire();
     logger.info('desktop app quitting');
-    void core.stop().finally(() => logger.close());
+    void held.core.stop().finally(() => logger.close());
   });
 }
 

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { OrderState, OrderView } from '../../../shared/orders';
 import { lagosDate } from '../../../shared/time';
+import { ScreenHead } from '../components/ScreenHead';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { useApp } from '../stores/app-store';
 import { PAGE_SIZE, todayQuery, useOrders, type OrderQuery } from '../stores/orders-store';
@@ -12,7 +13,6 @@ import { useReceipts } from '../stores/receipt-store';
 import { OrderDetail } from './OrderDetail';
 import { FailedPrints } from './receipt/PrintJobList';
 import { formatDayMonth, formatLagosTime, formatNaira } from '../format';
-import { Banner } from '../components/Banner';
 import '../sell-screen.css';
 import '../orders-screen.css';
 import '../data-table.css';
@@ -89,21 +89,13 @@ export function OrdersScreen() {
 
   return (
     <section aria-labelledby="screen-title" className="screen checkout orders-screen records-screen">
-      <div className="screen-head">
-        <h1 id="screen-title" tabIndex={-1}>
-          Orders
-        </h1>
+      <ScreenHead title="Orders" loadError={o.loadError && `Could not load the orders: ${o.loadError}`}>
         {o.openId === null && (
           <button type="button" onClick={() => void o.load()} disabled={o.loading}>
             {o.loading ? 'Loading…' : 'Refresh'}
           </button>
         )}
-      </div>
-      {o.loadError && (
-        <Banner tone="bad" role="alert">
-          Could not load the orders: {o.loadError}
-        </Banner>
-      )}
+      </ScreenHead>
 
       {o.openId !== null ? (
         o.opened ? (

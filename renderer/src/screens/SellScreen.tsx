@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isFinalState, ORDER_STATE_LABELS } from '../../../shared/orders';
+import { SubmitForm } from '../components/SubmitForm';
 import { DemoTerminalPanel } from '../components/DemoTerminalPanel';
 import { Field } from '../components/Field';
 import { TERMINAL_CHANGE_ID, TerminalPicker } from '../components/TerminalPicker';
@@ -148,14 +149,10 @@ function SaleForm({ sn }: { sn: string | null }) {
       : null;
 
   return (
-    <form
+    <SubmitForm
       className="sale-form card"
       aria-labelledby="sale-form-title"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void charge();
-      }}
+      onSubmit={() => void charge()}
       onKeyDown={(e) => {
         // Enter charges from any field (buttons keep their own Enter).
         if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || e.nativeEvent.isComposing) return;
@@ -253,7 +250,7 @@ function SaleForm({ sn }: { sn: string | null }) {
           <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
         </p>
       </div>
-    </form>
+    </SubmitForm>
   );
 }
 

@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { PROFILE_LABELS, PROFILE_NAMES } from '../../../shared/settings';
+import { ScreenHead } from '../components/ScreenHead';
 import { TabPanel, Tabs } from '../components/Tabs';
 import { useApp } from '../stores/app-store';
 import { useSettings } from '../stores/settings-store';
@@ -27,14 +28,13 @@ export function SettingsScreen() {
 
   return (
     <section aria-labelledby="screen-title" className="screen">
-      <div className="screen-head">
-        <h1 id="screen-title" tabIndex={-1}>Settings</h1>
+      <ScreenHead title="Settings">
         {s.pin?.unlocked && (
           <button type="button" onClick={() => void s.lock()}>
             Lock settings
           </button>
         )}
-      </div>
+      </ScreenHead>
       {!s.pin ? (
         <p>Loading…</p>
       ) : !s.pin.unlocked ? (

@@ -2,6 +2,7 @@
 // its totals kept (Z report), reprint or export any closed one; prints that failed wait here with Retry.
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { ScreenHead } from '../components/ScreenHead';
 import { useNow } from '../components/useNow';
 import { useReceipts } from '../stores/receipt-store';
 import { useShift } from '../stores/shift-store';
@@ -35,21 +36,13 @@ export function ShiftScreen() {
 
   return (
     <section aria-labelledby="screen-title" className="screen records-screen">
-      <div className="screen-head">
-        <h1 id="screen-title" tabIndex={-1}>
-          Shift
-        </h1>
+      <ScreenHead title="Shift" loadError={s.loadError && `The shift cannot be loaded: ${s.loadError}`}>
         {s.current && !s.closing && (
           <button type="button" className="primary" disabled={s.busy} onClick={() => void s.startClose()}>
             Close shift…
           </button>
         )}
-      </div>
-      {s.loadError && (
-        <Banner tone="bad" role="alert">
-          The shift cannot be loaded: {s.loadError}
-        </Banner>
-      )}
+      </ScreenHead>
       {s.message && (
         <Banner {...outcome(s.message.kind === 'ok')} data-testid="shift-message">
           {s.message.text}

@@ -2,6 +2,7 @@
 // Main owns every top-up; this screen loads them once (the stores follow main's events).
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { ScreenHead } from '../components/ScreenHead';
 import { TabPanel, Tabs } from '../components/Tabs';
 import { useTopups, type TopupsTab } from '../stores/topups-store';
 import { useBatch } from '../stores/batch-store';
@@ -26,12 +27,9 @@ export function TopupsScreen() {
 
   return (
     <section aria-labelledby="screen-title" className="screen tu-screen">
-      <div className="screen-head">
-        <h1 id="screen-title" tabIndex={-1}>
-          Top-ups
-        </h1>
+      <ScreenHead title="Top-ups">
         <Tabs idPrefix="tu" label="Top-up mode" tabs={TABS} selected={s.tab} onSelect={s.setTab} className="tu-tabs" />
-      </div>
+      </ScreenHead>
       {s.tab === 'single' ? (
         <TabPanel idPrefix="tu" id="single" className="tu-layout">
           <div className="tu-main">{s.showing ? <TopupResult /> : <SingleForm />}</div>

@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { AIRTIME_NETWORKS, networkName } from '../../../../shared/topups';
+import { SubmitForm } from '../../components/SubmitForm';
 import { Field } from '../../components/Field';
 import { useTopups } from '../../stores/topups-store';
 import { ProviderPicker } from './ProviderPicker';
@@ -83,15 +84,7 @@ export function SingleForm() {
   );
 
   return (
-    <form
-      className="card tu-form"
-      aria-label="New top-up"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void pay();
-      }}
-    >
+    <SubmitForm className="card tu-form" aria-label="New top-up" onSubmit={() => void pay()}>
       <div className="segmented tu-service" role="group" aria-label="Top-up type">
         {(['airtime', 'betting'] as const).map((t) => (
           <button key={t} type="button" aria-pressed={s.draft.serviceType === t} onClick={() => s.setService(t)}>
@@ -169,6 +162,6 @@ export function SingleForm() {
         </button>
         {needsCheck && <p className="hint">Betting top-ups are paid after the customer confirms the name the provider gives.</p>}
       </div>
-    </form>
+    </SubmitForm>
   );
 }
