@@ -1,17 +1,18 @@
 // Builds the core for the browser shell (conf settings, file secrets) and starts serving it.
 // The data folder is checked, locked and repaired first; a restore from Settings rebuilds the core
 // behind the same server and event hub.
-import Conf from 'conf';
 import { startRestartableCore } from '../core/app-core';
 import { systemClock } from '../core/clock';
-import { withLastGood } from '../core/data-folder';
-import { openDataFolder, secretsFile, settingsFile } from '../core/data-folder';
+import { openDataFolder, secretsFile, settingsFile, withLastGood } from '../core/data-folder';
 import { createEventHub } from '../core/event-hub';
 import type { Logger } from '../core/log';
 import type { LogFiles } from '../core/logging';
-import type { KeyValueStore } from '../core/settings';
-import { fileVault } from '../core/settings';
+import { confStore, fileVault } from '../core/settings';
+
 import { startBrowserShell } from './server';
+
+// The conf-backed settings store lives with the settings; older tests import it from here.
+export { confStore };
 
 export interface BootOptions {
   dataDir: string;
@@ -27,11 +28,6 @@ export interface BootOptions {
   restoreFrom?: string;
 }
 
-export function confStore(dataDir: string): KeyValueStore {
-  // 0600: the file holds the admin PIN's hash.
-  const conf = new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'settings', projectName: 'counterpay', configFileMode: 0o600 });
-  return { get: (k) => conf.get(k), set: (k, v) => conf.set(k, v), delete: (k) => conf.delete(k) };
-}
 
 export async function bootBrowserShell(opts: BootOptions) {
   const folder = openDataFolder(opts.dataDir, {

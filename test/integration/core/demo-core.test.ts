@@ -9,6 +9,7 @@ import { createCore, type Core } from '../../../electron/core/app-core';
 import { systemClock } from '../../../electron/core/clock';
 import { memoryLogger } from '../../../electron/core/log';
 import { confStore } from '../../../electron/browser/boot';
+import { orderReaches } from '../../helpers/core-events';
 import { fileVault } from '../../../electron/core/settings/secret-vault';
 
 const ctx = { trusted: true, sender: 'test' };
@@ -21,17 +22,6 @@ async function boot(dir: string) {
   return { core, logger };
 }
 
-function nextOrder(core: Core, id: number, state: OrderView['state']): Promise<OrderView> {
-  return new Promise((ok) => {
-    const off = core.hub.subscribe((name, payload) => {
-      const v = payload as OrderView;
-      if (name === 'order.changed' && v.id === id && v.state === state) {
-        off();
-        ok(v);
-      }
-    });
-  });
-}
 
 async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
   const r = await core.dispatch(name, args, ctx);
@@ -53,10 +43,10 @@ describe('Demo profile, nothing typed', () => {
     expect(defaults.sn).toBe('DEMO-POS-0001');
     const order = await call<OrderView>(core, 'sale.charge', SALE);
     expect(order.amountKobo).toBe(350_000);
-    await nextOrder(core, order.id, 'waiting');
+    await orderReaches(core, order.id, 'waiting');
     const screen = await call<{ pending: { outOrderNo: string } | null }>(core, 'demo.terminalScreen', {});
     expect(screen.pending?.outOrderNo).toBe(order.outOrderNo);
-    const paid = nextOrder(core, order.id, 'paid');
+    const paid = orderReaches(core, order.id, 'paid');
     await call(core, 'demo.present', { outcome: 'SUCCESS' });
     const final = await paid;
     expect(final.payNo).toBeTruthy();
@@ -72,10 +62,10 @@ describe('Demo profile, nothing typed', () => {
     await call(core, 'settings.saveProfile', { profile: 'demo', settings: { ...view.settings, webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } }, secrets: {} });
     expect(core.webhookUrl()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const order = await call<OrderView>(core, 'sale.charge', SALE);
-    await nextOrder(core, order.id, 'waiting');
+    await orderReaches(core, order.id, 'waiting');
     const demo = core.demo()!;
     const delivered = new Promise<void>((ok) => demo.sandbox.events.once('webhook-delivered', () => ok()));
-    const paid = nextOrder(core, order.id, 'paid');
+    const paid = orderReaches(core, order.id, 'paid');
     // The notification carries no payNo: one query afterwards completes the receipt's details.
     const completed = new Promise<OrderView>((ok) => {
       const off = core.hub.subscribe((name, payload) => {
@@ -120,12 +110,12 @@ describe('profile switch', () => {
     const { core } = await boot(dir);
     await call(core, 'settings.setPin', { newPin: '2468' });
     const order = await call<OrderView>(core, 'sale.charge', SALE);
-    await nextOrder(core, order.id, 'waiting');
+    await orderReaches(core, order.id, 'waiting');
     const refused = await core.dispatch('settings.setActiveProfile', { profile: 'sandbox' }, ctx);
     expect(refused).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
     expect(!refused.ok && refused.error.message).toContain(order.outOrderNo);
     expect(core.settings.activeProfile()).toBe('demo');
-    const failed = nextOrder(core, order.id, 'failed');
+    const failed = orderReaches(core, order.id, 'failed');
     await call(core, 'demo.present', { outcome: 'FAIL' });
     await failed;
     await call(core, 'settings.setActiveProfile', { profile: 'sandbox' });

@@ -9,6 +9,7 @@ import { DiagnosticsFileSchema, type DiagnosticsExport } from '../../../shared/c
 import type { StatusSnapshot } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
 import { confStore } from '../../../electron/browser/boot';
+import { orderReaches } from '../../helpers/core-events';
 import { createCore, type Core } from '../../../electron/core/app-core';
 import { systemClock } from '../../../electron/core/clock';
 import { logFileNames, openFileLogger, type FileLogger } from '../../../electron/core/logging/log-files';
@@ -38,17 +39,6 @@ async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
   return r.value as T;
 }
 
-function orderReaches(core: Core, id: number, state: OrderView['state']): Promise<OrderView> {
-  return new Promise((ok) => {
-    const off = core.hub.subscribe((name, payload) => {
-      const v = payload as OrderView;
-      if (name === 'order.changed' && v.id === id && v.state === state) {
-        off();
-        ok(v);
-      }
-    });
-  });
-}
 
 describe('Export diagnostics', () => {
   it('needs the admin PIN', async () => {

@@ -1,20 +1,15 @@
 // The admin PIN guard: one check at a time, each attempt counted before the slow hash runs, and a
 // lockout that grows (5 tries, then 1, 5, 15, 60 minutes) and survives a restart.
-import Conf from 'conf';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../../electron/core/log';
+import { confStore } from '../../../electron/core/settings';
 import { createSettingsService } from '../../../electron/core/settings/settings-service';
 import { fileVault } from '../../../electron/core/settings/secret-vault';
 import { createPinGuard, lockoutAfter } from '../../../electron/core/settings/pin-guard';
-import type { KeyValueStore } from '../../../electron/core/settings/kv-store';
 
-function confStore(dir: string): KeyValueStore {
-  const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'settings', projectName: 'counterpay-test' });
-  return { get: (k) => conf.get(k), set: (k, v) => conf.set(k, v), delete: (k) => conf.delete(k) };
-}
 
 let dir: string;
 let now: number;

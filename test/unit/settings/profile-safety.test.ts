@@ -1,6 +1,5 @@
 // Production refuses plain-http addresses and unchecked response signatures at save time, field by
 // field; Sandbox may keep them but is warned; a webhook receiver open beyond this computer is warned.
-import Conf from 'conf';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,14 +7,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultProfile, type ProfileSettings } from '../../../shared/settings';
 import { isLoopbackHost, productionProblems, profileWarnings } from '../../../shared/profile-safety';
 import { memoryLogger } from '../../../electron/core/log';
+import { confStore } from '../../../electron/core/settings';
 import { createSettingsService } from '../../../electron/core/settings/settings-service';
 import { fileVault } from '../../../electron/core/settings/secret-vault';
-import type { KeyValueStore } from '../../../electron/core/settings/kv-store';
 
-function confStore(dir: string): KeyValueStore {
-  const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'settings', projectName: 'counterpay-test' });
-  return { get: (k) => conf.get(k), set: (k, v) => conf.set(k, v), delete: (k) => conf.delete(k) };
-}
 let dir: string;
 const service = () => createSettingsService({ store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: { now: () => 1_763_726_400_000 } });
 beforeEach(() => {

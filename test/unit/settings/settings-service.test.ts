@@ -1,5 +1,4 @@
 // Settings on the real `conf` store (same format as electron-store) and the file vault.
-import Conf from 'conf';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,18 +8,14 @@ import { createDispatcher } from '../../../shared/contract-kit';
 import { defaultProfile } from '../../../shared/settings';
 import { createCore } from '../../../electron/core/app-core';
 import { memoryLogger } from '../../../electron/core/log';
+import { confStore } from '../../../electron/core/settings';
 import { createSettingsService } from '../../../electron/core/settings/settings-service';
 import { fileVault } from '../../../electron/core/settings/secret-vault';
-import type { KeyValueStore } from '../../../electron/core/settings/kv-store';
 import vectors from '../../fixtures/test-vectors.json';
 
 const PEM = vectors.rsaKeys.merchantPrivateKey;
 const PUB = vectors.rsaKeys.providerPublicKey;
 
-function confStore(dir: string): KeyValueStore {
-  const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'settings', projectName: 'counterpay-test' });
-  return { get: (k) => conf.get(k), set: (k, v) => conf.set(k, v), delete: (k) => conf.delete(k) };
-}
 
 let dir: string;
 let now: number;
