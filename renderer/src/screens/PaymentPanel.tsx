@@ -11,6 +11,9 @@ import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
 import '../sell-screen.css';
 
+/** How often an open payment is re-read from main besides its events. */
+const SAFETY_REREAD_MS = 3000;
+
 function timerText(order: OrderView, now: number): { big: string; small: string } | null {
   if (order.state === 'creating' || order.state === 'waiting') {
     const left = order.expiresAt - now;
@@ -43,6 +46,15 @@ export function PaymentPanel() {
     headingRef.current?.focus();
     void s.refreshOrder();
   }, [order?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Events are the fast path, but one can be lost (a stream reopened on a busy PC, a state change
+  // that raced the charge's answer): while the payment is open, re-read it now and then, so the
+  // panel never stays on a state main has left.
+  useEffect(() => {
+    if (!order || final) return;
+    const timer = setInterval(() => void s.refreshOrder(true), SAFETY_REREAD_MS);
+    return () => clearInterval(timer);
+  }, [order?.id, final]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // At the outcome, the next step is one Enter away (unless the cashier is busy elsewhere).
   useEffect(() => {

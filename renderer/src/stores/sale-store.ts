@@ -47,7 +47,8 @@ interface SaleState {
   showOrder(view: OrderView): void;
   closePayment(): void;
   reopenPayment(): void;
-  refreshOrder(): Promise<void>;
+  /** `quiet`: a background re-read, whose failure the next one repairs, shows no message. */
+  refreshOrder(quiet?: boolean): Promise<void>;
   retry(): Promise<void>;
   checkNow(): Promise<void>;
   applyOrder(view: OrderView): void;
@@ -202,15 +203,16 @@ export const useSale = create<SaleState>((set, get) => ({
     if (get().order) set({ paymentOpen: true });
   },
 
-  refreshOrder: async () => {
+  refreshOrder: async (quiet = false) => {
     const { order } = get();
     if (!order) return;
     try {
       const view = await call('orders.get', { id: order.id });
       remember(view);
-      set({ order: newer(get().order, view) });
+      // The cashier may have moved on to another sale while this was asked.
+      if (get().order?.id === view.id) set({ order: newer(get().order, view) });
     } catch (e) {
-      set({ actionMessage: errorText(e) });
+      if (!quiet) set({ actionMessage: errorText(e) });
     }
   },
 
