@@ -60,13 +60,24 @@ const OrderRef = { reference: z.string().min(1).max(64), orderNo: z.string().max
 
 /** Payload schema of each journal event kind the counter sends. */
 export const SYNC_PAYLOADS = {
-  'order.created': z.object({ ...OrderRef, amountKobo: Kobo, sn: z.string().max(64), cashier: z.string().max(80).optional() }).strict(),
-  'order.status': z.object({ ...OrderRef, status: z.string().min(1).max(32), payNo: z.string().max(64).optional() }).strict(),
-  'topup.submitted': z.object({ reference: z.string().min(1).max(64), kind: z.enum(['airtime', 'betting']), amountKobo: Kobo, provider: z.string().max(64), customerId: z.string().max(128) }).strict(),
+  'order.created': z.object({
+    ...OrderRef, amountKobo: Kobo, sn: z.string().max(64), cashier: z.string().max(80).optional(),
+    /** What was sold, as the counter recorded it (for the manager's search and per-show totals). */
+    sale: z.object({
+      filmName: z.string().max(100), filmTitle: z.string().max(100), showDate: z.string().max(10), showTime: z.string().max(5),
+      seats: z.string().max(400), tickets: z.number().int().nonnegative(), priceKobo: Kobo, bookingFeeKobo: Kobo,
+    }).strict().optional(),
+    /** The counter's profile when the sale was made (demo sales are kept apart from takings). */
+    profile: z.string().max(32).optional(),
+    merchantId: z.string().max(64).optional(),
+    expiresAt: Ms.optional(),
+  }).strict(),
+  'order.status': z.object({ ...OrderRef, status: z.string().min(1).max(32), payNo: z.string().max(64).optional(), note: z.string().max(200).optional() }).strict(),
+  'topup.submitted': z.object({ reference: z.string().min(1).max(64), kind: z.enum(['airtime', 'betting']), amountKobo: Kobo, provider: z.string().max(64), customerId: z.string().max(128), profile: z.string().max(32).optional() }).strict(),
   'topup.status': z.object({ reference: z.string().min(1).max(64), orderNo: z.string().max(64).optional(), status: z.string().min(1).max(32) }).strict(),
-  'shift.opened': z.object({ shiftId: z.string().min(1).max(64), cashier: z.string().max(80), floatKobo: Kobo.optional() }).strict(),
+  'shift.opened': z.object({ shiftId: z.string().min(1).max(64), cashier: z.string().max(80), floatKobo: Kobo.optional(), profile: z.string().max(32).optional() }).strict(),
   'shift.closed': z.object({ shiftId: z.string().min(1).max(64), cashier: z.string().max(80), takingsKobo: Kobo }).strict(),
-  'zreport': z.object({ reportNo: z.number().int().positive(), from: Ms, to: Ms, totalKobo: Kobo, count: z.number().int().nonnegative(), lines: z.array(z.object({ label: z.string().max(80), kobo: Kobo, count: z.number().int().nonnegative() }).strict()).max(200) }).strict(),
+  'zreport': z.object({ shiftId: z.string().min(1).max(64).optional(), reportNo: z.number().int().positive(), from: Ms, to: Ms, totalKobo: Kobo, count: z.number().int().nonnegative(), lines: z.array(z.object({ label: z.string().max(80), kobo: Kobo, count: z.number().int().nonnegative() }).strict()).max(200) }).strict(),
 } as const;
 export type SyncKind = keyof typeof SYNC_PAYLOADS;
 export const SYNC_KINDS = Object.keys(SYNC_PAYLOADS) as SyncKind[];

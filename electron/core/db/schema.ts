@@ -5,6 +5,7 @@
 // The one place allowed past the owners' index files: an index pulls in the whole module, which
 // uses the database, and would form an import cycle with this list.
 /* eslint-disable no-restricted-imports */
+import { HUB_MIGRATIONS } from '../hub/hub-migrations';
 import { ORDER_MIGRATIONS } from '../orders/order-migrations';
 import { RECORDS_MIGRATIONS } from '../records/records-migrations';
 import { TOPUP_MIGRATIONS } from '../topups/topup-migrations';
@@ -18,4 +19,4 @@ export interface Migration {
 }
 
 /** Records index and read the order journal, so the orders' tables come first. */
-export const SCHEMA: readonly Migration[] = [...ORDER_MIGRATIONS, ...TOPUP_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...RECORDS_MIGRATIONS];
+export const SCHEMA: readonly Migration[] = [...ORDER_MIGRATIONS, ...TOPUP_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...RECORDS_MIGRATIONS, ...HUB_MIGRATIONS];
