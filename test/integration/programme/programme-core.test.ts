@@ -59,6 +59,7 @@ describe('the programme through the core', () => {
     await call(core, 'settings.lock', {});
     await expect(call(core, 'programme.import', { csv, by: 'Ada' })).rejects.toMatchObject({ code: 'PIN_REQUIRED' });
     await call(core, 'settings.unlock', { pin: '2468' });
+    await call(core, 'shift.open', { cashier: 'Ngozi', openingFloat: '' });
 
     // One bad row: nothing is written.
     const bad = await call<ProgrammeImportResult>(core, 'programme.import', { csv: `${csv}\nDune 2,DUNE: PART TWO,12A,Screen 1,${next.date},${next.time},Student,12.345,`, fileName: 'bad.csv', by: 'Ada' });
@@ -108,6 +109,12 @@ describe('the programme through the core', () => {
     await paid;
     const after = await call<NextShows>(core, 'programme.next', {});
     expect(after.shows.map((s) => s.defaultTicketType)).toEqual(['Child', 'Child']);
+
+    // The shift reads per show: seats sold and takings.
+    const report = await call<{ report: { totals: { shows: unknown[] } } }>(core, 'shift.report', {});
+    expect(report.report.totals.shows).toEqual([
+      { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', showDate: next.date, showTime: next.time, orders: 1, seats: 2, amountKobo: 630_150 },
+    ]);
 
     // A Hub copy comes in the same way; an older or repeated version is refused; the old show id is gone.
     const hubCopy = {

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isFinalState, ORDER_STATE_LABELS } from '../../../../shared/orders';
 import type { ShowView } from '../../../../shared/programme';
+import { lagosDate } from '../../../../shared/time';
 import { Banner } from '../../components/Banner';
 import { Field } from '../../components/Field';
 import { TERMINAL_CHANGE_ID } from '../../components/TerminalPicker';
@@ -156,7 +157,7 @@ function PickedShow({ sn }: { sn: string | null }) {
           <h2 id="show-sale-title">{show.filmTitle}</h2>
           <span className="show-meta">
             {show.screen}
-            {show.rating ? ` · ${show.rating}` : ''} · {showDateText(show.date)}
+            {show.rating ? ` · ${show.rating}` : ''} · {show.date === lagosDate(Date.now()) ? `Today, ${showDateText(show.date)}` : showDateText(show.date)}
           </span>
         </div>
         <button type="button" onClick={s.unpick}>

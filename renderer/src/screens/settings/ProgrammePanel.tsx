@@ -36,7 +36,7 @@ export function ProgrammePanel() {
           <strong>
             {formatCount(sum.shows)} show{sum.shows === 1 ? '' : 's'} of {formatCount(sum.films)} film{sum.films === 1 ? '' : 's'} on {formatCount(sum.screens)} screen{sum.screens === 1 ? '' : 's'}
           </strong>
-          {sum.firstDate && sum.lastDate ? `, ${showDateText(sum.firstDate)} to ${showDateText(sum.lastDate)}` : ''}. {sourceText(sum.source)}.
+          {sum.firstDate && sum.lastDate ? (sum.firstDate === sum.lastDate ? `, on ${showDateText(sum.firstDate)}` : `, ${showDateText(sum.firstDate)} to ${showDateText(sum.lastDate)}`) : ''}. {sourceText(sum.source)}.
         </p>
       ) : (
         <p className="programme-now">No programme on this counter yet: the Sell screen shows the hand-typed form until one is imported.</p>
