@@ -220,6 +220,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => stopped };
 
+  function findFor(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): OrderRecord | null {
+    return (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
+  }
+
   /** The journaled order, or NOT_FOUND. */
   function recordOf(id: number): OrderRecord {
     const rec = journal.get(id);
@@ -343,9 +347,14 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (open.some((r) => r.state === 'queued')) await (monitor.online ? (outbox.kick(), outbox.idle()) : monitor.probeNow());
     },
 
+    /** Is this notification about one of this counter's orders? (The relay asks before recording it.) */
+    ownsOrder(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): boolean {
+      return findFor(details) !== null;
+    },
+
     /** A verified webhook. Returns the order after it, or null when it is not one of ours. */
     onWebhook(details: PosOrderDetails): OrderView | null {
-      const rec = (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
+      const rec = findFor(details);
       if (!rec) {
         logger.warn('webhook for an order this counter does not have', { outOrderNo: details.outOrderNo, orderNo: details.orderNo });
         return null;
