@@ -21,7 +21,7 @@ function reply(res: ServerResponse, status: number, body: { code: string; messag
 }
 
 export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {
-  const { db, logger } = opts;
+  const { logger } = opts;
   const clock = opts.clock ?? systemClock;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY;
 
