@@ -9,7 +9,7 @@ import type { Clock } from './clock';
 import type { SettingsService } from './settings';
 import type { RelayNotification } from '../../shared/hub-contract';
 import {
-  createWebhookIngest, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type IngestOutcome, type PosNotification, type WebhookReceiver,
+  createWebhookIngest, relayedIngestInput, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type IngestOutcome, type PosNotification, type WebhookReceiver,
 } from './webhook';
 
 export interface WebhookControlDeps {
@@ -84,9 +84,7 @@ export function createWebhookControl(deps: WebhookControlDeps) {
      * rejects when it could not be recorded (the database), so the relay does not acknowledge it.
      */
     async ingestRelayed(n: RelayNotification): Promise<IngestOutcome> {
-      const tranIdName = n.kind === 'pos' ? deps.settings.providerConfig().conventions.webhookTranIdHeader.toLowerCase() : null;
-      const tranId = tranIdName ? Object.entries(n.headers).find(([k]) => k.toLowerCase() === tranIdName)?.[1] : undefined;
-      const r = ingest({ kind: n.kind, body: n.body, via: 'relay', eventId: n.eventId, ...(tranId ? { tranId } : {}) });
+      const r = ingest(relayedIngestInput(n, deps.settings.providerConfig().conventions.webhookTranIdHeader));
       if (r.outcome === 'refused') deps.logger.warn('relayed notification refused: it does not verify with this counter\'s keys', { eventId: n.eventId, kind: n.kind, code: r.code, reason: r.reason });
       return r.outcome;
     },

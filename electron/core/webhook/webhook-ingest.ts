@@ -2,6 +2,7 @@
 // the Hub relayed it: verify (exactly the same checks, with the merchant's own keys) → record
 // durably, de-duplicated on what it says (kind, orderNo, status) → hand on once. A relayed body
 // gets no trust from the Hub: only its timestamp window differs (docs/provider-protocol.md).
+import type { RelayNotification } from '../../../shared/hub-contract';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
 import type { Logger } from '../log';
@@ -52,6 +53,13 @@ export interface IngestInput {
   tranId?: string;
   /** Relay only: the Hub's delivery id, for the log. */
   eventId?: string;
+}
+
+/** A notification relayed by the Hub as ingest input: its raw body, and the transaction header found by name in any case. */
+export function relayedIngestInput(n: RelayNotification, tranIdHeader: string): IngestInput {
+  const name = tranIdHeader.toLowerCase();
+  const tranId = n.kind === 'pos' ? Object.entries(n.headers).find(([k]) => k.toLowerCase() === name)?.[1] : undefined;
+  return { kind: n.kind, body: n.body, via: 'relay', eventId: n.eventId, ...(tranId ? { tranId } : {}) };
 }
 
 const OK = (outcome: IngestOutcome, reason = ''): IngestResult => ({ outcome, httpStatus: 200, code: '00000', reason });
