@@ -86,6 +86,7 @@ export async function createCore(deps: CoreDeps) {
     // Webhook timestamps are the provider's: judge them by the corrected clock too.
     db, settings, logger, clock: provider.clock, demo: () => demo.current(),
     onPosNotification: (n) => checkout.onWebhook(n),
+    ownsPosOrder: (n) => checkout.ownsOrder(n),
     onBillsCallback: (cb) => {
       for (const m of modules) if ('onBillsCallback' in m) m.onBillsCallback?.(cb);
     },
