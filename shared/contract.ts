@@ -6,6 +6,8 @@ import { backupCalls } from './contract-backups';
 import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
+import { hubCalls, hubEvents } from './contract-hub';
+import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
@@ -25,6 +27,7 @@ export const StatusSnapshotSchema = z.object({
   terminal: z.object({ state: z.enum(['not-connected', 'connecting', 'connected', 'manual']), sn: z.string().nullable(), detail: z.string() }),
   queue: z.object({ length: z.number().int().nonnegative(), online: z.boolean() }),
   disk: DiskStatusSchema,
+  hub: HubStatusSchema,
 });
 export type StatusSnapshot = z.infer<typeof StatusSnapshotSchema>;
 
@@ -123,8 +126,9 @@ export const calls = {
   ...deliveryCalls,
   ...diagnosticsCalls,
   ...backupCalls,
+  ...hubCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
+export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...hubEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;
