@@ -70,7 +70,7 @@ export function hubLinkStatus(i: {
 }): HubStatus {
   if (!i.saved) return HUB_NOT_SET_UP;
   const { url } = i.saved;
-  const waiting = i.toSync > 0 ? `${plural(i.toSync, 'event')} wait to be sent` : 'nothing waits to be sent';
+  const waiting = i.toSync > 0 ? `${plural(i.toSync, 'event')} ${i.toSync === 1 ? 'waits' : 'wait'} to be sent` : 'nothing waits to be sent';
   if (i.saved.revokedAt !== null) return { state: 'revoked', toSync: i.toSync, detail: i.saved.revokedWhy ?? HUB_REVOKED_TEXT };
   if (i.relayHealthy && i.sync !== 'offline') {
     return { state: 'connected', toSync: i.toSync, detail: `Connected to the Hub at ${url}: payment notifications come through it; ${waiting}.` };
@@ -79,7 +79,7 @@ export function hubLinkStatus(i: {
     const why = i.lastCheck?.ok === false ? ` (${i.lastCheck.message})` : '';
     return {
       state: 'offline', toSync: i.toSync,
-      detail: `The Hub at ${url} cannot be reached${why}. Sales go on; ${waiting} and go when the Hub is back. If this lasts, check this PC's network or tell the manager.`,
+      detail: `The Hub at ${url} cannot be reached${why}. Sales go on; ${i.toSync > 0 ? `${waiting} and ${i.toSync === 1 ? 'goes' : 'go'} when the Hub is back` : waiting}. If this lasts, check this PC's network or tell the manager.`,
     };
   }
   return { state: 'connecting', toSync: i.toSync, detail: `Connecting to the Hub at ${url}…` };
