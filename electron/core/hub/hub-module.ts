@@ -238,6 +238,8 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
 
   async function startLinks(): Promise<void> {
     if (running) return;
+    await stopping;
+    if (running) return;
     running = true;
     pusher.start();
     relay.start();
@@ -245,12 +247,16 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
     void check();
   }
 
-  async function stopLinks(): Promise<void> {
-    if (!running) return;
+  // A stop still under way (a revocation stops the links without waiting) is waited for before
+  // anything starts them again.
+  let stopping: Promise<void> = Promise.resolve();
+  function stopLinks(): Promise<void> {
+    if (!running) return stopping;
     running = false;
     scheduleCheck();
     deps.onRelayHealth(null);
-    await Promise.all([pusher.stop(), relay.stop()]);
+    stopping = Promise.all([pusher.stop(), relay.stop()]).then(() => undefined);
+    return stopping;
   }
 
   /** The Hub refused our credential for good: stop, forget the credential, tell the cashier. */
