@@ -54,6 +54,9 @@ export interface HubModuleDeps {
   checkEveryMs?: number;
 }
 
+/** The last check's message when nothing answered at the address. */
+const NO_ANSWER = 'no answer';
+
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
@@ -76,7 +79,8 @@ export function hubLinkStatus(i: {
     return { state: 'connected', toSync: i.toSync, detail: `Connected to the Hub at ${url}: payment notifications come through it; ${waiting}.` };
   }
   if (i.sync === 'offline' || i.lastCheck?.ok === false) {
-    const why = i.lastCheck?.ok === false ? ` (${i.lastCheck.message})` : '';
+    // "No answer" is what "cannot be reached" already says; any other failure is worth its words.
+    const why = i.lastCheck?.ok === false && i.lastCheck.message !== NO_ANSWER ? ` (${i.lastCheck.message})` : '';
     return {
       state: 'offline', toSync: i.toSync,
       detail: `The Hub at ${url} cannot be reached${why}. Sales go on; ${i.toSync > 0 ? `${waiting} and ${i.toSync === 1 ? 'goes' : 'go'} when the Hub is back` : waiting}. If this lasts, check this PC's network or tell the manager.`,
@@ -228,7 +232,10 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
         refused(e);
         return;
       }
-      result = { at: clock.now(), ok: false, message: e instanceof Error ? e.message : String(e) };
+      const message = e instanceof HubCallError && e.code === 'HUB_UNREACHABLE' ? NO_ANSWER
+        : e instanceof HubCallError && e.code === 'HUB_BAD_ANSWER' ? 'its answer could not be read: is the address still a CounterPay Hub?'
+          : e instanceof Error ? e.message : String(e);
+      result = { at: clock.now(), ok: false, message };
     }
     if (asked !== epoch) return;
     lastCheck = result;

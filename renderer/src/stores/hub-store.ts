@@ -77,7 +77,14 @@ export const useHub = create<HubState>((set, get) => {
 
 export const hubFollower: StoreFollower = {
   name: 'hub',
-  listen: (bridge) => [bridge.on('hub.changed', (view) => useHub.setState({ view }))],
+  listen: (bridge) => [
+    bridge.on('hub.changed', (view) => {
+      // "Joined the Hub…" no longer holds once the link is somewhere else (offline, removed).
+      const { message, view: was } = useHub.getState();
+      const stale = message?.kind === 'ok' && was !== null && was.state !== view.state && view.state !== 'connected' && view.state !== 'connecting';
+      useHub.setState(stale ? { view, message: null } : { view });
+    }),
+  ],
   // Only what was loaded: the Hub tab reads its view when it opens.
   refresh: () => (useHub.getState().view ? useHub.getState().load() : undefined),
 };

@@ -25,6 +25,8 @@ describe('hub link state', () => {
     expect(down.state).toBe('offline');
     expect(down.detail).toContain('connection refused');
     expect(down.detail).toContain('1 event waits to be sent and goes when the Hub is back');
+    // Nothing answering is said once, not twice.
+    expect(hubLinkStatus({ ...base, lastCheck: { at: 1, ok: false, message: 'no answer' } }).detail).toMatch(/^The Hub at https:\/\/hub\.mycinema\.ng cannot be reached\. Sales go on; nothing waits to be sent\./);
   });
   it('removed by the manager → revoked, whatever else is known', () => {
     const r = hubLinkStatus({ ...base, saved: { ...saved, revokedAt: 5, revokedWhy: null }, relayHealthy: true, sync: 'synced' });

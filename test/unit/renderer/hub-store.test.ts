@@ -86,3 +86,15 @@ describe('hub store', () => {
     expect(useHub.getState().message?.text).toContain('left the Hub');
   });
 });
+
+describe('hub store messages', () => {
+  it('"Joined…" goes away once main says the link went offline', async () => {
+    const main = fakeMain({ 'hub.enroll': () => joinedHubView() });
+    start(main);
+    await useHub.getState().enroll(GOOD);
+    main.emit('hub.changed', joinedHubView({ state: 'connected', toSync: 1 }));
+    expect(useHub.getState().message?.kind).toBe('ok');
+    main.emit('hub.changed', joinedHubView({ state: 'offline', toSync: 1 }));
+    expect(useHub.getState().message).toBeNull();
+  });
+});

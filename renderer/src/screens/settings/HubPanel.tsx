@@ -88,9 +88,11 @@ export function HubPanel() {
                 <strong>{enrolledLine(v)}</strong>
               </p>
               <p className="hub-sync" data-testid="hub-sync">{syncLine(v)}</p>
-              <Banner as="p" className="in-card" tone={v.state === 'revoked' ? 'bad' : v.state === 'offline' ? 'warn' : v.state === 'connected' ? 'good' : 'info'} role={v.state === 'revoked' ? 'alert' : 'status'} data-testid="hub-detail">
-                {v.detail}
-              </Banner>
+              {v.state !== 'connected' && (
+                <Banner as="p" className="in-card" tone={v.state === 'revoked' ? 'bad' : v.state === 'offline' ? 'warn' : 'info'} role={v.state === 'revoked' ? 'alert' : 'status'} data-testid="hub-detail">
+                  {v.detail}
+                </Banner>
+              )}
               {v.lastCheck && !v.lastCheck.ok && v.state !== 'offline' && <p className="hint">Last check: {v.lastCheck.message}</p>}
               {v.warnings.map((w) => (
                 <Banner key={w} as="p" className="in-card" tone="warn">
@@ -113,7 +115,7 @@ export function HubPanel() {
                 <div className="hub-leave" role="group" aria-labelledby="hub-leave-title">
                   <h3 id="hub-leave-title">Leave the Hub at {v.hubUrl}?</h3>
                   <p>
-                    This counter stops sending its sales to the Hub and gets payment notifications only from the provider&apos;s checks again. Events not
+                    This counter stops sending its sales to the Hub, and payments are followed by asking the provider, as before. Sales go on. Events not
                     yet sent stay on this counter. To join again you need a new code from the manager.
                   </p>
                   <div className="actions">
