@@ -12,7 +12,7 @@ export const ERROR_CODES = [
   // devices
   'TERMINAL_UNAVAILABLE', 'PRINTER_FAILED',
   // the CounterPay Hub (electron/core/hub)
-  'HUB_UNREACHABLE', 'HUB_NOT_A_HUB', 'HUB_CODE_INVALID', 'HUB_REVOKED', 'HUB_REFUSED',
+  'HUB_UNREACHABLE', 'HUB_NOT_A_HUB', 'HUB_CODE_INVALID', 'HUB_REFUSED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
