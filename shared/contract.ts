@@ -7,6 +7,8 @@ import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './c
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { programmeCalls, programmeEvents } from './contract-programme';
+import { hubCalls, hubEvents } from './contract-hub';
+import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
@@ -26,6 +28,7 @@ export const StatusSnapshotSchema = z.object({
   terminal: z.object({ state: z.enum(['not-connected', 'connecting', 'connected', 'manual']), sn: z.string().nullable(), detail: z.string() }),
   queue: z.object({ length: z.number().int().nonnegative(), online: z.boolean() }),
   disk: DiskStatusSchema,
+  hub: HubStatusSchema,
 });
 export type StatusSnapshot = z.infer<typeof StatusSnapshotSchema>;
 
@@ -125,8 +128,9 @@ export const calls = {
   ...diagnosticsCalls,
   ...backupCalls,
   ...programmeCalls,
+  ...hubCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents } satisfies EventsSpec;
+export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

@@ -53,6 +53,10 @@ export const EnrollResponseSchema = z.object({
 });
 export type EnrollResponse = z.infer<typeof EnrollResponseSchema>;
 
+/** `GET /api/v1/me`: who the credential belongs to (HUB_COUNTER_REVOKED once the manager removed it). */
+export const MeResponseSchema = z.object({ counterId: Id, name: z.string(), branch: z.string() });
+export type MeResponse = z.infer<typeof MeResponseSchema>;
+
 // ---- Journal sync ----------------------------------------------------------------------------
 
 const Kobo = z.number().int().nonnegative();

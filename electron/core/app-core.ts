@@ -5,6 +5,7 @@ import { createDispatcher } from '../../shared/contract-kit';
 import { calls } from '../../shared/contract';
 import type { FieldErrors } from '../../shared/errors';
 import type { RecoveryNotice } from '../../shared/backups';
+import { HUB_NOT_SET_UP } from '../../shared/hub-link';
 import { createBackupsModule, openJournalChecked, type RestartWithJournal } from './backup';
 import type { Clock } from './clock';
 import type { ModuleContext } from './core-module';
@@ -12,6 +13,7 @@ import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventHub, type EventHub } from './event-hub';
+import { createHubModule, type HubModule } from './hub';
 import type { Logger } from './log';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule } from './orders';
@@ -71,7 +73,9 @@ export async function createCore(deps: CoreDeps) {
     // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
     onClock: () => void provider.check('clock').then(() => checkout.recheckOpen()),
   });
-  const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, hub });
+  // The Hub module is built with the other modules, after the bar: until then the bar says "not set up".
+  let hubLink: HubModule | null = null;
+  const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, hub, hubLink: () => hubLink?.status() ?? HUB_NOT_SET_UP });
   terminal.on('change', () => bar.publish());
   const { pos, bills } = provider;
   const checkout = createCheckoutService({
@@ -112,7 +116,7 @@ export async function createCore(deps: CoreDeps) {
 
   // ---- the modules: each answers its share of the contract ----
   const ctx: ModuleContext = {
-    ...base, shell: deps.shell, db, settings, hub, pos, bills, checkout, terminal,
+    ...base, shell: deps.shell, db, settings, vault: deps.vault, hub, pos, bills, checkout, terminal,
     demo: () => demo.current(), webhookUrl: () => webhooks.url(),
   };
   const status = createStatusModule({
@@ -128,6 +132,17 @@ export async function createCore(deps: CoreDeps) {
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
   const programme = createProgrammeModule(ctx);
   const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
+  hubLink = createHubModule(ctx, {
+    version: deps.version,
+    // A relayed notification goes through the same verify → record → handle path as a direct one.
+    ingest: async (n) => {
+      await webhooks.ingestRelayed(n);
+    },
+    // While the relay stream is healthy, status checks are the safety net only.
+    onRelayHealth: (s) => checkout.useRelayHealth(s),
+    openPayments: () => checkout.listOpen().length,
+    onStatus: () => bar.publish(),
+  });
   const modules = [
     status,
     createSettingsModule(ctx, { status: bar.snapshot, applied: () => applying }),
@@ -140,6 +155,7 @@ export async function createCore(deps: CoreDeps) {
     createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
     backups,
     programme,
+    hubLink,
   ] as const;
   const handlers = {
     ...modules[0].handlers,
@@ -153,6 +169,7 @@ export async function createCore(deps: CoreDeps) {
     ...modules[8].handlers,
     ...modules[9].handlers,
     ...modules[10].handlers,
+    ...modules[11].handlers,
   };
   const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign({}, ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})));
   const dispatch = createDispatcher(calls, handlers, {
@@ -183,6 +200,8 @@ export async function createCore(deps: CoreDeps) {
     providerIdle: () => provider.idle(),
     /** The programme's one way in (CSV import now, a Hub push later). */
     replaceProgramme: programme.replaceProgramme,
+    /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
+    hubLink,
     async stop() {
       provider.stop();
       // The Demo sandbox closes last of all: open orders may still be asking it until checkout stops.

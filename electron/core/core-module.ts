@@ -12,7 +12,7 @@ import type { CheckoutService } from './orders';
 import type { BillsClient, PosClient } from './provider';
 import type { BillsCallbackEvent } from './webhook';
 import type { KeyValueStore } from './settings';
-import type { SettingsService } from './settings';
+import type { SecretVault, SettingsService } from './settings';
 import type { TerminalLink } from './terminal';
 
 export interface ModuleContext {
@@ -21,6 +21,8 @@ export interface ModuleContext {
   db: Db;
   store: KeyValueStore;
   settings: SettingsService;
+  /** Where secrets live (keys per profile, the Hub credential): never logged, never in a view. */
+  vault: SecretVault;
   hub: EventHub;
   logger: Logger;
   clock: Clock;

@@ -1,6 +1,7 @@
 // The status bar's snapshot: the profile in use, the provider and clock as measured, the
-// terminal link and the sale queue, pushed to the screen whenever one of them changes.
+// terminal link, the sale queue and the Hub link, pushed to the screen whenever one of them changes.
 import type { StatusSnapshot } from '../../../shared/contract';
+import { HUB_NOT_SET_UP, type HubStatus } from '../../../shared/hub-link';
 import type { TerminalState } from '../../../shared/terminal';
 import { readDisk } from '../backup';
 import type { EventHub } from '../event-hub';
@@ -15,6 +16,8 @@ export interface StatusBarDeps {
   provider: () => Pick<ProviderLink, 'providerPart' | 'clockPart'>;
   terminal: TerminalLink;
   hub: EventHub;
+  /** The Hub link's part (the hub module, built after the bar). */
+  hubLink?: () => HubStatus;
 }
 
 function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
@@ -28,7 +31,7 @@ export function createStatusBar(deps: StatusBarDeps) {
   const snapshot = (): StatusSnapshot => {
     const name = deps.settings.activeProfile();
     const provider = deps.provider();
-    return { profile: name, counterName: deps.settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(deps.terminal.getState()), queue, disk: readDisk(deps.dataDir) };
+    return { profile: name, counterName: deps.settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(deps.terminal.getState()), queue, disk: readDisk(deps.dataDir), hub: deps.hubLink?.() ?? HUB_NOT_SET_UP };
   };
   const publish = () => deps.hub.emit('status.changed', snapshot());
   return {

@@ -1,5 +1,5 @@
 // Always-visible facts a cashier needs: profile, provider (measured: checking / online /
-// unreachable / refusing), this computer's clock when it is off, terminal, queue, and a full disk
+// unreachable / refusing), this computer's clock when it is off, terminal, queue, the Hub link, and a full disk
 // before it stops sales. When the provider is not online, a second line says what it said and
 // what to do, with Check now.
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { StatusSnapshot } from '../../../shared/contract';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
+import { HUB_PILL_TONE, hubPillHint, hubPillText } from '../stores/hub-text';
 import { call } from '../transport/bridge';
 
 type Provider = StatusSnapshot['provider'];
@@ -90,6 +91,9 @@ export function StatusBar() {
       <span className="pill" data-tone={status.queue.length > 0 ? 'warn' : 'neutral'}>
         Queue: {status.queue.length}
         {status.queue.online ? '' : ' · offline'}
+      </span>
+      <span className="pill" data-tone={HUB_PILL_TONE[status.hub.state]} title={hubPillHint(status.hub)} data-testid="hub-pill">
+        {hubPillText(status.hub)}
       </span>
       {status.disk.state === 'low' && (
         <span className="pill" data-tone="bad" role="status" title={status.disk.detail}>

@@ -12,6 +12,7 @@ import { ProfileForm } from './ProfileForm';
 import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
 import { ProgrammePanel } from './settings/ProgrammePanel';
+import { HubPanel } from './settings/HubPanel';
 import { Banner, outcome } from '../components/Banner';
 
 const PROFILE_TABS = PROFILE_NAMES.map((p) => ({ id: p, label: `Edit ${PROFILE_LABELS[p]}` }));
@@ -63,6 +64,7 @@ export function SettingsScreen() {
             {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
           </TabPanel>
           <ProgrammePanel />
+          <HubPanel />
           <ReceiptSettingsPanel />
           <BackupsPanel />
           <DiagnosticsPanel />

@@ -116,7 +116,7 @@ describe('guards', () => {
         res.on('data', (c) => {
           buf += c;
           if (buf.includes(': connected')) {
-            hub.emit('status.changed', { profile: 'demo', counterName: 'C1', provider: { state: 'online', detail: '' }, clock: { offsetMs: null, correcting: false, detail: '' }, terminal: { state: 'manual', sn: 'PB01234567', detail: '' }, queue: { length: 0, online: true }, disk: { state: 'ok', freeBytes: null, detail: '' } });
+            hub.emit('status.changed', { profile: 'demo', counterName: 'C1', provider: { state: 'online', detail: '' }, clock: { offsetMs: null, correcting: false, detail: '' }, terminal: { state: 'manual', sn: 'PB01234567', detail: '' }, queue: { length: 0, online: true }, disk: { state: 'ok', freeBytes: null, detail: '' }, hub: { state: 'not-set-up', toSync: 0, detail: '' } });
           }
           if (buf.includes('event: status.changed')) {
             req.destroy();

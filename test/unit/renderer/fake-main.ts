@@ -5,6 +5,7 @@
 import { calls, events, type Calls, type CounterPayApi, type Events } from '../../../shared/contract';
 import type { CallArgs, CallName, CallValue, EventName, EventPayload } from '../../../shared/contract-kit';
 import { AppError, isAppError } from '../../../shared/errors';
+import { HUB_NOT_SET_UP, type HubLinkView } from '../../../shared/hub-link';
 
 type Answer<K extends CallName<Calls>> = (args: CallArgs<Calls, K>) => CallValue<Calls, K> | Promise<CallValue<Calls, K>>;
 export type Answers = { [K in CallName<Calls>]?: Answer<K> };
@@ -64,4 +65,22 @@ export function later<T>(): { promise: Promise<T>; resolve(v: T): void } {
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
+}
+
+/** A Hub link view as main sends it (not joined unless `patch` says otherwise). */
+export function hubView(patch: Partial<HubLinkView> = {}): HubLinkView {
+  return {
+    ...HUB_NOT_SET_UP, hubUrl: null, counterId: null, counterName: null, branch: null, enrolledAt: null, revokedAt: null,
+    lastSyncAt: null, lastCheck: null, relay: 'off', sync: 'off', warnings: [], ...patch,
+  };
+}
+
+/** A joined counter's view: Counter 2 of branch 256612 on https://hub.mycinema.ng, connected. */
+export function joinedHubView(patch: Partial<HubLinkView> = {}): HubLinkView {
+  return hubView({
+    state: 'connected', toSync: 0, detail: 'Connected to the Hub at https://hub.mycinema.ng: payment notifications come through it; nothing waits to be sent.',
+    hubUrl: 'https://hub.mycinema.ng', counterId: 'ctr_0a1b2c3d4e5f', counterName: 'Counter 2', branch: '256612', enrolledAt: 1_763_900_000_000,
+    lastSyncAt: 1_763_917_320_000, lastCheck: { at: 1_763_917_320_000, ok: true, message: 'The Hub knows this counter as Counter 2 (branch 256612)' },
+    relay: 'connected', sync: 'synced', ...patch,
+  });
 }

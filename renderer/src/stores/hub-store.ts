@@ -1,0 +1,90 @@
+// Settings → Hub: the counter's Hub link as main reports it (hub.changed), joining with an address
+// and a one-time code, leaving, and "Check now". The credential never reaches the page.
+import { create } from 'zustand';
+import { isAppError } from '../../../shared/errors';
+import type { HubLinkView } from '../../../shared/hub-link';
+import { call } from '../transport/bridge';
+import { errorText, fieldErrorsOf } from './call-errors';
+import type { StoreFollower } from './follow';
+import { hubDraftErrors, type HubDraft } from './hub-text';
+
+interface HubState {
+  view: HubLinkView | null;
+  busy: 'enroll' | 'leave' | 'check' | null;
+  message: { kind: 'ok' | 'error'; text: string } | null;
+  fieldErrors: Partial<Record<keyof HubDraft, string>>;
+  load(): Promise<void>;
+  /** True once joined; otherwise the form keeps what was typed and shows what to fix. */
+  enroll(d: HubDraft): Promise<boolean>;
+  leave(): Promise<boolean>;
+  checkNow(): Promise<void>;
+}
+
+/** Main's refusals that blame one field carry it in details.fields (VALIDATION, HUB_NOT_A_HUB, HUB_CODE_INVALID). */
+function fieldsOf(e: unknown): HubState['fieldErrors'] {
+  const all = isAppError(e) && e.code.startsWith('HUB_') ? (e.details?.fields as Record<string, unknown> | undefined) ?? {} : fieldErrorsOf(e);
+  const out: HubState['fieldErrors'] = {};
+  for (const k of ['hubUrl', 'code'] as const) if (typeof all[k] === 'string') out[k] = all[k];
+  return out;
+}
+
+export const useHub = create<HubState>((set, get) => {
+  const run = async <T>(busy: HubState['busy'], fn: () => Promise<T>): Promise<T | undefined> => {
+    set({ busy, message: null });
+    try {
+      return await fn();
+    } catch (e) {
+      set({ message: { kind: 'error', text: errorText(e) }, fieldErrors: fieldsOf(e) });
+      return undefined;
+    } finally {
+      set({ busy: null });
+    }
+  };
+  return {
+    view: null,
+    busy: null,
+    message: null,
+    fieldErrors: {},
+    load: async () => {
+      const view = await run(null, () => call('hub.status', {}));
+      if (view) set({ view });
+    },
+    enroll: async (d) => {
+      const problems = hubDraftErrors(d);
+      if (Object.keys(problems).length > 0) {
+        set({ fieldErrors: problems, message: { kind: 'error', text: 'This counter was not joined: fix the fields marked below.' } });
+        return false;
+      }
+      set({ fieldErrors: {} });
+      const view = await run('enroll', () => call('hub.enroll', d));
+      if (!view) return false;
+      set({ view, message: { kind: 'ok', text: `Joined the Hub at ${view.hubUrl} as ${view.counterName}.` } });
+      return true;
+    },
+    leave: async () => {
+      const view = await run('leave', () => call('hub.leave', {}));
+      if (!view) return false;
+      set({ view, fieldErrors: {}, message: { kind: 'ok', text: 'This counter left the Hub. Sales go on as before; events not yet sent are kept for the next Hub.' } });
+      return true;
+    },
+    checkNow: async () => {
+      const view = await run('check', () => call('hub.checkNow', {}));
+      if (view) set({ view });
+      else void get().load();
+    },
+  };
+});
+
+export const hubFollower: StoreFollower = {
+  name: 'hub',
+  listen: (bridge) => [
+    bridge.on('hub.changed', (view) => {
+      // "Joined the Hub…" no longer holds once the link is somewhere else (offline, removed).
+      const { message, view: was } = useHub.getState();
+      const stale = message?.kind === 'ok' && was !== null && was.state !== view.state && view.state !== 'connected' && view.state !== 'connecting';
+      useHub.setState(stale ? { view, message: null } : { view });
+    }),
+  ],
+  // Only what was loaded: the Hub tab reads its view when it opens.
+  refresh: () => (useHub.getState().view ? useHub.getState().load() : undefined),
+};

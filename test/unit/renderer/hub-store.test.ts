@@ -1,0 +1,100 @@
+// Settings → Hub's store against a stand-in for main: a join refused for a field keeps the message
+// next to that field; a form with a wrong field is not sent at all; hub.changed updates the view
+// shown; after a reconnect only a loaded view is read again.
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors';
+import { followStores, type Following } from '../../../renderer/src/stores/follow';
+import { hubFollower, useHub } from '../../../renderer/src/stores/hub-store';
+import { connectBridge } from '../../../renderer/src/transport/bridge';
+import { fakeMain, hubView, joinedHubView } from './fake-main';
+
+let following: Following | null = null;
+afterEach(() => {
+  following?.stop();
+  following = null;
+  connectBridge(null);
+  useHub.setState(useHub.getInitialState(), true);
+});
+
+function start(main: ReturnType<typeof fakeMain>): Following {
+  connectBridge(main.bridge);
+  return (following = followStores(main.bridge, [hubFollower]));
+}
+
+const GOOD = { hubUrl: 'https://hub.mycinema.ng', code: 'abcd-efgh-jklm' };
+
+describe('hub store', () => {
+  it('joins, and shows who the counter is on the Hub', async () => {
+    const main = fakeMain({ 'hub.enroll': () => joinedHubView() });
+    start(main);
+    expect(await useHub.getState().enroll(GOOD)).toBe(true);
+    expect(main.calls.map((c) => c.name)).toEqual(['hub.enroll']);
+    expect(useHub.getState().view?.counterName).toBe('Counter 2');
+    expect(useHub.getState().message).toEqual({ kind: 'ok', text: 'Joined the Hub at https://hub.mycinema.ng as Counter 2.' });
+  });
+
+  it('a wrong field is shown next to it and nothing is sent', async () => {
+    const main = fakeMain({ 'hub.enroll': () => joinedHubView() });
+    start(main);
+    expect(await useHub.getState().enroll({ hubUrl: 'http://hub.example.com', code: 'ABC' })).toBe(false);
+    expect(main.calls).toEqual([]);
+    expect(useHub.getState().fieldErrors.hubUrl).toContain('https://');
+    expect(useHub.getState().fieldErrors.code).toContain('ABCD-EFGH-JKLM');
+  });
+
+  it('a code the Hub refuses lands next to the code; an unreachable Hub is one sentence', async () => {
+    const main = fakeMain({
+      'hub.enroll': () => {
+        throw new AppError('HUB_CODE_INVALID', 'The Hub does not accept this code: it is unknown, already used or expired. Ask the manager for a new code.', {
+          fields: { code: 'Unknown, already used or expired: ask the manager for a new code' },
+        });
+      },
+    });
+    start(main);
+    expect(await useHub.getState().enroll(GOOD)).toBe(false);
+    expect(useHub.getState().fieldErrors).toEqual({ code: 'Unknown, already used or expired: ask the manager for a new code' });
+    expect(useHub.getState().message?.kind).toBe('error');
+
+    main.answer('hub.enroll', () => {
+      throw new AppError('HUB_UNREACHABLE', 'No Hub answered at https://hub.mycinema.ng. Check the address, that the Hub is running, and that this PC is on the network; then try again.');
+    });
+    expect(await useHub.getState().enroll(GOOD)).toBe(false);
+    expect(useHub.getState().fieldErrors).toEqual({});
+    expect(useHub.getState().message?.text).toContain('No Hub answered');
+  });
+
+  it('follows hub.changed, and after a reconnect reads the view again only once it was loaded', async () => {
+    const main = fakeMain({ 'hub.status': () => hubView() });
+    const f = start(main);
+    await f.refreshAll();
+    expect(main.calls).toEqual([]);
+    await useHub.getState().load();
+    main.emit('hub.changed', joinedHubView({ state: 'offline', toSync: 3 }));
+    expect(useHub.getState().view).toMatchObject({ state: 'offline', toSync: 3 });
+    main.answer('hub.status', () => joinedHubView());
+    await f.refreshAll();
+    expect(main.calls.map((c) => c.name)).toEqual(['hub.status', 'hub.status']);
+    expect(useHub.getState().view?.state).toBe('connected');
+  });
+
+  it('leaving shows the counter as not joined', async () => {
+    const main = fakeMain({ 'hub.leave': () => hubView() });
+    start(main);
+    useHub.setState({ view: joinedHubView() });
+    expect(await useHub.getState().leave()).toBe(true);
+    expect(useHub.getState().view?.hubUrl).toBeNull();
+    expect(useHub.getState().message?.text).toContain('left the Hub');
+  });
+});
+
+describe('hub store messages', () => {
+  it('"Joined…" goes away once main says the link went offline', async () => {
+    const main = fakeMain({ 'hub.enroll': () => joinedHubView() });
+    start(main);
+    await useHub.getState().enroll(GOOD);
+    main.emit('hub.changed', joinedHubView({ state: 'connected', toSync: 1 }));
+    expect(useHub.getState().message?.kind).toBe('ok');
+    main.emit('hub.changed', joinedHubView({ state: 'offline', toSync: 1 }));
+    expect(useHub.getState().message).toBeNull();
+  });
+});
