@@ -113,7 +113,16 @@ export async function startHub(o: HubOptions): Promise<Hub> {
     async close() {
       clearInterval(pruner);
       await relay.close();
-      await app.close();
+      // Requests under way get a moment to finish; then every socket goes, including one a client
+      // opened and never used (it would otherwise hold the close until Node's header timeout).
+      const closing = app.close();
+      const force = setTimeout(() => app.server.closeAllConnections(), 2_000);
+      force.unref();
+      try {
+        await closing;
+      } finally {
+        clearTimeout(force);
+      }
     },
   };
 }
