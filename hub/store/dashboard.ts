@@ -114,8 +114,9 @@ export async function lastChangeId(q: SqlRunner): Promise<number> {
 // ---- Today -------------------------------------------------------------------------------------
 
 const zero = (): Tally => ({ paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0 });
+const TALLY_KEYS = Object.keys(zero()) as (keyof Tally)[];
 const addInto = (a: Tally, b: Tally) => {
-  for (const k of Object.keys(a) as (keyof Tally)[]) a[k] += b[k];
+  for (const k of TALLY_KEYS) a[k] += b[k];
 };
 
 export async function today(q: SqlRunner, scope: Scope, day: string, branchFilter?: string): Promise<TodayView> {
