@@ -54,11 +54,11 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
     span(await q.query<{ change_id: unknown }>(
       `with ev as (select * from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[]) as t(reference, seq, status, order_no, pay_no, at)),
        last as (select distinct on (reference) reference, status, at from ev order by reference, seq desc),
-       nos as (select reference,
+       nos as (select reference, max(at) as at,
                       (array_agg(order_no order by seq desc) filter (where order_no is not null))[1] as order_no,
                       (array_agg(pay_no order by seq desc) filter (where pay_no is not null))[1] as pay_no
                  from ev group by reference)
-       update dash_orders o set state = last.status, updated_at = greatest(o.updated_at, last.at),
+       update dash_orders o set state = last.status, updated_at = greatest(o.updated_at, nos.at),
               order_no = coalesce(nos.order_no, o.order_no), pay_no = coalesce(nos.pay_no, o.pay_no), change_id = nextval('dash_change_seq')
          from last join nos using (reference)
         where o.counter_id = $1 and o.reference = last.reference
@@ -102,8 +102,8 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
     await q.query(
       `with ev as (select * from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[]) as t(reference, seq, status, order_no, at)),
        last as (select distinct on (reference) reference, status, at from ev order by reference, seq desc),
-       nos as (select reference, (array_agg(order_no order by seq desc) filter (where order_no is not null))[1] as order_no from ev group by reference)
-       update dash_topups t set state = last.status, updated_at = greatest(t.updated_at, last.at), order_no = coalesce(nos.order_no, t.order_no)
+       nos as (select reference, max(at) as at, (array_agg(order_no order by seq desc) filter (where order_no is not null))[1] as order_no from ev group by reference)
+       update dash_topups t set state = last.status, updated_at = greatest(t.updated_at, nos.at), order_no = coalesce(nos.order_no, t.order_no)
          from last join nos using (reference)
         where t.counter_id = $1 and t.reference = last.reference`,
       [counterId, topupStatus.map((e) => e.payload.reference), topupStatus.map((e) => e.seq), topupStatus.map((e) => e.payload.status),
@@ -125,9 +125,9 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
   if (closed.length) {
     await q.query(
       `update dash_shifts s set closed_at = t.at, takings_kobo = t.takings
-         from unnest($2::text[], $3::bigint[], $4::bigint[]) as t(shift_id, at, takings)
+         from (select distinct on (shift_id) * from unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) as u(shift_id, at, takings, seq) order by shift_id, seq desc) as t
         where s.counter_id = $1 and s.shift_id = t.shift_id`,
-      [counterId, closed.map((e) => e.payload.shiftId), closed.map((e) => e.at), closed.map((e) => e.payload.takingsKobo)],
+      [counterId, closed.map((e) => e.payload.shiftId), closed.map((e) => e.at), closed.map((e) => e.payload.takingsKobo), closed.map((e) => e.seq)],
     );
   }
   const reports = only(events, 'zreport');
