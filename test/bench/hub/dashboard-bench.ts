@@ -49,12 +49,12 @@ async function seed(url: string, orders: number, counters: number, days: number,
               '24' || lpad(g::text, 10, '0'),
               case when g % 100 < 90 then 'PAY' || g end,
               case when g % 100 < 90 then 'paid' when g % 100 < 94 then 'failed' when g % 100 < 97 then 'cancelled' else 'expired' end,
-              250000 * (1 + g % 20),
+              250000::bigint * (1 + g % 20),
               (array['Dune', 'Heat', 'Up', 'Alien', 'Jaws', 'Rocky', 'Coco', 'Cars'])[1 + g % 8], 'Title', '2026-01-01', '19:30',
               chr(65 + (g % 20)) || (1 + g % 30), 1, 'Cashier ' || (c * 3 + g % 3),
               t, t + 20000, g
          from generate_series(1, $1::int) g,
-              lateral (select 1 + (g * 7919) % $2::int as c, $3::bigint - ((($1::bigint - g) * $4::bigint) / $1::bigint) as t) x`,
+              lateral (select 1 + ((g::bigint * 7919) % $2::int)::int as c, $3::bigint - ((($1::bigint - g) * $4::bigint) / $1::bigint) as t) x`,
       [orders, counters, now - 60_000, span],
     );
     await db.query(`select setval('dash_orders_id_seq', $1::bigint)`, [orders]);
@@ -67,8 +67,8 @@ async function seed(url: string, orders: number, counters: number, days: number,
     );
     await db.query(
       `insert into dash_shifts (counter_id, shift_id, branch, cashier, profile, practice, opened_at, closed_at, float_kobo, takings_kobo)
-       select c.id, 'S' || d || '-' || s, c.branch, 'Cashier ' || s, 'production', false, $1::bigint - d * ${DAY} + s * 21600000,
-              case when d = 0 and s = 1 then null else $1::bigint - d * ${DAY} + s * 21600000 + 20000000 end, 0, 5000000
+       select c.id, 'S' || d || '-' || s, c.branch, 'Cashier ' || s, 'production', false, $1::bigint - d::bigint * ${DAY} + s::bigint * 21600000,
+              case when d = 0 and s = 1 then null else $1::bigint - d::bigint * ${DAY} + s::bigint * 21600000 + 20000000 end, 0, 5000000
          from counters c, generate_series(0, $2::int - 1) d, generate_series(0, 1) s`,
       [now - 12 * 3_600_000, days],
     );
@@ -81,7 +81,7 @@ async function seed(url: string, orders: number, counters: number, days: number,
     await db.query(
       `insert into dash_topups (counter_id, reference, branch, kind, amount_kobo, provider, customer_id, state, profile, practice, created_at, updated_at)
        select 'ctr_b' || lpad((1 + g % $1::int)::text, 4, '0'), 'T' || g, 'BR-' || (1 + (g % $1::int) / 10), 'airtime', 100000, 'MTN', '0803', 'success', 'production', false,
-              $2::bigint - g * 50000, $2::bigint - g * 50000
+              $2::bigint - g::bigint * 50000, $2::bigint - g::bigint * 50000
          from generate_series(1, 100000) g`,
       [counters, now],
     );
