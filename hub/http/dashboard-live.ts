@@ -10,6 +10,8 @@ import { DASH_CHANNEL } from '../store/projections';
 import type { Scope } from '../store/scope';
 
 interface LiveStream {
+  /** The session it belongs to: the stream ends when the session does (logout, expiry). */
+  alive: () => Promise<boolean>;
   scope: Scope;
   branch?: string;
   res: ServerResponse;
@@ -35,12 +37,19 @@ export class LiveFeed {
     return this.streams.size;
   }
 
-  async open(res: ServerResponse, scope: Scope, branch: string | undefined, lastEventId: number | null): Promise<void> {
+  async open(res: ServerResponse, scope: Scope, branch: string | undefined, lastEventId: number | null, alive: () => Promise<boolean>): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write('retry: 2000\n\n');
     const s: LiveStream = {
-      scope, branch, res, last: 0, chain: Promise.resolve(), closed: false,
-      heartbeat: setInterval(() => this.send(s, 'heartbeat', null, { at: this.o.now() }), this.o.heartbeatMs),
+      alive, scope, branch, res, last: 0, chain: Promise.resolve(), closed: false,
+      heartbeat: setInterval(() => this.enqueue(s, async () => {
+        if (!(await s.alive())) {
+          this.drop(s);
+          res.end();
+          return;
+        }
+        this.send(s, 'heartbeat', null, { at: this.o.now() });
+      }), this.o.heartbeatMs),
     };
     s.heartbeat.unref();
     this.streams.add(s);

@@ -17,7 +17,7 @@ import { fail } from '../errors';
 import { issueEnrollCode, revokeCounter } from '../store/counters';
 import { attention, counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
 import {
-  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, type Session,
+  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, sessionAlive, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
 import { limitAddress, parseBody } from './reply';
@@ -164,7 +164,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     const h = req.headers['last-event-id'];
     const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
     reply.hijack();
-    await dc.live.open(reply.raw, scopeOf(s.manager), f.branch, last);
+    await dc.live.open(reply.raw, scopeOf(s.manager), f.branch, last, () => sessionAlive(ctx.db, s.idHash, ctx.now(), dc.session));
   });
 
   app.get(`${D}/shifts`, async (req) => {

@@ -224,3 +224,8 @@ export async function closeSession(db: HubDb, idHash: string): Promise<number> {
 export async function closeAllSessions(db: HubDb, managerId: string): Promise<number> {
   return (await db.query('delete from manager_sessions where manager_id = $1 returning id_hash', [managerId])).length;
 }
+
+/** True while the session is neither ended nor expired (the live feed checks it on each heartbeat). */
+export async function sessionAlive(db: HubDb, idHash: string, now: number, p: SessionPolicy): Promise<boolean> {
+  return (await db.query('select 1 from manager_sessions where id_hash = $1 and expires_at > $2 and last_seen_at > $2 - $3', [idHash, now, p.idleMs])).length > 0;
+}

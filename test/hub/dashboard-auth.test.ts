@@ -205,11 +205,16 @@ describe('dashboard accounts and sessions', () => {
     await d1.login('Head Office', PW);
     await d2.login('Head Office', PW);
     await other.login('Branch One', PW);
+    const feed = await d2.live();
+    await feed.until(() => feed.events.length > 0);
     const all = await d1.post('/logout-everywhere');
     expect(all.status).toBe(200);
     expect(all.json.sessionsEnded).toBeGreaterThanOrEqual(2);
     expect((await d2.get('/session')).status).toBe(401);
     expect((await other.get('/session')).status).toBe(200);
+    // The open live feed of an ended session ends at its next heartbeat.
+    await feed.done;
+    expect(feed.events.every((e) => e.event === 'heartbeat')).toBe(true);
   });
 
   it('counters keep their own access: a manager session is no counter credential, and no answer carries a secret', async () => {
