@@ -152,6 +152,9 @@ export const MIGRATIONS: Migration[] = [
       create index dash_orders_amount on dash_orders (amount_kobo, created_at);
       create index dash_orders_cashier on dash_orders (cashier, created_at);
       create index dash_orders_state on dash_orders (state, created_at);
+      create index dash_orders_branch_amount on dash_orders (branch, amount_kobo, created_at);
+      create index dash_orders_branch_cashier on dash_orders (branch, cashier, created_at);
+      create index dash_orders_branch_state on dash_orders (branch, state, created_at);
       create index dash_orders_open on dash_orders (created_at) where state in ('queued', 'creating', 'waiting', 'unknown');
       create index dash_orders_change on dash_orders (change_id);
       create table dash_order_events (

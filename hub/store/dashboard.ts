@@ -66,6 +66,12 @@ function orderWhere(scope: Scope, f: OrderFilters, direction: 'asc' | 'desc'): W
 
 /** One page of the search, newest first (or oldest first for exports); nextCursor continues it. */
 export async function searchOrders(q: SqlRunner, scope: Scope, f: OrderFilters, limit: number, direction: 'asc' | 'desc' = 'desc'): Promise<OrdersPage> {
+  if (f.counterId) {
+    // A counter belongs to one branch: one outside the scope (or the branch asked for) has no orders
+    // here, answered at once instead of by scanning the branch for rows that cannot match.
+    const c = await counterInScope(q, scope, f.counterId);
+    if (!c || (f.branch && c.branch !== f.branch)) return { orders: [], nextCursor: null };
+  }
   const w = orderWhere(scope, f, direction);
   const rows = await q.query<Row>(
     `select ${ORDER_COLUMNS} from dash_orders o join counters c on c.id = o.counter_id ${w.sql()}
