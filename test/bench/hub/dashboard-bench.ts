@@ -94,8 +94,12 @@ export async function seed(url: string, orders: number, counters: number, days: 
 }
 
 const rssMb = (pid: number): number => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0; // the process is gone: its exit is reported below
+  }
 };
 
 /** One call's time. The Hub limits requests per address (20/s sustained): a 429 waits as told and is not timed. */
@@ -126,6 +130,12 @@ export async function dashboardBench(databaseUrl: string, o: { orders: number; r
   const seedSeconds = round((performance.now() - t0) / 1000);
   o.log(`seeded in ${seedSeconds} s; starting a Hub on it`);
   const proc = await spawnHub(['--database-url', databaseUrl]);
+  let stderr = '';
+  proc.child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  let stopping = false;
+  proc.child.once('exit', (code, signal) => {
+    if (!stopping) o.log(`the Hub process ended during the run (code ${code}, signal ${signal}): ${stderr}`);
+  });
   try {
     const ho = new Manager(proc.url);
     const br = new Manager(proc.url);
@@ -193,6 +203,7 @@ export async function dashboardBench(databaseUrl: string, o: { orders: number; r
       export100kMs: round(exportMs), exportRows: rows, exportPeakRssMb: round(peak), exportBaselineRssMb: round(baseline),
     };
   } finally {
+    stopping = true;
     await proc.kill();
   }
 }
