@@ -1,12 +1,42 @@
 // `npm run hub`: starts a Hub, or runs one administrative command against its database.
+import { createInterface } from 'node:readline';
 import pino from 'pino';
+import { CreateManagerRequestSchema } from '../shared/hub-dashboard-contract';
 import { ConfigError, HELP, parseHubArgs } from './config';
 import { FolderLockedError } from './db/folder-lock';
 import { openHubDb } from './db/open';
 import { rotatingFile } from './log-file';
 import { startHub } from './server';
 import { issueEnrollCode, revokeCounter } from './store/counters';
+import { createManager, issueSetupToken } from './store/managers';
 import { pruneOlderThan } from './store/notifications';
+
+/** The password from a terminal (not echoed) or from the first line of piped stdin. */
+async function readPassword(): Promise<string> {
+  if (!process.stdin.isTTY) {
+    let text = '';
+    for await (const chunk of process.stdin) text += String(chunk);
+    return text.split(/\r?\n/)[0] ?? '';
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  const ask = (q: string) => new Promise<string>((resolve) => {
+    process.stdout.write(q);
+    const w = (rl as unknown as { _writeToOutput: (s: string) => void });
+    w._writeToOutput = () => undefined;
+    rl.question('', (a) => {
+      process.stdout.write('\n');
+      resolve(a);
+    });
+  });
+  try {
+    const a = await ask('Password (at least 10 characters): ');
+    const b = await ask('Same password again: ');
+    if (a !== b) throw new ConfigError('the two passwords differ; nothing was created');
+    return a;
+  } finally {
+    rl.close();
+  }
+}
 
 async function main(): Promise<number> {
   const cfg = parseHubArgs(process.argv.slice(2), process.env);
@@ -33,6 +63,21 @@ async function main(): Promise<number> {
     await db.close();
     return ok ? 0 : 1;
   }
+  if (cfg.command === 'create-manager') {
+    const password = await readPassword();
+    const parsed = CreateManagerRequestSchema.safeParse({ name: cfg.commandArg, password, role: cfg.role, branch: cfg.branch });
+    if (!parsed.success) {
+      await db.close();
+      throw new ConfigError(`manager not created: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+    }
+    try {
+      const m = await createManager(db, parsed.data, now);
+      process.stdout.write(`manager "${m.name}" created (${m.role === 'branch' ? `branch ${m.branch}` : 'head office, every branch'}); log in at the Hub's /dashboard/\n`);
+    } finally {
+      await db.close();
+    }
+    return 0;
+  }
   if (cfg.command === 'prune') {
     const n = await pruneOlderThan(db, now - cfg.retentionDays * 86_400_000);
     process.stdout.write(`pruned ${n} notifications older than ${cfg.retentionDays} days\n`);
@@ -43,6 +88,7 @@ async function main(): Promise<number> {
   const hub = await startHub({
     db, host: cfg.host, port: cfg.port, tls: cfg.tls, merchant: cfg.merchant, tranIdHeader: cfg.tranIdHeader, adminToken: cfg.adminToken,
     heartbeatMs: cfg.heartbeatMs, retentionDays: cfg.retentionDays, logger, defaultMetrics: true,
+    dashboard: { attention: { closingTime: cfg.closingTime }, secureCookie: Boolean(cfg.tls) || cfg.secureCookie },
   });
   const lines = [
     `CounterPay Hub listening on ${hub.url} (database: ${db.label})`,
@@ -54,6 +100,13 @@ async function main(): Promise<number> {
   if (cfg.enrollCodeAtStart) {
     const c = await issueEnrollCode(db, Date.now(), cfg.ttlMinutes);
     lines.push(`enrollment code: ${c.code} (one use, valid until ${new Date(c.expiresAt).toISOString()})`);
+  }
+  // First start: no manager yet. The token is in the link's #fragment, which browsers never send
+  // to a server, so it stays out of access logs; only its hash is stored.
+  const setup = await issueSetupToken(db, Date.now(), 60);
+  if (setup) {
+    lines.push(`first start: create the head-office manager within 60 minutes at ${hub.url}/dashboard/#setup=${setup.token}`);
+    lines.push(`  (or POST ${hub.url}/api/v1/dashboard/setup {"token": "${setup.token}", "name": ..., "password": ...}, or npm run hub -- create-manager NAME --role head-office)`);
   }
   process.stdout.write(lines.join('\n') + '\n');
 

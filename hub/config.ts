@@ -15,6 +15,9 @@ Usage:
   npm run hub -- enroll-code [--ttl-minutes N]   issue a one-time enrollment code
   npm run hub -- revoke-counter ID           revoke a counter: its next call is refused
   npm run hub -- prune                       delete notifications older than the retention now
+  npm run hub -- create-manager NAME --role head-office|branch [--branch ID]
+                                             add a dashboard manager; the password is asked for
+                                             (or read from the first line of stdin when piped)
 
 Options:
   --port N                 port to listen on (default 8790)
@@ -36,6 +39,12 @@ Options:
                            drop within 2 s and goes back to fast status checks)
   --ttl-minutes N          lifetime of an enrollment code (default 60)
   --no-enroll-code         do not issue an enrollment code at start
+  --closing-time HH:MM     the cinema's closing time (Lagos) for "shift left open" in the dashboard
+                           (default 23:30; before 06:00 means after midnight)
+  --secure-cookie          mark the dashboard's session cookie Secure although the Hub serves plain
+                           HTTP (it sits behind a TLS reverse proxy); automatic with --tls-cert
+  --role ROLE              create-manager: head-office (every branch) or branch
+  --branch ID              create-manager: the branch (merchant id) of a branch manager
   -h, --help               this text
 `;
 
@@ -52,7 +61,7 @@ const MerchantFile = z.object({
 }).strict();
 
 export interface HubCliConfig {
-  command: 'serve' | 'enroll-code' | 'revoke-counter' | 'prune' | 'help';
+  command: 'serve' | 'enroll-code' | 'revoke-counter' | 'prune' | 'create-manager' | 'help';
   commandArg: string | null;
   port: number;
   host: string;
@@ -68,6 +77,11 @@ export interface HubCliConfig {
   heartbeatMs: number;
   ttlMinutes: number;
   enrollCodeAtStart: boolean;
+  closingTime: string;
+  secureCookie: boolean;
+  /** create-manager: the new manager's role and branch. */
+  role: 'head-office' | 'branch' | null;
+  branch: string | null;
 }
 
 const isLoopback = (host: string) => host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
@@ -106,6 +120,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
         'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-file': { type: 'string' },
         'merchant-config': { type: 'string' }, 'admin-token-file': { type: 'string' }, 'retention-days': { type: 'string' },
         'heartbeat-ms': { type: 'string' }, 'ttl-minutes': { type: 'string' }, 'no-enroll-code': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        'closing-time': { type: 'string' }, 'secure-cookie': { type: 'boolean' }, role: { type: 'string' }, branch: { type: 'string' },
       },
     });
   } catch (e) {
@@ -113,10 +128,20 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   }
   const v = parsed.values;
   const [cmd, arg] = parsed.positionals;
-  const commands = ['serve', 'enroll-code', 'revoke-counter', 'prune'] as const;
+  const commands = ['serve', 'enroll-code', 'revoke-counter', 'prune', 'create-manager'] as const;
   if (cmd !== undefined && !(commands as readonly string[]).includes(cmd)) throw new ConfigError(`unknown command "${cmd}"; see npm run hub -- --help`);
   const command = v.help ? 'help' : ((cmd ?? 'serve') as HubCliConfig['command']);
   if (command === 'revoke-counter' && !arg) throw new ConfigError('revoke-counter needs the counter id, e.g. npm run hub -- revoke-counter ctr_0a1b2c3d4e5f');
+  let role: HubCliConfig['role'] = null;
+  if (command === 'create-manager') {
+    if (!arg) throw new ConfigError('create-manager needs a name, e.g. npm run hub -- create-manager "Ada Obi" --role head-office');
+    if (v.role !== 'head-office' && v.role !== 'branch') throw new ConfigError('create-manager needs --role head-office (every branch) or --role branch --branch ID');
+    role = v.role;
+    if (role === 'branch' && !v.branch?.trim()) throw new ConfigError('a branch manager needs --branch ID (the branch\'s merchant id, as its counters were enrolled)');
+    if (role === 'head-office' && v.branch) throw new ConfigError('head office sees every branch: leave out --branch');
+  }
+  const closingTime = v['closing-time'] ?? '23:30';
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(closingTime)) throw new ConfigError(`--closing-time must be HH:MM, 24-hour (got "${closingTime}")`);
 
   const host = v.host ?? '127.0.0.1';
   if ((v['tls-cert'] === undefined) !== (v['tls-key'] === undefined)) throw new ConfigError('give both --tls-cert and --tls-key, or neither');
@@ -155,5 +180,6 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
     heartbeatMs: int(v['heartbeat-ms'], '--heartbeat-ms', 1000, 50, 60_000),
     ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
     enrollCodeAtStart: !v['no-enroll-code'],
+    closingTime, secureCookie: Boolean(v['secure-cookie']), role, branch: role === 'branch' ? v.branch!.trim() : null,
   };
 }

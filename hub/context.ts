@@ -1,5 +1,8 @@
 // What every route of one Hub instance shares.
 import type { HubDb } from './db/adapter';
+import type { LiveFeed } from './http/dashboard-live';
+import type { AttentionConfig } from './store/dashboard';
+import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
 import type { RelayHub } from './relay/relay-hub';
 import type { RateLimiter } from './relay/rate-limit';
@@ -10,6 +13,17 @@ export interface HubLimits {
   webhookBodyBytes: number;
   syncBodyBytes: number;
   otherBodyBytes: number;
+}
+
+/** The manager's dashboard: session lifetimes, login throttling, Needs-attention thresholds, the live feed. */
+export interface DashboardContext {
+  session: SessionPolicy;
+  throttle: ThrottlePolicy;
+  attention: AttentionConfig;
+  /** Cookies get `Secure` when the Hub serves TLS itself (or is told it sits behind a TLS proxy). */
+  secureCookie: boolean;
+  loginLimiter: RateLimiter;
+  live: LiveFeed;
 }
 
 export interface HubContext {
@@ -26,4 +40,5 @@ export interface HubContext {
   perAddress: RateLimiter;
   /** Wider limits for the provider's webhook address (it sends bursts). */
   perProvider: RateLimiter;
+  dashboard: DashboardContext;
 }

@@ -2,16 +2,20 @@
 // from its open relay streams, so several instances can share one PostgreSQL.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { HubContext, HubLimits } from './context';
+import type { DashboardContext, HubContext, HubLimits } from './context';
 import type { HubDb } from './db/adapter';
 import { schemaIsCurrent } from './db/migrations';
 import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
+import { LiveFeed } from './http/dashboard-live';
+import { dashboardRoutes } from './http/dashboard-routes';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
 import { sendError } from './http/reply';
 import { createMetrics } from './metrics';
 import { RateLimiter } from './relay/rate-limit';
 import { RelayHub } from './relay/relay-hub';
+import { DEFAULT_ATTENTION, type AttentionConfig } from './store/dashboard';
+import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';
 import { pruneOlderThan } from './store/notifications';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
@@ -33,6 +37,8 @@ export interface HubOptions {
   logger: Logger;
   now?: () => number;
   defaultMetrics?: boolean;
+  /** The manager's dashboard: session lifetimes, login throttling, Needs-attention thresholds (closing time). */
+  dashboard?: { session?: Partial<SessionPolicy>; throttle?: Partial<ThrottlePolicy>; attention?: Partial<AttentionConfig>; secureCookie?: boolean; loginsPerMinute?: number };
 }
 
 export interface Hub {
@@ -66,14 +72,28 @@ export async function startHub(o: HubOptions): Promise<Hub> {
     },
     onError: (e) => o.logger.error({ err: e }, 'hub: relay stream failed to read deliveries'),
   });
+  const live = new LiveFeed({
+    db: o.db, heartbeatMs: o.heartbeatMs ?? 5000, now,
+    onError: (e) => o.logger.error({ err: e }, 'hub: dashboard live feed failed to read changes'),
+  });
+  const dashboard: DashboardContext = {
+    session: { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session },
+    throttle: { ...DEFAULT_THROTTLE, ...o.dashboard?.throttle },
+    attention: { ...DEFAULT_ATTENTION, ...o.dashboard?.attention },
+    secureCookie: o.dashboard?.secureCookie ?? Boolean(o.tls),
+    loginLimiter: bucket(o.dashboard?.loginsPerMinute ?? 60),
+    live,
+  };
   const ctx: HubContext = {
     db: o.db, relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
     metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
     perProvider: bucket(o.rateLimits?.perProvider ?? 120_000),
+    dashboard,
   };
   await relay.start();
+  await live.start();
 
   app.setErrorHandler((err, req, reply) => sendError(reply, err, req.log));
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ code: 'HUB_NOT_FOUND', message: 'No such Hub address.' }));
@@ -92,6 +112,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   counterRoutes(app, ctx);
   adminRoutes(app, ctx);
   providerRoutes(app, ctx);
+  dashboardRoutes(app, ctx);
 
   const retentionMs = (o.retentionDays ?? 90) * 86_400_000;
   const prune = async () => {
@@ -113,6 +134,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
     async close() {
       clearInterval(pruner);
       await relay.close();
+      await live.close();
       // Requests under way get a moment to finish; then every socket goes, including one a client
       // opened and never used (it would otherwise hold the close until Node's header timeout).
       const closing = app.close();

@@ -20,6 +20,8 @@ export const HUB_ERROR_CODES = [
   'HUB_SYNC_CONFLICT', // a sequence number already holds a different event
   'HUB_NOT_READY',
   'HUB_INTERNAL',
+  'HUB_LOGIN_FAILED', // dashboard: wrong manager name or password (details.retryAfterMs when the next try must wait)
+  'HUB_CSRF', // dashboard: a write without the session's x-csrf-token, or from another site (Origin)
 ] as const;
 export type HubErrorCode = (typeof HUB_ERROR_CODES)[number];
 

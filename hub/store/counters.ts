@@ -14,11 +14,12 @@ export interface CounterRow {
   revokedAt: number | null;
 }
 
-export async function issueEnrollCode(db: HubDb, now: number, ttlMinutes: number): Promise<{ code: string; expiresAt: number }> {
+/** A code limited to a branch (a branch manager's) enrolls only a counter of that branch. */
+export async function issueEnrollCode(db: HubDb, now: number, ttlMinutes: number, branch: string | null = null): Promise<{ code: string; expiresAt: number; branch: string | null }> {
   const code = newEnrollCode();
   const expiresAt = now + ttlMinutes * 60_000;
-  await db.query('insert into enroll_codes (code_hash, created_at, expires_at) values ($1, $2, $3)', [sha256(code), now, expiresAt]);
-  return { code, expiresAt };
+  await db.query('insert into enroll_codes (code_hash, created_at, expires_at, branch) values ($1, $2, $3, $4)', [sha256(code), now, expiresAt, branch]);
+  return { code, expiresAt, branch };
 }
 
 export async function enrollCounter(db: HubDb, req: EnrollRequest, now: number): Promise<EnrollResponse> {
@@ -27,10 +28,13 @@ export async function enrollCounter(db: HubDb, req: EnrollRequest, now: number):
   return db.tx(async (q) => {
     // The update claims the code atomically: two counters racing for one code, only one wins.
     const claimed = await q.query(
-      'update enroll_codes set used_at = $2, used_by = $3 where code_hash = $1 and used_at is null and expires_at > $2 returning code_hash',
-      [sha256(req.code.toUpperCase()), now, id],
+      'update enroll_codes set used_at = $2, used_by = $3 where code_hash = $1 and used_at is null and expires_at > $2 and (branch is null or branch = $4) returning code_hash',
+      [sha256(req.code.toUpperCase()), now, id, req.branch],
     );
     if (!claimed.length) {
+      // A code a branch manager issued is for their branch only.
+      const other = await q.query<{ branch: string }>('select branch from enroll_codes where code_hash = $1 and used_at is null and expires_at > $2 and branch <> $3', [sha256(req.code.toUpperCase()), now, req.branch]);
+      if (other.length) throw fail('HUB_ENROLL_CODE_INVALID', 403, `This enrollment code is for branch ${other[0]!.branch}, not ${req.branch}. Check the counter's branch (merchant id) or ask for a code for ${req.branch}.`);
       throw fail('HUB_ENROLL_CODE_INVALID', 403, 'This enrollment code is unknown, already used or expired. Ask the Hub administrator for a new code.');
     }
     await q.query(
@@ -70,7 +74,7 @@ export async function touchCounter(db: HubDb, id: string, now: number): Promise<
 
 export async function recordCounterStatus(db: HubDb, id: string, s: CounterStatus, now: number): Promise<void> {
   await db.query(
-    `update counters set last_seen_at = $2, app_version = $3, profile = $4, clock_offset_ms = $5, queue_length = $6, open_payments = $7 where id = $1`,
+    `update counters set last_seen_at = $2, last_sync_at = $2, app_version = $3, profile = $4, clock_offset_ms = $5, queue_length = $6, open_payments = $7 where id = $1`,
     [id, now, s.appVersion, s.profile, now - s.sentAt, s.queueLength, s.openPayments],
   );
 }

@@ -5,6 +5,7 @@ import type { SyncEvent } from '../../shared/hub-contract';
 import type { HubDb } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
+import { projectEvents } from './projections';
 
 const orderKeysOf = (e: SyncEvent): string[] => {
   if (e.kind === 'order.created' || e.kind === 'order.status' || e.kind === 'topup.status') return [e.payload.reference, e.payload.orderNo ?? ''].filter(Boolean);
@@ -20,7 +21,7 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
     }
   }
   return db.tx(async (q) => {
-    const c = await q.query<{ last_seq: unknown }>('select last_seq from counters where id = $1 for update', [counterId]);
+    const c = await q.query<{ last_seq: unknown; branch: string }>('select last_seq, branch from counters where id = $1 for update', [counterId]);
     const last = num(c[0]!.last_seq);
     const old = sorted.filter((e) => e.seq <= last);
     const fresh = sorted.filter((e) => e.seq > last);
@@ -54,6 +55,8 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
         );
       }
       await q.query('update counters set last_seq = $2 where id = $1', [counterId, fresh[fresh.length - 1]!.seq]);
+      // The dashboard's query tables move with the journal: same transaction, only new events.
+      await projectEvents(q, counterId, c[0]!.branch, fresh, now);
     }
     return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length };
   });

@@ -1,7 +1,8 @@
 // `npm run bench:hub`: the Hub's throughput and relay latency on this machine, on a throwaway real
 // PostgreSQL cluster where one is installed (else PGlite, and it says so). A table with each
 // target and PASS/FAIL. Not a test: exits 0 unless --strict and a target fails.
-// Usage: tsx test/bench/hub/run.ts [--json FILE] [--quick] [--strict]
+// Usage: tsx test/bench/hub/run.ts [--json FILE] [--quick] [--strict] [--dashboard [--dashboard-orders N]]
+// --dashboard adds the manager's dashboard at 1,000,000 orders across 60 counters (seeding takes minutes).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { bearer, enroll, posWebhook, post, type TestMerchant } from '../../hub/h
 import { spawnHub } from '../../hub/helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../../hub/helpers/pg-cluster';
 import { RelayClient } from '../../hub/helpers/sse-client';
+import { dashboardBench, type DashboardFigures } from './dashboard-bench';
 import { percentile, round } from '../bench-stats';
 
 interface HubFigures {
@@ -28,6 +30,11 @@ interface HubFigures {
   detectionP95MsWithRelay: number;
   detectionP50MsWithRelay: number;
   detectionOrders: number;
+  /** The dashboard (--dashboard, real PostgreSQL only): worst p95 of Today, Needs attention, Orders search at 1M orders / 60 counters. */
+  dashboardP95MsAt1M: number | null;
+  /** A CSV export of at least 100,000 rows, streamed (ms), with the Hub's peak RSS while streaming. */
+  export100kMs: number | null;
+  dashboard: DashboardFigures | null;
 }
 
 interface BenchHub {
@@ -37,12 +44,14 @@ interface BenchHub {
 }
 
 function args(argv: string[]) {
-  const o = { json: null as string | null, quick: false, strict: false };
+  const o = { json: null as string | null, quick: false, strict: false, dashboard: false, dashboardOrders: 1_000_000 };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--json') o.json = argv[++i] ?? null;
+    else if (argv[i] === '--dashboard') o.dashboard = true;
+    else if (argv[i] === '--dashboard-orders') o.dashboardOrders = Number(argv[++i]);
     else if (argv[i] === '--quick') o.quick = true;
     else if (argv[i] === '--strict') o.strict = true;
-    else throw new Error(`unknown option ${argv[i]} (options: --json FILE --quick --strict)`);
+    else throw new Error(`unknown option ${argv[i]} (options: --json FILE --quick --strict --dashboard --dashboard-orders N)`);
   }
   return o;
 }
@@ -168,10 +177,16 @@ async function main(): Promise<void> {
     log(`detection with the relay: ${size.detection} sales on the sandbox terminal, sandbox -> Hub -> counter ...`);
     sandbox.setWebhookUrl(demo.merchant.headMerchantId, hub.webhookUrls.pos);
     const det = await relayDetection(sandbox, provider, demo.merchant.terminalSn, hub.url, size.detection);
+    let dash: DashboardFigures | null = null;
+    if (o.dashboard && cluster) {
+      dash = await dashboardBench(cluster.createDatabase('dashboard'), { orders: o.dashboardOrders, rounds: o.quick ? 5 : 15, log });
+    } else if (o.dashboard) log('the dashboard figures need a real PostgreSQL: not measured');
+    const at = dash ? `at ${dash.orders.toLocaleString('en-US')} orders` : '';
     const f: HubFigures = {
       database, webhookIngestPerSec: round(ingestPerSec), relayP50Ms: round(percentile(lat, 50)), relayP95Ms: round(percentile(lat, 95)), syncEventsPerSec: round(syncPerSec),
       pollQueriesPerOrderWithRelay: round(det.queries.reduce((a, b) => a + b, 0) / det.queries.length),
       detectionP95MsWithRelay: round(percentile(det.lat, 95)), detectionP50MsWithRelay: round(percentile(det.lat, 50)), detectionOrders: det.lat.length,
+      dashboardP95MsAt1M: dash?.dashboardP95MsAt1M ?? null, export100kMs: dash?.export100kMs ?? null, dashboard: dash,
     };
     const checks: [string, string, string, boolean | null][] = [
       ['webhook ingest (verified, committed, answered)', `${f.webhookIngestPerSec.toLocaleString('en-US')}/s`, '>= 1,000/s', f.webhookIngestPerSec >= 1000],
@@ -179,6 +194,12 @@ async function main(): Promise<void> {
       ['journal sync', `${f.syncEventsPerSec.toLocaleString('en-US')} events/s`, '>= 5,000/s', f.syncEventsPerSec >= 5000],
       ['status queries per order with relay', `${f.pollQueriesPerOrderWithRelay} (max ${Math.max(...det.queries)})`, '<= 5', f.pollQueriesPerOrderWithRelay <= 5],
       ['detection p95 with relay (tap -> Paid in journal)', `${f.detectionP95MsWithRelay} ms`, '<= 100 ms', f.detectionP95MsWithRelay <= 100],
+      dash
+        ? [`dashboard p95 ${at} (Today ${dash.todayP95Ms}, attention ${dash.attentionP95Ms}, search ${dash.searchP95Ms} ms)`, `${dash.dashboardP95MsAt1M} ms`, '<= 100 ms', dash.orders >= 1_000_000 ? dash.dashboardP95MsAt1M <= 100 : null]
+        : ['dashboard p95 at 1M orders', 'not measured (--dashboard)', '<= 100 ms', null],
+      dash
+        ? [`CSV export ${dash.exportRows.toLocaleString('en-US')} rows streamed (Hub RSS ${dash.exportBaselineRssMb} -> peak ${dash.exportPeakRssMb} MB)`, `${dash.export100kMs} ms`, '<= 10,000 ms', dash.exportRows >= 100_000 ? dash.export100kMs <= 10_000 : null]
+        : ['CSV export 100,000 rows', 'not measured (--dashboard)', '<= 10,000 ms', null],
     ];
     const rows = [['target', 'value', 'wanted', ''], ...checks.map(([n, v, t, p]) => [n, v, t, p === null ? 'N/A' : p ? 'PASS' : 'FAIL'])];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

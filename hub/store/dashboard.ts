@@ -1,0 +1,398 @@
+// The dashboard's reads over the projections (projections.ts) and the counters, notifications and
+// deliveries tables. Every function takes the session's Scope first and builds its WHERE from it
+// (scope.ts): a branch manager's query cannot reach another branch's rows.
+import {
+  addDays, lagosDayOf, lagosDayStart, ORDER_STATES_OPEN,
+  type AttentionLine, type AttentionView, type DashCounter, type OrderDetail, type OrderRow, type OrdersPage, type OrdersQuery,
+  type ShiftRow, type ShiftsView, type Tally, type TodayView,
+} from '../../shared/hub-dashboard-contract';
+import type { SqlRunner } from '../db/adapter';
+import { num, numOrNull } from '../db/adapter';
+import { Where, type Scope } from './scope';
+
+const DAY_MS = 86_400_000;
+type Row = Record<string, unknown>;
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
+
+// ---- Orders ------------------------------------------------------------------------------------
+
+const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
+  o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id`;
+
+export const orderRow = (r: Row): OrderRow => ({
+  id: String(r.id), counterId: String(r.counter_id), counterName: String(r.counter_name), branch: String(r.branch), reference: String(r.reference),
+  orderNo: str(r.order_no), payNo: str(r.pay_no), state: String(r.state), amountKobo: num(r.amount_kobo),
+  filmName: str(r.film_name), filmTitle: str(r.film_title), showDate: str(r.show_date), showTime: str(r.show_time), seats: str(r.seats),
+  tickets: numOrNull(r.tickets), cashier: str(r.cashier), profile: str(r.profile), practice: r.practice === true,
+  createdAt: num(r.created_at), updatedAt: num(r.updated_at),
+});
+
+/** The next string after every string that starts with `s` (for a prefix range on a text_pattern_ops index). */
+const prefixEnd = (s: string) => s.slice(0, -1) + String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export type OrderFilters = Omit<OrdersQuery, 'limit' | 'cursor'> & { cursor?: string };
+
+function orderWhere(scope: Scope, f: OrderFilters, direction: 'asc' | 'desc'): Where {
+  const w = new Where(scope, 'o.branch', f.branch);
+  if (f.orderNo) {
+    // The order number or its last digits: a prefix of the reversed number, on an index of reverse(order_no).
+    const r = [...f.orderNo].reverse().join('');
+    w.and(`reverse(o.order_no) ~>=~ ${w.p(r)} and reverse(o.order_no) ~<~ ${w.p(prefixEnd(r))}`);
+  }
+  if (f.payNo) w.and(`o.pay_no = ${w.p(f.payNo)}`);
+  if (f.reference) w.and(`o.reference = ${w.p(f.reference)}`);
+  if (f.film) {
+    const p = w.p(`%${likeEscape(f.film)}%`);
+    w.and(`o.film_name ilike ${p} or o.film_title ilike ${p}`);
+  }
+  if (f.seat) w.and(`',' || o.seats || ',' like ${w.p(`%,${f.seat},%`)}`);
+  if (f.amountKobo !== undefined) w.and(`o.amount_kobo = ${w.p(f.amountKobo)}`);
+  if (f.cashier) w.and(`o.cashier = ${w.p(f.cashier)}`);
+  if (f.counterId) w.and(`o.counter_id = ${w.p(f.counterId)}`);
+  if (f.from) w.and(`o.created_at >= ${w.p(lagosDayStart(f.from))}`);
+  if (f.to) w.and(`o.created_at < ${w.p(lagosDayStart(f.to) + DAY_MS)}`);
+  if (f.state) w.and(`o.state = ${w.p(f.state)}`);
+  if (f.practice === 'exclude') w.and('not o.practice');
+  if (f.practice === 'only') w.and('o.practice');
+  if (f.cursor) {
+    const [at, id] = f.cursor.split('.');
+    w.and(`(o.created_at, o.id) ${direction === 'desc' ? '<' : '>'} (${w.p(Number(at))}::bigint, ${w.p(id)}::bigint)`);
+  }
+  return w;
+}
+
+/** One page of the search, newest first (or oldest first for exports); nextCursor continues it. */
+export async function searchOrders(q: SqlRunner, scope: Scope, f: OrderFilters, limit: number, direction: 'asc' | 'desc' = 'desc'): Promise<OrdersPage> {
+  if (f.counterId) {
+    // A counter belongs to one branch: one outside the scope (or the branch asked for) has no orders
+    // here, answered at once instead of by scanning the branch for rows that cannot match.
+    const c = await counterInScope(q, scope, f.counterId);
+    if (!c || (f.branch && c.branch !== f.branch)) return { orders: [], nextCursor: null };
+  }
+  const w = orderWhere(scope, f, direction);
+  const rows = await q.query<Row>(
+    `select ${ORDER_COLUMNS} from dash_orders o join counters c on c.id = o.counter_id ${w.sql()}
+      order by o.created_at ${direction}, o.id ${direction} limit ${w.p(limit + 1)}`,
+    w.params,
+  );
+  const page = rows.slice(0, limit).map(orderRow);
+  const last = page[page.length - 1];
+  return { orders: page, nextCursor: rows.length > limit && last ? `${last.createdAt}.${last.id}` : null };
+}
+
+export async function orderDetail(q: SqlRunner, scope: Scope, id: string): Promise<OrderDetail | null> {
+  const w = new Where(scope, 'o.branch');
+  w.and(`o.id = ${w.p(id)}`);
+  const rows = await q.query<Row>(`select ${ORDER_COLUMNS} from dash_orders o join counters c on c.id = o.counter_id ${w.sql()}`, w.params);
+  if (!rows[0]) return null;
+  const ev = await q.query<Row>('select seq, kind, at, received_at, status, order_no, pay_no, note from dash_order_events where order_id = $1 order by seq', [id]);
+  return {
+    order: orderRow(rows[0]),
+    history: ev.map((e) => ({
+      seq: num(e.seq), kind: String(e.kind), at: num(e.at), receivedAt: num(e.received_at), status: str(e.status), orderNo: str(e.order_no), payNo: str(e.pay_no), note: str(e.note),
+    })),
+  };
+}
+
+/** Orders changed by one committed batch of a counter (the live feed), within the scope. */
+export async function changedOrders(q: SqlRunner, scope: Scope, counterId: string, low: number, high: number, branchFilter?: string): Promise<(OrderRow & { changeId: number })[]> {
+  const w = new Where(scope, 'o.branch', branchFilter);
+  w.and(`o.change_id between ${w.p(low)} and ${w.p(high)}`).and(`o.counter_id = ${w.p(counterId)}`);
+  const rows = await q.query<Row>(`select ${ORDER_COLUMNS} from dash_orders o join counters c on c.id = o.counter_id ${w.sql()} order by o.change_id`, w.params);
+  return rows.map((r) => ({ ...orderRow(r), changeId: num(r.change_id) }));
+}
+
+/** Orders changed after a change number (resuming the live feed), oldest change first. */
+export async function ordersChangedSince(q: SqlRunner, scope: Scope, after: number, limit: number, branchFilter?: string): Promise<(OrderRow & { changeId: number })[]> {
+  const w = new Where(scope, 'o.branch', branchFilter);
+  w.and(`o.change_id > ${w.p(after)}`);
+  const rows = await q.query<Row>(`select ${ORDER_COLUMNS} from dash_orders o join counters c on c.id = o.counter_id ${w.sql()} order by o.change_id limit ${w.p(limit)}`, w.params);
+  return rows.map((r) => ({ ...orderRow(r), changeId: num(r.change_id) }));
+}
+
+export async function lastChangeId(q: SqlRunner): Promise<number> {
+  return num((await q.query<{ m: unknown }>('select coalesce(max(change_id), 0) as m from dash_orders'))[0]!.m);
+}
+
+// ---- Today -------------------------------------------------------------------------------------
+
+const zero = (): Tally => ({ paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0 });
+const TALLY_KEYS = Object.keys(zero()) as (keyof Tally)[];
+const addInto = (a: Tally, b: Tally) => {
+  for (const k of TALLY_KEYS) a[k] += b[k];
+};
+
+export async function today(q: SqlRunner, scope: Scope, day: string, branchFilter?: string): Promise<TodayView> {
+  const from = lagosDayStart(day);
+  const to = from + DAY_MS;
+  const lastWeekDay = addDays(day, -7);
+  const lwFrom = lagosDayStart(lastWeekDay);
+
+  const ow = new Where(scope, 'o.branch', branchFilter);
+  ow.and(`o.created_at >= ${ow.p(from)} and o.created_at < ${ow.p(to)}`);
+  const orders = await q.query<Row>(
+    `select o.practice, o.branch, o.counter_id, coalesce(o.cashier, '') as cashier,
+            count(*) filter (where o.state = 'paid') as paid_count, coalesce(sum(o.amount_kobo) filter (where o.state = 'paid'), 0) as paid_kobo,
+            count(*) filter (where o.state = 'failed') as failed_count, count(*) filter (where o.state = 'cancelled') as cancelled_count,
+            count(*) filter (where o.state = 'expired') as expired_count, count(*) filter (where o.state in (${OPEN_LIST})) as open_count
+       from dash_orders o ${ow.sql()} group by 1, 2, 3, 4`,
+    ow.params,
+  );
+  const tw = new Where(scope, 't.branch', branchFilter);
+  tw.and(`t.created_at >= ${tw.p(from)} and t.created_at < ${tw.p(to)}`).and(`t.state = 'success'`);
+  const topups = await q.query<Row>(
+    `select t.practice, t.branch, t.counter_id, count(*) as n, coalesce(sum(t.amount_kobo), 0) as kobo from dash_topups t ${tw.sql()} group by 1, 2, 3`,
+    tw.params,
+  );
+  const cw = new Where(scope, 'c.branch', branchFilter);
+  const names = new Map((await q.query<Row>(`select c.id, c.name from counters c ${cw.sql()}`, cw.params)).map((r) => [String(r.id), String(r.name)]));
+
+  const totals = zero();
+  const practice = zero();
+  const branches = new Map<string, TodayView['branches'][number]>();
+  const counterOf = (branch: string, counterId: string) => {
+    let b = branches.get(branch);
+    if (!b) branches.set(branch, (b = { branch, ...zero(), counters: [] }));
+    let c = b.counters.find((x) => x.counterId === counterId);
+    if (!c) b.counters.push((c = { counterId, counterName: names.get(counterId) ?? counterId, ...zero(), cashiers: [] }));
+    return { b, c };
+  };
+  for (const r of orders) {
+    const t: Tally = {
+      ...zero(), paidCount: num(r.paid_count), paidKobo: num(r.paid_kobo), failedCount: num(r.failed_count), cancelledCount: num(r.cancelled_count),
+      expiredCount: num(r.expired_count), openCount: num(r.open_count),
+    };
+    if (r.practice === true) {
+      addInto(practice, t);
+      continue;
+    }
+    const { b, c } = counterOf(String(r.branch), String(r.counter_id));
+    addInto(totals, t);
+    addInto(b, t);
+    addInto(c, t);
+    c.cashiers.push({ cashier: String(r.cashier), ...t });
+  }
+  for (const r of topups) {
+    const t: Tally = { ...zero(), topupCount: num(r.n), topupKobo: num(r.kobo) };
+    if (r.practice === true) {
+      addInto(practice, t);
+      continue;
+    }
+    const { b, c } = counterOf(String(r.branch), String(r.counter_id));
+    addInto(totals, t);
+    addInto(b, t);
+    addInto(c, t);
+  }
+  const sorted = [...branches.values()].sort((a, b) => a.branch.localeCompare(b.branch));
+  for (const b of sorted) {
+    b.counters.sort((x, y) => x.counterName.localeCompare(y.counterName));
+    for (const c of b.counters) c.cashiers.sort((x, y) => x.cashier.localeCompare(y.cashier));
+  }
+
+  const hourly = Array.from({ length: 24 }, (_, hour) => ({ hour, paidKobo: 0, paidCount: 0, lastWeekPaidKobo: 0, lastWeekPaidCount: 0 }));
+  for (const [start, last] of [[from, false], [lwFrom, true]] as const) {
+    const hw = new Where(scope, 'o.branch', branchFilter);
+    hw.and(`o.created_at >= ${hw.p(start)} and o.created_at < ${hw.p(start + DAY_MS)}`).and(`o.state = 'paid'`).and('not o.practice');
+    const rows = await q.query<Row>(
+      `select ((o.created_at - ${hw.p(start)}) / 3600000)::int as hour, count(*) as n, coalesce(sum(o.amount_kobo), 0) as kobo from dash_orders o ${hw.sql()} group by 1`,
+      hw.params,
+    );
+    for (const r of rows) {
+      const h = hourly[num(r.hour)];
+      if (!h) continue;
+      if (last) {
+        h.lastWeekPaidCount = num(r.n);
+        h.lastWeekPaidKobo = num(r.kobo);
+      } else {
+        h.paidCount = num(r.n);
+        h.paidKobo = num(r.kobo);
+      }
+    }
+  }
+  return { day, from, to, lastWeekDay, totals, branches: sorted, hourly, practice };
+}
+
+// ---- Needs attention ------------------------------------------------------------------------------
+
+export interface AttentionConfig {
+  /** Local closing time, HH:mm (Lagos); before 06:00 means after midnight. */
+  closingTime: string;
+  staleMs: number;
+  clockOffMs: number;
+  openPaymentMs: number;
+  undeliveredMs: number;
+}
+export const DEFAULT_ATTENTION: AttentionConfig = { closingTime: '23:30', staleMs: 10 * 60_000, clockOffMs: 60_000, openPaymentMs: 2 * 60_000, undeliveredMs: 2 * 60_000 };
+
+/** When the shift opened at `openedAt` should have been closed: the closing time of its business day (which starts at 06:00). */
+export function closingInstant(openedAt: number, closingTime: string): number {
+  const [h, m] = closingTime.split(':').map(Number) as [number, number];
+  const businessDay = lagosDayOf(openedAt - 6 * 3_600_000);
+  const minutes = h * 60 + m;
+  return lagosDayStart(businessDay) + (minutes < 6 * 60 ? DAY_MS : 0) + minutes * 60_000;
+}
+
+const ago = (now: number, at: number) => {
+  const min = Math.max(0, Math.round((now - at) / 60_000));
+  return min < 90 ? `${min} min` : `${Math.round(min / 60)} h`;
+};
+const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
+const LINE_LIMIT = 200;
+
+export async function attention(q: SqlRunner, scope: Scope, now: number, cfg: AttentionConfig, connected: (counterId: string) => boolean, branchFilter?: string): Promise<AttentionView> {
+  const lines: AttentionLine[] = [];
+  const base = { counterId: null, counterName: null, orderId: null, notificationId: null, shiftId: null };
+
+  const ow = new Where(scope, 'o.branch', branchFilter);
+  ow.and(`o.state in (${OPEN_LIST})`).and(`o.created_at < ${ow.p(now - cfg.openPaymentMs)}`).and('not o.practice');
+  const open = await q.query<Row>(`select ${ORDER_COLUMNS} from dash_orders o join counters c on c.id = o.counter_id ${ow.sql()} order by o.created_at limit ${ow.p(LINE_LIMIT)}`, ow.params);
+  for (const r of open.map(orderRow)) {
+    const which = `${naira.format(r.amountKobo / 100)} at ${r.counterName}${r.orderNo ? `, order ${r.orderNo}` : ''}${r.cashier ? ` (${r.cashier})` : ''}`;
+    lines.push({
+      ...base, kind: r.state === 'unknown' ? 'payment-unknown' : 'payment-open', branch: r.branch, counterId: r.counterId, counterName: r.counterName, orderId: r.id, since: r.createdAt,
+      subject: r.state === 'unknown' ? `Payment state unknown for ${ago(now, r.createdAt)}: ${which}` : `Payment still open for ${ago(now, r.createdAt)}: ${which}`,
+      todo: r.state === 'unknown'
+        ? 'Ask the cashier to press Check on the order; if it stays unknown, look the order number up in the provider\'s dashboard before giving or refunding anything.'
+        : 'Ask the cashier whether the customer paid on the terminal; press Check on the order, or cancel it if the customer left.',
+    });
+  }
+
+  const cw = new Where(scope, 'c.branch', branchFilter);
+  cw.and('c.revoked_at is null');
+  const counters = await q.query<Row>(`select c.id, c.name, c.branch, c.enrolled_at, c.last_seen_at, c.last_sync_at, c.clock_offset_ms, c.queue_length from counters c ${cw.sql()} order by c.name, c.id`, cw.params);
+  for (const c of counters) {
+    const id = String(c.id);
+    const name = String(c.name);
+    const seen = numOrNull(c.last_seen_at);
+    const synced = numOrNull(c.last_sync_at);
+    const at = { ...base, branch: String(c.branch), counterId: id, counterName: name };
+    if (!connected(id) && (seen === null || now - seen > cfg.staleMs)) {
+      lines.push({
+        ...at, kind: 'counter-offline', since: seen ?? num(c.enrolled_at),
+        subject: seen === null ? `${name} has never reached the Hub since it was enrolled` : `${name} not heard from for ${ago(now, seen)}`,
+        todo: 'Check that the counter is switched on, CounterPay is running and the network works; if it was retired, revoke it under Counters.',
+      });
+      continue;
+    }
+    if (synced === null || now - synced > cfg.staleMs) {
+      lines.push({
+        ...at, kind: 'counter-unsynced', since: synced ?? seen ?? num(c.enrolled_at),
+        subject: `${name} is connected but has not synced its journal for ${synced === null ? 'ever' : ago(now, synced)}${c.queue_length ? ` (${num(c.queue_length)} events waiting)` : ''}`,
+        todo: 'Look at the Hub pill on the counter; restart CounterPay there. Its sales are missing from these totals until it syncs.',
+      });
+    }
+    const off = numOrNull(c.clock_offset_ms);
+    if (off !== null && Math.abs(off) > cfg.clockOffMs) {
+      lines.push({
+        ...at, kind: 'clock-off', since: synced ?? seen ?? now,
+        subject: `${name}'s clock is ${Math.round(Math.abs(off) / 1000)} s ${off > 0 ? 'behind' : 'ahead of'} the Hub`,
+        todo: 'Set the counter\'s clock to update automatically (Windows: Settings, Time, Sync now); receipts and reports show its times.',
+      });
+    }
+  }
+
+  const nw = new Where(scope, 'c.branch', branchFilter);
+  nw.and('d.acked_at is null').and(`d.created_at < ${nw.p(now - cfg.undeliveredMs)}`).and('c.revoked_at is null');
+  const undelivered = await q.query<Row>(
+    `select d.notification_id, d.counter_id, c.name, c.branch, min(d.created_at) as since, n.order_no, n.kind
+       from deliveries d join counters c on c.id = d.counter_id join notifications n on n.id = d.notification_id ${nw.sql()}
+      group by d.notification_id, d.counter_id, c.name, c.branch, n.order_no, n.kind order by since limit ${nw.p(LINE_LIMIT)}`,
+    nw.params,
+  );
+  for (const r of undelivered) {
+    const since = num(r.since);
+    lines.push({
+      ...base, kind: 'notification-undelivered', branch: String(r.branch), counterId: String(r.counter_id), counterName: String(r.name), notificationId: String(r.notification_id), since,
+      subject: `A ${r.kind === 'bills' ? 'top-up' : 'payment'} notification${r.order_no ? ` for order ${String(r.order_no)}` : ''} has not reached ${String(r.name)} for ${ago(now, since)}`,
+      todo: 'Bring the counter online; it is delivered when the counter reconnects. If the counter was replaced, replay the notification to the new one.',
+    });
+  }
+
+  const sw = new Where(scope, 's.branch', branchFilter);
+  sw.and('s.closed_at is null').and('not s.practice');
+  const shifts = await q.query<Row>(`select s.*, c.name from dash_shifts s join counters c on c.id = s.counter_id ${sw.sql()} order by s.opened_at limit ${sw.p(LINE_LIMIT * 5)}`, sw.params);
+  for (const s of shifts) {
+    const openedAt = num(s.opened_at);
+    const due = closingInstant(openedAt, cfg.closingTime);
+    if (now <= due) continue;
+    lines.push({
+      ...base, kind: 'shift-open-late', branch: String(s.branch), counterId: String(s.counter_id), counterName: String(s.name), shiftId: String(s.shift_id), since: due,
+      subject: `${String(s.cashier)}'s shift on ${String(s.name)} is still open, ${ago(now, due)} after closing time (${cfg.closingTime})`,
+      todo: 'Ask the cashier to count the drawer and close the shift on the counter; the Z report is printed when it closes.',
+    });
+  }
+  return { at: now, lines, closingTime: cfg.closingTime };
+}
+
+// ---- Shifts ---------------------------------------------------------------------------------------
+
+export async function shifts(q: SqlRunner, scope: Scope, day: string, f: { branch?: string; counterId?: string }): Promise<ShiftsView> {
+  const from = lagosDayStart(day);
+  const to = from + DAY_MS;
+  const w = new Where(scope, 's.branch', f.branch);
+  w.and(`(s.opened_at >= ${w.p(from)} and s.opened_at < ${w.p(to)}) or (s.closed_at is null and s.opened_at < ${w.p(to)})`);
+  if (f.counterId) w.and(`s.counter_id = ${w.p(f.counterId)}`);
+  const rows = await q.query<Row>(`select s.*, c.name from dash_shifts s join counters c on c.id = s.counter_id ${w.sql()} order by s.opened_at, s.counter_id`, w.params);
+  const reports = rows.length
+    ? await q.query<Row>(
+      `select z.* from dash_zreports z join unnest($1::text[], $2::text[]) as k(counter_id, shift_id) on z.counter_id = k.counter_id and z.shift_id = k.shift_id order by z.at`,
+      [rows.map((r) => String(r.counter_id)), rows.map((r) => String(r.shift_id))],
+    )
+    : [];
+  const byShift = new Map<string, ShiftRow['zreports']>();
+  for (const z of reports) {
+    const k = `${String(z.counter_id)}\u0000${String(z.shift_id)}`;
+    const list = byShift.get(k) ?? [];
+    list.push({
+      reportNo: num(z.report_no), shiftId: str(z.shift_id), from: num(z.from_at), to: num(z.to_at), totalKobo: num(z.total_kobo), count: num(z.count),
+      lines: (typeof z.lines === 'string' ? JSON.parse(z.lines) : z.lines) as ShiftRow['zreports'][number]['lines'], at: num(z.at),
+    });
+    byShift.set(k, list);
+  }
+  const list: ShiftRow[] = rows.map((s) => ({
+    counterId: String(s.counter_id), counterName: String(s.name), branch: String(s.branch), shiftId: String(s.shift_id), cashier: String(s.cashier),
+    profile: str(s.profile), practice: s.practice === true, openedAt: num(s.opened_at), closedAt: numOrNull(s.closed_at),
+    floatKobo: numOrNull(s.float_kobo), takingsKobo: numOrNull(s.takings_kobo), zreports: byShift.get(`${String(s.counter_id)}\u0000${String(s.shift_id)}`) ?? [],
+  }));
+  const totals = { shifts: 0, open: 0, takingsKobo: 0, zReports: 0, zTotalKobo: 0, zCount: 0 };
+  for (const s of list) {
+    if (s.practice) continue;
+    totals.shifts++;
+    if (s.closedAt === null) totals.open++;
+    totals.takingsKobo += s.takingsKobo ?? 0;
+    for (const z of s.zreports) {
+      totals.zReports++;
+      totals.zTotalKobo += z.totalKobo;
+      totals.zCount += z.count;
+    }
+  }
+  return { day, shifts: list, totals };
+}
+
+// ---- Counters --------------------------------------------------------------------------------------
+
+export async function dashCounters(q: SqlRunner, scope: Scope, now: number, staleMs: number, connected: (id: string) => boolean, branchFilter?: string): Promise<DashCounter[]> {
+  const w = new Where(scope, 'c.branch', branchFilter);
+  const rows = await q.query<Row>(`select c.* from counters c ${w.sql()} order by c.branch, c.name, c.id`, w.params);
+  return rows.map((r) => {
+    const id = String(r.id);
+    const seen = numOrNull(r.last_seen_at);
+    return {
+      id, name: String(r.name), branch: String(r.branch), enrolledAt: num(r.enrolled_at), revokedAt: numOrNull(r.revoked_at),
+      lastSeenAt: seen, appVersion: str(r.app_version), profile: str(r.profile), clockOffsetMs: numOrNull(r.clock_offset_ms),
+      queueLength: numOrNull(r.queue_length), openPayments: numOrNull(r.open_payments), lastSeq: num(r.last_seq), connected: connected(id),
+      online: r.revoked_at === null && (connected(id) || (seen !== null && now - seen <= staleMs)), lastSyncAt: numOrNull(r.last_sync_at),
+    };
+  });
+}
+
+/** The counter, if the scope may see it. */
+export async function counterInScope(q: SqlRunner, scope: Scope, id: string): Promise<{ id: string; branch: string } | null> {
+  const w = new Where(scope, 'c.branch');
+  w.and(`c.id = ${w.p(id)}`);
+  const r = (await q.query<Row>(`select c.id, c.branch from counters c ${w.sql()}`, w.params))[0];
+  return r ? { id: String(r.id), branch: String(r.branch) } : null;
+}

@@ -1,0 +1,231 @@
+// Manager accounts of the dashboard: scrypt password hashes (parameters kept with each hash), the
+// one-time setup token of the first start, login throttling that grows with failures and checks one
+// password at a time per account (claimed in the database, so it holds across instances), and
+// sessions (only the SHA-256 of the id is stored; idle and absolute expiry; logout everywhere).
+import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { CreateManagerRequest, ManagerView, ManagerRole } from '../../shared/hub-dashboard-contract';
+import type { HubDb } from '../db/adapter';
+import { num } from '../db/adapter';
+import { fail } from '../errors';
+import { sha256 } from './tokens';
+
+// ---- Password hashes ---------------------------------------------------------------------------
+
+/** scrypt N=2^15, r=8, p=1: 32 MiB and ~50-100 ms per check. Stored as scrypt$N$r$p$salt$hash (base64url). */
+export const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 1, keylen: 32 } as const;
+
+const scrypt = (password: string, salt: Buffer, keylen: number, o: ScryptOptions): Promise<Buffer> =>
+  new Promise((resolve, reject) => scryptCb(password.normalize('NFC'), salt, keylen, o, (e, k) => (e ? reject(e) : resolve(k))));
+const maxmem = (N: number, r: number) => 128 * N * r * 2;
+
+export async function hashPassword(password: string, p: { N: number; r: number; p: number; keylen: number } = SCRYPT_PARAMS): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, p.keylen, { N: p.N, r: p.r, p: p.p, maxmem: maxmem(p.N, p.r) });
+  return ['scrypt', p.N, p.r, p.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Counts every hash computed by verifyPassword in this process (the throttling test reads it). */
+export const passwordChecks = { count: 0 };
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [alg, n, r, p, salt, hash] = stored.split('$');
+  if (alg !== 'scrypt' || !salt || !hash) return false;
+  const N = Number(n);
+  const R = Number(r);
+  const want = Buffer.from(hash, 'base64url');
+  passwordChecks.count++;
+  const got = await scrypt(password, Buffer.from(salt, 'base64url'), want.length, { N, r: R, p: Number(p), maxmem: maxmem(N, R) });
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+let dummyHash: Promise<string> | null = null;
+/** An unknown name costs the same hash as a known one, so timing does not tell which names exist. */
+const dummy = () => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
+
+// ---- Accounts ----------------------------------------------------------------------------------
+
+const nameKey = (name: string) => name.trim().normalize('NFC').toLowerCase();
+const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+interface ManagerRow {
+  id: string; name: string; role: ManagerRole; branch: string | null; password_hash: string; created_at: unknown;
+}
+const view = (r: ManagerRow): ManagerView => ({ id: r.id, name: r.name, role: r.role, branch: r.branch, createdAt: num(r.created_at) });
+
+export async function countManagers(db: HubDb): Promise<number> {
+  return num((await db.query<{ n: unknown }>('select count(*) as n from managers'))[0]!.n);
+}
+
+export async function createManager(db: HubDb, m: CreateManagerRequest, now: number): Promise<ManagerView> {
+  const hash = await hashPassword(m.password);
+  const rows = await db.query<ManagerRow>(
+    `insert into managers (id, name, name_key, role, branch, password_hash, created_at) values ($1, $2, $3, $4, $5, $6, $7)
+     on conflict (name_key) do nothing returning *`,
+    [newId('mgr'), m.name.trim(), nameKey(m.name), m.role, m.role === 'branch' ? m.branch : null, hash, now],
+  );
+  if (!rows[0]) throw fail('HUB_BAD_REQUEST', 400, `A manager named "${m.name.trim()}" already exists: choose another name.`);
+  return view(rows[0]);
+}
+
+export async function listManagers(db: HubDb): Promise<ManagerView[]> {
+  return (await db.query<ManagerRow>('select * from managers order by created_at, id')).map(view);
+}
+
+// ---- First start ---------------------------------------------------------------------------------
+
+/** A one-time token for creating the first manager; null when a manager already exists. Only its hash is kept. */
+export async function issueSetupToken(db: HubDb, now: number, ttlMinutes = 60): Promise<{ token: string; expiresAt: number } | null> {
+  if ((await countManagers(db)) > 0) return null;
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = now + ttlMinutes * 60_000;
+  await db.query('insert into setup_tokens (token_hash, created_at, expires_at) values ($1, $2, $3)', [sha256(token), now, expiresAt]);
+  return { token, expiresAt };
+}
+
+/** Creates the first (head office) manager with a setup token: one use, before expiry, only while there is no manager. */
+export async function completeSetup(db: HubDb, token: string, name: string, password: string, now: number): Promise<ManagerView> {
+  const hash = await hashPassword(password);
+  return db.tx(async (q) => {
+    await q.query('lock table managers in exclusive mode');
+    const n = num((await q.query<{ n: unknown }>('select count(*) as n from managers'))[0]!.n);
+    const claimed = n === 0
+      ? await q.query('update setup_tokens set used_at = $2 where token_hash = $1 and used_at is null and expires_at > $2 returning token_hash', [sha256(token), now])
+      : [];
+    if (!claimed.length) {
+      throw fail('HUB_FORBIDDEN', 403, n > 0
+        ? 'The Hub already has a manager: log in, or ask head office for an account.'
+        : 'This setup link is unknown, used or expired. Restart the Hub (npm run hub) for a new one, or use npm run hub -- create-manager.');
+    }
+    const rows = await q.query<ManagerRow>(
+      `insert into managers (id, name, name_key, role, branch, password_hash, created_at) values ($1, $2, $3, 'head-office', null, $4, $5) returning *`,
+      [newId('mgr'), name.trim(), nameKey(name), hash, now],
+    );
+    return view(rows[0]!);
+  });
+}
+
+// ---- Login throttling ------------------------------------------------------------------------------
+
+export interface ThrottlePolicy {
+  /** Failures allowed before the first wait. */
+  free: number;
+  firstWaitMs: number;
+  maxWaitMs: number;
+}
+export const DEFAULT_THROTTLE: ThrottlePolicy = { free: 3, firstWaitMs: 1000, maxWaitMs: 15 * 60_000 };
+/** A check claimed by an instance that died is free again after this. */
+const CHECK_LEASE_MS = 10_000;
+
+/** Wait after `failures` failures: none for the free ones, then doubling from firstWaitMs up to maxWaitMs. */
+export const waitAfter = (failures: number, p: ThrottlePolicy = DEFAULT_THROTTLE): number =>
+  failures < p.free ? 0 : Math.min(p.maxWaitMs, p.firstWaitMs * 2 ** (failures - p.free));
+
+const WAIT_SQL = `(case when failures + 1 < $3 then 0 else least($5::bigint, ($4::bigint * power(2, least(failures + 1 - $3, 40)))::bigint) end)`;
+
+/**
+ * Checks a manager's password. Every attempt counts as a failure before its hash is checked (and is
+ * forgiven when right); an attempt while the account waits, or while another check of it is running,
+ * is counted and refused without checking: so 20 parallel wrong attempts count 20 and check one.
+ */
+export async function checkLogin(db: HubDb, name: string, password: string, now: number, p: ThrottlePolicy = DEFAULT_THROTTLE): Promise<ManagerView> {
+  const found = await db.query<ManagerRow>('select * from managers where name_key = $1', [nameKey(name)]);
+  const m = found[0];
+  const wrong = () => fail('HUB_LOGIN_FAILED', 401, 'Wrong manager name or password.');
+  if (!m) {
+    await verifyPassword(password, await dummy());
+    throw wrong();
+  }
+  const params = [m.id, now, p.free, p.firstWaitMs, p.maxWaitMs];
+  const claim = await db.query<{ failures: unknown }>(
+    `update managers set failures = failures + 1, checking_until = $2 + ${CHECK_LEASE_MS},
+            locked_until = greatest(locked_until, $2 + ${WAIT_SQL})
+      where id = $1 and locked_until <= $2 and checking_until <= $2 returning failures`,
+    params,
+  );
+  if (!claim.length) {
+    const r = await db.query<{ locked_until: unknown; checking_until: unknown }>(
+      `update managers set failures = failures + 1, locked_until = greatest(locked_until, $2 + ${WAIT_SQL})
+        where id = $1 returning locked_until, checking_until`,
+      params,
+    );
+    const until = Math.max(num(r[0]!.locked_until), Math.min(num(r[0]!.checking_until), now + 1000));
+    throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', { retryAfterMs: Math.max(1000, until - now) });
+  }
+  let ok = false;
+  try {
+    ok = await verifyPassword(password, m.password_hash);
+  } finally {
+    await db.query(
+      ok ? 'update managers set failures = 0, locked_until = 0, checking_until = 0 where id = $1' : 'update managers set checking_until = 0 where id = $1',
+      [m.id],
+    );
+  }
+  if (!ok) throw wrong();
+  return view(m);
+}
+
+export async function loginFailures(db: HubDb, managerId: string): Promise<{ failures: number; lockedUntil: number }> {
+  const r = (await db.query<{ failures: unknown; locked_until: unknown }>('select failures, locked_until from managers where id = $1', [managerId]))[0];
+  return { failures: num(r?.failures ?? 0), lockedUntil: num(r?.locked_until ?? 0) };
+}
+
+// ---- Sessions -------------------------------------------------------------------------------------
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMs: 2 * 3_600_000, absoluteMs: 12 * 3_600_000 };
+
+export interface Session {
+  manager: ManagerView;
+  idHash: string;
+  csrfToken: string;
+  idleExpiresAt: number;
+  expiresAt: number;
+}
+
+/** Derived from the session id (never stored): only a holder of the cookie can compute it. */
+export const csrfTokenOf = (sessionId: string): string => createHmac('sha256', sessionId).update('counterpay-dashboard-csrf').digest('base64url');
+
+/** A new session (a new random id every login: no fixation). Returns the id for the cookie. */
+export async function openSession(db: HubDb, manager: ManagerView, now: number, p: SessionPolicy): Promise<{ id: string; session: Session }> {
+  const id = randomBytes(32).toString('base64url');
+  const expiresAt = now + p.absoluteMs;
+  await db.query('insert into manager_sessions (id_hash, manager_id, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)', [sha256(id), manager.id, now, expiresAt]);
+  // Expired sessions are swept here (logins are rare); an expired row is never accepted anyway.
+  await db.query('delete from manager_sessions where expires_at <= $1 or last_seen_at <= $1 - $2', [now, p.idleMs]);
+  return { id, session: { manager, idHash: sha256(id), csrfToken: csrfTokenOf(id), idleExpiresAt: Math.min(now + p.idleMs, expiresAt), expiresAt } };
+}
+
+/** The live session of a cookie id, renewed (idle expiry) at most once a minute; null when unknown or expired. */
+export async function readSession(db: HubDb, id: string, now: number, p: SessionPolicy): Promise<Session | null> {
+  const idHash = sha256(id);
+  const rows = await db.query<ManagerRow & { last_seen_at: unknown; expires_at: unknown }>(
+    `select m.*, s.last_seen_at, s.expires_at from manager_sessions s join managers m on m.id = s.manager_id
+      where s.id_hash = $1 and s.expires_at > $2 and s.last_seen_at > $2 - $3`,
+    [idHash, now, p.idleMs],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  let seen = num(r.last_seen_at);
+  if (now - seen > 60_000) {
+    await db.query('update manager_sessions set last_seen_at = $2 where id_hash = $1', [idHash, now]);
+    seen = now;
+  }
+  const expiresAt = num(r.expires_at);
+  return { manager: view(r), idHash, csrfToken: csrfTokenOf(id), idleExpiresAt: Math.min(seen + p.idleMs, expiresAt), expiresAt };
+}
+
+export async function closeSession(db: HubDb, idHash: string): Promise<number> {
+  return (await db.query('delete from manager_sessions where id_hash = $1 returning id_hash', [idHash])).length;
+}
+
+export async function closeAllSessions(db: HubDb, managerId: string): Promise<number> {
+  return (await db.query('delete from manager_sessions where manager_id = $1 returning id_hash', [managerId])).length;
+}
+
+/** True while the session is neither ended nor expired (the live feed checks it on each heartbeat). */
+export async function sessionAlive(db: HubDb, idHash: string, now: number, p: SessionPolicy): Promise<boolean> {
+  return (await db.query('select 1 from manager_sessions where id_hash = $1 and expires_at > $2 and last_seen_at > $2 - $3', [idHash, now, p.idleMs])).length > 0;
+}

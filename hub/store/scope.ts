@@ -1,0 +1,37 @@
+// What a manager may see, enforced in one place: every dashboard query builds its WHERE clause with
+// a `Where` made from the session's scope, so a branch manager's queries always carry
+// `branch = <their branch>` whatever ids or filters the request names. A branch filter from the
+// request narrows further (and, for a branch manager naming another branch, finds nothing).
+import type { ManagerView } from '../../shared/hub-dashboard-contract';
+
+export type Scope = { readonly kind: 'all' } | { readonly kind: 'branch'; readonly branch: string };
+
+export const scopeOf = (m: Pick<ManagerView, 'role' | 'branch'>): Scope =>
+  m.role === 'head-office' ? { kind: 'all' } : { kind: 'branch', branch: m.branch ?? '\u0000no branch' };
+
+export class Where {
+  readonly params: unknown[];
+  private readonly parts: string[] = [];
+
+  /** `branchColumn` is the branch column of the main table (e.g. `o.branch`); `firstParam` the number of parameters already used. */
+  constructor(scope: Scope, branchColumn: string, branchFilter?: string | null, params: unknown[] = []) {
+    this.params = [...params];
+    if (scope.kind === 'branch') this.and(`${branchColumn} = ${this.p(scope.branch)}`);
+    if (branchFilter) this.and(`${branchColumn} = ${this.p(branchFilter)}`);
+  }
+
+  /** Adds a parameter; returns its placeholder. */
+  p(v: unknown): string {
+    this.params.push(v);
+    return `$${this.params.length}`;
+  }
+
+  and(cond: string): this {
+    this.parts.push(`(${cond})`);
+    return this;
+  }
+
+  sql(): string {
+    return this.parts.length ? `where ${this.parts.join(' and ')}` : '';
+  }
+}

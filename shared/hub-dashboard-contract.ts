@@ -1,0 +1,231 @@
+// The manager's dashboard API of the Hub (`/api/v1/dashboard/...`): accounts and sessions, Today,
+// the live feed, Needs attention, shifts, order search and history, CSV exports, counters. The Hub
+// validates with these schemas and answers these shapes; the dashboard screens use the same types.
+// Money is integer kobo; instants are epoch milliseconds; days are Africa/Lagos calendar days.
+import { z } from 'zod';
+import { CounterViewSchema } from './hub-contract';
+
+export const DASHBOARD_PREFIX = '/api/v1/dashboard';
+/** The session cookie: HttpOnly, SameSite=Strict, Path=/, Secure when the Hub serves TLS. */
+export const SESSION_COOKIE = 'cp_manager';
+/** Every write (POST) with a session carries the session's CSRF token in this header. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+const Ms = z.number().int().nonnegative();
+const Kobo = z.number().int();
+/** A Lagos calendar day, yyyy-MM-dd. */
+export const DaySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day looks like 2025-03-31').refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar day');
+const BranchId = z.string().trim().min(1).max(64);
+
+// ---- Accounts and sessions -------------------------------------------------------------------
+
+export const MANAGER_ROLES = ['branch', 'head-office'] as const;
+export const ManagerRoleSchema = z.enum(MANAGER_ROLES);
+export type ManagerRole = z.infer<typeof ManagerRoleSchema>;
+
+export const ManagerNameSchema = z.string().trim().min(2, 'a manager name has at least 2 characters').max(60, 'at most 60 characters')
+  .regex(/^[\p{L}\p{N} ._@-]+$/u, 'letters, digits, spaces and . _ @ - only');
+export const PasswordSchema = z.string().min(10, 'a password has at least 10 characters').max(200, 'at most 200 characters');
+
+export const ManagerViewSchema = z.object({
+  id: z.string(), name: z.string(), role: ManagerRoleSchema,
+  /** The branch (the provider's merchantId) a branch manager sees; null for head office (every branch). */
+  branch: z.string().nullable(),
+  createdAt: Ms,
+});
+export type ManagerView = z.infer<typeof ManagerViewSchema>;
+
+export const LoginRequestSchema = z.object({ name: z.string().trim().min(1).max(60), password: z.string().min(1).max(200) }).strict();
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+/** First start: the one-time token printed by `npm run hub` (the part after `#setup=` of the setup link). */
+export const SetupRequestSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'not a setup token'), name: ManagerNameSchema, password: PasswordSchema }).strict();
+export type SetupRequest = z.infer<typeof SetupRequestSchema>;
+
+/** Answer of login, setup and GET /session. The session id itself is only in the HttpOnly cookie. */
+export const SessionViewSchema = z.object({
+  manager: ManagerViewSchema,
+  /** Send as the x-csrf-token header on every write. */
+  csrfToken: z.string(),
+  /** The session ends at the earlier of these: idle (renewed by use) and absolute. */
+  idleExpiresAt: Ms,
+  expiresAt: Ms,
+});
+export type SessionView = z.infer<typeof SessionViewSchema>;
+
+export const CreateManagerRequestSchema = z.object({
+  name: ManagerNameSchema, password: PasswordSchema, role: ManagerRoleSchema, branch: BranchId.nullable().default(null),
+}).strict().refine((m) => (m.role === 'branch') === (m.branch !== null), { message: 'a branch manager needs a branch; head office has none', path: ['branch'] });
+export type CreateManagerRequest = z.infer<typeof CreateManagerRequestSchema>;
+
+export const LogoutResponseSchema = z.object({ sessionsEnded: z.number().int().nonnegative() });
+
+// ---- Today -----------------------------------------------------------------------------------
+
+export const TodayQuerySchema = z.object({ day: DaySchema.optional(), branch: BranchId.optional() }).strict();
+export type TodayQuery = z.infer<typeof TodayQuerySchema>;
+
+/** Counts and sums of one group (a branch, a counter, a cashier, or all). Demo and Sandbox sales are not in it. */
+export const TallySchema = z.object({
+  paidCount: z.number().int(), paidKobo: Kobo,
+  failedCount: z.number().int(), cancelledCount: z.number().int(), expiredCount: z.number().int(),
+  /** Still open or unknown. */
+  openCount: z.number().int(),
+  topupCount: z.number().int(), topupKobo: Kobo,
+});
+export type Tally = z.infer<typeof TallySchema>;
+
+export const CashierTallySchema = TallySchema.extend({ cashier: z.string() });
+export const CounterTallySchema = TallySchema.extend({ counterId: z.string(), counterName: z.string(), cashiers: z.array(CashierTallySchema) });
+export const BranchTallySchema = TallySchema.extend({ branch: z.string(), counters: z.array(CounterTallySchema) });
+
+export const HourPointSchema = z.object({
+  /** Lagos hour of day, 0 to 23. */
+  hour: z.number().int().min(0).max(23),
+  paidKobo: Kobo, paidCount: z.number().int(),
+  lastWeekPaidKobo: Kobo, lastWeekPaidCount: z.number().int(),
+});
+
+export const TodayViewSchema = z.object({
+  day: DaySchema, from: Ms, to: Ms,
+  /** The same weekday a week earlier, for the chart. */
+  lastWeekDay: DaySchema,
+  totals: TallySchema,
+  branches: z.array(BranchTallySchema),
+  hourly: z.array(HourPointSchema).length(24),
+  /** Demo and Sandbox sales of the day (no real money), kept apart from the takings. */
+  practice: TallySchema,
+});
+export type TodayView = z.infer<typeof TodayViewSchema>;
+
+// ---- Orders ----------------------------------------------------------------------------------
+
+export const ORDER_STATES_OPEN = ['queued', 'creating', 'waiting', 'unknown'] as const;
+
+export const OrderRowSchema = z.object({
+  /** The Hub's id of the order (a decimal string). */
+  id: z.string(),
+  counterId: z.string(), counterName: z.string(), branch: z.string(),
+  /** The counter's reference (outOrderNo) and the provider's order and payment numbers. */
+  reference: z.string(), orderNo: z.string().nullable(), payNo: z.string().nullable(),
+  state: z.string(), amountKobo: Kobo,
+  filmName: z.string().nullable(), filmTitle: z.string().nullable(), showDate: z.string().nullable(), showTime: z.string().nullable(),
+  seats: z.string().nullable(), tickets: z.number().int().nullable(),
+  cashier: z.string().nullable(), profile: z.string().nullable(),
+  /** A Demo or Sandbox sale: never in the takings. */
+  practice: z.boolean(),
+  createdAt: Ms, updatedAt: Ms,
+});
+export type OrderRow = z.infer<typeof OrderRowSchema>;
+
+const optInt = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+/** Filters of the order search and the orders CSV (query string). Every filter is optional; they combine with AND. */
+export const OrdersQuerySchema = z.object({
+  /** The provider's order number, or its last digits (at least 3). */
+  orderNo: z.string().trim().regex(/^[A-Za-z0-9-]{3,64}$/, 'an order number or its last 3 or more digits').optional(),
+  payNo: z.string().trim().min(1).max(64).optional(),
+  reference: z.string().trim().min(1).max(64).optional(),
+  /** Part of the film's name or title, any case. */
+  film: z.string().trim().min(1).max(100).optional(),
+  /** One seat label, e.g. F7. */
+  seat: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{1,8}$/, 'one seat, e.g. F7').optional(),
+  amountKobo: optInt.optional(),
+  cashier: z.string().trim().min(1).max(80).optional(),
+  counterId: z.string().trim().min(1).max(64).optional(),
+  /** Lagos days, both included. */
+  from: DaySchema.optional(), to: DaySchema.optional(),
+  state: z.string().trim().regex(/^[a-z_]{1,32}$/).optional(),
+  branch: BranchId.optional(),
+  /** Include Demo and Sandbox sales (default: only real ones). */
+  practice: z.enum(['exclude', 'include', 'only']).default('exclude'),
+  /** The nextCursor of the previous page. */
+  cursor: z.string().regex(/^\d{1,16}\.\d{1,18}$/, 'not a cursor from this search').optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(50),
+}).strict();
+export type OrdersQuery = z.infer<typeof OrdersQuerySchema>;
+
+export const OrdersPageSchema = z.object({ orders: z.array(OrderRowSchema), nextCursor: z.string().nullable() });
+export type OrdersPage = z.infer<typeof OrdersPageSchema>;
+
+export const OrderEventSchema = z.object({
+  seq: z.number().int(), kind: z.string(), at: Ms, receivedAt: Ms,
+  status: z.string().nullable(), orderNo: z.string().nullable(), payNo: z.string().nullable(), note: z.string().nullable(),
+});
+export const OrderDetailSchema = z.object({ order: OrderRowSchema, history: z.array(OrderEventSchema) });
+export type OrderDetail = z.infer<typeof OrderDetailSchema>;
+
+/** Columns of GET /orders.csv, in order (amounts in naira with two decimals, times in Lagos). */
+export const ORDERS_CSV_COLUMNS = [
+  'created_lagos', 'branch', 'counter', 'cashier', 'reference', 'order_no', 'pay_no', 'state', 'amount_naira',
+  'film', 'show_date', 'show_time', 'seats', 'tickets', 'practice',
+] as const;
+
+// ---- Live --------------------------------------------------------------------------------------
+
+/** GET /live: server-sent events. `event: order` (data: OrderRow, id: its change number; resume with Last-Event-ID), `event: heartbeat` (data: {at}). */
+export const LiveQuerySchema = z.object({ branch: BranchId.optional() }).strict();
+export const LIVE_EVENTS = ['order', 'heartbeat'] as const;
+
+// ---- Needs attention -------------------------------------------------------------------------
+
+export const ATTENTION_KINDS = ['payment-open', 'payment-unknown', 'counter-offline', 'counter-unsynced', 'clock-off', 'notification-undelivered', 'shift-open-late'] as const;
+export const AttentionLineSchema = z.object({
+  kind: z.enum(ATTENTION_KINDS),
+  branch: z.string(),
+  counterId: z.string().nullable(), counterName: z.string().nullable(),
+  /** What it is about, in a manager's words. */
+  subject: z.string(),
+  /** Since when. */
+  since: Ms,
+  /** What to do. */
+  todo: z.string(),
+  /** Ids to open the matching detail (an order, a notification's delivery log, a shift). */
+  orderId: z.string().nullable(), notificationId: z.string().nullable(), shiftId: z.string().nullable(),
+});
+export type AttentionLine = z.infer<typeof AttentionLineSchema>;
+export const AttentionQuerySchema = z.object({ branch: BranchId.optional() }).strict();
+export const AttentionViewSchema = z.object({ at: Ms, lines: z.array(AttentionLineSchema), closingTime: z.string() });
+export type AttentionView = z.infer<typeof AttentionViewSchema>;
+
+// ---- Shifts ----------------------------------------------------------------------------------
+
+export const ShiftsQuerySchema = z.object({ day: DaySchema.optional(), branch: BranchId.optional(), counterId: z.string().trim().min(1).max(64).optional() }).strict();
+export const ZReportLineSchema = z.object({ label: z.string(), kobo: Kobo, count: z.number().int() });
+export const ZReportViewSchema = z.object({
+  reportNo: z.number().int(), shiftId: z.string().nullable(), from: Ms, to: Ms, totalKobo: Kobo, count: z.number().int(),
+  lines: z.array(ZReportLineSchema), at: Ms,
+});
+export const ShiftRowSchema = z.object({
+  counterId: z.string(), counterName: z.string(), branch: z.string(), shiftId: z.string(), cashier: z.string(),
+  profile: z.string().nullable(), practice: z.boolean(), openedAt: Ms, closedAt: Ms.nullable(),
+  floatKobo: Kobo.nullable(), takingsKobo: Kobo.nullable(), zreports: z.array(ZReportViewSchema),
+});
+export type ShiftRow = z.infer<typeof ShiftRowSchema>;
+export const ShiftsViewSchema = z.object({
+  day: DaySchema,
+  shifts: z.array(ShiftRowSchema),
+  /** Across counters, real (not Demo/Sandbox) shifts opened that day. */
+  totals: z.object({ shifts: z.number().int(), open: z.number().int(), takingsKobo: Kobo, zReports: z.number().int(), zTotalKobo: Kobo, zCount: z.number().int() }),
+});
+export type ShiftsView = z.infer<typeof ShiftsViewSchema>;
+export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'takings_naira', 'z_report_no', 'z_total_naira', 'z_count', 'practice'] as const;
+
+// ---- Counters --------------------------------------------------------------------------------
+
+export const DashCounterSchema = CounterViewSchema.extend({ online: z.boolean(), lastSyncAt: Ms.nullable() });
+export type DashCounter = z.infer<typeof DashCounterSchema>;
+export const CountersViewSchema = z.object({ counters: z.array(DashCounterSchema) });
+/** A branch manager's code is for their branch; head office names the branch (or none: any branch). */
+export const DashIssueCodeRequestSchema = z.object({ ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60), branch: BranchId.nullable().default(null) }).strict();
+export const DashIssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
+
+// ---- Lagos days ------------------------------------------------------------------------------
+
+/** Africa/Lagos is UTC+01:00 all year (no daylight saving since 1919). */
+export const LAGOS_OFFSET_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** Epoch ms of 00:00 Lagos on that day. */
+export const lagosDayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`) - LAGOS_OFFSET_MS;
+/** The Lagos day (yyyy-MM-dd) of an instant. */
+export const lagosDayOf = (ms: number): string => new Date(ms + LAGOS_OFFSET_MS).toISOString().slice(0, 10);
+export const addDays = (day: string, n: number): string => lagosDayOf(lagosDayStart(day) + n * DAY_MS);
