@@ -12,11 +12,12 @@ import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventHub, type EventHub } from './event-hub';
+import { createOutboxSink, HubOutbox } from './hub';
 import type { Logger } from './log';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule } from './orders';
 import { createProviderLink } from './provider';
-import { createRecordsModule, type SystemPrinter } from './records';
+import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
 import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
 import { createStatusBar, createStatusModule } from './status';
 import { createTerminalLink, createTerminalModule, type TerminalLinkDeps } from './terminal';
@@ -73,8 +74,11 @@ export async function createCore(deps: CoreDeps) {
   const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, hub });
   terminal.on('change', () => bar.publish());
   const { pos, bills } = provider;
+  // Every journal event also goes to the Hub's outbox, in its own transaction, Hub or not (a counter
+  // enrolled later sends its history from the first event). A sale names the cashier on shift.
+  const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db), logger });
   const checkout = createCheckoutService({
-    db, pos, clock, logger,
+    db, pos, clock, logger, journalSink,
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);
@@ -110,7 +114,7 @@ export async function createCore(deps: CoreDeps) {
 
   // ---- the modules: each answers its share of the contract ----
   const ctx: ModuleContext = {
-    ...base, shell: deps.shell, db, settings, hub, pos, bills, checkout, terminal,
+    ...base, shell: deps.shell, db, settings, hub, pos, bills, checkout, terminal, journalSink,
     demo: () => demo.current(), webhookUrl: () => webhooks.url(),
   };
   const status = createStatusModule({
