@@ -3,5 +3,5 @@
 export * from './hub-types';
 export { HubOutbox, createOutboxSink, type OutboxSinkDeps } from './outbox';
 export { createHubClient, HubCallError, type HubClient, type HubCallCode } from './hub-client';
-export { createSyncPusher, type SyncPusher, type SyncPusherDeps, type SyncState } from './sync-pusher';
+export { createSyncPusher, DEFAULT_SYNC_TUNING, type SyncPusher, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-pusher';
 export { createRelayConsumer, type RelayConsumer, type RelayConsumerDeps } from './relay-consumer';

@@ -30,7 +30,7 @@ function setup(now = { t: 1_000_000 }) {
 
 const newOrder = (at: number) => ({
   sale: sale(), amountKobo: 710_000, counterCode: 'C3', businessDay: '250131', createdAt: at, expireSeconds: 300,
-  state: 'creating' as const, attempts: 1, headMerchantId: 'H1', merchantId: 'M1', profile: 'live' as const, note: 'Sale recorded',
+  state: 'creating' as const, attempts: 1, headMerchantId: 'H1', merchantId: 'M1', profile: 'production' as const, note: 'Sale recorded',
 });
 
 const all = (outbox: HubOutbox) => outbox.readAfter(0, 1_000_000);
@@ -101,7 +101,7 @@ describe('the outbox', () => {
 describe('what the journal owners write', () => {
   it('orders: a sale with its cashier on shift, every state change, the provider\'s number learnt early', () => {
     const { outbox, orders, shifts, now } = setup();
-    shifts.open('Ada', 500_000, 900_000, 'live');
+    shifts.open('Ada', 500_000, 900_000, 'production');
     const rec = orders.insert(newOrder(now.t));
     now.t += 1000;
     orders.update(rec.id, { orderNo: 'PO-1' });
@@ -121,7 +121,7 @@ describe('what the journal owners write', () => {
     ]);
     const [, created, learnt, waiting, paid, filled] = events;
     expect(created!.payload).toEqual({
-      reference: rec.outOrderNo, amountKobo: 710_000, sn: 'P30-0012345', cashier: 'Ada', profile: 'live', merchantId: 'M1', expiresAt: 1_300_000,
+      reference: rec.outOrderNo, amountKobo: 710_000, sn: 'P30-0012345', cashier: 'Ada', profile: 'production', merchantId: 'M1', expiresAt: 1_300_000,
       sale: { filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000 },
     });
     expect(learnt!.payload).toEqual({ reference: rec.outOrderNo, status: 'creating', orderNo: 'PO-1' });
@@ -166,7 +166,7 @@ describe('what the journal owners write', () => {
 
   it('top-ups: a single submitted then settled; a batch item only once it leaves its draft; a discarded draft never', () => {
     const { outbox, topups } = setup();
-    const owner = { profile: 'live', billsMerchantId: 'B1' };
+    const owner = { profile: 'production', billsMerchantId: 'B1' };
     const single = topups.insertSingle(owner, 'C3', '250131', { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: 50_000 }, 'Sending');
     topups.move([{ id: single.id, to: 'sending', note: 'same state', patch: { orderNo: 'BO-1' } }]);
     topups.move([{ id: single.id, to: 'success', note: 'Provider says SUCCESS' }]);
@@ -179,17 +179,17 @@ describe('what the journal owners write', () => {
     topups.move([{ id: a!.id, to: 'queued', note: 'Batch started' }, { id: b!.id, to: 'cancelled', note: 'Removed' }]);
     topups.move([{ id: a!.id, to: 'sending', note: 'Sending', patch: { sending: true } }]);
     expect(all(outbox).map((e) => [e.kind, e.payload])).toEqual([
-      ['topup.submitted', { reference: single.reference, kind: 'airtime', amountKobo: 50_000, provider: 'MTN', customerId: '08031234567', profile: 'live' }],
+      ['topup.submitted', { reference: single.reference, kind: 'airtime', amountKobo: 50_000, provider: 'MTN', customerId: '08031234567', profile: 'production' }],
       ['topup.status', { reference: single.reference, orderNo: 'BO-1', status: 'sending' }],
       ['topup.status', { reference: single.reference, orderNo: 'BO-1', status: 'success' }],
-      ['topup.submitted', { reference: a!.reference, kind: 'betting', amountKobo: 100_000, provider: 'BET9JA', customerId: 'U-77', profile: 'live' }],
+      ['topup.submitted', { reference: a!.reference, kind: 'betting', amountKobo: 100_000, provider: 'BET9JA', customerId: 'U-77', profile: 'production' }],
       ['topup.status', { reference: a!.reference, status: 'sending' }],
     ]);
   });
 
   it('shifts: opened, then closed with its Z report in the same transaction', () => {
     const { db, outbox, shifts, orders } = setup();
-    const shift = shifts.open('Bola', null, 1_000, 'live');
+    const shift = shifts.open('Bola', null, 1_000, 'production');
     const rec = orders.insert(newOrder(2_000));
     orders.transition(rec.id, 'waiting', 'on the terminal');
     orders.transition(rec.id, 'paid', 'paid');
@@ -204,7 +204,7 @@ describe('what the journal owners write', () => {
     const report = shifts.close(shift.id, 5_000, (s) => draft(s, 5_000));
     const events = all(outbox);
     expect(events.map((e) => e.kind)).toEqual(['shift.opened', 'order.created', 'order.status', 'order.status', 'shift.closed', 'zreport']);
-    expect(events[0]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', profile: 'live' });
+    expect(events[0]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', profile: 'production' });
     expect(events[4]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', takingsKobo: 710_000 });
     expect(events[5]).toMatchObject({ at: 5_000, payload: { shiftId: String(shift.id), reportNo: report.id, from: 1_000, to: 5_000, totalKobo: 710_000, count: 1 } });
     expect((events[5]!.payload as { lines: { label: string; kobo: number; count: number }[] }).lines[0]).toEqual({ label: 'Tickets paid', kobo: 710_000, count: 1 });
