@@ -262,10 +262,11 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
       default:
         break;
     }
-    const retryAfterMs = Number(e.details.retryAfterMs);
-    const delay = nextBackoff(Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? retryAfterMs : 0);
+    const asked = Number(e.details.retryAfterMs);
+    const retryAfterMs = Number.isFinite(asked) && asked > 0 ? asked : 0;
+    const delay = nextBackoff(retryAfterMs);
     const level = e.code === 'HUB_UNREACHABLE' || e.code === 'HUB_RATE_LIMITED' ? 'info' : 'warn';
-    logger[level]('hub sync: the Hub did not take the batch; trying again later', { code: e.code, status: e.status, retryInMs: delay, failures });
+    logger[level]('hub sync: the Hub did not take the batch; trying again later', { code: e.code, status: e.status, retryInMs: delay, retryAfterMs, failures });
     setState('offline');
     return { backoffMs: delay };
   }

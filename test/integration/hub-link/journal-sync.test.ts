@@ -147,6 +147,42 @@ describe('journal sync answers', () => {
     expect(counter.logger.lines.some((e) => /missing events/.test(e.msg) && e.fields?.expectedSeq === held + 1)).toBe(true);
   });
 
+  it('rate-limited: waits at least as long as the Hub asks, then carries on to the end', async () => {
+    // 60 calls a minute in bursts of 12, one event per call: the burst runs out a few events before the end.
+    const db = await openHubDb({ databaseUrl: null, dataDir: null });
+    const hub = await startTestHub({ db, rateLimits: { perCredential: 60 } });
+    const enrollment = await enroll(hub, 'Busy Lane', 'BR-R');
+    const counter = linkCounter({ file: join(dir, `counter-${++files}.sqlite`), hubUrl: hub.url, enrollment, tuning: { batchSize: 1 }, noStart: true });
+    open.push({ counter, hub, db });
+    counter.db.transaction(() => {
+      for (let i = 0; i < 16; i++) counter.topups.insertSingle({ profile: 'production', billsMerchantId: 'B1' }, 'R1', '250131', { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: 10_000 + i }, 'Sending');
+    }).immediate();
+    counter.pusher.start();
+    await counter.synced();
+    await expectSameJournal(db, counter);
+    const limited = counter.logger.lines.filter((l) => l.fields?.code === 'HUB_RATE_LIMITED');
+    expect(limited.length).toBeGreaterThan(0);
+    for (const l of limited) expect(l.fields!.retryInMs as number).toBeGreaterThanOrEqual(l.fields!.retryAfterMs as number);
+    expect(limited.every((l) => (l.fields!.retryAfterMs as number) > 0)).toBe(true);
+  });
+
+  it('a batch the Hub finds too large: smaller batches until it fits', async () => {
+    const db = await openHubDb({ databaseUrl: null, dataDir: null });
+    const hub = await startTestHub({ db, limits: { syncBodyBytes: 8 * 1024 } });
+    const enrollment = await enroll(hub, 'Big Lane', 'BR-B');
+    const counter = linkCounter({ file: join(dir, `counter-${++files}.sqlite`), hubUrl: hub.url, enrollment, noStart: true });
+    open.push({ counter, hub, db });
+    counter.db.transaction(() => {
+      for (let i = 0; i < 60; i++) counter.topups.insertSingle({ profile: 'production', billsMerchantId: 'B1' }, 'G1', '250131', { serviceType: 'betting', provider: 'BET9JA', customerId: `U-${'9'.repeat(100)}-${i}`, amountKobo: 10_000 }, 'Sending');
+    }).immediate();
+    counter.pusher.start();
+    await counter.synced();
+    await expectSameJournal(db, counter);
+    const sizes = counter.logger.lines.filter((l) => /too large/.test(l.msg)).map((l) => l.fields?.batchSize as number);
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(sizes).toEqual(sizes.map((_, i) => Math.floor(500 / 2 ** (i + 1))));
+  });
+
   it('revoked: onRefused once, and no more calls to the Hub however much is sold', async () => {
     const { hub, enrollment, counter } = await setup();
     await counter.sellPaid();
