@@ -18,7 +18,6 @@ const COUNTER_KEY = 'sync.counterId';
 export class HubOutbox {
   private readonly insertRow: Statement;
   private readonly readRows: Statement;
-  private readonly countRows: Statement;
   private readonly maxSeq: Statement;
   private readonly getState: Statement;
   private readonly setState: Statement;
@@ -26,7 +25,6 @@ export class HubOutbox {
   constructor(private readonly db: Db) {
     this.insertRow = db.prepare('INSERT INTO hub_outbox (kind, at, payload_json) VALUES (?, ?, ?)');
     this.readRows = db.prepare('SELECT seq, kind, at, payload_json FROM hub_outbox WHERE seq > ? ORDER BY seq LIMIT ?');
-    this.countRows = db.prepare('SELECT COUNT(*) AS n FROM hub_outbox WHERE seq > ?');
     this.maxSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM hub_outbox');
     this.getState = db.prepare('SELECT value FROM hub_state WHERE key = ?');
     this.setState = db.prepare('INSERT INTO hub_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
@@ -56,8 +54,12 @@ export class HubOutbox {
     return rows.map((r) => ({ seq: r.seq, kind: r.kind, at: r.at, payload: JSON.parse(r.payload_json) as unknown }) as SyncEvent);
   }
 
+  /**
+   * Events after `seq`. The numbers have no gaps (see the top of this file), so this is the head
+   * minus `seq`: one index lookup however long the queue (the status bar asks on every change).
+   */
   countAfter(seq: number): number {
-    return (this.countRows.get(seq) as { n: number }).n;
+    return Math.max(0, this.headSeq() - seq);
   }
 
   /** The newest event's number (0 when empty). */
