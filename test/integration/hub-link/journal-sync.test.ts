@@ -15,7 +15,7 @@ import { shiftTotals } from '../../../electron/core/records/shifts/shift-totals'
 import { topupTotals } from '../../../electron/core/records/shifts/topup-totals';
 import { TopupJournalReads } from '../../../electron/core/topups';
 import type { SyncEvent } from '../../../shared/hub-contract';
-import { ADMIN_TOKEN, bearer, enroll, post, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
+import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../../hub/helpers/pg-cluster';
 import { linkCounter, type LinkedCounter } from '../../helpers/hub-link';
 import { startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';
@@ -113,6 +113,21 @@ describe.each(backends)('journal sync on $name', ({ url, skip }) => {
 });
 
 describe('journal sync answers', () => {
+  it('with nothing to send, the status tick tells the Hub the counter is alive, its queue and its open payments', async () => {
+    const db = await openHubDb({ databaseUrl: null, dataDir: null });
+    const hub = await startTestHub({ db });
+    const enrollment = await enroll(hub, 'Quiet Lane', 'BR-Q');
+    const counter = linkCounter({ file: join(dir, `counter-${++files}.sqlite`), hubUrl: hub.url, enrollment, tuning: { statusEveryMs: 50 } });
+    open.push({ counter, hub, db });
+    // Each idle wait follows a call: three of them mean the first call and two status ticks were answered.
+    while (counter.idle.idleWaits() < 3) await counter.idle.nextIdle();
+    expect(counter.syncCalls()).toBeGreaterThanOrEqual(3);
+    expect(counter.events()).toEqual([]);
+    const seen = (await get(`${hub.url}/api/v1/admin/counters`, bearer(ADMIN_TOKEN))).json.counters as { id: string; lastSeenAt: number | null; appVersion: string | null; queueLength: number | null; openPayments: number | null; lastSeq: number }[];
+    expect(seen.find((c) => c.id === enrollment.counterId)).toMatchObject({ appVersion: '0.1.0', queueLength: 0, openPayments: 0, lastSeq: 0, lastSeenAt: expect.any(Number) });
+    expect(counter.pusher.state()).toBe('synced');
+  });
+
   it('a repeated batch changes nothing, sent by hand or by a counter that lost its position', async () => {
     const { db, hub, enrollment, counter } = await setup();
     await counter.sellPaid();
