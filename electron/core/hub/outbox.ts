@@ -39,13 +39,13 @@ export class HubOutbox {
     if (!this.db.inTransaction) throw new Error(`hub outbox: a ${kind} event was appended outside a transaction (append inside the transaction that writes the event)`);
     const schema = SYNC_PAYLOADS[kind];
     if (!schema) throw new Error(`hub outbox: unknown event kind "${String(kind)}"`);
-    if (!Number.isSafeInteger(at) || at < 0) throw new Error(`hub outbox: a ${kind} event has a bad time ${String(at)}`);
+    if (!Number.isFinite(at) || at < 0) throw new Error(`hub outbox: a ${kind} event has a bad time ${String(at)}`);
     const parsed = schema.safeParse(payload);
     if (!parsed.success) {
       const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
       throw new Error(`hub outbox: a ${kind} event does not match its schema (${why})`);
     }
-    return Number(this.insertRow.run(kind, at, JSON.stringify(parsed.data)).lastInsertRowid);
+    return Number(this.insertRow.run(kind, Math.round(at), JSON.stringify(parsed.data)).lastInsertRowid);
   }
 
   /** Up to `limit` events after `seq`, in order, exactly as they were written. */

@@ -188,7 +188,7 @@ export class OrderJournal {
           filmName: clipText(s.filmName, 100), filmTitle: clipText(s.filmTitle, 100), showDate: clipText(s.showDate, 10), showTime: clipText(s.showTime, 5),
           seats: clipText(s.seats, 400), tickets: s.tickets, priceKobo: s.priceKobo, bookingFeeKobo: s.bookingFeeKobo,
         },
-        profile: clipText(o.profile ?? 'unrecorded', 32), merchantId: clipText(o.merchantId, 64), expiresAt: o.createdAt + o.expireSeconds * 1000,
+        profile: clipText(o.profile ?? 'unrecorded', 32), merchantId: clipText(o.merchantId, 64), expiresAt: Math.round(o.createdAt + o.expireSeconds * 1000),
       }, o.createdAt);
       return id;
     });
