@@ -68,8 +68,8 @@ export interface LinkedCounter {
   idle: ReturnType<typeof idleWatch>;
   /** Every outbox event, in order. */
   events(): ReturnType<HubOutbox['readAfter']>;
-  /** Resolves once `test` holds: now, or at a change notice of the pusher. */
-  until(test: () => boolean): Promise<void>;
+  /** Resolves once `test` holds: now, or at a change notice of the pusher; fails after `deadlineMs` saying where the pusher stands. */
+  until(test: () => boolean, what?: string, deadlineMs?: number): Promise<void>;
   /** The Hub holds every event of the outbox, and the pusher says so. */
   synced(): Promise<void>;
   /** One sale through the sandbox, paid on the terminal. */
@@ -114,16 +114,35 @@ export function linkCounter(o: LinkedCounterOptions): LinkedCounter {
   });
   if (!o.noStart) pusher.start();
 
-  function until(test: () => boolean): Promise<void> {
-    return new Promise((resolve) => {
+  const where = () =>
+    `state ${pusher.state()}, queue ${pusher.queueLength()}, Hub holds ${outbox.lastSeq(conn.counterId)} of ${outbox.headSeq()}; last log: ${JSON.stringify(logger.lines.slice(-4))}`;
+
+  function until(test: () => boolean, what = 'the condition', deadlineMs = 30_000): Promise<void> {
+    return new Promise((resolve, reject) => {
       if (test()) return resolve();
+      // A deadline, not a sleep: it only turns a hang into a failure that says where things stand.
+      const deadline = setTimeout(() => {
+        listeners.delete(l);
+        reject(new Error(`${what} did not happen within ${deadlineMs} ms: ${where()}`));
+      }, deadlineMs);
       const l = () => {
         if (!test()) return;
         listeners.delete(l);
+        clearTimeout(deadline);
         resolve();
       };
       listeners.add(l);
     });
+  }
+
+  function orderIn(id: number, state: 'waiting' | 'paid'): Promise<unknown> {
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    return Promise.race([
+      inState(checkout!, id, state).finally(() => clearTimeout(deadline)),
+      new Promise((_, reject) => {
+        deadline = setTimeout(() => reject(new Error(`order ${id} did not become ${state} within 30 s: it is ${checkout!.get(id)?.state} (${checkout!.get(id)?.reason ?? ''})`)), 30_000);
+      }),
+    ]);
   }
 
   return {
@@ -131,13 +150,13 @@ export function linkCounter(o: LinkedCounterOptions): LinkedCounter {
     syncCalls: () => calls,
     events: () => outbox.readAfter(0, 1_000_000),
     until,
-    synced: () => until(() => pusher.state() === 'synced' && pusher.queueLength() === 0 && outbox.lastSeq(conn.counterId) === outbox.headSeq()),
+    synced: () => until(() => pusher.state() === 'synced' && pusher.queueLength() === 0 && outbox.lastSeq(conn.counterId) === outbox.headSeq(), 'the Hub holding every event'),
     async sellPaid() {
       if (!checkout || !sb) throw new Error('linkCounter: no sandbox given');
       const v = await checkout.sell({ ...SALE_INPUT, sn: sb.merchant.terminalSn });
-      await inState(checkout, v.id, 'waiting');
+      await orderIn(v.id, 'waiting');
       sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
-      await inState(checkout, v.id, 'paid');
+      await orderIn(v.id, 'paid');
       return v.id;
     },
     async close() {
