@@ -13,13 +13,13 @@ import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventHub, type EventHub } from './event-hub';
-import { createHubModule, type HubModule } from './hub';
+import { createHubModule, createOutboxSink, HubOutbox, type HubModule } from './hub';
 import type { Logger } from './log';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule } from './orders';
 import { createProgrammeModule } from './programme';
 import { createProviderLink } from './provider';
-import { createRecordsModule, type SystemPrinter } from './records';
+import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
 import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
 import { createStatusBar, createStatusModule } from './status';
 import { createTerminalLink, createTerminalModule, type TerminalLinkDeps } from './terminal';
@@ -78,8 +78,11 @@ export async function createCore(deps: CoreDeps) {
   const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, hub, hubLink: () => hubLink?.status() ?? HUB_NOT_SET_UP });
   terminal.on('change', () => bar.publish());
   const { pos, bills } = provider;
+  // Every journal event also goes to the Hub's outbox, in its own transaction, Hub or not (a counter
+  // enrolled later sends its history from the first event). A sale names the cashier on shift.
+  const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db), logger });
   const checkout = createCheckoutService({
-    db, pos, clock, logger,
+    db, pos, clock, logger, journalSink,
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);
@@ -116,7 +119,7 @@ export async function createCore(deps: CoreDeps) {
 
   // ---- the modules: each answers its share of the contract ----
   const ctx: ModuleContext = {
-    ...base, shell: deps.shell, db, settings, vault: deps.vault, hub, pos, bills, checkout, terminal,
+    ...base, shell: deps.shell, db, settings, vault: deps.vault, hub, pos, bills, checkout, terminal, journalSink,
     demo: () => demo.current(), webhookUrl: () => webhooks.url(),
   };
   const status = createStatusModule({

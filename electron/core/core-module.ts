@@ -7,6 +7,7 @@ import type { Clock } from './clock';
 import type { Db } from './db';
 import type { DemoSandbox } from './demo';
 import type { EventHub } from './event-hub';
+import type { JournalSink } from './hub';
 import type { Logger } from './log';
 import type { CheckoutService } from './orders';
 import type { BillsClient, PosClient } from './provider';
@@ -29,6 +30,11 @@ export interface ModuleContext {
   pos: PosClient;
   bills: BillsClient;
   checkout: CheckoutService;
+  /**
+   * The Hub's journal outbox: the journal owners (orders, top-ups, shifts) append their events to
+   * it inside the transaction that writes them. Written always, Hub or not.
+   */
+  journalSink: JournalSink;
   /** The counter's terminal link (its serial number goes on every order). */
   terminal: TerminalLink;
   demo: () => DemoSandbox | null;

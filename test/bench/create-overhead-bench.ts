@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { systemClock } from '../../electron/core/clock';
 import { openDatabase } from '../../electron/core/db/database';
 import { silentLogger } from '../../electron/core/log';
+import { createOutboxSink, HubOutbox } from '../../electron/core/hub';
 import { createCheckoutService } from '../../electron/core/orders/checkout-service';
+import { shiftCashierAt } from '../../electron/core/records';
 import { createPosClient } from '../../electron/core/provider';
 import { OrderTextIndex } from '../../electron/core/orders/order-text-index';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
@@ -49,6 +51,8 @@ export async function runCreateOverhead(o: { creates: number; warmup: number; ba
   const db = openDatabase(join(dir, 'journal.sqlite'));
   const svc = createCheckoutService({
     db, pos: createPosClient(ts.provider, { logger: silentLogger }), clock: systemClock, logger: silentLogger,
+    // As wired in the app: every journal event also goes to the Hub's outbox, in its transaction.
+    journalSink: createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db) }),
     settings: () => ({ counterName: 'Counter 1', headMerchantId: ts.provider.headMerchantId, merchantId: ts.provider.merchantId, orderExpireSeconds: 3600 }),
     // No status checks during the run: only the creates are measured.
     tuning: { poll: { fastMs: 3_600_000, mediumMs: 3_600_000, slowMs: 3_600_000 } },

@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../electron/core/db/database';
+import { createOutboxSink, HubOutbox } from '../../electron/core/hub';
 import { OrderJournal } from '../../electron/core/orders/order-journal';
+import { shiftCashierAt } from '../../electron/core/records';
 import { OrderTextIndex } from '../../electron/core/orders/order-text-index';
 import { searchOrders } from '../../electron/core/orders/order-search';
 import { koboToNairaString } from '../../shared/money';
@@ -156,7 +158,8 @@ export async function runJournalBench(o: { stored: number; sampleSales: number; 
   try {
     const floor = diskCommitP95(dir);
     db = openDatabase(join(dir, 'journal.sqlite'));
-    const j = new OrderJournal(db, () => Date.now());
+    // As wired in the app: every event also goes to the Hub's outbox, in its transaction.
+    const j = new OrderJournal(db, () => Date.now(), createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db) }));
     // openDatabase builds the app's whole schema, the search indexes on the journal included.
     const end = Date.UTC(2025, 2, 31, 12);
     // ---- writes with an empty journal ----

@@ -131,7 +131,7 @@ function enrollRefusal(e: unknown, url: string): unknown {
 /** The Hub will never take this credential again: the counter was removed (or the Hub forgot it). */
 const refusedForGood = (e: HubCallError) => e.code === 'HUB_COUNTER_REVOKED' || e.code === 'HUB_UNAUTHENTICATED';
 
-export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault' | 'settings' | 'hub' | 'logger' | 'clock'>, deps: HubModuleDeps) {
+export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault' | 'settings' | 'hub' | 'logger' | 'clock' | 'journalSink'>, deps: HubModuleDeps) {
   const { logger, clock } = ctx;
   const client = deps.client ?? createHubClient();
   const timers = deps.timers ?? systemTimers;
@@ -157,6 +157,8 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
 
   const pusher = createSyncPusher({
     db: ctx.db, connection, client, clock, timers, logger,
+    // The app's one sink: every journal append kicks the pusher.
+    journalSink: ctx.journalSink,
     status: () => ({ appVersion: deps.version, profile: ctx.settings.activeProfile(), openPayments: deps.openPayments() }),
     onChange: () => changed(),
     onRefused: (e) => refused(e),

@@ -26,6 +26,11 @@ export type SyncPayload<K extends SyncKind> = z.input<(typeof SYNC_PAYLOADS)[K]>
  */
 export interface JournalSink {
   append<K extends SyncKind>(kind: K, payload: SyncPayload<K>, at: number): void;
+  /**
+   * The outbox's sink (hub/outbox.ts) tells its listeners after every append (the sync pusher
+   * kicks on it); a listener runs inside the owner's transaction, so it must only note the news.
+   */
+  onAppend?(listener: () => void): () => void;
 }
 
 /** A sink that keeps nothing (tests and tools that build a journal without a Hub module). */
@@ -36,4 +41,13 @@ export interface RelayHealthSource {
   healthy(): boolean;
   /** Called on every change of `healthy()`; returns an unsubscribe function. */
   onChange(listener: (healthy: boolean) => void): () => void;
+}
+
+/**
+ * A text cut to the length its sync schema allows. The journal owners build payloads from what
+ * they hold (including the provider's answers, which can be anything): an over-long value is cut,
+ * never allowed to make the append, and with it the owner's own write, fail.
+ */
+export function clipText(s: string, max: number): string {
+  return s.length > max ? s.slice(0, max) : s;
 }

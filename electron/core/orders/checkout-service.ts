@@ -4,7 +4,7 @@ import { AppError, isAppError } from '../../../shared/errors';
 import { saleAmounts, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../../shared/orders';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
-import type { RelayHealthSource } from '../hub';
+import { NO_JOURNAL_SINK, type JournalSink, type RelayHealthSource } from '../hub';
 import type { Logger } from '../log';
 import type { PosClient, PosOrderDetails } from '../provider';
 import { ConnectivityMonitor } from './connectivity';
@@ -39,6 +39,8 @@ export interface CheckoutDeps {
   random?: () => number;
   timers?: Timers;
   tuning?: CheckoutTuningInput;
+  /** Where every journal event also goes, in its transaction (the Hub's outbox); none when absent. */
+  journalSink?: JournalSink;
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
@@ -50,7 +52,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const timers = deps.timers ?? systemTimers;
   const random = deps.random ?? Math.random;
   const getPos = typeof deps.pos === 'function' ? deps.pos : ((p: PosClient) => () => p)(deps.pos);
-  const journal = new OrderJournal(deps.db, now);
+  const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
 
   const events = new CheckoutEmitter(logger);
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */

@@ -1,6 +1,10 @@
 // The order journal in SQLite: every order is written before it is sent, every change of state
 // after it, each in its own committed transaction with an event row. Final orders never change.
+// Each of these events also goes to the Hub's outbox (the JournalSink) in the same transaction:
+// a new order as `order.created`, a change of state, or a provider number first learnt, as
+// `order.status`.
 import type { Db } from '../db';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../hub';
 import { type OrderEvent, type OrderState, type OrderView, type Sale } from '../../../shared/orders';
 import { canTransition, isFinalState, OPEN_STATES } from './order-state';
 import { formatOutOrderNo } from './out-order-no';
@@ -118,13 +122,30 @@ export function toView(rec: OrderRecord, nextActionAt?: number): OrderView {
   return nextActionAt === undefined || isFinalState(rec.state) ? view : { ...view, nextActionAt };
 }
 
+/** An order's `order.status` event for the Hub: its state and the provider's numbers as they are now. */
+function statusEvent(rec: OrderRecord, note?: string) {
+  return {
+    reference: rec.outOrderNo,
+    status: rec.state,
+    ...(rec.orderNo ? { orderNo: clipText(rec.orderNo, 64) } : {}),
+    ...(rec.payNo ? { payNo: clipText(rec.payNo, 64) } : {}),
+    ...(note ? { note: clipText(note, 200) } : {}),
+  };
+}
+
+/** The provider's numbers the Hub routes by (a notification names the order by its orderNo). */
+const learntNumbers = (before: OrderRecord, after: OrderRecord | null) => after !== null && (after.orderNo !== before.orderNo || after.payNo !== before.payNo);
+
 export class OrderJournal {
   private readonly db: Db;
   private readonly now: () => number;
+  private readonly sink: JournalSink;
 
-  constructor(db: Db, now: () => number) {
+  /** `sink`: where each event also goes, in its transaction (the Hub's outbox; none in tools and some tests). */
+  constructor(db: Db, now: () => number, sink: JournalSink = NO_JOURNAL_SINK) {
     this.db = db;
     this.now = now;
+    this.sink = sink;
   }
 
   /**
@@ -160,6 +181,15 @@ export class OrderJournal {
         );
       const id = Number(info.lastInsertRowid);
       this.addEvent(id, o.createdAt, null, o.state, o.note);
+      // No cashier here: the sink knows whose shift was open (the records module's business).
+      this.sink.append('order.created', {
+        reference: outOrderNo, amountKobo: o.amountKobo, sn: clipText(s.sn, 64),
+        sale: {
+          filmName: clipText(s.filmName, 100), filmTitle: clipText(s.filmTitle, 100), showDate: clipText(s.showDate, 10), showTime: clipText(s.showTime, 5),
+          seats: clipText(s.seats, 400), tickets: s.tickets, priceKobo: s.priceKobo, bookingFeeKobo: s.bookingFeeKobo,
+        },
+        profile: clipText(o.profile ?? 'unrecorded', 32), merchantId: clipText(o.merchantId, 64), expiresAt: Math.round(o.createdAt + o.expireSeconds * 1000),
+      }, o.createdAt);
       return id;
     });
     return this.require(tx.immediate());
@@ -224,7 +254,9 @@ export class OrderJournal {
       const at = this.now();
       this.write(id, at, { ...opts.patch }, to);
       this.addEvent(id, at, cur.state, to, note);
-      return { changed: true, record: this.get(id) };
+      const after = this.require(id);
+      this.sink.append('order.status', statusEvent(after, note), at);
+      return { changed: true, record: after };
     });
     return tx.immediate();
   }
@@ -237,8 +269,12 @@ export class OrderJournal {
       if (isFinalState(cur.state)) return { changed: false, record: cur, refused: `order is ${cur.state} (final)` };
       if (opts.states && !opts.states.includes(cur.state)) return { changed: false, record: cur, refused: `order is ${cur.state}` };
       if (!this.differs(cur, patch)) return { changed: false, record: cur };
-      this.write(id, this.now(), patch, null);
-      return { changed: true, record: this.get(id) };
+      const at = this.now();
+      this.write(id, at, patch, null);
+      const after = this.get(id);
+      // The provider's order number known before the order moves: the Hub learns it now.
+      if (after && learntNumbers(cur, after)) this.sink.append('order.status', statusEvent(after), at);
+      return { changed: true, record: after };
     });
     return tx.immediate();
   }
@@ -263,6 +299,7 @@ export class OrderJournal {
       if (sets.length === 0) return { changed: false, record: cur };
       this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
       const after = this.get(id);
+      if (after && learntNumbers(cur, after)) this.sink.append('order.status', statusEvent(after), this.now());
       return { changed: JSON.stringify(after) !== JSON.stringify(cur), record: after };
     });
     return tx.immediate();

@@ -3,3 +3,4 @@
 export { createRecordsModule, type RecordsDeps } from './records-module';
 export { printerError } from './printing/network-printer';
 export type { SystemPrinter, SystemPrintJob } from './printing/system-printer';
+export { shiftCashierAt } from './shifts/shift-cashier';

@@ -33,7 +33,7 @@ export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}):
   const systemPrinter = deps.systemPrinter ?? browserSystemPrinter;
   const settings = createRecordsSettings(ctx.store, ctx.logger);
   const jobs = new PrintJobStore(ctx.db, now);
-  const shifts = new ShiftStore(ctx.db);
+  const shifts = new ShiftStore(ctx.db, ctx.journalSink);
   const textIndex = new OrderTextIndex(ctx.db);
   const offIndex = ctx.checkout.on('order', (v) => textIndex.refresh(v.id));
   const counterName = () => ctx.settings.profile(ctx.settings.activeProfile()).counterName;

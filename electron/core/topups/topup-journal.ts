@@ -1,7 +1,10 @@
 // The top-up journal in SQLite: every item is written before the request that sends it, every
 // change of state after it, each with an event row, many items per transaction. Final never changes.
+// The Hub's outbox gets the same events in the same transactions: an item submitted (a single, or
+// a batch item leaving its draft) as `topup.submitted`, each later change as `topup.status`.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../hub';
 import { TOPUP_STATES, isFinalTopupState, type BatchState, type RowError, type TopupState } from '../../../shared/topups';
 import { formatReference } from './reference';
 import {
@@ -13,11 +16,34 @@ import { canMove } from './topup-state';
 export { toView, ITEM_FILTERS } from './topup-rows';
 export type { BatchRecord, BatchTotals, ItemPatch, Move, NewItem, Owner, TopupRecord } from './topup-rows';
 
+/** What an item's Hub events are made of. */
+interface SyncRow {
+  state: TopupState;
+  reference: string;
+  order_no: string | null;
+  service_type: 'airtime' | 'betting';
+  provider: string;
+  customer_id: string;
+  amount_kobo: number;
+  profile: string;
+}
+
 export class TopupJournal {
   /** Prepared once: a batch makes tens of thousands of writes. */
   private readonly statements = new Map<string, Statement>();
 
-  constructor(private readonly db: Db, private readonly now: () => number) {}
+  /** `sink`: where each event also goes, in its transaction (the Hub's outbox; none in tools and some tests). */
+  constructor(private readonly db: Db, private readonly now: () => number, private readonly sink: JournalSink = NO_JOURNAL_SINK) {}
+
+  private submitted(r: SyncRow, at: number): void {
+    this.sink.append('topup.submitted', {
+      reference: r.reference, kind: r.service_type, amountKobo: r.amount_kobo, provider: clipText(r.provider, 64), customerId: clipText(r.customer_id, 128), profile: clipText(r.profile, 32),
+    }, at);
+  }
+
+  private statusEvent(r: SyncRow, status: TopupState, orderNo: string | null, at: number): void {
+    this.sink.append('topup.status', { reference: r.reference, status, ...(orderNo ? { orderNo: clipText(orderNo, 64) } : {}) }, at);
+  }
 
   private stmt(sql: string): Statement {
     let s = this.statements.get(sql);
@@ -78,6 +104,7 @@ export class TopupJournal {
         .run(reference, owner.profile, owner.billsMerchantId, item.serviceType, item.provider, item.customerId, item.customerName ?? null, item.amountKobo, at, day, at, at);
       const id = Number(info.lastInsertRowid);
       this.event(id, at, null, 'sending', note);
+      this.submitted({ reference: reference!, service_type: item.serviceType, amount_kobo: item.amountKobo, provider: item.provider, customer_id: item.customerId, profile: owner.profile, order_no: null, state: 'sending' }, at);
       return id;
     });
     return this.require(tx.immediate());
@@ -129,17 +156,27 @@ export class TopupJournal {
     const tx = this.db.transaction((): number[] => {
       const at = this.now();
       const changed: number[] = [];
-      const get = this.stmt('SELECT state FROM topups WHERE id = ?');
+      const get = this.stmt('SELECT state, reference, order_no, service_type, provider, customer_id, amount_kobo, profile FROM topups WHERE id = ?');
       for (const m of moves) {
-        const cur = (get.get(m.id) as { state: TopupState } | undefined)?.state;
-        if (!cur || (m.from && !m.from.includes(cur))) continue;
+        const row = get.get(m.id) as SyncRow | undefined;
+        const cur = row?.state;
+        if (!row || !cur || (m.from && !m.from.includes(cur))) continue;
+        const orderNo = m.patch?.orderNo ?? row.order_no;
         if (cur === m.to) {
-          if (m.patch && this.write(m.id, at, m.patch, null)) changed.push(m.id);
+          if (m.patch && this.write(m.id, at, m.patch, null)) {
+            changed.push(m.id);
+            // The provider's order number learnt without a move: the Hub routes by it.
+            if (orderNo !== row.order_no) this.statusEvent(row, cur, orderNo, at);
+          }
           continue;
         }
         if (!canMove(cur, m.to)) continue;
         this.write(m.id, at, m.patch ?? {}, m.to);
         this.event(m.id, at, cur, m.to, m.note);
+        // A draft (a batch not started) was never submitted: the Hub hears of it when it goes to be sent.
+        if (cur === 'draft') {
+          if (m.to === 'queued') this.submitted(row, at);
+        } else this.statusEvent(row, m.to, orderNo, at);
         changed.push(m.id);
       }
       return changed;

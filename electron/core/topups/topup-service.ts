@@ -22,6 +22,7 @@ import { createProvidersCache } from './providers-cache';
 import { counterCode, lagosDayCode } from './reference';
 import { createTopupEngine } from './topup-engine';
 import { DEFAULT_ENGINE_TUNING, type EngineTuning } from './topup-tuning';
+import { NO_JOURNAL_SINK, type JournalSink } from '../hub';
 import { TopupJournal, toView, type BatchRecord, type Owner, type TopupRecord } from './topup-journal';
 import { checkTopup, findBettingProvider } from './topup-input';
 
@@ -49,6 +50,8 @@ export interface TopupServiceDeps {
   timers?: Timers;
   logger: Logger;
   tuning?: Partial<TopupTuning>;
+  /** Where every journal event also goes, in its transaction (the Hub's outbox); none when absent. */
+  journalSink?: JournalSink;
 }
 
 const MAX_ERRORS_SHOWN = 1000;
@@ -60,7 +63,7 @@ export function createTopupService(deps: TopupServiceDeps) {
   const timers = deps.timers ?? systemTimers;
   const now = () => clock.now();
   const bills = typeof deps.bills === 'function' ? deps.bills : ((b: BillsClient) => () => b)(deps.bills);
-  const journal = new TopupJournal(deps.db, now);
+  const journal = new TopupJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
   // A listener that throws is logged and must not stop the engine that emitted.
   const changes = new TypedEmitter<{ items: [items: TopupRecord[]]; batch: [batchId: number] }>({
     onListenerError: (e) => logger.error('top-up listener failed', { error: e instanceof Error ? e.message : String(e) }),

@@ -45,6 +45,7 @@ export function createTopupsModule(ctx: ModuleContext, opts: TopupsModuleOptions
     clock: ctx.clock,
     timers,
     logger: ctx.logger,
+    journalSink: ctx.journalSink,
     ...(opts.tuning ? { tuning: opts.tuning } : {}),
   });
 

@@ -1,9 +1,11 @@
 // Shifts and their kept Z reports in SQLite: one open shift at a time (the database refuses a
-// second), closed together with its report in one transaction.
+// second), closed together with its report in one transaction. The Hub's outbox gets the opening
+// (`shift.opened`), the closing (`shift.closed`) and the Z report (`zreport`) in those same transactions.
 import { AppError } from '../../../../shared/errors';
 import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummary } from '../../../../shared/records';
 import type { RecordProfile } from '../../../../shared/record-profile';
 import type { Db } from '../../db';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../../hub';
 
 type Row = Record<string, unknown>;
 
@@ -18,8 +20,40 @@ function toView(r: Row): ShiftView {
   };
 }
 
+const whole = (n: number) => Math.max(0, Math.round(n));
+
+/** A Z report as the Hub keeps it: what was taken (tickets paid, also those sold earlier, and top-ups), line by line. */
+export function zReportEvent(r: ShiftReport & { id: number }) {
+  const t = r.totals;
+  const lines = [
+    { label: 'Tickets paid', kobo: whole(t.paid.amountKobo), count: t.paid.count },
+    { label: 'Paid from earlier shifts', kobo: whole(t.paidLate.amountKobo), count: t.paidLate.count },
+    { label: 'Booking fees (in paid)', kobo: whole(t.bookingFeesKobo), count: t.ticketsSold },
+    { label: 'Provider fees', kobo: whole(t.providerFeesKobo), count: 0 },
+    { label: 'Failed', kobo: whole(t.failed.amountKobo), count: t.failed.count },
+    { label: 'Cancelled', kobo: whole(t.cancelled.amountKobo), count: t.cancelled.count },
+    { label: 'Expired', kobo: whole(t.expired.amountKobo), count: t.expired.count },
+    { label: 'No outcome yet', kobo: whole(t.open.amountKobo), count: t.open.count },
+    ...t.topups.lines.map((l) => ({ label: clipText(`Top-ups: ${l.label}`, 80), kobo: whole(l.amountKobo), count: Math.max(0, l.count) })),
+  ].slice(0, 200);
+  const successTopups = t.topups.lines.filter((l) => l.state === 'success').reduce((n, l) => n + l.count, 0);
+  return {
+    shiftId: String(r.shift.id),
+    reportNo: r.id,
+    from: whole(r.shift.openedAt),
+    to: whole(r.shift.closedAt ?? r.generatedAt),
+    totalKobo: takingsOf(r),
+    count: t.paid.count + t.paidLate.count + successTopups,
+    lines,
+  };
+}
+
+/** What the shift took: tickets paid in it (sold in it or before) and successful top-ups. */
+export const takingsOf = (r: ShiftReport) => whole(r.totals.paid.amountKobo + r.totals.paidLate.amountKobo + r.totals.topups.successKobo);
+
 export class ShiftStore {
-  constructor(private readonly db: Db) {}
+  /** `sink`: where the shift's events also go, in their transactions (the Hub's outbox; none in some tests). */
+  constructor(private readonly db: Db, private readonly sink: JournalSink = NO_JOURNAL_SINK) {}
 
   current(): ShiftView | null {
     const r = this.db.prepare('SELECT * FROM shifts WHERE closed_at IS NULL ORDER BY id DESC LIMIT 1').get() as Row | undefined;
@@ -37,7 +71,11 @@ export class ShiftStore {
       const cur = this.current();
       if (cur) throw new AppError('CONFLICT', `${cur.cashier}’s shift is still open. Close it before opening a new one.`, { shiftId: cur.id });
       const info = this.db.prepare('INSERT INTO shifts (cashier, opened_at, opening_float_kobo, profile) VALUES (?, ?, ?, ?)').run(cashier, at, openingFloatKobo, profile);
-      return Number(info.lastInsertRowid);
+      const id = Number(info.lastInsertRowid);
+      this.sink.append('shift.opened', {
+        shiftId: String(id), cashier: clipText(cashier, 80), ...(openingFloatKobo !== null ? { floatKobo: whole(openingFloatKobo) } : {}), profile: clipText(profile, 32),
+      }, at);
+      return id;
     });
     const id = tx.immediate();
     return this.get(id)!;
@@ -58,6 +96,8 @@ export class ShiftStore {
       const info = this.db.prepare('INSERT INTO shift_reports (shift_id, created_at, report_json) VALUES (?, ?, ?)').run(id, at, '{}');
       const report: ShiftReport = { ...draft, id: Number(info.lastInsertRowid) };
       this.db.prepare('UPDATE shift_reports SET report_json = ? WHERE id = ?').run(JSON.stringify(report), report.id);
+      this.sink.append('shift.closed', { shiftId: String(id), cashier: clipText(cur.cashier, 80), takingsKobo: takingsOf(report) }, at);
+      this.sink.append('zreport', zReportEvent({ ...report, id: report.id as number }), at);
       return report;
     });
     return tx.immediate();
