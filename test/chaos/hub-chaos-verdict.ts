@@ -54,7 +54,10 @@ export interface HubChaosVerdict extends HubChaosCounts {
 }
 
 const same = (a: JournalEvent, b: JournalEvent) => a.seq === b.seq && a.kind === b.kind && a.at === b.at && isDeepStrictEqual(a.payload, b.payload);
-const eventKey = (e: JournalEvent) => JSON.stringify([e.kind, e.at, e.payload]);
+/** Key order does not matter (the Hub's jsonb keeps its own order). */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)])) : v;
+const eventKey = (e: JournalEvent) => JSON.stringify([e.kind, e.at, canonical(e.payload)]);
 
 /**
  * syncGaps: outbox events the Hub does not hold. syncDuplicates: Hub events the counter does not
