@@ -32,7 +32,8 @@ Options:
                            (env HUB_CLIENT_AUTH_KEY, HUB_PROVIDER_PUBLIC_KEY or HUB_PROVIDER_PUBLIC_KEY_FILE)
   --admin-token-file FILE  token for the admin API (env HUB_ADMIN_TOKEN); without it the admin API is off
   --retention-days N       keep notifications N days (default 90)
-  --heartbeat-ms N         relay stream heartbeat interval (default 5000)
+  --heartbeat-ms N         relay stream heartbeat interval (default 1000: a counter sees a silent
+                           drop within 2 s and goes back to fast status checks)
   --ttl-minutes N          lifetime of an enrollment code (default 60)
   --no-enroll-code         do not issue an enrollment code at start
   -h, --help               this text
@@ -151,7 +152,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
     dataDir: v['data-dir'] ?? '.hub-data',
     databaseUrl: v['database-url'] ?? env.HUB_DATABASE_URL ?? null,
     retentionDays: int(v['retention-days'], '--retention-days', 90, 1, 3650),
-    heartbeatMs: int(v['heartbeat-ms'], '--heartbeat-ms', 5000, 50, 60_000),
+    heartbeatMs: int(v['heartbeat-ms'], '--heartbeat-ms', 1000, 50, 60_000),
     ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
     enrollCodeAtStart: !v['no-enroll-code'],
   };

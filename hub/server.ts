@@ -59,7 +59,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   }) as unknown as FastifyInstance;
 
   const relay = new RelayHub({
-    db: o.db, heartbeatMs: o.heartbeatMs ?? 5000, now,
+    db: o.db, heartbeatMs: o.heartbeatMs ?? 1000, now,
     onRelayed: (d, lagMs) => {
       ctx.metrics.relayed.inc({ kind: d.kind });
       if (!d.replay) ctx.metrics.relayLag.observe(lagMs / 1000);

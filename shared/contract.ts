@@ -6,6 +6,7 @@ import { backupCalls } from './contract-backups';
 import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
+import { programmeCalls, programmeEvents } from './contract-programme';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
@@ -123,8 +124,9 @@ export const calls = {
   ...deliveryCalls,
   ...diagnosticsCalls,
   ...backupCalls,
+  ...programmeCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...topupEvents, ...recordEvents } satisfies EventsSpec;
+export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

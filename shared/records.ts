@@ -263,6 +263,18 @@ export type OpenItem = z.infer<typeof OpenItemSchema>;
 export const TopupLineSchema = z.object({ state: z.string(), label: z.string(), count: z.number().int(), amountKobo: z.number().int() });
 export type TopupLine = z.infer<typeof TopupLineSchema>;
 
+/** A show's paid sales in the shift: seats sold and takings (tickets and booking fees). */
+export const ShowLineSchema = z.object({
+  filmName: z.string(),
+  filmTitle: z.string(),
+  showDate: z.string(),
+  showTime: z.string(),
+  orders: z.number().int().nonnegative(),
+  seats: z.number().int().nonnegative(),
+  amountKobo: z.number().int(),
+});
+export type ShowLine = z.infer<typeof ShowLineSchema>;
+
 export const ShiftTotalsSchema = z.object({
   from: z.number(),
   to: z.number(),
@@ -281,6 +293,8 @@ export const ShiftTotalsSchema = z.object({
   paidLate: BucketSchema,
   topups: z.object({ available: z.boolean(), lines: z.array(TopupLineSchema), successKobo: z.number().int() }),
   openItems: z.array(OpenItemSchema),
+  /** Paid sales per show (reports kept before this was added have none). */
+  shows: z.array(ShowLineSchema).default([]),
 });
 export type ShiftTotals = z.infer<typeof ShiftTotalsSchema>;
 

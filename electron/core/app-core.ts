@@ -15,6 +15,7 @@ import { createEventHub, type EventHub } from './event-hub';
 import type { Logger } from './log';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule } from './orders';
+import { createProgrammeModule } from './programme';
 import { createProviderLink } from './provider';
 import { createRecordsModule, type SystemPrinter } from './records';
 import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
@@ -85,6 +86,7 @@ export async function createCore(deps: CoreDeps) {
     // Webhook timestamps are the provider's: judge them by the corrected clock too.
     db, settings, logger, clock: provider.clock, demo: () => demo.current(),
     onPosNotification: (n) => checkout.onWebhook(n),
+    ownsPosOrder: (n) => checkout.ownsOrder(n),
     onBillsCallback: (cb) => {
       for (const m of modules) if ('onBillsCallback' in m) m.onBillsCallback?.(cb);
     },
@@ -124,6 +126,7 @@ export async function createCore(deps: CoreDeps) {
     ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
   });
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
+  const programme = createProgrammeModule(ctx);
   const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
   const modules = [
     status,
@@ -136,6 +139,7 @@ export async function createCore(deps: CoreDeps) {
     createDeliveryModule(ctx),
     createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
     backups,
+    programme,
   ] as const;
   const handlers = {
     ...modules[0].handlers,
@@ -148,6 +152,7 @@ export async function createCore(deps: CoreDeps) {
     ...modules[7].handlers,
     ...modules[8].handlers,
     ...modules[9].handlers,
+    ...modules[10].handlers,
   };
   const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign({}, ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})));
   const dispatch = createDispatcher(calls, handlers, {
@@ -176,6 +181,8 @@ export async function createCore(deps: CoreDeps) {
     demo: () => demo.current(),
     webhookUrl: () => webhooks.url(),
     providerIdle: () => provider.idle(),
+    /** The programme's one way in (CSV import now, a Hub push later). */
+    replaceProgramme: programme.replaceProgramme,
     async stop() {
       provider.stop();
       // The Demo sandbox closes last of all: open orders may still be asking it until checkout stops.

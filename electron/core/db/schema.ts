@@ -7,6 +7,7 @@
 /* eslint-disable no-restricted-imports */
 import { HUB_MIGRATIONS } from '../hub/hub-migrations';
 import { ORDER_MIGRATIONS } from '../orders/order-migrations';
+import { PROGRAMME_MIGRATIONS } from '../programme/programme-migrations';
 import { RECORDS_MIGRATIONS } from '../records/records-migrations';
 import { TOPUP_MIGRATIONS } from '../topups/topup-migrations';
 import { WEBHOOK_MIGRATIONS } from '../webhook/webhook-store';
@@ -19,4 +20,4 @@ export interface Migration {
 }
 
 /** Records index and read the order journal, so the orders' tables come first. */
-export const SCHEMA: readonly Migration[] = [...ORDER_MIGRATIONS, ...TOPUP_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...RECORDS_MIGRATIONS, ...HUB_MIGRATIONS];
+export const SCHEMA: readonly Migration[] = [...ORDER_MIGRATIONS, ...TOPUP_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...RECORDS_MIGRATIONS, ...HUB_MIGRATIONS, ...PROGRAMME_MIGRATIONS];

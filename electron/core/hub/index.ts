@@ -3,4 +3,4 @@
 export * from './hub-types';
 export { createHubClient, HubCallError, type HubClient, type HubCallCode } from './hub-client';
 export { createSyncPusher, type SyncPusher, type SyncPusherDeps, type SyncState } from './sync-pusher';
-export { createRelayConsumer, type RelayConsumer, type RelayConsumerDeps } from './relay-consumer';
+export { createRelayConsumer, DEFAULT_RELAY_BACKOFF, HEARTBEAT_GRACE_MS, RELAY_LAST_EVENT_ID_KEY, type RelayConsumer, type RelayConsumerDeps } from './relay-consumer';

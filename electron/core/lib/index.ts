@@ -3,6 +3,7 @@
 // sandbox) may use it. Import them from here, never from the files.
 export { backoffWithJitter, DEFAULT_BACKOFF, doublingDelay, type BackoffTuning } from './backoff';
 export { csvCell, toCsv, type CsvValue } from './csv-cell';
+export { parseCsv, type CsvParseResult, type CsvRecord, type CsvSyntaxError } from './csv-parse';
 export { guardedHandler, header, isJsonContentType, readBoundedBody, sendJson, sendText, type BodyLimits, type BodyRead } from './http';
 export { REDACTED, redact, scrubKnown, scrubText } from './redact';
 export { systemTimers, type TimerHandle, type Timers } from './timers';

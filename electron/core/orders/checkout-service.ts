@@ -4,6 +4,7 @@ import { AppError, isAppError } from '../../../shared/errors';
 import { saleAmounts, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../../shared/orders';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
+import type { RelayHealthSource } from '../hub';
 import type { Logger } from '../log';
 import type { PosClient, PosOrderDetails } from '../provider';
 import { ConnectivityMonitor } from './connectivity';
@@ -52,6 +53,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const journal = new OrderJournal(deps.db, now);
 
   const events = new CheckoutEmitter(logger);
+  /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
+  let relay: RelayHealthSource | null = null;
+  let relayOff: (() => void) | null = null;
   const inFlight = new Set<Promise<unknown>>();
   const sending = new Set<number>();
   let stopped = false;
@@ -214,11 +218,16 @@ export function createCheckoutService(deps: CheckoutDeps) {
     journal, timers, now, logger, tuning: tuning.poll,
     bucket: new TokenBucket({ ratePerSec: tuning.maxChecksPerSecond, burst: tuning.checkBurst, now }),
     isOnline: () => monitor.online,
+    relayHealthy: () => relay?.healthy() === true,
     query: (rec) => track(query(rec)),
     handle: handleQuery,
   });
 
   const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => stopped };
+
+  function findFor(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): OrderRecord | null {
+    return (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
+  }
 
   /** The journaled order, or NOT_FOUND. */
   function recordOf(id: number): OrderRecord {
@@ -343,9 +352,29 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (open.some((r) => r.state === 'queued')) await (monitor.online ? (outbox.kick(), outbox.idle()) : monitor.probeNow());
     },
 
+    /**
+     * Follow the health of the Hub's relay stream (null: no Hub). While it is healthy a waiting
+     * order is checked a few times over its life; when it drops, every waiting order is checked
+     * within a second and the fast schedule returns.
+     */
+    useRelayHealth(source: RelayHealthSource | null): void {
+      relayOff?.();
+      relayOff = null;
+      const was = relay?.healthy() === true;
+      relay = source;
+      if (source) relayOff = source.onChange((healthy) => poller.relayChanged(healthy));
+      const is = source?.healthy() === true;
+      if (was !== is) poller.relayChanged(is);
+    },
+
+    /** Is this notification about one of this counter's orders? (The relay asks before recording it.) */
+    ownsOrder(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): boolean {
+      return findFor(details) !== null;
+    },
+
     /** A verified webhook. Returns the order after it, or null when it is not one of ours. */
     onWebhook(details: PosOrderDetails): OrderView | null {
-      const rec = (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
+      const rec = findFor(details);
       if (!rec) {
         logger.warn('webhook for an order this counter does not have', { outOrderNo: details.outOrderNo, orderNo: details.orderNo });
         return null;
@@ -386,6 +415,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     /** Stops every timer and waits for calls in flight (their answers are still journaled). */
     async stop(): Promise<void> {
       stopped = true;
+      relayOff?.();
+      relayOff = null;
       monitor.stop();
       outbox.stop();
       poller.stop();

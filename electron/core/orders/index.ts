@@ -1,7 +1,7 @@
 // The order lifecycle: the checkout service (what the app wires), and the pieces others may read.
 export { createCheckoutService, DEFAULT_CHECKOUT_TUNING, type CheckoutDeps, type CheckoutEvents, type CheckoutService, type CheckoutSettings, type CheckoutTuning, type CheckoutTuningInput } from './checkout-service';
 export { OrderJournal, toView, type OrderRecord } from './order-journal';
-export { OrderJournalReads, type OpenOrder, type OrderStateTotals } from './order-journal-reads';
+export { OrderJournalReads, type OpenOrder, type OrderStateTotals, type ShowTotals } from './order-journal-reads';
 export { searchOrders, lagosDayStart, type SearchQuery, type SearchResult } from './order-search';
 export { OrderTextIndex } from './order-text-index';
 export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES } from './order-state';

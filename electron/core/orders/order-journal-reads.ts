@@ -16,6 +16,18 @@ export interface OrderStateTotals {
   tickets: number;
 }
 
+/** Paid orders of one show (film, title, date, time) created in a window: its fill at a glance. */
+export interface ShowTotals {
+  filmName: string;
+  filmTitle: string;
+  showDate: string;
+  showTime: string;
+  orders: number;
+  /** One seat per ticket. */
+  seats: number;
+  amountKobo: number;
+}
+
 /** An order still waiting for an outcome. */
 export interface OpenOrder {
   id: number;
@@ -40,6 +52,18 @@ export class OrderJournalReads {
          FROM orders WHERE created_at >= ? AND created_at < ?${realOnly(scope)} GROUP BY state`,
       )
       .all(from, to) as OrderStateTotals[];
+  }
+
+  /** Paid orders created in [from, to), per show, by show date and time. */
+  paidByShow(from: number, to: number, scope: RecordScope): ShowTotals[] {
+    return this.db
+      .prepare(
+        `SELECT film_name AS filmName, film_title AS filmTitle, show_date AS showDate, show_time AS showTime, COUNT(*) AS orders,
+                COALESCE(SUM(tickets), 0) AS seats, COALESCE(SUM(amount_kobo), 0) AS amountKobo
+         FROM orders WHERE state = 'paid' AND created_at >= ? AND created_at < ?${realOnly(scope)}
+         GROUP BY film_name, film_title, show_date, show_time ORDER BY show_date, show_time, film_name`,
+      )
+      .all(from, to) as ShowTotals[];
   }
 
   /** Orders created before `from` and paid in [from, to). Driven by the window's events (indexed by time), not by every older order. */

@@ -1,5 +1,6 @@
 // When to check an order next, as pure functions of time: fast while a tap is likely, slower
-// later, never past expiry + grace (then one final check decides).
+// later, never past expiry + grace (then one final check decides). While the Hub's relay stream
+// is healthy, polling is only the safety net: a waiting order is checked a few times over its life.
 import { doublingDelay } from '../lib';
 
 export interface PollTuning {
@@ -16,6 +17,12 @@ export interface PollTuning {
   errorMaxMs: number;
   /** An order still undecided after its final check is checked this often (money may have moved). */
   undecidedMs: number;
+  /** Relay healthy: the first check of a waiting order, this long after it reached the terminal. */
+  relayFirstMs: number;
+  /** Relay healthy: at least this long between later checks (spread wider for long-lived orders). */
+  relayEveryMs: number;
+  /** Relay healthy: at most this many checks of a waiting order over its life, the final one included. */
+  relayMaxChecks: number;
 }
 
 export const DEFAULT_POLL_TUNING: PollTuning = {
@@ -28,6 +35,9 @@ export const DEFAULT_POLL_TUNING: PollTuning = {
   errorBaseMs: 1_000,
   errorMaxMs: 15_000,
   undecidedMs: 30_000,
+  relayFirstMs: 20_000,
+  relayEveryMs: 60_000,
+  relayMaxChecks: 5,
 };
 
 /** The next check. `final`: made at or after expiry + grace, so its answer decides the order. */
@@ -62,6 +72,38 @@ export function nextWaitingCheck(
   const interval = Math.max(waitingInterval(Math.max(0, p.now - p.waitingSince), t), errorDelay(p.failures, t));
   const at = p.now + interval;
   return at >= finalAt ? { at: finalAt, final: true } : { at, final: false };
+}
+
+/**
+ * Relay healthy: the checks of a waiting order sit at fixed points of its life — `relayFirstMs`
+ * after it reached the terminal, then every `max(relayEveryMs, span / (relayMaxChecks - 1))`, and
+ * the final check at expiry + grace — so an order is checked at most `relayMaxChecks` times
+ * however often it is re-planned. A failed check backs off as on the fast schedule.
+ */
+export function nextRelayWaitingCheck(
+  p: { now: number; waitingSince: number; expiresAt: number; failures: number },
+  t: PollTuning,
+): PollStep {
+  const finalAt = finalCheckAt(p.expiresAt, t);
+  if (p.now >= finalAt) return { at: p.now + (p.failures > 0 ? Math.max(errorDelay(p.failures, t), t.undecidedMs) : 0), final: true };
+  if (p.failures > 0) {
+    const at = p.now + errorDelay(p.failures, t);
+    return at >= finalAt ? { at: finalAt, final: true } : { at, final: false };
+  }
+  const first = p.waitingSince + t.relayFirstMs;
+  const every = Math.max(t.relayEveryMs, (finalAt - first) / Math.max(1, t.relayMaxChecks - 1), 1);
+  // The first point after now (a point exactly now was just checked, or is due: take the next).
+  const k = p.now < first ? 0 : Math.floor((p.now - first) / every) + 1;
+  const at = Math.round(first + k * every);
+  return at >= finalAt ? { at: finalAt, final: true } : { at, final: false };
+}
+
+/**
+ * The relay stream just dropped: a waiting order's next check comes within `fastMs`, unless its
+ * own schedule has one sooner. The schedule goes on from there as without a relay.
+ */
+export function checkAfterRelayDrop(now: number, planned: PollStep, t: PollTuning): PollStep {
+  return planned.at <= now + t.fastMs ? planned : { at: now + t.fastMs, final: false };
 }
 
 /**

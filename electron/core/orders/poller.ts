@@ -4,7 +4,7 @@ import { isAppError } from '../../../shared/errors';
 import type { Logger } from '../log';
 import type { PosOrderDetails } from '../provider';
 import type { OrderJournal, OrderRecord } from './order-journal';
-import { finalCheckAt, nextUnknownCheck, nextWaitingCheck, type PollStep, type PollTuning } from './poll-schedule';
+import { checkAfterRelayDrop, finalCheckAt, nextRelayWaitingCheck, nextUnknownCheck, nextWaitingCheck, type PollStep, type PollTuning } from './poll-schedule';
 import type { TimerHandle, Timers } from '../lib';
 import type { TokenBucket } from '../lib';
 
@@ -21,6 +21,8 @@ export interface PollerDeps {
   tuning: PollTuning;
   bucket: TokenBucket;
   isOnline: () => boolean;
+  /** True while the Hub's relay stream is healthy: waiting orders are then checked rarely. */
+  relayHealthy?: () => boolean;
   /** One status query to the provider; never throws (errors come back as an outcome). */
   query: (rec: OrderRecord) => Promise<QueryOutcome>;
   /** Acts on an answer. `final`: the check was made at or after expiry + grace. */
@@ -112,6 +114,24 @@ export class Poller {
     for (const id of [...this.tracked.keys()]) this.track(id);
   }
 
+  /**
+   * The relay stream's health changed. Healthy: every order is planned afresh (rarely). Dropped:
+   * every waiting order is checked within `fastMs`, then follows the fast schedule.
+   */
+  relayChanged(healthy: boolean): void {
+    if (healthy || this.stopped) return this.resume();
+    for (const [id, t] of [...this.tracked]) {
+      const rec = this.d.journal.get(id);
+      if (!rec || !POLLED.has(rec.state)) {
+        this.untrack(id);
+        continue;
+      }
+      if (t.inFlight) continue; // re-planned on the fast schedule when its answer arrives
+      const step = this.step(rec, t);
+      this.plan(id, t, rec.state === 'waiting' ? checkAfterRelayDrop(this.d.now(), step, this.d.tuning) : step);
+    }
+  }
+
   /** Checks the order that is due first, to learn whether the provider is back (offline probe). */
   async probe(): Promise<'idle' | 'done'> {
     let best: { id: number; at: number } | null = null;
@@ -140,6 +160,8 @@ export class Poller {
   private step(rec: OrderRecord, t: { failures: number; checks: number }): PollStep {
     const now = this.d.now();
     if (rec.state === 'waiting') {
+      const w = { now, waitingSince: rec.waitingSince ?? rec.createdAt, expiresAt: rec.expiresAt, failures: t.failures };
+      if (this.d.relayHealthy?.()) return nextRelayWaitingCheck(w, this.d.tuning);
       return nextWaitingCheck({ now, waitingSince: rec.waitingSince ?? rec.createdAt, expiresAt: rec.expiresAt, failures: t.failures }, this.d.tuning);
     }
     // An answer that leaves the order unknown (a status we do not know, details that do not

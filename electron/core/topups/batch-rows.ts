@@ -2,7 +2,7 @@
 // same checks as a single top-up), references unique in the file and for the merchant. Errors
 // name the line and the column so the file can be fixed and imported again.
 import { MAX_BATCH_ROWS, type BatchColumn, type RowError } from '../../../shared/topups';
-import { parseCsv } from './csv';
+import { parseCsv } from '../lib';
 import { REFERENCE_RE } from './reference';
 import { checkTopup, type CheckedTopup, type ProviderList } from './topup-input';
 

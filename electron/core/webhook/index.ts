@@ -7,3 +7,4 @@ export {
 } from './webhook-store';
 export { verifyPosWebhook, POS_WEBHOOK_MAX_AGE_MS } from './pos-webhook';
 export { verifyBillsCallback } from './bills-callback';
+export { createWebhookIngest, relayedIngestInput, RELAY_MAX_AGE_MS, type IngestInput, type IngestOutcome, type IngestResult, type WebhookIngest, type WebhookIngestDeps } from './webhook-ingest';

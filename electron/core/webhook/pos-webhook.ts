@@ -1,5 +1,5 @@
 // Checks a POS payment notification, strictly in this order and stopping at the first failure:
-// clientAuthKey, timestamp (5 minutes), signature over paramContent + timestamp, and only then
+// clientAuthKey, timestamp (5 minutes; a relayed one may be older), signature over paramContent + timestamp, and only then
 // decryption of paramContent; then the fields. A bad padding answers exactly like a bad signature.
 import { rsaDecryptChunked, rsaVerify, safeEqual, privateKeyObject, publicKeyObject, type KeyInput } from '../crypto';
 import { describeIssues, parseJson } from '../provider';
@@ -17,6 +17,12 @@ const BAD_SIGNATURE = () => refuse(401, C.badSignature, 'sign does not verify');
 export interface PosWebhookCheckOptions {
   /** Injected only by tests that prove what never reaches decryption. */
   decrypt?: (key: KeyInput, base64: string) => string;
+  /**
+   * How far in the past the signed timestamp may be (default 5 minutes). Only the relay widens it:
+   * the Hub checked the 5-minute window when the provider sent it, and the counter may come back
+   * days later (docs/provider-protocol.md, "Relayed notifications"). The future side stays 5 minutes.
+   */
+  maxAgeMs?: number;
 }
 
 export function verifyPosWebhook(text: string, cfg: ProviderConfig, now: number, o: PosWebhookCheckOptions = {}): WebhookVerdict<PosNotification> {
@@ -33,7 +39,10 @@ export function verifyPosWebhook(text: string, cfg: ProviderConfig, now: number,
 
   // 2. Is it fresh?
   if (!/^\d{1,16}$/.test(b.timestamp)) return refuse(401, C.staleTimestamp, 'timestamp is not milliseconds since 1970');
-  if (Math.abs(now - Number(b.timestamp)) > POS_WEBHOOK_MAX_AGE_MS) return refuse(401, C.staleTimestamp, 'timestamp is more than 5 minutes from now');
+  const age = now - Number(b.timestamp);
+  if (age > (o.maxAgeMs ?? POS_WEBHOOK_MAX_AGE_MS) || -age > POS_WEBHOOK_MAX_AGE_MS) {
+    return refuse(401, C.staleTimestamp, o.maxAgeMs === undefined ? 'timestamp is more than 5 minutes from now' : 'timestamp is too far in the past or more than 5 minutes ahead');
+  }
 
   // 3. Did the provider sign it?
   let providerKey: KeyInput;

@@ -1,16 +1,16 @@
 // The merchant-side HTTP endpoint the provider calls: POST /webhook/pos (payment notifications)
-// and POST /webhook/bills (top-up callbacks). Each event is checked, recorded durably, handed on
-// once, and only then answered with {"code":"00000","message":"SUCCESSFUL"}.
+// and POST /webhook/bills (top-up callbacks). Each event goes through the one ingest
+// (webhook-ingest.ts: checked, recorded durably, handed on once), and only then is it answered
+// with {"code":"00000","message":"SUCCESSFUL"}.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from '../../../shared/profile-safety';
 import { systemClock } from '../clock';
 import { guardedHandler, readBoundedBody, sendJson } from '../lib';
-import { verifyBillsCallback } from './bills-callback';
-import { verifyPosWebhook } from './pos-webhook';
-import { markWebhookEventFailed, markWebhookEventHandled, recordWebhookEvent, type WebhookKind } from './webhook-store';
+import { createWebhookIngest } from './webhook-ingest';
+import type { WebhookKind } from './webhook-store';
 import {
-  WEBHOOK_NOT_AUTHENTICATED, WEBHOOK_PATHS, WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS, type WebhookReceiver, type WebhookReceiverOptions, type WebhookVerdict,
+  WEBHOOK_NOT_AUTHENTICATED, WEBHOOK_PATHS, WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS, type WebhookReceiver, type WebhookReceiverOptions,
 } from './webhook-types';
 
 export const DEFAULT_MAX_WEBHOOK_BODY = 64 * 1024;
@@ -21,35 +21,14 @@ function reply(res: ServerResponse, status: number, body: { code: string; messag
 }
 
 export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {
-  const { db, logger } = opts;
+  const { logger } = opts;
   const clock = opts.clock ?? systemClock;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY;
 
-  function accept<T>(kind: WebhookKind, verdict: Extract<WebhookVerdict<T>, { ok: true }>, handler: (e: T) => void, tranId?: string): void {
-    const id = recordWebhookEvent(db, { kind, dedupeKey: verdict.dedupeKey, orderNo: verdict.orderNo, status: verdict.status, payload: verdict.event, receivedAt: clock.now() });
-    if (id === null) {
-      logger.info('webhook repeat acknowledged, not handled again', { kind, orderNo: verdict.orderNo, status: verdict.status });
-      return;
-    }
-    logger.info('webhook recorded', { kind, id, orderNo: verdict.orderNo, status: verdict.status, ...(tranId ? { tranId } : {}) });
-    // The transaction header is not signed, so a mismatch is only worth a line in the log.
-    if (tranId && tranId !== verdict.orderNo) logger.warn('webhook transaction header differs from the signed orderNo', { kind, id, tranId, orderNo: verdict.orderNo });
-    const failed = (e: unknown) => {
-      const message = e instanceof Error ? e.message : String(e);
-      logger.error('webhook handler failed; the event stays recorded for replay', { kind, id, orderNo: verdict.orderNo, error: message });
-      markWebhookEventFailed(db, id, message);
-    };
-    try {
-      const r: unknown = handler(verdict.event);
-      if (r && typeof (r as Promise<unknown>).then === 'function') {
-        (r as Promise<unknown>).then(() => markWebhookEventHandled(db, id, clock.now()), failed);
-      } else {
-        markWebhookEventHandled(db, id, clock.now());
-      }
-    } catch (e) {
-      failed(e);
-    }
-  }
+  // Built from the options unless the caller shares its own ingest (the relay uses the same one).
+  const ingest = opts.ingest ?? createWebhookIngest({
+    db: opts.db, logger, clock, getConfig: opts.getConfig, onPosNotification: opts.onPosNotification, onBillsCallback: opts.onBillsCallback,
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
@@ -67,17 +46,10 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     if (!read.ok) return refuse(413, C.tooLarge, `body larger than ${maxBody} bytes`, true);
     const text = read.body.toString('utf8');
 
-    const cfg = opts.getConfig();
-    if (kind === 'pos') {
-      const verdict = verifyPosWebhook(text, cfg, clock.now());
-      if (!verdict.ok) return refuse(verdict.httpStatus, verdict.code, verdict.reason);
-      const tranIdHeader = req.headers[cfg.conventions.webhookTranIdHeader.toLowerCase()];
-      accept('pos', verdict, opts.onPosNotification, Array.isArray(tranIdHeader) ? tranIdHeader[0] : tranIdHeader);
-    } else {
-      const verdict = verifyBillsCallback(text, cfg);
-      if (!verdict.ok) return refuse(verdict.httpStatus, verdict.code, verdict.reason);
-      accept('bills', verdict, opts.onBillsCallback);
-    }
+    const tranIdHeader = kind === 'pos' ? req.headers[opts.getConfig().conventions.webhookTranIdHeader.toLowerCase()] : undefined;
+    const tranId = Array.isArray(tranIdHeader) ? tranIdHeader[0] : tranIdHeader;
+    const r = ingest({ kind, body: text, via: 'direct', ...(tranId ? { tranId } : {}) });
+    if (r.httpStatus !== 200) return refuse(r.httpStatus, r.code, r.reason);
     reply(res, 200, WEBHOOK_SUCCESS);
   }
 

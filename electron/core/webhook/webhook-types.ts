@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db';
 import type { Logger } from '../log';
 import type { PosOrderDetails, ProviderConfig } from '../provider';
+import type { WebhookIngest } from './webhook-ingest';
 
 /** A verified, decrypted POS payment notification (amounts in kobo, times in ms). */
 export type PosNotification = PosOrderDetails;
@@ -32,6 +33,8 @@ export interface WebhookReceiverOptions {
   /** Called once per distinct event, after it is durably recorded. Exceptions are logged; the event stays recorded. */
   onPosNotification: (n: PosNotification) => void;
   onBillsCallback: (c: BillsCallbackEvent) => void;
+  /** The ingest to use instead of one built from these options (shared with the relay). */
+  ingest?: WebhookIngest;
 }
 
 export interface WebhookReceiver {

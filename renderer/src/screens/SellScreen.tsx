@@ -14,7 +14,12 @@ import { useTerminal } from '../stores/terminal-store';
 import { PaymentPanel } from './PaymentPanel';
 import { formatNaira, showDateText } from '../format';
 import { Banner } from '../components/Banner';
+import { useProgramme } from '../stores/programme-store';
+import { ShowPicker, SWITCH_KEY, SwitchButton } from './sell/ShowPicker';
 import '../sell-screen.css';
+
+/** The programme's next shows are re-read this often, so shows past their grace leave the list. */
+const NEXT_SHOWS_REFRESH_MS = 60_000;
 
 /** The sn sales go to: the live link's; what sale.defaults said only until the link's state is known. */
 function useChargeSn(): string | null {
@@ -30,6 +35,28 @@ export function SellScreen() {
   );
   const sn = useChargeSn();
   const linkKnown = useTerminal((t) => t.state !== null);
+  const mode = useSale((s) => s.mode);
+  const shows = useProgramme((p) => p.next?.shows ?? null);
+  const loadNext = useProgramme((p) => p.loadNext);
+
+  useEffect(() => {
+    void loadNext();
+    const t = setInterval(() => void loadNext(), NEXT_SHOWS_REFRESH_MS);
+    return () => clearInterval(t);
+  }, [loadNext, profile]);
+
+  // F2 switches between picking a show of the programme and typing one by hand.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== SWITCH_KEY || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+      const st = useSale.getState();
+      if (st.paymentOpen) return;
+      e.preventDefault();
+      st.setMode(st.mode === 'programme' ? 'hand' : 'programme');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   useEffect(() => {
     void loadDefaults();
@@ -56,7 +83,15 @@ export function SellScreen() {
         Sell tickets
       </h1>
       <div className="sell-layout">
-        <div className="sell-main">{showPayment ? <PaymentPanel /> : <SaleForm sn={sn} />}</div>
+        <div className="sell-main">
+          {showPayment ? (
+            <PaymentPanel />
+          ) : mode === 'programme' && shows && shows.length > 0 ? (
+            <ShowPicker shows={shows} sn={sn} />
+          ) : (
+            <SaleForm sn={sn} programme={shows === null ? 'loading' : shows.length > 0 ? 'has-shows' : 'none'} />
+          )}
+        </div>
         <aside className="sell-side" aria-label="Terminal">
           <TerminalPicker fallbackSn={linkKnown ? null : (defaults?.sn ?? null)} />
           {profile === 'demo' && <DemoTerminalPanel />}
@@ -77,7 +112,7 @@ const LABELS: Record<DraftKey, string> = {
   fee: 'Booking fee (₦)',
 };
 
-function SaleForm({ sn }: { sn: string | null }) {
+function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' | 'has-shows' | 'none' }) {
   const s = useSale(
     useShallow((st) => ({
       draft: st.draft, touched: st.touched, submitted: st.submitted, serverErrors: st.serverErrors, message: st.message, busy: st.busy,
@@ -161,9 +196,15 @@ function SaleForm({ sn }: { sn: string | null }) {
         void charge();
       }}
     >
-      <h2 id="sale-form-title" className="sr-only">
-        New sale
-      </h2>
+      <div className="show-list-head">
+        <h2 id="sale-form-title" className={programme === 'has-shows' ? undefined : 'sr-only'}>
+          A show typed by hand
+        </h2>
+        {programme === 'has-shows' && <SwitchButton to="programme" />}
+      </div>
+      {programme === 'none' && (
+        <p className="hint programme-hint">No shows to come in the programme: type the show. (A manager imports the programme under Settings → Programme.)</p>
+      )}
       {openOrder && (
         <Banner as="div" className="open-order" tone="warn" role="status">
           <span>
@@ -248,6 +289,12 @@ function SaleForm({ sn }: { sn: string | null }) {
         )}
         <p className="hint keys-hint">
           <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
+          {programme === 'has-shows' ? (
+            <>
+              {' '}
+              · <kbd>{SWITCH_KEY}</kbd> pick from the programme
+            </>
+          ) : null}
         </p>
       </div>
     </SubmitForm>

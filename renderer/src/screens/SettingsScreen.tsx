@@ -11,6 +11,7 @@ import { PinGate } from './PinGate';
 import { ProfileForm } from './ProfileForm';
 import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
+import { ProgrammePanel } from './settings/ProgrammePanel';
 import { Banner, outcome } from '../components/Banner';
 
 const PROFILE_TABS = PROFILE_NAMES.map((p) => ({ id: p, label: `Edit ${PROFILE_LABELS[p]}` }));
@@ -61,6 +62,7 @@ export function SettingsScreen() {
           <TabPanel idPrefix="profile" id={s.editing}>
             {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
           </TabPanel>
+          <ProgrammePanel />
           <ReceiptSettingsPanel />
           <BackupsPanel />
           <DiagnosticsPanel />

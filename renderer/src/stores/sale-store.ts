@@ -4,10 +4,23 @@ import type { z } from 'zod';
 import { create } from 'zustand';
 import type { SaleDefaultsSchema } from '../../../shared/contract';
 import { isFinalState, type OrderView } from '../../../shared/orders';
+import { tidySeats, type SeatCheckResult, type ShowView } from '../../../shared/programme';
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 import { checkDraft, draftKeyOf, editDraft, emptyDraft, sameDraft, tidyTime, type DraftKey, type SaleDraft } from './sale-form';
+import { stepTicketType } from './show-pick';
+
+/** Selling from the programme (pick a show) or typing the show by hand. */
+export type SaleMode = 'programme' | 'hand';
+/** A show picked from the programme, with what the cashier chose for it. */
+export interface ShowPick {
+  show: ShowView;
+  ticketType: string;
+  seats: string;
+}
+/** Fields of the programme sale that main may name. */
+export type PickField = 'seats' | 'ticketType' | 'sn';
 
 export type SaleDefaults = z.infer<typeof SaleDefaultsSchema>;
 
@@ -34,6 +47,23 @@ interface SaleState {
   retriedFrom: string | null;
   actionBusy: boolean;
   actionMessage: string | null;
+
+  mode: SaleMode;
+  pick: ShowPick | null;
+  pickErrors: Partial<Record<PickField, string>>;
+  /** What the seat check said about the seats typed (null before any check). */
+  seatCheck: SeatCheckResult | null;
+  /** The seats the cashier chose to sell despite the warning (Enter again). */
+  seatsAcknowledged: string | null;
+
+  setMode(mode: SaleMode): void;
+  pickShow(show: ShowView): void;
+  unpick(): void;
+  setSeats(seats: string): void;
+  setTicketType(name: string): void;
+  stepTicketType(step: 1 | -1): void;
+  /** Checks the seats across counters (a warning, never a block) and charges the picked show. Resolves to the field to fix, or null. */
+  chargeShow(sn: string | null): Promise<PickField | null>;
 
   loadDefaults(): Promise<void>;
   edit(key: DraftKey, value: string): void;
@@ -88,6 +118,70 @@ export const useSale = create<SaleState>((set, get) => ({
   retriedFrom: null,
   actionBusy: false,
   actionMessage: null,
+  mode: 'programme',
+  pick: null,
+  pickErrors: {},
+  seatCheck: null,
+  seatsAcknowledged: null,
+
+  setMode: (mode) => set({ mode, message: null }),
+  pickShow: (show) => set({ pick: { show, ticketType: show.defaultTicketType, seats: '' }, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null }),
+  unpick: () => set({ pick: null, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null }),
+  setSeats: (seats) => {
+    const { pick } = get();
+    if (pick) set({ pick: { ...pick, seats }, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null });
+  },
+  setTicketType: (ticketType) => {
+    const { pick, pickErrors } = get();
+    if (pick) set({ pick: { ...pick, ticketType }, pickErrors: { ...pickErrors, ticketType: undefined }, message: null });
+  },
+  stepTicketType: (step) => {
+    const { pick } = get();
+    if (pick && pick.show.ticketTypes.length > 1) get().setTicketType(stepTicketType(pick.show, pick.ticketType, step));
+  },
+
+  chargeShow: async (sn) => {
+    const { pick, busy } = get();
+    if (!pick || busy) return null;
+    const seats = tidySeats(pick.seats);
+    if (seats === '') {
+      set({ pickErrors: { seats: 'Type the seats, for example F7,F8 (or F7 F8)' } });
+      return 'seats';
+    }
+    if (!sn) {
+      set({ pickErrors: { sn: 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal' } });
+      return 'sn';
+    }
+    set({ busy: true, message: null, pickErrors: {} });
+    try {
+      const seatCheck = await call('programme.checkSeats', { showId: pick.show.id, seats });
+      set({ seatCheck });
+      if (seatCheck.kind === 'checked' && seatCheck.conflicts.length > 0 && get().seatsAcknowledged !== seats) {
+        // A warning, not a block: the same seats and Enter again sell anyway.
+        set({ seatsAcknowledged: seats });
+        return 'seats';
+      }
+      const answer = await call('programme.charge', { showId: pick.show.id, ticketType: pick.ticketType, seats, sn });
+      const order = lastSeen.get(answer.id) ?? answer;
+      remember(order);
+      set({ order, paymentOpen: true, retriedFrom: null, actionMessage: null });
+      return null;
+    } catch (e) {
+      const fields = fieldErrorsOf(e);
+      const pickErrors: SaleState['pickErrors'] = {};
+      const loose: string[] = [];
+      for (const [k, msg] of Object.entries(fields)) {
+        const key = k.split('.')[0];
+        if (key === 'seats' || key === 'ticketType' || key === 'sn') pickErrors[key] ??= msg;
+        else loose.push(msg);
+      }
+      const named = Object.keys(pickErrors).length > 0;
+      set({ pickErrors, message: named ? (loose[0] ?? null) : errorText(e) });
+      return (Object.keys(pickErrors)[0] as PickField | undefined) ?? null;
+    } finally {
+      set({ busy: false });
+    }
+  },
 
   loadDefaults: async () => {
     try {
@@ -154,6 +248,10 @@ export const useSale = create<SaleState>((set, get) => ({
   },
 
   clear: () => {
+    if (get().mode === 'programme' && get().pick) {
+      get().unpick();
+      return;
+    }
     const { draft, defaults } = get();
     const fresh = emptyDraft(defaults?.today, defaults?.nextShowTime);
     set({
@@ -173,6 +271,10 @@ export const useSale = create<SaleState>((set, get) => ({
 
   newSale: () => {
     set({
+      pick: null,
+      pickErrors: {},
+      seatCheck: null,
+      seatsAcknowledged: null,
       draft: emptyDraft(),
       touched: {},
       submitted: false,

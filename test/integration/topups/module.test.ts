@@ -9,7 +9,7 @@ import { createCore, type Core } from '../../../electron/core/app-core';
 import { systemClock } from '../../../electron/core/clock';
 import { memoryLogger } from '../../../electron/core/log';
 import { fileVault } from '../../../electron/core/settings/secret-vault';
-import { parseCsv } from '../../../electron/core/topups/csv';
+import { parseCsv } from '../../../electron/core/lib';
 import { generateDemoConfig, startSandbox, type Sandbox } from '../../../electron/sandbox';
 import type { BatchImport, BatchView, CsvFile, ProvidersView, TopupView } from '../../../shared/topups';
 import { startCountingProxy } from './harness';

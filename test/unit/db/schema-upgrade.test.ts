@@ -59,15 +59,17 @@ describe('one migration list', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('opens a file made by the previous schema with nothing re-run, nothing lost, and the shape of a new file', () => {
+  it('opens a file made by the previous schema with nothing re-run, newer migrations applied once, nothing lost, and the shape of a new file', () => {
     const file = previousFile();
     const before = new Database(file, { readonly: true });
     const applied = before.prepare('SELECT name, applied_at FROM schema_migrations ORDER BY name').all();
     before.close();
 
     const db = openApp(file);
-    expect(db.prepare('SELECT name, applied_at FROM schema_migrations ORDER BY name').all()).toEqual(applied);
-    expect((applied as { name: string }[]).map((m) => m.name).sort()).toEqual(SCHEMA.map((m) => m.name).sort());
+    // What the file had applied stays exactly as it was; migrations newer than the file run once.
+    const after = db.prepare('SELECT name, applied_at FROM schema_migrations ORDER BY name').all() as { name: string; applied_at: number }[];
+    expect(after.filter((m) => (applied as { name: string }[]).some((a) => a.name === m.name))).toEqual(applied);
+    expect(after.map((m) => m.name).sort()).toEqual(SCHEMA.map((m) => m.name).sort());
     expect(shapeOf(db)).toEqual(shapeOf(openApp(tempFile())));
 
     // The journal, the search and the shift totals read the old rows.

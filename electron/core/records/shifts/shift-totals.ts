@@ -39,5 +39,6 @@ export function shiftTotals(orders: OrderJournalReads, topups: TopupTotalsSource
     paidLate: orders.paidLate(from, to, scope),
     topups: topups.totals(from, to, scope),
     openItems: [...openItems, ...topups.open(to, scope)].slice(0, MAX_OPEN_ITEMS),
+    shows: orders.paidByShow(from, to, scope),
   };
 }

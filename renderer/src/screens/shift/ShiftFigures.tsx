@@ -1,6 +1,6 @@
 // A shift's totals in big, plain figures: what was paid, what failed, what is still open.
 import type { Bucket, ShiftReport } from '../../../../shared/records';
-import { formatNaira } from '../../format';
+import { formatNaira, showDateText } from '../../format';
 
 function Figure({ label, b, tone, testId }: { label: string; b: Bucket; tone?: string; testId?: string }) {
   return (
@@ -66,6 +66,31 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
           </dd>
         </div>
       </dl>
+      {t.shows.length > 0 && (
+        <table className="shift-shows" data-testid="shift-shows">
+          <caption>Paid sales per show</caption>
+          <thead>
+            <tr>
+              <th scope="col">Show</th>
+              <th scope="col">Film</th>
+              <th scope="col" className="num">Seats sold</th>
+              <th scope="col" className="num">Takings</th>
+            </tr>
+          </thead>
+          <tbody>
+            {t.shows.map((s) => (
+              <tr key={`${s.showDate} ${s.showTime} ${s.filmName} ${s.filmTitle}`}>
+                <td className="num">
+                  {showDateText(s.showDate)} {s.showTime}
+                </td>
+                <td>{s.filmTitle}</td>
+                <td className="num">{s.seats}</td>
+                <td className="num">{formatNaira(s.amountKobo)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }

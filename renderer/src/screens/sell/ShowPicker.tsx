@@ -1,0 +1,273 @@
+// Selling from the programme: the next shows (soonest first), filtered as the cashier types; ↑/↓
+// and Enter pick one; then the ticket type (the most sold is chosen already; ↑/↓ change it), the
+// seats (the ticket count follows them), and Enter charges. Esc goes back to the list.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { isFinalState, ORDER_STATE_LABELS } from '../../../../shared/orders';
+import type { ShowView } from '../../../../shared/programme';
+import { lagosDate } from '../../../../shared/time';
+import { Banner } from '../../components/Banner';
+import { Field } from '../../components/Field';
+import { TERMINAL_CHANGE_ID } from '../../components/TerminalPicker';
+import { useNow } from '../../components/useNow';
+import { formatNaira, showDateText } from '../../format';
+import { useSale } from '../../stores/sale-store';
+import { filterShows, showSaleAmounts, startsText, ticketTypeOf } from '../../stores/show-pick';
+
+export const SWITCH_KEY = 'F2';
+
+export function ShowPicker({ shows, sn }: { shows: ShowView[]; sn: string | null }) {
+  const pick = useSale((s) => s.pick);
+  return pick ? <PickedShow sn={sn} /> : <ShowList shows={shows} />;
+}
+
+function ShowList({ shows }: { shows: ShowView[] }) {
+  const pickShow = useSale((s) => s.pickShow);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const now = useNow(true);
+  const list = useMemo(() => filterShows(shows, query), [shows, query]);
+  const at = Math.min(active, Math.max(0, list.length - 1));
+  const input = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    if (document.activeElement === document.body) input.current?.focus();
+  }, []);
+  useEffect(() => {
+    listRef.current?.querySelector(`[data-index="${at}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [at]);
+
+  const onKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (list.length) setActive((at + (e.key === 'ArrowDown' ? 1 : -1) + list.length) % list.length);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      const show = list[at];
+      if (show) pickShow(show);
+    } else if (e.key === 'Escape' && query) {
+      e.preventDefault();
+      e.stopPropagation();
+      setQuery('');
+      setActive(0);
+    }
+  };
+
+  return (
+    <section className="card show-list" aria-labelledby="show-list-title">
+      <div className="show-list-head">
+        <h2 id="show-list-title">Next shows</h2>
+        <SwitchButton to="hand" />
+      </div>
+      <label className="show-find">
+        <span>Find a show: film, screen or time</span>
+        <input
+          ref={input} data-autofocus="true" role="combobox" aria-expanded="true" aria-controls="show-options" aria-autocomplete="list"
+          aria-activedescendant={list[at] ? `show-${list[at].id}` : undefined} autoComplete="off" spellCheck={false}
+          value={query} placeholder="Type to narrow the list, e.g. dune or 1930"
+          onChange={(e) => { setQuery(e.target.value); setActive(0); }} onKeyDown={onKey}
+        />
+      </label>
+      {list.length === 0 ? (
+        <p className="show-none" role="status">No show matches “{query}”. Clear the box (Esc), or type the show by hand ({SWITCH_KEY}).</p>
+      ) : (
+        <ul id="show-options" role="listbox" aria-label="Shows" className="show-options" ref={listRef}>
+          {list.map((s, i) => (
+            <li
+              key={s.id} id={`show-${s.id}`} role="option" aria-selected={i === at} data-index={i} className="show-option"
+              onMouseDown={(e) => e.preventDefault()} onClick={() => pickShow(s)}
+            >
+              <span className="show-time">{s.time}</span>
+              <span className="show-film">
+                <strong>{s.filmTitle}</strong>
+                <span className="show-meta">
+                  {s.screen}
+                  {s.rating ? ` · ${s.rating}` : ''} · {startsText(s, now)}
+                </span>
+              </span>
+              <span className="show-prices">{s.ticketTypes.map((t) => `${t.name} ${formatNaira(t.priceKobo)}`).join(' · ')}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="hint keys-hint">
+        <kbd>↑</kbd> <kbd>↓</kbd> choose · <kbd>Enter</kbd> sell this show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
+      </p>
+    </section>
+  );
+}
+
+function PickedShow({ sn }: { sn: string | null }) {
+  const s = useSale(
+    useShallow((st) => ({
+      pick: st.pick!, errors: st.pickErrors, seatCheck: st.seatCheck, acknowledged: st.seatsAcknowledged, message: st.message, busy: st.busy, order: st.order,
+      setSeats: st.setSeats, setTicketType: st.setTicketType, step: st.stepTicketType, chargeShow: st.chargeShow, unpick: st.unpick, reopenPayment: st.reopenPayment,
+    })),
+  );
+  const { show } = s.pick;
+  const type = ticketTypeOf(show, s.pick.ticketType);
+  const amounts = showSaleAmounts(type, s.pick.seats);
+  const seatsRef = useRef<HTMLInputElement>(null);
+  const openOrder = s.order && !isFinalState(s.order.state) ? s.order : null;
+  const terminalBusy = openOrder && (openOrder.state === 'creating' || openOrder.state === 'waiting') ? openOrder : null;
+
+  useEffect(() => {
+    seatsRef.current?.focus();
+  }, [show.id]);
+
+  const charge = async () => {
+    if (terminalBusy) return;
+    const field = await s.chargeShow(sn);
+    if (field === 'sn') document.getElementById(TERMINAL_CHANGE_ID)?.focus();
+    else if (field) seatsRef.current?.focus();
+  };
+
+  const conflicts = s.seatCheck?.kind === 'checked' ? s.seatCheck.conflicts : [];
+  const disabledReason = !sn
+    ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
+    : terminalBusy
+      ? `Order ${terminalBusy.outOrderNo} is still on the terminal (${ORDER_STATE_LABELS[terminalBusy.state].toLowerCase()}). Show it, or wait for it to end.`
+      : null;
+  const chargeLabel = `Charge ${amounts.tickets > 0 ? formatNaira(amounts.totalKobo) : ''} ${sn ? `on terminal ${sn}` : '(no terminal yet)'}`.replace(/\s+/g, ' ');
+
+  return (
+    <form
+      className="card show-sale"
+      aria-labelledby="show-sale-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void charge();
+      }}
+    >
+      {openOrder && (
+        <Banner as="div" className="open-order" tone="warn" role="status">
+          <span>
+            Order {openOrder.outOrderNo} ({formatNaira(openOrder.amountKobo)}): {ORDER_STATE_LABELS[openOrder.state]}.
+          </span>
+          <button type="button" onClick={s.reopenPayment}>
+            Show payment
+          </button>
+        </Banner>
+      )}
+      <div className="show-picked">
+        <span className="show-time">{show.time}</span>
+        <div className="show-film">
+          <h2 id="show-sale-title">{show.filmTitle}</h2>
+          <span className="show-meta">
+            {show.screen}
+            {show.rating ? ` · ${show.rating}` : ''} · {show.date === lagosDate(Date.now()) ? `Today, ${showDateText(show.date)}` : showDateText(show.date)}
+          </span>
+        </div>
+        <button type="button" onClick={s.unpick}>
+          Other show <kbd aria-hidden="true">Esc</kbd>
+        </button>
+      </div>
+
+      <fieldset className="ticket-types">
+        <legend>Ticket type</legend>
+        <div className="segmented" role="radiogroup" aria-label="Ticket type">
+          {show.ticketTypes.map((t) => (
+            <button
+              key={t.name} type="button" role="radio" aria-checked={t.name === type.name} aria-pressed={t.name === type.name}
+              onClick={() => { s.setTicketType(t.name); seatsRef.current?.focus(); }}
+            >
+              {t.name} <span className="tt-price">{formatNaira(t.priceKobo)}</span>
+            </button>
+          ))}
+        </div>
+      </fieldset>
+
+      <Field
+        label="Seats"
+        error={s.errors.seats ?? s.errors.ticketType}
+        hint={show.ticketTypes.length > 1 ? 'Separate with commas or spaces, e.g. F7,F8 · ↑/↓ change the ticket type' : 'Separate with commas or spaces, e.g. F7,F8'}
+      >
+        {(id, d) => (
+          <input
+            id={id} ref={seatsRef} name="seats" className="seats-input show-seats" aria-describedby={d} aria-invalid={s.errors.seats ? true : undefined}
+            autoComplete="off" spellCheck={false} placeholder="F7,F8" value={s.pick.seats}
+            onChange={(e) => s.setSeats(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.altKey || e.ctrlKey || e.metaKey) return;
+              if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+                e.preventDefault();
+                s.step(e.key === 'ArrowDown' ? 1 : -1);
+              }
+            }}
+          />
+        )}
+      </Field>
+
+      {conflicts.length > 0 && (
+        <Banner as="div" tone="warn" role="alert" data-testid="seat-warning">
+          <ul className="seat-conflicts">
+            {conflicts.map((c) => (
+              <li key={c.seat}>
+                {c.seat} was {c.state === 'paid' ? 'sold' : 'being paid for'} at {c.counterName}
+              </li>
+            ))}
+          </ul>
+          <span>Press Enter again to sell anyway, or change the seats.</span>
+        </Banner>
+      )}
+      {s.seatCheck?.kind === 'skipped' && (
+        <p className="hint seat-skipped" role="status">
+          {s.seatCheck.reason}
+        </p>
+      )}
+
+      <div className="sale-total" data-testid="sale-total">
+        <div className="sale-breakdown">
+          {amounts.tickets > 0 ? (
+            <>
+              {amounts.tickets} {type.name} ticket{amounts.tickets === 1 ? '' : 's'} × {formatNaira(type.priceKobo)} = {formatNaira(amounts.ticketsKobo)}
+              {amounts.bookingFeeKobo > 0 ? ` · booking fee ${formatNaira(amounts.bookingFeeKobo)}` : ''}
+            </>
+          ) : (
+            'Type the seats: one ticket per seat'
+          )}
+        </div>
+        <div className="sale-total-line">
+          <span>Total</span>
+          <strong data-testid="total-amount">{amounts.tickets > 0 ? formatNaira(amounts.totalKobo) : '—'}</strong>
+        </div>
+      </div>
+
+      {s.message && (
+        <Banner tone="bad" role="alert">
+          {s.message}
+        </Banner>
+      )}
+      {s.errors.sn && !disabledReason && (
+        <p className="field-error" role="alert">
+          {s.errors.sn}
+        </p>
+      )}
+      <div className="charge-row">
+        <button type="submit" className="primary charge-button" disabled={!!disabledReason || s.busy} aria-describedby={disabledReason ? 'charge-reason' : undefined}>
+          {s.busy ? 'Sending to the terminal…' : chargeLabel}
+          <kbd aria-hidden="true">Enter</kbd>
+        </button>
+        {disabledReason && (
+          <p id="charge-reason" className="charge-reason" role="status">
+            {disabledReason}
+          </p>
+        )}
+        <p className="hint keys-hint">
+          <kbd>Enter</kbd> charges · <kbd>Esc</kbd> another show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
+        </p>
+      </div>
+    </form>
+  );
+}
+
+export function SwitchButton({ to }: { to: 'hand' | 'programme' }) {
+  const setMode = useSale((s) => s.setMode);
+  return (
+    <button type="button" className="mode-switch" onClick={() => setMode(to)}>
+      {to === 'hand' ? 'Type a show by hand' : 'Pick from the programme'} <kbd aria-hidden="true">{SWITCH_KEY}</kbd>
+    </button>
+  );
+}

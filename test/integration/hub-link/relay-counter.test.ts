@@ -1,0 +1,189 @@
+// A counter behind a real CounterPay Hub: the real sandbox sends its POS webhooks to the Hub
+// (PGlite), the Hub relays them over SSE, the counter (checkout, the webhook module's ingest, the
+// relay consumer, a real SQLite file) verifies, records and acts on them. Paid comes through the
+// relay with at most one status query; the stream dropping brings the fast schedule back; a
+// counter off for a day gets what it missed, once; repeats and late copies are handled once; a
+// forged body that a compromised Hub relays changes nothing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rsaEncryptChunked, rsaSign } from '../../../electron/core/crypto';
+import { listWebhookEvents } from '../../../electron/core/webhook';
+import { createWebhookIngest } from '../../../electron/core/webhook';
+import { ingestNotification } from '../../../hub/store/notifications';
+import type { OrderView } from '../../../shared/orders';
+import { startHubCounter, startSandboxHub, type HubCounter } from '../../helpers/hub-counter';
+import { FAST_TUNING, inState, startOrdersSandbox, waitForOrder, type OrdersSandbox } from '../../helpers/orders-sandbox';
+import type { TestHub } from '../../hub/helpers/hub-harness';
+
+const DAY = 24 * 60 * 60 * 1000;
+let s: OrdersSandbox;
+let hub: TestHub | null;
+let dir: string;
+const counters: HubCounter[] = [];
+
+beforeAll(async () => {
+  s = await startOrdersSandbox();
+});
+afterAll(async () => s?.sandbox.close());
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cp-hub-link-'));
+  hub = await startSandboxHub(s);
+});
+afterEach(async () => {
+  s.sandbox.setClock({ offsetMs: 0 });
+  for (const c of counters.splice(0)) await c.close();
+  await hub?.stop();
+  hub = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const SALE = { filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000 };
+
+// Each counter its own name, hence its own outOrderNo series (the sandbox outlives the tests).
+let named = 0;
+async function counter(o: Partial<Parameters<typeof startHubCounter>[0]> = {}): Promise<HubCounter> {
+  const c = await startHubCounter({ dir, name: `Counter ${++named}`, provider: s.providerConfig(), hubUrl: hub!.url, ...o });
+  counters.push(c);
+  return c;
+}
+
+async function sellWaiting(c: HubCounter): Promise<OrderView> {
+  const v = await c.svc.sell({ ...SALE, sn: s.merchant.terminalSn });
+  return inState(c.svc, v.id, 'waiting');
+}
+
+const hubDeliveries = async () =>
+  (await hub!.db.query<{ id: unknown; acked_at: unknown }>('select id, acked_at from deliveries order by id')).map((r) => ({ id: String(r.id), acked: r.acked_at !== null }));
+
+describe('the relay as the way Paid arrives', () => {
+  it('the customer pays on the sandbox terminal: Paid arrives through the Hub with at most one status query, and is acknowledged', async () => {
+    const c = await counter();
+    await c.health(true);
+    const v = await sellWaiting(c);
+    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+    const paid = await inState(c.svc, v.id, 'paid');
+    expect(paid.state).toBe('paid');
+    // No webhook receiver runs on this counter: the event came through the relay, once.
+    expect(c.outcomes.map((x) => x.outcome)).toEqual(['recorded']);
+    expect(listWebhookEvents(c.db, 'pos').map((e) => [e.orderNo, e.status])).toEqual([[v.orderNo, 'SUCCESS']]);
+    // The follow-up for the payment number is the only status query (the relay held polling off).
+    expect(c.queries.length).toBeLessThanOrEqual(1);
+    await vi.waitFor(async () => expect(await hubDeliveries()).toEqual([{ id: c.outcomes[0]!.eventId, acked: true }]), { timeout: 5_000 });
+    expect(c.relay.lastEventId()).toBe(c.outcomes[0]!.eventId);
+  });
+
+  it('an order of another counter (the Hub did not know it yet, so the whole branch got it) is ignored quietly', async () => {
+    const a = await counter();
+    const b = await counter();
+    await Promise.all([a.health(true), b.health(true)]);
+    const v = await sellWaiting(a);
+    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+    await inState(a.svc, v.id, 'paid');
+    await vi.waitFor(() => expect(b.outcomes.map((x) => x.outcome)).toEqual(['ignored']), { timeout: 5_000 });
+    expect(listWebhookEvents(b.db)).toEqual([]);
+    expect(b.logger.lines.filter((l) => l.level !== 'info')).toEqual([]);
+    await vi.waitFor(async () => expect((await hubDeliveries()).every((d) => d.acked)).toBe(true), { timeout: 5_000 });
+  });
+});
+
+describe('polling as the safety net', () => {
+  it('the Hub stops: the stream is unhealthy at once and the waiting order is checked within 2 s, then on the fast schedule', async () => {
+    const c = await counter({ tuning: FAST_TUNING });
+    await c.health(true);
+    const v = await sellWaiting(c);
+    // Healthy: the next check is the relay schedule's first point, ~20 s after the terminal.
+    expect(c.svc.get(v.id)!.nextActionAt! - Date.now()).toBeGreaterThan(10_000);
+    const before = c.queries.length;
+    await hub!.stop();
+    hub = null;
+    await c.health(false);
+    const droppedAt = Date.now();
+    expect(c.svc.get(v.id)!.nextActionAt! - droppedAt).toBeLessThanOrEqual(2_000);
+    await vi.waitFor(() => expect(c.queries.length).toBeGreaterThanOrEqual(before + 3), { timeout: 10_000 });
+    // The fast schedule also finds the payment by itself.
+    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+    await inState(c.svc, v.id, 'paid');
+  });
+});
+
+describe('a counter off while notifications arrive', () => {
+  it('comes back a day later and gets what it missed through Last-Event-ID, each once; a direct webhook that old would be refused', async () => {
+    let offsetMs = 0;
+    const clock = { now: () => Date.now() + offsetMs };
+    const first = await counter({ clock });
+    await first.health(true);
+    // Two sales on the terminal, one after the other; both paid while the counter is off.
+    const a = await sellWaiting(first);
+    await first.close();
+    counters.splice(counters.indexOf(first), 1);
+    const enrolled = { counterId: first.conn.counterId, credential: first.conn.credential, branch: first.conn.branch };
+    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+    await vi.waitFor(async () => expect((await hubDeliveries()).length).toBe(1), { timeout: 5_000 });
+
+    // The next day, for everyone: the provider, the Hub and the counter that comes back.
+    offsetMs = DAY;
+    s.sandbox.setClock({ offsetMs: DAY });
+    hub!.clock.offsetMs = DAY;
+    const back = await counter({ name: first.name, clock, enrolled, noResume: true });
+    const paid = await inState(back.svc, a.id, 'paid');
+    expect(paid.state).toBe('paid');
+    expect(back.outcomes.map((x) => x.outcome)).toEqual(['recorded']);
+    expect(back.queries.length).toBeLessThanOrEqual(1);
+    await vi.waitFor(async () => expect((await hubDeliveries()).every((d) => d.acked)).toBe(true), { timeout: 5_000 });
+
+    // Reconnecting again brings nothing twice.
+    back.relay.reconnect();
+    await back.health(true);
+    const b = await sellWaiting(back);
+    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+    await inState(back.svc, b.id, 'paid');
+    expect(back.outcomes.map((x) => x.outcome)).toEqual(['recorded', 'recorded']);
+    expect(listWebhookEvents(back.db, 'pos')).toHaveLength(2);
+
+    // The same day-old body sent straight to the counter's receiver would be stale: only the relay widens the window.
+    const [n] = await hub!.db.query<{ body: string }>('select body from notifications order by id limit 1');
+    const direct = createWebhookIngest({ db: back.db, logger: back.logger, clock, getConfig: () => s.providerConfig(), onPosNotification: () => {}, onBillsCallback: () => {} });
+    expect(direct({ kind: 'pos', body: n!.body, via: 'direct' })).toMatchObject({ outcome: 'refused', code: '40102' });
+  });
+});
+
+describe('repeats, late copies and forgeries', () => {
+  it('duplicate and late provider notifications are relayed but handled once', async () => {
+    const c = await counter();
+    await c.health(true);
+    const v = await sellWaiting(c);
+    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+    await inState(c.svc, v.id, 'paid');
+    await s.sandbox.redeliverWebhook(v.orderNo!); // a duplicate, freshly signed
+    await s.sandbox.redeliverWebhook(v.orderNo!, { timestampOffsetMs: -4 * 60_000 }); // late, still in the Hub's window
+    await vi.waitFor(() => expect(c.outcomes.map((x) => x.outcome)).toEqual(['recorded', 'repeat', 'repeat']), { timeout: 5_000 });
+    expect(listWebhookEvents(c.db, 'pos')).toHaveLength(1);
+    expect(c.svc.history(v.id).filter((e) => e.to === 'paid')).toHaveLength(1);
+  });
+
+  it('a forged body relayed by a compromised Hub changes nothing, is refused and acknowledged', async () => {
+    const c = await counter();
+    await c.health(true);
+    const v = await sellWaiting(c);
+    // The Hub stores and routes a body it never verified: signed by someone else's key, correctly
+    // encrypted to the merchant, saying SUCCESS for our waiting order.
+    const m = hub!.merchant;
+    const timestamp = String(Date.now());
+    const data = { outOrderNo: v.outOrderNo, orderNo: v.orderNo!, status: 'SUCCESS', amount: '3700.00', transactionTime: String(Date.now()), completedTime: String(Date.now()) };
+    const paramContent = rsaEncryptChunked(m.merchantPublicPem, JSON.stringify({ data }));
+    const body = JSON.stringify({ clientAuthKey: m.clientAuthKey, version: 'V1.0.1', bodyFormat: 'JSON', timestamp, paramContent, sign: rsaSign(m.providerPrivatePem, paramContent + timestamp) });
+    await ingestNotification(hub!.db, {
+      kind: 'pos', headers: { 'X-Opay-Tranid': v.orderNo!, merchantId: s.merchant.merchantId }, body, orderKeys: [v.orderNo!], branch: s.merchant.merchantId,
+      verifiedDetail: 'compromised: not verified', now: Date.now(),
+    });
+    await vi.waitFor(() => expect(c.outcomes.map((x) => x.outcome)).toEqual(['refused']), { timeout: 5_000 });
+    expect(c.svc.get(v.id)!.state).toBe('waiting');
+    expect(listWebhookEvents(c.db)).toEqual([]);
+    await vi.waitFor(async () => expect((await hubDeliveries()).every((d) => d.acked)).toBe(true), { timeout: 5_000 });
+    // The genuine payment still gets through.
+    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+    await waitForOrder(c.svc, v.id, (x) => x.state === 'paid');
+  });
+});
