@@ -46,6 +46,8 @@ export interface HubChaosCounts {
 export interface HubChaosVerdict extends HubChaosCounts {
   /** Same seq on both sides but a different event. */
   syncMismatches: number;
+  /** Sales in a counter's orders with no `order.created` in its outbox (the outbox is not its journal). */
+  outboxMissing: number;
   journalsEqual: boolean;
   /** The sale verdict (chaos-verdict.ts) over every counter's orders. */
   sale: { providerOrders: number; duplicates: number; lost: number; notFinal: number };
@@ -62,7 +64,8 @@ const eventKey = (e: JournalEvent) => JSON.stringify([e.kind, e.at, canonical(e.
 /**
  * syncGaps: outbox events the Hub does not hold. syncDuplicates: Hub events the counter does not
  * have (a seq past its outbox), plus events the Hub holds more often than the counter wrote them.
- * syncMismatches: a seq held by both with different contents. relayLost: accepted notifications
+ * syncMismatches: a seq held by both with different contents. outboxMissing: sales without their
+ * order.created in the outbox (an empty outbox would make the comparison pass vacuously). relayLost: accepted notifications
  * for an order of counter X (by the provider's order → our outOrderNo → the counter whose journal
  * has it) that X never recorded in webhook_events. relayed: acknowledged deliveries.
  */
@@ -106,6 +109,18 @@ export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provide
     }
   }
 
+  // The outbox must hold the journal: every sale has its order.created (reference = outOrderNo).
+  let outboxMissing = 0;
+  for (const c of counters) {
+    const created = new Set(c.outbox.filter((e) => e.kind === 'order.created').map((e) => (e.payload as { reference?: unknown }).reference));
+    for (const r of c.orders) {
+      if (!created.has(r.outOrderNo)) {
+        outboxMissing += 1;
+        if (outboxMissing <= 20) problems.push(`outbox missing: ${c.name}'s sale ${r.outOrderNo} has no order.created event in its outbox`);
+      }
+    }
+  }
+
   // Whose order is it: provider orderNo → outOrderNo → the counter whose journal has it.
   const outOf = new Map(provider.map((p) => [p.orderNo, p.outOrderNo]));
   const ownerOf = new Map<string, CounterFacts>();
@@ -124,9 +139,9 @@ export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provide
   const sale = chaosVerdict(counters.flatMap((c) => c.orders), provider, counters.flatMap((c) => [...c.acked]));
   problems.push(...sale.problems);
   const journalsEqual = syncGaps + syncDuplicates + syncMismatches === 0;
-  const passed = journalsEqual && relayLost === 0 && sale.duplicates + sale.lost + sale.notFinal === 0;
+  const passed = journalsEqual && outboxMissing === 0 && relayLost === 0 && sale.duplicates + sale.lost + sale.notFinal === 0;
   return {
-    counters: counters.length, sales: sale.sales, relayed: hub.ackedDeliveries, relayLost, syncGaps, syncDuplicates, syncMismatches, journalsEqual,
+    counters: counters.length, sales: sale.sales, relayed: hub.ackedDeliveries, relayLost, syncGaps, syncDuplicates, syncMismatches, outboxMissing, journalsEqual,
     sale: { providerOrders: sale.providerOrders, duplicates: sale.duplicates, lost: sale.lost, notFinal: sale.notFinal }, passed, problems,
   };
 }

@@ -365,7 +365,7 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
     print(`terminal: ${[...fates].map(([k, n]) => `${k}=${n}`).join(' ')}; webhook attempts=${webhookAttempts} (not accepted: ${webhookRefusedOrFailed}) duplicate=${sim.counts.duplicateWebhooks} late=${sim.counts.lateWebhooks} stale=${sim.counts.staleWebhooks} redelivery-errors=${sim.counts.redeliveryErrors}`);
     print(`hub: ${notifications.length} notifications accepted, ${deliveries} deliveries (${ackedDeliveries} acknowledged)`);
     for (const f of facts) print(`${f.name} (${f.counterId}): ${f.orders.length} sales, outbox ${f.outbox.length} events, Hub holds ${f.hub.length}, ${f.recordedOrderNos.size} orders notified`);
-    print(`journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; sale verdict: providerOrders=${verdict.sale.providerOrders} duplicates=${verdict.sale.duplicates} lost=${verdict.sale.lost} notFinal=${verdict.sale.notFinal}; journals equal: ${verdict.journalsEqual ? 'yes' : `no (mismatches=${verdict.syncMismatches})`}`);
+    print(`journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; sale verdict: providerOrders=${verdict.sale.providerOrders} duplicates=${verdict.sale.duplicates} lost=${verdict.sale.lost} notFinal=${verdict.sale.notFinal}; journals equal: ${verdict.journalsEqual ? 'yes' : `no (mismatches=${verdict.syncMismatches})`}; sales missing from their outbox: ${verdict.outboxMissing}`);
     for (const p of verdict.problems.slice(0, 40)) print(`PROBLEM ${p}`);
     if (verdict.problems.length > 40) print(`... and ${verdict.problems.length - 40} more problems`);
     for (const c of counters) if (c.app.stderr.length > 0) print(`${c.name} stderr: ${c.app.stderr.join('').slice(-1500)}`);

@@ -11,10 +11,10 @@ import { createHubClient, createRelayConsumer, createSyncPusher, type HubConnect
 import type { Logger } from '../../electron/core/log';
 import { createCheckoutService } from '../../electron/core/orders/checkout-service';
 import { createPosClient } from '../../electron/core/provider';
+import { createWebhookIngest } from '../../electron/core/webhook';
 import { isAppError } from '../../shared/errors';
 import { EnrollResponseSchema, type RelayNotification } from '../../shared/hub-contract';
 import { FINAL_STATES } from '../../shared/orders';
-import { createRelayedIngest } from './hub-chaos-ingest';
 import type { AppMessage, DriverMessage, HubCounterArgs, HubReport, OrderSnapshot } from './chaos-protocol';
 import { createRng } from './chaos-random';
 
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const outboxSeq = db.prepare('SELECT coalesce(max(seq), 0) AS s FROM hub_outbox');
   const pusher = createSyncPusher({
     db, connection: () => conn, client, clock: systemClock, logger,
-    status: () => ({ appVersion: APP_VERSION, profile: 'live', openPayments: (openPayments.get(...FINAL_STATES) as { n: number }).n }),
+    status: () => ({ appVersion: APP_VERSION, profile: 'sandbox', openPayments: (openPayments.get(...FINAL_STATES) as { n: number }).n }),
     onChange: () => report(),
     onRefused: (e) => logger.error('the Hub refused this counter', { code: e.code }),
   });
@@ -64,18 +64,27 @@ async function main(): Promise<void> {
     pos: createPosClient(args.provider, { logger }),
     clock: systemClock,
     logger,
-    settings: () => args.settings,
+    settings: () => ({ ...args.settings, profile: 'sandbox' }),
     random: createRng(args.seed).next,
     tuning: args.tuning,
   });
-  const ingest = createRelayedIngest({ db, logger, clock: systemClock, provider: args.provider, checkout });
+  // The webhook module's one ingest, as the app's webhook control runs it for the relay: verified
+  // with this counter's keys, recorded de-duplicated, handed to the checkout; others' orders ignored.
+  const ingest = createWebhookIngest({
+    db, logger, clock: systemClock, getConfig: () => args.provider,
+    onPosNotification: (n) => checkout.onWebhook(n),
+    onBillsCallback: () => {},
+    ownsPosOrder: (n) => checkout.ownsOrder(n),
+  });
+  const tranIdHeader = args.provider.conventions.webhookTranIdHeader;
   const recorded = db.prepare("SELECT 1 FROM webhook_events WHERE kind = 'pos' AND order_no = ? LIMIT 1");
   const relay = createRelayConsumer({
     db, connection: () => conn, client, clock: systemClock, logger,
-    ingest: async (n: RelayNotification) => {
-      await ingest(n);
-      const orderNo = tranIdOf(n, args.provider.conventions.webhookTranIdHeader);
-      if (n.kind === 'pos' && orderNo) send({ type: 'relay', orderNo, recorded: recorded.get(orderNo) !== undefined });
+    ingest: (n: RelayNotification) => {
+      const tranId = tranIdOf(n, tranIdHeader);
+      const r = ingest({ kind: n.kind, body: n.body, via: 'relay', eventId: n.eventId, ...(tranId ? { tranId } : {}) });
+      if (r.outcome === 'refused') logger.warn('relayed notification refused', { eventId: n.eventId, code: r.code, reason: r.reason });
+      if (n.kind === 'pos' && tranId) send({ type: 'relay', orderNo: tranId, recorded: recorded.get(tranId) !== undefined });
     },
     onRefused: (e) => logger.error('the Hub refused this counter', { code: e.code }),
   });
@@ -92,6 +101,8 @@ async function main(): Promise<void> {
     send({ type: 'hub', ...r });
   }
   relay.onChange(() => report());
+  // While the relay is healthy, polling is the safety net (as in the app).
+  checkout.useRelayHealth(relay);
   checkout.on('order', (v) => {
     send({ type: 'order', id: v.id, outOrderNo: v.outOrderNo, state: v.state });
     pusher.kick();

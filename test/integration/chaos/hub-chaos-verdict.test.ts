@@ -10,8 +10,12 @@ const ev = (seq: number, ref = `R${seq}`, status = 'paid'): JournalEvent => ({ s
 const po = (outOrderNo: string): SandboxPosOrder => ({ outOrderNo, orderNo: `NO-${outOrderNo}`, status: 'SUCCESS', payNo: `PAY-${outOrderNo}` }) as SandboxPosOrder;
 const row = (outOrderNo: string): JournalRow => ({ outOrderNo, state: 'paid', orderNo: `NO-${outOrderNo}`, payNo: `PAY-${outOrderNo}` });
 
-function counter(name: string, outbox: JournalEvent[], hub: JournalEvent[], sales: string[], recorded: string[] = sales.map((s) => `NO-${s}`)): CounterFacts {
-  return { name, counterId: `ctr_${name}`, outbox, hub, orders: sales.map(row), recordedOrderNos: new Set(recorded), acked: new Set(sales) };
+const created = (seq: number, ref: string): JournalEvent => ({ seq, kind: 'order.created', at: 1_000 + seq, payload: { reference: ref, amountKobo: 100, sn: 'T1' } });
+
+/** A counter whose outbox holds each sale's order.created after the given events (unless `bare`). */
+function counter(name: string, outbox: JournalEvent[], hub: JournalEvent[], sales: string[], recorded: string[] = sales.map((s) => `NO-${s}`), bare = false): CounterFacts {
+  const extra = bare ? [] : sales.map((s, i) => created(100 + i, s));
+  return { name, counterId: `ctr_${name}`, outbox: [...outbox, ...extra], hub: [...hub, ...extra], orders: sales.map(row), recordedOrderNos: new Set(recorded), acked: new Set(sales) };
 }
 
 describe('Hub chaos verdict', () => {
@@ -53,6 +57,13 @@ describe('Hub chaos verdict', () => {
     );
     expect(v.relayLost).toBe(2); // B recording A2 does not count for A
     expect(v.problems.join('\n')).toMatch(/notification 1 for A2 .* never reached A's webhook_events/);
+    expect(v.passed).toBe(false);
+  });
+
+  it('fails when a sale has no order.created in its counter\'s outbox, even with equal (empty) journals', () => {
+    const v = hubChaosVerdict([counter('A', [], [], ['A1', 'A2'], undefined, true)], { notifications: [], ackedDeliveries: 0 }, [po('A1'), po('A2')]);
+    expect(v.journalsEqual).toBe(true);
+    expect(v.outboxMissing).toBe(2);
     expect(v.passed).toBe(false);
   });
 
