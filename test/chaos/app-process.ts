@@ -104,6 +104,11 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
     await this.exited;
   }
 
+  /** Sends a message the child answers through `other` (the Hub counter's quiesce). */
+  post(m: DriverMessage): void {
+    if (this.child) this.send(this.child, m);
+  }
+
   /** Asks the app to finish its calls and close the journal; kills it if it takes too long. */
   async stop(timeoutMs = 15_000): Promise<void> {
     const child = this.child;

@@ -78,6 +78,8 @@ interface Counter {
   hub: HubReport | null;
   /** One cut at a time per counter. */
   cutting: Promise<void>;
+  /** Resolves the driver's wait for the counter's `quiesced`. */
+  quiesced: () => void;
 }
 
 const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -161,7 +163,7 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
         hub: { url: `http://127.0.0.1:${proxy.port}`, counterName: name, branch: merchant.merchantId, enrollCode: await hub.issueCode(), connectionFile },
       };
       const c: Counter = {
-        index: i, name, proxy, connectionFile, dbFile, view: new Map(), acked: new Set(), recorded: new Set(), hub: null, cutting: Promise.resolve(),
+        index: i, name, proxy, connectionFile, dbFile, view: new Map(), acked: new Set(), recorded: new Set(), hub: null, cutting: Promise.resolve(), quiesced: () => {},
         app: undefined as unknown as AppProcess<HubCounterArgs>,
       };
       c.app = new AppProcess<HubCounterArgs>(args, dir, {
@@ -178,6 +180,7 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
         other: (m) => {
           if (m.type === 'hub') c.hub = { queueLength: m.queueLength, outboxSeq: m.outboxSeq, syncState: m.syncState, relayHealthy: m.relayHealthy };
           else if (m.type === 'relay' && m.recorded) c.recorded.add(m.orderNo);
+          else if (m.type === 'quiesced') c.quiesced();
           checkDone();
         },
       }, { path: HUB_COUNTER_CHILD, name: `counter-${i + 1}` });
@@ -320,6 +323,29 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
     });
     await sim.drained();
     sim.close();
+
+    // ---- quiesce: each checkout stops (a paid order's payment number can still arrive after it is
+    // final, as one more event), then every outbox must drain to the Hub (bounded) ----
+    await Promise.all(counters.map((c) => new Promise<void>((done) => {
+      c.quiesced = done;
+      c.app.post({ type: 'quiesce' });
+    })));
+    await new Promise<void>((resolve) => {
+      const drained = () => counters.filter((c) => !c.hub || c.hub.queueLength > 0);
+      const timer = setTimeout(() => {
+        print(`gave up waiting for the outboxes after 60000 ms: ${drained().map((c) => `${c.name} ${c.hub?.queueLength ?? '?'} to sync`).join(', ')}`);
+        checkDone = () => {};
+        resolve();
+      }, 60_000);
+      checkDone = () => {
+        if (drained().length === 0 && theHub.alive) {
+          clearTimeout(timer);
+          checkDone = () => {};
+          resolve();
+        }
+      };
+      checkDone();
+    });
 
     // ---- read both sides: counters stopped cleanly, then the Hub (PGlite can be opened only then) ----
     await Promise.all(counters.map((c) => c.app.stop()));

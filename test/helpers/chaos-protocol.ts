@@ -38,6 +38,8 @@ export interface OrderSnapshot {
 
 export type DriverMessage =
   | { type: 'sell'; reqId: number; sale: SaleInput }
+  /** Hub counter only: stop the checkout (no new journal events), keep syncing and relaying; answered `quiesced`. */
+  | { type: 'quiesce' }
   | { type: 'stop' };
 
 export type AppMessage =
@@ -48,6 +50,7 @@ export type AppMessage =
   | { type: 'refused'; reqId: number; code: string; message: string }
   | { type: 'order'; id: number; outOrderNo: string; state: OrderState }
   | { type: 'stopped' }
+  | { type: 'quiesced' }
   /** Hub counter only: its outbox against the Hub, sent on every change (after the order event that caused it). */
   | ({ type: 'hub' } & HubReport)
   /** Hub counter only: a notification came over the relay; `recorded` says whether webhook_events now holds its order. */

@@ -108,6 +108,8 @@ async function main(): Promise<void> {
     pusher.kick();
     report();
   });
+  let checkoutStopped: Promise<void> | null = null;
+  const stopCheckout = () => (checkoutStopped ??= checkout.stop());
   checkout.resume();
   pusher.start();
   relay.start();
@@ -119,11 +121,18 @@ async function main(): Promise<void> {
         (v) => send({ type: 'ack', reqId: m.reqId, id: v.id, outOrderNo: v.outOrderNo }),
         (err: unknown) => send({ type: 'refused', reqId: m.reqId, code: isAppError(err) ? err.code : 'INTERNAL', message: err instanceof Error ? err.message : String(err) }),
       );
+    } else if (m.type === 'quiesce') {
+      // The end of the run: no new journal events (polls, final details), the outbox drains to the Hub.
+      void stopCheckout().then(() => {
+        pusher.kick();
+        report();
+        send({ type: 'quiesced' });
+      });
     } else if (m.type === 'stop') {
       void (async () => {
         await relay.stop();
         await pusher.stop();
-        await checkout.stop();
+        await stopCheckout();
         db.close();
         logger.info('hub chaos counter stopped');
         send({ type: 'stopped' });
