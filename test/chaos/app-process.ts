@@ -6,8 +6,12 @@ import { join, resolve } from 'node:path';
 import type { SaleInput } from '../../shared/orders';
 import type { AppMessage, ChaosAppArgs, DriverMessage, OrderSnapshot } from '../helpers/chaos-protocol';
 
+type ReadyMessage = Extract<AppMessage, { type: 'ready' }>;
+
 const REPO = resolve(__dirname, '..', '..');
 const CHILD = join(REPO, 'test', 'helpers', 'chaos-app.ts');
+/** The Hub chaos run's counter (checkout + sync pusher + relay consumer, no webhook receiver). */
+export const HUB_COUNTER_CHILD = join(REPO, 'test', 'helpers', 'hub-chaos-counter.ts');
 
 export type SellResult =
   | { kind: 'acked'; id: number; outOrderNo: string }
@@ -17,10 +21,12 @@ export type SellResult =
 
 export interface AppProcessEvents {
   order(o: OrderSnapshot): void;
-  ready(webhookUrl: string, orders: OrderSnapshot[]): void;
+  ready(webhookUrl: string, orders: OrderSnapshot[], m: ReadyMessage): void;
+  /** Messages other children send besides the chaos app's (the Hub counter's reports). */
+  other?(m: Exclude<AppMessage, { type: 'ready' | 'order' | 'ack' | 'refused' }>): void;
 }
 
-export class AppProcess {
+export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
   private readonly pending = new Map<number, (r: SellResult) => void>();
@@ -29,9 +35,11 @@ export class AppProcess {
   readonly stderr: string[] = [];
 
   constructor(
-    private readonly args: Omit<ChaosAppArgs, 'seed'> & { seed: number },
+    private readonly args: A,
     private readonly dir: string,
     private readonly on: AppProcessEvents,
+    /** The child script (default: the chaos app); `name` keeps several children's files apart in one dir. */
+    private readonly script: { path: string; name: string } = { path: CHILD, name: 'app' },
   ) {}
 
   get alive(): boolean {
@@ -42,10 +50,10 @@ export class AppProcess {
   start(): Promise<string> {
     if (this.child) throw new Error('the app is already running');
     this.generation += 1;
-    const argsFile = join(this.dir, `app-args-${this.generation}.json`);
-    writeFileSync(argsFile, JSON.stringify({ ...this.args, seed: this.args.seed + this.generation } satisfies ChaosAppArgs));
+    const argsFile = join(this.dir, `${this.script.name}-args-${this.generation}.json`);
+    writeFileSync(argsFile, JSON.stringify({ ...this.args, seed: this.args.seed + this.generation } satisfies A));
     // Node itself (not the tsx CLI, which would put a wrapper process between us and the app).
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, argsFile], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', this.script.path, argsFile], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     this.child = child;
     child.stderr?.setEncoding('utf8').on('data', (d: string) => this.stderr.push(d));
     this.exited = new Promise((done) => {
@@ -64,7 +72,7 @@ export class AppProcess {
       child.on('message', (m: AppMessage) => {
         if (m.type === 'ready') {
           child.off('exit', onExit);
-          this.on.ready(m.webhookUrl, m.orders);
+          this.on.ready(m.webhookUrl, m.orders, m);
           resolveStart(m.webhookUrl);
         } else if (m.type === 'order') {
           this.on.order({ id: m.id, outOrderNo: m.outOrderNo, state: m.state });
@@ -72,6 +80,8 @@ export class AppProcess {
           const answer = this.pending.get(m.reqId);
           this.pending.delete(m.reqId);
           answer?.(m.type === 'ack' ? { kind: 'acked', id: m.id, outOrderNo: m.outOrderNo } : { kind: 'refused', code: m.code, message: m.message });
+        } else {
+          this.on.other?.(m);
         }
       });
     });
@@ -92,6 +102,11 @@ export class AppProcess {
   async kill(): Promise<void> {
     this.child?.kill('SIGKILL');
     await this.exited;
+  }
+
+  /** Sends a message the child answers through `other` (the Hub counter's quiesce). */
+  post(m: DriverMessage): void {
+    if (this.child) this.send(this.child, m);
   }
 
   /** Asks the app to finish its calls and close the journal; kills it if it takes too long. */

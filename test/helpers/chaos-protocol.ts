@@ -15,6 +15,21 @@ export interface ChaosAppArgs {
   seed: number;
 }
 
+/** The Hub counter of the Hub chaos run (test/helpers/hub-chaos-counter.ts): the same, plus its way to the Hub. */
+export interface HubCounterArgs extends ChaosAppArgs {
+  hub: {
+    /** The Hub as this counter reaches it (through its own cut-able proxy). */
+    url: string;
+    counterName: string;
+    /** The POS branch (merchantId) the counter enrolls for. */
+    branch: string;
+    /** A one-time code from the Hub's admin API, used on the first start only. */
+    enrollCode: string;
+    /** Where the counter keeps its credential between runs (the app keeps it in its vault). */
+    connectionFile: string;
+  };
+}
+
 export interface OrderSnapshot {
   id: number;
   outOrderNo: string;
@@ -23,13 +38,29 @@ export interface OrderSnapshot {
 
 export type DriverMessage =
   | { type: 'sell'; reqId: number; sale: SaleInput }
+  /** Hub counter only: stop the checkout (no new journal events), keep syncing and relaying; answered `quiesced`. */
+  | { type: 'quiesce' }
   | { type: 'stop' };
 
 export type AppMessage =
   /** Every order in the journal at start, so the driver's view survives what a kill swallowed. */
-  | { type: 'ready'; webhookUrl: string; orders: OrderSnapshot[] }
+  | { type: 'ready'; webhookUrl: string; orders: OrderSnapshot[]; hub?: HubReport; recordedOrderNos?: string[] }
   /** Sent only after the sale is in the journal. */
   | { type: 'ack'; reqId: number; id: number; outOrderNo: string }
   | { type: 'refused'; reqId: number; code: string; message: string }
   | { type: 'order'; id: number; outOrderNo: string; state: OrderState }
-  | { type: 'stopped' };
+  | { type: 'stopped' }
+  | { type: 'quiesced' }
+  /** Hub counter only: its outbox against the Hub, sent on every change (after the order event that caused it). */
+  | ({ type: 'hub' } & HubReport)
+  /** Hub counter only: a notification came over the relay; `recorded` says whether webhook_events now holds its order. */
+  | { type: 'relay'; orderNo: string; recorded: boolean };
+
+export interface HubReport {
+  /** Events in the outbox not yet held by the Hub. */
+  queueLength: number;
+  /** The outbox's last sequence number (0 when empty). */
+  outboxSeq: number;
+  syncState: string;
+  relayHealthy: boolean;
+}
