@@ -7,7 +7,7 @@
 import { existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { systemClock } from '../../electron/core/clock';
 import { openDatabase } from '../../electron/core/db/database';
-import { createHubClient, createRelayConsumer, createSyncPusher, type HubConnection } from '../../electron/core/hub';
+import { createHubClient, createRelayConsumer, createSyncPusher, HubOutbox, type HubConnection } from '../../electron/core/hub';
 import type { Logger } from '../../electron/core/log';
 import { createCheckoutService } from '../../electron/core/orders/checkout-service';
 import { createPosClient } from '../../electron/core/provider';
@@ -61,6 +61,8 @@ async function main(): Promise<void> {
   });
   const checkout = createCheckoutService({
     db,
+    // Every journal event goes to the outbox in its own transaction, and kicks the pusher.
+    journalSink: pusher.sink,
     pos: createPosClient(args.provider, { logger }),
     clock: systemClock,
     logger,
@@ -89,8 +91,10 @@ async function main(): Promise<void> {
     onRefused: (e) => logger.error('the Hub refused this counter', { code: e.code }),
   });
 
+  // Read from the outbox itself: the pusher's own count follows appends only after its debounce.
+  const outbox = new HubOutbox(db);
   const hubReport = (): HubReport => ({
-    queueLength: pusher.queueLength(), outboxSeq: (outboxSeq.get() as { s: number }).s, syncState: pusher.state(), relayHealthy: relay.healthy(),
+    queueLength: outbox.countAfter(outbox.lastSeq(conn.counterId)), outboxSeq: (outboxSeq.get() as { s: number }).s, syncState: pusher.state(), relayHealthy: relay.healthy(),
   });
   let lastReport = '';
   function report(): void {
