@@ -39,6 +39,16 @@ export function idleWatch(idleMs: number): { timers: Timers; idleWaits: () => nu
   };
 }
 
+/**
+ * Stops a test Hub with its open connections cut: a graceful close can otherwise wait up to a
+ * minute on a client's keep-alive connection (seen under load; a matter for the Hub's close).
+ */
+export async function stopHubNow(hub: { stop(): Promise<void>; app: { server: { closeAllConnections(): void } } }): Promise<void> {
+  const closing = hub.stop();
+  hub.app.server.closeAllConnections();
+  await closing;
+}
+
 export interface LinkedCounterOptions {
   file: string;
   hubUrl: string;

@@ -17,7 +17,7 @@ import { TopupJournalReads } from '../../../electron/core/topups';
 import type { SyncEvent } from '../../../shared/hub-contract';
 import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../../hub/helpers/pg-cluster';
-import { linkCounter, type LinkedCounter } from '../../helpers/hub-link';
+import { linkCounter, stopHubNow, type LinkedCounter } from '../../helpers/hub-link';
 import { startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';
 
 let sb: OrdersSandbox;
@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const o of open) {
     await o.counter?.close();
-    await o.hub?.stop();
+    if (o.hub) await stopHubNow(o.hub);
     await o.db?.close();
   }
   await sb.sandbox.close();
@@ -88,8 +88,8 @@ describe.each(backends)('journal sync on $name', ({ url, skip }) => {
     expect(first[1]!.payload).toMatchObject({ cashier: 'Ada', amountKobo: 710_000, sale: { seats: 'F7,F8' }, profile: 'production' });
     expect(first.filter((e) => e.kind === 'order.status' && e.payload.status === 'waiting').every((e) => 'orderNo' in e.payload)).toBe(true);
 
-    // The Hub goes away; the counter keeps selling.
-    await hub.stop();
+    // The Hub goes away at once, its open connections cut; the counter keeps selling.
+    await stopHubNow(hub);
     entry.hub = undefined;
     const beforeDown = counter.outbox.lastSeq(counter.conn.counterId);
     await counter.sellPaid();

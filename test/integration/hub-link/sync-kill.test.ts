@@ -11,7 +11,7 @@ import { createOutboxSink, HubOutbox } from '../../../electron/core/hub';
 import { OrderJournal } from '../../../electron/core/orders';
 import { readJournal } from '../../../hub/store/journal';
 import { enroll, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
-import { linkCounter, type LinkedCounter } from '../../helpers/hub-link';
+import { linkCounter, stopHubNow, type LinkedCounter } from '../../helpers/hub-link';
 import { sale } from '../../helpers/orders-db';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await counter?.close();
-  await hub.stop();
+  await stopHubNow(hub);
   rmSync(dir, { recursive: true, force: true });
 });
 
