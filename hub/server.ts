@@ -17,6 +17,7 @@ import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/dashboard';
 import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';
 import { pruneOlderThan } from './store/notifications';
+import { programmeVersion } from './store/programme';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
 export interface HubOptions {
@@ -71,6 +72,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
       if (!d.replay) ctx.metrics.relayLag.observe(lagMs / 1000);
     },
     onError: (e) => o.logger.error({ err: e }, 'hub: relay stream failed to read deliveries'),
+    programmeVersion: (branch) => programmeVersion(o.db, branch),
   });
   const live = new LiveFeed({
     db: o.db, heartbeatMs: o.heartbeatMs ?? 5000, now,

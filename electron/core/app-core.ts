@@ -133,7 +133,8 @@ export async function createCore(deps: CoreDeps) {
     ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
   });
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
-  const programme = createProgrammeModule(ctx);
+  // The seat check goes through the Hub link when the counter has one (built just below).
+  const programme = createProgrammeModule(ctx, { seatCheck: () => hubLink?.seatCheck() ?? null });
   const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
   hubLink = createHubModule(ctx, {
     version: deps.version,
@@ -145,6 +146,11 @@ export async function createCore(deps: CoreDeps) {
     onRelayHealth: (s) => checkout.useRelayHealth(s),
     openPayments: () => checkout.listOpen().length,
     onStatus: () => bar.publish(),
+    // The branch's programme from the Hub enters through the same door as a CSV import.
+    programme: {
+      heldVersion: () => programme.store.hubVersion(),
+      replace: (version, p) => void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now() }, p),
+    },
   });
   const modules = [
     status,

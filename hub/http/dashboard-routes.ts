@@ -1,6 +1,6 @@
 // The manager's dashboard API (`/api/v1/dashboard/...`, contract in shared/hub-dashboard-contract.ts):
 // setup, login, sessions and logout; Today, the live feed, Needs attention, shifts, order search,
-// an order's history, CSV exports, counters and managers. A session cookie authenticates; every
+// an order's history, CSV exports, counters and managers; the programme and a day's shows (dashboard-programme.ts). A session cookie authenticates; every
 // write also needs the session's CSRF token header and, when the browser sends one, a same-origin
 // Origin. Reads take the session's scope (hub/store/scope.ts): a branch manager sees their branch only.
 import { Readable } from 'node:stream';
@@ -20,6 +20,7 @@ import {
   checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, sessionAlive, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
+import { dashboardProgrammeRoutes } from './dashboard-programme';
 import { limitAddress, parseBody } from './reply';
 
 const IdParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'an order id is a number') });
@@ -246,6 +247,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     req.log.info({ counterId: id, managerId: s.manager.id }, 'hub: counter revoked from the dashboard');
     return { revoked: id };
   });
+
+  dashboardProgrammeRoutes(app, ctx, { session, writer });
 }
 
 // ---- CSV ------------------------------------------------------------------------------------------

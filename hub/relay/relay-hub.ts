@@ -2,14 +2,21 @@
 // that stores a notification NOTIFYs the counters' ids; every instance wakes its own streams of
 // those counters, which read their pending deliveries from the database and send them. Heartbeats
 // also re-read, so a NOTIFY lost while the LISTEN connection was down delays, never loses.
+// The same channel says when a branch's programme changed: every stream of that branch's counters
+// gets `event: programme` with the version (and each stream gets the current one when it opens).
 import type { ServerResponse } from 'node:http';
 import type { HubDb } from '../db/adapter';
 import { markRelayed, pendingDeliveries, RELAY_CHANNEL, REVOKED_PREFIX, type PendingDelivery } from '../store/notifications';
+import { readProgrammeNotice } from '../store/programme';
 
 export const REVOKED_EVENT = { code: 'HUB_COUNTER_REVOKED', message: 'This counter was removed from the Hub by its manager. Ask them for a new enrollment code.' };
 
 export interface RelayStream {
   counterId: string;
+  /** The counter's branch (its programme's changes are told on this stream); null: none told. */
+  branch: string | null;
+  /** The last programme version told on this stream. */
+  programmeTold: number;
   res: ServerResponse;
   resumeAfter: number | null;
   pumping: boolean;
@@ -24,6 +31,8 @@ export interface RelayHubOptions {
   now: () => number;
   onRelayed: (d: PendingDelivery, lagMs: number) => void;
   onError: (e: unknown) => void;
+  /** The branch's current programme version (0: none), told to a stream when it opens. */
+  programmeVersion?: (branch: string) => Promise<number>;
 }
 
 const BATCH = 200;
@@ -37,7 +46,10 @@ export class RelayHub {
   async start(): Promise<void> {
     this.unlisten = await this.o.db.listen(RELAY_CHANNEL, (payload) => {
       if (payload === '*') for (const id of this.streams.keys()) this.wake(id);
-      else if (payload.startsWith(REVOKED_PREFIX)) this.closeCounter(payload.slice(REVOKED_PREFIX.length), REVOKED_EVENT);
+      else if (readProgrammeNotice(payload)) {
+        const n = readProgrammeNotice(payload)!;
+        this.tellProgramme(n.branch, n.version);
+      } else if (payload.startsWith(REVOKED_PREFIX)) this.closeCounter(payload.slice(REVOKED_PREFIX.length), REVOKED_EVENT);
       else for (const id of payload.split(',')) this.wake(id);
     });
   }
@@ -51,11 +63,11 @@ export class RelayHub {
   }
 
   /** lastEventId null (a first connection): every unacknowledged delivery is sent. */
-  open(counterId: string, res: ServerResponse, lastEventId: number | null): RelayStream {
+  open(counterId: string, res: ServerResponse, lastEventId: number | null, branch: string | null = null): RelayStream {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(`retry: 1000\n\n`);
     const s: RelayStream = {
-      counterId, res, resumeAfter: lastEventId ?? 0, pumping: false, again: false, closed: false,
+      counterId, branch, programmeTold: 0, res, resumeAfter: lastEventId ?? 0, pumping: false, again: false, closed: false,
       heartbeat: setInterval(() => {
         this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs });
         this.pump(s);
@@ -67,7 +79,22 @@ export class RelayHub {
     res.on('close', () => this.drop(s));
     this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs });
     this.pump(s);
+    // Read after the stream is listed, so a change committed meanwhile is told by its NOTIFY or by this read.
+    if (branch !== null && this.o.programmeVersion) {
+      this.o.programmeVersion(branch).then((v) => this.tellStream(s, v), (e: unknown) => this.o.onError(e));
+    }
     return s;
+  }
+
+  /** Tells every stream of the branch's counters that its programme is at `version`. */
+  tellProgramme(branch: string, version: number): void {
+    for (const set of this.streams.values()) for (const s of set) if (s.branch === branch) this.tellStream(s, version);
+  }
+
+  private tellStream(s: RelayStream, version: number): void {
+    if (version <= s.programmeTold) return;
+    s.programmeTold = version;
+    this.send(s, 'programme', null, { version });
   }
 
   /** Closes every stream of a counter (it was revoked). */

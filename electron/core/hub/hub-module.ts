@@ -2,13 +2,18 @@
 // the sync pusher and the relay consumer run while enrolled, and what the status bar and Settings →
 // Hub show. The Hub's address, the counter's id, branch and name are kept in settings (key `hub`);
 // the credential in the vault (scope `hub`): never logged, never in a view or an event.
+// With the link up it also keeps the counter's programme in step with the branch's on the Hub (told
+// on the relay stream, fetched, handed to the programme module) and answers the seat check.
 import type { hubCalls } from '../../../shared/contract-hub';
 import { AppError } from '../../../shared/errors';
 import { EnrollResponseSchema, MeResponseSchema } from '../../../shared/hub-contract';
+import { HubProgrammeSchema, SeatCheckResponseSchema } from '../../../shared/hub-programme-contract';
+import type { Programme, SeatConflict } from '../../../shared/programme';
 import { HUB_NOT_SET_UP, HUB_REVOKED_TEXT, hubUrlWarning, type HubLinkView, type HubStatus } from '../../../shared/hub-link';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { formatLagosDateTime } from '../../../shared/time';
 import type { CoreModule, ModuleContext } from '../core-module';
+import type { SeatCheck } from '../programme';
 import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import { createHubClient, HubCallError, type HubClient } from './hub-client';
 import type { HubConnection, HubConnectionSource, RelayHealthSource } from './hub-types';
@@ -22,6 +27,8 @@ const CREDENTIAL = 'credential';
 export const HUB_CHECK_EVERY_MS = 60_000;
 const CHECK_TIMEOUT_MS = 8_000;
 const ENROLL_TIMEOUT_MS = 15_000;
+/** The programme module gives up at 300 ms anyway; this only bounds the request. */
+const SEAT_CHECK_TIMEOUT_MS = 2_000;
 
 /** What settings keep of an enrollment (no secret). */
 interface HubSaved {
@@ -49,6 +56,11 @@ export interface HubModuleDeps {
   openPayments: () => number;
   /** The Hub part of the status bar changed. */
   onStatus: () => void;
+  /** The counter's programme: the Hub version of its copy (null: none from the Hub), and the one way in. */
+  programme?: {
+    heldVersion(): number | null;
+    replace(version: number, programme: Programme): void;
+  };
   client?: HubClient;
   timers?: Timers;
   checkEveryMs?: number;
@@ -163,7 +175,60 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
     onChange: () => changed(),
     onRefused: (e) => refused(e),
   });
-  const relay = createRelayConsumer({ db: ctx.db, connection, client, clock, timers, logger, ingest: deps.ingest, onRefused: (e) => refused(e) });
+  const relay = createRelayConsumer({
+    db: ctx.db, connection, client, clock, timers, logger, ingest: deps.ingest, onRefused: (e) => refused(e),
+    onProgramme: (version) => programmeTold(version),
+  });
+
+  // ---- the programme: told on the stream (on connect and on every change), fetched when newer ----
+  let programmeWanted = 0;
+  let programmeFetch: Promise<void> | null = null;
+  function programmeTold(version: number): void {
+    if (!deps.programme) return;
+    programmeWanted = Math.max(programmeWanted, version);
+    if (!programmeFetch) programmeFetch = fetchProgramme().finally(() => (programmeFetch = null));
+  }
+  async function fetchProgramme(): Promise<void> {
+    const p = deps.programme!;
+    // Until the copy is at the version told (a change told while fetching is fetched next).
+    for (let tries = 0; tries < 5; tries++) {
+      const held = p.heldVersion();
+      if (held !== null && held >= programmeWanted) return;
+      const c = connection();
+      if (!c || !running) return;
+      try {
+        const got = await client.call(c, 'GET', '/programme', undefined, HubProgrammeSchema, { timeoutMs: CHECK_TIMEOUT_MS });
+        if (got.programme === null || got.version === 0) return;
+        if (held === null || got.version > held) {
+          p.replace(got.version, got.programme);
+          logger.info('hub: programme received', { version: got.version, shows: got.programme.shows.length });
+        }
+        if (got.version >= programmeWanted) return;
+      } catch (e) {
+        // The next connect tells the version again, so a failed fetch is retried then.
+        logger.warn('hub: the programme could not be fetched; the counter keeps its copy', { code: e instanceof HubCallError ? e.code : e instanceof Error ? e.message : 'INTERNAL' });
+        return;
+      }
+    }
+  }
+
+  /** The seat check over the Hub, or null without one (the programme module then says "skipped"). */
+  function seatCheck(): SeatCheck | null {
+    const c = connection();
+    if (!c) return null;
+    return {
+      async conflicts(q, signal) {
+        const profile = ctx.settings.activeProfile();
+        const body = {
+          show: { filmName: q.show.filmName, filmTitle: q.show.filmTitle, date: q.show.date, time: q.show.time, screen: q.show.screen },
+          seats: q.seats.slice(0, 100),
+          practice: profile === 'demo' || profile === 'sandbox',
+        };
+        const r = await client.call(c, 'POST', '/seats/check', body, SeatCheckResponseSchema, { signal, timeoutMs: SEAT_CHECK_TIMEOUT_MS });
+        return r.conflicts.map((x): SeatConflict => ({ seat: x.seat, counterName: x.counterId === c.counterId ? `${x.counterName} (this counter)` : x.counterName, state: x.state, at: x.at }));
+      },
+    };
+  }
   relay.onChange((healthy) => {
     changed();
     // The stream dropped: is the Hub gone, or did it just close this stream? Ask at once.
@@ -365,6 +430,11 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
     /** The journal sink the journal owners append to (inside their own transactions). */
     sink: pusher.sink,
     connection,
+    seatCheck,
+    /** Send the outbox now (a sale was just made: other counters' seat checks see it sooner). */
+    syncSoon: () => {
+      if (running) pusher.kick();
+    },
     /** The status bar's Hub part. */
     status: statusPart,
     view,

@@ -10,6 +10,9 @@
 //   the connection is dropped and the Hub sends it again on the next one.
 // - Reconnects with backoff and jitter, 0.5 s doubling to 30 s; stops for good when the Hub says
 //   the counter is revoked or unknown (`onRefused`). Nothing here ever throws into a sale.
+// - `event: programme` (the branch's programme version, on connect and on every change) is handed
+//   to `onProgramme`; the hub module fetches the programme when the version is newer than its copy.
+import { RelayProgrammeSchema } from '../../../shared/hub-programme-contract';
 import {
   AckResponseSchema, HubErrorSchema, RELAY_STREAM_PATH, RelayHeartbeatSchema, RelayNotificationSchema, type RelayNotification,
 } from '../../../shared/hub-contract';
@@ -31,6 +34,8 @@ export interface RelayConsumerDeps {
   /** Verify, record durably and handle one relayed notification; resolves once it is recorded. */
   ingest: (n: RelayNotification) => Promise<unknown> | unknown;
   onRefused?: (e: HubCallError) => void;
+  /** The Hub says the branch's programme is at this version (on connect and on every change). */
+  onProgramme?: (version: number) => void;
   fetch?: typeof fetch;
   /** [0, 1): the reconnect jitter. */
   random?: () => number;
@@ -244,6 +249,15 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
             await onNotification(e);
             // Arm after the work: a slow disk must not count against the Hub's silence.
             if (healthy) armWatchdog(gen, heartbeatMs + HEARTBEAT_GRACE_MS);
+          } else if (e.event === 'programme') {
+            const p = RelayProgrammeSchema.safeParse(safeJson(e.data));
+            if (p.success) {
+              try {
+                deps.onProgramme?.(p.data.version);
+              } catch (err) {
+                logger.error('relay programme listener failed', { error: err instanceof Error ? err.message : String(err) });
+              }
+            }
           } else if (e.event === 'revoked') {
             const r = HubErrorSchema.safeParse(safeJson(e.data));
             refuse(new HubCallError('HUB_COUNTER_REVOKED', r.success ? r.data.message : 'This counter was removed from the Hub by its manager.', 403));

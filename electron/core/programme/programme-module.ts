@@ -84,7 +84,8 @@ export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 
         const show = showOf(a.showId);
         const seats = splitSeats(tidySeats(a.seats)).filter(Boolean);
         if (seats.length === 0) return { kind: 'checked', conflicts: [] };
-        return runSeatCheck(deps.seatCheck?.() ?? null, { showKey: show.key, seats });
+        const about = { filmName: show.filmName, filmTitle: show.filmTitle, date: show.date, time: show.time, screen: show.screen };
+        return runSeatCheck(deps.seatCheck?.() ?? null, { showKey: show.key, show: about, seats });
       },
       'programme.charge': async (a) => {
         const show = showOf(a.showId);

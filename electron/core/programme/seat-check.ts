@@ -1,12 +1,14 @@
-// Asking whether seats of a show are already sold on another counter. The Hub answers it (later);
-// this is the plug: a SeatCheck, asked with a deadline, and "skipped" whenever there is none, it
-// fails, or it is slower than the deadline — the sale never waits longer than that for it.
+// Asking whether seats of a show are already sold on another counter. The Hub answers it (the hub
+// module's SeatCheck); this is the plug: a SeatCheck, asked with a deadline, and "skipped" whenever
+// there is none, it fails, or it is slower than the deadline — the sale never waits longer than that.
 import type { SeatCheckResult, SeatConflict } from '../../../shared/programme';
 import { systemTimers, type TimerHandle, type Timers } from '../lib';
 
 export interface SeatQuery {
   /** showKey(): the same on every counter of the branch. */
   showKey: string;
+  /** The show as a sale records it (the Hub matches sales on film, date and time). */
+  show: { filmName: string; filmTitle: string; date: string; time: string; screen: string };
   seats: string[];
 }
 

@@ -17,7 +17,7 @@ export class Manager {
   csrf: string | null = null;
   constructor(readonly base: string) {}
 
-  async req(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  async req(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
     const h: Record<string, string> = { ...headers };
     if (this.cookie) h.cookie = `${SESSION_COOKIE}=${this.cookie}`;
     if (body !== undefined) h['content-type'] = 'application/json';
@@ -44,6 +44,11 @@ export class Manager {
   /** A write with the session's CSRF token (unless told otherwise). */
   post(path: string, body: unknown = {}, headers: Record<string, string> = {}) {
     return this.req('POST', `/api/v1/dashboard${path}`, body, { ...(this.csrf ? { [CSRF_HEADER]: this.csrf } : {}), ...headers });
+  }
+
+  /** A PUT with the session's CSRF token (unless told otherwise). */
+  put(path: string, body: unknown = {}, headers: Record<string, string> = {}) {
+    return this.req('PUT', `/api/v1/dashboard${path}`, body, { ...(this.csrf ? { [CSRF_HEADER]: this.csrf } : {}), ...headers });
   }
 
   async login(name: string, password: string): Promise<Answer> {

@@ -119,7 +119,7 @@ describe('the seat check', () => {
     const t: Timers = { setTimeout: (fn) => (due.push(fn), due.length), clearTimeout: () => undefined };
     return { t, fire: () => due.splice(0).forEach((f) => f()) };
   }
-  const q = { showKey: '2025-03-31 19:30 screen 1', seats: ['F7', 'F8'] };
+  const q = { showKey: '2025-03-31 19:30 screen 1', show: { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', date: '2025-03-31', time: '19:30', screen: 'Screen 1' }, seats: ['F7', 'F8'] };
 
   it('is skipped without a Hub, answered when the Hub answers, skipped when it fails or misses the deadline', async () => {
     expect(await runSeatCheck(null, q)).toEqual({ kind: 'skipped', reason: 'Seats are not checked across counters: this counter has no Hub.' });

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isFinalState, ORDER_STATE_LABELS } from '../../../../shared/orders';
 import type { ShowView } from '../../../../shared/programme';
-import { lagosDate } from '../../../../shared/time';
+import { lagosDate, lagosHm } from '../../../../shared/time';
 import { Banner } from '../../components/Banner';
 import { Field } from '../../components/Field';
 import { TERMINAL_CHANGE_ID } from '../../components/TerminalPicker';
@@ -205,7 +205,7 @@ function PickedShow({ sn }: { sn: string | null }) {
           <ul className="seat-conflicts">
             {conflicts.map((c) => (
               <li key={c.seat}>
-                {c.seat} was {c.state === 'paid' ? 'sold' : 'being paid for'} at {c.counterName}
+                {c.seat} was {c.state === 'paid' ? 'sold' : 'being paid for'} at {c.counterName} at {lagosHm(c.at)}
               </li>
             ))}
           </ul>
