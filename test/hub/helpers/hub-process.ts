@@ -9,6 +9,8 @@ const ROOT = join(__dirname, '..', '..', '..');
 export interface HubProcess {
   url: string;
   child: ChildProcess;
+  /** What the Hub printed on stdout so far (the setup link, the enrollment code). */
+  output(): string;
   kill(): Promise<void>;
 }
 
@@ -34,7 +36,7 @@ export function spawnHub(args: string[], env: Record<string, string> = {}): Prom
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (https?:\/\/[^\s]+)/.exec(out);
-      if (m) resolve({ url: m[1]!, child, kill: async () => { child.kill('SIGKILL'); await exited; } });
+      if (m) resolve({ url: m[1]!, child, output: () => out, kill: async () => { child.kill('SIGKILL'); await exited; } });
     });
     child.once('exit', (code) => reject(new Error(`hub exited with ${code} before listening: ${err.slice(-2000)}`)));
   });

@@ -1,6 +1,6 @@
 // First login (from the setup link `npm run hub` prints: the token is in the #fragment) and login.
 // A refusal is said plainly, with the wait counting down when the Hub asks us to wait.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { SessionViewSchema } from '../../../../shared/hub-dashboard-contract';
 import { api, ApiError, errorText } from '../api';
 import { Banner } from '../components/bits';
@@ -9,13 +9,11 @@ import { useDash } from '../store';
 import { useNow } from '../use-load';
 
 function AccessFrame({ title, children }: { title: string; children: React.ReactNode }) {
-  const h = useRef<HTMLHeadingElement>(null);
-  useEffect(() => h.current?.focus(), []);
   return (
     <main className="access">
       <div className="access-card card">
         <p className="brand"><span className="brand-mark" aria-hidden="true">₦</span>CounterPay Hub</p>
-        <h1 tabIndex={-1} ref={h}>{title}</h1>
+        <h1>{title}</h1>
         {children}
       </div>
     </main>

@@ -10,7 +10,7 @@ import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
 const TEXT_FIELDS: { k: keyof OrderFilterForm; label: string; hint?: string; inputMode?: 'numeric' | 'decimal' }[] = [
-  { k: 'orderNo', label: 'Order number', hint: 'or its last 3+ digits' },
+  { k: 'orderNo', label: 'Order number', hint: 'or last digits' },
   { k: 'payNo', label: 'Payment number' },
   { k: 'reference', label: 'Counter reference' },
   { k: 'film', label: 'Film', hint: 'part of the name' },
@@ -84,7 +84,7 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
   );
 }
 
-function Results({ query, headOffice }: { query: URLSearchParams; headOffice: boolean }) {
+function Results({ query, headOffice, run }: { query: URLSearchParams; headOffice: boolean; run: number }) {
   const [cursors, setCursors] = useState<string[]>([]);
   const [forKey, setForKey] = useState(query.toString());
   if (forKey !== query.toString()) {
@@ -94,7 +94,7 @@ function Results({ query, headOffice }: { query: URLSearchParams; headOffice: bo
   const cursor = cursors[cursors.length - 1];
   const q = new URLSearchParams(query);
   if (cursor) q.set('cursor', cursor);
-  const r = useLoad(`orders?${q}`, () => api.get('/orders', OrdersPageSchema, q));
+  const r = useLoad(`orders?${q}#${run}`, () => api.get('/orders', OrdersPageSchema, q));
   const page = r.data;
   return (
     <section aria-labelledby="results-title">
@@ -212,6 +212,8 @@ export function OrdersScreen() {
   const scoped = branchQuery({ session, route });
   const counters = useLoad(`counters?${scoped}`, () => api.get('/counters', CountersViewSchema, scoped));
   const [problem, setProblem] = useState<string | null>(null);
+  // Search again with the same filters reads again (new sales may have come).
+  const [run, setRun] = useState(0);
   if (route.orderId) return <OrderHistory id={route.orderId} />;
   const query = searchQuery(route.query, scoped);
   const onSearch = (f: OrderFilterForm) => {
@@ -220,14 +222,15 @@ export function OrdersScreen() {
     if (r.problem) return;
     const b = route.query.get('branch');
     if (b) r.query.set('branch', b);
+    setRun((n) => n + 1);
     setQuery(r.query);
   };
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle><span id="screen-title">Orders</span></ScreenTitle>
-      <Filters key={route.query.toString()} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${c.branch})` : ''}` }))} onSearch={onSearch} problem={problem} />
-      <Results query={query} headOffice={session?.manager.role === 'head-office'} />
-      <Export key={query.toString()} query={query} />
+      <Filters key={`filters:${route.query}`} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${c.branch})` : ''}` }))} onSearch={onSearch} problem={problem} />
+      <Results query={query} headOffice={session?.manager.role === 'head-office'} run={run} />
+      <Export key={`export:${query}`} query={query} />
     </section>
   );
 }

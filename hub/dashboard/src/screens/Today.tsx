@@ -128,7 +128,7 @@ export function TodayScreen() {
         <>
           <div className="tiles" data-testid="today-tiles">
             <Tile testId="tile-takings" label="Takings (paid)" value={formatNaira(v.totals.paidKobo)}
-              sub={`${formatCount(v.totals.paidCount)} paid${change ? ` · ${change} on ${dayShort(v.lastWeekDay)}${isToday ? ' at this hour' : ''}` : ''}`} tone="good" />
+              sub={`${formatCount(v.totals.paidCount)} paid${change ? ` · ${change} against ${dayShort(v.lastWeekDay)}${isToday ? ' by this hour' : ''}` : ''}`} tone="good" />
             <Tile testId="tile-failed" label="Failed" value={formatCount(v.totals.failedCount)} tone={v.totals.failedCount ? 'bad' : undefined} />
             <Tile testId="tile-cancelled" label="Cancelled" value={formatCount(v.totals.cancelledCount)} />
             <Tile testId="tile-expired" label="Expired" value={formatCount(v.totals.expiredCount)} />
