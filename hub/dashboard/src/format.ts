@@ -51,11 +51,11 @@ export function agoText(from: number, now: number): string {
   return `${Math.floor(min / 1440)} days ago`;
 }
 
-/** A counter's clock against the Hub's: "on time" within 5 s, else "3 min 10 s ahead" / "behind". */
+/** A counter's clock against the Hub's (clockOffsetMs = Hub time − counter time, so positive is behind): "on time" within 5 s, else "3 min 10 s behind" / "ahead". */
 export function clockOffsetText(offsetMs: number | null): string {
   if (offsetMs === null) return 'not known yet';
   if (Math.abs(offsetMs) < 5000) return 'on time';
-  return `${waitText(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead' : 'behind'}`;
+  return `${waitText(Math.abs(offsetMs))} ${offsetMs > 0 ? 'behind' : 'ahead'}`;
 }
 
 /** The login refusal in plain words, with the wait when the Hub gave one. */

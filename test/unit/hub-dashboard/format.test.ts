@@ -27,8 +27,8 @@ describe('dashboard format', () => {
     expect(agoText(0, 3 * 86_400_000)).toBe('3 days ago');
     expect(clockOffsetText(null)).toBe('not known yet');
     expect(clockOffsetText(-4000)).toBe('on time');
-    expect(clockOffsetText(190_000)).toBe('3 min 10 s ahead');
-    expect(clockOffsetText(-61_000)).toBe('1 min 01 s behind');
+    expect(clockOffsetText(190_000)).toBe('3 min 10 s behind');
+    expect(clockOffsetText(-61_000)).toBe('1 min 01 s ahead');
   });
 
   it('login refusals: the wait in seconds, for the manager or the computer', () => {
