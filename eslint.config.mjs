@@ -7,7 +7,9 @@
 //    modules, the core's root files, the browser shell and main; the generic tools are imported
 //    from their one home, electron/core/lib (its index), never from a file of it;
 // 6. the sandbox stands apart from the app: it imports shared/, electron/core/lib and
-//    electron/core/crypto, plus the Clock and Logger interfaces it is handed (core/clock, core/log).
+//    electron/core/crypto, plus the Clock and Logger interfaces it is handed (core/clock, core/log);
+// 7. the Hub's dashboard web app (hub/dashboard/src) runs in a manager's browser: it imports only
+//    shared/ and UI packages, never Node built-ins, the Hub server's code, electron/ or renderer/.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -27,6 +29,12 @@ const sandboxOnly = {
   regex: '^\\.\\./(?!core/(lib|crypto|clock|log)$|\\.\\./shared/)',
   message: 'The sandbox imports only shared/, electron/core/lib and electron/core/crypto (and the Clock and Logger interfaces) (architecture rule 6).',
 };
+const DASH_MSG = "The dashboard web app (hub/dashboard/src) imports only shared/ and UI packages (architecture rule 7).";
+const dashboardOnly = (up) => [
+  { group: ['node:*'], message: DASH_MSG },
+  { regex: `^${'\\.\\./'.repeat(up)}(?!\\.\\./shared/)`, message: DASH_MSG },
+];
+const dashboardPaths = [noElectron, ...NODE_BUILTINS.map((name) => ({ name, message: DASH_MSG }))];
 const ipcNames = { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'ipcMain / ipcRenderer only in electron/main/ipc-transport.ts and electron/preload/index.ts (architecture rule 4).' };
 
 export default tseslint.config(
@@ -66,6 +74,10 @@ export default tseslint.config(
   { files: ['electron/browser/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [throughIndex('../core/')] }] } },
   { files: ['electron/main/**/*.ts'], ignores: ['electron/main/ipc-transport.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ipcNames], patterns: [throughIndex('../core/')] }] } },
   { files: ['electron/main/ipc-transport.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex('../core/')] }] } },
+  // Rule 7: src/*.ts reaches the repository root by three ../, src/<folder>/*.ts by four.
+  { files: ['hub/dashboard/src/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: dashboardPaths, patterns: dashboardOnly(2) }] } },
+  { files: ['hub/dashboard/src/*/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: dashboardPaths, patterns: dashboardOnly(3) }] } },
+  { files: ['hub/dashboard/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
   // Rule 6.
   { files: ['electron/sandbox/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [sandboxOnly] }] } },
 );

@@ -3,10 +3,11 @@ import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { CreateManagerRequestSchema } from '../shared/hub-dashboard-contract';
 import { ConfigError, HELP, parseHubArgs } from './config';
+import { ensureDashboardBuilt } from './dashboard-build';
 import { FolderLockedError } from './db/folder-lock';
 import { openHubDb } from './db/open';
 import { rotatingFile } from './log-file';
-import { startHub } from './server';
+import { DEFAULT_DASHBOARD_DIR, startHub } from './server';
 import { issueEnrollCode, revokeCounter } from './store/counters';
 import { createManager, issueSetupToken } from './store/managers';
 import { pruneOlderThan } from './store/notifications';
@@ -85,6 +86,17 @@ async function main(): Promise<number> {
     return 0;
   }
 
+  let dashboardNote: string | null = null;
+  if (cfg.dashboardBuild) {
+    try {
+      const b = await ensureDashboardBuilt(DEFAULT_DASHBOARD_DIR, (l) => process.stdout.write(l + '\n'));
+      if (b === 'busy') dashboardNote = 'the dashboard web app is being built by another Hub process; its pages say so until it is done';
+      if (b === 'unavailable') dashboardNote = 'the dashboard web app is not built and cannot be built here: run npm run build:hub';
+    } catch (e) {
+      logger.error({ err: (e as Error).message }, 'hub: building the dashboard web app failed');
+      dashboardNote = 'building the dashboard web app failed (see the log): run npm run build:hub to see why';
+    }
+  }
   const hub = await startHub({
     db, host: cfg.host, port: cfg.port, tls: cfg.tls, merchant: cfg.merchant, tranIdHeader: cfg.tranIdHeader, adminToken: cfg.adminToken,
     heartbeatMs: cfg.heartbeatMs, retentionDays: cfg.retentionDays, logger, defaultMetrics: true,
@@ -96,6 +108,8 @@ async function main(): Promise<number> {
     `provider bills callback address:          ${hub.webhookUrls.bills}`,
   ];
   if (!cfg.merchant) lines.push('webhook relay is OFF: no clientAuthKey / provider public key configured (see --merchant-config)');
+  lines.push(`manager's dashboard: ${hub.url}/dashboard/`);
+  if (dashboardNote) lines.push(dashboardNote);
   if (!cfg.adminToken) lines.push('admin API is OFF: set HUB_ADMIN_TOKEN or --admin-token-file to use it');
   if (cfg.enrollCodeAtStart) {
     const c = await issueEnrollCode(db, Date.now(), cfg.ttlMinutes);

@@ -39,6 +39,8 @@ Options:
                            drop within 2 s and goes back to fast status checks)
   --ttl-minutes N          lifetime of an enrollment code (default 60)
   --no-enroll-code         do not issue an enrollment code at start
+  --no-dashboard-build     do not build the dashboard's web app at start when it is missing or
+                           older than its source (npm run build:hub builds it)
   --closing-time HH:MM     the cinema's closing time (Lagos) for "shift left open" in the dashboard
                            (default 23:30; before 06:00 means after midnight)
   --secure-cookie          mark the dashboard's session cookie Secure although the Hub serves plain
@@ -77,6 +79,8 @@ export interface HubCliConfig {
   heartbeatMs: number;
   ttlMinutes: number;
   enrollCodeAtStart: boolean;
+  /** Build the dashboard's web app at start when it is missing or stale. */
+  dashboardBuild: boolean;
   closingTime: string;
   secureCookie: boolean;
   /** create-manager: the new manager's role and branch. */
@@ -119,7 +123,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
         port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' },
         'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-file': { type: 'string' },
         'merchant-config': { type: 'string' }, 'admin-token-file': { type: 'string' }, 'retention-days': { type: 'string' },
-        'heartbeat-ms': { type: 'string' }, 'ttl-minutes': { type: 'string' }, 'no-enroll-code': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        'heartbeat-ms': { type: 'string' }, 'ttl-minutes': { type: 'string' }, 'no-enroll-code': { type: 'boolean' }, 'no-dashboard-build': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         'closing-time': { type: 'string' }, 'secure-cookie': { type: 'boolean' }, role: { type: 'string' }, branch: { type: 'string' },
       },
     });
@@ -180,6 +184,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
     heartbeatMs: int(v['heartbeat-ms'], '--heartbeat-ms', 1000, 50, 60_000),
     ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
     enrollCodeAtStart: !v['no-enroll-code'],
+    dashboardBuild: !v['no-dashboard-build'],
     closingTime, secureCookie: Boolean(v['secure-cookie']), role, branch: role === 'branch' ? v.branch!.trim() : null,
   };
 }

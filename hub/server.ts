@@ -1,5 +1,6 @@
 // One CounterPay Hub instance: Fastify on HTTP or HTTPS, over a migrated HubDb. Stateless apart
 // from its open relay streams, so several instances can share one PostgreSQL.
+import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { DashboardContext, HubContext, HubLimits } from './context';
@@ -9,6 +10,7 @@ import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
 import { LiveFeed } from './http/dashboard-live';
 import { dashboardRoutes } from './http/dashboard-routes';
+import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
 import { sendError } from './http/reply';
 import { createMetrics } from './metrics';
@@ -38,6 +40,8 @@ export interface HubOptions {
   logger: Logger;
   now?: () => number;
   defaultMetrics?: boolean;
+  /** The built dashboard web app served under /dashboard/ (default: out/hub-dashboard of this checkout). */
+  dashboardDir?: string;
   /** The manager's dashboard: session lifetimes, login throttling, Needs-attention thresholds (closing time). */
   dashboard?: { session?: Partial<SessionPolicy>; throttle?: Partial<ThrottlePolicy>; attention?: Partial<AttentionConfig>; secureCookie?: boolean; loginsPerMinute?: number };
 }
@@ -52,6 +56,9 @@ export interface Hub {
   prune(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** Where `npm run build:hub` puts the dashboard's web app. */
+export const DEFAULT_DASHBOARD_DIR = resolve(__dirname, '..', 'out', 'hub-dashboard');
 
 const bucket = (perMinute: number) => new RateLimiter({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
 
@@ -115,6 +122,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   adminRoutes(app, ctx);
   providerRoutes(app, ctx);
   dashboardRoutes(app, ctx);
+  dashboardStaticRoutes(app, o.dashboardDir ?? DEFAULT_DASHBOARD_DIR);
 
   const retentionMs = (o.retentionDays ?? 90) * 86_400_000;
   const prune = async () => {

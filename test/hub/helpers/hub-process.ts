@@ -9,7 +9,7 @@ const ROOT = join(__dirname, '..', '..', '..');
 export interface HubProcess {
   url: string;
   child: ChildProcess;
-  /** Everything it printed so far (the first-start setup link among it). */
+  /** What the Hub printed on stdout so far (the setup link, the enrollment code). */
   output(): string;
   kill(): Promise<void>;
 }
@@ -23,7 +23,7 @@ export function killAllHubs(): void {
 }
 
 export function spawnHub(args: string[], env: Record<string, string> = {}): Promise<HubProcess> {
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'node'), ['--import', 'tsx', 'hub/cli.ts', '--port', '0', '--log-level', 'warn', '--no-enroll-code', ...args], {
+  const child = spawn(join(ROOT, 'node_modules', '.bin', 'node'), ['--import', 'tsx', 'hub/cli.ts', '--port', '0', '--log-level', 'warn', '--no-enroll-code', '--no-dashboard-build', ...args], {
     cwd: ROOT, env: { ...process.env, HUB_ADMIN_TOKEN: ADMIN_TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

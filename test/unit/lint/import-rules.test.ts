@@ -32,6 +32,10 @@ describe('import rules', () => {
     ['electron/sandbox/x.ts', "import { sendJson } from '../core/lib/http';\nexport const a = sendJson;", 'The sandbox imports only'],
     ['electron/sandbox/x.ts', "import { startBrowserShell } from '../browser/server';\nexport const a = startBrowserShell;", 'The sandbox imports only'],
     ['electron/sandbox/x.ts', "import { app } from 'electron';\nexport const a = app;", 'Only electron/main and electron/preload may import electron'],
+    ['hub/dashboard/src/x.tsx', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;", 'imports only shared/ and UI packages'],
+    ['hub/dashboard/src/x.ts', "import { startHub } from '../../server';\nexport const a = startHub;", 'imports only shared/ and UI packages'],
+    ['hub/dashboard/src/screens/x.tsx', "import { today } from '../../../store/dashboard';\nexport const a = today;", 'imports only shared/ and UI packages'],
+    ['hub/dashboard/src/x.tsx', "import { useApp } from '../../../renderer/src/stores/app-store';\nexport const a = useApp;", 'imports only shared/ and UI packages'],
   ])('%s: forbidden import fails', async (file, code, message) => {
     const found = await problems(file, code);
     expect(found.join('\n')).toContain(message);
@@ -47,6 +51,8 @@ describe('import rules', () => {
     ['electron/core/x.ts', "import { createTopupsModule } from './topups';\nimport { systemClock } from './clock';\nexport const a = [createTopupsModule, systemClock];"],
     ['electron/browser/x.ts', "import { readBoundedBody } from '../core/lib';\nexport const a = readBoundedBody;"],
     ['electron/sandbox/x.ts', "import { sendJson } from '../core/lib';\nimport { rsaSign } from '../core/crypto';\nimport type { Clock } from '../core/clock';\nimport { m } from '../../shared/money';\nimport { CODES } from './codes';\nexport const a = [sendJson, rsaSign, m, CODES] as unknown as Clock;"],
+    ['hub/dashboard/src/screens/x.tsx', "import { create } from 'zustand';\nimport { api } from '../api';\nexport const a = [create, api];"],
+    ['hub/dashboard/src/x.ts', "import { z } from 'zod';\nimport { c } from '../../../shared/hub-dashboard-contract';\nexport const a = [z, c];"],
   ])('%s: allowed import passes', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
   });

@@ -1,0 +1,58 @@
+// Needs attention: what a manager should act on now, each line saying what to do.
+import { AttentionViewSchema, type AttentionLine } from '../../../../shared/hub-dashboard-contract';
+import { api } from '../api';
+import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
+import { agoText, lagosDayTime } from '../format';
+import { branchQuery, useDash } from '../store';
+import { useEvery, useLoad, useNow } from '../use-load';
+
+const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' | 'info' }> = {
+  'payment-unknown': { label: 'Payment unknown', tone: 'bad' },
+  'payment-open': { label: 'Payment still open', tone: 'warn' },
+  'counter-offline': { label: 'Counter offline', tone: 'bad' },
+  'counter-unsynced': { label: 'Counter not synced', tone: 'warn' },
+  'clock-off': { label: 'Clock off', tone: 'warn' },
+  'notification-undelivered': { label: 'Notification not delivered', tone: 'bad' },
+  'shift-open-late': { label: 'Shift left open', tone: 'warn' },
+};
+
+export function AttentionScreen() {
+  const session = useDash((s) => s.session);
+  const route = useDash((s) => s.route);
+  const q = branchQuery({ session, route });
+  const r = useLoad(`attention?${q}`, () => api.get('/attention', AttentionViewSchema, q));
+  useEvery(30_000, r.reload);
+  const now = useNow(30_000);
+  const v = r.data;
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <ScreenTitle aside={<button type="button" onClick={r.reload} disabled={r.loading}>{r.loading ? 'Checking…' : 'Check again'}</button>}>
+        <span id="screen-title">Needs attention</span>
+      </ScreenTitle>
+      {r.error ? <Banner tone="bad">{r.error}</Banner> : null}
+      {!v ? (r.error ? null : <Loading what="what needs attention" />) : v.lines.length === 0 ? (
+        <Banner tone="good" testId="attention-clear">Nothing needs attention: every payment is settled, every counter is in touch and on time.</Banner>
+      ) : (
+        <ul className="attention-list" data-testid="attention-list">
+          {v.lines.map((l, i) => {
+            const k = KIND[l.kind];
+            return (
+              <li key={`${l.kind}-${l.orderId ?? l.notificationId ?? l.shiftId ?? l.counterId ?? i}`} className="attention-item card" data-kind={l.kind} data-tone={k.tone}>
+                <div className="attention-head">
+                  <span className="pill" data-tone={k.tone}>{k.label}</span>
+                  <span className="attention-where">{l.counterName ?? 'Hub'}{session?.manager.role === 'head-office' ? ` · branch ${l.branch}` : ''}</span>
+                  <span className="hint" title={lagosDayTime(l.since)}>since {lagosDayTime(l.since)} ({agoText(l.since, now)})</span>
+                </div>
+                <p className="attention-subject">{l.subject}</p>
+                <p className="attention-todo"><strong>What to do:</strong> {l.todo}</p>
+                {l.orderId ? <Link to={`/dashboard/orders/${l.orderId}`}>Open the order's history</Link> : null}
+                {l.shiftId ? <Link to="/dashboard/shifts">Open Shifts</Link> : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {v ? <p className="hint">Checked at {lagosDayTime(v.at)}; again every 30 seconds. Closing time for open shifts: {v.closingTime}.</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,236 @@
+// Orders: search every counter's orders in view by any filter the Hub knows, 50 to a page; one
+// order's full history as the counter recorded it; the CSV of a date range.
+import { useState, type FormEvent } from 'react';
+import { parseNaira } from '../../../../shared/money';
+import { CountersViewSchema, lagosDayOf, OrderDetailSchema, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import { api, apiUrl } from '../api';
+import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
+import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, statePill, type OrderFilterForm } from '../format';
+import { branchQuery, useDash } from '../store';
+import { useLoad } from '../use-load';
+
+const TEXT_FIELDS: { k: keyof OrderFilterForm; label: string; hint?: string; inputMode?: 'numeric' | 'decimal' }[] = [
+  { k: 'orderNo', label: 'Order number', hint: 'or last digits' },
+  { k: 'payNo', label: 'Payment number' },
+  { k: 'reference', label: 'Counter reference' },
+  { k: 'film', label: 'Film', hint: 'part of the name' },
+  { k: 'seat', label: 'Seat', hint: 'one seat, e.g. F7' },
+  { k: 'amount', label: 'Amount (₦)', inputMode: 'decimal' },
+  { k: 'cashier', label: 'Cashier' },
+];
+
+/** The search's API query from the URL: the filters, with the branch only as the session allows. */
+function searchQuery(q: URLSearchParams, scoped: URLSearchParams): URLSearchParams {
+  const { query } = ordersQuery(formOfQuery(q), parseNaira);
+  query.delete('branch');
+  const b = scoped.get('branch');
+  if (b) query.set('branch', b);
+  return query;
+}
+
+function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilterForm; counters: { id: string; name: string }[]; onSearch: (f: OrderFilterForm) => void; problem: string | null }) {
+  const [f, setF] = useState<OrderFilterForm>(initial);
+  const set = (k: keyof OrderFilterForm, v: string) => setF((x) => ({ ...x, [k]: v }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSearch(f);
+  };
+  return (
+    <form className="card filters" onSubmit={submit} role="search" aria-label="Search orders">
+      <div className="filter-grid">
+        {TEXT_FIELDS.map((x) => (
+          <div className="field" key={x.k}>
+            <label htmlFor={`f-${x.k}`}>{x.label}{x.hint ? <span className="hint"> ({x.hint})</span> : null}</label>
+            <input id={`f-${x.k}`} value={f[x.k] ?? ''} inputMode={x.inputMode} onChange={(e) => set(x.k, e.target.value)} autoComplete="off" />
+          </div>
+        ))}
+        <div className="field">
+          <label htmlFor="f-counterId">Counter</label>
+          <select id="f-counterId" value={f.counterId ?? ''} onChange={(e) => set('counterId', e.target.value)}>
+            <option value="">Any counter</option>
+            {counters.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-state">State</label>
+          <select id="f-state" value={f.state ?? ''} onChange={(e) => set('state', e.target.value)}>
+            <option value="">Any state</option>
+            {ORDER_STATES.map((s) => <option key={s} value={s}>{statePill(s).label}</option>)}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-from">From (day)</label>
+          <input id="f-from" type="date" value={f.from ?? ''} onChange={(e) => set('from', e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-to">To (day, included)</label>
+          <input id="f-to" type="date" value={f.to ?? ''} onChange={(e) => set('to', e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-practice">Demo and Sandbox sales</label>
+          <select id="f-practice" value={f.practice ?? 'exclude'} onChange={(e) => set('practice', e.target.value)}>
+            <option value="exclude">Leave out</option>
+            <option value="include">Include</option>
+            <option value="only">Only these</option>
+          </select>
+        </div>
+      </div>
+      {problem ? <Banner tone="bad">{problem}</Banner> : null}
+      <div className="actions">
+        <button className="primary" type="submit">Search</button>
+        <button type="button" onClick={() => { setF({}); onSearch({}); }}>Clear</button>
+      </div>
+    </form>
+  );
+}
+
+function Results({ query, headOffice, run }: { query: URLSearchParams; headOffice: boolean; run: number }) {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [forKey, setForKey] = useState(query.toString());
+  if (forKey !== query.toString()) {
+    setForKey(query.toString());
+    setCursors([]);
+  }
+  const cursor = cursors[cursors.length - 1];
+  const q = new URLSearchParams(query);
+  if (cursor) q.set('cursor', cursor);
+  const r = useLoad(`orders?${q}#${run}`, () => api.get('/orders', OrdersPageSchema, q));
+  const page = r.data;
+  return (
+    <section aria-labelledby="results-title">
+      <h2 id="results-title">Orders{page ? <span className="hint"> — page {cursors.length + 1}, {page.orders.length} shown, newest first</span> : null}</h2>
+      {r.error ? <Banner tone="bad" testId="orders-error">{r.error}</Banner> : null}
+      {!page ? (r.error ? null : <Loading what="orders" />) : page.orders.length === 0 ? <p className="hint" data-testid="orders-empty">No orders match.</p> : (
+        <div className="table-wrap">
+          <table className="orders" data-testid="orders-table">
+            <thead>
+              <tr><th scope="col">Created</th><th scope="col">Order</th><th scope="col">Counter</th><th scope="col">Cashier</th><th scope="col">Film · seats</th><th scope="col" className="num">Amount</th><th scope="col">State</th></tr>
+            </thead>
+            <tbody>
+              {page.orders.map((o: OrderRow) => (
+                <tr key={o.id} data-reference={o.reference}>
+                  <td>{lagosDayTime(o.createdAt)}</td>
+                  <td><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of order ${o.orderNo ?? o.reference}`}>{o.orderNo ?? o.reference}</Link></td>
+                  <td>{o.counterName}{headOffice ? <span className="hint"> · {o.branch}</span> : null}</td>
+                  <td>{o.cashier ?? '—'}</td>
+                  <td>{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
+                  <td className="num">{formatNaira(o.amountKobo)}</td>
+                  <td><StatePill state={o.state} practice={o.practice} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="actions pager">
+        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>‹ Newer 50</button>
+        <button type="button" disabled={!page?.nextCursor} onClick={() => page?.nextCursor && setCursors([...cursors, page.nextCursor])}>Older 50 ›</button>
+      </div>
+    </section>
+  );
+}
+
+function Export({ query }: { query: URLSearchParams }) {
+  const today = lagosDayOf(Date.now());
+  const [from, setFrom] = useState(query.get('from') ?? today);
+  const [to, setTo] = useState(query.get('to') ?? today);
+  const q = new URLSearchParams(query);
+  q.set('from', from);
+  q.set('to', to);
+  const ok = Boolean(from && to && from <= to);
+  return (
+    <section className="card" aria-labelledby="export-title">
+      <h2 id="export-title">Export to CSV</h2>
+      <p className="hint">Every order of the days chosen that matches the filters above (all pages), oldest first. Amounts in naira, times in Lagos.</p>
+      <div className="filter-grid">
+        <div className="field"><label htmlFor="x-from">From (day)</label><input id="x-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} /></div>
+        <div className="field"><label htmlFor="x-to">To (day, included)</label><input id="x-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} /></div>
+      </div>
+      <p className="actions">
+        {ok ? <a className="button" href={apiUrl('/orders.csv', q)} download data-testid="orders-csv">Download CSV</a> : <span className="field-error">Choose a first day on or before the last day.</span>}
+      </p>
+    </section>
+  );
+}
+
+function OrderHistory({ id }: { id: string }) {
+  const r = useLoad(`order/${id}`, () => api.get(`/orders/${encodeURIComponent(id)}`, OrderDetailSchema));
+  const d = r.data;
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <ScreenTitle aside={<Link to="/dashboard/orders" className="button">‹ Back to the search</Link>}>
+        <span id="screen-title">Order {d ? d.order.orderNo ?? d.order.reference : ''}</span>
+      </ScreenTitle>
+      {r.error ? <Banner tone="bad" testId="order-error">{r.error}</Banner> : null}
+      {!d ? (r.error ? null : <Loading what="the order" />) : (
+        <>
+          <div className="card order-facts" data-testid="order-facts">
+            <StatePill state={d.order.state} practice={d.order.practice} />
+            <dl>
+              <div><dt>Amount</dt><dd>{formatNaira(d.order.amountKobo)}</dd></div>
+              <div><dt>Counter</dt><dd>{d.order.counterName} (branch {d.order.branch})</dd></div>
+              <div><dt>Cashier</dt><dd>{d.order.cashier ?? '—'}</dd></div>
+              <div><dt>Counter reference</dt><dd>{d.order.reference}</dd></div>
+              <div><dt>Order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
+              <div><dt>Payment number</dt><dd>{d.order.payNo ?? '—'}</dd></div>
+              <div><dt>Film</dt><dd>{d.order.filmTitle ?? d.order.filmName ?? '—'}</dd></div>
+              <div><dt>Show</dt><dd>{[d.order.showDate, d.order.showTime].filter(Boolean).join(' ') || '—'}</dd></div>
+              <div><dt>Seats</dt><dd>{d.order.seats ?? '—'}{d.order.tickets ? ` (${d.order.tickets} tickets)` : ''}</dd></div>
+              <div><dt>Created</dt><dd>{lagosDayTime(d.order.createdAt)}</dd></div>
+            </dl>
+          </div>
+          <section className="card" aria-labelledby="history-title">
+            <h2 id="history-title">History as the counter recorded it</h2>
+            <div className="table-wrap">
+              <table data-testid="order-history">
+                <thead><tr><th scope="col">#</th><th scope="col">At (counter clock)</th><th scope="col">What</th><th scope="col">State</th><th scope="col">Numbers</th><th scope="col">Reached the Hub</th></tr></thead>
+                <tbody>
+                  {d.history.map((h) => (
+                    <tr key={h.seq}>
+                      <td>{h.seq}</td>
+                      <td>{lagosDayTimeSeconds(h.at)}</td>
+                      <td>{h.kind === 'order.created' ? 'Sale started' : h.kind === 'order.status' ? 'State changed' : h.kind}{h.note ? ` — ${h.note}` : ''}</td>
+                      <td>{h.status ? <StatePill state={h.status} /> : '—'}</td>
+                      <td>{[h.orderNo && `order ${h.orderNo}`, h.payNo && `payment ${h.payNo}`].filter(Boolean).join(', ') || '—'}</td>
+                      <td>{lagosTimeSeconds(h.receivedAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function OrdersScreen() {
+  const session = useDash((s) => s.session);
+  const route = useDash((s) => s.route);
+  const setQuery = useDash((s) => s.setQuery);
+  const scoped = branchQuery({ session, route });
+  const counters = useLoad(`counters?${scoped}`, () => api.get('/counters', CountersViewSchema, scoped));
+  const [problem, setProblem] = useState<string | null>(null);
+  // Search again with the same filters reads again (new sales may have come).
+  const [run, setRun] = useState(0);
+  if (route.orderId) return <OrderHistory id={route.orderId} />;
+  const query = searchQuery(route.query, scoped);
+  const onSearch = (f: OrderFilterForm) => {
+    const r = ordersQuery(f, parseNaira);
+    setProblem(r.problem);
+    if (r.problem) return;
+    const b = route.query.get('branch');
+    if (b) r.query.set('branch', b);
+    setRun((n) => n + 1);
+    setQuery(r.query);
+  };
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <ScreenTitle><span id="screen-title">Orders</span></ScreenTitle>
+      <Filters key={`filters:${route.query}`} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${c.branch})` : ''}` }))} onSearch={onSearch} problem={problem} />
+      <Results query={query} headOffice={session?.manager.role === 'head-office'} run={run} />
+      <Export key={`export:${query}`} query={query} />
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+// Today: the takings of the day at a glance, per hour beside the same weekday last week, then by
+// branch → counter → cashier. Refreshes by itself when the live feed reports a change.
+import { Fragment, useEffect } from 'react';
+import { addDays, lagosDayOf, LAGOS_OFFSET_MS, TodayViewSchema, type Tally, type TodayView } from '../../../../shared/hub-dashboard-contract';
+import { api } from '../api';
+import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
+import { HourChart } from '../components/HourChart';
+import { changeText, dayLong, dayShort, formatCount, formatNaira, lastWeekSoFar } from '../format';
+import { branchQuery, useDash } from '../store';
+import { useEvery, useLoad } from '../use-load';
+
+function Tile({ label, value, sub, tone, testId }: { label: string; value: string; sub?: string; tone?: 'good' | 'bad' | 'warn'; testId: string }) {
+  return (
+    <div className="tile" data-tone={tone} data-testid={testId}>
+      <span className="tile-label">{label}</span>
+      <span className="tile-value">{value}</span>
+      {sub ? <span className="tile-sub">{sub}</span> : null}
+    </div>
+  );
+}
+
+function TallyCells({ t }: { t: Tally }) {
+  return (
+    <>
+      <td className="num">{formatCount(t.paidCount)}</td>
+      <td className="num strong">{formatNaira(t.paidKobo)}</td>
+      <td className="num" data-zero={t.failedCount === 0 || undefined}>{formatCount(t.failedCount)}</td>
+      <td className="num" data-zero={t.cancelledCount === 0 || undefined}>{formatCount(t.cancelledCount)}</td>
+      <td className="num" data-zero={t.expiredCount === 0 || undefined}>{formatCount(t.expiredCount)}</td>
+      <td className="num" data-zero={t.openCount === 0 || undefined}>{formatCount(t.openCount)}</td>
+      <td className="num">{t.topupCount ? `${formatCount(t.topupCount)} · ${formatNaira(t.topupKobo)}` : '0'}</td>
+    </>
+  );
+}
+
+function Breakdown({ v }: { v: TodayView }) {
+  return (
+    <section className="card" aria-labelledby="breakdown-title">
+      <h2 id="breakdown-title">By branch, counter and cashier</h2>
+      {v.branches.length === 0 ? <p className="hint">No sales on this day yet.</p> : (
+        <div className="table-wrap">
+          <table className="breakdown" data-testid="breakdown">
+            <thead>
+              <tr>
+                <th scope="col">Where</th><th scope="col" className="num">Paid</th><th scope="col" className="num">Takings</th>
+                <th scope="col" className="num">Failed</th><th scope="col" className="num">Cancelled</th><th scope="col" className="num">Expired</th>
+                <th scope="col" className="num">Still open</th><th scope="col" className="num">Top-ups</th>
+              </tr>
+            </thead>
+            <tbody>
+              {v.branches.map((b) => (
+                <Fragment key={b.branch}>
+                  <tr className="row-branch" data-branch={b.branch}>
+                    <th scope="row">Branch {b.branch}</th>
+                    <TallyCells t={b} />
+                  </tr>
+                  {b.counters.map((c) => (
+                    <Fragment key={c.counterId}>
+                      <tr className="row-counter" data-counter={c.counterName}>
+                        <th scope="row"><span className="indent-1">{c.counterName}</span></th>
+                        <TallyCells t={c} />
+                      </tr>
+                      {c.cashiers.map((k) => (
+                        <tr className="row-cashier" key={k.cashier} data-cashier={k.cashier}>
+                          <th scope="row"><span className="indent-2">{k.cashier || 'no cashier named'}</span></th>
+                          <TallyCells t={k} />
+                        </tr>
+                      ))}
+                    </Fragment>
+                  ))}
+                </Fragment>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr><th scope="row">All</th><TallyCells t={v.totals} /></tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+      <p className="hint">Top-ups are counted per counter (the journal does not name their cashier).</p>
+    </section>
+  );
+}
+
+export function TodayScreen() {
+  const route = useDash((s) => s.route);
+  const session = useDash((s) => s.session);
+  const setQuery = useDash((s) => s.setQuery);
+  const changes = useDash((s) => s.live.changes);
+  const todayDay = lagosDayOf(Date.now());
+  const day = route.query.get('day') ?? todayDay;
+  const query = branchQuery({ session, route }, { day: route.query.get('day') });
+  const r = useLoad(`today?${query}`, () => api.get('/today', TodayViewSchema, query));
+  // A payment changed somewhere: the day's numbers follow (at most every 2 s).
+  useEffect(() => {
+    if (changes === 0 || day !== todayDay) return;
+    const t = setTimeout(r.reload, 2000);
+    return () => clearTimeout(t);
+  }, [changes, day, todayDay, r.reload]);
+  useEvery(60_000, r.reload);
+
+  const go = (d: string) => {
+    const q = new URLSearchParams(route.query);
+    if (d === todayDay) q.delete('day');
+    else q.set('day', d);
+    setQuery(q);
+  };
+  const v = r.data;
+  const isToday = day === todayDay;
+  const hourNow = isToday ? new Date(Date.now() + LAGOS_OFFSET_MS).getUTCHours() : null;
+  const lwSoFar = v ? (hourNow === null ? v.hourly.reduce((a, p) => a + p.lastWeekPaidKobo, 0) : lastWeekSoFar(v.hourly, hourNow)) : 0;
+  const change = v ? changeText(v.totals.paidKobo, lwSoFar) : null;
+
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <ScreenTitle aside={
+        <div className="day-nav" role="group" aria-label="Day">
+          <button type="button" onClick={() => go(addDays(day, -1))} aria-label="Previous day">‹ Earlier</button>
+          <input type="date" aria-label="Day shown" value={day} max={todayDay} onChange={(e) => e.target.value && go(e.target.value)} />
+          <button type="button" onClick={() => go(addDays(day, 1))} disabled={day >= todayDay} aria-label="Next day">Later ›</button>
+          {!isToday ? <button type="button" onClick={() => go(todayDay)}>Today</button> : null}
+        </div>
+      }>
+        <span id="screen-title">{isToday ? 'Today' : 'Takings'}</span> <span className="title-day">{dayLong(day)}</span>
+      </ScreenTitle>
+      {r.error ? <Banner tone="bad">{r.error} <button type="button" onClick={r.reload}>Try again</button></Banner> : null}
+      {!v ? (r.error ? null : <Loading what="the day's takings" />) : (
+        <>
+          <div className="tiles" data-testid="today-tiles">
+            <Tile testId="tile-takings" label="Takings (paid)" value={formatNaira(v.totals.paidKobo)}
+              sub={`${formatCount(v.totals.paidCount)} paid${change ? ` · ${change} against ${dayShort(v.lastWeekDay)}${isToday ? ' by this hour' : ''}` : ''}`} tone="good" />
+            <Tile testId="tile-failed" label="Failed" value={formatCount(v.totals.failedCount)} tone={v.totals.failedCount ? 'bad' : undefined} />
+            <Tile testId="tile-cancelled" label="Cancelled" value={formatCount(v.totals.cancelledCount)} />
+            <Tile testId="tile-expired" label="Expired" value={formatCount(v.totals.expiredCount)} />
+            <Tile testId="tile-open" label="Still open" value={formatCount(v.totals.openCount)} tone={v.totals.openCount ? 'warn' : undefined}
+              sub={v.totals.openCount ? 'see Needs attention' : undefined} />
+            <Tile testId="tile-topups" label="Top-ups" value={formatNaira(v.totals.topupKobo)} sub={`${formatCount(v.totals.topupCount)} sent`} />
+          </div>
+          {v.totals.openCount ? <p className="hint"><Link to="/dashboard/attention">Open Needs attention</Link> for the payments still open.</p> : null}
+          <section className="card">
+            <HourChart points={v.hourly} dayLabel={isToday ? 'Today' : dayShort(v.day)} lastWeekLabel={`${dayShort(v.lastWeekDay)} (last week)`} currentHour={hourNow} />
+          </section>
+          <Breakdown v={v} />
+          {v.practice.paidCount + v.practice.failedCount + v.practice.openCount > 0 ? (
+            <p className="hint" data-testid="practice-note">
+              Demo and Sandbox (practice, no real money, not in the takings): {formatCount(v.practice.paidCount)} paid for {formatNaira(v.practice.paidKobo)}.
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
