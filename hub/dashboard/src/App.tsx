@@ -111,7 +111,7 @@ function Frame() {
                 <Link to={withBranch(`${BASE}${s.id}`, branch)} className="nav-item" aria-current={route.screen === s.id ? 'page' : undefined}>
                   {s.label}
                   {s.id === 'attention' && n > 0 ? <span className="badge" aria-label={`, ${n} to handle`}>{n}</span> : null}
-                  <kbd aria-hidden="true">Alt+{i + 1}</kbd>
+                  <kbd aria-hidden="true" title={`Alt+${i + 1}`}><span className="kbd-alt">Alt+</span>{i + 1}</kbd>
                 </Link>
               </li>
             ))}

@@ -9,7 +9,7 @@ import { MAX_PROGRAMME_CSV_CHARS } from '../../../../shared/programme';
 import { PROGRAMME_COLUMNS } from '../../../../shared/programme-csv';
 import { api, apiUrl, errorText } from '../api';
 import { Banner, Loading, ScreenTitle } from '../components/bits';
-import { dayLong, formatCount } from '../format';
+import { dayLong, dayShort, formatCount } from '../format';
 import { errorLine, importOutcome, programmeDays, ticketTypeText, versionLine } from '../programme-view';
 import { currentBranch, useDash } from '../store';
 import { useLoad } from '../use-load';
@@ -24,7 +24,7 @@ function ProgrammeFacts({ v }: { v: DashProgrammeView }) {
           <div><dt>Films</dt><dd>{formatCount(v.films)}</dd></div>
           <div><dt>Screens</dt><dd>{formatCount(v.screens)}</dd></div>
           <div><dt>Shows</dt><dd>{formatCount(v.shows)}</dd></div>
-          <div><dt>Days</dt><dd>{v.firstDate ? (v.firstDate === v.lastDate ? v.firstDate : `${v.firstDate} to ${v.lastDate}`) : '—'}</dd></div>
+          <div><dt>Days</dt><dd>{v.firstDate ? (v.firstDate === v.lastDate ? dayShort(v.firstDate) : `${dayShort(v.firstDate)} to ${dayShort(v.lastDate ?? v.firstDate)}`) : '—'}</dd></div>
         </dl>
       ) : null}
       {v.version > 0 ? <p className="hint">Every counter of the branch gets this version within seconds (and when it reconnects after being offline).</p> : null}
