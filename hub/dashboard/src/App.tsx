@@ -1,5 +1,5 @@
 // The dashboard's frame: login or setup when there is no session; otherwise the top bar (screens by
-// Alt+1…6, the branch in view, theme, logout) and the screen the URL names.
+// Alt+1…8, the branch in view, theme, logout) and the screen the URL names.
 import { useEffect, useState, type ReactElement } from 'react';
 import { AttentionViewSchema, CountersViewSchema } from '../../../shared/hub-dashboard-contract';
 import { api } from './api';
@@ -9,7 +9,9 @@ import { AttentionScreen } from './screens/Attention';
 import { CountersScreen } from './screens/Counters';
 import { LiveScreen } from './screens/Live';
 import { OrdersScreen } from './screens/Orders';
+import { ProgrammeScreen } from './screens/Programme';
 import { ShiftsScreen } from './screens/Shifts';
+import { ShowsScreen } from './screens/Shows';
 import { TodayScreen } from './screens/Today';
 import { BASE, currentBranch, SCREENS, useDash, type ScreenId, type ThemeChoice } from './store';
 import { useEvery, useLoad } from './use-load';
@@ -95,6 +97,7 @@ function Frame() {
   const n = attention.data?.lines.length ?? 0;
   const screen: Record<ScreenId, ReactElement> = {
     today: <TodayScreen />, live: <LiveScreen />, attention: <AttentionScreen />, shifts: <ShiftsScreen />, orders: <OrdersScreen />, counters: <CountersScreen />,
+    shows: <ShowsScreen />, programme: <ProgrammeScreen />,
   };
   return (
     <div className="frame">
@@ -108,7 +111,7 @@ function Frame() {
                 <Link to={withBranch(`${BASE}${s.id}`, branch)} className="nav-item" aria-current={route.screen === s.id ? 'page' : undefined}>
                   {s.label}
                   {s.id === 'attention' && n > 0 ? <span className="badge" aria-label={`, ${n} to handle`}>{n}</span> : null}
-                  <kbd aria-hidden="true">Alt+{i + 1}</kbd>
+                  <kbd aria-hidden="true" title={`Alt+${i + 1}`}><span className="kbd-alt">Alt+</span>{i + 1}</kbd>
                 </Link>
               </li>
             ))}

@@ -14,6 +14,8 @@ export const SCREENS = [
   { id: 'shifts', label: 'Shifts' },
   { id: 'orders', label: 'Orders' },
   { id: 'counters', label: 'Counters' },
+  { id: 'shows', label: 'Shows' },
+  { id: 'programme', label: 'Programme' },
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
