@@ -102,7 +102,11 @@ export type Programme = z.infer<typeof ProgrammeSchema>;
 /** Where the counter's copy came from. */
 export const ProgrammeSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('csv'), fileName: z.string(), importedAt: z.number(), by: z.string() }),
-  z.object({ kind: z.literal('hub'), version: z.number().int().nonnegative(), receivedAt: z.number() }),
+  z.object({
+    kind: z.literal('hub'), version: z.number().int().nonnegative(), receivedAt: z.number(),
+    /** The enrollment the copy came with: versions are only compared within one Hub enrollment. */
+    counterId: z.string().optional(),
+  }),
 ]);
 export type ProgrammeSource = z.infer<typeof ProgrammeSourceSchema>;
 

@@ -148,8 +148,11 @@ export async function createCore(deps: CoreDeps) {
     onStatus: () => bar.publish(),
     // The branch's programme from the Hub enters through the same door as a CSV import.
     programme: {
-      heldVersion: () => programme.store.hubVersion(),
-      replace: (version, p) => void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now() }, p),
+      heldVersion: (counterId) => {
+        const s = programme.store.source();
+        return s?.kind === 'hub' && s.counterId === counterId ? s.version : null;
+      },
+      replace: (version, p, counterId) => void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now(), counterId }, p),
     },
   });
   const modules = [

@@ -58,8 +58,9 @@ export interface HubModuleDeps {
   onStatus: () => void;
   /** The counter's programme: the Hub version of its copy (null: none from the Hub), and the one way in. */
   programme?: {
-    heldVersion(): number | null;
-    replace(version: number, programme: Programme): void;
+    /** The Hub version of the copy, when it came with this enrollment (`counterId`). */
+    heldVersion(counterId: string): number | null;
+    replace(version: number, programme: Programme, counterId: string): void;
   };
   client?: HubClient;
   timers?: Timers;
@@ -192,15 +193,15 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
     const p = deps.programme!;
     // Until the copy is at the version told (a change told while fetching is fetched next).
     for (let tries = 0; tries < 5; tries++) {
-      const held = p.heldVersion();
-      if (held !== null && held >= programmeWanted) return;
       const c = connection();
       if (!c || !running) return;
+      const held = p.heldVersion(c.counterId);
+      if (held !== null && held >= programmeWanted) return;
       try {
         const got = await client.call(c, 'GET', '/programme', undefined, HubProgrammeSchema, { timeoutMs: CHECK_TIMEOUT_MS });
         if (got.programme === null || got.version === 0) return;
         if (held === null || got.version > held) {
-          p.replace(got.version, got.programme);
+          p.replace(got.version, got.programme, c.counterId);
           logger.info('hub: programme received', { version: got.version, shows: got.programme.shows.length });
         }
         if (got.version >= programmeWanted) return;

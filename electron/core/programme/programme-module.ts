@@ -44,7 +44,10 @@ export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 
       const first = parsed.error.issues[0];
       throw new AppError('VALIDATION', `The programme cannot be used: ${first?.message ?? 'it is not a programme'}`, { fields: issueFields(parsed.error.issues) });
     }
-    const held = store.hubVersion();
+    // Versions count up per Hub: a copy from another enrollment (a new Hub, or the same one rebuilt)
+    // says nothing about this one's numbers.
+    const current = store.source();
+    const held = current?.kind === 'hub' && (current.counterId ?? null) === (source.kind === 'hub' ? source.counterId ?? null : null) ? current.version : null;
     if (source.kind === 'hub' && held !== null && source.version <= held) {
       return { replaced: false, reason: `This counter already has version ${held} of the programme from the Hub`, summary: store.summary() };
     }

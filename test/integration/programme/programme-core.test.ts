@@ -127,5 +127,11 @@ describe('the programme through the core', () => {
     expect((await call<ProgrammeSummary>(core, 'programme.summary', {})).source).toMatchObject({ kind: 'hub', version: 7 });
     await expect(call(core, 'programme.charge', { showId: dune.id, ticketType: 'Adult', seats: 'F9', sn: 'DEMO-POS-0001' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(() => core.replaceProgramme({ kind: 'hub', version: 8, receivedAt: Date.now() }, { ...hubCopy, films: [] })).toThrow(/not in the programme/);
+
+    // Versions are compared within one enrollment only: a counter joined to a new (or rebuilt) Hub
+    // takes that Hub's version 1 over the old Hub's version 7, then refuses a repeat of it.
+    expect(core.replaceProgramme({ kind: 'hub', version: 1, receivedAt: Date.now(), counterId: 'ctr_new' }, hubCopy).replaced).toBe(true);
+    expect(core.replaceProgramme({ kind: 'hub', version: 1, receivedAt: Date.now(), counterId: 'ctr_new' }, hubCopy)).toMatchObject({ replaced: false });
+    expect((await call<ProgrammeSummary>(core, 'programme.summary', {})).source).toMatchObject({ kind: 'hub', version: 1, counterId: 'ctr_new' });
   });
 });
