@@ -83,11 +83,19 @@ export function hubLinkStatus(i: {
   sync: SyncState;
   toSync: number;
   lastCheck: LastCheck | null;
+  /** The sync pusher stopped for good (see SyncPusher.problem). */
+  syncProblem?: string | null;
 }): HubStatus {
   if (!i.saved) return HUB_NOT_SET_UP;
   const { url } = i.saved;
   const waiting = i.toSync > 0 ? `${plural(i.toSync, 'event')} ${i.toSync === 1 ? 'waits' : 'wait'} to be sent` : 'nothing waits to be sent';
   if (i.saved.revokedAt !== null) return { state: 'revoked', toSync: i.toSync, detail: i.saved.revokedWhy ?? HUB_REVOKED_TEXT };
+  if (i.syncProblem) {
+    return {
+      state: 'offline', toSync: i.toSync,
+      detail: `This counter's journal no longer matches the Hub's copy, so syncing stopped (${i.syncProblem.replace(/ Syncing stopped; tell the Hub administrator\.$/, '')}). Sales go on. To send this counter's records again, the manager revokes it on the Hub and you join again with a new code (Settings → Hub → Leave, then Join).`,
+    };
+  }
   if (i.relayHealthy && i.sync !== 'offline') {
     return { state: 'connected', toSync: i.toSync, detail: `Connected to the Hub at ${url}: payment notifications come through it; ${waiting}.` };
   }
@@ -239,7 +247,7 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
   const statusPart = (): HubStatus => {
     const s = saved();
     if (!s) return HUB_NOT_SET_UP;
-    return hubLinkStatus({ saved: s, relayHealthy: running && relay.healthy(), sync: running ? pusher.state() : 'off', toSync: pusher.queueLength(), lastCheck });
+    return hubLinkStatus({ saved: s, relayHealthy: running && relay.healthy(), sync: running ? pusher.state() : 'off', toSync: pusher.queueLength(), lastCheck, syncProblem: running ? pusher.problem() : null });
   };
 
   const warnings = (s: HubSaved): string[] => {

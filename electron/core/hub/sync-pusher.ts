@@ -73,6 +73,8 @@ export interface SyncPusher {
   queueLength(): number;
   state(): SyncState;
   lastSyncAt(): number | null;
+  /** Why syncing stopped for good until a new enrollment (a conflict, a journal older than the Hub's copy), or null. */
+  problem(): string | null;
   /** Forget the Hub's position (a new enrollment starts again from the first event). */
   reset(): void;
 }
@@ -336,6 +338,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     queueLength: () => queue,
     state: () => current,
     lastSyncAt: () => lastSync,
+    problem: () => halted,
     reset() {
       generation += 1;
       inFlight?.abort();

@@ -43,4 +43,9 @@ describe('hub.enroll arguments', () => {
     expect(r.success).toBe(false);
     expect(r.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['code', 'hubUrl']);
   });
+  it('a journal older than the Hub\'s copy (restored from a backup) says so and what to do, even with the relay up', () => {
+    const r = hubLinkStatus({ ...base, relayHealthy: true, sync: 'offline', toSync: 0, syncProblem: 'the Hub holds 40 events of this counter but this journal has 12: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.' });
+    expect(r.state).toBe('offline');
+    expect(r.detail).toMatch(/no longer matches the Hub's copy.*holds 40 events.*12.*Sales go on.*join again with a new code/);
+  });
 });
