@@ -51,6 +51,7 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
         verifiedDetail: 'clientAuthKey, timestamp window and provider signature checked', now,
       });
       if (!r.duplicate) ctx.metrics.received.inc({ kind: 'pos' });
+      ctx.relay.announce(r.counterIds);
       return reply.code(200).send(WEBHOOK_SUCCESS);
     });
 
@@ -64,6 +65,7 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
         verifiedDetail: 'not verified by the Hub (the counter checks sha512 with its bills secret)', now: ctx.now(),
       });
       if (!r.duplicate) ctx.metrics.received.inc({ kind: 'bills' });
+      ctx.relay.announce(r.counterIds);
       return reply.code(200).send(WEBHOOK_SUCCESS);
     });
   });

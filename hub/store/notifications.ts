@@ -80,8 +80,11 @@ async function addDeliveries(
 
 /**
  * One statement, so one round trip and atomic without BEGIN/COMMIT: store the notification, route
- * it (owner, else branch, else everyone), add its deliveries and log lines, and NOTIFY the instances.
- * A byte-identical repeat inserts nothing and is logged as a duplicate.
+ * it (owner, else branch, else everyone), add its deliveries and log lines. A byte-identical repeat
+ * inserts nothing and is logged as a duplicate. No NOTIFY in it: PostgreSQL holds one global lock
+ * from a NOTIFYing transaction's commit until its WAL flush ends, so a NOTIFY here made every
+ * webhook's commit wait for the previous one's fsync (no group commit). The caller announces the
+ * counters afterwards (RelayHub.announce -> notifyCounters).
  */
 const INGEST_SQL = `
   with n as (
@@ -103,17 +106,14 @@ const INGEST_SQL = `
       select 1 as o, 'received' as step, null::text as counter_id, $9::text as detail
       union all select 2, 'verified', null, $10::text
       union all select 3, 'routed', t.id, t.why from targets t) x
-    order by x.o, x.counter_id),
-  notified as (
-    select pg_notify($11, case when length(string_agg(id, ',')) > 7000 then '*' else string_agg(id, ',' order by id) end) as x
-      from targets where exists (select 1 from n) having count(*) > 0)
-  select (select id from n) as id, (select array_agg(id order by id) from targets) as counters, (select count(*) from notified) as notified`;
+    order by x.o, x.counter_id)
+  select (select id from n) as id, (select array_agg(id order by id) from targets) as counters`;
 
 export async function ingestNotification(db: HubDb, n: IngestInput): Promise<IngestResult> {
   const hash = sha256(n.body);
   const rows = await db.query<{ id: unknown; counters: string[] | string | null }>(INGEST_SQL, [
     n.kind, n.now, n.orderKeys[0] ?? null, n.branch, JSON.stringify(n.headers), n.body, hash, n.orderKeys.filter(Boolean),
-    `${n.kind} notification, ${n.body.length} bytes`, n.verifiedDetail, RELAY_CHANNEL,
+    `${n.kind} notification, ${n.body.length} bytes`, n.verifiedDetail,
   ]);
   const r = rows[0]!;
   if (r.id === null || r.id === undefined) {
@@ -123,6 +123,17 @@ export async function ingestNotification(db: HubDb, n: IngestInput): Promise<Ing
     return { notificationId: id, duplicate: true, counterIds: [] };
   }
   return { notificationId: String(num(r.id)), duplicate: false, counterIds: pgTextArray(r.counters) };
+}
+
+/**
+ * Tells every instance (this one too) that these counters have new deliveries. Its own statement,
+ * committed without waiting for the WAL flush: a NOTIFY is not durable anyway, and one lost (a
+ * crash between the ingest's commit and this) only delays, because every relay stream re-reads its
+ * pending deliveries on each heartbeat.
+ */
+export async function notifyCounters(db: SqlRunner, counterIds: string[]): Promise<void> {
+  if (counterIds.length === 0) return;
+  await db.query(`select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [RELAY_CHANNEL, notifyPayload(counterIds)]);
 }
 
 /** text[] arrives as an array from both drivers, or as '{a,b}' text from some type setups. */
