@@ -6,6 +6,7 @@ import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
 import type { RelayHub } from './relay/relay-hub';
 import type { RateLimiter } from './relay/rate-limit';
+import type { IngestInput, IngestResult } from './store/notifications';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
 export interface HubLimits {
@@ -28,6 +29,8 @@ export interface DashboardContext {
 
 export interface HubContext {
   db: HubDb;
+  /** Stores a provider notification (batched with those arriving meanwhile); resolves once it is committed. */
+  ingest: (n: IngestInput) => Promise<IngestResult>;
   relay: RelayHub;
   metrics: HubMetrics;
   now: () => number;

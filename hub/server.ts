@@ -18,7 +18,7 @@ import { RateLimiter } from './relay/rate-limit';
 import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/dashboard';
 import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';
-import { pruneOlderThan } from './store/notifications';
+import { createIngestBatcher, pruneOlderThan } from './store/notifications';
 import { programmeVersion } from './store/programme';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
@@ -94,7 +94,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
     live,
   };
   const ctx: HubContext = {
-    db: o.db, relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
+    db: o.db, ingest: createIngestBatcher(o.db), relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
     metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),

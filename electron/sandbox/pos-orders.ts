@@ -90,6 +90,7 @@ export class PosOrderStore {
       senderName: '',
       senderAccount: '',
       webhook: newDeliveryStatus(),
+      queriedAt: [],
     };
     this.orders.set(o.orderNo, o);
     this.byOut.set(this.outKey(o.headMerchantId, o.outOrderNo), o.orderNo);
@@ -105,6 +106,11 @@ export class PosOrderStore {
       });
     }
     return structuredClone(o);
+  }
+
+  /** Records a merchant's status query of this order (the control API lists them per order). */
+  noteQuery(orderNo: string): void {
+    this.orders.get(orderNo)?.queriedAt.push(this.ctx.clock.now());
   }
 
   existsOut(headMerchantId: string, outOrderNo: string): boolean {

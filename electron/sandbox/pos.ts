@@ -90,6 +90,7 @@ export function createPosRoutes(ctx: SandboxContext, store: PosOrderStore): ApiR
     const by = exactlyOne(p, 'outOrderNo', 'orderNo');
     const found = by.key === 'orderNo' ? store.find({ orderNo: by.value }) : store.find({ outOrderNo: by.value, headMerchantId });
     const o = ownOrder(headMerchantId, merchantId, found);
+    store.noteQuery(o.orderNo);
     return posOk(ctx, merchant, store.details(o));
   }
 

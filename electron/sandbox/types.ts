@@ -44,6 +44,8 @@ export interface SandboxPosOrder {
   senderName: string;
   senderAccount: string;
   webhook: DeliveryStatus;
+  /** When (sandbox clock) the merchant asked qryOrderDetail about this order, in order: what polling cost. */
+  queriedAt: number[];
 }
 
 export interface SandboxTopup {

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../electron/core/webhook/webhook-types';
 import type { HubContext } from '../context';
-import { ingestNotification, type NotificationKind } from '../store/notifications';
+import type { NotificationKind } from '../store/notifications';
 import { billsRoutingKeys, checkPosWebhook } from '../webhook/verify-pos';
 
 export const PROVIDER_PATHS = { pos: '/provider/pos-webhook', bills: '/provider/bills-callback' } as const;
@@ -46,11 +46,12 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       const headers: Record<string, string> = {};
       if (tranId) headers[ctx.tranIdHeader] = tranId;
       if (branch) headers.merchantId = branch;
-      const r = await ingestNotification(ctx.db, {
+      const r = await ctx.ingest({
         kind: 'pos', headers, body: text, orderKeys: tranId ? [tranId] : [], branch: branch || null,
         verifiedDetail: 'clientAuthKey, timestamp window and provider signature checked', now,
       });
       if (!r.duplicate) ctx.metrics.received.inc({ kind: 'pos' });
+      ctx.relay.announce(r.counterIds);
       return reply.code(200).send(WEBHOOK_SUCCESS);
     });
 
@@ -59,11 +60,12 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       const text = typeof req.body === 'string' ? req.body : '';
       const keys = billsRoutingKeys(text);
       if (!keys) return refuse(reply, 'bills', 400, C.malformed, 'body is not a bills callback');
-      const r = await ingestNotification(ctx.db, {
+      const r = await ctx.ingest({
         kind: 'bills', headers: {}, body: text, orderKeys: keys.orderKeys, branch: null,
         verifiedDetail: 'not verified by the Hub (the counter checks sha512 with its bills secret)', now: ctx.now(),
       });
       if (!r.duplicate) ctx.metrics.received.inc({ kind: 'bills' });
+      ctx.relay.announce(r.counterIds);
       return reply.code(200).send(WEBHOOK_SUCCESS);
     });
   });

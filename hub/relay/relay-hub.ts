@@ -6,7 +6,7 @@
 // gets `event: programme` with the version (and each stream gets the current one when it opens).
 import type { ServerResponse } from 'node:http';
 import type { HubDb } from '../db/adapter';
-import { markRelayed, pendingDeliveries, RELAY_CHANNEL, REVOKED_PREFIX, type PendingDelivery } from '../store/notifications';
+import { markRelayed, notifyCounters, pendingDeliveries, RELAY_CHANNEL, REVOKED_PREFIX, type PendingDelivery } from '../store/notifications';
 import { readProgrammeNotice } from '../store/programme';
 
 export const REVOKED_EVENT = { code: 'HUB_COUNTER_REVOKED', message: 'This counter was removed from the Hub by its manager. Ask them for a new enrollment code.' };
@@ -40,6 +40,8 @@ const BATCH = 200;
 export class RelayHub {
   private streams = new Map<string, Set<RelayStream>>();
   private unlisten: (() => Promise<void>) | null = null;
+  private toAnnounce = new Set<string>();
+  private announcing = false;
 
   constructor(private readonly o: RelayHubOptions) {}
 
@@ -103,6 +105,35 @@ export class RelayHub {
       this.send(s, 'revoked', null, event);
       s.res.end();
       this.drop(s);
+    }
+  }
+
+  /**
+   * This instance just committed deliveries for these counters: its own streams are woken at once,
+   * and the other instances are told by NOTIFY, one per burst (ids gathered while the previous one
+   * is in flight). Never awaited by the provider's answer: the deliveries are already stored.
+   */
+  announce(counterIds: string[]): void {
+    for (const id of counterIds) {
+      this.wake(id);
+      this.toAnnounce.add(id);
+    }
+    if (!this.announcing && this.toAnnounce.size > 0) void this.sendAnnouncements();
+  }
+
+  private async sendAnnouncements(): Promise<void> {
+    this.announcing = true;
+    try {
+      while (this.toAnnounce.size > 0) {
+        const ids = [...this.toAnnounce];
+        this.toAnnounce.clear();
+        await notifyCounters(this.o.db, ids);
+      }
+    } catch (e) {
+      this.toAnnounce.clear(); // the heartbeats' re-reads deliver them
+      this.o.onError(e);
+    } finally {
+      this.announcing = false;
     }
   }
 

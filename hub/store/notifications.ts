@@ -79,50 +79,138 @@ async function addDeliveries(
 }
 
 /**
- * One statement, so one round trip and atomic without BEGIN/COMMIT: store the notification, route
- * it (owner, else branch, else everyone), add its deliveries and log lines, and NOTIFY the instances.
- * A byte-identical repeat inserts nothing and is logged as a duplicate.
+ * One statement for a whole batch of notifications, so one round trip and one commit however many
+ * arrived together, atomic without BEGIN/COMMIT: store each notification, route it (the owner of its
+ * order, else every counter of its branch, else every counter), add its deliveries and log lines.
+ * A byte-identical repeat inserts nothing (the caller logs it as a duplicate). A batch must not hold
+ * the same (kind, body) twice: the second would read as new. No NOTIFY in it: PostgreSQL holds one
+ * global lock from a NOTIFYing transaction's commit until its WAL flush ends, which made every
+ * webhook's commit wait for the previous one's fsync; the caller announces the counters afterwards
+ * (RelayHub.announce -> notifyCounters).
  */
 const INGEST_SQL = `
-  with n as (
-    insert into notifications (kind, received_at, order_no, branch, headers, body, body_hash) values ($1, $2, $3, $4, $5, $6, $7)
-    on conflict (kind, body_hash) do nothing returning id),
+  with input as (
+    select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+      with ordinality as t(kind, received_at, order_no, branch, headers, body, body_hash, received_detail, verified_detail, i)),
+  n as (
+    insert into notifications (kind, received_at, order_no, branch, headers, body, body_hash)
+    select kind, received_at, order_no, branch, headers::jsonb, body, body_hash from input order by i
+    on conflict (kind, body_hash) do nothing returning id, kind, body_hash),
+  fresh as (select i.i, n.id, i.received_at from input i join n on n.kind = i.kind and n.body_hash = i.body_hash),
   owner as (
-    select c.id, o.order_key as key from order_owners o join counters c on c.id = o.counter_id
-     where o.order_key = any($8::text[]) and c.revoked_at is null limit 1),
-  br as (select id from counters where branch = $4 and revoked_at is null and not exists (select 1 from owner)),
-  everyone as (select id from counters where revoked_at is null and not exists (select 1 from owner) and not exists (select 1 from br)),
+    select distinct on (k.i) k.i, c.id, o.order_key as key
+      from unnest($10::bigint[], $11::text[]) as k(i, key)
+      join order_owners o on o.order_key = k.key join counters c on c.id = o.counter_id and c.revoked_at is null
+     order by k.i, o.order_key),
+  live as (select id, branch from counters where revoked_at is null),
   targets as (
-    select id, 'owner of order ' || key as why from owner
-    union all select id, 'order not yet known: every counter of branch ' || $4::text from br
-    union all select id, 'order and branch not known: every counter' from everyone),
-  d as (insert into deliveries (notification_id, counter_id, created_at, replay) select n.id, t.id, $2, false from n, targets t),
+    select i, id, 'owner of order ' || key as why from owner
+    union all
+    select i.i, c.id, 'order not yet known: every counter of branch ' || i.branch
+      from input i join live c on c.branch = i.branch where not exists (select 1 from owner o where o.i = i.i)
+    union all
+    select i.i, c.id, 'order and branch not known: every counter'
+      from input i cross join live c
+     where not exists (select 1 from owner o where o.i = i.i) and not exists (select 1 from live b where b.branch = i.branch)),
+  d as (
+    insert into deliveries (notification_id, counter_id, created_at, replay)
+    select f.id, t.id, f.received_at, false from fresh f join targets t on t.i = f.i order by f.i, t.id),
   l as (
     insert into delivery_log (notification_id, at, step, counter_id, detail)
-    select n.id, $2, x.step, x.counter_id, x.detail from n, (
-      select 1 as o, 'received' as step, null::text as counter_id, $9::text as detail
-      union all select 2, 'verified', null, $10::text
-      union all select 3, 'routed', t.id, t.why from targets t) x
-    order by x.o, x.counter_id),
-  notified as (
-    select pg_notify($11, case when length(string_agg(id, ',')) > 7000 then '*' else string_agg(id, ',' order by id) end) as x
-      from targets where exists (select 1 from n) having count(*) > 0)
-  select (select id from n) as id, (select array_agg(id order by id) from targets) as counters, (select count(*) from notified) as notified`;
+    select f.id, f.received_at, x.step, x.counter_id, x.detail from fresh f join (
+      select i, 1 as o, 'received' as step, null::text as counter_id, received_detail as detail from input
+      union all select i, 2, 'verified', null, verified_detail from input
+      union all select i, 3, 'routed', id, why from targets) x on x.i = f.i
+    order by f.i, x.o, x.counter_id)
+  select i.i, f.id, (select array_agg(t.id order by t.id) from targets t where t.i = i.i) as counters
+    from input i left join fresh f on f.i = i.i order by i.i`;
 
-export async function ingestNotification(db: HubDb, n: IngestInput): Promise<IngestResult> {
-  const hash = sha256(n.body);
-  const rows = await db.query<{ id: unknown; counters: string[] | string | null }>(INGEST_SQL, [
-    n.kind, n.now, n.orderKeys[0] ?? null, n.branch, JSON.stringify(n.headers), n.body, hash, n.orderKeys.filter(Boolean),
-    `${n.kind} notification, ${n.body.length} bytes`, n.verifiedDetail, RELAY_CHANNEL,
+/** Stores a batch (see INGEST_SQL); the results are in the inputs' order. Repeats are logged as duplicates. */
+export async function ingestNotifications(db: HubDb, ns: IngestInput[]): Promise<IngestResult[]> {
+  if (ns.length === 0) return [];
+  const hashes = ns.map((n) => sha256(n.body));
+  const keyIdx: number[] = [];
+  const keys: string[] = [];
+  ns.forEach((n, i) => {
+    for (const k of n.orderKeys) {
+      if (!k) continue;
+      keyIdx.push(i + 1);
+      keys.push(k);
+    }
+  });
+  const rows = await db.query<{ i: unknown; id: unknown; counters: string[] | string | null }>(INGEST_SQL, [
+    ns.map((n) => n.kind), ns.map((n) => n.now), ns.map((n) => n.orderKeys[0] ?? null), ns.map((n) => n.branch), ns.map((n) => JSON.stringify(n.headers)),
+    ns.map((n) => n.body), hashes, ns.map((n) => `${n.kind} notification, ${n.body.length} bytes`), ns.map((n) => n.verifiedDetail), keyIdx, keys,
   ]);
-  const r = rows[0]!;
-  if (r.id === null || r.id === undefined) {
-    const existing = await db.query<{ id: unknown }>('select id from notifications where kind = $1 and body_hash = $2', [n.kind, hash]);
+  const results: IngestResult[] = [];
+  for (const [j, n] of ns.entries()) {
+    const r = rows.find((x) => num(x.i) === j + 1);
+    if (r && r.id !== null && r.id !== undefined) {
+      results.push({ notificationId: String(num(r.id)), duplicate: false, counterIds: pgTextArray(r.counters) });
+      continue;
+    }
+    const existing = await db.query<{ id: unknown }>('select id from notifications where kind = $1 and body_hash = $2', [n.kind, hashes[j]]);
     const id = String(num(existing[0]!.id));
     await log(db, id, n.now, 'duplicate', null, 'the same body arrived again: stored once, not relayed again');
-    return { notificationId: id, duplicate: true, counterIds: [] };
+    results.push({ notificationId: id, duplicate: true, counterIds: [] });
   }
-  return { notificationId: String(num(r.id)), duplicate: false, counterIds: pgTextArray(r.counters) };
+  return results;
+}
+
+export async function ingestNotification(db: HubDb, n: IngestInput): Promise<IngestResult> {
+  return (await ingestNotifications(db, [n]))[0]!;
+}
+
+/**
+ * Gathers the notifications that arrive while a batch is being stored into the next batch: under
+ * load, one round trip and one commit for many webhooks; alone, one at once. Each caller's promise
+ * settles when its own notification is stored (or its batch failed), so "stored before answered"
+ * holds for every webhook. A body already in the batch waits for the next one.
+ */
+export function createIngestBatcher(db: HubDb, maxBatch = 64): (n: IngestInput) => Promise<IngestResult> {
+  type Waiting = { n: IngestInput; key: string; ok: (r: IngestResult) => void; fail: (e: unknown) => void };
+  let queue: Waiting[] = [];
+  let busy = false;
+  const run = async (): Promise<void> => {
+    busy = true;
+    while (queue.length > 0) {
+      const batch: Waiting[] = [];
+      const seen = new Set<string>();
+      const rest: Waiting[] = [];
+      for (const w of queue) {
+        if (batch.length < maxBatch && !seen.has(w.key)) {
+          seen.add(w.key);
+          batch.push(w);
+        } else rest.push(w);
+      }
+      queue = rest;
+      try {
+        const rs = await ingestNotifications(db, batch.map((w) => w.n));
+        batch.forEach((w, i) => w.ok(rs[i]!));
+      } catch (e) {
+        // Nothing of the batch was stored; one at a time, so one bad notification fails only itself.
+        if (batch.length === 1) batch[0]!.fail(e);
+        else for (const w of batch) await ingestNotifications(db, [w.n]).then((rs) => w.ok(rs[0]!), w.fail);
+      }
+    }
+    busy = false;
+  };
+  return (n) =>
+    new Promise<IngestResult>((ok, fail) => {
+      queue.push({ n, key: `${n.kind}:${n.body}`, ok, fail });
+      if (!busy) void run();
+    });
+}
+
+/**
+ * Tells every instance (this one too) that these counters have new deliveries. Its own statement,
+ * committed without waiting for the WAL flush: a NOTIFY is not durable anyway, and one lost (a
+ * crash between the ingest's commit and this) only delays, because every relay stream re-reads its
+ * pending deliveries on each heartbeat.
+ */
+export async function notifyCounters(db: SqlRunner, counterIds: string[]): Promise<void> {
+  if (counterIds.length === 0) return;
+  await db.query(`select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [RELAY_CHANNEL, notifyPayload(counterIds)]);
 }
 
 /** text[] arrives as an array from both drivers, or as '{a,b}' text from some type setups. */

@@ -97,7 +97,8 @@ describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL',
     const url = cluster.createDatabase('two');
     const merchant = makeMerchant();
     const a = await startTestHub({ databaseUrl: url, merchant });
-    const b = await startTestHub({ databaseUrl: url, merchant });
+    // B's heartbeats (which also re-read) are far apart: only A's NOTIFY can bring the webhook to B in time.
+    const b = await startTestHub({ databaseUrl: url, merchant, heartbeatMs: 120_000 });
     try {
       const c = await enroll(a, 'On B', 'BR-X'); // enrolled through A, streams from B
       const s = new RelayClient(b.url, c.credential);

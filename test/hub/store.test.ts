@@ -7,7 +7,7 @@ import { openHubDb } from '../../hub/db/open';
 import { HubFailure } from '../../hub/errors';
 import { enrollCounter, issueEnrollCode, revokeCounter } from '../../hub/store/counters';
 import { readJournal, storeSyncBatch } from '../../hub/store/journal';
-import { ackDeliveries, ingestNotification, notificationLog, pendingDeliveries, pruneOlderThan } from '../../hub/store/notifications';
+import { ackDeliveries, createIngestBatcher, ingestNotification, ingestNotifications, notificationLog, pendingDeliveries, pruneOlderThan, type IngestInput } from '../../hub/store/notifications';
 import type { SyncEvent } from '../../shared/hub-contract';
 import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
 
@@ -92,6 +92,40 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
 
       expect(await pruneOlderThan(db, now + 1)).toBeGreaterThanOrEqual(3);
       expect(await notificationLog(db, owned.notificationId)).toBeNull();
+    });
+
+    it('a batch stores each notification routed on its own, in order; webhooks arriving together share a batch, repeats stay single', async () => {
+      const now = Date.now();
+      const mk = async (n: string, b: string) => enrollCounter(db, { code: (await issueEnrollCode(db, now, 10)).code, counterName: n, branch: b, appVersion: '1' }, now);
+      const p = await mk('P', 'BR-BATCH');
+      const q = await mk('Q', 'BR-BATCH');
+      await storeSyncBatch(db, q.counterId, [ev(1, 'ORDQ')], now);
+      const input = (body: string, keys: string[], branch: string | null = 'BR-BATCH'): IngestInput => ({ kind: 'pos', headers: { merchantId: branch ?? '' }, body, orderKeys: keys, branch, verifiedDetail: 'ok', now });
+      const rs = await ingestNotifications(db, [input('k1', ['ORDQ']), input('k2', ['NOPE']), input('k3', []), input('k1-old', ['ORDQ'])]);
+      expect(rs.map((r) => r.duplicate)).toEqual([false, false, false, false]);
+      expect(rs[0]!.counterIds).toEqual([q.counterId]);
+      expect(rs[1]!.counterIds.sort()).toEqual([p.counterId, q.counterId].sort());
+      expect(rs[3]!.counterIds).toEqual([q.counterId]);
+      expect(new Set(rs.map((r) => r.notificationId)).size).toBe(4);
+      expect((await notificationLog(db, rs[0]!.notificationId))!.steps.map((s) => [s.step, s.counterId])).toEqual([['received', null], ['verified', null], ['routed', q.counterId]]);
+      // Q gets its order's notifications and the branch's, in the order they came.
+      expect((await pendingDeliveries(db, q.counterId, 0, 100)).map((d) => d.body)).toEqual(['k1', 'k2', 'k3', 'k1-old']);
+      expect((await pendingDeliveries(db, p.counterId, 0, 100)).map((d) => d.body)).toEqual(['k2', 'k3']);
+
+      // Through the batcher: 20 at once, 3 of them the same body (one stored, two duplicates of it).
+      const ingest = createIngestBatcher(db, 8);
+      const bodies = Array.from({ length: 17 }, (_, i) => `burst-${i}`).concat(['same', 'same', 'same']);
+      const got = await Promise.all(bodies.map((b) => ingest(input(b, [], 'BR-BATCH'))));
+      expect(got.filter((r) => !r.duplicate)).toHaveLength(18);
+      const same = got.slice(17);
+      expect(same.filter((r) => r.duplicate)).toHaveLength(2);
+      expect(new Set(same.map((r) => r.notificationId)).size).toBe(1);
+      expect((await pendingDeliveries(db, p.counterId, 0, 100)).map((d) => d.body)).toEqual(['k2', 'k3', ...bodies.slice(0, 18)]);
+      // A notification the database refuses fails alone; the others of its batch are stored.
+      const bad = { ...input('bad', []), kind: 'nope' as IngestInput['kind'] };
+      const mixed = await Promise.allSettled([ingest(input('ok-1', [])), ingest(bad), ingest(input('ok-2', []))]);
+      expect(mixed.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((await pendingDeliveries(db, p.counterId, 0, 100)).slice(-2).map((d) => d.body)).toEqual(['ok-1', 'ok-2']);
     });
   });
 }

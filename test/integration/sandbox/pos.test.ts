@@ -147,6 +147,10 @@ describe('qryOrderDetail', () => {
     // Another branch of the same merchant does not see this branch's order.
     const otherBranch = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.otherBranch, orderNo });
     expect(otherBranch.json.code).toBe('00003');
+    // The two answered queries are on the order's record (what polling cost); refused ones are not.
+    const [o] = sb.listPosOrders();
+    expect(o!.queriedAt).toHaveLength(2);
+    expect(o!.queriedAt[0]).toBeGreaterThanOrEqual(o!.createdAt);
   });
 });
 
