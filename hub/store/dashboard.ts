@@ -160,32 +160,26 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     if (!c) b.counters.push((c = { counterId, counterName: names.get(counterId) ?? counterId, ...zero(), cashiers: [] }));
     return { b, c };
   };
+  /** Adds a row's tally to practice, or to the totals, its branch and its counter (returned). */
+  const tallyRow = (r: Row, t: Tally) => {
+    if (r.practice === true) {
+      addInto(practice, t);
+      return null;
+    }
+    const { b, c } = counterOf(String(r.branch), String(r.counter_id));
+    addInto(totals, t);
+    addInto(b, t);
+    addInto(c, t);
+    return c;
+  };
   for (const r of orders) {
     const t: Tally = {
       ...zero(), paidCount: num(r.paid_count), paidKobo: num(r.paid_kobo), failedCount: num(r.failed_count), cancelledCount: num(r.cancelled_count),
       expiredCount: num(r.expired_count), openCount: num(r.open_count),
     };
-    if (r.practice === true) {
-      addInto(practice, t);
-      continue;
-    }
-    const { b, c } = counterOf(String(r.branch), String(r.counter_id));
-    addInto(totals, t);
-    addInto(b, t);
-    addInto(c, t);
-    c.cashiers.push({ cashier: String(r.cashier), ...t });
+    tallyRow(r, t)?.cashiers.push({ cashier: String(r.cashier), ...t });
   }
-  for (const r of topups) {
-    const t: Tally = { ...zero(), topupCount: num(r.n), topupKobo: num(r.kobo) };
-    if (r.practice === true) {
-      addInto(practice, t);
-      continue;
-    }
-    const { b, c } = counterOf(String(r.branch), String(r.counter_id));
-    addInto(totals, t);
-    addInto(b, t);
-    addInto(c, t);
-  }
+  for (const r of topups) tallyRow(r, { ...zero(), topupCount: num(r.n), topupKobo: num(r.kobo) });
   const sorted = [...branches.values()].sort((a, b) => a.branch.localeCompare(b.branch));
   for (const b of sorted) {
     b.counters.sort((x, y) => x.counterName.localeCompare(y.counterName));

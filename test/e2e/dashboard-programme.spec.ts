@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { lagosDayOf } from '../../shared/hub-dashboard-contract';
 import { HUB_PROGRAMME_PATH } from '../../shared/hub-programme-contract';
 import { formatNaira } from '../../shared/money';
@@ -16,7 +16,8 @@ import { PROGRAMME_COLUMNS } from '../../shared/programme-csv';
 import { CounterJournal, Manager } from '../hub/helpers/dashboard-client';
 import { enroll } from '../hub/helpers/hub-harness';
 import { killAllHubs, spawnHub, type HubProcess } from '../hub/helpers/hub-process';
-import { ARTIFACTS, expect, test } from './fixtures';
+import { both, login, newPage, tabTo } from './dashboard-pages';
+import { expect, test } from './fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -45,38 +46,6 @@ const goodFile = () => [header,
   `Inside Out 2,INSIDE OUT 2,PG,Screen 2,${day},21:45,Child,2500,`,
   `Gangs of Lagos,GANGS OF LAGOS,18,Screen 1,${day},22:30,Adult,5000,250`,
   ''].join('\r\n');
-
-async function both(page: Page, name: string, part?: Locator): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-    const path = join(ARTIFACTS, `dashboard-${name}-${scheme}.png`);
-    if (part) await part.screenshot({ path });
-    else await page.screenshot({ path, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-async function login(page: Page, who: { name: string; password: string }, path = '/dashboard/'): Promise<void> {
-  await page.goto(hub.url + path);
-  await page.getByLabel('Manager name').fill(who.name);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('account-button')).toContainText(who.name);
-}
-
-async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`not reached by Tab in ${max} presses`);
-}
-
-async function newPage(browser: Browser, o: { width?: number; height?: number } = {}): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: o.width ?? 1280, height: o.height ?? 860 } });
-  return ctx.newPage();
-}
 
 /** What a counter gets when it fetches its branch's programme from the Hub (its own credential). */
 async function counterProgramme(counter: string): Promise<{ branch: string; version: number; programme: { shows: unknown[] } | null }> {
@@ -120,7 +89,7 @@ test.afterAll(() => {
 });
 
 test('head office imports a programme: a file with mistakes shows them by line and column and changes nothing; a good one is version 1 for the counters', async ({ page }) => {
-  await login(page, HO);
+  await login(page, hub.url, HO);
   await page.keyboard.press('Alt+8');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Programme');
   await expect(page.getByTestId('pick-branch')).toContainText('Pick a branch at the top');
@@ -183,7 +152,7 @@ test('head office imports a programme: a file with mistakes shows them by line a
 });
 
 test('a counter sells for a show: the Shows screen shows its fill by itself (seats, takings in ₦, a bar per show)', async ({ page, browser }) => {
-  await login(page, HO, `/dashboard/shows?branch=${IKEJA}`);
+  await login(page, hub.url, HO, `/dashboard/shows?branch=${IKEJA}`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Shows');
   const list = page.getByTestId('show-list');
   await expect(list.locator('li')).toHaveCount(3);
@@ -225,7 +194,7 @@ test('a counter sells for a show: the Shows screen shows its fill by itself (sea
 
   // A phone: nothing wider than the screen.
   const phone = await newPage(browser, { width: 390, height: 844 });
-  await login(phone, BM, '/dashboard/shows');
+  await login(phone, hub.url, BM, '/dashboard/shows');
   await expect(phone.getByTestId('show-list').locator('li[data-film="Dune 2"]').getByTestId('show-numbers')).toContainText('2 seats sold');
   expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await both(phone, 'shows-phone');
@@ -237,7 +206,7 @@ test('a counter sells for a show: the Shows screen shows its fill by itself (sea
 });
 
 test('a branch manager sees and sets their own branch\'s programme only: not by the screens, the address or the API', async ({ page }) => {
-  await login(page, BM);
+  await login(page, hub.url, BM);
   await page.keyboard.press('Alt+8');
   await expect(page.getByRole('heading', { level: 1 })).toContainText(`Programme branch ${IKEJA}`);
   await expect(page.getByLabel('Branch in view')).toHaveCount(0);

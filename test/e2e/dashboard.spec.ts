@@ -7,13 +7,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { addDays, lagosDayOf, lagosDayStart, ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS } from '../../shared/hub-dashboard-contract';
 import { formatNaira } from '../../shared/money';
 import { CounterJournal, Manager } from '../hub/helpers/dashboard-client';
 import { enroll } from '../hub/helpers/hub-harness';
 import { killAllHubs, spawnHub, type HubProcess } from '../hub/helpers/hub-process';
-import { ARTIFACTS, expect, test } from './fixtures';
+import { both, login, newPage, tabTo } from './dashboard-pages';
+import { expect, test } from './fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -53,44 +54,11 @@ function orderEvents(j: CounterJournal, o: Seeded) {
   return ev;
 }
 
-async function both(page: Page, name: string, part?: Locator): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-    const path = join(ARTIFACTS, `dashboard-${name}-${scheme}.png`);
-    if (part) await part.screenshot({ path });
-    else await page.screenshot({ path, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-async function login(page: Page, who: { name: string; password: string }, path = '/dashboard/'): Promise<void> {
-  await page.goto(hub.url + path);
-  await page.getByLabel('Manager name').fill(who.name);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('account-button')).toContainText(who.name);
-}
-
-/** Tab until `target` has the focus (proves it is reachable by keyboard); fails after `max` presses. */
-async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`not reached by Tab in ${max} presses`);
-}
-
 async function download(page: Page, link: Locator): Promise<string[]> {
   const [dl] = await Promise.all([page.waitForEvent('download'), link.click()]);
   const text = readFileSync((await dl.path())!, 'utf8');
   expect(text.endsWith('\r\n')).toBe(true);
   return text.slice(0, -2).split('\r\n');
-}
-
-async function newPage(browser: Browser, o: { width?: number; height?: number } = {}): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: o.width ?? 1280, height: o.height ?? 860 } });
-  return ctx.newPage();
 }
 
 test.beforeAll(async () => {
@@ -228,7 +196,7 @@ test('login refusals are said plainly, the wait counted down', async ({ page }) 
 });
 
 test('Today for head office: takings by branch, counter and cashier, the hourly chart beside last week; desktop and phone, light and dark', async ({ page, browser }) => {
-  await login(page, HO);
+  await login(page, hub.url, HO);
   const takings = page.getByTestId('tile-takings');
   await expect(takings).toContainText(formatNaira(sum(paidToday())));
   await expect(takings).toContainText(`${paidToday().length} paid`);
@@ -255,7 +223,7 @@ test('Today for head office: takings by branch, counter and cashier, the hourly 
   await expect(table.locator(`tr[data-branch="${IKEJA}"]`)).toHaveCount(0);
 
   const phone = await newPage(browser, { width: 390, height: 844 });
-  await login(phone, HO);
+  await login(phone, hub.url, HO);
   await expect(phone.getByTestId('tile-takings')).toContainText(formatNaira(sum(paidToday())));
   // Nothing is wider than the phone but the tables, which scroll inside their box.
   expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -264,7 +232,7 @@ test('Today for head office: takings by branch, counter and cashier, the hourly 
 });
 
 test('a branch manager sees their branch only, through the screens and by editing addresses', async ({ page }) => {
-  await login(page, BM);
+  await login(page, hub.url, BM);
   await expect(page.getByTestId('my-branch')).toHaveText(`Branch ${IKEJA}`);
   await expect(page.getByLabel('Branch in view')).toHaveCount(0);
   await expect(page.getByTestId('tile-takings')).toContainText(formatNaira(sum(paidToday(IKEJA))));
@@ -296,7 +264,7 @@ test('a branch manager sees their branch only, through the screens and by editin
 });
 
 test('Live: a counter syncs a new sale and the page shows it, then its payment', async ({ page }) => {
-  await login(page, HO, '/dashboard/live');
+  await login(page, hub.url, HO, '/dashboard/live');
   await expect(page.getByTestId('live-status')).toHaveText('Live: payments appear as they happen');
   await expect(page.getByTestId('live-list').locator('li[data-reference="C3-OPEN"]')).toBeVisible();
   const j = journals['Counter 3']!;
@@ -321,7 +289,7 @@ test('Live: a counter syncs a new sale and the page shows it, then its payment',
 });
 
 test('Needs attention: each line says what to do', async ({ page }) => {
-  await login(page, HO, '/dashboard/attention');
+  await login(page, hub.url, HO, '/dashboard/attention');
   const list = page.getByTestId('attention-list');
   await expect(list.locator('li[data-kind="payment-unknown"]')).toContainText('What to do:');
   await expect(list.locator('li[data-kind="payment-open"]')).toContainText('Counter 3');
@@ -335,7 +303,7 @@ test('Needs attention: each line says what to do', async ({ page }) => {
 });
 
 test('Shifts: open and closed, the Z report as printed, the day\'s totals, CSV line by line', async ({ page }) => {
-  await login(page, HO, '/dashboard/shifts');
+  await login(page, hub.url, HO, '/dashboard/shifts');
   const bola = page.locator('li[data-shift="SH-BOLA"]');
   await expect(bola).toHaveAttribute('data-state', 'closed');
   await expect(page.locator('li[data-shift="SH-ADA"]')).toHaveAttribute('data-state', 'open');
@@ -357,7 +325,7 @@ test('Shifts: open and closed, the Z report as printed, the day\'s totals, CSV l
 });
 
 test('Orders: every filter, 50 to a page, an order\'s history, the CSV of a date range line by line', async ({ page }) => {
-  await login(page, HO, '/dashboard/orders');
+  await login(page, hub.url, HO, '/dashboard/orders');
   const table = page.getByTestId('orders-table');
   const refs = async () => (await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reference')))).sort();
   const search = async (fields: Record<string, string>) => {
@@ -431,7 +399,7 @@ test('Orders: every filter, 50 to a page, an order\'s history, the CSV of a date
 });
 
 test('Counters: last seen, version, profile, queue, clock; a code for a new counter; revoke after a confirmation', async ({ page }) => {
-  await login(page, HO, '/dashboard/counters');
+  await login(page, hub.url, HO, '/dashboard/counters');
   const list = page.getByTestId('counter-list');
   await expect(list.locator('li')).toHaveCount(4);
   const c1 = list.locator('li[data-counter="Counter 1"]');
@@ -486,9 +454,9 @@ test('keyboard only: log in, move between screens by Alt+number, search, open a 
 });
 
 test('log out everywhere ends the other sessions: the other browser is sent to the login', async ({ page, browser }) => {
-  await login(page, BM);
+  await login(page, hub.url, BM);
   const other = await newPage(browser);
-  await login(other, BM, '/dashboard/orders');
+  await login(other, hub.url, BM, '/dashboard/orders');
   await page.getByTestId('account-button').click();
   await page.getByRole('button', { name: 'Log out everywhere' }).click();
   await expect(page.getByTestId('logged-out-reason')).toHaveText(/^Logged out on every device \(\d+ sessions ended\)\.$/);

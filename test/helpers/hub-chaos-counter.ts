@@ -4,37 +4,23 @@
 // through the Hub's relay stream (and polling). On the first start it enrolls with the code the
 // driver got from the Hub's admin API and keeps its credential in a file next to the journal.
 // Usage: node --import tsx test/helpers/hub-chaos-counter.ts <args.json> (spawned by test/chaos/app-process.ts)
-import { existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { systemClock } from '../../electron/core/clock';
 import { openDatabase } from '../../electron/core/db/database';
 import { createHubClient, createRelayConsumer, createSyncPusher, HubOutbox, type HubConnection } from '../../electron/core/hub';
-import type { Logger } from '../../electron/core/log';
 import { createCheckoutService } from '../../electron/core/orders/checkout-service';
 import { createPosClient } from '../../electron/core/provider';
 import { createWebhookIngest } from '../../electron/core/webhook';
-import { isAppError } from '../../shared/errors';
 import { EnrollResponseSchema, type RelayNotification } from '../../shared/hub-contract';
 import { FINAL_STATES } from '../../shared/orders';
-import type { AppMessage, DriverMessage, HubCounterArgs, HubReport, OrderSnapshot } from './chaos-protocol';
+import { answerSell, childArgs, fileLogger, runChild, send } from './chaos-child';
+import type { DriverMessage, HubCounterArgs, HubReport, OrderSnapshot } from './chaos-protocol';
 import { createRng } from './chaos-random';
 
 const APP_VERSION = '0.1.0';
 
-function send(m: AppMessage): void {
-  process.send?.(m);
-}
-
-function fileLogger(file: string): Logger {
-  const fd = openSync(file, 'a');
-  const line = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
-    writeSync(fd, `${JSON.stringify({ t: Date.now(), pid: process.pid, level, msg, ...fields })}\n`);
-  };
-  return { info: line('info'), warn: line('warn'), error: line('error') };
-}
-
 async function main(): Promise<void> {
-  if (!process.send) throw new Error('hub-chaos-counter must be spawned with an IPC channel');
-  const args = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as HubCounterArgs;
+  const args = childArgs<HubCounterArgs>('hub-chaos-counter');
   const logger = fileLogger(args.logFile);
   logger.info('hub chaos counter starting');
   const db = openDatabase(args.dbFile);
@@ -120,11 +106,8 @@ async function main(): Promise<void> {
 
   process.on('message', (m: DriverMessage) => {
     if (m.type === 'sell') {
-      // sell() resolves after the journal insert (and its outbox row): the ack never runs ahead of either.
-      checkout.sell(m.sale).then(
-        (v) => send({ type: 'ack', reqId: m.reqId, id: v.id, outOrderNo: v.outOrderNo }),
-        (err: unknown) => send({ type: 'refused', reqId: m.reqId, code: isAppError(err) ? err.code : 'INTERNAL', message: err instanceof Error ? err.message : String(err) }),
-      );
+      // The outbox row is written with the journal insert, so the ack never runs ahead of either.
+      answerSell(checkout, m);
     } else if (m.type === 'quiesce') {
       // The end of the run: no new journal events (polls, final details), the outbox drains to the Hub.
       void stopCheckout().then(() => {
@@ -157,7 +140,4 @@ function tranIdOf(n: RelayNotification, header: string): string | null {
   return null;
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`hub chaos counter failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(2);
-});
+runChild('hub chaos counter', main);

@@ -2,7 +2,6 @@
 // beside it the terminal in use and, in the Demo profile, the simulated terminal.
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { isFinalState, ORDER_STATE_LABELS } from '../../../shared/orders';
 import { SubmitForm } from '../components/SubmitForm';
 import { DemoTerminalPanel } from '../components/DemoTerminalPanel';
 import { Field } from '../components/Field';
@@ -15,6 +14,7 @@ import { PaymentPanel } from './PaymentPanel';
 import { formatNaira, showDateText } from '../format';
 import { Banner } from '../components/Banner';
 import { useProgramme } from '../stores/programme-store';
+import { ChargeRow, chargeState, OpenOrderBanner } from './sell/ChargeParts';
 import { ShowPicker, SWITCH_KEY, SwitchButton } from './sell/ShowPicker';
 import '../sell-screen.css';
 
@@ -123,9 +123,7 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
   const inputs = useRef<Partial<Record<DraftKey, HTMLInputElement | null>>>({});
   const check = useMemo(() => checkDraft(s.draft, sn), [s.draft, sn]);
 
-  const openOrder = s.order && !isFinalState(s.order.state) ? s.order : null;
-  // One terminal shows one payment at a time.
-  const terminalBusy = openOrder && (openOrder.state === 'creating' || openOrder.state === 'waiting') ? openOrder : null;
+  const { openOrder, terminalBusy, disabledReason, chargeLabel } = chargeState(sn, s.order, check.totalKobo);
 
   // A field left empty is only flagged once the cashier tries to charge; a field typed wrong, as soon as they leave it.
   const errorFor = (k: DraftKey): string | undefined =>
@@ -176,12 +174,6 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
 
   const total = check.totalKobo;
   const tickets = Number(s.draft.tickets);
-  const chargeLabel = `Charge ${total !== null ? formatNaira(total) : ''} ${sn ? `on terminal ${sn}` : '(no terminal yet)'}`.replace(/\s+/g, ' ');
-  const disabledReason = !sn
-    ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
-    : terminalBusy
-      ? `Order ${terminalBusy.outOrderNo} is still on the terminal (${ORDER_STATE_LABELS[terminalBusy.state].toLowerCase()}). Show it, or wait for it to end.`
-      : null;
 
   return (
     <SubmitForm
@@ -206,14 +198,7 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         <p className="hint programme-hint">No shows to come in the programme: type the show. (A manager imports the programme under Settings → Programme.)</p>
       )}
       {openOrder && (
-        <Banner as="div" className="open-order" tone="warn" role="status">
-          <span>
-            Order {openOrder.outOrderNo} ({formatNaira(openOrder.amountKobo)}): {ORDER_STATE_LABELS[openOrder.state]}.
-          </span>
-          <button type="button" onClick={s.reopenPayment}>
-            Show payment
-          </button>
-        </Banner>
+        <OpenOrderBanner order={openOrder} onShow={s.reopenPayment} />
       )}
       {s.cleared && (
         <Banner as="div" tone="info" role="status">
@@ -267,36 +252,15 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         </div>
       </div>
 
-      {s.message && (
-        <Banner tone="bad" role="alert">
-          {s.message}
-        </Banner>
-      )}
-      {snError && !disabledReason && (
-        <p className="field-error" role="alert">
-          {snError}
-        </p>
-      )}
-      <div className="charge-row">
-        <button type="submit" className="primary charge-button" disabled={!!disabledReason || s.busy} aria-describedby={disabledReason ? 'charge-reason' : undefined}>
-          {s.busy ? 'Sending to the terminal…' : chargeLabel}
-          <kbd aria-hidden="true">Enter</kbd>
-        </button>
-        {disabledReason && (
-          <p id="charge-reason" className="charge-reason" role="status">
-            {disabledReason}
-          </p>
-        )}
-        <p className="hint keys-hint">
-          <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
-          {programme === 'has-shows' ? (
-            <>
-              {' '}
-              · <kbd>{SWITCH_KEY}</kbd> pick from the programme
-            </>
-          ) : null}
-        </p>
-      </div>
+      <ChargeRow message={s.message} snError={snError} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel}>
+        <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
+        {programme === 'has-shows' ? (
+          <>
+            {' '}
+            · <kbd>{SWITCH_KEY}</kbd> pick from the programme
+          </>
+        ) : null}
+      </ChargeRow>
     </SubmitForm>
   );
 }

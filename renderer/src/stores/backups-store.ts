@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import type { BackupInfo, BackupsView, RecoveryNotice } from '../../../shared/backups';
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
-import { errorText } from './call-errors';
+import { busyRunner } from './busy-run';
 
 interface BackupsState {
   view: BackupsView | null;
@@ -25,17 +25,7 @@ let noticeRetry: ReturnType<typeof setTimeout> | null = null;
 let noticeFailures = 0;
 
 export const useBackups = create<BackupsState>((set, get) => {
-  const run = async <T>(busy: BackupsState['busy'], fn: () => Promise<T>): Promise<T | undefined> => {
-    set({ busy, message: null });
-    try {
-      return await fn();
-    } catch (e) {
-      set({ message: { kind: 'error', text: errorText(e) } });
-      return undefined;
-    } finally {
-      set({ busy: null });
-    }
-  };
+  const run = busyRunner(set);
   return {
     view: null,
     busy: null,

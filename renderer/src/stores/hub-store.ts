@@ -4,7 +4,8 @@ import { create } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { HubLinkView } from '../../../shared/hub-link';
 import { call } from '../transport/bridge';
-import { errorText, fieldErrorsOf } from './call-errors';
+import { busyRunner } from './busy-run';
+import { fieldErrorsOf } from './call-errors';
 import type { StoreFollower } from './follow';
 import { hubDraftErrors, type HubDraft } from './hub-text';
 
@@ -29,17 +30,7 @@ function fieldsOf(e: unknown): HubState['fieldErrors'] {
 }
 
 export const useHub = create<HubState>((set, get) => {
-  const run = async <T>(busy: HubState['busy'], fn: () => Promise<T>): Promise<T | undefined> => {
-    set({ busy, message: null });
-    try {
-      return await fn();
-    } catch (e) {
-      set({ message: { kind: 'error', text: errorText(e) }, fieldErrors: fieldsOf(e) });
-      return undefined;
-    } finally {
-      set({ busy: null });
-    }
-  };
+  const run = busyRunner(set, (e) => ({ fieldErrors: fieldsOf(e) }));
   return {
     view: null,
     busy: null,

@@ -7,7 +7,7 @@ import { isFinalState, type OrderView } from '../../../shared/orders';
 import { tidySeats, type SeatCheckResult, type ShowView } from '../../../shared/programme';
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
-import { errorText, fieldErrorsOf } from './call-errors';
+import { errorText, formErrorsOf } from './call-errors';
 import { checkDraft, draftKeyOf, editDraft, emptyDraft, sameDraft, tidyTime, type DraftKey, type SaleDraft } from './sale-form';
 import { stepTicketType } from './show-pick';
 
@@ -98,6 +98,19 @@ function remember(view: OrderView): void {
   lastSeen.set(view.id, view);
   if (lastSeen.size > 100) lastSeen.delete(lastSeen.keys().next().value!);
 }
+/** The payment view opened on the order a charge call answered. Main emits the sale's first event
+ * before it answers, so any event already seen for this order is as new or newer (a refusal can
+ * turn it to "Checking the payment" that fast). */
+function openedOrder(answer: OrderView): Pick<SaleState, 'order' | 'paymentOpen' | 'retriedFrom' | 'actionMessage'> {
+  const order = lastSeen.get(answer.id) ?? answer;
+  remember(order);
+  return { order, paymentOpen: true, retriedFrom: null, actionMessage: null };
+}
+/** The programme-sale field a message of main names (by the head of its key), or null. */
+function pickFieldOf(errorKey: string): PickField | null {
+  const key = errorKey.split('.')[0];
+  return key === 'seats' || key === 'ticketType' || key === 'sn' ? key : null;
+}
 function freshest(view: OrderView): OrderView {
   const seen = lastSeen.get(view.id);
   return seen && isFinalState(seen.state) && !isFinalState(view.state) ? seen : view;
@@ -162,22 +175,12 @@ export const useSale = create<SaleState>((set, get) => ({
         return 'seats';
       }
       const answer = await call('programme.charge', { showId: pick.show.id, ticketType: pick.ticketType, seats, sn });
-      const order = lastSeen.get(answer.id) ?? answer;
-      remember(order);
-      set({ order, paymentOpen: true, retriedFrom: null, actionMessage: null });
+      set(openedOrder(answer));
       return null;
     } catch (e) {
-      const fields = fieldErrorsOf(e);
-      const pickErrors: SaleState['pickErrors'] = {};
-      const loose: string[] = [];
-      for (const [k, msg] of Object.entries(fields)) {
-        const key = k.split('.')[0];
-        if (key === 'seats' || key === 'ticketType' || key === 'sn') pickErrors[key] ??= msg;
-        else loose.push(msg);
-      }
-      const named = Object.keys(pickErrors).length > 0;
-      set({ pickErrors, message: named ? (loose[0] ?? null) : errorText(e) });
-      return (Object.keys(pickErrors)[0] as PickField | undefined) ?? null;
+      const { errors, message, first } = formErrorsOf(e, pickFieldOf);
+      set({ pickErrors: errors, message });
+      return first;
     } finally {
       set({ busy: false });
     }
@@ -224,24 +227,12 @@ export const useSale = create<SaleState>((set, get) => ({
     set({ busy: true, serverErrors: {} });
     try {
       const answer = await call('sale.charge', check.input);
-      // Main emits the sale's first event before it answers, so any event already seen for this
-      // order is as new or newer (a refusal can turn it to "Checking the payment" that fast).
-      const order = lastSeen.get(answer.id) ?? answer;
-      remember(order);
-      set({ order, paymentOpen: true, retriedFrom: null, actionMessage: null });
+      set(openedOrder(answer));
       return null;
     } catch (e) {
-      const fields = fieldErrorsOf(e);
-      const serverErrors: SaleState['serverErrors'] = {};
-      const loose: string[] = [];
-      for (const [k, msg] of Object.entries(fields)) {
-        const key = draftKeyOf(k);
-        if (key) serverErrors[key] ??= msg;
-        else loose.push(msg);
-      }
-      const named = Object.keys(serverErrors).length > 0;
-      set({ serverErrors, message: named ? (loose[0] ?? null) : errorText(e) });
-      return (Object.keys(serverErrors)[0] as DraftKey | 'sn' | undefined) ?? null;
+      const { errors, message, first } = formErrorsOf(e, draftKeyOf);
+      set({ serverErrors: errors, message });
+      return first;
     } finally {
       set({ busy: false });
     }

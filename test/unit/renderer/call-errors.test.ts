@@ -1,7 +1,7 @@
 // What the cashier sees when a call fails: field messages only from VALIDATION / BAD_ARGUMENTS
 // (and only text ones), one plain sentence for everything else.
 import { describe, expect, it } from 'vitest';
-import { errorText, fieldErrorsOf } from '../../../renderer/src/stores/call-errors';
+import { errorText, fieldErrorsOf, formErrorsOf } from '../../../renderer/src/stores/call-errors';
 import { AppError } from '../../../shared/errors';
 
 describe('fieldErrorsOf', () => {
@@ -31,5 +31,19 @@ describe('errorText', () => {
     expect(errorText(new AppError('PROVIDER_UNREACHABLE', 'The payment provider cannot be reached.'))).toBe('The payment provider cannot be reached.');
     expect(errorText(new Error('boom'))).toBe('boom');
     expect(errorText(404)).toBe('404');
+  });
+});
+
+describe('formErrorsOf', () => {
+  const keyOf = (k: string) => (k.split('.')[0] === 'seats' || k === 'sn' ? (k.split('.')[0] as 'seats' | 'sn') : null);
+
+  it('puts named messages on their fields (first one wins) and shows the first loose one beside them', () => {
+    const e = new AppError('VALIDATION', 'Check the sale', { fields: { 'seats.0': 'Seat F7 twice', 'seats.1': 'Seat F8 twice', other: 'Loose one', sn: 'No terminal' } });
+    expect(formErrorsOf(e, keyOf)).toEqual({ errors: { seats: 'Seat F7 twice', sn: 'No terminal' }, message: 'Loose one', first: 'seats' });
+  });
+
+  it('shows the error itself when no field is named', () => {
+    expect(formErrorsOf(new AppError('VALIDATION', 'Check the sale', { fields: { other: 'Loose one' } }), keyOf)).toEqual({ errors: {}, message: 'Check the sale', first: null });
+    expect(formErrorsOf(new Error('boom'), keyOf)).toEqual({ errors: {}, message: 'boom', first: null });
   });
 });

@@ -2,9 +2,10 @@
 // the counter printed it, the day's totals across counters, and the CSV of it all.
 import { useState } from 'react';
 import type { z } from 'zod';
-import { addDays, lagosDayOf, ShiftsViewSchema, type ShiftRow, type ZReportViewSchema } from '../../../../shared/hub-dashboard-contract';
+import { ShiftsViewSchema, type ShiftRow, type ZReportViewSchema } from '../../../../shared/hub-dashboard-contract';
 import { api, apiUrl } from '../api';
 import { Banner, Loading, ScreenTitle } from '../components/bits';
+import { DayNav, useDay } from '../components/DayNav';
 import { dayLong, formatCount, formatNaira, lagosDayTime } from '../format';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
@@ -69,28 +70,14 @@ function ShiftItem({ s, headOffice }: { s: ShiftRow; headOffice: boolean }) {
 export function ShiftsScreen() {
   const session = useDash((s) => s.session);
   const route = useDash((s) => s.route);
-  const setQuery = useDash((s) => s.setQuery);
-  const todayDay = lagosDayOf(Date.now());
-  const day = route.query.get('day') ?? todayDay;
+  const { day, todayDay, go } = useDay();
   const q = branchQuery({ session, route }, { day });
   const r = useLoad(`shifts?${q}`, () => api.get('/shifts', ShiftsViewSchema, q));
-  const go = (d: string) => {
-    const nq = new URLSearchParams(route.query);
-    if (d === todayDay) nq.delete('day');
-    else nq.set('day', d);
-    setQuery(nq);
-  };
   const v = r.data;
   const headOffice = session?.manager.role === 'head-office';
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle aside={
-        <div className="day-nav" role="group" aria-label="Day">
-          <button type="button" onClick={() => go(addDays(day, -1))} aria-label="Previous day">‹ Earlier</button>
-          <input type="date" aria-label="Day shown" value={day} max={todayDay} onChange={(e) => e.target.value && go(e.target.value)} />
-          <button type="button" onClick={() => go(addDays(day, 1))} disabled={day >= todayDay} aria-label="Next day">Later ›</button>
-        </div>
-      }>
+      <ScreenTitle aside={<DayNav day={day} todayDay={todayDay} go={go} />}>
         <span id="screen-title">Shifts</span> <span className="title-day">{dayLong(day)}</span>
       </ScreenTitle>
       {r.error ? <Banner tone="bad">{r.error}</Banner> : null}

@@ -1,52 +1,30 @@
 // Shows: every show of a Lagos day (in the branch's programme, or sold without it) with its fill —
 // seats sold, sales, takings in ₦ and seats still being paid for — and a bar per show so the full and
 // the empty shows read at a glance. Follows the live feed by itself on today.
-import { useEffect } from 'react';
-import { addDays, lagosDayOf } from '../../../../shared/hub-dashboard-contract';
 import { ShowsViewSchema } from '../../../../shared/hub-programme-contract';
 import { api } from '../api';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
+import { DayNav, useDay, useFollowDay } from '../components/DayNav';
 import { dayLong, formatCount, formatNaira } from '../format';
 import { fillBars, fillText } from '../programme-view';
 import { branchQuery, useDash } from '../store';
-import { useEvery, useLoad } from '../use-load';
+import { useLoad } from '../use-load';
 
 export function ShowsScreen() {
   const route = useDash((s) => s.route);
   const session = useDash((s) => s.session);
-  const setQuery = useDash((s) => s.setQuery);
-  const changes = useDash((s) => s.live.changes);
-  const todayDay = lagosDayOf(Date.now());
-  const day = route.query.get('day') ?? todayDay;
+  const { day, todayDay, go } = useDay();
   const q = branchQuery({ session, route }, { day });
   const r = useLoad(`shows?${q}`, () => api.get('/shows', ShowsViewSchema, q));
-  useEffect(() => {
-    if (changes === 0 || day !== todayDay) return;
-    const t = setTimeout(r.reload, 2000);
-    return () => clearTimeout(t);
-  }, [changes, day, todayDay, r.reload]);
-  useEvery(60_000, r.reload);
+  useFollowDay(day, todayDay, r.reload);
 
-  const go = (d: string) => {
-    const nq = new URLSearchParams(route.query);
-    if (d === todayDay) nq.delete('day');
-    else nq.set('day', d);
-    setQuery(nq);
-  };
   const v = r.data;
   const headOffice = session?.manager.role === 'head-office';
   const { scale, bars } = fillBars(v?.shows ?? []);
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle aside={
-        <div className="day-nav" role="group" aria-label="Day">
-          <button type="button" onClick={() => go(addDays(day, -1))} aria-label="Previous day">‹ Earlier</button>
-          <input type="date" aria-label="Day shown" value={day} onChange={(e) => e.target.value && go(e.target.value)} />
-          <button type="button" onClick={() => go(addDays(day, 1))} aria-label="Next day">Later ›</button>
-          {day !== todayDay ? <button type="button" onClick={() => go(todayDay)}>Today</button> : null}
-        </div>
-      }>
+      <ScreenTitle aside={<DayNav day={day} todayDay={todayDay} go={go} future todayButton />}>
         <span id="screen-title">Shows</span> <span className="title-day">{dayLong(day)}</span>
       </ScreenTitle>
       {r.error ? <Banner tone="bad">{r.error} <button type="button" onClick={r.reload}>Try again</button></Banner> : null}

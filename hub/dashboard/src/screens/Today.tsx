@@ -1,13 +1,14 @@
 // Today: the takings of the day at a glance, per hour beside the same weekday last week, then by
 // branch → counter → cashier. Refreshes by itself when the live feed reports a change.
-import { Fragment, useEffect } from 'react';
-import { addDays, lagosDayOf, LAGOS_OFFSET_MS, TodayViewSchema, type Tally, type TodayView } from '../../../../shared/hub-dashboard-contract';
+import { Fragment } from 'react';
+import { LAGOS_OFFSET_MS, TodayViewSchema, type Tally, type TodayView } from '../../../../shared/hub-dashboard-contract';
 import { api } from '../api';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
+import { DayNav, useDay, useFollowDay } from '../components/DayNav';
 import { HourChart } from '../components/HourChart';
 import { changeText, dayLong, dayShort, formatCount, formatNaira, lastWeekSoFar } from '../format';
 import { branchQuery, useDash } from '../store';
-import { useEvery, useLoad } from '../use-load';
+import { useLoad } from '../use-load';
 
 function Tile({ label, value, sub, tone, testId }: { label: string; value: string; sub?: string; tone?: 'good' | 'bad' | 'warn'; testId: string }) {
   return (
@@ -85,26 +86,11 @@ function Breakdown({ v }: { v: TodayView }) {
 export function TodayScreen() {
   const route = useDash((s) => s.route);
   const session = useDash((s) => s.session);
-  const setQuery = useDash((s) => s.setQuery);
-  const changes = useDash((s) => s.live.changes);
-  const todayDay = lagosDayOf(Date.now());
-  const day = route.query.get('day') ?? todayDay;
+  const { day, todayDay, go } = useDay();
   const query = branchQuery({ session, route }, { day: route.query.get('day') });
   const r = useLoad(`today?${query}`, () => api.get('/today', TodayViewSchema, query));
-  // A payment changed somewhere: the day's numbers follow (at most every 2 s).
-  useEffect(() => {
-    if (changes === 0 || day !== todayDay) return;
-    const t = setTimeout(r.reload, 2000);
-    return () => clearTimeout(t);
-  }, [changes, day, todayDay, r.reload]);
-  useEvery(60_000, r.reload);
+  useFollowDay(day, todayDay, r.reload);
 
-  const go = (d: string) => {
-    const q = new URLSearchParams(route.query);
-    if (d === todayDay) q.delete('day');
-    else q.set('day', d);
-    setQuery(q);
-  };
   const v = r.data;
   const isToday = day === todayDay;
   const hourNow = isToday ? new Date(Date.now() + LAGOS_OFFSET_MS).getUTCHours() : null;
@@ -113,14 +99,7 @@ export function TodayScreen() {
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle aside={
-        <div className="day-nav" role="group" aria-label="Day">
-          <button type="button" onClick={() => go(addDays(day, -1))} aria-label="Previous day">‹ Earlier</button>
-          <input type="date" aria-label="Day shown" value={day} max={todayDay} onChange={(e) => e.target.value && go(e.target.value)} />
-          <button type="button" onClick={() => go(addDays(day, 1))} disabled={day >= todayDay} aria-label="Next day">Later ›</button>
-          {!isToday ? <button type="button" onClick={() => go(todayDay)}>Today</button> : null}
-        </div>
-      }>
+      <ScreenTitle aside={<DayNav day={day} todayDay={todayDay} go={go} todayButton />}>
         <span id="screen-title">{isToday ? 'Today' : 'Takings'}</span> <span className="title-day">{dayLong(day)}</span>
       </ScreenTitle>
       {r.error ? <Banner tone="bad">{r.error} <button type="button" onClick={r.reload}>Try again</button></Banner> : null}

@@ -3,7 +3,6 @@
 // seats (the ticket count follows them), and Enter charges. Esc goes back to the list.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { isFinalState, ORDER_STATE_LABELS } from '../../../../shared/orders';
 import type { ShowView } from '../../../../shared/programme';
 import { lagosDate, lagosHm } from '../../../../shared/time';
 import { Banner } from '../../components/Banner';
@@ -12,6 +11,7 @@ import { TERMINAL_CHANGE_ID } from '../../components/TerminalPicker';
 import { useNow } from '../../components/useNow';
 import { formatNaira, showDateText } from '../../format';
 import { useSale } from '../../stores/sale-store';
+import { ChargeRow, chargeState, OpenOrderBanner } from './ChargeParts';
 import { filterShows, showSaleAmounts, startsText, ticketTypeOf } from '../../stores/show-pick';
 
 export const SWITCH_KEY = 'F2';
@@ -110,8 +110,7 @@ function PickedShow({ sn }: { sn: string | null }) {
   const type = ticketTypeOf(show, s.pick.ticketType);
   const amounts = showSaleAmounts(type, s.pick.seats);
   const seatsRef = useRef<HTMLInputElement>(null);
-  const openOrder = s.order && !isFinalState(s.order.state) ? s.order : null;
-  const terminalBusy = openOrder && (openOrder.state === 'creating' || openOrder.state === 'waiting') ? openOrder : null;
+  const { openOrder, terminalBusy, disabledReason, chargeLabel } = chargeState(sn, s.order, amounts.tickets > 0 ? amounts.totalKobo : null);
 
   useEffect(() => {
     seatsRef.current?.focus();
@@ -125,12 +124,6 @@ function PickedShow({ sn }: { sn: string | null }) {
   };
 
   const conflicts = s.seatCheck?.kind === 'checked' ? s.seatCheck.conflicts : [];
-  const disabledReason = !sn
-    ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
-    : terminalBusy
-      ? `Order ${terminalBusy.outOrderNo} is still on the terminal (${ORDER_STATE_LABELS[terminalBusy.state].toLowerCase()}). Show it, or wait for it to end.`
-      : null;
-  const chargeLabel = `Charge ${amounts.tickets > 0 ? formatNaira(amounts.totalKobo) : ''} ${sn ? `on terminal ${sn}` : '(no terminal yet)'}`.replace(/\s+/g, ' ');
 
   return (
     <form
@@ -142,14 +135,7 @@ function PickedShow({ sn }: { sn: string | null }) {
       }}
     >
       {openOrder && (
-        <Banner as="div" className="open-order" tone="warn" role="status">
-          <span>
-            Order {openOrder.outOrderNo} ({formatNaira(openOrder.amountKobo)}): {ORDER_STATE_LABELS[openOrder.state]}.
-          </span>
-          <button type="button" onClick={s.reopenPayment}>
-            Show payment
-          </button>
-        </Banner>
+        <OpenOrderBanner order={openOrder} onShow={s.reopenPayment} />
       )}
       <div className="show-picked">
         <span className="show-time">{show.time}</span>
@@ -235,30 +221,9 @@ function PickedShow({ sn }: { sn: string | null }) {
         </div>
       </div>
 
-      {s.message && (
-        <Banner tone="bad" role="alert">
-          {s.message}
-        </Banner>
-      )}
-      {s.errors.sn && !disabledReason && (
-        <p className="field-error" role="alert">
-          {s.errors.sn}
-        </p>
-      )}
-      <div className="charge-row">
-        <button type="submit" className="primary charge-button" disabled={!!disabledReason || s.busy} aria-describedby={disabledReason ? 'charge-reason' : undefined}>
-          {s.busy ? 'Sending to the terminal…' : chargeLabel}
-          <kbd aria-hidden="true">Enter</kbd>
-        </button>
-        {disabledReason && (
-          <p id="charge-reason" className="charge-reason" role="status">
-            {disabledReason}
-          </p>
-        )}
-        <p className="hint keys-hint">
-          <kbd>Enter</kbd> charges · <kbd>Esc</kbd> another show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
-        </p>
-      </div>
+      <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel}>
+        <kbd>Enter</kbd> charges · <kbd>Esc</kbd> another show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
+      </ChargeRow>
     </form>
   );
 }

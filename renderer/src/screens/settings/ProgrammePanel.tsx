@@ -1,9 +1,10 @@
 // Settings → Programme: where the counter's programme came from, and a CSV import (template
 // offered; every row checked first; errors by line and column; all of the file or none of it).
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ProgrammeSource } from '../../../../shared/programme';
 import { Banner, outcome } from '../../components/Banner';
+import { CsvErrorTable, CsvPicker } from '../../components/CsvImport';
 import { Field } from '../../components/Field';
 import { formatCount, formatLagosDateTime, showDateText } from '../../format';
 import { useProgramme } from '../../stores/programme-store';
@@ -21,7 +22,6 @@ export function ProgrammePanel() {
     summary: st.summary, importing: st.importing, result: st.result, message: st.message, by: st.by,
     loadSummary: st.loadSummary, setBy: st.setBy, downloadTemplate: st.downloadTemplate, importFile: st.importFile,
   })));
-  const file = useRef<HTMLInputElement>(null);
   useEffect(() => {
     void s.loadSummary();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
@@ -49,21 +49,9 @@ export function ProgrammePanel() {
         <Field label="Imported by" hint="Recorded with the programme.">
           {(id, d) => <input id={id} aria-describedby={d} autoComplete="off" maxLength={40} value={s.by} onChange={(e) => s.setBy(e.target.value)} />}
         </Field>
-        <div className="actions">
-          <button type="button" className="primary" onClick={() => file.current?.click()} disabled={s.importing}>
-            {s.importing ? 'Checking the file…' : 'Import programme CSV…'}
-          </button>
-          <button type="button" onClick={() => void s.downloadTemplate()}>
-            Download the template
-          </button>
-        </div>
-        <input
-          ref={file} type="file" accept=".csv,text/csv" className="tu-file" aria-label="Programme CSV file" tabIndex={-1}
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
-            if (f) void s.importFile(f);
-          }}
+        <CsvPicker
+          pickLabel="Import programme CSV…" fileLabel="Programme CSV file" primary importing={s.importing}
+          onFile={(f) => void s.importFile(f)} onTemplate={() => void s.downloadTemplate()}
         />
       </div>
       {s.message && (
@@ -73,25 +61,7 @@ export function ProgrammePanel() {
       )}
       {errors.length > 0 && (
         <div className="tu-table-wrap">
-          <table className="tu-table programme-errors">
-            <caption className="sr-only">Problems in the file</caption>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Column</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
-            <tbody>
-              {errors.map((e, i) => (
-                <tr key={`${e.line}-${e.column}-${i}`}>
-                  <td className="tu-num">{e.line || '—'}</td>
-                  <td>{e.column || 'whole line'}</td>
-                  <td>{e.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CsvErrorTable errors={errors} className="tu-table programme-errors" caption="Problems in the file" />
           {s.result && s.result.errorCount > errors.length && <p className="hint">…and {formatCount(s.result.errorCount - errors.length)} more.</p>}
         </div>
       )}

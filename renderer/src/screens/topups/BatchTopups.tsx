@@ -1,7 +1,7 @@
 // The Batch tab: import a CSV (template offered), see every problem by line and column before
 // anything is sent, optionally check all betting customers, send in chunks, follow the progress
 // and each result, export the results.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { BATCH_STATE_LABELS, type BatchView } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
@@ -9,11 +9,11 @@ import { useBatch } from '../../stores/batch-store';
 import { BatchProgress } from './BatchProgress';
 import { formatCount, formatLagosDateTime, formatNaira } from '../../format';
 import { Banner } from '../../components/Banner';
+import { CsvErrorTable, CsvPicker } from '../../components/CsvImport';
 
 
 function ImportCard() {
   const s = useBatch(useShallow((st) => ({ importing: st.importing, importFile: st.importFile, downloadTemplate: st.downloadTemplate, busy: st.busy, batch: st.batch })));
-  const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   return (
     <section
@@ -37,23 +37,12 @@ function ImportCard() {
         A CSV with the columns <code>type, provider, customerId, amount, reference</code>: type is airtime or betting; amount in naira;
         reference may be left empty. Up to 10,000 rows. Every row is checked before anything is sent.
       </p>
-      <div className="actions">
-        <button type="button" className={s.batch ? undefined : 'primary'} onClick={() => input.current?.click()} disabled={s.importing}>
-          {s.importing ? 'Checking the file…' : 'Choose CSV file…'}
-        </button>
-        <button type="button" onClick={() => void s.downloadTemplate()} disabled={s.busy}>
-          Download the template
-        </button>
+      <CsvPicker
+        pickLabel="Choose CSV file…" fileLabel="Batch CSV file" primary={!s.batch} importing={s.importing}
+        onFile={(f) => void s.importFile(f)} onTemplate={() => void s.downloadTemplate()} templateDisabled={s.busy}
+      >
         <span className="hint">or drop the file here</span>
-      </div>
-      <input
-        ref={input} type="file" accept=".csv,text/csv" className="tu-file" aria-label="Batch CSV file" tabIndex={-1}
-        onChange={(e) => {
-          const f = e.target.files?.[0];
-          e.target.value = '';
-          if (f) void s.importFile(f);
-        }}
-      />
+      </CsvPicker>
     </section>
   );
 }
@@ -68,24 +57,7 @@ function RowErrors() {
       </h2>
       <p className="hint">These rows will not be sent. Fix them in the file and import it again, or send the good rows now.</p>
       <div className="tu-table-wrap">
-        <table className="tu-table">
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Column</th>
-              <th scope="col">Problem</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.errors.map((e, i) => (
-              <tr key={`${e.line}-${e.column}-${i}`}>
-                <td className="tu-num">{e.line || '—'}</td>
-                <td>{e.column || 'whole line'}</td>
-                <td>{e.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CsvErrorTable errors={s.errors} />
       </div>
       {s.count > s.errors.length && <p className="hint">…and {formatCount(s.count - s.errors.length)} more.</p>}
     </section>
