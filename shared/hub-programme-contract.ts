@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { HUB_API_PREFIX } from './hub-contract';
 import { DaySchema } from './hub-dashboard-contract';
-import { MAX_PROGRAMME_CSV_CHARS, ProgrammeSchema, TIME_RE } from './programme';
-import { RowErrorSchema } from './topups';
+import { MAX_PROGRAMME_CSV_CHARS, ProgrammeImportResultSchema, ProgrammeSchema, TIME_RE } from './programme';
 
 const Ms = z.number().int().nonnegative();
 const BranchId = z.string().trim().min(1).max(64);
@@ -95,14 +94,8 @@ export const ImportProgrammeRequestSchema = z.object({
 }).strict();
 export type ImportProgrammeRequest = z.input<typeof ImportProgrammeRequestSchema>;
 
-export const ImportProgrammeResultSchema = z.object({
-  /** true: the branch's programme was replaced; false: nothing was kept (see errors, by line and column). */
-  imported: z.boolean(),
-  totalRows: z.number().int().nonnegative(),
-  errors: z.array(RowErrorSchema),
-  errorCount: z.number().int().nonnegative(),
-  programme: DashProgrammeViewSchema,
-});
+/** The counter's import answer, with the branch's programme on the Hub in place of the counter's summary. */
+export const ImportProgrammeResultSchema = ProgrammeImportResultSchema.omit({ summary: true }).extend({ programme: DashProgrammeViewSchema });
 export type ImportProgrammeResult = z.infer<typeof ImportProgrammeResultSchema>;
 
 /** `GET /shows?day=&branch=`: every show of that Lagos day, in the programme or sold. */

@@ -3,6 +3,11 @@
 // the health of the relay stream that the poller follows.
 import type { SyncKind, SYNC_PAYLOADS } from '../../../shared/hub-contract';
 import type { z } from 'zod';
+import type { Clock } from '../clock';
+import type { Db } from '../db';
+import type { Timers } from '../lib';
+import type { Logger } from '../log';
+import type { HubCallError, HubClient } from './hub-client';
 
 /** An enrolled counter's way to the Hub. The credential is a secret: never logged, never sent to the renderer. */
 export interface HubConnection {
@@ -50,4 +55,16 @@ export interface RelayHealthSource {
  */
 export function clipText(s: string, max: number): string {
   return s.length > max ? s.slice(0, max) : s;
+}
+
+/** What every part of the Hub link (sync pusher, relay consumer) is built from. */
+export interface HubPartDeps {
+  db: Db;
+  connection: HubConnectionSource;
+  client: HubClient;
+  clock: Clock;
+  timers?: Timers;
+  logger: Logger;
+  /** The Hub refused our credential for good (revoked or unknown): stop and tell the cashier. */
+  onRefused?: (e: HubCallError) => void;
 }

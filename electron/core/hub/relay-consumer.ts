@@ -16,24 +16,14 @@ import { RelayProgrammeSchema } from '../../../shared/hub-programme-contract';
 import {
   AckResponseSchema, HubErrorSchema, RELAY_STREAM_PATH, RelayHeartbeatSchema, RelayNotificationSchema, type RelayNotification,
 } from '../../../shared/hub-contract';
-import type { Clock } from '../clock';
-import type { Db } from '../db';
-import { backoffWithJitter, systemTimers, TypedEmitter, type TimerHandle, type Timers } from '../lib';
-import type { Logger } from '../log';
-import { HubCallError, type HubClient } from './hub-client';
-import type { HubConnectionSource, RelayHealthSource } from './hub-types';
+import { backoffWithJitter, systemTimers, TypedEmitter, type TimerHandle } from '../lib';
+import { HubCallError } from './hub-client';
+import type { HubPartDeps, RelayHealthSource } from './hub-types';
 import { createSseParser, type SseEvent } from './sse-parser';
 
-export interface RelayConsumerDeps {
-  db: Db;
-  connection: HubConnectionSource;
-  client: HubClient;
-  clock: Clock;
-  timers?: Timers;
-  logger: Logger;
+export interface RelayConsumerDeps extends HubPartDeps {
   /** Verify, record durably and handle one relayed notification; resolves once it is recorded. */
   ingest: (n: RelayNotification) => Promise<unknown> | unknown;
-  onRefused?: (e: HubCallError) => void;
   /** The Hub says the branch's programme is at this version (on connect and on every change). */
   onProgramme?: (version: number) => void;
   fetch?: typeof fetch;

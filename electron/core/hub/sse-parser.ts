@@ -11,12 +11,15 @@ export interface SseEvent {
   data: string;
 }
 
-/** The longest line kept while waiting for its end: a stream that never ends a line is cut. */
+/**
+ * The longest line kept while waiting for its end, and the most data one event may gather over its
+ * lines: a stream that never ends a line, or an event that never ends, is cut.
+ */
 export const MAX_SSE_LINE = 1024 * 1024;
 
 export class SseLineTooLong extends Error {
-  constructor() {
-    super(`a server-sent event line is longer than ${MAX_SSE_LINE} characters`);
+  constructor(what = 'line') {
+    super(`a server-sent event ${what} is longer than ${MAX_SSE_LINE} characters`);
     this.name = 'SseLineTooLong';
   }
 }
@@ -26,6 +29,7 @@ export function createSseParser(onEvent: (e: SseEvent) => void) {
   let id: string | null = null;
   let event = '';
   let data: string[] = [];
+  let dataChars = 0;
   let pendingCr = false;
 
   function line(l: string): void {
@@ -34,6 +38,7 @@ export function createSseParser(onEvent: (e: SseEvent) => void) {
       id = null;
       event = '';
       data = [];
+      dataChars = 0;
       return;
     }
     if (l.startsWith(':')) return;
@@ -41,7 +46,11 @@ export function createSseParser(onEvent: (e: SseEvent) => void) {
     const field = i < 0 ? l : l.slice(0, i);
     let value = i < 0 ? '' : l.slice(i + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') data.push(value);
+    if (field === 'data') {
+      dataChars += value.length + 1;
+      if (dataChars > MAX_SSE_LINE) throw new SseLineTooLong('event');
+      data.push(value);
+    }
     else if (field === 'event') event = value;
     else if (field === 'id' && !value.includes('\0')) id = value;
   }

@@ -8,12 +8,9 @@
 //   revoked / unknown  → onRefused(e), stop
 //   anything else      → back off with jitter (1 s → 60 s, at least details.retryAfterMs)
 import { MAX_SYNC_BATCH, SyncResponseSchema, type CounterStatus, type SyncRequest } from '../../../shared/hub-contract';
-import type { Clock } from '../clock';
-import type { Db } from '../db';
-import { backoffWithJitter, systemTimers, type BackoffTuning, type TimerHandle, type Timers } from '../lib';
-import type { Logger } from '../log';
-import { HubCallError, type HubClient } from './hub-client';
-import type { HubConnection, HubConnectionSource, JournalSink } from './hub-types';
+import { backoffWithJitter, systemTimers, type BackoffTuning, type TimerHandle } from '../lib';
+import { HubCallError } from './hub-client';
+import type { HubConnection, HubPartDeps, JournalSink } from './hub-types';
 import { createOutboxSink, HubOutbox } from './outbox';
 
 export type SyncState = 'off' | 'syncing' | 'synced' | 'offline';
@@ -37,19 +34,11 @@ export const DEFAULT_SYNC_TUNING: SyncTuning = {
   requestTimeoutMs: 15_000,
 };
 
-export interface SyncPusherDeps {
-  db: Db;
-  connection: HubConnectionSource;
-  client: HubClient;
-  clock: Clock;
-  timers?: Timers;
-  logger: Logger;
+export interface SyncPusherDeps extends HubPartDeps {
   /** What the counter says about itself on every sync, except the queue length (the pusher knows it). */
   status: () => Omit<CounterStatus, 'queueLength' | 'sentAt'>;
   /** Queue length or state changed (the status bar shows "offline (N to sync)"). */
   onChange?: () => void;
-  /** The Hub refused our credential for good (revoked or unknown): stop and tell the cashier. */
-  onRefused?: (e: HubCallError) => void;
   /**
    * The app's sink (ModuleContext.journalSink, built in app-core.ts): the pusher's `sink` is that
    * one and every append kicks it. Absent: the pusher makes its own sink over `db`.

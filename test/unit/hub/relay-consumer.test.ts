@@ -4,7 +4,7 @@
 // is recorded; acks in batches; reconnect backoff with jitter from 0.5 s to 30 s; a refusal stops.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRelayConsumer, HubCallError, RELAY_LAST_EVENT_ID_KEY, type HubClient, type RelayConsumer } from '../../../electron/core/hub';
-import { createSseParser, type SseEvent } from '../../../electron/core/hub/sse-parser';
+import { createSseParser, MAX_SSE_LINE, SseLineTooLong, type SseEvent } from '../../../electron/core/hub/sse-parser';
 import { memoryLogger } from '../../../electron/core/log';
 import type { RelayNotification } from '../../../shared/hub-contract';
 import { openTempDb } from '../../helpers/orders-db';
@@ -20,6 +20,16 @@ describe('SSE parser', () => {
       { id: '7', event: 'notification', data: '{"a":\n1}' },
       { id: null, event: 'heartbeat', data: '{"at":1}' },
     ]);
+  });
+
+  it('cuts an event that never ends, however short its lines, as it cuts a line that never ends', () => {
+    const p = createSseParser(() => {});
+    const line = `data: ${'x'.repeat(1000)}\n`;
+    expect(() => {
+      for (let i = 0; i <= MAX_SSE_LINE / 1000; i++) p.push(line);
+    }).toThrow(SseLineTooLong);
+    const q = createSseParser(() => {});
+    expect(() => q.push('x'.repeat(MAX_SSE_LINE + 1))).toThrow(/line is longer/);
   });
 });
 
