@@ -29,16 +29,26 @@ function fieldsOf(e: unknown): HubState['fieldErrors'] {
   return out;
 }
 
+/**
+ * hub.changed events seen so far. A call's answer was taken when main answered; an event that
+ * arrived meanwhile (the relay connecting while the join was answered) is newer, so the answer's
+ * view is only shown when no event came in between.
+ */
+let eventsSeen = 0;
+
 export const useHub = create<HubState>((set, get) => {
   const run = busyRunner(set, (e) => ({ fieldErrors: fieldsOf(e) }));
+  /** The view of an answer to a call started when `before` events had been seen, unless an event replaced it. */
+  const viewOf = (view: HubLinkView, before: number) => (eventsSeen === before ? { view } : {});
   return {
     view: null,
     busy: null,
     message: null,
     fieldErrors: {},
     load: async () => {
+      const before = eventsSeen;
       const view = await run(null, () => call('hub.status', {}));
-      if (view) set({ view });
+      if (view) set(viewOf(view, before));
     },
     enroll: async (d) => {
       const problems = hubDraftErrors(d);
@@ -47,20 +57,23 @@ export const useHub = create<HubState>((set, get) => {
         return false;
       }
       set({ fieldErrors: {} });
+      const before = eventsSeen;
       const view = await run('enroll', () => call('hub.enroll', d));
       if (!view) return false;
-      set({ view, message: { kind: 'ok', text: `Joined the Hub at ${view.hubUrl} as ${view.counterName}.` } });
+      set({ ...viewOf(view, before), message: { kind: 'ok', text: `Joined the Hub at ${view.hubUrl} as ${view.counterName}.` } });
       return true;
     },
     leave: async () => {
+      const before = eventsSeen;
       const view = await run('leave', () => call('hub.leave', {}));
       if (!view) return false;
-      set({ view, fieldErrors: {}, message: { kind: 'ok', text: 'This counter left the Hub. Sales go on as before; events not yet sent are kept for the next Hub.' } });
+      set({ ...viewOf(view, before), fieldErrors: {}, message: { kind: 'ok', text: 'This counter left the Hub. Sales go on as before; events not yet sent are kept for the next Hub.' } });
       return true;
     },
     checkNow: async () => {
+      const before = eventsSeen;
       const view = await run('check', () => call('hub.checkNow', {}));
-      if (view) set({ view });
+      if (view) set(viewOf(view, before));
       else void get().load();
     },
   };
@@ -70,6 +83,7 @@ export const hubFollower: StoreFollower = {
   name: 'hub',
   listen: (bridge) => [
     bridge.on('hub.changed', (view) => {
+      eventsSeen += 1;
       // "Joined the Hub…" no longer holds once the link is somewhere else (offline, removed).
       const { message, view: was } = useHub.getState();
       const stale = message?.kind === 'ok' && was !== null && was.state !== view.state && view.state !== 'connected' && view.state !== 'connecting';

@@ -6,7 +6,7 @@ import { AppError } from '../../../shared/errors';
 import { followStores, type Following } from '../../../renderer/src/stores/follow';
 import { hubFollower, useHub } from '../../../renderer/src/stores/hub-store';
 import { connectBridge } from '../../../renderer/src/transport/bridge';
-import { fakeMain, hubView, joinedHubView } from './fake-main';
+import { fakeMain, hubView, joinedHubView, later } from './fake-main';
 
 let following: Following | null = null;
 afterEach(() => {
@@ -31,6 +31,21 @@ describe('hub store', () => {
     expect(main.calls.map((c) => c.name)).toEqual(['hub.enroll']);
     expect(useHub.getState().view?.counterName).toBe('Counter 2');
     expect(useHub.getState().message).toEqual({ kind: 'ok', text: 'Joined the Hub at https://hub.mycinema.ng as Counter 2.' });
+  });
+
+  it('an event that comes while the join is answered is newer than the answer: the view stays on it', async () => {
+    const answer = later<ReturnType<typeof joinedHubView>>();
+    const main = fakeMain({ 'hub.enroll': () => answer.promise });
+    start(main);
+    const joining = useHub.getState().enroll(GOOD);
+    // Main answered with the view of the moment it joined (relay not yet up)…
+    const atJoin = joinedHubView({ state: 'connecting', relay: 'not-connected', lastSyncAt: null });
+    // …and the relay came up before that answer reached the page.
+    main.emit('hub.changed', joinedHubView());
+    answer.resolve(atJoin);
+    expect(await joining).toBe(true);
+    expect(useHub.getState().view).toMatchObject({ relay: 'connected', state: 'connected' });
+    expect(useHub.getState().message?.text).toBe('Joined the Hub at https://hub.mycinema.ng as Counter 2.');
   });
 
   it('a wrong field is shown next to it and nothing is sent', async () => {
