@@ -1,41 +1,49 @@
-// Lint, and the import rules of the architecture (docs/architecture.md):
-// 1. `electron` only under electron/main and electron/preload;
-// 2. renderer/ never imports node:* or electron/ code;
-// 3. shared/ imports no electron, no node:*, no DOM, nothing from electron/ or renderer/;
-// 4. ipcMain / ipcRenderer only in the two transport helpers;
-// 5. a core module (a folder of electron/core/) is entered only through its index.ts, from other
-//    modules, the core's root files, the browser shell and main; the generic tools are imported
-//    from their one home, electron/core/lib (its index), never from a file of it;
-// 6. the sandbox stands apart from the app: it imports shared/, electron/core/lib and
-//    electron/core/crypto, plus the Clock and Logger interfaces it is handed (core/clock, core/log);
-// 7. the Hub's dashboard web app (hub/dashboard/src) runs in a manager's browser: it imports only
-//    shared/ and UI packages, never Node built-ins, the Hub server's code, electron/ or renderer/.
+// Lint, and the rooms of the house (docs/architecture.md, "Rooms and what each may import"):
+// 1. `electron` only under electron/main and electron/preload; ipcMain / ipcRenderer only in the
+//    two transport helpers (electron/main/ipc-transport.ts, electron/preload/index.ts);
+// 2. renderer/ and hub/dashboard/ run in a browser: shared/ and UI packages, never Node built-ins;
+// 3. shared/ imports no electron, no node:*, nothing else of the repository, and uses no DOM or
+//    Node globals: it runs in every process;
+// 4. protocol/ imports only Node and shared/;
+// 5. hub/ (the server) imports only shared/ and protocol/;
+// 6. the sandbox imports only shared/ and protocol/;
+// 7. nothing imports the counter's engine (core/) but its shells (electron/main, browser-shell/);
+//    inside core/, a module is entered through its index.ts (../orders, never ../orders/poller), and
+//    the engine reaches the sandbox (the Demo profile's provider) only through its index.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path', 'process', 'stream', 'tls', 'url', 'util', 'worker_threads', 'zlib'];
-const noElectron = { name: 'electron', message: 'Only electron/main and electron/preload may import electron (architecture rule 1).' };
-const noNode = [
-  { group: ['node:*'], message: 'renderer/ and shared/ never import Node built-ins (architecture rules 2 and 3).' },
-  { group: ['**/electron/**', '../electron', '../../electron'], message: 'renderer/ and shared/ never import code from electron/ (architecture rules 2 and 3).' },
-];
-const builtinPaths = NODE_BUILTINS.map((name) => ({ name, message: 'renderer/ and shared/ never import Node built-ins (architecture rules 2 and 3).' }));
-const throughIndex = (prefix) => ({
-  regex: `^${prefix.replace(/[./]/g, '\\$&')}[a-z0-9-]+/`,
-  message: 'Import a core module through its index.ts (for example ../orders, not ../orders/poller); generic tools come from electron/core/lib (architecture rule 5).',
-});
-const sandboxOnly = {
-  regex: '^\\.\\./(?!core/(lib|crypto|clock|log)$|\\.\\./shared/)',
-  message: 'The sandbox imports only shared/, electron/core/lib and electron/core/crypto (and the Clock and Logger interfaces) (architecture rule 6).',
+const noElectron = { name: 'electron', message: 'Only electron/main and electron/preload may import electron (rule 1).' };
+const ipcNames = { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'ipcMain / ipcRenderer only in electron/main/ipc-transport.ts and electron/preload/index.ts (rule 1).' };
+const builtinPaths = (message) => NODE_BUILTINS.map((name) => ({ name, message }));
+
+// A relative import that leaves the file's room must land in one of `allowed` (room folders at the
+// repository root). `depth` is how many folders below the root the linted files sit.
+const onlyRooms = (depth, allowed, message) => {
+  const up = '\\.\\./'.repeat(depth);
+  const ok = allowed.map((r) => r.replace(/[./-]/g, '\\$&')).join('|');
+  // ../ repeated `depth` times reaches the root; anything reaching the root must continue into an allowed room.
+  return [{ regex: `^${up}(?!(${ok})(/|$))`, message }];
 };
-const DASH_MSG = "The dashboard web app (hub/dashboard/src) imports only shared/ and UI packages (architecture rule 7).";
-const dashboardOnly = (up) => [
-  { group: ['node:*'], message: DASH_MSG },
-  { regex: `^${'\\.\\./'.repeat(up)}(?!\\.\\./shared/)`, message: DASH_MSG },
-];
-const dashboardPaths = [noElectron, ...NODE_BUILTINS.map((name) => ({ name, message: DASH_MSG }))];
-const ipcNames = { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'ipcMain / ipcRenderer only in electron/main/ipc-transport.ts and electron/preload/index.ts (architecture rule 4).' };
+// Rooms by depth: a file directly in ROOM/ is at depth 1, in ROOM/a/ at depth 2, and so on.
+const byDepth = (room, maxDepth, patternsFor) =>
+  Array.from({ length: maxDepth }, (_, i) => i + 1).map((depth) => ({
+    files: [`${room}/${'*/'.repeat(depth - 1)}*.{ts,tsx,mts}`],
+    rules: { 'no-restricted-imports': ['error', patternsFor(depth)] },
+  }));
+
+const BROWSER_MSG = 'renderer/ and hub/dashboard/ run in a browser: they import only shared/ and UI packages (rule 2).';
+const SHARED_MSG = 'shared/ imports nothing of the repository but shared/, and no Node built-ins (rule 3).';
+const PROTOCOL_MSG = 'protocol/ imports only Node and shared/ (rule 4).';
+const HUB_MSG = 'The Hub (hub/) imports only shared/ and protocol/: never the counter\'s engine, the sandbox, electron/ or renderer/ (rule 5).';
+const SANDBOX_MSG = 'The sandbox imports only shared/ and protocol/ (rule 6).';
+const CORE_MSG = 'Import a core module through its index.ts (for example ../orders, not ../orders/poller), and the sandbox through sandbox/index.ts (rule 7).';
+const SHELL_MSG = 'The shells enter the counter\'s engine through a module\'s index.ts or a root file of core/ (rule 7).';
+
+const into = (prefix) => ({ regex: `^${prefix.replace(/[./]/g, '\\$&')}[a-z0-9-]+/`, message: CORE_MSG });
+const sandboxInside = (prefix) => ({ regex: `^${prefix.replace(/[./]/g, '\\$&')}sandbox/.`, message: CORE_MSG });
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test/artifacts/**', '.tmp/**', '.sandbox/**', 'test/fixtures/**'] },
@@ -51,33 +59,37 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**/*.mjs', '*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly' } } },
-  { files: ['renderer/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
-  // Rule 1 everywhere but electron/main and electron/preload.
+  { files: ['renderer/**/*.tsx', 'hub/dashboard/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
+  // Rule 1 everywhere but electron/main and electron/preload (the rooms below repeat it, as a rule's
+  // options replace those of an earlier block for the same file).
   { files: ['**/*.{ts,tsx,mts,mjs}'], ignores: ['electron/main/**', 'electron/preload/**'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
-  // Rule 4 inside electron/main and electron/preload, except the two helpers.
-  { files: ['electron/main/**/*.ts', 'electron/preload/**/*.ts'], ignores: ['electron/main/ipc-transport.ts', 'electron/preload/index.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ipcNames] }] } },
+  { files: ['electron/main/**/*.ts', 'electron/preload/**/*.ts'], ignores: ['electron/main/ipc-transport.ts', 'electron/preload/index.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ipcNames], patterns: [into('../../core/')] }] } },
+  { files: ['electron/main/ipc-transport.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [into('../../core/')] }] } },
   // Rule 2.
-  { files: ['renderer/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron, ...builtinPaths], patterns: noNode }] } },
-  // Rule 3 (and no DOM globals in shared/).
+  ...byDepth('renderer', 6, (d) => ({ paths: [noElectron, ...builtinPaths(BROWSER_MSG)], patterns: [{ group: ['node:*'], message: BROWSER_MSG }, ...onlyRooms(d, ['shared'], BROWSER_MSG)] })),
+  // The dashboard app: leaving src/ (d times ../), only ../../shared/ may follow.
+  ...byDepth('hub/dashboard/src', 4, (d) => ({ paths: [noElectron, ...builtinPaths(BROWSER_MSG)], patterns: [{ group: ['node:*'], message: BROWSER_MSG }, { regex: `^${'\\.\\./'.repeat(d)}(?!\\.\\./\\.\\./shared/)`, message: BROWSER_MSG }] })),
+  // Rule 3 (and no DOM or Node globals).
+  ...byDepth('shared', 3, (d) => ({ paths: [noElectron, ...builtinPaths(SHARED_MSG)], patterns: [{ group: ['node:*'], message: SHARED_MSG }, ...onlyRooms(d, ['shared'], SHARED_MSG)] })),
   {
     files: ['shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron, ...builtinPaths], patterns: [...noNode, { group: ['**/renderer/**', '../renderer'], message: 'shared/ never imports renderer/ code (architecture rule 3).' }] }],
-      'no-restricted-globals': ['error', ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'process', 'Buffer', 'require', '__dirname'].map((name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals (architecture rule 3).' }))],
-    },
+    rules: { 'no-restricted-globals': ['error', ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'process', 'Buffer', 'require', '__dirname'].map((name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals (rule 3).' }))] },
   },
-  // Rule 5. records/ has rooms (printing/, receipts/, shifts/): a room may use its sibling rooms'
-  // files, and reaches other modules (two levels up) only through their index.
-  { files: ['electron/core/*/**/*.ts'], ignores: ['electron/core/records/*/**'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [throughIndex('../')] }] } },
-  { files: ['electron/core/records/*/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [throughIndex('../../')] }] } },
-  { files: ['electron/core/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [throughIndex('./')] }] } },
-  { files: ['electron/browser/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [throughIndex('../core/')] }] } },
-  { files: ['electron/main/**/*.ts'], ignores: ['electron/main/ipc-transport.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ipcNames], patterns: [throughIndex('../core/')] }] } },
-  { files: ['electron/main/ipc-transport.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex('../core/')] }] } },
-  // Rule 7: src/*.ts reaches the repository root by three ../, src/<folder>/*.ts by four.
-  { files: ['hub/dashboard/src/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: dashboardPaths, patterns: dashboardOnly(2) }] } },
-  { files: ['hub/dashboard/src/*/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: dashboardPaths, patterns: dashboardOnly(3) }] } },
-  { files: ['hub/dashboard/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
+  // Rule 4.
+  ...byDepth('protocol', 3, (d) => ({ paths: [noElectron], patterns: onlyRooms(d, ['shared', 'protocol'], PROTOCOL_MSG) })),
+  // Rule 5: the server's files (the dashboard app has its own rule above).
+  ...byDepth('hub', 4, (d) => ({ paths: [noElectron], patterns: onlyRooms(d, ['shared', 'protocol', 'hub'], HUB_MSG) })).map((c) => ({ ...c, ignores: ['hub/dashboard/**'] })),
   // Rule 6.
-  { files: ['electron/sandbox/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [sandboxOnly] }] } },
+  ...byDepth('sandbox', 3, (d) => ({ paths: [noElectron], patterns: onlyRooms(d, ['shared', 'protocol', 'sandbox'], SANDBOX_MSG) })),
+  // Rule 7: inside core/ a module is entered through its index; records/ has rooms (printing/,
+  // receipts/, shifts/) that use their sibling rooms' files and reach other modules through their index.
+  { files: ['core/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('./'), sandboxInside('../')] }] } },
+  { files: ['core/*/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('../'), sandboxInside('../../')] }] } },
+  { files: ['core/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('../../'), sandboxInside('../../../')] }] } },
+  { files: ['browser-shell/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ ...into('../core/'), message: SHELL_MSG }] }] } },
+  // Rule 7, the other side: nothing but the shells (and tests) imports core/.
+  ...['renderer', 'shared', 'protocol', 'sandbox', 'hub', 'scripts'].map((room) => ({
+    files: [`${room}/**/*.{ts,tsx,mts}`],
+    rules: { 'no-restricted-syntax': ['error', { selector: "ImportDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportNamedDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportAllDeclaration[source.value=/(^|\\/)core(\\/|$)/], ImportExpression[source.value=/(^|\\/)core(\\/|$)/]", message: 'Nothing imports the counter\'s engine (core/) but its shells, electron/main and browser-shell/ (rule 7).' }] },
+  })),
 );

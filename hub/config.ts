@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { publicKeyObject } from '../electron/core/crypto';
+import { publicKeyObject } from '../protocol/crypto';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
 export const HELP = `CounterPay Hub: the cinema's webhook relay and journal store.

@@ -5,7 +5,7 @@ import type { AttentionConfig } from './store/dashboard';
 import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
 import type { RelayHub } from './relay/relay-hub';
-import type { RateLimiter } from './relay/rate-limit';
+import type { RateLimiter } from './http/rate-limit';
 import type { IngestInput, IngestResult } from './store/notifications';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 

@@ -14,7 +14,7 @@ import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
 import { sendError } from './http/reply';
 import { createMetrics } from './metrics';
-import { RateLimiter } from './relay/rate-limit';
+import { RateLimiter } from './http/rate-limit';
 import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/dashboard';
 import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';

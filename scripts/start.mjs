@@ -17,7 +17,7 @@ function electronPath() {
 
 function startBrowserShell() {
   const tsx = join(root, 'node_modules/.bin/tsx');
-  const child = spawn(tsx, ['electron/browser/cli.ts', ...extra], { cwd: root, stdio: 'inherit' });
+  const child = spawn(tsx, ['browser-shell/cli.ts', ...extra], { cwd: root, stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 }

@@ -7,7 +7,7 @@ import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './c
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { programmeCalls, programmeEvents } from './contract-programme';
-import { hubCalls, hubEvents } from './contract-hub';
+import { hubCalls, hubEvents } from './contract-hub-link';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
@@ -65,7 +65,7 @@ export type DemoTerminalScreen = z.infer<typeof DemoTerminalScreenSchema>;
 export const DemoOutcomeSchema = z.enum(['SUCCESS', 'FAIL', 'CANCEL']);
 export type DemoOutcome = z.infer<typeof DemoOutcomeSchema>;
 
-// The core's own calls, one group per core module (electron/core/*-module.ts answers each).
+// The core's own calls, one group per core module (core/*-module.ts answers each).
 export const statusCalls = {
   'app.info': { args: Empty, result: AppInfoSchema },
   'status.get': { args: Empty, result: StatusSnapshotSchema },

@@ -11,7 +11,7 @@ export const ERROR_CODES = [
   'PROVIDER_NOT_CONFIGURED',
   // devices
   'TERMINAL_UNAVAILABLE', 'PRINTER_FAILED',
-  // the CounterPay Hub (electron/core/hub)
+  // the CounterPay Hub (core/hub-link)
   'HUB_UNREACHABLE', 'HUB_NOT_A_HUB', 'HUB_CODE_INVALID', 'HUB_REFUSED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -3,15 +3,15 @@ import { app, BrowserWindow, dialog } from 'electron';
 import Store from 'electron-store';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startRestartableCore } from '../core/app-core';
-import { systemClock } from '../core/clock';
-import { withLastGood } from '../core/data-folder';
-import { openDataFolder, settingsFile } from '../core/data-folder';
-import { DataDirError } from '../core/data-folder';
-import { createEventHub } from '../core/event-hub';
-import { consoleLogger } from '../core/log';
-import { openFileLogger } from '../core/logging';
-import { encryptedStoreVault } from '../core/settings';
+import { startRestartableCore } from '../../core/app-core';
+import { systemClock } from '../../shared/clock';
+import { withLastGood } from '../../core/data-folder';
+import { openDataFolder, settingsFile } from '../../core/data-folder';
+import { DataDirError } from '../../core/data-folder';
+import { createEventBus } from '../../core/events';
+import { consoleLogger } from '../../shared/logger';
+import { openFileLogger } from '../../core/logging';
+import { encryptedStoreVault } from '../../core/settings';
 import { wireIpc } from './ipc-transport';
 import { electronSystemPrinter } from './print-system';
 import { safeStorageCipher } from './safe-storage-cipher';
@@ -37,17 +37,17 @@ async function start(): Promise<void> {
   const store = new Store<Record<string, unknown>>({ name: 'settings', configFileMode: 0o600 });
   const kv = withLastGood({ get: (k: string) => store.get(k), set: (k: string, v: unknown) => store.set(k, v), delete: (k: string) => store.delete(k) }, settingsFile(dataDir));
   const vault = encryptedStoreVault(kv, safeStorageCipher(), 'Desktop app: keys are encrypted with the OS keychain (safeStorage) before they are stored.');
-  const hub = createEventHub();
-  // A restore from Settings → Backups rebuilds the core behind the same window and event hub.
+  const events = createEventBus();
+  // A restore from Settings → Backups rebuilds the core behind the same window and event bus.
   const held = await startRestartableCore(
-    { shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, hub, logger, logFiles: logger, clock: systemClock, systemPrinter: electronSystemPrinter() },
+    { shell: 'electron', version: app.getVersion(), dataDir, store: kv, vault, events, logger, logFiles: logger, clock: systemClock, systemPrinter: electronSystemPrinter() },
     folder.notices,
   );
 
   const rendererIndex = join(__dirname, '../renderer/index.html');
   const rendererPrefix = rendererUrlPrefix(join(__dirname, '../renderer'));
   let win: BrowserWindow | null = createMainWindow(rendererIndex);
-  const unwire = wireIpc((n, a, c) => held.core.dispatch(n, a, c), hub, () => (win && !win.isDestroyed() ? win.webContents : null), rendererPrefix);
+  const unwire = wireIpc((n, a, c) => held.core.dispatch(n, a, c), events, () => (win && !win.isDestroyed() ? win.webContents : null), rendererPrefix);
   win.on('closed', () => (win = null));
 
   app.on('activate', () => {

@@ -3,7 +3,7 @@
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { Dispatch } from '../../shared/contract-kit';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../shared/transport-names';
-import type { EventHub } from '../core/event-hub';
+import type { EventBus } from '../../core/events';
 import { isRendererUrl } from './sender-url';
 
 export function isOwnSender(event: IpcMainInvokeEvent, own: () => WebContents | null, rendererUrlPrefix: string): boolean {
@@ -14,11 +14,11 @@ export function isOwnSender(event: IpcMainInvokeEvent, own: () => WebContents | 
   return isRendererUrl(frame.url, rendererUrlPrefix);
 }
 
-export function wireIpc(dispatch: Dispatch, hub: EventHub, own: () => WebContents | null, rendererUrlPrefix: string): () => void {
+export function wireIpc(dispatch: Dispatch, events: EventBus, own: () => WebContents | null, rendererUrlPrefix: string): () => void {
   ipcMain.handle(CALL_CHANNEL, (event, name: unknown, args: unknown) =>
     dispatch(name, args, { trusted: isOwnSender(event, own, rendererUrlPrefix), sender: `ipc:${event.sender.id}` }),
   );
-  const unsubscribe = hub.subscribe((name, payload) => {
+  const unsubscribe = events.subscribe((name, payload) => {
     const wc = own();
     if (wc && !wc.isDestroyed()) wc.send(EVENT_CHANNEL, name, payload);
   });

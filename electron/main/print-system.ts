@@ -1,7 +1,7 @@
 // Electron's system printing and PDF for the core's receipts and shift reports: a hidden, sandboxed
 // window (no scripts, no Node) loads the printable page, then webContents.print / printToPDF.
 import { BrowserWindow } from 'electron';
-import { printerError, type SystemPrinter, type SystemPrintJob } from '../core/records';
+import { printerError, type SystemPrinter, type SystemPrintJob } from '../../core/records';
 import type { PaperWidth, SystemPrinterInfo } from '../../shared/records';
 
 const MM_PER_INCH = 25.4;

@@ -1,7 +1,7 @@
 // Secrets encrypted with the OS keychain through safeStorage before they reach electron-store,
 // refused when the keychain is missing or is Linux's fixed-key fallback (safe-storage-policy.ts).
 import { safeStorage } from 'electron';
-import type { StringCipher } from '../core/settings';
+import type { StringCipher } from '../../core/settings';
 import { safeStorageVerdict } from './safe-storage-policy';
 
 function linuxBackend(): string | null {

@@ -2,7 +2,7 @@
 // bills callbacks (stored and passed on unverified: the counter holds the bills secret). Bodies are
 // read as text, because the counter re-checks exactly what the provider sent.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../electron/core/webhook/webhook-types';
+import { WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../protocol/pos-webhook';
 import type { HubContext } from '../context';
 import type { NotificationKind } from '../store/notifications';
 import { billsRoutingKeys, checkPosWebhook } from '../webhook/verify-pos';

@@ -1,12 +1,8 @@
-// What the Hub can check of a POS payment notification without the merchant's private key, in this
-// order and stopping at the first failure: the body's shape, clientAuthKey (constant time), the
-// 5-minute timestamp window, and the provider's SHA256withRSA signature over paramContent + timestamp.
-// paramContent stays encrypted: the counter that owns the order decrypts it.
-import { rsaVerify, safeEqual, type KeyInput, type SignHash } from '../../electron/core/crypto';
-import { POS_WEBHOOK_MAX_AGE_MS, PosWebhookBody as Body } from '../../electron/core/webhook/pos-envelope';
-import { WEBHOOK_REFUSAL_CODES as C } from '../../electron/core/webhook/webhook-types';
-
-export { POS_WEBHOOK_MAX_AGE_MS };
+// What the Hub can check of a POS payment notification without the merchant's private key: the
+// envelope (protocol/pos-webhook.ts). paramContent stays encrypted: the counter that owns the order
+// decrypts it. The bills callback is passed on unverified (its secret stays on the counter).
+import type { KeyInput, SignHash } from '../../protocol/crypto';
+import { checkPosEnvelope, type WebhookRefusal } from '../../protocol/pos-webhook';
 
 export interface HubMerchantKeys {
   clientAuthKey: string;
@@ -14,28 +10,18 @@ export interface HubMerchantKeys {
   signHash: SignHash;
 }
 
-export type PosCheck = { ok: true } | { ok: false; httpStatus: number; code: string; reason: string };
-
-const refuse = (httpStatus: number, code: string, reason: string): PosCheck => ({ ok: false, httpStatus, code, reason });
+export type PosCheck = { ok: true } | WebhookRefusal;
 
 export function checkPosWebhook(text: string, keys: HubMerchantKeys, now: number): PosCheck {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return refuse(400, C.malformed, 'body is not JSON');
-  }
-  const parsed = Body.safeParse(json);
-  if (!parsed.success) return refuse(400, C.badFields, `body fields: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
-  const b = parsed.data;
-  if (!safeEqual(b.clientAuthKey, keys.clientAuthKey)) return refuse(401, C.wrongClientAuthKey, 'clientAuthKey does not match');
-  if (!/^\d{1,16}$/.test(b.timestamp)) return refuse(401, C.staleTimestamp, 'timestamp is not milliseconds since 1970');
-  if (Math.abs(now - Number(b.timestamp)) > POS_WEBHOOK_MAX_AGE_MS) return refuse(401, C.staleTimestamp, 'timestamp is more than 5 minutes from now');
-  if (!rsaVerify(keys.providerPublicKey, b.paramContent + b.timestamp, b.sign, keys.signHash)) return refuse(401, C.badSignature, 'sign does not verify');
-  return { ok: true };
+  const r = checkPosEnvelope(
+    text,
+    { clientAuthKey: keys.clientAuthKey, signHash: keys.signHash, providerPublicKey: () => keys.providerPublicKey, notConfigured: 'merchant clientAuthKey is not set', keysNotConfigured: 'provider public key is not set' },
+    now,
+  );
+  return r.ok ? { ok: true } : r;
 }
 
-/** The bills callback is passed on unverified (its secret stays on the counter): only its routing keys are read. */
+/** Only the routing keys of a bills callback are read. */
 export function billsRoutingKeys(text: string): { orderKeys: string[]; branch: string | null } | null {
   try {
     const j = JSON.parse(text) as { payload?: Record<string, unknown> };

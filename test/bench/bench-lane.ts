@@ -2,12 +2,12 @@
 // terminal, selling one order at a time; the customer taps after a drawn delay, and the lane
 // measures when the app learns the result and how many status checks it made for it.
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../electron/core/db/database';
-import { silentLogger } from '../../electron/core/log';
-import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../electron/core/provider';
-import type { PosClient, PosOrderDetails, ProviderConfig } from '../../electron/core/provider/types';
-import type { Sandbox, TerminalOutcome } from '../../electron/sandbox';
+import { openDatabase, type Db } from '../../core/db/database';
+import { silentLogger } from '../../shared/logger';
+import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../core/orders/checkout-service';
+import { createPosClient } from '../../core/provider';
+import type { PosClient, PosOrderDetails, ProviderConfig } from '../../core/provider/types';
+import type { Sandbox, TerminalOutcome } from '../../sandbox';
 import { isFinalState } from '../../shared/orders';
 import { createRng } from '../helpers/chaos-random';
 import type { LaneTime } from './scaled-time';

@@ -3,14 +3,14 @@
 // bare HTTP round trip to the same server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemClock } from '../../electron/core/clock';
-import { openDatabase } from '../../electron/core/db/database';
-import { silentLogger } from '../../electron/core/log';
-import { createOutboxSink, HubOutbox } from '../../electron/core/hub';
-import { createCheckoutService } from '../../electron/core/orders/checkout-service';
-import { shiftCashierAt } from '../../electron/core/records';
-import { createPosClient } from '../../electron/core/provider';
-import { OrderTextIndex } from '../../electron/core/orders/order-text-index';
+import { systemClock } from '../../shared/clock';
+import { openDatabase } from '../../core/db/database';
+import { silentLogger } from '../../shared/logger';
+import { createOutboxSink, HubOutbox } from '../../core/hub-link';
+import { createCheckoutService } from '../../core/orders/checkout-service';
+import { shiftCashierAt } from '../../core/records';
+import { createPosClient } from '../../core/provider';
+import { OrderTextIndex } from '../../core/orders/order-text-index';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
 import { percentile, round } from './bench-stats';
 

@@ -3,11 +3,11 @@
 // polling (same taps for all, on a scaled clock); and with the webhook on (wall clock).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { silentLogger } from '../../electron/core/log';
-import type { CheckoutTuningInput } from '../../electron/core/orders/checkout-service';
-import { startWebhookReceiver, WEBHOOK_PATHS } from '../../electron/core/webhook';
-import { openDatabase } from '../../electron/core/db/database';
-import type { TerminalOutcome } from '../../electron/sandbox';
+import { silentLogger } from '../../shared/logger';
+import type { CheckoutTuningInput } from '../../core/orders/checkout-service';
+import { startWebhookReceiver, WEBHOOK_PATHS } from '../../core/webhook';
+import { openDatabase } from '../../core/db/database';
+import type { TerminalOutcome } from '../../sandbox';
 import { createRng } from '../helpers/chaos-random';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
 import { BenchLane, SandboxHub, type OrderMeasure } from './bench-lane';

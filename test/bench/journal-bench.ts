@@ -4,12 +4,12 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../electron/core/db/database';
-import { createOutboxSink, HubOutbox } from '../../electron/core/hub';
-import { OrderJournal } from '../../electron/core/orders/order-journal';
-import { shiftCashierAt } from '../../electron/core/records';
-import { OrderTextIndex } from '../../electron/core/orders/order-text-index';
-import { searchOrders } from '../../electron/core/orders/order-search';
+import { openDatabase, type Db } from '../../core/db/database';
+import { createOutboxSink, HubOutbox } from '../../core/hub-link';
+import { OrderJournal } from '../../core/orders/order-journal';
+import { shiftCashierAt } from '../../core/records';
+import { OrderTextIndex } from '../../core/orders/order-text-index';
+import { searchOrders } from '../../core/orders/order-search';
 import { koboToNairaString } from '../../shared/money';
 import { SaleInputSchema, type OrderState } from '../../shared/orders';
 import { createRng, type Rng } from '../helpers/chaos-random';

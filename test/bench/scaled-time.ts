@@ -2,8 +2,8 @@
 // of tap times and polling passes in seconds. Calls to the provider are the exception: while one
 // is under way the counter's clock runs at wall speed, so a round trip costs the schedule what it
 // would really cost (scaling would otherwise stretch a 5 ms loopback call into 5 x 5 ms).
-import type { Clock } from '../../electron/core/clock';
-import type { TimerHandle, Timers } from '../../electron/core/lib/timers';
+import type { Clock } from '../../shared/clock';
+import type { TimerHandle, Timers } from '../../core/lib/timers';
 
 /** A plain scaled clock (the sandbox's: expiry and timestamps only need to be roughly right). */
 export function scaledClock(scale: number, baseWall: number, basePerf: number): Clock {

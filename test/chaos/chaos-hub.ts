@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HubDb } from '../../hub/db/adapter';
 import { openHubDb } from '../../hub/db/open';
-import type { DemoMerchantValues } from '../../electron/sandbox';
+import type { DemoMerchantValues } from '../../sandbox';
 import { ADMIN_TOKEN, bearer, post } from '../hub/helpers/hub-harness';
 import { spawnHub, type HubProcess } from '../hub/helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../hub/helpers/pg-cluster';

@@ -1,7 +1,7 @@
 // What a chaos run is made of: its options, the sandbox (manual terminals, fast webhook retries,
 // seeded faults), the app's provider settings and its scaled-down timings, and the sales it makes.
-import type { CheckoutTuningInput } from '../../electron/core/orders/checkout-service';
-import type { FaultRule } from '../../electron/sandbox';
+import type { CheckoutTuningInput } from '../../core/orders/checkout-service';
+import type { FaultRule } from '../../sandbox';
 import type { SaleInput } from '../../shared/orders';
 import type { Rng } from '../helpers/chaos-random';
 import { startTerminalsSandbox, type TerminalsSandbox } from '../helpers/chaos-sandbox';

@@ -1,6 +1,6 @@
 // The chaos run's verdict: the app's journal against the provider's orders and the sales the
 // driver started. Pure, so the counting rules can be read (and checked) on their own.
-import type { SandboxPosOrder } from '../../electron/sandbox';
+import type { SandboxPosOrder } from '../../sandbox';
 import { isFinalState, type OrderState } from '../../shared/orders';
 
 export interface JournalRow {

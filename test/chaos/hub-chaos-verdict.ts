@@ -2,7 +2,7 @@
 // Hub's accepted notifications against what each owner recorded, and the sale verdict of
 // chaos-verdict.ts over all counters. Pure, so the counting rules can be read (and checked) alone.
 import { isDeepStrictEqual } from 'node:util';
-import type { SandboxPosOrder } from '../../electron/sandbox';
+import type { SandboxPosOrder } from '../../sandbox';
 import { chaosVerdict, type JournalRow } from './chaos-verdict';
 
 export interface JournalEvent {

@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HubConnection } from '../../electron/core/hub';
+import type { HubConnection } from '../../core/hub-link';
 import { readJournal } from '../../hub/store/journal';
 import { num, type HubDb } from '../../hub/db/adapter';
 import { RELAY_CHANNEL } from '../../hub/store/notifications';

@@ -1,7 +1,7 @@
 // The customers at the sandbox's terminals: whenever an order comes to the front of a terminal,
 // its customer pays, declines, cancels, or walks away (the order expires). Plus the provider's
 // duplicate and late webhooks. Each order's fate depends only on the seed and its outOrderNo.
-import type { Sandbox, SandboxPosOrder, TerminalOutcome } from '../../electron/sandbox';
+import type { Sandbox, SandboxPosOrder, TerminalOutcome } from '../../sandbox';
 import type { Rng } from '../helpers/chaos-random';
 
 export interface TerminalSimulatorOptions {

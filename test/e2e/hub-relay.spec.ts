@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxPosOrder } from '../../electron/sandbox';
+import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxPosOrder } from '../../sandbox';
 import { defaultProfile } from '../../shared/settings';
 import type { ShellProcess } from '../helpers/browser-shell-process';
 import { ADMIN_TOKEN } from '../hub/helpers/hub-harness';

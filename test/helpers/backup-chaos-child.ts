@@ -2,11 +2,11 @@
 // journal (each acknowledged only once committed) while online backups run. Mode "restore":
 // swaps a backup in for the (closed) journal, as `--restore` does, reporting each start.
 // Usage: node --import tsx test/helpers/backup-chaos-child.ts <dataDir> backup|restore [backupFile]
-import { createBackupService } from '../../electron/core/backup/backup-service';
-import { openJournalChecked, swapInJournal } from '../../electron/core/backup/journal-file';
-import { systemClock } from '../../electron/core/clock';
-import { openDataFolder } from '../../electron/core/data-folder/open-data-folder';
-import { silentLogger } from '../../electron/core/log';
+import { createBackupService } from '../../core/backup/backup-service';
+import { openJournalChecked, swapInJournal } from '../../core/backup/journal-file';
+import { systemClock } from '../../shared/clock';
+import { openDataFolder } from '../../core/data-folder/open-data-folder';
+import { silentLogger } from '../../shared/logger';
 
 export type ChaosChildMessage = { kind: 'row'; n: number } | { kind: 'backup-started' } | { kind: 'restore-started' } | { kind: 'done' };
 const send = (m: ChaosChildMessage) => process.send?.(m);

@@ -21,7 +21,7 @@ export async function startShellProcess(opts: { dataDir?: string; env?: Record<s
   // Node itself with tsx as a loader, not the tsx command: the tsx command relays SIGTERM to a child
   // node and SIGKILLs it when the child does not acknowledge within 30 ms, which on a busy machine
   // cut the shell off before it closed its journal (the sales were left in the -wal file).
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'electron/browser/cli.ts', '--data-dir', dataDir, '--port', '0'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'browser-shell/cli.ts', '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

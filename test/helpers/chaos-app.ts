@@ -2,11 +2,11 @@
 // moment: checkout service + real POS client + webhook receiver on one SQLite journal file.
 // On start it resumes whatever the killed one left; it answers a sale only once it is journaled.
 // Usage: node --import tsx test/helpers/chaos-app.ts <args.json> (spawned by test/chaos/app-process.ts)
-import { systemClock } from '../../electron/core/clock';
-import { openDatabase } from '../../electron/core/db/database';
-import { createCheckoutService } from '../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../electron/core/provider';
-import { startWebhookReceiver, WEBHOOK_PATHS } from '../../electron/core/webhook';
+import { systemClock } from '../../shared/clock';
+import { openDatabase } from '../../core/db/database';
+import { createCheckoutService } from '../../core/orders/checkout-service';
+import { createPosClient } from '../../core/provider';
+import { startWebhookReceiver, WEBHOOK_PATHS } from '../../core/webhook';
 import { answerSell, childArgs, fileLogger, runChild, send } from './chaos-child';
 import type { ChaosAppArgs, DriverMessage, OrderSnapshot } from './chaos-protocol';
 import { createRng } from './chaos-random';

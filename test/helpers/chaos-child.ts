@@ -2,8 +2,8 @@
 // driver over the IPC channel, a JSON-lines file logger, reading the args file, answering a sale,
 // and leaving loudly when start fails.
 import { openSync, readFileSync, writeSync } from 'node:fs';
-import type { Logger } from '../../electron/core/log';
-import type { CheckoutService } from '../../electron/core/orders/checkout-service';
+import type { Logger } from '../../shared/logger';
+import type { CheckoutService } from '../../core/orders/checkout-service';
 import { isAppError } from '../../shared/errors';
 import type { AppMessage, DriverMessage } from './chaos-protocol';
 

@@ -1,6 +1,6 @@
 // What the chaos driver and its app-under-test child say to each other over the IPC channel.
-import type { CheckoutSettings, CheckoutTuningInput } from '../../electron/core/orders/checkout-service';
-import type { ProviderConfig } from '../../electron/core/provider/types';
+import type { CheckoutSettings, CheckoutTuningInput } from '../../core/orders/checkout-service';
+import type { ProviderConfig } from '../../core/provider/types';
 import type { OrderState, SaleInput } from '../../shared/orders';
 
 /** Written to a JSON file whose path is the child's only argument. */

@@ -1,6 +1,6 @@
 // A small seeded PRNG (mulberry32) and draws built on it, so chaos and bench runs make the same
 // choices for the same seed.
-import { prng } from '../../electron/sandbox/faults';
+import { prng } from '../../sandbox/faults';
 
 export interface Rng {
   /** [0, 1) */

@@ -1,9 +1,9 @@
 // The provider sandbox as the chaos run and the benchmark use it: fresh demo keys, N manual
 // terminals (settled only by present()), and the merchant-side provider settings to reach it.
 import { sandboxProviderConfig } from './sandbox-provider-config';
-import type { Clock } from '../../electron/core/clock';
-import type { ProviderConfig } from '../../electron/core/provider/types';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox } from '../../electron/sandbox';
+import type { Clock } from '../../shared/clock';
+import type { ProviderConfig } from '../../core/provider/types';
+import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox } from '../../sandbox';
 
 export interface TerminalsSandbox {
   sandbox: Sandbox;

@@ -5,12 +5,12 @@
 // driver got from the Hub's admin API and keeps its credential in a file next to the journal.
 // Usage: node --import tsx test/helpers/hub-chaos-counter.ts <args.json> (spawned by test/chaos/app-process.ts)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { systemClock } from '../../electron/core/clock';
-import { openDatabase } from '../../electron/core/db/database';
-import { createHubClient, createRelayConsumer, createSyncPusher, HubOutbox, type HubConnection } from '../../electron/core/hub';
-import { createCheckoutService } from '../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../electron/core/provider';
-import { createWebhookIngest } from '../../electron/core/webhook';
+import { systemClock } from '../../shared/clock';
+import { openDatabase } from '../../core/db/database';
+import { createHubClient, createRelayConsumer, createSyncPusher, HubOutbox, type HubConnection } from '../../core/hub-link';
+import { createCheckoutService } from '../../core/orders/checkout-service';
+import { createPosClient } from '../../core/provider';
+import { createWebhookIngest } from '../../core/webhook';
 import { EnrollResponseSchema, type RelayNotification } from '../../shared/hub-contract';
 import { FINAL_STATES } from '../../shared/orders';
 import { answerSell, childArgs, fileLogger, runChild, send } from './chaos-child';

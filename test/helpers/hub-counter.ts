@@ -5,15 +5,15 @@
 // sandbox merchant's clientAuthKey and provider public key (never its private key).
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
-import type { Clock } from '../../electron/core/clock';
-import { openDatabase, type Db } from '../../electron/core/db/database';
-import { createHubClient, createRelayConsumer, type HubConnection, type RelayConsumer, type RelayConsumerDeps } from '../../electron/core/hub';
-import { memoryLogger } from '../../electron/core/log';
-import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../electron/core/provider';
-import type { PosClient, ProviderConfig } from '../../electron/core/provider/types';
-import { createWebhookIngest, relayedIngestInput, type IngestOutcome } from '../../electron/core/webhook';
-import type { DemoMerchantValues } from '../../electron/sandbox';
+import type { Clock } from '../../shared/clock';
+import { openDatabase, type Db } from '../../core/db/database';
+import { createHubClient, createRelayConsumer, type HubConnection, type RelayConsumer, type RelayConsumerDeps } from '../../core/hub-link';
+import { memoryLogger } from '../../shared/logger';
+import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../core/orders/checkout-service';
+import { createPosClient } from '../../core/provider';
+import type { PosClient, ProviderConfig } from '../../core/provider/types';
+import { createWebhookIngest, relayedIngestInput, type IngestOutcome } from '../../core/webhook';
+import type { DemoMerchantValues } from '../../sandbox';
 import type { RelayNotification } from '../../shared/hub-contract';
 import { enroll, startTestHub, type TestHub, type TestMerchant } from '../hub/helpers/hub-harness';
 import type { OrdersSandbox } from './orders-sandbox';

@@ -2,15 +2,15 @@
 // as in the app (orders, shifts and top-ups write their events into it), the checkout against the
 // real sandbox, the real Hub client (with its calls counted) and the sync pusher. Waits are on the
 // pusher's own change notices, never on sleeps.
-import { systemClock } from '../../electron/core/clock';
-import { openDatabase, type Db } from '../../electron/core/db/database';
-import { createHubClient, createOutboxSink, createSyncPusher, HubOutbox, type HubCallError, type HubConnection, type SyncPusher, type SyncTuning } from '../../electron/core/hub';
-import { memoryLogger } from '../../electron/core/log';
-import { systemTimers, type Timers } from '../../electron/core/lib';
-import { createCheckoutService, type CheckoutService } from '../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../electron/core/provider';
-import { ShiftStore } from '../../electron/core/records/shifts/shift-store';
-import { TopupJournal } from '../../electron/core/topups/topup-journal';
+import { systemClock } from '../../shared/clock';
+import { openDatabase, type Db } from '../../core/db/database';
+import { createHubClient, createOutboxSink, createSyncPusher, HubOutbox, type HubCallError, type HubConnection, type SyncPusher, type SyncTuning } from '../../core/hub-link';
+import { memoryLogger } from '../../shared/logger';
+import { systemTimers, type Timers } from '../../core/lib';
+import { createCheckoutService, type CheckoutService } from '../../core/orders/checkout-service';
+import { createPosClient } from '../../core/provider';
+import { ShiftStore } from '../../core/records/shifts/shift-store';
+import { TopupJournal } from '../../core/topups/topup-journal';
 import type { EnrollResponse } from '../../shared/hub-contract';
 import { FAST_TUNING, inState, type OrdersSandbox } from './orders-sandbox';
 import { SALE_INPUT } from './orders-db';

@@ -2,10 +2,10 @@
 // against the Hub in small batches, printing "SEQ <lastSeq>" each time the Hub's answer is kept,
 // until it is killed (kill -9). Usage: tsx test/helpers/hub-sync-child.ts <args.json>
 import { readFileSync } from 'node:fs';
-import { systemClock } from '../../electron/core/clock';
-import { openDatabase } from '../../electron/core/db/database';
-import { createHubClient, createSyncPusher, HubOutbox, type HubConnection } from '../../electron/core/hub';
-import { silentLogger } from '../../electron/core/log';
+import { systemClock } from '../../shared/clock';
+import { openDatabase } from '../../core/db/database';
+import { createHubClient, createSyncPusher, HubOutbox, type HubConnection } from '../../core/hub-link';
+import { silentLogger } from '../../shared/logger';
 
 interface ChildArgs {
   dbFile: string;

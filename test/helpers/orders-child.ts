@@ -2,12 +2,12 @@
 // sandbox, prints "WAITING <id> <outOrderNo>" once the order is on the terminal, then idles until
 // it is killed (kill -9). Usage: tsx test/helpers/orders-child.ts <args.json>
 import { readFileSync } from 'node:fs';
-import { openDatabase } from '../../electron/core/db/database';
-import { systemClock } from '../../electron/core/clock';
-import { silentLogger } from '../../electron/core/log';
-import { createCheckoutService, type CheckoutSettings } from '../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../electron/core/provider';
-import type { ProviderConfig } from '../../electron/core/provider/types';
+import { openDatabase } from '../../core/db/database';
+import { systemClock } from '../../shared/clock';
+import { silentLogger } from '../../shared/logger';
+import { createCheckoutService, type CheckoutSettings } from '../../core/orders/checkout-service';
+import { createPosClient } from '../../core/provider';
+import type { ProviderConfig } from '../../core/provider/types';
 import type { SaleInput } from '../../shared/orders';
 
 interface ChildArgs {

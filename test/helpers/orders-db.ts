@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Db, type OpenOptions } from '../../electron/core/db/database';
+import { openDatabase, type Db, type OpenOptions } from '../../core/db/database';
 import { SaleInputSchema, type Sale } from '../../shared/orders';
 
 export function tempDbFile(prefix = 'counterpay-orders-'): { file: string; cleanup: () => void } {

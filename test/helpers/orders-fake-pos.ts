@@ -2,8 +2,8 @@
 // outOrderNo like the real one (a second create is "already exists"), and can be told to fail
 // a call in each of the ways the real client reports (unreachable, timeout with or without the
 // order committed, refused, HTTP 500), or to hold a call until the test releases it.
-import { refusedError, timeoutError, unreachableError, httpError } from '../../electron/core/provider/provider-errors';
-import type { PosClient, PosCreateOrderInput, PosOrderDetails, PosStatus } from '../../electron/core/provider/types';
+import { refusedError, timeoutError, unreachableError, httpError } from '../../core/provider/provider-errors';
+import type { PosClient, PosCreateOrderInput, PosOrderDetails, PosStatus } from '../../core/provider/types';
 
 export type CreateBehaviour = 'ok' | 'unreachable' | 'timeout' | 'commit-then-timeout' | 'refused' | 'http500' | 'hold';
 export type QueryBehaviour = 'ok' | 'unreachable' | 'timeout' | 'hold';

@@ -1,7 +1,7 @@
 // A fake clock with fake timers for the order lifecycle: time moves only when a test advances it,
 // and every due timer fires in order, with promise chains settled between timers.
-import type { Clock } from '../../electron/core/clock';
-import type { Timers } from '../../electron/core/lib/timers';
+import type { Clock } from '../../shared/clock';
+import type { Timers } from '../../core/lib/timers';
 
 interface Pending {
   id: number;

@@ -1,8 +1,8 @@
 // A checkout service on a temp SQLite file, a fake POS provider and fake time, with every
 // event it emits recorded: the unit-test rig for the order lifecycle.
-import { createCheckoutService, type CheckoutDeps, type CheckoutSettings } from '../../electron/core/orders/checkout-service';
-import { memoryLogger } from '../../electron/core/log';
-import type { Db } from '../../electron/core/db/database';
+import { createCheckoutService, type CheckoutDeps, type CheckoutSettings } from '../../core/orders/checkout-service';
+import { memoryLogger } from '../../shared/logger';
+import type { Db } from '../../core/db/database';
 import type { Connectivity, OrderState, OrderView } from '../../shared/orders';
 import { openTempDb, SALE_INPUT } from './orders-db';
 import { FakePos } from './orders-fake-pos';

@@ -1,9 +1,9 @@
 // The real provider sandbox on a loopback port with the real POS client, for the order
 // lifecycle's integration tests; plus waiting on checkout events (no sleeps).
 import { sandboxProviderConfig } from './sandbox-provider-config';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../electron/sandbox';
-import type { ProviderConfig } from '../../electron/core/provider/types';
-import type { CheckoutService } from '../../electron/core/orders/checkout-service';
+import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../sandbox';
+import type { ProviderConfig } from '../../core/provider/types';
+import type { CheckoutService } from '../../core/orders/checkout-service';
 import type { OrderView } from '../../shared/orders';
 
 export interface OrdersSandbox {

@@ -4,9 +4,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { canonicalJson, hmacSha512, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../../electron/core/crypto';
-import type { SandboxConfig } from '../../electron/sandbox/config';
-import type { Sandbox, SandboxEventMap, SandboxEvents } from '../../electron/sandbox';
+import { canonicalJson, hmacSha512, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../../protocol/crypto';
+import type { SandboxConfig } from '../../sandbox/config';
+import type { Sandbox, SandboxEventMap, SandboxEvents } from '../../sandbox';
 
 /** Parsed wire JSON in tests: read freely, asserted with expect(). The one `any` of these tests. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

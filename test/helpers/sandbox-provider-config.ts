@@ -1,7 +1,7 @@
 // The client-side configuration that talks to a sandbox as its demo merchant.
 import { defaultConventions, type Conventions } from '../../shared/settings';
-import type { ProviderConfig } from '../../electron/core/provider/types';
-import type { DemoMerchantValues, Sandbox } from '../../electron/sandbox';
+import type { ProviderConfig } from '../../core/provider/types';
+import type { DemoMerchantValues, Sandbox } from '../../sandbox';
 
 export function sandboxProviderConfig(
   sandbox: Pick<Sandbox, 'billsBaseUrl' | 'posBaseUrl'>,

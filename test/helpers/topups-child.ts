@@ -2,13 +2,13 @@
 // journal and sends it to the given bills API, printing its progress, until it is killed (-9).
 // Run: TOPUPS_CHILD='{"dbFile":…,"config":{…},"csvFile":…,"chunkSize":…,"tuning":{…},"callBackUrl":…}' tsx test/helpers/topups-child.ts
 import { readFileSync } from 'node:fs';
-import { systemClock } from '../../electron/core/clock';
-import { openDatabase } from '../../electron/core/db/database';
-import { silentLogger } from '../../electron/core/log';
-import { createBillsClient } from '../../electron/core/provider/bills-client';
-import type { ProviderConfig } from '../../electron/core/provider/types';
-import { memoryStore } from '../../electron/core/settings/kv-store';
-import { createTopupService, type TopupTuning } from '../../electron/core/topups/topup-service';
+import { systemClock } from '../../shared/clock';
+import { openDatabase } from '../../core/db/database';
+import { silentLogger } from '../../shared/logger';
+import { createBillsClient } from '../../core/provider/bills-client';
+import type { ProviderConfig } from '../../core/provider/types';
+import { memoryStore } from '../../core/settings/kv-store';
+import { createTopupService, type TopupTuning } from '../../core/topups/topup-service';
 
 interface ChildArgs {
   dbFile: string;

@@ -1,7 +1,7 @@
 // Small pieces of the Hub: token buckets (a burst, then one request per refill interval; a clock stepped back does
 // not lock a counter out) and the relay NOTIFY payload cap.
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../hub/relay/rate-limit';
+import { RateLimiter } from '../../hub/http/rate-limit';
 
 describe('rate limiter', () => {
   it('allows a burst, then refills at the configured rate, per key', () => {

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateDemoConfig, startSandbox, type Sandbox } from '../../../electron/sandbox';
+import { generateDemoConfig, startSandbox, type Sandbox } from '../../../sandbox';
 import type { SyncEvent } from '../../../shared/hub-contract';
 import { startHubCounter } from '../../helpers/hub-counter';
 import { sandboxProviderConfig } from '../../helpers/sandbox-provider-config';

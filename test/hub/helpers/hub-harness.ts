@@ -3,7 +3,7 @@
 // key pair (paramContent is really encrypted, as the provider would). HTTP over loopback.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { rsaEncryptChunked, rsaSign } from '../../../electron/core/crypto';
+import { rsaEncryptChunked, rsaSign } from '../../../protocol/crypto';
 import type { EnrollResponse } from '../../../shared/hub-contract';
 import type { HubDb } from '../../../hub/db/adapter';
 import { openHubDb } from '../../../hub/db/open';

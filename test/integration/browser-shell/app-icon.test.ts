@@ -7,9 +7,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDispatcher, type CallsSpec } from '../../../shared/contract-kit';
-import { createEventHub } from '../../../electron/core/event-hub';
-import { silentLogger } from '../../../electron/core/log';
-import { CSP, startBrowserShell, type BrowserShell } from '../../../electron/browser/server';
+import { createEventBus } from '../../../core/events';
+import { silentLogger } from '../../../shared/logger';
+import { CSP, startBrowserShell, type BrowserShell } from '../../../browser-shell/server';
 
 const ROOT = resolve(__dirname, '../../..');
 const RESOURCES = join(ROOT, 'resources');
@@ -89,7 +89,7 @@ describe('the browser shell serves the favicon', () => {
     copyFileSync(join(ROOT, 'renderer/index.html'), join(dir, 'index.html'));
     copyFileSync(join(RESOURCES, 'web/favicon.ico'), join(dir, 'favicon.ico'));
     const calls = { 'status.get': { args: z.object({}).strict(), result: z.object({}) } } satisfies CallsSpec;
-    shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': () => ({}) }), hub: createEventHub(), rendererDir: dir, logger: silentLogger });
+    shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': () => ({}) }), events: createEventBus(), rendererDir: dir, logger: silentLogger });
   });
   afterAll(() => shell.close());
 

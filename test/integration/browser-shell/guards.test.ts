@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createDispatcher, type CallsSpec } from '../../../shared/contract-kit';
-import { createEventHub } from '../../../electron/core/event-hub';
-import { silentLogger } from '../../../electron/core/log';
-import { startBrowserShell, type BrowserShell } from '../../../electron/browser/server';
+import { createEventBus } from '../../../core/events';
+import { silentLogger } from '../../../shared/logger';
+import { startBrowserShell, type BrowserShell } from '../../../browser-shell/server';
 
 const calls = { 'status.get': { args: z.object({}).strict(), result: z.object({ fine: z.boolean() }) } } satisfies CallsSpec;
 const handler = vi.fn(() => ({ fine: true }));
-const hub = createEventHub();
+const hub = createEventBus();
 let shell: BrowserShell;
 
 interface Reply { status: number; body: string; headers: Record<string, string | string[] | undefined> }
@@ -35,7 +35,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-shell-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
-  shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': handler }), hub, rendererDir: dir, logger: silentLogger });
+  shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': handler }), events: hub, rendererDir: dir, logger: silentLogger });
 });
 afterAll(() => shell.close());
 

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bootBrowserShell } from '../../../electron/browser/boot';
-import { silentLogger } from '../../../electron/core/log';
+import { bootBrowserShell } from '../../../browser-shell/boot';
+import { silentLogger } from '../../../shared/logger';
 
 const root = mkdtempSync(join(tmpdir(), 'counterpay-pin-burst-'));
 const dataDir = join(root, 'data');

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDispatcher, type CallsSpec } from '../../../shared/contract-kit';
-import { startBrowserShell, type BrowserShell } from '../../../electron/browser/server';
-import { createEventHub } from '../../../electron/core/event-hub';
-import { silentLogger } from '../../../electron/core/log';
+import { startBrowserShell, type BrowserShell } from '../../../browser-shell/server';
+import { createEventBus } from '../../../core/events';
+import { silentLogger } from '../../../shared/logger';
 
 const calls = { 'status.get': { args: z.object({}).strict(), result: z.object({ fine: z.boolean() }) } } satisfies CallsSpec;
 const shells: BrowserShell[] = [];
@@ -20,7 +20,7 @@ afterEach(async () => {
 async function start(testHooks: boolean): Promise<BrowserShell> {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-hooks-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
-  const shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': () => ({ fine: true }) }), hub: createEventHub(), rendererDir: dir, logger: silentLogger, testHooks });
+  const shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': () => ({ fine: true }) }), events: createEventBus(), rendererDir: dir, logger: silentLogger, testHooks });
   shells.push(shell);
   return shell;
 }

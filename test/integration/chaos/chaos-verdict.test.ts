@@ -2,7 +2,7 @@
 // failure is counted as the chaos run defines it (test/chaos/chaos-verdict.ts), and a clean run
 // counts zeros.
 import { describe, expect, it } from 'vitest';
-import type { SandboxPosOrder } from '../../../electron/sandbox';
+import type { SandboxPosOrder } from '../../../sandbox';
 import { chaosLine, chaosVerdict, type JournalRow } from '../../chaos/chaos-verdict';
 
 function po(outOrderNo: string, status: SandboxPosOrder['status'], payNo: string | null = status === 'SUCCESS' ? `PAY-${outOrderNo}` : ''): SandboxPosOrder {

@@ -2,7 +2,7 @@
 // not have, the same event held twice, a different event under one number, and a notification its
 // owner never recorded are each counted as test/chaos/hub-chaos-verdict.ts defines them.
 import { describe, expect, it } from 'vitest';
-import type { SandboxPosOrder } from '../../../electron/sandbox';
+import type { SandboxPosOrder } from '../../../sandbox';
 import type { JournalRow } from '../../chaos/chaos-verdict';
 import { hubChaosLine, hubChaosVerdict, type CounterFacts, type JournalEvent } from '../../chaos/hub-chaos-verdict';
 

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrderView } from '../../../shared/orders';
-import { createCore, type Core } from '../../../electron/core/app-core';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { confStore } from '../../../electron/browser/boot';
+import { createCore, type Core } from '../../../core/app-core';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { confStore } from '../../../browser-shell/boot';
 import { orderReaches } from '../../helpers/core-events';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { fileVault } from '../../../core/settings/secret-vault';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
@@ -68,7 +68,7 @@ describe('Demo profile, nothing typed', () => {
     const paid = orderReaches(core, order.id, 'paid');
     // The notification carries no payNo: one query afterwards completes the receipt's details.
     const completed = new Promise<OrderView>((ok) => {
-      const off = core.hub.subscribe((name, payload) => {
+      const off = core.events.subscribe((name, payload) => {
         const v = payload as OrderView;
         if (name === 'order.changed' && v.id === order.id && v.state === 'paid' && v.payNo) {
           off();

@@ -8,12 +8,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DiagnosticsFileSchema, type DiagnosticsExport } from '../../../shared/contract-diagnostics';
 import type { StatusSnapshot } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
-import { confStore } from '../../../electron/browser/boot';
+import { confStore } from '../../../browser-shell/boot';
 import { orderReaches } from '../../helpers/core-events';
-import { createCore, type Core } from '../../../electron/core/app-core';
-import { systemClock } from '../../../electron/core/clock';
-import { logFileNames, openFileLogger, type FileLogger } from '../../../electron/core/logging/log-files';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { createCore, type Core } from '../../../core/app-core';
+import { systemClock } from '../../../shared/clock';
+import { logFileNames, openFileLogger, type FileLogger } from '../../../core/logging/log-files';
+import { fileVault } from '../../../core/settings/secret-vault';
 
 const ctx = { trusted: true, sender: 'test' };
 const PIN = '97531864';

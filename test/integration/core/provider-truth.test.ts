@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusSnapshot } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
-import { createCore, type Core } from '../../../electron/core/app-core';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { confStore } from '../../../electron/browser/boot';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { createCore, type Core } from '../../../core/app-core';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { confStore } from '../../../browser-shell/boot';
+import { fileVault } from '../../../core/settings/secret-vault';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
@@ -39,7 +39,7 @@ async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
 function statusWhere(core: Core, ok: (s: StatusSnapshot) => boolean): Promise<StatusSnapshot> {
   if (ok(core.status())) return Promise.resolve(core.status());
   return new Promise((resolve) => {
-    const off = core.hub.subscribe((name, payload) => {
+    const off = core.events.subscribe((name, payload) => {
       if (name === 'status.changed' && ok(payload as StatusSnapshot)) {
         off();
         resolve(payload as StatusSnapshot);
@@ -52,7 +52,7 @@ function orderWhere(core: Core, id: number, ok: (v: OrderView) => boolean): Prom
   const now = core.checkout.get(id);
   if (now && ok(now)) return Promise.resolve(now);
   return new Promise((resolve) => {
-    const off = core.hub.subscribe((name, payload) => {
+    const off = core.events.subscribe((name, payload) => {
       const v = payload as OrderView;
       if (name === 'order.changed' && v.id === id && ok(v)) {
         off();
@@ -75,7 +75,7 @@ describe('provider status, measured', () => {
     const { core } = await boot();
     await core.providerIdle();
     const seen: string[] = [];
-    core.hub.subscribe((name, payload) => {
+    core.events.subscribe((name, payload) => {
       if (name === 'status.changed') seen.push((payload as StatusSnapshot).provider.state);
     });
     core.settings.writeInternal('demo', { posBaseUrl: 'http://127.0.0.1:9' });

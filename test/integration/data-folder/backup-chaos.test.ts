@@ -7,11 +7,11 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { backupsFolder, checkJournalFile, finishInterruptedRestore, journalPath, moveJournalAside, openJournalChecked } from '../../../electron/core/backup/journal-file';
-import { createBackupService } from '../../../electron/core/backup/backup-service';
-import { systemClock } from '../../../electron/core/clock';
-import { openDataFolder } from '../../../electron/core/data-folder/open-data-folder';
-import { silentLogger } from '../../../electron/core/log';
+import { backupsFolder, checkJournalFile, finishInterruptedRestore, journalPath, moveJournalAside, openJournalChecked } from '../../../core/backup/journal-file';
+import { createBackupService } from '../../../core/backup/backup-service';
+import { systemClock } from '../../../shared/clock';
+import { openDataFolder } from '../../../core/data-folder/open-data-folder';
+import { silentLogger } from '../../../shared/logger';
 import type { ChaosChildMessage } from '../../helpers/backup-chaos-child';
 
 const ROOT = resolve(__dirname, '../../..');

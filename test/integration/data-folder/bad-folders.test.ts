@@ -6,7 +6,7 @@ import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXIT_DATA_DIR_LOCKED, EXIT_DATA_DIR_UNUSABLE } from '../../../electron/core/data-folder/prepare-dir';
+import { EXIT_DATA_DIR_LOCKED, EXIT_DATA_DIR_UNUSABLE } from '../../../core/data-folder/prepare-dir';
 import { mountTmpfs, type Mount } from '../../helpers/mounts';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -26,7 +26,7 @@ afterEach(() => {
 
 /** Starts the shell; resolves at its exit, or at `ready` (then it is left running until cleanup). */
 function shell(dataDir: string, opts: { uid?: number; untilReady?: boolean } = {}): Promise<Run & { ready?: boolean }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/browser/cli.ts', '--data-dir', dataDir, '--port', '0', '--renderer-dir', rendererDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'browser-shell/cli.ts', '--data-dir', dataDir, '--port', '0', '--renderer-dir', rendererDir], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...(opts.uid !== undefined ? { HOME: '/tmp' } : {}) },

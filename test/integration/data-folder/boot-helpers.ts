@@ -3,8 +3,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootBrowserShell } from '../../../electron/browser/boot';
-import { memoryLogger } from '../../../electron/core/log';
+import { bootBrowserShell } from '../../../browser-shell/boot';
+import { memoryLogger } from '../../../shared/logger';
 import type { OrderView } from '../../../shared/orders';
 
 export type BootedShell = Awaited<ReturnType<typeof bootBrowserShell>>;
@@ -44,7 +44,7 @@ export async function callError(app: BootedShell, name: string, args: unknown = 
 /** Pays a Demo sale: waits until it shows on the Demo terminal, presents the card, waits for paid. */
 export async function payOnDemoTerminal(app: BootedShell, id: number): Promise<OrderView> {
   const waiters: { state: string; ok: () => void }[] = [];
-  const off = app.core.hub.subscribe((name, payload) => {
+  const off = app.core.events.subscribe((name, payload) => {
     const v = payload as OrderView;
     if (name === 'order.changed' && v.id === id) for (const w of waiters.filter((x) => x.state === v.state)) w.ok();
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackupsView, RecoveryNotice } from '../../../shared/backups';
 import type { OrderView } from '../../../shared/orders';
-import { NUMBER_GAP } from '../../../electron/core/backup/backups-module';
+import { NUMBER_GAP } from '../../../core/backup/backups-module';
 import { boot, call, callError, payOnDemoTerminal, SALE, sellPaid, tempDataDir, type BootedShell } from './boot-helpers';
 
 const running: BootedShell[] = [];

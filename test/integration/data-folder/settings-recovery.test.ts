@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecoveryNotice } from '../../../shared/backups';
-import { openDataFolder } from '../../../electron/core/data-folder/open-data-folder';
+import { openDataFolder } from '../../../core/data-folder/open-data-folder';
 import { boot, call, tempDataDir, type BootedShell } from './boot-helpers';
 
 const running: BootedShell[] = [];

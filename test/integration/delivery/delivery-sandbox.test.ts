@@ -3,8 +3,8 @@
 // no address registered), and a bad answer (unsigned, HTTP 500, provider gone) is a clear error.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryCheck } from '../../../shared/contract-delivery';
-import type { Core } from '../../../electron/core/app-core';
-import type { WebhookAttempt } from '../../../electron/sandbox';
+import type { Core } from '../../../core/app-core';
+import type { WebhookAttempt } from '../../../sandbox';
 import { bootCore, call, callError, orderIn, SALE, sell } from '../records/records-harness';
 
 const cores: Core[] = [];

@@ -2,10 +2,10 @@
 // (for answers the sandbox never gives: a malformed httpCode, a signed refusal, a bare 502), and
 // the meaning of every httpCode / httpMessage pair.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDeliveryChecks, judgeDelivery } from '../../../electron/core/delivery/delivery-check';
-import { memoryLogger } from '../../../electron/core/log';
-import { OrderJournal, toView } from '../../../electron/core/orders/order-journal';
-import { createPosClient } from '../../../electron/core/provider';
+import { createDeliveryChecks, judgeDelivery } from '../../../core/delivery/delivery-check';
+import { memoryLogger } from '../../../shared/logger';
+import { OrderJournal, toView } from '../../../core/orders/order-journal';
+import { createPosClient } from '../../../core/provider';
 import { isAppError } from '../../../shared/errors';
 import { openTempDb, sale } from '../../helpers/orders-db';
 import { testConfig } from '../../unit/provider/fixtures';

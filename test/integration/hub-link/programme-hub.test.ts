@@ -8,11 +8,11 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confStore } from '../../../electron/browser/boot';
-import { createCore, type Core } from '../../../electron/core/app-core';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { confStore } from '../../../browser-shell/boot';
+import { createCore, type Core } from '../../../core/app-core';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { fileVault } from '../../../core/settings/secret-vault';
 import { createManager } from '../../../hub/store/managers';
 import type { HubLinkView } from '../../../shared/hub-link';
 import type { OrderView } from '../../../shared/orders';
@@ -48,7 +48,7 @@ async function call<T>(core: Core, name: string, args: unknown = {}): Promise<T>
 /** Resolves with the first event `name` whose payload passes `ok`, or at once when `now()` already does. */
 function reaches<T>(core: Core, name: string, ok: (v: T) => boolean, now?: () => Promise<T>): Promise<T> {
   return new Promise((resolve) => {
-    const off = core.hub.subscribe((n, payload) => {
+    const off = core.events.subscribe((n, payload) => {
       if (n === name && ok(payload as T)) {
         off();
         resolve(payload as T);

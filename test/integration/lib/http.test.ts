@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardedHandler, isJsonContentType, readBoundedBody, sendJson, type BodyLimits } from '../../../electron/core/lib/http';
+import { guardedHandler, isJsonContentType, readBoundedBody, sendJson, type BodyLimits } from '../../../protocol/http';
 
 const servers: Server[] = [];
 afterEach(async () => {

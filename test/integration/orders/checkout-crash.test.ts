@@ -4,11 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../electron/core/clock';
-import { openDatabase } from '../../../electron/core/db/database';
-import { memoryLogger } from '../../../electron/core/log';
-import { createCheckoutService } from '../../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../../electron/core/provider';
+import { systemClock } from '../../../shared/clock';
+import { openDatabase } from '../../../core/db/database';
+import { memoryLogger } from '../../../shared/logger';
+import { createCheckoutService } from '../../../core/orders/checkout-service';
+import { createPosClient } from '../../../core/provider';
 import { SALE_INPUT, tempDbFile } from '../../helpers/orders-db';
 import { FAST_TUNING, inState, startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';
 

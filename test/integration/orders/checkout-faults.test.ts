@@ -3,10 +3,10 @@
 // anything, or after it committed the order: each sale ends with exactly one provider order.
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { createCheckoutService, type CheckoutService } from '../../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../../electron/core/provider';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { createCheckoutService, type CheckoutService } from '../../../core/orders/checkout-service';
+import { createPosClient } from '../../../core/provider';
 import type { Connectivity } from '../../../shared/orders';
 import { openTempDb, SALE_INPUT } from '../../helpers/orders-db';
 import { FAST_TUNING, inState, startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';

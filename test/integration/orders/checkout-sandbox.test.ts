@@ -1,12 +1,12 @@
 // The checkout against the real sandbox over loopback HTTP with the real POS client: the customer
 // pays, declines, cancels or never taps; a verified webhook ends the wait; repeats change nothing.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../../electron/core/orders/checkout-service';
-import { createPosClient } from '../../../electron/core/provider';
-import type { PosClient } from '../../../electron/core/provider/types';
-import { startWebhookReceiver, WEBHOOK_PATHS, type WebhookReceiver } from '../../../electron/core/webhook';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../../core/orders/checkout-service';
+import { createPosClient } from '../../../core/provider';
+import type { PosClient } from '../../../core/provider/types';
+import { startWebhookReceiver, WEBHOOK_PATHS, type WebhookReceiver } from '../../../core/webhook';
 import { openTempDb, SALE_INPUT } from '../../helpers/orders-db';
 import { FAST_TUNING, inState, startOrdersSandbox, waitForOrder, type OrdersSandbox } from '../../helpers/orders-sandbox';
 

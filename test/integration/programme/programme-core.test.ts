@@ -6,11 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { confStore } from '../../../electron/browser/boot';
-import { createCore, type Core } from '../../../electron/core/app-core';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { confStore } from '../../../browser-shell/boot';
+import { createCore, type Core } from '../../../core/app-core';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { fileVault } from '../../../core/settings/secret-vault';
 import type { OrderView } from '../../../shared/orders';
 import type { NextShows, ProgrammeImportResult, ProgrammeSummary, SeatCheckResult } from '../../../shared/programme';
 import { lagosDate, lagosHm } from '../../../shared/time';
@@ -67,7 +67,7 @@ describe('the programme through the core', () => {
     expect((await call<ProgrammeSummary>(core, 'programme.summary', {})).source).toBeNull();
 
     const changed = new Promise<ProgrammeSummary>((ok) => {
-      const off = core.hub.subscribe((name, payload) => {
+      const off = core.events.subscribe((name, payload) => {
         if (name === 'programme.changed') {
           off();
           ok(payload as ProgrammeSummary);

@@ -1,9 +1,9 @@
 // The bills client's requests and answers on the wire: headers, canonical bytes, the HMAC over
 // exactly those bytes, bulk-status auth per Settings, and answers in both forms.
 import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalJson, hmacSha512 } from '../../../electron/core/crypto';
-import { memoryLogger } from '../../../electron/core/log';
-import { createBillsClient } from '../../../electron/core/provider';
+import { canonicalJson, hmacSha512 } from '../../../protocol/crypto';
+import { memoryLogger } from '../../../shared/logger';
+import { createBillsClient } from '../../../core/provider';
 import type { Conventions } from '../../../shared/settings';
 import { billsSecretKey, testConfig } from '../../unit/provider/fixtures';
 import { rejection, sendJson, startTestServer, type Handler, type TestServer } from './test-server';

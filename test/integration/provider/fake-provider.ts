@@ -1,6 +1,6 @@
 // The provider's side of the wire, reduced to what client tests need: it opens POS requests with
 // the provider key (checking the merchant's signature) and builds signed, encrypted POS answers.
-import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../../../electron/core/crypto';
+import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../../../protocol/crypto';
 import { keys } from '../../unit/provider/fixtures';
 import type { RecordedRequest } from './test-server';
 

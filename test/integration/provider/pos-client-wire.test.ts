@@ -1,9 +1,9 @@
 // The POS client's requests and answers on the wire, against a small fake provider: headers,
 // encryption and signature of paramContent, the request object, and the mapping of answers.
 import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../electron/core/crypto';
-import { memoryLogger } from '../../../electron/core/log';
-import { createPosClient, isAlreadyExists } from '../../../electron/core/provider';
+import { canonicalJson } from '../../../protocol/crypto';
+import { memoryLogger } from '../../../shared/logger';
+import { createPosClient, isAlreadyExists } from '../../../core/provider';
 import { testConfig } from '../../unit/provider/fixtures';
 import { openPosRequest, posAnswer } from './fake-provider';
 import { rejection, sendJson, startTestServer, type Handler, type TestServer } from './test-server';

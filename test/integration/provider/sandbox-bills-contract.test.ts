@@ -1,8 +1,8 @@
 // Contract: the bills client against the real sandbox over loopback HTTP: every operation on
 // success, refusals, tampered signatures, and each injected transport fault.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { memoryLogger } from '../../../electron/core/log';
-import { createBillsClient, isOutcomeUnknown } from '../../../electron/core/provider';
+import { memoryLogger } from '../../../shared/logger';
+import { createBillsClient, isOutcomeUnknown } from '../../../core/provider';
 import type { Conventions } from '../../../shared/settings';
 import { startDemoSandbox, type DemoSandbox } from './sandbox-harness';
 import { rejection } from './test-server';

@@ -1,10 +1,10 @@
-// Runs the real sandbox (electron/sandbox) on a loopback port for contract tests, and builds the
+// Runs the real sandbox (sandbox) on a loopback port for contract tests, and builds the
 // client configuration that matches its demo merchant.
 import { sandboxProviderConfig } from '../../helpers/sandbox-provider-config';
 import type { EventEmitter } from 'node:events';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../electron/sandbox';
+import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../sandbox';
 import type { Conventions } from '../../../shared/settings';
-import type { ProviderConfig } from '../../../electron/core/provider/types';
+import type { ProviderConfig } from '../../../core/provider/types';
 
 export interface DemoSandbox {
   sandbox: Sandbox;

@@ -1,8 +1,8 @@
 // Contract: the POS client against the real sandbox over loopback HTTP, every operation on
 // success and on each error path (auth, freshness, tampered answers, dropped connections).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { memoryLogger } from '../../../electron/core/log';
-import { createPosClient, isAlreadyExists, isOutcomeUnknown } from '../../../electron/core/provider';
+import { memoryLogger } from '../../../shared/logger';
+import { createPosClient, isAlreadyExists, isOutcomeUnknown } from '../../../core/provider';
 import type { Conventions } from '../../../shared/settings';
 import { keys } from '../../unit/provider/fixtures';
 import { outOrderNo, startDemoSandbox, type DemoSandbox } from './sandbox-harness';

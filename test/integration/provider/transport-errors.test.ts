@@ -1,8 +1,8 @@
 // Every way the wire can fail, over real loopback HTTP: the client maps each to the right
 // PROVIDER_* code, says whether the outcome is unknown, and never sends a second request.
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryLogger } from '../../../electron/core/log';
-import { createBillsClient, createPosClient, isOutcomeUnknown } from '../../../electron/core/provider';
+import { memoryLogger } from '../../../shared/logger';
+import { createBillsClient, createPosClient, isOutcomeUnknown } from '../../../core/provider';
 import { testConfig } from '../../unit/provider/fixtures';
 import { posAnswer } from './fake-provider';
 import { closedPort, rejection, sendJson, startTestServer, type Handler, type TestServer } from './test-server';

@@ -3,9 +3,9 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../shared/errors';
-import { escposOf } from '../../../electron/core/records/printing/escpos';
-import { sendToNetworkPrinter } from '../../../electron/core/records/printing/network-printer';
-import { receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
+import { escposOf } from '../../../core/records/printing/escpos';
+import { sendToNetworkPrinter } from '../../../core/records/printing/network-printer';
+import { receiptDoc } from '../../../core/records/receipts/receipt-model';
 import { escposText, startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
 import { paidReceipt } from '../../unit/records/receipt-fixtures';
 

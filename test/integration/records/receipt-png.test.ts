@@ -5,10 +5,10 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaperWidth } from '../../../shared/records';
-import type { PrintDoc } from '../../../electron/core/records/printing/print-doc';
-import { htmlDocumentOf } from '../../../electron/core/records/printing/print-html';
-import { receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
-import { shiftReportDoc } from '../../../electron/core/records/shifts/shift-report-doc';
+import type { PrintDoc } from '../../../core/records/printing/print-doc';
+import { htmlDocumentOf } from '../../../core/records/printing/print-html';
+import { receiptDoc } from '../../../core/records/receipts/receipt-model';
+import { shiftReportDoc } from '../../../core/records/shifts/shift-report-doc';
 import { failedReceipt, paidReceipt, Z_REPORT } from '../../unit/records/receipt-fixtures';
 
 const OUT = resolve(__dirname, '../../artifacts/receipts');

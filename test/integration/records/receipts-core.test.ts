@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PrintJobView, ReceiptPreview, RecordsSettingsView } from '../../../shared/records';
-import type { Core } from '../../../electron/core/app-core';
+import type { Core } from '../../../core/app-core';
 import { escposText, startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
 import { bootCore, call, callError, jobIn, sell } from './records-harness';
 

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OrderView } from '../../../shared/orders';
 import type { PrintJobView } from '../../../shared/records';
-import { createCore, type Core } from '../../../electron/core/app-core';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { confStore } from '../../../electron/browser/boot';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { createCore, type Core } from '../../../core/app-core';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { confStore } from '../../../browser-shell/boot';
+import { fileVault } from '../../../core/settings/secret-vault';
 
 const ctx = { trusted: true, sender: 'test' };
 
@@ -38,7 +38,7 @@ export function nextEvent<T>(core: Core, event: string, match: (p: T) => boolean
       off();
       reject(new Error(`no ${event} event matched within ${timeoutMs} ms`));
     }, timeoutMs);
-    const off = core.hub.subscribe((name, payload) => {
+    const off = core.events.subscribe((name, payload) => {
       if (name === event && match(payload as T)) {
         clearTimeout(timer);
         off();

@@ -1,9 +1,9 @@
 // Order search at 100,000 orders on a real SQLite file: the right rows, through this module's
 // covering index, and the time each kind of search takes (printed, not asserted: machines differ).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchOrders, type SearchQuery } from '../../../electron/core/orders/order-search';
-import { OrderTextIndex } from '../../../electron/core/orders/order-text-index';
-import type { Db } from '../../../electron/core/db/database';
+import { searchOrders, type SearchQuery } from '../../../core/orders/order-search';
+import { OrderTextIndex } from '../../../core/orders/order-text-index';
+import type { Db } from '../../../core/db/database';
 import { openTempDb } from '../../helpers/orders-db';
 
 const N = 100_000;

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { SerialPort } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../shared/errors';
-import { escposOf } from '../../../electron/core/records/printing/escpos';
-import { receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
-import { sendToSerialPrinter } from '../../../electron/core/records/printing/serial-printer';
+import { escposOf } from '../../../core/records/printing/escpos';
+import { receiptDoc } from '../../../core/records/receipts/receipt-model';
+import { sendToSerialPrinter } from '../../../core/records/printing/serial-printer';
 import { SOCAT_MISSING_REASON } from '../../helpers/fake-terminal';
 import { paidReceipt } from '../../unit/records/receipt-fixtures';
 

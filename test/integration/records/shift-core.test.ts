@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
 import { lagosDate } from '../../../shared/time';
-import type { Core } from '../../../electron/core/app-core';
+import type { Core } from '../../../core/app-core';
 import { escposText, startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
 import { bootCore, call, callError, nextEvent, sell } from './records-harness';
 

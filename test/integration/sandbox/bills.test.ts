@@ -1,8 +1,8 @@
 // The sandbox's bills API over raw HTTP: auth, providers, validation, item-by-item judgement of
 // bulk-bills, the INITIAL -> PENDING -> SUCCESS/FAIL life, bulk-status and the callback.
 import { afterEach, describe, expect, it } from 'vitest';
-import { billsCallbackSignature, canonicalJson, hmacSha512 } from '../../../electron/core/crypto';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox';
+import { billsCallbackSignature, canonicalJson, hmacSha512 } from '../../../protocol/crypto';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 import { IDS, billsCall, rawRequest, startReceiver, testConfig, waitForEvent, type Receiver, type Wire } from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;

@@ -10,7 +10,7 @@ import { IDS, billsCall, rawRequest, testConfig } from '../../helpers/sandbox-cl
 
 const ROOT = resolve(__dirname, '../../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const CLI = join(ROOT, 'electron/sandbox/cli.ts');
+const CLI = join(ROOT, 'sandbox/cli.ts');
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 // The sandbox's clock can be skewed through the control API: requests more than 5 minutes off
 // its clock get the gateway's unsigned "timestamp expired", and every answer is dated by it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 import { orderParams, posCall, testConfig } from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;

@@ -1,8 +1,8 @@
 // Fault injection over raw HTTP: every kind, for the next N calls or at a seeded rate, by the
 // in-process API, the control API and the config; the control API itself is never faulted.
 import { afterEach, describe, expect, it } from 'vitest';
-import { billsCallbackSignature, rsaVerify } from '../../../electron/core/crypto';
-import { startSandbox, type FaultRule, type Sandbox } from '../../../electron/sandbox';
+import { billsCallbackSignature, rsaVerify } from '../../../protocol/crypto';
+import { startSandbox, type FaultRule, type Sandbox } from '../../../sandbox';
 import { IDS, billsCall, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, waitForEvent, type Receiver } from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;

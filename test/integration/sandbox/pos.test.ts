@@ -1,8 +1,8 @@
 // The sandbox's POS API over raw HTTP: envelope checks (sign before decrypt, timestamp window),
 // createOrder validation per field, duplicates, queries, terminal outcomes and expiry.
 import { afterEach, describe, expect, it } from 'vitest';
-import { posResponseSignStrings, rsaEncryptChunked, rsaVerify } from '../../../electron/core/crypto';
-import { SandboxControlError, startSandbox, type Sandbox } from '../../../electron/sandbox';
+import { posResponseSignStrings, rsaEncryptChunked, rsaVerify } from '../../../protocol/crypto';
+import { SandboxControlError, startSandbox, type Sandbox } from '../../../sandbox';
 import { IDS, orderParams, posCall, rawRequest, testConfig, testKeys, waitForEvent } from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;
@@ -68,7 +68,7 @@ describe('POS envelope', () => {
       await posCall(sb, 'createOrder', orderParams(), { timestamp: ts, paramContent: garbage, sign: undefined }),
     ];
     // A valid sign over a paramContent the provider cannot decrypt: same answer as a bad sign.
-    const { rsaSign } = await import('../../../electron/core/crypto');
+    const { rsaSign } = await import('../../../protocol/crypto');
     answers.push(await posCall(sb, 'createOrder', orderParams(), { timestamp: ts, paramContent: garbage, sign: rsaSign(k.merchant.privateKey, garbage + ts) }));
     for (const r of answers) {
       expect(r.status).toBe(200);

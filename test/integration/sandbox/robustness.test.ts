@@ -4,7 +4,7 @@
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 import { IDS, billsCall, orderParams, posCall, rawRequest, testConfig } from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;

@@ -1,8 +1,8 @@
 // The POS settlement webhook as the conventions describe it (headers, signed + encrypted body),
 // its retries, redelivery, the deposit-callback query, and close() ending pending retries.
 import { afterEach, describe, expect, it } from 'vitest';
-import { rsaDecryptChunked, rsaVerify } from '../../../electron/core/crypto';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox';
+import { rsaDecryptChunked, rsaVerify } from '../../../protocol/crypto';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 import { IDS, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, waitForEvent, type Receiver, type Wire } from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;

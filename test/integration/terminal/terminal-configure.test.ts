@@ -6,11 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../electron/core/app-core';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { confStore } from '../../../electron/browser/boot';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { createCore, type Core } from '../../../core/app-core';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { confStore } from '../../../browser-shell/boot';
+import { fileVault } from '../../../core/settings/secret-vault';
 
 const ctx = { trusted: true, sender: 'test' };
 let core: Core;

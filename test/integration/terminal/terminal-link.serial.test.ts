@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTerminalLink, type TerminalLink } from '../../../electron/core/terminal';
-import { memoryLogger } from '../../../electron/core/log';
+import { createTerminalLink, type TerminalLink } from '../../../core/terminal';
+import { memoryLogger } from '../../../shared/logger';
 import type { TerminalState } from '../../../shared/terminal';
 import { SOCAT_MISSING_REASON, startFakeTerminal, waitForTerminalState, type FakeTerminal } from '../../helpers/fake-terminal';
 
@@ -132,8 +132,8 @@ describe.skipIf(skip)('terminal link over a real pseudo-terminal pair', () => {
     fake = await startFakeTerminal({ sn: 'EXIT-000001' });
     const root = fileURLToPath(new URL('../../..', import.meta.url));
     const script = `
-      import { createTerminalLink } from ${JSON.stringify(path.join(root, 'electron/core/terminal/index.ts'))};
-      import { silentLogger } from ${JSON.stringify(path.join(root, 'electron/core/log.ts'))};
+      import { createTerminalLink } from ${JSON.stringify(path.join(root, 'core/terminal/index.ts'))};
+      import { silentLogger } from ${JSON.stringify(path.join(root, 'shared/logger.ts'))};
       const link = createTerminalLink({ logger: silentLogger, reconnectIntervalMs: 50, queryIntervalMs: 100 });
       link.on('change', async (s) => {
         if (s.sn === null) return;

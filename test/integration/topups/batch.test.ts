@@ -2,7 +2,7 @@
 // items and injected faults ends with every good row sent exactly once and final; the results
 // CSV round-trips; request-level refusals pause and resume; stopping cancels what was not sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../electron/core/lib';
+import { parseCsv } from '../../../core/lib';
 import { EXPORT_COLUMNS } from '../../../shared/topups';
 import { bigFile, HEADER, phone } from './files';
 import { startRig, until, type Rig } from './harness';
@@ -95,7 +95,7 @@ describe('a 1,000-row batch with bad rows, failing items and faults', () => {
 
 describe('batches', () => {
   it('bills callbacks through the verified webhook receiver settle items without polling', async () => {
-    const { startWebhookReceiver, WEBHOOK_PATHS, listWebhookEvents } = await import('../../../electron/core/webhook');
+    const { startWebhookReceiver, WEBHOOK_PATHS, listWebhookEvents } = await import('../../../core/webhook');
     let receiverUrl = '';
     const r = await rig({
       sandbox: (c) => void (c.bills.callbackOnFail = true),

@@ -7,14 +7,14 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../../../electron/core/clock';
-import { openDatabase, type Db } from '../../../electron/core/db/database';
-import { memoryLogger } from '../../../electron/core/log';
-import { createBillsClient } from '../../../electron/core/provider/bills-client';
-import type { ProviderConfig } from '../../../electron/core/provider/types';
-import { memoryStore } from '../../../electron/core/settings/kv-store';
-import { createTopupService, type TopupService, type TopupTuning } from '../../../electron/core/topups/topup-service';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../electron/sandbox';
+import { systemClock } from '../../../shared/clock';
+import { openDatabase, type Db } from '../../../core/db/database';
+import { memoryLogger } from '../../../shared/logger';
+import { createBillsClient } from '../../../core/provider/bills-client';
+import type { ProviderConfig } from '../../../core/provider/types';
+import { memoryStore } from '../../../core/settings/kv-store';
+import { createTopupService, type TopupService, type TopupTuning } from '../../../core/topups/topup-service';
+import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../sandbox';
 import { defaultConventions } from '../../../shared/settings';
 
 export const FAST: Partial<TopupTuning> = {

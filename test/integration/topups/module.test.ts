@@ -4,13 +4,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { confStore } from '../../../electron/browser/boot';
-import { createCore, type Core } from '../../../electron/core/app-core';
-import { systemClock } from '../../../electron/core/clock';
-import { memoryLogger } from '../../../electron/core/log';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
-import { parseCsv } from '../../../electron/core/lib';
-import { generateDemoConfig, startSandbox, type Sandbox } from '../../../electron/sandbox';
+import { confStore } from '../../../browser-shell/boot';
+import { createCore, type Core } from '../../../core/app-core';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { fileVault } from '../../../core/settings/secret-vault';
+import { parseCsv } from '../../../core/lib';
+import { generateDemoConfig, startSandbox, type Sandbox } from '../../../sandbox';
 import type { BatchImport, BatchView, CsvFile, ProvidersView, TopupView } from '../../../shared/topups';
 import { startCountingProxy } from './harness';
 
@@ -44,7 +44,7 @@ async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
 
 function nextEvent<T>(core: Core, name: string, test: (p: T) => boolean): Promise<T> {
   return new Promise((ok) => {
-    const off = core.hub.subscribe((n, payload) => {
+    const off = core.events.subscribe((n, payload) => {
       if (n === name && test(payload as T)) {
         off();
         ok(payload as T);

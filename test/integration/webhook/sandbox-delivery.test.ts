@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../electron/core/db/database';
-import { memoryLogger } from '../../../electron/core/log';
-import { createBillsClient, createPosClient } from '../../../electron/core/provider';
-import { listWebhookEvents, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification, type WebhookReceiver } from '../../../electron/core/webhook';
-import type { WebhookAttempt } from '../../../electron/sandbox';
+import { openDatabase, type Db } from '../../../core/db/database';
+import { memoryLogger } from '../../../shared/logger';
+import { createBillsClient, createPosClient } from '../../../core/provider';
+import { listWebhookEvents, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification, type WebhookReceiver } from '../../../core/webhook';
+import type { WebhookAttempt } from '../../../sandbox';
 import { nextEvent, outOrderNo, startDemoSandbox, type DemoSandbox } from '../provider/sandbox-harness';
 
 let demo: DemoSandbox;

@@ -5,12 +5,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../electron/core/db/database';
-import { memoryLogger } from '../../../electron/core/log';
-import type { ProviderConfig } from '../../../electron/core/provider/types';
+import { openDatabase, type Db } from '../../../core/db/database';
+import { memoryLogger } from '../../../shared/logger';
+import type { ProviderConfig } from '../../../core/provider/types';
 import {
   listUnhandledWebhookEvents, listWebhookEvents, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification, type WebhookReceiver,
-} from '../../../electron/core/webhook';
+} from '../../../core/webhook';
 import { testConfig } from '../../unit/provider/fixtures';
 import { billsCallbackBody, posWebhookBody } from '../../unit/webhook/fixtures';
 

@@ -4,10 +4,10 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBackupService, type Timers } from '../../../electron/core/backup/backup-service';
-import { openJournalChecked } from '../../../electron/core/backup/journal-file';
-import { memoryLogger } from '../../../electron/core/log';
-import type { Db } from '../../../electron/core/db/database';
+import { createBackupService, type Timers } from '../../../core/backup/backup-service';
+import { openJournalChecked } from '../../../core/backup/journal-file';
+import { memoryLogger } from '../../../shared/logger';
+import type { Db } from '../../../core/db/database';
 
 const DAY = 86_400_000;
 const dbs: Db[] = [];

@@ -1,8 +1,8 @@
 // The rotation rule: the newest few always, then one per Lagos day for 7 days, one per week for 4.
 import { describe, expect, it } from 'vitest';
-import { backupsToDrop } from '../../../electron/core/backup/rotation';
-import { parseBackupName } from '../../../electron/core/backup/backup-service';
-import { stampOf } from '../../../electron/core/backup/journal-file';
+import { backupsToDrop } from '../../../core/backup/rotation';
+import { parseBackupName } from '../../../core/backup/backup-service';
+import { stampOf } from '../../../core/backup/journal-file';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

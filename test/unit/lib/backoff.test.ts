@@ -1,6 +1,6 @@
 // Retry delays: doubling to a cap, and the jittered form every retrying part of the core uses.
 import { describe, expect, it } from 'vitest';
-import { backoffWithJitter, doublingDelay } from '../../../electron/core/lib/backoff';
+import { backoffWithJitter, doublingDelay } from '../../../core/lib/backoff';
 
 describe('backoff', () => {
   it('backoff doubles to a cap, half of it jittered by the injected random', () => {

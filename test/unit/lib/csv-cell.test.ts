@@ -1,6 +1,6 @@
 // The one CSV cell rule of every export: quoting, and formulas kept inert (CSV injection).
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv } from '../../../electron/core/lib/csv-cell';
+import { csvCell, toCsv } from '../../../core/lib/csv-cell';
 
 describe('csvCell', () => {
   it('keeps spreadsheet formulas inert but leaves numbers and phone numbers alone', () => {

@@ -1,6 +1,6 @@
 // The typed listener list the services use to announce changes.
 import { describe, expect, it } from 'vitest';
-import { TypedEmitter } from '../../../electron/core/lib/typed-emitter';
+import { TypedEmitter } from '../../../core/lib/typed-emitter';
 
 describe('TypedEmitter', () => {
   it('calls the listeners of an event in order, with its arguments, until they unsubscribe', () => {

@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { memoryLogger } from '../../../electron/core/log';
-import { logFileNames, openFileLogger, type FileLogger } from '../../../electron/core/logging/log-files';
+import { memoryLogger } from '../../../shared/logger';
+import { logFileNames, openFileLogger, type FileLogger } from '../../../core/logging/log-files';
 
 const dirs: string[] = [];
 const loggers: FileLogger[] = [];

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CSP } from '../../../shared/csp';
 import { isRendererUrl, rendererUrlPrefix } from '../../../electron/main/sender-url';
 import { safeStorageVerdict } from '../../../electron/main/safe-storage-policy';
-import { CSP as SHELL_CSP } from '../../../electron/browser/server';
+import { CSP as SHELL_CSP } from '../../../browser-shell/server';
 
 describe('IPC sender URL', () => {
   const prefix = rendererUrlPrefix('/opt/CounterPay/resources/app/out/renderer');

@@ -1,7 +1,7 @@
 // Never two provider orders for one sale: after a timeout, a lost answer, "already exists" or a
 // restart the order is looked up first, and sent again (same number) only if the provider has none.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../electron/core/db/database';
+import { openDatabase } from '../../../core/db/database';
 import { checkoutHarness, type CheckoutHarness } from '../../helpers/orders-harness';
 import { tempDbFile } from '../../helpers/orders-db';
 import { FakePos } from '../../helpers/orders-fake-pos';

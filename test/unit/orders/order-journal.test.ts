@@ -1,8 +1,8 @@
 // The journal: orders and their events are durable, patches keep what they do not name, and
 // a final order is never touched again.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../electron/core/db/database';
-import { OrderJournal, toView } from '../../../electron/core/orders/order-journal';
+import { openDatabase } from '../../../core/db/database';
+import { OrderJournal, toView } from '../../../core/orders/order-journal';
 import { OrderViewSchema } from '../../../shared/orders';
 import { sale, tempDbFile } from '../../helpers/orders-db';
 

@@ -1,10 +1,10 @@
 // What a refusal about our clock or keys does to an order: unsigned, the order is held (never
 // re-created blindly) with the provider's words; signed, it failed; an answer clears the words.
 import { describe, expect, it } from 'vitest';
-import type { OrderRecord } from '../../../electron/core/orders/order-journal';
-import { decideOnCreateError, decideOnDetails, decideOnQueryError } from '../../../electron/core/orders/order-decisions';
-import { causedRefusalError } from '../../../electron/core/provider/provider-errors';
-import type { PosOrderDetails } from '../../../electron/core/provider/types';
+import type { OrderRecord } from '../../../core/orders/order-journal';
+import { decideOnCreateError, decideOnDetails, decideOnQueryError } from '../../../core/orders/order-decisions';
+import { causedRefusalError } from '../../../core/provider/provider-errors';
+import type { PosOrderDetails } from '../../../core/provider/types';
 
 const ctx = { op: 'pos.createOrder' };
 const skew = { offsetMs: 360_000, correcting: false, measuredAt: 1 };

@@ -1,7 +1,7 @@
 // The state machine: every transition, allowed and refused, in the table and in the journal.
 import { afterEach, describe, expect, it } from 'vitest';
-import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { canTransition, isFinalState, ORDER_STATES, stateForProviderStatus, type OrderState } from '../../../electron/core/orders/order-state';
+import { OrderJournal } from '../../../core/orders/order-journal';
+import { canTransition, isFinalState, ORDER_STATES, stateForProviderStatus, type OrderState } from '../../../core/orders/order-state';
 import { openTempDb, sale } from '../../helpers/orders-db';
 
 const ALLOWED: [OrderState, OrderState][] = [

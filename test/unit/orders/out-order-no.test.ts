@@ -1,8 +1,8 @@
 // outOrderNo: short, readable, sortable, unique per counter and Lagos day, kept across restarts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../electron/core/db/database';
-import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from '../../../electron/core/orders/out-order-no';
+import { openDatabase } from '../../../core/db/database';
+import { OrderJournal } from '../../../core/orders/order-journal';
+import { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from '../../../core/orders/out-order-no';
 import { sale, tempDbFile } from '../../helpers/orders-db';
 
 const cleanups: (() => void)[] = [];

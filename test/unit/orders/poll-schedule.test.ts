@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_POLL_TUNING as T, errorDelay, nextUnknownCheck, nextWaitingCheck, remainingExpireSeconds, tooLateToSend,
-} from '../../../electron/core/orders/poll-schedule';
+} from '../../../core/orders/poll-schedule';
 
 const since = 1_000_000;
 const expiresAt = since + 300_000;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkAfterRelayDrop, DEFAULT_POLL_TUNING as T, finalCheckAt, nextRelayWaitingCheck, nextUnknownCheck, type PollTuning,
-} from '../../../electron/core/orders/poll-schedule';
+} from '../../../core/orders/poll-schedule';
 
 const since = 1_000_000;
 

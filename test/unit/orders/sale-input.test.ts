@@ -1,7 +1,7 @@
 // The sale form's schema, the amount arithmetic and the productInfo sent to the provider.
 import { describe, expect, it } from 'vitest';
 import { SaleInputSchema, saleAmounts, ORDER_STATES, ORDER_STATE_LABELS, ORDER_STATE_CUSTOMER_LINES, OrderViewSchema } from '../../../shared/orders';
-import { maskAccount, productInfoFor, detailsMismatch, factsFromDetails } from '../../../electron/core/orders/sale-wire';
+import { maskAccount, productInfoFor, detailsMismatch, factsFromDetails } from '../../../core/orders/sale-wire';
 
 const good = { filmName: 'Lagos Nights', filmTitle: 'Hall 2 (3D)', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000, sn: 'P30-0012345' };
 

@@ -2,8 +2,8 @@
 // before the booking fee had its own name still offered with their fee.
 import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../../shared/orders';
-import { createSaleMemory, nextShowTime } from '../../../electron/core/orders/sale-memory';
-import { memoryStore } from '../../../electron/core/settings/kv-store';
+import { createSaleMemory, nextShowTime } from '../../../core/orders/sale-memory';
+import { memoryStore } from '../../../core/settings/kv-store';
 
 const paid = (filmName: string, bookingFeeKobo: number): OrderView => ({
   id: 1, outOrderNo: 'CP-1', state: 'paid', amountKobo: 150_000 + bookingFeeKobo, sn: 'DEMO-POS-0001', createdAt: 0, expiresAt: 0, attempts: 1, providerFeeKobo: 750,

@@ -2,10 +2,10 @@
 // (across midnight in Africa/Lagos, with a fixed clock, whatever the machine's zone), the most sold
 // ticket type, the store replacing its copy whole, and the seat check's deadline.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../electron/core/db';
-import { runSeatCheck, type SeatCheck } from '../../../electron/core/programme';
-import { defaultTicketType, ProgrammeStore } from '../../../electron/core/programme/programme-store';
-import type { Timers } from '../../../electron/core/lib';
+import { openDatabase, type Db } from '../../../core/db';
+import { runSeatCheck, type SeatCheck } from '../../../core/programme';
+import { defaultTicketType, ProgrammeStore } from '../../../core/programme/programme-store';
+import type { Timers } from '../../../core/lib';
 import { lagosInstant, matchesShow, ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme } from '../../../shared/programme';
 
 const ADULT = { name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 };

@@ -1,9 +1,9 @@
 // Reading bills answers: wrapped and bare forms, refusals, statuses, schema checks, kobo.
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { silentLogger } from '../../../electron/core/log';
-import { readBillsAnswer } from '../../../electron/core/provider/bills-answer';
-import { BettingProvidersWire, TopupResultsWire, toBettingProvider } from '../../../electron/core/provider/bills-schemas';
+import { silentLogger } from '../../../shared/logger';
+import { readBillsAnswer } from '../../../core/provider/bills-answer';
+import { BettingProvidersWire, TopupResultsWire, toBettingProvider } from '../../../core/provider/bills-schemas';
 
 const ctx = { op: 'bills.test' };
 function read(status: number, body: unknown): z.infer<typeof TopupResultsWire>;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defaultConventions, type Conventions } from '../../../shared/settings';
-import type { ProviderConfig } from '../../../electron/core/provider/types';
+import type { ProviderConfig } from '../../../core/provider/types';
 
 const vectors = JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/test-vectors.json'), 'utf8')) as {
   rsaKeys: { providerPublicKey: string; providerPrivateKey: string; merchantPublicKey: string; merchantPrivateKey: string };

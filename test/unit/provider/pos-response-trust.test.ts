@@ -2,10 +2,10 @@
 // of the data+timestamp form), a signed answer must be fresh, and an unsigned refusal about our
 // clock or keys is explained to the cashier but never taken as proof that nothing was created.
 import { describe, expect, it, vi } from 'vitest';
-import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, type KeyInput } from '../../../electron/core/crypto';
-import { memoryLogger } from '../../../electron/core/log';
-import { openPosResponse, POS_RESPONSE_MAX_AGE_MS, type OpenPosResponseOptions } from '../../../electron/core/provider/pos-response';
-import { isOutcomeUnknown } from '../../../electron/core/provider/provider-errors';
+import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, type KeyInput } from '../../../protocol/crypto';
+import { memoryLogger } from '../../../shared/logger';
+import { openPosResponse, POS_RESPONSE_MAX_AGE_MS, type OpenPosResponseOptions } from '../../../core/provider/pos-response';
+import { isOutcomeUnknown } from '../../../core/provider/provider-errors';
 import { defaultConventions } from '../../../shared/settings';
 import { keys } from './fixtures';
 

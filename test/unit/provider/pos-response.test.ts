@@ -1,8 +1,8 @@
 // The order in which a POS answer is opened: envelope, not-found, signature, decryption, code.
 import { describe, expect, it, vi } from 'vitest';
-import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, type KeyInput } from '../../../electron/core/crypto';
-import { memoryLogger } from '../../../electron/core/log';
-import { openPosResponse, type OpenPosResponseOptions } from '../../../electron/core/provider/pos-response';
+import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, type KeyInput } from '../../../protocol/crypto';
+import { memoryLogger } from '../../../shared/logger';
+import { openPosResponse, type OpenPosResponseOptions } from '../../../core/provider/pos-response';
 import type { Conventions } from '../../../shared/settings';
 import { defaultConventions } from '../../../shared/settings';
 import { keys } from './fixtures';

@@ -1,6 +1,6 @@
 // Mapping POS order details to the app's types: Naira strings to kobo, ms strings to numbers.
 import { describe, expect, it } from 'vitest';
-import { PosOrderWire, toPosOrderDetails } from '../../../electron/core/provider/pos-schemas';
+import { PosOrderWire, toPosOrderDetails } from '../../../core/provider/pos-schemas';
 
 const sample = {
   outOrderNo: 'CP-1', orderNo: '2401', payNo: 'P1', headMerchantId: 'H', merchantId: 'M', status: 'SUCCESS',

@@ -1,9 +1,9 @@
 // Clock skew: the offset one answer shows, when it is shown and corrected, and the words used.
 import { describe, expect, it } from 'vitest';
-import { memoryLogger } from '../../../electron/core/log';
+import { memoryLogger } from '../../../shared/logger';
 import {
   clockStatus, describeOffset, offsetFromAnswer, parseHttpDate, ProviderClock, SKEW_MAX_CORRECTION_MS,
-} from '../../../electron/core/provider/provider-clock';
+} from '../../../core/provider/provider-clock';
 
 const T = Date.UTC(2026, 10, 23, 12, 0, 0);
 

@@ -1,10 +1,10 @@
 // Error family of the provider clients: transport failures, outcome knowledge, refusals.
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
-import { mapTransportError } from '../../../electron/core/provider/http-transport';
+import { mapTransportError } from '../../../core/provider/http-transport';
 import {
   authError, badResponseError, classifyRefusal, httpError, isAlreadyExists, isOutcomeUnknown, notConfiguredError, refusedError,
-} from '../../../electron/core/provider/provider-errors';
+} from '../../../core/provider/provider-errors';
 
 const ctx = { op: 'pos.createOrder', url: 'http://127.0.0.1:1/x' };
 

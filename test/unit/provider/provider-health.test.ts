@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import type { ProviderStatus } from '../../../shared/provider-status';
-import { memoryLogger } from '../../../electron/core/log';
-import { ProviderHealth, statusFromError } from '../../../electron/core/provider/provider-health';
-import { causedRefusalError, refusedError, timeoutError, unreachableError } from '../../../electron/core/provider/provider-errors';
+import { memoryLogger } from '../../../shared/logger';
+import { ProviderHealth, statusFromError } from '../../../core/provider/provider-health';
+import { causedRefusalError, refusedError, timeoutError, unreachableError } from '../../../core/provider/provider-errors';
 import { fakeTime, settle } from '../../helpers/orders-fake-time';
 
 const ctx = { op: 'pos.queryOrder' };

@@ -1,6 +1,6 @@
 // The likely cause of a provider refusal and the words the cashier and the administrator get.
 import { describe, expect, it } from 'vitest';
-import { refusalCause, refusalText } from '../../../electron/core/provider/refusal-causes';
+import { refusalCause, refusalText } from '../../../core/provider/refusal-causes';
 
 describe('refusalCause', () => {
   it('reads the cause from the code or the message', () => {

@@ -4,10 +4,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escposOf } from '../../../electron/core/records/printing/escpos';
-import { htmlDocumentOf, htmlFragmentOf } from '../../../electron/core/records/printing/print-html';
+import { escposOf } from '../../../core/records/printing/escpos';
+import { htmlDocumentOf, htmlFragmentOf } from '../../../core/records/printing/print-html';
 import { RECEIPT_CSS } from '../../../shared/receipt-css';
-import { buildReceipt, receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
+import { buildReceipt, receiptDoc } from '../../../core/records/receipts/receipt-model';
 import { escposLines } from '../../helpers/loopback-printer';
 import { CINEMA, PAID_ORDER } from './receipt-fixtures';
 

@@ -3,11 +3,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escposCopies, escposOf, qrCommands } from '../../../electron/core/records/printing/escpos';
-import type { PrintDoc } from '../../../electron/core/records/printing/print-doc';
-import { receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
-import { shiftReportDoc } from '../../../electron/core/records/shifts/shift-report-doc';
-import { testPageDoc } from '../../../electron/core/records/printing/test-page';
+import { escposCopies, escposOf, qrCommands } from '../../../core/records/printing/escpos';
+import type { PrintDoc } from '../../../core/records/printing/print-doc';
+import { receiptDoc } from '../../../core/records/receipts/receipt-model';
+import { shiftReportDoc } from '../../../core/records/shifts/shift-report-doc';
+import { testPageDoc } from '../../../core/records/printing/test-page';
 import { escposLines, escposText } from '../../helpers/loopback-printer';
 import { failedReceipt, paidReceipt, PAID_AT, Z_REPORT } from './receipt-fixtures';
 

@@ -1,9 +1,9 @@
 // The search index follows the journal: new orders at catch-up, numbers filled in later through an
 // order event (refresh) or, if that was missed, at the next start (recheckRecent).
 import { afterEach, describe, expect, it } from 'vitest';
-import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { searchOrders } from '../../../electron/core/orders/order-search';
-import { OrderTextIndex, seatTokens } from '../../../electron/core/orders/order-text-index';
+import { OrderJournal } from '../../../core/orders/order-journal';
+import { searchOrders } from '../../../core/orders/order-search';
+import { OrderTextIndex, seatTokens } from '../../../core/orders/order-text-index';
 import { openTempDb, sale } from '../../helpers/orders-db';
 
 const cleanups: (() => void)[] = [];

@@ -2,7 +2,7 @@
 import type { OrderView } from '../../../shared/orders';
 import type { ShiftReport } from '../../../shared/records';
 import { defaultCinemaSettings } from '../../../shared/records';
-import { buildReceipt } from '../../../electron/core/records/receipts/receipt-model';
+import { buildReceipt } from '../../../core/records/receipts/receipt-model';
 
 export const PAID_AT = Date.UTC(2026, 10, 21, 18, 2, 11); // 19:02:11 in Lagos
 

@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlDocumentOf, htmlFragmentOf } from '../../../electron/core/records/printing/print-html';
-import { receiptDoc } from '../../../electron/core/records/receipts/receipt-model';
+import { htmlDocumentOf, htmlFragmentOf } from '../../../core/records/printing/print-html';
+import { receiptDoc } from '../../../core/records/receipts/receipt-model';
 import { RECEIPT_CSS } from '../../../shared/receipt-css';
 import { RECEIPT_CSS_MODULE, receiptCssPlugin } from '../../../scripts/receipt-css-plugin';
-import { buildReceipt } from '../../../electron/core/records/receipts/receipt-model';
+import { buildReceipt } from '../../../core/records/receipts/receipt-model';
 import { CINEMA, paidReceipt, PAID_ORDER } from './receipt-fixtures';
 
 describe('receipt HTML', () => {

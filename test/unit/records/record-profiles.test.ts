@@ -2,18 +2,18 @@
 // recognised, everything else kept counting), and Demo sales stay out of a real shift's totals
 // and out of search unless asked for. Real SQLite files throughout.
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, type OpenOptions } from '../../../electron/core/db/database';
-import { SCHEMA } from '../../../electron/core/db/schema';
-import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { ORDER_MIGRATIONS } from '../../../electron/core/orders/order-migrations';
-import { searchOrders } from '../../../electron/core/orders/order-search';
-import { OrderTextIndex } from '../../../electron/core/orders/order-text-index';
-import { ShiftStore } from '../../../electron/core/records/shifts/shift-store';
-import { shiftTotals } from '../../../electron/core/records/shifts/shift-totals';
-import { topupTotals } from '../../../electron/core/records/shifts/topup-totals';
-import { OrderJournalReads } from '../../../electron/core/orders/order-journal-reads';
-import { TopupJournalReads } from '../../../electron/core/topups/topup-journal-reads';
-import type { Db } from '../../../electron/core/db/database';
+import { migrate, type OpenOptions } from '../../../core/db/database';
+import { SCHEMA } from '../../../core/db/schema';
+import { OrderJournal } from '../../../core/orders/order-journal';
+import { ORDER_MIGRATIONS } from '../../../core/orders/order-migrations';
+import { searchOrders } from '../../../core/orders/order-search';
+import { OrderTextIndex } from '../../../core/orders/order-text-index';
+import { ShiftStore } from '../../../core/records/shifts/shift-store';
+import { shiftTotals } from '../../../core/records/shifts/shift-totals';
+import { topupTotals } from '../../../core/records/shifts/topup-totals';
+import { OrderJournalReads } from '../../../core/orders/order-journal-reads';
+import { TopupJournalReads } from '../../../core/topups/topup-journal-reads';
+import type { Db } from '../../../core/db/database';
 import type { RecordScope } from '../../../shared/record-profile';
 import type { RecordProfile } from '../../../shared/record-profile';
 import { openTempDb, sale } from '../../helpers/orders-db';

@@ -1,9 +1,9 @@
 // Printer and cinema settings: defaults, per-field errors, and nothing saved unless all is right.
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../../shared/errors';
-import { memoryLogger } from '../../../electron/core/log';
-import { createRecordsSettings } from '../../../electron/core/records/records-settings';
-import { memoryStore } from '../../../electron/core/settings/kv-store';
+import { memoryLogger } from '../../../shared/logger';
+import { createRecordsSettings } from '../../../core/records/records-settings';
+import { memoryStore } from '../../../core/settings/kv-store';
 
 function fieldsOf(fn: () => unknown): Record<string, string> {
   try {

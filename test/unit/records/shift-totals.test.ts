@@ -1,14 +1,14 @@
 // Shift totals straight from a journal on a real SQLite file: each outcome in its bucket, orders of
 // earlier shifts paid during this one, top-ups by status, all through the journals' read methods.
 import { afterEach, describe, expect, it } from 'vitest';
-import { OrderJournal } from '../../../electron/core/orders/order-journal';
-import { shiftTotals } from '../../../electron/core/records/shifts/shift-totals';
-import { topupTotals } from '../../../electron/core/records/shifts/topup-totals';
-import { OrderJournalReads } from '../../../electron/core/orders/order-journal-reads';
-import { TopupJournalReads } from '../../../electron/core/topups/topup-journal-reads';
-import type { Db } from '../../../electron/core/db/database';
+import { OrderJournal } from '../../../core/orders/order-journal';
+import { shiftTotals } from '../../../core/records/shifts/shift-totals';
+import { topupTotals } from '../../../core/records/shifts/topup-totals';
+import { OrderJournalReads } from '../../../core/orders/order-journal-reads';
+import { TopupJournalReads } from '../../../core/topups/topup-journal-reads';
+import type { Db } from '../../../core/db/database';
 import type { RecordScope } from '../../../shared/record-profile';
-import { ShiftStore } from '../../../electron/core/records/shifts/shift-store';
+import { ShiftStore } from '../../../core/records/shifts/shift-store';
 import type { OrderState } from '../../../shared/orders';
 import { openTempDb, sale } from '../../helpers/orders-db';
 

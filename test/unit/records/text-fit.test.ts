@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pairLines, toPrinterText, wrap } from '../../../electron/core/records/printing/text-fit';
+import { pairLines, toPrinterText, wrap } from '../../../core/records/printing/text-fit';
 
 describe('text for the printer', () => {
   it('keeps ASCII, turns ₦ into N, drops accents, and marks what it cannot print', () => {

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SandboxConfigError, loadConfigFile, parseSandboxConfig } from '../../../electron/sandbox/config';
-import { generateDemoConfig } from '../../../electron/sandbox/demo-config';
+import { SandboxConfigError, loadConfigFile, parseSandboxConfig } from '../../../sandbox/config';
+import { generateDemoConfig } from '../../../sandbox/demo-config';
 import { testConfig } from '../../helpers/sandbox-client-helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'cp-sandbox-config-'));

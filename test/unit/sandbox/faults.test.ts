@@ -1,7 +1,7 @@
 // The fault engine's selection rules: seeded rates are reproducible, counted rules run out,
 // latencies add up, "*" leaves outgoing webhooks alone.
 import { describe, expect, it } from 'vitest';
-import { FaultEngine, tamperSignature } from '../../../electron/sandbox/faults';
+import { FaultEngine, tamperSignature } from '../../../sandbox/faults';
 
 const P = '/openApi/order/checkout/createOrder';
 

@@ -4,11 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { memoryLogger } from '../../../electron/core/log';
-import { confStore } from '../../../electron/core/settings';
-import { createSettingsService } from '../../../electron/core/settings/settings-service';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
-import { createPinGuard, lockoutAfter } from '../../../electron/core/settings/pin-guard';
+import { memoryLogger } from '../../../shared/logger';
+import { confStore } from '../../../core/settings';
+import { createSettingsService } from '../../../core/settings/settings-service';
+import { fileVault } from '../../../core/settings/secret-vault';
+import { createPinGuard, lockoutAfter } from '../../../core/settings/pin-guard';
 
 
 let dir: string;

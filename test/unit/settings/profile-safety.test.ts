@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultProfile, type ProfileSettings } from '../../../shared/settings';
 import { isLoopbackHost, productionProblems, profileWarnings } from '../../../shared/profile-safety';
-import { memoryLogger } from '../../../electron/core/log';
-import { confStore } from '../../../electron/core/settings';
-import { createSettingsService } from '../../../electron/core/settings/settings-service';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { memoryLogger } from '../../../shared/logger';
+import { confStore } from '../../../core/settings';
+import { createSettingsService } from '../../../core/settings/settings-service';
+import { fileVault } from '../../../core/settings/secret-vault';
 
 let dir: string;
 const service = () => createSettingsService({ store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: { now: () => 1_763_726_400_000 } });

@@ -6,11 +6,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { calls } from '../../../shared/contract';
 import { createDispatcher } from '../../../shared/contract-kit';
 import { defaultProfile } from '../../../shared/settings';
-import { createCore } from '../../../electron/core/app-core';
-import { memoryLogger } from '../../../electron/core/log';
-import { confStore } from '../../../electron/core/settings';
-import { createSettingsService } from '../../../electron/core/settings/settings-service';
-import { fileVault } from '../../../electron/core/settings/secret-vault';
+import { createCore } from '../../../core/app-core';
+import { memoryLogger } from '../../../shared/logger';
+import { confStore } from '../../../core/settings';
+import { createSettingsService } from '../../../core/settings/settings-service';
+import { fileVault } from '../../../core/settings/secret-vault';
 import vectors from '../../fixtures/test-vectors.json';
 
 const PEM = vectors.rsaKeys.merchantPrivateKey;

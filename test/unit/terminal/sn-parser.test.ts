@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifySnLine, compileSnPattern, MAX_LINE_LENGTH, parseSnLine } from '../../../electron/core/terminal/sn-parser';
+import { classifySnLine, compileSnPattern, MAX_LINE_LENGTH, parseSnLine } from '../../../core/terminal/sn-parser';
 import { DEFAULT_SN_PATTERN, LEGACY_DEFAULT_SN_REGEX, upgradeSnPattern } from '../../../shared/terminal';
 import { NOISE } from '../../helpers/fake-terminal';
 

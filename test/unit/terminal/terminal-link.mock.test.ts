@@ -2,8 +2,8 @@
 // port and finding it again, manual mode, settings errors.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SerialPortMock } from 'serialport';
-import { createTerminalLink, type TerminalLink } from '../../../electron/core/terminal';
-import { memoryLogger } from '../../../electron/core/log';
+import { createTerminalLink, type TerminalLink } from '../../../core/terminal';
+import { memoryLogger } from '../../../shared/logger';
 import type { TerminalState } from '../../../shared/terminal';
 import { NOISE, waitForTerminalState } from '../../helpers/fake-terminal';
 

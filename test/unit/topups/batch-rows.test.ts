@@ -1,8 +1,8 @@
 // A batch file checked before anything is sent: errors by line and column, the header, the row
 // limit, references unique in the file and for the merchant.
 import { describe, expect, it } from 'vitest';
-import { checkBatchFile } from '../../../electron/core/topups/batch-rows';
-import type { ProviderList } from '../../../electron/core/topups/topup-input';
+import { checkBatchFile } from '../../../core/topups/batch-rows';
+import type { ProviderList } from '../../../core/topups/topup-input';
 
 const providers: ProviderList = {
   providers: [

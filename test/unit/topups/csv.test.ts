@@ -1,8 +1,8 @@
 // The CSV reader and writer: RFC 4180 quoting, CRLF/LF/CR, a BOM, line numbers of records that
 // span lines, errors that name the line, and a write/read round trip.
 import { describe, expect, it } from 'vitest';
-import { toCsv } from '../../../electron/core/lib/csv-cell';
-import { parseCsv } from '../../../electron/core/lib';
+import { toCsv } from '../../../core/lib/csv-cell';
+import { parseCsv } from '../../../core/lib';
 
 describe('parseCsv', () => {
   it('reads quotes, doubled quotes, commas and line breaks inside quotes, with the start line of each record', () => {

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
-import { openDatabase } from '../../../electron/core/db/database';
-import { silentLogger } from '../../../electron/core/log';
-import { timeoutError, unreachableError } from '../../../electron/core/provider/provider-errors';
-import type { BillsClient, TopupResult } from '../../../electron/core/provider/types';
-import { memoryStore } from '../../../electron/core/settings/kv-store';
-import { createTopupService } from '../../../electron/core/topups/topup-service';
+import { openDatabase } from '../../../core/db/database';
+import { silentLogger } from '../../../shared/logger';
+import { timeoutError, unreachableError } from '../../../core/provider/provider-errors';
+import type { BillsClient, TopupResult } from '../../../core/provider/types';
+import { memoryStore } from '../../../core/settings/kv-store';
+import { createTopupService } from '../../../core/topups/topup-service';
 import { fakeTime } from '../../helpers/orders-fake-time';
 
 type Step = (items: { reference: string }[]) => TopupResult[] | Error;

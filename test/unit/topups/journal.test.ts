@@ -4,9 +4,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../electron/core/db/database';
-import { TopupJournal } from '../../../electron/core/topups/topup-journal';
-import { formatReference, GENERATED_REFERENCE_RE } from '../../../electron/core/topups/reference';
+import { openDatabase } from '../../../core/db/database';
+import { TopupJournal } from '../../../core/topups/topup-journal';
+import { formatReference, GENERATED_REFERENCE_RE } from '../../../core/topups/reference';
 
 const owner = { profile: 'demo', billsMerchantId: 'BM-1' };
 const airtime = { serviceType: 'airtime' as const, provider: 'MTN', customerId: '+2348031234567', amountKobo: 50_000 };

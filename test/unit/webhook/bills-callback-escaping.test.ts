@@ -2,8 +2,8 @@
 // holding `"` or `,` could make two different payloads sign the same, so such values are refused
 // (the provider's ids, amounts, types and statuses never contain them).
 import { describe, expect, it } from 'vitest';
-import { billsCallbackSignedString, hmacSha3_512Hex } from '../../../electron/core/crypto';
-import { verifyBillsCallback } from '../../../electron/core/webhook';
+import { billsCallbackSignedString, hmacSha3_512Hex } from '../../../protocol/crypto';
+import { verifyBillsCallback } from '../../../core/webhook';
 import { billsSecretKey, testConfig } from '../provider/fixtures';
 import { billsCallbackBody } from './fixtures';
 

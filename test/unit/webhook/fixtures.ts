@@ -1,5 +1,5 @@
 // Builders for webhook bodies as the provider sends them, signed with the test keys.
-import { billsCallbackSignature, canonicalJson, rsaEncryptChunked, rsaSign } from '../../../electron/core/crypto';
+import { billsCallbackSignature, canonicalJson, rsaEncryptChunked, rsaSign } from '../../../protocol/crypto';
 import { billsSecretKey, keys } from '../provider/fixtures';
 
 export const notification = {

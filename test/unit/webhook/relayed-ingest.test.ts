@@ -3,8 +3,8 @@
 // 5 minutes ahead); another counter's order is ignored without a record; a direct and a relayed
 // copy of one statement are one event.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memoryLogger } from '../../../electron/core/log';
-import { createWebhookIngest, listWebhookEvents, RELAY_MAX_AGE_MS, relayedIngestInput, type PosNotification } from '../../../electron/core/webhook';
+import { memoryLogger } from '../../../shared/logger';
+import { createWebhookIngest, listWebhookEvents, RELAY_MAX_AGE_MS, relayedIngestInput, type PosNotification } from '../../../core/webhook';
 import { openTempDb } from '../../helpers/orders-db';
 import { keys, testConfig } from '../provider/fixtures';
 import { posWebhookBody } from './fixtures';

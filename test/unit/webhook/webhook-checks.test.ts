@@ -1,8 +1,8 @@
 // The order of checks on incoming webhooks, without HTTP: first failure wins, and nothing
 // unauthenticated ever reaches decryption.
 import { describe, expect, it, vi } from 'vitest';
-import { rsaDecryptChunked, type KeyInput } from '../../../electron/core/crypto';
-import { verifyBillsCallback, verifyPosWebhook } from '../../../electron/core/webhook';
+import { rsaDecryptChunked, type KeyInput } from '../../../protocol/crypto';
+import { verifyBillsCallback, verifyPosWebhook } from '../../../core/webhook';
 import { keys, testConfig } from '../provider/fixtures';
 import { billsCallbackBody, notification, posWebhookBody } from './fixtures';
 

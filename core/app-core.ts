@@ -1,0 +1,260 @@
+// The composition root: builds the shared services and the core modules from their dependencies,
+// once, for either shell (Electron or browser), and wires them together. Transports only see
+// `dispatch` and `hub`. Each call is answered by the module that owns it (core/*/…-module.ts).
+import { createDispatcher } from '../shared/contract-kit';
+import { calls } from '../shared/contract';
+import type { FieldErrors } from '../shared/errors';
+import type { RecoveryNotice } from '../shared/backups';
+import { HUB_NOT_SET_UP } from '../shared/hub-link';
+import { createBackupsModule, openJournalChecked, type RestartWithJournal } from './backup';
+import type { Clock } from '../shared/clock';
+import type { ModuleContext } from './core-module';
+import { createDeliveryModule } from './delivery';
+import { createDemoModule } from './demo';
+import { createDiagnosticsModule } from './diagnostics';
+import { createEventBus, type EventBus } from './events';
+import { createHubModule, createOutboxSink, HubOutbox, type HubModule } from './hub-link';
+import type { Logger } from '../shared/logger';
+import type { LogFiles } from './logging';
+import { createCheckoutService, createOrdersModule } from './orders';
+import { createProgrammeModule } from './programme';
+import { createProviderLink } from './provider';
+import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
+import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
+import { createStatusBar, createStatusModule } from './status';
+import { createTerminalLink, createTerminalModule, type TerminalLinkDeps } from './terminal';
+import { createTopupsModule } from './topups';
+import { createWebhookControl } from './webhook-control';
+
+export interface CoreDeps {
+  shell: 'electron' | 'browser';
+  version: string;
+  dataDir: string;
+  store: KeyValueStore;
+  vault: SecretVault;
+  logger: Logger;
+  clock: Clock;
+  /** Tests pass a mock serial port class; the app uses serialport's. */
+  serialPort?: TerminalLinkDeps['SerialPort'];
+  /** Off in tests that bring their own sandbox. */
+  embeddedSandbox?: boolean;
+  /** Electron's system printing and PDF (electron/main/print-system.ts); absent in the browser shell. */
+  systemPrinter?: SystemPrinter;
+  /** The log files the logger writes (for Export diagnostics); absent when logs go to the console only. */
+  logFiles?: LogFiles;
+  /** A hub that outlives this core (the shells rebuild the core after a restore). */
+  events?: EventBus;
+  /** Files repaired or set aside before the core was built (settings, keys, a restore). */
+  startupNotices?: RecoveryNotice[];
+  /** Given by shells that can rebuild the core: lets Settings → Backups restore while running. */
+  restartWithJournal?: RestartWithJournal;
+}
+
+export async function createCore(deps: CoreDeps) {
+  const { logger, clock } = deps;
+  const base = { dataDir: deps.dataDir, store: deps.store, logger, clock };
+
+  // ---- the shared services ----
+  const events = deps.events ?? createEventBus();
+  const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
+  const journal = openJournalChecked(deps.dataDir, clock.now());
+  const db = journal.db;
+  const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
+  // The terminal module listens first: the screen learns of a terminal change before the Demo panel and the bar do.
+  const terminalModule = createTerminalModule({ ...base, terminal, settings, events }, { demoSn: () => demo.current()?.merchant.terminalSn ?? null });
+  const demo = createDemoModule({ ...base, terminal, settings, events }, { embedded: deps.embeddedSandbox !== false });
+  const provider = createProviderLink({
+    config: () => settings.providerConfig(),
+    blocked: () => (settings.activeProfile() === 'demo' && !demo.current() ? { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' } : null),
+    clock, logger,
+    onStatus: () => bar.publish(),
+    // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
+    onBack: () => void checkout.recheckOpen(),
+    // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
+    onClock: () => void provider.check('clock').then(() => checkout.recheckOpen()),
+  });
+  // The Hub module is built with the other modules, after the bar: until then the bar says "not set up".
+  let hubLink: HubModule | null = null;
+  const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, events, hubLink: () => hubLink?.status() ?? HUB_NOT_SET_UP });
+  terminal.on('change', () => bar.publish());
+  const { pos, bills } = provider;
+  // Every journal event also goes to the Hub's outbox, in its own transaction, Hub or not (a counter
+  // enrolled later sends its history from the first event). A sale names the cashier on shift.
+  const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db), logger });
+  const checkout = createCheckoutService({
+    db, pos, clock, logger, journalSink,
+    settings: () => {
+      const name = settings.activeProfile();
+      const p = settings.profile(name);
+      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds, profile: name };
+    },
+  });
+  const webhooks = createWebhookControl({
+    // Webhook timestamps are the provider's: judge them by the corrected clock too.
+    db, settings, logger, clock: provider.clock, demo: () => demo.current(),
+    onPosNotification: (n) => checkout.onWebhook(n),
+    ownsPosOrder: (n) => checkout.ownsOrder(n),
+    onBillsCallback: (cb) => {
+      for (const m of modules) if ('onBillsCallback' in m) m.onBillsCallback?.(cb);
+    },
+  });
+
+  // ---- following a settings change: the Demo sandbox, the profile's terminal, the receiver ----
+  let applying: Promise<void> = Promise.resolve();
+  settings.onChange((active) => {
+    // New keys or a new address: old verdicts no longer hold, so probe at once (the status says
+    // "checking" from this moment), and give open orders their answer as soon as it comes.
+    let probing = provider.check('settings');
+    applying = (async () => {
+      if (active === 'demo' && !demo.current()) {
+        await demo.ensure();
+        probing = provider.check('settings');
+      }
+      await terminalModule.useProfile(active);
+      await webhooks.refresh();
+      bar.publish();
+      void probing.then(() => checkout.recheckOpen());
+    })();
+  });
+
+  // ---- the modules: each answers its share of the contract ----
+  const ctx: ModuleContext = {
+    ...base, shell: deps.shell, db, settings, vault: deps.vault, events, pos, bills, checkout, terminal, journalSink,
+    demo: () => demo.current(), webhookUrl: () => webhooks.url(),
+  };
+  const status = createStatusModule({
+    info: { version: deps.version, shell: deps.shell, dataDir: deps.dataDir, secretStorage: { kind: deps.vault.kind, note: deps.vault.note } },
+    bar,
+    checkProvider: () => provider.check('asked'),
+  });
+  const backups = createBackupsModule(ctx, {
+    notices: deps.startupNotices ?? [],
+    onDiskChange: () => bar.publish(),
+    ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
+  });
+  if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
+  // The seat check goes through the Hub link when the counter has one (built just below).
+  const programme = createProgrammeModule(ctx, { seatCheck: () => hubLink?.seatCheck() ?? null });
+  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
+  hubLink = createHubModule(ctx, {
+    version: deps.version,
+    // A relayed notification goes through the same verify → record → handle path as a direct one.
+    ingest: async (n) => {
+      await webhooks.ingestRelayed(n);
+    },
+    // While the relay stream is healthy, status checks are the safety net only.
+    onRelayHealth: (s) => checkout.useRelayHealth(s),
+    openPayments: () => checkout.listOpen().length,
+    onStatus: () => bar.publish(),
+    // The branch's programme from the Hub enters through the same door as a CSV import.
+    programme: {
+      heldVersion: (counterId) => {
+        const s = programme.store.source();
+        return s?.kind === 'hub' && s.counterId === counterId ? s.version : null;
+      },
+      replace: (version, p, counterId) => void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now(), counterId }, p),
+    },
+  });
+  const modules = [
+    status,
+    createSettingsModule(ctx, { status: bar.snapshot, applied: () => applying }),
+    orders,
+    terminalModule,
+    demo,
+    createTopupsModule(ctx),
+    createRecordsModule(ctx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
+    createDeliveryModule(ctx),
+    createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
+    backups,
+    programme,
+    hubLink,
+  ] as const;
+  const handlers = {
+    ...modules[0].handlers,
+    ...modules[1].handlers,
+    ...modules[2].handlers,
+    ...modules[3].handlers,
+    ...modules[4].handlers,
+    ...modules[5].handlers,
+    ...modules[6].handlers,
+    ...modules[7].handlers,
+    ...modules[8].handlers,
+    ...modules[9].handlers,
+    ...modules[10].handlers,
+    ...modules[11].handlers,
+  };
+  const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign({}, ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})));
+  const dispatch = createDispatcher(calls, handlers, {
+    log: (level, msg, fields) => logger[level](msg, fields),
+    requireAdmin: () => settings.requireAdmin(),
+    moreFieldErrors: (call, args) => fieldChecks[call]?.(args) ?? {},
+  });
+
+  // ---- start ----
+  if (settings.activeProfile() === 'demo') await demo.ensure();
+  terminalModule.migrateLegacy(settings.activeProfile());
+  await terminalModule.useProfile(settings.activeProfile());
+  await applying; // the Demo sandbox's first settings write may still be choosing the terminal
+  await webhooks.refresh();
+  void provider.check('start');
+  checkout.resume();
+  for (const m of modules) await m.start?.();
+
+  return {
+    dispatch,
+    events,
+    settings,
+    checkout,
+    terminal,
+    status: bar.snapshot,
+    demo: () => demo.current(),
+    webhookUrl: () => webhooks.url(),
+    providerIdle: () => provider.idle(),
+    /** The programme's one way in (CSV import now, a Hub push later). */
+    replaceProgramme: programme.replaceProgramme,
+    /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
+    hubLink,
+    async stop() {
+      provider.stop();
+      // The Demo sandbox closes last of all: open orders may still be asking it until checkout stops.
+      for (const m of modules) if (m !== demo) await m.stop?.();
+      await webhooks.stop();
+      await checkout.stop();
+      await terminal.close();
+      await demo.stop?.();
+      db.close();
+    },
+  };
+}
+export type Core = Awaited<ReturnType<typeof createCore>>;
+
+export interface RestartableCore {
+  readonly core: Core;
+}
+
+/**
+ * What the shells hold instead of a core: a restore from Settings → Backups stops the core, swaps
+ * the journal file and builds a new core behind the same transport and event bus. If the swap
+ * fails, the journal in use was not touched and a core is built on it again.
+ */
+export async function startRestartableCore(deps: Omit<CoreDeps, 'restartWithJournal' | 'events'> & { events: EventBus }, notices: RecoveryNotice[]): Promise<RestartableCore> {
+  const build = (startupNotices: RecoveryNotice[]) => createCore({ ...deps, startupNotices, restartWithJournal });
+  let core: Core;
+  async function restartWithJournal(swap: () => void, notice: RecoveryNotice): Promise<void> {
+    await core.stop();
+    try {
+      swap();
+    } catch (e) {
+      core = await build([]);
+      throw e;
+    }
+    core = await build([notice]);
+    deps.events.emit('status.changed', core.status());
+  }
+  core = await build(notices);
+  return {
+    get core() {
+      return core;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// Whether the payment provider can be reached, learned from real calls. While it cannot, one
+// probe at a time (the oldest queued send, or a status check) retries with backoff and jitter.
+import type { Logger } from '../../shared/logger';
+import { backoffWithJitter, type BackoffTuning } from '../lib';
+import type { TimerHandle, Timers } from '../lib';
+
+/** 'idle': there was nothing to probe with; probing stops until the next failure or kick. */
+export type ProbeResult = 'idle' | 'done';
+
+export interface ConnectivityDeps {
+  timers: Timers;
+  now: () => number;
+  random: () => number;
+  backoff: BackoffTuning;
+  logger: Logger;
+  probe: () => Promise<ProbeResult>;
+  onChange: (online: boolean) => void;
+}
+
+export class ConnectivityMonitor {
+  private isOnline = true;
+  private failures = 0;
+  private timer: TimerHandle | null = null;
+  private timerAt: number | null = null;
+  private probing: Promise<void> | null = null;
+  private stopped = false;
+  private readonly d: ConnectivityDeps;
+
+  constructor(deps: ConnectivityDeps) {
+    this.d = deps;
+  }
+
+  get online(): boolean {
+    return this.isOnline;
+  }
+
+  /** When the next probe is due while offline. */
+  get nextProbeAt(): number | undefined {
+    return this.timerAt ?? undefined;
+  }
+
+  /** A call got an answer from the provider (any answer). */
+  reached(): void {
+    this.failures = 0;
+    this.clearTimer();
+    if (!this.isOnline) {
+      this.isOnline = true;
+      this.d.logger.info('payment provider reachable again');
+      this.d.onChange(true);
+    }
+  }
+
+  /** A call could not reach the provider (nothing was sent). */
+  unreachable(): void {
+    this.failures += 1;
+    if (this.isOnline) {
+      this.isOnline = false;
+      this.d.logger.warn('payment provider unreachable: queueing sales and pausing status checks');
+      this.d.onChange(false);
+    }
+    this.schedule();
+  }
+
+  /** Start probing if offline and nothing is pending (new work arrived). */
+  kick(): void {
+    this.schedule();
+  }
+
+  /** Probe at once (the cashier asked), unless a probe is already under way. */
+  probeNow(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.probing) return this.probing;
+    this.clearTimer();
+    return this.run();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clearTimer();
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.isOnline || this.timer !== null || this.probing) return;
+    const delay = backoffWithJitter(this.failures, this.d.backoff, this.d.random);
+    this.timerAt = this.d.now() + delay;
+    this.timer = this.d.timers.setTimeout(() => {
+      this.timer = null;
+      this.timerAt = null;
+      void this.run();
+    }, delay);
+  }
+
+  private run(): Promise<void> {
+    const p = (async () => {
+      await null; // `probing` is set before anything below can clear it
+      let result: ProbeResult = 'done';
+      try {
+        result = await this.d.probe();
+      } catch (err) {
+        this.d.logger.error('connectivity probe failed', { error: String(err) });
+      } finally {
+        this.probing = null;
+      }
+      if (result === 'done') this.schedule();
+    })();
+    this.probing = p;
+    return p;
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) this.d.timers.clearTimeout(this.timer);
+    this.timer = null;
+    this.timerAt = null;
+  }
+}

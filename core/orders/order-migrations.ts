@@ -1,0 +1,85 @@
+// The order journal's tables, as named migrations run once each: the journal itself, then the
+// profile every order was made under.
+import { DEMO_AUTO_TERMINAL_SN, DEMO_HEAD_MERCHANT_ID, DEMO_TERMINAL_SN } from '../../shared/demo-merchant';
+import type { Migration } from '../db';
+import { checkIn } from '../lib';
+import { ORDER_STATES } from './order-state';
+
+export const ORDER_MIGRATIONS: Migration[] = [
+  {
+    name: 'orders-001-journal',
+    sql: `
+      CREATE TABLE orders (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        out_order_no TEXT NOT NULL UNIQUE,
+        counter_code TEXT NOT NULL,
+        business_day TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        head_merchant_id TEXT NOT NULL,
+        merchant_id TEXT NOT NULL,
+        state TEXT NOT NULL ${checkIn('state', ORDER_STATES)},
+        film_name TEXT NOT NULL,
+        film_title TEXT NOT NULL,
+        show_date TEXT NOT NULL,
+        show_time TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        tickets INTEGER NOT NULL,
+        price_kobo INTEGER NOT NULL,
+        booking_fee_kobo INTEGER NOT NULL,
+        amount_kobo INTEGER NOT NULL,
+        sn TEXT NOT NULL,
+        expire_seconds INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        waiting_since INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        order_no TEXT,
+        pay_no TEXT,
+        provider_fee_kobo INTEGER,
+        fee_pattern TEXT,
+        sender_name TEXT,
+        sender_account TEXT,
+        transaction_time INTEGER,
+        completed_time INTEGER,
+        provider_status TEXT,
+        reason TEXT,
+        details_json TEXT,
+        retry_of INTEGER REFERENCES orders(id)
+      );
+      CREATE INDEX orders_order_no ON orders(order_no);
+      CREATE INDEX orders_pay_no ON orders(pay_no);
+      CREATE INDEX orders_created_at ON orders(created_at);
+      CREATE INDEX orders_state ON orders(state);
+      CREATE INDEX orders_business_day ON orders(business_day);
+      CREATE TABLE order_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        order_id INTEGER NOT NULL REFERENCES orders(id),
+        at INTEGER NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        note TEXT NOT NULL
+      );
+      CREATE INDEX order_events_order ON order_events(order_id, id);
+      CREATE TABLE order_counters (
+        counter_code TEXT NOT NULL,
+        business_day TEXT NOT NULL,
+        last_seq INTEGER NOT NULL,
+        PRIMARY KEY (counter_code, business_day)
+      );
+    `,
+  },
+  {
+    // The profile each order was made under. Older orders cannot say; those sold to the Demo
+    // merchant on a Demo terminal were Demo sales beyond doubt (that merchant and those terminals
+    // exist only in the embedded sandbox). Every other older order stays "unrecorded" and keeps
+    // counting as real: a counter's history must not drop out of its totals.
+    name: 'orders-002-profile',
+    sql: `
+      ALTER TABLE orders ADD COLUMN profile TEXT NOT NULL DEFAULT 'unrecorded';
+      UPDATE orders SET profile = 'demo'
+        WHERE head_merchant_id = '${DEMO_HEAD_MERCHANT_ID}' AND sn IN ('${DEMO_TERMINAL_SN}', '${DEMO_AUTO_TERMINAL_SN}');
+      CREATE INDEX orders_profile_created ON orders(profile, created_at);
+    `,
+  },
+];

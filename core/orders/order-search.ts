@@ -1,0 +1,132 @@
+// Finding orders again in the journal: words typed by the cashier (parts of order numbers, film,
+// a seat, an amount), states and Lagos days, newest first, a page at a time. Words go through this
+// module's trigram index and the amount index; pages are keyset (the thousandth page costs what the
+// first does). Read-only over the journal.
+import { parseNaira } from '../../shared/money';
+import type { OrderState } from '../../shared/orders';
+import type { Db } from '../db';
+
+export interface SearchQuery {
+  text: string;
+  states: OrderState[];
+  from?: string | undefined;
+  to?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
+  /** Demo sales are play money: found only when asked for. */
+  includeDemo?: boolean | undefined;
+}
+
+export interface SearchResult {
+  ids: number[];
+  total: number;
+  paid: { count: number; amountKobo: number };
+  next: string | null;
+}
+
+const LAGOS_OFFSET_MS = 3_600_000; // Africa/Lagos is UTC+1 all year (no daylight saving).
+const MAX_WORDS = 5;
+const SEAT_RE = /^[A-Za-z0-9]{1,8}$/;
+
+/** The first instant of a Lagos calendar day. */
+export function lagosDayStart(day: string): number {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return Date.UTC(y, m - 1, d) - LAGOS_OFFSET_MS;
+}
+
+function parseCursor(c: string | undefined): { at: number; id: number } | null {
+  if (!c) return null;
+  const m = /^(\d{1,16})\.(\d{1,16})$/.exec(c);
+  return m ? { at: Number(m[1]), id: Number(m[2]) } : null;
+}
+
+/**
+ * The orders one typed word can mean, as a SELECT of ids: a part of an order number or of the film
+ * (three characters or more: the index is of trigrams), a whole seat, or the amount in naira.
+ */
+function wordHits(word: string, args: unknown[]): string | null {
+  const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  const match: string[] = [];
+  if ([...word].length >= 3) match.push(`refs : ${q(word)}`, `film : ${q(word)}`);
+  if (SEAT_RE.test(word)) match.push(`seats : ${q(`#${word}#`)}`);
+  const parts: string[] = [];
+  if (match.length) {
+    parts.push('SELECT rowid AS id FROM records_order_text WHERE records_order_text MATCH ?');
+    args.push(match.join(' OR '));
+  }
+  let kobo = 0;
+  try {
+    kobo = parseNaira(word);
+  } catch {
+    // not an amount
+  }
+  if (kobo > 0) {
+    parts.push('SELECT id FROM orders WHERE amount_kobo = ?');
+    args.push(kobo);
+  }
+  return parts.length ? parts.join(' UNION ') : null;
+}
+
+export function searchOrders(db: Db, q: SearchQuery): SearchResult {
+  const where: string[] = [];
+  const args: unknown[] = [];
+
+  const words = q.text.split(/\s+/).filter((w) => w !== '').slice(0, MAX_WORDS);
+  if (words.length) {
+    const hitArgs: unknown[] = [];
+    const sets = words.map((w) => wordHits(w, hitArgs));
+    // A word that can mean nothing (a lone "-") matches nothing.
+    if (sets.some((s) => s === null)) return { ids: [], total: 0, paid: { count: 0, amountKobo: 0 }, next: null };
+    where.push(`id IN (${sets.map((s) => `SELECT id FROM (${s})`).join(' INTERSECT ')})`);
+    args.push(...hitArgs);
+  }
+  if (q.states.length > 0) {
+    where.push(`state IN (${q.states.map(() => '?').join(',')})`);
+    args.push(...q.states);
+  }
+  if (!q.includeDemo) where.push("profile <> 'demo'");
+  if (q.from) {
+    where.push('created_at >= ?');
+    args.push(lagosDayStart(q.from));
+  }
+  if (q.to) {
+    where.push('created_at < ?');
+    args.push(lagosDayStart(q.to) + 86_400_000);
+  }
+
+  const cur = parseCursor(q.cursor);
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+
+  if (words.length) {
+    // Typed words: the text index is matched once, and the totals and the page both come from that
+    // one pass (matching twice cost twice as much for a broad word such as a film's name).
+    const rows = db.prepare(`SELECT id, created_at, state, amount_kobo FROM orders ${filter}`).raw().all(...args) as [number, number, string, number][];
+    let pc = 0;
+    let pk = 0;
+    for (const r of rows) {
+      if (r[2] === 'paid') {
+        pc++;
+        pk += r[3];
+      }
+    }
+    const after = cur ? rows.filter((r) => r[1] < cur.at || (r[1] === cur.at && r[0] < cur.id)) : rows;
+    after.sort((a, b) => b[1] - a[1] || b[0] - a[0]);
+    const page = after.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return { ids: page.map((r) => r[0]), total: rows.length, paid: { count: pc, amountKobo: pk }, next: after.length > q.limit && last ? `${last[1]}.${last[0]}` : null };
+  }
+
+  const sums = db
+    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(state = 'paid'), 0) AS pc, COALESCE(SUM(CASE WHEN state = 'paid' THEN amount_kobo END), 0) AS pk FROM orders ${filter}`)
+    .get(...args) as { n: number; pc: number; pk: number };
+
+  const pageWhere = cur ? [...where, '(created_at < ? OR (created_at = ? AND id < ?))'] : where;
+  const pageArgs = cur ? [...args, cur.at, cur.at, cur.id] : args;
+  const rows = db
+    .prepare(`SELECT id, created_at FROM orders ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .all(...pageArgs, q.limit + 1) as { id: number; created_at: number }[];
+  const more = rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  const last = page[page.length - 1];
+  return { ids: page.map((r) => r.id), total: sums.n, paid: { count: sums.pc, amountKobo: sums.pk }, next: more && last ? `${last.created_at}.${last.id}` : null };
+}

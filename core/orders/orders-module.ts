@@ -1,0 +1,45 @@
+// Orders: the Sell form's defaults and the charge, and each order's life as the screen follows it.
+// The checkout service itself is shared (receipts and shifts read it), so the core builds it; this
+// module answers its calls and pushes its changes to the screen.
+import type { orderCalls } from '../../shared/contract';
+import type { Connectivity } from '../../shared/orders';
+import { AppError } from '../../shared/errors';
+import type { CoreModule, ModuleContext } from '../core-module';
+import { createSaleMemory } from './sale-memory';
+
+export interface OrdersModuleDeps {
+  /** The sale queue changed (its length, online or not). */
+  onConnectivity: (c: Connectivity) => void;
+}
+
+export function createOrdersModule(ctx: Pick<ModuleContext, 'checkout' | 'store' | 'events' | 'clock' | 'terminal'>, deps: OrdersModuleDeps): CoreModule<typeof orderCalls> {
+  const { checkout, events } = ctx;
+  const films = createSaleMemory(ctx.store);
+  // Followed for the core's whole life: an order settled while the core stops still reaches the memory.
+  checkout.on('order', (v) => {
+    events.emit('order.changed', v);
+    if (v.state === 'paid') films.remember(v);
+  });
+  checkout.on('connectivity', (c) => {
+    events.emit('connectivity.changed', c);
+    deps.onConnectivity(c);
+  });
+  const order = (id: number) => {
+    const v = checkout.get(id);
+    if (!v) throw new AppError('NOT_FOUND', `There is no order ${id} on this counter.`, { id });
+    return v;
+  };
+
+  return {
+    handlers: {
+      'sale.defaults': () => films.defaults(ctx.clock.now(), ctx.terminal.getState().sn),
+      'sale.charge': (a) => checkout.sell(a),
+      'orders.get': (a) => order(a.id),
+      'orders.history': (a) => checkout.history(a.id),
+      'orders.listToday': () => checkout.listToday(),
+      'orders.listQueued': () => checkout.listQueued(),
+      'orders.retry': (a) => checkout.retrySale(a.id),
+      'orders.checkNow': (a) => checkout.checkNow(a.id),
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// The one receipt model, built from an order's final details, the sale, the cinema settings and the
+// shift's cashier, and the print document every output (HTML, ESC/POS, PDF) is rendered from.
+import { formatNaira } from '../../../shared/money';
+import type { OrderView } from '../../../shared/orders';
+import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../shared/records';
+import { formatLagosDateTime } from '../../../shared/time';
+import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
+import type { Block, PrintDoc } from '../printing/print-doc';
+
+export interface ReceiptInput {
+  order: OrderView;
+  cinema: CinemaSettings;
+  counterName: string;
+  cashier: string;
+  reprint: boolean;
+}
+
+export function buildReceipt(i: ReceiptInput): Receipt {
+  const o = i.order;
+  const s = o.sale;
+  const ticketsKobo = s.tickets * s.priceKobo;
+  const r: Receipt = {
+    orderId: o.id,
+    cinemaName: i.cinema.name,
+    branch: i.cinema.branch,
+    footer: i.cinema.footer,
+    counterName: i.counterName,
+    filmName: s.filmName,
+    filmTitle: s.filmTitle,
+    showDate: s.showDate,
+    showTime: s.showTime,
+    seats: s.seats.split(',').filter((x) => x !== ''),
+    tickets: s.tickets,
+    priceKobo: s.priceKobo,
+    ticketsKobo,
+    bookingFeeKobo: s.bookingFeeKobo,
+    totalKobo: o.amountKobo,
+    state: o.state,
+    outOrderNo: o.outOrderNo,
+    cashier: i.cashier,
+    terminalSn: o.sn,
+    qrText: o.orderNo ?? o.outOrderNo,
+    reprint: i.reprint,
+    demo: isDemoRecord(o.profile),
+  };
+  if (o.orderNo !== undefined) r.orderNo = o.orderNo;
+  if (o.payNo !== undefined) r.payNo = o.payNo;
+  if (o.senderAccount !== undefined) r.senderAccount = o.senderAccount;
+  if (o.senderName !== undefined) r.senderName = o.senderName;
+  if (o.transactionTime !== undefined) r.transactionTime = o.transactionTime;
+  if (o.completedTime !== undefined) r.completedTime = o.completedTime;
+  return r;
+}
+
+/** "Sat, 21 Nov 2026, 19:30": the show's calendar date, which no time zone may move. */
+export function receiptShowWhen(date: string, time: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return `${date} ${time}`;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12));
+  const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(d);
+  return `${day}, ${time}`;
+}
+
+export function receiptDoc(r: Receipt): PrintDoc {
+  const paid = r.state === 'paid';
+  const b: Block[] = [];
+  // First and last, so even a torn-off half of a Demo receipt says it is not a payment.
+  if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });
+  b.push({ t: 'title', text: r.cinemaName });
+  if (r.branch) b.push({ t: 'center', text: r.branch });
+  if (r.reprint) b.push({ t: 'mark', text: 'REPRINT' });
+  b.push({ t: 'center', text: paid ? 'Ticket receipt' : 'Payment slip (not a ticket)', bold: true }, { t: 'rule' });
+  b.push({ t: 'heading', text: r.filmTitle });
+  if (r.filmName !== r.filmTitle) b.push({ t: 'pair', label: 'Film', value: r.filmName });
+  b.push(
+    { t: 'pair', label: 'Show', value: receiptShowWhen(r.showDate, r.showTime) },
+    { t: 'pair', label: r.seats.length === 1 ? 'Seat' : 'Seats', value: r.seats.join(', ') },
+    { t: 'pair', label: `${r.tickets} ticket${r.tickets === 1 ? '' : 's'} × ${formatNaira(r.priceKobo)}`, value: formatNaira(r.ticketsKobo) },
+    { t: 'pair', label: 'Booking fee', value: formatNaira(r.bookingFeeKobo) },
+    { t: 'rule', double: true },
+    { t: 'total', label: paid ? 'TOTAL PAID' : 'TOTAL', value: formatNaira(r.totalKobo) },
+    { t: 'pair', label: 'Payment', value: PAYMENT_STATUS_TEXT[r.state], bold: true },
+  );
+  if (!paid) b.push({ t: 'mark', text: 'NOT PAID' });
+  b.push({ t: 'rule' }, { t: 'pair', label: 'Order no.', value: r.outOrderNo });
+  if (r.orderNo) b.push({ t: 'pair', label: 'Provider no.', value: r.orderNo });
+  if (r.payNo) b.push({ t: 'pair', label: 'Payment no.', value: r.payNo });
+  if (r.senderAccount) b.push({ t: 'pair', label: 'Card / account', value: r.senderAccount });
+  if (r.transactionTime !== undefined) b.push({ t: 'pair', label: paid ? 'Paid at' : 'Card used at', value: formatLagosDateTime(r.transactionTime) });
+  if (r.completedTime !== undefined) b.push({ t: 'pair', label: 'Completed', value: formatLagosDateTime(r.completedTime) });
+  b.push(
+    { t: 'pair', label: 'Cashier', value: r.cashier || '-' },
+    { t: 'pair', label: 'Counter', value: r.counterName },
+    { t: 'pair', label: 'Terminal', value: r.terminalSn },
+    { t: 'qr', data: r.qrText, caption: r.qrText },
+  );
+  if (r.footer) b.push({ t: 'small', text: r.footer });
+  b.push({ t: 'small', text: 'Times are Lagos time (WAT).' });
+  if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });
+  return { title: `${r.reprint ? 'Reprint of receipt' : 'Receipt'} ${r.outOrderNo}`, blocks: b };
+}

@@ -1,0 +1,119 @@
+// Receipts, order search and shifts: wires the print journal, the printers, the receipt and shift
+// services and the order search into this module's share of the contract.
+import type { recordCalls } from '../../shared/contract-records';
+import type { OrderView } from '../../shared/orders';
+import type { CoreModule, ModuleContext } from '../core-module';
+import type { SerialPortClass } from '../terminal';
+import type { NetworkSendOptions } from './printing/network-printer';
+import { OrderJournalReads, OrderTextIndex, searchOrders } from '../orders';
+import { TopupJournalReads } from '../topups';
+import { renderJob } from './print-payload';
+import { PrintJobStore, targetText } from './printing/print-jobs';
+import { createPrintService } from './printing/print-service';
+import { createReceipts } from './receipts/receipts-service';
+import { createRecordsSettings } from './records-settings';
+import { createShiftService } from './shifts/shift-service';
+import { ShiftStore } from './shifts/shift-store';
+import { browserSystemPrinter, type SystemPrinter } from './printing/system-printer';
+import { topupTotals, type TopupTotalsSource } from './shifts/topup-totals';
+
+export interface RecordsDeps {
+  /** Electron's system printing and PDF (electron/main/print-system.ts); the browser shell has none. */
+  systemPrinter?: SystemPrinter;
+  /** Tests pass a mock or a pty-backed class; the app uses serialport's. */
+  serialPort?: SerialPortClass;
+  network?: NetworkSendOptions;
+  serialTimeoutMs?: number;
+  autoPrintDetailWaitMs?: number;
+  topups?: TopupTotalsSource;
+}
+
+export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}): CoreModule<typeof recordCalls> {
+  const now = () => ctx.clock.now();
+  const systemPrinter = deps.systemPrinter ?? browserSystemPrinter;
+  const settings = createRecordsSettings(ctx.store, ctx.logger);
+  const jobs = new PrintJobStore(ctx.db, now);
+  const shifts = new ShiftStore(ctx.db, ctx.journalSink);
+  const textIndex = new OrderTextIndex(ctx.db);
+  const offIndex = ctx.checkout.on('order', (v) => textIndex.refresh(v.id));
+  const counterName = () => ctx.settings.profile(ctx.settings.activeProfile()).counterName;
+
+  const printer = createPrintService({
+    jobs,
+    printing: () => settings.get().printing,
+    systemPrinter,
+    render: renderJob,
+    logger: ctx.logger,
+    onJob: (job) => ctx.events.emit('receipts.jobChanged', job),
+    ...(deps.serialPort ? { serialPort: deps.serialPort } : {}),
+    ...(deps.network ? { network: deps.network } : {}),
+    ...(deps.serialTimeoutMs ? { serialTimeoutMs: deps.serialTimeoutMs } : {}),
+  });
+  const receipts = createReceipts({
+    checkout: ctx.checkout, settings, counterName, shifts, jobs, printer, systemPrinter, dataDir: ctx.dataDir, logger: ctx.logger,
+    ...(deps.autoPrintDetailWaitMs !== undefined ? { detailWaitMs: deps.autoPrintDetailWaitMs } : {}),
+  });
+  const shift = createShiftService({
+    orders: new OrderJournalReads(ctx.db), shifts, topups: deps.topups ?? topupTotals(new TopupJournalReads(ctx.db)), settings, counterName, profile: () => ctx.settings.activeProfile(), jobs, printer, clock: ctx.clock,
+    onShift: () => ctx.events.emit('shift.changed', { shift: shifts.current() }),
+  });
+
+  const settingsView = () => ({ ...settings.get(), systemPrinting: { available: systemPrinter.available, note: systemPrinter.note } });
+  const views = (ids: number[]): OrderView[] => ids.map((id) => ctx.checkout.get(id)).filter((v): v is OrderView => v !== null);
+
+  return {
+    handlers: {
+      'receipts.settings': () => settingsView(),
+      'receipts.saveSettings': (a) => {
+        settings.save(a);
+        return settingsView();
+      },
+      'receipts.systemPrinters': () => systemPrinter.listPrinters(),
+      'receipts.testPage': () => {
+        const target = printer.currentTarget();
+        return printer.submit({
+          kind: 'test-page',
+          title: 'Printer test page',
+          payload: { test: { at: now(), cinemaName: settings.get().cinema.name, counterName: counterName(), printer: targetText(target) } },
+          reprint: false,
+          profile: ctx.settings.activeProfile(),
+        });
+      },
+      'receipts.preview': (a) => receipts.preview(a.orderId),
+      'receipts.print': (a) => receipts.print(a.orderId),
+      'receipts.browserPrinted': (a) => receipts.browserPrinted(a.orderId),
+      'receipts.savePdf': (a) => receipts.savePdf(a.orderId),
+      'receipts.jobs': (a) => jobs.forOrder(a.orderId),
+      'receipts.failedJobs': () => jobs.failedJobs(),
+      'receipts.retry': (a) => printer.retry(a.id),
+
+      'orders.search': (a) => {
+        textIndex.catchUp();
+        const r = searchOrders(ctx.db, { ...a, includeDemo: a.includeDemo ?? ctx.settings.activeProfile() === 'demo' });
+        return { rows: views(r.ids), total: r.total, paid: r.paid, next: r.next };
+      },
+
+      'shift.current': () => ({ shift: shift.current() }),
+      'shift.open': (a) => shift.open(a.cashier, a.openingFloat),
+      'shift.report': (a) => shift.report(a.id),
+      'shift.close': (a) => shift.close(a.acceptOpen),
+      'shift.reports': (a) => shift.reports(a.limit, a.beforeId),
+      'shift.print': (a) => shift.print(a.id),
+      'shift.browserPrinted': (a) => shift.browserPrinted(a.id),
+      'shift.reportJobs': (a) => shift.jobs(a.id),
+      'shift.exportCsv': (a) => shift.exportCsv(a.id),
+    },
+    start() {
+      const added = textIndex.catchUp();
+      const rechecked = textIndex.recheckRecent(now());
+      if (added + rechecked > 0) ctx.logger.info('order search index brought up to date', { added, rechecked });
+      for (const job of jobs.recoverInterrupted()) ctx.events.emit('receipts.jobChanged', job);
+    },
+    async stop() {
+      offIndex();
+      receipts.stop();
+      await printer.idle();
+    },
+  };
+}
+

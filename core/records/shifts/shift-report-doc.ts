@@ -1,0 +1,64 @@
+// A shift report (X: running, Z: at the close) as a print document, printed like a receipt.
+import { formatNaira } from '../../../shared/money';
+import type { Bucket, ShiftReport } from '../../../shared/records';
+import { formatLagosDateTime, formatLagosTime } from '../../../shared/time';
+import type { Block, PrintDoc } from '../printing/print-doc';
+
+const counted = (label: string, b: Bucket): Block => ({ t: 'pair', label: `${label} (${b.count})`, value: formatNaira(b.amountKobo) });
+
+/** Card money taken during the shift: its own paid sales, and earlier sales paid during it. */
+export function takenKobo(r: ShiftReport): number {
+  return r.totals.paid.amountKobo + r.totals.paidLate.amountKobo;
+}
+
+export function shiftReportTitle(r: ShiftReport): string {
+  return r.kind === 'Z' ? `Z report #${r.id ?? '?'} (shift closed)` : 'X report (running totals)';
+}
+
+export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
+  const t = r.totals;
+  const b: Block[] = [{ t: 'title', text: r.cinemaName }];
+  if (r.branch) b.push({ t: 'center', text: r.branch });
+  if (reprint) b.push({ t: 'mark', text: 'REPRINT' });
+  // A shift opened in the Demo profile: its report must never pass for a real day's takings.
+  if (r.shift.profile === 'demo') b.push({ t: 'banner', text: 'DEMO SHIFT — NOT REAL MONEY' });
+  b.push(
+    { t: 'center', text: r.kind === 'Z' ? `Z REPORT #${r.id ?? '?'} - SHIFT CLOSED` : 'X REPORT - SHIFT STILL OPEN', bold: true },
+    { t: 'rule' },
+    { t: 'pair', label: 'Cashier', value: r.shift.cashier },
+    { t: 'pair', label: 'Counter', value: r.counterName },
+    { t: 'pair', label: 'Opened', value: formatLagosDateTime(r.shift.openedAt) },
+    r.kind === 'Z' && r.shift.closedAt !== null
+      ? { t: 'pair', label: 'Closed', value: formatLagosDateTime(r.shift.closedAt) }
+      : { t: 'pair', label: 'Totals at', value: formatLagosDateTime(r.generatedAt) },
+  );
+  if (r.shift.openingFloatKobo !== null) b.push({ t: 'pair', label: 'Opening float (cash)', value: formatNaira(r.shift.openingFloatKobo) });
+  b.push(
+    { t: 'rule' },
+    { t: 'heading', text: 'Ticket payments (card)' },
+    counted('Paid', t.paid),
+    counted('Failed', t.failed),
+    counted('Cancelled', t.cancelled),
+    counted('Expired', t.expired),
+    { t: 'pair', label: 'Tickets sold', value: String(t.ticketsSold) },
+    { t: 'pair', label: 'Booking fees (in paid)', value: formatNaira(t.bookingFeesKobo) },
+    { t: 'pair', label: 'Provider fees', value: formatNaira(t.providerFeesKobo) },
+  );
+  if (t.paidLate.count > 0) b.push(counted('Sold earlier, paid now', t.paidLate));
+  b.push({ t: 'rule', double: true }, { t: 'total', label: 'CARD TOTAL', value: formatNaira(takenKobo(r)) }, { t: 'rule' });
+
+  b.push({ t: 'heading', text: 'Top-ups' });
+  if (!t.topups.available) b.push({ t: 'text', text: 'No top-ups on this counter.' });
+  else if (t.topups.lines.length === 0) b.push({ t: 'text', text: 'None in this shift.' });
+  else for (const l of t.topups.lines) b.push({ t: 'pair', label: `${l.label} (${l.count})`, value: formatNaira(l.amountKobo) });
+
+  if (t.openItems.length > 0) {
+    b.push({ t: 'rule' }, { t: 'mark', text: `${t.openItems.length} NOT FINISHED` });
+    for (const i of t.openItems) {
+      b.push({ t: 'pair', label: i.ref, value: formatNaira(i.amountKobo) }, { t: 'text', text: `${formatLagosTime(i.createdAt)} - ${i.label}` });
+    }
+    b.push({ t: 'small', text: 'Not counted above. Check them on the Orders screen before the customer leaves.' });
+  }
+  b.push({ t: 'small', text: 'Times are Lagos time (WAT).' });
+  return { title: shiftReportTitle(r), blocks: b };
+}

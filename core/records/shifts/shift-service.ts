@@ -1,0 +1,138 @@
+// The cashier's shift: open (name, optional cash float), running X report, close with its Z report
+// kept, reports printed like receipts and exported as CSV.
+import { AppError, validationError } from '../../../shared/errors';
+import { formatNaira, MoneyFormatError, parseNaira } from '../../../shared/money';
+import type { PrintJobView, ShiftReport, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
+import { isDemoRecord, type RecordProfile } from '../../../shared/record-profile';
+import type { Clock } from '../../../shared/clock';
+import type { OrderJournalReads } from '../../orders';
+import { htmlFragmentOf } from '../printing/print-html';
+import type { PrintJobStore } from '../printing/print-jobs';
+import type { PrintService } from '../printing/print-service';
+import type { RecordsSettingsStore } from '../records-settings';
+import { shiftReportCsv } from './shift-csv';
+import { shiftReportDoc, shiftReportTitle } from './shift-report-doc';
+import type { ShiftStore } from './shift-store';
+import { shiftTotals } from './shift-totals';
+import type { TopupTotalsSource } from './topup-totals';
+
+export interface ShiftDeps {
+  orders: OrderJournalReads;
+  shifts: ShiftStore;
+  topups: TopupTotalsSource;
+  settings: RecordsSettingsStore;
+  counterName: () => string;
+  /** The active profile: a shift records the one it was opened under. */
+  profile: () => RecordProfile;
+  jobs: PrintJobStore;
+  printer: PrintService;
+  clock: Clock;
+  onShift: (shift: ShiftView | null) => void;
+}
+
+const MAX_FLOAT_KOBO = 100_000_000; // ₦1,000,000: a typo guard for a cash drawer's float
+
+export function createShiftService(d: ShiftDeps) {
+  const now = () => d.clock.now();
+
+  function requireOpen(): ShiftView {
+    const s = d.shifts.current();
+    if (!s) throw new AppError('NOT_READY', 'No shift is open. Open a shift first.');
+    return s;
+  }
+
+  function build(kind: 'X' | 'Z', shift: ShiftView, at: number): Omit<ShiftReport, 'id'> {
+    const { cinema } = d.settings.get();
+    return {
+      kind,
+      shift,
+      generatedAt: at,
+      cinemaName: cinema.name,
+      branch: cinema.branch,
+      counterName: d.counterName(),
+      totals: shiftTotals(d.orders, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }),
+    };
+  }
+
+  /** A kept Z report by its number, or the open shift's X report now. */
+  function reportOf(id: number | undefined): ShiftReport {
+    if (id === undefined) return { ...build('X', requireOpen(), now()), id: null };
+    const r = d.shifts.report(id);
+    if (!r) throw new AppError('NOT_FOUND', `There is no Z report #${id}.`, { id });
+    return r;
+  }
+
+  function viewOf(r: ShiftReport): ShiftReportView {
+    const paper = d.settings.get().printing.paper;
+    const reprint = r.id !== null && d.jobs.wasPrinted('shift-report', r.id);
+    return { report: r, paper, html: htmlFragmentOf(shiftReportDoc(r, reprint), paper) };
+  }
+
+  const jobOf = (r: ShiftReport) => {
+    const reprint = r.id !== null && d.jobs.wasPrinted('shift-report', r.id);
+    return { kind: 'shift-report' as const, ...(r.id !== null ? { reportId: r.id } : {}), title: `${reprint ? 'Reprint of ' : ''}${shiftReportTitle(r)}`, payload: { report: r }, reprint, profile: r.shift.profile ?? 'unrecorded' };
+  };
+
+  return {
+    current(): ShiftView | null {
+      return d.shifts.current();
+    },
+
+    open(cashier: string, openingFloat: string): ShiftView {
+      let floatKobo: number | null = null;
+      if (openingFloat.trim() !== '') {
+        try {
+          floatKobo = parseNaira(openingFloat);
+        } catch (e) {
+          if (e instanceof MoneyFormatError) throw validationError({ openingFloat: 'Enter the float in naira, for example 5000 or 5,000.00 (or leave it empty)' });
+          throw e;
+        }
+        if (floatKobo > MAX_FLOAT_KOBO) throw validationError({ openingFloat: `That float looks wrong (over ${formatNaira(MAX_FLOAT_KOBO)}): check it` });
+      }
+      const s = d.shifts.open(cashier, floatKobo, now(), d.profile());
+      d.onShift(s);
+      return s;
+    },
+
+    report(id?: number): ShiftReportView {
+      return viewOf(reportOf(id));
+    },
+
+    close(acceptOpen: boolean): ShiftReportView {
+      const shift = requireOpen();
+      const report = d.shifts.close(shift.id, now(), (closed) => {
+        const draft = build('Z', closed, closed.closedAt ?? now());
+        const open = draft.totals.openItems;
+        if (open.length > 0 && !acceptOpen) {
+          throw new AppError('CONFLICT', `${open.length} payment${open.length === 1 ? ' has' : 's have'} no outcome yet. Check ${open.length === 1 ? 'it' : 'them'} first, or close anyway.`, {
+            openItems: open.map((i) => ({ ref: i.ref, label: i.label, amountKobo: i.amountKobo })),
+          }); // thrown inside the transaction: the shift stays open
+        }
+        return draft;
+      });
+      d.onShift(null);
+      return viewOf(report);
+    },
+
+    reports(limit: number, beforeId?: number): ZReportSummary[] {
+      return d.shifts.reports(limit, beforeId);
+    },
+
+    print(id?: number): Promise<PrintJobView> {
+      return d.printer.submit(jobOf(reportOf(id)));
+    },
+
+    browserPrinted(id: number): PrintJobView {
+      return d.printer.recordBrowserPrint(jobOf(reportOf(id)));
+    },
+
+    jobs(id: number): PrintJobView[] {
+      return d.jobs.forReport(id);
+    },
+
+    exportCsv(id?: number): { fileName: string; csv: string } {
+      return shiftReportCsv(reportOf(id));
+    },
+  };
+}
+export type ShiftService = ReturnType<typeof createShiftService>;
