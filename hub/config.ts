@@ -1,6 +1,7 @@
 // The Hub's command line and merchant configuration: options, environment, a JSON config file.
 // The merchant's private key is never asked for: the Hub cannot decrypt notifications, by design.
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -160,7 +161,10 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   if (!file.success) throw new ConfigError(`merchant config: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const m = file.data;
   const clientAuthKey = m.clientAuthKey ?? env.HUB_CLIENT_AUTH_KEY ?? '';
-  const keyFile = m.providerPublicKeyFile ?? env.HUB_PROVIDER_PUBLIC_KEY_FILE;
+  // A file named in the merchant file is read relative to that file's own folder.
+  const keyFile = m.providerPublicKeyFile !== undefined
+    ? resolve(dirname(resolve(v['merchant-config']!)), m.providerPublicKeyFile)
+    : env.HUB_PROVIDER_PUBLIC_KEY_FILE;
   const pubText = m.providerPublicKey ?? env.HUB_PROVIDER_PUBLIC_KEY ?? (keyFile ? readText(keyFile, 'provider public key') : '');
   let merchant: HubMerchantKeys | null = null;
   if (clientAuthKey && pubText) {

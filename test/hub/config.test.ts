@@ -1,7 +1,7 @@
 // The Hub's command line: every option in --help, the plain-HTTP public bind refused, merchant keys
 // read from a file or the environment (never a private key), clear errors for wrong values.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,15 @@ describe('hub command line', () => {
     expect(err(['--merchant-config', join(dir, 'bad.json')])).toContain('merchant config');
     writeFileSync(join(dir, 'broken.json'), '{clientAuthKey:');
     expect(err(['--merchant-config', join(dir, 'broken.json')])).toContain('is not valid JSON');
+  });
+
+  it('reads providerPublicKeyFile relative to the merchant file\'s own folder, not the current one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hub-cfg-rel-'));
+    mkdirSync(join(dir, 'keys'));
+    writeFileSync(join(dir, 'keys', 'provider.pem'), pub);
+    writeFileSync(join(dir, 'merchant.json'), JSON.stringify({ clientAuthKey: 'cak-rel', providerPublicKeyFile: 'keys/provider.pem' }));
+    // The test runs from the repository root: keys/provider.pem does not exist there.
+    expect(parseHubArgs(['--merchant-config', join(dir, 'merchant.json')], {}).merchant?.clientAuthKey).toBe('cak-rel');
   });
 
   it('says what is wrong with a value', () => {
