@@ -5,7 +5,7 @@ import type { AttentionConfig } from './store/dashboard';
 import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
 import type { RelayHub } from './relay/relay-hub';
-import type { RateLimiter } from './http/rate-limit';
+import type { KeyedTokenBuckets } from '../shared/token-bucket';
 import type { IngestInput, IngestResult } from './store/notifications';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
@@ -23,7 +23,7 @@ export interface DashboardContext {
   attention: AttentionConfig;
   /** Cookies get `Secure` when the Hub serves TLS itself (or is told it sits behind a TLS proxy). */
   secureCookie: boolean;
-  loginLimiter: RateLimiter;
+  loginLimiter: KeyedTokenBuckets;
   live: LiveFeed;
 }
 
@@ -39,9 +39,9 @@ export interface HubContext {
   tranIdHeader: string;
   adminToken: string | null;
   limits: HubLimits;
-  perCredential: RateLimiter;
-  perAddress: RateLimiter;
+  perCredential: KeyedTokenBuckets;
+  perAddress: KeyedTokenBuckets;
   /** Wider limits for the provider's webhook address (it sends bursts). */
-  perProvider: RateLimiter;
+  perProvider: KeyedTokenBuckets;
   dashboard: DashboardContext;
 }

@@ -14,7 +14,7 @@ import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
 import { sendError } from './http/reply';
 import { createMetrics } from './metrics';
-import { RateLimiter } from './http/rate-limit';
+import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/dashboard';
 import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';
@@ -60,7 +60,7 @@ export interface Hub {
 /** Where `npm run build:hub` puts the dashboard's web app. */
 export const DEFAULT_DASHBOARD_DIR = resolve(__dirname, '..', 'out', 'hub-dashboard');
 
-const bucket = (perMinute: number) => new RateLimiter({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
+const bucket = (perMinute: number) => new KeyedTokenBuckets({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
 
 export async function startHub(o: HubOptions): Promise<Hub> {
   const now = o.now ?? Date.now;

@@ -5,7 +5,6 @@ export { backoffWithJitter, DEFAULT_BACKOFF, doublingDelay, type BackoffTuning }
 export { csvCell, toCsv, type CsvValue } from './csv-cell';
 export { parseCsv, type CsvParseResult, type CsvRecord, type CsvSyntaxError } from './csv-parse';
 export { systemTimers, type TimerHandle, type Timers } from './timers';
-export { TokenBucket } from './token-bucket';
 export { TypedEmitter, type EventMap, type TypedEmitterOptions } from './typed-emitter';
 export { checkIn, sqlList } from './sql-list';
 export { camelRow, type Row } from './rows';

@@ -21,7 +21,7 @@ import { productInfoFor } from './sale-wire';
 import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 import { systemTimers, type Timers } from '../lib';
-import { TokenBucket } from '../lib';
+import { TokenBucket } from '../../shared/token-bucket';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
