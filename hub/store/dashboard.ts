@@ -42,6 +42,17 @@ function orderWhere(scope: Scope, f: OrderFilters, direction: 'asc' | 'desc'): W
     const r = [...f.orderNo].reverse().join('');
     w.and(`reverse(o.order_no) ~>=~ ${w.p(r)} and reverse(o.order_no) ~<~ ${w.p(prefixEnd(r))}`);
   }
+  if (f.number) {
+    // One box for the three numbers a manager may hold: the sale number from a receipt (any case),
+    // the provider order number (or its last digits), the payment number.
+    const n = f.number;
+    const either = [`o.reference = ${w.p(n.toUpperCase())}`, `o.reference = ${w.p(n)}`, `o.pay_no = ${w.p(n)}`];
+    if (/^[A-Za-z0-9-]{3,64}$/.test(n)) {
+      const r = [...n].reverse().join('');
+      either.push(`(reverse(o.order_no) ~>=~ ${w.p(r)} and reverse(o.order_no) ~<~ ${w.p(prefixEnd(r))})`);
+    }
+    w.and(either.join(' or '));
+  }
   if (f.payNo) w.and(`o.pay_no = ${w.p(f.payNo)}`);
   if (f.reference) w.and(`o.reference = ${w.p(f.reference)}`);
   if (f.film) {
@@ -244,7 +255,7 @@ export async function attention(q: SqlRunner, scope: Scope, now: number, cfg: At
   ow.and(`o.state in (${OPEN_LIST})`).and(`o.created_at < ${ow.p(now - cfg.openPaymentMs)}`).and('not o.practice');
   const open = await q.query<Row>(`select ${ORDER_COLUMNS} from dash_orders o join counters c on c.id = o.counter_id ${ow.sql()} order by o.created_at limit ${ow.p(LINE_LIMIT)}`, ow.params);
   for (const r of open.map(orderRow)) {
-    const which = `${naira.format(r.amountKobo / 100)} at ${r.counterName}${r.orderNo ? `, order ${r.orderNo}` : ''}${r.cashier ? ` (${r.cashier})` : ''}`;
+    const which = `${naira.format(r.amountKobo / 100)} at ${r.counterName}${`, sale ${r.reference}`}${r.orderNo ? `, provider order ${r.orderNo}` : ''}${r.cashier ? ` (${r.cashier})` : ''}`;
     lines.push({
       ...base, kind: r.state === 'unknown' ? 'payment-unknown' : 'payment-open', branch: r.branch, counterId: r.counterId, counterName: r.counterName, orderId: r.id, since: r.createdAt,
       subject: r.state === 'unknown' ? `Payment state unknown for ${ago(now, r.createdAt)}: ${which}` : `Payment still open for ${ago(now, r.createdAt)}: ${which}`,

@@ -134,6 +134,15 @@ describe('dashboard API', () => {
     expect(await refs(HO, 'practice=only')).toEqual(['R-A1-4']);
     expect(await refs(M1, 'film=dune')).toEqual(['R-A1-1']);
     expect((await HO.get('/orders?orderNo=12')).status).toBe(400);
+    // One box, three numbers: the sale number from a receipt (any case), the provider order number
+    // or its last digits, the payment number; a branch manager's box stays in their branch.
+    expect(await refs(HO, 'number=R-A1-2')).toEqual(['R-A1-2']);
+    expect(await refs(HO, 'number=r-a1-2')).toEqual(['R-A1-2']);
+    expect(await refs(HO, 'number=240001111')).toEqual(['R-A1-1']);
+    expect(await refs(HO, 'number=1111')).toEqual(['R-A1-1']);
+    expect(await refs(HO, 'number=PAY-1')).toEqual(['R-A1-1']);
+    expect(await refs(HO, 'number=no-such-number')).toEqual([]);
+    expect(await refs(M2, 'number=R-A1-2')).toEqual([]);
 
     const seen: OrderRow[] = [];
     let cursor: string | null = null;
@@ -208,7 +217,7 @@ describe('dashboard API', () => {
       ]));
       expect(kinds).not.toContain('shift-open-late:A1');
       expect(lines.find((l) => l.kind === 'payment-open')!.orderId).toBe(ids['R-A1-3']);
-      expect(lines.find((l) => l.kind === 'payment-open')!.subject).toContain('order 240003333');
+      expect(lines.find((l) => l.kind === 'payment-open')!.subject).toContain('sale R-A1-3, provider order 240003333');
       for (const l of lines) expect(l.todo.length).toBeGreaterThan(20);
       const mine = (await M2.get('/attention')).json.lines as { branch: string; kind: string }[];
       expect(mine.map((l) => l.kind).sort()).toEqual(['clock-off']);

@@ -66,10 +66,10 @@ describe('dashboard format', () => {
   });
 
   it('order search: the form to the query (amount in naira to kobo, empties dropped) and back', () => {
-    const { query, problem } = ordersQuery({ orderNo: ' 1003 ', film: '', amount: '1,500.50', practice: 'exclude', state: 'paid', from: '2026-05-01' }, parseNaira);
+    const { query, problem } = ordersQuery({ number: ' 1003 ', film: '', amount: '1,500.50', practice: 'exclude', state: 'paid', from: '2026-05-01' }, parseNaira);
     expect(problem).toBeNull();
-    expect(query.toString()).toBe('orderNo=1003&amountKobo=150050&from=2026-05-01&state=paid');
-    expect(formOfQuery(query)).toEqual({ orderNo: '1003', amount: '1500.50', from: '2026-05-01', state: 'paid' });
+    expect(query.toString()).toBe('number=1003&amountKobo=150050&from=2026-05-01&state=paid');
+    expect(formOfQuery(query)).toEqual({ number: '1003', amount: '1500.50', from: '2026-05-01', state: 'paid' });
     expect(formOfQuery(new URLSearchParams('amountKobo=150000'))).toEqual({ amount: '1500' });
     expect(ordersQuery({ amount: 'lots' }, parseNaira).problem).toBe('"lots" is not an amount in naira (for example 1500 or 1,500.50).');
   });
