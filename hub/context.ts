@@ -1,7 +1,7 @@
 // What every route of one Hub instance shares.
 import type { HubDb } from './db/adapter';
 import type { LiveFeed } from './http/dashboard-live';
-import type { AttentionConfig } from './store/dashboard';
+import type { AttentionConfig } from './store/attention';
 import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
 import type { RelayHub } from './relay/relay-hub';

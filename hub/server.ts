@@ -17,7 +17,7 @@ import { zodValidatorCompiler } from './http/audiences';
 import { createMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
-import { DEFAULT_ATTENTION, type AttentionConfig } from './store/dashboard';
+import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
 import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';
 import { createIngestBatcher, pruneOlderThan } from './store/notifications';
 import { programmeVersion } from './store/programme';

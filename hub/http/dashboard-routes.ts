@@ -16,7 +16,8 @@ import {
 import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { issueEnrollCode, revokeCounter } from '../store/counters';
-import { attention, counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
+import { attention } from '../store/attention';
+import { counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
 import {
   checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, sessionAlive, type Session,
 } from '../store/managers';
