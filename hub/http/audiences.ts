@@ -8,6 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
+import { brokenText } from '../../shared/hub-contract';
 import { CSRF_HEADER, DASHBOARD_PREFIX as D, SESSION_COOKIE } from '../../shared/hub-dashboard-contract';
 import type { HubContext } from '../context';
 import { fail, HubFailure } from '../errors';
@@ -140,8 +141,25 @@ export function zodIssues(error: z.ZodError, part: string): HubFailure {
   });
 }
 
-/** Routes declare zod schemas (`schema: { body, querystring, params }`); this checks them. */
+/** The path of the first text in `v` holding NUL or a lone surrogate (PostgreSQL refuses both), or null. */
+function brokenTextAt(v: unknown, path: string[] = []): string[] | null {
+  if (typeof v === 'string') return brokenText(v) ? path : null;
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const at = brokenText(k) ? [...path, '(a key)'] : brokenTextAt(x, [...path, k]);
+      if (at) return at;
+    }
+  }
+  return null;
+}
+
+/** Routes declare zod schemas (`schema: { body, querystring, params }`); this checks them, and refuses broken text anywhere in them. */
 export const zodValidatorCompiler = ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => (data: unknown) => {
+  const broken = brokenTextAt(data);
+  if (broken) {
+    const where = broken.join('.') || httpPart || 'body';
+    return { error: fail('HUB_BAD_REQUEST', 400, `Some fields are wrong: ${where}: holds NUL or a broken character: send plain text`, { issues: [{ path: broken.join('.'), message: 'holds NUL or a broken character' }] }) };
+  }
   const r = (schema as z.ZodType).safeParse(data ?? (httpPart === 'body' ? {} : data));
   return r.success ? { value: r.data } : { error: zodIssues(r.error, httpPart === 'querystring' ? 'query' : httpPart ?? 'body') };
 };

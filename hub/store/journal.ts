@@ -13,8 +13,25 @@ const orderKeysOf = (e: SyncEvent): string[] => {
   return [];
 };
 
+/** How far ahead of the Hub's clock a counter's event may be (a counter's clock a little fast). */
+export const MAX_AHEAD_MS = 86_400_000;
+/** The earliest time an event may carry: before it, the counter's clock was wrong. */
+export const EARLIEST_EVENT_MS = Date.UTC(2020, 0, 1);
+
+/** Every time an event carries, within [2020, the Hub's clock + a day]: a time past it would break every screen that shows it. */
+function checkTimes(events: SyncEvent[], now: number): void {
+  for (const e of events) {
+    const times = [e.at, ...(e.kind === 'zreport' ? [e.payload.from, e.payload.to] : [])];
+    const bad = times.find((t) => t < EARLIEST_EVENT_MS || t > now + MAX_AHEAD_MS);
+    if (bad !== undefined) {
+      throw fail('HUB_BAD_REQUEST', 400, `Event number ${e.seq} carries a time (${bad}) before 2020 or more than a day ahead of the Hub's clock: check the counter's clock.`, { seq: e.seq, at: bad });
+    }
+  }
+}
+
 export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncEvent[], now: number): Promise<{ lastSeq: number; stored: number }> {
   const sorted = [...events].sort((a, b) => a.seq - b.seq);
+  checkTimes(sorted, now);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.seq !== sorted[i - 1]!.seq + 1) {
       throw fail('HUB_BAD_REQUEST', 400, 'The events of one batch must have consecutive sequence numbers.', { after: sorted[i - 1]!.seq, got: sorted[i]!.seq });

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import type { OrderState } from '../../shared/orders';
 import { addDays, lagosDayOf, lagosDayStart, ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS } from '../../shared/hub-dashboard-contract';
 import { formatNaira } from '../../shared/money';
 import { CounterJournal, Manager } from '../hub/helpers/dashboard-client';
@@ -50,7 +51,7 @@ function orderEvents(j: CounterJournal, o: Seeded) {
     j.ev('order.created', o.at, { reference: o.ref, amountKobo: o.kobo, sn: 'SN-1', cashier: o.cashier, profile: o.practice ? 'demo' : 'production', ...(o.film ? { sale: sale(o.film, o.seats ?? 'A1') } : {}) }),
     j.ev('order.status', o.at + 2000, { reference: o.ref, status: 'waiting', ...(o.orderNo ? { orderNo: o.orderNo } : {}) }),
   ];
-  if (o.state !== 'waiting') ev.push(j.ev('order.status', o.at + 40_000, { reference: o.ref, status: o.state, ...(o.payNo ? { payNo: o.payNo } : {}) }));
+  if (o.state !== 'waiting') ev.push(j.ev('order.status', o.at + 40_000, { reference: o.ref, status: o.state as OrderState, ...(o.payNo ? { payNo: o.payNo } : {}) }));
   return ev;
 }
 

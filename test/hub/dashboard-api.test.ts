@@ -3,6 +3,7 @@
 // their CSV, order search, history and CSV export, counters. Then the same calls by the other
 // branch's manager with the first branch's ids: nothing of it is ever answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderState } from '../../shared/orders';
 import { createManager } from '../../hub/store/managers';
 import { addDays, lagosDayOf, lagosDayStart, ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS, type OrderRow, type OrdersPage, type TodayView } from '../../shared/hub-dashboard-contract';
 import { CounterJournal, Manager } from './helpers/dashboard-client';
@@ -28,7 +29,7 @@ describe('dashboard API', () => {
   const order = (j: CounterJournal, ref: string, at: number, amountKobo: number, o: { cashier: string; film?: string; seats?: string; profile?: string; orderNo?: string }) =>
     j.ev('order.created', at, { reference: ref, amountKobo, sn: 'SN', cashier: o.cashier, profile: o.profile ?? 'production', ...(o.orderNo ? { orderNo: o.orderNo } : {}), ...(o.film ? { sale: sale(o.film, o.seats ?? 'A1') } : {}) });
   const status = (j: CounterJournal, ref: string, at: number, s: string, extra: { orderNo?: string; payNo?: string } = {}) =>
-    j.ev('order.status', at, { reference: ref, status: s, ...extra });
+    j.ev('order.status', at, { reference: ref, status: s as OrderState, ...extra });
 
   beforeAll(async () => {
     hub = await startTestHub({ dashboard: { attention: { closingTime: '23:30' } } });

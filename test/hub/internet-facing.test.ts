@@ -63,3 +63,49 @@ describe('High: an anonymous flood cannot starve counters or managers', () => {
     }
   });
 });
+
+describe('Medium: a counter cannot blank head office\'s dashboard with wild values; Low: broken text is a 400, not a 500', () => {
+  let hub: TestHub;
+  let cred: string;
+  let seq = 0;
+  const status = () => ({ appVersion: '0.1.0', profile: 'production', sentAt: Date.now(), queueLength: 0, openPayments: 0 });
+  const sync = (events: unknown[], st: Record<string, unknown> = status()) => post(`${hub.url}/api/v1/sync`, { status: st, events }, bearer(cred));
+  beforeAll(async () => {
+    hub = await startTestHub();
+    cred = (await enroll(hub, 'Rogue', 'BR-R')).credential;
+    await createManager(hub.db, { name: 'Head', password: PW, role: 'head-office', branch: null }, Date.now());
+  });
+  afterAll(() => hub.stop());
+
+  it('refuses event times beyond a Date or more than a day ahead of the Hub, and statuses outside the known list', async () => {
+    const refused = async (e: Record<string, unknown>, says: RegExp) => {
+      const r = await sync([{ seq: seq + 1, ...e }]);
+      expect(r.status).toBe(400);
+      expect(r.json.code).toBe('HUB_BAD_REQUEST');
+      expect(String(r.json.message)).toMatch(says);
+    };
+    const order = { kind: 'order.created', payload: { reference: 'COU1-X1', amountKobo: 1000, sn: 'SN' } };
+    await refused({ ...order, at: 8.7e15 }, /not a time/);
+    await refused({ ...order, at: Date.now() + 2 * 86_400_000 }, /more than a day ahead of the Hub's clock/);
+    await refused({ kind: 'shift.opened', at: 8.6e15, payload: { shiftId: 'S1', cashier: 'Eve' } }, /more than a day ahead/);
+    await refused({ kind: 'order.status', at: Date.now(), payload: { reference: 'COU1-X1', status: '__proto__' } }, /status/);
+    // A counter offline for days is fine.
+    expect((await sync([{ seq: ++seq, ...order, at: Date.now() - 5 * 86_400_000 }])).status).toBe(200);
+    // And the dashboard still answers.
+    const login = await post(`${hub.url}/api/v1/dashboard/login`, { name: 'Head', password: PW });
+    expect(login.status).toBe(200);
+  });
+
+  it('NUL or a lone surrogate in a synced string, a query or a login name is a 400 that names the field', async () => {
+    const r1 = await sync([{ seq: seq + 1, kind: 'order.created', at: Date.now(), payload: { reference: 'COU1-X2', amountKobo: 1000, sn: 'SN', cashier: 'Ev\u0000e' } }]);
+    expect(r1.status).toBe(400);
+    expect(String(r1.json.message)).toMatch(/cashier: holds NUL or a broken character/);
+    const r2 = await sync([], { ...status(), appVersion: '0.1.\uD800' });
+    expect(r2.status).toBe(400);
+    expect(String(r2.json.message)).toMatch(/appVersion/);
+    const r3 = await post(`${hub.url}/api/v1/dashboard/login`, { name: 'He\u0000ad', password: PW });
+    expect(r3.status).toBe(400);
+    const res = await fetch(`${hub.url}/api/v1/admin/notifications?orderNo=%00`, { headers: bearer('admin-token-for-tests-0123456789') });
+    expect(res.status).toBe(400);
+  });
+});
