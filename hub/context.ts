@@ -10,8 +10,10 @@ import type { IngestInput, IngestResult } from './store/notifications';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
 export interface HubLimits {
-  /** Provider webhook bodies (POS and bills). */
+  /** The provider's POS webhook bodies. */
   webhookBodyBytes: number;
+  /** The bills callback (unauthenticated: a real one is far below this). */
+  billsBodyBytes: number;
   syncBodyBytes: number;
   otherBodyBytes: number;
 }
@@ -43,5 +45,7 @@ export interface HubContext {
   perAddress: KeyedTokenBuckets;
   /** Wider limits for the provider's webhook address (it sends bursts). */
   perProvider: KeyedTokenBuckets;
+  /** The bills callback per address: anyone can reach it, so far below the POS webhook's limit. */
+  perBillsAddress: KeyedTokenBuckets;
   dashboard: DashboardContext;
 }

@@ -34,7 +34,7 @@ export interface HubBuildOptions {
   pruneEveryMs?: number;
   limits?: Partial<HubLimits>;
   /** Requests per minute (bursts of a fifth of it) per counter credential, per address, and for the provider's addresses. */
-  rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number };
+  rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number; perBillsAddress?: number };
   logger: Logger;
   now?: () => number;
   defaultMetrics?: boolean;
@@ -79,7 +79,7 @@ const bucket = (perMinute: number) => new KeyedTokenBuckets({ perMinute, burst: 
 
 export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   const now = o.now ?? Date.now;
-  const limits: HubLimits = { webhookBodyBytes: 64 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
+  const limits: HubLimits = { webhookBodyBytes: 64 * 1024, billsBodyBytes: 8 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
   const app = Fastify({
     loggerInstance: o.logger,
     bodyLimit: limits.otherBodyBytes,
@@ -114,6 +114,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
     perProvider: bucket(o.rateLimits?.perProvider ?? 120_000),
+    perBillsAddress: bucket(o.rateLimits?.perBillsAddress ?? 600),
     dashboard,
   };
   await relay.start();

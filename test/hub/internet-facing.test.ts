@@ -109,3 +109,23 @@ describe('Medium: a counter cannot blank head office\'s dashboard with wild valu
     expect(res.status).toBe(400);
   });
 });
+
+describe('Medium: the unauthenticated bills callback cannot fill the disk', () => {
+  it('takes a small body only, and a per-address rate that a real provider never meets', async () => {
+    const hub = await startTestHub({ rateLimits: { perBillsAddress: 60 } });
+    try {
+      const real = JSON.stringify({ payload: { orderNo: 'BO-1', merchantOrderNo: 'COU1-T260101-0001', merchantId: 'M', orderAmount: '100.00', serviceType: 'AIRTIME', orderStatus: 'SUCCESS' }, sha512: 'ab'.repeat(64), type: 'x' });
+      expect((await post(hub.webhookUrls.bills, real)).status).toBe(200);
+      const padded = JSON.stringify({ payload: { orderNo: 'BO-2', merchantOrderNo: 'R-2', pad: 'x'.repeat(60_000) }, sha512: 'ab', type: 'x' });
+      const big = await post(hub.webhookUrls.bills, padded);
+      expect(big.status).toBe(413);
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++) statuses.push((await post(hub.webhookUrls.bills, real.replace('BO-1', `BO-${i + 10}`))).status);
+      expect(statuses).toContain(429);
+      const stored = await hub.db.query<{ n: unknown }>("select count(*) as n from notifications where kind = 'bills'");
+      expect(Number(stored[0]!.n)).toBeLessThan(20);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
