@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHubDb } from '../../hub/db/open';
 import { buildHub } from '../../hub/server';
-import { createManager } from '../../hub/store/managers';
+import { createManager, passwordGate } from '../../hub/store/managers';
 import { bearer, enroll, get, post, startTestHub, type TestHub } from './helpers/hub-harness';
 
 const PW = 'manager password 1';
@@ -124,6 +124,27 @@ describe('Medium: the unauthenticated bills callback cannot fill the disk', () =
       expect(statuses).toContain(429);
       const stored = await hub.db.query<{ n: unknown }>("select count(*) as n from notifications where kind = 'bills'");
       expect(Number(stored[0]!.n)).toBeLessThan(20);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
+
+describe('Medium: a flood of logins cannot take the Hub\'s cores', () => {
+  it('at most one password hash runs at once and a few wait; the rest are answered 429 at once, known name or not', async () => {
+    const hub = await startTestHub({ trustProxy: ['127.0.0.1'] });
+    try {
+      await createManager(hub.db, { name: 'Known', password: PW, role: 'head-office', branch: null }, Date.now());
+      passwordGate.peak = 0;
+      const tries = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+        post(`${hub.url}/api/v1/dashboard/login`, { name: i % 2 ? `nobody-${i}` : 'Known', password: 'wrong password 1' }, fwd(`198.51.100.${i + 1}`))));
+      const busy = tries.filter((t) => t.status === 429);
+      expect(passwordGate.peak).toBe(1);
+      expect(busy.length).toBeGreaterThan(20);
+      expect(busy.some((t) => String(t.json.message).includes('checking many logins'))).toBe(true);
+      // Once the flood is over the right password works.
+      await createManager(hub.db, { name: 'Other', password: PW, role: 'head-office', branch: null }, Date.now());
+      expect((await post(`${hub.url}/api/v1/dashboard/login`, { name: 'Other', password: PW }, fwd('192.0.2.7'))).status).toBe(200);
     } finally {
       await hub.stop();
     }
