@@ -13,7 +13,7 @@ import { dashboardRoutes } from './http/dashboard-routes';
 import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
 import { sendError } from './http/reply';
-import { zodValidatorCompiler } from './http/audiences';
+import { adminAudience, zodValidatorCompiler } from './http/audiences';
 import { createMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
@@ -133,7 +133,11 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
       return reply.code(503).send({ code: 'HUB_NOT_READY', message: 'The database does not answer.' });
     }
   });
-  app.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+  // Every branch's counter ids, refusal reasons, versions and memory: the admin token's only.
+  void app.register(async (admin) => {
+    admin.addHook('onRequest', adminAudience(ctx));
+    admin.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+  });
 
   counterRoutes(app, ctx);
   adminRoutes(app, ctx);

@@ -74,7 +74,7 @@ describe('per-counter state', () => {
     expect(me).toMatchObject({ name: 'Counter S', branch: 'BR-S', appVersion: '0.2.0', profile: 'demo', queueLength: 7, openPayments: 2, connected: false });
     expect(me.clockOffsetMs as number).toBeGreaterThanOrEqual(30_000);
     expect(me.lastSeenAt as number).toBeGreaterThan(Date.now() - 60_000);
-    const metrics = await (await fetch(`${hub.url}/metrics`)).text();
+    const metrics = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
     expect(metrics).toContain(`hub_sync_backlog_events{counter="${c.counterId}"} 7`);
   });
 
@@ -110,7 +110,7 @@ describe('limits and operations', () => {
   it('answers healthz, readyz and metrics', async () => {
     expect((await get(`${hub.url}/healthz`)).json).toEqual({ ok: true });
     expect((await get(`${hub.url}/readyz`)).json).toEqual({ ok: true, database: 'pglite' });
-    const m = await (await fetch(`${hub.url}/metrics`)).text();
+    const m = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
     for (const name of ['hub_notifications_received_total', 'hub_notifications_relayed_total', 'hub_relay_lag_seconds', 'hub_counters_connected', 'hub_sync_backlog_events', 'hub_db_pool_connections']) {
       expect(m).toContain(name);
     }

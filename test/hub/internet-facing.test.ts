@@ -1,12 +1,16 @@
 // The Hub on the internet (issue 21): what an anonymous client, a rogue counter or a departed manager
 // could do, each refused. Real Hubs (PGlite in memory) over loopback HTTP; a reverse proxy is played
 // by sending X-Forwarded-For from loopback.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHubDb } from '../../hub/db/open';
 import { buildHub } from '../../hub/server';
 import { createManager, passwordGate } from '../../hub/store/managers';
-import { bearer, enroll, get, post, startTestHub, type TestHub } from './helpers/hub-harness';
+import { rotatingFile } from '../../hub/log-file';
+import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } from './helpers/hub-harness';
 
 const PW = 'manager password 1';
 const fwd = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -147,6 +151,39 @@ describe('Medium: a flood of logins cannot take the Hub\'s cores', () => {
       expect((await post(`${hub.url}/api/v1/dashboard/login`, { name: 'Other', password: PW }, fwd('192.0.2.7'))).status).toBe(200);
     } finally {
       await hub.stop();
+    }
+  });
+});
+
+describe('Low: what the Hub keeps is its own', () => {
+  it('/metrics answers the admin token only', async () => {
+    const hub = await startTestHub();
+    try {
+      expect((await fetch(`${hub.url}/metrics`)).status).toBe(403);
+      const c = await enroll(hub, 'Not admin', 'BR-M');
+      expect((await fetch(`${hub.url}/metrics`, { headers: bearer(c.credential) })).status).toBe(403);
+      const ok = await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('hub_counters_connected');
+    } finally {
+      await hub.stop();
+    }
+  });
+
+  it('the PGlite data folder is 0700 and the log file 0600', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hub-perm-'));
+    try {
+      const db = await openHubDb({ dataDir: join(dir, 'data') });
+      await db.close();
+      expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
+      const log = rotatingFile(join(dir, 'hub.log'), 1000, 2);
+      log.write('{"msg":"one"}\n');
+      expect(statSync(join(dir, 'hub.log')).mode & 0o777).toBe(0o600);
+      for (let i = 0; i < 100; i++) log.write('{"msg":"more lines to rotate"}\n');
+      expect(statSync(join(dir, 'hub.log')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'hub.log.1')).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
