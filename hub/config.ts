@@ -192,6 +192,10 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   }
   const adminToken = v['admin-token-file'] ? readText(v['admin-token-file'], 'admin token').trim() : env.HUB_ADMIN_TOKEN?.trim() || null;
   if (adminToken !== null && adminToken.length < 24) throw new ConfigError('the admin token must be at least 24 characters');
+  // It travels in a Bearer header, read as letters, digits, - and _: a token with + / = could never match.
+  if (adminToken !== null && !/^[A-Za-z0-9_-]{24,200}$/.test(adminToken)) {
+    throw new ConfigError('the admin token may hold only letters, digits, - and _ (24 to 200 of them), e.g. openssl rand -base64 32 | tr \'+/\' \'-_\' | tr -d =');
+  }
 
   return {
     command, commandArg: arg ?? null, host, tls, logLevel, logFile: v['log-file'] ?? null, merchant, tranIdHeader: m.tranIdHeader, adminToken,

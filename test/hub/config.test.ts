@@ -63,6 +63,7 @@ describe('hub command line', () => {
     expect(err(['frobnicate'])).toContain('unknown command');
     expect(err(['revoke-counter'])).toContain('needs the counter id');
     expect(err([], { HUB_ADMIN_TOKEN: 'short' })).toContain('at least 24');
+    expect(err([], { HUB_ADMIN_TOKEN: 'abc+def/ghi=jkl0123456789012' })).toContain('only letters, digits, - and _');
     expect(parseHubArgs(['--trust-proxy', '127.0.0.1, 10.0.0.0/8,::1'], {}).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
     expect(parseHubArgs([], {}).trustProxy).toEqual([]);
     expect(err(['--trust-proxy', 'proxy.example'])).toContain('--trust-proxy takes addresses or CIDRs');
