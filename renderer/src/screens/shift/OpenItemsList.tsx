@@ -1,4 +1,4 @@
-// Payments with no outcome yet, each with its order number, amount and why it waits.
+// Payments with no outcome yet, each with its sale number, amount and why it waits.
 import type { OpenItem } from '../../../../shared/records';
 import { formatLagosTime, formatNaira } from '../../format';
 
