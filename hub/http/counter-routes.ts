@@ -41,7 +41,8 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
       await recordCounterStatus(ctx.db, c.id, body.status, now);
       const r = await storeSyncBatch(ctx.db, c.id, body.events, now);
       ctx.metrics.syncEvents.inc(r.stored);
-      return r;
+      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders another counter owns; refused');
+      return { lastSeq: r.lastSeq, stored: r.stored };
     });
 
     counters.post(`${P}/relay/ack`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: AckRequestSchema } }, async (req) => {

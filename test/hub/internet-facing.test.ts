@@ -10,7 +10,7 @@ import { openHubDb } from '../../hub/db/open';
 import { buildHub } from '../../hub/server';
 import { createManager, passwordGate } from '../../hub/store/managers';
 import { rotatingFile } from '../../hub/log-file';
-import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } from './helpers/hub-harness';
+import { ADMIN_TOKEN, bearer, enroll, get, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
 
 const PW = 'manager password 1';
 const fwd = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -184,6 +184,42 @@ describe('Low: what the Hub keeps is its own', () => {
       expect(statSync(join(dir, 'hub.log.1')).mode & 0o777).toBe(0o600);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Medium: a rogue counter cannot divert another counter\'s notifications', () => {
+  it('an order belongs to the counter that created it: another branch\'s counter naming its provider order number first gets nothing', async () => {
+    const hub = await startTestHub();
+    try {
+      const a = await enroll(hub, 'A', 'BR-A');
+      const b = await enroll(hub, 'Rogue B', 'BR-B');
+      const st = { appVersion: '0.1.0', profile: 'production', sentAt: Date.now(), queueLength: 0, openPayments: 0 };
+      const sync = (cred: string, events: unknown[]) => post(`${hub.url}/api/v1/sync`, { status: st, events }, bearer(cred));
+      const t = Date.now();
+      // B claims A's provider order number (and A's reference) with statuses of orders it never made.
+      expect((await sync(b.credential, [
+        { seq: 1, kind: 'order.status', at: t, payload: { reference: 'COU1-A-0001', status: 'waiting', orderNo: 'PO-A-1' } },
+        { seq: 2, kind: 'order.status', at: t, payload: { reference: 'COU9-B-0001', status: 'waiting', orderNo: 'PO-A-1' } },
+      ])).status).toBe(200);
+      // A creates its order and learns its provider order number.
+      expect((await sync(a.credential, [
+        { seq: 1, kind: 'order.created', at: t, payload: { reference: 'COU1-A-0001', amountKobo: 150_000, sn: 'SN' } },
+        { seq: 2, kind: 'order.status', at: t + 1, payload: { reference: 'COU1-A-0001', status: 'waiting', orderNo: 'PO-A-1' } },
+      ])).status).toBe(200);
+      // A later claim by B of what A owns is refused (B's batch is stored; the key stays A's).
+      expect((await sync(b.credential, [{ seq: 3, kind: 'order.created', at: t + 2, payload: { reference: 'COU1-A-0001', amountKobo: 1, sn: 'SN' } }])).status).toBe(200);
+      const owners = await hub.db.query<{ order_key: string; counter_id: string }>('select order_key, counter_id from order_owners order by order_key');
+      expect(owners).toEqual([{ order_key: 'COU1-A-0001', counter_id: a.counterId }, { order_key: 'PO-A-1', counter_id: a.counterId }]);
+      // A's signed POS webhook, even with B's branch in its routing header, goes to A only.
+      for (const branch of ['BR-A', 'BR-B']) {
+        const w = posWebhook(hub.merchant, { tranId: 'PO-A-1', branch });
+        expect((await sendPosWebhook(hub, w)).status).toBe(200);
+      }
+      const to = await hub.db.query<{ counter_id: string }>("select distinct d.counter_id from deliveries d join notifications n on n.id = d.notification_id where n.order_no = 'PO-A-1'");
+      expect(to).toEqual([{ counter_id: a.counterId }]);
+    } finally {
+      await hub.stop();
     }
   });
 });
