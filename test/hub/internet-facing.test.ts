@@ -223,3 +223,18 @@ describe('Medium: a rogue counter cannot divert another counter\'s notifications
     }
   });
 });
+
+describe('Info: odd addresses', () => {
+  it('/dashboard/%25 and other odd paths are answered, never 500', async () => {
+    const hub = await startTestHub();
+    try {
+      for (const path of ['/dashboard/%25', '/dashboard/%25zz', '/dashboard/a%2F..%2F..%2Fpackage.json']) {
+        const r = await fetch(hub.url + path);
+        expect(r.status, path).toBeLessThan(500);
+        expect(await r.text()).not.toContain('"name": "counterpay"');
+      }
+    } finally {
+      await hub.stop();
+    }
+  });
+});
