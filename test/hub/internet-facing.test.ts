@@ -10,6 +10,7 @@ import { openHubDb } from '../../hub/db/open';
 import { buildHub } from '../../hub/server';
 import { createManager, passwordGate } from '../../hub/store/managers';
 import { rotatingFile } from '../../hub/log-file';
+import { RelayClient } from './helpers/sse-client';
 import { ADMIN_TOKEN, bearer, enroll, get, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
 
 const PW = 'manager password 1';
@@ -233,6 +234,26 @@ describe('Info: odd addresses', () => {
         expect(r.status, path).toBeLessThan(500);
         expect(await r.text()).not.toContain('"name": "counterpay"');
       }
+    } finally {
+      await hub.stop();
+    }
+  });
+});
+
+describe('Low: open streams are capped', () => {
+  it('a counter holds at most 3 relay streams: a fourth closes the oldest', async () => {
+    const hub = await startTestHub();
+    try {
+      const c = await enroll(hub, 'Streams', 'BR-S');
+      const streams = Array.from({ length: 4 }, () => new RelayClient(hub.url, c.credential));
+      for (const s of streams.slice(0, 3)) await s.connect();
+      let firstEnded = false;
+      void streams[0]!.ended.then(() => (firstEnded = true));
+      await streams[3]!.connect();
+      await streams[0]!.ended;
+      expect(firstEnded).toBe(true);
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+      await Promise.all(streams.slice(1).map((s) => s.disconnect()));
     } finally {
       await hub.stop();
     }
