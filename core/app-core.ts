@@ -6,9 +6,9 @@ import { calls } from '../shared/contract';
 import type { FieldErrors } from '../shared/errors';
 import type { RecoveryNotice } from '../shared/backups';
 import { HUB_NOT_SET_UP } from '../shared/hub-link';
-import { createBackupsModule, openJournalChecked, type RestartWithJournal } from './backup';
+import { createBackupsModule, type RestartWithJournal } from './backup';
+import { openJournalChecked } from './data-folder';
 import type { Clock } from '../shared/clock';
-import type { ModuleContext } from './core-module';
 import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
@@ -24,6 +24,7 @@ import { createSettingsModule, createSettingsService, type KeyValueStore, type S
 import { createStatusBar, createStatusModule } from './status';
 import { createTerminalLink, createTerminalModule, type TerminalLinkDeps } from './terminal';
 import { createTopupsModule } from './topups';
+import { SCHEMA } from './schema';
 import { createWebhookControl } from './webhook-control';
 
 export interface CoreDeps {
@@ -57,7 +58,7 @@ export async function createCore(deps: CoreDeps) {
   // ---- the shared services ----
   const events = deps.events ?? createEventBus();
   const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
-  const journal = openJournalChecked(deps.dataDir, clock.now());
+  const journal = openJournalChecked(deps.dataDir, clock.now(), SCHEMA);
   const db = journal.db;
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   // The terminal module listens first: the screen learns of a terminal change before the Demo panel and the bar do.
@@ -94,9 +95,8 @@ export async function createCore(deps: CoreDeps) {
     db, settings, logger, clock: provider.clock, demo: () => demo.current(),
     onPosNotification: (n) => checkout.onWebhook(n),
     ownsPosOrder: (n) => checkout.ownsOrder(n),
-    onBillsCallback: (cb) => {
-      for (const m of modules) if ('onBillsCallback' in m) m.onBillsCallback?.(cb);
-    },
+    // Bills callbacks are the top-ups' own (the only module that sends bills orders).
+    onBillsCallback: (cb) => topups.service.onCallback(cb),
   });
 
   // ---- following a settings change: the Demo sandbox, the profile's terminal, the receiver ----
@@ -118,7 +118,7 @@ export async function createCore(deps: CoreDeps) {
   });
 
   // ---- the modules: each answers its share of the contract ----
-  const ctx: ModuleContext = {
+  const ctx = {
     ...base, shell: deps.shell, db, settings, vault: deps.vault, events, pos, bills, checkout, terminal, journalSink,
     demo: () => demo.current(), webhookUrl: () => webhooks.url(),
   };
@@ -135,6 +135,7 @@ export async function createCore(deps: CoreDeps) {
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
   // The seat check goes through the Hub link when the counter has one (built just below).
   const programme = createProgrammeModule(ctx, { seatCheck: () => hubLink?.seatCheck() ?? null });
+  const topups = createTopupsModule(ctx);
   const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
   hubLink = createHubModule(ctx, {
     version: deps.version,
@@ -161,7 +162,7 @@ export async function createCore(deps: CoreDeps) {
     orders,
     terminalModule,
     demo,
-    createTopupsModule(ctx),
+    topups,
     createRecordsModule(ctx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
     createDeliveryModule(ctx),
     createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),

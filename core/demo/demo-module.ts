@@ -2,16 +2,21 @@
 // profile's addresses and keys, and its simulated terminal is shown and driven from the screen.
 import type { demoCalls } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
 import { startDemoSandbox, type DemoSandbox } from './demo-sandbox';
 import { demoScreen } from './demo-screen';
+import type { TerminalLink } from '../terminal';
+
+/** What the Demo module takes of the core: the terminal link, pointed at the sandbox's terminal. */
+export type DemoContext = Pick<CoreServices, 'dataDir' | 'settings' | 'events' | 'logger'> & { terminal: TerminalLink };
 
 export interface DemoModuleDeps {
   /** Off in tests that bring their own sandbox. */
   embedded: boolean;
 }
 
-export function createDemoModule(ctx: Pick<ModuleContext, 'dataDir' | 'settings' | 'events' | 'logger' | 'terminal'>, deps: DemoModuleDeps) {
+export function createDemoModule(ctx: DemoContext, deps: DemoModuleDeps) {
   const { settings, events, logger, terminal } = ctx;
   let demo: DemoSandbox | null = null;
   let starting: Promise<void> | null = null;

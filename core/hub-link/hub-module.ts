@@ -4,14 +4,17 @@
 // Settings → Hub show (link-status.ts), the branch's programme (programme-link.ts) and the seat
 // check (hub-seat-check.ts). A counter with no Hub works exactly as without.
 import type { hubCalls } from '../../shared/contract-hub-link';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import type { JournalSink } from '../journal-sink';
 import type { SeatCheck } from '../programme';
 import { systemTimers, type Timers } from '../lib';
 import { EnrollmentStore } from './enrollment-store';
 import { Enrollment } from './enrollment';
 import { createHubClient, type HubClient } from './hub-client';
 import { hubSeatCheck } from './hub-seat-check';
-import type { HubConnectionSource, RelayHealthSource } from './hub-types';
+import type { RelayHealthSource } from '../orders';
+import type { HubConnectionSource } from './hub-types';
 import { HUB_CHECK_EVERY_MS, LinkRunner } from './link-runner';
 import { LinkStatus } from './link-status';
 import { ProgrammeLink, type ProgrammePort } from './programme-link';
@@ -38,7 +41,10 @@ export interface HubModuleDeps {
   checkEveryMs?: number;
 }
 
-export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock' | 'journalSink'>, deps: HubModuleDeps) {
+/** What the Hub link takes of the core: the journal sink is its own outbox's, handed back by the root. */
+export type HubContext = Pick<CoreServices, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'> & { journalSink: JournalSink };
+
+export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
   const { logger, clock, settings } = ctx;
   const client = deps.client ?? createHubClient();
   const timers = deps.timers ?? systemTimers;

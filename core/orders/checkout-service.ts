@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors';
 import { saleAmounts, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../shared/orders';
 import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
-import { NO_JOURNAL_SINK, type JournalSink, type RelayHealthSource } from '../hub-link';
+import { NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import type { Logger } from '../../shared/logger';
 import type { PosClient, PosOrderDetails } from '../provider';
 import { systemTimers, TokenBucket, type Timers } from '../lib';
@@ -22,7 +22,7 @@ import { isFinalState, stateForProviderStatus } from './order-state';
 import { counterCode, lagosDayCode } from './out-order-no';
 import { Poller } from './poller';
 import { QueueSender } from './queue-sender';
-import { RelayFollower } from './relay-follower';
+import { RelayFollower, type RelayHealthSource } from './relay-follower';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 
 export type { CheckoutEvents } from './checkout-events';

@@ -4,7 +4,7 @@
 // a new order as `order.created`, a change of state, or a provider number first learnt, as
 // `order.status`.
 import type { Db } from '../db';
-import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../hub-link';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import { type OrderEvent, type OrderState, type OrderView, type Sale } from '../../shared/orders';
 import { canTransition, isFinalState, OPEN_STATES } from './order-state';
 import { formatOutOrderNo } from './out-order-no';

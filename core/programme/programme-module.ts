@@ -9,10 +9,15 @@ import {
   ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme, type ProgrammeSource, type ProgrammeSummary, type ShowView,
 } from '../../shared/programme';
 import { lagosDate } from '../../shared/time';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
 import { checkProgrammeFile, programmeTemplate } from './programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
+import type { CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
+
+/** What the programme takes of the core: a sale of a show goes through the one checkout. */
+export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & { checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'> };
 
 /** At most this many errors travel back with a refused file (the count says how many in all). */
 const MAX_ERRORS_SHOWN = 200;
@@ -26,7 +31,7 @@ export interface ProgrammeModuleDeps {
 
 export type ReplaceOutcome = { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
 
-export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 'events' | 'checkout' | 'logger'>, deps: ProgrammeModuleDeps = {}) {
+export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModuleDeps = {}) {
   const store = new ProgrammeStore(ctx.db);
   const { checkout, clock, events, logger } = ctx;
 

@@ -3,7 +3,7 @@
 // and out of search unless asked for. Real SQLite files throughout.
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, type OpenOptions } from '../../../core/db/database';
-import { SCHEMA } from '../../../core/db/schema';
+import { SCHEMA } from '../../../core/schema';
 import { OrderJournal } from '../../../core/orders/order-journal';
 import { ORDER_MIGRATIONS } from '../../../core/orders/order-migrations';
 import { searchOrders } from '../../../core/orders/order-search';
@@ -28,7 +28,7 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-function temp(opts: OpenOptions = {}) {
+function temp(opts: Partial<OpenOptions> = {}) {
   const t = openTempDb(opts);
   cleanups.push(t.cleanup);
   return t.db;
