@@ -13,3 +13,26 @@ export interface CoreModule<C extends CallsSpec> {
   /** Checks of this module's form calls that only main can make, shown with the schema's (see DispatchOptions.moreFieldErrors). */
   fieldChecks?: { [K in keyof C]?: (args: unknown) => FieldErrors };
 }
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every module's handlers as one object, typed as all of them together. */
+export type MergedHandlers<M extends readonly { handlers: object }[]> = UnionToIntersection<M[number]['handlers']>;
+
+/**
+ * The modules' handlers as one object for the dispatcher. Each call has one owner: a call name two
+ * modules answer is refused (the later one would silently win a spread).
+ */
+export function mergeHandlers<const M extends readonly { handlers: object }[]>(modules: M): MergedHandlers<M> {
+  const out: Record<string, unknown> = {};
+  const owner = new Map<string, number>();
+  modules.forEach((m, i) => {
+    for (const [name, handler] of Object.entries(m.handlers)) {
+      const first = owner.get(name);
+      if (first !== undefined) throw new Error(`The call ${name} is answered by two modules (number ${first + 1} and number ${i + 1} of the list): each call has one owner.`);
+      owner.set(name, i);
+      out[name] = handler;
+    }
+  });
+  return out as MergedHandlers<M>;
+}

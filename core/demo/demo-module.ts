@@ -22,9 +22,6 @@ export function createDemoModule(ctx: DemoContext, deps: DemoModuleDeps) {
   let starting: Promise<void> | null = null;
   const sn = () => terminal.getState().sn;
   const push = () => events.emit('demo.terminalChanged', demoScreen(demo, sn()));
-  terminal.on('change', () => {
-    if (demo) push();
-  });
   const requireDemo = () => {
     if (!demo || settings.activeProfile() !== 'demo') throw new AppError('NOT_READY', 'The Demo terminal works only in the Demo profile.');
     return demo;
@@ -50,6 +47,10 @@ export function createDemoModule(ctx: DemoContext, deps: DemoModuleDeps) {
 
   return {
     ...module,
+    /** The terminal link changed: the Demo panel shows it (the root calls this after the terminal module heard it). */
+    terminalChanged(): void {
+      if (demo) push();
+    },
     /** The running sandbox, or null (not started, failed, or not embedded). */
     current: (): DemoSandbox | null => demo,
     /** Starts the sandbox once and writes its addresses and keys into the Demo profile; a failure is logged and retried next time. */

@@ -32,8 +32,6 @@ export interface HubModuleDeps {
   onRelayHealth(source: RelayHealthSource | null): void;
   /** Payments the counter is still waiting for (told to the Hub on every sync). */
   openPayments: () => number;
-  /** The Hub part of the status bar changed. */
-  onStatus: () => void;
   /** The counter's programme: the Hub version of its copy (null: none from the Hub), and the one way in. */
   programme?: ProgrammePort;
   client?: HubClient;
@@ -75,7 +73,7 @@ export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
   });
   const status = new LinkStatus({
     enrollment, settings, events: ctx.events, pusher, relay,
-    running: () => runner.isRunning(), lastCheck: () => runner.lastCheck(), onStatus: deps.onStatus,
+    running: () => runner.isRunning(), lastCheck: () => runner.lastCheck(),
   });
   const joining = new Enrollment({ version: deps.version, enrollment, settings, client, clock, logger, runner, pusher, relay, status });
 

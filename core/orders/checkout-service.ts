@@ -204,6 +204,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return journal.listOpen().map(view);
     },
 
+    /** How many orders are not final (told to the Hub on every sync): counted, no view built. */
+    countOpen(): number {
+      return journal.countOpen();
+    },
+
     /** Queued orders, oldest first (the order they will be sent in). */
     listQueued(): OrderView[] {
       return journal.listQueued().map(view);

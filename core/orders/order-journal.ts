@@ -235,6 +235,12 @@ export class OrderJournal {
     return (this.db.prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY created_at, id`).all(...OPEN_STATES) as Row[]).map(toRecord);
   }
 
+  /** How many orders are not final (one COUNT, no record built). */
+  countOpen(): number {
+    const marks = OPEN_STATES.map(() => '?').join(',');
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state IN (${marks})`).get(...OPEN_STATES) as { n: number }).n;
+  }
+
   history(id: number): OrderEvent[] {
     const rows = this.db.prepare('SELECT at, from_state, to_state, note FROM order_events WHERE order_id = ? ORDER BY id').all(id) as Row[];
     return rows.map((r) => ({ at: r.at as number, from: (r.from_state as OrderState | null) ?? null, to: r.to_state as OrderState, note: r.note as string }));

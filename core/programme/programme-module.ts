@@ -34,6 +34,8 @@ export type ReplaceOutcome = { replaced: true; summary: ProgrammeSummary } | { r
 export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModuleDeps = {}) {
   const store = new ProgrammeStore(ctx.db);
   const { checkout, clock, events, logger } = ctx;
+  /** The seat check's source: given at build, or plugged in later by the root (the Hub link is built after). */
+  let seatCheck = deps.seatCheck ?? null;
 
   checkout.on('order', (v: OrderView) => {
     if (v.state === 'paid') store.markPaid(v.id);
@@ -93,7 +95,7 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
         const seats = splitSeats(tidySeats(a.seats)).filter(Boolean);
         if (seats.length === 0) return { kind: 'checked', conflicts: [] };
         const about = { filmName: show.filmName, filmTitle: show.filmTitle, date: show.date, time: show.time, screen: show.screen };
-        return runSeatCheck(deps.seatCheck?.() ?? null, { showKey: show.key, show: about, seats });
+        return runSeatCheck(seatCheck?.() ?? null, { showKey: show.key, show: about, seats });
       },
       'programme.charge': async (a) => {
         const show = showOf(a.showId);
@@ -123,6 +125,13 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
       },
     },
   };
-  return Object.assign(module, { replaceProgramme, store });
+  return Object.assign(module, {
+    replaceProgramme,
+    store,
+    /** Plugs the seat check in (the root, once the Hub link is built). */
+    useSeatCheck(source: () => SeatCheck | null): void {
+      seatCheck = source;
+    },
+  });
 }
 export type ProgrammeModule = ReturnType<typeof createProgrammeModule>;
