@@ -10,6 +10,7 @@ import { PROFILE_NAMES } from '../../shared/settings';
 import type { CoreModule, ModuleContext } from '../core-module';
 import type { LogFiles } from '../logging';
 import { scrubKnown } from '../../shared/redact';
+import { lagosIso } from '../../shared/time';
 import { buildDiagnostics } from './diagnostics-file';
 
 export const DIAGNOSTICS_KEPT = 5;
@@ -24,11 +25,7 @@ export interface DiagnosticsDeps {
 
 /** 20261123-143005: sortable, no characters a file system dislikes, in Lagos time like every time the cashier sees. */
 function stamp(ms: number): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'Africa/Lagos', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
-  }).formatToParts(new Date(ms));
-  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '00';
-  return `${p('year')}${p('month')}${p('day')}-${p('hour') === '24' ? '00' : p('hour')}${p('minute')}${p('second')}`;
+  return lagosIso(ms).replace(/[-:]/g, '').replace('T', '-');
 }
 
 export function createDiagnosticsModule(ctx: ModuleContext, deps: DiagnosticsDeps): CoreModule<typeof diagnosticsCalls> {
