@@ -3,7 +3,6 @@
 // sandbox) may use it. Import them from here, never from the files.
 export { backoffWithJitter, DEFAULT_BACKOFF, doublingDelay, type BackoffTuning } from './backoff';
 export { csvCell, toCsv, type CsvValue } from './csv-cell';
-export { parseCsv, type CsvParseResult, type CsvRecord, type CsvSyntaxError } from './csv-parse';
 export { systemTimers, type TimerHandle, type Timers } from './timers';
 export { TokenBucket } from './token-bucket';
 export { TypedEmitter, type EventMap, type TypedEmitterOptions } from './typed-emitter';

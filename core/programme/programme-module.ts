@@ -10,7 +10,7 @@ import {
 } from '../../shared/programme';
 import { lagosDate } from '../../shared/time';
 import type { CoreModule, ModuleContext } from '../core-module';
-import { checkProgrammeFile, programmeTemplate } from './programme-csv';
+import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
 import { runSeatCheck, type SeatCheck } from './seat-check';
 

@@ -5,7 +5,7 @@ import { isFinalTopupState, type ProvidersView, type TopupView } from '../../sha
 import type { CoreModule, ModuleContext } from '../core-module';
 import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import { WEBHOOK_PATHS } from '../webhook';
-import { toView, type TopupRecord } from './topup-journal';
+import { toView, type TopupRecord } from './topup-rows';
 import { createTopupService, type TopupService, type TopupTuning } from './topup-service';
 
 /**

@@ -133,6 +133,3 @@ export function posResponseSignStrings(envelope: Record<string, unknown>): { dat
     .join('&');
   return { dataTimestamp, sortedKv };
 }
-
-/** Generates a 2048-bit key pair as PEM (sandbox and Demo keys). */
-export { generateKeyPairSync } from 'node:crypto';

@@ -2,7 +2,7 @@
 // items and injected faults ends with every good row sent exactly once and final; the results
 // CSV round-trips; request-level refusals pause and resume; stopping cancels what was not sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../core/lib';
+import { parseCsv } from '../../../shared/csv-parse';
 import { EXPORT_COLUMNS } from '../../../shared/topups';
 import { bigFile, HEADER, phone } from './files';
 import { startRig, until, type Rig } from './harness';

@@ -1,7 +1,7 @@
 // The programme file: checked whole before anything is kept, errors by line and column, money
 // exact (₦ with at most two decimals to kobo), and the rows checked against each other.
 import { describe, expect, it } from 'vitest';
-import { checkProgrammeFile, programmeTemplate } from '../../../core/programme';
+import { checkProgrammeFile, programmeTemplate } from '../../../shared/programme-csv';
 
 const HEADER = 'film,title,rating,screen,date,time,ticketType,price,bookingFee';
 const file = (...rows: string[]) => [HEADER, ...rows].join('\r\n');
