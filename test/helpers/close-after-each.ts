@@ -2,8 +2,8 @@
 // newest first, so no test leaves a port, a process or a file behind for the next.
 import { afterEach } from 'vitest';
 
-/** Registers the closing; returns `keep`, which hands back what it is given once it is listed. */
-export function closeAfterEach<T>(close: (t: T) => unknown): (t: T) => T {
+/** Registers the closing; returns `keep`, which hands back what it is given (its own type) once it is listed. */
+export function closeAfterEach<T>(close: (t: T) => unknown): <U extends T>(t: U) => U {
   const open: T[] = [];
   afterEach(async () => {
     while (open.length) await close(open.pop()!);
