@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { StatusSnapshot } from '../../shared/contract';
 import type { diagnosticsCalls } from '../../shared/contract-diagnostics';
 import { PROFILE_NAMES } from '../../shared/settings';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
 import type { LogFiles } from '../logging';
 import { scrubKnown } from '../../shared/redact';
 import { lagosIso } from '../../shared/time';
@@ -28,7 +29,10 @@ function stamp(ms: number): string {
   return lagosIso(ms).replace(/[-:]/g, '').replace('T', '-');
 }
 
-export function createDiagnosticsModule(ctx: ModuleContext, deps: DiagnosticsDeps): CoreModule<typeof diagnosticsCalls> {
+/** What the diagnostics file is made of: settings (no secret), the journal's counts, the shell. */
+export type DiagnosticsContext = Pick<CoreServices, 'shell' | 'dataDir' | 'db' | 'settings' | 'logger' | 'clock'>;
+
+export function createDiagnosticsModule(ctx: DiagnosticsContext, deps: DiagnosticsDeps): CoreModule<typeof diagnosticsCalls> {
   const { settings, logger, clock } = ctx;
 
   // Every key of every profile, read once per settings change (the vault may decrypt on each read).

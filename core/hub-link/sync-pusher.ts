@@ -10,7 +10,8 @@
 import { MAX_SYNC_BATCH, SyncResponseSchema, type CounterStatus, type SyncRequest } from '../../shared/hub-contract';
 import { backoffWithJitter, systemTimers, type BackoffTuning, type TimerHandle } from '../lib';
 import { HubCallError } from './hub-client';
-import type { HubConnection, HubPartDeps, JournalSink } from './hub-types';
+import type { JournalSink } from '../journal-sink';
+import type { HubConnection, HubPartDeps } from './hub-types';
 import { createOutboxSink, HubOutbox } from './outbox';
 
 export type SyncState = 'off' | 'syncing' | 'synced' | 'offline';

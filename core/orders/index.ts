@@ -1,5 +1,6 @@
 // The order lifecycle: the checkout service (what the app wires), and the pieces others may read.
 export { createCheckoutService, DEFAULT_CHECKOUT_TUNING, type CheckoutDeps, type CheckoutEvents, type CheckoutService, type CheckoutSettings, type CheckoutTuning, type CheckoutTuningInput } from './checkout-service';
+export { ORDER_MIGRATIONS } from './order-migrations';
 export { OrderJournal, toView, type OrderRecord } from './order-journal';
 export { OrderJournalReads, type OpenOrder, type OrderStateTotals, type ShowTotals } from './order-journal-reads';
 export { searchOrders, type SearchQuery, type SearchResult } from './order-search';
@@ -8,4 +9,5 @@ export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES 
 export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './out-order-no';
 export { productInfoFor, maskAccount } from './sale-wire';
 export { createOrdersModule } from './orders-module';
+export type { RelayHealthSource } from './relay-follower';
 export { createSaleMemory, nextShowTime } from './sale-memory';

@@ -4,7 +4,7 @@
 // a batch item leaving its draft) as `topup.submitted`, each later change as `topup.status`.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db';
-import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../hub-link';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import { TOPUP_STATES, isFinalTopupState, type BatchState, type RowError, type TopupState } from '../../shared/topups';
 import { formatReference } from './reference';
 import {

@@ -1,8 +1,8 @@
 // The webhook module's public face: the receiver, its event types, and the durable event store.
-export { startWebhookReceiver, DEFAULT_MAX_WEBHOOK_BODY } from './webhook-receiver';
+export { startWebhookReceiver, DEFAULT_MAX_WEBHOOK_BODY, type WebhookReceiver, type WebhookReceiverOptions } from './webhook-receiver';
 export * from './webhook-types';
 export {
-  listUnhandledWebhookEvents, listWebhookEvents, markWebhookEventHandled, webhookDedupeKey,
+  WEBHOOK_MIGRATIONS, listUnhandledWebhookEvents, listWebhookEvents, markWebhookEventHandled, webhookDedupeKey,
   type StoredWebhookEvent, type WebhookKind,
 } from './webhook-store';
 export { verifyPosWebhook } from './pos-webhook';

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../shared/clock';
-import { openDatabase, type Db } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
+import { type Db } from '../../../core/db';
 import { memoryLogger } from '../../../shared/logger';
 import { createBillsClient } from '../../../core/provider/bills-client';
 import type { ProviderConfig } from '../../../core/provider/types';
@@ -142,7 +143,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const proxy = await startCountingProxy(() => sandbox.url);
   const sink = await startCallbackSink();
   const dbFile = opts.dbFile ?? join(mkdtempSync(join(tmpdir(), 'topups-it-')), 'counterpay.db');
-  const db = openDatabase(dbFile);
+  const db = openJournalDb(dbFile);
   const logger = memoryLogger();
   const rig = { config: clientConfig(proxy.url, merchant, opts.config) } as Rig;
   const bills = createBillsClient(() => rig.config, { logger });

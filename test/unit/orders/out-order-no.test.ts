@@ -1,6 +1,6 @@
 // outOrderNo: short, readable, sortable, unique per counter and Lagos day, kept across restarts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { OrderJournal } from '../../../core/orders/order-journal';
 import { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from '../../../core/orders/out-order-no';
 import { sale, tempDbFile } from '../../helpers/orders-db';
@@ -20,7 +20,7 @@ function journalWithOneOrder() {
   const { file, cleanup } = tempDbFile();
   cleanups.push(cleanup);
   const at = Date.UTC(2025, 0, 31, 9, 0);
-  const db = openDatabase(file);
+  const db = openJournalDb(file);
   const j = new OrderJournal(db, () => at);
   insert(j, at);
   return { db, j, at };
@@ -67,14 +67,14 @@ describe('outOrderNo', () => {
     const { file, cleanup } = tempDbFile();
     cleanups.push(cleanup);
     const day1 = Date.UTC(2025, 0, 31, 9, 0);
-    let db = openDatabase(file);
+    let db = openJournalDb(file);
     let j = new OrderJournal(db, () => day1);
     const first = [1, 2, 3].map((i) => insert(j, day1 + i).outOrderNo);
     expect(first).toEqual(['COU3-250131-0001', 'COU3-250131-0002', 'COU3-250131-0003']);
     expect(insert(j, day1, 'MH2').outOrderNo).toBe('MH2-250131-0001'); // each counter its own sequence
     db.close();
 
-    db = openDatabase(file);
+    db = openJournalDb(file);
     j = new OrderJournal(db, () => day1);
     const again = insert(j, day1 + 10).outOrderNo;
     expect(again).toBe('COU3-250131-0004');

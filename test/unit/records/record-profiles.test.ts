@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach } from '../../helpers/close-after-each';
 import { migrate, type OpenOptions } from '../../../core/db/database';
-import { SCHEMA } from '../../../core/db/schema';
+import { SCHEMA } from '../../../core/schema';
 import { OrderJournal } from '../../../core/orders/order-journal';
 import { ORDER_MIGRATIONS } from '../../../core/orders/order-migrations';
 import { searchOrders } from '../../../core/orders/order-search';
@@ -26,7 +26,7 @@ function totalsOf(db: Db, from: number, to: number, scope?: RecordScope) {
 
 const cleanup = closeAfterEach((done: () => void) => done());
 
-function temp(opts: OpenOptions = {}) {
+function temp(opts: Partial<OpenOptions> = {}) {
   const t = openTempDb(opts);
   cleanup(t.cleanup);
   return t.db;
