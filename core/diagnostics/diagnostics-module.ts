@@ -11,6 +11,7 @@ import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import type { LogFiles } from '../logging';
 import { scrubKnown } from '../../shared/redact';
+import { lagosIso } from '../../shared/time';
 import { buildDiagnostics } from './diagnostics-file';
 
 export const DIAGNOSTICS_KEPT = 5;
@@ -25,11 +26,7 @@ export interface DiagnosticsDeps {
 
 /** 20261123-143005: sortable, no characters a file system dislikes, in Lagos time like every time the cashier sees. */
 function stamp(ms: number): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'Africa/Lagos', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
-  }).formatToParts(new Date(ms));
-  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '00';
-  return `${p('year')}${p('month')}${p('day')}-${p('hour') === '24' ? '00' : p('hour')}${p('minute')}${p('second')}`;
+  return lagosIso(ms).replace(/[-:]/g, '').replace('T', '-');
 }
 
 /** What the diagnostics file is made of: settings (no secret), the journal's counts, the shell. */

@@ -3,7 +3,7 @@ export { createCheckoutService, DEFAULT_CHECKOUT_TUNING, type CheckoutDeps, type
 export { ORDER_MIGRATIONS } from './order-migrations';
 export { OrderJournal, toView, type OrderRecord } from './order-journal';
 export { OrderJournalReads, type OpenOrder, type OrderStateTotals, type ShowTotals } from './order-journal-reads';
-export { searchOrders, lagosDayStart, type SearchQuery, type SearchResult } from './order-search';
+export { searchOrders, type SearchQuery, type SearchResult } from './order-search';
 export { OrderTextIndex } from './order-text-index';
 export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES } from './order-state';
 export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './out-order-no';

@@ -11,7 +11,7 @@ import {
 import { lagosDate } from '../../shared/time';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
-import { checkProgrammeFile, programmeTemplate } from './programme-csv';
+import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
 import type { CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';

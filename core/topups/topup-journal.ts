@@ -13,8 +13,6 @@ import {
 } from './topup-rows';
 import { canMove } from './topup-state';
 
-export { toView, ITEM_FILTERS } from './topup-rows';
-export type { BatchRecord, BatchTotals, ItemPatch, Move, NewItem, Owner, TopupRecord } from './topup-rows';
 
 /** What an item's Hub events are made of. */
 interface SyncRow {

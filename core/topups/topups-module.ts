@@ -8,7 +8,7 @@ import type { JournalSink } from '../journal-sink';
 import type { BillsClient } from '../provider';
 import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import { WEBHOOK_PATHS } from '../webhook';
-import { toView, type TopupRecord } from './topup-journal';
+import { toView, type TopupRecord } from './topup-rows';
 import { createTopupService, type TopupService, type TopupTuning } from './topup-service';
 
 /**

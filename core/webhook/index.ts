@@ -5,6 +5,6 @@ export {
   WEBHOOK_MIGRATIONS, listUnhandledWebhookEvents, listWebhookEvents, markWebhookEventHandled, webhookDedupeKey,
   type StoredWebhookEvent, type WebhookKind,
 } from './webhook-store';
-export { verifyPosWebhook, POS_WEBHOOK_MAX_AGE_MS } from './pos-webhook';
+export { verifyPosWebhook } from './pos-webhook';
 export { verifyBillsCallback } from './bills-callback';
 export { createWebhookIngest, relayedIngestInput, RELAY_MAX_AGE_MS, type IngestInput, type IngestOutcome, type IngestResult, type WebhookIngest, type WebhookIngestDeps } from './webhook-ingest';

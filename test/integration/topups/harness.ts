@@ -17,6 +17,7 @@ import { memoryStore } from '../../../core/settings/kv-store';
 import { createTopupService, type TopupService, type TopupTuning } from '../../../core/topups/topup-service';
 import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../sandbox';
 import { defaultConventions } from '../../../shared/settings';
+import { closeAfterEach } from '../../helpers/close-after-each';
 
 export const FAST: Partial<TopupTuning> = {
   firstCheckMs: 30,
@@ -126,6 +127,12 @@ export interface RigOptions {
   dbFile?: string;
   config?: Partial<ProviderConfig>;
   counterName?: string;
+}
+
+/** A rig per call, each closed after the test that started it. */
+export function rigsClosedAfterEach(): (opts?: RigOptions) => Promise<Rig> {
+  const keep = closeAfterEach((r: Rig) => r.close());
+  return async (opts = {}) => keep(await startRig(opts));
 }
 
 export async function startRig(opts: RigOptions = {}): Promise<Rig> {

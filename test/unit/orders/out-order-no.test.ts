@@ -15,6 +15,17 @@ function insert(j: OrderJournal, at: number, code = 'COU3') {
   });
 }
 
+/** A journal on a fresh SQLite file (removed after the test), its clock at 09:00 on a day, with one order. */
+function journalWithOneOrder() {
+  const { file, cleanup } = tempDbFile();
+  cleanups.push(cleanup);
+  const at = Date.UTC(2025, 0, 31, 9, 0);
+  const db = openJournalDb(file);
+  const j = new OrderJournal(db, () => at);
+  insert(j, at);
+  return { db, j, at };
+}
+
 describe('counter code', () => {
   it.each([
     ['Counter 3', 'COU3'],
@@ -76,12 +87,7 @@ describe('outOrderNo', () => {
   });
 
   it('never reuses a number even if the counter table is lost', () => {
-    const { file, cleanup } = tempDbFile();
-    cleanups.push(cleanup);
-    const at = Date.UTC(2025, 0, 31, 9, 0);
-    const db = openJournalDb(file);
-    const j = new OrderJournal(db, () => at);
-    insert(j, at);
+    const { db, j, at } = journalWithOneOrder();
     insert(j, at);
     db.exec('DELETE FROM order_counters');
     expect(insert(j, at).outOrderNo).toBe('COU3-250131-0003');
@@ -89,12 +95,7 @@ describe('outOrderNo', () => {
   });
 
   it('allocates the number in the same transaction as the order: a failed insert uses up nothing', () => {
-    const { file, cleanup } = tempDbFile();
-    cleanups.push(cleanup);
-    const at = Date.UTC(2025, 0, 31, 9, 0);
-    const db = openJournalDb(file);
-    const j = new OrderJournal(db, () => at);
-    insert(j, at);
+    const { db, j, at } = journalWithOneOrder();
     // A sale that violates the table's constraints (state outside the enum) rolls everything back.
     expect(() => j.insert({ sale: sale(), amountKobo: 1, counterCode: 'COU3', businessDay: '250131', createdAt: at, expireSeconds: 300, state: 'bogus' as never, attempts: 0, headMerchantId: 'H', merchantId: 'M', note: 'x' })).toThrow();
     expect(insert(j, at).outOrderNo).toBe('COU3-250131-0002');

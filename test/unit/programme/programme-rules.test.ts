@@ -7,7 +7,8 @@ import { type Db } from '../../../core/db';
 import { runSeatCheck, type SeatCheck } from '../../../core/programme';
 import { defaultTicketType, ProgrammeStore } from '../../../core/programme/programme-store';
 import type { Timers } from '../../../core/lib';
-import { lagosInstant, matchesShow, ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme } from '../../../shared/programme';
+import { lagosInstant } from '../../../shared/time';
+import { matchesShow, ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme } from '../../../shared/programme';
 
 const ADULT = { name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 };
 const CHILD = { name: 'Child', priceKobo: 300_000, bookingFeeKobo: 20_000 };
