@@ -13,6 +13,7 @@ import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventBus, type EventBus } from './events';
+import { createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
 import { createHubModule, createOutboxSink, HubOutbox, type HubModule } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
@@ -48,6 +49,8 @@ export interface CoreDeps {
   startupNotices?: RecoveryNotice[];
   /** Given by shells that can rebuild the core: lets Settings → Backups restore while running. */
   restartWithJournal?: RestartWithJournal;
+  /** Tests: where the box-office integration API listens (port 0: a free one). */
+  integrations?: IntegrationsModuleDeps;
 }
 
 export async function createCore(deps: CoreDeps) {
@@ -155,6 +158,7 @@ export async function createCore(deps: CoreDeps) {
       replace: (version, p, counterId) => void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now(), counterId }, p),
     },
   });
+  const integrations = createIntegrationsModule(ctx, deps.integrations ?? {});
   const modules = [
     status,
     createSettingsModule(ctx, { status: bar.snapshot, applied: () => applying }),
@@ -168,6 +172,7 @@ export async function createCore(deps: CoreDeps) {
     backups,
     programme,
     hubLink,
+    integrations,
   ] as const;
   const handlers = {
     ...modules[0].handlers,
@@ -182,6 +187,7 @@ export async function createCore(deps: CoreDeps) {
     ...modules[9].handlers,
     ...modules[10].handlers,
     ...modules[11].handlers,
+    ...modules[12].handlers,
   };
   const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign({}, ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})));
   const dispatch = createDispatcher(calls, handlers, {
@@ -214,6 +220,8 @@ export async function createCore(deps: CoreDeps) {
     replaceProgramme: programme.replaceProgramme,
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
+    /** The box-office integrations (pairing, charges, callbacks, the local API). */
+    integrations: integrations.integrations,
     async stop() {
       provider.stop();
       // The Demo sandbox closes last of all: open orders may still be asking it until checkout stops.

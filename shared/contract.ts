@@ -8,6 +8,7 @@ import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { programmeCalls, programmeEvents } from './contract-programme';
 import { hubCalls, hubEvents } from './contract-hub-link';
+import { integrationCalls } from './contract-integrations';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
@@ -129,6 +130,7 @@ export const calls = {
   ...backupCalls,
   ...programmeCalls,
   ...hubCalls,
+  ...integrationCalls,
 } satisfies CallsSpec;
 export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents } satisfies EventsSpec;
 

@@ -6,6 +6,7 @@
 // uses the database, and would form an import cycle with this list.
 /* eslint-disable no-restricted-imports */
 import { HUB_MIGRATIONS } from '../hub-link/hub-migrations';
+import { INTEGRATION_MIGRATIONS } from '../integrations/integration-migrations';
 import { ORDER_MIGRATIONS } from '../orders/order-migrations';
 import { PROGRAMME_MIGRATIONS } from '../programme/programme-migrations';
 import { RECORDS_MIGRATIONS } from '../records/records-migrations';
@@ -20,4 +21,4 @@ export interface Migration {
 }
 
 /** Records index and read the order journal, so the orders' tables come first. */
-export const SCHEMA: readonly Migration[] = [...ORDER_MIGRATIONS, ...TOPUP_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...RECORDS_MIGRATIONS, ...HUB_MIGRATIONS, ...PROGRAMME_MIGRATIONS];
+export const SCHEMA: readonly Migration[] = [...ORDER_MIGRATIONS, ...TOPUP_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...RECORDS_MIGRATIONS, ...HUB_MIGRATIONS, ...PROGRAMME_MIGRATIONS, ...INTEGRATION_MIGRATIONS];

@@ -1,0 +1,80 @@
+// Settings → Integrations and the payment panel's "asked by": this module answers the
+// integrations' calls. It builds the integrations (pairing, charge desk, callbacks, HTTP API)
+// on the shared checkout and runs the API where the settings say (settings key `integrations`).
+// The API runs only while at least one system is paired.
+import type { integrationCalls, IntegrationsView } from '../../shared/contract-integrations';
+import type { CoreModule, ModuleContext } from '../core-module';
+import { createIntegrations, type ApiPlacement, type IntegrationsDeps } from './integrations-service';
+
+export const DEFAULT_API_PORT = 17_480;
+const SETTINGS_KEY = 'integrations';
+
+export interface IntegrationsModuleDeps {
+  /** Tests: a fixed placement (port 0 picks a free one) instead of the saved settings' port. */
+  port?: number;
+  callbackBackoff?: IntegrationsDeps['callbackBackoff'];
+}
+
+export function createIntegrationsModule(
+  ctx: Pick<ModuleContext, 'db' | 'checkout' | 'vault' | 'store' | 'logger' | 'clock' | 'terminal'>,
+  deps: IntegrationsModuleDeps = {},
+) {
+  const integrations = createIntegrations({
+    db: ctx.db, checkout: ctx.checkout, vault: ctx.vault, logger: ctx.logger, now: () => ctx.clock.now(),
+    terminalSn: () => ctx.terminal.getState().sn ?? null,
+    ...(deps.callbackBackoff ? { callbackBackoff: deps.callbackBackoff } : {}),
+  });
+  let problem: string | null = null;
+
+  function placement(): ApiPlacement {
+    const saved = ctx.store.get(SETTINGS_KEY) as Partial<ApiPlacement> | undefined;
+    return { port: deps.port ?? (typeof saved?.port === 'number' ? saved.port : DEFAULT_API_PORT), lan: saved?.lan === true };
+  }
+
+  async function apply(): Promise<void> {
+    const p = placement();
+    problem = null;
+    try {
+      await integrations.serve(integrations.list().length > 0 ? p : null);
+    } catch (e) {
+      problem = `The integration API could not listen on port ${p.port} (${e instanceof Error ? e.message : String(e)}): choose another port.`;
+      ctx.logger.warn('integration API not started', { port: p.port, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  function view(): IntegrationsView {
+    const p = placement();
+    const url = integrations.apiUrl();
+    const warning = problem
+      ?? (p.lan ? 'Other computers on the network can call this counter, over plain HTTP: keys and sales cross the network unencrypted. Use it on a trusted network only, or behind an HTTPS proxy.' : undefined);
+    return { api: { port: deps.port ?? p.port, lan: p.lan, url, ...(warning ? { warning } : {}) }, integrations: integrations.list() };
+  }
+
+  const module: CoreModule<typeof integrationCalls> = {
+    handlers: {
+      'integrations.list': () => view(),
+      'integrations.pair': async (a) => {
+        const paired = integrations.pair(a.name, a.callbackUrl === '' ? null : a.callbackUrl);
+        if (!integrations.apiUrl()) await apply();
+        return paired;
+      },
+      'integrations.revoke': async (a) => {
+        integrations.revoke(a.id);
+        if (integrations.list().length === 0) await apply();
+        return view();
+      },
+      'integrations.setApi': async (a) => {
+        ctx.store.set(SETTINGS_KEY, { port: a.port, lan: a.lan });
+        await apply();
+        return view();
+      },
+      'integrations.originOf': (a) => integrations.desk.originOf(a.orderId),
+    },
+    async start() {
+      integrations.resume();
+      await apply();
+    },
+    stop: () => integrations.stop(),
+  };
+  return Object.assign(module, { integrations });
+}
