@@ -28,7 +28,9 @@ export const IntegrationApiSettingsSchema = z.object({
 }).strict();
 
 export const IntegrationsViewSchema = z.object({
-  api: IntegrationApiSettingsSchema.extend({
+  api: z.object({
+    port: z.number().int().nonnegative(),
+    lan: z.boolean(),
     /** Where box offices call (null: not running — nothing paired, or the port is taken). */
     url: z.string().nullable(),
     /** Why it is not running, or what to be careful about (the network is on, over plain HTTP). */
