@@ -3,7 +3,8 @@
 // again: the list shows a fingerprint. The payment panel asks who asked for an order.
 // Merged into `calls` in contract.ts; edit here, not there.
 import { z } from 'zod';
-import { Empty, type CallsSpec } from './contract-kit';
+import { Empty, type CallsSpec, type EventsSpec } from './contract-kit';
+import { OrderViewSchema } from './orders';
 import { CallbackUrl } from './integration';
 
 export const INTEGRATION_PAIR_INVALID = 'Check the pairing: some fields need fixing';
@@ -43,6 +44,7 @@ export type IntegrationsView = z.infer<typeof IntegrationsViewSchema>;
 export const IntegrationPairedSchema = z.object({ id: z.string(), name: z.string(), key: z.string(), keyFingerprint: z.string() });
 
 export const OrderOriginSchema = z.object({ integration: z.string(), reference: z.string(), source: z.enum(['api', 'link', 'folder']) }).nullable();
+export type OrderOrigin = NonNullable<z.infer<typeof OrderOriginSchema>>;
 
 export const integrationCalls = {
   'integrations.list': { args: Empty, result: IntegrationsViewSchema, admin: true },
@@ -53,3 +55,10 @@ export const integrationCalls = {
   /** Which system asked for this order, and its booking reference (null: the cashier's own sale). */
   'integrations.originOf': { args: z.object({ orderId: z.number().int().positive() }).strict(), result: OrderOriginSchema },
 } satisfies CallsSpec;
+
+/** A box office asked for a charge: the Sell screen opens its payment panel, naming who asked. */
+export const IntegrationChargeEventSchema = z.object({ order: OrderViewSchema, origin: OrderOriginSchema.unwrap() });
+
+export const integrationEvents = {
+  'integrations.charge': IntegrationChargeEventSchema,
+} satisfies EventsSpec;

@@ -8,7 +8,7 @@ import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { programmeCalls, programmeEvents } from './contract-programme';
 import { hubCalls, hubEvents } from './contract-hub-link';
-import { integrationCalls } from './contract-integrations';
+import { integrationCalls, integrationEvents } from './contract-integrations';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
@@ -132,7 +132,7 @@ export const calls = {
   ...hubCalls,
   ...integrationCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents } satisfies EventsSpec;
+export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents, ...integrationEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

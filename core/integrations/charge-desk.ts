@@ -20,6 +20,8 @@ export interface ChargeDeskDeps {
   now: () => number;
   /** A charge was recorded or changed: queue its callbacks. */
   onCharge: (charge: ChargeRow) => void;
+  /** A new charge was recorded (the cashier's screen opens it). */
+  onNew?: (order: OrderView, origin: ChargeOrigin) => void;
 }
 
 export interface ChargeAnswer {
@@ -140,6 +142,7 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
       const c = store.chargeByOrder(order.id);
       if (!c) throw new IntegrationApiError(500, 'INTERNAL', 'The charge was not recorded.');
       deps.onCharge(c);
+      deps.onNew?.(order, { integration: integration.name, reference: c.reference, source });
       return { created: true, charge: viewOf(c, integration.name) };
     },
 

@@ -16,12 +16,13 @@ export interface IntegrationsModuleDeps {
 }
 
 export function createIntegrationsModule(
-  ctx: Pick<ModuleContext, 'db' | 'checkout' | 'vault' | 'store' | 'logger' | 'clock' | 'terminal'>,
+  ctx: Pick<ModuleContext, 'db' | 'checkout' | 'vault' | 'store' | 'logger' | 'clock' | 'terminal' | 'events'>,
   deps: IntegrationsModuleDeps = {},
 ) {
   const integrations = createIntegrations({
     db: ctx.db, checkout: ctx.checkout, vault: ctx.vault, logger: ctx.logger, now: () => ctx.clock.now(),
     terminalSn: () => ctx.terminal.getState().sn ?? null,
+    onNewCharge: (order, origin) => ctx.events.emit('integrations.charge', { order, origin }),
     ...(deps.callbackBackoff ? { callbackBackoff: deps.callbackBackoff } : {}),
   });
   let problem: string | null = null;

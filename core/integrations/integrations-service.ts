@@ -11,7 +11,7 @@ import { systemTimers, type BackoffTuning, type Timers } from '../lib';
 import type { CheckoutService } from '../orders';
 import type { SecretVault } from '../settings';
 import { createCallbackSender, type CallbackSenderDeps } from './callback-sender';
-import { createChargeDesk } from './charge-desk';
+import { createChargeDesk, type ChargeDeskDeps } from './charge-desk';
 import { keyHash, newIntegrationKey, vaultScope } from './integration-keys';
 import { startIntegrationServer, type IntegrationServer } from './integration-server';
 import { IntegrationStore, type ChargeRow } from './integration-store';
@@ -28,6 +28,7 @@ export interface IntegrationsDeps {
   callbackBackoff?: BackoffTuning;
   callbackTimeoutMs?: number;
   onDelivered?: CallbackSenderDeps['onDelivered'];
+  onNewCharge?: ChargeDeskDeps['onNew'];
 }
 
 export interface ApiPlacement {
@@ -54,7 +55,7 @@ export function createIntegrations(deps: IntegrationsDeps) {
     if (added > 0) sender.kick();
   }
 
-  const desk = createChargeDesk({ store, checkout: deps.checkout, terminalSn: deps.terminalSn, now: deps.now, onCharge: queue });
+  const desk = createChargeDesk({ store, checkout: deps.checkout, terminalSn: deps.terminalSn, now: deps.now, onCharge: queue, ...(deps.onNewCharge ? { onNew: deps.onNewCharge } : {}) });
   const sender = createCallbackSender({
     store, keyOf, viewOf: desk.viewOf, now: deps.now, timers, logger,
     ...(deps.random ? { random: deps.random } : {}),
