@@ -88,7 +88,7 @@ export default tseslint.config(
   { files: ['core/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('../../'), sandboxInside('../../../')] }] } },
   { files: ['browser-shell/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ ...into('../core/'), message: SHELL_MSG }] }] } },
   // Rule 7, the other side: nothing but the shells (and tests) imports core/.
-  ...['renderer', 'shared', 'protocol', 'sandbox', 'hub', 'scripts'].map((room) => ({
+  ...['renderer', 'shared', 'protocol', 'sandbox', 'hub', 'scripts', 'integrations', 'examples'].map((room) => ({
     files: [`${room}/**/*.{ts,tsx,mts}`],
     rules: { 'no-restricted-syntax': ['error', { selector: "ImportDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportNamedDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportAllDeclaration[source.value=/(^|\\/)core(\\/|$)/], ImportExpression[source.value=/(^|\\/)core(\\/|$)/]", message: 'Nothing imports the counter\'s engine (core/) but its shells, electron/main and browser-shell/ (rule 7).' }] },
   })),

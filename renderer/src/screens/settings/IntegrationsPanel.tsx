@@ -56,7 +56,7 @@ export function IntegrationsPanel() {
       {s.newKey && (
         <div className="integration-key" data-testid="integration-key">
           <p><strong>Key for {s.newKey.name}</strong> — copy it into the box office now; CounterPay will not show it again.</p>
-          <code className="mono" aria-label="Key">{s.newKey.key}</code>
+          <code className="mono" aria-label="Key" style={{ wordBreak: "break-all", fontSize: "1.1em" }}>{s.newKey.key}</code>
           <div className="actions">
             <button type="button" onClick={() => void navigator.clipboard?.writeText(s.newKey!.key)}>Copy</button>
             <button type="button" onClick={s.closeKey}>I have copied it</button>
@@ -69,7 +69,7 @@ export function IntegrationsPanel() {
             {v.api.url ? <>The integration API answers at <code>{v.api.url}</code>{v.api.lan ? ' and on this computer’s network addresses' : ' (this computer only)'}.</> : 'The integration API starts when a system is paired.'}
           </p>
           {v.api.warning && <Banner as="div" className="in-card" tone="warn" data-testid="integrations-warning">{v.api.warning}</Banner>}
-          <label className="checkbox">
+          <label className="check">
             <input type="checkbox" checked={v.api.lan} disabled={s.busy !== null} onChange={(e) => void s.setApi(v.api.port, e.target.checked)} />
             Let other computers on the network call this counter (plain HTTP)
           </label>
