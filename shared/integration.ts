@@ -141,3 +141,14 @@ export const CALLBACK_HEADERS = {
 /** A receiver should refuse a callback whose timestamp is further than this from its clock. */
 export const CALLBACK_REPLAY_WINDOW_MS = 5 * 60_000;
 export const INTEGRATION_API_PREFIX = '/v1';
+
+/** The integration API's routes: the one list the server answers and the OpenAPI document describes. */
+export const INTEGRATION_ROUTES = [
+  { name: 'charge', method: 'POST', path: '/v1/charges', summary: 'Ask for a charge by booking reference (the same reference again returns the same charge)' },
+  { name: 'read', method: 'GET', path: '/v1/charges/{reference}', summary: 'Read a charge by its booking reference, at any time' },
+  { name: 'wait', method: 'GET', path: '/v1/charges/{reference}/wait', summary: 'Wait (long-poll) until the charge changes past a version you hold' },
+  { name: 'cancel', method: 'POST', path: '/v1/charges/{reference}/cancel', summary: 'Cancel a charge that has not reached the terminal yet' },
+  { name: 'deliveries', method: 'GET', path: '/v1/charges/{reference}/deliveries', summary: 'The delivery log of the charge\'s callbacks' },
+  { name: 'ping', method: 'GET', path: '/v1/ping', summary: 'Check the key: answers the name this system was paired under' },
+] as const;
+export type IntegrationRouteName = (typeof INTEGRATION_ROUTES)[number]['name'];

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { guardedHandler, header, isJsonContentType, readBoundedBody, sendJson } from '../../protocol/http';
 import { isLoopbackHost } from '../../shared/profile-safety';
+import { INTEGRATION_ROUTES } from '../../shared/integration';
 import type { Logger } from '../../shared/logger';
 import type { ChargeDesk } from './charge-desk';
 import { IntegrationApiError } from './integration-errors';
@@ -34,15 +35,11 @@ export interface IntegrationServer {
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
-const REF = '([^/]{1,64})';
-const ROUTES: { method: string; re: RegExp; name: 'charge' | 'read' | 'wait' | 'cancel' | 'deliveries' | 'ping' }[] = [
-  { method: 'POST', re: /^\/v1\/charges$/, name: 'charge' },
-  { method: 'GET', re: new RegExp(`^/v1/charges/${REF}$`), name: 'read' },
-  { method: 'GET', re: new RegExp(`^/v1/charges/${REF}/wait$`), name: 'wait' },
-  { method: 'POST', re: new RegExp(`^/v1/charges/${REF}/cancel$`), name: 'cancel' },
-  { method: 'GET', re: new RegExp(`^/v1/charges/${REF}/deliveries$`), name: 'deliveries' },
-  { method: 'GET', re: /^\/v1\/ping$/, name: 'ping' },
-];
+/** The shared route list, each path template as a pattern (`{reference}`: one path segment). */
+const ROUTES = INTEGRATION_ROUTES.map((r) => ({
+  ...r,
+  re: new RegExp(`^${r.path.replace('{reference}', '([^/]{1,64})')}$`),
+}));
 
 const isLoopbackAddress = (a: string | undefined) => !!a && (isLoopbackHost(a) || /^::ffff:127\./.test(a));
 

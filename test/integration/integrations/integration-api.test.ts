@@ -10,7 +10,7 @@ import { confStore } from '../../../browser-shell/boot';
 import { fileVault } from '../../../core/settings/secret-vault';
 import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
-import type { ChargeView, Delivery } from '../../../shared/integration';
+import { ChargeViewSchema, DeliverySchema, INTEGRATION_ROUTES, IntegrationErrorSchema, type ChargeView, type Delivery } from '../../../shared/integration';
 import { api, startCallbackReceiver, twoSeats, type CallbackReceiver } from '../../helpers/integration-kit';
 
 const ctx = { trusted: true, sender: 'test' };
@@ -228,5 +228,24 @@ describe('after a restart', () => {
     expect(retry.status).toBe(200);
     expect(retry.body.state).toBe('paid');
     expect(again.checkout.listToday()).toHaveLength(1);
+  });
+});
+
+describe('the documented routes', () => {
+  it('each route of the OpenAPI document answers, with bodies of its documented schemas (nothing more)', async () => {
+    const { key, base } = await pairedCounter(false);
+    const strictCharge = ChargeViewSchema.strict();
+    const seen: string[] = [];
+    for (const r of INTEGRATION_ROUTES) {
+      const path = r.path.replace('{reference}', 'BK-9001');
+      const query = r.name === 'wait' ? '?after=99&timeoutSeconds=0' : '';
+      const a = await api(base, key, r.method, `${path}${query}`, r.method === 'POST' && r.name === 'charge' ? twoSeats('BK-9001') : undefined);
+      seen.push(`${r.name} ${a.status}`);
+      if (a.status >= 400) expect(IntegrationErrorSchema.strict().safeParse(a.body).success).toBe(true);
+      else if (r.name === 'deliveries') expect((a.body as { deliveries: unknown[] }).deliveries.every((d) => DeliverySchema.strict().safeParse(d).success)).toBe(true);
+      else if (r.name !== 'ping') expect(strictCharge.safeParse(a.body).error).toBeUndefined();
+    }
+    // Every route answered as itself (cancel: the order is already on its way, so 409).
+    expect(seen).toEqual(['charge 201', 'read 200', 'wait 200', expect.stringMatching(/^cancel (200|409)$/), 'deliveries 200', 'ping 200']);
   });
 });

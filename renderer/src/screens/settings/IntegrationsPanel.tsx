@@ -9,6 +9,7 @@ import { Field } from '../../components/Field';
 import { SubmitForm } from '../../components/SubmitForm';
 import { formatLagosDateTime } from '../../format';
 import { useIntegrations } from '../../stores/integrations-store';
+import '../../data-table.css';
 
 function PairForm() {
   const s = useIntegrations(useShallow((st) => ({ busy: st.busy, fieldErrors: st.fieldErrors, pair: st.pair })));
