@@ -21,6 +21,8 @@ export const IntegrationSummarySchema = z.object({
   keyFingerprint: z.string(),
   createdAt: z.number(),
   lastUsedAt: z.number().optional(),
+  /** The folder drop of this system: inbox/, outbox/, rejected/ inside. */
+  dropFolder: z.string().optional(),
 });
 
 export const IntegrationApiSettingsSchema = z.object({

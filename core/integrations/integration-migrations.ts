@@ -30,6 +30,7 @@ export const INTEGRATION_MIGRATIONS: readonly Migration[] = [
         created_at INTEGER NOT NULL,
         events_queued INTEGER NOT NULL DEFAULT 0,
         settled INTEGER NOT NULL DEFAULT 0,
+        outcome_final INTEGER NOT NULL DEFAULT 0,
         UNIQUE (integration_id, reference)
       );
       CREATE TABLE integration_deliveries (

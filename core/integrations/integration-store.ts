@@ -118,6 +118,15 @@ export class IntegrationStore {
     return r ? charge(r) : null;
   }
 
+  /** Folder-drop charges whose final outcome file is not written yet. */
+  outcomesToWrite(): ChargeRow[] {
+    return (this.db.prepare("SELECT * FROM integration_charges WHERE source = 'folder' AND outcome_final = 0 ORDER BY id").all() as R[]).map(charge);
+  }
+
+  outcomeFinal(chargeId: number): void {
+    this.db.prepare('UPDATE integration_charges SET outcome_final = 1 WHERE id = ?').run(chargeId);
+  }
+
   /** Charges whose state changes may not all be queued yet (work left by a crash). */
   unsettled(): ChargeRow[] {
     return (this.db.prepare('SELECT * FROM integration_charges WHERE settled = 0 ORDER BY id').all() as R[]).map(charge);

@@ -2,6 +2,7 @@
 // integrations' calls. It builds the integrations (pairing, charge desk, callbacks, HTTP API)
 // on the shared checkout and runs the API where the settings say (settings key `integrations`).
 // The API runs only while at least one system is paired.
+import { join } from 'node:path';
 import type { integrationCalls, IntegrationsView } from '../../shared/contract-integrations';
 import type { CoreModule, ModuleContext } from '../core-module';
 import { createIntegrations, type ApiPlacement, type IntegrationsDeps } from './integrations-service';
@@ -13,16 +14,19 @@ export interface IntegrationsModuleDeps {
   /** Tests: a fixed placement (port 0 picks a free one) instead of the saved settings' port. */
   port?: number;
   callbackBackoff?: IntegrationsDeps['callbackBackoff'];
+  dropScanMs?: number;
 }
 
 export function createIntegrationsModule(
-  ctx: Pick<ModuleContext, 'db' | 'checkout' | 'vault' | 'store' | 'logger' | 'clock' | 'terminal' | 'events'>,
+  ctx: Pick<ModuleContext, 'db' | 'checkout' | 'vault' | 'store' | 'logger' | 'clock' | 'terminal' | 'events' | 'dataDir'>,
   deps: IntegrationsModuleDeps = {},
 ) {
   const integrations = createIntegrations({
     db: ctx.db, checkout: ctx.checkout, vault: ctx.vault, logger: ctx.logger, now: () => ctx.clock.now(),
     terminalSn: () => ctx.terminal.getState().sn ?? null,
     onNewCharge: (order, origin) => ctx.events.emit('integrations.charge', { order, origin }),
+    dropRoot: join(ctx.dataDir, 'box-office-drop'),
+    ...(deps.dropScanMs ? { dropScanMs: deps.dropScanMs } : {}),
     ...(deps.callbackBackoff ? { callbackBackoff: deps.callbackBackoff } : {}),
   });
   let problem: string | null = null;

@@ -12,6 +12,7 @@ import type { CheckoutService } from '../orders';
 import type { SecretVault } from '../settings';
 import { createCallbackSender, type CallbackSenderDeps } from './callback-sender';
 import { createChargeDesk, type ChargeDeskDeps } from './charge-desk';
+import { createFolderDrop } from './folder-drop';
 import { keyHash, newIntegrationKey, vaultScope } from './integration-keys';
 import { startIntegrationServer, type IntegrationServer } from './integration-server';
 import { IntegrationStore, type ChargeRow } from './integration-store';
@@ -29,6 +30,9 @@ export interface IntegrationsDeps {
   callbackTimeoutMs?: number;
   onDelivered?: CallbackSenderDeps['onDelivered'];
   onNewCharge?: ChargeDeskDeps['onNew'];
+  /** Where the folder drop's folders are (one per paired system); absent: no folder drop. */
+  dropRoot?: string;
+  dropScanMs?: number;
 }
 
 export interface ApiPlacement {
@@ -64,16 +68,30 @@ export function createIntegrations(deps: IntegrationsDeps) {
     ...(deps.onDelivered ? { onDelivered: deps.onDelivered } : {}),
   });
 
-  // Every change of an order that a box office asked for is queued for its callback.
+  const drop = deps.dropRoot
+    ? createFolderDrop({ root: deps.dropRoot, store, desk, timers, logger, ...(deps.dropScanMs ? { scanMs: deps.dropScanMs } : {}) })
+    : null;
+
+  // Every change of an order that a box office asked for is queued for its callback (and, for a
+  // folder-drop charge, written to its outbox).
   const off = deps.checkout.on('order', (v) => {
     const c = store.chargeByOrder(v.id);
-    if (c && !c.settled) queue(c);
+    if (!c) return;
+    if (!c.settled) queue(c);
+    if (c.source === 'folder' && drop) {
+      try {
+        drop.writeOutcome(c);
+      } catch (e) {
+        logger.error('folder drop: outcome not written', { chargeId: c.id, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
   });
 
   return {
     store,
     desk,
     sender,
+    drop,
 
     /** Pairs a system: its key is returned once, kept in the vault, and never shown again. */
     pair(name: string, callbackUrl: string | null): { id: string; name: string; key: string; keyFingerprint: string } {
@@ -93,6 +111,7 @@ export function createIntegrations(deps: IntegrationsDeps) {
     list() {
       return store.listActive().map((i) => ({
         id: i.id, name: i.name, callbackUrl: i.callbackUrl, keyFingerprint: i.keyFingerprint, createdAt: i.createdAt,
+        ...(drop ? { dropFolder: drop.folders(i.id).base } : {}),
         ...(i.lastUsedAt !== null ? { lastUsedAt: i.lastUsedAt } : {}),
       }));
     },
@@ -101,6 +120,7 @@ export function createIntegrations(deps: IntegrationsDeps) {
     resume(): void {
       for (const c of store.unsettled()) queue(c);
       sender.kick();
+      drop?.start();
     },
 
     /** (Re)starts the HTTP API where `placement` says; null stops it. */
@@ -119,6 +139,7 @@ export function createIntegrations(deps: IntegrationsDeps) {
 
     async stop(): Promise<void> {
       off();
+      await drop?.stop();
       await server?.close();
       server = null;
       await sender.stop();

@@ -82,7 +82,10 @@ export function IntegrationsPanel() {
               <tbody>
                 {v.integrations.map((i) => (
                   <tr key={i.id}>
-                    <td>{i.name}</td>
+                    <td>
+                      {i.name}
+                      {i.dropFolder && <div className="hint mono" title="Folder drop: inbox/, outbox/ and rejected/ inside">{i.dropFolder}</div>}
+                    </td>
                     <td className="mono">{i.keyFingerprint}</td>
                     <td className="mono">{i.callbackUrl ?? '—'}</td>
                     <td>{formatLagosDateTime(i.createdAt)}</td>
