@@ -48,12 +48,20 @@ export const IntegrationPairedSchema = z.object({ id: z.string(), name: z.string
 export const OrderOriginSchema = z.object({ integration: z.string(), reference: z.string(), source: z.enum(['api', 'link', 'folder']) }).nullable();
 export type OrderOrigin = NonNullable<z.infer<typeof OrderOriginSchema>>;
 
+export const ChargeOpenedSchema = z.object({ created: z.boolean(), reference: z.string(), state: z.string(), outOrderNo: z.string() });
+
 export const integrationCalls = {
   'integrations.list': { args: Empty, result: IntegrationsViewSchema, admin: true },
   /** The answer carries the key: shown once, then never again. */
   'integrations.pair': { args: IntegrationPairSchema, result: IntegrationPairedSchema, admin: true, invalid: INTEGRATION_PAIR_INVALID },
   'integrations.revoke': { args: z.object({ id: z.string().regex(/^[a-f0-9]{12}$/, 'Not a paired system') }).strict(), result: IntegrationsViewSchema, admin: true },
   'integrations.setApi': { args: IntegrationApiSettingsSchema, result: IntegrationsViewSchema, admin: true, invalid: 'Check the integration API settings' },
+  /**
+   * A charge link (counterpay://charge?…) handed to the app by the operating system or typed as an
+   * address in the browser shell: checked by its signature, charged, and shown on the payment panel.
+   * A refusal says what is wrong with the link (BAD_ARGUMENTS never carries the link's values).
+   */
+  'integrations.openLink': { args: z.object({ url: z.string().max(4000) }).strict(), result: ChargeOpenedSchema },
   /** Which system asked for this order, and its booking reference (null: the cashier's own sale). */
   'integrations.originOf': { args: z.object({ orderId: z.number().int().positive() }).strict(), result: OrderOriginSchema },
 } satisfies CallsSpec;

@@ -152,3 +152,20 @@ export const INTEGRATION_ROUTES = [
   { name: 'ping', method: 'GET', path: '/v1/ping', summary: 'Check the key: answers the name this system was paired under' },
 ] as const;
 export type IntegrationRouteName = (typeof INTEGRATION_ROUTES)[number]['name'];
+
+/**
+ * A charge link (`counterpay://charge?…`), for systems that can only open an address: the charge
+ * request's fields as query parameters, the paired system's id, a timestamp and a signature
+ * `sig` = `v1=` + hex HMAC-SHA256(key, ts + "." + the other parameters sorted by name, encoded
+ * as `name=value&…` with encodeURIComponent). The outcome goes to `returnUrl` as signed callbacks.
+ */
+export const CHARGE_LINK_PREFIX = 'counterpay://charge';
+export const CHARGE_LINK_SALE_FIELDS = ['filmName', 'filmTitle', 'showDate', 'showTime', 'seats', 'tickets', 'priceKobo', 'bookingFeeKobo'] as const;
+export const CHARGE_LINK_NUMBERS = new Set(['amountKobo', 'tickets', 'priceKobo', 'bookingFeeKobo']);
+/** A link older (or newer) than this is refused: a link seen once cannot be replayed later. */
+export const CHARGE_LINK_WINDOW_MS = 10 * 60_000;
+
+/** What a charge link's signature covers: every parameter but `sig`, sorted by name. */
+export function chargeLinkSigned(params: Iterable<[string, string]>): string {
+  return [...params].filter(([k]) => k !== 'sig').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+}

@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 import type { integrationCalls, IntegrationsView } from '../../shared/contract-integrations';
 import type { CoreModule, ModuleContext } from '../core-module';
+import { AppError } from '../../shared/errors';
+import { IntegrationApiError } from './integration-errors';
 import { createIntegrations, type ApiPlacement, type IntegrationsDeps } from './integrations-service';
 
 export const DEFAULT_API_PORT = 17_480;
@@ -74,6 +76,18 @@ export function createIntegrationsModule(
         return view();
       },
       'integrations.originOf': (a) => integrations.desk.originOf(a.orderId),
+      'integrations.openLink': async (a) => {
+        try {
+          const r = await integrations.openLink(a.url);
+          return { created: r.created, reference: r.charge.reference, state: r.charge.state, outOrderNo: r.charge.outOrderNo };
+        } catch (e) {
+          if (e instanceof IntegrationApiError) {
+            const code = e.status === 422 ? 'VALIDATION' : e.status === 409 ? 'CONFLICT' : e.status === 503 ? 'NOT_READY' : e.status === 401 ? 'BAD_ARGUMENTS' : 'INTERNAL';
+            throw new AppError(code, e.message, e.fields ? { fields: e.fields } : undefined);
+          }
+          throw e;
+        }
+      },
     },
     async start() {
       integrations.resume();

@@ -13,6 +13,7 @@ import type { SecretVault } from '../settings';
 import { createCallbackSender, type CallbackSenderDeps } from './callback-sender';
 import { createChargeDesk, type ChargeDeskDeps } from './charge-desk';
 import { createFolderDrop } from './folder-drop';
+import { openChargeLink } from './charge-link';
 import { keyHash, newIntegrationKey, vaultScope } from './integration-keys';
 import { startIntegrationServer, type IntegrationServer } from './integration-server';
 import { IntegrationStore, type ChargeRow } from './integration-store';
@@ -136,6 +137,9 @@ export function createIntegrations(deps: IntegrationsDeps) {
     },
 
     apiUrl: () => server?.url ?? null,
+
+    /** A charge link (counterpay://charge?…) opened on this computer. */
+    openLink: (url: string) => openChargeLink({ store, desk, keyOf, now: deps.now }, url),
 
     async stop(): Promise<void> {
       off();

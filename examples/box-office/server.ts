@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCounterPayClient, CounterPayError, readCallback, type ChargeView, type CounterPayClient } from '../../integrations/client';
+import { chargeLink, createCounterPayClient, CounterPayError, readCallback, type ChargeView, type CounterPayClient } from '../../integrations/client';
 
 interface Booking {
   reference: string;
@@ -64,6 +64,15 @@ export async function startBoxOffice(port = 0): Promise<{ url: string; close(): 
           b.message = e instanceof CounterPayError ? `${e.message}${e.fields ? ` ${Object.values(e.fields).join('; ')}` : ''}` : String(e);
         }
         json(res, 200, b);
+      } else if (req.method === 'POST' && url.pathname === '/book-by-link') {
+        // For a counter reached only by a link: the page opens it; the outcome comes to our callback.
+        if (!counter) return json(res, 409, { message: 'Set up CounterPay first.' });
+        const { seats } = JSON.parse(await read(req)) as { seats: string[] };
+        const b: Booking = { reference: `BO-${Date.now().toString(36).toUpperCase()}-${next++}`, seats, state: 'asking', seen: 0 };
+        bookings.set(b.reference, b);
+        const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
+        const link = chargeLink(counter.key, { reference: b.reference, amountKobo: seats.length * SHOW.priceKobo + SHOW.bookingFeeKobo, sale: { ...SHOW, seats: seats.join(','), tickets: seats.length } }, `${origin}/counterpay/callback`);
+        json(res, 200, { ...b, link });
       } else if (req.method === 'GET' && url.pathname.startsWith('/bookings/')) {
         const b = bookings.get(decodeURIComponent(url.pathname.slice('/bookings/'.length)));
         return b ? json(res, 200, b) : json(res, 404, { message: 'no such booking' });

@@ -1,9 +1,9 @@
 // A small TypeScript client of CounterPay's integration API, for a box office (Node 18+ or any
 // runtime with fetch). It never imports the counter's engine: only the wire's definitions
 // (shared/integration.ts) and the callback signature (protocol/crypto). See docs/integration.md.
-import { verifyCallback as checkSignature, type CallbackCheck } from '../../protocol/crypto';
+import { signCallback, verifyCallback as checkSignature, type CallbackCheck } from '../../protocol/crypto';
 import {
-  CALLBACK_HEADERS, CALLBACK_REPLAY_WINDOW_MS, CallbackBodySchema, type CallbackBody, type ChargeRequest, type ChargeView, type Delivery, type IntegrationError,
+  CHARGE_LINK_PREFIX, chargeLinkSigned, CALLBACK_HEADERS, CALLBACK_REPLAY_WINDOW_MS, CallbackBodySchema, type CallbackBody, type ChargeRequest, type ChargeView, type Delivery, type IntegrationError,
 } from '../../shared/integration';
 
 export type { CallbackBody, ChargeRequest, ChargeView, Delivery };
@@ -99,4 +99,20 @@ export function readCallback(key: string, headers: Record<string, string | strin
   } catch {
     return { ok: false, why: 'bad-body' };
   }
+}
+
+/**
+ * A signed charge link (counterpay://charge?…) for `req`, for a system that can only open an
+ * address; the outcome is POSTed to `returnUrl` as signed callbacks. Valid for ten minutes.
+ */
+export function chargeLink(key: string, req: Omit<ChargeRequest, 'callbackUrl'>, returnUrl?: string, now = Date.now()): string {
+  const integration = /^cpk_([a-f0-9]{12})_/.exec(key)?.[1];
+  if (!integration) throw new Error('That is not a CounterPay key (cpk_…).');
+  const params: [string, string][] = [
+    ['integration', integration], ['ts', String(now)], ['reference', req.reference], ['amountKobo', String(req.amountKobo)],
+    ...Object.entries(req.sale).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]),
+    ...(returnUrl ? [['returnUrl', returnUrl] as [string, string]] : []),
+  ];
+  const signed = chargeLinkSigned(params);
+  return `${CHARGE_LINK_PREFIX}?${signed}&sig=${encodeURIComponent(signCallback(key, String(now), signed))}`;
 }

@@ -11,6 +11,7 @@ import { fileVault } from '../../../core/settings/secret-vault';
 import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { ChargeViewSchema, DeliverySchema, INTEGRATION_ROUTES, IntegrationErrorSchema, type ChargeView, type Delivery } from '../../../shared/integration';
+import { chargeLink } from '../../../integrations/client';
 import { api, startCallbackReceiver, twoSeats, type CallbackReceiver } from '../../helpers/integration-kit';
 
 const ctx = { trusted: true, sender: 'test' };
@@ -247,5 +248,25 @@ describe('the documented routes', () => {
     }
     // Every route answered as itself (cancel: the order is already on its way, so 409).
     expect(seen).toEqual(['charge 201', 'read 200', 'wait 200', expect.stringMatching(/^cancel (200|409)$/), 'deliveries 200', 'ping 200']);
+  });
+});
+
+describe('charge links', () => {
+  it('a signed link charges once; a link with a wrong signature, too old, or with unknown parameters is refused and charges nothing', async () => {
+    const { core, key } = await pairedCounter(false);
+    const req = twoSeats('BK-L1');
+    const link = chargeLink(key, req);
+    const opened = await core.dispatch('integrations.openLink', { url: link }, ctx);
+    expect(opened).toMatchObject({ ok: true, value: { created: true, reference: 'BK-L1' } });
+    expect(await core.dispatch('integrations.openLink', { url: link }, ctx)).toMatchObject({ ok: true, value: { created: false } });
+    const forged = link.replace('seats=F7%2CF8', 'seats=F7%2CF9');
+    expect(await core.dispatch('integrations.openLink', { url: forged }, ctx)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/not signed/) } });
+    const old = chargeLink(key, twoSeats('BK-L2'), undefined, Date.now() - 11 * 60_000);
+    expect(await core.dispatch('integrations.openLink', { url: old }, ctx)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/too old/) } });
+    const otherKey = chargeLink(`${key.slice(0, 17)}${'A'.repeat(43)}`, twoSeats('BK-L3'));
+    expect(await core.dispatch('integrations.openLink', { url: otherKey }, ctx)).toMatchObject({ ok: false });
+    expect(await core.dispatch('integrations.openLink', { url: 'https://example.com/charge?x=1' }, ctx)).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(core.checkout.listToday()).toHaveLength(1);
+    expect(await call(core, 'integrations.originOf', { orderId: core.checkout.listToday()[0]!.id })).toMatchObject({ reference: 'BK-L1', source: 'link' });
   });
 });
