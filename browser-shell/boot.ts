@@ -3,11 +3,11 @@
 // behind the same server and event bus.
 import { startRestartableCore } from '../core/app-core';
 import { systemClock } from '../shared/clock';
-import { openDataFolder, secretsFile, settingsFile, withLastGood } from '../core/data-folder';
+import { openDataFolder, secretsFile, settingsFile } from '../core/data-folder';
 import { createEventBus } from '../core/events';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from '../core/logging';
-import { confStore, fileVault } from '../core/settings';
+import { confStore, fileVault, withLastGood } from '../core/settings';
 
 import { startBrowserShell } from './server';
 

@@ -19,8 +19,6 @@ import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSche
 
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
 
-export { ProviderReach } from './provider-status';
-
 export const StatusSnapshotSchema = z.object({
   profile: ProfileName,
   counterName: z.string(),

@@ -4,13 +4,19 @@
 // The API runs only while at least one system is paired.
 import { join } from 'node:path';
 import type { integrationCalls, IntegrationsView } from '../../shared/contract-integrations';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import type { CheckoutService } from '../orders';
+import type { TerminalLink } from '../terminal';
 import { AppError } from '../../shared/errors';
 import { IntegrationApiError } from './integration-errors';
 import { createIntegrations, type ApiPlacement, type IntegrationsDeps } from './integrations-service';
 
 export const DEFAULT_API_PORT = 17_480;
 const SETTINGS_KEY = 'integrations';
+
+/** The shared services this module uses, and the checkout and terminal link it sells through. */
+export type IntegrationsContext = Pick<CoreServices, 'db' | 'vault' | 'store' | 'logger' | 'clock' | 'events' | 'dataDir'> & { checkout: CheckoutService; terminal: TerminalLink };
 
 export interface IntegrationsModuleDeps {
   /** Tests: a fixed placement (port 0 picks a free one) instead of the saved settings' port. */
@@ -20,7 +26,7 @@ export interface IntegrationsModuleDeps {
 }
 
 export function createIntegrationsModule(
-  ctx: Pick<ModuleContext, 'db' | 'checkout' | 'vault' | 'store' | 'logger' | 'clock' | 'terminal' | 'events' | 'dataDir'>,
+  ctx: IntegrationsContext,
   deps: IntegrationsModuleDeps = {},
 ) {
   const integrations = createIntegrations({

@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors';
 import { saleAmounts, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../shared/orders';
 import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
-import { NO_JOURNAL_SINK, type JournalSink, type RelayHealthSource } from '../hub-link';
+import { NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import type { Logger } from '../../shared/logger';
 import type { PosClient, PosOrderDetails } from '../provider';
 import { systemTimers, TokenBucket, type Timers } from '../lib';
@@ -22,7 +22,7 @@ import { isFinalState, stateForProviderStatus } from './order-state';
 import { counterCode, lagosDayCode } from './out-order-no';
 import { Poller } from './poller';
 import { QueueSender } from './queue-sender';
-import { RelayFollower } from './relay-follower';
+import { RelayFollower, type RelayHealthSource } from './relay-follower';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 
 export type { CheckoutEvents } from './checkout-events';
@@ -224,6 +224,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
     /** Every order not yet final (any day), oldest first: what still needs the app's attention. */
     listOpen(): OrderView[] {
       return journal.listOpen().map(view);
+    },
+
+    /** How many orders are not final (told to the Hub on every sync): counted, no view built. */
+    countOpen(): number {
+      return journal.countOpen();
     },
 
     /** Queued orders, oldest first (the order they will be sent in). */

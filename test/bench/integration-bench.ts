@@ -5,7 +5,7 @@
 // over loopback HTTP.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { createIntegrations } from '../../core/integrations';
 import { createCheckoutService } from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
@@ -29,7 +29,7 @@ export async function runIntegrationBench(o: { charges: number; baseDir: string 
   const sb = await startOrdersSandbox();
   let key = '';
   const receiver = await startCallbackReceiver(() => key);
-  const db = openDatabase(join(dir, 'journal.sqlite'));
+  const db = openJournalDb(join(dir, 'journal.sqlite'));
   const checkout = createCheckoutService({
     db, pos: createPosClient(sb.providerConfig(), { logger: silentLogger }), clock: systemClock, logger: silentLogger, tuning: FAST_TUNING,
     settings: () => ({ counterName: 'Bench', headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300 }),

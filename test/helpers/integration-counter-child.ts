@@ -6,7 +6,7 @@
 // Usage: node --import tsx test/helpers/integration-counter-child.ts <args.json>
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { createIntegrations } from '../../core/integrations';
 import { createCheckoutService, type CheckoutSettings, type CheckoutTuningInput } from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
@@ -29,7 +29,7 @@ export interface IntegrationChildArgs {
 
 async function main(): Promise<void> {
   const args = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as IntegrationChildArgs;
-  const db = openDatabase(join(args.dir, 'journal.sqlite'));
+  const db = openJournalDb(join(args.dir, 'journal.sqlite'));
   const checkout = createCheckoutService({
     db, pos: createPosClient(args.provider, { logger: silentLogger }), clock: systemClock, logger: silentLogger,
     settings: () => args.settings, ...(args.tuning ? { tuning: args.tuning } : {}),

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { createIntegrations, type Integrations } from '../../../core/integrations';
 import { createCheckoutService, type CheckoutService } from '../../../core/orders/checkout-service';
 import { createPosClient } from '../../../core/provider';
@@ -29,7 +29,7 @@ describe('cancel a charge', () => {
   it('a queued charge is cancelled and never sent; the box office reads it cancelled', async () => {
     const sb = await startOrdersSandbox();
     const dir = mkdtempSync(join(tmpdir(), 'counterpay-int-cancel-'));
-    const db = openDatabase(join(dir, 'journal.sqlite'));
+    const db = openJournalDb(join(dir, 'journal.sqlite'));
     // The provider is not reachable: the sale waits in the queue.
     const config = sb.providerConfig({ posBaseUrl: 'http://127.0.0.1:9' });
     const checkout = createCheckoutService({

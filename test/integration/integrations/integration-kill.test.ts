@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeView } from '../../../shared/integration';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { api, startCallbackReceiver, twoSeats, type CallbackReceiver } from '../../helpers/integration-kit';
 import type { IntegrationChildArgs } from '../../helpers/integration-counter-child';
 import { FAST_TUNING, startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';
@@ -111,7 +111,7 @@ describe('SIGKILL of the counter', () => {
 
     // Every journaled change, delivered in order; a repeat only of the one in flight at a kill.
     await kill();
-    const db = openDatabase(join(dir, 'journal.sqlite'));
+    const db = openJournalDb(join(dir, 'journal.sqlite'));
     let duplicates = 0;
     for (const ref of refs) {
       const histories = db.prepare(`SELECT e.to_state AS toState FROM order_events e JOIN integration_charges c ON c.order_id = e.order_id
