@@ -17,6 +17,7 @@ import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventBus, type EventBus } from './events';
+import { createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
 import { createHubModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
@@ -53,6 +54,8 @@ export interface CoreDeps {
   startupNotices?: RecoveryNotice[];
   /** Given by shells that can rebuild the core: lets Settings → Backups restore while running. */
   restartWithJournal?: RestartWithJournal;
+  /** Tests: where the box-office integration API listens (port 0: a free one). */
+  integrations?: IntegrationsModuleDeps;
 }
 
 export async function createCore(deps: CoreDeps) {
@@ -167,6 +170,7 @@ export async function createCore(deps: CoreDeps) {
   });
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
   const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
+  const integrations = createIntegrationsModule(ctx, deps.integrations ?? {});
   const modules = [
     status,
     createSettingsModule(ctx, { status: bar.snapshot, applied: () => applying }),
@@ -180,6 +184,7 @@ export async function createCore(deps: CoreDeps) {
     backups,
     programme,
     hubLink,
+    integrations,
   ] as const;
   const handlers = mergeHandlers(modules);
   const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign({}, ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})));
@@ -213,6 +218,8 @@ export async function createCore(deps: CoreDeps) {
     replaceProgramme: programme.replaceProgramme,
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
+    /** The box-office integrations (pairing, charges, callbacks, the local API). */
+    integrations: integrations.integrations,
     async stop() {
       offHubStatus();
       provider.stop();

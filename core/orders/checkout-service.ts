@@ -31,6 +31,11 @@ export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput 
 
 export type CheckoutSettings = SaleSettings;
 
+export interface SellOptions {
+  /** Runs inside the transaction that records the order (with its id and outOrderNo): a link written by another owner, all or nothing with the sale. */
+  alongside?: (id: number, outOrderNo: string) => void;
+}
+
 export interface CheckoutDeps {
   db: Db;
   /** The POS client, or a getter (the active profile may change); a getter may throw PROVIDER_NOT_CONFIGURED. */
@@ -134,7 +139,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     }
   }
 
-  function newSale(input: unknown, retryOf?: number): OrderView {
+  function newSale(input: unknown, retryOf?: number, alongside?: SellOptions['alongside']): OrderView {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = deps.settings();
     const sale = checkSale(input, s);
@@ -156,6 +161,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       merchantId: s.merchantId,
       profile: s.profile ?? 'unrecorded',
       ...(retryOf !== undefined ? { retryOf } : {}),
+      ...(alongside ? { alongside } : {}),
       note: queueAhead ? 'Sale recorded; queued behind older sales' : 'Sale recorded; sending the order to the terminal',
       ...(queueAhead ? { reason: REASONS.queued } : {}),
     });
@@ -172,8 +178,24 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   return {
     /** Validates and records the sale, then sends it in the background. Resolves at once (queued or creating). */
-    async sell(sale: SaleInput): Promise<OrderView> {
-      return newSale(sale);
+    async sell(sale: SaleInput, opts: SellOptions = {}): Promise<OrderView> {
+      return newSale(sale, undefined, opts.alongside);
+    },
+
+    /**
+     * Cancels a sale that never left the counter (still queued): it will not be sent. An order
+     * already on the terminal cannot be withdrawn (the provider has no such call): CONFLICT.
+     */
+    cancelQueued(id: number, note: string): OrderView {
+      const r = journal.transition(id, 'cancelled', note, { from: ['queued'], patch: { reason: note } });
+      if (r.changed) {
+        changed(r.record);
+        return view(r.record!);
+      }
+      const rec = recordOf(id);
+      throw new AppError('CONFLICT', isFinalState(rec.state)
+        ? `This sale is already ${rec.state}.`
+        : 'The payment is already on the terminal and cannot be withdrawn from here: the customer can cancel it on the terminal, or it expires by itself.', { id, state: rec.state });
     },
 
     /** A new sale (new outOrderNo) with the same tickets, only for a failed, expired or cancelled one. */

@@ -40,6 +40,8 @@ export interface NewOrder {
   retryOf?: number;
   note: string;
   reason?: string;
+  /** Written by another owner in the same transaction as the order (an integration's reference → order link). */
+  alongside?: (id: number, outOrderNo: string) => void;
 }
 
 /** Changes written with a transition (or alone, on an open order). Undefined keeps a column. */
@@ -190,6 +192,7 @@ export class OrderJournal {
         },
         profile: clipText(o.profile ?? 'unrecorded', 32), merchantId: clipText(o.merchantId, 64), expiresAt: Math.round(o.createdAt + o.expireSeconds * 1000),
       }, o.createdAt);
+      o.alongside?.(id, outOrderNo);
       return id;
     });
     return this.require(tx.immediate());
