@@ -79,6 +79,13 @@ export const SYNC_PAYLOADS = {
     expiresAt: Ms.optional(),
   }).strict(),
   'order.status': z.object({ ...OrderRef, status: z.string().min(1).max(32), payNo: z.string().max(64).optional(), note: z.string().max(200).optional() }).strict(),
+  /** The provider's outcome contradicts a closed order: money taken after closing, or a paid order reported otherwise (docs/late-payments.md). */
+  'order.late': z.object({
+    ...OrderRef, kind: z.enum(['paid-after-closing', 'reported-otherwise']), closedAs: z.string().min(1).max(32), providerStatus: z.string().min(1).max(32),
+    amountKobo: Kobo, payNo: z.string().max(64).optional(), providerAt: Ms.optional(), source: z.enum(['webhook', 'relay', 'query', 'sweep']),
+  }).strict(),
+  /** The counter settled the late outcome with the customer. */
+  'order.late.handled': z.object({ reference: z.string().min(1).max(64), how: z.enum(['tickets-given', 'refund']), by: z.string().min(1).max(80), note: z.string().max(200).optional() }).strict(),
   'topup.submitted': z.object({ reference: z.string().min(1).max(64), kind: z.enum(['airtime', 'betting']), amountKobo: Kobo, provider: z.string().max(64), customerId: z.string().max(128), profile: z.string().max(32).optional() }).strict(),
   'topup.status': z.object({ reference: z.string().min(1).max(64), orderNo: z.string().max(64).optional(), status: z.string().min(1).max(32) }).strict(),
   'shift.opened': z.object({ shiftId: z.string().min(1).max(64), cashier: z.string().max(80), floatKobo: Kobo.optional(), profile: z.string().max(32).optional() }).strict(),
@@ -92,7 +99,7 @@ const syncVariant = <K extends SyncKind>(kind: K) =>
   z.object({ seq: z.number().int().positive(), kind: z.literal(kind), at: Ms, payload: SYNC_PAYLOADS[kind] }).strict();
 
 export const SyncEventSchema = z.discriminatedUnion('kind', [
-  syncVariant('order.created'), syncVariant('order.status'), syncVariant('topup.submitted'), syncVariant('topup.status'),
+  syncVariant('order.created'), syncVariant('order.status'), syncVariant('order.late'), syncVariant('order.late.handled'), syncVariant('topup.submitted'), syncVariant('topup.status'),
   syncVariant('shift.opened'), syncVariant('shift.closed'), syncVariant('zreport'),
 ]);
 export type SyncEvent = z.infer<typeof SyncEventSchema>;

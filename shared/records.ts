@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { OrderState, OrderViewSchema } from './orders';
 import { RecordProfile } from './record-profile';
+import { SweepResultSchema } from './late-payments';
 
 // ---- settings ----
 
@@ -291,6 +292,17 @@ export const ShiftTotalsSchema = z.object({
   providerFeesKobo: z.number().int(),
   /** Orders sold before this shift that were settled as paid during it. */
   paidLate: BucketSchema,
+  /**
+   * Money the provider took for orders the counter had closed as failed, cancelled or expired,
+   * learnt during this shift: counted in the takings, each one listed (reports kept before this was added have none).
+   */
+  paidAfterClosing: z.object({
+    count: z.number().int().nonnegative(),
+    amountKobo: z.number().int(),
+    items: z.array(z.object({ ref: z.string(), amountKobo: z.number().int(), at: z.number(), payNo: z.string().optional(), closedAs: z.string() })),
+  }).default({ count: 0, amountKobo: 0, items: [] }),
+  /** The reconciliation sweep run before this report (none before it was added, or for an X report not asked). */
+  sweep: SweepResultSchema.nullable().default(null),
   topups: z.object({ available: z.boolean(), lines: z.array(TopupLineSchema), successKobo: z.number().int() }),
   openItems: z.array(OpenItemSchema),
   /** Paid sales per show (reports kept before this was added have none). */

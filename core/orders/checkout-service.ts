@@ -10,7 +10,7 @@ import type { PosClient, PosOrderDetails } from '../provider';
 import { ConnectivityMonitor } from './connectivity';
 import { decideOnCreateError, decideOnDetails, decideOnMissing, decideOnQueryError, providerAnswered, REASONS, type Decision } from './order-decisions';
 import { OrderJournal, toView, type OrderRecord } from './order-journal';
-import { isFinalState, stateForProviderStatus } from './order-state';
+import { isFinalState } from './order-state';
 import { counterCode, lagosDayCode } from './out-order-no';
 import { QueueSender, type SendResult } from './queue-sender';
 import { CheckoutEmitter, type CheckoutEvents } from './checkout-events';
@@ -22,6 +22,8 @@ import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 import { systemTimers, type Timers } from '../lib';
 import { TokenBucket } from '../lib';
+import { LateOutcomeStore } from './late-outcomes';
+import type { LateSource, MarkLateHandled } from '../../shared/late-payments';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
@@ -53,6 +55,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const random = deps.random ?? Math.random;
   const getPos = typeof deps.pos === 'function' ? deps.pos : ((p: PosClient) => () => p)(deps.pos);
   const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
+  const late = new LateOutcomeStore(deps.db, deps.journalSink ?? NO_JOURNAL_SINK);
 
   const events = new CheckoutEmitter(logger);
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
@@ -77,7 +80,17 @@ export function createCheckoutService(deps: CheckoutDeps) {
   }
 
   function view(rec: OrderRecord): OrderView {
-    return toView(rec, nextActionAt(rec));
+    const l = isFinalState(rec.state) ? late.get(rec.id) : null;
+    return l ? { ...toView(rec, nextActionAt(rec)), late: l } : toView(rec, nextActionAt(rec));
+  }
+
+  /** The provider's word on a closed order: a contradiction is recorded as its late outcome, never dropped. */
+  function noteOnClosed(rec: OrderRecord, details: PosOrderDetails, source: LateSource): void {
+    const l = late.record(rec, details, source, now());
+    if (!l) return;
+    logger.warn('provider outcome contradicts a closed order; recorded as its late outcome', { orderId: rec.id, outOrderNo: rec.outOrderNo, state: rec.state, status: details.status, kind: l.kind, source });
+    changed(rec);
+    events.emit('late', { orderId: rec.id });
   }
 
   function changed(rec: OrderRecord | null): void {
@@ -382,16 +395,32 @@ export function createCheckoutService(deps: CheckoutDeps) {
         return null;
       }
       if (isFinalState(rec.state)) {
-        const said = stateForProviderStatus(String(details.status ?? ''));
-        if (said !== null && said !== rec.state && said !== 'waiting') {
-          logger.error('late webhook contradicts a final order; order left unchanged', { orderId: rec.id, outOrderNo: rec.outOrderNo, state: rec.state, status: details.status });
-        }
-        return view(rec);
+        noteOnClosed(rec, details, 'webhook');
+        return view(recordOf(rec.id));
       }
       apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
       poller.track(rec.id);
       fetchFinalDetails(finalDetails, rec.id);
       return view(recordOf(rec.id));
+    },
+
+    /** The late outcomes of closed orders (money taken after closing): their list, handling and the sweep's reads. */
+    late,
+
+    /** The provider answered a query about a closed order (the reconciliation sweep): recorded if it contradicts it. */
+    noteProviderReport(id: number, details: PosOrderDetails, source: LateSource): OrderView {
+      const rec = recordOf(id);
+      if (isFinalState(rec.state)) noteOnClosed(rec, details, source);
+      return view(recordOf(id));
+    },
+
+    /** The cashier settled a late outcome with the customer (tickets given, or refund to be arranged). */
+    markLateHandled(id: number, h: Omit<MarkLateHandled, 'id'>): OrderView {
+      const rec = recordOf(id);
+      late.markHandled(rec, h, now());
+      changed(rec);
+      events.emit('late', { orderId: id });
+      return view(recordOf(id));
     },
 
     /** After a start: every order that is not final picks up where it stopped. */
