@@ -9,3 +9,5 @@ export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './
 export { productInfoFor, maskAccount } from './sale-wire';
 export { createOrdersModule } from './orders-module';
 export { createSaleMemory, nextShowTime } from './sale-memory';
+export { createLateSweep, DEFAULT_SWEEP_TUNING, type LateSweep, type SweepTuning } from './late-sweep';
+export { LateOutcomeStore, lateKindOf } from './late-outcomes';

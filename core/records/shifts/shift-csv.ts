@@ -30,7 +30,7 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
   rows.push(['orders', 'provider_fees', '', koboToNairaString(t.providerFeesKobo)]);
   rows.push(['orders', 'card_total', '', koboToNairaString(takenKobo(r))]);
   if (t.topups.available) for (const l of t.topups.lines) rows.push(['topups', l.state, l.count, koboToNairaString(l.amountKobo)]);
-  for (const i of t.paidAfterClosing.items) rows.push(['paid_after_closing', `${i.ref} (was ${i.closedAs}${i.payNo ? `, payment ${i.payNo}` : ''})`, 1, koboToNairaString(i.amountKobo)]);
+  for (const i of t.paidAfterClosing.items) rows.push(['paid_after_closing', `${i.ref} (was ${i.closedAs}${i.payNo ? `; payment ${i.payNo}` : ''})`, 1, koboToNairaString(i.amountKobo)]);
   if (t.sweep) rows.push(['sweep', `checked ${t.sweep.checked} closed orders with the provider`, t.sweep.paidAfterClosing, '']);
   for (const i of t.openItems) rows.push([`open_${i.kind}`, `${i.ref} (${i.label})`, 1, koboToNairaString(i.amountKobo)]);
   const csv = toCsv(rows);
