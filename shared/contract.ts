@@ -10,6 +10,7 @@ import { programmeCalls, programmeEvents } from './contract-programme';
 import { hubCalls, hubEvents } from './contract-hub-link';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
+import { lateCalls, lateEvents } from './contract-late';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
 import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
@@ -120,6 +121,7 @@ export const calls = {
   ...statusCalls,
   ...settingsCalls,
   ...orderCalls,
+  ...lateCalls,
   ...terminalCalls,
   ...demoCalls,
   ...topupCalls,
@@ -130,7 +132,7 @@ export const calls = {
   ...programmeCalls,
   ...hubCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents } satisfies EventsSpec;
+export const events = { ...coreEvents, ...lateEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

@@ -63,6 +63,8 @@ describe('a shift in the Demo profile', () => {
     const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
     expect(z.report).toMatchObject({ kind: 'Z', id: expect.any(Number), shift: { id: shift.id, closedAt: expect.any(Number) } });
     expect(z.report.totals.paid.count).toBe(2);
+    // The reconciliation sweep ran before the Z report: the failed and the cancelled sale were asked about again.
+    expect(z.report.totals.sweep).toMatchObject({ checked: 2, paidAfterClosing: 0, incomplete: null });
     expect(await call(core, 'shift.current', {})).toEqual({ shift: null });
     const list = await call<ZReportSummary[]>(core, 'shift.reports', {});
     expect(list).toMatchObject([{ id: z.report.id, cashier: 'Ngozi Eze', paid: { count: 2, amountKobo: 550_000 }, openCount: 1 }]);
@@ -88,6 +90,8 @@ describe('a shift in the Demo profile', () => {
     expect(lines).toContain('orders,failed,1,3500.00');
     expect(lines).toContain('shift,opening_float,,5000.00');
     expect(lines).toContain(`open_order,${open.outOrderNo} (Waiting for payment),1,2000.00`);
+    expect(lines).toContain('sweep,checked 2 closed orders with the provider,0,');
+    expect(lines).toContain('orders,paid_after_closing,0,0.00');
 
     // The next shift starts from nothing; the receipt of an order sold in the first names its cashier.
     await call(core, 'shift.open', { cashier: 'Tunde Bakare', openingFloat: '' });
