@@ -107,7 +107,7 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
       }
       const notice: RecoveryNotice = {
         kind: 'restore-finished',
-        message: `The journal was restored from the backup of ${formatLagosDateTime(chosen.at)}. The journal in use before was backed up as ${safety}. ${salesAfter(countSalesAfter(join(service.folder, safety), chosen.at), formatLagosDateTime(chosen.at))} are not in it: their order numbers are on the printed receipts, and the provider can be asked for them.`,
+        message: `The journal was restored from the backup of ${formatLagosDateTime(chosen.at)}. The journal in use before was backed up as ${safety}. ${salesAfter(countSalesAfter(join(service.folder, safety), chosen.at), formatLagosDateTime(chosen.at))} are not in it: their sale numbers are on the printed receipts, and the provider can be asked for them.`,
         keptAs: join(service.folder, safety),
         at: ctx.clock.now(),
       };
@@ -149,8 +149,8 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
         kind: 'journal-damaged',
         message: `The sales journal was damaged (${problem}) and has been kept aside unchanged. CounterPay started a new, empty journal so you can keep selling. ${
           latest
-            ? `A manager should restore the latest backup, of ${after} (Settings → Backups → Restore). ${salesAfter(missing, after)} are not in that backup${missing === null ? ' (the damaged journal cannot tell how many)' : ''}: their order numbers are on the printed receipts, and the provider can be asked for them.`
-            : 'There is no backup to restore: the sales on the printed receipts can be looked up with the provider by their order numbers.'
+            ? `A manager should restore the latest backup, of ${after} (Settings → Backups → Restore). ${salesAfter(missing, after)} are not in that backup${missing === null ? ' (the damaged journal cannot tell how many)' : ''}: their sale numbers are on the printed receipts, and the provider can be asked for them.`
+            : 'There is no backup to restore: the sales on the printed receipts can be looked up with the provider by their sale numbers.'
         }`,
         keptAs,
         at: ctx.clock.now(),

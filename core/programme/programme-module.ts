@@ -4,7 +4,7 @@
 // through replaceProgramme, the same path the CSV import takes; the seat check is a plug.
 import type { programmeCalls } from '../../shared/contract-programme';
 import { AppError, issueFields, validationError } from '../../shared/errors';
-import { SaleInputSchema, splitSeats, type OrderView, type SaleInput } from '../../shared/orders';
+import { bookingFeeForSale, SaleInputSchema, splitSeats, type OrderView, type SaleInput } from '../../shared/orders';
 import {
   ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme, type ProgrammeSource, type ProgrammeSummary, type ShowView,
 } from '../../shared/programme';
@@ -98,7 +98,7 @@ export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 
         const tickets = seats === '' ? 0 : splitSeats(seats).length;
         const input: SaleInput = {
           filmName: show.filmName, filmTitle: show.filmTitle, showDate: show.date, showTime: show.time,
-          seats, tickets, priceKobo: type.priceKobo, bookingFeeKobo: type.bookingFeeKobo * tickets, sn: a.sn,
+          seats, tickets, priceKobo: type.priceKobo, bookingFeeKobo: bookingFeeForSale(tickets, type.bookingFeeKobo), sn: a.sn,
         };
         const checked = SaleInputSchema.safeParse(input);
         if (!checked.success) {

@@ -116,7 +116,7 @@ export function OrdersScreen() {
 
           <form className="card order-search" role="search" aria-label="Find orders" onSubmit={(e) => { e.preventDefault(); searchText(text, true); }}>
             <div className="field order-search-text">
-              <label htmlFor="order-search-text">Find an order: order number (or its last digits), film, seat, or amount</label>
+              <label htmlFor="order-search-text">Find an order: sale number (or its last digits), provider order or payment number, film, seat, or amount</label>
               <div className="with-button">
                 <input id="order-search-text" type="search" value={text} placeholder="for example 0042, Avengers, F7 or 5200" autoComplete="off" spellCheck={false} onChange={(e) => searchText(e.target.value)} />
                 {text && (
@@ -214,7 +214,7 @@ function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: Ord
       <thead>
         <tr>
           <th scope="col">{showDate ? 'When' : 'Time'}</th>
-          <th scope="col">Order number</th>
+          <th scope="col">Sale number</th>
           <th scope="col">Film</th>
           <th scope="col">Seats</th>
           <th scope="col" className="num">

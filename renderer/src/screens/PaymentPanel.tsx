@@ -1,5 +1,5 @@
 // The payment view after Charge: the live state in big words, what to tell the customer, the time
-// left, the amount and order number to read out, and at the end the outcome with what to do next.
+// left, the amount and sale number to read out, and at the end the outcome with what to do next.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
@@ -111,7 +111,7 @@ export function PaymentPanel() {
           We do not know yet whether the card was charged. Do not charge again: CounterPay keeps checking, or press Check now.
         </Banner>
       )}
-      {s.retriedFrom && !final && <p className="hint">New try of order {s.retriedFrom}, with a new order number.</p>}
+      {s.retriedFrom && !final && <p className="hint">New try of sale {s.retriedFrom}, with a new sale number.</p>}
 
       <dl className="pay-facts">
         <div className="pay-fact-amount">
@@ -119,7 +119,7 @@ export function PaymentPanel() {
           <dd data-testid="payment-amount">{formatNaira(order.amountKobo)}</dd>
         </div>
         <div className="pay-fact-order">
-          <dt>Order number</dt>
+          <dt>Sale number</dt>
           <dd data-testid="out-order-no">{order.outOrderNo}</dd>
         </div>
       </dl>
@@ -157,7 +157,7 @@ export function PaymentPanel() {
           </button>
         )}
       </div>
-      {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number.</p>}
+      {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new sale number.</p>}
       {s.actionMessage && (
         <Banner tone="bad" role="alert">
           {s.actionMessage}

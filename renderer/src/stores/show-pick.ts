@@ -1,6 +1,6 @@
 // The Sell screen's show picker as pure rules: which shows the list holds for what was typed, what
 // a sale of a picked show costs (booking fee per ticket), and when a show starts in cashier words.
-import { splitSeats } from '../../../shared/orders';
+import { bookingFeeForSale, splitSeats } from '../../../shared/orders';
 import { matchesShow, tidySeats, type ShowView, type TicketType } from '../../../shared/programme';
 import { lagosDate } from '../../../shared/time';
 
@@ -33,7 +33,7 @@ export function showSaleAmounts(type: TicketType, typedSeats: string): ShowSaleA
   const seats = tidySeats(typedSeats);
   const tickets = seats === '' ? 0 : splitSeats(seats).length;
   const ticketsKobo = tickets * type.priceKobo;
-  const bookingFeeKobo = tickets * type.bookingFeeKobo;
+  const bookingFeeKobo = bookingFeeForSale(tickets, type.bookingFeeKobo);
   return { tickets, seats, ticketsKobo, bookingFeeKobo, totalKobo: ticketsKobo + bookingFeeKobo };
 }
 

@@ -170,8 +170,8 @@ function OrderHistory({ id }: { id: string }) {
               <div><dt>Amount</dt><dd>{formatNaira(d.order.amountKobo)}</dd></div>
               <div><dt>Counter</dt><dd>{d.order.counterName} (branch {d.order.branch})</dd></div>
               <div><dt>Cashier</dt><dd>{d.order.cashier ?? '—'}</dd></div>
-              <div><dt>Counter reference</dt><dd>{d.order.reference}</dd></div>
-              <div><dt>Order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
+              <div><dt>Sale number</dt><dd>{d.order.reference}</dd></div>
+              <div><dt>Provider order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
               <div><dt>Payment number</dt><dd>{d.order.payNo ?? '—'}</dd></div>
               <div><dt>Film</dt><dd>{d.order.filmTitle ?? d.order.filmName ?? '—'}</dd></div>
               <div><dt>Show</dt><dd>{[d.order.showDate, d.order.showTime].filter(Boolean).join(' ') || '—'}</dd></div>
