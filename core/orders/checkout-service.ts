@@ -184,6 +184,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (!['failed', 'expired', 'cancelled'].includes(rec.state)) {
         throw new AppError('CONFLICT', `This sale is ${rec.state}: only a failed, expired or cancelled sale can be started again.`, { id, state: rec.state });
       }
+      if (run.late.get(id)?.kind === 'paid-after-closing') {
+        throw new AppError('CONFLICT', 'The customer was debited for this sale after it was closed: do not charge again. Hand over the tickets (print the receipt).', { id });
+      }
       return newSale(rec.sale, id);
     },
 

@@ -32,6 +32,7 @@ describe('paid after closing', () => {
     expect(h.svc.history(v.id).at(-1)).toMatchObject({ from: state, to: state, note: expect.stringMatching(/^Paid after closing: the provider reports SUCCESS for ₦7,100\.00 \(payment PAY/) });
     expect(lateOutcomeText(after.late!)).toMatch(/^Paid after it was closed: ₦7,100\.00 was taken from the customer's card at \d\d:\d\d \(payment PAY\w+\)\. If the customer is still here, hand over the tickets/);
     expect(h.svc.late.list()).toMatchObject({ unhandled: 1, items: [{ orderId: v.id, outOrderNo: v.outOrderNo }] });
+    await expect(h.svc.retrySale(v.id)).rejects.toThrow(/debited for this sale after it was closed: do not charge again/);
     // The same word again changes nothing.
     h.svc.onWebhook(details);
     expect(lates).toEqual([v.id]);
