@@ -197,7 +197,7 @@ const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-0
 
 export const OrderSearchSchema = z
   .object({
-    /** outOrderNo, orderNo, payNo (prefixes), film (part of the name or title), a seat, or an amount in naira. */
+    /** outOrderNo, orderNo, payNo (prefixes), the card's last four digits, film (part of the name or title), a seat, or an amount in naira. */
     text: z.string().trim().max(100, 'At most 100 characters').default(''),
     states: z.array(OrderState).max(8).default([]),
     /** Lagos calendar days, inclusive. */
@@ -208,6 +208,8 @@ export const OrderSearchSchema = z
     limit: z.number().int().min(1).max(SEARCH_PAGE_MAX).default(50),
     /** Demo sales are play money: left out in a real profile unless asked for (the Demo profile shows them). */
     includeDemo: z.boolean().optional(),
+    /** Only sales the provider paid after the counter closed them (handled or not). */
+    paidAfterClosing: z.boolean().optional(),
   })
   .strict()
   .refine((a) => !a.from || !a.to || a.from <= a.to, { path: ['to'], message: 'The end date is before the start date' });

@@ -115,6 +115,12 @@ describe('a shift in the Demo profile', () => {
     expect(ids(await search({ text: a.outOrderNo.toLowerCase() }))).toEqual([a.id]);
     expect(ids(await search({ text: a.orderNo! }))).toEqual([a.id]);
     expect(ids(await search({ text: a.payNo! }))).toEqual([a.id]);
+    // The card's last four digits (the provider's masked account), as the customer reads them off their bank alert.
+    const four = a.senderAccount!.replace(/\D/g, '').slice(-4);
+    expect(four).toMatch(/^\d{4}$/);
+    expect(ids(await search({ text: four }))).toContain(a.id);
+    expect(ids(await search({ text: four, states: ['paid'] })).every((id) => [a.id, c.id].includes(id))).toBe(true);
+    expect(await search({ paidAfterClosing: true })).toMatchObject({ total: 0 });
     expect(ids(await search({ text: 'dune' }))).toEqual([b.id]);
     expect(ids(await search({ text: 'g12' }))).toEqual([b.id]);
     expect(ids(await search({ text: 'G1' }))).toEqual([]); // a seat matches whole, not G12

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lateOutcomeText } from '../../../shared/late-payments';
 import { checkoutHarness, type CheckoutHarness } from '../../helpers/orders-harness';
+import { OrderTextIndex, searchOrders } from '../../../core/orders';
 
 let h: CheckoutHarness;
 afterEach(async () => h?.close());
@@ -33,6 +34,14 @@ describe('paid after closing', () => {
     expect(lateOutcomeText(after.late!)).toMatch(/^Paid after it was closed: ₦7,100\.00 was taken from the customer's card at \d\d:\d\d \(payment PAY\w+\)\. If the customer is still here, hand over the tickets/);
     expect(h.svc.late.list()).toMatchObject({ unhandled: 1, items: [{ orderId: v.id, outOrderNo: v.outOrderNo }] });
     await expect(h.svc.retrySale(v.id)).rejects.toThrow(/debited for this sale after it was closed: do not charge again/);
+    // Orders finds it: by the filter, by its late payment number, by the card's last four digits.
+    const index = new OrderTextIndex(h.db);
+    index.catchUp();
+    index.refresh(v.id);
+    const find = (q: { text?: string; paidAfterClosing?: boolean }) => searchOrders(h.db, { text: '', states: [], limit: 50, ...q }).ids;
+    expect(find({ paidAfterClosing: true })).toEqual([v.id]);
+    expect(find({ text: details.payNo! })).toEqual([v.id]);
+    expect(find({ text: '6789' })).toEqual([v.id]);
     // The same word again changes nothing.
     h.svc.onWebhook(details);
     expect(lates).toEqual([v.id]);
