@@ -4,7 +4,7 @@
 // state; each record and its handling is an order event in the journal and goes to the Hub's outbox
 // (`order.late`, `order.late.handled`) in the same transaction.
 import type { Db } from '../db';
-import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../hub-link';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import type { HandledHow, LateItem, LateKind, LateOutcome, LateSource, MarkLateHandled } from '../../shared/late-payments';
 import { HANDLED_HOW_LABELS } from '../../shared/late-payments';
 import { formatNaira } from '../../shared/money';

@@ -8,8 +8,15 @@ import { systemTimers } from '../lib';
 import { createLateSweep, type SweepTuning } from './late-sweep';
 import type { Connectivity } from '../../shared/orders';
 import { AppError } from '../../shared/errors';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import type { TerminalLink } from '../terminal';
+import type { PosClient } from '../provider';
+import type { CheckoutService } from './checkout-service';
 import { createSaleMemory } from './sale-memory';
+
+/** What the orders module takes of the core: the checkout (built by the root, shared), the terminal. */
+export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock' | 'logger'> & { checkout: CheckoutService; terminal: Pick<TerminalLink, 'getState'>; pos: PosClient };
 
 export interface OrdersModuleDeps {
   /** The sale queue changed (its length, online or not). */
@@ -17,7 +24,7 @@ export interface OrdersModuleDeps {
   sweep?: Partial<SweepTuning>;
 }
 
-export function createOrdersModule(ctx: Pick<ModuleContext, 'checkout' | 'store' | 'events' | 'clock' | 'terminal' | 'pos' | 'logger'>, deps: OrdersModuleDeps) {
+export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
   const { checkout, events } = ctx;
   const sweep = createLateSweep({ checkout, getPos: () => ctx.pos, now: () => ctx.clock.now(), timers: systemTimers, logger: ctx.logger, ...(deps.sweep ? { tuning: deps.sweep } : {}) });
   checkout.on('late', () => events.emit('orders.lateChanged', checkout.late.list()));

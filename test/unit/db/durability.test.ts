@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../../core/db/database';
-import { journalPath, openJournalChecked, swapInJournal } from '../../../core/backup/journal-file';
+import { journalPath, openJournalChecked, swapInJournal } from '../../../core/data-folder/journal-file';
+import { SCHEMA } from '../../../core/schema';
 import { createBackupService } from '../../../core/backup/backup-service';
 import { memoryLogger } from '../../../shared/logger';
 
@@ -60,9 +61,9 @@ const temp = () => mkdtempSync(join(tmpdir(), 'counterpay-durability-'));
 describe('the journal on open', () => {
   it('runs in WAL with synchronous = FULL, foreign keys on and a busy timeout, on every way it is opened', () => {
     const dir = temp();
-    const direct = openDatabase(join(dir, 'direct.db'));
+    const direct = openDatabase(join(dir, 'direct.db'), { migrations: SCHEMA });
     dbs.push(direct);
-    const checked = openJournalChecked(dir, Date.now()).db;
+    const checked = openJournalChecked(dir, Date.now(), SCHEMA).db;
     dbs.push(checked);
     for (const db of [direct, checked]) {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -76,7 +77,7 @@ describe('the journal on open', () => {
 describe('flushes', () => {
   it('a backup: the copy is flushed before it is renamed into place, and the rename is flushed before it is reported', async () => {
     const dir = temp();
-    const { db } = openJournalChecked(dir, 0);
+    const { db } = openJournalChecked(dir, 0, SCHEMA);
     dbs.push(db);
     const service = createBackupService({ db, dataDir: dir, clock: { now: () => Date.parse('2026-11-02T09:00:00Z') }, logger: memoryLogger(), secondFolder: () => null });
     steps.length = 0;
@@ -92,7 +93,7 @@ describe('flushes', () => {
 
   it('a restore: the staged copy, then the intent, then the folder are flushed before the journal is replaced; the folder again after', async () => {
     const dir = temp();
-    const { db } = openJournalChecked(dir, 0);
+    const { db } = openJournalChecked(dir, 0, SCHEMA);
     const service = createBackupService({ db, dataDir: dir, clock: { now: () => Date.parse('2026-11-02T09:00:00Z') }, logger: memoryLogger(), secondFolder: () => null });
     const b = await service.backupNow('manual');
     db.close();
@@ -116,7 +117,7 @@ describe('flushes', () => {
     expect(folder).toBeLessThan(aside);
     expect(aside).toBeLessThan(swap);
     expect(steps.slice(swap + 1)).toContain(`fsync dir ${dirName}`);
-    const reopened = openDatabase(journalPath(dir));
+    const reopened = openDatabase(journalPath(dir), { migrations: SCHEMA });
     dbs.push(reopened);
     expect(reopened.pragma('synchronous', { simple: true })).toBe(2);
   });
