@@ -11,6 +11,7 @@ import { hubCalls, hubEvents } from './contract-hub-link';
 import { integrationCalls, integrationEvents } from './contract-integrations';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
+import { lateCalls, lateEvents } from './contract-late';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
 import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
@@ -119,6 +120,7 @@ export const calls = {
   ...statusCalls,
   ...settingsCalls,
   ...orderCalls,
+  ...lateCalls,
   ...terminalCalls,
   ...demoCalls,
   ...topupCalls,
@@ -130,7 +132,7 @@ export const calls = {
   ...hubCalls,
   ...integrationCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents, ...integrationEvents } satisfies EventsSpec;
+export const events = { ...coreEvents, ...lateEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents, ...integrationEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

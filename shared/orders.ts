@@ -2,6 +2,7 @@
 // order's states in cashier words, the order view and its history. zod only.
 import { z } from 'zod';
 import { RecordProfile } from './record-profile';
+import { LateOutcomeSchema } from './late-payments';
 
 const MAX_TICKETS = 50;
 /** A typo guard, not a business rule: no single ticket costs more than ₦10,000,000. */
@@ -210,6 +211,8 @@ export const OrderViewSchema = z.object({
   retryOf: z.number().int().optional(),
   /** The profile the sale was made under (Demo sales are play money). */
   profile: RecordProfile.optional(),
+  /** A provider outcome that contradicts this closed order (paid after closing), and its handling. */
+  late: LateOutcomeSchema.optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 

@@ -37,6 +37,8 @@ export function shiftTotals(orders: OrderJournalReads, topups: TopupTotalsSource
     bookingFeesKobo: paidRow?.bookingFeesKobo ?? 0,
     providerFeesKobo: paidRow?.providerFeesKobo ?? 0,
     paidLate: orders.paidLate(from, to, scope),
+    paidAfterClosing: orders.paidAfterClosing(from, to, scope),
+    sweep: null,
     topups: topups.totals(from, to, scope),
     openItems: [...openItems, ...topups.open(to, scope)].slice(0, MAX_OPEN_ITEMS),
     shows: orders.paidByShow(from, to, scope),

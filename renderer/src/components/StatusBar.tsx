@@ -9,6 +9,7 @@ import { PROFILE_LABELS } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
 import { HUB_PILL_TONE, hubPillHint, hubPillText } from '../stores/hub-text';
 import { call } from '../transport/bridge';
+import { LateCountPill } from './LatePaymentAlert';
 
 type Provider = StatusSnapshot['provider'];
 
@@ -88,6 +89,7 @@ export function StatusBar() {
       <span className="pill" data-tone={status.terminal.state === 'connected' || status.terminal.state === 'manual' ? 'good' : 'warn'} title={status.terminal.detail}>
         {terminalText}
       </span>
+      <LateCountPill />
       <span className="pill" data-tone={status.queue.length > 0 ? 'warn' : 'neutral'}>
         Queue: {status.queue.length}
         {status.queue.online ? '' : ' · offline'}

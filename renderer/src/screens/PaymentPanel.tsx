@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
+import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
 import { STATE_SYMBOL, STATE_TONE } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
 import { useSale } from '../stores/sale-store';
@@ -71,7 +72,8 @@ export function PaymentPanel() {
   const tone = STATE_TONE[order.state];
   const timer = timerText(order, now);
   const sale = order.sale;
-  const retryable = order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired';
+  // A sale paid after it was closed is never charged again.
+  const retryable = (order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired') && !order.late;
 
   return (
     <section ref={panelRef} className="payment" data-tone={tone} aria-labelledby="payment-title" data-testid="payment">
@@ -101,6 +103,12 @@ export function PaymentPanel() {
           <strong>{final ? 'Why: ' : 'Note: '}</strong>
           {order.reason}
         </p>
+      )}
+      {order.late && (
+        <Banner tone={order.late.handled ? 'info' : 'bad'} role="alert" data-testid="payment-late">
+          {lateOutcomeText(order.late)}
+          {order.late.handled && ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
+        </Banner>
       )}
       {order.state === 'queued' && (
         <Banner tone="warn">

@@ -56,6 +56,8 @@ describe('a shift in the Demo profile', () => {
     const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
     expect(z.report).toMatchObject({ kind: 'Z', id: expect.any(Number), shift: { id: shift.id, closedAt: expect.any(Number) } });
     expect(z.report.totals.paid.count).toBe(2);
+    // The reconciliation sweep ran before the Z report: the failed and the cancelled sale were asked about again.
+    expect(z.report.totals.sweep).toMatchObject({ checked: 2, paidAfterClosing: 0, incomplete: null });
     expect(await call(core, 'shift.current', {})).toEqual({ shift: null });
     const list = await call<ZReportSummary[]>(core, 'shift.reports', {});
     expect(list).toMatchObject([{ id: z.report.id, cashier: 'Ngozi Eze', paid: { count: 2, amountKobo: 550_000 }, openCount: 1 }]);
@@ -81,6 +83,8 @@ describe('a shift in the Demo profile', () => {
     expect(lines).toContain('orders,failed,1,3500.00');
     expect(lines).toContain('shift,opening_float,,5000.00');
     expect(lines).toContain(`open_order,${open.outOrderNo} (Waiting for payment),1,2000.00`);
+    expect(lines).toContain('sweep,checked 2 closed orders with the provider,0,');
+    expect(lines).toContain('orders,paid_after_closing,0,0.00');
 
     // The next shift starts from nothing; the receipt of an order sold in the first names its cashier.
     await call(core, 'shift.open', { cashier: 'Tunde Bakare', openingFloat: '' });
@@ -103,6 +107,12 @@ describe('a shift in the Demo profile', () => {
     expect(ids(await search({ text: a.outOrderNo.toLowerCase() }))).toEqual([a.id]);
     expect(ids(await search({ text: a.orderNo! }))).toEqual([a.id]);
     expect(ids(await search({ text: a.payNo! }))).toEqual([a.id]);
+    // The card's last four digits (the provider's masked account), as the customer reads them off their bank alert.
+    const four = a.senderAccount!.replace(/\D/g, '').slice(-4);
+    expect(four).toMatch(/^\d{4}$/);
+    expect(ids(await search({ text: four }))).toContain(a.id);
+    expect(ids(await search({ text: four, states: ['paid'] })).every((id) => [a.id, c.id].includes(id))).toBe(true);
+    expect(await search({ paidAfterClosing: true })).toMatchObject({ total: 0 });
     expect(ids(await search({ text: 'dune' }))).toEqual([b.id]);
     expect(ids(await search({ text: 'g12' }))).toEqual([b.id]);
     expect(ids(await search({ text: 'G1' }))).toEqual([]); // a seat matches whole, not G12

@@ -55,6 +55,8 @@ export const Z_REPORT: ShiftReport = {
     from: Date.UTC(2026, 10, 21, 13, 0, 0),
     to: Date.UTC(2026, 10, 21, 21, 45, 0),
     shows: [],
+    paidAfterClosing: { count: 0, amountKobo: 0, items: [] },
+    sweep: null,
     paid: { count: 12, amountKobo: 6_240_000 },
     failed: { count: 2, amountKobo: 540_000 },
     cancelled: { count: 1, amountKobo: 250_000 },
