@@ -6,7 +6,8 @@
 import type { SweepResult } from '../../shared/late-payments';
 import type { Logger } from '../../shared/logger';
 import { isAppError } from '../../shared/errors';
-import { TokenBucket, type Timers } from '../lib';
+import { TokenBucket } from '../../shared/token-bucket';
+import type { Timers } from '../lib';
 import type { PosClient } from '../provider';
 import type { CheckoutService } from './checkout-service';
 
