@@ -26,6 +26,18 @@ function searchQuery(q: URLSearchParams, scoped: URLSearchParams): URLSearchPara
   return query;
 }
 
+/** The filters behind "More filters" (open when one of them is set). */
+const MORE_FILTERS: (keyof OrderFilterForm)[] = ['film', 'seat', 'amount', 'cashier', 'counterId', 'state', 'from', 'to', 'practice'];
+
+function TextField({ x, f, set }: { x: (typeof TEXT_FIELDS)[number]; f: OrderFilterForm; set: (k: keyof OrderFilterForm, v: string) => void }) {
+  return (
+    <div className="field">
+      <label htmlFor={`f-${x.k}`}>{x.label}{x.hint ? <span className="hint"> ({x.hint})</span> : null}</label>
+      <input id={`f-${x.k}`} value={f[x.k] ?? ''} inputMode={x.inputMode} onChange={(e) => set(x.k, e.target.value)} autoComplete="off" />
+    </div>
+  );
+}
+
 function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilterForm; counters: { id: string; name: string }[]; onSearch: (f: OrderFilterForm) => void; problem: string | null }) {
   const [f, setF] = useState<OrderFilterForm>(initial);
   const set = (k: keyof OrderFilterForm, v: string) => setF((x) => ({ ...x, [k]: v }));
@@ -36,43 +48,44 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
   return (
     <form className="card filters" onSubmit={submit} role="search" aria-label="Search orders">
       <div className="filter-grid">
-        {TEXT_FIELDS.map((x) => (
-          <div className="field" key={x.k}>
-            <label htmlFor={`f-${x.k}`}>{x.label}{x.hint ? <span className="hint"> ({x.hint})</span> : null}</label>
-            <input id={`f-${x.k}`} value={f[x.k] ?? ''} inputMode={x.inputMode} onChange={(e) => set(x.k, e.target.value)} autoComplete="off" />
-          </div>
-        ))}
-        <div className="field">
-          <label htmlFor="f-counterId">Counter</label>
-          <select id="f-counterId" value={f.counterId ?? ''} onChange={(e) => set('counterId', e.target.value)}>
-            <option value="">Any counter</option>
-            {counters.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-state">State</label>
-          <select id="f-state" value={f.state ?? ''} onChange={(e) => set('state', e.target.value)}>
-            <option value="">Any state</option>
-            {ORDER_STATES.map((s) => <option key={s} value={s}>{statePill(s).label}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-from">From (day)</label>
-          <input id="f-from" type="date" value={f.from ?? ''} onChange={(e) => set('from', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="f-to">To (day, included)</label>
-          <input id="f-to" type="date" value={f.to ?? ''} onChange={(e) => set('to', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="f-practice">Demo and Sandbox sales</label>
-          <select id="f-practice" value={f.practice ?? 'exclude'} onChange={(e) => set('practice', e.target.value)}>
-            <option value="exclude">Leave out</option>
-            <option value="include">Include</option>
-            <option value="only">Only these</option>
-          </select>
-        </div>
+        <TextField x={TEXT_FIELDS[0]!} f={f} set={set} />
       </div>
+      <details className="more-filters" open={MORE_FILTERS.some((k) => initial[k])}>
+        <summary>More filters</summary>
+        <div className="filter-grid">
+          {TEXT_FIELDS.slice(1).map((x) => <TextField key={x.k} x={x} f={f} set={set} />)}
+          <div className="field">
+            <label htmlFor="f-counterId">Counter</label>
+            <select id="f-counterId" value={f.counterId ?? ''} onChange={(e) => set('counterId', e.target.value)}>
+              <option value="">Any counter</option>
+              {counters.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-state">State</label>
+            <select id="f-state" value={f.state ?? ''} onChange={(e) => set('state', e.target.value)}>
+              <option value="">Any state</option>
+              {ORDER_STATES.map((s) => <option key={s} value={s}>{statePill(s).label}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-from">From (day)</label>
+            <input id="f-from" type="date" value={f.from ?? ''} onChange={(e) => set('from', e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="f-to">To (day, included)</label>
+            <input id="f-to" type="date" value={f.to ?? ''} onChange={(e) => set('to', e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="f-practice">Demo and Sandbox sales</label>
+            <select id="f-practice" value={f.practice ?? 'exclude'} onChange={(e) => set('practice', e.target.value)}>
+              <option value="exclude">Leave out</option>
+              <option value="include">Include</option>
+              <option value="only">Only these</option>
+            </select>
+          </div>
+        </div>
+      </details>
       {problem ? <Banner tone="bad">{problem}</Banner> : null}
       <div className="actions">
         <button className="primary" type="submit">Search</button>
@@ -102,19 +115,19 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
         <div className="table-wrap">
           <table className="orders" data-testid="orders-table">
             <thead>
-              <tr><th scope="col">Created</th><th scope="col">Sale number</th><th scope="col">Provider order number</th><th scope="col">Counter</th><th scope="col">Cashier</th><th scope="col">Film · seats</th><th scope="col" className="num">Amount</th><th scope="col">State</th></tr>
+              <tr><th scope="col">Created</th><th scope="col">Sale number</th><th scope="col" className="num">Amount</th><th scope="col">State</th><th scope="col">Counter</th><th scope="col">Cashier</th><th scope="col">Film · seats</th><th scope="col">Provider order number</th></tr>
             </thead>
             <tbody>
               {page.orders.map((o: OrderRow) => (
                 <tr key={o.id} data-reference={o.reference}>
-                  <td>{lagosDayTime(o.createdAt)}</td>
-                  <td><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
-                  <td>{o.orderNo ?? '—'}</td>
-                  <td>{o.counterName}{headOffice ? <span className="hint"> · {o.branch}</span> : null}</td>
-                  <td>{o.cashier ?? '—'}</td>
-                  <td>{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
-                  <td className="num">{formatNaira(o.amountKobo)}</td>
-                  <td><StatePill state={o.state} practice={o.practice} /></td>
+                  <td className="o-created" data-testid="order-created">{lagosDayTime(o.createdAt)}</td>
+                  <td className="o-ref"><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
+                  <td className="num o-amount" data-testid="order-amount">{formatNaira(o.amountKobo)}</td>
+                  <td className="o-state" data-testid="order-state"><StatePill state={o.state} practice={o.practice} /></td>
+                  <td className="o-counter wrap" data-testid="order-counter">{o.counterName}{headOffice ? <span className="hint"> · {o.branch}</span> : null}</td>
+                  <td className="o-cashier wrap">{o.cashier ?? '—'}</td>
+                  <td className="o-film wrap">{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
+                  <td className="o-orderno wrap"><span className="o-label">Provider order </span>{o.orderNo ?? '—'}</td>
                 </tr>
               ))}
             </tbody>

@@ -23,13 +23,13 @@ function Tile({ label, value, sub, tone, testId }: { label: string; value: strin
 function TallyCells({ t }: { t: Tally }) {
   return (
     <>
-      <td className="num">{formatCount(t.paidCount)}</td>
-      <td className="num strong">{formatNaira(t.paidKobo)}</td>
-      <td className="num" data-zero={t.failedCount === 0 || undefined}>{formatCount(t.failedCount)}</td>
-      <td className="num" data-zero={t.cancelledCount === 0 || undefined}>{formatCount(t.cancelledCount)}</td>
-      <td className="num" data-zero={t.expiredCount === 0 || undefined}>{formatCount(t.expiredCount)}</td>
-      <td className="num" data-zero={t.openCount === 0 || undefined}>{formatCount(t.openCount)}</td>
-      <td className="num">{t.topupCount ? `${formatCount(t.topupCount)} · ${formatNaira(t.topupKobo)}` : '0'}</td>
+      <td className="num" data-label="Paid">{formatCount(t.paidCount)}</td>
+      <td className="num strong" data-label="Takings" data-testid="tally-takings">{formatNaira(t.paidKobo)}</td>
+      <td className="num" data-label="Failed" data-zero={t.failedCount === 0 || undefined}>{formatCount(t.failedCount)}</td>
+      <td className="num" data-label="Cancelled" data-zero={t.cancelledCount === 0 || undefined}>{formatCount(t.cancelledCount)}</td>
+      <td className="num" data-label="Expired" data-zero={t.expiredCount === 0 || undefined}>{formatCount(t.expiredCount)}</td>
+      <td className="num" data-label="Still open" data-zero={t.openCount === 0 || undefined}>{formatCount(t.openCount)}</td>
+      <td className="num" data-label="Top-ups">{t.topupCount ? `${formatCount(t.topupCount)} · ${formatNaira(t.topupKobo)}` : '0'}</td>
     </>
   );
 }
