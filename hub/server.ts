@@ -83,6 +83,8 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   const app = Fastify({
     loggerInstance: o.logger,
     bodyLimit: limits.otherBodyBytes,
+    // The whole request (headers and body) within 30 s; answers (the relay's streams) are not bound by it.
+    requestTimeout: 30_000,
     trustProxy: o.trustProxy?.length ? o.trustProxy : false,
     ...(o.tls ? { https: { cert: o.tls.cert, key: o.tls.key } } : {}),
   }) as unknown as FastifyInstance;
@@ -121,6 +123,10 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   await live.start();
 
   app.setValidatorCompiler(zodValidatorCompiler);
+  // Under TLS, browsers are told to keep to HTTPS. (Behind a TLS proxy, the proxy sends it.)
+  if (o.tls) app.addHook('onSend', async (_req, reply) => void reply.header('strict-transport-security', 'max-age=31536000'));
+  // A client that sends its headers slowly is cut: no socket held for minutes by a few bytes.
+  app.server.headersTimeout = 10_000;
   app.setErrorHandler((err, req, reply) => sendError(reply, err, req.log));
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ code: 'HUB_NOT_FOUND', message: 'No such Hub address.' }));
 

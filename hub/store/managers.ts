@@ -160,11 +160,28 @@ const WAIT_SQL = `(case when failures + 1 < $3 then 0 else least($5::bigint, ($4
  * forgiven when right); an attempt while the account waits, or while another check of it is running,
  * is counted and refused without checking: so 20 parallel wrong attempts count 20 and check one.
  */
+/**
+ * Unknown names are throttled like known ones (per instance), so the answers — 401, then 429 with
+ * a growing wait — never tell a real name from an unknown one.
+ */
+const unknownNames = new Map<string, { failures: number; lockedUntil: number }>();
+
+function throttleUnknown(key: string, now: number, p: ThrottlePolicy): void {
+  if (unknownNames.size > 10_000) unknownNames.clear();
+  const u = unknownNames.get(key) ?? { failures: 0, lockedUntil: 0 };
+  unknownNames.set(key, u);
+  const waiting = u.lockedUntil > now;
+  u.failures++;
+  u.lockedUntil = Math.max(u.lockedUntil, now + waitAfter(u.failures, p));
+  if (waiting) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', { retryAfterMs: Math.max(1000, u.lockedUntil - now) });
+}
+
 export async function checkLogin(db: HubDb, name: string, password: string, now: number, p: ThrottlePolicy = DEFAULT_THROTTLE): Promise<ManagerView> {
   const found = await db.query<ManagerRow>('select * from managers where name_key = $1', [nameKey(name)]);
   const m = found[0];
   const wrong = () => fail('HUB_LOGIN_FAILED', 401, 'Wrong manager name or password.');
   if (!m) {
+    throttleUnknown(nameKey(name), now, p);
     await verifyPassword(password, await dummy());
     throw wrong();
   }

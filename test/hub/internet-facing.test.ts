@@ -259,3 +259,26 @@ describe('Low: open streams are capped', () => {
     }
   });
 });
+
+describe('Low: logins do not tell real names from unknown ones', () => {
+  it('wrong passwords for a real name and for an unknown one get the same answers, 401 then 429', async () => {
+    const hub = await startTestHub({ trustProxy: ['127.0.0.1'] });
+    try {
+      await createManager(hub.db, { name: 'Real Name', password: PW, role: 'head-office', branch: null }, Date.now());
+      const answers = async (name: string, from: string) => {
+        const out: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const r = await post(`${hub.url}/api/v1/dashboard/login`, { name, password: 'wrong password 9' }, fwd(from));
+          out.push(`${r.status} ${String(r.json.message)}`);
+        }
+        return out;
+      };
+      const real = await answers('Real Name', '198.51.100.21');
+      const unknown = await answers('Nobody At All', '198.51.100.22');
+      expect(real.some((x) => x.startsWith('429'))).toBe(true);
+      expect(unknown).toEqual(real);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
