@@ -123,3 +123,58 @@ for (const size of SIZES) {
     await page.context().close();
   });
 }
+
+const BRANCH = 'B-IKEJA-LONG-MERCHANT-0001';
+const NAME = 'Ikeja <b>City</b> Mall';
+
+test('head office names a branch on Counters; every screen then shows the name, as text, at 390 and 1280; a branch manager sees only their own', async ({ browser }) => {
+  const page = await newPage(browser, SIZES[0]);
+  await login(page, hub.url, HO, '/dashboard/counters');
+  const form = page.getByTestId('branch-names');
+  await expect(form.getByLabel(`Name of branch ${BRANCH}`)).toHaveValue('');
+  await form.getByLabel(`Name of branch ${BRANCH}`).fill('   ');
+  await form.getByRole('button', { name: 'Save name' }).click();
+  await expect(form.getByRole('alert')).toContainText('type a name for the branch');
+  await form.getByLabel(`Name of branch ${BRANCH}`).fill(NAME);
+  await form.getByRole('button', { name: 'Save name' }).click();
+  await expect(form.getByRole('status')).toHaveText(`Saved: ${BRANCH} is now “${NAME}”.`);
+  await noSideways(page);
+  await both(page, 'branch-names-phone', form);
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await page.goto(`${hub.url}/dashboard/today`);
+    const th = page.locator(`[data-branch="${BRANCH}"]`).getByTestId('branch-label');
+    await expect(th).toHaveText(NAME);
+    await expect(th.locator('b')).toHaveCount(0);
+    await inView(th);
+    await expect(page.getByLabel('Branch in view').locator('option', { hasText: NAME })).toHaveCount(1);
+    await noSideways(page);
+    await page.goto(`${hub.url}/dashboard/orders`);
+    await expect(page.getByTestId('order-counter').first()).toContainText(NAME);
+    await noSideways(page);
+    await page.goto(`${hub.url}/dashboard/counters`);
+    await expect(page.getByTestId('branch-names')).toBeVisible();
+    await noSideways(page);
+    await both(page, `counters-fit-${size.width}`);
+  }
+  await page.context().close();
+
+  // A branch manager of that branch: their own branch by name, no naming form, and only their branch from the API.
+  const ho = new Manager(hub.url);
+  expect((await ho.login(HO.name, HO.password)).status).toBe(200);
+  await enroll(hub, 'Other till', 'B-OTHER');
+  expect((await ho.put('/branches/B-OTHER', { name: 'Other Branch' })).status).toBe(200);
+  const BM = { name: 'Ikeja Manager', password: 'ikeja password 123' };
+  expect((await ho.post('/managers', { ...BM, role: 'branch', branch: BRANCH })).status).toBe(200);
+  const bm = new Manager(hub.url);
+  expect((await bm.login(BM.name, BM.password)).status).toBe(200);
+  expect((await bm.get('/branches')).json).toEqual({ branches: [{ branch: BRANCH, name: NAME }] });
+  expect((await bm.put(`/branches/${BRANCH}`, { name: 'Mine' })).status).toBe(403);
+  const p2 = await newPage(browser, SIZES[0]);
+  await login(p2, hub.url, BM, '/dashboard/counters');
+  await expect(p2.getByTestId('my-branch')).toHaveText(NAME);
+  await expect(p2.getByTestId('counter-list')).toBeVisible();
+  await expect(p2.getByTestId('branch-names')).toHaveCount(0);
+  await expect(p2.getByText('Other Branch')).toHaveCount(0);
+  await p2.context().close();
+});

@@ -6,6 +6,7 @@ import { CountersViewSchema, lagosDayOf, OrderDetailSchema, OrdersPageSchema, ty
 import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
 import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, statePill, type OrderFilterForm } from '../format';
+import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
@@ -102,6 +103,7 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
     setForKey(query.toString());
     setCursors([]);
   }
+  const label = useBranchLabel();
   const cursor = cursors[cursors.length - 1];
   const q = new URLSearchParams(query);
   if (cursor) q.set('cursor', cursor);
@@ -124,7 +126,7 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
                   <td className="o-ref"><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
                   <td className="num o-amount" data-testid="order-amount">{formatNaira(o.amountKobo)}</td>
                   <td className="o-state" data-testid="order-state"><StatePill state={o.state} practice={o.practice} /></td>
-                  <td className="o-counter wrap" data-testid="order-counter">{o.counterName}{headOffice ? <span className="hint"> · {o.branch}</span> : null}</td>
+                  <td className="o-counter wrap" data-testid="order-counter">{o.counterName}{headOffice ? <span className="hint"> · {label(o.branch)}</span> : null}</td>
                   <td className="o-cashier wrap">{o.cashier ?? '—'}</td>
                   <td className="o-film wrap">{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
                   <td className="o-orderno wrap"><span className="o-label">Provider order </span>{o.orderNo ?? '—'}</td>
@@ -168,6 +170,7 @@ function Export({ query }: { query: URLSearchParams }) {
 function OrderHistory({ id }: { id: string }) {
   const r = useLoad(`order/${id}`, () => api.get(`/orders/${encodeURIComponent(id)}`, OrderDetailSchema));
   const d = r.data;
+  const label = useBranchLabel();
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle aside={<Link to="/dashboard/orders" className="button">‹ Back to the search</Link>}>
@@ -180,7 +183,7 @@ function OrderHistory({ id }: { id: string }) {
             <StatePill state={d.order.state} practice={d.order.practice} />
             <dl>
               <div><dt>Amount</dt><dd>{formatNaira(d.order.amountKobo)}</dd></div>
-              <div><dt>Counter</dt><dd>{d.order.counterName} (branch {d.order.branch})</dd></div>
+              <div><dt>Counter</dt><dd>{d.order.counterName} ({label(d.order.branch)})</dd></div>
               <div><dt>Cashier</dt><dd>{d.order.cashier ?? '—'}</dd></div>
               <div><dt>Sale number</dt><dd>{d.order.reference}</dd></div>
               <div><dt>Provider order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
@@ -221,6 +224,7 @@ export function OrdersScreen() {
   const session = useDash((s) => s.session);
   const route = useDash((s) => s.route);
   const setQuery = useDash((s) => s.setQuery);
+  const label = useBranchLabel();
   const scoped = branchQuery({ session, route });
   const counters = useLoad(`counters?${scoped}`, () => api.get('/counters', CountersViewSchema, scoped));
   const [problem, setProblem] = useState<string | null>(null);
@@ -240,7 +244,7 @@ export function OrdersScreen() {
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle><span id="screen-title">Orders</span></ScreenTitle>
-      <Filters key={`filters:${route.query}`} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${c.branch})` : ''}` }))} onSearch={onSearch} problem={problem} />
+      <Filters key={`filters:${route.query}`} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${label(c.branch)})` : ''}` }))} onSearch={onSearch} problem={problem} />
       <Results query={query} headOffice={session?.manager.role === 'head-office'} run={run} />
       <Export key={`export:${query}`} query={query} />
     </section>

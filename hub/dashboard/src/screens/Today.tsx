@@ -7,6 +7,7 @@ import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
 import { DayNav, useDay, useFollowDay } from '../components/DayNav';
 import { HourChart } from '../components/HourChart';
 import { changeText, dayLong, dayShort, formatCount, formatNaira, lastWeekSoFar } from '../format';
+import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
@@ -35,6 +36,7 @@ function TallyCells({ t }: { t: Tally }) {
 }
 
 function Breakdown({ v }: { v: TodayView }) {
+  const label = useBranchLabel();
   return (
     <section className="card" aria-labelledby="breakdown-title">
       <h2 id="breakdown-title">By branch, counter and cashier</h2>
@@ -52,7 +54,7 @@ function Breakdown({ v }: { v: TodayView }) {
               {v.branches.map((b) => (
                 <Fragment key={b.branch}>
                   <tr className="row-branch" data-branch={b.branch}>
-                    <th scope="row">Branch {b.branch}</th>
+                    <th scope="row" data-testid="branch-label">{label(b.branch)}</th>
                     <TallyCells t={b} />
                   </tr>
                   {b.counters.map((c) => (
