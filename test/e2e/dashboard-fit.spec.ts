@@ -98,6 +98,14 @@ for (const size of SIZES) {
       await inView(row.getByTestId('order-counter'));
     }
     await both(page, `orders-fit-${size.name}`);
+    // An order's history: dates in the one format for people (no ISO day), nothing sideways.
+    await page.getByRole('link', { name: `History of sale ${sales[0]!.ref}` }).click();
+    const facts = page.getByTestId('order-facts');
+    await expect(facts).toContainText(/Show\s*[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}, 19:30/);
+    expect(await page.locator('main, body').first().innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    await noSideways(page);
+    await both(page, `order-history-fit-${size.name}`);
+    await page.goBack();
     // Opening More filters shows them, still without sideways scrolling; a set filter keeps it open.
     await page.getByText('More filters').click();
     await expect(page.getByLabel(/^Film/)).toBeVisible();

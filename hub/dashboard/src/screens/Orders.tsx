@@ -5,7 +5,7 @@ import { parseNaira } from '../../../../shared/money';
 import { CountersViewSchema, lagosDayOf, OrderDetailSchema, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
 import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
-import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, statePill, type OrderFilterForm } from '../format';
+import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, showDayTime, statePill, type OrderFilterForm } from '../format';
 import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
@@ -189,7 +189,7 @@ function OrderHistory({ id }: { id: string }) {
               <div><dt>Provider order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
               <div><dt>Payment number</dt><dd>{d.order.payNo ?? '—'}</dd></div>
               <div><dt>Film</dt><dd>{d.order.filmTitle ?? d.order.filmName ?? '—'}</dd></div>
-              <div><dt>Show</dt><dd>{[d.order.showDate, d.order.showTime].filter(Boolean).join(' ') || '—'}</dd></div>
+              <div><dt>Show</dt><dd>{showDayTime(d.order.showDate, d.order.showTime)}</dd></div>
               <div><dt>Seats</dt><dd>{d.order.seats ?? '—'}{d.order.tickets ? ` (${d.order.tickets} tickets)` : ''}</dd></div>
               <div><dt>Created</dt><dd>{lagosDayTime(d.order.createdAt)}</dd></div>
             </dl>
