@@ -6,11 +6,12 @@ import type { DiskStatus, RecoveryNotice } from '../../shared/backups';
 import type { backupCalls } from '../../shared/contract-backups';
 import { AppError } from '../../shared/errors';
 import { formatLagosDateTime } from '../../shared/time';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
 import { counterCode, lagosDayCode } from '../orders';
 import { createBackupService, type Timers } from './backup-service';
 import { readDisk } from './disk-space';
-import { checkJournalFile, countSalesAfter, journalPath, swapInJournal } from './journal-file';
+import { checkJournalFile, countSalesAfter, journalPath, swapInJournal } from '../data-folder';
 
 const SECOND_FOLDER_KEY = 'backups.secondFolder';
 const NUMBER_GAP_KEY = 'backups.numberGapPending';
@@ -36,7 +37,12 @@ export interface BackupsModuleDeps {
   everyHours?: number;
 }
 
-export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps) {
+/** What backups take of the core: the open sales, which a restore would lose track of. */
+export type BackupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
+  checkout: { listOpen(): { outOrderNo: string }[] };
+};
+
+export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps) {
   const secondFolder = () => {
     const v = ctx.store.get(SECOND_FOLDER_KEY);
     return typeof v === 'string' && v ? v : null;

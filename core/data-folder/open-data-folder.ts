@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecoveryNotice } from '../../shared/backups';
 import { formatLagosDateTime } from '../../shared/time';
-import { checkJournalFile, finishInterruptedRestore, journalPath, swapInJournal } from '../backup';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
+import { checkJournalFile, finishInterruptedRestore, journalPath, swapInJournal } from './journal-file';
 import { keepLastGood, lastGoodPath, recoverJsonFile } from './json-recovery';
 import { DataDirError, prepareDataDir, tightenFileModes } from './prepare-dir';
 

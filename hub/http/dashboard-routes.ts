@@ -1,10 +1,10 @@
 // The manager's dashboard API (`/api/v1/dashboard/...`, contract in shared/hub-dashboard-contract.ts):
 // setup, login, sessions and logout; Today, the live feed, Needs attention, shifts, order search,
 // an order's history, CSV exports, counters and managers; the programme and a day's shows
-// (dashboard-programme.ts). Setup and login are anonymous; the rest is the manager audience (a session
-// cookie; every
-// write also needs the session's CSRF token header and, when the browser sends one, a same-origin
-// Origin: hooks in audiences.ts). Reads take the session's scope (hub/store/scope.ts): a branch manager sees their branch only.
+// (dashboard-programme.ts). Setup and login are anonymous; the rest is the manager audience: a
+// session cookie, and for every write the session's CSRF token header and, when the browser sends
+// one, a same-origin Origin (hooks in audiences.ts). Reads take the session's scope
+// (hub/store/scope.ts): a branch manager sees their branch only.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';

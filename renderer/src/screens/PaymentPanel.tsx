@@ -9,6 +9,7 @@ import { useSale } from '../stores/sale-store';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
+import { ChargeOrigin } from './sell/ChargeOrigin';
 import '../sell-screen.css';
 
 /** How often an open payment is re-read from main besides its events. */
@@ -113,6 +114,7 @@ export function PaymentPanel() {
       )}
       {s.retriedFrom && !final && <p className="hint">New try of sale {s.retriedFrom}, with a new sale number.</p>}
 
+      <ChargeOrigin orderId={order.id} />
       <dl className="pay-facts">
         <div className="pay-fact-amount">
           <dt>Amount</dt>

@@ -2,7 +2,7 @@
 // a sale of a picked show costs (booking fee per ticket), and when a show starts in cashier words.
 import { bookingFeeForSale, splitSeats } from '../../../shared/orders';
 import { matchesShow, tidySeats, type ShowView, type TicketType } from '../../../shared/programme';
-import { lagosDate } from '../../../shared/time';
+import { addDays, lagosDate } from '../../../shared/time';
 
 /** The shows for the typed words, in the order main gave them (soonest first). */
 export function filterShows(shows: readonly ShowView[], query: string): ShowView[] {
@@ -43,7 +43,7 @@ export function startsText(show: Pick<ShowView, 'startsAt' | 'date'>, now: numbe
   if (mins < 0) return `started ${-mins} min ago`;
   if (mins === 0) return 'starting now';
   const today = lagosDate(now);
-  const tomorrow = lagosDate(now + 86_400_000);
+  const tomorrow = addDays(today, 1);
   if (mins < 60) return `in ${mins} min`;
   if (show.date === today || mins < 6 * 60) return `in ${Math.floor(mins / 60)} h${mins % 60 ? ` ${mins % 60} min` : ''}`;
   if (show.date === tomorrow) return 'tomorrow';

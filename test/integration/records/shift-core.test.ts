@@ -1,25 +1,18 @@
 // Shifts and order search through the composed core: totals by outcome, a close that lists what is
 // still open and needs confirming, the kept Z report printed (then reprinted) and exported as CSV.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
 import { lagosDate } from '../../../shared/time';
-import type { Core } from '../../../core/app-core';
-import { escposText, startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
-import { bootCore, call, callError, nextEvent, sell } from './records-harness';
+import { escposText, type LoopbackPrinter } from '../../helpers/loopback-printer';
+import { call, callError, nextEvent, perTest, sell } from './records-harness';
 
-const cores: Core[] = [];
+const each = perTest();
 let printer: LoopbackPrinter | null = null;
-afterEach(async () => {
-  while (cores.length) await cores.pop()!.stop();
-  await printer?.stop();
-  printer = null;
-});
 
 describe('a shift in the Demo profile', () => {
   it('totals paid, failed, cancelled and open orders; closing with open ones needs confirming; the Z report is kept', async () => {
-    const { core } = await bootCore();
-    cores.push(core);
-    printer = await startLoopbackPrinter();
+    const { core } = await each.boot();
+    printer = await each.printer();
     await call(core, 'settings.setPin', { newPin: '2468' });
     await call(core, 'receipts.saveSettings', { printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80' } });
 
@@ -97,8 +90,7 @@ describe('a shift in the Demo profile', () => {
   });
 
   it('finds orders by number, film, seat and amount, filters by state and day, and pages newest first', async () => {
-    const { core } = await bootCore();
-    cores.push(core);
+    const { core } = await each.boot();
     const a = await sell(core, 'SUCCESS');
     const b = await sell(core, 'FAIL', { filmName: 'DUNE-3', filmTitle: 'Dune: Part Three', seats: 'G12', tickets: 1, priceKobo: 300_000, bookingFeeKobo: 15_000 });
     const c = await sell(core, 'SUCCESS', { seats: 'H1,H2', bookingFeeKobo: 0 });

@@ -2,7 +2,8 @@
 // order's full history as the counter recorded it; the CSV of a date range.
 import { useState, type FormEvent } from 'react';
 import { parseNaira } from '../../../../shared/money';
-import { CountersViewSchema, lagosDayOf, OrderDetailSchema, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import { CountersViewSchema, OrderDetailSchema, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import { lagosDate } from '../../../../shared/time';
 import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
 import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, showDayTime, statePill, type OrderFilterForm } from '../format';
@@ -145,7 +146,7 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
 }
 
 function Export({ query }: { query: URLSearchParams }) {
-  const today = lagosDayOf(Date.now());
+  const today = lagosDate(Date.now());
   const [from, setFrom] = useState(query.get('from') ?? today);
   const [to, setTo] = useState(query.get('to') ?? today);
   const q = new URLSearchParams(query);
