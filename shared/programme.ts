@@ -3,6 +3,7 @@
 // imported on this counter, or a version pushed by the Hub). zod only; pure rules only.
 import { z } from 'zod';
 import { RowErrorSchema } from './topups';
+import { BesideWaiting } from './orders';
 
 /** Lagos has kept West Africa Time (UTC+1) all year since 1919: no daylight saving to mind. */
 const LAGOS_OFFSET_MS = 60 * 60 * 1000;
@@ -162,6 +163,7 @@ export const ShowSaleSchema = z
     ticketType: z.string().trim().min(1, 'Choose a ticket type').max(30),
     seats: z.string().max(400, 'Too many seats in one sale'),
     sn: z.string().max(64),
+    besideWaiting: BesideWaiting,
   })
   .strict();
 export type ShowSale = z.infer<typeof ShowSaleSchema>;

@@ -9,3 +9,4 @@ export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './
 export { productInfoFor, maskAccount } from './sale-wire';
 export { createOrdersModule } from './orders-module';
 export { createSaleMemory, nextShowTime } from './sale-memory';
+export { assertCanCharge, ordersOnTerminal } from './charge-guard';

@@ -6,10 +6,13 @@ import type { Connectivity } from '../../shared/orders';
 import { AppError } from '../../shared/errors';
 import type { CoreModule, ModuleContext } from '../core-module';
 import { createSaleMemory } from './sale-memory';
+import { assertCanCharge } from './charge-guard';
 
 export interface OrdersModuleDeps {
   /** The sale queue changed (its length, online or not). */
   onConnectivity: (c: Connectivity) => void;
+  /** Is a shift open now? Charging needs one (absent: not asked). */
+  shiftOpen?: () => boolean;
 }
 
 export function createOrdersModule(ctx: Pick<ModuleContext, 'checkout' | 'store' | 'events' | 'clock' | 'terminal'>, deps: OrdersModuleDeps): CoreModule<typeof orderCalls> {
@@ -33,11 +36,16 @@ export function createOrdersModule(ctx: Pick<ModuleContext, 'checkout' | 'store'
   return {
     handlers: {
       'sale.defaults': () => films.defaults(ctx.clock.now(), ctx.terminal.getState().sn),
-      'sale.charge': (a) => checkout.sell(a),
+      'sale.charge': (a) => {
+        const { besideWaiting, ...sale } = a;
+        assertCanCharge({ open: checkout.listOpen(), sn: sale.sn, besideWaiting, shiftOpen: deps.shiftOpen });
+        return checkout.sell(sale);
+      },
       'orders.get': (a) => order(a.id),
       'orders.history': (a) => checkout.history(a.id),
       'orders.listToday': () => checkout.listToday(),
       'orders.listQueued': () => checkout.listQueued(),
+      'orders.listOpen': () => checkout.listOpen(),
       'orders.retry': (a) => checkout.retrySale(a.id),
       'orders.checkNow': (a) => checkout.checkNow(a.id),
     },

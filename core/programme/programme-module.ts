@@ -10,6 +10,7 @@ import {
 } from '../../shared/programme';
 import { lagosDate } from '../../shared/time';
 import type { CoreModule, ModuleContext } from '../core-module';
+import { assertCanCharge } from '../orders';
 import { checkProgrammeFile, programmeTemplate } from './programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
 import { runSeatCheck, type SeatCheck } from './seat-check';
@@ -22,6 +23,8 @@ const MAX_NEXT_SHOWS = 300;
 export interface ProgrammeModuleDeps {
   /** Asked before a sale whether its seats are taken on another counter; null or absent: skipped. */
   seatCheck?: () => SeatCheck | null;
+  /** Is a shift open now? Charging needs one (absent: not asked). */
+  shiftOpen?: () => boolean;
 }
 
 export type ReplaceOutcome = { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
@@ -59,9 +62,8 @@ export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 
   }
 
   function nextShows(now: number): ShowView[] {
-    const sold = store.ticketsSold();
     const rows = upcomingShows(store.showsFrom(now - SHOW_GRACE_MS, MAX_NEXT_SHOWS), now);
-    return rows.map((r) => ({ ...r, defaultTicketType: defaultTicketType(r.ticketTypes, sold.byFilm.get(r.filmName.toLowerCase()), sold.overall) }));
+    return rows.map((r) => ({ ...r, defaultTicketType: defaultTicketType(r.ticketTypes) }));
   }
 
   function showOf(id: number) {
@@ -111,6 +113,7 @@ export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 
           }
           throw validationError(out, 'Check the sale: some fields need fixing');
         }
+        assertCanCharge({ open: checkout.listOpen(), sn: a.sn, besideWaiting: a.besideWaiting, shiftOpen: deps.shiftOpen });
         const view = await checkout.sell(input);
         store.recordSale({ orderId: view.id, showKey: show.key, filmName: show.filmName, ticketType: type.name, tickets, at: clock.now() });
         if (checkout.get(view.id)?.state === 'paid') store.markPaid(view.id);

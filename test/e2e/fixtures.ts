@@ -1,5 +1,5 @@
 // Each test gets its own browser shell on a fresh data folder.
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startShellProcess, type ShellProcess } from '../helpers/browser-shell-process';
@@ -15,3 +15,16 @@ export const test = base.extend<{ shell: ShellProcess }>({
   },
 });
 export { expect };
+
+/** One call of the contract on a shell, as its page would make it (the token header); throws the error's code and message. */
+export async function callShell<T>(request: APIRequestContext, shell: ShellProcess, name: string, args: unknown = {}): Promise<T> {
+  const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'x-counterpay-token': shell.token }, data: { args } });
+  const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
+  if (!body.ok) throw new Error(`${name}: ${body.error?.code} ${body.error?.message}`);
+  return body.value as T;
+}
+
+/** Charging needs an open shift: tests about something else open one first, as the cashier would at the start of the day. */
+export async function openShift(request: APIRequestContext, shell: ShellProcess, cashier = 'Ngozi'): Promise<void> {
+  await callShell(request, shell, 'shift.open', { cashier, openingFloat: '' });
+}

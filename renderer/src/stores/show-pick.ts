@@ -37,6 +37,18 @@ export function showSaleAmounts(type: TicketType, typedSeats: string): ShowSaleA
   return { tickets, seats, ticketsKobo, bookingFeeKobo, totalKobo: ticketsKobo + bookingFeeKobo };
 }
 
+/** Where the list's choice starts: the first show that has not started (the first of all when every one has). */
+export function firstNotStarted(shows: readonly Pick<ShowView, 'startsAt'>[], now: number): number {
+  const i = shows.findIndex((s) => s.startsAt > now);
+  return i < 0 ? 0 : i;
+}
+
+/** "started 12 min ago" for a show that has started at `now`, else null. */
+export function startedText(startsAt: number, now: number): string | null {
+  const mins = Math.floor((now - startsAt) / 60_000);
+  return now >= startsAt ? (mins < 1 ? 'started just now' : `started ${mins} min ago`) : null;
+}
+
 /** "in 25 min", "started 5 min ago", "in 2 h 10 min", "tomorrow", or the date for later days. */
 export function startsText(show: Pick<ShowView, 'startsAt' | 'date'>, now: number): string {
   const mins = Math.round((show.startsAt - now) / 60_000);

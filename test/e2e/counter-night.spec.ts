@@ -1,0 +1,84 @@
+// The counter at 10 pm, in real Chromium on the Demo profile: a reload while the customer has the
+// terminal, a customer who walks away, a second charge on a terminal that still holds an unpaid
+// order. Nothing a tired cashier does may charge the wrong sale or hide one.
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { ARTIFACTS, expect, openShift, test } from './fixtures';
+
+const SN = 'DEMO-POS-0001';
+
+async function handSale(page: Page, sale: { film: string; seats: string; price: string; fee: string }): Promise<void> {
+  await page.getByLabel('Film name', { exact: true }).fill(sale.film);
+  await page.getByLabel('Film title (on the ticket)').fill(sale.film.toUpperCase());
+  await page.getByLabel('Seats', { exact: true }).fill(sale.seats);
+  await page.getByLabel('Price per ticket (₦)').fill(sale.price);
+  await page.getByLabel('Booking fee (₦)').fill(sale.fee);
+}
+
+async function shots(page: Page, name: string): Promise<void> {
+  for (const size of [{ width: 1024, height: 768 }, { width: 1366, height: 768 }]) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${size.width}-${scheme}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('a reload brings the payment on the terminal back; customer left frees the screen; a second charge names the waiting order', async ({ page, shell, request }) => {
+  await openShift(request, shell);
+  await page.goto(shell.url);
+  await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+  await expect(page.getByTestId('terminal-sn')).toContainText(SN);
+  await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+
+  // ₦13,700.00 goes to the terminal; the panel says how to end it from the terminal.
+  await handSale(page, { film: 'Gladiator II', seats: 'F7,F8', price: '6,750', fee: '200' });
+  await page.getByLabel('Seats', { exact: true }).press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await expect(page.getByTestId('payment-amount')).toHaveText('₦13,700.00');
+  const first = (await page.getByTestId('out-order-no').textContent()) ?? '';
+  await expect(page.getByTestId('cancel-hint')).toContainText('Cancel on the terminal');
+
+  // F5: the same payment comes back on the screen, not an empty form.
+  await page.reload();
+  await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await expect(page.getByTestId('out-order-no')).toHaveText(first);
+  await expect(page.getByTestId('payment-amount')).toHaveText('₦13,700.00');
+  await shots(page, 'sell-restored-payment');
+
+  // The customer walked away: the screen is free, the order still named as on the terminal.
+  await page.getByRole('button', { name: 'Customer left (keep checking)' }).click();
+  await expect(page.getByTestId('payment')).toHaveCount(0);
+  const still = page.getByTestId('still-open');
+  await expect(still).toContainText(`₦13,700.00 ${first}`);
+  await expect(still).toContainText('press Cancel on the terminal');
+
+  // The next customer: ₦4,700.00 cannot go to the same terminal while ₦13,700.00 waits on it; Enter does nothing.
+  await handSale(page, { film: 'Wicked', seats: 'G1', price: '4,500', fee: '200' });
+  await expect(page.getByTestId('total-amount')).toHaveText('₦4,700.00');
+  const charge = page.getByRole('button', { name: /^Charge ₦4,700\.00 on terminal/ });
+  await expect(charge).toBeDisabled();
+  await expect(page.locator('#charge-reason')).toHaveText(`₦13,700.00 ${first} is still on the terminal: ask the customer to cancel it there, or wait.`);
+  await page.getByLabel('Seats', { exact: true }).press('Enter');
+  await expect(page.getByTestId('payment')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: `Charge anyway: ₦13,700.00 ${first} stays on the terminal` })).toBeVisible();
+  await shots(page, 'sell-terminal-busy');
+
+  // After another reload the block is still there (restored from the core, not from the page's memory).
+  await page.reload();
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await page.getByRole('button', { name: 'Hide (payment continues)' }).click();
+  await expect(page.getByTestId('still-open')).toContainText(first);
+
+  // Cancel on the terminal ends it: the block goes, and the next sale charges.
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page.getByTestId('still-open')).toHaveCount(0);
+  await handSale(page, { film: 'Wicked', seats: 'G1', price: '4,500', fee: '200' });
+  await page.getByRole('button', { name: /^Charge ₦4,700\.00 on terminal/ }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await expect(page.getByTestId('payment-amount')).toHaveText('₦4,700.00');
+  expect(await page.getByTestId('out-order-no').textContent()).not.toBe(first);
+});
