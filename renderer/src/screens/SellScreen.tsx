@@ -130,7 +130,7 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
   const inputs = useRef<Partial<Record<DraftKey, HTMLInputElement | null>>>({});
   const check = useMemo(() => checkDraft(s.draft, sn), [s.draft, sn]);
 
-  const { terminalBusy, disabledReason, chargeLabel } = chargeState(sn, s.open, check.totalKobo);
+  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, check.totalKobo);
 
   // A field left empty is only flagged once the cashier tries to charge; a field typed wrong, as soon as they leave it.
   const errorFor = (k: DraftKey): string | undefined =>
@@ -256,7 +256,7 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         </div>
       </div>
 
-      <ChargeRow message={s.message} snError={snError} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel}
+      <ChargeRow message={s.message} snError={snError} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
         terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>
         <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
         {programme === 'has-shows' ? (

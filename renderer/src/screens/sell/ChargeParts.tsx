@@ -25,8 +25,8 @@ export function chargeState(sn: string | null, open: readonly OrderView[], total
       ? `${orderName(terminalBusy)} is still on the terminal: ask the customer to cancel it there, or wait.`
       : null;
   const amount = totalKobo !== null ? formatNaira(totalKobo) : '';
-  const chargeLabel = `Charge ${amount} ${what ? `for ${what} ` : ''}${sn ? `on terminal ${sn}` : '(no terminal yet)'}`.replace(/\s+/g, ' ');
-  return { terminalBusy, disabledReason, chargeLabel };
+  const chargeLabel = `Charge ${amount} ${what ? `for ${what}` : ''}`.replace(/\s+/g, ' ').trim();
+  return { terminalBusy, disabledReason, chargeLabel, chargeWhere: sn ? `on terminal ${sn}` : '(no terminal yet)' };
 }
 
 /** Every unfinished order but the one on the payment view: its amount, sale number, state and a way back to it. */
@@ -41,8 +41,13 @@ export function StillOpenOrders() {
       {list.map((o) => (
         <Banner key={o.id} as="div" className="open-order" tone="warn" role="status">
           <span>
-            <strong>{orderName(o)}</strong> · {ORDER_STATE_LABELS[o.state]}
-            {ON_TERMINAL_STATES.has(o.state) ? ` · still on the terminal ${o.sn}: if the customer left, press Cancel on the terminal` : ''}
+            <strong className="nowrap">{orderName(o)}</strong> · {ORDER_STATE_LABELS[o.state]}
+            {ON_TERMINAL_STATES.has(o.state) && (
+              <>
+                {' · still on the terminal '}
+                <span className="nowrap">{o.sn}</span>: if the customer left, press Cancel on the terminal
+              </>
+            )}
           </span>
           <button type="button" onClick={() => showOrder(o)}>
             Show payment
@@ -55,7 +60,7 @@ export function StillOpenOrders() {
 
 /** The message of the last charge, the terminal's error, the Charge button (or why not) and the keys hint (children). */
 export function ChargeRow(props: {
-  message: string | null; snError: string | undefined; disabledReason: string | null; busy: boolean; chargeLabel: string;
+  message: string | null; snError: string | undefined; disabledReason: string | null; busy: boolean; chargeLabel: string; chargeWhere: string;
   /** The order blocking the terminal, and the deliberate way to charge beside it. */
   terminalBusy?: OrderView | null; onChargeBeside?: (outOrderNo: string) => void; children: ReactNode;
 }) {
@@ -74,7 +79,11 @@ export function ChargeRow(props: {
       )}
       <div className="charge-row">
         <button type="submit" className="primary charge-button" disabled={!!disabledReason || props.busy} aria-describedby={disabledReason ? 'charge-reason' : undefined}>
-          {props.busy ? 'Sending to the terminal…' : props.chargeLabel}
+          {props.busy ? 'Sending to the terminal…' : (
+            <>
+              {props.chargeLabel} <span className="nowrap">{props.chargeWhere}</span>
+            </>
+          )}
           <kbd aria-hidden="true">Enter</kbd>
         </button>
         {disabledReason && (
@@ -84,7 +93,7 @@ export function ChargeRow(props: {
         )}
         {terminalBusy && props.onChargeBeside && (
           <button type="button" className="charge-beside" disabled={props.busy} onClick={() => props.onChargeBeside?.(terminalBusy.outOrderNo)}>
-            Charge anyway: {orderName(terminalBusy)} stays on the terminal
+            Charge anyway: <span className="nowrap">{orderName(terminalBusy)}</span> stays on the terminal
           </button>
         )}
         <p className="hint keys-hint">{props.children}</p>

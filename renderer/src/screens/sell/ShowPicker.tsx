@@ -114,7 +114,7 @@ function PickedShow({ sn }: { sn: string | null }) {
   const seatsRef = useRef<HTMLInputElement>(null);
   const now = useNow(true);
   const started = startedText(show.startsAt, now);
-  const { terminalBusy, disabledReason, chargeLabel } = chargeState(sn, s.open, amounts.tickets > 0 ? amounts.totalKobo : null, amounts.tickets > 0 ? `${amounts.tickets} ${type.name}` : type.name);
+  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, amounts.tickets > 0 ? amounts.totalKobo : null, amounts.tickets > 0 ? `${amounts.tickets} ${type.name}` : type.name);
 
   useEffect(() => {
     seatsRef.current?.focus();
@@ -230,7 +230,7 @@ function PickedShow({ sn }: { sn: string | null }) {
         </div>
       </div>
 
-      <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel}
+      <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
         terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>
         <kbd>Enter</kbd> charges · <kbd>Esc</kbd> another show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
       </ChargeRow>
