@@ -1,27 +1,29 @@
 // The ticket checkout: sells (journal first, then the provider), follows each order to a final
 // state through webhooks, status checks and the queue sender, and resumes all of it after a restart.
-import { AppError, isAppError } from '../../shared/errors';
+// Its parts: what they share while running (checkout-run.ts), the provider calls for one order
+// (order-calls.ts), the connectivity monitor, the queue sender, the poller and the relay's health.
+import { AppError } from '../../shared/errors';
 import { saleAmounts, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../shared/orders';
 import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
 import { NO_JOURNAL_SINK, type JournalSink, type RelayHealthSource } from '../hub-link';
 import type { Logger } from '../../shared/logger';
 import type { PosClient, PosOrderDetails } from '../provider';
+import { systemTimers, TokenBucket, type Timers } from '../lib';
+import type { CheckoutEvents } from './checkout-events';
+import { CheckoutRun } from './checkout-run';
+import { resolveTuning, type CheckoutTuningInput } from './checkout-tuning';
 import { ConnectivityMonitor } from './connectivity';
-import { decideOnCreateError, decideOnDetails, decideOnMissing, decideOnQueryError, providerAnswered, REASONS, type Decision } from './order-decisions';
-import { OrderJournal, toView, type OrderRecord } from './order-journal';
+import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
+import { OrderCalls } from './order-calls';
+import { decideOnDetails, REASONS } from './order-decisions';
+import { OrderJournal, type OrderRecord } from './order-journal';
 import { isFinalState, stateForProviderStatus } from './order-state';
 import { counterCode, lagosDayCode } from './out-order-no';
-import { QueueSender, type SendResult } from './queue-sender';
-import { CheckoutEmitter, type CheckoutEvents } from './checkout-events';
-import { resolveTuning, type CheckoutTuningInput } from './checkout-tuning';
-import { remainingExpireSeconds } from './poll-schedule';
-import { Poller, type QueryOutcome } from './poller';
-import { productInfoFor } from './sale-wire';
-import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
+import { Poller } from './poller';
+import { QueueSender } from './queue-sender';
+import { RelayFollower } from './relay-follower';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
-import { systemTimers, type Timers } from '../lib';
-import { TokenBucket } from '../lib';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
@@ -53,139 +55,20 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const random = deps.random ?? Math.random;
   const getPos = typeof deps.pos === 'function' ? deps.pos : ((p: PosClient) => () => p)(deps.pos);
   const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
-
-  const events = new CheckoutEmitter(logger);
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
-  let relay: RelayHealthSource | null = null;
-  let relayOff: (() => void) | null = null;
-  const inFlight = new Set<Promise<unknown>>();
-  const sending = new Set<number>();
-  let stopped = false;
+  const relay = new RelayFollower();
 
-  function connectivityNow(): Connectivity {
-    return { online: monitor.online, queueLength: journal.countQueued() };
-  }
-
-  function emitConnectivityIfChanged(): void {
-    events.connectivity(connectivityNow());
-  }
-
-  function nextActionAt(rec: OrderRecord): number | undefined {
-    if (rec.state === 'waiting' || rec.state === 'unknown') return poller.nextAt(rec.id);
-    if (rec.state === 'queued') return monitor.nextProbeAt;
-    return undefined;
-  }
-
-  function view(rec: OrderRecord): OrderView {
-    return toView(rec, nextActionAt(rec));
-  }
-
-  function changed(rec: OrderRecord | null): void {
-    if (!rec) return;
-    events.emit('order', view(rec));
-    emitConnectivityIfChanged();
-  }
-
-  function track<T>(p: Promise<T>): Promise<T> {
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p)).catch(() => {});
-    return p;
-  }
-
-  /** Applies a decision; returns true when it asks for the same order to be sent again. */
-  function apply(id: number, d: Decision): boolean {
-    if (d.kind === 'none') return false;
-    if (d.kind === 'send-again') return true;
-    const r = d.kind === 'patch' ? journal.update(id, d.patch) : journal.transition(id, d.to, d.note, { patch: d.patch });
-    if (r.changed) changed(r.record);
-    else if (r.refused && d.kind === 'move') logger.info('order change refused', { orderId: id, to: d.to, why: r.refused });
-    return false;
-  }
-
-  // ---- sending ----
-
-  /** Sends an order already journaled as `creating` (with the attempt counted). */
-  async function create(id: number): Promise<SendResult> {
-    const rec = journal.get(id);
-    if (!rec || rec.state !== 'creating') return 'skipped';
-    sending.add(id);
-    try {
-      let pos: PosClient;
-      try {
-        pos = getPos();
-      } catch (err) {
-        // Nothing went out: a settings problem, not the network.
-        apply(id, decideOnCreateError(isAppError(err) ? err : new AppError('PROVIDER_NOT_CONFIGURED', 'The payment provider is not set up.')));
-        return 'sent';
-      }
-      const t0 = now();
-      try {
-        const { orderNo } = await pos.createOrder({
-          outOrderNo: rec.outOrderNo,
-          amountKobo: rec.amountKobo,
-          orderExpireSeconds: remainingExpireSeconds(t0, rec.expiresAt, rec.expireSeconds),
-          sn: rec.sn,
-          productInfo: productInfoFor(rec.sale),
-        });
-        monitor.reached();
-        const r = journal.transition(id, 'waiting', 'Order on the terminal; waiting for the customer to pay', {
-          from: ['creating'], patch: { orderNo, waitingSince: now(), reason: null },
-        });
-        poller.track(id); // first, so the event already carries the next check
-        if (r.changed) changed(r.record);
-        return 'sent';
-      } catch (err) {
-        const unreachable = isAppError(err) && err.code === 'PROVIDER_UNREACHABLE';
-        if (unreachable) monitor.unreachable();
-        else if (providerAnswered(err)) monitor.reached();
-        logger.warn('create order failed', { orderId: id, outOrderNo: rec.outOrderNo, code: isAppError(err) ? err.code : 'INTERNAL' });
-        apply(id, decideOnCreateError(err));
-        poller.track(id);
-        return unreachable ? 'unreachable' : 'sent';
-      }
-    } finally {
-      sending.delete(id);
-    }
-  }
-
-  /** queued/unknown -> creating (journaled, attempt counted), then the call. */
-  function sendFrom(id: number, from: 'queued' | 'unknown', note: string): Promise<SendResult> {
-    if (stopped) return Promise.resolve('skipped');
-    const r = journal.transition(id, 'creating', note, { from: [from], patch: { countAttempt: true, reason: null } });
-    if (!r.changed) return Promise.resolve('skipped');
-    changed(r.record);
-    poller.untrack(id);
-    return track(create(id));
-  }
-
-  // ---- checking ----
-
-  async function query(rec: OrderRecord): Promise<QueryOutcome> {
-    try {
-      const pos = getPos();
-      const details = await pos.queryOrder(rec.orderNo ? { orderNo: rec.orderNo } : { outOrderNo: rec.outOrderNo });
-      monitor.reached();
-      return details ? { kind: 'found', details } : { kind: 'missing' };
-    } catch (err) {
-      if (isAppError(err) && err.code === 'PROVIDER_UNREACHABLE') monitor.unreachable();
-      else if (providerAnswered(err)) monitor.reached();
-      return { kind: 'error', error: err };
-    }
-  }
-
-  function handleQuery(id: number, outcome: QueryOutcome, final: boolean): void {
-    const rec = journal.get(id);
-    if (!rec || isFinalState(rec.state)) return;
-    const at = now();
-    const decision = outcome.kind === 'found'
-      ? decideOnDetails(rec, outcome.details, { now: at, final })
-      : outcome.kind === 'missing'
-        ? decideOnMissing(rec, { now: at, final, minUsefulMs: tuning.minUsefulMs })
-        : decideOnQueryError(rec, outcome.error, { final });
-    if (apply(id, decision)) void sendFrom(id, 'unknown', (decision as { note: string }).note);
-  }
-
-  // ---- the parts ----
+  // ---- the parts: they call each other back only once all are built ----
+  const run = new CheckoutRun({
+    journal, logger,
+    nextActionAt: (rec) => {
+      if (rec.state === 'waiting' || rec.state === 'unknown') return poller.nextAt(rec.id);
+      if (rec.state === 'queued') return monitor.nextProbeAt;
+      return undefined;
+    },
+    online: () => monitor.online,
+  });
+  const { view, changed, track } = run;
 
   const monitor: ConnectivityMonitor = new ConnectivityMonitor({
     timers, now, random, backoff: tuning.backoff, logger,
@@ -197,14 +80,14 @@ export function createCheckoutService(deps: CheckoutDeps) {
       } else {
         poller.pause();
       }
-      emitConnectivityIfChanged();
+      run.emitConnectivityIfChanged();
     },
   });
 
   const queueSender: QueueSender = new QueueSender({
     journal, timers, now, logger, minUsefulMs: tuning.minUsefulMs,
     isOnline: () => monitor.online,
-    send: (id) => sendFrom(id, 'queued', 'Provider reachable; sending the queued sale'),
+    send: (id) => calls.sendFrom(id, 'queued', 'Provider reachable; sending the queued sale'),
     expire: (rec) => {
       const r = journal.transition(rec.id, 'expired', 'Too late to send: the sale would expire before it could be paid', {
         from: ['queued'], patch: { reason: REASONS.expiredUnsent },
@@ -220,12 +103,14 @@ export function createCheckoutService(deps: CheckoutDeps) {
     journal, timers, now, logger, tuning: tuning.poll,
     bucket: new TokenBucket({ ratePerSec: tuning.maxChecksPerSecond, burst: tuning.checkBurst, now }),
     isOnline: () => monitor.online,
-    relayHealthy: () => relay?.healthy() === true,
-    query: (rec) => track(query(rec)),
-    handle: handleQuery,
+    relayHealthy: () => relay.healthy(),
+    query: (rec) => track(calls.query(rec)),
+    handle: (id, outcome, final) => calls.handleQuery(id, outcome, final),
   });
 
-  const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => stopped };
+  const calls = new OrderCalls({ run, getPos, now, minUsefulMs: tuning.minUsefulMs, monitor, poller });
+
+  const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => run.stopped };
 
   function findFor(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): OrderRecord | null {
     return (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
@@ -249,7 +134,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   }
 
   function newSale(input: unknown, retryOf?: number): OrderView {
-    if (stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
+    if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = deps.settings();
     const sale = checkSale(input, s);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
@@ -279,7 +164,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       queueSender.kick();
       monitor.kick();
     } else {
-      void track(create(rec.id));
+      void track(calls.create(rec.id));
     }
     return view(journal.get(rec.id) ?? rec);
   }
@@ -330,7 +215,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     connectivity(): Connectivity {
-      return connectivityNow();
+      return run.connectivity();
     },
 
     /** Checks the order with the provider now (or, when queued, tries the queue now). */
@@ -348,7 +233,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
     /** Asks about every open order now (settings saved, clock corrected): a refusal's victims recover at once. */
     async recheckOpen(): Promise<void> {
-      if (stopped) return;
+      if (run.stopped) return;
       const open = journal.listOpen();
       await Promise.all(open.filter((r) => r.state === 'waiting' || r.state === 'unknown').map((r) => poller.checkNow(r.id)));
       if (open.some((r) => r.state === 'queued')) await (monitor.online ? (queueSender.kick(), queueSender.idle()) : monitor.probeNow());
@@ -360,13 +245,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
      * within a second and the fast schedule returns.
      */
     useRelayHealth(source: RelayHealthSource | null): void {
-      relayOff?.();
-      relayOff = null;
-      const was = relay?.healthy() === true;
-      relay = source;
-      if (source) relayOff = source.onChange((healthy) => poller.relayChanged(healthy));
-      const is = source?.healthy() === true;
-      if (was !== is) poller.relayChanged(is);
+      relay.follow(source, (healthy) => poller.relayChanged(healthy));
     },
 
     /** Is this notification about one of this counter's orders? (The relay asks before recording it.) */
@@ -388,7 +267,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         }
         return view(rec);
       }
-      apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
+      run.apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
       poller.track(rec.id);
       fetchFinalDetails(finalDetails, rec.id);
       return view(recordOf(rec.id));
@@ -396,10 +275,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
     /** After a start: every order that is not final picks up where it stopped. */
     resume(): void {
-      if (stopped) return;
+      if (run.stopped) return;
       for (const rec of journal.listOpen()) {
         if (rec.state === 'creating') {
-          if (sending.has(rec.id)) continue;
+          if (calls.isSending(rec.id)) continue;
           const r = journal.transition(rec.id, 'unknown', 'App restarted while sending; checking with the provider', {
             from: ['creating'], patch: { reason: REASONS.restarted },
           });
@@ -411,22 +290,21 @@ export function createCheckoutService(deps: CheckoutDeps) {
       for (const rec of journal.listPaidMissingDetails()) fetchFinalDetails(finalDetails, rec.id);
       queueSender.kick();
       monitor.kick();
-      emitConnectivityIfChanged();
+      run.emitConnectivityIfChanged();
     },
 
     /** Stops every timer and waits for calls in flight (their answers are still journaled). */
     async stop(): Promise<void> {
-      stopped = true;
-      relayOff?.();
-      relayOff = null;
+      run.stop();
+      relay.unfollow();
       monitor.stop();
       queueSender.stop();
       poller.stop();
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await run.settled();
     },
 
     on<K extends keyof CheckoutEvents>(event: K, listener: (payload: CheckoutEvents[K]) => void): () => void {
-      return events.on(event, listener);
+      return run.events.on(event, listener);
     },
   };
 }

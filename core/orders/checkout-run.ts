@@ -1,0 +1,78 @@
+// What every part of the checkout shares while it runs: the journal, the events told of each
+// change, the calls still in flight (waited for on stop) and whether it is stopping.
+import type { Connectivity, OrderView } from '../../shared/orders';
+import type { Logger } from '../../shared/logger';
+import { CheckoutEmitter } from './checkout-events';
+import type { Decision } from './order-decisions';
+import { toView, type OrderJournal, type OrderRecord } from './order-journal';
+
+export interface CheckoutRunDeps {
+  journal: OrderJournal;
+  logger: Logger;
+  /** When the app next acts on the order by itself (a check, a probe), shown on its view. */
+  nextActionAt: (rec: OrderRecord) => number | undefined;
+  /** The provider answers our calls. */
+  online: () => boolean;
+}
+
+export class CheckoutRun {
+  readonly events: CheckoutEmitter;
+  readonly journal: OrderJournal;
+  readonly logger: Logger;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private stopping = false;
+
+  constructor(private readonly deps: CheckoutRunDeps) {
+    this.events = new CheckoutEmitter(deps.logger);
+    this.journal = deps.journal;
+    this.logger = deps.logger;
+  }
+
+  get stopped(): boolean {
+    return this.stopping;
+  }
+
+  /** No new work from now on; `settled()` waits for what is in flight. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  view = (rec: OrderRecord): OrderView => toView(rec, this.deps.nextActionAt(rec));
+
+  connectivity(): Connectivity {
+    return { online: this.deps.online(), queueLength: this.journal.countQueued() };
+  }
+
+  emitConnectivityIfChanged(): void {
+    this.events.connectivity(this.connectivity());
+  }
+
+  /** Tells the order's new view (and the connectivity, when it changed with it). */
+  changed = (rec: OrderRecord | null): void => {
+    if (!rec) return;
+    this.events.emit('order', this.view(rec));
+    this.emitConnectivityIfChanged();
+  };
+
+  /** A call in flight: `settled()` waits for it. */
+  track = <T>(p: Promise<T>): Promise<T> => {
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p)).catch(() => {});
+    return p;
+  };
+
+  /** Applies a decision; returns true when it asks for the same order to be sent again. */
+  apply(id: number, d: Decision): boolean {
+    if (d.kind === 'none') return false;
+    if (d.kind === 'send-again') return true;
+    const { journal, logger } = this;
+    const r = d.kind === 'patch' ? journal.update(id, d.patch) : journal.transition(id, d.to, d.note, { patch: d.patch });
+    if (r.changed) this.changed(r.record);
+    else if (r.refused && d.kind === 'move') logger.info('order change refused', { orderId: id, to: d.to, why: r.refused });
+    return false;
+  }
+}
