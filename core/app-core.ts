@@ -80,7 +80,8 @@ export async function createCore(deps: CoreDeps) {
   const { pos, bills } = provider;
   // Every journal event also goes to the Hub's outbox, in its own transaction, Hub or not (a counter
   // enrolled later sends its history from the first event). A sale names the cashier on shift.
-  const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db), logger });
+  const cashierAt = shiftCashierAt(db);
+  const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt, logger });
   const checkout = createCheckoutService({
     db, pos, clock, logger, journalSink,
     settings: () => {

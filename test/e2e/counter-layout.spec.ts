@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { lagosDate, lagosHm } from '../../shared/time';
-import { ARTIFACTS, callShell, expect, openShift, test } from './fixtures';
+import { ARTIFACTS, callShell, expect, test } from './fixtures';
 
 const SIZES = [{ width: 1024, height: 768 }, { width: 1366, height: 768 }] as const;
 const MIN = 60_000;
@@ -95,7 +95,6 @@ async function check(page: Page, name: string, charge: boolean): Promise<void> {
 }
 
 test('every counter screen fits 1024×768 and 1366×768: no sideways scrolling, no word broken, Charge in view', async ({ page, shell, request }) => {
-  await openShift(request, shell);
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
   await callShell(request, shell, 'programme.import', { csv: programmeCsv(), fileName: 'week.csv', by: 'Ada' });
   await callShell(request, shell, 'settings.lock');

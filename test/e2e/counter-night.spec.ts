@@ -3,7 +3,7 @@
 // order. Nothing a tired cashier does may charge the wrong sale or hide one.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, expect, openShift, test } from './fixtures';
+import { ARTIFACTS, expect, test } from './fixtures';
 
 const SN = 'DEMO-POS-0001';
 
@@ -26,8 +26,7 @@ async function shots(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-test('a reload brings the payment on the terminal back; customer left frees the screen; a second charge names the waiting order', async ({ page, shell, request }) => {
-  await openShift(request, shell);
+test('a reload brings the payment on the terminal back; customer left frees the screen; a second charge names the waiting order', async ({ page, shell }) => {
   await page.goto(shell.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   await expect(page.getByTestId('terminal-sn')).toContainText(SN);
@@ -81,4 +80,32 @@ test('a reload brings the payment on the terminal back; customer left frees the 
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   await expect(page.getByTestId('payment-amount')).toHaveText('₦4,700.00');
   expect(await page.getByTestId('out-order-no').textContent()).not.toBe(first);
+});
+
+test.describe('no shift open', () => {
+  test.use({ shiftOpen: false });
+
+  test('a red "No shift open" pill, Charge refused until a shift is opened (Alt+4), then it charges', async ({ page, shell }) => {
+    await page.goto(shell.url);
+    await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+    await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+    const pill = page.getByTestId('shift-pill');
+    await expect(pill).toHaveText('No shift open · Alt+4');
+    await expect(pill).toHaveAttribute('data-tone', 'bad');
+
+    await handSale(page, { film: 'Wicked', seats: 'G1', price: '4,500', fee: '200' });
+    await expect(page.getByRole('button', { name: /^Charge ₦4,700\.00 on terminal/ })).toBeDisabled();
+    await expect(page.locator('#charge-reason')).toContainText('No shift open: open one under Shift (Alt+4)');
+    await page.getByLabel('Seats', { exact: true }).press('Enter');
+    await expect(page.getByTestId('payment')).toHaveCount(0);
+    await shots(page, 'sell-no-shift');
+
+    await page.keyboard.press('Alt+4');
+    await page.getByLabel('Cashier’s name').fill('Ngozi Eze');
+    await page.getByRole('button', { name: 'Open shift' }).click();
+    await expect(pill).toHaveText('Shift: Ngozi Eze');
+    await page.keyboard.press('Alt+1');
+    await page.getByRole('button', { name: /^Charge ₦4,700\.00 on terminal/ }).click();
+    await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  });
 });

@@ -7,9 +7,11 @@ import { startShellProcess, type ShellProcess } from '../helpers/browser-shell-p
 export const ARTIFACTS = resolve(__dirname, '../artifacts/screens');
 mkdirSync(ARTIFACTS, { recursive: true });
 
-export const test = base.extend<{ shell: ShellProcess }>({
-  shell: async ({}, use) => {
-    const shell = await startShellProcess();
+export const test = base.extend<{ shell: ShellProcess; shiftOpen: boolean }>({
+  /** Charging needs an open shift: the shell opens one unless a test about shifts says `test.use({ shiftOpen: false })`. */
+  shiftOpen: [true, { option: true }],
+  shell: async ({ shiftOpen }, use) => {
+    const shell = await startShellProcess({ openShift: shiftOpen });
     await use(shell);
     await shell.stop();
   },
@@ -22,9 +24,4 @@ export async function callShell<T>(request: APIRequestContext, shell: ShellProce
   const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
   if (!body.ok) throw new Error(`${name}: ${body.error?.code} ${body.error?.message}`);
   return body.value as T;
-}
-
-/** Charging needs an open shift: tests about something else open one first, as the cashier would at the start of the day. */
-export async function openShift(request: APIRequestContext, shell: ShellProcess, cashier = 'Ngozi'): Promise<void> {
-  await callShell(request, shell, 'shift.open', { cashier, openingFloat: '' });
 }

@@ -2,11 +2,12 @@
 // unreachable / refusing), this computer's clock when it is off, terminal, queue, the Hub link, and a full disk
 // before it stops sales. When the provider is not online, a second line says what it said and
 // what to do, with Check now.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { StatusSnapshot } from '../../../shared/contract';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
+import { useShift } from '../stores/shift-store';
 import { HUB_PILL_TONE, hubPillHint, hubPillText } from '../stores/hub-text';
 import { call } from '../transport/bridge';
 
@@ -61,6 +62,28 @@ function ProviderAlert({ provider }: { provider: Provider }) {
   );
 }
 
+/** Whose shift is open, or a red "No shift open" that opens the Shift screen (Alt+4): nothing is charged without one. */
+function ShiftPill() {
+  const { loaded, current, load } = useShift(useShallow((s) => ({ loaded: s.loaded, current: s.current, load: s.load })));
+  const go = useApp((s) => s.go);
+  useEffect(() => {
+    if (!loaded) void load();
+  }, [loaded, load]);
+  if (!loaded) return null;
+  if (current) {
+    return (
+      <span className="pill" data-tone="good" data-testid="shift-pill">
+        Shift: {current.cashier}
+      </span>
+    );
+  }
+  return (
+    <button type="button" className="pill pill-button" data-tone="bad" data-testid="shift-pill" onClick={() => go('shift')}>
+      No shift open · Alt+4
+    </button>
+  );
+}
+
 export function StatusBar() {
   const { status, connected } = useApp(useShallow((s) => ({ status: s.status, connected: s.connected })));
   if (!status) return <footer className="statusbar">Connecting…</footer>;
@@ -88,6 +111,7 @@ export function StatusBar() {
       <span className="pill" data-tone={status.terminal.state === 'connected' || status.terminal.state === 'manual' ? 'good' : 'warn'} title={status.terminal.detail}>
         {terminalText}
       </span>
+      <ShiftPill />
       <span className="pill" data-tone={status.queue.length > 0 ? 'warn' : 'neutral'}>
         Queue: {status.queue.length}
         {status.queue.online ? '' : ' · offline'}

@@ -14,7 +14,7 @@ import { PaymentPanel } from './PaymentPanel';
 import { formatNaira, showDateText } from '../format';
 import { Banner } from '../components/Banner';
 import { useProgramme } from '../stores/programme-store';
-import { ChargeRow, chargeState, StillOpenOrders } from './sell/ChargeParts';
+import { ChargeRow, chargeState, StillOpenOrders, useNoShift } from './sell/ChargeParts';
 import { ShowPicker, SWITCH_KEY, SwitchButton } from './sell/ShowPicker';
 import '../sell-screen.css';
 
@@ -129,8 +129,9 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
   );
   const inputs = useRef<Partial<Record<DraftKey, HTMLInputElement | null>>>({});
   const check = useMemo(() => checkDraft(s.draft, sn), [s.draft, sn]);
+  const noShift = useNoShift();
 
-  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, check.totalKobo);
+  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, check.totalKobo, noShift);
 
   // A field left empty is only flagged once the cashier tries to charge; a field typed wrong, as soon as they leave it.
   const errorFor = (k: DraftKey): string | undefined =>
@@ -144,7 +145,7 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
   };
 
   const charge = async (besideWaiting?: string) => {
-    if (terminalBusy && besideWaiting !== terminalBusy.outOrderNo) return;
+    if (noShift || (terminalBusy && besideWaiting !== terminalBusy.outOrderNo)) return;
     focusField(await s.charge(sn, besideWaiting));
   };
 

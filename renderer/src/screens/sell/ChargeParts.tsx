@@ -6,20 +6,28 @@ import { ON_TERMINAL_STATES, ORDER_STATE_LABELS, type OrderView } from '../../..
 import { Banner } from '../../components/Banner';
 import { formatNaira } from '../../format';
 import { useSale } from '../../stores/sale-store';
+import { useShift } from '../../stores/shift-store';
 
 /** "₦13,700.00 COU1-251125-0017": how a waiting order is named to the cashier. */
 export function orderName(o: Pick<OrderView, 'amountKobo' | 'outOrderNo'>): string {
   return `${formatNaira(o.amountKobo)} ${o.outOrderNo}`;
 }
 
+/** No shift is open (false while the shift is still being read: main refuses then). A sale needs one to count in. */
+export function useNoShift(): boolean {
+  return useShift((s) => s.loaded && !s.current);
+}
+
 /**
- * `open`: every unfinished order; `totalKobo`: the sale's total, or null while it cannot be worked
+ * `noShift`: see useNoShift; `open`: every unfinished order; `totalKobo`: the sale's total, or null while it cannot be worked
  * out yet; `what`: the tickets in words ("2 Adult"), named on the button.
  */
-export function chargeState(sn: string | null, open: readonly OrderView[], totalKobo: number | null, what?: string) {
+export function chargeState(sn: string | null, open: readonly OrderView[], totalKobo: number | null, noShift: boolean, what?: string) {
   // One terminal shows one payment at a time: an unpaid order on it blocks the next charge.
   const terminalBusy = sn ? (open.find((o) => ON_TERMINAL_STATES.has(o.state) && o.sn.toUpperCase() === sn.toUpperCase()) ?? null) : null;
-  const disabledReason = !sn
+  const disabledReason = noShift
+    ? 'No shift open: open one under Shift (Alt+4) before charging, so this sale counts in its Z report.'
+    : !sn
     ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
     : terminalBusy
       ? `${orderName(terminalBusy)} is still on the terminal: ask the customer to cancel it there, or wait.`

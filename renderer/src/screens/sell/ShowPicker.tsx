@@ -11,7 +11,7 @@ import { TERMINAL_CHANGE_ID } from '../../components/TerminalPicker';
 import { useNow } from '../../components/useNow';
 import { formatNaira, showDateText } from '../../format';
 import { useSale } from '../../stores/sale-store';
-import { ChargeRow, chargeState } from './ChargeParts';
+import { ChargeRow, chargeState, useNoShift } from './ChargeParts';
 import { filterShows, firstNotStarted, showSaleAmounts, startedText, startsText, ticketTypeOf } from '../../stores/show-pick';
 
 export const SWITCH_KEY = 'F2';
@@ -113,15 +113,16 @@ function PickedShow({ sn }: { sn: string | null }) {
   const amounts = showSaleAmounts(type, s.pick.seats);
   const seatsRef = useRef<HTMLInputElement>(null);
   const now = useNow(true);
+  const noShift = useNoShift();
   const started = startedText(show.startsAt, now);
-  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, amounts.tickets > 0 ? amounts.totalKobo : null, amounts.tickets > 0 ? `${amounts.tickets} ${type.name}` : type.name);
+  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, amounts.tickets > 0 ? amounts.totalKobo : null, noShift, amounts.tickets > 0 ? `${amounts.tickets} ${type.name}` : type.name);
 
   useEffect(() => {
     seatsRef.current?.focus();
   }, [show.id]);
 
   const charge = async (besideWaiting?: string) => {
-    if (terminalBusy && besideWaiting !== terminalBusy.outOrderNo) return;
+    if (noShift || (terminalBusy && besideWaiting !== terminalBusy.outOrderNo)) return;
     const field = await s.chargeShow(sn, besideWaiting);
     if (field === 'sn') document.getElementById(TERMINAL_CHANGE_ID)?.focus();
     else if (field) seatsRef.current?.focus();
