@@ -82,6 +82,8 @@ export async function createCore(deps: CoreDeps) {
   // enrolled later sends its history from the first event). A sale names the cashier on shift.
   const cashierAt = shiftCashierAt(db);
   const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt, logger });
+  // Charging needs an open shift, so every sale lands in a Z report.
+  const shiftOpen = () => cashierAt(clock.now()) !== '';
   const checkout = createCheckoutService({
     db, pos, clock, logger, journalSink,
     settings: () => {
@@ -135,8 +137,8 @@ export async function createCore(deps: CoreDeps) {
   });
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
   // The seat check goes through the Hub link when the counter has one (built just below).
-  const programme = createProgrammeModule(ctx, { seatCheck: () => hubLink?.seatCheck() ?? null });
-  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
+  const programme = createProgrammeModule(ctx, { seatCheck: () => hubLink?.seatCheck() ?? null, shiftOpen });
+  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }), shiftOpen });
   hubLink = createHubModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.

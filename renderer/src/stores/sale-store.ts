@@ -9,7 +9,8 @@ import { tidySeats, type SeatCheckResult, type ShowView } from '../../../shared/
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
 import { errorText, formErrorsOf } from './call-errors';
-import { checkDraft, draftKeyOf, editDraft, emptyDraft, sameDraft, tidyTime, type DraftKey, type SaleDraft } from './sale-form';
+import { checkDraft, draftKeyOf, editDraft, emptyDraft, fillFromProgramme, sameDraft, tidyTime, type DraftKey, type SaleDraft } from './sale-form';
+import { useProgramme } from './programme-store';
 import { stepTicketType } from './show-pick';
 
 /** Selling from the programme (pick a show) or typing the show by hand. */
@@ -237,7 +238,9 @@ export const useSale = create<SaleState>((set, get) => ({
 
   edit: (key, value) => {
     const { draft, defaults, serverErrors } = get();
-    const next = editDraft(draft, key, value, defaults?.films ?? []);
+    let next = editDraft(draft, key, value, defaults?.films ?? []);
+    // Film, date, time or tickets that name a show of the programme: its prices, not an older sale's.
+    if (key !== 'price' && key !== 'fee' && key !== 'filmTitle') next = fillFromProgramme(next, useProgramme.getState().next?.shows ?? []);
     const cleared = { ...serverErrors };
     for (const k of Object.keys(next) as DraftKey[]) if (next[k] !== draft[k]) delete cleared[k];
     set({ draft: next, serverErrors: cleared, message: null, cleared: null });
@@ -245,7 +248,7 @@ export const useSale = create<SaleState>((set, get) => ({
 
   touch: (key) => {
     const { draft, touched } = get();
-    if (key === 'showTime' && tidyTime(draft.showTime) !== draft.showTime) set({ draft: { ...draft, showTime: tidyTime(draft.showTime) } });
+    if (key === 'showTime' && tidyTime(draft.showTime) !== draft.showTime) set({ draft: fillFromProgramme({ ...draft, showTime: tidyTime(draft.showTime) }, useProgramme.getState().next?.shows ?? []) });
     if (!touched[key]) set({ touched: { ...touched, [key]: true } });
   },
 

@@ -16,6 +16,7 @@ import { memoryLogger } from '../../../shared/logger';
 import { fileVault } from '../../../core/settings/secret-vault';
 import { generateDemoConfig, startSandbox, type Sandbox } from '../../../sandbox';
 import { mountTmpfs, type Mount } from '../../helpers/mounts';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const mount = mountTmpfs({ sizeBytes: 12 << 20 });
@@ -69,6 +70,7 @@ describe.skipIf(skip !== null)('a full disk', () => {
       posClientAuthKey: merchant.clientAuthKey, merchantPrivateKey: merchant.merchantPrivateKeyPem, providerPublicKey: merchant.providerPublicKeyPem,
     });
     await call(core, 'settings.setPin', { newPin: '2468' });
+    await ensureShift((n, a) => call(core, n, a));
   });
   afterAll(async () => {
     await core?.stop();

@@ -9,6 +9,7 @@ import type { BackupsView, RecoveryNotice } from '../../../shared/backups';
 import type { OrderView } from '../../../shared/orders';
 import { NUMBER_GAP } from '../../../core/backup/backups-module';
 import { boot, call, callError, payOnDemoTerminal, SALE, sellPaid, tempDataDir, type BootedShell } from './boot-helpers';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const running: BootedShell[] = [];
 afterEach(async () => {
@@ -17,6 +18,7 @@ afterEach(async () => {
 async function start(dir: string, restoreFrom?: string) {
   const app = await boot(dir, restoreFrom);
   running.push(app);
+  await ensureShift((n, a) => call(app, n, a), 'Ada');
   return app;
 }
 async function stop(app: BootedShell) {
@@ -150,7 +152,7 @@ describe('backups and restore while the app runs', () => {
     const dir = tempDataDir();
     const app = await start(dir);
     await call(app, 'settings.setPin', { newPin: '2468' });
-    await call(app, 'shift.open', { cashier: 'Ada', openingFloat: '0' });
+    await ensureShift((n, a) => call(app, n, a), 'Ada');
     await call(app, 'shift.close', { acceptOpen: true });
     // Backups run one at a time: this one waits for the one the close started.
     const view = await call<BackupsView>(app, 'backups.now');
