@@ -3,7 +3,8 @@
 // order. Nothing a tired cashier does may charge the wrong sale or hide one.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, expect, test } from './fixtures';
+import { lagosDate, lagosHm } from '../../shared/time';
+import { ARTIFACTS, callShell, expect, test } from './fixtures';
 
 const SN = 'DEMO-POS-0001';
 
@@ -108,4 +109,73 @@ test.describe('no shift open', () => {
     await page.getByRole('button', { name: /^Charge ₦4,700\.00 on terminal/ }).click();
     await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   });
+});
+
+function at(offsetMin: number): { date: string; time: string } {
+  const t = Math.floor((Date.now() + offsetMin * 60_000) / 60_000) * 60_000;
+  return { date: lagosDate(t), time: lagosHm(t) };
+}
+
+test('the next show that has not started is preselected; a started one says so; the first ticket type; the typed form takes the programme\'s prices', async ({ page, shell, request }) => {
+  const started = at(-12);
+  const next = at(25);
+  const csv = [
+    'film,title,rating,screen,date,time,ticketType,price,bookingFee',
+    `Old Film,OLD FILM,PG,Screen 3,${started.date},${started.time},Adult,2000,100`,
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${next.date},${next.time},Adult,4500,200`,
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${next.date},${next.time},Child,3000,200`,
+  ].join('\r\n');
+  await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
+  await callShell(request, shell, 'programme.import', { csv, fileName: 'tonight.csv', by: 'Ada' });
+  await callShell(request, shell, 'settings.lock');
+  await page.goto(shell.url);
+  await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+
+  // The started show is listed first, but the choice starts on the next one.
+  const options = page.getByRole('option');
+  await expect(options).toHaveCount(2);
+  await expect(options.nth(0)).toContainText(/started 1[23] min ago/);
+  await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+
+  // A Child sale of Dune 2, paid: the next pick still starts on Adult (the programme's first).
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'DUNE: PART TWO' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /Adult/ })).toHaveAttribute('aria-checked', 'true');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.type('G1');
+  await expect(page.getByRole('button', { name: /^Charge ₦3,200\.00 for 1 Child on terminal DEMO-POS-0001/ })).toBeEnabled();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Paid');
+  await page.getByRole('button', { name: 'New sale' }).click();
+  await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('radio', { name: /Adult/ })).toHaveAttribute('aria-checked', 'true');
+
+  // The show that started 12 minutes ago, picked on purpose: it says so, and so does the payment.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'OLD FILM' })).toBeVisible();
+  await expect(page.getByTestId('show-started')).toHaveText(/^started 1[234] min ago$/);
+  await page.keyboard.type('F1');
+  await expect(page.getByRole('button', { name: /^Charge ₦2,100\.00 for 1 Adult on terminal/ })).toBeVisible();
+  await shots(page, 'sell-picked-started');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await expect(page.getByTestId('sale-show-started')).toHaveText(/started 1[234] min ago when sold/);
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Cancelled on the terminal');
+  await page.getByRole('button', { name: 'New sale' }).click();
+
+  // Typed by hand for the same show as the programme's: its title, price and fee, not an older sale's.
+  await page.keyboard.press('F2');
+  await page.getByLabel('Film name', { exact: true }).fill('Dune 2');
+  await page.getByLabel('Show date').fill(next.date);
+  await page.getByLabel('Show time').fill(next.time.replace(':', ''));
+  await page.getByLabel('Seats', { exact: true }).fill('F7,F8');
+  await expect(page.getByLabel('Film title (on the ticket)')).toHaveValue('DUNE: PART TWO');
+  await expect(page.getByLabel('Price per ticket (₦)')).toHaveValue('4500');
+  await expect(page.getByTestId('total-amount')).toHaveText('₦9,400.00');
 });

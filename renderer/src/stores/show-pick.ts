@@ -45,14 +45,15 @@ export function firstNotStarted(shows: readonly Pick<ShowView, 'startsAt'>[], no
 
 /** "started 12 min ago" for a show that has started at `now`, else null. */
 export function startedText(startsAt: number, now: number): string | null {
-  const mins = Math.floor((now - startsAt) / 60_000);
-  return now >= startsAt ? (mins < 1 ? 'started just now' : `started ${mins} min ago`) : null;
+  const mins = Math.round((now - startsAt) / 60_000);
+  return now >= startsAt ? (mins < 1 ? 'starting now' : `started ${mins} min ago`) : null;
 }
 
 /** "in 25 min", "started 5 min ago", "in 2 h 10 min", "tomorrow", or the date for later days. */
 export function startsText(show: Pick<ShowView, 'startsAt' | 'date'>, now: number): string {
+  const started = startedText(show.startsAt, now);
+  if (started) return started;
   const mins = Math.round((show.startsAt - now) / 60_000);
-  if (mins < 0) return `started ${-mins} min ago`;
   if (mins === 0) return 'starting now';
   const today = lagosDate(now);
   const tomorrow = lagosDate(now + 86_400_000);
