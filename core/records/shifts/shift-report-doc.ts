@@ -45,6 +45,9 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
     { t: 'pair', label: 'Provider fees', value: formatNaira(t.providerFeesKobo) },
   );
   if (t.paidLate.count > 0) b.push(counted('Sold earlier, paid now', t.paidLate));
+  if (t.noShift.count > 0) {
+    b.push(counted('SOLD WITH NO SHIFT OPEN', t.noShift), { t: 'small', text: 'Made before this shift opened, in no Z report: not in the card total. Check them on the Orders screen.' });
+  }
   b.push({ t: 'rule', double: true }, { t: 'total', label: 'CARD TOTAL', value: formatNaira(takenKobo(r)) }, { t: 'rule' });
 
   b.push({ t: 'heading', text: 'Top-ups' });

@@ -55,6 +55,7 @@ export const Z_REPORT: ShiftReport = {
     from: Date.UTC(2026, 10, 21, 13, 0, 0),
     to: Date.UTC(2026, 10, 21, 21, 45, 0),
     shows: [],
+    noShift: { count: 0, amountKobo: 0 },
     paid: { count: 12, amountKobo: 6_240_000 },
     failed: { count: 2, amountKobo: 540_000 },
     cancelled: { count: 1, amountKobo: 250_000 },
