@@ -8,6 +8,7 @@ import type { StatusSnapshot } from '../../../shared/contract';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
 import { useShift } from '../stores/shift-store';
+import { terminalVerdict } from '../stores/terminal-verdict';
 import { HUB_PILL_TONE, hubPillHint, hubPillText } from '../stores/hub-text';
 import { call } from '../transport/bridge';
 
@@ -88,12 +89,9 @@ export function StatusBar() {
   const { status, connected } = useApp(useShallow((s) => ({ status: s.status, connected: s.connected })));
   if (!status) return <footer className="statusbar">Connecting…</footer>;
   const { provider, clock } = status;
-  const terminalText =
-    status.terminal.state === 'connected' || status.terminal.state === 'manual'
-      ? `Terminal ${status.terminal.sn ?? ''}`.trim()
-      : status.terminal.state === 'connecting'
-        ? 'Terminal: connecting…'
-        : 'Terminal: not connected yet';
+  // The same verdict as the Terminal box: green only with a serial number to charge on.
+  const terminal = terminalVerdict({ status: status.terminal.state, sn: status.terminal.sn });
+  const terminalText = terminal.tone === 'good' ? `Terminal ${status.terminal.sn ?? ''}`.trim() : `Terminal: ${terminal.text.toLowerCase()}`;
   const alert = provider.state === 'unreachable' || provider.state === 'refusing';
   return (
     <footer className="statusbar" aria-label="Status">
@@ -108,7 +106,7 @@ export function StatusBar() {
           {clock.correcting ? 'Clock off: corrected' : 'Clock off: fix the date and time'}
         </span>
       )}
-      <span className="pill" data-tone={status.terminal.state === 'connected' || status.terminal.state === 'manual' ? 'good' : 'warn'} title={status.terminal.detail}>
+      <span className="pill" data-tone={terminal.tone} title={terminal.next ?? status.terminal.detail} data-testid="terminal-pill">
         {terminalText}
       </span>
       <ShiftPill />
