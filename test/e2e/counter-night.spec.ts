@@ -179,3 +179,24 @@ test('the next show that has not started is preselected; a started one says so; 
   await expect(page.getByLabel('Price per ticket (₦)')).toHaveValue('4500');
   await expect(page.getByTestId('total-amount')).toHaveText('₦9,400.00');
 });
+
+test('airtime: the number\'s prefix picks the network (0803 → MTN), and the cashier can change it', async ({ page, shell }) => {
+  await page.goto(shell.url);
+  await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+  await page.keyboard.press('Alt+2');
+  await expect(page.getByRole('heading', { name: 'Top-ups', level: 1 })).toBeVisible();
+  const phone = page.getByLabel("Customer's phone number");
+  await phone.fill('0803 123 4567');
+  await expect(page.getByRole('radio', { name: 'MTN' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('network-hint')).toContainText('Picked from the number');
+  await phone.fill('0805 123 4567');
+  await expect(page.getByRole('radio', { name: 'Glo' })).toHaveAttribute('aria-checked', 'true');
+  await shots(page, 'topups-network-from-prefix');
+  // A ported number: the cashier's choice stays, whatever the prefix.
+  await page.getByRole('radio', { name: 'Airtel' }).click();
+  await phone.fill('0803 765 4321');
+  await expect(page.getByRole('radio', { name: 'Airtel' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('network-hint')).toHaveCount(0);
+  await page.getByLabel('Amount (₦)').fill('500');
+  await expect(page.getByRole('button', { name: /Top up ₦500\.00 Airtel airtime to 0803 765 4321/ })).toBeVisible();
+});
