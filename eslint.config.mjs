@@ -87,8 +87,11 @@ export default tseslint.config(
   { files: ['core/*/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('../'), sandboxInside('../../')] }] } },
   { files: ['core/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('../../'), sandboxInside('../../../')] }] } },
   { files: ['browser-shell/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ ...into('../core/'), message: SHELL_MSG }] }] } },
+  // The composition root reads in dependency order: nothing is used, not even inside a callback,
+  // before it is declared (news that goes back up is wired with on…/use… once both ends exist).
+  { files: ['core/app-core.ts'], rules: { '@typescript-eslint/no-use-before-define': ['error', { functions: false, classes: true, variables: true }] } },
   // Rule 7, the other side: nothing but the shells (and tests) imports core/.
-  ...['renderer', 'shared', 'protocol', 'sandbox', 'hub', 'scripts'].map((room) => ({
+  ...['renderer', 'shared', 'protocol', 'sandbox', 'hub', 'scripts', 'integrations', 'examples'].map((room) => ({
     files: [`${room}/**/*.{ts,tsx,mts}`],
     rules: { 'no-restricted-syntax': ['error', { selector: "ImportDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportNamedDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportAllDeclaration[source.value=/(^|\\/)core(\\/|$)/], ImportExpression[source.value=/(^|\\/)core(\\/|$)/]", message: 'Nothing imports the counter\'s engine (core/) but its shells, electron/main and browser-shell/ (rule 7).' }] },
   })),

@@ -3,11 +3,11 @@
 // behind the same server and event bus.
 import { startRestartableCore } from '../core/app-core';
 import { systemClock } from '../shared/clock';
-import { openDataFolder, secretsFile, settingsFile, withLastGood } from '../core/data-folder';
+import { openDataFolder, secretsFile, settingsFile } from '../core/data-folder';
 import { createEventBus } from '../core/events';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from '../core/logging';
-import { confStore, fileVault } from '../core/settings';
+import { confStore, fileVault, withLastGood } from '../core/settings';
 
 import { startBrowserShell } from './server';
 
@@ -40,8 +40,10 @@ export async function bootBrowserShell(opts: BootOptions) {
     const events = createEventBus();
     const store = withLastGood(confStore(opts.dataDir), settingsFile(opts.dataDir));
     const vault = fileVault(secretsFile(opts.dataDir));
+    // A fixed port for the box-office integration API instead of the saved one (tests: 0, a free one).
+    const integrationPort = process.env.COUNTERPAY_INTEGRATION_PORT;
     const held = await startRestartableCore(
-      { shell: 'browser', version: opts.version, dataDir: opts.dataDir, store, vault, events, logger: opts.logger, clock: systemClock, ...(opts.logFiles ? { logFiles: opts.logFiles } : {}) },
+      { ...(integrationPort ? { integrations: { port: Number(integrationPort) } } : {}), shell: 'browser', version: opts.version, dataDir: opts.dataDir, store, vault, events, logger: opts.logger, clock: systemClock, ...(opts.logFiles ? { logFiles: opts.logFiles } : {}) },
       folder.notices,
     );
     const shell = await startBrowserShell({ dispatch: (n, a, c) => held.core.dispatch(n, a, c), events, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });

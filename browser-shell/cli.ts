@@ -8,6 +8,22 @@ import { openFileLogger } from '../core/logging';
 import { bootBrowserShell } from './boot';
 import { defaultBrowserDataDir } from './data-dir';
 
+const USAGE = `CounterPay in the browser shell: the counter app served to Chromium on 127.0.0.1.
+
+Usage: npm run start:browser [-- options]     (builds the app first)
+       node --import tsx browser-shell/cli.ts [options]
+
+Options:
+  --port N            port to listen on (default 0: any free port)
+  --data-dir DIR      the data folder (default $COUNTERPAY_DATA_DIR, else the user's
+                      CounterPay-browser folder)
+  --renderer-dir DIR  the built renderer to serve (default out/renderer)
+  --restore FILE      put this journal backup in place before starting (the journal it
+                      replaces is kept beside it)
+  -h, --help          this text
+
+It prints COUNTERPAY_URL=http://127.0.0.1:PORT/#token=... : open that address.`;
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -15,8 +31,13 @@ async function main() {
       'data-dir': { type: 'string' },
       'renderer-dir': { type: 'string' },
       restore: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);

@@ -87,10 +87,21 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
     createReadStream(target).pipe(res);
   };
 
+  const openChargeLink = async (res: ServerResponse, query: string) => {
+    const r = await opts.dispatch('integrations.openLink', { url: `counterpay://charge?${query}` }, { trusted: true, sender: 'http:charge-link' });
+    const text = r.ok
+      ? `Sent to the counter: booking ${(r.value as { reference: string }).reference}, order ${(r.value as { outOrderNo: string }).outOrderNo}. The outcome goes to your return address.`
+      : `Not charged: ${r.error.message}`;
+    res.writeHead(r.ok ? 200 : 400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.end(text);
+  };
+
   const server = createServer(guardedHandler(async (req, res) => {
     const host = checkHost(req, port);
     if (!host.ok) return refuse(res, host);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // A charge link as an address: /counterpay/charge?… is counterpay://charge?… (signed by a paired system, so no token).
+    if (url.pathname === '/counterpay/charge' && req.method === 'GET') return openChargeLink(res, url.search.slice(1));
     if (!url.pathname.startsWith('/api/')) return serveStatic(req, res, url.pathname);
     const origin = checkOrigin(req, port);
     if (!origin.ok) return refuse(res, origin);

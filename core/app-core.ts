@@ -1,19 +1,24 @@
 // The composition root: builds the shared services and the core modules from their dependencies,
-// once, for either shell (Electron or browser), and wires them together. Transports only see
-// `dispatch` and `hub`. Each call is answered by the module that owns it (core/*/…-module.ts).
+// once, for either shell (Electron or browser), and wires them together. It reads in dependency
+// order: each part is built from parts above it; news that goes back up (the provider's status to
+// the bar, a bills callback to the top-ups, the Hub's seat check to the programme) is wired with
+// `on…`/`use…` once both ends exist. Transports only see `dispatch` and `events`. Each call is
+// answered by the module that owns it (core/*/…-module.ts), merged by mergeHandlers.
 import { createDispatcher } from '../shared/contract-kit';
 import { calls } from '../shared/contract';
 import type { FieldErrors } from '../shared/errors';
 import type { RecoveryNotice } from '../shared/backups';
-import { HUB_NOT_SET_UP } from '../shared/hub-link';
-import { createBackupsModule, openJournalChecked, type RestartWithJournal } from './backup';
+import { createBackupsModule, type RestartWithJournal } from './backup';
+import { openJournalChecked } from './data-folder';
 import type { Clock } from '../shared/clock';
-import type { ModuleContext } from './core-module';
+import { mergeHandlers } from './core-module';
+import type { CoreServices } from './core-services';
 import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventBus, type EventBus } from './events';
-import { createHubModule, createOutboxSink, HubOutbox, type HubModule } from './hub-link';
+import { createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
+import { createHubModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule } from './orders';
@@ -24,6 +29,7 @@ import { createSettingsModule, createSettingsService, type KeyValueStore, type S
 import { createStatusBar, createStatusModule } from './status';
 import { createTerminalLink, createTerminalModule, type TerminalLinkDeps } from './terminal';
 import { createTopupsModule } from './topups';
+import { SCHEMA } from './schema';
 import { createWebhookControl } from './webhook-control';
 
 export interface CoreDeps {
@@ -48,38 +54,36 @@ export interface CoreDeps {
   startupNotices?: RecoveryNotice[];
   /** Given by shells that can rebuild the core: lets Settings → Backups restore while running. */
   restartWithJournal?: RestartWithJournal;
+  /** Tests: where the box-office integration API listens (port 0: a free one). */
+  integrations?: IntegrationsModuleDeps;
 }
 
 export async function createCore(deps: CoreDeps) {
   const { logger, clock } = deps;
-  const base = { dataDir: deps.dataDir, store: deps.store, logger, clock };
 
   // ---- the shared services ----
   const events = deps.events ?? createEventBus();
   const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
-  const journal = openJournalChecked(deps.dataDir, clock.now());
+  const journal = openJournalChecked(deps.dataDir, clock.now(), SCHEMA);
   const db = journal.db;
+  const services: CoreServices = { shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, vault: deps.vault, events, logger, clock };
+
+  // ---- the terminal, the Demo sandbox, the provider ----
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
+  const demo = createDemoModule({ ...services, terminal }, { embedded: deps.embeddedSandbox !== false });
   // The terminal module listens first: the screen learns of a terminal change before the Demo panel and the bar do.
-  const terminalModule = createTerminalModule({ ...base, terminal, settings, events }, { demoSn: () => demo.current()?.merchant.terminalSn ?? null });
-  const demo = createDemoModule({ ...base, terminal, settings, events }, { embedded: deps.embeddedSandbox !== false });
+  const terminalModule = createTerminalModule({ ...services, terminal }, { demoSn: () => demo.current()?.merchant.terminalSn ?? null });
+  terminal.on('change', () => demo.terminalChanged());
   const provider = createProviderLink({
     config: () => settings.providerConfig(),
     blocked: () => (settings.activeProfile() === 'demo' && !demo.current() ? { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' } : null),
     clock, logger,
-    onStatus: () => bar.publish(),
-    // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
-    onBack: () => void checkout.recheckOpen(),
-    // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
-    onClock: () => void provider.check('clock').then(() => checkout.recheckOpen()),
   });
-  // The Hub module is built with the other modules, after the bar: until then the bar says "not set up".
-  let hubLink: HubModule | null = null;
-  const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, events, hubLink: () => hubLink?.status() ?? HUB_NOT_SET_UP });
-  terminal.on('change', () => bar.publish());
   const { pos, bills } = provider;
-  // Every journal event also goes to the Hub's outbox, in its own transaction, Hub or not (a counter
-  // enrolled later sends its history from the first event). A sale names the cashier on shift.
+
+  // ---- the checkout, writing every journal event to the Hub's outbox too ----
+  // In its own transaction, Hub or not (a counter enrolled later sends its history from the first
+  // event). A sale names the cashier on shift.
   const cashierAt = shiftCashierAt(db);
   const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt, logger });
   // Charging needs an open shift, so every sale lands in a Z report.
@@ -92,14 +96,47 @@ export async function createCore(deps: CoreDeps) {
       return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds, profile: name };
     },
   });
+  // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
+  provider.on('back', () => void checkout.recheckOpen());
+  // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
+  provider.on('clock', () => void provider.check('clock').then(() => checkout.recheckOpen()));
+
+  // ---- the webhook receiver, the programme and the Hub link ----
   const webhooks = createWebhookControl({
     // Webhook timestamps are the provider's: judge them by the corrected clock too.
     db, settings, logger, clock: provider.clock, demo: () => demo.current(),
     onPosNotification: (n) => checkout.onWebhook(n),
     ownsPosOrder: (n) => checkout.ownsOrder(n),
-    onBillsCallback: (cb) => {
-      for (const m of modules) if ('onBillsCallback' in m) m.onBillsCallback?.(cb);
+  });
+  const ctx = { ...services, pos, bills, checkout, terminal, journalSink, webhookUrl: () => webhooks.url() };
+  const programme = createProgrammeModule(ctx, { shiftOpen });
+  const hubLink = createHubModule(ctx, {
+    version: deps.version,
+    // A relayed notification goes through the same verify → record → handle path as a direct one.
+    ingest: async (n) => {
+      await webhooks.ingestRelayed(n);
     },
+    // While the relay stream is healthy, status checks are the safety net only.
+    onRelayHealth: (s) => checkout.useRelayHealth(s),
+    openPayments: () => checkout.countOpen(),
+    // The branch's programme from the Hub enters through the same door as a CSV import.
+    programme: {
+      heldVersion: (counterId) => {
+        const s = programme.store.source();
+        return s?.kind === 'hub' && s.counterId === counterId ? s.version : null;
+      },
+      replace: (version, p, counterId) => void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now(), counterId }, p),
+    },
+  });
+  // The seat check goes through the Hub link when the counter has one.
+  programme.useSeatCheck(() => hubLink.seatCheck());
+
+  // ---- the status bar: provider, clock, terminal, sale queue, disk, Hub ----
+  const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, events, hubLink: () => hubLink.status() });
+  provider.on('status', () => bar.publish());
+  terminal.on('change', () => bar.publish());
+  const offHubStatus = events.subscribe((name) => {
+    if (name === 'hub.changed') bar.publish();
   });
 
   // ---- following a settings change: the Demo sandbox, the profile's terminal, the receiver ----
@@ -121,10 +158,9 @@ export async function createCore(deps: CoreDeps) {
   });
 
   // ---- the modules: each answers its share of the contract ----
-  const ctx: ModuleContext = {
-    ...base, shell: deps.shell, db, settings, vault: deps.vault, events, pos, bills, checkout, terminal, journalSink,
-    demo: () => demo.current(), webhookUrl: () => webhooks.url(),
-  };
+  const topups = createTopupsModule(ctx);
+  // Bills callbacks are the top-ups' own (the only module that sends bills orders).
+  webhooks.onBillsCallback((cb) => topups.service.onCallback(cb));
   const status = createStatusModule({
     info: { version: deps.version, shell: deps.shell, dataDir: deps.dataDir, secretStorage: { kind: deps.vault.kind, note: deps.vault.note } },
     bar,
@@ -136,56 +172,24 @@ export async function createCore(deps: CoreDeps) {
     ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
   });
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
-  // The seat check goes through the Hub link when the counter has one (built just below).
-  const programme = createProgrammeModule(ctx, { seatCheck: () => hubLink?.seatCheck() ?? null, shiftOpen });
   const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }), shiftOpen });
-  hubLink = createHubModule(ctx, {
-    version: deps.version,
-    // A relayed notification goes through the same verify → record → handle path as a direct one.
-    ingest: async (n) => {
-      await webhooks.ingestRelayed(n);
-    },
-    // While the relay stream is healthy, status checks are the safety net only.
-    onRelayHealth: (s) => checkout.useRelayHealth(s),
-    openPayments: () => checkout.listOpen().length,
-    onStatus: () => bar.publish(),
-    // The branch's programme from the Hub enters through the same door as a CSV import.
-    programme: {
-      heldVersion: (counterId) => {
-        const s = programme.store.source();
-        return s?.kind === 'hub' && s.counterId === counterId ? s.version : null;
-      },
-      replace: (version, p, counterId) => void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now(), counterId }, p),
-    },
-  });
+  const integrations = createIntegrationsModule(ctx, deps.integrations ?? {});
   const modules = [
     status,
     createSettingsModule(ctx, { status: bar.snapshot, applied: () => applying }),
     orders,
     terminalModule,
     demo,
-    createTopupsModule(ctx),
+    topups,
     createRecordsModule(ctx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
     createDeliveryModule(ctx),
     createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
     backups,
     programme,
     hubLink,
+    integrations,
   ] as const;
-  const handlers = {
-    ...modules[0].handlers,
-    ...modules[1].handlers,
-    ...modules[2].handlers,
-    ...modules[3].handlers,
-    ...modules[4].handlers,
-    ...modules[5].handlers,
-    ...modules[6].handlers,
-    ...modules[7].handlers,
-    ...modules[8].handlers,
-    ...modules[9].handlers,
-    ...modules[10].handlers,
-    ...modules[11].handlers,
-  };
+  const handlers = mergeHandlers(modules);
   const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign({}, ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})));
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
@@ -217,7 +221,10 @@ export async function createCore(deps: CoreDeps) {
     replaceProgramme: programme.replaceProgramme,
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
+    /** The box-office integrations (pairing, charges, callbacks, the local API). */
+    integrations: integrations.integrations,
     async stop() {
+      offHubStatus();
       provider.stop();
       // The Demo sandbox closes last of all: open orders may still be asking it until checkout stops.
       for (const m of modules) if (m !== demo) await m.stop?.();

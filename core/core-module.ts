@@ -1,46 +1,9 @@
 // A module of the core (orders, terminal, settings, top-ups, receipts and shifts, ...): its share
-// of the contract's handlers, built from the shared services, with its own start and stop. The
-// composition root (app-core.ts) builds the shared services and the modules, and only wires.
+// of the contract's handlers, built from the shared services (core-services.ts) and what it takes
+// of other modules, with its own start and stop. The composition root (app-core.ts) builds the
+// shared services and the modules, and only wires.
 import type { CallsSpec, Handlers } from '../shared/contract-kit';
 import type { FieldErrors } from '../shared/errors';
-import type { Clock } from '../shared/clock';
-import type { Db } from './db';
-import type { DemoSandbox } from './demo';
-import type { EventBus } from './events';
-import type { JournalSink } from './hub-link';
-import type { Logger } from '../shared/logger';
-import type { CheckoutService } from './orders';
-import type { BillsClient, PosClient } from './provider';
-import type { BillsCallbackEvent } from './webhook';
-import type { KeyValueStore } from './settings';
-import type { SecretVault, SettingsService } from './settings';
-import type { TerminalLink } from './terminal';
-
-export interface ModuleContext {
-  shell: 'electron' | 'browser';
-  dataDir: string;
-  db: Db;
-  store: KeyValueStore;
-  settings: SettingsService;
-  /** Where secrets live (keys per profile, the Hub credential): never logged, never in a view. */
-  vault: SecretVault;
-  events: EventBus;
-  logger: Logger;
-  clock: Clock;
-  pos: PosClient;
-  bills: BillsClient;
-  checkout: CheckoutService;
-  /**
-   * The Hub's journal outbox: the journal owners (orders, top-ups, shifts) append their events to
-   * it inside the transaction that writes them. Written always, Hub or not.
-   */
-  journalSink: JournalSink;
-  /** The counter's terminal link (its serial number goes on every order). */
-  terminal: TerminalLink;
-  demo: () => DemoSandbox | null;
-  /** The public address of our webhook receiver, when it runs (for callBackUrl). */
-  webhookUrl: () => string | null;
-}
 
 export interface CoreModule<C extends CallsSpec> {
   handlers: Handlers<C>;
@@ -49,6 +12,27 @@ export interface CoreModule<C extends CallsSpec> {
   stop?(): Promise<void> | void;
   /** Checks of this module's form calls that only main can make, shown with the schema's (see DispatchOptions.moreFieldErrors). */
   fieldChecks?: { [K in keyof C]?: (args: unknown) => FieldErrors };
-  /** A verified bills callback from the webhook receiver (already recorded durably). */
-  onBillsCallback?(cb: BillsCallbackEvent): void;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every module's handlers as one object, typed as all of them together. */
+export type MergedHandlers<M extends readonly { handlers: object }[]> = UnionToIntersection<M[number]['handlers']>;
+
+/**
+ * The modules' handlers as one object for the dispatcher. Each call has one owner: a call name two
+ * modules answer is refused (the later one would silently win a spread).
+ */
+export function mergeHandlers<const M extends readonly { handlers: object }[]>(modules: M): MergedHandlers<M> {
+  const out: Record<string, unknown> = {};
+  const owner = new Map<string, number>();
+  modules.forEach((m, i) => {
+    for (const [name, handler] of Object.entries(m.handlers)) {
+      const first = owner.get(name);
+      if (first !== undefined) throw new Error(`The call ${name} is answered by two modules (number ${first + 1} and number ${i + 1} of the list): each call has one owner.`);
+      owner.set(name, i);
+      out[name] = handler;
+    }
+  });
+  return out as MergedHandlers<M>;
 }

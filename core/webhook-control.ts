@@ -7,6 +7,7 @@ import type { DemoSandbox } from './demo';
 import type { Logger } from '../shared/logger';
 import type { Clock } from '../shared/clock';
 import type { SettingsService } from './settings';
+import { TypedEmitter } from './lib';
 import type { RelayNotification } from '../shared/hub-contract';
 import {
   createWebhookIngest, relayedIngestInput, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type IngestOutcome, type PosNotification, type WebhookReceiver,
@@ -19,7 +20,6 @@ export interface WebhookControlDeps {
   clock: Clock;
   demo: () => DemoSandbox | null;
   onPosNotification: (n: PosNotification) => void;
-  onBillsCallback: (c: BillsCallbackEvent) => void;
   /** Relayed notifications only: is this POS order one of this counter's? (Others are ignored quietly.) */
   ownsPosOrder?: (n: PosNotification) => boolean;
 }
@@ -27,11 +27,14 @@ export interface WebhookControlDeps {
 export function createWebhookControl(deps: WebhookControlDeps) {
   let running: { receiver: WebhookReceiver; key: string } | null = null;
   let chain: Promise<void> = Promise.resolve();
+  // Bills callbacks go to the top-ups, which are built after the receiver (they need its address).
+  const bills = new TypedEmitter<{ callback: [BillsCallbackEvent] }>();
+  const onBillsCallback = (c: BillsCallbackEvent) => bills.emit('callback', c);
   const ingest = createWebhookIngest({
     db: deps.db, logger: deps.logger, clock: deps.clock,
     getConfig: () => deps.settings.providerConfig(),
     onPosNotification: deps.onPosNotification,
-    onBillsCallback: deps.onBillsCallback,
+    onBillsCallback,
     ...(deps.ownsPosOrder ? { ownsPosOrder: deps.ownsPosOrder } : {}),
   });
 
@@ -58,7 +61,7 @@ export function createWebhookControl(deps: WebhookControlDeps) {
           host: w.host, port: w.port, db: deps.db, logger: deps.logger, clock: deps.clock,
           getConfig: () => deps.settings.providerConfig(),
           onPosNotification: deps.onPosNotification,
-          onBillsCallback: deps.onBillsCallback,
+          onBillsCallback,
           ingest,
         });
         running = { receiver, key };
@@ -77,6 +80,8 @@ export function createWebhookControl(deps: WebhookControlDeps) {
       return chain;
     },
     url: () => running?.receiver.url ?? null,
+    /** Verified bills callbacks (already recorded durably) go to `listener`. */
+    onBillsCallback: (listener: (c: BillsCallbackEvent) => void) => bills.on('callback', listener),
     /**
      * A notification relayed by the Hub: the provider's raw body, checked exactly as a direct one
      * (a compromised Hub cannot forge a payment), only allowed to be older (RELAY_MAX_AGE_MS).

@@ -3,18 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { privateKeyObject, publicKeyObject } from '../protocol/crypto';
+import { isHttpUrl } from '../shared/settings';
 import { FaultRuleSchema } from './faults';
 
 const id = z.string().trim().min(1, 'must not be empty').max(64, 'at most 64 characters');
 const kobo = z.object({ currency: z.literal('NGN'), amount: z.number().int('whole kobo').positive('must be above 0') }).strict();
-const httpUrl = z.string().refine((v) => {
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be a full http:// or https:// address');
+const httpUrl = z.string().refine(isHttpUrl, 'must be a full http:// or https:// address');
 const pem = (label: 'PUBLIC' | 'PRIVATE') =>
   z.string().min(1).refine((v) => {
     try {

@@ -8,6 +8,7 @@ import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { programmeCalls, programmeEvents } from './contract-programme';
 import { hubCalls, hubEvents } from './contract-hub-link';
+import { integrationCalls, integrationEvents } from './contract-integrations';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { topupCalls, topupEvents } from './contract-topups';
@@ -17,8 +18,6 @@ import { PinStatusSchema, PROFILE_INVALID, ProfileName, ProfileSaveSchema, Profi
 import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
 
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
-
-export { ProviderReach } from './provider-status';
 
 export const StatusSnapshotSchema = z.object({
   profile: ProfileName,
@@ -131,8 +130,9 @@ export const calls = {
   ...backupCalls,
   ...programmeCalls,
   ...hubCalls,
+  ...integrationCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents } satisfies EventsSpec;
+export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents, ...integrationEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

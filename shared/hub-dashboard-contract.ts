@@ -221,11 +221,6 @@ export const DashIssueCodeResponseSchema = z.object({ code: z.string(), expiresA
 
 // ---- Lagos days ------------------------------------------------------------------------------
 
-/** Africa/Lagos is UTC+01:00 all year (no daylight saving since 1919). */
-export const LAGOS_OFFSET_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-/** Epoch ms of 00:00 Lagos on that day. */
-export const lagosDayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`) - LAGOS_OFFSET_MS;
-/** The Lagos day (yyyy-MM-dd) of an instant. */
-export const lagosDayOf = (ms: number): string => new Date(ms + LAGOS_OFFSET_MS).toISOString().slice(0, 10);
-export const addDays = (day: string, n: number): string => lagosDayOf(lagosDayStart(day) + n * DAY_MS);
+// Lagos days are shared/time.ts's. The Hub server (hub/store/dashboard.ts, hub/http/dashboard-*.ts)
+// still imports them from here, lagosDate by its old name: to go when it imports shared/time.ts.
+export { LAGOS_OFFSET_MS, addDays, lagosDayStart, lagosDate as lagosDayOf } from './time';

@@ -107,6 +107,26 @@ export type SaleInput = z.input<typeof SaleInputSchema>;
 /** A checked sale: trimmed, seats normalised ("F7,F8"), bookingFeeKobo filled in. */
 export type Sale = z.output<typeof SaleInputSchema>;
 
+/**
+ * The booking fee is per ticket on both ways of selling (the programme and the hand-typed form); a
+ * sale stores the fee for all its tickets (`bookingFeeKobo`), which is what the customer pays and
+ * what every stored sale holds, so rows written before the typed form was per ticket read the same.
+ */
+export function bookingFeeForSale(tickets: number, feePerTicketKobo: number): number {
+  return tickets * feePerTicketKobo;
+}
+
+/** The fee per ticket of a stored sale, when its fee divides evenly over its tickets (a typed sale from before may not). */
+export function bookingFeePerTicket(sale: Pick<Sale, 'tickets' | 'bookingFeeKobo'>): number | null {
+  return sale.tickets > 0 && sale.bookingFeeKobo % sale.tickets === 0 ? sale.bookingFeeKobo / sale.tickets : null;
+}
+
+/** "2 × ₦200.00" for a sale's booking fee (just the amount for one ticket, or when it does not divide evenly). */
+export function bookingFeeText(sale: Pick<Sale, 'tickets' | 'bookingFeeKobo'>, naira: (kobo: number) => string): string {
+  const per = bookingFeePerTicket(sale);
+  return per === null || sale.tickets === 1 ? naira(sale.bookingFeeKobo) : `${sale.tickets} × ${naira(per)}`;
+}
+
 /** Ticket subtotal (tickets x price) and the amount the customer pays (subtotal + fee), in kobo. */
 export function saleAmounts(sale: Pick<Sale, 'tickets' | 'priceKobo' | 'bookingFeeKobo'>): { ticketsKobo: number; bookingFeeKobo: number; amountKobo: number } {
   const ticketsKobo = sale.tickets * sale.priceKobo;
@@ -213,12 +233,16 @@ export type OrderEvent = z.infer<typeof OrderEventSchema>;
 export const ConnectivitySchema = z.object({ online: z.boolean(), queueLength: z.number().int().nonnegative() });
 export type Connectivity = z.infer<typeof ConnectivitySchema>;
 
-/** A film the counter sold before: its title, price and fee are offered again. */
+/**
+ * A film the counter sold before: its title, price and booking fee per ticket are offered again. A
+ * film remembered before the fee was per ticket on the typed form kept the fee of a whole sale
+ * (`bookingFeeKobo`, no longer read): it offers no fee, so the cashier types it.
+ */
 export const FilmMemorySchema = z.object({
   filmName: z.string(),
   filmTitle: z.string(),
   priceKobo: z.number().int(),
-  bookingFeeKobo: z.number().int(),
+  bookingFeePerTicketKobo: z.number().int().optional(),
   lastShowTime: z.string().nullable(),
 });
 export type FilmMemory = z.infer<typeof FilmMemorySchema>;

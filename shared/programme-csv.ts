@@ -3,14 +3,13 @@
 // film has one title; one screen shows one film at a time; a ticket type once per show). Errors
 // name the line and the column, as the top-up batch does; any error and nothing is kept. Shared:
 // the counter's import and the Hub's (the manager's upload) use these very rules.
-import { parseCsv } from './csv-parse';
+import { readCsvTable, type CsvTableSpec } from './csv-table';
 import { parseNaira } from './money';
 import { MAX_PROGRAMME_ROWS, TIME_RE, isCalendarDate, showKey, type Programme, type Show } from './programme';
 import type { RowError } from './topups';
 
 export const PROGRAMME_COLUMNS = ['film', 'title', 'rating', 'screen', 'date', 'time', 'ticketType', 'price', 'bookingFee'] as const;
 export type ProgrammeColumn = (typeof PROGRAMME_COLUMNS)[number];
-const REQUIRED: ProgrammeColumn[] = ['film', 'title', 'screen', 'date', 'time', 'ticketType', 'price'];
 const LAYOUT = PROGRAMME_COLUMNS.join(',');
 const HEADER_ALIASES: Record<string, ProgrammeColumn> = {
   film: 'film', filmname: 'film', name: 'film',
@@ -22,6 +21,16 @@ const HEADER_ALIASES: Record<string, ProgrammeColumn> = {
   tickettype: 'ticketType', ticket: 'ticketType', type: 'ticketType',
   price: 'price', pricenaira: 'price', ticketprice: 'price', amount: 'price',
   bookingfee: 'bookingFee', fee: 'bookingFee', bookingfeenaira: 'bookingFee',
+};
+const TABLE: CsvTableSpec<ProgrammeColumn> = {
+  aliases: HEADER_ALIASES,
+  required: ['film', 'title', 'screen', 'date', 'time', 'ticketType', 'price'],
+  layout: LAYOUT,
+  optional: 'rating and bookingFee may be empty',
+  maxRows: MAX_PROGRAMME_ROWS,
+  what: 'programme',
+  split: 'Split it by week.',
+  exampleAmount: 4500,
 };
 const MAX_KOBO = 1_000_000_000;
 
@@ -44,10 +53,6 @@ export interface ProgrammeFileCheck {
   errors: RowError[];
 }
 
-function headerKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
 function money(text: string, what: string, opts: { emptyIs?: number; positive: boolean }): number | string {
   const t = text.trim();
   if (t === '') return opts.emptyIs ?? `Enter the ${what} in naira, for example 4500 or 4500.50`;
@@ -63,53 +68,22 @@ function money(text: string, what: string, opts: { emptyIs?: number; positive: b
 }
 
 export function checkProgrammeFile(text: string): ProgrammeFileCheck {
-  const fail = (errors: RowError[], totalRows = 0): ProgrammeFileCheck => ({ programme: null, totalRows, errors });
-  const parsed = parseCsv(text, { maxRecords: MAX_PROGRAMME_ROWS + 2 });
-  const syntax: RowError[] = parsed.errors.map((e) => ({ line: e.line, column: '', message: e.message }));
-  if (parsed.fatal) return fail(syntax);
-  const header = parsed.records[0];
-  if (!header || parsed.errors.some((e) => e.line < header.line)) {
-    return fail(syntax.length ? syntax : [{ line: 0, column: '', message: `The file is empty. Download the template: its first line is ${LAYOUT}` }]);
-  }
-  const first = header.fields.join(',');
-  if (header.fields.length === 1 && /[;\t]/.test(first)) {
-    const sep = first.includes(';') ? 'semicolons (;)' : 'tabs';
-    return fail([{ line: header.line, column: '', message: `The columns are separated by ${sep}. Save the file as "CSV (comma delimited)"; its first line must be ${LAYOUT}` }]);
-  }
-  const columns = new Map<ProgrammeColumn, number>();
-  const headerErrors: RowError[] = [];
-  header.fields.forEach((n, i) => {
-    const col = HEADER_ALIASES[headerKey(n)];
-    if (!col) return; // notes and other columns are allowed and ignored
-    if (columns.has(col)) headerErrors.push({ line: header.line, column: col, message: `The column ${col} appears twice in the first line` });
-    else columns.set(col, i);
-  });
-  const missing = REQUIRED.filter((c) => !columns.has(c));
-  if (missing.length > 0) {
-    headerErrors.push({ line: header.line, column: missing.join(','), message: `The first line must name the columns ${LAYOUT} (rating and bookingFee may be empty); missing: ${missing.join(', ')}` });
-  }
-  if (headerErrors.length > 0) return fail(headerErrors);
-  const totalRows = parsed.recordCount - 1;
-  if (totalRows === 0 && syntax.length === 0) return fail([{ line: header.line, column: '', message: 'The file has no rows below the first line' }]);
-  if (totalRows > MAX_PROGRAMME_ROWS) {
-    return fail([{ line: 0, column: '', message: `A programme has at most ${MAX_PROGRAMME_ROWS.toLocaleString('en-NG')} rows; this file has ${totalRows.toLocaleString('en-NG')}. Split it by week.` }], totalRows);
-  }
+  const table = readCsvTable(text, TABLE);
+  if (!table.ok) return { programme: null, totalRows: table.totalRows, errors: table.errors };
+  const { syntax, totalRows } = table;
 
   const errors: RowError[] = [...syntax];
-  const width = header.fields.length;
   const films = new Map<string, { name: string; title: string; rating: string; line: number }>();
   const screens = new Map<string, string>();
   const shows = new Map<string, Show & { line: number; types: Map<string, number> }>();
-  const cell = (fields: string[], col: ProgrammeColumn): string => {
-    const i = columns.get(col);
-    return i === undefined ? '' : (fields[i] ?? '').trim();
-  };
+  const cell = (fields: string[], col: ProgrammeColumn): string => table.cell(fields, col).trim();
 
-  for (const rec of parsed.records.slice(1)) {
+  for (const rec of table.rows) {
     const add = (column: string, message: string) => errors.push({ line: rec.line, column, message });
     const before = errors.length;
-    if (rec.fields.length > width) {
-      add('', `This line has ${rec.fields.length} values but the first line names ${width} columns. Is there a comma inside a value (4,500)? Write 4500, or put the value in quotes.`);
+    const tooWide = table.widthProblem(rec);
+    if (tooWide) {
+      add('', tooWide);
       continue;
     }
     const v = Object.fromEntries(PROGRAMME_COLUMNS.map((c) => [c, cell(rec.fields, c)])) as Record<ProgrammeColumn, string>;

@@ -5,8 +5,6 @@ import { z } from 'zod';
 import { RowErrorSchema } from './topups';
 import { BesideWaiting } from './orders';
 
-/** Lagos has kept West Africa Time (UTC+1) all year since 1919: no daylight saving to mind. */
-const LAGOS_OFFSET_MS = 60 * 60 * 1000;
 /** A show stays on the Sell list this long after it starts (latecomers, the queue at the door). */
 export const SHOW_GRACE_MS = 20 * 60 * 1000;
 /** At most this many rows in a programme file (a busy multiplex's fortnight fits many times). */
@@ -24,13 +22,6 @@ export function isCalendarDate(v: string): boolean {
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const t = new Date(Date.UTC(y, mo - 1, d));
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
-}
-
-/** The instant a show starts: its Lagos date and time ("2025-03-31", "19:30") as ms since the epoch. */
-export function lagosInstant(date: string, time: string): number {
-  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
-  const [h, mi] = time.split(':').map(Number) as [number, number];
-  return Date.UTC(y, mo - 1, d, h, mi) - LAGOS_OFFSET_MS;
 }
 
 /** The key that names a show on every counter of a branch (the Hub's seat check uses it). */

@@ -20,18 +20,17 @@ export const SECRET_LABELS: Record<SecretName, string> = {
   providerPublicKey: 'Provider RSA public key (PEM)',
 };
 
-const httpUrl = z
-  .string()
-  .trim()
-  .min(1, 'Enter an address')
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'Enter a full http:// or https:// address');
+/** A full http:// or https:// address (the provider's, the sandbox's, a webhook's). */
+export function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = z.string().trim().min(1, 'Enter an address').refine(isHttpUrl, 'Enter a full http:// or https:// address');
 
 const merchantId = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Letters, digits, - or _ only (up to 64)');
 const optionalMerchantId = z.union([z.literal(''), merchantId]);

@@ -334,4 +334,4 @@ export type CsvFile = z.infer<typeof CsvFileSchema>;
 /** The columns of a batch file, in the template's order. */
 export const BATCH_COLUMNS = ['type', 'provider', 'customerId', 'amount', 'reference'] as const;
 export type BatchColumn = (typeof BATCH_COLUMNS)[number];
-export const EXPORT_COLUMNS = ['row', 'reference', 'orderNo', 'status', 'errorMsg'] as const;
+export const EXPORT_COLUMNS = ['row', 'reference', 'providerOrderNo', 'status', 'errorMsg'] as const;

@@ -12,7 +12,7 @@ import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
 import { copyAtomic } from '../data-folder';
 import type { Logger } from '../../shared/logger';
-import { backupsFolder, checkJournalFile, stampOf } from './journal-file';
+import { backupsFolder, checkJournalFile, stampOf } from '../data-folder';
 import { backupsToDrop, DEFAULT_ROTATION, type Rotation } from './rotation';
 
 export type BackupReason = BackupInfo['reason'];

@@ -6,11 +6,12 @@ import type { DiskStatus, RecoveryNotice } from '../../shared/backups';
 import type { backupCalls } from '../../shared/contract-backups';
 import { AppError } from '../../shared/errors';
 import { formatLagosDateTime } from '../../shared/time';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
 import { counterCode, lagosDayCode } from '../orders';
 import { createBackupService, type Timers } from './backup-service';
 import { readDisk } from './disk-space';
-import { checkJournalFile, countSalesAfter, journalPath, swapInJournal } from './journal-file';
+import { checkJournalFile, countSalesAfter, journalPath, swapInJournal } from '../data-folder';
 
 const SECOND_FOLDER_KEY = 'backups.secondFolder';
 const NUMBER_GAP_KEY = 'backups.numberGapPending';
@@ -36,7 +37,12 @@ export interface BackupsModuleDeps {
   everyHours?: number;
 }
 
-export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps) {
+/** What backups take of the core: the open sales, which a restore would lose track of. */
+export type BackupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
+  checkout: { listOpen(): { outOrderNo: string }[] };
+};
+
+export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps) {
   const secondFolder = () => {
     const v = ctx.store.get(SECOND_FOLDER_KEY);
     return typeof v === 'string' && v ? v : null;
@@ -107,7 +113,7 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
       }
       const notice: RecoveryNotice = {
         kind: 'restore-finished',
-        message: `The journal was restored from the backup of ${formatLagosDateTime(chosen.at)}. The journal in use before was backed up as ${safety}. ${salesAfter(countSalesAfter(join(service.folder, safety), chosen.at), formatLagosDateTime(chosen.at))} are not in it: their order numbers are on the printed receipts, and the provider can be asked for them.`,
+        message: `The journal was restored from the backup of ${formatLagosDateTime(chosen.at)}. The journal in use before was backed up as ${safety}. ${salesAfter(countSalesAfter(join(service.folder, safety), chosen.at), formatLagosDateTime(chosen.at))} are not in it: their sale numbers are on the printed receipts, and the provider can be asked for them.`,
         keptAs: join(service.folder, safety),
         at: ctx.clock.now(),
       };
@@ -149,8 +155,8 @@ export function createBackupsModule(ctx: ModuleContext, deps: BackupsModuleDeps)
         kind: 'journal-damaged',
         message: `The sales journal was damaged (${problem}) and has been kept aside unchanged. CounterPay started a new, empty journal so you can keep selling. ${
           latest
-            ? `A manager should restore the latest backup, of ${after} (Settings → Backups → Restore). ${salesAfter(missing, after)} are not in that backup${missing === null ? ' (the damaged journal cannot tell how many)' : ''}: their order numbers are on the printed receipts, and the provider can be asked for them.`
-            : 'There is no backup to restore: the sales on the printed receipts can be looked up with the provider by their order numbers.'
+            ? `A manager should restore the latest backup, of ${after} (Settings → Backups → Restore). ${salesAfter(missing, after)} are not in that backup${missing === null ? ' (the damaged journal cannot tell how many)' : ''}: their sale numbers are on the printed receipts, and the provider can be asked for them.`
+            : 'There is no backup to restore: the sales on the printed receipts can be looked up with the provider by their sale numbers.'
         }`,
         keptAs,
         at: ctx.clock.now(),

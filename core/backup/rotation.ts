@@ -1,6 +1,6 @@
 // Which backups to keep: the newest few always, then the newest of each of the last 7 Lagos days
 // and the newest of each of the last 4 weeks. Pure, so the rule is tested without files.
-import { lagosDate } from '../../shared/time';
+import { addDays, lagosDate } from '../../shared/time';
 
 export interface Rotation {
   always: number;
@@ -9,13 +9,11 @@ export interface Rotation {
 }
 export const DEFAULT_ROTATION: Rotation = { always: 3, daily: 7, weekly: 4 };
 
-const DAY_MS = 86_400_000;
-
 /** Monday of the instant's Lagos week, as yyyy-MM-dd (a week key). */
 function lagosWeek(ms: number): string {
   const day = lagosDate(ms);
   const weekday = new Date(`${day}T12:00:00Z`).getUTCDay(); // 0 = Sunday
-  return lagosDate(Date.parse(`${day}T12:00:00Z`) - ((weekday + 6) % 7) * DAY_MS);
+  return addDays(day, -((weekday + 6) % 7));
 }
 
 /** Names to delete, given every backup in one folder. */

@@ -4,7 +4,6 @@
 // for the banner.
 import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
 import type { RecoveryNotice } from '../../shared/backups';
-import type { KeyValueStore } from '../settings';
 
 export const lastGoodPath = (file: string) => file.replace(/\.json$/, '') + '.last-good.json';
 
@@ -71,19 +70,4 @@ export function keepLastGood(file: string): void {
   } catch {
     // A full disk must not fail a save that did succeed: the older good copy is still good.
   }
-}
-
-/** A settings store whose every successful write also refreshes the last good copy of `file`. */
-export function withLastGood(store: KeyValueStore, file: string): KeyValueStore {
-  return {
-    get: (k) => store.get(k),
-    set(k, v) {
-      store.set(k, v);
-      keepLastGood(file);
-    },
-    delete(k) {
-      store.delete(k);
-      keepLastGood(file);
-    },
-  };
 }

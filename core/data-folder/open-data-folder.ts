@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecoveryNotice } from '../../shared/backups';
 import { formatLagosDateTime } from '../../shared/time';
-import { checkJournalFile, finishInterruptedRestore, journalPath, swapInJournal } from '../backup';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
+import { checkJournalFile, finishInterruptedRestore, journalPath, swapInJournal } from './journal-file';
 import { keepLastGood, lastGoodPath, recoverJsonFile } from './json-recovery';
 import { DataDirError, prepareDataDir, tightenFileModes } from './prepare-dir';
 
@@ -39,7 +39,7 @@ export function openDataFolder(dataDir: string, opts: OpenDataFolderOptions): Op
       const { replacedAs } = swapInJournal(dataDir, opts.restoreFrom, opts.now);
       notices.push({
         kind: 'restore-finished',
-        message: `The journal was restored from ${opts.restoreFrom} (at ${formatLagosDateTime(opts.now)}). Sales made after that backup are not in it: their order numbers are on the printed receipts, and the provider can be asked for them.`,
+        message: `The journal was restored from ${opts.restoreFrom} (at ${formatLagosDateTime(opts.now)}). Sales made after that backup are not in it: their sale numbers are on the printed receipts, and the provider can be asked for them.`,
         keptAs: replacedAs,
         at: opts.now,
       });

@@ -1,20 +1,24 @@
 // The app's one SQLite file (WAL, synchronous commits). Its tables come from one ordered list of
-// named migrations (schema.ts) applied once at open; the journal is written before any network
-// call that acts on it.
+// named migrations applied once at open: each table's owner writes its own, the root puts them in
+// order (core/schema.ts). db/ depends on nothing of the core.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SCHEMA, type Migration } from './schema';
 
 export type Db = Database.Database;
-export type { Migration };
 
-export interface OpenOptions {
-  /** The migrations to bring the file up to; the whole schema unless a test builds an older file. */
-  migrations?: readonly Migration[];
+export interface Migration {
+  /** `<owner>-<nnn>-<what>`: the key in schema_migrations. */
+  name: string;
+  sql: string;
 }
 
-export function openDatabase(file: string, opts: OpenOptions = {}): Db {
+export interface OpenOptions {
+  /** The migrations to bring the file up to (the whole schema, core/schema.ts, unless a test builds an older file). */
+  migrations: readonly Migration[];
+}
+
+export function openDatabase(file: string, opts: OpenOptions): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -22,7 +26,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
-  migrate(db, opts.migrations ?? SCHEMA);
+  migrate(db, opts.migrations);
   return db;
 }
 

@@ -2,24 +2,26 @@
 // profile's addresses and keys, and its simulated terminal is shown and driven from the screen.
 import type { demoCalls } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
 import { startDemoSandbox, type DemoSandbox } from './demo-sandbox';
 import { demoScreen } from './demo-screen';
+import type { TerminalLink } from '../terminal';
+
+/** What the Demo module takes of the core: the terminal link, pointed at the sandbox's terminal. */
+export type DemoContext = Pick<CoreServices, 'dataDir' | 'settings' | 'events' | 'logger'> & { terminal: TerminalLink };
 
 export interface DemoModuleDeps {
   /** Off in tests that bring their own sandbox. */
   embedded: boolean;
 }
 
-export function createDemoModule(ctx: Pick<ModuleContext, 'dataDir' | 'settings' | 'events' | 'logger' | 'terminal'>, deps: DemoModuleDeps) {
+export function createDemoModule(ctx: DemoContext, deps: DemoModuleDeps) {
   const { settings, events, logger, terminal } = ctx;
   let demo: DemoSandbox | null = null;
   let starting: Promise<void> | null = null;
   const sn = () => terminal.getState().sn;
   const push = () => events.emit('demo.terminalChanged', demoScreen(demo, sn()));
-  terminal.on('change', () => {
-    if (demo) push();
-  });
   const requireDemo = () => {
     if (!demo || settings.activeProfile() !== 'demo') throw new AppError('NOT_READY', 'The Demo terminal works only in the Demo profile.');
     return demo;
@@ -45,6 +47,10 @@ export function createDemoModule(ctx: Pick<ModuleContext, 'dataDir' | 'settings'
 
   return {
     ...module,
+    /** The terminal link changed: the Demo panel shows it (the root calls this after the terminal module heard it). */
+    terminalChanged(): void {
+      if (demo) push();
+    },
     /** The running sandbox, or null (not started, failed, or not embedded). */
     current: (): DemoSandbox | null => demo,
     /** Starts the sandbox once and writes its addresses and keys into the Demo profile; a failure is logged and retried next time. */

@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import type { StatusSnapshot } from '../../shared/contract';
 import type { diagnosticsCalls } from '../../shared/contract-diagnostics';
 import { PROFILE_NAMES } from '../../shared/settings';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
 import type { LogFiles } from '../logging';
 import { scrubKnown } from '../../shared/redact';
+import { lagosIso } from '../../shared/time';
 import { buildDiagnostics } from './diagnostics-file';
 
 export const DIAGNOSTICS_KEPT = 5;
@@ -24,14 +26,13 @@ export interface DiagnosticsDeps {
 
 /** 20261123-143005: sortable, no characters a file system dislikes, in Lagos time like every time the cashier sees. */
 function stamp(ms: number): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'Africa/Lagos', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
-  }).formatToParts(new Date(ms));
-  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '00';
-  return `${p('year')}${p('month')}${p('day')}-${p('hour') === '24' ? '00' : p('hour')}${p('minute')}${p('second')}`;
+  return lagosIso(ms).replace(/[-:]/g, '').replace('T', '-');
 }
 
-export function createDiagnosticsModule(ctx: ModuleContext, deps: DiagnosticsDeps): CoreModule<typeof diagnosticsCalls> {
+/** What the diagnostics file is made of: settings (no secret), the journal's counts, the shell. */
+export type DiagnosticsContext = Pick<CoreServices, 'shell' | 'dataDir' | 'db' | 'settings' | 'logger' | 'clock'>;
+
+export function createDiagnosticsModule(ctx: DiagnosticsContext, deps: DiagnosticsDeps): CoreModule<typeof diagnosticsCalls> {
   const { settings, logger, clock } = ctx;
 
   // Every key of every profile, read once per settings change (the vault may decrypt on each read).

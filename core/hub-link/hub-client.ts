@@ -4,7 +4,16 @@
 import ky, { HTTPError } from 'ky';
 import type { z } from 'zod';
 import { HUB_API_PREFIX, HubErrorSchema, type HubErrorCode } from '../../shared/hub-contract';
-import type { HubConnection } from './hub-types';
+
+/** An enrolled counter's way to the Hub. The credential is a secret: never logged, never sent to the renderer. */
+export interface HubConnection {
+  /** Base address, no trailing slash: `https://hub.mycinema.ng` (or `http://…` for a lab). */
+  url: string;
+  counterId: string;
+  credential: string;
+  /** The POS branch id (merchantId) given at enrollment. */
+  branch: string;
+}
 
 export type HubCallCode = HubErrorCode | 'HUB_UNREACHABLE' | 'HUB_BAD_ANSWER';
 

@@ -4,14 +4,17 @@
 // Settings → Hub show (link-status.ts), the branch's programme (programme-link.ts) and the seat
 // check (hub-seat-check.ts). A counter with no Hub works exactly as without.
 import type { hubCalls } from '../../shared/contract-hub-link';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import type { JournalSink } from '../journal-sink';
 import type { SeatCheck } from '../programme';
 import { systemTimers, type Timers } from '../lib';
 import { EnrollmentStore } from './enrollment-store';
 import { Enrollment } from './enrollment';
 import { createHubClient, type HubClient } from './hub-client';
 import { hubSeatCheck } from './hub-seat-check';
-import type { HubConnectionSource, RelayHealthSource } from './hub-types';
+import type { RelayHealthSource } from '../orders';
+import type { HubConnectionSource } from './hub-types';
 import { HUB_CHECK_EVERY_MS, LinkRunner } from './link-runner';
 import { LinkStatus } from './link-status';
 import { ProgrammeLink, type ProgrammePort } from './programme-link';
@@ -29,8 +32,6 @@ export interface HubModuleDeps {
   onRelayHealth(source: RelayHealthSource | null): void;
   /** Payments the counter is still waiting for (told to the Hub on every sync). */
   openPayments: () => number;
-  /** The Hub part of the status bar changed. */
-  onStatus: () => void;
   /** The counter's programme: the Hub version of its copy (null: none from the Hub), and the one way in. */
   programme?: ProgrammePort;
   client?: HubClient;
@@ -38,7 +39,10 @@ export interface HubModuleDeps {
   checkEveryMs?: number;
 }
 
-export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock' | 'journalSink'>, deps: HubModuleDeps) {
+/** What the Hub link takes of the core: the journal sink is its own outbox's, handed back by the root. */
+export type HubContext = Pick<CoreServices, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'> & { journalSink: JournalSink };
+
+export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
   const { logger, clock, settings } = ctx;
   const client = deps.client ?? createHubClient();
   const timers = deps.timers ?? systemTimers;
@@ -69,7 +73,7 @@ export function createHubModule(ctx: Pick<ModuleContext, 'db' | 'store' | 'vault
   });
   const status = new LinkStatus({
     enrollment, settings, events: ctx.events, pusher, relay,
-    running: () => runner.isRunning(), lastCheck: () => runner.lastCheck(), onStatus: deps.onStatus,
+    running: () => runner.isRunning(), lastCheck: () => runner.lastCheck(),
   });
   const joining = new Enrollment({ version: deps.version, enrollment, settings, client, clock, logger, runner, pusher, relay, status });
 

@@ -1,6 +1,7 @@
 // The counter's side of the CounterPay Hub: enrollment, the journal outbox and its sync, and the
 // relay stream of the provider's notifications. A counter with no Hub works exactly as without.
 export * from './hub-types';
+export { HUB_MIGRATIONS } from './hub-migrations';
 export { HubOutbox, createOutboxSink, type OutboxSinkDeps } from './outbox';
 export { createHubClient, HubCallError, type HubClient, type HubCallCode } from './hub-client';
 export { createSyncPusher, DEFAULT_SYNC_TUNING, type SyncPusher, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-pusher';

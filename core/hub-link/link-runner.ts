@@ -8,7 +8,7 @@ import type { Logger } from '../../shared/logger';
 import type { TimerHandle, Timers } from '../lib';
 import type { EnrollmentStore } from './enrollment-store';
 import { HubCallError, type HubClient } from './hub-client';
-import type { RelayHealthSource } from './hub-types';
+import type { RelayHealthSource } from '../orders';
 import { NO_ANSWER, type LastCheck } from './link-status';
 import type { RelayConsumer } from './relay-consumer';
 import type { SyncPusher } from './sync-pusher';

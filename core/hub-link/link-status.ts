@@ -67,8 +67,6 @@ export interface LinkStatusSources {
   /** The links run (enrolled, not revoked, started). */
   running(): boolean;
   lastCheck(): LastCheck | null;
-  /** The Hub part of the status bar changed. */
-  onStatus(): void;
 }
 
 export class LinkStatus {
@@ -107,14 +105,13 @@ export class LinkStatus {
     };
   }
 
-  /** Tells the screens and the status bar, once per real change. */
+  /** Tells the screens (and so the status bar, which follows `hub.changed`), once per real change. */
   changed(): void {
     const v = this.view();
     const text = JSON.stringify(v);
     if (text === this.lastSent) return;
     this.lastSent = text;
     this.src.events.emit('hub.changed', v);
-    this.src.onStatus();
   }
 
   private warnings(s: HubSaved): string[] {

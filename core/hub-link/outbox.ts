@@ -9,7 +9,7 @@ import { SYNC_PAYLOADS, type SyncEvent, type SyncKind } from '../../shared/hub-c
 import type { Db } from '../db';
 import { TypedEmitter } from '../lib';
 import type { Logger } from '../../shared/logger';
-import type { JournalSink, SyncPayload } from './hub-types';
+import type { JournalSink, SyncPayload } from '../journal-sink';
 
 /** hub_state keys: the last sequence the Hub holds (contiguously from 1), and which counter id it holds it for. */
 const LAST_SEQ_KEY = 'sync.lastSeq';

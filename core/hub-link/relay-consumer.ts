@@ -18,7 +18,8 @@ import {
 } from '../../shared/hub-contract';
 import { backoffWithJitter, systemTimers, TypedEmitter, type TimerHandle } from '../lib';
 import { HubCallError } from './hub-client';
-import type { HubPartDeps, RelayHealthSource } from './hub-types';
+import type { RelayHealthSource } from '../orders';
+import type { HubPartDeps } from './hub-types';
 import { createSseParser, type SseEvent } from './sse-parser';
 
 export interface RelayConsumerDeps extends HubPartDeps {

@@ -10,7 +10,8 @@
 import { MAX_SYNC_BATCH, SyncResponseSchema, type CounterStatus, type SyncRequest } from '../../shared/hub-contract';
 import { backoffWithJitter, systemTimers, type BackoffTuning, type TimerHandle } from '../lib';
 import { HubCallError } from './hub-client';
-import type { HubConnection, HubPartDeps, JournalSink } from './hub-types';
+import type { JournalSink } from '../journal-sink';
+import type { HubConnection, HubPartDeps } from './hub-types';
 import { createOutboxSink, HubOutbox } from './outbox';
 
 export type SyncState = 'off' | 'syncing' | 'synced' | 'offline';
@@ -40,8 +41,8 @@ export interface SyncPusherDeps extends HubPartDeps {
   /** Queue length or state changed (the status bar shows "offline (N to sync)"). */
   onChange?: () => void;
   /**
-   * The app's sink (ModuleContext.journalSink, built in app-core.ts): the pusher's `sink` is that
-   * one and every append kicks it. Absent: the pusher makes its own sink over `db`.
+   * The app's sink (a JournalSink, core/journal-sink.ts, built in app-core.ts): the pusher's `sink`
+   * is that one and every append kicks it. Absent: the pusher makes its own sink over `db`.
    */
   journalSink?: JournalSink;
   /** For the pusher's own sink only (see outbox.ts). */

@@ -1,9 +1,9 @@
 // The home of the core's generic tools: nothing here knows about sales, top-ups or the provider,
-// and nothing here imports other core code, so every process (the app, the browser shell, the
-// sandbox) may use it. Import them from here, never from the files.
-export { backoffWithJitter, DEFAULT_BACKOFF, doublingDelay, type BackoffTuning } from './backoff';
+// and nothing here imports other core code, so any module of the engine may use it. Import them
+// from here, never from the files. (What the sandbox and the Hub share with the engine is in
+// protocol/ and shared/.)
+export { backoffWithJitter, DEFAULT_BACKOFF, doublingDelay, RetryTimer, type BackoffTuning } from './backoff';
 export { csvCell, toCsv, type CsvValue } from './csv-cell';
-export { parseCsv, type CsvParseResult, type CsvRecord, type CsvSyntaxError } from './csv-parse';
 export { systemTimers, type TimerHandle, type Timers } from './timers';
 export { TokenBucket } from './token-bucket';
 export { TypedEmitter, type EventMap, type TypedEmitterOptions } from './typed-emitter';

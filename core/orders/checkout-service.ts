@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors';
 import { saleAmounts, type Connectivity, type OrderEvent, type OrderView, type SaleInput } from '../../shared/orders';
 import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
-import { NO_JOURNAL_SINK, type JournalSink, type RelayHealthSource } from '../hub-link';
+import { NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import type { Logger } from '../../shared/logger';
 import type { PosClient, PosOrderDetails } from '../provider';
 import { systemTimers, TokenBucket, type Timers } from '../lib';
@@ -22,13 +22,18 @@ import { isFinalState, stateForProviderStatus } from './order-state';
 import { counterCode, lagosDayCode } from './out-order-no';
 import { Poller } from './poller';
 import { QueueSender } from './queue-sender';
-import { RelayFollower } from './relay-follower';
+import { RelayFollower, type RelayHealthSource } from './relay-follower';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
 
 export type CheckoutSettings = SaleSettings;
+
+export interface SellOptions {
+  /** Runs inside the transaction that records the order (with its id and outOrderNo): a link written by another owner, all or nothing with the sale. */
+  alongside?: (id: number, outOrderNo: string) => void;
+}
 
 export interface CheckoutDeps {
   db: Db;
@@ -133,7 +138,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     }
   }
 
-  function newSale(input: unknown, retryOf?: number): OrderView {
+  function newSale(input: unknown, retryOf?: number, alongside?: SellOptions['alongside']): OrderView {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = deps.settings();
     const sale = checkSale(input, s);
@@ -155,6 +160,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       merchantId: s.merchantId,
       profile: s.profile ?? 'unrecorded',
       ...(retryOf !== undefined ? { retryOf } : {}),
+      ...(alongside ? { alongside } : {}),
       note: queueAhead ? 'Sale recorded; queued behind older sales' : 'Sale recorded; sending the order to the terminal',
       ...(queueAhead ? { reason: REASONS.queued } : {}),
     });
@@ -171,8 +177,24 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   return {
     /** Validates and records the sale, then sends it in the background. Resolves at once (queued or creating). */
-    async sell(sale: SaleInput): Promise<OrderView> {
-      return newSale(sale);
+    async sell(sale: SaleInput, opts: SellOptions = {}): Promise<OrderView> {
+      return newSale(sale, undefined, opts.alongside);
+    },
+
+    /**
+     * Cancels a sale that never left the counter (still queued): it will not be sent. An order
+     * already on the terminal cannot be withdrawn (the provider has no such call): CONFLICT.
+     */
+    cancelQueued(id: number, note: string): OrderView {
+      const r = journal.transition(id, 'cancelled', note, { from: ['queued'], patch: { reason: note } });
+      if (r.changed) {
+        changed(r.record);
+        return view(r.record!);
+      }
+      const rec = recordOf(id);
+      throw new AppError('CONFLICT', isFinalState(rec.state)
+        ? `This sale is already ${rec.state}.`
+        : 'The payment is already on the terminal and cannot be withdrawn from here: the customer can cancel it on the terminal, or it expires by itself.', { id, state: rec.state });
     },
 
     /** A new sale (new outOrderNo) with the same tickets, only for a failed, expired or cancelled one. */
@@ -202,6 +224,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
     /** Every order not yet final (any day), oldest first: what still needs the app's attention. */
     listOpen(): OrderView[] {
       return journal.listOpen().map(view);
+    },
+
+    /** How many orders are not final (told to the Hub on every sync): counted, no view built. */
+    countOpen(): number {
+      return journal.countOpen();
     },
 
     /** Queued orders, oldest first (the order they will be sent in). */

@@ -1,8 +1,7 @@
 // Whether the payment provider can be reached, learned from real calls. While it cannot, one
 // probe at a time (the oldest queued send, or a status check) retries with backoff and jitter.
 import type { Logger } from '../../shared/logger';
-import { backoffWithJitter, type BackoffTuning } from '../lib';
-import type { TimerHandle, Timers } from '../lib';
+import { RetryTimer, type BackoffTuning, type Timers } from '../lib';
 
 /** 'idle': there was nothing to probe with; probing stops until the next failure or kick. */
 export type ProbeResult = 'idle' | 'done';
@@ -20,14 +19,14 @@ export interface ConnectivityDeps {
 export class ConnectivityMonitor {
   private isOnline = true;
   private failures = 0;
-  private timer: TimerHandle | null = null;
-  private timerAt: number | null = null;
+  private readonly retry: RetryTimer;
   private probing: Promise<void> | null = null;
   private stopped = false;
   private readonly d: ConnectivityDeps;
 
   constructor(deps: ConnectivityDeps) {
     this.d = deps;
+    this.retry = new RetryTimer(deps);
   }
 
   get online(): boolean {
@@ -36,13 +35,13 @@ export class ConnectivityMonitor {
 
   /** When the next probe is due while offline. */
   get nextProbeAt(): number | undefined {
-    return this.timerAt ?? undefined;
+    return this.retry.at ?? undefined;
   }
 
   /** A call got an answer from the provider (any answer). */
   reached(): void {
     this.failures = 0;
-    this.clearTimer();
+    this.retry.clear();
     if (!this.isOnline) {
       this.isOnline = true;
       this.d.logger.info('payment provider reachable again');
@@ -70,24 +69,18 @@ export class ConnectivityMonitor {
   probeNow(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (this.probing) return this.probing;
-    this.clearTimer();
+    this.retry.clear();
     return this.run();
   }
 
   stop(): void {
     this.stopped = true;
-    this.clearTimer();
+    this.retry.clear();
   }
 
   private schedule(): void {
-    if (this.stopped || this.isOnline || this.timer !== null || this.probing) return;
-    const delay = backoffWithJitter(this.failures, this.d.backoff, this.d.random);
-    this.timerAt = this.d.now() + delay;
-    this.timer = this.d.timers.setTimeout(() => {
-      this.timer = null;
-      this.timerAt = null;
-      void this.run();
-    }, delay);
+    if (this.stopped || this.isOnline || this.retry.pending || this.probing) return;
+    this.retry.set(this.failures, () => void this.run());
   }
 
   private run(): Promise<void> {
@@ -105,11 +98,5 @@ export class ConnectivityMonitor {
     })();
     this.probing = p;
     return p;
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== null) this.d.timers.clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = null;
   }
 }

@@ -1,12 +1,14 @@
 // The order lifecycle: the checkout service (what the app wires), and the pieces others may read.
-export { createCheckoutService, DEFAULT_CHECKOUT_TUNING, type CheckoutDeps, type CheckoutEvents, type CheckoutService, type CheckoutSettings, type CheckoutTuning, type CheckoutTuningInput } from './checkout-service';
+export { createCheckoutService, DEFAULT_CHECKOUT_TUNING, type CheckoutDeps, type CheckoutEvents, type CheckoutService, type CheckoutSettings, type CheckoutTuning, type CheckoutTuningInput, type SellOptions } from './checkout-service';
+export { ORDER_MIGRATIONS } from './order-migrations';
 export { OrderJournal, toView, type OrderRecord } from './order-journal';
 export { OrderJournalReads, type OpenOrder, type OrderStateTotals, type ShowTotals } from './order-journal-reads';
-export { searchOrders, lagosDayStart, type SearchQuery, type SearchResult } from './order-search';
+export { searchOrders, type SearchQuery, type SearchResult } from './order-search';
 export { OrderTextIndex } from './order-text-index';
 export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES } from './order-state';
 export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './out-order-no';
 export { productInfoFor, maskAccount } from './sale-wire';
 export { createOrdersModule } from './orders-module';
+export type { RelayHealthSource } from './relay-follower';
 export { createSaleMemory, nextShowTime } from './sale-memory';
 export { assertCanCharge, ordersOnTerminal } from './charge-guard';

@@ -18,7 +18,7 @@ export type Decision =
 export const REASONS = {
   queued: 'No connection to the payment provider. The sale will be sent to the terminal as soon as the connection is back.',
   unknownCreate: 'The provider did not confirm the order. Checking whether it reached the terminal: do not start a new sale for these tickets.',
-  alreadyExists: 'The provider already has this order number. Checking its status.',
+  alreadyExists: 'The provider already has this sale number. Checking its status.',
   expiredUnsent: 'The sale could not be sent to the terminal before it expired (no connection to the payment provider). Nothing was charged. Start a new sale when the connection is back.',
   expiredNeverArrived: 'The order never reached the provider, and it is now too late to send it. Nothing was charged. Start a new sale.',
   expiredNobodyPaid: 'Nobody paid before the order expired.',
@@ -72,7 +72,7 @@ export function decideOnDetails(rec: OrderRecord, d: PosOrderDetails, opts: { no
     if (!rec.orderNo && rec.state !== 'waiting') {
       return {
         kind: 'move', to: 'failed', note: `Provider's order under this number is not this sale: ${mismatch}`,
-        patch: { reason: `${mismatch} This order number is used by another sale, so this one was not sent. Nothing was charged for it. Ask the administrator to give each counter its own name, then start a new sale.` },
+        patch: { reason: `${mismatch} This sale number is used by another sale, so this one was not sent. Nothing was charged for it. Ask the administrator to give each counter its own name, then start a new sale.` },
       };
     }
     const reason = `${mismatch} Do not hand over the tickets: check this order with the provider.`;

@@ -4,7 +4,7 @@
 // a new order as `order.created`, a change of state, or a provider number first learnt, as
 // `order.status`.
 import type { Db } from '../db';
-import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../hub-link';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import { type OrderEvent, type OrderState, type OrderView, type Sale } from '../../shared/orders';
 import { canTransition, isFinalState, OPEN_STATES } from './order-state';
 import { formatOutOrderNo } from './out-order-no';
@@ -40,6 +40,8 @@ export interface NewOrder {
   retryOf?: number;
   note: string;
   reason?: string;
+  /** Written by another owner in the same transaction as the order (an integration's reference → order link). */
+  alongside?: (id: number, outOrderNo: string) => void;
 }
 
 /** Changes written with a transition (or alone, on an open order). Undefined keeps a column. */
@@ -190,6 +192,7 @@ export class OrderJournal {
         },
         profile: clipText(o.profile ?? 'unrecorded', 32), merchantId: clipText(o.merchantId, 64), expiresAt: Math.round(o.createdAt + o.expireSeconds * 1000),
       }, o.createdAt);
+      o.alongside?.(id, outOrderNo);
       return id;
     });
     return this.require(tx.immediate());
@@ -233,6 +236,12 @@ export class OrderJournal {
   listOpen(): OrderRecord[] {
     const marks = OPEN_STATES.map(() => '?').join(',');
     return (this.db.prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY created_at, id`).all(...OPEN_STATES) as Row[]).map(toRecord);
+  }
+
+  /** How many orders are not final (one COUNT, no record built). */
+  countOpen(): number {
+    const marks = OPEN_STATES.map(() => '?').join(',');
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state IN (${marks})`).get(...OPEN_STATES) as { n: number }).n;
   }
 
   history(id: number): OrderEvent[] {

@@ -3,6 +3,7 @@
 // module's trigram index and the amount index; pages are keyset (the thousandth page costs what the
 // first does). Read-only over the journal.
 import { parseNaira } from '../../shared/money';
+import { DAY_MS, lagosDayStart } from '../../shared/time';
 import type { OrderState } from '../../shared/orders';
 import type { Db } from '../db';
 
@@ -24,15 +25,8 @@ export interface SearchResult {
   next: string | null;
 }
 
-const LAGOS_OFFSET_MS = 3_600_000; // Africa/Lagos is UTC+1 all year (no daylight saving).
 const MAX_WORDS = 5;
 const SEAT_RE = /^[A-Za-z0-9]{1,8}$/;
-
-/** The first instant of a Lagos calendar day. */
-export function lagosDayStart(day: string): number {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return Date.UTC(y, m - 1, d) - LAGOS_OFFSET_MS;
-}
 
 function parseCursor(c: string | undefined): { at: number; id: number } | null {
   if (!c) return null;
@@ -91,7 +85,7 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   }
   if (q.to) {
     where.push('created_at < ?');
-    args.push(lagosDayStart(q.to) + 86_400_000);
+    args.push(lagosDayStart(q.to) + DAY_MS);
   }
 
   const cur = parseCursor(q.cursor);

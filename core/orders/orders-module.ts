@@ -4,9 +4,15 @@
 import type { orderCalls } from '../../shared/contract';
 import type { Connectivity } from '../../shared/orders';
 import { AppError } from '../../shared/errors';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import type { TerminalLink } from '../terminal';
+import type { CheckoutService } from './checkout-service';
 import { createSaleMemory } from './sale-memory';
 import { assertCanCharge } from './charge-guard';
+
+/** What the orders module takes of the core: the checkout (built by the root, shared), the terminal. */
+export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock'> & { checkout: CheckoutService; terminal: Pick<TerminalLink, 'getState'> };
 
 export interface OrdersModuleDeps {
   /** The sale queue changed (its length, online or not). */
@@ -15,7 +21,7 @@ export interface OrdersModuleDeps {
   shiftOpen?: () => boolean;
 }
 
-export function createOrdersModule(ctx: Pick<ModuleContext, 'checkout' | 'store' | 'events' | 'clock' | 'terminal'>, deps: OrdersModuleDeps): CoreModule<typeof orderCalls> {
+export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps): CoreModule<typeof orderCalls> {
   const { checkout, events } = ctx;
   const films = createSaleMemory(ctx.store);
   // Followed for the core's whole life: an order settled while the core stops still reaches the memory.

@@ -50,6 +50,16 @@ export function finalCheckAt(expiresAt: number, t: PollTuning): number {
   return expiresAt + t.graceMs;
 }
 
+/** Past expiry + grace every check is final: at once, or backing off (at least `undecidedMs`) after failures. */
+function afterFinal(p: { now: number; failures: number }, t: PollTuning): PollStep {
+  return { at: p.now + (p.failures > 0 ? Math.max(errorDelay(p.failures, t), t.undecidedMs) : 0), final: true };
+}
+
+/** A check at `at`, or the final check when `at` is not before it. */
+function stepBefore(at: number, finalAt: number): PollStep {
+  return at >= finalAt ? { at: finalAt, final: true } : { at, final: false };
+}
+
 /** Doubling delay after `failures` failed attempts (1 -> base), capped; no jitter. */
 export function errorDelay(failures: number, t: Pick<PollTuning, 'errorBaseMs' | 'errorMaxMs'>): number {
   return doublingDelay(failures, { baseMs: t.errorBaseMs, maxMs: t.errorMaxMs });
@@ -68,10 +78,10 @@ export function nextWaitingCheck(
   t: PollTuning,
 ): PollStep {
   const finalAt = finalCheckAt(p.expiresAt, t);
-  if (p.now >= finalAt) return { at: p.now + (p.failures > 0 ? Math.max(errorDelay(p.failures, t), t.undecidedMs) : 0), final: true };
+  if (p.now >= finalAt) return afterFinal(p, t);
   const interval = Math.max(waitingInterval(Math.max(0, p.now - p.waitingSince), t), errorDelay(p.failures, t));
   const at = p.now + interval;
-  return at >= finalAt ? { at: finalAt, final: true } : { at, final: false };
+  return stepBefore(at, finalAt);
 }
 
 /**
@@ -85,17 +95,17 @@ export function nextRelayWaitingCheck(
   t: PollTuning,
 ): PollStep {
   const finalAt = finalCheckAt(p.expiresAt, t);
-  if (p.now >= finalAt) return { at: p.now + (p.failures > 0 ? Math.max(errorDelay(p.failures, t), t.undecidedMs) : 0), final: true };
+  if (p.now >= finalAt) return afterFinal(p, t);
   if (p.failures > 0) {
     const at = p.now + errorDelay(p.failures, t);
-    return at >= finalAt ? { at: finalAt, final: true } : { at, final: false };
+    return stepBefore(at, finalAt);
   }
   const first = p.waitingSince + t.relayFirstMs;
   const every = Math.max(t.relayEveryMs, (finalAt - first) / Math.max(1, t.relayMaxChecks - 1), 1);
   // The first point after now (a point exactly now was just checked, or is due: take the next).
   const k = p.now < first ? 0 : Math.floor((p.now - first) / every) + 1;
   const at = Math.round(first + k * every);
-  return at >= finalAt ? { at: finalAt, final: true } : { at, final: false };
+  return stepBefore(at, finalAt);
 }
 
 /**
@@ -113,9 +123,9 @@ export function checkAfterRelayDrop(now: number, planned: PollStep, t: PollTunin
  */
 export function nextUnknownCheck(p: { now: number; expiresAt: number; failures: number }, t: PollTuning): PollStep {
   const finalAt = finalCheckAt(p.expiresAt, t);
-  if (p.now >= finalAt) return { at: p.now + (p.failures > 0 ? Math.max(errorDelay(p.failures, t), t.undecidedMs) : 0), final: true };
+  if (p.now >= finalAt) return afterFinal(p, t);
   const at = p.now + errorDelay(p.failures, t);
-  return at >= finalAt ? { at: finalAt, final: true } : { at, final: false };
+  return stepBefore(at, finalAt);
 }
 
 /** True when an order sent now could no longer be paid before it expires: do not send it. */

@@ -1,7 +1,15 @@
 // The health of the Hub's relay stream as the checkout follows it (none without a Hub): while it
 // is healthy a waiting order is checked a few times over its life; when it drops, the fast
 // schedule returns.
-import type { RelayHealthSource } from '../hub-link';
+/**
+ * Health of the Hub's relay stream, as the poller needs it: while healthy, polling is the safety
+ * net only. The Hub link's relay consumer is one (hub-link/relay-consumer.ts).
+ */
+export interface RelayHealthSource {
+  healthy(): boolean;
+  /** Called on every change of `healthy()`; returns an unsubscribe function. */
+  onChange(listener: (healthy: boolean) => void): () => void;
+}
 
 export class RelayFollower {
   private source: RelayHealthSource | null = null;

@@ -1,7 +1,7 @@
-// What the Sell form offers by default: today, the next show time, and the price and fee
-// remembered per film (the last sale of each film), newest first.
+// What the Sell form offers by default: today, the next show time, and the price and booking fee
+// per ticket remembered per film (the last sale of each film), newest first.
 import { lagosDate, lagosHm } from '../../shared/time';
-import { FilmMemorySchema, type FilmMemory, type OrderView } from '../../shared/orders';
+import { bookingFeePerTicket, FilmMemorySchema, type FilmMemory, type OrderView } from '../../shared/orders';
 import type { KeyValueStore } from '../settings';
 
 
@@ -21,9 +21,9 @@ export function createSaleMemory(store: KeyValueStore) {
     if (!Array.isArray(v)) return [];
     const out: FilmMemory[] = [];
     for (const raw of v as unknown[]) {
-      // Films remembered before the booking fee had its own name kept it as `feeKobo`.
-      const f = raw && typeof raw === 'object' && 'feeKobo' in raw && !('bookingFeeKobo' in raw) ? { ...raw, bookingFeeKobo: raw.feeKobo } : raw;
-      const parsed = FilmMemorySchema.safeParse(f);
+      // Films remembered before the fee was per ticket (`feeKobo`, then `bookingFeeKobo`) held a whole
+      // sale's fee: the schema drops it, so such a film offers its title and price but no fee.
+      const parsed = FilmMemorySchema.safeParse(raw);
       if (parsed.success) out.push(parsed.data);
     }
     return out;
@@ -34,7 +34,11 @@ export function createSaleMemory(store: KeyValueStore) {
       return { today: lagosDate(now), nextShowTime: nextShowTime(now), sn, films: films() };
     },
     remember(order: OrderView): void {
-      const f: FilmMemory = { filmName: order.sale.filmName, filmTitle: order.sale.filmTitle, priceKobo: order.sale.priceKobo, bookingFeeKobo: order.sale.bookingFeeKobo, lastShowTime: order.sale.showTime };
+      const perTicket = bookingFeePerTicket(order.sale);
+      const f: FilmMemory = {
+        filmName: order.sale.filmName, filmTitle: order.sale.filmTitle, priceKobo: order.sale.priceKobo,
+        ...(perTicket === null ? {} : { bookingFeePerTicketKobo: perTicket }), lastShowTime: order.sale.showTime,
+      };
       const rest = films().filter((x) => x.filmName.toLowerCase() !== f.filmName.toLowerCase());
       store.set(KEY, [f, ...rest].slice(0, MAX_FILMS));
     },

@@ -88,10 +88,10 @@ export function detailsMismatch(order: { outOrderNo: string; amountKobo: number;
     return `The provider answered about order ${d.outOrderNo}, not ${order.outOrderNo}.`;
   }
   if (Number.isSafeInteger(d.amountKobo) && d.amountKobo !== order.amountKobo) {
-    return `The provider has this order number for ${koboToNairaString(d.amountKobo)} Naira, not ${koboToNairaString(order.amountKobo)}.`;
+    return `The provider has this sale number for ${koboToNairaString(d.amountKobo)} Naira, not ${koboToNairaString(order.amountKobo)}.`;
   }
   if (nonEmpty(d.sn) !== undefined && d.sn!.trim().toUpperCase() !== order.sn.toUpperCase()) {
-    return `The provider has this order number on terminal ${d.sn}, not ${order.sn}.`;
+    return `The provider has this sale number on terminal ${d.sn}, not ${order.sn}.`;
   }
   return null;
 }

@@ -1,5 +1,4 @@
 // The programme module's public face: what other modules, the root and the shells may import.
 export { createProgrammeModule, type ProgrammeModule, type ProgrammeModuleDeps, type ReplaceOutcome } from './programme-module';
-export { checkProgrammeFile, programmeTemplate, PROGRAMME_COLUMNS } from './programme-csv';
 export { PROGRAMME_MIGRATIONS } from './programme-migrations';
 export { runSeatCheck, SEAT_CHECK_DEADLINE_MS, type SeatCheck, type SeatQuery } from './seat-check';

@@ -4,16 +4,20 @@
 // through replaceProgramme, the same path the CSV import takes; the seat check is a plug.
 import type { programmeCalls } from '../../shared/contract-programme';
 import { AppError, issueFields, validationError } from '../../shared/errors';
-import { SaleInputSchema, splitSeats, type OrderView, type SaleInput } from '../../shared/orders';
+import { bookingFeeForSale, SaleInputSchema, splitSeats, type OrderView, type SaleInput } from '../../shared/orders';
 import {
   ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme, type ProgrammeSource, type ProgrammeSummary, type ShowView,
 } from '../../shared/programme';
 import { lagosDate } from '../../shared/time';
-import type { CoreModule, ModuleContext } from '../core-module';
-import { assertCanCharge } from '../orders';
-import { checkProgrammeFile, programmeTemplate } from './programme-csv';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
+import { assertCanCharge, type CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
+
+/** What the programme takes of the core: a sale of a show goes through the one checkout. */
+export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & { checkout: Pick<CheckoutService, 'sell' | 'get' | 'on' | 'listOpen'> };
 
 /** At most this many errors travel back with a refused file (the count says how many in all). */
 const MAX_ERRORS_SHOWN = 200;
@@ -29,9 +33,11 @@ export interface ProgrammeModuleDeps {
 
 export type ReplaceOutcome = { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
 
-export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 'events' | 'checkout' | 'logger'>, deps: ProgrammeModuleDeps = {}) {
+export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModuleDeps = {}) {
   const store = new ProgrammeStore(ctx.db);
   const { checkout, clock, events, logger } = ctx;
+  /** The seat check's source: given at build, or plugged in later by the root (the Hub link is built after). */
+  let seatCheck = deps.seatCheck ?? null;
 
   checkout.on('order', (v: OrderView) => {
     if (v.state === 'paid') store.markPaid(v.id);
@@ -90,7 +96,7 @@ export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 
         const seats = splitSeats(tidySeats(a.seats)).filter(Boolean);
         if (seats.length === 0) return { kind: 'checked', conflicts: [] };
         const about = { filmName: show.filmName, filmTitle: show.filmTitle, date: show.date, time: show.time, screen: show.screen };
-        return runSeatCheck(deps.seatCheck?.() ?? null, { showKey: show.key, show: about, seats });
+        return runSeatCheck(seatCheck?.() ?? null, { showKey: show.key, show: about, seats });
       },
       'programme.charge': async (a) => {
         const show = showOf(a.showId);
@@ -100,7 +106,7 @@ export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 
         const tickets = seats === '' ? 0 : splitSeats(seats).length;
         const input: SaleInput = {
           filmName: show.filmName, filmTitle: show.filmTitle, showDate: show.date, showTime: show.time,
-          seats, tickets, priceKobo: type.priceKobo, bookingFeeKobo: type.bookingFeeKobo * tickets, sn: a.sn,
+          seats, tickets, priceKobo: type.priceKobo, bookingFeeKobo: bookingFeeForSale(tickets, type.bookingFeeKobo), sn: a.sn,
         };
         const checked = SaleInputSchema.safeParse(input);
         if (!checked.success) {
@@ -121,6 +127,13 @@ export function createProgrammeModule(ctx: Pick<ModuleContext, 'db' | 'clock' | 
       },
     },
   };
-  return Object.assign(module, { replaceProgramme, store });
+  return Object.assign(module, {
+    replaceProgramme,
+    store,
+    /** Plugs the seat check in (the root, once the Hub link is built). */
+    useSeatCheck(source: () => SeatCheck | null): void {
+      seatCheck = source;
+    },
+  });
 }
 export type ProgrammeModule = ReturnType<typeof createProgrammeModule>;

@@ -1,6 +1,7 @@
 // The owner of the programme's tables: the copy in use (replaced whole, in one transaction), the
 // shows as the Sell screen lists them, and the sales made from it (for the most sold ticket type).
-import { lagosInstant, showKey, type Programme, type ProgrammeSource, type ProgrammeSummary, type ShowView, type TicketType } from '../../shared/programme';
+import { lagosInstant } from '../../shared/time';
+import { showKey, type Programme, type ProgrammeSource, type ProgrammeSummary, type ShowView, type TicketType } from '../../shared/programme';
 import { ProgrammeSourceSchema } from '../../shared/programme';
 import type { Db } from '../db';
 

@@ -12,7 +12,7 @@ import { describeIssues } from './answer-utils';
 import { postOnce } from './http-transport';
 import { CreateOrderDataWire, DepositCallbackDataWire, PosOrderWire, toPosOrderDetails } from './pos-schemas';
 import { openPosResponse, type PosOpened } from './pos-response';
-import { endpointUrl, requirePrivateKey, requirePublicKey, requireSetting, resolveConfig, type ConfigSource } from './provider-config';
+import { endpointUrl, requireKey, requireSetting, resolveConfig, type ConfigSource } from './provider-config';
 import { offsetFromAnswer, type ProviderClock } from './provider-clock';
 import { badResponseError } from './provider-errors';
 import type { PosClient, PosCreateOrderInput, PosProductInfo } from './types';
@@ -44,8 +44,8 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
     const url = endpointUrl(op, cfg, 'posBaseUrl', path);
     const ids = { headMerchantId: requireSetting(op, cfg, 'headMerchantId'), merchantId: requireSetting(op, cfg, 'merchantId') };
     const clientAuthKey = requireSetting(op, cfg, 'posClientAuthKey');
-    const providerPublicKey = requirePublicKey(op, cfg, 'providerPublicKey');
-    const merchantPrivateKey = requirePrivateKey(op, cfg, 'merchantPrivateKey');
+    const providerPublicKey = requireKey(op, cfg, 'providerPublicKey');
+    const merchantPrivateKey = requireKey(op, cfg, 'merchantPrivateKey');
     const conv = cfg.conventions;
 
     const timestamp = String(clock.now());

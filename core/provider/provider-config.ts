@@ -3,6 +3,7 @@
 import type { ProviderConfig } from './types';
 import { notConfiguredError, type ProviderSetting } from './provider-errors';
 import { privateKeyObject, publicKeyObject } from '../../protocol/crypto';
+import { isHttpUrl } from '../../shared/settings';
 import type { KeyObject } from 'node:crypto';
 
 export type ConfigSource = ProviderConfig | (() => ProviderConfig);
@@ -37,29 +38,15 @@ function readSetting(cfg: ProviderConfig, setting: ProviderSetting): string {
 /** Base URL + path, with the base checked to be an http(s) address. */
 export function endpointUrl(op: string, cfg: ProviderConfig, setting: 'billsBaseUrl' | 'posBaseUrl', path: string): string {
   const base = requireSetting(op, cfg, setting);
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    throw notConfiguredError(op, setting, 'invalid');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw notConfiguredError(op, setting, 'invalid');
+  if (!isHttpUrl(base)) throw notConfiguredError(op, setting, 'invalid');
   return `${base.replace(/\/+$/, '')}${path}`;
 }
 
-export function requirePublicKey(op: string, cfg: ProviderConfig, setting: 'providerPublicKey'): KeyObject {
+/** The provider's public key or the merchant's private key, parsed; not configured when missing or not a key. */
+export function requireKey(op: string, cfg: ProviderConfig, setting: 'providerPublicKey' | 'merchantPrivateKey'): KeyObject {
   const pem = requireSetting(op, cfg, setting);
   try {
-    return publicKeyObject(pem);
-  } catch {
-    throw notConfiguredError(op, setting, 'invalid');
-  }
-}
-
-export function requirePrivateKey(op: string, cfg: ProviderConfig, setting: 'merchantPrivateKey'): KeyObject {
-  const pem = requireSetting(op, cfg, setting);
-  try {
-    return privateKeyObject(pem);
+    return setting === 'providerPublicKey' ? publicKeyObject(pem) : privateKeyObject(pem);
   } catch {
     throw notConfiguredError(op, setting, 'invalid');
   }

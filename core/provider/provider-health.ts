@@ -4,8 +4,7 @@
 import { isAppError } from '../../shared/errors';
 import type { ProviderStatus } from '../../shared/provider-status';
 import type { Logger } from '../../shared/logger';
-import { backoffWithJitter, type BackoffTuning } from '../lib';
-import type { TimerHandle, Timers } from '../lib';
+import { RetryTimer, type BackoffTuning, type Timers } from '../lib';
 
 export interface HealthDeps {
   timers: Timers;
@@ -61,13 +60,15 @@ export function statusFromError(err: unknown, at: number, from: 'probe' | 'call'
 export class ProviderHealth {
   private s: ProviderStatus = { state: 'checking', detail: 'Checking the connection to the provider…' };
   private failures = 0;
-  private timer: TimerHandle | null = null;
+  private readonly retry: RetryTimer;
   private running: Promise<void> | null = null;
   /** Bumped by every check request, so an answer to an older probe cannot overwrite a newer one. */
   private generation = 0;
   private stopped = false;
 
-  constructor(private readonly d: HealthDeps) {}
+  constructor(private readonly d: HealthDeps) {
+    this.retry = new RetryTimer(d);
+  }
 
   get status(): ProviderStatus {
     return this.s;
@@ -79,7 +80,7 @@ export class ProviderHealth {
     // A timed retry joins a probe already under way. Check now starts afresh: the cashier may just
     // have fixed the cause, and an answer to an older probe must not stand for it.
     if (this.running && why === 'retry') return this.running;
-    this.clearTimer();
+    this.retry.clear();
     this.generation += 1;
     if (this.s.state !== 'checking' && (why === 'settings' || why === 'start')) {
       // New settings mean old verdicts no longer hold: nothing is "online" before an answer.
@@ -100,7 +101,7 @@ export class ProviderHealth {
     if (err === null) {
       if (this.s.state !== 'online') {
         this.failures = 0;
-        this.clearTimer();
+        this.retry.clear();
         this.set({ state: 'online', detail: ONLINE_DETAIL, checkedAt: at });
       }
       return;
@@ -115,14 +116,14 @@ export class ProviderHealth {
 
   /** Marks the profile as not usable (no keys, Demo sandbox down) without probing. */
   notUsable(status: ProviderStatus): void {
-    this.clearTimer();
+    this.retry.clear();
     this.generation += 1;
     this.set(status);
   }
 
   stop(): void {
     this.stopped = true;
-    this.clearTimer();
+    this.retry.clear();
   }
 
   /** Resolves when no probe is running (tests). */
@@ -153,19 +154,10 @@ export class ProviderHealth {
   }
 
   private schedule(): void {
-    if (this.stopped || this.timer !== null) return;
-    const delay = backoffWithJitter(this.failures, this.d.backoff, this.d.random);
-    this.s = { ...this.s, nextCheckAt: this.d.now() + delay };
-    this.timer = this.d.timers.setTimeout(() => {
-      this.timer = null;
-      void this.check('retry');
-    }, delay);
+    if (this.stopped || this.retry.pending) return;
+    const at = this.retry.set(this.failures, () => void this.check('retry'));
+    this.s = { ...this.s, nextCheckAt: at };
     this.d.onChange(this.s);
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== null) this.d.timers.clearTimeout(this.timer);
-    this.timer = null;
   }
 
   private set(next: ProviderStatus): void {

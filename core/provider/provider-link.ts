@@ -4,7 +4,7 @@
 import type { ProviderStatus } from '../../shared/provider-status';
 import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
-import { systemTimers, type Timers } from '../lib';
+import { systemTimers, TypedEmitter, type Timers } from '../lib';
 import { createBillsClient } from './bills-client';
 import { observedPos } from './observed-clients';
 import { createPosClient } from './pos-client';
@@ -22,16 +22,21 @@ export interface ProviderLinkDeps {
   clock: Clock;
   logger: Logger;
   timers?: Timers;
-  /** The status changed (publish it). */
-  onStatus: () => void;
-  /** The provider answers us again after refusing or not answering: ask about open orders. */
-  onBack: () => void;
-  /** The clock correction started or stopped. */
-  onClock: (s: SkewState) => void;
 }
+
+/** What the link tells those who follow it (the root wires the status bar and the checkout). */
+export type ProviderLinkEvents = {
+  /** The status changed (publish it). */
+  status: [];
+  /** The provider answers us again after refusing or not answering: ask about open orders. */
+  back: [];
+  /** The clock correction started or stopped. */
+  clock: [SkewState];
+};
 
 export function createProviderLink(d: ProviderLinkDeps) {
   const { clock, logger } = d;
+  const told = new TypedEmitter<ProviderLinkEvents>();
   const skew = new ProviderClock(clock, logger);
   const rawPos = createPosClient(d.config, { logger, clock, skew });
   const bills = createBillsClient(d.config, { logger, clock });
@@ -52,14 +57,14 @@ export function createProviderLink(d: ProviderLinkDeps) {
       return { pos: () => probePos.queryOrder({ outOrderNo: `PROBE-${clock.now()}` }), bills: billsSet ? () => probeBills.bettingProviders() : null };
     },
     onChange: (st) => {
-      d.onStatus();
-      if (st.state === 'online' && last !== 'online' && last !== 'checking') d.onBack();
+      told.emit('status');
+      if (st.state === 'online' && last !== 'online' && last !== 'checking') told.emit('back');
       last = st.state;
     },
   });
   skew.onChange((s) => {
-    d.onStatus();
-    d.onClock(s);
+    told.emit('status');
+    told.emit('clock', s);
   });
 
   /** Why the profile cannot be probed: blocked, or the address, ids or keys are missing. */
@@ -85,6 +90,8 @@ export function createProviderLink(d: ProviderLinkDeps) {
     providerPart: (): ProviderStatus => notUsable() ?? health.status,
     clockPart: () => clockStatus(skew.state()),
     idle: () => health.idle(),
+    /** Follow the link's news: `status`, `back` (answers again), `clock` (correction on or off). */
+    on: <K extends keyof ProviderLinkEvents & string>(event: K, listener: (...args: ProviderLinkEvents[K]) => void) => told.on(event, listener),
     stop: () => health.stop(),
   };
 }

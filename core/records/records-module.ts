@@ -2,10 +2,12 @@
 // services and the order search into this module's share of the contract.
 import type { recordCalls } from '../../shared/contract-records';
 import type { OrderView } from '../../shared/orders';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import type { JournalSink } from '../journal-sink';
 import type { SerialPortClass } from '../terminal';
 import type { NetworkSendOptions } from './printing/network-printer';
-import { OrderJournalReads, OrderTextIndex, searchOrders } from '../orders';
+import { OrderJournalReads, OrderTextIndex, searchOrders, type CheckoutService } from '../orders';
 import { TopupJournalReads } from '../topups';
 import { renderJob } from './print-payload';
 import { PrintJobStore, targetText } from './printing/print-jobs';
@@ -28,7 +30,14 @@ export interface RecordsDeps {
   topups?: TopupTotalsSource;
 }
 
-export function createRecordsModule(ctx: ModuleContext, deps: RecordsDeps = {}): CoreModule<typeof recordCalls> {
+/** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
+export type RecordsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
+  checkout: CheckoutService;
+  /** Shifts are journal events: they go to the Hub's outbox too. */
+  journalSink: JournalSink;
+};
+
+export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {}): CoreModule<typeof recordCalls> {
   const now = () => ctx.clock.now();
   const systemPrinter = deps.systemPrinter ?? browserSystemPrinter;
   const settings = createRecordsSettings(ctx.store, ctx.logger);

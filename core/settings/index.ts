@@ -1,5 +1,5 @@
 // The settings module's public face: what other modules may import.
-export { confStore, type KeyValueStore } from './kv-store';
+export { confStore, withLastGood, type KeyValueStore } from './kv-store';
 export { type SecretVault, type StringCipher, encryptedStoreVault, fileVault } from './secret-vault';
 export { type SettingsService, createSettingsService } from './settings-service';
 export { createSettingsModule } from './settings-module';

@@ -1,6 +1,7 @@
 // The settings store as the core sees it. electron-store (Electron) and conf (browser shell) both
 // fit it and write the same JSON format; tests use conf on a temp folder.
 import Conf from 'conf';
+import { keepLastGood } from '../data-folder';
 export interface KeyValueStore {
   get(key: string): unknown;
   set(key: string, value: unknown): void;
@@ -17,4 +18,19 @@ export function memoryStore(initial: Record<string, unknown> = {}): KeyValueStor
 export function confStore(dataDir: string): KeyValueStore {
   const conf = new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'settings', projectName: 'counterpay', configFileMode: 0o600 });
   return { get: (k) => conf.get(k), set: (k, v) => conf.set(k, v), delete: (k) => conf.delete(k) };
+}
+
+/** A settings store whose every successful write also refreshes the last good copy of `file`. */
+export function withLastGood(store: KeyValueStore, file: string): KeyValueStore {
+  return {
+    get: (k) => store.get(k),
+    set(k, v) {
+      store.set(k, v);
+      keepLastGood(file);
+    },
+    delete(k) {
+      store.delete(k);
+      keepLastGood(file);
+    },
+  };
 }

@@ -2,8 +2,8 @@
 // answers once the core has followed it (receiver restarted, terminal of the profile chosen, ...).
 import type { settingsCalls, StatusSnapshot } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import type { CoreModule, ModuleContext } from '../core-module';
-import { secretProblems } from './settings-service';
+import type { CoreModule } from '../core-module';
+import { secretProblems, type SettingsService } from './settings-service';
 
 export interface SettingsModuleDeps {
   status: () => StatusSnapshot;
@@ -11,7 +11,16 @@ export interface SettingsModuleDeps {
   applied: () => Promise<void>;
 }
 
-export function createSettingsModule(ctx: Pick<ModuleContext, 'settings' | 'checkout'>, deps: SettingsModuleDeps): CoreModule<typeof settingsCalls> {
+/**
+ * What the settings module takes of the core (its own words: the core's shared services are built
+ * from this module, so it cannot name them): the sales still open, which block a profile switch.
+ */
+export interface SettingsContext {
+  settings: SettingsService;
+  checkout: { listOpen(): { outOrderNo: string }[] };
+}
+
+export function createSettingsModule(ctx: SettingsContext, deps: SettingsModuleDeps): CoreModule<typeof settingsCalls> {
   const { settings, checkout } = ctx;
   return {
     // A key that does not parse shows beside a wrong field, not only after the fields are fixed.

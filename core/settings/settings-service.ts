@@ -31,20 +31,14 @@ export type SettingsListener = (active: ProfileName) => void;
 
 function checkSecret(name: SecretName, value: string): string | null {
   const v = value.trim();
-  if (name === 'merchantPrivateKey') {
+  if (name === 'merchantPrivateKey' || name === 'providerPublicKey') {
+    const kind = name === 'merchantPrivateKey' ? 'private' : 'public';
     try {
-      privateKeyObject(v);
+      if (kind === 'private') privateKeyObject(v);
+      else publicKeyObject(v);
       return null;
     } catch {
-      return 'Paste the whole RSA private key (PEM, starting with -----BEGIN PRIVATE KEY-----)';
-    }
-  }
-  if (name === 'providerPublicKey') {
-    try {
-      publicKeyObject(v);
-      return null;
-    } catch {
-      return 'Paste the whole RSA public key (PEM, starting with -----BEGIN PUBLIC KEY-----)';
+      return `Paste the whole RSA ${kind} key (PEM, starting with -----BEGIN ${kind.toUpperCase()} KEY-----)`;
     }
   }
   if (!/^\S{8,512}$/.test(v)) return `${SECRET_LABELS[name]}: 8 to 512 characters, no spaces`;

@@ -4,15 +4,20 @@ import type { terminalCalls } from '../../shared/contract';
 import { validationError } from '../../shared/errors';
 import type { ProfileName } from '../../shared/settings';
 import { parseTerminalSettings, terminalAdminChanges } from '../../shared/terminal';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
 import { createProfileTerminals } from './profile-terminals';
+import type { TerminalLink } from './terminal-link';
+
+/** What the terminal module takes of the core: the one live link to the device. */
+export type TerminalContext = Pick<CoreServices, 'settings' | 'store' | 'events' | 'logger'> & { terminal: TerminalLink };
 
 export interface TerminalModuleDeps {
   /** The Demo sandbox's terminal, offered to the Demo profile. */
   demoSn: () => string | null;
 }
 
-export function createTerminalModule(ctx: Pick<ModuleContext, 'terminal' | 'settings' | 'store' | 'events' | 'logger'>, deps: TerminalModuleDeps) {
+export function createTerminalModule(ctx: TerminalContext, deps: TerminalModuleDeps) {
   const { terminal, settings, logger } = ctx;
   const terminals = createProfileTerminals({ store: ctx.store, logger, demoSn: deps.demoSn });
   terminal.on('change', (t) => ctx.events.emit('terminal.changed', t));

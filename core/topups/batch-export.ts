@@ -2,7 +2,7 @@
 // row of the imported file, refused rows included) to keep or send to accounts.
 import { BATCH_COLUMNS, EXPORT_COLUMNS, TOPUP_EXPORT_STATUS, type CsvFile, type RowError } from '../../shared/topups';
 import { toCsv } from '../lib';
-import type { BatchRecord, TopupRecord } from './topup-journal';
+import type { BatchRecord, TopupRecord } from './topup-rows';
 
 export function batchTemplate(): CsvFile {
   const csv = toCsv([

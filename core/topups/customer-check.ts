@@ -7,7 +7,8 @@ import type { Logger } from '../../shared/logger';
 import type { Timers } from '../lib';
 import { TokenBucket } from '../lib';
 import type { BillsClient } from '../provider';
-import type { BatchRecord, Move, TopupJournal, TopupRecord } from './topup-journal';
+import type { TopupJournal } from './topup-journal';
+import type { BatchRecord, Move, TopupRecord } from './topup-rows';
 
 export interface CustomerCheckDeps {
   journal: TopupJournal;

@@ -2,8 +2,6 @@
 // Readable off a screen, unique per merchant (counter code + day + a sequence kept in SQLite);
 // a batch file may bring its own references instead, checked against REFERENCE_RE.
 
-export { counterCode, lagosDayCode } from '../orders';
-
 /** What a reference may hold: no "/" or non-ASCII in signed bodies (their escaping is an open question). */
 export const REFERENCE_RE = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -2,7 +2,7 @@
 // Pure functions, so the rules read in one place (the engine does the timing and the I/O).
 import type { TopupResult } from '../provider';
 import type { EngineTuning } from './topup-tuning';
-import type { Move, TopupRecord } from './topup-journal';
+import type { Move, TopupRecord } from './topup-rows';
 import { saysReferenceUsed, stateForStatus } from './topup-state';
 
 /** States followed with status inquiries. */

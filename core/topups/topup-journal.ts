@@ -4,7 +4,7 @@
 // a batch item leaving its draft) as `topup.submitted`, each later change as `topup.status`.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db';
-import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../hub-link';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import { TOPUP_STATES, isFinalTopupState, type BatchState, type RowError, type TopupState } from '../../shared/topups';
 import { formatReference } from './reference';
 import {
@@ -13,8 +13,6 @@ import {
 } from './topup-rows';
 import { canMove } from './topup-state';
 
-export { toView, ITEM_FILTERS } from './topup-rows';
-export type { BatchRecord, BatchTotals, ItemPatch, Move, NewItem, Owner, TopupRecord } from './topup-rows';
 
 /** What an item's Hub events are made of. */
 interface SyncRow {

@@ -19,11 +19,12 @@ import { batchResultsCsv, batchTemplate } from './batch-export';
 import { checkBatchFile } from './batch-rows';
 import { checkBatchCustomers, fullName } from './customer-check';
 import { createProvidersCache } from './providers-cache';
-import { counterCode, lagosDayCode } from './reference';
+import { counterCode, lagosDayCode } from '../orders';
 import { createTopupEngine } from './topup-engine';
 import { DEFAULT_ENGINE_TUNING, type EngineTuning } from './topup-tuning';
-import { NO_JOURNAL_SINK, type JournalSink } from '../hub-link';
-import { TopupJournal, toView, type BatchRecord, type Owner, type TopupRecord } from './topup-journal';
+import { NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
+import { TopupJournal } from './topup-journal';
+import { toView, type BatchRecord, type Owner, type TopupRecord } from './topup-rows';
 import { checkTopup, findBettingProvider } from './topup-input';
 
 export interface TopupTuning extends EngineTuning {

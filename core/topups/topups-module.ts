@@ -2,10 +2,13 @@
 // from the shared services, answers its share of the contract and pushes changes to the screen.
 import type { topupCalls } from '../../shared/contract-topups';
 import { isFinalTopupState, type ProvidersView, type TopupView } from '../../shared/topups';
-import type { CoreModule, ModuleContext } from '../core-module';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import type { JournalSink } from '../journal-sink';
+import type { BillsClient } from '../provider';
 import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import { WEBHOOK_PATHS } from '../webhook';
-import { toView, type TopupRecord } from './topup-journal';
+import { toView, type TopupRecord } from './topup-rows';
 import { createTopupService, type TopupService, type TopupTuning } from './topup-service';
 
 /**
@@ -23,7 +26,15 @@ export interface TopupsModuleOptions {
   eventFlushMs?: number;
 }
 
-export function createTopupsModule(ctx: ModuleContext, opts: TopupsModuleOptions = {}): CoreModule<typeof topupCalls> & { service: TopupService } {
+/** What top-ups take of the core: the provider's bills client, the Hub's journal sink, our receiver's address. */
+export type TopupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock'> & {
+  bills: BillsClient;
+  journalSink: JournalSink;
+  /** The public address of our webhook receiver, when it runs (for callBackUrl). */
+  webhookUrl: () => string | null;
+};
+
+export function createTopupsModule(ctx: TopupsContext, opts: TopupsModuleOptions = {}): CoreModule<typeof topupCalls> & { service: TopupService } {
   const timers = opts.timers ?? systemTimers;
   const flushMs = opts.eventFlushMs ?? 200;
   const profile = () => ctx.settings.profile(ctx.settings.activeProfile());
@@ -121,9 +132,6 @@ export function createTopupsModule(ctx: ModuleContext, opts: TopupsModuleOptions
       await service.stop();
       if (flushTimer !== null) timers.clearTimeout(flushTimer);
       flushTimer = null;
-    },
-    onBillsCallback(cb) {
-      service.onCallback(cb);
     },
   };
 }

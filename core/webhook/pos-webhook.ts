@@ -8,8 +8,6 @@ import { PosOrderWire, toPosOrderDetails, type ProviderConfig } from '../provide
 import { webhookDedupeKey } from './webhook-store';
 import type { PosNotification, WebhookVerdict } from './webhook-types';
 
-export { POS_WEBHOOK_MAX_AGE_MS } from '../../protocol/pos-webhook';
-
 const BAD_SIGNATURE = () => refuse(401, C.badSignature, 'sign does not verify');
 
 export interface PosWebhookCheckOptions {

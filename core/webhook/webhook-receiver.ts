@@ -7,18 +7,45 @@ import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from '../../shared/profile-safety';
 import { systemClock } from '../../shared/clock';
 import { guardedHandler, readBoundedBody, sendJson } from '../../protocol/http';
-import { createWebhookIngest } from './webhook-ingest';
+import type { Clock } from '../../shared/clock';
+import type { Logger } from '../../shared/logger';
+import type { Db } from '../db';
+import type { ProviderConfig } from '../provider';
+import { createWebhookIngest, type WebhookIngest } from './webhook-ingest';
 import type { WebhookKind } from './webhook-store';
 import { WEBHOOK_NOT_AUTHENTICATED, WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../protocol/pos-webhook';
-import {
-  WEBHOOK_PATHS, type WebhookReceiver, type WebhookReceiverOptions,
-} from './webhook-types';
+import { WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification } from './webhook-types';
 
 export const DEFAULT_MAX_WEBHOOK_BODY = 64 * 1024;
 
 function reply(res: ServerResponse, status: number, body: { code: string; message: string }, close = false): void {
   if (res.headersSent) return;
   sendJson(res, status, body, { 'content-type': 'application/json', 'cache-control': 'no-store', ...(close ? { connection: 'close' } : {}) });
+}
+
+export interface WebhookReceiverOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  db: Db;
+  /** Read on every request, so new keys apply without a restart. */
+  getConfig: () => ProviderConfig;
+  logger: Logger;
+  clock?: Clock;
+  /** Bodies larger than this are refused with 413 without being buffered (default 64 KiB). */
+  maxBodyBytes?: number;
+  /** Called once per distinct event, after it is durably recorded. Exceptions are logged; the event stays recorded. */
+  onPosNotification: (n: PosNotification) => void;
+  onBillsCallback: (c: BillsCallbackEvent) => void;
+  /** The ingest to use instead of one built from these options (shared with the relay). */
+  ingest?: WebhookIngest;
+}
+
+export interface WebhookReceiver {
+  /** e.g. http://127.0.0.1:8787 (no trailing slash); append WEBHOOK_PATHS. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {

@@ -5,18 +5,18 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRestartableCore } from '../../core/app-core';
 import { systemClock } from '../../shared/clock';
-import { withLastGood } from '../../core/data-folder';
 import { openDataFolder, settingsFile } from '../../core/data-folder';
 import { DataDirError } from '../../core/data-folder';
 import { createEventBus } from '../../core/events';
 import { consoleLogger } from '../../shared/logger';
 import { openFileLogger } from '../../core/logging';
-import { encryptedStoreVault } from '../../core/settings';
+import { encryptedStoreVault, withLastGood } from '../../core/settings';
 import { wireIpc } from './ipc-transport';
 import { electronSystemPrinter } from './print-system';
 import { safeStorageCipher } from './safe-storage-cipher';
 import { rendererUrlPrefix } from './sender-url';
 import { createMainWindow } from './window';
+import { listenForChargeLinks } from './charge-links';
 
 // Until the data folder is known (after whenReady) the console is the only place to log.
 const bootLogger = consoleLogger('main');
@@ -49,6 +49,7 @@ async function start(): Promise<void> {
   let win: BrowserWindow | null = createMainWindow(rendererIndex);
   const unwire = wireIpc((n, a, c) => held.core.dispatch(n, a, c), events, () => (win && !win.isDestroyed() ? win.webContents : null), rendererPrefix);
   win.on('closed', () => (win = null));
+  links.ready((url) => held.core.dispatch('integrations.openLink', { url }, { trusted: true, sender: 'os:charge-link' }), logger);
 
   app.on('activate', () => {
     if (!win) {
@@ -65,6 +66,8 @@ async function start(): Promise<void> {
 }
 
 app.enableSandbox();
+// Registered before the app is ready: macOS may deliver the link that started the app at once.
+const links = listenForChargeLinks(() => BrowserWindow.getAllWindows()[0]?.focus());
 if (!app.requestSingleInstanceLock()) app.quit();
 else
   start().catch((e) => {

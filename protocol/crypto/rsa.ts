@@ -15,35 +15,31 @@ export class RsaError extends Error {
   }
 }
 
+// Parsed keys by their text: parsing a PEM costs far more than a lookup, and the same keys sign every call.
 const publicCache = new Map<string, KeyObject>();
 const privateCache = new Map<string, KeyObject>();
 
-export function publicKeyObject(key: KeyInput): KeyObject {
+function keyObject(key: KeyInput, kind: 'public' | 'private'): KeyObject {
   if (typeof key !== 'string') return key;
-  let k = publicCache.get(key);
+  const cache = kind === 'public' ? publicCache : privateCache;
+  let k = cache.get(key);
   if (!k) {
     try {
-      k = createPublicKey(normalizePem(key, 'PUBLIC KEY'));
+      k = kind === 'public' ? createPublicKey(normalizePem(key, 'PUBLIC KEY')) : createPrivateKey(normalizePem(key, 'PRIVATE KEY'));
     } catch {
-      throw new RsaError('The RSA public key is not a valid PEM or base64 key');
+      throw new RsaError(`The RSA ${kind} key is not a valid PEM or base64 key`);
     }
-    publicCache.set(key, k);
+    cache.set(key, k);
   }
   return k;
 }
 
+export function publicKeyObject(key: KeyInput): KeyObject {
+  return keyObject(key, 'public');
+}
+
 export function privateKeyObject(key: KeyInput): KeyObject {
-  if (typeof key !== 'string') return key;
-  let k = privateCache.get(key);
-  if (!k) {
-    try {
-      k = createPrivateKey(normalizePem(key, 'PRIVATE KEY'));
-    } catch {
-      throw new RsaError('The RSA private key is not a valid PEM or base64 key');
-    }
-    privateCache.set(key, k);
-  }
-  return k;
+  return keyObject(key, 'private');
 }
 
 /** Accepts a PEM, or the bare base64 body that dashboards often show, and returns a PEM. */
@@ -133,6 +129,3 @@ export function posResponseSignStrings(envelope: Record<string, unknown>): { dat
     .join('&');
   return { dataTimestamp, sortedKv };
 }
-
-/** Generates a 2048-bit key pair as PEM (sandbox and Demo keys). */
-export { generateKeyPairSync } from 'node:crypto';

@@ -2,7 +2,8 @@
 // terminal, selling one order at a time; the customer taps after a drawn delay, and the lane
 // measures when the app learns the result and how many status checks it made for it.
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
+import { type Db } from '../../core/db';
 import { silentLogger } from '../../shared/logger';
 import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
@@ -72,7 +73,7 @@ export class BenchLane {
   private onReached: ((outOrderNo: string) => void) | null = null;
 
   constructor(private readonly o: BenchLaneOptions) {
-    this.db = openDatabase(join(o.dir, `${o.sn}.sqlite`));
+    this.db = openJournalDb(join(o.dir, `${o.sn}.sqlite`));
     const { time } = o;
     const real = createPosClient(o.provider, { logger: silentLogger, clock: time.clock });
     const pos: PosClient = {

@@ -3,12 +3,15 @@ import type { CreateOverheadFigures } from './create-overhead-bench';
 import { POLL_KEYS, type DetectionFigures, type PollKey, type WebhookFigures } from './detection-bench';
 import type { JournalFigures } from './journal-bench';
 
+import type { IntegrationFigures } from './integration-bench';
+
 export interface BenchResults {
   detection: Record<PollKey, DetectionFigures> & { webhook: WebhookFigures };
   createOverheadMs: CreateOverheadFigures;
   createOverheadCheckoutOnlyMs: CreateOverheadFigures;
   journal: JournalFigures;
   topups?: Record<string, unknown>;
+  integration?: IntegrationFigures;
   meta: Record<string, unknown>;
 }
 
@@ -33,6 +36,10 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     { name: 'create overhead p95', value: ms(r.createOverheadMs.p95), target: '<= 10 ms', pass: r.createOverheadMs.p95 <= 10 },
     { name: 'journal write p95 at 100k', value: ms(j.writeP95MsAt100k), target: `<= 10 ms and <= 2 x ${ms(j.writeP95MsAt0)}`, pass: j.writeP95MsAt100k <= 10 && j.writeP95MsAt100k <= 2 * j.writeP95MsAt0 },
     { name: 'journal search p95 at 100k', value: ms(j.searchP95MsAt100k), target: '<= 50 ms', pass: j.searchP95MsAt100k <= 50 },
+    ...(r.integration ? [
+      { name: 'integration accept p95', value: ms(r.integration.acceptP95Ms), target: '<= 300 ms', pass: r.integration.acceptP95Ms <= 300 },
+      { name: 'integration callback p95', value: ms(r.integration.callbackP95Ms), target: '<= 100 ms', pass: r.integration.callbackP95Ms <= 100 },
+    ] : []),
   ];
 }
 
@@ -60,6 +67,10 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
     [`journal write, ${j.stored.toLocaleString('en-US')} stored`, '-', ms(j.writeP95MsAt100k), `filled in ${j.populateSeconds} s`],
     ['disk commit floor', '-', ms(j.diskCommitP95Ms), 'one-row insert, WAL + synchronous FULL, same disk'],
     ...Object.entries(j.searchP95ByKind).map(([k, v]) => [`history search: ${k}`, '-', ms(v), `records search + page of 50, at ${j.stored.toLocaleString('en-US')} (word index built in ${j.indexSeconds} s)`]),
+    ...(r.integration ? [
+      ['integration accept (POST → on terminal)', ms(r.integration.acceptP50Ms), ms(r.integration.acceptP95Ms), `${r.integration.charges} box-office charges over loopback, sandbox provider`],
+      ['integration callback (outcome → acked)', ms(r.integration.callbackP50Ms), ms(r.integration.callbackP95Ms), 'signed callback to a loopback receiver'],
+    ] : []),
     ...Object.entries(j.lookupP95ByKind).map(([k, v]) => [`journal lookup by ${k}`, '-', ms(v), `OrderJournal, at ${j.stored.toLocaleString('en-US')}`]),
   ];
   const lines = [table(detRows), '', table(other)];

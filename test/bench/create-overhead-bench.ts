@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../../shared/clock';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { silentLogger } from '../../shared/logger';
 import { createOutboxSink, HubOutbox } from '../../core/hub-link';
 import { createCheckoutService } from '../../core/orders/checkout-service';
@@ -48,7 +48,7 @@ function timeFetches(): { total: () => number; reset: () => void; restore: () =>
 export async function runCreateOverhead(o: { creates: number; warmup: number; baseDir: string; withRecords: boolean }): Promise<CreateOverheadFigures> {
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-create-'));
   const ts = await startTerminalsSandbox({ terminals: 1, prefix: 'OVER-POS', requestTimeoutMs: 15_000 });
-  const db = openDatabase(join(dir, 'journal.sqlite'));
+  const db = openJournalDb(join(dir, 'journal.sqlite'));
   const svc = createCheckoutService({
     db, pos: createPosClient(ts.provider, { logger: silentLogger }), clock: systemClock, logger: silentLogger,
     // As wired in the app: every journal event also goes to the Hub's outbox, in its transaction.

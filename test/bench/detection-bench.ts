@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { silentLogger } from '../../shared/logger';
 import type { CheckoutTuningInput } from '../../core/orders/checkout-service';
 import { startWebhookReceiver, WEBHOOK_PATHS } from '../../core/webhook';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import type { TerminalOutcome } from '../../sandbox';
 import { createRng } from '../helpers/chaos-random';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
@@ -105,7 +105,7 @@ export async function runWebhookDetection(o: { lanes: number; ordersPerLane: num
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-webhook-'));
   const ts = await startTerminalsSandbox({ terminals: o.lanes, prefix: 'HOOK-POS', requestTimeoutMs: 15_000 });
   const hub = new SandboxHub(ts.sandbox);
-  const db = openDatabase(join(dir, 'webhooks.sqlite'));
+  const db = openJournalDb(join(dir, 'webhooks.sqlite'));
   const receiver = await startWebhookReceiver({
     host: '127.0.0.1', port: 0, db, logger: silentLogger, getConfig: () => ts.provider,
     onPosNotification: (n) => hub.onWebhook(n), onBillsCallback: () => {},

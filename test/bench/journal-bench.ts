@@ -4,7 +4,8 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
+import { type Db } from '../../core/db';
 import { createOutboxSink, HubOutbox } from '../../core/hub-link';
 import { OrderJournal } from '../../core/orders/order-journal';
 import { shiftCashierAt } from '../../core/records';
@@ -157,7 +158,7 @@ export async function runJournalBench(o: { stored: number; sampleSales: number; 
   let db: Db | null = null;
   try {
     const floor = diskCommitP95(dir);
-    db = openDatabase(join(dir, 'journal.sqlite'));
+    db = openJournalDb(join(dir, 'journal.sqlite'));
     // As wired in the app: every event also goes to the Hub's outbox, in its transaction.
     const j = new OrderJournal(db, () => Date.now(), createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db) }));
     // openDatabase builds the app's whole schema, the search indexes on the journal included.

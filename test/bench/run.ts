@@ -11,6 +11,7 @@ import { runCreateOverhead } from './create-overhead-bench';
 import { runPollDetection, runWebhookDetection } from './detection-bench';
 import { round } from './bench-stats';
 import { runJournalBench } from './journal-bench';
+import { runIntegrationBench } from './integration-bench';
 import { describeTapSpread } from './tap-times';
 
 interface BenchOptions {
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
   log(`journal (${size.stored.toLocaleString('en-US')} orders) ...`);
   const journal = await runJournalBench({ stored: size.stored, sampleSales: size.sample, lookups: size.lookups, seed: o.seed, baseDir: disk });
   const top = await topups(log);
+  log('box-office integration ...');
+  const integration = await runIntegrationBench({ charges: o.quick ? 10 : 40, baseDir: disk });
 
   const results: BenchResults = {
     detection: { ...poll, webhook },
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
     createOverheadCheckoutOnlyMs: checkoutOnly,
     journal,
     ...(top ? { topups: top } : {}),
+    integration,
     meta: {
       seed: o.seed, scale: o.scale, quick: o.quick, seconds: Math.round((Date.now() - started) / 1000), tmpdir: disk, detectionJournals: shared,
       cores: availableParallelism(), loadBefore: round(loadBefore, 2), loadAfter: round(loadavg()[0] ?? 0, 2),

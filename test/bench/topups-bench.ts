@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../shared/clock';
 import { canonicalJson, hmacSha512 } from '../../protocol/crypto';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { silentLogger } from '../../shared/logger';
 import { createBillsClient } from '../../core/provider/bills-client';
 import type { BillsClient } from '../../core/provider/types';
@@ -60,7 +60,7 @@ export async function runTopupsBench(log: (s: string) => void = () => {}): Promi
   const sink = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('{"code":"00000"}')));
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
   const dir = mkdtempSync(join(tmpdir(), 'topups-bench-'));
-  const db = openDatabase(join(dir, 'counterpay.db'));
+  const db = openJournalDb(join(dir, 'counterpay.db'));
   const cfg = {
     billsBaseUrl: sandbox.billsBaseUrl, posBaseUrl: sandbox.posBaseUrl, billsMerchantId: m.billsMerchantId, headMerchantId: m.headMerchantId, merchantId: m.merchantId,
     requestTimeoutMs: 15_000, conventions: defaultConventions(), secrets: { billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey },

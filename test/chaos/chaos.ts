@@ -1,10 +1,12 @@
 // The chaos run: many sales through random provider faults, provider outages, duplicate, late and
 // stale webhooks, and SIGKILLs of the app process; then every sale must be final, once, and agree
 // with the provider. Choices (sales, taps, kills, faults) follow the seed; timings do not.
-// Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n>"; exit 1 unless
-// duplicates, lost and notFinal are all 0.
+// Then the box-office part (integration-chaos.ts): charges through the integration API, retried
+// at random through counter kills and provider faults.
+// Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n> integrationDuplicates=<n>
+// integrationLost=<n>"; exit 1 unless all but the first two are 0.
 // Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS]
-//        [--outages N] [--fault-scale F] [--keep]
+//        [--outages N] [--fault-scale F] [--keep] [--integration-only]
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { OutageProxy } from './outage-proxy';
 import { chaosTuning, DEFAULT_CHAOS_OPTIONS, randomSale, startChaosSandbox, type ChaosOptions } from './chaos-setup';
 import { chaosLine, chaosVerdict, type ChaosVerdict, type JournalRow } from './chaos-verdict';
 import { TerminalSimulator } from './terminal-simulator';
+import { runIntegrationChaos } from './integration-chaos';
 
 export interface ChaosReport extends ChaosVerdict {
   /** The run's temp dir (journal, app log): kept when the run fails or with --keep. */
@@ -204,10 +207,21 @@ function parseArgs(argv: string[]): ChaosOptions {
 
 if (require.main === module) {
   (async () => {
-    const o = parseArgs(process.argv.slice(2));
+    const argv = process.argv.slice(2);
+    const integrationOnly = argv.includes('--integration-only');
+    const o = parseArgs(argv.filter((a) => a !== '--integration-only'));
+    const box = (() => ({ ...o, charges: Math.max(10, Math.min(40, Math.round(o.sales / 5))), integrationKills: Math.max(1, Math.ceil(o.kills / 2)) }))();
+    if (integrationOnly) {
+      // The box-office part alone (the sales part needs the chaos app process).
+      const r = await runIntegrationChaos(box, (line) => console.log(line));
+      console.log(`references=${r.references} integrationDuplicates=${r.integrationDuplicates} integrationLost=${r.integrationLost}`);
+      process.exitCode = r.integrationDuplicates + r.integrationLost === 0 ? 0 : 1;
+      return;
+    }
     const report = await runChaos(o, (line) => console.log(line));
-    console.log(chaosLine(report));
-    process.exitCode = report.duplicates + report.lost + report.notFinal === 0 ? 0 : 1;
+    const b = await runIntegrationChaos(box, (line) => console.log(line));
+    console.log(`${chaosLine(report)} integrationDuplicates=${b.integrationDuplicates} integrationLost=${b.integrationLost}`);
+    process.exitCode = report.duplicates + report.lost + report.notFinal + b.integrationDuplicates + b.integrationLost === 0 ? 0 : 1;
   })().catch((err: unknown) => {
     console.error(`chaos run could not complete: ${err instanceof Error ? err.stack : String(err)}`);
     process.exitCode = 2;

@@ -18,10 +18,11 @@ async function fillSale(page: Page, sale: { film: string; title: string; seats: 
   await page.getByLabel('Film title (on the ticket)').fill(sale.title);
   await page.getByLabel('Seats', { exact: true }).fill(sale.seats);
   await page.getByLabel('Price per ticket (₦)').fill(sale.price);
-  await page.getByLabel('Booking fee (₦)').fill(sale.fee);
+  await page.getByLabel('Booking fee per ticket (₦)').fill(sale.fee);
 }
 
-const AVENGERS = { film: 'AVENGERS-2D', title: 'Avengers: Doomsday', seats: 'f7, F8', price: '2,500', fee: '200' };
+// The booking fee is per ticket: 2 × (₦2,500 + ₦100) = ₦5,200.
+const AVENGERS = { film: 'AVENGERS-2D', title: 'Avengers: Doomsday', seats: 'f7, F8', price: '2,500', fee: '100' };
 
 async function outOrderNo(page: Page): Promise<string> {
   const text = (await page.getByTestId('out-order-no').textContent()) ?? '';
@@ -68,6 +69,11 @@ test('sell two tickets, pay on the demo terminal, see Paid and the receipt; the 
   await expect(receipt).toContainText('Avengers: Doomsday');
   await expect(receipt).toContainText('F7, F8');
   await expect(receipt).toContainText('₦5,200.00');
+  // One vocabulary: our number is the sale number, the fee is per ticket (its line is for both tickets).
+  await expect(receipt).toContainText('Sale no.');
+  await expect(receipt).toContainText('Booking fee 2 × ₦100.00');
+  await expect(receipt).toContainText('₦200.00');
+  await expect(receipt).toContainText('Provider order no.');
   await expect(receipt).toContainText(no);
   await expect(page.getByRole('button', { name: 'Print receipt' })).toBeEnabled();
   await expect(page.getByRole('button', { name: 'New sale' })).toBeFocused();
@@ -78,7 +84,7 @@ test('sell two tickets, pay on the demo terminal, see Paid and the receipt; the 
   await page.getByLabel('Film name', { exact: true }).fill('AVENGERS-2D');
   await expect(page.getByLabel('Film title (on the ticket)')).toHaveValue('Avengers: Doomsday');
   await expect(page.getByLabel('Price per ticket (₦)')).toHaveValue('2500');
-  await expect(page.getByLabel('Booking fee (₦)')).toHaveValue('200');
+  await expect(page.getByLabel('Booking fee per ticket (₦)')).toHaveValue('100');
 
   // The Orders screen lists it as paid, with its history.
   await page.keyboard.press('Alt+3');
@@ -137,7 +143,9 @@ test('keyboard only: fill the form, Enter charges, Tab to Pay on the demo termin
   await page.keyboard.press('Tab');
   await page.keyboard.type('150');
   await expect(page.getByLabel('Show time')).toHaveValue('21:45');
-  await expect(page.getByTestId('total-amount')).toHaveText('₦6,150.00');
+  // The booking fee typed is per ticket, as on the programme's form: 2 × (₦3,000 + ₦150).
+  await expect(page.getByTestId('sale-total')).toContainText('booking fee 2 × ₦150.00 = ₦300.00');
+  await expect(page.getByTestId('total-amount')).toHaveText('₦6,300.00');
   await page.keyboard.press('Enter');
 
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');

@@ -38,7 +38,7 @@ test('the event stream drops mid-sale: Lost contact shows, and after it comes ba
   await page.getByLabel('Film title (on the ticket)').fill('Gladiator III');
   await page.getByLabel('Seats', { exact: true }).fill('H4');
   await page.getByLabel('Price per ticket (₦)').fill('3000');
-  await page.getByLabel('Booking fee (₦)').fill('0');
+  await page.getByLabel('Booking fee per ticket (₦)').fill('0');
   await page.getByRole('button', { name: /^Charge ₦3,000\.00 on terminal DEMO-POS-0001/ }).click();
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   await expect(page.getByTestId('demo-amount')).toHaveText('₦3,000.00');

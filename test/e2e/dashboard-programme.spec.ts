@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
-import { lagosDayOf } from '../../shared/hub-dashboard-contract';
+import { lagosDate } from '../../shared/time';
 import { HUB_PROGRAMME_PATH } from '../../shared/hub-programme-contract';
 import { formatNaira } from '../../shared/money';
 import { PROGRAMME_COLUMNS } from '../../shared/programme-csv';
@@ -71,7 +71,7 @@ test.beforeAll(async () => {
   expect((await ho.req('POST', '/api/v1/dashboard/setup', { token: setup, ...HO })).status).toBe(200);
   expect((await ho.login(HO.name, HO.password)).status).toBe(200);
   expect((await ho.post('/managers', { ...BM, role: 'branch', branch: IKEJA })).status).toBe(200);
-  day = lagosDayOf(Date.now());
+  day = lagosDate(Date.now());
   for (const [name, branch] of [['Counter 1', IKEJA], ['Counter 3', LEKKI]] as const) {
     const c = await enroll(hub, name, branch);
     credentials[name] = c.credential;

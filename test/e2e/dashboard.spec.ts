@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { addDays, lagosDayOf, lagosDayStart, ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS } from '../../shared/hub-dashboard-contract';
+import { ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS } from '../../shared/hub-dashboard-contract';
+import { addDays, lagosDate, lagosDayStart } from '../../shared/time';
 import { formatNaira } from '../../shared/money';
 import { CounterJournal, Manager } from '../hub/helpers/dashboard-client';
 import { enroll } from '../hub/helpers/hub-harness';
@@ -68,7 +69,7 @@ test.beforeAll(async () => {
   setupToken = /#setup=([A-Za-z0-9_-]{43})/.exec(hub.output())![1]!;
 
   const now = Date.now();
-  day = lagosDayOf(now);
+  day = lagosDate(now);
   // Today's sales spread over the last ten hours of the Lagos day so far (all of them today).
   const from = Math.max(lagosDayStart(day) + MIN, now - 10 * H);
   const to = Math.max(from + 1000, now - 6 * MIN);

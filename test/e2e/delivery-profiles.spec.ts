@@ -26,7 +26,7 @@ async function sellPaid(page: Page, seats: string): Promise<string> {
   await page.getByLabel('Film title (on the ticket)').fill('Avengers: Doomsday');
   await page.getByLabel('Seats', { exact: true }).fill(seats);
   await page.getByLabel('Price per ticket (₦)').fill('2,500');
-  await page.getByLabel('Booking fee (₦)').fill('200');
+  await page.getByLabel('Booking fee per ticket (₦)').fill('100');
   await page.getByLabel('Seats', { exact: true }).press('Enter');
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   const no = (await page.getByTestId('out-order-no').textContent()) ?? '';

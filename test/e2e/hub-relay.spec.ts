@@ -111,7 +111,7 @@ test('the sandbox webhooks the Hub, the Hub relays to the enrolled counter: Paid
   await page.getByLabel('Film title (on the ticket)').fill('Sinners');
   await page.getByLabel('Seats', { exact: true }).fill('G4, G5');
   await page.getByLabel('Price per ticket (₦)').fill('3,000');
-  await page.getByLabel('Booking fee (₦)').fill('150');
+  await page.getByLabel('Booking fee per ticket (₦)').fill('75');
   await page.getByRole('button', { name: new RegExp(`^Charge ₦6,150\\.00 on terminal ${merchant.terminalSn}`) }).click();
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   const outOrderNo = ((await page.getByTestId('out-order-no').textContent()) ?? '').trim();

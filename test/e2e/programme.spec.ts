@@ -130,7 +130,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await keys.press(',');
     await keys.seats('f8');
     await expect(page.getByTestId('total-amount')).toHaveText('₦9,400.00');
-    await expect(page.getByTestId('sale-total')).toContainText('2 Adult tickets × ₦4,500.00 = ₦9,000.00 · booking fee ₦400.00');
+    await expect(page.getByTestId('sale-total')).toContainText('2 Adult tickets × ₦4,500.00 = ₦9,000.00 · booking fee 2 × ₦200.00 = ₦400.00');
     await page.screenshot({ path: join(ARTIFACTS, `sell-programme-picked-${scheme}.png`) });
     await keys.press('Enter');
     await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');

@@ -26,7 +26,7 @@ async function sell(page: Page): Promise<void> {
   await page.getByLabel('Film title (on the ticket)').fill('Lagos Nights');
   await page.getByLabel('Seats', { exact: true }).fill('F7');
   await page.getByLabel('Price per ticket (₦)').fill('2500');
-  await page.getByLabel('Booking fee (₦)').fill('0');
+  await page.getByLabel('Booking fee per ticket (₦)').fill('0');
   await page.getByRole('button', { name: new RegExp(`^Charge ₦2,500\\.00 on terminal ${SN}`) }).click();
 }
 

@@ -42,7 +42,7 @@ async function sell(page: Page, sale: { film: string; title: string; seats: stri
   await page.getByLabel('Film title (on the ticket)').fill(sale.title);
   await page.getByLabel('Seats', { exact: true }).fill(sale.seats);
   await page.getByLabel('Price per ticket (₦)').fill(sale.price);
-  await page.getByLabel('Booking fee (₦)').fill(sale.fee);
+  await page.getByLabel('Booking fee per ticket (₦)').fill(sale.fee);
   await page.getByLabel('Seats', { exact: true }).press('Enter');
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   const no = (await page.getByTestId('out-order-no').textContent()) ?? '';
@@ -54,7 +54,8 @@ async function sell(page: Page, sale: { film: string; title: string; seats: stri
   return no;
 }
 
-const AVENGERS = { film: 'AVENGERS-2D', title: 'Avengers: Doomsday', seats: 'F7,F8', price: '2,500', fee: '200' };
+// The booking fee is per ticket: 2 × (₦2,500 + ₦100) = ₦5,200.
+const AVENGERS = { film: 'AVENGERS-2D', title: 'Avengers: Doomsday', seats: 'F7,F8', price: '2,500', fee: '100' };
 const DUNE = { film: 'DUNE-3', title: 'Dune: Part Three', seats: 'G12', price: '3,000', fee: '150' };
 
 let printer: LoopbackPrinter;
@@ -77,7 +78,7 @@ test('pay in Demo, the receipt prints to the network printer, find it in Orders,
   await page.getByLabel('Film title (on the ticket)').fill(AVENGERS.title);
   await page.getByLabel('Seats', { exact: true }).fill(AVENGERS.seats);
   await page.getByLabel('Price per ticket (₦)').fill(AVENGERS.price);
-  await page.getByLabel('Booking fee (₦)').fill(AVENGERS.fee);
+  await page.getByLabel('Booking fee per ticket (₦)').fill(AVENGERS.fee);
   await page.getByLabel('Seats', { exact: true }).press('Enter');
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   const no = (await page.getByTestId('out-order-no').textContent()) ?? '';

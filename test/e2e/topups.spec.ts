@@ -111,7 +111,7 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(file.suggestedFilename()).toMatch(/^friday-results-\d+\.csv$/);
       const text = readFileSync((await file.path())!, 'utf8');
       const lines = text.trim().split('\r\n');
-      expect(lines[0]).toBe('row,reference,orderNo,status,errorMsg');
+      expect(lines[0]).toBe('row,reference,providerOrderNo,status,errorMsg');
       expect(lines.slice(1).map((l) => [l.split(',')[0], l.split(',')[3]])).toEqual([['2', 'SUCCESS'], ['3', 'REFUSED'], ['4', 'SUCCESS'], ['5', 'FAIL']]);
     });
   });

@@ -3,7 +3,8 @@
 // swaps a backup in for the (closed) journal, as `--restore` does, reporting each start.
 // Usage: node --import tsx test/helpers/backup-chaos-child.ts <dataDir> backup|restore [backupFile]
 import { createBackupService } from '../../core/backup/backup-service';
-import { openJournalChecked, swapInJournal } from '../../core/backup/journal-file';
+import { openJournalChecked, swapInJournal } from '../../core/data-folder/journal-file';
+import { SCHEMA } from '../../core/schema';
 import { systemClock } from '../../shared/clock';
 import { openDataFolder } from '../../core/data-folder/open-data-folder';
 import { silentLogger } from '../../shared/logger';
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
       swapInJournal(dataDir, backupFile, systemClock.now());
     }
   }
-  const { db } = openJournalChecked(dataDir, systemClock.now());
+  const { db } = openJournalChecked(dataDir, systemClock.now(), SCHEMA);
   db.exec('CREATE TABLE IF NOT EXISTS probe_rows (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
   const insert = db.prepare('INSERT INTO probe_rows (note) VALUES (?)');
   const backups = createBackupService({ db, dataDir, clock: systemClock, logger: silentLogger, secondFolder: () => null });

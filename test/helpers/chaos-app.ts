@@ -3,7 +3,7 @@
 // On start it resumes whatever the killed one left; it answers a sale only once it is journaled.
 // Usage: node --import tsx test/helpers/chaos-app.ts <args.json> (spawned by test/chaos/app-process.ts)
 import { systemClock } from '../../shared/clock';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { createCheckoutService } from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
 import { startWebhookReceiver, WEBHOOK_PATHS } from '../../core/webhook';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const args = childArgs<ChaosAppArgs>('chaos-app');
   const logger = fileLogger(args.logFile);
   logger.info('chaos app starting');
-  const db = openDatabase(args.dbFile);
+  const db = openJournalDb(args.dbFile);
   const checkout = createCheckoutService({
     db,
     pos: createPosClient(args.provider, { logger }),

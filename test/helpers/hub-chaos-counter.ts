@@ -6,7 +6,7 @@
 // Usage: node --import tsx test/helpers/hub-chaos-counter.ts <args.json> (spawned by test/chaos/app-process.ts)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { systemClock } from '../../shared/clock';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { createHubClient, createRelayConsumer, createSyncPusher, HubOutbox, type HubConnection } from '../../core/hub-link';
 import { createCheckoutService } from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const args = childArgs<HubCounterArgs>('hub-chaos-counter');
   const logger = fileLogger(args.logFile);
   logger.info('hub chaos counter starting');
-  const db = openDatabase(args.dbFile);
+  const db = openJournalDb(args.dbFile);
   const client = createHubClient({ defaultTimeoutMs: 3_000 });
 
   // Enrolled once, with a real code; the credential survives kills in a file the driver never reads.

@@ -6,7 +6,8 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock';
-import { openDatabase, type Db } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
+import { type Db } from '../../core/db';
 import { createHubClient, createRelayConsumer, type HubConnection, type RelayConsumer, type RelayConsumerDeps } from '../../core/hub-link';
 import { memoryLogger } from '../../shared/logger';
 import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../core/orders/checkout-service';
@@ -71,7 +72,7 @@ export interface HubCounter {
 export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter> {
   const clock = o.clock ?? { now: () => Date.now() };
   const logger = memoryLogger();
-  const db = openDatabase(join(o.dir, `${o.name}.sqlite`));
+  const db = openJournalDb(join(o.dir, `${o.name}.sqlite`));
   const real = createPosClient(o.provider, { logger, clock });
   const queries: string[] = [];
   const pos: PosClient = {

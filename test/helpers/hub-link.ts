@@ -3,7 +3,8 @@
 // real sandbox, the real Hub client (with its calls counted) and the sync pusher. Waits are on the
 // pusher's own change notices, never on sleeps.
 import { systemClock } from '../../shared/clock';
-import { openDatabase, type Db } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
+import { type Db } from '../../core/db';
 import { createHubClient, createOutboxSink, createSyncPusher, HubOutbox, type HubCallError, type HubConnection, type SyncPusher, type SyncTuning } from '../../core/hub-link';
 import { memoryLogger } from '../../shared/logger';
 import { systemTimers, type Timers } from '../../core/lib';
@@ -88,7 +89,7 @@ export interface LinkedCounter {
 }
 
 export function linkCounter(o: LinkedCounterOptions): LinkedCounter {
-  const db = openDatabase(o.file);
+  const db = openJournalDb(o.file);
   const outbox = new HubOutbox(db);
   const logger = memoryLogger();
   const reader = new ShiftStore(db);

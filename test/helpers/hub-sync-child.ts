@@ -3,7 +3,7 @@
 // until it is killed (kill -9). Usage: tsx test/helpers/hub-sync-child.ts <args.json>
 import { readFileSync } from 'node:fs';
 import { systemClock } from '../../shared/clock';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { createHubClient, createSyncPusher, HubOutbox, type HubConnection } from '../../core/hub-link';
 import { silentLogger } from '../../shared/logger';
 
@@ -14,7 +14,7 @@ interface ChildArgs {
 }
 
 const args = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as ChildArgs;
-const db = openDatabase(args.dbFile);
+const db = openJournalDb(args.dbFile);
 const outbox = new HubOutbox(db);
 let printed = -1;
 const pusher = createSyncPusher({

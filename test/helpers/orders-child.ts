@@ -2,7 +2,7 @@
 // sandbox, prints "WAITING <id> <outOrderNo>" once the order is on the terminal, then idles until
 // it is killed (kill -9). Usage: tsx test/helpers/orders-child.ts <args.json>
 import { readFileSync } from 'node:fs';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { systemClock } from '../../shared/clock';
 import { silentLogger } from '../../shared/logger';
 import { createCheckoutService, type CheckoutSettings } from '../../core/orders/checkout-service';
@@ -18,7 +18,7 @@ interface ChildArgs {
 }
 
 const args = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as ChildArgs;
-const db = openDatabase(args.dbFile);
+const db = openJournalDb(args.dbFile);
 const checkout = createCheckoutService({
   db,
   pos: createPosClient(args.provider, { logger: silentLogger }),

@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Db, type OpenOptions } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
+import { type Db, type OpenOptions } from '../../core/db';
 import { SaleInputSchema, type Sale } from '../../shared/orders';
 
 export function tempDbFile(prefix = 'counterpay-orders-'): { file: string; cleanup: () => void } {
@@ -11,9 +12,9 @@ export function tempDbFile(prefix = 'counterpay-orders-'): { file: string; clean
 }
 
 /** The app's whole schema, unless `opts.migrations` asks for an older file (upgrade tests). */
-export function openTempDb(opts: OpenOptions = {}): { db: Db; file: string; cleanup: () => void } {
+export function openTempDb(opts: Partial<OpenOptions> = {}): { db: Db; file: string; cleanup: () => void } {
   const t = tempDbFile();
-  const db = openDatabase(t.file, opts);
+  const db = openJournalDb(t.file, opts);
   return { db, file: t.file, cleanup: () => { try { db.close(); } catch { /* already closed */ } t.cleanup(); } };
 }
 

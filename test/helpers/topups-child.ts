@@ -3,7 +3,7 @@
 // Run: TOPUPS_CHILD='{"dbFile":…,"config":{…},"csvFile":…,"chunkSize":…,"tuning":{…},"callBackUrl":…}' tsx test/helpers/topups-child.ts
 import { readFileSync } from 'node:fs';
 import { systemClock } from '../../shared/clock';
-import { openDatabase } from '../../core/db/database';
+import { openJournalDb } from '../../core/schema';
 import { silentLogger } from '../../shared/logger';
 import { createBillsClient } from '../../core/provider/bills-client';
 import type { ProviderConfig } from '../../core/provider/types';
@@ -21,7 +21,7 @@ interface ChildArgs {
 
 async function main(): Promise<void> {
   const args = JSON.parse(process.env.TOPUPS_CHILD ?? '') as ChildArgs;
-  const db = openDatabase(args.dbFile);
+  const db = openJournalDb(args.dbFile);
   const service = createTopupService({
     db, store: memoryStore(), bills: createBillsClient(args.config, { logger: silentLogger }), logger: silentLogger, clock: systemClock,
     identity: () => ({ profile: 'demo', billsMerchantId: args.config.billsMerchantId, counterName: 'Counter 1' }),

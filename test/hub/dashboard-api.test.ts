@@ -4,7 +4,8 @@
 // branch's manager with the first branch's ids: nothing of it is ever answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManager } from '../../hub/store/managers';
-import { addDays, lagosDayOf, lagosDayStart, ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS, type OrderRow, type OrdersPage, type TodayView } from '../../shared/hub-dashboard-contract';
+import { ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS, type OrderRow, type OrdersPage, type TodayView } from '../../shared/hub-dashboard-contract';
+import { addDays, lagosDate, lagosDayStart } from '../../shared/time';
 import { CounterJournal, Manager } from './helpers/dashboard-client';
 import { enroll, posWebhook, post, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
 
@@ -32,7 +33,7 @@ describe('dashboard API', () => {
 
   beforeAll(async () => {
     hub = await startTestHub({ dashboard: { attention: { closingTime: '23:30' } } });
-    day = lagosDayOf(Date.now());
+    day = lagosDate(Date.now());
     T0 = lagosDayStart(day) + 15 * H;
     hub.clock.offsetMs = T0 - Date.now();
     for (const [name, role, branch] of [['HO', 'head-office', null], ['M1', 'branch', 'B1'], ['M2', 'branch', 'B2']] as const) {

@@ -5,7 +5,7 @@
 // other branch never counts); a day's shows with their fill.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManager } from '../../hub/store/managers';
-import { lagosDayOf, lagosDayStart } from '../../shared/hub-dashboard-contract';
+import { lagosDate, lagosDayStart } from '../../shared/time';
 import type { DashProgrammeView, HubProgramme, ImportProgrammeResult, SeatCheckResponse, ShowsView } from '../../shared/hub-programme-contract';
 import type { Programme } from '../../shared/programme';
 import { CounterJournal, Manager } from './helpers/dashboard-client';
@@ -40,7 +40,7 @@ describe('the programme on the Hub', () => {
 
   beforeAll(async () => {
     hub = await startTestHub();
-    day = lagosDayOf(Date.now());
+    day = lagosDate(Date.now());
     T0 = lagosDayStart(day) + 15 * H;
     for (const [name, role, branch] of [['HO', 'head-office', null], ['M1', 'branch', 'B1'], ['M2', 'branch', 'B2']] as const) {
       await createManager(hub.db, { name, password: PW, role, branch }, hub.ctx.now());

@@ -1,7 +1,7 @@
 // The one receipt model, built from an order's final details, the sale, the cinema settings and the
 // shift's cashier, and the print document every output (HTML, ESC/POS, PDF) is rendered from.
 import { formatNaira } from '../../../shared/money';
-import type { OrderView } from '../../../shared/orders';
+import { bookingFeeText, type OrderView } from '../../../shared/orders';
 import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../shared/records';
 import { formatLagosDateTime } from '../../../shared/time';
 import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
@@ -61,6 +61,12 @@ export function receiptShowWhen(date: string, time: string): string {
   return `${day}, ${time}`;
 }
 
+/** "Booking fee" for one ticket, "Booking fee 2 × ₦200.00" for more (the fee is per ticket; the line's amount is all of it). */
+function bookingFeeLabel(r: Receipt): string {
+  const text = bookingFeeText(r, formatNaira);
+  return text === formatNaira(r.bookingFeeKobo) ? 'Booking fee' : `Booking fee ${text}`;
+}
+
 export function receiptDoc(r: Receipt): PrintDoc {
   const paid = r.state === 'paid';
   const b: Block[] = [];
@@ -76,14 +82,14 @@ export function receiptDoc(r: Receipt): PrintDoc {
     { t: 'pair', label: 'Show', value: receiptShowWhen(r.showDate, r.showTime) },
     { t: 'pair', label: r.seats.length === 1 ? 'Seat' : 'Seats', value: r.seats.join(', ') },
     { t: 'pair', label: `${r.tickets} ticket${r.tickets === 1 ? '' : 's'} × ${formatNaira(r.priceKobo)}`, value: formatNaira(r.ticketsKobo) },
-    { t: 'pair', label: 'Booking fee', value: formatNaira(r.bookingFeeKobo) },
+    { t: 'pair', label: bookingFeeLabel(r), value: formatNaira(r.bookingFeeKobo) },
     { t: 'rule', double: true },
     { t: 'total', label: paid ? 'TOTAL PAID' : 'TOTAL', value: formatNaira(r.totalKobo) },
     { t: 'pair', label: 'Payment', value: PAYMENT_STATUS_TEXT[r.state], bold: true },
   );
   if (!paid) b.push({ t: 'mark', text: 'NOT PAID' });
-  b.push({ t: 'rule' }, { t: 'pair', label: 'Order no.', value: r.outOrderNo });
-  if (r.orderNo) b.push({ t: 'pair', label: 'Provider no.', value: r.orderNo });
+  b.push({ t: 'rule' }, { t: 'pair', label: 'Sale no.', value: r.outOrderNo });
+  if (r.orderNo) b.push({ t: 'pair', label: 'Provider order no.', value: r.orderNo });
   if (r.payNo) b.push({ t: 'pair', label: 'Payment no.', value: r.payNo });
   if (r.senderAccount) b.push({ t: 'pair', label: 'Card / account', value: r.senderAccount });
   if (r.transactionTime !== undefined) b.push({ t: 'pair', label: paid ? 'Paid at' : 'Card used at', value: formatLagosDateTime(r.transactionTime) });

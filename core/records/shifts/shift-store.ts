@@ -5,7 +5,7 @@ import { AppError } from '../../../shared/errors';
 import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummary } from '../../../shared/records';
 import type { RecordProfile } from '../../../shared/record-profile';
 import type { Db } from '../../db';
-import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../../hub-link';
+import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../../journal-sink';
 
 type Row = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // it failed, the payment view on Sell), and its receipt to print or reprint.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
+import { bookingFeeText, isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { DeliveryCheck } from '../components/DeliveryCheck';
 import { OrderStatePill } from '../components/OrderStatePill';
@@ -45,13 +45,13 @@ export function OrderDetail({ order }: { order: OrderView }) {
     ['Show', `${s.showDate} ${s.showTime}`],
     ['Seats', s.seats.split(',').join(', ')],
     ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
-    ['Booking fee', formatNaira(s.bookingFeeKobo)],
+    ['Booking fee', s.bookingFeeKobo > 0 && bookingFeeText(s, formatNaira) !== formatNaira(s.bookingFeeKobo) ? `${formatNaira(s.bookingFeeKobo)} (${bookingFeeText(s, formatNaira)})` : formatNaira(s.bookingFeeKobo)],
     ['Terminal', order.sn],
     ['Profile', order.profile && order.profile !== 'unrecorded' ? PROFILE_LABELS[order.profile] : undefined],
     ['Started', formatLagosDateTime(order.createdAt)],
     [final ? 'Payment time limit was' : 'Payment time limit', formatLagosDateTime(order.expiresAt)],
-    ['Provider order no.', order.orderNo],
-    ['Payment no.', order.payNo],
+    ['Provider order number', order.orderNo],
+    ['Payment number', order.payNo],
     [order.state === 'paid' ? 'Paid by' : 'Card holder', [order.senderName, order.senderAccount].filter(Boolean).join(' · ') || undefined],
     [order.state === 'paid' ? 'Paid at' : 'Card used at', order.transactionTime ? formatLagosDateTime(order.transactionTime) : undefined],
     ['Finished', order.completedTime ? formatLagosDateTime(order.completedTime) : undefined],
@@ -126,7 +126,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
             </button>
           )}
         </div>
-        {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number, and opens it on the Sell screen.</p>}
+        {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new sale number, and opens it on the Sell screen.</p>}
         {o.actionMessage && (
           <Banner tone="bad" role="alert">
             {o.actionMessage}

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { OrderState, OrderView } from '../../../shared/orders';
-import { lagosDate } from '../../../shared/time';
+import { addDays, lagosDate } from '../../../shared/time';
 import { ScreenHead } from '../components/ScreenHead';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { useApp } from '../stores/app-store';
@@ -26,12 +26,11 @@ const STATE_FILTERS: { label: string; states: OrderState[] }[] = [
   { label: 'Not finished', states: ['queued', 'creating', 'waiting'] },
 ];
 
-const DAY = 86_400_000;
 function dayRange(kind: 'today' | 'yesterday' | 'week' | 'all'): Pick<OrderQuery, 'from' | 'to'> {
-  const now = Date.now();
+  const today = lagosDate(Date.now());
   if (kind === 'all') return { from: '', to: '' };
-  if (kind === 'yesterday') return { from: lagosDate(now - DAY), to: lagosDate(now - DAY) };
-  return { from: lagosDate(kind === 'week' ? now - 6 * DAY : now), to: lagosDate(now) };
+  if (kind === 'yesterday') return { from: addDays(today, -1), to: addDays(today, -1) };
+  return { from: kind === 'week' ? addDays(today, -6) : today, to: today };
 }
 
 function sameStates(a: OrderState[], b: OrderState[]): boolean {
@@ -116,7 +115,7 @@ export function OrdersScreen() {
 
           <form className="card order-search" role="search" aria-label="Find orders" onSubmit={(e) => { e.preventDefault(); searchText(text, true); }}>
             <div className="field order-search-text">
-              <label htmlFor="order-search-text">Find an order: order number (or its last digits), film, seat, or amount</label>
+              <label htmlFor="order-search-text">Find an order: sale number (or its last digits), provider order or payment number, film, seat, or amount</label>
               <div className="with-button">
                 <input id="order-search-text" type="search" value={text} placeholder="for example 0042, Avengers, F7 or 5200" autoComplete="off" spellCheck={false} onChange={(e) => searchText(e.target.value)} />
                 {text && (
@@ -214,7 +213,7 @@ function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: Ord
       <thead>
         <tr>
           <th scope="col">{showDate ? 'When' : 'Time'}</th>
-          <th scope="col">Order number</th>
+          <th scope="col">Sale number</th>
           <th scope="col">Film</th>
           <th scope="col">Seats</th>
           <th scope="col" className="num">

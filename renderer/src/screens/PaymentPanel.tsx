@@ -1,5 +1,5 @@
 // The payment view after Charge: the live state in big words, what to tell the customer, the time
-// left, the amount and order number to read out, and at the end the outcome with what to do next.
+// left, the amount and sale number to read out, and at the end the outcome with what to do next.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
@@ -9,8 +9,9 @@ import { useSale } from '../stores/sale-store';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
-import { lagosInstant } from '../../../shared/programme';
+import { lagosInstant } from '../../../shared/time';
 import { startedText } from '../stores/show-pick';
+import { ChargeOrigin } from './sell/ChargeOrigin';
 import '../sell-screen.css';
 
 /** How often an open payment is re-read from main besides its events. */
@@ -120,15 +121,16 @@ export function PaymentPanel() {
           If you cannot, press <strong>Customer left</strong>: CounterPay keeps checking this payment and frees the screen for the next sale.
         </p>
       )}
-      {s.retriedFrom && !final && <p className="hint">New try of order {s.retriedFrom}, with a new order number.</p>}
+      {s.retriedFrom && !final && <p className="hint">New try of sale {s.retriedFrom}, with a new sale number.</p>}
 
+      <ChargeOrigin orderId={order.id} />
       <dl className="pay-facts">
         <div className="pay-fact-amount">
           <dt>Amount</dt>
           <dd data-testid="payment-amount">{formatNaira(order.amountKobo)}</dd>
         </div>
         <div className="pay-fact-order">
-          <dt>Order number</dt>
+          <dt>Sale number</dt>
           <dd data-testid="out-order-no">{order.outOrderNo}</dd>
         </div>
       </dl>
@@ -172,7 +174,7 @@ export function PaymentPanel() {
           </button>
         )}
       </div>
-      {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new order number.</p>}
+      {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new sale number.</p>}
       {s.actionMessage && (
         <Banner tone="bad" role="alert">
           {s.actionMessage}

@@ -16,7 +16,7 @@ type TextKey = 'counterName' | 'billsBaseUrl' | 'posBaseUrl' | 'billsMerchantId'
 
 const SECTIONS: { title: string; fields: { key: TextKey; label: string; hint?: string; numeric?: boolean }[] }[] = [
   { title: 'Counter', fields: [
-    { key: 'counterName', label: 'Counter name', hint: 'Printed on receipts and used in order numbers.' },
+    { key: 'counterName', label: 'Counter name', hint: 'Printed on receipts and used in sale numbers.' },
     { key: 'orderExpireSeconds', label: 'Payment time limit (seconds)', numeric: true, hint: 'How long the terminal waits for the card.' },
   ] },
   { title: 'Provider addresses', fields: [

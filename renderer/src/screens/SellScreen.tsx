@@ -14,7 +14,7 @@ import { PaymentPanel } from './PaymentPanel';
 import { formatNaira, showDateText } from '../format';
 import { Banner } from '../components/Banner';
 import { useProgramme } from '../stores/programme-store';
-import { ChargeRow, chargeState, StillOpenOrders, useNoShift } from './sell/ChargeParts';
+import { ChargeRow, chargeState, SaleTotal, StillOpenOrders, useNoShift } from './sell/ChargeParts';
 import { ShowPicker, SWITCH_KEY, SwitchButton } from './sell/ShowPicker';
 import '../sell-screen.css';
 
@@ -116,7 +116,7 @@ const LABELS: Record<DraftKey, string> = {
   seats: 'Seats',
   tickets: 'Number of tickets',
   price: 'Price per ticket (₦)',
-  fee: 'Booking fee (₦)',
+  fee: 'Booking fee per ticket (₦)',
 };
 
 function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' | 'has-shows' | 'none' }) {
@@ -240,22 +240,10 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         ))}
       </datalist>
 
-      <div className="sale-total" data-testid="sale-total">
-        <div className="sale-breakdown">
-          {check.ticketsKobo !== null && total !== null ? (
-            <>
-              {tickets} ticket{tickets === 1 ? '' : 's'} × {formatNaira(check.ticketsKobo / tickets)} = {formatNaira(check.ticketsKobo)}
-              {total !== check.ticketsKobo ? ` · booking fee ${formatNaira(total - check.ticketsKobo)}` : ''}
-            </>
-          ) : (
-            'Enter tickets and price to see the total'
-          )}
-        </div>
-        <div className="sale-total-line">
-          <span>Total</span>
-          <strong data-testid="total-amount">{total !== null ? formatNaira(total) : '—'}</strong>
-        </div>
-      </div>
+      <SaleTotal
+        amounts={check.ticketsKobo !== null && check.bookingFeeKobo !== null && total !== null ? { tickets, ticketsKobo: check.ticketsKobo, bookingFeeKobo: check.bookingFeeKobo, totalKobo: total } : null}
+        empty="Enter tickets and price to see the total"
+      />
 
       <ChargeRow message={s.message} snError={snError} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
         terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>

@@ -13,6 +13,7 @@ import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
 import { ProgrammePanel } from './settings/ProgrammePanel';
 import { HubPanel } from './settings/HubPanel';
+import { IntegrationsPanel } from './settings/IntegrationsPanel';
 import { Banner, outcome } from '../components/Banner';
 
 const PROFILE_TABS = PROFILE_NAMES.map((p) => ({ id: p, label: `Edit ${PROFILE_LABELS[p]}` }));
@@ -65,6 +66,7 @@ export function SettingsScreen() {
           </TabPanel>
           <ProgrammePanel />
           <HubPanel />
+          <IntegrationsPanel />
           <ReceiptSettingsPanel />
           <BackupsPanel />
           <DiagnosticsPanel />

@@ -1,8 +1,9 @@
 // The sale form as typed (strings) and how it becomes a SaleInput: naira to kobo with parseNaira,
-// the shared SaleInputSchema for instant per-field messages, seats kept in step with tickets.
+// the shared SaleInputSchema for instant per-field messages, seats kept in step with tickets. The
+// booking fee is typed per ticket (`fee`), as the programme has it; the sale carries it for all tickets.
 import { issueFields } from '../../../shared/errors';
 import { koboToNairaString, parseNaira } from '../../../shared/money';
-import { SaleInputSchema, splitSeats, type FilmMemory, type SaleInput } from '../../../shared/orders';
+import { bookingFeeForSale, SaleInputSchema, splitSeats, type FilmMemory, type SaleInput } from '../../../shared/orders';
 import type { ShowView } from '../../../shared/programme';
 
 export type { FilmMemory } from '../../../shared/orders';
@@ -15,6 +16,7 @@ export interface SaleDraft {
   seats: string;
   tickets: string;
   price: string;
+  /** Booking fee per ticket, in naira as typed. */
   fee: string;
 }
 export type DraftKey = keyof SaleDraft;
@@ -48,7 +50,7 @@ export function findFilm(films: FilmMemory[], name: string): FilmMemory | undefi
   return films.find((f) => f.filmName.trim().toLowerCase() === key);
 }
 
-/** Applies one edit, with its knock-on effects: a known film fills title, price and fee; seats set the ticket count. */
+/** Applies one edit, with its knock-on effects: a known film fills title, price and fee per ticket; seats set the ticket count. */
 export function editDraft(draft: SaleDraft, key: DraftKey, value: string, films: FilmMemory[]): SaleDraft {
   const next = { ...draft, [key]: value };
   if (key === 'filmName') {
@@ -57,7 +59,7 @@ export function editDraft(draft: SaleDraft, key: DraftKey, value: string, films:
       next.filmName = film.filmName;
       next.filmTitle = film.filmTitle;
       next.price = nairaInput(film.priceKobo);
-      next.fee = nairaInput(film.bookingFeeKobo);
+      next.fee = film.bookingFeePerTicketKobo === undefined ? '' : nairaInput(film.bookingFeePerTicketKobo);
     }
   }
   if (key === 'seats') {
@@ -77,16 +79,14 @@ export function programmeShowFor(draft: SaleDraft, shows: readonly ShowView[]): 
 
 /**
  * A draft that names a show of the programme takes the programme's title, price and booking fee
- * (its first ticket type; the fee box holds the sale's whole fee), whatever an older sale of the
+ * per ticket (its first ticket type), whatever an older sale of the
  * same film was charged: the same show costs the same, typed or picked.
  */
 export function fillFromProgramme(draft: SaleDraft, shows: readonly ShowView[]): SaleDraft {
   const show = programmeShowFor(draft, shows);
   const type = show?.ticketTypes[0];
   if (!show || !type) return draft;
-  const tickets = Number(draft.tickets);
-  const count = Number.isInteger(tickets) && tickets > 0 ? tickets : 1;
-  return { ...draft, filmTitle: show.filmTitle, price: nairaInput(type.priceKobo), fee: nairaInput(type.bookingFeeKobo * count) };
+  return { ...draft, filmTitle: show.filmTitle, price: nairaInput(type.priceKobo), fee: nairaInput(type.bookingFeeKobo) };
 }
 
 /** What the cashier meant by a quick time: "1930" -> "19:30", "7:30" -> "07:30"; anything else unchanged. */
@@ -117,6 +117,8 @@ export interface DraftCheck {
   /** What the customer pays, when tickets, price and fee can be read. */
   totalKobo: number | null;
   ticketsKobo: number | null;
+  /** The booking fee of all the tickets (fee per ticket × tickets), when it can be read. */
+  bookingFeeKobo: number | null;
 }
 
 export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
@@ -127,6 +129,9 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
   if (typeof fee === 'object') errors.fee = fee.error;
   const ticketsText = draft.tickets.trim();
   const tickets = ticketsText === '' ? undefined : /^\d+$/.test(ticketsText) ? Number(ticketsText) : Number.NaN;
+  const countable = typeof tickets === 'number' && Number.isInteger(tickets) && tickets > 0;
+  // The fee per ticket times the tickets; a fee with no ticket count yet is checked as typed.
+  const saleFee = typeof fee === 'number' ? (countable ? bookingFeeForSale(tickets, fee) : fee) : undefined;
 
   const candidate = {
     filmName: draft.filmName,
@@ -136,7 +141,7 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
     seats: draft.seats,
     tickets,
     priceKobo: typeof price === 'number' ? price : undefined,
-    bookingFeeKobo: typeof fee === 'number' ? fee : undefined,
+    bookingFeeKobo: saleFee,
     sn: sn ?? '',
   };
   const parsed = SaleInputSchema.safeParse(candidate);
@@ -150,19 +155,22 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
 
   let ticketsKobo: number | null = null;
   let totalKobo: number | null = null;
-  if (typeof tickets === 'number' && Number.isInteger(tickets) && tickets > 0 && typeof price === 'number' && typeof fee === 'number') {
+  let bookingFeeKobo: number | null = null;
+  if (countable && typeof price === 'number' && typeof saleFee === 'number') {
     const t = tickets * price;
-    if (Number.isSafeInteger(t) && Number.isSafeInteger(t + fee)) {
+    if (Number.isSafeInteger(t) && Number.isSafeInteger(saleFee) && Number.isSafeInteger(t + saleFee)) {
       ticketsKobo = t;
-      totalKobo = t + fee;
+      bookingFeeKobo = saleFee;
+      totalKobo = t + saleFee;
     }
   }
   const ok = Object.keys(errors).length === 0 && parsed.success;
   return {
-    input: ok ? { ...candidate, tickets: tickets!, priceKobo: price as number, bookingFeeKobo: fee as number, sn: sn! } : null,
+    input: ok ? { ...candidate, tickets: tickets!, priceKobo: price as number, bookingFeeKobo: saleFee as number, sn: sn! } : null,
     errors,
     totalKobo,
     ticketsKobo,
+    bookingFeeKobo,
   };
 }
 

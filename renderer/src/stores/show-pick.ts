@@ -1,8 +1,8 @@
 // The Sell screen's show picker as pure rules: which shows the list holds for what was typed, what
 // a sale of a picked show costs (booking fee per ticket), and when a show starts in cashier words.
-import { splitSeats } from '../../../shared/orders';
+import { bookingFeeForSale, splitSeats } from '../../../shared/orders';
 import { matchesShow, tidySeats, type ShowView, type TicketType } from '../../../shared/programme';
-import { lagosDate } from '../../../shared/time';
+import { addDays, lagosDate } from '../../../shared/time';
 
 /** The shows for the typed words, in the order main gave them (soonest first). */
 export function filterShows(shows: readonly ShowView[], query: string): ShowView[] {
@@ -33,7 +33,7 @@ export function showSaleAmounts(type: TicketType, typedSeats: string): ShowSaleA
   const seats = tidySeats(typedSeats);
   const tickets = seats === '' ? 0 : splitSeats(seats).length;
   const ticketsKobo = tickets * type.priceKobo;
-  const bookingFeeKobo = tickets * type.bookingFeeKobo;
+  const bookingFeeKobo = bookingFeeForSale(tickets, type.bookingFeeKobo);
   return { tickets, seats, ticketsKobo, bookingFeeKobo, totalKobo: ticketsKobo + bookingFeeKobo };
 }
 
@@ -56,7 +56,7 @@ export function startsText(show: Pick<ShowView, 'startsAt' | 'date'>, now: numbe
   const mins = Math.round((show.startsAt - now) / 60_000);
   if (mins === 0) return 'starting now';
   const today = lagosDate(now);
-  const tomorrow = lagosDate(now + 86_400_000);
+  const tomorrow = addDays(today, 1);
   if (mins < 60) return `in ${mins} min`;
   if (show.date === today || mins < 6 * 60) return `in ${Math.floor(mins / 60)} h${mins % 60 ? ` ${mins % 60} min` : ''}`;
   if (show.date === tomorrow) return 'tomorrow';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { openHubDb } from '../../../hub/db/open';
 import { createManager } from '../../../hub/store/managers';
-import { addDays, lagosDayOf } from '../../../shared/hub-dashboard-contract';
+import { addDays, lagosDate } from '../../../shared/time';
 import { Manager } from '../../hub/helpers/dashboard-client';
 import { spawnHub } from '../../hub/helpers/hub-process';
 import { percentile, round } from '../bench-stats';
@@ -143,7 +143,7 @@ export async function dashboardBench(databaseUrl: string, o: { orders: number; r
       const r = await m.login(n, PW);
       if (r.status !== 200) throw new Error(`login ${n}: ${r.text}`);
     }
-    const today = lagosDayOf(now);
+    const today = lagosDate(now);
     const searches = [
       '/orders', '/orders?orderNo=0000123457', '/orders?orderNo=4567', '/orders?payNo=PAY777770', '/orders?film=dune', `/orders?film=jaws&from=${addDays(today, -3)}&to=${today}`,
       '/orders?counterId=ctr_b0017', `/orders?cashier=Cashier%2052&from=${addDays(today, -10)}&to=${today}`, '/orders?state=failed', '/orders?amountKobo=1250000',

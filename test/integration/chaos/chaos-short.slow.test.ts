@@ -25,12 +25,13 @@ describe('chaos (short form)', () => {
     const r = await runDriver(['--sales', '30', '--kills', '2', '--seed', '7', '--expire', '12', '--outages', '1']);
     const last = r.lines[r.lines.length - 1] ?? '';
     const report = `${r.lines.join('\n')}\n${r.stderr}`;
-    expect(last, report).toMatch(/^sales=\d+ providerOrders=\d+ duplicates=0 lost=0 notFinal=0$/);
+    expect(last, report).toMatch(/^sales=\d+ providerOrders=\d+ duplicates=0 lost=0 notFinal=0 integrationDuplicates=0 integrationLost=0$/);
     const [, sales, providerOrders] = /^sales=(\d+) providerOrders=(\d+)/.exec(last) ?? [];
     // At most the sales killed mid-request are missing; the provider has at most one order per sale.
     expect(Number(sales), report).toBeGreaterThanOrEqual(28);
     expect(Number(providerOrders), report).toBeLessThanOrEqual(Number(sales));
     expect(r.lines.filter((l) => l.startsWith('kill ')), report).toHaveLength(2);
+    expect(r.lines.filter((l) => l.startsWith('integration: kill ')).length, report).toBeGreaterThanOrEqual(1);
     expect(r.code, report).toBe(0);
   }, 120_000);
 });

@@ -7,7 +7,8 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { backupsFolder, checkJournalFile, finishInterruptedRestore, journalPath, moveJournalAside, openJournalChecked } from '../../../core/backup/journal-file';
+import { backupsFolder, checkJournalFile, finishInterruptedRestore, journalPath, moveJournalAside, openJournalChecked } from '../../../core/data-folder/journal-file';
+import { SCHEMA } from '../../../core/schema';
 import { createBackupService } from '../../../core/backup/backup-service';
 import { systemClock } from '../../../shared/clock';
 import { openDataFolder } from '../../../core/data-folder/open-data-folder';
@@ -43,7 +44,7 @@ function rows(file: string): number[] {
 
 /** A journal with `n` rows whose notes start with `tag`. */
 function makeJournal(dir: string, n: number, tag: string): void {
-  const { db } = openJournalChecked(dir, systemClock.now());
+  const { db } = openJournalChecked(dir, systemClock.now(), SCHEMA);
   db.exec('CREATE TABLE IF NOT EXISTS probe_rows (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
   const ins = db.prepare('INSERT INTO probe_rows (note) VALUES (?)');
   db.transaction(() => {
@@ -69,7 +70,7 @@ describe('killed during a backup', () => {
     const acked = seen.filter((m): m is { kind: 'row'; n: number } => m.kind === 'row').map((m) => m.n);
     const folder = openDataFolder(dir, { now: systemClock.now(), jsonFiles: [] }); // the lock was freed by the kill
     try {
-      const opened = openJournalChecked(dir, systemClock.now());
+      const opened = openJournalChecked(dir, systemClock.now(), SCHEMA);
       expect(opened.damaged).toBeNull();
       opened.db.close();
       const have = new Set(rows(journalPath(dir)));
@@ -97,7 +98,7 @@ describe('killed during a restore', () => {
     await runUntilKilled([dir, 'restore', backup], (m, all) => m.kind === 'restore-started' && all.length === run);
     const folder = openDataFolder(dir, { now: systemClock.now(), jsonFiles: [] });
     try {
-      const opened = openJournalChecked(dir, systemClock.now());
+      const opened = openJournalChecked(dir, systemClock.now(), SCHEMA);
       expect(opened.damaged).toBeNull();
       opened.db.close();
       const t = tags(journalPath(dir));

@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../helpers/close-after-each';
 import { EXIT_DATA_DIR_LOCKED, EXIT_DATA_DIR_UNUSABLE } from '../../../core/data-folder/prepare-dir';
 import { mountTmpfs, type Mount } from '../../helpers/mounts';
 
@@ -19,10 +20,7 @@ interface Run {
   code: number | null;
   stderr: string;
 }
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanup = closeAfterEach((done: () => void) => done());
 
 /** Starts the shell; resolves at its exit, or at `ready` (then it is left running until cleanup). */
 function shell(dataDir: string, opts: { uid?: number; untilReady?: boolean } = {}): Promise<Run & { ready?: boolean }> {
@@ -39,7 +37,7 @@ function shell(dataDir: string, opts: { uid?: number; untilReady?: boolean } = {
     child.stdout.on('data', (b: Buffer) => {
       out += b.toString();
       if (opts.untilReady && out.includes('COUNTERPAY_URL=')) {
-        cleanups.push(() => child.kill('SIGKILL'));
+        cleanup(() => child.kill('SIGKILL'));
         ok({ code: null, stderr, ready: true });
       }
     });
@@ -92,7 +90,7 @@ describe('bad data folders: one sentence and an exit code', () => {
       console.log(`skipped: ${m.skip}`);
       return t.skip();
     }
-    cleanups.push(() => (m as Mount).unmount());
+    cleanup(() => (m as Mount).unmount());
     const r = await shell(m.dir);
     expect(r.code).toBe(EXIT_DATA_DIR_UNUSABLE);
     expect(oneSentence(r.stderr)).toHaveLength(1);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { createOutboxSink, HubOutbox } from '../../../core/hub-link';
 import { OrderJournal } from '../../../core/orders';
 import { readJournal } from '../../../hub/store/journal';
@@ -50,7 +50,7 @@ describe('a counter killed mid-sync', () => {
   it('started again, resumes from the Hub\'s number: the Hub holds the journal exactly', async () => {
     const file = join(dir, 'counter.sqlite');
     // A day of sales written as the journal writes them (one outer transaction, to be quick).
-    const db = openDatabase(file);
+    const db = openJournalDb(file);
     const journal = new OrderJournal(db, () => 1_738_310_400_000, createOutboxSink(new HubOutbox(db)));
     db.transaction(() => {
       for (let i = 0; i < ORDERS; i++) {

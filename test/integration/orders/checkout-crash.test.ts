@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../shared/clock';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { memoryLogger } from '../../../shared/logger';
 import { createCheckoutService } from '../../../core/orders/checkout-service';
 import { createPosClient } from '../../../core/provider';
@@ -62,7 +62,7 @@ describe('crash and restart', () => {
     expect(sb.sandbox.listPosOrders().map((o) => o.outOrderNo)).toEqual([outOrderNo]);
     sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
 
-    const db = openDatabase(tmp.file);
+    const db = openJournalDb(tmp.file);
     const svc = createCheckoutService({
       db, pos: createPosClient(() => sb.providerConfig(), { logger: memoryLogger() }), clock: systemClock, logger: memoryLogger(),
       settings: () => settings, tuning: FAST_TUNING,

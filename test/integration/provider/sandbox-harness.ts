@@ -2,7 +2,8 @@
 // client configuration that matches its demo merchant.
 import { sandboxProviderConfig } from '../../helpers/sandbox-provider-config';
 import type { EventEmitter } from 'node:events';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../sandbox';
+import type { DemoMerchantValues, Sandbox, SandboxConfig } from '../../../sandbox';
+import { startOrdersSandbox } from '../../helpers/orders-sandbox';
 import type { Conventions } from '../../../shared/settings';
 import type { ProviderConfig } from '../../../core/provider/types';
 
@@ -13,9 +14,7 @@ export interface DemoSandbox {
 }
 
 export async function startDemoSandbox(tweak: (c: SandboxConfig) => void = () => {}): Promise<DemoSandbox> {
-  const { config, merchant } = generateDemoConfig();
-  tweak(config);
-  const sandbox = await startSandbox(config, { port: 0 });
+  const { sandbox, merchant } = await startOrdersSandbox(tweak);
   return {
     sandbox,
     merchant,

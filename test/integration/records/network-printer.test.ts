@@ -32,7 +32,7 @@ describe('network receipt printer (TCP 9100)', () => {
     await sendToNetworkPrinter({ host: printer.host, port: printer.port }, bytes);
     const got = await printer.job(0);
     expect(got.equals(bytes)).toBe(true);
-    expect(escposText(got)).toContain('Order no.                         C1-261121-0007');
+    expect(escposText(got)).toContain('Sale no.                          C1-261121-0007');
   });
 
   it('a printer that is switched off: refused, with what to check', async () => {

@@ -9,7 +9,7 @@ import type { OrderView } from '../../../shared/orders';
 import type { OrderPage, PrintJobView, ShiftReportView, ShiftView } from '../../../shared/records';
 import { createCore, type Core } from '../../../core/app-core';
 import { systemClock } from '../../../shared/clock';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { memoryLogger } from '../../../shared/logger';
 import type { SystemPrinter } from '../../../core/records/printing/system-printer';
 import { confStore } from '../../../browser-shell/boot';
@@ -23,7 +23,7 @@ afterEach(async () => {
 
 /** The profile column of a print job, read from the database file itself. */
 async function jobProfile(dir: string, id: number): Promise<string> {
-  const db = openDatabase(join(dir, 'counterpay.db'));
+  const db = openJournalDb(join(dir, 'counterpay.db'));
   try {
     return (db.prepare('SELECT profile FROM print_jobs WHERE id = ?').get(id) as { profile: string }).profile;
   } finally {

@@ -3,25 +3,15 @@
 // the browser's print in the browser shell.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PrintJobView, ReceiptPreview, RecordsSettingsView } from '../../../shared/records';
 import type { Core } from '../../../core/app-core';
-import { escposText, startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
-import { bootCore, call, callError, jobIn, sell } from './records-harness';
+import { escposText, type LoopbackPrinter } from '../../helpers/loopback-printer';
+import { call, callError, jobIn, perTest, sell } from './records-harness';
 
-const cores: Core[] = [];
+const each = perTest();
+const start = each.boot;
 let printer: LoopbackPrinter | null = null;
-afterEach(async () => {
-  while (cores.length) await cores.pop()!.stop();
-  await printer?.stop();
-  printer = null;
-});
-
-async function start(dir?: string) {
-  const b = await bootCore(dir);
-  cores.push(b.core);
-  return b;
-}
 
 async function usePrinter(core: Core, p: LoopbackPrinter, extra: Record<string, unknown> = {}) {
   await call(core, 'settings.setPin', { newPin: '2468' });
@@ -34,7 +24,7 @@ async function usePrinter(core: Core, p: LoopbackPrinter, extra: Record<string, 
 describe('receipts in the Demo profile', () => {
   it('prints itself when paid, with the shift’s cashier; a reprint says REPRINT; a failed print is kept and retried', async () => {
     const { core } = await start();
-    printer = await startLoopbackPrinter();
+    printer = await each.printer();
     await usePrinter(core, printer, { autoPrint: true });
     await call(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '' });
 
@@ -77,7 +67,7 @@ describe('receipts in the Demo profile', () => {
 
   it('does not print by itself unless asked to, and never for an order without an outcome', async () => {
     const { core } = await start();
-    printer = await startLoopbackPrinter();
+    printer = await each.printer();
     await usePrinter(core, printer, { autoPrint: false });
     const paid = await sell(core, 'SUCCESS');
     const waiting = await sell(core, null);
@@ -114,12 +104,12 @@ describe('receipts in the Demo profile', () => {
 
   it('a test page goes to the chosen printer; after a restart, a job caught mid-print is failed, not resent', async () => {
     const { core, dir } = await start();
-    printer = await startLoopbackPrinter();
+    printer = await each.printer();
     await usePrinter(core, printer);
     const job = await call<PrintJobView>(core, 'receipts.testPage', {});
     expect(job).toMatchObject({ kind: 'test-page', status: 'printed' });
     expect(escposText(await printer.job(0))).toContain('PRINTER TEST PAGE');
-    await cores.pop()!.stop();
+    await each.stopCore();
 
     const db = new Database(join(dir, 'counterpay.db'));
     db.prepare("UPDATE print_jobs SET status = 'printing' WHERE id = ?").run(job.id);

@@ -1,6 +1,7 @@
 // The composed core in the Demo profile for the receipts and shift tests: calls through the real
 // dispatcher, sales paid on the embedded Demo terminal, waits that resolve on events.
 import { mkdtempSync } from 'node:fs';
+import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OrderView } from '../../../shared/orders';
@@ -11,10 +12,33 @@ import { memoryLogger } from '../../../shared/logger';
 import { confStore } from '../../../browser-shell/boot';
 import { fileVault } from '../../../core/settings/secret-vault';
 import { ensureShift } from '../../helpers/ensure-shift';
+import { closeAfterEach } from '../../helpers/close-after-each';
+import { startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
 
 const ctx = { trusted: true, sender: 'test' };
 
 export const SALE = { filmName: 'LAGOS-NIGHTS', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
+
+/**
+ * Cores and loopback printers for one test file, each stopped after the test that started it (the
+ * cores first). `stopCore` stops the newest core within a test (a restart).
+ */
+export function perTest() {
+  const printers = closeAfterEach((p: LoopbackPrinter) => p.stop());
+  const cores: Core[] = [];
+  afterEach(async () => {
+    while (cores.length) await cores.pop()!.stop();
+  });
+  return {
+    boot: async (dir?: string) => {
+      const b = await bootCore(dir);
+      cores.push(b.core);
+      return b;
+    },
+    stopCore: () => cores.pop()!.stop(),
+    printer: async () => printers(await startLoopbackPrinter()),
+  };
+}
 
 export async function bootCore(dir = mkdtempSync(join(tmpdir(), 'counterpay-records-'))): Promise<{ core: Core; dir: string }> {
   const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock });

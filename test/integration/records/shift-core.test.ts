@@ -1,26 +1,19 @@
 // Shifts and order search through the composed core: totals by outcome, a close that lists what is
 // still open and needs confirming, the kept Z report printed (then reprinted) and exported as CSV.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
 import { lagosDate } from '../../../shared/time';
-import type { Core } from '../../../core/app-core';
-import { escposText, startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
+import { escposText, type LoopbackPrinter } from '../../helpers/loopback-printer';
 import { zReportEvent } from '../../../core/records/shifts/shift-store';
-import { bootCore, call, callError, nextEvent, SALE, sell } from './records-harness';
+import { call, callError, nextEvent, perTest, SALE, sell } from './records-harness';
 
-const cores: Core[] = [];
+const each = perTest();
 let printer: LoopbackPrinter | null = null;
-afterEach(async () => {
-  while (cores.length) await cores.pop()!.stop();
-  await printer?.stop();
-  printer = null;
-});
 
 describe('a shift in the Demo profile', () => {
   it('totals paid, failed, cancelled and open orders; closing with open ones needs confirming; the Z report is kept', async () => {
-    const { core } = await bootCore();
-    cores.push(core);
-    printer = await startLoopbackPrinter();
+    const { core } = await each.boot();
+    printer = await each.printer();
     await call(core, 'settings.setPin', { newPin: '2468' });
     await call(core, 'receipts.saveSettings', { printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80' } });
 
@@ -98,8 +91,7 @@ describe('a shift in the Demo profile', () => {
   });
 
   it('finds orders by number, film, seat and amount, filters by state and day, and pages newest first', async () => {
-    const { core } = await bootCore();
-    cores.push(core);
+    const { core } = await each.boot();
     const a = await sell(core, 'SUCCESS');
     const b = await sell(core, 'FAIL', { filmName: 'DUNE-3', filmTitle: 'Dune: Part Three', seats: 'G12', tickets: 1, priceKobo: 300_000, bookingFeeKobo: 15_000 });
     const c = await sell(core, 'SUCCESS', { seats: 'H1,H2', bookingFeeKobo: 0 });
@@ -137,8 +129,7 @@ describe('a shift in the Demo profile', () => {
 
 describe('sales with no shift open', () => {
   it('a sale made with no shift (an older version, a restored journal) is named in the next Z report, on paper and in the Hub\'s copy', async () => {
-    const { core } = await bootCore();
-    cores.push(core);
+    const { core } = await each.boot();
     // The engine itself, as an older version (no shift rule) would have sold: the counter's call now refuses it.
     expect((await callError(core, 'sale.charge', SALE)).code).toBe('NO_SHIFT');
     const early = await core.checkout.sell({ ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 });

@@ -1,18 +1,14 @@
 // The sandbox's bills API over raw HTTP: auth, providers, validation, item-by-item judgement of
 // bulk-bills, the INITIAL -> PENDING -> SUCCESS/FAIL life, bulk-status and the callback.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { billsCallbackSignature, canonicalJson, hmacSha512 } from '../../../protocol/crypto';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import { IDS, billsCall, rawRequest, startReceiver, testConfig, waitForEvent, type Receiver, type Wire } from '../../helpers/sandbox-client-helpers';
+import { closeAfterEach } from '../../helpers/close-after-each';
 
 let sb: Sandbox | null = null;
 let receiver: Receiver | null = null;
-afterEach(async () => {
-  await sb?.close();
-  await receiver?.close();
-  sb = null;
-  receiver = null;
-});
+const keep = closeAfterEach((x: { close(): Promise<void> }) => x.close());
 
 class FakeClock {
   constructor(public t = 1_790_000_000_000) {}
@@ -28,7 +24,7 @@ const item = (reference: string, provider: string, customerId: string, amount: u
 
 describe('bills auth and listings', () => {
   it('lists betting providers with the public key; a provider without bounds has no min/max', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const r = await billsCall(sb, 'betting-providers', undefined);
     expect(r.status).toBe(200);
     expect(r.json.code).toBe('00000');
@@ -39,7 +35,7 @@ describe('bills auth and listings', () => {
   });
 
   it('refuses a wrong public key, a missing or unknown MerchantId with HTTP 401 and code 00001', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     for (const r of [
       await billsCall(sb, 'betting-providers', undefined, { auth: { bearer: 'OPAYPUB-wrong' } }),
       await billsCall(sb, 'betting-providers', undefined, { merchantId: null }),
@@ -53,13 +49,13 @@ describe('bills auth and listings', () => {
   });
 
   it('answers the bare form when configured', async () => {
-    sb = await startSandbox(testConfig((c) => (c.bills.responseForm = 'bare')));
+    sb = keep(await startSandbox(testConfig((c) => (c.bills.responseForm = 'bare'))));
     const r = await billsCall(sb, 'betting-providers', undefined);
     expect(Array.isArray(r.json)).toBe(true);
   });
 
   it('validates a betting customer; unknown customer or provider is refused with 00004', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const ok = await billsCall(sb, 'validate', { serviceType: 'betting', provider: 'BET9JA', customerId: '20001' });
     expect(ok.json).toEqual({ code: '00000', message: 'SUCCESSFUL', data: { provider: 'BET9JA', customerId: '20001', firstName: 'Chinedu', lastName: 'Okafor', userName: 'chinedu01' } });
     const noCustomer = await billsCall(sb, 'validate', { serviceType: 'betting', provider: 'BET9JA', customerId: '99999' });
@@ -75,7 +71,7 @@ describe('bills auth and listings', () => {
 
 describe('bulk-bills judges each item on its own', () => {
   it('gives every bad betting item FAIL with a clear errorMsg and leaves the good ones alone', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const r = await billsCall(sb, 'bulk-bills', {
       serviceType: 'betting',
       callBackUrl: 'http://127.0.0.1:9/cb',
@@ -121,7 +117,7 @@ describe('bulk-bills judges each item on its own', () => {
   });
 
   it('judges airtime: only AIR/MTN/GLO/ETI and +234 mobile numbers starting 7, 8 or 9', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const r = await billsCall(sb, 'bulk-bills', {
       serviceType: 'airtime',
       bulkData: [
@@ -144,7 +140,7 @@ describe('bulk-bills judges each item on its own', () => {
   });
 
   it('refuses a reference this merchant already used in an earlier request', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [item('r-1', 'BET9JA', '20001', '50000')] });
     const again = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [item('r-1', 'BET9JA', '20001', '70000'), item('r-2', 'BET9JA', '20001', '70000')] });
     expect(again.json.data[0]).toMatchObject({ status: 'FAIL', errorMsg: expect.stringMatching(/already used/) });
@@ -154,7 +150,7 @@ describe('bulk-bills judges each item on its own', () => {
   });
 
   it('refuses an unsupported serviceType and a bad bulkData as a whole', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const st = await billsCall(sb, 'bulk-bills', { serviceType: 'electricity', bulkData: [item('x', 'BET9JA', '20001', '50000')] });
     expect(st.json).toMatchObject({ code: '00003', data: null, message: expect.stringMatching(/Not support this merchant service type/) });
     const empty = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [] });
@@ -165,7 +161,7 @@ describe('bulk-bills judges each item on its own', () => {
 
 describe('bulk-bills signature', () => {
   it('refuses a bad signature as a whole and creates nothing', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const body = { serviceType: 'betting', bulkData: [item('s-1', 'BET9JA', '20001', '50000')] };
     const wrongKey = await billsCall(sb, 'bulk-bills', body, { secretKey: 'OPAYPRV-wrong' });
     const publicKey = await billsCall(sb, 'bulk-bills', body, { auth: 'publicKey' });
@@ -187,12 +183,12 @@ describe('bulk-bills signature', () => {
   });
 
   it('bulk-status takes the public key or the signature, or only the one configured', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const body = { serviceType: 'betting', bulkStatusRequest: [{ reference: 'nothing' }] };
     expect((await billsCall(sb, 'bulk-status', body, { auth: 'publicKey' })).status).toBe(200);
     expect((await billsCall(sb, 'bulk-status', body, { auth: 'signature' })).status).toBe(200);
     await sb.close();
-    sb = await startSandbox(testConfig((c) => (c.bills.bulkStatusAuth = 'signature')));
+    sb = keep(await startSandbox(testConfig((c) => (c.bills.bulkStatusAuth = 'signature'))));
     expect((await billsCall(sb, 'bulk-status', body, { auth: 'publicKey' })).status).toBe(401);
     expect((await billsCall(sb, 'bulk-status', body, { auth: 'signature' })).status).toBe(200);
   });
@@ -201,7 +197,7 @@ describe('bulk-bills signature', () => {
 describe('top-up life and callback', () => {
   it('goes INITIAL -> PENDING -> SUCCESS over settleAfterMs, read lazily on the clock', async () => {
     const clock = new FakeClock();
-    sb = await startSandbox(testConfig((c) => (c.bills.settleAfterMs = 10_000)), { clock });
+    sb = keep(await startSandbox(testConfig((c) => (c.bills.settleAfterMs = 10_000)), { clock }));
     const created = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [item('life-1', 'BET9JA', '20001', '50000'), item('life-2', 'NAIRABET', 'nb-40404', '50000')] });
     expect(created.json.data.map((x: Wire) => x.status)).toEqual(['INITIAL', 'INITIAL']);
     const status = async () => (await billsCall(sb!, 'bulk-status', { serviceType: 'betting', bulkStatusRequest: [{ reference: 'life-1' }, { reference: 'life-2', orderNo: created.json.data[1].orderNo }] })).json.data;
@@ -215,8 +211,8 @@ describe('top-up life and callback', () => {
   });
 
   it('settles by timer and posts a signed callback on SUCCESS only', async () => {
-    receiver = await startReceiver();
-    sb = await startSandbox(testConfig());
+    receiver = keep(await startReceiver());
+    sb = keep(await startSandbox(testConfig()));
     const settled = waitForEvent(sb.events, 'topup-settled', (t) => t.reference === 'cb-fail');
     const r = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', callBackUrl: receiver.url, bulkData: [item('cb-ok', 'BET9JA', '20001', '50000'), item('cb-fail', 'NAIRABET', 'nb-40404', '20000')] });
     const [cb] = await receiver.waitFor(1);
@@ -233,7 +229,7 @@ describe('top-up life and callback', () => {
   });
 
   it('answers SUCCESS at once when settleAfterMs is 0; unknown references answer status null', async () => {
-    sb = await startSandbox(testConfig((c) => (c.bills.settleAfterMs = 0)));
+    sb = keep(await startSandbox(testConfig((c) => (c.bills.settleAfterMs = 0))));
     const r = await billsCall(sb, 'bulk-bills', { serviceType: 'airtime', bulkData: [item('now', 'GLO', '+2349011112222', '10000')] });
     expect(r.json.data[0]).toMatchObject({ status: 'SUCCESS', errorMsg: '' });
     const st = await billsCall(sb, 'bulk-status', { serviceType: 'airtime', bulkStatusRequest: [{ reference: 'now' }, { reference: 'ghost', orderNo: '123' }] });

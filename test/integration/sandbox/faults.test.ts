@@ -1,25 +1,21 @@
 // Fault injection over raw HTTP: every kind, for the next N calls or at a seeded rate, by the
 // in-process API, the control API and the config; the control API itself is never faulted.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { billsCallbackSignature, rsaVerify } from '../../../protocol/crypto';
 import { startSandbox, type FaultRule, type Sandbox } from '../../../sandbox';
 import { IDS, billsCall, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, waitForEvent, type Receiver } from '../../helpers/sandbox-client-helpers';
+import { closeAfterEach } from '../../helpers/close-after-each';
 
 let sb: Sandbox | null = null;
 let receiver: Receiver | null = null;
-afterEach(async () => {
-  await sb?.close();
-  await receiver?.close();
-  sb = null;
-  receiver = null;
-});
+const keep = closeAfterEach((x: { close(): Promise<void> }) => x.close());
 
 const CREATE = '/openApi/order/checkout/createOrder';
 const PROVIDERS = '/api/v3/bills/betting-providers';
 
 describe('fault kinds', () => {
   it('latency delays the answer', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     sb.setFaults([{ path: PROVIDERS, kind: 'latency', latencyMs: 150, times: 1 }]);
     const t0 = performance.now();
     const r = await billsCall(sb, 'betting-providers', undefined);
@@ -28,7 +24,7 @@ describe('fault kinds', () => {
   });
 
   it('HTTP 500 / 502 / 503 answer without doing the work', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     sb.setFaults([
       { path: CREATE, kind: 'http500', times: 1 },
       { path: CREATE, kind: 'http502', times: 1 },
@@ -48,14 +44,14 @@ describe('fault kinds', () => {
   });
 
   it('drop destroys the connection without doing the work', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     sb.setFaults([{ path: CREATE, kind: 'drop', times: 1 }]);
     await expect(posCall(sb, 'createOrder', orderParams())).rejects.toThrow(/socket hang up|ECONNRESET/);
     expect(sb.listPosOrders()).toHaveLength(0);
   });
 
   it('commitThenDrop does the work, then destroys the connection; the retry finds the order', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     sb.setFaults([{ path: CREATE, kind: 'commitThenDrop', times: 1 }]);
     const params = orderParams();
     await expect(posCall(sb, 'createOrder', params)).rejects.toThrow(/socket hang up|ECONNRESET/);
@@ -67,14 +63,14 @@ describe('fault kinds', () => {
   });
 
   it('commitThenDrop on bulk-bills creates the top-ups', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     sb.setFaults([{ path: '/api/v3/bills/bulk-bills', kind: 'commitThenDrop', times: 1 }]);
     await expect(billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [{ reference: 'cd-1', provider: 'BET9JA', customerId: '20001', amount: '50000' }] })).rejects.toThrow();
     expect(sb.listTopups().map((t) => t.reference)).toEqual(['cd-1']);
   });
 
   it('tamperSign corrupts the response signature, and the work is done', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     sb.setFaults([{ path: CREATE, kind: 'tamperSign', times: 1 }]);
     const r = await posCall(sb, 'createOrder', orderParams());
     expect(r.status).toBe(200);
@@ -87,8 +83,8 @@ describe('fault kinds', () => {
   });
 
   it('tamperSign on webhook:pos and webhook:bills corrupts the outgoing signatures', async () => {
-    receiver = await startReceiver();
-    sb = await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url)));
+    receiver = keep(await startReceiver());
+    sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url))));
     sb.setFaults([{ path: 'webhook:pos', kind: 'tamperSign', times: 1 }, { path: 'webhook:bills', kind: 'tamperSign', times: 1 }]);
     await posCall(sb, 'createOrder', orderParams());
     sb.present(IDS.terminalSn, 'SUCCESS');
@@ -111,7 +107,7 @@ describe('fault selection', () => {
   }
 
   it('a seeded rate gives the same sequence every time', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const rule: FaultRule = { path: PROVIDERS, kind: 'http503', rate: 0.5, seed: 42 };
     const first = await pattern(rule, 20);
     const second = await pattern(rule, 20);
@@ -123,7 +119,7 @@ describe('fault selection', () => {
   });
 
   it('"times" hits the next N calls only; "*" covers every API path but not /_sandbox/', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     expect(await pattern({ path: PROVIDERS, kind: 'http500', times: 2 }, 4)).toEqual([500, 500, 200, 200]);
     sb.setFaults([{ path: '*', kind: 'http502' }]);
     expect((await posCall(sb, 'qryOrderDetail', {})).status).toBe(502);
@@ -134,7 +130,7 @@ describe('fault selection', () => {
   });
 
   it('is set, listed and cleared over the control API; bad rules are refused with the field named', async () => {
-    sb = await startSandbox(testConfig());
+    sb = keep(await startSandbox(testConfig()));
     const post = (body: unknown, method = 'POST') =>
       rawRequest(`${sb!.url}/_sandbox/faults`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const set = await post({ faults: [{ path: PROVIDERS, kind: 'http503', times: 1 }] });
@@ -155,7 +151,7 @@ describe('fault selection', () => {
   });
 
   it('comes from the config, and reset() restores it', async () => {
-    sb = await startSandbox(testConfig((c) => (c.faults = [{ path: PROVIDERS, kind: 'http500', times: 1 }])));
+    sb = keep(await startSandbox(testConfig((c) => (c.faults = [{ path: PROVIDERS, kind: 'http500', times: 1 }]))));
     const fault = waitForEvent(sb.events, 'fault');
     expect((await billsCall(sb, 'betting-providers', undefined)).status).toBe(500);
     expect(await fault).toEqual({ path: PROVIDERS, kind: 'http500' });

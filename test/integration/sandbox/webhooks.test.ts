@@ -1,18 +1,14 @@
 // The POS settlement webhook as the conventions describe it (headers, signed + encrypted body),
 // its retries, redelivery, the deposit-callback query, and close() ending pending retries.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rsaDecryptChunked, rsaVerify } from '../../../protocol/crypto';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import { IDS, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, waitForEvent, type Receiver, type Wire } from '../../helpers/sandbox-client-helpers';
+import { closeAfterEach } from '../../helpers/close-after-each';
 
 let sb: Sandbox | null = null;
 let receiver: Receiver | null = null;
-afterEach(async () => {
-  await sb?.close();
-  await receiver?.close();
-  sb = null;
-  receiver = null;
-});
+const keep = closeAfterEach((x: { close(): Promise<void> }) => x.close());
 
 const OK = { status: 200, body: '{"code":"00000","message":"SUCCESSFUL"}' };
 
@@ -33,8 +29,8 @@ const deposit = (by: Record<string, string>) => posCall(sb!, 'depositStatisticAc
 
 describe('POS settlement webhook', () => {
   it('is delivered with the documented headers, a valid sign and a decryptable paramContent', async () => {
-    receiver = await startReceiver(() => OK);
-    sb = await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url)));
+    receiver = keep(await startReceiver(() => OK));
+    sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url))));
     const delivered = waitForEvent(sb.events, 'webhook-delivered');
     const { orderNo, outOrderNo } = await paidOrder();
     const [hook] = await receiver.waitFor(1);
@@ -60,8 +56,8 @@ describe('POS settlement webhook', () => {
   });
 
   it('is retried with fresh signatures until the receiver answers {"code":"00000"}', async () => {
-    receiver = await startReceiver((i) => (i === 0 ? { status: 200, body: '{"code":"10001","message":"busy"}' } : i === 1 ? { status: 500, body: 'oops' } : OK));
-    sb = await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url)));
+    receiver = keep(await startReceiver((i) => (i === 0 ? { status: 200, body: '{"code":"10001","message":"busy"}' } : i === 1 ? { status: 500, body: 'oops' } : OK)));
+    sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url))));
     const delivered = waitForEvent(sb.events, 'webhook-delivered');
     const { orderNo, outOrderNo } = await paidOrder();
     const hooks = await receiver.waitFor(3);
@@ -77,8 +73,8 @@ describe('POS settlement webhook', () => {
   });
 
   it('gives up after the schedule and reports the last HTTP code; no URL is reported too', async () => {
-    receiver = await startReceiver(() => ({ status: 503, body: 'down for maintenance' }));
-    sb = await startSandbox(testConfig((c) => (c.webhooks = { retryScheduleMs: [10, 10], timeoutMs: 2000 })));
+    receiver = keep(await startReceiver(() => ({ status: 503, body: 'down for maintenance' })));
+    sb = keep(await startSandbox(testConfig((c) => (c.webhooks = { retryScheduleMs: [10, 10], timeoutMs: 2000 }))));
     const first = await paidOrder();
     expect((await deposit({ opayOrderNo: first.orderNo })).data).toMatchObject({ httpCode: '', httpMessage: 'no webhook URL registered' });
     const set = await rawRequest(`${sb.url}/_sandbox/merchants/${IDS.headMerchantId}/webhook`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) });
@@ -95,8 +91,8 @@ describe('POS settlement webhook', () => {
   });
 
   it('sends CLOSE, CANCEL and FAIL settlements too', async () => {
-    receiver = await startReceiver(() => OK);
-    sb = await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url)));
+    receiver = keep(await startReceiver(() => OK));
+    sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url))));
     await posCall(sb, 'createOrder', orderParams());
     sb.present(IDS.terminalSn, 'CANCEL');
     const [hook] = await receiver.waitFor(1);
@@ -104,8 +100,8 @@ describe('POS settlement webhook', () => {
   });
 
   it('redelivers a settled order on demand, optionally with an old timestamp', async () => {
-    receiver = await startReceiver(() => OK);
-    sb = await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url)));
+    receiver = keep(await startReceiver(() => OK));
+    sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url))));
     const { orderNo } = await paidOrder();
     await receiver.waitFor(1);
     const again = await sb.redeliverWebhook(orderNo);
@@ -124,22 +120,22 @@ describe('POS settlement webhook', () => {
   });
 
   it('sends the bare notification fields when webhookPayloadForm is bare', async () => {
-    receiver = await startReceiver(() => OK);
-    sb = await startSandbox(testConfig((c) => {
+    receiver = keep(await startReceiver(() => OK));
+    sb = keep(await startSandbox(testConfig((c) => {
       c.pos.merchants![0]!.webhookUrl = receiver!.url;
       c.pos.webhookPayloadForm = 'bare';
-    }));
+    })));
     const { orderNo } = await paidOrder();
     const [hook] = await receiver.waitFor(1);
     expect(openWebhook(hook!.json).plain).toMatchObject({ orderNo, status: 'SUCCESS' });
   });
 
   it('close() ends pending retries and their timers', async () => {
-    receiver = await startReceiver(() => ({ status: 500, body: 'no' }));
-    sb = await startSandbox(testConfig((c) => {
+    receiver = keep(await startReceiver(() => ({ status: 500, body: 'no' })));
+    sb = keep(await startSandbox(testConfig((c) => {
       c.pos.merchants![0]!.webhookUrl = receiver!.url;
       c.webhooks = { retryScheduleMs: [60_000], timeoutMs: 2000 };
-    }));
+    })));
     const attempted = waitForEvent(sb.events, 'webhook-attempt');
     await paidOrder();
     await attempted;
@@ -168,7 +164,7 @@ describe('POS settlement webhook', () => {
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
     try {
       const port = (hang.address() as { port: number }).port;
-      sb = await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = `http://127.0.0.1:${port}/hook`)));
+      sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = `http://127.0.0.1:${port}/hook`))));
       await paidOrder();
       await arrival;
       await sb.close();

@@ -1,21 +1,13 @@
 // Batches against the sandbox: a 1,000-row file with bad rows (refused before sending), failing
 // items and injected faults ends with every good row sent exactly once and final; the results
 // CSV round-trips; request-level refusals pause and resume; stopping cancels what was not sent.
-import { afterEach, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../core/lib';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../../shared/csv-parse';
 import { EXPORT_COLUMNS } from '../../../shared/topups';
 import { bigFile, HEADER, phone } from './files';
-import { startRig, until, type Rig } from './harness';
+import { rigsClosedAfterEach, until } from './harness';
 
-const rigs: Rig[] = [];
-async function rig(opts: Parameters<typeof startRig>[0] = {}): Promise<Rig> {
-  const r = await startRig(opts);
-  rigs.push(r);
-  return r;
-}
-afterEach(async () => {
-  while (rigs.length) await rigs.pop()!.close();
-});
+const rig = rigsClosedAfterEach();
 
 describe('a 1,000-row batch with bad rows, failing items and faults', () => {
   it('sends every good row exactly once, follows each to a final state, and exports the results', async () => {

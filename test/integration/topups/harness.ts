@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../shared/clock';
-import { openDatabase, type Db } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
+import { type Db } from '../../../core/db';
 import { memoryLogger } from '../../../shared/logger';
 import { createBillsClient } from '../../../core/provider/bills-client';
 import type { ProviderConfig } from '../../../core/provider/types';
@@ -16,6 +17,7 @@ import { memoryStore } from '../../../core/settings/kv-store';
 import { createTopupService, type TopupService, type TopupTuning } from '../../../core/topups/topup-service';
 import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../sandbox';
 import { defaultConventions } from '../../../shared/settings';
+import { closeAfterEach } from '../../helpers/close-after-each';
 
 export const FAST: Partial<TopupTuning> = {
   firstCheckMs: 30,
@@ -127,6 +129,12 @@ export interface RigOptions {
   counterName?: string;
 }
 
+/** A rig per call, each closed after the test that started it. */
+export function rigsClosedAfterEach(): (opts?: RigOptions) => Promise<Rig> {
+  const keep = closeAfterEach((r: Rig) => r.close());
+  return async (opts = {}) => keep(await startRig(opts));
+}
+
 export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const { config: sbConfig, merchant } = generateDemoConfig();
   sbConfig.bills.settleAfterMs = 40;
@@ -135,7 +143,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const proxy = await startCountingProxy(() => sandbox.url);
   const sink = await startCallbackSink();
   const dbFile = opts.dbFile ?? join(mkdtempSync(join(tmpdir(), 'topups-it-')), 'counterpay.db');
-  const db = openDatabase(dbFile);
+  const db = openJournalDb(dbFile);
   const logger = memoryLogger();
   const rig = { config: clientConfig(proxy.url, merchant, opts.config) } as Rig;
   const bills = createBillsClient(() => rig.config, { logger });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../shared/clock';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { memoryLogger } from '../../../shared/logger';
 import { createBillsClient } from '../../../core/provider/bills-client';
 import { memoryStore } from '../../../core/settings/kv-store';
@@ -73,7 +73,7 @@ describe('a batch whose process is killed mid-request', () => {
     expect(out).not.toContain('DONE');
 
     // What the journal says at the moment of death: some items on the wire, most not sent yet.
-    const peek = openDatabase(dbFile);
+    const peek = openJournalDb(dbFile);
     const journal = new TopupJournal(peek, () => Date.now());
     const batchId = journal.listBatches(1)[0]!.id;
     const atDeath = journal.totals(batchId).counts;
@@ -95,7 +95,7 @@ describe('a batch whose process is killed mid-request', () => {
       { path: '/api/v3/bills/bulk-bills', kind: 'commitThenDrop', rate: 0.2, seed: 3 },
       { path: '/api/v3/bills/bulk-bills', kind: 'http503', rate: 0.1, seed: 4 },
     ]);
-    const db = openDatabase(dbFile);
+    const db = openJournalDb(dbFile);
     const logger = memoryLogger();
     const service: TopupService = createTopupService({
       db, store: memoryStore(), bills: createBillsClient(cfg, { logger }), logger, clock: systemClock,

@@ -9,7 +9,7 @@ import { createCore, type Core } from '../../../core/app-core';
 import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { fileVault } from '../../../core/settings/secret-vault';
-import { parseCsv } from '../../../core/lib';
+import { parseCsv } from '../../../shared/csv-parse';
 import { generateDemoConfig, startSandbox, type Sandbox } from '../../../sandbox';
 import type { BatchImport, BatchView, CsvFile, ProvidersView, TopupView } from '../../../shared/topups';
 import { startCountingProxy } from './harness';

@@ -1,19 +1,11 @@
 // Single top-ups through the real bills client and the sandbox over loopback: airtime and betting
 // to SUCCESS and to FAIL, refusals before anything is sent, the customer check, and submits whose
 // answer is lost (settled by a status inquiry, never sent twice).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../../shared/errors';
-import { final, proxyAnswer, startRig, until, type Rig } from './harness';
+import { final, proxyAnswer, rigsClosedAfterEach, until } from './harness';
 
-const rigs: Rig[] = [];
-async function rig(opts: Parameters<typeof startRig>[0] = {}): Promise<Rig> {
-  const r = await startRig(opts);
-  rigs.push(r);
-  return r;
-}
-afterEach(async () => {
-  while (rigs.length) await rigs.pop()!.close();
-});
+const rig = rigsClosedAfterEach();
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; fields: Record<string, string> }> {
   try {

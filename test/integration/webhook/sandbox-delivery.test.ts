@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
+import { type Db } from '../../../core/db';
 import { memoryLogger } from '../../../shared/logger';
 import { createBillsClient, createPosClient } from '../../../core/provider';
 import { listWebhookEvents, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification, type WebhookReceiver } from '../../../core/webhook';
@@ -25,7 +26,7 @@ beforeAll(async () => {
     c.webhooks = { retryScheduleMs: [], timeoutMs: 5000 };
   });
   dir = mkdtempSync(join(tmpdir(), 'cp-webhook-sb-'));
-  db = openDatabase(join(dir, 'app.db'));
+  db = openJournalDb(join(dir, 'app.db'));
   receiver = await startWebhookReceiver({
     host: '127.0.0.1', port: 0, db, logger: memoryLogger(), getConfig: () => demo.clientConfig(),
     onPosNotification: (n) => pos.push(n),

@@ -5,7 +5,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
+import { type Db } from '../../../core/db';
 import { memoryLogger } from '../../../shared/logger';
 import type { ProviderConfig } from '../../../core/provider/types';
 import {
@@ -24,7 +25,7 @@ let logger: ReturnType<typeof memoryLogger>;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'cp-webhook-'));
-  db = openDatabase(join(dir, 'app.db'));
+  db = openJournalDb(join(dir, 'app.db'));
   pos = [];
   bills = [];
   logger = memoryLogger();
@@ -123,7 +124,7 @@ describe('POS notifications', () => {
     expect(r.status).toBe(500);
     expect(r.body.code).not.toBe('00000');
     expect(pos).toHaveLength(0);
-    db = openDatabase(join(dir, 'app.db'));
+    db = openJournalDb(join(dir, 'app.db'));
   });
 
   it('survives a restart: an event recorded before is not handled again', async () => {
@@ -131,7 +132,7 @@ describe('POS notifications', () => {
     await post(WEBHOOK_PATHS.pos, posWebhookBody({ timestamp: NOW }));
     await receiver!.close();
     db.close();
-    db = openDatabase(join(dir, 'app.db'));
+    db = openJournalDb(join(dir, 'app.db'));
     await start();
     expect((await post(WEBHOOK_PATHS.pos, posWebhookBody({ timestamp: NOW }))).body).toEqual(SUCCESS);
     expect(pos).toHaveLength(1);

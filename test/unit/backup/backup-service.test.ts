@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBackupService, type Timers } from '../../../core/backup/backup-service';
-import { openJournalChecked } from '../../../core/backup/journal-file';
+import { openJournalChecked } from '../../../core/data-folder/journal-file';
+import { SCHEMA } from '../../../core/schema';
 import { memoryLogger } from '../../../shared/logger';
 import type { Db } from '../../../core/db/database';
 
@@ -17,7 +18,7 @@ afterEach(() => {
 
 function setUp(second: () => string | null = () => null) {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-backup-unit-'));
-  const { db } = openJournalChecked(dir, 0);
+  const { db } = openJournalChecked(dir, 0, SCHEMA);
   dbs.push(db);
   db.exec("CREATE TABLE probe_rows (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO probe_rows (note) VALUES ('a')");
   let t = Date.parse('2026-11-02T09:00:00Z');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { backupsToDrop } from '../../../core/backup/rotation';
 import { parseBackupName } from '../../../core/backup/backup-service';
-import { stampOf } from '../../../core/backup/journal-file';
+import { stampOf } from '../../../core/data-folder/journal-file';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

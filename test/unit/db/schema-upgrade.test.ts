@@ -6,8 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../core/db/database';
-import { SCHEMA } from '../../../core/db/schema';
+import { openJournalDb } from '../../../core/schema';
+import { type Db } from '../../../core/db';
+import { SCHEMA } from '../../../core/schema';
 import { OrderJournal, OrderJournalReads, OrderTextIndex, searchOrders } from '../../../core/orders';
 import { TopupJournalReads } from '../../../core/topups/topup-journal-reads';
 import { ORDER_STATES } from '../../../shared/orders';
@@ -30,7 +31,7 @@ function tempFile(): string {
 }
 
 function openApp(file: string): Db {
-  const db = openDatabase(file);
+  const db = openJournalDb(file);
   open.push(db);
   return db;
 }

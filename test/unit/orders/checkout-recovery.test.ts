@@ -1,7 +1,7 @@
 // Never two provider orders for one sale: after a timeout, a lost answer, "already exists" or a
 // restart the order is looked up first, and sent again (same number) only if the provider has none.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { checkoutHarness, type CheckoutHarness } from '../../helpers/orders-harness';
 import { tempDbFile } from '../../helpers/orders-db';
 import { FakePos } from '../../helpers/orders-fake-pos';
@@ -131,7 +131,7 @@ describe('outcome unknown', () => {
 describe('restart', () => {
   it('resume(): creating -> unknown -> query first; waiting -> checks; queued -> outbox; final untouched', async () => {
     const { file, cleanup } = tempDbFile();
-    const dbA = openDatabase(file);
+    const dbA = openJournalDb(file);
     cleanups.push(() => { dbA.close(); cleanup(); });
     const provider = new FakePos();
     const timeA = fakeTime();
@@ -153,7 +153,7 @@ describe('restart', () => {
     expect([a.state(w.id), a.state(p.id), a.state(c.id), a.state(q1.id), a.state(q2.id)]).toEqual(['waiting', 'paid', 'creating', 'queued', 'queued']);
     // The process is killed here: nothing of `a` runs again (its fake time never moves).
 
-    const dbB = openDatabase(file);
+    const dbB = openJournalDb(file);
     cleanups.push(() => dbB.close());
     const timeB = fakeTime(timeA.now + 5_000);
     provider.createPlan.length = 0;

@@ -2,7 +2,7 @@
 // waiting order costs at most 5 status checks over its whole life; when the relay drops, every
 // waiting order is checked within 2 s; healthy again, polling goes quiet again.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RelayHealthSource } from '../../../core/hub-link';
+import type { RelayHealthSource } from '../../../core/orders';
 import { checkoutHarness, type CheckoutHarness } from '../../helpers/orders-harness';
 
 let h: CheckoutHarness;

@@ -1,7 +1,7 @@
 // The journal: orders and their events are durable, patches keep what they do not name, and
 // a final order is never touched again.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { OrderJournal, toView } from '../../../core/orders/order-journal';
 import { OrderViewSchema } from '../../../shared/orders';
 import { sale, tempDbFile } from '../../helpers/orders-db';
@@ -11,7 +11,7 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 function journal(now = { t: Date.UTC(2025, 0, 31, 9, 0) }) {
   const { file, cleanup } = tempDbFile();
-  const db = openDatabase(file);
+  const db = openJournalDb(file);
   cleanups.push(() => { db.close(); cleanup(); });
   return { j: new OrderJournal(db, () => now.t), db, file, now };
 }
@@ -31,7 +31,7 @@ describe('order journal', () => {
     expect(rec.sale).toEqual({ filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000, sn: 'P30-0012345' });
     expect(j.history(rec.id)).toEqual([{ at: now.t, from: null, to: 'creating', note: 'Sale recorded' }]);
     // A second connection (another process) sees it at once: committed, not buffered.
-    const otherDb = openDatabase(file);
+    const otherDb = openJournalDb(file);
     expect(new OrderJournal(otherDb, () => 0).get(rec.id)?.outOrderNo).toBe(rec.outOrderNo);
     otherDb.close();
   });

@@ -1,6 +1,6 @@
 // outOrderNo: short, readable, sortable, unique per counter and Lagos day, kept across restarts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { OrderJournal } from '../../../core/orders/order-journal';
 import { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from '../../../core/orders/out-order-no';
 import { sale, tempDbFile } from '../../helpers/orders-db';
@@ -13,6 +13,17 @@ function insert(j: OrderJournal, at: number, code = 'COU3') {
     sale: sale(), amountKobo: 710_000, counterCode: code, businessDay: lagosDayCode(at), createdAt: at, expireSeconds: 300,
     state: 'creating', attempts: 1, headMerchantId: 'H1', merchantId: 'M1', note: 'test',
   });
+}
+
+/** A journal on a fresh SQLite file (removed after the test), its clock at 09:00 on a day, with one order. */
+function journalWithOneOrder() {
+  const { file, cleanup } = tempDbFile();
+  cleanups.push(cleanup);
+  const at = Date.UTC(2025, 0, 31, 9, 0);
+  const db = openJournalDb(file);
+  const j = new OrderJournal(db, () => at);
+  insert(j, at);
+  return { db, j, at };
 }
 
 describe('counter code', () => {
@@ -56,14 +67,14 @@ describe('outOrderNo', () => {
     const { file, cleanup } = tempDbFile();
     cleanups.push(cleanup);
     const day1 = Date.UTC(2025, 0, 31, 9, 0);
-    let db = openDatabase(file);
+    let db = openJournalDb(file);
     let j = new OrderJournal(db, () => day1);
     const first = [1, 2, 3].map((i) => insert(j, day1 + i).outOrderNo);
     expect(first).toEqual(['COU3-250131-0001', 'COU3-250131-0002', 'COU3-250131-0003']);
     expect(insert(j, day1, 'MH2').outOrderNo).toBe('MH2-250131-0001'); // each counter its own sequence
     db.close();
 
-    db = openDatabase(file);
+    db = openJournalDb(file);
     j = new OrderJournal(db, () => day1);
     const again = insert(j, day1 + 10).outOrderNo;
     expect(again).toBe('COU3-250131-0004');
@@ -76,12 +87,7 @@ describe('outOrderNo', () => {
   });
 
   it('never reuses a number even if the counter table is lost', () => {
-    const { file, cleanup } = tempDbFile();
-    cleanups.push(cleanup);
-    const at = Date.UTC(2025, 0, 31, 9, 0);
-    const db = openDatabase(file);
-    const j = new OrderJournal(db, () => at);
-    insert(j, at);
+    const { db, j, at } = journalWithOneOrder();
     insert(j, at);
     db.exec('DELETE FROM order_counters');
     expect(insert(j, at).outOrderNo).toBe('COU3-250131-0003');
@@ -89,12 +95,7 @@ describe('outOrderNo', () => {
   });
 
   it('allocates the number in the same transaction as the order: a failed insert uses up nothing', () => {
-    const { file, cleanup } = tempDbFile();
-    cleanups.push(cleanup);
-    const at = Date.UTC(2025, 0, 31, 9, 0);
-    const db = openDatabase(file);
-    const j = new OrderJournal(db, () => at);
-    insert(j, at);
+    const { db, j, at } = journalWithOneOrder();
     // A sale that violates the table's constraints (state outside the enum) rolls everything back.
     expect(() => j.insert({ sale: sale(), amountKobo: 1, counterCode: 'COU3', businessDay: '250131', createdAt: at, expireSeconds: 300, state: 'bogus' as never, attempts: 0, headMerchantId: 'H', merchantId: 'M', note: 'x' })).toThrow();
     expect(insert(j, at).outOrderNo).toBe('COU3-250131-0002');

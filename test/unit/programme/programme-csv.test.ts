@@ -1,7 +1,7 @@
 // The programme file: checked whole before anything is kept, errors by line and column, money
 // exact (₦ with at most two decimals to kobo), and the rows checked against each other.
 import { describe, expect, it } from 'vitest';
-import { checkProgrammeFile, programmeTemplate } from '../../../core/programme';
+import { checkProgrammeFile, programmeTemplate } from '../../../shared/programme-csv';
 
 const HEADER = 'film,title,rating,screen,date,time,ticketType,price,bookingFee';
 const file = (...rows: string[]) => [HEADER, ...rows].join('\r\n');
@@ -68,6 +68,14 @@ describe('checkProgrammeFile', () => {
     expect(unclosed.programme).toBeNull();
     expect(unclosed.errors[0]).toMatchObject({ line: 2, column: '' });
     expect(checkProgrammeFile(file('Dune 2,DUNE,12A,Screen 1,2025-03-31,19:30,Adult,4,500,200')).errors[0]).toMatchObject({ line: 2, column: '' });
+  });
+
+  it('a file over the row limit is refused at the first line past it, as a top-up batch is', () => {
+    const rows = Array.from({ length: 5_001 }, (_, i) => `Dune 2,DUNE,12A,Screen 1,2025-03-31,${String(10 + Math.floor(i / 60) % 14).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},Adult,4500,`);
+    const r = checkProgrammeFile(file(...rows));
+    expect(r.programme).toBeNull();
+    expect(r.totalRows).toBe(5_001);
+    expect(r.errors).toEqual([{ line: 5_002, column: '', message: 'A programme has at most 5,000 rows; this file has 5,001. Split it by week.' }]);
   });
 
   it('the template it offers imports as it is', () => {

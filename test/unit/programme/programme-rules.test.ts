@@ -2,11 +2,13 @@
 // (across midnight in Africa/Lagos, with a fixed clock, whatever the machine's zone), the most sold
 // ticket type, the store replacing its copy whole, and the seat check's deadline.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../core/db';
+import { openJournalDb } from '../../../core/schema';
+import { type Db } from '../../../core/db';
 import { runSeatCheck, type SeatCheck } from '../../../core/programme';
 import { defaultTicketType, ProgrammeStore } from '../../../core/programme/programme-store';
 import type { Timers } from '../../../core/lib';
-import { lagosInstant, matchesShow, ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme } from '../../../shared/programme';
+import { lagosInstant } from '../../../shared/time';
+import { matchesShow, ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme } from '../../../shared/programme';
 
 const ADULT = { name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 };
 const CHILD = { name: 'Child', priceKobo: 300_000, bookingFeeKobo: 20_000 };
@@ -26,7 +28,7 @@ afterEach(() => {
   while (dbs.length) dbs.pop()!.close();
 });
 function store(): ProgrammeStore {
-  const db = openDatabase(':memory:');
+  const db = openJournalDb(':memory:');
   dbs.push(db);
   return new ProgrammeStore(db);
 }

@@ -1,19 +1,17 @@
 // The search index follows the journal: new orders at catch-up, numbers filled in later through an
 // order event (refresh) or, if that was missed, at the next start (recheckRecent).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../helpers/close-after-each';
 import { OrderJournal } from '../../../core/orders/order-journal';
 import { searchOrders } from '../../../core/orders/order-search';
 import { OrderTextIndex, seatTokens } from '../../../core/orders/order-text-index';
 import { openTempDb, sale } from '../../helpers/orders-db';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanup = closeAfterEach((done: () => void) => done());
 
 function setup() {
   const t = openTempDb();
-  cleanups.push(t.cleanup);
+  cleanup(t.cleanup);
   const journal = new OrderJournal(t.db, () => 5_000);
   const s = sale({ seats: 'F1,F12', tickets: 2 });
   const rec = journal.insert({ sale: s, amountKobo: 710_000, counterCode: 'C1', businessDay: '261121', createdAt: 5_000, expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold' });

@@ -1,9 +1,10 @@
 // Records know the profile they were made under: an existing journal is migrated (Demo sales
 // recognised, everything else kept counting), and Demo sales stay out of a real shift's totals
 // and out of search unless asked for. Real SQLite files throughout.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../helpers/close-after-each';
 import { migrate, type OpenOptions } from '../../../core/db/database';
-import { SCHEMA } from '../../../core/db/schema';
+import { SCHEMA } from '../../../core/schema';
 import { OrderJournal } from '../../../core/orders/order-journal';
 import { ORDER_MIGRATIONS } from '../../../core/orders/order-migrations';
 import { searchOrders } from '../../../core/orders/order-search';
@@ -23,14 +24,11 @@ function totalsOf(db: Db, from: number, to: number, scope?: RecordScope) {
   return shiftTotals(new OrderJournalReads(db), topupTotals(new TopupJournalReads(db)), from, to, scope);
 }
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanup = closeAfterEach((done: () => void) => done());
 
-function temp(opts: OpenOptions = {}) {
+function temp(opts: Partial<OpenOptions> = {}) {
   const t = openTempDb(opts);
-  cleanups.push(t.cleanup);
+  cleanup(t.cleanup);
   return t.db;
 }
 

@@ -1,6 +1,7 @@
 // Shift totals straight from a journal on a real SQLite file: each outcome in its bucket, orders of
 // earlier shifts paid during this one, top-ups by status, all through the journals' read methods.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../helpers/close-after-each';
 import { OrderJournal } from '../../../core/orders/order-journal';
 import { shiftTotals } from '../../../core/records/shifts/shift-totals';
 import { topupTotals } from '../../../core/records/shifts/topup-totals';
@@ -17,14 +18,11 @@ function totalsOf(db: Db, from: number, to: number, scope?: RecordScope) {
   return shiftTotals(new OrderJournalReads(db), topupTotals(new TopupJournalReads(db)), from, to, scope);
 }
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanup = closeAfterEach((done: () => void) => done());
 
 function setup() {
   const t = openTempDb();
-  cleanups.push(t.cleanup);
+  cleanup(t.cleanup);
   let now = 1_000_000;
   const journal = new OrderJournal(t.db, () => now);
   const add = (at: number, path: OrderState[], over: Parameters<typeof sale>[0] = {}, patch: { providerFeeKobo?: number } = {}) => {

@@ -3,16 +3,25 @@
 import { describe, expect, it } from 'vitest';
 import { checkDraft, editDraft, emptyDraft, nairaInput, tidyTime, type FilmMemory, type SaleDraft } from '../../../renderer/src/stores/sale-form';
 
-const FILMS: FilmMemory[] = [{ filmName: 'AVENGERS-2D', filmTitle: 'Avengers: Doomsday', priceKobo: 250_050, bookingFeeKobo: 20_000, lastShowTime: '19:30' }];
+const FILMS: FilmMemory[] = [{ filmName: 'AVENGERS-2D', filmTitle: 'Avengers: Doomsday', priceKobo: 250_050, bookingFeePerTicketKobo: 20_000, lastShowTime: '19:30' }];
 const good: SaleDraft = { filmName: 'AVENGERS-2D', filmTitle: 'Avengers', showDate: '2025-03-31', showTime: '19:30', seats: 'f7, F8', tickets: '2', price: '2,500.50', fee: '200' };
 
 describe('checkDraft', () => {
-  it('turns typed naira into exact kobo and totals tickets x price + fee', () => {
+  it('turns typed naira into exact kobo and totals tickets x (price + booking fee per ticket)', () => {
     const r = checkDraft(good, 'DEMO-POS-0001');
     expect(r.errors).toEqual({});
-    expect(r.input).toMatchObject({ priceKobo: 250_050, bookingFeeKobo: 20_000, tickets: 2, sn: 'DEMO-POS-0001' });
+    // The fee is typed per ticket (as the programme has it); the sale carries it for both tickets.
+    expect(r.input).toMatchObject({ priceKobo: 250_050, bookingFeeKobo: 40_000, tickets: 2, sn: 'DEMO-POS-0001' });
     expect(r.ticketsKobo).toBe(500_100);
-    expect(r.totalKobo).toBe(520_100);
+    expect(r.bookingFeeKobo).toBe(40_000);
+    expect(r.totalKobo).toBe(540_100);
+  });
+
+  it('the booking fee follows the ticket count, and a per-ticket fee too large for the sale is said on the fee', () => {
+    expect(checkDraft({ ...good, seats: 'F7,F8,F9', tickets: '3' }, 'SN-123456').totalKobo).toBe(3 * 250_050 + 3 * 20_000);
+    const big = checkDraft({ ...good, fee: '6000000' }, 'SN-123456');
+    expect(big.input).toBeNull();
+    expect(big.errors.fee).toMatch(/booking fee looks wrong/);
   });
 
   it('names each bad field by its draft key, money errors included', () => {

@@ -1,7 +1,8 @@
 // The Sell screen's show picker rules: tickets follow the seats, the booking fee is per ticket,
 // ↑/↓ step through the ticket types, and when a show starts in cashier words.
 import { describe, expect, it } from 'vitest';
-import { lagosInstant, type ShowView } from '../../../shared/programme';
+import type { ShowView } from '../../../shared/programme';
+import { lagosInstant } from '../../../shared/time';
 import { filterShows, showSaleAmounts, startsText, stepTicketType } from '../../../renderer/src/stores/show-pick';
 
 const show = (over: Partial<ShowView> = {}): ShowView => ({

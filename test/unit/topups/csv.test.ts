@@ -2,7 +2,7 @@
 // span lines, errors that name the line, and a write/read round trip.
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../../core/lib/csv-cell';
-import { parseCsv } from '../../../core/lib';
+import { parseCsv } from '../../../shared/csv-parse';
 
 describe('parseCsv', () => {
   it('reads quotes, doubled quotes, commas and line breaks inside quotes, with the start line of each record', () => {

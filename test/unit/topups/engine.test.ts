@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { silentLogger } from '../../../shared/logger';
 import { timeoutError, unreachableError } from '../../../core/provider/provider-errors';
 import type { BillsClient, TopupResult } from '../../../core/provider/types';
@@ -51,7 +51,7 @@ const each = (status: TopupResult['status'], errorMsg = '') => (items: { referen
 function rig(bills: Step[], status: Step[]) {
   const t = fakeTime();
   const p = scripted(bills, status);
-  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
+  const db = openJournalDb(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
   const service = createTopupService({
     db, store: memoryStore(), bills: p.client(t), logger: silentLogger, clock: t.clock, timers: t.timers,
     identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
@@ -106,7 +106,7 @@ describe('topup engine', () => {
   it('a callback that beats the answer settles the top-up; the late answer does not undo it', async () => {
     let release: (() => void) | null = null;
     const t = fakeTime();
-    const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
+    const db = openJournalDb(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
     const service = createTopupService({
       db, store: memoryStore(), logger: silentLogger, clock: t.clock, timers: t.timers,
       identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),

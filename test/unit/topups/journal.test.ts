@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../core/db/database';
+import { openJournalDb } from '../../../core/schema';
 import { TopupJournal } from '../../../core/topups/topup-journal';
 import { formatReference, GENERATED_REFERENCE_RE } from '../../../core/topups/reference';
 
@@ -14,7 +14,7 @@ const airtime = { serviceType: 'airtime' as const, provider: 'MTN', customerId: 
 function fresh() {
   const file = join(mkdtempSync(join(tmpdir(), 'topups-journal-')), 'j.db');
   let t = 1_700_000_000_000;
-  const db = openDatabase(file);
+  const db = openJournalDb(file);
   return { db, file, journal: new TopupJournal(db, () => (t += 1)) };
 }
 
@@ -28,7 +28,7 @@ describe('TopupJournal', () => {
     expect(a.state).toBe('sending');
     expect(a.attempts).toBe(1);
     db.close();
-    const again = new TopupJournal(openDatabase(file), () => Date.now());
+    const again = new TopupJournal(openJournalDb(file), () => Date.now());
     expect(again.insertSingle(owner, 'COU3', '250131', airtime, 'n').reference).toBe('COU3-T250131-0003');
     expect(again.insertSingle(owner, 'COU3', '250201', airtime, 'n').reference).toBe('COU3-T250201-0001');
   });

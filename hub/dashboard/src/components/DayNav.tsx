@@ -1,7 +1,7 @@
 // The day a screen shows (?day=, today when absent, as a Lagos day) and the Earlier / date /
 // Later / Today buttons that move it.
 import { useEffect } from 'react';
-import { addDays, lagosDayOf } from '../../../../shared/hub-dashboard-contract';
+import { addDays, lagosDate } from '../../../../shared/time';
 import { useDash } from '../store';
 import { useEvery } from '../use-load';
 
@@ -9,7 +9,7 @@ import { useEvery } from '../use-load';
 export function useDay(): { day: string; todayDay: string; go(d: string): void } {
   const route = useDash((s) => s.route);
   const setQuery = useDash((s) => s.setQuery);
-  const todayDay = lagosDayOf(Date.now());
+  const todayDay = lagosDate(Date.now());
   const day = route.query.get('day') ?? todayDay;
   const go = (d: string) => {
     const q = new URLSearchParams(route.query);

@@ -1,7 +1,8 @@
 // Live: payments as they happen on every counter in view (server-sent events from the Hub), newest
 // first, each with its state pill as the counter app shows it. An order that changes moves to the top.
 import { useEffect, useState } from 'react';
-import { lagosDayOf, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import { OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import { lagosDate } from '../../../../shared/time';
 import { api, errorText } from '../api';
 import { Banner, Link, ScreenTitle, StatePill } from '../components/bits';
 import { formatNaira, lagosTimeSeconds } from '../format';
@@ -20,7 +21,7 @@ export function LiveScreen() {
   const route = useDash((s) => s.route);
   const [earlier, setEarlier] = useState<OrderRow[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const q = branchQuery({ session, route }, { from: lagosDayOf(Date.now()), to: lagosDayOf(Date.now()), practice: 'include', limit: '20' });
+  const q = branchQuery({ session, route }, { from: lagosDate(Date.now()), to: lagosDate(Date.now()), practice: 'include', limit: '20' });
   const key = q.toString();
   useEffect(() => {
     api.get('/orders', OrdersPageSchema, new URLSearchParams(key)).then((p) => setEarlier(p.orders), (e) => setError(errorText(e)));

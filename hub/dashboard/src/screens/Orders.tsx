@@ -2,7 +2,8 @@
 // order's full history as the counter recorded it; the CSV of a date range.
 import { useState, type FormEvent } from 'react';
 import { parseNaira } from '../../../../shared/money';
-import { CountersViewSchema, lagosDayOf, OrderDetailSchema, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import { CountersViewSchema, OrderDetailSchema, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import { lagosDate } from '../../../../shared/time';
 import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
 import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, statePill, type OrderFilterForm } from '../format';
@@ -131,7 +132,7 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
 }
 
 function Export({ query }: { query: URLSearchParams }) {
-  const today = lagosDayOf(Date.now());
+  const today = lagosDate(Date.now());
   const [from, setFrom] = useState(query.get('from') ?? today);
   const [to, setTo] = useState(query.get('to') ?? today);
   const q = new URLSearchParams(query);
@@ -170,8 +171,8 @@ function OrderHistory({ id }: { id: string }) {
               <div><dt>Amount</dt><dd>{formatNaira(d.order.amountKobo)}</dd></div>
               <div><dt>Counter</dt><dd>{d.order.counterName} (branch {d.order.branch})</dd></div>
               <div><dt>Cashier</dt><dd>{d.order.cashier ?? '—'}</dd></div>
-              <div><dt>Counter reference</dt><dd>{d.order.reference}</dd></div>
-              <div><dt>Order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
+              <div><dt>Sale number</dt><dd>{d.order.reference}</dd></div>
+              <div><dt>Provider order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
               <div><dt>Payment number</dt><dd>{d.order.payNo ?? '—'}</dd></div>
               <div><dt>Film</dt><dd>{d.order.filmTitle ?? d.order.filmName ?? '—'}</dd></div>
               <div><dt>Show</dt><dd>{[d.order.showDate, d.order.showTime].filter(Boolean).join(' ') || '—'}</dd></div>

@@ -3,7 +3,7 @@
 // every row is checked first, and a file with any problem changes nothing (its problems listed by line
 // and column). Head office works on the branch picked at the top; a branch manager on their own.
 import { useRef, useState } from 'react';
-import { lagosDayOf } from '../../../../shared/hub-dashboard-contract';
+import { lagosDate } from '../../../../shared/time';
 import { DashProgrammeViewSchema, ImportProgrammeResultSchema, type DashProgrammeView, type ImportProgrammeResult } from '../../../../shared/hub-programme-contract';
 import { MAX_PROGRAMME_CSV_CHARS } from '../../../../shared/programme';
 import { PROGRAMME_COLUMNS } from '../../../../shared/programme-csv';
@@ -121,7 +121,7 @@ function ImportCard({ branch, onImported }: { branch: string | null; onImported:
 function ProgrammeDetail({ v }: { v: DashProgrammeView }) {
   const p = v.programme;
   if (!p) return null;
-  const today = lagosDayOf(Date.now());
+  const today = lagosDate(Date.now());
   const days = programmeDays(p);
   return (
     <>

@@ -1,7 +1,8 @@
 // Today: the takings of the day at a glance, per hour beside the same weekday last week, then by
 // branch → counter → cashier. Refreshes by itself when the live feed reports a change.
 import { Fragment } from 'react';
-import { LAGOS_OFFSET_MS, TodayViewSchema, type Tally, type TodayView } from '../../../../shared/hub-dashboard-contract';
+import { TodayViewSchema, type Tally, type TodayView } from '../../../../shared/hub-dashboard-contract';
+import { lagosHm } from '../../../../shared/time';
 import { api } from '../api';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
 import { DayNav, useDay, useFollowDay } from '../components/DayNav';
@@ -93,7 +94,7 @@ export function TodayScreen() {
 
   const v = r.data;
   const isToday = day === todayDay;
-  const hourNow = isToday ? new Date(Date.now() + LAGOS_OFFSET_MS).getUTCHours() : null;
+  const hourNow = isToday ? Number(lagosHm(Date.now()).slice(0, 2)) : null;
   const lwSoFar = v ? (hourNow === null ? v.hourly.reduce((a, p) => a + p.lastWeekPaidKobo, 0) : lastWeekSoFar(v.hourly, hourNow)) : 0;
   const change = v ? changeText(v.totals.paidKobo, lwSoFar) : null;
 

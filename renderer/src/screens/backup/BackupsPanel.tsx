@@ -102,7 +102,7 @@ export function BackupsPanel() {
       {choosing && (
         <form className="backup-restore" onSubmit={confirmRestore} aria-labelledby="restore-title" noValidate>
           <h3 id="restore-title" style={{ margin: 0 }}>Restore the journal to {formatLagosDateTime(choosing.at)}?</h3>
-          <p>The journal in use is backed up first, so nothing is deleted. Sales made after {formatLagosDateTime(choosing.at)} will not show on this counter; their order numbers are on the printed receipts.</p>
+          <p>The journal in use is backed up first, so nothing is deleted. Sales made after {formatLagosDateTime(choosing.at)} will not show on this counter; their sale numbers are on the printed receipts.</p>
           <Field label="Admin PIN">
             {(id, describedBy) => <input id={id} aria-describedby={describedBy} type="password" inputMode="numeric" autoComplete="off" autoFocus value={pin} onChange={(e) => setPin(e.target.value)} />}
           </Field>

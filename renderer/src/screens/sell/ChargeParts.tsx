@@ -1,8 +1,8 @@
 // What both ways of selling (a show from the programme, a show typed by hand) share: whether the
 // charge can go now and what its button says, the blocks of orders still open (after a reload too),
-// and the charge row under the form.
+// the sale's total (tickets, and the booking fee per ticket) and the charge row under the form.
 import type { ReactNode } from 'react';
-import { ON_TERMINAL_STATES, ORDER_STATE_LABELS, type OrderView } from '../../../../shared/orders';
+import { bookingFeeText, ON_TERMINAL_STATES, ORDER_STATE_LABELS, type OrderView } from '../../../../shared/orders';
 import { Banner } from '../../components/Banner';
 import { formatNaira } from '../../format';
 import { useSale } from '../../stores/sale-store';
@@ -107,5 +107,29 @@ export function ChargeRow(props: {
         <p className="hint keys-hint">{props.children}</p>
       </div>
     </>
+  );
+}
+
+/** What the sale comes to: "2 tickets × ₦2,500.00 = ₦5,000.00 · booking fee 2 × ₦200.00 = ₦400.00", and the total. */
+export function SaleTotal(props: { amounts: { tickets: number; ticketsKobo: number; bookingFeeKobo: number; totalKobo: number } | null; ticketName?: string; empty: string }) {
+  const a = props.amounts;
+  const fee = a && a.bookingFeeKobo > 0 ? bookingFeeText({ tickets: a.tickets, bookingFeeKobo: a.bookingFeeKobo }, formatNaira) : null;
+  return (
+    <div className="sale-total" data-testid="sale-total">
+      <div className="sale-breakdown">
+        {a ? (
+          <>
+            {a.tickets} {props.ticketName ? `${props.ticketName} ` : ''}ticket{a.tickets === 1 ? '' : 's'} × {formatNaira(a.ticketsKobo / a.tickets)} = {formatNaira(a.ticketsKobo)}
+            {fee === null ? '' : ` · booking fee ${fee}${a.tickets > 1 && fee !== formatNaira(a.bookingFeeKobo) ? ` = ${formatNaira(a.bookingFeeKobo)}` : ''}`}
+          </>
+        ) : (
+          props.empty
+        )}
+      </div>
+      <div className="sale-total-line">
+        <span>Total</span>
+        <strong data-testid="total-amount">{a ? formatNaira(a.totalKobo) : '—'}</strong>
+      </div>
+    </div>
   );
 }

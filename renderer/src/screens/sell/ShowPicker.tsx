@@ -11,7 +11,7 @@ import { TERMINAL_CHANGE_ID } from '../../components/TerminalPicker';
 import { useNow } from '../../components/useNow';
 import { formatNaira, showDateText } from '../../format';
 import { useSale } from '../../stores/sale-store';
-import { ChargeRow, chargeState, useNoShift } from './ChargeParts';
+import { ChargeRow, chargeState, SaleTotal, useNoShift } from './ChargeParts';
 import { filterShows, firstNotStarted, showSaleAmounts, startedText, startsText, ticketTypeOf } from '../../stores/show-pick';
 
 export const SWITCH_KEY = 'F2';
@@ -214,22 +214,7 @@ function PickedShow({ sn }: { sn: string | null }) {
         </p>
       )}
 
-      <div className="sale-total" data-testid="sale-total">
-        <div className="sale-breakdown">
-          {amounts.tickets > 0 ? (
-            <>
-              {amounts.tickets} {type.name} ticket{amounts.tickets === 1 ? '' : 's'} × {formatNaira(type.priceKobo)} = {formatNaira(amounts.ticketsKobo)}
-              {amounts.bookingFeeKobo > 0 ? ` · booking fee ${formatNaira(amounts.bookingFeeKobo)}` : ''}
-            </>
-          ) : (
-            'Type the seats: one ticket per seat'
-          )}
-        </div>
-        <div className="sale-total-line">
-          <span>Total</span>
-          <strong data-testid="total-amount">{amounts.tickets > 0 ? formatNaira(amounts.totalKobo) : '—'}</strong>
-        </div>
-      </div>
+      <SaleTotal amounts={amounts.tickets > 0 ? amounts : null} ticketName={type.name} empty="Type the seats: one ticket per seat" />
 
       <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
         terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>

@@ -1,4 +1,4 @@
-// Payments with no outcome yet, each with its order number, amount and why it waits.
+// Payments with no outcome yet, each with its sale number (or a top-up's reference), amount and why it waits.
 import type { OpenItem } from '../../../../shared/records';
 import { formatLagosTime, formatNaira } from '../../format';
 
@@ -9,7 +9,7 @@ export function OpenItemsList({ items }: { items: OpenItem[] }) {
       <thead>
         <tr>
           <th scope="col">Started</th>
-          <th scope="col">Order / reference</th>
+          <th scope="col">Sale number / reference</th>
           <th scope="col" className="num">
             Amount
           </th>

@@ -90,7 +90,7 @@ export function TopupResult() {
           <dd>{v.reference}</dd>
         </div>
         <div>
-          <dt>Provider order no.</dt>
+          <dt>Provider order number</dt>
           <dd>{v.orderNo ?? '—'}</dd>
         </div>
         <div>

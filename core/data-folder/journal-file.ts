@@ -4,8 +4,8 @@
 import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { migrate, openDatabase, SCHEMA, type Db } from '../db';
-import { tightenFileModes } from '../data-folder';
+import { migrate, openDatabase, type Db, type Migration } from '../db';
+import { tightenFileModes } from './prepare-dir';
 
 export const JOURNAL_FILE = 'counterpay.db';
 const SIDE_FILES = ['', '-wal', '-shm'] as const;
@@ -72,9 +72,10 @@ export type OpenedJournal = { db: Db; damaged: null } | { db: Db; damaged: { kep
 
 /**
  * Opens the journal after an integrity check. A damaged one is moved aside whole and a new empty
- * journal is started, so the counter can sell while a manager restores a backup.
+ * journal is started, so the counter can sell while a manager restores a backup. `schema`: the
+ * migrations in their order (the root's, core/schema.ts).
  */
-export function openJournalChecked(dataDir: string, now: number): OpenedJournal {
+export function openJournalChecked(dataDir: string, now: number, schema: readonly Migration[]): OpenedJournal {
   const file = journalPath(dataDir);
   let problem: string | null = null;
   if (existsSync(file)) {
@@ -84,7 +85,7 @@ export function openJournalChecked(dataDir: string, now: number): OpenedJournal 
       db = openDatabase(file, { migrations: [] });
       problem = quickCheck(db);
       if (!problem) {
-        migrate(db, SCHEMA);
+        migrate(db, schema);
         tightenFileModes(SIDE_FILES.map((s) => file + s));
         return { db, damaged: null };
       }
@@ -101,7 +102,7 @@ export function openJournalChecked(dataDir: string, now: number): OpenedJournal 
   const keptAs = problem ? moveJournalAside(file, `.damaged-${stampOf(now)}`) : null;
   closeSync(openSync(file, 'a', 0o600)); // created 0600 before SQLite sees it: -wal/-shm follow its mode
   tightenFileModes([file]);
-  const db = openDatabase(file);
+  const db = openDatabase(file, { migrations: schema });
   return keptAs && problem ? { db, damaged: { keptAs, problem } } : { db, damaged: null };
 }
 

@@ -1,0 +1,196 @@
+// The charge desk: a box office's request for a charge becomes an ordinary sale through the
+// checkout, once per booking reference. The reference → order link is written inside the
+// order's own transaction, so a crash leaves both or neither; the same reference again answers
+// the same charge, another sale under it is refused. Charges are read from the order journal.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../protocol/crypto';
+import { isAppError } from '../../shared/errors';
+import { ChargeRequestSchema, type ChargeView } from '../../shared/integration';
+import { formatNaira } from '../../shared/money';
+import { isFinalState, saleAmounts, SaleInputSchema, type OrderView } from '../../shared/orders';
+import type { CheckoutService } from '../orders';
+import type { ChargeRow, ChargeSource, IntegrationRow, IntegrationStore } from './integration-store';
+import { IntegrationApiError, fieldsOf } from './integration-errors';
+
+export interface ChargeDeskDeps {
+  store: IntegrationStore;
+  checkout: Pick<CheckoutService, 'sell' | 'get' | 'history' | 'on' | 'cancelQueued'>;
+  /** The counter's terminal serial number (the box office does not know it). */
+  terminalSn: () => string | null;
+  now: () => number;
+  /** A charge was recorded or changed: queue its callbacks. */
+  onCharge: (charge: ChargeRow) => void;
+  /** A new charge was recorded (the cashier's screen opens it). */
+  onNew?: (order: OrderView, origin: ChargeOrigin) => void;
+}
+
+export interface ChargeAnswer {
+  created: boolean;
+  charge: ChargeView;
+}
+
+/** Who asked for an order: shown on the payment panel. */
+export interface ChargeOrigin {
+  integration: string;
+  reference: string;
+  source: ChargeSource;
+}
+
+function hashOf(amountKobo: number, sale: Record<string, unknown>): string {
+  const { sn: _sn, ...rest } = sale;
+  return createHash('sha256').update(canonicalJson({ amountKobo, sale: rest }), 'utf8').digest('hex');
+}
+
+export function createChargeDesk(deps: ChargeDeskDeps) {
+  const { store, checkout } = deps;
+
+  function orderOf(c: ChargeRow): OrderView {
+    const v = checkout.get(c.orderId);
+    if (!v) throw new IntegrationApiError(500, 'INTERNAL', `The order of booking ${c.reference} is missing from the journal.`);
+    return v;
+  }
+
+  function viewOf(c: ChargeRow, integrationName: string): ChargeView {
+    const o = orderOf(c);
+    const { sn: _sn, ...sale } = o.sale;
+    return {
+      reference: c.reference,
+      integration: integrationName,
+      state: o.state,
+      final: isFinalState(o.state),
+      version: Math.max(1, checkout.history(c.orderId).length),
+      amountKobo: o.amountKobo,
+      sale,
+      outOrderNo: o.outOrderNo,
+      ...(o.orderNo ? { orderNo: o.orderNo } : {}),
+      ...(o.payNo ? { payNo: o.payNo } : {}),
+      ...(o.senderAccount ? { payerAccount: o.senderAccount } : {}),
+      ...(o.senderName ? { payerName: o.senderName } : {}),
+      ...(o.reason ? { reason: o.reason } : {}),
+      createdAt: o.createdAt,
+      expiresAt: o.expiresAt,
+      ...(o.completedTime !== undefined ? { completedAt: o.completedTime } : {}),
+    };
+  }
+
+  function find(integration: IntegrationRow, reference: string): ChargeRow {
+    const c = store.chargeByReference(integration.id, reference);
+    if (!c) throw new IntegrationApiError(404, 'NOT_FOUND', `There is no charge with booking reference ${reference} from ${integration.name}.`);
+    return c;
+  }
+
+  /** Parses the request; VALIDATION with one message per field. */
+  function parse(body: unknown) {
+    const r = ChargeRequestSchema.safeParse(body);
+    if (!r.success) throw new IntegrationApiError(422, 'VALIDATION', 'Check the charge request: some fields need fixing', fieldsOf(r.error.issues));
+    return r.data;
+  }
+
+  /** The sale checked by the Sell form's rules, with the amount cross-checked. */
+  function checkedSale(req: ReturnType<typeof parse>, sn: string): Record<string, unknown> {
+    const r = SaleInputSchema.safeParse({ ...req.sale, sn });
+    if (!r.success) throw new IntegrationApiError(422, 'VALIDATION', 'Check the sale: some fields need fixing', fieldsOf(r.error.issues, 'sale'));
+    const expected = saleAmounts(r.data).amountKobo;
+    if (expected !== req.amountKobo) {
+      throw new IntegrationApiError(422, 'VALIDATION', 'The amount does not match the sale', {
+        amountKobo: `The amount is ${formatNaira(req.amountKobo)} but ${r.data.tickets} ticket(s) at ${formatNaira(r.data.priceKobo)} plus a booking fee of ${formatNaira(r.data.bookingFeeKobo)} make ${formatNaira(expected)}: check the price and the fee`,
+      });
+    }
+    return r.data;
+  }
+
+  return {
+    viewOf,
+
+    /**
+     * One charge per booking reference. Synchronous from the lookup to the journal write (no
+     * await between them), so parallel identical requests find the first one's charge.
+     */
+    async charge(integration: IntegrationRow, body: unknown, source: ChargeSource): Promise<ChargeAnswer> {
+      const req = parse(body);
+      const existing = store.chargeByReference(integration.id, req.reference);
+      if (existing) {
+        const sale = checkedSale(req, orderOf(existing).sn);
+        if (hashOf(req.amountKobo, sale) !== existing.requestHash) {
+          const o = orderOf(existing);
+          throw new IntegrationApiError(409, 'REFERENCE_REUSED',
+            `Booking reference ${req.reference} was already charged for another sale (${formatNaira(o.amountKobo)}, ${o.sale.filmName}, seats ${o.sale.seats}). Send a new booking reference for a new sale; read the charge of this one with GET /v1/charges/${req.reference}.`);
+        }
+        return { created: false, charge: viewOf(existing, integration.name) };
+      }
+      const sn = deps.terminalSn();
+      if (!sn) throw new IntegrationApiError(503, 'NOT_READY', 'No payment terminal is chosen on this counter yet: the cashier chooses it on the Sell screen. Nothing was charged; send the request again.');
+      const sale = checkedSale(req, sn);
+      const hash = hashOf(req.amountKobo, sale);
+      let order: OrderView;
+      try {
+        order = await checkout.sell(sale as Parameters<CheckoutService['sell']>[0], {
+          alongside: (orderId) => store.addCharge({
+            integrationId: integration.id, reference: req.reference, orderId, requestHash: hash, source,
+            callbackUrl: req.callbackUrl ?? null, createdAt: deps.now(),
+          }),
+        });
+      } catch (e) {
+        if (isAppError(e)) {
+          if (e.code === 'VALIDATION') throw new IntegrationApiError(422, 'VALIDATION', e.message, (e.details as { fields?: Record<string, string> } | undefined)?.fields);
+          if (e.code === 'PROVIDER_NOT_CONFIGURED') throw new IntegrationApiError(503, 'PROVIDER_NOT_CONFIGURED', e.message);
+          if (e.code === 'NOT_READY') throw new IntegrationApiError(503, 'NOT_READY', e.message);
+          throw new IntegrationApiError(500, 'INTERNAL', e.message);
+        }
+        throw e;
+      }
+      const c = store.chargeByOrder(order.id);
+      if (!c) throw new IntegrationApiError(500, 'INTERNAL', 'The charge was not recorded.');
+      deps.onCharge(c);
+      deps.onNew?.(order, { integration: integration.name, reference: c.reference, source });
+      return { created: true, charge: viewOf(c, integration.name) };
+    },
+
+    read(integration: IntegrationRow, reference: string): ChargeView {
+      return viewOf(find(integration, reference), integration.name);
+    },
+
+    /** The charge once its version is past `after`, or as it is when `timeoutMs` runs out (or `signal` aborts). */
+    wait(integration: IntegrationRow, reference: string, after: number, timeoutMs: number, signal: AbortSignal): Promise<ChargeView> {
+      const c = find(integration, reference);
+      const now = viewOf(c, integration.name);
+      if (now.version > after || now.final) return Promise.resolve(now);
+      return new Promise((resolve) => {
+        const done = () => {
+          off();
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve(viewOf(c, integration.name));
+        };
+        const off = checkout.on('order', (v) => {
+          if (v.id === c.orderId && (checkout.history(c.orderId).length > after || isFinalState(v.state))) done();
+        });
+        const timer = setTimeout(done, timeoutMs);
+        signal.addEventListener('abort', done);
+      });
+    },
+
+    cancel(integration: IntegrationRow, reference: string): ChargeView {
+      const c = find(integration, reference);
+      try {
+        checkout.cancelQueued(c.orderId, `Cancelled by ${integration.name} (booking ${reference}) before it reached the terminal`);
+      } catch (e) {
+        if (isAppError(e) && e.code === 'CONFLICT') throw new IntegrationApiError(409, 'CANNOT_CANCEL', e.message);
+        throw e;
+      }
+      return viewOf(c, integration.name);
+    },
+
+    deliveries(integration: IntegrationRow, reference: string) {
+      return store.deliveryLog(find(integration, reference).id);
+    },
+
+    /** Which system asked for this order, if one did. */
+    originOf(orderId: number): ChargeOrigin | null {
+      const c = store.chargeByOrder(orderId);
+      if (!c) return null;
+      return { integration: store.integration(c.integrationId)?.name ?? 'an integration', reference: c.reference, source: c.source };
+    },
+  };
+}
+export type ChargeDesk = ReturnType<typeof createChargeDesk>;

@@ -1,0 +1,105 @@
+// Settings → Integrations and the payment panel's "asked by": this module answers the
+// integrations' calls. It builds the integrations (pairing, charge desk, callbacks, HTTP API)
+// on the shared checkout and runs the API where the settings say (settings key `integrations`).
+// The API runs only while at least one system is paired.
+import { join } from 'node:path';
+import type { integrationCalls, IntegrationsView } from '../../shared/contract-integrations';
+import type { CoreModule } from '../core-module';
+import type { CoreServices } from '../core-services';
+import type { CheckoutService } from '../orders';
+import type { TerminalLink } from '../terminal';
+import { AppError } from '../../shared/errors';
+import { IntegrationApiError } from './integration-errors';
+import { createIntegrations, type ApiPlacement, type IntegrationsDeps } from './integrations-service';
+
+export const DEFAULT_API_PORT = 17_480;
+const SETTINGS_KEY = 'integrations';
+
+/** The shared services this module uses, and the checkout and terminal link it sells through. */
+export type IntegrationsContext = Pick<CoreServices, 'db' | 'vault' | 'store' | 'logger' | 'clock' | 'events' | 'dataDir'> & { checkout: CheckoutService; terminal: TerminalLink };
+
+export interface IntegrationsModuleDeps {
+  /** Tests: a fixed placement (port 0 picks a free one) instead of the saved settings' port. */
+  port?: number;
+  callbackBackoff?: IntegrationsDeps['callbackBackoff'];
+  dropScanMs?: number;
+}
+
+export function createIntegrationsModule(
+  ctx: IntegrationsContext,
+  deps: IntegrationsModuleDeps = {},
+) {
+  const integrations = createIntegrations({
+    db: ctx.db, checkout: ctx.checkout, vault: ctx.vault, logger: ctx.logger, now: () => ctx.clock.now(),
+    terminalSn: () => ctx.terminal.getState().sn ?? null,
+    onNewCharge: (order, origin) => ctx.events.emit('integrations.charge', { order, origin }),
+    dropRoot: join(ctx.dataDir, 'box-office-drop'),
+    ...(deps.dropScanMs ? { dropScanMs: deps.dropScanMs } : {}),
+    ...(deps.callbackBackoff ? { callbackBackoff: deps.callbackBackoff } : {}),
+  });
+  let problem: string | null = null;
+
+  function placement(): ApiPlacement {
+    const saved = ctx.store.get(SETTINGS_KEY) as Partial<ApiPlacement> | undefined;
+    return { port: deps.port ?? (typeof saved?.port === 'number' ? saved.port : DEFAULT_API_PORT), lan: saved?.lan === true };
+  }
+
+  async function apply(): Promise<void> {
+    const p = placement();
+    problem = null;
+    try {
+      await integrations.serve(integrations.list().length > 0 ? p : null);
+    } catch (e) {
+      problem = `The integration API could not listen on port ${p.port} (${e instanceof Error ? e.message : String(e)}): choose another port.`;
+      ctx.logger.warn('integration API not started', { port: p.port, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  function view(): IntegrationsView {
+    const p = placement();
+    const url = integrations.apiUrl();
+    const warning = problem
+      ?? (p.lan ? 'Other computers on the network can call this counter, over plain HTTP: keys and sales cross the network unencrypted. Use it on a trusted network only, or behind an HTTPS proxy.' : undefined);
+    return { api: { port: deps.port ?? p.port, lan: p.lan, url, ...(warning ? { warning } : {}) }, integrations: integrations.list() };
+  }
+
+  const module: CoreModule<typeof integrationCalls> = {
+    handlers: {
+      'integrations.list': () => view(),
+      'integrations.pair': async (a) => {
+        const paired = integrations.pair(a.name, a.callbackUrl === '' ? null : a.callbackUrl);
+        if (!integrations.apiUrl()) await apply();
+        return paired;
+      },
+      'integrations.revoke': async (a) => {
+        integrations.revoke(a.id);
+        if (integrations.list().length === 0) await apply();
+        return view();
+      },
+      'integrations.setApi': async (a) => {
+        ctx.store.set(SETTINGS_KEY, { port: a.port, lan: a.lan });
+        await apply();
+        return view();
+      },
+      'integrations.originOf': (a) => integrations.desk.originOf(a.orderId),
+      'integrations.openLink': async (a) => {
+        try {
+          const r = await integrations.openLink(a.url);
+          return { created: r.created, reference: r.charge.reference, state: r.charge.state, outOrderNo: r.charge.outOrderNo };
+        } catch (e) {
+          if (e instanceof IntegrationApiError) {
+            const code = e.status === 422 ? 'VALIDATION' : e.status === 409 ? 'CONFLICT' : e.status === 503 ? 'NOT_READY' : e.status === 401 ? 'BAD_ARGUMENTS' : 'INTERNAL';
+            throw new AppError(code, e.message, e.fields ? { fields: e.fields } : undefined);
+          }
+          throw e;
+        }
+      },
+    },
+    async start() {
+      integrations.resume();
+      await apply();
+    },
+    stop: () => integrations.stop(),
+  };
+  return Object.assign(module, { integrations });
+}

@@ -1,0 +1,171 @@
+// The box-office integration's wire: what a ticketing system sends to ask for a charge, the charge
+// it reads back, the callback it is told, and the errors it can get. One definition for the
+// counter's integration API (core/integrations), its client (integrations/client) and the
+// OpenAPI document (docs/integration-openapi.json, checked by a test). zod only.
+import { z } from 'zod';
+import { OrderState } from './orders';
+
+const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
+/** The box office's booking reference: its idempotency key (one sale, one charge, forever). */
+export const BookingReference = z
+  .string({ error: 'Send the booking reference' })
+  .regex(BOOKING_REF, 'The booking reference is 1 to 64 letters, digits, dots, colons, dashes or underscores, starting with a letter or digit');
+
+export const CallbackUrl = z
+  .string()
+  .max(500, 'The callback URL is at most 500 characters')
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '';
+    } catch {
+      return false;
+    }
+  }, 'The callback URL must be an http:// or https:// address without a user name or password');
+
+const kobo = (what: string) => z.number({ error: `Send the ${what} in kobo (a whole number)` }).int(`The ${what} must be a whole number of kobo`);
+
+export const ChargeRequestSchema = z
+  .object({
+    reference: BookingReference,
+    /** What the customer pays, in kobo: must equal tickets × priceKobo + bookingFeeKobo (a cross-check). */
+    amountKobo: kobo('amount').positive('The amount must be more than 0 kobo'),
+    /** The sale as the box office sends it: the Sell form's fields without the terminal (the counter uses its own); checked by the Sell form's rules. */
+    sale: z
+      .object({
+        filmName: z.unknown(),
+        filmTitle: z.unknown(),
+        showDate: z.unknown(),
+        showTime: z.unknown(),
+        seats: z.unknown(),
+        tickets: z.unknown(),
+        priceKobo: z.unknown(),
+        bookingFeeKobo: z.unknown().optional(),
+      }, { error: 'Send the sale: filmName, filmTitle, showDate, showTime, seats, tickets, priceKobo, bookingFeeKobo' })
+      .strict(),
+    /** Where this charge's state changes are POSTed; absent: the integration's own callback URL, if any. */
+    callbackUrl: CallbackUrl.optional(),
+  })
+  .strict();
+export type ChargeRequest = z.infer<typeof ChargeRequestSchema>;
+
+/** The sale fields a charge carries (checked by the counter with the Sell form's own rules). */
+export const ChargeSaleView = z.object({
+  filmName: z.string(),
+  filmTitle: z.string(),
+  showDate: z.string(),
+  showTime: z.string(),
+  seats: z.string(),
+  tickets: z.number().int(),
+  priceKobo: z.number().int(),
+  bookingFeeKobo: z.number().int(),
+});
+
+export const ChargeViewSchema = z.object({
+  reference: z.string(),
+  /** The integration that asked (its name as paired). */
+  integration: z.string(),
+  /** The order's state, as the cashier sees it: queued, creating, waiting, unknown; final: paid, failed, cancelled, expired. */
+  state: OrderState,
+  final: z.boolean(),
+  /** Grows by one with every state change: pass it to /wait as `after`. */
+  version: z.number().int().positive(),
+  amountKobo: z.number().int(),
+  sale: ChargeSaleView,
+  /** CounterPay's order number (on the receipt and in the Hub). */
+  outOrderNo: z.string(),
+  /** The provider's order and payment numbers, once known. */
+  orderNo: z.string().optional(),
+  payNo: z.string().optional(),
+  /** The payer's account, masked (at most the last four digits show). */
+  payerAccount: z.string().optional(),
+  payerName: z.string().optional(),
+  /** Why the charge is queued, unknown, failed, cancelled or expired. */
+  reason: z.string().optional(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  completedAt: z.number().optional(),
+});
+export type ChargeView = z.infer<typeof ChargeViewSchema>;
+
+export const ChargeEventSchema = z.object({
+  /** `<reference>:<sequence>`: the same event delivered twice has the same id. */
+  eventId: z.string(),
+  sequence: z.number().int().positive(),
+  from: OrderState.nullable(),
+  to: OrderState,
+  at: z.number(),
+  note: z.string(),
+});
+
+/** The body POSTed to a callback URL. `charge` is the charge as it stands when the delivery is sent. */
+export const CallbackBodySchema = z.object({
+  event: ChargeEventSchema,
+  charge: ChargeViewSchema,
+});
+export type CallbackBody = z.infer<typeof CallbackBodySchema>;
+
+export const DeliverySchema = z.object({
+  sequence: z.number().int(),
+  to: OrderState,
+  url: z.string(),
+  state: z.enum(['pending', 'delivered']),
+  attempts: z.number().int(),
+  lastError: z.string().optional(),
+  nextAttemptAt: z.number().optional(),
+  deliveredAt: z.number().optional(),
+});
+export type Delivery = z.infer<typeof DeliverySchema>;
+
+export const INTEGRATION_ERROR_CODES = [
+  'NOT_AUTHENTICATED', 'NOT_FOUND', 'VALIDATION', 'REFERENCE_REUSED', 'CANNOT_CANCEL', 'NOT_READY',
+  'PROVIDER_NOT_CONFIGURED', 'TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'METHOD_NOT_ALLOWED', 'FORBIDDEN', 'INTERNAL',
+] as const;
+export const IntegrationErrorSchema = z.object({
+  error: z.object({
+    code: z.enum(INTEGRATION_ERROR_CODES),
+    message: z.string(),
+    /** One message per wrong field, by its dotted path (sale.seats). */
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type IntegrationError = z.infer<typeof IntegrationErrorSchema>;
+
+/** The headers of a signed callback; the signature is `v1=` + hex HMAC-SHA256(key, timestamp + "." + body). */
+export const CALLBACK_HEADERS = {
+  timestamp: 'x-counterpay-timestamp',
+  signature: 'x-counterpay-signature',
+  event: 'x-counterpay-event',
+} as const;
+/** A receiver should refuse a callback whose timestamp is further than this from its clock. */
+export const CALLBACK_REPLAY_WINDOW_MS = 5 * 60_000;
+export const INTEGRATION_API_PREFIX = '/v1';
+
+/** The integration API's routes: the one list the server answers and the OpenAPI document describes. */
+export const INTEGRATION_ROUTES = [
+  { name: 'charge', method: 'POST', path: '/v1/charges', summary: 'Ask for a charge by booking reference (the same reference again returns the same charge)' },
+  { name: 'read', method: 'GET', path: '/v1/charges/{reference}', summary: 'Read a charge by its booking reference, at any time' },
+  { name: 'wait', method: 'GET', path: '/v1/charges/{reference}/wait', summary: 'Wait (long-poll) until the charge changes past a version you hold' },
+  { name: 'cancel', method: 'POST', path: '/v1/charges/{reference}/cancel', summary: 'Cancel a charge that has not reached the terminal yet' },
+  { name: 'deliveries', method: 'GET', path: '/v1/charges/{reference}/deliveries', summary: 'The delivery log of the charge\'s callbacks' },
+  { name: 'ping', method: 'GET', path: '/v1/ping', summary: 'Check the key: answers the name this system was paired under' },
+] as const;
+export type IntegrationRouteName = (typeof INTEGRATION_ROUTES)[number]['name'];
+
+/**
+ * A charge link (`counterpay://charge?…`), for systems that can only open an address: the charge
+ * request's fields as query parameters, the paired system's id, a timestamp and a signature
+ * `sig` = `v1=` + hex HMAC-SHA256(key, ts + "." + the other parameters sorted by name, encoded
+ * as `name=value&…` with encodeURIComponent). The outcome goes to `returnUrl` as signed callbacks.
+ */
+export const CHARGE_LINK_PREFIX = 'counterpay://charge';
+export const CHARGE_LINK_SALE_FIELDS = ['filmName', 'filmTitle', 'showDate', 'showTime', 'seats', 'tickets', 'priceKobo', 'bookingFeeKobo'] as const;
+export const CHARGE_LINK_NUMBERS = new Set(['amountKobo', 'tickets', 'priceKobo', 'bookingFeeKobo']);
+/** A link older (or newer) than this is refused: a link seen once cannot be replayed later. */
+export const CHARGE_LINK_WINDOW_MS = 10 * 60_000;
+
+/** What a charge link's signature covers: every parameter but `sig`, sorted by name. */
+export function chargeLinkSigned(params: Iterable<[string, string]>): string {
+  return [...params].filter(([k]) => k !== 'sig').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+}

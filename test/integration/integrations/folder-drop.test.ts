@@ -1,0 +1,94 @@
+// The folder drop of the composed core (Demo profile, real files): a charge request file in the
+// inbox becomes one charge; its outcome file in the outbox is rewritten atomically to the final
+// state; a malformed or conflicting file is moved aside with a reason file; nothing half-written.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../../core/app-core';
+import { confStore } from '../../../browser-shell/boot';
+import { fileVault } from '../../../core/settings/secret-vault';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import type { ChargeView } from '../../../shared/integration';
+import { twoSeats } from '../../helpers/integration-kit';
+import { orderReaches } from '../../helpers/core-events';
+
+const ctx = { trusted: true, sender: 'test' };
+const cores: Core[] = [];
+afterEach(async () => {
+  while (cores.length) await cores.pop()!.stop();
+});
+
+async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
+  const r = await core.dispatch(name, args, ctx);
+  if (!r.ok) throw new Error(`${name}: ${r.error.code} ${r.error.message}`);
+  return r.value as T;
+}
+
+async function counterWithDrop() {
+  const dir = mkdtempSync(join(tmpdir(), 'counterpay-drop-'));
+  const core = await createCore({
+    shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock,
+    // A scan an hour away: the test scans when it has written a file.
+    integrations: { port: 0, dropScanMs: 3_600_000 },
+  });
+  cores.push(core);
+  await call(core, 'settings.setPin', { newPin: '2468' });
+  const paired = await call<{ id: string }>(core, 'integrations.pair', { name: 'Old box office', callbackUrl: '' });
+  const drop = core.integrations.drop!;
+  return { core, drop, folders: drop.folders(paired.id) };
+}
+
+/** As a box office should: a temporary name first, then renamed into the inbox. */
+function dropFile(inbox: string, name: string, text: string): void {
+  writeFileSync(join(inbox, `.${name}.partial`), text);
+  renameSync(join(inbox, `.${name}.partial`), join(inbox, name));
+}
+
+describe('folder drop', () => {
+  it('a request file becomes one charge; its outcome file ends paid; the same file again changes nothing', async () => {
+    const { core, drop, folders } = await counterWithDrop();
+    await drop.scanNow(); // makes the folders
+    dropFile(folders.inbox, 'BK-F1.json', JSON.stringify(twoSeats('BK-F1')));
+    // A file still being written (hidden, temporary) is left alone.
+    writeFileSync(join(folders.inbox, '.BK-F2.json.partial'), '{"reference": "BK-F2", "amou');
+    await drop.scanNow();
+    expect(readdirSync(folders.inbox)).toEqual(['.BK-F2.json.partial']);
+    const outcomeFile = join(folders.outbox, 'BK-F1.json');
+    const first = JSON.parse(readFileSync(outcomeFile, 'utf8')) as ChargeView;
+    expect(first).toMatchObject({ reference: 'BK-F1', integration: 'Old box office', amountKobo: 350_000 });
+    const order = core.checkout.getByOutOrderNo(first.outOrderNo)!;
+    if (core.checkout.get(order.id)!.state !== 'waiting') await orderReaches(core, order.id, 'waiting');
+    const paid = orderReaches(core, order.id, 'paid');
+    await call(core, 'demo.present', { outcome: 'SUCCESS' });
+    await paid;
+    expect(JSON.parse(readFileSync(outcomeFile, 'utf8'))).toMatchObject({ state: 'paid', final: true });
+    // Dropped again (a box office that retries): the same charge, no second order.
+    dropFile(folders.inbox, 'BK-F1.json', JSON.stringify(twoSeats('BK-F1')));
+    await drop.scanNow();
+    expect(core.checkout.listToday()).toHaveLength(1);
+    expect(readdirSync(folders.outbox).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(await call(core, 'integrations.originOf', { orderId: order.id })).toMatchObject({ reference: 'BK-F1', source: 'folder' });
+  });
+
+  it('malformed and conflicting files are moved aside with a reason file; nothing is charged for them', async () => {
+    const { core, drop, folders } = await counterWithDrop();
+    await drop.scanNow();
+    dropFile(folders.inbox, 'broken.json', '{"reference": "BK-F3", "amountKobo": ');
+    dropFile(folders.inbox, 'seats.json', JSON.stringify(twoSeats('BK-F4', { sale: { ...twoSeats('x').sale, seats: 'F7' } })));
+    await drop.scanNow();
+    expect(readdirSync(folders.inbox)).toEqual([]);
+    expect(readFileSync(join(folders.rejected, 'broken.json.reason.txt'), 'utf8')).toMatch(/not valid JSON/);
+    expect(readFileSync(join(folders.rejected, 'seats.json.reason.txt'), 'utf8')).toMatch(/VALIDATION[\s\S]*sale\.seats: 1 seat listed for 2 tickets/);
+    expect(existsSync(join(folders.rejected, 'broken.json'))).toBe(true);
+    expect(core.checkout.listToday()).toHaveLength(0);
+    // A reference reused for another sale.
+    dropFile(folders.inbox, 'a.json', JSON.stringify(twoSeats('BK-F5')));
+    await drop.scanNow();
+    dropFile(folders.inbox, 'b.json', JSON.stringify(twoSeats('BK-F5', { amountKobo: 320_000, sale: { ...twoSeats('x').sale, priceKobo: 135_000 } })));
+    await drop.scanNow();
+    expect(readFileSync(join(folders.rejected, 'b.json.reason.txt'), 'utf8')).toMatch(/^REFERENCE_REUSED: Booking reference BK-F5/);
+    expect(core.checkout.listToday()).toHaveLength(1);
+  });
+});
