@@ -13,7 +13,7 @@ async function handSale(page: Page, sale: { film: string; seats: string; price: 
   await page.getByLabel('Film title (on the ticket)').fill(sale.film.toUpperCase());
   await page.getByLabel('Seats', { exact: true }).fill(sale.seats);
   await page.getByLabel('Price per ticket (₦)').fill(sale.price);
-  await page.getByLabel('Booking fee (₦)').fill(sale.fee);
+  await page.getByLabel('Booking fee per ticket (₦)').fill(sale.fee);
 }
 
 async function shots(page: Page, name: string): Promise<void> {
@@ -34,7 +34,7 @@ test('a reload brings the payment on the terminal back; customer left frees the 
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
 
   // ₦13,700.00 goes to the terminal; the panel says how to end it from the terminal.
-  await handSale(page, { film: 'Gladiator II', seats: 'F7,F8', price: '6,750', fee: '200' });
+  await handSale(page, { film: 'Gladiator II', seats: 'F7,F8', price: '6,750', fee: '100' });
   await page.getByLabel('Seats', { exact: true }).press('Enter');
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   await expect(page.getByTestId('payment-amount')).toHaveText('₦13,700.00');
