@@ -1,6 +1,7 @@
 // The Hub's command line and merchant configuration: options, environment, a JSON config file.
 // The merchant's private key is never asked for: the Hub cannot decrypt notifications, by design.
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -43,6 +44,10 @@ Options:
                            older than its source (npm run build:hub builds it)
   --closing-time HH:MM     the cinema's closing time (Lagos) for "shift left open" in the dashboard
                            (default 23:30; before 06:00 means after midnight)
+  --trust-proxy LIST       addresses or CIDRs of your reverse proxies, comma-separated (e.g.
+                           127.0.0.1 or 10.0.0.0/8): their X-Forwarded-For names the client, so
+                           limits apply per real client; without it every client behind the
+                           proxy shares the proxy's address
   --secure-cookie          mark the dashboard's session cookie Secure although the Hub serves plain
                            HTTP (it sits behind a TLS reverse proxy); automatic with --tls-cert
   --role ROLE              create-manager: head-office (every branch) or branch
@@ -83,6 +88,8 @@ export interface HubCliConfig {
   dashboardBuild: boolean;
   closingTime: string;
   secureCookie: boolean;
+  /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty: none. */
+  trustProxy: string[];
   /** create-manager: the new manager's role and branch. */
   role: 'head-office' | 'branch' | null;
   branch: string | null;
@@ -124,7 +131,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
         'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-file': { type: 'string' },
         'merchant-config': { type: 'string' }, 'admin-token-file': { type: 'string' }, 'retention-days': { type: 'string' },
         'heartbeat-ms': { type: 'string' }, 'ttl-minutes': { type: 'string' }, 'no-enroll-code': { type: 'boolean' }, 'no-dashboard-build': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        'closing-time': { type: 'string' }, 'secure-cookie': { type: 'boolean' }, role: { type: 'string' }, branch: { type: 'string' },
+        'closing-time': { type: 'string' }, 'secure-cookie': { type: 'boolean' }, 'trust-proxy': { type: 'string' }, role: { type: 'string' }, branch: { type: 'string' },
       },
     });
   } catch (e) {
@@ -153,6 +160,14 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   if (command === 'serve' && !tls && !isLoopback(host) && !v['insecure-http']) {
     throw new ConfigError(`refusing plain HTTP on ${host}: counters' credentials would cross the network in clear. Give --tls-cert/--tls-key, bind 127.0.0.1 behind a TLS reverse proxy, or add --insecure-http for a lab`);
   }
+  const trustProxy = (v['trust-proxy'] ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  for (const t of trustProxy) {
+    const [addr, bits, more] = t.split('/');
+    const max = isIP(addr ?? '') === 6 ? 128 : 32;
+    if (!isIP(addr ?? '') || more !== undefined || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))) {
+      throw new ConfigError(`--trust-proxy takes addresses or CIDRs of your proxies, comma-separated (got "${t}")`);
+    }
+  }
   const logLevel = v['log-level'] ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`--log-level ${logLevel} is not a level`);
 
@@ -160,7 +175,10 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   if (!file.success) throw new ConfigError(`merchant config: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const m = file.data;
   const clientAuthKey = m.clientAuthKey ?? env.HUB_CLIENT_AUTH_KEY ?? '';
-  const keyFile = m.providerPublicKeyFile ?? env.HUB_PROVIDER_PUBLIC_KEY_FILE;
+  // A file named in the merchant file is read relative to that file's own folder.
+  const keyFile = m.providerPublicKeyFile !== undefined
+    ? resolve(dirname(resolve(v['merchant-config']!)), m.providerPublicKeyFile)
+    : env.HUB_PROVIDER_PUBLIC_KEY_FILE;
   const pubText = m.providerPublicKey ?? env.HUB_PROVIDER_PUBLIC_KEY ?? (keyFile ? readText(keyFile, 'provider public key') : '');
   let merchant: HubMerchantKeys | null = null;
   if (clientAuthKey && pubText) {
@@ -174,6 +192,10 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   }
   const adminToken = v['admin-token-file'] ? readText(v['admin-token-file'], 'admin token').trim() : env.HUB_ADMIN_TOKEN?.trim() || null;
   if (adminToken !== null && adminToken.length < 24) throw new ConfigError('the admin token must be at least 24 characters');
+  // It travels in a Bearer header, read as letters, digits, - and _: a token with + / = could never match.
+  if (adminToken !== null && !/^[A-Za-z0-9_-]{24,200}$/.test(adminToken)) {
+    throw new ConfigError('the admin token may hold only letters, digits, - and _ (24 to 200 of them), e.g. openssl rand -base64 32 | tr \'+/\' \'-_\' | tr -d =');
+  }
 
   return {
     command, commandArg: arg ?? null, host, tls, logLevel, logFile: v['log-file'] ?? null, merchant, tranIdHeader: m.tranIdHeader, adminToken,
@@ -185,6 +207,6 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
     ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
     enrollCodeAtStart: !v['no-enroll-code'],
     dashboardBuild: !v['no-dashboard-build'],
-    closingTime, secureCookie: Boolean(v['secure-cookie']), role, branch: role === 'branch' ? v.branch!.trim() : null,
+    closingTime, secureCookie: Boolean(v['secure-cookie']), trustProxy, role, branch: role === 'branch' ? v.branch!.trim() : null,
   };
 }

@@ -1,17 +1,19 @@
 // What every route of one Hub instance shares.
 import type { HubDb } from './db/adapter';
 import type { LiveFeed } from './http/dashboard-live';
-import type { AttentionConfig } from './store/dashboard';
+import type { AttentionConfig } from './store/attention';
 import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
 import type { RelayHub } from './relay/relay-hub';
-import type { RateLimiter } from './http/rate-limit';
+import type { KeyedTokenBuckets } from '../shared/token-bucket';
 import type { IngestInput, IngestResult } from './store/notifications';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
 export interface HubLimits {
-  /** Provider webhook bodies (POS and bills). */
+  /** The provider's POS webhook bodies. */
   webhookBodyBytes: number;
+  /** The bills callback (unauthenticated: a real one is far below this). */
+  billsBodyBytes: number;
   syncBodyBytes: number;
   otherBodyBytes: number;
 }
@@ -23,7 +25,7 @@ export interface DashboardContext {
   attention: AttentionConfig;
   /** Cookies get `Secure` when the Hub serves TLS itself (or is told it sits behind a TLS proxy). */
   secureCookie: boolean;
-  loginLimiter: RateLimiter;
+  loginLimiter: KeyedTokenBuckets;
   live: LiveFeed;
 }
 
@@ -39,9 +41,11 @@ export interface HubContext {
   tranIdHeader: string;
   adminToken: string | null;
   limits: HubLimits;
-  perCredential: RateLimiter;
-  perAddress: RateLimiter;
+  perCredential: KeyedTokenBuckets;
+  perAddress: KeyedTokenBuckets;
   /** Wider limits for the provider's webhook address (it sends bursts). */
-  perProvider: RateLimiter;
+  perProvider: KeyedTokenBuckets;
+  /** The bills callback per address: anyone can reach it, so far below the POS webhook's limit. */
+  perBillsAddress: KeyedTokenBuckets;
   dashboard: DashboardContext;
 }

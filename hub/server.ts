@@ -13,20 +13,18 @@ import { dashboardRoutes } from './http/dashboard-routes';
 import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
 import { sendError } from './http/reply';
+import { adminAudience, zodValidatorCompiler } from './http/audiences';
 import { createMetrics } from './metrics';
-import { RateLimiter } from './http/rate-limit';
+import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
-import { DEFAULT_ATTENTION, type AttentionConfig } from './store/dashboard';
+import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
 import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';
 import { createIngestBatcher, pruneOlderThan } from './store/notifications';
 import { programmeVersion } from './store/programme';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
-export interface HubOptions {
+export interface HubBuildOptions {
   db: HubDb;
-  host: string;
-  /** 0 picks a free port. */
-  port: number;
   tls?: { cert: string; key: string } | null;
   merchant: HubMerchantKeys | null;
   tranIdHeader?: string;
@@ -36,7 +34,7 @@ export interface HubOptions {
   pruneEveryMs?: number;
   limits?: Partial<HubLimits>;
   /** Requests per minute (bursts of a fifth of it) per counter credential, per address, and for the provider's addresses. */
-  rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number };
+  rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number; perBillsAddress?: number };
   logger: Logger;
   now?: () => number;
   defaultMetrics?: boolean;
@@ -44,31 +42,50 @@ export interface HubOptions {
   dashboardDir?: string;
   /** The manager's dashboard: session lifetimes, login throttling, Needs-attention thresholds (closing time). */
   dashboard?: { session?: Partial<SessionPolicy>; throttle?: Partial<ThrottlePolicy>; attention?: Partial<AttentionConfig>; secureCookie?: boolean; loginsPerMinute?: number };
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs, e.g. ['127.0.0.1']).
+   * Without it, behind a proxy every client has the proxy's address. Never `true`: a client could
+   * then choose its own address.
+   */
+  trustProxy?: string[];
 }
 
-export interface Hub {
-  url: string;
+export interface HubOptions extends HubBuildOptions {
+  host: string;
+  /** 0 picks a free port. */
   port: number;
+}
+
+/** A Hub built, not yet listening: `app.inject()` works; `app.listen()` (or startHub) serves it. */
+export interface BuiltHub {
   app: FastifyInstance;
   ctx: HubContext;
-  webhookUrls: { pos: string; bills: string };
   /** Runs the retention pruner once now; resolves to the number of notifications deleted. */
   prune(): Promise<number>;
+  /** Stops the relay, the live feed and the pruner, and closes the app (and its sockets). */
   close(): Promise<void>;
+}
+
+export interface Hub extends BuiltHub {
+  url: string;
+  port: number;
+  webhookUrls: { pos: string; bills: string };
 }
 
 /** Where `npm run build:hub` puts the dashboard's web app. */
 export const DEFAULT_DASHBOARD_DIR = resolve(__dirname, '..', 'out', 'hub-dashboard');
 
-const bucket = (perMinute: number) => new RateLimiter({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
+const bucket = (perMinute: number) => new KeyedTokenBuckets({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
 
-export async function startHub(o: HubOptions): Promise<Hub> {
+export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   const now = o.now ?? Date.now;
-  const limits: HubLimits = { webhookBodyBytes: 64 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
+  const limits: HubLimits = { webhookBodyBytes: 64 * 1024, billsBodyBytes: 8 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
   const app = Fastify({
     loggerInstance: o.logger,
     bodyLimit: limits.otherBodyBytes,
-    trustProxy: false,
+    // The whole request (headers and body) within 30 s; answers (the relay's streams) are not bound by it.
+    requestTimeout: 30_000,
+    trustProxy: o.trustProxy?.length ? o.trustProxy : false,
     ...(o.tls ? { https: { cert: o.tls.cert, key: o.tls.key } } : {}),
   }) as unknown as FastifyInstance;
 
@@ -99,11 +116,17 @@ export async function startHub(o: HubOptions): Promise<Hub> {
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
     perProvider: bucket(o.rateLimits?.perProvider ?? 120_000),
+    perBillsAddress: bucket(o.rateLimits?.perBillsAddress ?? 600),
     dashboard,
   };
   await relay.start();
   await live.start();
 
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // Under TLS, browsers are told to keep to HTTPS. (Behind a TLS proxy, the proxy sends it.)
+  if (o.tls) app.addHook('onSend', async (_req, reply) => void reply.header('strict-transport-security', 'max-age=31536000'));
+  // A client that sends its headers slowly is cut: no socket held for minutes by a few bytes.
+  app.server.headersTimeout = 10_000;
   app.setErrorHandler((err, req, reply) => sendError(reply, err, req.log));
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ code: 'HUB_NOT_FOUND', message: 'No such Hub address.' }));
 
@@ -116,7 +139,11 @@ export async function startHub(o: HubOptions): Promise<Hub> {
       return reply.code(503).send({ code: 'HUB_NOT_READY', message: 'The database does not answer.' });
     }
   });
-  app.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+  // Every branch's counter ids, refusal reasons, versions and memory: the admin token's only.
+  void app.register(async (admin) => {
+    admin.addHook('onRequest', adminAudience(ctx));
+    admin.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+  });
 
   counterRoutes(app, ctx);
   adminRoutes(app, ctx);
@@ -133,14 +160,8 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   const pruner = setInterval(() => void prune().catch((e) => o.logger.error({ err: e }, 'hub: pruning failed')), o.pruneEveryMs ?? 3_600_000);
   pruner.unref();
 
-  await app.listen({ host: o.host, port: o.port });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : o.port;
-  const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host;
-  const url = `${o.tls ? 'https' : 'http'}://${shownHost}:${port}`;
   return {
-    url, port, app, ctx, prune,
-    webhookUrls: { pos: url + PROVIDER_PATHS.pos, bills: url + PROVIDER_PATHS.bills },
+    app, ctx, prune,
     async close() {
       clearInterval(pruner);
       await relay.close();
@@ -157,4 +178,20 @@ export async function startHub(o: HubOptions): Promise<Hub> {
       }
     },
   };
+}
+
+/** Builds the Hub and listens on `host:port`. */
+export async function startHub(o: HubOptions): Promise<Hub> {
+  const built = await buildHub(o);
+  try {
+    await built.app.listen({ host: o.host, port: o.port });
+  } catch (e) {
+    await built.close();
+    throw e;
+  }
+  const addr = built.app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host;
+  const url = `${o.tls ? 'https' : 'http'}://${shownHost}:${port}`;
+  return { ...built, url, port, webhookUrls: { pos: url + PROVIDER_PATHS.pos, bills: url + PROVIDER_PATHS.bills } };
 }

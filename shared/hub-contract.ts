@@ -2,6 +2,8 @@
 // the journal-sync event kinds and the Hub's error codes. The Hub server validates with these; the
 // counter's Hub client uses the same schemas, so both sides agree by construction.
 import { z } from 'zod';
+import { ORDER_STATES } from './orders';
+import { TOPUP_STATES } from './topups';
 
 export const HUB_API_PREFIX = '/api/v1';
 
@@ -32,9 +34,14 @@ export const HubErrorSchema = z.object({
 });
 export type HubError = z.infer<typeof HubErrorSchema>;
 
-const Name = z.string().trim().min(1, 'must not be empty').max(80, 'at most 80 characters');
+/** True when a text holds NUL or half of a surrogate pair (broken UTF-16): PostgreSQL cannot store it. */
+export const brokenText = (s: string): boolean => s.includes('\u0000') || /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+/** Text from a counter: at most `max` characters, no NUL, no lone surrogate. */
+const Text = (max: number) => z.string().max(max, `at most ${max} characters`).refine((s) => !brokenText(s), 'holds NUL or a broken character: send plain text');
+const Name = Text(80).transform((s) => s.trim()).pipe(z.string().min(1, 'must not be empty'));
 const Id = z.string().min(1).max(64);
-const Ms = z.number().int().nonnegative();
+/** A time in ms since 1970, within what a Date can hold (the Hub also keeps events within a day of its clock). */
+const Ms = z.number().int().nonnegative().max(8_640_000_000_000_000, 'not a time');
 
 // ---- Enrollment ------------------------------------------------------------------------------
 
@@ -42,8 +49,8 @@ export const EnrollRequestSchema = z.object({
   code: z.string().trim().regex(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/, 'an enrollment code looks like ABCD-EFGH-JKLM'),
   counterName: Name,
   /** The POS branch id (the provider's merchantId of this counter's branch). */
-  branch: z.string().trim().min(1).max(64),
-  appVersion: z.string().min(1).max(32),
+  branch: Text(64).transform((s) => s.trim()).pipe(z.string().min(1)),
+  appVersion: Text(32).pipe(z.string().min(1)),
 }).strict();
 export type EnrollRequest = z.infer<typeof EnrollRequestSchema>;
 
@@ -62,28 +69,28 @@ export type MeResponse = z.infer<typeof MeResponseSchema>;
 // ---- Journal sync ----------------------------------------------------------------------------
 
 const Kobo = z.number().int().nonnegative();
-const OrderRef = { reference: z.string().min(1).max(64), orderNo: z.string().max(64).optional() };
+const OrderRef = { reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).optional() };
 
 /** Payload schema of each journal event kind the counter sends. */
 export const SYNC_PAYLOADS = {
   'order.created': z.object({
-    ...OrderRef, amountKobo: Kobo, sn: z.string().max(64), cashier: z.string().max(80).optional(),
+    ...OrderRef, amountKobo: Kobo, sn: Text(64), cashier: Text(80).optional(),
     /** What was sold, as the counter recorded it (for the manager's search and per-show totals). */
     sale: z.object({
-      filmName: z.string().max(100), filmTitle: z.string().max(100), showDate: z.string().max(10), showTime: z.string().max(5),
-      seats: z.string().max(400), tickets: z.number().int().nonnegative(), priceKobo: Kobo, bookingFeeKobo: Kobo,
+      filmName: Text(100), filmTitle: Text(100), showDate: Text(10), showTime: Text(5),
+      seats: Text(400), tickets: z.number().int().nonnegative(), priceKobo: Kobo, bookingFeeKobo: Kobo,
     }).strict().optional(),
     /** The counter's profile when the sale was made (demo sales are kept apart from takings). */
-    profile: z.string().max(32).optional(),
-    merchantId: z.string().max(64).optional(),
+    profile: Text(32).optional(),
+    merchantId: Text(64).optional(),
     expiresAt: Ms.optional(),
   }).strict(),
-  'order.status': z.object({ ...OrderRef, status: z.string().min(1).max(32), payNo: z.string().max(64).optional(), note: z.string().max(200).optional() }).strict(),
-  'topup.submitted': z.object({ reference: z.string().min(1).max(64), kind: z.enum(['airtime', 'betting']), amountKobo: Kobo, provider: z.string().max(64), customerId: z.string().max(128), profile: z.string().max(32).optional() }).strict(),
-  'topup.status': z.object({ reference: z.string().min(1).max(64), orderNo: z.string().max(64).optional(), status: z.string().min(1).max(32) }).strict(),
-  'shift.opened': z.object({ shiftId: z.string().min(1).max(64), cashier: z.string().max(80), floatKobo: Kobo.optional(), profile: z.string().max(32).optional() }).strict(),
-  'shift.closed': z.object({ shiftId: z.string().min(1).max(64), cashier: z.string().max(80), takingsKobo: Kobo }).strict(),
-  'zreport': z.object({ shiftId: z.string().min(1).max(64).optional(), reportNo: z.number().int().positive(), from: Ms, to: Ms, totalKobo: Kobo, count: z.number().int().nonnegative(), lines: z.array(z.object({ label: z.string().max(80), kobo: Kobo, count: z.number().int().nonnegative() }).strict()).max(200) }).strict(),
+  'order.status': z.object({ ...OrderRef, status: z.enum(ORDER_STATES), payNo: Text(64).optional(), note: Text(200).optional() }).strict(),
+  'topup.submitted': z.object({ reference: Text(64).pipe(z.string().min(1)), kind: z.enum(['airtime', 'betting']), amountKobo: Kobo, provider: Text(64), customerId: Text(128), profile: Text(32).optional() }).strict(),
+  'topup.status': z.object({ reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).optional(), status: z.enum(TOPUP_STATES) }).strict(),
+  'shift.opened': z.object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), floatKobo: Kobo.optional(), profile: Text(32).optional() }).strict(),
+  'shift.closed': z.object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), takingsKobo: Kobo }).strict(),
+  'zreport': z.object({ shiftId: Text(64).pipe(z.string().min(1)).optional(), reportNo: z.number().int().positive(), from: Ms, to: Ms, totalKobo: Kobo, count: z.number().int().nonnegative(), lines: z.array(z.object({ label: Text(80), kobo: Kobo, count: z.number().int().nonnegative() }).strict()).max(200) }).strict(),
 } as const;
 export type SyncKind = keyof typeof SYNC_PAYLOADS;
 export const SYNC_KINDS = Object.keys(SYNC_PAYLOADS) as SyncKind[];
@@ -101,8 +108,8 @@ export const MAX_SYNC_BATCH = 500;
 
 /** What the counter says about itself on every sync (kept per counter for the manager). */
 export const CounterStatusSchema = z.object({
-  appVersion: z.string().min(1).max(32),
-  profile: z.string().max(32),
+  appVersion: Text(32).pipe(z.string().min(1)),
+  profile: Text(32),
   /** The counter's clock when it sent the batch: the Hub derives the clock offset from it. */
   sentAt: Ms,
   /** Events still waiting in the counter's outbox after this batch. */

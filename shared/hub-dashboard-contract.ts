@@ -121,9 +121,15 @@ export type OrderRow = z.infer<typeof OrderRowSchema>;
 const optInt = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 /** Filters of the order search and the orders CSV (query string). Every filter is optional; they combine with AND. */
 export const OrdersQuerySchema = z.object({
-  /** The provider's order number, or its last digits (at least 3). */
+  /**
+   * The dashboard's one search box: a sale number (the counter's own, COU1-…), a provider order
+   * number or its last 3 or more digits, or a payment number.
+   */
+  number: z.string().trim().min(1).max(64).optional(),
+  /** The provider order number, or its last digits (at least 3). */
   orderNo: z.string().trim().regex(/^[A-Za-z0-9-]{3,64}$/, 'an order number or its last 3 or more digits').optional(),
   payNo: z.string().trim().min(1).max(64).optional(),
+  /** The sale number (COU1-…). */
   reference: z.string().trim().min(1).max(64).optional(),
   /** Part of the film's name or title, any case. */
   film: z.string().trim().min(1).max(100).optional(),
@@ -156,7 +162,7 @@ export type OrderDetail = z.infer<typeof OrderDetailSchema>;
 
 /** Columns of GET /orders.csv, in order (amounts in naira with two decimals, times in Lagos). */
 export const ORDERS_CSV_COLUMNS = [
-  'created_lagos', 'branch', 'counter', 'cashier', 'reference', 'order_no', 'pay_no', 'state', 'amount_naira',
+  'created_lagos', 'branch', 'counter', 'cashier', 'sale_number', 'provider_order_number', 'payment_number', 'state', 'amount_naira',
   'film', 'show_date', 'show_time', 'seats', 'tickets', 'practice',
 ] as const;
 

@@ -5,7 +5,6 @@
 export { backoffWithJitter, DEFAULT_BACKOFF, doublingDelay, RetryTimer, type BackoffTuning } from './backoff';
 export { csvCell, toCsv, type CsvValue } from './csv-cell';
 export { systemTimers, type TimerHandle, type Timers } from './timers';
-export { TokenBucket } from './token-bucket';
 export { TypedEmitter, type EventMap, type TypedEmitterOptions } from './typed-emitter';
 export { checkIn, sqlList } from './sql-list';
 export { camelRow, type Row } from './rows';

@@ -6,7 +6,7 @@ import type { PosOrderDetails } from '../provider';
 import type { OrderJournal, OrderRecord } from './order-journal';
 import { checkAfterRelayDrop, finalCheckAt, nextRelayWaitingCheck, nextUnknownCheck, nextWaitingCheck, type PollStep, type PollTuning } from './poll-schedule';
 import type { TimerHandle, Timers } from '../lib';
-import type { TokenBucket } from '../lib';
+import type { TokenBucket } from '../../shared/token-bucket';
 
 export type QueryOutcome =
   | { kind: 'found'; details: PosOrderDetails }

@@ -5,7 +5,7 @@ import { isAppError } from '../../shared/errors';
 import type { RowError } from '../../shared/topups';
 import type { Logger } from '../../shared/logger';
 import type { Timers } from '../lib';
-import { TokenBucket } from '../lib';
+import { TokenBucket } from '../../shared/token-bucket';
 import type { BillsClient } from '../provider';
 import type { TopupJournal } from './topup-journal';
 import type { BatchRecord, Move, TopupRecord } from './topup-rows';

@@ -8,7 +8,7 @@ import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import { doublingDelay } from '../lib';
-import { TokenBucket } from '../lib';
+import { TokenBucket } from '../../shared/token-bucket';
 import { isOutcomeUnknown } from '../provider';
 import type { BillsClient, ServiceType, TopupResult } from '../provider';
 import type { TopupJournal } from './topup-journal';

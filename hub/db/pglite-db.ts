@@ -1,6 +1,6 @@
 // HubDb on PGlite: PostgreSQL compiled to WebAssembly, in a data folder (or in memory for tests).
 // One process at a time may open a folder, so this is the single-instance default.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { HubDb, SqlRunner } from './adapter';
@@ -13,7 +13,11 @@ const runner = (db: PGlite | Transaction): SqlRunner => ({
 });
 
 export async function openPgliteDb(dataDir: string | null): Promise<HubDb> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) {
+    // The database holds credentials' hashes, journals and callbacks: the Hub's user only.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+  }
   const unlock = dataDir ? lockFolder(dataDir) : () => undefined;
   let db: PGlite;
   try {

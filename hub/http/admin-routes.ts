@@ -1,5 +1,5 @@
-// The administrator's API (Authorization: Bearer <admin token>): enrollment codes, counters,
-// revocation, notifications, their delivery log and replay. The manager's screens build on it.
+// The administrator's API (Authorization: Bearer <admin token>, the admin audience's hook):
+// enrollment codes, counters, revocation, notifications, their delivery log and replay.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { HUB_API_PREFIX as P, IssueCodeRequestSchema } from '../../shared/hub-contract';
@@ -8,57 +8,52 @@ import { fail } from '../errors';
 import { issueEnrollCode, listCounters, revokeCounter } from '../store/counters';
 import { readJournal } from '../store/journal';
 import { findNotifications, notificationLog, replayNotification } from '../store/notifications';
-import { parseBody, requireAdmin } from './reply';
+import { adminAudience, checked } from './audiences';
 
 const IdParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'not an id') });
 const NotifParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'a notification id is a number') });
 const NotifQuery = z.object({ orderNo: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(500).default(50) });
 
+export const ADMIN_PREFIX = `${P}/admin`;
+
 export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
-  const A = `${P}/admin`;
-  app.post(`${A}/enroll-codes`, { bodyLimit: ctx.limits.otherBodyBytes }, async (req) => {
-    requireAdmin(ctx, req);
-    return issueEnrollCode(ctx.db, ctx.now(), parseBody(IssueCodeRequestSchema, req.body ?? {}).ttlMinutes);
-  });
+  void app.register(async (admin) => {
+    admin.addHook('onRequest', adminAudience(ctx));
+    const A = ADMIN_PREFIX;
 
-  app.get(`${A}/counters`, async (req) => {
-    requireAdmin(ctx, req);
-    return { counters: await listCounters(ctx.db, (id) => ctx.relay.isConnected(id)) };
-  });
+    admin.post(`${A}/enroll-codes`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: IssueCodeRequestSchema } }, async (req) => {
+      return issueEnrollCode(ctx.db, ctx.now(), checked(IssueCodeRequestSchema, req.body).ttlMinutes);
+    });
 
-  app.post(`${A}/counters/:id/revoke`, async (req) => {
-    requireAdmin(ctx, req);
-    const { id } = parseBody(IdParam, req.params);
-    // Every instance (this one too) closes the counter's streams on the NOTIFY this sends.
-    if (!(await revokeCounter(ctx.db, id, ctx.now()))) throw fail('HUB_NOT_FOUND', 404, `No counter ${id}.`);
-    req.log.info({ counterId: id }, 'hub: counter revoked');
-    return { revoked: id };
-  });
+    admin.get(`${A}/counters`, async () => ({ counters: await listCounters(ctx.db, (id) => ctx.relay.isConnected(id)) }));
 
-  app.get(`${A}/counters/:id/journal`, async (req) => {
-    requireAdmin(ctx, req);
-    return { events: await readJournal(ctx.db, parseBody(IdParam, req.params).id) };
-  });
+    admin.post(`${A}/counters/:id/revoke`, { schema: { params: IdParam } }, async (req) => {
+      const { id } = checked(IdParam, req.params);
+      // Every instance (this one too) closes the counter's streams on the NOTIFY this sends.
+      if (!(await revokeCounter(ctx.db, id, ctx.now()))) throw fail('HUB_NOT_FOUND', 404, `No counter ${id}.`);
+      req.log.info({ counterId: id }, 'hub: counter revoked');
+      return { revoked: id };
+    });
 
-  app.get(`${A}/notifications`, async (req) => {
-    requireAdmin(ctx, req);
-    const q = parseBody(NotifQuery, req.query);
-    return { notifications: await findNotifications(ctx.db, q.orderNo ?? null, q.limit) };
-  });
+    admin.get(`${A}/counters/:id/journal`, { schema: { params: IdParam } }, async (req) => ({ events: await readJournal(ctx.db, checked(IdParam, req.params).id) }));
 
-  app.get(`${A}/notifications/:id/log`, async (req) => {
-    requireAdmin(ctx, req);
-    const { id } = parseBody(NotifParam, req.params);
-    const log = await notificationLog(ctx.db, id);
-    if (!log) throw fail('HUB_NOT_FOUND', 404, `No notification ${id} (it may have been pruned).`);
-    return log;
-  });
+    admin.get(`${A}/notifications`, { schema: { querystring: NotifQuery } }, async (req) => {
+      const q = checked(NotifQuery, req.query);
+      return { notifications: await findNotifications(ctx.db, q.orderNo ?? null, q.limit) };
+    });
 
-  app.post(`${A}/notifications/:id/replay`, async (req) => {
-    requireAdmin(ctx, req);
-    const { id } = parseBody(NotifParam, req.params);
-    const n = await replayNotification(ctx.db, id, ctx.now());
-    if (n === null) throw fail('HUB_NOT_FOUND', 404, `No notification ${id} (it may have been pruned).`);
-    return { deliveries: n };
+    admin.get(`${A}/notifications/:id/log`, { schema: { params: NotifParam } }, async (req) => {
+      const { id } = checked(NotifParam, req.params);
+      const log = await notificationLog(ctx.db, id);
+      if (!log) throw fail('HUB_NOT_FOUND', 404, `No notification ${id} (it may have been pruned).`);
+      return log;
+    });
+
+    admin.post(`${A}/notifications/:id/replay`, { schema: { params: NotifParam } }, async (req) => {
+      const { id } = checked(NotifParam, req.params);
+      const n = await replayNotification(ctx.db, id, ctx.now());
+      if (n === null) throw fail('HUB_NOT_FOUND', 404, `No notification ${id} (it may have been pruned).`);
+      return { deliveries: n };
+    });
   });
 }

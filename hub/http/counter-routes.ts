@@ -1,4 +1,5 @@
-// Calls of enrolled counters: enroll, journal sync, the relay stream and its acknowledgements, the
+// Calls of counters: enroll (anonymous, with a one-use code), then with the counter's credential
+// (the counter audience's hook): journal sync, the relay stream and its acknowledgements, the
 // branch's programme and the seat check.
 import type { FastifyInstance } from 'fastify';
 import {
@@ -10,59 +11,62 @@ import { enrollCounter, recordCounterStatus, touchCounter } from '../store/count
 import { storeSyncBatch } from '../store/journal';
 import { HUB_PROGRAMME_PATH, HUB_SEATS_CHECK_PATH, SeatCheckRequestSchema, type HubProgramme, type SeatCheckResponse } from '../../shared/hub-programme-contract';
 import { readProgramme, seatConflicts } from '../store/programme';
-import { counterOf, limitAddress, parseBody } from './reply';
+import { anonymousAudience, checked, counterAudience, counterOf } from './audiences';
 
 export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
-  app.post(`${P}/enroll`, { bodyLimit: ctx.limits.otherBodyBytes }, async (req) => {
-    limitAddress(ctx, req);
-    const body = parseBody(EnrollRequestSchema, req.body);
-    const r = await enrollCounter(ctx.db, body, ctx.now());
-    req.log.info({ counterId: r.counterId, branch: r.branch, counterName: body.counterName }, 'hub: counter enrolled');
-    return r;
+  void app.register(async (anon) => {
+    anon.addHook('onRequest', anonymousAudience(ctx));
+    anon.post(`${P}/enroll`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: EnrollRequestSchema } }, async (req) => {
+      const body = checked(EnrollRequestSchema, req.body);
+      const r = await enrollCounter(ctx.db, body, ctx.now());
+      req.log.info({ counterId: r.counterId, branch: r.branch, counterName: body.counterName }, 'hub: counter enrolled');
+      return r;
+    });
   });
 
-  app.get(`${P}/me`, async (req) => {
-    const c = await counterOf(ctx, req);
-    await touchCounter(ctx.db, c.id, ctx.now());
-    return { counterId: c.id, name: c.name, branch: c.branch };
-  });
+  void app.register(async (counters) => {
+    counters.addHook('onRequest', counterAudience(ctx));
 
-  app.post(`${P}/sync`, { bodyLimit: ctx.limits.syncBodyBytes }, async (req): Promise<SyncResponse> => {
-    const c = await counterOf(ctx, req);
-    const body = parseBody(SyncRequestSchema, req.body);
-    const now = ctx.now();
-    // The status is recorded even when the batch is refused: the manager sees the counter is alive.
-    await recordCounterStatus(ctx.db, c.id, body.status, now);
-    const r = await storeSyncBatch(ctx.db, c.id, body.events, now);
-    ctx.metrics.syncEvents.inc(r.stored);
-    return r;
-  });
+    counters.get(`${P}/me`, async (req) => {
+      const c = counterOf(req);
+      await touchCounter(ctx.db, c.id, ctx.now());
+      return { counterId: c.id, name: c.name, branch: c.branch };
+    });
 
-  app.post(`${P}/relay/ack`, { bodyLimit: ctx.limits.otherBodyBytes }, async (req) => {
-    const c = await counterOf(ctx, req);
-    const body = parseBody(AckRequestSchema, req.body);
-    return { acked: await ackDeliveries(ctx.db, c.id, body.eventIds, ctx.now()) };
-  });
+    counters.post(`${P}/sync`, { bodyLimit: ctx.limits.syncBodyBytes, schema: { body: SyncRequestSchema } }, async (req): Promise<SyncResponse> => {
+      const c = counterOf(req);
+      const body = checked(SyncRequestSchema, req.body);
+      const now = ctx.now();
+      // The status is recorded even when the batch is refused: the manager sees the counter is alive.
+      await recordCounterStatus(ctx.db, c.id, body.status, now);
+      const r = await storeSyncBatch(ctx.db, c.id, body.events, now);
+      ctx.metrics.syncEvents.inc(r.stored);
+      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders another counter owns; refused');
+      return { lastSeq: r.lastSeq, stored: r.stored };
+    });
 
-  app.get(HUB_PROGRAMME_PATH, async (req): Promise<HubProgramme> => {
-    const c = await counterOf(ctx, req);
-    const p = await readProgramme(ctx.db, c.branch);
-    return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme: p.programme };
-  });
+    counters.post(`${P}/relay/ack`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: AckRequestSchema } }, async (req) => {
+      const c = counterOf(req);
+      return { acked: await ackDeliveries(ctx.db, c.id, checked(AckRequestSchema, req.body).eventIds, ctx.now()) };
+    });
 
-  app.post(HUB_SEATS_CHECK_PATH, { bodyLimit: ctx.limits.otherBodyBytes }, async (req): Promise<SeatCheckResponse> => {
-    const c = await counterOf(ctx, req);
-    const body = parseBody(SeatCheckRequestSchema, req.body);
-    return { conflicts: await seatConflicts(ctx.db, c.branch, body) };
-  });
+    counters.get(HUB_PROGRAMME_PATH, async (req): Promise<HubProgramme> => {
+      const p = await readProgramme(ctx.db, counterOf(req).branch);
+      return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme: p.programme };
+    });
 
-  app.get(RELAY_STREAM_PATH, async (req, reply) => {
-    const c = await counterOf(ctx, req);
-    await touchCounter(ctx.db, c.id, ctx.now());
-    const h = req.headers['last-event-id'];
-    const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
-    reply.hijack();
-    ctx.relay.open(c.id, reply.raw, last, c.branch);
-    req.log.info({ counterId: c.id, lastEventId: last }, 'hub: relay stream opened');
+    counters.post(HUB_SEATS_CHECK_PATH, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: SeatCheckRequestSchema } }, async (req): Promise<SeatCheckResponse> => {
+      return { conflicts: await seatConflicts(ctx.db, counterOf(req).branch, checked(SeatCheckRequestSchema, req.body)) };
+    });
+
+    counters.get(RELAY_STREAM_PATH, async (req, reply) => {
+      const c = counterOf(req);
+      await touchCounter(ctx.db, c.id, ctx.now());
+      const h = req.headers['last-event-id'];
+      const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
+      reply.hijack();
+      ctx.relay.open(c.id, reply.raw, last, c.branch);
+      req.log.info({ counterId: c.id, lastEventId: last }, 'hub: relay stream opened');
+    });
   });
 }

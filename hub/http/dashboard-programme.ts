@@ -2,7 +2,7 @@
 // imported from a file with the counter's columns and checks (errors by line and column, nothing
 // kept unless every row is right), the template, and a day's shows with their fill. A branch
 // manager works on their own branch; head office names the branch.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { lagosDayOf, type ManagerView } from '../../shared/hub-dashboard-contract';
 import {
   DASH_PROGRAMME_PATH, DASH_SHOWS_PATH, DashProgrammeQuerySchema, ImportProgrammeRequestSchema, PutProgrammeRequestSchema, ShowsQuerySchema,
@@ -13,17 +13,12 @@ import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { programmeView, readProgramme, setProgramme, showFills } from '../store/programme';
 import { scopeOf } from '../store/scope';
-import { parseBody } from './reply';
+import { checked, sessionOf } from './audiences';
 
 /** At most this many errors travel back with a refused file (errorCount says how many in all). */
 const MAX_ERRORS_SHOWN = 200;
 /** A programme file is far larger than the dashboard's other requests. */
 const IMPORT_BODY_BYTES = 2 * 1024 * 1024;
-
-interface Gate {
-  session(req: FastifyRequest): Promise<{ manager: ManagerView }>;
-  writer(req: FastifyRequest): Promise<{ manager: ManagerView }>;
-}
 
 /** The branch a manager works on: their own (naming another is refused), or the one head office names. */
 function branchOf(m: ManagerView, named: string | null | undefined): string {
@@ -35,27 +30,28 @@ function branchOf(m: ManagerView, named: string | null | undefined): string {
   return named;
 }
 
-export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext, gate: Gate): void {
+/** Registered inside the manager audience (dashboard-routes.ts). */
+export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext): void {
   const view = async (branch: string): Promise<DashProgrammeView> => programmeView(await readProgramme(ctx.db, branch));
 
-  app.get(DASH_PROGRAMME_PATH, async (req) => {
-    const s = await gate.session(req);
-    const f = parseBody(DashProgrammeQuerySchema, req.query);
+  app.get(DASH_PROGRAMME_PATH, { schema: { querystring: DashProgrammeQuerySchema } }, async (req) => {
+    const s = sessionOf(req);
+    const f = checked(DashProgrammeQuerySchema, req.query);
     return view(branchOf(s.manager, f.branch));
   });
 
-  app.put(DASH_PROGRAMME_PATH, { bodyLimit: IMPORT_BODY_BYTES }, async (req): Promise<DashProgrammeView> => {
-    const s = await gate.writer(req);
-    const body = parseBody(PutProgrammeRequestSchema, req.body);
+  app.put(DASH_PROGRAMME_PATH, { bodyLimit: IMPORT_BODY_BYTES, schema: { body: PutProgrammeRequestSchema } }, async (req): Promise<DashProgrammeView> => {
+    const s = sessionOf(req);
+    const body = checked(PutProgrammeRequestSchema, req.body);
     const branch = branchOf(s.manager, body.branch);
     const version = await setProgramme(ctx.db, branch, body.programme, s.manager.name, ctx.now());
     req.log.info({ managerId: s.manager.id, branch, version, shows: body.programme.shows.length }, 'hub: programme set');
     return view(branch);
   });
 
-  app.post(`${DASH_PROGRAMME_PATH}/import`, { bodyLimit: IMPORT_BODY_BYTES }, async (req): Promise<ImportProgrammeResult> => {
-    const s = await gate.writer(req);
-    const body = parseBody(ImportProgrammeRequestSchema, req.body);
+  app.post(`${DASH_PROGRAMME_PATH}/import`, { bodyLimit: IMPORT_BODY_BYTES, schema: { body: ImportProgrammeRequestSchema } }, async (req): Promise<ImportProgrammeResult> => {
+    const s = sessionOf(req);
+    const body = checked(ImportProgrammeRequestSchema, req.body);
     const branch = branchOf(s.manager, body.branch);
     const check = checkProgrammeFile(body.csv);
     if (!check.programme) {
@@ -66,14 +62,13 @@ export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext, 
     return { imported: true, totalRows: check.totalRows, errors: [], errorCount: 0, programme: await view(branch) };
   });
 
-  app.get(`${DASH_PROGRAMME_PATH}/template.csv`, async (req, reply) => {
-    await gate.session(req);
+  app.get(`${DASH_PROGRAMME_PATH}/template.csv`, async (_req, reply) => {
     return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="programme-template.csv"').send(programmeTemplate(lagosDayOf(ctx.now())));
   });
 
-  app.get(DASH_SHOWS_PATH, async (req): Promise<ShowsView> => {
-    const s = await gate.session(req);
-    const f = parseBody(ShowsQuerySchema, req.query);
+  app.get(DASH_SHOWS_PATH, { schema: { querystring: ShowsQuerySchema } }, async (req): Promise<ShowsView> => {
+    const s = sessionOf(req);
+    const f = checked(ShowsQuerySchema, req.query);
     return showFills(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f.branch);
   });
 }

@@ -1,59 +1,34 @@
 // The manager's dashboard API (`/api/v1/dashboard/...`, contract in shared/hub-dashboard-contract.ts):
 // setup, login, sessions and logout; Today, the live feed, Needs attention, shifts, order search,
-// an order's history, CSV exports, counters and managers; the programme and a day's shows (dashboard-programme.ts). A session cookie authenticates; every
-// write also needs the session's CSRF token header and, when the browser sends one, a same-origin
-// Origin. Reads take the session's scope (hub/store/scope.ts): a branch manager sees their branch only.
+// an order's history, CSV exports, counters and managers; the programme and a day's shows
+// (dashboard-programme.ts). Setup and login are anonymous; the rest is the manager audience: a
+// session cookie, and for every write the session's CSRF token header and, when the browser sends
+// one, a same-origin Origin (hooks in audiences.ts). Reads take the session's scope
+// (hub/store/scope.ts): a branch manager sees their branch only.
 import { Readable } from 'node:stream';
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  AttentionQuerySchema, CreateManagerRequestSchema, CSRF_HEADER, DASHBOARD_PREFIX as D, DashIssueCodeRequestSchema, lagosDayOf, LiveQuerySchema,
+  AttentionQuerySchema, CreateManagerRequestSchema, DASHBOARD_PREFIX as D, DashIssueCodeRequestSchema, lagosDayOf, LiveQuerySchema,
   LoginRequestSchema, ORDERS_CSV_COLUMNS, OrdersQuerySchema, SESSION_COOKIE, SetupRequestSchema, SHIFTS_CSV_COLUMNS, ShiftsQuerySchema, TodayQuerySchema,
   LAGOS_OFFSET_MS, type OrderRow, type SessionView,
 } from '../../shared/hub-dashboard-contract';
 import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { issueEnrollCode, revokeCounter } from '../store/counters';
-import { attention, counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
+import { attention } from '../store/attention';
+import { counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
 import {
   checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, sessionAlive, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
 import { dashboardProgrammeRoutes } from './dashboard-programme';
-import { limitAddress, parseBody } from './reply';
+import { anonymousAudience, checked, checkOrigin, managerAudience, sessionCookieOf, sessionOf } from './audiences';
 
 const IdParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'an order id is a number') });
 const CounterParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'not a counter id') });
+const CountersQuery = z.object({ branch: z.string().max(64).optional() }).strict();
 const CsvOrdersQuery = OrdersQuerySchema.omit({ cursor: true, limit: true });
-
-function cookieOf(req: FastifyRequest): string | null {
-  const h = req.headers.cookie;
-  if (!h) return null;
-  for (const part of h.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === SESSION_COOKIE) {
-      const val = v.join('=');
-      return /^[A-Za-z0-9_-]{43}$/.test(val) ? val : null;
-    }
-  }
-  return null;
-}
-
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
-/** A browser's Origin, when sent, must be this Hub's own address (the Host it was asked under). */
-function checkOrigin(req: FastifyRequest): void {
-  const origin = req.headers.origin;
-  if (origin === undefined) return;
-  let host: string | null = null;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    host = null;
-  }
-  if (!host || host !== req.headers.host) throw fail('HUB_CSRF', 403, 'This request came from another web site (Origin). Use the dashboard at the Hub\'s own address.');
-}
 
 export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
   const dc = ctx.dashboard;
@@ -61,27 +36,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${dc.secureCookie ? '; Secure' : ''}`;
   const viewOf = (s: Session): SessionView => ({ manager: s.manager, csrfToken: s.csrfToken, idleExpiresAt: s.idleExpiresAt, expiresAt: s.expiresAt });
 
-  async function session(req: FastifyRequest): Promise<Session> {
-    limitAddress(ctx, req);
-    const id = cookieOf(req);
-    const s = id ? await readSession(ctx.db, id, ctx.now(), dc.session) : null;
-    if (!s) throw fail('HUB_UNAUTHENTICATED', 401, 'Log in to the dashboard (the session is missing or has expired).');
-    return s;
-  }
-  /** Writes: a session, its CSRF token in the header, and a same-origin Origin when the browser sends one. */
-  async function writer(req: FastifyRequest): Promise<Session> {
-    const s = await session(req);
-    checkOrigin(req);
-    const t = req.headers[CSRF_HEADER];
-    if (typeof t !== 'string' || !sameText(t, s.csrfToken)) throw fail('HUB_CSRF', 403, `This change needs the session's ${CSRF_HEADER} header (from the login answer or GET ${D}/session).`);
-    return s;
-  }
   const headOffice = (s: Session) => {
     if (s.manager.role !== 'head-office') throw fail('HUB_FORBIDDEN', 403, 'Only head office may do this.');
   };
   async function startSession(req: FastifyRequest, reply: FastifyReply, manager: Session['manager']): Promise<SessionView> {
     // A login always gets a new id; a session the browser still carried is ended (no fixation).
-    const old = cookieOf(req);
+    const old = sessionCookieOf(req);
     if (old) await readSession(ctx.db, old, ctx.now(), dc.session).then((s) => (s ? closeSession(ctx.db, s.idHash) : 0));
     const { id, session: s } = await openSession(ctx.db, manager, ctx.now(), dc.session);
     reply.header('set-cookie', cookie(id, Math.floor(dc.session.absoluteMs / 1000)));
@@ -89,166 +49,174 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     return viewOf(s);
   }
 
-  app.post(`${D}/setup`, async (req, reply) => {
-    limitAddress(ctx, req);
-    checkOrigin(req);
-    const body = parseBody(SetupRequestSchema, req.body);
-    const m = await completeSetup(ctx.db, body.token, body.name, body.password, ctx.now());
-    req.log.info({ managerId: m.id }, 'hub: first manager created with the setup link');
-    return startSession(req, reply, m);
-  });
+  void app.register(async (anon) => {
+    anon.addHook('onRequest', anonymousAudience(ctx));
+    anon.post(`${D}/setup`, { schema: { body: SetupRequestSchema } }, async (req, reply) => {
+      checkOrigin(req);
+      const body = checked(SetupRequestSchema, req.body);
+      const m = await completeSetup(ctx.db, body.token, body.name, body.password, ctx.now());
+      req.log.info({ managerId: m.id }, 'hub: first manager created with the setup link');
+      return startSession(req, reply, m);
+    });
 
-  app.post(`${D}/login`, async (req, reply) => {
-    limitAddress(ctx, req);
-    checkOrigin(req);
-    const wait = dc.loginLimiter.take(`login:${req.ip}`, ctx.now());
-    if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts from this address: wait, then try again.', { retryAfterMs: wait });
-    const body = parseBody(LoginRequestSchema, req.body);
-    try {
-      const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle);
-      req.log.info({ managerId: m.id }, 'hub: manager logged in');
-      return await startSession(req, reply, m);
-    } catch (e) {
-      req.log.warn({ code: (e as { code?: string }).code }, 'hub: manager login refused');
-      throw e;
-    }
-  });
-
-  app.get(`${D}/session`, async (req, reply) => {
-    reply.header('cache-control', 'no-store');
-    return viewOf(await session(req));
-  });
-
-  app.post(`${D}/logout`, async (req, reply) => {
-    const s = await writer(req);
-    reply.header('set-cookie', cookie('', 0));
-    return { sessionsEnded: await closeSession(ctx.db, s.idHash) };
-  });
-
-  app.post(`${D}/logout-everywhere`, async (req, reply) => {
-    const s = await writer(req);
-    reply.header('set-cookie', cookie('', 0));
-    const n = await closeAllSessions(ctx.db, s.manager.id);
-    req.log.info({ managerId: s.manager.id, sessions: n }, 'hub: manager logged out everywhere');
-    return { sessionsEnded: n };
-  });
-
-  app.get(`${D}/managers`, async (req) => {
-    const s = await session(req);
-    headOffice(s);
-    return { managers: await listManagers(ctx.db) };
-  });
-
-  app.post(`${D}/managers`, async (req) => {
-    const s = await writer(req);
-    headOffice(s);
-    const m = await createManager(ctx.db, parseBody(CreateManagerRequestSchema, req.body), ctx.now());
-    req.log.info({ managerId: m.id, role: m.role, branch: m.branch, by: s.manager.id }, 'hub: manager created');
-    return m;
-  });
-
-  app.get(`${D}/today`, async (req) => {
-    const s = await session(req);
-    const f = parseBody(TodayQuerySchema, req.query);
-    return today(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f.branch);
-  });
-
-  app.get(`${D}/attention`, async (req) => {
-    const s = await session(req);
-    const f = parseBody(AttentionQuerySchema, req.query);
-    return attention(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention, (id) => ctx.relay.isConnected(id), f.branch);
-  });
-
-  app.get(`${D}/live`, async (req, reply) => {
-    const s = await session(req);
-    const f = parseBody(LiveQuerySchema, req.query);
-    const h = req.headers['last-event-id'];
-    const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
-    reply.hijack();
-    await dc.live.open(reply.raw, scopeOf(s.manager), f.branch, last, () => sessionAlive(ctx.db, s.idHash, ctx.now(), dc.session));
-  });
-
-  app.get(`${D}/shifts`, async (req) => {
-    const s = await session(req);
-    const f = parseBody(ShiftsQuerySchema, req.query);
-    return shifts(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f);
-  });
-
-  app.get(`${D}/shifts.csv`, async (req, reply) => {
-    const s = await session(req);
-    const f = parseBody(ShiftsQuerySchema, req.query);
-    const day = f.day ?? lagosDayOf(ctx.now());
-    const v = await shifts(ctx.db, scopeOf(s.manager), day, f);
-    const lines = [SHIFTS_CSV_COLUMNS.join(',')];
-    for (const x of v.shifts) {
-      const base = [x.branch, x.counterName, x.shiftId, x.cashier, lagosStamp(x.openedAt), x.closedAt === null ? '' : lagosStamp(x.closedAt), nairaOrEmpty(x.floatKobo), nairaOrEmpty(x.takingsKobo)];
-      const zs = x.zreports.length ? x.zreports : [null];
-      for (const z of zs) lines.push(csvLine([...base, z ? String(z.reportNo) : '', z ? naira(z.totalKobo) : '', z ? String(z.count) : '', x.practice ? 'yes' : 'no']));
-    }
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="shifts-${day}.csv"`).send(lines.join('\r\n') + '\r\n');
-  });
-
-  app.get(`${D}/orders`, async (req) => {
-    const s = await session(req);
-    const f = parseBody(OrdersQuerySchema, req.query);
-    return searchOrders(ctx.db, scopeOf(s.manager), f, f.limit);
-  });
-
-  app.get(`${D}/orders/:id`, async (req) => {
-    const s = await session(req);
-    const { id } = parseBody(IdParam, req.params);
-    const d = await orderDetail(ctx.db, scopeOf(s.manager), id);
-    if (!d) throw fail('HUB_NOT_FOUND', 404, `No order ${id} that you may see.`);
-    return d;
-  });
-
-  app.get(`${D}/orders.csv`, async (req, reply) => {
-    const s = await session(req);
-    const f = parseBody(CsvOrdersQuery, req.query);
-    if (!f.from || !f.to) throw fail('HUB_BAD_REQUEST', 400, 'An export needs a date range: from=yyyy-MM-dd&to=yyyy-MM-dd (Lagos days, both included).');
-    const scope = scopeOf(s.manager);
-    const db = ctx.db;
-    // Pages of 2,000 rows read one after another as the client takes them: memory stays flat.
-    async function* rows(): AsyncGenerator<string> {
-      yield ORDERS_CSV_COLUMNS.join(',') + '\r\n';
-      let cursor: string | undefined;
-      for (;;) {
-        const page = await searchOrders(db, scope, { ...f, cursor } as OrderFilters, 2000, 'asc');
-        if (page.orders.length) yield page.orders.map(orderCsv).join('');
-        if (!page.nextCursor) return;
-        cursor = page.nextCursor;
+    anon.post(`${D}/login`, { schema: { body: LoginRequestSchema } }, async (req, reply) => {
+      checkOrigin(req);
+      const wait = dc.loginLimiter.take(`login:${req.ip}`, ctx.now());
+      if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts from this address: wait, then try again.', { retryAfterMs: wait });
+      const body = checked(LoginRequestSchema, req.body);
+      try {
+        const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle);
+        req.log.info({ managerId: m.id }, 'hub: manager logged in');
+        return await startSession(req, reply, m);
+      } catch (e) {
+        req.log.warn({ code: (e as { code?: string }).code }, 'hub: manager login refused');
+        throw e;
       }
-    }
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="orders-${f.from}-to-${f.to}.csv"`).send(Readable.from(rows()));
+    });
   });
 
-  app.get(`${D}/counters`, async (req) => {
-    const s = await session(req);
-    const f = parseBody(z.object({ branch: z.string().max(64).optional() }).strict(), req.query);
-    return { counters: await dashCounters(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention.staleMs, (id) => ctx.relay.isConnected(id), f.branch) };
+  void app.register(async (managers) => {
+    managers.addHook('onRequest', managerAudience(ctx));
+    managerRoutes(managers);
   });
 
-  app.post(`${D}/counters/enroll-codes`, async (req) => {
-    const s = await writer(req);
-    const body = parseBody(DashIssueCodeRequestSchema, req.body ?? {});
-    if (s.manager.role === 'branch' && body.branch !== null && body.branch !== s.manager.branch) throw fail('HUB_FORBIDDEN', 403, 'A branch manager issues codes for their own branch only.');
-    const branch = s.manager.role === 'branch' ? s.manager.branch : body.branch;
-    const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, branch);
-    req.log.info({ managerId: s.manager.id, branch }, 'hub: enrollment code issued from the dashboard');
-    return c;
-  });
+  function managerRoutes(app: FastifyInstance): void {
+    app.get(`${D}/session`, async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return viewOf(sessionOf(req));
+    });
 
-  app.post(`${D}/counters/:id/revoke`, async (req) => {
-    const s = await writer(req);
-    const { id } = parseBody(CounterParam, req.params);
-    if (!(await counterInScope(ctx.db, scopeOf(s.manager), id)) || !(await revokeCounter(ctx.db, id, ctx.now()))) {
-      throw fail('HUB_NOT_FOUND', 404, `No counter ${id} that you may manage.`);
-    }
-    req.log.info({ counterId: id, managerId: s.manager.id }, 'hub: counter revoked from the dashboard');
-    return { revoked: id };
-  });
+    app.post(`${D}/logout`, async (req, reply) => {
+      const s = sessionOf(req);
+      reply.header('set-cookie', cookie('', 0));
+      return { sessionsEnded: await closeSession(ctx.db, s.idHash) };
+    });
 
-  dashboardProgrammeRoutes(app, ctx, { session, writer });
+    app.post(`${D}/logout-everywhere`, async (req, reply) => {
+      const s = sessionOf(req);
+      reply.header('set-cookie', cookie('', 0));
+      const n = await closeAllSessions(ctx.db, s.manager.id);
+      req.log.info({ managerId: s.manager.id, sessions: n }, 'hub: manager logged out everywhere');
+      return { sessionsEnded: n };
+    });
+
+    app.get(`${D}/managers`, async (req) => {
+      const s = sessionOf(req);
+      headOffice(s);
+      return { managers: await listManagers(ctx.db) };
+    });
+
+    app.post(`${D}/managers`, { schema: { body: CreateManagerRequestSchema } }, async (req) => {
+      const s = sessionOf(req);
+      headOffice(s);
+      const m = await createManager(ctx.db, checked(CreateManagerRequestSchema, req.body), ctx.now());
+      req.log.info({ managerId: m.id, role: m.role, branch: m.branch, by: s.manager.id }, 'hub: manager created');
+      return m;
+    });
+
+    app.get(`${D}/today`, { schema: { querystring: TodayQuerySchema } }, async (req) => {
+      const s = sessionOf(req);
+      const f = checked(TodayQuerySchema, req.query);
+      return today(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f.branch);
+    });
+
+    app.get(`${D}/attention`, { schema: { querystring: AttentionQuerySchema } }, async (req) => {
+      const s = sessionOf(req);
+      const f = checked(AttentionQuerySchema, req.query);
+      return attention(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention, (id) => ctx.relay.isConnected(id), f.branch);
+    });
+
+    app.get(`${D}/live`, { schema: { querystring: LiveQuerySchema } }, async (req, reply) => {
+      const s = sessionOf(req);
+      const f = checked(LiveQuerySchema, req.query);
+      const h = req.headers['last-event-id'];
+      const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
+      reply.hijack();
+      await dc.live.open(reply.raw, scopeOf(s.manager), f.branch, last, () => sessionAlive(ctx.db, s.idHash, ctx.now(), dc.session));
+    });
+
+    app.get(`${D}/shifts`, { schema: { querystring: ShiftsQuerySchema } }, async (req) => {
+      const s = sessionOf(req);
+      const f = checked(ShiftsQuerySchema, req.query);
+      return shifts(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f);
+    });
+
+    app.get(`${D}/shifts.csv`, { schema: { querystring: ShiftsQuerySchema } }, async (req, reply) => {
+      const s = sessionOf(req);
+      const f = checked(ShiftsQuerySchema, req.query);
+      const day = f.day ?? lagosDayOf(ctx.now());
+      const v = await shifts(ctx.db, scopeOf(s.manager), day, f);
+      const lines = [SHIFTS_CSV_COLUMNS.join(',')];
+      for (const x of v.shifts) {
+        const base = [x.branch, x.counterName, x.shiftId, x.cashier, lagosStamp(x.openedAt), x.closedAt === null ? '' : lagosStamp(x.closedAt), nairaOrEmpty(x.floatKobo), nairaOrEmpty(x.takingsKobo)];
+        const zs = x.zreports.length ? x.zreports : [null];
+        for (const z of zs) lines.push(csvLine([...base, z ? String(z.reportNo) : '', z ? naira(z.totalKobo) : '', z ? String(z.count) : '', x.practice ? 'yes' : 'no']));
+      }
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="shifts-${day}.csv"`).send(lines.join('\r\n') + '\r\n');
+    });
+
+    app.get(`${D}/orders`, { schema: { querystring: OrdersQuerySchema } }, async (req) => {
+      const s = sessionOf(req);
+      const f = checked(OrdersQuerySchema, req.query);
+      return searchOrders(ctx.db, scopeOf(s.manager), f, f.limit);
+    });
+
+    app.get(`${D}/orders/:id`, { schema: { params: IdParam } }, async (req) => {
+      const s = sessionOf(req);
+      const { id } = checked(IdParam, req.params);
+      const d = await orderDetail(ctx.db, scopeOf(s.manager), id);
+      if (!d) throw fail('HUB_NOT_FOUND', 404, `No order ${id} that you may see.`);
+      return d;
+    });
+
+    app.get(`${D}/orders.csv`, { schema: { querystring: CsvOrdersQuery } }, async (req, reply) => {
+      const s = sessionOf(req);
+      const f = checked(CsvOrdersQuery, req.query);
+      if (!f.from || !f.to) throw fail('HUB_BAD_REQUEST', 400, 'An export needs a date range: from=yyyy-MM-dd&to=yyyy-MM-dd (Lagos days, both included).');
+      const scope = scopeOf(s.manager);
+      const db = ctx.db;
+      // Pages of 2,000 rows read one after another as the client takes them: memory stays flat.
+      async function* rows(): AsyncGenerator<string> {
+        yield ORDERS_CSV_COLUMNS.join(',') + '\r\n';
+        let cursor: string | undefined;
+        for (;;) {
+          const page = await searchOrders(db, scope, { ...f, cursor } as OrderFilters, 2000, 'asc');
+          if (page.orders.length) yield page.orders.map(orderCsv).join('');
+          if (!page.nextCursor) return;
+          cursor = page.nextCursor;
+        }
+      }
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="orders-${f.from}-to-${f.to}.csv"`).send(Readable.from(rows()));
+    });
+
+    app.get(`${D}/counters`, { schema: { querystring: CountersQuery } }, async (req) => {
+      const s = sessionOf(req);
+      const f = checked(CountersQuery, req.query);
+      return { counters: await dashCounters(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention.staleMs, (id) => ctx.relay.isConnected(id), f.branch) };
+    });
+
+    app.post(`${D}/counters/enroll-codes`, { schema: { body: DashIssueCodeRequestSchema } }, async (req) => {
+      const s = sessionOf(req);
+      const body = checked(DashIssueCodeRequestSchema, req.body);
+      if (s.manager.role === 'branch' && body.branch !== null && body.branch !== s.manager.branch) throw fail('HUB_FORBIDDEN', 403, 'A branch manager issues codes for their own branch only.');
+      const branch = s.manager.role === 'branch' ? s.manager.branch : body.branch;
+      const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, branch);
+      req.log.info({ managerId: s.manager.id, branch }, 'hub: enrollment code issued from the dashboard');
+      return c;
+    });
+
+    app.post(`${D}/counters/:id/revoke`, { schema: { params: CounterParam } }, async (req) => {
+      const s = sessionOf(req);
+      const { id } = checked(CounterParam, req.params);
+      if (!(await counterInScope(ctx.db, scopeOf(s.manager), id)) || !(await revokeCounter(ctx.db, id, ctx.now()))) {
+        throw fail('HUB_NOT_FOUND', 404, `No counter ${id} that you may manage.`);
+      }
+      req.log.info({ counterId: id, managerId: s.manager.id }, 'hub: counter revoked from the dashboard');
+      return { revoked: id };
+    });
+
+    dashboardProgrammeRoutes(app, ctx);
+  }
 }
 
 // ---- CSV ------------------------------------------------------------------------------------------

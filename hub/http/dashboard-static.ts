@@ -42,7 +42,8 @@ export function dashboardStaticRoutes(app: FastifyInstance, dir: string): void {
 
   app.get('/dashboard', async (_req, reply) => reply.redirect(DASHBOARD_PATH, 301));
   app.get('/dashboard/*', async (req, reply) => {
-    const rest = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+    // Fastify has decoded the path already: decoding again would throw on a literal % (/dashboard/%25).
+    const rest = (req.params as { '*': string })['*'] ?? '';
     if (rest === '' || rest === 'index.html') return sendIndex(reply);
     const file = normalize(join(root, rest));
     const isFile = file.startsWith(root) && existsSync(file) && statSync(file).isFile();

@@ -12,7 +12,7 @@ export const PROVIDER_PATHS = { pos: '/provider/pos-webhook', bills: '/provider/
 export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: ctx.limits.webhookBodyBytes }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
     const refuse = (reply: FastifyReply, kind: NotificationKind, status: number, code: string, reason: string) => {
       ctx.metrics.refused.inc({ kind, reason: code });
@@ -29,12 +29,14 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
     });
 
     const limited = (reply: FastifyReply, kind: NotificationKind, ip: string): boolean => {
-      if (!ctx.perProvider.take(`prov:${ip}`, ctx.now())) return false;
+      // The bills callback is unauthenticated (the counter checks it): its own, far smaller bucket.
+      const bucket = kind === 'bills' ? ctx.perBillsAddress : ctx.perProvider;
+      if (!bucket.take(`prov:${ip}`, ctx.now())) return false;
       void refuse(reply, kind, 429, '42900', 'too many requests');
       return true;
     };
 
-    scope.post(PROVIDER_PATHS.pos, async (req, reply) => {
+    scope.post(PROVIDER_PATHS.pos, { bodyLimit: ctx.limits.webhookBodyBytes }, async (req, reply) => {
       if (limited(reply, 'pos', req.ip)) return reply;
       const text = typeof req.body === 'string' ? req.body : '';
       if (!ctx.merchant) return refuse(reply, 'pos', 503, C.notConfigured, 'the Hub has no merchant keys configured');
@@ -55,7 +57,7 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       return reply.code(200).send(WEBHOOK_SUCCESS);
     });
 
-    scope.post(PROVIDER_PATHS.bills, async (req, reply) => {
+    scope.post(PROVIDER_PATHS.bills, { bodyLimit: ctx.limits.billsBodyBytes }, async (req, reply) => {
       if (limited(reply, 'bills', req.ip)) return reply;
       const text = typeof req.body === 'string' ? req.body : '';
       const keys = billsRoutingKeys(text);

@@ -33,6 +33,8 @@ export interface RelayHubOptions {
   onError: (e: unknown) => void;
   /** The branch's current programme version (0: none), told to a stream when it opens. */
   programmeVersion?: (branch: string) => Promise<number>;
+  /** Streams one counter may hold open here (default 3): a new one past it closes the oldest. */
+  maxStreamsPerCounter?: number;
 }
 
 const BATCH = 200;
@@ -77,6 +79,16 @@ export class RelayHub {
     };
     let set = this.streams.get(counterId);
     if (!set) this.streams.set(counterId, (set = new Set()));
+    // Each stream polls the database: a counter (or a stolen credential) opening hundreds would slow
+    // every other counter. The oldest goes, with the reason as an SSE comment (clients ignore it).
+    const max = this.o.maxStreamsPerCounter ?? 3;
+    for (const old of [...set].slice(0, Math.max(0, set.size - max + 1))) {
+      if (!old.closed) old.res.write(': closed: this counter opened a newer relay stream (at most ' + max + ' at once)\n\n');
+      old.res.end();
+      this.drop(old);
+    }
+    set = this.streams.get(counterId) ?? new Set();
+    this.streams.set(counterId, set);
     set.add(s);
     res.on('close', () => this.drop(s));
     this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs });

@@ -2,8 +2,8 @@
 // deliveries tables. Every function takes the session's Scope first and builds its WHERE from it
 // (scope.ts): a branch manager's query cannot reach another branch's rows.
 import {
-  addDays, lagosDayOf, lagosDayStart, ORDER_STATES_OPEN,
-  type AttentionLine, type AttentionView, type DashCounter, type OrderDetail, type OrderRow, type OrdersPage, type OrdersQuery,
+  addDays, lagosDayStart, ORDER_STATES_OPEN,
+  type DashCounter, type OrderDetail, type OrderRow, type OrdersPage, type OrdersQuery,
   type ShiftRow, type ShiftsView, type Tally, type TodayView,
 } from '../../shared/hub-dashboard-contract';
 import type { SqlRunner } from '../db/adapter';
@@ -11,14 +11,14 @@ import { num, numOrNull } from '../db/adapter';
 import { Where, type Scope } from './scope';
 
 const DAY_MS = 86_400_000;
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
-const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
+export const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 
 // ---- Orders ------------------------------------------------------------------------------------
 
-const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
+export const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
   o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id`;
 
 export const orderRow = (r: Row): OrderRow => ({
@@ -41,6 +41,17 @@ function orderWhere(scope: Scope, f: OrderFilters, direction: 'asc' | 'desc'): W
     // The order number or its last digits: a prefix of the reversed number, on an index of reverse(order_no).
     const r = [...f.orderNo].reverse().join('');
     w.and(`reverse(o.order_no) ~>=~ ${w.p(r)} and reverse(o.order_no) ~<~ ${w.p(prefixEnd(r))}`);
+  }
+  if (f.number) {
+    // One box for the three numbers a manager may hold: the sale number from a receipt (any case),
+    // the provider order number (or its last digits), the payment number.
+    const n = f.number;
+    const either = [`o.reference = ${w.p(n.toUpperCase())}`, `o.reference = ${w.p(n)}`, `o.pay_no = ${w.p(n)}`];
+    if (/^[A-Za-z0-9-]{3,64}$/.test(n)) {
+      const r = [...n].reverse().join('');
+      either.push(`(reverse(o.order_no) ~>=~ ${w.p(r)} and reverse(o.order_no) ~<~ ${w.p(prefixEnd(r))})`);
+    }
+    w.and(either.join(' or '));
   }
   if (f.payNo) w.and(`o.pay_no = ${w.p(f.payNo)}`);
   if (f.reference) w.and(`o.reference = ${w.p(f.reference)}`);
@@ -207,118 +218,6 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     }
   }
   return { day, from, to, lastWeekDay, totals, branches: sorted, hourly, practice };
-}
-
-// ---- Needs attention ------------------------------------------------------------------------------
-
-export interface AttentionConfig {
-  /** Local closing time, HH:mm (Lagos); before 06:00 means after midnight. */
-  closingTime: string;
-  staleMs: number;
-  clockOffMs: number;
-  openPaymentMs: number;
-  undeliveredMs: number;
-}
-export const DEFAULT_ATTENTION: AttentionConfig = { closingTime: '23:30', staleMs: 10 * 60_000, clockOffMs: 60_000, openPaymentMs: 2 * 60_000, undeliveredMs: 2 * 60_000 };
-
-/** When the shift opened at `openedAt` should have been closed: the closing time of its business day (which starts at 06:00). */
-export function closingInstant(openedAt: number, closingTime: string): number {
-  const [h, m] = closingTime.split(':').map(Number) as [number, number];
-  const businessDay = lagosDayOf(openedAt - 6 * 3_600_000);
-  const minutes = h * 60 + m;
-  return lagosDayStart(businessDay) + (minutes < 6 * 60 ? DAY_MS : 0) + minutes * 60_000;
-}
-
-const ago = (now: number, at: number) => {
-  const min = Math.max(0, Math.round((now - at) / 60_000));
-  return min < 90 ? `${min} min` : `${Math.round(min / 60)} h`;
-};
-const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
-const LINE_LIMIT = 200;
-
-export async function attention(q: SqlRunner, scope: Scope, now: number, cfg: AttentionConfig, connected: (counterId: string) => boolean, branchFilter?: string): Promise<AttentionView> {
-  const lines: AttentionLine[] = [];
-  const base = { counterId: null, counterName: null, orderId: null, notificationId: null, shiftId: null };
-
-  const ow = new Where(scope, 'o.branch', branchFilter);
-  ow.and(`o.state in (${OPEN_LIST})`).and(`o.created_at < ${ow.p(now - cfg.openPaymentMs)}`).and('not o.practice');
-  const open = await q.query<Row>(`select ${ORDER_COLUMNS} from dash_orders o join counters c on c.id = o.counter_id ${ow.sql()} order by o.created_at limit ${ow.p(LINE_LIMIT)}`, ow.params);
-  for (const r of open.map(orderRow)) {
-    const which = `${naira.format(r.amountKobo / 100)} at ${r.counterName}${r.orderNo ? `, order ${r.orderNo}` : ''}${r.cashier ? ` (${r.cashier})` : ''}`;
-    lines.push({
-      ...base, kind: r.state === 'unknown' ? 'payment-unknown' : 'payment-open', branch: r.branch, counterId: r.counterId, counterName: r.counterName, orderId: r.id, since: r.createdAt,
-      subject: r.state === 'unknown' ? `Payment state unknown for ${ago(now, r.createdAt)}: ${which}` : `Payment still open for ${ago(now, r.createdAt)}: ${which}`,
-      todo: r.state === 'unknown'
-        ? 'Ask the cashier to press Check on the order; if it stays unknown, look the order number up in the provider\'s dashboard before giving or refunding anything.'
-        : 'Ask the cashier whether the customer paid on the terminal; press Check on the order, or cancel it if the customer left.',
-    });
-  }
-
-  const cw = new Where(scope, 'c.branch', branchFilter);
-  cw.and('c.revoked_at is null');
-  const counters = await q.query<Row>(`select c.id, c.name, c.branch, c.enrolled_at, c.last_seen_at, c.last_sync_at, c.clock_offset_ms, c.queue_length from counters c ${cw.sql()} order by c.name, c.id`, cw.params);
-  for (const c of counters) {
-    const id = String(c.id);
-    const name = String(c.name);
-    const seen = numOrNull(c.last_seen_at);
-    const synced = numOrNull(c.last_sync_at);
-    const at = { ...base, branch: String(c.branch), counterId: id, counterName: name };
-    if (!connected(id) && (seen === null || now - seen > cfg.staleMs)) {
-      lines.push({
-        ...at, kind: 'counter-offline', since: seen ?? num(c.enrolled_at),
-        subject: seen === null ? `${name} has never reached the Hub since it was enrolled` : `${name} not heard from for ${ago(now, seen)}`,
-        todo: 'Check that the counter is switched on, CounterPay is running and the network works; if it was retired, revoke it under Counters.',
-      });
-      continue;
-    }
-    if (synced === null || now - synced > cfg.staleMs) {
-      lines.push({
-        ...at, kind: 'counter-unsynced', since: synced ?? seen ?? num(c.enrolled_at),
-        subject: `${name} is connected but has not synced its journal for ${synced === null ? 'ever' : ago(now, synced)}${c.queue_length ? ` (${num(c.queue_length)} events waiting)` : ''}`,
-        todo: 'Look at the Hub pill on the counter; restart CounterPay there. Its sales are missing from these totals until it syncs.',
-      });
-    }
-    const off = numOrNull(c.clock_offset_ms);
-    if (off !== null && Math.abs(off) > cfg.clockOffMs) {
-      lines.push({
-        ...at, kind: 'clock-off', since: synced ?? seen ?? now,
-        subject: `${name}'s clock is ${Math.round(Math.abs(off) / 1000)} s ${off > 0 ? 'behind' : 'ahead of'} the Hub`,
-        todo: 'Set the counter\'s clock to update automatically (Windows: Settings, Time, Sync now); receipts and reports show its times.',
-      });
-    }
-  }
-
-  const nw = new Where(scope, 'c.branch', branchFilter);
-  nw.and('d.acked_at is null').and(`d.created_at < ${nw.p(now - cfg.undeliveredMs)}`).and('c.revoked_at is null');
-  const undelivered = await q.query<Row>(
-    `select d.notification_id, d.counter_id, c.name, c.branch, min(d.created_at) as since, n.order_no, n.kind
-       from deliveries d join counters c on c.id = d.counter_id join notifications n on n.id = d.notification_id ${nw.sql()}
-      group by d.notification_id, d.counter_id, c.name, c.branch, n.order_no, n.kind order by since limit ${nw.p(LINE_LIMIT)}`,
-    nw.params,
-  );
-  for (const r of undelivered) {
-    const since = num(r.since);
-    lines.push({
-      ...base, kind: 'notification-undelivered', branch: String(r.branch), counterId: String(r.counter_id), counterName: String(r.name), notificationId: String(r.notification_id), since,
-      subject: `A ${r.kind === 'bills' ? 'top-up' : 'payment'} notification${r.order_no ? ` for order ${String(r.order_no)}` : ''} has not reached ${String(r.name)} for ${ago(now, since)}`,
-      todo: 'Bring the counter online; it is delivered when the counter reconnects. If the counter was replaced, replay the notification to the new one.',
-    });
-  }
-
-  const sw = new Where(scope, 's.branch', branchFilter);
-  sw.and('s.closed_at is null').and('not s.practice');
-  const shifts = await q.query<Row>(`select s.*, c.name from dash_shifts s join counters c on c.id = s.counter_id ${sw.sql()} order by s.opened_at limit ${sw.p(LINE_LIMIT * 5)}`, sw.params);
-  for (const s of shifts) {
-    const openedAt = num(s.opened_at);
-    const due = closingInstant(openedAt, cfg.closingTime);
-    if (now <= due) continue;
-    lines.push({
-      ...base, kind: 'shift-open-late', branch: String(s.branch), counterId: String(s.counter_id), counterName: String(s.name), shiftId: String(s.shift_id), since: due,
-      subject: `${String(s.cashier)}'s shift on ${String(s.name)} is still open, ${ago(now, due)} after closing time (${cfg.closingTime})`,
-      todo: 'Ask the cashier to count the drawer and close the shift on the counter; the Z report is printed when it closes.',
-    });
-  }
-  return { at: now, lines, closingTime: cfg.closingTime };
 }
 
 // ---- Shifts ---------------------------------------------------------------------------------------

@@ -7,19 +7,52 @@ import { num } from '../db/adapter';
 import { fail } from '../errors';
 import { projectEvents } from './projections';
 
-const orderKeysOf = (e: SyncEvent): string[] => {
-  if (e.kind === 'order.created' || e.kind === 'order.status' || e.kind === 'topup.status') return [e.payload.reference, e.payload.orderNo ?? ''].filter(Boolean);
+/**
+ * Ownership of an order (where its notifications go) is the counter that created it: its
+ * order.created or topup.submitted names the reference (and a provider order number already known).
+ * A later status may add the provider order number only for a reference this counter owns; a key
+ * another counter owns is never taken over (the claim is refused and logged).
+ */
+const createdKeysOf = (e: SyncEvent): string[] => {
+  if (e.kind === 'order.created') return [e.payload.reference, e.payload.orderNo ?? ''].filter(Boolean);
   if (e.kind === 'topup.submitted') return [e.payload.reference];
   return [];
 };
+const learntKeysOf = (e: SyncEvent): { reference: string; key: string }[] =>
+  (e.kind === 'order.status' || e.kind === 'topup.status') && e.payload.orderNo ? [{ reference: e.payload.reference, key: e.payload.orderNo }] : [];
 
-export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncEvent[], now: number): Promise<{ lastSeq: number; stored: number }> {
+export interface SyncResult {
+  lastSeq: number;
+  stored: number;
+  /** Order keys this batch claimed that another counter owns (refused; the route logs them). */
+  refusedClaims: string[];
+}
+
+/** How far ahead of the Hub's clock a counter's event may be (a counter's clock a little fast). */
+export const MAX_AHEAD_MS = 86_400_000;
+/** The earliest time an event may carry: before it, the counter's clock was wrong. */
+export const EARLIEST_EVENT_MS = Date.UTC(2020, 0, 1);
+
+/** Every time an event carries, within [2020, the Hub's clock + a day]: a time past it would break every screen that shows it. */
+function checkTimes(events: SyncEvent[], now: number): void {
+  for (const e of events) {
+    const times = [e.at, ...(e.kind === 'zreport' ? [e.payload.from, e.payload.to] : [])];
+    const bad = times.find((t) => t < EARLIEST_EVENT_MS || t > now + MAX_AHEAD_MS);
+    if (bad !== undefined) {
+      throw fail('HUB_BAD_REQUEST', 400, `Event number ${e.seq} carries a time (${bad}) before 2020 or more than a day ahead of the Hub's clock: check the counter's clock.`, { seq: e.seq, at: bad });
+    }
+  }
+}
+
+export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncEvent[], now: number): Promise<SyncResult> {
   const sorted = [...events].sort((a, b) => a.seq - b.seq);
+  checkTimes(sorted, now);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.seq !== sorted[i - 1]!.seq + 1) {
       throw fail('HUB_BAD_REQUEST', 400, 'The events of one batch must have consecutive sequence numbers.', { after: sorted[i - 1]!.seq, got: sorted[i]!.seq });
     }
   }
+  let refusedClaims: string[] = [];
   return db.tx(async (q) => {
     const c = await q.query<{ last_seq: unknown; branch: string }>('select last_seq, branch from counters where id = $1 for update', [counterId]);
     const last = num(c[0]!.last_seq);
@@ -47,18 +80,34 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
          select $1, t.seq, t.kind, t.at, t.payload, $6 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::jsonb[]) as t(seq, kind, at, payload)`,
         [counterId, fresh.map((e) => e.seq), fresh.map((e) => e.kind), fresh.map((e) => e.at), fresh.map((e) => JSON.stringify(e.payload)), now],
       );
-      const keys = [...new Set(fresh.flatMap(orderKeysOf))];
-      if (keys.length) {
+      const created = [...new Set(fresh.flatMap(createdKeysOf))];
+      if (created.length) {
         await q.query(
           'insert into order_owners (order_key, counter_id, registered_at) select k, $1, $2 from unnest($3::text[]) as k on conflict (order_key) do nothing',
-          [counterId, now, keys],
+          [counterId, now, created],
         );
+      }
+      // After the created keys: a status in the same batch as its order.created finds the reference owned.
+      const learnt = fresh.flatMap(learntKeysOf);
+      if (learnt.length) {
+        await q.query(
+          `insert into order_owners (order_key, counter_id, registered_at)
+           select distinct t.key, $1::text, $2::bigint from unnest($3::text[], $4::text[]) as t(reference, key)
+            where exists (select 1 from order_owners o where o.order_key = t.reference and o.counter_id = $1)
+           on conflict (order_key) do nothing`,
+          [counterId, now, learnt.map((x) => x.reference), learnt.map((x) => x.key)],
+        );
+      }
+      const claimed = [...new Set([...created, ...learnt.map((x) => x.key)])];
+      if (claimed.length) {
+        const others = await q.query<{ order_key: string }>('select order_key from order_owners where order_key = any($1::text[]) and counter_id <> $2', [claimed, counterId]);
+        refusedClaims = others.map((r) => r.order_key);
       }
       await q.query('update counters set last_seq = $2 where id = $1', [counterId, fresh[fresh.length - 1]!.seq]);
       // The dashboard's query tables move with the journal: same transaction, only new events.
       await projectEvents(q, counterId, c[0]!.branch, fresh, now);
     }
-    return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length };
+    return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length, refusedClaims };
   });
 }
 

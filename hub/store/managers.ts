@@ -27,14 +27,47 @@ export async function hashPassword(password: string, p: { N: number; r: number; 
 /** Counts every hash computed by verifyPassword in this process (the throttling test reads it). */
 export const passwordChecks = { count: 0 };
 
+/**
+ * A 32 MiB scrypt hash costs tens of ms of a core: this process checks at most `max` at once and
+ * lets at most `queue` wait; past that a login is answered 429 at once, whatever the name (known or
+ * not, the same gate and the same cost), so a flood of logins cannot take the Hub's cores.
+ */
+export class PasswordGate {
+  private running = 0;
+  private waiting: (() => void)[] = [];
+  /** The most hashes ever running at once (tests read it). */
+  peak = 0;
+  constructor(readonly max = 1, readonly queue = 8) {}
+
+  async run<T>(f: () => Promise<T>): Promise<T> {
+    if (this.running >= this.max) {
+      if (this.waiting.length >= this.queue) throw fail('HUB_RATE_LIMITED', 429, 'The Hub is checking many logins at once: try again in a few seconds.', { retryAfterMs: 2000 });
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running++;
+    }
+    this.peak = Math.max(this.peak, this.running);
+    try {
+      return await f();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+export const passwordGate = new PasswordGate();
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [alg, n, r, p, salt, hash] = stored.split('$');
   if (alg !== 'scrypt' || !salt || !hash) return false;
   const N = Number(n);
   const R = Number(r);
   const want = Buffer.from(hash, 'base64url');
-  passwordChecks.count++;
-  const got = await scrypt(password, Buffer.from(salt, 'base64url'), want.length, { N, r: R, p: Number(p), maxmem: maxmem(N, R) });
+  const got = await passwordGate.run(() => {
+    passwordChecks.count++;
+    return scrypt(password, Buffer.from(salt, 'base64url'), want.length, { N, r: R, p: Number(p), maxmem: maxmem(N, R) });
+  });
   return got.length === want.length && timingSafeEqual(got, want);
 }
 
@@ -127,11 +160,28 @@ const WAIT_SQL = `(case when failures + 1 < $3 then 0 else least($5::bigint, ($4
  * forgiven when right); an attempt while the account waits, or while another check of it is running,
  * is counted and refused without checking: so 20 parallel wrong attempts count 20 and check one.
  */
+/**
+ * Unknown names are throttled like known ones (per instance), so the answers — 401, then 429 with
+ * a growing wait — never tell a real name from an unknown one.
+ */
+const unknownNames = new Map<string, { failures: number; lockedUntil: number }>();
+
+function throttleUnknown(key: string, now: number, p: ThrottlePolicy): void {
+  if (unknownNames.size > 10_000) unknownNames.clear();
+  const u = unknownNames.get(key) ?? { failures: 0, lockedUntil: 0 };
+  unknownNames.set(key, u);
+  const waiting = u.lockedUntil > now;
+  u.failures++;
+  u.lockedUntil = Math.max(u.lockedUntil, now + waitAfter(u.failures, p));
+  if (waiting) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', { retryAfterMs: Math.max(1000, u.lockedUntil - now) });
+}
+
 export async function checkLogin(db: HubDb, name: string, password: string, now: number, p: ThrottlePolicy = DEFAULT_THROTTLE): Promise<ManagerView> {
   const found = await db.query<ManagerRow>('select * from managers where name_key = $1', [nameKey(name)]);
   const m = found[0];
   const wrong = () => fail('HUB_LOGIN_FAILED', 401, 'Wrong manager name or password.');
   if (!m) {
+    throttleUnknown(nameKey(name), now, p);
     await verifyPassword(password, await dummy());
     throw wrong();
   }

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import type { OrderState } from '../../shared/orders';
 import { ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS } from '../../shared/hub-dashboard-contract';
 import { addDays, lagosDate, lagosDayStart } from '../../shared/time';
 import { formatNaira } from '../../shared/money';
@@ -51,7 +52,7 @@ function orderEvents(j: CounterJournal, o: Seeded) {
     j.ev('order.created', o.at, { reference: o.ref, amountKobo: o.kobo, sn: 'SN-1', cashier: o.cashier, profile: o.practice ? 'demo' : 'production', ...(o.film ? { sale: sale(o.film, o.seats ?? 'A1') } : {}) }),
     j.ev('order.status', o.at + 2000, { reference: o.ref, status: 'waiting', ...(o.orderNo ? { orderNo: o.orderNo } : {}) }),
   ];
-  if (o.state !== 'waiting') ev.push(j.ev('order.status', o.at + 40_000, { reference: o.ref, status: o.state, ...(o.payNo ? { payNo: o.payNo } : {}) }));
+  if (o.state !== 'waiting') ev.push(j.ev('order.status', o.at + 40_000, { reference: o.ref, status: o.state as OrderState, ...(o.payNo ? { payNo: o.payNo } : {}) }));
   return ev;
 }
 
@@ -339,10 +340,15 @@ test('Orders: every filter, 50 to a page, an order\'s history, the CSV of a date
     }
     await page.getByRole('button', { name: 'Search', exact: true }).click();
   };
-  await search({ 'Order number': '1003' });
+  await search({ 'Sale, provider order or payment number': '1003' });
   await expect.poll(refs).toEqual(['C1-3']);
-  await search({ 'Payment number': 'PAY-C1-5' });
+  await search({ 'Sale, provider order or payment number': 'PAY-C1-5' });
   await expect.poll(refs).toEqual(['C1-5']);
+  // The sale number from a receipt, as a manager types it.
+  await search({ 'Sale, provider order or payment number': 'c1-4' });
+  await expect.poll(refs).toEqual(['C1-4']);
+  await search({ 'Sale, provider order or payment number': 'C1-4' });
+  await expect.poll(refs).toEqual(['C1-4']);
   await search({ Film: 'lekki' });
   await expect.poll(refs).toEqual(['C3-0', 'C3-1', 'C3-2', 'C3-3', 'C3-4']);
   await search({ Seat: 'g2' });
@@ -353,7 +359,7 @@ test('Orders: every filter, 50 to a page, an order\'s history, the CSV of a date
   await expect.poll(refs).toEqual(['C2-CANCEL']);
   await search({ Counter: counterIds['Counter 3']!, State: 'waiting' });
   await expect.poll(refs).toEqual(['C3-OPEN']);
-  await search({ 'Counter reference': 'C1-DEMO', 'Demo and Sandbox sales': 'include' });
+  await search({ 'Sale, provider order or payment number': 'C1-DEMO', 'Demo and Sandbox sales': 'include' });
   await expect.poll(refs).toEqual(['C1-DEMO']);
   await expect(table.locator('tbody tr')).toContainText('Practice');
   await search({ 'Amount (₦)': 'lots' });
@@ -385,8 +391,8 @@ test('Orders: every filter, 50 to a page, an order\'s history, the CSV of a date
   expect(lines.slice(1).map((l) => l.split(',')[4])).toEqual(real.map((o) => o.ref));
 
   // One order's history as the counter recorded it.
-  await search({ 'Order number': '240001001' });
-  await table.getByRole('link', { name: 'History of order 240001001' }).click();
+  await search({ 'Sale, provider order or payment number': '240001001' });
+  await table.getByRole('link', { name: 'History of sale C1-1' }).click();
   await expect(page).toHaveURL(/\/dashboard\/orders\/\d+$/);
   await expect(page.getByTestId('order-facts')).toContainText('PAY-C1-1');
   const history = page.getByTestId('order-history').locator('tbody tr');

@@ -1,7 +1,7 @@
 // The Hub's command line: every option in --help, the plain-HTTP public bind refused, merchant keys
 // read from a file or the environment (never a private key), clear errors for wrong values.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,12 +48,26 @@ describe('hub command line', () => {
     expect(err(['--merchant-config', join(dir, 'broken.json')])).toContain('is not valid JSON');
   });
 
+  it('reads providerPublicKeyFile relative to the merchant file\'s own folder, not the current one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hub-cfg-rel-'));
+    mkdirSync(join(dir, 'keys'));
+    writeFileSync(join(dir, 'keys', 'provider.pem'), pub);
+    writeFileSync(join(dir, 'merchant.json'), JSON.stringify({ clientAuthKey: 'cak-rel', providerPublicKeyFile: 'keys/provider.pem' }));
+    // The test runs from the repository root: keys/provider.pem does not exist there.
+    expect(parseHubArgs(['--merchant-config', join(dir, 'merchant.json')], {}).merchant?.clientAuthKey).toBe('cak-rel');
+  });
+
   it('says what is wrong with a value', () => {
     expect(err(['--port', 'eighty'])).toContain('--port must be a whole number');
     expect(err(['--log-level', 'loud'])).toContain('--log-level loud');
     expect(err(['frobnicate'])).toContain('unknown command');
     expect(err(['revoke-counter'])).toContain('needs the counter id');
     expect(err([], { HUB_ADMIN_TOKEN: 'short' })).toContain('at least 24');
+    expect(err([], { HUB_ADMIN_TOKEN: 'abc+def/ghi=jkl0123456789012' })).toContain('only letters, digits, - and _');
+    expect(parseHubArgs(['--trust-proxy', '127.0.0.1, 10.0.0.0/8,::1'], {}).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+    expect(parseHubArgs([], {}).trustProxy).toEqual([]);
+    expect(err(['--trust-proxy', 'proxy.example'])).toContain('--trust-proxy takes addresses or CIDRs');
+    expect(err(['--trust-proxy', '10.0.0.0/33'])).toContain('--trust-proxy takes addresses or CIDRs');
     expect(parseHubArgs(['--database-url', 'postgres://h/db', '--retention-days', '30'], {})).toMatchObject({ databaseUrl: 'postgres://h/db', retentionDays: 30 });
   });
 });

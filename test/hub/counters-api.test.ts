@@ -74,7 +74,7 @@ describe('per-counter state', () => {
     expect(me).toMatchObject({ name: 'Counter S', branch: 'BR-S', appVersion: '0.2.0', profile: 'demo', queueLength: 7, openPayments: 2, connected: false });
     expect(me.clockOffsetMs as number).toBeGreaterThanOrEqual(30_000);
     expect(me.lastSeenAt as number).toBeGreaterThan(Date.now() - 60_000);
-    const metrics = await (await fetch(`${hub.url}/metrics`)).text();
+    const metrics = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
     expect(metrics).toContain(`hub_sync_backlog_events{counter="${c.counterId}"} 7`);
   });
 
@@ -98,7 +98,9 @@ describe('limits and operations', () => {
       for (let i = 0; i < 15; i++) codes.push((await get(`${small.url}/api/v1/me`, bearer(c.credential))).json.code);
       expect(codes.slice(0, 10).every((x) => x === undefined)).toBe(true);
       expect(codes).toContain('HUB_RATE_LIMITED');
-      const big = await post(`${small.url}/api/v1/relay/ack`, { eventIds: Array.from({ length: 1000 }, () => '1'.repeat(18)) }, bearer(c.credential));
+      // Authentication and the counter's own limit come before its body is read: another counter's big body is 413.
+      const other = await enroll(small, 'Other', 'BR-F');
+      const big = await post(`${small.url}/api/v1/relay/ack`, { eventIds: Array.from({ length: 1000 }, () => '1'.repeat(18)) }, bearer(other.credential));
       expect(big).toMatchObject({ status: 413, json: { code: 'HUB_TOO_LARGE' } });
     } finally {
       await small.stop();
@@ -108,7 +110,7 @@ describe('limits and operations', () => {
   it('answers healthz, readyz and metrics', async () => {
     expect((await get(`${hub.url}/healthz`)).json).toEqual({ ok: true });
     expect((await get(`${hub.url}/readyz`)).json).toEqual({ ok: true, database: 'pglite' });
-    const m = await (await fetch(`${hub.url}/metrics`)).text();
+    const m = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
     for (const name of ['hub_notifications_received_total', 'hub_notifications_relayed_total', 'hub_relay_lag_seconds', 'hub_counters_connected', 'hub_sync_backlog_events', 'hub_db_pool_connections']) {
       expect(m).toContain(name);
     }

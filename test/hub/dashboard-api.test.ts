@@ -3,6 +3,7 @@
 // their CSV, order search, history and CSV export, counters. Then the same calls by the other
 // branch's manager with the first branch's ids: nothing of it is ever answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderState } from '../../shared/orders';
 import { createManager } from '../../hub/store/managers';
 import { ORDERS_CSV_COLUMNS, SHIFTS_CSV_COLUMNS, type OrderRow, type OrdersPage, type TodayView } from '../../shared/hub-dashboard-contract';
 import { addDays, lagosDate, lagosDayStart } from '../../shared/time';
@@ -29,7 +30,7 @@ describe('dashboard API', () => {
   const order = (j: CounterJournal, ref: string, at: number, amountKobo: number, o: { cashier: string; film?: string; seats?: string; profile?: string; orderNo?: string }) =>
     j.ev('order.created', at, { reference: ref, amountKobo, sn: 'SN', cashier: o.cashier, profile: o.profile ?? 'production', ...(o.orderNo ? { orderNo: o.orderNo } : {}), ...(o.film ? { sale: sale(o.film, o.seats ?? 'A1') } : {}) });
   const status = (j: CounterJournal, ref: string, at: number, s: string, extra: { orderNo?: string; payNo?: string } = {}) =>
-    j.ev('order.status', at, { reference: ref, status: s, ...extra });
+    j.ev('order.status', at, { reference: ref, status: s as OrderState, ...extra });
 
   beforeAll(async () => {
     hub = await startTestHub({ dashboard: { attention: { closingTime: '23:30' } } });
@@ -135,6 +136,15 @@ describe('dashboard API', () => {
     expect(await refs(HO, 'practice=only')).toEqual(['R-A1-4']);
     expect(await refs(M1, 'film=dune')).toEqual(['R-A1-1']);
     expect((await HO.get('/orders?orderNo=12')).status).toBe(400);
+    // One box, three numbers: the sale number from a receipt (any case), the provider order number
+    // or its last digits, the payment number; a branch manager's box stays in their branch.
+    expect(await refs(HO, 'number=R-A1-2')).toEqual(['R-A1-2']);
+    expect(await refs(HO, 'number=r-a1-2')).toEqual(['R-A1-2']);
+    expect(await refs(HO, 'number=240001111')).toEqual(['R-A1-1']);
+    expect(await refs(HO, 'number=1111')).toEqual(['R-A1-1']);
+    expect(await refs(HO, 'number=PAY-1')).toEqual(['R-A1-1']);
+    expect(await refs(HO, 'number=no-such-number')).toEqual([]);
+    expect(await refs(M2, 'number=R-A1-2')).toEqual([]);
 
     const seen: OrderRow[] = [];
     let cursor: string | null = null;
@@ -209,7 +219,7 @@ describe('dashboard API', () => {
       ]));
       expect(kinds).not.toContain('shift-open-late:A1');
       expect(lines.find((l) => l.kind === 'payment-open')!.orderId).toBe(ids['R-A1-3']);
-      expect(lines.find((l) => l.kind === 'payment-open')!.subject).toContain('order 240003333');
+      expect(lines.find((l) => l.kind === 'payment-open')!.subject).toContain('sale R-A1-3, provider order 240003333');
       for (const l of lines) expect(l.todo.length).toBeGreaterThan(20);
       const mine = (await M2.get('/attention')).json.lines as { branch: string; kind: string }[];
       expect(mine.map((l) => l.kind).sort()).toEqual(['clock-off']);

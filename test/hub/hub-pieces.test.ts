@@ -1,11 +1,11 @@
 // Small pieces of the Hub: token buckets (a burst, then one request per refill interval; a clock stepped back does
 // not lock a counter out) and the relay NOTIFY payload cap.
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../hub/http/rate-limit';
+import { KeyedTokenBuckets } from '../../shared/token-bucket';
 
 describe('rate limiter', () => {
   it('allows a burst, then refills at the configured rate, per key', () => {
-    const r = new RateLimiter({ perMinute: 60, burst: 3 });
+    const r = new KeyedTokenBuckets({ perMinute: 60, burst: 3 });
     const t = 1_000_000;
     expect([r.take('a', t), r.take('a', t), r.take('a', t)]).toEqual([0, 0, 0]);
     expect(r.take('a', t)).toBe(1000); // one token a second
@@ -14,7 +14,7 @@ describe('rate limiter', () => {
   });
 
   it('a clock stepped back does not drain the bucket', () => {
-    const r = new RateLimiter({ perMinute: 60, burst: 2 });
+    const r = new KeyedTokenBuckets({ perMinute: 60, burst: 2 });
     expect(r.take('a', 10_000_000)).toBe(0);
     expect(r.take('a', 10_000_000 - 3_600_000)).toBe(0);
     expect(r.take('a', 10_000_000 + 1000)).toBe(0);

@@ -27,7 +27,7 @@ async function killMidSync(args: string[], openAfter: () => Promise<HubDb>): Pro
   const c = await enroll(hub, 'Syncer', 'BR-K');
   const total = 3000;
   const events: SyncEvent[] = Array.from({ length: total }, (_, i) => ({
-    seq: i + 1, kind: 'order.status', at: 1_700_000_000_000 + i, payload: { reference: `R${i + 1}`, status: i % 3 ? 'PAID' : 'WAITING' },
+    seq: i + 1, kind: 'order.status', at: 1_700_000_000_000 + i, payload: { reference: `R${i + 1}`, status: i % 3 ? 'paid' : 'waiting' },
   }));
   const status = () => ({ appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 });
   const killAt = [800, 1900];

@@ -4,6 +4,7 @@
 // (paid and open sales hold a seat, failed, cancelled and expired ones free it; practice apart; the
 // other branch never counts); a day's shows with their fill.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderState } from '../../shared/orders';
 import { createManager } from '../../hub/store/managers';
 import { lagosDate, lagosDayStart } from '../../shared/time';
 import type { DashProgrammeView, HubProgramme, ImportProgrammeResult, SeatCheckResponse, ShowsView } from '../../shared/hub-programme-contract';
@@ -143,7 +144,7 @@ describe('the programme on the Hub', () => {
   it('the seat check: paid and open sales of the show on any counter of the branch hold a seat; failed, cancelled, expired free it; practice and the other branch apart', async () => {
     const created = (j: CounterJournal, ref: string, at: number, seats: string, o: { profile?: string; film?: string } = {}) =>
       j.ev('order.created', at, { reference: ref, amountKobo: 470_000, sn: 'SN', cashier: 'Ada', profile: o.profile ?? 'production', sale: sale(seats, o.film) });
-    const st = (j: CounterJournal, ref: string, at: number, status: string) => j.ev('order.status', at, { reference: ref, status });
+    const st = (j: CounterJournal, ref: string, at: number, status: string) => j.ev('order.status', at, { reference: ref, status: status as OrderState });
     await a1.sync([
       created(a1, 'R1', T0, 'F7'), st(a1, 'R1', T0 + 1, 'waiting'), st(a1, 'R1', T0 + 2, 'paid'),
       created(a1, 'R2', T0 + 10, 'F9,F10'), st(a1, 'R2', T0 + 11, 'failed'),

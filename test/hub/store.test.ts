@@ -54,9 +54,9 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
     it('sync is idempotent, refuses gaps with the expected seq, and refuses a different event under a held seq', async () => {
       const { code } = await issueEnrollCode(db, Date.now(), 10);
       const c = await enrollCounter(db, { code, counterName: 'S', branch: 'B1', appVersion: '1' }, Date.now());
-      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 3 });
-      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 0 });
-      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({ lastSeq: 4, stored: 1 });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 3, refusedClaims: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 0, refusedClaims: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({ lastSeq: 4, stored: 1, refusedClaims: [] });
       const gap = await storeSyncBatch(db, c.counterId, [ev(6)], Date.now()).catch((e: HubFailure) => e);
       expect(gap).toBeInstanceOf(HubFailure);
       expect((gap as HubFailure).code).toBe('HUB_SYNC_GAP');

@@ -18,12 +18,12 @@ const noOpenssl = (() => {
 })();
 if (noOpenssl) console.log(`TLS test skipped: ${noOpenssl}`);
 
-function httpsJson(url: string, ca: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+function httpsJson(url: string, ca: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown>; hsts: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown>, hsts: res.headers['strict-transport-security'] as string | undefined }));
     });
     req.on('error', reject);
     req.end(JSON.stringify(body));
@@ -54,6 +54,9 @@ describe.skipIf(!!noOpenssl)('Hub over HTTPS', () => {
     const r = await httpsJson(`${hub.url}/api/v1/enroll`, cert, { code: code.json.code, counterName: 'TLS', branch: 'B', appVersion: '1' });
     expect(r.status).toBe(200);
     expect(r.json.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Under TLS every answer tells browsers to keep to HTTPS (issue 21, Info).
+    expect(r.hsts).toBe('max-age=31536000');
+    expect(code.hsts).toBe('max-age=31536000');
     await expect(issueCode(hub)).rejects.toThrow(); // a client that does not trust the certificate is refused
   });
 });

@@ -47,7 +47,7 @@ describe('provider POS webhook checks', () => {
     expect(big.status).toBe(413);
     expect(((await big.json()) as { code: string }).code).toBe('41300');
     expect(await pendingRows()).toBe(before);
-    const metrics = await (await fetch(`${hub.url}/metrics`)).text();
+    const metrics = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
     expect(metrics).toMatch(/hub_notifications_refused_total\{kind="pos",reason="40103"\} 2/);
   });
 });

@@ -19,14 +19,16 @@ const shortDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 's
 const compactNaira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', notation: 'compact', maximumFractionDigits: 1 });
 
 export const formatCount = (n: number): string => count.format(n);
+/** A time a Date can hold is formatted; anything else (a counter's wild value stored before the Hub bounded them) shows as "—", never an exception. */
+const safe = (f: Intl.DateTimeFormat) => (ms: number): string => (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? f.format(ms) : '—');
 /** HH:mm in Lagos. */
-export const lagosTime = (ms: number): string => hm.format(ms);
+export const lagosTime = safe(hm);
 /** HH:mm:ss in Lagos. */
-export const lagosTimeSeconds = (ms: number): string => hms.format(ms);
+export const lagosTimeSeconds = safe(hms);
 /** "12 May, 19:30" in Lagos. */
-export const lagosDayTime = (ms: number): string => dayTime.format(ms);
+export const lagosDayTime = safe(dayTime);
 /** "12 May, 19:30:05" in Lagos. */
-export const lagosDayTimeSeconds = (ms: number): string => dayTimeSec.format(ms);
+export const lagosDayTimeSeconds = safe(dayTimeSec);
 /** A Lagos day "2026-05-12" as "Tuesday 12 May 2026" (a calendar date: no zone can move it). */
 export const dayLong = (day: string): string => longDay.format(Date.parse(`${day}T12:00:00Z`));
 export const dayShort = (day: string): string => shortDay.format(Date.parse(`${day}T12:00:00Z`));
@@ -75,7 +77,8 @@ const SYMBOL: Record<OrderState, string> = { queued: '…', creating: '→', wai
 
 export function statePill(state: string): { tone: Tone; symbol: string; label: string } {
   const s = state as OrderState;
-  if (s in TONE) return { tone: TONE[s], symbol: SYMBOL[s], label: ORDER_STATE_LABELS[s] };
+  // Own keys only: "__proto__" or "constructor" are not states.
+  if (Object.hasOwn(TONE, s)) return { tone: TONE[s], symbol: SYMBOL[s], label: ORDER_STATE_LABELS[s] };
   return { tone: 'info', symbol: '•', label: state };
 }
 export const ORDER_STATES = Object.keys(TONE) as OrderState[];
@@ -130,7 +133,7 @@ export function changeText(now: number, before: number): string | null {
 
 // ---- Orders search: the form and the query string ---------------------------------------------------
 
-export const ORDER_FILTERS = ['orderNo', 'payNo', 'reference', 'film', 'seat', 'amount', 'cashier', 'counterId', 'from', 'to', 'state', 'practice', 'branch'] as const;
+export const ORDER_FILTERS = ['number', 'film', 'seat', 'amount', 'cashier', 'counterId', 'from', 'to', 'state', 'practice', 'branch'] as const;
 export type OrderFilterName = (typeof ORDER_FILTERS)[number];
 export type OrderFilterForm = Partial<Record<OrderFilterName, string>>;
 

@@ -15,6 +15,7 @@ import { bearer, enroll, posWebhook, post, type TestMerchant } from '../../hub/h
 import { spawnHub } from '../../hub/helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../../hub/helpers/pg-cluster';
 import { RelayClient } from '../../hub/helpers/sse-client';
+import { chainBench, type ChainFigures } from './chain-bench';
 import { dashboardBench, type DashboardFigures } from './dashboard-bench';
 import { percentile, round } from '../bench-stats';
 
@@ -36,6 +37,9 @@ interface HubFigures {
   export100kMs: number | null;
   dashboard: DashboardFigures | null;
 }
+
+/** A chain's load (chain-bench.ts): relay streams held open, relay p95 and Hub RSS with 500 open, a counter's sync under an anonymous flood. */
+type HubOutput = HubFigures & ChainFigures;
 
 interface BenchHub {
   url: string;
@@ -146,7 +150,7 @@ async function relayDetection(sandbox: Sandbox, provider: ReturnType<typeof sand
 async function main(): Promise<void> {
   const o = args(process.argv.slice(2));
   const log = (s: string) => process.stderr.write(`bench:hub  ${s}\n`);
-  const size = o.quick ? { ingest: 500, relay: 60, sync: 5000, detection: 20 } : { ingest: 3000, relay: 300, sync: 30_000, detection: 100 };
+  const size = o.quick ? { ingest: 500, relay: 60, sync: 5000, detection: 20, chainSales: 100 } : { ingest: 3000, relay: 300, sync: 30_000, detection: 100, chainSales: 400 };
   let cluster: PgCluster | null = null;
   if (!pgUnavailable) cluster = await startPgCluster({ fsync: true });
   else log(`no real PostgreSQL (${pgUnavailable}): measuring on PGlite`);
@@ -182,12 +186,14 @@ async function main(): Promise<void> {
     log(`detection with the relay: ${size.detection} sales on the sandbox terminal, sandbox -> Hub -> counter ...`);
     sandbox.setWebhookUrl(demo.merchant.headMerchantId, hub.webhookUrls.pos);
     const det = await relayDetection(sandbox, provider, demo.merchant.terminalSn, hub.url, size.detection);
+    const chain = await chainBench({ url: hub.url, merchant, posUrl: hub.webhookUrls.pos, pid: proc.child.pid! }, { counters: 500, sales: size.chainSales, log });
     let dash: DashboardFigures | null = null;
     if (o.dashboard && cluster) {
       dash = await dashboardBench(cluster.createDatabase('dashboard'), { orders: o.dashboardOrders, rounds: o.quick ? 5 : 15, log });
     } else if (o.dashboard) log('the dashboard figures need a real PostgreSQL: not measured');
     const at = dash ? `at ${dash.orders.toLocaleString('en-US')} orders` : '';
-    const f: HubFigures = {
+    const f: HubOutput = {
+      ...chain,
       database, webhookIngestPerSec: round(ingestPerSec), relayP50Ms: round(percentile(lat, 50)), relayP95Ms: round(percentile(lat, 95)), syncEventsPerSec: round(syncPerSec),
       pollQueriesPerOrderWithRelay: round(det.queries.reduce((a, b) => a + b, 0) / det.queries.length),
       detectionP95MsWithRelay: round(percentile(det.lat, 95)), detectionP50MsWithRelay: round(percentile(det.lat, 50)), detectionOrders: det.lat.length,
@@ -199,6 +205,10 @@ async function main(): Promise<void> {
       ['journal sync', `${f.syncEventsPerSec.toLocaleString('en-US')} events/s`, '>= 5,000/s', f.syncEventsPerSec >= 5000],
       ['status queries per order with relay', `${f.pollQueriesPerOrderWithRelay} (max ${Math.max(...det.queries)})`, '<= 5', f.pollQueriesPerOrderWithRelay <= 5],
       ['detection p95 with relay (tap -> Paid in journal)', `${f.detectionP95MsWithRelay} ms`, '<= 100 ms', f.detectionP95MsWithRelay <= 100],
+      ['relay streams held open at once (countersConnected)', `${f.countersConnected}`, '>= 500', f.countersConnected >= 500],
+      ['relay p95 with 500 streams open, 20 sales/s (relayP95MsAt500)', `${f.relayP95MsAt500} ms`, '<= 50 ms', f.relayP95MsAt500 <= 50],
+      ['Hub RSS with 500 streams open (hubRssMbAt500)', `${f.hubRssMbAt500} MB`, '<= 400 MB', f.hubRssMbAt500 <= 400],
+      ['counter sync p95 under an anonymous flood (anonFloodCounterP95Ms)', `${f.anonFloodCounterP95Ms} ms`, '<= 100 ms', f.anonFloodCounterP95Ms <= 100],
       dash
         ? [`dashboard p95 ${at} (Today ${dash.todayP95Ms}, attention ${dash.attentionP95Ms}, search ${dash.searchP95Ms} ms)`, `${dash.dashboardP95MsAt1M} ms`, '<= 100 ms', dash.orders >= 1_000_000 ? dash.dashboardP95MsAt1M <= 100 : null]
         : ['dashboard p95 at 1M orders', 'not measured (--dashboard)', '<= 100 ms', null],

@@ -223,7 +223,7 @@ describe('journal sync answers', () => {
   it('a different event under a number the Hub holds: the pusher stops, says why, and never sends it again', async () => {
     const { db, hub, enrollment, counter } = await setup();
     await counter.pusher.stop();
-    const foreign: SyncEvent = { seq: 1, kind: 'order.status', at: 1, payload: { reference: 'NOT-OURS', status: 'paid' } };
+    const foreign: SyncEvent = { seq: 1, kind: 'order.status', at: Date.now(), payload: { reference: 'NOT-OURS', status: 'paid' } };
     const status = { appVersion: '0.1.0', profile: 'production', sentAt: Date.now(), queueLength: 0, openPayments: 0 };
     expect((await post(`${hub.url}/api/v1/sync`, { events: [foreign], status }, bearer(enrollment.credential))).json).toEqual({ lastSeq: 1, stored: 1 });
     await counter.sellPaid();

@@ -1,7 +1,7 @@
 // The dashboard's pure helpers: naira and Lagos times, waits, the login refusal in words, the chart's
 // scale, hours and summary, and the order search form ⇄ query string.
 import { describe, expect, it } from 'vitest';
-import { agoText, changeText, chartHours, chartScale, chartSummary, clockOffsetText, dayLong, formatNaira, formOfQuery, lagosDayTime, lagosTime, lastWeekSoFar, loginRefusal, ordersQuery, statePill, waitText } from '../../../hub/dashboard/src/format';
+import { agoText, changeText, chartHours, chartScale, chartSummary, clockOffsetText, dayLong, formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTime, lagosTimeSeconds, lastWeekSoFar, loginRefusal, ordersQuery, statePill, waitText } from '../../../hub/dashboard/src/format';
 import { parseNaira } from '../../../shared/money';
 
 const hours = (f: (h: number) => [number, number]) => Array.from({ length: 24 }, (_, hour) => ({ hour, paidKobo: f(hour)[0], paidCount: f(hour)[0] ? 1 : 0, lastWeekPaidKobo: f(hour)[1], lastWeekPaidCount: f(hour)[1] ? 1 : 0 }));
@@ -66,11 +66,19 @@ describe('dashboard format', () => {
   });
 
   it('order search: the form to the query (amount in naira to kobo, empties dropped) and back', () => {
-    const { query, problem } = ordersQuery({ orderNo: ' 1003 ', film: '', amount: '1,500.50', practice: 'exclude', state: 'paid', from: '2026-05-01' }, parseNaira);
+    const { query, problem } = ordersQuery({ number: ' 1003 ', film: '', amount: '1,500.50', practice: 'exclude', state: 'paid', from: '2026-05-01' }, parseNaira);
     expect(problem).toBeNull();
-    expect(query.toString()).toBe('orderNo=1003&amountKobo=150050&from=2026-05-01&state=paid');
-    expect(formOfQuery(query)).toEqual({ orderNo: '1003', amount: '1500.50', from: '2026-05-01', state: 'paid' });
+    expect(query.toString()).toBe('number=1003&amountKobo=150050&from=2026-05-01&state=paid');
+    expect(formOfQuery(query)).toEqual({ number: '1003', amount: '1500.50', from: '2026-05-01', state: 'paid' });
     expect(formOfQuery(new URLSearchParams('amountKobo=150000'))).toEqual({ amount: '1500' });
     expect(ordersQuery({ amount: 'lots' }, parseNaira).problem).toBe('"lots" is not an amount in naira (for example 1500 or 1,500.50).');
+  });
+
+  it('a wild value from a counter shows as itself or "—", never an exception (issue 21)', () => {
+    expect(statePill('__proto__')).toEqual({ tone: 'info', symbol: '•', label: '__proto__' });
+    expect(statePill('constructor').label).toBe('constructor');
+    expect(lagosDayTime(8.7e15)).toBe('—');
+    expect(lagosTimeSeconds(Number.NaN)).toBe('—');
+    expect(lagosDayTimeSeconds(8.64e15)).not.toBe('—');
   });
 });

@@ -11,9 +11,7 @@ import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
 const TEXT_FIELDS: { k: keyof OrderFilterForm; label: string; hint?: string; inputMode?: 'numeric' | 'decimal' }[] = [
-  { k: 'orderNo', label: 'Order number', hint: 'or last digits' },
-  { k: 'payNo', label: 'Payment number' },
-  { k: 'reference', label: 'Counter reference' },
+  { k: 'number', label: 'Sale, provider order or payment number', hint: 'COU1-…, or the provider number\'s last digits' },
   { k: 'film', label: 'Film', hint: 'part of the name' },
   { k: 'seat', label: 'Seat', hint: 'one seat, e.g. F7' },
   { k: 'amount', label: 'Amount (₦)', inputMode: 'decimal' },
@@ -105,13 +103,14 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
         <div className="table-wrap">
           <table className="orders" data-testid="orders-table">
             <thead>
-              <tr><th scope="col">Created</th><th scope="col">Order</th><th scope="col">Counter</th><th scope="col">Cashier</th><th scope="col">Film · seats</th><th scope="col" className="num">Amount</th><th scope="col">State</th></tr>
+              <tr><th scope="col">Created</th><th scope="col">Sale number</th><th scope="col">Provider order number</th><th scope="col">Counter</th><th scope="col">Cashier</th><th scope="col">Film · seats</th><th scope="col" className="num">Amount</th><th scope="col">State</th></tr>
             </thead>
             <tbody>
               {page.orders.map((o: OrderRow) => (
                 <tr key={o.id} data-reference={o.reference}>
                   <td>{lagosDayTime(o.createdAt)}</td>
-                  <td><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of order ${o.orderNo ?? o.reference}`}>{o.orderNo ?? o.reference}</Link></td>
+                  <td><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
+                  <td>{o.orderNo ?? '—'}</td>
                   <td>{o.counterName}{headOffice ? <span className="hint"> · {o.branch}</span> : null}</td>
                   <td>{o.cashier ?? '—'}</td>
                   <td>{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
@@ -160,7 +159,7 @@ function OrderHistory({ id }: { id: string }) {
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle aside={<Link to="/dashboard/orders" className="button">‹ Back to the search</Link>}>
-        <span id="screen-title">Order {d ? d.order.orderNo ?? d.order.reference : ''}</span>
+        <span id="screen-title">Sale {d ? d.order.reference : ''}</span>
       </ScreenTitle>
       {r.error ? <Banner tone="bad" testId="order-error">{r.error}</Banner> : null}
       {!d ? (r.error ? null : <Loading what="the order" />) : (
@@ -192,7 +191,7 @@ function OrderHistory({ id }: { id: string }) {
                       <td>{lagosDayTimeSeconds(h.at)}</td>
                       <td>{h.kind === 'order.created' ? 'Sale started' : h.kind === 'order.status' ? 'State changed' : h.kind}{h.note ? ` — ${h.note}` : ''}</td>
                       <td>{h.status ? <StatePill state={h.status} /> : '—'}</td>
-                      <td>{[h.orderNo && `order ${h.orderNo}`, h.payNo && `payment ${h.payNo}`].filter(Boolean).join(', ') || '—'}</td>
+                      <td>{[h.orderNo && `provider order ${h.orderNo}`, h.payNo && `payment ${h.payNo}`].filter(Boolean).join(', ') || '—'}</td>
                       <td>{lagosTimeSeconds(h.receivedAt)}</td>
                     </tr>
                   ))}

@@ -1,6 +1,6 @@
 // The token bucket: the global cap on checks per second, whatever the number of orders.
 import { describe, expect, it } from 'vitest';
-import { TokenBucket } from '../../../core/lib/token-bucket';
+import { TokenBucket } from '../../../shared/token-bucket';
 
 describe('token bucket', () => {
   it('caps checks per second across all orders', () => {

@@ -1,0 +1,169 @@
+// Who may call what: one onRequest hook per audience (anonymous, counter, manager, admin), and the
+// zod validator compiler through which routes declare their schemas.
+//
+// Limits: an anonymous request (and one whose credential fails) spends its address's bucket; an
+// authenticated one spends only its credential's (counter), its manager's or the admin's bucket. So
+// a client flooding without a credential — behind a proxy every client may share one address —
+// cannot starve a real counter's sync or a logged-in manager (issue 21, High).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { z } from 'zod';
+import { brokenText } from '../../shared/hub-contract';
+import { CSRF_HEADER, DASHBOARD_PREFIX as D, SESSION_COOKIE } from '../../shared/hub-dashboard-contract';
+import type { HubContext } from '../context';
+import { fail, HubFailure } from '../errors';
+import { authenticateCounter, type CounterRow } from '../store/counters';
+import { readSession, type Session } from '../store/managers';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the counter audience's hook. */
+    counter: CounterRow | null;
+    /** Set by the manager audience's hook. */
+    session: Session | null;
+  }
+}
+
+/** Spends one token of the address's anonymous bucket, or answers 429. */
+export function limitAnonymous(ctx: HubContext, req: FastifyRequest): void {
+  const wait = ctx.perAddress.take(`ip:${req.ip}`, ctx.now());
+  if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many requests without a valid credential from this address; slow down.', { retryAfterMs: wait });
+}
+
+/** A failed credential costs the address like an anonymous request, then fails as it would. */
+async function orAnonymous<T>(ctx: HubContext, req: FastifyRequest, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof HubFailure && (e.status === 401 || e.status === 403)) limitAnonymous(ctx, req);
+    throw e;
+  }
+}
+
+const bearerOf = (req: FastifyRequest): string | null => {
+  const h = req.headers.authorization;
+  const m = typeof h === 'string' ? /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(h.trim()) : null;
+  return m ? m[1]! : null;
+};
+
+export const anonymousAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => limitAnonymous(ctx, req);
+
+/** Counters: the bearer credential, then the credential's own bucket. */
+export const counterAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
+  const counter = await orAnonymous(ctx, req, async () => {
+    const token = bearerOf(req);
+    if (!token) throw fail('HUB_UNAUTHENTICATED', 401, 'This call needs the counter\'s Hub credential (Authorization: Bearer ...). Enroll the counter first.');
+    return authenticateCounter(ctx.db, token);
+  });
+  const wait = ctx.perCredential.take(`ctr:${counter.id}`, ctx.now());
+  if (wait) throw fail('HUB_RATE_LIMITED', 429, 'This counter is sending too many requests; slow down.', { retryAfterMs: wait });
+  req.counter = counter;
+};
+
+/** The administrator: the admin token (compared by hash, in constant time), then the admin's bucket. */
+export const adminAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
+  await orAnonymous(ctx, req, async () => {
+    if (!ctx.adminToken) throw fail('HUB_ADMIN_DISABLED', 403, 'The admin API is off: start the Hub with HUB_ADMIN_TOKEN set (or --admin-token-file).');
+    const token = bearerOf(req);
+    if (!token || !sameHash(token, ctx.adminToken)) throw fail('HUB_FORBIDDEN', 403, 'The admin token is missing or wrong.');
+  });
+  const wait = ctx.perCredential.take('admin', ctx.now());
+  if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many admin requests; slow down.', { retryAfterMs: wait });
+};
+
+function sameHash(a: string, b: string): boolean {
+  const h = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(h(a), h(b));
+}
+
+export function sessionCookieOf(req: FastifyRequest): string | null {
+  const h = req.headers.cookie;
+  if (!h) return null;
+  for (const part of h.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === SESSION_COOKIE) {
+      const val = v.join('=');
+      return /^[A-Za-z0-9_-]{43}$/.test(val) ? val : null;
+    }
+  }
+  return null;
+}
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** A browser's Origin, when sent, must be this Hub's own address (the Host it was asked under). */
+export function checkOrigin(req: FastifyRequest): void {
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  let host: string | null = null;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = null;
+  }
+  if (!host || host !== req.headers.host) throw fail('HUB_CSRF', 403, 'This request came from another web site (Origin). Use the dashboard at the Hub\'s own address.');
+}
+
+/**
+ * Managers: the session cookie, then the manager's own bucket. A write (any method but GET/HEAD)
+ * also needs the session's CSRF token header and, when the browser sends one, a same-origin Origin.
+ */
+export const managerAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
+  const dc = ctx.dashboard;
+  const s = await orAnonymous(ctx, req, async () => {
+    const id = sessionCookieOf(req);
+    const found = id ? await readSession(ctx.db, id, ctx.now(), dc.session) : null;
+    if (!found) throw fail('HUB_UNAUTHENTICATED', 401, 'Log in to the dashboard (the session is missing or has expired).');
+    return found;
+  });
+  const wait = ctx.perCredential.take(`mgr:${s.manager.id}`, ctx.now());
+  if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many requests from this manager; slow down.', { retryAfterMs: wait });
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    checkOrigin(req);
+    const t = req.headers[CSRF_HEADER];
+    if (typeof t !== 'string' || !sameText(t, s.csrfToken)) throw fail('HUB_CSRF', 403, `This change needs the session's ${CSRF_HEADER} header (from the login answer or GET ${D}/session).`);
+  }
+  req.session = s;
+};
+
+/** The request's counter (a route of the counter audience). */
+export const counterOf = (req: FastifyRequest): CounterRow => req.counter ?? unreachable('counter');
+/** The request's session (a route of the manager audience). */
+export const sessionOf = (req: FastifyRequest): Session => req.session ?? unreachable('session');
+const unreachable = (what: string): never => {
+  throw fail('HUB_INTERNAL', 500, `route registered outside the ${what} audience`);
+};
+
+export function zodIssues(error: z.ZodError, part: string): HubFailure {
+  const where = (p: PropertyKey[]) => p.map(String).join('.') || part;
+  return fail('HUB_BAD_REQUEST', 400, `Some fields are wrong: ${error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ')}`, {
+    issues: error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+  });
+}
+
+/** The path of the first text in `v` holding NUL or a lone surrogate (PostgreSQL refuses both), or null. */
+function brokenTextAt(v: unknown, path: string[] = []): string[] | null {
+  if (typeof v === 'string') return brokenText(v) ? path : null;
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const at = brokenText(k) ? [...path, '(a key)'] : brokenTextAt(x, [...path, k]);
+      if (at) return at;
+    }
+  }
+  return null;
+}
+
+/** Routes declare zod schemas (`schema: { body, querystring, params }`); this checks them, and refuses broken text anywhere in them. */
+export const zodValidatorCompiler = ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => (data: unknown) => {
+  const broken = brokenTextAt(data);
+  if (broken) {
+    const where = broken.join('.') || httpPart || 'body';
+    return { error: fail('HUB_BAD_REQUEST', 400, `Some fields are wrong: ${where}: holds NUL or a broken character: send plain text`, { issues: [{ path: broken.join('.'), message: 'holds NUL or a broken character' }] }) };
+  }
+  const r = (schema as z.ZodType).safeParse(data ?? (httpPart === 'body' ? {} : data));
+  return r.success ? { value: r.data } : { error: zodIssues(r.error, httpPart === 'querystring' ? 'query' : httpPart ?? 'body') };
+};
+
+
+/** A request part already checked by the route's declared schema, typed as that schema's output. */
+export const checked = <T extends z.ZodType>(_schema: T, value: unknown): z.infer<T> => value as z.infer<T>;
