@@ -91,6 +91,8 @@ export const orderCalls = {
   'orders.history': { args: IdArgs, result: z.array(OrderEventSchema) },
   'orders.listToday': { args: Empty, result: z.array(OrderViewSchema) },
   'orders.listQueued': { args: Empty, result: z.array(OrderViewSchema) },
+  /** Every order not yet final, oldest first: what the Sell screen restores after a reload. */
+  'orders.listOpen': { args: Empty, result: z.array(OrderViewSchema) },
   'orders.retry': { args: IdArgs, result: OrderViewSchema },
   'orders.checkNow': { args: IdArgs, result: OrderViewSchema },
 } satisfies CallsSpec;

@@ -29,6 +29,9 @@ const text = (what: string, max: number) =>
 /** What the cashier is told when the sale form has a wrong field (each field says what is wrong). */
 export const SALE_INVALID = 'Check the sale: some fields need fixing';
 
+/** The sale number of an unpaid order the cashier chose to leave on the terminal while charging another. */
+export const BesideWaiting = z.string().max(64).optional();
+
 export const SaleInputSchema = z
   .object({
     filmName: text('film name', 100),
@@ -85,6 +88,8 @@ export const SaleInputSchema = z
       .string({ error: 'Enter the terminal serial number (SN)' })
       .trim()
       .regex(/^[A-Za-z0-9-]{6,32}$/, 'The terminal serial number (SN) is 6 to 32 letters, digits or dashes: see the label on the terminal'),
+    /** The cashier's decision to charge while this sale number still waits on the same terminal (never stored with the sale). */
+    besideWaiting: BesideWaiting,
   })
   // A field this form does not know (a misspelt or renamed fee) is refused, never dropped: dropping it would charge another amount.
   .strict()
@@ -139,6 +144,9 @@ export type OrderState = z.infer<typeof OrderState>;
 
 /** States that never change again. */
 export const FINAL_STATES: readonly OrderState[] = ['paid', 'failed', 'cancelled', 'expired'];
+/** States in which an order may still be on the terminal's screen, waiting for a card: one such order per terminal. */
+export const ON_TERMINAL_STATES: ReadonlySet<OrderState> = new Set<OrderState>(['creating', 'waiting', 'unknown']);
+
 export function isFinalState(s: OrderState): boolean {
   return FINAL_STATES.includes(s);
 }

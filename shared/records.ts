@@ -309,6 +309,11 @@ export const ShiftTotalsSchema = z.object({
   openItems: z.array(OpenItemSchema),
   /** Paid sales per show (reports kept before this was added have none). */
   shows: z.array(ShowLineSchema).default([]),
+  /**
+   * Sales made while no shift was open (an older version, a restored journal), since the shift
+   * before this one closed: in no other report, so named in this one (every state; not in the card total).
+   */
+  noShift: BucketSchema.default({ count: 0, amountKobo: 0 }),
 });
 export type ShiftTotals = z.infer<typeof ShiftTotalsSchema>;
 

@@ -14,6 +14,7 @@ import type { TerminalLink } from '../terminal';
 import type { PosClient } from '../provider';
 import type { CheckoutService } from './checkout-service';
 import { createSaleMemory } from './sale-memory';
+import { assertCanCharge } from './charge-guard';
 
 /** What the orders module takes of the core: the checkout (built by the root, shared), the terminal. */
 export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock' | 'logger'> & { checkout: CheckoutService; terminal: Pick<TerminalLink, 'getState'>; pos: PosClient };
@@ -22,6 +23,8 @@ export interface OrdersModuleDeps {
   /** The sale queue changed (its length, online or not). */
   onConnectivity: (c: Connectivity) => void;
   sweep?: Partial<SweepTuning>;
+  /** Is a shift open now? Charging needs one (absent: not asked). */
+  shiftOpen?: () => boolean;
 }
 
 export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
@@ -52,11 +55,16 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
       'orders.markLateHandled': (a) => checkout.markLateHandled(a.id, { how: a.how, by: a.by, ...(a.note ? { note: a.note } : {}) }),
       'orders.sweep': () => sweep.run(),
       'sale.defaults': () => films.defaults(ctx.clock.now(), ctx.terminal.getState().sn),
-      'sale.charge': (a) => checkout.sell(a),
+      'sale.charge': (a) => {
+        const { besideWaiting, ...sale } = a;
+        assertCanCharge({ open: checkout.listOpen(), sn: sale.sn, besideWaiting, shiftOpen: deps.shiftOpen });
+        return checkout.sell(sale);
+      },
       'orders.get': (a) => order(a.id),
       'orders.history': (a) => checkout.history(a.id),
       'orders.listToday': () => checkout.listToday(),
       'orders.listQueued': () => checkout.listQueued(),
+      'orders.listOpen': () => checkout.listOpen(),
       'orders.retry': (a) => checkout.retrySale(a.id),
       'orders.checkNow': (a) => checkout.checkNow(a.id),
     },

@@ -50,6 +50,9 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
     b.push(counted('Paid after closing', pac));
     for (const i of pac.items) b.push({ t: 'text', text: `  ${i.ref} ${formatNaira(i.amountKobo)} ${formatLagosTime(i.at)}${i.payNo ? ` pay ${i.payNo}` : ''}` });
   }
+  if (t.noShift.count > 0) {
+    b.push(counted('SOLD WITH NO SHIFT OPEN', t.noShift), { t: 'small', text: 'Made before this shift opened, in no Z report: not in the card total. Check them on the Orders screen.' });
+  }
   b.push({ t: 'rule', double: true }, { t: 'total', label: 'CARD TOTAL', value: formatNaira(takenKobo(r)) }, { t: 'rule' });
 
   b.push({ t: 'heading', text: 'Top-ups' });

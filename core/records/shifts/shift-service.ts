@@ -51,7 +51,7 @@ export function createShiftService(d: ShiftDeps) {
       cinemaName: cinema.name,
       branch: cinema.branch,
       counterName: d.counterName(),
-      totals: shiftTotals(d.orders, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }),
+      totals: shiftTotals(d.orders, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }, d.shifts.closedBefore(shift.openedAt)),
     };
   }
 

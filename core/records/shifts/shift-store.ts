@@ -36,6 +36,8 @@ export function zReportEvent(r: ShiftReport & { id: number }) {
     { label: 'Cancelled', kobo: whole(t.cancelled.amountKobo), count: t.cancelled.count },
     { label: 'Expired', kobo: whole(t.expired.amountKobo), count: t.expired.count },
     { label: 'No outcome yet', kobo: whole(t.open.amountKobo), count: t.open.count },
+    // Sales no shift counted (before this one opened): the Hub's copy names them too.
+    ...(t.noShift.count > 0 ? [{ label: 'Sales with no shift open', kobo: whole(t.noShift.amountKobo), count: t.noShift.count }] : []),
     ...t.topups.lines.map((l) => ({ label: clipText(`Top-ups: ${l.label}`, 80), kobo: whole(l.amountKobo), count: Math.max(0, l.count) })),
   ].slice(0, 200);
   const successTopups = t.topups.lines.filter((l) => l.state === 'success').reduce((n, l) => n + l.count, 0);
@@ -60,6 +62,12 @@ export class ShiftStore {
   current(): ShiftView | null {
     const r = this.db.prepare('SELECT * FROM shifts WHERE closed_at IS NULL ORDER BY id DESC LIMIT 1').get() as Row | undefined;
     return r ? toView(r) : null;
+  }
+
+  /** When the last shift closed before `at` (0 when none had): sales since then, before a new shift, had none. */
+  closedBefore(at: number): number {
+    const r = this.db.prepare('SELECT MAX(closed_at) AS t FROM shifts WHERE closed_at IS NOT NULL AND closed_at <= ?').get(at) as { t: number | null };
+    return r.t ?? 0;
   }
 
   get(id: number): ShiftView | null {

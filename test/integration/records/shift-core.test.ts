@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
 import { lagosDate } from '../../../shared/time';
 import { escposText, type LoopbackPrinter } from '../../helpers/loopback-printer';
-import { call, callError, nextEvent, perTest, sell } from './records-harness';
+import { zReportEvent } from '../../../core/records/shifts/shift-store';
+import { call, callError, nextEvent, perTest, SALE, sell } from './records-harness';
 
 const each = perTest();
 let printer: LoopbackPrinter | null = null;
@@ -133,5 +134,28 @@ describe('a shift in the Demo profile', () => {
     const p2 = await search({ limit: 2, cursor: p1.next });
     expect(ids(p2)).toEqual([a.id]);
     expect(p2.next).toBeNull();
+  });
+});
+
+describe('sales with no shift open', () => {
+  it('a sale made with no shift (an older version, a restored journal) is named in the next Z report, on paper and in the Hub\'s copy', async () => {
+    const { core } = await each.boot();
+    // The engine itself, as an older version (no shift rule) would have sold: the counter's call now refuses it.
+    expect((await callError(core, 'sale.charge', SALE)).code).toBe('NO_SHIFT');
+    const early = await core.checkout.sell({ ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 });
+    const shift = await call<ShiftView>(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '' });
+    expect(shift.openedAt).toBeGreaterThanOrEqual(early.createdAt);
+    const x = await call<ShiftReportView>(core, 'shift.report', {});
+    expect(x.report.totals.noShift).toEqual({ count: 1, amountKobo: 150_000 });
+    expect(x.report.totals.paid.count).toBe(0);
+
+    const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
+    expect(z.report.totals.noShift).toEqual({ count: 1, amountKobo: 150_000 });
+    expect(z.html).toContain('SOLD WITH NO SHIFT OPEN');
+    expect(zReportEvent({ ...z.report, id: z.report.id as number }).lines).toContainEqual({ label: 'Sales with no shift open', kobo: 150_000, count: 1 });
+
+    // Reported once: the next shift starts after this one closed, so the same sale is not named again.
+    await call<ShiftView>(core, 'shift.open', { cashier: 'Tunde', openingFloat: '' });
+    expect((await call<ShiftReportView>(core, 'shift.report', {})).report.totals.noShift).toEqual({ count: 0, amountKobo: 0 });
   });
 });

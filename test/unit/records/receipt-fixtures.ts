@@ -57,6 +57,7 @@ export const Z_REPORT: ShiftReport = {
     shows: [],
     paidAfterClosing: { count: 0, amountKobo: 0, items: [] },
     sweep: null,
+    noShift: { count: 0, amountKobo: 0 },
     paid: { count: 12, amountKobo: 6_240_000 },
     failed: { count: 2, amountKobo: 540_000 },
     cancelled: { count: 1, amountKobo: 250_000 },
