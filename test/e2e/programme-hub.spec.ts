@@ -15,6 +15,10 @@ import { ADMIN_TOKEN } from '../hub/helpers/hub-harness';
 import { killAllHubs, spawnHub } from '../hub/helpers/hub-process';
 import { ARTIFACTS, expect, test } from './fixtures';
 
+// A Hub process starts in seconds on an idle machine but may take half a minute on a busy one (tsx
+// compiles it, PGlite opens its folder): these tests get room for that, not sleeps.
+test.describe.configure({ timeout: 180_000 });
+
 /** A sale reaches the Hub only through the journal sync (helper A's pusher); the stub on this branch sends nothing. */
 const MIN = 60_000;
 
