@@ -17,8 +17,9 @@ function schemaOf(s: z.ZodType, io: 'input' | 'output' = 'output'): Json {
 /** The sale of a charge request: the Sell form's fields without the terminal's serial number. */
 function chargeSale(): Json {
   const sale = schemaOf(SaleInputSchema, 'input');
-  const { sn: _sn, ...properties } = sale.properties as Json;
-  return { ...sale, properties, required: (sale.required as string[]).filter((k) => k !== 'sn') };
+  // Not the box office's: the terminal (the counter uses its own) and the cashier's decision to charge beside a waiting sale.
+  const { sn: _sn, besideWaiting: _b, ...properties } = sale.properties as Json;
+  return { ...sale, properties, required: (sale.required as string[]).filter((k) => k !== 'sn' && k !== 'besideWaiting') };
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
