@@ -221,9 +221,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
 
 // ---- CSV ------------------------------------------------------------------------------------------
 
-/** Quotes when needed; a text starting with = + - @ gets a leading ' so a spreadsheet does not run it as a formula. */
+/**
+ * Quotes when needed; a text starting with = + - @ (after any spaces, tabs or line breaks, which a
+ * spreadsheet skips) or with a tab or CR gets a leading ' so a spreadsheet does not run it as a formula.
+ */
 export function csvCell(v: string): string {
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  const safe = /^(?:[\t\r]|[ \t\r\n]*[=+\-@])/.test(v) ? `'${v}` : v;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 const csvLine = (cells: string[]) => cells.map(csvCell).join(',');

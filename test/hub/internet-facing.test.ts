@@ -8,6 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHubDb } from '../../hub/db/open';
 import { buildHub } from '../../hub/server';
+import { csvCell } from '../../hub/http/dashboard-routes';
 import { createManager, passwordGate } from '../../hub/store/managers';
 import { rotatingFile } from '../../hub/log-file';
 import { RelayClient } from './helpers/sse-client';
@@ -280,5 +281,16 @@ describe('Low: logins do not tell real names from unknown ones', () => {
     } finally {
       await hub.stop();
     }
+  });
+});
+
+describe('Low: a CSV export cell cannot become a formula', () => {
+  it('= + - @ after leading spaces, tabs or line breaks get the leading quote too', () => {
+    expect(csvCell(' =HYPERLINK("x")')).toBe('"\' =HYPERLINK(""x"")"');
+    expect(csvCell('\t@SUM(A1)')).toBe("'\t@SUM(A1)");
+    expect(csvCell('\n+A1')).toBe('"\'\n+A1"');
+    expect(csvCell('  -1+2')).toBe("'  -1+2");
+    expect(csvCell(' plain')).toBe(' plain');
+    expect(csvCell('=A1')).toBe("'=A1");
   });
 });
