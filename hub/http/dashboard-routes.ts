@@ -65,7 +65,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts from this address: wait, then try again.', { retryAfterMs: wait });
       const body = checked(LoginRequestSchema, req.body);
       try {
-        const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle);
+        const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle, req.ip);
         req.log.info({ managerId: m.id }, 'hub: manager logged in');
         return await startSession(req, reply, m);
       } catch (e) {

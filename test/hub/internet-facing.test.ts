@@ -294,3 +294,33 @@ describe('Low: a CSV export cell cannot become a formula', () => {
     expect(csvCell('=A1')).toBe("'=A1");
   });
 });
+
+describe('Medium: guessing a manager\'s password cannot lock the manager out', () => {
+  it('after 50 wrong passwords from many addresses the right one gets in from another after the account\'s short wait; the guessers stay locked; an unknown name answers alike', async () => {
+    const hub = await startTestHub({ trustProxy: ['127.0.0.1'], dashboard: { loginsPerMinute: 100_000 } });
+    try {
+      await createManager(hub.db, { name: 'Victim', password: PW, role: 'head-office', branch: null }, Date.now());
+      const login = (name: string, password: string, from: string) => post(`${hub.url}/api/v1/dashboard/login`, { name, password }, fwd(from));
+      const guess = async (name: string) => {
+        const out: string[] = [];
+        for (let i = 0; i < 50; i++) {
+          const r = await login(name, `wrong password ${i}`, `198.51.100.${(i % 5) + 1}`);
+          out.push(`${r.status} ${String(r.json.message)}`);
+        }
+        return out;
+      };
+      const real = await guess('Victim');
+      expect(real.filter((x) => x.startsWith('429')).length).toBeGreaterThan(40);
+      expect(await guess('No Such Manager')).toEqual(real);
+      // A client that did not guess: at most the account's wait (a minute), then the right password works.
+      hub.clock.offsetMs += 61_000;
+      expect((await login('Victim', PW, '192.0.2.50')).status).toBe(200);
+      // A guessing address stays locked out of that account, even with the right password.
+      const guesser = await login('Victim', PW, '198.51.100.1');
+      expect(guesser.status).toBe(429);
+      expect((guesser.json.details as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(60_000);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
