@@ -324,3 +324,34 @@ describe('Medium: guessing a manager\'s password cannot lock the manager out', (
     }
   });
 });
+
+describe('Medium: the dashboard knows its own address', () => {
+  it('an Origin with the Hub\'s host but another scheme is refused; the Hub\'s own origin is taken', async () => {
+    const hub = await startTestHub();
+    try {
+      const login = (origin: string) => post(`${hub.url}/api/v1/dashboard/login`, { name: 'Nobody', password: 'wrong password 1' }, { origin });
+      const otherScheme = await login(hub.url.replace(/^http:/, 'https:'));
+      expect([otherScheme.status, otherScheme.json.code]).toEqual([403, 'HUB_CSRF']);
+      expect((await login(hub.url)).status).toBe(401);
+    } finally {
+      await hub.stop();
+    }
+  });
+
+  it('with a public URL, the dashboard answers only under its Host names and takes writes only from its origin; counters are not concerned', async () => {
+    const hub = await startTestHub({ publicUrls: ['https://hub.example.ng'] });
+    try {
+      const ask = (method: 'GET' | 'POST', url: string, headers: Record<string, string>) =>
+        hub.app.inject({ method, url, headers, ...(method === 'POST' ? { payload: { name: 'Nobody', password: 'wrong password 1' } } : {}) });
+      const rebound = await ask('GET', '/api/v1/dashboard/session', { host: 'evil.example' });
+      expect([rebound.statusCode, rebound.json().code]).toEqual([403, 'HUB_CSRF']);
+      expect((await ask('GET', '/dashboard/', { host: `127.0.0.1:${new URL(hub.url).port}` })).statusCode).toBe(403);
+      expect((await ask('GET', '/api/v1/dashboard/session', { host: 'hub.example.ng' })).statusCode).toBe(401);
+      expect((await ask('POST', '/api/v1/dashboard/login', { host: 'hub.example.ng', origin: 'http://hub.example.ng' })).statusCode).toBe(403);
+      expect((await ask('POST', '/api/v1/dashboard/login', { host: 'hub.example.ng', origin: 'https://hub.example.ng' })).statusCode).toBe(401);
+      expect((await ask('GET', '/healthz', { host: 'evil.example' })).statusCode).toBe(200);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
