@@ -132,7 +132,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const h = req.headers['last-event-id'];
       const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
       reply.hijack();
-      await dc.live.open(reply.raw, scopeOf(s.manager), f.branch, last, () => sessionAlive(ctx.db, s.idHash, ctx.now(), dc.session));
+      await dc.live.open(reply.raw, s.idHash, scopeOf(s.manager), f.branch, last, () => sessionAlive(ctx.db, s.idHash, ctx.now(), dc.session));
     });
 
     app.get(`${D}/shifts`, { schema: { querystring: ShiftsQuerySchema } }, async (req) => {

@@ -11,6 +11,7 @@ import { buildHub } from '../../hub/server';
 import { csvCell } from '../../hub/http/dashboard-routes';
 import { createManager, passwordGate } from '../../hub/store/managers';
 import { rotatingFile } from '../../hub/log-file';
+import { Manager } from './helpers/dashboard-client';
 import { RelayClient } from './helpers/sse-client';
 import { ADMIN_TOKEN, bearer, enroll, get, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
 
@@ -350,6 +351,30 @@ describe('Medium: the dashboard knows its own address', () => {
       expect((await ask('POST', '/api/v1/dashboard/login', { host: 'hub.example.ng', origin: 'http://hub.example.ng' })).statusCode).toBe(403);
       expect((await ask('POST', '/api/v1/dashboard/login', { host: 'hub.example.ng', origin: 'https://hub.example.ng' })).statusCode).toBe(401);
       expect((await ask('GET', '/healthz', { host: 'evil.example' })).statusCode).toBe(200);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
+
+describe('Low: open dashboard live streams are capped per session', () => {
+  it('a session holds at most 4 live streams: a fifth closes the oldest with a reason; another session is not touched', async () => {
+    const hub = await startTestHub();
+    try {
+      await createManager(hub.db, { name: 'Streamer', password: PW, role: 'head-office', branch: null }, Date.now());
+      const a = new Manager(hub.url);
+      const b = new Manager(hub.url);
+      expect((await a.login('Streamer', PW)).status).toBe(200);
+      expect((await b.login('Streamer', PW)).status).toBe(200);
+      const other = await b.live();
+      const streams = [];
+      for (let i = 0; i < 5; i++) streams.push(await a.live());
+      expect(streams.map((s) => s.res.status)).toEqual([200, 200, 200, 200, 200]);
+      await streams[0]!.done;
+      expect(streams[0]!.events.at(-1)).toMatchObject({ event: 'closed', data: { reason: expect.stringContaining('at most 4') } });
+      for (const s of [...streams.slice(1), other]) expect(s.events.some((e) => e.event === 'closed')).toBe(false);
+      expect(hub.ctx.dashboard.live.count()).toBe(5);
+      for (const s of [...streams, other]) s.close();
     } finally {
       await hub.stop();
     }
