@@ -93,9 +93,11 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
 
 /**
  * A browser's Origin, when sent, must be this Hub's own address, scheme and port included: one of
- * its public origins when configured, else the Host it was asked under with the request's scheme.
+ * its public origins when configured, else the Host it was asked under with the Hub's scheme (https
+ * when its cookie is Secure — TLS here or at a proxy — else the request's own).
  */
-export function checkOrigin(req: FastifyRequest, publicOrigins: readonly string[]): void {
+export function checkOrigin(req: FastifyRequest, dc: { publicOrigins: readonly string[]; secureCookie: boolean }): void {
+  const { publicOrigins } = dc;
   const origin = req.headers.origin;
   if (origin === undefined) return;
   let u: URL | null = null;
@@ -104,7 +106,7 @@ export function checkOrigin(req: FastifyRequest, publicOrigins: readonly string[
   } catch {
     u = null;
   }
-  const own = publicOrigins.length ? publicOrigins.includes(u?.origin ?? '') : u?.protocol === `${req.protocol}:` && u.host === req.headers.host;
+  const own = publicOrigins.length ? publicOrigins.includes(u?.origin ?? '') : u?.protocol === (dc.secureCookie ? 'https:' : `${req.protocol}:`) && u.host === req.headers.host;
   if (!own) throw fail('HUB_CSRF', 403, 'This request came from another web site (Origin). Use the dashboard at the Hub\'s own address.');
 }
 
@@ -136,7 +138,7 @@ export const managerAudience = (ctx: HubContext): onRequestAsyncHookHandler => a
   const wait = ctx.perCredential.take(`mgr:${s.manager.id}`, ctx.now());
   if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many requests from this manager; slow down.', { retryAfterMs: wait });
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    checkOrigin(req, dc.publicOrigins);
+    checkOrigin(req, dc);
     const t = req.headers[CSRF_HEADER];
     if (typeof t !== 'string' || !sameText(t, s.csrfToken)) throw fail('HUB_CSRF', 403, `This change needs the session's ${CSRF_HEADER} header (from the login answer or GET ${D}/session).`);
   }

@@ -52,7 +52,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
   void app.register(async (anon) => {
     anon.addHook('onRequest', anonymousAudience(ctx));
     anon.post(`${D}/setup`, { schema: { body: SetupRequestSchema } }, async (req, reply) => {
-      checkOrigin(req, dc.publicOrigins);
+      checkOrigin(req, dc);
       const body = checked(SetupRequestSchema, req.body);
       const m = await completeSetup(ctx.db, body.token, body.name, body.password, ctx.now());
       req.log.info({ managerId: m.id }, 'hub: first manager created with the setup link');
@@ -60,7 +60,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     });
 
     anon.post(`${D}/login`, { schema: { body: LoginRequestSchema } }, async (req, reply) => {
-      checkOrigin(req, dc.publicOrigins);
+      checkOrigin(req, dc);
       const wait = dc.loginLimiter.take(`login:${req.ip}`, ctx.now());
       if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts from this address: wait, then try again.', { retryAfterMs: wait });
       const body = checked(LoginRequestSchema, req.body);

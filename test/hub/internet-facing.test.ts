@@ -339,6 +339,17 @@ describe('Medium: the dashboard knows its own address', () => {
     }
   });
 
+  it('behind a TLS proxy (--secure-cookie) the Hub\'s origin is https under the asked Host', async () => {
+    const hub = await startTestHub({ dashboard: { secureCookie: true } });
+    try {
+      const login = (origin: string) => post(`${hub.url}/api/v1/dashboard/login`, { name: 'Nobody', password: 'wrong password 1' }, { origin });
+      expect((await login(hub.url.replace(/^http:/, 'https:'))).status).toBe(401);
+      expect((await login(hub.url)).status).toBe(403);
+    } finally {
+      await hub.stop();
+    }
+  });
+
   it('with a public URL, the dashboard answers only under its Host names and takes writes only from its origin; counters are not concerned', async () => {
     const hub = await startTestHub({ publicUrls: ['https://hub.example.ng'] });
     try {
