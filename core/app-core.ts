@@ -84,7 +84,10 @@ export async function createCore(deps: CoreDeps) {
   // ---- the checkout, writing every journal event to the Hub's outbox too ----
   // In its own transaction, Hub or not (a counter enrolled later sends its history from the first
   // event). A sale names the cashier on shift.
-  const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db), logger });
+  const cashierAt = shiftCashierAt(db);
+  const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt, logger });
+  // Charging needs an open shift, so every sale lands in a Z report.
+  const shiftOpen = () => cashierAt(clock.now()) !== '';
   const checkout = createCheckoutService({
     db, pos, clock, logger, journalSink,
     settings: () => {
@@ -106,7 +109,7 @@ export async function createCore(deps: CoreDeps) {
     ownsPosOrder: (n) => checkout.ownsOrder(n),
   });
   const ctx = { ...services, pos, bills, checkout, terminal, journalSink, webhookUrl: () => webhooks.url() };
-  const programme = createProgrammeModule(ctx);
+  const programme = createProgrammeModule(ctx, { shiftOpen });
   const hubLink = createHubModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
@@ -169,7 +172,7 @@ export async function createCore(deps: CoreDeps) {
     ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
   });
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
-  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
+  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }), shiftOpen });
   const integrations = createIntegrationsModule(ctx, deps.integrations ?? {});
   const modules = [
     status,
@@ -178,7 +181,7 @@ export async function createCore(deps: CoreDeps) {
     terminalModule,
     demo,
     topups,
-    createRecordsModule(ctx, deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
+    createRecordsModule(ctx, { beforeZ: () => orders.sweep.run(), ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}) }),
     createDeliveryModule(ctx),
     createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
     backups,

@@ -6,7 +6,7 @@ import type { ResolvedSandboxConfig } from './config';
 import type { FaultEngine, FaultKind } from './faults';
 import type { SandboxClock } from './sandbox-clock';
 import type { IdGenerator, SandboxTimers } from './scheduler';
-import type { SandboxPosOrder, SandboxTopup } from './types';
+import type { PosOrderStatus, SandboxPosOrder, SandboxTopup } from './types';
 import type { WebhookAttempt, WebhookSender } from './webhooks';
 
 export interface SandboxContext {
@@ -27,6 +27,8 @@ export interface SandboxEventMap {
   'pos-order-created': [order: SandboxPosOrder];
   /** status SUCCESS / FAIL / CANCEL / CLOSE */
   'pos-order-settled': [order: SandboxPosOrder];
+  /** the provider changed its mind about a settled order (a payment taken after it was closed, or a paid order reported otherwise) */
+  'pos-order-late': [order: SandboxPosOrder, was: PosOrderStatus];
   /** every bulk-bills item that was recorded, refused ones too */
   'topup-created': [topup: SandboxTopup];
   /** accepted items reaching SUCCESS / FAIL */

@@ -11,6 +11,10 @@
 //   GET    /_sandbox/faults                         rules with remaining counts and hits
 //   POST   /_sandbox/faults                         {faults: FaultRule[]} replaces all rules
 //   DELETE /_sandbox/faults
+//   POST   /_sandbox/orders/{orderNo}/late          {status: SUCCESS|FAIL|CANCEL|CLOSE, senderName?, cardPan?}:
+//                                                   the provider changes its mind about a settled order
+//                                                   (takes the payment after it was closed, or reports a
+//                                                   paid order otherwise); a new webhook goes out
 //   POST   /_sandbox/webhooks/redeliver             {orderNo, timestampOffsetMs?}
 //   GET    /_sandbox/clock                          {offsetMs, sendDate}
 //   POST   /_sandbox/clock                          {offsetMs?, sendDate?}: skew the provider's clock
@@ -26,7 +30,7 @@ import type { FaultRule, FaultRuleState } from './faults';
 import type { SandboxClockState } from './sandbox-clock';
 import { sendJson } from '../protocol/http';
 import { parseJsonObject, readBody } from './http-util';
-import type { CardPresentation, SandboxPosOrder, SandboxTopup, TerminalOutcome, TerminalScreen } from './types';
+import type { CardPresentation, PosOrderStatus, SandboxPosOrder, SandboxTopup, TerminalOutcome, TerminalScreen } from './types';
 import type { WebhookAttempt } from './webhooks';
 
 export interface ControlTarget {
@@ -41,6 +45,7 @@ export interface ControlTarget {
   setFaults(rules: FaultRule[]): void;
   clearFaults(): void;
   listFaults(): FaultRuleState[];
+  reportLate(orderNo: string, status: Exclude<PosOrderStatus, 'PENDING'>, card?: CardPresentation): SandboxPosOrder;
   redeliverWebhook(orderNo: string, opts?: { timestampOffsetMs?: number }): Promise<WebhookAttempt>;
   clockState(): SandboxClockState;
   setClock(patch: Partial<SandboxClockState>): SandboxClockState;
@@ -48,6 +53,14 @@ export interface ControlTarget {
 
 const CONTROL_STATUS = { NOT_FOUND: 404, CONFLICT: 409, BAD_ARGUMENTS: 400 } as const;
 const OUTCOMES = ['SUCCESS', 'FAIL', 'CANCEL'];
+const LATE_STATUSES = ['SUCCESS', 'FAIL', 'CANCEL', 'CLOSE'];
+
+function cardOf(body: Record<string, unknown>): CardPresentation {
+  const card: CardPresentation = {};
+  if (typeof body.senderName === 'string') card.senderName = body.senderName;
+  if (typeof body.cardPan === 'string') card.cardPan = body.cardPan;
+  return card;
+}
 
 export function createControlHandler(target: () => ControlTarget) {
   return async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -73,10 +86,12 @@ export function createControlHandler(target: () => ControlTarget) {
         if (!only('POST')) return;
         const body = await json();
         if (typeof body.outcome !== 'string' || !OUTCOMES.includes(body.outcome)) throw new SandboxControlError('BAD_ARGUMENTS', 'outcome must be SUCCESS, FAIL or CANCEL');
-        const card: CardPresentation = {};
-        if (typeof body.senderName === 'string') card.senderName = body.senderName;
-        if (typeof body.cardPan === 'string') card.cardPan = body.cardPan;
-        ok(t.present(seg[1], body.outcome as TerminalOutcome, card));
+        ok(t.present(seg[1], body.outcome as TerminalOutcome, cardOf(body)));
+      } else if (seg[0] === 'orders' && seg.length === 3 && seg[1] && seg[2] === 'late') {
+        if (!only('POST')) return;
+        const body = await json();
+        if (typeof body.status !== 'string' || !LATE_STATUSES.includes(body.status)) throw new SandboxControlError('BAD_ARGUMENTS', 'status must be SUCCESS, FAIL, CANCEL or CLOSE');
+        ok(t.reportLate(seg[1], body.status as Exclude<PosOrderStatus, 'PENDING'>, cardOf(body)));
       } else if (seg[0] === 'orders' && seg.length === 1) {
         if (only('GET')) ok({ posOrders: t.listPosOrders(), topups: t.listTopups() });
       } else if (seg[0] === 'reset' && seg.length === 1) {

@@ -1,14 +1,19 @@
 // Fault injection: per path (or "*"), latency, HTTP 5xx, dropped connections, "commit then drop"
-// and tampered signatures, either at a seeded rate (deterministic) or for the next N calls.
+// and tampered signatures, either at a seeded rate (deterministic) or for the next N calls; and the
+// provider changing its mind after a POS order settled ("settle:pos": lateSuccess takes the payment
+// after the order was closed as failed, cancelled or expired; lateReversal reports a paid order as
+// failed), `latencyMs` after the settlement.
 import { z } from 'zod';
 
-export const FAULT_KINDS = ['latency', 'http500', 'http502', 'http503', 'drop', 'commitThenDrop', 'tamperSign'] as const;
+export const FAULT_KINDS = ['latency', 'http500', 'http502', 'http503', 'drop', 'commitThenDrop', 'tamperSign', 'lateSuccess', 'lateReversal'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
  * One rule. `path` is an API path ("/openApi/order/checkout/createOrder", "/api/v3/bills/bulk-bills"),
  * "*" for every API path, or "webhook:pos" / "webhook:bills" for outgoing notifications (only
- * tamperSign applies there). Without `rate` and `times` the rule hits every call.
+ * tamperSign applies there), or "settle:pos" for a POS order's settlement (lateSuccess,
+ * lateReversal; `latencyMs` is then the delay before the provider changes its mind). Without
+ * `rate` and `times` the rule hits every call.
  */
 export const FaultRuleSchema = z
   .object({
@@ -30,6 +35,8 @@ export type FaultRule = z.input<typeof FaultRuleSchema>;
 export interface FaultDecision {
   latencyMs: number;
   action: Exclude<FaultKind, 'latency'> | null;
+  /** The winning action rule's own latencyMs (for "settle:pos": how long after the settlement). */
+  afterMs: number;
 }
 
 /** mulberry32: small, fast, deterministic for a given seed (the chaos driver uses it too). */
@@ -84,8 +91,8 @@ export class FaultEngine {
    * later counted ("times") disruptive rules are kept for the following calls.
    */
   decide(path: string): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0, action: null };
-    const isWebhook = path.startsWith('webhook:');
+    const decision: FaultDecision = { latencyMs: 0, action: null, afterMs: 0 };
+    const isWebhook = path.startsWith('webhook:') || path.startsWith('settle:'); // "*" means API paths only
     for (const r of this.rules) {
       const matches = r.rule.path === path || (r.rule.path === '*' && !isWebhook);
       if (!matches || r.remaining === 0) continue;
@@ -103,7 +110,10 @@ export class FaultEngine {
       if (!hit) continue;
       r.hits += 1;
       if (r.rule.kind === 'latency') decision.latencyMs += r.rule.latencyMs ?? 0;
-      else if (decision.action === null) decision.action = r.rule.kind;
+      else if (decision.action === null) {
+        decision.action = r.rule.kind;
+        decision.afterMs = r.rule.latencyMs ?? 0;
+      }
     }
     return decision;
   }

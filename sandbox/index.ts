@@ -132,6 +132,7 @@ export async function startSandbox(config: SandboxConfig, opts: StartSandboxOpti
     clearFaults: () => faults.clear(),
     listFaults: () => faults.list(),
     redeliverWebhook: (orderNo, o) => posOrders.redeliver(orderNo, o),
+    reportLate: (orderNo, status, card) => posOrders.reportLate(orderNo, status, card),
     clockState: () => wireClock.state(),
     setClock: (patch) => wireClock.set(patch),
     reset() {

@@ -219,6 +219,25 @@ export class PosOrderStore {
     };
   }
 
+  /**
+   * The provider changes its mind about a settled order: takes the payment after the order was
+   * closed (SUCCESS after CLOSE, FAIL or CANCEL), or reports a paid order otherwise. The order's
+   * query answers the new status from now on and a new settlement webhook goes out.
+   */
+  reportLate(orderNo: string, status: Exclude<PosOrderStatus, 'PENDING'>, card: CardPresentation = {}): SandboxPosOrder {
+    const o = this.orders.get(orderNo);
+    if (!o) throw new SandboxControlError('NOT_FOUND', `no POS order ${orderNo}`);
+    this.expire(o);
+    if (o.status === 'PENDING') throw new SandboxControlError('CONFLICT', `order ${orderNo} is still PENDING; settle it first (present a card, or let it expire)`);
+    if (o.status === status) throw new SandboxControlError('CONFLICT', `order ${orderNo} is ${status} already`);
+    const was = o.status;
+    o.status = 'PENDING'; // settled afresh, with everything a settlement brings (payNo, card, fee, webhook)
+    o.webhook = newDeliveryStatus();
+    this.settle(o, status, card, true);
+    this.ctx.events.emit('pos-order-late', structuredClone(o), was);
+    return structuredClone(o);
+  }
+
   /** Sends the settlement webhook once more (no retries); `timestampOffsetMs` makes it look late. */
   async redeliver(orderNo: string, opts: { timestampOffsetMs?: number } = {}): Promise<WebhookAttempt> {
     const o = this.orders.get(orderNo);
@@ -253,8 +272,9 @@ export class PosOrderStore {
     if (o.status === 'PENDING' && this.ctx.clock.now() >= o.expiresAt) this.settle(o, 'CLOSE', {});
   }
 
-  private settle(o: SandboxPosOrder, status: Exclude<PosOrderStatus, 'PENDING'>, card: CardPresentation): void {
+  private settle(o: SandboxPosOrder, status: Exclude<PosOrderStatus, 'PENDING'>, card: CardPresentation, late = false): void {
     if (o.status !== 'PENDING') return;
+    if (!late) this.planLateOutcome(o, status);
     const n = this.seq++;
     const cardPresented = status === 'SUCCESS' || status === 'FAIL';
     o.status = status;
@@ -277,6 +297,17 @@ export class PosOrderStore {
       return;
     }
     this.ctx.webhooks.deliver({ kind: 'pos', orderNo: o.orderNo, status: o.webhook, build: () => this.webhookRequest(o, 0), accept: posReceiverAccepted });
+  }
+
+  /** The "settle:pos" faults: the provider will change its mind about this settlement. */
+  private planLateOutcome(o: SandboxPosOrder, status: Exclude<PosOrderStatus, 'PENDING'>): void {
+    const f = this.ctx.faults.decide('settle:pos');
+    const to = f.action === 'lateSuccess' && status !== 'SUCCESS' ? 'SUCCESS' : f.action === 'lateReversal' && status === 'SUCCESS' ? 'FAIL' : null;
+    if (!to || !f.action) return;
+    this.ctx.events.emit('fault', { path: 'settle:pos', kind: f.action });
+    this.ctx.timers.at(this.ctx.clock.now() + f.afterMs, () => {
+      if (o.status === status) this.reportLate(o.orderNo, to);
+    });
   }
 
   private webhookRequest(o: SandboxPosOrder, timestampOffsetMs: number): OutgoingRequest | string {

@@ -11,6 +11,7 @@ import { hubCalls, hubEvents } from './contract-hub-link';
 import { integrationCalls, integrationEvents } from './contract-integrations';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
+import { lateCalls, lateEvents } from './contract-late';
 import { topupCalls, topupEvents } from './contract-topups';
 import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
 import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
@@ -90,6 +91,8 @@ export const orderCalls = {
   'orders.history': { args: IdArgs, result: z.array(OrderEventSchema) },
   'orders.listToday': { args: Empty, result: z.array(OrderViewSchema) },
   'orders.listQueued': { args: Empty, result: z.array(OrderViewSchema) },
+  /** Every order not yet final, oldest first: what the Sell screen restores after a reload. */
+  'orders.listOpen': { args: Empty, result: z.array(OrderViewSchema) },
   'orders.retry': { args: IdArgs, result: OrderViewSchema },
   'orders.checkNow': { args: IdArgs, result: OrderViewSchema },
 } satisfies CallsSpec;
@@ -119,6 +122,7 @@ export const calls = {
   ...statusCalls,
   ...settingsCalls,
   ...orderCalls,
+  ...lateCalls,
   ...terminalCalls,
   ...demoCalls,
   ...topupCalls,
@@ -130,7 +134,7 @@ export const calls = {
   ...hubCalls,
   ...integrationCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents, ...integrationEvents } satisfies EventsSpec;
+export const events = { ...coreEvents, ...lateEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents, ...integrationEvents } satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'PROVIDER_NOT_CONFIGURED',
   // devices
   'TERMINAL_UNAVAILABLE', 'PRINTER_FAILED',
+  // the counter's own rules before a charge: one unpaid order per terminal, a shift open
+  'TERMINAL_BUSY', 'NO_SHIFT',
   // the CounterPay Hub (core/hub-link)
   'HUB_UNREACHABLE', 'HUB_NOT_A_HUB', 'HUB_CODE_INVALID', 'HUB_REFUSED',
 ] as const;

@@ -86,6 +86,13 @@ export const SYNC_PAYLOADS = {
     expiresAt: Ms.optional(),
   }).strict(),
   'order.status': z.object({ ...OrderRef, status: z.enum(ORDER_STATES), payNo: Text(64).optional(), note: Text(200).optional() }).strict(),
+  /** The provider's outcome contradicts a closed order: money taken after closing, or a paid order reported otherwise (docs/late-payments.md). */
+  'order.late': z.object({
+    ...OrderRef, kind: z.enum(['paid-after-closing', 'reported-otherwise']), closedAs: z.enum(ORDER_STATES), providerStatus: Text(32).pipe(z.string().min(1)),
+    amountKobo: Kobo, payNo: Text(64).optional(), providerAt: Ms.optional(), source: z.enum(['webhook', 'relay', 'query', 'sweep']),
+  }).strict(),
+  /** The counter settled the late outcome with the customer. */
+  'order.late.handled': z.object({ reference: Text(64).pipe(z.string().min(1)), how: z.enum(['tickets-given', 'refund']), by: Text(80).pipe(z.string().min(1)), note: Text(200).optional() }).strict(),
   'topup.submitted': z.object({ reference: Text(64).pipe(z.string().min(1)), kind: z.enum(['airtime', 'betting']), amountKobo: Kobo, provider: Text(64), customerId: Text(128), profile: Text(32).optional() }).strict(),
   'topup.status': z.object({ reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).optional(), status: z.enum(TOPUP_STATES) }).strict(),
   'shift.opened': z.object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), floatKobo: Kobo.optional(), profile: Text(32).optional() }).strict(),
@@ -99,7 +106,7 @@ const syncVariant = <K extends SyncKind>(kind: K) =>
   z.object({ seq: z.number().int().positive(), kind: z.literal(kind), at: Ms, payload: SYNC_PAYLOADS[kind] }).strict();
 
 export const SyncEventSchema = z.discriminatedUnion('kind', [
-  syncVariant('order.created'), syncVariant('order.status'), syncVariant('topup.submitted'), syncVariant('topup.status'),
+  syncVariant('order.created'), syncVariant('order.status'), syncVariant('order.late'), syncVariant('order.late.handled'), syncVariant('topup.submitted'), syncVariant('topup.status'),
   syncVariant('shift.opened'), syncVariant('shift.closed'), syncVariant('zreport'),
 ]);
 export type SyncEvent = z.infer<typeof SyncEventSchema>;

@@ -2,6 +2,7 @@
 // order's states in cashier words, the order view and its history. zod only.
 import { z } from 'zod';
 import { RecordProfile } from './record-profile';
+import { LateOutcomeSchema } from './late-payments';
 
 const MAX_TICKETS = 50;
 /** A typo guard, not a business rule: no single ticket costs more than ₦10,000,000. */
@@ -27,6 +28,9 @@ const text = (what: string, max: number) =>
 
 /** What the cashier is told when the sale form has a wrong field (each field says what is wrong). */
 export const SALE_INVALID = 'Check the sale: some fields need fixing';
+
+/** The sale number of an unpaid order the cashier chose to leave on the terminal while charging another. */
+export const BesideWaiting = z.string().max(64).optional();
 
 export const SaleInputSchema = z
   .object({
@@ -84,6 +88,8 @@ export const SaleInputSchema = z
       .string({ error: 'Enter the terminal serial number (SN)' })
       .trim()
       .regex(/^[A-Za-z0-9-]{6,32}$/, 'The terminal serial number (SN) is 6 to 32 letters, digits or dashes: see the label on the terminal'),
+    /** The cashier's decision to charge while this sale number still waits on the same terminal (never stored with the sale). */
+    besideWaiting: BesideWaiting,
   })
   // A field this form does not know (a misspelt or renamed fee) is refused, never dropped: dropping it would charge another amount.
   .strict()
@@ -138,6 +144,9 @@ export type OrderState = z.infer<typeof OrderState>;
 
 /** States that never change again. */
 export const FINAL_STATES: readonly OrderState[] = ['paid', 'failed', 'cancelled', 'expired'];
+/** States in which an order may still be on the terminal's screen, waiting for a card: one such order per terminal. */
+export const ON_TERMINAL_STATES: ReadonlySet<OrderState> = new Set<OrderState>(['creating', 'waiting', 'unknown']);
+
 export function isFinalState(s: OrderState): boolean {
   return FINAL_STATES.includes(s);
 }
@@ -210,6 +219,8 @@ export const OrderViewSchema = z.object({
   retryOf: z.number().int().optional(),
   /** The profile the sale was made under (Demo sales are play money). */
   profile: RecordProfile.optional(),
+  /** A provider outcome that contradicts this closed order (paid after closing), and its handling. */
+  late: LateOutcomeSchema.optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 

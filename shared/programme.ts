@@ -3,6 +3,7 @@
 // imported on this counter, or a version pushed by the Hub). zod only; pure rules only.
 import { z } from 'zod';
 import { RowErrorSchema } from './topups';
+import { BesideWaiting } from './orders';
 
 /** A show stays on the Sell list this long after it starts (latecomers, the queue at the door). */
 export const SHOW_GRACE_MS = 20 * 60 * 1000;
@@ -153,6 +154,7 @@ export const ShowSaleSchema = z
     ticketType: z.string().trim().min(1, 'Choose a ticket type').max(30),
     seats: z.string().max(400, 'Too many seats in one sale'),
     sn: z.string().max(64),
+    besideWaiting: BesideWaiting,
   })
   .strict();
 export type ShowSale = z.infer<typeof ShowSaleSchema>;

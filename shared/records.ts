@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { OrderState, OrderViewSchema } from './orders';
 import { RecordProfile } from './record-profile';
+import { SweepResultSchema } from './late-payments';
 
 // ---- settings ----
 
@@ -196,7 +197,7 @@ const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-0
 
 export const OrderSearchSchema = z
   .object({
-    /** outOrderNo, orderNo, payNo (prefixes), film (part of the name or title), a seat, or an amount in naira. */
+    /** outOrderNo, orderNo, payNo (prefixes), the card's last four digits, film (part of the name or title), a seat, or an amount in naira. */
     text: z.string().trim().max(100, 'At most 100 characters').default(''),
     states: z.array(OrderState).max(8).default([]),
     /** Lagos calendar days, inclusive. */
@@ -207,6 +208,8 @@ export const OrderSearchSchema = z
     limit: z.number().int().min(1).max(SEARCH_PAGE_MAX).default(50),
     /** Demo sales are play money: left out in a real profile unless asked for (the Demo profile shows them). */
     includeDemo: z.boolean().optional(),
+    /** Only sales the provider paid after the counter closed them (handled or not). */
+    paidAfterClosing: z.boolean().optional(),
   })
   .strict()
   .refine((a) => !a.from || !a.to || a.from <= a.to, { path: ['to'], message: 'The end date is before the start date' });
@@ -291,10 +294,26 @@ export const ShiftTotalsSchema = z.object({
   providerFeesKobo: z.number().int(),
   /** Orders sold before this shift that were settled as paid during it. */
   paidLate: BucketSchema,
+  /**
+   * Money the provider took for orders the counter had closed as failed, cancelled or expired,
+   * learnt during this shift: counted in the takings, each one listed (reports kept before this was added have none).
+   */
+  paidAfterClosing: z.object({
+    count: z.number().int().nonnegative(),
+    amountKobo: z.number().int(),
+    items: z.array(z.object({ ref: z.string(), amountKobo: z.number().int(), at: z.number(), payNo: z.string().optional(), closedAs: z.string() })),
+  }).default({ count: 0, amountKobo: 0, items: [] }),
+  /** The reconciliation sweep run before this report (none before it was added, or for an X report not asked). */
+  sweep: SweepResultSchema.nullable().default(null),
   topups: z.object({ available: z.boolean(), lines: z.array(TopupLineSchema), successKobo: z.number().int() }),
   openItems: z.array(OpenItemSchema),
   /** Paid sales per show (reports kept before this was added have none). */
   shows: z.array(ShowLineSchema).default([]),
+  /**
+   * Sales made while no shift was open (an older version, a restored journal), since the shift
+   * before this one closed: in no other report, so named in this one (every state; not in the card total).
+   */
+  noShift: BucketSchema.default({ count: 0, amountKobo: 0 }),
 });
 export type ShiftTotals = z.infer<typeof ShiftTotalsSchema>;
 

@@ -28,6 +28,25 @@ export function airtimeNetworkOf(text: string): AirtimeNetwork | null {
   return NETWORK_ALIASES[text.trim().toUpperCase().replace(/[\s_-]+/g, '')] ?? null;
 }
 
+/** The network a Nigerian mobile number was issued by, from its first four digits (0803 → MTN). Ported numbers keep their old prefix, so the cashier can change it. */
+const PREFIXES: Record<AirtimeNetwork, readonly string[]> = {
+  MTN: ['0703', '0704', '0706', '0803', '0806', '0810', '0813', '0814', '0816', '0903', '0906', '0913', '0916'],
+  AIR: ['0701', '0708', '0802', '0808', '0812', '0901', '0902', '0904', '0907', '0911', '0912'],
+  GLO: ['0705', '0805', '0807', '0811', '0815', '0905', '0915'],
+  ETI: ['0809', '0817', '0818', '0908', '0909'],
+};
+
+/** The network of a typed number once its first four digits are known (0803…, +234 803…, 234803…), or null. */
+export function networkFromPrefix(phone: string): AirtimeNetwork | null {
+  let digits = phone.replace(/\D/g, '');
+  if (digits.startsWith('00')) digits = digits.slice(2);
+  if (digits.startsWith('234')) digits = `0${digits.slice(3).replace(/^0/, '')}`;
+  const head = digits.slice(0, 4);
+  if (head.length < 4) return null;
+  for (const [code, list] of Object.entries(PREFIXES) as [AirtimeNetwork, readonly string[]][]) if (list.includes(head)) return code;
+  return null;
+}
+
 export function networkName(code: string): string {
   return AIRTIME_NETWORKS.find((n) => n.code === code)?.name ?? code;
 }

@@ -4,7 +4,7 @@
 // full disk never leaves a broken file that looks like a backup. A failed backup is recorded and
 // shown; it never throws into selling.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { BackupInfo, BackupsView } from '../../shared/backups';
@@ -12,7 +12,7 @@ import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
 import { copyAtomic } from '../data-folder';
 import type { Logger } from '../../shared/logger';
-import { backupsFolder, checkJournalFile, stampOf } from '../data-folder';
+import { backupsFolder, checkJournalFile, fsyncDir, fsyncPath, stampOf } from '../data-folder';
 import { backupsToDrop, DEFAULT_ROTATION, type Rotation } from './rotation';
 
 export type BackupReason = BackupInfo['reason'];
@@ -110,13 +110,9 @@ export function createBackupService(deps: BackupServiceDeps) {
       asSingleFile(partial);
       const problem = checkJournalFile(partial);
       if (problem) throw new Error(`the new backup did not pass its check: ${problem}`);
-      const fd = openSync(partial, 'r+', 0o600);
-      try {
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      fsyncPath(partial, 'r+');
       renameSync(partial, final);
+      fsyncDir(folder); // the rename itself reaches the disk before the backup is reported
     } catch (e) {
       rmSync(partial, { force: true });
       lastError = { at, message: `The backup could not be written to ${folder}: ${message(e)}.` };

@@ -51,7 +51,8 @@ export function moveJournalAside(file: string, suffix: string): string {
   return file + suffix;
 }
 
-function fsyncPath(path: string, flags = 'r'): void {
+/** Flushes a file (or, with 'r', a folder's entries) to the disk. */
+export function fsyncPath(path: string, flags = 'r'): void {
   const fd = openSync(path, flags);
   try {
     fsyncSync(fd);
@@ -60,7 +61,8 @@ function fsyncPath(path: string, flags = 'r'): void {
   }
 }
 
-function fsyncDir(dir: string): void {
+/** Flushes a folder's entries (a rename) to the disk, where the platform can. */
+export function fsyncDir(dir: string): void {
   try {
     fsyncPath(dir);
   } catch {

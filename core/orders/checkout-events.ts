@@ -1,16 +1,19 @@
-// The checkout's events: every change of an order, and the connectivity (online, queue length).
+// The checkout's events: every change of an order, the connectivity (online, queue length), and
+// the late outcomes of closed orders.
 import type { Connectivity, OrderView } from '../../shared/orders';
 import type { Logger } from '../../shared/logger';
 
 export interface CheckoutEvents {
   order: OrderView;
   connectivity: Connectivity;
+  /** A late outcome of a closed order was recorded or handled (the alert and the status bar count follow). */
+  late: { orderId: number };
 }
 
 type Listener<K extends keyof CheckoutEvents> = (payload: CheckoutEvents[K]) => void;
 
 export class CheckoutEmitter {
-  private readonly listeners: { [K in keyof CheckoutEvents]: Set<Listener<K>> } = { order: new Set(), connectivity: new Set() };
+  private readonly listeners: { [K in keyof CheckoutEvents]: Set<Listener<K>> } = { order: new Set(), connectivity: new Set(), late: new Set() };
   private lastConnectivity: Connectivity | null = null;
 
   constructor(private readonly logger: Logger) {}

@@ -1,14 +1,21 @@
-// What every part of the checkout shares while it runs: the journal, the events told of each
-// change, the calls still in flight (waited for on stop) and whether it is stopping.
+// What every part of the checkout shares while it runs: the journal and the late outcomes of closed
+// orders beside it, the events told of each change, the calls still in flight (waited for on stop)
+// and whether it is stopping.
 import type { Connectivity, OrderView } from '../../shared/orders';
 import type { Logger } from '../../shared/logger';
 import { CheckoutEmitter } from './checkout-events';
 import type { Decision } from './order-decisions';
 import { toView, type OrderJournal, type OrderRecord } from './order-journal';
+import { isFinalState } from './order-state';
+import type { LateOutcomeStore } from './late-outcomes';
+import type { LateSource } from '../../shared/late-payments';
+import type { PosOrderDetails } from '../provider';
 
 export interface CheckoutRunDeps {
   journal: OrderJournal;
+  late: LateOutcomeStore;
   logger: Logger;
+  now: () => number;
   /** When the app next acts on the order by itself (a check, a probe), shown on its view. */
   nextActionAt: (rec: OrderRecord) => number | undefined;
   /** The provider answers our calls. */
@@ -18,6 +25,7 @@ export interface CheckoutRunDeps {
 export class CheckoutRun {
   readonly events: CheckoutEmitter;
   readonly journal: OrderJournal;
+  readonly late: LateOutcomeStore;
   readonly logger: Logger;
   private readonly inFlight = new Set<Promise<unknown>>();
   private stopping = false;
@@ -25,6 +33,7 @@ export class CheckoutRun {
   constructor(private readonly deps: CheckoutRunDeps) {
     this.events = new CheckoutEmitter(deps.logger);
     this.journal = deps.journal;
+    this.late = deps.late;
     this.logger = deps.logger;
   }
 
@@ -41,7 +50,22 @@ export class CheckoutRun {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  view = (rec: OrderRecord): OrderView => toView(rec, this.deps.nextActionAt(rec));
+  view = (rec: OrderRecord): OrderView => {
+    const late = isFinalState(rec.state) ? this.late.get(rec.id) : null;
+    const v = toView(rec, this.deps.nextActionAt(rec));
+    return late ? { ...v, late } : v;
+  };
+
+  /** The provider's word on a closed order: a contradiction is recorded as its late outcome, never dropped. */
+  noteOnClosed(rec: OrderRecord, details: PosOrderDetails, source: LateSource): void {
+    const l = this.late.record(rec, details, source, this.deps.now());
+    if (!l) return;
+    this.logger.warn('provider outcome contradicts a closed order; recorded as its late outcome', {
+      orderId: rec.id, outOrderNo: rec.outOrderNo, state: rec.state, status: details.status, kind: l.kind, source,
+    });
+    this.changed(rec);
+    this.events.emit('late', { orderId: rec.id });
+  }
 
   connectivity(): Connectivity {
     return { online: this.deps.online(), queueLength: this.journal.countQueued() };

@@ -19,7 +19,9 @@ import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
 import { OrderCalls } from './order-calls';
 import { decideOnDetails, REASONS } from './order-decisions';
 import { OrderJournal, type OrderRecord } from './order-journal';
-import { isFinalState, stateForProviderStatus } from './order-state';
+import { isFinalState } from './order-state';
+import { LateOutcomeStore } from './late-outcomes';
+import type { LateSource, MarkLateHandled } from '../../shared/late-payments';
 import { counterCode, lagosDayCode } from './out-order-no';
 import { Poller } from './poller';
 import { QueueSender } from './queue-sender';
@@ -66,7 +68,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   // ---- the parts: they call each other back only once all are built ----
   const run = new CheckoutRun({
-    journal, logger,
+    journal, logger, now,
+    late: new LateOutcomeStore(deps.db, deps.journalSink ?? NO_JOURNAL_SINK),
     nextActionAt: (rec) => {
       if (rec.state === 'waiting' || rec.state === 'unknown') return poller.nextAt(rec.id);
       if (rec.state === 'queued') return monitor.nextProbeAt;
@@ -204,6 +207,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (!['failed', 'expired', 'cancelled'].includes(rec.state)) {
         throw new AppError('CONFLICT', `This sale is ${rec.state}: only a failed, expired or cancelled sale can be started again.`, { id, state: rec.state });
       }
+      if (run.late.get(id)?.kind === 'paid-after-closing') {
+        throw new AppError('CONFLICT', 'The customer was debited for this sale after it was closed: do not charge again. Hand over the tickets (print the receipt).', { id });
+      }
       return newSale(rec.sale, id);
     },
 
@@ -289,16 +295,32 @@ export function createCheckoutService(deps: CheckoutDeps) {
         return null;
       }
       if (isFinalState(rec.state)) {
-        const said = stateForProviderStatus(String(details.status ?? ''));
-        if (said !== null && said !== rec.state && said !== 'waiting') {
-          logger.error('late webhook contradicts a final order; order left unchanged', { orderId: rec.id, outOrderNo: rec.outOrderNo, state: rec.state, status: details.status });
-        }
-        return view(rec);
+        run.noteOnClosed(rec, details, 'webhook');
+        return view(recordOf(rec.id));
       }
       run.apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
       poller.track(rec.id);
       fetchFinalDetails(finalDetails, rec.id);
       return view(recordOf(rec.id));
+    },
+
+    /** The late outcomes of closed orders (money taken after closing): their list and the sweep's reads. */
+    late: run.late,
+
+    /** The provider answered a query about a closed order (the reconciliation sweep): recorded if it contradicts it. */
+    noteProviderReport(id: number, details: PosOrderDetails, source: LateSource): OrderView {
+      const rec = recordOf(id);
+      if (isFinalState(rec.state)) run.noteOnClosed(rec, details, source);
+      return view(recordOf(id));
+    },
+
+    /** The cashier settled a late outcome with the customer (tickets given, or refund to be arranged). */
+    markLateHandled(id: number, h: Omit<MarkLateHandled, 'id'>): OrderView {
+      const rec = recordOf(id);
+      run.late.markHandled(rec, h, now());
+      changed(rec);
+      run.events.emit('late', { orderId: id });
+      return view(recordOf(id));
     },
 
     /** After a start: every order that is not final picks up where it stopped. */

@@ -11,3 +11,6 @@ export { productInfoFor, maskAccount } from './sale-wire';
 export { createOrdersModule } from './orders-module';
 export type { RelayHealthSource } from './relay-follower';
 export { createSaleMemory, nextShowTime } from './sale-memory';
+export { createLateSweep, DEFAULT_SWEEP_TUNING, type LateSweep, type SweepTuning } from './late-sweep';
+export { LateOutcomeStore, lateKindOf } from './late-outcomes';
+export { assertCanCharge, ordersOnTerminal } from './charge-guard';

@@ -5,6 +5,7 @@ import type { RecordScope } from '../../shared/record-profile';
 import type { Db } from '../db';
 import { sqlList } from '../lib';
 import { OPEN_STATES } from './order-state';
+import { LateOutcomeStore } from './late-outcomes';
 
 /** The orders of one state created in a window, summed. */
 export interface OrderStateTotals {
@@ -71,9 +72,14 @@ export class OrderJournalReads {
     return this.db
       .prepare(
         `SELECT COUNT(*) AS count, COALESCE(SUM(o.amount_kobo), 0) AS amountKobo FROM order_events e JOIN orders o ON o.id = e.order_id
-         WHERE e.at >= ? AND e.at < ? AND e.to_state = 'paid' AND o.created_at < ?${realOnly(scope, 'o.')}`,
+         WHERE e.at >= ? AND e.at < ? AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid') AND o.created_at < ?${realOnly(scope, 'o.')}`,
       )
       .get(from, to, from) as { count: number; amountKobo: number };
+  }
+
+  /** Money the provider took after the counter closed the order, learnt in [from, to): counted in that window's takings. */
+  paidAfterClosing(from: number, to: number, scope: RecordScope) {
+    return new LateOutcomeStore(this.db).paidAfterClosing(from, to, scope);
   }
 
   /** Orders created before `to` still without an outcome, oldest first. */

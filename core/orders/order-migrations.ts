@@ -1,9 +1,10 @@
 // The order journal's tables, as named migrations run once each: the journal itself, then the
-// profile every order was made under.
+// profile every order was made under, then the provider's late outcomes of closed orders.
 import { DEMO_AUTO_TERMINAL_SN, DEMO_HEAD_MERCHANT_ID, DEMO_TERMINAL_SN } from '../../shared/demo-merchant';
 import type { Migration } from '../db';
 import { checkIn } from '../lib';
 import { ORDER_STATES } from './order-state';
+import { HANDLED_HOWS, LATE_KINDS, LATE_SOURCES } from '../../shared/late-payments';
 
 export const ORDER_MIGRATIONS: Migration[] = [
   {
@@ -80,6 +81,31 @@ export const ORDER_MIGRATIONS: Migration[] = [
       UPDATE orders SET profile = 'demo'
         WHERE head_merchant_id = '${DEMO_HEAD_MERCHANT_ID}' AND sn IN ('${DEMO_TERMINAL_SN}', '${DEMO_AUTO_TERMINAL_SN}');
       CREATE INDEX orders_profile_created ON orders(profile, created_at);
+    `,
+  },
+  {
+    // A provider outcome that contradicts a closed order (docs/late-payments.md): one per order,
+    // beside it; the order's own state never changes. Handled once, by someone, at a time.
+    name: 'orders-003-late-outcomes',
+    sql: `
+      CREATE TABLE order_late (
+        order_id INTEGER PRIMARY KEY REFERENCES orders(id),
+        kind TEXT NOT NULL ${checkIn('kind', LATE_KINDS)},
+        provider_status TEXT NOT NULL,
+        closed_as TEXT NOT NULL ${checkIn('closed_as', ORDER_STATES)},
+        amount_kobo INTEGER NOT NULL,
+        pay_no TEXT,
+        sender_account TEXT,
+        provider_at INTEGER,
+        found_at INTEGER NOT NULL,
+        source TEXT NOT NULL ${checkIn('source', LATE_SOURCES)},
+        handled_how TEXT ${checkIn('handled_how', HANDLED_HOWS)},
+        handled_by TEXT,
+        handled_at INTEGER,
+        handled_note TEXT
+      );
+      CREATE INDEX order_late_found ON order_late(found_at);
+      CREATE INDEX order_late_handled ON order_late(handled_at);
     `,
   },
 ];

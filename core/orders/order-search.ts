@@ -16,6 +16,8 @@ export interface SearchQuery {
   limit: number;
   /** Demo sales are play money: found only when asked for. */
   includeDemo?: boolean | undefined;
+  /** Only sales paid after the counter closed them. */
+  paidAfterClosing?: boolean | undefined;
 }
 
 export interface SearchResult {
@@ -79,6 +81,7 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     args.push(...q.states);
   }
   if (!q.includeDemo) where.push("profile <> 'demo'");
+  if (q.paidAfterClosing) where.push("id IN (SELECT order_id FROM order_late WHERE kind = 'paid-after-closing')");
   if (q.from) {
     where.push('created_at >= ?');
     args.push(lagosDayStart(q.from));

@@ -8,7 +8,17 @@ import type { Db } from '../db';
 const RECHECK_MS = 3 * 86_400_000;
 const BATCH = 2_000;
 
-type Row = { id: number; out_order_no: string; order_no: string | null; pay_no: string | null; film_name: string; film_title: string; seats: string };
+type Row = {
+  id: number; out_order_no: string; order_no: string | null; pay_no: string | null; sender_account: string | null; film_name: string; film_title: string; seats: string;
+  late_pay_no: string | null; late_account: string | null;
+};
+
+/** The columns indexed, with a payment taken after closing (its own payment number and card). */
+const SELECT = `SELECT o.id, o.out_order_no, o.order_no, o.pay_no, o.sender_account, o.film_name, o.film_title, o.seats,
+  l.pay_no AS late_pay_no, l.sender_account AS late_account FROM orders o LEFT JOIN order_late l ON l.order_id = o.id`;
+
+/** The card's last four digits as the provider shows them masked ("******6789" -> "6789"). */
+const lastFour = (account: string | null): string => (account ?? '').replace(/\D/g, '').slice(-4);
 
 /** Seats are stored as "#F7# #F8#" so that a seat matches whole (F1 does not find F12). */
 export function seatTokens(seats: string): string {
@@ -16,7 +26,7 @@ export function seatTokens(seats: string): string {
 }
 
 function refsOf(r: Row): string {
-  return [r.out_order_no, r.order_no ?? '', r.pay_no ?? ''].join(' ');
+  return [r.out_order_no, r.order_no ?? '', r.pay_no ?? '', lastFour(r.sender_account), r.late_pay_no ?? '', lastFour(r.late_account)].join(' ');
 }
 
 export class OrderTextIndex {
@@ -39,7 +49,7 @@ export class OrderTextIndex {
 
   /** Indexes orders written since the last time (new rows only; cheap when there are none). */
   catchUp(): number {
-    const sel = this.db.prepare('SELECT id, out_order_no, order_no, pay_no, film_name, film_title, seats FROM orders WHERE id > ? ORDER BY id LIMIT ?');
+    const sel = this.db.prepare(`${SELECT} WHERE o.id > ? ORDER BY o.id LIMIT ?`);
     let total = 0;
     for (;;) {
       const rows = sel.all(this.maxIndexed(), BATCH) as Row[];
@@ -51,20 +61,18 @@ export class OrderTextIndex {
 
   /** Re-reads one order (its numbers may have been filled in). */
   refresh(id: number): void {
-    const r = this.db.prepare('SELECT id, out_order_no, order_no, pay_no, film_name, film_title, seats FROM orders WHERE id = ?').get(id) as Row | undefined;
+    const r = this.db.prepare(`${SELECT} WHERE o.id = ?`).get(id) as Row | undefined;
     if (r) this.write([r]);
   }
 
   /** At start: recent orders whose numbers changed while nobody was listening. */
   recheckRecent(now: number): number {
-    const rows = this.db
-      .prepare(
-        `SELECT o.id, o.out_order_no, o.order_no, o.pay_no, o.film_name, o.film_title, o.seats FROM orders o
-         JOIN records_order_text t ON t.rowid = o.id
-         WHERE o.created_at >= ? AND t.refs <> (o.out_order_no || ' ' || ifnull(o.order_no, '') || ' ' || ifnull(o.pay_no, ''))`,
-      )
-      .all(now - RECHECK_MS) as Row[];
-    if (rows.length) this.write(rows);
-    return rows.length;
+    const rows = (this.db
+      .prepare(`${SELECT} JOIN records_order_text t ON t.rowid = o.id WHERE o.created_at >= ?`)
+      .all(now - RECHECK_MS) as (Row & { refs?: string })[]);
+    const refs = this.db.prepare('SELECT refs FROM records_order_text WHERE rowid = ?');
+    const stale = rows.filter((r) => (refs.get(r.id) as { refs: string } | undefined)?.refs !== refsOf(r));
+    if (stale.length) this.write(stale);
+    return stale.length;
   }
 }

@@ -1,25 +1,36 @@
-// Orders: the Sell form's defaults and the charge, and each order's life as the screen follows it.
+// Orders: the Sell form's defaults and the charge, and each order's life as the screen follows it;
+// payments after closing (the list, marking one handled) and the reconciliation sweep, hourly.
 // The checkout service itself is shared (receipts and shifts read it), so the core builds it; this
 // module answers its calls and pushes its changes to the screen.
 import type { orderCalls } from '../../shared/contract';
+import type { lateCalls } from '../../shared/contract-late';
+import { systemTimers } from '../lib';
+import { createLateSweep, type SweepTuning } from './late-sweep';
 import type { Connectivity } from '../../shared/orders';
 import { AppError } from '../../shared/errors';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import type { TerminalLink } from '../terminal';
+import type { PosClient } from '../provider';
 import type { CheckoutService } from './checkout-service';
 import { createSaleMemory } from './sale-memory';
+import { assertCanCharge } from './charge-guard';
 
 /** What the orders module takes of the core: the checkout (built by the root, shared), the terminal. */
-export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock'> & { checkout: CheckoutService; terminal: Pick<TerminalLink, 'getState'> };
+export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock' | 'logger'> & { checkout: CheckoutService; terminal: Pick<TerminalLink, 'getState'>; pos: PosClient };
 
 export interface OrdersModuleDeps {
   /** The sale queue changed (its length, online or not). */
   onConnectivity: (c: Connectivity) => void;
+  sweep?: Partial<SweepTuning>;
+  /** Is a shift open now? Charging needs one (absent: not asked). */
+  shiftOpen?: () => boolean;
 }
 
-export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps): CoreModule<typeof orderCalls> {
+export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
   const { checkout, events } = ctx;
+  const sweep = createLateSweep({ checkout, getPos: () => ctx.pos, now: () => ctx.clock.now(), timers: systemTimers, logger: ctx.logger, ...(deps.sweep ? { tuning: deps.sweep } : {}) });
+  checkout.on('late', () => events.emit('orders.lateChanged', checkout.late.list()));
   const films = createSaleMemory(ctx.store);
   // Followed for the core's whole life: an order settled while the core stops still reaches the memory.
   checkout.on('order', (v) => {
@@ -36,16 +47,27 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps): 
     return v;
   };
 
-  return {
+  const mod: CoreModule<typeof orderCalls & typeof lateCalls> = {
+    start: () => sweep.start(),
+    stop: () => sweep.stop(),
     handlers: {
+      'orders.late': () => checkout.late.list(),
+      'orders.markLateHandled': (a) => checkout.markLateHandled(a.id, { how: a.how, by: a.by, ...(a.note ? { note: a.note } : {}) }),
+      'orders.sweep': () => sweep.run(),
       'sale.defaults': () => films.defaults(ctx.clock.now(), ctx.terminal.getState().sn),
-      'sale.charge': (a) => checkout.sell(a),
+      'sale.charge': (a) => {
+        const { besideWaiting, ...sale } = a;
+        assertCanCharge({ open: checkout.listOpen(), sn: sale.sn, besideWaiting, shiftOpen: deps.shiftOpen });
+        return checkout.sell(sale);
+      },
       'orders.get': (a) => order(a.id),
       'orders.history': (a) => checkout.history(a.id),
       'orders.listToday': () => checkout.listToday(),
       'orders.listQueued': () => checkout.listQueued(),
+      'orders.listOpen': () => checkout.listOpen(),
       'orders.retry': (a) => checkout.retrySale(a.id),
       'orders.checkNow': (a) => checkout.checkNow(a.id),
     },
   };
+  return { ...mod, sweep };
 }

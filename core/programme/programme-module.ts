@@ -13,11 +13,11 @@ import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
-import type { CheckoutService } from '../orders';
+import { assertCanCharge, type CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
-export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & { checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'> };
+export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & { checkout: Pick<CheckoutService, 'sell' | 'get' | 'on' | 'listOpen'> };
 
 /** At most this many errors travel back with a refused file (the count says how many in all). */
 const MAX_ERRORS_SHOWN = 200;
@@ -27,6 +27,8 @@ const MAX_NEXT_SHOWS = 300;
 export interface ProgrammeModuleDeps {
   /** Asked before a sale whether its seats are taken on another counter; null or absent: skipped. */
   seatCheck?: () => SeatCheck | null;
+  /** Is a shift open now? Charging needs one (absent: not asked). */
+  shiftOpen?: () => boolean;
 }
 
 export type ReplaceOutcome = { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
@@ -66,9 +68,8 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
   }
 
   function nextShows(now: number): ShowView[] {
-    const sold = store.ticketsSold();
     const rows = upcomingShows(store.showsFrom(now - SHOW_GRACE_MS, MAX_NEXT_SHOWS), now);
-    return rows.map((r) => ({ ...r, defaultTicketType: defaultTicketType(r.ticketTypes, sold.byFilm.get(r.filmName.toLowerCase()), sold.overall) }));
+    return rows.map((r) => ({ ...r, defaultTicketType: defaultTicketType(r.ticketTypes) }));
   }
 
   function showOf(id: number) {
@@ -118,6 +119,7 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
           }
           throw validationError(out, 'Check the sale: some fields need fixing');
         }
+        assertCanCharge({ open: checkout.listOpen(), sn: a.sn, besideWaiting: a.besideWaiting, shiftOpen: deps.shiftOpen });
         const view = await checkout.sell(input);
         store.recordSale({ orderId: view.id, showKey: show.key, filmName: show.filmName, ticketType: type.name, tickets, at: clock.now() });
         if (checkout.get(view.id)?.state === 'paid') store.markPaid(view.id);

@@ -114,19 +114,12 @@ export class ProgrammeStore {
   }
 }
 
-/** The most sold of a show's ticket types: for its film first, else overall, else the first listed (ties keep the programme's order). */
-export function defaultTicketType(types: readonly TicketType[], film: Map<string, number> | undefined, overall: Map<string, number>): string {
-  const best = (counts: Map<string, number> | undefined): string | null => {
-    if (!counts) return null;
-    let pick: string | null = null;
-    let most = 0;
-    for (const t of types) {
-      const n = counts.get(t.name.toLowerCase()) ?? 0;
-      if (n > most) [pick, most] = [t.name, n];
-    }
-    return pick;
-  };
-  return best(film) ?? best(overall) ?? types[0]?.name ?? '';
+/**
+ * The ticket type a picked show starts on: the programme's first (head office lists the usual one
+ * first). What was sold before does not count: a Child sale must never make the next Adult a Child.
+ */
+export function defaultTicketType(types: readonly TicketType[]): string {
+  return types[0]?.name ?? '';
 }
 
 export type { ShowRow, ShowView };

@@ -2,6 +2,7 @@
 // services and the order search into this module's share of the contract.
 import type { recordCalls } from '../../shared/contract-records';
 import type { OrderView } from '../../shared/orders';
+import type { SweepResult } from '../../shared/late-payments';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import type { JournalSink } from '../journal-sink';
@@ -28,6 +29,8 @@ export interface RecordsDeps {
   serialTimeoutMs?: number;
   autoPrintDetailWaitMs?: number;
   topups?: TopupTotalsSource;
+  /** The reconciliation sweep, run before a Z report (its result is printed on it). */
+  beforeZ?: () => Promise<SweepResult>;
 }
 
 /** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
@@ -105,7 +108,14 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
       'shift.current': () => ({ shift: shift.current() }),
       'shift.open': (a) => shift.open(a.cashier, a.openingFloat),
       'shift.report': (a) => shift.report(a.id),
-      'shift.close': (a) => shift.close(a.acceptOpen),
+      'shift.close': async (a) => {
+        shift.requireOpen(); // refused before asking the provider anything
+        const sweep = deps.beforeZ ? await deps.beforeZ().catch((e: unknown) => {
+          ctx.logger.warn('reconciliation sweep before the Z report failed', { error: String(e) });
+          return null;
+        }) : null;
+        return shift.close(a.acceptOpen, sweep);
+      },
       'shift.reports': (a) => shift.reports(a.limit, a.beforeId),
       'shift.print': (a) => shift.print(a.id),
       'shift.browserPrinted': (a) => shift.browserPrinted(a.id),

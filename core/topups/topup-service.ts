@@ -136,7 +136,11 @@ export function createTopupService(deps: TopupServiceDeps) {
       logger.warn('bills callback names another order for our reference; ignored', { reference: cb.reference, orderNo: cb.orderNo, ours: rec.orderNo });
       return;
     }
-    if (cb.amountKobo !== rec.amountKobo) logger.warn('bills callback amount differs from the top-up', { reference: cb.reference, amountKobo: cb.amountKobo, ours: rec.amountKobo });
+    if (cb.amountKobo !== rec.amountKobo) {
+      // Not this top-up as we sent it (to the kobo): it settles only from the provider's status answer.
+      logger.error('bills callback amount differs from the top-up; not used to settle it', { reference: cb.reference, amountKobo: cb.amountKobo, ours: rec.amountKobo });
+      return;
+    }
     const status = TOPUP_STATUSES.has(cb.status) ? (cb.status as TopupStatus) : null;
     if (!status) return;
     engine.settleFromCallback(rec, { orderNo: cb.orderNo || null, reference: cb.reference, status, errorMsg: cb.errorMsg });

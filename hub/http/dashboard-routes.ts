@@ -22,6 +22,7 @@ import {
   checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, sessionAlive, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
+import { dashboardBranchRoutes } from './dashboard-branches';
 import { dashboardProgrammeRoutes } from './dashboard-programme';
 import { anonymousAudience, checked, checkOrigin, managerAudience, sessionCookieOf, sessionOf } from './audiences';
 
@@ -216,6 +217,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     });
 
     dashboardProgrammeRoutes(app, ctx);
+    dashboardBranchRoutes(app, ctx);
   }
 }
 

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ConnectionBanner } from './components/ConnectionBanner';
 import { RecoveryBanner } from './components/RecoveryBanner';
+import { LatePaymentAlert } from './components/LatePaymentAlert';
 import { StatusBar } from './components/StatusBar';
 import { ThemeSwitch } from './components/ThemeSwitch';
 import { OrdersScreen } from './screens/OrdersScreen';
@@ -82,6 +83,7 @@ export function App() {
       <main className="content" id="main">
         <ConnectionBanner />
         <RecoveryBanner />
+        <LatePaymentAlert />
         <View />
       </main>
       <StatusBar />

@@ -75,7 +75,7 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
           this.on.ready(m.webhookUrl, m.orders, m);
           resolveStart(m.webhookUrl);
         } else if (m.type === 'order') {
-          this.on.order({ id: m.id, outOrderNo: m.outOrderNo, state: m.state });
+          this.on.order({ id: m.id, outOrderNo: m.outOrderNo, state: m.state, late: m.late ?? null });
         } else if (m.type === 'ack' || m.type === 'refused') {
           const answer = this.pending.get(m.reqId);
           this.pending.delete(m.reqId);

@@ -53,6 +53,8 @@ export function chaosFaults(seed: number, scale = 1): FaultRule[] {
     { path: '*', kind: 'commitThenDrop', rate: 0.05 },
     { path: '*', kind: 'tamperSign', rate: 0.02 },
     { path: 'webhook:pos', kind: 'tamperSign', rate: 0.1 },
+    // The provider takes the payment after the order was closed (failed, cancelled, expired), a moment later.
+    { path: 'settle:pos', kind: 'lateSuccess', latencyMs: 300, rate: 0.1 },
   ];
   return rules.map((r, i) => ({ ...r, ...(r.kind !== 'latency' && r.rate !== undefined ? { rate: Math.min(1, r.rate * scale) } : {}), seed: seed * 101 + i }));
 }

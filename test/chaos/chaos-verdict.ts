@@ -8,6 +8,10 @@ export interface JournalRow {
   state: OrderState;
   orderNo: string | null;
   payNo: string | null;
+  /** The late outcome the app recorded on the order (order_late.kind), if any. */
+  late?: string | null;
+  /** The shift totals' "paid after closing" list carries this order. */
+  inTotals?: boolean;
 }
 
 export interface ChaosCounts {
@@ -16,6 +20,10 @@ export interface ChaosCounts {
   duplicates: number;
   lost: number;
   notFinal: number;
+  /** Payments the provider took after the app closed the order, found on the order and in the shift totals. */
+  lateFound: number;
+  /** Such payments the app did not carry (on the order and in the totals): must be 0. */
+  lateMissed: number;
 }
 
 export interface ChaosVerdict extends ChaosCounts {
@@ -32,7 +40,7 @@ const EXPECTED: Record<string, OrderState> = { SUCCESS: 'paid', FAIL: 'failed', 
  * missing from the journal, plus provider orders with no sale in the journal. notFinal: journaled
  * sales that are not final.
  */
-export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[], acked: Iterable<string>): ChaosVerdict {
+export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[], acked: Iterable<string>, paidLate: ReadonlySet<string> = new Set()): ChaosVerdict {
   const problems: string[] = [];
   const byOut = new Map<string, SandboxPosOrder[]>();
   for (const p of provider) byOut.set(p.outOrderNo, [...(byOut.get(p.outOrderNo) ?? []), p]);
@@ -46,7 +54,20 @@ export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[],
     }
   }
   let notFinal = 0;
+  let lateFound = 0;
+  let lateMissed = 0;
   for (const r of journal) {
+    // The provider took the payment after the app had closed the sale (`paidLate`: the sandbox said
+    // so): found only when the order and the shift totals both carry it.
+    const p0 = byOut.get(r.outOrderNo)?.[0];
+    if (paidLate.has(r.outOrderNo) && p0?.status === 'SUCCESS' && (r.state === 'failed' || r.state === 'cancelled' || r.state === 'expired')) {
+      if (r.late === 'paid-after-closing' && r.inTotals) lateFound += 1;
+      else {
+        lateMissed += 1;
+        problems.push(`late missed: ${r.outOrderNo} is ${r.state} but the provider took the payment after it (order: ${r.late ?? 'nothing recorded'}, totals: ${r.inTotals ? 'yes' : 'no'})`);
+      }
+      continue;
+    }
     if (!isFinalState(r.state)) {
       notFinal += 1;
       problems.push(`not final: ${r.outOrderNo} is ${r.state}`);
@@ -81,9 +102,9 @@ export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[],
       problems.push(`lost: provider order ${out} has no sale in the journal`);
     }
   }
-  return { sales: journal.length, providerOrders: provider.length, duplicates, lost, notFinal, problems };
+  return { sales: journal.length, providerOrders: provider.length, duplicates, lost, notFinal, lateFound, lateMissed, problems };
 }
 
 export function chaosLine(c: ChaosCounts): string {
-  return `sales=${c.sales} providerOrders=${c.providerOrders} duplicates=${c.duplicates} lost=${c.lost} notFinal=${c.notFinal}`;
+  return `sales=${c.sales} providerOrders=${c.providerOrders} duplicates=${c.duplicates} lost=${c.lost} notFinal=${c.notFinal} lateFound=${c.lateFound} lateMissed=${c.lateMissed}`;
 }

@@ -1,10 +1,12 @@
 // The chaos run: many sales through random provider faults, provider outages, duplicate, late and
 // stale webhooks, and SIGKILLs of the app process; then every sale must be final, once, and agree
 // with the provider. Choices (sales, taps, kills, faults) follow the seed; timings do not.
+// The provider also takes some payments after the app closed the order (the lateSuccess fault):
+// each must end on the order and in the shift totals (by webhook, or by the app's sweep).
 // Then the box-office part (integration-chaos.ts): charges through the integration API, retried
 // at random through counter kills and provider faults.
-// Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n> integrationDuplicates=<n>
-// integrationLost=<n>"; exit 1 unless all but the first two are 0.
+// Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n> lateFound=<n> lateMissed=<n>
+// integrationDuplicates=<n> integrationLost=<n>"; exit 1 unless all but sales, providerOrders and lateFound are 0.
 // Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS]
 //        [--outages N] [--fault-scale F] [--keep] [--integration-only]
 import Database from 'better-sqlite3';
@@ -12,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isFinalState, type OrderState } from '../../shared/orders';
+import { OrderJournalReads } from '../../core/orders';
 import type { OrderSnapshot } from '../helpers/chaos-protocol';
 import { createRng } from '../helpers/chaos-random';
 import { AppProcess } from './app-process';
@@ -48,6 +51,13 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
 
   // What the app has told us of its journal (events, and a full snapshot at each start).
   const appView = new Map<string, OrderState>();
+  /** Sales the provider paid after closing them (the sandbox says so), and those the app has recorded as such. */
+  const paidLate = new Set<string>();
+  const appLate = new Set<string>();
+  sandbox.events.on('pos-order-late', (o, was) => {
+    if (o.status === 'SUCCESS' && was !== 'SUCCESS') paidLate.add(o.outOrderNo);
+    checkDone();
+  });
   const acked = new Set<string>();
   let checkDone = () => {};
   const app = new AppProcess(
@@ -58,10 +68,14 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     {
       order: (s: OrderSnapshot) => {
         appView.set(s.outOrderNo, s.state);
+        if (s.late === 'paid-after-closing') appLate.add(s.outOrderNo);
         checkDone();
       },
       ready: (_url, orders) => {
-        for (const s of orders) appView.set(s.outOrderNo, s.state);
+        for (const s of orders) {
+          appView.set(s.outOrderNo, s.state);
+          if (s.late === 'paid-after-closing') appLate.add(s.outOrderNo);
+        }
       },
     },
   );
@@ -143,7 +157,9 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       checkDone = () => {
         const appFinal = [...appView.values()].every(isFinalState);
         const providerFinal = sandbox.listPosOrders().every((p) => p.status !== 'PENDING');
-        if (appFinal && providerFinal && sim.busy === 0) {
+        // A payment taken after closing must reach the app (its webhook or its sweep) before the count.
+        const lateKnown = [...paidLate].every((out) => appLate.has(out) || !isClosedUnpaid(appView.get(out)));
+        if (appFinal && providerFinal && sim.busy === 0 && lateKnown) {
           clearTimeout(timer);
           checkDone = () => {};
           resolve();
@@ -157,9 +173,11 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
 
     // ---- count ----
     const db = new Database(dbFile, { readonly: true });
-    const journal = db.prepare('SELECT out_order_no AS outOrderNo, state, order_no AS orderNo, pay_no AS payNo FROM orders ORDER BY id').all() as JournalRow[];
+    const inTotals = new Set(new OrderJournalReads(db as never).paidAfterClosing(0, Number.MAX_SAFE_INTEGER, { excludeDemo: false }).items.map((i) => i.ref));
+    const journal = (db.prepare(`SELECT o.out_order_no AS outOrderNo, o.state, o.order_no AS orderNo, o.pay_no AS payNo, l.kind AS late
+      FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id`).all() as JournalRow[]).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
     db.close();
-    verdict = chaosVerdict(journal, sandbox.listPosOrders(), acked);
+    verdict = chaosVerdict(journal, sandbox.listPosOrders(), acked, paidLate);
     const states = new Map<string, number>();
     for (const r of journal) states.set(r.state, (states.get(r.state) ?? 0) + 1);
     const fates = new Map<string, number>();
@@ -177,9 +195,13 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     if (app.alive) await app.kill();
     await proxy.close();
     await sandbox.close();
-    const failed = !verdict || verdict.duplicates + verdict.lost + verdict.notFinal > 0;
+    const failed = !verdict || verdict.duplicates + verdict.lost + verdict.notFinal + verdict.lateMissed > 0;
     if (!o.keep && !failed) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function isClosedUnpaid(s: OrderState | undefined): boolean {
+  return s === 'failed' || s === 'cancelled' || s === 'expired';
 }
 
 const NUMBER_FLAGS: Record<string, keyof ChaosOptions> = {
@@ -221,7 +243,7 @@ if (require.main === module) {
     const report = await runChaos(o, (line) => console.log(line));
     const b = await runIntegrationChaos(box, (line) => console.log(line));
     console.log(`${chaosLine(report)} integrationDuplicates=${b.integrationDuplicates} integrationLost=${b.integrationLost}`);
-    process.exitCode = report.duplicates + report.lost + report.notFinal + b.integrationDuplicates + b.integrationLost === 0 ? 0 : 1;
+    process.exitCode = report.duplicates + report.lost + report.notFinal + report.lateMissed + b.integrationDuplicates + b.integrationLost === 0 ? 0 : 1;
   })().catch((err: unknown) => {
     console.error(`chaos run could not complete: ${err instanceof Error ? err.stack : String(err)}`);
     process.exitCode = 2;

@@ -41,6 +41,10 @@ export interface HubChaosCounts {
   relayLost: number;
   syncGaps: number;
   syncDuplicates: number;
+  /** Payments taken after the counter closed the sale, carried by the order, the shift totals and the Hub's copy. */
+  lateFound: number;
+  /** Such payments one of the three does not carry: must be 0. */
+  lateMissed: number;
 }
 
 export interface HubChaosVerdict extends HubChaosCounts {
@@ -69,7 +73,7 @@ const eventKey = (e: JournalEvent) => JSON.stringify([e.kind, e.at, canonical(e.
  * for an order of counter X (by the provider's order → our outOrderNo → the counter whose journal
  * has it) that X never recorded in webhook_events. relayed: acknowledged deliveries.
  */
-export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provider: SandboxPosOrder[]): HubChaosVerdict {
+export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provider: SandboxPosOrder[], paidLate: ReadonlySet<string> = new Set()): HubChaosVerdict {
   const problems: string[] = [];
   let syncGaps = 0;
   let syncDuplicates = 0;
@@ -136,16 +140,21 @@ export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provide
     }
   }
 
-  const sale = chaosVerdict(counters.flatMap((c) => c.orders), provider, counters.flatMap((c) => [...c.acked]));
+  // A payment after closing is found only when the Hub's copy carries it too (its order.late event).
+  const withHub = counters.flatMap((c) => {
+    const onHub = new Set(c.hub.filter((e) => e.kind === 'order.late').map((e) => (e.payload as { reference?: string }).reference));
+    return c.orders.map((r) => (r.inTotals && !onHub.has(r.outOrderNo) ? { ...r, inTotals: false } : r));
+  });
+  const sale = chaosVerdict(withHub, provider, counters.flatMap((c) => [...c.acked]), paidLate);
   problems.push(...sale.problems);
   const journalsEqual = syncGaps + syncDuplicates + syncMismatches === 0;
-  const passed = journalsEqual && outboxMissing === 0 && relayLost === 0 && sale.duplicates + sale.lost + sale.notFinal === 0;
+  const passed = journalsEqual && outboxMissing === 0 && relayLost === 0 && sale.duplicates + sale.lost + sale.notFinal + sale.lateMissed === 0;
   return {
     counters: counters.length, sales: sale.sales, relayed: hub.ackedDeliveries, relayLost, syncGaps, syncDuplicates, syncMismatches, outboxMissing, journalsEqual,
-    sale: { providerOrders: sale.providerOrders, duplicates: sale.duplicates, lost: sale.lost, notFinal: sale.notFinal }, passed, problems,
+    sale: { providerOrders: sale.providerOrders, duplicates: sale.duplicates, lost: sale.lost, notFinal: sale.notFinal }, lateFound: sale.lateFound, lateMissed: sale.lateMissed, passed, problems,
   };
 }
 
 export function hubChaosLine(c: HubChaosCounts): string {
-  return `counters=${c.counters} sales=${c.sales} relayed=${c.relayed} relayLost=${c.relayLost} syncGaps=${c.syncGaps} syncDuplicates=${c.syncDuplicates}`;
+  return `counters=${c.counters} sales=${c.sales} relayed=${c.relayed} relayLost=${c.relayLost} syncGaps=${c.syncGaps} syncDuplicates=${c.syncDuplicates} lateFound=${c.lateFound} lateMissed=${c.lateMissed}`;
 }

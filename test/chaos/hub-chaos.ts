@@ -19,6 +19,7 @@ import { readJournal } from '../../hub/store/journal';
 import { num, type HubDb } from '../../hub/db/adapter';
 import { RELAY_CHANNEL } from '../../hub/store/notifications';
 import { isFinalState, type OrderState } from '../../shared/orders';
+import { OrderJournalReads } from '../../core/orders';
 import type { HubCounterArgs, HubReport } from '../helpers/chaos-protocol';
 import { createRng } from '../helpers/chaos-random';
 import { AppProcess, HUB_COUNTER_CHILD, type SellResult } from './app-process';
@@ -73,6 +74,8 @@ interface Counter {
   dbFile: string;
   view: Map<string, OrderState>;
   acked: Set<string>;
+  /** Sales this counter has recorded as paid after closing. */
+  late: Set<string>;
   /** Provider order numbers this counter has in webhook_events (as it reported them). */
   recorded: Set<string>;
   hub: HubReport | null;
@@ -111,6 +114,12 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
   let webhookAttempts = 0;
   let webhookRefusedOrFailed = 0;
   let checkDone = () => {};
+  /** Sales the provider paid after closing them (the sandbox says so). */
+  const paidLate = new Set<string>();
+  sandbox.events.on('pos-order-late', (p, was) => {
+    if (p.status === 'SUCCESS' && was !== 'SUCCESS') paidLate.add(p.outOrderNo);
+    checkDone();
+  });
   sandbox.events.on('webhook-attempt', (a) => {
     webhookAttempts += 1;
     if (a.kind === 'pos' && a.ok) hubAccepted.add(a.orderNo);
@@ -163,16 +172,20 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
         hub: { url: `http://127.0.0.1:${proxy.port}`, counterName: name, branch: merchant.merchantId, enrollCode: await hub.issueCode(), connectionFile },
       };
       const c: Counter = {
-        index: i, name, proxy, connectionFile, dbFile, view: new Map(), acked: new Set(), recorded: new Set(), hub: null, cutting: Promise.resolve(), quiesced: () => {},
+        index: i, name, proxy, connectionFile, dbFile, view: new Map(), acked: new Set(), late: new Set(), recorded: new Set(), hub: null, cutting: Promise.resolve(), quiesced: () => {},
         app: undefined as unknown as AppProcess<HubCounterArgs>,
       };
       c.app = new AppProcess<HubCounterArgs>(args, dir, {
         order: (s) => {
           c.view.set(s.outOrderNo, s.state);
+          if (s.late === 'paid-after-closing') c.late.add(s.outOrderNo);
           checkDone();
         },
         ready: (_url, orders, m) => {
-          for (const s of orders) c.view.set(s.outOrderNo, s.state);
+          for (const s of orders) {
+            c.view.set(s.outOrderNo, s.state);
+            if (s.late === 'paid-after-closing') c.late.add(s.outOrderNo);
+          }
           for (const n of m.recordedOrderNos ?? []) c.recorded.add(n);
           c.hub = m.hub ?? null;
           checkDone();
@@ -297,6 +310,12 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
       }
       const outToCounter = new Map<string, Counter>();
       for (const c of counters) for (const out of c.view.keys()) outToCounter.set(out, c);
+      const lateUnknown = [...paidLate].filter((out) => {
+        const c = outToCounter.get(out);
+        const s = c?.view.get(out);
+        return c !== undefined && (s === 'failed' || s === 'cancelled' || s === 'expired') && !c.late.has(out);
+      });
+      if (lateUnknown.length) why.push(`${lateUnknown.length} payments after closing not yet recorded by their counter`);
       const byOrderNo = new Map(sandbox.listPosOrders().map((p) => [p.orderNo, p.outOrderNo]));
       const unrelayed = [...hubAccepted].filter((n) => {
         const owner = outToCounter.get(byOrderNo.get(n) ?? '');
@@ -354,7 +373,9 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
       try {
         const outbox = (db.prepare('SELECT seq, kind, at, payload_json AS p FROM hub_outbox ORDER BY seq').all() as { seq: number; kind: string; at: number; p: string }[])
           .map((r): JournalEvent => ({ seq: r.seq, kind: r.kind, at: r.at, payload: JSON.parse(r.p) as unknown }));
-        const orders = db.prepare('SELECT out_order_no AS outOrderNo, state, order_no AS orderNo, pay_no AS payNo FROM orders ORDER BY id').all() as JournalRow[];
+        const inTotals = new Set(new OrderJournalReads(db as never).paidAfterClosing(0, Number.MAX_SAFE_INTEGER, { excludeDemo: false }).items.map((i) => i.ref));
+        const orders = (db.prepare(`SELECT o.out_order_no AS outOrderNo, o.state, o.order_no AS orderNo, o.pay_no AS payNo, l.kind AS late
+          FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id`).all() as JournalRow[]).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
         const recorded = new Set((db.prepare("SELECT DISTINCT order_no AS o FROM webhook_events WHERE kind = 'pos'").all() as { o: string }[]).map((r) => r.o));
         const conn = JSON.parse(readFileSync(c.connectionFile, 'utf8')) as HubConnection;
         return { name: c.name, counterId: conn.counterId, outbox, hub: [], orders, recordedOrderNos: recorded, acked: c.acked };
@@ -379,7 +400,7 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
     } finally {
       await hubDb.close();
     }
-    verdict = hubChaosVerdict(facts, { notifications, ackedDeliveries }, sandbox.listPosOrders());
+    verdict = hubChaosVerdict(facts, { notifications, ackedDeliveries }, sandbox.listPosOrders(), paidLate);
 
     const states = new Map<string, number>();
     for (const f of facts) for (const r of f.orders) states.set(r.state, (states.get(r.state) ?? 0) + 1);
@@ -391,7 +412,7 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
     print(`terminal: ${[...fates].map(([k, n]) => `${k}=${n}`).join(' ')}; webhook attempts=${webhookAttempts} (not accepted: ${webhookRefusedOrFailed}) duplicate=${sim.counts.duplicateWebhooks} late=${sim.counts.lateWebhooks} stale=${sim.counts.staleWebhooks} redelivery-errors=${sim.counts.redeliveryErrors}`);
     print(`hub: ${notifications.length} notifications accepted, ${deliveries} deliveries (${ackedDeliveries} acknowledged)`);
     for (const f of facts) print(`${f.name} (${f.counterId}): ${f.orders.length} sales, outbox ${f.outbox.length} events, Hub holds ${f.hub.length}, ${f.recordedOrderNos.size} orders notified`);
-    print(`journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; sale verdict: providerOrders=${verdict.sale.providerOrders} duplicates=${verdict.sale.duplicates} lost=${verdict.sale.lost} notFinal=${verdict.sale.notFinal}; journals equal: ${verdict.journalsEqual ? 'yes' : `no (mismatches=${verdict.syncMismatches})`}; sales missing from their outbox: ${verdict.outboxMissing}`);
+    print(`journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; sale verdict: providerOrders=${verdict.sale.providerOrders} duplicates=${verdict.sale.duplicates} lost=${verdict.sale.lost} notFinal=${verdict.sale.notFinal} lateFound=${verdict.lateFound} lateMissed=${verdict.lateMissed}; journals equal: ${verdict.journalsEqual ? 'yes' : `no (mismatches=${verdict.syncMismatches})`}; sales missing from their outbox: ${verdict.outboxMissing}`);
     for (const p of verdict.problems.slice(0, 40)) print(`PROBLEM ${p}`);
     if (verdict.problems.length > 40) print(`... and ${verdict.problems.length - 40} more problems`);
     for (const c of counters) if (c.app.stderr.length > 0) print(`${c.name} stderr: ${c.app.stderr.join('').slice(-1500)}`);

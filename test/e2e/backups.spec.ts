@@ -92,7 +92,7 @@ test('a damaged journal found at start: the banner says what happened and what t
   const lowDisk = !('skip' in m);
   if (!lowDisk) console.log(`low-disk part skipped: ${m.skip}`);
   const dataDir = lowDisk ? join(m.dir, 'data') : mkdtempSync(join(tmpdir(), 'counterpay-e2e-damaged-'));
-  const first = await startShellProcess({ dataDir });
+  const first = await startShellProcess({ dataDir, openShift: true });
   try {
     await api(request, first, 'settings.setPin', { newPin: '2468' });
     await api(request, first, 'sale.charge', SALE);
@@ -106,7 +106,7 @@ test('a damaged journal found at start: the banner says what happened and what t
   expect(existsSync(`${file}-wal`), 'the first shell closed its journal').toBe(false);
   copyFileSync(file, `${file}.copy-for-test`);
   truncateSync(file, Math.floor(statSync(file).size / 3));
-  const shell = await startShellProcess({ dataDir });
+  const shell = await startShellProcess({ dataDir, openShift: true });
   try {
     await page.goto(shell.url);
     const banner = page.getByRole('alert', { name: 'What CounterPay repaired at start' });

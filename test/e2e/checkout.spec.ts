@@ -199,7 +199,11 @@ test('without a terminal, Charge is disabled and says why', async ({ page, shell
   await page.getByText('Change terminal').click();
   await page.getByRole('button', { name: 'Serial cable' }).click();
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByTestId('terminal-sn')).toHaveText('No terminal chosen');
+  // One state, one colour, one next step: a red "No terminal" and what to do, never a green pill above it.
+  await expect(page.getByTestId('terminal-status')).toHaveText('No terminal');
+  await expect(page.getByTestId('terminal-status')).toHaveAttribute('data-tone', 'bad');
+  await expect(page.getByTestId('terminal-sn')).toHaveText('No terminal yet: choose its serial port, or type the SN from its label.');
+  await expect(page.getByTestId('terminal-pill')).toHaveAttribute('data-tone', 'bad');
   await fillSale(page, AVENGERS);
   const charge = page.getByRole('button', { name: /^Charge ₦5,200\.00 \(no terminal yet\)/ });
   await expect(charge).toBeDisabled();

@@ -9,7 +9,7 @@ import { ARTIFACTS, expect, test as base } from './fixtures';
 
 const test = base.extend<{ hooked: ShellProcess }>({
   hooked: async ({}, use) => {
-    const shell = await startShellProcess({ env: { COUNTERPAY_TEST_HOOKS: '1' } });
+    const shell = await startShellProcess({ env: { COUNTERPAY_TEST_HOOKS: '1' }, openShift: true });
     await use(shell);
     await shell.stop();
   },

@@ -10,6 +10,10 @@ import { ADMIN_TOKEN } from '../hub/helpers/hub-harness';
 import { killAllHubs, spawnHub, type HubProcess } from '../hub/helpers/hub-process';
 import { ARTIFACTS, expect, test } from './fixtures';
 
+// A Hub process starts in seconds on an idle machine but may take half a minute on a busy one (tsx
+// compiles it, PGlite opens its folder): these tests get room for that, not sleeps.
+test.describe.configure({ timeout: 180_000 });
+
 async function both(page: Page, name: string, part?: ReturnType<Page['locator']>): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });

@@ -8,6 +8,9 @@ import { escposText, startLoopbackPrinter, type LoopbackPrinter } from '../helpe
 import type { ShellProcess } from '../helpers/browser-shell-process';
 import { ARTIFACTS, expect, test } from './fixtures';
 
+// These tests open their shifts themselves, as the cashier does.
+test.use({ shiftOpen: false });
+
 async function api<T>(request: APIRequestContext, shell: ShellProcess, name: string, args: unknown): Promise<T> {
   const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'x-counterpay-token': shell.token }, data: { args } });
   const body = (await res.json()) as { ok: boolean; value?: T; error?: { message: string } };

@@ -60,7 +60,9 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(bar).not.toContainText('DEMO-POS-0001');
 
     await page.keyboard.press('Alt+1');
-    await expect(page.getByTestId('terminal-sn')).toHaveText('No terminal chosen');
+    await expect(page.getByTestId('terminal-sn')).toHaveText('No terminal yet: choose its serial port, or type the SN from its label.');
+    await expect(page.getByTestId('terminal-status')).toHaveText('No terminal');
+    await expect(page.getByTestId('terminal-pill')).toHaveAttribute('data-tone', 'bad');
     await expect(page.getByText('Choose the terminal')).toBeVisible();
     await page.screenshot({ path: join(ARTIFACTS, `terminal-after-profile-switch-${scheme}.png`) });
 
@@ -94,6 +96,6 @@ for (const scheme of ['light', 'dark'] as const) {
     await pin.fill('2468');
     await page.getByRole('button', { name: 'Unlock and connect' }).click();
     await expect(page.getByLabel('Admin PIN')).toHaveCount(0);
-    await expect(page.getByTestId('terminal-status')).toHaveText('Not connected');
+    await expect(page.getByTestId('terminal-status')).toHaveText('No terminal');
   });
 }

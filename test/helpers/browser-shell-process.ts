@@ -16,7 +16,11 @@ export interface ShellProcess {
 
 const ROOT = resolve(__dirname, '../..');
 
-export async function startShellProcess(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<ShellProcess> {
+/**
+ * `openShift`: a cashier's shift is opened as soon as the shell answers (charging needs one), for
+ * tests about something else; a test about shifts themselves leaves it out.
+ */
+export async function startShellProcess(opts: { dataDir?: string; env?: Record<string, string>; openShift?: boolean } = {}): Promise<ShellProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'counterpay-e2e-'));
   // Node itself with tsx as a loader, not the tsx command: the tsx command relays SIGTERM to a child
   // node and SIGKILLs it when the child does not acknowledge within 30 ms, which on a busy machine
@@ -38,10 +42,18 @@ export async function startShellProcess(opts: { dataDir?: string; env?: Record<s
     child.once('exit', (code) => fail(new Error(`browser shell exited (${code}) before it was ready:\n${out}`)));
   });
   const u = new URL(url);
+  const token = /token=([^&]+)/.exec(u.hash)?.[1] ?? '';
+  if (opts.openShift) {
+    const res = await fetch(`${u.origin}/api/call/shift.open`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-counterpay-token': token }, body: JSON.stringify({ args: { cashier: 'Ngozi', openingFloat: '' } }),
+    });
+    const body = (await res.json()) as { ok: boolean; error?: { message: string } };
+    if (!body.ok) throw new Error(`could not open a shift on the new shell: ${body.error?.message}`);
+  }
   return {
     url,
     origin: u.origin,
-    token: /token=([^&]+)/.exec(u.hash)?.[1] ?? '',
+    token,
     dataDir,
     output: () => out,
     async stop() {

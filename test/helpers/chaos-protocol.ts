@@ -34,6 +34,8 @@ export interface OrderSnapshot {
   id: number;
   outOrderNo: string;
   state: OrderState;
+  /** The late outcome recorded on the order (paid-after-closing, reported-otherwise), if any. */
+  late?: string | null;
 }
 
 export type DriverMessage =
@@ -48,7 +50,7 @@ export type AppMessage =
   /** Sent only after the sale is in the journal. */
   | { type: 'ack'; reqId: number; id: number; outOrderNo: string }
   | { type: 'refused'; reqId: number; code: string; message: string }
-  | { type: 'order'; id: number; outOrderNo: string; state: OrderState }
+  | { type: 'order'; id: number; outOrderNo: string; state: OrderState; late?: string | null }
   | { type: 'stopped' }
   | { type: 'quiesced' }
   /** Hub counter only: its outbox against the Hub, sent on every change (after the order event that caused it). */

@@ -9,6 +9,8 @@ import { systemClock } from '../../shared/clock';
 import { openJournalDb } from '../../core/schema';
 import { createHubClient, createRelayConsumer, createSyncPusher, HubOutbox, type HubConnection } from '../../core/hub-link';
 import { createCheckoutService } from '../../core/orders/checkout-service';
+import { createLateSweep } from '../../core/orders/late-sweep';
+import { systemTimers } from '../../core/lib';
 import { createPosClient } from '../../core/provider';
 import { createWebhookIngest } from '../../core/webhook';
 import { EnrollResponseSchema, type RelayNotification } from '../../shared/hub-contract';
@@ -94,13 +96,17 @@ async function main(): Promise<void> {
   // While the relay is healthy, polling is the safety net (as in the app).
   checkout.useRelayHealth(relay);
   checkout.on('order', (v) => {
-    send({ type: 'order', id: v.id, outOrderNo: v.outOrderNo, state: v.state });
+    send({ type: 'order', id: v.id, outOrderNo: v.outOrderNo, state: v.state, late: v.late?.kind ?? null });
     pusher.kick();
     report();
   });
   let checkoutStopped: Promise<void> | null = null;
-  const stopCheckout = () => (checkoutStopped ??= checkout.stop());
+  // The reconciliation sweep, its hour scaled down to seconds (what no notification brought, it finds).
+  const sweepPos = createPosClient(args.provider, { logger });
+  const sweep = createLateSweep({ checkout, getPos: () => sweepPos, now: () => systemClock.now(), timers: systemTimers, logger, tuning: { everyMs: 2_000, ratePerSec: 50 } });
+  const stopCheckout = () => (checkoutStopped ??= sweep.stop().then(() => checkout.stop()));
   checkout.resume();
+  sweep.start();
   pusher.start();
   relay.start();
 
@@ -129,7 +135,7 @@ async function main(): Promise<void> {
   });
   // Losing the driver means nobody will ever kill us: leave.
   process.on('disconnect', () => process.exit(0));
-  const orders = db.prepare('SELECT id, out_order_no AS outOrderNo, state FROM orders ORDER BY id').all() as OrderSnapshot[];
+  const orders = db.prepare('SELECT o.id, o.out_order_no AS outOrderNo, o.state, l.kind AS late FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id').all() as OrderSnapshot[];
   const recordedOrderNos = (db.prepare("SELECT DISTINCT order_no AS o FROM webhook_events WHERE kind = 'pos'").all() as { o: string }[]).map((r) => r.o);
   send({ type: 'ready', webhookUrl: '', orders, hub: hubReport(), recordedOrderNos });
 }

@@ -60,6 +60,8 @@ export interface LinkedCounterOptions {
   noStart?: boolean;
   /** Its order numbers come from it: counters sharing one sandbox need different names (default Lane 1, Lane 2, ...). */
   counterName?: string;
+  /** The sales' expiry in seconds, read at each sale (default 300). */
+  expireSeconds?: () => number;
 }
 
 let made = 0;
@@ -100,7 +102,7 @@ export function linkCounter(o: LinkedCounterOptions): LinkedCounter {
   const checkout = sb
     ? createCheckoutService({
       db, pos: createPosClient(() => sb.providerConfig(), { logger }), clock: systemClock, logger, journalSink: sink, tuning: FAST_TUNING,
-      settings: () => ({ counterName, headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300, profile: 'production' }),
+      settings: () => ({ counterName, headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: o.expireSeconds?.() ?? 300, profile: 'production' }),
     })
     : null;
   let calls = 0;

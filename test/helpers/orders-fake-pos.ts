@@ -28,6 +28,7 @@ export class FakePos implements PosClient {
   maxInFlightPerKey = new Map<string, number>();
   private readonly held: (() => void)[] = [];
   private seq = 0;
+  private readonly amountOff = new Map<string, number>();
   private readonly current = new Map<string, number>();
   private readonly now: () => number;
 
@@ -59,6 +60,11 @@ export class FakePos implements PosClient {
     o.status = status;
     if (status === 'SUCCESS') o.payNo = `PAY${o.orderNo}`;
     return this.details(o);
+  }
+
+  /** From now on the provider reports this order's amount off by `kobo` (a wrong or someone else's order). */
+  reportAmountOff(outOrderNo: string, kobo: number): void {
+    this.amountOff.set(outOrderNo, kobo);
   }
 
   /** Puts an order in place as if someone else (or an earlier run) created it. */
@@ -127,7 +133,7 @@ export class FakePos implements PosClient {
       outOrderNo: o.input.outOrderNo,
       orderNo: o.orderNo,
       status: o.status,
-      amountKobo: o.input.amountKobo,
+      amountKobo: o.input.amountKobo + (this.amountOff.get(o.input.outOrderNo) ?? 0),
       sn: o.input.sn,
       currency: 'NGN',
       ...(o.status === 'SUCCESS'

@@ -19,7 +19,8 @@ if (pgUnavailable) console.log(`multi-instance tests skipped: they need a real P
 /**
  * The counter sends its outbox in batches of 50 from the first seq the Hub has not confirmed; when
  * a call fails it waits for the Hub to be back and sends the same batch again. Meanwhile the Hub is
- * SIGKILLed twice, right after a confirmed batch (so the next is in flight), and started again.
+ * SIGKILLed twice, right after a confirmed batch, with the next call already started (so it is cut),
+ * and started again. The test asserts its own preconditions: two kills, and calls really cut.
  */
 async function killMidSync(args: string[], openAfter: () => Promise<HubDb>): Promise<void> {
   let hub = await spawnHub(args);
@@ -31,37 +32,32 @@ async function killMidSync(args: string[], openAfter: () => Promise<HubDb>): Pro
   }));
   const status = () => ({ appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 });
   const killAt = [800, 1900];
-  const reached: (() => void)[] = [];
-  const reachedP = killAt.map((_, i) => new Promise<void>((r) => (reached[i] = r)));
   let failures = 0;
+  let kills = 0;
   try {
-    const counter = (async () => {
-      let next = 1;
-      while (next <= total) {
-        const h = await hubReady;
-        const r = await post(`${h.url}/api/v1/sync`, { events: events.slice(next - 1, next + 49), status: status() }, bearer(c.credential)).catch(() => null);
-        if (r?.status === 200) {
-          next = Number(r.json.lastSeq) + 1;
-          killAt.forEach((at, i) => next > at && reached[i]!());
-        } else {
-          failures++;
-          await hubReady;
-        }
+    let next = 1;
+    while (next <= total) {
+      const h = await hubReady;
+      const call = post(`${h.url}/api/v1/sync`, { events: events.slice(next - 1, next + 49), status: status() }, bearer(c.credential)).catch(() => null);
+      if (kills < killAt.length && next > killAt[kills]!) {
+        // Killed with this batch in flight (the call was started before the kill): it is cut.
+        kills++;
+        hubReady = (async () => {
+          await hub.kill();
+          hub = await spawnHub(args);
+          return hub;
+        })();
       }
-    })();
-    for (const p of reachedP) {
-      await p;
-      hubReady = (async () => {
-        await hub.kill();
-        hub = await spawnHub(args);
-        return hub;
-      })();
-      await hubReady;
+      const r = await call;
+      if (r?.status === 200) next = Number(r.json.lastSeq) + 1;
+      else failures++;
     }
-    await counter;
   } finally {
-    await hub.kill();
+    await (await hubReady.catch(() => hub)).kill();
   }
+  // The preconditions of this test: the Hub really was killed twice, each time with a call in flight.
+  expect(kills).toBe(killAt.length);
+  expect(failures).toBeGreaterThanOrEqual(killAt.length);
   const db = await openAfter();
   try {
     const journal = await readJournal(db, c.counterId);

@@ -22,8 +22,9 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 describe('hub migrations as numbered SQL files', () => {
   it('the files hold the same migrations, names and statements, as the code did', () => {
-    expect(MIGRATIONS.map((m) => [m.version, m.name])).toEqual(BEFORE.map((m) => [m.version, m.name]));
-    for (const [i, m] of MIGRATIONS.entries()) expect(words(m.sql)).toBe(words(BEFORE[i]!.sql));
+    // Later migrations (004 on) came after the move to files.
+    expect(MIGRATIONS.slice(0, BEFORE.length).map((m) => [m.version, m.name])).toEqual(BEFORE.map((m) => [m.version, m.name]));
+    for (const [i, m] of MIGRATIONS.slice(0, BEFORE.length).entries()) expect(words(m.sql)).toBe(words(BEFORE[i]!.sql));
   });
 
   for (const upTo of [1, BEFORE.length]) {

@@ -22,7 +22,7 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
   info('opened_lagos', iso(r.shift.openedAt));
   info(r.kind === 'Z' ? 'closed_lagos' : 'totals_at_lagos', iso(r.shift.closedAt ?? r.generatedAt));
   if (r.shift.openingFloatKobo !== null) rows.push(['shift', 'opening_float', '', koboToNairaString(r.shift.openingFloatKobo)]);
-  for (const [item, b] of [['paid', t.paid], ['failed', t.failed], ['cancelled', t.cancelled], ['expired', t.expired], ['not_finished', t.open], ['paid_late_from_earlier_shifts', t.paidLate]] as const) {
+  for (const [item, b] of [['paid', t.paid], ['failed', t.failed], ['cancelled', t.cancelled], ['expired', t.expired], ['not_finished', t.open], ['paid_late_from_earlier_shifts', t.paidLate], ['paid_after_closing', t.paidAfterClosing]] as const) {
     rows.push(['orders', item, b.count, koboToNairaString(b.amountKobo)]);
   }
   rows.push(['orders', 'tickets_sold', t.ticketsSold, '']);
@@ -30,6 +30,8 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
   rows.push(['orders', 'provider_fees', '', koboToNairaString(t.providerFeesKobo)]);
   rows.push(['orders', 'card_total', '', koboToNairaString(takenKobo(r))]);
   if (t.topups.available) for (const l of t.topups.lines) rows.push(['topups', l.state, l.count, koboToNairaString(l.amountKobo)]);
+  for (const i of t.paidAfterClosing.items) rows.push(['paid_after_closing', `${i.ref} (was ${i.closedAs}${i.payNo ? `; payment ${i.payNo}` : ''})`, 1, koboToNairaString(i.amountKobo)]);
+  if (t.sweep) rows.push(['sweep', `checked ${t.sweep.checked} closed orders with the provider`, t.sweep.paidAfterClosing, '']);
   for (const i of t.openItems) rows.push([`open_${i.kind}`, `${i.ref} (${i.label})`, 1, koboToNairaString(i.amountKobo)]);
   const csv = toCsv(rows);
   const day = lagosDate(r.shift.openedAt);

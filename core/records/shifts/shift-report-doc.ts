@@ -6,9 +6,9 @@ import type { Block, PrintDoc } from '../printing/print-doc';
 
 const counted = (label: string, b: Bucket): Block => ({ t: 'pair', label: `${label} (${b.count})`, value: formatNaira(b.amountKobo) });
 
-/** Card money taken during the shift: its own paid sales, and earlier sales paid during it. */
+/** Card money taken during the shift: its own paid sales, earlier sales paid during it, and money taken after closing learnt during it. */
 export function takenKobo(r: ShiftReport): number {
-  return r.totals.paid.amountKobo + r.totals.paidLate.amountKobo;
+  return r.totals.paid.amountKobo + r.totals.paidLate.amountKobo + r.totals.paidAfterClosing.amountKobo;
 }
 
 export function shiftReportTitle(r: ShiftReport): string {
@@ -45,6 +45,14 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
     { t: 'pair', label: 'Provider fees', value: formatNaira(t.providerFeesKobo) },
   );
   if (t.paidLate.count > 0) b.push(counted('Sold earlier, paid now', t.paidLate));
+  const pac = t.paidAfterClosing;
+  if (pac.count > 0) {
+    b.push(counted('Paid after closing', pac));
+    for (const i of pac.items) b.push({ t: 'text', text: `  ${i.ref} ${formatNaira(i.amountKobo)} ${formatLagosTime(i.at)}${i.payNo ? ` pay ${i.payNo}` : ''}` });
+  }
+  if (t.noShift.count > 0) {
+    b.push(counted('SOLD WITH NO SHIFT OPEN', t.noShift), { t: 'small', text: 'Made before this shift opened, in no Z report: not in the card total. Check them on the Orders screen.' });
+  }
   b.push({ t: 'rule', double: true }, { t: 'total', label: 'CARD TOTAL', value: formatNaira(takenKobo(r)) }, { t: 'rule' });
 
   b.push({ t: 'heading', text: 'Top-ups' });
@@ -58,6 +66,11 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
       b.push({ t: 'pair', label: i.ref, value: formatNaira(i.amountKobo) }, { t: 'text', text: `${formatLagosTime(i.createdAt)} - ${i.label}` });
     }
     b.push({ t: 'small', text: 'Not counted above. Check them on the Orders screen before the customer leaves.' });
+  }
+  if (t.sweep) {
+    b.push({ t: 'rule' }, { t: 'text', text: `Checked ${t.sweep.checked} closed order${t.sweep.checked === 1 ? '' : 's'} with the provider: ${t.sweep.paidAfterClosing} paid after closing.` });
+    if (t.sweep.incomplete) b.push({ t: 'small', text: `Not all could be checked: ${t.sweep.incomplete}` });
+    for (const u of t.sweep.unknown) b.push({ t: 'pair', label: u.outOrderNo, value: formatNaira(u.amountKobo) }, { t: 'small', text: u.what });
   }
   b.push({ t: 'small', text: 'Times are Lagos time (WAT).' });
   return { title: shiftReportTitle(r), blocks: b };

@@ -3,6 +3,7 @@
 import { AppError, validationError } from '../../../shared/errors';
 import { formatNaira, MoneyFormatError, parseNaira } from '../../../shared/money';
 import type { PrintJobView, ShiftReport, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
+import type { SweepResult } from '../../../shared/late-payments';
 import { isDemoRecord, type RecordProfile } from '../../../shared/record-profile';
 import type { Clock } from '../../../shared/clock';
 import type { OrderJournalReads } from '../../orders';
@@ -50,7 +51,7 @@ export function createShiftService(d: ShiftDeps) {
       cinemaName: cinema.name,
       branch: cinema.branch,
       counterName: d.counterName(),
-      totals: shiftTotals(d.orders, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }),
+      totals: shiftTotals(d.orders, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }, d.shifts.closedBefore(shift.openedAt)),
     };
   }
 
@@ -98,10 +99,14 @@ export function createShiftService(d: ShiftDeps) {
       return viewOf(reportOf(id));
     },
 
-    close(acceptOpen: boolean): ShiftReportView {
+    requireOpen,
+
+    /** `sweep`: the reconciliation sweep run just before (its line goes on the Z report). */
+    close(acceptOpen: boolean, sweep: SweepResult | null = null): ShiftReportView {
       const shift = requireOpen();
       const report = d.shifts.close(shift.id, now(), (closed) => {
-        const draft = build('Z', closed, closed.closedAt ?? now());
+        const built = build('Z', closed, closed.closedAt ?? now());
+        const draft = { ...built, totals: { ...built.totals, sweep } };
         const open = draft.totals.openItems;
         if (open.length > 0 && !acceptOpen) {
           throw new AppError('CONFLICT', `${open.length} payment${open.length === 1 ? ' has' : 's have'} no outcome yet. Check ${open.length === 1 ? 'it' : 'them'} first, or close anyway.`, {

@@ -6,6 +6,7 @@ import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummar
 import type { RecordProfile } from '../../../shared/record-profile';
 import type { Db } from '../../db';
 import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../../journal-sink';
+import { takenKobo } from './shift-report-doc';
 
 type Row = Record<string, unknown>;
 
@@ -28,12 +29,15 @@ export function zReportEvent(r: ShiftReport & { id: number }) {
   const lines = [
     { label: 'Tickets paid', kobo: whole(t.paid.amountKobo), count: t.paid.count },
     { label: 'Paid from earlier shifts', kobo: whole(t.paidLate.amountKobo), count: t.paidLate.count },
+    { label: 'Paid after closing', kobo: whole(t.paidAfterClosing.amountKobo), count: t.paidAfterClosing.count },
     { label: 'Booking fees (in paid)', kobo: whole(t.bookingFeesKobo), count: t.ticketsSold },
     { label: 'Provider fees', kobo: whole(t.providerFeesKobo), count: 0 },
     { label: 'Failed', kobo: whole(t.failed.amountKobo), count: t.failed.count },
     { label: 'Cancelled', kobo: whole(t.cancelled.amountKobo), count: t.cancelled.count },
     { label: 'Expired', kobo: whole(t.expired.amountKobo), count: t.expired.count },
     { label: 'No outcome yet', kobo: whole(t.open.amountKobo), count: t.open.count },
+    // Sales no shift counted (before this one opened): the Hub's copy names them too.
+    ...(t.noShift.count > 0 ? [{ label: 'Sales with no shift open', kobo: whole(t.noShift.amountKobo), count: t.noShift.count }] : []),
     ...t.topups.lines.map((l) => ({ label: clipText(`Top-ups: ${l.label}`, 80), kobo: whole(l.amountKobo), count: Math.max(0, l.count) })),
   ].slice(0, 200);
   const successTopups = t.topups.lines.filter((l) => l.state === 'success').reduce((n, l) => n + l.count, 0);
@@ -43,13 +47,13 @@ export function zReportEvent(r: ShiftReport & { id: number }) {
     from: whole(r.shift.openedAt),
     to: whole(r.shift.closedAt ?? r.generatedAt),
     totalKobo: takingsOf(r),
-    count: t.paid.count + t.paidLate.count + successTopups,
+    count: t.paid.count + t.paidLate.count + t.paidAfterClosing.count + successTopups,
     lines,
   };
 }
 
-/** What the shift took: tickets paid in it (sold in it or before) and successful top-ups. */
-export const takingsOf = (r: ShiftReport) => whole(r.totals.paid.amountKobo + r.totals.paidLate.amountKobo + r.totals.topups.successKobo);
+/** What the shift took: tickets paid in it (sold in it or before, or paid after closing) and successful top-ups. */
+export const takingsOf = (r: ShiftReport) => whole(takenKobo(r) + r.totals.topups.successKobo);
 
 export class ShiftStore {
   /** `sink`: where the shift's events also go, in their transactions (the Hub's outbox; none in some tests). */
@@ -58,6 +62,12 @@ export class ShiftStore {
   current(): ShiftView | null {
     const r = this.db.prepare('SELECT * FROM shifts WHERE closed_at IS NULL ORDER BY id DESC LIMIT 1').get() as Row | undefined;
     return r ? toView(r) : null;
+  }
+
+  /** When the last shift closed before `at` (0 when none had): sales since then, before a new shift, had none. */
+  closedBefore(at: number): number {
+    const r = this.db.prepare('SELECT MAX(closed_at) AS t FROM shifts WHERE closed_at IS NOT NULL AND closed_at <= ?').get(at) as { t: number | null };
+    return r.t ?? 0;
   }
 
   get(id: number): ShiftView | null {
@@ -121,7 +131,7 @@ export class ShiftStore {
         cashier: rep.shift.cashier,
         openedAt: rep.shift.openedAt,
         closedAt: rep.shift.closedAt ?? rep.generatedAt,
-        paid: { count: rep.totals.paid.count + rep.totals.paidLate.count, amountKobo: rep.totals.paid.amountKobo + rep.totals.paidLate.amountKobo },
+        paid: { count: rep.totals.paid.count + rep.totals.paidLate.count + rep.totals.paidAfterClosing.count, amountKobo: takenKobo(rep) },
         openCount: rep.totals.openItems.length,
       };
     });

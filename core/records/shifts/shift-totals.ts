@@ -8,8 +8,10 @@ import type { TopupTotalsSource } from './topup-totals';
 
 const MAX_OPEN_ITEMS = 200;
 
-export function shiftTotals(orders: OrderJournalReads, topups: TopupTotalsSource, from: number, to: number, scope: RecordScope = { excludeDemo: false }): ShiftTotals {
+/** `noShiftFrom`: when the shift before this one closed (0: none did); the sales between then and `from` had no shift. */
+export function shiftTotals(orders: OrderJournalReads, topups: TopupTotalsSource, from: number, to: number, scope: RecordScope = { excludeDemo: false }, noShiftFrom?: number): ShiftTotals {
   const rows = orders.totalsByState(from, to, scope);
+  const gap = noShiftFrom !== undefined && noShiftFrom < from ? orders.totalsByState(noShiftFrom, from, scope) : [];
   const bucket = (states: readonly OrderState[]): Bucket =>
     rows.filter((r) => states.includes(r.state)).reduce((b, r) => ({ count: b.count + r.count, amountKobo: b.amountKobo + r.amountKobo }), { count: 0, amountKobo: 0 });
   const paidRow = rows.find((r) => r.state === 'paid');
@@ -37,8 +39,11 @@ export function shiftTotals(orders: OrderJournalReads, topups: TopupTotalsSource
     bookingFeesKobo: paidRow?.bookingFeesKobo ?? 0,
     providerFeesKobo: paidRow?.providerFeesKobo ?? 0,
     paidLate: orders.paidLate(from, to, scope),
+    paidAfterClosing: orders.paidAfterClosing(from, to, scope),
+    sweep: null,
     topups: topups.totals(from, to, scope),
     openItems: [...openItems, ...topups.open(to, scope)].slice(0, MAX_OPEN_ITEMS),
     shows: orders.paidByShow(from, to, scope),
+    noShift: gap.reduce((b, r) => ({ count: b.count + r.count, amountKobo: b.amountKobo + r.amountKobo }), { count: 0, amountKobo: 0 }),
   };
 }

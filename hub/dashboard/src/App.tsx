@@ -1,6 +1,7 @@
 // The dashboard's frame: login or setup when there is no session; otherwise the top bar (screens by
 // Alt+1…8, the branch in view, theme, logout) and the screen the URL names.
 import { useEffect, useState, type ReactElement } from 'react';
+import { useBranchLabel, useLoadBranchNames } from './branch-names';
 import { AttentionViewSchema, CountersViewSchema } from '../../../shared/hub-dashboard-contract';
 import { api } from './api';
 import { Banner, Link } from './components/bits';
@@ -26,6 +27,7 @@ function BranchPicker() {
   const route = useDash((s) => s.route);
   const setQuery = useDash((s) => s.setQuery);
   const r = useLoad('branches', () => api.get('/counters', CountersViewSchema));
+  const label = useBranchLabel();
   const branches = [...new Set((r.data?.counters ?? []).map((c) => c.branch))].sort();
   const chosen = route.query.get('branch') ?? '';
   if (chosen && !branches.includes(chosen)) branches.push(chosen);
@@ -40,7 +42,7 @@ function BranchPicker() {
         setQuery(q);
       }}>
         <option value="">All branches</option>
-        {branches.map((b) => <option key={b} value={b}>Branch {b}</option>)}
+        {branches.map((b) => <option key={b} value={b}>{label(b)}</option>)}
       </select>
     </label>
   );
@@ -80,6 +82,8 @@ function Frame() {
   const attention = useLoad(`nav-attention?${branch ?? ''}`, () => api.get('/attention', AttentionViewSchema, branch ? new URLSearchParams({ branch }) : undefined));
   useEvery(60_000, attention.reload);
   const headOffice = session.manager.role === 'head-office';
+  useLoadBranchNames(session.manager.id);
+  const label = useBranchLabel();
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -118,7 +122,7 @@ function Frame() {
           </ul>
         </nav>
         <div className="topbar-end">
-          {headOffice ? <BranchPicker /> : <span className="pill" data-testid="my-branch">Branch {session.manager.branch}</span>}
+          {headOffice ? <BranchPicker /> : <span className="pill" data-testid="my-branch">{label(session.manager.branch ?? '')}</span>}
           <AccountMenu />
         </div>
       </header>

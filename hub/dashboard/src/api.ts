@@ -27,10 +27,10 @@ export const apiUrl = (path: string, query?: URLSearchParams): string => {
   return `${DASHBOARD_PREFIX}${path}${qs ? `?${qs}` : ''}`;
 };
 
-async function request<S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, opts: { query?: URLSearchParams; body?: unknown; quiet401?: boolean } = {}): Promise<z.infer<S>> {
+async function request<S extends z.ZodType>(method: 'GET' | 'POST' | 'PUT', path: string, schema: S, opts: { query?: URLSearchParams; body?: unknown; quiet401?: boolean } = {}): Promise<z.infer<S>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  if (method === 'POST' && csrfToken) headers[CSRF_HEADER] = csrfToken;
+  if (method !== 'GET' && csrfToken) headers[CSRF_HEADER] = csrfToken;
   let res: Response;
   try {
     res = await fetch(apiUrl(path, opts.query), { method, headers, credentials: 'same-origin', cache: 'no-store', body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
@@ -57,6 +57,7 @@ async function request<S extends z.ZodType>(method: 'GET' | 'POST', path: string
 export const api = {
   get: <S extends z.ZodType>(path: string, schema: S, query?: URLSearchParams, quiet401 = false) => request('GET', path, schema, { query, quiet401 }),
   post: <S extends z.ZodType>(path: string, schema: S, body: unknown = {}, quiet401 = false) => request('POST', path, schema, { body, quiet401 }),
+  put: <S extends z.ZodType>(path: string, schema: S, body: unknown = {}) => request('PUT', path, schema, { body }),
 };
 
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -32,6 +32,11 @@ export const lagosDayTimeSeconds = safe(dayTimeSec);
 /** A Lagos day "2026-05-12" as "Tuesday 12 May 2026" (a calendar date: no zone can move it). */
 export const dayLong = (day: string): string => longDay.format(Date.parse(`${day}T12:00:00Z`));
 export const dayShort = (day: string): string => shortDay.format(Date.parse(`${day}T12:00:00Z`));
+/** A show's day and time as people read them ("Wed 25 Nov, 19:30"); a day that is not yyyy-MM-dd shows as itself, a missing one as "—". */
+export function showDayTime(day: string | null | undefined, time: string | null | undefined): string {
+  const d = day && /^\d{4}-\d{2}-\d{2}$/.test(day) && Number.isFinite(Date.parse(`${day}T12:00:00Z`)) ? dayShort(day) : day;
+  return [d, time].filter(Boolean).join(', ') || '—';
+}
 /** "₦1.2M", "₦45K" for chart axes (the exact amounts are in the table beside it). */
 export const nairaCompact = (kobo: number): string => compactNaira.format(kobo / 100);
 

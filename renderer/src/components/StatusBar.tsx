@@ -2,13 +2,16 @@
 // unreachable / refusing), this computer's clock when it is off, terminal, queue, the Hub link, and a full disk
 // before it stops sales. When the provider is not online, a second line says what it said and
 // what to do, with Check now.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { StatusSnapshot } from '../../../shared/contract';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
+import { useShift } from '../stores/shift-store';
+import { terminalVerdict } from '../stores/terminal-verdict';
 import { HUB_PILL_TONE, hubPillHint, hubPillText } from '../stores/hub-text';
 import { call } from '../transport/bridge';
+import { LateCountPill } from './LatePaymentAlert';
 
 type Provider = StatusSnapshot['provider'];
 
@@ -61,16 +64,35 @@ function ProviderAlert({ provider }: { provider: Provider }) {
   );
 }
 
+/** Whose shift is open, or a red "No shift open" that opens the Shift screen (Alt+4): nothing is charged without one. */
+function ShiftPill() {
+  const { loaded, current, load } = useShift(useShallow((s) => ({ loaded: s.loaded, current: s.current, load: s.load })));
+  const go = useApp((s) => s.go);
+  useEffect(() => {
+    if (!loaded) void load();
+  }, [loaded, load]);
+  if (!loaded) return null;
+  if (current) {
+    return (
+      <span className="pill" data-tone="good" data-testid="shift-pill">
+        Shift: {current.cashier}
+      </span>
+    );
+  }
+  return (
+    <button type="button" className="pill pill-button" data-tone="bad" data-testid="shift-pill" onClick={() => go('shift')}>
+      No shift open · Alt+4
+    </button>
+  );
+}
+
 export function StatusBar() {
   const { status, connected } = useApp(useShallow((s) => ({ status: s.status, connected: s.connected })));
   if (!status) return <footer className="statusbar">Connecting…</footer>;
   const { provider, clock } = status;
-  const terminalText =
-    status.terminal.state === 'connected' || status.terminal.state === 'manual'
-      ? `Terminal ${status.terminal.sn ?? ''}`.trim()
-      : status.terminal.state === 'connecting'
-        ? 'Terminal: connecting…'
-        : 'Terminal: not connected yet';
+  // The same verdict as the Terminal box: green only with a serial number to charge on.
+  const terminal = terminalVerdict({ status: status.terminal.state, sn: status.terminal.sn });
+  const terminalText = terminal.tone === 'good' ? `Terminal ${status.terminal.sn ?? ''}`.trim() : `Terminal: ${terminal.text.toLowerCase()}`;
   const alert = provider.state === 'unreachable' || provider.state === 'refusing';
   return (
     <footer className="statusbar" aria-label="Status">
@@ -85,9 +107,11 @@ export function StatusBar() {
           {clock.correcting ? 'Clock off: corrected' : 'Clock off: fix the date and time'}
         </span>
       )}
-      <span className="pill" data-tone={status.terminal.state === 'connected' || status.terminal.state === 'manual' ? 'good' : 'warn'} title={status.terminal.detail}>
+      <span className="pill" data-tone={terminal.tone} title={terminal.next ?? status.terminal.detail} data-testid="terminal-pill">
         {terminalText}
       </span>
+      <LateCountPill />
+      <ShiftPill />
       <span className="pill" data-tone={status.queue.length > 0 ? 'warn' : 'neutral'}>
         Queue: {status.queue.length}
         {status.queue.online ? '' : ' · offline'}

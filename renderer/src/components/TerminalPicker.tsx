@@ -2,18 +2,13 @@
 // serial port and baud rate, or the serial number typed by hand.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { STANDARD_BAUD_RATES, validateManualSn, type TerminalSource, type TerminalState } from '../../../shared/terminal';
+import { STANDARD_BAUD_RATES, validateManualSn, type TerminalSource } from '../../../shared/terminal';
 import { useApp } from '../stores/app-store';
 import { useTerminal } from '../stores/terminal-store';
 import { Field } from './Field';
 import { Banner } from './Banner';
+import { terminalVerdict } from '../stores/terminal-verdict';
 
-const STATUS: Record<TerminalState['status'], { text: string; tone: 'good' | 'bad' | 'warn' | 'info' }> = {
-  connected: { text: 'Connected', tone: 'good' },
-  connecting: { text: 'Connecting…', tone: 'info' },
-  disconnected: { text: 'Not connected', tone: 'bad' },
-  manual: { text: 'SN typed by hand', tone: 'good' },
-};
 
 export const TERMINAL_CHANGE_ID = 'terminal-change';
 
@@ -54,7 +49,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
   }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const sn = t.state?.sn ?? fallbackSn;
-  const status = t.state ? STATUS[t.state.status] : null;
+  const status = t.state ? terminalVerdict({ status: t.state.status, sn: t.state.sn, portPath: t.state.portPath }) : null;
   const noTerminal = !sn;
 
   // Nothing to sell with: show how to choose a terminal straight away.
@@ -104,7 +99,7 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
             {t.state?.portPath && t.state.source === 'serial' ? <span className="hint"> on {t.state.portPath}</span> : null}
           </>
         ) : (
-          <strong className="no-terminal">No terminal chosen</strong>
+          <strong className="no-terminal">{status?.next ?? 'No terminal chosen'}</strong>
         )}
       </p>
       {t.loadError && (

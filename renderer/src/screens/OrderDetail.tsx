@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { bookingFeeText, isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
 import { PROFILE_LABELS } from '../../../shared/settings';
+import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
 import { DeliveryCheck } from '../components/DeliveryCheck';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
@@ -13,7 +14,7 @@ import { useOrders } from '../stores/orders-store';
 import { useSale } from '../stores/sale-store';
 import { call } from '../transport/bridge';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
-import { formatLagosDateTime, formatNaira, mmss } from '../format';
+import { formatLagosDateTime, formatLagosTime, formatNaira, mmss } from '../format';
 import { Banner } from '../components/Banner';
 
 export function OrderDetail({ order }: { order: OrderView }) {
@@ -30,7 +31,8 @@ export function OrderDetail({ order }: { order: OrderView }) {
 
   const final = isFinalState(order.state);
   const now = useNow(!final && order.nextActionAt !== undefined);
-  const retryable = order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired';
+  // A sale paid after it was closed is never charged again.
+  const retryable = (order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired') && !order.late;
   const s = order.sale;
   const retryOf = order.retryOf !== undefined ? (o.rows.find((x) => x.id === order.retryOf)?.outOrderNo ?? `#${order.retryOf}`) : undefined;
 
@@ -85,6 +87,12 @@ export function OrderDetail({ order }: { order: OrderView }) {
             {order.reason}
           </p>
         )}
+        {order.late && (
+        <Banner tone={order.late.handled ? 'info' : 'bad'} role="alert" data-testid="order-late">
+          {lateOutcomeText(order.late)}
+          {order.late.handled && ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
+        </Banner>
+      )}
         {!final && order.nextActionAt !== undefined && (
           <p className="hint" data-testid="next-action">
             {order.state === 'queued' ? 'Next try to send it' : 'Next check with the provider'} at {formatLagosDateTime(order.nextActionAt)} (in {mmss(order.nextActionAt - now)}).

@@ -3,12 +3,15 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
+import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
 import { STATE_SYMBOL, STATE_TONE } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
 import { useSale } from '../stores/sale-store';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
+import { lagosInstant } from '../../../shared/time';
+import { startedText } from '../stores/show-pick';
 import { ChargeOrigin } from './sell/ChargeOrigin';
 import '../sell-screen.css';
 
@@ -31,7 +34,7 @@ export function PaymentPanel() {
   const s = useSale(
     useShallow((st) => ({
       order: st.order, retriedFrom: st.retriedFrom, actionBusy: st.actionBusy, actionMessage: st.actionMessage,
-      refreshOrder: st.refreshOrder, retry: st.retry, checkNow: st.checkNow, newSale: st.newSale, closePayment: st.closePayment,
+      refreshOrder: st.refreshOrder, retry: st.retry, checkNow: st.checkNow, newSale: st.newSale, closePayment: st.closePayment, customerLeft: st.customerLeft,
     })),
   );
   const panelRef = useRef<HTMLElement>(null);
@@ -71,7 +74,9 @@ export function PaymentPanel() {
   const tone = STATE_TONE[order.state];
   const timer = timerText(order, now);
   const sale = order.sale;
-  const retryable = order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired';
+  // A sale paid after it was closed is never charged again.
+  const startedAtSale = startedText(lagosInstant(sale.showDate, sale.showTime), order.createdAt);
+  const retryable = (order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired') && !order.late;
 
   return (
     <section ref={panelRef} className="payment" data-tone={tone} aria-labelledby="payment-title" data-testid="payment">
@@ -102,6 +107,12 @@ export function PaymentPanel() {
           {order.reason}
         </p>
       )}
+      {order.late && (
+        <Banner tone={order.late.handled ? 'info' : 'bad'} role="alert" data-testid="payment-late">
+          {lateOutcomeText(order.late)}
+          {order.late.handled && ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
+        </Banner>
+      )}
       {order.state === 'queued' && (
         <Banner tone="warn">
           The network is down. This payment is saved and will be sent to the terminal by itself as soon as the network is back. Do not charge it again.
@@ -111,6 +122,12 @@ export function PaymentPanel() {
         <Banner tone="warn">
           We do not know yet whether the card was charged. Do not charge again: CounterPay keeps checking, or press Check now.
         </Banner>
+      )}
+      {(order.state === 'waiting' || order.state === 'creating') && (
+        <p className="pay-cancel-hint" data-testid="cancel-hint">
+          Customer changed their mind or walked away? Press <strong>Cancel on the terminal</strong>: the payment ends there.
+          If you cannot, press <strong>Customer left</strong>: CounterPay keeps checking this payment and frees the screen for the next sale.
+        </p>
       )}
       {s.retriedFrom && !final && <p className="hint">New try of sale {s.retriedFrom}, with a new sale number.</p>}
 
@@ -127,6 +144,7 @@ export function PaymentPanel() {
       </dl>
       <p className="pay-sale">
         {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats {sale.seats.split(',').join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
+        {startedAtSale && <span className="show-started" data-testid="sale-show-started">{startedAtSale} when sold</span>}
       </p>
       <p className="pay-terminal">
         Terminal <strong data-testid="payment-sn">{order.sn}</strong> · started {formatLagosTime(order.createdAt)}
@@ -151,6 +169,11 @@ export function PaymentPanel() {
         {(order.state === 'unknown' || order.state === 'waiting') && (
           <button type="button" className={order.state === 'unknown' ? 'primary' : undefined} disabled={s.actionBusy} onClick={() => void s.checkNow()}>
             {s.actionBusy ? 'Checking…' : 'Check now'}
+          </button>
+        )}
+        {(order.state === 'waiting' || order.state === 'creating') && (
+          <button type="button" onClick={s.customerLeft}>
+            Customer left (keep checking)
           </button>
         )}
         {!final && (

@@ -14,7 +14,7 @@ import { PaymentPanel } from './PaymentPanel';
 import { formatNaira, showDateText } from '../format';
 import { Banner } from '../components/Banner';
 import { useProgramme } from '../stores/programme-store';
-import { ChargeRow, chargeState, OpenOrderBanner, SaleTotal } from './sell/ChargeParts';
+import { ChargeRow, chargeState, SaleTotal, StillOpenOrders, useNoShift } from './sell/ChargeParts';
 import { ShowPicker, SWITCH_KEY, SwitchButton } from './sell/ShowPicker';
 import '../sell-screen.css';
 
@@ -62,6 +62,12 @@ export function SellScreen() {
     void loadDefaults();
   }, [loadDefaults, profile]);
 
+  // After a reload, a restart or a window reopened: every order main still follows comes back.
+  const loadOpen = useSale((s) => s.loadOpen);
+  useEffect(() => {
+    void loadOpen().catch(() => {});
+  }, [loadOpen, profile]);
+
   // Esc backs out from anywhere on the screen but the terminal boxes (they have their own fields).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -84,6 +90,7 @@ export function SellScreen() {
       </h1>
       <div className="sell-layout">
         <div className="sell-main">
+          <StillOpenOrders />
           {showPayment ? (
             <PaymentPanel />
           ) : mode === 'programme' && shows && shows.length > 0 ? (
@@ -116,14 +123,15 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
   const s = useSale(
     useShallow((st) => ({
       draft: st.draft, touched: st.touched, submitted: st.submitted, serverErrors: st.serverErrors, message: st.message, busy: st.busy,
-      cleared: st.cleared, films: st.defaults?.films ?? null, today: st.defaults?.today ?? null, defaultsError: st.defaultsError, order: st.order,
-      edit: st.edit, touch: st.touch, charge: st.charge, undoClear: st.undoClear, reopenPayment: st.reopenPayment, loadDefaults: st.loadDefaults,
+      cleared: st.cleared, films: st.defaults?.films ?? null, today: st.defaults?.today ?? null, defaultsError: st.defaultsError, open: st.open,
+      edit: st.edit, touch: st.touch, charge: st.charge, undoClear: st.undoClear, loadDefaults: st.loadDefaults,
     })),
   );
   const inputs = useRef<Partial<Record<DraftKey, HTMLInputElement | null>>>({});
   const check = useMemo(() => checkDraft(s.draft, sn), [s.draft, sn]);
+  const noShift = useNoShift();
 
-  const { openOrder, terminalBusy, disabledReason, chargeLabel } = chargeState(sn, s.order, check.totalKobo);
+  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, check.totalKobo, noShift);
 
   // A field left empty is only flagged once the cashier tries to charge; a field typed wrong, as soon as they leave it.
   const errorFor = (k: DraftKey): string | undefined =>
@@ -136,9 +144,9 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
     else inputs.current[k]?.focus();
   };
 
-  const charge = async () => {
-    if (terminalBusy) return;
-    focusField(await s.charge(sn));
+  const charge = async (besideWaiting?: string) => {
+    if (noShift || (terminalBusy && besideWaiting !== terminalBusy.outOrderNo)) return;
+    focusField(await s.charge(sn, besideWaiting));
   };
 
   // Back on the form after Esc (or Hide): the first field is ready for typing.
@@ -197,9 +205,6 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
       {programme === 'none' && (
         <p className="hint programme-hint">No shows to come in the programme: type the show. (A manager imports the programme under Settings → Programme.)</p>
       )}
-      {openOrder && (
-        <OpenOrderBanner order={openOrder} onShow={s.reopenPayment} />
-      )}
       {s.cleared && (
         <Banner as="div" tone="info" role="status">
           <span>Form cleared.</span>
@@ -240,7 +245,8 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         empty="Enter tickets and price to see the total"
       />
 
-      <ChargeRow message={s.message} snError={snError} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel}>
+      <ChargeRow message={s.message} snError={snError} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
+        terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>
         <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
         {programme === 'has-shows' ? (
           <>

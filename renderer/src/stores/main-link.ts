@@ -7,6 +7,7 @@ import { backupsFollower } from './backups-store';
 import { batchesFollower } from './batch-store';
 import { followStores, type Following, type StoreFollower } from './follow';
 import { hubFollower } from './hub-store';
+import { lateFollower } from './late-store';
 import { integrationsFollower } from './integrations-store';
 import { ordersFollower } from './orders-store';
 import { programmeFollower } from './programme-store';
@@ -18,7 +19,7 @@ import { terminalFollower } from './terminal-store';
 import { topupsFollower } from './topups-store';
 
 export const STORE_FOLLOWERS: readonly StoreFollower[] = [
-  appFollower, ordersFollower, saleFollower, shiftFollower, receiptsFollower, terminalFollower, settingsFollower, topupsFollower, batchesFollower, backupsFollower, programmeFollower, hubFollower, integrationsFollower,
+  appFollower, ordersFollower, saleFollower, shiftFollower, receiptsFollower, terminalFollower, settingsFollower, topupsFollower, batchesFollower, backupsFollower, programmeFollower, hubFollower, integrationsFollower, lateFollower,
 ];
 
 const NO_KEY = 'This page was opened without its key. Open the address that CounterPay printed when it started.';

@@ -33,7 +33,7 @@ export const useProgramme = create<ProgrammeState>((set, get) => ({
   importing: false,
   result: null,
   message: null,
-  by: localStorage.getItem(BY_KEY) ?? '',
+  by: (typeof localStorage === 'undefined' ? null : localStorage.getItem(BY_KEY)) ?? '',
 
   loadNext: async () => {
     try {

@@ -4,6 +4,7 @@
 import { issueFields } from '../../../shared/errors';
 import { koboToNairaString, parseNaira } from '../../../shared/money';
 import { bookingFeeForSale, SaleInputSchema, splitSeats, type FilmMemory, type SaleInput } from '../../../shared/orders';
+import type { ShowView } from '../../../shared/programme';
 
 export type { FilmMemory } from '../../../shared/orders';
 
@@ -66,6 +67,26 @@ export function editDraft(draft: SaleDraft, key: DraftKey, value: string, films:
     if (n > 0) next.tickets = String(n);
   }
   return next;
+}
+
+/** The programme's show this hand-typed draft names (film name or title, date and time all match), or null. */
+export function programmeShowFor(draft: SaleDraft, shows: readonly ShowView[]): ShowView | null {
+  const film = draft.filmName.trim().toLowerCase();
+  const time = tidyTime(draft.showTime.trim());
+  if (!film) return null;
+  return shows.find((s) => (s.filmName.toLowerCase() === film || s.filmTitle.toLowerCase() === film) && s.date === draft.showDate.trim() && s.time === time) ?? null;
+}
+
+/**
+ * A draft that names a show of the programme takes the programme's title, price and booking fee
+ * per ticket (its first ticket type), whatever an older sale of the
+ * same film was charged: the same show costs the same, typed or picked.
+ */
+export function fillFromProgramme(draft: SaleDraft, shows: readonly ShowView[]): SaleDraft {
+  const show = programmeShowFor(draft, shows);
+  const type = show?.ticketTypes[0];
+  if (!show || !type) return draft;
+  return { ...draft, filmTitle: show.filmTitle, price: nairaInput(type.priceKobo), fee: nairaInput(type.bookingFeeKobo) };
 }
 
 /** What the cashier meant by a quick time: "1930" -> "19:30", "7:30" -> "07:30"; anything else unchanged. */

@@ -3,12 +3,14 @@
 import type { z } from 'zod';
 import { create } from 'zustand';
 import type { SaleDefaultsSchema } from '../../../shared/contract';
-import { isFinalState, type OrderView } from '../../../shared/orders';
+import { isAppError } from '../../../shared/errors';
+import { isFinalState, ON_TERMINAL_STATES, type OrderView } from '../../../shared/orders';
 import { tidySeats, type SeatCheckResult, type ShowView } from '../../../shared/programme';
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
 import { errorText, formErrorsOf } from './call-errors';
-import { checkDraft, draftKeyOf, editDraft, emptyDraft, sameDraft, tidyTime, type DraftKey, type SaleDraft } from './sale-form';
+import { checkDraft, draftKeyOf, editDraft, emptyDraft, fillFromProgramme, sameDraft, tidyTime, type DraftKey, type SaleDraft } from './sale-form';
+import { useProgramme } from './programme-store';
 import { stepTicketType } from './show-pick';
 
 /** Selling from the programme (pick a show) or typing the show by hand. */
@@ -47,13 +49,15 @@ interface SaleState {
   retriedFrom: string | null;
   actionBusy: boolean;
   actionMessage: string | null;
+  /** Every order main has not finished with (any screen, any reload), oldest first. */
+  open: OrderView[];
 
   mode: SaleMode;
   pick: ShowPick | null;
   pickErrors: Partial<Record<PickField, string>>;
   /** What the seat check said about the seats typed (null before any check). */
   seatCheck: SeatCheckResult | null;
-  /** The seats the cashier chose to sell despite the warning (Enter again). */
+  /** The seats the cashier chose to sell despite the warning (the "Sell … anyway" button, never Enter). */
   seatsAcknowledged: string | null;
 
   setMode(mode: SaleMode): void;
@@ -62,14 +66,21 @@ interface SaleState {
   setSeats(seats: string): void;
   setTicketType(name: string): void;
   stepTicketType(step: 1 | -1): void;
-  /** Checks the seats across counters (a warning, never a block) and charges the picked show. Resolves to the field to fix, or null. */
-  chargeShow(sn: string | null): Promise<PickField | null>;
+  /** Checks the seats across counters (a warning, never a block) and charges the picked show. Resolves to the field to fix, or null.
+   * `besideWaiting`: the sale number the cashier decided to leave waiting on the terminal. */
+  chargeShow(sn: string | null, besideWaiting?: string): Promise<PickField | null>;
+  /** The cashier's deliberate choice to sell the seats the check warned about (a button naming them). */
+  acknowledgeSeats(): void;
+  /** Reads every unfinished order from main; on a fresh screen the newest on a terminal opens the payment view. */
+  loadOpen(): Promise<void>;
+  /** The customer walked away: the payment view closes for the next sale; main keeps checking the order. */
+  customerLeft(): void;
 
   loadDefaults(): Promise<void>;
   edit(key: DraftKey, value: string): void;
   touch(key: DraftKey): void;
   /** Checks and sends the sale; resolves to the first field to fix (or null when sent or refused as a whole). */
-  charge(sn: string | null): Promise<DraftKey | 'sn' | null>;
+  charge(sn: string | null, besideWaiting?: string): Promise<DraftKey | 'sn' | null>;
   clear(): void;
   undoClear(): void;
   /** Back to a fresh form with fresh defaults (the film just sold is remembered by main). */
@@ -131,6 +142,7 @@ export const useSale = create<SaleState>((set, get) => ({
   retriedFrom: null,
   actionBusy: false,
   actionMessage: null,
+  open: [],
   mode: 'programme',
   pick: null,
   pickErrors: {},
@@ -153,7 +165,31 @@ export const useSale = create<SaleState>((set, get) => ({
     if (pick && pick.show.ticketTypes.length > 1) get().setTicketType(stepTicketType(pick.show, pick.ticketType, step));
   },
 
-  chargeShow: async (sn) => {
+  acknowledgeSeats: () => {
+    const { pick } = get();
+    if (pick) set({ seatsAcknowledged: tidySeats(pick.seats) });
+  },
+
+  loadOpen: async () => {
+    const open = await call('orders.listOpen', {});
+    for (const o of open) remember(o);
+    set({ open: open.map(freshest).filter((o) => !isFinalState(o.state)) });
+    // After a reload (or a restart) nothing is on the view: the newest order still on a terminal comes back on it.
+    const { order, paymentOpen } = get();
+    if (order === null && !paymentOpen) {
+      const onTerminal = get().open.filter((o) => ON_TERMINAL_STATES.has(o.state));
+      const newest = onTerminal[onTerminal.length - 1];
+      if (newest) set({ order: newest, paymentOpen: true, retriedFrom: null, actionMessage: null });
+    }
+  },
+
+  customerLeft: () => {
+    const { order } = get();
+    if (!order || isFinalState(order.state)) return;
+    get().newSale();
+  },
+
+  chargeShow: async (sn, besideWaiting) => {
     const { pick, busy } = get();
     if (!pick || busy) return null;
     const seats = tidySeats(pick.seats);
@@ -170,16 +206,16 @@ export const useSale = create<SaleState>((set, get) => ({
       const seatCheck = await call('programme.checkSeats', { showId: pick.show.id, seats });
       set({ seatCheck });
       if (seatCheck.kind === 'checked' && seatCheck.conflicts.length > 0 && get().seatsAcknowledged !== seats) {
-        // A warning, not a block: the same seats and Enter again sell anyway.
-        set({ seatsAcknowledged: seats });
+        // A warning, not a block: only the button that names the seats sells them anyway (Enter never does).
         return 'seats';
       }
-      const answer = await call('programme.charge', { showId: pick.show.id, ticketType: pick.ticketType, seats, sn });
+      const answer = await call('programme.charge', { showId: pick.show.id, ticketType: pick.ticketType, seats, sn, ...(besideWaiting ? { besideWaiting } : {}) });
       set(openedOrder(answer));
       return null;
     } catch (e) {
       const { errors, message, first } = formErrorsOf(e, pickFieldOf);
       set({ pickErrors: errors, message });
+      if (isAppError(e) && e.code === 'TERMINAL_BUSY') void get().loadOpen().catch(() => {});
       return first;
     } finally {
       set({ busy: false });
@@ -202,7 +238,9 @@ export const useSale = create<SaleState>((set, get) => ({
 
   edit: (key, value) => {
     const { draft, defaults, serverErrors } = get();
-    const next = editDraft(draft, key, value, defaults?.films ?? []);
+    let next = editDraft(draft, key, value, defaults?.films ?? []);
+    // Film, date, time or tickets that name a show of the programme: its prices, not an older sale's.
+    if (key !== 'price' && key !== 'fee' && key !== 'filmTitle') next = fillFromProgramme(next, useProgramme.getState().next?.shows ?? []);
     const cleared = { ...serverErrors };
     for (const k of Object.keys(next) as DraftKey[]) if (next[k] !== draft[k]) delete cleared[k];
     set({ draft: next, serverErrors: cleared, message: null, cleared: null });
@@ -210,11 +248,11 @@ export const useSale = create<SaleState>((set, get) => ({
 
   touch: (key) => {
     const { draft, touched } = get();
-    if (key === 'showTime' && tidyTime(draft.showTime) !== draft.showTime) set({ draft: { ...draft, showTime: tidyTime(draft.showTime) } });
+    if (key === 'showTime' && tidyTime(draft.showTime) !== draft.showTime) set({ draft: fillFromProgramme({ ...draft, showTime: tidyTime(draft.showTime) }, useProgramme.getState().next?.shows ?? []) });
     if (!touched[key]) set({ touched: { ...touched, [key]: true } });
   },
 
-  charge: async (sn) => {
+  charge: async (sn, besideWaiting) => {
     if (get().busy) return null;
     const typed = get().draft;
     if (tidyTime(typed.showTime) !== typed.showTime) set({ draft: { ...typed, showTime: tidyTime(typed.showTime) } });
@@ -226,12 +264,13 @@ export const useSale = create<SaleState>((set, get) => ({
     }
     set({ busy: true, serverErrors: {} });
     try {
-      const answer = await call('sale.charge', check.input);
+      const answer = await call('sale.charge', besideWaiting ? { ...check.input, besideWaiting } : check.input);
       set(openedOrder(answer));
       return null;
     } catch (e) {
       const { errors, message, first } = formErrorsOf(e, draftKeyOf);
       set({ serverErrors: errors, message });
+      if (isAppError(e) && e.code === 'TERMINAL_BUSY') void get().loadOpen().catch(() => {});
       return first;
     } finally {
       set({ busy: false });
@@ -341,8 +380,11 @@ export const useSale = create<SaleState>((set, get) => ({
 
   applyOrder: (view) => {
     remember(view);
-    const { order } = get();
+    const { order, open } = get();
     if (order && order.id === view.id) set({ order: newer(order, view) });
+    const rest = open.filter((o) => o.id !== view.id);
+    const next = isFinalState(view.state) ? rest : [...rest, view].sort((a, b) => a.id - b.id);
+    if (next.length !== open.length || !isFinalState(view.state)) set({ open: next });
   },
 }));
 
@@ -351,6 +393,6 @@ export const saleFollower: StoreFollower = {
   listen: (bridge) => [bridge.on('order.changed', (view) => useSale.getState().applyOrder(view))],
   refresh: async () => {
     const s = useSale.getState();
-    await Promise.all([s.defaults ? s.loadDefaults() : null, s.refreshOrder()]);
+    await Promise.all([s.defaults ? s.loadDefaults() : null, s.refreshOrder(), s.loadOpen()]);
   },
 };

@@ -37,10 +37,23 @@ export function showSaleAmounts(type: TicketType, typedSeats: string): ShowSaleA
   return { tickets, seats, ticketsKobo, bookingFeeKobo, totalKobo: ticketsKobo + bookingFeeKobo };
 }
 
+/** Where the list's choice starts: the first show that has not started (the first of all when every one has). */
+export function firstNotStarted(shows: readonly Pick<ShowView, 'startsAt'>[], now: number): number {
+  const i = shows.findIndex((s) => s.startsAt > now);
+  return i < 0 ? 0 : i;
+}
+
+/** "started 12 min ago" for a show that has started at `now`, else null. */
+export function startedText(startsAt: number, now: number): string | null {
+  const mins = Math.round((now - startsAt) / 60_000);
+  return now >= startsAt ? (mins < 1 ? 'starting now' : `started ${mins} min ago`) : null;
+}
+
 /** "in 25 min", "started 5 min ago", "in 2 h 10 min", "tomorrow", or the date for later days. */
 export function startsText(show: Pick<ShowView, 'startsAt' | 'date'>, now: number): string {
+  const started = startedText(show.startsAt, now);
+  if (started) return started;
   const mins = Math.round((show.startsAt - now) / 60_000);
-  if (mins < 0) return `started ${-mins} min ago`;
   if (mins === 0) return 'starting now';
   const today = lagosDate(now);
   const tomorrow = addDays(today, 1);

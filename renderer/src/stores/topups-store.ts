@@ -1,7 +1,7 @@
 // The Top-ups screen's state for single top-ups: the tab, the betting providers (cached by main),
 // the form with its customer check, the top-up on show and today's list, kept live from events.
 import { create } from 'zustand';
-import type { ProvidersView, ServiceType, TopupView, ValidatedCustomer } from '../../../shared/topups';
+import { networkFromPrefix, type ProvidersView, type ServiceType, type TopupView, type ValidatedCustomer } from '../../../shared/topups';
 import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft, type SingleField } from './topup-form';
 import { call } from '../transport/bridge';
 import { errorText, fieldErrorsOf } from './call-errors';
@@ -15,6 +15,8 @@ interface TopupsState {
   providersBusy: boolean;
 
   draft: SingleDraft;
+  /** The cashier chose the network: the phone number's prefix no longer changes it (a ported number). */
+  networkByHand: boolean;
   touched: Partial<Record<SingleField, true>>;
   submitted: boolean;
   serverErrors: Partial<Record<SingleField, string>>;
@@ -52,6 +54,7 @@ export const useTopups = create<TopupsState>((set, get) => ({
   providers: null,
   providersBusy: false,
   draft: emptySingle(),
+  networkByHand: false,
   touched: {},
   submitted: false,
   serverErrors: {},
@@ -95,6 +98,12 @@ export const useTopups = create<TopupsState>((set, get) => ({
 
   edit: (key, value) => {
     const d = { ...get().draft, [key]: value };
+    // The number's prefix picks the network (0803 → MTN) until the cashier picks one by hand.
+    if (key === 'network') set({ networkByHand: true });
+    if (key === 'phone' && d.serviceType === 'airtime' && !get().networkByHand) {
+      const guess = networkFromPrefix(value);
+      if (guess) d.network = guess;
+    }
     const field = key === 'serviceType' ? null : (key as SingleField);
     const serverErrors = { ...get().serverErrors };
     if (field) delete serverErrors[field];
@@ -173,7 +182,7 @@ export const useTopups = create<TopupsState>((set, get) => ({
   newTopup: () => {
     const d = get().draft;
     // The service and network stay: the next customer often wants the same.
-    set({ current: null, draft: { ...emptySingle(d.serviceType), network: d.network, provider: d.provider }, touched: {}, submitted: false, serverErrors: {}, message: null, customer: null });
+    set({ current: null, draft: { ...emptySingle(d.serviceType), network: d.network, provider: d.provider }, networkByHand: false, touched: {}, submitted: false, serverErrors: {}, message: null, customer: null });
   },
 
   checkNow: async () => {

@@ -17,7 +17,7 @@ describe('chaos verdict', () => {
       [po('A', 'SUCCESS'), po('B', 'FAIL'), po('C', 'CANCEL'), po('D', 'CLOSE'), po('F', 'SUCCESS')],
       ['A', 'B', 'C', 'D', 'E', 'F'],
     );
-    expect(chaosLine(v)).toBe('sales=6 providerOrders=5 duplicates=0 lost=0 notFinal=0');
+    expect(chaosLine(v)).toBe('sales=6 providerOrders=5 duplicates=0 lost=0 notFinal=0 lateFound=0 lateMissed=0');
     expect(v.problems).toEqual([]);
   });
 
@@ -43,5 +43,18 @@ describe('chaos verdict', () => {
     const v = chaosVerdict([row('A', 'waiting'), row('B', 'unknown'), row('C', 'expired')], [po('A', 'PENDING'), po('C', 'PENDING')], ['A', 'B', 'C']);
     expect(v.notFinal).toBe(2);
     expect(v.duplicates).toBe(1);
+  });
+
+  it('a payment taken after the app closed the sale is found only when the order and the shift totals carry it', () => {
+    const late = (out: string, state: JournalRow['state'], kind: string | null, inTotals: boolean): JournalRow => ({ ...row(out, state), late: kind, inTotals });
+    const v = chaosVerdict(
+      [late('A', 'expired', 'paid-after-closing', true), late('B', 'cancelled', 'paid-after-closing', false), late('C', 'failed', null, false), row('D', 'failed')],
+      [po('A', 'SUCCESS'), po('B', 'SUCCESS'), po('C', 'SUCCESS'), po('D', 'SUCCESS')],
+      ['A', 'B', 'C', 'D'],
+      new Set(['A', 'B', 'C']),
+    );
+    // D: the provider never changed its mind, so "failed" against SUCCESS stays a contradiction.
+    expect(chaosLine(v)).toBe('sales=4 providerOrders=4 duplicates=1 lost=0 notFinal=0 lateFound=1 lateMissed=2');
+    expect(v.problems.filter((p) => p.startsWith('late missed'))).toHaveLength(2);
   });
 });

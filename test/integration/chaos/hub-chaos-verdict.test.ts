@@ -26,7 +26,7 @@ describe('Hub chaos verdict', () => {
       { notifications: [{ id: '1', orderNo: 'NO-A1' }, { id: '2', orderNo: 'NO-B1' }, { id: '3', orderNo: 'NO-B1' }, { id: '4', orderNo: 'NO-unknown' }], ackedDeliveries: 5 },
       [po('A1'), po('B1')],
     );
-    expect(hubChaosLine(v)).toBe('counters=2 sales=2 relayed=5 relayLost=0 syncGaps=0 syncDuplicates=0');
+    expect(hubChaosLine(v)).toBe('counters=2 sales=2 relayed=5 relayLost=0 syncGaps=0 syncDuplicates=0 lateFound=0 lateMissed=0');
     expect(v.journalsEqual).toBe(true);
     expect(v.passed).toBe(true);
     expect(v.problems).toEqual([]);
@@ -71,5 +71,16 @@ describe('Hub chaos verdict', () => {
     const v = hubChaosVerdict([counter('A', [], [], ['A1'])], { notifications: [], ackedDeliveries: 0 }, [po('A1'), po('A1')]);
     expect(v.sale.duplicates).toBe(1);
     expect(v.passed).toBe(false);
+  });
+
+  it('a payment after closing is found only when the order, the shift totals and the Hub’s copy carry it', () => {
+    const late = (seq: number, ref: string): JournalEvent => ({ seq, kind: 'order.late', at: 1_000 + seq, payload: { reference: ref, kind: 'paid-after-closing' } });
+    const a = counter('A', [late(1, 'A1')], [late(1, 'A1')], ['A1']);
+    const b = counter('B', [late(1, 'B1')], [], ['B1']); // the Hub has not got it
+    for (const c of [a, b]) c.orders = c.orders.map((r) => ({ ...r, state: 'expired', late: 'paid-after-closing', inTotals: true }));
+    const v = hubChaosVerdict([a, b], { notifications: [], ackedDeliveries: 0 }, [po('A1'), po('B1')], new Set(['A1', 'B1']));
+    expect([v.lateFound, v.lateMissed]).toEqual([1, 1]);
+    expect(v.passed).toBe(false);
+    expect(v.problems.some((p) => p.startsWith('late missed: B1'))).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import { memoryLogger } from '../../../shared/logger';
 import { confStore } from '../../../browser-shell/boot';
 import { orderReaches } from '../../helpers/core-events';
 import { fileVault } from '../../../core/settings/secret-vault';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
@@ -19,6 +20,7 @@ async function boot(dir: string) {
   const logger = memoryLogger();
   const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock });
   cores.push(core);
+  await ensureShift((n, a) => call(core, n, a));
   return { core, logger };
 }
 

@@ -14,6 +14,7 @@ import { createCore, type Core } from '../../../core/app-core';
 import { systemClock } from '../../../shared/clock';
 import { logFileNames, openFileLogger, type FileLogger } from '../../../core/logging/log-files';
 import { fileVault } from '../../../core/settings/secret-vault';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const PIN = '97531864';
@@ -30,6 +31,7 @@ async function boot() {
   const logger: FileLogger = await openFileLogger({ dir: join(dir, 'logs'), scope: 'test' });
   const core = await createCore({ shell: 'browser', version: '9.8.7', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, logFiles: logger, clock: systemClock });
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => logger.close(), () => core.stop());
+  await ensureShift((n, a) => call(core, n, a));
   return { dir, core, logger };
 }
 

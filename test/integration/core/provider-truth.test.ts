@@ -12,6 +12,7 @@ import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { confStore } from '../../../browser-shell/boot';
 import { fileVault } from '../../../core/settings/secret-vault';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
@@ -26,6 +27,7 @@ async function boot() {
   const logger = memoryLogger();
   const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock });
   cores.push(core);
+  await ensureShift((n, a) => call(core, n, a));
   return { core, logger, sandbox: core.demo()!.sandbox };
 }
 

@@ -80,6 +80,8 @@ describe('killed during a backup', () => {
       await service.stop();
       const left = readdirSync(backupsFolder(dir));
       expect(left.filter((n) => !n.endsWith('.db'))).toEqual([]);
+      // The precondition: killed at the (run+1)-th backup's start, so `run` backups were finished before it.
+      expect(left.length).toBeGreaterThanOrEqual(1);
       for (const b of left) expect([b, checkJournalFile(join(backupsFolder(dir), b))]).toEqual([b, null]);
     } finally {
       folder.lock.release();
@@ -88,7 +90,10 @@ describe('killed during a backup', () => {
 });
 
 describe('killed during a restore', () => {
-  it.each([1, 2, 3, 4, 5, 6])('run %i: the journal is whole and is either the old one or the backup', async (run) => {
+  /** What each run found after the kill: the old journal ('A') or the backup ('B'). */
+  const outcomes: string[] = [];
+
+  async function killedRestore(run: number): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'counterpay-chaos-restore-'));
     const src = mkdtempSync(join(tmpdir(), 'counterpay-chaos-src-'));
     makeJournal(dir, 300, 'A');
@@ -103,6 +108,7 @@ describe('killed during a restore', () => {
       opened.db.close();
       const t = tags(journalPath(dir));
       expect([['A'], ['B']]).toContainEqual(t);
+      outcomes.push(t[0]!);
       expect(rows(journalPath(dir))).toHaveLength(t[0] === 'A' ? 300 : 200);
       expect(existsSync(`${journalPath(dir)}.restoring`)).toBe(false);
       // The old journal is never lost: it is either in use or kept beside it.
@@ -111,7 +117,14 @@ describe('killed during a restore', () => {
     } finally {
       folder.lock.release();
     }
-  });
+  }
+
+  it.each([1, 2, 3, 4, 5, 6])('run %i: the journal is whole and is either the old one or the backup', (run) => killedRestore(run));
+
+  it('the runs saw both outcomes (a kill before the swap took hold, and after): more runs until they have, at most 20', async () => {
+    for (let run = 1; run <= 20 && !(outcomes.includes('A') && outcomes.includes('B')); run++) await killedRestore(run);
+    expect(new Set(outcomes)).toEqual(new Set(['A', 'B']));
+  }, 120_000);
 
   it('each step a kill can stop at is finished or undone at the next start', () => {
     const dir = mkdtempSync(join(tmpdir(), 'counterpay-chaos-steps-'));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { bootBrowserShell } from '../../../browser-shell/boot';
 import { memoryLogger } from '../../../shared/logger';
 import type { OrderView } from '../../../shared/orders';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 export type BootedShell = Awaited<ReturnType<typeof bootBrowserShell>>;
 const ctx = { trusted: true, sender: 'test' };
@@ -64,6 +65,7 @@ export async function payOnDemoTerminal(app: BootedShell, id: number): Promise<O
 
 /** A Demo sale taken to paid. */
 export async function sellPaid(app: BootedShell, sale: Record<string, unknown> = SALE): Promise<OrderView> {
+  await ensureShift((n, a) => call(app, n, a));
   const order = await call<OrderView>(app, 'sale.charge', sale);
   return payOnDemoTerminal(app, order.id);
 }

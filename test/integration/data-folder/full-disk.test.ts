@@ -16,6 +16,7 @@ import { memoryLogger } from '../../../shared/logger';
 import { fileVault } from '../../../core/settings/secret-vault';
 import { generateDemoConfig, startSandbox, type Sandbox } from '../../../sandbox';
 import { mountTmpfs, type Mount } from '../../helpers/mounts';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const mount = mountTmpfs({ sizeBytes: 12 << 20 });
@@ -69,6 +70,7 @@ describe.skipIf(skip !== null)('a full disk', () => {
       posClientAuthKey: merchant.clientAuthKey, merchantPrivateKey: merchant.merchantPrivateKeyPem, providerPublicKey: merchant.providerPublicKeyPem,
     });
     await call(core, 'settings.setPin', { newPin: '2468' });
+    await ensureShift((n, a) => call(core, n, a));
   });
   afterAll(async () => {
     await core?.stop();
@@ -76,6 +78,7 @@ describe.skipIf(skip !== null)('a full disk', () => {
     m.unmount?.();
   });
 
+  let firstNo = '';
   const sale = () => ({ filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, bookingFeeKobo: 0, sn });
 
   it('the status bar says the disk is low before it is full', async () => {
@@ -86,12 +89,13 @@ describe.skipIf(skip !== null)('a full disk', () => {
 
   it('refuses a sale it cannot journal, before anything is sent; a failed backup leaves nothing behind', async () => {
     const sent = nextCreated();
-    await call<OrderView>(core, 'sale.charge', sale());
+    firstNo = (await call<OrderView>(core, 'sale.charge', sale())).outOrderNo;
     await sent;
     expect(created).toBe(1);
     fill(filler);
 
-    const r = await core.dispatch('sale.charge', sale(), ctx);
+    // The first sale still waits on the terminal: the cashier decides, by its number, to charge beside it.
+    const r = await core.dispatch('sale.charge', { ...sale(), besideWaiting: firstNo }, ctx);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/disk of this computer is full, so nothing was sent/);
     expect(await call<OrderView[]>(core, 'orders.listToday')).toHaveLength(1); // never journaled, so never sent
@@ -121,7 +125,7 @@ describe.skipIf(skip !== null)('a full disk', () => {
     rmSync(filler);
     rmSync(`${filler}.2`);
     const sent = nextCreated();
-    const v = await call<OrderView>(core, 'sale.charge', sale());
+    const v = await call<OrderView>(core, 'sale.charge', { ...sale(), besideWaiting: firstNo });
     expect(v.outOrderNo).toBeTruthy();
     await sent;
     expect(created).toBe(2);

@@ -9,6 +9,7 @@ import type { BackupsView, RecoveryNotice } from '../../../shared/backups';
 import type { OrderView } from '../../../shared/orders';
 import { NUMBER_GAP } from '../../../core/backup/backups-module';
 import { boot, call, callError, payOnDemoTerminal, SALE, sellPaid, tempDataDir, type BootedShell } from './boot-helpers';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const running: BootedShell[] = [];
 afterEach(async () => {
@@ -17,6 +18,7 @@ afterEach(async () => {
 async function start(dir: string, restoreFrom?: string) {
   const app = await boot(dir, restoreFrom);
   running.push(app);
+  await ensureShift((n, a) => call(app, n, a), 'Ada');
   return app;
 }
 async function stop(app: BootedShell) {
@@ -27,7 +29,8 @@ async function stop(app: BootedShell) {
 async function withSales(dir: string, n: number): Promise<string[]> {
   const app = await start(dir);
   const nos: string[] = [];
-  for (let i = 0; i < n; i++) nos.push((await call<OrderView>(app, 'sale.charge', SALE)).outOrderNo);
+  // One terminal holds one unpaid order at a time: each sale is paid before the next.
+  for (let i = 0; i < n; i++) nos.push((await sellPaid(app)).outOrderNo);
   await stop(app);
   return nos;
 }
@@ -149,7 +152,7 @@ describe('backups and restore while the app runs', () => {
     const dir = tempDataDir();
     const app = await start(dir);
     await call(app, 'settings.setPin', { newPin: '2468' });
-    await call(app, 'shift.open', { cashier: 'Ada', openingFloat: '0' });
+    await ensureShift((n, a) => call(app, n, a), 'Ada');
     await call(app, 'shift.close', { acceptOpen: true });
     // Backups run one at a time: this one waits for the one the close started.
     const view = await call<BackupsView>(app, 'backups.now');
@@ -162,7 +165,7 @@ describe('--restore FILE at start', () => {
     const dir = tempDataDir();
     const app = await start(dir);
     await call(app, 'settings.setPin', { newPin: '2468' });
-    const first = await call<OrderView>(app, 'sale.charge', SALE);
+    const first = await sellPaid(app);
     const backup = (await call<BackupsView>(app, 'backups.now')).backups[0]!;
     await call(app, 'sale.charge', SALE);
     await stop(app);

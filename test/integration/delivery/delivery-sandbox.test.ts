@@ -6,6 +6,7 @@ import type { DeliveryCheck } from '../../../shared/contract-delivery';
 import type { Core } from '../../../core/app-core';
 import type { WebhookAttempt } from '../../../sandbox';
 import { bootCore, call, callError, orderIn, SALE, sell } from '../records/records-harness';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const cores: Core[] = [];
 afterEach(async () => {
@@ -102,6 +103,7 @@ describe('webhook delivery check against the sandbox', () => {
   it('refuses an order the provider never confirmed', async () => {
     const core = await boot();
     core.demo()!.sandbox.setFaults([{ path: '/openApi/order/checkout/createOrder', kind: 'http500', times: 100 }]);
+    await ensureShift((n, a) => call(core, n, a));
     const order = await call<{ id: number }>(core, 'sale.charge', SALE);
     // The create failed (outcome unknown): until a query finds it, there is no provider order number to ask about.
     const never = await callError(core, 'delivery.check', { orderId: order.id });

@@ -21,6 +21,7 @@ import { lagosDate, lagosHm } from '../../../shared/time';
 import { orderReaches } from '../../helpers/core-events';
 import { Manager } from '../../hub/helpers/dashboard-client';
 import { issueCode, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const PIN = '2468';
@@ -34,6 +35,7 @@ async function boot(dir: string, name: string): Promise<Core> {
   await call(core, 'settings.setPin', { newPin: PIN }).catch(() => call(core, 'settings.unlock', { pin: PIN }));
   const p = await call<{ settings: Record<string, unknown> }>(core, 'settings.getProfile', { profile: 'demo' });
   if (p.settings.counterName !== name) await call(core, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: name } });
+  await ensureShift((n, a) => call(core, n, a));
   return core;
 }
 async function stop(core: Core): Promise<void> {

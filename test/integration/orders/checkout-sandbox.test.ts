@@ -117,7 +117,7 @@ describe('webhooks', () => {
     t.cleanup();
   });
 
-  it('a verified webhook ends the wait at once; duplicate and late ones change nothing', async () => {
+  it('a verified webhook ends the wait at once; a duplicate changes nothing; a contradicting late one is recorded beside the paid order', async () => {
     sb.sandbox.setWebhookUrl(sb.merchant.headMerchantId, `${receiver.url}${WEBHOOK_PATHS.pos}`);
     // Checks so slow that only the webhook can tell us in time.
     const { svc, calls } = checkout({ tuning: { ...FAST_TUNING, poll: { ...FAST_TUNING.poll, fastMs: 600_000, mediumMs: 600_000, slowMs: 600_000 } } });
@@ -140,9 +140,12 @@ describe('webhooks', () => {
     expect(attempt.ok).toBe(true);
     const details = { outOrderNo: v.outOrderNo, orderNo: po!.orderNo, amountKobo: 710_000, sn: sb.merchant.terminalSn };
     svc.onWebhook({ ...details, status: 'SUCCESS', payNo: 'DUPLICATE' });
+    expect(JSON.stringify([svc.get(v.id), svc.history(v.id)])).toBe(before);
+    // The provider reports the paid order otherwise later: kept on the order (its state stays paid), first word only.
     svc.onWebhook({ ...details, status: 'FAIL' });
     svc.onWebhook({ ...details, status: 'CLOSE' });
-    expect(JSON.stringify([svc.get(v.id), svc.history(v.id)])).toBe(before);
+    expect(svc.get(v.id)).toMatchObject({ state: 'paid', payNo: po!.payNo, late: { kind: 'reported-otherwise', providerStatus: 'FAIL' } });
+    expect(svc.history(v.id).map((e) => e.to)).toEqual(['creating', 'waiting', 'paid', 'paid']);
     expect(calls.create).toBe(1);
     target = null;
   });

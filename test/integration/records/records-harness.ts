@@ -11,6 +11,7 @@ import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { confStore } from '../../../browser-shell/boot';
 import { fileVault } from '../../../core/settings/secret-vault';
+import { ensureShift } from '../../helpers/ensure-shift';
 import { closeAfterEach } from '../../helpers/close-after-each';
 import { startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopback-printer';
 
@@ -77,6 +78,7 @@ export const jobIn = (core: Core, match: (j: PrintJobView) => boolean) => nextEv
 
 /** Sells on the Demo terminal and plays the customer: SUCCESS pays, FAIL declines, CANCEL cancels, null leaves it waiting. */
 export async function sell(core: Core, outcome: 'SUCCESS' | 'FAIL' | 'CANCEL' | null, sale: Partial<typeof SALE> = {}): Promise<OrderView> {
+  await ensureShift((n, a) => call(core, n, a));
   const order = await call<OrderView>(core, 'sale.charge', { ...SALE, ...sale });
   await orderIn(core, order.id, 'waiting');
   if (!outcome) return order;

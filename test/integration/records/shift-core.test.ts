@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
 import { lagosDate } from '../../../shared/time';
 import { escposText, type LoopbackPrinter } from '../../helpers/loopback-printer';
-import { call, callError, nextEvent, perTest, sell } from './records-harness';
+import { zReportEvent } from '../../../core/records/shifts/shift-store';
+import { call, callError, nextEvent, perTest, SALE, sell } from './records-harness';
 
 const each = perTest();
 let printer: LoopbackPrinter | null = null;
@@ -56,6 +57,8 @@ describe('a shift in the Demo profile', () => {
     const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
     expect(z.report).toMatchObject({ kind: 'Z', id: expect.any(Number), shift: { id: shift.id, closedAt: expect.any(Number) } });
     expect(z.report.totals.paid.count).toBe(2);
+    // The reconciliation sweep ran before the Z report: the failed and the cancelled sale were asked about again.
+    expect(z.report.totals.sweep).toMatchObject({ checked: 2, paidAfterClosing: 0, incomplete: null });
     expect(await call(core, 'shift.current', {})).toEqual({ shift: null });
     const list = await call<ZReportSummary[]>(core, 'shift.reports', {});
     expect(list).toMatchObject([{ id: z.report.id, cashier: 'Ngozi Eze', paid: { count: 2, amountKobo: 550_000 }, openCount: 1 }]);
@@ -81,6 +84,8 @@ describe('a shift in the Demo profile', () => {
     expect(lines).toContain('orders,failed,1,3500.00');
     expect(lines).toContain('shift,opening_float,,5000.00');
     expect(lines).toContain(`open_order,${open.outOrderNo} (Waiting for payment),1,2000.00`);
+    expect(lines).toContain('sweep,checked 2 closed orders with the provider,0,');
+    expect(lines).toContain('orders,paid_after_closing,0,0.00');
 
     // The next shift starts from nothing; the receipt of an order sold in the first names its cashier.
     await call(core, 'shift.open', { cashier: 'Tunde Bakare', openingFloat: '' });
@@ -103,6 +108,12 @@ describe('a shift in the Demo profile', () => {
     expect(ids(await search({ text: a.outOrderNo.toLowerCase() }))).toEqual([a.id]);
     expect(ids(await search({ text: a.orderNo! }))).toEqual([a.id]);
     expect(ids(await search({ text: a.payNo! }))).toEqual([a.id]);
+    // The card's last four digits (the provider's masked account), as the customer reads them off their bank alert.
+    const four = a.senderAccount!.replace(/\D/g, '').slice(-4);
+    expect(four).toMatch(/^\d{4}$/);
+    expect(ids(await search({ text: four }))).toContain(a.id);
+    expect(ids(await search({ text: four, states: ['paid'] })).every((id) => [a.id, c.id].includes(id))).toBe(true);
+    expect(await search({ paidAfterClosing: true })).toMatchObject({ total: 0 });
     expect(ids(await search({ text: 'dune' }))).toEqual([b.id]);
     expect(ids(await search({ text: 'g12' }))).toEqual([b.id]);
     expect(ids(await search({ text: 'G1' }))).toEqual([]); // a seat matches whole, not G12
@@ -123,5 +134,28 @@ describe('a shift in the Demo profile', () => {
     const p2 = await search({ limit: 2, cursor: p1.next });
     expect(ids(p2)).toEqual([a.id]);
     expect(p2.next).toBeNull();
+  });
+});
+
+describe('sales with no shift open', () => {
+  it('a sale made with no shift (an older version, a restored journal) is named in the next Z report, on paper and in the Hub\'s copy', async () => {
+    const { core } = await each.boot();
+    // The engine itself, as an older version (no shift rule) would have sold: the counter's call now refuses it.
+    expect((await callError(core, 'sale.charge', SALE)).code).toBe('NO_SHIFT');
+    const early = await core.checkout.sell({ ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 });
+    const shift = await call<ShiftView>(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '' });
+    expect(shift.openedAt).toBeGreaterThanOrEqual(early.createdAt);
+    const x = await call<ShiftReportView>(core, 'shift.report', {});
+    expect(x.report.totals.noShift).toEqual({ count: 1, amountKobo: 150_000 });
+    expect(x.report.totals.paid.count).toBe(0);
+
+    const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
+    expect(z.report.totals.noShift).toEqual({ count: 1, amountKobo: 150_000 });
+    expect(z.html).toContain('SOLD WITH NO SHIFT OPEN');
+    expect(zReportEvent({ ...z.report, id: z.report.id as number }).lines).toContainEqual({ label: 'Sales with no shift open', kobo: 150_000, count: 1 });
+
+    // Reported once: the next shift starts after this one closed, so the same sale is not named again.
+    await call<ShiftView>(core, 'shift.open', { cashier: 'Tunde', openingFloat: '' });
+    expect((await call<ShiftReportView>(core, 'shift.report', {})).report.totals.noShift).toEqual({ count: 0, amountKobo: 0 });
   });
 });

@@ -1,7 +1,7 @@
 // The dashboard's pure helpers: naira and Lagos times, waits, the login refusal in words, the chart's
 // scale, hours and summary, and the order search form ⇄ query string.
 import { describe, expect, it } from 'vitest';
-import { agoText, changeText, chartHours, chartScale, chartSummary, clockOffsetText, dayLong, formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTime, lagosTimeSeconds, lastWeekSoFar, loginRefusal, ordersQuery, statePill, waitText } from '../../../hub/dashboard/src/format';
+import { agoText, changeText, chartHours, chartScale, chartSummary, clockOffsetText, dayLong, formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTime, lagosTimeSeconds, lastWeekSoFar, loginRefusal, ordersQuery, showDayTime, statePill, waitText } from '../../../hub/dashboard/src/format';
 import { parseNaira } from '../../../shared/money';
 
 const hours = (f: (h: number) => [number, number]) => Array.from({ length: 24 }, (_, hour) => ({ hour, paidKobo: f(hour)[0], paidCount: f(hour)[0] ? 1 : 0, lastWeekPaidKobo: f(hour)[1], lastWeekPaidCount: f(hour)[1] ? 1 : 0 }));
@@ -80,5 +80,12 @@ describe('dashboard format', () => {
     expect(lagosDayTime(8.7e15)).toBe('—');
     expect(lagosTimeSeconds(Number.NaN)).toBe('—');
     expect(lagosDayTimeSeconds(8.64e15)).not.toBe('—');
+  });
+  it('a show\'s day and time read as people read them, never the ISO day; a wild day shows as itself', () => {
+    expect(showDayTime('2026-11-25', '19:30')).toBe('Wed 25 Nov, 19:30');
+    expect(showDayTime('2026-11-25', null)).toBe('Wed 25 Nov');
+    expect(showDayTime('2026-13-45', '19:30')).toBe('2026-13-45, 19:30');
+    expect(showDayTime('tomorrow', undefined)).toBe('tomorrow');
+    expect(showDayTime(null, null)).toBe('—');
   });
 });

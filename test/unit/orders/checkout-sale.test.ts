@@ -78,7 +78,7 @@ describe('sell', () => {
     expect(h.pos.queries()).toBe(n);
   });
 
-  it('a webhook ends the wait at once; duplicate and late webhooks change nothing', async () => {
+  it('a webhook ends the wait at once; a duplicate changes nothing; a contradicting late one is recorded beside the paid order, never changing it', async () => {
     h = checkoutHarness();
     const v = await h.sell();
     await h.until(v.id, 'waiting');
@@ -90,12 +90,14 @@ describe('sell', () => {
     const snapshot = JSON.stringify([h.svc.get(v.id), h.svc.history(v.id)]);
     const events = h.events.length;
     h.svc.onWebhook(details); // duplicate
-    h.svc.onWebhook({ ...details, status: 'FAIL', payNo: 'OTHER' }); // late and contradicting
     h.svc.onWebhook({ ...details, status: 'PENDING' });
     await h.time.advance(10_000);
     expect(JSON.stringify([h.svc.get(v.id), h.svc.history(v.id)])).toBe(snapshot);
     expect(h.events.length).toBe(events);
-    expect(h.logger.lines.some((l) => l.level === 'error' && /contradicts/.test(l.msg))).toBe(true);
+    h.svc.onWebhook({ ...details, status: 'FAIL', payNo: 'OTHER' }); // late and contradicting
+    expect(h.svc.get(v.id)).toMatchObject({ state: 'paid', payNo: details.payNo, late: { kind: 'reported-otherwise', providerStatus: 'FAIL' } });
+    expect(h.svc.history(v.id).map((e) => e.to)).toEqual(['creating', 'waiting', 'paid', 'paid']);
+    expect(h.logger.lines.some((l) => l.level === 'warn' && /contradicts a closed order/.test(l.msg))).toBe(true);
   });
 
   it('a webhook that beats the create answer wins; the late answer changes nothing', async () => {

@@ -36,8 +36,15 @@ describe('FaultEngine', () => {
       { path: P, kind: 'commitThenDrop' },
       { path: P, kind: 'http500' },
     ]);
-    expect(f.decide(P)).toEqual({ latencyMs: 150, action: 'commitThenDrop' });
-    expect(f.decide('webhook:pos')).toEqual({ latencyMs: 0, action: null });
+    expect(f.decide(P)).toEqual({ latencyMs: 150, action: 'commitThenDrop', afterMs: 0 });
+    expect(f.decide('webhook:pos')).toEqual({ latencyMs: 0, action: null, afterMs: 0 });
+  });
+
+  it('a settlement fault ("settle:pos") is not hit by "*" and carries its own delay', () => {
+    const f = new FaultEngine();
+    f.set([{ path: '*', kind: 'drop' }, { path: 'settle:pos', kind: 'lateSuccess', latencyMs: 2000, times: 1 }]);
+    expect(f.decide('settle:pos')).toEqual({ latencyMs: 0, action: 'lateSuccess', afterMs: 2000 });
+    expect(f.decide('settle:pos')).toEqual({ latencyMs: 0, action: null, afterMs: 0 });
   });
 
   it('refuses malformed rules', () => {

@@ -135,4 +135,77 @@ describe('topup engine', () => {
     expect(calls.filter((c) => c.op === 'bulkBills').map((c) => c.refs.length)).toEqual([2, 2]);
     expect(service.batchView(batch!.id).notice).toBeNull();
   });
+
+  it.each([1, -1])('a callback whose amount is %i kobo off does not settle the top-up; the status answer does', async (off) => {
+    let release: (() => void) | null = null;
+    const t = fakeTime();
+    const db = openJournalDb(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
+    const statusAsked: number[] = [];
+    const service = createTopupService({
+      db, store: memoryStore(), logger: silentLogger, clock: t.clock, timers: t.timers,
+      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
+      callBackUrl: () => 'x',
+      bills: {
+        bettingProviders: async () => [], validate: async () => { throw new Error('no'); },
+        bulkStatus: async (i) => (statusAsked.push(t.now), each('FAIL', 'declined')(i.items)),
+        bulkBills: (i) => new Promise((ok) => (release = () => ok(each('PENDING')(i.items)))),
+      },
+    });
+    service.start();
+    const v = await service.submit(AIRTIME);
+    service.onCallback({ reference: v.reference, orderNo: 'O-1', status: 'SUCCESS', errorMsg: '', serviceType: 'airtime', amountKobo: 50_000 + off });
+    expect(service.get(v.id).state).not.toBe('success');
+    release!();
+    await t.until(() => service.get(v.id).state === 'fail');
+    expect(statusAsked.length).toBeGreaterThan(0);
+    await service.stop();
+  });
+});
+
+describe('topup engine resume after a kill', () => {
+  /** A counter killed while its send was on the wire: the journal says `sending`, nobody knows if it arrived. */
+  async function killedWhileSending() {
+    const dir = mkdtempSync(join(tmpdir(), 'topups-resume-'));
+    const t = fakeTime();
+    const first = createTopupService({
+      db: openJournalDb(join(dir, 'j.db')), store: memoryStore(), logger: silentLogger, clock: t.clock, timers: t.timers,
+      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }), callBackUrl: () => 'x',
+      bills: { bettingProviders: async () => [], validate: async () => { throw new Error('no'); }, bulkStatus: async () => [], bulkBills: () => new Promise(() => {}) },
+    });
+    first.start();
+    const v = await first.submit(AIRTIME);
+    expect(first.get(v.id).state).toBe('sending');
+    return { dir, v }; // the first process is never stopped: it was killed
+  }
+
+  function restart(dir: string, status: Step) {
+    const t = fakeTime();
+    const p = scripted([each('SUCCESS')], [status]);
+    const service = createTopupService({
+      db: openJournalDb(join(dir, 'j.db')), store: memoryStore(), bills: p.client(t), logger: silentLogger, clock: t.clock, timers: t.timers,
+      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }), callBackUrl: () => 'x',
+    });
+    service.start();
+    return { t, calls: p.calls, service };
+  }
+
+  it('asks the provider before anything else and takes its answer: nothing is sent twice', async () => {
+    const { dir, v } = await killedWhileSending();
+    const { t, calls, service } = restart(dir, each('SUCCESS'));
+    expect(service.get(v.id).state).toBe('unknown');
+    await t.until(() => service.get(v.id).state === 'success');
+    expect(calls.map((c) => c.op)).toEqual(['bulkStatus']);
+    expect(calls[0]!.refs).toEqual([v.reference]);
+    expect(service.history(v.id).map((e) => e.to)).toEqual(expect.arrayContaining(['sending', 'unknown', 'success']));
+    await service.stop();
+  });
+
+  it('when the provider never got it, sends it again under the same reference, once', async () => {
+    const { dir, v } = await killedWhileSending();
+    const { t, calls, service } = restart(dir, each(null));
+    await t.until(() => service.get(v.id).state === 'success');
+    expect(calls.map((c) => c.op).slice(0, 2)).toEqual(['bulkStatus', 'bulkBills']);
+    expect(calls.filter((c) => c.op === 'bulkBills').flatMap((c) => c.refs)).toEqual([v.reference]);
+    await service.stop();
+  });
 });

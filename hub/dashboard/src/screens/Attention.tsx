@@ -1,4 +1,5 @@
 // Needs attention: what a manager should act on now, each line saying what to do.
+import { useBranchLabel } from '../branch-names';
 import { AttentionViewSchema, type AttentionLine } from '../../../../shared/hub-dashboard-contract';
 import { api } from '../api';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
@@ -17,6 +18,7 @@ const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' 
 };
 
 export function AttentionScreen() {
+  const label = useBranchLabel();
   const session = useDash((s) => s.session);
   const route = useDash((s) => s.route);
   const q = branchQuery({ session, route });
@@ -40,7 +42,7 @@ export function AttentionScreen() {
               <li key={`${l.kind}-${l.orderId ?? l.notificationId ?? l.shiftId ?? l.counterId ?? i}`} className="attention-item card" data-kind={l.kind} data-tone={k.tone}>
                 <div className="attention-head">
                   <span className="pill" data-tone={k.tone}>{k.label}</span>
-                  <span className="attention-where">{l.counterName ?? 'Hub'}{session?.manager.role === 'head-office' ? ` · branch ${l.branch}` : ''}</span>
+                  <span className="attention-where">{l.counterName ?? 'Hub'}{session?.manager.role === 'head-office' ? ` · ${label(l.branch)}` : ''}</span>
                   <span className="hint" title={lagosDayTime(l.since)}>since {lagosDayTime(l.since)} ({agoText(l.since, now)})</span>
                 </div>
                 <p className="attention-subject">{l.subject}</p>

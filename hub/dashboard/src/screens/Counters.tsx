@@ -1,5 +1,7 @@
 // Counters: each counter in view with its last contact, version, profile, queue and clock; issue an
 // enrollment code for a new counter; revoke one (confirmed first: it must be enrolled again after).
+import { useBranchLabel } from '../branch-names';
+import { BranchNames } from '../components/BranchNames';
 import { useState, type FormEvent } from 'react';
 import { CountersViewSchema, DashIssueCodeResponseSchema, type DashCounter } from '../../../../shared/hub-dashboard-contract';
 import { api, errorText } from '../api';
@@ -61,6 +63,7 @@ function IssueCode({ headOffice, branch, branches }: { headOffice: boolean; bran
 }
 
 function CounterRow({ c, now, headOffice, onRevoked }: { c: DashCounter; now: number; headOffice: boolean; onRevoked: () => void }) {
+  const label = useBranchLabel();
   const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const status = c.revokedAt !== null ? { t: 'Revoked', tone: 'bad' } : c.online ? { t: 'Online', tone: 'good' } : { t: 'Offline', tone: 'warn' };
@@ -78,7 +81,7 @@ function CounterRow({ c, now, headOffice, onRevoked }: { c: DashCounter; now: nu
       <div className="shift-head">
         <span className="pill" data-tone={status.tone}>{status.t}</span>
         <strong>{c.name}</strong>
-        {headOffice ? <span className="hint">branch {c.branch}</span> : null}
+        {headOffice ? <span className="hint">{label(c.branch)}</span> : null}
         {c.profile ? <span className="pill" data-tone={c.profile === 'production' ? undefined : 'info'}>{c.profile}</span> : null}
       </div>
       <dl className="shift-facts">
@@ -119,6 +122,7 @@ export function CountersScreen() {
       {!r.data ? (r.error ? null : <Loading what="the counters" />) : list.length === 0 ? <p className="hint">No counter has joined yet.</p> : (
         <ul className="counter-list" data-testid="counter-list">{list.map((c) => <CounterRow key={c.id} c={c} now={now} headOffice={headOffice} onRevoked={r.reload} />)}</ul>
       )}
+      {headOffice ? <BranchNames /> : null}
       <IssueCode headOffice={headOffice} branch={headOffice ? route.query.get('branch') : session?.manager.branch ?? null} branches={[...new Set(list.map((c) => c.branch))]} />
     </section>
   );

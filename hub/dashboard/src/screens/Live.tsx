@@ -1,5 +1,6 @@
 // Live: payments as they happen on every counter in view (server-sent events from the Hub), newest
 // first, each with its state pill as the counter app shows it. An order that changes moves to the top.
+import { useBranchLabel } from '../branch-names';
 import { useEffect, useState } from 'react';
 import { OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
 import { lagosDate } from '../../../../shared/time';
@@ -16,6 +17,7 @@ const STATUS_TEXT: Record<LiveStatus, string> = {
 };
 
 export function LiveScreen() {
+  const label = useBranchLabel();
   const live = useDash((s) => s.live);
   const session = useDash((s) => s.session);
   const route = useDash((s) => s.route);
@@ -40,7 +42,7 @@ export function LiveScreen() {
           {rows.map((o) => (
             <li key={o.id} className="live-item" data-fresh={o.fresh || undefined} data-reference={o.reference} data-state={o.state}>
               <span className="live-time">{lagosTimeSeconds(o.updatedAt)}</span>
-              <span className="live-where"><strong>{o.counterName}</strong> · {o.cashier ?? 'no cashier'}{session?.manager.role === 'head-office' ? ` · ${o.branch}` : ''}</span>
+              <span className="live-where"><strong>{o.counterName}</strong> · {o.cashier ?? 'no cashier'}{session?.manager.role === 'head-office' ? ` · ${label(o.branch)}` : ''}</span>
               <span className="live-what">{o.filmTitle ?? o.filmName ?? 'Payment'}{o.seats ? ` · ${o.seats}` : ''}</span>
               <span className="live-amount num">{formatNaira(o.amountKobo)}</span>
               <StatePill state={o.state} practice={o.practice} />

@@ -6,7 +6,8 @@ import { CountersViewSchema, OrderDetailSchema, OrdersPageSchema, type OrderRow 
 import { lagosDate } from '../../../../shared/time';
 import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
-import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, statePill, type OrderFilterForm } from '../format';
+import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, showDayTime, statePill, type OrderFilterForm } from '../format';
+import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
@@ -27,6 +28,18 @@ function searchQuery(q: URLSearchParams, scoped: URLSearchParams): URLSearchPara
   return query;
 }
 
+/** The filters behind "More filters" (open when one of them is set). */
+const MORE_FILTERS: (keyof OrderFilterForm)[] = ['film', 'seat', 'amount', 'cashier', 'counterId', 'state', 'from', 'to', 'practice'];
+
+function TextField({ x, f, set }: { x: (typeof TEXT_FIELDS)[number]; f: OrderFilterForm; set: (k: keyof OrderFilterForm, v: string) => void }) {
+  return (
+    <div className="field">
+      <label htmlFor={`f-${x.k}`}>{x.label}{x.hint ? <span className="hint"> ({x.hint})</span> : null}</label>
+      <input id={`f-${x.k}`} value={f[x.k] ?? ''} inputMode={x.inputMode} onChange={(e) => set(x.k, e.target.value)} autoComplete="off" />
+    </div>
+  );
+}
+
 function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilterForm; counters: { id: string; name: string }[]; onSearch: (f: OrderFilterForm) => void; problem: string | null }) {
   const [f, setF] = useState<OrderFilterForm>(initial);
   const set = (k: keyof OrderFilterForm, v: string) => setF((x) => ({ ...x, [k]: v }));
@@ -37,43 +50,44 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
   return (
     <form className="card filters" onSubmit={submit} role="search" aria-label="Search orders">
       <div className="filter-grid">
-        {TEXT_FIELDS.map((x) => (
-          <div className="field" key={x.k}>
-            <label htmlFor={`f-${x.k}`}>{x.label}{x.hint ? <span className="hint"> ({x.hint})</span> : null}</label>
-            <input id={`f-${x.k}`} value={f[x.k] ?? ''} inputMode={x.inputMode} onChange={(e) => set(x.k, e.target.value)} autoComplete="off" />
-          </div>
-        ))}
-        <div className="field">
-          <label htmlFor="f-counterId">Counter</label>
-          <select id="f-counterId" value={f.counterId ?? ''} onChange={(e) => set('counterId', e.target.value)}>
-            <option value="">Any counter</option>
-            {counters.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-state">State</label>
-          <select id="f-state" value={f.state ?? ''} onChange={(e) => set('state', e.target.value)}>
-            <option value="">Any state</option>
-            {ORDER_STATES.map((s) => <option key={s} value={s}>{statePill(s).label}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-from">From (day)</label>
-          <input id="f-from" type="date" value={f.from ?? ''} onChange={(e) => set('from', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="f-to">To (day, included)</label>
-          <input id="f-to" type="date" value={f.to ?? ''} onChange={(e) => set('to', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="f-practice">Demo and Sandbox sales</label>
-          <select id="f-practice" value={f.practice ?? 'exclude'} onChange={(e) => set('practice', e.target.value)}>
-            <option value="exclude">Leave out</option>
-            <option value="include">Include</option>
-            <option value="only">Only these</option>
-          </select>
-        </div>
+        <TextField x={TEXT_FIELDS[0]!} f={f} set={set} />
       </div>
+      <details className="more-filters" open={MORE_FILTERS.some((k) => initial[k])}>
+        <summary>More filters</summary>
+        <div className="filter-grid">
+          {TEXT_FIELDS.slice(1).map((x) => <TextField key={x.k} x={x} f={f} set={set} />)}
+          <div className="field">
+            <label htmlFor="f-counterId">Counter</label>
+            <select id="f-counterId" value={f.counterId ?? ''} onChange={(e) => set('counterId', e.target.value)}>
+              <option value="">Any counter</option>
+              {counters.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-state">State</label>
+            <select id="f-state" value={f.state ?? ''} onChange={(e) => set('state', e.target.value)}>
+              <option value="">Any state</option>
+              {ORDER_STATES.map((s) => <option key={s} value={s}>{statePill(s).label}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-from">From (day)</label>
+            <input id="f-from" type="date" value={f.from ?? ''} onChange={(e) => set('from', e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="f-to">To (day, included)</label>
+            <input id="f-to" type="date" value={f.to ?? ''} onChange={(e) => set('to', e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="f-practice">Demo and Sandbox sales</label>
+            <select id="f-practice" value={f.practice ?? 'exclude'} onChange={(e) => set('practice', e.target.value)}>
+              <option value="exclude">Leave out</option>
+              <option value="include">Include</option>
+              <option value="only">Only these</option>
+            </select>
+          </div>
+        </div>
+      </details>
       {problem ? <Banner tone="bad">{problem}</Banner> : null}
       <div className="actions">
         <button className="primary" type="submit">Search</button>
@@ -90,6 +104,7 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
     setForKey(query.toString());
     setCursors([]);
   }
+  const label = useBranchLabel();
   const cursor = cursors[cursors.length - 1];
   const q = new URLSearchParams(query);
   if (cursor) q.set('cursor', cursor);
@@ -103,19 +118,19 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
         <div className="table-wrap">
           <table className="orders" data-testid="orders-table">
             <thead>
-              <tr><th scope="col">Created</th><th scope="col">Sale number</th><th scope="col">Provider order number</th><th scope="col">Counter</th><th scope="col">Cashier</th><th scope="col">Film · seats</th><th scope="col" className="num">Amount</th><th scope="col">State</th></tr>
+              <tr><th scope="col">Created</th><th scope="col">Sale number</th><th scope="col" className="num">Amount</th><th scope="col">State</th><th scope="col">Counter</th><th scope="col">Cashier</th><th scope="col">Film · seats</th><th scope="col">Provider order number</th></tr>
             </thead>
             <tbody>
               {page.orders.map((o: OrderRow) => (
                 <tr key={o.id} data-reference={o.reference}>
-                  <td>{lagosDayTime(o.createdAt)}</td>
-                  <td><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
-                  <td>{o.orderNo ?? '—'}</td>
-                  <td>{o.counterName}{headOffice ? <span className="hint"> · {o.branch}</span> : null}</td>
-                  <td>{o.cashier ?? '—'}</td>
-                  <td>{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
-                  <td className="num">{formatNaira(o.amountKobo)}</td>
-                  <td><StatePill state={o.state} practice={o.practice} /></td>
+                  <td className="o-created" data-testid="order-created">{lagosDayTime(o.createdAt)}</td>
+                  <td className="o-ref"><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
+                  <td className="num o-amount" data-testid="order-amount">{formatNaira(o.amountKobo)}</td>
+                  <td className="o-state" data-testid="order-state"><StatePill state={o.state} practice={o.practice} /></td>
+                  <td className="o-counter wrap" data-testid="order-counter">{o.counterName}{headOffice ? <span className="hint"> · {label(o.branch)}</span> : null}</td>
+                  <td className="o-cashier wrap">{o.cashier ?? '—'}</td>
+                  <td className="o-film wrap">{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
+                  <td className="o-orderno wrap"><span className="o-label">Provider order </span>{o.orderNo ?? '—'}</td>
                 </tr>
               ))}
             </tbody>
@@ -156,6 +171,7 @@ function Export({ query }: { query: URLSearchParams }) {
 function OrderHistory({ id }: { id: string }) {
   const r = useLoad(`order/${id}`, () => api.get(`/orders/${encodeURIComponent(id)}`, OrderDetailSchema));
   const d = r.data;
+  const label = useBranchLabel();
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle aside={<Link to="/dashboard/orders" className="button">‹ Back to the search</Link>}>
@@ -168,13 +184,13 @@ function OrderHistory({ id }: { id: string }) {
             <StatePill state={d.order.state} practice={d.order.practice} />
             <dl>
               <div><dt>Amount</dt><dd>{formatNaira(d.order.amountKobo)}</dd></div>
-              <div><dt>Counter</dt><dd>{d.order.counterName} (branch {d.order.branch})</dd></div>
+              <div><dt>Counter</dt><dd>{d.order.counterName} ({label(d.order.branch)})</dd></div>
               <div><dt>Cashier</dt><dd>{d.order.cashier ?? '—'}</dd></div>
               <div><dt>Sale number</dt><dd>{d.order.reference}</dd></div>
               <div><dt>Provider order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
               <div><dt>Payment number</dt><dd>{d.order.payNo ?? '—'}</dd></div>
               <div><dt>Film</dt><dd>{d.order.filmTitle ?? d.order.filmName ?? '—'}</dd></div>
-              <div><dt>Show</dt><dd>{[d.order.showDate, d.order.showTime].filter(Boolean).join(' ') || '—'}</dd></div>
+              <div><dt>Show</dt><dd>{showDayTime(d.order.showDate, d.order.showTime)}</dd></div>
               <div><dt>Seats</dt><dd>{d.order.seats ?? '—'}{d.order.tickets ? ` (${d.order.tickets} tickets)` : ''}</dd></div>
               <div><dt>Created</dt><dd>{lagosDayTime(d.order.createdAt)}</dd></div>
             </dl>
@@ -209,6 +225,7 @@ export function OrdersScreen() {
   const session = useDash((s) => s.session);
   const route = useDash((s) => s.route);
   const setQuery = useDash((s) => s.setQuery);
+  const label = useBranchLabel();
   const scoped = branchQuery({ session, route });
   const counters = useLoad(`counters?${scoped}`, () => api.get('/counters', CountersViewSchema, scoped));
   const [problem, setProblem] = useState<string | null>(null);
@@ -228,7 +245,7 @@ export function OrdersScreen() {
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle><span id="screen-title">Orders</span></ScreenTitle>
-      <Filters key={`filters:${route.query}`} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${c.branch})` : ''}` }))} onSearch={onSearch} problem={problem} />
+      <Filters key={`filters:${route.query}`} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${label(c.branch)})` : ''}` }))} onSearch={onSearch} problem={problem} />
       <Results query={query} headOffice={session?.manager.role === 'head-office'} run={run} />
       <Export key={`export:${query}`} query={query} />
     </section>

@@ -1,5 +1,6 @@
 // Shifts: every counter's shifts opened on a day, open or closed, each closed shift's Z report as
 // the counter printed it, the day's totals across counters, and the CSV of it all.
+import { useBranchLabel } from '../branch-names';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { ShiftsViewSchema, type ShiftRow, type ZReportViewSchema } from '../../../../shared/hub-dashboard-contract';
@@ -38,6 +39,7 @@ function ZReportPrint({ s, z }: { s: ShiftRow; z: ZReport }) {
 }
 
 function ShiftItem({ s, headOffice }: { s: ShiftRow; headOffice: boolean }) {
+  const label = useBranchLabel();
   const [open, setOpen] = useState(false);
   const closed = s.closedAt !== null;
   return (
@@ -46,7 +48,7 @@ function ShiftItem({ s, headOffice }: { s: ShiftRow; headOffice: boolean }) {
         <span className="pill" data-tone={closed ? 'good' : 'info'}>{closed ? 'Closed' : 'Open'}</span>
         <strong>{s.counterName}</strong>
         <span>{s.cashier}</span>
-        {headOffice ? <span className="hint">branch {s.branch}</span> : null}
+        {headOffice ? <span className="hint">{label(s.branch)}</span> : null}
         {s.practice ? <span className="pill practice-pill">Practice</span> : null}
       </div>
       <dl className="shift-facts">

@@ -1,6 +1,7 @@
 // Shows: every show of a Lagos day (in the branch's programme, or sold without it) with its fill —
 // seats sold, sales, takings in ₦ and seats still being paid for — and a bar per show so the full and
 // the empty shows read at a glance. Follows the live feed by itself on today.
+import { useBranchLabel } from '../branch-names';
 import { ShowsViewSchema } from '../../../../shared/hub-programme-contract';
 import { api } from '../api';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
@@ -11,6 +12,7 @@ import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
 export function ShowsScreen() {
+  const label = useBranchLabel();
   const route = useDash((s) => s.route);
   const session = useDash((s) => s.session);
   const { day, todayDay, go } = useDay();
@@ -48,7 +50,7 @@ export function ShowsScreen() {
                     <div className="show-head">
                       <span className="show-time">{s.time}</span>
                       <span className="show-film"><strong>{s.filmTitle ?? s.filmName}</strong>{s.filmTitle && s.filmTitle !== s.filmName ? <span className="hint"> · {s.filmName}</span> : null}</span>
-                      <span className="hint">{s.screen ?? 'screen not known'}{headOffice ? ` · branch ${s.branch}` : ''}</span>
+                      <span className="hint">{s.screen ?? 'screen not known'}{headOffice ? ` · ${label(s.branch)}` : ''}</span>
                       {s.inProgramme ? null : <span className="pill" data-tone="info" title="Sold with the hand-typed form: this show is not in the branch's programme">Not in the programme</span>}
                       <span className="show-takings num">{formatNaira(s.takingsKobo)}</span>
                     </div>

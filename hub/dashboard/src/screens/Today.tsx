@@ -8,6 +8,7 @@ import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
 import { DayNav, useDay, useFollowDay } from '../components/DayNav';
 import { HourChart } from '../components/HourChart';
 import { changeText, dayLong, dayShort, formatCount, formatNaira, lastWeekSoFar } from '../format';
+import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
@@ -24,18 +25,19 @@ function Tile({ label, value, sub, tone, testId }: { label: string; value: strin
 function TallyCells({ t }: { t: Tally }) {
   return (
     <>
-      <td className="num">{formatCount(t.paidCount)}</td>
-      <td className="num strong">{formatNaira(t.paidKobo)}</td>
-      <td className="num" data-zero={t.failedCount === 0 || undefined}>{formatCount(t.failedCount)}</td>
-      <td className="num" data-zero={t.cancelledCount === 0 || undefined}>{formatCount(t.cancelledCount)}</td>
-      <td className="num" data-zero={t.expiredCount === 0 || undefined}>{formatCount(t.expiredCount)}</td>
-      <td className="num" data-zero={t.openCount === 0 || undefined}>{formatCount(t.openCount)}</td>
-      <td className="num">{t.topupCount ? `${formatCount(t.topupCount)} · ${formatNaira(t.topupKobo)}` : '0'}</td>
+      <td className="num" data-label="Paid">{formatCount(t.paidCount)}</td>
+      <td className="num strong" data-label="Takings" data-testid="tally-takings">{formatNaira(t.paidKobo)}</td>
+      <td className="num" data-label="Failed" data-zero={t.failedCount === 0 || undefined}>{formatCount(t.failedCount)}</td>
+      <td className="num" data-label="Cancelled" data-zero={t.cancelledCount === 0 || undefined}>{formatCount(t.cancelledCount)}</td>
+      <td className="num" data-label="Expired" data-zero={t.expiredCount === 0 || undefined}>{formatCount(t.expiredCount)}</td>
+      <td className="num" data-label="Still open" data-zero={t.openCount === 0 || undefined}>{formatCount(t.openCount)}</td>
+      <td className="num" data-label="Top-ups">{t.topupCount ? `${formatCount(t.topupCount)} · ${formatNaira(t.topupKobo)}` : '0'}</td>
     </>
   );
 }
 
 function Breakdown({ v }: { v: TodayView }) {
+  const label = useBranchLabel();
   return (
     <section className="card" aria-labelledby="breakdown-title">
       <h2 id="breakdown-title">By branch, counter and cashier</h2>
@@ -53,7 +55,7 @@ function Breakdown({ v }: { v: TodayView }) {
               {v.branches.map((b) => (
                 <Fragment key={b.branch}>
                   <tr className="row-branch" data-branch={b.branch}>
-                    <th scope="row">Branch {b.branch}</th>
+                    <th scope="row" data-testid="branch-label">{label(b.branch)}</th>
                     <TallyCells t={b} />
                   </tr>
                   {b.counters.map((c) => (

@@ -1,41 +1,78 @@
 // What both ways of selling (a show from the programme, a show typed by hand) share: whether the
-// charge can go now and what its button says, the banner of an order still open, the sale's total
-// (tickets, and the booking fee per ticket) and the charge row under the form.
+// charge can go now and what its button says, the blocks of orders still open (after a reload too),
+// the sale's total (tickets, and the booking fee per ticket) and the charge row under the form.
 import type { ReactNode } from 'react';
-import { bookingFeeText, isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../../shared/orders';
+import { bookingFeeText, ON_TERMINAL_STATES, ORDER_STATE_LABELS, type OrderView } from '../../../../shared/orders';
 import { Banner } from '../../components/Banner';
 import { formatNaira } from '../../format';
+import { useSale } from '../../stores/sale-store';
+import { useShift } from '../../stores/shift-store';
 
-/** `totalKobo`: the sale's total, or null while it cannot be worked out yet. */
-export function chargeState(sn: string | null, order: OrderView | null, totalKobo: number | null) {
-  const openOrder = order && !isFinalState(order.state) ? order : null;
-  // One terminal shows one payment at a time.
-  const terminalBusy = openOrder && (openOrder.state === 'creating' || openOrder.state === 'waiting') ? openOrder : null;
-  const disabledReason = !sn
-    ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
-    : terminalBusy
-      ? `Order ${terminalBusy.outOrderNo} is still on the terminal (${ORDER_STATE_LABELS[terminalBusy.state].toLowerCase()}). Show it, or wait for it to end.`
-      : null;
-  const chargeLabel = `Charge ${totalKobo !== null ? formatNaira(totalKobo) : ''} ${sn ? `on terminal ${sn}` : '(no terminal yet)'}`.replace(/\s+/g, ' ');
-  return { openOrder, terminalBusy, disabledReason, chargeLabel };
+/** "₦13,700.00 COU1-251125-0017": how a waiting order is named to the cashier. */
+export function orderName(o: Pick<OrderView, 'amountKobo' | 'outOrderNo'>): string {
+  return `${formatNaira(o.amountKobo)} ${o.outOrderNo}`;
 }
 
-export function OpenOrderBanner({ order, onShow }: { order: OrderView; onShow(): void }) {
+/** No shift is open (false while the shift is still being read: main refuses then). A sale needs one to count in. */
+export function useNoShift(): boolean {
+  return useShift((s) => s.loaded && !s.current);
+}
+
+/**
+ * `noShift`: see useNoShift; `open`: every unfinished order; `totalKobo`: the sale's total, or null while it cannot be worked
+ * out yet; `what`: the tickets in words ("2 Adult"), named on the button.
+ */
+export function chargeState(sn: string | null, open: readonly OrderView[], totalKobo: number | null, noShift: boolean, what?: string) {
+  // One terminal shows one payment at a time: an unpaid order on it blocks the next charge.
+  const terminalBusy = sn ? (open.find((o) => ON_TERMINAL_STATES.has(o.state) && o.sn.toUpperCase() === sn.toUpperCase()) ?? null) : null;
+  const disabledReason = noShift
+    ? 'No shift open: open one under Shift (Alt+4) before charging, so this sale counts in its Z report.'
+    : !sn
+    ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
+    : terminalBusy
+      ? `${orderName(terminalBusy)} is still on the terminal: ask the customer to cancel it there, or wait.`
+      : null;
+  const amount = totalKobo !== null ? formatNaira(totalKobo) : '';
+  const chargeLabel = `Charge ${amount} ${what ? `for ${what}` : ''}`.replace(/\s+/g, ' ').trim();
+  return { terminalBusy, disabledReason, chargeLabel, chargeWhere: sn ? `on terminal ${sn}` : '(no terminal yet)' };
+}
+
+/** Every unfinished order but the one on the payment view: its amount, sale number, state and a way back to it. */
+export function StillOpenOrders() {
+  const open = useSale((s) => s.open);
+  const shown = useSale((s) => (s.paymentOpen ? s.order?.id : undefined));
+  const showOrder = useSale((s) => s.showOrder);
+  const list = open.filter((o) => o.id !== shown);
+  if (list.length === 0) return null;
   return (
-    <Banner as="div" className="open-order" tone="warn" role="status">
-      <span>
-        Order {order.outOrderNo} ({formatNaira(order.amountKobo)}): {ORDER_STATE_LABELS[order.state]}.
-      </span>
-      <button type="button" onClick={onShow}>
-        Show payment
-      </button>
-    </Banner>
+    <div className="still-open" data-testid="still-open">
+      {list.map((o) => (
+        <Banner key={o.id} as="div" className="open-order" tone="warn" role="status">
+          <span>
+            <strong className="nowrap">{orderName(o)}</strong> · {ORDER_STATE_LABELS[o.state]}
+            {ON_TERMINAL_STATES.has(o.state) && (
+              <>
+                {' · still on the terminal '}
+                <span className="nowrap">{o.sn}</span>: if the customer left, press Cancel on the terminal
+              </>
+            )}
+          </span>
+          <button type="button" onClick={() => showOrder(o)}>
+            Show payment
+          </button>
+        </Banner>
+      ))}
+    </div>
   );
 }
 
 /** The message of the last charge, the terminal's error, the Charge button (or why not) and the keys hint (children). */
-export function ChargeRow(props: { message: string | null; snError: string | undefined; disabledReason: string | null; busy: boolean; chargeLabel: string; children: ReactNode }) {
-  const { disabledReason } = props;
+export function ChargeRow(props: {
+  message: string | null; snError: string | undefined; disabledReason: string | null; busy: boolean; chargeLabel: string; chargeWhere: string;
+  /** The order blocking the terminal, and the deliberate way to charge beside it. */
+  terminalBusy?: OrderView | null; onChargeBeside?: (outOrderNo: string) => void; children: ReactNode;
+}) {
+  const { disabledReason, terminalBusy } = props;
   return (
     <>
       {props.message && (
@@ -50,13 +87,22 @@ export function ChargeRow(props: { message: string | null; snError: string | und
       )}
       <div className="charge-row">
         <button type="submit" className="primary charge-button" disabled={!!disabledReason || props.busy} aria-describedby={disabledReason ? 'charge-reason' : undefined}>
-          {props.busy ? 'Sending to the terminal…' : props.chargeLabel}
+          {props.busy ? 'Sending to the terminal…' : (
+            <>
+              {props.chargeLabel} <span className="nowrap">{props.chargeWhere}</span>
+            </>
+          )}
           <kbd aria-hidden="true">Enter</kbd>
         </button>
         {disabledReason && (
           <p id="charge-reason" className="charge-reason" role="status">
             {disabledReason}
           </p>
+        )}
+        {terminalBusy && props.onChargeBeside && (
+          <button type="button" className="charge-beside" disabled={props.busy} onClick={() => props.onChargeBeside?.(terminalBusy.outOrderNo)}>
+            Charge anyway: <span className="nowrap">{orderName(terminalBusy)}</span> stays on the terminal
+          </button>
         )}
         <p className="hint keys-hint">{props.children}</p>
       </div>

@@ -11,8 +11,8 @@ import { TERMINAL_CHANGE_ID } from '../../components/TerminalPicker';
 import { useNow } from '../../components/useNow';
 import { formatNaira, showDateText } from '../../format';
 import { useSale } from '../../stores/sale-store';
-import { ChargeRow, chargeState, OpenOrderBanner, SaleTotal } from './ChargeParts';
-import { filterShows, showSaleAmounts, startsText, ticketTypeOf } from '../../stores/show-pick';
+import { ChargeRow, chargeState, SaleTotal, useNoShift } from './ChargeParts';
+import { filterShows, firstNotStarted, showSaleAmounts, startedText, startsText, ticketTypeOf } from '../../stores/show-pick';
 
 export const SWITCH_KEY = 'F2';
 
@@ -24,10 +24,11 @@ export function ShowPicker({ shows, sn }: { shows: ShowView[]; sn: string | null
 function ShowList({ shows }: { shows: ShowView[] }) {
   const pickShow = useSale((s) => s.pickShow);
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
+  // null: the first show that has not started yet (a started one is never the one Enter picks by itself).
+  const [active, setActive] = useState<number | null>(null);
   const now = useNow(true);
   const list = useMemo(() => filterShows(shows, query), [shows, query]);
-  const at = Math.min(active, Math.max(0, list.length - 1));
+  const at = Math.min(active ?? firstNotStarted(list, now), Math.max(0, list.length - 1));
   const input = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
 
@@ -51,7 +52,7 @@ function ShowList({ shows }: { shows: ShowView[] }) {
       e.preventDefault();
       e.stopPropagation();
       setQuery('');
-      setActive(0);
+      setActive(null);
     }
   };
 
@@ -67,7 +68,7 @@ function ShowList({ shows }: { shows: ShowView[] }) {
           ref={input} data-autofocus="true" role="combobox" aria-expanded="true" aria-controls="show-options" aria-autocomplete="list"
           aria-activedescendant={list[at] ? `show-${list[at].id}` : undefined} autoComplete="off" spellCheck={false}
           value={query} placeholder="Type to narrow the list, e.g. dune or 1930"
-          onChange={(e) => { setQuery(e.target.value); setActive(0); }} onKeyDown={onKey}
+          onChange={(e) => { setQuery(e.target.value); setActive(null); }} onKeyDown={onKey}
         />
       </label>
       {list.length === 0 ? (
@@ -77,6 +78,7 @@ function ShowList({ shows }: { shows: ShowView[] }) {
           {list.map((s, i) => (
             <li
               key={s.id} id={`show-${s.id}`} role="option" aria-selected={i === at} data-index={i} className="show-option"
+              data-started={s.startsAt <= now ? 'true' : undefined}
               onMouseDown={(e) => e.preventDefault()} onClick={() => pickShow(s)}
             >
               <span className="show-time">{s.time}</span>
@@ -102,23 +104,26 @@ function ShowList({ shows }: { shows: ShowView[] }) {
 function PickedShow({ sn }: { sn: string | null }) {
   const s = useSale(
     useShallow((st) => ({
-      pick: st.pick!, errors: st.pickErrors, seatCheck: st.seatCheck, acknowledged: st.seatsAcknowledged, message: st.message, busy: st.busy, order: st.order,
-      setSeats: st.setSeats, setTicketType: st.setTicketType, step: st.stepTicketType, chargeShow: st.chargeShow, unpick: st.unpick, reopenPayment: st.reopenPayment,
+      pick: st.pick!, errors: st.pickErrors, seatCheck: st.seatCheck, acknowledged: st.seatsAcknowledged, message: st.message, busy: st.busy, open: st.open,
+      setSeats: st.setSeats, setTicketType: st.setTicketType, step: st.stepTicketType, chargeShow: st.chargeShow, unpick: st.unpick, acknowledgeSeats: st.acknowledgeSeats,
     })),
   );
   const { show } = s.pick;
   const type = ticketTypeOf(show, s.pick.ticketType);
   const amounts = showSaleAmounts(type, s.pick.seats);
   const seatsRef = useRef<HTMLInputElement>(null);
-  const { openOrder, terminalBusy, disabledReason, chargeLabel } = chargeState(sn, s.order, amounts.tickets > 0 ? amounts.totalKobo : null);
+  const now = useNow(true);
+  const noShift = useNoShift();
+  const started = startedText(show.startsAt, now);
+  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, amounts.tickets > 0 ? amounts.totalKobo : null, noShift, amounts.tickets > 0 ? `${amounts.tickets} ${type.name}` : type.name);
 
   useEffect(() => {
     seatsRef.current?.focus();
   }, [show.id]);
 
-  const charge = async () => {
-    if (terminalBusy) return;
-    const field = await s.chargeShow(sn);
+  const charge = async (besideWaiting?: string) => {
+    if (noShift || (terminalBusy && besideWaiting !== terminalBusy.outOrderNo)) return;
+    const field = await s.chargeShow(sn, besideWaiting);
     if (field === 'sn') document.getElementById(TERMINAL_CHANGE_ID)?.focus();
     else if (field) seatsRef.current?.focus();
   };
@@ -134,17 +139,19 @@ function PickedShow({ sn }: { sn: string | null }) {
         void charge();
       }}
     >
-      {openOrder && (
-        <OpenOrderBanner order={openOrder} onShow={s.reopenPayment} />
-      )}
       <div className="show-picked">
         <span className="show-time">{show.time}</span>
         <div className="show-film">
           <h2 id="show-sale-title">{show.filmTitle}</h2>
           <span className="show-meta">
             {show.screen}
-            {show.rating ? ` · ${show.rating}` : ''} · {show.date === lagosDate(Date.now()) ? `Today, ${showDateText(show.date)}` : showDateText(show.date)}
+            {show.rating ? ` · ${show.rating}` : ''} · {show.date === lagosDate(now) ? `Today, ${showDateText(show.date)}` : showDateText(show.date)}
           </span>
+          {started && (
+            <span className="show-started" data-testid="show-started">
+              {started}
+            </span>
+          )}
         </div>
         <button type="button" onClick={s.unpick}>
           Other show <kbd aria-hidden="true">Esc</kbd>
@@ -195,7 +202,10 @@ function PickedShow({ sn }: { sn: string | null }) {
               </li>
             ))}
           </ul>
-          <span>Press Enter again to sell anyway, or change the seats.</span>
+          <span>Change the seats, or sell them anyway with the button (Enter does not).</span>
+          <button type="button" className="danger" disabled={s.busy} onClick={() => { s.acknowledgeSeats(); void charge(); }}>
+            Sell {conflicts.map((c) => c.seat).join(', ')} anyway
+          </button>
         </Banner>
       )}
       {s.seatCheck?.kind === 'skipped' && (
@@ -206,7 +216,8 @@ function PickedShow({ sn }: { sn: string | null }) {
 
       <SaleTotal amounts={amounts.tickets > 0 ? amounts : null} ticketName={type.name} empty="Type the seats: one ticket per seat" />
 
-      <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel}>
+      <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
+        terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>
         <kbd>Enter</kbd> charges · <kbd>Esc</kbd> another show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
       </ChargeRow>
     </form>

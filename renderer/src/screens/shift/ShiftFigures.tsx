@@ -1,6 +1,7 @@
 // A shift's totals in big, plain figures: what was paid, what failed, what is still open.
 import type { Bucket, ShiftReport } from '../../../../shared/records';
 import { formatNaira, showDateText } from '../../format';
+import { Banner } from '../../components/Banner';
 
 function Figure({ label, b, tone, testId }: { label: string; b: Bucket; tone?: string; testId?: string }) {
   return (
@@ -21,6 +22,11 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
   const taken = { count: t.paid.count + t.paidLate.count, amountKobo: t.paid.amountKobo + t.paidLate.amountKobo };
   return (
     <div className="shift-figures">
+      {t.noShift.count > 0 && (
+        <Banner tone="warn" role="status" data-testid="no-shift-sales">
+          {t.noShift.count} sale{t.noShift.count === 1 ? '' : 's'} ({formatNaira(t.noShift.amountKobo)}) made with no shift open before this one: in no Z report until this one, and not in its card total. Check {t.noShift.count === 1 ? 'it' : 'them'} on the Orders screen.
+        </Banner>
+      )}
       <dl className="figures">
         <Figure label="Card payments taken" b={taken} tone="good" testId="figure-taken" />
         <Figure label="Failed" b={t.failed} testId="figure-failed" />

@@ -2,7 +2,7 @@
 // "Check customer" to confirm the name with the customer, amount within the provider's bounds).
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { AIRTIME_NETWORKS, networkName } from '../../../../shared/topups';
+import { AIRTIME_NETWORKS, networkFromPrefix, networkName } from '../../../../shared/topups';
 import { SubmitForm } from '../../components/SubmitForm';
 import { Field } from '../../components/Field';
 import { useTopups } from '../../stores/topups-store';
@@ -112,6 +112,11 @@ export function SingleForm() {
               ))}
             </div>
             {errorFor('network') && <div className="field-error" role="alert">{errorFor('network')}</div>}
+            {!errorFor('network') && s.draft.network && networkFromPrefix(s.draft.phone) === s.draft.network && (
+              <p className="hint tu-network-hint" data-testid="network-hint">
+                Picked from the number's first digits: change it if the customer moved their number to another network.
+              </p>
+            )}
           </fieldset>
           <div className="tu-row">
             {text('phone', "Customer's phone number", { inputMode: 'tel', placeholder: '0803 123 4567' },
