@@ -168,8 +168,8 @@ function throttleOf(db: HubDb) {
   if (t.unknown.size > 10_000) t.unknown.clear();
   return t;
 }
-const rateLimited = (retryAfterMs: number, from = '') =>
-  fail('HUB_RATE_LIMITED', 429, `Too many login attempts for this manager${from}: wait, then try again.`, { retryAfterMs: Math.max(1000, retryAfterMs) });
+const rateLimited = (retryAfterMs: number) =>
+  fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', { retryAfterMs: Math.max(1000, retryAfterMs) });
 
 /**
  * Two throttles, alike for real and unknown names so the answers never tell them apart:
@@ -189,7 +189,7 @@ export async function checkLogin(db: HubDb, name: string, password: string, now:
   const waiting = a.lockedUntil > now;
   a.failures++;
   a.lockedUntil = Math.max(a.lockedUntil, now + waitAfter(a.failures, p));
-  if (waiting) throw rateLimited(a.lockedUntil - now, ' from this address');
+  if (waiting) throw rateLimited(a.lockedUntil - now);
 
   const found = await db.query<ManagerRow>('select * from managers where name_key = $1', [key]);
   const m = found[0];
