@@ -3,7 +3,7 @@
 // counter's integration API (core/integrations), its client (integrations/client) and the
 // OpenAPI document (docs/integration-openapi.json, checked by a test). zod only.
 import { z } from 'zod';
-import { OrderState } from './orders';
+import { OrderState, SaleFieldsView } from './orders';
 
 const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
@@ -50,17 +50,6 @@ export const ChargeRequestSchema = z
   .strict();
 export type ChargeRequest = z.infer<typeof ChargeRequestSchema>;
 
-/** The sale fields a charge carries (checked by the counter with the Sell form's own rules). */
-export const ChargeSaleView = z.object({
-  filmName: z.string(),
-  filmTitle: z.string(),
-  showDate: z.string(),
-  showTime: z.string(),
-  seats: z.string(),
-  tickets: z.number().int(),
-  priceKobo: z.number().int(),
-  bookingFeeKobo: z.number().int(),
-});
 
 export const ChargeViewSchema = z.object({
   reference: z.string(),
@@ -72,7 +61,8 @@ export const ChargeViewSchema = z.object({
   /** Grows by one with every state change: pass it to /wait as `after`. */
   version: z.number().int().positive(),
   amountKobo: z.number().int(),
-  sale: ChargeSaleView,
+  /** The sale fields a charge carries (checked by the counter with the Sell form's own rules). */
+  sale: SaleFieldsView,
   /** CounterPay's order number (on the receipt and in the Hub). */
   outOrderNo: z.string(),
   /** The provider's order and payment numbers, once known. */

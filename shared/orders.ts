@@ -176,22 +176,24 @@ export const ORDER_STATE_CUSTOMER_LINES: Record<OrderState, string> = {
 
 // ---- views ----
 
+/** What was sold, as a view shows it (the cinema's booking fee is for the whole sale). */
+export const SaleFieldsView = z.object({
+  filmName: z.string(),
+  filmTitle: z.string(),
+  showDate: z.string(),
+  showTime: z.string(),
+  seats: z.string(),
+  tickets: z.number().int(),
+  priceKobo: z.number().int(),
+  bookingFeeKobo: z.number().int(),
+});
+
 export const OrderViewSchema = z.object({
   id: z.number().int().positive(),
   outOrderNo: z.string(),
   state: OrderState,
   /** The sale as entered (checked and normalised); its bookingFeeKobo is the cinema's booking fee. */
-  sale: z.object({
-    filmName: z.string(),
-    filmTitle: z.string(),
-    showDate: z.string(),
-    showTime: z.string(),
-    seats: z.string(),
-    tickets: z.number().int(),
-    priceKobo: z.number().int(),
-    bookingFeeKobo: z.number().int(),
-    sn: z.string(),
-  }),
+  sale: SaleFieldsView.extend({ sn: z.string() }),
   /** tickets x price + booking fee: what the customer pays. */
   amountKobo: z.number().int(),
   sn: z.string(),
