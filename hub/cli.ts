@@ -99,7 +99,7 @@ async function main(): Promise<number> {
   }
   const hub = await startHub({
     db, host: cfg.host, port: cfg.port, tls: cfg.tls, merchant: cfg.merchant, tranIdHeader: cfg.tranIdHeader, adminToken: cfg.adminToken,
-    heartbeatMs: cfg.heartbeatMs, retentionDays: cfg.retentionDays, logger, defaultMetrics: true, trustProxy: cfg.trustProxy,
+    heartbeatMs: cfg.heartbeatMs, retentionDays: cfg.retentionDays, logger, defaultMetrics: true, trustProxy: cfg.trustProxy, publicUrls: cfg.publicUrls,
     dashboard: { attention: { closingTime: cfg.closingTime }, secureCookie: Boolean(cfg.tls) || cfg.secureCookie },
   });
   const lines = [

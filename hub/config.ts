@@ -48,6 +48,9 @@ Options:
                            127.0.0.1 or 10.0.0.0/8): their X-Forwarded-For names the client, so
                            limits apply per real client; without it every client behind the
                            proxy shares the proxy's address
+  --public-url LIST        the Hub's public address(es) as browsers open them, comma-separated
+                           (e.g. https://hub.example.ng; env HUB_PUBLIC_URL): the dashboard then
+                           answers only those Host names and takes writes only from those origins
   --secure-cookie          mark the dashboard's session cookie Secure although the Hub serves plain
                            HTTP (it sits behind a TLS reverse proxy); automatic with --tls-cert
   --role ROLE              create-manager: head-office (every branch) or branch
@@ -90,6 +93,8 @@ export interface HubCliConfig {
   secureCookie: boolean;
   /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty: none. */
   trustProxy: string[];
+  /** The Hub's public origins (scheme://host[:port]); empty: the request's own Host under its scheme. */
+  publicUrls: string[];
   /** create-manager: the new manager's role and branch. */
   role: 'head-office' | 'branch' | null;
   branch: string | null;
@@ -131,7 +136,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
         'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-file': { type: 'string' },
         'merchant-config': { type: 'string' }, 'admin-token-file': { type: 'string' }, 'retention-days': { type: 'string' },
         'heartbeat-ms': { type: 'string' }, 'ttl-minutes': { type: 'string' }, 'no-enroll-code': { type: 'boolean' }, 'no-dashboard-build': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        'closing-time': { type: 'string' }, 'secure-cookie': { type: 'boolean' }, 'trust-proxy': { type: 'string' }, role: { type: 'string' }, branch: { type: 'string' },
+        'closing-time': { type: 'string' }, 'secure-cookie': { type: 'boolean' }, 'trust-proxy': { type: 'string' }, 'public-url': { type: 'string' }, role: { type: 'string' }, branch: { type: 'string' },
       },
     });
   } catch (e) {
@@ -168,6 +173,18 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
       throw new ConfigError(`--trust-proxy takes addresses or CIDRs of your proxies, comma-separated (got "${t}")`);
     }
   }
+  const publicUrls = (v['public-url'] ?? env.HUB_PUBLIC_URL ?? '').split(',').map((x) => x.trim()).filter(Boolean).map((x) => {
+    let u: URL | null = null;
+    try {
+      u = new URL(x);
+    } catch {
+      u = null;
+    }
+    if (!u || !['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
+      throw new ConfigError(`--public-url takes the Hub's addresses as scheme://host[:port], comma-separated (got "${x}")`);
+    }
+    return u.origin;
+  });
   const logLevel = v['log-level'] ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`--log-level ${logLevel} is not a level`);
 
@@ -207,6 +224,6 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
     ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
     enrollCodeAtStart: !v['no-enroll-code'],
     dashboardBuild: !v['no-dashboard-build'],
-    closingTime, secureCookie: Boolean(v['secure-cookie']), trustProxy, role, branch: role === 'branch' ? v.branch!.trim() : null,
+    closingTime, secureCookie: Boolean(v['secure-cookie']), trustProxy, publicUrls, role, branch: role === 'branch' ? v.branch!.trim() : null,
   };
 }

@@ -26,6 +26,8 @@ export interface DashboardContext {
   /** Cookies get `Secure` when the Hub serves TLS itself (or is told it sits behind a TLS proxy). */
   secureCookie: boolean;
   loginLimiter: KeyedTokenBuckets;
+  /** The Hub's public origins (scheme://host[:port]); empty: a request's own Host under its scheme. */
+  publicOrigins: string[];
   live: LiveFeed;
 }
 

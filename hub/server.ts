@@ -13,7 +13,7 @@ import { dashboardRoutes } from './http/dashboard-routes';
 import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
 import { sendError } from './http/reply';
-import { adminAudience, zodValidatorCompiler } from './http/audiences';
+import { adminAudience, dashboardHostCheck, zodValidatorCompiler } from './http/audiences';
 import { createMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
@@ -48,6 +48,12 @@ export interface HubBuildOptions {
    * then choose its own address.
    */
   trustProxy?: string[];
+  /**
+   * The Hub's public origins as browsers open it (e.g. ['https://hub.example.ng']). Given, the
+   * dashboard answers only those Host names and takes writes only from those origins; without it,
+   * a write's Origin must be the request's own Host under the request's scheme.
+   */
+  publicUrls?: string[];
 }
 
 export interface HubOptions extends HubBuildOptions {
@@ -108,6 +114,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     attention: { ...DEFAULT_ATTENTION, ...o.dashboard?.attention },
     secureCookie: o.dashboard?.secureCookie ?? Boolean(o.tls),
     loginLimiter: bucket(o.dashboard?.loginsPerMinute ?? 60),
+    publicOrigins: (o.publicUrls ?? []).map((u) => new URL(u).origin),
     live,
   };
   const ctx: HubContext = {
@@ -128,6 +135,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   // A client that sends its headers slowly is cut: no socket held for minutes by a few bytes.
   app.server.headersTimeout = 10_000;
   app.setErrorHandler((err, req, reply) => sendError(reply, err, req.log));
+  app.addHook('onRequest', dashboardHostCheck(dashboard.publicOrigins));
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ code: 'HUB_NOT_FOUND', message: 'No such Hub address.' }));
 
   app.get('/healthz', async () => ({ ok: true }));

@@ -91,18 +91,37 @@ export function sessionCookieOf(req: FastifyRequest): string | null {
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** A browser's Origin, when sent, must be this Hub's own address (the Host it was asked under). */
-export function checkOrigin(req: FastifyRequest): void {
+/**
+ * A browser's Origin, when sent, must be this Hub's own address, scheme and port included: one of
+ * its public origins when configured, else the Host it was asked under with the Hub's scheme (https
+ * when its cookie is Secure — TLS here or at a proxy — else the request's own).
+ */
+export function checkOrigin(req: FastifyRequest, dc: { publicOrigins: readonly string[]; secureCookie: boolean }): void {
+  const { publicOrigins } = dc;
   const origin = req.headers.origin;
   if (origin === undefined) return;
-  let host: string | null = null;
+  let u: URL | null = null;
   try {
-    host = new URL(origin).host;
+    u = new URL(origin);
   } catch {
-    host = null;
+    u = null;
   }
-  if (!host || host !== req.headers.host) throw fail('HUB_CSRF', 403, 'This request came from another web site (Origin). Use the dashboard at the Hub\'s own address.');
+  const own = publicOrigins.length ? publicOrigins.includes(u?.origin ?? '') : u?.protocol === (dc.secureCookie ? 'https:' : `${req.protocol}:`) && u.host === req.headers.host;
+  if (!own) throw fail('HUB_CSRF', 403, 'This request came from another web site (Origin). Use the dashboard at the Hub\'s own address.');
 }
+
+/**
+ * With public origins configured, the dashboard answers only under their Host names: a page that a
+ * foreign name resolves to the Hub (DNS rebinding) gets nothing. Counters and the provider are not
+ * concerned (they carry credentials of their own, not cookies).
+ */
+export const dashboardHostCheck = (publicOrigins: readonly string[]): onRequestAsyncHookHandler => {
+  const hosts = new Set(publicOrigins.map((o) => new URL(o).host));
+  return async (req) => {
+    if (!hosts.size || !/^\/(api\/v1\/)?dashboard(\/|\?|$)/.test(req.url)) return;
+    if (!hosts.has(req.headers.host ?? '')) throw fail('HUB_CSRF', 403, 'This Hub answers its dashboard only at its public address (--public-url).');
+  };
+};
 
 /**
  * Managers: the session cookie, then the manager's own bucket. A write (any method but GET/HEAD)
@@ -119,7 +138,7 @@ export const managerAudience = (ctx: HubContext): onRequestAsyncHookHandler => a
   const wait = ctx.perCredential.take(`mgr:${s.manager.id}`, ctx.now());
   if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many requests from this manager; slow down.', { retryAfterMs: wait });
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    checkOrigin(req);
+    checkOrigin(req, dc);
     const t = req.headers[CSRF_HEADER];
     if (typeof t !== 'string' || !sameText(t, s.csrfToken)) throw fail('HUB_CSRF', 403, `This change needs the session's ${CSRF_HEADER} header (from the login answer or GET ${D}/session).`);
   }

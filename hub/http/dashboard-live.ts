@@ -10,6 +10,8 @@ import { DASH_CHANNEL } from '../store/projections';
 import type { Scope } from '../store/scope';
 
 interface LiveStream {
+  /** The session's key: one session holds at most maxStreamsPerSession streams. */
+  session: string;
   /** The session it belongs to: the stream ends when the session does (logout, expiry). */
   alive: () => Promise<boolean>;
   scope: Scope;
@@ -23,9 +25,14 @@ interface LiveStream {
 
 export class LiveFeed {
   private readonly streams = new Set<LiveStream>();
+  private readonly bySession = new Map<string, Set<LiveStream>>();
   private unlisten: (() => Promise<void>) | null = null;
 
-  constructor(private readonly o: { db: HubDb; heartbeatMs: number; now: () => number; onError: (e: unknown) => void }) {}
+  constructor(private readonly o: {
+    db: HubDb; heartbeatMs: number; now: () => number; onError: (e: unknown) => void;
+    /** Streams one session may hold open (default 4): a new one past it closes the oldest. */
+    maxStreamsPerSession?: number;
+  }) {}
 
   async start(): Promise<void> {
     this.unlisten = await this.o.db.listen(DASH_CHANNEL, (payload) => {
@@ -37,11 +44,11 @@ export class LiveFeed {
     return this.streams.size;
   }
 
-  async open(res: ServerResponse, scope: Scope, branch: string | undefined, lastEventId: number | null, alive: () => Promise<boolean>): Promise<void> {
+  async open(res: ServerResponse, session: string, scope: Scope, branch: string | undefined, lastEventId: number | null, alive: () => Promise<boolean>): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write('retry: 2000\n\n');
     const s: LiveStream = {
-      alive, scope, branch, res, last: 0, chain: Promise.resolve(), closed: false,
+      session, alive, scope, branch, res, last: 0, chain: Promise.resolve(), closed: false,
       heartbeat: setInterval(() => this.enqueue(s, async () => {
         if (!(await s.alive())) {
           this.drop(s);
@@ -52,6 +59,19 @@ export class LiveFeed {
       }), this.o.heartbeatMs),
     };
     s.heartbeat.unref();
+    // Each stream reads the database on every change: a session (or a stolen cookie) opening hundreds
+    // would slow everyone. As the relay does per counter, the oldest goes — told why by an event
+    // `closed`, after a `retry:` of an hour so a browser's EventSource does not come straight back.
+    const max = this.o.maxStreamsPerSession ?? 4;
+    const mine = this.bySession.get(session) ?? new Set<LiveStream>();
+    for (const old of [...mine].slice(0, Math.max(0, mine.size - max + 1))) {
+      old.res.write('retry: 3600000\n\n');
+      this.send(old, 'closed', null, { reason: `This session opened a newer live stream (at most ${max} at once): reload the page to follow here again.` });
+      this.drop(old);
+      old.res.end();
+    }
+    this.bySession.set(session, mine);
+    mine.add(s);
     this.streams.add(s);
     res.on('close', () => this.drop(s));
     this.send(s, 'heartbeat', null, { at: this.o.now() });
@@ -97,6 +117,9 @@ export class LiveFeed {
     s.closed = true;
     clearInterval(s.heartbeat);
     this.streams.delete(s);
+    const mine = this.bySession.get(s.session);
+    mine?.delete(s);
+    if (mine?.size === 0) this.bySession.delete(s.session);
   }
 
   async close(): Promise<void> {

@@ -53,7 +53,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
   void app.register(async (anon) => {
     anon.addHook('onRequest', anonymousAudience(ctx));
     anon.post(`${D}/setup`, { schema: { body: SetupRequestSchema } }, async (req, reply) => {
-      checkOrigin(req);
+      checkOrigin(req, dc);
       const body = checked(SetupRequestSchema, req.body);
       const m = await completeSetup(ctx.db, body.token, body.name, body.password, ctx.now());
       req.log.info({ managerId: m.id }, 'hub: first manager created with the setup link');
@@ -61,12 +61,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     });
 
     anon.post(`${D}/login`, { schema: { body: LoginRequestSchema } }, async (req, reply) => {
-      checkOrigin(req);
+      checkOrigin(req, dc);
       const wait = dc.loginLimiter.take(`login:${req.ip}`, ctx.now());
       if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts from this address: wait, then try again.', { retryAfterMs: wait });
       const body = checked(LoginRequestSchema, req.body);
       try {
-        const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle);
+        const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle, req.ip);
         req.log.info({ managerId: m.id }, 'hub: manager logged in');
         return await startSession(req, reply, m);
       } catch (e) {
@@ -133,7 +133,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const h = req.headers['last-event-id'];
       const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
       reply.hijack();
-      await dc.live.open(reply.raw, scopeOf(s.manager), f.branch, last, () => sessionAlive(ctx.db, s.idHash, ctx.now(), dc.session));
+      await dc.live.open(reply.raw, s.idHash, scopeOf(s.manager), f.branch, last, () => sessionAlive(ctx.db, s.idHash, ctx.now(), dc.session));
     });
 
     app.get(`${D}/shifts`, { schema: { querystring: ShiftsQuerySchema } }, async (req) => {
@@ -223,9 +223,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
 
 // ---- CSV ------------------------------------------------------------------------------------------
 
-/** Quotes when needed; a text starting with = + - @ gets a leading ' so a spreadsheet does not run it as a formula. */
+/**
+ * Quotes when needed; a text starting with = + - @ (after any spaces, tabs or line breaks, which a
+ * spreadsheet skips) or with a tab or CR gets a leading ' so a spreadsheet does not run it as a formula.
+ */
 export function csvCell(v: string): string {
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  const safe = /^(?:[\t\r]|[ \t\r\n]*[=+\-@])/.test(v) ? `'${v}` : v;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 const csvLine = (cells: string[]) => cells.map(csvCell).join(',');

@@ -143,63 +143,75 @@ export interface ThrottlePolicy {
   /** Failures allowed before the first wait. */
   free: number;
   firstWaitMs: number;
+  /** The longest wait of one address guessing one account. */
   maxWaitMs: number;
+  /** The longest wait of an account for everyone: a slowdown, so the right password still gets in after it. */
+  accountMaxWaitMs: number;
 }
-export const DEFAULT_THROTTLE: ThrottlePolicy = { free: 3, firstWaitMs: 1000, maxWaitMs: 15 * 60_000 };
+export const DEFAULT_THROTTLE: ThrottlePolicy = { free: 3, firstWaitMs: 1000, maxWaitMs: 15 * 60_000, accountMaxWaitMs: 60_000 };
 /** A check claimed by an instance that died is free again after this. */
 const CHECK_LEASE_MS = 10_000;
 
-/** Wait after `failures` failures: none for the free ones, then doubling from firstWaitMs up to maxWaitMs. */
-export const waitAfter = (failures: number, p: ThrottlePolicy = DEFAULT_THROTTLE): number =>
-  failures < p.free ? 0 : Math.min(p.maxWaitMs, p.firstWaitMs * 2 ** (failures - p.free));
+/** Wait after `failures` failures: none for the free ones, then doubling from firstWaitMs up to `max`. */
+export const waitAfter = (failures: number, p: ThrottlePolicy = DEFAULT_THROTTLE, max = p.maxWaitMs): number =>
+  failures < p.free ? 0 : Math.min(max, p.firstWaitMs * 2 ** (failures - p.free));
 
 const WAIT_SQL = `(case when failures + 1 < $3 then 0 else least($5::bigint, ($4::bigint * power(2, least(failures + 1 - $3, 40)))::bigint) end)`;
 
-/**
- * Checks a manager's password. Every attempt counts as a failure before its hash is checked (and is
- * forgiven when right); an attempt while the account waits, or while another check of it is running,
- * is counted and refused without checking: so 20 parallel wrong attempts count 20 and check one.
- */
-/**
- * Unknown names are throttled like known ones (per instance), so the answers — 401, then 429 with
- * a growing wait — never tell a real name from an unknown one.
- */
-const unknownNames = new Map<string, { failures: number; lockedUntil: number }>();
-
-function throttleUnknown(key: string, now: number, p: ThrottlePolicy): void {
-  if (unknownNames.size > 10_000) unknownNames.clear();
-  const u = unknownNames.get(key) ?? { failures: 0, lockedUntil: 0 };
-  unknownNames.set(key, u);
-  const waiting = u.lockedUntil > now;
-  u.failures++;
-  u.lockedUntil = Math.max(u.lockedUntil, now + waitAfter(u.failures, p));
-  if (waiting) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', { retryAfterMs: Math.max(1000, u.lockedUntil - now) });
+interface Wait { failures: number; lockedUntil: number }
+/** Per Hub database (so per Hub instance): the waits of address+name pairs, and the account waits of unknown names. */
+const throttles = new WeakMap<HubDb, { byAddress: Map<string, Wait>; unknown: Map<string, Wait> }>();
+function throttleOf(db: HubDb) {
+  let t = throttles.get(db);
+  if (!t) throttles.set(db, (t = { byAddress: new Map(), unknown: new Map() }));
+  if (t.byAddress.size > 10_000) t.byAddress.clear();
+  if (t.unknown.size > 10_000) t.unknown.clear();
+  return t;
 }
+const rateLimited = (retryAfterMs: number) =>
+  fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', { retryAfterMs: Math.max(1000, retryAfterMs) });
 
-export async function checkLogin(db: HubDb, name: string, password: string, now: number, p: ThrottlePolicy = DEFAULT_THROTTLE): Promise<ManagerView> {
-  const found = await db.query<ManagerRow>('select * from managers where name_key = $1', [nameKey(name)]);
+/**
+ * Two throttles, alike for real and unknown names so the answers never tell them apart:
+ * - one address guessing one name: every attempt counts (those refused too) and the wait grows to
+ *   maxWaitMs — the guesser is locked out, nobody else;
+ * - one name for everyone: only checked failures count, an attempt during the wait (or while another
+ *   check of it runs) is refused without counting or lengthening it, and the wait stops growing at
+ *   accountMaxWaitMs — guessing from many addresses is slowed, the right password gets in after the wait.
+ * A right password forgives both.
+ */
+export async function checkLogin(db: HubDb, name: string, password: string, now: number, p: ThrottlePolicy = DEFAULT_THROTTLE, from = 'local'): Promise<ManagerView> {
+  const t = throttleOf(db);
+  const key = nameKey(name);
+  const addressKey = `${from}\u0000${key}`;
+  const a = t.byAddress.get(addressKey) ?? { failures: 0, lockedUntil: 0 };
+  t.byAddress.set(addressKey, a);
+  const waiting = a.lockedUntil > now;
+  a.failures++;
+  a.lockedUntil = Math.max(a.lockedUntil, now + waitAfter(a.failures, p));
+  if (waiting) throw rateLimited(a.lockedUntil - now);
+
+  const found = await db.query<ManagerRow>('select * from managers where name_key = $1', [key]);
   const m = found[0];
   const wrong = () => fail('HUB_LOGIN_FAILED', 401, 'Wrong manager name or password.');
   if (!m) {
-    throttleUnknown(nameKey(name), now, p);
+    const u = t.unknown.get(key) ?? { failures: 0, lockedUntil: 0 };
+    t.unknown.set(key, u);
+    if (u.lockedUntil > now) throw rateLimited(u.lockedUntil - now);
+    u.failures++;
+    u.lockedUntil = now + waitAfter(u.failures, p, p.accountMaxWaitMs);
     await verifyPassword(password, await dummy());
     throw wrong();
   }
-  const params = [m.id, now, p.free, p.firstWaitMs, p.maxWaitMs];
   const claim = await db.query<{ failures: unknown }>(
     `update managers set failures = failures + 1, checking_until = $2 + ${CHECK_LEASE_MS},
-            locked_until = greatest(locked_until, $2 + ${WAIT_SQL})
+            locked_until = $2 + ${WAIT_SQL}
       where id = $1 and locked_until <= $2 and checking_until <= $2 returning failures`,
-    params,
+    [m.id, now, p.free, p.firstWaitMs, p.accountMaxWaitMs],
   );
   if (!claim.length) {
-    const r = await db.query<{ locked_until: unknown; checking_until: unknown }>(
-      `update managers set failures = failures + 1, locked_until = greatest(locked_until, $2 + ${WAIT_SQL})
-        where id = $1 returning locked_until, checking_until`,
-      params,
-    );
-    const until = Math.max(num(r[0]!.locked_until), Math.min(num(r[0]!.checking_until), now + 1000));
-    throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', { retryAfterMs: Math.max(1000, until - now) });
+    const r = await db.query<{ locked_until: unknown; checking_until: unknown }>('select locked_until, checking_until from managers where id = $1', [m.id]);
+    throw rateLimited(Math.max(num(r[0]?.locked_until ?? 0), Math.min(num(r[0]?.checking_until ?? 0), now + 1000)) - now);
   }
   let ok = false;
   try {
@@ -211,6 +223,7 @@ export async function checkLogin(db: HubDb, name: string, password: string, now:
     );
   }
   if (!ok) throw wrong();
+  t.byAddress.delete(addressKey);
   return view(m);
 }
 

@@ -68,6 +68,10 @@ describe('hub command line', () => {
     expect(parseHubArgs([], {}).trustProxy).toEqual([]);
     expect(err(['--trust-proxy', 'proxy.example'])).toContain('--trust-proxy takes addresses or CIDRs');
     expect(err(['--trust-proxy', '10.0.0.0/33'])).toContain('--trust-proxy takes addresses or CIDRs');
+    expect(parseHubArgs(['--public-url', 'https://Hub.Example.ng/, http://10.0.0.5:8790'], {}).publicUrls).toEqual(['https://hub.example.ng', 'http://10.0.0.5:8790']);
+    expect(parseHubArgs([], { HUB_PUBLIC_URL: 'https://hub.example.ng:443' }).publicUrls).toEqual(['https://hub.example.ng']);
+    expect(err(['--public-url', 'hub.example.ng'])).toContain('--public-url takes');
+    expect(err(['--public-url', 'https://hub.example.ng/dashboard'])).toContain('--public-url takes');
     expect(parseHubArgs(['--database-url', 'postgres://h/db', '--retention-days', '30'], {})).toMatchObject({ databaseUrl: 'postgres://h/db', retentionDays: 30 });
   });
 });

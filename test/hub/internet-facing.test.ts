@@ -8,8 +8,10 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHubDb } from '../../hub/db/open';
 import { buildHub } from '../../hub/server';
+import { csvCell } from '../../hub/http/dashboard-routes';
 import { createManager, passwordGate } from '../../hub/store/managers';
 import { rotatingFile } from '../../hub/log-file';
+import { Manager } from './helpers/dashboard-client';
 import { RelayClient } from './helpers/sse-client';
 import { ADMIN_TOKEN, bearer, enroll, get, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
 
@@ -277,6 +279,113 @@ describe('Low: logins do not tell real names from unknown ones', () => {
       const unknown = await answers('Nobody At All', '198.51.100.22');
       expect(real.some((x) => x.startsWith('429'))).toBe(true);
       expect(unknown).toEqual(real);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
+
+describe('Low: a CSV export cell cannot become a formula', () => {
+  it('= + - @ after leading spaces, tabs or line breaks get the leading quote too', () => {
+    expect(csvCell(' =HYPERLINK("x")')).toBe('"\' =HYPERLINK(""x"")"');
+    expect(csvCell('\t@SUM(A1)')).toBe("'\t@SUM(A1)");
+    expect(csvCell('\n+A1')).toBe('"\'\n+A1"');
+    expect(csvCell('  -1+2')).toBe("'  -1+2");
+    expect(csvCell(' plain')).toBe(' plain');
+    expect(csvCell('=A1')).toBe("'=A1");
+  });
+});
+
+describe('Medium: guessing a manager\'s password cannot lock the manager out', () => {
+  it('after 50 wrong passwords from many addresses the right one gets in from another after the account\'s short wait; the guessers stay locked; an unknown name answers alike', async () => {
+    const hub = await startTestHub({ trustProxy: ['127.0.0.1'], dashboard: { loginsPerMinute: 100_000 } });
+    try {
+      await createManager(hub.db, { name: 'Victim', password: PW, role: 'head-office', branch: null }, Date.now());
+      const login = (name: string, password: string, from: string) => post(`${hub.url}/api/v1/dashboard/login`, { name, password }, fwd(from));
+      const guess = async (name: string) => {
+        const out: string[] = [];
+        for (let i = 0; i < 50; i++) {
+          const r = await login(name, `wrong password ${i}`, `198.51.100.${(i % 5) + 1}`);
+          out.push(`${r.status} ${String(r.json.message)}`);
+        }
+        return out;
+      };
+      const real = await guess('Victim');
+      expect(real.filter((x) => x.startsWith('429')).length).toBeGreaterThan(40);
+      expect(await guess('No Such Manager')).toEqual(real);
+      // A client that did not guess: at most the account's wait (a minute), then the right password works.
+      hub.clock.offsetMs += 61_000;
+      expect((await login('Victim', PW, '192.0.2.50')).status).toBe(200);
+      // A guessing address stays locked out of that account, even with the right password.
+      const guesser = await login('Victim', PW, '198.51.100.1');
+      expect(guesser.status).toBe(429);
+      expect((guesser.json.details as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(60_000);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
+
+describe('Medium: the dashboard knows its own address', () => {
+  it('an Origin with the Hub\'s host but another scheme is refused; the Hub\'s own origin is taken', async () => {
+    const hub = await startTestHub();
+    try {
+      const login = (origin: string) => post(`${hub.url}/api/v1/dashboard/login`, { name: 'Nobody', password: 'wrong password 1' }, { origin });
+      const otherScheme = await login(hub.url.replace(/^http:/, 'https:'));
+      expect([otherScheme.status, otherScheme.json.code]).toEqual([403, 'HUB_CSRF']);
+      expect((await login(hub.url)).status).toBe(401);
+    } finally {
+      await hub.stop();
+    }
+  });
+
+  it('behind a TLS proxy (--secure-cookie) the Hub\'s origin is https under the asked Host', async () => {
+    const hub = await startTestHub({ dashboard: { secureCookie: true } });
+    try {
+      const login = (origin: string) => post(`${hub.url}/api/v1/dashboard/login`, { name: 'Nobody', password: 'wrong password 1' }, { origin });
+      expect((await login(hub.url.replace(/^http:/, 'https:'))).status).toBe(401);
+      expect((await login(hub.url)).status).toBe(403);
+    } finally {
+      await hub.stop();
+    }
+  });
+
+  it('with a public URL, the dashboard answers only under its Host names and takes writes only from its origin; counters are not concerned', async () => {
+    const hub = await startTestHub({ publicUrls: ['https://hub.example.ng'] });
+    try {
+      const ask = (method: 'GET' | 'POST', url: string, headers: Record<string, string>) =>
+        hub.app.inject({ method, url, headers, ...(method === 'POST' ? { payload: { name: 'Nobody', password: 'wrong password 1' } } : {}) });
+      const rebound = await ask('GET', '/api/v1/dashboard/session', { host: 'evil.example' });
+      expect([rebound.statusCode, rebound.json().code]).toEqual([403, 'HUB_CSRF']);
+      expect((await ask('GET', '/dashboard/', { host: `127.0.0.1:${new URL(hub.url).port}` })).statusCode).toBe(403);
+      expect((await ask('GET', '/api/v1/dashboard/session', { host: 'hub.example.ng' })).statusCode).toBe(401);
+      expect((await ask('POST', '/api/v1/dashboard/login', { host: 'hub.example.ng', origin: 'http://hub.example.ng' })).statusCode).toBe(403);
+      expect((await ask('POST', '/api/v1/dashboard/login', { host: 'hub.example.ng', origin: 'https://hub.example.ng' })).statusCode).toBe(401);
+      expect((await ask('GET', '/healthz', { host: 'evil.example' })).statusCode).toBe(200);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
+
+describe('Low: open dashboard live streams are capped per session', () => {
+  it('a session holds at most 4 live streams: a fifth closes the oldest with a reason; another session is not touched', async () => {
+    const hub = await startTestHub();
+    try {
+      await createManager(hub.db, { name: 'Streamer', password: PW, role: 'head-office', branch: null }, Date.now());
+      const a = new Manager(hub.url);
+      const b = new Manager(hub.url);
+      expect((await a.login('Streamer', PW)).status).toBe(200);
+      expect((await b.login('Streamer', PW)).status).toBe(200);
+      const other = await b.live();
+      const streams = [];
+      for (let i = 0; i < 5; i++) streams.push(await a.live());
+      expect(streams.map((s) => s.res.status)).toEqual([200, 200, 200, 200, 200]);
+      await streams[0]!.done;
+      expect(streams[0]!.events.at(-1)).toMatchObject({ event: 'closed', data: { reason: expect.stringContaining('at most 4') } });
+      for (const s of [...streams.slice(1), other]) expect(s.events.some((e) => e.event === 'closed')).toBe(false);
+      expect(hub.ctx.dashboard.live.count()).toBe(5);
+      for (const s of [...streams, other]) s.close();
     } finally {
       await hub.stop();
     }
