@@ -72,6 +72,8 @@ export const TallySchema = z.object({
   /** Still open or unknown. */
   openCount: z.number().int(),
   topupCount: z.number().int(), topupKobo: Kobo,
+  /** Money taken after the sale was closed (docs/late-payments.md): counted in paidKobo too, and shown apart here. */
+  paidAfterClosingCount: z.number().int(), paidAfterClosingKobo: Kobo,
 });
 export type Tally = z.infer<typeof TallySchema>;
 
@@ -114,6 +116,8 @@ export const OrderRowSchema = z.object({
   cashier: z.string().nullable(), profile: z.string().nullable(),
   /** A Demo or Sandbox sale: never in the takings. */
   practice: z.boolean(),
+  /** Money the provider took after the sale was closed (order.late paid-after-closing), else null. */
+  paidAfterClosingKobo: Kobo.nullable(),
   createdAt: Ms, updatedAt: Ms,
 });
 export type OrderRow = z.infer<typeof OrderRowSchema>;
@@ -144,6 +148,8 @@ export const OrdersQuerySchema = z.object({
   branch: BranchId.optional(),
   /** Include Demo and Sandbox sales (default: only real ones). */
   practice: z.enum(['exclude', 'include', 'only']).default('exclude'),
+  /** Only orders whose money was taken after the sale was closed. */
+  paidAfterClosing: z.enum(['only']).optional(),
   /** The nextCursor of the previous page. */
   cursor: z.string().regex(/^\d{1,16}\.\d{1,18}$/, 'not a cursor from this search').optional(),
   limit: z.coerce.number().int().min(1).max(50).default(50),
@@ -163,7 +169,7 @@ export type OrderDetail = z.infer<typeof OrderDetailSchema>;
 /** Columns of GET /orders.csv, in order (amounts in naira with two decimals, times in Lagos). */
 export const ORDERS_CSV_COLUMNS = [
   'created_lagos', 'branch', 'counter', 'cashier', 'sale_number', 'provider_order_number', 'payment_number', 'state', 'amount_naira',
-  'film', 'show_date', 'show_time', 'seats', 'tickets', 'practice',
+  'film', 'show_date', 'show_time', 'seats', 'tickets', 'practice', 'paid_after_closing',
 ] as const;
 
 // ---- Live --------------------------------------------------------------------------------------
@@ -174,7 +180,7 @@ export const LIVE_EVENTS = ['order', 'heartbeat'] as const;
 
 // ---- Needs attention -------------------------------------------------------------------------
 
-export const ATTENTION_KINDS = ['payment-open', 'payment-unknown', 'counter-offline', 'counter-unsynced', 'clock-off', 'notification-undelivered', 'shift-open-late'] as const;
+export const ATTENTION_KINDS = ['payment-open', 'payment-unknown', 'counter-offline', 'counter-unsynced', 'clock-off', 'notification-undelivered', 'shift-open-late', 'paid-after-closing'] as const;
 export const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),
   branch: z.string(),

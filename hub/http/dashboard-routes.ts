@@ -241,5 +241,6 @@ function orderCsv(o: OrderRow): string {
   return csvLine([
     lagosStamp(o.createdAt), o.branch, o.counterName, o.cashier ?? '', o.reference, o.orderNo ?? '', o.payNo ?? '', o.state, naira(o.amountKobo),
     o.filmTitle ?? o.filmName ?? '', o.showDate ?? '', o.showTime ?? '', o.seats ?? '', o.tickets === null ? '' : String(o.tickets), o.practice ? 'yes' : 'no',
+    o.paidAfterClosingKobo === null ? '' : naira(o.paidAfterClosingKobo),
   ]) + '\r\n';
 }

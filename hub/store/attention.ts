@@ -52,6 +52,24 @@ export async function attention(q: SqlRunner, scope: Scope, now: number, cfg: At
     });
   }
 
+  // Money taken after the sale was closed (docs/late-payments.md), until the counter marks it handled.
+  const lw = new Where(scope, 'l.branch', branchFilter);
+  lw.and('l.handled_at is null').and(`l.kind = 'paid-after-closing'`).and('not l.practice');
+  const late = await q.query<Row>(
+    `select l.counter_id, c.name, l.branch, l.reference, l.order_id, l.amount_kobo, l.cashier, l.at
+       from dash_late l join counters c on c.id = l.counter_id ${lw.sql()} order by l.at limit ${lw.p(LINE_LIMIT)}`,
+    lw.params,
+  );
+  for (const r of late) {
+    const amount = naira.format(num(r.amount_kobo) / 100);
+    lines.push({
+      ...base, kind: 'paid-after-closing', branch: String(r.branch), counterId: String(r.counter_id), counterName: String(r.name),
+      orderId: r.order_id === null ? null : String(r.order_id), since: num(r.at),
+      subject: `${amount} was taken after the sale was closed: ${String(r.name)}, sale ${String(r.reference)}${r.cashier ? ` (${String(r.cashier)})` : ''}`,
+      todo: 'Hand over the tickets if the customer is there, else arrange the refund; the counter marks it handled.',
+    });
+  }
+
   const cw = new Where(scope, 'c.branch', branchFilter);
   cw.and('c.revoked_at is null');
   const counters = await q.query<Row>(`select c.id, c.name, c.branch, c.enrolled_at, c.last_seen_at, c.last_sync_at, c.clock_offset_ms, c.queue_length from counters c ${cw.sql()} order by c.name, c.id`, cw.params);

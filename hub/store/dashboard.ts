@@ -19,14 +19,15 @@ export const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 // ---- Orders ------------------------------------------------------------------------------------
 
 export const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
-  o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id`;
+  o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id,
+  (select l.amount_kobo from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing') as paid_after_closing_kobo`;
 
 export const orderRow = (r: Row): OrderRow => ({
   id: String(r.id), counterId: String(r.counter_id), counterName: String(r.counter_name), branch: String(r.branch), reference: String(r.reference),
   orderNo: str(r.order_no), payNo: str(r.pay_no), state: String(r.state), amountKobo: num(r.amount_kobo),
   filmName: str(r.film_name), filmTitle: str(r.film_title), showDate: str(r.show_date), showTime: str(r.show_time), seats: str(r.seats),
   tickets: numOrNull(r.tickets), cashier: str(r.cashier), profile: str(r.profile), practice: r.practice === true,
-  createdAt: num(r.created_at), updatedAt: num(r.updated_at),
+  paidAfterClosingKobo: numOrNull(r.paid_after_closing_kobo), createdAt: num(r.created_at), updatedAt: num(r.updated_at),
 });
 
 /** The next string after every string that starts with `s` (for a prefix range on a text_pattern_ops index). */
@@ -68,6 +69,7 @@ function orderWhere(scope: Scope, f: OrderFilters, direction: 'asc' | 'desc'): W
   if (f.state) w.and(`o.state = ${w.p(f.state)}`);
   if (f.practice === 'exclude') w.and('not o.practice');
   if (f.practice === 'only') w.and('o.practice');
+  if (f.paidAfterClosing === 'only') w.and(`exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing')`);
   if (f.cursor) {
     const [at, id] = f.cursor.split('.');
     w.and(`(o.created_at, o.id) ${direction === 'desc' ? '<' : '>'} (${w.p(Number(at))}::bigint, ${w.p(id)}::bigint)`);
@@ -130,7 +132,7 @@ export async function lastChangeId(q: SqlRunner): Promise<number> {
 
 // ---- Today -------------------------------------------------------------------------------------
 
-const zero = (): Tally => ({ paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0 });
+const zero = (): Tally => ({ paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0, paidAfterClosingCount: 0, paidAfterClosingKobo: 0 });
 const TALLY_KEYS = Object.keys(zero()) as (keyof Tally)[];
 const addInto = (a: Tally, b: Tally) => {
   for (const k of TALLY_KEYS) a[k] += b[k];
@@ -157,6 +159,14 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
   const topups = await q.query<Row>(
     `select t.practice, t.branch, t.counter_id, count(*) as n, coalesce(sum(t.amount_kobo), 0) as kobo from dash_topups t ${tw.sql()} group by 1, 2, 3`,
     tw.params,
+  );
+  // Money taken after closing, on the day it was taken (an order the counter later saw paid is already in paid_kobo).
+  const lw = new Where(scope, 'l.branch', branchFilter);
+  lw.and(`l.at >= ${lw.p(from)} and l.at < ${lw.p(to)}`).and(`l.kind = 'paid-after-closing'`).and(`o.state is null or o.state <> 'paid'`);
+  const late = await q.query<Row>(
+    `select l.practice, l.branch, l.counter_id, coalesce(l.cashier, '') as cashier, count(*) as n, coalesce(sum(l.amount_kobo), 0) as kobo
+       from dash_late l left join dash_orders o on o.id = l.order_id ${lw.sql()} group by 1, 2, 3, 4`,
+    lw.params,
   );
   const cw = new Where(scope, 'c.branch', branchFilter);
   const names = new Map((await q.query<Row>(`select c.id, c.name from counters c ${cw.sql()}`, cw.params)).map((r) => [String(r.id), String(r.name)]));
@@ -189,6 +199,13 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
       expiredCount: num(r.expired_count), openCount: num(r.open_count),
     };
     tallyRow(r, t)?.cashiers.push({ cashier: String(r.cashier), ...t });
+  }
+  for (const r of late) {
+    const t: Tally = { ...zero(), paidCount: num(r.n), paidKobo: num(r.kobo), paidAfterClosingCount: num(r.n), paidAfterClosingKobo: num(r.kobo) };
+    const c = tallyRow(r, t);
+    const who = c?.cashiers.find((x) => x.cashier === String(r.cashier));
+    if (who) addInto(who, t);
+    else c?.cashiers.push({ cashier: String(r.cashier), ...t });
   }
   for (const r of topups) tallyRow(r, { ...zero(), topupCount: num(r.n), topupKobo: num(r.kobo) });
   const sorted = [...branches.values()].sort((a, b) => a.branch.localeCompare(b.branch));

@@ -85,6 +85,8 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
     );
   }
 
+  await projectLate(q, counterId, branch, events);
+
   const topups = only(events, 'topup.submitted');
   if (topups.length) {
     await q.query(
@@ -145,4 +147,35 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
   }
 
   if (low !== null) await q.query('select pg_notify($1, $2)', [DASH_CHANNEL, `${counterId}|${low}|${high}`]);
+}
+
+/** Late outcomes (docs/late-payments.md): the first report of each order is kept; the counter's "handled" closes it. */
+async function projectLate(q: SqlRunner, counterId: string, branch: string, events: SyncEvent[]): Promise<void> {
+  const late = only(events, 'order.late');
+  if (late.length) {
+    await q.query(
+      `insert into dash_late (counter_id, reference, branch, order_id, kind, closed_as, provider_status, amount_kobo, pay_no, source, cashier, practice, at)
+       select distinct on (t.reference) $1, t.reference, coalesce(o.branch, $2), o.id, t.kind, t.closed_as, t.provider_status, t.amount, t.pay_no, t.source,
+              o.cashier, coalesce(o.practice, false), t.at
+         from unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::bigint[])
+              as t(reference, seq, kind, closed_as, provider_status, amount, pay_no, source, at)
+         left join dash_orders o on o.counter_id = $1 and o.reference = t.reference
+        order by t.reference, t.seq
+       on conflict (counter_id, reference) do nothing`,
+      [counterId, branch, late.map((e) => e.payload.reference), late.map((e) => e.seq), late.map((e) => e.payload.kind), late.map((e) => e.payload.closedAs),
+        late.map((e) => e.payload.providerStatus), late.map((e) => e.payload.amountKobo), late.map((e) => e.payload.payNo || null),
+        late.map((e) => e.payload.source), late.map((e) => e.at)],
+    );
+  }
+  const handled = only(events, 'order.late.handled');
+  if (handled.length) {
+    await q.query(
+      `update dash_late l set handled_how = t.how, handled_by = t.by, handled_note = t.note, handled_at = t.at
+         from (select distinct on (reference) * from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[]) as u(reference, seq, how, by, note, at)
+                order by reference, seq desc) as t
+        where l.counter_id = $1 and l.reference = t.reference`,
+      [counterId, handled.map((e) => e.payload.reference), handled.map((e) => e.seq), handled.map((e) => e.payload.how), handled.map((e) => e.payload.by),
+        handled.map((e) => orNull(e.payload.note)), handled.map((e) => e.at)],
+    );
+  }
 }

@@ -15,6 +15,7 @@ const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' 
   'clock-off': { label: 'Clock off', tone: 'warn' },
   'notification-undelivered': { label: 'Notification not delivered', tone: 'bad' },
   'shift-open-late': { label: 'Shift left open', tone: 'warn' },
+  'paid-after-closing': { label: 'Paid after closing', tone: 'bad' },
 };
 
 export function AttentionScreen() {
