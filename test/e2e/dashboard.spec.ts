@@ -387,9 +387,9 @@ test('Orders: every filter, 50 to a page, an order\'s history, the CSV of a date
   const real = seeded.filter((o) => !o.practice).sort((a, b) => a.at - b.at);
   expect(lines).toHaveLength(1 + real.length);
   const c11 = seeded.find((o) => o.ref === 'C1-1')!;
-  expect(lines).toContain(`${stamp(c11.at)},${IKEJA},Counter 1,Ada,C1-1,240001001,PAY-C1-1,paid,${naira(c11.kobo)},Dune (2D),${day},19:30,F2,1,no`);
+  expect(lines).toContain(`${stamp(c11.at)},${IKEJA},Counter 1,Ada,C1-1,240001001,PAY-C1-1,paid,${naira(c11.kobo)},Dune (2D),${day},19:30,F2,1,no,`);
   const live = seeded.find((o) => o.ref === 'LIVE-1')!;
-  expect(lines).toContain(`${stamp(live.at)},${LEKKI},Counter 3,Chi,LIVE-1,240099001,PAY-LIVE,paid,7250.00,Gangs of Lagos (2D),${day},19:30,"H4,H5",2,no`);
+  expect(lines).toContain(`${stamp(live.at)},${LEKKI},Counter 3,Chi,LIVE-1,240099001,PAY-LIVE,paid,7250.00,Gangs of Lagos (2D),${day},19:30,"H4,H5",2,no,`);
   expect(lines.slice(1).map((l) => l.split(',')[4])).toEqual(real.map((o) => o.ref));
 
   // One order's history as the counter recorded it.

@@ -103,12 +103,12 @@ describe('dashboard API', () => {
     const t = r.json as unknown as TodayView;
     expect(t.day).toBe(day);
     expect(t.lastWeekDay).toBe(addDays(day, -7));
-    expect(t.totals).toEqual({ paidCount: 3, paidKobo: 150_000 + 100_000 + 999_900, failedCount: 1, cancelledCount: 1, expiredCount: 1, openCount: 2, topupCount: 1, topupKobo: 10_000 });
+    expect(t.totals).toEqual({ paidCount: 3, paidKobo: 150_000 + 100_000 + 999_900, failedCount: 1, cancelledCount: 1, expiredCount: 1, openCount: 2, topupCount: 1, topupKobo: 10_000, paidAfterClosingCount: 0, paidAfterClosingKobo: 0 });
     expect(t.practice).toMatchObject({ paidCount: 1, paidKobo: 70_000 });
     expect(t.branches.map((b) => [b.branch, b.paidKobo])).toEqual([['B1', 250_000], ['B2', 999_900]]);
     const b1 = t.branches[0]!;
     expect(b1.counters.map((c) => [c.counterName, c.paidCount, c.failedCount, c.openCount, c.topupCount])).toEqual([['A1', 1, 1, 2, 1], ['A2', 1, 0, 0, 0]]);
-    expect(b1.counters[1]!.cashiers).toEqual([{ cashier: 'Bola', paidCount: 1, paidKobo: 100_000, failedCount: 0, cancelledCount: 1, expiredCount: 1, openCount: 0, topupCount: 0, topupKobo: 0 }]);
+    expect(b1.counters[1]!.cashiers).toEqual([{ cashier: 'Bola', paidCount: 1, paidKobo: 100_000, failedCount: 0, cancelledCount: 1, expiredCount: 1, openCount: 0, topupCount: 0, topupKobo: 0, paidAfterClosingCount: 0, paidAfterClosingKobo: 0 }]);
     expect(t.hourly).toHaveLength(24);
     expect(t.hourly[12]).toEqual({ hour: 12, paidKobo: 150_000, paidCount: 1, lastWeekPaidKobo: 300_000, lastWeekPaidCount: 1 });
     expect(t.hourly[13]!.paidKobo).toBe(999_900);
@@ -177,9 +177,9 @@ describe('dashboard API', () => {
     // 120 paged + A1 (1,2,3,5) + A2 (3) + Z1 (1); demo excluded by default; oldest first.
     expect(lines).toHaveLength(1 + 120 + 4 + 3 + 1);
     const stamp = (ms: number) => new Date(ms + H).toISOString().slice(0, 19).replace('T', ' ');
-    expect(lines[1]).toBe(`${stamp(T0 - 48 * H)},B1,A1,Ada,R-P-0,99000000,,paid,10.00,Paged (2D),2026-01-01,19:30,A1,1,no`);
-    expect(lines).toContain(`${stamp(T0 - 3 * H)},B1,A1,Ada,R-A1-1,240001111,PAY-1,paid,1500.00,Dune (2D),2026-01-01,19:30,"F7,F8",2,no`);
-    expect(lines).toContain(`${stamp(T0 - 2 * H)},B2,Z1,Chi,R-Z1-1,240009999,PAY-Z,paid,9999.00,Dune (2D),2026-01-01,19:30,F7,1,no`);
+    expect(lines[1]).toBe(`${stamp(T0 - 48 * H)},B1,A1,Ada,R-P-0,99000000,,paid,10.00,Paged (2D),2026-01-01,19:30,A1,1,no,`);
+    expect(lines).toContain(`${stamp(T0 - 3 * H)},B1,A1,Ada,R-A1-1,240001111,PAY-1,paid,1500.00,Dune (2D),2026-01-01,19:30,"F7,F8",2,no,`);
+    expect(lines).toContain(`${stamp(T0 - 2 * H)},B2,Z1,Chi,R-Z1-1,240009999,PAY-Z,paid,9999.00,Dune (2D),2026-01-01,19:30,F7,1,no,`);
     const times = lines.slice(1).map((l) => l.slice(0, 19));
     expect(times).toEqual([...times].sort());
     const b1 = (await M1.get(`/orders.csv?from=${addDays(day, -2)}&to=${day}`)).text.split('\r\n').filter(Boolean);

@@ -138,7 +138,7 @@ export function changeText(now: number, before: number): string | null {
 
 // ---- Orders search: the form and the query string ---------------------------------------------------
 
-export const ORDER_FILTERS = ['number', 'film', 'seat', 'amount', 'cashier', 'counterId', 'from', 'to', 'state', 'practice', 'branch'] as const;
+export const ORDER_FILTERS = ['number', 'film', 'seat', 'amount', 'cashier', 'counterId', 'from', 'to', 'state', 'practice', 'paidAfterClosing', 'branch'] as const;
 export type OrderFilterName = (typeof ORDER_FILTERS)[number];
 export type OrderFilterForm = Partial<Record<OrderFilterName, string>>;
 

@@ -29,7 +29,7 @@ function searchQuery(q: URLSearchParams, scoped: URLSearchParams): URLSearchPara
 }
 
 /** The filters behind "More filters" (open when one of them is set). */
-const MORE_FILTERS: (keyof OrderFilterForm)[] = ['film', 'seat', 'amount', 'cashier', 'counterId', 'state', 'from', 'to', 'practice'];
+const MORE_FILTERS: (keyof OrderFilterForm)[] = ['film', 'seat', 'amount', 'cashier', 'counterId', 'state', 'from', 'to', 'practice', 'paidAfterClosing'];
 
 function TextField({ x, f, set }: { x: (typeof TEXT_FIELDS)[number]; f: OrderFilterForm; set: (k: keyof OrderFilterForm, v: string) => void }) {
   return (
@@ -84,6 +84,13 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
               <option value="exclude">Leave out</option>
               <option value="include">Include</option>
               <option value="only">Only these</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-late">Paid after closing</label>
+            <select id="f-late" value={f.paidAfterClosing ?? ''} onChange={(e) => set('paidAfterClosing', e.target.value)}>
+              <option value="">Any</option>
+              <option value="only">Only money taken after the sale was closed</option>
             </select>
           </div>
         </div>

@@ -117,6 +117,8 @@ export function TodayScreen() {
             <Tile testId="tile-open" label="Still open" value={formatCount(v.totals.openCount)} tone={v.totals.openCount ? 'warn' : undefined}
               sub={v.totals.openCount ? 'see Needs attention' : undefined} />
             <Tile testId="tile-topups" label="Top-ups" value={formatNaira(v.totals.topupKobo)} sub={`${formatCount(v.totals.topupCount)} sent`} />
+            <Tile testId="tile-paid-after-closing" label="Paid after closing" value={formatNaira(v.totals.paidAfterClosingKobo)}
+              sub={`${formatCount(v.totals.paidAfterClosingCount)} in the takings`} tone={v.totals.paidAfterClosingCount ? 'warn' : undefined} />
           </div>
           {v.totals.openCount ? <p className="hint"><Link to="/dashboard/attention">Open Needs attention</Link> for the payments still open.</p> : null}
           <section className="card">
