@@ -476,3 +476,32 @@ test('log out everywhere ends the other sessions: the other browser is sent to t
   await expect(other.getByTestId('logged-out-reason')).toHaveText('Your session has ended (logged out elsewhere, or unused for a while). Log in again.');
   await other.context().close();
 });
+
+test('paid after closing: Needs attention says what to do until the counter marks it handled; Today shows it apart; Orders filters it', async ({ page }) => {
+  const j = journals['Counter 3']!;
+  const t = Date.now() - 20 * MIN;
+  await j.sync([
+    j.ev('order.created', t, { reference: 'LATE-1', amountKobo: 400_000, sn: 'SN-1', cashier: 'Chi', profile: 'production', sale: sale('Dune', 'J1,J2') }),
+    j.ev('order.status', t + 2000, { reference: 'LATE-1', status: 'waiting', orderNo: '240077001' }),
+    j.ev('order.status', t + 5 * MIN, { reference: 'LATE-1', status: 'expired' }),
+    j.ev('order.late', t + 10 * MIN, { reference: 'LATE-1', orderNo: '240077001', kind: 'paid-after-closing', closedAs: 'expired', providerStatus: 'SUCCESS', amountKobo: 400_000, payNo: 'PAY-LATE', source: 'sweep' }),
+  ]);
+  await login(page, hub.url, HO, '/dashboard/attention');
+  const line = page.getByTestId('attention-list').locator('li[data-kind="paid-after-closing"]');
+  await expect(line).toContainText(`${formatNaira(400_000)} was taken after the sale was closed`);
+  await expect(line).toContainText('Counter 3');
+  await expect(line).toContainText('(Chi)');
+  await expect(line.locator('.attention-todo')).toHaveText('What to do: Hand over the tickets if the customer is there, else arrange the refund; the counter marks it handled.');
+  await both(page, 'attention-late', line);
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByTestId('tile-paid-after-closing')).toContainText(formatNaira(400_000));
+  await both(page, 'today-late', page.getByTestId('today-tiles'));
+  await page.goto(`${hub.url}/dashboard/orders?paidAfterClosing=only`);
+  await expect(page.locator('tr[data-reference]')).toHaveCount(1);
+  await expect(page.locator('tr[data-reference="LATE-1"]')).toBeVisible();
+  await expect(page.locator('#f-late')).toHaveValue('only');
+  await j.sync([j.ev('order.late.handled', Date.now(), { reference: 'LATE-1', how: 'refund', by: 'Chi' })]);
+  await page.goto(`${hub.url}/dashboard/attention`);
+  await expect(page.getByTestId('attention-list').or(page.getByTestId('attention-clear'))).toBeVisible();
+  await expect(page.locator('li[data-kind="paid-after-closing"]')).toHaveCount(0);
+});
