@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManager } from '../../hub/store/managers';
 import type { AuditEntry, ManagerView } from '../../shared/hub-dashboard-contract';
+import { lagosDate } from '../../shared/time';
 import { Manager } from './helpers/dashboard-client';
-import { startTestHub, type TestHub } from './helpers/hub-harness';
+import { enroll, startTestHub, type TestHub } from './helpers/hub-harness';
 
 const PW = 'correct horse battery';
 const NEW_PW = 'a brand new password';
@@ -118,8 +119,15 @@ describe('head office manages manager accounts', () => {
   });
 
   it('the audit log names who did what to whom, and who logged in from which address, newest first', async () => {
+    const counter = await enroll(hub, 'Till 1', 'B1');
+    expect((await head.post(`/counters/${counter.counterId}/revoke`)).status).toBe(200);
+    const ed = await loggedIn('Ed Branch');
+    const csv = ['film,title,rating,screen,date,time,ticketType,price,bookingFee', `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(Date.now())},19:30,Adult,4600,200`].join('\r\n');
+    expect((await ed.post('/programme/import', { csv, fileName: 'week.csv' })).json).toMatchObject({ imported: true });
     const entries = await audit();
     const actions = entries.map((e) => e.action);
+    expect(entries.find((e) => e.action === 'counter.revoked')).toMatchObject({ actorName: 'Head Office', target: counter.counterId });
+    expect(entries.find((e) => e.action === 'programme.imported')).toMatchObject({ actorName: 'Ed Branch', target: 'B1', detail: expect.stringContaining('week.csv') });
     for (const a of ['login', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed'] as const) expect(actions).toContain(a);
     expect(entries.find((e) => e.action === 'manager.disabled')).toMatchObject({ actorId: headView.id, actorName: 'Head Office', target: 'Ada Branch', address: expect.stringMatching(/127\.0\.0\.1/) });
     expect(entries.find((e) => e.action === 'login' && e.actorName === 'Di Branch')).toMatchObject({ address: expect.stringMatching(/127\.0\.0\.1/) });
