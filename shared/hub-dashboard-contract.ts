@@ -32,6 +32,8 @@ export const ManagerViewSchema = z.object({
   /** The branch (the provider's merchantId) a branch manager sees; null for head office (every branch). */
   branch: z.string().nullable(),
   createdAt: Ms,
+  /** A disabled manager cannot log in; head office enables them again. */
+  disabled: z.boolean(),
 });
 export type ManagerView = z.infer<typeof ManagerViewSchema>;
 
@@ -57,6 +59,20 @@ export const CreateManagerRequestSchema = z.object({
   name: ManagerNameSchema, password: PasswordSchema, role: ManagerRoleSchema, branch: BranchId.nullable().default(null),
 }).strict().refine((m) => (m.role === 'branch') === (m.branch !== null), { message: 'a branch manager needs a branch; head office has none', path: ['branch'] });
 export type CreateManagerRequest = z.infer<typeof CreateManagerRequestSchema>;
+
+/** Head office sets a new password for a manager (every session of theirs ends). */
+export const ResetPasswordRequestSchema = z.object({ password: PasswordSchema }).strict();
+/** A manager changes their own password: the current one is required; their other sessions end. */
+export const ChangePasswordRequestSchema = z.object({ current: z.string().min(1).max(200), password: PasswordSchema }).strict();
+export const ManagerIdParamSchema = z.object({ id: z.string().regex(/^mgr_[0-9a-f]{12}$/, 'not a manager id') });
+
+export const AUDIT_ACTIONS = ['login', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'counter.revoked', 'programme.imported'] as const;
+/** One manager action: who did what to which manager, counter or branch, from which address. */
+export const AuditEntrySchema = z.object({
+  id: z.number(), at: Ms, actorId: z.string().nullable(), actorName: z.string(), action: z.enum(AUDIT_ACTIONS),
+  target: z.string().nullable(), address: z.string().nullable(), detail: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
 export const LogoutResponseSchema = z.object({ sessionsEnded: z.number().int().nonnegative() });
 

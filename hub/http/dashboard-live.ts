@@ -122,6 +122,20 @@ export class LiveFeed {
     if (mine?.size === 0) this.bySession.delete(s.session);
   }
 
+  /** Ends at once every stream of these sessions (a manager disabled, removed or given a new password). */
+  endSessions(sessions: string[], reason: string): number {
+    let n = 0;
+    for (const key of sessions) {
+      for (const s of [...(this.bySession.get(key) ?? [])]) {
+        this.send(s, 'closed', null, { reason });
+        this.drop(s);
+        s.res.end();
+        n++;
+      }
+    }
+    return n;
+  }
+
   async close(): Promise<void> {
     for (const s of [...this.streams]) {
       this.drop(s);

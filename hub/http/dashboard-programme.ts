@@ -11,6 +11,7 @@ import {
 import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import type { HubContext } from '../context';
 import { fail } from '../errors';
+import { writeAudit } from '../store/manager-admin';
 import { programmeView, readProgramme, setProgramme, showFills } from '../store/programme';
 import { scopeOf } from '../store/scope';
 import { checked, sessionOf } from './audiences';
@@ -45,6 +46,7 @@ export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext):
     const body = checked(PutProgrammeRequestSchema, req.body);
     const branch = branchOf(s.manager, body.branch);
     const version = await setProgramme(ctx.db, branch, body.programme, s.manager.name, ctx.now());
+    await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'programme.imported', branch, `version ${version}, ${body.programme.shows.length} shows`, ctx.now());
     req.log.info({ managerId: s.manager.id, branch, version, shows: body.programme.shows.length }, 'hub: programme set');
     return view(branch);
   });
@@ -58,6 +60,7 @@ export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext):
       return { imported: false, totalRows: check.totalRows, errors: check.errors.slice(0, MAX_ERRORS_SHOWN), errorCount: check.errors.length, programme: await view(branch) };
     }
     const version = await setProgramme(ctx.db, branch, check.programme, s.manager.name, ctx.now());
+    await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'programme.imported', branch, `version ${version}, ${check.totalRows} rows${body.fileName ? ` from ${body.fileName}` : ''}`, ctx.now());
     req.log.info({ managerId: s.manager.id, branch, version, rows: check.totalRows, file: body.fileName }, 'hub: programme imported');
     return { imported: true, totalRows: check.totalRows, errors: [], errorCount: 0, programme: await view(branch) };
   });

@@ -22,7 +22,9 @@ import {
   checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, sessionAlive, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
+import { writeAudit } from '../store/manager-admin';
 import { dashboardBranchRoutes } from './dashboard-branches';
+import { dashboardManagerRoutes } from './dashboard-managers';
 import { dashboardProgrammeRoutes } from './dashboard-programme';
 import { anonymousAudience, checked, checkOrigin, managerAudience, sessionCookieOf, sessionOf } from './audiences';
 
@@ -67,6 +69,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const body = checked(LoginRequestSchema, req.body);
       try {
         const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle, req.ip);
+        await writeAudit(ctx.db, { manager: m, address: req.ip }, 'login', null, null, ctx.now());
         req.log.info({ managerId: m.id }, 'hub: manager logged in');
         return await startSession(req, reply, m);
       } catch (e) {
@@ -111,6 +114,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const s = sessionOf(req);
       headOffice(s);
       const m = await createManager(ctx.db, checked(CreateManagerRequestSchema, req.body), ctx.now());
+      await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'manager.created', m.name, m.role === 'branch' ? `branch ${m.branch}` : 'head office', ctx.now());
       req.log.info({ managerId: m.id, role: m.role, branch: m.branch, by: s.manager.id }, 'hub: manager created');
       return m;
     });
@@ -212,12 +216,14 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (!(await counterInScope(ctx.db, scopeOf(s.manager), id)) || !(await revokeCounter(ctx.db, id, ctx.now()))) {
         throw fail('HUB_NOT_FOUND', 404, `No counter ${id} that you may manage.`);
       }
+      await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'counter.revoked', id, null, ctx.now());
       req.log.info({ counterId: id, managerId: s.manager.id }, 'hub: counter revoked from the dashboard');
       return { revoked: id };
     });
 
     dashboardProgrammeRoutes(app, ctx);
     dashboardBranchRoutes(app, ctx);
+    dashboardManagerRoutes(app, ctx);
   }
 }
 

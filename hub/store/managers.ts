@@ -81,9 +81,9 @@ const nameKey = (name: string) => name.trim().normalize('NFC').toLowerCase();
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 interface ManagerRow {
-  id: string; name: string; role: ManagerRole; branch: string | null; password_hash: string; created_at: unknown;
+  id: string; name: string; role: ManagerRole; branch: string | null; password_hash: string; created_at: unknown; disabled_at: unknown;
 }
-const view = (r: ManagerRow): ManagerView => ({ id: r.id, name: r.name, role: r.role, branch: r.branch, createdAt: num(r.created_at) });
+export const view = (r: ManagerRow): ManagerView => ({ id: r.id, name: r.name, role: r.role, branch: r.branch, createdAt: num(r.created_at), disabled: r.disabled_at !== null && r.disabled_at !== undefined });
 
 export async function countManagers(db: HubDb): Promise<number> {
   return num((await db.query<{ n: unknown }>('select count(*) as n from managers'))[0]!.n);
@@ -101,7 +101,7 @@ export async function createManager(db: HubDb, m: CreateManagerRequest, now: num
 }
 
 export async function listManagers(db: HubDb): Promise<ManagerView[]> {
-  return (await db.query<ManagerRow>('select * from managers order by created_at, id')).map(view);
+  return (await db.query<ManagerRow>('select * from managers where removed_at is null order by created_at, id')).map(view);
 }
 
 // ---- First start ---------------------------------------------------------------------------------
@@ -224,6 +224,8 @@ export async function checkLogin(db: HubDb, name: string, password: string, now:
   }
   if (!ok) throw wrong();
   t.byAddress.delete(addressKey);
+  // Told only to whoever knows the password: a departed manager learns why, a guesser learns nothing.
+  if (m.disabled_at !== null && m.disabled_at !== undefined) throw fail('HUB_FORBIDDEN', 403, 'This manager account is disabled: ask head office to enable it again.');
   return view(m);
 }
 
@@ -266,7 +268,7 @@ export async function readSession(db: HubDb, id: string, now: number, p: Session
   const idHash = sha256(id);
   const rows = await db.query<ManagerRow & { last_seen_at: unknown; expires_at: unknown }>(
     `select m.*, s.last_seen_at, s.expires_at from manager_sessions s join managers m on m.id = s.manager_id
-      where s.id_hash = $1 and s.expires_at > $2 and s.last_seen_at > $2 - $3`,
+      where s.id_hash = $1 and s.expires_at > $2 and s.last_seen_at > $2 - $3 and m.disabled_at is null and m.removed_at is null`,
     [idHash, now, p.idleMs],
   );
   const r = rows[0];

@@ -1,0 +1,73 @@
+// Head office manages manager accounts (disable, enable, remove, reset a password) and reads the
+// audit log; any manager changes their own password. Every action that ends sessions also closes
+// those sessions' live feeds at once.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ChangePasswordRequestSchema, DASHBOARD_PREFIX as D, ManagerIdParamSchema, ResetPasswordRequestSchema } from '../../shared/hub-dashboard-contract';
+import type { HubContext } from '../context';
+import { fail } from '../errors';
+import { changeOwnPassword, listAudit, removeManager, resetPassword, setManagerDisabled, type Actor } from '../store/manager-admin';
+import { checked, sessionOf } from './audiences';
+
+const AuditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100), before: z.coerce.number().int().positive().optional() }).strict();
+
+/** Registered inside the manager audience (dashboard-routes.ts). */
+export function dashboardManagerRoutes(app: FastifyInstance, ctx: HubContext): void {
+  const headOffice = (req: FastifyRequest): Actor => {
+    const s = sessionOf(req);
+    if (s.manager.role !== 'head-office') throw fail('HUB_FORBIDDEN', 403, 'Only head office manages manager accounts.');
+    return { manager: s.manager, address: req.ip };
+  };
+  const endFeeds = (hashes: string[], reason: string) => ctx.dashboard.live.endSessions(hashes, reason);
+
+  app.post(`${D}/managers/:id/disable`, { schema: { params: ManagerIdParamSchema } }, async (req) => {
+    const by = headOffice(req);
+    const { id } = checked(ManagerIdParamSchema, req.params);
+    const ended = await setManagerDisabled(ctx.db, by, id, true, ctx.now());
+    endFeeds(ended, 'Head office disabled this manager account.');
+    req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager disabled');
+    return { disabled: id, sessionsEnded: ended.length };
+  });
+
+  app.post(`${D}/managers/:id/enable`, { schema: { params: ManagerIdParamSchema } }, async (req) => {
+    const by = headOffice(req);
+    const { id } = checked(ManagerIdParamSchema, req.params);
+    await setManagerDisabled(ctx.db, by, id, false, ctx.now());
+    req.log.info({ managerId: id, by: by.manager.id }, 'hub: manager enabled');
+    return { enabled: id };
+  });
+
+  app.post(`${D}/managers/:id/remove`, { schema: { params: ManagerIdParamSchema } }, async (req) => {
+    const by = headOffice(req);
+    const { id } = checked(ManagerIdParamSchema, req.params);
+    const ended = await removeManager(ctx.db, by, id, ctx.now());
+    endFeeds(ended, 'Head office removed this manager account.');
+    req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager removed');
+    return { removed: id, sessionsEnded: ended.length };
+  });
+
+  app.post(`${D}/managers/:id/reset-password`, { schema: { params: ManagerIdParamSchema, body: ResetPasswordRequestSchema } }, async (req) => {
+    const by = headOffice(req);
+    const { id } = checked(ManagerIdParamSchema, req.params);
+    const { password } = checked(ResetPasswordRequestSchema, req.body);
+    const ended = await resetPassword(ctx.db, by, id, password, ctx.now());
+    endFeeds(ended, 'Head office set a new password for this account: log in again.');
+    req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager password reset');
+    return { reset: id, sessionsEnded: ended.length };
+  });
+
+  app.post(`${D}/password`, { schema: { body: ChangePasswordRequestSchema } }, async (req) => {
+    const s = sessionOf(req);
+    const body = checked(ChangePasswordRequestSchema, req.body);
+    const ended = await changeOwnPassword(ctx.db, { manager: s.manager, address: req.ip }, s.idHash, body.current, body.password, ctx.now());
+    endFeeds(ended, 'The password of this account was changed: log in again.');
+    req.log.info({ managerId: s.manager.id, sessions: ended.length }, 'hub: manager changed their password');
+    return { changed: true, sessionsEnded: ended.length };
+  });
+
+  app.get(`${D}/audit`, { schema: { querystring: AuditQuery } }, async (req) => {
+    headOffice(req);
+    const q = checked(AuditQuery, req.query);
+    return { entries: await listAudit(ctx.db, q.limit, q.before) };
+  });
+}
