@@ -1,7 +1,7 @@
 // The Hub on the internet (issue 21): what an anonymous client, a rogue counter or a departed manager
 // could do, each refused. Real Hubs (PGlite in memory) over loopback HTTP; a reverse proxy is played
 // by sending X-Forwarded-For from loopback.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -229,7 +229,10 @@ describe('Medium: a rogue counter cannot divert another counter\'s notifications
 
 describe('Info: odd addresses', () => {
   it('/dashboard/%25 and other odd paths are answered, never 500', async () => {
-    const hub = await startTestHub();
+    // A built dashboard of its own: the test must not depend on `npm run build:hub` having run.
+    const dashboardDir = mkdtempSync(join(tmpdir(), 'cp-odd-paths-'));
+    writeFileSync(join(dashboardDir, 'index.html'), '<!doctype html><title>app</title>');
+    const hub = await startTestHub({ dashboardDir });
     try {
       for (const path of ['/dashboard/%25', '/dashboard/%25zz', '/dashboard/a%2F..%2F..%2Fpackage.json']) {
         const r = await fetch(hub.url + path);
@@ -238,6 +241,7 @@ describe('Info: odd addresses', () => {
       }
     } finally {
       await hub.stop();
+      rmSync(dashboardDir, { recursive: true, force: true });
     }
   });
 });
