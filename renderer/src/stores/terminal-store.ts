@@ -38,6 +38,14 @@ interface TerminalStore {
   present(outcome: DemoOutcome): Promise<void>;
 }
 
+/**
+ * How many pushes of each kind main has sent. A read answered after a push that arrived while it
+ * was in flight is dropped: main pushes every change, so the push is at least as new as anything
+ * the read could carry (over the browser shell, the answer and the push travel on different
+ * connections and can arrive in either order).
+ */
+const pushes = { state: 0, demo: 0 };
+
 export const useTerminal = create<TerminalStore>((set, get) => ({
   settings: null,
   state: null,
@@ -55,9 +63,10 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   demoBusy: null,
 
   load: async () => {
+    const before = pushes.state;
     try {
       const { settings, state } = await call('terminal.get', {});
-      set({ settings, state, loadError: null });
+      set(before === pushes.state ? { settings, state, loadError: null } : { settings, loadError: null });
     } catch (e) {
       set({ loadError: errorText(e) });
     }
@@ -117,8 +126,10 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   },
 
   loadDemo: async () => {
+    const before = pushes.demo;
     try {
-      set({ demo: await call('demo.terminalScreen', {}), demoError: null });
+      const demo = await call('demo.terminalScreen', {});
+      set(before === pushes.demo ? { demo, demoError: null } : { demoError: null });
     } catch (e) {
       set({ demoError: errorText(e) });
     }
@@ -127,8 +138,10 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   present: async (outcome) => {
     if (get().demoBusy) return;
     set({ demoBusy: outcome, demoError: null });
+    const before = pushes.demo;
     try {
-      set({ demo: await call('demo.present', { outcome }) });
+      const demo = await call('demo.present', { outcome });
+      if (before === pushes.demo) set({ demo });
     } catch (e) {
       set({ demoError: errorText(e) });
     } finally {
@@ -140,8 +153,14 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
 export const terminalFollower: StoreFollower = {
   name: 'terminal',
   listen: (bridge) => [
-    bridge.on('terminal.changed', (state) => useTerminal.setState({ state })),
-    bridge.on('demo.terminalChanged', (demo) => useTerminal.setState({ demo, demoError: null })),
+    bridge.on('terminal.changed', (state) => {
+      pushes.state++;
+      useTerminal.setState({ state });
+    }),
+    bridge.on('demo.terminalChanged', (demo) => {
+      pushes.demo++;
+      useTerminal.setState({ demo, demoError: null });
+    }),
   ],
   refresh: async () => {
     const s = useTerminal.getState();

@@ -10,7 +10,7 @@ import { ordersFollower, useOrders } from '../../../renderer/src/stores/orders-s
 import { settingsFollower, useSettings } from '../../../renderer/src/stores/settings-store';
 import { terminalFollower, useTerminal } from '../../../renderer/src/stores/terminal-store';
 import { connectBridge } from '../../../renderer/src/transport/bridge';
-import { fakeMain } from './fake-main';
+import { fakeMain, later } from './fake-main';
 
 const FOLLOWERS = [ordersFollower, settingsFollower, terminalFollower, batchesFollower];
 const STATE: TerminalState = { source: 'serial', status: 'connected', portPath: '/dev/ttyUSB0', sn: 'SN-123456', lastError: null, lastSeenAt: 1_700_000_000_000 };
@@ -74,5 +74,39 @@ describe('followStores', () => {
 
     await expect(f.refreshAll()).resolves.toBeUndefined();
     expect(useTerminal.getState().state?.status).toBe('disconnected');
+  });
+
+  it('a Demo terminal read overtaken by a push keeps the push (the newer screen)', async () => {
+    const idle = { available: true, sn: 'DEMO-POS-0001', pending: null, message: 'Ready. Waiting for a payment.' };
+    const waiting = {
+      available: true, sn: 'DEMO-POS-0001', message: 'Card payment requested',
+      pending: { outOrderNo: 'CP-1', orderNo: 'ORD-1', amountKobo: 250_000, expiresAt: 1_700_000_600_000 },
+    };
+    const read = later<typeof idle>();
+    const main = fakeMain({ 'demo.terminalScreen': () => read.promise });
+    start(main);
+    // The panel asks for the screen; main answers "idle", then an order lands and main pushes it;
+    // the push reaches the page before the answer does.
+    const loading = useTerminal.getState().loadDemo();
+    main.emit('demo.terminalChanged', waiting);
+    read.resolve(idle);
+    await loading;
+    expect(useTerminal.getState().demo?.pending?.amountKobo).toBe(250_000);
+    // With nothing pushed in between, a read is applied as before.
+    main.answer('demo.terminalScreen', () => idle);
+    await useTerminal.getState().loadDemo();
+    expect(useTerminal.getState().demo?.pending).toBeNull();
+  });
+
+  it('a terminal read overtaken by a push keeps the pushed link state', async () => {
+    const read = later<{ settings: ReturnType<typeof defaultTerminalSettings>; state: TerminalState }>();
+    const main = fakeMain({ 'terminal.get': () => read.promise });
+    start(main);
+    const loading = useTerminal.getState().load();
+    main.emit('terminal.changed', { ...STATE, status: 'disconnected', sn: null });
+    read.resolve({ settings: defaultTerminalSettings(), state: STATE });
+    await loading;
+    expect(useTerminal.getState().state?.status).toBe('disconnected');
+    expect(useTerminal.getState().settings).not.toBeNull();
   });
 });
