@@ -24,6 +24,7 @@ export const HUB_ERROR_CODES = [
   'HUB_INTERNAL',
   'HUB_LOGIN_FAILED', // dashboard: wrong manager name or password (details.retryAfterMs when the next try must wait)
   'HUB_CSRF', // dashboard: a write without the session's x-csrf-token, or from another site (Origin)
+  'HUB_HOST', // dashboard: asked under a Host name that is not one of the Hub's public addresses (--public-url)
 ] as const;
 export type HubErrorCode = (typeof HUB_ERROR_CODES)[number];
 
@@ -180,7 +181,8 @@ export type CounterView = z.infer<typeof CounterViewSchema>;
 
 export const DeliveryStepSchema = z.object({
   at: Ms,
-  step: z.enum(['received', 'verified', 'refused', 'duplicate', 'routed', 'relayed', 'acknowledged', 'replayed']),
+  /** held: its order is not known yet, kept for the counter that creates it; dropped: sent to no counter (see detail). */
+  step: z.enum(['received', 'verified', 'refused', 'duplicate', 'routed', 'held', 'dropped', 'relayed', 'acknowledged', 'replayed']),
   counterId: z.string().nullable(),
   detail: z.string(),
 });

@@ -175,7 +175,7 @@ describe('repeats, late copies and forgeries', () => {
     const paramContent = rsaEncryptChunked(m.merchantPublicPem, JSON.stringify({ data }));
     const body = JSON.stringify({ clientAuthKey: m.clientAuthKey, version: 'V1.0.1', bodyFormat: 'JSON', timestamp, paramContent, sign: rsaSign(m.providerPrivatePem, paramContent + timestamp) });
     await ingestNotification(hub!.db, {
-      kind: 'pos', headers: { 'X-Opay-Tranid': v.orderNo!, merchantId: s.merchant.merchantId }, body, orderKeys: [v.orderNo!], branch: s.merchant.merchantId,
+      kind: 'pos', headers: { 'X-Opay-Tranid': v.orderNo!, merchantId: s.merchant.merchantId }, body, contentKey: body, orderKeys: [v.orderNo!], branch: s.merchant.merchantId,
       verifiedDetail: 'compromised: not verified', now: Date.now(),
     });
     await vi.waitFor(() => expect(c.outcomes.map((x) => x.outcome)).toEqual(['refused']), { timeout: 5_000 });
