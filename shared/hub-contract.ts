@@ -169,8 +169,20 @@ export const AckResponseSchema = z.object({ acked: z.number().int().nonnegative(
 
 // ---- Admin API (Authorization: Bearer <admin token>) ------------------------------------------
 
-export const IssueCodeRequestSchema = z.object({ ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60) }).strict();
-export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms });
+/**
+ * A code is for one branch (the counter's merchant id must match it): say which. `anyBranch: true`
+ * asks for a code the counter may use for whatever branch it names (the administrator's choice,
+ * kept for scripts that enroll counters of several branches).
+ */
+export const IssueCodeRequestSchema = z.object({
+  ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
+  branch: Text(64).transform((s) => s.trim()).pipe(z.string().min(1)).optional(),
+  anyBranch: z.literal(true).optional(),
+}).strict().refine((r) => (r.branch === undefined) !== (r.anyBranch === undefined), {
+  message: 'say which branch the code is for ({"branch": "<its merchant id>"}), or {"anyBranch": true} for a code any branch may use',
+  path: ['branch'],
+});
+export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
 
 export const CounterViewSchema = z.object({
   id: Id, name: z.string(), branch: z.string(), enrolledAt: Ms, revokedAt: Ms.nullable(), lastSeenAt: Ms.nullable(),

@@ -25,7 +25,7 @@ async function both(page: Page, name: string, part?: ReturnType<Page['locator']>
 }
 
 async function issueCode(hub: HubProcess): Promise<string> {
-  const res = await fetch(`${hub.url}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: '{}' });
+  const res = await fetch(`${hub.url}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ anyBranch: true }) });
   const body = (await res.json()) as { code?: string };
   if (!res.ok || !body.code) throw new Error(`the Hub gave no code: ${JSON.stringify(body)}`);
   return body.code;

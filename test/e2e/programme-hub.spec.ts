@@ -33,7 +33,7 @@ async function join_(request: APIRequestContext, shell: ShellProcess, hubUrl: st
   await call(request, shell, 'settings.setPin', { newPin: '2468' });
   const p = await call<{ settings: Record<string, unknown> }>(request, shell, 'settings.getProfile', { profile: 'demo' });
   await call(request, shell, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: name } });
-  const res = await fetch(`${hubUrl}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: '{}' });
+  const res = await fetch(`${hubUrl}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ anyBranch: true }) });
   const { code } = (await res.json()) as { code: string };
   const v = await call<{ branch: string }>(request, shell, 'hub.enroll', { hubUrl, code });
   await call(request, shell, 'settings.lock');

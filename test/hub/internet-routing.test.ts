@@ -4,6 +4,8 @@
 // transit behind a later one; and the refused Host header's own error. Real Hubs (PGlite in
 // memory) over loopback HTTP; a real SSE client.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createManager } from '../../hub/store/managers';
+import { Manager } from './helpers/dashboard-client';
 import { RelayClient } from './helpers/sse-client';
 import { ADMIN_TOKEN, bearer, enroll, get, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
 
@@ -196,5 +198,33 @@ describe('Info: a refused Host header says what to fix', () => {
     expect(r.json()).toMatchObject({ code: 'HUB_HOST', details: { host: 'evil.example', publicOrigins: ['https://hub.example.ng'] } });
     expect(r.json().message).toContain('https://hub.example.ng');
     expect(r.json().message).toContain('--public-url');
+  });
+});
+
+describe('Info: an enrollment code is for one branch, named when it is issued', () => {
+  it('head office and the admin API say which branch; the counter cannot enroll under another; any-branch codes only when asked for', async () => {
+    const hub = await newHub();
+    const enrollWith = (code: unknown, branch: string) => post(`${hub.url}/api/v1/enroll`, { code, counterName: 'New', branch, appVersion: '0.1.0' });
+    // The admin API: a branch, or an explicit anyBranch.
+    const none = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 10 }, bearer(ADMIN_TOKEN));
+    expect([none.status, none.json.code]).toEqual([400, 'HUB_BAD_REQUEST']);
+    expect(String(none.json.message)).toContain('anyBranch');
+    const bound = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 10, branch: 'BR-A' }, bearer(ADMIN_TOKEN));
+    expect(bound.json.branch).toBe('BR-A');
+    expect((await enrollWith(bound.json.code, 'BR-B')).json.code).toBe('HUB_ENROLL_CODE_INVALID');
+    expect((await enrollWith(bound.json.code, 'BR-A')).status).toBe(200);
+    const any = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 10, anyBranch: true }, bearer(ADMIN_TOKEN));
+    expect(any.json.branch).toBeNull();
+    expect((await enrollWith(any.json.code, 'BR-Z')).status).toBe(200);
+    // Head office on the dashboard names the branch.
+    await createManager(hub.db, { name: 'Head', password: 'manager password 1', role: 'head-office', branch: null }, Date.now());
+    const ho = new Manager(hub.url);
+    expect((await ho.login('Head', 'manager password 1')).status).toBe(200);
+    const blank = await ho.post('/counters/enroll-codes', { ttlMinutes: 10 });
+    expect([blank.status, blank.json.code]).toEqual([400, 'HUB_BAD_REQUEST']);
+    expect(String(blank.json.message)).toContain('Say which branch');
+    const forA = await ho.post('/counters/enroll-codes', { ttlMinutes: 10, branch: 'BR-A' });
+    expect(forA.json.branch).toBe('BR-A');
+    expect((await enrollWith(forA.json.code, 'BR-B')).json.code).toBe('HUB_ENROLL_CODE_INVALID');
   });
 });
