@@ -97,9 +97,19 @@ async function relayLatency(hub: BenchHub, stream: RelayClient, n: number): Prom
   return out;
 }
 
-async function sync(hub: BenchHub, credential: string, total: number): Promise<number> {
+/** The counter syncs these orders first: a notification goes only to the counter that owns its order. Answers the next seq. */
+async function ownOrders(hub: BenchHub, credential: string, orderNos: string[]): Promise<number> {
+  for (let i = 0; i < orderNos.length; i += 500) {
+    const events = orderNos.slice(i, i + 500).map((o, k) => ({ seq: i + k + 1, kind: 'order.created', at: Date.now(), payload: { reference: `O-${o}`, orderNo: o, amountKobo: 250_000, sn: 'SN-1' } }));
+    const r = await post(`${hub.url}/api/v1/sync`, { events, status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 } }, bearer(credential));
+    if (r.status !== 200) throw new Error(`sync refused: ${JSON.stringify(r.json)}`);
+  }
+  return orderNos.length + 1;
+}
+
+async function sync(hub: BenchHub, credential: string, total: number, firstSeq = 1): Promise<number> {
   const events: SyncEvent[] = Array.from({ length: total }, (_, i) => ({
-    seq: i + 1, kind: 'order.created', at: Date.now(), payload: { reference: `S-${i + 1}`, orderNo: `P-${i + 1}`, amountKobo: 250_000, sn: 'SN-1' },
+    seq: firstSeq + i, kind: 'order.created', at: Date.now(), payload: { reference: `S-${i + 1}`, orderNo: `P-${i + 1}`, amountKobo: 250_000, sn: 'SN-1' },
   }));
   const t0 = performance.now();
   for (let i = 0; i < total; i += 500) {
@@ -173,6 +183,9 @@ async function main(): Promise<void> {
   const hub: BenchHub = { url: proc.url, merchant, webhookUrls: { pos: `${proc.url}/provider/pos-webhook` } };
   try {
     const c = await enroll(hub, 'Bench', 'BR-BENCH');
+    const nextSeq = await ownOrders(hub, c.credential, [
+      ...Array.from({ length: INGEST_WARMUP + size.ingest }, (_, i) => `ING-${i}`), ...Array.from({ length: size.relay }, (_, i) => `LAT-${i}`),
+    ]);
     const stream = new RelayClient(hub.url, c.credential);
     await stream.connect();
     log(`ingest ${size.ingest} signed webhooks, 32 at a time, after ${INGEST_WARMUP} not timed ...`);
@@ -181,7 +194,7 @@ async function main(): Promise<void> {
     log(`relay latency, ${size.relay} webhooks one by one ...`);
     const lat = await relayLatency(hub, stream, size.relay);
     log(`sync ${size.sync} events in batches of 500 ...`);
-    const syncPerSec = await sync(hub, c.credential, size.sync);
+    const syncPerSec = await sync(hub, c.credential, size.sync, nextSeq);
     await stream.disconnect();
     log(`detection with the relay: ${size.detection} sales on the sandbox terminal, sandbox -> Hub -> counter ...`);
     sandbox.setWebhookUrl(demo.merchant.headMerchantId, hub.webhookUrls.pos);
