@@ -43,6 +43,14 @@ export function createMetrics(o: { db: HubDb; connected: () => number; defaultMe
     },
   });
   new Gauge({
+    name: 'hub_notifications_held', help: 'Notifications of orders no counter owns yet, held now (all instances)', labelNames: ['kind'], registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await o.db.query<{ kind: string; n: unknown }>('select kind, count(*) as n from quarantine group by kind');
+      for (const r of rows) this.set({ kind: r.kind }, Number(r.n));
+    },
+  });
+  new Gauge({
     name: 'hub_db_pool_connections', help: 'Database pool connections by state', labelNames: ['state'], registers: [registry],
     collect() {
       const s = o.db.poolStats();

@@ -248,9 +248,10 @@ export interface PendingDelivery {
 }
 
 /**
- * Deliveries a counter has not acknowledged. `resumeAfter` (the stream's Last-Event-ID) skips what
- * the counter says it holds; deliveries never sent are always included, whatever their id, because
- * ids are given at insert and a lower id can commit after a higher one.
+ * Deliveries a counter has not acknowledged. `resumeAfter` is the cursor through a new stream's
+ * backlog: every unacknowledged delivery after it, sent or not (a new stream starts at 0, whatever
+ * its Last-Event-ID: counter-routes.ts). Null once the backlog is read: only deliveries never sent,
+ * whatever their id, because ids are given at insert and a lower id can commit after a higher one.
  */
 export async function pendingDeliveries(db: HubDb, counterId: string, resumeAfter: number | null, limit: number): Promise<PendingDelivery[]> {
   const rows = await db.query<Record<string, unknown>>(

@@ -70,7 +70,3 @@ export async function dropExpiredHeld(db: HubDb, now: number): Promise<DroppedHe
     return dropped;
   });
 }
-
-export async function heldCount(db: HubDb): Promise<number> {
-  return num((await db.query<{ n: unknown }>('select count(*) as n from quarantine'))[0]!.n);
-}

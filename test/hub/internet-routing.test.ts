@@ -91,6 +91,7 @@ describe('Medium: a notification of an unknown order is held for its counter, ne
     for (let i = 0; i < 5; i++) expect((await post(hub.webhookUrls.bills, billsBody(`JUNK-${i}`))).status).toBe(200);
     expect(Number((await hub.db.query<{ n: unknown }>('select count(*) as n from quarantine'))[0]!.n)).toBe(3);
     expect(await metric(hub, /hub_notifications_dropped_total\{kind="bills",reason="full"\} (\d+)/)).toBe(2);
+    expect(await metric(hub, /hub_notifications_held\{kind="bills"\} (\d+)/)).toBe(3);
     expect(await deliveredTo(hub)).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 // A counter behind a real CounterPay Hub: the real sandbox sends its POS webhooks to the Hub
 // (PGlite), the Hub relays them over SSE, the counter (checkout, the webhook module's ingest, the
 // relay consumer, a real SQLite file) verifies, records and acts on them. Paid comes through the
-// relay with at most one status query; the stream dropping brings the fast schedule back; a
+// relay with at most one status query, and only to the counter that owns the order (its journal
+// synced); the stream dropping brings the fast schedule back; a
 // counter off for a day gets what it missed, once; repeats and late copies are handled once; a
 // forged body that a compromised Hub relays changes nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -74,13 +75,18 @@ describe('the relay as the way Paid arrives', () => {
     expect(c.relay.lastEventId()).toBe(c.outcomes[0]!.eventId);
   });
 
-  it('an order of another counter (the Hub did not know it yet, so the whole branch got it) is ignored quietly', async () => {
+  it('an order of another counter of the branch is not sent to this one; one relayed to it anyway (an older Hub sent unknown orders to the whole branch) is ignored quietly', async () => {
     const a = await counter();
     const b = await counter();
     await Promise.all([a.health(true), b.health(true)]);
     const v = await sellWaiting(a);
     s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
     await inState(a.svc, v.id, 'paid');
+    await vi.waitFor(() => expect(a.outcomes.map((x) => x.outcome)).toEqual(['recorded']), { timeout: 5_000 });
+    const to = await hub!.db.query<{ counter_id: string }>('select distinct counter_id from deliveries');
+    expect(to).toEqual([{ counter_id: a.conn.counterId }]);
+    // Relayed to B all the same: B verifies it, does not have the order, ignores it quietly.
+    await hub!.db.query('insert into deliveries (notification_id, counter_id, created_at) select notification_id, $1, $2 from deliveries where counter_id = $3', [b.conn.counterId, Date.now(), a.conn.counterId]);
     await vi.waitFor(() => expect(b.outcomes.map((x) => x.outcome)).toEqual(['ignored']), { timeout: 5_000 });
     expect(listWebhookEvents(b.db)).toEqual([]);
     expect(b.logger.lines.filter((l) => l.level !== 'info')).toEqual([]);
@@ -116,6 +122,8 @@ describe('a counter off while notifications arrive', () => {
     await first.health(true);
     // Two sales on the terminal, one after the other; both paid while the counter is off.
     const a = await sellWaiting(first);
+    // Its journal reached the Hub (the order is its own there) before it goes off.
+    await vi.waitFor(async () => expect(await hub!.db.query('select 1 from order_owners where order_key = $1', [a.orderNo])).toHaveLength(1), { timeout: 5_000 });
     await first.close();
     counters.splice(counters.indexOf(first), 1);
     const enrolled = { counterId: first.conn.counterId, credential: first.conn.credential, branch: first.conn.branch };
