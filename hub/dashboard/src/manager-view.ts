@@ -25,12 +25,12 @@ export function newOneTimePassword(random: (n: number) => Uint8Array = (n) => cr
 export const managerState = (m: Pick<ManagerRosterEntry, 'disabled'>): { label: string; tone: 'good' | 'bad' } =>
   m.disabled ? { label: 'Disabled', tone: 'bad' } : { label: 'Active', tone: 'good' };
 
-/** "Head office" or "Branch B-IKEJA" (with the branch's name when known). */
-export const managerWhere = (m: Pick<ManagerRosterEntry, 'role' | 'branch'>, branchLabel: (b: string) => string = (b) => b): string =>
-  m.role === 'head-office' ? 'Head office' : `Branch ${branchLabel(m.branch ?? '')}`;
+/** "Head office", or the branch as the dashboard names it ("Branch B-IKEJA" until head office names it). */
+export const managerWhere = (m: Pick<ManagerRosterEntry, 'role' | 'branch'>, branchLabel: (b: string) => string = (b) => `Branch ${b}`): string =>
+  m.role === 'head-office' ? 'Head office' : branchLabel(m.branch ?? '');
 
 /** What an audit entry says after the actor's name: "disabled manager Ada", "revoked counter Till 1 (c_…)". */
-export function auditWhat(e: Pick<AuditEntry, 'action' | 'target' | 'detail'>, counterName: (id: string) => string | null = () => null, branchLabel: (b: string) => string = (b) => b): string {
+export function auditWhat(e: Pick<AuditEntry, 'action' | 'target' | 'detail'>, counterName: (id: string) => string | null = () => null, branchLabel: (b: string) => string = (b) => `Branch ${b}`): string {
   const t = e.target ?? '?';
   switch (e.action) {
     case 'login': return 'logged in';
@@ -45,7 +45,7 @@ export function auditWhat(e: Pick<AuditEntry, 'action' | 'target' | 'detail'>, c
       const name = counterName(t);
       return `revoked counter ${name && name !== t ? `${name} (${t})` : t}`;
     }
-    case 'programme.imported': return `imported the programme of branch ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
+    case 'programme.imported': return `imported the programme of ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
   }
 }
 
