@@ -212,7 +212,7 @@ test('the Audit screen lists who did what, in Lagos time, readable at 1280 and o
     await expect(line('manager.password-changed', `${BM.name} changed their own password`)).toBeVisible();
     await expect(line('manager.sessions-ended', `${HO.name} ended 1 session of ${BM.name}`)).toBeVisible();
     await expect(line('counter.revoked', `${HO.name} revoked counter Counter 1 (${counterId})`)).toBeVisible();
-    await expect(line('programme.imported', `${BM.name} imported the programme of Branch ${IKEJA} (version 1, 1 rows from week-48.csv)`)).toBeVisible();
+    await expect(line('programme.imported', `${BM.name} imported the programme of Branch ${IKEJA} (version 1, 1 row from week-48.csv)`)).toBeVisible();
     await expect(line('login', `${BM.name} logged in`)).toContainText(/from (::ffff:)?127\.0\.0\.1/);
     // Lagos time whatever the browser's zone (New York here).
     const e = entries.find((x) => x.action === 'manager.disabled')!;
