@@ -71,10 +71,10 @@ function AccountMenu() {
       </button>
       {open ? (
         <div id="account-menu" className="menu card" role="group" aria-label="Account" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
-          <button type="button" autoFocus onClick={() => { setOpen(false); navigate(`${BASE}account`); }}>Change my password</button>
-          <button type="button" onClick={() => void logout(false)}>Log out</button>
+          <button type="button" autoFocus onClick={() => void logout(false)}>Log out</button>
           <button type="button" onClick={() => void logout(true)}>Log out everywhere</button>
           <p className="hint">“Everywhere” ends this manager's sessions on every computer and phone.</p>
+          <button type="button" onClick={() => { setOpen(false); navigate(`${BASE}account`); }}>Change my password</button>
         </div>
       ) : null}
     </div>

@@ -1,6 +1,6 @@
 // What the Managers and Audit screens say, as pure functions (unit-tested in
 // test/unit/hub-dashboard/manager-view.test.ts): an audit entry in a manager's words, a manager's state,
-// and the one-time password head office hands over after a reset.
+// the one-time password head office hands over after a reset, and why the Hub closed the live feed.
 import type { AuditEntry, ManagerRosterEntry } from '../../../shared/hub-dashboard-contract';
 
 /** Letters and digits nobody misreads when it is read out or copied by hand (no 0/o, 1/l/i). */
@@ -55,4 +55,14 @@ export function auditKind(action: AuditEntry['action']): 'login' | 'manager' | '
   if (action.startsWith('counter.')) return 'counter';
   if (action.startsWith('programme.')) return 'programme';
   return 'manager';
+}
+
+
+/** The reason of the Hub's `event: closed` ({"reason": "…"}), or a plain one when it sent none we can read. */
+export function closedReason(data: string): string {
+  try {
+    const r = (JSON.parse(data) as { reason?: unknown }).reason;
+    if (typeof r === 'string' && r.trim()) return r.trim().slice(0, 300);
+  } catch {}
+  return 'The Hub closed the live feed.';
 }

@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import { z } from 'zod';
 import { LogoutResponseSchema, OrderRowSchema, SessionViewSchema, type OrderRow, type SessionView } from '../../../shared/hub-dashboard-contract';
 import { api, ApiError, apiUrl, useCsrf, whenLoggedOut } from './api';
+import { closedReason } from './manager-view';
 
 export const BASE = '/dashboard/';
 
@@ -238,12 +239,3 @@ export function branchQuery(s: Pick<DashState, 'session' | 'route'>, extra: Reco
 }
 
 export const Empty = z.object({}).passthrough();
-
-/** The reason of the Hub's `event: closed` ({"reason": "…"}), or a plain one when it sent none we can read. */
-export function closedReason(data: string): string {
-  try {
-    const r = (JSON.parse(data) as { reason?: unknown }).reason;
-    if (typeof r === 'string' && r.trim()) return r.trim().slice(0, 300);
-  } catch {}
-  return 'The Hub closed the live feed.';
-}
