@@ -25,6 +25,7 @@ test.describe.configure({ mode: 'serial' });
 const HO = { name: 'Funmi Head', password: 'head office password 1' };
 const BM = { name: 'Ikeja Manager', password: 'ikeja password 123' };
 const MINE = 'my own new password 42';
+const ASSISTANT = 'Ikeja Assistant';
 const IKEJA = 'B-IKEJA';
 /** Hub start and logins are slow when the machine is loaded. */
 const SLOW = { timeout: 30_000 };
@@ -195,6 +196,37 @@ test("head office sees a manager's sessions and ends one: that dashboard goes to
   await branch.context().close();
 });
 
+test('head office adds a manager: mistakes stand by their fields, the first password is shown once and lets them in', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const head = await browserPage(browser);
+  await login(head, hub.url, HO);
+  await openManagers(head);
+  const form = head.getByTestId('add-manager');
+  // A name taken already, and no branch: each said by its field.
+  await form.getByLabel('Name (they log in with it)').fill(BM.name);
+  await form.getByRole('button', { name: 'Add the manager' }).click();
+  await expect(head.locator('#new-manager-branch-error')).toContainText('Pick the branch');
+  await form.getByLabel('Branch (merchant id)').fill(IKEJA);
+  await form.getByRole('button', { name: 'Add the manager' }).click();
+  await expect(head.locator('#new-manager-name-error')).toHaveText(`A manager named "${BM.name}" already exists: choose another name.`, SLOW);
+  await expect(form.getByLabel('Name (they log in with it)')).toHaveAttribute('aria-invalid', 'true');
+
+  await form.getByLabel('Name (they log in with it)').fill(ASSISTANT);
+  await form.getByRole('button', { name: 'Add the manager' }).click();
+  const otp = head.getByTestId('add-manager').locator('..').getByTestId('one-time-password');
+  await expect(otp).toContainText(`New password for ${ASSISTANT}`, SLOW);
+  const first = (await otp.locator('output').textContent())!.trim();
+  await expect(card(head, ASSISTANT)).toBeVisible(SLOW);
+  await expect(card(head, ASSISTANT)).toContainText(`Branch ${IKEJA}`);
+  await expect(card(head, ASSISTANT).getByTestId('last-login')).toHaveText('never');
+
+  const assistant = await browserPage(browser);
+  await login(assistant, hub.url, { name: ASSISTANT, password: first });
+  await expect(assistant.getByTestId('my-branch')).toContainText(IKEJA);
+  await head.context().close();
+  await assistant.context().close();
+});
+
 test('the Audit screen lists who did what, in Lagos time, readable at 1280 and on a phone; screenshots of Managers and Audit', async ({ browser }) => {
   test.setTimeout(120_000);
   const entries = (await ho.get('/audit')).json.entries as AuditEntry[];
@@ -211,6 +243,7 @@ test('the Audit screen lists who did what, in Lagos time, readable at 1280 and o
     await expect(line('manager.password-reset', `${HO.name} set a new password for ${BM.name}`)).toBeVisible();
     await expect(line('manager.password-changed', `${BM.name} changed their own password`)).toBeVisible();
     await expect(line('manager.sessions-ended', `${HO.name} ended 1 session of ${BM.name}`)).toBeVisible();
+    await expect(line('manager.created', `${HO.name} created manager ${ASSISTANT} (branch ${IKEJA})`)).toBeVisible();
     await expect(line('counter.revoked', `${HO.name} revoked counter Counter 1 (${counterId})`)).toBeVisible();
     await expect(line('programme.imported', `${BM.name} imported the programme of Branch ${IKEJA} (version 1, 1 row from week-48.csv)`)).toBeVisible();
     await expect(line('login', `${BM.name} logged in`)).toContainText(/from (::ffff:)?127\.0\.0\.1/);

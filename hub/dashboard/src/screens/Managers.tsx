@@ -1,13 +1,16 @@
 // Managers (head office): every manager account with its branch, state, last login and open sessions;
 // disable or enable one, set a new password (shown once, to hand over), remove one who left (confirmed
-// by name), see and end their sessions. Each refusal of the Hub is shown on the manager it concerns.
+// by name), see and end their sessions; add a manager. Each refusal of the Hub is shown on the manager
+// or the field it concerns.
 import { useState } from 'react';
 import { z } from 'zod';
 import { ManagersListSchema, type ManagerRosterEntry } from '../../../../shared/hub-dashboard-contract';
 import { api, errorText } from '../api';
 import { useBranchLabel } from '../branch-names';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
+import { AddManager } from '../components/AddManager';
 import { ManagerSessions } from '../components/ManagerSessions';
+import { OneTimePassword } from '../components/OneTimePassword';
 import { agoText, formatCount, lagosDayTime } from '../format';
 import { managerState, managerWhere, newOneTimePassword } from '../manager-view';
 import { BASE, useDash } from '../store';
@@ -16,21 +19,6 @@ import '../managers.css';
 
 const Done = z.object({ sessionsEnded: z.number().int().optional() }).passthrough();
 type Asking = 'remove' | 'reset' | null;
-
-function OneTimePassword({ name, password, onHide }: { name: string; password: string; onHide: () => void }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="code-box otp" role="status" data-testid="one-time-password">
-      <span><strong>New password for {name}</strong> (shown only now):</span>
-      <output className="code" aria-label={`New password for ${name}`}>{password}</output>
-      <span className="hint">Give it to {name} in person or by phone, not by e-mail. They log in with it, then choose their own under My account → Change my password.</span>
-      <div className="actions">
-        <button type="button" onClick={() => void navigator.clipboard?.writeText(password).then(() => setCopied(true), () => undefined)}>{copied ? 'Copied' : 'Copy'}</button>
-        <button type="button" onClick={onHide}>I have passed it on: hide it</button>
-      </div>
-    </div>
-  );
-}
 
 function ManagerCard({ m, me, now, onChanged }: { m: ManagerRosterEntry; me: boolean; now: number; onChanged: () => void }) {
   const label = useBranchLabel();
@@ -133,12 +121,12 @@ export function ManagersScreen() {
       <ScreenTitle aside={<button type="button" onClick={r.reload}>Refresh</button>}><span id="screen-title">Managers</span></ScreenTitle>
       <p className="hint">
         {formatCount(list.length)} manager account{list.length === 1 ? '' : 's'}{disabled ? `, ${formatCount(disabled)} disabled` : ''}. When a manager leaves, remove their account: it ends their sessions at once.
-        New accounts: <code>npm run hub -- create-manager NAME</code>.
       </p>
       {r.error ? <Banner tone="bad">{r.error}</Banner> : null}
       {!r.data ? (r.error ? null : <Loading what="the managers" />) : (
         <ul className="manager-list" data-testid="manager-list">{list.map((m) => <ManagerCard key={m.id} m={m} me={m.id === session.manager.id} now={now} onChanged={r.reload} />)}</ul>
       )}
+      <AddManager onAdded={r.reload} />
     </section>
   );
 }
