@@ -166,6 +166,9 @@ test('a new password set by head office is shown once, works, and the manager re
   await form.getByLabel('Current password').fill(oneTime);
   await form.getByRole('button', { name: 'Change my password' }).click();
   await expect(branch.getByTestId('password-changed')).toContainText('Password changed', SLOW);
+  await both(branch, 'account-1280');
+  await branch.setViewportSize({ width: 390, height: 844 });
+  await both(branch, 'account-390');
 
   // The password head office handed over works no more; theirs does.
   const again = new Manager(hub.url);
@@ -203,15 +206,15 @@ test('head office adds a manager: mistakes stand by their fields, the first pass
   await openManagers(head);
   const form = head.getByTestId('add-manager');
   // A name taken already, and no branch: each said by its field.
-  await form.getByLabel('Name (they log in with it)').fill(BM.name);
+  await form.getByLabel('Login name').fill(BM.name);
   await form.getByRole('button', { name: 'Add the manager' }).click();
   await expect(head.locator('#new-manager-branch-error')).toContainText('Pick the branch');
   await form.getByLabel('Branch (merchant id)').fill(IKEJA);
   await form.getByRole('button', { name: 'Add the manager' }).click();
   await expect(head.locator('#new-manager-name-error')).toHaveText(`A manager named "${BM.name}" already exists: choose another name.`, SLOW);
-  await expect(form.getByLabel('Name (they log in with it)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel('Login name')).toHaveAttribute('aria-invalid', 'true');
 
-  await form.getByLabel('Name (they log in with it)').fill(ASSISTANT);
+  await form.getByLabel('Login name').fill(ASSISTANT);
   await form.getByRole('button', { name: 'Add the manager' }).click();
   const otp = head.getByTestId('add-manager').locator('..').getByTestId('one-time-password');
   await expect(otp).toContainText(`New password for ${ASSISTANT}`, SLOW);

@@ -53,7 +53,7 @@ export function AddManager({ onAdded }: { onAdded: () => void }) {
       <h2 id="add-manager-title">Add a manager</h2>
       <form className="filter-grid" onSubmit={submit} noValidate data-testid="add-manager">
         <div className="field">
-          <label htmlFor="new-manager-name">Name (they log in with it)</label>
+          <label htmlFor="new-manager-name">Login name</label>
           <input id="new-manager-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off"
             aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'new-manager-name-error' : undefined} />
           {errors.name ? <span id="new-manager-name-error" className="field-error" role="alert">{errors.name}</span> : null}
