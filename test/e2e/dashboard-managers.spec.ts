@@ -236,8 +236,12 @@ test('the Audit screen lists who did what, in Lagos time, readable at 1280 and o
   for (const width of [1280, 390]) {
     const page = await browserPage(browser, width);
     await login(page, hub.url, HO);
-    await page.goto(`${hub.url}/dashboard/audit`);
+    // Head office's two more screens by keyboard: Alt+9 and Alt+0.
+    await page.keyboard.press('Alt+9');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Managers');
+    await page.keyboard.press('Alt+0');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Audit');
+    await expect(page).toHaveURL(/\/dashboard\/audit$/);
     const log = page.getByTestId('audit-log');
     await expect(log).toBeVisible(SLOW);
     const line = (action: string, text: string | RegExp) => log.locator(`li[data-action="${action}"]`).filter({ hasText: text }).first();
@@ -276,6 +280,11 @@ test('a branch manager sees no head-office control: no Managers or Audit in the 
   const nav = page.getByRole('navigation', { name: 'Screens' });
   await expect(nav.getByRole('link', { name: /^Programme/ })).toBeVisible();
   await expect(nav.getByRole('link', { name: /^(Managers|Audit)/ })).toHaveCount(0);
+  await page.keyboard.press('Alt+8');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Programme');
+  await page.keyboard.press('Alt+9');
+  await page.keyboard.press('Alt+0');
+  await expect(page).toHaveURL(/\/dashboard\/programme$/);
   for (const [path, title, text] of [['managers', 'Managers', 'Only head office manages manager accounts'], ['audit', 'Audit', 'Only head office reads the audit log']] as const) {
     await page.goto(`${hub.url}/dashboard/${path}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title, SLOW);

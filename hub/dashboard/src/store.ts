@@ -88,6 +88,8 @@ interface DashState {
 }
 
 let source: EventSource | null = null;
+/** The Hub's last `closed` reason: a refusal (401) soon after it is explained by it. */
+let closedWith: { reason: string; at: number } | null = null;
 
 export const useDash = create<DashState>((set, get) => {
   function openLive(): void {
@@ -112,6 +114,7 @@ export const useDash = create<DashState>((set, get) => {
       if (source !== es) return;
       closeLive();
       const reason = closedReason((ev as MessageEvent<string>).data);
+      closedWith = { reason, at: Date.now() };
       set((st) => ({ live: { ...st.live, status: 'paused', reason } }));
       void api.get('/session', SessionViewSchema, undefined, true).then(
         () => undefined,
@@ -144,7 +147,8 @@ export const useDash = create<DashState>((set, get) => {
   document.addEventListener('visibilitychange', resumeWhenSeen);
   window.addEventListener('focus', resumeWhenSeen);
   whenLoggedOut(() => {
-    if (get().session) ended('Your session has ended (logged out elsewhere, or unused for a while). Log in again.');
+    const why = closedWith && Date.now() - closedWith.at < 30_000 ? closedWith.reason : 'Your session has ended (logged out elsewhere, or unused for a while). Log in again.';
+    if (get().session) ended(why);
   });
 
   return {
@@ -171,6 +175,7 @@ export const useDash = create<DashState>((set, get) => {
     },
 
     signedIn(s) {
+      closedWith = null;
       useCsrf(s.csrfToken);
       set({ session: s, loggedOutReason: null });
       openLive();
