@@ -121,8 +121,8 @@ export async function endManagerSessions(db: HubDb, by: Actor, callerSession: st
     const t = await liveManager(q, id);
     if (ref !== null && callerSession.startsWith(ref)) throw fail('HUB_BAD_REQUEST', 400, 'That is the session you are using now: use Log out instead.');
     const ended = (await q.query<{ id_hash: string }>(
-      `delete from manager_sessions where manager_id = $1 and id_hash <> $2 ${ref === null ? '' : 'and left(id_hash, $3) = $4'} returning id_hash`,
-      ref === null ? [id, callerSession] : [id, callerSession, REF_LEN, ref])).map((r) => r.id_hash);
+      `delete from manager_sessions where manager_id = $1 and id_hash <> $2 ${ref === null ? '' : `and left(id_hash, ${REF_LEN}) = $3`} returning id_hash`,
+      ref === null ? [id, callerSession] : [id, callerSession, ref])).map((r) => r.id_hash);
     if (ref !== null && !ended.length) throw fail('HUB_NOT_FOUND', 404, 'That session has already ended: refresh the list.');
     await writeAudit(q, by, 'manager.sessions-ended', t.name, `${ended.length} session${ended.length === 1 ? '' : 's'}`, now);
     return ended;

@@ -193,6 +193,7 @@ test("head office sees a manager's sessions and ends one: that dashboard goes to
   await sessions.locator('li').first().getByRole('button', { name: /^End the session of/ }).click();
   await expect(sessions).toContainText(`1 session of ${BM.name} ended`, SLOW);
   await expect(sessions.locator('li')).toHaveCount(n - 1);
+  await both(head, 'managers-sessions-1280', c);
   // The newest session (this browser's) was first: it is sent to login.
   await expect(branch.getByTestId('logged-out-reason')).toHaveText('Head office ended this session: log in again.', SLOW);
   await head.context().close();
