@@ -70,7 +70,7 @@ export async function attention(
     });
   }
 
-  await lateLines(q, scope, lines, branchFilter);
+  await lateLines(q, scope, now, lines, branchFilter);
   await noShiftLines(q, scope, lines, branchFilter);
 
   const cw = new Where(scope, 'c.branch', branchFilter);
@@ -140,16 +140,21 @@ export async function attention(
   return { at: now, lines, closingTime: cfg.closingTime };
 }
 
+/** How long a paid sale reported otherwise stays on Needs attention: the manager's to check with the provider. */
+export const REPORTED_OTHERWISE_DAYS = 7;
+
 /**
- * The provider's late word on closed sales (docs/late-payments.md), until the counter marks it
- * handled: money taken after the sale was closed, and a paid sale the provider later reports not
- * paid (or for another amount).
+ * The provider's late word on closed sales (docs/late-payments.md): money taken after the sale was
+ * closed, until the counter marks it handled (tickets given, or refund to be arranged); a paid sale
+ * the provider later reports not paid (or for another amount) for REPORTED_OTHERWISE_DAYS, handled
+ * or not, since the counter's "Seen: manager to check it" hands it to the manager.
  */
-async function lateLines(q: SqlRunner, scope: Scope, lines: AttentionLine[], branchFilter?: string): Promise<void> {
+async function lateLines(q: SqlRunner, scope: Scope, now: number, lines: AttentionLine[], branchFilter?: string): Promise<void> {
   const lw = new Where(scope, 'l.branch', branchFilter);
-  lw.and('l.handled_at is null').and('not l.practice');
+  lw.and(`(l.kind = 'paid-after-closing' and l.handled_at is null) or (l.kind = 'reported-otherwise' and l.at > ${lw.p(now - REPORTED_OTHERWISE_DAYS * DAY_MS)})`).and('not l.practice');
   const late = await q.query<Row>(
-    `select l.counter_id, c.name, l.branch, l.reference, l.order_id, l.kind, l.provider_status, l.pay_no, l.amount_kobo, o.amount_kobo as sold_kobo, l.cashier, l.at
+    `select l.counter_id, c.name, l.branch, l.reference, l.order_id, l.kind, l.provider_status, l.pay_no, l.amount_kobo, o.amount_kobo as sold_kobo, l.cashier, l.at,
+            l.handled_by, l.handled_at
        from dash_late l join counters c on c.id = l.counter_id left join dash_orders o on o.id = l.order_id ${lw.sql()} order by l.at limit ${lw.p(LINE_LIMIT)}`,
     lw.params,
   );
@@ -170,10 +175,11 @@ async function lateLines(q: SqlRunner, scope: Scope, lines: AttentionLine[], bra
     }
     const sold = numOrNull(r.sold_kobo);
     const other = sold !== null && sold !== num(r.amount_kobo) ? ` for ${amount}, not the ${naira.format(sold / 100)} sold` : '';
+    const seen = r.handled_at === null ? '' : ` Seen on the counter by ${String(r.handled_by)}.`;
     lines.push({
       ...at, kind: 'reported-otherwise',
       subject: `A paid sale is now reported ${String(r.provider_status)}${other} by the provider: ${who}${r.pay_no ? `, payment ${String(r.pay_no)}` : ''}`,
-      todo: 'Check the payment in the provider\'s dashboard before counting this money: if it did not arrive, the tickets went unpaid. It is still in the takings until you know; the counter marks it handled.',
+      todo: `Check the payment in the provider's dashboard: if the money did not arrive, the tickets went unpaid. It stays in the takings until you know, and on this list for ${REPORTED_OTHERWISE_DAYS} days.${seen}`,
     });
   }
 }

@@ -75,7 +75,7 @@ describe('Needs attention, Today and Orders: what the Hub was missing', () => {
     expect((await linesOf(HO, 'no-shift-sales')).map((l) => l.counterName)).toEqual(['Z1']);
   });
 
-  it('a paid sale the provider later reports otherwise: on Needs attention (with the other amount) and on the order\'s row until handled', async () => {
+  it('a paid sale the provider later reports otherwise: on Needs attention (with the other amount) for 7 days, seen on the counter or not, and on the order\'s row', async () => {
     await a1.sync([
       a1.ev('order.created', T0 - H, { reference: 'RO-1', amountKobo: 300_000, sn: 'SN', cashier: 'Ada', profile: 'production' }),
       a1.ev('order.status', T0 - H + 1000, { reference: 'RO-1', status: 'paid', orderNo: 'ON-RO-1', payNo: 'PAY-RO-1' }),
@@ -92,7 +92,7 @@ describe('Needs attention, Today and Orders: what the Hub was missing', () => {
     expect(lines.map((l) => [l.counterName, l.branch, l.since])).toEqual([['A1', 'B1', T0 - 50 * MIN], ['A1', 'B1', T0 - 40 * MIN]]);
     expect(lines[0]!.subject).toBe('A paid sale is now reported FAIL by the provider: A1, sale RO-1 (Ada), payment PAY-RO-1');
     expect(lines[1]!.subject).toBe('A paid sale is now reported SUCCESS for ₦4,500.00, not the ₦5,000.00 sold by the provider: A1, sale RO-2 (Ada)');
-    expect(lines[0]!.todo).toMatch(/^Check the payment in the provider's dashboard/);
+    expect(lines[0]!.todo).toBe('Check the payment in the provider\'s dashboard: if the money did not arrive, the tickets went unpaid. It stays in the takings until you know, and on this list for 7 days.');
     expect(lines[0]!.orderId).not.toBeNull();
     expect(await linesOf(M2, 'reported-otherwise')).toEqual([]);
     expect(await linesOf(HO, 'paid-after-closing')).toEqual([]);
@@ -106,10 +106,21 @@ describe('Needs attention, Today and Orders: what the Hub was missing', () => {
     // Shown and checked, never counted out of the takings by itself (docs/late-payments.md).
     expect(((await HO.get('/today')).json as unknown as TodayView).totals.paidKobo).toBe(before.totals.paidKobo);
 
-    await a1.sync([a1.ev('order.late.handled', T0 - 30 * MIN, { reference: 'RO-1', how: 'tickets-given', by: 'Ada' })], { sentAt: hub.ctx.now() });
-    expect((await linesOf(HO, 'reported-otherwise')).map((l) => l.subject)).toEqual([expect.stringContaining('RO-2')]);
+    // The cashier's "Seen: manager to check it" (how: refund) hands it to the manager: the line stays, saying so; nothing leaves the takings.
+    await a1.sync([a1.ev('order.late.handled', T0 - 30 * MIN, { reference: 'RO-1', how: 'refund', by: 'Ada' })], { sentAt: hub.ctx.now() });
+    const seen = await linesOf(HO, 'reported-otherwise');
+    expect(seen.map((l) => l.todo.endsWith(' Seen on the counter by Ada.'))).toEqual([true, false]);
+    expect(((await HO.get('/today')).json as unknown as TodayView).totals).toMatchObject({ paidKobo: before.totals.paidKobo, refundDueKobo: 0 });
     const after = (await HO.get('/orders?number=RO-1')).json as unknown as OrdersPage;
-    expect(after.orders[0]!.late!.handled).toEqual({ how: 'tickets-given', by: 'Ada', at: T0 - 30 * MIN });
+    expect(after.orders[0]!.late!.handled).toEqual({ how: 'refund', by: 'Ada', at: T0 - 30 * MIN });
+    // A report more than a week old is off the list.
+    const old = T0 - 7 * 24 * H - MIN;
+    await a1.sync([
+      a1.ev('order.created', old - H, { reference: 'RO-OLD', amountKobo: 100_000, sn: 'SN', cashier: 'Ada', profile: 'production' }),
+      a1.ev('order.status', old - H + 1000, { reference: 'RO-OLD', status: 'paid' }),
+      a1.ev('order.late', old, { reference: 'RO-OLD', kind: 'reported-otherwise', closedAs: 'paid', providerStatus: 'FAIL', amountKobo: 100_000, source: 'sweep' }),
+    ], { sentAt: hub.ctx.now() });
+    expect(await linesOf(HO, 'reported-otherwise')).toHaveLength(2);
   });
 
   it('a late payment marked "refund to be arranged" leaves the takings (money kept) and shows as to refund; "tickets given" stays in', async () => {

@@ -31,8 +31,8 @@ function searchQuery(q: URLSearchParams, scoped: URLSearchParams): URLSearchPara
 
 /** The provider's late word on a sale, in a manager's words (docs/late-payments.md). */
 export function lateText(l: LateOnOrder, soldKobo: number): { label: string; tone: 'bad' | 'warn' | 'info'; detail: string } {
-  const handled = l.handled ? ` Handled on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}: ${l.handled.how === 'refund' ? 'customer gone, refund to be arranged' : 'tickets given'}.` : ' Not handled on the counter yet.';
   if (l.kind === 'paid-after-closing') {
+    const handled = l.handled ? ` Handled on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}: ${l.handled.how === 'refund' ? 'customer gone, refund to be arranged' : 'tickets given'}.` : ' Not handled on the counter yet.';
     const refund = l.handled?.how === 'refund';
     return {
       label: refund ? 'Paid after closing · to refund' : 'Paid after closing', tone: l.handled ? 'info' : 'bad',
@@ -42,7 +42,7 @@ export function lateText(l: LateOnOrder, soldKobo: number): { label: string; ton
   const other = l.amountKobo !== soldKobo ? ` for ${formatNaira(l.amountKobo)}, not the ${formatNaira(soldKobo)} sold` : '';
   return {
     label: `Reported ${l.providerStatus} later`, tone: l.handled ? 'warn' : 'bad',
-    detail: `Paid on the counter, then reported ${l.providerStatus}${other} by the provider (${lagosDayTime(l.at)}): check the payment in the provider's dashboard.${handled}`,
+    detail: `Paid on the counter, then reported ${l.providerStatus}${other} by the provider (${lagosDayTime(l.at)}): check the payment in the provider's dashboard.${l.handled ? ` Seen on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}.` : ' Not seen on the counter yet.'}`,
   };
 }
 
