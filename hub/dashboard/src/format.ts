@@ -36,7 +36,8 @@ export const dayShort = (day: string): string => shortDay.format(Date.parse(`${d
 /** A Lagos day "2026-11-25" as "Wed 25 Nov 2026" (the day fields); a value that is not a day shows as itself. */
 export const dayMedium = (day: string): string => {
   const t = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T12:00:00Z`) : Number.NaN;
-  return Number.isFinite(t) ? mediumDay.format(t).replace(',', '') : day;
+  // A day that does not exist (2026-02-30, which Date would roll into March) shows as typed.
+  return Number.isFinite(t) && new Date(t).toISOString().startsWith(day) ? mediumDay.format(t).replace(',', '') : day;
 };
 /** A show's day and time as people read them ("Wed 25 Nov, 19:30"); a day that is not yyyy-MM-dd shows as itself, a missing one as "—". */
 export function showDayTime(day: string | null | undefined, time: string | null | undefined): string {
