@@ -31,7 +31,7 @@ export const lagosDayTime = safe(dayTime);
 /** "12 May, 19:30:05" in Lagos. */
 export const lagosDayTimeSeconds = safe(dayTimeSec);
 /** A Lagos day "2026-05-12" as "Tuesday 12 May 2026" (a calendar date: no zone can move it). */
-export const dayLong = (day: string): string => longDay.format(Date.parse(`${day}T12:00:00Z`));
+export const dayLong = (day: string): string => longDay.format(Date.parse(`${day}T12:00:00Z`)).replace(',', '');
 export const dayShort = (day: string): string => shortDay.format(Date.parse(`${day}T12:00:00Z`));
 /** A Lagos day "2026-11-25" as "Wed 25 Nov 2026" (the day fields); a value that is not a day shows as itself. */
 export const dayMedium = (day: string): string => {
