@@ -131,7 +131,7 @@ for (const size of SIZES) {
 
     await row.getByRole('link', { name: 'History of sale COU1-RO-0003' }).click();
     await expect(page.getByTestId('order-late-detail')).toContainText('Paid on the counter, then reported FAIL by the provider');
-    await expect(page.getByTestId('order-late-detail')).toContainText('Not handled on the counter yet.');
+    await expect(page.getByTestId('order-late-detail')).toContainText('Not seen on the counter yet.');
     const history = page.getByTestId('order-history');
     await expect(history.locator('tbody tr')).toHaveCount(3);
     // No box of its own to scroll sideways: on a phone each event is a card.
@@ -156,6 +156,22 @@ for (const size of SIZES) {
     await expect(page.getByTestId('tile-refund-due')).toBeVisible();
     await noSideways(page);
     await both(page, `today-refund-${size.name}`);
+    await page.context().close();
+  });
+
+  test(`Shifts and Shows at ${size.width}: the day shown in the one format`, async ({ browser }) => {
+    const page = await newPage(browser, size);
+    for (const [path, name] of [['/dashboard/shifts', 'shifts'], ['/dashboard/shows', 'shows']] as const) {
+      if (name === 'shifts') await login(page, hub.url, HO, path);
+      else await page.goto(hub.url + path);
+      const shown = page.locator('.day-nav').getByTestId('day-shown');
+      await expect(shown).toHaveText(dayMediumOf(day));
+      await expect(shown).toBeVisible();
+      // Not cut off: the whole day fits its field.
+      expect(await shown.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+      await noSideways(page);
+      await both(page, `${name}-day-${size.name}`);
+    }
     await page.context().close();
   });
 }
