@@ -32,7 +32,7 @@ export function AuditScreen() {
   const headOffice = session.manager.role === 'head-office';
   const label = useBranchLabel();
   const first = useLoad(`audit:${headOffice}`, () => (headOffice ? api.get('/audit', AuditPageSchema, new URLSearchParams({ limit: String(PAGE) })) : Promise.resolve({ entries: [] })));
-  const counters = useLoad(`audit-counters:${headOffice}`, () => (headOffice ? api.get('/counters', CountersViewSchema) : Promise.resolve({ counters: [] })));
+  const counters = useLoad(`audit-counters:${headOffice}`, () => (headOffice ? api.get('/counters', CountersViewSchema).then((r) => r.counters) : Promise.resolve([])));
   const [older, setOlder] = useState<{ key: unknown; entries: AuditEntry[]; end: boolean }>({ key: null, entries: [], end: false });
   const [more, setMore] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   if (!headOffice) {
@@ -47,7 +47,7 @@ export function AuditScreen() {
   const extra = older.key === first.data ? older : { key: first.data, entries: [], end: false };
   const entries = [...(first.data?.entries ?? []), ...extra.entries];
   const end = extra.end || (first.data !== null && first.data.entries.length < PAGE);
-  const names = new Map((counters.data?.counters ?? []).map((c) => [c.id, c.name]));
+  const names = new Map((counters.data ?? []).map((c) => [c.id, c.name]));
 
   async function loadOlder() {
     const last = entries.at(-1);
