@@ -105,9 +105,10 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
          select $1, t.seq, t.kind, t.at, t.payload, $6 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::jsonb[]) as t(seq, kind, at, payload)`,
         [counterId, fresh.map((e) => e.seq), fresh.map((e) => e.kind), fresh.map((e) => e.at), fresh.map((e) => JSON.stringify(e.payload)), now],
       );
-      const wanted = [...new Set(fresh.flatMap(createdKeysOf))];
-      const notOurs = await othersCodes(q, counterId, c[0]!.name, wanted);
-      const created = wanted.filter((k) => !notOurs.has(k));
+      // An order made with another counter's code is not this counter's: none of its keys is claimed.
+      const refs = fresh.filter((e) => createdKeysOf(e).length).map((e) => (e.payload as { reference: string }).reference);
+      const notOurs = await othersCodes(q, counterId, c[0]!.name, [...new Set(refs)]);
+      const created = [...new Set(fresh.filter((e) => !notOurs.has((e.payload as { reference?: string }).reference ?? '')).flatMap(createdKeysOf))];
       if (created.length) {
         await q.query(
           'insert into order_owners (order_key, counter_id, registered_at) select k, $1, $2 from unnest($3::text[]) as k on conflict (order_key) do nothing',
