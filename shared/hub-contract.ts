@@ -13,6 +13,7 @@ export const HUB_ERROR_CODES = [
   'HUB_UNAUTHENTICATED', // no or unknown credential
   'HUB_COUNTER_REVOKED', // this counter was removed from the Hub by its manager
   'HUB_ENROLL_CODE_INVALID', // unknown, used or expired enrollment code
+  'HUB_COUNTER_CODE_TAKEN', // enroll: the counter's name gives the code (sale-number prefix) of another live counter
   'HUB_ADMIN_DISABLED', // the admin API has no token configured
   'HUB_FORBIDDEN',
   'HUB_NOT_FOUND',

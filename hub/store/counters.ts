@@ -4,6 +4,7 @@ import type { CounterStatus, CounterView, EnrollRequest, EnrollResponse } from '
 import type { HubDb } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { fail } from '../errors';
+import { checkCodeFree } from './counter-codes';
 import { RELAY_CHANNEL, REVOKED_PREFIX } from './notifications';
 import { newCounterId, newCredential, newEnrollCode, sha256 } from './tokens';
 
@@ -39,6 +40,8 @@ export async function enrollCounter(db: HubDb, req: EnrollRequest, now: number):
       }
       throw fail('HUB_ENROLL_CODE_INVALID', 403, 'This enrollment code is unknown, already used or expired. Ask the Hub administrator for a new code.');
     }
+    // After the code is claimed: only the holder of a good code learns which counter has a name's code.
+    await checkCodeFree(q, req.counterName, req.branch);
     await q.query(
       'insert into counters (id, name, branch, token_hash, enrolled_at, app_version) values ($1, $2, $3, $4, $5, $6)',
       [id, req.counterName, req.branch, sha256(credential), now, req.appVersion],
