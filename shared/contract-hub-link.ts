@@ -9,7 +9,8 @@ export const hubCalls = {
   /**
    * Joins this counter to the Hub with a one-time code. The branch is the active profile's
    * merchantId and the name its counter name. Refusals: HUB_UNREACHABLE, HUB_NOT_A_HUB (the address
-   * answers, but not as a Hub), HUB_CODE_INVALID (unknown, used or expired), HUB_REFUSED.
+   * answers, but not as a Hub), HUB_CODE_INVALID (unknown, used or expired),
+   * HUB_NAME_TAKEN (another live counter's name gives the same counter code: details.fields.counterName), HUB_REFUSED.
    */
   'hub.enroll': { args: HubEnrollSchema, result: HubLinkViewSchema, admin: true, invalid: HUB_ENROLL_INVALID },
   /** Forgets the credential and the Hub's position; the outbox stays (a new enrollment sends it all). */

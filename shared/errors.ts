@@ -14,7 +14,7 @@ export const ERROR_CODES = [
   // the counter's own rules before a charge: one unpaid order per terminal, a shift open
   'TERMINAL_BUSY', 'NO_SHIFT',
   // the CounterPay Hub (core/hub-link)
-  'HUB_UNREACHABLE', 'HUB_NOT_A_HUB', 'HUB_CODE_INVALID', 'HUB_REFUSED',
+  'HUB_UNREACHABLE', 'HUB_NOT_A_HUB', 'HUB_CODE_INVALID', 'HUB_NAME_TAKEN', 'HUB_REFUSED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -17,7 +17,7 @@ import type { SyncPusher } from './sync-pusher';
 const ENROLL_TIMEOUT_MS = 15_000;
 
 /** What the cashier is told when the Hub refuses or cannot be asked to enroll. */
-export function enrollRefusal(e: unknown, url: string): unknown {
+export function enrollRefusal(e: unknown, url: string, profileTab = 'Edit profile'): unknown {
   if (!(e instanceof HubCallError)) return e;
   switch (e.code) {
     case 'HUB_UNREACHABLE':
@@ -38,6 +38,13 @@ export function enrollRefusal(e: unknown, url: string): unknown {
       return new AppError('HUB_CODE_INVALID', 'The Hub does not accept this code: it is unknown, already used or expired. Ask the manager for a new code.', {
         fields: { code: 'Unknown, already used or expired: ask the manager for a new code' },
       });
+    case 'HUB_COUNTER_CODE_TAKEN': {
+      // The Hub's message (shown next to the name) names the counter that has the code and a free name.
+      const code = typeof e.details.counterCode === 'string' ? ` (${e.details.counterCode})` : '';
+      return new AppError('HUB_NAME_TAKEN', `This counter's name gives the same code${code} as another counter's on the Hub: change its name in Settings → ${profileTab} → Counter name, then join again.`, {
+        fields: { counterName: e.message }, hubCode: e.code,
+      });
+    }
     case 'HUB_RATE_LIMITED':
       return new AppError('HUB_REFUSED', 'The Hub is getting too many requests from this PC. Wait a minute, then try again.');
     default:
@@ -83,7 +90,7 @@ export class Enrollment {
         r = await client.callAnonymous(a.hubUrl, 'POST', '/enroll', { code: a.code, counterName: p.counterName, branch: p.merchantId, appVersion: this.deps.version }, EnrollResponseSchema, { timeoutMs: ENROLL_TIMEOUT_MS });
       } catch (e) {
         logger.warn('hub: enrollment refused', { hub: a.hubUrl, code: e instanceof HubCallError ? e.code : 'INTERNAL' });
-        throw enrollRefusal(e, a.hubUrl);
+        throw enrollRefusal(e, a.hubUrl, `Edit ${PROFILE_LABELS[profile]}`);
       }
       runner.newQuestion();
       await runner.stop();

@@ -13,7 +13,8 @@ interface HubState {
   view: HubLinkView | null;
   busy: 'enroll' | 'leave' | 'check' | null;
   message: { kind: 'ok' | 'error'; text: string } | null;
-  fieldErrors: Partial<Record<keyof HubDraft, string>>;
+  /** Field messages of the join form; counterName blames the profile's counter name (HUB_NAME_TAKEN). */
+  fieldErrors: Partial<Record<keyof HubDraft | 'counterName', string>>;
   load(): Promise<void>;
   /** True once joined; otherwise the form keeps what was typed and shows what to fix. */
   enroll(d: HubDraft): Promise<boolean>;
@@ -21,11 +22,11 @@ interface HubState {
   checkNow(): Promise<void>;
 }
 
-/** Main's refusals that blame one field carry it in details.fields (VALIDATION, HUB_NOT_A_HUB, HUB_CODE_INVALID). */
+/** Main's refusals that blame one field carry it in details.fields (VALIDATION, HUB_NOT_A_HUB, HUB_CODE_INVALID, HUB_NAME_TAKEN). */
 function fieldsOf(e: unknown): HubState['fieldErrors'] {
   const all = isAppError(e) && e.code.startsWith('HUB_') ? (e.details?.fields as Record<string, unknown> | undefined) ?? {} : fieldErrorsOf(e);
   const out: HubState['fieldErrors'] = {};
-  for (const k of ['hubUrl', 'code'] as const) if (typeof all[k] === 'string') out[k] = all[k];
+  for (const k of ['hubUrl', 'code', 'counterName'] as const) if (typeof all[k] === 'string') out[k] = all[k];
   return out;
 }
 

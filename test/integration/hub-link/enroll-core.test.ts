@@ -97,6 +97,10 @@ afterAll(async () => {
 });
 afterEach(async () => {
   while (cores.length) await cores.pop()!.stop();
+  // Each test's PCs share the demo profile's name ("Counter 1"): the Hub takes one live counter per
+  // counter code, so the next test's PC joins once this one's are removed, as a manager would.
+  const listed = await fetch(`${hub.url}/api/v1/admin/counters`, { headers: bearer(ADMIN_TOKEN) }).then((r) => r.json() as Promise<{ counters: { id: string; revokedAt: number | null }[] }>);
+  for (const c of listed.counters.filter((x) => x.revokedAt === null)) await post(`${hub.url}/api/v1/admin/counters/${c.id}/revoke`, {}, bearer(ADMIN_TOKEN));
 });
 
 describe('joining a Hub from the counter', () => {
@@ -230,6 +234,24 @@ describe('joining a Hub from the counter', () => {
     expect(left).toMatchObject({ state: 'not-set-up', hubUrl: null, counterId: null });
     expect(JSON.parse(readFileSync(join(b.dir, 'secrets.json'), 'utf8')).hub?.credential).toBeUndefined();
     expect((await call<StatusSnapshot>(b.core, 'status.get')).hub.state).toBe('not-set-up');
+  });
+
+  it('a second PC with the same counter name is refused next to the name, nothing is kept, and joins once renamed', async () => {
+    const first = await unlocked();
+    const v1 = await call<HubLinkView>(first.core, 'hub.enroll', { hubUrl: hub.url, code: await issueCode(hub) });
+    const b = await unlocked();
+    const code = await issueCode(hub);
+    const taken = await refusal(b.core, 'hub.enroll', { hubUrl: hub.url, code });
+    expect(taken.code).toBe('HUB_NAME_TAKEN');
+    expect(taken.message).toMatch(/^This counter's name gives the same code \(\w+\) as another counter's on the Hub: change its name in Settings → Edit Demo → Counter name, then join again\.$/);
+    const p = await call<{ settings: { counterName: string } & Record<string, unknown> }>(b.core, 'settings.getProfile', { profile: 'demo' });
+    const fields = (taken.details as { fields: Record<string, string> }).fields;
+    expect(fields.counterName).toContain(`is taken by "${p.settings.counterName}" (branch ${v1.branch}): choose a name that gives another code, e.g. "`);
+    expect(fields.counterName).toContain('or revoke the old counter on the Counters screen first.');
+    expect(await call<HubLinkView>(b.core, 'hub.status')).toMatchObject({ state: 'not-set-up', hubUrl: null });
+    // Renamed, the same code (not spent by the refusal) joins it.
+    await call(b.core, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: 'Ikeja Counter 1' } });
+    expect((await call<HubLinkView>(b.core, 'hub.enroll', { hubUrl: hub.url, code })).counterName).toBe('Ikeja Counter 1');
   });
 
   it('a restarted core is still enrolled, and asks the Hub who it is at start', async () => {

@@ -57,6 +57,21 @@ describe('hub store', () => {
     expect(useHub.getState().fieldErrors.code).toContain('ABCD-EFGH-JKLM');
   });
 
+  it('a name whose code another counter has lands next to the name, with the Hub\'s words', async () => {
+    const hubWords = 'The code COU1 is taken by "Counter 1" (branch Ikeja, BR-A): choose a name that gives another code, e.g. "Lekki Counter 1" (code LC1), or revoke the old counter on the Counters screen first.';
+    const main = fakeMain({
+      'hub.enroll': () => {
+        throw new AppError('HUB_NAME_TAKEN', "This counter's name gives the same code (COU1) as another counter's on the Hub: change its name in Settings → Edit Demo → Counter name, then join again.", {
+          fields: { counterName: hubWords },
+        });
+      },
+    });
+    start(main);
+    expect(await useHub.getState().enroll(GOOD)).toBe(false);
+    expect(useHub.getState().fieldErrors).toEqual({ counterName: hubWords });
+    expect(useHub.getState().message?.text).toContain('Settings → Edit Demo → Counter name');
+  });
+
   it('a code the Hub refuses lands next to the code; an unreachable Hub is one sentence', async () => {
     const main = fakeMain({
       'hub.enroll': () => {

@@ -33,6 +33,12 @@ function JoinForm({ rejoin }: { rejoin: boolean }) {
         The manager gives you the Hub&apos;s address and a one-time code (it expires). This counter joins
         {status ? <> as <strong>{status.counterName}</strong>, for the branch of the {PROFILE_LABELS[status.profile]} profile&apos;s merchant ID</> : null}.
       </p>
+      {/* The name is the profile's (Settings → Edit …): a Hub that refuses it says why right here. */}
+      {shown.counterName && (
+        <p className="field-error" role="alert" data-testid="hub-name-error">
+          {shown.counterName}
+        </p>
+      )}
       <div className="hub-join-fields">
         <Field label="Hub address" error={shown.hubUrl} hint={warning ?? 'For example https://hub.mycinema.ng'}>
           {(id, describedBy) => (
