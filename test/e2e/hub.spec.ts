@@ -31,6 +31,13 @@ async function issueCode(hub: HubProcess): Promise<string> {
   return body.code;
 }
 
+async function post(hub: HubProcess, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${hub.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify(body) });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
+  return json;
+}
+
 let hubDir: string | null = null;
 test.afterEach(() => {
   killAllHubs();
@@ -72,11 +79,27 @@ test('join a Hub from Settings with the keyboard; the status bar says connected,
   await panel.scrollIntoViewIfNeeded();
   await both(page, 'hub-join-refused', panel);
 
+  // Another branch already has a live "Counter 1" (same code, COU1, so the same sale numbers): the
+  // Hub's refusal lands next to this counter's name, with a name to use or the counter to revoke.
+  const other = await post(hub, '/api/v1/enroll', { code: await issueCode(hub), counterName: 'Counter 1', branch: 'B-IKEJA', appVersion: '0.1.0' });
+  await panel.getByLabel('Enrollment code').focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('hub-name-error')).toHaveText(/^The code COU1 is taken by "Counter 1" \(branch B-IKEJA\): choose a name that gives another code, e\.g\. "Counter \d+" \(code COU\d+\), or revoke the old counter on the Counters screen first\.$/);
+  await expect(panel.getByTestId('hub-message')).toContainText('change its name in Settings → Edit Demo → Counter name');
+  await expect(panel.getByText('Unknown, already used or expired: ask the manager for a new code')).toBeHidden();
+  await panel.scrollIntoViewIfNeeded();
+  await both(page, 'hub-join-name-taken', panel);
+  // The manager revokes the other branch's counter: the same code (not spent by the refusal) joins.
+  await post(hub, `/api/v1/admin/counters/${String(other.counterId)}/revoke`, {});
+
   // The real code, typed as read aloud: lower case, no dashes.
   await panel.getByLabel('Enrollment code').focus();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type(code.toLowerCase().replace(/-/g, ''));
   await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('hub-name-error')).toBeHidden();
   await expect(panel.getByTestId('hub-message')).toHaveText(`Joined the Hub at ${hub.url} as Counter 1.`);
   await expect(panel.getByTestId('hub-enrolled')).toContainText(`Enrolled as Counter 1 (branch`);
   await expect(panel.getByTestId('hub-enrolled')).toContainText(`on ${hub.url} since`);

@@ -35,6 +35,10 @@ function IssueCode({ headOffice, branch, branches }: { headOffice: boolean; bran
     <section className="card" aria-labelledby="enroll-title">
       <h2 id="enroll-title">Add a counter</h2>
       <p className="hint">Issue a one-time code; on the new counter, type it in Settings → Hub with this Hub's address.</p>
+      <p className="hint" data-testid="code-names-hint">
+        Each counter's name must give its own code, the start of its sale numbers: &ldquo;Ikeja 1&rdquo; makes IKE1-…, so a second
+        &ldquo;Counter 1&rdquo; (COU1) in another branch is refused. Revoking a counter frees its code.
+      </p>
       <form onSubmit={submit} className="filter-grid">
         <div className="field">
           <label htmlFor="code-ttl">Code valid for</label>
