@@ -207,7 +207,9 @@ describe('Info: a refused Host header says what to fix', () => {
 describe('Info: an enrollment code is for one branch, named when it is issued', () => {
   it('head office and the admin API say which branch; the counter cannot enroll under another; any-branch codes only when asked for', async () => {
     const hub = await newHub();
-    const enrollWith = (code: unknown, branch: string) => post(`${hub.url}/api/v1/enroll`, { code, counterName: 'New', branch, appVersion: '0.1.0' });
+    // Each counter its own name: one live counter per counter code (NEW1, NEW2, …).
+    let made = 0;
+    const enrollWith = (code: unknown, branch: string) => post(`${hub.url}/api/v1/enroll`, { code, counterName: `New ${++made}`, branch, appVersion: '0.1.0' });
     // The admin API: a branch, or an explicit anyBranch.
     const none = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 10 }, bearer(ADMIN_TOKEN));
     expect([none.status, none.json.code]).toEqual([400, 'HUB_BAD_REQUEST']);
