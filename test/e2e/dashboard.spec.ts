@@ -415,6 +415,8 @@ test('Counters: last seen, version, profile, queue, clock; a code for a new coun
   await expect(c1).toContainText('0.1.0');
   await expect(c1).toContainText('production');
   await expect(c1).toContainText('on time');
+  // Names must give distinct codes: the Hub refuses a second live "Counter 1" (COU1), and the form says so.
+  await expect(page.getByTestId('code-names-hint')).toContainText('a second “Counter 1” (COU1) in another branch is refused');
   await page.getByLabel('For branch (merchant id)').fill(LEKKI);
   await page.getByRole('button', { name: 'Issue a code' }).click();
   await expect(page.getByTestId('enroll-code')).toContainText(`for branch ${LEKKI}`);
