@@ -113,9 +113,9 @@ export async function createCore(deps: CoreDeps) {
   const hubLink = createHubModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
-    ingest: async (n) => {
-      await webhooks.ingestRelayed(n);
-    },
+    ingest: (n) => webhooks.ingestRelayed(n),
+    // Recorded (or a repeat of one recorded): verified, and about one of this counter's orders.
+    delivered: (outcome) => outcome === 'recorded' || outcome === 'repeat',
     // While the relay stream is healthy, status checks are the safety net only.
     onRelayHealth: (s) => checkout.useRelayHealth(s),
     openPayments: () => checkout.countOpen(),

@@ -25,6 +25,8 @@ import { createSseParser, type SseEvent } from './sse-parser';
 export interface RelayConsumerDeps extends HubPartDeps {
   /** Verify, record durably and handle one relayed notification; resolves once it is recorded. */
   ingest: (n: RelayNotification) => Promise<unknown> | unknown;
+  /** Is the ingest's answer a notification recorded for one of this counter's orders (what earns the poller's trust)? */
+  delivered?: (outcome: unknown) => boolean;
   /** The Hub says the branch's programme is at this version (on connect and on every change). */
   onProgramme?: (version: number) => void;
   fetch?: typeof fetch;
@@ -48,6 +50,10 @@ export interface RelayConsumer extends RelayHealthSource {
   reset(): void;
   /** Stream position last recorded (the Last-Event-ID sent on the next connection). */
   lastEventId(): string | null;
+  /** The stream is up (heartbeats arrive), whatever the Hub can verify. */
+  streamUp(): boolean;
+  /** What the Hub's last heartbeat said: it can verify webhooks (true), cannot (false), or did not say (null: an older Hub). */
+  hubCanVerify(): boolean | null;
 }
 
 /** hub_state key of the relay stream's position. */
@@ -69,12 +75,14 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   const ackBatch = deps.ackBatch ?? 20;
   const ackDelayMs = deps.ackDelayMs ?? 50;
   const { logger, db } = deps;
-  const emitter = new TypedEmitter<{ change: [boolean] }>({
+  const emitter = new TypedEmitter<{ change: [boolean]; delivered: [] }>({
     onListenerError: (e) => logger.error('relay health listener failed', { error: e instanceof Error ? e.message : String(e) }),
   });
 
   let running = false;
   let refused = false;
+  let up = false;
+  let canVerify: boolean | null = null;
   let healthy = false;
   let failures = 0;
   let generation = 0;
@@ -99,10 +107,12 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
 
   // ---- health ----
   function setHealthy(v: boolean): void {
-    if (healthy === v) return;
-    healthy = v;
-    logger.info(v ? 'relay stream healthy' : 'relay stream not healthy; payments are followed by status checks', {});
-    emitter.emit('change', v);
+    up = v;
+    const is = up && canVerify !== false;
+    if (healthy === is) return;
+    healthy = is;
+    logger.info(is ? 'relay stream healthy' : up ? 'the Hub cannot verify webhooks (no merchant file); payments are followed by status checks' : 'relay stream not healthy; payments are followed by status checks', {});
+    emitter.emit('change', is);
   }
 
   function clearTimer(t: TimerHandle | null): null {
@@ -186,8 +196,9 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       queueAck(n.eventId);
       return;
     }
+    let outcome: unknown;
     try {
-      await deps.ingest(n);
+      outcome = await deps.ingest(n);
     } catch (err) {
       logger.error('relayed notification could not be recorded; the Hub will send it again', { eventId: n.eventId, error: err instanceof Error ? err.message : String(err) });
       throw new StreamClosed('ingest failed');
@@ -196,6 +207,7 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
     seen.add(n.eventId);
     if (seen.size > SEEN_KEPT) seen.delete(seen.values().next().value as string);
     queueAck(n.eventId);
+    if (deps.delivered?.(outcome)) emitter.emit('delivered');
   }
 
   // ---- one connection ----
@@ -232,7 +244,10 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
           if (gen !== generation) return;
           if (e.event === 'heartbeat') {
             const hb = RelayHeartbeatSchema.safeParse(safeJson(e.data));
-            if (hb.success) heartbeatMs = hb.data.intervalMs;
+            if (hb.success) {
+              heartbeatMs = hb.data.intervalMs;
+              canVerify = hb.data.canVerify ?? null;
+            }
             armWatchdog(gen, heartbeatMs + HEARTBEAT_GRACE_MS);
             failures = 0;
             setHealthy(true);
@@ -337,7 +352,10 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       pendingAcks = [];
     },
     lastEventId: () => last,
+    streamUp: () => up,
+    hubCanVerify: () => (up ? canVerify : null),
     healthy: () => healthy,
     onChange: (listener) => emitter.on('change', listener),
+    onDelivered: (listener) => emitter.on('delivered', listener),
   };
 }
