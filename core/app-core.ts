@@ -114,8 +114,6 @@ export async function createCore(deps: CoreDeps) {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
     ingest: (n) => webhooks.ingestRelayed(n),
-    // Recorded (or a repeat of one recorded): verified, and about one of this counter's orders.
-    delivered: (outcome) => outcome === 'recorded' || outcome === 'repeat',
     // While the relay stream is healthy, status checks are the safety net only.
     onRelayHealth: (s) => checkout.useRelayHealth(s),
     openPayments: () => checkout.countOpen(),

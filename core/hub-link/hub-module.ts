@@ -28,7 +28,6 @@ export { HUB_CHECK_EVERY_MS } from './link-runner';
 export interface HubModuleDeps {
   version: string;
   ingest: RelayConsumerDeps['ingest'];
-  delivered?: RelayConsumerDeps['delivered'];
   /** The relay's health while it runs (the poller backs off while healthy), null when it stops. */
   onRelayHealth(source: RelayHealthSource | null): void;
   /** Payments the counter is still waiting for (told to the Hub on every sync). */
@@ -63,7 +62,7 @@ export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
     onRefused: (e) => runner.refused(e),
   });
   const relay = createRelayConsumer({
-    db: ctx.db, connection, client, clock, timers, logger, ingest: deps.ingest, delivered: deps.delivered, onRefused: (e) => runner.refused(e),
+    db: ctx.db, connection, client, clock, timers, logger, ingest: deps.ingest, onRefused: (e) => runner.refused(e),
     onProgramme: (version) => programme?.told(version),
   });
   const runner = new LinkRunner({

@@ -25,7 +25,10 @@ import { createSseParser, type SseEvent } from './sse-parser';
 export interface RelayConsumerDeps extends HubPartDeps {
   /** Verify, record durably and handle one relayed notification; resolves once it is recorded. */
   ingest: (n: RelayNotification) => Promise<unknown> | unknown;
-  /** Is the ingest's answer a notification recorded for one of this counter's orders (what earns the poller's trust)? */
+  /**
+   * Is the ingest's answer a notification recorded for one of this counter's orders (what earns the
+   * poller's trust)? Default: the webhook ingest's 'recorded' or 'repeat'.
+   */
   delivered?: (outcome: unknown) => boolean;
   /** The Hub says the branch's programme is at this version (on connect and on every change). */
   onProgramme?: (version: number) => void;
@@ -66,6 +69,9 @@ const MAX_PENDING_ACKS = 1_000;
 
 class StreamClosed extends Error {}
 
+/** The webhook ingest recorded it for one of this counter's orders (or had already). */
+const isDelivered = (outcome: unknown): boolean => outcome === 'recorded' || outcome === 'repeat';
+
 export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   const timers = deps.timers ?? systemTimers;
   const doFetch = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
@@ -84,6 +90,8 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   let up = false;
   let canVerify: boolean | null = null;
   let healthy = false;
+  /** The last change told said the Hub cannot verify (the status pill shows it). */
+  let toldCannot = false;
   let failures = 0;
   let generation = 0;
   let abort: AbortController | null = null;
@@ -109,7 +117,9 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   function setHealthy(v: boolean): void {
     up = v;
     const is = up && canVerify !== false;
-    if (healthy === is) return;
+    const cannot = up && canVerify === false;
+    if (healthy === is && cannot === toldCannot) return;
+    toldCannot = cannot;
     healthy = is;
     logger.info(is ? 'relay stream healthy' : up ? 'the Hub cannot verify webhooks (no merchant file); payments are followed by status checks' : 'relay stream not healthy; payments are followed by status checks', {});
     emitter.emit('change', is);
@@ -207,7 +217,7 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
     seen.add(n.eventId);
     if (seen.size > SEEN_KEPT) seen.delete(seen.values().next().value as string);
     queueAck(n.eventId);
-    if (deps.delivered?.(outcome)) emitter.emit('delivered');
+    if ((deps.delivered ?? isDelivered)(outcome)) emitter.emit('delivered');
   }
 
   // ---- one connection ----
