@@ -13,6 +13,8 @@ export function hubPillText(s: HubStatus): string {
       return 'Hub: connecting…';
     case 'connected':
       return s.toSync > 0 ? `Hub: connected (${s.toSync} to sync)` : 'Hub: connected';
+    case 'not-relaying':
+      return 'Hub: not passing on payments';
     case 'offline':
       return `Hub: offline (${s.toSync} to sync)`;
     case 'revoked':
@@ -24,6 +26,7 @@ export const HUB_PILL_TONE: Record<HubStatus['state'], 'good' | 'warn' | 'bad' |
   'not-set-up': 'neutral',
   connecting: 'info',
   connected: 'good',
+  'not-relaying': 'warn',
   offline: 'warn',
   revoked: 'bad',
 };
@@ -36,6 +39,7 @@ export function hubPillHint(s: HubStatus): string {
     case 'connecting':
       return `${s.detail} Sales work as usual meanwhile.`;
     case 'connected':
+    case 'not-relaying':
       return s.detail;
     case 'offline':
       return `${s.detail} Settings → Hub → Check now tries again at once.`;

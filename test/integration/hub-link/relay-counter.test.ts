@@ -92,8 +92,13 @@ describe('polling as the safety net', () => {
   it('the Hub stops: the stream is unhealthy at once and the waiting order is checked within 2 s, then on the fast schedule', async () => {
     const c = await counter({ tuning: FAST_TUNING });
     await c.health(true);
+    // The relay earns trust by delivering a notification for one of this counter's orders.
+    const first = await sellWaiting(c);
+    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+    await inState(c.svc, first.id, 'paid');
+    await vi.waitFor(() => expect(c.outcomes.map((x) => x.outcome)).toContain('recorded'), { timeout: 5_000 });
     const v = await sellWaiting(c);
-    // Healthy: the next check is the relay schedule's first point, ~20 s after the terminal.
+    // Trusted: the next check is the relay schedule's first point, ~20 s after the terminal.
     expect(c.svc.get(v.id)!.nextActionAt! - Date.now()).toBeGreaterThan(10_000);
     const before = c.queries.length;
     await hub!.stop();
