@@ -135,7 +135,8 @@ export const HubLinkViewSchema = HubStatusSchema.extend({
   lastSyncAt: z.number().nullable(),
   /** The last time this counter asked the Hub who it is (start, Check now, every few minutes). */
   lastCheck: z.object({ at: z.number(), ok: z.boolean(), message: z.string() }).nullable(),
-  relay: z.enum(['off', 'connected', 'not-connected']),
+  /** `no-keys`: the stream is up but its Hub cannot verify webhooks (no merchant file), so it passes none on. */
+  relay: z.enum(['off', 'connected', 'no-keys', 'not-connected']),
   sync: z.enum(['off', 'syncing', 'synced', 'offline']),
   /** Things an admin should know: a plain-http address, a profile whose merchant is not the enrolled branch. */
   warnings: z.array(z.string()),

@@ -104,7 +104,7 @@ export class LinkStatus {
       ...status,
       hubUrl: s.url, counterId: s.counterId, counterName: s.counterName, branch: s.branch, enrolledAt: s.enrolledAt, revokedAt: s.revokedAt,
       lastSyncAt: src.pusher.lastSyncAt(), lastCheck: src.lastCheck(),
-      relay: !running ? 'off' : src.relay.healthy() ? 'connected' : 'not-connected',
+      relay: !running ? 'off' : src.relay.healthy() ? 'connected' : src.relay.hubCanVerify() === false ? 'no-keys' : 'not-connected',
       sync: running ? src.pusher.state() : 'off',
       warnings: this.warnings(s),
     };

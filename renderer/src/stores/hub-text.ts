@@ -48,7 +48,9 @@ export function hubPillHint(s: HubStatus): string {
   }
 }
 
-const RELAY_TEXT: Record<HubLinkView['relay'], string> = { off: 'relay off', connected: 'relay connected', 'not-connected': 'relay not connected' };
+const RELAY_TEXT: Record<HubLinkView['relay'], string> = {
+  off: 'relay off', connected: 'relay connected', 'no-keys': 'relay connected, but the Hub passes on no payments', 'not-connected': 'relay not connected',
+};
 
 /** "Enrolled as Counter 2 (branch 256…) on https://hub… since …" (no credential: main never sends it). */
 export function enrolledLine(v: HubLinkView): string {
