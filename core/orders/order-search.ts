@@ -1,9 +1,9 @@
 // Finding orders again in the journal: words typed by the cashier (parts of order numbers, film,
-// a seat, an amount), states and Lagos days, newest first, a page at a time. Words go through this
-// module's trigram index and the amount index; pages are keyset (the thousandth page costs what the
-// first does). Read-only over the journal.
+// a seat, an amount, a card's last four digits), states, Lagos days and times, newest first, a
+// page at a time. Words go through this module's trigram index and the amount index; pages are
+// keyset (the thousandth page costs what the first does). Read-only over the journal.
 import { parseNaira } from '../../shared/money';
-import { DAY_MS, lagosDayStart } from '../../shared/time';
+import { DAY_MS, lagosDayStart, lagosInstant } from '../../shared/time';
 import type { OrderState } from '../../shared/orders';
 import type { Db } from '../db';
 
@@ -18,6 +18,10 @@ export interface SearchQuery {
   includeDemo?: boolean | undefined;
   /** Only sales paid after the counter closed them. */
   paidAfterClosing?: boolean | undefined;
+  /** HH:mm (Lagos) on the day `from`: the window starts then (else at 00:00). */
+  fromTime?: string | undefined;
+  /** HH:mm (Lagos) on the day `to`: the window ends with that minute (else with the day). */
+  toTime?: string | undefined;
 }
 
 export interface SearchResult {
@@ -84,11 +88,11 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   if (q.paidAfterClosing) where.push("id IN (SELECT order_id FROM order_late WHERE kind = 'paid-after-closing')");
   if (q.from) {
     where.push('created_at >= ?');
-    args.push(lagosDayStart(q.from));
+    args.push(q.fromTime ? lagosInstant(q.from, q.fromTime) : lagosDayStart(q.from));
   }
   if (q.to) {
     where.push('created_at < ?');
-    args.push(lagosDayStart(q.to) + DAY_MS);
+    args.push(q.toTime ? lagosInstant(q.to, q.toTime) + 60_000 : lagosDayStart(q.to) + DAY_MS);
   }
 
   const cur = parseCursor(q.cursor);
