@@ -53,6 +53,7 @@ test('a Demo sale expires, the provider takes the payment after it: the webhook 
   // The provider's clock passes the sale's expiry (35 s ahead: within what it accepts of our requests): it closes the order.
   expect((await request.post(`${provider}/_sandbox/clock`, { data: { offsetMs: 35_000 } })).status()).toBe(200);
   await expect(page.getByTestId('payment-state')).toHaveText('Expired');
+  await expect(page.getByTestId('customer-line')).toContainText('The payment timed out');
   expect((await request.post(`${provider}/_sandbox/clock`, { data: { offsetMs: 0 } })).status()).toBe(200);
   await expect(page.getByTestId('late-alert')).toHaveCount(0);
   const orders = (await (await request.get(`${provider}/_sandbox/orders`)).json()) as { data: { posOrders: { outOrderNo: string; orderNo: string; status: string }[] } };
@@ -70,6 +71,8 @@ test('a Demo sale expires, the provider takes the payment after it: the webhook 
   // The sale's own panel says it too, and no longer offers to charge again.
   await expect(page.getByTestId('payment-late')).toContainText('Paid after it was closed: ₦4,000.00');
   await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  // What the cashier tells the customer is no longer "we can start again".
+  await expect(page.getByTestId('customer-line')).toHaveText('“Your card was charged after all: the payment went through. Here are your tickets.”');
   // Found by the webhook (not by a sweep or a status check).
   expect(await historyOf(request, shell, outOrderNo)).toEqual(expect.arrayContaining([expect.stringMatching(/^Paid after closing: .* by webhook$/)]));
   await alert.scrollIntoViewIfNeeded();
