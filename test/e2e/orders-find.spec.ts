@@ -1,7 +1,8 @@
 // Finding a customer's payment on the Orders screen, in real Chromium on the Demo profile, with the
 // browser set to a US locale (its date pickers write 11/25/2026): the paid-after-closing filter,
 // the card's last four digits, the payment number, and an amount inside a time window. Every date
-// input has the day beside it as people read it in Lagos ("Wed, 25 Nov 2026"), the Sell form's too.
+// input has the day beside it as people read it in Lagos ("Wed, 25 Nov 2026"), the Sell form's too,
+// and an order's detail gives its show's day the same way.
 // Screenshots at 1024×768 and 1366×768, light and dark.
 import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -21,7 +22,7 @@ function peopleDay(iso: string): string {
   return `${DAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]}, ${String(d).padStart(2, '0')} ${MONTHS[m - 1]} ${y}`;
 }
 
-interface Order { id: number; outOrderNo: string; orderNo: string | null; payNo: string | null; createdAt: number; amountKobo: number }
+interface Order { id: number; outOrderNo: string; orderNo: string | null; payNo: string | null; createdAt: number; amountKobo: number; sale: { showDate: string; showTime: string } }
 
 async function sell(page: Page, request: APIRequestContext, shell: ShellProcess, provider: string, seat: string, price: string, outcome: 'SUCCESS' | 'CANCEL', cardPan?: string): Promise<Order> {
   await page.keyboard.press('Alt+1');
@@ -105,6 +106,11 @@ test('Orders finds a payment by paid after closing, card last four, payment numb
   expect(payNo).toBeTruthy();
   await find.fill(payNo!);
   await expect.poll(() => shown(page)).toEqual([other.outOrderNo]);
+  // Its detail gives the show's day the same way, not as 2026-11-25.
+  await page.getByRole('button', { name: `Open order ${other.outOrderNo}` }).click();
+  await expect(page.locator('.detail-facts')).toContainText(`${peopleDay(other.sale.showDate)} ${other.sale.showTime}`);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('orders-summary')).toBeVisible();
 
   // An amount inside a time window: a window that ends the minute before the sale finds nothing; one that holds its minute finds it.
   await find.fill('2,500');
