@@ -200,7 +200,15 @@ test('a Hub without its merchant file: the amber pill says it passes on no payme
   const pill = page.getByTestId('hub-pill');
   await expect(pill).toHaveAttribute('data-tone', 'warn');
   await expect(pill).toHaveAttribute('title', /The Hub is not passing on payment notifications: give it the merchant file\./);
-  await expect(page.getByRole('region', { name: 'Hub' }).getByTestId('hub-detail')).toContainText('give it the merchant file');
+  const panel = page.getByRole('region', { name: 'Hub' });
+  await expect(panel.getByTestId('hub-detail')).toContainText('give it the merchant file');
+  await panel.scrollIntoViewIfNeeded();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    await panel.screenshot({ path: join(ARTIFACTS, `hub-not-relaying-settings-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // A sale: the counter checks it with the provider itself on the fast schedule.
   const no = await sellWaiting(page, merchant.terminalSn, 'H1, H2');
