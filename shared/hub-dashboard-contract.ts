@@ -66,7 +66,19 @@ export const ResetPasswordRequestSchema = z.object({ password: PasswordSchema })
 export const ChangePasswordRequestSchema = z.object({ current: z.string().min(1).max(200), password: PasswordSchema }).strict();
 export const ManagerIdParamSchema = z.object({ id: z.string().regex(/^mgr_[0-9a-f]{12}$/, 'not a manager id') });
 
-export const AUDIT_ACTIONS = ['login', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'counter.revoked', 'programme.imported'] as const;
+/** One manager as head office's Managers screen lists them: their last login (time and address) and how many sessions they have open. */
+export const ManagerRosterEntrySchema = ManagerViewSchema.extend({ lastLoginAt: Ms.nullable(), lastLoginAddress: z.string().nullable(), sessions: z.number().int().nonnegative() });
+export type ManagerRosterEntry = z.infer<typeof ManagerRosterEntrySchema>;
+export const ManagersListSchema = z.object({ managers: z.array(ManagerRosterEntrySchema) });
+
+/** One open session of a manager. `ref` names it for ending it (a prefix of its stored hash: it opens nothing). */
+export const ManagerSessionSchema = z.object({ ref: z.string(), createdAt: Ms, lastSeenAt: Ms, expiresAt: Ms, current: z.boolean() });
+export type ManagerSession = z.infer<typeof ManagerSessionSchema>;
+export const ManagerSessionsSchema = z.object({ sessions: z.array(ManagerSessionSchema) });
+/** Ends one session (ref) or, without it, every session of the manager (the caller's own session is kept). */
+export const EndSessionsRequestSchema = z.object({ ref: z.string().regex(/^[0-9a-f]{16}$/, 'not a session of this list').optional() }).strict();
+
+export const AUDIT_ACTIONS = ['login', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'manager.sessions-ended', 'counter.revoked', 'programme.imported'] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({
   id: z.number(), at: Ms, actorId: z.string().nullable(), actorName: z.string(), action: z.enum(AUDIT_ACTIONS),

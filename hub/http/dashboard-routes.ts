@@ -19,7 +19,7 @@ import { issueEnrollCode, revokeCounter } from '../store/counters';
 import { attention } from '../store/attention';
 import { counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
 import {
-  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, sessionAlive, type Session,
+  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, openSession, readSession, sessionAlive, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
 import { writeAudit } from '../store/manager-admin';
@@ -104,12 +104,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const n = await closeAllSessions(ctx.db, s.manager.id);
       req.log.info({ managerId: s.manager.id, sessions: n }, 'hub: manager logged out everywhere');
       return { sessionsEnded: n };
-    });
-
-    app.get(`${D}/managers`, async (req) => {
-      const s = sessionOf(req);
-      headOffice(s);
-      return { managers: await listManagers(ctx.db) };
     });
 
     app.post(`${D}/managers`, { schema: { body: CreateManagerRequestSchema } }, async (req) => {
