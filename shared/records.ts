@@ -230,6 +230,8 @@ export const OrderPageSchema = z.object({
   total: z.number().int().nonnegative(),
   /** How many of them are paid, and their sum. */
   paid: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
+  /** How many of them the provider paid after the counter closed them (not in `paid`: their state stays closed), and their sum. */
+  paidAfterClosing: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
   /** Pass as `cursor` for the next page; null on the last page. */
   next: z.string().nullable(),
 });

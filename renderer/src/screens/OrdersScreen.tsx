@@ -48,7 +48,7 @@ function isDefault(q: OrderQuery): boolean {
 export function OrdersScreen() {
   const o = useOrders(
     useShallow((s) => ({
-      query: s.query, rows: s.rows, total: s.total, paid: s.paid, back: s.back, next: s.next, queued: s.queued, loaded: s.loaded, loading: s.loading,
+      query: s.query, rows: s.rows, total: s.total, paid: s.paid, paidAfterClosing: s.paidAfterClosing, back: s.back, next: s.next, queued: s.queued, loaded: s.loaded, loading: s.loading,
       loadError: s.loadError, queryErrors: s.queryErrors, openId: s.openId, opened: s.opened, search: s.search, nextPage: s.nextPage, prevPage: s.prevPage,
       load: s.load, open: s.open, close: s.close,
     })),
@@ -174,6 +174,7 @@ export function OrdersScreen() {
               {o.loaded && (
                 <p className="orders-summary" data-testid="orders-summary" aria-live="polite">
                   {o.total} order{o.total === 1 ? '' : 's'} · {o.paid.count} paid · {formatNaira(o.paid.amountKobo)} taken
+                  {o.paidAfterClosing.count > 0 && ` · ${o.paidAfterClosing.count} paid after closing: ${formatNaira(o.paidAfterClosing.amountKobo)}`}
                 </p>
               )}
             </div>

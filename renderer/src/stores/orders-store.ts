@@ -35,6 +35,8 @@ interface OrdersState {
   rows: OrderView[];
   total: number;
   paid: { count: number; amountKobo: number };
+  /** Found orders the provider paid after they were closed (money taken, state still closed). */
+  paidAfterClosing: { count: number; amountKobo: number };
   /** Cursors of the pages before the one shown (for Previous); [] on the first page. */
   back: (string | undefined)[];
   cursor: string | undefined;
@@ -80,7 +82,7 @@ export const useOrders = create<OrdersState>((set, get) => {
         call('orders.listQueued', {}),
       ]);
       if (mine !== seq) return; // a newer search answered first
-      set({ rows: page.rows, total: page.total, paid: page.paid, next: page.next, cursor, back, queued, loaded: true, loadError: null, queryErrors: {} });
+      set({ rows: page.rows, total: page.total, paid: page.paid, paidAfterClosing: page.paidAfterClosing, next: page.next, cursor, back, queued, loaded: true, loadError: null, queryErrors: {} });
     } catch (e) {
       if (mine !== seq) return;
       const fields = fieldErrorsOf(e);
@@ -95,6 +97,7 @@ export const useOrders = create<OrdersState>((set, get) => {
     rows: [],
     total: 0,
     paid: { count: 0, amountKobo: 0 },
+    paidAfterClosing: { count: 0, amountKobo: 0 },
     back: [],
     cursor: undefined,
     next: null,
