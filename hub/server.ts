@@ -111,6 +111,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     },
     onError: (e) => o.logger.error({ err: e }, 'hub: relay stream failed to read deliveries'),
     programmeVersion: (branch) => programmeVersion(o.db, branch),
+    canVerify: o.merchant !== null,
   });
   const live = new LiveFeed({
     db: o.db, heartbeatMs: o.heartbeatMs ?? 5000, now,

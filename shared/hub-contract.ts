@@ -162,7 +162,12 @@ export const RelayNotificationSchema = z.object({
 export type RelayNotification = z.infer<typeof RelayNotificationSchema>;
 
 /** SSE `event: heartbeat`, every few seconds: the stream is healthy while these arrive. */
-export const RelayHeartbeatSchema = z.object({ at: Ms, intervalMs: z.number().int().positive() });
+export const RelayHeartbeatSchema = z.object({
+  at: Ms,
+  intervalMs: z.number().int().positive(),
+  /** Whether the Hub holds the merchant keys and so verifies and passes on webhooks (absent: an older Hub, unknown). */
+  canVerify: z.boolean().optional(),
+});
 export type RelayHeartbeat = z.infer<typeof RelayHeartbeatSchema>;
 
 export const AckRequestSchema = z.object({ eventIds: z.array(z.string().regex(/^\d+$/)).min(1).max(1000) }).strict();

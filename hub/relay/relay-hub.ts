@@ -33,6 +33,8 @@ export interface RelayHubOptions {
   onError: (e: unknown) => void;
   /** The branch's current programme version (0: none), told to a stream when it opens. */
   programmeVersion?: (branch: string) => Promise<number>;
+  /** The Hub holds the merchant keys (verifies webhooks and so passes them on): told in every heartbeat. */
+  canVerify?: boolean;
   /** Streams one counter may hold open here (default 3): a new one past it closes the oldest. */
   maxStreamsPerCounter?: number;
 }
@@ -73,7 +75,7 @@ export class RelayHub {
     const s: RelayStream = {
       counterId, branch, programmeTold: 0, res, resumeAfter: lastEventId ?? 0, pumping: false, again: false, closed: false,
       heartbeat: setInterval(() => {
-        this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs });
+        this.heartbeat(s);
         this.pump(s);
       }, this.o.heartbeatMs),
     };
@@ -91,13 +93,17 @@ export class RelayHub {
     this.streams.set(counterId, set);
     set.add(s);
     res.on('close', () => this.drop(s));
-    this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs });
+    this.heartbeat(s);
     this.pump(s);
     // Read after the stream is listed, so a change committed meanwhile is told by its NOTIFY or by this read.
     if (branch !== null && this.o.programmeVersion) {
       this.o.programmeVersion(branch).then((v) => this.tellStream(s, v), (e: unknown) => this.o.onError(e));
     }
     return s;
+  }
+
+  private heartbeat(s: RelayStream): void {
+    this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs, canVerify: this.o.canVerify ?? false });
   }
 
   /** Tells every stream of the branch's counters that its programme is at `version`. */
