@@ -19,3 +19,16 @@ describe('referenceCounterCode', () => {
     }
   });
 });
+
+describe('counterCode of a chain', () => {
+  it('numbered names give distinct codes up to four digits, so the Hub (one live counter per code) can enroll hundreds', () => {
+    // As the chaos run and the chain bench name their counters ("Counter 1".., "Chain 0".. per Hub).
+    for (const make of [(i: number) => `Counter ${i + 1}`, (i: number) => `Chain ${i}`]) {
+      const codes = new Set(Array.from({ length: 1200 }, (_, i) => counterCode(make(i))));
+      expect(codes.size).toBe(1200);
+    }
+    expect([counterCode('Counter 500'), counterCode('Counter 1000'), counterCode('Ikeja Counter 1')]).toEqual(['COU500', 'CO1000', 'IC1']);
+    // Five digits keep the last four: "Counter 10001" and "Counter 20001" would share a code.
+    expect(counterCode('Counter 10001')).toBe(counterCode('Counter 20001'));
+  });
+});
