@@ -18,7 +18,7 @@ import { createMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
-import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';
+import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, sessionsAlive, type SessionPolicy, type ThrottlePolicy } from './store/managers';
 import { createIngestBatcher, pruneOlderThan } from './store/notifications';
 import { programmeVersion } from './store/programme';
 import type { HubMerchantKeys } from './webhook/verify-pos';
@@ -104,12 +104,14 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     onError: (e) => o.logger.error({ err: e }, 'hub: relay stream failed to read deliveries'),
     programmeVersion: (branch) => programmeVersion(o.db, branch),
   });
+  const sessionPolicy: SessionPolicy = { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session };
   const live = new LiveFeed({
     db: o.db, heartbeatMs: o.heartbeatMs ?? 5000, now,
+    aliveSessions: (keys) => sessionsAlive(o.db, keys, now(), sessionPolicy),
     onError: (e) => o.logger.error({ err: e }, 'hub: dashboard live feed failed to read changes'),
   });
   const dashboard: DashboardContext = {
-    session: { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session },
+    session: sessionPolicy,
     throttle: { ...DEFAULT_THROTTLE, ...o.dashboard?.throttle },
     attention: { ...DEFAULT_ATTENTION, ...o.dashboard?.attention },
     secureCookie: o.dashboard?.secureCookie ?? Boolean(o.tls),
