@@ -9,6 +9,7 @@ import { schemaIsCurrent } from './db/migrations';
 import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
 import { LiveFeed } from './http/dashboard-live';
+import { FloodBrake, type FloodBrakeOptions } from './http/flood-brake';
 import { dashboardRoutes } from './http/dashboard-routes';
 import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
@@ -35,6 +36,8 @@ export interface HubBuildOptions {
   limits?: Partial<HubLimits>;
   /** Requests per minute (bursts of a fifth of it) per counter credential, per address, and for the provider's addresses. */
   rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number; perBillsAddress?: number };
+  /** How an address refused again and again past perAddress is slowed (its refusals held; see http/flood-brake.ts). */
+  floodBrake?: FloodBrakeOptions;
   logger: Logger;
   now?: () => number;
   defaultMetrics?: boolean;
@@ -124,6 +127,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
+    floodBrake: new FloodBrake(o.floodBrake),
     perProvider: bucket(o.rateLimits?.perProvider ?? 120_000),
     perBillsAddress: bucket(o.rateLimits?.perBillsAddress ?? 600),
     dashboard,
@@ -174,6 +178,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     app, ctx, prune,
     async close() {
       clearInterval(pruner);
+      ctx.floodBrake.close();
       await relay.close();
       await live.close();
       // Requests under way get a moment to finish; then every socket goes, including one a client
