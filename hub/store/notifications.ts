@@ -281,12 +281,19 @@ export async function countersWithUnsent(db: SqlRunner, counterIds: string[]): P
   return rows.map((r) => r.counter_id);
 }
 
-/** Marks deliveries of any counters relayed at `now`, with a log line each: one statement. */
+/**
+ * Marks deliveries of any counters relayed at `now`, with a log line each: one statement, committed
+ * without waiting for the WAL flush (the relay's next read waits for it, so it must not wait for an
+ * fsync). A mark lost in a crash only means the delivery is sent again, which the counter takes once
+ * (deliveries are at least once, acknowledged by event id).
+ */
 export async function markRelayedMany(db: SqlRunner, ds: { counterId: string; d: PendingDelivery }[], now: number): Promise<void> {
   if (!ds.length) return;
   await db.query(
-    `with u as (update deliveries set relayed_at = $2 where id = any($4::bigint[]))
-     insert into delivery_log (notification_id, at, step, counter_id, detail) select n, $2, 'relayed', c, 'event ' || e from unnest($1::bigint[], $3::text[], $4::bigint[]) as t(n, c, e)`,
+    `with a as (select set_config('synchronous_commit', 'off', true)),
+     u as (update deliveries set relayed_at = $2 where id = any($4::bigint[]))
+     insert into delivery_log (notification_id, at, step, counter_id, detail)
+     select n, $2, 'relayed', c, 'event ' || e from unnest($1::bigint[], $3::text[], $4::bigint[]) as t(n, c, e) cross join a`,
     [ds.map((x) => x.d.notificationId), now, ds.map((x) => x.counterId), ds.map((x) => x.d.eventId)],
   );
 }

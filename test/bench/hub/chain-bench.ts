@@ -76,6 +76,7 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
   }
   await Promise.all(sends);
   rss = Math.max(rss, rssMb(hub.pid));
+  o.log(`chain: relay with ${countersConnected} streams open: p50 ${round(percentile(lat, 50))} ms, p95 ${round(percentile(lat, 95))} ms, max ${round(Math.max(...lat))} ms`);
   await Promise.all(streams.map((s) => s.disconnect()));
 
   o.log('chain: a counter syncs while one anonymous client floods /api/v1/me ...');
