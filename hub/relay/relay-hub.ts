@@ -4,7 +4,7 @@
 // other instances, which wake theirs; a woken counter is read by the fan-out's one reader, which
 // reads every woken counter (and every stream catching up after its Last-Event-ID) in one query per
 // round, sends each delivery to the streams of its counter and marks them relayed in one statement.
-// One timer per instance sends the heartbeats and runs one safety sweep (one query, however many
+// One timer per instance sends the heartbeats (spread over the interval) and runs one safety sweep (one query, however many
 // streams are open) for deliveries never sent — a NOTIFY lost while the LISTEN connection was down
 // delays, never loses. So N open streams cost a constant number of queries per heartbeat.
 // The same channel says when a branch's programme changed: every stream of that branch's counters
@@ -27,6 +27,8 @@ export interface RelayStream {
   res: ServerResponse;
   /** Catching up: resend what came after this id (its Last-Event-ID, 0 on a first connection); null once caught up. */
   resumeAfter: number | null;
+  /** Its heartbeat's slot in the interval. */
+  slot: number;
   closed: boolean;
 }
 
@@ -46,6 +48,8 @@ export interface RelayHubOptions {
 const BATCH = 200;
 /** Requests per round: a round reads at most ROUND x BATCH rows; what is left waits for the next round. */
 const ROUND = 100;
+/** Heartbeats are spread over the interval in this many slots. */
+const SLOTS = 10;
 
 interface Request extends PendingRequest {
   streams: RelayStream[];
@@ -61,6 +65,8 @@ export class RelayHub {
   private reading = false;
   private sweeping = false;
   private ticker: NodeJS.Timeout | null = null;
+  private tickNo = 0;
+  private opened = 0;
 
   constructor(private readonly o: RelayHubOptions) {}
 
@@ -73,16 +79,21 @@ export class RelayHub {
       } else if (payload.startsWith(REVOKED_PREFIX)) this.closeCounter(payload.slice(REVOKED_PREFIX.length), REVOKED_EVENT);
       else for (const id of payload.split(',')) this.wake(id);
     });
-    this.ticker = setInterval(() => this.tick(), this.o.heartbeatMs);
+    this.ticker = setInterval(() => this.tick(), Math.max(1, Math.floor(this.o.heartbeatMs / SLOTS)));
     this.ticker.unref();
   }
 
-  /** Every heartbeat: one heartbeat per stream, then one sweep for deliveries never sent. */
+  /**
+   * SLOTS times per heartbeat interval: the streams of this slot get their heartbeat (so 500 streams
+   * are not written in one burst, nor their clients woken at once); once per interval, one sweep for
+   * deliveries never sent.
+   */
   private tick(): void {
+    const slot = this.tickNo++ % SLOTS;
     const at = this.o.now();
-    for (const set of this.streams.values()) for (const s of set) this.send(s, 'heartbeat', null, { at, intervalMs: this.o.heartbeatMs });
+    for (const set of this.streams.values()) for (const s of set) if (s.slot === slot) this.send(s, 'heartbeat', null, { at, intervalMs: this.o.heartbeatMs });
     this.read(); // streams left catching up by a failed round
-    if (this.sweeping || this.streams.size === 0) return;
+    if (slot !== 0 || this.sweeping || this.streams.size === 0) return;
     this.sweeping = true;
     countersWithUnsent(this.o.db, [...this.streams.keys()]).then(
       (ids) => {
@@ -104,7 +115,7 @@ export class RelayHub {
   open(counterId: string, res: ServerResponse, lastEventId: number | null, branch: string | null = null): RelayStream {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(`retry: 1000\n\n`);
-    const s: RelayStream = { counterId, branch, programmeTold: 0, res, resumeAfter: lastEventId ?? 0, closed: false };
+    const s: RelayStream = { counterId, branch, programmeTold: 0, res, resumeAfter: lastEventId ?? 0, slot: this.opened++ % SLOTS, closed: false };
     let set = this.streams.get(counterId);
     if (!set) this.streams.set(counterId, (set = new Set()));
     // Streams cost memory and sockets, and each catches up on its own read: a counter (or a stolen
