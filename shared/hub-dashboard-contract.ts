@@ -66,7 +66,19 @@ export const ResetPasswordRequestSchema = z.object({ password: PasswordSchema })
 export const ChangePasswordRequestSchema = z.object({ current: z.string().min(1).max(200), password: PasswordSchema }).strict();
 export const ManagerIdParamSchema = z.object({ id: z.string().regex(/^mgr_[0-9a-f]{12}$/, 'not a manager id') });
 
-export const AUDIT_ACTIONS = ['login', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'counter.revoked', 'programme.imported'] as const;
+/** One manager as head office's Managers screen lists them: their last login (time and address) and how many sessions they have open. */
+export const ManagerRosterEntrySchema = ManagerViewSchema.extend({ lastLoginAt: Ms.nullable(), lastLoginAddress: z.string().nullable(), sessions: z.number().int().nonnegative() });
+export type ManagerRosterEntry = z.infer<typeof ManagerRosterEntrySchema>;
+export const ManagersListSchema = z.object({ managers: z.array(ManagerRosterEntrySchema) });
+
+/** One open session of a manager. `ref` names it for ending it (a prefix of its stored hash: it opens nothing). */
+export const ManagerSessionSchema = z.object({ ref: z.string(), createdAt: Ms, lastSeenAt: Ms, expiresAt: Ms, current: z.boolean() });
+export type ManagerSession = z.infer<typeof ManagerSessionSchema>;
+export const ManagerSessionsSchema = z.object({ sessions: z.array(ManagerSessionSchema) });
+/** Ends one session (ref) or, without it, every session of the manager (the caller's own session is kept). */
+export const EndSessionsRequestSchema = z.object({ ref: z.string().regex(/^[0-9a-f]{16}$/, 'not a session of this list').optional() }).strict();
+
+export const AUDIT_ACTIONS = ['login', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'manager.sessions-ended', 'counter.revoked', 'programme.imported'] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({
   id: z.number(), at: Ms, actorId: z.string().nullable(), actorName: z.string(), action: z.enum(AUDIT_ACTIONS),
@@ -90,6 +102,11 @@ export const TallySchema = z.object({
   topupCount: z.number().int(), topupKobo: Kobo,
   /** Money taken after the sale was closed (docs/late-payments.md): counted in paidKobo too, and shown apart here. */
   paidAfterClosingCount: z.number().int(), paidAfterClosingKobo: Kobo,
+  /**
+   * Money taken after closing that the counter marked "customer gone: refund to be arranged": it goes
+   * back to the customer, so it is in neither paidKobo nor paidAfterClosingKobo (takings are money kept).
+   */
+  refundDueCount: z.number().int(), refundDueKobo: Kobo,
 });
 export type Tally = z.infer<typeof TallySchema>;
 
@@ -120,6 +137,18 @@ export type TodayView = z.infer<typeof TodayViewSchema>;
 
 export const ORDER_STATES_OPEN = ['queued', 'creating', 'waiting', 'unknown'] as const;
 
+/**
+ * A late outcome as the Hub keeps it: `paid-after-closing` (the provider took the money after the
+ * counter closed the sale) or `reported-otherwise` (a paid sale the provider later reports not paid,
+ * or for another amount). `amountKobo` is what the provider's report says.
+ */
+export const LateOnOrderSchema = z.object({
+  kind: z.enum(['paid-after-closing', 'reported-otherwise']),
+  providerStatus: z.string(), amountKobo: Kobo, at: Ms,
+  handled: z.object({ how: z.enum(['tickets-given', 'refund']), by: z.string(), at: Ms }).nullable(),
+});
+export type LateOnOrder = z.infer<typeof LateOnOrderSchema>;
+
 export const OrderRowSchema = z.object({
   /** The Hub's id of the order (a decimal string). */
   id: z.string(),
@@ -134,6 +163,8 @@ export const OrderRowSchema = z.object({
   practice: z.boolean(),
   /** Money the provider took after the sale was closed (order.late paid-after-closing), else null. */
   paidAfterClosingKobo: Kobo.nullable(),
+  /** The provider's late word on this order, if any (docs/late-payments.md), and how the counter settled it. */
+  late: LateOnOrderSchema.nullable(),
   createdAt: Ms, updatedAt: Ms,
 });
 export type OrderRow = z.infer<typeof OrderRowSchema>;
@@ -196,10 +227,18 @@ export const LIVE_EVENTS = ['order', 'heartbeat'] as const;
 
 // ---- Needs attention -------------------------------------------------------------------------
 
-export const ATTENTION_KINDS = ['payment-open', 'payment-unknown', 'counter-offline', 'counter-unsynced', 'clock-off', 'notification-undelivered', 'shift-open-late', 'paid-after-closing'] as const;
+export const ATTENTION_KINDS = [
+  'payment-open', 'payment-unknown', 'counter-offline', 'counter-unsynced', 'clock-off', 'notification-undelivered', 'shift-open-late', 'paid-after-closing',
+  'reported-otherwise', 'no-shift-sales', 'relay-off',
+] as const;
 export const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),
-  branch: z.string(),
+  /**
+   * The branch it is about; null: the whole Hub (the Hub itself, not one branch's counters: e.g. it
+   * cannot verify the provider's notifications). Every manager sees a Hub-wide line, since it
+   * touches every branch's counters; the branch filter does not hide it.
+   */
+  branch: z.string().nullable(),
   counterId: z.string().nullable(), counterName: z.string().nullable(),
   /** What it is about, in a manager's words. */
   subject: z.string(),
@@ -242,7 +281,14 @@ export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', '
 
 export const DashCounterSchema = CounterViewSchema.extend({ online: z.boolean(), lastSyncAt: Ms.nullable() });
 export type DashCounter = z.infer<typeof DashCounterSchema>;
-export const CountersViewSchema = z.object({ counters: z.array(DashCounterSchema) });
+export const CountersViewSchema = z.object({
+  counters: z.array(DashCounterSchema),
+  /**
+   * Whether the Hub can verify the provider's payment notifications (it was started with its merchant
+   * file). When false it passes none on, and its counters fall back to slower checking.
+   */
+  relayVerifies: z.boolean(),
+});
 /** A branch manager's code is for their branch; head office names the branch (or none: any branch). */
 export const DashIssueCodeRequestSchema = z.object({ ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60), branch: BranchId.nullable().default(null) }).strict();
 export const DashIssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });

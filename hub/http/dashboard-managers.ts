@@ -3,10 +3,12 @@
 // those sessions' live feeds at once.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ChangePasswordRequestSchema, DASHBOARD_PREFIX as D, ManagerIdParamSchema, ResetPasswordRequestSchema } from '../../shared/hub-dashboard-contract';
+import { ChangePasswordRequestSchema, DASHBOARD_PREFIX as D, EndSessionsRequestSchema, ManagerIdParamSchema, ResetPasswordRequestSchema } from '../../shared/hub-dashboard-contract';
 import type { HubContext } from '../context';
 import { fail } from '../errors';
-import { changeOwnPassword, listAudit, removeManager, resetPassword, setManagerDisabled, type Actor } from '../store/manager-admin';
+import {
+  changeOwnPassword, endManagerSessions, listAudit, managerRoster, managerSessions, removeManager, resetPassword, setManagerDisabled, type Actor,
+} from '../store/manager-admin';
 import { checked, sessionOf } from './audiences';
 
 const AuditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100), before: z.coerce.number().int().positive().optional() }).strict();
@@ -63,6 +65,27 @@ export function dashboardManagerRoutes(app: FastifyInstance, ctx: HubContext): v
     endFeeds(ended, 'The password of this account was changed: log in again.');
     req.log.info({ managerId: s.manager.id, sessions: ended.length }, 'hub: manager changed their password');
     return { changed: true, sessionsEnded: ended.length };
+  });
+
+  app.get(`${D}/managers`, async (req) => {
+    headOffice(req);
+    return { managers: await managerRoster(ctx.db, ctx.now(), ctx.dashboard.session) };
+  });
+
+  app.get(`${D}/managers/:id/sessions`, { schema: { params: ManagerIdParamSchema } }, async (req) => {
+    headOffice(req);
+    const { id } = checked(ManagerIdParamSchema, req.params);
+    return { sessions: await managerSessions(ctx.db, id, sessionOf(req).idHash, ctx.now(), ctx.dashboard.session) };
+  });
+
+  app.post(`${D}/managers/:id/sessions/end`, { schema: { params: ManagerIdParamSchema, body: EndSessionsRequestSchema } }, async (req) => {
+    const by = headOffice(req);
+    const { id } = checked(ManagerIdParamSchema, req.params);
+    const { ref } = checked(EndSessionsRequestSchema, req.body ?? {});
+    const ended = await endManagerSessions(ctx.db, by, sessionOf(req).idHash, id, ref ?? null, ctx.now());
+    endFeeds(ended, 'Head office ended this session: log in again.');
+    req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager sessions ended');
+    return { sessionsEnded: ended.length };
   });
 
   app.get(`${D}/audit`, { schema: { querystring: AuditQuery } }, async (req) => {

@@ -60,7 +60,7 @@ export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext):
       return { imported: false, totalRows: check.totalRows, errors: check.errors.slice(0, MAX_ERRORS_SHOWN), errorCount: check.errors.length, programme: await view(branch) };
     }
     const version = await setProgramme(ctx.db, branch, check.programme, s.manager.name, ctx.now());
-    await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'programme.imported', branch, `version ${version}, ${check.totalRows} rows${body.fileName ? ` from ${body.fileName}` : ''}`, ctx.now());
+    await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'programme.imported', branch, `version ${version}, ${check.totalRows} row${check.totalRows === 1 ? '' : 's'}${body.fileName ? ` from ${body.fileName}` : ''}`, ctx.now());
     req.log.info({ managerId: s.manager.id, branch, version, rows: check.totalRows, file: body.fileName }, 'hub: programme imported');
     return { imported: true, totalRows: check.totalRows, errors: [], errorCount: 0, programme: await view(branch) };
   });

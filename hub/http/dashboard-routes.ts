@@ -19,7 +19,7 @@ import { issueEnrollCode, revokeCounter } from '../store/counters';
 import { attention } from '../store/attention';
 import { counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
 import {
-  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, listManagers, openSession, readSession, type Session,
+  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, openSession, readSession, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
 import { writeAudit } from '../store/manager-admin';
@@ -35,6 +35,8 @@ const CsvOrdersQuery = OrdersQuerySchema.omit({ cursor: true, limit: true });
 
 export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
   const dc = ctx.dashboard;
+  /** The Hub cannot verify the provider's notifications from its start when it has no merchant file. */
+  const relayOffSince = ctx.merchant ? null : ctx.now();
   const cookie = (value: string, maxAgeS: number) =>
     `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${dc.secureCookie ? '; Secure' : ''}`;
   const viewOf = (s: Session): SessionView => ({ manager: s.manager, csrfToken: s.csrfToken, idleExpiresAt: s.idleExpiresAt, expiresAt: s.expiresAt });
@@ -104,12 +106,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       return { sessionsEnded: n };
     });
 
-    app.get(`${D}/managers`, async (req) => {
-      const s = sessionOf(req);
-      headOffice(s);
-      return { managers: await listManagers(ctx.db) };
-    });
-
     app.post(`${D}/managers`, { schema: { body: CreateManagerRequestSchema } }, async (req) => {
       const s = sessionOf(req);
       headOffice(s);
@@ -128,7 +124,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     app.get(`${D}/attention`, { schema: { querystring: AttentionQuerySchema } }, async (req) => {
       const s = sessionOf(req);
       const f = checked(AttentionQuerySchema, req.query);
-      return attention(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention, (id) => ctx.relay.isConnected(id), f.branch);
+      return attention(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention, (id) => ctx.relay.isConnected(id), f.branch, relayOffSince);
     });
 
     app.get(`${D}/live`, { schema: { querystring: LiveQuerySchema } }, async (req, reply) => {
@@ -197,7 +193,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     app.get(`${D}/counters`, { schema: { querystring: CountersQuery } }, async (req) => {
       const s = sessionOf(req);
       const f = checked(CountersQuery, req.query);
-      return { counters: await dashCounters(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention.staleMs, (id) => ctx.relay.isConnected(id), f.branch) };
+      return { counters: await dashCounters(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention.staleMs, (id) => ctx.relay.isConnected(id), f.branch), relayVerifies: ctx.merchant !== null };
     });
 
     app.post(`${D}/counters/enroll-codes`, { schema: { body: DashIssueCodeRequestSchema } }, async (req) => {

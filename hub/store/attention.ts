@@ -34,9 +34,27 @@ const ago = (now: number, at: number) => {
 const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
 const LINE_LIMIT = 200;
 
-export async function attention(q: SqlRunner, scope: Scope, now: number, cfg: AttentionConfig, connected: (counterId: string) => boolean, branchFilter?: string): Promise<AttentionView> {
+const base = { counterId: null, counterName: null, orderId: null, notificationId: null, shiftId: null };
+
+/**
+ * `relayOffSince`: when the Hub, started without its merchant file, began unable to verify the
+ * provider's notifications (null: it verifies them). Then one Hub-wide line (branch null) says so to
+ * every manager, whatever the branch filter: it slows every branch's counters, and only whoever runs
+ * the Hub can mend it (head office is told how, a branch manager whom to tell).
+ */
+export async function attention(
+  q: SqlRunner, scope: Scope, now: number, cfg: AttentionConfig, connected: (counterId: string) => boolean, branchFilter?: string, relayOffSince: number | null = null,
+): Promise<AttentionView> {
   const lines: AttentionLine[] = [];
-  const base = { counterId: null, counterName: null, orderId: null, notificationId: null, shiftId: null };
+  if (relayOffSince !== null) {
+    lines.push({
+      ...base, kind: 'relay-off', branch: null, since: relayOffSince,
+      subject: 'The Hub is not passing on payment notifications: it was started without its merchant file, so it cannot check that they come from the provider',
+      todo: scope.kind === 'all'
+        ? 'Give the Hub the merchant file: restart it with --merchant-config FILE (the clientAuthKey and the provider\'s public key). Until then every counter falls back to checking each payment itself, which takes up to about 20 seconds.'
+        : 'Tell head office: the Hub needs its merchant file. Until then counters check each payment themselves, which takes up to about 20 seconds; payments are still safe.',
+    });
+  }
 
   const ow = new Where(scope, 'o.branch', branchFilter);
   ow.and(`o.state in (${OPEN_LIST})`).and(`o.created_at < ${ow.p(now - cfg.openPaymentMs)}`).and('not o.practice');
@@ -52,23 +70,8 @@ export async function attention(q: SqlRunner, scope: Scope, now: number, cfg: At
     });
   }
 
-  // Money taken after the sale was closed (docs/late-payments.md), until the counter marks it handled.
-  const lw = new Where(scope, 'l.branch', branchFilter);
-  lw.and('l.handled_at is null').and(`l.kind = 'paid-after-closing'`).and('not l.practice');
-  const late = await q.query<Row>(
-    `select l.counter_id, c.name, l.branch, l.reference, l.order_id, l.amount_kobo, l.cashier, l.at
-       from dash_late l join counters c on c.id = l.counter_id ${lw.sql()} order by l.at limit ${lw.p(LINE_LIMIT)}`,
-    lw.params,
-  );
-  for (const r of late) {
-    const amount = naira.format(num(r.amount_kobo) / 100);
-    lines.push({
-      ...base, kind: 'paid-after-closing', branch: String(r.branch), counterId: String(r.counter_id), counterName: String(r.name),
-      orderId: r.order_id === null ? null : String(r.order_id), since: num(r.at),
-      subject: `${amount} was taken after the sale was closed: ${String(r.name)}, sale ${String(r.reference)}${r.cashier ? ` (${String(r.cashier)})` : ''}`,
-      todo: 'Hand over the tickets if the customer is there, else arrange the refund; the counter marks it handled.',
-    });
-  }
+  await lateLines(q, scope, now, lines, branchFilter);
+  await noShiftLines(q, scope, lines, branchFilter);
 
   const cw = new Where(scope, 'c.branch', branchFilter);
   cw.and('c.revoked_at is null');
@@ -135,4 +138,72 @@ export async function attention(q: SqlRunner, scope: Scope, now: number, cfg: At
     });
   }
   return { at: now, lines, closingTime: cfg.closingTime };
+}
+
+/** How long a paid sale reported otherwise stays on Needs attention: the manager's to check with the provider. */
+export const REPORTED_OTHERWISE_DAYS = 7;
+
+/**
+ * The provider's late word on closed sales (docs/late-payments.md): money taken after the sale was
+ * closed, until the counter marks it handled (tickets given, or refund to be arranged); a paid sale
+ * the provider later reports not paid (or for another amount) for REPORTED_OTHERWISE_DAYS, handled
+ * or not, since the counter's "Seen: manager to check it" hands it to the manager.
+ */
+async function lateLines(q: SqlRunner, scope: Scope, now: number, lines: AttentionLine[], branchFilter?: string): Promise<void> {
+  const lw = new Where(scope, 'l.branch', branchFilter);
+  lw.and(`(l.kind = 'paid-after-closing' and l.handled_at is null) or (l.kind = 'reported-otherwise' and l.at > ${lw.p(now - REPORTED_OTHERWISE_DAYS * DAY_MS)})`).and('not l.practice');
+  const late = await q.query<Row>(
+    `select l.counter_id, c.name, l.branch, l.reference, l.order_id, l.kind, l.provider_status, l.pay_no, l.amount_kobo, o.amount_kobo as sold_kobo, l.cashier, l.at,
+            l.handled_by, l.handled_at
+       from dash_late l join counters c on c.id = l.counter_id left join dash_orders o on o.id = l.order_id ${lw.sql()} order by l.at limit ${lw.p(LINE_LIMIT)}`,
+    lw.params,
+  );
+  for (const r of late) {
+    const amount = naira.format(num(r.amount_kobo) / 100);
+    const who = `${String(r.name)}, sale ${String(r.reference)}${r.cashier ? ` (${String(r.cashier)})` : ''}`;
+    const at = {
+      ...base, branch: String(r.branch), counterId: String(r.counter_id), counterName: String(r.name),
+      orderId: r.order_id === null ? null : String(r.order_id), since: num(r.at),
+    };
+    if (r.kind === 'paid-after-closing') {
+      lines.push({
+        ...at, kind: 'paid-after-closing',
+        subject: `${amount} was taken after the sale was closed: ${who}`,
+        todo: 'Hand over the tickets if the customer is there, else arrange the refund; the counter marks it handled.',
+      });
+      continue;
+    }
+    const sold = numOrNull(r.sold_kobo);
+    const other = sold !== null && sold !== num(r.amount_kobo) ? ` for ${amount}, not the ${naira.format(sold / 100)} sold` : '';
+    const seen = r.handled_at === null ? '' : ` Seen on the counter by ${String(r.handled_by)}.`;
+    lines.push({
+      ...at, kind: 'reported-otherwise',
+      subject: `A paid sale is now reported ${String(r.provider_status)}${other} by the provider: ${who}${r.pay_no ? `, payment ${String(r.pay_no)}` : ''}`,
+      todo: `Check the payment in the provider's dashboard: if the money did not arrive, the tickets went unpaid. It stays in the takings until you know, and on this list for ${REPORTED_OTHERWISE_DAYS} days.${seen}`,
+    });
+  }
+}
+
+/**
+ * Paid sales made with no shift open (synced with no cashier: the counter names the cashier of the
+ * shift open at the sale), one line per counter, until a Z report of a shift opened after them has
+ * reached the Hub: that report names them ("Sales with no shift open"). Until then they are in no Z report.
+ */
+async function noShiftLines(q: SqlRunner, scope: Scope, lines: AttentionLine[], branchFilter?: string): Promise<void> {
+  const w = new Where(scope, 'o.branch', branchFilter);
+  w.and(`(o.cashier is null or o.cashier = '')`).and(`o.state = 'paid'`).and('not o.practice')
+    .and('not exists (select 1 from dash_zreports z where z.counter_id = o.counter_id and z.from_at > o.created_at)');
+  const rows = await q.query<Row>(
+    `select o.counter_id, c.name, o.branch, count(*) as n, sum(o.amount_kobo) as kobo, min(o.created_at) as since
+       from dash_orders o join counters c on c.id = o.counter_id ${w.sql()} group by o.counter_id, c.name, o.branch order by since limit ${w.p(LINE_LIMIT)}`,
+    w.params,
+  );
+  for (const r of rows) {
+    const n = num(r.n);
+    lines.push({
+      ...base, kind: 'no-shift-sales', branch: String(r.branch), counterId: String(r.counter_id), counterName: String(r.name), since: num(r.since),
+      subject: `${n} paid sale${n === 1 ? '' : 's'} (${naira.format(num(r.kobo) / 100)}) made on ${String(r.name)} with no shift open: in no Z report yet`,
+      todo: 'Ask who sold them and check them on Orders (cashier —). The next Z report of this counter lists them under "Sales with no shift open"; this line goes once it reaches the Hub.',
+    });
+  }
 }

@@ -4,7 +4,7 @@
 import {
   addDays, lagosDayStart, ORDER_STATES_OPEN,
   type DashCounter, type OrderDetail, type OrderRow, type OrdersPage, type OrdersQuery,
-  type ShiftRow, type ShiftsView, type Tally, type TodayView,
+  type LateOnOrder, type ShiftRow, type ShiftsView, type Tally, type TodayView,
 } from '../../shared/hub-dashboard-contract';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
@@ -20,14 +20,26 @@ export const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 
 export const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
   o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id,
-  (select l.amount_kobo from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing') as paid_after_closing_kobo`;
+  (select l.amount_kobo from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing') as paid_after_closing_kobo,
+  (select json_build_object('kind', l.kind, 'providerStatus', l.provider_status, 'amountKobo', l.amount_kobo, 'at', l.at, 'how', l.handled_how, 'by', l.handled_by, 'handledAt', l.handled_at)
+     from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference) as late`;
+
+/** The late outcome's JSON (json_build_object: an object, or its text from some drivers) as the row's `late`. */
+function lateOf(v: unknown): LateOnOrder | null {
+  if (v === null || v === undefined) return null;
+  const j = (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+  return {
+    kind: j.kind === 'reported-otherwise' ? 'reported-otherwise' : 'paid-after-closing', providerStatus: String(j.providerStatus), amountKobo: num(j.amountKobo), at: num(j.at),
+    handled: j.handledAt === null || j.handledAt === undefined ? null : { how: j.how === 'refund' ? 'refund' : 'tickets-given', by: String(j.by), at: num(j.handledAt) },
+  };
+}
 
 export const orderRow = (r: Row): OrderRow => ({
   id: String(r.id), counterId: String(r.counter_id), counterName: String(r.counter_name), branch: String(r.branch), reference: String(r.reference),
   orderNo: str(r.order_no), payNo: str(r.pay_no), state: String(r.state), amountKobo: num(r.amount_kobo),
   filmName: str(r.film_name), filmTitle: str(r.film_title), showDate: str(r.show_date), showTime: str(r.show_time), seats: str(r.seats),
   tickets: numOrNull(r.tickets), cashier: str(r.cashier), profile: str(r.profile), practice: r.practice === true,
-  paidAfterClosingKobo: numOrNull(r.paid_after_closing_kobo), createdAt: num(r.created_at), updatedAt: num(r.updated_at),
+  paidAfterClosingKobo: numOrNull(r.paid_after_closing_kobo), late: lateOf(r.late), createdAt: num(r.created_at), updatedAt: num(r.updated_at),
 });
 
 /** The next string after every string that starts with `s` (for a prefix range on a text_pattern_ops index). */
@@ -132,7 +144,7 @@ export async function lastChangeId(q: SqlRunner): Promise<number> {
 
 // ---- Today -------------------------------------------------------------------------------------
 
-const zero = (): Tally => ({ paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0, paidAfterClosingCount: 0, paidAfterClosingKobo: 0 });
+const zero = (): Tally => ({ paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0, paidAfterClosingCount: 0, paidAfterClosingKobo: 0, refundDueCount: 0, refundDueKobo: 0 });
 const TALLY_KEYS = Object.keys(zero()) as (keyof Tally)[];
 const addInto = (a: Tally, b: Tally) => {
   for (const k of TALLY_KEYS) a[k] += b[k];
@@ -161,10 +173,14 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     tw.params,
   );
   // Money taken after closing, on the day it was taken (an order the counter later saw paid is already in paid_kobo).
+  // What the counter marked "refund to be arranged" goes back to the customer: not kept, so not taken.
   const lw = new Where(scope, 'l.branch', branchFilter);
   lw.and(`l.at >= ${lw.p(from)} and l.at < ${lw.p(to)}`).and(`l.kind = 'paid-after-closing'`).and(`o.state is null or o.state <> 'paid'`);
+  const kept = `l.handled_how is distinct from 'refund'`;
   const late = await q.query<Row>(
-    `select l.practice, l.branch, l.counter_id, coalesce(l.cashier, '') as cashier, count(*) as n, coalesce(sum(l.amount_kobo), 0) as kobo
+    `select l.practice, l.branch, l.counter_id, coalesce(l.cashier, '') as cashier,
+            count(*) filter (where ${kept}) as n, coalesce(sum(l.amount_kobo) filter (where ${kept}), 0) as kobo,
+            count(*) filter (where not (${kept})) as refund_n, coalesce(sum(l.amount_kobo) filter (where not (${kept})), 0) as refund_kobo
        from dash_late l left join dash_orders o on o.id = l.order_id ${lw.sql()} group by 1, 2, 3, 4`,
     lw.params,
   );
@@ -201,7 +217,10 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     tallyRow(r, t)?.cashiers.push({ cashier: String(r.cashier), ...t });
   }
   for (const r of late) {
-    const t: Tally = { ...zero(), paidCount: num(r.n), paidKobo: num(r.kobo), paidAfterClosingCount: num(r.n), paidAfterClosingKobo: num(r.kobo) };
+    const t: Tally = {
+      ...zero(), paidCount: num(r.n), paidKobo: num(r.kobo), paidAfterClosingCount: num(r.n), paidAfterClosingKobo: num(r.kobo),
+      refundDueCount: num(r.refund_n), refundDueKobo: num(r.refund_kobo),
+    };
     const c = tallyRow(r, t);
     const who = c?.cashiers.find((x) => x.cashier === String(r.cashier));
     if (who) addInto(who, t);

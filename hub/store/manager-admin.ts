@@ -2,11 +2,11 @@
 // remove (the row is kept, renamed out of the way, for the audit trail), reset a password, change
 // one's own. Each ends the sessions it must and writes its audit row in the same transaction.
 // Returns the ended sessions' hashes so the caller closes their live feeds at once.
-import type { AuditEntry, ManagerView } from '../../shared/hub-dashboard-contract';
+import type { AuditEntry, ManagerRosterEntry, ManagerSession, ManagerView } from '../../shared/hub-dashboard-contract';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
-import { hashPassword, verifyPassword } from './managers';
+import { hashPassword, listManagers, verifyPassword, type SessionPolicy } from './managers';
 
 export interface Actor { manager: ManagerView; address: string | null }
 type Action = AuditEntry['action'];
@@ -78,6 +78,53 @@ export async function changeOwnPassword(db: HubDb, by: Actor, keepSession: strin
     await q.query('update managers set password_hash = $2 where id = $1', [by.manager.id, hash]);
     const ended = (await q.query<{ id_hash: string }>('delete from manager_sessions where manager_id = $1 and id_hash <> $2 returning id_hash', [by.manager.id, keepSession])).map((r) => r.id_hash);
     await writeAudit(q, by, 'manager.password-changed', by.manager.name, null, now);
+    return ended;
+  });
+}
+
+// ---- Who is logged in ------------------------------------------------------------------------------
+
+/** Every manager not removed, with their last login (from the audit log) and their open sessions. */
+export async function managerRoster(db: HubDb, now: number, p: SessionPolicy): Promise<ManagerRosterEntry[]> {
+  const managers = await listManagers(db);
+  const logins = await db.query<{ actor_id: string; at: unknown; address: string | null }>(
+    `select distinct on (actor_id) actor_id, at, address from manager_audit where action = 'login' and actor_id is not null order by actor_id, id desc`);
+  const open = await db.query<{ manager_id: string; n: unknown }>(
+    'select manager_id, count(*) as n from manager_sessions where expires_at > $1 and last_seen_at > $1 - $2 group by manager_id', [now, p.idleMs]);
+  const login = new Map(logins.map((r) => [r.actor_id, r]));
+  const sessions = new Map(open.map((r) => [r.manager_id, num(r.n)]));
+  return managers.map((m) => {
+    const l = login.get(m.id);
+    return { ...m, lastLoginAt: l ? num(l.at) : null, lastLoginAddress: l?.address ?? null, sessions: sessions.get(m.id) ?? 0 };
+  });
+}
+
+const REF_LEN = 16;
+async function liveManager(db: SqlRunner, id: string): Promise<{ id: string; name: string }> {
+  const t = (await db.query<{ id: string; name: string }>('select id, name from managers where id = $1 and removed_at is null', [id]))[0];
+  if (!t) throw fail('HUB_NOT_FOUND', 404, `No manager ${id}: they may have been removed.`);
+  return t;
+}
+
+/** A manager's open sessions, the newest first; `current` marks the caller's own. */
+export async function managerSessions(db: HubDb, id: string, callerSession: string, now: number, p: SessionPolicy): Promise<ManagerSession[]> {
+  await liveManager(db, id);
+  const rows = await db.query<{ id_hash: string; created_at: unknown; last_seen_at: unknown; expires_at: unknown }>(
+    'select id_hash, created_at, last_seen_at, expires_at from manager_sessions where manager_id = $1 and expires_at > $2 and last_seen_at > $2 - $3 order by created_at desc',
+    [id, now, p.idleMs]);
+  return rows.map((r) => ({ ref: r.id_hash.slice(0, REF_LEN), createdAt: num(r.created_at), lastSeenAt: num(r.last_seen_at), expiresAt: num(r.expires_at), current: r.id_hash === callerSession }));
+}
+
+/** Ends one session of a manager (by its ref) or all of them; the caller's own session is never ended here (Log out does that). */
+export async function endManagerSessions(db: HubDb, by: Actor, callerSession: string, id: string, ref: string | null, now: number): Promise<string[]> {
+  return db.tx(async (q) => {
+    const t = await liveManager(q, id);
+    if (ref !== null && callerSession.startsWith(ref)) throw fail('HUB_BAD_REQUEST', 400, 'That is the session you are using now: use Log out instead.');
+    const ended = (await q.query<{ id_hash: string }>(
+      `delete from manager_sessions where manager_id = $1 and id_hash <> $2 ${ref === null ? '' : `and left(id_hash, ${REF_LEN}) = $3`} returning id_hash`,
+      ref === null ? [id, callerSession] : [id, callerSession, ref])).map((r) => r.id_hash);
+    if (ref !== null && !ended.length) throw fail('HUB_NOT_FOUND', 404, 'That session has already ended: refresh the list.');
+    await writeAudit(q, by, 'manager.sessions-ended', t.name, `${ended.length} session${ended.length === 1 ? '' : 's'}`, now);
     return ended;
   });
 }

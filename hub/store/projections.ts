@@ -85,7 +85,7 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
     );
   }
 
-  await projectLate(q, counterId, branch, events);
+  span(await projectLate(q, counterId, branch, events));
 
   const topups = only(events, 'topup.submitted');
   if (topups.length) {
@@ -149,8 +149,12 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
   if (low !== null) await q.query('select pg_notify($1, $2)', [DASH_CHANNEL, `${counterId}|${low}|${high}`]);
 }
 
-/** Late outcomes (docs/late-payments.md): the first report of each order is kept; the counter's "handled" closes it. */
-async function projectLate(q: SqlRunner, counterId: string, branch: string, events: SyncEvent[]): Promise<void> {
+/**
+ * Late outcomes (docs/late-payments.md): the first report of each order is kept; the counter's
+ * "handled" closes it. The orders they are about get a new change number (the live feed shows the
+ * row again, with its late word): returned for the batch's notification.
+ */
+async function projectLate(q: SqlRunner, counterId: string, branch: string, events: SyncEvent[]): Promise<{ change_id: unknown }[]> {
   const late = only(events, 'order.late');
   if (late.length) {
     await q.query(
@@ -178,4 +182,11 @@ async function projectLate(q: SqlRunner, counterId: string, branch: string, even
         handled.map((e) => orNull(e.payload.note)), handled.map((e) => e.at)],
     );
   }
+  const refs = [...new Set([...late, ...handled].map((e) => e.payload.reference))];
+  if (!refs.length) return [];
+  return q.query<{ change_id: unknown }>(
+    `update dash_orders o set change_id = nextval('dash_change_seq') from unnest($2::text[]) as t(reference)
+      where o.counter_id = $1 and o.reference = t.reference returning o.change_id`,
+    [counterId, refs],
+  );
 }

@@ -10,68 +10,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxPosOrder } from '../../sandbox';
-import { defaultProfile } from '../../shared/settings';
-import type { ShellProcess } from '../helpers/browser-shell-process';
-import { ADMIN_TOKEN } from '../hub/helpers/hub-harness';
-import { killAllHubs, spawnHub, type HubProcess } from '../hub/helpers/hub-process';
+import { generateDemoConfig, startSandbox, type Sandbox, type SandboxPosOrder } from '../../sandbox';
+import { killAllHubs, spawnHub } from '../hub/helpers/hub-process';
 import { ARTIFACTS, expect, test } from './fixtures';
+import { counterOnSandbox, hubAdmin, joinHub } from './hub-counter';
 
 // A Hub process starts in seconds on an idle machine but may take half a minute on a busy one (tsx
 // compiles it, PGlite opens its folder): these tests get room for that, not sleeps.
 test.describe.configure({ timeout: 180_000 });
-
-const PIN = '2468';
-
-async function call<T>(shell: ShellProcess, name: string, args: unknown): Promise<T> {
-  const res = await fetch(`${shell.origin}/api/call/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token }, body: JSON.stringify({ args }) });
-  const body = (await res.json()) as { ok: boolean; value?: T; error?: { message: string } };
-  if (!body.ok) throw new Error(`${name}: ${body.error?.message ?? JSON.stringify(body)}`);
-  return body.value as T;
-}
-
-async function hubAdmin<T>(hub: HubProcess, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${hub.url}/api/v1/admin${path}`, {
-    method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`Hub ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-/** The counter on the sandbox merchant, as an admin sets it up: profile, keys, terminal; its own receiver off. */
-async function counterOnSandbox(shell: ShellProcess, sandbox: Sandbox, m: DemoMerchantValues): Promise<void> {
-  await call(shell, 'settings.setPin', { newPin: PIN });
-  const settings = {
-    ...defaultProfile('sandbox'), billsBaseUrl: sandbox.billsBaseUrl, posBaseUrl: sandbox.posBaseUrl,
-    billsMerchantId: m.billsMerchantId, headMerchantId: m.headMerchantId, merchantId: m.merchantId, counterName: 'Counter 1',
-    webhook: { enabled: false, host: '127.0.0.1', port: 0, callbackBaseUrl: '' },
-  };
-  const secrets = { billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey, posClientAuthKey: m.clientAuthKey, merchantPrivateKey: m.merchantPrivateKeyPem, providerPublicKey: m.providerPublicKeyPem };
-  await call(shell, 'settings.saveProfile', { profile: 'sandbox', settings, secrets });
-  await call(shell, 'settings.setActiveProfile', { profile: 'sandbox' });
-  await call(shell, 'terminal.configure', { source: 'manual', manualSn: m.terminalSn });
-}
-
-/** Settings → Hub with the keyboard: the address and the code the manager read out. */
-async function joinHub(page: Page, hub: HubProcess, code: string): Promise<void> {
-  await page.keyboard.press('Alt+5');
-  const unlock = page.getByLabel('Admin PIN', { exact: true });
-  if (await unlock.isVisible()) {
-    await unlock.fill(PIN);
-    await unlock.press('Enter');
-  }
-  const panel = page.getByRole('region', { name: 'Hub' });
-  await expect(panel.getByRole('heading', { name: 'Join a Hub' })).toBeVisible();
-  await panel.getByLabel('Hub address').focus();
-  await page.keyboard.type(hub.url);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(code);
-  await page.keyboard.press('Enter');
-  await expect(panel.getByTestId('hub-message')).toHaveText(`Joined the Hub at ${hub.url} as Counter 1.`);
-  await expect(page.getByTestId('hub-pill')).toHaveText('Hub: connected');
-  await expect(panel.getByTestId('hub-sync')).toContainText('relay connected');
-}
 
 /** mm:ss on the payment panel, in seconds. */
 async function countdownSeconds(page: Page): Promise<number> {

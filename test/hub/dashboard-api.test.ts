@@ -103,12 +103,12 @@ describe('dashboard API', () => {
     const t = r.json as unknown as TodayView;
     expect(t.day).toBe(day);
     expect(t.lastWeekDay).toBe(addDays(day, -7));
-    expect(t.totals).toEqual({ paidCount: 3, paidKobo: 150_000 + 100_000 + 999_900, failedCount: 1, cancelledCount: 1, expiredCount: 1, openCount: 2, topupCount: 1, topupKobo: 10_000, paidAfterClosingCount: 0, paidAfterClosingKobo: 0 });
+    expect(t.totals).toEqual({ paidCount: 3, paidKobo: 150_000 + 100_000 + 999_900, failedCount: 1, cancelledCount: 1, expiredCount: 1, openCount: 2, topupCount: 1, topupKobo: 10_000, paidAfterClosingCount: 0, paidAfterClosingKobo: 0, refundDueCount: 0, refundDueKobo: 0 });
     expect(t.practice).toMatchObject({ paidCount: 1, paidKobo: 70_000 });
     expect(t.branches.map((b) => [b.branch, b.paidKobo])).toEqual([['B1', 250_000], ['B2', 999_900]]);
     const b1 = t.branches[0]!;
     expect(b1.counters.map((c) => [c.counterName, c.paidCount, c.failedCount, c.openCount, c.topupCount])).toEqual([['A1', 1, 1, 2, 1], ['A2', 1, 0, 0, 0]]);
-    expect(b1.counters[1]!.cashiers).toEqual([{ cashier: 'Bola', paidCount: 1, paidKobo: 100_000, failedCount: 0, cancelledCount: 1, expiredCount: 1, openCount: 0, topupCount: 0, topupKobo: 0, paidAfterClosingCount: 0, paidAfterClosingKobo: 0 }]);
+    expect(b1.counters[1]!.cashiers).toEqual([{ cashier: 'Bola', paidCount: 1, paidKobo: 100_000, failedCount: 0, cancelledCount: 1, expiredCount: 1, openCount: 0, topupCount: 0, topupKobo: 0, paidAfterClosingCount: 0, paidAfterClosingKobo: 0, refundDueCount: 0, refundDueKobo: 0 }]);
     expect(t.hourly).toHaveLength(24);
     expect(t.hourly[12]).toEqual({ hour: 12, paidKobo: 150_000, paidCount: 1, lastWeekPaidKobo: 300_000, lastWeekPaidCount: 1 });
     expect(t.hourly[13]!.paidKobo).toBe(999_900);

@@ -3,7 +3,8 @@
 // log. Real Hub (PGlite in memory, HTTP on loopback).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManager } from '../../hub/store/managers';
-import type { AuditEntry, ManagerView } from '../../shared/hub-dashboard-contract';
+import { sha256 } from '../../hub/store/tokens';
+import type { AuditEntry, ManagerRosterEntry, ManagerSession, ManagerView } from '../../shared/hub-dashboard-contract';
 import { lagosDate } from '../../shared/time';
 import { Manager } from './helpers/dashboard-client';
 import { enroll, startTestHub, type TestHub } from './helpers/hub-harness';
@@ -116,6 +117,56 @@ describe('head office manages manager accounts', () => {
     expect((await head.post(`/managers/${headView.id}/remove`)).status).toBe(400);
     expect((await head.get('/session')).status).toBe(200);
     expect((await head.post('/managers/mgr_000000000000/disable')).status).toBe(404);
+  });
+
+  it("head office lists managers with their last login and open sessions, lists one manager's sessions and ends one or all (live feeds too); never its own by ref", async () => {
+    const fe = await make('Fe Branch');
+    const roster = async () => ((await head.get('/managers')).json.managers as ManagerRosterEntry[]).find((x) => x.id === fe.id)!;
+    expect(await roster()).toMatchObject({ name: 'Fe Branch', branch: 'B1', disabled: false, lastLoginAt: null, lastLoginAddress: null, sessions: 0 });
+    const before = Date.now();
+    const a = await loggedIn('Fe Branch');
+    const b = await loggedIn('Fe Branch');
+    const feedB = await b.live();
+    const r = await roster();
+    expect(r.sessions).toBe(2);
+    expect(r.lastLoginAt).toBeGreaterThanOrEqual(before);
+    expect(r.lastLoginAddress).toMatch(/127\.0\.0\.1/);
+
+    const list = async () => (await head.get(`/managers/${fe.id}/sessions`)).json.sessions as ManagerSession[];
+    const sessions = await list();
+    expect(sessions).toHaveLength(2);
+    expect(sessions.every((x) => /^[0-9a-f]{16}$/.test(x.ref) && !x.current && x.expiresAt > x.createdAt)).toBe(true);
+    // b's session (its ref is the start of the SHA-256 of b's cookie): ending it ends b's live feed at once, a keeps working.
+    const bRef = sha256(b.cookie!).slice(0, 16);
+    expect(sessions.map((x) => x.ref)).toContain(bRef);
+    const one = await head.post(`/managers/${fe.id}/sessions/end`, { ref: bRef });
+    expect(one.json).toMatchObject({ sessionsEnded: 1 });
+    await feedB.done;
+    expect(feedB.events.at(-1)).toMatchObject({ event: 'closed', data: { reason: expect.stringContaining('ended this session') } });
+    expect((await b.get('/session')).status).toBe(401);
+    expect((await a.get('/session')).status).toBe(200);
+    expect((await head.post(`/managers/${fe.id}/sessions/end`, { ref: bRef })).status).toBe(404);
+    expect((await head.post(`/managers/${fe.id}/sessions/end`, { ref: 'not a ref' })).status).toBe(400);
+
+    const all = await head.post(`/managers/${fe.id}/sessions/end`, {});
+    expect(all.json).toMatchObject({ sessionsEnded: 1 });
+    expect((await a.get('/session')).status).toBe(401);
+    expect(await list()).toEqual([]);
+    expect((await audit()).find((e) => e.action === 'manager.sessions-ended')).toMatchObject({ actorName: 'Head Office', target: 'Fe Branch', detail: '1 session' });
+
+    // Head office's own list marks the session in use; it cannot end it by ref (Log out does that).
+    const mine = (await head.get(`/managers/${headView.id}/sessions`)).json.sessions as ManagerSession[];
+    const current = mine.find((x) => x.current)!;
+    expect(current).toBeDefined();
+    const self = await head.post(`/managers/${headView.id}/sessions/end`, { ref: current.ref });
+    expect(self.status).toBe(400);
+    expect(self.text).toContain('Log out');
+    expect((await head.get('/session')).status).toBe(200);
+    // A branch manager may do none of it.
+    const fm = await loggedIn('Fe Branch');
+    expect((await fm.get(`/managers/${fe.id}/sessions`)).status).toBe(403);
+    expect((await fm.post(`/managers/${fe.id}/sessions/end`, {})).status).toBe(403);
+    expect((await fm.get('/managers')).status).toBe(403);
   });
 
   it('the audit log names who did what to whom, and who logged in from which address, newest first', async () => {

@@ -1,20 +1,25 @@
 // The dashboard's frame: login or setup when there is no session; otherwise the top bar (screens by
 // Alt+1…8, the branch in view, theme, logout) and the screen the URL names.
-import { useEffect, useState, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useBranchLabel, useLoadBranchNames } from './branch-names';
 import { AttentionViewSchema, CountersViewSchema } from '../../../shared/hub-dashboard-contract';
 import { api } from './api';
 import { Banner, Link } from './components/bits';
+import { LivePaused } from './components/LivePaused';
+import { ScreenBoundary } from './components/ScreenBoundary';
 import { LoginScreen, SetupScreen } from './screens/Access';
+import { AccountScreen } from './screens/Account';
 import { AttentionScreen } from './screens/Attention';
+import { AuditScreen } from './screens/Audit';
 import { CountersScreen } from './screens/Counters';
 import { LiveScreen } from './screens/Live';
+import { ManagersScreen } from './screens/Managers';
 import { OrdersScreen } from './screens/Orders';
 import { ProgrammeScreen } from './screens/Programme';
 import { ShiftsScreen } from './screens/Shifts';
 import { ShowsScreen } from './screens/Shows';
 import { TodayScreen } from './screens/Today';
-import { BASE, currentBranch, SCREENS, useDash, type ScreenId, type ThemeChoice } from './store';
+import { BASE, currentBranch, screensFor, useDash, type ScreenId, type ThemeChoice } from './store';
 import { useEvery, useLoad } from './use-load';
 
 const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { system: 'dark', dark: 'light', light: 'system' };
@@ -51,6 +56,7 @@ function BranchPicker() {
 function AccountMenu() {
   const session = useDash((s) => s.session)!;
   const logout = useDash((s) => s.logout);
+  const navigate = useDash((s) => s.navigate);
   const theme = useDash((s) => s.theme);
   const setTheme = useDash((s) => s.setTheme);
   const [open, setOpen] = useState(false);
@@ -68,6 +74,7 @@ function AccountMenu() {
           <button type="button" autoFocus onClick={() => void logout(false)}>Log out</button>
           <button type="button" onClick={() => void logout(true)}>Log out everywhere</button>
           <p className="hint">“Everywhere” ends this manager's sessions on every computer and phone.</p>
+          <button type="button" onClick={() => { setOpen(false); navigate(`${BASE}account`); }}>Change my password</button>
         </div>
       ) : null}
     </div>
@@ -82,27 +89,32 @@ function Frame() {
   const attention = useLoad(`nav-attention?${branch ?? ''}`, () => api.get('/attention', AttentionViewSchema, branch ? new URLSearchParams({ branch }) : undefined));
   useEvery(60_000, attention.reload);
   const headOffice = session.manager.role === 'head-office';
+  const role = session.manager.role;
+  const screens = useMemo(() => screensFor(role), [role]);
   useLoadBranchNames(session.manager.id);
   const label = useBranchLabel();
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const i = Number(e.key) - 1;
-      const s = SCREENS[i];
+      const i = e.key === '0' ? 9 : Number(e.key) - 1;
+      const s = screens[i];
       if (!s) return;
       e.preventDefault();
       navigate(withBranch(`${BASE}${s.id}`, branch));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [navigate, branch]);
+  }, [navigate, branch, screens]);
 
   const n = attention.data?.lines.length ?? 0;
   const screen: Record<ScreenId, ReactElement> = {
     today: <TodayScreen />, live: <LiveScreen />, attention: <AttentionScreen />, shifts: <ShiftsScreen />, orders: <OrdersScreen />, counters: <CountersScreen />,
-    shows: <ShowsScreen />, programme: <ProgrammeScreen />,
+    shows: <ShowsScreen />, programme: <ProgrammeScreen />, managers: <ManagersScreen />, audit: <AuditScreen />,
   };
+  const shown = route.screen === 'account' ? { id: 'account', label: 'My account', el: <AccountScreen /> }
+    : route.screen === 'unknown' ? null
+    : { id: route.screen, label: screens.find((x) => x.id === route.screen)?.label ?? route.screen, el: screen[route.screen] };
   return (
     <div className="frame">
       <a className="skip-link" href="#main">Skip to the screen</a>
@@ -110,12 +122,12 @@ function Frame() {
         <span className="brand"><span className="brand-mark" aria-hidden="true">₦</span>CounterPay Hub</span>
         <nav aria-label="Screens">
           <ul className="nav">
-            {SCREENS.map((s, i) => (
+            {screens.map((s, i) => (
               <li key={s.id}>
                 <Link to={withBranch(`${BASE}${s.id}`, branch)} className="nav-item" aria-current={route.screen === s.id ? 'page' : undefined}>
                   {s.label}
                   {s.id === 'attention' && n > 0 ? <span className="badge" aria-label={`, ${n} to handle`}>{n}</span> : null}
-                  <kbd aria-hidden="true" title={`Alt+${i + 1}`}><span className="kbd-alt">Alt+</span>{i + 1}</kbd>
+                  <kbd aria-hidden="true" title={`Alt+${(i + 1) % 10}`}><span className="kbd-alt">Alt+</span>{(i + 1) % 10}</kbd>
                 </Link>
               </li>
             ))}
@@ -127,9 +139,10 @@ function Frame() {
         </div>
       </header>
       <main id="main" className="content">
-        {route.screen === 'unknown' ? (
+        <LivePaused />
+        {shown === null ? (
           <section className="screen"><h1>No such screen</h1><Banner tone="info">This address is not a screen of the dashboard. <Link to={`${BASE}today`}>Go to Today</Link>.</Banner></section>
-        ) : screen[route.screen]}
+        ) : <ScreenBoundary key={shown.id} screen={shown.label}>{shown.el}</ScreenBoundary>}
       </main>
     </div>
   );

@@ -5,7 +5,9 @@ import type { z } from 'zod';
 import { CSRF_HEADER, DASHBOARD_PREFIX } from '../../../shared/hub-dashboard-contract';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly retryAfterMs: number | null) {
+  constructor(readonly status: number, readonly code: string, message: string, readonly retryAfterMs: number | null,
+    /** The fields the Hub refused, by name (its `details.issues`), so a form shows each next to its field. */
+    readonly issues: { path: string; message: string }[] = []) {
     super(message);
     this.name = 'ApiError';
   }
@@ -44,8 +46,9 @@ async function request<S extends z.ZodType>(method: 'GET' | 'POST' | 'PUT', path
     json = null;
   }
   if (!res.ok) {
-    const j = (json ?? {}) as { code?: string; message?: string; details?: { retryAfterMs?: number } };
-    const e = new ApiError(res.status, j.code ?? `HTTP_${res.status}`, j.message ?? `The Hub answered ${res.status}.`, typeof j.details?.retryAfterMs === 'number' ? j.details.retryAfterMs : null);
+    const j = (json ?? {}) as { code?: string; message?: string; details?: { retryAfterMs?: number; issues?: unknown } };
+    const issues = Array.isArray(j.details?.issues) ? (j.details.issues as { path?: unknown; message?: unknown }[]).filter((i) => typeof i?.path === 'string' && typeof i.message === 'string') as { path: string; message: string }[] : [];
+    const e = new ApiError(res.status, j.code ?? `HTTP_${res.status}`, j.message ?? `The Hub answered ${res.status}.`, typeof j.details?.retryAfterMs === 'number' ? j.details.retryAfterMs : null, issues);
     if (res.status === 401 && !opts.quiet401) onUnauthenticated?.();
     throw e;
   }

@@ -16,6 +16,7 @@ const dayTime = new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, day: '2-d
 const dayTimeSec = new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 const longDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 const shortDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
+const mediumDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 const compactNaira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', notation: 'compact', maximumFractionDigits: 1 });
 
 export const formatCount = (n: number): string => count.format(n);
@@ -30,8 +31,14 @@ export const lagosDayTime = safe(dayTime);
 /** "12 May, 19:30:05" in Lagos. */
 export const lagosDayTimeSeconds = safe(dayTimeSec);
 /** A Lagos day "2026-05-12" as "Tuesday 12 May 2026" (a calendar date: no zone can move it). */
-export const dayLong = (day: string): string => longDay.format(Date.parse(`${day}T12:00:00Z`));
+export const dayLong = (day: string): string => longDay.format(Date.parse(`${day}T12:00:00Z`)).replace(',', '');
 export const dayShort = (day: string): string => shortDay.format(Date.parse(`${day}T12:00:00Z`));
+/** A Lagos day "2026-11-25" as "Wed 25 Nov 2026" (the day fields); a value that is not a day shows as itself. */
+export const dayMedium = (day: string): string => {
+  const t = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T12:00:00Z`) : Number.NaN;
+  // A day that does not exist (2026-02-30, which Date would roll into March) shows as typed.
+  return Number.isFinite(t) && new Date(t).toISOString().startsWith(day) ? mediumDay.format(t).replace(',', '') : day;
+};
 /** A show's day and time as people read them ("Wed 25 Nov, 19:30"); a day that is not yyyy-MM-dd shows as itself, a missing one as "—". */
 export function showDayTime(day: string | null | undefined, time: string | null | undefined): string {
   const d = day && /^\d{4}-\d{2}-\d{2}$/.test(day) && Number.isFinite(Date.parse(`${day}T12:00:00Z`)) ? dayShort(day) : day;

@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import { z } from 'zod';
 import { LogoutResponseSchema, OrderRowSchema, SessionViewSchema, type OrderRow, type SessionView } from '../../../shared/hub-dashboard-contract';
 import { api, ApiError, apiUrl, useCsrf, whenLoggedOut } from './api';
+import { closedReason } from './manager-view';
 
 export const BASE = '/dashboard/';
 
@@ -16,11 +17,16 @@ export const SCREENS = [
   { id: 'counters', label: 'Counters' },
   { id: 'shows', label: 'Shows' },
   { id: 'programme', label: 'Programme' },
+  { id: 'managers', label: 'Managers', headOffice: true },
+  { id: 'audit', label: 'Audit', headOffice: true },
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
+/** The screens in the top bar for this manager (Managers and Audit are head office's); Alt+1…9, Alt+0 open them in this order. */
+export const screensFor = (role: SessionView['manager']['role'] | undefined) => SCREENS.filter((x) => role === 'head-office' || !('headOffice' in x));
 
 export interface Route {
-  screen: ScreenId | 'unknown';
+  /** 'account': the manager's own account (change my password), from the account menu. */
+  screen: ScreenId | 'account' | 'unknown';
   /** /orders/<id>: one order's history. */
   orderId: string | null;
   query: URLSearchParams;
@@ -32,6 +38,7 @@ export function parseRoute(pathname: string, search: string): Route {
   const query = new URLSearchParams(search);
   if (first === '') return { screen: 'today', orderId: null, query };
   if (first === 'orders' && second) return { screen: 'orders', orderId: second, query };
+  if (first === 'account') return { screen: 'account', orderId: null, query };
   const s = SCREENS.find((x) => x.id === first);
   return { screen: s ? s.id : 'unknown', orderId: null, query };
 }
@@ -51,7 +58,8 @@ export function applyTheme(t: ThemeChoice): void {
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
 }
 
-export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'off';
+/** 'paused': the Hub closed the feed with a reason (another stream of this session took its place): it resumes when asked, or when this tab is looked at again. */
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'paused' | 'off';
 export interface LiveItem extends OrderRow {
   /** When this browser heard of the change. */
   seenAt: number;
@@ -66,7 +74,7 @@ interface DashState {
   loggedOutReason: string | null;
   route: Route;
   theme: ThemeChoice;
-  live: { status: LiveStatus; items: LiveItem[]; changes: number };
+  live: { status: LiveStatus; items: LiveItem[]; changes: number; reason?: string };
 
   start(): Promise<void>;
   signedIn(s: SessionView): void;
@@ -75,9 +83,13 @@ interface DashState {
   setQuery(q: URLSearchParams, replace?: boolean): void;
   syncFromLocation(): void;
   setTheme(t: ThemeChoice): void;
+  /** Follow the live feed again after the Hub paused it. */
+  resumeLive(): void;
 }
 
 let source: EventSource | null = null;
+/** The Hub's last `closed` reason: a refusal (401) soon after it is explained by it. */
+let closedWith: { reason: string; at: number } | null = null;
 
 export const useDash = create<DashState>((set, get) => {
   function openLive(): void {
@@ -85,7 +97,7 @@ export const useDash = create<DashState>((set, get) => {
     const s = get().session;
     if (!s) return;
     const branch = s.manager.role === 'head-office' ? get().route.query.get('branch') : null;
-    set((st) => ({ live: { ...st.live, status: 'connecting' } }));
+    set((st) => ({ live: { ...st.live, status: 'connecting', reason: undefined } }));
     const es = new EventSource(apiUrl('/live', branch ? new URLSearchParams({ branch }) : undefined));
     source = es;
     es.addEventListener('open', () => set((st) => ({ live: { ...st.live, status: 'live' } })));
@@ -94,6 +106,22 @@ export const useDash = create<DashState>((set, get) => {
       if (!parsed.success) return;
       const item: LiveItem = { ...parsed.data, seenAt: Date.now() };
       set((st) => ({ live: { ...st.live, changes: st.live.changes + 1, items: [item, ...st.live.items.filter((x) => x.id !== item.id)].slice(0, LIVE_KEEP) } }));
+    });
+    // The Hub ends a stream with its reason: the session ended (disabled, removed, new password, ended
+    // by head office) → the login screen says why; otherwise (a newer stream of this session took its
+    // place) → paused with the reason, resumed when asked or when this tab is looked at again.
+    es.addEventListener('closed', (ev) => {
+      if (source !== es) return;
+      closeLive();
+      const reason = closedReason((ev as MessageEvent<string>).data);
+      closedWith = { reason, at: Date.now() };
+      set((st) => ({ live: { ...st.live, status: 'paused', reason } }));
+      void api.get('/session', SessionViewSchema, undefined, true).then(
+        () => undefined,
+        (e: unknown) => {
+          if (e instanceof ApiError && e.status === 401 && get().session) ended(reason);
+        },
+      );
     });
     es.addEventListener('error', () => {
       if (source !== es) return;
@@ -113,8 +141,14 @@ export const useDash = create<DashState>((set, get) => {
     useCsrf(null);
     set({ session: null, loggedOutReason: reason, live: { status: 'off', items: [], changes: 0 } });
   }
+  const resumeWhenSeen = () => {
+    if (document.visibilityState === 'visible' && get().session && get().live.status === 'paused') openLive();
+  };
+  document.addEventListener('visibilitychange', resumeWhenSeen);
+  window.addEventListener('focus', resumeWhenSeen);
   whenLoggedOut(() => {
-    if (get().session) ended('Your session has ended (logged out elsewhere, or unused for a while). Log in again.');
+    const why = closedWith && Date.now() - closedWith.at < 30_000 ? closedWith.reason : 'Your session has ended (logged out elsewhere, or unused for a while). Log in again.';
+    if (get().session) ended(why);
   });
 
   return {
@@ -141,6 +175,7 @@ export const useDash = create<DashState>((set, get) => {
     },
 
     signedIn(s) {
+      closedWith = null;
       useCsrf(s.csrfToken);
       set({ session: s, loggedOutReason: null });
       openLive();
@@ -175,6 +210,10 @@ export const useDash = create<DashState>((set, get) => {
       const before = get().route.query.get('branch');
       set({ route: parseRoute(location.pathname, location.search) });
       if (before !== get().route.query.get('branch')) openLive();
+    },
+
+    resumeLive() {
+      if (get().session) openLive();
     },
 
     setTheme(t) {

@@ -3,6 +3,10 @@ import { create } from 'zustand';
 import type { AppInfo, StatusSnapshot } from '../../../shared/contract';
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
+import { pushGuard } from './push-guard';
+
+/** A status read answered after a status push keeps the push (see push-guard.ts). */
+const statusPushes = pushGuard();
 
 export const SCREENS = [
   { id: 'sell', label: 'Sell', key: '1' },
@@ -53,8 +57,9 @@ export const useApp = create<AppState>((set) => ({
   },
   hydrate: async () => {
     try {
+      const fresh = statusPushes.mark();
       const [info, status] = await Promise.all([call('app.info', {}), call('status.get', {})]);
-      set({ info, status, fatal: null });
+      set(fresh() ? { info, status, fatal: null } : { info, fatal: null });
     } catch (e) {
       set({ fatal: e instanceof Error ? e.message : String(e) });
     }
@@ -63,6 +68,11 @@ export const useApp = create<AppState>((set) => ({
 
 export const appFollower: StoreFollower = {
   name: 'app',
-  listen: (bridge) => [bridge.on('status.changed', (status) => useApp.setState({ status }))],
+  listen: (bridge) => [
+    bridge.on('status.changed', (status) => {
+      statusPushes.pushed();
+      useApp.setState({ status });
+    }),
+  ],
   refresh: () => useApp.getState().hydrate(),
 };

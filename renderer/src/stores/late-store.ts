@@ -6,6 +6,10 @@ import type { HandledHow, LateList } from '../../../shared/late-payments';
 import { call } from '../transport/bridge';
 import { busyRunner } from './busy-run';
 import type { StoreFollower } from './follow';
+import { pushGuard } from './push-guard';
+
+/** A read answered after a push keeps the push (see push-guard.ts). */
+const pushes = pushGuard();
 
 interface LateState {
   list: LateList | null;
@@ -22,8 +26,10 @@ export const useLate = create<LateState>((set) => {
     busy: null,
     message: null,
     load: async () => {
+      const fresh = pushes.mark();
       try {
-        set({ list: await call('orders.late', {}) });
+        const list = await call('orders.late', {});
+        if (fresh()) set({ list });
       } catch {
         /* read again at the next change or reconnect */
       }
@@ -31,7 +37,9 @@ export const useLate = create<LateState>((set) => {
     markHandled: async (id, how, by) => {
       const v = await run('handle', () => call('orders.markLateHandled', { id, how, by }));
       if (!v) return false;
-      set({ list: await call('orders.late', {}), message: { kind: 'ok', text: `Marked handled by ${by}.` } });
+      const fresh = pushes.mark();
+      const list = await call('orders.late', {});
+      set({ ...(fresh() ? { list } : {}), message: { kind: 'ok', text: `Marked handled by ${by}.` } });
       return true;
     },
   };
@@ -39,7 +47,12 @@ export const useLate = create<LateState>((set) => {
 
 export const lateFollower: StoreFollower = {
   name: 'late',
-  listen: (bridge) => [bridge.on('orders.lateChanged', (list) => useLate.setState({ list }))],
+  listen: (bridge) => [
+    bridge.on('orders.lateChanged', (list) => {
+      pushes.pushed();
+      useLate.setState({ list });
+    }),
+  ],
   // Always read: the alert is on every screen.
   refresh: () => useLate.getState().load(),
 };

@@ -6,6 +6,7 @@ import type { SerialPortInfo, TerminalSettings, TerminalState } from '../../../s
 import { call } from '../transport/bridge';
 import { isAppError } from '../../../shared/errors';
 import type { StoreFollower } from './follow';
+import { pushGuard } from './push-guard';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 export type { DemoOutcome, DemoTerminalScreen as DemoScreen } from '../../../shared/contract';
@@ -38,13 +39,8 @@ interface TerminalStore {
   present(outcome: DemoOutcome): Promise<void>;
 }
 
-/**
- * How many pushes of each kind main has sent. A read answered after a push that arrived while it
- * was in flight is dropped: main pushes every change, so the push is at least as new as anything
- * the read could carry (over the browser shell, the answer and the push travel on different
- * connections and can arrive in either order).
- */
-const pushes = { state: 0, demo: 0 };
+/** A read answered after a push of the same state keeps the push (see push-guard.ts). */
+const pushes = { state: pushGuard(), demo: pushGuard() };
 
 export const useTerminal = create<TerminalStore>((set, get) => ({
   settings: null,
@@ -63,10 +59,10 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   demoBusy: null,
 
   load: async () => {
-    const before = pushes.state;
+    const fresh = pushes.state.mark();
     try {
       const { settings, state } = await call('terminal.get', {});
-      set(before === pushes.state ? { settings, state, loadError: null } : { settings, loadError: null });
+      set(fresh() ? { settings, state, loadError: null } : { settings, loadError: null });
     } catch (e) {
       set({ loadError: errorText(e) });
     }
@@ -126,10 +122,10 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   },
 
   loadDemo: async () => {
-    const before = pushes.demo;
+    const fresh = pushes.demo.mark();
     try {
       const demo = await call('demo.terminalScreen', {});
-      set(before === pushes.demo ? { demo, demoError: null } : { demoError: null });
+      set(fresh() ? { demo, demoError: null } : { demoError: null });
     } catch (e) {
       set({ demoError: errorText(e) });
     }
@@ -138,10 +134,10 @@ export const useTerminal = create<TerminalStore>((set, get) => ({
   present: async (outcome) => {
     if (get().demoBusy) return;
     set({ demoBusy: outcome, demoError: null });
-    const before = pushes.demo;
+    const fresh = pushes.demo.mark();
     try {
       const demo = await call('demo.present', { outcome });
-      if (before === pushes.demo) set({ demo });
+      if (fresh()) set({ demo });
     } catch (e) {
       set({ demoError: errorText(e) });
     } finally {
@@ -154,11 +150,11 @@ export const terminalFollower: StoreFollower = {
   name: 'terminal',
   listen: (bridge) => [
     bridge.on('terminal.changed', (state) => {
-      pushes.state++;
+      pushes.state.pushed();
       useTerminal.setState({ state });
     }),
     bridge.on('demo.terminalChanged', (demo) => {
-      pushes.demo++;
+      pushes.demo.pushed();
       useTerminal.setState({ demo, demoError: null });
     }),
   ],

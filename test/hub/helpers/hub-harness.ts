@@ -36,14 +36,15 @@ export interface TestHub extends Hub {
   stop(): Promise<void>;
 }
 
-export async function startTestHub(o: { merchant?: TestMerchant; databaseUrl?: string; db?: HubDb } & Partial<Omit<HubOptions, 'db' | 'merchant'>> = {}): Promise<TestHub> {
+/** `noMerchantFile`: the Hub starts as an operator who forgot --merchant-config would start it (it cannot verify webhooks). */
+export async function startTestHub(o: { merchant?: TestMerchant; databaseUrl?: string; db?: HubDb; noMerchantFile?: boolean } & Partial<Omit<HubOptions, 'db' | 'merchant'>> = {}): Promise<TestHub> {
   const merchant = o.merchant ?? makeMerchant();
   const db = o.db ?? (await openHubDb({ databaseUrl: o.databaseUrl ?? null, dataDir: null }));
   const clock = { offsetMs: 0 };
   const hub = await startHub({
     host: '127.0.0.1', port: 0, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN, heartbeatMs: 200,
     now: () => Date.now() + clock.offsetMs, ...o, db,
-    merchant: { clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicPem, signHash: 'SHA256' },
+    merchant: o.noMerchantFile ? null : { clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicPem, signHash: 'SHA256' },
   });
   return {
     ...hub, db, merchant, clock,

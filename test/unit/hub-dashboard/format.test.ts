@@ -1,7 +1,7 @@
 // The dashboard's pure helpers: naira and Lagos times, waits, the login refusal in words, the chart's
 // scale, hours and summary, and the order search form ⇄ query string.
 import { describe, expect, it } from 'vitest';
-import { agoText, changeText, chartHours, chartScale, chartSummary, clockOffsetText, dayLong, formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTime, lagosTimeSeconds, lastWeekSoFar, loginRefusal, ordersQuery, showDayTime, statePill, waitText } from '../../../hub/dashboard/src/format';
+import { agoText, changeText, chartHours, chartScale, chartSummary, clockOffsetText, dayLong, dayMedium, formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTime, lagosTimeSeconds, lastWeekSoFar, loginRefusal, ordersQuery, showDayTime, statePill, waitText } from '../../../hub/dashboard/src/format';
 import { parseNaira } from '../../../shared/money';
 
 const hours = (f: (h: number) => [number, number]) => Array.from({ length: 24 }, (_, hour) => ({ hour, paidKobo: f(hour)[0], paidCount: f(hour)[0] ? 1 : 0, lastWeekPaidKobo: f(hour)[1], lastWeekPaidCount: f(hour)[1] ? 1 : 0 }));
@@ -12,7 +12,15 @@ describe('dashboard format', () => {
     const t = Date.UTC(2026, 4, 12, 22, 30); // 23:30 in Lagos
     expect(lagosTime(t)).toBe('23:30');
     expect(lagosDayTime(Date.UTC(2026, 4, 12, 23, 30))).toBe('13 May, 00:30');
-    expect(dayLong('2026-05-12')).toMatch(/^Tuesday,? 12 May 2026$/);
+    expect(dayLong('2026-05-12')).toBe('Tuesday 12 May 2026'); // no comma, as the day fields ("Tue 12 May 2026")
+  });
+
+  it('a day field\'s day in one format for people, whatever the browser\'s language; anything else as itself', () => {
+    expect(dayMedium('2026-11-25')).toBe('Wed 25 Nov 2026');
+    expect(dayMedium('2026-01-01')).toBe('Thu 1 Jan 2026');
+    expect(dayMedium('2026-02-30')).toBe('2026-02-30');
+    expect(dayMedium('25/11/2026')).toBe('25/11/2026');
+    expect(dayMedium('')).toBe('');
   });
 
   it('waits and ages as a person reads them', () => {

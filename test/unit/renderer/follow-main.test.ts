@@ -10,6 +10,8 @@ import { ordersFollower, useOrders } from '../../../renderer/src/stores/orders-s
 import { settingsFollower, useSettings } from '../../../renderer/src/stores/settings-store';
 import { terminalFollower, useTerminal } from '../../../renderer/src/stores/terminal-store';
 import { connectBridge } from '../../../renderer/src/transport/bridge';
+import { lateFollower, useLate } from '../../../renderer/src/stores/late-store';
+import type { LateList } from '../../../shared/late-payments';
 import { fakeMain, later } from './fake-main';
 
 const FOLLOWERS = [ordersFollower, settingsFollower, terminalFollower, batchesFollower];
@@ -24,6 +26,7 @@ afterEach(() => {
   useSettings.setState(useSettings.getInitialState(), true);
   useTerminal.setState(useTerminal.getInitialState(), true);
   useBatch.setState(useBatch.getInitialState(), true);
+  useLate.setState(useLate.getInitialState(), true);
 });
 
 function start(main: ReturnType<typeof fakeMain>): Following {
@@ -108,5 +111,24 @@ describe('followStores', () => {
     await loading;
     expect(useTerminal.getState().state?.status).toBe('disconnected');
     expect(useTerminal.getState().settings).not.toBeNull();
+  });
+
+  it('a late-payments read overtaken by a push keeps the pushed list (the alert cannot vanish)', async () => {
+    const read = later<LateList>();
+    const main = fakeMain({ 'orders.late': () => read.promise });
+    connectBridge(main.bridge);
+    following = followStores(main.bridge, [lateFollower]);
+    const loading = useLate.getState().load();
+    const pushed: LateList = {
+      unhandled: 1,
+      items: [{
+        orderId: 17, outOrderNo: 'COU1-S261125-0017', filmTitle: 'Lagos Nights',
+        late: { kind: 'paid-after-closing', providerStatus: 'SUCCESS', closedAs: 'EXPIRED', amountKobo: 400_000, foundAt: 1_700_000_000_000, source: 'webhook', handled: null },
+      }],
+    };
+    main.emit('orders.lateChanged', pushed);
+    read.resolve({ unhandled: 0, items: [] });
+    await loading;
+    expect(useLate.getState().list).toEqual(pushed);
   });
 });

@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { addDays, lagosDate } from '../../../../shared/time';
 import { useDash } from '../store';
+import { DayField } from './DayField';
 import { useEvery } from '../use-load';
 
 /** The day in the address (today when none) and `go`, which moves to another (today drops ?day=). */
@@ -37,7 +38,7 @@ export function DayNav(props: { day: string; todayDay: string; go(d: string): vo
   return (
     <div className="day-nav" role="group" aria-label="Day">
       <button type="button" onClick={() => go(addDays(day, -1))} aria-label="Previous day">‹ Earlier</button>
-      <input type="date" aria-label="Day shown" value={day} max={props.future ? undefined : todayDay} onChange={(e) => e.target.value && go(e.target.value)} />
+      <DayField id="day-shown" aria-label="Day shown" value={day} max={props.future ? undefined : todayDay} onChange={(d) => d && go(d)} />
       <button type="button" onClick={() => go(addDays(day, 1))} disabled={props.future ? undefined : day >= todayDay} aria-label="Next day">Later ›</button>
       {props.todayButton && day !== todayDay ? <button type="button" onClick={() => go(todayDay)}>Today</button> : null}
     </div>

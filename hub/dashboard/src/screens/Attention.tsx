@@ -16,6 +16,9 @@ const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' 
   'notification-undelivered': { label: 'Notification not delivered', tone: 'bad' },
   'shift-open-late': { label: 'Shift left open', tone: 'warn' },
   'paid-after-closing': { label: 'Paid after closing', tone: 'bad' },
+  'reported-otherwise': { label: 'Reported otherwise', tone: 'bad' },
+  'no-shift-sales': { label: 'Sold with no shift open', tone: 'warn' },
+  'relay-off': { label: 'Notifications not passed on', tone: 'bad' },
 };
 
 export function AttentionScreen() {
@@ -43,13 +46,15 @@ export function AttentionScreen() {
               <li key={`${l.kind}-${l.orderId ?? l.notificationId ?? l.shiftId ?? l.counterId ?? i}`} className="attention-item card" data-kind={l.kind} data-tone={k.tone}>
                 <div className="attention-head">
                   <span className="pill" data-tone={k.tone}>{k.label}</span>
-                  <span className="attention-where">{l.counterName ?? 'Hub'}{session?.manager.role === 'head-office' ? ` · ${label(l.branch)}` : ''}</span>
+                  <span className="attention-where">{l.branch === null ? 'The whole Hub' : <>{l.counterName ?? 'Hub'}{session?.manager.role === 'head-office' ? ` · ${label(l.branch)}` : ''}</>}</span>
                   <span className="hint" title={lagosDayTime(l.since)}>since {lagosDayTime(l.since)} ({agoText(l.since, now)})</span>
                 </div>
                 <p className="attention-subject">{l.subject}</p>
                 <p className="attention-todo"><strong>What to do:</strong> {l.todo}</p>
                 {l.orderId ? <Link to={`/dashboard/orders/${l.orderId}`}>Open the order's history</Link> : null}
                 {l.shiftId ? <Link to="/dashboard/shifts">Open Shifts</Link> : null}
+                {l.kind === 'no-shift-sales' && l.counterId ? <Link to={`/dashboard/orders?counterId=${encodeURIComponent(l.counterId)}&state=paid`}>Open this counter's paid orders</Link> : null}
+                {l.kind === 'relay-off' ? <Link to="/dashboard/counters">Open Counters</Link> : null}
               </li>
             );
           })}

@@ -119,6 +119,14 @@ export function CountersScreen() {
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle aside={<button type="button" onClick={r.reload}>Refresh</button>}><span id="screen-title">Counters</span></ScreenTitle>
       {r.error ? <Banner tone="bad">{r.error}</Banner> : null}
+      {r.data && !r.data.relayVerifies ? (
+        <Banner tone="bad" testId="relay-off">
+          <strong>The Hub is not passing on payment notifications: give it the merchant file.</strong>{' '}
+          {headOffice
+            ? 'Restart the Hub with --merchant-config FILE (the clientAuthKey and the provider\'s public key). Until then each counter checks its payments itself, which takes up to about 20 seconds.'
+            : 'Tell head office. Until then each counter checks its payments itself, which takes up to about 20 seconds.'}
+        </Banner>
+      ) : null}
       {!r.data ? (r.error ? null : <Loading what="the counters" />) : list.length === 0 ? <p className="hint">No counter has joined yet.</p> : (
         <ul className="counter-list" data-testid="counter-list">{list.map((c) => <CounterRow key={c.id} c={c} now={now} headOffice={headOffice} onRevoked={r.reload} />)}</ul>
       )}

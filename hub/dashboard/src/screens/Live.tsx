@@ -13,6 +13,7 @@ const STATUS_TEXT: Record<LiveStatus, string> = {
   connecting: 'Connecting…',
   live: 'Live: payments appear as they happen',
   reconnecting: 'Connection lost: reconnecting by itself…',
+  paused: 'Paused in this tab',
   off: 'Not connected',
 };
 

@@ -2,10 +2,11 @@
 // order's full history as the counter recorded it; the CSV of a date range.
 import { useState, type FormEvent } from 'react';
 import { parseNaira } from '../../../../shared/money';
-import { CountersViewSchema, OrderDetailSchema, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import { CountersViewSchema, OrderDetailSchema, OrdersPageSchema, type LateOnOrder, type OrderRow } from '../../../../shared/hub-dashboard-contract';
 import { lagosDate } from '../../../../shared/time';
 import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
+import { DayField } from '../components/DayField';
 import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, showDayTime, statePill, type OrderFilterForm } from '../format';
 import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
@@ -26,6 +27,29 @@ function searchQuery(q: URLSearchParams, scoped: URLSearchParams): URLSearchPara
   const b = scoped.get('branch');
   if (b) query.set('branch', b);
   return query;
+}
+
+/** The provider's late word on a sale, in a manager's words (docs/late-payments.md). */
+export function lateText(l: LateOnOrder, soldKobo: number): { label: string; tone: 'bad' | 'warn' | 'info'; detail: string } {
+  if (l.kind === 'paid-after-closing') {
+    const handled = l.handled ? ` Handled on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}: ${l.handled.how === 'refund' ? 'customer gone, refund to be arranged' : 'tickets given'}.` : ' Not handled on the counter yet.';
+    const refund = l.handled?.how === 'refund';
+    return {
+      label: refund ? 'Paid after closing · to refund' : 'Paid after closing', tone: l.handled ? 'info' : 'bad',
+      detail: `${formatNaira(l.amountKobo)} was taken after the sale was closed (${lagosDayTime(l.at)}).${handled}${refund ? ' Not in the takings.' : ''}`,
+    };
+  }
+  const other = l.amountKobo !== soldKobo ? ` for ${formatNaira(l.amountKobo)}, not the ${formatNaira(soldKobo)} sold` : '';
+  return {
+    label: `Reported ${l.providerStatus} later`, tone: l.handled ? 'warn' : 'bad',
+    detail: `Paid on the counter, then reported ${l.providerStatus}${other} by the provider (${lagosDayTime(l.at)}): check the payment in the provider's dashboard.${l.handled ? ` Seen on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}.` : ' Not seen on the counter yet.'}`,
+  };
+}
+
+function LatePill({ o }: { o: OrderRow }) {
+  if (!o.late) return null;
+  const t = lateText(o.late, o.amountKobo);
+  return <span className="pill late-pill" data-tone={t.tone} data-testid="order-late" title={t.detail}>{t.label}</span>;
 }
 
 /** The filters behind "More filters" (open when one of them is set). */
@@ -72,11 +96,11 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
           </div>
           <div className="field">
             <label htmlFor="f-from">From (day)</label>
-            <input id="f-from" type="date" value={f.from ?? ''} onChange={(e) => set('from', e.target.value)} />
+            <DayField id="f-from" value={f.from ?? ''} onChange={(d) => set('from', d)} />
           </div>
           <div className="field">
             <label htmlFor="f-to">To (day, included)</label>
-            <input id="f-to" type="date" value={f.to ?? ''} onChange={(e) => set('to', e.target.value)} />
+            <DayField id="f-to" value={f.to ?? ''} onChange={(d) => set('to', d)} />
           </div>
           <div className="field">
             <label htmlFor="f-practice">Demo and Sandbox sales</label>
@@ -133,7 +157,7 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
                   <td className="o-created" data-testid="order-created">{lagosDayTime(o.createdAt)}</td>
                   <td className="o-ref"><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
                   <td className="num o-amount" data-testid="order-amount">{formatNaira(o.amountKobo)}</td>
-                  <td className="o-state" data-testid="order-state"><StatePill state={o.state} practice={o.practice} /></td>
+                  <td className="o-state" data-testid="order-state"><StatePill state={o.state} practice={o.practice} /><LatePill o={o} /></td>
                   <td className="o-counter wrap" data-testid="order-counter">{o.counterName}{headOffice ? <span className="hint"> · {label(o.branch)}</span> : null}</td>
                   <td className="o-cashier wrap">{o.cashier ?? '—'}</td>
                   <td className="o-film wrap">{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
@@ -165,8 +189,8 @@ function Export({ query }: { query: URLSearchParams }) {
       <h2 id="export-title">Export to CSV</h2>
       <p className="hint">Every order of the days chosen that matches the filters above (all pages), oldest first. Amounts in naira, times in Lagos.</p>
       <div className="filter-grid">
-        <div className="field"><label htmlFor="x-from">From (day)</label><input id="x-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} /></div>
-        <div className="field"><label htmlFor="x-to">To (day, included)</label><input id="x-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} /></div>
+        <div className="field"><label htmlFor="x-from">From (day)</label><DayField id="x-from" value={from} onChange={setFrom} empty="Choose a day" /></div>
+        <div className="field"><label htmlFor="x-to">To (day, included)</label><DayField id="x-to" value={to} onChange={setTo} empty="Choose a day" /></div>
       </div>
       <p className="actions">
         {ok ? <a className="button" href={apiUrl('/orders.csv', q)} download data-testid="orders-csv">Download CSV</a> : <span className="field-error">Choose a first day on or before the last day.</span>}
@@ -188,7 +212,8 @@ function OrderHistory({ id }: { id: string }) {
       {!d ? (r.error ? null : <Loading what="the order" />) : (
         <>
           <div className="card order-facts" data-testid="order-facts">
-            <StatePill state={d.order.state} practice={d.order.practice} />
+            <StatePill state={d.order.state} practice={d.order.practice} /><LatePill o={d.order} />
+            {d.order.late ? <p className="late-detail" data-testid="order-late-detail">{lateText(d.order.late, d.order.amountKobo).detail}</p> : null}
             <dl>
               <div><dt>Amount</dt><dd>{formatNaira(d.order.amountKobo)}</dd></div>
               <div><dt>Counter</dt><dd>{d.order.counterName} ({label(d.order.branch)})</dd></div>
@@ -205,17 +230,17 @@ function OrderHistory({ id }: { id: string }) {
           <section className="card" aria-labelledby="history-title">
             <h2 id="history-title">History as the counter recorded it</h2>
             <div className="table-wrap">
-              <table data-testid="order-history">
+              <table className="history" data-testid="order-history">
                 <thead><tr><th scope="col">#</th><th scope="col">At (counter clock)</th><th scope="col">What</th><th scope="col">State</th><th scope="col">Numbers</th><th scope="col">Reached the Hub</th></tr></thead>
                 <tbody>
                   {d.history.map((h) => (
                     <tr key={h.seq}>
-                      <td>{h.seq}</td>
-                      <td>{lagosDayTimeSeconds(h.at)}</td>
-                      <td>{h.kind === 'order.created' ? 'Sale started' : h.kind === 'order.status' ? 'State changed' : h.kind}{h.note ? ` — ${h.note}` : ''}</td>
-                      <td>{h.status ? <StatePill state={h.status} /> : '—'}</td>
-                      <td>{[h.orderNo && `provider order ${h.orderNo}`, h.payNo && `payment ${h.payNo}`].filter(Boolean).join(', ') || '—'}</td>
-                      <td>{lagosTimeSeconds(h.receivedAt)}</td>
+                      <td className="h-seq" data-label="#">{h.seq}</td>
+                      <td className="h-at" data-label="At (counter clock)">{lagosDayTimeSeconds(h.at)}</td>
+                      <td className="h-what" data-label="What">{h.kind === 'order.created' ? 'Sale started' : h.kind === 'order.status' ? 'State changed' : h.kind}{h.note ? ` — ${h.note}` : ''}</td>
+                      <td className="h-state" data-label="State">{h.status ? <StatePill state={h.status} /> : '—'}</td>
+                      <td className="h-numbers" data-label="Numbers">{[h.orderNo && `provider order ${h.orderNo}`, h.payNo && `payment ${h.payNo}`].filter(Boolean).join(', ') || '—'}</td>
+                      <td className="h-received" data-label="Reached the Hub">{lagosTimeSeconds(h.receivedAt)}</td>
                     </tr>
                   ))}
                 </tbody>

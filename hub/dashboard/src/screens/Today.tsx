@@ -119,6 +119,10 @@ export function TodayScreen() {
             <Tile testId="tile-topups" label="Top-ups" value={formatNaira(v.totals.topupKobo)} sub={`${formatCount(v.totals.topupCount)} sent`} />
             <Tile testId="tile-paid-after-closing" label="Paid after closing" value={formatNaira(v.totals.paidAfterClosingKobo)}
               sub={`${formatCount(v.totals.paidAfterClosingCount)} in the takings`} tone={v.totals.paidAfterClosingCount ? 'warn' : undefined} />
+            {v.totals.refundDueCount ? (
+              <Tile testId="tile-refund-due" label="To refund (paid after closing)" value={formatNaira(v.totals.refundDueKobo)}
+                sub={`${formatCount(v.totals.refundDueCount)} customer${v.totals.refundDueCount === 1 ? '' : 's'} gone: not in the takings`} tone="warn" />
+            ) : null}
           </div>
           {v.totals.openCount ? <p className="hint"><Link to="/dashboard/attention">Open Needs attention</Link> for the payments still open.</p> : null}
           <section className="card">
