@@ -129,9 +129,12 @@ export class LiveFeed {
     if (this.checking || this.bySession.size === 0) return;
     this.checking = true;
     try {
-      const alive = await this.o.aliveSessions([...this.bySession.keys()]);
+      // Only the streams open when the sessions were read are judged (one opened meanwhile is not in the answer).
+      const judged = [...this.streams];
+      const alive = await this.o.aliveSessions([...new Set(judged.map((s) => s.session))]);
       const at = this.o.now();
-      for (const s of [...this.streams]) {
+      for (const s of judged) {
+        if (s.closed) continue;
         if (alive.has(s.session)) this.send(s, 'heartbeat', null, { at });
         else {
           this.drop(s);

@@ -148,6 +148,20 @@ describe('dashboard live streams share one reader', () => {
     expect(db.since(mark, SESSION_READS)).toBeLessThanOrEqual(2 * 5);
   });
 
+  it('a stream opened while the heartbeat reads the sessions is not closed for being missing from that read', async () => {
+    const { hub, db } = await setup();
+    const gate = db.hold(/id_hash = any/);
+    await gate.hit;
+    const late = new Manager(hub.url);
+    expect((await late.login('Lagos', PW)).status).toBe(200);
+    const r = await late.live();
+    cleanup.push(async () => r.close());
+    gate.release();
+    // Its own session is read on the next heartbeat: it stays open and gets the heartbeat.
+    await r.until(() => heartbeatsOf(r) >= 2);
+    expect(r.events.some((e) => e.event === 'closed')).toBe(false);
+  });
+
   it('after a lost NOTIFY, the re-opened LISTEN (\'*\') re-reads once for every stream, each sent what it missed once', async () => {
     const { db, head, lagos, abuja, journal, sell } = await setup();
     const tillL = await journal('BR-L');

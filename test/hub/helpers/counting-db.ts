@@ -12,15 +12,24 @@ export interface CountingDb extends HubDb {
   readonly deaf: Set<string>;
   /** Tells this database's listeners of `channel` a payload, as a NOTIFY or a re-opened LISTEN ('*') would. */
   emit(channel: string, payload: string): void;
+  /** Holds the next statement matching `re` until released: `hit` resolves once one is held. */
+  hold(re: RegExp): { hit: Promise<void>; release(): void };
 }
 
 export function countingDb(db: HubDb): CountingDb {
   const queries: string[] = [];
   const listeners = new Map<string, Set<(p: string) => void>>();
   const deaf = new Set<string>();
+  let gate: { re: RegExp; held: () => void; open: Promise<void> } | null = null;
   const counted = (q: SqlRunner): SqlRunner => ({
-    query: <T>(sql: string, params?: unknown[]) => {
+    query: async <T>(sql: string, params?: unknown[]) => {
       queries.push(sql);
+      if (gate && gate.re.test(sql)) {
+        const g = gate;
+        gate = null;
+        g.held();
+        await g.open;
+      }
       return q.query<T>(sql, params);
     },
   });
@@ -43,6 +52,13 @@ export function countingDb(db: HubDb): CountingDb {
     poolStats: () => db.poolStats(),
     close: () => db.close(),
     since: (mark, re) => queries.slice(mark).filter((q) => re.test(q)).length,
+    hold(re) {
+      let held = () => undefined as void;
+      let release = () => undefined as void;
+      const hit = new Promise<void>((r) => (held = r));
+      gate = { re, held: () => held(), open: new Promise<void>((r) => (release = r)) };
+      return { hit, release: () => release() };
+    },
     emit(channel, payload) {
       for (const cb of listeners.get(channel) ?? []) cb(payload);
     },
