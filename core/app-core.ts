@@ -113,9 +113,7 @@ export async function createCore(deps: CoreDeps) {
   const hubLink = createHubModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
-    ingest: async (n) => {
-      await webhooks.ingestRelayed(n);
-    },
+    ingest: (n) => webhooks.ingestRelayed(n),
     // While the relay stream is healthy, status checks are the safety net only.
     onRelayHealth: (s) => checkout.useRelayHealth(s),
     openPayments: () => checkout.countOpen(),

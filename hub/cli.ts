@@ -53,8 +53,9 @@ async function main(): Promise<number> {
   const now = Date.now();
 
   if (cfg.command === 'enroll-code') {
-    const c = await issueEnrollCode(db, now, cfg.ttlMinutes);
-    process.stdout.write(`enrollment code: ${c.code} (one use, valid until ${new Date(c.expiresAt).toISOString()})\n`);
+    const c = await issueEnrollCode(db, now, cfg.ttlMinutes, cfg.branch);
+    const forWhom = c.branch ? `for a counter of branch ${c.branch} only` : 'for any branch: the counter names its own; give --branch ID to bind it';
+    process.stdout.write(`enrollment code: ${c.code} (one use, ${forWhom}, valid until ${new Date(c.expiresAt).toISOString()})\n`);
     await db.close();
     return 0;
   }

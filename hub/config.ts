@@ -13,7 +13,10 @@ export const HELP = `CounterPay Hub: the cinema's webhook relay and journal stor
 Usage:
   npm run hub [-- options]                   start the Hub (prints its address, the webhook address
                                              to register with the provider, and an enrollment code)
-  npm run hub -- enroll-code [--ttl-minutes N]   issue a one-time enrollment code
+  npm run hub -- enroll-code --branch ID [--ttl-minutes N]
+                                             issue a one-time enrollment code for a counter of
+                                             branch ID (its merchant id); without --branch the
+                                             counter may name any branch
   npm run hub -- revoke-counter ID           revoke a counter: its next call is refused
   npm run hub -- prune                       delete notifications older than the retention now
   npm run hub -- create-manager NAME --role head-office|branch [--branch ID]
@@ -54,7 +57,8 @@ Options:
   --secure-cookie          mark the dashboard's session cookie Secure although the Hub serves plain
                            HTTP (it sits behind a TLS reverse proxy); automatic with --tls-cert
   --role ROLE              create-manager: head-office (every branch) or branch
-  --branch ID              create-manager: the branch (merchant id) of a branch manager
+  --branch ID              create-manager: the branch (merchant id) of a branch manager;
+                           enroll-code: the branch the code enrolls a counter of
   -h, --help               this text
 `;
 
@@ -95,7 +99,7 @@ export interface HubCliConfig {
   trustProxy: string[];
   /** The Hub's public origins (scheme://host[:port]); empty: the request's own Host under its scheme. */
   publicUrls: string[];
-  /** create-manager: the new manager's role and branch. */
+  /** create-manager: the new manager's role and branch; enroll-code: the code's branch (null: any). */
   role: 'head-office' | 'branch' | null;
   branch: string | null;
 }
@@ -224,6 +228,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
     ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
     enrollCodeAtStart: !v['no-enroll-code'],
     dashboardBuild: !v['no-dashboard-build'],
-    closingTime, secureCookie: Boolean(v['secure-cookie']), trustProxy, publicUrls, role, branch: role === 'branch' ? v.branch!.trim() : null,
+    closingTime, secureCookie: Boolean(v['secure-cookie']), trustProxy, publicUrls, role,
+    branch: role === 'branch' || command === 'enroll-code' ? v.branch?.trim() || null : null,
   };
 }

@@ -9,6 +9,9 @@ export interface HubMetrics {
   relayed: Counter<'kind'>;
   relayLag: Histogram<string>;
   syncEvents: Counter<string>;
+  /** Notifications of orders not yet known, held for their counter; and those sent to no counter. */
+  held: Counter<'kind'>;
+  dropped: Counter<'kind' | 'reason'>;
 }
 
 export function createMetrics(o: { db: HubDb; connected: () => number; defaultMetrics: boolean }): HubMetrics {
@@ -24,6 +27,11 @@ export function createMetrics(o: { db: HubDb; connected: () => number; defaultMe
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5, 30, 300, 3600], registers: [registry],
     }),
     syncEvents: new Counter({ name: 'hub_sync_events_total', help: 'Journal events stored from counters', registers: [registry] }),
+    held: new Counter({ name: 'hub_notifications_held_total', help: 'Notifications of orders no counter owns yet, held for the counter that creates them', labelNames: ['kind'], registers: [registry] }),
+    dropped: new Counter({
+      name: 'hub_notifications_dropped_total', help: 'Notifications sent to no counter (reason: expired = no counter synced the order while held; full = the holding area was full; no-key = nothing to route by)',
+      labelNames: ['kind', 'reason'], registers: [registry],
+    }),
   };
   new Gauge({ name: 'hub_counters_connected', help: 'Counters with an open relay stream on this instance', registers: [registry], collect() { this.set(o.connected()); } });
   new Gauge({
@@ -32,6 +40,14 @@ export function createMetrics(o: { db: HubDb; connected: () => number; defaultMe
       this.reset();
       const rows = await o.db.query<{ id: string; queue_length: unknown }>('select id, queue_length from counters where revoked_at is null and queue_length is not null');
       for (const r of rows) this.set({ counter: r.id }, Number(r.queue_length));
+    },
+  });
+  new Gauge({
+    name: 'hub_notifications_held', help: 'Notifications of orders no counter owns yet, held now (all instances)', labelNames: ['kind'], registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await o.db.query<{ kind: string; n: unknown }>('select kind, count(*) as n from quarantine group by kind');
+      for (const r of rows) this.set({ kind: r.kind }, Number(r.n));
     },
   });
   new Gauge({

@@ -20,7 +20,8 @@ import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
 import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, sessionsAlive, type SessionPolicy, type ThrottlePolicy } from './store/managers';
-import { createIngestBatcher, pruneOlderThan } from './store/notifications';
+import { createIngestBatcher, DEFAULT_HOLD, pruneOlderThan, type HoldPolicy } from './store/notifications';
+import { dropExpiredHeld, releaseHeld } from './store/quarantine';
 import { programmeVersion } from './store/programme';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
@@ -33,6 +34,10 @@ export interface HubBuildOptions {
   heartbeatMs?: number;
   retentionDays?: number;
   pruneEveryMs?: number;
+  /** Notifications of orders no counter owns yet: how long and how many (per kind) are held for their counter (default 10 minutes, 1000). */
+  hold?: Partial<HoldPolicy>;
+  /** How often held notifications are checked (released to an owner known since, or dropped when expired); default 15 s. */
+  holdSweepMs?: number;
   limits?: Partial<HubLimits>;
   /** Requests per minute (bursts of a fifth of it) per counter credential, per address, and for the provider's addresses. */
   rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number; perBillsAddress?: number };
@@ -71,6 +76,8 @@ export interface BuiltHub {
   ctx: HubContext;
   /** Runs the retention pruner once now; resolves to the number of notifications deleted. */
   prune(): Promise<number>;
+  /** Checks the held notifications once now: released to owners known since, dropped when expired. */
+  sweepHeld(): Promise<{ released: number; dropped: number }>;
   /** Stops the relay, the live feed and the pruner, and closes the app (and its sockets). */
   close(): Promise<void>;
 }
@@ -88,6 +95,7 @@ const bucket = (perMinute: number) => new KeyedTokenBuckets({ perMinute, burst: 
 
 export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   const now = o.now ?? Date.now;
+  const hold: HoldPolicy = { ...DEFAULT_HOLD, ...o.hold };
   const limits: HubLimits = { webhookBodyBytes: 64 * 1024, billsBodyBytes: 8 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
   const app = Fastify({
     loggerInstance: o.logger,
@@ -106,6 +114,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     },
     onError: (e) => o.logger.error({ err: e }, 'hub: relay stream failed to read deliveries'),
     programmeVersion: (branch) => programmeVersion(o.db, branch),
+    canVerify: o.merchant !== null,
   });
   const sessionPolicy: SessionPolicy = { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session };
   const live = new LiveFeed({
@@ -123,7 +132,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     live,
   };
   const ctx: HubContext = {
-    db: o.db, ingest: createIngestBatcher(o.db), relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
+    db: o.db, ingest: createIngestBatcher(o.db, 64, hold), relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
     metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
@@ -173,11 +182,26 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   };
   const pruner = setInterval(() => void prune().catch((e) => o.logger.error({ err: e }, 'hub: pruning failed')), o.pruneEveryMs ?? 3_600_000);
   pruner.unref();
+  // A release normally happens in the owner's sync; this one catches a webhook stored while that
+  // sync was committing (neither saw the other). Then what expired is dropped, said in the log.
+  const sweepHeld = async () => {
+    const to = await releaseHeld(o.db, now(), null);
+    relay.announce(to);
+    const dropped = await dropExpiredHeld(o.db, now());
+    for (const d of dropped) {
+      ctx.metrics.dropped.inc({ kind: d.kind, reason: 'expired' });
+      o.logger.warn({ notificationId: d.notificationId, kind: d.kind, orderKeys: d.orderKeys.slice(0, 2) }, `hub: no counter synced this order within ${Math.round(hold.holdMs / 60_000)} minutes: notification dropped`);
+    }
+    return { released: to.length, dropped: dropped.length };
+  };
+  const sweeper = setInterval(() => void sweepHeld().catch((e) => o.logger.error({ err: e }, 'hub: checking held notifications failed')), o.holdSweepMs ?? 15_000);
+  sweeper.unref();
 
   return {
-    app, ctx, prune,
+    app, ctx, prune, sweepHeld,
     async close() {
       clearInterval(pruner);
+      clearInterval(sweeper);
       ctx.floodBrake.close();
       await relay.close();
       await live.close();

@@ -24,6 +24,7 @@ export const HUB_ERROR_CODES = [
   'HUB_INTERNAL',
   'HUB_LOGIN_FAILED', // dashboard: wrong manager name or password (details.retryAfterMs when the next try must wait)
   'HUB_CSRF', // dashboard: a write without the session's x-csrf-token, or from another site (Origin)
+  'HUB_HOST', // dashboard: asked under a Host name that is not one of the Hub's public addresses (--public-url)
 ] as const;
 export type HubErrorCode = (typeof HUB_ERROR_CODES)[number];
 
@@ -160,7 +161,12 @@ export const RelayNotificationSchema = z.object({
 export type RelayNotification = z.infer<typeof RelayNotificationSchema>;
 
 /** SSE `event: heartbeat`, every few seconds: the stream is healthy while these arrive. */
-export const RelayHeartbeatSchema = z.object({ at: Ms, intervalMs: z.number().int().positive() });
+export const RelayHeartbeatSchema = z.object({
+  at: Ms,
+  intervalMs: z.number().int().positive(),
+  /** Whether the Hub holds the merchant keys and so verifies and passes on webhooks (absent: an older Hub, unknown). */
+  canVerify: z.boolean().optional(),
+});
 export type RelayHeartbeat = z.infer<typeof RelayHeartbeatSchema>;
 
 export const AckRequestSchema = z.object({ eventIds: z.array(z.string().regex(/^\d+$/)).min(1).max(1000) }).strict();
@@ -168,8 +174,20 @@ export const AckResponseSchema = z.object({ acked: z.number().int().nonnegative(
 
 // ---- Admin API (Authorization: Bearer <admin token>) ------------------------------------------
 
-export const IssueCodeRequestSchema = z.object({ ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60) }).strict();
-export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms });
+/**
+ * A code is for one branch (the counter's merchant id must match it): say which. `anyBranch: true`
+ * asks for a code the counter may use for whatever branch it names (the administrator's choice,
+ * kept for scripts that enroll counters of several branches).
+ */
+export const IssueCodeRequestSchema = z.object({
+  ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
+  branch: Text(64).transform((s) => s.trim()).pipe(z.string().min(1)).optional(),
+  anyBranch: z.literal(true).optional(),
+}).strict().refine((r) => (r.branch === undefined) !== (r.anyBranch === undefined), {
+  message: 'say which branch the code is for ({"branch": "<its merchant id>"}), or {"anyBranch": true} for a code any branch may use',
+  path: ['branch'],
+});
+export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
 
 export const CounterViewSchema = z.object({
   id: Id, name: z.string(), branch: z.string(), enrolledAt: Ms, revokedAt: Ms.nullable(), lastSeenAt: Ms.nullable(),
@@ -180,7 +198,8 @@ export type CounterView = z.infer<typeof CounterViewSchema>;
 
 export const DeliveryStepSchema = z.object({
   at: Ms,
-  step: z.enum(['received', 'verified', 'refused', 'duplicate', 'routed', 'relayed', 'acknowledged', 'replayed']),
+  /** held: its order is not known yet, kept for the counter that creates it; dropped: sent to no counter (see detail). */
+  step: z.enum(['received', 'verified', 'refused', 'duplicate', 'routed', 'held', 'dropped', 'relayed', 'acknowledged', 'replayed']),
   counterId: z.string().nullable(),
   detail: z.string(),
 });

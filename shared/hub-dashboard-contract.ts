@@ -290,6 +290,7 @@ export const CountersViewSchema = z.object({
   relayVerifies: z.boolean(),
 });
 /** A branch manager's code is for their branch; head office names the branch (or none: any branch). */
+/** Head office names the branch the code is for; a branch manager's code is for their own branch (branch may be left out). */
 export const DashIssueCodeRequestSchema = z.object({ ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60), branch: BranchId.nullable().default(null) }).strict();
 export const DashIssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { EnrollRequestSchema } from './hub-contract';
 
-export const HUB_LINK_STATES = ['not-set-up', 'connecting', 'connected', 'offline', 'revoked'] as const;
+export const HUB_LINK_STATES = ['not-set-up', 'connecting', 'connected', 'not-relaying', 'offline', 'revoked'] as const;
 export const HubLinkState = z.enum(HUB_LINK_STATES);
 export type HubLinkState = z.infer<typeof HubLinkState>;
 
@@ -23,6 +23,12 @@ export const HUB_NOT_SET_UP: HubStatus = {
   toSync: 0,
   detail: 'This counter is not joined to a Hub. Sales work as usual. To join one: Settings → Hub, with the address and a code from the manager.',
 };
+
+/**
+ * A Hub without the merchant keys cannot verify the provider's webhooks, so it passes none on: said
+ * by the counter's status pill (state `not-relaying`) and the Hub's Counters and Needs attention.
+ */
+export const HUB_NOT_RELAYING_TEXT = 'The Hub is not passing on payment notifications: give it the merchant file.';
 
 /** What a counter removed by its manager is told. */
 export const HUB_REVOKED_TEXT = 'This counter was removed from the Hub by its manager. Sales go on; ask the manager for a new code.';
@@ -129,7 +135,8 @@ export const HubLinkViewSchema = HubStatusSchema.extend({
   lastSyncAt: z.number().nullable(),
   /** The last time this counter asked the Hub who it is (start, Check now, every few minutes). */
   lastCheck: z.object({ at: z.number(), ok: z.boolean(), message: z.string() }).nullable(),
-  relay: z.enum(['off', 'connected', 'not-connected']),
+  /** `no-keys`: the stream is up but its Hub cannot verify webhooks (no merchant file), so it passes none on. */
+  relay: z.enum(['off', 'connected', 'no-keys', 'not-connected']),
   sync: z.enum(['off', 'syncing', 'synced', 'offline']),
   /** Things an admin should know: a plain-http address, a profile whose merchant is not the enrolled branch. */
   warnings: z.array(z.string()),

@@ -2,6 +2,7 @@
 // the receipt and shift-report models, print jobs, search arguments and pages. zod only.
 import { z } from 'zod';
 import { OrderState, OrderViewSchema } from './orders';
+import { TIME_RE } from './programme';
 import { RecordProfile } from './record-profile';
 import { SweepResultSchema } from './late-payments';
 
@@ -194,6 +195,7 @@ export type PrintJobView = z.infer<typeof PrintJobViewSchema>;
 
 export const SEARCH_PAGE_MAX = 200;
 const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-03-31');
+const timeText = z.string().regex(TIME_RE, 'Write the time as HH:mm (24-hour), for example 19:30');
 
 export const OrderSearchSchema = z
   .object({
@@ -210,9 +212,16 @@ export const OrderSearchSchema = z
     includeDemo: z.boolean().optional(),
     /** Only sales the provider paid after the counter closed them (handled or not). */
     paidAfterClosing: z.boolean().optional(),
+    /** A time window (Lagos, HH:mm): from `from` at this time… */
+    fromTime: timeText.optional(),
+    /** …to `to` at this time, the whole minute included (a complaint: "about 19:40 on Tuesday"). */
+    toTime: timeText.optional(),
   })
   .strict()
-  .refine((a) => !a.from || !a.to || a.from <= a.to, { path: ['to'], message: 'The end date is before the start date' });
+  .refine((a) => !a.from || !a.to || a.from <= a.to, { path: ['to'], message: 'The end date is before the start date' })
+  .refine((a) => !a.fromTime || !!a.from, { path: ['fromTime'], message: 'Pick the day (From) this time is on' })
+  .refine((a) => !a.toTime || !!a.to, { path: ['toTime'], message: 'Pick the day (To) this time is on' })
+  .refine((a) => !a.fromTime || !a.toTime || a.from !== a.to || a.fromTime <= a.toTime, { path: ['toTime'], message: 'The end time is before the start time' });
 export type OrderSearchArgs = z.input<typeof OrderSearchSchema>;
 
 export const OrderPageSchema = z.object({
@@ -221,6 +230,8 @@ export const OrderPageSchema = z.object({
   total: z.number().int().nonnegative(),
   /** How many of them are paid, and their sum. */
   paid: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
+  /** How many of them the provider paid after the counter closed them (not in `paid`: their state stays closed), and their sum. */
+  paidAfterClosing: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
   /** Pass as `cursor` for the next page; null on the last page. */
   next: z.string().nullable(),
 });

@@ -28,6 +28,13 @@ export function enrollRefusal(e: unknown, url: string): unknown {
         fields: { hubUrl: 'This address is not a CounterPay Hub' }, reason: e.message,
       });
     case 'HUB_ENROLL_CODE_INVALID':
+      // A code names the branch it enrolls a counter of: this counter's merchant id is another.
+      if (typeof e.details.codeBranch === 'string') {
+        const ours = typeof e.details.branch === 'string' ? e.details.branch : 'another';
+        return new AppError('HUB_CODE_INVALID', `This code is for branch ${e.details.codeBranch}, but this counter's merchant id is ${ours}. Check the merchant id in Settings, or ask the manager for a code for this branch.`, {
+          fields: { code: `For branch ${e.details.codeBranch}: ask for a code for this counter's branch` },
+        });
+      }
       return new AppError('HUB_CODE_INVALID', 'The Hub does not accept this code: it is unknown, already used or expired. Ask the manager for a new code.', {
         fields: { code: 'Unknown, already used or expired: ask the manager for a new code' },
       });

@@ -1,7 +1,7 @@
 // What the status bar and Settings → Hub show of the link: the status (connected, connecting,
 // offline, revoked, not set up) from what the parts know, the view with its warnings, and the one
 // `hub.changed` event per real change.
-import { HUB_NOT_SET_UP, HUB_REVOKED_TEXT, hubUrlWarning, type HubLinkView, type HubStatus } from '../../shared/hub-link';
+import { HUB_NOT_RELAYING_TEXT, HUB_NOT_SET_UP, HUB_REVOKED_TEXT, hubUrlWarning, type HubLinkView, type HubStatus } from '../../shared/hub-link';
 import { PROFILE_LABELS } from '../../shared/settings';
 import type { EventBus } from '../events';
 import type { SettingsService } from '../settings';
@@ -28,6 +28,8 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 export function hubLinkStatus(i: {
   saved: Pick<HubSaved, 'url' | 'revokedAt' | 'revokedWhy'> | null;
   relayHealthy: boolean;
+  /** The relay stream is up but its Hub said it cannot verify webhooks (no merchant file). */
+  hubCannotVerify?: boolean;
   sync: SyncState;
   toSync: number;
   lastCheck: LastCheck | null;
@@ -43,6 +45,9 @@ export function hubLinkStatus(i: {
       state: 'offline', toSync: i.toSync,
       detail: `This counter's journal no longer matches the Hub's copy, so syncing stopped (${i.syncProblem.replace(/ Syncing stopped; tell the Hub administrator\.$/, '')}). Sales go on. To send this counter's records again, the manager revokes it on the Hub and you join again with a new code (Settings → Hub → Leave, then Join).`,
     };
+  }
+  if (i.hubCannotVerify && i.sync !== 'offline') {
+    return { state: 'not-relaying', toSync: i.toSync, detail: `${HUB_NOT_RELAYING_TEXT} The Hub at ${url} is connected, but has no merchant keys, so payments are followed by status checks; ${waiting}.` };
   }
   if (i.relayHealthy && i.sync !== 'offline') {
     return { state: 'connected', toSync: i.toSync, detail: `Connected to the Hub at ${url}: payment notifications come through it; ${waiting}.` };
@@ -63,7 +68,7 @@ export interface LinkStatusSources {
   settings: Pick<SettingsService, 'activeProfile' | 'profile'>;
   events: Pick<EventBus, 'emit'>;
   pusher: Pick<SyncPusher, 'state' | 'queueLength' | 'problem' | 'lastSyncAt'>;
-  relay: Pick<RelayConsumer, 'healthy'>;
+  relay: Pick<RelayConsumer, 'healthy' | 'hubCanVerify'>;
   /** The links run (enrolled, not revoked, started). */
   running(): boolean;
   lastCheck(): LastCheck | null;
@@ -82,7 +87,7 @@ export class LinkStatus {
     if (!s) return HUB_NOT_SET_UP;
     const running = src.running();
     return hubLinkStatus({
-      saved: s, relayHealthy: running && src.relay.healthy(), sync: running ? src.pusher.state() : 'off', toSync: src.pusher.queueLength(),
+      saved: s, relayHealthy: running && src.relay.healthy(), hubCannotVerify: running && src.relay.hubCanVerify() === false, sync: running ? src.pusher.state() : 'off', toSync: src.pusher.queueLength(),
       lastCheck: src.lastCheck(), syncProblem: running ? src.pusher.problem() : null,
     });
   }
@@ -99,7 +104,7 @@ export class LinkStatus {
       ...status,
       hubUrl: s.url, counterId: s.counterId, counterName: s.counterName, branch: s.branch, enrolledAt: s.enrolledAt, revokedAt: s.revokedAt,
       lastSyncAt: src.pusher.lastSyncAt(), lastCheck: src.lastCheck(),
-      relay: !running ? 'off' : src.relay.healthy() ? 'connected' : 'not-connected',
+      relay: !running ? 'off' : src.relay.healthy() ? 'connected' : src.relay.hubCanVerify() === false ? 'no-keys' : 'not-connected',
       sync: running ? src.pusher.state() : 'off',
       warnings: this.warnings(s),
     };

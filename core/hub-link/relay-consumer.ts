@@ -25,6 +25,11 @@ import { createSseParser, type SseEvent } from './sse-parser';
 export interface RelayConsumerDeps extends HubPartDeps {
   /** Verify, record durably and handle one relayed notification; resolves once it is recorded. */
   ingest: (n: RelayNotification) => Promise<unknown> | unknown;
+  /**
+   * Is the ingest's answer a notification recorded for one of this counter's orders (what earns the
+   * poller's trust)? Default: the webhook ingest's 'recorded' or 'repeat'.
+   */
+  delivered?: (outcome: unknown) => boolean;
   /** The Hub says the branch's programme is at this version (on connect and on every change). */
   onProgramme?: (version: number) => void;
   fetch?: typeof fetch;
@@ -48,6 +53,10 @@ export interface RelayConsumer extends RelayHealthSource {
   reset(): void;
   /** Stream position last recorded (the Last-Event-ID sent on the next connection). */
   lastEventId(): string | null;
+  /** The stream is up (heartbeats arrive), whatever the Hub can verify. */
+  streamUp(): boolean;
+  /** What the Hub's last heartbeat said: it can verify webhooks (true), cannot (false), or did not say (null: an older Hub). */
+  hubCanVerify(): boolean | null;
 }
 
 /** hub_state key of the relay stream's position. */
@@ -60,6 +69,9 @@ const MAX_PENDING_ACKS = 1_000;
 
 class StreamClosed extends Error {}
 
+/** The webhook ingest recorded it for one of this counter's orders (or had already). */
+const isDelivered = (outcome: unknown): boolean => outcome === 'recorded' || outcome === 'repeat';
+
 export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   const timers = deps.timers ?? systemTimers;
   const doFetch = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
@@ -69,13 +81,17 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   const ackBatch = deps.ackBatch ?? 20;
   const ackDelayMs = deps.ackDelayMs ?? 50;
   const { logger, db } = deps;
-  const emitter = new TypedEmitter<{ change: [boolean] }>({
+  const emitter = new TypedEmitter<{ change: [boolean]; delivered: [] }>({
     onListenerError: (e) => logger.error('relay health listener failed', { error: e instanceof Error ? e.message : String(e) }),
   });
 
   let running = false;
   let refused = false;
+  let up = false;
+  let canVerify: boolean | null = null;
   let healthy = false;
+  /** The last change told said the Hub cannot verify (the status pill shows it). */
+  let toldCannot = false;
   let failures = 0;
   let generation = 0;
   let abort: AbortController | null = null;
@@ -99,10 +115,14 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
 
   // ---- health ----
   function setHealthy(v: boolean): void {
-    if (healthy === v) return;
-    healthy = v;
-    logger.info(v ? 'relay stream healthy' : 'relay stream not healthy; payments are followed by status checks', {});
-    emitter.emit('change', v);
+    up = v;
+    const is = up && canVerify !== false;
+    const cannot = up && canVerify === false;
+    if (healthy === is && cannot === toldCannot) return;
+    toldCannot = cannot;
+    healthy = is;
+    logger.info(is ? 'relay stream healthy' : up ? 'the Hub cannot verify webhooks (no merchant file); payments are followed by status checks' : 'relay stream not healthy; payments are followed by status checks', {});
+    emitter.emit('change', is);
   }
 
   function clearTimer(t: TimerHandle | null): null {
@@ -186,8 +206,9 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       queueAck(n.eventId);
       return;
     }
+    let outcome: unknown;
     try {
-      await deps.ingest(n);
+      outcome = await deps.ingest(n);
     } catch (err) {
       logger.error('relayed notification could not be recorded; the Hub will send it again', { eventId: n.eventId, error: err instanceof Error ? err.message : String(err) });
       throw new StreamClosed('ingest failed');
@@ -196,6 +217,7 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
     seen.add(n.eventId);
     if (seen.size > SEEN_KEPT) seen.delete(seen.values().next().value as string);
     queueAck(n.eventId);
+    if ((deps.delivered ?? isDelivered)(outcome)) emitter.emit('delivered');
   }
 
   // ---- one connection ----
@@ -232,7 +254,10 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
           if (gen !== generation) return;
           if (e.event === 'heartbeat') {
             const hb = RelayHeartbeatSchema.safeParse(safeJson(e.data));
-            if (hb.success) heartbeatMs = hb.data.intervalMs;
+            if (hb.success) {
+              heartbeatMs = hb.data.intervalMs;
+              canVerify = hb.data.canVerify ?? null;
+            }
             armWatchdog(gen, heartbeatMs + HEARTBEAT_GRACE_MS);
             failures = 0;
             setHealthy(true);
@@ -337,7 +362,10 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       pendingAcks = [];
     },
     lastEventId: () => last,
+    streamUp: () => up,
+    hubCanVerify: () => (up ? canVerify : null),
     healthy: () => healthy,
     onChange: (listener) => emitter.on('change', listener),
+    onDelivered: (listener) => emitter.on('delivered', listener),
   };
 }

@@ -1,9 +1,9 @@
 // Finding orders again in the journal: words typed by the cashier (parts of order numbers, film,
-// a seat, an amount), states and Lagos days, newest first, a page at a time. Words go through this
-// module's trigram index and the amount index; pages are keyset (the thousandth page costs what the
-// first does). Read-only over the journal.
+// a seat, an amount, a card's last four digits), states, Lagos days and times, newest first, a
+// page at a time. Words go through this module's trigram index and the amount index; pages are
+// keyset (the thousandth page costs what the first does). Read-only over the journal.
 import { parseNaira } from '../../shared/money';
-import { DAY_MS, lagosDayStart } from '../../shared/time';
+import { DAY_MS, lagosDayStart, lagosInstant } from '../../shared/time';
 import type { OrderState } from '../../shared/orders';
 import type { Db } from '../db';
 
@@ -18,16 +18,24 @@ export interface SearchQuery {
   includeDemo?: boolean | undefined;
   /** Only sales paid after the counter closed them. */
   paidAfterClosing?: boolean | undefined;
+  /** HH:mm (Lagos) on the day `from`: the window starts then (else at 00:00). */
+  fromTime?: string | undefined;
+  /** HH:mm (Lagos) on the day `to`: the window ends with that minute (else with the day). */
+  toTime?: string | undefined;
 }
 
 export interface SearchResult {
   ids: number[];
   total: number;
   paid: { count: number; amountKobo: number };
+  /** Of those found, the ones the provider paid after the counter closed them (money taken all the same). */
+  paidAfterClosing: { count: number; amountKobo: number };
   next: string | null;
 }
 
 const MAX_WORDS = 5;
+/** The orders the provider paid after the counter closed them. */
+const LATE_PAID = "(SELECT order_id FROM order_late WHERE kind = 'paid-after-closing')";
 const SEAT_RE = /^[A-Za-z0-9]{1,8}$/;
 
 function parseCursor(c: string | undefined): { at: number; id: number } | null {
@@ -72,7 +80,7 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     const hitArgs: unknown[] = [];
     const sets = words.map((w) => wordHits(w, hitArgs));
     // A word that can mean nothing (a lone "-") matches nothing.
-    if (sets.some((s) => s === null)) return { ids: [], total: 0, paid: { count: 0, amountKobo: 0 }, next: null };
+    if (sets.some((s) => s === null)) return { ids: [], total: 0, paid: { count: 0, amountKobo: 0 }, paidAfterClosing: { count: 0, amountKobo: 0 }, next: null };
     where.push(`id IN (${sets.map((s) => `SELECT id FROM (${s})`).join(' INTERSECT ')})`);
     args.push(...hitArgs);
   }
@@ -81,14 +89,14 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     args.push(...q.states);
   }
   if (!q.includeDemo) where.push("profile <> 'demo'");
-  if (q.paidAfterClosing) where.push("id IN (SELECT order_id FROM order_late WHERE kind = 'paid-after-closing')");
+  if (q.paidAfterClosing) where.push(`id IN ${LATE_PAID}`);
   if (q.from) {
     where.push('created_at >= ?');
-    args.push(lagosDayStart(q.from));
+    args.push(q.fromTime ? lagosInstant(q.from, q.fromTime) : lagosDayStart(q.from));
   }
   if (q.to) {
     where.push('created_at < ?');
-    args.push(lagosDayStart(q.to) + DAY_MS);
+    args.push(q.toTime ? lagosInstant(q.to, q.toTime) + 60_000 : lagosDayStart(q.to) + DAY_MS);
   }
 
   const cur = parseCursor(q.cursor);
@@ -97,25 +105,32 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   if (words.length) {
     // Typed words: the text index is matched once, and the totals and the page both come from that
     // one pass (matching twice cost twice as much for a broad word such as a film's name).
-    const rows = db.prepare(`SELECT id, created_at, state, amount_kobo FROM orders ${filter}`).raw().all(...args) as [number, number, string, number][];
+    const rows = db.prepare(`SELECT id, created_at, state, amount_kobo, id IN ${LATE_PAID} FROM orders ${filter}`).raw().all(...args) as [number, number, string, number, number][];
     let pc = 0;
     let pk = 0;
+    let lc = 0;
+    let lk = 0;
     for (const r of rows) {
       if (r[2] === 'paid') {
         pc++;
         pk += r[3];
+      }
+      if (r[4]) {
+        lc++;
+        lk += r[3];
       }
     }
     const after = cur ? rows.filter((r) => r[1] < cur.at || (r[1] === cur.at && r[0] < cur.id)) : rows;
     after.sort((a, b) => b[1] - a[1] || b[0] - a[0]);
     const page = after.slice(0, q.limit);
     const last = page[page.length - 1];
-    return { ids: page.map((r) => r[0]), total: rows.length, paid: { count: pc, amountKobo: pk }, next: after.length > q.limit && last ? `${last[1]}.${last[0]}` : null };
+    return { ids: page.map((r) => r[0]), total: rows.length, paid: { count: pc, amountKobo: pk }, paidAfterClosing: { count: lc, amountKobo: lk }, next: after.length > q.limit && last ? `${last[1]}.${last[0]}` : null };
   }
 
   const sums = db
-    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(state = 'paid'), 0) AS pc, COALESCE(SUM(CASE WHEN state = 'paid' THEN amount_kobo END), 0) AS pk FROM orders ${filter}`)
-    .get(...args) as { n: number; pc: number; pk: number };
+    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(state = 'paid'), 0) AS pc, COALESCE(SUM(CASE WHEN state = 'paid' THEN amount_kobo END), 0) AS pk,
+      COALESCE(SUM(id IN ${LATE_PAID}), 0) AS lc, COALESCE(SUM(CASE WHEN id IN ${LATE_PAID} THEN amount_kobo END), 0) AS lk FROM orders ${filter}`)
+    .get(...args) as { n: number; pc: number; pk: number; lc: number; lk: number };
 
   const pageWhere = cur ? [...where, '(created_at < ? OR (created_at = ? AND id < ?))'] : where;
   const pageArgs = cur ? [...args, cur.at, cur.at, cur.id] : args;
@@ -125,5 +140,5 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const last = page[page.length - 1];
-  return { ids: page.map((r) => r.id), total: sums.n, paid: { count: sums.pc, amountKobo: sums.pk }, next: more && last ? `${last.created_at}.${last.id}` : null };
+  return { ids: page.map((r) => r.id), total: sums.n, paid: { count: sums.pc, amountKobo: sums.pk }, paidAfterClosing: { count: sums.lc, amountKobo: sums.lk }, next: more && last ? `${last.created_at}.${last.id}` : null };
 }

@@ -3,24 +3,8 @@
 // the sequence itself is kept in SQLite by the journal, in the same transaction as the order.
 import { lagosDate } from '../../shared/time';
 
-const MAX_CODE = 6;
-const MAX_DIGITS = 4;
-
-/**
- * A short code from the counter's name: letters and digits, at most 6. The digits of the name
- * are kept (so "Counter 1" and "Counter 2" differ), the letters shortened: initials when the
- * name has several words, else the first three letters. "Counter 3" -> "COU3",
- * "Main Hall 2" -> "MH2", "Box Office" -> "BO", "Lekki VIP 12" -> "LV12".
- */
-export function counterCode(counterName: string): string {
-  const plain = counterName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
-  const words = plain.split(/[^A-Z0-9]+/).filter(Boolean);
-  const digits = words.map((w) => w.replace(/[^0-9]/g, '')).join('').slice(-MAX_DIGITS);
-  const letterWords = words.map((w) => w.replace(/[^A-Z]/g, '')).filter(Boolean);
-  const letters = letterWords.length >= 2 ? letterWords.map((w) => w[0]).join('') : (letterWords[0] ?? '').slice(0, 3);
-  const code = (letters || (digits ? 'C' : 'CTR')).slice(0, MAX_CODE - digits.length) + digits;
-  return code.slice(0, MAX_CODE);
-}
+/** The counter's code (its name, shortened): shared with the Hub, which checks whose a reference is. */
+export { counterCode } from '../../shared/counter-code';
 
 /** The business day of an instant, in Lagos, as yyMMdd. */
 export function lagosDayCode(ms: number): string {

@@ -102,7 +102,7 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
       'orders.search': (a) => {
         textIndex.catchUp();
         const r = searchOrders(ctx.db, { ...a, includeDemo: a.includeDemo ?? ctx.settings.activeProfile() === 'demo' });
-        return { rows: views(r.ids), total: r.total, paid: r.paid, next: r.next };
+        return { rows: views(r.ids), total: r.total, paid: r.paid, paidAfterClosing: r.paidAfterClosing, next: r.next };
       },
 
       'shift.current': () => ({ shift: shift.current() }),

@@ -39,8 +39,9 @@ export interface WebhookIngestDeps {
   onPosNotification: (n: PosNotification) => unknown;
   onBillsCallback: (c: BillsCallbackEvent) => unknown;
   /**
-   * Relayed POS notifications only: is this order one of ours? The Hub sends an order it does not
-   * know yet to every counter of the branch, so the others ignore it quietly (nothing recorded).
+   * Relayed POS notifications only: is this order one of ours? The Hub sends each to the counter
+   * that owns the order, but one it relays for an order this counter lacks (an older Hub sent
+   * unknown orders to every counter of the branch) is ignored quietly (nothing recorded).
    */
   ownsPosOrder?: (n: PosNotification) => boolean;
 }

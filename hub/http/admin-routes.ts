@@ -22,7 +22,10 @@ export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
     const A = ADMIN_PREFIX;
 
     admin.post(`${A}/enroll-codes`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: IssueCodeRequestSchema } }, async (req) => {
-      return issueEnrollCode(ctx.db, ctx.now(), checked(IssueCodeRequestSchema, req.body).ttlMinutes);
+      const body = checked(IssueCodeRequestSchema, req.body);
+      const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, body.branch ?? null);
+      req.log.info({ branch: c.branch }, 'hub: enrollment code issued on the admin API');
+      return c;
     });
 
     admin.get(`${A}/counters`, async () => ({ counters: await listCounters(ctx.db, (id) => ctx.relay.isConnected(id)) }));

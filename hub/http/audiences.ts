@@ -125,7 +125,10 @@ export const dashboardHostCheck = (publicOrigins: readonly string[]): onRequestA
   const hosts = new Set(publicOrigins.map((o) => new URL(o).host));
   return async (req) => {
     if (!hosts.size || !/^\/(api\/v1\/)?dashboard(\/|\?|$)/.test(req.url)) return;
-    if (!hosts.has(req.headers.host ?? '')) throw fail('HUB_CSRF', 403, 'This Hub answers its dashboard only at its public address (--public-url).');
+    const host = req.headers.host ?? '';
+    if (!hosts.has(host)) {
+      throw fail('HUB_HOST', 403, `This Hub answers its dashboard only at ${publicOrigins.join(' or ')}, not under the name "${host.slice(0, 100)}". Open the dashboard at that address; if this name is right, add it to the Hub's --public-url.`, { host: host.slice(0, 100), publicOrigins: [...publicOrigins] });
+    }
   };
 };
 

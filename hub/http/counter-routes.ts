@@ -41,7 +41,8 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
       await recordCounterStatus(ctx.db, c.id, body.status, now);
       const r = await storeSyncBatch(ctx.db, c.id, body.events, now);
       ctx.metrics.syncEvents.inc(r.stored);
-      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders another counter owns; refused');
+      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders another counter owns or made; refused');
+      ctx.relay.announce(r.released);
       return { lastSeq: r.lastSeq, stored: r.stored };
     });
 
@@ -65,7 +66,11 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
       const h = req.headers['last-event-id'];
       const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
       reply.hijack();
-      ctx.relay.open(c.id, reply.raw, last, c.branch);
+      // Every unacknowledged delivery is sent again on a new stream, whatever Last-Event-ID says:
+      // ids are given at insert, so with two instances N+1 can reach the counter before N, and a
+      // counter that got N+1 and lost N in transit would never see N again. (It de-duplicates on
+      // eventId; Last-Event-ID is only logged.)
+      ctx.relay.open(c.id, reply.raw, null, c.branch);
       req.log.info({ counterId: c.id, lastEventId: last }, 'hub: relay stream opened');
     });
   });

@@ -200,6 +200,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const s = sessionOf(req);
       const body = checked(DashIssueCodeRequestSchema, req.body);
       if (s.manager.role === 'branch' && body.branch !== null && body.branch !== s.manager.branch) throw fail('HUB_FORBIDDEN', 403, 'A branch manager issues codes for their own branch only.');
+      // Every code is for one branch: the counter cannot choose its branch with it.
+      if (s.manager.role !== 'branch' && body.branch === null) throw fail('HUB_BAD_REQUEST', 400, 'Say which branch the code is for (the branch\'s merchant id, as its counters are set up): a code enrolls a counter of that branch only.', { issues: [{ path: 'branch', message: 'required' }] });
       const branch = s.manager.role === 'branch' ? s.manager.branch : body.branch;
       const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, branch);
       req.log.info({ managerId: s.manager.id, branch }, 'hub: enrollment code issued from the dashboard');

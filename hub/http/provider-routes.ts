@@ -1,11 +1,13 @@
 // The provider's two addresses: POS payment webhooks (checked, then stored, then answered) and
 // bills callbacks (stored and passed on unverified: the counter holds the bills secret). Bodies are
-// read as text, because the counter re-checks exactly what the provider sent.
+// read as text, because the counter re-checks exactly what the provider sent. A repeat is known by
+// what the provider signed, not by its bytes; the routing headers (unsigned) never widen who gets
+// it: the owner of its order only, or held until that owner is known (store/quarantine.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../protocol/pos-webhook';
 import type { HubContext } from '../context';
-import type { NotificationKind } from '../store/notifications';
-import { billsRoutingKeys, checkPosWebhook } from '../webhook/verify-pos';
+import type { IngestResult, NotificationKind } from '../store/notifications';
+import { checkPosWebhook, readBillsCallback } from '../webhook/verify-pos';
 
 export const PROVIDER_PATHS = { pos: '/provider/pos-webhook', bills: '/provider/bills-callback' } as const;
 
@@ -28,6 +30,18 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       return reply.code(500).send({ code: C.internal, message: 'not stored; send again' });
     });
 
+    const stored = (kind: NotificationKind, r: IngestResult, orderKeys: string[], log: FastifyReply['log']) => {
+      if (r.duplicate) return;
+      ctx.metrics.received.inc({ kind });
+      if (r.held) ctx.metrics.held.inc({ kind });
+      if (r.dropped) {
+        const reason = orderKeys.length ? 'full' : 'no-key';
+        ctx.metrics.dropped.inc({ kind, reason });
+        log.warn({ kind, notificationId: r.notificationId, orderKeys: orderKeys.slice(0, 2), reason }, 'hub: notification of an unknown order sent to no counter');
+      }
+      ctx.relay.announce(r.counterIds);
+    };
+
     const limited = (reply: FastifyReply, kind: NotificationKind, ip: string): boolean => {
       // The bills callback is unauthenticated (the counter checks it): its own, far smaller bucket.
       const bucket = kind === 'bills' ? ctx.perBillsAddress : ctx.perProvider;
@@ -48,26 +62,25 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       const headers: Record<string, string> = {};
       if (tranId) headers[ctx.tranIdHeader] = tranId;
       if (branch) headers.merchantId = branch;
+      const orderKeys = tranId ? [tranId] : [];
       const r = await ctx.ingest({
-        kind: 'pos', headers, body: text, orderKeys: tranId ? [tranId] : [], branch: branch || null,
+        kind: 'pos', headers, body: text, contentKey: check.contentKey, orderKeys, branch: branch || null,
         verifiedDetail: 'clientAuthKey, timestamp window and provider signature checked', now,
       });
-      if (!r.duplicate) ctx.metrics.received.inc({ kind: 'pos' });
-      ctx.relay.announce(r.counterIds);
+      stored('pos', r, orderKeys, reply.log);
       return reply.code(200).send(WEBHOOK_SUCCESS);
     });
 
     scope.post(PROVIDER_PATHS.bills, { bodyLimit: ctx.limits.billsBodyBytes }, async (req, reply) => {
       if (limited(reply, 'bills', req.ip)) return reply;
       const text = typeof req.body === 'string' ? req.body : '';
-      const keys = billsRoutingKeys(text);
-      if (!keys) return refuse(reply, 'bills', 400, C.malformed, 'body is not a bills callback');
+      const cb = readBillsCallback(text);
+      if (!cb) return refuse(reply, 'bills', 400, C.malformed, 'body is not a bills callback (payload with its signed fields, and sha512)');
       const r = await ctx.ingest({
-        kind: 'bills', headers: {}, body: text, orderKeys: keys.orderKeys, branch: null,
+        kind: 'bills', headers: {}, body: text, contentKey: cb.contentKey, orderKeys: cb.orderKeys, branch: null,
         verifiedDetail: 'not verified by the Hub (the counter checks sha512 with its bills secret)', now: ctx.now(),
       });
-      if (!r.duplicate) ctx.metrics.received.inc({ kind: 'bills' });
-      ctx.relay.announce(r.counterIds);
+      stored('bills', r, cb.orderKeys, reply.log);
       return reply.code(200).send(WEBHOOK_SUCCESS);
     });
   });

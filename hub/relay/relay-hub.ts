@@ -2,11 +2,11 @@
 // fan-out. Streams never read the database themselves: the instance that stores a notification
 // wakes its own streams of those counters at once (announce, on the write path) and NOTIFYs the
 // other instances, which wake theirs; a woken counter is read by the fan-out's one reader, which
-// reads every woken counter (and every stream catching up after its Last-Event-ID) in one query per
-// round, sends each delivery to the streams of its counter and marks them relayed in one statement.
-// One timer per instance sends the heartbeats (spread over the interval) and runs one safety sweep (one query, however many
-// streams are open) for deliveries never sent — a NOTIFY lost while the LISTEN connection was down
-// delays, never loses. So N open streams cost a constant number of queries per heartbeat.
+// reads every woken counter (and every new stream reading its backlog) in one query per round,
+// sends each delivery to the streams of its counter and marks them relayed in one statement. One
+// timer per instance sends the heartbeats (spread over the interval) and runs one safety sweep (one
+// query, however many streams are open) for deliveries never sent — a NOTIFY lost while the LISTEN
+// connection was down delays, never loses. So N open streams cost a constant number of queries per heartbeat.
 // The same channel says when a branch's programme changed: every stream of that branch's counters
 // gets `event: programme` with the version (and each stream gets the current one when it opens).
 import type { ServerResponse } from 'node:http';
@@ -25,7 +25,7 @@ export interface RelayStream {
   /** The last programme version told on this stream. */
   programmeTold: number;
   res: ServerResponse;
-  /** Catching up: resend what came after this id (its Last-Event-ID, 0 on a first connection); null once caught up. */
+  /** Reading its backlog: every unacknowledged delivery after this id (0 for a new stream: counter-routes.ts); null once read. */
   resumeAfter: number | null;
   /** Its heartbeat's slot in the interval. */
   slot: number;
@@ -40,6 +40,8 @@ export interface RelayHubOptions {
   onError: (e: unknown) => void;
   /** The branch's current programme version (0: none), told to a stream when it opens. */
   programmeVersion?: (branch: string) => Promise<number>;
+  /** The Hub holds the merchant keys (verifies webhooks and so passes them on): told in every heartbeat. */
+  canVerify?: boolean;
   /** Streams one counter may hold open here (default 3): a new one past it closes the oldest. */
   maxStreamsPerCounter?: number;
 }
@@ -91,7 +93,7 @@ export class RelayHub {
   private tick(): void {
     const slot = this.tickNo++ % SLOTS;
     const at = this.o.now();
-    for (const set of this.streams.values()) for (const s of set) if (s.slot === slot) this.send(s, 'heartbeat', null, { at, intervalMs: this.o.heartbeatMs });
+    for (const set of this.streams.values()) for (const s of set) if (s.slot === slot) this.heartbeat(s, at);
     this.read(); // streams left catching up by a failed round
     if (slot !== 0 || this.sweeping || this.streams.size === 0) return;
     this.sweeping = true;
@@ -131,13 +133,17 @@ export class RelayHub {
     this.streams.set(counterId, set);
     set.add(s);
     res.on('close', () => this.drop(s));
-    this.send(s, 'heartbeat', null, { at: this.o.now(), intervalMs: this.o.heartbeatMs });
+    this.heartbeat(s);
     this.read();
     // Read after the stream is listed, so a change committed meanwhile is told by its NOTIFY or by this read.
     if (branch !== null && this.o.programmeVersion) {
       this.o.programmeVersion(branch).then((v) => this.tellStream(s, v), (e: unknown) => this.o.onError(e));
     }
     return s;
+  }
+
+  private heartbeat(s: RelayStream, at = this.o.now()): void {
+    this.send(s, 'heartbeat', null, { at, intervalMs: this.o.heartbeatMs, canVerify: this.o.canVerify ?? false });
   }
 
   /** Tells every stream of the branch's counters that its programme is at `version`. */
@@ -211,7 +217,7 @@ export class RelayHub {
 
   /**
    * The one reader of this instance's streams: while streams catch up or counters are woken, one
-   * query per round reads them all (a stream catching up after its Last-Event-ID on its own, the
+   * query per round reads them all (a new stream reading its backlog on its own, the
    * caught-up streams of a woken counter together), sends each delivery to the streams it was read
    * for, and marks them relayed in one statement before the next round, so no stream is sent a
    * delivery twice by this instance. A failed round leaves its streams waiting: the next wake or

@@ -34,7 +34,9 @@ export async function enrollCounter(db: HubDb, req: EnrollRequest, now: number):
     if (!claimed.length) {
       // A code a branch manager issued is for their branch only.
       const other = await q.query<{ branch: string }>('select branch from enroll_codes where code_hash = $1 and used_at is null and expires_at > $2 and branch <> $3', [sha256(req.code.toUpperCase()), now, req.branch]);
-      if (other.length) throw fail('HUB_ENROLL_CODE_INVALID', 403, `This enrollment code is for branch ${other[0]!.branch}, not ${req.branch}. Check the counter's branch (merchant id) or ask for a code for ${req.branch}.`);
+      if (other.length) {
+        throw fail('HUB_ENROLL_CODE_INVALID', 403, `This enrollment code is for branch ${other[0]!.branch}, not ${req.branch}. Check the counter's branch (merchant id) or ask for a code for ${req.branch}.`, { codeBranch: other[0]!.branch, branch: req.branch });
+      }
       throw fail('HUB_ENROLL_CODE_INVALID', 403, 'This enrollment code is unknown, already used or expired. Ask the Hub administrator for a new code.');
     }
     await q.query(

@@ -2,16 +2,22 @@
 // the journal without a gap; a repeated event changes nothing; a different event under a sequence
 // number already held is refused (it would mean the counter's journal forked).
 import type { SyncEvent } from '../../shared/hub-contract';
-import type { HubDb } from '../db/adapter';
+import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
+import { counterCode, referenceCounterCode } from '../../shared/counter-code';
 import { projectEvents } from './projections';
+import { releaseHeld } from './quarantine';
 
 /**
  * Ownership of an order (where its notifications go) is the counter that created it: its
  * order.created or topup.submitted names the reference (and a provider order number already known).
  * A later status may add the provider order number only for a reference this counter owns; a key
- * another counter owns is never taken over (the claim is refused and logged).
+ * another counter owns is never taken over (the claim is refused and logged). A generated sale
+ * number or top-up reference (COU1-251125-0001, COU1-T251125-0001) starts with the code of the
+ * counter that made it, which the Hub knows from the name it enrolled under: one starting with
+ * another counter's code is refused too, so a counter cannot claim another's next, predictable
+ * reference before it is made.
  */
 const createdKeysOf = (e: SyncEvent): string[] => {
   if (e.kind === 'order.created') return [e.payload.reference, e.payload.orderNo ?? ''].filter(Boolean);
@@ -24,8 +30,26 @@ const learntKeysOf = (e: SyncEvent): { reference: string; key: string }[] =>
 export interface SyncResult {
   lastSeq: number;
   stored: number;
-  /** Order keys this batch claimed that another counter owns (refused; the route logs them). */
+  /** Order keys this batch claimed that another counter owns or that carry another counter's code (refused; the route logs them). */
   refusedClaims: string[];
+  /** Counters given held notifications their orders' sync released (announce them to the relay). */
+  released: string[];
+}
+
+/**
+ * Created keys whose counter code is another live counter's and not this one's (the enrolled name's).
+ * A code no counter has (a counter renamed since it enrolled) is not refused: only another's is.
+ */
+async function othersCodes(q: SqlRunner, counterId: string, name: string, keys: string[]): Promise<Set<string>> {
+  const own = counterCode(name);
+  const suspect = keys.filter((k) => {
+    const code = referenceCounterCode(k);
+    return code !== null && code !== own;
+  });
+  if (!suspect.length) return new Set();
+  const names = await q.query<{ name: string }>('select name from counters where id <> $1 and revoked_at is null', [counterId]);
+  const taken = new Set(names.map((r) => counterCode(r.name)));
+  return new Set(suspect.filter((k) => taken.has(referenceCounterCode(k)!)));
 }
 
 /** How far ahead of the Hub's clock a counter's event may be (a counter's clock a little fast). */
@@ -53,8 +77,9 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
     }
   }
   let refusedClaims: string[] = [];
+  let released: string[] = [];
   return db.tx(async (q) => {
-    const c = await q.query<{ last_seq: unknown; branch: string }>('select last_seq, branch from counters where id = $1 for update', [counterId]);
+    const c = await q.query<{ last_seq: unknown; branch: string; name: string }>('select last_seq, branch, name from counters where id = $1 for update', [counterId]);
     const last = num(c[0]!.last_seq);
     const old = sorted.filter((e) => e.seq <= last);
     const fresh = sorted.filter((e) => e.seq > last);
@@ -80,7 +105,10 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
          select $1, t.seq, t.kind, t.at, t.payload, $6 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::jsonb[]) as t(seq, kind, at, payload)`,
         [counterId, fresh.map((e) => e.seq), fresh.map((e) => e.kind), fresh.map((e) => e.at), fresh.map((e) => JSON.stringify(e.payload)), now],
       );
-      const created = [...new Set(fresh.flatMap(createdKeysOf))];
+      // An order made with another counter's code is not this counter's: none of its keys is claimed.
+      const refs = fresh.filter((e) => createdKeysOf(e).length).map((e) => (e.payload as { reference: string }).reference);
+      const notOurs = await othersCodes(q, counterId, c[0]!.name, [...new Set(refs)]);
+      const created = [...new Set(fresh.filter((e) => !notOurs.has((e.payload as { reference?: string }).reference ?? '')).flatMap(createdKeysOf))];
       if (created.length) {
         await q.query(
           'insert into order_owners (order_key, counter_id, registered_at) select k, $1, $2 from unnest($3::text[]) as k on conflict (order_key) do nothing',
@@ -103,11 +131,14 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
         const others = await q.query<{ order_key: string }>('select order_key from order_owners where order_key = any($1::text[]) and counter_id <> $2', [claimed, counterId]);
         refusedClaims = others.map((r) => r.order_key);
       }
+      refusedClaims.push(...notOurs);
+      // Notifications held for these orders go to this counter now (same transaction as its claim).
+      if (claimed.length) released = await releaseHeld(q, now, { counterId, keys: claimed });
       await q.query('update counters set last_seq = $2 where id = $1', [counterId, fresh[fresh.length - 1]!.seq]);
       // The dashboard's query tables move with the journal: same transaction, only new events.
       await projectEvents(q, counterId, c[0]!.branch, fresh, now);
     }
-    return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length, refusedClaims };
+    return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length, refusedClaims, released };
   });
 }
 

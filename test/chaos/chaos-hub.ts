@@ -99,7 +99,7 @@ export async function startChaosHub(o: { dir: string; merchant: DemoMerchantValu
       proc = null;
     },
     async issueCode() {
-      const r = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 60 }, bearer(ADMIN_TOKEN));
+      const r = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 60, anyBranch: true }, bearer(ADMIN_TOKEN));
       if (r.status !== 200) throw new Error(`the Hub refused an enrollment code: ${JSON.stringify(r.json)}`);
       return String(r.json.code);
     },

@@ -45,8 +45,11 @@ export async function counterOnSandbox(shell: ShellProcess, sandbox: Sandbox, m:
   await call(shell, 'terminal.configure', { source: 'manual', manualSn: m.terminalSn });
 }
 
-/** Settings → Hub with the keyboard: the address and the code the manager read out. */
-export async function joinHub(page: Page, hub: HubProcess, code: string): Promise<void> {
+/**
+ * Settings → Hub with the keyboard: the address and the code the manager read out. `pill` and
+ * `relay`: what the status bar and Settings → Hub then say (a Hub without the merchant file: amber).
+ */
+export async function joinHub(page: Page, hub: HubProcess, code: string, pill = 'Hub: connected', relay = 'relay connected'): Promise<void> {
   await page.keyboard.press('Alt+5');
   const unlock = page.getByLabel('Admin PIN', { exact: true });
   if (await unlock.isVisible()) {
@@ -60,8 +63,9 @@ export async function joinHub(page: Page, hub: HubProcess, code: string): Promis
   await page.keyboard.press('Tab');
   await page.keyboard.type(code);
   await page.keyboard.press('Enter');
-  await expect(panel.getByTestId('hub-message')).toHaveText(`Joined the Hub at ${hub.url} as Counter 1.`);
-  await expect(page.getByTestId('hub-pill')).toHaveText('Hub: connected');
-  await expect(panel.getByTestId('hub-sync')).toContainText('relay connected');
+  // (The "Joined" line gives way to the warning when the Hub turns out unable to pass payments on.)
+  if (pill === 'Hub: connected') await expect(panel.getByTestId('hub-message')).toHaveText(`Joined the Hub at ${hub.url} as Counter 1.`);
+  await expect(page.getByTestId('hub-pill')).toHaveText(pill);
+  await expect(panel.getByTestId('hub-sync')).toContainText(relay);
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ADMIN_TOKEN } from '../hub/helpers/hub-harness';
 import { killAllHubs, spawnHub, type HubProcess } from '../hub/helpers/hub-process';
+import { demoHubMerchantFile } from './hub-merchant';
 import { ARTIFACTS, expect, test } from './fixtures';
 
 // A Hub process starts in seconds on an idle machine but may take half a minute on a busy one (tsx
@@ -25,7 +26,7 @@ async function both(page: Page, name: string, part?: ReturnType<Page['locator']>
 }
 
 async function issueCode(hub: HubProcess): Promise<string> {
-  const res = await fetch(`${hub.url}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: '{}' });
+  const res = await fetch(`${hub.url}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ anyBranch: true }) });
   const body = (await res.json()) as { code?: string };
   if (!res.ok || !body.code) throw new Error(`the Hub gave no code: ${JSON.stringify(body)}`);
   return body.code;
@@ -40,7 +41,8 @@ test.afterEach(() => {
 
 test('join a Hub from Settings with the keyboard; the status bar says connected, then offline when the Hub stops', async ({ page, shell }) => {
   hubDir = mkdtempSync(join(tmpdir(), 'counterpay-e2e-hub-'));
-  const hub = await spawnHub(['--data-dir', hubDir, '--heartbeat-ms', '500']);
+  // The Hub of the Demo merchant, with its merchant file: it can pass payments on (else the counter shows amber).
+  const hub = await spawnHub(['--data-dir', join(hubDir, 'data'), '--merchant-config', demoHubMerchantFile(shell.dataDir, hubDir), '--heartbeat-ms', '500']);
   const code = await issueCode(hub);
 
   await page.goto(shell.url);

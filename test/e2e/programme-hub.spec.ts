@@ -13,6 +13,7 @@ import { startShellProcess, type ShellProcess } from '../helpers/browser-shell-p
 import { Manager } from '../hub/helpers/dashboard-client';
 import { ADMIN_TOKEN } from '../hub/helpers/hub-harness';
 import { killAllHubs, spawnHub } from '../hub/helpers/hub-process';
+import { demoHubMerchantFile } from './hub-merchant';
 import { ARTIFACTS, expect, test } from './fixtures';
 
 // A Hub process starts in seconds on an idle machine but may take half a minute on a busy one (tsx
@@ -33,7 +34,7 @@ async function join_(request: APIRequestContext, shell: ShellProcess, hubUrl: st
   await call(request, shell, 'settings.setPin', { newPin: '2468' });
   const p = await call<{ settings: Record<string, unknown> }>(request, shell, 'settings.getProfile', { profile: 'demo' });
   await call(request, shell, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: name } });
-  const res = await fetch(`${hubUrl}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: '{}' });
+  const res = await fetch(`${hubUrl}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ anyBranch: true }) });
   const { code } = (await res.json()) as { code: string };
   const v = await call<{ branch: string }>(request, shell, 'hub.enroll', { hubUrl, code });
   await call(request, shell, 'settings.lock');
@@ -65,7 +66,8 @@ test.afterEach(async () => {
 
 test('the manager\'s programme reaches a counter\'s Sell screen through the Hub; a seat sold on Counter 1 is warned about on Counter 2', async ({ page, shell, request }) => {
   hubDir = mkdtempSync(join(tmpdir(), 'counterpay-e2e-hub-'));
-  const hub = await spawnHub(['--data-dir', hubDir, '--heartbeat-ms', '500']);
+  // The Hub of the Demo merchant, with its merchant file: it can pass payments on (else the counter shows amber).
+  const hub = await spawnHub(['--data-dir', join(hubDir, 'data'), '--merchant-config', demoHubMerchantFile(shell.dataDir, hubDir), '--heartbeat-ms', '500']);
   const setup = /#setup=([A-Za-z0-9_-]{43})/.exec(hub.output())?.[1];
   expect(setup, 'the Hub prints a setup link on its first start').toBeTruthy();
   const manager = new Manager(hub.url);

@@ -1,6 +1,7 @@
 // A counter linked to a real CounterPay Hub, for the hub-link tests and bench:hub: its own SQLite
-// file, the real POS client to the sandbox (status queries counted), the checkout, the webhook
-// module's one ingest (as the webhook control builds it) and the relay consumer following the Hub.
+// file, the real POS client to the sandbox (status queries counted), the checkout, its journal
+// synced to the Hub (which sends a notification only to the counter whose sync named the order),
+// the webhook module's one ingest (as the webhook control builds it) and the relay consumer.
 // Also the sandbox-and-Hub pair: the sandbox sends its POS webhooks to the Hub, which holds the
 // sandbox merchant's clientAuthKey and provider public key (never its private key).
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../shared/clock';
 import { openJournalDb } from '../../core/schema';
 import { type Db } from '../../core/db';
-import { createHubClient, createRelayConsumer, type HubConnection, type RelayConsumer, type RelayConsumerDeps } from '../../core/hub-link';
+import { createHubClient, createRelayConsumer, createSyncPusher, type HubConnection, type RelayConsumer, type RelayConsumerDeps, type SyncPusher } from '../../core/hub-link';
 import { memoryLogger } from '../../shared/logger';
 import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
@@ -58,6 +59,7 @@ export interface HubCounter {
   db: Db;
   svc: CheckoutService;
   relay: RelayConsumer;
+  pusher: SyncPusher;
   conn: HubConnection;
   logger: ReturnType<typeof memoryLogger>;
   /** Status queries sent to the provider, per outOrderNo / orderNo asked. */
@@ -73,6 +75,9 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
   const clock = o.clock ?? { now: () => Date.now() };
   const logger = memoryLogger();
   const db = openJournalDb(join(o.dir, `${o.name}.sqlite`));
+  const enrolled = o.enrolled ?? (await enroll({ url: o.hubUrl }, o.name, o.provider.merchantId));
+  const conn: HubConnection = { url: o.hubUrl, counterId: enrolled.counterId, credential: enrolled.credential, branch: enrolled.branch };
+  const pusher = createSyncPusher({ db, connection: () => conn, client: createHubClient(), clock, logger, status: () => ({ appVersion: '0.1.0', profile: 'production', openPayments: 0 }) });
   const real = createPosClient(o.provider, { logger, clock });
   const queries: string[] = [];
   const pos: PosClient = {
@@ -84,7 +89,7 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
     depositCallbackStatus: (by) => real.depositCallbackStatus(by),
   };
   const svc = createCheckoutService({
-    db, pos, clock, logger,
+    db, pos, clock, logger, journalSink: pusher.sink,
     settings: () => ({ counterName: o.name, headMerchantId: o.provider.headMerchantId, merchantId: o.provider.merchantId, orderExpireSeconds: 300 }),
     ...(o.tuning ? { tuning: o.tuning } : {}),
   });
@@ -96,8 +101,6 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
     ownsPosOrder: (n) => svc.ownsOrder(n),
   });
   const outcomes: HubCounter['outcomes'] = [];
-  const enrolled = o.enrolled ?? (await enroll({ url: o.hubUrl }, o.name, o.provider.merchantId));
-  const conn: HubConnection = { url: o.hubUrl, counterId: enrolled.counterId, credential: enrolled.credential, branch: enrolled.branch };
   const relay = createRelayConsumer({
     db, connection: () => conn, client: createHubClient(), clock, logger, ackDelayMs: 5,
     ingest: (n: RelayNotification) => {
@@ -110,8 +113,9 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
   svc.useRelayHealth(relay);
   if (!o.noResume) svc.resume();
   relay.start();
+  pusher.start();
   return {
-    name: o.name, db, svc, relay, conn, logger, queries, outcomes,
+    name: o.name, db, svc, relay, pusher, conn, logger, queries, outcomes,
     health: (want) => new Promise<void>((resolve) => {
       if (relay.healthy() === want) return resolve();
       const off = relay.onChange((h) => {
@@ -122,6 +126,7 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
     }),
     async close() {
       await relay.stop();
+      await pusher.stop();
       await svc.stop();
       db.close();
     },

@@ -97,6 +97,9 @@ describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL',
     const b = await startTestHub({ databaseUrl: url, merchant, heartbeatMs: 120_000 });
     try {
       const c = await enroll(a, 'On B', 'BR-X'); // enrolled through A, streams from B
+      const st = { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 1 };
+      const order = { seq: 1, kind: 'order.created', at: Date.now(), payload: { reference: 'OB-250101-0001', orderNo: 'PAY-AB', amountKobo: 1000, sn: 'SN' } };
+      expect((await post(`${a.url}/api/v1/sync`, { events: [order], status: st }, bearer(c.credential))).status).toBe(200);
       const s = new RelayClient(b.url, c.credential);
       await s.connect();
       await s.until(() => s.heartbeats() >= 1);

@@ -385,7 +385,7 @@ describe('Medium: the dashboard knows its own address', () => {
       const ask = (method: 'GET' | 'POST', url: string, headers: Record<string, string>) =>
         hub.app.inject({ method, url, headers, ...(method === 'POST' ? { payload: { name: 'Nobody', password: 'wrong password 1' } } : {}) });
       const rebound = await ask('GET', '/api/v1/dashboard/session', { host: 'evil.example' });
-      expect([rebound.statusCode, rebound.json().code]).toEqual([403, 'HUB_CSRF']);
+      expect([rebound.statusCode, rebound.json().code]).toEqual([403, 'HUB_HOST']);
       expect((await ask('GET', '/dashboard/', { host: `127.0.0.1:${new URL(hub.url).port}` })).statusCode).toBe(403);
       expect((await ask('GET', '/api/v1/dashboard/session', { host: 'hub.example.ng' })).statusCode).toBe(401);
       expect((await ask('POST', '/api/v1/dashboard/login', { host: 'hub.example.ng', origin: 'http://hub.example.ng' })).statusCode).toBe(403);

@@ -20,6 +20,8 @@ describe('hub logs', () => {
       const code = await issueCode(hub);
       const c = await enroll(hub, 'Logged', 'BR-L');
       await get(`${hub.url}/api/v1/me`, bearer(c.credential));
+      const st = { appVersion: '1', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 };
+      await post(`${hub.url}/api/v1/sync`, { events: [{ seq: 1, kind: 'order.created', at: Date.now(), payload: { reference: 'LOG-250101-0001', orderNo: 'LOG-1', amountKobo: 1000, sn: 'SN' } }], status: st }, bearer(c.credential));
       const s = new RelayClient(hub.url, c.credential);
       await s.connect();
       await sendPosWebhook(hub, posWebhook(merchant, { tranId: 'LOG-1', branch: 'BR-L' }));

@@ -54,9 +54,9 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
     it('sync is idempotent, refuses gaps with the expected seq, and refuses a different event under a held seq', async () => {
       const { code } = await issueEnrollCode(db, Date.now(), 10);
       const c = await enrollCounter(db, { code, counterName: 'S', branch: 'B1', appVersion: '1' }, Date.now());
-      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 3, refusedClaims: [] });
-      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 0, refusedClaims: [] });
-      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({ lastSeq: 4, stored: 1, refusedClaims: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 3, refusedClaims: [], released: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 0, refusedClaims: [], released: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({ lastSeq: 4, stored: 1, refusedClaims: [], released: [] });
       const gap = await storeSyncBatch(db, c.counterId, [ev(6)], Date.now()).catch((e: HubFailure) => e);
       expect(gap).toBeInstanceOf(HubFailure);
       expect((gap as HubFailure).code).toBe('HUB_SYNC_GAP');
@@ -65,30 +65,33 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       expect((await readJournal(db, c.counterId)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     });
 
-    it('routes a notification to the owner of its order, else to the branch; acks and prunes', async () => {
+    it('routes a notification to the owner of its order only, else holds it (never the branch); acks and prunes', async () => {
       const now = Date.now();
       const mk = async (n: string, b: string) => enrollCounter(db, { code: (await issueEnrollCode(db, now, 10)).code, counterName: n, branch: b, appVersion: '1' }, now);
       const x = await mk('X', 'BR-R');
       const y = await mk('Y', 'BR-R');
       await storeSyncBatch(db, x.counterId, [ev(1, 'ORDX')], now);
-      const owned = await ingestNotification(db, { kind: 'pos', headers: {}, body: 'b1', orderKeys: ['ORDX'], branch: 'BR-R', verifiedDetail: 'ok', now });
-      expect(owned.counterIds).toEqual([x.counterId]);
-      const unknown = await ingestNotification(db, { kind: 'pos', headers: {}, body: 'b2', orderKeys: ['NOPE'], branch: 'BR-R', verifiedDetail: 'ok', now });
-      expect(unknown.counterIds.sort()).toEqual([x.counterId, y.counterId].sort());
-      const again = await ingestNotification(db, { kind: 'pos', headers: {}, body: 'b1', orderKeys: ['ORDX'], branch: 'BR-R', verifiedDetail: 'ok', now });
+      const pos = (body: string, orderKeys: string[]): IngestInput => ({ kind: 'pos', headers: {}, body, contentKey: body, orderKeys, branch: 'BR-R', verifiedDetail: 'ok', now });
+      const owned = await ingestNotification(db, pos('b1', ['ORDX']));
+      expect(owned).toMatchObject({ counterIds: [x.counterId], held: false, dropped: false });
+      const unknown = await ingestNotification(db, pos('b2', ['NOPE']));
+      expect(unknown).toMatchObject({ counterIds: [], held: true, dropped: false });
+      const again = await ingestNotification(db, pos('b1', ['ORDX']));
       expect(again).toMatchObject({ duplicate: true, notificationId: owned.notificationId, counterIds: [] });
 
       const pend = await pendingDeliveries(db, x.counterId, 0, 100);
-      expect(pend.map((p) => p.body)).toEqual(['b1', 'b2']);
-      expect(await ackDeliveries(db, x.counterId, pend.map((p) => p.eventId), now)).toBe(2);
+      expect(pend.map((p) => p.body)).toEqual(['b1']);
+      expect(await pendingDeliveries(db, y.counterId, 0, 100)).toEqual([]);
+      expect(await ackDeliveries(db, x.counterId, pend.map((p) => p.eventId), now)).toBe(1);
       expect(await ackDeliveries(db, y.counterId, pend.map((p) => p.eventId), now)).toBe(0); // not y's deliveries
       expect(await pendingDeliveries(db, x.counterId, 0, 100)).toEqual([]);
       const log = await notificationLog(db, owned.notificationId);
       expect(log!.steps.map((s) => s.step)).toEqual(['received', 'verified', 'routed', 'duplicate', 'acknowledged']);
+      expect((await notificationLog(db, unknown.notificationId))!.steps.map((s) => s.step)).toEqual(['received', 'verified', 'held']);
 
       await revokeCounter(db, y.counterId, now);
-      const afterRevoke = await ingestNotification(db, { kind: 'pos', headers: {}, body: 'b3', orderKeys: [], branch: 'BR-R', verifiedDetail: 'ok', now });
-      expect(afterRevoke.counterIds).toEqual([x.counterId]);
+      const noKey = await ingestNotification(db, pos('b3', []));
+      expect(noKey).toMatchObject({ counterIds: [], held: false, dropped: true });
 
       expect(await pruneOlderThan(db, now + 1)).toBeGreaterThanOrEqual(3);
       expect(await notificationLog(db, owned.notificationId)).toBeNull();
@@ -100,30 +103,31 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       const p = await mk('P', 'BR-BATCH');
       const q = await mk('Q', 'BR-BATCH');
       await storeSyncBatch(db, q.counterId, [ev(1, 'ORDQ')], now);
-      const input = (body: string, keys: string[], branch: string | null = 'BR-BATCH'): IngestInput => ({ kind: 'pos', headers: { merchantId: branch ?? '' }, body, orderKeys: keys, branch, verifiedDetail: 'ok', now });
+      await storeSyncBatch(db, p.counterId, [ev(1, 'ORDP')], now);
+      const input = (body: string, keys: string[], branch: string | null = 'BR-BATCH'): IngestInput => ({ kind: 'pos', headers: { merchantId: branch ?? '' }, body, contentKey: body, orderKeys: keys, branch, verifiedDetail: 'ok', now });
       const rs = await ingestNotifications(db, [input('k1', ['ORDQ']), input('k2', ['NOPE']), input('k3', []), input('k1-old', ['ORDQ'])]);
       expect(rs.map((r) => r.duplicate)).toEqual([false, false, false, false]);
       expect(rs[0]!.counterIds).toEqual([q.counterId]);
-      expect(rs[1]!.counterIds.sort()).toEqual([p.counterId, q.counterId].sort());
+      expect(rs.map((r) => [r.held, r.dropped])).toEqual([[false, false], [true, false], [false, true], [false, false]]);
       expect(rs[3]!.counterIds).toEqual([q.counterId]);
       expect(new Set(rs.map((r) => r.notificationId)).size).toBe(4);
       expect((await notificationLog(db, rs[0]!.notificationId))!.steps.map((s) => [s.step, s.counterId])).toEqual([['received', null], ['verified', null], ['routed', q.counterId]]);
-      // Q gets its order's notifications and the branch's, in the order they came.
-      expect((await pendingDeliveries(db, q.counterId, 0, 100)).map((d) => d.body)).toEqual(['k1', 'k2', 'k3', 'k1-old']);
-      expect((await pendingDeliveries(db, p.counterId, 0, 100)).map((d) => d.body)).toEqual(['k2', 'k3']);
+      // Q gets its order's notifications, in the order they came; P (same branch) nothing of them.
+      expect((await pendingDeliveries(db, q.counterId, 0, 100)).map((d) => d.body)).toEqual(['k1', 'k1-old']);
+      expect(await pendingDeliveries(db, p.counterId, 0, 100)).toEqual([]);
 
-      // Through the batcher: 20 at once, 3 of them the same body (one stored, two duplicates of it).
+      // Through the batcher: 20 at once, 3 of them the same content (one stored, two duplicates of it).
       const ingest = createIngestBatcher(db, 8);
       const bodies = Array.from({ length: 17 }, (_, i) => `burst-${i}`).concat(['same', 'same', 'same']);
-      const got = await Promise.all(bodies.map((b) => ingest(input(b, [], 'BR-BATCH'))));
+      const got = await Promise.all(bodies.map((b) => ingest(input(b, ['ORDP'], 'BR-BATCH'))));
       expect(got.filter((r) => !r.duplicate)).toHaveLength(18);
       const same = got.slice(17);
       expect(same.filter((r) => r.duplicate)).toHaveLength(2);
       expect(new Set(same.map((r) => r.notificationId)).size).toBe(1);
-      expect((await pendingDeliveries(db, p.counterId, 0, 100)).map((d) => d.body)).toEqual(['k2', 'k3', ...bodies.slice(0, 18)]);
+      expect((await pendingDeliveries(db, p.counterId, 0, 100)).map((d) => d.body)).toEqual(bodies.slice(0, 18));
       // A notification the database refuses fails alone; the others of its batch are stored.
       const bad = { ...input('bad', []), kind: 'nope' as IngestInput['kind'] };
-      const mixed = await Promise.allSettled([ingest(input('ok-1', [])), ingest(bad), ingest(input('ok-2', []))]);
+      const mixed = await Promise.allSettled([ingest(input('ok-1', ['ORDP'])), ingest(bad), ingest(input('ok-2', ['ORDP']))]);
       expect(mixed.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
       expect((await pendingDeliveries(db, p.counterId, 0, 100)).slice(-2).map((d) => d.body)).toEqual(['ok-1', 'ok-2']);
     });

@@ -49,7 +49,7 @@ describe.skipIf(!!noOpenssl)('Hub over HTTPS', () => {
   it('serves https and enrolls a counter that trusts its certificate', async () => {
     expect(hub.url.startsWith('https://127.0.0.1:')).toBe(true);
     expect(hub.webhookUrls.pos).toBe(`${hub.url}/provider/pos-webhook`);
-    const code = await httpsJson(`${hub.url}/api/v1/admin/enroll-codes`, cert, {}, bearer(ADMIN_TOKEN));
+    const code = await httpsJson(`${hub.url}/api/v1/admin/enroll-codes`, cert, { branch: 'B' }, bearer(ADMIN_TOKEN));
     expect(code.status).toBe(200);
     const r = await httpsJson(`${hub.url}/api/v1/enroll`, cert, { code: code.json.code, counterName: 'TLS', branch: 'B', appVersion: '1' });
     expect(r.status).toBe(200);

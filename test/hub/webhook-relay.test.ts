@@ -1,6 +1,6 @@
 // The relay over real HTTP on PGlite: the provider's POS webhook checked (forged, stale, unsigned,
 // oversized, replayed), stored, routed to the right counter over its SSE stream, acknowledged;
-// a counter offline then back gets what it missed via Last-Event-ID; delivery log and replay.
+// a counter offline then back gets every delivery it has not acknowledged; delivery log and replay.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeMerchant, posWebhook, post, get, bearer, enroll, sendPosWebhook, startTestHub, ADMIN_TOKEN, type TestHub } from './helpers/hub-harness';
 import { RelayClient } from './helpers/sse-client';
@@ -12,6 +12,13 @@ const stream = async (credential: string) => {
   clients.push(c);
   await c.connect();
   return c;
+};
+const st = () => ({ appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 1 });
+/** The counter syncs the orders it created (its journal from `seq`): it owns their provider order numbers. */
+const own = async (credential: string, orderNos: string[], seq = 1) => {
+  const events = orderNos.map((o, i) => ({ seq: seq + i, kind: 'order.created', at: Date.now(), payload: { reference: `REF-${o}`, orderNo: o, amountKobo: 1000, sn: 'SN' } }));
+  const r = await post(`${hub.url}/api/v1/sync`, { events, status: st() }, bearer(credential));
+  expect(r.status).toBe(200);
 };
 const pendingRows = async () => Number((await hub.db.query<{ n: unknown }>('select count(*) as n from notifications'))[0]!.n);
 
@@ -89,21 +96,32 @@ describe('relay to counters', () => {
     expect(sa.notifications).toHaveLength(1);
   });
 
-  it('sends a notification for an order not yet known to every counter of its branch only', async () => {
+  it('holds a notification for an order not yet known, then sends it to the counter that syncs the order only: never to the branch', async () => {
     const c1 = await enroll(hub, 'C1', 'BR-2');
     const c2 = await enroll(hub, 'C2', 'BR-2');
     const other = await enroll(hub, 'Elsewhere', 'BR-3');
     const [s1, s2, s3] = [await stream(c1.credential), await stream(c2.credential), await stream(other.credential)];
-    await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'PAY-UNKNOWN', branch: 'BR-2' }));
-    await s1.until(() => s1.notifications.length === 1);
+    const w = posWebhook(hub.merchant, { tranId: 'PAY-UNKNOWN', branch: 'BR-2' });
+    expect((await sendPosWebhook(hub, w)).json.code).toBe('00000');
+    const hb = s1.heartbeats();
+    await s1.until(() => s1.heartbeats() >= hb + 2);
+    expect([s1.notifications, s2.notifications, s3.notifications]).toEqual([[], [], []]);
+    // C2's sync of the order (a few seconds behind the provider) releases it, to C2 alone.
+    await own(c2.credential, ['PAY-UNKNOWN']);
     await s2.until(() => s2.notifications.length === 1);
-    const hb = s3.heartbeats();
-    await s3.until(() => s3.heartbeats() >= hb + 2);
-    expect(s3.notifications).toEqual([]);
+    expect(s2.notifications[0]!.body).toBe(w.body);
+    const hb1 = s1.heartbeats();
+    await s1.until(() => s1.heartbeats() >= hb1 + 2);
+    expect([s1.notifications, s3.notifications]).toEqual([[], []]);
+    const log = await get(`${hub.url}/api/v1/admin/notifications/${s2.notifications[0]!.notificationId}/log`, bearer(ADMIN_TOKEN));
+    expect((log.json.steps as { step: string; counterId: string | null }[]).slice(0, 4).map((x) => [x.step, x.counterId])).toEqual([
+      ['received', null], ['verified', null], ['held', null], ['routed', c2.counterId],
+    ]);
   });
 
-  it('a counter offline gets what it missed on reconnect, resuming after its Last-Event-ID', async () => {
+  it('a counter offline gets every unacknowledged delivery on reconnect, what it held but never acknowledged too', async () => {
     const c = await enroll(hub, 'Sleepy', 'BR-4');
+    await own(c.credential, ['P-1', 'P-2', 'P-3']);
     const s = await stream(c.credential);
     await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'P-1', branch: 'BR-4' }));
     await s.until(() => s.notifications.length === 1);
@@ -112,8 +130,10 @@ describe('relay to counters', () => {
     await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'P-2', branch: 'BR-4' }));
     await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'P-3', branch: 'BR-4' }));
     await s.connect();
-    await s.until(() => s.notifications.length === 3);
-    expect(s.notifications.map((n) => n.headers['X-Opay-Tranid'])).toEqual(['P-1', 'P-2', 'P-3']);
+    await s.until(() => s.notifications.length === 4);
+    // P-1 again although its Last-Event-ID names it (it de-duplicates on eventId), then what it missed.
+    expect(s.notifications.map((n) => n.headers['X-Opay-Tranid'])).toEqual(['P-1', 'P-1', 'P-2', 'P-3']);
+    expect(s.notifications[1]!.eventId).toBe(s.notifications[0]!.eventId);
     // A counter that lost its place (no Last-Event-ID) gets every unacknowledged one again.
     const fresh = new RelayClient(hub.url, c.credential);
     clients.push(fresh);
@@ -130,6 +150,7 @@ describe('relay to counters', () => {
 
   it('replays a stored notification to its counter on the admin API', async () => {
     const c = await enroll(hub, 'Replay', 'BR-5');
+    await own(c.credential, ['P-R']);
     const s = await stream(c.credential);
     await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'P-R', branch: 'BR-5' }));
     await s.until(() => s.notifications.length === 1);

@@ -14,7 +14,7 @@ import { useOrders } from '../stores/orders-store';
 import { useSale } from '../stores/sale-store';
 import { call } from '../transport/bridge';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
-import { formatLagosDateTime, formatLagosTime, formatNaira, mmss } from '../format';
+import { formatLagosDateTime, formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
 
 export function OrderDetail({ order }: { order: OrderView }) {
@@ -44,7 +44,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
   const facts: [string, string | undefined][] = [
     ['Amount', formatNaira(order.amountKobo)],
     ['Film', s.filmTitle === s.filmName ? s.filmTitle : `${s.filmTitle} (${s.filmName})`],
-    ['Show', `${s.showDate} ${s.showTime}`],
+    ['Show', `${showDateText(s.showDate)} ${s.showTime}`],
     ['Seats', s.seats.split(',').join(', ')],
     ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
     ['Booking fee', s.bookingFeeKobo > 0 && bookingFeeText(s, formatNaira) !== formatNaira(s.bookingFeeKobo) ? `${formatNaira(s.bookingFeeKobo)} (${bookingFeeText(s, formatNaira)})` : formatNaira(s.bookingFeeKobo)],

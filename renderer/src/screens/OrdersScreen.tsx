@@ -1,5 +1,6 @@
-// Orders: every order on this counter, found again by number, film, seat or amount, by state and
-// by day (today first), a page at a time; the queue waiting for the network; open one for its
+// Orders: every order on this counter, found again by number (sale, provider order, payment), the
+// card's last four digits, film, seat or amount, by state, by day and time (today first), paid
+// after closing, a page at a time; the queue waiting for the network; open one for its
 // details, its history, Check now, and its receipt (print or reprint).
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -7,10 +8,12 @@ import type { OrderState, OrderView } from '../../../shared/orders';
 import { addDays, lagosDate } from '../../../shared/time';
 import { ScreenHead } from '../components/ScreenHead';
 import { OrderStatePill } from '../components/OrderStatePill';
+import { StatePill } from '../components/StatePill';
 import { useApp } from '../stores/app-store';
 import { PAGE_SIZE, todayQuery, useOrders, type OrderQuery } from '../stores/orders-store';
 import { useReceipts } from '../stores/receipt-store';
 import { OrderDetail } from './OrderDetail';
+import { DayTimeBound } from './orders/DayTimeBound';
 import { FailedPrints } from './receipt/PrintJobList';
 import { formatDayMonth, formatLagosTime, formatNaira } from '../format';
 import '../sell-screen.css';
@@ -39,13 +42,13 @@ function sameStates(a: OrderState[], b: OrderState[]): boolean {
 
 function isDefault(q: OrderQuery): boolean {
   const t = todayQuery();
-  return q.text === '' && q.states.length === 0 && q.from === t.from && q.to === t.to;
+  return q.text === '' && q.states.length === 0 && q.from === t.from && q.to === t.to && !q.paidAfterClosing && !q.fromTime && !q.toTime;
 }
 
 export function OrdersScreen() {
   const o = useOrders(
     useShallow((s) => ({
-      query: s.query, rows: s.rows, total: s.total, paid: s.paid, back: s.back, next: s.next, queued: s.queued, loaded: s.loaded, loading: s.loading,
+      query: s.query, rows: s.rows, total: s.total, paid: s.paid, paidAfterClosing: s.paidAfterClosing, back: s.back, next: s.next, queued: s.queued, loaded: s.loaded, loading: s.loading,
       loadError: s.loadError, queryErrors: s.queryErrors, openId: s.openId, opened: s.opened, search: s.search, nextPage: s.nextPage, prevPage: s.prevPage,
       load: s.load, open: s.open, close: s.close,
     })),
@@ -115,9 +118,9 @@ export function OrdersScreen() {
 
           <form className="card order-search" role="search" aria-label="Find orders" onSubmit={(e) => { e.preventDefault(); searchText(text, true); }}>
             <div className="field order-search-text">
-              <label htmlFor="order-search-text">Find an order: sale number (or its last digits), provider order or payment number, film, seat, or amount</label>
+              <label htmlFor="order-search-text">Find an order: sale number (or its last digits), provider order or payment number, the card's last four digits, film, seat, or amount</label>
               <div className="with-button">
-                <input id="order-search-text" type="search" value={text} placeholder="for example 0042, Avengers, F7 or 5200" autoComplete="off" spellCheck={false} onChange={(e) => searchText(e.target.value)} />
+                <input id="order-search-text" type="search" value={text} placeholder="for example 0042, Avengers, F7, 5200 or the card's 4321" autoComplete="off" spellCheck={false} onChange={(e) => searchText(e.target.value)} />
                 {text && (
                   <button type="button" onClick={() => searchText('', true)}>
                     Clear
@@ -128,19 +131,20 @@ export function OrdersScreen() {
             <div className="order-filters">
               <div className="segmented" role="group" aria-label="Days">
                 {([['today', 'Today'], ['yesterday', 'Yesterday'], ['week', 'Last 7 days'], ['all', 'All days']] as const).map(([k, label]) => (
-                  <button key={k} type="button" aria-pressed={range === k} onClick={() => void o.search(dayRange(k))}>
+                  <button key={k} type="button" aria-pressed={range === k} onClick={() => void o.search({ ...dayRange(k), ...(k === 'all' ? { fromTime: '', toTime: '' } : {}) })}>
                     {label}
                   </button>
                 ))}
               </div>
               <div className="date-range">
-                <label>
-                  From <input type="date" value={q.from} max={q.to || undefined} onChange={(e) => void o.search({ from: e.target.value })} />
-                </label>
-                <label>
-                  To <input type="date" value={q.to} min={q.from || undefined} onChange={(e) => void o.search({ to: e.target.value })} />
-                </label>
+                <DayTimeBound label="From" date={q.from} time={q.fromTime ?? ''} max={q.to} timeError={o.queryErrors.fromTime}
+                  onDate={(from) => void o.search({ from })} onTime={(fromTime) => void o.search({ fromTime })} />
+                <DayTimeBound label="To" date={q.to} time={q.toTime ?? ''} min={q.from} timeError={o.queryErrors.toTime}
+                  onDate={(to) => void o.search({ to })} onTime={(toTime) => void o.search({ toTime })} />
               </div>
+              <label className="check">
+                <input type="checkbox" checked={!!q.paidAfterClosing} onChange={(e) => void o.search({ paidAfterClosing: e.target.checked })} /> Only paid after closing
+              </label>
               {profile !== 'demo' && (
                 <label className="check">
                   <input type="checkbox" checked={!!q.includeDemo} onChange={(e) => void o.search({ includeDemo: e.target.checked })} /> Include Demo sales
@@ -170,6 +174,7 @@ export function OrdersScreen() {
               {o.loaded && (
                 <p className="orders-summary" data-testid="orders-summary" aria-live="polite">
                   {o.total} order{o.total === 1 ? '' : 's'} · {o.paid.count} paid · {formatNaira(o.paid.amountKobo)} taken
+                  {o.paidAfterClosing.count > 0 && ` · ${o.paidAfterClosing.count} paid after closing: ${formatNaira(o.paidAfterClosing.amountKobo)}`}
                 </p>
               )}
             </div>
@@ -238,7 +243,10 @@ function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: Ord
             <td>{x.sale.seats.split(',').join(', ')}</td>
             <td className="num">{formatNaira(x.amountKobo)}</td>
             <td>
-              <OrderStatePill state={x.state} />
+              <div className="state-cell">
+                <OrderStatePill state={x.state} />
+                {x.late?.kind === 'paid-after-closing' && <StatePill tone="bad" symbol="₦" label="Paid after closing" state="paid-after-closing" small />}
+              </div>
             </td>
           </tr>
         ))}

@@ -17,6 +17,8 @@ import '../sell-screen.css';
 
 /** How often an open payment is re-read from main besides its events. */
 const SAFETY_REREAD_MS = 3000;
+/** A sale closed as not paid whose payment the provider took after all: never "we can start again". */
+const PAID_AFTER_CLOSING_LINE = 'Your card was charged after all: the payment went through. Here are your tickets.';
 
 function timerText(order: OrderView, now: number): { big: string; small: string } | null {
   if (order.state === 'creating' || order.state === 'waiting') {
@@ -90,7 +92,7 @@ export function PaymentPanel() {
           </h2>
           <p className="status-say">
             <span className="status-say-label">Tell the customer</span>
-            <span data-testid="customer-line">“{ORDER_STATE_CUSTOMER_LINES[order.state]}”</span>
+            <span data-testid="customer-line">“{order.late?.kind === 'paid-after-closing' ? PAID_AFTER_CLOSING_LINE : ORDER_STATE_CUSTOMER_LINES[order.state]}”</span>
           </p>
         </div>
         {timer && (

@@ -13,6 +13,8 @@ export function hubPillText(s: HubStatus): string {
       return 'Hub: connecting…';
     case 'connected':
       return s.toSync > 0 ? `Hub: connected (${s.toSync} to sync)` : 'Hub: connected';
+    case 'not-relaying':
+      return 'Hub: not passing on payments';
     case 'offline':
       return `Hub: offline (${s.toSync} to sync)`;
     case 'revoked':
@@ -24,6 +26,7 @@ export const HUB_PILL_TONE: Record<HubStatus['state'], 'good' | 'warn' | 'bad' |
   'not-set-up': 'neutral',
   connecting: 'info',
   connected: 'good',
+  'not-relaying': 'warn',
   offline: 'warn',
   revoked: 'bad',
 };
@@ -36,6 +39,7 @@ export function hubPillHint(s: HubStatus): string {
     case 'connecting':
       return `${s.detail} Sales work as usual meanwhile.`;
     case 'connected':
+    case 'not-relaying':
       return s.detail;
     case 'offline':
       return `${s.detail} Settings → Hub → Check now tries again at once.`;
@@ -44,7 +48,9 @@ export function hubPillHint(s: HubStatus): string {
   }
 }
 
-const RELAY_TEXT: Record<HubLinkView['relay'], string> = { off: 'relay off', connected: 'relay connected', 'not-connected': 'relay not connected' };
+const RELAY_TEXT: Record<HubLinkView['relay'], string> = {
+  off: 'relay off', connected: 'relay connected', 'no-keys': 'relay connected, but the Hub passes on no payments', 'not-connected': 'relay not connected',
+};
 
 /** "Enrolled as Counter 2 (branch 256…) on https://hub… since …" (no credential: main never sends it). */
 export function enrolledLine(v: HubLinkView): string {

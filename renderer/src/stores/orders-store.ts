@@ -1,6 +1,6 @@
-// The Orders screen's state: a search over every order in the journal (words, states, Lagos days;
-// today by default), a page at a time, the queue of orders waiting for the network, and the one
-// order opened with its history. Kept live from order.changed.
+// The Orders screen's state: a search over every order in the journal (words, states, Lagos days
+// and times, paid after closing; today by default), a page at a time, the queue of orders waiting
+// for the network, and the one order opened with its history. Kept live from order.changed.
 import { create } from 'zustand';
 import type { OrderEvent, OrderState, OrderView } from '../../../shared/orders';
 import { lagosDate } from '../../../shared/time';
@@ -18,6 +18,11 @@ export interface OrderQuery {
   to: string;
   /** Also find Demo sales (a real profile leaves them out; the Demo profile always shows them). */
   includeDemo?: boolean;
+  /** Only sales the provider paid after the counter closed them. */
+  paidAfterClosing?: boolean;
+  /** HH:mm (Lagos) on the day `from` / `to`: a time window; '' or absent for the whole day. */
+  fromTime?: string;
+  toTime?: string;
 }
 
 export function todayQuery(): OrderQuery {
@@ -30,6 +35,8 @@ interface OrdersState {
   rows: OrderView[];
   total: number;
   paid: { count: number; amountKobo: number };
+  /** Found orders the provider paid after they were closed (money taken, state still closed). */
+  paidAfterClosing: { count: number; amountKobo: number };
   /** Cursors of the pages before the one shown (for Previous); [] on the first page. */
   back: (string | undefined)[];
   cursor: string | undefined;
@@ -68,11 +75,14 @@ export const useOrders = create<OrdersState>((set, get) => {
     set({ loading: true });
     try {
       const [page, queued] = await Promise.all([
-        call('orders.search', { text: q.text, states: q.states, ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}), ...(cursor ? { cursor } : {}), ...(q.includeDemo ? { includeDemo: true } : {}), limit: PAGE_SIZE }),
+        call('orders.search', {
+          text: q.text, states: q.states, ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}), ...(cursor ? { cursor } : {}), ...(q.includeDemo ? { includeDemo: true } : {}),
+          ...(q.paidAfterClosing ? { paidAfterClosing: true } : {}), ...(q.fromTime ? { fromTime: q.fromTime } : {}), ...(q.toTime ? { toTime: q.toTime } : {}), limit: PAGE_SIZE,
+        }),
         call('orders.listQueued', {}),
       ]);
       if (mine !== seq) return; // a newer search answered first
-      set({ rows: page.rows, total: page.total, paid: page.paid, next: page.next, cursor, back, queued, loaded: true, loadError: null, queryErrors: {} });
+      set({ rows: page.rows, total: page.total, paid: page.paid, paidAfterClosing: page.paidAfterClosing, next: page.next, cursor, back, queued, loaded: true, loadError: null, queryErrors: {} });
     } catch (e) {
       if (mine !== seq) return;
       const fields = fieldErrorsOf(e);
@@ -87,6 +97,7 @@ export const useOrders = create<OrdersState>((set, get) => {
     rows: [],
     total: 0,
     paid: { count: 0, amountKobo: 0 },
+    paidAfterClosing: { count: 0, amountKobo: 0 },
     back: [],
     cursor: undefined,
     next: null,

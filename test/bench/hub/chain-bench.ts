@@ -36,7 +36,7 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
   o.log(`chain: enrolling ${o.counters} counters and opening their relay streams ...`);
   const creds: string[] = [];
   for (let i = 0; i < o.counters; i++) {
-    const code = await patient(() => post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 60 }, bearer(ADMIN_TOKEN)));
+    const code = await patient(() => post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 60, branch: `BR-${i % 40}` }, bearer(ADMIN_TOKEN)));
     const e = await patient(() => post(`${hub.url}/api/v1/enroll`, { code: code.code, counterName: `Chain ${i}`, branch: `BR-${i % 40}`, appVersion: '0.1.0' }));
     creds.push(String(e.credential));
   }

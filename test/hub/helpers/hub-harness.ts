@@ -91,14 +91,15 @@ export async function get(url: string, headers: Record<string, string> = {}): Pr
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-export async function issueCode(hub: Pick<Hub, 'url'>, ttlMinutes = 60): Promise<string> {
-  const r = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes }, bearer(ADMIN_TOKEN));
+/** A code for `branch` only; without it, a code any branch may use (`anyBranch`). */
+export async function issueCode(hub: Pick<Hub, 'url'>, ttlMinutes = 60, branch?: string): Promise<string> {
+  const r = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes, ...(branch ? { branch } : { anyBranch: true }) }, bearer(ADMIN_TOKEN));
   if (r.status !== 200) throw new Error(`issue code: ${JSON.stringify(r.json)}`);
   return String(r.json.code);
 }
 
 export async function enroll(hub: Pick<Hub, 'url'>, name: string, branch: string): Promise<EnrollResponse> {
-  const code = await issueCode(hub);
+  const code = await issueCode(hub, 60, branch);
   const r = await post(`${hub.url}/api/v1/enroll`, { code, counterName: name, branch, appVersion: '0.1.0' });
   if (r.status !== 200) throw new Error(`enroll: ${JSON.stringify(r.json)}`);
   return r.json as unknown as EnrollResponse;

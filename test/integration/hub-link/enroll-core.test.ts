@@ -149,11 +149,16 @@ describe('joining a Hub from the counter', () => {
     expect((await refusal(b.core, 'hub.leave', {})).code).toBe('PIN_REQUIRED');
   });
 
-  it('a wrong code, a used code and an expired code are refused with what to do, and nothing is kept', async () => {
+  it('a wrong code, another branch\'s code, a used code and an expired code are refused with what to do, and nothing is kept', async () => {
     const b = await unlocked();
     const wrong = await refusal(b.core, 'hub.enroll', { hubUrl: hub.url, code: 'ABCD-EFGH-JKLM' });
     expect(wrong).toMatchObject({ code: 'HUB_CODE_INVALID', details: { fields: { code: expect.stringContaining('new code') } } });
     expect(wrong.message).toContain('Ask the manager for a new code');
+
+    // A code for another branch than the profile's merchant id says so.
+    const elsewhere = await refusal(b.core, 'hub.enroll', { hubUrl: hub.url, code: await issueCode(hub, 60, 'ANOTHER-BRANCH') });
+    expect(elsewhere).toMatchObject({ code: 'HUB_CODE_INVALID', details: { fields: { code: expect.stringContaining('For branch ANOTHER-BRANCH') } } });
+    expect(elsewhere.message).toContain('This code is for branch ANOTHER-BRANCH');
 
     const used = await issueCode(hub);
     await post(`${hub.url}/api/v1/enroll`, { code: used, counterName: 'Other', branch: 'B-1', appVersion: '1' });

@@ -19,6 +19,13 @@ describe('hub link state', () => {
     expect(off).toMatchObject({ state: 'offline', toSync: 4 });
     expect(off.detail).toContain('4 events wait to be sent');
   });
+  it('the Hub says it cannot verify webhooks → not-relaying (amber, never connected), saying to give it the merchant file', () => {
+    const s = hubLinkStatus({ ...base, relayHealthy: false, hubCannotVerify: true, sync: 'synced' });
+    expect(s.state).toBe('not-relaying');
+    expect(s.detail).toContain('The Hub is not passing on payment notifications: give it the merchant file.');
+    // Sync failing still says offline: that is the bigger problem.
+    expect(hubLinkStatus({ ...base, hubCannotVerify: true, sync: 'offline' }).state).toBe('offline');
+  });
   it('relay down: connecting while the Hub answers, offline once it does not', () => {
     expect(hubLinkStatus({ ...base, lastCheck: { at: 1, ok: true, message: '' } }).state).toBe('connecting');
     const down = hubLinkStatus({ ...base, toSync: 1, lastCheck: { at: 1, ok: false, message: 'connection refused' } });

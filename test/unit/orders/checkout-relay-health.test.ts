@@ -1,6 +1,8 @@
-// The checkout with a relay health source (fake time, fake provider): while the relay is healthy a
-// waiting order costs at most 5 status checks over its whole life; when the relay drops, every
-// waiting order is checked within 2 s; healthy again, polling goes quiet again.
+// The checkout with a relay health source (fake time, fake provider): once the relay is healthy AND
+// has delivered a notification for one of this counter's orders, a waiting order costs at most 5
+// status checks over its whole life; a healthy stream that never delivered earns nothing (a Hub
+// without its merchant file); when the relay drops, every waiting order is checked within 2 s and
+// the trust must be earned again by a new delivery.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RelayHealthSource } from '../../../core/orders';
 import { checkoutHarness, type CheckoutHarness } from '../../helpers/orders-harness';
@@ -8,14 +10,22 @@ import { checkoutHarness, type CheckoutHarness } from '../../helpers/orders-harn
 let h: CheckoutHarness;
 afterEach(async () => h?.close());
 
-function fakeRelay(initial: boolean): RelayHealthSource & { set(v: boolean): void } {
+function fakeRelay(initial: boolean): RelayHealthSource & { set(v: boolean): void; deliver(): void } {
   let healthy = initial;
   const listeners = new Set<(v: boolean) => void>();
+  const delivered = new Set<() => void>();
   return {
     healthy: () => healthy,
     onChange(l) {
       listeners.add(l);
       return () => listeners.delete(l);
+    },
+    onDelivered(l) {
+      delivered.add(l);
+      return () => delivered.delete(l);
+    },
+    deliver() {
+      for (const l of delivered) l();
     },
     set(v) {
       if (v === healthy) return;
@@ -28,7 +38,9 @@ function fakeRelay(initial: boolean): RelayHealthSource & { set(v: boolean): voi
 describe('polling as the safety net', () => {
   it('relay healthy: an order that stays waiting its whole life is checked at most 5 times', async () => {
     h = checkoutHarness();
-    h.svc.useRelayHealth(fakeRelay(true));
+    const relay = fakeRelay(true);
+    h.svc.useRelayHealth(relay);
+    relay.deliver(); // the relay earned trust (a notification for another of this counter's orders)
     const o = await h.sell();
     await h.until(o.id, 'waiting');
     await h.until(o.id, 'expired', 20 * 60_000);
@@ -47,6 +59,7 @@ describe('polling as the safety net', () => {
     h = checkoutHarness();
     const relay = fakeRelay(true);
     h.svc.useRelayHealth(relay);
+    relay.deliver();
     const a = await h.sell({ seats: 'A1,A2' });
     const b = await h.sell({ seats: 'B1,B2' });
     await h.until(a.id, 'waiting');
@@ -65,6 +78,7 @@ describe('polling as the safety net', () => {
     expect(h.pos.queries() - before).toBeGreaterThan(6); // the fast schedule is back
 
     relay.set(true);
+    relay.deliver(); // back, and it delivered again
     await h.time.advance(1_000);
     const quiet = h.pos.queries();
     await h.time.advance(30_000);
@@ -86,6 +100,7 @@ describe('polling as the safety net', () => {
     h = checkoutHarness();
     const relay = fakeRelay(true);
     h.svc.useRelayHealth(relay);
+    relay.deliver();
     const o = await h.sell();
     await h.until(o.id, 'waiting');
     await h.time.advance(25_000);
@@ -98,5 +113,43 @@ describe('polling as the safety net', () => {
     const mid = h.pos.queries();
     await h.time.advance(10_000);
     expect(h.pos.queries() - mid).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a healthy stream that never delivered a notification earns no trust: the fast schedule stays (a Hub without its merchant file)', async () => {
+    h = checkoutHarness();
+    const relay = fakeRelay(true);
+    h.svc.useRelayHealth(relay);
+    const o = await h.sell();
+    await h.until(o.id, 'waiting');
+    const start = h.pos.queries();
+    await h.time.advance(20_000);
+    expect(h.pos.queries() - start).toBeGreaterThan(6); // fast, as without a Hub
+    relay.deliver(); // the first notification through the relay: now it is trusted
+    await h.time.advance(1_000);
+    const quiet = h.pos.queries();
+    await h.time.advance(30_000);
+    expect(h.pos.queries() - quiet).toBeLessThanOrEqual(2);
+  });
+
+  it('after a reconnect the relay must deliver again before polling goes quiet; a delivery while unhealthy earns nothing', async () => {
+    h = checkoutHarness();
+    const relay = fakeRelay(true);
+    h.svc.useRelayHealth(relay);
+    relay.deliver();
+    const o = await h.sell();
+    await h.until(o.id, 'waiting');
+    await h.time.advance(25_000);
+    relay.set(false);
+    relay.deliver(); // not healthy: does not count
+    relay.set(true); // reconnected, nothing delivered yet
+    await h.time.advance(1_000);
+    const mid = h.pos.queries();
+    await h.time.advance(20_000);
+    expect(h.pos.queries() - mid).toBeGreaterThan(6);
+    relay.deliver();
+    await h.time.advance(1_000);
+    const quiet = h.pos.queries();
+    await h.time.advance(30_000);
+    expect(h.pos.queries() - quiet).toBeLessThanOrEqual(2);
   });
 });

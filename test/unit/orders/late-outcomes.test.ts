@@ -42,6 +42,10 @@ describe('paid after closing', () => {
     expect(find({ paidAfterClosing: true })).toEqual([v.id]);
     expect(find({ text: details.payNo! })).toEqual([v.id]);
     expect(find({ text: '6789' })).toEqual([v.id]);
+    // Counted apart in what the search found (its state stays closed, so it is not among the paid), with or without typed words.
+    for (const q of [{}, { text: '6789' }, { paidAfterClosing: true }]) {
+      expect(searchOrders(h.db, { text: '', states: [], limit: 50, ...q }), JSON.stringify(q)).toMatchObject({ paid: { count: 0, amountKobo: 0 }, paidAfterClosing: { count: 1, amountKobo: 710_000 } });
+    }
     // The same word again changes nothing.
     h.svc.onWebhook(details);
     expect(lates).toEqual([v.id]);

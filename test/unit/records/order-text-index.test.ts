@@ -1,11 +1,14 @@
 // The search index follows the journal: new orders at catch-up, numbers filled in later through an
-// order event (refresh) or, if that was missed, at the next start (recheckRecent).
+// order event (refresh) or, if that was missed, at the next start (recheckRecent); a time window
+// inside the days searched.
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach } from '../../helpers/close-after-each';
 import { OrderJournal } from '../../../core/orders/order-journal';
 import { searchOrders } from '../../../core/orders/order-search';
 import { OrderTextIndex, seatTokens } from '../../../core/orders/order-text-index';
 import { openTempDb, sale } from '../../helpers/orders-db';
+import { OrderSearchSchema } from '../../../shared/records';
+import { lagosInstant } from '../../../shared/time';
 
 const cleanup = closeAfterEach((done: () => void) => done());
 
@@ -53,5 +56,34 @@ describe('order search index', () => {
     journal.fillMissing(rec.id, 'paid', { payNo: 'ignored, already set' });
     index.refresh(rec.id);
     expect(find('4242')).toEqual([rec.id]);
+  });
+});
+
+describe('order search: a time window inside the days', () => {
+  it('finds the sales of "about 19:40 on Tuesday" between two Lagos times, the last minute included, by amount too', () => {
+    const t = openTempDb();
+    cleanup(t.cleanup);
+    const journal = new OrderJournal(t.db, () => 5_000);
+    const at = (hm: string, kobo: number) =>
+      journal.insert({ sale: sale(), amountKobo: kobo, counterCode: 'C1', businessDay: '261124', createdAt: lagosInstant('2026-11-24', hm), expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold' }).id;
+    const early = at('19:29', 400_000);
+    const inside = at('19:30', 400_000);
+    const lastMinute = at('19:45', 400_000);
+    const other = at('19:40', 250_000);
+    const after = at('19:46', 400_000);
+    new OrderTextIndex(t.db).catchUp();
+    const find = (q: { text?: string; fromTime?: string; toTime?: string }) =>
+      searchOrders(t.db, { text: q.text ?? '', states: [], limit: 10, from: '2026-11-24', to: '2026-11-24', fromTime: q.fromTime, toTime: q.toTime }).ids;
+    expect(find({ fromTime: '19:30', toTime: '19:45' })).toEqual([lastMinute, other, inside]);
+    expect(find({ text: '4,000', fromTime: '19:30', toTime: '19:45' })).toEqual([lastMinute, inside]);
+    expect(find({ fromTime: '19:46' })).toEqual([after]);
+    expect(find({ toTime: '19:29' })).toEqual([early]);
+    expect(find({})).toHaveLength(5);
+    // What the screen sends is checked: a time needs its day, and the window must not end before it starts.
+    expect(OrderSearchSchema.safeParse({ from: '2026-11-24', to: '2026-11-24', fromTime: '19:30', toTime: '19:45' }).success).toBe(true);
+    const issues = (a: object) => (OrderSearchSchema.safeParse(a).error?.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(issues({ fromTime: '19:30' })).toEqual(['fromTime: Pick the day (From) this time is on']);
+    expect(issues({ from: '2026-11-24', to: '2026-11-24', fromTime: '19:45', toTime: '19:30' })).toEqual(['toTime: The end time is before the start time']);
+    expect(issues({ from: '2026-11-24', fromTime: '7.30pm' })).toEqual(['fromTime: Write the time as HH:mm (24-hour), for example 19:30']);
   });
 });

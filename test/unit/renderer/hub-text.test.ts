@@ -29,6 +29,8 @@ describe('Settings → Hub lines', () => {
     // 1_763_917_320_000 is 18:02 in Lagos.
     expect(syncLine(v)).toBe('last synced 18:02 — 0 to sync — relay connected');
     expect(syncLine(joinedHubView({ lastSyncAt: null, toSync: 4, relay: 'not-connected' }))).toBe('not synced yet — 4 to sync — relay not connected');
+    // The stream is up, but a Hub without the merchant file passes nothing on: not "not connected", not plain "connected".
+    expect(syncLine(joinedHubView({ relay: 'no-keys' }))).toBe('last synced 18:02 — 0 to sync — relay connected, but the Hub passes on no payments');
   });
 });
 

@@ -45,7 +45,7 @@ function IssueCode({ headOffice, branch, branches }: { headOffice: boolean; bran
         {headOffice ? (
           <div className="field">
             <label htmlFor="code-branch">For branch (merchant id)</label>
-            <input id="code-branch" list="known-branches" value={forBranch} onChange={(e) => setForBranch(e.target.value)} placeholder="any branch" />
+            <input id="code-branch" list="known-branches" value={forBranch} onChange={(e) => setForBranch(e.target.value)} placeholder="its merchant id" required />
             <datalist id="known-branches">{branches.map((b) => <option key={b} value={b} />)}</datalist>
           </div>
         ) : <p className="hint">The code enrolls a counter of branch {branch} only.</p>}
@@ -54,7 +54,7 @@ function IssueCode({ headOffice, branch, branches }: { headOffice: boolean; bran
       {error ? <Banner tone="bad">{error}</Banner> : null}
       {code ? (
         <div className="code-box" role="status" data-testid="enroll-code">
-          <span className="hint">Enrollment code{code.branch ? ` for branch ${code.branch}` : ' (any branch)'}: one use, until {lagosDayTime(code.expiresAt)}</span>
+          <span className="hint">Enrollment code{code.branch ? ` for branch ${code.branch} only` : ' (any branch)'}: one use, until {lagosDayTime(code.expiresAt)}</span>
           <output className="code">{code.code}</output>
         </div>
       ) : null}

@@ -89,7 +89,7 @@ export function HubPanel() {
               </p>
               <p className="hub-sync" data-testid="hub-sync">{syncLine(v)}</p>
               {v.state !== 'connected' && (
-                <Banner as="p" className="in-card" tone={v.state === 'revoked' ? 'bad' : v.state === 'offline' ? 'warn' : 'info'} role={v.state === 'revoked' ? 'alert' : 'status'} data-testid="hub-detail">
+                <Banner as="p" className="in-card" tone={v.state === 'revoked' ? 'bad' : v.state === 'offline' || v.state === 'not-relaying' ? 'warn' : 'info'} role={v.state === 'revoked' ? 'alert' : 'status'} data-testid="hub-detail">
                   {v.detail}
                 </Banner>
               )}
