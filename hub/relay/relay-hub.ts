@@ -228,6 +228,8 @@ export class RelayHub {
     this.reading = true;
     void (async () => {
       try {
+        // Wakes of the same moment (an ingest batch's counters, a '*') are read in one round.
+        await Promise.resolve();
         for (let reqs = this.nextRound(); reqs.length; reqs = this.nextRound()) {
           const rows = await pendingDeliveriesFor(this.o.db, reqs, BATCH);
           const now = this.o.now();
