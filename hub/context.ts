@@ -1,6 +1,7 @@
 // What every route of one Hub instance shares.
 import type { HubDb } from './db/adapter';
 import type { LiveFeed } from './http/dashboard-live';
+import type { FloodBrake } from './http/flood-brake';
 import type { AttentionConfig } from './store/attention';
 import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
@@ -45,6 +46,8 @@ export interface HubContext {
   limits: HubLimits;
   perCredential: KeyedTokenBuckets;
   perAddress: KeyedTokenBuckets;
+  /** Holds the refusals of an address that keeps on past perAddress (an anonymous flood). */
+  floodBrake: FloodBrake;
   /** Wider limits for the provider's webhook address (it sends bursts). */
   perProvider: KeyedTokenBuckets;
   /** The bills callback per address: anyone can reach it, so far below the POS webhook's limit. */

@@ -9,6 +9,7 @@ import { schemaIsCurrent } from './db/migrations';
 import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
 import { LiveFeed } from './http/dashboard-live';
+import { FloodBrake, type FloodBrakeOptions } from './http/flood-brake';
 import { dashboardRoutes } from './http/dashboard-routes';
 import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
@@ -18,7 +19,7 @@ import { createMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
-import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, type SessionPolicy, type ThrottlePolicy } from './store/managers';
+import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, sessionsAlive, type SessionPolicy, type ThrottlePolicy } from './store/managers';
 import { createIngestBatcher, DEFAULT_HOLD, pruneOlderThan, type HoldPolicy } from './store/notifications';
 import { dropExpiredHeld, releaseHeld } from './store/quarantine';
 import { programmeVersion } from './store/programme';
@@ -40,6 +41,8 @@ export interface HubBuildOptions {
   limits?: Partial<HubLimits>;
   /** Requests per minute (bursts of a fifth of it) per counter credential, per address, and for the provider's addresses. */
   rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number; perBillsAddress?: number };
+  /** How an address refused again and again past perAddress is slowed (its refusals held; see http/flood-brake.ts). */
+  floodBrake?: FloodBrakeOptions;
   logger: Logger;
   now?: () => number;
   defaultMetrics?: boolean;
@@ -113,12 +116,14 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     programmeVersion: (branch) => programmeVersion(o.db, branch),
     canVerify: o.merchant !== null,
   });
+  const sessionPolicy: SessionPolicy = { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session };
   const live = new LiveFeed({
     db: o.db, heartbeatMs: o.heartbeatMs ?? 5000, now,
+    aliveSessions: (keys) => sessionsAlive(o.db, keys, now(), sessionPolicy),
     onError: (e) => o.logger.error({ err: e }, 'hub: dashboard live feed failed to read changes'),
   });
   const dashboard: DashboardContext = {
-    session: { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session },
+    session: sessionPolicy,
     throttle: { ...DEFAULT_THROTTLE, ...o.dashboard?.throttle },
     attention: { ...DEFAULT_ATTENTION, ...o.dashboard?.attention },
     secureCookie: o.dashboard?.secureCookie ?? Boolean(o.tls),
@@ -131,6 +136,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
+    floodBrake: new FloodBrake(o.floodBrake),
     perProvider: bucket(o.rateLimits?.perProvider ?? 120_000),
     perBillsAddress: bucket(o.rateLimits?.perBillsAddress ?? 600),
     dashboard,
@@ -196,6 +202,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     async close() {
       clearInterval(pruner);
       clearInterval(sweeper);
+      ctx.floodBrake.close();
       await relay.close();
       await live.close();
       // Requests under way get a moment to finish; then every socket goes, including one a client

@@ -4,7 +4,9 @@
 // Limits: an anonymous request (and one whose credential fails) spends its address's bucket; an
 // authenticated one spends only its credential's (counter), its manager's or the admin's bucket. So
 // a client flooding without a credential — behind a proxy every client may share one address —
-// cannot starve a real counter's sync or a logged-in manager (issue 21, High).
+// cannot starve a real counter's sync or a logged-in manager (issue 21, High). An address that keeps
+// on past its limit has its refusals held a while (flood-brake.ts), so its flood cannot take the
+// Hub's cores either. All of it before any database work.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
@@ -24,10 +26,14 @@ declare module 'fastify' {
   }
 }
 
-/** Spends one token of the address's anonymous bucket, or answers 429. */
-export function limitAnonymous(ctx: HubContext, req: FastifyRequest): void {
-  const wait = ctx.perAddress.take(`ip:${req.ip}`, ctx.now());
-  if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many requests without a valid credential from this address; slow down.', { retryAfterMs: wait });
+/** Spends one token of the address's anonymous bucket, or answers 429 (held a while when the address keeps on). */
+export async function limitAnonymous(ctx: HubContext, req: FastifyRequest): Promise<void> {
+  const key = `ip:${req.ip}`;
+  const now = ctx.now();
+  const wait = ctx.perAddress.take(key, now);
+  if (!wait) return;
+  await ctx.floodBrake.refused(key, now);
+  throw fail('HUB_RATE_LIMITED', 429, 'Too many requests without a valid credential from this address; slow down.', { retryAfterMs: wait });
 }
 
 /** A failed credential costs the address like an anonymous request, then fails as it would. */
@@ -35,7 +41,7 @@ async function orAnonymous<T>(ctx: HubContext, req: FastifyRequest, f: () => Pro
   try {
     return await f();
   } catch (e) {
-    if (e instanceof HubFailure && (e.status === 401 || e.status === 403)) limitAnonymous(ctx, req);
+    if (e instanceof HubFailure && (e.status === 401 || e.status === 403)) await limitAnonymous(ctx, req);
     throw e;
   }
 }

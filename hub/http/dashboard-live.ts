@@ -1,67 +1,70 @@
-// The dashboard's live feed: one LISTEN per Hub instance on the projections' channel; each manager's
-// stream reads the orders a committed batch changed, within its scope, and sends them as SSE
-// `event: order` with the change number as `id:` (resume with Last-Event-ID). A payload of '*'
-// (the listening connection was re-opened) makes every stream re-read what it may have missed.
+// The dashboard's live feed: one LISTEN per Hub instance on the projections' channel and one reader
+// for every manager's stream. A committed batch's NOTIFY is read once — the orders it changed, all
+// branches — and each stream is sent those within its scope as SSE `event: order` with the change
+// number as `id:` (resume with Last-Event-ID). A payload of '*' (the listening connection was
+// re-opened) makes the reader re-read once from the oldest stream's position what they may have
+// missed. One timer checks every stream's session in one query and sends the heartbeats. So N open
+// streams cost a constant number of queries per change and per heartbeat; only a stream's own
+// catch-up when it opens reads for it alone.
 import type { ServerResponse } from 'node:http';
 import type { OrderRow } from '../../shared/hub-dashboard-contract';
 import type { HubDb } from '../db/adapter';
 import { changedOrders, lastChangeId, ordersChangedSince } from '../store/dashboard';
 import { DASH_CHANNEL } from '../store/projections';
-import type { Scope } from '../store/scope';
+import { inScope, type Scope } from '../store/scope';
 
 interface LiveStream {
-  /** The session's key: one session holds at most maxStreamsPerSession streams. */
+  /** The session's key: one session holds at most maxStreamsPerSession streams; the stream ends when the session does (logout, expiry). */
   session: string;
-  /** The session it belongs to: the stream ends when the session does (logout, expiry). */
-  alive: () => Promise<boolean>;
   scope: Scope;
   branch?: string;
   res: ServerResponse;
+  /** The highest change number sent (or, on a first connection, the newest when it opened). */
   last: number;
-  chain: Promise<void>;
+  /** False until its first read (the newest change, or its catch-up after Last-Event-ID) is done: changes read before are not its. */
+  ready: boolean;
   closed: boolean;
-  heartbeat: NodeJS.Timeout;
 }
+
+type ChangedOrder = OrderRow & { changeId: number };
+
+const ALL: Scope = { kind: 'all' };
+const PAGE = 500;
 
 export class LiveFeed {
   private readonly streams = new Set<LiveStream>();
   private readonly bySession = new Map<string, Set<LiveStream>>();
   private unlisten: (() => Promise<void>) | null = null;
+  /** Every read of the feed, one after another, in the order the changes were told. */
+  private chain: Promise<void> = Promise.resolve();
+  private ticker: NodeJS.Timeout | null = null;
+  private checking = false;
 
   constructor(private readonly o: {
     db: HubDb; heartbeatMs: number; now: () => number; onError: (e: unknown) => void;
+    /** Of these sessions' keys, those still alive (one query for them all). */
+    aliveSessions: (keys: string[]) => Promise<Set<string>>;
     /** Streams one session may hold open (default 4): a new one past it closes the oldest. */
     maxStreamsPerSession?: number;
   }) {}
 
   async start(): Promise<void> {
-    this.unlisten = await this.o.db.listen(DASH_CHANNEL, (payload) => {
-      for (const s of this.streams) this.enqueue(s, () => this.onPayload(s, payload));
-    });
+    this.unlisten = await this.o.db.listen(DASH_CHANNEL, (payload) => this.enqueue(() => this.onPayload(payload)));
+    this.ticker = setInterval(() => void this.heartbeat(), this.o.heartbeatMs);
+    this.ticker.unref();
   }
 
   count(): number {
     return this.streams.size;
   }
 
-  async open(res: ServerResponse, session: string, scope: Scope, branch: string | undefined, lastEventId: number | null, alive: () => Promise<boolean>): Promise<void> {
+  async open(res: ServerResponse, session: string, scope: Scope, branch: string | undefined, lastEventId: number | null): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write('retry: 2000\n\n');
-    const s: LiveStream = {
-      session, alive, scope, branch, res, last: 0, chain: Promise.resolve(), closed: false,
-      heartbeat: setInterval(() => this.enqueue(s, async () => {
-        if (!(await s.alive())) {
-          this.drop(s);
-          res.end();
-          return;
-        }
-        this.send(s, 'heartbeat', null, { at: this.o.now() });
-      }), this.o.heartbeatMs),
-    };
-    s.heartbeat.unref();
-    // Each stream reads the database on every change: a session (or a stolen cookie) opening hundreds
-    // would slow everyone. As the relay does per counter, the oldest goes — told why by an event
-    // `closed`, after a `retry:` of an hour so a browser's EventSource does not come straight back.
+    const s: LiveStream = { session, scope, branch, res, last: 0, ready: false, closed: false };
+    // A session (or a stolen cookie) opening hundreds would hold sockets and memory and make every
+    // change cost hundreds of writes. As the relay does per counter, the oldest goes — told why by an
+    // event `closed`, after a `retry:` of an hour so a browser's EventSource does not come straight back.
     const max = this.o.maxStreamsPerSession ?? 4;
     const mine = this.bySession.get(session) ?? new Set<LiveStream>();
     for (const old of [...mine].slice(0, Math.max(0, mine.size - max + 1))) {
@@ -75,33 +78,77 @@ export class LiveFeed {
     this.streams.add(s);
     res.on('close', () => this.drop(s));
     this.send(s, 'heartbeat', null, { at: this.o.now() });
-    this.enqueue(s, async () => {
+    this.enqueue(async () => {
       if (lastEventId === null) s.last = await lastChangeId(this.o.db);
-      else await this.catchUp(s, lastEventId);
+      else {
+        await this.readSince(lastEventId, s.scope, s.branch, (rows) => rows.forEach((r) => this.sendOrder(s, r)));
+        s.last = Math.max(s.last, lastEventId);
+      }
+      s.ready = true;
     });
   }
 
-  private enqueue(s: LiveStream, fn: () => Promise<void>): void {
-    s.chain = s.chain.then(() => (s.closed ? undefined : fn())).catch((e) => this.o.onError(e));
+  private enqueue(fn: () => Promise<void>): void {
+    this.chain = this.chain.then(fn).catch((e) => this.o.onError(e));
   }
 
-  private async onPayload(s: LiveStream, payload: string): Promise<void> {
+  private ready(): LiveStream[] {
+    return [...this.streams].filter((s) => s.ready && !s.closed);
+  }
+
+  /** One read for every stream: the batch's orders (all branches), each stream sent those in its scope. */
+  private async onPayload(payload: string): Promise<void> {
+    const streams = this.ready();
+    if (!streams.length) return;
     const [counterId, lo, hi] = payload.split('|');
-    if (payload === '*' || !counterId || !lo || !hi) return this.catchUp(s, s.last);
-    for (const r of await changedOrders(this.o.db, s.scope, counterId, Number(lo), Number(hi), s.branch)) this.sendOrder(s, r);
+    if (payload === '*' || !counterId || !lo || !hi) return this.catchUpAll(streams);
+    const rows = await changedOrders(this.o.db, ALL, counterId, Number(lo), Number(hi));
+    for (const s of streams) for (const r of rows) if (inScope(s.scope, s.branch, r.branch)) this.sendOrder(s, r);
   }
 
-  private async catchUp(s: LiveStream, after: number): Promise<void> {
+  /** After a lost LISTEN connection: one read from the oldest stream's position, each stream sent what is newer than its own. */
+  private async catchUpAll(streams: LiveStream[]): Promise<void> {
+    const from = new Map(streams.map((s) => [s, s.last]));
+    await this.readSince(Math.min(...from.values()), ALL, undefined, (rows) => {
+      for (const s of streams) for (const r of rows) if (r.changeId > from.get(s)! && inScope(s.scope, s.branch, r.branch)) this.sendOrder(s, r);
+    });
+  }
+
+  /** Orders changed after `after`, a page at a time (a stream far behind is not read into memory at once). */
+  private async readSince(after: number, scope: Scope, branch: string | undefined, page: (rows: ChangedOrder[]) => void): Promise<void> {
     for (;;) {
-      const rows = await ordersChangedSince(this.o.db, s.scope, after, 500, s.branch);
-      for (const r of rows) this.sendOrder(s, r);
-      if (rows.length < 500) break;
+      const rows = await ordersChangedSince(this.o.db, scope, after, PAGE, branch);
+      page(rows);
+      if (rows.length < PAGE) return;
       after = rows[rows.length - 1]!.changeId;
     }
-    s.last = Math.max(s.last, after);
   }
 
-  private sendOrder(s: LiveStream, r: OrderRow & { changeId: number }): void {
+  /** Every heartbeat: the sessions of all streams checked in one query; streams of an ended session close, the rest get a heartbeat. */
+  private async heartbeat(): Promise<void> {
+    if (this.checking || this.bySession.size === 0) return;
+    this.checking = true;
+    try {
+      // Only the streams open when the sessions were read are judged (one opened meanwhile is not in the answer).
+      const judged = [...this.streams];
+      const alive = await this.o.aliveSessions([...new Set(judged.map((s) => s.session))]);
+      const at = this.o.now();
+      for (const s of judged) {
+        if (s.closed) continue;
+        if (alive.has(s.session)) this.send(s, 'heartbeat', null, { at });
+        else {
+          this.drop(s);
+          s.res.end();
+        }
+      }
+    } catch (e) {
+      this.o.onError(e);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private sendOrder(s: LiveStream, r: ChangedOrder): void {
     const { changeId, ...order } = r;
     s.last = Math.max(s.last, changeId);
     this.send(s, 'order', String(changeId), order);
@@ -115,7 +162,6 @@ export class LiveFeed {
   private drop(s: LiveStream): void {
     if (s.closed) return;
     s.closed = true;
-    clearInterval(s.heartbeat);
     this.streams.delete(s);
     const mine = this.bySession.get(s.session);
     mine?.delete(s);
@@ -137,6 +183,7 @@ export class LiveFeed {
   }
 
   async close(): Promise<void> {
+    if (this.ticker) clearInterval(this.ticker);
     for (const s of [...this.streams]) {
       this.drop(s);
       s.res.end();

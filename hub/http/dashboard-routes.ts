@@ -19,7 +19,7 @@ import { issueEnrollCode, revokeCounter } from '../store/counters';
 import { attention } from '../store/attention';
 import { counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
 import {
-  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, openSession, readSession, sessionAlive, type Session,
+  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, openSession, readSession, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
 import { writeAudit } from '../store/manager-admin';
@@ -133,7 +133,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const h = req.headers['last-event-id'];
       const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
       reply.hijack();
-      await dc.live.open(reply.raw, s.idHash, scopeOf(s.manager), f.branch, last, () => sessionAlive(ctx.db, s.idHash, ctx.now(), dc.session));
+      await dc.live.open(reply.raw, s.idHash, scopeOf(s.manager), f.branch, last);
     });
 
     app.get(`${D}/shifts`, { schema: { querystring: ShiftsQuerySchema } }, async (req) => {

@@ -290,7 +290,11 @@ export async function closeAllSessions(db: HubDb, managerId: string): Promise<nu
   return (await db.query('delete from manager_sessions where manager_id = $1 returning id_hash', [managerId])).length;
 }
 
-/** True while the session is neither ended nor expired (the live feed checks it on each heartbeat). */
-export async function sessionAlive(db: HubDb, idHash: string, now: number, p: SessionPolicy): Promise<boolean> {
-  return (await db.query('select 1 from manager_sessions where id_hash = $1 and expires_at > $2 and last_seen_at > $2 - $3', [idHash, now, p.idleMs])).length > 0;
+/** Of these sessions, those neither ended nor expired: one query for every live stream of an instance, on each heartbeat. */
+export async function sessionsAlive(db: HubDb, idHashes: string[], now: number, p: SessionPolicy): Promise<Set<string>> {
+  if (!idHashes.length) return new Set();
+  const rows = await db.query<{ id_hash: string }>(
+    'select id_hash from manager_sessions where id_hash = any($1::text[]) and expires_at > $2 and last_seen_at > $2 - $3', [idHashes, now, p.idleMs],
+  );
+  return new Set(rows.map((r) => r.id_hash));
 }

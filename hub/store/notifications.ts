@@ -247,32 +247,72 @@ export interface PendingDelivery {
   replay: boolean;
 }
 
-/**
- * Deliveries a counter has not acknowledged. `resumeAfter` is the cursor through a new stream's
- * backlog: every unacknowledged delivery after it, sent or not (a new stream starts at 0, whatever
- * its Last-Event-ID: counter-routes.ts). Null once the backlog is read: only deliveries never sent,
- * whatever their id, because ids are given at insert and a lower id can commit after a higher one.
- */
-export async function pendingDeliveries(db: HubDb, counterId: string, resumeAfter: number | null, limit: number): Promise<PendingDelivery[]> {
-  const rows = await db.query<Record<string, unknown>>(
-    `select d.id, d.notification_id, d.replay, n.kind, n.received_at, n.headers, n.body
-       from deliveries d join notifications n on n.id = d.notification_id
-      where d.counter_id = $1 and d.acked_at is null and (d.relayed_at is null or ($2::bigint is not null and d.id > $2::bigint))
-      order by d.id limit $3`,
-    [counterId, resumeAfter, limit],
-  );
-  return rows.map((r) => ({
-    eventId: String(num(r.id)), notificationId: String(num(r.notification_id)), kind: r.kind as NotificationKind, receivedAt: num(r.received_at),
-    headers: (typeof r.headers === 'string' ? JSON.parse(r.headers) : r.headers) as Record<string, string>, body: String(r.body), replay: Boolean(r.replay),
-  }));
+/** One read of the relay's fan-out: a counter's deliveries, after `after` or, null, only those never sent. */
+export interface PendingRequest {
+  counterId: string;
+  after: number | null;
 }
 
-export async function markRelayed(db: HubDb, counterId: string, ds: PendingDelivery[], now: number): Promise<void> {
+/**
+ * Deliveries not acknowledged, for many counters in one query (the relay's fan-out reads every
+ * stream of an instance at once), at most `limit` per request, each request's in id order.
+ * `after` is the cursor through a new stream's backlog: every unacknowledged delivery after it,
+ * sent or not (a new stream starts at 0, whatever its Last-Event-ID: counter-routes.ts). Null once
+ * the backlog is read: only deliveries never sent, whatever their id, because ids are given at
+ * insert and a lower id can commit after a higher one. Result i holds request i's deliveries.
+ */
+export async function pendingDeliveriesFor(db: SqlRunner, reqs: PendingRequest[], limit: number): Promise<PendingDelivery[][]> {
+  const out: PendingDelivery[][] = reqs.map(() => []);
+  if (!reqs.length) return out;
+  const rows = await db.query<Record<string, unknown>>(
+    `select r.i, d.id, d.notification_id, d.replay, n.kind, n.received_at, n.headers, n.body
+       from unnest($1::text[], $2::bigint[]) with ordinality as r(counter_id, after, i)
+       cross join lateral (
+         select d.id, d.notification_id, d.replay from deliveries d
+          where d.counter_id = r.counter_id and d.acked_at is null and (d.relayed_at is null or (r.after is not null and d.id > r.after))
+          order by d.id limit $3) d
+       join notifications n on n.id = d.notification_id
+      order by r.i, d.id`,
+    [reqs.map((r) => r.counterId), reqs.map((r) => (r.after === null ? null : String(r.after))), limit],
+  );
+  for (const r of rows) {
+    out[num(r.i) - 1]!.push({
+      eventId: String(num(r.id)), notificationId: String(num(r.notification_id)), kind: r.kind as NotificationKind, receivedAt: num(r.received_at),
+      headers: (typeof r.headers === 'string' ? JSON.parse(r.headers) : r.headers) as Record<string, string>, body: String(r.body), replay: Boolean(r.replay),
+    });
+  }
+  return out;
+}
+
+/** One counter's unacknowledged deliveries (see pendingDeliveriesFor). */
+export async function pendingDeliveries(db: SqlRunner, counterId: string, resumeAfter: number | null, limit: number): Promise<PendingDelivery[]> {
+  return (await pendingDeliveriesFor(db, [{ counterId, after: resumeAfter }], limit))[0]!;
+}
+
+/** Of these counters, those with a delivery never sent and not acknowledged: one query however many (the relay's safety sweep). */
+export async function countersWithUnsent(db: SqlRunner, counterIds: string[]): Promise<string[]> {
+  if (!counterIds.length) return [];
+  const rows = await db.query<{ counter_id: string }>(
+    'select distinct counter_id from deliveries where counter_id = any($1::text[]) and acked_at is null and relayed_at is null',
+    [counterIds],
+  );
+  return rows.map((r) => r.counter_id);
+}
+
+/**
+ * Marks deliveries of any counters relayed at `now`, with a log line each: one statement, committed
+ * without waiting for the WAL flush (the relay's next read waits for it, so it must not wait for an
+ * fsync). A mark lost in a crash only means the delivery is sent again, which the counter takes once
+ * (deliveries are at least once, acknowledged by event id).
+ */
+export async function markRelayedMany(db: SqlRunner, ds: { counterId: string; d: PendingDelivery }[], now: number): Promise<void> {
   if (!ds.length) return;
   await db.query(
-    `with u as (update deliveries set relayed_at = $2 where id = any($4::bigint[]))
-     insert into delivery_log (notification_id, at, step, counter_id, detail) select n, $2, 'relayed', $3, 'event ' || e from unnest($1::bigint[], $4::bigint[]) as t(n, e)`,
-    [ds.map((d) => d.notificationId), now, counterId, ds.map((d) => d.eventId)],
+    `with a as (select set_config('synchronous_commit', 'off', true)),
+     u as (update deliveries set relayed_at = $2 where id = any($4::bigint[]))
+     insert into delivery_log (notification_id, at, step, counter_id, detail)
+     select n, $2, 'relayed', c, 'event ' || e from unnest($1::bigint[], $3::text[], $4::bigint[]) as t(n, c, e) cross join a`,
+    [ds.map((x) => x.d.notificationId), now, ds.map((x) => x.counterId), ds.map((x) => x.d.eventId)],
   );
 }
 

@@ -35,3 +35,7 @@ export class Where {
     return this.parts.length ? `where ${this.parts.join(' and ')}` : '';
   }
 }
+
+/** The same rule as `Where` for one row already read (the live feed reads once for every stream, then filters per stream). */
+export const inScope = (scope: Scope, branchFilter: string | null | undefined, rowBranch: string): boolean =>
+  (scope.kind === 'all' || rowBranch === scope.branch) && (!branchFilter || rowBranch === branchFilter);

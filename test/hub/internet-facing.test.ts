@@ -60,6 +60,31 @@ describe('High: an anonymous flood cannot starve counters or managers', () => {
     expect(login.status).toBe(200);
   });
 
+  it('an address that keeps on past its limit has its refusals held, so its flood cannot take the Hub\'s cores; a counter behind it is answered meanwhile', async () => {
+    // perAddress 1 a minute: a burst of 10, then refusals. The brake: 10 refusals a minute (5 at once), then held (an hour here), at most 15 at once.
+    const braked = await startTestHub({ rateLimits: { perAddress: 1 }, trustProxy: ['127.0.0.1'], floodBrake: { refusalsPerMinute: 10, holdMs: 3_600_000, maxHeld: 15 } });
+    try {
+      const c = await enroll(braked, 'Behind', 'BR-1');
+      const flooder = fwd('203.0.113.77');
+      const brake = braked.ctx.floodBrake;
+      const fifteenHeld = new Promise<void>((resolve) => brake.on('held', (n) => n === 15 && resolve()));
+      const answered: number[] = [];
+      const all = Array.from({ length: 40 }, () => get(`${braked.url}/api/v1/me`, flooder).then((r) => void answered.push(r.status)));
+      await fifteenHeld;
+      expect(brake.heldNow()).toBe(15);
+      // The real counter at the same address: its credential's own bucket, answered while the flood is held.
+      expect((await get(`${braked.url}/api/v1/me`, { ...bearer(c.credential), ...flooder })).status).toBe(200);
+      expect(brake.heldNow()).toBe(15);
+      // 10 within the limit (401: no credential); 30 refused — 5 at once, 15 held, the rest at once past the cap of held ones.
+      brake.close();
+      await Promise.all(all);
+      expect(answered.filter((s) => s === 401)).toHaveLength(10);
+      expect(answered.filter((s) => s === 429)).toHaveLength(30);
+    } finally {
+      await braked.stop();
+    }
+  });
+
   it('without --trust-proxy a forwarded address is not believed', async () => {
     const plain = await startTestHub({ rateLimits: { perAddress: 10 } });
     try {

@@ -76,6 +76,7 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
   }
   await Promise.all(sends);
   rss = Math.max(rss, rssMb(hub.pid));
+  o.log(`chain: relay with ${countersConnected} streams open: p50 ${round(percentile(lat, 50))} ms, p95 ${round(percentile(lat, 95))} ms, max ${round(Math.max(...lat))} ms`);
   await Promise.all(streams.map((s) => s.disconnect()));
 
   o.log('chain: a counter syncs while one anonymous client floods /api/v1/me ...');
@@ -89,8 +90,12 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
   }));
   const syncLat: number[] = [];
   const cred = creds[0]!;
+  // The counter syncs as its pusher does on a busy till: a call each 100 ms (its debounce after an append).
+  const s0 = performance.now();
   for (let k = 0; k < 200; k++) {
     const seq = perCounter + k + 1;
+    const due = s0 + k * 100 - performance.now();
+    if (due > 0) await new Promise((res) => setTimeout(res, due));
     const t = performance.now();
     const r = await post(`${hub.url}/api/v1/sync`, { events: [{ seq, kind: 'order.created', at: Date.now(), payload: { reference: `FL-${k}`, amountKobo: 1000, sn: 'SN' } }], status: status() }, bearer(cred));
     if (r.status !== 200) throw new Error(`a counter's sync was refused during the flood: ${JSON.stringify(r.json)}`);
