@@ -51,6 +51,15 @@ export const LateOutcomeSchema = z.object({
 });
 export type LateOutcome = z.infer<typeof LateOutcomeSchema>;
 
+/**
+ * The one time of a late outcome, everywhere it is shown or counted (alert, detail, receipt, X/Z,
+ * CSV, the Hub): when the provider took the money, as it said; when it did not say, when the
+ * counter learnt it.
+ */
+export function lateAt(late: Pick<LateOutcome, 'providerAt' | 'foundAt'>): number {
+  return late.providerAt ?? late.foundAt;
+}
+
 /** One unhandled (or recently handled) late outcome, as the alert and the Orders filter list it. */
 export const LateItemSchema = z.object({
   orderId: z.number().int(),

@@ -223,6 +223,16 @@ export const OrderViewSchema = z.object({
   profile: RecordProfile.optional(),
   /** A provider outcome that contradicts this closed order (paid after closing), and its handling. */
   late: LateOutcomeSchema.optional(),
+  /**
+   * The last "Check with the provider" of this closed order (one status query, its answer
+   * recorded): Try again is offered, and accepted by the engine, only when it said not paid.
+   */
+  lastCheck: z.object({
+    at: z.number(),
+    /** The provider's status word (SUCCESS, FAIL, CLOSE, ...), or NOT_FOUND when it has no such order. */
+    providerStatus: z.string(),
+    paid: z.boolean(),
+  }).optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 
