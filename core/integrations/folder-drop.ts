@@ -1,19 +1,26 @@
 // The folder drop, for box offices that can only write files: each paired system has a folder
 // `<dataDir>/box-office-drop/<integration id>/` with `inbox/` (one JSON charge request per file,
-// the same body as POST /v1/charges), `outbox/` (one `<reference>.json` per charge, the charge as
-// GET /v1/charges/{reference} answers it, rewritten atomically at every change) and `rejected/`
-// (a file that could not be a charge, moved there with `<file>.reason.txt` beside it).
+// the same body as POST /v1/charges), `outbox/` (one file per charge, named by outboxName — the
+// reference percent-encoded — holding the charge as GET /v1/charges/{reference} answers it,
+// rewritten atomically at every change) and `rejected/` (a file that could not be a charge, moved
+// there with `<file>.reason.txt` beside it).
+// The inbox is hostile ground: only ordinary files are read (drop-files.ts), never on the main
+// thread's time; a file that is not valid JSON yet is judged only once it has stopped changing.
 // A request file is removed only after its charge is journaled; one read again after a crash is
 // the same booking reference, so it never charges twice.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, existsSync } from 'node:fs';
+import { lstat, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../shared/logger';
 import type { TimerHandle, Timers } from '../lib';
 import type { ChargeDesk } from './charge-desk';
+import { outboxName, readOrdinaryFile, rejectedName, writeAtomically } from './drop-files';
 import { IntegrationApiError } from './integration-errors';
 import type { ChargeRow, IntegrationRow, IntegrationStore } from './integration-store';
 
 export const MAX_DROP_FILE = 16 * 1024;
+/** A file that is not valid JSON is set aside only once it has not changed for this long. */
+export const DROP_SETTLE_MS = 2_000;
 
 export interface FolderDropDeps {
   root: string;
@@ -23,6 +30,9 @@ export interface FolderDropDeps {
   logger: Logger;
   /** How often the inboxes are looked at (ms). */
   scanMs?: number;
+  settleMs?: number;
+  /** The engine's clock (ms); the file system's times are compared with the wall clock. */
+  now?: () => number;
 }
 
 export const dropFolders = (root: string, integrationId: string) => {
@@ -30,64 +40,118 @@ export const dropFolders = (root: string, integrationId: string) => {
   return { base, inbox: join(base, 'inbox'), outbox: join(base, 'outbox'), rejected: join(base, 'rejected') };
 };
 
-/** Writes `text` to `file` so a reader sees the old file or the new one, never half of one. */
-function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o644 });
-  renameSync(tmp, file);
-}
+const TOO_LARGE = `The file is larger than ${MAX_DROP_FILE} bytes: one charge per file.`;
+const NOT_JSON = 'The file is not valid JSON. Write one charge request per file (see docs/integration.md), to a temporary name first and then rename it to .json.';
+const NOT_ORDINARY = (what: string) => `The file is ${what}, not an ordinary file: CounterPay reads only ordinary files written into the inbox itself (no links, pipes or devices). Write the request into the inbox, to a temporary name first and then rename it to .json.`;
 
-const safeName = (reference: string) => reference.replace(/[^A-Za-z0-9._-]/g, '_');
+interface Seen { size: number; mtimeMs: number; ino: number; since: number }
 
 export function createFolderDrop(deps: FolderDropDeps) {
   const { store, desk, logger, timers } = deps;
   const scanMs = deps.scanMs ?? 1_000;
+  const settleMs = deps.settleMs ?? DROP_SETTLE_MS;
+  const now = deps.now ?? Date.now;
   let timer: TimerHandle | null = null;
   let scanning: Promise<void> | null = null;
   let stopped = false;
+  /** Files not judged yet (not valid JSON while still changing), by integration/name. */
+  const seen = new Map<string, Seen>();
+  /** The last problem logged per file or folder: the same one is not logged again at every scan. */
+  const told = new Map<string, string>();
 
-  function reject(i: IntegrationRow, name: string, reason: string): void {
+  function once(key: string, message: string, fields: Record<string, unknown>): void {
+    if (told.get(key) === message) return;
+    told.set(key, message);
+    logger.warn(message, fields);
+  }
+
+  async function reject(i: IntegrationRow, name: string, reason: string): Promise<void> {
     const f = dropFolders(deps.root, i.id);
-    const dest = join(f.rejected, name);
-    writeAtomically(`${dest}.reason.txt`, `${reason}\n`);
-    renameSync(join(f.inbox, name), dest);
-    logger.warn('folder drop: file set aside', { integration: i.id, file: name });
+    const kept = rejectedName(name);
+    const dest = join(f.rejected, kept);
+    const text = kept === name ? reason : `${reason}\n(The file's own name was too long to keep: ${name})`;
+    writeAtomically(`${dest}.reason.txt`, `${text}\n`);
+    await rename(join(f.inbox, name), dest);
+    logger.warn('folder drop: file set aside', { integration: i.id, file: kept, reason: reason.split('\n')[0] });
+  }
+
+  /** True when a file that does not read as a request yet has stopped changing for settleMs. */
+  function settled(key: string, st: { size: number; mtimeMs: number; ino: number }): boolean {
+    if (st.mtimeMs <= Date.now() - settleMs) return true;
+    const was = seen.get(key);
+    if (was && was.size === st.size && was.mtimeMs === st.mtimeMs && was.ino === st.ino) return now() - was.since >= settleMs;
+    seen.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, since: now() });
+    return false;
   }
 
   async function take(i: IntegrationRow, name: string): Promise<void> {
     const f = dropFolders(deps.root, i.id);
     const file = join(f.inbox, name);
-    if (statSync(file).size > MAX_DROP_FILE) return reject(i, name, `The file is larger than ${MAX_DROP_FILE} bytes: one charge per file.`);
+    const key = `${i.id}/${name}`;
+    const read = await readOrdinaryFile(file, MAX_DROP_FILE);
+    if (!read.ok) {
+      if (read.gone) return;
+      return reject(i, name, read.why === 'too large' ? TOO_LARGE : NOT_ORDINARY(read.why));
+    }
     let body: unknown;
     try {
-      body = JSON.parse(readFileSync(file, 'utf8'));
+      body = JSON.parse(read.text);
     } catch {
-      return reject(i, name, 'The file is not valid JSON. Write one charge request per file (see docs/integration.md), to a temporary name first and then rename it to .json.');
+      if (!settled(key, read.stat)) return;
+      return reject(i, name, NOT_JSON);
     }
     try {
       const answer = await desk.charge(i, body, 'folder');
-      writeOutcome(store.chargeByReference(i.id, answer.charge.reference)!);
-      rmSync(file, { force: true });
+      let c = store.chargeByReference(i.id, answer.charge.reference)!;
+      // Asked for over HTTP or by link before: its outcome goes to the outbox too, from now on.
+      if (!c.outbox) {
+        store.useOutbox(c.id);
+        c = store.charge(c.id)!;
+      }
+      writeOutcome(c);
     } catch (e) {
       if (!(e instanceof IntegrationApiError)) throw e;
       // The counter cannot charge now (no terminal, provider not set up): leave the file for later.
-      if (e.status === 503) return;
+      if (e.status === 503) {
+        once(key, 'folder drop: request left in the inbox until the counter can charge', { integration: i.id, file: name, code: e.code });
+        return;
+      }
       const fields = e.fields ? Object.entries(e.fields).map(([k, m]) => `  ${k}: ${m}`).join('\n') : '';
-      reject(i, name, `${e.code}: ${e.message}${fields ? `\n${fields}` : ''}`);
+      return reject(i, name, `${e.code}: ${e.message}${fields ? `\n${fields}` : ''}`);
     }
+    // Journaled and answered: the request is removed, unless another file took its name meanwhile.
+    const still = await lstat(file).catch(() => null);
+    if (still && still.ino === read.stat.ino && still.size === read.stat.size && still.mtimeMs === read.stat.mtimeMs) await rm(file, { force: true });
+  }
+
+  /** The three folders, made if missing; null when one of them is not a real folder (a link planted there). */
+  function foldersOf(i: IntegrationRow) {
+    const f = dropFolders(deps.root, i.id);
+    for (const d of [f.inbox, f.outbox, f.rejected]) {
+      mkdirSync(d, { recursive: true });
+      const st = lstatSync(d);
+      if (!st.isDirectory()) {
+        once(d, 'folder drop: not a real folder (a link?); this system\'s folder drop is paused until it is', { integration: i.id, folder: d });
+        return null;
+      }
+    }
+    return f;
   }
 
   async function scan(): Promise<void> {
     for (const i of store.listActive()) {
-      const f = dropFolders(deps.root, i.id);
-      for (const d of [f.inbox, f.outbox, f.rejected]) mkdirSync(d, { recursive: true });
-      const names = readdirSync(f.inbox).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+      const f = foldersOf(i);
+      if (!f) continue;
+      const names = (await readdir(f.inbox)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+      const present = new Set(names.map((n) => `${i.id}/${n}`));
+      for (const k of [...seen.keys(), ...told.keys()]) if (k.startsWith(`${i.id}/`) && !present.has(k)) { seen.delete(k); told.delete(k); }
       for (const n of names) {
         if (stopped) return;
         try {
           await take(i, n);
         } catch (e) {
-          logger.error('folder drop: file not taken; will try again', { integration: i.id, file: n, error: e instanceof Error ? e.message : String(e) });
+          const error = e instanceof Error ? e.message : String(e);
+          once(`${i.id}/${n}`, 'folder drop: file not taken; will try again', { integration: i.id, file: n, error });
         }
       }
     }
@@ -95,18 +159,21 @@ export function createFolderDrop(deps: FolderDropDeps) {
 
   function writeOutcome(c: ChargeRow): void {
     const i = store.integration(c.integrationId);
-    if (!i || c.source !== 'folder') return;
+    if (!i || !c.outbox) return;
     const view = desk.viewOf(c, i.name);
     const f = dropFolders(deps.root, i.id);
     mkdirSync(f.outbox, { recursive: true });
-    writeAtomically(join(f.outbox, `${safeName(c.reference)}.json`), `${JSON.stringify(view, null, 2)}\n`);
+    if (!lstatSync(f.outbox).isDirectory()) throw new Error(`${f.outbox} is not a real folder`);
+    writeAtomically(join(f.outbox, outboxName(c.reference)), `${JSON.stringify(view, null, 2)}\n`);
     if (view.final) store.outcomeFinal(c.id);
   }
 
   function loop(): void {
     timer = null;
     if (stopped) return;
-    scanning = scan().finally(() => {
+    scanning = scan().catch((e: unknown) => {
+      once('scan', 'folder drop: the inboxes could not be read; will try again', { error: e instanceof Error ? e.message : String(e) });
+    }).finally(() => {
       scanning = null;
       if (!stopped) timer = timers.setTimeout(loop, scanMs);
     });

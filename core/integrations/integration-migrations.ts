@@ -2,7 +2,9 @@
 // vault; only its hash and fingerprint are here). `integration_charges`: a booking reference →
 // the order it became, written in the same transaction as the order. `integration_deliveries`:
 // the durable callback queue, one row per state change of a charge, delivered in sequence;
-// `integration_delivery_attempts`: every attempt, for the delivery log.
+// `integration_delivery_attempts`: every attempt, for the delivery log. `outbox` (002): the charge
+// has an outcome file in its system's folder-drop outbox (every folder-drop charge, and a charge
+// asked for over HTTP or by link whose reference a request file named later).
 import type { Migration } from '../db';
 
 export const INTEGRATION_MIGRATIONS: readonly Migration[] = [
@@ -57,6 +59,13 @@ export const INTEGRATION_MIGRATIONS: readonly Migration[] = [
         status INTEGER,
         error TEXT
       );
+    `,
+  },
+  {
+    name: 'integrations-002-outbox',
+    sql: `
+      ALTER TABLE integration_charges ADD COLUMN outbox INTEGER NOT NULL DEFAULT 0;
+      UPDATE integration_charges SET outbox = 1 WHERE source = 'folder';
     `,
   },
 ];

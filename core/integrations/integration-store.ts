@@ -28,6 +28,8 @@ export interface ChargeRow {
   createdAt: number;
   eventsQueued: number;
   settled: boolean;
+  /** Its outcome is written to the folder drop's outbox (a request file named it). */
+  outbox: boolean;
 }
 
 export interface DeliveryRow {
@@ -58,6 +60,7 @@ const charge = (r: R): ChargeRow => ({
   id: r.id as number, integrationId: r.integration_id as string, reference: r.reference as string, orderId: r.order_id as number,
   requestHash: r.request_hash as string, source: r.source as ChargeSource, callbackUrl: (r.callback_url as string | null) ?? null,
   createdAt: r.created_at as number, eventsQueued: r.events_queued as number, settled: r.settled === 1,
+  outbox: r.outbox === 1,
 });
 
 const delivery = (r: R): DeliveryRow => ({
@@ -98,9 +101,9 @@ export class IntegrationStore {
   // ---- charges ----
 
   /** Called inside the order's own transaction (CheckoutService.sell's `alongside`). */
-  addCharge(c: Omit<ChargeRow, 'id' | 'eventsQueued' | 'settled'>): void {
-    this.db.prepare(`INSERT INTO integration_charges (integration_id, reference, order_id, request_hash, source, callback_url, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`).run(c.integrationId, c.reference, c.orderId, c.requestHash, c.source, c.callbackUrl, c.createdAt);
+  addCharge(c: Omit<ChargeRow, 'id' | 'eventsQueued' | 'settled' | 'outbox'>): void {
+    this.db.prepare(`INSERT INTO integration_charges (integration_id, reference, order_id, request_hash, source, callback_url, created_at, outbox)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(c.integrationId, c.reference, c.orderId, c.requestHash, c.source, c.callbackUrl, c.createdAt, c.source === 'folder' ? 1 : 0);
   }
 
   chargeByReference(integrationId: string, reference: string): ChargeRow | null {
@@ -118,9 +121,14 @@ export class IntegrationStore {
     return r ? charge(r) : null;
   }
 
-  /** Folder-drop charges whose final outcome file is not written yet. */
+  /** Charges with an outbox file whose final outcome is not written yet. */
   outcomesToWrite(): ChargeRow[] {
-    return (this.db.prepare("SELECT * FROM integration_charges WHERE source = 'folder' AND outcome_final = 0 ORDER BY id").all() as R[]).map(charge);
+    return (this.db.prepare('SELECT * FROM integration_charges WHERE outbox = 1 AND outcome_final = 0 ORDER BY id').all() as R[]).map(charge);
+  }
+
+  /** A request file named this charge (asked for over HTTP or by link): its outcome goes to the outbox too. */
+  useOutbox(chargeId: number): void {
+    this.db.prepare('UPDATE integration_charges SET outbox = 1 WHERE id = ?').run(chargeId);
   }
 
   outcomeFinal(chargeId: number): void {

@@ -70,16 +70,16 @@ export function createIntegrations(deps: IntegrationsDeps) {
   });
 
   const drop = deps.dropRoot
-    ? createFolderDrop({ root: deps.dropRoot, store, desk, timers, logger, ...(deps.dropScanMs ? { scanMs: deps.dropScanMs } : {}) })
+    ? createFolderDrop({ root: deps.dropRoot, store, desk, timers, logger, now: deps.now, ...(deps.dropScanMs ? { scanMs: deps.dropScanMs } : {}) })
     : null;
 
   // Every change of an order that a box office asked for is queued for its callback (and, for a
-  // folder-drop charge, written to its outbox).
+  // charge a request file named, written to its outbox).
   const off = deps.checkout.on('order', (v) => {
     const c = store.chargeByOrder(v.id);
     if (!c) return;
     if (!c.settled) queue(c);
-    if (c.source === 'folder' && drop) {
+    if (c.outbox && drop) {
       try {
         drop.writeOutcome(c);
       } catch (e) {

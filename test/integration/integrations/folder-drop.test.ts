@@ -1,7 +1,7 @@
 // The folder drop of the composed core (Demo profile, real files): a charge request file in the
 // inbox becomes one charge; its outcome file in the outbox is rewritten atomically to the final
 // state; a malformed or conflicting file is moved aside with a reason file; nothing half-written.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -76,6 +76,9 @@ describe('folder drop', () => {
     const { core, drop, folders } = await counterWithDrop();
     await drop.scanNow();
     dropFile(folders.inbox, 'broken.json', '{"reference": "BK-F3", "amountKobo": ');
+    // Not valid JSON and unchanged for a minute: judged at once (a fresh one waits to stop changing).
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(join(folders.inbox, 'broken.json'), aMinuteAgo, aMinuteAgo);
     dropFile(folders.inbox, 'seats.json', JSON.stringify(twoSeats('BK-F4', { sale: { ...twoSeats('x').sale, seats: 'F7' } })));
     await drop.scanNow();
     expect(readdirSync(folders.inbox)).toEqual([]);
