@@ -3,7 +3,7 @@
 // out (npm run docs:openapi); a test fails when the two differ, so the document stays true.
 import { z } from 'zod';
 import {
-  CallbackBodySchema, ChargeViewSchema, DeliverySchema, INTEGRATION_ROUTES, IntegrationErrorSchema,
+  BOOKING_REF, CallbackBodySchema, ChargeViewSchema, DeliverySchema, INTEGRATION_ROUTES, IntegrationErrorSchema,
 } from './integration';
 import { SaleInputSchema } from './orders';
 
@@ -33,31 +33,32 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'TOO_LARGE: the body is over 16 KiB',
   415: 'UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json',
   422: 'VALIDATION: one message per wrong field in error.fields',
+  429: 'TOO_MANY_ATTEMPTS: too many requests without a valid key from this address; wait Retry-After seconds',
   503: 'NOT_READY or PROVIDER_NOT_CONFIGURED: nothing was charged; send the same request again later',
 };
 
-const REFERENCE_PARAM = { name: 'reference', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$' }, description: 'Your booking reference' };
+const REFERENCE_PARAM = { name: 'reference', in: 'path', required: true, schema: { type: 'string', pattern: BOOKING_REF.source }, description: 'Your booking reference' };
 
 const OPERATIONS: Record<(typeof INTEGRATION_ROUTES)[number]['name'], Json> = {
   charge: {
     requestBody: { required: true, content: { 'application/json': { schema: ref('ChargeRequest') } } },
-    responses: { 201: json(ref('Charge'), 'A new charge: the order is on its way to the terminal'), 200: json(ref('Charge'), 'This reference was charged before with the same sale: that charge'), ...errors(401, 403, 409, 413, 415, 422, 503) },
+    responses: { 201: json(ref('Charge'), 'A new charge: the order is on its way to the terminal'), 200: json(ref('Charge'), 'This reference was charged before with the same sale: that charge'), ...errors(401, 403, 429, 409, 413, 415, 422, 503) },
   },
-  read: { parameters: [REFERENCE_PARAM], responses: { 200: json(ref('Charge'), 'The charge as it is now'), ...errors(401, 403, 404) } },
+  read: { parameters: [REFERENCE_PARAM], responses: { 200: json(ref('Charge'), 'The charge as it is now'), ...errors(401, 403, 429, 404) } },
   wait: {
     parameters: [
       REFERENCE_PARAM,
       { name: 'after', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'The version you hold (answers at once when the charge is past it, or final)' },
       { name: 'timeoutSeconds', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 60, default: 25 }, description: 'How long to wait for a change' },
     ],
-    responses: { 200: json(ref('Charge'), 'The charge once changed, or as it is when the time runs out'), ...errors(401, 403, 404, 422) },
+    responses: { 200: json(ref('Charge'), 'The charge once changed, or as it is when the time runs out'), ...errors(401, 403, 429, 404, 422) },
   },
-  cancel: { parameters: [REFERENCE_PARAM], responses: { 200: json(ref('Charge'), 'Cancelled: it will never reach the terminal'), ...errors(401, 403, 404, 409) } },
+  cancel: { parameters: [REFERENCE_PARAM], responses: { 200: json(ref('Charge'), 'Cancelled: it will never reach the terminal'), ...errors(401, 403, 429, 404, 409) } },
   deliveries: {
     parameters: [REFERENCE_PARAM],
-    responses: { 200: json({ type: 'object', properties: { reference: { type: 'string' }, deliveries: { type: 'array', items: ref('Delivery') } }, required: ['reference', 'deliveries'], additionalProperties: false }, 'One row per state change, in order'), ...errors(401, 403, 404) },
+    responses: { 200: json({ type: 'object', properties: { reference: { type: 'string' }, deliveries: { type: 'array', items: ref('Delivery') } }, required: ['reference', 'deliveries'], additionalProperties: false }, 'One row per state change, in order'), ...errors(401, 403, 429, 404) },
   },
-  ping: { responses: { 200: json({ type: 'object', properties: { integration: { type: 'string' } }, required: ['integration'], additionalProperties: false }, 'The key is good'), ...errors(401, 403) } },
+  ping: { responses: { 200: json({ type: 'object', properties: { integration: { type: 'string' } }, required: ['integration'], additionalProperties: false }, 'The key is good'), ...errors(401, 403, 429) } },
 };
 
 export function integrationOpenApi(): Json {
@@ -79,7 +80,7 @@ export function integrationOpenApi(): Json {
           additionalProperties: false,
           required: ['reference', 'amountKobo', 'sale'],
           properties: {
-            reference: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$', description: 'Your booking reference: the idempotency key' },
+            reference: { type: 'string', pattern: BOOKING_REF.source, description: 'Your booking reference: the idempotency key' },
             amountKobo: { type: 'integer', minimum: 1, description: 'tickets × priceKobo + bookingFeeKobo, in kobo (a cross-check)' },
             sale: chargeSale(),
             callbackUrl: { type: 'string', format: 'uri', description: 'Where this charge\'s changes are POSTed (else the URL given at pairing)' },

@@ -5,12 +5,36 @@
 import { z } from 'zod';
 import { OrderState, SaleFieldsView } from './orders';
 
-const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+/** The booking reference's one rule (the OpenAPI document's pattern is this one's source). */
+export const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 /** The box office's booking reference: its idempotency key (one sale, one charge, forever). */
 export const BookingReference = z
   .string({ error: 'Send the booking reference' })
   .regex(BOOKING_REF, 'The booking reference is 1 to 64 letters, digits, dots, colons, dashes or underscores, starting with a letter or digit');
+
+/**
+ * A host no callback may go to, whoever names it: link-local addresses (169.254.0.0/16 — the
+ * cloud metadata service lives there — and fe80::/10), the unspecified address, multicast and
+ * broadcast. The URL parser has already turned 0x/decimal forms into dotted IPv4.
+ */
+export function isRefusedCallbackHost(hostname: string): boolean {
+  let h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
+  if (mapped) {
+    const a = parseInt(mapped[1]!, 16);
+    const b = parseInt(mapped[2]!, 16);
+    h = `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
+  }
+  h = h.replace(/^::ffff:/, '');
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(h);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 0 || (a === 169 && b === 254) || a >= 224;
+  }
+  if (h.includes(':')) return h === '::' || /^fe[89ab][0-9a-f]?:/.test(h) || h.startsWith('ff');
+  return h === 'metadata.google.internal' || h === 'metadata';
+}
 
 export const CallbackUrl = z
   .string()
@@ -22,7 +46,14 @@ export const CallbackUrl = z
     } catch {
       return false;
     }
-  }, 'The callback URL must be an http:// or https:// address without a user name or password');
+  }, 'The callback URL must be an http:// or https:// address without a user name or password')
+  .refine((v) => {
+    try {
+      return !isRefusedCallbackHost(new URL(v).hostname);
+    } catch {
+      return true;
+    }
+  }, 'The callback URL must not point at a link-local, metadata, multicast or broadcast address: use the box office\'s own address');
 
 const kobo = (what: string) => z.number({ error: `Send the ${what} in kobo (a whole number)` }).int(`The ${what} must be a whole number of kobo`);
 
@@ -110,7 +141,7 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 
 export const INTEGRATION_ERROR_CODES = [
   'NOT_AUTHENTICATED', 'NOT_FOUND', 'VALIDATION', 'REFERENCE_REUSED', 'CANNOT_CANCEL', 'NOT_READY',
-  'PROVIDER_NOT_CONFIGURED', 'TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'METHOD_NOT_ALLOWED', 'FORBIDDEN', 'INTERNAL',
+  'PROVIDER_NOT_CONFIGURED', 'TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'METHOD_NOT_ALLOWED', 'FORBIDDEN', 'TOO_MANY_ATTEMPTS', 'INTERNAL',
 ] as const;
 export const IntegrationErrorSchema = z.object({
   error: z.object({

@@ -54,6 +54,7 @@ export function createCallbackSender(deps: CallbackSenderDeps) {
     let status: number | null = null;
     let error: string | null = null;
     let view: ChargeView | null = null;
+    let detail: string | null = null;
     if (!charge || !integration || !key) {
       error = 'the integration was revoked: its key is gone, so nothing can be signed';
     } else {
@@ -81,14 +82,18 @@ export function createCallbackSender(deps: CallbackSenderDeps) {
         await res.arrayBuffer().catch(() => undefined);
         if (status < 200 || status > 299) error = `the callback URL answered HTTP ${status}`;
       } catch (e) {
-        error = `the callback URL could not be reached (${e instanceof Error ? e.message : String(e)})`;
+        // The box office reads the delivery log: one wording for a refused connection, a timeout
+        // or a name that does not resolve, so the log cannot tell open ports from closed ones.
+        // The reason stays in the counter's own log.
+        error = 'the callback URL could not be reached';
+        detail = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ''}` : String(e);
       }
     }
     const delivered = error === null;
     const at = deps.now();
     store.recordAttempt(d, at, { status, error, delivered, nextAt: at + backoffWithJitter(d.attempts + 1, backoff, random) });
     if (delivered) deps.onDelivered?.(d, view!);
-    else logger.warn('integration callback not acknowledged; will retry', { chargeId: d.chargeId, sequence: d.seq, attempts: d.attempts + 1, status, error });
+    else logger.warn('integration callback not acknowledged; will retry', { chargeId: d.chargeId, sequence: d.seq, attempts: d.attempts + 1, status, error, ...(detail ? { detail } : {}) });
   }
 
   function pump(): void {

@@ -11,6 +11,7 @@ import { isFinalState, saleAmounts, SaleInputSchema, type OrderView } from '../.
 import type { CheckoutService } from '../orders';
 import type { ChargeRow, ChargeSource, IntegrationRow, IntegrationStore } from './integration-store';
 import { IntegrationApiError, fieldsOf } from './integration-errors';
+import { checkChargeCallback } from './callback-rule';
 
 export interface ChargeDeskDeps {
   store: IntegrationStore;
@@ -108,6 +109,7 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
      */
     async charge(integration: IntegrationRow, body: unknown, source: ChargeSource): Promise<ChargeAnswer> {
       const req = parse(body);
+      checkChargeCallback(integration, req.callbackUrl);
       const existing = store.chargeByReference(integration.id, req.reference);
       if (existing) {
         const sale = checkedSale(req, orderOf(existing).sn);

@@ -7,7 +7,7 @@ import type { IntegrationError } from '../../shared/integration';
 type Code = IntegrationError['error']['code'];
 
 export class IntegrationApiError extends Error {
-  constructor(readonly status: number, readonly code: Code, message: string, readonly fields?: Record<string, string>) {
+  constructor(readonly status: number, readonly code: Code, message: string, readonly fields?: Record<string, string>, readonly headers: Record<string, string> = {}) {
     super(message);
     this.name = 'IntegrationApiError';
   }

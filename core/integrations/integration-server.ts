@@ -10,6 +10,7 @@ import { isLoopbackHost } from '../../shared/profile-safety';
 import { INTEGRATION_ROUTES } from '../../shared/integration';
 import type { Logger } from '../../shared/logger';
 import type { ChargeDesk } from './charge-desk';
+import { createAttemptThrottle, type AttemptLimits } from './attempt-throttle';
 import { IntegrationApiError } from './integration-errors';
 import { bearer, keyId, keyMatches } from './integration-keys';
 import type { IntegrationRow, IntegrationStore } from './integration-store';
@@ -26,6 +27,8 @@ export interface IntegrationServerOptions {
   store: IntegrationStore;
   logger: Logger;
   now: () => number;
+  /** Failed attempts allowed per caller address (tests). */
+  attemptLimits?: Partial<AttemptLimits>;
 }
 
 export interface IntegrationServer {
@@ -35,16 +38,29 @@ export interface IntegrationServer {
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
-/** The shared route list, each path template as a pattern (`{reference}`: one path segment). */
+/**
+ * The shared route list, each path template as a pattern (`{reference}`: one path segment, as sent:
+ * OpenAPI clients percent-encode it, `:` as `%3A`, so up to three characters a character).
+ */
 const ROUTES = INTEGRATION_ROUTES.map((r) => ({
   ...r,
-  re: new RegExp(`^${r.path.replace('{reference}', '([^/]{1,64})')}$`),
+  re: new RegExp(`^${r.path.replace('{reference}', '([^/]{1,192})')}$`),
 }));
+
+/** The path's reference, percent-decoded; a malformed escape finds no charge rather than failing. */
+function pathReference(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
 
 const isLoopbackAddress = (a: string | undefined) => !!a && (isLoopbackHost(a) || /^::ffff:127\./.test(a));
 
 export async function startIntegrationServer(o: IntegrationServerOptions): Promise<IntegrationServer> {
   const { desk, store, logger } = o;
+  const attempts = createAttemptThrottle({ logger, now: o.now, ...(o.attemptLimits ? { limits: o.attemptLimits } : {}) });
 
   function authenticate(req: IncomingMessage): IntegrationRow {
     const key = bearer(header(req, 'authorization'));
@@ -80,8 +96,21 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
       const matching = ROUTES.filter((r) => r.re.test(url.pathname) && r.method === req.method);
       if (matching.length === 0) throw new IntegrationApiError(405, 'METHOD_NOT_ALLOWED', `Use ${route.method} for ${url.pathname}.`);
       const r = matching[0]!;
-      const integration = authenticate(req);
-      const ref = decodeURIComponent(r.re.exec(url.pathname)?.[1] ?? '');
+      // An address that keeps failing is slowed before any key is looked at.
+      const remote = req.socket.remoteAddress ?? '?';
+      const waitMs = attempts.waitMs(remote);
+      if (waitMs > 0) {
+        const secs = Math.ceil(waitMs / 1000);
+        throw new IntegrationApiError(429, 'TOO_MANY_ATTEMPTS', `Too many requests without a valid key from this address: wait ${secs} s, then send Authorization: Bearer <key> with the key given at pairing.`, undefined, { 'retry-after': String(secs) });
+      }
+      let integration: IntegrationRow;
+      try {
+        integration = authenticate(req);
+      } catch (e) {
+        attempts.failed(remote);
+        throw e;
+      }
+      const ref = pathReference(r.re.exec(url.pathname)?.[1] ?? '');
       switch (r.name) {
         case 'ping':
           return sendJson(res, 200, { integration: integration.name }, NO_STORE);
@@ -109,9 +138,9 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
       }
     } catch (e) {
       if (!(e instanceof IntegrationApiError)) throw e;
-      if (e.status !== 404 && e.status !== 401) logger.info('integration request refused', { status: e.status, code: e.code, path: (req.url ?? '').split('?')[0] });
-      if (e.status === 401) logger.warn('integration request not authenticated', { remote: req.socket.remoteAddress });
-      sendJson(res, e.status, e.body(), { ...NO_STORE, ...(e.status === 413 ? { connection: 'close' } : {}) });
+      // Failed keys and 429s are logged by the throttle, once per address and then summarised.
+      if (e.status !== 404 && e.status !== 401 && e.status !== 429) logger.info('integration request refused', { status: e.status, code: e.code, path: (req.url ?? '').split('?')[0] });
+      sendJson(res, e.status, e.body(), { ...NO_STORE, ...e.headers, ...(e.status === 413 ? { connection: 'close' } : {}) });
     }
   }
 
@@ -136,6 +165,7 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
     url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`,
     port,
     close: () => new Promise<void>((resolve) => {
+      attempts.close();
       server.close(() => resolve());
       server.closeAllConnections();
     }),

@@ -23,6 +23,8 @@ export interface IntegrationsModuleDeps {
   port?: number;
   callbackBackoff?: IntegrationsDeps['callbackBackoff'];
   dropScanMs?: number;
+  /** Tests: failed attempts allowed per caller address. */
+  attemptLimits?: IntegrationsDeps['attemptLimits'];
 }
 
 export function createIntegrationsModule(
@@ -36,6 +38,7 @@ export function createIntegrationsModule(
     dropRoot: join(ctx.dataDir, 'box-office-drop'),
     ...(deps.dropScanMs ? { dropScanMs: deps.dropScanMs } : {}),
     ...(deps.callbackBackoff ? { callbackBackoff: deps.callbackBackoff } : {}),
+    ...(deps.attemptLimits ? { attemptLimits: deps.attemptLimits } : {}),
   });
   let problem: string | null = null;
 

@@ -12,6 +12,7 @@ import type { CheckoutService } from '../orders';
 import type { SecretVault } from '../settings';
 import { createCallbackSender, type CallbackSenderDeps } from './callback-sender';
 import { createChargeDesk, type ChargeDeskDeps } from './charge-desk';
+import type { AttemptLimits } from './attempt-throttle';
 import { createFolderDrop } from './folder-drop';
 import { openChargeLink } from './charge-link';
 import { keyHash, newIntegrationKey, vaultScope } from './integration-keys';
@@ -34,6 +35,8 @@ export interface IntegrationsDeps {
   /** Where the folder drop's folders are (one per paired system); absent: no folder drop. */
   dropRoot?: string;
   dropScanMs?: number;
+  /** Failed attempts allowed per caller address at the HTTP API (tests). */
+  attemptLimits?: Partial<AttemptLimits>;
 }
 
 export interface ApiPlacement {
@@ -131,7 +134,7 @@ export function createIntegrations(deps: IntegrationsDeps) {
       if (!placement) return null;
       server = await startIntegrationServer({
         host: placement.lan ? '0.0.0.0' : '127.0.0.1', port: placement.port, allowRemote: placement.lan,
-        desk, store, logger, now: deps.now,
+        desk, store, logger, now: deps.now, ...(deps.attemptLimits ? { attemptLimits: deps.attemptLimits } : {}),
       });
       return server.url;
     },
