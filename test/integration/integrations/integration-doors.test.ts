@@ -14,6 +14,7 @@ import { fileVault } from '../../../core/settings/secret-vault';
 import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import type { ChargeView, Delivery } from '../../../shared/integration';
+import { chargeLink } from '../../../integrations/client';
 import { api, startCallbackReceiver, twoSeats, type CallbackReceiver } from '../../helpers/integration-kit';
 
 const ctx = { trusted: true, sender: 'test' };
@@ -145,5 +146,24 @@ describe('callback URLs', () => {
     const log = (await api<{ deliveries: Delivery[] }>(base, key, 'GET', '/v1/charges/BK-CLOSED/deliveries')).body.deliveries;
     expect(log[0]!.lastError).toBe('the callback URL could not be reached');
     expect(JSON.stringify(logger.lines)).toMatch(/ECONNREFUSED/);
+  });
+});
+
+describe('charge links', () => {
+  it('the signature covers returnUrl: a link whose returnUrl was changed or removed is refused and charges nothing', async () => {
+    const { core, key, receiver } = await pairedCounter((r) => r.url);
+    const origin = new URL(receiver.url).origin;
+    const link = chargeLink(key, twoSeats('BK-RET'), `${origin}/mine`);
+    expect(link).toContain(`returnUrl=${encodeURIComponent(`${origin}/mine`)}`);
+    const changed = link.replace(encodeURIComponent(`${origin}/mine`), encodeURIComponent(`${origin}/theirs`));
+    const removed = link.replace(`&returnUrl=${encodeURIComponent(`${origin}/mine`)}`, '');
+    expect(removed).not.toContain('returnUrl');
+    for (const forged of [changed, removed]) {
+      expect(await core.dispatch('integrations.openLink', { url: forged }, ctx)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/not signed/) } });
+    }
+    expect(core.checkout.listToday()).toHaveLength(0);
+    expect(await core.dispatch('integrations.openLink', { url: link }, ctx)).toMatchObject({ ok: true, value: { created: true, reference: 'BK-RET' } });
+    const first = await receiver.until((r) => r.body.charge.reference === 'BK-RET');
+    expect(first.signatureOk).toBe(true);
   });
 });
