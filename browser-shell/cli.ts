@@ -22,7 +22,9 @@ Options:
                       replaces is kept beside it)
   -h, --help          this text
 
-It prints COUNTERPAY_URL=http://127.0.0.1:PORT/#token=... : open that address.`;
+It prints COUNTERPAY_URL=http://127.0.0.1:PORT/#token=... : open that address. It opens
+CounterPay once, in the first browser that opens it (its token becomes that browser's
+session cookie); for another browser, restart CounterPay for a new address.`;
 
 async function main() {
   const { values } = parseArgs({

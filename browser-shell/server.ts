@@ -1,6 +1,6 @@
 // The browser shell: serves the built renderer on 127.0.0.1 and carries the contract over HTTP
-// (POST /api/call/<name>) and server-sent events (GET /api/events), behind the guards.
-import { randomBytes } from 'node:crypto';
+// (POST /api/call/<name>) and server-sent events (GET /api/events), behind the guards and a
+// session (sessions.ts: the printed address's one-time token spent for an HttpOnly cookie).
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,8 @@ import { CSP } from '../shared/csp';
 import type { EventBus } from '../core/events';
 import type { Logger } from '../shared/logger';
 import { guardedHandler, isJsonContentType, readBoundedBody, sendJson } from '../protocol/http';
-import { checkHost, checkOrigin, checkToken, type GuardResult } from './guards';
+import { checkHost, checkOrigin, type GuardResult } from './guards';
+import { createShellSessions } from './sessions';
 
 const MAX_BODY = 1024 * 1024;
 const TYPES: Record<string, string> = {
@@ -25,6 +26,7 @@ export interface BrowserShellOptions {
   rendererDir: string;
   logger: Logger;
   port?: number;
+  /** The printed address's one-time launch token (default: a random one). */
   token?: string;
   /**
    * Tests only (COUNTERPAY_TEST_HOOKS=1): `POST /api/_test/events?hold=1` ends every event stream
@@ -35,9 +37,11 @@ export interface BrowserShellOptions {
 }
 
 export interface BrowserShell {
+  /** The address to open, with its one-time launch token in the fragment. */
   url: string;
   origin: string;
   port: number;
+  /** A session for the process that started the shell (tests, tools): the token header, never in a URL. */
   token: string;
   close(): Promise<void>;
 }
@@ -58,7 +62,7 @@ function refuse(res: ServerResponse, g: Exclude<GuardResult, { ok: true }>): voi
 const MAX_DRAIN = 16 * MAX_BODY;
 
 export async function startBrowserShell(opts: BrowserShellOptions): Promise<BrowserShell> {
-  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const sessions = createShellSessions(opts.token);
   const root = resolve(opts.rendererDir);
   const streams = new Set<ServerResponse>();
   let port = 0;
@@ -91,7 +95,7 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
     const r = await opts.dispatch('integrations.openLink', { url: `counterpay://charge?${query}` }, { trusted: true, sender: 'http:charge-link' });
     const text = r.ok
       ? `Sent to the counter: booking ${(r.value as { reference: string }).reference}, order ${(r.value as { outOrderNo: string }).outOrderNo}. The outcome goes to your return address.`
-      : `Not charged: ${r.error.message}`;
+      : `Not charged: ${r.error.message}${Object.entries((r.error.details as { fields?: Record<string, string> } | undefined)?.fields ?? {}).map(([k, m]) => `\n${k}: ${m}`).join('')}`;
     res.writeHead(r.ok ? 200 : 400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     res.end(text);
   };
@@ -105,8 +109,18 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
     if (!url.pathname.startsWith('/api/')) return serveStatic(req, res, url.pathname);
     const origin = checkOrigin(req, port);
     if (!origin.ok) return refuse(res, origin);
-    const tok = checkToken(req, token);
+    // The page's first request: the launch token from the address, spent for a session cookie.
+    if (url.pathname === '/api/session' && req.method === 'POST') {
+      const r = sessions.exchange(req);
+      if (!r.ok) return refuse(res, r);
+      return send(res, 200, { ok: true, value: {} }, r.setCookie ? { 'set-cookie': r.setCookie } : {});
+    }
+    const tok = sessions.check(req);
     if (!tok.ok) return refuse(res, tok);
+    // A signed-in caller asks for a new one-time address (to open CounterPay in another browser).
+    if (url.pathname === '/api/session/link' && req.method === 'POST') {
+      return send(res, 200, { ok: true, value: { url: `http://127.0.0.1:${port}/#token=${sessions.newLaunch()}` } });
+    }
 
     if (opts.testHooks && url.pathname === '/api/_test/events' && req.method === 'POST') {
       eventsHeld = url.searchParams.get('hold') === '1';
@@ -161,12 +175,13 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
     server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
   });
   port = (server.address() as AddressInfo).port;
+  sessions.usePort(port);
   const origin = `http://127.0.0.1:${port}`;
   return {
-    url: `${origin}/#token=${token}`,
+    url: `${origin}/#token=${sessions.firstLaunch}`,
     origin,
     port,
-    token,
+    token: sessions.owner,
     async close() {
       unsubscribe();
       for (const s of streams) s.end();

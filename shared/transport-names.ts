@@ -5,5 +5,5 @@
 export const CALL_CHANNEL = 'counterpay:call';
 /** webContents.send → ipcRenderer.on: one contract event (name, payload). */
 export const EVENT_CHANNEL = 'counterpay:event';
-/** The browser shell's per-launch token travels in this header on every API request. */
+/** The browser shell's one-time launch token travels in this header when the page opens its session (POST /api/session); a tool's own session travels in it on every request. */
 export const TOKEN_HEADER = 'x-counterpay-token';

@@ -91,7 +91,8 @@ for (const theme of ['light', 'dark'] as const) {
 test('the same through a charge link, opened as an address of the browser shell', async ({ page, context, shell }) => {
   const boxOffice = await startBoxOffice(0);
   try {
-    const { apiUrl, key } = await pair(page, shell.url, '', 'light');
+    // The link's returnUrl is the box office's callback: callbacks go only where the pairing points.
+    const { apiUrl, key } = await pair(page, shell.url, `${boxOffice.url}/counterpay/callback`, 'light');
     const bo = await boxOfficePage(context, boxOffice.url, apiUrl, key, `${shell.origin}/counterpay/charge`);
     const opened = context.waitForEvent('page');
     await bo.getByRole('button', { name: 'Charge by link' }).click();

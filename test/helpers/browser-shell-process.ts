@@ -6,8 +6,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export interface ShellProcess {
+  /** A one-time address for the test's page (the printed one is spent by the helper). */
   url: string;
+  /** The address the shell printed (its launch token already spent). */
+  printedUrl: string;
   origin: string;
+  /** The helper's own session, sent as the x-counterpay-token header by calls from the test. */
   token: string;
   dataDir: string;
   output: () => string;
@@ -42,7 +46,15 @@ export async function startShellProcess(opts: { dataDir?: string; env?: Record<s
     child.once('exit', (code) => fail(new Error(`browser shell exited (${code}) before it was ready:\n${out}`)));
   });
   const u = new URL(url);
-  const token = /token=([^&]+)/.exec(u.hash)?.[1] ?? '';
+  // As a page would: the printed address's one-time token is spent for a session (its cookie,
+  // sent here as the token header); the test's page gets an address of its own.
+  const launch = /token=([^&]+)/.exec(u.hash)?.[1] ?? '';
+  const opened = await fetch(`${u.origin}/api/session`, { method: 'POST', headers: { 'x-counterpay-token': launch } });
+  const token = /=([^;]+)/.exec(opened.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  if (!opened.ok || !token) throw new Error(`could not open a session on the new shell (HTTP ${opened.status})`);
+  const link = await fetch(`${u.origin}/api/session/link`, { method: 'POST', headers: { 'x-counterpay-token': token } });
+  const pageUrl = ((await link.json()) as { value?: { url?: string } }).value?.url;
+  if (!pageUrl) throw new Error('could not get an address for the page from the new shell');
   if (opts.openShift) {
     const res = await fetch(`${u.origin}/api/call/shift.open`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-counterpay-token': token }, body: JSON.stringify({ args: { cashier: 'Ngozi', openingFloat: '' } }),
@@ -51,7 +63,8 @@ export async function startShellProcess(opts: { dataDir?: string; env?: Record<s
     if (!body.ok) throw new Error(`could not open a shift on the new shell: ${body.error?.message}`);
   }
   return {
-    url,
+    url: pageUrl,
+    printedUrl: url,
     origin: u.origin,
     token,
     dataDir,

@@ -17,11 +17,10 @@ export function onBridgeConnection(l: (up: boolean) => void): void {
   connectionListener = l;
 }
 
-/** The preload's bridge, or the browser shell's when the page was opened with its token; null without either. */
+/** The preload's bridge, or the browser shell's (its session: the address's one-time token, else the cookie of an earlier load). */
 export function resolveBridge(): CounterPayApi | null {
   if (window.counterpay) return window.counterpay;
-  const token = takeToken();
-  return token ? createHttpBridge(token, (up) => connectionListener(up)) : null;
+  return createHttpBridge(takeToken(), (up) => connectionListener(up));
 }
 
 let current: CounterPayApi | null = null;

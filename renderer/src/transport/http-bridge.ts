@@ -1,20 +1,33 @@
 // The browser shell's side of the contract: calls over fetch, events over a streamed
-// server-sent-events response (fetch, so the token travels as a header, never in a URL).
+// server-sent-events response. The printed address's one-time token (in the fragment) is spent
+// at first load for an HttpOnly session cookie (POST /api/session); every request after carries
+// the cookie only, so nothing in the page, its storage or its history can open another session.
 import type { Result } from '../../../shared/contract-kit';
 import type { CounterPayApi } from '../../../shared/contract';
 import { TOKEN_HEADER } from '../../../shared/transport-names';
 
-const TOKEN_KEY = 'counterpay.token';
-
-/** Takes the token from the URL fragment once, keeps it for this tab, and removes it from the address bar. */
+/** Takes the launch token from the URL fragment and removes it from the address bar; null without one (a reload: the cookie is the session). */
 export function takeToken(): string | null {
+  // Earlier versions kept the token in this tab's storage: nothing is kept there now.
+  sessionStorage.removeItem('counterpay.token');
   const m = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(window.location.hash);
-  if (m?.[1]) {
-    sessionStorage.setItem(TOKEN_KEY, m[1]);
-    history.replaceState(null, '', window.location.pathname + window.location.search);
-    return m[1];
+  if (!m?.[1]) return null;
+  history.replaceState(null, '', window.location.pathname + window.location.search);
+  return m[1];
+}
+
+const NOT_ANSWERING: Result<never> = { ok: false, error: { code: 'INTERNAL', message: 'CounterPay is not answering. Is it still running?' } };
+
+/** Spends `launch` for the session cookie: null when signed in, else the refusal to show. */
+async function openSession(launch: string | null): Promise<Result<never> | null> {
+  if (launch === null) return null;
+  try {
+    const res = await fetch('/api/session', { method: 'POST', headers: { [TOKEN_HEADER]: launch }, credentials: 'same-origin' });
+    const body = (await res.json()) as Result<never> | { ok: true };
+    return body.ok ? null : body;
+  } catch {
+    return NOT_ANSWERING;
   }
-  return sessionStorage.getItem(TOKEN_KEY);
 }
 
 type Listener = (payload: unknown) => void;
@@ -27,9 +40,10 @@ type Listener = (payload: unknown) => void;
 const CONNECT_TIMEOUT_MS = 10_000;
 const SILENCE_TIMEOUT_MS = 45_000;
 
-export function createHttpBridge(token: string, onConnection: (up: boolean) => void): CounterPayApi {
+export function createHttpBridge(launch: string | null, onConnection: (up: boolean) => void): CounterPayApi {
   const listeners = new Map<string, Set<Listener>>();
   let started = false;
+  const session = openSession(launch);
 
   const deliver = (name: string, data: string) => {
     let payload: unknown;
@@ -42,6 +56,8 @@ export function createHttpBridge(token: string, onConnection: (up: boolean) => v
   };
 
   const stream = async () => {
+    // Without a session there is nothing to follow (the calls say why).
+    if (await session) return;
     let delay = 500;
     for (;;) {
       const abort = new AbortController();
@@ -51,7 +67,12 @@ export function createHttpBridge(token: string, onConnection: (up: boolean) => v
         watchdog = setTimeout(() => abort.abort(), SILENCE_TIMEOUT_MS);
       };
       try {
-        const res = await fetch('/api/events', { headers: { [TOKEN_HEADER]: token }, signal: abort.signal });
+        const res = await fetch('/api/events', { credentials: 'same-origin', signal: abort.signal });
+        // Refused (the shell restarted: this page's session is gone): no reconnecting helps.
+        if (res.status === 401) {
+          onConnection(false);
+          return;
+        }
         if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
         onConnection(true);
         delay = 500;
@@ -89,15 +110,18 @@ export function createHttpBridge(token: string, onConnection: (up: boolean) => v
 
   return {
     async invoke(name, args) {
+      const refused = await session;
+      if (refused) return refused;
       try {
         const res = await fetch(`/api/call/${name}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ args }),
         });
         return (await res.json()) as Result<never>;
       } catch {
-        return { ok: false, error: { code: 'INTERNAL', message: 'CounterPay is not answering. Is it still running?' } };
+        return NOT_ANSWERING;
       }
     },
     on(event, listener) {
