@@ -37,6 +37,8 @@ const MAX_WORDS = 5;
 /** The orders the provider paid after the counter closed them. */
 const LATE_PAID = "(SELECT order_id FROM order_late WHERE kind = 'paid-after-closing')";
 const SEAT_RE = /^[A-Za-z0-9]{1,8}$/;
+/** One or two digits: too short for the trigram index, read as the last digits of a sale number ("1", "01" find …-0001). */
+const SHORT_DIGITS_RE = /^\d{1,2}$/;
 
 function parseCursor(c: string | undefined): { at: number; id: number } | null {
   if (!c) return null;
@@ -46,7 +48,8 @@ function parseCursor(c: string | undefined): { at: number; id: number } | null {
 
 /**
  * The orders one typed word can mean, as a SELECT of ids: a part of an order number or of the film
- * (three characters or more: the index is of trigrams), a whole seat, or the amount in naira.
+ * (three characters or more: the index is of trigrams), the last one or two digits of a sale
+ * number, a whole seat, or the amount in naira.
  */
 function wordHits(word: string, args: unknown[]): string | null {
   const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
@@ -57,6 +60,10 @@ function wordHits(word: string, args: unknown[]): string | null {
   if (match.length) {
     parts.push('SELECT rowid AS id FROM records_order_text WHERE records_order_text MATCH ?');
     args.push(match.join(' OR '));
+  }
+  if (SHORT_DIGITS_RE.test(word)) {
+    parts.push('SELECT id FROM orders WHERE out_order_no LIKE ?');
+    args.push(`%${word}`);
   }
   let kobo = 0;
   try {

@@ -4,7 +4,7 @@
 // details, its history, Check now, and its receipt (print or reprint).
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { OrderState, OrderView } from '../../../shared/orders';
+import type { OrderView } from '../../../shared/orders';
 import { addDays, lagosDate } from '../../../shared/time';
 import { ScreenHead } from '../components/ScreenHead';
 import { OrderStatePill } from '../components/OrderStatePill';
@@ -14,20 +14,12 @@ import { PAGE_SIZE, todayQuery, useOrders, type OrderQuery } from '../stores/ord
 import { useReceipts } from '../stores/receipt-store';
 import { OrderDetail } from './OrderDetail';
 import { DayTimeBound } from './orders/DayTimeBound';
+import { activeFilters, STATE_FILTERS } from './orders/active-filters';
 import { FailedPrints } from './receipt/PrintJobList';
 import { formatDayMonth, formatLagosTime, formatNaira } from '../format';
 import '../sell-screen.css';
 import '../orders-screen.css';
 import '../data-table.css';
-
-const STATE_FILTERS: { label: string; states: OrderState[] }[] = [
-  { label: 'Paid', states: ['paid'] },
-  { label: 'Failed', states: ['failed'] },
-  { label: 'Cancelled', states: ['cancelled'] },
-  { label: 'Expired', states: ['expired'] },
-  { label: 'Checking the payment', states: ['unknown'] },
-  { label: 'Not finished', states: ['queued', 'creating', 'waiting'] },
-];
 
 function dayRange(kind: 'today' | 'yesterday' | 'week' | 'all'): Pick<OrderQuery, 'from' | 'to'> {
   const today = lagosDate(Date.now());
@@ -36,9 +28,6 @@ function dayRange(kind: 'today' | 'yesterday' | 'week' | 'all'): Pick<OrderQuery
   return { from: kind === 'week' ? addDays(today, -6) : today, to: today };
 }
 
-function sameStates(a: OrderState[], b: OrderState[]): boolean {
-  return a.length === b.length && a.every((s) => b.includes(s));
-}
 
 function isDefault(q: OrderQuery): boolean {
   const t = todayQuery();
@@ -50,7 +39,7 @@ export function OrdersScreen() {
     useShallow((s) => ({
       query: s.query, rows: s.rows, total: s.total, paid: s.paid, paidAfterClosing: s.paidAfterClosing, back: s.back, next: s.next, queued: s.queued, loaded: s.loaded, loading: s.loading,
       loadError: s.loadError, queryErrors: s.queryErrors, openId: s.openId, opened: s.opened, search: s.search, nextPage: s.nextPage, prevPage: s.prevPage,
-      load: s.load, open: s.open, close: s.close,
+      load: s.load, open: s.open, close: s.close, freshVisit: s.freshVisit,
     })),
   );
   const loadFailed = useReceipts((r) => r.loadFailed);
@@ -59,6 +48,8 @@ export function OrdersScreen() {
   const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
+    // Each visit starts on today's orders: a window or state chosen on an earlier visit is not left hiding sales.
+    if (o.freshVisit()) setText('');
     void o.load();
     void loadFailed();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
@@ -84,10 +75,17 @@ export function OrdersScreen() {
   const q = o.query;
   const first = o.back.length * PAGE_SIZE + 1;
   const last = o.back.length * PAGE_SIZE + o.rows.length;
-  const range = (['today', 'yesterday', 'week', 'all'] as const).find((k) => {
+  // A day chip is lit only when it is the whole window (no times narrowing it).
+  const range = q.fromTime || q.toTime ? undefined : (['today', 'yesterday', 'week', 'all'] as const).find((k) => {
     const r = dayRange(k);
     return r.from === q.from && r.to === q.to;
   });
+  const filters = activeFilters(q);
+  const clearAll = () => {
+    setText('');
+    if (typing.current) clearTimeout(typing.current);
+    void o.search({ ...todayQuery(), fromTime: '', toTime: '', paidAfterClosing: false, includeDemo: false });
+  };
 
   return (
     <section aria-labelledby="screen-title" className="screen checkout orders-screen records-screen">
@@ -121,8 +119,8 @@ export function OrdersScreen() {
               <label htmlFor="order-search-text">Find an order: sale number (or its last digits), provider order or payment number, the card's last four digits, film, seat, or amount</label>
               <div className="with-button">
                 <input id="order-search-text" type="search" value={text} placeholder="for example 0042, Avengers, F7, 5200 or the card's 4321" autoComplete="off" spellCheck={false} onChange={(e) => searchText(e.target.value)} />
-                {text && (
-                  <button type="button" onClick={() => searchText('', true)}>
+                {(text || !isDefault(q)) && (
+                  <button type="button" onClick={clearAll} title="Back to today's orders: no words, times, states or other filters">
                     Clear
                   </button>
                 )}
@@ -131,7 +129,7 @@ export function OrdersScreen() {
             <div className="order-filters">
               <div className="segmented" role="group" aria-label="Days">
                 {([['today', 'Today'], ['yesterday', 'Yesterday'], ['week', 'Last 7 days'], ['all', 'All days']] as const).map(([k, label]) => (
-                  <button key={k} type="button" aria-pressed={range === k} onClick={() => void o.search({ ...dayRange(k), ...(k === 'all' ? { fromTime: '', toTime: '' } : {}) })}>
+                  <button key={k} type="button" aria-pressed={range === k} onClick={() => void o.search({ ...dayRange(k), fromTime: '', toTime: '' })}>
                     {label}
                   </button>
                 ))}
@@ -177,12 +175,21 @@ export function OrdersScreen() {
                   {o.paidAfterClosing.count > 0 && ` · ${o.paidAfterClosing.count} paid after closing: ${formatNaira(o.paidAfterClosing.amountKobo)}`}
                 </p>
               )}
+              {o.loaded && filters.length > 0 && (
+                <p className="orders-filters-text" data-testid="orders-filters">
+                  Filters on: {filters.join(' · ')}
+                </p>
+              )}
             </div>
             {!o.loaded && !o.loadError ? (
               <p>Loading…</p>
             ) : o.rows.length === 0 ? (
               <p className="placeholder">
-                {isDefault(q) ? 'No sales yet today.' : sameStates(q.states, []) && !q.text ? 'No orders on these days.' : 'No order matches. Check the number, or look at other days (All days).'}
+                {isDefault(q)
+                  ? 'No sales yet today.'
+                  : !q.text && q.states.length === 0 && !q.paidAfterClosing && !q.fromTime && !q.toTime
+                    ? 'No orders on these days.'
+                    : `No order matches. Filters on: ${filters.join(' · ')}. ${q.text ? 'Check the number, press' : 'Press'} Clear to remove the filters, or look at other days (All days).`}
               </p>
             ) : (
               <>

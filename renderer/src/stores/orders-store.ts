@@ -58,6 +58,8 @@ interface OrdersState {
   nextPage(): Promise<void>;
   prevPage(): Promise<void>;
   load(): Promise<void>;
+  /** A new visit of the screen: back to today's orders unless an order is open; true when it reset the query. */
+  freshVisit(): boolean;
   open(id: number): Promise<void>;
   close(): void;
   apply(view: OrderView): void;
@@ -128,6 +130,11 @@ export const useOrders = create<OrdersState>((set, get) => {
       return fetchPage(cursor, back);
     },
     load: () => fetchPage(get().cursor, get().back),
+    freshVisit: () => {
+      if (get().openId !== null) return false;
+      set({ query: todayQuery(), cursor: undefined, back: [] });
+      return true;
+    },
 
     open: async (id) => {
       const known = get().rows.find((o) => o.id === id) ?? get().queued.find((o) => o.id === id) ?? null;

@@ -42,6 +42,18 @@ describe('order search index', () => {
     expect(find('-')).toEqual([]);
   });
 
+  it('finds a sale by the last one or two digits of its number ("1", "01" find …-0001), not by other digits', () => {
+    const { index, rec, find } = setup();
+    index.catchUp();
+    expect(rec.outOrderNo).toMatch(/-0001$/);
+    expect(find('1')).toEqual([rec.id]);
+    expect(find('01')).toEqual([rec.id]);
+    expect(find('001')).toEqual([rec.id]);
+    expect(find('0001')).toEqual([rec.id]);
+    expect(find('2')).toEqual([]);
+    expect(find('10')).toEqual([]);
+  });
+
   it('picks up a payNo filled in later: at once on refresh, or at the next start', () => {
     const { index, journal, rec, find } = setup();
     index.catchUp();
