@@ -4,7 +4,12 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { statePill, type Tone } from '../format';
 import { useDash } from '../store';
 
-export function StatePill({ state, practice }: { state: string; practice?: boolean }) {
+/** A practice sale's word, as the counter names its profile: Demo (or Sandbox). */
+export function practiceWord(profile: string | null | undefined): 'Demo' | 'Sandbox' {
+  return profile === 'sandbox' ? 'Sandbox' : 'Demo';
+}
+
+export function StatePill({ state, practice, profile }: { state: string; practice?: boolean; profile?: string | null }) {
   const p = statePill(state);
   return (
     <span className="pill-row">
@@ -12,7 +17,7 @@ export function StatePill({ state, practice }: { state: string; practice?: boole
         <span aria-hidden="true" className="state-symbol">{p.symbol}</span>
         {p.label}
       </span>
-      {practice ? <span className="pill practice-pill" title="A Demo or Sandbox sale: no real money, never in the takings">Practice</span> : null}
+      {practice ? <span className="pill practice-pill" title={`A ${practiceWord(profile)} sale: no real money, never in the takings`}>{practiceWord(profile)}</span> : null}
     </span>
   );
 }

@@ -46,13 +46,13 @@ export function LiveScreen() {
               <span className="live-where"><strong>{o.counterName}</strong> · {o.cashier ?? 'no cashier'}{session?.manager.role === 'head-office' ? ` · ${label(o.branch)}` : ''}</span>
               <span className="live-what">{o.filmTitle ?? o.filmName ?? 'Payment'}{o.seats ? ` · ${o.seats}` : ''}</span>
               <span className="live-amount num">{formatNaira(o.amountKobo)}</span>
-              <StatePill state={o.state} practice={o.practice} />
+              <StatePill state={o.state} practice={o.practice} profile={o.profile} />
               <Link to={`/dashboard/orders/${o.id}`} className="live-open" aria-label={`History of ${o.reference}`}>History</Link>
             </li>
           ))}
         </ol>
       )}
-      <p className="hint">Times are the counter's clock, in Lagos time. Entries marked Practice are Demo or Sandbox sales (no real money).</p>
+      <p className="hint">Times are the counter's clock, in Lagos time. Entries marked Demo or Sandbox are practice sales (no real money).</p>
     </section>
   );
 }

@@ -157,7 +157,7 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
                   <td className="o-created" data-testid="order-created">{lagosDayTime(o.createdAt)}</td>
                   <td className="o-ref"><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
                   <td className="num o-amount" data-testid="order-amount">{formatNaira(o.amountKobo)}</td>
-                  <td className="o-state" data-testid="order-state"><StatePill state={o.state} practice={o.practice} /><LatePill o={o} /></td>
+                  <td className="o-state" data-testid="order-state"><StatePill state={o.state} practice={o.practice} profile={o.profile} /><LatePill o={o} /></td>
                   <td className="o-counter wrap" data-testid="order-counter">{o.counterName}{headOffice ? <span className="hint"> · {label(o.branch)}</span> : null}</td>
                   <td className="o-cashier wrap">{o.cashier ?? '—'}</td>
                   <td className="o-film wrap">{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
@@ -212,7 +212,7 @@ function OrderHistory({ id }: { id: string }) {
       {!d ? (r.error ? null : <Loading what="the order" />) : (
         <>
           <div className="card order-facts" data-testid="order-facts">
-            <StatePill state={d.order.state} practice={d.order.practice} /><LatePill o={d.order} />
+            <StatePill state={d.order.state} practice={d.order.practice} profile={d.order.profile} /><LatePill o={d.order} />
             {d.order.late ? <p className="late-detail" data-testid="order-late-detail">{lateText(d.order.late, d.order.amountKobo).detail}</p> : null}
             <dl>
               <div><dt>Amount</dt><dd>{formatNaira(d.order.amountKobo)}</dd></div>
