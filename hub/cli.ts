@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { CreateManagerRequestSchema } from '../shared/hub-dashboard-contract';
+import { formatLagosDateTime } from '../shared/time';
 import { ConfigError, HELP, parseHubArgs } from './config';
 import { ensureDashboardBuilt } from './dashboard-build';
 import { FolderLockedError } from './db/folder-lock';
@@ -11,6 +12,11 @@ import { DEFAULT_DASHBOARD_DIR, startHub } from './server';
 import { issueEnrollCode, revokeCounter } from './store/counters';
 import { createManager, issueSetupToken } from './store/managers';
 import { pruneOlderThan } from './store/notifications';
+
+/** An expiry as the people enrolling a counter in Nigeria read it: Lagos time, not UTC ("27 Nov 2026, 12:44:30 Lagos time"). */
+export function lagosUntil(ms: number): string {
+  return `${formatLagosDateTime(ms)} Lagos time`;
+}
 
 /** The password from a terminal (not echoed) or from the first line of piped stdin. */
 async function readPassword(): Promise<string> {
@@ -55,7 +61,7 @@ async function main(): Promise<number> {
   if (cfg.command === 'enroll-code') {
     const c = await issueEnrollCode(db, now, cfg.ttlMinutes, cfg.branch);
     const forWhom = c.branch ? `for a counter of branch ${c.branch} only` : 'for any branch: the counter names its own; give --branch ID to bind it';
-    process.stdout.write(`enrollment code: ${c.code} (one use, ${forWhom}, valid until ${new Date(c.expiresAt).toISOString()})\n`);
+    process.stdout.write(`enrollment code: ${c.code} (one use, ${forWhom}, valid until ${lagosUntil(c.expiresAt)})\n`);
     await db.close();
     return 0;
   }
@@ -114,7 +120,7 @@ async function main(): Promise<number> {
   if (!cfg.adminToken) lines.push('admin API is OFF: set HUB_ADMIN_TOKEN or --admin-token-file to use it');
   if (cfg.enrollCodeAtStart) {
     const c = await issueEnrollCode(db, Date.now(), cfg.ttlMinutes);
-    lines.push(`enrollment code: ${c.code} (one use, valid until ${new Date(c.expiresAt).toISOString()})`);
+    lines.push(`enrollment code: ${c.code} (one use, valid until ${lagosUntil(c.expiresAt)})`);
   }
   // First start: no manager yet. The token is in the link's #fragment, which browsers never send
   // to a server, so it stays out of access logs; only its hash is stored.

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseHubArgs } from '../../hub/config';
 import { openHubDb } from '../../hub/db/open';
 import { checkLogin, listManagers } from '../../hub/store/managers';
+import { formatLagosDateTime } from '../../shared/time';
 import { Manager } from './helpers/dashboard-client';
 import { killAllHubs } from './helpers/hub-process';
 
@@ -90,5 +91,20 @@ describe('first manager from the command line', () => {
       child.kill('SIGTERM');
       await exited;
     }
+  });
+
+  it('enroll-code prints when the code expires in Lagos time, not UTC', async () => {
+    const dir = tmp();
+    const before = Date.now();
+    const r = await runCli(['enroll-code', '--ttl-minutes', '30', '--data-dir', dir], '');
+    const after = Date.now();
+    expect(r.code).toBe(0);
+    const until = /valid until (.+?)\)\n/.exec(r.out)?.[1];
+    expect(until, r.out).toBeDefined();
+    expect(until).not.toMatch(/Z$|UTC|T\d/);
+    // The printed time is the Lagos clock 30 minutes after the command ran (to the second, inside the run).
+    const expected = new Set<string>();
+    for (let t = Math.floor(before / 1000) * 1000; t <= after; t += 1000) expected.add(`${formatLagosDateTime(t + 30 * 60_000)} Lagos time`);
+    expect([...expected]).toContain(until);
   });
 });
