@@ -4,7 +4,8 @@
 // Screenshots at 1024×768 and 1366×768, light and dark.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, expect, test } from './fixtures';
+import { lagosDate, lagosHm } from '../../shared/time';
+import { ARTIFACTS, callShell, expect, test } from './fixtures';
 
 async function shots(page: Page, name: string): Promise<void> {
   for (const size of [{ width: 1024, height: 768 }, { width: 1366, height: 768 }]) {
@@ -97,4 +98,45 @@ test('Orders: a time window set earlier does not outlive the visit; Today and Cl
   await expect(summary).toContainText('1 order');
   await expect(to.getByLabel(/time \(HH:mm, 24-hour\)/)).toHaveValue('');
   await expect(today).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('keyboard: Alt+1 back to a picked show puts the cursor in the seats', async ({ page, shell, request }) => {
+  const later = Date.now() + 40 * 60_000;
+  const csv = ['film,title,rating,screen,date,time,ticketType,price,bookingFee', `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(later)},${lagosHm(later)},Adult,4500,200`].join('\r\n');
+  await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
+  await callShell(request, shell, 'programme.import', { csv, fileName: 'tonight.csv', by: 'Ada' });
+  await callShell(request, shell, 'settings.lock');
+  await page.goto(shell.url);
+  await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+  await expect(page.getByRole('combobox')).toBeFocused();
+  await page.keyboard.press('Enter');
+  const seats = page.getByLabel('Seats', { exact: true });
+  await expect(seats).toBeFocused();
+  await page.keyboard.type('F7');
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByRole('heading', { name: 'Orders', level: 1 })).toBeVisible();
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByRole('heading', { name: 'DUNE: PART TWO' })).toBeVisible();
+  await expect(seats).toBeFocused();
+  await page.keyboard.type(',F8');
+  await expect(seats).toHaveValue('F7,F8');
+});
+
+test('keyboard: Enter on Check customer moves to the amount, so the amount typed next is not added to the customer id', async ({ page, shell }) => {
+  await page.goto(shell.url);
+  await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+  await page.keyboard.press('Alt+2');
+  await page.getByRole('button', { name: 'Betting wallet' }).click();
+  await page.getByRole('radio', { name: /BET9JA/ }).click();
+  const id = page.getByLabel('Customer id at the betting site');
+  await id.fill('20001');
+  await id.press('Enter');
+  // The cashier types straight on, as a tired cashier does.
+  await page.keyboard.type('1000');
+  await expect(page.locator('.tu-customer strong')).toHaveText('Chinedu Okafor');
+  await expect(id).toHaveValue('20001');
+  await expect(page.getByLabel('Amount (₦)')).toHaveValue('1000');
+  await expect(page.getByLabel('Amount (₦)')).toBeFocused();
+  await expect(page.getByRole('button', { name: /Pay ₦1,000\.00 to Chinedu Okafor at BET9JA/ })).toBeVisible();
+  await shots(page, 'topups-betting-after-check');
 });

@@ -116,6 +116,9 @@ test('the manager\'s programme reaches a counter\'s Sell screen through the Hub;
   await expect(warning).not.toContainText('F8');
   await expect(warning).toContainText('sell them anyway with the button (Enter does not)');
   await expect(page.getByTestId('payment-state')).toHaveCount(0);
+  // Charge looks as it acts: off, and saying why.
+  await expect(page.getByRole('button', { name: /^Charge ₦/ })).toBeDisabled();
+  await expect(page.locator('#charge-reason')).toHaveText('F7 is already sold or being paid for at another counter: change the seats, or press "Sell F7 anyway".');
   await shots(page, 'seat-warning');
 
   // A double-tap of Enter never sells a seat twice: only the button that names the seat does.

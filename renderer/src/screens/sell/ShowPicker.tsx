@@ -129,6 +129,11 @@ function PickedShow({ sn }: { sn: string | null }) {
   };
 
   const conflicts = s.seatCheck?.kind === 'checked' ? s.seatCheck.conflicts : [];
+  // A seat sold (or being paid for) elsewhere: Charge is off and says why; only "Sell … anyway" sells it.
+  const conflictSeats = conflicts.map((c) => c.seat).join(', ');
+  const seatReason = conflicts.length === 0 ? null
+    : `${conflictSeats} ${conflicts.length === 1 ? 'is' : 'are'} ${conflicts.every((c) => c.state === 'paid') ? 'already sold' : 'already sold or being paid for'} at another counter: change the seats, or press "Sell ${conflictSeats} anyway".`;
+  const reason = disabledReason ?? seatReason;
 
   return (
     <form
@@ -179,7 +184,7 @@ function PickedShow({ sn }: { sn: string | null }) {
       >
         {(id, d) => (
           <input
-            id={id} ref={seatsRef} name="seats" className="seats-input show-seats" aria-describedby={d} aria-invalid={s.errors.seats ? true : undefined}
+            id={id} ref={seatsRef} name="seats" data-autofocus="true" className="seats-input show-seats" aria-describedby={d} aria-invalid={s.errors.seats ? true : undefined}
             autoComplete="off" spellCheck={false} placeholder="F7,F8" value={s.pick.seats}
             onChange={(e) => s.setSeats(e.target.value)}
             onKeyDown={(e) => {
@@ -204,7 +209,7 @@ function PickedShow({ sn }: { sn: string | null }) {
           </ul>
           <span>Change the seats, or sell them anyway with the button (Enter does not).</span>
           <button type="button" className="danger" disabled={s.busy} onClick={() => { s.acknowledgeSeats(); void charge(); }}>
-            Sell {conflicts.map((c) => c.seat).join(', ')} anyway
+            Sell {conflictSeats} anyway
           </button>
         </Banner>
       )}
@@ -216,7 +221,7 @@ function PickedShow({ sn }: { sn: string | null }) {
 
       <SaleTotal amounts={amounts.tickets > 0 ? amounts : null} ticketName={type.name} empty="Type the seats: one ticket per seat" />
 
-      <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
+      <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={reason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
         terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>
         <kbd>Enter</kbd> charges · <kbd>Esc</kbd> another show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
       </ChargeRow>

@@ -133,11 +133,14 @@ export function SingleForm() {
               onKeyDown: (e) => {
                 if (e.key === 'Enter' && !s.customer) {
                   e.preventDefault();
+                  // The amount comes next: the focus goes there at once, so what is typed while the
+                  // check runs is not added to the customer id; back to the field to fix if any.
+                  if (s.draft.customerId.trim()) focus('amount');
                   void s.checkCustomer().then(focus);
                 }
               },
             }, undefined, (
-              <button type="button" onClick={() => void s.checkCustomer().then(focus)} disabled={s.checking || !!s.customer}>
+              <button type="button" onClick={() => void s.checkCustomer().then((k) => focus(k ?? (useTopups.getState().customer ? 'amount' : null)))} disabled={s.checking || !!s.customer}>
                 {s.checking ? 'Checking…' : s.customer ? 'Checked ✓' : 'Check customer'}
               </button>
             ))}
