@@ -1,8 +1,8 @@
 // Head office names each branch (Counters screen): one field per branch a counter joined with.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { BranchesViewSchema, BranchNameSchema, type BranchView } from '../../../../shared/hub-branches-contract';
 import { api, errorText } from '../api';
-import { useBranchNames } from '../branch-names';
+import { refreshBranchNames, useBranchNames } from '../branch-names';
 import { Banner } from './bits';
 
 function BranchNameForm({ b }: { b: BranchView }) {
@@ -35,13 +35,20 @@ function BranchNameForm({ b }: { b: BranchView }) {
   );
 }
 
-export function BranchNames() {
+/** `counterBranches`: the branches of the counters listed beside it; one the names do not know yet (a counter joined since they were read) reads them again. */
+export function BranchNames({ counterBranches }: { counterBranches: readonly string[] }) {
   const list = useBranchNames((s) => s.list);
+  const missing = counterBranches.filter((b) => !list.some((x) => x.branch === b)).join(' ');
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (missing) refreshBranchNames().then(() => setError(null), (e) => setError(errorText(e)));
+  }, [missing]);
   return (
     <section className="card" aria-labelledby="branch-names-title" data-testid="branch-names">
       <h2 id="branch-names-title">Branch names</h2>
       <p className="hint">The name every screen shows for a branch instead of its merchant id.</p>
-      {list.length === 0 ? <p className="hint">No counter has joined yet.</p> : (
+      {error ? <Banner tone="bad">Could not read the branches: {error}</Banner> : null}
+      {list.length === 0 ? <p className="hint">{counterBranches.length === 0 ? 'No counter has joined yet.' : 'Reading the branches…'}</p> : (
         <ul className="branch-name-list">{list.map((b) => <BranchNameForm key={b.branch} b={b} />)}</ul>
       )}
     </section>

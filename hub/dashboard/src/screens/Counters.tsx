@@ -134,7 +134,7 @@ export function CountersScreen() {
       {!r.data ? (r.error ? null : <Loading what="the counters" />) : list.length === 0 ? <p className="hint">No counter has joined yet.</p> : (
         <ul className="counter-list" data-testid="counter-list">{list.map((c) => <CounterRow key={c.id} c={c} now={now} headOffice={headOffice} onRevoked={r.reload} />)}</ul>
       )}
-      {headOffice ? <BranchNames /> : null}
+      {headOffice ? <BranchNames counterBranches={[...new Set(list.map((c) => c.branch))]} /> : null}
       <IssueCode headOffice={headOffice} branch={headOffice ? route.query.get('branch') : session?.manager.branch ?? null} branches={[...new Set(list.map((c) => c.branch))]} />
     </section>
   );
