@@ -60,6 +60,8 @@ function orderWhere(scope: Scope, f: OrderFilters, direction: 'asc' | 'desc'): W
     // the provider order number (or its last digits), the payment number.
     const n = f.number;
     const either = [`o.reference = ${w.p(n.toUpperCase())}`, `o.reference = ${w.p(n)}`, `o.pay_no = ${w.p(n)}`];
+    // The last digits of a sale number, as the counter finds them ("0004", "4": COU1-261127-0004).
+    if (/^\d{1,16}$/.test(n)) either.push(`o.reference like ${w.p(`%${n}`)}`);
     if (/^[A-Za-z0-9-]{3,64}$/.test(n)) {
       const r = [...n].reverse().join('');
       either.push(`(reverse(o.order_no) ~>=~ ${w.p(r)} and reverse(o.order_no) ~<~ ${w.p(prefixEnd(r))})`);

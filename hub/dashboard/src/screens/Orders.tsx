@@ -128,7 +128,7 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
   );
 }
 
-function Results({ query, headOffice, run }: { query: URLSearchParams; headOffice: boolean; run: number }) {
+function Results({ query, headOffice, run, onIncludePractice }: { query: URLSearchParams; headOffice: boolean; run: number; onIncludePractice: () => void }) {
   const [cursors, setCursors] = useState<string[]>([]);
   const [forKey, setForKey] = useState(query.toString());
   if (forKey !== query.toString()) {
@@ -145,7 +145,17 @@ function Results({ query, headOffice, run }: { query: URLSearchParams; headOffic
     <section aria-labelledby="results-title">
       <h2 id="results-title">Orders{page ? <span className="hint"> — page {cursors.length + 1}, {page.orders.length} shown, newest first</span> : null}</h2>
       {r.error ? <Banner tone="bad" testId="orders-error">{r.error}</Banner> : null}
-      {!page ? (r.error ? null : <Loading what="orders" />) : page.orders.length === 0 ? <p className="hint" data-testid="orders-empty">No orders match.</p> : (
+      {!page ? (r.error ? null : <Loading what="orders" />) : page.orders.length === 0 ? (
+        <div className="orders-empty" data-testid="orders-empty">
+          <p className="hint">No orders match.</p>
+          {(query.get('practice') ?? 'exclude') === 'exclude' ? (
+            <p>
+              Demo and Sandbox sales are left out (they are not real money). A number from a Demo receipt is found with them:{' '}
+              <button type="button" onClick={onIncludePractice}>Include Demo and Sandbox sales</button>
+            </p>
+          ) : null}
+        </div>
+      ) : (
         <div className="table-wrap">
           <table className="orders" data-testid="orders-table">
             <thead>
@@ -278,7 +288,7 @@ export function OrdersScreen() {
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle><span id="screen-title">Orders</span></ScreenTitle>
       <Filters key={`filters:${route.query}`} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${label(c.branch)})` : ''}` }))} onSearch={onSearch} problem={problem} />
-      <Results query={query} headOffice={session?.manager.role === 'head-office'} run={run} />
+      <Results query={query} headOffice={session?.manager.role === 'head-office'} run={run} onIncludePractice={() => onSearch({ ...formOfQuery(route.query), practice: 'include' })} />
       <Export key={`export:${query}`} query={query} />
     </section>
   );
