@@ -61,6 +61,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const body = checked(SetupRequestSchema, req.body);
       const m = await completeSetup(ctx.db, body.token, body.name, body.password, ctx.now());
       req.log.info({ managerId: m.id }, 'hub: first manager created with the setup link');
+      // Creating the first manager logs them in: it is their first login (Managers said "never").
+      await writeAudit(ctx.db, { manager: m, address: req.ip }, 'login', null, 'with the setup link', ctx.now());
       return startSession(req, reply, m);
     });
 

@@ -41,6 +41,14 @@ test('first manager from the setup link; Counters: a counter that joins while th
   await page.getByRole('button', { name: /^Create/ }).click();
   await expect(page.getByTestId('account-button')).toContainText(HO.name);
 
+  // Managers: the manager who is logged in has logged in.
+  await page.goto(`${hub.url}/dashboard/managers`);
+  const me = page.locator(`[data-manager="${HO.name}"]`);
+  await expect(me.getByTestId('open-sessions')).toHaveText('1');
+  await expect(me.getByTestId('last-login')).not.toHaveText('never');
+  await expect(me.getByTestId('last-login')).toContainText(/\d{2}:\d{2}/);
+  await both(page, 'managers-first-login-phone');
+
   await page.goto(`${hub.url}/dashboard/counters`);
   const names = page.getByTestId('branch-names');
   await expect(names).toContainText('No counter has joined yet.');
