@@ -140,3 +140,49 @@ test('keyboard: Enter on Check customer moves to the amount, so the amount typed
   await expect(page.getByRole('button', { name: /Pay ₦1,000\.00 to Chinedu Okafor at BET9JA/ })).toBeVisible();
   await shots(page, 'topups-betting-after-check');
 });
+
+/** Seen by the cashier: inside the window, and nothing (the Charge bar) drawn over its middle or its corners. */
+async function inPlainView(page: Page, what: ReturnType<Page['getByTestId']>, name: string): Promise<void> {
+  const seen = await what.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const mid = r.top + r.height / 2;
+    const pts = [[r.left + r.width / 2, mid], [r.left + 8, mid], [r.right - 8, mid], [r.left + r.width / 2, r.top + 3], [r.left + r.width / 2, r.bottom - 3]] as const;
+    return r.top >= 0 && r.bottom <= window.innerHeight && pts.every(([x, y]) => { const hit = document.elementFromPoint(x, y); return !!hit && (hit === el || el.contains(hit)); });
+  });
+  expect(seen, `${name} is in plain view`).toBe(true);
+}
+
+test('typed Sell form at 1024×768 and 1366×768, a customer-left order waiting: the box being typed in and the total stay in view above the Charge bar', async ({ page, shell }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(shell.url);
+  await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+  const fill = async (film: string, seats: string, price: string, fee: string) => {
+    await page.getByLabel('Film name', { exact: true }).fill(film);
+    await page.getByLabel('Film title (on the ticket)').fill(film.toUpperCase());
+    await page.getByLabel('Seats', { exact: true }).fill(seats);
+    await page.getByLabel('Price per ticket (₦)').fill(price);
+    await page.getByLabel('Booking fee per ticket (₦)').fill(fee);
+  };
+  await fill('Gladiator II', 'F7,F8', '6750', '100');
+  await page.getByLabel('Seats', { exact: true }).press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await page.getByRole('button', { name: 'Customer left (keep checking)' }).click();
+  await expect(page.getByTestId('still-open')).toBeVisible();
+
+  for (const size of [{ width: 1024, height: 768 }, { width: 1366, height: 768 }]) {
+    await page.setViewportSize(size);
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Film name', { exact: true }).focus();
+    // The cashier types and moves on with Tab, box by box, as at the counter.
+    for (const [label, value] of [['Film name', 'Wicked'], ['Film title (on the ticket)', 'WICKED'], ['Show date', ''], ['Show time', ''], ['Seats', 'G1'], ['Number of tickets', ''], ['Price per ticket (₦)', '4500'], ['Booking fee per ticket (₦)', '200']] as const) {
+      const box = page.getByLabel(label, { exact: true });
+      await expect(box).toBeFocused();
+      if (value) await page.keyboard.type(value);
+      await inPlainView(page, box as ReturnType<Page['getByTestId']>, `${label} at ${size.width}`);
+      await inPlainView(page, page.getByTestId('total-amount'), `the total while typing in ${label} at ${size.width}`);
+      if (label !== 'Booking fee per ticket (₦)') await page.keyboard.press('Tab');
+    }
+    await expect(page.getByTestId('total-amount')).toHaveText('₦4,700.00');
+    await shots(page, `sell-typed-fee-focused-${size.width}`);
+  }
+});

@@ -240,13 +240,14 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         ))}
       </datalist>
 
-      <SaleTotal
-        amounts={check.ticketsKobo !== null && check.bookingFeeKobo !== null && total !== null ? { tickets, ticketsKobo: check.ticketsKobo, bookingFeeKobo: check.bookingFeeKobo, totalKobo: total } : null}
-        empty="Enter tickets and price to see the total"
-      />
-
       <ChargeRow message={s.message} snError={snError} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
-        terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>
+        terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}
+        total={
+          <SaleTotal
+                amounts={check.ticketsKobo !== null && check.bookingFeeKobo !== null && total !== null ? { tickets, ticketsKobo: check.ticketsKobo, bookingFeeKobo: check.bookingFeeKobo, totalKobo: total } : null}
+                empty="Enter tickets and price to see the total"
+              />
+        }>
         <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
         {programme === 'has-shows' ? (
           <>

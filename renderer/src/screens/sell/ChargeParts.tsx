@@ -1,7 +1,7 @@
 // What both ways of selling (a show from the programme, a show typed by hand) share: whether the
 // charge can go now and what its button says, the blocks of orders still open (after a reload too),
 // the sale's total (tickets, and the booking fee per ticket) and the charge row under the form.
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { bookingFeeText, ON_TERMINAL_STATES, ORDER_STATE_LABELS, type OrderView } from '../../../../shared/orders';
 import { Banner } from '../../components/Banner';
 import { formatNaira } from '../../format';
@@ -66,13 +66,39 @@ export function StillOpenOrders() {
   );
 }
 
-/** The message of the last charge, the terminal's error, the Charge button (or why not) and the keys hint (children). */
+/**
+ * The Charge bar sticks to the bottom of the screen, and its height changes (a reason, a second
+ * button): the screen's scroll padding follows it, so a box that takes the focus (or is scrolled to)
+ * stops above the bar, never under it.
+ */
+function useChargeBarPadding() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    const scroller = el?.closest<HTMLElement>('.content');
+    if (!el || !scroller) return;
+    const fit = () => { scroller.style.scrollPaddingBottom = `${Math.ceil(el.getBoundingClientRect().height) + 16}px`; };
+    fit();
+    const watch = new ResizeObserver(fit);
+    watch.observe(el);
+    return () => {
+      watch.disconnect();
+      scroller.style.scrollPaddingBottom = '';
+    };
+  }, []);
+  return ref;
+}
+
+/** The message of the last charge, the terminal's error, the total (in the bar), the Charge button (or why not) and the keys hint (children). */
 export function ChargeRow(props: {
   message: string | null; snError: string | undefined; disabledReason: string | null; busy: boolean; chargeLabel: string; chargeWhere: string;
   /** The order blocking the terminal, and the deliberate way to charge beside it. */
   terminalBusy?: OrderView | null; onChargeBeside?: (outOrderNo: string) => void; children: ReactNode;
+  /** The sale's total, kept in the bar so it stays in view while any box is typed in. */
+  total?: ReactNode;
 }) {
   const { disabledReason, terminalBusy } = props;
+  const bar = useChargeBarPadding();
   return (
     <>
       {props.message && (
@@ -85,7 +111,8 @@ export function ChargeRow(props: {
           {props.snError}
         </p>
       )}
-      <div className="charge-row">
+      <div className="charge-row" ref={bar}>
+        {props.total}
         <button type="submit" className="primary charge-button" disabled={!!disabledReason || props.busy} aria-describedby={disabledReason ? 'charge-reason' : undefined}>
           {props.busy ? 'Sending to the terminal…' : (
             <>

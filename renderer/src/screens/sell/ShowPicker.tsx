@@ -129,6 +129,11 @@ function PickedShow({ sn }: { sn: string | null }) {
   };
 
   const conflicts = s.seatCheck?.kind === 'checked' ? s.seatCheck.conflicts : [];
+  const warningRef = useRef<HTMLDivElement>(null);
+  // The warning and its "Sell … anyway" button come into view above the Charge bar (its scroll padding).
+  useEffect(() => {
+    if (conflicts.length > 0) warningRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [conflicts.length]);
   // A seat sold (or being paid for) elsewhere: Charge is off and says why; only "Sell … anyway" sells it.
   const conflictSeats = conflicts.map((c) => c.seat).join(', ');
   const seatReason = conflicts.length === 0 ? null
@@ -199,19 +204,21 @@ function PickedShow({ sn }: { sn: string | null }) {
       </Field>
 
       {conflicts.length > 0 && (
-        <Banner as="div" tone="warn" role="alert" data-testid="seat-warning">
-          <ul className="seat-conflicts">
-            {conflicts.map((c) => (
-              <li key={c.seat}>
-                {c.seat} was {c.state === 'paid' ? 'sold' : 'being paid for'} at {c.counterName} at {lagosHm(c.at)}
-              </li>
-            ))}
-          </ul>
-          <span>Change the seats, or sell them anyway with the button (Enter does not).</span>
-          <button type="button" className="danger" disabled={s.busy} onClick={() => { s.acknowledgeSeats(); void charge(); }}>
-            Sell {conflictSeats} anyway
-          </button>
-        </Banner>
+        <div ref={warningRef}>
+          <Banner as="div" tone="warn" role="alert" data-testid="seat-warning">
+            <ul className="seat-conflicts">
+              {conflicts.map((c) => (
+                <li key={c.seat}>
+                  {c.seat} was {c.state === 'paid' ? 'sold' : 'being paid for'} at {c.counterName} at {lagosHm(c.at)}
+                </li>
+              ))}
+            </ul>
+            <span>Change the seats, or sell them anyway with the button (Enter does not).</span>
+            <button type="button" className="danger" disabled={s.busy} onClick={() => { s.acknowledgeSeats(); void charge(); }}>
+              Sell {conflictSeats} anyway
+            </button>
+          </Banner>
+        </div>
       )}
       {s.seatCheck?.kind === 'skipped' && (
         <p className="hint seat-skipped" role="status">
@@ -219,10 +226,9 @@ function PickedShow({ sn }: { sn: string | null }) {
         </p>
       )}
 
-      <SaleTotal amounts={amounts.tickets > 0 ? amounts : null} ticketName={type.name} empty="Type the seats: one ticket per seat" />
-
       <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={reason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
-        terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}>
+        terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}
+        total={<SaleTotal amounts={amounts.tickets > 0 ? amounts : null} ticketName={type.name} empty="Type the seats: one ticket per seat" />}>
         <kbd>Enter</kbd> charges · <kbd>Esc</kbd> another show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
       </ChargeRow>
     </form>
