@@ -78,6 +78,9 @@ describe('late outcomes through the Hub', () => {
 
     const filtered = (await HO.get('/orders?paidAfterClosing=only')).json as unknown as OrdersPage;
     expect(filtered.orders.map((o) => [o.reference, o.state, o.paidAfterClosingKobo])).toEqual([['R-1', 'expired', 400_000]]);
+    // The order's page names the payment taken after closing by its payment number (the closed order has none of its own).
+    const page = (await HO.get(`/orders/${filtered.orders[0]!.id}`)).json as unknown as { order: OrdersPage['orders'][number] };
+    expect(page.order).toMatchObject({ payNo: null, late: { kind: 'paid-after-closing', payNo: 'PAY-R-1' } });
     expect((await HO.get('/orders?paidAfterClosing=yes')).status).toBe(400);
 
     const csv = await csvRows(HO);
