@@ -72,7 +72,8 @@ export function PaymentPanel() {
     const idle = !active || active === document.body || active === headingRef.current || (active as HTMLButtonElement).disabled ||
       !!panelRef.current?.contains(active) || !!active.closest('.demo-terminal');
     if (idle) primaryRef.current?.focus();
-  }, [final, order?.id]);
+    // A Check with the provider's answer changes the main action (Try again once it said not paid).
+  }, [final, order?.id, order?.lastCheck?.at]);
 
   if (!order) return null;
   // A sale the provider paid after the counter closed it is a paid sale.
