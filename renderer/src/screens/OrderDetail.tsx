@@ -153,8 +153,8 @@ export function OrderDetail({ order }: { order: OrderView }) {
       {(order.state === 'paid' || late) && (
         <div className="card" role="region" aria-labelledby="receipt-title">
           <h2 id="receipt-title">Receipt</h2>
-          {/* A new key when the late payment arrives: the preview is read again (now the paid receipt). */}
-          <ReceiptPanel key={`${order.id}:${late ? 'late' : ''}`} orderId={order.id} />
+          {/* A new key when the late payment arrives, and when its payment number does: the preview is read again. */}
+          <ReceiptPanel key={`${order.id}:${late ? (late.payNo ?? 'late') : ''}`} orderId={order.id} />
         </div>
       )}
       {final && order.state !== 'paid' && !late && (

@@ -201,8 +201,8 @@ export function PaymentPanel() {
       {(order.state === 'paid' || late) && (
         <div className="pay-receipt">
           <h3>Receipt</h3>
-          {/* A new key when the late payment arrives: the preview is read again (now the paid receipt). */}
-          <ReceiptPanel key={`${order.id}:${late ? 'late' : ''}`} orderId={order.id} autoPrint={!late} />
+          {/* A new key when the late payment arrives, and when its payment number does: the preview is read again. */}
+          <ReceiptPanel key={`${order.id}:${late ? (late.payNo ?? 'late') : ''}`} orderId={order.id} autoPrint={!late} />
         </div>
       )}
 
