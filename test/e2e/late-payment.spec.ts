@@ -172,6 +172,8 @@ test('a closed sale: Check with the provider first; Try again only once it says 
   // answer, in Lagos time, and only then Try again, which sends a new sale.
   await page.getByTestId('payment').getByRole('button', { name: 'Check with the provider', exact: true }).click();
   await expect(page.getByTestId('check-answer')).toContainText(/^The provider says not paid at \d\d:\d\d/);
+  await expect(page.getByRole('button', { name: 'Try again', exact: true })).toBeFocused();
+  await shots(page, 'closed-sale-checked-not-paid', page.getByTestId('payment'));
   await page.getByRole('button', { name: 'Try again', exact: true }).click();
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   await expect(page.getByTestId('out-order-no')).not.toHaveText(first);
