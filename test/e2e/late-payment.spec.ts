@@ -166,6 +166,7 @@ test('a closed sale: Check with the provider first; Try again only once it says 
   await page.getByRole('row').filter({ hasText: first }).getByRole('button', { name: `Open order ${first}` }).click();
   await expect(page.locator('.order-detail').getByRole('button', { name: 'Check with the provider', exact: true })).toBeVisible();
   await expect(page.locator('.order-detail').getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await shots(page, 'closed-sale-order-detail-check-first', page.getByTestId('order-detail-title'));
   await page.keyboard.press('Alt+1');
 
   // Needs the engine's side (orders.checkNow on a closed order records OrderView.lastCheck): the
