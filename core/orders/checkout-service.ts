@@ -16,6 +16,7 @@ import { CheckoutRun } from './checkout-run';
 import { resolveTuning, type CheckoutTuningInput } from './checkout-tuning';
 import { ConnectivityMonitor } from './connectivity';
 import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
+import { fetchLateDetails, type LateDetailsDeps } from './late-details';
 import { OrderCalls } from './order-calls';
 import { decideOnDetails, REASONS } from './order-decisions';
 import { OrderJournal, type OrderRecord } from './order-journal';
@@ -120,6 +121,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const calls = new OrderCalls({ run, getPos, now, minUsefulMs: tuning.minUsefulMs, monitor, poller });
 
   const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => run.stopped };
+  const lateDetails: LateDetailsDeps = { run, getPos, timers, logger, now };
 
   function findFor(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): OrderRecord | null {
     return (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
@@ -296,6 +298,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
       if (isFinalState(rec.state)) {
         run.noteOnClosed(rec, details, 'webhook');
+        fetchLateDetails(lateDetails, rec.id);
         return view(recordOf(rec.id));
       }
       run.apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
@@ -338,6 +341,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
       // A paid order whose details never came (the app stopped, or every query failed) is completed now.
       for (const rec of journal.listPaidMissingDetails()) fetchFinalDetails(finalDetails, rec.id);
+      for (const id of run.late.missingPayNo()) fetchLateDetails(lateDetails, id);
       queueSender.kick();
       monitor.kick();
       run.emitConnectivityIfChanged();
