@@ -8,7 +8,7 @@ import type { Decision } from './order-decisions';
 import { toView, type OrderJournal, type OrderRecord } from './order-journal';
 import { isFinalState } from './order-state';
 import type { LateOutcomeStore } from './late-outcomes';
-import type { ProviderCheckStore } from './closed-check';
+import type { ProviderCheckStore } from './provider-checks';
 import type { LateSource } from '../../shared/late-payments';
 import type { PosOrderDetails } from '../provider';
 

@@ -28,7 +28,8 @@ import { QueueSender } from './queue-sender';
 import { RelayFollower, type RelayHealthSource } from './relay-follower';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 import { assertShiftOpen, busyWith, canSendQueued, terminalBusy, waitingForTerminal, type WhenBusy } from './charge-guard';
-import { assertNotPaid, checkClosed, ProviderCheckStore, type ClosedCheckDeps } from './closed-check';
+import { assertNotPaid, checkClosed, type ClosedCheckDeps } from './closed-check';
+import { ProviderCheckStore } from './provider-checks';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';

@@ -3,34 +3,16 @@
 // late outcome, through the same path as a webhook's). And the rule that a retry is a query first:
 // Try again starts a new sale only when the provider said the closed one was not paid.
 import { AppError, isAppError } from '../../shared/errors';
-import type { OrderView } from '../../shared/orders';
-import type { Db } from '../db';
 import type { CheckoutRun } from './checkout-run';
 import type { OrderCalls } from './order-calls';
 import type { OrderRecord } from './order-journal';
 import { stateForProviderStatus } from './order-state';
+import type { LastCheck, ProviderCheckStore } from './provider-checks';
 
-export type LastCheck = NonNullable<OrderView['lastCheck']>;
+export type { LastCheck } from './provider-checks';
 
 /** A check older than this is asked again before Try again. */
 export const RETRY_CHECK_FRESH_MS = 60_000;
-
-type Row = { at: number; provider_status: string; paid: number };
-
-/** The owner of table order_checks: the last check of each closed order (it survives restarts). */
-export class ProviderCheckStore {
-  constructor(private readonly db: Db) {}
-
-  get(orderId: number): LastCheck | null {
-    const r = this.db.prepare('SELECT at, provider_status, paid FROM order_checks WHERE order_id = ?').get(orderId) as Row | undefined;
-    return r ? { at: r.at, providerStatus: r.provider_status, paid: r.paid === 1 } : null;
-  }
-
-  record(orderId: number, c: LastCheck): void {
-    this.db.prepare('INSERT OR REPLACE INTO order_checks (order_id, at, provider_status, paid) VALUES (?, ?, ?, ?)')
-      .run(orderId, c.at, c.providerStatus, c.paid ? 1 : 0);
-  }
-}
 
 export interface ClosedCheckDeps {
   run: CheckoutRun;
