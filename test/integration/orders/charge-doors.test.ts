@@ -41,7 +41,7 @@ interface Env {
   base: string;
   inbox: string;
   rejected: string;
-  showId: string;
+  showId: number;
   /** For Try again: a closed (cancelled) order of this counter. */
   closed: OrderView | null;
   /** createOrder accepted by the provider, per sale number. */
