@@ -26,6 +26,7 @@ afterEach(async () => {
 });
 
 interface Counter {
+  db: ReturnType<typeof openJournalDb>;
   checkout: CheckoutService;
   integrations: Integrations;
   base: string;
@@ -56,7 +57,7 @@ async function startCounter(sb: OrdersSandbox, dir: string, shift: { open: boole
     db.close();
   };
   stops.push(stop);
-  return { checkout, integrations, base, stop, ...(key ? { key } : {}) };
+  return { db, checkout, integrations, base, stop, ...(key ? { key } : {}) };
 }
 
 const createdOf = (sb: OrdersSandbox, outOrderNo: string) => sb.sandbox.listPosOrders().filter((o) => o.outOrderNo === outOrderNo).length;
@@ -140,5 +141,36 @@ describe('what the box office hears', () => {
     expect(read.latePayment!.payNo).toBe(checked.late!.payNo);
     expect(read.latePayment!.at).toBe(checked.late!.providerAt ?? checked.late!.foundAt);
     expect(taken).toBeTruthy();
+  });
+
+  it('a payment after closing recorded while the callbacks were not running (a crash between) is told at the next start', async () => {
+    const sb = await startOrdersSandbox();
+    stops.push(() => sb.sandbox.close());
+    let key = '';
+    receiver = await startCallbackReceiver(() => key);
+    const dir = mkdtempSync(join(tmpdir(), 'counterpay-door-late-crash-'));
+    const c = await startCounter(sb, dir, { open: true }, receiver.url);
+    key = c.key!;
+    const asked = await api<ChargeView>(c.base, key, 'POST', '/v1/charges', twoSeats('LATE-2'));
+    const id = c.checkout.getByOutOrderNo(asked.body.outOrderNo)!.id;
+    const waiting = await inState(c.checkout, id, 'waiting');
+    sb.sandbox.present(sb.merchant.terminalSn, 'FAIL');
+    await inState(c.checkout, id, 'failed');
+    await receiver.until((r) => r.body.event.to === 'failed');
+    // The integrations stop (as a crash would leave them) before the late payment is recorded.
+    await c.integrations.stop();
+    sb.sandbox.reportLate(waiting.orderNo!, 'SUCCESS');
+    expect((await c.checkout.checkNow(id)).late?.kind).toBe('paid-after-closing');
+    expect(receiver.all.some((r) => r.body.charge.latePayment)).toBe(false);
+
+    // Started again on the same journal: the change not yet queued is queued and told.
+    const again = createIntegrations({
+      db: c.db, checkout: c.checkout, vault: fileVault(join(dir, 'secrets.json')), terminalSn: () => sb.merchant.terminalSn, now: () => Date.now(), logger: silentLogger,
+      callbackBackoff: { baseMs: 20, maxMs: 200 },
+    });
+    stops.push(() => again.stop());
+    again.resume();
+    const cb = await receiver.until((r) => r.body.charge.latePayment !== undefined);
+    expect(cb.body.charge).toMatchObject({ reference: 'LATE-2', state: 'failed', latePayment: { amountKobo: 350_000 } });
   });
 });
