@@ -28,7 +28,7 @@ import { QueueSender } from './queue-sender';
 import { RelayFollower, type RelayHealthSource } from './relay-follower';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 import { assertShiftOpen, busyWith, canSendQueued, terminalBusy, waitingForTerminal, type WhenBusy } from './charge-guard';
-import { assertNotPaid, checkClosed, type ClosedCheckDeps } from './closed-check';
+import { assertNotPaid, checkClosed, type ClosedCheckDeps, type RetryRule } from './closed-check';
 import { ProviderCheckStore } from './provider-checks';
 
 export type { CheckoutEvents } from './checkout-events';
@@ -44,9 +44,6 @@ export interface SellOptions {
   /** The cashier's doors only: the sale number the cashier chose to leave waiting on the terminal. */
   besideWaiting?: string | undefined;
 }
-
-/** Why Try again is not offered for an order (e.g. a box office asked for it), or null. */
-export type RetryRule = (orderId: number) => string | null;
 
 export interface CheckoutDeps {
   db: Db;
@@ -164,21 +161,26 @@ export function createCheckoutService(deps: CheckoutDeps) {
     }
   }
 
+  /** The door's rules: NO_SHIFT; TERMINAL_BUSY unless the sale may wait its turn (then the order in the way). */
+  function admit(open: readonly OrderRecord[], sn: string, opts: SellOptions): OrderRecord | null {
+    assertShiftOpen(deps.shiftOpen);
+    const busy = busyWith(open, sn, opts.besideWaiting);
+    if (busy && opts.whenBusy !== 'queue') throw terminalBusy(busy);
+    return busy;
+  }
+
   /** The one door to the provider for a new sale, whoever asked: the sale checked (its amount is its own), a shift open, at most one unpaid order per terminal (busy: refused, or queued for its turn). */
   function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): OrderView {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = deps.settings();
     const sale = checkSale(input, s);
-    assertShiftOpen(deps.shiftOpen);
     const open = journal.listOpen();
-    const busy = busyWith(open, sale.sn, opts.besideWaiting);
-    if (busy && opts.whenBusy !== 'queue') throw terminalBusy(busy);
+    const busy = admit(open, sale.sn, opts);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
     const createdAt = now();
     const { retryOf, alongside } = opts;
-    // Sales wait their turn behind a busy terminal's order and behind older queued ones that could
-    // go (the queue sender sends one only when its terminal is free); otherwise each goes straight
-    // out (while offline that attempt doubles as the check whether the provider is back).
+    // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
+    // each goes straight out (while offline that attempt doubles as the check whether the provider is back).
     const queueAhead = busy !== null || open.some((o) => o.state === 'queued' && canSendQueued(open, o));
     const queued = busy ? waitingForTerminal(busy) : { note: 'Sale recorded; queued behind older sales', reason: REASONS.queued };
     const rec = recordSale({
@@ -239,6 +241,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
       const why = retryRule(id);
       if (why) throw new AppError('CONFLICT', why, { id });
+      admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
       await assertNotPaid(closed, rec);
       return newSale(rec.sale, { retryOf: id });
     },
@@ -287,10 +290,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return run.connectivity();
     },
 
-    /**
-     * Checks the order with the provider now (or, when queued, tries the queue now). A closed order:
-     * one status query, its answer recorded as the order's `lastCheck` (a payment as its late outcome).
-     */
+    /** Checks the order with the provider now (queued: tries the queue now; closed: one query, recorded as its `lastCheck`). */
     async checkNow(id: number): Promise<OrderView> {
       const rec = recordOf(id);
       if (isFinalState(rec.state)) await checkClosed(closed, rec);

@@ -11,6 +11,9 @@ import type { LastCheck, ProviderCheckStore } from './provider-checks';
 
 export type { LastCheck } from './provider-checks';
 
+/** Why Try again is not offered for an order (e.g. a box office asked for it), or null. */
+export type RetryRule = (orderId: number) => string | null;
+
 /** A check older than this is asked again before Try again. */
 export const RETRY_CHECK_FRESH_MS = 60_000;
 

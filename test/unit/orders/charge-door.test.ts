@@ -180,6 +180,19 @@ describe('a retry is a query first; Check with the provider', () => {
     expect(h.pos.queries()).toBe(q);
   });
 
+  it('Try again for a busy terminal is refused by the door before any provider query', async () => {
+    const h = harness();
+    const v = await h.sell();
+    await h.until(v.id, 'waiting');
+    h.svc.onWebhook(h.pos.settle(v.outOrderNo, 'FAIL'));
+    const other = await h.sell({ seats: 'K1,K2' });
+    await h.until(other.id, 'waiting');
+    const q = h.pos.queries();
+    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({ code: 'TERMINAL_BUSY', message: expect.stringContaining(other.outOrderNo) });
+    expect(h.pos.queries()).toBe(q);
+    expect(h.pos.creates()).toBe(2);
+  });
+
   it('lastCheck survives a restart (it is read from the journal file)', async () => {
     const { file, cleanup } = tempDbFile();
     const db = openJournalDb(file);
