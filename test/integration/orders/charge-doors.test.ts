@@ -208,6 +208,8 @@ describe('the table names every door (found by introspection, not typed by hand)
   it('only the known doors call the checkout’s sale, Try again or the charge desk', () => {
     expect(sourcesCalling(/\bcheckout\.sell\s*\(/)).toEqual(['core/integrations/charge-desk.ts', 'core/orders/orders-module.ts', 'core/programme/programme-module.ts']);
     expect(sourcesCalling(/\bretrySale\s*\(/)).toEqual(['core/orders/checkout-service.ts', 'core/orders/orders-module.ts']);
+    // Below them all: only the checkout's order calls send a createOrder (the provider link only wraps the client).
+    expect(sourcesCalling(/\.createOrder\s*\(/)).toEqual(['core/orders/order-calls.ts', 'core/provider/observed-clients.ts']);
     // The cashier's choice to leave an order waiting: only the Sell and programme doors pass it on.
     expect(sourcesCalling(/besideWaiting/)).toEqual(['core/orders/charge-guard.ts', 'core/orders/checkout-service.ts', 'core/orders/orders-module.ts', 'core/programme/programme-module.ts']);
     // The desk's charge: the HTTP route, the folder drop and the charge link (all in the table).
