@@ -88,8 +88,9 @@ export async function createCore(deps: CoreDeps) {
   const journalSink = createOutboxSink(new HubOutbox(db), { cashierAt, logger });
   // Charging needs an open shift, so every sale lands in a Z report.
   const shiftOpen = () => cashierAt(clock.now()) !== '';
+  // The checkout applies it (and one unpaid order per terminal) below every door to a charge.
   const checkout = createCheckoutService({
-    db, pos, clock, logger, journalSink,
+    db, pos, clock, logger, journalSink, shiftOpen,
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);
@@ -109,7 +110,7 @@ export async function createCore(deps: CoreDeps) {
     ownsPosOrder: (n) => checkout.ownsOrder(n),
   });
   const ctx = { ...services, pos, bills, checkout, terminal, journalSink, webhookUrl: () => webhooks.url() };
-  const programme = createProgrammeModule(ctx, { shiftOpen });
+  const programme = createProgrammeModule(ctx);
   const hubLink = createHubModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
@@ -135,6 +136,8 @@ export async function createCore(deps: CoreDeps) {
   terminal.on('change', () => bar.publish());
   const offHubStatus = events.subscribe((name) => {
     if (name === 'hub.changed') bar.publish();
+    // A shift opened: sales queued while none was open may go now.
+    if (name === 'shift.changed') void checkout.recheckOpen();
   });
 
   // ---- following a settings change: the Demo sandbox, the profile's terminal, the receiver ----
@@ -170,7 +173,7 @@ export async function createCore(deps: CoreDeps) {
     ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
   });
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
-  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }), shiftOpen });
+  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
   const integrations = createIntegrationsModule(ctx, deps.integrations ?? {});
   const modules = [
     status,

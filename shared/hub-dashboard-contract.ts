@@ -145,6 +145,8 @@ export const ORDER_STATES_OPEN = ['queued', 'creating', 'waiting', 'unknown'] as
 export const LateOnOrderSchema = z.object({
   kind: z.enum(['paid-after-closing', 'reported-otherwise']),
   providerStatus: z.string(), amountKobo: Kobo, at: Ms,
+  /** The payment number of the payment taken after closing, as the counter synced it (order.late). */
+  payNo: z.string().nullable().optional(),
   handled: z.object({ how: z.enum(['tickets-given', 'refund']), by: z.string(), at: Ms }).nullable(),
 });
 export type LateOnOrder = z.infer<typeof LateOnOrderSchema>;

@@ -29,7 +29,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'NOT_AUTHENTICATED: the key is missing, wrong or revoked',
   403: 'FORBIDDEN: a caller from the network while the counter answers only its own computer',
   404: 'NOT_FOUND: no charge with this booking reference from this system',
-  409: 'REFERENCE_REUSED (another sale under this reference) or CANNOT_CANCEL (already on the terminal, or final)',
+  409: 'REFERENCE_REUSED (another sale under this reference), NO_SHIFT (no cashier shift is open on the counter: nothing was charged) or CANNOT_CANCEL (already on the terminal, or final)',
   413: 'TOO_LARGE: the body is over 16 KiB',
   415: 'UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json',
   422: 'VALIDATION: one message per wrong field in error.fields',
@@ -42,7 +42,7 @@ const REFERENCE_PARAM = { name: 'reference', in: 'path', required: true, schema:
 const OPERATIONS: Record<(typeof INTEGRATION_ROUTES)[number]['name'], Json> = {
   charge: {
     requestBody: { required: true, content: { 'application/json': { schema: ref('ChargeRequest') } } },
-    responses: { 201: json(ref('Charge'), 'A new charge: the order is on its way to the terminal'), 200: json(ref('Charge'), 'This reference was charged before with the same sale: that charge'), ...errors(401, 403, 429, 409, 413, 415, 422, 503) },
+    responses: { 201: json(ref('Charge'), 'A new charge: the order is on its way to the terminal (or queued, waiting for the terminal or the network)'), 200: json(ref('Charge'), 'This reference was charged before with the same sale: that charge'), ...errors(401, 403, 429, 409, 413, 415, 422, 503) },
   },
   read: { parameters: [REFERENCE_PARAM], responses: { 200: json(ref('Charge'), 'The charge as it is now'), ...errors(401, 403, 429, 404) } },
   wait: {

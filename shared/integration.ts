@@ -107,6 +107,16 @@ export const ChargeViewSchema = z.object({
   createdAt: z.number(),
   expiresAt: z.number(),
   completedAt: z.number().optional(),
+  /**
+   * A payment the provider took after the charge closed (failed, cancelled or expired): the state
+   * stays final as it was; the customer was debited all the same, so issue the tickets (or arrange
+   * the refund). `at` is when the provider took the money (shared/late-payments.ts lateAt).
+   */
+  latePayment: z.object({
+    payNo: z.string().optional(),
+    amountKobo: z.number().int(),
+    at: z.number(),
+  }).optional(),
 });
 export type ChargeView = z.infer<typeof ChargeViewSchema>;
 
@@ -140,7 +150,7 @@ export const DeliverySchema = z.object({
 export type Delivery = z.infer<typeof DeliverySchema>;
 
 export const INTEGRATION_ERROR_CODES = [
-  'NOT_AUTHENTICATED', 'NOT_FOUND', 'VALIDATION', 'REFERENCE_REUSED', 'CANNOT_CANCEL', 'NOT_READY',
+  'NOT_AUTHENTICATED', 'NOT_FOUND', 'VALIDATION', 'REFERENCE_REUSED', 'CANNOT_CANCEL', 'NO_SHIFT', 'NOT_READY',
   'PROVIDER_NOT_CONFIGURED', 'TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'METHOD_NOT_ALLOWED', 'FORBIDDEN', 'TOO_MANY_ATTEMPTS', 'INTERNAL',
 ] as const;
 export const IntegrationErrorSchema = z.object({

@@ -97,7 +97,7 @@ export type SweepResult = z.infer<typeof SweepResultSchema>;
 
 /** The order's late outcome in words a cashier can act on. */
 export function lateOutcomeText(late: LateOutcome): string {
-  const when = formatLagosTime(late.providerAt ?? late.foundAt);
+  const when = formatLagosTime(lateAt(late));
   const pay = late.payNo ? ` (payment ${late.payNo})` : '';
   if (late.kind === 'paid-after-closing') {
     return `Paid after it was closed: ${formatNaira(late.amountKobo)} was taken from the customer's card at ${when}${pay}. `

@@ -136,6 +136,12 @@ export const ReceiptSchema = z.object({
   senderName: z.string().optional(),
   transactionTime: z.number().optional(),
   completedTime: z.number().optional(),
+  /**
+   * The provider took the money after the counter closed the sale (docs/late-payments.md): the
+   * receipt is a paid ticket receipt marked "Paid after closing", with the late payment's number
+   * and its one time (`lateAt`), never the closed order's own times.
+   */
+  paidAfterClosing: z.object({ at: z.number(), payNo: z.string().optional(), closedAs: z.string() }).optional(),
   /** The cashier of the shift the order was sold in; '' when no shift was open. */
   cashier: z.string(),
   terminalSn: z.string(),

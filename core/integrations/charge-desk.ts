@@ -2,11 +2,15 @@
 // checkout, once per booking reference. The reference → order link is written inside the
 // order's own transaction, so a crash leaves both or neither; the same reference again answers
 // the same charge, another sale under it is refused. Charges are read from the order journal.
+// The checkout's rules hold here as at every door: no shift, NO_SHIFT (409); a busy terminal, the
+// charge waits its turn (`queued`) and goes to the terminal once it is free — never beside
+// another unpaid order.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../protocol/crypto';
 import { isAppError } from '../../shared/errors';
 import { ChargeRequestSchema, type ChargeView } from '../../shared/integration';
 import { formatNaira } from '../../shared/money';
+import { lateAt } from '../../shared/late-payments';
 import { isFinalState, saleAmounts, SaleInputSchema, type OrderView } from '../../shared/orders';
 import type { CheckoutService } from '../orders';
 import type { ChargeRow, ChargeSource, IntegrationRow, IntegrationStore } from './integration-store';
@@ -71,6 +75,9 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
       createdAt: o.createdAt,
       expiresAt: o.expiresAt,
       ...(o.completedTime !== undefined ? { completedAt: o.completedTime } : {}),
+      ...(o.late?.kind === 'paid-after-closing'
+        ? { latePayment: { ...(o.late.payNo ? { payNo: o.late.payNo } : {}), amountKobo: o.late.amountKobo, at: lateAt(o.late) } }
+        : {}),
     };
   }
 
@@ -127,6 +134,7 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
       let order: OrderView;
       try {
         order = await checkout.sell(sale as Parameters<CheckoutService['sell']>[0], {
+          whenBusy: 'queue',
           alongside: (orderId) => store.addCharge({
             integrationId: integration.id, reference: req.reference, orderId, requestHash: hash, source,
             callbackUrl: req.callbackUrl ?? null, createdAt: deps.now(),
@@ -137,6 +145,9 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
           if (e.code === 'VALIDATION') throw new IntegrationApiError(422, 'VALIDATION', e.message, (e.details as { fields?: Record<string, string> } | undefined)?.fields);
           if (e.code === 'PROVIDER_NOT_CONFIGURED') throw new IntegrationApiError(503, 'PROVIDER_NOT_CONFIGURED', e.message);
           if (e.code === 'NOT_READY') throw new IntegrationApiError(503, 'NOT_READY', e.message);
+          if (e.code === 'NO_SHIFT') {
+            throw new IntegrationApiError(409, 'NO_SHIFT', 'No cashier shift is open on this counter, so it takes no charge: nothing was charged. Ask the cashier to open a shift, then send the same request again.');
+          }
           throw new IntegrationApiError(500, 'INTERNAL', e.message);
         }
         throw e;

@@ -141,6 +141,15 @@ export class IntegrationStore {
   }
 
   /**
+   * Settled charges whose order has events not queued yet: a payment after closing (or its
+   * handling) recorded just before a crash. Queued again at start.
+   */
+  behind(): ChargeRow[] {
+    return (this.db.prepare(`SELECT c.* FROM integration_charges c
+      WHERE c.settled = 1 AND c.events_queued < (SELECT COUNT(*) FROM order_events e WHERE e.order_id = c.order_id) ORDER BY c.id`).all() as R[]).map(charge);
+  }
+
+  /**
    * Queues the state changes of a charge not queued yet (`history` is the order's whole history),
    * in one transaction with the count of those queued: each change is queued exactly once.
    * Returns how many were added.

@@ -91,7 +91,7 @@ export function createIntegrationsModule(
           return { created: r.created, reference: r.charge.reference, state: r.charge.state, outOrderNo: r.charge.outOrderNo };
         } catch (e) {
           if (e instanceof IntegrationApiError) {
-            const code = e.status === 422 ? 'VALIDATION' : e.status === 409 ? 'CONFLICT' : e.status === 503 ? 'NOT_READY' : e.status === 401 ? 'BAD_ARGUMENTS' : 'INTERNAL';
+            const code = e.code === 'NO_SHIFT' ? 'NO_SHIFT' : e.status === 422 ? 'VALIDATION' : e.status === 409 ? 'CONFLICT' : e.status === 503 ? 'NOT_READY' : e.status === 401 ? 'BAD_ARGUMENTS' : 'INTERNAL';
             throw new AppError(code, e.message, e.fields ? { fields: e.fields } : undefined);
           }
           throw e;

@@ -21,7 +21,7 @@ import { IntegrationStore, type ChargeRow } from './integration-store';
 
 export interface IntegrationsDeps {
   db: Db;
-  checkout: Pick<CheckoutService, 'sell' | 'get' | 'history' | 'on' | 'cancelQueued'>;
+  checkout: Pick<CheckoutService, 'sell' | 'get' | 'history' | 'on' | 'cancelQueued' | 'useRetryRule'>;
   vault: SecretVault;
   terminalSn: () => string | null;
   now: () => number;
@@ -76,12 +76,22 @@ export function createIntegrations(deps: IntegrationsDeps) {
     ? createFolderDrop({ root: deps.dropRoot, store, desk, timers, logger, now: deps.now, ...(deps.dropScanMs ? { scanMs: deps.dropScanMs } : {}) })
     : null;
 
+  // Try again is not offered for a box office's charge: the box office is told the outcome and asks
+  // again with a new booking reference (a retried order would be a sale it never heard of).
+  deps.checkout.useRetryRule((orderId) => {
+    const c = store.chargeByOrder(orderId);
+    if (!c) return null;
+    const name = store.integration(c.integrationId)?.name ?? 'a box office';
+    return `This sale was asked for by ${name} (booking ${c.reference}): Try again is not offered for it. ${name} has been told it did not go through and asks again with a new booking reference.`;
+  });
+
   // Every change of an order that a box office asked for is queued for its callback (and, for a
-  // charge a request file named, written to its outbox).
+  // charge a request file named, written to its outbox) — a payment after closing too: the charge is final,
+  // but the box office must hear that the customer was debited.
   const off = deps.checkout.on('order', (v) => {
     const c = store.chargeByOrder(v.id);
     if (!c) return;
-    if (!c.settled) queue(c);
+    queue(c);
     if (c.outbox && drop) {
       try {
         drop.writeOutcome(c);
@@ -123,6 +133,10 @@ export function createIntegrations(deps: IntegrationsDeps) {
     /** After a crash: state changes journaled but not queued are queued now, and the queue is sent. */
     resume(): void {
       for (const c of store.unsettled()) queue(c);
+      for (const c of store.behind()) {
+        queue(c);
+        if (c.outbox) drop?.writeOutcome(c);
+      }
       sender.kick();
       drop?.start();
     },

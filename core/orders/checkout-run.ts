@@ -8,12 +8,15 @@ import type { Decision } from './order-decisions';
 import { toView, type OrderJournal, type OrderRecord } from './order-journal';
 import { isFinalState } from './order-state';
 import type { LateOutcomeStore } from './late-outcomes';
+import type { ProviderCheckStore } from './provider-checks';
 import type { LateSource } from '../../shared/late-payments';
 import type { PosOrderDetails } from '../provider';
 
 export interface CheckoutRunDeps {
   journal: OrderJournal;
   late: LateOutcomeStore;
+  /** The last "Check with the provider" of each closed order. */
+  checks: ProviderCheckStore;
   logger: Logger;
   now: () => number;
   /** When the app next acts on the order by itself (a check, a probe), shown on its view. */
@@ -26,6 +29,7 @@ export class CheckoutRun {
   readonly events: CheckoutEmitter;
   readonly journal: OrderJournal;
   readonly late: LateOutcomeStore;
+  readonly checks: ProviderCheckStore;
   readonly logger: Logger;
   private readonly inFlight = new Set<Promise<unknown>>();
   private stopping = false;
@@ -34,6 +38,7 @@ export class CheckoutRun {
     this.events = new CheckoutEmitter(deps.logger);
     this.journal = deps.journal;
     this.late = deps.late;
+    this.checks = deps.checks;
     this.logger = deps.logger;
   }
 
@@ -51,9 +56,11 @@ export class CheckoutRun {
   }
 
   view = (rec: OrderRecord): OrderView => {
-    const late = isFinalState(rec.state) ? this.late.get(rec.id) : null;
+    if (!isFinalState(rec.state)) return toView(rec, this.deps.nextActionAt(rec));
+    const late = this.late.get(rec.id);
+    const lastCheck = this.checks.get(rec.id);
     const v = toView(rec, this.deps.nextActionAt(rec));
-    return late ? { ...v, late } : v;
+    return { ...v, ...(late ? { late } : {}), ...(lastCheck ? { lastCheck } : {}) };
   };
 
   /** The provider's word on a closed order: a contradiction is recorded as its late outcome, never dropped. */

@@ -16,6 +16,7 @@ import { CheckoutRun } from './checkout-run';
 import { resolveTuning, type CheckoutTuningInput } from './checkout-tuning';
 import { ConnectivityMonitor } from './connectivity';
 import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
+import { fetchLateDetails, type LateDetailsDeps } from './late-details';
 import { OrderCalls } from './order-calls';
 import { decideOnDetails, REASONS } from './order-decisions';
 import { OrderJournal, type OrderRecord } from './order-journal';
@@ -27,6 +28,9 @@ import { Poller } from './poller';
 import { QueueSender } from './queue-sender';
 import { RelayFollower, type RelayHealthSource } from './relay-follower';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
+import { assertShiftOpen, busyWith, canSendQueued, terminalBusy, waitingForTerminal, type WhenBusy } from './charge-guard';
+import { assertNotPaid, checkClosed, type ClosedCheckDeps, type RetryRule } from './closed-check';
+import { ProviderCheckStore } from './provider-checks';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
@@ -36,6 +40,10 @@ export type CheckoutSettings = SaleSettings;
 export interface SellOptions {
   /** Runs inside the transaction that records the order (with its id and outOrderNo): a link written by another owner, all or nothing with the sale. */
   alongside?: (id: number, outOrderNo: string) => void;
+  /** A busy terminal: refuse the sale (TERMINAL_BUSY, the default) or queue it until the terminal is free (a box office's charge). */
+  whenBusy?: WhenBusy;
+  /** The cashier's doors only: the sale number the cashier chose to leave waiting on the terminal. */
+  besideWaiting?: string | undefined;
 }
 
 export interface CheckoutDeps {
@@ -51,6 +59,8 @@ export interface CheckoutDeps {
   tuning?: CheckoutTuningInput;
   /** Where every journal event also goes, in its transaction (the Hub's outbox); none when absent. */
   journalSink?: JournalSink;
+  /** Is a shift open now? Every sale needs one, and a queued sale is sent only during one (absent: not asked). */
+  shiftOpen?: () => boolean;
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
@@ -70,6 +80,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const run = new CheckoutRun({
     journal, logger, now,
     late: new LateOutcomeStore(deps.db, deps.journalSink ?? NO_JOURNAL_SINK),
+    checks: new ProviderCheckStore(deps.db),
     nextActionAt: (rec) => {
       if (rec.state === 'waiting' || rec.state === 'unknown') return poller.nextAt(rec.id);
       if (rec.state === 'queued') return monitor.nextProbeAt;
@@ -96,7 +107,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const queueSender: QueueSender = new QueueSender({
     journal, timers, now, logger, minUsefulMs: tuning.minUsefulMs,
     isOnline: () => monitor.online,
-    send: (id) => calls.sendFrom(id, 'queued', 'Provider reachable; sending the queued sale'),
+    send: (id) => calls.sendFrom(id, 'queued', 'Provider reachable and terminal free; sending the queued sale'),
+    // The rules below every door: a queued sale goes only during a shift, to a terminal holding no unpaid order.
+    canSend: (rec) => canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
     expire: (rec) => {
       const r = journal.transition(rec.id, 'expired', 'Too late to send: the sale would expire before it could be paid', {
         from: ['queued'], patch: { reason: REASONS.expiredUnsent },
@@ -118,8 +131,13 @@ export function createCheckoutService(deps: CheckoutDeps) {
   });
 
   const calls = new OrderCalls({ run, getPos, now, minUsefulMs: tuning.minUsefulMs, monitor, poller });
-
   const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => run.stopped };
+  const lateDetails: LateDetailsDeps = { run, getPos, timers, logger, now };
+  const closed: ClosedCheckDeps = { run, calls, checks: run.checks, now };
+  let retryRule: RetryRule = () => null;
+
+  // A terminal freed (its order final): the sale queued for it may go now.
+  run.events.on('order', (v) => void (isFinalState(v.state) && !run.stopped && journal.countQueued() > 0 && queueSender.kick()));
 
   function findFor(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): OrderRecord | null {
     return (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
@@ -142,15 +160,28 @@ export function createCheckoutService(deps: CheckoutDeps) {
     }
   }
 
-  function newSale(input: unknown, retryOf?: number, alongside?: SellOptions['alongside']): OrderView {
+  /** The door's rules: NO_SHIFT; TERMINAL_BUSY unless the sale may wait its turn (then the order in the way). */
+  function admit(open: readonly OrderRecord[], sn: string, opts: SellOptions): OrderRecord | null {
+    assertShiftOpen(deps.shiftOpen);
+    const busy = busyWith(open, sn, opts.besideWaiting);
+    if (busy && opts.whenBusy !== 'queue') throw terminalBusy(busy);
+    return busy;
+  }
+
+  /** The one door to the provider for a new sale, whoever asked: the sale checked (its amount is its own), a shift open, at most one unpaid order per terminal (busy: refused, or queued for its turn). */
+  function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): OrderView {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = deps.settings();
     const sale = checkSale(input, s);
+    const open = journal.listOpen();
+    const busy = admit(open, sale.sn, opts);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
     const createdAt = now();
-    // Sales wait their turn behind older queued ones; otherwise each goes straight out (and
-    // while offline that attempt doubles as the check whether the provider is back).
-    const queueAhead = journal.countQueued() > 0;
+    const { retryOf, alongside } = opts;
+    // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
+    // each goes straight out (while offline that attempt doubles as the check whether the provider is back).
+    const queueAhead = busy !== null || open.some((o) => o.state === 'queued' && canSendQueued(open, o));
+    const queued = busy ? waitingForTerminal(busy) : { note: 'Sale recorded; queued behind older sales', reason: REASONS.queued };
     const rec = recordSale({
       sale,
       amountKobo: saleAmounts(sale).amountKobo,
@@ -165,8 +196,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
       profile: s.profile ?? 'unrecorded',
       ...(retryOf !== undefined ? { retryOf } : {}),
       ...(alongside ? { alongside } : {}),
-      note: queueAhead ? 'Sale recorded; queued behind older sales' : 'Sale recorded; sending the order to the terminal',
-      ...(queueAhead ? { reason: REASONS.queued } : {}),
+      note: queueAhead ? queued.note : 'Sale recorded; sending the order to the terminal',
+      ...(queueAhead ? { reason: queued.reason } : {}),
     });
     logger.info('sale recorded', { orderId: rec.id, outOrderNo: rec.outOrderNo, amountKobo: rec.amountKobo, state: rec.state });
     changed(rec);
@@ -182,7 +213,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   return {
     /** Validates and records the sale, then sends it in the background. Resolves at once (queued or creating). */
     async sell(sale: SaleInput, opts: SellOptions = {}): Promise<OrderView> {
-      return newSale(sale, undefined, opts.alongside);
+      return newSale(sale, opts);
     },
 
     /**
@@ -201,16 +232,22 @@ export function createCheckoutService(deps: CheckoutDeps) {
         : 'The payment is already on the terminal and cannot be withdrawn from here: the customer can cancel it on the terminal, or it expires by itself.', { id, state: rec.state });
     },
 
-    /** A new sale (new outOrderNo) with the same tickets, only for a failed, expired or cancelled one. */
+    /** Try again: a new sale (new outOrderNo) with the same tickets, through the same door, for a failed, expired or cancelled one the provider says was not paid. */
     async retrySale(id: number): Promise<OrderView> {
       const rec = recordOf(id);
       if (!['failed', 'expired', 'cancelled'].includes(rec.state)) {
         throw new AppError('CONFLICT', `This sale is ${rec.state}: only a failed, expired or cancelled sale can be started again.`, { id, state: rec.state });
       }
-      if (run.late.get(id)?.kind === 'paid-after-closing') {
-        throw new AppError('CONFLICT', 'The customer was debited for this sale after it was closed: do not charge again. Hand over the tickets (print the receipt).', { id });
-      }
-      return newSale(rec.sale, id);
+      const why = retryRule(id);
+      if (why) throw new AppError('CONFLICT', why, { id });
+      admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
+      await assertNotPaid(closed, rec);
+      return newSale(rec.sale, { retryOf: id });
+    },
+
+    /** Who keeps an order from Try again (the box-office integrations: the box office asks again). */
+    useRetryRule(rule: RetryRule): void {
+      retryRule = rule;
     },
 
     get(id: number): OrderView | null {
@@ -252,10 +289,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return run.connectivity();
     },
 
-    /** Checks the order with the provider now (or, when queued, tries the queue now). */
+    /** Checks the order with the provider now (queued: tries the queue now; closed: one query, recorded as its `lastCheck`). */
     async checkNow(id: number): Promise<OrderView> {
       const rec = recordOf(id);
-      if (rec.state === 'waiting' || rec.state === 'unknown') await poller.checkNow(id);
+      if (isFinalState(rec.state)) await checkClosed(closed, rec);
+      else if (rec.state === 'waiting' || rec.state === 'unknown') await poller.checkNow(id);
       else if (rec.state === 'queued') {
         if (monitor.online) {
           queueSender.kick();
@@ -296,6 +334,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
       if (isFinalState(rec.state)) {
         run.noteOnClosed(rec, details, 'webhook');
+        fetchLateDetails(lateDetails, rec.id);
         return view(recordOf(rec.id));
       }
       run.apply(rec.id, decideOnDetails(rec, details, { now: now(), final: false }));
@@ -338,6 +377,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
       // A paid order whose details never came (the app stopped, or every query failed) is completed now.
       for (const rec of journal.listPaidMissingDetails()) fetchFinalDetails(finalDetails, rec.id);
+      for (const id of run.late.missingPayNo()) fetchLateDetails(lateDetails, id);
       queueSender.kick();
       monitor.kick();
       run.emitConnectivityIfChanged();

@@ -95,6 +95,38 @@ export class LateOutcomeStore {
     return tx.immediate();
   }
 
+  /**
+   * Completes a payment after closing recorded without its payment number (a notification carries
+   * none): from the provider's answer about the same sale, still paid, the payment number and
+   * what else is missing. Journaled, and sent to the Hub as `order.late` again with the full facts
+   * (the Hub keeps one per sale and fills what its first one lacked). Returns the record when it changed.
+   */
+  fillDetails(rec: OrderRecord, d: PosOrderDetails, at: number): LateOutcome | null {
+    const payNo = typeof d.payNo === 'string' && d.payNo.trim() !== '' ? d.payNo.trim() : null;
+    if (!payNo || lateKindOf(rec, d) !== 'paid-after-closing') return null;
+    const tx = this.db.transaction((): LateOutcome | null => {
+      const cur = this.get(rec.id);
+      if (!cur || cur.kind !== 'paid-after-closing' || cur.payNo !== undefined) return null;
+      const account = cur.senderAccount ?? (typeof d.senderAccount === 'string' && d.senderAccount.trim() !== '' ? maskAccount(d.senderAccount) : null);
+      const providerAt = cur.providerAt ?? (typeof d.completedTime === 'number' && d.completedTime > 0 ? d.completedTime : null);
+      this.db.prepare('UPDATE order_late SET pay_no = ?, sender_account = ?, provider_at = ? WHERE order_id = ?').run(payNo, account, providerAt, rec.id);
+      this.event(rec.id, at, rec.state, `Paid after closing: payment number ${payNo}, asked of the provider`);
+      this.sink.append('order.late', {
+        reference: rec.outOrderNo,
+        ...(rec.orderNo ? { orderNo: clipText(rec.orderNo, 64) } : {}),
+        kind: cur.kind, closedAs: rec.state, providerStatus: clipText(cur.providerStatus, 32), amountKobo: cur.amountKobo,
+        payNo: clipText(payNo, 64), ...(providerAt ? { providerAt } : {}), source: cur.source,
+      }, at);
+      return this.get(rec.id);
+    });
+    return tx.immediate();
+  }
+
+  /** Orders whose payment after closing has no payment number yet (completed after a restart). */
+  missingPayNo(limit = 100): number[] {
+    return (this.db.prepare("SELECT order_id FROM order_late WHERE kind = 'paid-after-closing' AND pay_no IS NULL ORDER BY found_at LIMIT ?").all(limit) as { order_id: number }[]).map((r) => r.order_id);
+  }
+
   /** Marks an order's late outcome handled (once): how, by whom, with an optional note. */
   markHandled(rec: OrderRecord, h: Omit<MarkLateHandled, 'id'>, at: number): LateOutcome {
     const tx = this.db.transaction((): LateOutcome => {

@@ -1,5 +1,6 @@
 // The order journal's tables, as named migrations run once each: the journal itself, then the
-// profile every order was made under, then the provider's late outcomes of closed orders.
+// profile every order was made under, then the provider's late outcomes of closed orders, then the
+// last "Check with the provider" of each closed order.
 import { DEMO_AUTO_TERMINAL_SN, DEMO_HEAD_MERCHANT_ID, DEMO_TERMINAL_SN } from '../../shared/demo-merchant';
 import type { Migration } from '../db';
 import { checkIn } from '../lib';
@@ -106,6 +107,19 @@ export const ORDER_MIGRATIONS: Migration[] = [
       );
       CREATE INDEX order_late_found ON order_late(found_at);
       CREATE INDEX order_late_handled ON order_late(handled_at);
+    `,
+  },
+  {
+    // The last "Check with the provider" of a closed order (one status query, its answer): Try
+    // again is accepted only when it said not paid. One row per order, replaced by the next check.
+    name: 'orders-004-provider-checks',
+    sql: `
+      CREATE TABLE order_checks (
+        order_id INTEGER PRIMARY KEY REFERENCES orders(id),
+        at INTEGER NOT NULL,
+        provider_status TEXT NOT NULL,
+        paid INTEGER NOT NULL CHECK (paid IN (0, 1))
+      );
     `,
   },
 ];

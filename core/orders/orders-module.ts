@@ -14,7 +14,6 @@ import type { TerminalLink } from '../terminal';
 import type { PosClient } from '../provider';
 import type { CheckoutService } from './checkout-service';
 import { createSaleMemory } from './sale-memory';
-import { assertCanCharge } from './charge-guard';
 
 /** What the orders module takes of the core: the checkout (built by the root, shared), the terminal. */
 export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock' | 'logger'> & { checkout: CheckoutService; terminal: Pick<TerminalLink, 'getState'>; pos: PosClient };
@@ -23,8 +22,6 @@ export interface OrdersModuleDeps {
   /** The sale queue changed (its length, online or not). */
   onConnectivity: (c: Connectivity) => void;
   sweep?: Partial<SweepTuning>;
-  /** Is a shift open now? Charging needs one (absent: not asked). */
-  shiftOpen?: () => boolean;
 }
 
 export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
@@ -56,9 +53,10 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
       'orders.sweep': () => sweep.run(),
       'sale.defaults': () => films.defaults(ctx.clock.now(), ctx.terminal.getState().sn),
       'sale.charge': (a) => {
+        // The rules (a shift open, one unpaid order per terminal) are the checkout's own; the
+        // cashier's door may only name an order to leave waiting on the terminal.
         const { besideWaiting, ...sale } = a;
-        assertCanCharge({ open: checkout.listOpen(), sn: sale.sn, besideWaiting, shiftOpen: deps.shiftOpen });
-        return checkout.sell(sale);
+        return checkout.sell(sale, { besideWaiting });
       },
       'orders.get': (a) => order(a.id),
       'orders.history': (a) => checkout.history(a.id),

@@ -1,5 +1,7 @@
 // The queue sender: sales recorded while the provider could not be reached, sent oldest first once it
 // can be. A queued sale that could no longer be paid before it expires is never sent: it expires.
+// A queued sale goes only when the rules let it (`canSend`: a shift is open, its terminal holds no
+// unpaid order and no older sale waits for it), so two queued sales never both land on one terminal.
 import type { Logger } from '../../shared/logger';
 import type { OrderJournal, OrderRecord } from './order-journal';
 import { tooLateToSend } from './poll-schedule';
@@ -20,6 +22,8 @@ export interface QueueSenderDeps {
   send: (id: number) => Promise<SendResult>;
   /** Expires one queued order that is too late to send. */
   expire: (rec: OrderRecord) => void;
+  /** May this queued order be sent now (charge-guard.ts `canSendQueued`)? Absent: always. */
+  canSend?: (rec: OrderRecord) => boolean;
 }
 
 export class QueueSender {
@@ -49,7 +53,7 @@ export class QueueSender {
   /** Sends the oldest queued order once (the offline probe). 'idle' when nothing is queued. */
   async sendOldest(): Promise<'idle' | 'done'> {
     this.sweep();
-    const next = this.d.journal.listQueued()[0];
+    const next = this.next();
     if (!next || this.stopped) return 'idle';
     await this.d.send(next.id);
     return 'done';
@@ -70,7 +74,7 @@ export class QueueSender {
     await null; // let kick() record the drain before the first send
     while (!this.stopped && this.d.isOnline()) {
       this.sweep();
-      const next = this.d.journal.listQueued()[0];
+      const next = this.next();
       if (!next) return;
       let result: SendResult;
       try {
@@ -82,6 +86,12 @@ export class QueueSender {
       }
       if (result === 'unreachable') return;
     }
+  }
+
+  /** The oldest queued order the rules let go now (none: every one waits for its terminal, a shift or nothing is queued). */
+  private next(): OrderRecord | undefined {
+    const canSend = this.d.canSend;
+    return this.d.journal.listQueued().find((rec) => !canSend || canSend(rec));
   }
 
   /** Expires queued orders that are too late to send, and wakes up when the next one will be. */

@@ -13,11 +13,11 @@ import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
-import { assertCanCharge, type CheckoutService } from '../orders';
+import type { CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
-export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & { checkout: Pick<CheckoutService, 'sell' | 'get' | 'on' | 'listOpen'> };
+export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & { checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'> };
 
 /** At most this many errors travel back with a refused file (the count says how many in all). */
 const MAX_ERRORS_SHOWN = 200;
@@ -27,8 +27,6 @@ const MAX_NEXT_SHOWS = 300;
 export interface ProgrammeModuleDeps {
   /** Asked before a sale whether its seats are taken on another counter; null or absent: skipped. */
   seatCheck?: () => SeatCheck | null;
-  /** Is a shift open now? Charging needs one (absent: not asked). */
-  shiftOpen?: () => boolean;
 }
 
 export type ReplaceOutcome = { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
@@ -119,8 +117,8 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
           }
           throw validationError(out, 'Check the sale: some fields need fixing');
         }
-        assertCanCharge({ open: checkout.listOpen(), sn: a.sn, besideWaiting: a.besideWaiting, shiftOpen: deps.shiftOpen });
-        const view = await checkout.sell(input);
+        // The checkout applies the rules (a shift open, one unpaid order per terminal) itself.
+        const view = await checkout.sell(input, { besideWaiting: a.besideWaiting });
         store.recordSale({ orderId: view.id, showKey: show.key, filmName: show.filmName, ticketType: type.name, tickets, at: clock.now() });
         if (checkout.get(view.id)?.state === 'paid') store.markPaid(view.id);
         return view;

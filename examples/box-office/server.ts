@@ -39,6 +39,13 @@ export async function startBoxOffice(port = 0): Promise<{ url: string; close(): 
   const apply = (b: Booking, c: ChargeView) => {
     b.state = c.state;
     if (c.payNo) b.payNo = c.payNo;
+    // Queued: waiting for the terminal (another order is on it) or the network; the reason says which.
+    if (c.state === 'queued' && c.reason) b.message = c.reason;
+    else if (c.latePayment) {
+      // The charge closed, then the bank took the money after all: issue the tickets, never charge again.
+      b.payNo = c.latePayment.payNo ?? b.payNo;
+      b.message = `Paid after closing${c.latePayment.payNo ? `: payment number ${c.latePayment.payNo}` : ''}. Issue the tickets; do not charge again.`;
+    } else delete b.message;
   };
 
   const server = createServer((req, res) => {

@@ -47,7 +47,8 @@ function timeFetches(): { total: () => number; reset: () => void; restore: () =>
  */
 export async function runCreateOverhead(o: { creates: number; warmup: number; baseDir: string; withRecords: boolean }): Promise<CreateOverheadFigures> {
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-create-'));
-  const ts = await startTerminalsSandbox({ terminals: 1, prefix: 'OVER-POS', requestTimeoutMs: 15_000 });
+  // One terminal per create: the orders stay waiting, and a terminal holds at most one unpaid order.
+  const ts = await startTerminalsSandbox({ terminals: o.warmup + o.creates, prefix: 'OVER-POS', requestTimeoutMs: 15_000 });
   const db = openJournalDb(join(dir, 'journal.sqlite'));
   const svc = createCheckoutService({
     db, pos: createPosClient(ts.provider, { logger: silentLogger }), clock: systemClock, logger: silentLogger,
@@ -71,7 +72,7 @@ export async function runCreateOverhead(o: { creates: number; warmup: number; ba
       fetches.reset();
       const t0 = performance.now();
       const v = await svc.sell({
-        filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1,A2', tickets: 2, priceKobo: 250_000, bookingFeeKobo: 10_000, sn: ts.terminals[0]!,
+        filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1,A2', tickets: 2, priceKobo: 250_000, bookingFeeKobo: 10_000, sn: ts.terminals[i]!,
       });
       await new Promise<void>((resolve) => {
         const off = svc.on('order', (e) => {

@@ -96,7 +96,7 @@ test('sell two tickets, pay on the demo terminal, see Paid and the receipt; the 
   await expect(page.getByTestId('order-history')).toContainText('Waiting for payment → Paid');
 });
 
-test('a declined card: Payment failed, then Try again sends a new order with a new number', async ({ page, shell }) => {
+test('a declined card: Payment failed, Check with the provider says not paid, then Try again sends a new order with a new number', async ({ page, shell }) => {
   await openSell(page, shell.url);
   await fillSale(page, { film: 'LION-KING', title: 'The Lion King', seats: 'A1,A2,A3', price: '1500.50', fee: '0' });
   await expect(page.getByTestId('total-amount')).toHaveText('₦4,501.50');
@@ -107,6 +107,12 @@ test('a declined card: Payment failed, then Try again sends a new order with a n
   await page.getByRole('button', { name: 'Decline', exact: true }).click();
   await expect(page.getByTestId('payment-state')).toHaveText('Payment failed');
   await expect(page.getByTestId('payment-reason')).toBeVisible();
+  // A closed sale is checked with the provider first; Try again comes once it says not paid (the
+  // engine records the check as the order's lastCheck).
+  await expect(page.getByRole('button', { name: 'Check with the provider', exact: true })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('check-answer')).toContainText('The provider says not paid at');
   await expect(page.getByRole('button', { name: 'Try again' })).toBeFocused();
 
   await page.getByRole('button', { name: 'Try again' }).click();

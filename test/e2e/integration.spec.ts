@@ -11,7 +11,8 @@ import { ARTIFACTS, expect, test as base } from './fixtures';
 
 const test = base.extend<{ shell: Awaited<ReturnType<typeof startShellProcess>> }>({
   shell: async ({}, use) => {
-    const shell = await startShellProcess({ env: { COUNTERPAY_INTEGRATION_PORT: '0' } });
+    // A box office's charge needs an open shift like every sale (the engine refuses it otherwise).
+    const shell = await startShellProcess({ openShift: true, env: { COUNTERPAY_INTEGRATION_PORT: '0' } });
     await use(shell);
     await shell.stop();
   },

@@ -108,7 +108,7 @@ test('a sale expires, the provider takes the money after: the counter alerts, Ne
   const orderNo = sandbox.listPosOrders().find((o) => o.outOrderNo === outOrderNo)!.orderNo;
 
   // The provider takes the money after all: its new notification goes to the Hub, which relays it.
-  sandbox.reportLate(orderNo, 'SUCCESS', { senderName: 'ADA OBI', cardPan: '5399831234567890' });
+  const taken = sandbox.reportLate(orderNo, 'SUCCESS', { senderName: 'ADA OBI', cardPan: '5399831234567890' });
   const alert = page.getByTestId('late-alert');
   await expect(alert).toBeVisible({ timeout: 2_000 });
   await expect(alert).toContainText(outOrderNo);
@@ -148,6 +148,17 @@ test('a sale expires, the provider takes the money after: the counter alerts, Ne
   const row = dash.locator(`tr[data-reference="${outOrderNo}"]`);
   await expect(row.getByTestId('order-late')).toHaveText('Paid after closing');
   await expect(row.getByTestId('order-late')).toHaveAttribute('title', /Handled on the counter by Ngozi, .*: tickets given\./);
+  // The sale's page names the payment taken after closing by its payment number (the notification
+  // had none: the counter asked the provider and synced it).
+  await row.getByRole('link', { name: `History of sale ${outOrderNo}` }).click();
+  await expect(dash.getByTestId('order-payno')).toHaveText(`${taken.payNo!} (paid after closing)`);
+  await expect(dash.getByTestId('order-late-detail')).toContainText(`payment ${taken.payNo!}`);
+  for (const size of [{ width: 1024, height: 768 }, { width: 1366, height: 768 }]) {
+    await dash.setViewportSize(size);
+    await both(dash, `late-paid-order-page-${size.width}`);
+  }
+  await dash.setViewportSize({ width: 1280, height: 860 });
+  await dash.goto(`${hub.url}/dashboard/`);
   await dash.keyboard.press('Alt+1');
   await expect(dash.getByTestId('tile-paid-after-closing')).toContainText(formatNaira(400_000));
   await dash.close();

@@ -9,13 +9,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox } from '../../sandbox';
 import { defaultProfile } from '../../shared/settings';
 import { startShellProcess, type ShellProcess } from '../helpers/browser-shell-process';
 import { ARTIFACTS, expect, test } from './fixtures';
 
 const PIN = '2468';
+/** The two counter sizes every counter screen is looked at in. */
+const SIZES = [{ width: 1024, height: 768 }, { width: 1366, height: 768 }] as const;
+
+/** Full-page screenshots at both counter sizes, light and dark (then back to 1366 light). */
+async function shots(page: Page, name: string, focus?: Locator): Promise<void> {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      if (focus) await focus.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${size.width}-${scheme}.png`), fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 async function api<T>(request: APIRequestContext, shell: { origin: string; token: string }, name: string, args: unknown): Promise<T> {
   const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token }, data: { args } });
@@ -80,6 +95,89 @@ test('a Demo sale expires, the provider takes the payment after it: the webhook 
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: join(ARTIFACTS, `late-payment-webhook-${scheme}.png`), fullPage: true });
   }
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // A sale paid after closing is a paid sale. The panel says so — not "Expired … Why: nobody paid" —
+  // with the payment number and the same time as the alert, and the ways to settle it.
+  const taken = ((await late.json()) as { data: { payNo: string } }).data;
+  const panel = page.getByTestId('payment');
+  await expect(page.getByTestId('payment-state')).toHaveText('Paid after closing');
+  await expect(page.getByTestId('payment-reason')).toHaveCount(0);
+  await expect(alert).toContainText(`(payment ${taken.payNo})`);
+  await expect(page.getByTestId('payment-late-payno')).toHaveText(taken.payNo);
+  const alertTime = /card at (\d\d:\d\d)/.exec((await alert.textContent()) ?? '')![1]!;
+  await expect(page.getByTestId('payment-late-at')).toContainText(`, ${alertTime}:`);
+  for (const name of ['Tickets given', 'Customer gone: refund to be arranged', 'Print receipt']) await expect(panel.getByRole('button', { name, exact: true })).toBeVisible();
+  await expect(panel.getByRole('button', { name: /Check with the provider/ })).toHaveCount(0);
+  // Its receipt is a paid ticket receipt marked Paid after closing, with the payment number.
+  const receipt = panel.getByTestId('receipt-preview');
+  for (const text of ['Ticket receipt', 'Paid after closing', 'TOTAL PAID', taken.payNo, `${alertTime}:`]) await expect(receipt).toContainText(text);
+  await expect(receipt).not.toContainText('NOT PAID');
+  await expect(receipt).not.toContainText('Payment slip');
+  await shots(page, 'late-paid-sell-panel', page.getByTestId('payment-state'));
+  await shots(page, 'late-paid-sell-panel-actions', page.getByTestId('payment-late'));
+  await shots(page, 'late-paid-receipt', receipt);
+
+  // The order detail says the same: paid after closing, when the money was taken, the payment
+  // number — never "Card used at" the sale's start nor the provider's CLOSE.
+  await page.keyboard.press('Alt+3');
+  await page.getByRole('row').filter({ hasText: outOrderNo }).getByRole('button', { name: `Open order ${outOrderNo}` }).click();
+  await expect(page.getByTestId('order-detail-title')).toContainText(outOrderNo);
+  const detail = page.locator('.order-detail');
+  await expect(detail.locator('.order-detail-head')).toContainText('Paid after closing');
+  await expect(page.getByTestId('order-late-payno')).toHaveText(taken.payNo);
+  await expect(page.getByTestId('order-late-at')).toContainText(`, ${alertTime}:`);
+  await expect(detail).not.toContainText('Card used at');
+  await expect(detail).not.toContainText('Provider status');
+  await expect(detail.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await expect(detail.getByTestId('receipt-preview')).toContainText('Paid after closing');
+  await shots(page, 'late-paid-order-detail', page.getByTestId('order-detail-title'));
+  await shots(page, 'late-paid-order-detail-actions', page.getByTestId('order-late'));
+
+  // Tickets given, from the detail (the name is the shift's cashier): the alert and the count go.
+  await detail.getByRole('button', { name: 'Tickets given', exact: true }).click();
+  await expect(page.getByTestId('order-late')).toContainText('Handled: Tickets given to the customer (by');
+  await expect(alert).toHaveCount(0);
+  await expect(page.getByTestId('late-pill')).toHaveCount(0);
+  await expect(detail.getByRole('button', { name: 'Tickets given', exact: true })).toHaveCount(0);
+});
+
+test('a closed sale: Check with the provider first; Try again only once it says not paid', async ({ page, shell }) => {
+  await page.goto(shell.url);
+  await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+  await page.getByLabel('Film name', { exact: true }).fill('LAGOS-NIGHTS');
+  await page.getByLabel('Film title (on the ticket)').fill('Lagos Nights (2D)');
+  await page.getByLabel('Seats', { exact: true }).fill('F9');
+  await page.getByLabel('Price per ticket (₦)').fill('4,000');
+  await page.getByLabel('Booking fee per ticket (₦)').fill('0');
+  await page.getByRole('button', { name: /^Charge ₦4,000\.00/ }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  const first = ((await page.getByTestId('out-order-no').textContent()) ?? '').trim();
+  await page.getByRole('button', { name: 'Decline', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Payment failed');
+  // The main action asks the provider first; Try again is not offered yet.
+  const check = page.getByRole('button', { name: 'Check with the provider', exact: true });
+  await expect(check).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await shots(page, 'closed-sale-check-first', page.getByTestId('payment'));
+
+  // The order detail offers the same.
+  await page.keyboard.press('Alt+3');
+  await page.getByRole('row').filter({ hasText: first }).getByRole('button', { name: `Open order ${first}` }).click();
+  await expect(page.locator('.order-detail').getByRole('button', { name: 'Check with the provider', exact: true })).toBeVisible();
+  await expect(page.locator('.order-detail').getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await shots(page, 'closed-sale-order-detail-check-first', page.getByTestId('order-detail-title'));
+  await page.keyboard.press('Alt+1');
+
+  // Needs the engine's side (orders.checkNow on a closed order records OrderView.lastCheck): the
+  // answer, in Lagos time, and only then Try again, which sends a new sale.
+  await page.getByTestId('payment').getByRole('button', { name: 'Check with the provider', exact: true }).click();
+  await expect(page.getByTestId('check-answer')).toContainText(/^The provider says not paid at \d\d:\d\d/);
+  await expect(page.getByRole('button', { name: 'Try again', exact: true })).toBeFocused();
+  await shots(page, 'closed-sale-checked-not-paid', page.getByTestId('payment'));
+  await page.getByRole('button', { name: 'Try again', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await expect(page.getByTestId('out-order-no')).not.toHaveText(first);
 });
 
 /** The counter on the sandbox's merchant, its own receiver off: the provider can tell it nothing by webhook. */

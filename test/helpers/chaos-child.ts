@@ -25,9 +25,13 @@ export function childArgs<A>(file: string): A {
   return JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as A;
 }
 
-/** Sells as the driver asks: sell() resolves after the journal insert, so the ack never runs ahead of the journal. */
+/**
+ * Sells as the driver asks: sell() resolves after the journal insert, so the ack never runs ahead of
+ * the journal. A sale for a busy terminal waits its turn (queued) as a box office's charge does, so
+ * the run keeps sending its sales through the queue, kills and outages rather than being refused.
+ */
 export function answerSell(checkout: CheckoutService, m: Extract<DriverMessage, { type: 'sell' }>): void {
-  checkout.sell(m.sale).then(
+  checkout.sell(m.sale, { whenBusy: 'queue' }).then(
     (v) => send({ type: 'ack', reqId: m.reqId, id: v.id, outOrderNo: v.outOrderNo }),
     (err: unknown) => send({ type: 'refused', reqId: m.reqId, code: isAppError(err) ? err.code : 'INTERNAL', message: err instanceof Error ? err.message : String(err) }),
   );

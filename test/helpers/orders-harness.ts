@@ -15,6 +15,8 @@ export interface HarnessOptions {
   random?: () => number;
   settings?: Partial<CheckoutSettings>;
   tuning?: CheckoutDeps['tuning'];
+  /** Is a shift open? Absent: not asked. */
+  shiftOpen?: () => boolean;
 }
 
 export function checkoutHarness(opts: HarnessOptions = {}) {
@@ -27,6 +29,7 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
   const svc = createCheckoutService({
     db, pos, clock: time.clock, logger, settings: () => settings, random: opts.random ?? (() => 0.5), timers: time.timers,
     ...(opts.tuning ? { tuning: opts.tuning } : {}),
+    ...(opts.shiftOpen ? { shiftOpen: opts.shiftOpen } : {}),
   });
   const events: OrderView[] = [];
   const connectivity: Connectivity[] = [];

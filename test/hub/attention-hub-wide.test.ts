@@ -99,7 +99,7 @@ describe('Needs attention, Today and Orders: what the Hub was missing', () => {
 
     const page = (await HO.get('/orders?number=RO-1')).json as unknown as OrdersPage;
     expect(page.orders.map((o) => [o.reference, o.state, o.paidAfterClosingKobo, o.late])).toEqual([
-      ['RO-1', 'paid', null, { kind: 'reported-otherwise', providerStatus: 'FAIL', amountKobo: 300_000, at: T0 - 50 * MIN, handled: null }],
+      ['RO-1', 'paid', null, { kind: 'reported-otherwise', providerStatus: 'FAIL', amountKobo: 300_000, at: T0 - 50 * MIN, payNo: 'PAY-RO-1', handled: null }],
     ]);
     const detail = (await HO.get(`/orders/${lines[0]!.orderId}`)).json as unknown as OrderDetail;
     expect(detail.order.late).toMatchObject({ kind: 'reported-otherwise', providerStatus: 'FAIL' });

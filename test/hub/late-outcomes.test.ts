@@ -78,6 +78,9 @@ describe('late outcomes through the Hub', () => {
 
     const filtered = (await HO.get('/orders?paidAfterClosing=only')).json as unknown as OrdersPage;
     expect(filtered.orders.map((o) => [o.reference, o.state, o.paidAfterClosingKobo])).toEqual([['R-1', 'expired', 400_000]]);
+    // The order's page names the payment taken after closing by its payment number (the closed order has none of its own).
+    const page = (await HO.get(`/orders/${filtered.orders[0]!.id}`)).json as unknown as { order: OrdersPage['orders'][number] };
+    expect(page.order).toMatchObject({ payNo: null, late: { kind: 'paid-after-closing', payNo: 'PAY-R-1' } });
     expect((await HO.get('/orders?paidAfterClosing=yes')).status).toBe(400);
 
     const csv = await csvRows(HO);
@@ -104,5 +107,30 @@ describe('late outcomes through the Hub', () => {
     const mine = await attentionOf(M2);
     expect(mine.map((l) => [l.counterName, l.subject.slice(0, 9)])).toEqual([['Z1', '₦2,000.00']]);
     expect(await attentionOf(HO)).toHaveLength(1);
+  });
+
+  it('a notified payment after closing has no payment number: the counter\'s repeat of order.late fills it, and nothing else changes', async () => {
+    const noPayNo = (j: CounterJournal, ref: string, at: number) => {
+      const e = late(j, ref, at, 300_000);
+      const { payNo: _p, ...payload } = e.payload as Record<string, unknown>;
+      return { ...e, payload: { ...payload, source: 'webhook' } } as typeof e;
+    };
+    const orderOf = async (ref: string) => {
+      const found = (await HO.get(`/orders?number=${ref}`)).json as unknown as OrdersPage;
+      return ((await HO.get(`/orders/${found.orders[0]!.id}`)).json as unknown as { order: OrdersPage['orders'][number] }).order;
+    };
+    const created = (ref: string, at: number) => [
+      a1.ev('order.created', at, { reference: ref, amountKobo: 300_000, sn: 'SN', cashier: 'Ada', profile: 'production' }),
+      a1.ev('order.status', at + 1000, { reference: ref, status: 'expired' }),
+    ];
+    // In two batches (the query answered after a sync) and in one.
+    await a1.sync([...created('R-3', T0 - 40 * 60_000), noPayNo(a1, 'R-3', T0 - 30 * 60_000)], { sentAt: hub.ctx.now() });
+    expect((await orderOf('R-3')).late).toMatchObject({ kind: 'paid-after-closing', payNo: null, at: T0 - 30 * 60_000 });
+    await a1.sync([late(a1, 'R-3', T0 - 29 * 60_000, 300_000)], { sentAt: hub.ctx.now() });
+    expect((await orderOf('R-3')).late).toMatchObject({ kind: 'paid-after-closing', payNo: 'PAY-R-3', at: T0 - 30 * 60_000, amountKobo: 300_000 });
+    await a1.sync([...created('R-4', T0 - 40 * 60_000), noPayNo(a1, 'R-4', T0 - 30 * 60_000), late(a1, 'R-4', T0 - 29 * 60_000, 300_000)], { sentAt: hub.ctx.now() });
+    expect((await orderOf('R-4')).late).toMatchObject({ payNo: 'PAY-R-4', at: T0 - 30 * 60_000 });
+    const rows = await hub.db.query<{ n: unknown }>("select count(*) as n from dash_late where reference in ('R-3', 'R-4')");
+    expect(Number(rows[0]!.n)).toBe(2);
   });
 });

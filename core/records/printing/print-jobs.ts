@@ -119,9 +119,10 @@ export class PrintJobStore {
   }
 
   /** Whether this order's receipt (or this report) has come out of a printer before. */
-  wasPrinted(kind: 'receipt' | 'shift-report', id: number): boolean {
+  /** Whether it was printed (by a job made at or after `since`, when given). */
+  wasPrinted(kind: 'receipt' | 'shift-report', id: number, since = 0): boolean {
     const col = kind === 'receipt' ? 'order_id' : 'report_id';
-    return !!this.db.prepare(`SELECT 1 FROM print_jobs WHERE kind = ? AND ${col} = ? AND status = 'printed' LIMIT 1`).get(kind, id);
+    return !!this.db.prepare(`SELECT 1 FROM print_jobs WHERE kind = ? AND ${col} = ? AND status = 'printed' AND created_at >= ? LIMIT 1`).get(kind, id, since);
   }
 
   hasJob(kind: 'receipt', orderId: number): boolean {

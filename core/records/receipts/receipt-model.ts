@@ -1,11 +1,15 @@
 // The one receipt model, built from an order's final details, the sale, the cinema settings and the
 // shift's cashier, and the print document every output (HTML, ESC/POS, PDF) is rendered from.
 import { formatNaira } from '../../../shared/money';
-import { bookingFeeText, type OrderView } from '../../../shared/orders';
+import { bookingFeeText, ORDER_STATE_LABELS, OrderState, type OrderView } from '../../../shared/orders';
+import { lateAt } from '../../../shared/late-payments';
 import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../shared/records';
 import { formatLagosDateTime } from '../../../shared/time';
 import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
 import type { Block, PrintDoc } from '../printing/print-doc';
+
+/** The mark on the receipt of a sale the provider paid after the counter closed it. */
+export const PAID_AFTER_CLOSING_MARK = 'Paid after closing';
 
 export interface ReceiptInput {
   order: OrderView;
@@ -44,6 +48,15 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     demo: isDemoRecord(o.profile),
   };
   if (o.orderNo !== undefined) r.orderNo = o.orderNo;
+  if (o.late?.kind === 'paid-after-closing') {
+    // The closed order's own payment facts (the card shown before it closed, its times) are not
+    // the payment: the late outcome's are.
+    const late = o.late;
+    r.paidAfterClosing = { at: lateAt(late), closedAs: late.closedAs, ...(late.payNo !== undefined ? { payNo: late.payNo } : {}) };
+    if (late.payNo !== undefined) r.payNo = late.payNo;
+    if (late.senderAccount !== undefined) r.senderAccount = late.senderAccount;
+    return r;
+  }
   if (o.payNo !== undefined) r.payNo = o.payNo;
   if (o.senderAccount !== undefined) r.senderAccount = o.senderAccount;
   if (o.senderName !== undefined) r.senderName = o.senderName;
@@ -67,15 +80,24 @@ function bookingFeeLabel(r: Receipt): string {
   return text === formatNaira(r.bookingFeeKobo) ? 'Booking fee' : `Booking fee ${text}`;
 }
 
+/** "Closed on the counter as Expired" for a paid-after-closing receipt's fine print. */
+function closedAsText(closedAs: string): string {
+  const s = OrderState.safeParse(closedAs);
+  return s.success ? ORDER_STATE_LABELS[s.data] : closedAs;
+}
+
 export function receiptDoc(r: Receipt): PrintDoc {
-  const paid = r.state === 'paid';
+  const late = r.paidAfterClosing;
+  const paid = r.state === 'paid' || late !== undefined;
   const b: Block[] = [];
   // First and last, so even a torn-off half of a Demo receipt says it is not a payment.
   if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });
   b.push({ t: 'title', text: r.cinemaName });
   if (r.branch) b.push({ t: 'center', text: r.branch });
   if (r.reprint) b.push({ t: 'mark', text: 'REPRINT' });
-  b.push({ t: 'center', text: paid ? 'Ticket receipt' : 'Payment slip (not a ticket)', bold: true }, { t: 'rule' });
+  b.push({ t: 'center', text: paid ? 'Ticket receipt' : 'Payment slip (not a ticket)', bold: true });
+  if (late) b.push({ t: 'mark', text: PAID_AFTER_CLOSING_MARK });
+  b.push({ t: 'rule' });
   b.push({ t: 'heading', text: r.filmTitle });
   if (r.filmName !== r.filmTitle) b.push({ t: 'pair', label: 'Film', value: r.filmName });
   b.push(
@@ -85,13 +107,14 @@ export function receiptDoc(r: Receipt): PrintDoc {
     { t: 'pair', label: bookingFeeLabel(r), value: formatNaira(r.bookingFeeKobo) },
     { t: 'rule', double: true },
     { t: 'total', label: paid ? 'TOTAL PAID' : 'TOTAL', value: formatNaira(r.totalKobo) },
-    { t: 'pair', label: 'Payment', value: PAYMENT_STATUS_TEXT[r.state], bold: true },
+    { t: 'pair', label: 'Payment', value: late ? 'PAID' : PAYMENT_STATUS_TEXT[r.state], bold: true },
   );
   if (!paid) b.push({ t: 'mark', text: 'NOT PAID' });
   b.push({ t: 'rule' }, { t: 'pair', label: 'Sale no.', value: r.outOrderNo });
   if (r.orderNo) b.push({ t: 'pair', label: 'Provider order no.', value: r.orderNo });
   if (r.payNo) b.push({ t: 'pair', label: 'Payment no.', value: r.payNo });
   if (r.senderAccount) b.push({ t: 'pair', label: 'Card / account', value: r.senderAccount });
+  if (late) b.push({ t: 'pair', label: 'Paid at', value: formatLagosDateTime(late.at) });
   if (r.transactionTime !== undefined) b.push({ t: 'pair', label: paid ? 'Paid at' : 'Card used at', value: formatLagosDateTime(r.transactionTime) });
   if (r.completedTime !== undefined) b.push({ t: 'pair', label: 'Completed', value: formatLagosDateTime(r.completedTime) });
   b.push(
@@ -100,6 +123,7 @@ export function receiptDoc(r: Receipt): PrintDoc {
     { t: 'pair', label: 'Terminal', value: r.terminalSn },
     { t: 'qr', data: r.qrText, caption: r.qrText },
   );
+  if (late) b.push({ t: 'small', text: `${PAID_AFTER_CLOSING_MARK}: the counter had closed this sale (${closedAsText(late.closedAs)}) before the provider took the payment.` });
   if (r.footer) b.push({ t: 'small', text: r.footer });
   b.push({ t: 'small', text: 'Times are Lagos time (WAT).' });
   if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });

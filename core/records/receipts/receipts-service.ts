@@ -44,7 +44,9 @@ export function createReceipts(d: ReceiptsDeps) {
       throw new AppError('CONFLICT', 'This payment has no outcome yet: its receipt can be printed once it is paid (or has failed).', { orderId, state: v.state });
     }
     const s = d.settings.get();
-    return buildReceipt({ order: v, cinema: s.cinema, counterName: d.counterName(), cashier: d.shifts.cashierAt(v.createdAt), reprint: d.jobs.wasPrinted('receipt', orderId) });
+    // A slip printed before the provider's late payment was known is not a copy of the paid ticket receipt.
+    const since = v.late?.kind === 'paid-after-closing' ? v.late.foundAt : 0;
+    return buildReceipt({ order: v, cinema: s.cinema, counterName: d.counterName(), cashier: d.shifts.cashierAt(v.createdAt), reprint: d.jobs.wasPrinted('receipt', orderId, since) });
   }
 
   const jobOf = (r: Receipt) => ({

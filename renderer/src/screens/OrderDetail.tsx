@@ -16,6 +16,9 @@ import { call } from '../transport/bridge';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosDateTime, formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
+import { closedStep, paidAfterClosing } from './closed-order';
+import { CheckWithProvider } from './CheckWithProvider';
+import { LatePaid, PaidAfterClosingPill } from './LatePaid';
 
 export function OrderDetail({ order }: { order: OrderView }) {
   const o = useOrders(
@@ -31,8 +34,10 @@ export function OrderDetail({ order }: { order: OrderView }) {
 
   const final = isFinalState(order.state);
   const now = useNow(!final && order.nextActionAt !== undefined);
-  // A sale paid after it was closed is never charged again.
-  const retryable = (order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired') && !order.late;
+  // A sale the provider paid after the counter closed it is a paid sale, never charged again; a
+  // closed unpaid one is checked with the provider before Try again is offered.
+  const late = paidAfterClosing(order);
+  const step = closedStep(order);
   const s = order.sale;
   const retryOf = order.retryOf !== undefined ? (o.rows.find((x) => x.id === order.retryOf)?.outOrderNo ?? `#${order.retryOf}`) : undefined;
 
@@ -53,11 +58,14 @@ export function OrderDetail({ order }: { order: OrderView }) {
     ['Started', formatLagosDateTime(order.createdAt)],
     [final ? 'Payment time limit was' : 'Payment time limit', formatLagosDateTime(order.expiresAt)],
     ['Provider order number', order.orderNo],
-    ['Payment number', order.payNo],
-    [order.state === 'paid' ? 'Paid by' : 'Card holder', [order.senderName, order.senderAccount].filter(Boolean).join(' · ') || undefined],
-    [order.state === 'paid' ? 'Paid at' : 'Card used at', order.transactionTime ? formatLagosDateTime(order.transactionTime) : undefined],
-    ['Finished', order.completedTime ? formatLagosDateTime(order.completedTime) : undefined],
-    ['Provider status', order.providerStatus],
+    // Paid after closing: the late payment's facts (LatePaid, above), never the closed order's own card time or provider word.
+    ...(late ? [] : ([
+      ['Payment number', order.payNo],
+      [order.state === 'paid' ? 'Paid by' : 'Card holder', [order.senderName, order.senderAccount].filter(Boolean).join(' · ') || undefined],
+      [order.state === 'paid' ? 'Paid at' : 'Card used at', order.transactionTime ? formatLagosDateTime(order.transactionTime) : undefined],
+      ['Finished', order.completedTime ? formatLagosDateTime(order.completedTime) : undefined],
+      ['Provider status', order.providerStatus],
+    ] as [string, string | undefined][])),
     ['Sent to the provider', `${order.attempts} time${order.attempts === 1 ? '' : 's'}`],
     ['New try of', retryOf],
   ];
@@ -75,6 +83,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
             Order <span className="order-no-text">{order.outOrderNo}</span>
           </h2>
           <OrderStatePill state={order.state} />
+          {late && <PaidAfterClosingPill />}
         </div>
         {order.profile === 'demo' && (
           <Banner tone="warn" data-testid="order-demo">
@@ -83,11 +92,12 @@ export function OrderDetail({ order }: { order: OrderView }) {
         )}
         {order.reason && (
           <p className="pay-reason" data-testid="order-reason">
-            <strong>{final ? 'Why: ' : order.state === 'queued' ? 'Why it waits: ' : 'Note: '}</strong>
+            <strong>{late ? 'Why it closed on the counter: ' : final ? 'Why: ' : order.state === 'queued' ? 'Why it waits: ' : 'Note: '}</strong>
             {order.reason}
           </p>
         )}
-        {order.late && (
+        {late && <LatePaid orderId={order.id} late={late} testId="order-late" />}
+        {order.late && !late && (
         <Banner tone={order.late.handled ? 'info' : 'bad'} role="alert" data-testid="order-late">
           {lateOutcomeText(order.late)}
           {order.late.handled && ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
@@ -119,22 +129,20 @@ export function OrderDetail({ order }: { order: OrderView }) {
               {o.actionBusy ? 'Trying…' : 'Try to send it now'}
             </button>
           )}
-          {retryable && (
-            <button type="button" className="primary" disabled={o.actionBusy}
-              onClick={async () => {
-                const view = await o.retry(order.id);
-                if (view) toPayment(view);
-              }}>
-              {o.actionBusy ? 'Sending…' : 'Try again'}
-            </button>
-          )}
           {!final && (
             <button type="button" onClick={() => toPayment(order)}>
               Show the payment screen
             </button>
           )}
         </div>
-        {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new sale number, and opens it on the Sell screen.</p>}
+        {step.kind !== 'none' && (
+          <CheckWithProvider step={step} busy={o.actionBusy} onCheck={() => void o.checkNow(order.id)}
+            onRetry={async () => {
+              const view = await o.retry(order.id);
+              if (view) toPayment(view);
+            }}
+            retryHint="Try again sends the same tickets as a new payment with a new sale number, and opens it on the Sell screen." />
+        )}
         {o.actionMessage && (
           <Banner tone="bad" role="alert">
             {o.actionMessage}
@@ -142,13 +150,14 @@ export function OrderDetail({ order }: { order: OrderView }) {
         )}
       </div>
 
-      {order.state === 'paid' && (
+      {(order.state === 'paid' || late) && (
         <div className="card" role="region" aria-labelledby="receipt-title">
           <h2 id="receipt-title">Receipt</h2>
-          <ReceiptPanel orderId={order.id} />
+          {/* A new key when the late payment arrives, and when its payment number does: the preview is read again. */}
+          <ReceiptPanel key={`${order.id}:${late ? (late.payNo ?? 'late') : ''}`} orderId={order.id} />
         </div>
       )}
-      {final && order.state !== 'paid' && (
+      {final && order.state !== 'paid' && !late && (
         <details className="card">
           <summary>Payment slip (marked NOT PAID, for the customer’s records)</summary>
           <ReceiptPanel orderId={order.id} />

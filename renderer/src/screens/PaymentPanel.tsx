@@ -13,6 +13,9 @@ import { Banner } from '../components/Banner';
 import { lagosInstant } from '../../../shared/time';
 import { startedText } from '../stores/show-pick';
 import { ChargeOrigin } from './sell/ChargeOrigin';
+import { closedStep, PAID_AFTER_CLOSING, paidAfterClosing } from './closed-order';
+import { CheckWithProvider } from './CheckWithProvider';
+import { LatePaid } from './LatePaid';
 import '../sell-screen.css';
 
 /** How often an open payment is re-read from main besides its events. */
@@ -69,22 +72,25 @@ export function PaymentPanel() {
     const idle = !active || active === document.body || active === headingRef.current || (active as HTMLButtonElement).disabled ||
       !!panelRef.current?.contains(active) || !!active.closest('.demo-terminal');
     if (idle) primaryRef.current?.focus();
-  }, [final, order?.id]);
+    // A Check with the provider's answer changes the main action (Try again once it said not paid).
+  }, [final, order?.id, order?.lastCheck?.at]);
 
   if (!order) return null;
-  const label = ORDER_STATE_LABELS[order.state];
-  const tone = STATE_TONE[order.state];
+  // A sale the provider paid after the counter closed it is a paid sale.
+  const late = paidAfterClosing(order);
+  const label = late ? PAID_AFTER_CLOSING : ORDER_STATE_LABELS[order.state];
+  const tone = late ? STATE_TONE.paid : STATE_TONE[order.state];
   const timer = timerText(order, now);
   const sale = order.sale;
-  // A sale paid after it was closed is never charged again.
   const startedAtSale = startedText(lagosInstant(sale.showDate, sale.showTime), order.createdAt);
-  const retryable = (order.state === 'failed' || order.state === 'cancelled' || order.state === 'expired') && !order.late;
+  // A closed unpaid sale: Check with the provider first, Try again only once it said not paid.
+  const step = closedStep(order);
 
   return (
     <section ref={panelRef} className="payment" data-tone={tone} aria-labelledby="payment-title" data-testid="payment">
       <div className="status-head" data-tone={tone}>
         <span className="status-ring" aria-hidden="true" data-spin={order.state === 'waiting' || order.state === 'creating' ? 'true' : undefined}>
-          {STATE_SYMBOL[order.state]}
+          {late ? STATE_SYMBOL.paid : STATE_SYMBOL[order.state]}
         </span>
         <div className="pay-status-text">
           <h2 id="payment-title" ref={headingRef} tabIndex={-1} data-testid="payment-state">
@@ -103,13 +109,14 @@ export function PaymentPanel() {
         )}
       </div>
 
-      {order.reason && (
+      {order.reason && !late && (
         <p className="pay-reason" data-testid="payment-reason">
           <strong>{final ? 'Why: ' : 'Note: '}</strong>
           {order.reason}
         </p>
       )}
-      {order.late && (
+      {late && <LatePaid orderId={order.id} late={late} testId="payment-late" />}
+      {order.late && !late && (
         <Banner tone={order.late.handled ? 'info' : 'bad'} role="alert" data-testid="payment-late">
           {lateOutcomeText(order.late)}
           {order.late.handled && ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
@@ -152,49 +159,50 @@ export function PaymentPanel() {
         Terminal <strong data-testid="payment-sn">{order.sn}</strong> · started {formatLagosTime(order.createdAt)}
       </p>
 
-      <div className="actions pay-actions">
-        {order.state === 'paid' && (
-          <button ref={primaryRef} type="button" className="primary" onClick={s.newSale}>
+      {step.kind !== 'none' && (
+        <CheckWithProvider step={step} busy={s.actionBusy} onCheck={() => void s.checkNow()} onRetry={() => void s.retry()} primaryRef={primaryRef}
+          retryHint="Try again sends the same tickets as a new payment with a new sale number.">
+          <button type="button" onClick={s.newSale}>
             New sale
           </button>
-        )}
-        {retryable && (
-          <>
-            <button ref={primaryRef} type="button" className="primary" disabled={s.actionBusy} onClick={() => void s.retry()}>
-              {s.actionBusy ? 'Sending…' : 'Try again'}
-            </button>
-            <button type="button" onClick={s.newSale}>
+        </CheckWithProvider>
+      )}
+      {(order.state === 'paid' || late || !final) && (
+        <div className="actions pay-actions">
+          {(order.state === 'paid' || late) && (
+            // While a payment after closing is not settled with the customer, its buttons above come first.
+            <button ref={late && !late.handled ? undefined : primaryRef} type="button" className={late && !late.handled ? undefined : 'primary'} onClick={s.newSale}>
               New sale
             </button>
-          </>
-        )}
-        {(order.state === 'unknown' || order.state === 'waiting') && (
-          <button type="button" className={order.state === 'unknown' ? 'primary' : undefined} disabled={s.actionBusy} onClick={() => void s.checkNow()}>
-            {s.actionBusy ? 'Checking…' : 'Check now'}
-          </button>
-        )}
-        {(order.state === 'waiting' || order.state === 'creating') && (
-          <button type="button" onClick={s.customerLeft}>
-            Customer left (keep checking)
-          </button>
-        )}
-        {!final && (
-          <button type="button" onClick={s.closePayment}>
-            Hide (payment continues) <kbd aria-hidden="true">Esc</kbd>
-          </button>
-        )}
-      </div>
-      {retryable && <p className="hint">Try again sends the same tickets as a new payment with a new sale number.</p>}
+          )}
+          {(order.state === 'unknown' || order.state === 'waiting') && (
+            <button type="button" className={order.state === 'unknown' ? 'primary' : undefined} disabled={s.actionBusy} onClick={() => void s.checkNow()}>
+              {s.actionBusy ? 'Checking…' : 'Check now'}
+            </button>
+          )}
+          {(order.state === 'waiting' || order.state === 'creating') && (
+            <button type="button" onClick={s.customerLeft}>
+              Customer left (keep checking)
+            </button>
+          )}
+          {!final && (
+            <button type="button" onClick={s.closePayment}>
+              Hide (payment continues) <kbd aria-hidden="true">Esc</kbd>
+            </button>
+          )}
+        </div>
+      )}
       {s.actionMessage && (
         <Banner tone="bad" role="alert">
           {s.actionMessage}
         </Banner>
       )}
 
-      {order.state === 'paid' && (
+      {(order.state === 'paid' || late) && (
         <div className="pay-receipt">
           <h3>Receipt</h3>
-          <ReceiptPanel orderId={order.id} autoPrint />
+          {/* A new key when the late payment arrives, and when its payment number does: the preview is read again. */}
+          <ReceiptPanel key={`${order.id}:${late ? (late.payNo ?? 'late') : ''}`} orderId={order.id} autoPrint={!late} />
         </div>
       )}
 
@@ -202,7 +210,7 @@ export function PaymentPanel() {
         {final ? '' : `${label}. ${order.reason ?? ''}`}
       </div>
       <div className="sr-only" aria-live="assertive" aria-atomic="true">
-        {final ? `${label}. ${order.reason ?? ''}` : ''}
+        {final ? `${label}. ${late ? '' : (order.reason ?? '')}` : ''}
       </div>
     </section>
   );

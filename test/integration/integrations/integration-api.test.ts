@@ -13,6 +13,7 @@ import { memoryLogger } from '../../../shared/logger';
 import { ChargeViewSchema, DeliverySchema, INTEGRATION_ROUTES, IntegrationErrorSchema, type ChargeView, type Delivery } from '../../../shared/integration';
 import { chargeLink } from '../../../integrations/client';
 import { api, startCallbackReceiver, twoSeats, type CallbackReceiver } from '../../helpers/integration-kit';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
@@ -25,6 +26,8 @@ async function boot(dir: string) {
     integrations: { port: 0, callbackBackoff: { baseMs: 20, maxMs: 200 } },
   });
   cores.push(core);
+  // A box office's charge, like any sale, needs an open shift (charge-door.test.ts refuses it without).
+  await ensureShift((name, args) => call(core, name, args));
   return { core, logger };
 }
 

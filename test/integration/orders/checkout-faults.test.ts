@@ -72,28 +72,30 @@ const sale = (seats: string) => ({ ...SALE_INPUT, seats, sn: sb.merchant.termina
 const providerOrders = (outOrderNo: string) => sb.sandbox.listPosOrders().filter((o) => o.outOrderNo === outOrderNo);
 
 describe('provider unreachable', () => {
-  it('queued while down; once reachable, sent oldest first: exactly one provider order each, paid', async () => {
+  it('queued while down; once reachable, sent oldest first, one at a time on the terminal: exactly one provider order each, paid', async () => {
     const { svc, net } = checkout();
     net.up = false;
     const a = await svc.sell(sale('A1,A2'));
     const queuedA = await inState(svc, a.id, 'queued');
     expect(queuedA.reason).toMatch(/No connection/);
     await nextConnectivity(svc, (c) => !c.online && c.queueLength === 1);
-    const b = await svc.sell(sale('B1,B2'));
+    // A cashier's second sale for the same terminal is refused; a box office's waits its turn.
+    await expect(svc.sell(sale('B1,B2'))).rejects.toMatchObject({ code: 'TERMINAL_BUSY' });
+    const b = await svc.sell(sale('B1,B2'), { whenBusy: 'queue' });
     expect(b.state).toBe('queued');
     expect(svc.listQueued().map((o) => o.id)).toEqual([a.id, b.id]);
     expect(sb.sandbox.listPosOrders()).toEqual([]);
 
+    // Before: both went to the terminal at once, and the customer's tap paid whichever it showed.
     net.up = true;
-    await nextConnectivity(svc, (c) => c.online && c.queueLength === 0);
     await inState(svc, a.id, 'waiting');
-    await inState(svc, b.id, 'waiting');
-    const orders = sb.sandbox.listPosOrders();
-    expect(orders.map((o) => o.outOrderNo)).toEqual([a.outOrderNo, b.outOrderNo]); // oldest first
-    // The terminal takes them in order.
-    sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
+    await svc.recheckOpen();
+    expect(svc.get(b.id)!.state).toBe('queued');
+    expect(sb.sandbox.listPosOrders().map((o) => o.outOrderNo)).toEqual([a.outOrderNo]); // oldest first, alone
     sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
     await inState(svc, a.id, 'paid');
+    await inState(svc, b.id, 'waiting');
+    sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
     await inState(svc, b.id, 'paid');
     expect(providerOrders(a.outOrderNo)).toHaveLength(1);
     expect(providerOrders(b.outOrderNo)).toHaveLength(1);

@@ -9,7 +9,20 @@ import type { PrintDoc } from '../../../core/records/printing/print-doc';
 import { htmlDocumentOf } from '../../../core/records/printing/print-html';
 import { receiptDoc } from '../../../core/records/receipts/receipt-model';
 import { shiftReportDoc } from '../../../core/records/shifts/shift-report-doc';
-import { failedReceipt, paidReceipt, Z_REPORT } from '../../unit/records/receipt-fixtures';
+import { buildReceipt } from '../../../core/records/receipts/receipt-model';
+import { CINEMA, failedReceipt, PAID_AT, PAID_ORDER, paidReceipt, Z_REPORT } from '../../unit/records/receipt-fixtures';
+
+/** The sale expired on the counter; the provider took the money two minutes later. */
+function paidAfterClosingReceipt() {
+  const { payNo: _p, completedTime: _c, ...closed } = PAID_ORDER;
+  return buildReceipt({
+    order: { ...closed, state: 'expired', providerStatus: 'CLOSE', reason: 'Nobody paid in time', late: {
+      kind: 'paid-after-closing', providerStatus: 'SUCCESS', closedAs: 'expired', amountKobo: PAID_ORDER.amountKobo, payNo: '2501020500998877',
+      senderAccount: '5399********1234', providerAt: PAID_AT + 120_000, foundAt: PAID_AT + 125_000, source: 'webhook', handled: null,
+    } },
+    cinema: CINEMA, counterName: 'Counter 3', cashier: 'Ngozi Eze', reprint: false,
+  });
+}
 
 const OUT = resolve(__dirname, '../../artifacts/receipts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
@@ -72,6 +85,13 @@ describe.skipIf(!CHROMIUM)(`receipt HTML in Chromium${CHROMIUM ? '' : ' (skipped
         expect(r.brokenAmounts, name).toEqual([]);
         expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
       }
+    });
+
+    it(`a paid-after-closing ticket receipt on ${paper} mm paper: its mark and line stay within the width`, async () => {
+      const r = await render('receipt-paid-after-closing', receiptDoc(paidAfterClosingReceipt()), paper);
+      expect(r.overflowing).toEqual([]);
+      expect(r.brokenAmounts).toEqual([]);
+      expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
     });
   }
 });

@@ -5,6 +5,9 @@ import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummar
 import { lagosDate } from '../../../shared/time';
 import { escposText, type LoopbackPrinter } from '../../helpers/loopback-printer';
 import { zReportEvent } from '../../../core/records/shifts/shift-store';
+import { openJournalDb } from '../../../core/schema';
+import { journalPath } from '../../../core/data-folder/journal-file';
+import { lagosDayCode, OrderJournal } from '../../../core/orders';
 import { call, callError, nextEvent, perTest, SALE, sell } from './records-harness';
 
 const each = perTest();
@@ -139,10 +142,17 @@ describe('a shift in the Demo profile', () => {
 
 describe('sales with no shift open', () => {
   it('a sale made with no shift (an older version, a restored journal) is named in the next Z report, on paper and in the Hub\'s copy', async () => {
-    const { core } = await each.boot();
-    // The engine itself, as an older version (no shift rule) would have sold: the counter's call now refuses it.
+    const { core, dir } = await each.boot();
+    // Every door refuses it now, the engine's own sale too (charge-doors.test.ts) ...
     expect((await callError(core, 'sale.charge', SALE)).code).toBe('NO_SHIFT');
-    const early = await core.checkout.sell({ ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 });
+    await expect(core.checkout.sell({ ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 })).rejects.toMatchObject({ code: 'NO_SHIFT' });
+    // ... so the order an older version (no shift rule) would have recorded is written to the journal file as it did.
+    const older = openJournalDb(journalPath(dir));
+    const early = new OrderJournal(older, () => Date.now()).insert({
+      sale: { ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 }, amountKobo: 150_000, counterCode: 'COU1', businessDay: lagosDayCode(Date.now()),
+      createdAt: Date.now(), expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', profile: 'unrecorded', note: 'Sold by an older version',
+    });
+    older.close();
     const shift = await call<ShiftView>(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '' });
     expect(shift.openedAt).toBeGreaterThanOrEqual(early.createdAt);
     const x = await call<ShiftReportView>(core, 'shift.report', {});

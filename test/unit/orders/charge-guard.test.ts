@@ -1,6 +1,7 @@
 // The counter's rules before a charge: one unpaid order per terminal (named when it blocks), and a shift open.
 import { describe, expect, it } from 'vitest';
 import { assertCanCharge, ordersOnTerminal } from '../../../core/orders';
+import { canSendQueued } from '../../../core/orders/charge-guard';
 import type { OrderView } from '../../../shared/orders';
 
 function order(p: Partial<OrderView>): OrderView {
@@ -15,14 +16,34 @@ describe('assertCanCharge', () => {
     );
   });
 
-  it('lets the charge go when the cashier named the waiting order, or it is on another terminal, queued or final', () => {
+  it('lets the charge go when the cashier named the waiting order, or it is on another terminal', () => {
     expect(() => assertCanCharge({ open: [order({})], sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' })).not.toThrow();
     expect(() => assertCanCharge({ open: [order({})], sn: 'OTHER-POS-0002' })).not.toThrow();
-    expect(() => assertCanCharge({ open: [order({ state: 'queued' })], sn: 'DEMO-POS-0001' })).not.toThrow();
     // Naming one order does not let a second one through.
     const two = [order({}), order({ id: 2, outOrderNo: 'COU1-251125-0018', state: 'unknown' })];
     expect(() => assertCanCharge({ open: two, sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' })).toThrowError(/COU1-251125-0018/);
     expect(ordersOnTerminal(two, 'DEMO-POS-0001').map((o) => o.outOrderNo)).toEqual(['COU1-251125-0017', 'COU1-251125-0018']);
+  });
+
+  it('a sale queued for the terminal keeps it busy too (it goes there first), named as waiting to be sent', () => {
+    // Before: a queued sale did not count, and the queue sender later put both on the terminal.
+    expect(() => assertCanCharge({ open: [order({ state: 'queued' })], sn: 'DEMO-POS-0001' })).toThrowError(
+      expect.objectContaining({ code: 'TERMINAL_BUSY', message: expect.stringMatching(/COU1-251125-0017 is waiting to be sent to the terminal/) }),
+    );
+    expect(() => assertCanCharge({ open: [order({ state: 'queued' })], sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' })).not.toThrow();
+  });
+
+  it('a queued sale may be sent only during a shift, to a free terminal, and only the oldest for its terminal', () => {
+    const q1 = order({ id: 1, state: 'queued', outOrderNo: 'Q1' });
+    const q2 = order({ id: 2, state: 'queued', outOrderNo: 'Q2' });
+    const other = order({ id: 3, state: 'queued', outOrderNo: 'Q3', sn: 'OTHER-POS-0002' });
+    expect(canSendQueued([q1, q2, other], q1)).toBe(true);
+    expect(canSendQueued([q1, q2, other], q2)).toBe(false);
+    expect(canSendQueued([q1, q2, other], other)).toBe(true);
+    expect(canSendQueued([q1, q2], q1, () => false)).toBe(false);
+    const onIt = order({ id: 4, state: 'unknown', outOrderNo: 'U4' });
+    expect(canSendQueued([onIt, q1], q1)).toBe(false);
+    expect(canSendQueued([onIt, q1, other], other)).toBe(true);
   });
 
   it('refuses any charge with no shift open', () => {

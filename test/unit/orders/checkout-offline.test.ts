@@ -11,12 +11,13 @@ describe('outbox', () => {
   it('queues while unreachable, then sends oldest first when the provider is back; exactly one order each', async () => {
     h = checkoutHarness();
     h.pos.defaultCreate = 'unreachable';
-    const a = await h.sell({ seats: 'A1,A2' });
+    // Three terminals: one terminal never holds two unpaid orders (charge-door.test.ts).
+    const a = await h.sell({ seats: 'A1,A2', sn: 'TERM-0001' });
     await h.time.advance(0);
     expect(h.svc.get(a.id)).toMatchObject({ state: 'queued', reason: expect.stringMatching(/No connection.*as soon as the connection is back/) });
     expect(h.connectivity.at(-1)).toEqual({ online: false, queueLength: 1 });
-    const b = await h.sell({ seats: 'B1,B2' });
-    const c = await h.sell({ seats: 'C1,C2' });
+    const b = await h.sell({ seats: 'B1,B2', sn: 'TERM-0002' });
+    const c = await h.sell({ seats: 'C1,C2', sn: 'TERM-0003' });
     expect([b.state, c.state]).toEqual(['queued', 'queued']); // behind the older one, not sent ahead of it
     expect(h.svc.listQueued().map((o) => o.id)).toEqual([a.id, b.id, c.id]);
     expect(h.connectivity.at(-1)).toEqual({ online: false, queueLength: 3 });
@@ -84,9 +85,9 @@ describe('outbox', () => {
   it('when the provider comes back too late for a queued sale, that one expires and the next is sent', async () => {
     h = checkoutHarness({ settings: { orderExpireSeconds: 60 } });
     h.pos.defaultCreate = 'unreachable';
-    const old = await h.sell({ seats: 'A1,A2' });
+    const old = await h.sell({ seats: 'A1,A2', sn: 'TERM-0001' });
     await h.time.advance(30_000);
-    const young = await h.sell({ seats: 'B1,B2' });
+    const young = await h.sell({ seats: 'B1,B2', sn: 'TERM-0002' });
     await h.time.advance(15_000);
     h.pos.defaultCreate = 'ok';
     await h.until(young.id, 'waiting', 30_000);

@@ -138,18 +138,19 @@ describe('restart', () => {
     const a = checkoutHarness({ db: dbA, pos: provider, time: timeA });
     // 1: waiting on the terminal; 2: paid; 3: create sent, answer never came (process died);
     // 4 and 5: queued while the provider was unreachable.
-    const w = await a.sell();
+    // Each on its own terminal: one terminal never holds two unpaid orders (charge-door.test.ts).
+    const w = await a.sell({ sn: 'TERM-0001' });
     await a.until(w.id, 'waiting');
-    const p = await a.sell({ seats: 'A1,A2' });
+    const p = await a.sell({ seats: 'A1,A2', sn: 'TERM-0002' });
     await a.until(p.id, 'waiting');
     a.svc.onWebhook(provider.settle(p.outOrderNo, 'SUCCESS'));
     provider.createPlan.push('hold');
-    const c = await a.sell({ seats: 'B1,B2' });
+    const c = await a.sell({ seats: 'B1,B2', sn: 'TERM-0003' });
     await timeA.advance(0);
     provider.createPlan.push('unreachable');
-    const q1 = await a.sell({ seats: 'C1,C2' });
+    const q1 = await a.sell({ seats: 'C1,C2', sn: 'TERM-0004' });
     await timeA.advance(0);
-    const q2 = await a.sell({ seats: 'D1,D2' });
+    const q2 = await a.sell({ seats: 'D1,D2', sn: 'TERM-0005' });
     expect([a.state(w.id), a.state(p.id), a.state(c.id), a.state(q1.id), a.state(q2.id)]).toEqual(['waiting', 'paid', 'creating', 'queued', 'queued']);
     // The process is killed here: nothing of `a` runs again (its fake time never moves).
 

@@ -60,8 +60,8 @@ describe('polling as the safety net', () => {
     const relay = fakeRelay(true);
     h.svc.useRelayHealth(relay);
     relay.deliver();
-    const a = await h.sell({ seats: 'A1,A2' });
-    const b = await h.sell({ seats: 'B1,B2' });
+    const a = await h.sell({ seats: 'A1,A2', sn: 'TERM-0001' });
+    const b = await h.sell({ seats: 'B1,B2', sn: 'TERM-0002' });
     await h.until(a.id, 'waiting');
     await h.until(b.id, 'waiting');
     await h.time.advance(30_000); // past the first relay check (20 s)

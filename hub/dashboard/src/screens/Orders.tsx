@@ -36,7 +36,7 @@ export function lateText(l: LateOnOrder, soldKobo: number): { label: string; ton
     const refund = l.handled?.how === 'refund';
     return {
       label: refund ? 'Paid after closing · to refund' : 'Paid after closing', tone: l.handled ? 'info' : 'bad',
-      detail: `${formatNaira(l.amountKobo)} was taken after the sale was closed (${lagosDayTime(l.at)}).${handled}${refund ? ' Not in the takings.' : ''}`,
+      detail: `${formatNaira(l.amountKobo)} was taken after the sale was closed (${lagosDayTime(l.at)}${l.payNo ? `, payment ${l.payNo}` : ''}).${handled}${refund ? ' Not in the takings.' : ''}`,
     };
   }
   const other = l.amountKobo !== soldKobo ? ` for ${formatNaira(l.amountKobo)}, not the ${formatNaira(soldKobo)} sold` : '';
@@ -230,7 +230,8 @@ function OrderHistory({ id }: { id: string }) {
               <div><dt>Cashier</dt><dd>{d.order.cashier ?? '—'}</dd></div>
               <div><dt>Sale number</dt><dd>{d.order.reference}</dd></div>
               <div><dt>Provider order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
-              <div><dt>Payment number</dt><dd>{d.order.payNo ?? '—'}</dd></div>
+              {/* A payment taken after closing has its own payment number (the closed order has none). */}
+              <div><dt>Payment number</dt><dd data-testid="order-payno">{d.order.payNo ?? d.order.late?.payNo ?? '—'}{!d.order.payNo && d.order.late?.payNo ? ' (paid after closing)' : ''}</dd></div>
               <div><dt>Film</dt><dd>{d.order.filmTitle ?? d.order.filmName ?? '—'}</dd></div>
               <div><dt>Show</dt><dd>{showDayTime(d.order.showDate, d.order.showTime)}</dd></div>
               <div><dt>Seats</dt><dd>{d.order.seats ?? '—'}{d.order.tickets ? ` (${d.order.tickets} tickets)` : ''}</dd></div>
