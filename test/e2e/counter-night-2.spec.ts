@@ -4,7 +4,7 @@
 // Screenshots at 1024×768 and 1366×768, light and dark.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { lagosDate, lagosHm } from '../../shared/time';
+import { formatLagosDateTime, lagosDate, lagosHm } from '../../shared/time';
 import { ARTIFACTS, callShell, expect, test } from './fixtures';
 
 async function shots(page: Page, name: string): Promise<void> {
@@ -185,4 +185,48 @@ test('typed Sell form at 1024×768 and 1366×768, a customer-left order waiting:
     await expect(page.getByTestId('total-amount')).toHaveText('₦4,700.00');
     await shots(page, `sell-typed-fee-focused-${size.width}`);
   }
+});
+
+test('"Paid at" on the receipt and the order is when the payment was taken, not the sale\'s start; a sale nobody paid shows no "Card used at"', async ({ page, shell, request }) => {
+  await page.goto(shell.url);
+  await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+  await page.getByLabel('Film name', { exact: true }).fill('Wicked');
+  await page.getByLabel('Film title (on the ticket)').fill('WICKED');
+  await page.getByLabel('Seats', { exact: true }).fill('G1');
+  await page.getByLabel('Price per ticket (₦)').fill('4500');
+  await page.getByLabel('Booking fee per ticket (₦)').fill('200');
+  await page.getByLabel('Seats', { exact: true }).press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  // The customer takes a moment: the countdown moves on (a second at least) before the card.
+  const countdown = page.getByTestId('countdown');
+  const first = (await countdown.textContent()) ?? '';
+  await expect(countdown).not.toHaveText(first);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Paid');
+  const no = ((await page.getByTestId('out-order-no').textContent()) ?? '').trim();
+  const found = await callShell<{ rows: { id: number; transactionTime?: number; completedTime?: number }[] }>(request, shell, 'orders.search', { text: no });
+  const { transactionTime, completedTime } = found.rows[0]!;
+  expect(completedTime! - transactionTime!).toBeGreaterThanOrEqual(1000);
+  const receipt = page.getByTestId('receipt-preview');
+  await expect(receipt).toContainText('Paid at');
+  await expect(receipt).toContainText(formatLagosDateTime(completedTime!));
+  await expect(receipt).not.toContainText(formatLagosDateTime(transactionTime!));
+
+  // A sale cancelled on the terminal: nobody's card, so no "Card used at" on its detail.
+  await page.getByRole('button', { name: 'New sale' }).click();
+  await page.getByLabel('Seats', { exact: true }).fill('G2');
+  await page.getByLabel('Film name', { exact: true }).fill('Wicked');
+  await page.getByLabel('Seats', { exact: true }).press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  const cancelled = ((await page.getByTestId('out-order-no').textContent()) ?? '').trim();
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Cancelled on the terminal');
+  await page.keyboard.press('Alt+3');
+  await page.getByRole('button', { name: `Open order ${cancelled}` }).click();
+  await expect(page.locator('.detail-facts')).toContainText('Ended at');
+  await expect(page.locator('.detail-facts')).not.toContainText('Card used at');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: `Open order ${no}` }).click();
+  await expect(page.locator('.detail-facts')).toContainText(formatLagosDateTime(completedTime!));
+  await expect(page.locator('.detail-facts')).not.toContainText(formatLagosDateTime(transactionTime!));
 });

@@ -4,6 +4,7 @@ import { formatNaira } from '../../../shared/money';
 import { bookingFeeText, ORDER_STATE_LABELS, OrderState, type OrderView } from '../../../shared/orders';
 import { lateAt } from '../../../shared/late-payments';
 import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../shared/records';
+import { paymentTimes } from '../../../shared/payment-times';
 import { formatLagosDateTime } from '../../../shared/time';
 import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
 import type { Block, PrintDoc } from '../printing/print-doc';
@@ -86,6 +87,11 @@ function closedAsText(closedAs: string): string {
   return s.success ? ORDER_STATE_LABELS[s.data] : closedAs;
 }
 
+/** The payment's times as the receipt states them (shared/payment-times.ts; a late payment's own time). */
+export function receiptPaymentTimes(r: Receipt): [label: string, at: number][] {
+  return r.paidAfterClosing ? [['Paid at', r.paidAfterClosing.at]] : paymentTimes(r);
+}
+
 export function receiptDoc(r: Receipt): PrintDoc {
   const late = r.paidAfterClosing;
   const paid = r.state === 'paid' || late !== undefined;
@@ -114,9 +120,7 @@ export function receiptDoc(r: Receipt): PrintDoc {
   if (r.orderNo) b.push({ t: 'pair', label: 'Provider order no.', value: r.orderNo });
   if (r.payNo) b.push({ t: 'pair', label: 'Payment no.', value: r.payNo });
   if (r.senderAccount) b.push({ t: 'pair', label: 'Card / account', value: r.senderAccount });
-  if (late) b.push({ t: 'pair', label: 'Paid at', value: formatLagosDateTime(late.at) });
-  if (r.transactionTime !== undefined) b.push({ t: 'pair', label: paid ? 'Paid at' : 'Card used at', value: formatLagosDateTime(r.transactionTime) });
-  if (r.completedTime !== undefined) b.push({ t: 'pair', label: 'Completed', value: formatLagosDateTime(r.completedTime) });
+  for (const [label, at] of receiptPaymentTimes(r)) b.push({ t: 'pair', label, value: formatLagosDateTime(at) });
   b.push(
     { t: 'pair', label: 'Cashier', value: r.cashier || '-' },
     { t: 'pair', label: 'Counter', value: r.counterName },

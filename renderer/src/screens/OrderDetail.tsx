@@ -6,6 +6,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { bookingFeeText, isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
+import { paymentTimes } from '../../../shared/payment-times';
 import { DeliveryCheck } from '../components/DeliveryCheck';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
@@ -62,8 +63,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
     ...(late ? [] : ([
       ['Payment number', order.payNo],
       [order.state === 'paid' ? 'Paid by' : 'Card holder', [order.senderName, order.senderAccount].filter(Boolean).join(' · ') || undefined],
-      [order.state === 'paid' ? 'Paid at' : 'Card used at', order.transactionTime ? formatLagosDateTime(order.transactionTime) : undefined],
-      ['Finished', order.completedTime ? formatLagosDateTime(order.completedTime) : undefined],
+      ...paymentTimes(order).map(([label, at]): [string, string] => [label, formatLagosDateTime(at)]),
       ['Provider status', order.providerStatus],
     ] as [string, string | undefined][])),
     ['Sent to the provider', `${order.attempts} time${order.attempts === 1 ? '' : 's'}`],

@@ -29,7 +29,7 @@ describe('receipt HTML', () => {
 
   it('shows the same facts as the printer does, with ₦ and times in Lagos', () => {
     const html = htmlFragmentOf(receiptDoc(paidReceipt()), '80');
-    for (const s of ['Filmhouse Lekki', 'Avengers: Doomsday', 'F7, F8', '₦5,200.00', 'C1-261121-0007', '250102050012345678', '2501020500998877', '5399********1234', '21 Nov 2026, 19:02:11', 'Ngozi Eze', 'DEMO-POS-0001', 'Sat, 21 Nov 2026, 19:30']) {
+    for (const s of ['Filmhouse Lekki', 'Avengers: Doomsday', 'F7, F8', '₦5,200.00', 'C1-261121-0007', '250102050012345678', '2501020500998877', '5399********1234', 'Paid at', '21 Nov 2026, 19:02:14', 'Ngozi Eze', 'DEMO-POS-0001', 'Sat, 21 Nov 2026, 19:30']) {
       expect(html).toContain(s);
     }
   });
