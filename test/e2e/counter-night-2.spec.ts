@@ -230,3 +230,30 @@ test('"Paid at" on the receipt and the order is when the payment was taken, not 
   await expect(page.locator('.detail-facts')).toContainText(formatLagosDateTime(completedTime!));
   await expect(page.locator('.detail-facts')).not.toContainText(formatLagosDateTime(transactionTime!));
 });
+
+test('after Tickets given in the paid-after-closing alert, the cursor is back in the next sale', async ({ page, shell, request }) => {
+  await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
+  const demo = (await callShell<{ settings: { posBaseUrl: string } }>(request, shell, 'settings.getProfile', { profile: 'demo' })).settings;
+  await page.goto(shell.url);
+  await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+  await page.getByLabel('Film name', { exact: true }).fill('Wicked');
+  await page.getByLabel('Film title (on the ticket)').fill('WICKED');
+  await page.getByLabel('Seats', { exact: true }).fill('G1');
+  await page.getByLabel('Price per ticket (₦)').fill('4500');
+  await page.getByLabel('Booking fee per ticket (₦)').fill('200');
+  await page.getByLabel('Seats', { exact: true }).press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  const no = ((await page.getByTestId('out-order-no').textContent()) ?? '').trim();
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Cancelled on the terminal');
+  await page.getByRole('button', { name: 'New sale' }).click();
+  const found = await callShell<{ rows: { orderNo: string }[] }>(request, shell, 'orders.search', { text: no });
+  expect((await request.post(`${demo.posBaseUrl}/_sandbox/orders/${found.rows[0]!.orderNo}/late`, { data: { status: 'SUCCESS', cardPan: '5399831234564321' } })).status()).toBe(200);
+  await callShell(request, shell, 'orders.sweep');
+  const alert = page.getByTestId('late-alert');
+  await expect(alert).toContainText(no);
+  await alert.getByLabel('Your name').fill('Ngozi');
+  await alert.getByRole('button', { name: 'Tickets given' }).click();
+  await expect(alert).toHaveCount(0);
+  await expect(page.getByLabel('Film name', { exact: true })).toBeFocused();
+});

@@ -13,7 +13,10 @@ function LateRow({ item }: { item: LateItem }) {
   const [missing, setMissing] = useState(false);
   const handle = (how: HandledHow) => {
     if (by.trim() === '') return setMissing(true);
-    void markHandled(item.orderId, how, by.trim());
+    void markHandled(item.orderId, how, by.trim()).then((done) => {
+      // The alert row is gone with its buttons: the cursor goes back to the screen's first box (the next sale on Sell).
+      if (done) requestAnimationFrame(() => document.querySelector<HTMLElement>('main [data-autofocus]')?.focus());
+    });
   };
   const nameId = `late-by-${item.orderId}`;
   return (
