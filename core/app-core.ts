@@ -182,7 +182,7 @@ export async function createCore(deps: CoreDeps) {
     terminalModule,
     demo,
     topups,
-    createRecordsModule(ctx, { beforeZ: () => orders.sweep.run(), ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}) }),
+    createRecordsModule(ctx, { beforeZ: () => orders.sweep.run(), programmeSale: (id) => programme.store.saleOf(id), ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}) }),
     createDeliveryModule(ctx),
     createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
     backups,

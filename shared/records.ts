@@ -122,6 +122,9 @@ export const ReceiptSchema = z.object({
   tickets: z.number().int(),
   priceKobo: z.number().int(),
   ticketsKobo: z.number().int(),
+  /** A sale from the programme: its screen and ticket type ("Student"), so the usher can check the ticket. */
+  screen: z.string().optional(),
+  ticketType: z.string().optional(),
   bookingFeeKobo: z.number().int(),
   totalKobo: z.number().int(),
   /** A Demo sale: every rendering says DEMO — NOT A PAYMENT in large type. */

@@ -54,4 +54,9 @@ export const PROGRAMME_MIGRATIONS: Migration[] = [
       CREATE INDEX programme_sales_film ON programme_sales (film_name, paid);
     `,
   },
+  {
+    // The screen as the programme named it, so the receipt can say where to go (the show key has it lower-cased).
+    name: 'programme-002-sale-screen',
+    sql: 'ALTER TABLE programme_sales ADD COLUMN screen TEXT;',
+  },
 ];

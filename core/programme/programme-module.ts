@@ -119,7 +119,7 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
         }
         // The checkout applies the rules (a shift open, one unpaid order per terminal) itself.
         const view = await checkout.sell(input, { besideWaiting: a.besideWaiting });
-        store.recordSale({ orderId: view.id, showKey: show.key, filmName: show.filmName, ticketType: type.name, tickets, at: clock.now() });
+        store.recordSale({ orderId: view.id, showKey: show.key, filmName: show.filmName, ticketType: type.name, tickets, at: clock.now(), screen: show.screen });
         if (checkout.get(view.id)?.state === 'paid') store.markPaid(view.id);
         return view;
       },

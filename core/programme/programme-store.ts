@@ -87,10 +87,16 @@ export class ProgrammeStore {
       .all(showId) as TicketType[];
   }
 
-  recordSale(s: { orderId: number; showKey: string; filmName: string; ticketType: string; tickets: number; at: number }): void {
+  recordSale(s: { orderId: number; showKey: string; filmName: string; ticketType: string; tickets: number; at: number; screen?: string }): void {
     this.db
-      .prepare('INSERT OR IGNORE INTO programme_sales (order_id, show_key, film_name, ticket_type, tickets, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(s.orderId, s.showKey, s.filmName, s.ticketType, s.tickets, s.at);
+      .prepare('INSERT OR IGNORE INTO programme_sales (order_id, show_key, film_name, ticket_type, tickets, created_at, screen) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(s.orderId, s.showKey, s.filmName, s.ticketType, s.tickets, s.at, s.screen ?? null);
+  }
+
+  /** The screen and ticket type of an order sold from the programme (null for a show typed by hand). */
+  saleOf(orderId: number): { screen: string | null; ticketType: string } | null {
+    const r = this.db.prepare('SELECT screen, ticket_type AS ticketType FROM programme_sales WHERE order_id = ?').get(orderId) as { screen: string | null; ticketType: string } | undefined;
+    return r ?? null;
   }
 
   markPaid(orderId: number): void {

@@ -31,6 +31,8 @@ export interface RecordsDeps {
   topups?: TopupTotalsSource;
   /** The reconciliation sweep, run before a Z report (its result is printed on it). */
   beforeZ?: () => Promise<SweepResult>;
+  /** The screen and ticket type of a sale made from the programme, for its receipt. */
+  programmeSale?: (orderId: number) => { screen: string | null; ticketType: string } | null;
 }
 
 /** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
@@ -63,6 +65,7 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
   });
   const receipts = createReceipts({
     checkout: ctx.checkout, settings, counterName, shifts, jobs, printer, systemPrinter, dataDir: ctx.dataDir, logger: ctx.logger,
+    ...(deps.programmeSale ? { programmeSale: deps.programmeSale } : {}),
     ...(deps.autoPrintDetailWaitMs !== undefined ? { detailWaitMs: deps.autoPrintDetailWaitMs } : {}),
   });
   const shift = createShiftService({

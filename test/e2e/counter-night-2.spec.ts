@@ -257,3 +257,30 @@ test('after Tickets given in the paid-after-closing alert, the cursor is back in
   await expect(alert).toHaveCount(0);
   await expect(page.getByLabel('Film name', { exact: true })).toBeFocused();
 });
+
+test('a programme sale\'s receipt names the screen and the ticket type, for the usher at the door', async ({ page, shell, request }) => {
+  const later = Date.now() + 40 * 60_000;
+  const csv = ['film,title,rating,screen,date,time,ticketType,price,bookingFee',
+    `Dune 2,DUNE: PART TWO,12A,Screen 3,${lagosDate(later)},${lagosHm(later)},Adult,4500,200`,
+    `Dune 2,DUNE: PART TWO,12A,Screen 3,${lagosDate(later)},${lagosHm(later)},Student,2500,200`].join('\r\n');
+  await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
+  await callShell(request, shell, 'programme.import', { csv, fileName: 'tonight.csv', by: 'Ada' });
+  await callShell(request, shell, 'settings.lock');
+  await page.goto(shell.url);
+  await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'DUNE: PART TWO' })).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('radio', { name: /Student/ })).toHaveAttribute('aria-checked', 'true');
+  await page.keyboard.type('F7 F8');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Paid');
+  const receipt = page.getByTestId('receipt-preview');
+  await expect(receipt).toContainText('Screen 3');
+  await expect(receipt).toContainText('2 × Student ₦2,500.00');
+  await expect(receipt).toContainText('₦5,000.00');
+  await receipt.scrollIntoViewIfNeeded();
+  await shots(page, 'receipt-programme-sale');
+});

@@ -18,6 +18,8 @@ export interface ReceiptInput {
   counterName: string;
   cashier: string;
   reprint: boolean;
+  /** A sale from the programme: the screen (when recorded) and the ticket type. */
+  programme?: { screen: string | null; ticketType: string };
 }
 
 export function buildReceipt(i: ReceiptInput): Receipt {
@@ -49,6 +51,8 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     demo: isDemoRecord(o.profile),
   };
   if (o.orderNo !== undefined) r.orderNo = o.orderNo;
+  if (i.programme?.screen) r.screen = i.programme.screen;
+  if (i.programme) r.ticketType = i.programme.ticketType;
   if (o.late?.kind === 'paid-after-closing') {
     // The closed order's own payment facts (the card shown before it closed, its times) are not
     // the payment: the late outcome's are.
@@ -108,8 +112,10 @@ export function receiptDoc(r: Receipt): PrintDoc {
   if (r.filmName !== r.filmTitle) b.push({ t: 'pair', label: 'Film', value: r.filmName });
   b.push(
     { t: 'pair', label: 'Show', value: receiptShowWhen(r.showDate, r.showTime) },
+    ...(r.screen ? [{ t: 'pair' as const, label: 'Screen', value: r.screen }] : []),
     { t: 'pair', label: r.seats.length === 1 ? 'Seat' : 'Seats', value: r.seats.join(', ') },
-    { t: 'pair', label: `${r.tickets} ticket${r.tickets === 1 ? '' : 's'} × ${formatNaira(r.priceKobo)}`, value: formatNaira(r.ticketsKobo) },
+    // "2 × Student ₦2,500.00": the ticket type names what the usher checks at the door.
+    { t: 'pair', label: r.ticketType ? `${r.tickets} × ${r.ticketType} ${formatNaira(r.priceKobo)}` : `${r.tickets} ticket${r.tickets === 1 ? '' : 's'} × ${formatNaira(r.priceKobo)}`, value: formatNaira(r.ticketsKobo) },
     { t: 'pair', label: bookingFeeLabel(r), value: formatNaira(r.bookingFeeKobo) },
     { t: 'rule', double: true },
     { t: 'total', label: paid ? 'TOTAL PAID' : 'TOTAL', value: formatNaira(r.totalKobo) },

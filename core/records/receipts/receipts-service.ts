@@ -27,6 +27,8 @@ export interface ReceiptsDeps {
   logger: Logger;
   /** How long a paid order may wait for its last details (payNo) before it auto-prints without them. */
   detailWaitMs?: number;
+  /** The screen and ticket type of a sale made from the programme. */
+  programmeSale?: (orderId: number) => { screen: string | null; ticketType: string } | null;
 }
 
 export function createReceipts(d: ReceiptsDeps) {
@@ -46,7 +48,8 @@ export function createReceipts(d: ReceiptsDeps) {
     const s = d.settings.get();
     // A slip printed before the provider's late payment was known is not a copy of the paid ticket receipt.
     const since = v.late?.kind === 'paid-after-closing' ? v.late.foundAt : 0;
-    return buildReceipt({ order: v, cinema: s.cinema, counterName: d.counterName(), cashier: d.shifts.cashierAt(v.createdAt), reprint: d.jobs.wasPrinted('receipt', orderId, since) });
+    const sold = d.programmeSale?.(orderId) ?? null;
+    return buildReceipt({ order: v, cinema: s.cinema, counterName: d.counterName(), cashier: d.shifts.cashierAt(v.createdAt), reprint: d.jobs.wasPrinted('receipt', orderId, since), ...(sold ? { programme: sold } : {}) });
   }
 
   const jobOf = (r: Receipt) => ({
