@@ -26,6 +26,8 @@ export interface BootOptions {
   testHooks?: boolean;
   /** `--restore FILE`: a journal backup put in place before start. */
   restoreFrom?: string;
+  /** `--integration-port N`: the box-office integration API's port for this run, instead of the one saved in Settings. */
+  integrationPort?: number;
 }
 
 
@@ -40,10 +42,10 @@ export async function bootBrowserShell(opts: BootOptions) {
     const events = createEventBus();
     const store = withLastGood(confStore(opts.dataDir), settingsFile(opts.dataDir));
     const vault = fileVault(secretsFile(opts.dataDir));
-    // A fixed port for the box-office integration API instead of the saved one (tests: 0, a free one).
-    const integrationPort = process.env.COUNTERPAY_INTEGRATION_PORT;
+    // A fixed port for the box-office integration API instead of the saved one (--integration-port; tests: 0, a free one).
+    const integrationPort = opts.integrationPort ?? process.env.COUNTERPAY_INTEGRATION_PORT;
     const held = await startRestartableCore(
-      { ...(integrationPort ? { integrations: { port: Number(integrationPort) } } : {}), shell: 'browser', version: opts.version, dataDir: opts.dataDir, store, vault, events, logger: opts.logger, clock: systemClock, ...(opts.logFiles ? { logFiles: opts.logFiles } : {}) },
+      { ...(integrationPort !== undefined && integrationPort !== '' ? { integrations: { port: Number(integrationPort) } } : {}), shell: 'browser', version: opts.version, dataDir: opts.dataDir, store, vault, events, logger: opts.logger, clock: systemClock, ...(opts.logFiles ? { logFiles: opts.logFiles } : {}) },
       folder.notices,
     );
     const shell = await startBrowserShell({ dispatch: (n, a, c) => held.core.dispatch(n, a, c), events, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });

@@ -20,6 +20,8 @@ Options:
   --renderer-dir DIR  the built renderer to serve (default out/renderer)
   --restore FILE      put this journal backup in place before starting (the journal it
                       replaces is kept beside it)
+  --integration-port N  port of the box-office integration API for this run (1024 to
+                      65535), instead of the one chosen in Settings → Integrations
   -h, --help          this text
 
 It prints COUNTERPAY_URL=http://127.0.0.1:PORT/#token=... : open that address. It opens
@@ -33,6 +35,7 @@ async function main() {
       'data-dir': { type: 'string' },
       'renderer-dir': { type: 'string' },
       restore: { type: 'string' },
+      'integration-port': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -43,6 +46,11 @@ async function main() {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);
+    process.exit(2);
+  }
+  const integrationPort = values['integration-port'] === undefined ? undefined : Number(values['integration-port']);
+  if (integrationPort !== undefined && (!/^\d+$/.test(values['integration-port']!) || integrationPort < 1024 || integrationPort > 65535)) {
+    console.error(`--integration-port must be a whole number from 1024 to 65535 (got ${values['integration-port']}).`);
     process.exit(2);
   }
   const root = resolve(__dirname, '..');
@@ -58,7 +66,7 @@ async function main() {
   prepareDataDir(dataDir);
   const logger = await openFileLogger({ dir: join(dataDir, 'logs'), scope: 'browser-shell', echo: consoleLogger('browser-shell') });
   const restoreFrom = values.restore ? resolve(values.restore) : undefined;
-  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, logFiles: logger, version, testHooks: process.env.COUNTERPAY_TEST_HOOKS === '1', ...(restoreFrom ? { restoreFrom } : {}) });
+  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, logFiles: logger, version, testHooks: process.env.COUNTERPAY_TEST_HOOKS === '1', ...(restoreFrom ? { restoreFrom } : {}), ...(integrationPort !== undefined ? { integrationPort } : {}) });
   if (restoreFrom) console.log(`The journal was restored from ${restoreFrom}; the one it replaced was kept beside it.`);
   console.log(`CounterPay is running in the browser shell. Open this address in Chromium or Chrome:`);
   console.log(`COUNTERPAY_URL=${app.shell.url}`);

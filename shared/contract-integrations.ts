@@ -36,6 +36,8 @@ export const IntegrationsViewSchema = z.object({
     lan: z.boolean(),
     /** Where box offices call (null: not running — nothing paired, or the port is taken). */
     url: z.string().nullable(),
+    /** The port was given when CounterPay started (--integration-port): Settings cannot change it. */
+    fixed: z.boolean().optional(),
     /** Why it is not running, or what to be careful about (the network is on, over plain HTTP). */
     warning: z.string().optional(),
   }),
@@ -71,4 +73,6 @@ export const IntegrationChargeEventSchema = z.object({ order: OrderViewSchema, o
 
 export const integrationEvents = {
   'integrations.charge': IntegrationChargeEventSchema,
+  /** The integration API started or stopped by itself (a taken port came free): Settings shows where it answers. */
+  'integrations.changed': IntegrationsViewSchema,
 } satisfies EventsSpec;

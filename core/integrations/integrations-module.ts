@@ -13,6 +13,8 @@ import { IntegrationApiError } from './integration-errors';
 import { createIntegrations, type ApiPlacement, type IntegrationsDeps } from './integrations-service';
 
 export const DEFAULT_API_PORT = 17_480;
+/** How often a taken port is tried again, until it is free or another port is chosen. */
+export const API_RETRY_MS = 5_000;
 const SETTINGS_KEY = 'integrations';
 
 /** The shared services this module uses, and the checkout and terminal link it sells through. */
@@ -41,6 +43,8 @@ export function createIntegrationsModule(
     ...(deps.attemptLimits ? { attemptLimits: deps.attemptLimits } : {}),
   });
   let problem: string | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let stopped = false;
 
   function placement(): ApiPlacement {
     const saved = ctx.store.get(SETTINGS_KEY) as Partial<ApiPlacement> | undefined;
@@ -48,13 +52,23 @@ export function createIntegrationsModule(
   }
 
   async function apply(): Promise<void> {
+    if (retry) clearTimeout(retry);
+    retry = null;
     const p = placement();
+    const wasDown = problem !== null;
     problem = null;
     try {
       await integrations.serve(integrations.list().length > 0 ? p : null);
+      if (wasDown) ctx.events.emit('integrations.changed', view());
     } catch (e) {
-      problem = `The integration API could not listen on port ${p.port} (${e instanceof Error ? e.message : String(e)}): choose another port.`;
-      ctx.logger.warn('integration API not started', { port: p.port, error: e instanceof Error ? e.message : String(e) });
+      const reason = e instanceof Error ? e.message : String(e);
+      problem = `The integration API could not listen on port ${p.port} (${reason}): choose another port below, or free this one — CounterPay tries it again every ${API_RETRY_MS / 1000} seconds and starts by itself.`;
+      if (!wasDown) ctx.logger.warn('integration API not started', { port: p.port, error: reason });
+      // A port taken by another program is often freed later: try again until it is, or another is chosen.
+      if (!stopped) {
+        retry = setTimeout(() => void apply(), API_RETRY_MS);
+        retry.unref?.();
+      }
     }
   }
 
@@ -63,7 +77,7 @@ export function createIntegrationsModule(
     const url = integrations.apiUrl();
     const warning = problem
       ?? (p.lan ? 'Other computers on the network can call this counter, over plain HTTP: keys and sales cross the network unencrypted. Use it on a trusted network only, or behind an HTTPS proxy.' : undefined);
-    return { api: { port: deps.port ?? p.port, lan: p.lan, url, ...(warning ? { warning } : {}) }, integrations: integrations.list() };
+    return { api: { port: deps.port ?? p.port, lan: p.lan, url, fixed: deps.port !== undefined, ...(warning ? { warning } : {}) }, integrations: integrations.list() };
   }
 
   const module: CoreModule<typeof integrationCalls> = {
@@ -99,10 +113,16 @@ export function createIntegrationsModule(
       },
     },
     async start() {
+      stopped = false;
       integrations.resume();
       await apply();
     },
-    stop: () => integrations.stop(),
+    stop: () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      retry = null;
+      return integrations.stop();
+    },
   };
   return Object.assign(module, { integrations });
 }

@@ -2,9 +2,11 @@
 // screen never hides sales behind a filter chosen earlier, and finds a sale by the last digits of
 // its number, however few.
 // Screenshots at 1024×768 and 1366×768, light and dark.
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatLagosDateTime, lagosDate, lagosHm } from '../../shared/time';
+import { startShellProcess } from '../helpers/browser-shell-process';
 import { ARTIFACTS, callShell, expect, test } from './fixtures';
 
 async function shots(page: Page, name: string): Promise<void> {
@@ -283,4 +285,72 @@ test('a programme sale\'s receipt names the screen and the ticket type, for the 
   await expect(receipt).toContainText('₦5,000.00');
   await receipt.scrollIntoViewIfNeeded();
   await shots(page, 'receipt-programme-sale');
+});
+
+test('Settings → Integrations: the API\'s port is a field, its address is shown, and a taken port is taken up by itself once it is free', async ({ page, shell }) => {
+  // Another program holds a port.
+  const blocker = createServer();
+  await new Promise<void>((ok) => blocker.listen(0, '127.0.0.1', ok));
+  const taken = (blocker.address() as AddressInfo).port;
+  try {
+    await page.goto(shell.url);
+    await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+    await page.keyboard.press('Alt+5');
+    await page.getByLabel('New admin PIN (4 to 12 digits)').fill('2468');
+    await page.getByLabel('Type the PIN again').fill('2468');
+    await page.getByRole('button', { name: 'Save PIN and open Settings' }).click();
+    const panel = page.getByTestId('integrations-panel');
+    await expect(panel.getByTestId('integrations-api')).toContainText('it starts when a system is paired');
+    const port = panel.getByLabel('Port of the integration API');
+    // A port that is not one is said beside the field.
+    await port.fill('80');
+    await panel.getByRole('button', { name: 'Use this port' }).click();
+    await expect(panel.getByText('Enter a port from 1024 to 65535')).toBeVisible();
+    await port.fill(String(taken));
+    await panel.getByRole('button', { name: 'Use this port' }).click();
+    await expect(panel.getByTestId('integrations-api')).toContainText(`http://127.0.0.1:${taken}`);
+
+    // Paired: the port is taken, so it says so, with the field to change it and the address it will have.
+    await panel.getByLabel('Name').fill('Box office');
+    await panel.getByRole('button', { name: 'Pair' }).click();
+    await expect(panel.getByTestId('integrations-list')).toContainText('Box office');
+    await panel.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(panel.getByTestId('integrations-warning')).toContainText(`could not listen on port ${taken}`);
+    await expect(panel.getByTestId('integrations-api')).toContainText(`The integration API is not running. Its address will be http://127.0.0.1:${taken}`);
+    await expect(port).toHaveValue(String(taken));
+    await panel.scrollIntoViewIfNeeded();
+    await shots(page, 'integrations-port-taken');
+
+    // The other program lets go: the API starts by itself and the panel says where it answers.
+    await new Promise<void>((ok) => blocker.close(() => ok()));
+    await expect(panel.getByTestId('integrations-api')).toContainText(`The integration API answers at http://127.0.0.1:${taken}`, { timeout: 20_000 });
+    await expect(panel.getByTestId('integrations-warning')).toHaveCount(0);
+    // It answers there (an unknown path, refused as such: the API, not the other program).
+    const answer = await fetch(`http://127.0.0.1:${taken}/nothing-here`);
+    expect((await answer.json()) as unknown).toMatchObject({ error: expect.anything() });
+  } finally {
+    if (blocker.listening) await new Promise<void>((ok) => blocker.close(() => ok()));
+  }
+});
+
+test('the browser shell\'s --integration-port fixes the API\'s port for the run, and Settings says so', async ({ page }) => {
+  const probe = createServer();
+  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+  const free = (probe.address() as AddressInfo).port;
+  await new Promise<void>((ok) => probe.close(() => ok()));
+  const shell = await startShellProcess({ args: ['--integration-port', String(free)] });
+  try {
+    await page.goto(shell.url);
+    await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+    await page.keyboard.press('Alt+5');
+    await page.getByLabel('New admin PIN (4 to 12 digits)').fill('2468');
+    await page.getByLabel('Type the PIN again').fill('2468');
+    await page.getByRole('button', { name: 'Save PIN and open Settings' }).click();
+    const panel = page.getByTestId('integrations-panel');
+    await expect(panel.getByTestId('integrations-port-fixed')).toContainText(`Port ${free} was given when CounterPay started (--integration-port)`);
+    await expect(panel.getByLabel('Port of the integration API')).toHaveCount(0);
+    await expect(panel.getByTestId('integrations-api')).toContainText(`http://127.0.0.1:${free}`);
+  } finally {
+    await shell.stop();
+  }
 });

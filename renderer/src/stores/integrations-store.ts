@@ -77,6 +77,7 @@ export const useIntegrations = create<IntegrationsState>((set, get) => {
 export const integrationsFollower: StoreFollower = {
   name: 'integrations',
   listen: (bridge) => [
+    bridge.on('integrations.changed', (view) => useIntegrations.setState({ view })),
     bridge.on('integrations.charge', ({ order, origin }) => {
       useIntegrations.setState((s) => ({ origins: { ...s.origins, [order.id]: origin } }));
       const sale = useSale.getState();

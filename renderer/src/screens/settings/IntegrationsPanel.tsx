@@ -40,6 +40,24 @@ function PairForm() {
   );
 }
 
+/** The port the integration API listens on (box offices are told its address). */
+function ApiPortForm({ port, lan, fixed }: { port: number; lan: boolean; fixed: boolean }) {
+  const s = useIntegrations(useShallow((st) => ({ busy: st.busy, fieldErrors: st.fieldErrors, setApi: st.setApi })));
+  const [typed, setTyped] = useState(String(port));
+  useEffect(() => setTyped(String(port)), [port]);
+  if (fixed) return <p className="hint" data-testid="integrations-port-fixed">Port {port} was given when CounterPay started (--integration-port): restart without it to choose here.</p>;
+  return (
+    <SubmitForm className="integration-port" onSubmit={() => void s.setApi(/^\d+$/.test(typed.trim()) ? Number(typed.trim()) : Number.NaN, lan)} aria-label="Integration API port">
+      <Field label="Port of the integration API" error={s.fieldErrors.port} hint="1024 to 65535; box offices call http://127.0.0.1:PORT (tell them when it changes)">
+        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={s.fieldErrors.port ? true : undefined} inputMode="numeric" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />}
+      </Field>
+      <div className="actions">
+        <button type="submit" disabled={s.busy !== null}>{s.busy === 'api' ? 'Starting…' : 'Use this port'}</button>
+      </div>
+    </SubmitForm>
+  );
+}
+
 export function IntegrationsPanel() {
   const s = useIntegrations(useShallow((st) => ({ view: st.view, busy: st.busy, message: st.message, newKey: st.newKey, load: st.load, revoke: st.revoke, setApi: st.setApi, closeKey: st.closeKey })));
   useEffect(() => {
@@ -67,9 +85,12 @@ export function IntegrationsPanel() {
       {v && (
         <>
           <p data-testid="integrations-api">
-            {v.api.url ? <>The integration API answers at <code>{v.api.url}</code>{v.api.lan ? ' and on this computer’s network addresses' : ' (this computer only)'}.</> : 'The integration API starts when a system is paired.'}
+            {v.api.url
+              ? <>The integration API answers at <code>{v.api.url}</code>{v.api.lan ? ' and on this computer’s network addresses' : ' (this computer only)'}.</>
+              : <>The integration API is not running{v.integrations.length === 0 ? ': it starts when a system is paired' : ''}. Its address will be <code>http://127.0.0.1:{v.api.port}</code>.</>}
           </p>
           {v.api.warning && <Banner as="div" className="in-card" tone="warn" data-testid="integrations-warning">{v.api.warning}</Banner>}
+          <ApiPortForm port={v.api.port} lan={v.api.lan} fixed={v.api.fixed === true} />
           <label className="check">
             <input type="checkbox" checked={v.api.lan} disabled={s.busy !== null} onChange={(e) => void s.setApi(v.api.port, e.target.checked)} />
             Let other computers on the network call this counter (plain HTTP)
