@@ -131,6 +131,18 @@ test('phone: Orders cards keep the sale number clear of the state; Live fits; th
   await expect(table.locator('tr[data-reference="COU2-261127-0005"] .practice-pill')).toHaveText('Demo');
   await both(page, 'orders-demo-shown-phone');
 
+  // Its history gives one account of each state, the counter's: the sale's start claims no state of its own.
+  await page.goto(`${hub.url}/dashboard/orders?number=${refs[1]}`);
+  await page.getByRole('link', { name: `History of sale ${refs[1]}` }).click();
+  const history = page.getByTestId('order-history');
+  await expect(history.locator('tbody tr')).toHaveCount(3);
+  await expect(history.locator('tbody tr').first()).toContainText('Sale started');
+  await expect(history.locator('tbody tr').first().locator('.h-state')).toHaveText('—');
+  await expect(history).not.toContainText('Waiting for the network');
+  await expect(history).toContainText('Waiting for payment');
+  await expect(history).toContainText('Paid');
+  await both(page, 'order-history-phone');
+
   // Live: nothing wider than the phone, every amount whole.
   await page.goto(`${hub.url}/dashboard/live`);
   const item = page.locator(`.live-item[data-reference="${refs[1]}"]`);

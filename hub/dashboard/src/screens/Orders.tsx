@@ -249,7 +249,9 @@ function OrderHistory({ id }: { id: string }) {
                       <td className="h-seq" data-label="#">{h.seq}</td>
                       <td className="h-at" data-label="At (counter clock)">{lagosDayTimeSeconds(h.at)}</td>
                       <td className="h-what" data-label="What">{h.kind === 'order.created' ? 'Sale started' : h.kind === 'order.status' ? 'State changed' : h.kind}{h.note ? ` — ${h.note}` : ''}</td>
-                      <td className="h-state" data-label="State">{h.status ? <StatePill state={h.status} /> : '—'}</td>
+                      {/* The sale's first record carries no state from the counter (the Hub stored "queued"): showing it would
+                          say "Waiting for the network" where the counter said "Sending to the terminal". */}
+                      <td className="h-state" data-label="State">{h.status && h.kind !== 'order.created' ? <StatePill state={h.status} /> : '—'}</td>
                       <td className="h-numbers" data-label="Numbers">{[h.orderNo && `provider order ${h.orderNo}`, h.payNo && `payment ${h.payNo}`].filter(Boolean).join(', ') || '—'}</td>
                       <td className="h-received" data-label="Reached the Hub">{lagosTimeSeconds(h.receivedAt)}</td>
                     </tr>
