@@ -16,9 +16,6 @@ export const RELAY_CHANNEL = 'hub_relay';
 /** Payload on RELAY_CHANNEL telling every instance that a counter was revoked. */
 export const REVOKED_PREFIX = 'revoked:';
 
-const log = (q: SqlRunner, id: string, now: number, step: string, counterId: string | null, detail: string) =>
-  q.query('insert into delivery_log (notification_id, at, step, counter_id, detail) values ($1, $2, $3, $4, $5)', [id, now, step, counterId, detail]);
-
 /** Every live claimant of the order (of the first of its keys that has one), or nobody: never a broadcast. */
 async function route(q: SqlRunner, orderKeys: string[]): Promise<{ ids: string[]; why: string }> {
   const rows = await q.query<{ id: string; key: string }>(
