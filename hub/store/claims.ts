@@ -5,8 +5,8 @@
 import type { SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 
-/** Of these keys just claimed by this counter, those other live counters claim too, with every claimant. */
-export async function claimsShared(q: SqlRunner, counterId: string, keys: string[]): Promise<{ key: string; counterIds: string[] }[]> {
+/** Of these keys just claimed by this counter, those other live counters claim too, with every claimant (recorded for Needs attention). */
+export async function claimsShared(q: SqlRunner, counterId: string, keys: string[], now: number): Promise<{ key: string; counterIds: string[] }[]> {
   const rows = await q.query<{ key: string; ids: string[] | string }>(
     `select o.order_key as key, array_agg(o.counter_id order by o.counter_id) as ids
        from order_owners o join counters c on c.id = o.counter_id and c.revoked_at is null
@@ -14,7 +14,15 @@ export async function claimsShared(q: SqlRunner, counterId: string, keys: string
      having count(*) > 1 and bool_or(o.counter_id = $2) order by o.order_key`,
     [keys, counterId],
   );
-  return rows.map((r) => ({ key: r.key, counterIds: Array.isArray(r.ids) ? r.ids : r.ids.replace(/^\{|\}$/g, '').split(',').filter(Boolean) }));
+  const shared = rows.map((r) => ({ key: r.key, counterIds: Array.isArray(r.ids) ? r.ids : r.ids.replace(/^\{|\}$/g, '').split(',').filter(Boolean) }));
+  if (shared.length) {
+    // Kept for Needs attention (attention.ts): every claimant of each shared key, once.
+    await q.query(
+      `insert into shared_claims (order_key, counter_id, at) select k, c, $3 from unnest($1::text[], $2::text[]) as t(k, c) on conflict do nothing`,
+      [shared.flatMap((s) => s.counterIds.map(() => s.key)), shared.flatMap((s) => s.counterIds), now],
+    );
+  }
+  return shared;
 }
 
 /**

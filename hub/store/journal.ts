@@ -133,7 +133,7 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
         );
       }
       const claimed = [...new Set([...created, ...learnt.map((x) => x.key)])];
-      if (claimed.length) sharedClaims = await claimsShared(q, counterId, claimed);
+      if (claimed.length) sharedClaims = await claimsShared(q, counterId, claimed, now);
       refusedClaims = [...notOurs];
       // Notifications held for these orders go to their claimants now (same transaction as the claim),
       // and what already went to another claimant of an order number this counter now claims too.

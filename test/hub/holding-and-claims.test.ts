@@ -2,11 +2,17 @@
 // number several counters claim. Real Hubs over loopback HTTP (PGlite, and a throwaway real
 // PostgreSQL where installed), addresses told apart by X-Forwarded-For through --trust-proxy, real
 // SSE relay streams for the counters.
+import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createManager } from '../../hub/store/managers';
+import type { AttentionView } from '../../shared/hub-dashboard-contract';
+import { Manager } from './helpers/dashboard-client';
 import { RelayClient } from './helpers/sse-client';
 import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
 import { ADMIN_TOKEN, bearer, enroll, get, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
+
+const PW = 'manager password 1';
 
 if (pgUnavailable) console.log(`holding area on real PostgreSQL skipped: ${pgUnavailable}`);
 
@@ -37,7 +43,7 @@ const billsBody = (merchantOrderNo: string, extra: Record<string, unknown> = {})
   JSON.stringify({ payload: { orderNo: `BO-${merchantOrderNo}`, merchantOrderNo, merchantId: 'BILLS-1', orderAmount: '100.00', serviceType: 'AIRTIME', orderStatus: 'SUCCESS', ...extra }, sha512: 'ab'.repeat(64), type: 'x' });
 /** A bills callback as a stranger sends it: from `from` (X-Forwarded-For), padded toward the Hub's body limit. */
 const forged = (hub: TestHub, reference: string, from: string) =>
-  post(hub.webhookUrls.bills, billsBody(reference, { note: 'x'.repeat(7000) }), { 'x-forwarded-for': from });
+  post(hub.webhookUrls.bills, billsBody(reference, { note: randomBytes(5000).toString('base64') }), { 'x-forwarded-for': from });
 
 const deliveredTo = async (hub: TestHub) =>
   (await hub.db.query<{ counter_id: string; order_no: string }>('select d.counter_id, n.order_no from deliveries d join notifications n on n.id = d.notification_id order by d.id'))
@@ -190,6 +196,21 @@ describe('a claim on another branch\'s provider order number never takes its not
     expect(shared).toHaveLength(1);
     expect(shared[0]).toMatchObject({ counterId: victim.counterId, claims: [{ key: 'PO-VICTIM-1', counterIds: [victim.counterId, rogue.counterId].sort() }] });
     expect(lines.filter((l) => String(l.msg).includes('refused'))).toEqual([]);
+    // Needs attention: head office sees both claimants; the victim's branch manager sees the line
+    // without the other branch's counter name; the rogue's branch manager sees its own counter's.
+    await createManager(hub.db, { name: 'HO', password: PW, role: 'head-office', branch: null }, Date.now());
+    await createManager(hub.db, { name: 'MA', password: PW, role: 'branch', branch: 'BR-A' }, Date.now());
+    const [ho, ma] = [new Manager(hub.url), new Manager(hub.url)];
+    expect((await ho.login('HO', PW)).status).toBe(200);
+    expect((await ma.login('MA', PW)).status).toBe(200);
+    const twice = async (m: Manager) => ((await m.get('/attention')).json as unknown as AttentionView).lines.filter((l) => l.kind === 'order-claimed-twice');
+    const hoLines = await twice(ho);
+    expect(hoLines.map((l) => [l.counterId, l.branch]).sort()).toEqual([[victim.counterId, 'BR-A'], [rogue.counterId, 'BR-B']].sort());
+    expect(hoLines.find((l) => l.counterId === victim.counterId)!.subject).toBe('Provider order PO-VICTIM-1 is claimed by Counter 1 and by Counter 7 (BR-B): each gets its payment notification');
+    const maLines = await twice(ma);
+    expect(maLines).toHaveLength(1);
+    expect(maLines[0]!.subject).toBe('Provider order PO-VICTIM-1 is claimed by Counter 1 and by a counter of another branch: each gets its payment notification');
+    expect(JSON.stringify(maLines)).not.toContain('Counter 7');
   });
 
   it('rogue first and the webhook before the victim syncs: the victim\'s later claim is given it too', async () => {

@@ -10,4 +10,12 @@ alter table order_owners drop constraint order_owners_pkey;
 alter table order_owners add primary key (order_key, counter_id);
 create index order_owners_counter on order_owners (counter_id);
 -- A late claimant is given what was already sent to another claimant of the same order number.
-create index notifications_order_no on notifications (order_no)
+create index notifications_order_no on notifications (order_no);
+-- Order keys claimed by more than one counter, each claimant once: Needs attention lists them.
+create table shared_claims (
+  order_key text not null,
+  counter_id text not null references counters (id),
+  at bigint not null,
+  primary key (order_key, counter_id)
+);
+create index shared_claims_at on shared_claims (at)
