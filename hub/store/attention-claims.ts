@@ -27,7 +27,7 @@ export async function sharedClaimLines(q: SqlRunner, scope: Scope, now: number, 
       kind: 'order-claimed-twice', branch: r.branch, counterId: r.counter_id, counterName: r.name, orderId: null, notificationId: null, shiftId: null, since: num(r.at),
       subject: `Provider order ${r.order_key} is claimed by ${r.name} and by ${named.join(', ')}: each gets its payment notification`,
       todo: scope.kind === 'all'
-        ? `Search Orders for ${r.order_key}: the counter whose sale it is not named another's provider order in a sale of its own. Revoke that counter under Counters if it is not yours.`
+        ? `Search Orders for ${r.order_key} to see whose sale it is: the other counter named that provider order in a sale of its own. Revoke it under Counters if it is not yours.`
         : `Tell head office: one of these counters named another's provider order in a sale of its own. Search Orders for ${r.order_key} to see whose sale it is.`,
     });
   }
