@@ -32,7 +32,7 @@ export interface IngestResult {
   counterIds: string[];
   /** No owner yet: waits in the holding area for its counter to sync the order. */
   held: boolean;
-  /** No owner and not held (no order key, or the holding area full): sent to no counter. */
+  /** No owner and not held (see dropReason): sent to no counter. */
   dropped: boolean;
   dropReason: DropReason | null;
 }
