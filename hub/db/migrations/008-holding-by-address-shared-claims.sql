@@ -8,7 +8,6 @@ create index quarantine_kind_source on quarantine (kind, source);
 -- every claimant gets its notifications, none takes them from another (journal.ts).
 alter table order_owners drop constraint order_owners_pkey;
 alter table order_owners add primary key (order_key, counter_id);
-create index order_owners_counter on order_owners (counter_id);
 -- A late claimant is given what was already sent to another claimant of the same order number.
 create index notifications_order_no on notifications (order_no);
 -- Order keys claimed by more than one counter, each claimant once: Needs attention lists them.
