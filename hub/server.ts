@@ -95,7 +95,7 @@ const bucket = (perMinute: number) => new KeyedTokenBuckets({ perMinute, burst: 
 
 export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   const now = o.now ?? Date.now;
-  const hold: HoldPolicy = { ...DEFAULT_HOLD, ...o.hold };
+  const hold: HoldPolicy = { ...DEFAULT_HOLD, ...o.hold, onEvicted: (n) => ctx.metrics.dropped.inc({ kind: 'bills', reason: 'full' }, n) };
   const limits: HubLimits = { webhookBodyBytes: 64 * 1024, billsBodyBytes: 8 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
   const app = Fastify({
     loggerInstance: o.logger,

@@ -231,7 +231,7 @@ export const LIVE_EVENTS = ['order', 'heartbeat'] as const;
 
 export const ATTENTION_KINDS = [
   'payment-open', 'payment-unknown', 'counter-offline', 'counter-unsynced', 'clock-off', 'notification-undelivered', 'shift-open-late', 'paid-after-closing',
-  'reported-otherwise', 'no-shift-sales', 'relay-off',
+  'reported-otherwise', 'no-shift-sales', 'relay-off', 'order-claimed-twice',
 ] as const;
 export const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),

@@ -41,7 +41,8 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
       await recordCounterStatus(ctx.db, c.id, body.status, now);
       const r = await storeSyncBatch(ctx.db, c.id, body.events, now);
       ctx.metrics.syncEvents.inc(r.stored);
-      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders another counter owns or made; refused');
+      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders made with another counter\'s code; refused');
+      if (r.sharedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) }, 'hub: order numbers claimed by more than one counter; each claimant gets their notifications');
       ctx.relay.announce(r.released);
       return { lastSeq: r.lastSeq, stored: r.stored };
     });

@@ -4,6 +4,7 @@
 import { lagosDayOf, lagosDayStart, type AttentionLine, type AttentionView } from '../../shared/hub-dashboard-contract';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
+import { sharedClaimLines } from './attention-claims';
 import { OPEN_LIST, ORDER_COLUMNS, orderRow, type Row } from './dashboard';
 import { Where, type Scope } from './scope';
 
@@ -71,6 +72,7 @@ export async function attention(
   }
 
   await lateLines(q, scope, now, lines, branchFilter);
+  await sharedClaimLines(q, scope, now, lines, branchFilter);
   await noShiftLines(q, scope, lines, branchFilter);
 
   const cw = new Where(scope, 'c.branch', branchFilter);
