@@ -34,6 +34,7 @@ export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
       const { id } = checked(IdParam, req.params);
       // Every instance (this one too) closes the counter's streams on the NOTIFY this sends.
       if (!(await revokeCounter(ctx.db, id, ctx.now()))) throw fail('HUB_NOT_FOUND', 404, `No counter ${id}.`);
+      ctx.credentials.forgetCounter(id);
       req.log.info({ counterId: id }, 'hub: counter revoked');
       return { revoked: id };
     });

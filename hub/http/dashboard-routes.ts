@@ -22,6 +22,7 @@ import {
   checkLogin, closeAllSessions, closeSession, completeSetup, createManager, openSession, readSession, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
+import { sha256 } from '../store/tokens';
 import { writeAudit } from '../store/manager-admin';
 import { dashboardBranchRoutes } from './dashboard-branches';
 import { dashboardManagerRoutes } from './dashboard-managers';
@@ -47,7 +48,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
   async function startSession(req: FastifyRequest, reply: FastifyReply, manager: Session['manager']): Promise<SessionView> {
     // A login always gets a new id; a session the browser still carried is ended (no fixation).
     const old = sessionCookieOf(req);
-    if (old) await readSession(ctx.db, old, ctx.now(), dc.session).then((s) => (s ? closeSession(ctx.db, s.idHash) : 0));
+    if (old) {
+      await readSession(ctx.db, old, ctx.now(), dc.session).then((s) => (s ? closeSession(ctx.db, s.idHash) : 0));
+      ctx.credentials.forgetSessions([sha256(old)]);
+    }
     const { id, session: s } = await openSession(ctx.db, manager, ctx.now(), dc.session);
     reply.header('set-cookie', cookie(id, Math.floor(dc.session.absoluteMs / 1000)));
     reply.header('cache-control', 'no-store');
@@ -95,6 +99,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     app.post(`${D}/logout`, async (req, reply) => {
       const s = sessionOf(req);
       reply.header('set-cookie', cookie('', 0));
+      ctx.credentials.forgetSessions([s.idHash]);
       return { sessionsEnded: await closeSession(ctx.db, s.idHash) };
     });
 
@@ -102,6 +107,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const s = sessionOf(req);
       reply.header('set-cookie', cookie('', 0));
       const n = await closeAllSessions(ctx.db, s.manager.id);
+      ctx.credentials.forgetManager(s.manager.id);
       req.log.info({ managerId: s.manager.id, sessions: n }, 'hub: manager logged out everywhere');
       return { sessionsEnded: n };
     });
@@ -214,6 +220,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (!(await counterInScope(ctx.db, scopeOf(s.manager), id)) || !(await revokeCounter(ctx.db, id, ctx.now()))) {
         throw fail('HUB_NOT_FOUND', 404, `No counter ${id} that you may manage.`);
       }
+      ctx.credentials.forgetCounter(id);
       await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'counter.revoked', id, null, ctx.now());
       req.log.info({ counterId: id, managerId: s.manager.id }, 'hub: counter revoked from the dashboard');
       return { revoked: id };
