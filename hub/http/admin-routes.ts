@@ -7,6 +7,7 @@ import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { issueEnrollCode, listCounters, revokeCounter } from '../store/counters';
 import { readJournal } from '../store/journal';
+import { writeAudit } from '../store/manager-admin';
 import { findNotifications, notificationLog, replayNotification } from '../store/notifications';
 import { adminAudience, checked } from './audiences';
 
@@ -24,6 +25,7 @@ export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
     admin.post(`${A}/enroll-codes`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: IssueCodeRequestSchema } }, async (req) => {
       const body = checked(IssueCodeRequestSchema, req.body);
       const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, body.branch ?? null);
+      await writeAudit(ctx.db, { manager: null, name: 'Admin API', address: req.ip }, 'counter.code-issued', c.branch, `valid ${body.ttlMinutes} minutes`, ctx.now());
       req.log.info({ branch: c.branch }, 'hub: enrollment code issued on the admin API');
       return c;
     });

@@ -64,6 +64,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       checkOrigin(req, dc);
       const body = checked(SetupRequestSchema, req.body);
       const m = await completeSetup(ctx.db, body.token, body.name, body.password, ctx.now());
+      await writeAudit(ctx.db, { manager: m, address: req.ip }, 'setup', m.name, null, ctx.now());
       req.log.info({ managerId: m.id }, 'hub: first manager created with the setup link');
       return startSession(req, reply, m);
     });
@@ -79,7 +80,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
         req.log.info({ managerId: m.id }, 'hub: manager logged in');
         return await startSession(req, reply, m);
       } catch (e) {
-        req.log.warn({ code: (e as { code?: string }).code }, 'hub: manager login refused');
+        const code = (e as { code?: string }).code;
+        req.log.warn({ code }, 'hub: manager login refused');
+        // Checked and refused (a password hash ran): in the audit log with the name tried. Refusals
+        // for too many attempts are not (they cost nothing and would let a flood fill the log).
+        const why = code === 'HUB_LOGIN_FAILED' ? 'wrong name or password' : code === 'HUB_FORBIDDEN' ? 'the account is disabled' : null;
+        if (why) await writeAudit(ctx.db, { manager: null, name: body.name, address: req.ip }, 'login.failed', null, why, ctx.now());
         throw e;
       }
     });
@@ -139,7 +145,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const h = req.headers['last-event-id'];
       const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
       reply.hijack();
-      await dc.live.open(reply.raw, s.idHash, scopeOf(s.manager), f.branch, last);
+      await dc.live.open(reply.raw, s.idHash, s.manager.id, scopeOf(s.manager), f.branch, last);
     });
 
     app.get(`${D}/shifts`, { schema: { querystring: ShiftsQuerySchema } }, async (req) => {
@@ -210,6 +216,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (s.manager.role !== 'branch' && body.branch === null) throw fail('HUB_BAD_REQUEST', 400, 'Say which branch the code is for (the branch\'s merchant id, as its counters are set up): a code enrolls a counter of that branch only.', { issues: [{ path: 'branch', message: 'required' }] });
       const branch = s.manager.role === 'branch' ? s.manager.branch : body.branch;
       const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, branch);
+      await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'counter.code-issued', branch, `valid ${body.ttlMinutes} minutes`, ctx.now());
       req.log.info({ managerId: s.manager.id, branch }, 'hub: enrollment code issued from the dashboard');
       return c;
     });
