@@ -99,6 +99,30 @@ describe('High: a flood of wrong credentials from one address', () => {
     }
   });
 
+  it('an address holding many connections has its refused ones held longer in proportion, so 2,000 connections are slowed like a few', async () => {
+    // perAddress 1 a minute: a burst of 10. The brake: 10 refusals a minute (5 at once), then held a minute for each of 4 connections, longer past 4.
+    const braked = await startTestHub({ rateLimits: { perAddress: 1 }, trustProxy: ['127.0.0.1'], floodBrake: { refusalsPerMinute: 10, holdMs: 60_000, paceConnections: 4, maxHoldMs: 600_000 } });
+    try {
+      const c = await enroll(braked, 'Behind', 'BR-1');
+      const brake = braked.ctx.floodBrake;
+      const holds: number[] = [];
+      const twentyHeld = new Promise<void>((resolve) => brake.on('held', (n, ms) => {
+        holds.push(ms);
+        if (n === 20) resolve();
+      }));
+      const all = Array.from({ length: 35 }, () => get(`${braked.url}/api/v1/me`, { ...bearer(randomToken()), ...fwd('203.0.113.88') }));
+      await twentyHeld;
+      expect(Math.min(...holds)).toBe(60_000);
+      expect(holds.toSorted((a, b) => a - b).at(-1)).toBe(300_000); // the 20th held at once: 20 / 4 minutes
+      // The real counter at that address is answered meanwhile.
+      expect((await get(`${braked.url}/api/v1/me`, { ...bearer(c.credential), ...fwd('203.0.113.88') })).status).toBe(200);
+      brake.close();
+      await Promise.all(all);
+    } finally {
+      await braked.stop();
+    }
+  });
+
   it('a known-good counter credential and session are served from memory; revoking, logging out and disabling take effect at once', async () => {
     const c = await enroll(hub, 'Cached', 'BR-2');
     const me = () => get(`${hub.url}/api/v1/me`, bearer(c.credential));
