@@ -78,7 +78,7 @@ export const ManagerSessionsSchema = z.object({ sessions: z.array(ManagerSession
 /** Ends one session (ref) or, without it, every session of the manager (the caller's own session is kept). */
 export const EndSessionsRequestSchema = z.object({ ref: z.string().regex(/^[0-9a-f]{16}$/, 'not a session of this list').optional() }).strict();
 
-export const AUDIT_ACTIONS = ['login', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'manager.sessions-ended', 'counter.revoked', 'programme.imported'] as const;
+export const AUDIT_ACTIONS = ['login', 'login.failed', 'setup', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'manager.sessions-ended', 'counter.code-issued', 'counter.revoked', 'programme.imported'] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({
   id: z.number(), at: Ms, actorId: z.string().nullable(), actorName: z.string(), action: z.enum(AUDIT_ACTIONS),
