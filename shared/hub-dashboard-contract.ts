@@ -268,11 +268,14 @@ export const ShiftRowSchema = z.object({
   floatKobo: Kobo.nullable(), takingsKobo: Kobo.nullable(), zreports: z.array(ZReportViewSchema),
 });
 export type ShiftRow = z.infer<typeof ShiftRowSchema>;
+const ShiftDayTotalsSchema = z.object({ shifts: z.number().int(), open: z.number().int(), takingsKobo: Kobo, zReports: z.number().int(), zTotalKobo: Kobo, zCount: z.number().int() });
 export const ShiftsViewSchema = z.object({
   day: DaySchema,
   shifts: z.array(ShiftRowSchema),
-  /** Across counters, real (not Demo/Sandbox) shifts opened that day. */
-  totals: z.object({ shifts: z.number().int(), open: z.number().int(), takingsKobo: Kobo, zReports: z.number().int(), zTotalKobo: Kobo, zCount: z.number().int() }),
+  /** Across counters, real (not Demo/Sandbox) shifts opened that day (shared/ledger.ts `shiftDayTotals`); takings are card takings, top-ups apart. */
+  totals: ShiftDayTotalsSchema,
+  /** The same for Demo and Sandbox shifts: practice, never in the totals, shown apart as Today does. */
+  practice: ShiftDayTotalsSchema,
 });
 export type ShiftsView = z.infer<typeof ShiftsViewSchema>;
 export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'takings_naira', 'z_report_no', 'z_total_naira', 'z_count', 'practice'] as const;

@@ -205,3 +205,34 @@ export function legacyTotals(raw: unknown): unknown {
     topupsSuccessful: success ? { count: success.count, amountKobo: success.amountKobo } : ZERO,
   };
 }
+
+/** A day of shifts on the Hub, added up from each shift's ledger figures (its card total and Z reports). */
+export interface ShiftDayTotals {
+  shifts: number;
+  open: number;
+  /** Card takings of the closed shifts (top-ups apart). */
+  takingsKobo: number;
+  zReports: number;
+  zTotalKobo: number;
+  /** Card payments in those Z reports. */
+  zCount: number;
+}
+
+/** The day's totals of real shifts, and apart those of Demo and Sandbox shifts (practice: no real money). */
+export function shiftDayTotals(list: readonly { practice: boolean; closedAt: number | null; takingsKobo: number | null; zreports: readonly { totalKobo: number; count: number }[] }[]): { totals: ShiftDayTotals; practice: ShiftDayTotals } {
+  const zero = (): ShiftDayTotals => ({ shifts: 0, open: 0, takingsKobo: 0, zReports: 0, zTotalKobo: 0, zCount: 0 });
+  const totals = zero();
+  const practice = zero();
+  for (const s of list) {
+    const t = s.practice ? practice : totals;
+    t.shifts++;
+    if (s.closedAt === null) t.open++;
+    t.takingsKobo += s.takingsKobo ?? 0;
+    for (const z of s.zreports) {
+      t.zReports++;
+      t.zTotalKobo += z.totalKobo;
+      t.zCount += z.count;
+    }
+  }
+  return { totals, practice };
+}

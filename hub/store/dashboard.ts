@@ -6,6 +6,7 @@ import {
   type DashCounter, type OrderDetail, type OrderRow, type OrdersPage, type OrdersQuery,
   type LateOnOrder, type ShiftRow, type ShiftsView, type Tally, type TodayView,
 } from '../../shared/hub-dashboard-contract';
+import { shiftDayTotals } from '../../shared/ledger';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { Where, type Scope } from './scope';
@@ -286,19 +287,8 @@ export async function shifts(q: SqlRunner, scope: Scope, day: string, f: { branc
     profile: str(s.profile), practice: s.practice === true, openedAt: num(s.opened_at), closedAt: numOrNull(s.closed_at),
     floatKobo: numOrNull(s.float_kobo), takingsKobo: numOrNull(s.takings_kobo), zreports: byShift.get(`${String(s.counter_id)}\u0000${String(s.shift_id)}`) ?? [],
   }));
-  const totals = { shifts: 0, open: 0, takingsKobo: 0, zReports: 0, zTotalKobo: 0, zCount: 0 };
-  for (const s of list) {
-    if (s.practice) continue;
-    totals.shifts++;
-    if (s.closedAt === null) totals.open++;
-    totals.takingsKobo += s.takingsKobo ?? 0;
-    for (const z of s.zreports) {
-      totals.zReports++;
-      totals.zTotalKobo += z.totalKobo;
-      totals.zCount += z.count;
-    }
-  }
-  return { day, shifts: list, totals };
+  // Added up by the ledger's rule (shared/ledger.ts), real and practice apart.
+  return { day, shifts: list, ...shiftDayTotals(list) };
 }
 
 // ---- Counters --------------------------------------------------------------------------------------

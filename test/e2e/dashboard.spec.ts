@@ -315,7 +315,7 @@ test('Shifts: open and closed, the Z report as printed, the day\'s totals, CSV l
   const z = page.getByTestId('zreport-12');
   await expect(z).toContainText('Z REPORT #12 - SHIFT CLOSED');
   await expect(z).toContainText(`Paid (6)${formatNaira(bolaPaid)}`);
-  await expect(z).toContainText(`TOTAL (6)${formatNaira(bolaPaid)}`);
+  await expect(z).toContainText(`CARD TOTAL (6)${formatNaira(bolaPaid)}`);
   await both(page, 'shifts');
   const lines = await download(page, page.getByTestId('shifts-csv'));
   expect(lines[0]).toBe(SHIFTS_CSV_COLUMNS.join(','));
