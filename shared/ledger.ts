@@ -236,3 +236,20 @@ export function shiftDayTotals(list: readonly { practice: boolean; closedAt: num
   }
   return { totals, practice };
 }
+
+/** The Today chart's hours, added up: today's takings and last week's by the end of the day, and the busiest hour. */
+export function hourlyTotals<P extends { hour: number; paidKobo: number; lastWeekPaidKobo: number }>(points: readonly P[]): { paidKobo: number; lastWeekPaidKobo: number; busiest: P | null } {
+  let paidKobo = 0, lastWeekPaidKobo = 0;
+  let busiest: P | null = null;
+  for (const p of points) {
+    paidKobo += p.paidKobo;
+    lastWeekPaidKobo += p.lastWeekPaidKobo;
+    if (!busiest || p.paidKobo > busiest.paidKobo) busiest = p;
+  }
+  return { paidKobo, lastWeekPaidKobo, busiest };
+}
+
+/** Last week's takings up to the same hour of the day, for "so far" comparisons (hour: Lagos hour, inclusive). */
+export function lastWeekSoFar(points: readonly { hour: number; lastWeekPaidKobo: number }[], hour: number): number {
+  return hourlyTotals(points.filter((p) => p.hour <= hour).map((p) => ({ ...p, paidKobo: 0 }))).lastWeekPaidKobo;
+}
