@@ -163,8 +163,9 @@ export interface LedgerLine {
   inCardTotal: '+' | '-' | null;
 }
 
-/** The label of the card total, saying what is inside it. */
-export const CARD_TOTAL_LABEL = 'Card total (tickets; top-ups and refunds apart)';
+/** The card total's name everywhere, and the note beside it that says what is inside it. */
+export const CARD_TOTAL_LABEL = 'Card total';
+export const CARD_TOTAL_NOTE = 'tickets only: top-ups and refunds to arrange apart';
 export const TOPUPS_TOTAL_LABEL = 'Top-ups total (not in card total)';
 
 /** A shift's ticket lines in the report's order; every count is of payments (orders), never of tickets. */

@@ -1,14 +1,17 @@
 // A shift's totals in big, plain figures: what was paid, what failed, what is still open. Every
 // figure is the ledger's (shared/ledger.ts, computed in the engine): this screen adds up nothing.
 import type { Bucket, ShiftReport } from '../../../../shared/records';
-import { CARD_TOTAL_LABEL, TOPUPS_TOTAL_LABEL } from '../../../../shared/ledger';
+import { CARD_TOTAL_LABEL, CARD_TOTAL_NOTE, TOPUPS_TOTAL_LABEL } from '../../../../shared/ledger';
 import { formatNaira, showDateText } from '../../format';
 import { Banner } from '../../components/Banner';
 
-function Figure({ label, b, tone, testId }: { label: string; b: Bucket; tone?: string; testId?: string }) {
+function Figure({ label, note, b, tone, testId }: { label: string; note?: string; b: Bucket; tone?: string; testId?: string }) {
   return (
     <div className="figure" data-tone={tone} data-testid={testId}>
-      <dt>{label}</dt>
+      <dt>
+        {label}
+        {note && <span className="figure-note">{note}</span>}
+      </dt>
       <dd>
         <span className="figure-amount">{formatNaira(b.amountKobo)}</span>
         <span className="figure-count">
@@ -29,7 +32,7 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
         </Banner>
       )}
       <dl className="figures">
-        <Figure label={CARD_TOTAL_LABEL} b={t.card} tone="good" testId="figure-taken" />
+        <Figure label={CARD_TOTAL_LABEL} note={CARD_TOTAL_NOTE} b={t.card} tone="good" testId="figure-taken" />
         <Figure label="Failed" b={t.failed} testId="figure-failed" />
         <Figure label="Cancelled" b={t.cancelled} testId="figure-cancelled" />
         <Figure label="Expired" b={t.expired} testId="figure-expired" />
