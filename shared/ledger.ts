@@ -254,3 +254,41 @@ export function hourlyTotals<P extends { hour: number; paidKobo: number; lastWee
 export function lastWeekSoFar(points: readonly { hour: number; lastWeekPaidKobo: number }[], hour: number): number {
   return hourlyTotals(points.filter((p) => p.hour <= hour).map((p) => ({ ...p, paidKobo: 0 }))).lastWeekPaidKobo;
 }
+
+/** A group's figures of a Lagos day on the Hub (Today: a branch, a counter, a cashier, or all). */
+export interface DayTally {
+  paidCount: number; paidKobo: number;
+  failedCount: number; cancelledCount: number; expiredCount: number; openCount: number;
+  topupCount: number; topupKobo: number;
+  paidAfterClosingCount: number; paidAfterClosingKobo: number;
+  refundDueCount: number; refundDueKobo: number;
+}
+
+export const emptyDayTally = (): DayTally => ({
+  paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0,
+  paidAfterClosingCount: 0, paidAfterClosingKobo: 0, refundDueCount: 0, refundDueKobo: 0,
+});
+
+/**
+ * A day's tally from what was counted of it, by the card total's rule: paid sales of the day, and
+ * money taken after closing learnt that day, kept (in the takings, shown apart too) or to be
+ * refunded (out of the takings, shown as refund due); successful top-ups apart.
+ */
+export function dayTally(c: {
+  paid?: Bucket; failedCount?: number; cancelledCount?: number; expiredCount?: number; openCount?: number;
+  lateKept?: Bucket; lateRefund?: Bucket; topups?: Bucket;
+}): DayTally {
+  const paid = c.paid ?? ZERO, kept = c.lateKept ?? ZERO, refund = c.lateRefund ?? ZERO, topups = c.topups ?? ZERO;
+  return {
+    paidCount: paid.count + kept.count, paidKobo: paid.amountKobo + kept.amountKobo,
+    failedCount: c.failedCount ?? 0, cancelledCount: c.cancelledCount ?? 0, expiredCount: c.expiredCount ?? 0, openCount: c.openCount ?? 0,
+    topupCount: topups.count, topupKobo: topups.amountKobo,
+    paidAfterClosingCount: kept.count, paidAfterClosingKobo: kept.amountKobo,
+    refundDueCount: refund.count, refundDueKobo: refund.amountKobo,
+  };
+}
+
+/** Adds `b` into `a` (a branch's, a counter's or the day's tally from its parts). */
+export function addDayTally(a: DayTally, b: DayTally): void {
+  for (const k of Object.keys(b) as (keyof DayTally)[]) a[k] += b[k];
+}

@@ -6,7 +6,7 @@ import {
   type DashCounter, type OrderDetail, type OrderRow, type OrdersPage, type OrdersQuery,
   type LateOnOrder, type ShiftRow, type ShiftsView, type Tally, type TodayView,
 } from '../../shared/hub-dashboard-contract';
-import { shiftDayTotals } from '../../shared/ledger';
+import { addDayTally, dayTally, emptyDayTally, shiftDayTotals } from '../../shared/ledger';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { Where, type Scope } from './scope';
@@ -145,11 +145,10 @@ export async function lastChangeId(q: SqlRunner): Promise<number> {
 
 // ---- Today -------------------------------------------------------------------------------------
 
-const zero = (): Tally => ({ paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0, paidAfterClosingCount: 0, paidAfterClosingKobo: 0, refundDueCount: 0, refundDueKobo: 0 });
-const TALLY_KEYS = Object.keys(zero()) as (keyof Tally)[];
-const addInto = (a: Tally, b: Tally) => {
-  for (const k of TALLY_KEYS) a[k] += b[k];
-};
+// The day's figures are the ledger's (shared/ledger.ts `dayTally`): SQL only counts and groups.
+const zero = (): Tally => emptyDayTally();
+const addInto = (a: Tally, b: Tally) => addDayTally(a, b);
+const bucket = (count: unknown, kobo: unknown) => ({ count: num(count), amountKobo: num(kobo) });
 
 export async function today(q: SqlRunner, scope: Scope, day: string, branchFilter?: string): Promise<TodayView> {
   const from = lagosDayStart(day);
@@ -211,23 +210,19 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     return c;
   };
   for (const r of orders) {
-    const t: Tally = {
-      ...zero(), paidCount: num(r.paid_count), paidKobo: num(r.paid_kobo), failedCount: num(r.failed_count), cancelledCount: num(r.cancelled_count),
-      expiredCount: num(r.expired_count), openCount: num(r.open_count),
-    };
+    const t: Tally = dayTally({
+      paid: bucket(r.paid_count, r.paid_kobo), failedCount: num(r.failed_count), cancelledCount: num(r.cancelled_count), expiredCount: num(r.expired_count), openCount: num(r.open_count),
+    });
     tallyRow(r, t)?.cashiers.push({ cashier: String(r.cashier), ...t });
   }
   for (const r of late) {
-    const t: Tally = {
-      ...zero(), paidCount: num(r.n), paidKobo: num(r.kobo), paidAfterClosingCount: num(r.n), paidAfterClosingKobo: num(r.kobo),
-      refundDueCount: num(r.refund_n), refundDueKobo: num(r.refund_kobo),
-    };
+    const t: Tally = dayTally({ lateKept: bucket(r.n, r.kobo), lateRefund: bucket(r.refund_n, r.refund_kobo) });
     const c = tallyRow(r, t);
     const who = c?.cashiers.find((x) => x.cashier === String(r.cashier));
     if (who) addInto(who, t);
     else c?.cashiers.push({ cashier: String(r.cashier), ...t });
   }
-  for (const r of topups) tallyRow(r, { ...zero(), topupCount: num(r.n), topupKobo: num(r.kobo) });
+  for (const r of topups) tallyRow(r, dayTally({ topups: bucket(r.n, r.kobo) }));
   const sorted = [...branches.values()].sort((a, b) => a.branch.localeCompare(b.branch));
   for (const b of sorted) {
     b.counters.sort((x, y) => x.counterName.localeCompare(y.counterName));
