@@ -278,7 +278,7 @@ export const ShiftsViewSchema = z.object({
   practice: ShiftDayTotalsSchema,
 });
 export type ShiftsView = z.infer<typeof ShiftsViewSchema>;
-export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'takings_naira', 'z_report_no', 'z_total_naira', 'z_count', 'practice'] as const;
+export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'card_total_naira', 'z_report_no', 'z_card_total_naira', 'z_card_payments', 'practice'] as const;
 
 // ---- Counters --------------------------------------------------------------------------------
 
