@@ -144,7 +144,9 @@ export const ORDER_STATES_OPEN = ['queued', 'creating', 'waiting', 'unknown'] as
  */
 export const LateOnOrderSchema = z.object({
   kind: z.enum(['paid-after-closing', 'reported-otherwise']),
-  providerStatus: z.string(), amountKobo: Kobo, at: Ms,
+  providerStatus: z.string(), amountKobo: Kobo,
+  /** When the provider took the money (its time, `lateAt` in shared/late-payments.ts); when it did not say, when the counter learnt it. */
+  at: Ms,
   handled: z.object({ how: z.enum(['tickets-given', 'refund']), by: z.string(), at: Ms }).nullable(),
 });
 export type LateOnOrder = z.infer<typeof LateOnOrderSchema>;

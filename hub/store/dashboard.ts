@@ -22,7 +22,7 @@ export const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 export const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
   o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id,
   (select l.amount_kobo from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing') as paid_after_closing_kobo,
-  (select json_build_object('kind', l.kind, 'providerStatus', l.provider_status, 'amountKobo', l.amount_kobo, 'at', l.at, 'how', l.handled_how, 'by', l.handled_by, 'handledAt', l.handled_at)
+  (select json_build_object('kind', l.kind, 'providerStatus', l.provider_status, 'amountKobo', l.amount_kobo, 'at', coalesce(l.provider_at, l.at), 'how', l.handled_how, 'by', l.handled_by, 'handledAt', l.handled_at)
      from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference) as late`;
 
 /** The late outcome's JSON (json_build_object: an object, or its text from some drivers) as the row's `late`. */

@@ -24,7 +24,7 @@ import { TopupJournal } from '../../../core/topups/topup-journal';
 import type { HubDb } from '../../../hub/db/adapter';
 import { openHubDb } from '../../../hub/db/open';
 import { enrollCounter, issueEnrollCode } from '../../../hub/store/counters';
-import { shifts as hubShifts, today as hubToday } from '../../../hub/store/dashboard';
+import { searchOrders, shifts as hubShifts, today as hubToday, type OrderFilters } from '../../../hub/store/dashboard';
 import { storeSyncBatch } from '../../../hub/store/journal';
 import { formatNaira, koboToNairaString } from '../../../shared/money';
 import { ShiftReportViewSchema, type ShiftReport } from '../../../shared/records';
@@ -308,6 +308,11 @@ async function run(actions: Action[]): Promise<void> {
           expect(row.takingsKobo, `shift ${s.id} takings on the Hub`).toBe(s.want ? s.want.card.kobo : null);
           expect(row.zreports.map((z) => z.totalKobo), `shift ${s.id} Z on the Hub`).toEqual(s.want ? [s.want.card.kobo] : []);
         }
+      }
+      // A late payment on the Hub's order row: at the one time (lateAt), as on the counter's reports.
+      for (const l of m.late) {
+        const page = await searchOrders(hub, { kind: 'all' }, { reference: l.ref, counterId: c.counterId, practice: 'include' } as OrderFilters, 1);
+        expect(page.orders[0]?.late && [page.orders[0].late.kind, page.orders[0].late.at], `late ${l.ref} on the Hub`).toEqual([l.kind, l.providerAt]);
       }
       // The Hub's Today of each Lagos day the run touched: sales of the day by state, money taken
       // after closing learnt that day (kept in the takings, or refund due), successful top-ups.
