@@ -144,7 +144,9 @@ export const ORDER_STATES_OPEN = ['queued', 'creating', 'waiting', 'unknown'] as
  */
 export const LateOnOrderSchema = z.object({
   kind: z.enum(['paid-after-closing', 'reported-otherwise']),
-  providerStatus: z.string(), amountKobo: Kobo, at: Ms,
+  providerStatus: z.string(), amountKobo: Kobo,
+  /** When the provider took the money (its time, `lateAt` in shared/late-payments.ts); when it did not say, when the counter learnt it. */
+  at: Ms,
   /** The payment number of the payment taken after closing, as the counter synced it (order.late). */
   payNo: z.string().nullable().optional(),
   handled: z.object({ how: z.enum(['tickets-given', 'refund']), by: z.string(), at: Ms }).nullable(),
@@ -270,14 +272,17 @@ export const ShiftRowSchema = z.object({
   floatKobo: Kobo.nullable(), takingsKobo: Kobo.nullable(), zreports: z.array(ZReportViewSchema),
 });
 export type ShiftRow = z.infer<typeof ShiftRowSchema>;
+const ShiftDayTotalsSchema = z.object({ shifts: z.number().int(), open: z.number().int(), takingsKobo: Kobo, zReports: z.number().int(), zTotalKobo: Kobo, zCount: z.number().int() });
 export const ShiftsViewSchema = z.object({
   day: DaySchema,
   shifts: z.array(ShiftRowSchema),
-  /** Across counters, real (not Demo/Sandbox) shifts opened that day. */
-  totals: z.object({ shifts: z.number().int(), open: z.number().int(), takingsKobo: Kobo, zReports: z.number().int(), zTotalKobo: Kobo, zCount: z.number().int() }),
+  /** Across counters, real (not Demo/Sandbox) shifts opened that day (shared/ledger.ts `shiftDayTotals`); takings are card takings, top-ups apart. */
+  totals: ShiftDayTotalsSchema,
+  /** The same for Demo and Sandbox shifts: practice, never in the totals, shown apart as Today does. */
+  practice: ShiftDayTotalsSchema,
 });
 export type ShiftsView = z.infer<typeof ShiftsViewSchema>;
-export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'takings_naira', 'z_report_no', 'z_total_naira', 'z_count', 'practice'] as const;
+export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'card_total_naira', 'z_report_no', 'z_card_total_naira', 'z_card_payments', 'practice'] as const;
 
 // ---- Counters --------------------------------------------------------------------------------
 
