@@ -1,5 +1,6 @@
 // What every route of one Hub instance shares.
 import type { HubDb } from './db/adapter';
+import type { CredentialCache } from './http/credential-cache';
 import type { LiveFeed } from './http/dashboard-live';
 import type { FloodBrake } from './http/flood-brake';
 import type { AttentionConfig } from './store/attention';
@@ -48,6 +49,8 @@ export interface HubContext {
   perAddress: KeyedTokenBuckets;
   /** Holds the refusals of an address that keeps on past perAddress (an anonymous flood). */
   floodBrake: FloodBrake;
+  /** Credentials known good (served from memory) and each address's lookups of unknown ones. */
+  credentials: CredentialCache;
   /** Wider limits for the provider's webhook address (it sends bursts). */
   perProvider: KeyedTokenBuckets;
   /** The bills callback per address: anyone can reach it, so far below the POS webhook's limit. */

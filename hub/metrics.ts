@@ -29,7 +29,7 @@ export function createMetrics(o: { db: HubDb; connected: () => number; defaultMe
     syncEvents: new Counter({ name: 'hub_sync_events_total', help: 'Journal events stored from counters', registers: [registry] }),
     held: new Counter({ name: 'hub_notifications_held_total', help: 'Notifications of orders no counter owns yet, held for the counter that creates them', labelNames: ['kind'], registers: [registry] }),
     dropped: new Counter({
-      name: 'hub_notifications_dropped_total', help: 'Notifications sent to no counter (reason: expired = no counter synced the order while held; full = the holding area was full; no-key = nothing to route by)',
+      name: 'hub_notifications_dropped_total', help: 'Notifications sent to no counter (reason: expired = no counter synced the order while held; full = the holding area was full; no-key = nothing to route by; not-ours = a bills reference with no live counter\'s code, not stored; source-full = its address already held its share, not stored)',
       labelNames: ['kind', 'reason'], registers: [registry],
     }),
   };

@@ -9,6 +9,7 @@ import { schemaIsCurrent } from './db/migrations';
 import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
 import { LiveFeed } from './http/dashboard-live';
+import { CredentialCache, type CredentialCacheOptions } from './http/credential-cache';
 import { FloodBrake, type FloodBrakeOptions } from './http/flood-brake';
 import { dashboardRoutes } from './http/dashboard-routes';
 import { dashboardStaticRoutes } from './http/dashboard-static';
@@ -20,7 +21,8 @@ import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
 import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, sessionsAlive, type SessionPolicy, type ThrottlePolicy } from './store/managers';
-import { createIngestBatcher, DEFAULT_HOLD, pruneOlderThan, type HoldPolicy } from './store/notifications';
+import { createIngestBatcher, DEFAULT_HOLD, pruneOlderThan, RELAY_CHANNEL, REVOKED_PREFIX, type HoldPolicy } from './store/notifications';
+import { liveCounterCredentials } from './store/counters';
 import { dropExpiredHeld, releaseHeld } from './store/quarantine';
 import { programmeVersion } from './store/programme';
 import type { HubMerchantKeys } from './webhook/verify-pos';
@@ -43,6 +45,8 @@ export interface HubBuildOptions {
   rateLimits?: { perCredential?: number; perAddress?: number; perProvider?: number; perBillsAddress?: number };
   /** How an address refused again and again past perAddress is slowed (its refusals held; see http/flood-brake.ts). */
   floodBrake?: FloodBrakeOptions;
+  /** Credentials served from memory, and the lookups of unknown ones per address (see http/credential-cache.ts). */
+  credentials?: CredentialCacheOptions;
   logger: Logger;
   now?: () => number;
   defaultMetrics?: boolean;
@@ -95,7 +99,7 @@ const bucket = (perMinute: number) => new KeyedTokenBuckets({ perMinute, burst: 
 
 export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   const now = o.now ?? Date.now;
-  const hold: HoldPolicy = { ...DEFAULT_HOLD, ...o.hold };
+  const hold: HoldPolicy = { ...DEFAULT_HOLD, ...o.hold, onEvicted: (n) => ctx.metrics.dropped.inc({ kind: 'bills', reason: 'full' }, n) };
   const limits: HubLimits = { webhookBodyBytes: 64 * 1024, billsBodyBytes: 8 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
   const app = Fastify({
     loggerInstance: o.logger,
@@ -131,18 +135,27 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     publicOrigins: (o.publicUrls ?? []).map((u) => new URL(u).origin),
     live,
   };
+  const credentials = new CredentialCache(o.credentials);
   const ctx: HubContext = {
     db: o.db, ingest: createIngestBatcher(o.db, 64, hold), relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
     metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
     floodBrake: new FloodBrake(o.floodBrake),
+    credentials,
     perProvider: bucket(o.rateLimits?.perProvider ?? 120_000),
     perBillsAddress: bucket(o.rateLimits?.perBillsAddress ?? 600),
     dashboard,
   };
   await relay.start();
   await live.start();
+  // A counter revoked on any instance is forgotten here at once (the relay channel's NOTIFY); the
+  // counters' credentials are served from memory from the start, so a restart under a flood does
+  // not make them pay their address's way in again.
+  const unlistenRevoked = await o.db.listen(RELAY_CHANNEL, (payload) => {
+    if (payload.startsWith(REVOKED_PREFIX)) credentials.forgetCounter(payload.slice(REVOKED_PREFIX.length));
+  });
+  for (const c of await liveCounterCredentials(o.db, 5_000)) credentials.rememberCounter(c.tokenHash, c.counter, now());
 
   app.setValidatorCompiler(zodValidatorCompiler);
   // Under TLS, browsers are told to keep to HTTPS. (Behind a TLS proxy, the proxy sends it.)
@@ -205,6 +218,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
       ctx.floodBrake.close();
       await relay.close();
       await live.close();
+      await unlistenRevoked();
       // Requests under way get a moment to finish; then every socket goes, including one a client
       // opened and never used (it would otherwise hold the close until Node's header timeout).
       const closing = app.close();

@@ -71,6 +71,9 @@ export type MeResponse = z.infer<typeof MeResponseSchema>;
 // ---- Journal sync ----------------------------------------------------------------------------
 
 const Kobo = z.number().int().nonnegative();
+/** A count the Hub keeps in a 32-bit column (tickets, a Z report's number, a queue): larger is refused with a 400, not a 500. */
+export const INT32_MAX = 2_147_483_647;
+const Count = z.number().int().nonnegative().max(INT32_MAX, `too large: at most ${INT32_MAX.toLocaleString('en-US')}`);
 const OrderRef = { reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).optional() };
 
 /** Payload schema of each journal event kind the counter sends. */
@@ -80,7 +83,7 @@ export const SYNC_PAYLOADS = {
     /** What was sold, as the counter recorded it (for the manager's search and per-show totals). */
     sale: z.object({
       filmName: Text(100), filmTitle: Text(100), showDate: Text(10), showTime: Text(5),
-      seats: Text(400), tickets: z.number().int().nonnegative(), priceKobo: Kobo, bookingFeeKobo: Kobo,
+      seats: Text(400), tickets: Count, priceKobo: Kobo, bookingFeeKobo: Kobo,
     }).strict().optional(),
     /** The counter's profile when the sale was made (demo sales are kept apart from takings). */
     profile: Text(32).optional(),
@@ -99,7 +102,7 @@ export const SYNC_PAYLOADS = {
   'topup.status': z.object({ reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).optional(), status: z.enum(TOPUP_STATES) }).strict(),
   'shift.opened': z.object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), floatKobo: Kobo.optional(), profile: Text(32).optional() }).strict(),
   'shift.closed': z.object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), takingsKobo: Kobo }).strict(),
-  'zreport': z.object({ shiftId: Text(64).pipe(z.string().min(1)).optional(), reportNo: z.number().int().positive(), from: Ms, to: Ms, totalKobo: Kobo, count: z.number().int().nonnegative(), lines: z.array(z.object({ label: Text(80), kobo: Kobo, count: z.number().int().nonnegative() }).strict()).max(200) }).strict(),
+  'zreport': z.object({ shiftId: Text(64).pipe(z.string().min(1)).optional(), reportNo: Count.min(1), from: Ms, to: Ms, totalKobo: Kobo, count: Count, lines: z.array(z.object({ label: Text(80), kobo: Kobo, count: Count }).strict()).max(200) }).strict(),
 } as const;
 export type SyncKind = keyof typeof SYNC_PAYLOADS;
 export const SYNC_KINDS = Object.keys(SYNC_PAYLOADS) as SyncKind[];
@@ -122,8 +125,8 @@ export const CounterStatusSchema = z.object({
   /** The counter's clock when it sent the batch: the Hub derives the clock offset from it. */
   sentAt: Ms,
   /** Events still waiting in the counter's outbox after this batch. */
-  queueLength: z.number().int().nonnegative(),
-  openPayments: z.number().int().nonnegative(),
+  queueLength: Count,
+  openPayments: Count,
 }).strict();
 export type CounterStatus = z.infer<typeof CounterStatusSchema>;
 

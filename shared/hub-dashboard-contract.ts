@@ -78,7 +78,7 @@ export const ManagerSessionsSchema = z.object({ sessions: z.array(ManagerSession
 /** Ends one session (ref) or, without it, every session of the manager (the caller's own session is kept). */
 export const EndSessionsRequestSchema = z.object({ ref: z.string().regex(/^[0-9a-f]{16}$/, 'not a session of this list').optional() }).strict();
 
-export const AUDIT_ACTIONS = ['login', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'manager.sessions-ended', 'counter.revoked', 'programme.imported'] as const;
+export const AUDIT_ACTIONS = ['login', 'login.failed', 'setup', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'manager.sessions-ended', 'counter.code-issued', 'counter.revoked', 'programme.imported'] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({
   id: z.number(), at: Ms, actorId: z.string().nullable(), actorName: z.string(), action: z.enum(AUDIT_ACTIONS),
@@ -144,7 +144,9 @@ export const ORDER_STATES_OPEN = ['queued', 'creating', 'waiting', 'unknown'] as
  */
 export const LateOnOrderSchema = z.object({
   kind: z.enum(['paid-after-closing', 'reported-otherwise']),
-  providerStatus: z.string(), amountKobo: Kobo, at: Ms,
+  providerStatus: z.string(), amountKobo: Kobo,
+  /** When the provider took the money (its time, `lateAt` in shared/late-payments.ts); when it did not say, when the counter learnt it. */
+  at: Ms,
   /** The payment number of the payment taken after closing, as the counter synced it (order.late). */
   payNo: z.string().nullable().optional(),
   handled: z.object({ how: z.enum(['tickets-given', 'refund']), by: z.string(), at: Ms }).nullable(),
@@ -231,7 +233,7 @@ export const LIVE_EVENTS = ['order', 'heartbeat'] as const;
 
 export const ATTENTION_KINDS = [
   'payment-open', 'payment-unknown', 'counter-offline', 'counter-unsynced', 'clock-off', 'notification-undelivered', 'shift-open-late', 'paid-after-closing',
-  'reported-otherwise', 'no-shift-sales', 'relay-off',
+  'reported-otherwise', 'no-shift-sales', 'relay-off', 'order-claimed-twice',
 ] as const;
 export const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),
@@ -270,14 +272,17 @@ export const ShiftRowSchema = z.object({
   floatKobo: Kobo.nullable(), takingsKobo: Kobo.nullable(), zreports: z.array(ZReportViewSchema),
 });
 export type ShiftRow = z.infer<typeof ShiftRowSchema>;
+const ShiftDayTotalsSchema = z.object({ shifts: z.number().int(), open: z.number().int(), takingsKobo: Kobo, zReports: z.number().int(), zTotalKobo: Kobo, zCount: z.number().int() });
 export const ShiftsViewSchema = z.object({
   day: DaySchema,
   shifts: z.array(ShiftRowSchema),
-  /** Across counters, real (not Demo/Sandbox) shifts opened that day. */
-  totals: z.object({ shifts: z.number().int(), open: z.number().int(), takingsKobo: Kobo, zReports: z.number().int(), zTotalKobo: Kobo, zCount: z.number().int() }),
+  /** Across counters, real (not Demo/Sandbox) shifts opened that day (shared/ledger.ts `shiftDayTotals`); takings are card takings, top-ups apart. */
+  totals: ShiftDayTotalsSchema,
+  /** The same for Demo and Sandbox shifts: practice, never in the totals, shown apart as Today does. */
+  practice: ShiftDayTotalsSchema,
 });
 export type ShiftsView = z.infer<typeof ShiftsViewSchema>;
-export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'takings_naira', 'z_report_no', 'z_total_naira', 'z_count', 'practice'] as const;
+export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'card_total_naira', 'z_report_no', 'z_card_total_naira', 'z_card_payments', 'practice'] as const;
 
 // ---- Counters --------------------------------------------------------------------------------
 

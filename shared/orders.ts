@@ -174,6 +174,29 @@ export const ORDER_STATE_CUSTOMER_LINES: Record<OrderState, string> = {
   unknown: 'We are confirming the payment with the bank. Please do not pay again; this takes a moment.',
 };
 
+/**
+ * The first words of the reason of a sale queued because another payment holds its terminal (a box
+ * office's charge waits its turn): the engine writes them, the screens name the state by them.
+ */
+export const WAITING_FOR_TERMINAL = 'Waiting for the terminal';
+
+/** Is this sale queued for its terminal (another payment is on it), not for the network? */
+export function waitsForTerminal(o: { state: OrderState; reason?: string | undefined }): boolean {
+  return o.state === 'queued' && (o.reason ?? '').startsWith(WAITING_FOR_TERMINAL);
+}
+
+/** The state's name for one order: a sale queued for its terminal says so, not "network". */
+export function orderStateLabel(o: { state: OrderState; reason?: string | undefined }): string {
+  return waitsForTerminal(o) ? WAITING_FOR_TERMINAL : ORDER_STATE_LABELS[o.state];
+}
+
+/** What the cashier tells the customer about one order. */
+export function orderCustomerLine(o: { state: OrderState; reason?: string | undefined }): string {
+  return waitsForTerminal(o)
+    ? 'Another payment is on the terminal just now. Please wait: yours appears on it as soon as it is free.'
+    : ORDER_STATE_CUSTOMER_LINES[o.state];
+}
+
 // ---- views ----
 
 /** What was sold, as a view shows it (the cinema's booking fee is for the whole sale). */

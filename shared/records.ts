@@ -5,6 +5,7 @@ import { OrderState, OrderViewSchema } from './orders';
 import { TIME_RE } from './programme';
 import { RecordProfile } from './record-profile';
 import { SweepResultSchema } from './late-payments';
+import { legacyTotals } from './ledger';
 
 // ---- settings ----
 
@@ -298,7 +299,8 @@ export const ShowLineSchema = z.object({
 });
 export type ShowLine = z.infer<typeof ShowLineSchema>;
 
-export const ShiftTotalsSchema = z.object({
+/** A shift's figures, all computed by the one ledger (shared/ledger.ts); screens display them. */
+export const ShiftTotalsSchema = z.preprocess(legacyTotals, z.object({
   from: z.number(),
   to: z.number(),
   paid: BucketSchema,
@@ -321,8 +323,17 @@ export const ShiftTotalsSchema = z.object({
   paidAfterClosing: z.object({
     count: z.number().int().nonnegative(),
     amountKobo: z.number().int(),
-    items: z.array(z.object({ ref: z.string(), amountKobo: z.number().int(), at: z.number(), payNo: z.string().optional(), closedAs: z.string() })),
+    /** `at`: when the provider took the money (`lateAt`); `refund`: marked "refund to be arranged". */
+    items: z.array(z.object({ ref: z.string(), amountKobo: z.number().int(), at: z.number(), payNo: z.string().optional(), closedAs: z.string(), refund: z.boolean().optional() })),
   }).default({ count: 0, amountKobo: 0, items: [] }),
+  /** Of the paid after closing, those the cashier marked "refund to be arranged": not in the card total. */
+  refundToArrange: BucketSchema.default({ count: 0, amountKobo: 0 }),
+  /** Paid sales the provider later reported otherwise, learnt during the shift: still in paid (the manager checks them). */
+  reportedOtherwise: BucketSchema.default({ count: 0, amountKobo: 0 }),
+  /** The card total: paid + sold earlier, paid now + paid after closing − refund to be arranged. Top-ups are apart. */
+  card: BucketSchema,
+  /** Successful top-ups: their own total, not in the card total. */
+  topupsSuccessful: BucketSchema,
   /** The reconciliation sweep run before this report (none before it was added, or for an X report not asked). */
   sweep: SweepResultSchema.nullable().default(null),
   topups: z.object({ available: z.boolean(), lines: z.array(TopupLineSchema), successKobo: z.number().int() }),
@@ -334,7 +345,7 @@ export const ShiftTotalsSchema = z.object({
    * before this one closed: in no other report, so named in this one (every state; not in the card total).
    */
   noShift: BucketSchema.default({ count: 0, amountKobo: 0 }),
-});
+}));
 export type ShiftTotals = z.infer<typeof ShiftTotalsSchema>;
 
 export const ShiftReportSchema = z.object({

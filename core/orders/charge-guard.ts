@@ -6,7 +6,7 @@
 // every door (checkout-service.ts `newSale`, and the queue sender's `canSend`); no caller skips them.
 import { AppError } from '../../shared/errors';
 import { formatNaira } from '../../shared/money';
-import { ON_TERMINAL_STATES, type OrderView } from '../../shared/orders';
+import { ON_TERMINAL_STATES, WAITING_FOR_TERMINAL, type OrderView } from '../../shared/orders';
 
 /** What the rules read of an open order. */
 export type OpenOrder = Pick<OrderView, 'id' | 'outOrderNo' | 'state' | 'sn' | 'amountKobo'>;
@@ -67,7 +67,7 @@ export function terminalBusy(first: OpenOrder): AppError {
 export function waitingForTerminal(busy: OpenOrder): { note: string; reason: string } {
   return {
     note: `Sale recorded; waiting for the terminal (${busy.outOrderNo} is ${busy.state === 'queued' ? 'ahead of it' : 'on it'})`,
-    reason: `Waiting for the terminal: ${busy.outOrderNo} is ${busy.state === 'queued' ? 'ahead of this sale' : 'still on it'}. This sale goes to the terminal as soon as it is free.`,
+    reason: `${WAITING_FOR_TERMINAL}: ${busy.outOrderNo} is ${busy.state === 'queued' ? 'ahead of this sale' : 'still on it'}. This sale goes to the terminal as soon as it is free.`,
   };
 }
 

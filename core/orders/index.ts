@@ -2,7 +2,7 @@
 export { createCheckoutService, DEFAULT_CHECKOUT_TUNING, type CheckoutDeps, type CheckoutEvents, type CheckoutService, type CheckoutSettings, type CheckoutTuning, type CheckoutTuningInput, type SellOptions } from './checkout-service';
 export { ORDER_MIGRATIONS } from './order-migrations';
 export { OrderJournal, toView, type OrderRecord } from './order-journal';
-export { OrderJournalReads, type OpenOrder, type OrderStateTotals, type ShowTotals } from './order-journal-reads';
+export { OrderJournalReads, type OpenOrder } from './order-journal-reads';
 export { searchOrders, type SearchQuery, type SearchResult } from './order-search';
 export { OrderTextIndex } from './order-text-index';
 export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES } from './order-state';

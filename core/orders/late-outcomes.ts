@@ -9,7 +9,6 @@ import type { HandledHow, LateItem, LateKind, LateOutcome, LateSource, MarkLateH
 import { HANDLED_HOW_LABELS } from '../../shared/late-payments';
 import { formatNaira } from '../../shared/money';
 import type { OrderState } from '../../shared/orders';
-import type { RecordScope } from '../../shared/record-profile';
 import { AppError } from '../../shared/errors';
 import type { PosOrderDetails } from '../provider';
 import type { OrderRecord } from './order-journal';
@@ -51,8 +50,6 @@ function toLate(r: Row): LateOutcome {
   if (typeof r.provider_at === 'number') late.providerAt = r.provider_at;
   return late;
 }
-
-const realOnly = (scope: RecordScope): string => (scope.excludeDemo ? " AND o.profile <> 'demo'" : '');
 
 export class LateOutcomeStore {
   constructor(private readonly db: Db, private readonly sink: JournalSink = NO_JOURNAL_SINK) {}
@@ -155,24 +152,6 @@ export class LateOutcomeStore {
 
   unhandledCount(): number {
     return (this.db.prepare('SELECT count(*) AS n FROM order_late WHERE handled_at IS NULL').get() as { n: number }).n;
-  }
-
-  /** Money taken after closing that the counter learnt in [from, to): count, kobo, and each one. */
-  paidAfterClosing(from: number, to: number, scope: RecordScope): { count: number; amountKobo: number; items: { ref: string; amountKobo: number; at: number; payNo?: string; closedAs: string }[] } {
-    const rows = this.db
-      .prepare(
-        `SELECT o.out_order_no AS ref, l.amount_kobo AS amountKobo, l.found_at AS at, l.pay_no AS payNo, l.closed_as AS closedAs
-         FROM order_late l JOIN orders o ON o.id = l.order_id
-         WHERE l.kind = 'paid-after-closing' AND l.found_at >= ? AND l.found_at < ?${realOnly(scope)} ORDER BY l.found_at LIMIT 200`,
-      )
-      .all(from, to) as { ref: string; amountKobo: number; at: number; payNo: string | null; closedAs: string }[];
-    const sum = this.db
-      .prepare(
-        `SELECT count(*) AS count, COALESCE(SUM(l.amount_kobo), 0) AS amountKobo FROM order_late l JOIN orders o ON o.id = l.order_id
-         WHERE l.kind = 'paid-after-closing' AND l.found_at >= ? AND l.found_at < ?${realOnly(scope)}`,
-      )
-      .get(from, to) as { count: number; amountKobo: number };
-    return { ...sum, items: rows.map(({ payNo, ...r }) => ({ ...r, ...(payNo ? { payNo } : {}) })) };
   }
 
   /** Closed, not-paid orders created in [from, to) with no late outcome yet: what the sweep asks about again. */

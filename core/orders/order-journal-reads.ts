@@ -2,32 +2,11 @@
 // outcome), so that nothing outside orders/ writes SQL against the journal's tables.
 import type { OrderState } from '../../shared/orders';
 import type { RecordScope } from '../../shared/record-profile';
+import { ledger, type LedgerLate, type LedgerSale } from '../../shared/ledger';
+import type { LateKind } from '../../shared/late-payments';
 import type { Db } from '../db';
 import { sqlList } from '../lib';
 import { OPEN_STATES } from './order-state';
-import { LateOutcomeStore } from './late-outcomes';
-
-/** The orders of one state created in a window, summed. */
-export interface OrderStateTotals {
-  state: OrderState;
-  count: number;
-  amountKobo: number;
-  bookingFeesKobo: number;
-  providerFeesKobo: number;
-  tickets: number;
-}
-
-/** Paid orders of one show (film, title, date, time) created in a window: its fill at a glance. */
-export interface ShowTotals {
-  filmName: string;
-  filmTitle: string;
-  showDate: string;
-  showTime: string;
-  orders: number;
-  /** One seat per ticket. */
-  seats: number;
-  amountKobo: number;
-}
 
 /** An order still waiting for an outcome. */
 export interface OpenOrder {
@@ -44,42 +23,47 @@ const realOnly = (scope: RecordScope, alias = ''): string => (scope.excludeDemo 
 export class OrderJournalReads {
   constructor(private readonly db: Db) {}
 
-  /** Orders created in [from, to), by state. */
-  totalsByState(from: number, to: number, scope: RecordScope): OrderStateTotals[] {
-    return this.db
-      .prepare(
-        `SELECT state, COUNT(*) AS count, COALESCE(SUM(amount_kobo), 0) AS amountKobo, COALESCE(SUM(booking_fee_kobo), 0) AS bookingFeesKobo,
-                COALESCE(SUM(provider_fee_kobo), 0) AS providerFeesKobo, COALESCE(SUM(tickets), 0) AS tickets
-         FROM orders WHERE created_at >= ? AND created_at < ?${realOnly(scope)} GROUP BY state`,
-      )
-      .all(from, to) as OrderStateTotals[];
-  }
-
-  /** Paid orders created in [from, to), per show, by show date and time. */
-  paidByShow(from: number, to: number, scope: RecordScope): ShowTotals[] {
-    return this.db
-      .prepare(
-        `SELECT film_name AS filmName, film_title AS filmTitle, show_date AS showDate, show_time AS showTime, COUNT(*) AS orders,
-                COALESCE(SUM(tickets), 0) AS seats, COALESCE(SUM(amount_kobo), 0) AS amountKobo
-         FROM orders WHERE state = 'paid' AND created_at >= ? AND created_at < ?${realOnly(scope)}
-         GROUP BY film_name, film_title, show_date, show_time ORDER BY show_date, show_time, film_name`,
-      )
-      .all(from, to) as ShowTotals[];
-  }
-
-  /** Orders created before `from` and paid in [from, to). Driven by the window's events (indexed by time), not by every older order. */
-  paidLate(from: number, to: number, scope: RecordScope): { count: number; amountKobo: number } {
-    return this.db
-      .prepare(
-        `SELECT COUNT(*) AS count, COALESCE(SUM(o.amount_kobo), 0) AS amountKobo FROM order_events e JOIN orders o ON o.id = e.order_id
-         WHERE e.at >= ? AND e.at < ? AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid') AND o.created_at < ?${realOnly(scope, 'o.')}`,
-      )
-      .get(from, to, from) as { count: number; amountKobo: number };
-  }
-
-  /** Money the provider took after the counter closed the order, learnt in [from, to): counted in that window's takings. */
+  /** Money taken after closing, learnt in [from, to), as the ledger counts it (the chaos runs' check). */
   paidAfterClosing(from: number, to: number, scope: RecordScope) {
-    return new LateOutcomeStore(this.db).paidAfterClosing(from, to, scope);
+    return ledger({ sales: [], late: this.ledgerLate(from, to), topups: [] }, { from, to, excludeDemo: scope.excludeDemo }).paidAfterClosing;
+  }
+
+  /**
+   * The sales the ledger needs for a window (shared/ledger.ts): those created in [from, to), and
+   * those created before `from` that first turned paid in it. Every profile: the ledger scopes them.
+   */
+  ledgerSales(from: number, to: number): LedgerSale[] {
+    const paidAt = `(SELECT MIN(e.at) FROM order_events e WHERE e.order_id = o.id AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid'))`;
+    const rows = this.db
+      .prepare(
+        `SELECT o.out_order_no AS ref, o.created_at AS createdAt, o.state, o.amount_kobo AS amountKobo, o.tickets, o.booking_fee_kobo AS bookingFeeKobo,
+                COALESCE(o.provider_fee_kobo, 0) AS providerFeeKobo, ${paidAt} AS paidAt, o.profile, o.film_name AS filmName, o.film_title AS filmTitle,
+                o.show_date AS showDate, o.show_time AS showTime
+         FROM orders o WHERE o.created_at >= ? AND o.created_at < ?
+         UNION ALL
+         SELECT o.out_order_no, o.created_at, o.state, o.amount_kobo, o.tickets, o.booking_fee_kobo, COALESCE(o.provider_fee_kobo, 0), MIN(e.at), o.profile,
+                o.film_name, o.film_title, o.show_date, o.show_time
+         FROM order_events e JOIN orders o ON o.id = e.order_id
+         WHERE e.at >= ? AND e.at < ? AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid') AND o.created_at < ?
+         GROUP BY o.id`,
+      )
+      .all(from, to, from, to, from) as (Omit<LedgerSale, 'demo' | 'show'> & { profile: string; filmName: string; filmTitle: string; showDate: string; showTime: string })[];
+    return rows.map(({ profile, filmName, filmTitle, showDate, showTime, ...r }) => ({ ...r, demo: profile === 'demo', show: { filmName, filmTitle, showDate, showTime } }));
+  }
+
+  /** Late outcomes the counter learnt in [from, to), for the ledger. */
+  ledgerLate(from: number, to: number): LedgerLate[] {
+    const rows = this.db
+      .prepare(
+        `SELECT o.out_order_no AS ref, l.kind, l.closed_as AS closedAs, l.amount_kobo AS amountKobo, l.pay_no AS payNo, l.provider_at AS providerAt,
+                l.found_at AS foundAt, l.handled_how AS how, o.profile
+         FROM order_late l JOIN orders o ON o.id = l.order_id WHERE l.found_at >= ? AND l.found_at < ? ORDER BY l.found_at`,
+      )
+      .all(from, to) as { ref: string; kind: LateKind; closedAs: string; amountKobo: number; payNo: string | null; providerAt: number | null; foundAt: number; how: string | null; profile: string }[];
+    return rows.map((r) => ({
+      ref: r.ref, kind: r.kind, closedAs: r.closedAs, amountKobo: r.amountKobo, foundAt: r.foundAt, refund: r.how === 'refund', demo: r.profile === 'demo',
+      ...(r.payNo ? { payNo: r.payNo } : {}), ...(typeof r.providerAt === 'number' ? { providerAt: r.providerAt } : {}),
+    }));
   }
 
   /** Orders created before `to` still without an outcome, oldest first. */

@@ -1,15 +1,10 @@
 // The top-up journal's reads for other modules (a shift's totals, the items still without an
 // outcome), so that nothing outside topups/ writes SQL against the journal's tables.
 import type { RecordScope } from '../../shared/record-profile';
+import type { LedgerTopup } from '../../shared/ledger';
 import { OPEN_TOPUP_STATES, type TopupState } from '../../shared/topups';
 import type { Db } from '../db';
 import { sqlList } from '../lib';
-
-export interface TopupStateTotals {
-  state: TopupState;
-  count: number;
-  amountKobo: number;
-}
 
 export interface OpenTopup {
   id: number;
@@ -24,14 +19,11 @@ const realOnly = (scope: RecordScope): string => (scope.excludeDemo ? " AND prof
 export class TopupJournalReads {
   constructor(private readonly db: Db) {}
 
-  /** Items created in [from, to) and meant to be sent (drafts left out), by state. */
-  totalsByState(from: number, to: number, scope: RecordScope): TopupStateTotals[] {
-    return this.db
-      .prepare(
-        `SELECT state, COUNT(*) AS count, COALESCE(SUM(amount_kobo), 0) AS amountKobo FROM topups
-         WHERE created_at >= ? AND created_at < ? AND state <> 'draft'${realOnly(scope)} GROUP BY state`,
-      )
-      .all(from, to) as TopupStateTotals[];
+  /** Items created in [from, to) for the ledger (shared/ledger.ts), every profile. */
+  ledgerTopups(from: number, to: number): LedgerTopup[] {
+    return (this.db
+      .prepare('SELECT reference AS ref, created_at AS createdAt, state, amount_kobo AS amountKobo, profile FROM topups WHERE created_at >= ? AND created_at < ?')
+      .all(from, to) as (Omit<LedgerTopup, 'demo'> & { profile: string })[]).map(({ profile, ...r }) => ({ ...r, demo: profile === 'demo' }));
   }
 
   /** Items created before `to` still waiting for an outcome, oldest first. */

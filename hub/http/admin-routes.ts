@@ -7,6 +7,7 @@ import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { issueEnrollCode, listCounters, revokeCounter } from '../store/counters';
 import { readJournal } from '../store/journal';
+import { writeAudit } from '../store/manager-admin';
 import { findNotifications, notificationLog, replayNotification } from '../store/notifications';
 import { adminAudience, checked } from './audiences';
 
@@ -24,6 +25,7 @@ export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
     admin.post(`${A}/enroll-codes`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: IssueCodeRequestSchema } }, async (req) => {
       const body = checked(IssueCodeRequestSchema, req.body);
       const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, body.branch ?? null);
+      await writeAudit(ctx.db, { manager: null, name: 'Admin API', address: req.ip }, 'counter.code-issued', c.branch, `valid ${body.ttlMinutes} minutes`, ctx.now());
       req.log.info({ branch: c.branch }, 'hub: enrollment code issued on the admin API');
       return c;
     });
@@ -34,6 +36,7 @@ export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
       const { id } = checked(IdParam, req.params);
       // Every instance (this one too) closes the counter's streams on the NOTIFY this sends.
       if (!(await revokeCounter(ctx.db, id, ctx.now()))) throw fail('HUB_NOT_FOUND', 404, `No counter ${id}.`);
+      ctx.credentials.forgetCounter(id);
       req.log.info({ counterId: id }, 'hub: counter revoked');
       return { revoked: id };
     });

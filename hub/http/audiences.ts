@@ -1,12 +1,17 @@
 // Who may call what: one onRequest hook per audience (anonymous, counter, manager, admin), and the
 // zod validator compiler through which routes declare their schemas.
 //
-// Limits: an anonymous request (and one whose credential fails) spends its address's bucket; an
-// authenticated one spends only its credential's (counter), its manager's or the admin's bucket. So
-// a client flooding without a credential — behind a proxy every client may share one address —
-// cannot starve a real counter's sync or a logged-in manager (issue 21, High). An address that keeps
-// on past its limit has its refusals held a while (flood-brake.ts), so its flood cannot take the
-// Hub's cores either. All of it before any database work.
+// Limits: an anonymous request spends its address's bucket; an authenticated one spends only its
+// credential's (counter), its manager's or the admin's bucket. So a client flooding without a
+// credential — behind a proxy every client may share one address — cannot starve a real counter's
+// sync or a logged-in manager (issue 21, High). An address that keeps on past its limit has its
+// refusals held a while (flood-brake.ts), so its flood cannot take the Hub's cores either.
+//
+// Credentials (issue 26, High): one known good is served from memory (credential-cache.ts) and
+// charges no address; one not known here is looked up in the database only after its address paid
+// (its anonymous bucket, then one of its few lookups a minute), and a wrong one costs the address
+// more than a right one (the lookup is not given back, and more of its bucket goes). So a flood of
+// random tokens or cookies reads the database a bounded number of times, whatever it sends.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
@@ -16,6 +21,8 @@ import type { HubContext } from '../context';
 import { fail, HubFailure } from '../errors';
 import { authenticateCounter, type CounterRow } from '../store/counters';
 import { readSession, type Session } from '../store/managers';
+import { sha256 } from '../store/tokens';
+import type { Cached } from './credential-cache';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,12 +43,48 @@ export async function limitAnonymous(ctx: HubContext, req: FastifyRequest): Prom
   throw fail('HUB_RATE_LIMITED', 429, 'Too many requests without a valid credential from this address; slow down.', { retryAfterMs: wait });
 }
 
-/** A failed credential costs the address like an anonymous request, then fails as it would. */
-async function orAnonymous<T>(ctx: HubContext, req: FastifyRequest, f: () => Promise<T>): Promise<T> {
+/** What a wrong credential costs its address on top of the request itself (tokens of its anonymous bucket). */
+export const WRONG_CREDENTIAL_EXTRA = 4;
+
+const isCredentialFailure = (e: unknown) => e instanceof HubFailure && (e.status === 401 || e.status === 403);
+
+/** A wrong or missing credential: the address pays the request (429 when it cannot), then its extra. */
+async function chargeWrong(ctx: HubContext, req: FastifyRequest): Promise<void> {
+  await limitAnonymous(ctx, req);
+  const now = ctx.now();
+  for (let i = 0; i < WRONG_CREDENTIAL_EXTRA; i++) ctx.perAddress.take(`ip:${req.ip}`, now);
+}
+
+/**
+ * A credential's way in. Known good and fresh: from memory, nothing charged. Known good but due for
+ * its check: looked up without charging the address. Unknown: the address pays first — its anonymous
+ * bucket, then one of its credential lookups — and only then is the database asked; a right one
+ * gets its lookup back and is remembered, a wrong one keeps it and costs its extra.
+ */
+async function earn<T>(ctx: HubContext, req: FastifyRequest, cached: Cached<T>, lookup: () => Promise<T>, remember: (v: T) => void, forget: () => void): Promise<T> {
+  if (cached?.fresh) return cached.value;
+  const key = `ip:${req.ip}`;
+  if (!cached) {
+    await limitAnonymous(ctx, req);
+    const wait = ctx.credentials.reserveLookup(key, ctx.now());
+    if (wait) {
+      await ctx.floodBrake.refused(key, ctx.now());
+      throw fail('HUB_RATE_LIMITED', 429, 'Too many unknown credentials from this address: slow down, and check the counter\'s Hub credential (or log in to the dashboard again).', { retryAfterMs: wait });
+    }
+  }
+  ctx.credentials.lookupsDone++;
   try {
-    return await f();
+    const v = await lookup();
+    if (!cached) ctx.credentials.refundLookup(key);
+    remember(v);
+    return v;
   } catch (e) {
-    if (e instanceof HubFailure && (e.status === 401 || e.status === 403)) await limitAnonymous(ctx, req);
+    if (isCredentialFailure(e)) {
+      forget();
+      if (cached) await limitAnonymous(ctx, req);
+      const now = ctx.now();
+      for (let i = 0; i < WRONG_CREDENTIAL_EXTRA; i++) ctx.perAddress.take(key, now);
+    }
     throw e;
   }
 }
@@ -54,25 +97,29 @@ const bearerOf = (req: FastifyRequest): string | null => {
 
 export const anonymousAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => limitAnonymous(ctx, req);
 
-/** Counters: the bearer credential, then the credential's own bucket. */
+/** Counters: the bearer credential (from memory when known good), then the credential's own bucket. */
 export const counterAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
-  const counter = await orAnonymous(ctx, req, async () => {
-    const token = bearerOf(req);
-    if (!token) throw fail('HUB_UNAUTHENTICATED', 401, 'This call needs the counter\'s Hub credential (Authorization: Bearer ...). Enroll the counter first.');
-    return authenticateCounter(ctx.db, token);
-  });
+  const token = bearerOf(req);
+  if (!token) {
+    await limitAnonymous(ctx, req);
+    throw fail('HUB_UNAUTHENTICATED', 401, 'This call needs the counter\'s Hub credential (Authorization: Bearer ...). Enroll the counter first.');
+  }
+  const hash = sha256(token);
+  const cache = ctx.credentials;
+  const counter = await earn(ctx, req, cache.counter(hash, ctx.now()), () => authenticateCounter(ctx.db, token), (c) => cache.rememberCounter(hash, c, ctx.now()), () => cache.forget(hash));
   const wait = ctx.perCredential.take(`ctr:${counter.id}`, ctx.now());
   if (wait) throw fail('HUB_RATE_LIMITED', 429, 'This counter is sending too many requests; slow down.', { retryAfterMs: wait });
   req.counter = counter;
 };
 
-/** The administrator: the admin token (compared by hash, in constant time), then the admin's bucket. */
+/** The administrator: the admin token (compared by hash, in constant time; a wrong one costs the address like any wrong credential), then the admin's bucket. */
 export const adminAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
-  await orAnonymous(ctx, req, async () => {
+  const token = bearerOf(req);
+  if (!ctx.adminToken || !token || !sameHash(token, ctx.adminToken)) {
+    await chargeWrong(ctx, req);
     if (!ctx.adminToken) throw fail('HUB_ADMIN_DISABLED', 403, 'The admin API is off: start the Hub with HUB_ADMIN_TOKEN set (or --admin-token-file).');
-    const token = bearerOf(req);
-    if (!token || !sameHash(token, ctx.adminToken)) throw fail('HUB_FORBIDDEN', 403, 'The admin token is missing or wrong.');
-  });
+    throw fail('HUB_FORBIDDEN', 403, 'The admin token is missing or wrong.');
+  }
   const wait = ctx.perCredential.take('admin', ctx.now());
   if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many admin requests; slow down.', { retryAfterMs: wait });
 };
@@ -133,17 +180,21 @@ export const dashboardHostCheck = (publicOrigins: readonly string[]): onRequestA
 };
 
 /**
- * Managers: the session cookie, then the manager's own bucket. A write (any method but GET/HEAD)
+ * Managers: the session cookie (from memory when known good), then the manager's own bucket. A write (any method but GET/HEAD)
  * also needs the session's CSRF token header and, when the browser sends one, a same-origin Origin.
  */
 export const managerAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
   const dc = ctx.dashboard;
-  const s = await orAnonymous(ctx, req, async () => {
-    const id = sessionCookieOf(req);
-    const found = id ? await readSession(ctx.db, id, ctx.now(), dc.session) : null;
-    if (!found) throw fail('HUB_UNAUTHENTICATED', 401, 'Log in to the dashboard (the session is missing or has expired).');
-    return found;
-  });
+  const id = sessionCookieOf(req);
+  const missing = () => fail('HUB_UNAUTHENTICATED', 401, 'Log in to the dashboard (the session is missing or has expired).');
+  if (!id) {
+    await limitAnonymous(ctx, req);
+    throw missing();
+  }
+  const hash = sha256(id);
+  const cache = ctx.credentials;
+  const s = await earn(ctx, req, cache.session(hash, ctx.now()), async () => (await readSession(ctx.db, id, ctx.now(), dc.session)) ?? Promise.reject(missing()),
+    (found) => cache.rememberSession(hash, found, ctx.now()), () => cache.forget(hash));
   const wait = ctx.perCredential.take(`mgr:${s.manager.id}`, ctx.now());
   if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many requests from this manager; slow down.', { retryAfterMs: wait });
   if (req.method !== 'GET' && req.method !== 'HEAD') {

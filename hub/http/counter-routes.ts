@@ -9,6 +9,7 @@ import type { HubContext } from '../context';
 import { ackDeliveries } from '../store/notifications';
 import { enrollCounter, recordCounterStatus, touchCounter } from '../store/counters';
 import { storeSyncBatch } from '../store/journal';
+import { sha256 } from '../store/tokens';
 import { HUB_PROGRAMME_PATH, HUB_SEATS_CHECK_PATH, SeatCheckRequestSchema, type HubProgramme, type SeatCheckResponse } from '../../shared/hub-programme-contract';
 import { readProgramme, seatConflicts } from '../store/programme';
 import { anonymousAudience, checked, counterAudience, counterOf } from './audiences';
@@ -19,6 +20,8 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
     anon.post(`${P}/enroll`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: EnrollRequestSchema } }, async (req) => {
       const body = checked(EnrollRequestSchema, req.body);
       const r = await enrollCounter(ctx.db, body, ctx.now());
+      // Known good from its first call: a counter enrolled behind a flooded address is not made to pay its way in.
+      ctx.credentials.rememberCounter(sha256(r.credential), { id: r.counterId, name: body.counterName, branch: r.branch, revokedAt: null }, ctx.now());
       req.log.info({ counterId: r.counterId, branch: r.branch, counterName: body.counterName }, 'hub: counter enrolled');
       return r;
     });
@@ -41,7 +44,8 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
       await recordCounterStatus(ctx.db, c.id, body.status, now);
       const r = await storeSyncBatch(ctx.db, c.id, body.events, now);
       ctx.metrics.syncEvents.inc(r.stored);
-      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders another counter owns or made; refused');
+      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders made with another counter\'s code; refused');
+      if (r.sharedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) }, 'hub: order numbers claimed by more than one counter; each claimant gets their notifications');
       ctx.relay.announce(r.released);
       return { lastSeq: r.lastSeq, stored: r.stored };
     });

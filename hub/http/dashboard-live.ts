@@ -16,6 +16,8 @@ import { inScope, type Scope } from '../store/scope';
 interface LiveStream {
   /** The session's key: one session holds at most maxStreamsPerSession streams; the stream ends when the session does (logout, expiry). */
   session: string;
+  /** The manager's id: one manager holds at most maxStreamsPerManager streams, whatever their sessions. */
+  manager: string;
   scope: Scope;
   branch?: string;
   res: ServerResponse;
@@ -34,6 +36,7 @@ const PAGE = 500;
 export class LiveFeed {
   private readonly streams = new Set<LiveStream>();
   private readonly bySession = new Map<string, Set<LiveStream>>();
+  private readonly byManager = new Map<string, Set<LiveStream>>();
   private unlisten: (() => Promise<void>) | null = null;
   /** Every read of the feed, one after another, in the order the changes were told. */
   private chain: Promise<void> = Promise.resolve();
@@ -46,6 +49,8 @@ export class LiveFeed {
     aliveSessions: (keys: string[]) => Promise<Set<string>>;
     /** Streams one session may hold open (default 4): a new one past it closes the oldest. */
     maxStreamsPerSession?: number;
+    /** Streams one manager may hold open over all their sessions (default 8): a new one past it closes their oldest. */
+    maxStreamsPerManager?: number;
   }) {}
 
   async start(): Promise<void> {
@@ -58,23 +63,24 @@ export class LiveFeed {
     return this.streams.size;
   }
 
-  async open(res: ServerResponse, session: string, scope: Scope, branch: string | undefined, lastEventId: number | null): Promise<void> {
+  async open(res: ServerResponse, session: string, manager: string, scope: Scope, branch: string | undefined, lastEventId: number | null): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write('retry: 2000\n\n');
-    const s: LiveStream = { session, scope, branch, res, last: 0, ready: false, closed: false };
+    const s: LiveStream = { session, manager, scope, branch, res, last: 0, ready: false, closed: false };
     // A session (or a stolen cookie) opening hundreds would hold sockets and memory and make every
-    // change cost hundreds of writes. As the relay does per counter, the oldest goes — told why by an
-    // event `closed`, after a `retry:` of an hour so a browser's EventSource does not come straight back.
-    const max = this.o.maxStreamsPerSession ?? 4;
+    // change cost hundreds of writes; so would one manager logging in fifty times. As the relay does
+    // per counter, the oldest goes — told why by an event `closed`, after a `retry:` of an hour so a
+    // browser's EventSource does not come straight back.
+    const maxSession = this.o.maxStreamsPerSession ?? 4;
+    const maxManager = this.o.maxStreamsPerManager ?? 8;
+    this.closeOldest(this.bySession.get(session), maxSession, `This session opened a newer live stream (at most ${maxSession} at once): reload the page to follow here again.`);
+    this.closeOldest(this.byManager.get(manager), maxManager, `This manager account opened a newer live stream elsewhere (at most ${maxManager} at once over all its logins): reload the page to follow here again.`);
     const mine = this.bySession.get(session) ?? new Set<LiveStream>();
-    for (const old of [...mine].slice(0, Math.max(0, mine.size - max + 1))) {
-      old.res.write('retry: 3600000\n\n');
-      this.send(old, 'closed', null, { reason: `This session opened a newer live stream (at most ${max} at once): reload the page to follow here again.` });
-      this.drop(old);
-      old.res.end();
-    }
     this.bySession.set(session, mine);
     mine.add(s);
+    const theirs = this.byManager.get(manager) ?? new Set<LiveStream>();
+    this.byManager.set(manager, theirs);
+    theirs.add(s);
     this.streams.add(s);
     res.on('close', () => this.drop(s));
     this.send(s, 'heartbeat', null, { at: this.o.now() });
@@ -86,6 +92,17 @@ export class LiveFeed {
       }
       s.ready = true;
     });
+  }
+
+  /** Closes the oldest of `set` so that one more fits under `max`. */
+  private closeOldest(set: Set<LiveStream> | undefined, max: number, reason: string): void {
+    if (!set) return;
+    for (const old of [...set].slice(0, Math.max(0, set.size - max + 1))) {
+      old.res.write('retry: 3600000\n\n');
+      this.send(old, 'closed', null, { reason });
+      this.drop(old);
+      old.res.end();
+    }
   }
 
   private enqueue(fn: () => Promise<void>): void {
@@ -166,6 +183,9 @@ export class LiveFeed {
     const mine = this.bySession.get(s.session);
     mine?.delete(s);
     if (mine?.size === 0) this.bySession.delete(s.session);
+    const theirs = this.byManager.get(s.manager);
+    theirs?.delete(s);
+    if (theirs?.size === 0) this.byManager.delete(s.manager);
   }
 
   /** Ends at once every stream of these sessions (a manager disabled, removed or given a new password). */

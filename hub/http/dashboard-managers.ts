@@ -20,12 +20,17 @@ export function dashboardManagerRoutes(app: FastifyInstance, ctx: HubContext): v
     if (s.manager.role !== 'head-office') throw fail('HUB_FORBIDDEN', 403, 'Only head office manages manager accounts.');
     return { manager: s.manager, address: req.ip };
   };
-  const endFeeds = (hashes: string[], reason: string) => ctx.dashboard.live.endSessions(hashes, reason);
+  /** Ended sessions are forgotten by the credential cache and their live feeds closed, at once. */
+  const endFeeds = (hashes: string[], reason: string) => {
+    ctx.credentials.forgetSessions(hashes);
+    return ctx.dashboard.live.endSessions(hashes, reason);
+  };
 
   app.post(`${D}/managers/:id/disable`, { schema: { params: ManagerIdParamSchema } }, async (req) => {
     const by = headOffice(req);
     const { id } = checked(ManagerIdParamSchema, req.params);
     const ended = await setManagerDisabled(ctx.db, by, id, true, ctx.now());
+    ctx.credentials.forgetManager(id);
     endFeeds(ended, 'Head office disabled this manager account.');
     req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager disabled');
     return { disabled: id, sessionsEnded: ended.length };
@@ -43,6 +48,7 @@ export function dashboardManagerRoutes(app: FastifyInstance, ctx: HubContext): v
     const by = headOffice(req);
     const { id } = checked(ManagerIdParamSchema, req.params);
     const ended = await removeManager(ctx.db, by, id, ctx.now());
+    ctx.credentials.forgetManager(id);
     endFeeds(ended, 'Head office removed this manager account.');
     req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager removed');
     return { removed: id, sessionsEnded: ended.length };

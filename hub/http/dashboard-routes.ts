@@ -22,6 +22,7 @@ import {
   checkLogin, closeAllSessions, closeSession, completeSetup, createManager, openSession, readSession, type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
+import { sha256 } from '../store/tokens';
 import { writeAudit } from '../store/manager-admin';
 import { dashboardBranchRoutes } from './dashboard-branches';
 import { dashboardManagerRoutes } from './dashboard-managers';
@@ -47,7 +48,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
   async function startSession(req: FastifyRequest, reply: FastifyReply, manager: Session['manager']): Promise<SessionView> {
     // A login always gets a new id; a session the browser still carried is ended (no fixation).
     const old = sessionCookieOf(req);
-    if (old) await readSession(ctx.db, old, ctx.now(), dc.session).then((s) => (s ? closeSession(ctx.db, s.idHash) : 0));
+    if (old) {
+      await readSession(ctx.db, old, ctx.now(), dc.session).then((s) => (s ? closeSession(ctx.db, s.idHash) : 0));
+      ctx.credentials.forgetSessions([sha256(old)]);
+    }
     const { id, session: s } = await openSession(ctx.db, manager, ctx.now(), dc.session);
     reply.header('set-cookie', cookie(id, Math.floor(dc.session.absoluteMs / 1000)));
     reply.header('cache-control', 'no-store');
@@ -60,6 +64,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       checkOrigin(req, dc);
       const body = checked(SetupRequestSchema, req.body);
       const m = await completeSetup(ctx.db, body.token, body.name, body.password, ctx.now());
+      await writeAudit(ctx.db, { manager: m, address: req.ip }, 'setup', m.name, null, ctx.now());
       req.log.info({ managerId: m.id }, 'hub: first manager created with the setup link');
       // Creating the first manager logs them in: it is their first login (Managers said "never").
       await writeAudit(ctx.db, { manager: m, address: req.ip }, 'login', null, 'with the setup link', ctx.now());
@@ -77,7 +82,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
         req.log.info({ managerId: m.id }, 'hub: manager logged in');
         return await startSession(req, reply, m);
       } catch (e) {
-        req.log.warn({ code: (e as { code?: string }).code }, 'hub: manager login refused');
+        const code = (e as { code?: string }).code;
+        req.log.warn({ code }, 'hub: manager login refused');
+        // Checked and refused (a password hash ran): in the audit log with the name tried. Refusals
+        // for too many attempts are not (they cost nothing and would let a flood fill the log).
+        const why = code === 'HUB_LOGIN_FAILED' ? 'wrong name or password' : code === 'HUB_FORBIDDEN' ? 'the account is disabled' : null;
+        if (why) await writeAudit(ctx.db, { manager: null, name: body.name, address: req.ip }, 'login.failed', null, why, ctx.now());
         throw e;
       }
     });
@@ -97,6 +107,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     app.post(`${D}/logout`, async (req, reply) => {
       const s = sessionOf(req);
       reply.header('set-cookie', cookie('', 0));
+      ctx.credentials.forgetSessions([s.idHash]);
       return { sessionsEnded: await closeSession(ctx.db, s.idHash) };
     });
 
@@ -104,6 +115,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const s = sessionOf(req);
       reply.header('set-cookie', cookie('', 0));
       const n = await closeAllSessions(ctx.db, s.manager.id);
+      ctx.credentials.forgetManager(s.manager.id);
       req.log.info({ managerId: s.manager.id, sessions: n }, 'hub: manager logged out everywhere');
       return { sessionsEnded: n };
     });
@@ -135,7 +147,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const h = req.headers['last-event-id'];
       const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
       reply.hijack();
-      await dc.live.open(reply.raw, s.idHash, scopeOf(s.manager), f.branch, last);
+      await dc.live.open(reply.raw, s.idHash, s.manager.id, scopeOf(s.manager), f.branch, last);
     });
 
     app.get(`${D}/shifts`, { schema: { querystring: ShiftsQuerySchema } }, async (req) => {
@@ -206,6 +218,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (s.manager.role !== 'branch' && body.branch === null) throw fail('HUB_BAD_REQUEST', 400, 'Say which branch the code is for (the branch\'s merchant id, as its counters are set up): a code enrolls a counter of that branch only.', { issues: [{ path: 'branch', message: 'required' }] });
       const branch = s.manager.role === 'branch' ? s.manager.branch : body.branch;
       const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, branch);
+      await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'counter.code-issued', branch, `valid ${body.ttlMinutes} minutes`, ctx.now());
       req.log.info({ managerId: s.manager.id, branch }, 'hub: enrollment code issued from the dashboard');
       return c;
     });
@@ -216,6 +229,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (!(await counterInScope(ctx.db, scopeOf(s.manager), id)) || !(await revokeCounter(ctx.db, id, ctx.now()))) {
         throw fail('HUB_NOT_FOUND', 404, `No counter ${id} that you may manage.`);
       }
+      ctx.credentials.forgetCounter(id);
       await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'counter.revoked', id, null, ctx.now());
       req.log.info({ counterId: id, managerId: s.manager.id }, 'hub: counter revoked from the dashboard');
       return { revoked: id };

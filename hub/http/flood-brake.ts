@@ -3,9 +3,11 @@
 // (and the machine its cores) answering refusals while counters wait. Once an address has been
 // refused more than a few times a minute, its further refusals are held for a while before the 429
 // goes out, so one client's flood runs at the pace of its open connections over the hold (16
-// connections, 1 s: 16 requests a second) instead of thousands a second. Nothing is read from the
-// database for it; at most `maxHeld` refusals are held at once on an instance (past it they are
-// answered at once), and a closing Hub answers every held one.
+// connections, 1 s: 16 requests a second) instead of thousands a second. An address holding more
+// connections than that has its holds lengthened in proportion (up to `maxHoldMs`), so 2,000
+// connections of random credentials are slowed like 16 are, not answered 2,000 times a second
+// (issue 26). Nothing is read from the database for it; at most `maxHeld` refusals are held at once
+// on an instance (past it they are answered at once), and a closing Hub answers every held one.
 import { EventEmitter } from 'node:events';
 import { KeyedTokenBuckets } from '../../shared/token-bucket';
 
@@ -16,10 +18,17 @@ export interface FloodBrakeOptions {
   refusalsPerMinute?: number;
   /** Refusals held at once on this instance, every address together (default 2000). */
   maxHeld?: number;
+  /** Connections of one address held `holdMs` each; with more held, each new hold is longer in proportion (default 16). */
+  paceConnections?: number;
+  /** The longest hold (default 30 s). */
+  maxHoldMs?: number;
 }
 
-export class FloodBrake extends EventEmitter<{ held: [number] }> {
+export class FloodBrake extends EventEmitter<{ held: [count: number, holdMs: number] }> {
   private readonly held = new Set<() => void>();
+  private readonly heldByKey = new Map<string, number>();
+  private readonly pace: number;
+  private readonly maxHoldMs: number;
   private readonly refusals: KeyedTokenBuckets;
   private readonly holdMs: number;
   private readonly maxHeld: number;
@@ -31,6 +40,8 @@ export class FloodBrake extends EventEmitter<{ held: [number] }> {
     this.refusals = new KeyedTokenBuckets({ perMinute, burst: Math.max(1, Math.round(perMinute / 2)) });
     this.holdMs = o.holdMs ?? 1000;
     this.maxHeld = o.maxHeld ?? 2000;
+    this.pace = Math.max(1, o.paceConnections ?? 16);
+    this.maxHoldMs = Math.max(this.holdMs, o.maxHoldMs ?? 30_000);
   }
 
   /** Refusals held right now. */
@@ -41,15 +52,21 @@ export class FloodBrake extends EventEmitter<{ held: [number] }> {
   /** A refusal of this key (an address): resolves at once while its refusals are few, else once it has been held. */
   async refused(key: string, now: number): Promise<void> {
     if (this.closed || this.holdMs <= 0 || this.refusals.take(key, now) === 0 || this.held.size >= this.maxHeld) return;
+    const mine = (this.heldByKey.get(key) ?? 0) + 1;
+    this.heldByKey.set(key, mine);
+    const holdMs = Math.min(this.maxHoldMs, Math.round(this.holdMs * Math.max(1, mine / this.pace)));
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.held.delete(done);
+        const left = (this.heldByKey.get(key) ?? 1) - 1;
+        if (left > 0) this.heldByKey.set(key, left);
+        else this.heldByKey.delete(key);
         resolve();
       };
-      const timer = setTimeout(done, this.holdMs);
+      const timer = setTimeout(done, holdMs);
       this.held.add(done);
-      this.emit('held', this.held.size);
+      this.emit('held', this.held.size, holdMs);
     });
   }
 

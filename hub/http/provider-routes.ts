@@ -2,7 +2,8 @@
 // bills callbacks (stored and passed on unverified: the counter holds the bills secret). Bodies are
 // read as text, because the counter re-checks exactly what the provider sent. A repeat is known by
 // what the provider signed, not by its bytes; the routing headers (unsigned) never widen who gets
-// it: the owner of its order only, or held until that owner is known (store/quarantine.ts).
+// it: the claimants of its order only, or held until a claimant is known (store/quarantine.ts), if
+// it could be a live counter's and its address has room (store/holding.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../protocol/pos-webhook';
 import type { HubContext } from '../context';
@@ -32,12 +33,13 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
 
     const stored = (kind: NotificationKind, r: IngestResult, orderKeys: string[], log: FastifyReply['log']) => {
       if (r.duplicate) return;
-      ctx.metrics.received.inc({ kind });
+      if (r.notificationId !== null) ctx.metrics.received.inc({ kind });
       if (r.held) ctx.metrics.held.inc({ kind });
       if (r.dropped) {
-        const reason = orderKeys.length ? 'full' : 'no-key';
+        const reason = r.dropReason ?? 'full';
         ctx.metrics.dropped.inc({ kind, reason });
-        log.warn({ kind, notificationId: r.notificationId, orderKeys: orderKeys.slice(0, 2), reason }, 'hub: notification of an unknown order sent to no counter');
+        // A bills callback no live counter could own is not stored: counted, not logged (anyone can send them by the thousand).
+        if (r.notificationId !== null) log.warn({ kind, notificationId: r.notificationId, orderKeys: orderKeys.slice(0, 2), reason }, 'hub: notification of an unknown order sent to no counter');
       }
       ctx.relay.announce(r.counterIds);
     };
@@ -64,7 +66,7 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (branch) headers.merchantId = branch;
       const orderKeys = tranId ? [tranId] : [];
       const r = await ctx.ingest({
-        kind: 'pos', headers, body: text, contentKey: check.contentKey, orderKeys, branch: branch || null,
+        kind: 'pos', headers, body: text, contentKey: check.contentKey, orderKeys, branch: branch || null, source: req.ip,
         verifiedDetail: 'clientAuthKey, timestamp window and provider signature checked', now,
       });
       stored('pos', r, orderKeys, reply.log);
@@ -77,7 +79,7 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       const cb = readBillsCallback(text);
       if (!cb) return refuse(reply, 'bills', 400, C.malformed, 'body is not a bills callback (payload with its signed fields, and sha512)');
       const r = await ctx.ingest({
-        kind: 'bills', headers: {}, body: text, contentKey: cb.contentKey, orderKeys: cb.orderKeys, branch: null,
+        kind: 'bills', headers: {}, body: text, contentKey: cb.contentKey, orderKeys: cb.orderKeys, branch: null, source: req.ip,
         verifiedDetail: 'not verified by the Hub (the counter checks sha512 with its bills secret)', now: ctx.now(),
       });
       stored('bills', r, cb.orderKeys, reply.log);

@@ -4,6 +4,7 @@
 import { lagosDayOf, lagosDayStart, type AttentionLine, type AttentionView } from '../../shared/hub-dashboard-contract';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
+import { sharedClaimLines } from './attention-claims';
 import { OPEN_LIST, ORDER_COLUMNS, orderRow, type Row } from './dashboard';
 import { Where, type Scope } from './scope';
 
@@ -71,6 +72,7 @@ export async function attention(
   }
 
   await lateLines(q, scope, now, lines, branchFilter);
+  await sharedClaimLines(q, scope, now, lines, branchFilter);
   await noShiftLines(q, scope, lines, branchFilter);
 
   const cw = new Where(scope, 'c.branch', branchFilter);
@@ -154,7 +156,7 @@ async function lateLines(q: SqlRunner, scope: Scope, now: number, lines: Attenti
   lw.and(`(l.kind = 'paid-after-closing' and l.handled_at is null) or (l.kind = 'reported-otherwise' and l.at > ${lw.p(now - REPORTED_OTHERWISE_DAYS * DAY_MS)})`).and('not l.practice');
   const late = await q.query<Row>(
     `select l.counter_id, c.name, l.branch, l.reference, l.order_id, l.kind, l.provider_status, l.pay_no, l.amount_kobo, o.amount_kobo as sold_kobo, l.cashier, l.at,
-            l.handled_by, l.handled_at
+            coalesce(l.provider_at, l.at) as taken_at, l.handled_by, l.handled_at
        from dash_late l join counters c on c.id = l.counter_id left join dash_orders o on o.id = l.order_id ${lw.sql()} order by l.at limit ${lw.p(LINE_LIMIT)}`,
     lw.params,
   );
@@ -163,7 +165,8 @@ async function lateLines(q: SqlRunner, scope: Scope, now: number, lines: Attenti
     const who = `${String(r.name)}, sale ${String(r.reference)}${r.cashier ? ` (${String(r.cashier)})` : ''}`;
     const at = {
       ...base, branch: String(r.branch), counterId: String(r.counter_id), counterName: String(r.name),
-      orderId: r.order_id === null ? null : String(r.order_id), since: num(r.at),
+      // Since the provider took the money (lateAt), as the counter's alert says.
+      orderId: r.order_id === null ? null : String(r.order_id), since: num(r.taken_at),
     };
     if (r.kind === 'paid-after-closing') {
       lines.push({

@@ -64,6 +64,13 @@ export async function authenticateCounter(db: HubDb, credential: string): Promis
   return { id: r.id, name: r.name, branch: r.branch, revokedAt: null };
 }
 
+/** Credentials of counters not revoked (their hashes, as stored), the most recently seen first: to serve them from memory from a Hub's start. */
+export async function liveCounterCredentials(db: HubDb, limit: number): Promise<{ tokenHash: string; counter: CounterRow }[]> {
+  const rows = await db.query<{ id: string; name: string; branch: string; token_hash: string }>(
+    'select id, name, branch, token_hash from counters where revoked_at is null order by last_seen_at desc nulls last, id limit $1', [limit]);
+  return rows.map((r) => ({ tokenHash: r.token_hash, counter: { id: r.id, name: r.name, branch: r.branch, revokedAt: null } }));
+}
+
 /** Revokes a counter; every Hub instance on the database closes its open streams (NOTIFY). */
 export async function revokeCounter(db: HubDb, id: string, now: number): Promise<boolean> {
   return db.tx(async (q) => {

@@ -6,6 +6,7 @@ import {
   type DashCounter, type OrderDetail, type OrderRow, type OrdersPage, type OrdersQuery,
   type LateOnOrder, type ShiftRow, type ShiftsView, type Tally, type TodayView,
 } from '../../shared/hub-dashboard-contract';
+import { addDayTally, dayTally, emptyDayTally, shiftDayTotals } from '../../shared/ledger';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { Where, type Scope } from './scope';
@@ -21,7 +22,7 @@ export const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 export const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
   o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id,
   (select l.amount_kobo from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing') as paid_after_closing_kobo,
-  (select json_build_object('kind', l.kind, 'providerStatus', l.provider_status, 'amountKobo', l.amount_kobo, 'at', l.at, 'payNo', l.pay_no, 'how', l.handled_how, 'by', l.handled_by, 'handledAt', l.handled_at)
+  (select json_build_object('kind', l.kind, 'providerStatus', l.provider_status, 'amountKobo', l.amount_kobo, 'at', coalesce(l.provider_at, l.at), 'payNo', l.pay_no, 'how', l.handled_how, 'by', l.handled_by, 'handledAt', l.handled_at)
      from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference) as late`;
 
 /** The late outcome's JSON (json_build_object: an object, or its text from some drivers) as the row's `late`. */
@@ -147,11 +148,10 @@ export async function lastChangeId(q: SqlRunner): Promise<number> {
 
 // ---- Today -------------------------------------------------------------------------------------
 
-const zero = (): Tally => ({ paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0, paidAfterClosingCount: 0, paidAfterClosingKobo: 0, refundDueCount: 0, refundDueKobo: 0 });
-const TALLY_KEYS = Object.keys(zero()) as (keyof Tally)[];
-const addInto = (a: Tally, b: Tally) => {
-  for (const k of TALLY_KEYS) a[k] += b[k];
-};
+// The day's figures are the ledger's (shared/ledger.ts `dayTally`): SQL only counts and groups.
+const zero = (): Tally => emptyDayTally();
+const addInto = (a: Tally, b: Tally) => addDayTally(a, b);
+const bucket = (count: unknown, kobo: unknown) => ({ count: num(count), amountKobo: num(kobo) });
 
 export async function today(q: SqlRunner, scope: Scope, day: string, branchFilter?: string): Promise<TodayView> {
   const from = lagosDayStart(day);
@@ -213,23 +213,19 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     return c;
   };
   for (const r of orders) {
-    const t: Tally = {
-      ...zero(), paidCount: num(r.paid_count), paidKobo: num(r.paid_kobo), failedCount: num(r.failed_count), cancelledCount: num(r.cancelled_count),
-      expiredCount: num(r.expired_count), openCount: num(r.open_count),
-    };
+    const t: Tally = dayTally({
+      paid: bucket(r.paid_count, r.paid_kobo), failedCount: num(r.failed_count), cancelledCount: num(r.cancelled_count), expiredCount: num(r.expired_count), openCount: num(r.open_count),
+    });
     tallyRow(r, t)?.cashiers.push({ cashier: String(r.cashier), ...t });
   }
   for (const r of late) {
-    const t: Tally = {
-      ...zero(), paidCount: num(r.n), paidKobo: num(r.kobo), paidAfterClosingCount: num(r.n), paidAfterClosingKobo: num(r.kobo),
-      refundDueCount: num(r.refund_n), refundDueKobo: num(r.refund_kobo),
-    };
+    const t: Tally = dayTally({ lateKept: bucket(r.n, r.kobo), lateRefund: bucket(r.refund_n, r.refund_kobo) });
     const c = tallyRow(r, t);
     const who = c?.cashiers.find((x) => x.cashier === String(r.cashier));
     if (who) addInto(who, t);
     else c?.cashiers.push({ cashier: String(r.cashier), ...t });
   }
-  for (const r of topups) tallyRow(r, { ...zero(), topupCount: num(r.n), topupKobo: num(r.kobo) });
+  for (const r of topups) tallyRow(r, dayTally({ topups: bucket(r.n, r.kobo) }));
   const sorted = [...branches.values()].sort((a, b) => a.branch.localeCompare(b.branch));
   for (const b of sorted) {
     b.counters.sort((x, y) => x.counterName.localeCompare(y.counterName));
@@ -289,19 +285,8 @@ export async function shifts(q: SqlRunner, scope: Scope, day: string, f: { branc
     profile: str(s.profile), practice: s.practice === true, openedAt: num(s.opened_at), closedAt: numOrNull(s.closed_at),
     floatKobo: numOrNull(s.float_kobo), takingsKobo: numOrNull(s.takings_kobo), zreports: byShift.get(`${String(s.counter_id)}\u0000${String(s.shift_id)}`) ?? [],
   }));
-  const totals = { shifts: 0, open: 0, takingsKobo: 0, zReports: 0, zTotalKobo: 0, zCount: 0 };
-  for (const s of list) {
-    if (s.practice) continue;
-    totals.shifts++;
-    if (s.closedAt === null) totals.open++;
-    totals.takingsKobo += s.takingsKobo ?? 0;
-    for (const z of s.zreports) {
-      totals.zReports++;
-      totals.zTotalKobo += z.totalKobo;
-      totals.zCount += z.count;
-    }
-  }
-  return { day, shifts: list, totals };
+  // Added up by the ledger's rule (shared/ledger.ts), real and practice apart.
+  return { day, shifts: list, ...shiftDayTotals(list) };
 }
 
 // ---- Counters --------------------------------------------------------------------------------------

@@ -7,17 +7,20 @@ import { num } from '../db/adapter';
 import { fail } from '../errors';
 import { counterCode, referenceCounterCode } from '../../shared/counter-code';
 import { projectEvents } from './projections';
+import { catchUpClaimant, claimsShared } from './claims';
 import { releaseHeld } from './quarantine';
 
 /**
  * Ownership of an order (where its notifications go) is the counter that created it: its
  * order.created or topup.submitted names the reference (and a provider order number already known).
- * A later status may add the provider order number only for a reference this counter owns; a key
- * another counter owns is never taken over (the claim is refused and logged). A generated sale
- * number or top-up reference (COU1-251125-0001, COU1-T251125-0001) starts with the code of the
- * counter that made it, which the Hub knows from the name it enrolled under: one starting with
- * another counter's code is refused too, so a counter cannot claim another's next, predictable
- * reference before it is made.
+ * A later status may add the provider order number only for a reference this counter owns. A
+ * generated sale number or top-up reference (COU1-251125-0001, COU1-T251125-0001) starts with the
+ * code of the counter that made it, which the Hub knows from the name it enrolled under: one
+ * starting with another counter's code is refused, so a counter cannot claim another's next,
+ * predictable reference before it is made. Any other key (a provider order number, which the Hub
+ * cannot tie to a counter; a batch file's own reference) may be claimed by several counters: each
+ * claimant gets its notifications (each checks the body itself), a claim made earlier or later by
+ * another never takes them away, and the claim is logged with every claimant's id (SyncResult.sharedClaims).
  */
 const createdKeysOf = (e: SyncEvent): string[] => {
   if (e.kind === 'order.created') return [e.payload.reference, e.payload.orderNo ?? ''].filter(Boolean);
@@ -30,8 +33,10 @@ const learntKeysOf = (e: SyncEvent): { reference: string; key: string }[] =>
 export interface SyncResult {
   lastSeq: number;
   stored: number;
-  /** Order keys this batch claimed that another counter owns or that carry another counter's code (refused; the route logs them). */
+  /** Order keys of this batch that carry another live counter's code (refused; the route logs them). */
   refusedClaims: string[];
+  /** Keys this batch claimed that other counters claim too, with every claimant (this one included): all get their notifications. */
+  sharedClaims: { key: string; counterIds: string[] }[];
   /** Counters given held notifications their orders' sync released (announce them to the relay). */
   released: string[];
 }
@@ -77,6 +82,7 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
     }
   }
   let refusedClaims: string[] = [];
+  let sharedClaims: SyncResult['sharedClaims'] = [];
   let released: string[] = [];
   return db.tx(async (q) => {
     const c = await q.query<{ last_seq: unknown; branch: string; name: string }>('select last_seq, branch, name from counters where id = $1 for update', [counterId]);
@@ -111,7 +117,7 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
       const created = [...new Set(fresh.filter((e) => !notOurs.has((e.payload as { reference?: string }).reference ?? '')).flatMap(createdKeysOf))];
       if (created.length) {
         await q.query(
-          'insert into order_owners (order_key, counter_id, registered_at) select k, $1, $2 from unnest($3::text[]) as k on conflict (order_key) do nothing',
+          'insert into order_owners (order_key, counter_id, registered_at) select k, $1, $2 from unnest($3::text[]) as k on conflict (order_key, counter_id) do nothing',
           [counterId, now, created],
         );
       }
@@ -122,23 +128,21 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
           `insert into order_owners (order_key, counter_id, registered_at)
            select distinct t.key, $1::text, $2::bigint from unnest($3::text[], $4::text[]) as t(reference, key)
             where exists (select 1 from order_owners o where o.order_key = t.reference and o.counter_id = $1)
-           on conflict (order_key) do nothing`,
+           on conflict (order_key, counter_id) do nothing`,
           [counterId, now, learnt.map((x) => x.reference), learnt.map((x) => x.key)],
         );
       }
       const claimed = [...new Set([...created, ...learnt.map((x) => x.key)])];
-      if (claimed.length) {
-        const others = await q.query<{ order_key: string }>('select order_key from order_owners where order_key = any($1::text[]) and counter_id <> $2', [claimed, counterId]);
-        refusedClaims = others.map((r) => r.order_key);
-      }
-      refusedClaims.push(...notOurs);
-      // Notifications held for these orders go to this counter now (same transaction as its claim).
-      if (claimed.length) released = await releaseHeld(q, now, { counterId, keys: claimed });
+      if (claimed.length) sharedClaims = await claimsShared(q, counterId, claimed, now);
+      refusedClaims = [...notOurs];
+      // Notifications held for these orders go to their claimants now (same transaction as the claim),
+      // and what already went to another claimant of an order number this counter now claims too.
+      if (claimed.length) released = [...new Set([...await releaseHeld(q, now, { counterId, keys: claimed }), ...await catchUpClaimant(q, counterId, claimed, now)])];
       await q.query('update counters set last_seq = $2 where id = $1', [counterId, fresh[fresh.length - 1]!.seq]);
       // The dashboard's query tables move with the journal: same transaction, only new events.
       await projectEvents(q, counterId, c[0]!.branch, fresh, now);
     }
-    return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length, refusedClaims, released };
+    return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length, refusedClaims, sharedClaims, released };
   });
 }
 

@@ -72,7 +72,7 @@ export async function resetPassword(db: HubDb, by: Actor, id: string, password: 
 /** The current password is checked first; every other session of this manager ends. */
 export async function changeOwnPassword(db: HubDb, by: Actor, keepSession: string, current: string, password: string, now: number): Promise<string[]> {
   const row = (await db.query<{ password_hash: string }>('select password_hash from managers where id = $1', [by.manager.id]))[0];
-  if (!row || !(await verifyPassword(current, row.password_hash))) throw fail('HUB_BAD_REQUEST', 400, 'The current password is wrong: type the one you logged in with.');
+  if (!row || !(await verifyPassword(current, row.password_hash, by.address ?? 'local'))) throw fail('HUB_BAD_REQUEST', 400, 'The current password is wrong: type the one you logged in with.');
   const hash = await hashPassword(password);
   return db.tx(async (q) => {
     await q.query('update managers set password_hash = $2 where id = $1', [by.manager.id, hash]);

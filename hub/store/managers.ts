@@ -7,6 +7,7 @@ import type { CreateManagerRequest, ManagerView, ManagerRole } from '../../share
 import type { HubDb } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
+import { PasswordGate } from './password-gate';
 import { sha256 } from './tokens';
 
 // ---- Password hashes ---------------------------------------------------------------------------
@@ -27,38 +28,10 @@ export async function hashPassword(password: string, p: { N: number; r: number; 
 /** Counts every hash computed by verifyPassword in this process (the throttling test reads it). */
 export const passwordChecks = { count: 0 };
 
-/**
- * A 32 MiB scrypt hash costs tens of ms of a core: this process checks at most `max` at once and
- * lets at most `queue` wait; past that a login is answered 429 at once, whatever the name (known or
- * not, the same gate and the same cost), so a flood of logins cannot take the Hub's cores.
- */
-export class PasswordGate {
-  private running = 0;
-  private waiting: (() => void)[] = [];
-  /** The most hashes ever running at once (tests read it). */
-  peak = 0;
-  constructor(readonly max = 1, readonly queue = 8) {}
-
-  async run<T>(f: () => Promise<T>): Promise<T> {
-    if (this.running >= this.max) {
-      if (this.waiting.length >= this.queue) throw fail('HUB_RATE_LIMITED', 429, 'The Hub is checking many logins at once: try again in a few seconds.', { retryAfterMs: 2000 });
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running++;
-    }
-    this.peak = Math.max(this.peak, this.running);
-    try {
-      return await f();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
 export const passwordGate = new PasswordGate();
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** `from`: the address the check is for (its fair share of the gate). */
+export async function verifyPassword(password: string, stored: string, from = 'local'): Promise<boolean> {
   const [alg, n, r, p, salt, hash] = stored.split('$');
   if (alg !== 'scrypt' || !salt || !hash) return false;
   const N = Number(n);
@@ -67,7 +40,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const got = await passwordGate.run(() => {
     passwordChecks.count++;
     return scrypt(password, Buffer.from(salt, 'base64url'), want.length, { N, r: R, p: Number(p), maxmem: maxmem(N, R) });
-  });
+  }, from);
   return got.length === want.length && timingSafeEqual(got, want);
 }
 
@@ -200,7 +173,7 @@ export async function checkLogin(db: HubDb, name: string, password: string, now:
     if (u.lockedUntil > now) throw rateLimited(u.lockedUntil - now);
     u.failures++;
     u.lockedUntil = now + waitAfter(u.failures, p, p.accountMaxWaitMs);
-    await verifyPassword(password, await dummy());
+    await verifyPassword(password, await dummy(), from);
     throw wrong();
   }
   const claim = await db.query<{ failures: unknown }>(
@@ -215,7 +188,7 @@ export async function checkLogin(db: HubDb, name: string, password: string, now:
   }
   let ok = false;
   try {
-    ok = await verifyPassword(password, m.password_hash);
+    ok = await verifyPassword(password, m.password_hash, from);
   } finally {
     await db.query(
       ok ? 'update managers set failures = 0, locked_until = 0, checking_until = 0 where id = $1' : 'update managers set checking_until = 0 where id = $1',

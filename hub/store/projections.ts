@@ -159,20 +159,21 @@ async function projectLate(q: SqlRunner, counterId: string, branch: string, even
   const late = only(events, 'order.late');
   if (late.length) {
     await q.query(
-      `insert into dash_late (counter_id, reference, branch, order_id, kind, closed_as, provider_status, amount_kobo, pay_no, source, cashier, practice, at)
+      `insert into dash_late (counter_id, reference, branch, order_id, kind, closed_as, provider_status, amount_kobo, pay_no, source, cashier, practice, at, provider_at)
        select distinct on (t.reference) $1, t.reference, coalesce(o.branch, $2), o.id, t.kind, t.closed_as, t.provider_status, t.amount,
               coalesce(t.pay_no, (select x.pay_no from unnest($3::text[], $9::text[]) as x(reference, pay_no) where x.reference = t.reference and x.pay_no is not null limit 1)), t.source,
-              o.cashier, coalesce(o.practice, false), t.at
-         from unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::bigint[])
-              as t(reference, seq, kind, closed_as, provider_status, amount, pay_no, source, at)
+              o.cashier, coalesce(o.practice, false), t.at, t.provider_at
+         from unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
+              as t(reference, seq, kind, closed_as, provider_status, amount, pay_no, source, at, provider_at)
          left join dash_orders o on o.counter_id = $1 and o.reference = t.reference
         order by t.reference, t.seq
-       -- The first report is kept; a repeat only fills the payment number the first lacked (a
-       -- notification carries none; the counter asks the provider and sends order.late again).
-       on conflict (counter_id, reference) do update set pay_no = coalesce(dash_late.pay_no, excluded.pay_no)`,
+       -- The first report is kept; a repeat only fills the payment number (and the provider's time)
+       -- the first lacked (a notification carries none; the counter asks and sends order.late again).
+       on conflict (counter_id, reference) do update set pay_no = coalesce(dash_late.pay_no, excluded.pay_no),
+         provider_at = coalesce(dash_late.provider_at, excluded.provider_at)`,
       [counterId, branch, late.map((e) => e.payload.reference), late.map((e) => e.seq), late.map((e) => e.payload.kind), late.map((e) => e.payload.closedAs),
         late.map((e) => e.payload.providerStatus), late.map((e) => e.payload.amountKobo), late.map((e) => e.payload.payNo || null),
-        late.map((e) => e.payload.source), late.map((e) => e.at)],
+        late.map((e) => e.payload.source), late.map((e) => e.at), late.map((e) => orNull(e.payload.providerAt))],
     );
   }
   const handled = only(events, 'order.late.handled');

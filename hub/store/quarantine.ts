@@ -1,38 +1,43 @@
 // The holding area for provider notifications whose order no counter owns yet (a webhook can beat
 // the counter's sync of the order by a few seconds). Nothing in it is sent to anyone until the
-// order's owner is known: then it goes to that counter only. Bounded (ingest holds at most
-// HoldPolicy.maxHeld per kind) and short-lived: what no counter claims within HoldPolicy.holdMs is
+// order's owner is known: then it goes to that counter only (to each, when several claim it).
+// Bounded (holding.ts: only what could be a live counter's, a share per address, HoldPolicy.maxHeld
+// per kind) and short-lived: what no counter claims within HoldPolicy.holdMs is
 // dropped with a log line and a metric. A dropped bills callback (unverified: anyone can send one)
 // is deleted with it; a dropped POS webhook (its signature checked) stays for the admin to replay.
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 
 /**
- * Releases held notifications whose order now has a live owner (the first of their keys that has
- * one), to that owner only; with `only`, just those naming these keys that this counter owns (its
- * sync just claimed them). Two releases racing deliver once: the row's delete decides. Returns the
- * counters given something.
+ * Releases held notifications whose order now has a live claimant (the first of their keys that has
+ * one), to every claimant of that key and no other counter; with `only`, just those naming these
+ * keys, of which this counter is a claimant (its sync just claimed them). Two releases racing
+ * deliver once: the row's delete decides. Returns the counters given something.
  */
 export async function releaseHeld(q: SqlRunner, now: number, only: { counterId: string; keys: string[] } | null): Promise<string[]> {
   const rows = await q.query<{ counter_id: string }>(
-    `with cand as (
-       select distinct on (h.notification_id) h.notification_id, c.id as counter_id, c.branch, k.key
+    `with owned as (
+       select h.notification_id, c.id as counter_id, c.branch, k.key, k.n
          from quarantine h cross join lateral unnest(h.order_keys) with ordinality as k(key, n)
          join order_owners o on o.order_key = k.key join counters c on c.id = o.counter_id and c.revoked_at is null
-        where $1::text is null or h.order_keys && $3::text[]
-        order by h.notification_id, k.n),
-     pick as (select * from cand where $1::text is null or counter_id = $1),
-     rel as (delete from quarantine h using pick p where h.notification_id = p.notification_id returning h.notification_id, h.held_at),
+        where $1::text is null or h.order_keys && $3::text[]),
+     cand as (select * from owned w where w.n = (select min(x.n) from owned x where x.notification_id = w.notification_id)),
+     pick as (select * from cand where $1::text is null or notification_id in (select notification_id from cand where counter_id = $1)),
+     claimants as (select notification_id, count(*) as m, string_agg(counter_id, ', ' order by counter_id) as who from pick group by notification_id),
+     rel as (delete from quarantine h where h.notification_id in (select notification_id from pick) returning h.notification_id, h.held_at),
      d as (
        insert into deliveries (notification_id, counter_id, created_at, replay)
-       select p.notification_id, p.counter_id, $2, false from pick p join rel r on r.notification_id = p.notification_id order by p.notification_id),
+       select p.notification_id, p.counter_id, $2, false from pick p join rel r on r.notification_id = p.notification_id order by p.notification_id, p.counter_id),
      l as (
        insert into delivery_log (notification_id, at, step, counter_id, detail)
        select p.notification_id, $2, 'routed', p.counter_id,
-              'owner of order ' || p.key || ', once its counter synced the order (held ' || (($2::bigint - r.held_at) / 1000) || ' s)'
+              case when m.m > 1 then 'claimant of order ' || p.key || ' (claimed by ' || m.m || ' counters: ' || m.who || '; sent to each, each checks it)'
+                   else 'owner of order ' || p.key end
+              || ', once its counter synced the order (held ' || (($2::bigint - r.held_at) / 1000) || ' s)'
               || case when n.branch is not null and n.branch <> p.branch
                    then ' (its merchantId header says ' || n.branch || ', the owner is of branch ' || p.branch || ': sent to the owner only)' else '' end
-         from pick p join rel r on r.notification_id = p.notification_id join notifications n on n.id = p.notification_id order by p.notification_id)
+         from pick p join rel r on r.notification_id = p.notification_id join claimants m on m.notification_id = p.notification_id
+         join notifications n on n.id = p.notification_id order by p.notification_id, p.counter_id)
      select distinct p.counter_id from pick p join rel r on r.notification_id = p.notification_id`,
     [only?.counterId ?? null, now, only?.keys ?? []],
   );

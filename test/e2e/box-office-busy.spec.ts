@@ -51,6 +51,9 @@ test('a second box-office charge for a busy terminal waits its turn; the tap pay
   await expect.poll(async () => (await request.get(`${base}/v1/charges/BO-SECOND`, { headers: auth })).status()).toBe(200);
   const b = await charge(request, base, paired.key, '/v1/charges/BO-SECOND');
   expect(b).toMatchObject({ state: 'queued', final: false, reason: expect.stringContaining(a.outOrderNo) });
+  // The Sell screen names why it waits: the terminal, not the network.
+  await expect(page.getByText(`${b.outOrderNo} · Waiting for the terminal`).first()).toBeVisible();
+  await expect(page.getByText('Waiting for the network')).toHaveCount(0);
   // The terminal still shows the first (the provider holds one unpaid order for it).
   await page.screenshot({ path: join(ARTIFACTS, 'box-office-busy-queued.png') });
   const screen = await callShell<DemoTerminalScreen>(request, shell, 'demo.terminalScreen', {});
@@ -75,4 +78,34 @@ test('a second box-office charge for a busy terminal waits its turn; the tap pay
   expect(bNow.payNo).not.toBe(aNow.payNo);
   // The folder-drop booking's outcome file says the same.
   await expect.poll(() => JSON.parse(readFileSync(join(drop, 'outbox', 'BO-SECOND.json'), 'utf8')) as ChargeView).toMatchObject({ state: 'paid', final: true });
+});
+
+test("a box office's declined charge: Check with the provider says not paid, and Try again is not offered (the box office asks again)", async ({ page, request, shell }) => {
+  await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
+  const paired = await callShell<{ id: string; key: string }>(request, shell, 'integrations.pair', { name: 'Box office', callbackUrl: '' });
+  const view = await callShell<{ api: { url: string | null } }>(request, shell, 'integrations.list', {});
+  const base = view.api.url!;
+  await page.goto(shell.url);
+  await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+
+  const res = await request.post(`${base}/v1/charges`, { headers: { authorization: `Bearer ${paired.key}` }, data: { reference: 'BO-DECLINED', amountKobo: 270_000, sale: { ...SALE, seats: 'H1', tickets: 1 } } });
+  expect(res.status()).toBe(201);
+  const a = (await res.json()) as ChargeView;
+  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
+  await page.getByRole('button', { name: 'Decline', exact: true }).click();
+  let now = a;
+  while (!now.final) now = await charge(request, base, paired.key, `/v1/charges/BO-DECLINED/wait?after=${now.version}&timeoutSeconds=20`);
+  expect(now.state).toBe('failed');
+  await expect(page.getByTestId('payment-state')).toHaveText('Payment failed');
+
+  await page.getByRole('button', { name: 'Check with the provider', exact: true }).click();
+  await expect(page.getByTestId('check-answer')).toContainText('The provider says not paid');
+  await expect(page.getByText('Try again is not offered here. Box office has been told the outcome and asks again with a new booking reference.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await page.screenshot({ path: join(ARTIFACTS, 'box-office-declined-no-retry.png') });
+  // The engine refuses it too, whoever asks.
+  const retried = await request.post(`${shell.origin}/api/call/orders.retry`, {
+    headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token }, data: { args: { id: (await callShell<{ id: number }[]>(request, shell, 'orders.listToday', {}))[0]!.id } },
+  });
+  expect(((await retried.json()) as { ok: boolean }).ok).toBe(false);
 });

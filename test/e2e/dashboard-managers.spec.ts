@@ -233,6 +233,8 @@ test('head office adds a manager: mistakes stand by their fields, the first pass
 
 test('the Audit screen lists who did what, in Lagos time, readable at 1280 and on a phone; screenshots of Managers and Audit', async ({ browser }) => {
   test.setTimeout(120_000);
+  // A failed login, for the log to show it (issue 26).
+  expect((await new Manager(hub.url).login(HO.name, 'not the password 1')).status).toBe(401);
   const entries = (await ho.get('/audit')).json.entries as AuditEntry[];
   for (const width of [1280, 390]) {
     const page = await browserPage(browser, width);
@@ -255,6 +257,9 @@ test('the Audit screen lists who did what, in Lagos time, readable at 1280 and o
     await expect(line('counter.revoked', `${HO.name} revoked counter Counter 1 (${counterId})`)).toBeVisible();
     await expect(line('programme.imported', `${BM.name} imported the programme of Branch ${IKEJA} (version 1, 1 row from week-48.csv)`)).toBeVisible();
     await expect(line('login', `${BM.name} logged in`)).toContainText(/from (::ffff:)?127\.0\.0\.1/);
+    await expect(line('setup', `${HO.name} set up this Hub (the first head-office manager)`)).toBeVisible();
+    await expect(line('login.failed', `${HO.name} could not log in (wrong name or password)`)).toContainText(/from (::ffff:)?127\.0\.0\.1/);
+    await expect(line('counter.code-issued', /Admin API issued an enrollment code for .*B-IKEJA.*\(valid 60 minutes\)/)).toBeVisible();
     // Lagos time whatever the browser's zone (New York here).
     const e = entries.find((x) => x.action === 'manager.disabled')!;
     const lagos = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(e.at);

@@ -100,7 +100,12 @@ test.beforeAll(async () => {
   const ev: Record<string, ReturnType<CounterJournal['ev']>[]> = { 'Counter 1': [], 'Counter 2': [], 'Counter 3': [] };
   ev['Counter 1']!.push(journals['Counter 1']!.ev('shift.opened', at(0), { shiftId: 'SH-ADA', cashier: 'Ada', floatKobo: 2_000_000, profile: 'production' }));
   ev['Counter 2']!.push(journals['Counter 2']!.ev('shift.opened', at(0), { shiftId: 'SH-BOLA', cashier: 'Bola', floatKobo: 1_000_000, profile: 'production' }));
-  ev['Counter 3']!.push(journals['Counter 3']!.ev('shift.opened', at(0.01), { shiftId: 'SH-CHI', cashier: 'Chi', profile: 'production' }));
+  // A Demo shift before Chi's: practice, shown apart on Shifts (as Today shows Demo sales), never in the totals.
+  const c3 = journals['Counter 3']!;
+  ev['Counter 3']!.push(c3.ev('shift.opened', at(0.002), { shiftId: 'SH-DEMO', cashier: 'Trainee', profile: 'demo' }));
+  ev['Counter 3']!.push(c3.ev('shift.closed', at(0.008), { shiftId: 'SH-DEMO', cashier: 'Trainee', takingsKobo: 520_000 }));
+  ev['Counter 3']!.push(c3.ev('zreport', at(0.008), { shiftId: 'SH-DEMO', reportNo: 3, from: at(0.002), to: at(0.008), totalKobo: 520_000, count: 1, lines: [{ label: 'Paid', kobo: 520_000, count: 1 }] }));
+  ev['Counter 3']!.push(c3.ev('shift.opened', at(0.01), { shiftId: 'SH-CHI', cashier: 'Chi', profile: 'production' }));
   for (const o of seeded) ev[o.counter]!.push(...orderEvents(journals[o.counter]!, o));
   // The same weekday last week: a quieter day on counter 1.
   for (let i = 0; i < 12; i++) {
@@ -315,11 +320,16 @@ test('Shifts: open and closed, the Z report as printed, the day\'s totals, CSV l
   const z = page.getByTestId('zreport-12');
   await expect(z).toContainText('Z REPORT #12 - SHIFT CLOSED');
   await expect(z).toContainText(`Paid (6)${formatNaira(bolaPaid)}`);
-  await expect(z).toContainText(`TOTAL (6)${formatNaira(bolaPaid)}`);
+  await expect(z).toContainText(`CARD TOTAL (6)${formatNaira(bolaPaid)}`);
+  // The Demo shift: listed, marked Practice, its figures apart from the day's totals.
+  await expect(page.locator('li[data-shift="SH-DEMO"]')).toContainText('Practice');
+  await expect(page.getByTestId('practice-note')).toContainText(`1 shift, card total at close ${formatNaira(520_000)}, 1 Z report`);
+  await expect(page.getByTestId('shift-totals')).not.toContainText(formatNaira(bolaPaid + 520_000));
   await both(page, 'shifts');
   const lines = await download(page, page.getByTestId('shifts-csv'));
   expect(lines[0]).toBe(SHIFTS_CSV_COLUMNS.join(','));
-  expect(lines).toHaveLength(4);
+  expect(lines).toHaveLength(5);
+  expect(lines.find((l) => l.includes(',SH-DEMO,'))).toMatch(/,3,5200\.00,1,yes$/);
   const bolaRow = lines.find((l) => l.includes(',SH-BOLA,'))!;
   expect(bolaRow).toMatch(new RegExp(`^${IKEJA},Counter 2,SH-BOLA,Bola,\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,10000\\.00,${naira(bolaPaid).replace('.', '\\.')},12,${naira(bolaPaid).replace('.', '\\.')},6,no$`));
   expect(lines.find((l) => l.includes(',SH-ADA,'))).toMatch(/^B-IKEJA,Counter 1,SH-ADA,Ada,[\d: -]+,,20000\.00,,,,,no$/);

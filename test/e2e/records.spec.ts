@@ -138,7 +138,7 @@ test('pay in Demo, the receipt prints to the network printer, find it in Orders,
   await report.getByRole('button', { name: 'Print the report' }).click();
   const z = escposText(await printer.job(3));
   expect(z.some((l) => /^Paid \(1\) +N5,200\.00$/.test(l))).toBe(true);
-  expect(z.some((l) => /^CARD TOTAL +N5,200\.00$/.test(l))).toBe(true);
+  expect(z.some((l) => /^CARD TOTAL \(1\) +N5,200\.00$/.test(l))).toBe(true);
   await expect(page.getByTestId('z-reports')).toContainText('Ngozi Eze');
   await expect(report.getByRole('button', { name: 'Reprint the report' })).toBeVisible();
 });

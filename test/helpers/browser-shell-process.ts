@@ -22,14 +22,16 @@ const ROOT = resolve(__dirname, '../..');
 
 /**
  * `openShift`: a cashier's shift is opened as soon as the shell answers (charging needs one), for
- * tests about something else; a test about shifts themselves leaves it out.
+ * tests about something else; a test about shifts themselves leaves it out. `rendererDir`: the
+ * pages to serve instead of the built app (a vitest test that only calls the API runs before the
+ * build in `npm test`).
  */
-export async function startShellProcess(opts: { dataDir?: string; env?: Record<string, string>; openShift?: boolean; args?: string[] } = {}): Promise<ShellProcess> {
+export async function startShellProcess(opts: { dataDir?: string; env?: Record<string, string>; openShift?: boolean; rendererDir?: string; args?: string[] } = {}): Promise<ShellProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'counterpay-e2e-'));
   // Node itself with tsx as a loader, not the tsx command: the tsx command relays SIGTERM to a child
   // node and SIGKILLs it when the child does not acknowledge within 30 ms, which on a busy machine
   // cut the shell off before it closed its journal (the sales were left in the -wal file).
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'browser-shell/cli.ts', '--data-dir', dataDir, '--port', '0', ...(opts.args ?? [])], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'browser-shell/cli.ts', '--data-dir', dataDir, '--port', '0', ...(opts.rendererDir ? ['--renderer-dir', opts.rendererDir] : []), ...(opts.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -191,10 +191,11 @@ describe('dashboard API', () => {
   it('shifts: open and closed with their Z reports and the day\'s totals across counters; CSV', async () => {
     const r = await HO.get('/shifts');
     expect(r.status).toBe(200);
-    const v = r.json as { shifts: { shiftId: string; closedAt: number | null; zreports: { reportNo: number; lines: unknown[] }[] }[]; totals: Record<string, number> };
+    const v = r.json as { shifts: { shiftId: string; closedAt: number | null; zreports: { reportNo: number; lines: unknown[] }[] }[]; totals: Record<string, number>; practice: Record<string, number> };
     expect(v.shifts.map((s) => s.shiftId)).toEqual(['S2', 'S3', 'S1', 'SZ']);
     expect(v.shifts.find((s) => s.shiftId === 'S3')!.zreports).toMatchObject([{ reportNo: 7, lines: [{ label: 'Card', kobo: 100_000, count: 1 }] }]);
     expect(v.totals).toEqual({ shifts: 4, open: 3, takingsKobo: 100_000, zReports: 1, zTotalKobo: 100_000, zCount: 1 });
+    expect(v.practice).toMatchObject({ zReports: 0, zTotalKobo: 0 });
     const mine = (await M1.get('/shifts')).json as typeof v;
     expect(mine.shifts.map((s) => s.shiftId)).toEqual(['S2', 'S3', 'S1']);
     const csv = (await HO.get(`/shifts.csv?day=${day}`)).text.split('\r\n').filter(Boolean);

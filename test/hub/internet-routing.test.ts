@@ -68,7 +68,7 @@ describe('Medium: a notification of an unknown order is held for its counter, ne
   it('what no counter claims within the hold is dropped, with a log line and a metric: a bills callback deleted, a signed POS webhook kept for replay', async () => {
     const hub = await newHub({ hold: { holdMs: 10 * 60_000 } });
     const a = await enroll(hub, 'Counter 1', 'BR-A');
-    await post(hub.webhookUrls.bills, billsBody('NOBODY-1'));
+    await post(hub.webhookUrls.bills, billsBody('COU1-T251125-0009'));
     const w = posWebhook(hub.merchant, { tranId: 'PO-NOBODY', branch: 'BR-A' });
     expect((await sendPosWebhook(hub, w)).json.code).toBe('00000');
     // Before the hold ends nothing is dropped.
@@ -81,14 +81,14 @@ describe('Medium: a notification of an unknown order is held for its counter, ne
     expect(await metric(hub, /hub_notifications_dropped_total\{kind="bills",reason="expired"\} (\d+)/)).toBe(1);
     expect(await metric(hub, /hub_notifications_dropped_total\{kind="pos",reason="expired"\} (\d+)/)).toBe(1);
     // Synced too late: nothing comes.
-    expect((await sync(hub, a.credential, [sale(1, 'COU1-251125-0001', 'PO-NOBODY'), topup(2, 'NOBODY-1')])).status).toBe(200);
+    expect((await sync(hub, a.credential, [sale(1, 'COU1-251125-0001', 'PO-NOBODY'), topup(2, 'COU1-T251125-0009')])).status).toBe(200);
     expect(await deliveredTo(hub)).toEqual([]);
   });
 
   it('the holding area is bounded: past its size an unknown order\'s notification is dropped at once, counted', async () => {
     const hub = await newHub({ hold: { maxHeld: 3 } });
     await enroll(hub, 'Counter 1', 'BR-A');
-    for (let i = 0; i < 5; i++) expect((await post(hub.webhookUrls.bills, billsBody(`JUNK-${i}`))).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await post(hub.webhookUrls.bills, billsBody(`COU1-T251125-000${i}`))).status).toBe(200);
     expect(Number((await hub.db.query<{ n: unknown }>('select count(*) as n from quarantine'))[0]!.n)).toBe(3);
     expect(await metric(hub, /hub_notifications_dropped_total\{kind="bills",reason="full"\} (\d+)/)).toBe(2);
     expect(await metric(hub, /hub_notifications_held\{kind="bills"\} (\d+)/)).toBe(3);

@@ -54,9 +54,9 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
     it('sync is idempotent, refuses gaps with the expected seq, and refuses a different event under a held seq', async () => {
       const { code } = await issueEnrollCode(db, Date.now(), 10);
       const c = await enrollCounter(db, { code, counterName: 'S', branch: 'B1', appVersion: '1' }, Date.now());
-      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 3, refusedClaims: [], released: [] });
-      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 0, refusedClaims: [], released: [] });
-      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({ lastSeq: 4, stored: 1, refusedClaims: [], released: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 3, refusedClaims: [], sharedClaims: [], released: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 0, refusedClaims: [], sharedClaims: [], released: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({ lastSeq: 4, stored: 1, refusedClaims: [], sharedClaims: [], released: [] });
       const gap = await storeSyncBatch(db, c.counterId, [ev(6)], Date.now()).catch((e: HubFailure) => e);
       expect(gap).toBeInstanceOf(HubFailure);
       expect((gap as HubFailure).code).toBe('HUB_SYNC_GAP');
@@ -85,16 +85,16 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       expect(await ackDeliveries(db, x.counterId, pend.map((p) => p.eventId), now)).toBe(1);
       expect(await ackDeliveries(db, y.counterId, pend.map((p) => p.eventId), now)).toBe(0); // not y's deliveries
       expect(await pendingDeliveries(db, x.counterId, 0, 100)).toEqual([]);
-      const log = await notificationLog(db, owned.notificationId);
+      const log = await notificationLog(db, owned.notificationId!);
       expect(log!.steps.map((s) => s.step)).toEqual(['received', 'verified', 'routed', 'duplicate', 'acknowledged']);
-      expect((await notificationLog(db, unknown.notificationId))!.steps.map((s) => s.step)).toEqual(['received', 'verified', 'held']);
+      expect((await notificationLog(db, unknown.notificationId!))!.steps.map((s) => s.step)).toEqual(['received', 'verified', 'held']);
 
       await revokeCounter(db, y.counterId, now);
       const noKey = await ingestNotification(db, pos('b3', []));
       expect(noKey).toMatchObject({ counterIds: [], held: false, dropped: true });
 
       expect(await pruneOlderThan(db, now + 1)).toBeGreaterThanOrEqual(3);
-      expect(await notificationLog(db, owned.notificationId)).toBeNull();
+      expect(await notificationLog(db, owned.notificationId!)).toBeNull();
     });
 
     it('a batch stores each notification routed on its own, in order; webhooks arriving together share a batch, repeats stay single', async () => {
@@ -111,7 +111,7 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       expect(rs.map((r) => [r.held, r.dropped])).toEqual([[false, false], [true, false], [false, true], [false, false]]);
       expect(rs[3]!.counterIds).toEqual([q.counterId]);
       expect(new Set(rs.map((r) => r.notificationId)).size).toBe(4);
-      expect((await notificationLog(db, rs[0]!.notificationId))!.steps.map((s) => [s.step, s.counterId])).toEqual([['received', null], ['verified', null], ['routed', q.counterId]]);
+      expect((await notificationLog(db, rs[0]!.notificationId!))!.steps.map((s) => [s.step, s.counterId])).toEqual([['received', null], ['verified', null], ['routed', q.counterId]]);
       // Q gets its order's notifications, in the order they came; P (same branch) nothing of them.
       expect((await pendingDeliveries(db, q.counterId, 0, 100)).map((d) => d.body)).toEqual(['k1', 'k1-old']);
       expect(await pendingDeliveries(db, p.counterId, 0, 100)).toEqual([]);

@@ -5,6 +5,9 @@ import type { ShiftReport } from '../../../shared/records';
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { toCsv } from '../../lib';
 import { takenKobo } from './shift-report-doc';
+import { ledgerLines } from '../../../shared/ledger';
+
+const IN_TOTAL = { '+': 'added', '-': 'subtracted', '': '' } as const;
 
 function iso(ms: number): string {
   return `${lagosDate(ms)} ${lagosHm(ms)}`;
@@ -12,7 +15,7 @@ function iso(ms: number): string {
 
 export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string } {
   const t = r.totals;
-  const rows: (string | number)[][] = [['section', 'item', 'count', 'amount_naira']];
+  const rows: (string | number)[][] = [['section', 'item', 'count', 'amount_naira', 'in_card_total']];
   const info = (item: string, value: string) => rows.push(['shift', item, '', value]);
   info('report', r.kind === 'Z' ? `Z ${r.id ?? ''}`.trim() : 'X');
   info('cinema', r.cinemaName);
@@ -22,18 +25,21 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
   info('opened_lagos', iso(r.shift.openedAt));
   info(r.kind === 'Z' ? 'closed_lagos' : 'totals_at_lagos', iso(r.shift.closedAt ?? r.generatedAt));
   if (r.shift.openingFloatKobo !== null) rows.push(['shift', 'opening_float', '', koboToNairaString(r.shift.openingFloatKobo)]);
-  for (const [item, b] of [['paid', t.paid], ['failed', t.failed], ['cancelled', t.cancelled], ['expired', t.expired], ['not_finished', t.open], ['paid_late_from_earlier_shifts', t.paidLate], ['paid_after_closing', t.paidAfterClosing]] as const) {
-    rows.push(['orders', item, b.count, koboToNairaString(b.amountKobo)]);
+  // The ledger's lines, in its words (shared/ledger.ts): count is of payments; `in_card_total` says added, subtracted or blank (beside it).
+  for (const l of ledgerLines(t)) rows.push(['orders', l.key, l.count, koboToNairaString(l.amountKobo), IN_TOTAL[l.inCardTotal ?? '']]);
+  rows.push(['orders', 'tickets_sold', t.ticketsSold, '', '']);
+  rows.push(['orders', 'card_total', t.card.count, koboToNairaString(takenKobo(r)), 'total']);
+  if (t.topups.available) {
+    for (const l of t.topups.lines) rows.push(['topups', l.state, l.count, koboToNairaString(l.amountKobo), '']);
+    rows.push(['topups', 'total_not_in_card_total', t.topupsSuccessful.count, koboToNairaString(t.topupsSuccessful.amountKobo), '']);
   }
-  rows.push(['orders', 'tickets_sold', t.ticketsSold, '']);
-  rows.push(['orders', 'booking_fees_in_paid', '', koboToNairaString(t.bookingFeesKobo)]);
-  rows.push(['orders', 'provider_fees', '', koboToNairaString(t.providerFeesKobo)]);
-  rows.push(['orders', 'card_total', '', koboToNairaString(takenKobo(r))]);
-  if (t.topups.available) for (const l of t.topups.lines) rows.push(['topups', l.state, l.count, koboToNairaString(l.amountKobo)]);
-  for (const i of t.paidAfterClosing.items) rows.push(['paid_after_closing', `${i.ref} (was ${i.closedAs}${i.payNo ? `; payment ${i.payNo}` : ''})`, 1, koboToNairaString(i.amountKobo)]);
+  for (const i of t.paidAfterClosing.items) {
+    const what = `${i.ref} (was ${i.closedAs}; taken ${iso(i.at)}${i.payNo ? `; payment ${i.payNo}` : ''}${i.refund ? '; refund to be arranged' : ''})`;
+    rows.push(['paid_after_closing', what, 1, koboToNairaString(i.amountKobo), i.refund ? 'subtracted' : 'added']);
+  }
   if (t.sweep) rows.push(['sweep', `checked ${t.sweep.checked} closed orders with the provider`, t.sweep.paidAfterClosing, '']);
   for (const i of t.openItems) rows.push([`open_${i.kind}`, `${i.ref} (${i.label})`, 1, koboToNairaString(i.amountKobo)]);
-  const csv = toCsv(rows);
+  const csv = toCsv(rows.map((row) => [...row, ...Array<string>(Math.max(0, 5 - row.length)).fill('')]));
   const day = lagosDate(r.shift.openedAt);
   const fileName = r.kind === 'Z' ? `z-report-${r.id ?? 'x'}-${day}.csv` : `x-report-${day}-${lagosHm(r.generatedAt).replace(':', '')}.csv`;
   return { fileName, csv };

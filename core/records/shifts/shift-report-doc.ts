@@ -1,14 +1,13 @@
 // A shift report (X: running, Z: at the close) as a print document, printed like a receipt.
 import { formatNaira } from '../../../shared/money';
-import type { Bucket, ShiftReport } from '../../../shared/records';
+import { ledgerLines, TOPUPS_TOTAL_LABEL } from '../../../shared/ledger';
+import type { ShiftReport } from '../../../shared/records';
 import { formatLagosDateTime, formatLagosTime } from '../../../shared/time';
 import type { Block, PrintDoc } from '../printing/print-doc';
 
-const counted = (label: string, b: Bucket): Block => ({ t: 'pair', label: `${label} (${b.count})`, value: formatNaira(b.amountKobo) });
-
-/** Card money taken during the shift: its own paid sales, earlier sales paid during it, and money taken after closing learnt during it. */
+/** The card total of the report, as the ledger computed it (shared/ledger.ts). */
 export function takenKobo(r: ShiftReport): number {
-  return r.totals.paid.amountKobo + r.totals.paidLate.amountKobo + r.totals.paidAfterClosing.amountKobo;
+  return r.totals.card.amountKobo;
 }
 
 export function shiftReportTitle(r: ShiftReport): string {
@@ -33,32 +32,37 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
       : { t: 'pair', label: 'Totals at', value: formatLagosDateTime(r.generatedAt) },
   );
   if (r.shift.openingFloatKobo !== null) b.push({ t: 'pair', label: 'Opening float (cash)', value: formatNaira(r.shift.openingFloatKobo) });
-  b.push(
-    { t: 'rule' },
-    { t: 'heading', text: 'Ticket payments (card)' },
-    counted('Paid', t.paid),
-    counted('Failed', t.failed),
-    counted('Cancelled', t.cancelled),
-    counted('Expired', t.expired),
-    { t: 'pair', label: 'Tickets sold', value: String(t.ticketsSold) },
-    { t: 'pair', label: 'Booking fees (in paid)', value: formatNaira(t.bookingFeesKobo) },
-    { t: 'pair', label: 'Provider fees', value: formatNaira(t.providerFeesKobo) },
-  );
-  if (t.paidLate.count > 0) b.push(counted('Sold earlier, paid now', t.paidLate));
-  const pac = t.paidAfterClosing;
-  if (pac.count > 0) {
-    b.push(counted('Paid after closing', pac));
-    for (const i of pac.items) b.push({ t: 'text', text: `  ${i.ref} ${formatNaira(i.amountKobo)} ${formatLagosTime(i.at)}${i.payNo ? ` pay ${i.payNo}` : ''}` });
+  b.push({ t: 'rule' }, { t: 'heading', text: 'Ticket payments (card)' });
+  // Every line as the ledger labels it; a line of late money only when there is some.
+  const optional = new Set(['paid_late_from_earlier_shifts', 'paid_after_closing', 'refund_to_arrange']);
+  for (const l of ledgerLines(t)) {
+    if (optional.has(l.key) && l.count === 0) continue;
+    const sign = l.inCardTotal === '-' ? '-' : '';
+    b.push({ t: 'pair', label: `${l.label} (${l.count})`, value: `${sign}${formatNaira(l.amountKobo)}` });
+    if (l.key === 'paid_after_closing') {
+      for (const i of t.paidAfterClosing.items) {
+        b.push({ t: 'text', text: `  ${i.ref} ${formatNaira(i.amountKobo)} ${formatLagosTime(i.at)}${i.payNo ? ` payment ${i.payNo}` : ''}${i.refund ? ' (refund)' : ''}` });
+      }
+    }
   }
+  b.push({ t: 'pair', label: 'Tickets sold (in paid)', value: String(t.ticketsSold) });
   if (t.noShift.count > 0) {
-    b.push(counted('SOLD WITH NO SHIFT OPEN', t.noShift), { t: 'small', text: 'Made before this shift opened, in no Z report: not in the card total. Check them on the Orders screen.' });
+    b.push({ t: 'small', text: 'SOLD WITH NO SHIFT OPEN: made before this shift opened, in no Z report. Check them on the Orders screen.' });
   }
-  b.push({ t: 'rule', double: true }, { t: 'total', label: 'CARD TOTAL', value: formatNaira(takenKobo(r)) }, { t: 'rule' });
+  b.push(
+    { t: 'rule', double: true },
+    { t: 'total', label: `CARD TOTAL (${t.card.count})`, value: formatNaira(takenKobo(r)) },
+    { t: 'small', text: 'Card total: tickets paid, sold earlier and paid now, paid after closing; not refunds to be arranged, not top-ups.' },
+    { t: 'rule' },
+  );
 
   b.push({ t: 'heading', text: 'Top-ups' });
   if (!t.topups.available) b.push({ t: 'text', text: 'No top-ups on this counter.' });
   else if (t.topups.lines.length === 0) b.push({ t: 'text', text: 'None in this shift.' });
-  else for (const l of t.topups.lines) b.push({ t: 'pair', label: `${l.label} (${l.count})`, value: formatNaira(l.amountKobo) });
+  else {
+    for (const l of t.topups.lines) b.push({ t: 'pair', label: `${l.label} (${l.count})`, value: formatNaira(l.amountKobo) });
+    b.push({ t: 'pair', label: `${TOPUPS_TOTAL_LABEL} (${t.topupsSuccessful.count})`, value: formatNaira(t.topupsSuccessful.amountKobo) });
+  }
 
   if (t.openItems.length > 0) {
     b.push({ t: 'rule' }, { t: 'mark', text: `${t.openItems.length} NOT FINISHED` });

@@ -7,6 +7,7 @@ import type { RecordProfile } from '../../../shared/record-profile';
 import type { Db } from '../../db';
 import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../../journal-sink';
 import { takenKobo } from './shift-report-doc';
+import { ledgerLines } from '../../../shared/ledger';
 
 type Row = Record<string, unknown>;
 
@@ -23,37 +24,29 @@ function toView(r: Row): ShiftView {
 
 const whole = (n: number) => Math.max(0, Math.round(n));
 
-/** A Z report as the Hub keeps it: what was taken (tickets paid, also those sold earlier, and top-ups), line by line. */
+/**
+ * A Z report as the Hub keeps it: the ledger's lines in its words (shared/ledger.ts), each count of
+ * payments; `totalKobo`/`count` are the card total (top-ups apart, on their own lines).
+ */
 export function zReportEvent(r: ShiftReport & { id: number }) {
   const t = r.totals;
   const lines = [
-    { label: 'Tickets paid', kobo: whole(t.paid.amountKobo), count: t.paid.count },
-    { label: 'Paid from earlier shifts', kobo: whole(t.paidLate.amountKobo), count: t.paidLate.count },
-    { label: 'Paid after closing', kobo: whole(t.paidAfterClosing.amountKobo), count: t.paidAfterClosing.count },
-    { label: 'Booking fees (in paid)', kobo: whole(t.bookingFeesKobo), count: t.ticketsSold },
-    { label: 'Provider fees', kobo: whole(t.providerFeesKobo), count: 0 },
-    { label: 'Failed', kobo: whole(t.failed.amountKobo), count: t.failed.count },
-    { label: 'Cancelled', kobo: whole(t.cancelled.amountKobo), count: t.cancelled.count },
-    { label: 'Expired', kobo: whole(t.expired.amountKobo), count: t.expired.count },
-    { label: 'No outcome yet', kobo: whole(t.open.amountKobo), count: t.open.count },
-    // Sales no shift counted (before this one opened): the Hub's copy names them too.
-    ...(t.noShift.count > 0 ? [{ label: 'Sales with no shift open', kobo: whole(t.noShift.amountKobo), count: t.noShift.count }] : []),
-    ...t.topups.lines.map((l) => ({ label: clipText(`Top-ups: ${l.label}`, 80), kobo: whole(l.amountKobo), count: Math.max(0, l.count) })),
+    ...ledgerLines(t).map((l) => ({ label: clipText(l.label, 80), kobo: whole(l.amountKobo), count: l.count })),
+    ...t.topups.lines.map((l) => ({ label: clipText(`Top-ups: ${l.label} (not in card total)`, 80), kobo: whole(l.amountKobo), count: Math.max(0, l.count) })),
   ].slice(0, 200);
-  const successTopups = t.topups.lines.filter((l) => l.state === 'success').reduce((n, l) => n + l.count, 0);
   return {
     shiftId: String(r.shift.id),
     reportNo: r.id,
     from: whole(r.shift.openedAt),
     to: whole(r.shift.closedAt ?? r.generatedAt),
     totalKobo: takingsOf(r),
-    count: t.paid.count + t.paidLate.count + t.paidAfterClosing.count + successTopups,
+    count: Math.max(0, t.card.count),
     lines,
   };
 }
 
-/** What the shift took: tickets paid in it (sold in it or before, or paid after closing) and successful top-ups. */
-export const takingsOf = (r: ShiftReport) => whole(takenKobo(r) + r.totals.topups.successKobo);
+/** What the shift took, as the Hub is told: the ledger's card total (top-ups apart). */
+export const takingsOf = (r: ShiftReport) => whole(takenKobo(r));
 
 export class ShiftStore {
   /** `sink`: where the shift's events also go, in their transactions (the Hub's outbox; none in some tests). */

@@ -1,6 +1,7 @@
 // What the dashboard shows of money, times, waits and the chart, as pure functions (unit-tested in
 // test/unit/hub-dashboard/format.test.ts). Money: integer kobo shown as en-NG naira; times: Africa/Lagos.
 import { formatNaira } from '../../../shared/money';
+import { hourlyTotals, lastWeekSoFar } from '../../../shared/ledger';
 import { ORDER_STATE_LABELS, type OrderState } from '../../../shared/orders';
 import { LAGOS_TZ } from '../../../shared/time';
 import type { HourPointSchema } from '../../../shared/hub-dashboard-contract';
@@ -122,19 +123,15 @@ export const hourRange = (h: number): string => `${String(h).padStart(2, '0')}:0
 
 /** The chart in words, for a screen reader and for anyone who would rather read. */
 export function chartSummary(points: HourPoint[]): string {
-  const today = points.reduce((a, p) => a + p.paidKobo, 0);
-  const last = points.reduce((a, p) => a + p.lastWeekPaidKobo, 0);
+  const { paidKobo: today, lastWeekPaidKobo: last, busiest } = hourlyTotals(points);
   if (today === 0 && last === 0) return 'No takings yet today, and none on the same day last week.';
-  const best = points.reduce((b, p) => (p.paidKobo > b.paidKobo ? p : b), points[0]!);
   const parts = [`Takings today ${formatNaira(today)}, against ${formatNaira(last)} by the end of the same weekday last week.`];
-  if (today > 0) parts.push(`Busiest hour today: ${hourRange(best.hour)} with ${formatNaira(best.paidKobo)} (${formatCount(best.paidCount)} paid).`);
+  if (today > 0 && busiest) parts.push(`Busiest hour today: ${hourRange(busiest.hour)} with ${formatNaira(busiest.paidKobo)} (${formatCount(busiest.paidCount)} paid).`);
   return parts.join(' ');
 }
 
-/** Last week up to the same hour of the day, for "so far" comparisons (hour: Lagos hour now, inclusive). */
-export function lastWeekSoFar(points: HourPoint[], hour: number): number {
-  return points.filter((p) => p.hour <= hour).reduce((a, p) => a + p.lastWeekPaidKobo, 0);
-}
+/** Last week up to the same hour of the day, for "so far" comparisons: the ledger adds it up (shared/ledger.ts). */
+export { lastWeekSoFar };
 
 /** Percent change, rounded: "+12 %", "−8 %", or null when last week had nothing to compare with. */
 export function changeText(now: number, before: number): string | null {

@@ -34,6 +34,8 @@ export function auditWhat(e: Pick<AuditEntry, 'action' | 'target' | 'detail'>, c
   const t = e.target ?? '?';
   switch (e.action) {
     case 'login': return 'logged in';
+    case 'login.failed': return `could not log in${e.detail ? ` (${e.detail})` : ''}`;
+    case 'setup': return 'set up this Hub (the first head-office manager)';
     case 'manager.created': return `created manager ${t}${e.detail ? ` (${e.detail})` : ''}`;
     case 'manager.disabled': return `disabled manager ${t}`;
     case 'manager.enabled': return `enabled manager ${t} again`;
@@ -41,6 +43,7 @@ export function auditWhat(e: Pick<AuditEntry, 'action' | 'target' | 'detail'>, c
     case 'manager.password-reset': return `set a new password for ${t}`;
     case 'manager.password-changed': return 'changed their own password';
     case 'manager.sessions-ended': return `ended ${e.detail ?? 'the sessions'} of ${t}`;
+    case 'counter.code-issued': return `issued an enrollment code for ${e.target ? branchLabel(e.target) : 'any branch'}${e.detail ? ` (${e.detail})` : ''}`;
     case 'counter.revoked': {
       const name = counterName(t);
       return `revoked counter ${name && name !== t ? `${name} (${t})` : t}`;
@@ -51,7 +54,7 @@ export function auditWhat(e: Pick<AuditEntry, 'action' | 'target' | 'detail'>, c
 
 /** Which kind of action, for the entry's marker: sign-ins, manager accounts, counters, programmes. */
 export function auditKind(action: AuditEntry['action']): 'login' | 'manager' | 'counter' | 'programme' {
-  if (action === 'login') return 'login';
+  if (action === 'login' || action === 'login.failed') return 'login';
   if (action.startsWith('counter.')) return 'counter';
   if (action.startsWith('programme.')) return 'programme';
   return 'manager';

@@ -136,7 +136,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
           )}
         </div>
         {step.kind !== 'none' && (
-          <CheckWithProvider step={step} busy={o.actionBusy} onCheck={() => void o.checkNow(order.id)}
+          <CheckWithProvider orderId={order.id} step={step} busy={o.actionBusy} onCheck={() => void o.checkNow(order.id)}
             onRetry={async () => {
               const view = await o.retry(order.id);
               if (view) toPayment(view);

@@ -2,7 +2,7 @@
 // left, the amount and sale number to read out, and at the end the outcome with what to do next.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { isFinalState, ORDER_STATE_CUSTOMER_LINES, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
+import { isFinalState, orderCustomerLine, orderStateLabel, waitsForTerminal, type OrderView } from '../../../shared/orders';
 import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
 import { STATE_SYMBOL, STATE_TONE } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
@@ -78,7 +78,7 @@ export function PaymentPanel() {
   if (!order) return null;
   // A sale the provider paid after the counter closed it is a paid sale.
   const late = paidAfterClosing(order);
-  const label = late ? PAID_AFTER_CLOSING : ORDER_STATE_LABELS[order.state];
+  const label = late ? PAID_AFTER_CLOSING : orderStateLabel(order);
   const tone = late ? STATE_TONE.paid : STATE_TONE[order.state];
   const timer = timerText(order, now);
   const sale = order.sale;
@@ -98,7 +98,7 @@ export function PaymentPanel() {
           </h2>
           <p className="status-say">
             <span className="status-say-label">Tell the customer</span>
-            <span data-testid="customer-line">“{order.late?.kind === 'paid-after-closing' ? PAID_AFTER_CLOSING_LINE : ORDER_STATE_CUSTOMER_LINES[order.state]}”</span>
+            <span data-testid="customer-line">“{order.late?.kind === 'paid-after-closing' ? PAID_AFTER_CLOSING_LINE : orderCustomerLine(order)}”</span>
           </p>
         </div>
         {timer && (
@@ -122,7 +122,13 @@ export function PaymentPanel() {
           {order.late.handled && ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
         </Banner>
       )}
-      {order.state === 'queued' && (
+      {waitsForTerminal(order) && (
+        <Banner tone="warn" data-testid="waiting-for-terminal">
+          Another payment is on this terminal. This one is saved and goes to the terminal by itself as soon as that one is paid,
+          cancelled or expired. Do not charge it again.
+        </Banner>
+      )}
+      {order.state === 'queued' && !waitsForTerminal(order) && (
         <Banner tone="warn">
           The network is down. This payment is saved and will be sent to the terminal by itself as soon as the network is back. Do not charge it again.
         </Banner>
@@ -160,7 +166,7 @@ export function PaymentPanel() {
       </p>
 
       {step.kind !== 'none' && (
-        <CheckWithProvider step={step} busy={s.actionBusy} onCheck={() => void s.checkNow()} onRetry={() => void s.retry()} primaryRef={primaryRef}
+        <CheckWithProvider orderId={order.id} step={step} busy={s.actionBusy} onCheck={() => void s.checkNow()} onRetry={() => void s.retry()} primaryRef={primaryRef}
           retryHint="Try again sends the same tickets as a new payment with a new sale number.">
           <button type="button" onClick={s.newSale}>
             New sale

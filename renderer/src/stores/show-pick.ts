@@ -1,6 +1,6 @@
 // The Sell screen's show picker as pure rules: which shows the list holds for what was typed, what
 // a sale of a picked show costs (booking fee per ticket), and when a show starts in cashier words.
-import { bookingFeeForSale, splitSeats } from '../../../shared/orders';
+import { bookingFeeForSale, saleAmounts, splitSeats } from '../../../shared/orders';
 import { matchesShow, tidySeats, type ShowView, type TicketType } from '../../../shared/programme';
 import { addDays, lagosDate } from '../../../shared/time';
 
@@ -32,9 +32,9 @@ export interface ShowSaleAmounts {
 export function showSaleAmounts(type: TicketType, typedSeats: string): ShowSaleAmounts {
   const seats = tidySeats(typedSeats);
   const tickets = seats === '' ? 0 : splitSeats(seats).length;
-  const ticketsKobo = tickets * type.priceKobo;
-  const bookingFeeKobo = bookingFeeForSale(tickets, type.bookingFeeKobo);
-  return { tickets, seats, ticketsKobo, bookingFeeKobo, totalKobo: ticketsKobo + bookingFeeKobo };
+  // The sale's amounts by the engine's own rule (shared/orders.ts): the screen adds up nothing.
+  const a = saleAmounts({ tickets, priceKobo: type.priceKobo, bookingFeeKobo: bookingFeeForSale(tickets, type.bookingFeeKobo) });
+  return { tickets, seats, ticketsKobo: a.ticketsKobo, bookingFeeKobo: a.bookingFeeKobo, totalKobo: a.amountKobo };
 }
 
 /** Where the list's choice starts: the first show that has not started (the first of all when every one has). */

@@ -16,7 +16,9 @@ import { spawnHub } from '../../hub/helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../../hub/helpers/pg-cluster';
 import { RelayClient } from '../../hub/helpers/sse-client';
 import { chainBench, type ChainFigures } from './chain-bench';
+import { credFloodBench, type CredFloodFigures } from './cred-flood-bench';
 import { dashboardBench, type DashboardFigures } from './dashboard-bench';
+import { junkBillsBench, type JunkBillsFigures } from './junk-bills-bench';
 import { percentile, round } from '../bench-stats';
 
 interface HubFigures {
@@ -39,7 +41,7 @@ interface HubFigures {
 }
 
 /** A chain's load (chain-bench.ts): relay streams held open, relay p95 and Hub RSS with 500 open, a counter's sync under an anonymous flood. */
-type HubOutput = HubFigures & ChainFigures;
+type HubOutput = HubFigures & ChainFigures & JunkBillsFigures & CredFloodFigures;
 
 interface BenchHub {
   url: string;
@@ -214,13 +216,15 @@ async function main(): Promise<void> {
     sandbox.setWebhookUrl(demo.merchant.headMerchantId, hub.webhookUrls.pos);
     const det = await relayDetection(sandbox, provider, demo.merchant.terminalSn, hub.url, size.detection);
     const chain = await chainBench({ url: hub.url, merchant, posUrl: hub.webhookUrls.pos, pid: proc.child.pid! }, { counters: 500, sales: size.chainSales, log });
+    const credFlood = await credFloodBench({ database: cluster ? ['--database-url', cluster.createDatabase('credflood')] : ['--data-dir', join(dataDir, 'credflood')], log });
+    const junk = await junkBillsBench({ databaseUrl: cluster ? cluster.createDatabase('junk') : null, seconds: o.quick ? 15 : 60, log });
     let dash: DashboardFigures | null = null;
     if (o.dashboard && cluster) {
       dash = await dashboardBench(cluster.createDatabase('dashboard'), { orders: o.dashboardOrders, rounds: o.quick ? 5 : 15, log });
     } else if (o.dashboard) log('the dashboard figures need a real PostgreSQL: not measured');
     const at = dash ? `at ${dash.orders.toLocaleString('en-US')} orders` : '';
     const f: HubOutput = {
-      ...chain,
+      ...chain, ...junk, ...credFlood,
       database, webhookIngestPerSec: round(ingestPerSec), relayP50Ms: round(percentile(lat, 50)), relayP95Ms: round(percentile(lat, 95)), syncEventsPerSec: round(syncPerSec),
       pollQueriesPerOrderWithRelay: round(det.queries.reduce((a, b) => a + b, 0) / det.queries.length),
       detectionP95MsWithRelay: round(percentile(det.lat, 95)), detectionP50MsWithRelay: round(percentile(det.lat, 50)), detectionOrders: det.lat.length,
@@ -236,6 +240,8 @@ async function main(): Promise<void> {
       ['relay p95 with 500 streams open, 20 sales/s (relayP95MsAt500)', `${f.relayP95MsAt500} ms`, '<= 50 ms', f.relayP95MsAt500 <= 50],
       ['Hub RSS with 500 streams open (hubRssMbAt500)', `${f.hubRssMbAt500} MB`, '<= 400 MB', f.hubRssMbAt500 <= 400],
       ['counter sync p95 under an anonymous flood (anonFloodCounterP95Ms)', `${f.anonFloodCounterP95Ms} ms`, '<= 100 ms', f.anonFloodCounterP95Ms <= 100],
+      [`counter sync p95 under 2,000 connections of wrong credentials (credFloodCounterP95Ms; quiet ${f.credFloodQuietP95Ms} ms)`, `${f.credFloodCounterP95Ms} ms`, '<= 100 ms', f.credFloodCounterP95Ms <= 100],
+      [`database growth, ${o.quick ? 15 : 60} s of junk bills callbacks from 10 addresses (junkBillsDbGrowthMb; real one ${f.junkBillsRealDelivered ? 'delivered' : 'LOST'})`, `${f.junkBillsDbGrowthMb} MB`, '<= 5 MB', f.junkBillsDbGrowthMb <= 5 && f.junkBillsRealDelivered],
       dash
         ? [`dashboard p95 ${at} (Today ${dash.todayP95Ms}, attention ${dash.attentionP95Ms}, search ${dash.searchP95Ms} ms)`, `${dash.dashboardP95MsAt1M} ms`, '<= 100 ms', dash.orders >= 1_000_000 ? dash.dashboardP95MsAt1M <= 100 : null]
         : ['dashboard p95 at 1M orders', 'not measured (--dashboard)', '<= 100 ms', null],

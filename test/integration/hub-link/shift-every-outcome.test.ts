@@ -126,20 +126,21 @@ describe('a shift with every outcome', () => {
     expect(printed.join(' ').replace(/\s+/g, ' ')).toContain('Checked 4 closed orders with the provider: 1 paid after closing.');
 
     const csv = shiftReportCsv(report as ShiftReport).csv.trimEnd().split('\r\n');
-    for (const l of ['orders,paid,2,9800.00', 'orders,failed,1,3000.00', 'orders,cancelled,1,4000.00', 'orders,expired,2,11000.00', 'orders,not_finished,1,8000.00',
-      'orders,paid_late_from_earlier_shifts,1,1000.00', 'orders,paid_after_closing,1,6000.00', 'orders,card_total,,16800.00', 'topups,success,1,500.00', 'topups,fail,1,300.00',
-      `paid_after_closing,${late.outOrderNo} (was expired; payment ${taken.payNo}),1,6000.00`]) expect(csv).toContain(l);
+    for (const l of ['orders,paid,2,9800.00,added', 'orders,failed,1,3000.00,', 'orders,cancelled,1,4000.00,', 'orders,expired,2,11000.00,', 'orders,not_finished,1,8000.00,',
+      'orders,paid_late_from_earlier_shifts,1,1000.00,added', 'orders,paid_after_closing,1,6000.00,added', 'orders,card_total,4,16800.00,total', 'topups,success,1,500.00,', 'topups,fail,1,300.00,',
+      'topups,total_not_in_card_total,1,500.00,']) expect(csv).toContain(l);
+    expect(csv.some((l) => l.startsWith(`paid_after_closing,${late.outOrderNo} (was expired; taken `) && l.endsWith(`; payment ${taken.payNo}),1,6000.00,added`))).toBe(true);
 
-    // The outbox: the shift's takings are the card total and the successful top-ups, nothing else.
+    // The outbox: the shift's takings are the card total (top-ups apart, on their own lines), nothing else.
     const events = counter.events();
     const closed = events.find((e) => e.kind === 'shift.closed')!;
     const zr = events.find((e) => e.kind === 'zreport')!;
-    expect(closed.payload).toEqual({ shiftId: String(shift.id), cashier: 'Ada', takingsKobo: 1_730_000 });
-    expect(zr.payload).toMatchObject({ shiftId: String(shift.id), totalKobo: 1_730_000, count: 2 + 1 + 1 + 1 });
+    expect(closed.payload).toEqual({ shiftId: String(shift.id), cashier: 'Ada', takingsKobo: 1_680_000 });
+    expect(zr.payload).toMatchObject({ shiftId: String(shift.id), totalKobo: 1_680_000, count: 2 + 1 + 1 });
     const lines = Object.fromEntries((zr.payload as { lines: { label: string; kobo: number; count: number }[] }).lines.map((l) => [l.label, [l.count, l.kobo]]));
     expect(lines).toMatchObject({
-      'Tickets paid': [2, 980_000], 'Paid from earlier shifts': [1, 100_000], 'Paid after closing': [1, 600_000], Failed: [1, 300_000], Cancelled: [1, 400_000],
-      Expired: [2, 1_100_000], 'No outcome yet': [1, 800_000], 'Top-ups: Successful': [1, 50_000],
+      Paid: [2, 980_000], 'Sold earlier, paid now': [1, 100_000], 'Paid after closing': [1, 600_000], Failed: [1, 300_000], Cancelled: [1, 400_000],
+      Expired: [2, 1_100_000], 'No outcome yet': [1, 800_000], 'Top-ups: Successful (not in card total)': [1, 50_000],
     });
     expect(events.filter((e) => e.kind === 'order.late').map((e) => e.payload)).toEqual([
       expect.objectContaining({ reference: late.outOrderNo, kind: 'paid-after-closing', closedAs: 'expired', amountKobo: 600_000, payNo: taken.payNo, source: 'sweep' }),
@@ -149,6 +150,6 @@ describe('a shift with every outcome', () => {
     await counter.synced();
     expect(await readJournal(db, counter.conn.counterId)).toEqual(events);
     const hubZ = await db.query<{ total_kobo: unknown }>('select total_kobo from dash_zreports where counter_id = $1', [counter.conn.counterId]);
-    expect(hubZ.map((r) => Number(r.total_kobo))).toEqual([1_730_000]);
+    expect(hubZ.map((r) => Number(r.total_kobo))).toEqual([1_680_000]);
   }, 60_000);
 });

@@ -16,6 +16,7 @@ import { memoryLogger } from '../../../shared/logger';
 import type { ChargeView } from '../../../shared/integration';
 import { api, twoSeats } from '../../helpers/integration-kit';
 import { orderReaches } from '../../helpers/core-events';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
@@ -38,6 +39,8 @@ async function counterWithDrop() {
     integrations: { port: 0, dropScanMs: 3_600_000 },
   });
   cores.push(core);
+  // A box office's charge, like any sale, needs an open shift.
+  await ensureShift((name, args) => call(core, name, args));
   await call(core, 'settings.setPin', { newPin: '2468' });
   const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', { name: 'Old box office', callbackUrl: '' });
   const drop = core.integrations.drop!;

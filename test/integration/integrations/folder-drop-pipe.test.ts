@@ -3,7 +3,8 @@
 // the request beside them is charged, and the cashier's side and the integration API keep
 // answering. (Reading the pipe used to freeze the whole counter, again after every restart.)
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,7 +55,10 @@ const freePort = () => new Promise<number>((ok) => {
 
 describe('folder drop on a live counter', () => {
   it('a named pipe and a socket in the inbox are set aside; the request beside them is charged; the counter keeps answering', async () => {
-    const shell = await startShellProcess({ openShift: true });
+    // The test calls the shell's API only: a stand-in page, so it runs before `npm run build`.
+    const pages = mkdtempSync(join(tmpdir(), 'counterpay-pages-'));
+    writeFileSync(join(pages, 'index.html'), '<!doctype html><title>CounterPay</title>');
+    const shell = await startShellProcess({ openShift: true, rendererDir: pages });
     shells.push(shell);
     await callShell(shell, 'settings.setPin', { newPin: '2468' });
     const paired = await callShell<{ id: string; key: string }>(shell, 'integrations.pair', { name: 'Old box office', callbackUrl: '' });

@@ -16,6 +16,7 @@ import { memoryLogger } from '../../../shared/logger';
 import type { ChargeView, Delivery } from '../../../shared/integration';
 import { chargeLink } from '../../../integrations/client';
 import { api, startCallbackReceiver, twoSeats, type CallbackReceiver } from '../../helpers/integration-kit';
+import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
@@ -53,6 +54,8 @@ async function pairedCounter(callbackUrl: string | ((r: CallbackReceiver) => str
     integrations: { port: 0, callbackBackoff: { baseMs: 20, maxMs: 200 }, attemptLimits: { burst: 10, perSecond: 0.001 } },
   });
   cores.push(core);
+  // A box office's charge, like any sale, needs an open shift.
+  await ensureShift((name, args) => call(core, name, args));
   await call(core, 'settings.setPin', { newPin: '2468' });
   let key = '';
   const receiver = await startCallbackReceiver(() => key);

@@ -82,13 +82,13 @@ describe('a shift in the Demo profile', () => {
     const csv = await call<{ fileName: string; csv: string }>(core, 'shift.exportCsv', { id: z.report.id });
     expect(csv.fileName).toMatch(new RegExp(`^z-report-${z.report.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const lines = csv.csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('section,item,count,amount_naira');
-    expect(lines).toContain('orders,paid,2,5500.00');
-    expect(lines).toContain('orders,failed,1,3500.00');
-    expect(lines).toContain('shift,opening_float,,5000.00');
-    expect(lines).toContain(`open_order,${open.outOrderNo} (Waiting for payment),1,2000.00`);
-    expect(lines).toContain('sweep,checked 2 closed orders with the provider,0,');
-    expect(lines).toContain('orders,paid_after_closing,0,0.00');
+    expect(lines[0]).toBe('section,item,count,amount_naira,in_card_total');
+    expect(lines).toContain('orders,paid,2,5500.00,added');
+    expect(lines).toContain('orders,failed,1,3500.00,');
+    expect(lines).toContain('shift,opening_float,,5000.00,');
+    expect(lines).toContain(`open_order,${open.outOrderNo} (Waiting for payment),1,2000.00,`);
+    expect(lines).toContain('sweep,checked 2 closed orders with the provider,0,,');
+    expect(lines).toContain('orders,paid_after_closing,0,0.00,added');
 
     // The next shift starts from nothing; the receipt of an order sold in the first names its cashier.
     await call(core, 'shift.open', { cashier: 'Tunde Bakare', openingFloat: '' });
@@ -162,7 +162,7 @@ describe('sales with no shift open', () => {
     const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
     expect(z.report.totals.noShift).toEqual({ count: 1, amountKobo: 150_000 });
     expect(z.html).toContain('SOLD WITH NO SHIFT OPEN');
-    expect(zReportEvent({ ...z.report, id: z.report.id as number }).lines).toContainEqual({ label: 'Sales with no shift open', kobo: 150_000, count: 1 });
+    expect(zReportEvent({ ...z.report, id: z.report.id as number }).lines).toContainEqual({ label: 'Sold with no shift open (not in any total)', kobo: 150_000, count: 1 });
 
     // Reported once: the next shift starts after this one closed, so the same sale is not named again.
     await call<ShiftView>(core, 'shift.open', { cashier: 'Tunde', openingFloat: '' });

@@ -20,6 +20,11 @@ describe('manager view', () => {
     expect(e('counter.revoked', 'ctr_gone')).toBe('revoked counter ctr_gone');
     expect(e('programme.imported', 'B1', 'version 3, 12 rows from week.csv')).toBe('imported the programme of Ikeja (B1) (version 3, 12 rows from week.csv)');
     expect(auditWhat({ action: 'programme.imported', target: 'B1', detail: null })).toBe('imported the programme of Branch B1');
+    expect(e('login.failed', null, 'wrong name or password')).toBe('could not log in (wrong name or password)');
+    expect(e('setup', 'Ada')).toBe('set up this Hub (the first head-office manager)');
+    expect(e('counter.code-issued', 'B1', 'valid 60 minutes')).toBe('issued an enrollment code for Ikeja (B1) (valid 60 minutes)');
+    expect(e('counter.code-issued', null)).toBe('issued an enrollment code for any branch');
+    expect(auditKind('login.failed')).toBe('login');
     // Every action the Hub may write has words and a kind.
     for (const a of AUDIT_ACTIONS) {
       expect(e(a)).toMatch(/\w/);

@@ -207,6 +207,6 @@ describe('what the journal owners write', () => {
     expect(events[0]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', profile: 'production' });
     expect(events[4]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', takingsKobo: 710_000 });
     expect(events[5]).toMatchObject({ at: 5_000, payload: { shiftId: String(shift.id), reportNo: report.id, from: 1_000, to: 5_000, totalKobo: 710_000, count: 1 } });
-    expect((events[5]!.payload as { lines: { label: string; kobo: number; count: number }[] }).lines[0]).toEqual({ label: 'Tickets paid', kobo: 710_000, count: 1 });
+    expect((events[5]!.payload as { lines: { label: string; kobo: number; count: number }[] }).lines[0]).toEqual({ label: 'Paid', kobo: 710_000, count: 1 });
   });
 });

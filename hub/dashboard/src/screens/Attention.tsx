@@ -19,6 +19,7 @@ const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' 
   'reported-otherwise': { label: 'Reported otherwise', tone: 'bad' },
   'no-shift-sales': { label: 'Sold with no shift open', tone: 'warn' },
   'relay-off': { label: 'Notifications not passed on', tone: 'bad' },
+  'order-claimed-twice': { label: 'Order claimed twice', tone: 'bad' },
 };
 
 export function AttentionScreen() {

@@ -1,6 +1,6 @@
-// Audit (head office): who did what, newest first, by Lagos day — logins and the address they came
-// from, manager accounts created, disabled, removed or given a new password, sessions ended, counters
-// revoked, programmes imported. Older entries a page at a time.
+// Audit (head office): who did what, newest first, by Lagos day — logins (and failed ones) and the
+// address they came from, the Hub's first-start setup, manager accounts created, disabled, removed or
+// given a new password, sessions ended, enrollment codes issued, counters revoked, programmes imported. Older entries a page at a time.
 import { useState } from 'react';
 import { z } from 'zod';
 import { AuditEntrySchema, CountersViewSchema, type AuditEntry } from '../../../../shared/hub-dashboard-contract';
@@ -65,7 +65,7 @@ export function AuditScreen() {
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle aside={<button type="button" onClick={first.reload}>Refresh</button>}><span id="screen-title">Audit</span></ScreenTitle>
-      <p className="hint">Who did what on this Hub, newest first, in Lagos time: logins (and where from), manager accounts, counters revoked, programmes imported.</p>
+      <p className="hint">Who did what on this Hub, newest first, in Lagos time: logins and failed logins (and where from), manager accounts, enrollment codes issued, counters revoked, programmes imported.</p>
       {first.error ? <Banner tone="bad">{first.error}</Banner> : null}
       {!first.data ? (first.error ? null : <Loading what="the audit log" />) : entries.length === 0 ? <p className="hint">Nothing yet.</p> : (
         <div data-testid="audit-log">

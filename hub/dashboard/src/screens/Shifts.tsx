@@ -4,6 +4,7 @@ import { useBranchLabel } from '../branch-names';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { ShiftsViewSchema, type ShiftRow, type ZReportViewSchema } from '../../../../shared/hub-dashboard-contract';
+import { CARD_TOTAL_LABEL, CARD_TOTAL_NOTE } from '../../../../shared/ledger';
 import { api, apiUrl } from '../api';
 import { Banner, Loading, ScreenTitle } from '../components/bits';
 import { DayNav, useDay } from '../components/DayNav';
@@ -31,7 +32,8 @@ function ZReportPrint({ s, z }: { s: ShiftRow; z: ZReport }) {
       <hr />
       {z.lines.map((l, i) => <div className="receipt-pair" key={i}><span>{l.label} ({l.count})</span><span>{formatNaira(l.kobo)}</span></div>)}
       <hr className="double" />
-      <div className="receipt-pair receipt-bold"><span>TOTAL ({z.count})</span><span>{formatNaira(z.totalKobo)}</span></div>
+      <div className="receipt-pair receipt-bold"><span>CARD TOTAL ({z.count})</span><span>{formatNaira(z.totalKobo)}</span></div>
+      <div className="receipt-small">{CARD_TOTAL_LABEL}: {CARD_TOTAL_NOTE}.</div>
       <hr />
       <div className="receipt-small">Printed {lagosDayTime(z.at)}. Times are Lagos time (WAT).</div>
     </div>
@@ -55,7 +57,7 @@ function ShiftItem({ s, headOffice }: { s: ShiftRow; headOffice: boolean }) {
         <div><dt>Opened</dt><dd>{lagosDayTime(s.openedAt)}</dd></div>
         <div><dt>Closed</dt><dd>{closed ? lagosDayTime(s.closedAt!) : 'still open'}</dd></div>
         <div><dt>Float</dt><dd>{s.floatKobo === null ? '—' : formatNaira(s.floatKobo)}</dd></div>
-        <div><dt>Takings</dt><dd>{s.takingsKobo === null ? '—' : formatNaira(s.takingsKobo)}</dd></div>
+        <div><dt>{CARD_TOTAL_LABEL}</dt><dd>{s.takingsKobo === null ? '—' : formatNaira(s.takingsKobo)}</dd></div>
       </dl>
       {s.zreports.length ? (
         <>
@@ -87,9 +89,14 @@ export function ShiftsScreen() {
         <>
           <div className="tiles" data-testid="shift-totals">
             <div className="tile"><span className="tile-label">Shifts</span><span className="tile-value">{formatCount(v.totals.shifts)}</span><span className="tile-sub">{formatCount(v.totals.open)} still open</span></div>
-            <div className="tile" data-tone="good"><span className="tile-label">Takings at close</span><span className="tile-value">{formatNaira(v.totals.takingsKobo)}</span><span className="tile-sub">closed shifts</span></div>
-            <div className="tile"><span className="tile-label">Z reports</span><span className="tile-value">{formatCount(v.totals.zReports)}</span><span className="tile-sub">{formatNaira(v.totals.zTotalKobo)} · {formatCount(v.totals.zCount)} payments</span></div>
+            <div className="tile" data-tone="good"><span className="tile-label">{CARD_TOTAL_LABEL} at close</span><span className="tile-value">{formatNaira(v.totals.takingsKobo)}</span><span className="tile-sub">closed shifts · {CARD_TOTAL_NOTE}</span></div>
+            <div className="tile"><span className="tile-label">Z reports</span><span className="tile-value">{formatCount(v.totals.zReports)}</span><span className="tile-sub">{CARD_TOTAL_LABEL.toLowerCase()} {formatNaira(v.totals.zTotalKobo)} · {formatCount(v.totals.zCount)} card payments</span></div>
           </div>
+          {v.practice.shifts > 0 ? (
+            <p className="hint" data-testid="practice-note">
+              Demo and Sandbox (practice, no real money, not in the totals): {formatCount(v.practice.shifts)} shift{v.practice.shifts === 1 ? '' : 's'}, {CARD_TOTAL_LABEL.toLowerCase()} at close {formatNaira(v.practice.takingsKobo)}, {formatCount(v.practice.zReports)} Z report{v.practice.zReports === 1 ? '' : 's'}.
+            </p>
+          ) : null}
           <p className="actions">
             <a className="button" href={apiUrl('/shifts.csv', q)} download data-testid="shifts-csv">Download the day as CSV</a>
             <span className="hint">Totals count real shifts only (not Demo or Sandbox).</span>

@@ -97,7 +97,7 @@ export function TodayScreen() {
   const v = r.data;
   const isToday = day === todayDay;
   const hourNow = isToday ? Number(lagosHm(Date.now()).slice(0, 2)) : null;
-  const lwSoFar = v ? (hourNow === null ? v.hourly.reduce((a, p) => a + p.lastWeekPaidKobo, 0) : lastWeekSoFar(v.hourly, hourNow)) : 0;
+  const lwSoFar = v ? lastWeekSoFar(v.hourly, hourNow ?? 23) : 0;
   const change = v ? changeText(v.totals.paidKobo, lwSoFar) : null;
 
   return (

@@ -2,7 +2,7 @@
 // charge can go now and what its button says, the blocks of orders still open (after a reload too),
 // the sale's total (tickets, and the booking fee per ticket) and the charge row under the form.
 import { useEffect, useRef, type ReactNode } from 'react';
-import { bookingFeeText, ON_TERMINAL_STATES, ORDER_STATE_LABELS, type OrderView } from '../../../../shared/orders';
+import { bookingFeeText, ON_TERMINAL_STATES, orderStateLabel, type OrderView } from '../../../../shared/orders';
 import { Banner } from '../../components/Banner';
 import { formatNaira } from '../../format';
 import { useSale } from '../../stores/sale-store';
@@ -49,7 +49,7 @@ export function StillOpenOrders() {
       {list.map((o) => (
         <Banner key={o.id} as="div" className="open-order" tone="warn" role="status">
           <span>
-            <strong className="nowrap">{orderName(o)}</strong> · {ORDER_STATE_LABELS[o.state]}
+            <strong className="nowrap">{orderName(o)}</strong> · {orderStateLabel(o)}
             {ON_TERMINAL_STATES.has(o.state) && (
               <>
                 {' · still on the terminal '}

@@ -1,12 +1,17 @@
-// A shift's totals in big, plain figures: what was paid, what failed, what is still open.
+// A shift's totals in big, plain figures: what was paid, what failed, what is still open. Every
+// figure is the ledger's (shared/ledger.ts, computed in the engine): this screen adds up nothing.
 import type { Bucket, ShiftReport } from '../../../../shared/records';
+import { CARD_TOTAL_LABEL, CARD_TOTAL_NOTE, TOPUPS_TOTAL_LABEL } from '../../../../shared/ledger';
 import { formatNaira, showDateText } from '../../format';
 import { Banner } from '../../components/Banner';
 
-function Figure({ label, b, tone, testId }: { label: string; b: Bucket; tone?: string; testId?: string }) {
+function Figure({ label, note, b, tone, testId }: { label: string; note?: string; b: Bucket; tone?: string; testId?: string }) {
   return (
     <div className="figure" data-tone={tone} data-testid={testId}>
-      <dt>{label}</dt>
+      <dt>
+        {label}
+        {note && <span className="figure-note">{note}</span>}
+      </dt>
       <dd>
         <span className="figure-amount">{formatNaira(b.amountKobo)}</span>
         <span className="figure-count">
@@ -19,7 +24,6 @@ function Figure({ label, b, tone, testId }: { label: string; b: Bucket; tone?: s
 
 export function ShiftFigures({ report }: { report: ShiftReport }) {
   const t = report.totals;
-  const taken = { count: t.paid.count + t.paidLate.count, amountKobo: t.paid.amountKobo + t.paidLate.amountKobo };
   return (
     <div className="shift-figures">
       {t.noShift.count > 0 && (
@@ -28,7 +32,7 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
         </Banner>
       )}
       <dl className="figures">
-        <Figure label="Card payments taken" b={taken} tone="good" testId="figure-taken" />
+        <Figure label={CARD_TOTAL_LABEL} note={CARD_TOTAL_NOTE} b={t.card} tone="good" testId="figure-taken" />
         <Figure label="Failed" b={t.failed} testId="figure-failed" />
         <Figure label="Cancelled" b={t.cancelled} testId="figure-cancelled" />
         <Figure label="Expired" b={t.expired} testId="figure-expired" />
@@ -40,11 +44,11 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
           <dd>{t.ticketsSold}</dd>
         </div>
         <div>
-          <dt>Booking fees (in the paid total)</dt>
+          <dt>Booking fees on paid sales</dt>
           <dd>{formatNaira(t.bookingFeesKobo)}</dd>
         </div>
         <div>
-          <dt>Provider fees</dt>
+          <dt>Provider fees on paid sales</dt>
           <dd>{formatNaira(t.providerFeesKobo)}</dd>
         </div>
         {t.paidLate.count > 0 && (
@@ -52,6 +56,22 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
             <dt>Of which sold in an earlier shift, paid in this one</dt>
             <dd>
               {formatNaira(t.paidLate.amountKobo)} ({t.paidLate.count})
+            </dd>
+          </div>
+        )}
+        {t.paidAfterClosing.count > 0 && (
+          <div data-testid="figure-paid-after-closing">
+            <dt>Of which paid after closing</dt>
+            <dd>
+              {formatNaira(t.paidAfterClosing.amountKobo)} ({t.paidAfterClosing.count})
+            </dd>
+          </div>
+        )}
+        {t.refundToArrange.count > 0 && (
+          <div data-testid="figure-refund-to-arrange">
+            <dt>Refund to be arranged (not in the card total)</dt>
+            <dd>
+              {formatNaira(t.refundToArrange.amountKobo)} ({t.refundToArrange.count})
             </dd>
           </div>
         )}
@@ -71,6 +91,14 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
                 : t.topups.lines.map((l) => `${l.label}: ${l.count} · ${formatNaira(l.amountKobo)}`).join('; ')}
           </dd>
         </div>
+        {t.topups.available && t.topups.lines.length > 0 && (
+          <div data-testid="figure-topups-successful">
+            <dt>{TOPUPS_TOTAL_LABEL}</dt>
+            <dd>
+              {formatNaira(t.topupsSuccessful.amountKobo)} ({t.topupsSuccessful.count})
+            </dd>
+          </div>
+        )}
       </dl>
       {t.shows.length > 0 && (
         <table className="shift-shows" data-testid="shift-shows">

@@ -1,0 +1,294 @@
+// The one ledger: every money figure of a shift (the Shift screen, X and Z on screen and printed,
+// the CSV, what the Hub is sent and shows) comes from `ledger()`, a pure function of the journal's
+// facts — sales with their states, the provider's late outcomes, top-ups — over a window. Screens
+// and the Hub display what it computed; nothing else adds up money. What is inside the card total
+// is decided here once (docs/cashier-guide.md, "What the card total holds"):
+//   inside:  ticket sales of the window that ended paid; earlier sales paid during it; money the
+//            provider took after the counter closed a sale, learnt during it, kept for the customer;
+//   outside: money taken after closing marked "refund to be arranged" (it goes back), top-ups (their
+//            own total), sales still open, sales with no shift open, anything Demo in a real shift.
+// A late payment is counted in the window the counter learnt it in (a kept Z never changes) and is
+// shown at `lateAt()`, when the provider took the money.
+import type { Bucket, ShiftTotals, ShowLine, TopupLine } from './records';
+import { isFinalState, type OrderState } from './orders';
+import { lateAt, type LateKind } from './late-payments';
+import { TOPUP_STATE_LABELS, type TopupState } from './topups';
+
+/** A sale as the journal holds it. */
+export interface LedgerSale {
+  ref: string;
+  createdAt: number;
+  state: OrderState;
+  amountKobo: number;
+  tickets: number;
+  bookingFeeKobo: number;
+  providerFeeKobo: number;
+  /** When it first turned paid (null: never). */
+  paidAt: number | null;
+  demo: boolean;
+  show: { filmName: string; filmTitle: string; showDate: string; showTime: string };
+}
+
+/** A late outcome of a closed sale (docs/late-payments.md). */
+export interface LedgerLate {
+  ref: string;
+  kind: LateKind;
+  closedAs: string;
+  amountKobo: number;
+  payNo?: string;
+  providerAt?: number;
+  foundAt: number;
+  /** The cashier marked it "customer gone: refund to be arranged" (by the time of the report). */
+  refund: boolean;
+  demo: boolean;
+}
+
+export interface LedgerTopup {
+  ref: string;
+  createdAt: number;
+  state: TopupState;
+  amountKobo: number;
+  demo: boolean;
+}
+
+export interface LedgerFacts {
+  sales: readonly LedgerSale[];
+  late: readonly LedgerLate[];
+  topups: readonly LedgerTopup[];
+  /** False where the counter has no top-ups at all. */
+  topupsAvailable?: boolean;
+}
+
+export interface LedgerWindow {
+  from: number;
+  to: number;
+  /** A real shift leaves Demo facts out; a Demo shift counts them (they are all it has). */
+  excludeDemo: boolean;
+  /** When the shift before closed: sales in [noShiftFrom, from) had no shift and are named. */
+  noShiftFrom?: number;
+}
+
+/** The money figures of a window: the part of `ShiftTotals` the ledger owns. */
+export type LedgerFigures = Omit<ShiftTotals, 'sweep' | 'openItems'>;
+
+const ZERO: Bucket = { count: 0, amountKobo: 0 };
+const add = (b: Bucket, kobo: number): Bucket => ({ count: b.count + 1, amountKobo: b.amountKobo + kobo });
+/** The report's order of top-up lines: outcomes first, then what is still under way. */
+const TOPUP_ORDER: readonly TopupState[] = ['success', 'fail', 'not_sent', 'cancelled', 'pending', 'unknown', 'queued', 'sending'];
+const rank = (s: string) => {
+  const i = TOPUP_ORDER.indexOf(s as TopupState);
+  return i < 0 ? TOPUP_ORDER.length : i;
+};
+
+export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
+  const inScope = (x: { demo: boolean }) => !(w.excludeDemo && x.demo);
+  const within = (at: number) => at >= w.from && at < w.to;
+  let paid = ZERO, failed = ZERO, cancelled = ZERO, expired = ZERO, open = ZERO, paidLate = ZERO, noShift = ZERO;
+  let ticketsSold = 0, bookingFeesKobo = 0, providerFeesKobo = 0;
+  const shows = new Map<string, ShowLine>();
+  for (const s of f.sales) {
+    if (!inScope(s)) continue;
+    if (within(s.createdAt)) {
+      if (s.state === 'paid') {
+        paid = add(paid, s.amountKobo);
+        ticketsSold += s.tickets;
+        bookingFeesKobo += s.bookingFeeKobo;
+        providerFeesKobo += s.providerFeeKobo;
+        const k = `${s.show.showDate}\u0000${s.show.showTime}\u0000${s.show.filmName}\u0000${s.show.filmTitle}`;
+        const line = shows.get(k) ?? { ...s.show, orders: 0, seats: 0, amountKobo: 0 };
+        shows.set(k, { ...line, orders: line.orders + 1, seats: line.seats + s.tickets, amountKobo: line.amountKobo + s.amountKobo });
+      } else if (s.state === 'failed') failed = add(failed, s.amountKobo);
+      else if (s.state === 'cancelled') cancelled = add(cancelled, s.amountKobo);
+      else if (s.state === 'expired') expired = add(expired, s.amountKobo);
+      else if (!isFinalState(s.state)) open = add(open, s.amountKobo);
+    } else if (s.createdAt < w.from && s.paidAt !== null && within(s.paidAt)) {
+      paidLate = add(paidLate, s.amountKobo);
+    }
+    if (w.noShiftFrom !== undefined && w.noShiftFrom < w.from && s.createdAt >= w.noShiftFrom && s.createdAt < w.from) noShift = add(noShift, s.amountKobo);
+  }
+
+  let pac = ZERO, refundToArrange = ZERO, reportedOtherwise = ZERO;
+  const items: LedgerFigures['paidAfterClosing']['items'] = [];
+  for (const l of [...f.late].sort((a, b) => a.foundAt - b.foundAt)) {
+    if (!inScope(l) || !within(l.foundAt)) continue;
+    if (l.kind === 'reported-otherwise') {
+      reportedOtherwise = add(reportedOtherwise, l.amountKobo);
+      continue;
+    }
+    pac = add(pac, l.amountKobo);
+    if (l.refund) refundToArrange = add(refundToArrange, l.amountKobo);
+    items.push({ ref: l.ref, amountKobo: l.amountKobo, at: lateAt(l), closedAs: l.closedAs, ...(l.payNo ? { payNo: l.payNo } : {}), ...(l.refund ? { refund: true } : {}) });
+  }
+
+  const byState = new Map<string, Bucket>();
+  for (const t of f.topups) {
+    if (!inScope(t) || !within(t.createdAt) || t.state === 'draft') continue;
+    byState.set(t.state, add(byState.get(t.state) ?? ZERO, t.amountKobo));
+  }
+  const topupLines: TopupLine[] = [...byState.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([state, b]) => ({ state, label: TOPUP_STATE_LABELS[state as TopupState] ?? state, count: b.count, amountKobo: b.amountKobo }));
+  const topupsSuccessful = byState.get('success') ?? ZERO;
+
+  const card: Bucket = {
+    count: paid.count + paidLate.count + pac.count - refundToArrange.count,
+    amountKobo: paid.amountKobo + paidLate.amountKobo + pac.amountKobo - refundToArrange.amountKobo,
+  };
+  return {
+    from: w.from,
+    to: w.to,
+    paid, failed, cancelled, expired, open,
+    ticketsSold, bookingFeesKobo, providerFeesKobo,
+    paidLate,
+    paidAfterClosing: { ...pac, items: items.slice(0, 200) },
+    refundToArrange,
+    reportedOtherwise,
+    card,
+    topups: { available: f.topupsAvailable ?? true, lines: topupLines, successKobo: topupsSuccessful.amountKobo },
+    topupsSuccessful,
+    shows: [...shows.values()].sort((a, b) => a.showDate.localeCompare(b.showDate) || a.showTime.localeCompare(b.showTime) || a.filmName.localeCompare(b.filmName)),
+    noShift,
+  };
+}
+
+/** One labelled line of a shift report: the same words on the Shift screen, printed, in the CSV and on the Hub. */
+export interface LedgerLine {
+  /** The CSV's item name. */
+  key: string;
+  label: string;
+  /** How many of what the label names (always payments: orders or top-ups). */
+  count: number;
+  amountKobo: number;
+  /** Inside the card total, added (+), taken out (−), or beside it (none). */
+  inCardTotal: '+' | '-' | null;
+}
+
+/** The card total's name everywhere, and the note beside it that says what is inside it. */
+export const CARD_TOTAL_LABEL = 'Card total';
+export const CARD_TOTAL_NOTE = 'tickets only: top-ups and refunds to arrange apart';
+export const TOPUPS_TOTAL_LABEL = 'Top-ups total (not in card total)';
+
+/** A shift's ticket lines in the report's order; every count is of payments (orders), never of tickets. */
+export function ledgerLines(t: ShiftTotals): LedgerLine[] {
+  const lines: LedgerLine[] = [
+    { key: 'paid', label: 'Paid', count: t.paid.count, amountKobo: t.paid.amountKobo, inCardTotal: '+' },
+    { key: 'paid_late_from_earlier_shifts', label: 'Sold earlier, paid now', count: t.paidLate.count, amountKobo: t.paidLate.amountKobo, inCardTotal: '+' },
+    { key: 'paid_after_closing', label: 'Paid after closing', count: t.paidAfterClosing.count, amountKobo: t.paidAfterClosing.amountKobo, inCardTotal: '+' },
+    { key: 'refund_to_arrange', label: 'Refund to be arranged (paid after closing)', count: t.refundToArrange.count, amountKobo: t.refundToArrange.amountKobo, inCardTotal: '-' },
+    { key: 'failed', label: 'Failed', count: t.failed.count, amountKobo: t.failed.amountKobo, inCardTotal: null },
+    { key: 'cancelled', label: 'Cancelled', count: t.cancelled.count, amountKobo: t.cancelled.amountKobo, inCardTotal: null },
+    { key: 'expired', label: 'Expired', count: t.expired.count, amountKobo: t.expired.amountKobo, inCardTotal: null },
+    { key: 'not_finished', label: 'No outcome yet', count: t.open.count, amountKobo: t.open.amountKobo, inCardTotal: null },
+    { key: 'booking_fees_in_paid', label: 'Booking fees on paid sales', count: t.paid.count, amountKobo: t.bookingFeesKobo, inCardTotal: null },
+    { key: 'provider_fees', label: 'Provider fees on paid sales', count: t.paid.count, amountKobo: t.providerFeesKobo, inCardTotal: null },
+  ];
+  if (t.reportedOtherwise.count > 0) {
+    lines.push({ key: 'reported_otherwise', label: 'Reported otherwise later (still in paid)', count: t.reportedOtherwise.count, amountKobo: t.reportedOtherwise.amountKobo, inCardTotal: null });
+  }
+  if (t.noShift.count > 0) lines.push({ key: 'sold_with_no_shift_open', label: 'Sold with no shift open (not in any total)', count: t.noShift.count, amountKobo: t.noShift.amountKobo, inCardTotal: null });
+  return lines;
+}
+
+/**
+ * Fills the figures a report kept before the one ledger lacks (read back from an older journal):
+ * its card total was paid + sold earlier + paid after closing, with no refunds apart.
+ */
+export function legacyTotals(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object') return raw;
+  const t = raw as Record<string, unknown>;
+  if (t.card !== undefined) return raw;
+  const b = (v: unknown): Bucket => (v && typeof v === 'object' ? { count: Number((v as Bucket).count) || 0, amountKobo: Number((v as Bucket).amountKobo) || 0 } : ZERO);
+  const parts = [b(t.paid), b(t.paidLate), b(t.paidAfterClosing)];
+  const success = ((t.topups as { lines?: TopupLine[] } | undefined)?.lines ?? []).find((l) => l.state === 'success');
+  return {
+    ...t,
+    card: { count: parts.reduce((n, p) => n + p.count, 0), amountKobo: parts.reduce((n, p) => n + p.amountKobo, 0) },
+    topupsSuccessful: success ? { count: success.count, amountKobo: success.amountKobo } : ZERO,
+  };
+}
+
+/** A day of shifts on the Hub, added up from each shift's ledger figures (its card total and Z reports). */
+export interface ShiftDayTotals {
+  shifts: number;
+  open: number;
+  /** Card takings of the closed shifts (top-ups apart). */
+  takingsKobo: number;
+  zReports: number;
+  zTotalKobo: number;
+  /** Card payments in those Z reports. */
+  zCount: number;
+}
+
+/** The day's totals of real shifts, and apart those of Demo and Sandbox shifts (practice: no real money). */
+export function shiftDayTotals(list: readonly { practice: boolean; closedAt: number | null; takingsKobo: number | null; zreports: readonly { totalKobo: number; count: number }[] }[]): { totals: ShiftDayTotals; practice: ShiftDayTotals } {
+  const zero = (): ShiftDayTotals => ({ shifts: 0, open: 0, takingsKobo: 0, zReports: 0, zTotalKobo: 0, zCount: 0 });
+  const totals = zero();
+  const practice = zero();
+  for (const s of list) {
+    const t = s.practice ? practice : totals;
+    t.shifts++;
+    if (s.closedAt === null) t.open++;
+    t.takingsKobo += s.takingsKobo ?? 0;
+    for (const z of s.zreports) {
+      t.zReports++;
+      t.zTotalKobo += z.totalKobo;
+      t.zCount += z.count;
+    }
+  }
+  return { totals, practice };
+}
+
+/** The Today chart's hours, added up: today's takings and last week's by the end of the day, and the busiest hour. */
+export function hourlyTotals<P extends { hour: number; paidKobo: number; lastWeekPaidKobo: number }>(points: readonly P[]): { paidKobo: number; lastWeekPaidKobo: number; busiest: P | null } {
+  let paidKobo = 0, lastWeekPaidKobo = 0;
+  let busiest: P | null = null;
+  for (const p of points) {
+    paidKobo += p.paidKobo;
+    lastWeekPaidKobo += p.lastWeekPaidKobo;
+    if (!busiest || p.paidKobo > busiest.paidKobo) busiest = p;
+  }
+  return { paidKobo, lastWeekPaidKobo, busiest };
+}
+
+/** Last week's takings up to the same hour of the day, for "so far" comparisons (hour: Lagos hour, inclusive). */
+export function lastWeekSoFar(points: readonly { hour: number; lastWeekPaidKobo: number }[], hour: number): number {
+  return hourlyTotals(points.filter((p) => p.hour <= hour).map((p) => ({ ...p, paidKobo: 0 }))).lastWeekPaidKobo;
+}
+
+/** A group's figures of a Lagos day on the Hub (Today: a branch, a counter, a cashier, or all). */
+export interface DayTally {
+  paidCount: number; paidKobo: number;
+  failedCount: number; cancelledCount: number; expiredCount: number; openCount: number;
+  topupCount: number; topupKobo: number;
+  paidAfterClosingCount: number; paidAfterClosingKobo: number;
+  refundDueCount: number; refundDueKobo: number;
+}
+
+export const emptyDayTally = (): DayTally => ({
+  paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0,
+  paidAfterClosingCount: 0, paidAfterClosingKobo: 0, refundDueCount: 0, refundDueKobo: 0,
+});
+
+/**
+ * A day's tally from what was counted of it, by the card total's rule: paid sales of the day, and
+ * money taken after closing learnt that day, kept (in the takings, shown apart too) or to be
+ * refunded (out of the takings, shown as refund due); successful top-ups apart.
+ */
+export function dayTally(c: {
+  paid?: Bucket; failedCount?: number; cancelledCount?: number; expiredCount?: number; openCount?: number;
+  lateKept?: Bucket; lateRefund?: Bucket; topups?: Bucket;
+}): DayTally {
+  const paid = c.paid ?? ZERO, kept = c.lateKept ?? ZERO, refund = c.lateRefund ?? ZERO, topups = c.topups ?? ZERO;
+  return {
+    paidCount: paid.count + kept.count, paidKobo: paid.amountKobo + kept.amountKobo,
+    failedCount: c.failedCount ?? 0, cancelledCount: c.cancelledCount ?? 0, expiredCount: c.expiredCount ?? 0, openCount: c.openCount ?? 0,
+    topupCount: topups.count, topupKobo: topups.amountKobo,
+    paidAfterClosingCount: kept.count, paidAfterClosingKobo: kept.amountKobo,
+    refundDueCount: refund.count, refundDueKobo: refund.amountKobo,
+  };
+}
+
+/** Adds `b` into `a` (a branch's, a counter's or the day's tally from its parts). */
+export function addDayTally(a: DayTally, b: DayTally): void {
+  for (const k of Object.keys(b) as (keyof DayTally)[]) a[k] += b[k];
+}

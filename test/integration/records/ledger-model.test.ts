@@ -1,0 +1,325 @@
+// Model-based test of the one ledger (issue 25): random days at a counter — sales paid, declined,
+// cancelled, expired or left unknown; late payments heard by webhook, relay, query or sweep; paid
+// sales the provider later reports otherwise; "refund to be arranged" and "tickets given"; top-ups
+// that succeed, fail or hang; Demo sales; shifts (real and Demo) opened and closed across Lagos
+// midnight — on a real SQLite journal with the real shift service. After every X and Z, every
+// surface is compared with a model written here from the rules alone (docs/cashier-guide.md, "What
+// the card total holds"): the report through the contract, the Shift screen's figures as React
+// renders them, the printed text, the CSV, the payloads in the Hub's outbox, and the Hub's own
+// projections, Shifts and Today on PGlite. Failing seeds are kept below and replayed every run.
+import fc from 'fast-check';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrderJournal, OrderJournalReads } from '../../../core/orders';
+import { LateOutcomeStore } from '../../../core/orders/late-outcomes';
+import { HubOutbox, createOutboxSink } from '../../../core/hub-link/outbox';
+import { escposOf } from '../../../core/records/printing/escpos';
+import { shiftReportDoc } from '../../../core/records/shifts/shift-report-doc';
+import { createShiftService, type ShiftDeps } from '../../../core/records/shifts/shift-service';
+import { ShiftStore } from '../../../core/records/shifts/shift-store';
+import { topupTotals } from '../../../core/records/shifts/topup-totals';
+import { TopupJournalReads } from '../../../core/topups/topup-journal-reads';
+import { TopupJournal } from '../../../core/topups/topup-journal';
+import type { HubDb } from '../../../hub/db/adapter';
+import { openHubDb } from '../../../hub/db/open';
+import { enrollCounter, issueEnrollCode } from '../../../hub/store/counters';
+import { searchOrders, shifts as hubShifts, today as hubToday, type OrderFilters } from '../../../hub/store/dashboard';
+import { storeSyncBatch } from '../../../hub/store/journal';
+import { formatNaira, koboToNairaString } from '../../../shared/money';
+import { ShiftReportViewSchema, type ShiftReport } from '../../../shared/records';
+import { lagosDate, lagosDayStart } from '../../../shared/time';
+import { ShiftFigures } from '../../../renderer/src/screens/shift/ShiftFigures';
+import { escposText } from '../../helpers/loopback-printer';
+import { openTempDb, sale } from '../../helpers/orders-db';
+import { actionArb, expected, type Action, type Expect, type MLate, type MSale, type MTopup } from '../../helpers/ledger-model';
+
+// ---- one run ----------------------------------------------------------------------------------
+
+const T0 = Date.UTC(2026, 9, 5, 8, 0, 0); // 09:00 in Lagos, in the past (the Hub refuses times a day ahead of its clock)
+
+let hub: HubDb;
+let runs = 0;
+
+/** The figure the Shift screen shows under a test id, as React renders it. */
+function screenFigure(html: string, testId: string): string | null {
+  const m = new RegExp(`data-testid="${testId}"[^>]*>(.*?)</div>`).exec(html);
+  return m ? m[1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim() : null;
+}
+
+async function run(actions: Action[]): Promise<void> {
+  const tmp = openTempDb();
+  try {
+    let now = T0;
+    const clock = { now: () => now };
+    const db = tmp.db;
+    const outbox = new HubOutbox(db);
+    const reader = new ShiftStore(db);
+    const sink = createOutboxSink(outbox, { cashierAt: (at) => reader.cashierAt(at) });
+    const journal = new OrderJournal(db, () => now, sink);
+    const lateStore = new LateOutcomeStore(db, sink);
+    const shiftStore = new ShiftStore(db, sink);
+    let profile: 'demo' | 'production' = 'production';
+    const svc = createShiftService({
+      orders: new OrderJournalReads(db), shifts: shiftStore, topups: topupTotals(new TopupJournalReads(db)),
+      settings: { get: () => ({ cinema: { name: 'Film House', branch: 'Lekki', footer: '' }, printing: { paper: '80' } }) } as unknown as ShiftDeps['settings'],
+      counterName: () => 'Lane 1', profile: () => profile,
+      jobs: { wasPrinted: () => false } as unknown as ShiftDeps['jobs'], printer: {} as ShiftDeps['printer'],
+      clock: clock as ShiftDeps['clock'], onShift: () => {},
+    });
+
+    const m = { sales: [] as MSale[], late: [] as MLate[], topups: [] as MTopup[] };
+    const shiftModel: { id: number; openedAt: number; closedAt: number | null; demo: boolean; want: Expect | null }[] = [];
+    let payNo = 0;
+    const topupJournal = new TopupJournal(db, () => now, sink);
+
+    /** Every surface of one report equals the model. */
+    const check = (r: ShiftReport, html: string, csvText: string, want: Expect) => {
+      const t = r.totals;
+      const where = `${r.kind} report ${r.id ?? ''} of shift ${r.shift.id}`;
+      // The report as the contract carries it.
+      expect({ card: t.card, pac: [t.paidAfterClosing.count, t.paidAfterClosing.amountKobo], refund: t.refundToArrange, topups: t.topupsSuccessful }, where).toEqual({
+        card: { count: want.card.count, amountKobo: want.card.kobo }, pac: [want.paidAfterClosing.count, want.paidAfterClosing.kobo],
+        refund: { count: want.refund.count, amountKobo: want.refund.kobo }, topups: { count: want.topupsOk.count, amountKobo: want.topupsOk.kobo },
+      });
+      expect([t.failed.amountKobo, t.cancelled.amountKobo, t.expired.amountKobo, t.open.amountKobo], where).toEqual([want.failed, want.cancelled, want.expired, want.open]);
+      expect(t.paidAfterClosing.items.map((i) => [i.ref, i.at, i.payNo ?? null]), where).toEqual(want.paidAfterClosing.refs.map((ref, k) => [ref, want.paidAfterClosing.at[k], want.paidAfterClosing.payNos[k] ?? null]));
+      // The Shift screen's figures, as React renders them from that report.
+      const screen = renderToStaticMarkup(createElement(ShiftFigures, { report: r }));
+      expect(screenFigure(screen, 'figure-taken'), where).toContain(formatNaira(want.card.kobo));
+      expect(screenFigure(screen, 'figure-refund-to-arrange') ?? '', where).toBe(want.refund.count ? `Refund to be arranged (not in the card total) ${formatNaira(want.refund.kobo)} (${want.refund.count})` : '');
+      // Printed.
+      const printed = escposText(escposOf(shiftReportDoc(r, false), '80')).map((l) => l.trim());
+      const naira = (k: number) => formatNaira(k).replace('₦', 'N');
+      expect(printed.find((l) => l.startsWith('CARD TOTAL')), where).toMatch(new RegExp(`^CARD TOTAL \\(${want.card.count}\\) +${naira(want.card.kobo).replace(/[.]/g, '\\.')}$`));
+      const pacLine = printed.find((l) => l.startsWith('Paid after closing ('));
+      if (want.paidAfterClosing.count) expect(pacLine, where).toMatch(new RegExp(`^Paid after closing \\(${want.paidAfterClosing.count}\\) +${naira(want.paidAfterClosing.kobo).replace(/[.]/g, '\\.')}$`));
+      else expect(pacLine, where).toBeUndefined();
+      for (const p of want.paidAfterClosing.payNos) expect(printed.some((l) => l.includes(`payment ${p}`)), `${where}: payment ${p} printed`).toBe(true);
+      expect(html, where).toContain(formatNaira(want.card.kobo));
+      // The CSV.
+      const csv = csvText.trimEnd().split('\r\n');
+      expect(csv, where).toContain(`orders,card_total,${want.card.count},${koboToNairaString(want.card.kobo)},total`);
+      expect(csv, where).toContain(`orders,paid_after_closing,${want.paidAfterClosing.count},${koboToNairaString(want.paidAfterClosing.kobo)},added`);
+      expect(csv, where).toContain(`orders,refund_to_arrange,${want.refund.count},${koboToNairaString(want.refund.kobo)},subtracted`);
+      for (const p of want.paidAfterClosing.payNos) expect(csv.some((l) => l.startsWith('paid_after_closing,') && l.includes(`payment ${p}`)), `${where}: payment ${p} in the CSV`).toBe(true);
+    };
+
+    const open = () => m.sales.filter((s) => ['creating', 'waiting', 'unknown'].includes(s.state));
+    const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
+
+    for (const a of actions) {
+      now += 1000;
+      switch (a.t) {
+        case 'wait':
+          now += a.minutes * 60_000;
+          break;
+        case 'sell': {
+          const s = sale({ seats: ['A1', 'A1,A2', 'A1,A2,A3'][a.tickets - 1]!, tickets: a.tickets, priceKobo: a.price * 50_000, bookingFeeKobo: a.fee * 10_000 * a.tickets });
+          const amount = s.tickets * s.priceKobo + s.bookingFeeKobo;
+          const rec = journal.insert({
+            sale: s, amountKobo: amount, counterCode: 'C1', businessDay: lagosDate(now).replace(/-/g, '').slice(2), createdAt: now, expireSeconds: 300,
+            state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold', profile: a.demo ? 'demo' : 'production',
+          });
+          journal.transition(rec.id, 'waiting', 'on the terminal');
+          m.sales.push({ id: rec.id, ref: rec.outOrderNo, createdAt: now, amount, state: 'waiting', demo: a.demo, paidAt: null });
+          break;
+        }
+        case 'settle': {
+          const s = pick(open(), a.pick);
+          if (!s) break;
+          const r = journal.transition(s.id, a.to, 'test', a.to === 'paid' ? { patch: { providerFeeKobo: a.providerFee, payNo: `PAY-${++payNo}` } } : {});
+          if (r.changed) {
+            s.state = a.to;
+            if (a.to === 'paid' && s.paidAt === null) s.paidAt = now;
+          }
+          break;
+        }
+        case 'latePaid': {
+          const s = pick(m.sales.filter((x) => ['failed', 'cancelled', 'expired'].includes(x.state) && !m.late.some((l) => l.ref === x.ref)), a.pick);
+          if (!s) break;
+          const rec = journal.get(s.id)!;
+          const providerAt = Math.max(s.createdAt + 1, now - a.backMinutes * 60_000);
+          const p = `LATE-${++payNo}`;
+          const got = lateStore.record(rec, { outOrderNo: rec.outOrderNo, orderNo: rec.orderNo ?? '', status: 'SUCCESS', amountKobo: rec.amountKobo, payNo: p, completedTime: providerAt }, a.source, now);
+          expect(got).not.toBeNull();
+          m.late.push({ ref: s.ref, kind: 'paid-after-closing', amount: s.amount, foundAt: now, providerAt, payNo: p, refund: false, demo: s.demo });
+          break;
+        }
+        case 'reportedOtherwise': {
+          const s = pick(m.sales.filter((x) => x.state === 'paid' && !m.late.some((l) => l.ref === x.ref)), a.pick);
+          if (!s) break;
+          const rec = journal.get(s.id)!;
+          const got = lateStore.record(rec, { outOrderNo: rec.outOrderNo, orderNo: rec.orderNo ?? '', status: a.status, amountKobo: rec.amountKobo }, 'query', now);
+          expect(got).not.toBeNull();
+          m.late.push({ ref: s.ref, kind: 'reported-otherwise', amount: s.amount, foundAt: now, providerAt: now, payNo: null, refund: false, demo: s.demo });
+          break;
+        }
+        case 'handle': {
+          const l = pick(m.late.filter((x) => x.kind === 'paid-after-closing' && !x.refund && !(x as { handled?: boolean }).handled), a.pick);
+          if (!l) break;
+          const s = m.sales.find((x) => x.ref === l.ref)!;
+          lateStore.markHandled(journal.get(s.id)!, { how: a.how, by: 'Ada' }, now);
+          (l as { handled?: boolean }).handled = true;
+          l.refund = a.how === 'refund';
+          break;
+        }
+        case 'topup': {
+          const t = topupJournal.insertSingle({ profile: a.demo ? 'demo' : 'production', billsMerchantId: 'B1' }, 'C1', lagosDate(now).replace(/-/g, '').slice(2),
+            { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: a.amount * 10_000 }, 'Sending');
+          const state = a.outcome === 'pending' ? 'pending' : a.outcome;
+          topupJournal.move([{ id: t.id, to: state, note: 'the provider answered' }]);
+          m.topups.push({ createdAt: now, amount: a.amount * 10_000, state, demo: a.demo });
+          break;
+        }
+        case 'close':
+        case 'shift': {
+          const cur = shiftModel.find((s) => s.closedAt === null);
+          if (!cur && a.t === 'close') break;
+          if (!cur) {
+            const demo = a.t === 'shift' && a.demo;
+            profile = demo ? 'demo' : 'production';
+            const s = svc.open(demo ? 'Demo Dee' : 'Ada', '');
+            shiftModel.push({ id: s.id, openedAt: now, closedAt: null, demo, want: null });
+          } else {
+            const want = expected(m, cur.openedAt, now, cur.demo);
+            const z = ShiftReportViewSchema.parse(svc.close(true));
+            cur.closedAt = now;
+            cur.want = want;
+            check(z.report, z.html, svc.exportCsv(z.report.id!).csv, want);
+          }
+          break;
+        }
+        case 'x': {
+          const cur = shiftModel.find((s) => s.closedAt === null);
+          if (!cur) break;
+          const x = ShiftReportViewSchema.parse(svc.report());
+          check(x.report, x.html, svc.exportCsv().csv, expected(m, cur.openedAt, now, cur.demo));
+          break;
+        }
+      }
+    }
+
+    // What the Hub is sent: each closed shift's takings and Z report are the model's card total.
+    const events = outbox.readAfter(0, 100_000);
+    for (const s of shiftModel.filter((x) => x.closedAt !== null)) {
+      const closed = events.find((e) => e.kind === 'shift.closed' && e.payload.shiftId === String(s.id));
+      const z = events.find((e) => e.kind === 'zreport' && e.payload.shiftId === String(s.id));
+      expect(closed?.kind === 'shift.closed' && closed.payload.takingsKobo, `shift ${s.id} takings sent`).toBe(s.want!.card.kobo);
+      expect(z?.kind === 'zreport' && [z.payload.totalKobo, z.payload.count], `shift ${s.id} Z sent`).toEqual([s.want!.card.kobo, s.want!.card.count]);
+      const line = z?.kind === 'zreport' ? z.payload.lines.find((l) => l.label === 'Paid after closing') : undefined;
+      expect(line && [line.count, line.kobo], `shift ${s.id} Z's paid after closing sent`).toEqual([s.want!.paidAfterClosing.count, s.want!.paidAfterClosing.kobo]);
+    }
+
+    // The Hub: the journal stored as a counter sends it, then its Shifts view per Lagos day.
+    if (events.length) {
+      const { code } = await issueEnrollCode(hub, Date.now(), 10);
+      const branch = `B-RUN-${++runs}`; // a branch of its own: the Hub's Today adds up a branch's counters
+      const c = await enrollCounter(hub, { code, counterName: `Lane ${runs}`, branch, appVersion: '1' }, Date.now());
+      for (let i = 0; i < events.length; i += 400) await storeSyncBatch(hub, c.counterId, events.slice(i, i + 400), Date.now());
+      const days = [...new Set(shiftModel.map((s) => lagosDate(s.openedAt)))];
+      for (const day of days) {
+        const v = await hubShifts(hub, { kind: 'all' }, day, { counterId: c.counterId });
+        const mine = shiftModel.filter((s) => lagosDate(s.openedAt) === day || s.closedAt === null);
+        const sum = (demo: boolean) => mine.filter((s) => s.demo === demo && s.want).reduce((n, s) => n + s.want!.card.kobo, 0);
+        expect(v.totals.takingsKobo, `Hub's card takings on ${day}`).toBe(sum(false));
+        expect(v.practice.takingsKobo, `Hub's practice takings on ${day}`).toBe(sum(true));
+        for (const row of v.shifts) {
+          const s = shiftModel.find((x) => String(x.id) === row.shiftId)!;
+          expect(row.practice, `shift ${s.id} practice on the Hub`).toBe(s.demo);
+          expect(row.takingsKobo, `shift ${s.id} takings on the Hub`).toBe(s.want ? s.want.card.kobo : null);
+          expect(row.zreports.map((z) => z.totalKobo), `shift ${s.id} Z on the Hub`).toEqual(s.want ? [s.want.card.kobo] : []);
+        }
+      }
+      // A late payment on the Hub's order row: at the one time (lateAt), as on the counter's reports.
+      for (const l of m.late) {
+        const page = await searchOrders(hub, { kind: 'all' }, { reference: l.ref, counterId: c.counterId, practice: 'include' } as OrderFilters, 1);
+        expect(page.orders[0]?.late && [page.orders[0].late.kind, page.orders[0].late.at], `late ${l.ref} on the Hub`).toEqual([l.kind, l.providerAt]);
+      }
+      // The Hub's Today of each Lagos day the run touched: sales of the day by state, money taken
+      // after closing learnt that day (kept in the takings, or refund due), successful top-ups.
+      const touched = [...new Set([...m.sales.map((x) => x.createdAt), ...m.late.map((x) => x.foundAt), ...m.topups.map((x) => x.createdAt)].map((t) => lagosDate(t)))];
+      for (const d of touched) {
+        const v = await hubToday(hub, { kind: 'all' }, d, branch);
+        for (const practice of [false, true]) {
+          const from = lagosDayStart(d);
+          const inDay = (t: number) => t >= from && t < from + 86_400_000;
+          const sales = m.sales.filter((x) => x.demo === practice && inDay(x.createdAt));
+          const paid = sales.filter((x) => x.state === 'paid');
+          const late = m.late.filter((x) => x.kind === 'paid-after-closing' && x.demo === practice && inDay(x.foundAt));
+          const kept = late.filter((x) => !x.refund);
+          const refund = late.filter((x) => x.refund);
+          const ok = m.topups.filter((x) => x.demo === practice && inDay(x.createdAt) && x.state === 'success');
+          const kobo = (list: { amount: number }[]) => list.reduce((n, x) => n + x.amount, 0);
+          expect(practice ? v.practice : v.totals, `Hub's Today ${d}${practice ? ' (practice)' : ''}`).toEqual({
+            paidCount: paid.length + kept.length, paidKobo: kobo(paid) + kobo(kept),
+            failedCount: sales.filter((x) => x.state === 'failed').length, cancelledCount: sales.filter((x) => x.state === 'cancelled').length,
+            expiredCount: sales.filter((x) => x.state === 'expired').length, openCount: sales.filter((x) => ['creating', 'waiting', 'unknown'].includes(x.state)).length,
+            topupCount: ok.length, topupKobo: kobo(ok),
+            paidAfterClosingCount: kept.length, paidAfterClosingKobo: kobo(kept), refundDueCount: refund.length, refundDueKobo: kobo(refund),
+          });
+        }
+      }
+    }
+  } finally {
+    tmp.cleanup();
+  }
+}
+
+// ---- the runs --------------------------------------------------------------------------------------
+
+/** Seeds (and shrunk paths) that once failed, replayed on every run. */
+const REGRESSION_SEEDS: { seed: number; path?: string; why: string }[] = [
+  // Found with the bug of issue 25 planted (the Z's "paid after closing" also counting orders
+  // reported otherwise); shrunk to: sell, pay, reported otherwise (FAIL), …, X.
+  { seed: 595765221, path: '17:1:1:0:1:2:2:2:3:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2:2', why: 'paid after closing counted a sale reported otherwise (planted bug, 2026-11-27)' },
+  // Found with the Hub's Today planted to keep a refund to be arranged in the takings.
+  { seed: -1698715628, path: '5:0:0:0:0:0:0:1:1:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0', why: "the Hub's Today kept a refund to be arranged in the takings (planted bug, 2026-11-27)" },
+];
+
+/** Hand-written days that must always hold (each once failed or guards a rule named in issue 25). */
+const REGRESSION_EXAMPLES: { why: string; actions: Action[] }[] = [
+  {
+    why: 'a paid sale reported otherwise is not "paid after closing" on the Z (the planted bug of issue 25)',
+    actions: [{ t: 'shift', demo: false }, { t: 'sell', price: 2, tickets: 1, fee: 1, demo: false }, { t: 'settle', pick: 0, to: 'paid', providerFee: 100 },
+      { t: 'reportedOtherwise', pick: 0, status: 'FAIL' }, { t: 'sell', price: 3, tickets: 2, fee: 0, demo: false }, { t: 'settle', pick: 0, to: 'expired', providerFee: 0 },
+      { t: 'latePaid', pick: 0, source: 'sweep', backMinutes: 5 }, { t: 'shift', demo: false }],
+  },
+  {
+    why: 'a refund to be arranged is out of the card total; a top-up is apart; a Demo sale stays out of a real shift',
+    actions: [{ t: 'shift', demo: false }, { t: 'sell', price: 1, tickets: 2, fee: 1, demo: false }, { t: 'settle', pick: 0, to: 'cancelled', providerFee: 0 },
+      { t: 'latePaid', pick: 0, source: 'webhook', backMinutes: 2 }, { t: 'handle', pick: 0, how: 'refund' }, { t: 'topup', amount: 3, outcome: 'success', demo: false },
+      { t: 'sell', price: 4, tickets: 1, fee: 0, demo: true }, { t: 'settle', pick: 0, to: 'paid', providerFee: 0 }, { t: 'x' }, { t: 'shift', demo: false }],
+  },
+  {
+    why: 'a shift open across Lagos midnight; a sale of the first shift paid in the next one; a Demo shift counts Demo sales',
+    actions: [{ t: 'shift', demo: false }, { t: 'sell', price: 5, tickets: 3, fee: 2, demo: false }, { t: 'wait', minutes: 900 }, { t: 'shift', demo: false },
+      { t: 'shift', demo: false }, { t: 'settle', pick: 0, to: 'paid', providerFee: 300 }, { t: 'shift', demo: false },
+      { t: 'shift', demo: true }, { t: 'sell', price: 1, tickets: 1, fee: 0, demo: true }, { t: 'settle', pick: 0, to: 'paid', providerFee: 0 }, { t: 'shift', demo: true }],
+  },
+];
+
+/** A day: the counter opens a shift (real or Demo), the random actions, then an X and the close. */
+const day = (first: boolean, actions: Action[]): Action[] => [{ t: 'shift', demo: first }, ...actions, { t: 'wait', minutes: 1 }, { t: 'x' }, { t: 'close' }];
+const property = fc.asyncProperty(fc.boolean(), fc.array(actionArb, { minLength: 10, maxLength: 40, size: 'max' }), async (demo, actions) => {
+  await run(day(demo, actions));
+});
+
+describe('one ledger: every surface equals the model', () => {
+  beforeAll(async () => {
+    hub = await openHubDb({ dataDir: null });
+  });
+  afterAll(async () => hub?.close());
+
+  it.each(REGRESSION_EXAMPLES.map((e) => [e.why, e.actions] as const))('kept example: %s', async (_why, actions) => {
+    await run([...actions, { t: 'wait', minutes: 1 }, { t: 'x' }, { t: 'close' }]);
+  });
+
+  it.each(REGRESSION_SEEDS.map((s) => [s.why, s] as const))('kept seed: %s', async (_why, s) => {
+    await fc.assert(property, { seed: s.seed, ...(s.path ? { path: s.path } : {}), numRuns: 1, endOnFailure: true });
+  });
+
+  it('random days at a counter', async () => {
+    await fc.assert(property, { numRuns: Number(process.env.LEDGER_MODEL_RUNS ?? 40) });
+  });
+});
