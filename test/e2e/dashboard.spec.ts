@@ -321,8 +321,8 @@ test('Shifts: open and closed, the Z report as printed, the day\'s totals, CSV l
   await expect(z).toContainText('Z REPORT #12 - SHIFT CLOSED');
   await expect(z).toContainText(`Paid (6)${formatNaira(bolaPaid)}`);
   await expect(z).toContainText(`CARD TOTAL (6)${formatNaira(bolaPaid)}`);
-  // The Demo shift: listed, marked Practice, its figures apart from the day's totals.
-  await expect(page.locator('li[data-shift="SH-DEMO"]')).toContainText('Practice');
+  // The Demo shift: listed, marked Demo (the counter's word), its figures apart from the day's totals.
+  await expect(page.locator('li[data-shift="SH-DEMO"] .practice-pill')).toHaveText('Demo');
   await expect(page.getByTestId('practice-note')).toContainText(`1 shift, card total at close ${formatNaira(520_000)}, 1 Z report`);
   await expect(page.getByTestId('shift-totals')).not.toContainText(formatNaira(bolaPaid + 520_000));
   await both(page, 'shifts');

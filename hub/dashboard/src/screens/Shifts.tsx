@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { ShiftsViewSchema, type ShiftRow, type ZReportViewSchema } from '../../../../shared/hub-dashboard-contract';
 import { CARD_TOTAL_LABEL, CARD_TOTAL_NOTE } from '../../../../shared/ledger';
 import { api, apiUrl } from '../api';
-import { Banner, Loading, ScreenTitle } from '../components/bits';
+import { Banner, Loading, practiceWord, ScreenTitle } from '../components/bits';
 import { DayNav, useDay } from '../components/DayNav';
 import { dayLong, formatCount, formatNaira, lagosDayTime } from '../format';
 import { branchQuery, useDash } from '../store';
@@ -51,7 +51,7 @@ function ShiftItem({ s, headOffice }: { s: ShiftRow; headOffice: boolean }) {
         <strong>{s.counterName}</strong>
         <span>{s.cashier}</span>
         {headOffice ? <span className="hint">{label(s.branch)}</span> : null}
-        {s.practice ? <span className="pill practice-pill">Practice</span> : null}
+        {s.practice ? <span className="pill practice-pill">{practiceWord(s.profile)}</span> : null}
       </div>
       <dl className="shift-facts">
         <div><dt>Opened</dt><dd>{lagosDayTime(s.openedAt)}</dd></div>
