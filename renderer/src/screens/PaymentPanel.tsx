@@ -72,8 +72,10 @@ export function PaymentPanel() {
     const idle = !active || active === document.body || active === headingRef.current || (active as HTMLButtonElement).disabled ||
       !!panelRef.current?.contains(active) || !!active.closest('.demo-terminal');
     if (idle) primaryRef.current?.focus();
-    // A Check with the provider's answer changes the main action (Try again once it said not paid).
-  }, [final, order?.id, order?.lastCheck?.at]);
+    // A Check with the provider's answer changes the main action (Try again once it said not paid);
+    // the answer can come while the button is still busy (disabled: it cannot take the focus), so
+    // the focus is placed again when the panel is no longer busy.
+  }, [final, order?.id, order?.lastCheck?.at, s.actionBusy]);
 
   if (!order) return null;
   // A sale the provider paid after the counter closed it is a paid sale.
