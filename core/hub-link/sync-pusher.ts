@@ -72,13 +72,14 @@ export interface SyncPusher {
 type Wake = 'kick' | 'timer' | 'stop';
 
 /**
- * The event names an order key the Hub routes provider notifications by (hub/store/journal.ts:
- * a created order's or top-up's reference, a provider orderNo learnt): the Hub holds a webhook of
- * an order it cannot place until the owner's sync names it.
+ * The event names the provider's orderNo of an order or top-up (hub/store/journal.ts: created or
+ * learnt keys): the key the provider's POS webhook is routed by (its Tranid header), and the Hub
+ * holds a webhook of an order it cannot place until the owner's sync names it. Our own references
+ * (order.created, topup.submitted) wait for the debounce: the status naming the orderNo follows
+ * within the create's round trip and takes them along in the same call.
  */
 export function orderKeysNamed(kind: SyncKind, payload: unknown): boolean {
-  if (kind === 'order.created' || kind === 'topup.submitted') return true;
-  if (kind !== 'order.status' && kind !== 'topup.status') return false;
+  if (kind !== 'order.created' && kind !== 'order.status' && kind !== 'topup.status') return false;
   return typeof payload === 'object' && payload !== null && typeof (payload as { orderNo?: unknown }).orderNo === 'string';
 }
 
@@ -305,8 +306,8 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   }
 
   /**
-   * An append: debounced, except an event that names an order key the Hub routes provider
-   * notifications by (orderKeysNamed). The Hub holds a notification of an order nobody owns until
+   * An append: debounced, except an event that names the provider's orderNo, the key the Hub routes
+   * POS webhooks by (orderKeysNamed). The Hub holds a notification of an order nobody owns until
    * the owner's sync names it, and the orderNo is learnt moments before the customer can tap: it
    * goes at once (a microtask: after the owner's transaction, which the listener runs inside), and
    * any debounce pending for earlier appends goes with it (issue 28: Paid waited 100 ms on the timer).
