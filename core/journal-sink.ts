@@ -15,11 +15,14 @@ export type SyncPayload<K extends SyncKind> = z.input<(typeof SYNC_PAYLOADS)[K]>
 export interface JournalSink {
   append<K extends SyncKind>(kind: K, payload: SyncPayload<K>, at: number): void;
   /**
-   * The outbox's sink (hub-link/outbox.ts) tells its listeners after every append (the sync pusher
-   * kicks on it); a listener runs inside the owner's transaction, so it must only note the news.
+   * The outbox's sink (hub-link/outbox.ts) tells its listeners after every append, with the event's
+   * kind and payload (the sync pusher kicks on it); a listener runs inside the owner's transaction,
+   * so it must only note the news.
    */
-  onAppend?(listener: () => void): () => void;
+  onAppend?(listener: AppendListener): () => void;
 }
+
+export type AppendListener = (kind: SyncKind, payload: unknown) => void;
 
 /** A sink that keeps nothing (tests and tools that build a journal without a Hub module). */
 export const NO_JOURNAL_SINK: JournalSink = { append() {} };

@@ -136,8 +136,17 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     live,
   };
   const credentials = new CredentialCache(o.credentials);
+  const ingestBatch = createIngestBatcher(o.db, 64, hold);
+  // A webhook held while its owner's sync was committing (neither saw the other's rows) is looked
+  // at again once its own commit is visible, as the sync does after its commit (counter-routes.ts):
+  // whichever commits last releases it at once, not the sweep below 15 s later.
+  const ingest: HubContext['ingest'] = async (n) => {
+    const r = await ingestBatch(n);
+    if (r.held) await releaseHeld(o.db, now(), null).then((to) => relay.announce(to), (e: unknown) => o.logger.error({ err: e }, 'hub: checking held notifications failed'));
+    return r;
+  };
   const ctx: HubContext = {
-    db: o.db, ingest: createIngestBatcher(o.db, 64, hold), relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
+    db: o.db, ingest, relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
     metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),

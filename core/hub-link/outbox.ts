@@ -9,7 +9,7 @@ import { SYNC_PAYLOADS, type SyncEvent, type SyncKind } from '../../shared/hub-c
 import type { Db } from '../db';
 import { TypedEmitter } from '../lib';
 import type { Logger } from '../../shared/logger';
-import type { JournalSink, SyncPayload } from '../journal-sink';
+import type { AppendListener, JournalSink, SyncPayload } from '../journal-sink';
 
 /** hub_state keys: the last sequence the Hub holds (contiguously from 1), and which counter id it holds it for. */
 const LAST_SEQ_KEY = 'sync.lastSeq';
@@ -102,8 +102,8 @@ export interface OutboxSinkDeps {
 }
 
 /** A JournalSink over the outbox: fills the sale's cashier and tells listeners (the sync pusher) after each append. */
-export function createOutboxSink(outbox: HubOutbox, deps: OutboxSinkDeps = {}): JournalSink & { onAppend(listener: () => void): () => void } {
-  const emitter = new TypedEmitter<{ append: [] }>({ onListenerError: (e) => deps.logger?.warn('hub outbox: an append listener failed', { error: e instanceof Error ? e.message : String(e) }) });
+export function createOutboxSink(outbox: HubOutbox, deps: OutboxSinkDeps = {}): JournalSink & { onAppend(listener: AppendListener): () => void } {
+  const emitter = new TypedEmitter<{ append: [kind: SyncKind, payload: unknown] }>({ onListenerError: (e) => deps.logger?.warn('hub outbox: an append listener failed', { error: e instanceof Error ? e.message : String(e) }) });
   return {
     append(kind, payload, at) {
       let p = payload;
@@ -115,7 +115,7 @@ export function createOutboxSink(outbox: HubOutbox, deps: OutboxSinkDeps = {}): 
         }
       }
       outbox.append(kind, p, at);
-      emitter.emit('append');
+      emitter.emit('append', kind, p);
     },
     onAppend: (listener) => emitter.on('append', listener),
   };

@@ -7,7 +7,7 @@
 //   HUB_SYNC_CONFLICT  → stop (state offline, logged): the journals forked; never resend a different event
 //   revoked / unknown  → onRefused(e), stop
 //   anything else      → back off with jitter (1 s → 60 s, at least details.retryAfterMs)
-import { MAX_SYNC_BATCH, SyncResponseSchema, type CounterStatus, type SyncRequest } from '../../shared/hub-contract';
+import { MAX_SYNC_BATCH, SyncResponseSchema, type CounterStatus, type SyncKind, type SyncRequest } from '../../shared/hub-contract';
 import { backoffWithJitter, systemTimers, type BackoffTuning, type TimerHandle } from '../lib';
 import { HubCallError } from './hub-client';
 import type { JournalSink } from '../journal-sink';
@@ -70,6 +70,18 @@ export interface SyncPusher {
 }
 
 type Wake = 'kick' | 'timer' | 'stop';
+
+/**
+ * The event names the provider's orderNo of an order or top-up (hub/store/journal.ts: created or
+ * learnt keys): the key the provider's POS webhook is routed by (its Tranid header), and the Hub
+ * holds a webhook of an order it cannot place until the owner's sync names it. Our own references
+ * (order.created, topup.submitted) wait for the debounce: the status naming the orderNo follows
+ * within the create's round trip and takes them along in the same call.
+ */
+export function orderKeysNamed(kind: SyncKind, payload: unknown): boolean {
+  if (kind !== 'order.created' && kind !== 'order.status' && kind !== 'topup.status') return false;
+  return typeof payload === 'object' && payload !== null && typeof (payload as { orderNo?: unknown }).orderNo === 'string';
+}
 
 export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   const tuning: SyncTuning = { ...DEFAULT_SYNC_TUNING, ...deps.tuning };
@@ -293,6 +305,25 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     }
   }
 
+  /**
+   * An append: debounced, except an event that names the provider's orderNo, the key the Hub routes
+   * POS webhooks by (orderKeysNamed). The Hub holds a notification of an order nobody owns until
+   * the owner's sync names it, and the orderNo is learnt moments before the customer can tap: it
+   * goes at once (a microtask: after the owner's transaction, which the listener runs inside), and
+   * any debounce pending for earlier appends goes with it (issue 28: Paid waited 100 ms on the timer).
+   */
+  function appended(kind: SyncKind, payload: unknown): void {
+    if (!orderKeysNamed(kind, payload)) return kick();
+    if (!running) return;
+    if (debounce !== null) timers.clearTimeout(debounce);
+    debounce = null;
+    queueMicrotask(() => {
+      if (!running) return;
+      refreshQueue();
+      wake('kick');
+    });
+  }
+
   function kick(): void {
     if (!running || debounce !== null) return;
     debounce = timers.setTimeout(() => {
@@ -308,7 +339,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
       if (running) return;
       running = true;
       kicked = false;
-      unsubscribe = sink.onAppend?.(kick) ?? null;
+      unsubscribe = sink.onAppend?.(appended) ?? null;
       refreshQueue();
       loop = run().catch((e: unknown) => logger.error('hub sync: the loop stopped', { error: e instanceof Error ? e.message : String(e) }));
     },

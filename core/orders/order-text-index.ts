@@ -32,15 +32,29 @@ function refsOf(r: Row): string {
 export class OrderTextIndex {
   constructor(private readonly db: Db) {}
 
+  /**
+   * The index is derived from the journal (catchUp and recheckRecent rebuild what a crash lost), so
+   * its commits do not wait for the disk: synchronous NORMAL for them (in WAL, no flush at commit;
+   * the journal's next commit flushes them too), then the connection's own setting again. A create,
+   * which refreshes on each of its order events, no longer waits on two flushes of its own (issue 28).
+   */
   private write(rows: Row[]): void {
     const del = this.db.prepare('DELETE FROM records_order_text WHERE rowid = ?');
     const ins = this.db.prepare('INSERT INTO records_order_text (rowid, refs, film, seats) VALUES (?, ?, ?, ?)');
-    this.db.transaction(() => {
+    const tx = this.db.transaction(() => {
       for (const r of rows) {
         del.run(r.id);
         ins.run(r.id, refsOf(r), `${r.film_name} ${r.film_title}`, seatTokens(r.seats));
       }
-    })();
+    });
+    const was = Number(this.db.pragma('synchronous', { simple: true }));
+    if (was <= 1 || this.db.inTransaction) return tx();
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      tx();
+    } finally {
+      this.db.pragma(`synchronous = ${was}`);
+    }
   }
 
   private maxIndexed(): number {

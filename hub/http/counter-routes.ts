@@ -10,6 +10,7 @@ import { ackDeliveries } from '../store/notifications';
 import { enrollCounter, recordCounterStatus, touchCounter } from '../store/counters';
 import { storeSyncBatch } from '../store/journal';
 import { sha256 } from '../store/tokens';
+import { releaseHeld } from '../store/quarantine';
 import { HUB_PROGRAMME_PATH, HUB_SEATS_CHECK_PATH, SeatCheckRequestSchema, type HubProgramme, type SeatCheckResponse } from '../../shared/hub-programme-contract';
 import { readProgramme, seatConflicts } from '../store/programme';
 import { anonymousAudience, checked, counterAudience, counterOf } from './audiences';
@@ -47,6 +48,9 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders made with another counter\'s code; refused');
       if (r.sharedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) }, 'hub: order numbers claimed by more than one counter; each claimant gets their notifications');
       ctx.relay.announce(r.released);
+      // After the commit: a webhook held while this sync was committing (neither saw the other's
+      // rows) goes now; the ingest does the same after its own commit (server.ts).
+      if (r.stored) ctx.relay.announce(await releaseHeld(ctx.db, now, null));
       return { lastSeq: r.lastSeq, stored: r.stored };
     });
 

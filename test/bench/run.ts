@@ -7,6 +7,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkTargets, formatReport, type BenchResults } from './bench-report';
+import { runCreateFloor } from './create-floor';
 import { runCreateOverhead } from './create-overhead-bench';
 import { runPollDetection, runWebhookDetection } from './detection-bench';
 import { round } from './bench-stats';
@@ -58,7 +59,8 @@ async function main(): Promise<void> {
   const shared = existsSync('/dev/shm') ? '/dev/shm' : disk;
   const size = o.quick ? { lanes: 3, orders: 4, hooks: 15, creates: 60, stored: 10_000, sample: 100, lookups: 100 } : { lanes: 8, orders: 8, hooks: 40, creates: 200, stored: 100_000, sample: 300, lookups: 300 };
 
-  log('create overhead ...');
+  log('create overhead, and its floor (sign + encrypt + one committed transaction, same disk) ...');
+  const createFloorMs = runCreateFloor({ baseDir: disk, n: size.creates });
   const checkoutOnly = await runCreateOverhead({ creates: size.creates, warmup: 30, baseDir: disk, withRecords: false });
   const createOverheadMs = await runCreateOverhead({ creates: size.creates, warmup: 30, baseDir: disk, withRecords: true });
   log('webhook detection ...');
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
     detection: { ...poll, webhook },
     createOverheadMs,
     createOverheadCheckoutOnlyMs: checkoutOnly,
+    createFloorMs,
     journal,
     ...(top ? { topups: top } : {}),
     integration,

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import type { Clock } from '../../shared/clock';
 import { openJournalDb } from '../../core/schema';
 import { type Db } from '../../core/db';
-import { createHubClient, createRelayConsumer, createSyncPusher, type HubConnection, type RelayConsumer, type RelayConsumerDeps, type SyncPusher } from '../../core/hub-link';
+import {
+  createHubClient, createRelayConsumer, createSyncPusher, type HubConnection, type RelayConsumer, type RelayConsumerDeps, type SyncPusher, type SyncPusherDeps,
+} from '../../core/hub-link';
 import { memoryLogger } from '../../shared/logger';
 import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
@@ -50,6 +52,8 @@ export interface HubCounterOptions {
   clock?: Clock;
   tuning?: CheckoutTuningInput;
   relay?: Partial<RelayConsumerDeps>;
+  /** The sync pusher's timers or Hub client (tests that count what the sync path does). */
+  pusher?: Pick<Partial<SyncPusherDeps>, 'timers' | 'client'>;
   /** Build the checkout without resume() (a test decides when). */
   noResume?: boolean;
 }
@@ -77,7 +81,7 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
   const db = openJournalDb(join(o.dir, `${o.name}.sqlite`));
   const enrolled = o.enrolled ?? (await enroll({ url: o.hubUrl }, o.name, o.provider.merchantId));
   const conn: HubConnection = { url: o.hubUrl, counterId: enrolled.counterId, credential: enrolled.credential, branch: enrolled.branch };
-  const pusher = createSyncPusher({ db, connection: () => conn, client: createHubClient(), clock, logger, status: () => ({ appVersion: '0.1.0', profile: 'production', openPayments: 0 }) });
+  const pusher = createSyncPusher({ db, connection: () => conn, client: createHubClient(), clock, logger, status: () => ({ appVersion: '0.1.0', profile: 'production', openPayments: 0 }), ...o.pusher });
   const real = createPosClient(o.provider, { logger, clock });
   const queries: string[] = [];
   const pos: PosClient = {

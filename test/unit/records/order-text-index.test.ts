@@ -99,3 +99,34 @@ describe('order search: a time window inside the days', () => {
     expect(issues({ from: '2026-11-24', fromTime: '7.30pm' })).toEqual(['fromTime: Write the time as HH:mm (24-hour), for example 19:30']);
   });
 });
+
+describe('order search index on the sale\'s path (issue 28)', () => {
+  // The index is derived from the journal (catchUp and recheckRecent rebuild what a crash lost), so
+  // its commits need not wait for the disk: counted here, the transactions it commits at
+  // synchronous FULL (each a flush a create waited for: two per create, one per order event).
+  function countDurable(db: ReturnType<typeof setup>['db']) {
+    const seen: number[] = [];
+    const real = db.transaction.bind(db);
+    db.transaction = ((fn: (...a: never[]) => unknown) => {
+      const tx = real(fn);
+      const wrapped = ((...a: never[]) => {
+        seen.push(Number(db.pragma('synchronous', { simple: true })));
+        return tx(...a);
+      }) as typeof tx;
+      return Object.assign(wrapped, { deferred: tx.deferred, immediate: tx.immediate, exclusive: tx.exclusive });
+    }) as typeof db.transaction;
+    return { durable: () => seen.filter((s) => s >= 2).length, all: () => seen.length };
+  }
+
+  it('a refresh and a catch-up commit without a disk flush, and leave the connection at synchronous FULL', () => {
+    const { db, index, rec, journal, find } = setup();
+    journal.transition(rec.id, 'waiting', 'on the terminal', { patch: { orderNo: 'ORD-777123' } });
+    const count = countDurable(db);
+    expect(index.catchUp()).toBe(1);
+    index.refresh(rec.id);
+    expect(count.all()).toBe(2);
+    expect(count.durable()).toBe(0);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(find('777123')).toEqual([rec.id]);
+  });
+});
