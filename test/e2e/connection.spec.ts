@@ -57,7 +57,9 @@ test('the event stream drops mid-sale: Lost contact shows, and after it comes ba
       return body.value[0]?.state;
     }, { timeout: 30_000 })
     .toBe('paid');
-  await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment'); // stale, and the banner says so
+  // The page hears no event, and the banner says so. (The panel's own re-read every 3 s may already
+  // show Paid, which is right; asserting the stale state raced with it on a loaded machine.)
+  await expect(page.getByTestId('lost-contact')).toBeVisible();
   await bothThemes(page, 'connection-lost');
 
   // The stream comes back: the banner goes and every store re-reads, so the payment shows Paid.

@@ -41,7 +41,9 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
     b.push({ t: 'pair', label: `${l.label} (${l.count})`, value: `${sign}${formatNaira(l.amountKobo)}` });
     if (l.key === 'paid_after_closing') {
       for (const i of t.paidAfterClosing.items) {
-        b.push({ t: 'text', text: `  ${i.ref} ${formatNaira(i.amountKobo)} ${formatLagosTime(i.at)}${i.payNo ? ` payment ${i.payNo}` : ''}${i.refund ? ' (refund)' : ''}` });
+        b.push({ t: 'text', text: `  ${i.ref} ${formatNaira(i.amountKobo)} ${formatLagosTime(i.at)}${i.refund ? ' (refund)' : ''}` });
+        // On a line of its own: on 58 or 80 mm paper it would wrap, splitting "payment" from its number.
+        if (i.payNo) b.push({ t: 'text', text: `    payment ${i.payNo}` });
       }
     }
   }
