@@ -122,6 +122,8 @@ describe('Low: the audit log has failed logins, enrollment codes issued and the 
       const entries = ((await head.get('/audit')).json.entries as AuditEntry[]).map((e) => [e.action, e.actorName, e.target, e.address, e.detail]).reverse();
       expect(entries).toEqual([
         ['setup', 'First Head', 'First Head', '198.51.100.1', null],
+        // The setup link signs the first manager in: their first login (Managers shows it).
+        ['login', 'First Head', null, '198.51.100.1', 'with the setup link'],
         ['manager.disabled', 'First Head', 'Gone', '127.0.0.1', null],
         ['login.failed', 'First Head', null, '203.0.113.7', 'wrong name or password'],
         ['login.failed', 'No Such Name', null, '203.0.113.8', 'wrong name or password'],
