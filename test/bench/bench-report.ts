@@ -57,7 +57,7 @@ function createOverheadCheck(r: BenchResults): TargetCheck {
  * bare loopback POST round trip (p95). The history search reads a page of orders: its floor is one
  * bare prepared SQLite query reading 50 orders by primary key from the same rows (p95).
  */
-export const APP_FLOOR_K = { webhook: 60, search: 150, accept: 150, callback: 60 };
+export const APP_FLOOR_K = { webhook: 40, search: 400, accept: 200, callback: 30 };
 
 /** "<= k x floor" beside the absolute figure; without a floor (an older run's JSON) the absolute target of before. */
 function againstFloor(name: string, v: number, floor: number | undefined, k: number, floorName: string, before: number): TargetCheck {

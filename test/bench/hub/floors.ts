@@ -130,7 +130,7 @@ export const FLOOR_K = {
   ingest: 10,
   /** relayP95MsAt500 against the loopback POST -> SSE p95 with 500 streams open. */
   chainRelay: 30,
-  /** anonFloodCounterP95Ms against the same counter's sync p95 just before the flood. */
+  /** anonFloodCounterP95Ms (and credFloodCounterP95Ms) against the same counter's sync p95 with no flood. */
   anonFlood: 3,
   why: 'detection p95 <= 40 x and relay p95 <= 15 x the loopback POST -> SSE p95, ingest >= 1/10 of the commit rate (from d48aa86 on a quiet machine: 36 ms, 10.3 ms against about 1 ms; 589-1,448/s against several thousand commits/s; see docs/benchmarks.md)',
 };
