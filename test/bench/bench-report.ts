@@ -1,4 +1,5 @@
 // The benchmark's figures as one JSON object, and as a table with each target and PASS/FAIL.
+import type { LoopbackFloor } from './app-floors';
 import type { CreateFloorFigures } from './create-floor';
 import type { CreateOverheadFigures } from './create-overhead-bench';
 import { POLL_KEYS, type DetectionFigures, type PollKey, type WebhookFigures } from './detection-bench';
@@ -12,6 +13,8 @@ export interface BenchResults {
   createOverheadCheckoutOnlyMs: CreateOverheadFigures;
   /** What no create can avoid, same run, same disk (create-floor.ts); older runs' JSON lacks it. */
   createFloorMs?: CreateFloorFigures;
+  /** A bare loopback POST round trip, same run (app-floors.ts): the floor of webhook detection and the integration; older runs' JSON lacks it. */
+  loopbackFloorMs?: LoopbackFloor;
   journal: JournalFigures;
   topups?: Record<string, unknown>;
   integration?: IntegrationFigures;
@@ -48,21 +51,37 @@ function createOverheadCheck(r: BenchResults): TargetCheck {
   };
 }
 
+/**
+ * The other targets' k against their floors measured in the same run (issue 28; why each k:
+ * docs/benchmarks.md). Webhook detection and the integration cross loopback HTTP: their floor is a
+ * bare loopback POST round trip (p95). The history search reads a page of orders: its floor is one
+ * bare prepared SQLite query reading 50 orders by primary key from the same rows (p95).
+ */
+export const APP_FLOOR_K = { webhook: 40, search: 400, accept: 200, callback: 30 };
+
+/** "<= k x floor" beside the absolute figure; without a floor (an older run's JSON) the absolute target of before. */
+function againstFloor(name: string, v: number, floor: number | undefined, k: number, floorName: string, before: number): TargetCheck {
+  if (floor === undefined) return { name, value: ms(v), target: `<= ${ms(before)}`, pass: v <= before };
+  return { name: `${name} against ${floorName}`, value: `${ms(v)} = ${(v / floor).toFixed(1)} x ${ms(floor)}`, target: `<= ${k} x floor`, pass: v <= k * floor };
+}
+
 export function checkTargets(r: BenchResults): TargetCheck[] {
   const app = r.detection.app;
   const fixed = (['fixed1s', 'fixed2s', 'fixed3s', 'fixed5s'] as const).map((k) => [k, r.detection[k]] as const);
   const asGood = fixed.filter(([, f]) => f.p50Ms <= app.p50Ms && f.queriesPerOrder <= app.queriesPerOrder).map(([k]) => k);
   const j = r.journal;
   return [
-    { name: 'app detection p95', value: ms(app.p95Ms), target: '<= 1,500 ms', pass: app.p95Ms <= 1500 },
+    // The poll schedule's figure on the scaled clock: its waits are the schedule's intervals, set in ms
+    // by design; the machine adds only its round trips. Absolute by nature (docs/benchmarks.md).
+    { name: 'app detection p95 (the poll schedule: absolute)', value: ms(app.p95Ms), target: '<= 1,500 ms', pass: app.p95Ms <= 1500 },
     { name: 'fixed interval as good on p50 and queries', value: asGood.length ? asGood.join(', ') : 'none', target: 'none', pass: asGood.length === 0 },
-    { name: 'webhook detection p95', value: ms(r.detection.webhook.p95Ms), target: '<= 100 ms', pass: r.detection.webhook.p95Ms <= 100 },
+    againstFloor('webhook detection p95', r.detection.webhook.p95Ms, r.loopbackFloorMs?.p95, APP_FLOOR_K.webhook, 'a bare loopback POST', 100),
     createOverheadCheck(r),
     { name: 'journal write p95 at 100k', value: ms(j.writeP95MsAt100k), target: `<= 10 ms and <= 2 x ${ms(j.writeP95MsAt0)}`, pass: j.writeP95MsAt100k <= 10 && j.writeP95MsAt100k <= 2 * j.writeP95MsAt0 },
-    { name: 'journal search p95 at 100k', value: ms(j.searchP95MsAt100k), target: '<= 50 ms', pass: j.searchP95MsAt100k <= 50 },
+    againstFloor(`journal search p95 at ${j.stored.toLocaleString('en-US')}`, j.searchP95MsAt100k, j.pageReadP95Ms, APP_FLOOR_K.search, 'a bare read of 50 orders', 50),
     ...(r.integration ? [
-      { name: 'integration accept p95', value: ms(r.integration.acceptP95Ms), target: '<= 300 ms', pass: r.integration.acceptP95Ms <= 300 },
-      { name: 'integration callback p95', value: ms(r.integration.callbackP95Ms), target: '<= 100 ms', pass: r.integration.callbackP95Ms <= 100 },
+      againstFloor('integration accept p95', r.integration.acceptP95Ms, r.loopbackFloorMs?.p95, APP_FLOOR_K.accept, 'a bare loopback POST', 300),
+      againstFloor('integration callback p95', r.integration.callbackP95Ms, r.loopbackFloorMs?.p95, APP_FLOOR_K.callback, 'a bare loopback POST', 100),
     ] : []),
   ];
 }
@@ -88,6 +107,8 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
     ['create overhead, checkout alone', ms(r.createOverheadCheckoutOnlyMs.p50), ms(r.createOverheadCheckoutOnlyMs.p95), 'without the records module\'s search index writes'],
     ...(r.createFloorMs ? [['create floor (sign + encrypt + one commit)', ms(r.createFloorMs.p50), ms(r.createFloorMs.p95), `same run, same disk: RSA p50 ${ms(r.createFloorMs.cryptoP50)}, commit p50 ${ms(r.createFloorMs.commitP50)}`]] : []),
     ['bare HTTP round trip', ms(c.bareRoundTripP50), '-', 'GET /_sandbox/health on the same server'],
+    ...(r.loopbackFloorMs ? [['loopback floor (bare POST, node:http)', ms(r.loopbackFloorMs.p50), ms(r.loopbackFloorMs.p95), 'same run: the floor of webhook detection and the integration']] : []),
+    ...(j.pageReadP95Ms !== undefined ? [['search floor (bare read of 50 orders)', '-', ms(j.pageReadP95Ms), `one prepared SQLite query by primary key, same rows (${j.stored.toLocaleString('en-US')})`]] : []),
     ['journal write, empty', '-', ms(j.writeP95MsAt0), 'insert / to waiting / to final, each one committed transaction'],
     [`journal write, ${j.stored.toLocaleString('en-US')} stored`, '-', ms(j.writeP95MsAt100k), `filled in ${j.populateSeconds} s`],
     ['disk commit floor', '-', ms(j.diskCommitP95Ms), 'one-row insert, WAL + synchronous FULL, same disk'],
@@ -98,7 +119,8 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
     ] : []),
     ...Object.entries(j.lookupP95ByKind).map(([k, v]) => [`journal lookup by ${k}`, '-', ms(v), `OrderJournal, at ${j.stored.toLocaleString('en-US')}`]),
   ];
-  const lines = [table(detRows), '', table(other)];
+  const m = r.meta;
+  const lines = [`machine: ${String(m.cores ?? '?')} cores, load ${String(m.loadBefore ?? '?')} before, ${String(m.loadAfter ?? '?')} after (targets are ratios to floors measured in this run: read the ratios)`, '', table(detRows), '', table(other)];
   if (r.topups) lines.push('', `top-ups: ${JSON.stringify(r.topups)}`);
   lines.push('', table([['target', 'value', 'wanted', ''], ...checks.map((t) => [t.name, t.value, t.target, t.pass ? 'PASS' : 'FAIL'])]));
   const notes = r.meta.notes as string[] | undefined;

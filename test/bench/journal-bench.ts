@@ -26,6 +26,11 @@ export interface JournalFigures {
   searchP95ByKind: Record<string, number>;
   /** The journal's own indexed lookups. */
   lookupP95ByKind: Record<string, number>;
+  /**
+   * The search's floor, same rows, same run: one bare prepared SQLite query reading 50 random
+   * orders by primary key (the page a search answers), p95 ms. Older runs' JSON lacks it.
+   */
+  pageReadP95Ms?: number;
   indexSeconds: number;
   stored: number;
   populateSeconds: number;
@@ -226,6 +231,8 @@ export async function runJournalBench(o: { stored: number; sampleSales: number; 
     };
     const searchP95ByKind = p95Of(searches);
     const lookupP95ByKind = p95Of(lookups);
+    const page = db.prepare(`SELECT * FROM orders WHERE id IN (${Array.from({ length: 50 }, () => '?').join(',')})`);
+    const pageReadP95Ms = p95Of({ page: () => page.all(Array.from({ length: 50 }, () => pick().id)) }).page!;
     return {
       writeP95MsAt0: round(percentile(at0, 95), 2),
       writeP95MsAt100k: round(percentile(atFull, 95), 2),
@@ -233,6 +240,7 @@ export async function runJournalBench(o: { stored: number; sampleSales: number; 
       diskCommitP95Ms: round(floor, 2),
       searchP95ByKind,
       lookupP95ByKind,
+      pageReadP95Ms,
       indexSeconds: round(indexSeconds, 1),
       stored: o.stored,
       populateSeconds: round(populateSeconds, 1),

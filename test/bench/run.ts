@@ -7,6 +7,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkTargets, formatReport, type BenchResults } from './bench-report';
+import { loopbackPostFloor } from './app-floors';
 import { runCreateFloor } from './create-floor';
 import { runCreateOverhead } from './create-overhead-bench';
 import { runPollDetection, runWebhookDetection } from './detection-bench';
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   const createFloorMs = runCreateFloor({ baseDir: disk, n: size.creates });
   const checkoutOnly = await runCreateOverhead({ creates: size.creates, warmup: 30, baseDir: disk, withRecords: false });
   const createOverheadMs = await runCreateOverhead({ creates: size.creates, warmup: 30, baseDir: disk, withRecords: true });
+  log('loopback floor (a bare POST of a webhook\'s size, node:http) ...');
+  const loopbackFloorMs = await loopbackPostFloor(o.quick ? 100 : 300);
   log('webhook detection ...');
   const webhook = await runWebhookDetection({ lanes: 1, ordersPerLane: size.hooks, seed: o.seed, baseDir: disk });
   log(`poll detection (scale ${o.scale}, ${size.lanes} counters x ${size.orders} orders per schedule) ...`);
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
     createOverheadMs,
     createOverheadCheckoutOnlyMs: checkoutOnly,
     createFloorMs,
+    loopbackFloorMs,
     journal,
     ...(top ? { topups: top } : {}),
     integration,

@@ -12,7 +12,12 @@ export interface ChainFigures {
   relayP95MsAt500: number;
   hubRssMbAt500: number;
   anonFloodCounterP95Ms: number;
+  /** Its floor, same run, same counter, same pace: the sync's p95 just before the flood (no flood). */
+  anonFloodQuietP95Ms: number;
 }
+
+/** Syncs timed before the flood, its floor (100 ms apart, as under the flood). */
+const QUIET_SYNCS = 60;
 
 const status = () => ({ appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 });
 
@@ -79,6 +84,23 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
   o.log(`chain: relay with ${countersConnected} streams open: p50 ${round(percentile(lat, 50))} ms, p95 ${round(percentile(lat, 95))} ms, max ${round(Math.max(...lat))} ms`);
   await Promise.all(streams.map((s) => s.disconnect()));
 
+  const cred = creds[0]!;
+  // The counter syncs as its pusher does on a busy till: a call each 100 ms (its debounce after an append).
+  const syncs = async (from: number, count: number, tag: string): Promise<number[]> => {
+    const out: number[] = [];
+    const s0 = performance.now();
+    for (let k = 0; k < count; k++) {
+      const due = s0 + k * 100 - performance.now();
+      if (due > 0) await new Promise((res) => setTimeout(res, due));
+      const t = performance.now();
+      const r = await post(`${hub.url}/api/v1/sync`, { events: [{ seq: from + k, kind: 'order.created', at: Date.now(), payload: { reference: `${tag}-${k}`, amountKobo: 1000, sn: 'SN' } }], status: status() }, bearer(cred));
+      if (r.status !== 200) throw new Error(`a counter's sync was refused (${tag}): ${JSON.stringify(r.json)}`);
+      out.push(performance.now() - t);
+    }
+    return out;
+  };
+  o.log('chain: a counter syncs with no flood (the floor) ...');
+  const quiet = await syncs(perCounter + 1, QUIET_SYNCS, 'QT');
   o.log('chain: a counter syncs while one anonymous client floods /api/v1/me ...');
   let flooding = true;
   let flooded = 0;
@@ -88,21 +110,9 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
       flooded++;
     }
   }));
-  const syncLat: number[] = [];
-  const cred = creds[0]!;
-  // The counter syncs as its pusher does on a busy till: a call each 100 ms (its debounce after an append).
-  const s0 = performance.now();
-  for (let k = 0; k < 200; k++) {
-    const seq = perCounter + k + 1;
-    const due = s0 + k * 100 - performance.now();
-    if (due > 0) await new Promise((res) => setTimeout(res, due));
-    const t = performance.now();
-    const r = await post(`${hub.url}/api/v1/sync`, { events: [{ seq, kind: 'order.created', at: Date.now(), payload: { reference: `FL-${k}`, amountKobo: 1000, sn: 'SN' } }], status: status() }, bearer(cred));
-    if (r.status !== 200) throw new Error(`a counter's sync was refused during the flood: ${JSON.stringify(r.json)}`);
-    syncLat.push(performance.now() - t);
-  }
+  const syncLat = await syncs(perCounter + QUIET_SYNCS + 1, 200, 'FL');
   flooding = false;
   await flood;
   o.log(`chain: the anonymous client sent ${flooded} requests meanwhile`);
-  return { countersConnected, relayP95MsAt500: round(percentile(lat, 95)), hubRssMbAt500: round(rss), anonFloodCounterP95Ms: round(percentile(syncLat, 95)) };
+  return { countersConnected, relayP95MsAt500: round(percentile(lat, 95)), hubRssMbAt500: round(rss), anonFloodCounterP95Ms: round(percentile(syncLat, 95)), anonFloodQuietP95Ms: round(percentile(quiet, 95)) };
 }
