@@ -249,7 +249,7 @@ test('a branch manager sees their branch only, through the screens and by editin
   await page.goto(`${hub.url}/dashboard/today?branch=${LEKKI}`);
   await expect(page.getByTestId('tile-takings')).toContainText(formatNaira(sum(paidToday(IKEJA))));
   await page.goto(`${hub.url}/dashboard/orders?film=Lekki`);
-  await expect(page.getByTestId('orders-empty')).toHaveText('No orders match.');
+  await expect(page.getByTestId('orders-empty')).toContainText('No orders match.');
   await page.goto(`${hub.url}/dashboard/counters?branch=${LEKKI}`);
   await expect(page.getByTestId('counter-list').locator('li')).toHaveCount(2);
   await expect(page.getByTestId('counter-list')).not.toContainText('Counter 3');
