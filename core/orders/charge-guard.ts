@@ -71,11 +71,16 @@ export function waitingForTerminal(busy: OpenOrder): { note: string; reason: str
   };
 }
 
-/** Throws NO_SHIFT or TERMINAL_BUSY (naming the order in the way) when the sale must not go out. */
-export function assertCanCharge(g: ChargeGuardInput): void {
+/**
+ * The rules for a new sale, applied by the checkout below every door: NO_SHIFT when no shift is
+ * open; on a busy terminal TERMINAL_BUSY (naming the order in the way), or — when the door asked to
+ * queue — that order, which the new sale waits behind. Null: the terminal is free.
+ */
+export function admitSale<T extends OpenOrder>(g: ChargeGuardInput & { open: readonly T[]; whenBusy?: WhenBusy | undefined }): T | null {
   assertShiftOpen(g.shiftOpen);
-  const first = busyWith(g.open, g.sn, g.besideWaiting);
-  if (first) throw terminalBusy(first);
+  const busy = busyWith(g.open, g.sn, g.besideWaiting);
+  if (busy && g.whenBusy !== 'queue') throw terminalBusy(busy);
+  return busy;
 }
 
 /**

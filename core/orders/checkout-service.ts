@@ -28,7 +28,7 @@ import { Poller } from './poller';
 import { QueueSender } from './queue-sender';
 import { RelayFollower, type RelayHealthSource } from './relay-follower';
 import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
-import { assertShiftOpen, busyWith, canSendQueued, terminalBusy, waitingForTerminal, type WhenBusy } from './charge-guard';
+import { admitSale, canSendQueued, waitingForTerminal, type WhenBusy } from './charge-guard';
 import { assertNotPaid, checkClosed, type ClosedCheckDeps, type RetryRule } from './closed-check';
 import { ProviderCheckStore } from './provider-checks';
 
@@ -161,12 +161,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
   }
 
   /** The door's rules: NO_SHIFT; TERMINAL_BUSY unless the sale may wait its turn (then the order in the way). */
-  function admit(open: readonly OrderRecord[], sn: string, opts: SellOptions): OrderRecord | null {
-    assertShiftOpen(deps.shiftOpen);
-    const busy = busyWith(open, sn, opts.besideWaiting);
-    if (busy && opts.whenBusy !== 'queue') throw terminalBusy(busy);
-    return busy;
-  }
+  const admit = (open: readonly OrderRecord[], sn: string, opts: SellOptions) =>
+    admitSale({ open, sn, besideWaiting: opts.besideWaiting, whenBusy: opts.whenBusy, shiftOpen: deps.shiftOpen });
 
   /** The one door to the provider for a new sale, whoever asked: the sale checked (its amount is its own), a shift open, at most one unpaid order per terminal (busy: refused, or queued for its turn). */
   function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): OrderView {

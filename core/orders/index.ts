@@ -13,4 +13,4 @@ export type { RelayHealthSource } from './relay-follower';
 export { createSaleMemory, nextShowTime } from './sale-memory';
 export { createLateSweep, DEFAULT_SWEEP_TUNING, type LateSweep, type SweepTuning } from './late-sweep';
 export { LateOutcomeStore, lateKindOf } from './late-outcomes';
-export { assertCanCharge, ordersOnTerminal } from './charge-guard';
+export { admitSale, ordersOnTerminal } from './charge-guard';
