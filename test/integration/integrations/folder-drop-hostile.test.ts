@@ -4,54 +4,17 @@
 // distinct per reference and written through exclusive, unpredictable temporary names; a file for
 // a reference charged over HTTP gets its outcome; a 503 leaves the file; the request file is
 // removed only after its charge is journaled.
-import { appendFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../core/app-core';
-import { confStore } from '../../../browser-shell/boot';
-import { fileVault } from '../../../core/settings/secret-vault';
-import { systemClock } from '../../../shared/clock';
-import { memoryLogger } from '../../../shared/logger';
 import type { ChargeView } from '../../../shared/integration';
 import { api, twoSeats } from '../../helpers/integration-kit';
 import { orderReaches } from '../../helpers/core-events';
-import { ensureShift } from '../../helpers/ensure-shift';
+import { call, dropFile, folderDropKit } from '../../helpers/folder-drop-counter';
 
-const ctx = { trusted: true, sender: 'test' };
-const cores: Core[] = [];
-afterEach(async () => {
-  while (cores.length) await cores.pop()!.stop();
-});
-
-async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
-  const r = await core.dispatch(name, args, ctx);
-  if (!r.ok) throw new Error(`${name}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
-
-async function counterWithDrop() {
-  const dir = mkdtempSync(join(tmpdir(), 'counterpay-drop-hostile-'));
-  const logger = memoryLogger();
-  const core = await createCore({
-    shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock,
-    // A scan an hour away: the test scans when it has written a file.
-    integrations: { port: 0, dropScanMs: 3_600_000 },
-  });
-  cores.push(core);
-  // A box office's charge, like any sale, needs an open shift.
-  await ensureShift((name, args) => call(core, name, args));
-  await call(core, 'settings.setPin', { newPin: '2468' });
-  const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', { name: 'Old box office', callbackUrl: '' });
-  const drop = core.integrations.drop!;
-  await drop.scanNow(); // makes the folders
-  return { dir, core, drop, logger, key: paired.key, folders: drop.folders(paired.id) };
-}
-
-function dropFile(inbox: string, name: string, text: string): void {
-  writeFileSync(join(inbox, `.${name}.partial`), text);
-  renameSync(join(inbox, `.${name}.partial`), join(inbox, name));
-}
+const kit = folderDropKit('counterpay-drop-hostile-');
+afterEach(() => kit.stopAll());
+const counterWithDrop = () => kit.counterWithDrop({ makeFolders: true });
 
 const backdate = (file: string) => {
   const t = new Date(Date.now() - 60_000);

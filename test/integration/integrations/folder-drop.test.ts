@@ -1,53 +1,17 @@
 // The folder drop of the composed core (Demo profile, real files): a charge request file in the
 // inbox becomes one charge; its outcome file in the outbox is rewritten atomically to the final
 // state; a malformed or conflicting file is moved aside with a reason file; nothing half-written.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../core/app-core';
-import { confStore } from '../../../browser-shell/boot';
-import { fileVault } from '../../../core/settings/secret-vault';
-import { systemClock } from '../../../shared/clock';
-import { memoryLogger } from '../../../shared/logger';
 import type { ChargeView } from '../../../shared/integration';
 import { twoSeats } from '../../helpers/integration-kit';
 import { orderReaches } from '../../helpers/core-events';
-import { ensureShift } from '../../helpers/ensure-shift';
+import { call, dropFile, folderDropKit } from '../../helpers/folder-drop-counter';
 
-const ctx = { trusted: true, sender: 'test' };
-const cores: Core[] = [];
-afterEach(async () => {
-  while (cores.length) await cores.pop()!.stop();
-});
-
-async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
-  const r = await core.dispatch(name, args, ctx);
-  if (!r.ok) throw new Error(`${name}: ${r.error.code} ${r.error.message}`);
-  return r.value as T;
-}
-
-async function counterWithDrop() {
-  const dir = mkdtempSync(join(tmpdir(), 'counterpay-drop-'));
-  const core = await createCore({
-    shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock,
-    // A scan an hour away: the test scans when it has written a file.
-    integrations: { port: 0, dropScanMs: 3_600_000 },
-  });
-  cores.push(core);
-  // A box office's charge, like any sale, needs an open shift.
-  await ensureShift((name, args) => call(core, name, args));
-  await call(core, 'settings.setPin', { newPin: '2468' });
-  const paired = await call<{ id: string }>(core, 'integrations.pair', { name: 'Old box office', callbackUrl: '' });
-  const drop = core.integrations.drop!;
-  return { core, drop, folders: drop.folders(paired.id) };
-}
-
-/** As a box office should: a temporary name first, then renamed into the inbox. */
-function dropFile(inbox: string, name: string, text: string): void {
-  writeFileSync(join(inbox, `.${name}.partial`), text);
-  renameSync(join(inbox, `.${name}.partial`), join(inbox, name));
-}
+const kit = folderDropKit('counterpay-drop-');
+afterEach(() => kit.stopAll());
+const counterWithDrop = () => kit.counterWithDrop({ makeFolders: false });
 
 describe('folder drop', () => {
   it('a request file becomes one charge; its outcome file ends paid; the same file again changes nothing', async () => {
