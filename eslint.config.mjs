@@ -14,9 +14,38 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path', 'process', 'stream', 'tls', 'url', 'util', 'worker_threads', 'zlib'];
-const noElectron = { name: 'electron', message: 'Only electron/main and electron/preload may import electron (rule 1).' };
-const ipcNames = { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'ipcMain / ipcRenderer only in electron/main/ipc-transport.ts and electron/preload/index.ts (rule 1).' };
+const NODE_BUILTINS = [
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'net',
+  'os',
+  'path',
+  'process',
+  'stream',
+  'tls',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+];
+const noElectron = {
+  name: 'electron',
+  message: 'Only electron/main and electron/preload may import electron (rule 1).',
+};
+const ipcNames = {
+  name: 'electron',
+  importNames: ['ipcMain', 'ipcRenderer'],
+  message: 'ipcMain / ipcRenderer only in electron/main/ipc-transport.ts and electron/preload/index.ts (rule 1).',
+};
 const builtinPaths = (message) => NODE_BUILTINS.map((name) => ({ name, message }));
 
 // A relative import that leaves the file's room must land in one of `allowed` (room folders at the
@@ -37,10 +66,12 @@ const byDepth = (room, maxDepth, patternsFor) =>
 const BROWSER_MSG = 'renderer/ and hub/dashboard/ run in a browser: they import only shared/ and UI packages (rule 2).';
 const SHARED_MSG = 'shared/ imports nothing of the repository but shared/, and no Node built-ins (rule 3).';
 const PROTOCOL_MSG = 'protocol/ imports only Node and shared/ (rule 4).';
-const HUB_MSG = 'The Hub (hub/) imports only shared/ and protocol/: never the counter\'s engine, the sandbox, electron/ or renderer/ (rule 5).';
+const HUB_MSG =
+  "The Hub (hub/) imports only shared/ and protocol/: never the counter's engine, the sandbox, electron/ or renderer/ (rule 5).";
 const SANDBOX_MSG = 'The sandbox imports only shared/ and protocol/ (rule 6).';
-const CORE_MSG = 'Import a core module through its index.ts (for example ../orders, not ../orders/poller), and the sandbox through sandbox/index.ts (rule 7).';
-const SHELL_MSG = 'The shells enter the counter\'s engine through a module\'s index.ts or a root file of core/ (rule 7).';
+const CORE_MSG =
+  'Import a core module through its index.ts (for example ../orders, not ../orders/poller), and the sandbox through sandbox/index.ts (rule 7).';
+const SHELL_MSG = "The shells enter the counter's engine through a module's index.ts or a root file of core/ (rule 7).";
 
 const into = (prefix) => ({ regex: `^${prefix.replace(/[./]/g, '\\$&')}[a-z0-9-]+/`, message: CORE_MSG });
 const sandboxInside = (prefix) => ({ regex: `^${prefix.replace(/[./]/g, '\\$&')}sandbox/.`, message: CORE_MSG });
@@ -52,47 +83,145 @@ export default tseslint.config(
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-empty': ['error', { allowEmptyCatch: true }],
       'no-empty-pattern': 'off',
     },
   },
-  { files: ['scripts/**/*.mjs', '*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly' } } },
-  { files: ['renderer/**/*.tsx', 'hub/dashboard/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
+  {
+    files: ['scripts/**/*.mjs', '*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['renderer/**/*.tsx', 'hub/dashboard/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
   // Rule 1 everywhere but electron/main and electron/preload (the rooms below repeat it, as a rule's
   // options replace those of an earlier block for the same file).
-  { files: ['**/*.{ts,tsx,mts,mjs}'], ignores: ['electron/main/**', 'electron/preload/**'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
-  { files: ['electron/main/**/*.ts', 'electron/preload/**/*.ts'], ignores: ['electron/main/ipc-transport.ts', 'electron/preload/index.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ipcNames], patterns: [into('../../core/')] }] } },
-  { files: ['electron/main/ipc-transport.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [into('../../core/')] }] } },
+  {
+    files: ['**/*.{ts,tsx,mts,mjs}'],
+    ignores: ['electron/main/**', 'electron/preload/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  {
+    files: ['electron/main/**/*.ts', 'electron/preload/**/*.ts'],
+    ignores: ['electron/main/ipc-transport.ts', 'electron/preload/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [ipcNames], patterns: [into('../../core/')] }] },
+  },
+  {
+    files: ['electron/main/ipc-transport.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [into('../../core/')] }] },
+  },
   // Rule 2.
-  ...byDepth('renderer', 6, (d) => ({ paths: [noElectron, ...builtinPaths(BROWSER_MSG)], patterns: [{ group: ['node:*'], message: BROWSER_MSG }, ...onlyRooms(d, ['shared'], BROWSER_MSG)] })),
+  ...byDepth('renderer', 6, (d) => ({
+    paths: [noElectron, ...builtinPaths(BROWSER_MSG)],
+    patterns: [{ group: ['node:*'], message: BROWSER_MSG }, ...onlyRooms(d, ['shared'], BROWSER_MSG)],
+  })),
   // The dashboard app: leaving src/ (d times ../), only ../../shared/ may follow.
-  ...byDepth('hub/dashboard/src', 4, (d) => ({ paths: [noElectron, ...builtinPaths(BROWSER_MSG)], patterns: [{ group: ['node:*'], message: BROWSER_MSG }, { regex: `^${'\\.\\./'.repeat(d)}(?!\\.\\./\\.\\./shared/)`, message: BROWSER_MSG }] })),
+  ...byDepth('hub/dashboard/src', 4, (d) => ({
+    paths: [noElectron, ...builtinPaths(BROWSER_MSG)],
+    patterns: [
+      { group: ['node:*'], message: BROWSER_MSG },
+      { regex: `^${'\\.\\./'.repeat(d)}(?!\\.\\./\\.\\./shared/)`, message: BROWSER_MSG },
+    ],
+  })),
   // Rule 3 (and no DOM or Node globals).
-  ...byDepth('shared', 3, (d) => ({ paths: [noElectron, ...builtinPaths(SHARED_MSG)], patterns: [{ group: ['node:*'], message: SHARED_MSG }, ...onlyRooms(d, ['shared'], SHARED_MSG)] })),
+  ...byDepth('shared', 3, (d) => ({
+    paths: [noElectron, ...builtinPaths(SHARED_MSG)],
+    patterns: [{ group: ['node:*'], message: SHARED_MSG }, ...onlyRooms(d, ['shared'], SHARED_MSG)],
+  })),
   {
     files: ['shared/**/*.ts'],
-    rules: { 'no-restricted-globals': ['error', ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'process', 'Buffer', 'require', '__dirname'].map((name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals (rule 3).' }))] },
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...[
+          'window',
+          'document',
+          'navigator',
+          'localStorage',
+          'sessionStorage',
+          'process',
+          'Buffer',
+          'require',
+          '__dirname',
+        ].map((name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals (rule 3).' })),
+      ],
+    },
   },
   // Rule 4.
-  ...byDepth('protocol', 3, (d) => ({ paths: [noElectron], patterns: onlyRooms(d, ['shared', 'protocol'], PROTOCOL_MSG) })),
+  ...byDepth('protocol', 3, (d) => ({
+    paths: [noElectron],
+    patterns: onlyRooms(d, ['shared', 'protocol'], PROTOCOL_MSG),
+  })),
   // Rule 5: the server's files (the dashboard app has its own rule above).
-  ...byDepth('hub', 4, (d) => ({ paths: [noElectron], patterns: onlyRooms(d, ['shared', 'protocol', 'hub'], HUB_MSG) })).map((c) => ({ ...c, ignores: ['hub/dashboard/**'] })),
+  ...byDepth('hub', 4, (d) => ({
+    paths: [noElectron],
+    patterns: onlyRooms(d, ['shared', 'protocol', 'hub'], HUB_MSG),
+  })).map((c) => ({ ...c, ignores: ['hub/dashboard/**'] })),
   // Rule 6.
-  ...byDepth('sandbox', 3, (d) => ({ paths: [noElectron], patterns: onlyRooms(d, ['shared', 'protocol', 'sandbox'], SANDBOX_MSG) })),
+  ...byDepth('sandbox', 3, (d) => ({
+    paths: [noElectron],
+    patterns: onlyRooms(d, ['shared', 'protocol', 'sandbox'], SANDBOX_MSG),
+  })),
   // Rule 7: inside core/ a module is entered through its index; records/ has rooms (printing/,
   // receipts/, shifts/) that use their sibling rooms' files and reach other modules through their index.
-  { files: ['core/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('./'), sandboxInside('../')] }] } },
-  { files: ['core/*/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('../'), sandboxInside('../../')] }] } },
-  { files: ['core/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('../../'), sandboxInside('../../../')] }] } },
-  { files: ['browser-shell/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ ...into('../core/'), message: SHELL_MSG }] }] } },
+  {
+    files: ['core/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('./'), sandboxInside('../')] }],
+    },
+  },
+  {
+    files: ['core/*/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [into('../'), sandboxInside('../../')] }],
+    },
+  },
+  {
+    files: ['core/*/*/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [into('../../'), sandboxInside('../../../')] },
+      ],
+    },
+  },
+  {
+    files: ['browser-shell/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [{ ...into('../core/'), message: SHELL_MSG }] },
+      ],
+    },
+  },
   // The composition root reads in dependency order: nothing is used, not even inside a callback,
   // before it is declared (news that goes back up is wired with on…/use… once both ends exist).
-  { files: ['core/app-core.ts'], rules: { '@typescript-eslint/no-use-before-define': ['error', { functions: false, classes: true, variables: true }] } },
+  {
+    files: ['core/app-core.ts'],
+    rules: {
+      '@typescript-eslint/no-use-before-define': ['error', { functions: false, classes: true, variables: true }],
+    },
+  },
   // Rule 7, the other side: nothing but the shells (and tests) imports core/.
   ...['renderer', 'shared', 'protocol', 'sandbox', 'hub', 'scripts', 'integrations', 'examples'].map((room) => ({
     files: [`${room}/**/*.{ts,tsx,mts}`],
-    rules: { 'no-restricted-syntax': ['error', { selector: "ImportDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportNamedDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportAllDeclaration[source.value=/(^|\\/)core(\\/|$)/], ImportExpression[source.value=/(^|\\/)core(\\/|$)/]", message: 'Nothing imports the counter\'s engine (core/) but its shells, electron/main and browser-shell/ (rule 7).' }] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'ImportDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportNamedDeclaration[source.value=/(^|\\/)core(\\/|$)/], ExportAllDeclaration[source.value=/(^|\\/)core(\\/|$)/], ImportExpression[source.value=/(^|\\/)core(\\/|$)/]',
+          message:
+            "Nothing imports the counter's engine (core/) but its shells, electron/main and browser-shell/ (rule 7).",
+        },
+      ],
+    },
   })),
 );

@@ -2,7 +2,9 @@ import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
 
 // Debian's Chromium (apt-get install chromium); Playwright's own browser download is not used.
-const chromium = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
+const chromium =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -16,11 +18,23 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       ...(chromium ? { executablePath: chromium } : {}),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: /electron\//, use: { browserName: 'chromium', viewport: { width: 1280, height: 860 } } },
+    {
+      name: 'chromium',
+      testIgnore: /electron\//,
+      use: { browserName: 'chromium', viewport: { width: 1280, height: 860 } },
+    },
     { name: 'electron', testMatch: /electron\/.*\.spec\.ts/ },
   ],
 });

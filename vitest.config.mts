@@ -36,7 +36,15 @@ export default defineConfig({
         },
       },
       // The Hub server: real HTTP on loopback, PGlite and a throwaway real PostgreSQL per file.
-      { test: { name: 'hub', include: ['test/hub/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'hub',
+          include: ['test/hub/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -30,25 +30,48 @@ export interface BootOptions {
   integrationPort?: number;
 }
 
-
 export async function bootBrowserShell(opts: BootOptions) {
   const folder = openDataFolder(opts.dataDir, {
     now: systemClock.now(),
-    jsonFiles: [{ file: settingsFile(opts.dataDir), what: 'settings' }, { file: secretsFile(opts.dataDir), what: 'keys' }],
+    jsonFiles: [
+      { file: settingsFile(opts.dataDir), what: 'settings' },
+      { file: secretsFile(opts.dataDir), what: 'keys' },
+    ],
     ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}),
   });
   try {
-    for (const n of folder.notices) opts.logger.warn('data folder repaired at start', { kind: n.kind, keptAs: n.keptAs });
+    for (const n of folder.notices)
+      opts.logger.warn('data folder repaired at start', { kind: n.kind, keptAs: n.keptAs });
     const events = createEventBus();
     const store = withLastGood(confStore(opts.dataDir), settingsFile(opts.dataDir));
     const vault = fileVault(secretsFile(opts.dataDir));
     // A fixed port for the box-office integration API instead of the saved one (--integration-port; tests: 0, a free one).
     const integrationPort = opts.integrationPort ?? process.env.COUNTERPAY_INTEGRATION_PORT;
     const held = await startRestartableCore(
-      { ...(integrationPort !== undefined && integrationPort !== '' ? { integrations: { port: Number(integrationPort) } } : {}), shell: 'browser', version: opts.version, dataDir: opts.dataDir, store, vault, events, logger: opts.logger, clock: systemClock, ...(opts.logFiles ? { logFiles: opts.logFiles } : {}) },
+      {
+        ...(integrationPort !== undefined && integrationPort !== ''
+          ? { integrations: { port: Number(integrationPort) } }
+          : {}),
+        shell: 'browser',
+        version: opts.version,
+        dataDir: opts.dataDir,
+        store,
+        vault,
+        events,
+        logger: opts.logger,
+        clock: systemClock,
+        ...(opts.logFiles ? { logFiles: opts.logFiles } : {}),
+      },
       folder.notices,
     );
-    const shell = await startBrowserShell({ dispatch: (n, a, c) => held.core.dispatch(n, a, c), events, rendererDir: opts.rendererDir, logger: opts.logger, testHooks: opts.testHooks === true, ...(opts.port !== undefined ? { port: opts.port } : {}) });
+    const shell = await startBrowserShell({
+      dispatch: (n, a, c) => held.core.dispatch(n, a, c),
+      events,
+      rendererDir: opts.rendererDir,
+      logger: opts.logger,
+      testHooks: opts.testHooks === true,
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+    });
     return {
       get core() {
         return held.core;

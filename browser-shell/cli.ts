@@ -49,7 +49,10 @@ async function main() {
     process.exit(2);
   }
   const integrationPort = values['integration-port'] === undefined ? undefined : Number(values['integration-port']);
-  if (integrationPort !== undefined && (!/^\d+$/.test(values['integration-port']!) || integrationPort < 1024 || integrationPort > 65535)) {
+  if (
+    integrationPort !== undefined &&
+    (!/^\d+$/.test(values['integration-port']!) || integrationPort < 1024 || integrationPort > 65535)
+  ) {
     console.error(`--integration-port must be a whole number from 1024 to 65535 (got ${values['integration-port']}).`);
     process.exit(2);
   }
@@ -64,9 +67,23 @@ async function main() {
   // The folder is checked first (a file, /proc, read-only, …: one sentence and an exit code), so the
   // log files below never create it the unsafe way.
   prepareDataDir(dataDir);
-  const logger = await openFileLogger({ dir: join(dataDir, 'logs'), scope: 'browser-shell', echo: consoleLogger('browser-shell') });
+  const logger = await openFileLogger({
+    dir: join(dataDir, 'logs'),
+    scope: 'browser-shell',
+    echo: consoleLogger('browser-shell'),
+  });
   const restoreFrom = values.restore ? resolve(values.restore) : undefined;
-  const app = await bootBrowserShell({ dataDir, rendererDir, port, logger, logFiles: logger, version, testHooks: process.env.COUNTERPAY_TEST_HOOKS === '1', ...(restoreFrom ? { restoreFrom } : {}), ...(integrationPort !== undefined ? { integrationPort } : {}) });
+  const app = await bootBrowserShell({
+    dataDir,
+    rendererDir,
+    port,
+    logger,
+    logFiles: logger,
+    version,
+    testHooks: process.env.COUNTERPAY_TEST_HOOKS === '1',
+    ...(restoreFrom ? { restoreFrom } : {}),
+    ...(integrationPort !== undefined ? { integrationPort } : {}),
+  });
   if (restoreFrom) console.log(`The journal was restored from ${restoreFrom}; the one it replaced was kept beside it.`);
   console.log(`CounterPay is running in the browser shell. Open this address in Chromium or Chrome:`);
   console.log(`COUNTERPAY_URL=${app.shell.url}`);
@@ -75,7 +92,13 @@ async function main() {
   logger.info('browser shell started', { version, port: app.shell.port, dataDir });
   // Only watches (the process still dies as Node decides); the write is synchronous, so the
   // record is on disk before the process ends.
-  process.on('uncaughtExceptionMonitor', (e, origin) => logger.error('the browser shell is crashing', { origin, error: e instanceof Error ? e : String(e), stack: e instanceof Error ? e.stack : undefined }));
+  process.on('uncaughtExceptionMonitor', (e, origin) =>
+    logger.error('the browser shell is crashing', {
+      origin,
+      error: e instanceof Error ? e : String(e),
+      stack: e instanceof Error ? e.stack : undefined,
+    }),
+  );
   const stop = async () => {
     await app.close();
     logger.info('browser shell stopped');

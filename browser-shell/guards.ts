@@ -10,7 +10,8 @@ export function allowedHosts(port: number): Set<string> {
 
 export function checkHost(req: IncomingMessage, port: number): GuardResult {
   const host = (req.headers.host ?? '').toLowerCase();
-  if (!allowedHosts(port).has(host)) return { ok: false, status: 421, code: 'FOREIGN_HOST', message: 'This address is not served here.' };
+  if (!allowedHosts(port).has(host))
+    return { ok: false, status: 421, code: 'FOREIGN_HOST', message: 'This address is not served here.' };
   return { ok: true };
 }
 
@@ -18,6 +19,7 @@ export function checkOrigin(req: IncomingMessage, port: number): GuardResult {
   const origin = req.headers.origin;
   if (origin === undefined) return { ok: true }; // same-origin GETs and non-browser clients; the token still applies
   const allowed = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
-  if (!allowed.includes(origin.toLowerCase())) return { ok: false, status: 403, code: 'FOREIGN_ORIGIN', message: 'Calls from other sites are refused.' };
+  if (!allowed.includes(origin.toLowerCase()))
+    return { ok: false, status: 403, code: 'FOREIGN_ORIGIN', message: 'Calls from other sites are refused.' };
   return { ok: true };
 }

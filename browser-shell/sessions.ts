@@ -24,7 +24,8 @@ function findIn(set: Iterable<string>, got: string): string | null {
   return found;
 }
 
-export const SPENT_LINK = 'This CounterPay address was used already: it opens CounterPay once, in the first browser that opens it. Go back to that browser window, or restart CounterPay (npm run start:browser) and open the new address it prints.';
+export const SPENT_LINK =
+  'This CounterPay address was used already: it opens CounterPay once, in the first browser that opens it. Go back to that browser window, or restart CounterPay (npm run start:browser) and open the new address it prints.';
 const NO_SESSION = 'Open CounterPay with the address printed when it started.';
 const OLD_SESSION = 'This page is from an earlier start of CounterPay. Open the address printed when it started.';
 
@@ -67,7 +68,8 @@ export function createShellSessions(firstLaunch?: string) {
     /** An API request's credential: the session cookie, or a session in the token header. */
     check(req: IncomingMessage): GuardResult {
       if (signedIn(req)) return { ok: true };
-      if (header(req) === null && cookie(req) === null) return { ok: false, status: 401, code: 'TOKEN_MISSING', message: NO_SESSION };
+      if (header(req) === null && cookie(req) === null)
+        return { ok: false, status: 401, code: 'TOKEN_MISSING', message: NO_SESSION };
       return { ok: false, status: 401, code: 'TOKEN_WRONG', message: OLD_SESSION };
     },
 
@@ -86,7 +88,8 @@ export function createShellSessions(firstLaunch?: string) {
         return { ok: true, setCookie: `${cookieName()}=${sid}; HttpOnly; SameSite=Strict; Path=/` };
       }
       if (signedIn(req)) return { ok: true };
-      if (h !== null && findIn(spent, h) !== null) return { ok: false, status: 401, code: 'TOKEN_SPENT', message: SPENT_LINK };
+      if (h !== null && findIn(spent, h) !== null)
+        return { ok: false, status: 401, code: 'TOKEN_SPENT', message: SPENT_LINK };
       if (h === null) return { ok: false, status: 401, code: 'TOKEN_MISSING', message: NO_SESSION };
       return { ok: false, status: 401, code: 'TOKEN_WRONG', message: OLD_SESSION };
     },

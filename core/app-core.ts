@@ -66,18 +66,35 @@ export async function createCore(deps: CoreDeps) {
   const settings = createSettingsService({ store: deps.store, vault: deps.vault, logger, clock });
   const journal = openJournalChecked(deps.dataDir, clock.now(), SCHEMA);
   const db = journal.db;
-  const services: CoreServices = { shell: deps.shell, dataDir: deps.dataDir, db, store: deps.store, settings, vault: deps.vault, events, logger, clock };
+  const services: CoreServices = {
+    shell: deps.shell,
+    dataDir: deps.dataDir,
+    db,
+    store: deps.store,
+    settings,
+    vault: deps.vault,
+    events,
+    logger,
+    clock,
+  };
 
   // ---- the terminal, the Demo sandbox, the provider ----
   const terminal = createTerminalLink({ logger, ...(deps.serialPort ? { SerialPort: deps.serialPort } : {}) });
   const demo = createDemoModule({ ...services, terminal }, { embedded: deps.embeddedSandbox !== false });
   // The terminal module listens first: the screen learns of a terminal change before the Demo panel and the bar do.
-  const terminalModule = createTerminalModule({ ...services, terminal }, { demoSn: () => demo.current()?.merchant.terminalSn ?? null });
+  const terminalModule = createTerminalModule(
+    { ...services, terminal },
+    { demoSn: () => demo.current()?.merchant.terminalSn ?? null },
+  );
   terminal.on('change', () => demo.terminalChanged());
   const provider = createProviderLink({
     config: () => settings.providerConfig(),
-    blocked: () => (settings.activeProfile() === 'demo' && !demo.current() ? { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' } : null),
-    clock, logger,
+    blocked: () =>
+      settings.activeProfile() === 'demo' && !demo.current()
+        ? { state: 'sandbox-not-running', detail: 'The Demo sandbox is not running' }
+        : null,
+    clock,
+    logger,
   });
   const { pos, bills } = provider;
 
@@ -90,11 +107,22 @@ export async function createCore(deps: CoreDeps) {
   const shiftOpen = () => cashierAt(clock.now()) !== '';
   // The checkout applies it (and one unpaid order per terminal) below every door to a charge.
   const checkout = createCheckoutService({
-    db, pos, clock, logger, journalSink, shiftOpen,
+    db,
+    pos,
+    clock,
+    logger,
+    journalSink,
+    shiftOpen,
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);
-      return { counterName: p.counterName, headMerchantId: p.headMerchantId, merchantId: p.merchantId, orderExpireSeconds: p.orderExpireSeconds, profile: name };
+      return {
+        counterName: p.counterName,
+        headMerchantId: p.headMerchantId,
+        merchantId: p.merchantId,
+        orderExpireSeconds: p.orderExpireSeconds,
+        profile: name,
+      };
     },
   });
   // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
@@ -105,7 +133,11 @@ export async function createCore(deps: CoreDeps) {
   // ---- the webhook receiver, the programme and the Hub link ----
   const webhooks = createWebhookControl({
     // Webhook timestamps are the provider's: judge them by the corrected clock too.
-    db, settings, logger, clock: provider.clock, demo: () => demo.current(),
+    db,
+    settings,
+    logger,
+    clock: provider.clock,
+    demo: () => demo.current(),
     onPosNotification: (n) => checkout.onWebhook(n),
     ownsPosOrder: (n) => checkout.ownsOrder(n),
   });
@@ -124,14 +156,22 @@ export async function createCore(deps: CoreDeps) {
         const s = programme.store.source();
         return s?.kind === 'hub' && s.counterId === counterId ? s.version : null;
       },
-      replace: (version, p, counterId) => void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now(), counterId }, p),
+      replace: (version, p, counterId) =>
+        void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now(), counterId }, p),
     },
   });
   // The seat check goes through the Hub link when the counter has one.
   programme.useSeatCheck(() => hubLink.seatCheck());
 
   // ---- the status bar: provider, clock, terminal, sale queue, disk, Hub ----
-  const bar = createStatusBar({ dataDir: deps.dataDir, settings, provider: () => provider, terminal, events, hubLink: () => hubLink.status() });
+  const bar = createStatusBar({
+    dataDir: deps.dataDir,
+    settings,
+    provider: () => provider,
+    terminal,
+    events,
+    hubLink: () => hubLink.status(),
+  });
   provider.on('status', () => bar.publish());
   terminal.on('change', () => bar.publish());
   const offHubStatus = events.subscribe((name) => {
@@ -163,7 +203,12 @@ export async function createCore(deps: CoreDeps) {
   // Bills callbacks are the top-ups' own (the only module that sends bills orders).
   webhooks.onBillsCallback((cb) => topups.service.onCallback(cb));
   const status = createStatusModule({
-    info: { version: deps.version, shell: deps.shell, dataDir: deps.dataDir, secretStorage: { kind: deps.vault.kind, note: deps.vault.note } },
+    info: {
+      version: deps.version,
+      shell: deps.shell,
+      dataDir: deps.dataDir,
+      secretStorage: { kind: deps.vault.kind, note: deps.vault.note },
+    },
     bar,
     checkProvider: () => provider.check('asked'),
   });
@@ -173,7 +218,9 @@ export async function createCore(deps: CoreDeps) {
     ...(deps.restartWithJournal ? { restart: deps.restartWithJournal } : {}),
   });
   if (journal.damaged) backups.journalDamaged(journal.damaged.keptAs, journal.damaged.problem);
-  const orders = createOrdersModule(ctx, { onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }) });
+  const orders = createOrdersModule(ctx, {
+    onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }),
+  });
   const integrations = createIntegrationsModule(ctx, deps.integrations ?? {});
   const modules = [
     status,
@@ -182,16 +229,28 @@ export async function createCore(deps: CoreDeps) {
     terminalModule,
     demo,
     topups,
-    createRecordsModule(ctx, { beforeZ: () => orders.sweep.run(), programmeSale: (id) => programme.store.saleOf(id), ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}) }),
+    createRecordsModule(ctx, {
+      beforeZ: () => orders.sweep.run(),
+      programmeSale: (id) => programme.store.saleOf(id),
+      ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
+    }),
     createDeliveryModule(ctx),
-    createDiagnosticsModule(ctx, { version: deps.version, secretStorage: deps.vault.note, status: bar.snapshot, logFiles: deps.logFiles ?? null }),
+    createDiagnosticsModule(ctx, {
+      version: deps.version,
+      secretStorage: deps.vault.note,
+      status: bar.snapshot,
+      logFiles: deps.logFiles ?? null,
+    }),
     backups,
     programme,
     hubLink,
     integrations,
   ] as const;
   const handlers = mergeHandlers(modules);
-  const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign({}, ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})));
+  const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign(
+    {},
+    ...modules.map((m) => ('fieldChecks' in m ? m.fieldChecks : {})),
+  );
   const dispatch = createDispatcher(calls, handlers, {
     log: (level, msg, fields) => logger[level](msg, fields),
     requireAdmin: () => settings.requireAdmin(),
@@ -248,7 +307,10 @@ export interface RestartableCore {
  * the journal file and builds a new core behind the same transport and event bus. If the swap
  * fails, the journal in use was not touched and a core is built on it again.
  */
-export async function startRestartableCore(deps: Omit<CoreDeps, 'restartWithJournal' | 'events'> & { events: EventBus }, notices: RecoveryNotice[]): Promise<RestartableCore> {
+export async function startRestartableCore(
+  deps: Omit<CoreDeps, 'restartWithJournal' | 'events'> & { events: EventBus },
+  notices: RecoveryNotice[],
+): Promise<RestartableCore> {
   const build = (startupNotices: RecoveryNotice[]) => createCore({ ...deps, startupNotices, restartWithJournal });
   let core: Core;
   async function restartWithJournal(swap: () => void, notice: RecoveryNotice): Promise<void> {

@@ -29,7 +29,10 @@ export function mergeHandlers<const M extends readonly { handlers: object }[]>(m
   modules.forEach((m, i) => {
     for (const [name, handler] of Object.entries(m.handlers)) {
       const first = owner.get(name);
-      if (first !== undefined) throw new Error(`The call ${name} is answered by two modules (number ${first + 1} and number ${i + 1} of the list): each call has one owner.`);
+      if (first !== undefined)
+        throw new Error(
+          `The call ${name} is answered by two modules (number ${first + 1} and number ${i + 1} of the list): each call has one owner.`,
+        );
       owner.set(name, i);
       out[name] = handler;
     }

@@ -12,7 +12,15 @@ import { TOPUP_MIGRATIONS } from './topups';
 import { WEBHOOK_MIGRATIONS } from './webhook';
 
 /** Records index and read the order journal, so the orders' tables come first. */
-export const SCHEMA: readonly Migration[] = [...ORDER_MIGRATIONS, ...TOPUP_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...RECORDS_MIGRATIONS, ...HUB_MIGRATIONS, ...PROGRAMME_MIGRATIONS, ...INTEGRATION_MIGRATIONS];
+export const SCHEMA: readonly Migration[] = [
+  ...ORDER_MIGRATIONS,
+  ...TOPUP_MIGRATIONS,
+  ...WEBHOOK_MIGRATIONS,
+  ...RECORDS_MIGRATIONS,
+  ...HUB_MIGRATIONS,
+  ...PROGRAMME_MIGRATIONS,
+  ...INTEGRATION_MIGRATIONS,
+];
 
 /** The journal database at `file` with the whole schema (or, for a test of an upgrade, older migrations). */
 export function openJournalDb(file: string, opts: Partial<OpenOptions> = {}): Db {

@@ -10,7 +10,14 @@ import type { SettingsService } from './settings';
 import { TypedEmitter } from './lib';
 import type { RelayNotification } from '../shared/hub-contract';
 import {
-  createWebhookIngest, relayedIngestInput, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type IngestOutcome, type PosNotification, type WebhookReceiver,
+  createWebhookIngest,
+  relayedIngestInput,
+  startWebhookReceiver,
+  WEBHOOK_PATHS,
+  type BillsCallbackEvent,
+  type IngestOutcome,
+  type PosNotification,
+  type WebhookReceiver,
 } from './webhook';
 
 export interface WebhookControlDeps {
@@ -31,7 +38,9 @@ export function createWebhookControl(deps: WebhookControlDeps) {
   const bills = new TypedEmitter<{ callback: [BillsCallbackEvent] }>();
   const onBillsCallback = (c: BillsCallbackEvent) => bills.emit('callback', c);
   const ingest = createWebhookIngest({
-    db: deps.db, logger: deps.logger, clock: deps.clock,
+    db: deps.db,
+    logger: deps.logger,
+    clock: deps.clock,
     getConfig: () => deps.settings.providerConfig(),
     onPosNotification: deps.onPosNotification,
     onBillsCallback,
@@ -41,7 +50,8 @@ export function createWebhookControl(deps: WebhookControlDeps) {
   const pointDemo = () => {
     const d = deps.demo();
     if (!d) return;
-    const url = running && deps.settings.activeProfile() === 'demo' ? `${running.receiver.url}${WEBHOOK_PATHS.pos}` : null;
+    const url =
+      running && deps.settings.activeProfile() === 'demo' ? `${running.receiver.url}${WEBHOOK_PATHS.pos}` : null;
     d.sandbox.setWebhookUrl(d.merchant.headMerchantId, url);
   };
 
@@ -58,7 +68,11 @@ export function createWebhookControl(deps: WebhookControlDeps) {
     if (w.enabled) {
       try {
         const receiver = await startWebhookReceiver({
-          host: w.host, port: w.port, db: deps.db, logger: deps.logger, clock: deps.clock,
+          host: w.host,
+          port: w.port,
+          db: deps.db,
+          logger: deps.logger,
+          clock: deps.clock,
           getConfig: () => deps.settings.providerConfig(),
           onPosNotification: deps.onPosNotification,
           onBillsCallback,
@@ -67,7 +81,11 @@ export function createWebhookControl(deps: WebhookControlDeps) {
         running = { receiver, key };
         deps.logger.info('webhook receiver listening', { url: receiver.url });
       } catch (e) {
-        deps.logger.error('webhook receiver could not start; payments are still followed by status checks', { host: w.host, port: w.port, error: e instanceof Error ? e.message : String(e) });
+        deps.logger.error('webhook receiver could not start; payments are still followed by status checks', {
+          host: w.host,
+          port: w.port,
+          error: e instanceof Error ? e.message : String(e),
+        });
       }
     }
     pointDemo();
@@ -90,7 +108,13 @@ export function createWebhookControl(deps: WebhookControlDeps) {
      */
     async ingestRelayed(n: RelayNotification): Promise<IngestOutcome> {
       const r = ingest(relayedIngestInput(n, deps.settings.providerConfig().conventions.webhookTranIdHeader));
-      if (r.outcome === 'refused') deps.logger.warn('relayed notification refused: it does not verify with this counter\'s keys', { eventId: n.eventId, kind: n.kind, code: r.code, reason: r.reason });
+      if (r.outcome === 'refused')
+        deps.logger.warn("relayed notification refused: it does not verify with this counter's keys", {
+          eventId: n.eventId,
+          kind: n.kind,
+          code: r.code,
+          reason: r.reason,
+        });
       return r.outcome;
     },
     async stop() {

@@ -26,15 +26,16 @@ async function readPassword(): Promise<string> {
     return text.split(/\r?\n/)[0] ?? '';
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-  const ask = (q: string) => new Promise<string>((resolve) => {
-    process.stdout.write(q);
-    const w = (rl as unknown as { _writeToOutput: (s: string) => void });
-    w._writeToOutput = () => undefined;
-    rl.question('', (a) => {
-      process.stdout.write('\n');
-      resolve(a);
+  const ask = (q: string) =>
+    new Promise<string>((resolve) => {
+      process.stdout.write(q);
+      const w = rl as unknown as { _writeToOutput: (s: string) => void };
+      w._writeToOutput = () => undefined;
+      rl.question('', (a) => {
+        process.stdout.write('\n');
+        resolve(a);
+      });
     });
-  });
   try {
     const a = await ask('Password (at least 10 characters): ');
     const b = await ask('Same password again: ');
@@ -54,33 +55,53 @@ async function main(): Promise<number> {
   // Logs are JSON lines on stderr or in a rotating file; stdout carries only the lines a person or
   // a script reads. Request headers (credentials) are never logged; redact is a second defence.
   const dest = cfg.logFile ? rotatingFile(cfg.logFile, 10 * 1024 * 1024, 5) : pino.destination(2);
-  const logger = pino({ level: cfg.logLevel, redact: ['req.headers.authorization', '*.credential', '*.clientAuthKey'] }, dest);
-  const db = await openHubDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, onError: (e) => logger.error({ err: e.message }, 'hub: database connection error') });
+  const logger = pino(
+    { level: cfg.logLevel, redact: ['req.headers.authorization', '*.credential', '*.clientAuthKey'] },
+    dest,
+  );
+  const db = await openHubDb({
+    databaseUrl: cfg.databaseUrl,
+    dataDir: cfg.dataDir,
+    onError: (e) => logger.error({ err: e.message }, 'hub: database connection error'),
+  });
   const now = Date.now();
 
   if (cfg.command === 'enroll-code') {
     const c = await issueEnrollCode(db, now, cfg.ttlMinutes, cfg.branch);
-    const forWhom = c.branch ? `for a counter of branch ${c.branch} only` : 'for any branch: the counter names its own; give --branch ID to bind it';
+    const forWhom = c.branch
+      ? `for a counter of branch ${c.branch} only`
+      : 'for any branch: the counter names its own; give --branch ID to bind it';
     process.stdout.write(`enrollment code: ${c.code} (one use, ${forWhom}, valid until ${lagosUntil(c.expiresAt)})\n`);
     await db.close();
     return 0;
   }
   if (cfg.command === 'revoke-counter') {
     const ok = await revokeCounter(db, cfg.commandArg!, now);
-    process.stdout.write(ok ? `counter ${cfg.commandArg} revoked: its next call is refused\n` : `no counter ${cfg.commandArg}\n`);
+    process.stdout.write(
+      ok ? `counter ${cfg.commandArg} revoked: its next call is refused\n` : `no counter ${cfg.commandArg}\n`,
+    );
     await db.close();
     return ok ? 0 : 1;
   }
   if (cfg.command === 'create-manager') {
     const password = await readPassword();
-    const parsed = CreateManagerRequestSchema.safeParse({ name: cfg.commandArg, password, role: cfg.role, branch: cfg.branch });
+    const parsed = CreateManagerRequestSchema.safeParse({
+      name: cfg.commandArg,
+      password,
+      role: cfg.role,
+      branch: cfg.branch,
+    });
     if (!parsed.success) {
       await db.close();
-      throw new ConfigError(`manager not created: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+      throw new ConfigError(
+        `manager not created: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`,
+      );
     }
     try {
       const m = await createManager(db, parsed.data, now);
-      process.stdout.write(`manager "${m.name}" created (${m.role === 'branch' ? `branch ${m.branch}` : 'head office, every branch'}); log in at the Hub's /dashboard/\n`);
+      process.stdout.write(
+        `manager "${m.name}" created (${m.role === 'branch' ? `branch ${m.branch}` : 'head office, every branch'}); log in at the Hub's /dashboard/\n`,
+      );
     } finally {
       await db.close();
     }
@@ -97,16 +118,30 @@ async function main(): Promise<number> {
   if (cfg.dashboardBuild) {
     try {
       const b = await ensureDashboardBuilt(DEFAULT_DASHBOARD_DIR, (l) => process.stdout.write(l + '\n'));
-      if (b === 'busy') dashboardNote = 'the dashboard web app is being built by another Hub process; its pages say so until it is done';
-      if (b === 'unavailable') dashboardNote = 'the dashboard web app is not built and cannot be built here: run npm run build:hub';
+      if (b === 'busy')
+        dashboardNote =
+          'the dashboard web app is being built by another Hub process; its pages say so until it is done';
+      if (b === 'unavailable')
+        dashboardNote = 'the dashboard web app is not built and cannot be built here: run npm run build:hub';
     } catch (e) {
       logger.error({ err: (e as Error).message }, 'hub: building the dashboard web app failed');
       dashboardNote = 'building the dashboard web app failed (see the log): run npm run build:hub to see why';
     }
   }
   const hub = await startHub({
-    db, host: cfg.host, port: cfg.port, tls: cfg.tls, merchant: cfg.merchant, tranIdHeader: cfg.tranIdHeader, adminToken: cfg.adminToken,
-    heartbeatMs: cfg.heartbeatMs, retentionDays: cfg.retentionDays, logger, defaultMetrics: true, trustProxy: cfg.trustProxy, publicUrls: cfg.publicUrls,
+    db,
+    host: cfg.host,
+    port: cfg.port,
+    tls: cfg.tls,
+    merchant: cfg.merchant,
+    tranIdHeader: cfg.tranIdHeader,
+    adminToken: cfg.adminToken,
+    heartbeatMs: cfg.heartbeatMs,
+    retentionDays: cfg.retentionDays,
+    logger,
+    defaultMetrics: true,
+    trustProxy: cfg.trustProxy,
+    publicUrls: cfg.publicUrls,
     dashboard: { attention: { closingTime: cfg.closingTime }, secureCookie: Boolean(cfg.tls) || cfg.secureCookie },
   });
   const lines = [
@@ -114,7 +149,8 @@ async function main(): Promise<number> {
     `provider POS webhook address to register: ${hub.webhookUrls.pos}`,
     `provider bills callback address:          ${hub.webhookUrls.bills}`,
   ];
-  if (!cfg.merchant) lines.push('webhook relay is OFF: no clientAuthKey / provider public key configured (see --merchant-config)');
+  if (!cfg.merchant)
+    lines.push('webhook relay is OFF: no clientAuthKey / provider public key configured (see --merchant-config)');
   lines.push(`manager's dashboard: ${hub.url}/dashboard/`);
   if (dashboardNote) lines.push(dashboardNote);
   if (!cfg.adminToken) lines.push('admin API is OFF: set HUB_ADMIN_TOKEN or --admin-token-file to use it');
@@ -126,8 +162,12 @@ async function main(): Promise<number> {
   // to a server, so it stays out of access logs; only its hash is stored.
   const setup = await issueSetupToken(db, Date.now(), 60);
   if (setup) {
-    lines.push(`first start: create the head-office manager within 60 minutes at ${hub.url}/dashboard/#setup=${setup.token}`);
-    lines.push(`  (or POST ${hub.url}/api/v1/dashboard/setup {"token": "${setup.token}", "name": ..., "password": ...}, or npm run hub -- create-manager NAME --role head-office)`);
+    lines.push(
+      `first start: create the head-office manager within 60 minutes at ${hub.url}/dashboard/#setup=${setup.token}`,
+    );
+    lines.push(
+      `  (or POST ${hub.url}/api/v1/dashboard/setup {"token": "${setup.token}", "name": ..., "password": ...}, or npm run hub -- create-manager NAME --role head-office)`,
+    );
   }
   process.stdout.write(lines.join('\n') + '\n');
 
@@ -146,7 +186,9 @@ main().then(
     if (code >= 0) process.exit(code);
   },
   (e) => {
-    process.stderr.write(`hub: ${e instanceof ConfigError || e instanceof FolderLockedError ? e.message : (e as Error).stack ?? String(e)}\n`);
+    process.stderr.write(
+      `hub: ${e instanceof ConfigError || e instanceof FolderLockedError ? e.message : ((e as Error).stack ?? String(e))}\n`,
+    );
     process.exit(2);
   },
 );

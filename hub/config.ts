@@ -66,13 +66,18 @@ export class ConfigError extends Error {
   readonly code = 'HUB_CONFIG';
 }
 
-const MerchantFile = z.object({
-  clientAuthKey: z.string().min(1).optional(),
-  providerPublicKey: z.string().min(1).optional(),
-  providerPublicKeyFile: z.string().min(1).optional(),
-  signHash: z.enum(['SHA256', 'SHA1']).default('SHA256'),
-  tranIdHeader: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).default('X-Opay-Tranid'),
-}).strict();
+const MerchantFile = z
+  .object({
+    clientAuthKey: z.string().min(1).optional(),
+    providerPublicKey: z.string().min(1).optional(),
+    providerPublicKeyFile: z.string().min(1).optional(),
+    signHash: z.enum(['SHA256', 'SHA1']).default('SHA256'),
+    tranIdHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/)
+      .default('X-Opay-Tranid'),
+  })
+  .strict();
 
 export interface HubCliConfig {
   command: 'serve' | 'enroll-code' | 'revoke-counter' | 'prune' | 'create-manager' | 'help';
@@ -104,12 +109,14 @@ export interface HubCliConfig {
   branch: string | null;
 }
 
-const isLoopback = (host: string) => host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 
 const int = (v: string | undefined, name: string, dflt: number, min: number, max: number): number => {
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${v}")`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${v}")`);
   return n;
 };
 
@@ -134,13 +141,33 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv, allowPositionals: true, strict: true,
+      args: argv,
+      allowPositionals: true,
+      strict: true,
       options: {
-        port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' },
-        'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'log-level': { type: 'string' }, 'log-file': { type: 'string' },
-        'merchant-config': { type: 'string' }, 'admin-token-file': { type: 'string' }, 'retention-days': { type: 'string' },
-        'heartbeat-ms': { type: 'string' }, 'ttl-minutes': { type: 'string' }, 'no-enroll-code': { type: 'boolean' }, 'no-dashboard-build': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        'closing-time': { type: 'string' }, 'secure-cookie': { type: 'boolean' }, 'trust-proxy': { type: 'string' }, 'public-url': { type: 'string' }, role: { type: 'string' }, branch: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'insecure-http': { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'log-file': { type: 'string' },
+        'merchant-config': { type: 'string' },
+        'admin-token-file': { type: 'string' },
+        'retention-days': { type: 'string' },
+        'heartbeat-ms': { type: 'string' },
+        'ttl-minutes': { type: 'string' },
+        'no-enroll-code': { type: 'boolean' },
+        'no-dashboard-build': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        'closing-time': { type: 'string' },
+        'secure-cookie': { type: 'boolean' },
+        'trust-proxy': { type: 'string' },
+        'public-url': { type: 'string' },
+        role: { type: 'string' },
+        branch: { type: 'string' },
       },
     });
   } catch (e) {
@@ -149,77 +176,131 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
   const v = parsed.values;
   const [cmd, arg] = parsed.positionals;
   const commands = ['serve', 'enroll-code', 'revoke-counter', 'prune', 'create-manager'] as const;
-  if (cmd !== undefined && !(commands as readonly string[]).includes(cmd)) throw new ConfigError(`unknown command "${cmd}"; see npm run hub -- --help`);
+  if (cmd !== undefined && !(commands as readonly string[]).includes(cmd))
+    throw new ConfigError(`unknown command "${cmd}"; see npm run hub -- --help`);
   const command = v.help ? 'help' : ((cmd ?? 'serve') as HubCliConfig['command']);
-  if (command === 'revoke-counter' && !arg) throw new ConfigError('revoke-counter needs the counter id, e.g. npm run hub -- revoke-counter ctr_0a1b2c3d4e5f');
+  if (command === 'revoke-counter' && !arg)
+    throw new ConfigError('revoke-counter needs the counter id, e.g. npm run hub -- revoke-counter ctr_0a1b2c3d4e5f');
   let role: HubCliConfig['role'] = null;
   if (command === 'create-manager') {
-    if (!arg) throw new ConfigError('create-manager needs a name, e.g. npm run hub -- create-manager "Ada Obi" --role head-office');
-    if (v.role !== 'head-office' && v.role !== 'branch') throw new ConfigError('create-manager needs --role head-office (every branch) or --role branch --branch ID');
+    if (!arg)
+      throw new ConfigError(
+        'create-manager needs a name, e.g. npm run hub -- create-manager "Ada Obi" --role head-office',
+      );
+    if (v.role !== 'head-office' && v.role !== 'branch')
+      throw new ConfigError('create-manager needs --role head-office (every branch) or --role branch --branch ID');
     role = v.role;
-    if (role === 'branch' && !v.branch?.trim()) throw new ConfigError('a branch manager needs --branch ID (the branch\'s merchant id, as its counters were enrolled)');
+    if (role === 'branch' && !v.branch?.trim())
+      throw new ConfigError(
+        "a branch manager needs --branch ID (the branch's merchant id, as its counters were enrolled)",
+      );
     if (role === 'head-office' && v.branch) throw new ConfigError('head office sees every branch: leave out --branch');
   }
   const closingTime = v['closing-time'] ?? '23:30';
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(closingTime)) throw new ConfigError(`--closing-time must be HH:MM, 24-hour (got "${closingTime}")`);
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(closingTime))
+    throw new ConfigError(`--closing-time must be HH:MM, 24-hour (got "${closingTime}")`);
 
   const host = v.host ?? '127.0.0.1';
-  if ((v['tls-cert'] === undefined) !== (v['tls-key'] === undefined)) throw new ConfigError('give both --tls-cert and --tls-key, or neither');
-  const tls = v['tls-cert'] && v['tls-key'] ? { cert: readText(v['tls-cert'], 'TLS certificate'), key: readText(v['tls-key'], 'TLS key') } : null;
+  if ((v['tls-cert'] === undefined) !== (v['tls-key'] === undefined))
+    throw new ConfigError('give both --tls-cert and --tls-key, or neither');
+  const tls =
+    v['tls-cert'] && v['tls-key']
+      ? { cert: readText(v['tls-cert'], 'TLS certificate'), key: readText(v['tls-key'], 'TLS key') }
+      : null;
   if (command === 'serve' && !tls && !isLoopback(host) && !v['insecure-http']) {
-    throw new ConfigError(`refusing plain HTTP on ${host}: counters' credentials would cross the network in clear. Give --tls-cert/--tls-key, bind 127.0.0.1 behind a TLS reverse proxy, or add --insecure-http for a lab`);
+    throw new ConfigError(
+      `refusing plain HTTP on ${host}: counters' credentials would cross the network in clear. Give --tls-cert/--tls-key, bind 127.0.0.1 behind a TLS reverse proxy, or add --insecure-http for a lab`,
+    );
   }
-  const trustProxy = (v['trust-proxy'] ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const trustProxy = (v['trust-proxy'] ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const t of trustProxy) {
     const [addr, bits, more] = t.split('/');
     const max = isIP(addr ?? '') === 6 ? 128 : 32;
-    if (!isIP(addr ?? '') || more !== undefined || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))) {
+    if (
+      !isIP(addr ?? '') ||
+      more !== undefined ||
+      (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))
+    ) {
       throw new ConfigError(`--trust-proxy takes addresses or CIDRs of your proxies, comma-separated (got "${t}")`);
     }
   }
-  const publicUrls = (v['public-url'] ?? env.HUB_PUBLIC_URL ?? '').split(',').map((x) => x.trim()).filter(Boolean).map((x) => {
-    let u: URL | null = null;
-    try {
-      u = new URL(x);
-    } catch {
-      u = null;
-    }
-    if (!u || !['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
-      throw new ConfigError(`--public-url takes the Hub's addresses as scheme://host[:port], comma-separated (got "${x}")`);
-    }
-    return u.origin;
-  });
+  const publicUrls = (v['public-url'] ?? env.HUB_PUBLIC_URL ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => {
+      let u: URL | null = null;
+      try {
+        u = new URL(x);
+      } catch {
+        u = null;
+      }
+      if (!u || !['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
+        throw new ConfigError(
+          `--public-url takes the Hub's addresses as scheme://host[:port], comma-separated (got "${x}")`,
+        );
+      }
+      return u.origin;
+    });
   const logLevel = v['log-level'] ?? 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`--log-level ${logLevel} is not a level`);
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
+    throw new ConfigError(`--log-level ${logLevel} is not a level`);
 
   const file = MerchantFile.safeParse(v['merchant-config'] ? readJson(v['merchant-config']) : {});
-  if (!file.success) throw new ConfigError(`merchant config: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!file.success)
+    throw new ConfigError(
+      `merchant config: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   const m = file.data;
   const clientAuthKey = m.clientAuthKey ?? env.HUB_CLIENT_AUTH_KEY ?? '';
   // A file named in the merchant file is read relative to that file's own folder.
-  const keyFile = m.providerPublicKeyFile !== undefined
-    ? resolve(dirname(resolve(v['merchant-config']!)), m.providerPublicKeyFile)
-    : env.HUB_PROVIDER_PUBLIC_KEY_FILE;
-  const pubText = m.providerPublicKey ?? env.HUB_PROVIDER_PUBLIC_KEY ?? (keyFile ? readText(keyFile, 'provider public key') : '');
+  const keyFile =
+    m.providerPublicKeyFile !== undefined
+      ? resolve(dirname(resolve(v['merchant-config']!)), m.providerPublicKeyFile)
+      : env.HUB_PROVIDER_PUBLIC_KEY_FILE;
+  const pubText =
+    m.providerPublicKey ?? env.HUB_PROVIDER_PUBLIC_KEY ?? (keyFile ? readText(keyFile, 'provider public key') : '');
   let merchant: HubMerchantKeys | null = null;
   if (clientAuthKey && pubText) {
     try {
-      merchant = { clientAuthKey: clientAuthKey.trim(), providerPublicKey: publicKeyObject(pubText.trim()), signHash: m.signHash };
+      merchant = {
+        clientAuthKey: clientAuthKey.trim(),
+        providerPublicKey: publicKeyObject(pubText.trim()),
+        signHash: m.signHash,
+      };
     } catch {
       throw new ConfigError('the provider public key is not a valid PEM or base64 RSA public key');
     }
   } else if (clientAuthKey || pubText) {
-    throw new ConfigError('give both the POS clientAuthKey and the provider public key (or neither, to start without the webhook relay)');
+    throw new ConfigError(
+      'give both the POS clientAuthKey and the provider public key (or neither, to start without the webhook relay)',
+    );
   }
-  const adminToken = v['admin-token-file'] ? readText(v['admin-token-file'], 'admin token').trim() : env.HUB_ADMIN_TOKEN?.trim() || null;
-  if (adminToken !== null && adminToken.length < 24) throw new ConfigError('the admin token must be at least 24 characters');
+  const adminToken = v['admin-token-file']
+    ? readText(v['admin-token-file'], 'admin token').trim()
+    : env.HUB_ADMIN_TOKEN?.trim() || null;
+  if (adminToken !== null && adminToken.length < 24)
+    throw new ConfigError('the admin token must be at least 24 characters');
   // It travels in a Bearer header, read as letters, digits, - and _: a token with + / = could never match.
   if (adminToken !== null && !/^[A-Za-z0-9_-]{24,200}$/.test(adminToken)) {
-    throw new ConfigError('the admin token may hold only letters, digits, - and _ (24 to 200 of them), e.g. openssl rand -base64 32 | tr \'+/\' \'-_\' | tr -d =');
+    throw new ConfigError(
+      "the admin token may hold only letters, digits, - and _ (24 to 200 of them), e.g. openssl rand -base64 32 | tr '+/' '-_' | tr -d =",
+    );
   }
 
   return {
-    command, commandArg: arg ?? null, host, tls, logLevel, logFile: v['log-file'] ?? null, merchant, tranIdHeader: m.tranIdHeader, adminToken,
+    command,
+    commandArg: arg ?? null,
+    host,
+    tls,
+    logLevel,
+    logFile: v['log-file'] ?? null,
+    merchant,
+    tranIdHeader: m.tranIdHeader,
+    adminToken,
     port: int(v.port, '--port', 8790, 0, 65535),
     dataDir: v['data-dir'] ?? '.hub-data',
     databaseUrl: v['database-url'] ?? env.HUB_DATABASE_URL ?? null,
@@ -228,7 +309,11 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
     ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
     enrollCodeAtStart: !v['no-enroll-code'],
     dashboardBuild: !v['no-dashboard-build'],
-    closingTime, secureCookie: Boolean(v['secure-cookie']), trustProxy, publicUrls, role,
+    closingTime,
+    secureCookie: Boolean(v['secure-cookie']),
+    trustProxy,
+    publicUrls,
+    role,
     branch: role === 'branch' || command === 'enroll-code' ? v.branch?.trim() || null : null,
   };
 }

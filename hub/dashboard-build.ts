@@ -30,7 +30,8 @@ export type BuildOutcome = 'fresh' | 'built' | 'busy' | 'unavailable';
 
 /** Builds when stale. 'unavailable': the sources or Vite are not here (an installed Hub without dev tools). */
 export async function ensureDashboardBuilt(outDir: string, log: (line: string) => void): Promise<BuildOutcome> {
-  if (!existsSync(join(ROOT, 'hub', 'dashboard', 'vite.config.mts'))) return existsSync(join(outDir, 'index.html')) ? 'fresh' : 'unavailable';
+  if (!existsSync(join(ROOT, 'hub', 'dashboard', 'vite.config.mts')))
+    return existsSync(join(outDir, 'index.html')) ? 'fresh' : 'unavailable';
   if (!dashboardStale(outDir)) return 'fresh';
   const lock = `${outDir}.lock`;
   mkdirSync(resolve(outDir, '..'), { recursive: true });
@@ -51,7 +52,11 @@ export async function ensureDashboardBuilt(outDir: string, log: (line: string) =
       return 'unavailable';
     }
     log('building the dashboard web app (hub/dashboard → out/hub-dashboard)…');
-    await vite.build({ configFile: join(ROOT, 'hub', 'dashboard', 'vite.config.mts'), logLevel: 'warn', build: { outDir: tmp, emptyOutDir: true } });
+    await vite.build({
+      configFile: join(ROOT, 'hub', 'dashboard', 'vite.config.mts'),
+      logLevel: 'warn',
+      build: { outDir: tmp, emptyOutDir: true },
+    });
     rmSync(outDir, { recursive: true, force: true });
     renameSync(tmp, outDir);
     return 'built';

@@ -20,8 +20,21 @@ import { createMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './relay/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
-import { DEFAULT_SESSION_POLICY, DEFAULT_THROTTLE, sessionsAlive, type SessionPolicy, type ThrottlePolicy } from './store/managers';
-import { createIngestBatcher, DEFAULT_HOLD, pruneOlderThan, RELAY_CHANNEL, REVOKED_PREFIX, type HoldPolicy } from './store/notifications';
+import {
+  DEFAULT_SESSION_POLICY,
+  DEFAULT_THROTTLE,
+  sessionsAlive,
+  type SessionPolicy,
+  type ThrottlePolicy,
+} from './store/managers';
+import {
+  createIngestBatcher,
+  DEFAULT_HOLD,
+  pruneOlderThan,
+  RELAY_CHANNEL,
+  REVOKED_PREFIX,
+  type HoldPolicy,
+} from './store/notifications';
 import { liveCounterCredentials } from './store/counters';
 import { dropExpiredHeld, releaseHeld } from './store/quarantine';
 import { programmeVersion } from './store/programme';
@@ -53,7 +66,13 @@ export interface HubBuildOptions {
   /** The built dashboard web app served under /dashboard/ (default: out/hub-dashboard of this checkout). */
   dashboardDir?: string;
   /** The manager's dashboard: session lifetimes, login throttling, Needs-attention thresholds (closing time). */
-  dashboard?: { session?: Partial<SessionPolicy>; throttle?: Partial<ThrottlePolicy>; attention?: Partial<AttentionConfig>; secureCookie?: boolean; loginsPerMinute?: number };
+  dashboard?: {
+    session?: Partial<SessionPolicy>;
+    throttle?: Partial<ThrottlePolicy>;
+    attention?: Partial<AttentionConfig>;
+    secureCookie?: boolean;
+    loginsPerMinute?: number;
+  };
   /**
    * The reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs, e.g. ['127.0.0.1']).
    * Without it, behind a proxy every client has the proxy's address. Never `true`: a client could
@@ -95,12 +114,23 @@ export interface Hub extends BuiltHub {
 /** Where `npm run build:hub` puts the dashboard's web app. */
 export const DEFAULT_DASHBOARD_DIR = resolve(__dirname, '..', 'out', 'hub-dashboard');
 
-const bucket = (perMinute: number) => new KeyedTokenBuckets({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
+const bucket = (perMinute: number) =>
+  new KeyedTokenBuckets({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
 
 export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   const now = o.now ?? Date.now;
-  const hold: HoldPolicy = { ...DEFAULT_HOLD, ...o.hold, onEvicted: (n) => ctx.metrics.dropped.inc({ kind: 'bills', reason: 'full' }, n) };
-  const limits: HubLimits = { webhookBodyBytes: 64 * 1024, billsBodyBytes: 8 * 1024, syncBodyBytes: 2 * 1024 * 1024, otherBodyBytes: 16 * 1024, ...o.limits };
+  const hold: HoldPolicy = {
+    ...DEFAULT_HOLD,
+    ...o.hold,
+    onEvicted: (n) => ctx.metrics.dropped.inc({ kind: 'bills', reason: 'full' }, n),
+  };
+  const limits: HubLimits = {
+    webhookBodyBytes: 64 * 1024,
+    billsBodyBytes: 8 * 1024,
+    syncBodyBytes: 2 * 1024 * 1024,
+    otherBodyBytes: 16 * 1024,
+    ...o.limits,
+  };
   const app = Fastify({
     loggerInstance: o.logger,
     bodyLimit: limits.otherBodyBytes,
@@ -111,7 +141,9 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   }) as unknown as FastifyInstance;
 
   const relay = new RelayHub({
-    db: o.db, heartbeatMs: o.heartbeatMs ?? 1000, now,
+    db: o.db,
+    heartbeatMs: o.heartbeatMs ?? 1000,
+    now,
     onRelayed: (d, lagMs) => {
       ctx.metrics.relayed.inc({ kind: d.kind });
       if (!d.replay) ctx.metrics.relayLag.observe(lagMs / 1000);
@@ -122,7 +154,9 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   });
   const sessionPolicy: SessionPolicy = { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session };
   const live = new LiveFeed({
-    db: o.db, heartbeatMs: o.heartbeatMs ?? 5000, now,
+    db: o.db,
+    heartbeatMs: o.heartbeatMs ?? 5000,
+    now,
     aliveSessions: (keys) => sessionsAlive(o.db, keys, now(), sessionPolicy),
     onError: (e) => o.logger.error({ err: e }, 'hub: dashboard live feed failed to read changes'),
   });
@@ -142,12 +176,27 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   // whichever commits last releases it at once, not the sweep below 15 s later.
   const ingest: HubContext['ingest'] = async (n) => {
     const r = await ingestBatch(n);
-    if (r.held) await releaseHeld(o.db, now(), null).then((to) => relay.announce(to), (e: unknown) => o.logger.error({ err: e }, 'hub: checking held notifications failed'));
+    if (r.held)
+      await releaseHeld(o.db, now(), null).then(
+        (to) => relay.announce(to),
+        (e: unknown) => o.logger.error({ err: e }, 'hub: checking held notifications failed'),
+      );
     return r;
   };
   const ctx: HubContext = {
-    db: o.db, ingest, relay, now, merchant: o.merchant, tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid', adminToken: o.adminToken ?? null, limits,
-    metrics: createMetrics({ db: o.db, connected: () => relay.connectedCount(), defaultMetrics: o.defaultMetrics ?? false }),
+    db: o.db,
+    ingest,
+    relay,
+    now,
+    merchant: o.merchant,
+    tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid',
+    adminToken: o.adminToken ?? null,
+    limits,
+    metrics: createMetrics({
+      db: o.db,
+      connected: () => relay.connectedCount(),
+      defaultMetrics: o.defaultMetrics ?? false,
+    }),
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
     floodBrake: new FloodBrake(o.floodBrake),
@@ -168,18 +217,24 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
 
   app.setValidatorCompiler(zodValidatorCompiler);
   // Under TLS, browsers are told to keep to HTTPS. (Behind a TLS proxy, the proxy sends it.)
-  if (o.tls) app.addHook('onSend', async (_req, reply) => void reply.header('strict-transport-security', 'max-age=31536000'));
+  if (o.tls)
+    app.addHook('onSend', async (_req, reply) => void reply.header('strict-transport-security', 'max-age=31536000'));
   // A client that sends its headers slowly is cut: no socket held for minutes by a few bytes.
   app.server.headersTimeout = 10_000;
   app.setErrorHandler((err, req, reply) => sendError(reply, err, req.log));
   app.addHook('onRequest', dashboardHostCheck(dashboard.publicOrigins));
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ code: 'HUB_NOT_FOUND', message: 'No such Hub address.' }));
+  app.setNotFoundHandler((_req, reply) =>
+    reply.code(404).send({ code: 'HUB_NOT_FOUND', message: 'No such Hub address.' }),
+  );
 
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (_req, reply) => {
     try {
       if (await schemaIsCurrent(o.db)) return { ok: true, database: o.db.kind };
-      return reply.code(503).send({ code: 'HUB_NOT_READY', message: 'The database schema is older than this Hub: migrations are not applied.' });
+      return reply.code(503).send({
+        code: 'HUB_NOT_READY',
+        message: 'The database schema is older than this Hub: migrations are not applied.',
+      });
     } catch {
       return reply.code(503).send({ code: 'HUB_NOT_READY', message: 'The database does not answer.' });
     }
@@ -187,7 +242,9 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   // Every branch's counter ids, refusal reasons, versions and memory: the admin token's only.
   void app.register(async (admin) => {
     admin.addHook('onRequest', adminAudience(ctx));
-    admin.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+    admin.get('/metrics', async (_req, reply) =>
+      reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
+    );
   });
 
   counterRoutes(app, ctx);
@@ -202,7 +259,10 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     if (n) o.logger.info({ deleted: n }, 'hub: pruned old notifications');
     return n;
   };
-  const pruner = setInterval(() => void prune().catch((e) => o.logger.error({ err: e }, 'hub: pruning failed')), o.pruneEveryMs ?? 3_600_000);
+  const pruner = setInterval(
+    () => void prune().catch((e) => o.logger.error({ err: e }, 'hub: pruning failed')),
+    o.pruneEveryMs ?? 3_600_000,
+  );
   pruner.unref();
   // A release normally happens in the owner's sync; this one catches a webhook stored while that
   // sync was committing (neither saw the other). Then what expired is dropped, said in the log.
@@ -212,15 +272,24 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     const dropped = await dropExpiredHeld(o.db, now());
     for (const d of dropped) {
       ctx.metrics.dropped.inc({ kind: d.kind, reason: 'expired' });
-      o.logger.warn({ notificationId: d.notificationId, kind: d.kind, orderKeys: d.orderKeys.slice(0, 2) }, `hub: no counter synced this order within ${Math.round(hold.holdMs / 60_000)} minutes: notification dropped`);
+      o.logger.warn(
+        { notificationId: d.notificationId, kind: d.kind, orderKeys: d.orderKeys.slice(0, 2) },
+        `hub: no counter synced this order within ${Math.round(hold.holdMs / 60_000)} minutes: notification dropped`,
+      );
     }
     return { released: to.length, dropped: dropped.length };
   };
-  const sweeper = setInterval(() => void sweepHeld().catch((e) => o.logger.error({ err: e }, 'hub: checking held notifications failed')), o.holdSweepMs ?? 15_000);
+  const sweeper = setInterval(
+    () => void sweepHeld().catch((e) => o.logger.error({ err: e }, 'hub: checking held notifications failed')),
+    o.holdSweepMs ?? 15_000,
+  );
   sweeper.unref();
 
   return {
-    app, ctx, prune, sweepHeld,
+    app,
+    ctx,
+    prune,
+    sweepHeld,
     async close() {
       clearInterval(pruner);
       clearInterval(sweeper);

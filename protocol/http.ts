@@ -25,7 +25,8 @@ export function readBoundedBody(req: IncomingMessage, limits: BodyLimits): Promi
   const max = limits.maxBytes;
   const drainTo = Math.max(max, limits.drainBytes ?? max);
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > drainTo) return Promise.resolve({ ok: false, tooLarge: true, drained: false });
+  if (Number.isFinite(declared) && declared > drainTo)
+    return Promise.resolve({ ok: false, tooLarge: true, drained: false });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -54,7 +55,11 @@ export function readBoundedBody(req: IncomingMessage, limits: BodyLimits): Promi
       }
       chunks.push(chunk);
     };
-    const onEnd = () => finish(null, size > max ? { ok: false, tooLarge: true, drained: true } : { ok: true, body: Buffer.concat(chunks) });
+    const onEnd = () =>
+      finish(
+        null,
+        size > max ? { ok: false, tooLarge: true, drained: true } : { ok: true, body: Buffer.concat(chunks) },
+      );
     const onError = (e: Error) => finish(e);
     // The sender went away mid-body: nothing to answer (settles nothing if already settled).
     const onClose = () => {
@@ -74,9 +79,17 @@ export function isJsonContentType(header: string | string[] | undefined): boolea
 }
 
 /** A JSON answer with its length. `headers` add to (or replace, whatever their case) the defaults. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | number> = {},
+): void {
   const text = JSON.stringify(body);
-  const all: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) };
+  const all: Record<string, string | number> = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  };
   for (const [k, v] of Object.entries(headers)) all[k.toLowerCase()] = v;
   res.writeHead(status, all);
   res.end(text);

@@ -45,10 +45,16 @@ export interface WebhookRefusal {
   code: string;
   reason: string;
 }
-export const refuseWebhook = (httpStatus: number, code: string, reason: string): WebhookRefusal => ({ ok: false, httpStatus, code, reason });
+export const refuseWebhook = (httpStatus: number, code: string, reason: string): WebhookRefusal => ({
+  ok: false,
+  httpStatus,
+  code,
+  reason,
+});
 
 /** The first lines of a zod error, for the log ("path: message"). */
-export const describeIssues = (error: z.ZodError): string[] => error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+export const describeIssues = (error: z.ZodError): string[] =>
+  error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
 
 export interface PosEnvelopeKeys {
   /** Unset: the receiver is not configured (503). */
@@ -66,7 +72,12 @@ export interface EnvelopeOptions {
   maxAgeMs?: number;
 }
 
-export function checkPosEnvelope(text: string, keys: PosEnvelopeKeys, now: number, o: EnvelopeOptions = {}): { ok: true; body: PosWebhookBody } | WebhookRefusal {
+export function checkPosEnvelope(
+  text: string,
+  keys: PosEnvelopeKeys,
+  now: number,
+  o: EnvelopeOptions = {},
+): { ok: true; body: PosWebhookBody } | WebhookRefusal {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -74,24 +85,34 @@ export function checkPosEnvelope(text: string, keys: PosEnvelopeKeys, now: numbe
     return refuseWebhook(400, C.malformed, 'body is not JSON');
   }
   const parsed = PosWebhookBody.safeParse(json);
-  if (!parsed.success) return refuseWebhook(400, C.badFields, `body fields: ${describeIssues(parsed.error).join('; ')}`);
+  if (!parsed.success)
+    return refuseWebhook(400, C.badFields, `body fields: ${describeIssues(parsed.error).join('; ')}`);
   const b = parsed.data;
 
   // 1. Whose notification is it?
   const ourKey = keys.clientAuthKey?.trim();
   if (!ourKey) return refuseWebhook(503, C.notConfigured, keys.notConfigured);
-  if (!safeEqual(b.clientAuthKey, ourKey)) return refuseWebhook(401, C.wrongClientAuthKey, 'clientAuthKey does not match');
+  if (!safeEqual(b.clientAuthKey, ourKey))
+    return refuseWebhook(401, C.wrongClientAuthKey, 'clientAuthKey does not match');
 
   // 2. Is it fresh?
-  if (!/^\d{1,16}$/.test(b.timestamp)) return refuseWebhook(401, C.staleTimestamp, 'timestamp is not milliseconds since 1970');
+  if (!/^\d{1,16}$/.test(b.timestamp))
+    return refuseWebhook(401, C.staleTimestamp, 'timestamp is not milliseconds since 1970');
   const age = now - Number(b.timestamp);
   if (age > (o.maxAgeMs ?? POS_WEBHOOK_MAX_AGE_MS) || -age > POS_WEBHOOK_MAX_AGE_MS) {
-    return refuseWebhook(401, C.staleTimestamp, o.maxAgeMs === undefined ? 'timestamp is more than 5 minutes from now' : 'timestamp is too far in the past or more than 5 minutes ahead');
+    return refuseWebhook(
+      401,
+      C.staleTimestamp,
+      o.maxAgeMs === undefined
+        ? 'timestamp is more than 5 minutes from now'
+        : 'timestamp is too far in the past or more than 5 minutes ahead',
+    );
   }
 
   // 3. Did the provider sign it?
   const providerKey = keys.providerPublicKey();
   if (!providerKey) return refuseWebhook(503, C.notConfigured, keys.keysNotConfigured);
-  if (!rsaVerify(providerKey, b.paramContent + b.timestamp, b.sign, keys.signHash)) return refuseWebhook(401, C.badSignature, 'sign does not verify');
+  if (!rsaVerify(providerKey, b.paramContent + b.timestamp, b.sign, keys.signHash))
+    return refuseWebhook(401, C.badSignature, 'sign does not verify');
   return { ok: true, body: b };
 }

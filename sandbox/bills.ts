@@ -41,15 +41,21 @@ export function createBillsRoutes(ctx: SandboxContext, store: TopupStore): ApiRo
     const token = m[1];
     const isPublicKey = safeEqual(token, merchant.publicKey);
     const isSignature = safeEqual(token, createHmac('sha512', merchant.secretKey).update(body).digest('hex'));
-    if (mode === 'publicKey' && !isPublicKey) throw authError('Authorization does not carry this merchant\'s public key');
+    if (mode === 'publicKey' && !isPublicKey)
+      throw authError("Authorization does not carry this merchant's public key");
     if (mode === 'signature' && !isSignature)
-      throw authError('signature does not match the request body (HMAC-SHA512, lowercase hex, of the exact body bytes with the secret key)');
-    if (mode === 'either' && !isPublicKey && !isSignature) throw authError('Authorization carries neither this merchant\'s public key nor a valid signature of the body');
+      throw authError(
+        'signature does not match the request body (HMAC-SHA512, lowercase hex, of the exact body bytes with the secret key)',
+      );
+    if (mode === 'either' && !isPublicKey && !isSignature)
+      throw authError("Authorization carries neither this merchant's public key nor a valid signature of the body");
     if (isSignature && !isPublicKey && cfg().requireCanonicalBody) {
       const text = body.toString('utf8');
       const parsed = parseJsonObject(req, body);
       if (text !== canonicalJson(parsed) && text !== canonicalJson(parsed, { escaping: 'escape-slash-and-non-ascii' }))
-        throw authError('signature refused: the signed body is not canonical JSON (keys sorted recursively, no whitespace)');
+        throw authError(
+          'signature refused: the signed body is not canonical JSON (keys sorted recursively, no whitespace)',
+        );
     }
     return merchant;
   }
@@ -83,17 +89,27 @@ export function createBillsRoutes(ctx: SandboxContext, store: TopupStore): ApiRo
     if (typeof body.provider !== 'string' || !body.provider) throw invalid('provider is required');
     if (typeof body.customerId !== 'string' || !body.customerId) throw invalid('customerId is required');
     const { provider, customerId } = body;
-    if (!cfg().bettingProviders.some((p) => p.provider === provider)) throw new SandboxError(200, CODES.CUSTOMER, `unknown betting provider "${provider}"`);
+    if (!cfg().bettingProviders.some((p) => p.provider === provider))
+      throw new SandboxError(200, CODES.CUSTOMER, `unknown betting provider "${provider}"`);
     const c = cfg().bettingCustomers.find((x) => x.provider === provider && x.customerId === customerId);
     if (!c) throw new SandboxError(200, CODES.CUSTOMER, `customer "${customerId}" not found at ${provider}`);
-    return ok({ provider: c.provider, customerId: c.customerId, firstName: c.firstName, lastName: c.lastName, userName: c.userName });
+    return ok({
+      provider: c.provider,
+      customerId: c.customerId,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      userName: c.userName,
+    });
   }
 
   /** Why one item is refused, or null when it is accepted. */
   function judge(item: NewTopup, raw: Record<string, unknown>): string | null {
-    if (item.amountKobo === null) return `amount must be a positive whole number of kobo written as a string (got ${JSON.stringify(raw.amount ?? null)})`;
-    if (raw.currency !== undefined && raw.currency !== 'NGN') return `currency must be NGN (got ${JSON.stringify(raw.currency)})`;
-    if (raw.country !== undefined && raw.country !== 'NG') return `country must be NG (got ${JSON.stringify(raw.country)})`;
+    if (item.amountKobo === null)
+      return `amount must be a positive whole number of kobo written as a string (got ${JSON.stringify(raw.amount ?? null)})`;
+    if (raw.currency !== undefined && raw.currency !== 'NGN')
+      return `currency must be NGN (got ${JSON.stringify(raw.currency)})`;
+    if (raw.country !== undefined && raw.country !== 'NG')
+      return `country must be NG (got ${JSON.stringify(raw.country)})`;
     if (!item.provider) return 'provider is required';
     if (!item.customerId) return 'customerId is required';
     if (item.serviceType === 'airtime') {
@@ -107,8 +123,10 @@ export function createBillsRoutes(ctx: SandboxContext, store: TopupStore): ApiRo
     if (!p) return `unknown betting provider "${item.provider}"`;
     if (!cfg().bettingCustomers.some((c) => c.provider === item.provider && c.customerId === item.customerId))
       return `customer "${item.customerId}" not found at ${item.provider}`;
-    if (p.minAmount && item.amountKobo < p.minAmount.amount) return `amount ${item.amountKobo} kobo is below ${p.provider}'s minimum of ${p.minAmount.amount} kobo`;
-    if (p.maxAmount && item.amountKobo > p.maxAmount.amount) return `amount ${item.amountKobo} kobo is above ${p.provider}'s maximum of ${p.maxAmount.amount} kobo`;
+    if (p.minAmount && item.amountKobo < p.minAmount.amount)
+      return `amount ${item.amountKobo} kobo is below ${p.provider}'s minimum of ${p.minAmount.amount} kobo`;
+    if (p.maxAmount && item.amountKobo > p.maxAmount.amount)
+      return `amount ${item.amountKobo} kobo is above ${p.provider}'s maximum of ${p.maxAmount.amount} kobo`;
     return null;
   }
 
@@ -121,17 +139,28 @@ export function createBillsRoutes(ctx: SandboxContext, store: TopupStore): ApiRo
       throw invalid(`bulkData must be an array of 1 to ${cfg().maxBatchItems} items`);
     let callBackUrl: string | null = null;
     if (body.callBackUrl !== undefined && body.callBackUrl !== null && body.callBackUrl !== '') {
-      if (typeof body.callBackUrl !== 'string' || !/^https?:\/\/[^\s]+$/i.test(body.callBackUrl) || !URL.canParse(body.callBackUrl))
+      if (
+        typeof body.callBackUrl !== 'string' ||
+        !/^https?:\/\/[^\s]+$/i.test(body.callBackUrl) ||
+        !URL.canParse(body.callBackUrl)
+      )
         throw invalid('callBackUrl must be a full http:// or https:// address');
       callBackUrl = body.callBackUrl;
     }
     const results = items.map((raw: unknown) => {
-      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { orderNo: '', reference: '', status: 'FAIL', errorMsg: 'item must be a JSON object' };
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+        return { orderNo: '', reference: '', status: 'FAIL', errorMsg: 'item must be a JSON object' };
       const o = raw as Record<string, unknown>;
       const reference = typeof o.reference === 'string' ? o.reference.trim() : '';
-      if (!reference || reference.length > 64) return { orderNo: '', reference, status: 'FAIL', errorMsg: 'reference is required (1 to 64 characters)' };
+      if (!reference || reference.length > 64)
+        return { orderNo: '', reference, status: 'FAIL', errorMsg: 'reference is required (1 to 64 characters)' };
       if (store.hasReference(merchant.merchantId, reference))
-        return { orderNo: '', reference, status: 'FAIL', errorMsg: `reference "${reference}" was already used by this merchant` };
+        return {
+          orderNo: '',
+          reference,
+          status: 'FAIL',
+          errorMsg: `reference "${reference}" was already used by this merchant`,
+        };
       const amount = typeof o.amount === 'string' && /^\d{1,15}$/.test(o.amount) ? Number(o.amount) : null;
       const item: NewTopup = {
         reference,
@@ -159,8 +188,10 @@ export function createBillsRoutes(ctx: SandboxContext, store: TopupStore): ApiRo
       throw invalid(`bulkStatusRequest must be an array of 1 to ${cfg().maxBatchItems} items`);
     const results = items.map((raw: unknown, i) => {
       const o = (raw ?? {}) as Record<string, unknown>;
-      if (typeof raw !== 'object' || typeof o.reference !== 'string' || !o.reference) throw invalid(`bulkStatusRequest[${i}].reference is required`);
-      if (o.orderNo !== undefined && o.orderNo !== null && typeof o.orderNo !== 'string') throw invalid(`bulkStatusRequest[${i}].orderNo must be a string`);
+      if (typeof raw !== 'object' || typeof o.reference !== 'string' || !o.reference)
+        throw invalid(`bulkStatusRequest[${i}].reference is required`);
+      if (o.orderNo !== undefined && o.orderNo !== null && typeof o.orderNo !== 'string')
+        throw invalid(`bulkStatusRequest[${i}].orderNo must be a string`);
       const asked = typeof o.orderNo === 'string' && o.orderNo ? o.orderNo : null;
       const t = store.get(merchant.merchantId, o.reference);
       if (!t || t.serviceType !== serviceType || (asked !== null && asked !== t.orderNo))

@@ -20,7 +20,12 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function writeDemo(outDir: string): { configFile: string; merchant: DemoMerchantValues; privateKeyFile: string; providerKeyFile: string } {
+function writeDemo(outDir: string): {
+  configFile: string;
+  merchant: DemoMerchantValues;
+  privateKeyFile: string;
+  providerKeyFile: string;
+} {
   const { config, merchant } = generateDemoConfig();
   mkdirSync(outDir, { recursive: true });
   const configFile = resolve(outDir, 'sandbox-config.json');
@@ -29,7 +34,15 @@ function writeDemo(outDir: string): { configFile: string; merchant: DemoMerchant
   writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
   writeFileSync(privateKeyFile, merchant.merchantPrivateKeyPem, { mode: 0o600 });
   writeFileSync(providerKeyFile, merchant.providerPublicKeyPem);
-  writeFileSync(resolve(outDir, 'merchant-values.json'), JSON.stringify({ ...merchant, merchantPrivateKeyPem: privateKeyFile, providerPublicKeyPem: providerKeyFile }, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(
+    resolve(outDir, 'merchant-values.json'),
+    JSON.stringify(
+      { ...merchant, merchantPrivateKeyPem: privateKeyFile, providerPublicKeyPem: providerKeyFile },
+      null,
+      2,
+    ) + '\n',
+    { mode: 0o600 },
+  );
   return { configFile, merchant, privateKeyFile, providerKeyFile };
 }
 
@@ -73,11 +86,16 @@ async function main(): Promise<void> {
   } catch (e) {
     if (e instanceof SandboxConfigError) fail(e.message);
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') fail(`Port ${port ?? 'from the config'} is already in use; pick another with --port N (0 = any free port).`);
+    if (err.code === 'EADDRINUSE')
+      fail(`Port ${port ?? 'from the config'} is already in use; pick another with --port N (0 = any free port).`);
     throw e;
   }
 
-  const lines = [`CounterPay provider sandbox listening on ${sandbox.url}`, `  bills base URL:    ${sandbox.billsBaseUrl}`, `  POS base URL:      ${sandbox.posBaseUrl}`];
+  const lines = [
+    `CounterPay provider sandbox listening on ${sandbox.url}`,
+    `  bills base URL:    ${sandbox.billsBaseUrl}`,
+    `  POS base URL:      ${sandbox.posBaseUrl}`,
+  ];
   if (demo) {
     const m = demo.merchant;
     lines.push(
@@ -98,8 +116,12 @@ async function main(): Promise<void> {
     );
   } else {
     for (const m of sandbox.config.bills.merchants) lines.push(`  bills merchantId:  ${m.merchantId}`);
-    for (const m of sandbox.config.pos.merchants) lines.push(`  POS headMerchantId ${m.headMerchantId}, branches ${m.merchantIds.join(', ')}`);
-    for (const t of sandbox.config.pos.terminals) lines.push(`  terminal sn:       ${t.sn} (branch ${t.merchantId}${t.autoOutcome ? `, auto ${t.autoOutcome}` : ''})`);
+    for (const m of sandbox.config.pos.merchants)
+      lines.push(`  POS headMerchantId ${m.headMerchantId}, branches ${m.merchantIds.join(', ')}`);
+    for (const t of sandbox.config.pos.terminals)
+      lines.push(
+        `  terminal sn:       ${t.sn} (branch ${t.merchantId}${t.autoOutcome ? `, auto ${t.autoOutcome}` : ''})`,
+      );
   }
   lines.push(`Control API: ${sandbox.url}/_sandbox/ (terminals, orders, faults, reset). Ctrl+C stops.`);
   process.stdout.write(lines.join('\n') + '\n');

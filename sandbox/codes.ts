@@ -64,7 +64,10 @@ export const authError = (message: string) => new SandboxError(401, CODES.AUTH, 
  * no sign, because it answers before it knows which merchant's keys to use.
  */
 export class PosGatewayRefusal extends SandboxError {
-  constructor(code: typeof CODES.POS_CLIENT_AUTH | typeof CODES.POS_TIMESTAMP | typeof CODES.POS_SIGN, message: string) {
+  constructor(
+    code: typeof CODES.POS_CLIENT_AUTH | typeof CODES.POS_TIMESTAMP | typeof CODES.POS_SIGN,
+    message: string,
+  ) {
     super(200, code, message);
     this.name = 'PosGatewayRefusal';
   }

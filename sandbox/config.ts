@@ -7,29 +7,45 @@ import { isHttpUrl } from '../shared/settings';
 import { FaultRuleSchema } from './faults';
 
 const id = z.string().trim().min(1, 'must not be empty').max(64, 'at most 64 characters');
-const kobo = z.object({ currency: z.literal('NGN'), amount: z.number().int('whole kobo').positive('must be above 0') }).strict();
+const kobo = z
+  .object({ currency: z.literal('NGN'), amount: z.number().int('whole kobo').positive('must be above 0') })
+  .strict();
 const httpUrl = z.string().refine(isHttpUrl, 'must be a full http:// or https:// address');
 const pem = (label: 'PUBLIC' | 'PRIVATE') =>
-  z.string().min(1).refine((v) => {
-    try {
-      if (label === 'PUBLIC') publicKeyObject(v);
-      else privateKeyObject(v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, `must be an RSA ${label.toLowerCase()} key (PEM)`);
+  z
+    .string()
+    .min(1)
+    .refine((v) => {
+      try {
+        if (label === 'PUBLIC') publicKeyObject(v);
+        else privateKeyObject(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, `must be an RSA ${label.toLowerCase()} key (PEM)`);
 
-export const BillsMerchantSchema = z.object({ merchantId: id, publicKey: z.string().min(1), secretKey: z.string().min(1) }).strict();
+export const BillsMerchantSchema = z
+  .object({ merchantId: id, publicKey: z.string().min(1), secretKey: z.string().min(1) })
+  .strict();
 export const BettingProviderSchema = z
-  .object({ provider: id, providerLogoUrl: z.string().default(''), minAmount: kobo.optional(), maxAmount: kobo.optional() })
+  .object({
+    provider: id,
+    providerLogoUrl: z.string().default(''),
+    minAmount: kobo.optional(),
+    maxAmount: kobo.optional(),
+  })
   .strict();
 export const BettingCustomerSchema = z
   .object({ provider: id, customerId: id, firstName: z.string(), lastName: z.string(), userName: z.string() })
   .strict();
 /** A customer (betting id or airtime phone) whose top-ups end in FAIL; provider omitted = any. */
 export const FailCustomerSchema = z
-  .object({ customerId: id, provider: id.optional(), errorMsg: z.string().min(1).default('Top-up refused by the provider') })
+  .object({
+    customerId: id,
+    provider: id.optional(),
+    errorMsg: z.string().min(1).default('Top-up refused by the provider'),
+  })
   .strict();
 
 export const BillsConfigSchema = z
@@ -90,10 +106,16 @@ export const PosConfigSchema = z
     /** Sign error answers (true); the "order not exist" answer is unsigned unless signNotFound. */
     signErrors: z.boolean().default(true),
     signNotFound: z.boolean().default(false),
-    notFoundCode: z.string().regex(/^\w{1,10}$/).default('00003'),
+    notFoundCode: z
+      .string()
+      .regex(/^\w{1,10}$/)
+      .default('00003'),
     /** Webhook paramContent plaintext: `{"data":{...}}` (wrapped) or the fields alone (bare). */
     webhookPayloadForm: z.enum(['wrapped', 'bare']).default('wrapped'),
-    webhookTranIdHeader: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).default('X-Opay-Tranid'),
+    webhookTranIdHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/)
+      .default('X-Opay-Tranid'),
     /** Fee charged on SUCCESS, in basis points of the amount, capped. */
     feeRateBps: z.number().int().min(0).max(10_000).default(50),
     feeCapKobo: z.number().int().min(0).default(10_000),
@@ -128,25 +150,61 @@ export const SandboxConfigSchema = z
         seen.add(v);
       });
     };
-    dup(c.bills.merchants.map((m) => m.merchantId), ['bills', 'merchants'], 'merchantId');
-    dup(c.bills.bettingProviders.map((p) => p.provider), ['bills', 'bettingProviders'], 'provider');
-    dup(c.pos.merchants.map((m) => m.headMerchantId), ['pos', 'merchants'], 'headMerchantId');
-    dup(c.pos.merchants.map((m) => m.clientAuthKey), ['pos', 'merchants'], 'clientAuthKey');
-    dup(c.pos.terminals.map((t) => t.sn), ['pos', 'terminals'], 'terminal sn');
-    dup(c.pos.merchants.flatMap((m) => m.merchantIds), ['pos', 'merchants'], 'branch merchantId');
+    dup(
+      c.bills.merchants.map((m) => m.merchantId),
+      ['bills', 'merchants'],
+      'merchantId',
+    );
+    dup(
+      c.bills.bettingProviders.map((p) => p.provider),
+      ['bills', 'bettingProviders'],
+      'provider',
+    );
+    dup(
+      c.pos.merchants.map((m) => m.headMerchantId),
+      ['pos', 'merchants'],
+      'headMerchantId',
+    );
+    dup(
+      c.pos.merchants.map((m) => m.clientAuthKey),
+      ['pos', 'merchants'],
+      'clientAuthKey',
+    );
+    dup(
+      c.pos.terminals.map((t) => t.sn),
+      ['pos', 'terminals'],
+      'terminal sn',
+    );
+    dup(
+      c.pos.merchants.flatMap((m) => m.merchantIds),
+      ['pos', 'merchants'],
+      'branch merchantId',
+    );
     c.bills.bettingProviders.forEach((p, i) => {
       if (p.minAmount && p.maxAmount && p.minAmount.amount > p.maxAmount.amount)
-        ctx.addIssue({ code: 'custom', path: ['bills', 'bettingProviders', i, 'minAmount'], message: 'minAmount is above maxAmount' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bills', 'bettingProviders', i, 'minAmount'],
+          message: 'minAmount is above maxAmount',
+        });
     });
     const providers = new Set(c.bills.bettingProviders.map((p) => p.provider));
     c.bills.bettingCustomers.forEach((cu, i) => {
       if (!providers.has(cu.provider))
-        ctx.addIssue({ code: 'custom', path: ['bills', 'bettingCustomers', i, 'provider'], message: `"${cu.provider}" is not one of bills.bettingProviders` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bills', 'bettingCustomers', i, 'provider'],
+          message: `"${cu.provider}" is not one of bills.bettingProviders`,
+        });
     });
     const branches = new Set(c.pos.merchants.flatMap((m) => m.merchantIds));
     c.pos.terminals.forEach((t, i) => {
       if (!branches.has(t.merchantId))
-        ctx.addIssue({ code: 'custom', path: ['pos', 'terminals', i, 'merchantId'], message: `"${t.merchantId}" is not a branch of any pos.merchants entry` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['pos', 'terminals', i, 'merchantId'],
+          message: `"${t.merchantId}" is not a branch of any pos.merchants entry`,
+        });
     });
   });
 
@@ -170,7 +228,9 @@ export class SandboxConfigError extends Error {
 export function formatIssues(error: z.ZodError): string {
   return error.issues
     .map((i) => {
-      const path = i.path.map((p, n) => (typeof p === 'number' ? `[${p}]` : n === 0 ? String(p) : `.${String(p)}`)).join('');
+      const path = i.path
+        .map((p, n) => (typeof p === 'number' ? `[${p}]` : n === 0 ? String(p) : `.${String(p)}`))
+        .join('');
       return `  ${path || '(top level)'}: ${i.message}`;
     })
     .join('\n');

@@ -40,6 +40,6 @@ export interface SandboxEventMap {
   /** the last retry of a delivery failed */
   'webhook-gave-up': [attempt: WebhookAttempt];
   /** a fault was injected */
-  'fault': [fault: { path: string; kind: FaultKind }];
+  fault: [fault: { path: string; kind: FaultKind }];
 }
 export type SandboxEvents = EventEmitter<SandboxEventMap>;

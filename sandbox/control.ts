@@ -30,7 +30,14 @@ import type { FaultRule, FaultRuleState } from './faults';
 import type { SandboxClockState } from './sandbox-clock';
 import { sendJson } from '../protocol/http';
 import { parseJsonObject, readBody } from './http-util';
-import type { CardPresentation, PosOrderStatus, SandboxPosOrder, SandboxTopup, TerminalOutcome, TerminalScreen } from './types';
+import type {
+  CardPresentation,
+  PosOrderStatus,
+  SandboxPosOrder,
+  SandboxTopup,
+  TerminalOutcome,
+  TerminalScreen,
+} from './types';
 import type { WebhookAttempt } from './webhooks';
 
 export interface ControlTarget {
@@ -66,15 +73,24 @@ export function createControlHandler(target: () => ControlTarget) {
   return async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const method = req.method ?? 'GET';
     const ok = (data: unknown) => sendJson(res, 200, { code: CODES.OK, message: SUCCESS_MESSAGE, data });
-    const fail = (status: number, message: string) => sendJson(res, status, { code: `00${status}`, message, data: null });
+    const fail = (status: number, message: string) =>
+      sendJson(res, status, { code: `00${status}`, message, data: null });
     const only = (allowed: string) => {
       if (allowed.split(',').includes(method)) return true;
-      sendJson(res, 405, { code: CODES.METHOD, message: `${method} is not allowed on ${path}; use ${allowed}`, data: null }, { Allow: allowed });
+      sendJson(
+        res,
+        405,
+        { code: CODES.METHOD, message: `${method} is not allowed on ${path}; use ${allowed}`, data: null },
+        { Allow: allowed },
+      );
       return false;
     };
     const json = async () => parseJsonObject(req, await readBody(req), true);
     const t = target();
-    const seg = path.split('/').slice(2).map((s) => decodeURIComponent(s));
+    const seg = path
+      .split('/')
+      .slice(2)
+      .map((s) => decodeURIComponent(s));
     try {
       if (seg[0] === 'health' && seg.length === 1) {
         if (only('GET')) ok({ ok: true, url: t.url });
@@ -85,12 +101,14 @@ export function createControlHandler(target: () => ControlTarget) {
       } else if (seg[0] === 'terminals' && seg.length === 3 && seg[1] && seg[2] === 'present') {
         if (!only('POST')) return;
         const body = await json();
-        if (typeof body.outcome !== 'string' || !OUTCOMES.includes(body.outcome)) throw new SandboxControlError('BAD_ARGUMENTS', 'outcome must be SUCCESS, FAIL or CANCEL');
+        if (typeof body.outcome !== 'string' || !OUTCOMES.includes(body.outcome))
+          throw new SandboxControlError('BAD_ARGUMENTS', 'outcome must be SUCCESS, FAIL or CANCEL');
         ok(t.present(seg[1], body.outcome as TerminalOutcome, cardOf(body)));
       } else if (seg[0] === 'orders' && seg.length === 3 && seg[1] && seg[2] === 'late') {
         if (!only('POST')) return;
         const body = await json();
-        if (typeof body.status !== 'string' || !LATE_STATUSES.includes(body.status)) throw new SandboxControlError('BAD_ARGUMENTS', 'status must be SUCCESS, FAIL, CANCEL or CLOSE');
+        if (typeof body.status !== 'string' || !LATE_STATUSES.includes(body.status))
+          throw new SandboxControlError('BAD_ARGUMENTS', 'status must be SUCCESS, FAIL, CANCEL or CLOSE');
         ok(t.reportLate(seg[1], body.status as Exclude<PosOrderStatus, 'PENDING'>, cardOf(body)));
       } else if (seg[0] === 'orders' && seg.length === 1) {
         if (only('GET')) ok({ posOrders: t.listPosOrders(), topups: t.listTopups() });
@@ -102,7 +120,8 @@ export function createControlHandler(target: () => ControlTarget) {
       } else if (seg[0] === 'merchants' && seg.length === 3 && seg[1] && seg[2] === 'webhook') {
         if (!only('POST')) return;
         const body = await json();
-        if (body.url !== null && typeof body.url !== 'string') throw new SandboxControlError('BAD_ARGUMENTS', 'url must be a string or null');
+        if (body.url !== null && typeof body.url !== 'string')
+          throw new SandboxControlError('BAD_ARGUMENTS', 'url must be a string or null');
         t.setWebhookUrl(seg[1], body.url);
         ok({ headMerchantId: seg[1], webhookUrl: body.url });
       } else if (seg[0] === 'faults' && seg.length === 1) {
@@ -116,9 +135,11 @@ export function createControlHandler(target: () => ControlTarget) {
       } else if (seg[0] === 'webhooks' && seg[1] === 'redeliver' && seg.length === 2) {
         if (!only('POST')) return;
         const body = await json();
-        if (typeof body.orderNo !== 'string' || !body.orderNo) throw new SandboxControlError('BAD_ARGUMENTS', 'orderNo is required');
+        if (typeof body.orderNo !== 'string' || !body.orderNo)
+          throw new SandboxControlError('BAD_ARGUMENTS', 'orderNo is required');
         const offset = body.timestampOffsetMs;
-        if (offset !== undefined && (typeof offset !== 'number' || !Number.isInteger(offset))) throw new SandboxControlError('BAD_ARGUMENTS', 'timestampOffsetMs must be a whole number');
+        if (offset !== undefined && (typeof offset !== 'number' || !Number.isInteger(offset)))
+          throw new SandboxControlError('BAD_ARGUMENTS', 'timestampOffsetMs must be a whole number');
         ok(await t.redeliverWebhook(body.orderNo, offset === undefined ? {} : { timestampOffsetMs: offset }));
       } else if (seg[0] === 'clock' && seg.length === 1) {
         if (!only('GET,POST')) return;
@@ -129,11 +150,20 @@ export function createControlHandler(target: () => ControlTarget) {
         const body = await json();
         const patch: Partial<SandboxClockState> = {};
         if (body.offsetMs !== undefined) {
-          if (typeof body.offsetMs !== 'number' || !Number.isInteger(body.offsetMs) || Math.abs(body.offsetMs) > 10 * 365 * 86_400_000) throw new SandboxControlError('BAD_ARGUMENTS', 'offsetMs must be a whole number of milliseconds (at most 10 years either way)');
+          if (
+            typeof body.offsetMs !== 'number' ||
+            !Number.isInteger(body.offsetMs) ||
+            Math.abs(body.offsetMs) > 10 * 365 * 86_400_000
+          )
+            throw new SandboxControlError(
+              'BAD_ARGUMENTS',
+              'offsetMs must be a whole number of milliseconds (at most 10 years either way)',
+            );
           patch.offsetMs = body.offsetMs;
         }
         if (body.sendDate !== undefined) {
-          if (typeof body.sendDate !== 'boolean') throw new SandboxControlError('BAD_ARGUMENTS', 'sendDate must be true or false');
+          if (typeof body.sendDate !== 'boolean')
+            throw new SandboxControlError('BAD_ARGUMENTS', 'sendDate must be true or false');
           patch.sendDate = body.sendDate;
         }
         ok(t.setClock(patch));
@@ -143,7 +173,8 @@ export function createControlHandler(target: () => ControlTarget) {
     } catch (e) {
       if (e instanceof SandboxControlError) fail(CONTROL_STATUS[e.code], e.message);
       else if (e instanceof ZodError) fail(400, `fault rules are not valid:\n${formatIssues(e)}`);
-      else if (e instanceof SandboxError) sendJson(res, e.status, { code: e.code, message: e.message, data: null }, e.headers);
+      else if (e instanceof SandboxError)
+        sendJson(res, e.status, { code: e.code, message: e.message, data: null }, e.headers);
       else throw e;
     }
   };

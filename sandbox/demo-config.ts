@@ -19,7 +19,6 @@ export interface DemoMerchantValues {
   autoTerminalSn: string;
 }
 
-
 function rsaPair(): { publicKey: string; privateKey: string } {
   return generateKeyPairSync('rsa', {
     modulusLength: 2048,
@@ -44,14 +43,30 @@ export function generateDemoConfig(): { config: SandboxConfig; merchant: DemoMer
     bills: {
       merchants: [{ merchantId: billsMerchantId, publicKey: billsPublicKey, secretKey: billsSecretKey }],
       bettingProviders: [
-        { provider: 'BET9JA', providerLogoUrl: 'https://example.invalid/logos/bet9ja.png', minAmount: { currency: 'NGN', amount: 10_000 }, maxAmount: { currency: 'NGN', amount: 50_000_000 } },
-        { provider: 'SPORTYBET', providerLogoUrl: 'https://example.invalid/logos/sportybet.png', minAmount: { currency: 'NGN', amount: 5_000 }, maxAmount: { currency: 'NGN', amount: 20_000_000 } },
+        {
+          provider: 'BET9JA',
+          providerLogoUrl: 'https://example.invalid/logos/bet9ja.png',
+          minAmount: { currency: 'NGN', amount: 10_000 },
+          maxAmount: { currency: 'NGN', amount: 50_000_000 },
+        },
+        {
+          provider: 'SPORTYBET',
+          providerLogoUrl: 'https://example.invalid/logos/sportybet.png',
+          minAmount: { currency: 'NGN', amount: 5_000 },
+          maxAmount: { currency: 'NGN', amount: 20_000_000 },
+        },
         { provider: 'NAIRABET', providerLogoUrl: 'https://example.invalid/logos/nairabet.png' },
       ],
       bettingCustomers: [
         { provider: 'BET9JA', customerId: '20001', firstName: 'Chinedu', lastName: 'Okafor', userName: 'chinedu01' },
         { provider: 'BET9JA', customerId: '20002', firstName: 'Aisha', lastName: 'Bello', userName: 'aishab' },
-        { provider: 'SPORTYBET', customerId: '8030000001', firstName: 'Tunde', lastName: 'Adeyemi', userName: 'tundea' },
+        {
+          provider: 'SPORTYBET',
+          customerId: '8030000001',
+          firstName: 'Tunde',
+          lastName: 'Adeyemi',
+          userName: 'tundea',
+        },
         { provider: 'NAIRABET', customerId: 'nb-30002', firstName: 'Ngozi', lastName: 'Eze', userName: 'ngozie' },
         { provider: 'NAIRABET', customerId: 'nb-40404', firstName: 'Emeka', lastName: 'Nwosu', userName: 'emekafail' },
       ],
@@ -63,7 +78,15 @@ export function generateDemoConfig(): { config: SandboxConfig; merchant: DemoMer
     },
     pos: {
       providerPrivateKey: provider.privateKey,
-      merchants: [{ headMerchantId, merchantIds: [merchantId], clientAuthKey, merchantPublicKey: merchantKeys.publicKey, webhookUrl: null }],
+      merchants: [
+        {
+          headMerchantId,
+          merchantIds: [merchantId],
+          clientAuthKey,
+          merchantPublicKey: merchantKeys.publicKey,
+          webhookUrl: null,
+        },
+      ],
       terminals: [
         { sn: DEMO_TERMINAL_SN, merchantId, autoOutcome: null, autoAfterMs: 0 },
         { sn: DEMO_AUTO_TERMINAL_SN, merchantId, autoOutcome: 'SUCCESS', autoAfterMs: 4000 },

@@ -5,7 +5,17 @@
 // failed), `latencyMs` after the settlement.
 import { z } from 'zod';
 
-export const FAULT_KINDS = ['latency', 'http500', 'http502', 'http503', 'drop', 'commitThenDrop', 'tamperSign', 'lateSuccess', 'lateReversal'] as const;
+export const FAULT_KINDS = [
+  'latency',
+  'http500',
+  'http502',
+  'http503',
+  'drop',
+  'commitThenDrop',
+  'tamperSign',
+  'lateSuccess',
+  'lateReversal',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
@@ -26,8 +36,10 @@ export const FaultRuleSchema = z
   })
   .strict()
   .superRefine((r, ctx) => {
-    if (r.rate !== undefined && r.times !== undefined) ctx.addIssue({ code: 'custom', message: 'give either rate (with seed) or times, not both' });
-    if (r.kind === 'latency' && r.latencyMs === undefined) ctx.addIssue({ code: 'custom', path: ['latencyMs'], message: 'a latency fault needs latencyMs' });
+    if (r.rate !== undefined && r.times !== undefined)
+      ctx.addIssue({ code: 'custom', message: 'give either rate (with seed) or times, not both' });
+    if (r.kind === 'latency' && r.latencyMs === undefined)
+      ctx.addIssue({ code: 'custom', path: ['latencyMs'], message: 'a latency fault needs latencyMs' });
   });
 export type FaultRule = z.input<typeof FaultRuleSchema>;
 

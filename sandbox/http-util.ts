@@ -10,7 +10,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Reads the whole body, or throws a 413 SandboxError as soon as it passes `limit` (reading stops). */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const read = await readBoundedBody(req, { maxBytes: limit });
-  if (!read.ok) throw new SandboxError(413, CODES.TOO_LARGE, `request body is larger than ${limit} bytes`, { Connection: 'close' });
+  if (!read.ok)
+    throw new SandboxError(413, CODES.TOO_LARGE, `request body is larger than ${limit} bytes`, { Connection: 'close' });
   return read.body;
 }
 
@@ -21,7 +22,11 @@ export function parseJsonObject(req: IncomingMessage, body: Buffer, allowEmpty =
     throw badRequest('request body is empty; send a JSON object');
   }
   if (!isJsonContentType(req.headers['content-type'])) {
-    throw new SandboxError(415, CODES.CONTENT_TYPE, `Content-Type must be application/json (got "${req.headers['content-type'] ?? 'none'}")`);
+    throw new SandboxError(
+      415,
+      CODES.CONTENT_TYPE,
+      `Content-Type must be application/json (got "${req.headers['content-type'] ?? 'none'}")`,
+    );
   }
   let value: unknown;
   try {
@@ -29,7 +34,8 @@ export function parseJsonObject(req: IncomingMessage, body: Buffer, allowEmpty =
   } catch (e) {
     throw badRequest(`request body is not valid JSON: ${(e as Error).message}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('request body must be a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw badRequest('request body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -41,7 +47,13 @@ export interface PostResult {
 }
 
 /** POSTs a JSON body; never throws: network failures come back in `error`. */
-export function postJson(url: string, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<PostResult> {
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<PostResult> {
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -56,7 +68,12 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       {
         method: 'POST',
         agent: false,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close', ...headers },
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': String(Buffer.byteLength(body)),
+          Connection: 'close',
+          ...headers,
+        },
         timeout: timeoutMs,
         ...(signal ? { signal } : {}),
       },
@@ -67,8 +84,22 @@ export function postJson(url: string, body: string, headers: Record<string, stri
           size += c.length;
           if (size <= 64 * 1024) chunks.push(c);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? null, statusMessage: res.statusMessage ?? '', body: Buffer.concat(chunks).toString('utf8'), error: null }));
-        res.on('error', (e) => resolve({ status: res.statusCode ?? null, statusMessage: res.statusMessage ?? '', body: '', error: e.message }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? null,
+            statusMessage: res.statusMessage ?? '',
+            body: Buffer.concat(chunks).toString('utf8'),
+            error: null,
+          }),
+        );
+        res.on('error', (e) =>
+          resolve({
+            status: res.statusCode ?? null,
+            statusMessage: res.statusMessage ?? '',
+            body: '',
+            error: e.message,
+          }),
+        );
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));

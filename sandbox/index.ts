@@ -28,7 +28,14 @@ export type { SandboxEventMap, SandboxEvents } from './context';
 export type { SandboxClockState } from './sandbox-clock';
 export type { WebhookAttempt } from './webhooks';
 export type {
-  CardPresentation, DeliveryStatus, PosOrderStatus, SandboxPosOrder, SandboxTopup, TerminalOutcome, TerminalScreen, TopupStatus,
+  CardPresentation,
+  DeliveryStatus,
+  PosOrderStatus,
+  SandboxPosOrder,
+  SandboxTopup,
+  TerminalOutcome,
+  TerminalScreen,
+  TopupStatus,
 } from './types';
 
 export interface Sandbox extends ControlTarget {
@@ -72,8 +79,25 @@ export async function startSandbox(config: SandboxConfig, opts: StartSandboxOpti
   const timers = new SandboxTimers(clock);
   const faults = new FaultEngine();
   faults.set(resolved.faults);
-  const webhooks = new WebhookSender({ timers, clock, logger, events, retryScheduleMs: resolved.webhooks.retryScheduleMs, timeoutMs: resolved.webhooks.timeoutMs });
-  const ctx: SandboxContext = { config: resolved, clock, wireClock, logger, events, timers, faults, ids: new IdGenerator(clock), webhooks };
+  const webhooks = new WebhookSender({
+    timers,
+    clock,
+    logger,
+    events,
+    retryScheduleMs: resolved.webhooks.retryScheduleMs,
+    timeoutMs: resolved.webhooks.timeoutMs,
+  });
+  const ctx: SandboxContext = {
+    config: resolved,
+    clock,
+    wireClock,
+    logger,
+    events,
+    timers,
+    faults,
+    ids: new IdGenerator(clock),
+    webhooks,
+  };
   const topups = new TopupStore(ctx);
   const posOrders = new PosOrderStore(ctx);
 

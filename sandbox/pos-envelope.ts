@@ -1,7 +1,14 @@
 // The POS API's wire envelope. Requests: headers (clientAuthKey, version, bodyFormat, timestamp)
 // and `{paramContent, sign}`; the sign is verified BEFORE anything is decrypted. Responses:
 // `{code, message, data, sign, timestamp}` with data encrypted for the merchant and signed.
-import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../protocol/crypto';
+import {
+  canonicalJson,
+  posResponseSignStrings,
+  rsaDecryptChunked,
+  rsaEncryptChunked,
+  rsaSign,
+  rsaVerify,
+} from '../protocol/crypto';
 import { CODES, PosGatewayRefusal, SUCCESS_MESSAGE, SandboxError, badRequest, invalid } from './codes';
 import type { PosMerchant } from './config';
 import type { SandboxContext } from './context';
@@ -32,16 +39,22 @@ export function verifyPosRequest(ctx: SandboxContext, r: ApiRequest): VerifiedPo
   const merchant = cfg.merchants.find((m) => m.clientAuthKey === key);
   if (!merchant) throw new PosGatewayRefusal(CODES.POS_CLIENT_AUTH, 'invalid clientAuthKey');
   const version = header(r.req, 'version');
-  if (version !== POS_VERSION) throw badRequest(`version header must be ${POS_VERSION} (got ${JSON.stringify(version ?? null)})`);
+  if (version !== POS_VERSION)
+    throw badRequest(`version header must be ${POS_VERSION} (got ${JSON.stringify(version ?? null)})`);
   const bodyFormat = header(r.req, 'bodyformat');
-  if (bodyFormat !== 'JSON') throw badRequest(`bodyFormat header must be JSON (got ${JSON.stringify(bodyFormat ?? null)})`);
+  if (bodyFormat !== 'JSON')
+    throw badRequest(`bodyFormat header must be JSON (got ${JSON.stringify(bodyFormat ?? null)})`);
   const timestamp = header(r.req, 'timestamp') ?? '';
   if (!/^\d{10,16}$/.test(timestamp)) throw new PosGatewayRefusal(CODES.POS_TIMESTAMP, 'timestamp invalid');
-  if (Math.abs(ctx.clock.now() - Number(timestamp)) > cfg.timestampToleranceMs) throw new PosGatewayRefusal(CODES.POS_TIMESTAMP, 'timestamp expired');
+  if (Math.abs(ctx.clock.now() - Number(timestamp)) > cfg.timestampToleranceMs)
+    throw new PosGatewayRefusal(CODES.POS_TIMESTAMP, 'timestamp expired');
   const body = parseJsonObject(r.req, r.body);
-  if (typeof body.paramContent !== 'string' || body.paramContent.length === 0) throw badRequest('paramContent is required');
-  if (typeof body.sign !== 'string' || body.sign.length === 0) throw new PosGatewayRefusal(CODES.POS_SIGN, 'sign is required');
-  if (!rsaVerify(merchant.merchantPublicKey, body.paramContent + timestamp, body.sign, cfg.signHash)) throw new PosGatewayRefusal(CODES.POS_SIGN, 'sign verification failed');
+  if (typeof body.paramContent !== 'string' || body.paramContent.length === 0)
+    throw badRequest('paramContent is required');
+  if (typeof body.sign !== 'string' || body.sign.length === 0)
+    throw new PosGatewayRefusal(CODES.POS_SIGN, 'sign is required');
+  if (!rsaVerify(merchant.merchantPublicKey, body.paramContent + timestamp, body.sign, cfg.signHash))
+    throw new PosGatewayRefusal(CODES.POS_SIGN, 'sign verification failed');
   let plain: string;
   try {
     plain = rsaDecryptChunked(cfg.providerPrivateKey, body.paramContent);
@@ -55,7 +68,8 @@ export function verifyPosRequest(ctx: SandboxContext, r: ApiRequest): VerifiedPo
   } catch {
     throw invalid('paramContent does not hold JSON');
   }
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw invalid('paramContent must hold a JSON object');
+  if (params === null || typeof params !== 'object' || Array.isArray(params))
+    throw invalid('paramContent must hold a JSON object');
   return { merchant, params: params as Record<string, unknown> };
 }
 
@@ -74,7 +88,11 @@ export function posEnvelope(
 ): Record<string, unknown> {
   const cfg = ctx.config.pos;
   let wireData: unknown = null;
-  if (data !== null) wireData = cfg.encryptResponseData && merchant ? rsaEncryptChunked(merchant.merchantPublicKey, canonicalJson(data)) : sortDeep(data);
+  if (data !== null)
+    wireData =
+      cfg.encryptResponseData && merchant
+        ? rsaEncryptChunked(merchant.merchantPublicKey, canonicalJson(data))
+        : sortDeep(data);
   const envelope: Record<string, unknown> = { code, message, data: wireData, timestamp: String(ctx.clock.now()) };
   if (signed) {
     const forms = posResponseSignStrings(envelope);
@@ -88,6 +106,11 @@ export function posOk(ctx: SandboxContext, merchant: PosMerchant, data: Record<s
 }
 
 export function posErrorResult(ctx: SandboxContext, e: SandboxError): ApiResult {
-  const signed = e instanceof PosGatewayRefusal ? false : e instanceof PosNotFound ? ctx.config.pos.signNotFound : ctx.config.pos.signErrors;
+  const signed =
+    e instanceof PosGatewayRefusal
+      ? false
+      : e instanceof PosNotFound
+        ? ctx.config.pos.signNotFound
+        : ctx.config.pos.signErrors;
   return { status: e.status, body: posEnvelope(ctx, null, e.code, e.message, null, signed), headers: e.headers };
 }

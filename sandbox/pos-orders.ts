@@ -10,7 +10,12 @@ import { tamperSignature } from './faults';
 import { POS_VERSION } from './pos-envelope';
 import { posReceiverAccepted, type OutgoingRequest, type WebhookAttempt } from './webhooks';
 import {
-  newDeliveryStatus, type CardPresentation, type PosOrderStatus, type SandboxPosOrder, type TerminalOutcome, type TerminalScreen,
+  newDeliveryStatus,
+  type CardPresentation,
+  type PosOrderStatus,
+  type SandboxPosOrder,
+  type TerminalOutcome,
+  type TerminalScreen,
 } from './types';
 
 export interface NewPosOrder {
@@ -62,7 +67,11 @@ export class PosOrderStore {
 
   setWebhookUrl(headMerchantId: string, url: string | null): void {
     this.merchant(headMerchantId);
-    if (url !== null && !/^https?:\/\/\S+$/i.test(url)) throw new SandboxControlError('BAD_ARGUMENTS', 'the webhook URL must be a full http:// or https:// address, or null');
+    if (url !== null && !/^https?:\/\/\S+$/i.test(url))
+      throw new SandboxControlError(
+        'BAD_ARGUMENTS',
+        'the webhook URL must be a full http:// or https:// address, or null',
+      );
     this.webhookUrls.set(headMerchantId, url);
   }
 
@@ -224,11 +233,19 @@ export class PosOrderStore {
    * closed (SUCCESS after CLOSE, FAIL or CANCEL), or reports a paid order otherwise. The order's
    * query answers the new status from now on and a new settlement webhook goes out.
    */
-  reportLate(orderNo: string, status: Exclude<PosOrderStatus, 'PENDING'>, card: CardPresentation = {}): SandboxPosOrder {
+  reportLate(
+    orderNo: string,
+    status: Exclude<PosOrderStatus, 'PENDING'>,
+    card: CardPresentation = {},
+  ): SandboxPosOrder {
     const o = this.orders.get(orderNo);
     if (!o) throw new SandboxControlError('NOT_FOUND', `no POS order ${orderNo}`);
     this.expire(o);
-    if (o.status === 'PENDING') throw new SandboxControlError('CONFLICT', `order ${orderNo} is still PENDING; settle it first (present a card, or let it expire)`);
+    if (o.status === 'PENDING')
+      throw new SandboxControlError(
+        'CONFLICT',
+        `order ${orderNo} is still PENDING; settle it first (present a card, or let it expire)`,
+      );
     if (o.status === status) throw new SandboxControlError('CONFLICT', `order ${orderNo} is ${status} already`);
     const was = o.status;
     o.status = 'PENDING'; // settled afresh, with everything a settlement brings (payNo, card, fee, webhook)
@@ -243,9 +260,20 @@ export class PosOrderStore {
     const o = this.orders.get(orderNo);
     if (!o) throw new SandboxControlError('NOT_FOUND', `no POS order ${orderNo}`);
     this.expire(o);
-    if (o.status === 'PENDING') throw new SandboxControlError('CONFLICT', `order ${orderNo} is still PENDING; only settled orders have a webhook`);
-    if (!this.webhookUrls.get(o.headMerchantId)) throw new SandboxControlError('CONFLICT', `merchant ${o.headMerchantId} has no webhook URL registered`);
-    return this.ctx.webhooks.once({ kind: 'pos', orderNo, status: o.webhook, build: () => this.webhookRequest(o, opts.timestampOffsetMs ?? 0), accept: posReceiverAccepted });
+    if (o.status === 'PENDING')
+      throw new SandboxControlError(
+        'CONFLICT',
+        `order ${orderNo} is still PENDING; only settled orders have a webhook`,
+      );
+    if (!this.webhookUrls.get(o.headMerchantId))
+      throw new SandboxControlError('CONFLICT', `merchant ${o.headMerchantId} has no webhook URL registered`);
+    return this.ctx.webhooks.once({
+      kind: 'pos',
+      orderNo,
+      status: o.webhook,
+      build: () => this.webhookRequest(o, opts.timestampOffsetMs ?? 0),
+      accept: posReceiverAccepted,
+    });
   }
 
   private outKey(headMerchantId: string, outOrderNo: string): string {
@@ -272,7 +300,12 @@ export class PosOrderStore {
     if (o.status === 'PENDING' && this.ctx.clock.now() >= o.expiresAt) this.settle(o, 'CLOSE', {});
   }
 
-  private settle(o: SandboxPosOrder, status: Exclude<PosOrderStatus, 'PENDING'>, card: CardPresentation, late = false): void {
+  private settle(
+    o: SandboxPosOrder,
+    status: Exclude<PosOrderStatus, 'PENDING'>,
+    card: CardPresentation,
+    late = false,
+  ): void {
     if (o.status !== 'PENDING') return;
     if (!late) this.planLateOutcome(o, status);
     const n = this.seq++;
@@ -296,13 +329,24 @@ export class PosOrderStore {
       o.webhook.httpMessage = 'no webhook URL registered';
       return;
     }
-    this.ctx.webhooks.deliver({ kind: 'pos', orderNo: o.orderNo, status: o.webhook, build: () => this.webhookRequest(o, 0), accept: posReceiverAccepted });
+    this.ctx.webhooks.deliver({
+      kind: 'pos',
+      orderNo: o.orderNo,
+      status: o.webhook,
+      build: () => this.webhookRequest(o, 0),
+      accept: posReceiverAccepted,
+    });
   }
 
   /** The "settle:pos" faults: the provider will change its mind about this settlement. */
   private planLateOutcome(o: SandboxPosOrder, status: Exclude<PosOrderStatus, 'PENDING'>): void {
     const f = this.ctx.faults.decide('settle:pos');
-    const to = f.action === 'lateSuccess' && status !== 'SUCCESS' ? 'SUCCESS' : f.action === 'lateReversal' && status === 'SUCCESS' ? 'FAIL' : null;
+    const to =
+      f.action === 'lateSuccess' && status !== 'SUCCESS'
+        ? 'SUCCESS'
+        : f.action === 'lateReversal' && status === 'SUCCESS'
+          ? 'FAIL'
+          : null;
     if (!to || !f.action) return;
     this.ctx.events.emit('fault', { path: 'settle:pos', kind: f.action });
     this.ctx.timers.at(this.ctx.clock.now() + f.afterMs, () => {
@@ -317,7 +361,10 @@ export class PosOrderStore {
     const m = this.merchant(o.headMerchantId);
     const fields = this.notificationFields(o);
     const timestamp = String(this.ctx.clock.now() + timestampOffsetMs);
-    const paramContent = rsaEncryptChunked(m.merchantPublicKey, canonicalJson(cfg.webhookPayloadForm === 'wrapped' ? { data: fields } : fields));
+    const paramContent = rsaEncryptChunked(
+      m.merchantPublicKey,
+      canonicalJson(cfg.webhookPayloadForm === 'wrapped' ? { data: fields } : fields),
+    );
     let sign = rsaSign(cfg.providerPrivateKey, paramContent + timestamp, cfg.signHash);
     if (this.ctx.faults.decide('webhook:pos').action === 'tamperSign') {
       sign = tamperSignature(sign);
@@ -326,7 +373,14 @@ export class PosOrderStore {
     return {
       url,
       headers: { [cfg.webhookTranIdHeader]: o.orderNo, merchantId: o.merchantId },
-      body: JSON.stringify({ clientAuthKey: m.clientAuthKey, version: POS_VERSION, bodyFormat: 'JSON', timestamp, paramContent, sign }),
+      body: JSON.stringify({
+        clientAuthKey: m.clientAuthKey,
+        version: POS_VERSION,
+        bodyFormat: 'JSON',
+        timestamp,
+        paramContent,
+        sign,
+      }),
     };
   }
 }

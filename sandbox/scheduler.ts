@@ -14,10 +14,13 @@ export class SandboxTimers {
   /** Runs `fn` after `ms` real milliseconds (unless cleared first). */
   after(ms: number, fn: () => void): void {
     if (this.closed) return;
-    const h = setTimeout(() => {
-      this.handles.delete(h);
-      fn();
-    }, Math.min(MAX_TIMEOUT_MS, Math.max(0, ms)));
+    const h = setTimeout(
+      () => {
+        this.handles.delete(h);
+        fn();
+      },
+      Math.min(MAX_TIMEOUT_MS, Math.max(0, ms)),
+    );
     this.handles.add(h);
   }
 

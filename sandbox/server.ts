@@ -40,7 +40,12 @@ export function createRequestHandler(deps: {
       return;
     }
     if (req.method !== 'POST') {
-      sendJson(res, 405, { code: CODES.METHOD, message: `${req.method} is not allowed on ${path}; use POST`, data: null }, { Allow: 'POST' });
+      sendJson(
+        res,
+        405,
+        { code: CODES.METHOD, message: `${req.method} is not allowed on ${path}; use POST`, data: null },
+        { Allow: 'POST' },
+      );
       return;
     }
     const decision = ctx.faults.decide(path);
@@ -76,7 +81,12 @@ export function createRequestHandler(deps: {
       req.socket.destroy();
       return;
     }
-    if (action === 'tamperSign' && result.body && typeof result.body === 'object' && typeof (result.body as { sign?: unknown }).sign === 'string') {
+    if (
+      action === 'tamperSign' &&
+      result.body &&
+      typeof result.body === 'object' &&
+      typeof (result.body as { sign?: unknown }).sign === 'string'
+    ) {
       const b = result.body as { sign: string };
       result = { ...result, body: { ...b, sign: tamperSignature(b.sign) } };
     }

@@ -12,7 +12,10 @@ interface TopupRecord extends SandboxTopup {
 }
 
 /** What a bulk-bills request says of one item; the rest of its record is the sandbox's own. */
-export type NewTopup = Pick<SandboxTopup, 'reference' | 'merchantId' | 'serviceType' | 'provider' | 'customerId' | 'amountKobo' | 'callBackUrl'>;
+export type NewTopup = Pick<
+  SandboxTopup,
+  'reference' | 'merchantId' | 'serviceType' | 'provider' | 'customerId' | 'amountKobo' | 'callBackUrl'
+>;
 
 const clone = (t: TopupRecord): SandboxTopup => {
   const { failMsg: _omit, ...rest } = t;
@@ -93,7 +96,9 @@ export class TopupStore {
   }
 
   private failRule(provider: string, customerId: string): string | null {
-    const rule = this.ctx.config.bills.failCustomers.find((f) => f.customerId === customerId && (f.provider === undefined || f.provider === provider));
+    const rule = this.ctx.config.bills.failCustomers.find(
+      (f) => f.customerId === customerId && (f.provider === undefined || f.provider === provider),
+    );
     return rule ? rule.errorMsg : null;
   }
 
@@ -144,6 +149,10 @@ export class TopupStore {
       sha512 = tamperSignature(sha512);
       this.ctx.events.emit('fault', { path: 'webhook:bills', kind: 'tamperSign' });
     }
-    return { url: r.callBackUrl, headers: {}, body: JSON.stringify({ payload, sha512, type: this.ctx.config.bills.callbackType }) };
+    return {
+      url: r.callBackUrl,
+      headers: {},
+      body: JSON.stringify({ payload, sha512, type: this.ctx.config.bills.callbackType }),
+    };
   }
 }

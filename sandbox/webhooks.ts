@@ -48,7 +48,8 @@ export function posReceiverAccepted(r: PostResult): boolean {
 }
 
 /** Bills callbacks: any 2xx (the receiver's answer is not documented). */
-export const billsReceiverAccepted = (r: PostResult): boolean => r.status !== null && r.status >= 200 && r.status <= 299;
+export const billsReceiverAccepted = (r: PostResult): boolean =>
+  r.status !== null && r.status >= 200 && r.status <= 299;
 
 export class WebhookSender {
   private controller = new AbortController();
@@ -95,7 +96,12 @@ export class WebhookSender {
     this.controller = new AbortController();
   }
 
-  private async attempt(opts: WebhookDeliveryOptions, n: number, redelivery: boolean, signal: AbortSignal): Promise<WebhookAttempt | null> {
+  private async attempt(
+    opts: WebhookDeliveryOptions,
+    n: number,
+    redelivery: boolean,
+    signal: AbortSignal,
+  ): Promise<WebhookAttempt | null> {
     const built = opts.build();
     if (typeof built === 'string') {
       opts.status.httpMessage = built;
@@ -110,8 +116,23 @@ export class WebhookSender {
     s.httpCode = r.status === null ? '' : String(r.status);
     s.httpMessage = r.error ?? r.body.slice(0, 500);
     if (ok) s.delivered = true;
-    const a: WebhookAttempt = { kind: opts.kind, orderNo: opts.orderNo, url: built.url, attempt: n, ok, httpCode: s.httpCode, httpMessage: s.httpMessage, redelivery };
-    this.deps.logger.info('sandbox: webhook attempt', { kind: a.kind, orderNo: a.orderNo, attempt: n, ok, httpCode: a.httpCode });
+    const a: WebhookAttempt = {
+      kind: opts.kind,
+      orderNo: opts.orderNo,
+      url: built.url,
+      attempt: n,
+      ok,
+      httpCode: s.httpCode,
+      httpMessage: s.httpMessage,
+      redelivery,
+    };
+    this.deps.logger.info('sandbox: webhook attempt', {
+      kind: a.kind,
+      orderNo: a.orderNo,
+      attempt: n,
+      ok,
+      httpCode: a.httpCode,
+    });
     this.deps.events.emit('webhook-attempt', a);
     if (ok) this.deps.events.emit('webhook-delivered', a);
     return a;

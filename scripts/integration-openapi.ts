@@ -4,4 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { integrationOpenApi } from '../shared/integration-openapi';
 
-writeFileSync(resolve(__dirname, '../docs/integration-openapi.json'), `${JSON.stringify(integrationOpenApi(), null, 2)}\n`);
+writeFileSync(
+  resolve(__dirname, '../docs/integration-openapi.json'),
+  `${JSON.stringify(integrationOpenApi(), null, 2)}\n`,
+);

@@ -9,9 +9,15 @@ const extra = process.argv.slice(2);
 
 function electronPath() {
   // Resolving `electron` downloads the runtime on first use; here that may fail.
-  const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], { cwd: root, encoding: 'utf8', timeout: 10 * 60_000 });
+  const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 10 * 60_000,
+  });
   if (probe.status === 0 && probe.stdout) return { path: probe.stdout };
-  const why = (probe.stderr || probe.error?.message || 'unknown error').split('\n').find((l) => /Error|error|failed/.test(l)) ?? 'it could not be installed';
+  const why =
+    (probe.stderr || probe.error?.message || 'unknown error').split('\n').find((l) => /Error|error|failed/.test(l)) ??
+    'it could not be installed';
   return { error: why.trim().replace(/^Error:\s*/, '') };
 }
 
@@ -24,7 +30,9 @@ function startBrowserShell() {
 
 const found = electronPath();
 if ('error' in found) {
-  console.log(`Electron runtime not available (its download or start failed: ${found.error}); starting the browser shell instead.`);
+  console.log(
+    `Electron runtime not available (its download or start failed: ${found.error}); starting the browser shell instead.`,
+  );
   startBrowserShell();
 } else {
   const child = spawn(found.path, [root, ...extra], { cwd: root, stdio: 'inherit' });

@@ -3,7 +3,14 @@ import { z } from 'zod';
 
 /** Something the app repaired or set aside at start; shown in a banner until dismissed. */
 export const RecoveryNoticeSchema = z.object({
-  kind: z.enum(['settings-restored', 'settings-reset', 'keys-restored', 'keys-reset', 'journal-damaged', 'restore-finished']),
+  kind: z.enum([
+    'settings-restored',
+    'settings-reset',
+    'keys-restored',
+    'keys-reset',
+    'journal-damaged',
+    'restore-finished',
+  ]),
   /** One plain paragraph for the cashier or admin. */
   message: z.string(),
   /** Where the damaged file was kept (never deleted). */

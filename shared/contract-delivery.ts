@@ -31,7 +31,6 @@ export const DeliveryCheckSchema = z.object({
 });
 export type DeliveryCheck = z.infer<typeof DeliveryCheckSchema>;
 
-
 export const deliveryCalls = {
   /** Asks the provider how its notification of this order reached our webhook receiver. */
   'delivery.check': { args: z.object({ orderId: z.number().int().positive() }).strict(), result: DeliveryCheckSchema },

@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { Empty, type CallsSpec } from './contract-kit';
 
-
 /** One log record as written to the log files (JSON, one a line). */
 export const LogRecordSchema = z.looseObject({
   time: z.string(),

@@ -9,10 +9,16 @@ import { CallbackUrl } from './integration';
 
 export const INTEGRATION_PAIR_INVALID = 'Check the pairing: some fields need fixing';
 
-export const IntegrationPairSchema = z.object({
-  name: z.string({ error: 'Name the system' }).trim().min(1, 'Name the system (for example "Box office")').max(60, 'The name is at most 60 characters'),
-  callbackUrl: z.union([z.literal(''), CallbackUrl]).default(''),
-}).strict();
+export const IntegrationPairSchema = z
+  .object({
+    name: z
+      .string({ error: 'Name the system' })
+      .trim()
+      .min(1, 'Name the system (for example "Box office")')
+      .max(60, 'The name is at most 60 characters'),
+    callbackUrl: z.union([z.literal(''), CallbackUrl]).default(''),
+  })
+  .strict();
 
 export const IntegrationSummarySchema = z.object({
   id: z.string(),
@@ -25,10 +31,16 @@ export const IntegrationSummarySchema = z.object({
   dropFolder: z.string().optional(),
 });
 
-export const IntegrationApiSettingsSchema = z.object({
-  port: z.number({ error: 'Enter a port from 1024 to 65535' }).int('Enter a port from 1024 to 65535').min(1024, 'Enter a port from 1024 to 65535').max(65535, 'Enter a port from 1024 to 65535'),
-  lan: z.boolean(),
-}).strict();
+export const IntegrationApiSettingsSchema = z
+  .object({
+    port: z
+      .number({ error: 'Enter a port from 1024 to 65535' })
+      .int('Enter a port from 1024 to 65535')
+      .min(1024, 'Enter a port from 1024 to 65535')
+      .max(65535, 'Enter a port from 1024 to 65535'),
+    lan: z.boolean(),
+  })
+  .strict();
 
 export const IntegrationsViewSchema = z.object({
   api: z.object({
@@ -45,19 +57,45 @@ export const IntegrationsViewSchema = z.object({
 });
 export type IntegrationsView = z.infer<typeof IntegrationsViewSchema>;
 
-export const IntegrationPairedSchema = z.object({ id: z.string(), name: z.string(), key: z.string(), keyFingerprint: z.string() });
+export const IntegrationPairedSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  key: z.string(),
+  keyFingerprint: z.string(),
+});
 
-export const OrderOriginSchema = z.object({ integration: z.string(), reference: z.string(), source: z.enum(['api', 'link', 'folder']) }).nullable();
+export const OrderOriginSchema = z
+  .object({ integration: z.string(), reference: z.string(), source: z.enum(['api', 'link', 'folder']) })
+  .nullable();
 export type OrderOrigin = NonNullable<z.infer<typeof OrderOriginSchema>>;
 
-export const ChargeOpenedSchema = z.object({ created: z.boolean(), reference: z.string(), state: z.string(), outOrderNo: z.string() });
+export const ChargeOpenedSchema = z.object({
+  created: z.boolean(),
+  reference: z.string(),
+  state: z.string(),
+  outOrderNo: z.string(),
+});
 
 export const integrationCalls = {
   'integrations.list': { args: Empty, result: IntegrationsViewSchema, admin: true },
   /** The answer carries the key: shown once, then never again. */
-  'integrations.pair': { args: IntegrationPairSchema, result: IntegrationPairedSchema, admin: true, invalid: INTEGRATION_PAIR_INVALID },
-  'integrations.revoke': { args: z.object({ id: z.string().regex(/^[a-f0-9]{12}$/, 'Not a paired system') }).strict(), result: IntegrationsViewSchema, admin: true },
-  'integrations.setApi': { args: IntegrationApiSettingsSchema, result: IntegrationsViewSchema, admin: true, invalid: 'Check the integration API settings' },
+  'integrations.pair': {
+    args: IntegrationPairSchema,
+    result: IntegrationPairedSchema,
+    admin: true,
+    invalid: INTEGRATION_PAIR_INVALID,
+  },
+  'integrations.revoke': {
+    args: z.object({ id: z.string().regex(/^[a-f0-9]{12}$/, 'Not a paired system') }).strict(),
+    result: IntegrationsViewSchema,
+    admin: true,
+  },
+  'integrations.setApi': {
+    args: IntegrationApiSettingsSchema,
+    result: IntegrationsViewSchema,
+    admin: true,
+    invalid: 'Check the integration API settings',
+  },
   /**
    * A charge link (counterpay://charge?…) handed to the app by the operating system or typed as an
    * address in the browser shell: checked by its signature, charged, and shown on the payment panel.
@@ -65,7 +103,10 @@ export const integrationCalls = {
    */
   'integrations.openLink': { args: z.object({ url: z.string().max(4000) }).strict(), result: ChargeOpenedSchema },
   /** Which system asked for this order, and its booking reference (null: the cashier's own sale). */
-  'integrations.originOf': { args: z.object({ orderId: z.number().int().positive() }).strict(), result: OrderOriginSchema },
+  'integrations.originOf': {
+    args: z.object({ orderId: z.number().int().positive() }).strict(),
+    result: OrderOriginSchema,
+  },
 } satisfies CallsSpec;
 
 /** A box office asked for a charge: the Sell screen opens its payment panel, naming who asked. */

@@ -51,7 +51,10 @@ export interface CallContext {
 }
 
 export type Handlers<C extends CallsSpec> = {
-  [K in keyof C]: (args: z.output<C[K]['args']>, ctx: CallContext) => Promise<z.input<C[K]['result']>> | z.input<C[K]['result']>;
+  [K in keyof C]: (
+    args: z.output<C[K]['args']>,
+    ctx: CallContext,
+  ) => Promise<z.input<C[K]['result']>> | z.input<C[K]['result']>;
 };
 
 /** The shape of window.counterpay, derived from the contract. */
@@ -75,12 +78,24 @@ export function createDispatcher<C extends CallsSpec>(calls: C, handlers: Handle
   const log = options.log ?? (() => {});
   return async function dispatch(name: unknown, args: unknown, ctx: CallContext): Promise<Result<unknown>> {
     if (!ctx.trusted) {
-      log('warn', 'call refused: untrusted sender', { sender: ctx.sender, call: typeof name === 'string' ? name.slice(0, 64) : typeof name });
+      log('warn', 'call refused: untrusted sender', {
+        sender: ctx.sender,
+        call: typeof name === 'string' ? name.slice(0, 64) : typeof name,
+      });
       return { ok: false, error: { code: 'UNTRUSTED_SENDER', message: 'This caller is not the CounterPay window.' } };
     }
     if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(calls, name)) {
-      log('warn', 'call refused: unknown call', { sender: ctx.sender, call: typeof name === 'string' ? name.slice(0, 64) : typeof name });
-      return { ok: false, error: { code: 'UNKNOWN_CALL', message: `There is no call named ${JSON.stringify(String(name).slice(0, 64))}.` } };
+      log('warn', 'call refused: unknown call', {
+        sender: ctx.sender,
+        call: typeof name === 'string' ? name.slice(0, 64) : typeof name,
+      });
+      return {
+        ok: false,
+        error: {
+          code: 'UNKNOWN_CALL',
+          message: `There is no call named ${JSON.stringify(String(name).slice(0, 64))}.`,
+        },
+      };
     }
     const spec = calls[name] as CallSpec;
     // The PIN first: a caller without it learns nothing, not even which of its fields are wrong.
@@ -101,7 +116,10 @@ export function createDispatcher<C extends CallsSpec>(calls: C, handlers: Handle
         return { ok: false, error: { code: 'VALIDATION', message: spec.invalid, details: { fields: all } } };
       }
       log('warn', 'call refused: bad arguments', { sender: ctx.sender, call: name, fields: Object.keys(fields) });
-      return { ok: false, error: { code: 'BAD_ARGUMENTS', message: `The arguments of ${name} are not valid.`, details: { fields } } };
+      return {
+        ok: false,
+        error: { code: 'BAD_ARGUMENTS', message: `The arguments of ${name} are not valid.`, details: { fields } },
+      };
     }
     try {
       const handler = handlers[name as keyof C] as (a: unknown, c: CallContext) => unknown;
@@ -109,14 +127,23 @@ export function createDispatcher<C extends CallsSpec>(calls: C, handlers: Handle
       // Results are parsed too: unknown keys are stripped, so nothing the schema does not name leaves main.
       const out = spec.result.safeParse(raw);
       if (!out.success) {
-        log('error', 'handler returned a value outside its schema', { call: name, fields: issueFields(out.error.issues) });
-        return { ok: false, error: { code: 'INTERNAL', message: 'CounterPay made an internal error. It has been logged.' } };
+        log('error', 'handler returned a value outside its schema', {
+          call: name,
+          fields: issueFields(out.error.issues),
+        });
+        return {
+          ok: false,
+          error: { code: 'INTERNAL', message: 'CounterPay made an internal error. It has been logged.' },
+        };
       }
       return { ok: true, value: out.data };
     } catch (e) {
       if (isAppError(e)) return { ok: false, error: toShape(e) };
       log('error', 'handler failed', { call: name, error: e instanceof Error ? e.message : String(e) });
-      return { ok: false, error: { code: 'INTERNAL', message: 'CounterPay made an internal error. It has been logged.' } };
+      return {
+        ok: false,
+        error: { code: 'INTERNAL', message: 'CounterPay made an internal error. It has been logged.' },
+      };
     }
   };
 }
@@ -128,7 +155,11 @@ function toShape(e: AppError | AppErrorShape): AppErrorShape {
 }
 
 /** Validates an event payload against its schema before it leaves main. */
-export function checkEvent<E extends EventsSpec, K extends EventName<E>>(events: E, name: K, payload: unknown): EventPayload<E, K> {
+export function checkEvent<E extends EventsSpec, K extends EventName<E>>(
+  events: E,
+  name: K,
+  payload: unknown,
+): EventPayload<E, K> {
   const schema = events[name];
   if (!schema) throw new AppError('INTERNAL', `Unknown event ${name}`);
   return schema.parse(payload) as EventPayload<E, K>;

@@ -3,8 +3,21 @@
 import { z } from 'zod';
 import { Empty, IdArgs, patchOf, RowId, type CallsSpec, type EventsSpec } from './contract-kit';
 import {
-  CinemaSettingsSchema, CsvExportSchema, OrderPageSchema, PrinterSettingsSchema, printerTargetIssues, RECEIPT_SETTINGS_INVALID, OrderSearchSchema, PrintJobViewSchema, ReceiptPreviewSchema, RecordsSettingsViewSchema,
-  ShiftOpenSchema, ShiftReportViewSchema, ShiftViewSchema, SystemPrinterInfoSchema, ZReportSummarySchema,
+  CinemaSettingsSchema,
+  CsvExportSchema,
+  OrderPageSchema,
+  PrinterSettingsSchema,
+  printerTargetIssues,
+  RECEIPT_SETTINGS_INVALID,
+  OrderSearchSchema,
+  PrintJobViewSchema,
+  ReceiptPreviewSchema,
+  RecordsSettingsViewSchema,
+  ShiftOpenSchema,
+  ShiftReportViewSchema,
+  ShiftViewSchema,
+  SystemPrinterInfoSchema,
+  ZReportSummarySchema,
 } from './records';
 
 /**
@@ -25,7 +38,9 @@ export const recordCalls = {
   'receipts.settings': { args: Empty, result: RecordsSettingsViewSchema },
   'receipts.saveSettings': {
     // Patches: a part or field left out keeps its saved value; the merged whole is checked again.
-    args: z.object({ printing: PrintingPatch.optional(), cinema: patchOf(CinemaSettingsSchema.shape).optional() }).strict(),
+    args: z
+      .object({ printing: PrintingPatch.optional(), cinema: patchOf(CinemaSettingsSchema.shape).optional() })
+      .strict(),
     result: RecordsSettingsViewSchema,
     admin: true,
     invalid: RECEIPT_SETTINGS_INVALID,
@@ -51,7 +66,10 @@ export const recordCalls = {
   'shift.report': { args: ReportRef, result: ShiftReportViewSchema },
   /** Closing with orders or top-ups still open needs `acceptOpen` (the cashier saw the list). */
   'shift.close': { args: z.object({ acceptOpen: z.boolean().default(false) }).strict(), result: ShiftReportViewSchema },
-  'shift.reports': { args: z.object({ beforeId: RowId.optional(), limit: z.number().int().min(1).max(100).default(20) }).strict(), result: z.array(ZReportSummarySchema) },
+  'shift.reports': {
+    args: z.object({ beforeId: RowId.optional(), limit: z.number().int().min(1).max(100).default(20) }).strict(),
+    result: z.array(ZReportSummarySchema),
+  },
   'shift.print': { args: ReportRef, result: PrintJobViewSchema },
   'shift.browserPrinted': { args: IdArgs.strict(), result: PrintJobViewSchema },
   'shift.reportJobs': { args: IdArgs.strict(), result: z.array(PrintJobViewSchema) },

@@ -13,10 +13,22 @@ import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { lateCalls, lateEvents } from './contract-late';
 import { topupCalls, topupEvents } from './contract-topups';
-import { ConnectivitySchema, FilmMemorySchema, OrderEventSchema, OrderViewSchema, SALE_INVALID, SaleInputSchema } from './orders';
+import {
+  ConnectivitySchema,
+  FilmMemorySchema,
+  OrderEventSchema,
+  OrderViewSchema,
+  SALE_INVALID,
+  SaleInputSchema,
+} from './orders';
 import { ClockStatusSchema, ProviderStatusSchema } from './provider-status';
 import { PinStatusSchema, PROFILE_INVALID, ProfileName, ProfileSaveSchema, ProfileViewSchema } from './settings';
-import { SerialPortInfoSchema, TerminalConfigureArgsSchema, TerminalSettingsSchema, TerminalStateSchema } from './terminal';
+import {
+  SerialPortInfoSchema,
+  TerminalConfigureArgsSchema,
+  TerminalSettingsSchema,
+  TerminalStateSchema,
+} from './terminal';
 
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
 
@@ -25,7 +37,11 @@ export const StatusSnapshotSchema = z.object({
   counterName: z.string(),
   provider: ProviderStatusSchema,
   clock: ClockStatusSchema,
-  terminal: z.object({ state: z.enum(['not-connected', 'connecting', 'connected', 'manual']), sn: z.string().nullable(), detail: z.string() }),
+  terminal: z.object({
+    state: z.enum(['not-connected', 'connecting', 'connected', 'manual']),
+    sn: z.string().nullable(),
+    detail: z.string(),
+  }),
   queue: z.object({ length: z.number().int().nonnegative(), online: z.boolean() }),
   disk: DiskStatusSchema,
   hub: HubStatusSchema,
@@ -75,12 +91,19 @@ export const statusCalls = {
 
 export const settingsCalls = {
   'settings.pinStatus': { args: Empty, result: PinStatusSchema },
-  'settings.setPin': { args: z.object({ currentPin: z.string().max(64).optional(), newPin: Pin }).strict(), result: PinStatusSchema },
+  'settings.setPin': {
+    args: z.object({ currentPin: z.string().max(64).optional(), newPin: Pin }).strict(),
+    result: PinStatusSchema,
+  },
   'settings.unlock': { args: z.object({ pin: z.string().max(64) }).strict(), result: PinStatusSchema },
   'settings.lock': { args: Empty, result: PinStatusSchema },
   'settings.getProfile': { args: z.object({ profile: ProfileName }).strict(), result: ProfileViewSchema, admin: true },
   'settings.saveProfile': { args: ProfileSaveSchema, result: ProfileViewSchema, admin: true, invalid: PROFILE_INVALID },
-  'settings.setActiveProfile': { args: z.object({ profile: ProfileName }).strict(), result: StatusSnapshotSchema, admin: true },
+  'settings.setActiveProfile': {
+    args: z.object({ profile: ProfileName }).strict(),
+    result: StatusSnapshotSchema,
+    admin: true,
+  },
 } satisfies CallsSpec;
 
 export const orderCalls = {
@@ -101,7 +124,10 @@ export const terminalCalls = {
   // The counter's terminal: a serial link or a typed serial number.
   'terminal.get': { args: Empty, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
   'terminal.listPorts': { args: Empty, result: z.array(SerialPortInfoSchema) },
-  'terminal.configure': { args: TerminalConfigureArgsSchema, result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }) },
+  'terminal.configure': {
+    args: TerminalConfigureArgsSchema,
+    result: z.object({ settings: TerminalSettingsSchema, state: TerminalStateSchema }),
+  },
 } satisfies CallsSpec;
 
 export const demoCalls = {
@@ -134,7 +160,15 @@ export const calls = {
   ...hubCalls,
   ...integrationCalls,
 } satisfies CallsSpec;
-export const events = { ...coreEvents, ...lateEvents, ...topupEvents, ...recordEvents, ...programmeEvents, ...hubEvents, ...integrationEvents } satisfies EventsSpec;
+export const events = {
+  ...coreEvents,
+  ...lateEvents,
+  ...topupEvents,
+  ...recordEvents,
+  ...programmeEvents,
+  ...hubEvents,
+  ...integrationEvents,
+} satisfies EventsSpec;
 
 export type Calls = typeof calls;
 export type Events = typeof events;

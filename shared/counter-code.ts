@@ -12,9 +12,15 @@ const MAX_DIGITS = 4;
  * "Main Hall 2" -> "MH2", "Box Office" -> "BO", "Lekki VIP 12" -> "LV12".
  */
 export function counterCode(counterName: string): string {
-  const plain = counterName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const plain = counterName
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
   const words = plain.split(/[^A-Z0-9]+/).filter(Boolean);
-  const digits = words.map((w) => w.replace(/[^0-9]/g, '')).join('').slice(-MAX_DIGITS);
+  const digits = words
+    .map((w) => w.replace(/[^0-9]/g, ''))
+    .join('')
+    .slice(-MAX_DIGITS);
   const letterWords = words.map((w) => w.replace(/[^A-Z]/g, '')).filter(Boolean);
   const letters = letterWords.length >= 2 ? letterWords.map((w) => w[0]).join('') : (letterWords[0] ?? '').slice(0, 3);
   const code = (letters || (digits ? 'C' : 'CTR')).slice(0, MAX_CODE - digits.length) + digits;

@@ -61,18 +61,24 @@ export function parseCsv(text: string, opts: { maxRecords?: number } = {}): CsvP
           i = j;
         }
         if (!closed) {
-          errors.push({ line: startLine, message: 'A quoted value is not closed: a " is missing, so the rest of the file cannot be read' });
+          errors.push({
+            line: startLine,
+            message: 'A quoted value is not closed: a " is missing, so the rest of the file cannot be read',
+          });
           return { records, errors, fatal: true, recordCount };
         }
         if (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') {
-          bad ??= 'A closing quote must be followed by a comma or the end of the line (write "" for a quote inside a value)';
+          bad ??=
+            'A closing quote must be followed by a comma or the end of the line (write "" for a quote inside a value)';
           while (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') i++;
         }
       } else {
         let j = i;
         while (j < n && text[j] !== ',' && text[j] !== '\n' && text[j] !== '\r') j++;
         value = text.slice(i, j);
-        if (value.includes('"')) bad ??= 'A quote appears inside a value that is not quoted: put the whole value in quotes and write "" for the quote';
+        if (value.includes('"'))
+          bad ??=
+            'A quote appears inside a value that is not quoted: put the whole value in quotes and write "" for the quote';
         i = j;
       }
       fields.push(value);

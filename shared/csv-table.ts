@@ -48,33 +48,68 @@ export function readCsvTable<C extends string>(text: string, spec: CsvTableSpec<
 
   const header = parsed.records[0];
   if (!header || parsed.errors.some((e) => e.line < header.line)) {
-    return fail(syntax.length ? syntax : [{ line: 0, column: '', message: `The file is empty. Download the template: its first line is ${spec.layout}` }]);
+    return fail(
+      syntax.length
+        ? syntax
+        : [
+            {
+              line: 0,
+              column: '',
+              message: `The file is empty. Download the template: its first line is ${spec.layout}`,
+            },
+          ],
+    );
   }
   const first = header.fields.join(',');
   if (header.fields.length === 1 && /[;\t]/.test(first)) {
     const sep = first.includes(';') ? 'semicolons (;)' : 'tabs';
-    return fail([{ line: header.line, column: '', message: `The columns are separated by ${sep}. Save the file as "CSV (comma delimited)"; its first line must be ${spec.layout}` }]);
+    return fail([
+      {
+        line: header.line,
+        column: '',
+        message: `The columns are separated by ${sep}. Save the file as "CSV (comma delimited)"; its first line must be ${spec.layout}`,
+      },
+    ]);
   }
   const columns = new Map<C, number>();
   const headerErrors: RowError[] = [];
   header.fields.forEach((name, index) => {
     const col = spec.aliases[headerKey(name)];
     if (!col) return; // other columns (notes, names) are allowed and ignored
-    if (columns.has(col)) headerErrors.push({ line: header.line, column: col, message: `The column ${col} appears twice in the first line` });
+    if (columns.has(col))
+      headerErrors.push({
+        line: header.line,
+        column: col,
+        message: `The column ${col} appears twice in the first line`,
+      });
     else columns.set(col, index);
   });
   const missing = spec.required.filter((c) => !columns.has(c));
   if (missing.length > 0) {
-    headerErrors.push({ line: header.line, column: missing.join(','), message: `The first line must name the columns ${spec.layout} (${spec.optional}); missing: ${missing.join(', ')}` });
+    headerErrors.push({
+      line: header.line,
+      column: missing.join(','),
+      message: `The first line must name the columns ${spec.layout} (${spec.optional}); missing: ${missing.join(', ')}`,
+    });
   }
   if (headerErrors.length > 0) return fail(headerErrors);
 
   const totalRows = parsed.recordCount - 1;
-  if (totalRows === 0 && syntax.length === 0) return fail([{ line: header.line, column: '', message: 'The file has no rows below the first line' }]);
+  if (totalRows === 0 && syntax.length === 0)
+    return fail([{ line: header.line, column: '', message: 'The file has no rows below the first line' }]);
   if (totalRows > spec.maxRows) {
     const extra = parsed.records[spec.maxRows + 1]?.line ?? 0;
     const n = (x: number) => x.toLocaleString('en-NG');
-    return fail([{ line: extra, column: '', message: `A ${spec.what} has at most ${n(spec.maxRows)} rows; this file has ${n(totalRows)}. ${spec.split}` }], totalRows);
+    return fail(
+      [
+        {
+          line: extra,
+          column: '',
+          message: `A ${spec.what} has at most ${n(spec.maxRows)} rows; this file has ${n(totalRows)}. ${spec.split}`,
+        },
+      ],
+      totalRows,
+    );
   }
 
   const width = header.fields.length;

@@ -3,18 +3,39 @@
 
 export const ERROR_CODES = [
   // contract / transport
-  'BAD_ARGUMENTS', 'UNKNOWN_CALL', 'UNTRUSTED_SENDER', 'INTERNAL',
+  'BAD_ARGUMENTS',
+  'UNKNOWN_CALL',
+  'UNTRUSTED_SENDER',
+  'INTERNAL',
   // settings
-  'PIN_NOT_SET', 'PIN_REQUIRED', 'PIN_WRONG', 'PIN_LOCKED', 'VALIDATION', 'NOT_FOUND', 'CONFLICT', 'NOT_READY',
+  'PIN_NOT_SET',
+  'PIN_REQUIRED',
+  'PIN_WRONG',
+  'PIN_LOCKED',
+  'VALIDATION',
+  'NOT_FOUND',
+  'CONFLICT',
+  'NOT_READY',
   // provider
-  'PROVIDER_UNREACHABLE', 'PROVIDER_TIMEOUT', 'PROVIDER_HTTP', 'PROVIDER_REFUSED', 'PROVIDER_AUTH', 'PROVIDER_BAD_RESPONSE',
+  'PROVIDER_UNREACHABLE',
+  'PROVIDER_TIMEOUT',
+  'PROVIDER_HTTP',
+  'PROVIDER_REFUSED',
+  'PROVIDER_AUTH',
+  'PROVIDER_BAD_RESPONSE',
   'PROVIDER_NOT_CONFIGURED',
   // devices
-  'TERMINAL_UNAVAILABLE', 'PRINTER_FAILED',
+  'TERMINAL_UNAVAILABLE',
+  'PRINTER_FAILED',
   // the counter's own rules before a charge: one unpaid order per terminal, a shift open
-  'TERMINAL_BUSY', 'NO_SHIFT',
+  'TERMINAL_BUSY',
+  'NO_SHIFT',
   // the CounterPay Hub (core/hub-link)
-  'HUB_UNREACHABLE', 'HUB_NOT_A_HUB', 'HUB_CODE_INVALID', 'HUB_NAME_TAKEN', 'HUB_REFUSED',
+  'HUB_UNREACHABLE',
+  'HUB_NOT_A_HUB',
+  'HUB_CODE_INVALID',
+  'HUB_NAME_TAKEN',
+  'HUB_REFUSED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -39,8 +60,13 @@ export class AppError extends Error implements AppErrorShape {
 }
 
 export function isAppError(e: unknown): e is AppError {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' &&
-    (ERROR_CODES as readonly string[]).includes((e as { code: string }).code) && typeof (e as { message?: unknown }).message === 'string';
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof (e as { code?: unknown }).code === 'string' &&
+    (ERROR_CODES as readonly string[]).includes((e as { code: string }).code) &&
+    typeof (e as { message?: unknown }).message === 'string'
+  );
 }
 
 /** Per-field validation errors, keyed by a dotted path ("settings.posBaseUrl"). */
@@ -64,7 +90,8 @@ export interface IssueLike {
 export function issueFields(issues: readonly IssueLike[], opts: { prefix?: string; root?: string } = {}): FieldErrors {
   const fields: FieldErrors = {};
   for (const i of issues) {
-    const key = [...(opts.prefix ? [opts.prefix] : []), ...i.path.map(String)].join('.') || (opts.root ?? '(arguments)');
+    const key =
+      [...(opts.prefix ? [opts.prefix] : []), ...i.path.map(String)].join('.') || (opts.root ?? '(arguments)');
     fields[key] ??= i.message;
   }
   return fields;

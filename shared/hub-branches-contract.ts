@@ -5,7 +5,9 @@ import { z } from 'zod';
 export const DASH_BRANCHES_PATH = '/api/v1/dashboard/branches';
 
 /** A name as people read it: 1 to 60 characters, no control characters, trimmed. Stored and shown as text. */
-export const BranchNameSchema = z.string().trim()
+export const BranchNameSchema = z
+  .string()
+  .trim()
   .min(1, 'type a name for the branch')
   .max(60, 'at most 60 characters')
   // eslint-disable-next-line no-control-regex

@@ -37,23 +37,37 @@ export const HubErrorSchema = z.object({
 export type HubError = z.infer<typeof HubErrorSchema>;
 
 /** True when a text holds NUL or half of a surrogate pair (broken UTF-16): PostgreSQL cannot store it. */
-export const brokenText = (s: string): boolean => s.includes('\u0000') || /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+export const brokenText = (s: string): boolean =>
+  s.includes('\u0000') || /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 /** Text from a counter: at most `max` characters, no NUL, no lone surrogate. */
-const Text = (max: number) => z.string().max(max, `at most ${max} characters`).refine((s) => !brokenText(s), 'holds NUL or a broken character: send plain text');
-const Name = Text(80).transform((s) => s.trim()).pipe(z.string().min(1, 'must not be empty'));
+const Text = (max: number) =>
+  z
+    .string()
+    .max(max, `at most ${max} characters`)
+    .refine((s) => !brokenText(s), 'holds NUL or a broken character: send plain text');
+const Name = Text(80)
+  .transform((s) => s.trim())
+  .pipe(z.string().min(1, 'must not be empty'));
 const Id = z.string().min(1).max(64);
 /** A time in ms since 1970, within what a Date can hold (the Hub also keeps events within a day of its clock). */
 const Ms = z.number().int().nonnegative().max(8_640_000_000_000_000, 'not a time');
 
 // ---- Enrollment ------------------------------------------------------------------------------
 
-export const EnrollRequestSchema = z.object({
-  code: z.string().trim().regex(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/, 'an enrollment code looks like ABCD-EFGH-JKLM'),
-  counterName: Name,
-  /** The POS branch id (the provider's merchantId of this counter's branch). */
-  branch: Text(64).transform((s) => s.trim()).pipe(z.string().min(1)),
-  appVersion: Text(32).pipe(z.string().min(1)),
-}).strict();
+export const EnrollRequestSchema = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .regex(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/, 'an enrollment code looks like ABCD-EFGH-JKLM'),
+    counterName: Name,
+    /** The POS branch id (the provider's merchantId of this counter's branch). */
+    branch: Text(64)
+      .transform((s) => s.trim())
+      .pipe(z.string().min(1)),
+    appVersion: Text(32).pipe(z.string().min(1)),
+  })
+  .strict();
 export type EnrollRequest = z.infer<typeof EnrollRequestSchema>;
 
 export const EnrollResponseSchema = z.object({
@@ -73,36 +87,101 @@ export type MeResponse = z.infer<typeof MeResponseSchema>;
 const Kobo = z.number().int().nonnegative();
 /** A count the Hub keeps in a 32-bit column (tickets, a Z report's number, a queue): larger is refused with a 400, not a 500. */
 export const INT32_MAX = 2_147_483_647;
-const Count = z.number().int().nonnegative().max(INT32_MAX, `too large: at most ${INT32_MAX.toLocaleString('en-US')}`);
+const Count = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(INT32_MAX, `too large: at most ${INT32_MAX.toLocaleString('en-US')}`);
 const OrderRef = { reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).optional() };
 
 /** Payload schema of each journal event kind the counter sends. */
 export const SYNC_PAYLOADS = {
-  'order.created': z.object({
-    ...OrderRef, amountKobo: Kobo, sn: Text(64), cashier: Text(80).optional(),
-    /** What was sold, as the counter recorded it (for the manager's search and per-show totals). */
-    sale: z.object({
-      filmName: Text(100), filmTitle: Text(100), showDate: Text(10), showTime: Text(5),
-      seats: Text(400), tickets: Count, priceKobo: Kobo, bookingFeeKobo: Kobo,
-    }).strict().optional(),
-    /** The counter's profile when the sale was made (demo sales are kept apart from takings). */
-    profile: Text(32).optional(),
-    merchantId: Text(64).optional(),
-    expiresAt: Ms.optional(),
-  }).strict(),
-  'order.status': z.object({ ...OrderRef, status: z.enum(ORDER_STATES), payNo: Text(64).optional(), note: Text(200).optional() }).strict(),
+  'order.created': z
+    .object({
+      ...OrderRef,
+      amountKobo: Kobo,
+      sn: Text(64),
+      cashier: Text(80).optional(),
+      /** What was sold, as the counter recorded it (for the manager's search and per-show totals). */
+      sale: z
+        .object({
+          filmName: Text(100),
+          filmTitle: Text(100),
+          showDate: Text(10),
+          showTime: Text(5),
+          seats: Text(400),
+          tickets: Count,
+          priceKobo: Kobo,
+          bookingFeeKobo: Kobo,
+        })
+        .strict()
+        .optional(),
+      /** The counter's profile when the sale was made (demo sales are kept apart from takings). */
+      profile: Text(32).optional(),
+      merchantId: Text(64).optional(),
+      expiresAt: Ms.optional(),
+    })
+    .strict(),
+  'order.status': z
+    .object({ ...OrderRef, status: z.enum(ORDER_STATES), payNo: Text(64).optional(), note: Text(200).optional() })
+    .strict(),
   /** The provider's outcome contradicts a closed order: money taken after closing, or a paid order reported otherwise (docs/late-payments.md). */
-  'order.late': z.object({
-    ...OrderRef, kind: z.enum(['paid-after-closing', 'reported-otherwise']), closedAs: z.enum(ORDER_STATES), providerStatus: Text(32).pipe(z.string().min(1)),
-    amountKobo: Kobo, payNo: Text(64).optional(), providerAt: Ms.optional(), source: z.enum(['webhook', 'relay', 'query', 'sweep']),
-  }).strict(),
+  'order.late': z
+    .object({
+      ...OrderRef,
+      kind: z.enum(['paid-after-closing', 'reported-otherwise']),
+      closedAs: z.enum(ORDER_STATES),
+      providerStatus: Text(32).pipe(z.string().min(1)),
+      amountKobo: Kobo,
+      payNo: Text(64).optional(),
+      providerAt: Ms.optional(),
+      source: z.enum(['webhook', 'relay', 'query', 'sweep']),
+    })
+    .strict(),
   /** The counter settled the late outcome with the customer. */
-  'order.late.handled': z.object({ reference: Text(64).pipe(z.string().min(1)), how: z.enum(['tickets-given', 'refund']), by: Text(80).pipe(z.string().min(1)), note: Text(200).optional() }).strict(),
-  'topup.submitted': z.object({ reference: Text(64).pipe(z.string().min(1)), kind: z.enum(['airtime', 'betting']), amountKobo: Kobo, provider: Text(64), customerId: Text(128), profile: Text(32).optional() }).strict(),
-  'topup.status': z.object({ reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).optional(), status: z.enum(TOPUP_STATES) }).strict(),
-  'shift.opened': z.object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), floatKobo: Kobo.optional(), profile: Text(32).optional() }).strict(),
-  'shift.closed': z.object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), takingsKobo: Kobo }).strict(),
-  'zreport': z.object({ shiftId: Text(64).pipe(z.string().min(1)).optional(), reportNo: Count.min(1), from: Ms, to: Ms, totalKobo: Kobo, count: Count, lines: z.array(z.object({ label: Text(80), kobo: Kobo, count: Count }).strict()).max(200) }).strict(),
+  'order.late.handled': z
+    .object({
+      reference: Text(64).pipe(z.string().min(1)),
+      how: z.enum(['tickets-given', 'refund']),
+      by: Text(80).pipe(z.string().min(1)),
+      note: Text(200).optional(),
+    })
+    .strict(),
+  'topup.submitted': z
+    .object({
+      reference: Text(64).pipe(z.string().min(1)),
+      kind: z.enum(['airtime', 'betting']),
+      amountKobo: Kobo,
+      provider: Text(64),
+      customerId: Text(128),
+      profile: Text(32).optional(),
+    })
+    .strict(),
+  'topup.status': z
+    .object({ reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).optional(), status: z.enum(TOPUP_STATES) })
+    .strict(),
+  'shift.opened': z
+    .object({
+      shiftId: Text(64).pipe(z.string().min(1)),
+      cashier: Text(80),
+      floatKobo: Kobo.optional(),
+      profile: Text(32).optional(),
+    })
+    .strict(),
+  'shift.closed': z
+    .object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), takingsKobo: Kobo })
+    .strict(),
+  zreport: z
+    .object({
+      shiftId: Text(64).pipe(z.string().min(1)).optional(),
+      reportNo: Count.min(1),
+      from: Ms,
+      to: Ms,
+      totalKobo: Kobo,
+      count: Count,
+      lines: z.array(z.object({ label: Text(80), kobo: Kobo, count: Count }).strict()).max(200),
+    })
+    .strict(),
 } as const;
 export type SyncKind = keyof typeof SYNC_PAYLOADS;
 export const SYNC_KINDS = Object.keys(SYNC_PAYLOADS) as SyncKind[];
@@ -111,29 +190,40 @@ const syncVariant = <K extends SyncKind>(kind: K) =>
   z.object({ seq: z.number().int().positive(), kind: z.literal(kind), at: Ms, payload: SYNC_PAYLOADS[kind] }).strict();
 
 export const SyncEventSchema = z.discriminatedUnion('kind', [
-  syncVariant('order.created'), syncVariant('order.status'), syncVariant('order.late'), syncVariant('order.late.handled'), syncVariant('topup.submitted'), syncVariant('topup.status'),
-  syncVariant('shift.opened'), syncVariant('shift.closed'), syncVariant('zreport'),
+  syncVariant('order.created'),
+  syncVariant('order.status'),
+  syncVariant('order.late'),
+  syncVariant('order.late.handled'),
+  syncVariant('topup.submitted'),
+  syncVariant('topup.status'),
+  syncVariant('shift.opened'),
+  syncVariant('shift.closed'),
+  syncVariant('zreport'),
 ]);
 export type SyncEvent = z.infer<typeof SyncEventSchema>;
 
 export const MAX_SYNC_BATCH = 500;
 
 /** What the counter says about itself on every sync (kept per counter for the manager). */
-export const CounterStatusSchema = z.object({
-  appVersion: Text(32).pipe(z.string().min(1)),
-  profile: Text(32),
-  /** The counter's clock when it sent the batch: the Hub derives the clock offset from it. */
-  sentAt: Ms,
-  /** Events still waiting in the counter's outbox after this batch. */
-  queueLength: Count,
-  openPayments: Count,
-}).strict();
+export const CounterStatusSchema = z
+  .object({
+    appVersion: Text(32).pipe(z.string().min(1)),
+    profile: Text(32),
+    /** The counter's clock when it sent the batch: the Hub derives the clock offset from it. */
+    sentAt: Ms,
+    /** Events still waiting in the counter's outbox after this batch. */
+    queueLength: Count,
+    openPayments: Count,
+  })
+  .strict();
 export type CounterStatus = z.infer<typeof CounterStatusSchema>;
 
-export const SyncRequestSchema = z.object({
-  events: z.array(SyncEventSchema).max(MAX_SYNC_BATCH, `at most ${MAX_SYNC_BATCH} events per batch`),
-  status: CounterStatusSchema,
-}).strict();
+export const SyncRequestSchema = z
+  .object({
+    events: z.array(SyncEventSchema).max(MAX_SYNC_BATCH, `at most ${MAX_SYNC_BATCH} events per batch`),
+    status: CounterStatusSchema,
+  })
+  .strict();
 export type SyncRequest = z.infer<typeof SyncRequestSchema>;
 
 export const SyncResponseSchema = z.object({
@@ -183,32 +273,69 @@ export const AckResponseSchema = z.object({ acked: z.number().int().nonnegative(
  * asks for a code the counter may use for whatever branch it names (the administrator's choice,
  * kept for scripts that enroll counters of several branches).
  */
-export const IssueCodeRequestSchema = z.object({
-  ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
-  branch: Text(64).transform((s) => s.trim()).pipe(z.string().min(1)).optional(),
-  anyBranch: z.literal(true).optional(),
-}).strict().refine((r) => (r.branch === undefined) !== (r.anyBranch === undefined), {
-  message: 'say which branch the code is for ({"branch": "<its merchant id>"}), or {"anyBranch": true} for a code any branch may use',
-  path: ['branch'],
-});
+export const IssueCodeRequestSchema = z
+  .object({
+    ttlMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60)
+      .default(60),
+    branch: Text(64)
+      .transform((s) => s.trim())
+      .pipe(z.string().min(1))
+      .optional(),
+    anyBranch: z.literal(true).optional(),
+  })
+  .strict()
+  .refine((r) => (r.branch === undefined) !== (r.anyBranch === undefined), {
+    message:
+      'say which branch the code is for ({"branch": "<its merchant id>"}), or {"anyBranch": true} for a code any branch may use',
+    path: ['branch'],
+  });
 export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
 
 export const CounterViewSchema = z.object({
-  id: Id, name: z.string(), branch: z.string(), enrolledAt: Ms, revokedAt: Ms.nullable(), lastSeenAt: Ms.nullable(),
-  appVersion: z.string().nullable(), profile: z.string().nullable(), clockOffsetMs: z.number().int().nullable(),
-  queueLength: z.number().int().nullable(), openPayments: z.number().int().nullable(), lastSeq: z.number().int(), connected: z.boolean(),
+  id: Id,
+  name: z.string(),
+  branch: z.string(),
+  enrolledAt: Ms,
+  revokedAt: Ms.nullable(),
+  lastSeenAt: Ms.nullable(),
+  appVersion: z.string().nullable(),
+  profile: z.string().nullable(),
+  clockOffsetMs: z.number().int().nullable(),
+  queueLength: z.number().int().nullable(),
+  openPayments: z.number().int().nullable(),
+  lastSeq: z.number().int(),
+  connected: z.boolean(),
 });
 export type CounterView = z.infer<typeof CounterViewSchema>;
 
 export const DeliveryStepSchema = z.object({
   at: Ms,
   /** held: its order is not known yet, kept for the counter that creates it; dropped: sent to no counter (see detail). */
-  step: z.enum(['received', 'verified', 'refused', 'duplicate', 'routed', 'held', 'dropped', 'relayed', 'acknowledged', 'replayed']),
+  step: z.enum([
+    'received',
+    'verified',
+    'refused',
+    'duplicate',
+    'routed',
+    'held',
+    'dropped',
+    'relayed',
+    'acknowledged',
+    'replayed',
+  ]),
   counterId: z.string().nullable(),
   detail: z.string(),
 });
 export const NotificationLogSchema = z.object({
-  id: z.string(), kind: z.enum(['pos', 'bills']), receivedAt: Ms, orderNo: z.string().nullable(), branch: z.string().nullable(),
+  id: z.string(),
+  kind: z.enum(['pos', 'bills']),
+  receivedAt: Ms,
+  orderNo: z.string().nullable(),
+  branch: z.string().nullable(),
   steps: z.array(DeliveryStepSchema),
 });
 export type NotificationLog = z.infer<typeof NotificationLogSchema>;

@@ -14,7 +14,10 @@ export const CSRF_HEADER = 'x-csrf-token';
 const Ms = z.number().int().nonnegative();
 const Kobo = z.number().int();
 /** A Lagos calendar day, yyyy-MM-dd. */
-export const DaySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day looks like 2025-03-31').refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar day');
+export const DaySchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day looks like 2025-03-31')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar day');
 const BranchId = z.string().trim().min(1).max(64);
 
 // ---- Accounts and sessions -------------------------------------------------------------------
@@ -23,12 +26,21 @@ export const MANAGER_ROLES = ['branch', 'head-office'] as const;
 export const ManagerRoleSchema = z.enum(MANAGER_ROLES);
 export type ManagerRole = z.infer<typeof ManagerRoleSchema>;
 
-export const ManagerNameSchema = z.string().trim().min(2, 'a manager name has at least 2 characters').max(60, 'at most 60 characters')
+export const ManagerNameSchema = z
+  .string()
+  .trim()
+  .min(2, 'a manager name has at least 2 characters')
+  .max(60, 'at most 60 characters')
   .regex(/^[\p{L}\p{N} ._@-]+$/u, 'letters, digits, spaces and . _ @ - only');
-export const PasswordSchema = z.string().min(10, 'a password has at least 10 characters').max(200, 'at most 200 characters');
+export const PasswordSchema = z
+  .string()
+  .min(10, 'a password has at least 10 characters')
+  .max(200, 'at most 200 characters');
 
 export const ManagerViewSchema = z.object({
-  id: z.string(), name: z.string(), role: ManagerRoleSchema,
+  id: z.string(),
+  name: z.string(),
+  role: ManagerRoleSchema,
   /** The branch (the provider's merchantId) a branch manager sees; null for head office (every branch). */
   branch: z.string().nullable(),
   createdAt: Ms,
@@ -37,11 +49,19 @@ export const ManagerViewSchema = z.object({
 });
 export type ManagerView = z.infer<typeof ManagerViewSchema>;
 
-export const LoginRequestSchema = z.object({ name: z.string().trim().min(1).max(60), password: z.string().min(1).max(200) }).strict();
+export const LoginRequestSchema = z
+  .object({ name: z.string().trim().min(1).max(60), password: z.string().min(1).max(200) })
+  .strict();
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
 /** First start: the one-time token printed by `npm run hub` (the part after `#setup=` of the setup link). */
-export const SetupRequestSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'not a setup token'), name: ManagerNameSchema, password: PasswordSchema }).strict();
+export const SetupRequestSchema = z
+  .object({
+    token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'not a setup token'),
+    name: ManagerNameSchema,
+    password: PasswordSchema,
+  })
+  .strict();
 export type SetupRequest = z.infer<typeof SetupRequestSchema>;
 
 /** Answer of login, setup and GET /session. The session id itself is only in the HttpOnly cookie. */
@@ -55,34 +75,82 @@ export const SessionViewSchema = z.object({
 });
 export type SessionView = z.infer<typeof SessionViewSchema>;
 
-export const CreateManagerRequestSchema = z.object({
-  name: ManagerNameSchema, password: PasswordSchema, role: ManagerRoleSchema, branch: BranchId.nullable().default(null),
-}).strict().refine((m) => (m.role === 'branch') === (m.branch !== null), { message: 'a branch manager needs a branch; head office has none', path: ['branch'] });
+export const CreateManagerRequestSchema = z
+  .object({
+    name: ManagerNameSchema,
+    password: PasswordSchema,
+    role: ManagerRoleSchema,
+    branch: BranchId.nullable().default(null),
+  })
+  .strict()
+  .refine((m) => (m.role === 'branch') === (m.branch !== null), {
+    message: 'a branch manager needs a branch; head office has none',
+    path: ['branch'],
+  });
 export type CreateManagerRequest = z.infer<typeof CreateManagerRequestSchema>;
 
 /** Head office sets a new password for a manager (every session of theirs ends). */
 export const ResetPasswordRequestSchema = z.object({ password: PasswordSchema }).strict();
 /** A manager changes their own password: the current one is required; their other sessions end. */
-export const ChangePasswordRequestSchema = z.object({ current: z.string().min(1).max(200), password: PasswordSchema }).strict();
+export const ChangePasswordRequestSchema = z
+  .object({ current: z.string().min(1).max(200), password: PasswordSchema })
+  .strict();
 export const ManagerIdParamSchema = z.object({ id: z.string().regex(/^mgr_[0-9a-f]{12}$/, 'not a manager id') });
 
 /** One manager as head office's Managers screen lists them: their last login (time and address) and how many sessions they have open. */
-export const ManagerRosterEntrySchema = ManagerViewSchema.extend({ lastLoginAt: Ms.nullable(), lastLoginAddress: z.string().nullable(), sessions: z.number().int().nonnegative() });
+export const ManagerRosterEntrySchema = ManagerViewSchema.extend({
+  lastLoginAt: Ms.nullable(),
+  lastLoginAddress: z.string().nullable(),
+  sessions: z.number().int().nonnegative(),
+});
 export type ManagerRosterEntry = z.infer<typeof ManagerRosterEntrySchema>;
 export const ManagersListSchema = z.object({ managers: z.array(ManagerRosterEntrySchema) });
 
 /** One open session of a manager. `ref` names it for ending it (a prefix of its stored hash: it opens nothing). */
-export const ManagerSessionSchema = z.object({ ref: z.string(), createdAt: Ms, lastSeenAt: Ms, expiresAt: Ms, current: z.boolean() });
+export const ManagerSessionSchema = z.object({
+  ref: z.string(),
+  createdAt: Ms,
+  lastSeenAt: Ms,
+  expiresAt: Ms,
+  current: z.boolean(),
+});
 export type ManagerSession = z.infer<typeof ManagerSessionSchema>;
 export const ManagerSessionsSchema = z.object({ sessions: z.array(ManagerSessionSchema) });
 /** Ends one session (ref) or, without it, every session of the manager (the caller's own session is kept). */
-export const EndSessionsRequestSchema = z.object({ ref: z.string().regex(/^[0-9a-f]{16}$/, 'not a session of this list').optional() }).strict();
+export const EndSessionsRequestSchema = z
+  .object({
+    ref: z
+      .string()
+      .regex(/^[0-9a-f]{16}$/, 'not a session of this list')
+      .optional(),
+  })
+  .strict();
 
-export const AUDIT_ACTIONS = ['login', 'login.failed', 'setup', 'manager.created', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed', 'manager.sessions-ended', 'counter.code-issued', 'counter.revoked', 'programme.imported'] as const;
+export const AUDIT_ACTIONS = [
+  'login',
+  'login.failed',
+  'setup',
+  'manager.created',
+  'manager.disabled',
+  'manager.enabled',
+  'manager.removed',
+  'manager.password-reset',
+  'manager.password-changed',
+  'manager.sessions-ended',
+  'counter.code-issued',
+  'counter.revoked',
+  'programme.imported',
+] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({
-  id: z.number(), at: Ms, actorId: z.string().nullable(), actorName: z.string(), action: z.enum(AUDIT_ACTIONS),
-  target: z.string().nullable(), address: z.string().nullable(), detail: z.string().nullable(),
+  id: z.number(),
+  at: Ms,
+  actorId: z.string().nullable(),
+  actorName: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  target: z.string().nullable(),
+  address: z.string().nullable(),
+  detail: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
@@ -95,34 +163,48 @@ export type TodayQuery = z.infer<typeof TodayQuerySchema>;
 
 /** Counts and sums of one group (a branch, a counter, a cashier, or all). Demo and Sandbox sales are not in it. */
 export const TallySchema = z.object({
-  paidCount: z.number().int(), paidKobo: Kobo,
-  failedCount: z.number().int(), cancelledCount: z.number().int(), expiredCount: z.number().int(),
+  paidCount: z.number().int(),
+  paidKobo: Kobo,
+  failedCount: z.number().int(),
+  cancelledCount: z.number().int(),
+  expiredCount: z.number().int(),
   /** Still open or unknown. */
   openCount: z.number().int(),
-  topupCount: z.number().int(), topupKobo: Kobo,
+  topupCount: z.number().int(),
+  topupKobo: Kobo,
   /** Money taken after the sale was closed (docs/late-payments.md): counted in paidKobo too, and shown apart here. */
-  paidAfterClosingCount: z.number().int(), paidAfterClosingKobo: Kobo,
+  paidAfterClosingCount: z.number().int(),
+  paidAfterClosingKobo: Kobo,
   /**
    * Money taken after closing that the counter marked "customer gone: refund to be arranged": it goes
    * back to the customer, so it is in neither paidKobo nor paidAfterClosingKobo (takings are money kept).
    */
-  refundDueCount: z.number().int(), refundDueKobo: Kobo,
+  refundDueCount: z.number().int(),
+  refundDueKobo: Kobo,
 });
 export type Tally = z.infer<typeof TallySchema>;
 
 export const CashierTallySchema = TallySchema.extend({ cashier: z.string() });
-export const CounterTallySchema = TallySchema.extend({ counterId: z.string(), counterName: z.string(), cashiers: z.array(CashierTallySchema) });
+export const CounterTallySchema = TallySchema.extend({
+  counterId: z.string(),
+  counterName: z.string(),
+  cashiers: z.array(CashierTallySchema),
+});
 export const BranchTallySchema = TallySchema.extend({ branch: z.string(), counters: z.array(CounterTallySchema) });
 
 export const HourPointSchema = z.object({
   /** Lagos hour of day, 0 to 23. */
   hour: z.number().int().min(0).max(23),
-  paidKobo: Kobo, paidCount: z.number().int(),
-  lastWeekPaidKobo: Kobo, lastWeekPaidCount: z.number().int(),
+  paidKobo: Kobo,
+  paidCount: z.number().int(),
+  lastWeekPaidKobo: Kobo,
+  lastWeekPaidCount: z.number().int(),
 });
 
 export const TodayViewSchema = z.object({
-  day: DaySchema, from: Ms, to: Ms,
+  day: DaySchema,
+  from: Ms,
+  to: Ms,
   /** The same weekday a week earlier, for the chart. */
   lastWeekDay: DaySchema,
   totals: TallySchema,
@@ -144,7 +226,8 @@ export const ORDER_STATES_OPEN = ['queued', 'creating', 'waiting', 'unknown'] as
  */
 export const LateOnOrderSchema = z.object({
   kind: z.enum(['paid-after-closing', 'reported-otherwise']),
-  providerStatus: z.string(), amountKobo: Kobo,
+  providerStatus: z.string(),
+  amountKobo: Kobo,
   /** When the provider took the money (its time, `lateAt` in shared/late-payments.ts); when it did not say, when the counter learnt it. */
   at: Ms,
   /** The payment number of the payment taken after closing, as the counter synced it (order.late). */
@@ -156,71 +239,121 @@ export type LateOnOrder = z.infer<typeof LateOnOrderSchema>;
 export const OrderRowSchema = z.object({
   /** The Hub's id of the order (a decimal string). */
   id: z.string(),
-  counterId: z.string(), counterName: z.string(), branch: z.string(),
+  counterId: z.string(),
+  counterName: z.string(),
+  branch: z.string(),
   /** The counter's reference (outOrderNo) and the provider's order and payment numbers. */
-  reference: z.string(), orderNo: z.string().nullable(), payNo: z.string().nullable(),
-  state: z.string(), amountKobo: Kobo,
-  filmName: z.string().nullable(), filmTitle: z.string().nullable(), showDate: z.string().nullable(), showTime: z.string().nullable(),
-  seats: z.string().nullable(), tickets: z.number().int().nullable(),
-  cashier: z.string().nullable(), profile: z.string().nullable(),
+  reference: z.string(),
+  orderNo: z.string().nullable(),
+  payNo: z.string().nullable(),
+  state: z.string(),
+  amountKobo: Kobo,
+  filmName: z.string().nullable(),
+  filmTitle: z.string().nullable(),
+  showDate: z.string().nullable(),
+  showTime: z.string().nullable(),
+  seats: z.string().nullable(),
+  tickets: z.number().int().nullable(),
+  cashier: z.string().nullable(),
+  profile: z.string().nullable(),
   /** A Demo or Sandbox sale: never in the takings. */
   practice: z.boolean(),
   /** Money the provider took after the sale was closed (order.late paid-after-closing), else null. */
   paidAfterClosingKobo: Kobo.nullable(),
   /** The provider's late word on this order, if any (docs/late-payments.md), and how the counter settled it. */
   late: LateOnOrderSchema.nullable(),
-  createdAt: Ms, updatedAt: Ms,
+  createdAt: Ms,
+  updatedAt: Ms,
 });
 export type OrderRow = z.infer<typeof OrderRowSchema>;
 
 const optInt = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 /** Filters of the order search and the orders CSV (query string). Every filter is optional; they combine with AND. */
-export const OrdersQuerySchema = z.object({
-  /**
-   * The dashboard's one search box: a sale number (the counter's own, COU1-…), a provider order
-   * number or its last 3 or more digits, or a payment number.
-   */
-  number: z.string().trim().min(1).max(64).optional(),
-  /** The provider order number, or its last digits (at least 3). */
-  orderNo: z.string().trim().regex(/^[A-Za-z0-9-]{3,64}$/, 'an order number or its last 3 or more digits').optional(),
-  payNo: z.string().trim().min(1).max(64).optional(),
-  /** The sale number (COU1-…). */
-  reference: z.string().trim().min(1).max(64).optional(),
-  /** Part of the film's name or title, any case. */
-  film: z.string().trim().min(1).max(100).optional(),
-  /** One seat label, e.g. F7. */
-  seat: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{1,8}$/, 'one seat, e.g. F7').optional(),
-  amountKobo: optInt.optional(),
-  cashier: z.string().trim().min(1).max(80).optional(),
-  counterId: z.string().trim().min(1).max(64).optional(),
-  /** Lagos days, both included. */
-  from: DaySchema.optional(), to: DaySchema.optional(),
-  state: z.string().trim().regex(/^[a-z_]{1,32}$/).optional(),
-  branch: BranchId.optional(),
-  /** Include Demo and Sandbox sales (default: only real ones). */
-  practice: z.enum(['exclude', 'include', 'only']).default('exclude'),
-  /** Only orders whose money was taken after the sale was closed. */
-  paidAfterClosing: z.enum(['only']).optional(),
-  /** The nextCursor of the previous page. */
-  cursor: z.string().regex(/^\d{1,16}\.\d{1,18}$/, 'not a cursor from this search').optional(),
-  limit: z.coerce.number().int().min(1).max(50).default(50),
-}).strict();
+export const OrdersQuerySchema = z
+  .object({
+    /**
+     * The dashboard's one search box: a sale number (the counter's own, COU1-…), a provider order
+     * number or its last 3 or more digits, or a payment number.
+     */
+    number: z.string().trim().min(1).max(64).optional(),
+    /** The provider order number, or its last digits (at least 3). */
+    orderNo: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]{3,64}$/, 'an order number or its last 3 or more digits')
+      .optional(),
+    payNo: z.string().trim().min(1).max(64).optional(),
+    /** The sale number (COU1-…). */
+    reference: z.string().trim().min(1).max(64).optional(),
+    /** Part of the film's name or title, any case. */
+    film: z.string().trim().min(1).max(100).optional(),
+    /** One seat label, e.g. F7. */
+    seat: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{1,8}$/, 'one seat, e.g. F7')
+      .optional(),
+    amountKobo: optInt.optional(),
+    cashier: z.string().trim().min(1).max(80).optional(),
+    counterId: z.string().trim().min(1).max(64).optional(),
+    /** Lagos days, both included. */
+    from: DaySchema.optional(),
+    to: DaySchema.optional(),
+    state: z
+      .string()
+      .trim()
+      .regex(/^[a-z_]{1,32}$/)
+      .optional(),
+    branch: BranchId.optional(),
+    /** Include Demo and Sandbox sales (default: only real ones). */
+    practice: z.enum(['exclude', 'include', 'only']).default('exclude'),
+    /** Only orders whose money was taken after the sale was closed. */
+    paidAfterClosing: z.enum(['only']).optional(),
+    /** The nextCursor of the previous page. */
+    cursor: z
+      .string()
+      .regex(/^\d{1,16}\.\d{1,18}$/, 'not a cursor from this search')
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(50).default(50),
+  })
+  .strict();
 export type OrdersQuery = z.infer<typeof OrdersQuerySchema>;
 
 export const OrdersPageSchema = z.object({ orders: z.array(OrderRowSchema), nextCursor: z.string().nullable() });
 export type OrdersPage = z.infer<typeof OrdersPageSchema>;
 
 export const OrderEventSchema = z.object({
-  seq: z.number().int(), kind: z.string(), at: Ms, receivedAt: Ms,
-  status: z.string().nullable(), orderNo: z.string().nullable(), payNo: z.string().nullable(), note: z.string().nullable(),
+  seq: z.number().int(),
+  kind: z.string(),
+  at: Ms,
+  receivedAt: Ms,
+  status: z.string().nullable(),
+  orderNo: z.string().nullable(),
+  payNo: z.string().nullable(),
+  note: z.string().nullable(),
 });
 export const OrderDetailSchema = z.object({ order: OrderRowSchema, history: z.array(OrderEventSchema) });
 export type OrderDetail = z.infer<typeof OrderDetailSchema>;
 
 /** Columns of GET /orders.csv, in order (amounts in naira with two decimals, times in Lagos). */
 export const ORDERS_CSV_COLUMNS = [
-  'created_lagos', 'branch', 'counter', 'cashier', 'sale_number', 'provider_order_number', 'payment_number', 'state', 'amount_naira',
-  'film', 'show_date', 'show_time', 'seats', 'tickets', 'practice', 'paid_after_closing',
+  'created_lagos',
+  'branch',
+  'counter',
+  'cashier',
+  'sale_number',
+  'provider_order_number',
+  'payment_number',
+  'state',
+  'amount_naira',
+  'film',
+  'show_date',
+  'show_time',
+  'seats',
+  'tickets',
+  'practice',
+  'paid_after_closing',
 ] as const;
 
 // ---- Live --------------------------------------------------------------------------------------
@@ -232,8 +365,18 @@ export const LIVE_EVENTS = ['order', 'heartbeat'] as const;
 // ---- Needs attention -------------------------------------------------------------------------
 
 export const ATTENTION_KINDS = [
-  'payment-open', 'payment-unknown', 'counter-offline', 'counter-unsynced', 'clock-off', 'notification-undelivered', 'shift-open-late', 'paid-after-closing',
-  'reported-otherwise', 'no-shift-sales', 'relay-off', 'order-claimed-twice',
+  'payment-open',
+  'payment-unknown',
+  'counter-offline',
+  'counter-unsynced',
+  'clock-off',
+  'notification-undelivered',
+  'shift-open-late',
+  'paid-after-closing',
+  'reported-otherwise',
+  'no-shift-sales',
+  'relay-off',
+  'order-claimed-twice',
 ] as const;
 export const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),
@@ -243,7 +386,8 @@ export const AttentionLineSchema = z.object({
    * touches every branch's counters; the branch filter does not hide it.
    */
   branch: z.string().nullable(),
-  counterId: z.string().nullable(), counterName: z.string().nullable(),
+  counterId: z.string().nullable(),
+  counterName: z.string().nullable(),
   /** What it is about, in a manager's words. */
   subject: z.string(),
   /** Since when. */
@@ -251,7 +395,9 @@ export const AttentionLineSchema = z.object({
   /** What to do. */
   todo: z.string(),
   /** Ids to open the matching detail (an order, a notification's delivery log, a shift). */
-  orderId: z.string().nullable(), notificationId: z.string().nullable(), shiftId: z.string().nullable(),
+  orderId: z.string().nullable(),
+  notificationId: z.string().nullable(),
+  shiftId: z.string().nullable(),
 });
 export type AttentionLine = z.infer<typeof AttentionLineSchema>;
 export const AttentionQuerySchema = z.object({ branch: BranchId.optional() }).strict();
@@ -260,19 +406,47 @@ export type AttentionView = z.infer<typeof AttentionViewSchema>;
 
 // ---- Shifts ----------------------------------------------------------------------------------
 
-export const ShiftsQuerySchema = z.object({ day: DaySchema.optional(), branch: BranchId.optional(), counterId: z.string().trim().min(1).max(64).optional() }).strict();
+export const ShiftsQuerySchema = z
+  .object({
+    day: DaySchema.optional(),
+    branch: BranchId.optional(),
+    counterId: z.string().trim().min(1).max(64).optional(),
+  })
+  .strict();
 export const ZReportLineSchema = z.object({ label: z.string(), kobo: Kobo, count: z.number().int() });
 export const ZReportViewSchema = z.object({
-  reportNo: z.number().int(), shiftId: z.string().nullable(), from: Ms, to: Ms, totalKobo: Kobo, count: z.number().int(),
-  lines: z.array(ZReportLineSchema), at: Ms,
+  reportNo: z.number().int(),
+  shiftId: z.string().nullable(),
+  from: Ms,
+  to: Ms,
+  totalKobo: Kobo,
+  count: z.number().int(),
+  lines: z.array(ZReportLineSchema),
+  at: Ms,
 });
 export const ShiftRowSchema = z.object({
-  counterId: z.string(), counterName: z.string(), branch: z.string(), shiftId: z.string(), cashier: z.string(),
-  profile: z.string().nullable(), practice: z.boolean(), openedAt: Ms, closedAt: Ms.nullable(),
-  floatKobo: Kobo.nullable(), takingsKobo: Kobo.nullable(), zreports: z.array(ZReportViewSchema),
+  counterId: z.string(),
+  counterName: z.string(),
+  branch: z.string(),
+  shiftId: z.string(),
+  cashier: z.string(),
+  profile: z.string().nullable(),
+  practice: z.boolean(),
+  openedAt: Ms,
+  closedAt: Ms.nullable(),
+  floatKobo: Kobo.nullable(),
+  takingsKobo: Kobo.nullable(),
+  zreports: z.array(ZReportViewSchema),
 });
 export type ShiftRow = z.infer<typeof ShiftRowSchema>;
-const ShiftDayTotalsSchema = z.object({ shifts: z.number().int(), open: z.number().int(), takingsKobo: Kobo, zReports: z.number().int(), zTotalKobo: Kobo, zCount: z.number().int() });
+const ShiftDayTotalsSchema = z.object({
+  shifts: z.number().int(),
+  open: z.number().int(),
+  takingsKobo: Kobo,
+  zReports: z.number().int(),
+  zTotalKobo: Kobo,
+  zCount: z.number().int(),
+});
 export const ShiftsViewSchema = z.object({
   day: DaySchema,
   shifts: z.array(ShiftRowSchema),
@@ -282,7 +456,20 @@ export const ShiftsViewSchema = z.object({
   practice: ShiftDayTotalsSchema,
 });
 export type ShiftsView = z.infer<typeof ShiftsViewSchema>;
-export const SHIFTS_CSV_COLUMNS = ['branch', 'counter', 'shift_id', 'cashier', 'opened_lagos', 'closed_lagos', 'float_naira', 'card_total_naira', 'z_report_no', 'z_card_total_naira', 'z_card_payments', 'practice'] as const;
+export const SHIFTS_CSV_COLUMNS = [
+  'branch',
+  'counter',
+  'shift_id',
+  'cashier',
+  'opened_lagos',
+  'closed_lagos',
+  'float_naira',
+  'card_total_naira',
+  'z_report_no',
+  'z_card_total_naira',
+  'z_card_payments',
+  'practice',
+] as const;
 
 // ---- Counters --------------------------------------------------------------------------------
 
@@ -298,7 +485,17 @@ export const CountersViewSchema = z.object({
 });
 /** A branch manager's code is for their branch; head office names the branch (or none: any branch). */
 /** Head office names the branch the code is for; a branch manager's code is for their own branch (branch may be left out). */
-export const DashIssueCodeRequestSchema = z.object({ ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60), branch: BranchId.nullable().default(null) }).strict();
+export const DashIssueCodeRequestSchema = z
+  .object({
+    ttlMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60)
+      .default(60),
+    branch: BranchId.nullable().default(null),
+  })
+  .strict();
 export const DashIssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
 
 // ---- Lagos days ------------------------------------------------------------------------------

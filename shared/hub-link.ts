@@ -21,7 +21,8 @@ export type HubStatus = z.infer<typeof HubStatusSchema>;
 export const HUB_NOT_SET_UP: HubStatus = {
   state: 'not-set-up',
   toSync: 0,
-  detail: 'This counter is not joined to a Hub. Sales work as usual. To join one: Settings → Hub, with the address and a code from the manager.',
+  detail:
+    'This counter is not joined to a Hub. Sales work as usual. To join one: Settings → Hub, with the address and a code from the manager.',
 };
 
 /**
@@ -31,7 +32,8 @@ export const HUB_NOT_SET_UP: HubStatus = {
 export const HUB_NOT_RELAYING_TEXT = 'The Hub is not passing on payment notifications: give it the merchant file.';
 
 /** What a counter removed by its manager is told. */
-export const HUB_REVOKED_TEXT = 'This counter was removed from the Hub by its manager. Sales go on; ask the manager for a new code.';
+export const HUB_REVOKED_TEXT =
+  'This counter was removed from the Hub by its manager. Sales go on; ask the manager for a new code.';
 
 // ---- The address ---------------------------------------------------------------------------------
 
@@ -44,11 +46,20 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
  */
 export function isLabHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.lan') || h.endsWith('.home.arpa')) return true;
+  if (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    h.endsWith('.local') ||
+    h.endsWith('.lan') ||
+    h.endsWith('.home.arpa')
+  )
+    return true;
   const m = IPV4.exec(h);
   if (m) {
     const [a, b] = [Number(m[1]), Number(m[2])];
-    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+    return (
+      a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    );
   }
   if (h.includes(':')) return h === '::1' || /^f[cd][0-9a-f]{0,2}:/.test(h) || /^fe[89ab][0-9a-f]?:/.test(h);
   return !h.includes('.'); // a one-word name is only known on the local network
@@ -57,7 +68,7 @@ export function isLabHost(hostname: string): boolean {
 /** The problem with a typed Hub address, or null when it can be used. */
 export function hubUrlProblem(raw: string): string | null {
   const v = raw.trim();
-  if (v === '') return 'Enter the Hub\'s address (the manager has it; the Hub prints it when it starts)';
+  if (v === '') return "Enter the Hub's address (the manager has it; the Hub prints it when it starts)";
   let u: URL;
   try {
     u = new URL(v);
@@ -67,7 +78,8 @@ export function hubUrlProblem(raw: string): string | null {
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'The address starts with https://';
   if (u.username || u.password) return 'Leave the user name and password out of the address';
   if (u.search || u.hash) return 'Leave anything after ? or # out of the address';
-  if (u.protocol === 'http:' && !isLabHost(u.hostname)) return 'Use https:// for a Hub outside this building: plain http:// would send the counter\'s credential unprotected';
+  if (u.protocol === 'http:' && !isLabHost(u.hostname))
+    return "Use https:// for a Hub outside this building: plain http:// would send the counter's credential unprotected";
   return null;
 }
 
@@ -76,7 +88,7 @@ export function hubUrlWarning(raw: string): string | null {
   try {
     const u = new URL(raw.trim());
     if (u.protocol === 'http:' && isLabHost(u.hostname)) {
-      return 'Plain http:// is for a lab or the cinema\'s own network only: anyone on this network can read what the counter sends. Use https:// when the Hub can give it.';
+      return "Plain http:// is for a lab or the cinema's own network only: anyone on this network can read what the counter sends. Use https:// when the Hub can give it.";
     }
   } catch {
     // hubUrlProblem says what is wrong
@@ -95,7 +107,9 @@ export function normalHubUrl(raw: string): string {
 /** As typed (lower case, spaces, with or without dashes) → ABCD-EFGH-JKLM when it has 12 letters and digits. */
 export function normalEnrollCode(raw: string): string {
   const bare = raw.toUpperCase().replace(/[\s-]+/g, '');
-  return /^[A-Z0-9]{12}$/.test(bare) ? `${bare.slice(0, 4)}-${bare.slice(4, 8)}-${bare.slice(8)}` : raw.trim().toUpperCase();
+  return /^[A-Z0-9]{12}$/.test(bare)
+    ? `${bare.slice(0, 4)}-${bare.slice(4, 8)}-${bare.slice(8)}`
+    : raw.trim().toUpperCase();
 }
 
 export const ENROLL_CODE_HINT = 'An enrollment code has 12 letters and digits, like ABCD-EFGH-JKLM';
@@ -110,16 +124,26 @@ export function enrollCodeProblem(raw: string): string | null {
 
 export const HUB_ENROLL_INVALID = 'This counter was not joined: fix the fields marked below.';
 
-export const HubEnrollSchema = z.object({
-  hubUrl: z.string().max(300, 'At most 300 characters').superRefine((v, c) => {
-    const p = hubUrlProblem(v);
-    if (p) c.addIssue({ code: 'custom', message: p });
-  }).transform(normalHubUrl),
-  code: z.string().max(40, ENROLL_CODE_HINT).superRefine((v, c) => {
-    const p = enrollCodeProblem(v);
-    if (p) c.addIssue({ code: 'custom', message: p });
-  }).transform(normalEnrollCode),
-}).strict();
+export const HubEnrollSchema = z
+  .object({
+    hubUrl: z
+      .string()
+      .max(300, 'At most 300 characters')
+      .superRefine((v, c) => {
+        const p = hubUrlProblem(v);
+        if (p) c.addIssue({ code: 'custom', message: p });
+      })
+      .transform(normalHubUrl),
+    code: z
+      .string()
+      .max(40, ENROLL_CODE_HINT)
+      .superRefine((v, c) => {
+        const p = enrollCodeProblem(v);
+        if (p) c.addIssue({ code: 'custom', message: p });
+      })
+      .transform(normalEnrollCode),
+  })
+  .strict();
 export type HubEnrollInput = z.input<typeof HubEnrollSchema>;
 
 export const HubLinkViewSchema = HubStatusSchema.extend({

@@ -31,21 +31,29 @@ export type HubProgramme = z.infer<typeof HubProgrammeSchema>;
 export const RelayProgrammeSchema = z.object({ version: z.number().int().positive() });
 export type RelayProgramme = z.infer<typeof RelayProgrammeSchema>;
 
-export const SeatLabelSchema = z.string().trim().toUpperCase().regex(/^[A-Z0-9]{1,8}$/, 'a seat looks like F7');
+export const SeatLabelSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{1,8}$/, 'a seat looks like F7');
 
-export const SeatCheckRequestSchema = z.object({
-  /** The show as the sale records it (the journal carries film, title, date and time; the screen when the counter knows it). */
-  show: z.object({
-    filmName: z.string().trim().min(1).max(100),
-    filmTitle: z.string().trim().max(100),
-    date: DaySchema,
-    time: z.string().regex(TIME_RE, 'a time looks like 19:30'),
-    screen: z.string().trim().max(40).optional(),
-  }).strict(),
-  seats: z.array(SeatLabelSchema).min(1).max(100),
-  /** The asking counter sells in Demo or Sandbox: only practice sales count, and only real ones otherwise. */
-  practice: z.boolean().default(false),
-}).strict();
+export const SeatCheckRequestSchema = z
+  .object({
+    /** The show as the sale records it (the journal carries film, title, date and time; the screen when the counter knows it). */
+    show: z
+      .object({
+        filmName: z.string().trim().min(1).max(100),
+        filmTitle: z.string().trim().max(100),
+        date: DaySchema,
+        time: z.string().regex(TIME_RE, 'a time looks like 19:30'),
+        screen: z.string().trim().max(40).optional(),
+      })
+      .strict(),
+    seats: z.array(SeatLabelSchema).min(1).max(100),
+    /** The asking counter sells in Demo or Sandbox: only practice sales count, and only real ones otherwise. */
+    practice: z.boolean().default(false),
+  })
+  .strict();
 export type SeatCheckRequest = z.input<typeof SeatCheckRequestSchema>;
 
 export const HubSeatConflictSchema = z.object({
@@ -83,19 +91,30 @@ export const DashProgrammeViewSchema = HubProgrammeSchema.extend({
 export type DashProgrammeView = z.infer<typeof DashProgrammeViewSchema>;
 
 /** `PUT /programme`: the whole programme replaces the branch's (checked by the same rules as the counter's). */
-export const PutProgrammeRequestSchema = z.object({ branch: BranchId.nullable().default(null), programme: ProgrammeSchema }).strict();
+export const PutProgrammeRequestSchema = z
+  .object({ branch: BranchId.nullable().default(null), programme: ProgrammeSchema })
+  .strict();
 export type PutProgrammeRequest = z.input<typeof PutProgrammeRequestSchema>;
 
 /** `POST /programme/import`: a programme file (the counter's template columns), every row checked first. */
-export const ImportProgrammeRequestSchema = z.object({
-  branch: BranchId.nullable().default(null),
-  csv: z.string().max(MAX_PROGRAMME_CSV_CHARS, `The file is too large: at most ${Math.floor(MAX_PROGRAMME_CSV_CHARS / 1000)} kB. Split the programme by week.`),
-  fileName: z.string().max(200).default('programme.csv'),
-}).strict();
+export const ImportProgrammeRequestSchema = z
+  .object({
+    branch: BranchId.nullable().default(null),
+    csv: z
+      .string()
+      .max(
+        MAX_PROGRAMME_CSV_CHARS,
+        `The file is too large: at most ${Math.floor(MAX_PROGRAMME_CSV_CHARS / 1000)} kB. Split the programme by week.`,
+      ),
+    fileName: z.string().max(200).default('programme.csv'),
+  })
+  .strict();
 export type ImportProgrammeRequest = z.input<typeof ImportProgrammeRequestSchema>;
 
 /** The counter's import answer, with the branch's programme on the Hub in place of the counter's summary. */
-export const ImportProgrammeResultSchema = ProgrammeImportResultSchema.omit({ summary: true }).extend({ programme: DashProgrammeViewSchema });
+export const ImportProgrammeResultSchema = ProgrammeImportResultSchema.omit({ summary: true }).extend({
+  programme: DashProgrammeViewSchema,
+});
 export type ImportProgrammeResult = z.infer<typeof ImportProgrammeResultSchema>;
 
 /** `GET /shows?day=&branch=`: every show of that Lagos day, in the programme or sold. */
@@ -121,6 +140,11 @@ export type ShowFill = z.infer<typeof ShowFillSchema>;
 export const ShowsViewSchema = z.object({
   day: DaySchema,
   shows: z.array(ShowFillSchema),
-  totals: z.object({ shows: z.number().int(), seatsSold: z.number().int(), takingsKobo: z.number().int(), seatsHeld: z.number().int() }),
+  totals: z.object({
+    shows: z.number().int(),
+    seatsSold: z.number().int(),
+    takingsKobo: z.number().int(),
+    seatsHeld: z.number().int(),
+  }),
 });
 export type ShowsView = z.infer<typeof ShowsViewSchema>;

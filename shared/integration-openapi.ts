@@ -3,7 +3,12 @@
 // out (npm run docs:openapi); a test fails when the two differ, so the document stays true.
 import { z } from 'zod';
 import {
-  BOOKING_REF, CallbackBodySchema, ChargeViewSchema, DeliverySchema, INTEGRATION_ROUTES, IntegrationErrorSchema,
+  BOOKING_REF,
+  CallbackBodySchema,
+  ChargeViewSchema,
+  DeliverySchema,
+  INTEGRATION_ROUTES,
+  IntegrationErrorSchema,
 } from './integration';
 import { SaleInputSchema } from './orders';
 
@@ -19,12 +24,17 @@ function chargeSale(): Json {
   const sale = schemaOf(SaleInputSchema, 'input');
   // Not the box office's: the terminal (the counter uses its own) and the cashier's decision to charge beside a waiting sale.
   const { sn: _sn, besideWaiting: _b, ...properties } = sale.properties as Json;
-  return { ...sale, properties, required: (sale.required as string[]).filter((k) => k !== 'sn' && k !== 'besideWaiting') };
+  return {
+    ...sale,
+    properties,
+    required: (sale.required as string[]).filter((k) => k !== 'sn' && k !== 'besideWaiting'),
+  };
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json, description: string) => ({ description, content: { 'application/json': { schema } } });
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), json(ref('Error'), ERROR_TEXT[c] ?? 'Refused')]));
+const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [String(c), json(ref('Error'), ERROR_TEXT[c] ?? 'Refused')]));
 const ERROR_TEXT: Record<number, string> = {
   401: 'NOT_AUTHENTICATED: the key is missing, wrong or revoked',
   403: 'FORBIDDEN: a caller from the network while the counter answers only its own computer',
@@ -37,53 +47,137 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'NOT_READY or PROVIDER_NOT_CONFIGURED: nothing was charged; send the same request again later',
 };
 
-const REFERENCE_PARAM = { name: 'reference', in: 'path', required: true, schema: { type: 'string', pattern: BOOKING_REF.source }, description: 'Your booking reference' };
+const REFERENCE_PARAM = {
+  name: 'reference',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: BOOKING_REF.source },
+  description: 'Your booking reference',
+};
 
 const OPERATIONS: Record<(typeof INTEGRATION_ROUTES)[number]['name'], Json> = {
   charge: {
     requestBody: { required: true, content: { 'application/json': { schema: ref('ChargeRequest') } } },
-    responses: { 201: json(ref('Charge'), 'A new charge: the order is on its way to the terminal (or queued, waiting for the terminal or the network)'), 200: json(ref('Charge'), 'This reference was charged before with the same sale: that charge'), ...errors(401, 403, 429, 409, 413, 415, 422, 503) },
+    responses: {
+      201: json(
+        ref('Charge'),
+        'A new charge: the order is on its way to the terminal (or queued, waiting for the terminal or the network)',
+      ),
+      200: json(ref('Charge'), 'This reference was charged before with the same sale: that charge'),
+      ...errors(401, 403, 429, 409, 413, 415, 422, 503),
+    },
   },
-  read: { parameters: [REFERENCE_PARAM], responses: { 200: json(ref('Charge'), 'The charge as it is now'), ...errors(401, 403, 429, 404) } },
+  read: {
+    parameters: [REFERENCE_PARAM],
+    responses: { 200: json(ref('Charge'), 'The charge as it is now'), ...errors(401, 403, 429, 404) },
+  },
   wait: {
     parameters: [
       REFERENCE_PARAM,
-      { name: 'after', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'The version you hold (answers at once when the charge is past it, or final)' },
-      { name: 'timeoutSeconds', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 60, default: 25 }, description: 'How long to wait for a change' },
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 0 },
+        description: 'The version you hold (answers at once when the charge is past it, or final)',
+      },
+      {
+        name: 'timeoutSeconds',
+        in: 'query',
+        required: false,
+        schema: { type: 'number', minimum: 0, maximum: 60, default: 25 },
+        description: 'How long to wait for a change',
+      },
     ],
-    responses: { 200: json(ref('Charge'), 'The charge once changed, or as it is when the time runs out'), ...errors(401, 403, 429, 404, 422) },
+    responses: {
+      200: json(ref('Charge'), 'The charge once changed, or as it is when the time runs out'),
+      ...errors(401, 403, 429, 404, 422),
+    },
   },
-  cancel: { parameters: [REFERENCE_PARAM], responses: { 200: json(ref('Charge'), 'Cancelled: it will never reach the terminal'), ...errors(401, 403, 429, 404, 409) } },
+  cancel: {
+    parameters: [REFERENCE_PARAM],
+    responses: {
+      200: json(ref('Charge'), 'Cancelled: it will never reach the terminal'),
+      ...errors(401, 403, 429, 404, 409),
+    },
+  },
   deliveries: {
     parameters: [REFERENCE_PARAM],
-    responses: { 200: json({ type: 'object', properties: { reference: { type: 'string' }, deliveries: { type: 'array', items: ref('Delivery') } }, required: ['reference', 'deliveries'], additionalProperties: false }, 'One row per state change, in order'), ...errors(401, 403, 429, 404) },
+    responses: {
+      200: json(
+        {
+          type: 'object',
+          properties: { reference: { type: 'string' }, deliveries: { type: 'array', items: ref('Delivery') } },
+          required: ['reference', 'deliveries'],
+          additionalProperties: false,
+        },
+        'One row per state change, in order',
+      ),
+      ...errors(401, 403, 429, 404),
+    },
   },
-  ping: { responses: { 200: json({ type: 'object', properties: { integration: { type: 'string' } }, required: ['integration'], additionalProperties: false }, 'The key is good'), ...errors(401, 403, 429) } },
+  ping: {
+    responses: {
+      200: json(
+        {
+          type: 'object',
+          properties: { integration: { type: 'string' } },
+          required: ['integration'],
+          additionalProperties: false,
+        },
+        'The key is good',
+      ),
+      ...errors(401, 403, 429),
+    },
+  },
 };
 
 export function integrationOpenApi(): Json {
   const paths: Record<string, Json> = {};
   for (const r of INTEGRATION_ROUTES) {
-    paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: { operationId: r.name, summary: r.summary, ...OPERATIONS[r.name] } };
+    paths[r.path] = {
+      ...(paths[r.path] ?? {}),
+      [r.method.toLowerCase()]: { operationId: r.name, summary: r.summary, ...OPERATIONS[r.name] },
+    };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'CounterPay integration API', version: '1', description: 'The counter\'s local API for a box office. See docs/integration.md.' },
-    servers: [{ url: 'http://127.0.0.1:17480', description: 'The counter itself (the address Settings → Integrations shows)' }],
+    info: {
+      title: 'CounterPay integration API',
+      version: '1',
+      description: "The counter's local API for a box office. See docs/integration.md.",
+    },
+    servers: [
+      { url: 'http://127.0.0.1:17480', description: 'The counter itself (the address Settings → Integrations shows)' },
+    ],
     security: [{ key: [] }],
     paths,
     components: {
-      securitySchemes: { key: { type: 'http', scheme: 'bearer', description: 'The key given once when this system was paired (cpk_…)' } },
+      securitySchemes: {
+        key: { type: 'http', scheme: 'bearer', description: 'The key given once when this system was paired (cpk_…)' },
+      },
       schemas: {
         ChargeRequest: {
           type: 'object',
           additionalProperties: false,
           required: ['reference', 'amountKobo', 'sale'],
           properties: {
-            reference: { type: 'string', pattern: BOOKING_REF.source, description: 'Your booking reference: the idempotency key' },
-            amountKobo: { type: 'integer', minimum: 1, description: 'tickets × priceKobo + bookingFeeKobo, in kobo (a cross-check)' },
+            reference: {
+              type: 'string',
+              pattern: BOOKING_REF.source,
+              description: 'Your booking reference: the idempotency key',
+            },
+            amountKobo: {
+              type: 'integer',
+              minimum: 1,
+              description: 'tickets × priceKobo + bookingFeeKobo, in kobo (a cross-check)',
+            },
             sale: chargeSale(),
-            callbackUrl: { type: 'string', format: 'uri', description: 'Where this charge\'s changes are POSTed (else the URL given at pairing)' },
+            callbackUrl: {
+              type: 'string',
+              format: 'uri',
+              description: "Where this charge's changes are POSTed (else the URL given at pairing)",
+            },
           },
         },
         Charge: schemaOf(ChargeViewSchema),

@@ -11,7 +11,10 @@ export const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 /** The box office's booking reference: its idempotency key (one sale, one charge, forever). */
 export const BookingReference = z
   .string({ error: 'Send the booking reference' })
-  .regex(BOOKING_REF, 'The booking reference is 1 to 64 letters, digits, dots, colons, dashes or underscores, starting with a letter or digit');
+  .regex(
+    BOOKING_REF,
+    'The booking reference is 1 to 64 letters, digits, dots, colons, dashes or underscores, starting with a letter or digit',
+  );
 
 /**
  * A host no callback may go to, whoever names it: link-local addresses (169.254.0.0/16 — the
@@ -53,9 +56,10 @@ export const CallbackUrl = z
     } catch {
       return true;
     }
-  }, 'The callback URL must not point at a link-local, metadata, multicast or broadcast address: use the box office\'s own address');
+  }, "The callback URL must not point at a link-local, metadata, multicast or broadcast address: use the box office's own address");
 
-const kobo = (what: string) => z.number({ error: `Send the ${what} in kobo (a whole number)` }).int(`The ${what} must be a whole number of kobo`);
+const kobo = (what: string) =>
+  z.number({ error: `Send the ${what} in kobo (a whole number)` }).int(`The ${what} must be a whole number of kobo`);
 
 export const ChargeRequestSchema = z
   .object({
@@ -64,23 +68,25 @@ export const ChargeRequestSchema = z
     amountKobo: kobo('amount').positive('The amount must be more than 0 kobo'),
     /** The sale as the box office sends it: the Sell form's fields without the terminal (the counter uses its own); checked by the Sell form's rules. */
     sale: z
-      .object({
-        filmName: z.unknown(),
-        filmTitle: z.unknown(),
-        showDate: z.unknown(),
-        showTime: z.unknown(),
-        seats: z.unknown(),
-        tickets: z.unknown(),
-        priceKobo: z.unknown(),
-        bookingFeeKobo: z.unknown().optional(),
-      }, { error: 'Send the sale: filmName, filmTitle, showDate, showTime, seats, tickets, priceKobo, bookingFeeKobo' })
+      .object(
+        {
+          filmName: z.unknown(),
+          filmTitle: z.unknown(),
+          showDate: z.unknown(),
+          showTime: z.unknown(),
+          seats: z.unknown(),
+          tickets: z.unknown(),
+          priceKobo: z.unknown(),
+          bookingFeeKobo: z.unknown().optional(),
+        },
+        { error: 'Send the sale: filmName, filmTitle, showDate, showTime, seats, tickets, priceKobo, bookingFeeKobo' },
+      )
       .strict(),
     /** Where this charge's state changes are POSTed; absent: the integration's own callback URL, if any. */
     callbackUrl: CallbackUrl.optional(),
   })
   .strict();
 export type ChargeRequest = z.infer<typeof ChargeRequestSchema>;
-
 
 export const ChargeViewSchema = z.object({
   reference: z.string(),
@@ -112,11 +118,13 @@ export const ChargeViewSchema = z.object({
    * stays final as it was; the customer was debited all the same, so issue the tickets (or arrange
    * the refund). `at` is when the provider took the money (shared/late-payments.ts lateAt).
    */
-  latePayment: z.object({
-    payNo: z.string().optional(),
-    amountKobo: z.number().int(),
-    at: z.number(),
-  }).optional(),
+  latePayment: z
+    .object({
+      payNo: z.string().optional(),
+      amountKobo: z.number().int(),
+      at: z.number(),
+    })
+    .optional(),
 });
 export type ChargeView = z.infer<typeof ChargeViewSchema>;
 
@@ -150,8 +158,20 @@ export const DeliverySchema = z.object({
 export type Delivery = z.infer<typeof DeliverySchema>;
 
 export const INTEGRATION_ERROR_CODES = [
-  'NOT_AUTHENTICATED', 'NOT_FOUND', 'VALIDATION', 'REFERENCE_REUSED', 'CANNOT_CANCEL', 'NO_SHIFT', 'NOT_READY',
-  'PROVIDER_NOT_CONFIGURED', 'TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'METHOD_NOT_ALLOWED', 'FORBIDDEN', 'TOO_MANY_ATTEMPTS', 'INTERNAL',
+  'NOT_AUTHENTICATED',
+  'NOT_FOUND',
+  'VALIDATION',
+  'REFERENCE_REUSED',
+  'CANNOT_CANCEL',
+  'NO_SHIFT',
+  'NOT_READY',
+  'PROVIDER_NOT_CONFIGURED',
+  'TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'METHOD_NOT_ALLOWED',
+  'FORBIDDEN',
+  'TOO_MANY_ATTEMPTS',
+  'INTERNAL',
 ] as const;
 export const IntegrationErrorSchema = z.object({
   error: z.object({
@@ -175,12 +195,42 @@ export const INTEGRATION_API_PREFIX = '/v1';
 
 /** The integration API's routes: the one list the server answers and the OpenAPI document describes. */
 export const INTEGRATION_ROUTES = [
-  { name: 'charge', method: 'POST', path: '/v1/charges', summary: 'Ask for a charge by booking reference (the same reference again returns the same charge)' },
-  { name: 'read', method: 'GET', path: '/v1/charges/{reference}', summary: 'Read a charge by its booking reference, at any time' },
-  { name: 'wait', method: 'GET', path: '/v1/charges/{reference}/wait', summary: 'Wait (long-poll) until the charge changes past a version you hold' },
-  { name: 'cancel', method: 'POST', path: '/v1/charges/{reference}/cancel', summary: 'Cancel a charge that has not reached the terminal yet' },
-  { name: 'deliveries', method: 'GET', path: '/v1/charges/{reference}/deliveries', summary: 'The delivery log of the charge\'s callbacks' },
-  { name: 'ping', method: 'GET', path: '/v1/ping', summary: 'Check the key: answers the name this system was paired under' },
+  {
+    name: 'charge',
+    method: 'POST',
+    path: '/v1/charges',
+    summary: 'Ask for a charge by booking reference (the same reference again returns the same charge)',
+  },
+  {
+    name: 'read',
+    method: 'GET',
+    path: '/v1/charges/{reference}',
+    summary: 'Read a charge by its booking reference, at any time',
+  },
+  {
+    name: 'wait',
+    method: 'GET',
+    path: '/v1/charges/{reference}/wait',
+    summary: 'Wait (long-poll) until the charge changes past a version you hold',
+  },
+  {
+    name: 'cancel',
+    method: 'POST',
+    path: '/v1/charges/{reference}/cancel',
+    summary: 'Cancel a charge that has not reached the terminal yet',
+  },
+  {
+    name: 'deliveries',
+    method: 'GET',
+    path: '/v1/charges/{reference}/deliveries',
+    summary: "The delivery log of the charge's callbacks",
+  },
+  {
+    name: 'ping',
+    method: 'GET',
+    path: '/v1/ping',
+    summary: 'Check the key: answers the name this system was paired under',
+  },
 ] as const;
 export type IntegrationRouteName = (typeof INTEGRATION_ROUTES)[number]['name'];
 
@@ -191,12 +241,25 @@ export type IntegrationRouteName = (typeof INTEGRATION_ROUTES)[number]['name'];
  * as `name=value&…` with encodeURIComponent). The outcome goes to `returnUrl` as signed callbacks.
  */
 export const CHARGE_LINK_PREFIX = 'counterpay://charge';
-export const CHARGE_LINK_SALE_FIELDS = ['filmName', 'filmTitle', 'showDate', 'showTime', 'seats', 'tickets', 'priceKobo', 'bookingFeeKobo'] as const;
+export const CHARGE_LINK_SALE_FIELDS = [
+  'filmName',
+  'filmTitle',
+  'showDate',
+  'showTime',
+  'seats',
+  'tickets',
+  'priceKobo',
+  'bookingFeeKobo',
+] as const;
 export const CHARGE_LINK_NUMBERS = new Set(['amountKobo', 'tickets', 'priceKobo', 'bookingFeeKobo']);
 /** A link older (or newer) than this is refused: a link seen once cannot be replayed later. */
 export const CHARGE_LINK_WINDOW_MS = 10 * 60_000;
 
 /** What a charge link's signature covers: every parameter but `sig`, sorted by name. */
 export function chargeLinkSigned(params: Iterable<[string, string]>): string {
-  return [...params].filter(([k]) => k !== 'sig').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return [...params]
+    .filter(([k]) => k !== 'sig')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
 }

@@ -28,7 +28,12 @@ export const HANDLED_HOW_LABELS: Record<HandledHow, string> = {
   refund: 'Customer gone: refund to be arranged',
 };
 
-export const LateHandledSchema = z.object({ how: HandledHow, by: z.string(), at: z.number(), note: z.string().optional() });
+export const LateHandledSchema = z.object({
+  how: HandledHow,
+  by: z.string(),
+  at: z.number(),
+  note: z.string().optional(),
+});
 export type LateHandled = z.infer<typeof LateHandledSchema>;
 
 export const LateOutcomeSchema = z.object({
@@ -72,12 +77,14 @@ export type LateItem = z.infer<typeof LateItemSchema>;
 export const LateListSchema = z.object({ unhandled: z.number().int().nonnegative(), items: z.array(LateItemSchema) });
 export type LateList = z.infer<typeof LateListSchema>;
 
-export const MarkLateHandledSchema = z.object({
-  id: z.number().int().positive(),
-  how: HandledHow,
-  by: z.string().trim().min(1, 'Enter who handled it').max(80, 'At most 80 characters'),
-  note: z.string().trim().max(200, 'At most 200 characters').optional(),
-}).strict();
+export const MarkLateHandledSchema = z
+  .object({
+    id: z.number().int().positive(),
+    how: HandledHow,
+    by: z.string().trim().min(1, 'Enter who handled it').max(80, 'At most 80 characters'),
+    note: z.string().trim().max(200, 'At most 200 characters').optional(),
+  })
+  .strict();
 export type MarkLateHandled = z.infer<typeof MarkLateHandledSchema>;
 export const MARK_HANDLED_INVALID = 'Say how it was handled and who handled it';
 
@@ -89,7 +96,9 @@ export const SweepResultSchema = z.object({
   /** Of those, found paid after closing in this pass. */
   paidAfterClosing: z.number().int().nonnegative(),
   /** Orders the provider could not be asked about (unreachable), or that are still unknown. */
-  unknown: z.array(z.object({ id: z.number().int(), outOrderNo: z.string(), amountKobo: z.number().int(), what: z.string() })),
+  unknown: z.array(
+    z.object({ id: z.number().int(), outOrderNo: z.string(), amountKobo: z.number().int(), what: z.string() }),
+  ),
   /** Set when the pass stopped early (provider unreachable, app stopping). */
   incomplete: z.string().nullable(),
 });
@@ -100,9 +109,13 @@ export function lateOutcomeText(late: LateOutcome): string {
   const when = formatLagosTime(lateAt(late));
   const pay = late.payNo ? ` (payment ${late.payNo})` : '';
   if (late.kind === 'paid-after-closing') {
-    return `Paid after it was closed: ${formatNaira(late.amountKobo)} was taken from the customer's card at ${when}${pay}. `
-      + "If the customer is still here, hand over the tickets (print the receipt); if not, keep this for the refund.";
+    return (
+      `Paid after it was closed: ${formatNaira(late.amountKobo)} was taken from the customer's card at ${when}${pay}. ` +
+      'If the customer is still here, hand over the tickets (print the receipt); if not, keep this for the refund.'
+    );
   }
-  return `The provider now reports this paid order as ${late.providerStatus} (at ${when}). Do not hand over more tickets for it; `
-    + 'ask the manager to check it with the provider.';
+  return (
+    `The provider now reports this paid order as ${late.providerStatus} (at ${when}). Do not hand over more tickets for it; ` +
+    'ask the manager to check it with the provider.'
+  );
 }

@@ -74,7 +74,16 @@ export type LedgerFigures = Omit<ShiftTotals, 'sweep' | 'openItems'>;
 const ZERO: Bucket = { count: 0, amountKobo: 0 };
 const add = (b: Bucket, kobo: number): Bucket => ({ count: b.count + 1, amountKobo: b.amountKobo + kobo });
 /** The report's order of top-up lines: outcomes first, then what is still under way. */
-const TOPUP_ORDER: readonly TopupState[] = ['success', 'fail', 'not_sent', 'cancelled', 'pending', 'unknown', 'queued', 'sending'];
+const TOPUP_ORDER: readonly TopupState[] = [
+  'success',
+  'fail',
+  'not_sent',
+  'cancelled',
+  'pending',
+  'unknown',
+  'queued',
+  'sending',
+];
 const rank = (s: string) => {
   const i = TOPUP_ORDER.indexOf(s as TopupState);
   return i < 0 ? TOPUP_ORDER.length : i;
@@ -83,8 +92,16 @@ const rank = (s: string) => {
 export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
   const inScope = (x: { demo: boolean }) => !(w.excludeDemo && x.demo);
   const within = (at: number) => at >= w.from && at < w.to;
-  let paid = ZERO, failed = ZERO, cancelled = ZERO, expired = ZERO, open = ZERO, paidLate = ZERO, noShift = ZERO;
-  let ticketsSold = 0, bookingFeesKobo = 0, providerFeesKobo = 0;
+  let paid = ZERO,
+    failed = ZERO,
+    cancelled = ZERO,
+    expired = ZERO,
+    open = ZERO,
+    paidLate = ZERO,
+    noShift = ZERO;
+  let ticketsSold = 0,
+    bookingFeesKobo = 0,
+    providerFeesKobo = 0;
   const shows = new Map<string, ShowLine>();
   for (const s of f.sales) {
     if (!inScope(s)) continue;
@@ -96,7 +113,12 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
         providerFeesKobo += s.providerFeeKobo;
         const k = `${s.show.showDate}\u0000${s.show.showTime}\u0000${s.show.filmName}\u0000${s.show.filmTitle}`;
         const line = shows.get(k) ?? { ...s.show, orders: 0, seats: 0, amountKobo: 0 };
-        shows.set(k, { ...line, orders: line.orders + 1, seats: line.seats + s.tickets, amountKobo: line.amountKobo + s.amountKobo });
+        shows.set(k, {
+          ...line,
+          orders: line.orders + 1,
+          seats: line.seats + s.tickets,
+          amountKobo: line.amountKobo + s.amountKobo,
+        });
       } else if (s.state === 'failed') failed = add(failed, s.amountKobo);
       else if (s.state === 'cancelled') cancelled = add(cancelled, s.amountKobo);
       else if (s.state === 'expired') expired = add(expired, s.amountKobo);
@@ -104,10 +126,13 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
     } else if (s.createdAt < w.from && s.paidAt !== null && within(s.paidAt)) {
       paidLate = add(paidLate, s.amountKobo);
     }
-    if (w.noShiftFrom !== undefined && w.noShiftFrom < w.from && s.createdAt >= w.noShiftFrom && s.createdAt < w.from) noShift = add(noShift, s.amountKobo);
+    if (w.noShiftFrom !== undefined && w.noShiftFrom < w.from && s.createdAt >= w.noShiftFrom && s.createdAt < w.from)
+      noShift = add(noShift, s.amountKobo);
   }
 
-  let pac = ZERO, refundToArrange = ZERO, reportedOtherwise = ZERO;
+  let pac = ZERO,
+    refundToArrange = ZERO,
+    reportedOtherwise = ZERO;
   const items: LedgerFigures['paidAfterClosing']['items'] = [];
   for (const l of [...f.late].sort((a, b) => a.foundAt - b.foundAt)) {
     if (!inScope(l) || !within(l.foundAt)) continue;
@@ -117,7 +142,14 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
     }
     pac = add(pac, l.amountKobo);
     if (l.refund) refundToArrange = add(refundToArrange, l.amountKobo);
-    items.push({ ref: l.ref, amountKobo: l.amountKobo, at: lateAt(l), closedAs: l.closedAs, ...(l.payNo ? { payNo: l.payNo } : {}), ...(l.refund ? { refund: true } : {}) });
+    items.push({
+      ref: l.ref,
+      amountKobo: l.amountKobo,
+      at: lateAt(l),
+      closedAs: l.closedAs,
+      ...(l.payNo ? { payNo: l.payNo } : {}),
+      ...(l.refund ? { refund: true } : {}),
+    });
   }
 
   const byState = new Map<string, Bucket>();
@@ -127,7 +159,12 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
   }
   const topupLines: TopupLine[] = [...byState.entries()]
     .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([state, b]) => ({ state, label: TOPUP_STATE_LABELS[state as TopupState] ?? state, count: b.count, amountKobo: b.amountKobo }));
+    .map(([state, b]) => ({
+      state,
+      label: TOPUP_STATE_LABELS[state as TopupState] ?? state,
+      count: b.count,
+      amountKobo: b.amountKobo,
+    }));
   const topupsSuccessful = byState.get('success') ?? ZERO;
 
   const card: Bucket = {
@@ -137,8 +174,14 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
   return {
     from: w.from,
     to: w.to,
-    paid, failed, cancelled, expired, open,
-    ticketsSold, bookingFeesKobo, providerFeesKobo,
+    paid,
+    failed,
+    cancelled,
+    expired,
+    open,
+    ticketsSold,
+    bookingFeesKobo,
+    providerFeesKobo,
     paidLate,
     paidAfterClosing: { ...pac, items: items.slice(0, 200) },
     refundToArrange,
@@ -146,7 +189,12 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
     card,
     topups: { available: f.topupsAvailable ?? true, lines: topupLines, successKobo: topupsSuccessful.amountKobo },
     topupsSuccessful,
-    shows: [...shows.values()].sort((a, b) => a.showDate.localeCompare(b.showDate) || a.showTime.localeCompare(b.showTime) || a.filmName.localeCompare(b.filmName)),
+    shows: [...shows.values()].sort(
+      (a, b) =>
+        a.showDate.localeCompare(b.showDate) ||
+        a.showTime.localeCompare(b.showTime) ||
+        a.filmName.localeCompare(b.filmName),
+    ),
     noShift,
   };
 }
@@ -172,20 +220,75 @@ export const TOPUPS_TOTAL_LABEL = 'Top-ups total (not in card total)';
 export function ledgerLines(t: ShiftTotals): LedgerLine[] {
   const lines: LedgerLine[] = [
     { key: 'paid', label: 'Paid', count: t.paid.count, amountKobo: t.paid.amountKobo, inCardTotal: '+' },
-    { key: 'paid_late_from_earlier_shifts', label: 'Sold earlier, paid now', count: t.paidLate.count, amountKobo: t.paidLate.amountKobo, inCardTotal: '+' },
-    { key: 'paid_after_closing', label: 'Paid after closing', count: t.paidAfterClosing.count, amountKobo: t.paidAfterClosing.amountKobo, inCardTotal: '+' },
-    { key: 'refund_to_arrange', label: 'Refund to be arranged (paid after closing)', count: t.refundToArrange.count, amountKobo: t.refundToArrange.amountKobo, inCardTotal: '-' },
+    {
+      key: 'paid_late_from_earlier_shifts',
+      label: 'Sold earlier, paid now',
+      count: t.paidLate.count,
+      amountKobo: t.paidLate.amountKobo,
+      inCardTotal: '+',
+    },
+    {
+      key: 'paid_after_closing',
+      label: 'Paid after closing',
+      count: t.paidAfterClosing.count,
+      amountKobo: t.paidAfterClosing.amountKobo,
+      inCardTotal: '+',
+    },
+    {
+      key: 'refund_to_arrange',
+      label: 'Refund to be arranged (paid after closing)',
+      count: t.refundToArrange.count,
+      amountKobo: t.refundToArrange.amountKobo,
+      inCardTotal: '-',
+    },
     { key: 'failed', label: 'Failed', count: t.failed.count, amountKobo: t.failed.amountKobo, inCardTotal: null },
-    { key: 'cancelled', label: 'Cancelled', count: t.cancelled.count, amountKobo: t.cancelled.amountKobo, inCardTotal: null },
+    {
+      key: 'cancelled',
+      label: 'Cancelled',
+      count: t.cancelled.count,
+      amountKobo: t.cancelled.amountKobo,
+      inCardTotal: null,
+    },
     { key: 'expired', label: 'Expired', count: t.expired.count, amountKobo: t.expired.amountKobo, inCardTotal: null },
-    { key: 'not_finished', label: 'No outcome yet', count: t.open.count, amountKobo: t.open.amountKobo, inCardTotal: null },
-    { key: 'booking_fees_in_paid', label: 'Booking fees on paid sales', count: t.paid.count, amountKobo: t.bookingFeesKobo, inCardTotal: null },
-    { key: 'provider_fees', label: 'Provider fees on paid sales', count: t.paid.count, amountKobo: t.providerFeesKobo, inCardTotal: null },
+    {
+      key: 'not_finished',
+      label: 'No outcome yet',
+      count: t.open.count,
+      amountKobo: t.open.amountKobo,
+      inCardTotal: null,
+    },
+    {
+      key: 'booking_fees_in_paid',
+      label: 'Booking fees on paid sales',
+      count: t.paid.count,
+      amountKobo: t.bookingFeesKobo,
+      inCardTotal: null,
+    },
+    {
+      key: 'provider_fees',
+      label: 'Provider fees on paid sales',
+      count: t.paid.count,
+      amountKobo: t.providerFeesKobo,
+      inCardTotal: null,
+    },
   ];
   if (t.reportedOtherwise.count > 0) {
-    lines.push({ key: 'reported_otherwise', label: 'Reported otherwise later (still in paid)', count: t.reportedOtherwise.count, amountKobo: t.reportedOtherwise.amountKobo, inCardTotal: null });
+    lines.push({
+      key: 'reported_otherwise',
+      label: 'Reported otherwise later (still in paid)',
+      count: t.reportedOtherwise.count,
+      amountKobo: t.reportedOtherwise.amountKobo,
+      inCardTotal: null,
+    });
   }
-  if (t.noShift.count > 0) lines.push({ key: 'sold_with_no_shift_open', label: 'Sold with no shift open (not in any total)', count: t.noShift.count, amountKobo: t.noShift.amountKobo, inCardTotal: null });
+  if (t.noShift.count > 0)
+    lines.push({
+      key: 'sold_with_no_shift_open',
+      label: 'Sold with no shift open (not in any total)',
+      count: t.noShift.count,
+      amountKobo: t.noShift.amountKobo,
+      inCardTotal: null,
+    });
   return lines;
 }
 
@@ -197,7 +300,10 @@ export function legacyTotals(raw: unknown): unknown {
   if (!raw || typeof raw !== 'object') return raw;
   const t = raw as Record<string, unknown>;
   if (t.card !== undefined) return raw;
-  const b = (v: unknown): Bucket => (v && typeof v === 'object' ? { count: Number((v as Bucket).count) || 0, amountKobo: Number((v as Bucket).amountKobo) || 0 } : ZERO);
+  const b = (v: unknown): Bucket =>
+    v && typeof v === 'object'
+      ? { count: Number((v as Bucket).count) || 0, amountKobo: Number((v as Bucket).amountKobo) || 0 }
+      : ZERO;
   const parts = [b(t.paid), b(t.paidLate), b(t.paidAfterClosing)];
   const success = ((t.topups as { lines?: TopupLine[] } | undefined)?.lines ?? []).find((l) => l.state === 'success');
   return {
@@ -220,7 +326,14 @@ export interface ShiftDayTotals {
 }
 
 /** The day's totals of real shifts, and apart those of Demo and Sandbox shifts (practice: no real money). */
-export function shiftDayTotals(list: readonly { practice: boolean; closedAt: number | null; takingsKobo: number | null; zreports: readonly { totalKobo: number; count: number }[] }[]): { totals: ShiftDayTotals; practice: ShiftDayTotals } {
+export function shiftDayTotals(
+  list: readonly {
+    practice: boolean;
+    closedAt: number | null;
+    takingsKobo: number | null;
+    zreports: readonly { totalKobo: number; count: number }[];
+  }[],
+): { totals: ShiftDayTotals; practice: ShiftDayTotals } {
   const zero = (): ShiftDayTotals => ({ shifts: 0, open: 0, takingsKobo: 0, zReports: 0, zTotalKobo: 0, zCount: 0 });
   const totals = zero();
   const practice = zero();
@@ -239,8 +352,11 @@ export function shiftDayTotals(list: readonly { practice: boolean; closedAt: num
 }
 
 /** The Today chart's hours, added up: today's takings and last week's by the end of the day, and the busiest hour. */
-export function hourlyTotals<P extends { hour: number; paidKobo: number; lastWeekPaidKobo: number }>(points: readonly P[]): { paidKobo: number; lastWeekPaidKobo: number; busiest: P | null } {
-  let paidKobo = 0, lastWeekPaidKobo = 0;
+export function hourlyTotals<P extends { hour: number; paidKobo: number; lastWeekPaidKobo: number }>(
+  points: readonly P[],
+): { paidKobo: number; lastWeekPaidKobo: number; busiest: P | null } {
+  let paidKobo = 0,
+    lastWeekPaidKobo = 0;
   let busiest: P | null = null;
   for (const p of points) {
     paidKobo += p.paidKobo;
@@ -257,16 +373,33 @@ export function lastWeekSoFar(points: readonly { hour: number; lastWeekPaidKobo:
 
 /** A group's figures of a Lagos day on the Hub (Today: a branch, a counter, a cashier, or all). */
 export interface DayTally {
-  paidCount: number; paidKobo: number;
-  failedCount: number; cancelledCount: number; expiredCount: number; openCount: number;
-  topupCount: number; topupKobo: number;
-  paidAfterClosingCount: number; paidAfterClosingKobo: number;
-  refundDueCount: number; refundDueKobo: number;
+  paidCount: number;
+  paidKobo: number;
+  failedCount: number;
+  cancelledCount: number;
+  expiredCount: number;
+  openCount: number;
+  topupCount: number;
+  topupKobo: number;
+  paidAfterClosingCount: number;
+  paidAfterClosingKobo: number;
+  refundDueCount: number;
+  refundDueKobo: number;
 }
 
 export const emptyDayTally = (): DayTally => ({
-  paidCount: 0, paidKobo: 0, failedCount: 0, cancelledCount: 0, expiredCount: 0, openCount: 0, topupCount: 0, topupKobo: 0,
-  paidAfterClosingCount: 0, paidAfterClosingKobo: 0, refundDueCount: 0, refundDueKobo: 0,
+  paidCount: 0,
+  paidKobo: 0,
+  failedCount: 0,
+  cancelledCount: 0,
+  expiredCount: 0,
+  openCount: 0,
+  topupCount: 0,
+  topupKobo: 0,
+  paidAfterClosingCount: 0,
+  paidAfterClosingKobo: 0,
+  refundDueCount: 0,
+  refundDueKobo: 0,
 });
 
 /**
@@ -275,16 +408,32 @@ export const emptyDayTally = (): DayTally => ({
  * refunded (out of the takings, shown as refund due); successful top-ups apart.
  */
 export function dayTally(c: {
-  paid?: Bucket; failedCount?: number; cancelledCount?: number; expiredCount?: number; openCount?: number;
-  lateKept?: Bucket; lateRefund?: Bucket; topups?: Bucket;
+  paid?: Bucket;
+  failedCount?: number;
+  cancelledCount?: number;
+  expiredCount?: number;
+  openCount?: number;
+  lateKept?: Bucket;
+  lateRefund?: Bucket;
+  topups?: Bucket;
 }): DayTally {
-  const paid = c.paid ?? ZERO, kept = c.lateKept ?? ZERO, refund = c.lateRefund ?? ZERO, topups = c.topups ?? ZERO;
+  const paid = c.paid ?? ZERO,
+    kept = c.lateKept ?? ZERO,
+    refund = c.lateRefund ?? ZERO,
+    topups = c.topups ?? ZERO;
   return {
-    paidCount: paid.count + kept.count, paidKobo: paid.amountKobo + kept.amountKobo,
-    failedCount: c.failedCount ?? 0, cancelledCount: c.cancelledCount ?? 0, expiredCount: c.expiredCount ?? 0, openCount: c.openCount ?? 0,
-    topupCount: topups.count, topupKobo: topups.amountKobo,
-    paidAfterClosingCount: kept.count, paidAfterClosingKobo: kept.amountKobo,
-    refundDueCount: refund.count, refundDueKobo: refund.amountKobo,
+    paidCount: paid.count + kept.count,
+    paidKobo: paid.amountKobo + kept.amountKobo,
+    failedCount: c.failedCount ?? 0,
+    cancelledCount: c.cancelledCount ?? 0,
+    expiredCount: c.expiredCount ?? 0,
+    openCount: c.openCount ?? 0,
+    topupCount: topups.count,
+    topupKobo: topups.amountKobo,
+    paidAfterClosingCount: kept.count,
+    paidAfterClosingKobo: kept.amountKobo,
+    refundDueCount: refund.count,
+    refundDueKobo: refund.amountKobo,
   };
 }
 

@@ -1,8 +1,7 @@
 // The main process's logger interface and the simple loggers (console, memory, silent). The app
 // writes rotating files through logging/log-files.ts. Never pass a secret to a logger; `redact` and
 // `scrubText` (lib/redact.ts) mask anything that looks like one as a second line of defence.
-import { redact, scrubText } from "./redact";
-
+import { redact, scrubText } from './redact';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -18,7 +17,11 @@ export function consoleLogger(scope = 'counterpay'): Logger {
     else if (level === 'WARN') console.warn(text);
     else console.log(text);
   };
-  return { info: (m, f) => line('INFO', m, f), warn: (m, f) => line('WARN', m, f), error: (m, f) => line('ERROR', m, f) };
+  return {
+    info: (m, f) => line('INFO', m, f),
+    warn: (m, f) => line('WARN', m, f),
+    error: (m, f) => line('ERROR', m, f),
+  };
 }
 
 /** A logger that keeps lines in memory: for tests that assert what was (not) logged. */

@@ -14,7 +14,10 @@ const NAIRA_RE = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
 
 /** Parses a Naira amount as people type it ("1,500", "1500.5", "₦1,500.00") into kobo, exactly. */
 export function parseNaira(input: string): Kobo {
-  const cleaned = input.trim().replace(/^₦\s*/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+  const cleaned = input
+    .trim()
+    .replace(/^₦\s*/, '')
+    .replace(/,(?=\d{3}(\D|$))/g, '');
   const m = NAIRA_RE.exec(cleaned);
   if (!m) throw new MoneyFormatError(`"${input}" is not an amount in naira (for example 1500 or 1500.50)`);
   const naira = Number(m[1]);

@@ -24,7 +24,11 @@ export function splitSeats(seats: string): string[] {
 }
 
 const text = (what: string, max: number) =>
-  z.string({ error: `Enter the ${what}` }).trim().min(1, `Enter the ${what}`).max(max, `The ${what} is at most ${max} characters`);
+  z
+    .string({ error: `Enter the ${what}` })
+    .trim()
+    .min(1, `Enter the ${what}`)
+    .max(max, `The ${what} is at most ${max} characters`);
 
 /** What the cashier is told when the sale form has a wrong field (each field says what is wrong). */
 export const SALE_INVALID = 'Check the sale: some fields need fixing';
@@ -55,9 +59,10 @@ export const SaleInputSchema = z
         if (bad !== undefined) {
           ctx.addIssue({
             code: 'custom',
-            message: bad === ''
-              ? 'A seat is missing between commas: write the seats like F7,F8'
-              : `"${bad}" is not a seat: use letters and digits only, separated by commas (F7,F8)`,
+            message:
+              bad === ''
+                ? 'A seat is missing between commas: write the seats like F7,F8'
+                : `"${bad}" is not a seat: use letters and digits only, separated by commas (F7,F8)`,
           });
           return;
         }
@@ -87,7 +92,10 @@ export const SaleInputSchema = z
     sn: z
       .string({ error: 'Enter the terminal serial number (SN)' })
       .trim()
-      .regex(/^[A-Za-z0-9-]{6,32}$/, 'The terminal serial number (SN) is 6 to 32 letters, digits or dashes: see the label on the terminal'),
+      .regex(
+        /^[A-Za-z0-9-]{6,32}$/,
+        'The terminal serial number (SN) is 6 to 32 letters, digits or dashes: see the label on the terminal',
+      ),
     /** The cashier's decision to charge while this sale number still waits on the same terminal (never stored with the sale). */
     besideWaiting: BesideWaiting,
   })
@@ -123,22 +131,39 @@ export function bookingFeePerTicket(sale: Pick<Sale, 'tickets' | 'bookingFeeKobo
 }
 
 /** "2 × ₦200.00" for a sale's booking fee (just the amount for one ticket, or when it does not divide evenly). */
-export function bookingFeeText(sale: Pick<Sale, 'tickets' | 'bookingFeeKobo'>, naira: (kobo: number) => string): string {
+export function bookingFeeText(
+  sale: Pick<Sale, 'tickets' | 'bookingFeeKobo'>,
+  naira: (kobo: number) => string,
+): string {
   const per = bookingFeePerTicket(sale);
   return per === null || sale.tickets === 1 ? naira(sale.bookingFeeKobo) : `${sale.tickets} × ${naira(per)}`;
 }
 
 /** Ticket subtotal (tickets x price) and the amount the customer pays (subtotal + fee), in kobo. */
-export function saleAmounts(sale: Pick<Sale, 'tickets' | 'priceKobo' | 'bookingFeeKobo'>): { ticketsKobo: number; bookingFeeKobo: number; amountKobo: number } {
+export function saleAmounts(sale: Pick<Sale, 'tickets' | 'priceKobo' | 'bookingFeeKobo'>): {
+  ticketsKobo: number;
+  bookingFeeKobo: number;
+  amountKobo: number;
+} {
   const ticketsKobo = sale.tickets * sale.priceKobo;
   const amountKobo = ticketsKobo + sale.bookingFeeKobo;
-  if (!Number.isSafeInteger(ticketsKobo) || !Number.isSafeInteger(amountKobo)) throw new RangeError('amount out of range');
+  if (!Number.isSafeInteger(ticketsKobo) || !Number.isSafeInteger(amountKobo))
+    throw new RangeError('amount out of range');
   return { ticketsKobo, bookingFeeKobo: sale.bookingFeeKobo, amountKobo };
 }
 
 // ---- states ----
 
-export const ORDER_STATES = ['queued', 'creating', 'waiting', 'paid', 'failed', 'cancelled', 'expired', 'unknown'] as const;
+export const ORDER_STATES = [
+  'queued',
+  'creating',
+  'waiting',
+  'paid',
+  'failed',
+  'cancelled',
+  'expired',
+  'unknown',
+] as const;
 export const OrderState = z.enum(ORDER_STATES);
 export type OrderState = z.infer<typeof OrderState>;
 
@@ -164,7 +189,8 @@ export const ORDER_STATE_LABELS: Record<OrderState, string> = {
 
 /** What the cashier tells the customer in each state. */
 export const ORDER_STATE_CUSTOMER_LINES: Record<OrderState, string> = {
-  queued: 'The network is down for a moment. Please wait: the payment will appear on the terminal as soon as we are back online.',
+  queued:
+    'The network is down for a moment. Please wait: the payment will appear on the terminal as soon as we are back online.',
   creating: 'One moment please: the payment is being sent to the terminal.',
   waiting: 'Please tap, insert or swipe your card on the terminal and follow its instructions.',
   paid: 'Payment received, thank you. Here are your tickets.',
@@ -250,12 +276,14 @@ export const OrderViewSchema = z.object({
    * The last "Check with the provider" of this closed order (one status query, its answer
    * recorded): Try again is offered, and accepted by the engine, only when it said not paid.
    */
-  lastCheck: z.object({
-    at: z.number(),
-    /** The provider's status word (SUCCESS, FAIL, CLOSE, ...), or NOT_FOUND when it has no such order. */
-    providerStatus: z.string(),
-    paid: z.boolean(),
-  }).optional(),
+  lastCheck: z
+    .object({
+      at: z.number(),
+      /** The provider's status word (SUCCESS, FAIL, CLOSE, ...), or NOT_FOUND when it has no such order. */
+      providerStatus: z.string(),
+      paid: z.boolean(),
+    })
+    .optional(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
 

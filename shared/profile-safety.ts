@@ -13,7 +13,10 @@ export interface ProfileWarning {
 
 /** 127.0.0.0/8, ::1 and localhost: reachable only from this computer. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h === '::1') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
@@ -30,10 +33,13 @@ const ADDRESS_FIELDS = [
 export function productionProblems(s: ProfileSettings): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [field, , get] of ADDRESS_FIELDS) {
-    if (isPlainHttp(get(s))) out[field] = 'Production needs an https:// address: http:// is not encrypted, so payments could be read or changed on the way';
+    if (isPlainHttp(get(s)))
+      out[field] =
+        'Production needs an https:// address: http:// is not encrypted, so payments could be read or changed on the way';
   }
   if (s.conventions.posResponseVerify !== 'verify') {
-    out['conventions.posResponseVerify'] = `Production must verify the provider's response signatures ("verify"); "${s.conventions.posResponseVerify}" would accept forged answers`;
+    out['conventions.posResponseVerify'] =
+      `Production must verify the provider's response signatures ("verify"); "${s.conventions.posResponseVerify}" would accept forged answers`;
   }
   return out;
 }
@@ -44,14 +50,24 @@ export function profileWarnings(name: ProfileName, s: ProfileSettings): ProfileW
   // Demo runs its own sandbox on this computer: http on loopback is all it needs.
   if (name === 'sandbox') {
     for (const [field, label, get] of ADDRESS_FIELDS) {
-      if (isPlainHttp(get(s))) out.push({ field, message: `${label} uses http:// (not encrypted): ${get(s)}. Fine for testing; Production refuses it.` });
+      if (isPlainHttp(get(s)))
+        out.push({
+          field,
+          message: `${label} uses http:// (not encrypted): ${get(s)}. Fine for testing; Production refuses it.`,
+        });
     }
     if (s.conventions.posResponseVerify !== 'verify') {
-      out.push({ field: 'conventions.posResponseVerify', message: `Response signatures are "${s.conventions.posResponseVerify}": forged answers would not be caught. Production refuses this.` });
+      out.push({
+        field: 'conventions.posResponseVerify',
+        message: `Response signatures are "${s.conventions.posResponseVerify}": forged answers would not be caught. Production refuses this.`,
+      });
     }
   }
   if (s.webhook.enabled && !isLoopbackHost(s.webhook.host)) {
-    out.push({ field: 'webhook.host', message: `The webhook receiver listens on ${s.webhook.host}, so other computers on the network can reach it. Use 127.0.0.1 behind an HTTPS proxy unless the provider must call this computer directly.` });
+    out.push({
+      field: 'webhook.host',
+      message: `The webhook receiver listens on ${s.webhook.host}, so other computers on the network can reach it. Use 127.0.0.1 behind an HTTPS proxy unless the provider must call this computer directly.`,
+    });
   }
   return out;
 }

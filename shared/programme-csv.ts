@@ -8,19 +8,50 @@ import { parseNaira } from './money';
 import { MAX_PROGRAMME_ROWS, TIME_RE, isCalendarDate, showKey, type Programme, type Show } from './programme';
 import type { RowError } from './topups';
 
-export const PROGRAMME_COLUMNS = ['film', 'title', 'rating', 'screen', 'date', 'time', 'ticketType', 'price', 'bookingFee'] as const;
+export const PROGRAMME_COLUMNS = [
+  'film',
+  'title',
+  'rating',
+  'screen',
+  'date',
+  'time',
+  'ticketType',
+  'price',
+  'bookingFee',
+] as const;
 export type ProgrammeColumn = (typeof PROGRAMME_COLUMNS)[number];
 const LAYOUT = PROGRAMME_COLUMNS.join(',');
 const HEADER_ALIASES: Record<string, ProgrammeColumn> = {
-  film: 'film', filmname: 'film', name: 'film',
-  title: 'title', filmtitle: 'title', printedtitle: 'title', titleasprinted: 'title',
-  rating: 'rating', classification: 'rating', age: 'rating',
-  screen: 'screen', hall: 'screen', auditorium: 'screen',
-  date: 'date', showdate: 'date', day: 'date',
-  time: 'time', showtime: 'time', starts: 'time', start: 'time',
-  tickettype: 'ticketType', ticket: 'ticketType', type: 'ticketType',
-  price: 'price', pricenaira: 'price', ticketprice: 'price', amount: 'price',
-  bookingfee: 'bookingFee', fee: 'bookingFee', bookingfeenaira: 'bookingFee',
+  film: 'film',
+  filmname: 'film',
+  name: 'film',
+  title: 'title',
+  filmtitle: 'title',
+  printedtitle: 'title',
+  titleasprinted: 'title',
+  rating: 'rating',
+  classification: 'rating',
+  age: 'rating',
+  screen: 'screen',
+  hall: 'screen',
+  auditorium: 'screen',
+  date: 'date',
+  showdate: 'date',
+  day: 'date',
+  time: 'time',
+  showtime: 'time',
+  starts: 'time',
+  start: 'time',
+  tickettype: 'ticketType',
+  ticket: 'ticketType',
+  type: 'ticketType',
+  price: 'price',
+  pricenaira: 'price',
+  ticketprice: 'price',
+  amount: 'price',
+  bookingfee: 'bookingFee',
+  fee: 'bookingFee',
+  bookingfeenaira: 'bookingFee',
 };
 const TABLE: CsvTableSpec<ProgrammeColumn> = {
   aliases: HEADER_ALIASES,
@@ -86,7 +117,10 @@ export function checkProgrammeFile(text: string): ProgrammeFileCheck {
       add('', tooWide);
       continue;
     }
-    const v = Object.fromEntries(PROGRAMME_COLUMNS.map((c) => [c, cell(rec.fields, c)])) as Record<ProgrammeColumn, string>;
+    const v = Object.fromEntries(PROGRAMME_COLUMNS.map((c) => [c, cell(rec.fields, c)])) as Record<
+      ProgrammeColumn,
+      string
+    >;
     const text = (col: ProgrammeColumn, what: string, max: number, required = true) => {
       if (required && v[col] === '') add(col, `Enter the ${what}`);
       else if (v[col].length > max) add(col, `The ${what} is at most ${max} characters`);
@@ -96,8 +130,20 @@ export function checkProgrammeFile(text: string): ProgrammeFileCheck {
     text('rating', 'rating', 10, false);
     text('screen', 'screen', 40);
     text('ticketType', 'ticket type (Adult, Child, Student…)', 30);
-    if (!isCalendarDate(v.date)) add('date', v.date === '' ? 'Enter the show date as yyyy-MM-dd, for example 2025-03-31' : `"${v.date}" is not a date: write it as yyyy-MM-dd, for example 2025-03-31`);
-    if (!TIME_RE.test(v.time)) add('time', v.time === '' ? 'Enter the show time as HH:mm, for example 19:30' : `"${v.time}" is not a time: write it as HH:mm (24-hour), for example 19:30`);
+    if (!isCalendarDate(v.date))
+      add(
+        'date',
+        v.date === ''
+          ? 'Enter the show date as yyyy-MM-dd, for example 2025-03-31'
+          : `"${v.date}" is not a date: write it as yyyy-MM-dd, for example 2025-03-31`,
+      );
+    if (!TIME_RE.test(v.time))
+      add(
+        'time',
+        v.time === ''
+          ? 'Enter the show time as HH:mm, for example 19:30'
+          : `"${v.time}" is not a time: write it as HH:mm (24-hour), for example 19:30`,
+      );
     const price = money(v.price, 'price', { positive: true });
     const fee = money(v.bookingFee, 'booking fee', { emptyIs: 0, positive: false });
     if (typeof price === 'string') add('price', price);
@@ -109,19 +155,35 @@ export function checkProgrammeFile(text: string): ProgrammeFileCheck {
     const film = films.get(filmKey);
     if (!film) films.set(filmKey, { name: v.film, title: v.title, rating: v.rating, line: rec.line });
     else {
-      if (film.title !== v.title) add('title', `Line ${film.line} gives ${film.name} the title "${film.title}": one film has one title`);
-      if (film.rating !== v.rating) add('rating', `Line ${film.line} gives ${film.name} the rating "${film.rating}": one film has one rating`);
+      if (film.title !== v.title)
+        add('title', `Line ${film.line} gives ${film.name} the title "${film.title}": one film has one title`);
+      if (film.rating !== v.rating)
+        add('rating', `Line ${film.line} gives ${film.name} the rating "${film.rating}": one film has one rating`);
     }
     if (!screens.has(v.screen.toLowerCase())) screens.set(v.screen.toLowerCase(), v.screen);
     const key = showKey({ date: v.date, time: v.time, screen: v.screen });
     const show = shows.get(key);
     const type = { name: v.ticketType, priceKobo: price as number, bookingFeeKobo: fee as number };
     if (!show) {
-      shows.set(key, { film: film?.name ?? v.film, screen: screens.get(v.screen.toLowerCase())!, date: v.date, time: v.time, ticketTypes: [type], line: rec.line, types: new Map([[v.ticketType.toLowerCase(), rec.line]]) });
+      shows.set(key, {
+        film: film?.name ?? v.film,
+        screen: screens.get(v.screen.toLowerCase())!,
+        date: v.date,
+        time: v.time,
+        ticketTypes: [type],
+        line: rec.line,
+        types: new Map([[v.ticketType.toLowerCase(), rec.line]]),
+      });
     } else if (show.film.toLowerCase() !== filmKey) {
-      add('film', `Line ${show.line} has ${show.film} on ${show.screen} at ${v.date} ${v.time}: one screen shows one film at a time`);
+      add(
+        'film',
+        `Line ${show.line} has ${show.film} on ${show.screen} at ${v.date} ${v.time}: one screen shows one film at a time`,
+      );
     } else if (show.types.has(v.ticketType.toLowerCase())) {
-      add('ticketType', `Line ${show.types.get(v.ticketType.toLowerCase())} already has the ticket type ${v.ticketType} for this show`);
+      add(
+        'ticketType',
+        `Line ${show.types.get(v.ticketType.toLowerCase())} already has the ticket type ${v.ticketType} for this show`,
+      );
     } else {
       show.types.set(v.ticketType.toLowerCase(), rec.line);
       show.ticketTypes.push(type);
@@ -132,7 +194,13 @@ export function checkProgrammeFile(text: string): ProgrammeFileCheck {
   const programme: Programme = {
     films: [...films.values()].map((f) => ({ name: f.name, title: f.title, rating: f.rating })),
     screens: [...screens.values()],
-    shows: [...shows.values()].map((s) => ({ film: s.film, screen: s.screen, date: s.date, time: s.time, ticketTypes: s.ticketTypes })),
+    shows: [...shows.values()].map((s) => ({
+      film: s.film,
+      screen: s.screen,
+      date: s.date,
+      time: s.time,
+      ticketTypes: s.ticketTypes,
+    })),
   };
   return { programme, totalRows, errors: [] };
 }

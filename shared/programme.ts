@@ -30,14 +30,26 @@ export function showKey(s: { date: string; time: string; screen: string }): stri
 }
 
 const name = (what: string, max: number) =>
-  z.string({ error: `Enter the ${what}` }).trim().min(1, `Enter the ${what}`).max(max, `The ${what} is at most ${max} characters`);
+  z
+    .string({ error: `Enter the ${what}` })
+    .trim()
+    .min(1, `Enter the ${what}`)
+    .max(max, `The ${what} is at most ${max} characters`);
 
 export const TicketTypeSchema = z.object({
   name: name('ticket type', 30),
   /** Per ticket. */
-  priceKobo: z.number().int().positive('The price must be more than ₦0.00').max(MAX_PRICE_KOBO, 'The price looks wrong (over ₦10,000,000)'),
+  priceKobo: z
+    .number()
+    .int()
+    .positive('The price must be more than ₦0.00')
+    .max(MAX_PRICE_KOBO, 'The price looks wrong (over ₦10,000,000)'),
   /** Per ticket; the sale's booking fee is this times the tickets. */
-  bookingFeeKobo: z.number().int().min(0, 'The booking fee cannot be negative').max(MAX_PRICE_KOBO, 'The booking fee looks wrong (over ₦10,000,000)'),
+  bookingFeeKobo: z
+    .number()
+    .int()
+    .min(0, 'The booking fee cannot be negative')
+    .max(MAX_PRICE_KOBO, 'The booking fee looks wrong (over ₦10,000,000)'),
 });
 export type TicketType = z.infer<typeof TicketTypeSchema>;
 
@@ -71,20 +83,41 @@ export const ProgrammeSchema = z
     const films = new Set<string>();
     p.films.forEach((f, i) => {
       const k = f.name.toLowerCase();
-      if (films.has(k)) ctx.addIssue({ code: 'custom', path: ['films', i, 'name'], message: `The film ${f.name} is listed twice` });
+      if (films.has(k))
+        ctx.addIssue({ code: 'custom', path: ['films', i, 'name'], message: `The film ${f.name} is listed twice` });
       films.add(k);
     });
     const screens = new Set(p.screens.map((s) => s.toLowerCase()));
     const shows = new Set<string>();
     p.shows.forEach((s, i) => {
-      if (!films.has(s.film.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['shows', i, 'film'], message: `The show at ${s.time} names the film ${s.film}, which is not in the programme` });
-      if (!screens.has(s.screen.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['shows', i, 'screen'], message: `The show at ${s.time} names the screen ${s.screen}, which is not in the programme` });
+      if (!films.has(s.film.toLowerCase()))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['shows', i, 'film'],
+          message: `The show at ${s.time} names the film ${s.film}, which is not in the programme`,
+        });
+      if (!screens.has(s.screen.toLowerCase()))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['shows', i, 'screen'],
+          message: `The show at ${s.time} names the screen ${s.screen}, which is not in the programme`,
+        });
       const k = showKey(s);
-      if (shows.has(k)) ctx.addIssue({ code: 'custom', path: ['shows', i], message: `Two shows on ${s.screen} at ${s.date} ${s.time}` });
+      if (shows.has(k))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['shows', i],
+          message: `Two shows on ${s.screen} at ${s.date} ${s.time}`,
+        });
       shows.add(k);
       const types = new Set<string>();
       s.ticketTypes.forEach((t, j) => {
-        if (types.has(t.name.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['shows', i, 'ticketTypes', j, 'name'], message: `The ticket type ${t.name} is listed twice for one show` });
+        if (types.has(t.name.toLowerCase()))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['shows', i, 'ticketTypes', j, 'name'],
+            message: `The ticket type ${t.name} is listed twice for one show`,
+          });
         types.add(t.name.toLowerCase());
       });
     });
@@ -95,7 +128,9 @@ export type Programme = z.infer<typeof ProgrammeSchema>;
 export const ProgrammeSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('csv'), fileName: z.string(), importedAt: z.number(), by: z.string() }),
   z.object({
-    kind: z.literal('hub'), version: z.number().int().nonnegative(), receivedAt: z.number(),
+    kind: z.literal('hub'),
+    version: z.number().int().nonnegative(),
+    receivedAt: z.number(),
     /** The enrollment the copy came with: versions are only compared within one Hub enrollment. */
     counterId: z.string().optional(),
   }),
@@ -178,17 +213,25 @@ export type SeatCheckResult = z.infer<typeof SeatCheckResultSchema>;
 // ---- the picker's rules (pure; the Sell screen and the core share them) ----
 
 /** Shows not past their start plus the grace, soonest first (ties by screen). */
-export function upcomingShows<T extends { startsAt: number; screen: string }>(shows: readonly T[], now: number, graceMs = SHOW_GRACE_MS): T[] {
+export function upcomingShows<T extends { startsAt: number; screen: string }>(
+  shows: readonly T[],
+  now: number,
+  graceMs = SHOW_GRACE_MS,
+): T[] {
   return shows
     .filter((s) => s.startsAt + graceMs > now)
     .sort((a, b) => a.startsAt - b.startsAt || a.screen.localeCompare(b.screen));
 }
 
 /** Every word the cashier typed must be found in the film's name or title, the screen, the rating or the time ("1930" finds 19:30). */
-export function matchesShow(show: Pick<ShowView, 'filmName' | 'filmTitle' | 'screen' | 'time' | 'rating'>, query: string): boolean {
+export function matchesShow(
+  show: Pick<ShowView, 'filmName' | 'filmTitle' | 'screen' | 'time' | 'rating'>,
+  query: string,
+): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const hay = `${show.filmName} ${show.filmTitle} ${show.screen} ${show.rating} ${show.time} ${show.time.replace(':', '')}`.toLowerCase();
+  const hay =
+    `${show.filmName} ${show.filmTitle} ${show.screen} ${show.rating} ${show.time} ${show.time.replace(':', '')}`.toLowerCase();
   return words.every((w) => hay.includes(w));
 }
 

@@ -8,7 +8,14 @@ import { z } from 'zod';
  * the provider's own server errors). refusing: the provider answered but refused us (keys,
  * clientAuthKey, signature, clock) or its answers cannot be verified.
  */
-export const ProviderReach = z.enum(['checking', 'online', 'unreachable', 'refusing', 'not-configured', 'sandbox-not-running']);
+export const ProviderReach = z.enum([
+  'checking',
+  'online',
+  'unreachable',
+  'refusing',
+  'not-configured',
+  'sandbox-not-running',
+]);
 export type ProviderReach = z.infer<typeof ProviderReach>;
 
 export const ProviderStatusSchema = z.object({

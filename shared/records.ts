@@ -26,13 +26,18 @@ export type PaperWidth = z.infer<typeof PaperWidth>;
 export const SERIAL_BAUD_RATES = [9600, 19200, 38400, 57600, 115200] as const;
 export const MAX_COPIES = 5;
 
-const HOST_RE = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/;
+const HOST_RE =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/;
 
 /**
  * The checks that depend on the kind of printer. Also run by the settings store on input that
  * failed elsewhere, so every wrong field is named at once.
  */
-export function printerTargetIssues(s: { kind?: unknown; host?: unknown; serialPath?: unknown }): { path: string[]; message: string }[] {
+export function printerTargetIssues(s: {
+  kind?: unknown;
+  host?: unknown;
+  serialPath?: unknown;
+}): { path: string[]; message: string }[] {
   const host = typeof s.host === 'string' ? s.host.trim() : '';
   const serialPath = typeof s.serialPath === 'string' ? s.serialPath.trim() : '';
   const out: { path: string[]; message: string }[] = [];
@@ -41,9 +46,14 @@ export function printerTargetIssues(s: { kind?: unknown; host?: unknown; serialP
     if (host === '') bad('Enter the printer’s address, for example 192.168.1.50');
     else if (/^[a-z]+:\/\//i.test(host)) bad('Enter only the address, without http:// (for example 192.168.1.50)');
     else if (/:\d+$/.test(host)) bad('Enter the port in the Port field, not after the address');
-    else if (!HOST_RE.test(host)) bad('This is not a printer address: use an IP like 192.168.1.50 or a name like printer-1');
+    else if (!HOST_RE.test(host))
+      bad('This is not a printer address: use an IP like 192.168.1.50 or a name like printer-1');
   }
-  if (s.kind === 'serial' && serialPath === '') out.push({ path: ['serialPath'], message: 'Choose the serial port of the printer (for example COM3 or /dev/ttyUSB0)' });
+  if (s.kind === 'serial' && serialPath === '')
+    out.push({
+      path: ['serialPath'],
+      message: 'Choose the serial port of the printer (for example COM3 or /dev/ttyUSB0)',
+    });
   return out;
 }
 
@@ -66,7 +76,10 @@ export const PrinterSettingsSchema = z
     serialPath: z.string().trim().max(200, 'At most 200 characters').default(''),
     baudRate: z.coerce
       .number({ error: 'Choose the speed of the serial printer' })
-      .refine((v) => (SERIAL_BAUD_RATES as readonly number[]).includes(v), `Choose one of ${SERIAL_BAUD_RATES.join(', ')} baud`)
+      .refine(
+        (v) => (SERIAL_BAUD_RATES as readonly number[]).includes(v),
+        `Choose one of ${SERIAL_BAUD_RATES.join(', ')} baud`,
+      )
       .default(9600),
     paper: PaperWidth.default('80'),
     autoPrint: z.boolean().default(false),
@@ -78,7 +91,12 @@ export const PrinterSettingsSchema = z
 export type PrinterSettings = z.infer<typeof PrinterSettingsSchema>;
 
 export const CinemaSettingsSchema = z.object({
-  name: z.string().trim().min(1, 'Enter the cinema’s name as the receipt should show it').max(48, 'At most 48 characters').default('Cinema'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter the cinema’s name as the receipt should show it')
+    .max(48, 'At most 48 characters')
+    .default('Cinema'),
   branch: z.string().trim().max(48, 'At most 48 characters').default(''),
   /** A last line on every receipt, for example "Thank you. Enjoy the film!". */
   footer: z.string().trim().max(120, 'At most 120 characters').default('Thank you. Enjoy the film!'),
@@ -231,7 +249,10 @@ export const OrderSearchSchema = z
   .refine((a) => !a.from || !a.to || a.from <= a.to, { path: ['to'], message: 'The end date is before the start date' })
   .refine((a) => !a.fromTime || !!a.from, { path: ['fromTime'], message: 'Pick the day (From) this time is on' })
   .refine((a) => !a.toTime || !!a.to, { path: ['toTime'], message: 'Pick the day (To) this time is on' })
-  .refine((a) => !a.fromTime || !a.toTime || a.from !== a.to || a.fromTime <= a.toTime, { path: ['toTime'], message: 'The end time is before the start time' });
+  .refine((a) => !a.fromTime || !a.toTime || a.from !== a.to || a.fromTime <= a.toTime, {
+    path: ['toTime'],
+    message: 'The end time is before the start time',
+  });
 export type OrderSearchArgs = z.input<typeof OrderSearchSchema>;
 
 export const OrderPageSchema = z.object({
@@ -262,7 +283,11 @@ export type ShiftView = z.infer<typeof ShiftViewSchema>;
 
 export const ShiftOpenSchema = z
   .object({
-    cashier: z.string({ error: 'Enter the cashier’s name' }).trim().min(1, 'Enter the cashier’s name').max(40, 'At most 40 characters'),
+    cashier: z
+      .string({ error: 'Enter the cashier’s name' })
+      .trim()
+      .min(1, 'Enter the cashier’s name')
+      .max(40, 'At most 40 characters'),
     /** Naira as typed ("5,000"); '' for none. Checked in main. */
     openingFloat: z.string().max(30).default(''),
   })
@@ -284,7 +309,12 @@ export const OpenItemSchema = z.object({
 });
 export type OpenItem = z.infer<typeof OpenItemSchema>;
 
-export const TopupLineSchema = z.object({ state: z.string(), label: z.string(), count: z.number().int(), amountKobo: z.number().int() });
+export const TopupLineSchema = z.object({
+  state: z.string(),
+  label: z.string(),
+  count: z.number().int(),
+  amountKobo: z.number().int(),
+});
 export type TopupLine = z.infer<typeof TopupLineSchema>;
 
 /** A show's paid sales in the shift: seats sold and takings (tickets and booking fees). */
@@ -300,52 +330,66 @@ export const ShowLineSchema = z.object({
 export type ShowLine = z.infer<typeof ShowLineSchema>;
 
 /** A shift's figures, all computed by the one ledger (shared/ledger.ts); screens display them. */
-export const ShiftTotalsSchema = z.preprocess(legacyTotals, z.object({
-  from: z.number(),
-  to: z.number(),
-  paid: BucketSchema,
-  failed: BucketSchema,
-  cancelled: BucketSchema,
-  expired: BucketSchema,
-  /** Orders not final yet (queued, sending, waiting, unknown). */
-  open: BucketSchema,
-  ticketsSold: z.number().int().nonnegative(),
-  /** Booking fees inside the paid total. */
-  bookingFeesKobo: z.number().int(),
-  /** The provider's transaction fees on paid orders, as it reported them. */
-  providerFeesKobo: z.number().int(),
-  /** Orders sold before this shift that were settled as paid during it. */
-  paidLate: BucketSchema,
-  /**
-   * Money the provider took for orders the counter had closed as failed, cancelled or expired,
-   * learnt during this shift: counted in the takings, each one listed (reports kept before this was added have none).
-   */
-  paidAfterClosing: z.object({
-    count: z.number().int().nonnegative(),
-    amountKobo: z.number().int(),
-    /** `at`: when the provider took the money (`lateAt`); `refund`: marked "refund to be arranged". */
-    items: z.array(z.object({ ref: z.string(), amountKobo: z.number().int(), at: z.number(), payNo: z.string().optional(), closedAs: z.string(), refund: z.boolean().optional() })),
-  }).default({ count: 0, amountKobo: 0, items: [] }),
-  /** Of the paid after closing, those the cashier marked "refund to be arranged": not in the card total. */
-  refundToArrange: BucketSchema.default({ count: 0, amountKobo: 0 }),
-  /** Paid sales the provider later reported otherwise, learnt during the shift: still in paid (the manager checks them). */
-  reportedOtherwise: BucketSchema.default({ count: 0, amountKobo: 0 }),
-  /** The card total: paid + sold earlier, paid now + paid after closing − refund to be arranged. Top-ups are apart. */
-  card: BucketSchema,
-  /** Successful top-ups: their own total, not in the card total. */
-  topupsSuccessful: BucketSchema,
-  /** The reconciliation sweep run before this report (none before it was added, or for an X report not asked). */
-  sweep: SweepResultSchema.nullable().default(null),
-  topups: z.object({ available: z.boolean(), lines: z.array(TopupLineSchema), successKobo: z.number().int() }),
-  openItems: z.array(OpenItemSchema),
-  /** Paid sales per show (reports kept before this was added have none). */
-  shows: z.array(ShowLineSchema).default([]),
-  /**
-   * Sales made while no shift was open (an older version, a restored journal), since the shift
-   * before this one closed: in no other report, so named in this one (every state; not in the card total).
-   */
-  noShift: BucketSchema.default({ count: 0, amountKobo: 0 }),
-}));
+export const ShiftTotalsSchema = z.preprocess(
+  legacyTotals,
+  z.object({
+    from: z.number(),
+    to: z.number(),
+    paid: BucketSchema,
+    failed: BucketSchema,
+    cancelled: BucketSchema,
+    expired: BucketSchema,
+    /** Orders not final yet (queued, sending, waiting, unknown). */
+    open: BucketSchema,
+    ticketsSold: z.number().int().nonnegative(),
+    /** Booking fees inside the paid total. */
+    bookingFeesKobo: z.number().int(),
+    /** The provider's transaction fees on paid orders, as it reported them. */
+    providerFeesKobo: z.number().int(),
+    /** Orders sold before this shift that were settled as paid during it. */
+    paidLate: BucketSchema,
+    /**
+     * Money the provider took for orders the counter had closed as failed, cancelled or expired,
+     * learnt during this shift: counted in the takings, each one listed (reports kept before this was added have none).
+     */
+    paidAfterClosing: z
+      .object({
+        count: z.number().int().nonnegative(),
+        amountKobo: z.number().int(),
+        /** `at`: when the provider took the money (`lateAt`); `refund`: marked "refund to be arranged". */
+        items: z.array(
+          z.object({
+            ref: z.string(),
+            amountKobo: z.number().int(),
+            at: z.number(),
+            payNo: z.string().optional(),
+            closedAs: z.string(),
+            refund: z.boolean().optional(),
+          }),
+        ),
+      })
+      .default({ count: 0, amountKobo: 0, items: [] }),
+    /** Of the paid after closing, those the cashier marked "refund to be arranged": not in the card total. */
+    refundToArrange: BucketSchema.default({ count: 0, amountKobo: 0 }),
+    /** Paid sales the provider later reported otherwise, learnt during the shift: still in paid (the manager checks them). */
+    reportedOtherwise: BucketSchema.default({ count: 0, amountKobo: 0 }),
+    /** The card total: paid + sold earlier, paid now + paid after closing − refund to be arranged. Top-ups are apart. */
+    card: BucketSchema,
+    /** Successful top-ups: their own total, not in the card total. */
+    topupsSuccessful: BucketSchema,
+    /** The reconciliation sweep run before this report (none before it was added, or for an X report not asked). */
+    sweep: SweepResultSchema.nullable().default(null),
+    topups: z.object({ available: z.boolean(), lines: z.array(TopupLineSchema), successKobo: z.number().int() }),
+    openItems: z.array(OpenItemSchema),
+    /** Paid sales per show (reports kept before this was added have none). */
+    shows: z.array(ShowLineSchema).default([]),
+    /**
+     * Sales made while no shift was open (an older version, a restored journal), since the shift
+     * before this one closed: in no other report, so named in this one (every state; not in the card total).
+     */
+    noShift: BucketSchema.default({ count: 0, amountKobo: 0 }),
+  }),
+);
 export type ShiftTotals = z.infer<typeof ShiftTotalsSchema>;
 
 export const ShiftReportSchema = z.object({

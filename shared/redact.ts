@@ -11,7 +11,8 @@ const MAX_STRING = 4000;
 
 const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]*?(?:-----END [A-Z0-9 ]+-----|$)/g;
 // name=value / name: value / "name":"value" where the name says secret.
-const NAMED = /\b([A-Za-z_]*(?:key|secret|pin|token|password|authorization|signature|credential)[A-Za-z_]*)(\\?["']?\s*[:=]\s*\\?["']?)([^\s"'\\,;&)}\]]+)/gi;
+const NAMED =
+  /\b([A-Za-z_]*(?:key|secret|pin|token|password|authorization|signature|credential)[A-Za-z_]*)(\\?["']?\s*[:=]\s*\\?["']?)([^\s"'\\,;&)}\]]+)/gi;
 // A PIN said in words: "PIN 4821", "pin: 4821".
 const PIN_WORDS = /\b(pin\b\W{0,3})\d{4,12}\b/gi;
 // A long run of base64/hex that is not a plain number: keys, signatures, ciphertext.
@@ -23,7 +24,8 @@ function scrubBlob(m: string): string {
 
 /** Masks secret-looking pieces of free text (messages, string values). */
 export function scrubText(text: string): string {
-  const s = text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}… (${text.length - MAX_STRING} more characters)` : text;
+  const s =
+    text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}… (${text.length - MAX_STRING} more characters)` : text;
   return s
     .replace(PEM, '[redacted key]')
     .replace(NAMED, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)

@@ -6,10 +6,20 @@ import { z } from 'zod';
 export const PROFILE_NAMES = ['demo', 'sandbox', 'production'] as const;
 export const ProfileName = z.enum(PROFILE_NAMES);
 export type ProfileName = z.infer<typeof ProfileName>;
-export const PROFILE_LABELS: Record<ProfileName, string> = { demo: 'Demo', sandbox: 'Sandbox', production: 'Production' };
+export const PROFILE_LABELS: Record<ProfileName, string> = {
+  demo: 'Demo',
+  sandbox: 'Sandbox',
+  production: 'Production',
+};
 
 /** The keys a profile holds. Never returned to the renderer: only "set" and a fingerprint. */
-export const SECRET_NAMES = ['billsPublicKey', 'billsSecretKey', 'posClientAuthKey', 'merchantPrivateKey', 'providerPublicKey'] as const;
+export const SECRET_NAMES = [
+  'billsPublicKey',
+  'billsSecretKey',
+  'posClientAuthKey',
+  'merchantPrivateKey',
+  'providerPublicKey',
+] as const;
 export const SecretName = z.enum(SECRET_NAMES);
 export type SecretName = z.infer<typeof SecretName>;
 export const SECRET_LABELS: Record<SecretName, string> = {
@@ -30,9 +40,16 @@ export function isHttpUrl(v: string): boolean {
   }
 }
 
-const httpUrl = z.string().trim().min(1, 'Enter an address').refine(isHttpUrl, 'Enter a full http:// or https:// address');
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1, 'Enter an address')
+  .refine(isHttpUrl, 'Enter a full http:// or https:// address');
 
-const merchantId = z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Letters, digits, - or _ only (up to 64)');
+const merchantId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Letters, digits, - or _ only (up to 64)');
 const optionalMerchantId = z.union([z.literal(''), merchantId]);
 
 /** The choices the provider's documentation leaves open, with our defaults (docs/provider-protocol.md). */
@@ -56,9 +73,17 @@ export const ConventionsSchema = z.object({
   /** Codes meaning "order not exist" on qryOrderDetail. */
   posNotFoundCodes: z.array(z.string().regex(/^\w{1,10}$/)).default(['00003', '50002']),
   /** subSceneEnum: allowed values not shown; the example uses FILM. */
-  posSubScene: z.string().trim().regex(/^[A-Z0-9_]{1,32}$/, 'Capital letters, digits and _ only').default('FILM'),
+  posSubScene: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9_]{1,32}$/, 'Capital letters, digits and _ only')
+    .default('FILM'),
   /** Header carrying the transaction number on POS webhooks. */
-  webhookTranIdHeader: z.string().trim().regex(/^[A-Za-z0-9-]{1,64}$/).default('X-Opay-Tranid'),
+  webhookTranIdHeader: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/)
+    .default('X-Opay-Tranid'),
 });
 export type Conventions = z.infer<typeof ConventionsSchema>;
 
@@ -70,9 +95,19 @@ export const ProfileSettingsSchema = z.object({
   merchantId: optionalMerchantId,
   counterName: z.string().trim().min(1, 'Name this counter (for example "Counter 3")').max(40, 'At most 40 characters'),
   /** Order expiry sent on createOrder, seconds. */
-  orderExpireSeconds: z.coerce.number().int('Whole seconds').min(30, 'At least 30 seconds').max(3600, 'At most 3600 seconds').default(300),
+  orderExpireSeconds: z.coerce
+    .number()
+    .int('Whole seconds')
+    .min(30, 'At least 30 seconds')
+    .max(3600, 'At most 3600 seconds')
+    .default(300),
   /** Per-request timeout to the provider, ms. No call waits forever. */
-  requestTimeoutMs: z.coerce.number().int().min(1000, 'At least 1000 ms').max(120000, 'At most 120000 ms').default(15000),
+  requestTimeoutMs: z.coerce
+    .number()
+    .int()
+    .min(1000, 'At least 1000 ms')
+    .max(120000, 'At most 120000 ms')
+    .default(15000),
   conventions: ConventionsSchema,
   webhook: z
     .object({
@@ -132,10 +167,23 @@ export function defaultProfile(name: ProfileName): ProfileSettings {
   switch (name) {
     case 'demo':
       // Demo points at the embedded sandbox; its addresses are filled in when the sandbox starts.
-      return { ...base, billsBaseUrl: 'http://127.0.0.1:7070/api/v3', posBaseUrl: 'http://127.0.0.1:7070', requestTimeoutMs: 5000 };
+      return {
+        ...base,
+        billsBaseUrl: 'http://127.0.0.1:7070/api/v3',
+        posBaseUrl: 'http://127.0.0.1:7070',
+        requestTimeoutMs: 5000,
+      };
     case 'sandbox':
-      return { ...base, billsBaseUrl: 'http://sandbox-cashierapi.opayweb.com/api/v3', posBaseUrl: 'https://payapi.opayweb.com' };
+      return {
+        ...base,
+        billsBaseUrl: 'http://sandbox-cashierapi.opayweb.com/api/v3',
+        posBaseUrl: 'https://payapi.opayweb.com',
+      };
     case 'production':
-      return { ...base, billsBaseUrl: 'https://cashierapi.opayweb.com/api/v3', posBaseUrl: 'https://payapi.opayweb.com' };
+      return {
+        ...base,
+        billsBaseUrl: 'https://cashierapi.opayweb.com/api/v3',
+        posBaseUrl: 'https://payapi.opayweb.com',
+      };
   }
 }

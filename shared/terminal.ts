@@ -47,11 +47,15 @@ export function snProblem(sn: string): string | null {
   const bad = [...sn].find((c) => !SN_CHARS.test(c));
   if (bad !== undefined) {
     if (/\s/.test(bad)) return 'Type the serial number without spaces: letters, digits and - only';
-    const shown = /^[\x21-\x7e]$/.test(bad) ? `"${bad}"` : `character U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    const shown = /^[\x21-\x7e]$/.test(bad)
+      ? `"${bad}"`
+      : `character U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
     return `${shown} is not allowed: use letters, digits and - only`;
   }
-  if (sn.length < SN_MIN_LENGTH) return `Too short: a serial number has at least ${SN_MIN_LENGTH} characters (this has ${sn.length})`;
-  if (sn.length > SN_MAX_LENGTH) return `Too long: a serial number has at most ${SN_MAX_LENGTH} characters (this has ${sn.length})`;
+  if (sn.length < SN_MIN_LENGTH)
+    return `Too short: a serial number has at least ${SN_MIN_LENGTH} characters (this has ${sn.length})`;
+  if (sn.length > SN_MAX_LENGTH)
+    return `Too long: a serial number has at most ${SN_MAX_LENGTH} characters (this has ${sn.length})`;
   if (!/[A-Za-z0-9]/.test(sn)) return 'A serial number needs letters or digits, not only dashes';
   return null;
 }
@@ -162,7 +166,10 @@ export const TerminalConfigureArgsSchema = z
     baudRate: z.union([z.number().int(), z.string().max(12)]),
     query: z.string().max(SN_QUERY_MAX_LENGTH * 2),
     pattern: z.string().max(SN_PATTERN_MAX_LENGTH * 2),
-    manualSn: z.string().max(SN_MAX_LENGTH * 4).nullable(),
+    manualSn: z
+      .string()
+      .max(SN_MAX_LENGTH * 4)
+      .nullable(),
     source: TerminalSource,
   })
   .partial()

@@ -8,10 +8,21 @@ export const LAGOS_OFFSET_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
 const dateTime = new Intl.DateTimeFormat('en-NG', {
-  timeZone: LAGOS_TZ, year: 'numeric', month: 'short', day: '2-digit',
-  hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
+  timeZone: LAGOS_TZ,
+  year: 'numeric',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
 });
-const timeOnly = new Intl.DateTimeFormat('en-NG', { timeZone: LAGOS_TZ, hour: '2-digit', minute: '2-digit', hour12: false });
+const timeOnly = new Intl.DateTimeFormat('en-NG', {
+  timeZone: LAGOS_TZ,
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
 
 /** As the cashier reads it ("25 Nov 2026, 14:30:05"). */
 export function formatLagosDateTime(ms: number): string {

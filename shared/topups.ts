@@ -21,11 +21,26 @@ export const AirtimeNetworkSchema = z.enum(['MTN', 'AIR', 'GLO', 'ETI']);
 
 /** Names people write for the networks (CSV files, old habits) -> the provider's code. */
 const NETWORK_ALIASES: Record<string, AirtimeNetwork> = {
-  MTN: 'MTN', AIR: 'AIR', AIRTEL: 'AIR', GLO: 'GLO', GLOBACOM: 'GLO', ETI: 'ETI', '9MOBILE': 'ETI', ETISALAT: 'ETI', NINEMOBILE: 'ETI',
+  MTN: 'MTN',
+  AIR: 'AIR',
+  AIRTEL: 'AIR',
+  GLO: 'GLO',
+  GLOBACOM: 'GLO',
+  ETI: 'ETI',
+  '9MOBILE': 'ETI',
+  ETISALAT: 'ETI',
+  NINEMOBILE: 'ETI',
 };
 
 export function airtimeNetworkOf(text: string): AirtimeNetwork | null {
-  return NETWORK_ALIASES[text.trim().toUpperCase().replace(/[\s_-]+/g, '')] ?? null;
+  return (
+    NETWORK_ALIASES[
+      text
+        .trim()
+        .toUpperCase()
+        .replace(/[\s_-]+/g, '')
+    ] ?? null
+  );
 }
 
 /** The network a Nigerian mobile number was issued by, from its first four digits (0803 → MTN). Ported numbers keep their old prefix, so the cashier can change it. */
@@ -43,7 +58,8 @@ export function networkFromPrefix(phone: string): AirtimeNetwork | null {
   if (digits.startsWith('234')) digits = `0${digits.slice(3).replace(/^0/, '')}`;
   const head = digits.slice(0, 4);
   if (head.length < 4) return null;
-  for (const [code, list] of Object.entries(PREFIXES) as [AirtimeNetwork, readonly string[]][]) if (list.includes(head)) return code;
+  for (const [code, list] of Object.entries(PREFIXES) as [AirtimeNetwork, readonly string[]][])
+    if (list.includes(head)) return code;
   return null;
 }
 
@@ -98,7 +114,8 @@ export function normalizeNigerianMobile(input: string): PhoneCheck {
   const raw = input.trim();
   if (raw === '') return { ok: false, reason: `Enter the phone number, ${EXAMPLE}` };
   if (/[A-Za-z]/.test(raw)) return { ok: false, reason: `A phone number has digits only (${EXAMPLE})` };
-  if (!/^\+?[\d\s().-]+$/.test(raw)) return { ok: false, reason: `Only digits, spaces and a leading + please (${EXAMPLE})` };
+  if (!/^\+?[\d\s().-]+$/.test(raw))
+    return { ok: false, reason: `Only digits, spaces and a leading + please (${EXAMPLE})` };
   const plus = raw.startsWith('+');
   let digits = raw.replace(/\D/g, '');
   if (!plus && digits.startsWith('00')) digits = digits.slice(2);
@@ -112,10 +129,15 @@ export function normalizeNigerianMobile(input: string): PhoneCheck {
   } else {
     national = digits;
   }
-  if (national.length < 10) return { ok: false, reason: `Too short: a Nigerian mobile number has 11 digits (${EXAMPLE})` };
-  if (national.length > 10) return { ok: false, reason: `Too long: a Nigerian mobile number has 11 digits (${EXAMPLE})` };
+  if (national.length < 10)
+    return { ok: false, reason: `Too short: a Nigerian mobile number has 11 digits (${EXAMPLE})` };
+  if (national.length > 10)
+    return { ok: false, reason: `Too long: a Nigerian mobile number has 11 digits (${EXAMPLE})` };
   if (!/^[789][01]/.test(national)) {
-    return { ok: false, reason: `0${national.slice(0, 2)} is not a Nigerian mobile prefix (mobiles start with 070, 080, 081, 090 or 091)` };
+    return {
+      ok: false,
+      reason: `0${national.slice(0, 2)} is not a Nigerian mobile prefix (mobiles start with 070, 080, 081, 090 or 091)`,
+    };
   }
   const e164 = `+234${national}`;
   return { ok: true, e164, display: `+234 ${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}` };
@@ -137,7 +159,8 @@ export function checkBettingCustomerId(input: string): { ok: true; value: string
   const v = input.trim();
   if (v === '') return { ok: false, reason: 'Enter the customer id the betting site shows the customer' };
   if (v.length > 64) return { ok: false, reason: 'A customer id is at most 64 characters' };
-  if (!/^[A-Za-z0-9._@+-]+$/.test(v)) return { ok: false, reason: 'A customer id has letters, digits and . _ @ + - only (no spaces)' };
+  if (!/^[A-Za-z0-9._@+-]+$/.test(v))
+    return { ok: false, reason: 'A customer id has letters, digits and . _ @ + - only (no spaces)' };
   return { ok: true, value: v };
 }
 
@@ -156,7 +179,11 @@ export function boundsText(b: AmountBounds): string {
 }
 
 /** A typed ₦ amount -> kobo within the bounds, or the reason it is refused (`who`: "MTN airtime"). */
-export function checkAmount(input: string, bounds: AmountBounds, who: string): { ok: true; kobo: number } | { ok: false; reason: string } {
+export function checkAmount(
+  input: string,
+  bounds: AmountBounds,
+  who: string,
+): { ok: true; kobo: number } | { ok: false; reason: string } {
   if (input.trim() === '') return { ok: false, reason: 'Enter the amount in naira, for example 500' };
   let kobo: number;
   try {
@@ -165,8 +192,10 @@ export function checkAmount(input: string, bounds: AmountBounds, who: string): {
     return { ok: false, reason: `"${input.trim()}" is not an amount in naira (for example 500 or 1,500.50)` };
   }
   if (kobo <= 0) return { ok: false, reason: 'The amount must be more than ₦0.00' };
-  if (bounds.minKobo !== null && kobo < bounds.minKobo) return { ok: false, reason: `${who}: the smallest amount is ${formatNaira(bounds.minKobo)}` };
-  if (bounds.maxKobo !== null && kobo > bounds.maxKobo) return { ok: false, reason: `${who}: the largest amount is ${formatNaira(bounds.maxKobo)}` };
+  if (bounds.minKobo !== null && kobo < bounds.minKobo)
+    return { ok: false, reason: `${who}: the smallest amount is ${formatNaira(bounds.minKobo)}` };
+  if (bounds.maxKobo !== null && kobo > bounds.maxKobo)
+    return { ok: false, reason: `${who}: the largest amount is ${formatNaira(bounds.maxKobo)}` };
   return { ok: true, kobo };
 }
 
@@ -189,7 +218,17 @@ export type TopupInput = z.infer<typeof TopupInputSchema>;
 
 // ---- items ----
 
-export const TOPUP_STATES = ['draft', 'queued', 'sending', 'unknown', 'pending', 'success', 'fail', 'not_sent', 'cancelled'] as const;
+export const TOPUP_STATES = [
+  'draft',
+  'queued',
+  'sending',
+  'unknown',
+  'pending',
+  'success',
+  'fail',
+  'not_sent',
+  'cancelled',
+] as const;
 export const TopupStateSchema = z.enum(TOPUP_STATES);
 export type TopupState = z.infer<typeof TopupStateSchema>;
 
@@ -215,8 +254,15 @@ export const TOPUP_STATE_LABELS: Record<TopupState, string> = {
 
 /** The status column of the results CSV. */
 export const TOPUP_EXPORT_STATUS: Record<TopupState, string> = {
-  draft: 'NOT_SENT', queued: 'QUEUED', sending: 'UNKNOWN', unknown: 'UNKNOWN', pending: 'PENDING',
-  success: 'SUCCESS', fail: 'FAIL', not_sent: 'NOT_SENT', cancelled: 'CANCELLED',
+  draft: 'NOT_SENT',
+  queued: 'QUEUED',
+  sending: 'UNKNOWN',
+  unknown: 'UNKNOWN',
+  pending: 'PENDING',
+  success: 'SUCCESS',
+  fail: 'FAIL',
+  not_sent: 'NOT_SENT',
+  cancelled: 'CANCELLED',
 };
 
 export const ProviderStatusSchema = z.enum(['INITIAL', 'PENDING', 'SUCCESS', 'FAIL']);

@@ -4,7 +4,17 @@
 // full disk never leaves a broken file that looks like a backup. A failed backup is recorded and
 // shown; it never throws into selling.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { BackupInfo, BackupsView } from '../../shared/backups';
@@ -16,7 +26,8 @@ import { backupsFolder, checkJournalFile, fsyncDir, fsyncPath, stampOf } from '.
 import { backupsToDrop, DEFAULT_ROTATION, type Rotation } from './rotation';
 
 export type BackupReason = BackupInfo['reason'];
-const NAME_RE = /^counterpay-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z-(scheduled|shift-close|manual|before-restore)\.db$/;
+const NAME_RE =
+  /^counterpay-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z-(scheduled|shift-close|manual|before-restore)\.db$/;
 
 export interface Timers {
   setInterval(fn: () => void, ms: number): unknown;
@@ -53,7 +64,14 @@ function listFolder(dir: string, place: BackupInfo['place']): BackupInfo[] {
     const p = parseBackupName(name);
     if (!p) continue;
     try {
-      out.push({ name, path: join(dir, name), place, sizeBytes: statSync(join(dir, name)).size, at: p.at, reason: p.reason });
+      out.push({
+        name,
+        path: join(dir, name),
+        place,
+        sizeBytes: statSync(join(dir, name)).size,
+        at: p.at,
+        reason: p.reason,
+      });
     } catch {
       /* removed meanwhile */
     }
@@ -82,7 +100,10 @@ const message = (e: unknown) => {
 
 export function createBackupService(deps: BackupServiceDeps) {
   const { db, dataDir, clock, logger } = deps;
-  const timers = deps.timers ?? { setInterval: (fn, ms) => setInterval(fn, ms), clearInterval: (h) => clearInterval(h as NodeJS.Timeout) };
+  const timers = deps.timers ?? {
+    setInterval: (fn, ms) => setInterval(fn, ms),
+    clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+  };
   const everyHours = deps.everyHours ?? 4;
   const folder = backupsFolder(dataDir);
   let lastError: BackupsView['lastError'] = null;
@@ -94,7 +115,8 @@ export function createBackupService(deps: BackupServiceDeps) {
   };
 
   const rotate = (dir: string, place: BackupInfo['place']) => {
-    for (const b of backupsToDrop(listFolder(dir, place), deps.rotation ?? DEFAULT_ROTATION)) rmSync(b.path, { force: true });
+    for (const b of backupsToDrop(listFolder(dir, place), deps.rotation ?? DEFAULT_ROTATION))
+      rmSync(b.path, { force: true });
   };
 
   async function take(reason: BackupReason): Promise<BackupInfo> {
@@ -127,7 +149,10 @@ export function createBackupService(deps: BackupServiceDeps) {
         copyAtomic(final, join(second, name));
         rotate(second, 'second');
       } catch (e) {
-        lastError = { at, message: `The backup was kept in the data folder but not copied to ${second}: ${message(e)}.` };
+        lastError = {
+          at,
+          message: `The backup was kept in the data folder but not copied to ${second}: ${message(e)}.`,
+        };
         logger.warn('copy of the backup to the second folder failed', { second, error: message(e) });
       }
     }
@@ -152,7 +177,9 @@ export function createBackupService(deps: BackupServiceDeps) {
     backupQuietly,
     view(): BackupsView {
       const second = deps.secondFolder();
-      const all = [...listFolder(folder, 'main'), ...(second ? listFolder(second, 'second') : [])].sort((a, b) => b.at - a.at);
+      const all = [...listFolder(folder, 'main'), ...(second ? listFolder(second, 'second') : [])].sort(
+        (a, b) => b.at - a.at,
+      );
       return { folder, secondFolder: second, backups: all, lastError, everyHours };
     },
     latest(): BackupInfo | null {

@@ -38,7 +38,10 @@ export interface BackupsModuleDeps {
 }
 
 /** What backups take of the core: the open sales, which a restore would lose track of. */
-export type BackupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
+export type BackupsContext = Pick<
+  CoreServices,
+  'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'
+> & {
   checkout: { listOpen(): { outOrderNo: string }[] };
 };
 
@@ -48,8 +51,13 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
     return typeof v === 'string' && v ? v : null;
   };
   const service = createBackupService({
-    db: ctx.db, dataDir: ctx.dataDir, clock: ctx.clock, logger: ctx.logger, secondFolder,
-    ...(deps.timers ? { timers: deps.timers } : {}), ...(deps.everyHours ? { everyHours: deps.everyHours } : {}),
+    db: ctx.db,
+    dataDir: ctx.dataDir,
+    clock: ctx.clock,
+    logger: ctx.logger,
+    secondFolder,
+    ...(deps.timers ? { timers: deps.timers } : {}),
+    ...(deps.everyHours ? { everyHours: deps.everyHours } : {}),
   });
   let notices = [...deps.notices];
   let announced: DiskStatus['state'] = readDisk(ctx.dataDir).state;
@@ -69,10 +77,12 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
     const day = lagosDayCode(ctx.clock.now());
     ctx.db.transaction(() => {
       for (const table of ['order_counters', 'topup_counters']) {
-        ctx.db.prepare(
-          `INSERT INTO ${table} (counter_code, business_day, last_seq) VALUES (?, ?, ?)
+        ctx.db
+          .prepare(
+            `INSERT INTO ${table} (counter_code, business_day, last_seq) VALUES (?, ?, ?)
            ON CONFLICT (counter_code, business_day) DO UPDATE SET last_seq = last_seq + ?`,
-        ).run(code, day, NUMBER_GAP, NUMBER_GAP);
+          )
+          .run(code, day, NUMBER_GAP, NUMBER_GAP);
       }
     })();
     ctx.store.delete(NUMBER_GAP_KEY);
@@ -80,7 +90,8 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
   };
 
   const offShift = ctx.events.subscribe((name, payload) => {
-    if (name === 'shift.changed' && (payload as { shift: unknown }).shift === null) service.backupQuietly('shift-close');
+    if (name === 'shift.changed' && (payload as { shift: unknown }).shift === null)
+      service.backupQuietly('shift-close');
   });
 
   const handlers: CoreModule<typeof backupCalls>['handlers'] = {
@@ -92,15 +103,33 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
     },
     'backups.restore': async (a) => {
       const chosen = service.find(a.name, a.place);
-      if (!chosen) throw new AppError('NOT_FOUND', `The backup ${a.name} is no longer there. Refresh the list.`, { name: a.name, place: a.place });
+      if (!chosen)
+        throw new AppError('NOT_FOUND', `The backup ${a.name} is no longer there. Refresh the list.`, {
+          name: a.name,
+          place: a.place,
+        });
       // A sale still waiting for its payment would drop out of the journal while the customer pays.
       const open = ctx.checkout.listOpen();
       if (open.length > 0) {
-        throw new AppError('CONFLICT', `${open.length} sale${open.length === 1 ? ' is' : 's are'} not settled yet (${open.slice(0, 3).map((o) => o.outOrderNo).join(', ')}${open.length > 3 ? ', …' : ''}). Restore once they are paid, failed or expired.`, { open: open.map((o) => o.outOrderNo) });
+        throw new AppError(
+          'CONFLICT',
+          `${open.length} sale${open.length === 1 ? ' is' : 's are'} not settled yet (${open
+            .slice(0, 3)
+            .map((o) => o.outOrderNo)
+            .join(', ')}${open.length > 3 ? ', …' : ''}). Restore once they are paid, failed or expired.`,
+          { open: open.map((o) => o.outOrderNo) },
+        );
       }
       const problem = checkJournalFile(chosen.path);
-      if (problem) throw new AppError('VALIDATION', `This backup cannot be restored: ${problem}. Choose another one.`, { name: a.name });
-      if (!deps.restart) throw new AppError('NOT_READY', 'This app cannot restore while it runs. Close it and start it with --restore and the backup file.');
+      if (problem)
+        throw new AppError('VALIDATION', `This backup cannot be restored: ${problem}. Choose another one.`, {
+          name: a.name,
+        });
+      if (!deps.restart)
+        throw new AppError(
+          'NOT_READY',
+          'This app cannot restore while it runs. Close it and start it with --restore and the backup file.',
+        );
       // Staged before the safety backup, whose rotation could otherwise remove an old chosen file.
       const staged = join(ctx.dataDir, 'restore-source.tmp');
       copyFileSync(chosen.path, staged);
@@ -109,7 +138,10 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
         safety = (await service.backupNow('before-restore')).name;
       } catch (e) {
         rmSync(staged, { force: true });
-        throw new AppError('NOT_READY', `Nothing was restored: the journal in use could not be backed up first (${e instanceof Error ? e.message : String(e)}).`);
+        throw new AppError(
+          'NOT_READY',
+          `Nothing was restored: the journal in use could not be backed up first (${e instanceof Error ? e.message : String(e)}).`,
+        );
       }
       const notice: RecoveryNotice = {
         kind: 'restore-finished',
@@ -131,7 +163,12 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
     'backups.setSecondFolder': (a) => {
       if (a.folder === null) ctx.store.delete(SECOND_FOLDER_KEY);
       else {
-        if (!existsSync(a.folder)) throw new AppError('VALIDATION', `The folder ${a.folder} is not there. Plug in the disk or create the folder, then save again.`, { fields: { folder: 'Folder not found' } });
+        if (!existsSync(a.folder))
+          throw new AppError(
+            'VALIDATION',
+            `The folder ${a.folder} is not there. Plug in the disk or create the folder, then save again.`,
+            { fields: { folder: 'Folder not found' } },
+          );
         ctx.store.set(SECOND_FOLDER_KEY, a.folder);
       }
       return service.view();
@@ -162,7 +199,11 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
         at: ctx.clock.now(),
       });
       ctx.store.set(NUMBER_GAP_KEY, true);
-      ctx.logger.error('journal damaged; kept aside and a new one started', { keptAs, problem, journal: journalPath(ctx.dataDir) });
+      ctx.logger.error('journal damaged; kept aside and a new one started', {
+        keptAs,
+        problem,
+        journal: journalPath(ctx.dataDir),
+      });
     },
     start(): void {
       reserveNumberGap();

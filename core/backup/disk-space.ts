@@ -10,10 +10,18 @@ export function readDisk(dir: string, lowBytes = LOW_DISK_BYTES): DiskStatus {
     const s = statfsSync(dir);
     const free = Number(s.bavail) * Number(s.bsize);
     if (free < lowBytes) {
-      return { state: 'low', freeBytes: free, detail: `Only ${mb(free)} MB free on the disk of ${dir}. Free some space: when it is full, sales and backups stop.` };
+      return {
+        state: 'low',
+        freeBytes: free,
+        detail: `Only ${mb(free)} MB free on the disk of ${dir}. Free some space: when it is full, sales and backups stop.`,
+      };
     }
     return { state: 'ok', freeBytes: free, detail: `${mb(free)} MB free on the disk of ${dir}` };
   } catch (e) {
-    return { state: 'unknown', freeBytes: null, detail: `Free space could not be read (${e instanceof Error ? e.message : String(e)})` };
+    return {
+      state: 'unknown',
+      freeBytes: null,
+      detail: `Free space could not be read (${e instanceof Error ? e.message : String(e)})`,
+    };
   }
 }

@@ -17,7 +17,10 @@ function lagosWeek(ms: number): string {
 }
 
 /** Names to delete, given every backup in one folder. */
-export function backupsToDrop<T extends { name: string; at: number }>(all: T[], rule: Rotation = DEFAULT_ROTATION): T[] {
+export function backupsToDrop<T extends { name: string; at: number }>(
+  all: T[],
+  rule: Rotation = DEFAULT_ROTATION,
+): T[] {
   const newest = [...all].sort((a, b) => b.at - a.at);
   const keep = new Set<string>(newest.slice(0, rule.always).map((b) => b.name));
   const pick = (key: (ms: number) => string, count: number) => {

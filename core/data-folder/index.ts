@@ -3,7 +3,16 @@
 // check, a swap from a backup, a restore a kill interrupted). It imports db/ and nothing above.
 export { copyAtomic, keepLastGood } from './json-recovery';
 export {
-  backupsFolder, checkJournalFile, countSalesAfter, finishInterruptedRestore, fsyncDir, fsyncPath, journalPath, openJournalChecked, stampOf, swapInJournal,
+  backupsFolder,
+  checkJournalFile,
+  countSalesAfter,
+  finishInterruptedRestore,
+  fsyncDir,
+  fsyncPath,
+  journalPath,
+  openJournalChecked,
+  stampOf,
+  swapInJournal,
 } from './journal-file';
 export { openDataFolder, secretsFile, settingsFile } from './open-data-folder';
 export { DataDirError, prepareDataDir, tightenFileModes } from './prepare-dir';

@@ -37,9 +37,17 @@ export function acquireInstanceLock(dir: string): InstanceLock {
       } catch {
         /* the name of the holder is a nicety */
       }
-      throw new DataDirError('locked', `Another CounterPay${holder} is already using the data folder ${dir}; close it first, or choose another folder with --data-dir.`, e);
+      throw new DataDirError(
+        'locked',
+        `Another CounterPay${holder} is already using the data folder ${dir}; close it first, or choose another folder with --data-dir.`,
+        e,
+      );
     }
-    throw new DataDirError('cannot-create', `CounterPay cannot lock the data folder ${dir} (${code || String(e)}); check the folder, or choose another with --data-dir.`, e);
+    throw new DataDirError(
+      'cannot-create',
+      `CounterPay cannot lock the data folder ${dir} (${code || String(e)}); check the folder, or choose another with --data-dir.`,
+      e,
+    );
   }
   writeFileSync(pidPath, `${process.pid}\n`, { mode: 0o600 });
   let held = true;

@@ -2,7 +2,17 @@
 // overwrite it), and swap a backup in for a restore in steps that a kill at any moment cannot
 // leave half-done. The database must be closed while a swap runs.
 import Database from 'better-sqlite3';
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { migrate, openDatabase, type Db, type Migration } from '../db';
 import { tightenFileModes } from './prepare-dir';
@@ -35,11 +45,15 @@ export function checkJournalFile(file: string): string | null {
     db = new Database(file, { readonly: true, fileMustExist: true });
     const problem = quickCheck(db);
     if (problem) return `it is damaged (${problem})`;
-    const t = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'orders'").get() as { n: number };
+    const t = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'orders'").get() as {
+      n: number;
+    };
     if (t.n === 0) return 'it is not a CounterPay journal (no orders table)';
     return null;
   } catch (e) {
-    return isDamage(e) ? 'it is not a readable SQLite database' : `it cannot be opened (${e instanceof Error ? e.message : String(e)})`;
+    return isDamage(e)
+      ? 'it is not a readable SQLite database'
+      : `it cannot be opened (${e instanceof Error ? e.message : String(e)})`;
   } finally {
     db?.close();
   }

@@ -2,7 +2,17 @@
 // file is copied to a "last good" copy; at start a file that cannot be read is moved aside (kept,
 // never deleted) and the last good copy takes its place. What happened is returned as a notice
 // for the banner.
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+} from 'node:fs';
 import type { RecoveryNotice } from '../../shared/backups';
 
 export const lastGoodPath = (file: string) => file.replace(/\.json$/, '') + '.last-good.json';
@@ -55,9 +65,10 @@ export function recoverJsonFile(file: string, what: 'settings' | 'keys', now: nu
   }
   return {
     kind: what === 'settings' ? 'settings-reset' : 'keys-reset',
-    message: what === 'settings'
-      ? 'The settings file could not be read and there was no good copy, so CounterPay started in Demo with default settings. An admin must set the PIN and profiles again.'
-      : 'The keys file could not be read and there was no good copy: the admin must enter the merchant keys again in Settings.',
+    message:
+      what === 'settings'
+        ? 'The settings file could not be read and there was no good copy, so CounterPay started in Demo with default settings. An admin must set the PIN and profiles again.'
+        : 'The keys file could not be read and there was no good copy: the admin must enter the merchant keys again in Settings.',
     keptAs,
     at: now,
   };

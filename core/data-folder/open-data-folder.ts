@@ -31,11 +31,20 @@ export function openDataFolder(dataDir: string, opts: OpenDataFolderOptions): Op
     const notices: RecoveryNotice[] = [];
     const interrupted = finishInterruptedRestore(dataDir, opts.now);
     if (interrupted === 'finished') {
-      notices.push({ kind: 'restore-finished', message: 'A restore of the journal was interrupted and has now been finished. Check today\'s orders.', keptAs: null, at: opts.now });
+      notices.push({
+        kind: 'restore-finished',
+        message: "A restore of the journal was interrupted and has now been finished. Check today's orders.",
+        keptAs: null,
+        at: opts.now,
+      });
     }
     if (opts.restoreFrom) {
       const problem = checkJournalFile(opts.restoreFrom);
-      if (problem) throw new DataDirError('cannot-create', `The backup ${opts.restoreFrom} cannot be restored: ${problem}. Nothing was changed.`);
+      if (problem)
+        throw new DataDirError(
+          'cannot-create',
+          `The backup ${opts.restoreFrom} cannot be restored: ${problem}. Nothing was changed.`,
+        );
       const { replacedAs } = swapInJournal(dataDir, opts.restoreFrom, opts.now);
       notices.push({
         kind: 'restore-finished',

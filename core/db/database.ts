@@ -32,7 +32,9 @@ export function openDatabase(file: string, opts: OpenOptions): Db {
 
 /** Runs each named migration not yet applied to this file, in list order, each in a transaction. */
 export function migrate(db: Db, migrations: readonly Migration[]): void {
-  const applied = new Set((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name));
+  const applied = new Set(
+    (db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name),
+  );
   for (const m of migrations) {
     if (applied.has(m.name)) continue;
     db.transaction(() => {

@@ -7,10 +7,20 @@ import type { PosClient } from '../provider';
 import { createDeliveryChecks } from './delivery-check';
 
 /** What the delivery checks take of the core: the POS client to ask, the checkout's orders. */
-export type DeliveryContext = Pick<CoreServices, 'db' | 'clock' | 'logger' | 'settings'> & { pos: PosClient; checkout: Pick<CheckoutService, 'get'> };
+export type DeliveryContext = Pick<CoreServices, 'db' | 'clock' | 'logger' | 'settings'> & {
+  pos: PosClient;
+  checkout: Pick<CheckoutService, 'get'>;
+};
 
 export function createDeliveryModule(ctx: DeliveryContext): CoreModule<typeof deliveryCalls> {
-  const delivery = createDeliveryChecks({ db: ctx.db, pos: ctx.pos, clock: ctx.clock, logger: ctx.logger, order: (id) => ctx.checkout.get(id), activeProfile: () => ctx.settings.activeProfile() });
+  const delivery = createDeliveryChecks({
+    db: ctx.db,
+    pos: ctx.pos,
+    clock: ctx.clock,
+    logger: ctx.logger,
+    order: (id) => ctx.checkout.get(id),
+    activeProfile: () => ctx.settings.activeProfile(),
+  });
   return {
     handlers: {
       'delivery.check': (a) => delivery.check(a.orderId),

@@ -23,7 +23,8 @@ export function createDemoModule(ctx: DemoContext, deps: DemoModuleDeps) {
   const sn = () => terminal.getState().sn;
   const push = () => events.emit('demo.terminalChanged', demoScreen(demo, sn()));
   const requireDemo = () => {
-    if (!demo || settings.activeProfile() !== 'demo') throw new AppError('NOT_READY', 'The Demo terminal works only in the Demo profile.');
+    if (!demo || settings.activeProfile() !== 'demo')
+      throw new AppError('NOT_READY', 'The Demo terminal works only in the Demo profile.');
     return demo;
   };
 
@@ -60,9 +61,23 @@ export function createDemoModule(ctx: DemoContext, deps: DemoModuleDeps) {
         .then((d) => {
           demo = d;
           const m = d.merchant;
-          settings.writeInternal('demo', { billsBaseUrl: d.sandbox.billsBaseUrl, posBaseUrl: d.sandbox.posBaseUrl, billsMerchantId: m.billsMerchantId, headMerchantId: m.headMerchantId, merchantId: m.merchantId }, {
-            billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey, posClientAuthKey: m.clientAuthKey, merchantPrivateKey: m.merchantPrivateKeyPem, providerPublicKey: m.providerPublicKeyPem,
-          });
+          settings.writeInternal(
+            'demo',
+            {
+              billsBaseUrl: d.sandbox.billsBaseUrl,
+              posBaseUrl: d.sandbox.posBaseUrl,
+              billsMerchantId: m.billsMerchantId,
+              headMerchantId: m.headMerchantId,
+              merchantId: m.merchantId,
+            },
+            {
+              billsPublicKey: m.billsPublicKey,
+              billsSecretKey: m.billsSecretKey,
+              posClientAuthKey: m.clientAuthKey,
+              merchantPrivateKey: m.merchantPrivateKeyPem,
+              providerPublicKey: m.providerPublicKeyPem,
+            },
+          );
           d.sandbox.events.on('pos-order-created', push);
           d.sandbox.events.on('pos-order-settled', push);
         })

@@ -3,13 +3,31 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { generateDemoConfig, parseSandboxConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../sandbox';
+import {
+  generateDemoConfig,
+  parseSandboxConfig,
+  startSandbox,
+  type DemoMerchantValues,
+  type Sandbox,
+  type SandboxConfig,
+} from '../../sandbox';
 import type { Logger } from '../../shared/logger';
 
-const StoredDemo = z.object({ config: z.unknown(), merchant: z.object({
-  billsMerchantId: z.string(), billsPublicKey: z.string(), billsSecretKey: z.string(), headMerchantId: z.string(), merchantId: z.string(),
-  clientAuthKey: z.string(), merchantPrivateKeyPem: z.string(), providerPublicKeyPem: z.string(), terminalSn: z.string(), autoTerminalSn: z.string(),
-}) });
+const StoredDemo = z.object({
+  config: z.unknown(),
+  merchant: z.object({
+    billsMerchantId: z.string(),
+    billsPublicKey: z.string(),
+    billsSecretKey: z.string(),
+    headMerchantId: z.string(),
+    merchantId: z.string(),
+    clientAuthKey: z.string(),
+    merchantPrivateKeyPem: z.string(),
+    providerPublicKeyPem: z.string(),
+    terminalSn: z.string(),
+    autoTerminalSn: z.string(),
+  }),
+});
 
 export interface DemoSandbox {
   sandbox: Sandbox;
@@ -24,7 +42,10 @@ function loadOrCreate(dir: string, logger: Logger): { config: SandboxConfig; mer
       parseSandboxConfig(stored.config as SandboxConfig);
       return { config: stored.config as SandboxConfig, merchant: stored.merchant };
     } catch (e) {
-      logger.warn('demo sandbox file unreadable; making fresh demo keys', { file, error: e instanceof Error ? e.message : String(e) });
+      logger.warn('demo sandbox file unreadable; making fresh demo keys', {
+        file,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
   const fresh = generateDemoConfig();

@@ -33,7 +33,10 @@ export function isProviderError(r: LogRecord): boolean {
 
 function countsByState(db: Db, table: 'orders' | 'topups'): Record<string, number> {
   try {
-    const rows = db.prepare(`SELECT state, COUNT(*) AS n FROM ${table} GROUP BY state ORDER BY state`).all() as { state: string; n: number }[];
+    const rows = db.prepare(`SELECT state, COUNT(*) AS n FROM ${table} GROUP BY state ORDER BY state`).all() as {
+      state: string;
+      n: number;
+    }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   } catch {
     return {}; // the module that owns the table has not made it on this install
@@ -67,11 +70,20 @@ export function buildDiagnostics(s: DiagnosticsSources): DiagnosticsFile {
     },
     dataDir: s.dataDir,
     status: s.status(),
-    settings: { activeProfile: s.settings.activeProfile(), profiles, pin: { set: pin.set, lockedUntil: pin.lockedUntil }, secretStorage: s.secretStorage },
+    settings: {
+      activeProfile: s.settings.activeProfile(),
+      profiles,
+      pin: { set: pin.set, lockedUntil: pin.lockedUntil },
+      secretStorage: s.secretStorage,
+    },
     journal: { orders: countsByState(s.db, 'orders'), topups: countsByState(s.db, 'topups') },
     providerErrors: records.filter(isProviderError).slice(-PROVIDER_ERRORS_KEPT),
     logs: s.logFiles
-      ? { dir: s.logFiles.dir, note: `The newest ${Math.round(RECENT_LOG_BYTES / 1024)} KB of the log files, oldest first.`, records }
+      ? {
+          dir: s.logFiles.dir,
+          note: `The newest ${Math.round(RECENT_LOG_BYTES / 1024)} KB of the log files, oldest first.`,
+          records,
+        }
       : { dir: null, note: 'This run writes no log files (logs go to the console only).', records: [] },
   };
 }

@@ -32,16 +32,23 @@ function stamp(ms: number): string {
 /** What the diagnostics file is made of: settings (no secret), the journal's counts, the shell. */
 export type DiagnosticsContext = Pick<CoreServices, 'shell' | 'dataDir' | 'db' | 'settings' | 'logger' | 'clock'>;
 
-export function createDiagnosticsModule(ctx: DiagnosticsContext, deps: DiagnosticsDeps): CoreModule<typeof diagnosticsCalls> {
+export function createDiagnosticsModule(
+  ctx: DiagnosticsContext,
+  deps: DiagnosticsDeps,
+): CoreModule<typeof diagnosticsCalls> {
   const { settings, logger, clock } = ctx;
 
   // Every key of every profile, read once per settings change (the vault may decrypt on each read).
   let known: string[] = [];
   const refreshKnown = () => {
     try {
-      known = PROFILE_NAMES.flatMap((p) => Object.values(settings.secretsOf(p)).filter((v): v is string => typeof v === 'string'));
+      known = PROFILE_NAMES.flatMap((p) =>
+        Object.values(settings.secretsOf(p)).filter((v): v is string => typeof v === 'string'),
+      );
     } catch (e) {
-      logger.warn('could not read the keys to mask them in logs', { error: e instanceof Error ? e.message : String(e) });
+      logger.warn('could not read the keys to mask them in logs', {
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   };
   refreshKnown();
@@ -55,12 +62,19 @@ export function createDiagnosticsModule(ctx: DiagnosticsContext, deps: Diagnosti
       const file = join(dir, fileName);
       writeFileSync(file, content, { mode: 0o600 });
       chmodSync(file, 0o600);
-      const old = readdirSync(dir).filter((n) => FILE_NAME.test(n)).sort().reverse().slice(DIAGNOSTICS_KEPT);
+      const old = readdirSync(dir)
+        .filter((n) => FILE_NAME.test(n))
+        .sort()
+        .reverse()
+        .slice(DIAGNOSTICS_KEPT);
       for (const n of old) rmSync(join(dir, n), { force: true });
       return file;
     } catch (e) {
       // The export still reaches the admin through the download; only the copy is missing.
-      logger.warn('diagnostics file could not be written to the data folder', { dir, error: e instanceof Error ? e.message : String(e) });
+      logger.warn('diagnostics file could not be written to the data folder', {
+        dir,
+        error: e instanceof Error ? e.message : String(e),
+      });
       return null;
     }
   };
@@ -70,15 +84,34 @@ export function createDiagnosticsModule(ctx: DiagnosticsContext, deps: Diagnosti
       'diagnostics.export': () => {
         const now = clock.now();
         const file = buildDiagnostics({
-          shell: ctx.shell, version: deps.version, dataDir: ctx.dataDir, secretStorage: deps.secretStorage,
-          db: ctx.db, settings, status: deps.status, logFiles: deps.logFiles, now: () => now,
+          shell: ctx.shell,
+          version: deps.version,
+          dataDir: ctx.dataDir,
+          secretStorage: deps.secretStorage,
+          db: ctx.db,
+          settings,
+          status: deps.status,
+          logFiles: deps.logFiles,
+          now: () => now,
         });
         // A last pass over the whole text: a key that slipped into any field is masked here too.
         const content = scrubKnown(JSON.stringify(file, null, 2), known);
         const fileName = `counterpay-diagnostics-${stamp(now)}.json`;
         const savedTo = save(fileName, content);
-        logger.info('diagnostics exported', { fileName, savedTo, bytes: content.length, logRecords: file.logs.records.length });
-        return { fileName, savedTo, content, bytes: Buffer.byteLength(content), logRecords: file.logs.records.length, providerErrors: file.providerErrors.length };
+        logger.info('diagnostics exported', {
+          fileName,
+          savedTo,
+          bytes: content.length,
+          logRecords: file.logs.records.length,
+        });
+        return {
+          fileName,
+          savedTo,
+          content,
+          bytes: Buffer.byteLength(content),
+          logRecords: file.logs.records.length,
+          providerErrors: file.providerErrors.length,
+        };
       },
     },
   };

@@ -29,7 +29,9 @@ function readSaved(raw: unknown): HubSaved | null {
   const branch = str('branch');
   if (!url || !counterId || !branch) return null;
   return {
-    url, counterId, branch,
+    url,
+    counterId,
+    branch,
     counterName: str('counterName') ?? '',
     enrolledAt: typeof r.enrolledAt === 'number' ? r.enrolledAt : 0,
     revokedAt: typeof r.revokedAt === 'number' ? r.revokedAt : null,
@@ -86,6 +88,8 @@ export class EnrollmentStore {
   /** "Enrolled as Counter 2 since 18:02": for logs and diagnostics, no secret. */
   describe(): string {
     const s = this.saved();
-    return s ? `enrolled as ${s.counterName} (${s.counterId}, branch ${s.branch}) on ${s.url} since ${formatLagosDateTime(s.enrolledAt)}${s.revokedAt ? ', removed by the Hub' : ''}` : 'not joined to a Hub';
+    return s
+      ? `enrolled as ${s.counterName} (${s.counterId}, branch ${s.branch}) on ${s.url} since ${formatLagosDateTime(s.enrolledAt)}${s.revokedAt ? ', removed by the Hub' : ''}`
+      : 'not joined to a Hub';
   }
 }

@@ -21,32 +21,57 @@ export function enrollRefusal(e: unknown, url: string, profileTab = 'Edit profil
   if (!(e instanceof HubCallError)) return e;
   switch (e.code) {
     case 'HUB_UNREACHABLE':
-      return new AppError('HUB_UNREACHABLE', `No Hub answered at ${url}. Check the address, that the Hub is running, and that this PC is on the network; then try again.`, { reason: e.message });
+      return new AppError(
+        'HUB_UNREACHABLE',
+        `No Hub answered at ${url}. Check the address, that the Hub is running, and that this PC is on the network; then try again.`,
+        { reason: e.message },
+      );
     case 'HUB_BAD_ANSWER':
     case 'HUB_NOT_FOUND':
-      return new AppError('HUB_NOT_A_HUB', `${url} answered, but it is not a CounterPay Hub. Check the address: the Hub prints it when it starts.`, {
-        fields: { hubUrl: 'This address is not a CounterPay Hub' }, reason: e.message,
-      });
+      return new AppError(
+        'HUB_NOT_A_HUB',
+        `${url} answered, but it is not a CounterPay Hub. Check the address: the Hub prints it when it starts.`,
+        {
+          fields: { hubUrl: 'This address is not a CounterPay Hub' },
+          reason: e.message,
+        },
+      );
     case 'HUB_ENROLL_CODE_INVALID':
       // A code names the branch it enrolls a counter of: this counter's merchant id is another.
       if (typeof e.details.codeBranch === 'string') {
         const ours = typeof e.details.branch === 'string' ? e.details.branch : 'another';
-        return new AppError('HUB_CODE_INVALID', `This code is for branch ${e.details.codeBranch}, but this counter's merchant id is ${ours}. Check the merchant id in Settings, or ask the manager for a code for this branch.`, {
-          fields: { code: `For branch ${e.details.codeBranch}: ask for a code for this counter's branch` },
-        });
+        return new AppError(
+          'HUB_CODE_INVALID',
+          `This code is for branch ${e.details.codeBranch}, but this counter's merchant id is ${ours}. Check the merchant id in Settings, or ask the manager for a code for this branch.`,
+          {
+            fields: { code: `For branch ${e.details.codeBranch}: ask for a code for this counter's branch` },
+          },
+        );
       }
-      return new AppError('HUB_CODE_INVALID', 'The Hub does not accept this code: it is unknown, already used or expired. Ask the manager for a new code.', {
-        fields: { code: 'Unknown, already used or expired: ask the manager for a new code' },
-      });
+      return new AppError(
+        'HUB_CODE_INVALID',
+        'The Hub does not accept this code: it is unknown, already used or expired. Ask the manager for a new code.',
+        {
+          fields: { code: 'Unknown, already used or expired: ask the manager for a new code' },
+        },
+      );
     case 'HUB_COUNTER_CODE_TAKEN': {
       // The Hub's message (shown next to the name) names the counter that has the code and a free name.
       const code = typeof e.details.counterCode === 'string' ? ` (${e.details.counterCode})` : '';
-      return new AppError('HUB_NAME_TAKEN', `This counter's name gives the same code${code} as another counter's on the Hub: change its name in Settings → ${profileTab} → Counter name, then join again.`, {
-        fields: { counterName: e.message }, hubCode: e.code,
-      });
+      return new AppError(
+        'HUB_NAME_TAKEN',
+        `This counter's name gives the same code${code} as another counter's on the Hub: change its name in Settings → ${profileTab} → Counter name, then join again.`,
+        {
+          fields: { counterName: e.message },
+          hubCode: e.code,
+        },
+      );
     }
     case 'HUB_RATE_LIMITED':
-      return new AppError('HUB_REFUSED', 'The Hub is getting too many requests from this PC. Wait a minute, then try again.');
+      return new AppError(
+        'HUB_REFUSED',
+        'The Hub is getting too many requests from this PC. Wait a minute, then try again.',
+      );
     default:
       return new AppError('HUB_REFUSED', `The Hub refused to enroll this counter: ${e.message}`, { hubCode: e.code });
   }
@@ -75,26 +100,53 @@ export class Enrollment {
     const { enrollment, settings, client, clock, logger, runner, status } = this.deps;
     const current = enrollment.saved();
     if (current && current.revokedAt === null) {
-      throw new AppError('CONFLICT', `This counter is already joined to the Hub at ${current.url}. Leave that Hub first, then join again.`);
+      throw new AppError(
+        'CONFLICT',
+        `This counter is already joined to the Hub at ${current.url}. Leave that Hub first, then join again.`,
+      );
     }
     if (this.joining) throw new AppError('CONFLICT', 'This counter is already joining a Hub; wait for the answer.');
     const profile = settings.activeProfile();
     const p = settings.profile(profile);
     if (!p.merchantId) {
-      throw new AppError('NOT_READY', `Set the merchant ID of the ${PROFILE_LABELS[profile]} profile first (Settings → Edit ${PROFILE_LABELS[profile]}): the Hub files this counter under that branch.`);
+      throw new AppError(
+        'NOT_READY',
+        `Set the merchant ID of the ${PROFILE_LABELS[profile]} profile first (Settings → Edit ${PROFILE_LABELS[profile]}): the Hub files this counter under that branch.`,
+      );
     }
     this.joining = true;
     try {
       let r;
       try {
-        r = await client.callAnonymous(a.hubUrl, 'POST', '/enroll', { code: a.code, counterName: p.counterName, branch: p.merchantId, appVersion: this.deps.version }, EnrollResponseSchema, { timeoutMs: ENROLL_TIMEOUT_MS });
+        r = await client.callAnonymous(
+          a.hubUrl,
+          'POST',
+          '/enroll',
+          { code: a.code, counterName: p.counterName, branch: p.merchantId, appVersion: this.deps.version },
+          EnrollResponseSchema,
+          { timeoutMs: ENROLL_TIMEOUT_MS },
+        );
       } catch (e) {
-        logger.warn('hub: enrollment refused', { hub: a.hubUrl, code: e instanceof HubCallError ? e.code : 'INTERNAL' });
+        logger.warn('hub: enrollment refused', {
+          hub: a.hubUrl,
+          code: e instanceof HubCallError ? e.code : 'INTERNAL',
+        });
         throw enrollRefusal(e, a.hubUrl, `Edit ${PROFILE_LABELS[profile]}`);
       }
       runner.newQuestion();
       await runner.stop();
-      enrollment.enrolled({ url: a.hubUrl, counterId: r.counterId, branch: r.branch, counterName: p.counterName, enrolledAt: clock.now(), revokedAt: null, revokedWhy: null }, r.credential);
+      enrollment.enrolled(
+        {
+          url: a.hubUrl,
+          counterId: r.counterId,
+          branch: r.branch,
+          counterName: p.counterName,
+          enrolledAt: clock.now(),
+          revokedAt: null,
+          revokedWhy: null,
+        },
+        r.credential,
+      );
       // A new Hub holds nothing of this counter yet: the outbox goes again from its first event.
       this.resetLinks();
       runner.forgetCheck();

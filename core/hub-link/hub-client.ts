@@ -37,9 +37,23 @@ export interface HubCallOptions {
 
 export interface HubClient {
   /** A call with the counter's credential (`Authorization: Bearer`). */
-  call<S extends z.ZodType>(conn: Pick<HubConnection, 'url' | 'credential'>, method: 'GET' | 'POST', path: string, body: unknown, answer: S, o?: HubCallOptions): Promise<z.infer<S>>;
+  call<S extends z.ZodType>(
+    conn: Pick<HubConnection, 'url' | 'credential'>,
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    answer: S,
+    o?: HubCallOptions,
+  ): Promise<z.infer<S>>;
   /** A call without a credential (enrollment). */
-  callAnonymous<S extends z.ZodType>(url: string, method: 'GET' | 'POST', path: string, body: unknown, answer: S, o?: HubCallOptions): Promise<z.infer<S>>;
+  callAnonymous<S extends z.ZodType>(
+    url: string,
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    answer: S,
+    o?: HubCallOptions,
+  ): Promise<z.infer<S>>;
 }
 
 /** `/api/v1` + path unless the path already starts with it. */
@@ -47,7 +61,15 @@ export const hubPath = (path: string) => (path.startsWith(HUB_API_PREFIX) ? path
 
 export function createHubClient(deps: { fetch?: typeof fetch; defaultTimeoutMs?: number } = {}): HubClient {
   const timeoutDefault = deps.defaultTimeoutMs ?? 10_000;
-  async function send<S extends z.ZodType>(base: string, credential: string | null, method: 'GET' | 'POST', path: string, body: unknown, answer: S, o: HubCallOptions = {}): Promise<z.infer<S>> {
+  async function send<S extends z.ZodType>(
+    base: string,
+    credential: string | null,
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    answer: S,
+    o: HubCallOptions = {},
+  ): Promise<z.infer<S>> {
     let res: Response;
     try {
       res = await ky(`${base.replace(/\/+$/, '')}${hubPath(path)}`, {
@@ -61,7 +83,8 @@ export function createHubClient(deps: { fetch?: typeof fetch; defaultTimeoutMs?:
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
       });
     } catch (e) {
-      if (e instanceof HTTPError) throw new HubCallError('HUB_BAD_ANSWER', `The Hub answered HTTP ${e.response.status}.`, e.response.status);
+      if (e instanceof HTTPError)
+        throw new HubCallError('HUB_BAD_ANSWER', `The Hub answered HTTP ${e.response.status}.`, e.response.status);
       const why = e instanceof Error ? e.message : String(e);
       throw new HubCallError('HUB_UNREACHABLE', `The Hub at ${base} could not be reached (${why}).`, null);
     }
@@ -70,15 +93,29 @@ export function createHubClient(deps: { fetch?: typeof fetch; defaultTimeoutMs?:
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
-      throw new HubCallError('HUB_BAD_ANSWER', `The Hub answered HTTP ${res.status} with something that is not JSON: is ${base} really a CounterPay Hub?`, res.status);
+      throw new HubCallError(
+        'HUB_BAD_ANSWER',
+        `The Hub answered HTTP ${res.status} with something that is not JSON: is ${base} really a CounterPay Hub?`,
+        res.status,
+      );
     }
     if (!res.ok) {
       const err = HubErrorSchema.safeParse(json);
       if (err.success) throw new HubCallError(err.data.code, err.data.message, res.status, err.data.details ?? {});
-      throw new HubCallError('HUB_BAD_ANSWER', `The Hub answered HTTP ${res.status}: is ${base} really a CounterPay Hub?`, res.status);
+      throw new HubCallError(
+        'HUB_BAD_ANSWER',
+        `The Hub answered HTTP ${res.status}: is ${base} really a CounterPay Hub?`,
+        res.status,
+      );
     }
     const parsed = answer.safeParse(json);
-    if (!parsed.success) throw new HubCallError('HUB_BAD_ANSWER', `The Hub's answer to ${method} ${path} does not match this app's version of the Hub contract.`, res.status, { issues: parsed.error.issues.slice(0, 5) });
+    if (!parsed.success)
+      throw new HubCallError(
+        'HUB_BAD_ANSWER',
+        `The Hub's answer to ${method} ${path} does not match this app's version of the Hub contract.`,
+        res.status,
+        { issues: parsed.error.issues.slice(0, 5) },
+      );
     return parsed.data;
   }
   return {

@@ -40,7 +40,9 @@ export interface HubModuleDeps {
 }
 
 /** What the Hub link takes of the core: the journal sink is its own outbox's, handed back by the root. */
-export type HubContext = Pick<CoreServices, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'> & { journalSink: JournalSink };
+export type HubContext = Pick<CoreServices, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'> & {
+  journalSink: JournalSink;
+};
 
 export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
   const { logger, clock, settings } = ctx;
@@ -52,9 +54,16 @@ export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
   const connection: HubConnectionSource = () => enrollment.connection();
 
   // The parts tell each other through these closures; all of them are built before any runs.
-  const programme = deps.programme ? new ProgrammeLink({ programme: deps.programme, connection, client, logger, running: () => runner.isRunning() }) : null;
+  const programme = deps.programme
+    ? new ProgrammeLink({ programme: deps.programme, connection, client, logger, running: () => runner.isRunning() })
+    : null;
   const pusher = createSyncPusher({
-    db: ctx.db, connection, client, clock, timers, logger,
+    db: ctx.db,
+    connection,
+    client,
+    clock,
+    timers,
+    logger,
     // The app's one sink: every journal append kicks the pusher.
     journalSink: ctx.journalSink,
     status: () => ({ appVersion: deps.version, profile: settings.activeProfile(), openPayments: deps.openPayments() }),
@@ -62,20 +71,49 @@ export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
     onRefused: (e) => runner.refused(e),
   });
   const relay = createRelayConsumer({
-    db: ctx.db, connection, client, clock, timers, logger, ingest: deps.ingest, onRefused: (e) => runner.refused(e),
+    db: ctx.db,
+    connection,
+    client,
+    clock,
+    timers,
+    logger,
+    ingest: deps.ingest,
+    onRefused: (e) => runner.refused(e),
     onProgramme: (version) => programme?.told(version),
   });
   const runner = new LinkRunner({
-    enrollment, pusher, relay, client, clock, logger, timers,
+    enrollment,
+    pusher,
+    relay,
+    client,
+    clock,
+    logger,
+    timers,
     checkEveryMs: deps.checkEveryMs ?? HUB_CHECK_EVERY_MS,
     onRelayHealth: (s) => deps.onRelayHealth(s),
     changed: () => status.changed(),
   });
   const status = new LinkStatus({
-    enrollment, settings, events: ctx.events, pusher, relay,
-    running: () => runner.isRunning(), lastCheck: () => runner.lastCheck(),
+    enrollment,
+    settings,
+    events: ctx.events,
+    pusher,
+    relay,
+    running: () => runner.isRunning(),
+    lastCheck: () => runner.lastCheck(),
   });
-  const joining = new Enrollment({ version: deps.version, enrollment, settings, client, clock, logger, runner, pusher, relay, status });
+  const joining = new Enrollment({
+    version: deps.version,
+    enrollment,
+    settings,
+    client,
+    clock,
+    logger,
+    runner,
+    pusher,
+    relay,
+    status,
+  });
 
   relay.onChange((healthy) => {
     status.changed();

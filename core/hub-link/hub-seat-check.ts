@@ -11,19 +11,37 @@ import type { HubConnectionSource } from './hub-types';
 const SEAT_CHECK_TIMEOUT_MS = 2_000;
 
 /** The seat check over the Hub, or null without one (the programme module then says "skipped"). */
-export function hubSeatCheck(d: { connection: HubConnectionSource; client: HubClient; settings: Pick<SettingsService, 'activeProfile'> }): SeatCheck | null {
+export function hubSeatCheck(d: {
+  connection: HubConnectionSource;
+  client: HubClient;
+  settings: Pick<SettingsService, 'activeProfile'>;
+}): SeatCheck | null {
   const c = d.connection();
   if (!c) return null;
   return {
     async conflicts(q, signal) {
       const profile = d.settings.activeProfile();
       const body = {
-        show: { filmName: q.show.filmName, filmTitle: q.show.filmTitle, date: q.show.date, time: q.show.time, screen: q.show.screen },
+        show: {
+          filmName: q.show.filmName,
+          filmTitle: q.show.filmTitle,
+          date: q.show.date,
+          time: q.show.time,
+          screen: q.show.screen,
+        },
         seats: q.seats.slice(0, 100),
         practice: profile === 'demo' || profile === 'sandbox',
       };
-      const r = await d.client.call(c, 'POST', '/seats/check', body, SeatCheckResponseSchema, { signal, timeoutMs: SEAT_CHECK_TIMEOUT_MS });
-      return r.conflicts.map((x): SeatConflict => ({ seat: x.seat, counterName: x.counterId === c.counterId ? `${x.counterName} (this counter)` : x.counterName, state: x.state, at: x.at }));
+      const r = await d.client.call(c, 'POST', '/seats/check', body, SeatCheckResponseSchema, {
+        signal,
+        timeoutMs: SEAT_CHECK_TIMEOUT_MS,
+      });
+      return r.conflicts.map((x): SeatConflict => ({
+        seat: x.seat,
+        counterName: x.counterId === c.counterId ? `${x.counterName} (this counter)` : x.counterName,
+        state: x.state,
+        at: x.at,
+      }));
     },
   };
 }

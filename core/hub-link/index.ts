@@ -4,6 +4,27 @@ export * from './hub-types';
 export { HUB_MIGRATIONS } from './hub-migrations';
 export { HubOutbox, createOutboxSink, type OutboxSinkDeps } from './outbox';
 export { createHubClient, HubCallError, type HubClient, type HubCallCode } from './hub-client';
-export { createSyncPusher, DEFAULT_SYNC_TUNING, type SyncPusher, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-pusher';
-export { createHubModule, hubLinkStatus, HUB_SETTINGS_KEY, HUB_VAULT_SCOPE, type HubModule, type HubModuleDeps } from './hub-module';
-export { createRelayConsumer, DEFAULT_RELAY_BACKOFF, HEARTBEAT_GRACE_MS, RELAY_LAST_EVENT_ID_KEY, type RelayConsumer, type RelayConsumerDeps } from './relay-consumer';
+export {
+  createSyncPusher,
+  DEFAULT_SYNC_TUNING,
+  type SyncPusher,
+  type SyncPusherDeps,
+  type SyncState,
+  type SyncTuning,
+} from './sync-pusher';
+export {
+  createHubModule,
+  hubLinkStatus,
+  HUB_SETTINGS_KEY,
+  HUB_VAULT_SCOPE,
+  type HubModule,
+  type HubModuleDeps,
+} from './hub-module';
+export {
+  createRelayConsumer,
+  DEFAULT_RELAY_BACKOFF,
+  HEARTBEAT_GRACE_MS,
+  RELAY_LAST_EVENT_ID_KEY,
+  type RelayConsumer,
+  type RelayConsumerDeps,
+} from './relay-consumer';

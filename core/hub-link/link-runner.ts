@@ -106,9 +106,14 @@ export class LinkRunner {
         this.refused(e);
         return;
       }
-      const message = e instanceof HubCallError && e.code === 'HUB_UNREACHABLE' ? NO_ANSWER
-        : e instanceof HubCallError && e.code === 'HUB_BAD_ANSWER' ? 'its answer could not be read: is the address still a CounterPay Hub?'
-          : e instanceof Error ? e.message : String(e);
+      const message =
+        e instanceof HubCallError && e.code === 'HUB_UNREACHABLE'
+          ? NO_ANSWER
+          : e instanceof HubCallError && e.code === 'HUB_BAD_ANSWER'
+            ? 'its answer could not be read: is the address still a CounterPay Hub?'
+            : e instanceof Error
+              ? e.message
+              : String(e);
       result = { at: clock.now(), ok: false, message };
     }
     if (asked !== this.epoch) return;
@@ -123,13 +128,20 @@ export class LinkRunner {
     const { enrollment, clock, logger, changed } = this.deps;
     const s = enrollment.saved();
     if (!s || s.revokedAt !== null) return;
-    const why = e.code === 'HUB_COUNTER_REVOKED'
-      ? HUB_REVOKED_TEXT
-      : 'The Hub no longer knows this counter (its records may have been reset). Sales go on; ask the manager for a new code and join again.';
+    const why =
+      e.code === 'HUB_COUNTER_REVOKED'
+        ? HUB_REVOKED_TEXT
+        : 'The Hub no longer knows this counter (its records may have been reset). Sales go on; ask the manager for a new code and join again.';
     this.epoch += 1;
     enrollment.revoked(s, clock.now(), why);
-    logger.warn('hub: this counter was refused by the Hub for good; link stopped', { hub: s.url, counterId: s.counterId, code: e.code });
-    void this.stop().then(changed, (err: unknown) => logger.error('hub: stopping the link failed', { error: err instanceof Error ? err.message : String(err) }));
+    logger.warn('hub: this counter was refused by the Hub for good; link stopped', {
+      hub: s.url,
+      counterId: s.counterId,
+      code: e.code,
+    });
+    void this.stop().then(changed, (err: unknown) =>
+      logger.error('hub: stopping the link failed', { error: err instanceof Error ? err.message : String(err) }),
+    );
     changed();
   }
 }

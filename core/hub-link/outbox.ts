@@ -27,7 +27,9 @@ export class HubOutbox {
     this.readRows = db.prepare('SELECT seq, kind, at, payload_json FROM hub_outbox WHERE seq > ? ORDER BY seq LIMIT ?');
     this.maxSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM hub_outbox');
     this.getState = db.prepare('SELECT value FROM hub_state WHERE key = ?');
-    this.setState = db.prepare('INSERT INTO hub_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.setState = db.prepare(
+      'INSERT INTO hub_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
   }
 
   /**
@@ -36,13 +38,19 @@ export class HubOutbox {
    * transaction (its own event included) back, rather than keeping an event the Hub would refuse.
    */
   append<K extends SyncKind>(kind: K, payload: SyncPayload<K>, at: number): number {
-    if (!this.db.inTransaction) throw new Error(`hub outbox: a ${kind} event was appended outside a transaction (append inside the transaction that writes the event)`);
+    if (!this.db.inTransaction)
+      throw new Error(
+        `hub outbox: a ${kind} event was appended outside a transaction (append inside the transaction that writes the event)`,
+      );
     const schema = SYNC_PAYLOADS[kind];
     if (!schema) throw new Error(`hub outbox: unknown event kind "${String(kind)}"`);
     if (!Number.isFinite(at) || at < 0) throw new Error(`hub outbox: a ${kind} event has a bad time ${String(at)}`);
     const parsed = schema.safeParse(payload);
     if (!parsed.success) {
-      const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+      const why = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`)
+        .join('; ');
       throw new Error(`hub outbox: a ${kind} event does not match its schema (${why})`);
     }
     return Number(this.insertRow.run(kind, Math.round(at), JSON.stringify(parsed.data)).lastInsertRowid);
@@ -51,7 +59,9 @@ export class HubOutbox {
   /** Up to `limit` events after `seq`, in order, exactly as they were written. */
   readAfter(seq: number, limit: number): SyncEvent[] {
     const rows = this.readRows.all(seq, limit) as { seq: number; kind: SyncKind; at: number; payload_json: string }[];
-    return rows.map((r) => ({ seq: r.seq, kind: r.kind, at: r.at, payload: JSON.parse(r.payload_json) as unknown }) as SyncEvent);
+    return rows.map(
+      (r) => ({ seq: r.seq, kind: r.kind, at: r.at, payload: JSON.parse(r.payload_json) as unknown }) as SyncEvent,
+    );
   }
 
   /**
@@ -84,10 +94,12 @@ export class HubOutbox {
   /** Keeps the Hub's position (for `counterId` when given). */
   setLastSeq(seq: number, counterId?: string): void {
     if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`hub outbox: bad lastSeq ${seq}`);
-    this.db.transaction(() => {
-      this.setState.run(LAST_SEQ_KEY, String(seq));
-      if (counterId !== undefined) this.setState.run(COUNTER_KEY, counterId);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.setState.run(LAST_SEQ_KEY, String(seq));
+        if (counterId !== undefined) this.setState.run(COUNTER_KEY, counterId);
+      })
+      .immediate();
   }
 }
 
@@ -102,8 +114,14 @@ export interface OutboxSinkDeps {
 }
 
 /** A JournalSink over the outbox: fills the sale's cashier and tells listeners (the sync pusher) after each append. */
-export function createOutboxSink(outbox: HubOutbox, deps: OutboxSinkDeps = {}): JournalSink & { onAppend(listener: AppendListener): () => void } {
-  const emitter = new TypedEmitter<{ append: [kind: SyncKind, payload: unknown] }>({ onListenerError: (e) => deps.logger?.warn('hub outbox: an append listener failed', { error: e instanceof Error ? e.message : String(e) }) });
+export function createOutboxSink(
+  outbox: HubOutbox,
+  deps: OutboxSinkDeps = {},
+): JournalSink & { onAppend(listener: AppendListener): () => void } {
+  const emitter = new TypedEmitter<{ append: [kind: SyncKind, payload: unknown] }>({
+    onListenerError: (e) =>
+      deps.logger?.warn('hub outbox: an append listener failed', { error: e instanceof Error ? e.message : String(e) }),
+  });
   return {
     append(kind, payload, at) {
       let p = payload;

@@ -48,7 +48,9 @@ export class ProgrammeLink {
       const held = p.heldVersion(c.counterId);
       if (held !== null && held >= this.wanted) return;
       try {
-        const got = await client.call(c, 'GET', '/programme', undefined, HubProgrammeSchema, { timeoutMs: PROGRAMME_TIMEOUT_MS });
+        const got = await client.call(c, 'GET', '/programme', undefined, HubProgrammeSchema, {
+          timeoutMs: PROGRAMME_TIMEOUT_MS,
+        });
         if (got.programme === null || got.version === 0) return;
         if (held === null || got.version > held) {
           p.replace(got.version, got.programme, c.counterId);
@@ -57,7 +59,9 @@ export class ProgrammeLink {
         if (got.version >= this.wanted) return;
       } catch (e) {
         // The next connect tells the version again, so a failed fetch is retried then.
-        logger.warn('hub: the programme could not be fetched; the counter keeps its copy', { code: e instanceof HubCallError ? e.code : e instanceof Error ? e.message : 'INTERNAL' });
+        logger.warn('hub: the programme could not be fetched; the counter keeps its copy', {
+          code: e instanceof HubCallError ? e.code : e instanceof Error ? e.message : 'INTERNAL',
+        });
         return;
       }
     }

@@ -14,7 +14,12 @@
 //   to `onProgramme`; the hub module fetches the programme when the version is newer than its copy.
 import { RelayProgrammeSchema } from '../../shared/hub-programme-contract';
 import {
-  AckResponseSchema, HubErrorSchema, RELAY_STREAM_PATH, RelayHeartbeatSchema, RelayNotificationSchema, type RelayNotification,
+  AckResponseSchema,
+  HubErrorSchema,
+  RELAY_STREAM_PATH,
+  RelayHeartbeatSchema,
+  RelayNotificationSchema,
+  type RelayNotification,
 } from '../../shared/hub-contract';
 import { backoffWithJitter, systemTimers, TypedEmitter, type TimerHandle } from '../lib';
 import { HubCallError } from './hub-client';
@@ -82,7 +87,8 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   const ackDelayMs = deps.ackDelayMs ?? 50;
   const { logger, db } = deps;
   const emitter = new TypedEmitter<{ change: [boolean]; delivered: [] }>({
-    onListenerError: (e) => logger.error('relay health listener failed', { error: e instanceof Error ? e.message : String(e) }),
+    onListenerError: (e) =>
+      logger.error('relay health listener failed', { error: e instanceof Error ? e.message : String(e) }),
   });
 
   let running = false;
@@ -105,11 +111,16 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
 
   // ---- the stream position, durable ----
   const readLast = (): string | null =>
-    (db.prepare('SELECT value FROM hub_state WHERE key = ?').get(RELAY_LAST_EVENT_ID_KEY) as { value: string } | undefined)?.value ?? null;
+    (
+      db.prepare('SELECT value FROM hub_state WHERE key = ?').get(RELAY_LAST_EVENT_ID_KEY) as
+        { value: string } | undefined
+    )?.value ?? null;
   let last: string | null = readLast();
   function remember(eventId: string): void {
     if (last !== null && BigInt(eventId) <= BigInt(last)) return;
-    db.prepare('INSERT INTO hub_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(RELAY_LAST_EVENT_ID_KEY, eventId);
+    db.prepare(
+      'INSERT INTO hub_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(RELAY_LAST_EVENT_ID_KEY, eventId);
     last = eventId;
   }
 
@@ -121,7 +132,14 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
     if (healthy === is && cannot === toldCannot) return;
     toldCannot = cannot;
     healthy = is;
-    logger.info(is ? 'relay stream healthy' : up ? 'the Hub cannot verify webhooks (no merchant file); payments are followed by status checks' : 'relay stream not healthy; payments are followed by status checks', {});
+    logger.info(
+      is
+        ? 'relay stream healthy'
+        : up
+          ? 'the Hub cannot verify webhooks (no merchant file); payments are followed by status checks'
+          : 'relay stream not healthy; payments are followed by status checks',
+      {},
+    );
     emitter.emit('change', is);
   }
 
@@ -167,7 +185,11 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
         // Kept for the next flush. Losing them costs nothing but the Hub's log: the position is durable.
         pendingAcks = [...ids, ...pendingAcks].slice(-MAX_PENDING_ACKS);
         if (e instanceof HubCallError && isRefusal(e.code)) refuse(e);
-        else logger.warn('relay acknowledgement failed; will retry', { code: e instanceof HubCallError ? e.code : 'INTERNAL', count: ids.length });
+        else
+          logger.warn('relay acknowledgement failed; will retry', {
+            code: e instanceof HubCallError ? e.code : 'INTERNAL',
+            count: ids.length,
+          });
       } finally {
         acking = null;
       }
@@ -210,7 +232,10 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
     try {
       outcome = await deps.ingest(n);
     } catch (err) {
-      logger.error('relayed notification could not be recorded; the Hub will send it again', { eventId: n.eventId, error: err instanceof Error ? err.message : String(err) });
+      logger.error('relayed notification could not be recorded; the Hub will send it again', {
+        eventId: n.eventId,
+        error: err instanceof Error ? err.message : String(err),
+      });
       throw new StreamClosed('ingest failed');
     }
     remember(n.eventId);
@@ -227,7 +252,11 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
     const ctl = new AbortController();
     abort = ctl;
     armWatchdog(gen, connectTimeoutMs);
-    const headers: Record<string, string> = { authorization: `Bearer ${conn.credential}`, accept: 'text/event-stream', 'cache-control': 'no-store' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${conn.credential}`,
+      accept: 'text/event-stream',
+      'cache-control': 'no-store',
+    };
     if (last) headers['last-event-id'] = last;
     const res = await doFetch(`${conn.url.replace(/\/+$/, '')}${RELAY_STREAM_PATH}`, { headers, signal: ctl.signal });
     if (res.status !== 200 || !res.body) {
@@ -238,7 +267,8 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       } catch {
         parsed = null;
       }
-      if (parsed?.success) throw new HubCallError(parsed.data.code, parsed.data.message, res.status, parsed.data.details ?? {});
+      if (parsed?.success)
+        throw new HubCallError(parsed.data.code, parsed.data.message, res.status, parsed.data.details ?? {});
       throw new HubCallError('HUB_BAD_ANSWER', `The Hub answered HTTP ${res.status} to the relay stream.`, res.status);
     }
     const queue: SseEvent[] = [];
@@ -271,12 +301,20 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
               try {
                 deps.onProgramme?.(p.data.version);
               } catch (err) {
-                logger.error('relay programme listener failed', { error: err instanceof Error ? err.message : String(err) });
+                logger.error('relay programme listener failed', {
+                  error: err instanceof Error ? err.message : String(err),
+                });
               }
             }
           } else if (e.event === 'revoked') {
             const r = HubErrorSchema.safeParse(safeJson(e.data));
-            refuse(new HubCallError('HUB_COUNTER_REVOKED', r.success ? r.data.message : 'This counter was removed from the Hub by its manager.', 403));
+            refuse(
+              new HubCallError(
+                'HUB_COUNTER_REVOKED',
+                r.success ? r.data.message : 'This counter was removed from the Hub by its manager.',
+                403,
+              ),
+            );
             return;
           }
         }
@@ -316,7 +354,14 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       } catch (e) {
         if (e instanceof HubCallError && isRefusal(e.code)) return refuse(e);
         if (gen === generation && running) {
-          const why = e instanceof HubCallError ? e.code : e instanceof StreamClosed ? e.message : e instanceof Error ? e.name : 'error';
+          const why =
+            e instanceof HubCallError
+              ? e.code
+              : e instanceof StreamClosed
+                ? e.message
+                : e instanceof Error
+                  ? e.name
+                  : 'error';
           logger.warn('relay stream lost; reconnecting', { why, failures: failures + 1 });
         }
       } finally {

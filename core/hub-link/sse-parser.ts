@@ -50,8 +50,7 @@ export function createSseParser(onEvent: (e: SseEvent) => void) {
       dataChars += value.length + 1;
       if (dataChars > MAX_SSE_LINE) throw new SseLineTooLong('event');
       data.push(value);
-    }
-    else if (field === 'event') event = value;
+    } else if (field === 'event') event = value;
     else if (field === 'id' && !value.includes('\0')) id = value;
   }
 

@@ -7,7 +7,13 @@
 //   HUB_SYNC_CONFLICT  → stop (state offline, logged): the journals forked; never resend a different event
 //   revoked / unknown  → onRefused(e), stop
 //   anything else      → back off with jitter (1 s → 60 s, at least details.retryAfterMs)
-import { MAX_SYNC_BATCH, SyncResponseSchema, type CounterStatus, type SyncKind, type SyncRequest } from '../../shared/hub-contract';
+import {
+  MAX_SYNC_BATCH,
+  SyncResponseSchema,
+  type CounterStatus,
+  type SyncKind,
+  type SyncRequest,
+} from '../../shared/hub-contract';
 import { backoffWithJitter, systemTimers, type BackoffTuning, type TimerHandle } from '../lib';
 import { HubCallError } from './hub-client';
 import type { JournalSink } from '../journal-sink';
@@ -80,7 +86,9 @@ type Wake = 'kick' | 'timer' | 'stop';
  */
 export function orderKeysNamed(kind: SyncKind, payload: unknown): boolean {
   if (kind !== 'order.created' && kind !== 'order.status' && kind !== 'topup.status') return false;
-  return typeof payload === 'object' && payload !== null && typeof (payload as { orderNo?: unknown }).orderNo === 'string';
+  return (
+    typeof payload === 'object' && payload !== null && typeof (payload as { orderNo?: unknown }).orderNo === 'string'
+  );
 }
 
 export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
@@ -89,7 +97,8 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   const timers = deps.timers ?? systemTimers;
   const random = deps.random ?? Math.random;
   const outbox = new HubOutbox(deps.db);
-  const sink: JournalSink = deps.journalSink ?? createOutboxSink(outbox, { ...(deps.cashierAt ? { cashierAt: deps.cashierAt } : {}), logger });
+  const sink: JournalSink =
+    deps.journalSink ?? createOutboxSink(outbox, { ...(deps.cashierAt ? { cashierAt: deps.cashierAt } : {}), logger });
 
   let running = false;
   let loop: Promise<void> | null = null;
@@ -174,7 +183,10 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   async function sendOnce(conn: HubConnection): Promise<'more' | 'idle' | { backoffMs: number } | 'halt'> {
     const last = position(conn);
     const head = outbox.headSeq();
-    if (last > head) return halt(`the Hub holds ${last} events of this counter but this journal has ${head}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`);
+    if (last > head)
+      return halt(
+        `the Hub holds ${last} events of this counter but this journal has ${head}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`,
+      );
     const events = outbox.readAfter(last, batchSize);
     const body: SyncRequest = {
       events,
@@ -185,11 +197,16 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     inFlight = ctl;
     const gen = generation;
     try {
-      const r = await client.call(conn, 'POST', '/sync', body, SyncResponseSchema, { timeoutMs: tuning.requestTimeoutMs, signal: ctl.signal });
+      const r = await client.call(conn, 'POST', '/sync', body, SyncResponseSchema, {
+        timeoutMs: tuning.requestTimeoutMs,
+        signal: ctl.signal,
+      });
       if (!running) return 'idle';
       if (gen !== generation) return 'more';
       if (r.lastSeq > outbox.headSeq()) {
-        return halt(`the Hub says it holds ${r.lastSeq} events of this counter but this journal has ${outbox.headSeq()}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`);
+        return halt(
+          `the Hub says it holds ${r.lastSeq} events of this counter but this journal has ${outbox.headSeq()}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`,
+        );
       }
       failures = 0;
       lastSync = clock.now();
@@ -236,15 +253,23 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
           logger.warn('hub sync: a gap answer without a usable expectedSeq', { details: e.details });
           return { backoffMs: nextBackoff(0) };
         }
-        if (expected - 1 > head) return halt(`the Hub expects event ${expected} but this journal ends at ${head}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`);
-        logger.warn('hub sync: the Hub is missing events; sending again from its number', { expectedSeq: expected, ourLastSeq: last });
+        if (expected - 1 > head)
+          return halt(
+            `the Hub expects event ${expected} but this journal ends at ${head}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`,
+          );
+        logger.warn('hub sync: the Hub is missing events; sending again from its number', {
+          expectedSeq: expected,
+          ourLastSeq: last,
+        });
         outbox.setLastSeq(expected - 1, conn.counterId);
         refreshQueue();
         // A Hub that keeps asking for the same number is not taking our events: slow down.
         return expected - 1 === last ? { backoffMs: nextBackoff(0) } : 'more';
       }
       case 'HUB_SYNC_CONFLICT':
-        return halt(`${e.message} (event ${String(e.details.seq ?? '?')}): this counter's journal and the Hub's copy differ, so syncing stopped; nothing different is ever resent.`);
+        return halt(
+          `${e.message} (event ${String(e.details.seq ?? '?')}): this counter's journal and the Hub's copy differ, so syncing stopped; nothing different is ever resent.`,
+        );
       case 'HUB_COUNTER_REVOKED':
       case 'HUB_UNAUTHENTICATED':
         halted = e.message;
@@ -253,7 +278,9 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
         try {
           deps.onRefused?.(e);
         } catch (err) {
-          logger.warn('hub sync: the refusal listener failed', { error: err instanceof Error ? err.message : String(err) });
+          logger.warn('hub sync: the refusal listener failed', {
+            error: err instanceof Error ? err.message : String(err),
+          });
         }
         return 'halt';
       case 'HUB_TOO_LARGE':
@@ -270,7 +297,13 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     const retryAfterMs = Number.isFinite(asked) && asked > 0 ? asked : 0;
     const delay = nextBackoff(retryAfterMs);
     const level = e.code === 'HUB_UNREACHABLE' || e.code === 'HUB_RATE_LIMITED' ? 'info' : 'warn';
-    logger[level]('hub sync: the Hub did not take the batch; trying again later', { code: e.code, status: e.status, retryInMs: delay, retryAfterMs, failures });
+    logger[level]('hub sync: the Hub did not take the batch; trying again later', {
+      code: e.code,
+      status: e.status,
+      retryInMs: delay,
+      retryAfterMs,
+      failures,
+    });
     setState('offline');
     return { backoffMs: delay };
   }
@@ -341,7 +374,9 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
       kicked = false;
       unsubscribe = sink.onAppend?.(appended) ?? null;
       refreshQueue();
-      loop = run().catch((e: unknown) => logger.error('hub sync: the loop stopped', { error: e instanceof Error ? e.message : String(e) }));
+      loop = run().catch((e: unknown) =>
+        logger.error('hub sync: the loop stopped', { error: e instanceof Error ? e.message : String(e) }),
+      );
     },
     async stop() {
       if (!running) return;

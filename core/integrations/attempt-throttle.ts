@@ -16,10 +16,22 @@ export interface AttemptLimits {
   maxAddresses: number;
 }
 
-export const DEFAULT_ATTEMPT_LIMITS: AttemptLimits = { burst: 10, perSecond: 1, summaryMs: 60_000, maxAddresses: 10_000 };
+export const DEFAULT_ATTEMPT_LIMITS: AttemptLimits = {
+  burst: 10,
+  perSecond: 1,
+  summaryMs: 60_000,
+  maxAddresses: 10_000,
+};
 
-interface Bucket { tokens: number; at: number }
-interface Tally { failed: number; refused: number; since: number }
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+interface Tally {
+  failed: number;
+  refused: number;
+  since: number;
+}
 
 export function createAttemptThrottle(o: { logger: Logger; now: () => number; limits?: Partial<AttemptLimits> }) {
   const limits = { ...DEFAULT_ATTEMPT_LIMITS, ...o.limits };
@@ -28,12 +40,18 @@ export function createAttemptThrottle(o: { logger: Logger; now: () => number; li
   const tallies = new Map<string, Tally>();
   let timer: ReturnType<typeof setInterval> | null = null;
 
-  const level = (b: Bucket | undefined, now: number) => (b ? Math.min(limits.burst, b.tokens + Math.max(0, now - b.at) * perMs) : limits.burst);
+  const level = (b: Bucket | undefined, now: number) =>
+    b ? Math.min(limits.burst, b.tokens + Math.max(0, now - b.at) * perMs) : limits.burst;
 
   function flush(): void {
     for (const [remote, t] of tallies) {
       if (t.failed + t.refused > 1) {
-        o.logger.warn('integration requests not authenticated (summary)', { remote, failed: t.failed, refusedTooMany: t.refused, seconds: Math.round((o.now() - t.since) / 1000) });
+        o.logger.warn('integration requests not authenticated (summary)', {
+          remote,
+          failed: t.failed,
+          refusedTooMany: t.refused,
+          seconds: Math.round((o.now() - t.since) / 1000),
+        });
       }
     }
     tallies.clear();
@@ -46,7 +64,10 @@ export function createAttemptThrottle(o: { logger: Logger; now: () => number; li
     if (!t) {
       t = { failed: 0, refused: 0, since: o.now() };
       if (tallies.size < limits.maxAddresses) tallies.set(remote, t);
-      o.logger.warn('integration request not authenticated', { remote, ...(what === 'refused' ? { refusedTooMany: true } : {}) });
+      o.logger.warn('integration request not authenticated', {
+        remote,
+        ...(what === 'refused' ? { refusedTooMany: true } : {}),
+      });
     }
     t[what]++;
     if (!timer) {

@@ -60,7 +60,14 @@ export function createCallbackSender(deps: CallbackSenderDeps) {
     } else {
       view = deps.viewOf(charge, integration.name);
       const body: CallbackBody = {
-        event: { eventId: `${charge.reference}:${d.seq}`, sequence: d.seq, from: d.from, to: d.to, at: d.at, note: d.note },
+        event: {
+          eventId: `${charge.reference}:${d.seq}`,
+          sequence: d.seq,
+          from: d.from,
+          to: d.to,
+          at: d.at,
+          note: d.note,
+        },
         charge: view,
       };
       const text = JSON.stringify(body);
@@ -86,14 +93,28 @@ export function createCallbackSender(deps: CallbackSenderDeps) {
         // or a name that does not resolve, so the log cannot tell open ports from closed ones.
         // The reason stays in the counter's own log.
         error = 'the callback URL could not be reached';
-        detail = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ''}` : String(e);
+        detail =
+          e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ''}` : String(e);
       }
     }
     const delivered = error === null;
     const at = deps.now();
-    store.recordAttempt(d, at, { status, error, delivered, nextAt: at + backoffWithJitter(d.attempts + 1, backoff, random) });
+    store.recordAttempt(d, at, {
+      status,
+      error,
+      delivered,
+      nextAt: at + backoffWithJitter(d.attempts + 1, backoff, random),
+    });
     if (delivered) deps.onDelivered?.(d, view!);
-    else logger.warn('integration callback not acknowledged; will retry', { chargeId: d.chargeId, sequence: d.seq, attempts: d.attempts + 1, status, error, ...(detail ? { detail } : {}) });
+    else
+      logger.warn('integration callback not acknowledged; will retry', {
+        chargeId: d.chargeId,
+        sequence: d.seq,
+        attempts: d.attempts + 1,
+        status,
+        error,
+        ...(detail ? { detail } : {}),
+      });
   }
 
   function pump(): void {
@@ -104,7 +125,9 @@ export function createCallbackSender(deps: CallbackSenderDeps) {
       if (busy.has(d.chargeId)) continue;
       busy.add(d.chargeId);
       const p = deliver(d)
-        .catch((e: unknown) => logger.error('integration callback failed to record', { error: e instanceof Error ? e.message : String(e) }))
+        .catch((e: unknown) =>
+          logger.error('integration callback failed to record', { error: e instanceof Error ? e.message : String(e) }),
+        )
         .finally(() => {
           busy.delete(d.chargeId);
           inFlight.delete(p);

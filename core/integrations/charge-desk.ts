@@ -43,7 +43,9 @@ export interface ChargeOrigin {
 
 function hashOf(amountKobo: number, sale: Record<string, unknown>): string {
   const { sn: _sn, ...rest } = sale;
-  return createHash('sha256').update(canonicalJson({ amountKobo, sale: rest }), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ amountKobo, sale: rest }), 'utf8')
+    .digest('hex');
 }
 
 export function createChargeDesk(deps: ChargeDeskDeps) {
@@ -51,7 +53,12 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
 
   function orderOf(c: ChargeRow): OrderView {
     const v = checkout.get(c.orderId);
-    if (!v) throw new IntegrationApiError(500, 'INTERNAL', `The order of booking ${c.reference} is missing from the journal.`);
+    if (!v)
+      throw new IntegrationApiError(
+        500,
+        'INTERNAL',
+        `The order of booking ${c.reference} is missing from the journal.`,
+      );
     return v;
   }
 
@@ -76,28 +83,51 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
       expiresAt: o.expiresAt,
       ...(o.completedTime !== undefined ? { completedAt: o.completedTime } : {}),
       ...(o.late?.kind === 'paid-after-closing'
-        ? { latePayment: { ...(o.late.payNo ? { payNo: o.late.payNo } : {}), amountKobo: o.late.amountKobo, at: lateAt(o.late) } }
+        ? {
+            latePayment: {
+              ...(o.late.payNo ? { payNo: o.late.payNo } : {}),
+              amountKobo: o.late.amountKobo,
+              at: lateAt(o.late),
+            },
+          }
         : {}),
     };
   }
 
   function find(integration: IntegrationRow, reference: string): ChargeRow {
     const c = store.chargeByReference(integration.id, reference);
-    if (!c) throw new IntegrationApiError(404, 'NOT_FOUND', `There is no charge with booking reference ${reference} from ${integration.name}.`);
+    if (!c)
+      throw new IntegrationApiError(
+        404,
+        'NOT_FOUND',
+        `There is no charge with booking reference ${reference} from ${integration.name}.`,
+      );
     return c;
   }
 
   /** Parses the request; VALIDATION with one message per field. */
   function parse(body: unknown) {
     const r = ChargeRequestSchema.safeParse(body);
-    if (!r.success) throw new IntegrationApiError(422, 'VALIDATION', 'Check the charge request: some fields need fixing', fieldsOf(r.error.issues));
+    if (!r.success)
+      throw new IntegrationApiError(
+        422,
+        'VALIDATION',
+        'Check the charge request: some fields need fixing',
+        fieldsOf(r.error.issues),
+      );
     return r.data;
   }
 
   /** The sale checked by the Sell form's rules, with the amount cross-checked. */
   function checkedSale(req: ReturnType<typeof parse>, sn: string): Record<string, unknown> {
     const r = SaleInputSchema.safeParse({ ...req.sale, sn });
-    if (!r.success) throw new IntegrationApiError(422, 'VALIDATION', 'Check the sale: some fields need fixing', fieldsOf(r.error.issues, 'sale'));
+    if (!r.success)
+      throw new IntegrationApiError(
+        422,
+        'VALIDATION',
+        'Check the sale: some fields need fixing',
+        fieldsOf(r.error.issues, 'sale'),
+      );
     const expected = saleAmounts(r.data).amountKobo;
     if (expected !== req.amountKobo) {
       throw new IntegrationApiError(422, 'VALIDATION', 'The amount does not match the sale', {
@@ -122,31 +152,56 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
         const sale = checkedSale(req, orderOf(existing).sn);
         if (hashOf(req.amountKobo, sale) !== existing.requestHash) {
           const o = orderOf(existing);
-          throw new IntegrationApiError(409, 'REFERENCE_REUSED',
-            `Booking reference ${req.reference} was already charged for another sale (${formatNaira(o.amountKobo)}, ${o.sale.filmName}, seats ${o.sale.seats}). Send a new booking reference for a new sale; read the charge of this one with GET /v1/charges/${req.reference}.`);
+          throw new IntegrationApiError(
+            409,
+            'REFERENCE_REUSED',
+            `Booking reference ${req.reference} was already charged for another sale (${formatNaira(o.amountKobo)}, ${o.sale.filmName}, seats ${o.sale.seats}). Send a new booking reference for a new sale; read the charge of this one with GET /v1/charges/${req.reference}.`,
+          );
         }
         return { created: false, charge: viewOf(existing, integration.name) };
       }
       const sn = deps.terminalSn();
-      if (!sn) throw new IntegrationApiError(503, 'NOT_READY', 'No payment terminal is chosen on this counter yet: the cashier chooses it on the Sell screen. Nothing was charged; send the request again.');
+      if (!sn)
+        throw new IntegrationApiError(
+          503,
+          'NOT_READY',
+          'No payment terminal is chosen on this counter yet: the cashier chooses it on the Sell screen. Nothing was charged; send the request again.',
+        );
       const sale = checkedSale(req, sn);
       const hash = hashOf(req.amountKobo, sale);
       let order: OrderView;
       try {
         order = await checkout.sell(sale as Parameters<CheckoutService['sell']>[0], {
           whenBusy: 'queue',
-          alongside: (orderId) => store.addCharge({
-            integrationId: integration.id, reference: req.reference, orderId, requestHash: hash, source,
-            callbackUrl: req.callbackUrl ?? null, createdAt: deps.now(),
-          }),
+          alongside: (orderId) =>
+            store.addCharge({
+              integrationId: integration.id,
+              reference: req.reference,
+              orderId,
+              requestHash: hash,
+              source,
+              callbackUrl: req.callbackUrl ?? null,
+              createdAt: deps.now(),
+            }),
         });
       } catch (e) {
         if (isAppError(e)) {
-          if (e.code === 'VALIDATION') throw new IntegrationApiError(422, 'VALIDATION', e.message, (e.details as { fields?: Record<string, string> } | undefined)?.fields);
-          if (e.code === 'PROVIDER_NOT_CONFIGURED') throw new IntegrationApiError(503, 'PROVIDER_NOT_CONFIGURED', e.message);
+          if (e.code === 'VALIDATION')
+            throw new IntegrationApiError(
+              422,
+              'VALIDATION',
+              e.message,
+              (e.details as { fields?: Record<string, string> } | undefined)?.fields,
+            );
+          if (e.code === 'PROVIDER_NOT_CONFIGURED')
+            throw new IntegrationApiError(503, 'PROVIDER_NOT_CONFIGURED', e.message);
           if (e.code === 'NOT_READY') throw new IntegrationApiError(503, 'NOT_READY', e.message);
           if (e.code === 'NO_SHIFT') {
-            throw new IntegrationApiError(409, 'NO_SHIFT', 'No cashier shift is open on this counter, so it takes no charge: nothing was charged. Ask the cashier to open a shift, then send the same request again.');
+            throw new IntegrationApiError(
+              409,
+              'NO_SHIFT',
+              'No cashier shift is open on this counter, so it takes no charge: nothing was charged. Ask the cashier to open a shift, then send the same request again.',
+            );
           }
           throw new IntegrationApiError(500, 'INTERNAL', e.message);
         }
@@ -164,7 +219,13 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
     },
 
     /** The charge once its version is past `after`, or as it is when `timeoutMs` runs out (or `signal` aborts). */
-    wait(integration: IntegrationRow, reference: string, after: number, timeoutMs: number, signal: AbortSignal): Promise<ChargeView> {
+    wait(
+      integration: IntegrationRow,
+      reference: string,
+      after: number,
+      timeoutMs: number,
+      signal: AbortSignal,
+    ): Promise<ChargeView> {
       const c = find(integration, reference);
       const now = viewOf(c, integration.name);
       if (now.version > after || now.final) return Promise.resolve(now);
@@ -186,7 +247,10 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
     cancel(integration: IntegrationRow, reference: string): ChargeView {
       const c = find(integration, reference);
       try {
-        checkout.cancelQueued(c.orderId, `Cancelled by ${integration.name} (booking ${reference}) before it reached the terminal`);
+        checkout.cancelQueued(
+          c.orderId,
+          `Cancelled by ${integration.name} (booking ${reference}) before it reached the terminal`,
+        );
       } catch (e) {
         if (isAppError(e) && e.code === 'CONFLICT') throw new IntegrationApiError(409, 'CANNOT_CANCEL', e.message);
         throw e;
@@ -202,7 +266,11 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
     originOf(orderId: number): ChargeOrigin | null {
       const c = store.chargeByOrder(orderId);
       if (!c) return null;
-      return { integration: store.integration(c.integrationId)?.name ?? 'an integration', reference: c.reference, source: c.source };
+      return {
+        integration: store.integration(c.integrationId)?.name ?? 'an integration',
+        reference: c.reference,
+        source: c.source,
+      };
     },
   };
 }

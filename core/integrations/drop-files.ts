@@ -20,9 +20,7 @@ export function notOrdinary(st: Stats): string | null {
 }
 
 export type ReadResult =
-  | { ok: true; text: string; stat: Stats }
-  | { ok: false; gone: true }
-  | { ok: false; gone: false; why: string };
+  { ok: true; text: string; stat: Stats } | { ok: false; gone: true } | { ok: false; gone: false; why: string };
 
 const NOFOLLOW_NONBLOCK = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
@@ -63,7 +61,14 @@ export async function readOrdinaryFile(file: string, max: number): Promise<ReadR
       if (got > max) return { ok: false, gone: false, why: 'too large' };
     }
     // A byte-order mark (Windows editors write one) is not part of the JSON.
-    return { ok: true, text: buf.subarray(0, got).toString('utf8').replace(/^\uFEFF/, ''), stat };
+    return {
+      ok: true,
+      text: buf
+        .subarray(0, got)
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+      stat,
+    };
   } finally {
     await fh.close();
   }

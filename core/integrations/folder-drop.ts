@@ -41,10 +41,17 @@ export const dropFolders = (root: string, integrationId: string) => {
 };
 
 const TOO_LARGE = `The file is larger than ${MAX_DROP_FILE} bytes: one charge per file.`;
-const NOT_JSON = 'The file is not valid JSON. Write one charge request per file (see docs/integration.md), to a temporary name first and then rename it to .json.';
-const NOT_ORDINARY = (what: string) => `The file is ${what}, not an ordinary file: CounterPay reads only ordinary files written into the inbox itself (no links, pipes or devices). Write the request into the inbox, to a temporary name first and then rename it to .json.`;
+const NOT_JSON =
+  'The file is not valid JSON. Write one charge request per file (see docs/integration.md), to a temporary name first and then rename it to .json.';
+const NOT_ORDINARY = (what: string) =>
+  `The file is ${what}, not an ordinary file: CounterPay reads only ordinary files written into the inbox itself (no links, pipes or devices). Write the request into the inbox, to a temporary name first and then rename it to .json.`;
 
-interface Seen { size: number; mtimeMs: number; ino: number; since: number }
+interface Seen {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  since: number;
+}
 
 export function createFolderDrop(deps: FolderDropDeps) {
   const { store, desk, logger, timers } = deps;
@@ -79,7 +86,8 @@ export function createFolderDrop(deps: FolderDropDeps) {
   function settled(key: string, st: { size: number; mtimeMs: number; ino: number }): boolean {
     if (st.mtimeMs <= Date.now() - settleMs) return true;
     const was = seen.get(key);
-    if (was && was.size === st.size && was.mtimeMs === st.mtimeMs && was.ino === st.ino) return now() - was.since >= settleMs;
+    if (was && was.size === st.size && was.mtimeMs === st.mtimeMs && was.ino === st.ino)
+      return now() - was.since >= settleMs;
     seen.set(key, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, since: now() });
     return false;
   }
@@ -113,15 +121,24 @@ export function createFolderDrop(deps: FolderDropDeps) {
       if (!(e instanceof IntegrationApiError)) throw e;
       // The counter cannot charge now (no terminal, provider not set up): leave the file for later.
       if (e.status === 503) {
-        once(key, 'folder drop: request left in the inbox until the counter can charge', { integration: i.id, file: name, code: e.code });
+        once(key, 'folder drop: request left in the inbox until the counter can charge', {
+          integration: i.id,
+          file: name,
+          code: e.code,
+        });
         return;
       }
-      const fields = e.fields ? Object.entries(e.fields).map(([k, m]) => `  ${k}: ${m}`).join('\n') : '';
+      const fields = e.fields
+        ? Object.entries(e.fields)
+            .map(([k, m]) => `  ${k}: ${m}`)
+            .join('\n')
+        : '';
       return reject(i, name, `${e.code}: ${e.message}${fields ? `\n${fields}` : ''}`);
     }
     // Journaled and answered: the request is removed, unless another file took its name meanwhile.
     const still = await lstat(file).catch(() => null);
-    if (still && still.ino === read.stat.ino && still.size === read.stat.size && still.mtimeMs === read.stat.mtimeMs) await rm(file, { force: true });
+    if (still && still.ino === read.stat.ino && still.size === read.stat.size && still.mtimeMs === read.stat.mtimeMs)
+      await rm(file, { force: true });
   }
 
   /** The three folders, made if missing; null when one of them is not a real folder (a link planted there). */
@@ -131,7 +148,10 @@ export function createFolderDrop(deps: FolderDropDeps) {
       mkdirSync(d, { recursive: true });
       const st = lstatSync(d);
       if (!st.isDirectory()) {
-        once(d, 'folder drop: not a real folder (a link?); this system\'s folder drop is paused until it is', { integration: i.id, folder: d });
+        once(d, "folder drop: not a real folder (a link?); this system's folder drop is paused until it is", {
+          integration: i.id,
+          folder: d,
+        });
         return null;
       }
     }
@@ -144,7 +164,11 @@ export function createFolderDrop(deps: FolderDropDeps) {
       if (!f) continue;
       const names = (await readdir(f.inbox)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
       const present = new Set(names.map((n) => `${i.id}/${n}`));
-      for (const k of [...seen.keys(), ...told.keys()]) if (k.startsWith(`${i.id}/`) && !present.has(k)) { seen.delete(k); told.delete(k); }
+      for (const k of [...seen.keys(), ...told.keys()])
+        if (k.startsWith(`${i.id}/`) && !present.has(k)) {
+          seen.delete(k);
+          told.delete(k);
+        }
       for (const n of names) {
         if (stopped) return;
         try {
@@ -171,12 +195,16 @@ export function createFolderDrop(deps: FolderDropDeps) {
   function loop(): void {
     timer = null;
     if (stopped) return;
-    scanning = scan().catch((e: unknown) => {
-      once('scan', 'folder drop: the inboxes could not be read; will try again', { error: e instanceof Error ? e.message : String(e) });
-    }).finally(() => {
-      scanning = null;
-      if (!stopped) timer = timers.setTimeout(loop, scanMs);
-    });
+    scanning = scan()
+      .catch((e: unknown) => {
+        once('scan', 'folder drop: the inboxes could not be read; will try again', {
+          error: e instanceof Error ? e.message : String(e),
+        });
+      })
+      .finally(() => {
+        scanning = null;
+        if (!stopped) timer = timers.setTimeout(loop, scanMs);
+      });
   }
 
   return {
@@ -187,7 +215,10 @@ export function createFolderDrop(deps: FolderDropDeps) {
         try {
           writeOutcome(c);
         } catch (e) {
-          logger.error('folder drop: outcome not written', { chargeId: c.id, error: e instanceof Error ? e.message : String(e) });
+          logger.error('folder drop: outcome not written', {
+            chargeId: c.id,
+            error: e instanceof Error ? e.message : String(e),
+          });
         }
       }
       if (!timer && !scanning) loop();

@@ -1,5 +1,10 @@
 // Box-office integrations: the local HTTP API, pairing, the charge desk and the callback queue.
 export { createIntegrationsModule, DEFAULT_API_PORT, type IntegrationsModuleDeps } from './integrations-module';
-export { createIntegrations, type ApiPlacement, type Integrations, type IntegrationsDeps } from './integrations-service';
+export {
+  createIntegrations,
+  type ApiPlacement,
+  type Integrations,
+  type IntegrationsDeps,
+} from './integrations-service';
 export { INTEGRATION_MIGRATIONS } from './integration-migrations';
 export type { ChargeOrigin } from './charge-desk';

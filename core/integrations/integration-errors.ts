@@ -7,13 +7,25 @@ import type { IntegrationError } from '../../shared/integration';
 type Code = IntegrationError['error']['code'];
 
 export class IntegrationApiError extends Error {
-  constructor(readonly status: number, readonly code: Code, message: string, readonly fields?: Record<string, string>, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly code: Code,
+    message: string,
+    readonly fields?: Record<string, string>,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'IntegrationApiError';
   }
 
   body(): IntegrationError {
-    return { error: { code: this.code, message: this.message, ...(this.fields && Object.keys(this.fields).length ? { fields: this.fields } : {}) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.fields && Object.keys(this.fields).length ? { fields: this.fields } : {}),
+      },
+    };
   }
 }
 

@@ -60,7 +60,11 @@ const isLoopbackAddress = (a: string | undefined) => !!a && (isLoopbackHost(a) |
 
 export async function startIntegrationServer(o: IntegrationServerOptions): Promise<IntegrationServer> {
   const { desk, store, logger } = o;
-  const attempts = createAttemptThrottle({ logger, now: o.now, ...(o.attemptLimits ? { limits: o.attemptLimits } : {}) });
+  const attempts = createAttemptThrottle({
+    logger,
+    now: o.now,
+    ...(o.attemptLimits ? { limits: o.attemptLimits } : {}),
+  });
 
   function authenticate(req: IncomingMessage): IntegrationRow {
     const key = bearer(header(req, 'authorization'));
@@ -68,40 +72,67 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
     const row = id ? store.integration(id) : null;
     // One answer for every failure: a caller learns nothing about which part was wrong.
     if (!key || !row || row.revokedAt !== null || !keyMatches(key, row.keyHash)) {
-      throw new IntegrationApiError(401, 'NOT_AUTHENTICATED', 'The key is missing, wrong or revoked. Send Authorization: Bearer <key> with the key given when this system was paired in CounterPay Settings → Integrations.');
+      throw new IntegrationApiError(
+        401,
+        'NOT_AUTHENTICATED',
+        'The key is missing, wrong or revoked. Send Authorization: Bearer <key> with the key given when this system was paired in CounterPay Settings → Integrations.',
+      );
     }
     store.touch(row.id, o.now());
     return row;
   }
 
   async function jsonBody(req: IncomingMessage): Promise<unknown> {
-    if (!isJsonContentType(req.headers['content-type'])) throw new IntegrationApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
+    if (!isJsonContentType(req.headers['content-type']))
+      throw new IntegrationApiError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send the body as JSON with Content-Type: application/json.',
+      );
     const read = await readBoundedBody(req, { maxBytes: MAX_CHARGE_BODY });
     if (!read.ok) throw new IntegrationApiError(413, 'TOO_LARGE', `The body is larger than ${MAX_CHARGE_BODY} bytes.`);
     try {
       return JSON.parse(read.body.toString('utf8')) as unknown;
     } catch {
-      throw new IntegrationApiError(422, 'VALIDATION', 'The body is not valid JSON.', { request: 'The body is not valid JSON' });
+      throw new IntegrationApiError(422, 'VALIDATION', 'The body is not valid JSON.', {
+        request: 'The body is not valid JSON',
+      });
     }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       if (!o.allowRemote && !isLoopbackAddress(req.socket.remoteAddress)) {
-        throw new IntegrationApiError(403, 'FORBIDDEN', 'This counter answers its integration API only on this computer. An administrator can allow the network in Settings → Integrations.');
+        throw new IntegrationApiError(
+          403,
+          'FORBIDDEN',
+          'This counter answers its integration API only on this computer. An administrator can allow the network in Settings → Integrations.',
+        );
       }
       const url = new URL(req.url ?? '/', 'http://counter');
       const route = ROUTES.find((r) => r.re.test(url.pathname));
-      if (!route) throw new IntegrationApiError(404, 'NOT_FOUND', `There is no ${url.pathname} in the integration API; see docs/integration.md.`);
+      if (!route)
+        throw new IntegrationApiError(
+          404,
+          'NOT_FOUND',
+          `There is no ${url.pathname} in the integration API; see docs/integration.md.`,
+        );
       const matching = ROUTES.filter((r) => r.re.test(url.pathname) && r.method === req.method);
-      if (matching.length === 0) throw new IntegrationApiError(405, 'METHOD_NOT_ALLOWED', `Use ${route.method} for ${url.pathname}.`);
+      if (matching.length === 0)
+        throw new IntegrationApiError(405, 'METHOD_NOT_ALLOWED', `Use ${route.method} for ${url.pathname}.`);
       const r = matching[0]!;
       // An address that keeps failing is slowed before any key is looked at.
       const remote = req.socket.remoteAddress ?? '?';
       const waitMs = attempts.waitMs(remote);
       if (waitMs > 0) {
         const secs = Math.ceil(waitMs / 1000);
-        throw new IntegrationApiError(429, 'TOO_MANY_ATTEMPTS', `Too many requests without a valid key from this address: wait ${secs} s, then send Authorization: Bearer <key> with the key given at pairing.`, undefined, { 'retry-after': String(secs) });
+        throw new IntegrationApiError(
+          429,
+          'TOO_MANY_ATTEMPTS',
+          `Too many requests without a valid key from this address: wait ${secs} s, then send Authorization: Bearer <key> with the key given at pairing.`,
+          undefined,
+          { 'retry-after': String(secs) },
+        );
       }
       let integration: IntegrationRow;
       try {
@@ -123,8 +154,14 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
         case 'wait': {
           const after = Number(url.searchParams.get('after') ?? '0');
           const secs = Number(url.searchParams.get('timeoutSeconds') ?? '25');
-          if (!Number.isInteger(after) || after < 0) throw new IntegrationApiError(422, 'VALIDATION', 'after is the version you hold (a whole number)', { after: 'Send the version you hold, a whole number' });
-          if (!Number.isFinite(secs) || secs < 0 || secs > MAX_WAIT_MS / 1000) throw new IntegrationApiError(422, 'VALIDATION', 'timeoutSeconds is 0 to 60', { timeoutSeconds: 'Wait 0 to 60 seconds' });
+          if (!Number.isInteger(after) || after < 0)
+            throw new IntegrationApiError(422, 'VALIDATION', 'after is the version you hold (a whole number)', {
+              after: 'Send the version you hold, a whole number',
+            });
+          if (!Number.isFinite(secs) || secs < 0 || secs > MAX_WAIT_MS / 1000)
+            throw new IntegrationApiError(422, 'VALIDATION', 'timeoutSeconds is 0 to 60', {
+              timeoutSeconds: 'Wait 0 to 60 seconds',
+            });
           const gone = new AbortController();
           res.once('close', () => gone.abort());
           const view = await desk.wait(integration, ref, after, secs * 1000, gone.signal);
@@ -139,15 +176,34 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
     } catch (e) {
       if (!(e instanceof IntegrationApiError)) throw e;
       // Failed keys and 429s are logged by the throttle, once per address and then summarised.
-      if (e.status !== 404 && e.status !== 401 && e.status !== 429) logger.info('integration request refused', { status: e.status, code: e.code, path: (req.url ?? '').split('?')[0] });
-      sendJson(res, e.status, e.body(), { ...NO_STORE, ...e.headers, ...(e.status === 413 ? { connection: 'close' } : {}) });
+      if (e.status !== 404 && e.status !== 401 && e.status !== 429)
+        logger.info('integration request refused', {
+          status: e.status,
+          code: e.code,
+          path: (req.url ?? '').split('?')[0],
+        });
+      sendJson(res, e.status, e.body(), {
+        ...NO_STORE,
+        ...e.headers,
+        ...(e.status === 413 ? { connection: 'close' } : {}),
+      });
     }
   }
 
-  const server = createServer(guardedHandler(handle, (e) => {
-    logger.error('integration request failed', { error: e instanceof Error ? e.message : String(e) });
-    return { status: 500, body: new IntegrationApiError(500, 'INTERNAL', 'The counter could not answer; send the same request again (the booking reference keeps it to one charge).').body(), headers: NO_STORE };
-  }));
+  const server = createServer(
+    guardedHandler(handle, (e) => {
+      logger.error('integration request failed', { error: e instanceof Error ? e.message : String(e) });
+      return {
+        status: 500,
+        body: new IntegrationApiError(
+          500,
+          'INTERNAL',
+          'The counter could not answer; send the same request again (the booking reference keeps it to one charge).',
+        ).body(),
+        headers: NO_STORE,
+      };
+    }),
+  );
   server.requestTimeout = MAX_WAIT_MS + 15_000;
   server.headersTimeout = 15_000;
   await new Promise<void>((resolve, reject) => {
@@ -160,14 +216,19 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
   const { port } = server.address() as AddressInfo;
   const shown = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
   logger.info('integration API listening', { host: o.host, port });
-  if (!isLoopbackHost(o.host)) logger.warn('integration API is reachable from other computers on the network, over plain HTTP: keys and sales cross the network unencrypted; put it behind an HTTPS proxy or use it on a trusted network only', { host: o.host, port });
+  if (!isLoopbackHost(o.host))
+    logger.warn(
+      'integration API is reachable from other computers on the network, over plain HTTP: keys and sales cross the network unencrypted; put it behind an HTTPS proxy or use it on a trusted network only',
+      { host: o.host, port },
+    );
   return {
     url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      attempts.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        attempts.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -18,7 +18,10 @@ export const API_RETRY_MS = 5_000;
 const SETTINGS_KEY = 'integrations';
 
 /** The shared services this module uses, and the checkout and terminal link it sells through. */
-export type IntegrationsContext = Pick<CoreServices, 'db' | 'vault' | 'store' | 'logger' | 'clock' | 'events' | 'dataDir'> & { checkout: CheckoutService; terminal: TerminalLink };
+export type IntegrationsContext = Pick<
+  CoreServices,
+  'db' | 'vault' | 'store' | 'logger' | 'clock' | 'events' | 'dataDir'
+> & { checkout: CheckoutService; terminal: TerminalLink };
 
 export interface IntegrationsModuleDeps {
   /** Tests: a fixed placement (port 0 picks a free one) instead of the saved settings' port. */
@@ -29,12 +32,13 @@ export interface IntegrationsModuleDeps {
   attemptLimits?: IntegrationsDeps['attemptLimits'];
 }
 
-export function createIntegrationsModule(
-  ctx: IntegrationsContext,
-  deps: IntegrationsModuleDeps = {},
-) {
+export function createIntegrationsModule(ctx: IntegrationsContext, deps: IntegrationsModuleDeps = {}) {
   const integrations = createIntegrations({
-    db: ctx.db, checkout: ctx.checkout, vault: ctx.vault, logger: ctx.logger, now: () => ctx.clock.now(),
+    db: ctx.db,
+    checkout: ctx.checkout,
+    vault: ctx.vault,
+    logger: ctx.logger,
+    now: () => ctx.clock.now(),
     terminalSn: () => ctx.terminal.getState().sn ?? null,
     onNewCharge: (order, origin) => ctx.events.emit('integrations.charge', { order, origin }),
     dropRoot: join(ctx.dataDir, 'box-office-drop'),
@@ -48,7 +52,10 @@ export function createIntegrationsModule(
 
   function placement(): ApiPlacement {
     const saved = ctx.store.get(SETTINGS_KEY) as Partial<ApiPlacement> | undefined;
-    return { port: deps.port ?? (typeof saved?.port === 'number' ? saved.port : DEFAULT_API_PORT), lan: saved?.lan === true };
+    return {
+      port: deps.port ?? (typeof saved?.port === 'number' ? saved.port : DEFAULT_API_PORT),
+      lan: saved?.lan === true,
+    };
   }
 
   async function apply(): Promise<void> {
@@ -75,9 +82,21 @@ export function createIntegrationsModule(
   function view(): IntegrationsView {
     const p = placement();
     const url = integrations.apiUrl();
-    const warning = problem
-      ?? (p.lan ? 'Other computers on the network can call this counter, over plain HTTP: keys and sales cross the network unencrypted. Use it on a trusted network only, or behind an HTTPS proxy.' : undefined);
-    return { api: { port: deps.port ?? p.port, lan: p.lan, url, fixed: deps.port !== undefined, ...(warning ? { warning } : {}) }, integrations: integrations.list() };
+    const warning =
+      problem ??
+      (p.lan
+        ? 'Other computers on the network can call this counter, over plain HTTP: keys and sales cross the network unencrypted. Use it on a trusted network only, or behind an HTTPS proxy.'
+        : undefined);
+    return {
+      api: {
+        port: deps.port ?? p.port,
+        lan: p.lan,
+        url,
+        fixed: deps.port !== undefined,
+        ...(warning ? { warning } : {}),
+      },
+      integrations: integrations.list(),
+    };
   }
 
   const module: CoreModule<typeof integrationCalls> = {
@@ -102,10 +121,26 @@ export function createIntegrationsModule(
       'integrations.openLink': async (a) => {
         try {
           const r = await integrations.openLink(a.url);
-          return { created: r.created, reference: r.charge.reference, state: r.charge.state, outOrderNo: r.charge.outOrderNo };
+          return {
+            created: r.created,
+            reference: r.charge.reference,
+            state: r.charge.state,
+            outOrderNo: r.charge.outOrderNo,
+          };
         } catch (e) {
           if (e instanceof IntegrationApiError) {
-            const code = e.code === 'NO_SHIFT' ? 'NO_SHIFT' : e.status === 422 ? 'VALIDATION' : e.status === 409 ? 'CONFLICT' : e.status === 503 ? 'NOT_READY' : e.status === 401 ? 'BAD_ARGUMENTS' : 'INTERNAL';
+            const code =
+              e.code === 'NO_SHIFT'
+                ? 'NO_SHIFT'
+                : e.status === 422
+                  ? 'VALIDATION'
+                  : e.status === 409
+                    ? 'CONFLICT'
+                    : e.status === 503
+                      ? 'NOT_READY'
+                      : e.status === 401
+                        ? 'BAD_ARGUMENTS'
+                        : 'INTERNAL';
             throw new AppError(code, e.message, e.fields ? { fields: e.fields } : undefined);
           }
           throw e;

@@ -63,9 +63,21 @@ export function createIntegrations(deps: IntegrationsDeps) {
     if (added > 0) sender.kick();
   }
 
-  const desk = createChargeDesk({ store, checkout: deps.checkout, terminalSn: deps.terminalSn, now: deps.now, onCharge: queue, ...(deps.onNewCharge ? { onNew: deps.onNewCharge } : {}) });
+  const desk = createChargeDesk({
+    store,
+    checkout: deps.checkout,
+    terminalSn: deps.terminalSn,
+    now: deps.now,
+    onCharge: queue,
+    ...(deps.onNewCharge ? { onNew: deps.onNewCharge } : {}),
+  });
   const sender = createCallbackSender({
-    store, keyOf, viewOf: desk.viewOf, now: deps.now, timers, logger,
+    store,
+    keyOf,
+    viewOf: desk.viewOf,
+    now: deps.now,
+    timers,
+    logger,
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.callbackBackoff ? { backoff: deps.callbackBackoff } : {}),
     ...(deps.callbackTimeoutMs ? { timeoutMs: deps.callbackTimeoutMs } : {}),
@@ -73,7 +85,15 @@ export function createIntegrations(deps: IntegrationsDeps) {
   });
 
   const drop = deps.dropRoot
-    ? createFolderDrop({ root: deps.dropRoot, store, desk, timers, logger, now: deps.now, ...(deps.dropScanMs ? { scanMs: deps.dropScanMs } : {}) })
+    ? createFolderDrop({
+        root: deps.dropRoot,
+        store,
+        desk,
+        timers,
+        logger,
+        now: deps.now,
+        ...(deps.dropScanMs ? { scanMs: deps.dropScanMs } : {}),
+      })
     : null;
 
   // Try again is not offered for a box office's charge: the box office is told the outcome and asks
@@ -96,7 +116,10 @@ export function createIntegrations(deps: IntegrationsDeps) {
       try {
         drop.writeOutcome(c);
       } catch (e) {
-        logger.error('folder drop: outcome not written', { chargeId: c.id, error: e instanceof Error ? e.message : String(e) });
+        logger.error('folder drop: outcome not written', {
+          chargeId: c.id,
+          error: e instanceof Error ? e.message : String(e),
+        });
       }
     }
   });
@@ -111,20 +134,32 @@ export function createIntegrations(deps: IntegrationsDeps) {
     pair(name: string, callbackUrl: string | null): { id: string; name: string; key: string; keyFingerprint: string } {
       const { id, key } = newIntegrationKey();
       deps.vault.setMany(vaultScope(id), { key });
-      store.addIntegration({ id, name, keyHash: keyHash(key), keyFingerprint: fingerprint(key), callbackUrl, createdAt: deps.now() });
+      store.addIntegration({
+        id,
+        name,
+        keyHash: keyHash(key),
+        keyFingerprint: fingerprint(key),
+        callbackUrl,
+        createdAt: deps.now(),
+      });
       logger.info('integration paired', { id, name });
       return { id, name, key, keyFingerprint: fingerprint(key) };
     },
 
     revoke(id: string): void {
-      if (!store.revoke(id, deps.now())) throw new AppError('NOT_FOUND', 'There is no such paired system (or it was revoked already).', { id });
+      if (!store.revoke(id, deps.now()))
+        throw new AppError('NOT_FOUND', 'There is no such paired system (or it was revoked already).', { id });
       deps.vault.setMany(vaultScope(id), { key: null });
       logger.info('integration revoked', { id });
     },
 
     list() {
       return store.listActive().map((i) => ({
-        id: i.id, name: i.name, callbackUrl: i.callbackUrl, keyFingerprint: i.keyFingerprint, createdAt: i.createdAt,
+        id: i.id,
+        name: i.name,
+        callbackUrl: i.callbackUrl,
+        keyFingerprint: i.keyFingerprint,
+        createdAt: i.createdAt,
         ...(drop ? { dropFolder: drop.folders(i.id).base } : {}),
         ...(i.lastUsedAt !== null ? { lastUsedAt: i.lastUsedAt } : {}),
       }));
@@ -147,8 +182,14 @@ export function createIntegrations(deps: IntegrationsDeps) {
       server = null;
       if (!placement) return null;
       server = await startIntegrationServer({
-        host: placement.lan ? '0.0.0.0' : '127.0.0.1', port: placement.port, allowRemote: placement.lan,
-        desk, store, logger, now: deps.now, ...(deps.attemptLimits ? { attemptLimits: deps.attemptLimits } : {}),
+        host: placement.lan ? '0.0.0.0' : '127.0.0.1',
+        port: placement.port,
+        allowRemote: placement.lan,
+        desk,
+        store,
+        logger,
+        now: deps.now,
+        ...(deps.attemptLimits ? { attemptLimits: deps.attemptLimits } : {}),
       });
       return server.url;
     },

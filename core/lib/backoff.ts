@@ -34,7 +34,9 @@ export class RetryTimer {
   private handle: TimerHandle | null = null;
   private dueAt: number | null = null;
 
-  constructor(private readonly d: { timers: Timers; now: () => number; random: () => number; backoff: BackoffTuning }) {}
+  constructor(
+    private readonly d: { timers: Timers; now: () => number; random: () => number; backoff: BackoffTuning },
+  ) {}
 
   get pending(): boolean {
     return this.handle !== null;

@@ -160,7 +160,8 @@ export async function openFileLogger(opts: FileLoggerOptions): Promise<FileLogge
       const f = redact(fields) ?? {};
       // `msg`, `level`, `time` and `scope` are the record's own: a field of that name is kept beside them.
       const safe: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(f)) safe[k === 'msg' || k === 'level' || k === 'time' || k === 'scope' ? `field.${k}` : k] = v;
+      for (const [k, v] of Object.entries(f))
+        safe[k === 'msg' || k === 'level' || k === 'time' || k === 'scope' ? `field.${k}` : k] = v;
       const before = failures;
       p[level](safe, scrubText(msg));
       if (failures === before) failing = false; // the disk takes records again

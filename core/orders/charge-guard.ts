@@ -38,7 +38,10 @@ export function ordersOnTerminal<T extends OpenOrder>(open: readonly T[], sn: st
 /** Throws NO_SHIFT when no shift is open. */
 export function assertShiftOpen(shiftOpen: (() => boolean) | undefined): void {
   if (shiftOpen && !shiftOpen()) {
-    throw new AppError('NO_SHIFT', 'No shift open: open a shift under Shift (Alt+4) before charging, so this sale counts in its Z report.');
+    throw new AppError(
+      'NO_SHIFT',
+      'No shift open: open a shift under Shift (Alt+4) before charging, so this sale counts in its Z report.',
+    );
   }
 }
 
@@ -55,11 +58,15 @@ export function busyWith<T extends OpenOrder>(open: readonly T[], sn: string, be
 /** TERMINAL_BUSY, naming the order in the way. */
 export function terminalBusy(first: OpenOrder): AppError {
   const where = first.state === 'queued' ? 'is waiting to be sent to the terminal' : 'is still on the terminal';
-  const what = first.state === 'queued'
-    ? 'wait for it, or cancel it (it has not reached the terminal yet).'
-    : 'ask the customer to cancel it there, or wait.';
+  const what =
+    first.state === 'queued'
+      ? 'wait for it, or cancel it (it has not reached the terminal yet).'
+      : 'ask the customer to cancel it there, or wait.';
   return new AppError('TERMINAL_BUSY', `${formatNaira(first.amountKobo)} ${first.outOrderNo} ${where}: ${what}`, {
-    outOrderNo: first.outOrderNo, amountKobo: first.amountKobo, sn: first.sn, state: first.state,
+    outOrderNo: first.outOrderNo,
+    amountKobo: first.amountKobo,
+    sn: first.sn,
+    state: first.state,
   });
 }
 
@@ -76,7 +83,9 @@ export function waitingForTerminal(busy: OpenOrder): { note: string; reason: str
  * open; on a busy terminal TERMINAL_BUSY (naming the order in the way), or — when the door asked to
  * queue — that order, which the new sale waits behind. Null: the terminal is free.
  */
-export function admitSale<T extends OpenOrder>(g: ChargeGuardInput & { open: readonly T[]; whenBusy?: WhenBusy | undefined }): T | null {
+export function admitSale<T extends OpenOrder>(
+  g: ChargeGuardInput & { open: readonly T[]; whenBusy?: WhenBusy | undefined },
+): T | null {
   assertShiftOpen(g.shiftOpen);
   const busy = busyWith(g.open, g.sn, g.besideWaiting);
   if (busy && g.whenBusy !== 'queue') throw terminalBusy(busy);

@@ -13,7 +13,11 @@ export interface CheckoutEvents {
 type Listener<K extends keyof CheckoutEvents> = (payload: CheckoutEvents[K]) => void;
 
 export class CheckoutEmitter {
-  private readonly listeners: { [K in keyof CheckoutEvents]: Set<Listener<K>> } = { order: new Set(), connectivity: new Set(), late: new Set() };
+  private readonly listeners: { [K in keyof CheckoutEvents]: Set<Listener<K>> } = {
+    order: new Set(),
+    connectivity: new Set(),
+    late: new Set(),
+  };
   private lastConnectivity: Connectivity | null = null;
 
   constructor(private readonly logger: Logger) {}

@@ -68,7 +68,12 @@ export class CheckoutRun {
     const l = this.late.record(rec, details, source, this.deps.now());
     if (!l) return;
     this.logger.warn('provider outcome contradicts a closed order; recorded as its late outcome', {
-      orderId: rec.id, outOrderNo: rec.outOrderNo, state: rec.state, status: details.status, kind: l.kind, source,
+      orderId: rec.id,
+      outOrderNo: rec.outOrderNo,
+      state: rec.state,
+      status: details.status,
+      kind: l.kind,
+      source,
     });
     this.changed(rec);
     this.events.emit('late', { orderId: rec.id });
@@ -101,9 +106,11 @@ export class CheckoutRun {
     if (d.kind === 'none') return false;
     if (d.kind === 'send-again') return true;
     const { journal, logger } = this;
-    const r = d.kind === 'patch' ? journal.update(id, d.patch) : journal.transition(id, d.to, d.note, { patch: d.patch });
+    const r =
+      d.kind === 'patch' ? journal.update(id, d.patch) : journal.transition(id, d.to, d.note, { patch: d.patch });
     if (r.changed) this.changed(r.record);
-    else if (r.refused && d.kind === 'move') logger.info('order change refused', { orderId: id, to: d.to, why: r.refused });
+    else if (r.refused && d.kind === 'move')
+      logger.info('order change refused', { orderId: id, to: d.to, why: r.refused });
     return false;
   }
 }

@@ -71,14 +71,22 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const now = () => clock.now();
   const timers = deps.timers ?? systemTimers;
   const random = deps.random ?? Math.random;
-  const getPos = typeof deps.pos === 'function' ? deps.pos : ((p: PosClient) => () => p)(deps.pos);
+  const getPos =
+    typeof deps.pos === 'function'
+      ? deps.pos
+      : (
+          (p: PosClient) => () =>
+            p
+        )(deps.pos);
   const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
   const relay = new RelayFollower();
 
   // ---- the parts: they call each other back only once all are built ----
   const run = new CheckoutRun({
-    journal, logger, now,
+    journal,
+    logger,
+    now,
     late: new LateOutcomeStore(deps.db, deps.journalSink ?? NO_JOURNAL_SINK),
     checks: new ProviderCheckStore(deps.db),
     nextActionAt: (rec) => {
@@ -91,7 +99,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const { view, changed, track } = run;
 
   const monitor: ConnectivityMonitor = new ConnectivityMonitor({
-    timers, now, random, backoff: tuning.backoff, logger,
+    timers,
+    now,
+    random,
+    backoff: tuning.backoff,
+    logger,
     probe: async () => ((await queueSender.sendOldest()) === 'done' ? 'done' : poller.probe()),
     onChange: (online) => {
       if (online) {
@@ -105,15 +117,25 @@ export function createCheckoutService(deps: CheckoutDeps) {
   });
 
   const queueSender: QueueSender = new QueueSender({
-    journal, timers, now, logger, minUsefulMs: tuning.minUsefulMs,
+    journal,
+    timers,
+    now,
+    logger,
+    minUsefulMs: tuning.minUsefulMs,
     isOnline: () => monitor.online,
     send: (id) => calls.sendFrom(id, 'queued', 'Provider reachable and terminal free; sending the queued sale'),
     // The rules below every door: a queued sale goes only during a shift, to a terminal holding no unpaid order.
     canSend: (rec) => canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
     expire: (rec) => {
-      const r = journal.transition(rec.id, 'expired', 'Too late to send: the sale would expire before it could be paid', {
-        from: ['queued'], patch: { reason: REASONS.expiredUnsent },
-      });
+      const r = journal.transition(
+        rec.id,
+        'expired',
+        'Too late to send: the sale would expire before it could be paid',
+        {
+          from: ['queued'],
+          patch: { reason: REASONS.expiredUnsent },
+        },
+      );
       if (r.changed) {
         logger.warn('queued sale expired before it could be sent', { orderId: rec.id, outOrderNo: rec.outOrderNo });
         changed(r.record);
@@ -122,7 +144,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
   });
 
   const poller: Poller = new Poller({
-    journal, timers, now, logger, tuning: tuning.poll,
+    journal,
+    timers,
+    now,
+    logger,
+    tuning: tuning.poll,
     bucket: new TokenBucket({ ratePerSec: tuning.maxChecksPerSecond, burst: tuning.checkBurst, now }),
     isOnline: () => monitor.online,
     relayHealthy: () => relay.healthy(),
@@ -131,16 +157,30 @@ export function createCheckoutService(deps: CheckoutDeps) {
   });
 
   const calls = new OrderCalls({ run, getPos, now, minUsefulMs: tuning.minUsefulMs, monitor, poller });
-  const finalDetails: FinalDetailsDeps = { journal, getPos, timers, logger, changed, track, isStopped: () => run.stopped };
+  const finalDetails: FinalDetailsDeps = {
+    journal,
+    getPos,
+    timers,
+    logger,
+    changed,
+    track,
+    isStopped: () => run.stopped,
+  };
   const lateDetails: LateDetailsDeps = { run, getPos, timers, logger, now };
   const closed: ClosedCheckDeps = { run, calls, checks: run.checks, now };
   let retryRule: RetryRule = () => null;
 
   // A terminal freed (its order final): the sale queued for it may go now.
-  run.events.on('order', (v) => void (isFinalState(v.state) && !run.stopped && journal.countQueued() > 0 && queueSender.kick()));
+  run.events.on(
+    'order',
+    (v) => void (isFinalState(v.state) && !run.stopped && journal.countQueued() > 0 && queueSender.kick()),
+  );
 
   function findFor(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): OrderRecord | null {
-    return (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ?? (details.orderNo ? journal.findByOrderNo(details.orderNo) : null);
+    return (
+      (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ??
+      (details.orderNo ? journal.findByOrderNo(details.orderNo) : null)
+    );
   }
 
   /** The journaled order, or NOT_FOUND. */
@@ -177,7 +217,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
     // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
     // each goes straight out (while offline that attempt doubles as the check whether the provider is back).
     const queueAhead = busy !== null || open.some((o) => o.state === 'queued' && canSendQueued(open, o));
-    const queued = busy ? waitingForTerminal(busy) : { note: 'Sale recorded; queued behind older sales', reason: REASONS.queued };
+    const queued = busy
+      ? waitingForTerminal(busy)
+      : { note: 'Sale recorded; queued behind older sales', reason: REASONS.queued };
     const rec = recordSale({
       sale,
       amountKobo: saleAmounts(sale).amountKobo,
@@ -195,7 +237,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
       note: queueAhead ? queued.note : 'Sale recorded; sending the order to the terminal',
       ...(queueAhead ? { reason: queued.reason } : {}),
     });
-    logger.info('sale recorded', { orderId: rec.id, outOrderNo: rec.outOrderNo, amountKobo: rec.amountKobo, state: rec.state });
+    logger.info('sale recorded', {
+      orderId: rec.id,
+      outOrderNo: rec.outOrderNo,
+      amountKobo: rec.amountKobo,
+      state: rec.state,
+    });
     changed(rec);
     if (queueAhead) {
       queueSender.kick();
@@ -223,16 +270,24 @@ export function createCheckoutService(deps: CheckoutDeps) {
         return view(r.record!);
       }
       const rec = recordOf(id);
-      throw new AppError('CONFLICT', isFinalState(rec.state)
-        ? `This sale is already ${rec.state}.`
-        : 'The payment is already on the terminal and cannot be withdrawn from here: the customer can cancel it on the terminal, or it expires by itself.', { id, state: rec.state });
+      throw new AppError(
+        'CONFLICT',
+        isFinalState(rec.state)
+          ? `This sale is already ${rec.state}.`
+          : 'The payment is already on the terminal and cannot be withdrawn from here: the customer can cancel it on the terminal, or it expires by itself.',
+        { id, state: rec.state },
+      );
     },
 
     /** Try again: a new sale (new outOrderNo) with the same tickets, through the same door, for a failed, expired or cancelled one the provider says was not paid. */
     async retrySale(id: number): Promise<OrderView> {
       const rec = recordOf(id);
       if (!['failed', 'expired', 'cancelled'].includes(rec.state)) {
-        throw new AppError('CONFLICT', `This sale is ${rec.state}: only a failed, expired or cancelled sale can be started again.`, { id, state: rec.state });
+        throw new AppError(
+          'CONFLICT',
+          `This sale is ${rec.state}: only a failed, expired or cancelled sale can be started again.`,
+          { id, state: rec.state },
+        );
       }
       const why = retryRule(id);
       if (why) throw new AppError('CONFLICT', why, { id });
@@ -303,8 +358,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
     async recheckOpen(): Promise<void> {
       if (run.stopped) return;
       const open = journal.listOpen();
-      await Promise.all(open.filter((r) => r.state === 'waiting' || r.state === 'unknown').map((r) => poller.checkNow(r.id)));
-      if (open.some((r) => r.state === 'queued')) await (monitor.online ? (queueSender.kick(), queueSender.idle()) : monitor.probeNow());
+      await Promise.all(
+        open.filter((r) => r.state === 'waiting' || r.state === 'unknown').map((r) => poller.checkNow(r.id)),
+      );
+      if (open.some((r) => r.state === 'queued'))
+        await (monitor.online ? (queueSender.kick(), queueSender.idle()) : monitor.probeNow());
     },
 
     /**
@@ -325,7 +383,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
     onWebhook(details: PosOrderDetails): OrderView | null {
       const rec = findFor(details);
       if (!rec) {
-        logger.warn('webhook for an order this counter does not have', { outOrderNo: details.outOrderNo, orderNo: details.orderNo });
+        logger.warn('webhook for an order this counter does not have', {
+          outOrderNo: details.outOrderNo,
+          orderNo: details.orderNo,
+        });
         return null;
       }
       if (isFinalState(rec.state)) {
@@ -365,7 +426,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
         if (rec.state === 'creating') {
           if (calls.isSending(rec.id)) continue;
           const r = journal.transition(rec.id, 'unknown', 'App restarted while sending; checking with the provider', {
-            from: ['creating'], patch: { reason: REASONS.restarted },
+            from: ['creating'],
+            patch: { reason: REASONS.restarted },
           });
           if (r.changed) changed(r.record);
         }

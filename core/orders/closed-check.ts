@@ -34,7 +34,11 @@ export async function checkClosed(d: ClosedCheckDeps, rec: OrderRecord): Promise
   if (outcome.kind === 'error') {
     const code = isAppError(outcome.error) ? outcome.error.code : 'INTERNAL';
     const why = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-    throw new AppError(code, `Could not check ${rec.outOrderNo} with the provider (${why}). Nothing was recorded: ask again in a moment.`, { id: rec.id });
+    throw new AppError(
+      code,
+      `Could not check ${rec.outOrderNo} with the provider (${why}). Nothing was recorded: ask again in a moment.`,
+      { id: rec.id },
+    );
   }
   let check: LastCheck;
   if (outcome.kind === 'missing') {
@@ -45,7 +49,12 @@ export async function checkClosed(d: ClosedCheckDeps, rec: OrderRecord): Promise
     d.run.noteOnClosed(rec, outcome.details, 'query');
   }
   d.checks.record(rec.id, check);
-  d.run.logger.info('closed order checked with the provider', { orderId: rec.id, outOrderNo: rec.outOrderNo, providerStatus: check.providerStatus, paid: check.paid });
+  d.run.logger.info('closed order checked with the provider', {
+    orderId: rec.id,
+    outOrderNo: rec.outOrderNo,
+    providerStatus: check.providerStatus,
+    paid: check.paid,
+  });
   d.run.changed(d.run.journal.get(rec.id));
   return check;
 }
@@ -56,14 +65,22 @@ export async function checkClosed(d: ClosedCheckDeps, rec: OrderRecord): Promise
  * that never left the counter (0 attempts) cannot have been paid: no query.
  */
 export async function assertNotPaid(d: ClosedCheckDeps, rec: OrderRecord): Promise<void> {
-  const paidAfterClosing = () => new AppError('CONFLICT',
-    'The customer was debited for this sale after it was closed: do not charge again. Hand over the tickets (print the receipt).', { id: rec.id });
+  const paidAfterClosing = () =>
+    new AppError(
+      'CONFLICT',
+      'The customer was debited for this sale after it was closed: do not charge again. Hand over the tickets (print the receipt).',
+      { id: rec.id },
+    );
   if (d.run.late.get(rec.id)?.kind === 'paid-after-closing') throw paidAfterClosing();
   if (rec.attempts === 0) return;
   const last = d.checks.get(rec.id);
   const check = last && d.now() - last.at <= RETRY_CHECK_FRESH_MS ? last : await checkClosed(d, rec);
   if (check.paid || d.run.late.get(rec.id)?.kind === 'paid-after-closing') {
     if (d.run.late.get(rec.id)) throw paidAfterClosing();
-    throw new AppError('CONFLICT', `The provider reports ${check.providerStatus} for this sale: it may have been paid. Do not charge again; check the order.`, { id: rec.id });
+    throw new AppError(
+      'CONFLICT',
+      `The provider reports ${check.providerStatus} for this sale: it may have been paid. Do not charge again; check the order.`,
+      { id: rec.id },
+    );
   }
 }

@@ -28,18 +28,25 @@ export function fetchFinalDetails(d: FinalDetailsDeps, id: number, attempt = 1):
   if (d.isStopped()) return;
   const rec = d.journal.get(id);
   if (!rec || !needsFinalDetails(rec)) return;
-  void d.track((async () => {
-    try {
-      const details = await d.getPos().queryOrder(rec.orderNo ? { orderNo: rec.orderNo } : { outOrderNo: rec.outOrderNo });
-      if (!details || detailsMismatch(rec, details) || stateForProviderStatus(details.status) !== rec.state) return;
-      const r = d.journal.fillMissing(id, rec.state, factsFromDetails(details));
-      if (r.changed) d.changed(r.record);
-    } catch (err) {
-      if (attempt >= (d.attempts ?? 8) || d.isStopped()) {
-        d.logger.warn('could not complete the details of a paid order', { orderId: id, error: String(err) });
-        return;
+  void d.track(
+    (async () => {
+      try {
+        const details = await d
+          .getPos()
+          .queryOrder(rec.orderNo ? { orderNo: rec.orderNo } : { outOrderNo: rec.outOrderNo });
+        if (!details || detailsMismatch(rec, details) || stateForProviderStatus(details.status) !== rec.state) return;
+        const r = d.journal.fillMissing(id, rec.state, factsFromDetails(details));
+        if (r.changed) d.changed(r.record);
+      } catch (err) {
+        if (attempt >= (d.attempts ?? 8) || d.isStopped()) {
+          d.logger.warn('could not complete the details of a paid order', { orderId: id, error: String(err) });
+          return;
+        }
+        d.timers.setTimeout(
+          () => fetchFinalDetails(d, id, attempt + 1),
+          errorDelay(attempt, { errorBaseMs: 1_000, errorMaxMs: 10_000 }),
+        );
       }
-      d.timers.setTimeout(() => fetchFinalDetails(d, id, attempt + 1), errorDelay(attempt, { errorBaseMs: 1_000, errorMaxMs: 10_000 }));
-    }
-  })());
+    })(),
+  );
 }

@@ -1,5 +1,15 @@
 // The order lifecycle: the checkout service (what the app wires), and the pieces others may read.
-export { createCheckoutService, DEFAULT_CHECKOUT_TUNING, type CheckoutDeps, type CheckoutEvents, type CheckoutService, type CheckoutSettings, type CheckoutTuning, type CheckoutTuningInput, type SellOptions } from './checkout-service';
+export {
+  createCheckoutService,
+  DEFAULT_CHECKOUT_TUNING,
+  type CheckoutDeps,
+  type CheckoutEvents,
+  type CheckoutService,
+  type CheckoutSettings,
+  type CheckoutTuning,
+  type CheckoutTuningInput,
+  type SellOptions,
+} from './checkout-service';
 export { ORDER_MIGRATIONS } from './order-migrations';
 export { OrderJournal, toView, type OrderRecord } from './order-journal';
 export { OrderJournalReads, type OpenOrder } from './order-journal-reads';

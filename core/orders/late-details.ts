@@ -25,20 +25,30 @@ export function fetchLateDetails(d: LateDetailsDeps, id: number, attempt = 1): v
   const rec = run.journal.get(id);
   const late = rec ? run.late.get(id) : null;
   if (!rec || !late || late.kind !== 'paid-after-closing' || late.payNo !== undefined) return;
-  void run.track((async () => {
-    try {
-      const details = await d.getPos().queryOrder(rec.orderNo ? { orderNo: rec.orderNo } : { outOrderNo: rec.outOrderNo });
-      if (!details || run.stopped) return;
-      if (run.late.fillDetails(rec, details, d.now())) {
-        run.changed(rec);
-        run.events.emit('late', { orderId: id });
+  void run.track(
+    (async () => {
+      try {
+        const details = await d
+          .getPos()
+          .queryOrder(rec.orderNo ? { orderNo: rec.orderNo } : { outOrderNo: rec.outOrderNo });
+        if (!details || run.stopped) return;
+        if (run.late.fillDetails(rec, details, d.now())) {
+          run.changed(rec);
+          run.events.emit('late', { orderId: id });
+        }
+      } catch (err) {
+        if (attempt >= (d.attempts ?? 8) || run.stopped) {
+          d.logger.warn('could not learn the payment number of a payment after closing', {
+            orderId: id,
+            error: String(err),
+          });
+          return;
+        }
+        d.timers.setTimeout(
+          () => fetchLateDetails(d, id, attempt + 1),
+          errorDelay(attempt, { errorBaseMs: 1_000, errorMaxMs: 10_000 }),
+        );
       }
-    } catch (err) {
-      if (attempt >= (d.attempts ?? 8) || run.stopped) {
-        d.logger.warn('could not learn the payment number of a payment after closing', { orderId: id, error: String(err) });
-        return;
-      }
-      d.timers.setTimeout(() => fetchLateDetails(d, id, attempt + 1), errorDelay(attempt, { errorBaseMs: 1_000, errorMaxMs: 10_000 }));
-    }
-  })());
+    })(),
+  );
 }

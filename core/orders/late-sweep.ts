@@ -21,7 +21,12 @@ export interface SweepTuning {
   maxPerPass: number;
 }
 
-export const DEFAULT_SWEEP_TUNING: SweepTuning = { everyMs: 3_600_000, windowMs: 24 * 3_600_000, ratePerSec: 2, maxPerPass: 2_000 };
+export const DEFAULT_SWEEP_TUNING: SweepTuning = {
+  everyMs: 3_600_000,
+  windowMs: 24 * 3_600_000,
+  ratePerSec: 2,
+  maxPerPass: 2_000,
+};
 
 export interface LateSweepDeps {
   checkout: Pick<CheckoutService, 'late' | 'get' | 'listOpen' | 'noteProviderReport'>;
@@ -32,8 +37,9 @@ export interface LateSweepDeps {
   tuning?: Partial<SweepTuning>;
 }
 
-export const UNKNOWN_ADVICE = 'The provider has not confirmed this payment either way. Ask the customer for the bank alert or the terminal slip; '
-  + 'if they were debited, give the tickets and note the payment number; otherwise ask the manager to check it with the provider. Do not charge again until it is settled.';
+export const UNKNOWN_ADVICE =
+  'The provider has not confirmed this payment either way. Ask the customer for the bank alert or the terminal slip; ' +
+  'if they were debited, give the tickets and note the payment number; otherwise ask the manager to check it with the provider. Do not charge again until it is settled.';
 
 export function createLateSweep(d: LateSweepDeps) {
   const t: SweepTuning = { ...DEFAULT_SWEEP_TUNING, ...d.tuning };
@@ -72,7 +78,9 @@ export function createLateSweep(d: LateSweepDeps) {
         break;
       }
     }
-    const unknown = d.checkout.listOpen().filter((o) => o.state === 'unknown' && o.createdAt >= at - t.windowMs)
+    const unknown = d.checkout
+      .listOpen()
+      .filter((o) => o.state === 'unknown' && o.createdAt >= at - t.windowMs)
       .map((o) => ({ id: o.id, outOrderNo: o.outOrderNo, amountKobo: o.amountKobo, what: UNKNOWN_ADVICE }));
     const result: SweepResult = { at, checked, paidAfterClosing: found, unknown, incomplete };
     d.logger.info('reconciliation sweep', { checked, paidAfterClosing: found, unknown: unknown.length, incomplete });

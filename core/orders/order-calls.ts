@@ -4,7 +4,13 @@ import { AppError, isAppError } from '../../shared/errors';
 import type { PosClient } from '../provider';
 import type { CheckoutRun } from './checkout-run';
 import type { ConnectivityMonitor } from './connectivity';
-import { decideOnCreateError, decideOnDetails, decideOnMissing, decideOnQueryError, providerAnswered } from './order-decisions';
+import {
+  decideOnCreateError,
+  decideOnDetails,
+  decideOnMissing,
+  decideOnQueryError,
+  providerAnswered,
+} from './order-decisions';
 import type { OrderRecord } from './order-journal';
 import { isFinalState } from './order-state';
 import { remainingExpireSeconds } from './poll-schedule';
@@ -45,7 +51,12 @@ export class OrderCalls {
         pos = this.d.getPos();
       } catch (err) {
         // Nothing went out: a settings problem, not the network.
-        run.apply(id, decideOnCreateError(isAppError(err) ? err : new AppError('PROVIDER_NOT_CONFIGURED', 'The payment provider is not set up.')));
+        run.apply(
+          id,
+          decideOnCreateError(
+            isAppError(err) ? err : new AppError('PROVIDER_NOT_CONFIGURED', 'The payment provider is not set up.'),
+          ),
+        );
         return 'sent';
       }
       const t0 = now();
@@ -59,7 +70,8 @@ export class OrderCalls {
         });
         monitor.reached();
         const r = journal.transition(id, 'waiting', 'Order on the terminal; waiting for the customer to pay', {
-          from: ['creating'], patch: { orderNo, waitingSince: now(), reason: null },
+          from: ['creating'],
+          patch: { orderNo, waitingSince: now(), reason: null },
         });
         poller.track(id); // first, so the event already carries the next check
         if (r.changed) run.changed(r.record);
@@ -68,7 +80,11 @@ export class OrderCalls {
         const unreachable = isAppError(err) && err.code === 'PROVIDER_UNREACHABLE';
         if (unreachable) monitor.unreachable();
         else if (providerAnswered(err)) monitor.reached();
-        run.logger.warn('create order failed', { orderId: id, outOrderNo: rec.outOrderNo, code: isAppError(err) ? err.code : 'INTERNAL' });
+        run.logger.warn('create order failed', {
+          orderId: id,
+          outOrderNo: rec.outOrderNo,
+          code: isAppError(err) ? err.code : 'INTERNAL',
+        });
         run.apply(id, decideOnCreateError(err));
         poller.track(id);
         return unreachable ? 'unreachable' : 'sent';
@@ -82,7 +98,10 @@ export class OrderCalls {
   sendFrom(id: number, from: 'queued' | 'unknown', note: string): Promise<SendResult> {
     const { run, poller } = this.d;
     if (run.stopped) return Promise.resolve('skipped');
-    const r = run.journal.transition(id, 'creating', note, { from: [from], patch: { countAttempt: true, reason: null } });
+    const r = run.journal.transition(id, 'creating', note, {
+      from: [from],
+      patch: { countAttempt: true, reason: null },
+    });
     if (!r.changed) return Promise.resolve('skipped');
     run.changed(r.record);
     poller.untrack(id);
@@ -93,7 +112,9 @@ export class OrderCalls {
   async query(rec: OrderRecord): Promise<QueryOutcome> {
     const { monitor } = this.d;
     try {
-      const details = await this.d.getPos().queryOrder(rec.orderNo ? { orderNo: rec.orderNo } : { outOrderNo: rec.outOrderNo });
+      const details = await this.d
+        .getPos()
+        .queryOrder(rec.orderNo ? { orderNo: rec.orderNo } : { outOrderNo: rec.outOrderNo });
       monitor.reached();
       return details ? { kind: 'found', details } : { kind: 'missing' };
     } catch (err) {
@@ -109,11 +130,12 @@ export class OrderCalls {
     const rec = run.journal.get(id);
     if (!rec || isFinalState(rec.state)) return;
     const at = now();
-    const decision = outcome.kind === 'found'
-      ? decideOnDetails(rec, outcome.details, { now: at, final })
-      : outcome.kind === 'missing'
-        ? decideOnMissing(rec, { now: at, final, minUsefulMs })
-        : decideOnQueryError(rec, outcome.error, { final });
+    const decision =
+      outcome.kind === 'found'
+        ? decideOnDetails(rec, outcome.details, { now: at, final })
+        : outcome.kind === 'missing'
+          ? decideOnMissing(rec, { now: at, final, minUsefulMs })
+          : decideOnQueryError(rec, outcome.error, { final });
     if (run.apply(id, decision)) void this.sendFrom(id, 'unknown', (decision as { note: string }).note);
   }
 }

@@ -18,14 +18,18 @@ export interface OpenOrder {
   reason: string | null;
 }
 
-const realOnly = (scope: RecordScope, alias = ''): string => (scope.excludeDemo ? ` AND ${alias}profile <> 'demo'` : '');
+const realOnly = (scope: RecordScope, alias = ''): string =>
+  scope.excludeDemo ? ` AND ${alias}profile <> 'demo'` : '';
 
 export class OrderJournalReads {
   constructor(private readonly db: Db) {}
 
   /** Money taken after closing, learnt in [from, to), as the ledger counts it (the chaos runs' check). */
   paidAfterClosing(from: number, to: number, scope: RecordScope) {
-    return ledger({ sales: [], late: this.ledgerLate(from, to), topups: [] }, { from, to, excludeDemo: scope.excludeDemo }).paidAfterClosing;
+    return ledger(
+      { sales: [], late: this.ledgerLate(from, to), topups: [] },
+      { from, to, excludeDemo: scope.excludeDemo },
+    ).paidAfterClosing;
   }
 
   /**
@@ -47,8 +51,18 @@ export class OrderJournalReads {
          WHERE e.at >= ? AND e.at < ? AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid') AND o.created_at < ?
          GROUP BY o.id`,
       )
-      .all(from, to, from, to, from) as (Omit<LedgerSale, 'demo' | 'show'> & { profile: string; filmName: string; filmTitle: string; showDate: string; showTime: string })[];
-    return rows.map(({ profile, filmName, filmTitle, showDate, showTime, ...r }) => ({ ...r, demo: profile === 'demo', show: { filmName, filmTitle, showDate, showTime } }));
+      .all(from, to, from, to, from) as (Omit<LedgerSale, 'demo' | 'show'> & {
+      profile: string;
+      filmName: string;
+      filmTitle: string;
+      showDate: string;
+      showTime: string;
+    })[];
+    return rows.map(({ profile, filmName, filmTitle, showDate, showTime, ...r }) => ({
+      ...r,
+      demo: profile === 'demo',
+      show: { filmName, filmTitle, showDate, showTime },
+    }));
   }
 
   /** Late outcomes the counter learnt in [from, to), for the ledger. */
@@ -59,10 +73,27 @@ export class OrderJournalReads {
                 l.found_at AS foundAt, l.handled_how AS how, o.profile
          FROM order_late l JOIN orders o ON o.id = l.order_id WHERE l.found_at >= ? AND l.found_at < ? ORDER BY l.found_at`,
       )
-      .all(from, to) as { ref: string; kind: LateKind; closedAs: string; amountKobo: number; payNo: string | null; providerAt: number | null; foundAt: number; how: string | null; profile: string }[];
+      .all(from, to) as {
+      ref: string;
+      kind: LateKind;
+      closedAs: string;
+      amountKobo: number;
+      payNo: string | null;
+      providerAt: number | null;
+      foundAt: number;
+      how: string | null;
+      profile: string;
+    }[];
     return rows.map((r) => ({
-      ref: r.ref, kind: r.kind, closedAs: r.closedAs, amountKobo: r.amountKobo, foundAt: r.foundAt, refund: r.how === 'refund', demo: r.profile === 'demo',
-      ...(r.payNo ? { payNo: r.payNo } : {}), ...(typeof r.providerAt === 'number' ? { providerAt: r.providerAt } : {}),
+      ref: r.ref,
+      kind: r.kind,
+      closedAs: r.closedAs,
+      amountKobo: r.amountKobo,
+      foundAt: r.foundAt,
+      refund: r.how === 'refund',
+      demo: r.profile === 'demo',
+      ...(r.payNo ? { payNo: r.payNo } : {}),
+      ...(typeof r.providerAt === 'number' ? { providerAt: r.providerAt } : {}),
     }));
   }
 

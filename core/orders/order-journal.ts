@@ -120,7 +120,15 @@ function toRecord(r: Row): OrderRecord {
 
 /** The renderer's view of a record (no merchant ids, no raw details). */
 export function toView(rec: OrderRecord, nextActionAt?: number): OrderView {
-  const { headMerchantId: _h, merchantId: _m, expireSeconds: _e, businessDay: _b, waitingSince: _w, detailsJson: _d, ...view } = rec;
+  const {
+    headMerchantId: _h,
+    merchantId: _m,
+    expireSeconds: _e,
+    businessDay: _b,
+    waitingSince: _w,
+    detailsJson: _d,
+    ...view
+  } = rec;
   return nextActionAt === undefined || isFinalState(rec.state) ? view : { ...view, nextActionAt };
 }
 
@@ -136,7 +144,8 @@ function statusEvent(rec: OrderRecord, note?: string) {
 }
 
 /** The provider's numbers the Hub routes by (a notification names the order by its orderNo). */
-const learntNumbers = (before: OrderRecord, after: OrderRecord | null) => after !== null && (after.orderNo !== before.orderNo || after.payNo !== before.payNo);
+const learntNumbers = (before: OrderRecord, after: OrderRecord | null) =>
+  after !== null && (after.orderNo !== before.orderNo || after.payNo !== before.payNo);
 
 export class OrderJournal {
   private readonly db: Db;
@@ -177,21 +186,57 @@ export class OrderJournal {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
-          outOrderNo, o.counterCode, o.businessDay, seq, o.headMerchantId, o.merchantId, o.state,
-          s.filmName, s.filmTitle, s.showDate, s.showTime, s.seats, s.tickets, s.priceKobo, s.bookingFeeKobo, o.amountKobo, s.sn,
-          o.expireSeconds, o.createdAt, o.createdAt + o.expireSeconds * 1000, o.createdAt, o.reason ?? null, o.retryOf ?? null, o.attempts, o.profile ?? 'unrecorded',
+          outOrderNo,
+          o.counterCode,
+          o.businessDay,
+          seq,
+          o.headMerchantId,
+          o.merchantId,
+          o.state,
+          s.filmName,
+          s.filmTitle,
+          s.showDate,
+          s.showTime,
+          s.seats,
+          s.tickets,
+          s.priceKobo,
+          s.bookingFeeKobo,
+          o.amountKobo,
+          s.sn,
+          o.expireSeconds,
+          o.createdAt,
+          o.createdAt + o.expireSeconds * 1000,
+          o.createdAt,
+          o.reason ?? null,
+          o.retryOf ?? null,
+          o.attempts,
+          o.profile ?? 'unrecorded',
         );
       const id = Number(info.lastInsertRowid);
       this.addEvent(id, o.createdAt, null, o.state, o.note);
       // No cashier here: the sink knows whose shift was open (the records module's business).
-      this.sink.append('order.created', {
-        reference: outOrderNo, amountKobo: o.amountKobo, sn: clipText(s.sn, 64),
-        sale: {
-          filmName: clipText(s.filmName, 100), filmTitle: clipText(s.filmTitle, 100), showDate: clipText(s.showDate, 10), showTime: clipText(s.showTime, 5),
-          seats: clipText(s.seats, 400), tickets: s.tickets, priceKobo: s.priceKobo, bookingFeeKobo: s.bookingFeeKobo,
+      this.sink.append(
+        'order.created',
+        {
+          reference: outOrderNo,
+          amountKobo: o.amountKobo,
+          sn: clipText(s.sn, 64),
+          sale: {
+            filmName: clipText(s.filmName, 100),
+            filmTitle: clipText(s.filmTitle, 100),
+            showDate: clipText(s.showDate, 10),
+            showTime: clipText(s.showTime, 5),
+            seats: clipText(s.seats, 400),
+            tickets: s.tickets,
+            priceKobo: s.priceKobo,
+            bookingFeeKobo: s.bookingFeeKobo,
+          },
+          profile: clipText(o.profile ?? 'unrecorded', 32),
+          merchantId: clipText(o.merchantId, 64),
+          expiresAt: Math.round(o.createdAt + o.expireSeconds * 1000),
         },
-        profile: clipText(o.profile ?? 'unrecorded', 32), merchantId: clipText(o.merchantId, 64), expiresAt: Math.round(o.createdAt + o.expireSeconds * 1000),
-      }, o.createdAt);
+        o.createdAt,
+      );
       o.alongside?.(id, outOrderNo);
       return id;
     });
@@ -209,18 +254,25 @@ export class OrderJournal {
   }
 
   findByOrderNo(orderNo: string): OrderRecord | null {
-    const r = this.db.prepare('SELECT * FROM orders WHERE order_no = ? ORDER BY id DESC LIMIT 1').get(orderNo) as Row | undefined;
+    const r = this.db.prepare('SELECT * FROM orders WHERE order_no = ? ORDER BY id DESC LIMIT 1').get(orderNo) as
+      Row | undefined;
     return r ? toRecord(r) : null;
   }
 
   /** Orders of one business day (yyMMdd), newest first. */
   listDay(businessDay: string): OrderRecord[] {
-    return (this.db.prepare('SELECT * FROM orders WHERE business_day = ? ORDER BY created_at DESC, id DESC').all(businessDay) as Row[]).map(toRecord);
+    return (
+      this.db
+        .prepare('SELECT * FROM orders WHERE business_day = ? ORDER BY created_at DESC, id DESC')
+        .all(businessDay) as Row[]
+    ).map(toRecord);
   }
 
   /** Queued orders, oldest first: the order the queue sender sends them in. */
   listQueued(): OrderRecord[] {
-    return (this.db.prepare("SELECT * FROM orders WHERE state = 'queued' ORDER BY created_at, id").all() as Row[]).map(toRecord);
+    return (this.db.prepare("SELECT * FROM orders WHERE state = 'queued' ORDER BY created_at, id").all() as Row[]).map(
+      toRecord,
+    );
   }
 
   countQueued(): number {
@@ -229,37 +281,63 @@ export class OrderJournal {
 
   /** Paid orders still missing what a receipt needs (payNo, completion time), oldest first. */
   listPaidMissingDetails(): OrderRecord[] {
-    return (this.db.prepare("SELECT * FROM orders WHERE state = 'paid' AND (pay_no IS NULL OR completed_time IS NULL) ORDER BY created_at, id").all() as Row[]).map(toRecord);
+    return (
+      this.db
+        .prepare(
+          "SELECT * FROM orders WHERE state = 'paid' AND (pay_no IS NULL OR completed_time IS NULL) ORDER BY created_at, id",
+        )
+        .all() as Row[]
+    ).map(toRecord);
   }
 
   /** Every order that is not final, oldest first. */
   listOpen(): OrderRecord[] {
     const marks = OPEN_STATES.map(() => '?').join(',');
-    return (this.db.prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY created_at, id`).all(...OPEN_STATES) as Row[]).map(toRecord);
+    return (
+      this.db
+        .prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY created_at, id`)
+        .all(...OPEN_STATES) as Row[]
+    ).map(toRecord);
   }
 
   /** How many orders are not final (one COUNT, no record built). */
   countOpen(): number {
     const marks = OPEN_STATES.map(() => '?').join(',');
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state IN (${marks})`).get(...OPEN_STATES) as { n: number }).n;
+    return (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE state IN (${marks})`).get(...OPEN_STATES) as { n: number }
+    ).n;
   }
 
   history(id: number): OrderEvent[] {
-    const rows = this.db.prepare('SELECT at, from_state, to_state, note FROM order_events WHERE order_id = ? ORDER BY id').all(id) as Row[];
-    return rows.map((r) => ({ at: r.at as number, from: (r.from_state as OrderState | null) ?? null, to: r.to_state as OrderState, note: r.note as string }));
+    const rows = this.db
+      .prepare('SELECT at, from_state, to_state, note FROM order_events WHERE order_id = ? ORDER BY id')
+      .all(id) as Row[];
+    return rows.map((r) => ({
+      at: r.at as number,
+      from: (r.from_state as OrderState | null) ?? null,
+      to: r.to_state as OrderState,
+      note: r.note as string,
+    }));
   }
 
   /**
    * Moves an order to `to` with its patch and an event, atomically; refuses (changing nothing)
    * when the order is final, the move is not allowed, or its state is not one of `from`.
    */
-  transition(id: number, to: OrderState, note: string, opts: { from?: readonly OrderState[]; patch?: OrderPatch } = {}): TransitionResult {
+  transition(
+    id: number,
+    to: OrderState,
+    note: string,
+    opts: { from?: readonly OrderState[]; patch?: OrderPatch } = {},
+  ): TransitionResult {
     const tx = this.db.transaction((): TransitionResult => {
       const cur = this.get(id);
       if (!cur) return { changed: false, record: null, refused: 'no such order' };
       if (isFinalState(cur.state)) return { changed: false, record: cur, refused: `order is ${cur.state} (final)` };
-      if (opts.from && !opts.from.includes(cur.state)) return { changed: false, record: cur, refused: `order is ${cur.state}, expected ${opts.from.join('/')}` };
-      if (!canTransition(cur.state, to)) return { changed: false, record: cur, refused: `${cur.state} -> ${to} is not allowed` };
+      if (opts.from && !opts.from.includes(cur.state))
+        return { changed: false, record: cur, refused: `order is ${cur.state}, expected ${opts.from.join('/')}` };
+      if (!canTransition(cur.state, to))
+        return { changed: false, record: cur, refused: `${cur.state} -> ${to} is not allowed` };
       const at = this.now();
       this.write(id, at, { ...opts.patch }, to);
       this.addEvent(id, at, cur.state, to, note);
@@ -276,7 +354,8 @@ export class OrderJournal {
       const cur = this.get(id);
       if (!cur) return { changed: false, record: null, refused: 'no such order' };
       if (isFinalState(cur.state)) return { changed: false, record: cur, refused: `order is ${cur.state} (final)` };
-      if (opts.states && !opts.states.includes(cur.state)) return { changed: false, record: cur, refused: `order is ${cur.state}` };
+      if (opts.states && !opts.states.includes(cur.state))
+        return { changed: false, record: cur, refused: `order is ${cur.state}` };
       if (!this.differs(cur, patch)) return { changed: false, record: cur };
       const at = this.now();
       this.write(id, at, patch, null);
@@ -319,11 +398,20 @@ export class OrderJournal {
     if (p.reason !== undefined && (p.reason ?? undefined) !== cur.reason) return true;
     if (p.waitingSince !== undefined && cur.waitingSince === undefined) return true;
     const current: Record<keyof ProviderFacts, unknown> = {
-      orderNo: cur.orderNo, payNo: cur.payNo, providerFeeKobo: cur.providerFeeKobo, feePattern: cur.feePattern, senderName: cur.senderName,
-      senderAccount: cur.senderAccount, transactionTime: cur.transactionTime, completedTime: cur.completedTime,
-      providerStatus: cur.providerStatus, detailsJson: cur.detailsJson,
+      orderNo: cur.orderNo,
+      payNo: cur.payNo,
+      providerFeeKobo: cur.providerFeeKobo,
+      feePattern: cur.feePattern,
+      senderName: cur.senderName,
+      senderAccount: cur.senderAccount,
+      transactionTime: cur.transactionTime,
+      completedTime: cur.completedTime,
+      providerStatus: cur.providerStatus,
+      detailsJson: cur.detailsJson,
     };
-    return (Object.keys(FACT_COLUMNS) as (keyof ProviderFacts)[]).some((k) => p[k] !== undefined && p[k] !== current[k]);
+    return (Object.keys(FACT_COLUMNS) as (keyof ProviderFacts)[]).some(
+      (k) => p[k] !== undefined && p[k] !== current[k],
+    );
   }
 
   private write(id: number, at: number, p: OrderPatch, state: OrderState | null): void {
@@ -353,7 +441,9 @@ export class OrderJournal {
   }
 
   private addEvent(id: number, at: number, from: OrderState | null, to: OrderState, note: string): void {
-    this.db.prepare('INSERT INTO order_events (order_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)').run(id, at, from, to, note);
+    this.db
+      .prepare('INSERT INTO order_events (order_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)')
+      .run(id, at, from, to, note);
   }
 
   private require(id: number): OrderRecord {

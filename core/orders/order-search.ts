@@ -82,12 +82,22 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   const where: string[] = [];
   const args: unknown[] = [];
 
-  const words = q.text.split(/\s+/).filter((w) => w !== '').slice(0, MAX_WORDS);
+  const words = q.text
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .slice(0, MAX_WORDS);
   if (words.length) {
     const hitArgs: unknown[] = [];
     const sets = words.map((w) => wordHits(w, hitArgs));
     // A word that can mean nothing (a lone "-") matches nothing.
-    if (sets.some((s) => s === null)) return { ids: [], total: 0, paid: { count: 0, amountKobo: 0 }, paidAfterClosing: { count: 0, amountKobo: 0 }, next: null };
+    if (sets.some((s) => s === null))
+      return {
+        ids: [],
+        total: 0,
+        paid: { count: 0, amountKobo: 0 },
+        paidAfterClosing: { count: 0, amountKobo: 0 },
+        next: null,
+      };
     where.push(`id IN (${sets.map((s) => `SELECT id FROM (${s})`).join(' INTERSECT ')})`);
     args.push(...hitArgs);
   }
@@ -112,7 +122,10 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   if (words.length) {
     // Typed words: the text index is matched once, and the totals and the page both come from that
     // one pass (matching twice cost twice as much for a broad word such as a film's name).
-    const rows = db.prepare(`SELECT id, created_at, state, amount_kobo, id IN ${LATE_PAID} FROM orders ${filter}`).raw().all(...args) as [number, number, string, number, number][];
+    const rows = db
+      .prepare(`SELECT id, created_at, state, amount_kobo, id IN ${LATE_PAID} FROM orders ${filter}`)
+      .raw()
+      .all(...args) as [number, number, string, number, number][];
     let pc = 0;
     let pk = 0;
     let lc = 0;
@@ -131,21 +144,37 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     after.sort((a, b) => b[1] - a[1] || b[0] - a[0]);
     const page = after.slice(0, q.limit);
     const last = page[page.length - 1];
-    return { ids: page.map((r) => r[0]), total: rows.length, paid: { count: pc, amountKobo: pk }, paidAfterClosing: { count: lc, amountKobo: lk }, next: after.length > q.limit && last ? `${last[1]}.${last[0]}` : null };
+    return {
+      ids: page.map((r) => r[0]),
+      total: rows.length,
+      paid: { count: pc, amountKobo: pk },
+      paidAfterClosing: { count: lc, amountKobo: lk },
+      next: after.length > q.limit && last ? `${last[1]}.${last[0]}` : null,
+    };
   }
 
   const sums = db
-    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(state = 'paid'), 0) AS pc, COALESCE(SUM(CASE WHEN state = 'paid' THEN amount_kobo END), 0) AS pk,
-      COALESCE(SUM(id IN ${LATE_PAID}), 0) AS lc, COALESCE(SUM(CASE WHEN id IN ${LATE_PAID} THEN amount_kobo END), 0) AS lk FROM orders ${filter}`)
+    .prepare(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(state = 'paid'), 0) AS pc, COALESCE(SUM(CASE WHEN state = 'paid' THEN amount_kobo END), 0) AS pk,
+      COALESCE(SUM(id IN ${LATE_PAID}), 0) AS lc, COALESCE(SUM(CASE WHEN id IN ${LATE_PAID} THEN amount_kobo END), 0) AS lk FROM orders ${filter}`,
+    )
     .get(...args) as { n: number; pc: number; pk: number; lc: number; lk: number };
 
   const pageWhere = cur ? [...where, '(created_at < ? OR (created_at = ? AND id < ?))'] : where;
   const pageArgs = cur ? [...args, cur.at, cur.at, cur.id] : args;
   const rows = db
-    .prepare(`SELECT id, created_at FROM orders ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .prepare(
+      `SELECT id, created_at FROM orders ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
     .all(...pageArgs, q.limit + 1) as { id: number; created_at: number }[];
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const last = page[page.length - 1];
-  return { ids: page.map((r) => r.id), total: sums.n, paid: { count: sums.pc, amountKobo: sums.pk }, paidAfterClosing: { count: sums.lc, amountKobo: sums.lk }, next: more && last ? `${last.created_at}.${last.id}` : null };
+  return {
+    ids: page.map((r) => r.id),
+    total: sums.n,
+    paid: { count: sums.pc, amountKobo: sums.pk },
+    paidAfterClosing: { count: sums.lc, amountKobo: sums.lk },
+    next: more && last ? `${last.created_at}.${last.id}` : null,
+  };
 }

@@ -9,8 +9,16 @@ const RECHECK_MS = 3 * 86_400_000;
 const BATCH = 2_000;
 
 type Row = {
-  id: number; out_order_no: string; order_no: string | null; pay_no: string | null; sender_account: string | null; film_name: string; film_title: string; seats: string;
-  late_pay_no: string | null; late_account: string | null;
+  id: number;
+  out_order_no: string;
+  order_no: string | null;
+  pay_no: string | null;
+  sender_account: string | null;
+  film_name: string;
+  film_title: string;
+  seats: string;
+  late_pay_no: string | null;
+  late_account: string | null;
 };
 
 /** The columns indexed, with a payment taken after closing (its own payment number and card). */
@@ -22,11 +30,22 @@ const lastFour = (account: string | null): string => (account ?? '').replace(/\D
 
 /** Seats are stored as "#F7# #F8#" so that a seat matches whole (F1 does not find F12). */
 export function seatTokens(seats: string): string {
-  return seats.split(',').filter((s) => s !== '').map((s) => `#${s}#`).join(' ');
+  return seats
+    .split(',')
+    .filter((s) => s !== '')
+    .map((s) => `#${s}#`)
+    .join(' ');
 }
 
 function refsOf(r: Row): string {
-  return [r.out_order_no, r.order_no ?? '', r.pay_no ?? '', lastFour(r.sender_account), r.late_pay_no ?? '', lastFour(r.late_account)].join(' ');
+  return [
+    r.out_order_no,
+    r.order_no ?? '',
+    r.pay_no ?? '',
+    lastFour(r.sender_account),
+    r.late_pay_no ?? '',
+    lastFour(r.late_account),
+  ].join(' ');
 }
 
 export class OrderTextIndex {
@@ -81,9 +100,9 @@ export class OrderTextIndex {
 
   /** At start: recent orders whose numbers changed while nobody was listening. */
   recheckRecent(now: number): number {
-    const rows = (this.db
+    const rows = this.db
       .prepare(`${SELECT} JOIN records_order_text t ON t.rowid = o.id WHERE o.created_at >= ?`)
-      .all(now - RECHECK_MS) as (Row & { refs?: string })[]);
+      .all(now - RECHECK_MS) as (Row & { refs?: string })[];
     const refs = this.db.prepare('SELECT refs FROM records_order_text WHERE rowid = ?');
     const stale = rows.filter((r) => (refs.get(r.id) as { refs: string } | undefined)?.refs !== refsOf(r));
     if (stale.length) this.write(stale);

@@ -16,7 +16,11 @@ import type { CheckoutService } from './checkout-service';
 import { createSaleMemory } from './sale-memory';
 
 /** What the orders module takes of the core: the checkout (built by the root, shared), the terminal. */
-export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock' | 'logger'> & { checkout: CheckoutService; terminal: Pick<TerminalLink, 'getState'>; pos: PosClient };
+export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock' | 'logger'> & {
+  checkout: CheckoutService;
+  terminal: Pick<TerminalLink, 'getState'>;
+  pos: PosClient;
+};
 
 export interface OrdersModuleDeps {
   /** The sale queue changed (its length, online or not). */
@@ -26,7 +30,14 @@ export interface OrdersModuleDeps {
 
 export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
   const { checkout, events } = ctx;
-  const sweep = createLateSweep({ checkout, getPos: () => ctx.pos, now: () => ctx.clock.now(), timers: systemTimers, logger: ctx.logger, ...(deps.sweep ? { tuning: deps.sweep } : {}) });
+  const sweep = createLateSweep({
+    checkout,
+    getPos: () => ctx.pos,
+    now: () => ctx.clock.now(),
+    timers: systemTimers,
+    logger: ctx.logger,
+    ...(deps.sweep ? { tuning: deps.sweep } : {}),
+  });
   checkout.on('late', () => events.emit('orders.lateChanged', checkout.late.list()));
   const films = createSaleMemory(ctx.store);
   // Followed for the core's whole life: an order settled while the core stops still reaches the memory.
@@ -49,7 +60,8 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
     stop: () => sweep.stop(),
     handlers: {
       'orders.late': () => checkout.late.list(),
-      'orders.markLateHandled': (a) => checkout.markLateHandled(a.id, { how: a.how, by: a.by, ...(a.note ? { note: a.note } : {}) }),
+      'orders.markLateHandled': (a) =>
+        checkout.markLateHandled(a.id, { how: a.how, by: a.by, ...(a.note ? { note: a.note } : {}) }),
       'orders.sweep': () => sweep.run(),
       'sale.defaults': () => films.defaults(ctx.clock.now(), ctx.terminal.getState().sn),
       'sale.charge': (a) => {

@@ -4,14 +4,20 @@ import { isAppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { PosOrderDetails } from '../provider';
 import type { OrderJournal, OrderRecord } from './order-journal';
-import { checkAfterRelayDrop, finalCheckAt, nextRelayWaitingCheck, nextUnknownCheck, nextWaitingCheck, type PollStep, type PollTuning } from './poll-schedule';
+import {
+  checkAfterRelayDrop,
+  finalCheckAt,
+  nextRelayWaitingCheck,
+  nextUnknownCheck,
+  nextWaitingCheck,
+  type PollStep,
+  type PollTuning,
+} from './poll-schedule';
 import type { TimerHandle, Timers } from '../lib';
 import type { TokenBucket } from '../../shared/token-bucket';
 
 export type QueryOutcome =
-  | { kind: 'found'; details: PosOrderDetails }
-  | { kind: 'missing' }
-  | { kind: 'error'; error: unknown };
+  { kind: 'found'; details: PosOrderDetails } | { kind: 'missing' } | { kind: 'error'; error: unknown };
 
 export interface PollerDeps {
   journal: OrderJournal;
@@ -160,9 +166,17 @@ export class Poller {
   private step(rec: OrderRecord, t: { failures: number; checks: number }): PollStep {
     const now = this.d.now();
     if (rec.state === 'waiting') {
-      const w = { now, waitingSince: rec.waitingSince ?? rec.createdAt, expiresAt: rec.expiresAt, failures: t.failures };
+      const w = {
+        now,
+        waitingSince: rec.waitingSince ?? rec.createdAt,
+        expiresAt: rec.expiresAt,
+        failures: t.failures,
+      };
       if (this.d.relayHealthy?.()) return nextRelayWaitingCheck(w, this.d.tuning);
-      return nextWaitingCheck({ now, waitingSince: rec.waitingSince ?? rec.createdAt, expiresAt: rec.expiresAt, failures: t.failures }, this.d.tuning);
+      return nextWaitingCheck(
+        { now, waitingSince: rec.waitingSince ?? rec.createdAt, expiresAt: rec.expiresAt, failures: t.failures },
+        this.d.tuning,
+      );
     }
     // An answer that leaves the order unknown (a status we do not know, details that do not
     // match) is no reason to ask again at once: back off as after a failure.
@@ -173,11 +187,14 @@ export class Poller {
     this.clear(t);
     if (this.stopped || !this.d.isOnline()) return;
     t.at = step.at;
-    t.timer = this.d.timers.setTimeout(() => {
-      t.timer = null;
-      t.at = null;
-      this.fire(id, t);
-    }, Math.max(0, step.at - this.d.now()));
+    t.timer = this.d.timers.setTimeout(
+      () => {
+        t.timer = null;
+        t.at = null;
+        this.fire(id, t);
+      },
+      Math.max(0, step.at - this.d.now()),
+    );
   }
 
   private fire(id: number, t: Tracked): void {
@@ -231,7 +248,10 @@ export class Poller {
       t.checks += 1;
       if (outcome.kind === 'error') {
         this.d.logger.warn('order status check failed', {
-          orderId: id, outOrderNo: rec.outOrderNo, code: isAppError(outcome.error) ? outcome.error.code : 'INTERNAL', failures: t.failures,
+          orderId: id,
+          outOrderNo: rec.outOrderNo,
+          code: isAppError(outcome.error) ? outcome.error.code : 'INTERNAL',
+          failures: t.failures,
         });
       }
       try {

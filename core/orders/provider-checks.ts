@@ -12,12 +12,14 @@ export class ProviderCheckStore {
   constructor(private readonly db: Db) {}
 
   get(orderId: number): LastCheck | null {
-    const r = this.db.prepare('SELECT at, provider_status, paid FROM order_checks WHERE order_id = ?').get(orderId) as Row | undefined;
+    const r = this.db.prepare('SELECT at, provider_status, paid FROM order_checks WHERE order_id = ?').get(orderId) as
+      Row | undefined;
     return r ? { at: r.at, providerStatus: r.provider_status, paid: r.paid === 1 } : null;
   }
 
   record(orderId: number, c: LastCheck): void {
-    this.db.prepare('INSERT OR REPLACE INTO order_checks (order_id, at, provider_status, paid) VALUES (?, ?, ?, ?)')
+    this.db
+      .prepare('INSERT OR REPLACE INTO order_checks (order_id, at, provider_status, paid) VALUES (?, ?, ?, ?)')
       .run(orderId, c.at, c.providerStatus, c.paid ? 1 : 0);
   }
 }

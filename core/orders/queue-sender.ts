@@ -111,10 +111,13 @@ export class QueueSender {
     }
     if (nextDue !== null) {
       // tooLateToSend is strict (>): wake just after the last useful moment.
-      this.sweepTimer = this.d.timers.setTimeout(() => {
-        this.sweepTimer = null;
-        this.sweep();
-      }, Math.max(0, nextDue - now + 1));
+      this.sweepTimer = this.d.timers.setTimeout(
+        () => {
+          this.sweepTimer = null;
+          this.sweep();
+        },
+        Math.max(0, nextDue - now + 1),
+      );
     }
   }
 }

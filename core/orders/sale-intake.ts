@@ -19,11 +19,16 @@ export function checkSale(input: unknown, s: SaleSettings): Sale {
   const parsed = SaleInputSchema.safeParse(input);
   if (!parsed.success) throw validationError(issueFields(parsed.error.issues, { root: 'sale' }), SALE_INVALID);
   if (!s.headMerchantId || !s.merchantId) {
-    throw new AppError('PROVIDER_NOT_CONFIGURED', 'The merchant ids are not set. Ask the administrator to fill them in Settings before selling.');
+    throw new AppError(
+      'PROVIDER_NOT_CONFIGURED',
+      'The merchant ids are not set. Ask the administrator to fill them in Settings before selling.',
+    );
   }
   // Settings keep this to 30..3600 s; the core only needs a sane whole number.
   if (!Number.isInteger(s.orderExpireSeconds) || s.orderExpireSeconds < 1 || s.orderExpireSeconds > 86_400) {
-    throw new AppError('VALIDATION', 'The order expiry in Settings must be a whole number of seconds (30 to 3600).', { orderExpireSeconds: s.orderExpireSeconds });
+    throw new AppError('VALIDATION', 'The order expiry in Settings must be a whole number of seconds (30 to 3600).', {
+      orderExpireSeconds: s.orderExpireSeconds,
+    });
   }
   return parsed.data;
 }
@@ -31,7 +36,11 @@ export function checkSale(input: unknown, s: SaleSettings): Sale {
 /** The journal could not take a sale (so nothing was sent): what the cashier can do about it. */
 export function saleNotRecorded(err: unknown): AppError {
   const full = (err as { code?: unknown }).code === 'SQLITE_FULL';
-  return new AppError('INTERNAL', full
-    ? 'The sale could not be recorded because the disk of this computer is full, so nothing was sent to the terminal. Free some disk space, then try again.'
-    : 'The sale could not be recorded on this computer (the database could not be written), so nothing was sent to the terminal. Try again; if it repeats, call support.', full ? { cause: 'disk-full' } : undefined);
+  return new AppError(
+    'INTERNAL',
+    full
+      ? 'The sale could not be recorded because the disk of this computer is full, so nothing was sent to the terminal. Free some disk space, then try again.'
+      : 'The sale could not be recorded on this computer (the database could not be written), so nothing was sent to the terminal. Try again; if it repeats, call support.',
+    full ? { cause: 'disk-full' } : undefined,
+  );
 }

@@ -4,7 +4,6 @@ import { lagosDate, lagosHm } from '../../shared/time';
 import { bookingFeePerTicket, FilmMemorySchema, type FilmMemory, type OrderView } from '../../shared/orders';
 import type { KeyValueStore } from '../settings';
 
-
 const KEY = 'films';
 const MAX_FILMS = 50;
 
@@ -36,8 +35,11 @@ export function createSaleMemory(store: KeyValueStore) {
     remember(order: OrderView): void {
       const perTicket = bookingFeePerTicket(order.sale);
       const f: FilmMemory = {
-        filmName: order.sale.filmName, filmTitle: order.sale.filmTitle, priceKobo: order.sale.priceKobo,
-        ...(perTicket === null ? {} : { bookingFeePerTicketKobo: perTicket }), lastShowTime: order.sale.showTime,
+        filmName: order.sale.filmName,
+        filmTitle: order.sale.filmTitle,
+        priceKobo: order.sale.priceKobo,
+        ...(perTicket === null ? {} : { bookingFeePerTicketKobo: perTicket }),
+        lastShowTime: order.sale.showTime,
       };
       const rest = films().filter((x) => x.filmName.toLowerCase() !== f.filmName.toLowerCase());
       store.set(KEY, [f, ...rest].slice(0, MAX_FILMS));

@@ -56,8 +56,10 @@ export interface ProviderFacts {
   detailsJson?: string;
 }
 
-const nonEmpty = (v: string | undefined | null): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-const time = (v: number | undefined): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
+const nonEmpty = (v: string | undefined | null): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+const time = (v: number | undefined): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
 
 export function factsFromDetails(d: PosOrderDetails): ProviderFacts {
   const facts: ProviderFacts = {};
@@ -75,7 +77,10 @@ export function factsFromDetails(d: PosOrderDetails): ProviderFacts {
   put('completedTime', time(d.completedTime));
   put('providerStatus', nonEmpty(d.status));
   // The raw details are kept for disputes, with the account masked like everywhere else.
-  facts.detailsJson = JSON.stringify({ ...d, ...(account === undefined ? {} : { senderAccount: maskAccount(account) }) });
+  facts.detailsJson = JSON.stringify({
+    ...d,
+    ...(account === undefined ? {} : { senderAccount: maskAccount(account) }),
+  });
   return facts;
 }
 
@@ -83,7 +88,10 @@ export function factsFromDetails(d: PosOrderDetails): ProviderFacts {
  * Why the provider's details cannot be about this order (another counter's order under the same
  * number, a different amount or terminal), or null when they fit.
  */
-export function detailsMismatch(order: { outOrderNo: string; amountKobo: number; sn: string }, d: PosOrderDetails): string | null {
+export function detailsMismatch(
+  order: { outOrderNo: string; amountKobo: number; sn: string },
+  d: PosOrderDetails,
+): string | null {
   if (nonEmpty(d.outOrderNo) !== undefined && d.outOrderNo.trim() !== order.outOrderNo) {
     return `The provider answered about order ${d.outOrderNo}, not ${order.outOrderNo}.`;
   }

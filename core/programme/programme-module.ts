@@ -6,7 +6,14 @@ import type { programmeCalls } from '../../shared/contract-programme';
 import { AppError, issueFields, validationError } from '../../shared/errors';
 import { bookingFeeForSale, SaleInputSchema, splitSeats, type OrderView, type SaleInput } from '../../shared/orders';
 import {
-  ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme, type ProgrammeSource, type ProgrammeSummary, type ShowView,
+  ProgrammeSchema,
+  SHOW_GRACE_MS,
+  tidySeats,
+  upcomingShows,
+  type Programme,
+  type ProgrammeSource,
+  type ProgrammeSummary,
+  type ShowView,
 } from '../../shared/programme';
 import { lagosDate } from '../../shared/time';
 import type { CoreModule } from '../core-module';
@@ -17,7 +24,9 @@ import type { CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
-export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & { checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'> };
+export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
+  checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'>;
+};
 
 /** At most this many errors travel back with a refused file (the count says how many in all). */
 const MAX_ERRORS_SHOWN = 200;
@@ -29,7 +38,8 @@ export interface ProgrammeModuleDeps {
   seatCheck?: () => SeatCheck | null;
 }
 
-export type ReplaceOutcome = { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
+export type ReplaceOutcome =
+  { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
 
 export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModuleDeps = {}) {
   const store = new ProgrammeStore(ctx.db);
@@ -49,14 +59,24 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
     const parsed = ProgrammeSchema.safeParse(programme);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw new AppError('VALIDATION', `The programme cannot be used: ${first?.message ?? 'it is not a programme'}`, { fields: issueFields(parsed.error.issues) });
+      throw new AppError('VALIDATION', `The programme cannot be used: ${first?.message ?? 'it is not a programme'}`, {
+        fields: issueFields(parsed.error.issues),
+      });
     }
     // Versions count up per Hub: a copy from another enrollment (a new Hub, or the same one rebuilt)
     // says nothing about this one's numbers.
     const current = store.source();
-    const held = current?.kind === 'hub' && (current.counterId ?? null) === (source.kind === 'hub' ? source.counterId ?? null : null) ? current.version : null;
+    const held =
+      current?.kind === 'hub' &&
+      (current.counterId ?? null) === (source.kind === 'hub' ? (source.counterId ?? null) : null)
+        ? current.version
+        : null;
     if (source.kind === 'hub' && held !== null && source.version <= held) {
-      return { replaced: false, reason: `This counter already has version ${held} of the programme from the Hub`, summary: store.summary() };
+      return {
+        replaced: false,
+        reason: `This counter already has version ${held} of the programme from the Hub`,
+        summary: store.summary(),
+      };
     }
     store.replace(source, parsed.data, clock.now());
     const summary = store.summary();
@@ -72,20 +92,37 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
 
   function showOf(id: number) {
     const show = store.show(id);
-    if (!show) throw new AppError('NOT_FOUND', 'This show is no longer in the programme (a new one was imported): pick the show again from the list.', { showId: id });
+    if (!show)
+      throw new AppError(
+        'NOT_FOUND',
+        'This show is no longer in the programme (a new one was imported): pick the show again from the list.',
+        { showId: id },
+      );
     return show;
   }
 
   const module: CoreModule<typeof programmeCalls> = {
     handlers: {
       'programme.summary': () => store.summary(),
-      'programme.template': () => ({ fileName: 'programme-template.csv', csv: programmeTemplate(lagosDate(clock.now())) }),
+      'programme.template': () => ({
+        fileName: 'programme-template.csv',
+        csv: programmeTemplate(lagosDate(clock.now())),
+      }),
       'programme.import': (a) => {
         const check = checkProgrammeFile(a.csv);
         if (!check.programme) {
-          return { imported: false, totalRows: check.totalRows, errors: check.errors.slice(0, MAX_ERRORS_SHOWN), errorCount: check.errors.length, summary: store.summary() };
+          return {
+            imported: false,
+            totalRows: check.totalRows,
+            errors: check.errors.slice(0, MAX_ERRORS_SHOWN),
+            errorCount: check.errors.length,
+            summary: store.summary(),
+          };
         }
-        const out = replaceProgramme({ kind: 'csv', fileName: a.fileName, importedAt: clock.now(), by: a.by }, check.programme);
+        const out = replaceProgramme(
+          { kind: 'csv', fileName: a.fileName, importedAt: clock.now(), by: a.by },
+          check.programme,
+        );
         return { imported: out.replaced, totalRows: check.totalRows, errors: [], errorCount: 0, summary: out.summary };
       },
       'programme.next': () => ({ source: store.source(), shows: nextShows(clock.now()) }),
@@ -93,18 +130,34 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
         const show = showOf(a.showId);
         const seats = splitSeats(tidySeats(a.seats)).filter(Boolean);
         if (seats.length === 0) return { kind: 'checked', conflicts: [] };
-        const about = { filmName: show.filmName, filmTitle: show.filmTitle, date: show.date, time: show.time, screen: show.screen };
+        const about = {
+          filmName: show.filmName,
+          filmTitle: show.filmTitle,
+          date: show.date,
+          time: show.time,
+          screen: show.screen,
+        };
         return runSeatCheck(seatCheck?.() ?? null, { showKey: show.key, show: about, seats });
       },
       'programme.charge': async (a) => {
         const show = showOf(a.showId);
         const type = show.ticketTypes.find((t) => t.name.toLowerCase() === a.ticketType.toLowerCase());
-        if (!type) throw validationError({ ticketType: `${a.ticketType} is not a ticket type of this show: choose one of ${show.ticketTypes.map((t) => t.name).join(', ')}` });
+        if (!type)
+          throw validationError({
+            ticketType: `${a.ticketType} is not a ticket type of this show: choose one of ${show.ticketTypes.map((t) => t.name).join(', ')}`,
+          });
         const seats = tidySeats(a.seats);
         const tickets = seats === '' ? 0 : splitSeats(seats).length;
         const input: SaleInput = {
-          filmName: show.filmName, filmTitle: show.filmTitle, showDate: show.date, showTime: show.time,
-          seats, tickets, priceKobo: type.priceKobo, bookingFeeKobo: bookingFeeForSale(tickets, type.bookingFeeKobo), sn: a.sn,
+          filmName: show.filmName,
+          filmTitle: show.filmTitle,
+          showDate: show.date,
+          showTime: show.time,
+          seats,
+          tickets,
+          priceKobo: type.priceKobo,
+          bookingFeeKobo: bookingFeeForSale(tickets, type.bookingFeeKobo),
+          sn: a.sn,
         };
         const checked = SaleInputSchema.safeParse(input);
         if (!checked.success) {
@@ -119,7 +172,15 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
         }
         // The checkout applies the rules (a shift open, one unpaid order per terminal) itself.
         const view = await checkout.sell(input, { besideWaiting: a.besideWaiting });
-        store.recordSale({ orderId: view.id, showKey: show.key, filmName: show.filmName, ticketType: type.name, tickets, at: clock.now(), screen: show.screen });
+        store.recordSale({
+          orderId: view.id,
+          showKey: show.key,
+          filmName: show.filmName,
+          ticketType: type.name,
+          tickets,
+          at: clock.now(),
+          screen: show.screen,
+        });
         if (checkout.get(view.id)?.state === 'paid') store.markPaid(view.id);
         return view;
       },

@@ -1,7 +1,14 @@
 // The owner of the programme's tables: the copy in use (replaced whole, in one transaction), the
 // shows as the Sell screen lists them, and the sales made from it (for the most sold ticket type).
 import { lagosInstant } from '../../shared/time';
-import { showKey, type Programme, type ProgrammeSource, type ProgrammeSummary, type ShowView, type TicketType } from '../../shared/programme';
+import {
+  showKey,
+  type Programme,
+  type ProgrammeSource,
+  type ProgrammeSummary,
+  type ShowView,
+  type TicketType,
+} from '../../shared/programme';
 import { ProgrammeSourceSchema } from '../../shared/programme';
 import type { Db } from '../db';
 
@@ -24,7 +31,8 @@ export class ProgrammeStore {
   constructor(private readonly db: Db) {}
 
   source(): ProgrammeSource | null {
-    const row = this.db.prepare('SELECT source_json AS json FROM programme_source WHERE id = 1').get() as { json: string } | undefined;
+    const row = this.db.prepare('SELECT source_json AS json FROM programme_source WHERE id = 1').get() as
+      { json: string } | undefined;
     if (!row) return null;
     const parsed = ProgrammeSourceSchema.safeParse(JSON.parse(row.json));
     return parsed.success ? parsed.data : null;
@@ -32,27 +40,38 @@ export class ProgrammeStore {
 
   /** The Hub version of the copy in use, or null when it did not come from the Hub. */
   hubVersion(): number | null {
-    const row = this.db.prepare('SELECT hub_version AS v FROM programme_source WHERE id = 1').get() as { v: number | null } | undefined;
+    const row = this.db.prepare('SELECT hub_version AS v FROM programme_source WHERE id = 1').get() as
+      { v: number | null } | undefined;
     return row?.v ?? null;
   }
 
   /** Replaces the whole copy: all of it or, on any failure, none of it. */
   replace(source: ProgrammeSource, p: Programme, now: number): void {
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM programme_ticket_types; DELETE FROM programme_shows; DELETE FROM programme_films; DELETE FROM programme_screens;');
+      this.db.exec(
+        'DELETE FROM programme_ticket_types; DELETE FROM programme_shows; DELETE FROM programme_films; DELETE FROM programme_screens;',
+      );
       const film = this.db.prepare('INSERT INTO programme_films (name, title, rating) VALUES (?, ?, ?)');
       const filmIds = new Map<string, number>();
-      for (const f of p.films) filmIds.set(f.name.toLowerCase(), Number(film.run(f.name, f.title, f.rating).lastInsertRowid));
+      for (const f of p.films)
+        filmIds.set(f.name.toLowerCase(), Number(film.run(f.name, f.title, f.rating).lastInsertRowid));
       const screen = this.db.prepare('INSERT INTO programme_screens (name) VALUES (?)');
       const screenIds = new Map<string, number>();
       for (const s of p.screens) screenIds.set(s.toLowerCase(), Number(screen.run(s).lastInsertRowid));
-      const show = this.db.prepare('INSERT INTO programme_shows (show_key, film_id, screen_id, show_date, show_time, starts_at) VALUES (?, ?, ?, ?, ?, ?)');
-      const type = this.db.prepare('INSERT INTO programme_ticket_types (show_id, position, name, price_kobo, booking_fee_kobo) VALUES (?, ?, ?, ?, ?)');
+      const show = this.db.prepare(
+        'INSERT INTO programme_shows (show_key, film_id, screen_id, show_date, show_time, starts_at) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      const type = this.db.prepare(
+        'INSERT INTO programme_ticket_types (show_id, position, name, price_kobo, booking_fee_kobo) VALUES (?, ?, ?, ?, ?)',
+      );
       for (const s of p.shows) {
         const filmId = filmIds.get(s.film.toLowerCase());
         const screenId = screenIds.get(s.screen.toLowerCase());
-        if (filmId === undefined || screenId === undefined) throw new Error(`show ${showKey(s)} names an unknown film or screen`);
-        const id = Number(show.run(showKey(s), filmId, screenId, s.date, s.time, lagosInstant(s.date, s.time)).lastInsertRowid);
+        if (filmId === undefined || screenId === undefined)
+          throw new Error(`show ${showKey(s)} names an unknown film or screen`);
+        const id = Number(
+          show.run(showKey(s), filmId, screenId, s.date, s.time, lagosInstant(s.date, s.time)).lastInsertRowid,
+        );
         s.ticketTypes.forEach((t, i) => type.run(id, i, t.name, t.priceKobo, t.bookingFeeKobo));
       }
       this.db
@@ -66,13 +85,24 @@ export class ProgrammeStore {
 
   summary(): ProgrammeSummary {
     const count = (table: string) => (this.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-    const range = this.db.prepare('SELECT MIN(show_date) AS first, MAX(show_date) AS last FROM programme_shows').get() as { first: string | null; last: string | null };
-    return { source: this.source(), films: count('programme_films'), screens: count('programme_screens'), shows: count('programme_shows'), firstDate: range.first, lastDate: range.last };
+    const range = this.db
+      .prepare('SELECT MIN(show_date) AS first, MAX(show_date) AS last FROM programme_shows')
+      .get() as { first: string | null; last: string | null };
+    return {
+      source: this.source(),
+      films: count('programme_films'),
+      screens: count('programme_screens'),
+      shows: count('programme_shows'),
+      firstDate: range.first,
+      lastDate: range.last,
+    };
   }
 
   /** Shows starting at or after `from` (ms), soonest first, with their ticket types in the programme's order. */
   showsFrom(from: number, limit: number): (ShowRow & { ticketTypes: TicketType[] })[] {
-    const rows = this.db.prepare(`${SHOW_SELECT} WHERE s.starts_at >= ? ORDER BY s.starts_at, sc.name LIMIT ?`).all(from, limit) as ShowRow[];
+    const rows = this.db
+      .prepare(`${SHOW_SELECT} WHERE s.starts_at >= ? ORDER BY s.starts_at, sc.name LIMIT ?`)
+      .all(from, limit) as ShowRow[];
     return rows.map((r) => ({ ...r, ticketTypes: this.ticketTypes(r.id) }));
   }
 
@@ -83,19 +113,33 @@ export class ProgrammeStore {
 
   private ticketTypes(showId: number): TicketType[] {
     return this.db
-      .prepare('SELECT name, price_kobo AS priceKobo, booking_fee_kobo AS bookingFeeKobo FROM programme_ticket_types WHERE show_id = ? ORDER BY position')
+      .prepare(
+        'SELECT name, price_kobo AS priceKobo, booking_fee_kobo AS bookingFeeKobo FROM programme_ticket_types WHERE show_id = ? ORDER BY position',
+      )
       .all(showId) as TicketType[];
   }
 
-  recordSale(s: { orderId: number; showKey: string; filmName: string; ticketType: string; tickets: number; at: number; screen?: string }): void {
+  recordSale(s: {
+    orderId: number;
+    showKey: string;
+    filmName: string;
+    ticketType: string;
+    tickets: number;
+    at: number;
+    screen?: string;
+  }): void {
     this.db
-      .prepare('INSERT OR IGNORE INTO programme_sales (order_id, show_key, film_name, ticket_type, tickets, created_at, screen) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT OR IGNORE INTO programme_sales (order_id, show_key, film_name, ticket_type, tickets, created_at, screen) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(s.orderId, s.showKey, s.filmName, s.ticketType, s.tickets, s.at, s.screen ?? null);
   }
 
   /** The screen and ticket type of an order sold from the programme (null for a show typed by hand). */
   saleOf(orderId: number): { screen: string | null; ticketType: string } | null {
-    const r = this.db.prepare('SELECT screen, ticket_type AS ticketType FROM programme_sales WHERE order_id = ?').get(orderId) as { screen: string | null; ticketType: string } | undefined;
+    const r = this.db
+      .prepare('SELECT screen, ticket_type AS ticketType FROM programme_sales WHERE order_id = ?')
+      .get(orderId) as { screen: string | null; ticketType: string } | undefined;
     return r ?? null;
   }
 
@@ -106,7 +150,9 @@ export class ProgrammeStore {
   /** Paid tickets per ticket type (lower-cased), for one film and overall. */
   ticketsSold(): { byFilm: Map<string, Map<string, number>>; overall: Map<string, number> } {
     const rows = this.db
-      .prepare('SELECT lower(film_name) AS film, lower(ticket_type) AS type, SUM(tickets) AS n FROM programme_sales WHERE paid = 1 GROUP BY lower(film_name), lower(ticket_type)')
+      .prepare(
+        'SELECT lower(film_name) AS film, lower(ticket_type) AS type, SUM(tickets) AS n FROM programme_sales WHERE paid = 1 GROUP BY lower(film_name), lower(ticket_type)',
+      )
       .all() as { film: string; type: string; n: number }[];
     const byFilm = new Map<string, Map<string, number>>();
     const overall = new Map<string, number>();

@@ -19,7 +19,12 @@ export interface SeatCheck {
 
 export const SEAT_CHECK_DEADLINE_MS = 300;
 
-export async function runSeatCheck(check: SeatCheck | null, q: SeatQuery, deadlineMs = SEAT_CHECK_DEADLINE_MS, timers: Timers = systemTimers): Promise<SeatCheckResult> {
+export async function runSeatCheck(
+  check: SeatCheck | null,
+  q: SeatQuery,
+  deadlineMs = SEAT_CHECK_DEADLINE_MS,
+  timers: Timers = systemTimers,
+): Promise<SeatCheckResult> {
   if (!check) return { kind: 'skipped', reason: 'Seats are not checked across counters: this counter has no Hub.' };
   const ac = new AbortController();
   let timer: TimerHandle | undefined;
@@ -31,7 +36,10 @@ export async function runSeatCheck(check: SeatCheck | null, q: SeatQuery, deadli
   });
   const asked = check.conflicts(q, ac.signal).then(
     (conflicts): SeatCheckResult => ({ kind: 'checked', conflicts }),
-    (): SeatCheckResult => ({ kind: 'skipped', reason: 'Seats not checked across counters: the Hub could not be asked.' }),
+    (): SeatCheckResult => ({
+      kind: 'skipped',
+      reason: 'Seats not checked across counters: the Hub could not be asked.',
+    }),
   );
   try {
     return await Promise.race([asked, late]);

@@ -9,9 +9,20 @@ import { authError, badResponseError, classifyRefusal, httpError, type ProviderC
 
 const SUCCESS = '00000';
 
-export function readBillsAnswer<S extends z.ZodType>(ctx: ProviderCallContext, answer: HttpAnswer, schema: S, logger: Logger): z.infer<S> {
+export function readBillsAnswer<S extends z.ZodType>(
+  ctx: ProviderCallContext,
+  answer: HttpAnswer,
+  schema: S,
+  logger: Logger,
+): z.infer<S> {
   const fail = (e: AppError): never => {
-    logger.warn('bills call refused or unreadable', { op: ctx.op, code: e.code, httpStatus: answer.status, providerCode: e.details?.providerCode, reason: e.details?.reason });
+    logger.warn('bills call refused or unreadable', {
+      op: ctx.op,
+      code: e.code,
+      httpStatus: answer.status,
+      providerCode: e.details?.providerCode,
+      reason: e.details?.reason,
+    });
     throw e;
   };
   const ok2xx = answer.status >= 200 && answer.status < 300;
@@ -20,17 +31,30 @@ export function readBillsAnswer<S extends z.ZodType>(ctx: ProviderCallContext, a
   const env = envelope?.success ? envelope.data : undefined;
 
   if (answer.status === 401 || answer.status === 403) {
-    return fail(authError(ctx, { httpStatus: answer.status, ...(env ? { providerCode: env.code, providerMessage: env.message } : {}) }));
+    return fail(
+      authError(ctx, {
+        httpStatus: answer.status,
+        ...(env ? { providerCode: env.code, providerMessage: env.message } : {}),
+      }),
+    );
   }
   if (answer.status >= 500) {
-    return fail(httpError(ctx, answer.status, snippet(answer.text), env ? { providerCode: env.code, providerMessage: env.message } : {}));
+    return fail(
+      httpError(
+        ctx,
+        answer.status,
+        snippet(answer.text),
+        env ? { providerCode: env.code, providerMessage: env.message } : {},
+      ),
+    );
   }
   if (env && env.code !== SUCCESS) {
     return fail(classifyRefusal(ctx, env.code, env.message, ok2xx ? {} : { httpStatus: answer.status }));
   }
   if (!ok2xx) return fail(httpError(ctx, answer.status, snippet(answer.text)));
   if (!parsed.ok) return fail(badResponseError(ctx, 'malformed-json', { httpStatus: answer.status }));
-  if (envelope && !envelope.success) return fail(badResponseError(ctx, 'schema', { issues: describeIssues(envelope.error) }));
+  if (envelope && !envelope.success)
+    return fail(badResponseError(ctx, 'schema', { issues: describeIssues(envelope.error) }));
 
   const payload = env ? env.data : parsed.value;
   const result = schema.safeParse(payload);

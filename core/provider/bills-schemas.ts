@@ -33,7 +33,10 @@ export function toBettingProvider(p: z.infer<typeof BettingProviderWire>): Betti
   };
 }
 
-const text = z.string().nullish().transform((v) => v ?? '');
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '');
 
 export const ValidatedCustomerWire = z.object({
   provider: z.string().min(1),
@@ -44,11 +47,20 @@ export const ValidatedCustomerWire = z.object({
 });
 
 export function toValidatedCustomer(v: z.infer<typeof ValidatedCustomerWire>): ValidatedCustomer {
-  return { provider: v.provider, customerId: v.customerId, firstName: v.firstName, lastName: v.lastName, userName: v.userName };
+  return {
+    provider: v.provider,
+    customerId: v.customerId,
+    firstName: v.firstName,
+    lastName: v.lastName,
+    userName: v.userName,
+  };
 }
 
 export const TopupResultWire = z.object({
-  orderNo: z.union([z.string(), z.number()]).nullish().transform((v) => (v == null || v === '' ? null : String(v))),
+  orderNo: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((v) => (v == null || v === '' ? null : String(v))),
   reference: z.string().min(1),
   status: z.enum(['INITIAL', 'PENDING', 'SUCCESS', 'FAIL']).nullable(),
   errorMsg: text,
@@ -63,11 +75,20 @@ export function toTopupResult(r: z.infer<typeof TopupResultWire>): TopupResult {
 /** The wrapped answer. `code` may come as a number from sloppy gateways; it is compared as text. */
 export const BillsEnvelopeWire = z.object({
   code: z.union([z.string(), z.number()]).transform(String),
-  message: z.string().nullish().transform((v) => v ?? ''),
+  message: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   data: z.unknown().optional(),
 });
 
 /** True when `value` looks like the wrapped form rather than a bare payload. */
 export function isWrapped(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'code' in value && ('message' in value || 'data' in value);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    'code' in value &&
+    ('message' in value || 'data' in value)
+  );
 }

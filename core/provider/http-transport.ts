@@ -46,10 +46,14 @@ class ResponseTooLargeError extends Error {
 export async function postOnce(req: PostRequest, deps: TransportDeps): Promise<HttpAnswer> {
   const started = performance.now();
   // A missing or absurd setting must never mean "wait forever".
-  const timeoutMs = Number.isFinite(req.timeoutMs) && req.timeoutMs > 0 ? Math.min(req.timeoutMs, MAX_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
+  const timeoutMs =
+    Number.isFinite(req.timeoutMs) && req.timeoutMs > 0 ? Math.min(req.timeoutMs, MAX_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
   // ky's `timeout` covers the wait for headers; this deadline also bounds reading the body.
-  const deadline = setTimeout(() => controller.abort(new DOMException('Provider deadline passed', 'TimeoutError')), timeoutMs);
+  const deadline = setTimeout(
+    () => controller.abort(new DOMException('Provider deadline passed', 'TimeoutError')),
+    timeoutMs,
+  );
   const ctx: ProviderCallContext = { op: req.op, url: req.url };
   try {
     const response = await ky.post(req.url, {
@@ -62,7 +66,11 @@ export async function postOnce(req: PostRequest, deps: TransportDeps): Promise<H
       redirect: 'error',
     });
     const text = await readBounded(response, deps.maxResponseBytes ?? DEFAULT_MAX_RESPONSE);
-    deps.logger.info('provider call answered', { op: req.op, status: response.status, ms: Math.round(performance.now() - started) });
+    deps.logger.info('provider call answered', {
+      op: req.op,
+      status: response.status,
+      ms: Math.round(performance.now() - started),
+    });
     return { status: response.status, text, date: response.headers.get('date') };
   } catch (err) {
     if (err instanceof ResponseTooLargeError) {
@@ -71,7 +79,10 @@ export async function postOnce(req: PostRequest, deps: TransportDeps): Promise<H
     }
     const mapped = mapTransportError(err, ctx, controller.signal.aborted, timeoutMs);
     deps.logger.warn('provider call failed', {
-      op: req.op, code: mapped.code, reason: mapped.details?.reason, causeCode: mapped.details?.causeCode,
+      op: req.op,
+      code: mapped.code,
+      reason: mapped.details?.reason,
+      causeCode: mapped.details?.causeCode,
     });
     throw mapped;
   } finally {
@@ -151,18 +162,30 @@ function causeChain(err: unknown): CauseLink[] {
 }
 
 /** Maps whatever fetch/ky threw to PROVIDER_UNREACHABLE (certainly not sent) or PROVIDER_TIMEOUT. */
-export function mapTransportError(err: unknown, ctx: ProviderCallContext, deadlinePassed = false, timeoutMs?: number): AppError {
+export function mapTransportError(
+  err: unknown,
+  ctx: ProviderCallContext,
+  deadlinePassed = false,
+  timeoutMs?: number,
+): AppError {
   const chain = causeChain(err);
-  if (deadlinePassed || chain.some((c) => c.name === 'TimeoutError')) return timeoutError(ctx, 'timeout', undefined, timeoutMs);
+  if (deadlinePassed || chain.some((c) => c.name === 'TimeoutError'))
+    return timeoutError(ctx, 'timeout', undefined, timeoutMs);
   for (const c of chain) {
     if (c.code && NOT_SENT_CODES[c.code]) {
       const reason = NOT_SENT_CODES[c.code]!;
-      return unreachableError(ctx, reason === 'refused' || reason === 'unreachable' || reason === 'connect-timeout' ? 'refused' : reason, c.code);
+      return unreachableError(
+        ctx,
+        reason === 'refused' || reason === 'unreachable' || reason === 'connect-timeout' ? 'refused' : reason,
+        c.code,
+      );
     }
   }
   // undici refuses "bad ports" (fetch spec) before connecting.
   if (chain.some((c) => c.message === 'bad port')) return unreachableError(ctx, 'blocked-port');
-  const dropped = chain.find((c) => (c.code && DROPPED_CODES.has(c.code)) || c.message === 'other side closed' || c.message === 'terminated');
+  const dropped = chain.find(
+    (c) => (c.code && DROPPED_CODES.has(c.code)) || c.message === 'other side closed' || c.message === 'terminated',
+  );
   if (dropped) return timeoutError(ctx, 'connection-dropped', dropped.code);
   // Unknown network failure: we cannot prove nothing was sent, so the outcome is unknown.
   const code = chain.find((c) => c.code)?.code;

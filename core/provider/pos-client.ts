@@ -39,10 +39,18 @@ export interface PosClientDeps {
 export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosClient {
   const clock: Clock = deps.skew ?? deps.clock ?? systemClock;
 
-  async function call(op: string, path: string, build: (ids: { headMerchantId: string; merchantId: string }, conv: Conventions) => Record<string, unknown>, notFoundMeansNull: boolean): Promise<PosOpened> {
+  async function call(
+    op: string,
+    path: string,
+    build: (ids: { headMerchantId: string; merchantId: string }, conv: Conventions) => Record<string, unknown>,
+    notFoundMeansNull: boolean,
+  ): Promise<PosOpened> {
     const cfg = resolveConfig(config);
     const url = endpointUrl(op, cfg, 'posBaseUrl', path);
-    const ids = { headMerchantId: requireSetting(op, cfg, 'headMerchantId'), merchantId: requireSetting(op, cfg, 'merchantId') };
+    const ids = {
+      headMerchantId: requireSetting(op, cfg, 'headMerchantId'),
+      merchantId: requireSetting(op, cfg, 'merchantId'),
+    };
     const clientAuthKey = requireSetting(op, cfg, 'posClientAuthKey');
     const providerPublicKey = requireKey(op, cfg, 'providerPublicKey');
     const merchantPrivateKey = requireKey(op, cfg, 'merchantPrivateKey');
@@ -55,7 +63,11 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
       paramContent = rsaEncryptChunked(providerPublicKey, plaintext, conv.posEncryptChunked);
     } catch (e) {
       if (e instanceof RsaError) {
-        throw new AppError('BAD_ARGUMENTS', 'The request is too long to encrypt in one RSA block. Turn on chunked encryption in Settings, or shorten the product details.', { op });
+        throw new AppError(
+          'BAD_ARGUMENTS',
+          'The request is too long to encrypt in one RSA block. Turn on chunked encryption in Settings, or shorten the product details.',
+          { op },
+        );
       }
       throw e;
     }
@@ -63,9 +75,17 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
     const sentAt = deps.skew?.localNow() ?? 0;
     const answer = await postOnce(
       {
-        op, url, timeoutMs: cfg.requestTimeoutMs,
+        op,
+        url,
+        timeoutMs: cfg.requestTimeoutMs,
         body: canonicalJson({ paramContent, sign }),
-        headers: { clientAuthKey, version: POS_API_VERSION, bodyFormat: 'JSON', timestamp, 'Content-Type': 'application/json' },
+        headers: {
+          clientAuthKey,
+          version: POS_API_VERSION,
+          bodyFormat: 'JSON',
+          timestamp,
+          'Content-Type': 'application/json',
+        },
       },
       deps,
     );
@@ -73,11 +93,18 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
     // The Date header first: it sets the corrected clock the answer's own timestamp is judged by.
     deps.skew?.observeDateHeader(answer.date, sentAt, receivedAt);
     const opened = openPosResponse(answer, {
-      ctx: { op, url }, conventions: conv, providerPublicKey, merchantPrivateKey, logger: deps.logger, notFoundMeansNull,
-      now: clock.now(), skew: deps.skew?.state() ?? null,
+      ctx: { op, url },
+      conventions: conv,
+      providerPublicKey,
+      merchantPrivateKey,
+      logger: deps.logger,
+      notFoundMeansNull,
+      now: clock.now(),
+      skew: deps.skew?.state() ?? null,
     });
     // A verified timestamp is the provider's own word, to the millisecond: it refines the offset.
-    if (!opened.notFound && opened.signedAt !== undefined) deps.skew?.observe(offsetFromAnswer(opened.signedAt, sentAt, receivedAt));
+    if (!opened.notFound && opened.signedAt !== undefined)
+      deps.skew?.observe(offsetFromAnswer(opened.signedAt, sentAt, receivedAt));
     return opened;
   }
 
@@ -95,21 +122,26 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
     async createOrder(input) {
       const op = 'pos.createOrder';
       checkCreateInput(op, input);
-      const opened = await call(op, POS_PATHS.createOrder, (ids, conv) => ({
-        headMerchantId: ids.headMerchantId,
-        merchantId: ids.merchantId,
-        outOrderNo: input.outOrderNo,
-        amount: koboToNairaString(input.amountKobo),
-        currency: 'NGN',
-        orderExpireTime: input.orderExpireSeconds,
-        sceneEnum: 'CASH_API',
-        subSceneEnum: conv.posSubScene,
-        sn: input.sn,
-        isSplit: 'N',
-        splitInfo: null,
-        ...(input.productInfo ? { productInfo: cleanProductInfo(input.productInfo) } : {}),
-        ...(input.remark !== undefined ? { remark: input.remark } : {}),
-      }), false);
+      const opened = await call(
+        op,
+        POS_PATHS.createOrder,
+        (ids, conv) => ({
+          headMerchantId: ids.headMerchantId,
+          merchantId: ids.merchantId,
+          outOrderNo: input.outOrderNo,
+          amount: koboToNairaString(input.amountKobo),
+          currency: 'NGN',
+          orderExpireTime: input.orderExpireSeconds,
+          sceneEnum: 'CASH_API',
+          subSceneEnum: conv.posSubScene,
+          sn: input.sn,
+          isSplit: 'N',
+          splitInfo: null,
+          ...(input.productInfo ? { productInfo: cleanProductInfo(input.productInfo) } : {}),
+          ...(input.remark !== undefined ? { remark: input.remark } : {}),
+        }),
+        false,
+      );
       const data = readData(op, opened, CreateOrderDataWire);
       deps.logger.info('pos order created', { outOrderNo: input.outOrderNo, orderNo: data.orderNo });
       return { orderNo: data.orderNo };
@@ -126,7 +158,12 @@ export function createPosClient(config: ConfigSource, deps: PosClientDeps): PosC
     async depositCallbackStatus(by) {
       const op = 'pos.depositCallbackStatus';
       const key = exactlyOne(op, by as Record<string, unknown>, ['opayOrderNo', 'checkoutOrderNo']);
-      const opened = await call(op, POS_PATHS.depositCallbackStatus, (ids) => ({ ...ids, [key.name]: key.value }), false);
+      const opened = await call(
+        op,
+        POS_PATHS.depositCallbackStatus,
+        (ids) => ({ ...ids, [key.name]: key.value }),
+        false,
+      );
       return readData(op, opened, DepositCallbackDataWire);
     },
   };
@@ -138,8 +175,10 @@ function checkCreateInput(op: string, i: PosCreateOrderInput): void {
   };
   if (typeof i.outOrderNo !== 'string' || !i.outOrderNo.trim()) bad('The order number is required', 'outOrderNo');
   if (typeof i.sn !== 'string' || !i.sn.trim()) bad('The POS terminal serial number is required', 'sn');
-  if (!Number.isSafeInteger(i.amountKobo) || i.amountKobo <= 0) bad('The amount must be a positive whole number of kobo', 'amountKobo');
-  if (!Number.isSafeInteger(i.orderExpireSeconds) || i.orderExpireSeconds <= 0) bad('The order expiry must be a positive number of seconds', 'orderExpireSeconds');
+  if (!Number.isSafeInteger(i.amountKobo) || i.amountKobo <= 0)
+    bad('The amount must be a positive whole number of kobo', 'amountKobo');
+  if (!Number.isSafeInteger(i.orderExpireSeconds) || i.orderExpireSeconds <= 0)
+    bad('The order expiry must be a positive number of seconds', 'orderExpireSeconds');
 }
 
 function cleanProductInfo(p: PosProductInfo): PosProductInfo {

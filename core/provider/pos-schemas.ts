@@ -6,14 +6,20 @@ import type { PosOrderDetails, PosProductInfo } from './types';
 
 export const PosEnvelopeWire = z.object({
   code: z.string().min(1),
-  message: z.string().nullish().transform((v) => v ?? ''),
+  message: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   data: z.unknown().optional(),
   sign: z.string().nullish(),
   timestamp: z.union([z.string(), z.number()]).nullish(),
 });
 export type PosEnvelope = z.infer<typeof PosEnvelopeWire>;
 
-const optText = z.union([z.string(), z.number()]).nullish().transform((v) => (v == null ? undefined : String(v)));
+const optText = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v) => (v == null ? undefined : String(v)));
 const idText = z.union([z.string().min(1), z.number()]).transform(String);
 
 const naira = z.union([z.string(), z.number()]).transform((v, ctx) => {
@@ -95,5 +101,8 @@ export const CreateOrderDataWire = z.object({ orderNo: idText });
 export const DepositCallbackDataWire = z.object({
   headMerchantId: idText,
   httpCode: z.union([z.string(), z.number()]).transform(String),
-  httpMessage: z.string().nullish().transform((v) => v ?? ''),
+  httpMessage: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
 });

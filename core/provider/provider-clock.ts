@@ -72,7 +72,10 @@ export class ProviderClock implements Clock {
   private correctingNow = false;
   private readonly changes = new TypedEmitter<{ change: [s: SkewState] }>();
 
-  constructor(private readonly base: Clock, private readonly logger: Logger) {}
+  constructor(
+    private readonly base: Clock,
+    private readonly logger: Logger,
+  ) {}
 
   /** The time to stamp requests with: this computer's time, corrected when the offset is large. */
   now(): number {
@@ -97,12 +100,20 @@ export class ProviderClock implements Clock {
     this.correctingNow = large && Math.abs(offsetMs) <= SKEW_MAX_CORRECTION_MS;
     const shownBefore = before.offsetMs !== null && Math.abs(before.offsetMs) > SKEW_SHOW_MS;
     // Small jitter between answers is not news; crossing a threshold or a change of a minute is.
-    const news = before.correcting !== this.correctingNow || shownBefore !== large || (large && Math.abs((before.offsetMs ?? 0) - offsetMs) >= SKEW_SHOW_MS);
+    const news =
+      before.correcting !== this.correctingNow ||
+      shownBefore !== large ||
+      (large && Math.abs((before.offsetMs ?? 0) - offsetMs) >= SKEW_SHOW_MS);
     if (!news) return;
     if (this.correctingNow) {
-      this.logger.warn('clock skew: signing provider requests with the corrected time', { offsetMs, computer: describeOffset(offsetMs) });
+      this.logger.warn('clock skew: signing provider requests with the corrected time', {
+        offsetMs,
+        computer: describeOffset(offsetMs),
+      });
     } else if (large) {
-      this.logger.error('clock skew too large to correct: the date and time of this computer must be fixed', { offsetMs });
+      this.logger.error('clock skew too large to correct: the date and time of this computer must be fixed', {
+        offsetMs,
+      });
     } else {
       this.logger.info('clock skew back within a minute: no correction', { offsetMs });
     }

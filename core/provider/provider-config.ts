@@ -36,14 +36,23 @@ function readSetting(cfg: ProviderConfig, setting: ProviderSetting): string {
 }
 
 /** Base URL + path, with the base checked to be an http(s) address. */
-export function endpointUrl(op: string, cfg: ProviderConfig, setting: 'billsBaseUrl' | 'posBaseUrl', path: string): string {
+export function endpointUrl(
+  op: string,
+  cfg: ProviderConfig,
+  setting: 'billsBaseUrl' | 'posBaseUrl',
+  path: string,
+): string {
   const base = requireSetting(op, cfg, setting);
   if (!isHttpUrl(base)) throw notConfiguredError(op, setting, 'invalid');
   return `${base.replace(/\/+$/, '')}${path}`;
 }
 
 /** The provider's public key or the merchant's private key, parsed; not configured when missing or not a key. */
-export function requireKey(op: string, cfg: ProviderConfig, setting: 'providerPublicKey' | 'merchantPrivateKey'): KeyObject {
+export function requireKey(
+  op: string,
+  cfg: ProviderConfig,
+  setting: 'providerPublicKey' | 'merchantPrivateKey',
+): KeyObject {
   const pem = requireSetting(op, cfg, setting);
   try {
     return setting === 'providerPublicKey' ? publicKeyObject(pem) : privateKeyObject(pem);

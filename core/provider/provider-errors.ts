@@ -8,8 +8,13 @@ import { refusalText, type RefusalCause } from './refusal-causes';
 export type ProviderErrorCode = Extract<ErrorCode, `PROVIDER_${string}`>;
 
 export const PROVIDER_ERROR_CODES: readonly ProviderErrorCode[] = [
-  'PROVIDER_UNREACHABLE', 'PROVIDER_TIMEOUT', 'PROVIDER_HTTP', 'PROVIDER_REFUSED', 'PROVIDER_AUTH',
-  'PROVIDER_BAD_RESPONSE', 'PROVIDER_NOT_CONFIGURED',
+  'PROVIDER_UNREACHABLE',
+  'PROVIDER_TIMEOUT',
+  'PROVIDER_HTTP',
+  'PROVIDER_REFUSED',
+  'PROVIDER_AUTH',
+  'PROVIDER_BAD_RESPONSE',
+  'PROVIDER_NOT_CONFIGURED',
 ];
 
 /** Which provider operation failed, for details and logs (e.g. "pos.createOrder"). */
@@ -52,13 +57,14 @@ export function looksLikeAlreadyExists(providerMessage: string): boolean {
 // ---- constructors ----
 
 export function unreachableError(ctx: ProviderCallContext, reason: string, causeCode?: string): AppError {
-  const hint = reason === 'dns'
-    ? 'the provider address could not be found (DNS)'
-    : reason === 'tls'
-      ? 'the secure connection was refused (certificate problem)'
-      : reason === 'blocked-port'
-        ? 'the provider address uses a port that is not allowed'
-        : 'the connection was refused or the network is unreachable';
+  const hint =
+    reason === 'dns'
+      ? 'the provider address could not be found (DNS)'
+      : reason === 'tls'
+        ? 'the secure connection was refused (certificate problem)'
+        : reason === 'blocked-port'
+          ? 'the provider address uses a port that is not allowed'
+          : 'the connection was refused or the network is unreachable';
   return new AppError(
     'PROVIDER_UNREACHABLE',
     `Could not connect to the payment provider: ${hint}. Nothing was sent. Check the internet connection and the provider address in Settings, then try again.`,
@@ -66,12 +72,18 @@ export function unreachableError(ctx: ProviderCallContext, reason: string, cause
   );
 }
 
-export function timeoutError(ctx: ProviderCallContext, reason: 'timeout' | 'connection-dropped' | 'network', causeCode?: string, timeoutMs?: number): AppError {
-  const what = reason === 'timeout'
-    ? 'The payment provider did not answer in time'
-    : reason === 'connection-dropped'
-      ? 'The connection to the payment provider dropped after the request was sent'
-      : 'The network failed while talking to the payment provider';
+export function timeoutError(
+  ctx: ProviderCallContext,
+  reason: 'timeout' | 'connection-dropped' | 'network',
+  causeCode?: string,
+  timeoutMs?: number,
+): AppError {
+  const what =
+    reason === 'timeout'
+      ? 'The payment provider did not answer in time'
+      : reason === 'connection-dropped'
+        ? 'The connection to the payment provider dropped after the request was sent'
+        : 'The network failed while talking to the payment provider';
   return new AppError(
     'PROVIDER_TIMEOUT',
     `${what}. The request may or may not have reached the provider: check its status before trying again.`,
@@ -83,21 +95,35 @@ export function timeoutError(ctx: ProviderCallContext, reason: 'timeout' | 'conn
  * A non-2xx answer that is not a refusal we can act on. Every 5xx lands here even when it carries
  * a provider code: a server failure never proves the request was not processed.
  */
-export function httpError(ctx: ProviderCallContext, httpStatus: number, bodySnippet?: string, extra: Record<string, unknown> = {}): AppError {
+export function httpError(
+  ctx: ProviderCallContext,
+  httpStatus: number,
+  bodySnippet?: string,
+  extra: Record<string, unknown> = {},
+): AppError {
   const serverSide = httpStatus >= 500;
   const message = serverSide
     ? `The payment provider had an internal problem (HTTP ${httpStatus}). The request may or may not have been processed: check its status before trying again.`
     : `The payment provider did not accept the request (HTTP ${httpStatus}). Check the provider address in Settings; if it persists, call support.`;
   return new AppError('PROVIDER_HTTP', message, {
-    ...ctx, ...extra, httpStatus, ...(bodySnippet ? { bodySnippet } : {}), outcomeUnknown: serverSide,
+    ...ctx,
+    ...extra,
+    httpStatus,
+    ...(bodySnippet ? { bodySnippet } : {}),
+    outcomeUnknown: serverSide,
   });
 }
 
 /** `unproven`: the refusal was not signed (a 401 page, a gateway), so the outcome stays unknown. */
-export function authError(ctx: ProviderCallContext, info: { httpStatus?: number; providerCode?: string; providerMessage?: string }, unproven = false): AppError {
-  const clockHint = info.providerMessage && /timestamp|expired|time\b/i.test(info.providerMessage)
-    ? ' Also check that this computer\'s date and time are correct.'
-    : '';
+export function authError(
+  ctx: ProviderCallContext,
+  info: { httpStatus?: number; providerCode?: string; providerMessage?: string },
+  unproven = false,
+): AppError {
+  const clockHint =
+    info.providerMessage && /timestamp|expired|time\b/i.test(info.providerMessage)
+      ? " Also check that this computer's date and time are correct."
+      : '';
   const said = info.providerMessage ? ` ("${info.providerMessage}")` : '';
   return new AppError(
     'PROVIDER_AUTH',
@@ -106,7 +132,12 @@ export function authError(ctx: ProviderCallContext, info: { httpStatus?: number;
   );
 }
 
-export function refusedError(ctx: ProviderCallContext, providerCode: string, providerMessage: string, extra: Record<string, unknown> = {}): AppError {
+export function refusedError(
+  ctx: ProviderCallContext,
+  providerCode: string,
+  providerMessage: string,
+  extra: Record<string, unknown> = {},
+): AppError {
   const alreadyExists = looksLikeAlreadyExists(providerMessage);
   const text = providerMessage.trim() || 'no reason given';
   const message = alreadyExists
@@ -114,21 +145,32 @@ export function refusedError(ctx: ProviderCallContext, providerCode: string, pro
     : `The payment provider refused the request: ${text} (code ${providerCode}).`;
   const httpStatus = typeof extra.httpStatus === 'number' ? extra.httpStatus : undefined;
   return new AppError('PROVIDER_REFUSED', message, {
-    ...ctx, ...extra, providerCode, providerMessage, alreadyExists, outcomeUnknown: httpStatus !== undefined && httpStatus >= 500,
+    ...ctx,
+    ...extra,
+    providerCode,
+    providerMessage,
+    alreadyExists,
+    outcomeUnknown: httpStatus !== undefined && httpStatus >= 500,
   });
 }
 
 /** Every way the answer can be unusable. `unauthenticated` covers bad signature AND bad padding alike. */
 export type BadResponseReason = 'malformed-json' | 'schema' | 'unauthenticated' | 'too-large';
 
-export function badResponseError(ctx: ProviderCallContext, reason: BadResponseReason, extra: Record<string, unknown> = {}): AppError {
-  const message = reason === 'unauthenticated'
-    ? 'The payment provider\'s answer could not be authenticated (its signature does not verify), so it was not trusted. The request may or may not have been processed: check its status before trying again. If this repeats, ask the administrator to check the provider public key and merchant private key in Settings.'
-    : 'The payment provider sent an answer this app cannot read. The request may or may not have been processed: check its status before trying again.';
+export function badResponseError(
+  ctx: ProviderCallContext,
+  reason: BadResponseReason,
+  extra: Record<string, unknown> = {},
+): AppError {
+  const message =
+    reason === 'unauthenticated'
+      ? "The payment provider's answer could not be authenticated (its signature does not verify), so it was not trusted. The request may or may not have been processed: check its status before trying again. If this repeats, ask the administrator to check the provider public key and merchant private key in Settings."
+      : 'The payment provider sent an answer this app cannot read. The request may or may not have been processed: check its status before trying again.';
   return new AppError('PROVIDER_BAD_RESPONSE', message, { ...ctx, reason, ...extra, outcomeUnknown: true });
 }
 
-export type ProviderSetting = SecretName | 'billsBaseUrl' | 'posBaseUrl' | 'billsMerchantId' | 'headMerchantId' | 'merchantId';
+export type ProviderSetting =
+  SecretName | 'billsBaseUrl' | 'posBaseUrl' | 'billsMerchantId' | 'headMerchantId' | 'merchantId';
 
 const SETTING_LABELS: Record<ProviderSetting, string> = {
   ...SECRET_LABELS,
@@ -139,19 +181,30 @@ const SETTING_LABELS: Record<ProviderSetting, string> = {
   merchantId: 'Merchant id (branch id)',
 };
 
-export function notConfiguredError(op: string, setting: ProviderSetting, problem: 'missing' | 'invalid' = 'missing'): AppError {
+export function notConfiguredError(
+  op: string,
+  setting: ProviderSetting,
+  problem: 'missing' | 'invalid' = 'missing',
+): AppError {
   const label = SETTING_LABELS[setting];
-  const message = problem === 'missing'
-    ? `"${label}" is not set. Ask the administrator to fill it in Settings before using this.`
-    : `"${label}" in Settings is not valid. Ask the administrator to correct it.`;
+  const message =
+    problem === 'missing'
+      ? `"${label}" is not set. Ask the administrator to fill it in Settings before using this.`
+      : `"${label}" in Settings is not valid. Ask the administrator to correct it.`;
   return new AppError('PROVIDER_NOT_CONFIGURED', message, { op, setting, problem, outcomeUnknown: false });
 }
 
 // Provider codes are not documented; these words in a refusal mean our credentials were refused.
-const AUTH_REFUSAL = /signature|\bsign\b|unauthori[sz]ed|authenticat|auth(orization)?\s*(fail|error|invalid)|(public|secret|auth)\s*key|clientAuthKey|invalid\s*merchant|merchant\s*(id\s*)?(is\s*)?(invalid|not\s*(exist|found))|forbidden|permission\s*denied|access\s*denied|timestamp/i;
+const AUTH_REFUSAL =
+  /signature|\bsign\b|unauthori[sz]ed|authenticat|auth(orization)?\s*(fail|error|invalid)|(public|secret|auth)\s*key|clientAuthKey|invalid\s*merchant|merchant\s*(id\s*)?(is\s*)?(invalid|not\s*(exist|found))|forbidden|permission\s*denied|access\s*denied|timestamp/i;
 
 /** A refusal with a provider code: PROVIDER_AUTH when it is about our credentials, else PROVIDER_REFUSED. */
-export function classifyRefusal(ctx: ProviderCallContext, providerCode: string, providerMessage: string, extra: Record<string, unknown> = {}): AppError {
+export function classifyRefusal(
+  ctx: ProviderCallContext,
+  providerCode: string,
+  providerMessage: string,
+  extra: Record<string, unknown> = {},
+): AppError {
   if (AUTH_REFUSAL.test(providerMessage)) {
     const httpStatus = typeof extra.httpStatus === 'number' ? extra.httpStatus : undefined;
     return authError(ctx, { providerCode, providerMessage, ...(httpStatus !== undefined ? { httpStatus } : {}) });
@@ -173,7 +226,12 @@ export function causedRefusalError(
 ): AppError {
   const text = refusalText(cause, providerCode, providerMessage, o.skew ?? null);
   return new AppError('PROVIDER_AUTH', text.cashier, {
-    ...ctx, providerCode, providerMessage, cause, adminAction: text.admin, verified: o.verified,
+    ...ctx,
+    providerCode,
+    providerMessage,
+    cause,
+    adminAction: text.admin,
+    verified: o.verified,
     ...(o.httpStatus !== undefined ? { httpStatus: o.httpStatus } : {}),
     ...(o.skew?.offsetMs != null ? { clockOffsetMs: o.skew.offsetMs, clockCorrected: o.skew.correcting } : {}),
     outcomeUnknown: !o.verified,

@@ -27,29 +27,81 @@ export const ONLINE_DETAIL = 'The provider answers and accepts our keys';
 export function statusFromError(err: unknown, at: number, from: 'probe' | 'call'): ProviderStatus | null {
   if (!isAppError(err)) return null;
   const d = err.details ?? {};
-  const code = typeof d.providerCode === 'string' ? d.providerCode : typeof d.unverifiedProviderCode === 'string' ? d.unverifiedProviderCode : undefined;
-  const providerMessage = typeof d.providerMessage === 'string' ? d.providerMessage : typeof d.unverifiedProviderMessage === 'string' ? d.unverifiedProviderMessage : undefined;
-  const said = { ...(code ? { code } : {}), ...(providerMessage !== undefined ? { providerMessage } : {}), checkedAt: at };
+  const code =
+    typeof d.providerCode === 'string'
+      ? d.providerCode
+      : typeof d.unverifiedProviderCode === 'string'
+        ? d.unverifiedProviderCode
+        : undefined;
+  const providerMessage =
+    typeof d.providerMessage === 'string'
+      ? d.providerMessage
+      : typeof d.unverifiedProviderMessage === 'string'
+        ? d.unverifiedProviderMessage
+        : undefined;
+  const said = {
+    ...(code ? { code } : {}),
+    ...(providerMessage !== undefined ? { providerMessage } : {}),
+    checkedAt: at,
+  };
   switch (err.code) {
     case 'PROVIDER_UNREACHABLE':
     case 'PROVIDER_TIMEOUT': {
       // The call's own message speaks of one request; the status bar speaks of the provider.
-      const why = err.code === 'PROVIDER_UNREACHABLE' ? err.message.replace(/ Nothing was sent\..*$/, '') : d.reason === 'timeout' ? 'The payment provider did not answer in time.' : 'The connection to the payment provider dropped before it answered.';
-      return { state: 'unreachable', detail: why, action: 'Check the internet connection and the provider address in Settings. Sales wait in the queue meanwhile.', checkedAt: at };
+      const why =
+        err.code === 'PROVIDER_UNREACHABLE'
+          ? err.message.replace(/ Nothing was sent\..*$/, '')
+          : d.reason === 'timeout'
+            ? 'The payment provider did not answer in time.'
+            : 'The connection to the payment provider dropped before it answered.';
+      return {
+        state: 'unreachable',
+        detail: why,
+        action:
+          'Check the internet connection and the provider address in Settings. Sales wait in the queue meanwhile.',
+        checkedAt: at,
+      };
     }
     case 'PROVIDER_AUTH':
-      return { state: 'refusing', detail: err.message, ...(typeof d.adminAction === 'string' ? { action: d.adminAction } : { action: 'Ask the administrator to check the keys and merchant ids in Settings.' }), ...said };
+      return {
+        state: 'refusing',
+        detail: err.message,
+        ...(typeof d.adminAction === 'string'
+          ? { action: d.adminAction }
+          : { action: 'Ask the administrator to check the keys and merchant ids in Settings.' }),
+        ...said,
+      };
     case 'PROVIDER_HTTP': {
       const status = typeof d.httpStatus === 'number' ? d.httpStatus : 0;
-      if (status >= 500) return { state: 'unreachable', detail: err.message, action: 'The provider has a problem on its side; CounterPay keeps trying.', ...said };
-      return from === 'probe' ? { state: 'refusing', detail: err.message, action: 'Check the provider address in Settings.', ...said } : null;
+      if (status >= 500)
+        return {
+          state: 'unreachable',
+          detail: err.message,
+          action: 'The provider has a problem on its side; CounterPay keeps trying.',
+          ...said,
+        };
+      return from === 'probe'
+        ? { state: 'refusing', detail: err.message, action: 'Check the provider address in Settings.', ...said }
+        : null;
     }
     case 'PROVIDER_BAD_RESPONSE':
       return from === 'probe'
-        ? { state: 'refusing', detail: err.message, action: 'Ask the administrator to check the provider public key and the merchant private key in Settings.', ...said }
+        ? {
+            state: 'refusing',
+            detail: err.message,
+            action: 'Ask the administrator to check the provider public key and the merchant private key in Settings.',
+            ...said,
+          }
         : null;
     case 'PROVIDER_REFUSED':
-      return from === 'probe' ? { state: 'refusing', detail: err.message, action: 'Ask the administrator to check the merchant ids in Settings.', ...said } : null;
+      return from === 'probe'
+        ? {
+            state: 'refusing',
+            detail: err.message,
+            action: 'Ask the administrator to check the merchant ids in Settings.',
+            ...said,
+          }
+        : null;
     case 'PROVIDER_NOT_CONFIGURED':
       return { state: 'not-configured', detail: err.message };
     default:
@@ -136,7 +188,11 @@ export class ProviderHealth {
     const results = await Promise.allSettled([probes.pos(), probes.bills ? probes.bills() : Promise.resolve(null)]);
     if (gen !== this.generation || this.stopped) return;
     const at = this.d.now();
-    const verdicts = results.map((r, i) => (r.status === 'fulfilled' ? null : { api: i === 0 ? 'POS' : 'bills', status: statusFromError(r.reason, at, 'probe') }));
+    const verdicts = results.map((r, i) =>
+      r.status === 'fulfilled'
+        ? null
+        : { api: i === 0 ? 'POS' : 'bills', status: statusFromError(r.reason, at, 'probe') },
+    );
     // The POS payment API decides; bills matters only when POS is fine.
     const bad = verdicts.find((v) => v !== null);
     if (!bad) {
@@ -145,7 +201,11 @@ export class ProviderHealth {
       this.set({ state: 'online', detail: ONLINE_DETAIL, checkedAt: at });
       return;
     }
-    const status: ProviderStatus = bad.status ?? { state: 'unreachable', detail: 'The provider could not be checked.', checkedAt: at };
+    const status: ProviderStatus = bad.status ?? {
+      state: 'unreachable',
+      detail: 'The provider could not be checked.',
+      checkedAt: at,
+    };
     const detail = bad.api === 'bills' ? `Top-ups: ${status.detail}` : status.detail;
     this.failures += 1;
     this.d.logger.warn('provider probe failed', { why, api: bad.api, state: status.state, providerCode: status.code });
@@ -163,7 +223,8 @@ export class ProviderHealth {
   private set(next: ProviderStatus): void {
     const before = this.s;
     this.s = next;
-    if (before.state !== next.state) this.d.logger.info('provider status', { from: before.state, to: next.state, providerCode: next.code });
+    if (before.state !== next.state)
+      this.d.logger.info('provider status', { from: before.state, to: next.state, providerCode: next.code });
     this.d.onChange(next);
   }
 }

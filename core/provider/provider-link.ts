@@ -49,12 +49,19 @@ export function createProviderLink(d: ProviderLinkDeps) {
 
   let last: ProviderStatus['state'] = 'checking';
   const health = new ProviderHealth({
-    timers: d.timers ?? systemTimers, now: () => clock.now(), random: Math.random, logger, backoff: { baseMs: 2000, maxMs: 60_000 },
+    timers: d.timers ?? systemTimers,
+    now: () => clock.now(),
+    random: Math.random,
+    logger,
+    backoff: { baseMs: 2000, maxMs: 60_000 },
     probes: () => {
       const cfg = d.config();
       const billsSet = Boolean(cfg.billsBaseUrl && cfg.billsMerchantId && cfg.secrets.billsPublicKey);
       // An order number that cannot exist: "no such order" proves the provider took our call.
-      return { pos: () => probePos.queryOrder({ outOrderNo: `PROBE-${clock.now()}` }), bills: billsSet ? () => probeBills.bettingProviders() : null };
+      return {
+        pos: () => probePos.queryOrder({ outOrderNo: `PROBE-${clock.now()}` }),
+        bills: billsSet ? () => probeBills.bettingProviders() : null,
+      };
     },
     onChange: (st) => {
       told.emit('status');
@@ -72,8 +79,18 @@ export function createProviderLink(d: ProviderLinkDeps) {
     const b = d.blocked();
     if (b) return b;
     const cfg = d.config();
-    if (!cfg.posBaseUrl) return { state: 'not-configured', detail: 'Fill in the POS payment API address (https:// in Production) in Settings' };
-    if (!cfg.headMerchantId || !cfg.merchantId || !cfg.secrets.posClientAuthKey || !cfg.secrets.merchantPrivateKey || !cfg.secrets.providerPublicKey) {
+    if (!cfg.posBaseUrl)
+      return {
+        state: 'not-configured',
+        detail: 'Fill in the POS payment API address (https:// in Production) in Settings',
+      };
+    if (
+      !cfg.headMerchantId ||
+      !cfg.merchantId ||
+      !cfg.secrets.posClientAuthKey ||
+      !cfg.secrets.merchantPrivateKey ||
+      !cfg.secrets.providerPublicKey
+    ) {
       return { state: 'not-configured', detail: 'Fill in the merchant ids and keys in Settings' };
     }
     return null;
@@ -91,7 +108,8 @@ export function createProviderLink(d: ProviderLinkDeps) {
     clockPart: () => clockStatus(skew.state()),
     idle: () => health.idle(),
     /** Follow the link's news: `status`, `back` (answers again), `clock` (correction on or off). */
-    on: <K extends keyof ProviderLinkEvents & string>(event: K, listener: (...args: ProviderLinkEvents[K]) => void) => told.on(event, listener),
+    on: <K extends keyof ProviderLinkEvents & string>(event: K, listener: (...args: ProviderLinkEvents[K]) => void) =>
+      told.on(event, listener),
     stop: () => health.stop(),
   };
 }

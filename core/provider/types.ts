@@ -75,7 +75,9 @@ export interface PosClient {
   createOrder(input: PosCreateOrderInput): Promise<{ orderNo: string }>;
   /** Resolves null when the provider says the order does not exist. */
   queryOrder(by: { outOrderNo: string } | { orderNo: string }): Promise<PosOrderDetails | null>;
-  depositCallbackStatus(by: { opayOrderNo: string } | { checkoutOrderNo: string }): Promise<{ headMerchantId: string; httpCode: string; httpMessage: string }>;
+  depositCallbackStatus(
+    by: { opayOrderNo: string } | { checkoutOrderNo: string },
+  ): Promise<{ headMerchantId: string; httpCode: string; httpMessage: string }>;
 }
 
 // ---- Bills ----
@@ -116,5 +118,8 @@ export interface BillsClient {
   validate(input: { provider: string; customerId: string }): Promise<ValidatedCustomer>;
   /** Creates top-ups. Never retried by the client. */
   bulkBills(input: { serviceType: ServiceType; callBackUrl: string; items: TopupItemInput[] }): Promise<TopupResult[]>;
-  bulkStatus(input: { serviceType: ServiceType; items: { reference: string; orderNo?: string }[] }): Promise<TopupResult[]>;
+  bulkStatus(input: {
+    serviceType: ServiceType;
+    items: { reference: string; orderNo?: string }[];
+  }): Promise<TopupResult[]>;
 }

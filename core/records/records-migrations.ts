@@ -92,4 +92,10 @@ const PRINT_JOB_PROFILES_FROM_ORDERS: Migration = {
 };
 
 /** In the order they ran on a file made before the one list (their place in that file's history). */
-export const RECORDS_MIGRATIONS: Migration[] = [OWN_TABLES, PROFILES, ORDER_INDEXES, ORDER_TEXT, PRINT_JOB_PROFILES_FROM_ORDERS];
+export const RECORDS_MIGRATIONS: Migration[] = [
+  OWN_TABLES,
+  PROFILES,
+  ORDER_INDEXES,
+  ORDER_TEXT,
+  PRINT_JOB_PROFILES_FROM_ORDERS,
+];

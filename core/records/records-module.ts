@@ -36,7 +36,10 @@ export interface RecordsDeps {
 }
 
 /** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
-export type RecordsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
+export type RecordsContext = Pick<
+  CoreServices,
+  'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'
+> & {
   checkout: CheckoutService;
   /** Shifts are journal events: they go to the Hub's outbox too. */
   journalSink: JournalSink;
@@ -64,17 +67,37 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
     ...(deps.serialTimeoutMs ? { serialTimeoutMs: deps.serialTimeoutMs } : {}),
   });
   const receipts = createReceipts({
-    checkout: ctx.checkout, settings, counterName, shifts, jobs, printer, systemPrinter, dataDir: ctx.dataDir, logger: ctx.logger,
+    checkout: ctx.checkout,
+    settings,
+    counterName,
+    shifts,
+    jobs,
+    printer,
+    systemPrinter,
+    dataDir: ctx.dataDir,
+    logger: ctx.logger,
     ...(deps.programmeSale ? { programmeSale: deps.programmeSale } : {}),
     ...(deps.autoPrintDetailWaitMs !== undefined ? { detailWaitMs: deps.autoPrintDetailWaitMs } : {}),
   });
   const shift = createShiftService({
-    orders: new OrderJournalReads(ctx.db), shifts, topups: deps.topups ?? topupTotals(new TopupJournalReads(ctx.db)), settings, counterName, profile: () => ctx.settings.activeProfile(), jobs, printer, clock: ctx.clock,
+    orders: new OrderJournalReads(ctx.db),
+    shifts,
+    topups: deps.topups ?? topupTotals(new TopupJournalReads(ctx.db)),
+    settings,
+    counterName,
+    profile: () => ctx.settings.activeProfile(),
+    jobs,
+    printer,
+    clock: ctx.clock,
     onShift: () => ctx.events.emit('shift.changed', { shift: shifts.current() }),
   });
 
-  const settingsView = () => ({ ...settings.get(), systemPrinting: { available: systemPrinter.available, note: systemPrinter.note } });
-  const views = (ids: number[]): OrderView[] => ids.map((id) => ctx.checkout.get(id)).filter((v): v is OrderView => v !== null);
+  const settingsView = () => ({
+    ...settings.get(),
+    systemPrinting: { available: systemPrinter.available, note: systemPrinter.note },
+  });
+  const views = (ids: number[]): OrderView[] =>
+    ids.map((id) => ctx.checkout.get(id)).filter((v): v is OrderView => v !== null);
 
   return {
     handlers: {
@@ -89,7 +112,14 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
         return printer.submit({
           kind: 'test-page',
           title: 'Printer test page',
-          payload: { test: { at: now(), cinemaName: settings.get().cinema.name, counterName: counterName(), printer: targetText(target) } },
+          payload: {
+            test: {
+              at: now(),
+              cinemaName: settings.get().cinema.name,
+              counterName: counterName(),
+              printer: targetText(target),
+            },
+          },
           reprint: false,
           profile: ctx.settings.activeProfile(),
         });
@@ -113,10 +143,12 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
       'shift.report': (a) => shift.report(a.id),
       'shift.close': async (a) => {
         shift.requireOpen(); // refused before asking the provider anything
-        const sweep = deps.beforeZ ? await deps.beforeZ().catch((e: unknown) => {
-          ctx.logger.warn('reconciliation sweep before the Z report failed', { error: String(e) });
-          return null;
-        }) : null;
+        const sweep = deps.beforeZ
+          ? await deps.beforeZ().catch((e: unknown) => {
+              ctx.logger.warn('reconciliation sweep before the Z report failed', { error: String(e) });
+              return null;
+            })
+          : null;
         return shift.close(a.acceptOpen, sweep);
       },
       'shift.reports': (a) => shift.reports(a.limit, a.beforeId),
@@ -138,4 +170,3 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
     },
   };
 }
-

@@ -2,7 +2,14 @@
 // 'cinema': read with defaults, saved all-or-nothing with an error next to each wrong field.
 import { issueFields, validationError, type FieldErrors } from '../../shared/errors';
 import {
-  CinemaSettingsSchema, defaultCinemaSettings, RECEIPT_SETTINGS_INVALID, defaultPrinterSettings, PrinterSettingsSchema, printerTargetIssues, type CinemaSettings, type PrinterSettings,
+  CinemaSettingsSchema,
+  defaultCinemaSettings,
+  RECEIPT_SETTINGS_INVALID,
+  defaultPrinterSettings,
+  PrinterSettingsSchema,
+  printerTargetIssues,
+  type CinemaSettings,
+  type PrinterSettings,
 } from '../../shared/records';
 import type { Logger } from '../../shared/logger';
 import type { KeyValueStore } from '../settings';
@@ -13,7 +20,11 @@ export interface RecordsSettings {
 }
 
 export function createRecordsSettings(store: KeyValueStore, logger: Logger) {
-  function read<T>(key: string, parse: (v: unknown) => { success: true; data: T } | { success: false }, fallback: () => T): T {
+  function read<T>(
+    key: string,
+    parse: (v: unknown) => { success: true; data: T } | { success: false },
+    fallback: () => T,
+  ): T {
     const raw = store.get(key);
     if (raw === undefined) return fallback();
     const r = parse(raw);
@@ -35,11 +46,19 @@ export function createRecordsSettings(store: KeyValueStore, logger: Logger) {
       const cur = this.get();
       const asObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {});
       const printingIn = { ...cur.printing, ...asObject(input.printing) };
-      const printing = input.printing === undefined ? { success: true as const, data: cur.printing } : PrinterSettingsSchema.safeParse(printingIn);
-      const cinema = input.cinema === undefined ? { success: true as const, data: cur.cinema } : CinemaSettingsSchema.safeParse({ ...cur.cinema, ...asObject(input.cinema) });
+      const printing =
+        input.printing === undefined
+          ? { success: true as const, data: cur.printing }
+          : PrinterSettingsSchema.safeParse(printingIn);
+      const cinema =
+        input.cinema === undefined
+          ? { success: true as const, data: cur.cinema }
+          : CinemaSettingsSchema.safeParse({ ...cur.cinema, ...asObject(input.cinema) });
       // The printer-kind checks run only on an otherwise valid object: run them here too, so all errors show at once.
       const fields: FieldErrors = {
-        ...(printing.success ? {} : issueFields([...printing.error.issues, ...printerTargetIssues(printingIn)], { prefix: 'printing' })),
+        ...(printing.success
+          ? {}
+          : issueFields([...printing.error.issues, ...printerTargetIssues(printingIn)], { prefix: 'printing' })),
         ...(cinema.success ? {} : issueFields(cinema.error.issues, { prefix: 'cinema' })),
       };
       if (!printing.success || !cinema.success) throw validationError(fields, RECEIPT_SETTINGS_INVALID);

@@ -11,12 +11,21 @@ export interface KeyValueStore {
 /** An in-memory store (tests, and a fallback for read-only folders). */
 export function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore {
   const data = new Map(Object.entries(initial));
-  return { get: (k) => structuredClone(data.get(k)), set: (k, v) => void data.set(k, structuredClone(v)), delete: (k) => void data.delete(k) };
+  return {
+    get: (k) => structuredClone(data.get(k)),
+    set: (k, v) => void data.set(k, structuredClone(v)),
+    delete: (k) => void data.delete(k),
+  };
 }
 
 /** The browser shell's store (and the tests'): conf's settings.json in `dataDir`, mode 0600 (it holds the PIN's hash). */
 export function confStore(dataDir: string): KeyValueStore {
-  const conf = new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'settings', projectName: 'counterpay', configFileMode: 0o600 });
+  const conf = new Conf<Record<string, unknown>>({
+    cwd: dataDir,
+    configName: 'settings',
+    projectName: 'counterpay',
+    configFileMode: 0o600,
+  });
   return { get: (k) => conf.get(k), set: (k, v) => conf.set(k, v), delete: (k) => conf.delete(k) };
 }
 

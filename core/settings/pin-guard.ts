@@ -52,7 +52,10 @@ export function createPinGuard(deps: PinGuardDeps) {
     const hash = deps.hash();
     if (!hash) throw new AppError('PIN_NOT_SET', 'No admin PIN is set yet. Choose one first.');
     const until = lockedUntil();
-    if (until) throw new AppError('PIN_LOCKED', `Too many wrong PINs. Try again in ${minutes(until - clock.now())}.`, { lockedUntil: until });
+    if (until)
+      throw new AppError('PIN_LOCKED', `Too many wrong PINs. Try again in ${minutes(until - clock.now())}.`, {
+        lockedUntil: until,
+      });
     const attempt = failures() + 1;
     store.set('pinFailures', attempt); // counted as wrong until it proves right
     if (await verify(pin, hash)) {
@@ -64,11 +67,16 @@ export function createPinGuard(deps: PinGuardDeps) {
       const next = clock.now() + lock;
       store.set('pinLockedUntil', next);
       logger.warn('admin PIN locked after repeated failures', { failures: attempt, lockedForMs: lock });
-      throw new AppError('PIN_LOCKED', `Too many wrong PINs. Settings are locked for ${minutes(lock)}.`, { lockedUntil: next });
+      throw new AppError('PIN_LOCKED', `Too many wrong PINs. Settings are locked for ${minutes(lock)}.`, {
+        lockedUntil: next,
+      });
     }
     logger.warn('admin PIN wrong', { failures: attempt });
     const left = PIN_FREE_TRIES - attempt;
-    throw new AppError('PIN_WRONG', `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left before a pause.`);
+    throw new AppError(
+      'PIN_WRONG',
+      `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left before a pause.`,
+    );
   }
 
   return {

@@ -24,7 +24,10 @@ export function createSettingsModule(ctx: SettingsContext, deps: SettingsModuleD
   const { settings, checkout } = ctx;
   return {
     // A key that does not parse shows beside a wrong field, not only after the fields are fixed.
-    fieldChecks: { 'settings.saveProfile': (a) => secretProblems(typeof a === 'object' && a !== null && 'secrets' in a ? a.secrets : undefined) },
+    fieldChecks: {
+      'settings.saveProfile': (a) =>
+        secretProblems(typeof a === 'object' && a !== null && 'secrets' in a ? a.secrets : undefined),
+    },
     handlers: {
       'settings.pinStatus': () => settings.pinStatus(),
       'settings.setPin': (a) => settings.setPin(a.newPin, a.currentPin),
@@ -41,7 +44,14 @@ export function createSettingsModule(ctx: SettingsContext, deps: SettingsModuleD
         // would check them against the wrong merchant.
         const open = a.profile === settings.activeProfile() ? [] : checkout.listOpen();
         if (open.length > 0) {
-          throw new AppError('CONFLICT', `${open.length} sale${open.length === 1 ? ' is' : 's are'} not settled yet (${open.slice(0, 3).map((o) => o.outOrderNo).join(', ')}${open.length > 3 ? ', …' : ''}). Switch profiles once they are paid, failed or expired.`, { open: open.map((o) => o.outOrderNo) });
+          throw new AppError(
+            'CONFLICT',
+            `${open.length} sale${open.length === 1 ? ' is' : 's are'} not settled yet (${open
+              .slice(0, 3)
+              .map((o) => o.outOrderNo)
+              .join(', ')}${open.length > 3 ? ', …' : ''}). Switch profiles once they are paid, failed or expired.`,
+            { open: open.map((o) => o.outOrderNo) },
+          );
         }
         settings.setActive(a.profile);
         await deps.applied();

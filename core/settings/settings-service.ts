@@ -2,8 +2,17 @@
 // fingerprint, never the key. A save validates everything first and writes all of it or nothing.
 import { AppError, issueFields, validationError, type FieldErrors } from '../../shared/errors';
 import {
-  PROFILE_INVALID, PROFILE_NAMES, ProfileSettingsSchema, SECRET_LABELS, SECRET_NAMES, defaultProfile,
-  type PinStatus, type ProfileName, type ProfileSettings, type ProfileView, type SecretName,
+  PROFILE_INVALID,
+  PROFILE_NAMES,
+  ProfileSettingsSchema,
+  SECRET_LABELS,
+  SECRET_NAMES,
+  defaultProfile,
+  type PinStatus,
+  type ProfileName,
+  type ProfileSettings,
+  type ProfileView,
+  type SecretName,
 } from '../../shared/settings';
 import type { Clock } from '../../shared/clock';
 import { fingerprint } from '../../protocol/crypto';
@@ -18,7 +27,6 @@ import { createPinGuard } from './pin-guard';
 import type { SecretVault } from './secret-vault';
 
 export const UNLOCK_MS = 10 * 60_000;
-
 
 export interface SettingsServiceDeps {
   store: KeyValueStore;
@@ -82,7 +90,10 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     const problems = productionProblems(p);
     if (Object.keys(problems).length === 0) return p;
     const fields = Object.keys(problems).sort().join(',');
-    if (fields !== warnedProduction) logger.warn('production settings break the production rules; not using them as stored', { fields: Object.keys(problems) });
+    if (fields !== warnedProduction)
+      logger.warn('production settings break the production rules; not using them as stored', {
+        fields: Object.keys(problems),
+      });
     warnedProduction = fields; // once per set of problems: this runs on every provider call
     return {
       ...p,
@@ -125,7 +136,11 @@ export function createSettingsService(deps: SettingsServiceDeps) {
   const guard = createPinGuard({ store, clock, logger, hash: pinHash });
   const checkPin = (pin: string) => guard.check(pin);
 
-  const pinStatus = (): PinStatus => ({ set: pinHash() !== null, unlocked: clock.now() < unlockedUntil, lockedUntil: guard.lockedUntil() });
+  const pinStatus = (): PinStatus => ({
+    set: pinHash() !== null,
+    unlocked: clock.now() < unlockedUntil,
+    lockedUntil: guard.lockedUntil(),
+  });
 
   return {
     activeProfile,
@@ -136,9 +151,14 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     providerConfig(name: ProfileName = activeProfile()): ProviderConfig {
       const p = enforceProduction(name, readProfile(name));
       return {
-        billsBaseUrl: p.billsBaseUrl, posBaseUrl: p.posBaseUrl, billsMerchantId: p.billsMerchantId,
-        headMerchantId: p.headMerchantId, merchantId: p.merchantId, requestTimeoutMs: p.requestTimeoutMs,
-        conventions: p.conventions, secrets: secretsOf(name),
+        billsBaseUrl: p.billsBaseUrl,
+        posBaseUrl: p.posBaseUrl,
+        billsMerchantId: p.billsMerchantId,
+        headMerchantId: p.headMerchantId,
+        merchantId: p.merchantId,
+        requestTimeoutMs: p.requestTimeoutMs,
+        conventions: p.conventions,
+        secrets: secretsOf(name),
       };
     },
 
@@ -177,7 +197,11 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     },
 
     /** Internal writes that bypass the UI (the Demo sandbox fills its own profile). */
-    writeInternal(name: ProfileName, patch: Partial<ProfileSettings>, secrets: Partial<Record<SecretName, string>> = {}): void {
+    writeInternal(
+      name: ProfileName,
+      patch: Partial<ProfileSettings>,
+      secrets: Partial<Record<SecretName, string>> = {},
+    ): void {
       const next = ProfileSettingsSchema.parse({ ...readProfile(name), ...patch });
       vault.setMany(name, secrets);
       store.set(`profiles.${name}`, next);
@@ -188,7 +212,10 @@ export function createSettingsService(deps: SettingsServiceDeps) {
       const problems = name === 'production' ? productionProblems(readProfile(name)) : {};
       if (Object.keys(problems).length > 0) {
         const fields = Object.fromEntries(Object.entries(problems).map(([k, v]) => [`settings.${k}`, v]));
-        throw validationError(fields, `Production cannot be used yet: ${Object.values(problems).length} setting${Object.values(problems).length === 1 ? '' : 's'} to fix (${Object.values(problems)[0]}). Open Edit Production, fix and save.`);
+        throw validationError(
+          fields,
+          `Production cannot be used yet: ${Object.values(problems).length} setting${Object.values(problems).length === 1 ? '' : 's'} to fix (${Object.values(problems)[0]}). Open Edit Production, fix and save.`,
+        );
       }
       store.set('activeProfile', name);
       logger.info('active profile changed', { profile: name });

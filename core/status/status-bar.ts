@@ -22,7 +22,13 @@ export interface StatusBarDeps {
 
 function terminalPart(t: TerminalState): StatusSnapshot['terminal'] {
   const state = t.status === 'disconnected' ? 'not-connected' : t.status;
-  const detail = t.lastError ?? (t.status === 'manual' ? 'Serial number typed by hand' : t.portPath ? `Serial port ${t.portPath}` : 'No terminal chosen yet');
+  const detail =
+    t.lastError ??
+    (t.status === 'manual'
+      ? 'Serial number typed by hand'
+      : t.portPath
+        ? `Serial port ${t.portPath}`
+        : 'No terminal chosen yet');
   return { state, sn: t.sn, detail };
 }
 
@@ -31,7 +37,16 @@ export function createStatusBar(deps: StatusBarDeps) {
   const snapshot = (): StatusSnapshot => {
     const name = deps.settings.activeProfile();
     const provider = deps.provider();
-    return { profile: name, counterName: deps.settings.profile(name).counterName, provider: provider.providerPart(), clock: provider.clockPart(), terminal: terminalPart(deps.terminal.getState()), queue, disk: readDisk(deps.dataDir), hub: deps.hubLink?.() ?? HUB_NOT_SET_UP };
+    return {
+      profile: name,
+      counterName: deps.settings.profile(name).counterName,
+      provider: provider.providerPart(),
+      clock: provider.clockPart(),
+      terminal: terminalPart(deps.terminal.getState()),
+      queue,
+      disk: readDisk(deps.dataDir),
+      hub: deps.hubLink?.() ?? HUB_NOT_SET_UP,
+    };
   };
   const publish = () => deps.events.emit('status.changed', snapshot());
   return {

@@ -31,7 +31,8 @@ export function createProfileTerminals(deps: ProfileTerminalsDeps) {
       const old = store.get(LEGACY_KEY);
       if (old === undefined) return;
       const sn = old && typeof old === 'object' ? (old as { manualSn?: unknown }).manualSn : undefined;
-      const target: ProfileName = isDemoTerminalSn(sn) && (old as { source?: unknown }).source === 'manual' ? 'demo' : active;
+      const target: ProfileName =
+        isDemoTerminalSn(sn) && (old as { source?: unknown }).source === 'manual' ? 'demo' : active;
       if (store.get(key(target)) === undefined) store.set(key(target), old);
       store.delete(LEGACY_KEY);
       logger.info('terminal setting moved to its profile', { profile: target });
@@ -45,7 +46,10 @@ export function createProfileTerminals(deps: ProfileTerminalsDeps) {
         const pattern = upgradeSnPattern(t.pattern);
         if (pattern === t.pattern) return t;
         // Older versions took a regular expression; it cannot be trusted to run in bounded time.
-        logger.warn('the saved serial number pattern is not a format this version reads; using the built-in one', { profile, pattern: t.pattern });
+        logger.warn('the saved serial number pattern is not a format this version reads; using the built-in one', {
+          profile,
+          pattern: t.pattern,
+        });
         return { ...t, pattern };
       }
       // A new counter in Demo is offered the Demo terminal, so there is nothing to type.

@@ -23,7 +23,11 @@ export function compileSnPattern(patternSource: string): SnMatcher {
   if (problem) throw new AppError('VALIDATION', `Serial number format: ${problem}`, { fields: { pattern: problem } });
   if (patternSource === DEFAULT_SN_PATTERN) return { kind: 'auto' };
   const at = patternSource.indexOf(SN_PLACEHOLDER);
-  return { kind: 'around', before: patternSource.slice(0, at).toUpperCase(), after: patternSource.slice(at + SN_PLACEHOLDER.length).toUpperCase() };
+  return {
+    kind: 'around',
+    before: patternSource.slice(0, at).toUpperCase(),
+    after: patternSource.slice(at + SN_PLACEHOLDER.length).toUpperCase(),
+  };
 }
 
 const isSpace = (c: string | undefined) => c === ' ';

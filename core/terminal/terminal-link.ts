@@ -90,10 +90,18 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
   const now = deps.now ?? Date.now;
 
   let settings: TerminalSettings = defaultTerminalSettings();
-  let state: TerminalState = { source: 'serial', status: 'disconnected', portPath: null, sn: null, lastError: null, lastSeenAt: null };
+  let state: TerminalState = {
+    source: 'serial',
+    status: 'disconnected',
+    portPath: null,
+    sn: null,
+    lastError: null,
+    lastSeenAt: null,
+  };
   // A faulty listener must not break the link or escape into serialport's callbacks.
   const changes = new TypedEmitter<{ change: Parameters<TerminalChangeListener> }>({
-    onListenerError: (e) => log.error('terminal: change listener threw', { error: e instanceof Error ? e.message : String(e) }),
+    onListenerError: (e) =>
+      log.error('terminal: change listener threw', { error: e instanceof Error ? e.message : String(e) }),
   });
   let conn: Connection | null = null;
   let reconnectTimer: NodeJS.Timeout | null = null;
@@ -126,7 +134,11 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     const path = settings.portPath;
     const baudRate = settings.baudRate;
     if (!path) {
-      setState({ status: 'disconnected', sn: null, lastError: "Choose the serial port the terminal's cable is plugged into" });
+      setState({
+        status: 'disconnected',
+        sn: null,
+        lastError: "Choose the serial port the terminal's cable is plugged into",
+      });
       return;
     }
     let port: SerialPortLike;
@@ -139,9 +151,21 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     }
     let settleOpen!: () => void;
     const c: Connection = {
-      gen, path, baudRate, port, reader: null, opened: false, ended: false,
+      gen,
+      path,
+      baudRate,
+      port,
+      reader: null,
+      opened: false,
+      ended: false,
       openDone: new Promise<void>((r) => (settleOpen = r)),
-      queryTimer: null, livenessTimer: null, probing: false, queriesSent: 0, sn: null, lastOtherLine: null, loggedLines: 0,
+      queryTimer: null,
+      livenessTimer: null,
+      probing: false,
+      queriesSent: 0,
+      sn: null,
+      lastOtherLine: null,
+      loggedLines: 0,
     };
     conn = c;
     port.on('error', (err) => onPortError(c, err));
@@ -212,9 +236,11 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     if (!isCurrent(c) || c.sn !== null) return;
     if (c.queriesSent >= UNANSWERED_QUERIES_BEFORE_ERROR) {
       const message =
-        garbageBytes(c) >= GARBAGE_BYTES_BEFORE_ERROR ? describeUnreadable(c.path, c.baudRate)
-        : c.lastOtherLine !== null ? describeUnrecognised(c.path, c.lastOtherLine)
-        : describeNoAnswer(c.path, c.baudRate, settings.query);
+        garbageBytes(c) >= GARBAGE_BYTES_BEFORE_ERROR
+          ? describeUnreadable(c.path, c.baudRate)
+          : c.lastOtherLine !== null
+            ? describeUnrecognised(c.path, c.lastOtherLine)
+            : describeNoAnswer(c.path, c.baudRate, settings.query);
       setState({ lastError: message });
     }
     sendQuery(c);
@@ -242,7 +268,13 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
       c.queryTimer = null;
       if (first) log.info('terminal: serial number read', { path: c.path, sn: verdict.sn });
       const t = now();
-      if (!first && state.sn === verdict.sn && state.lastSeenAt !== null && t - state.lastSeenAt < LAST_SEEN_RESOLUTION_MS) return;
+      if (
+        !first &&
+        state.sn === verdict.sn &&
+        state.lastSeenAt !== null &&
+        t - state.lastSeenAt < LAST_SEEN_RESOLUTION_MS
+      )
+        return;
       setState({ sn: verdict.sn, lastError: null, lastSeenAt: t });
       return;
     }
@@ -300,7 +332,10 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
           resolve();
         });
       } catch (e) {
-        log.warn('terminal: closing the serial port failed', { path: c.path, error: e instanceof Error ? e.message : String(e) });
+        log.warn('terminal: closing the serial port failed', {
+          path: c.path,
+          error: e instanceof Error ? e.message : String(e),
+        });
         clearTimeout(timer);
         resolve();
       }
@@ -313,7 +348,9 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
       status: 'manual',
       portPath: settings.portPath,
       sn: settings.manualSn,
-      lastError: settings.manualSn ? null : "Type the terminal's serial number (printed on the label under the terminal)",
+      lastError: settings.manualSn
+        ? null
+        : "Type the terminal's serial number (printed on the label under the terminal)",
     });
   }
 
@@ -327,8 +364,13 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     settings = next;
 
     const sameSerialLine =
-      prev.source === 'serial' && next.source === 'serial' && prev.portPath === next.portPath &&
-      prev.baudRate === next.baudRate && live !== null && live.opened && !live.ended;
+      prev.source === 'serial' &&
+      next.source === 'serial' &&
+      prev.portPath === next.portPath &&
+      prev.baudRate === next.baudRate &&
+      live !== null &&
+      live.opened &&
+      !live.ended;
     if (sameSerialLine) {
       // Same port, same speed: keep the connection; a new query or pattern asks again.
       if (prev.query !== next.query || prev.pattern !== next.pattern) {
@@ -344,7 +386,14 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
     if (reconnectTimer) clearTimeout(reconnectTimer);
     reconnectTimer = null;
     if (next.source === 'manual') applyManual();
-    else setState({ source: 'serial', status: next.portPath ? 'connecting' : 'disconnected', portPath: next.portPath, sn: null, lastError: null });
+    else
+      setState({
+        source: 'serial',
+        status: next.portPath ? 'connecting' : 'disconnected',
+        portPath: next.portPath,
+        sn: null,
+        lastError: null,
+      });
     if (live) await closeConnection(live);
     if (gen === generation && !closed && next.source === 'serial') openPort(gen);
     return getState();
@@ -367,7 +416,10 @@ export function createTerminalLink(deps: TerminalLinkDeps): TerminalLink {
       const ports = await listFn();
       return ports.map(toPortInfo);
     } catch (e) {
-      throw new AppError('TERMINAL_UNAVAILABLE', `Could not list the serial ports: ${e instanceof Error ? e.message : String(e)}`);
+      throw new AppError(
+        'TERMINAL_UNAVAILABLE',
+        `Could not list the serial ports: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 

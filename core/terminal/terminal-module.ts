@@ -10,7 +10,9 @@ import { createProfileTerminals } from './profile-terminals';
 import type { TerminalLink } from './terminal-link';
 
 /** What the terminal module takes of the core: the one live link to the device. */
-export type TerminalContext = Pick<CoreServices, 'settings' | 'store' | 'events' | 'logger'> & { terminal: TerminalLink };
+export type TerminalContext = Pick<CoreServices, 'settings' | 'store' | 'events' | 'logger'> & {
+  terminal: TerminalLink;
+};
 
 export interface TerminalModuleDeps {
   /** The Demo sandbox's terminal, offered to the Demo profile. */
@@ -38,7 +40,11 @@ export function createTerminalModule(ctx: TerminalContext, deps: TerminalModuleD
         await terminal.configure(parsed.settings);
         const next = terminal.getSettings();
         if (next.source === 'manual' && (prev.source !== 'manual' || prev.manualSn !== next.manualSn)) {
-          logger.info('terminal serial number typed by hand', { profile: settings.activeProfile(), sn: next.manualSn, previous: prev.source === 'manual' ? prev.manualSn : null });
+          logger.info('terminal serial number typed by hand', {
+            profile: settings.activeProfile(),
+            sn: next.manualSn,
+            previous: prev.source === 'manual' ? prev.manualSn : null,
+          });
         }
         terminals.save(settings.activeProfile(), next);
         return view();
@@ -57,7 +63,10 @@ export function createTerminalModule(ctx: TerminalContext, deps: TerminalModuleD
       try {
         await terminal.configure(terminals.load(profile));
       } catch (e) {
-        logger.warn('saved terminal settings were not valid; starting without a terminal', { profile, error: e instanceof Error ? e.message : String(e) });
+        logger.warn('saved terminal settings were not valid; starting without a terminal', {
+          profile,
+          error: e instanceof Error ? e.message : String(e),
+        });
         await terminal.configure({});
       }
     },

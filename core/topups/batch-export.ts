@@ -30,6 +30,13 @@ export function batchResultsCsv(batch: BatchRecord, items: TopupRecord[], rowErr
   }
   for (const [line, msgs] of refused) lines.push({ line, cells: [line, '', '', 'REFUSED', msgs.join('; ')] });
   lines.sort((a, b) => a.line - b.line);
-  const base = batch.fileName.replace(/\.csv$/i, '').replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 60) || 'batch';
-  return { fileName: `${base}-results-${batch.id}.csv`, csv: toCsv([[...EXPORT_COLUMNS], ...lines.map((l) => l.cells)]) };
+  const base =
+    batch.fileName
+      .replace(/\.csv$/i, '')
+      .replace(/[^A-Za-z0-9_.-]+/g, '-')
+      .slice(0, 60) || 'batch';
+  return {
+    fileName: `${base}-results-${batch.id}.csv`,
+    csv: toCsv([[...EXPORT_COLUMNS], ...lines.map((l) => l.cells)]),
+  };
 }

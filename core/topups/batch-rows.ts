@@ -23,11 +23,25 @@ export interface BatchFileCheck {
 }
 
 const HEADER_ALIASES: Record<string, BatchColumn> = {
-  type: 'type', servicetype: 'type', service: 'type',
-  provider: 'provider', network: 'provider', operator: 'provider',
-  customerid: 'customerId', customer: 'customerId', phone: 'customerId', phonenumber: 'customerId', msisdn: 'customerId',
-  amount: 'amount', amountnaira: 'amount', amountngn: 'amount', naira: 'amount', amountinnaira: 'amount',
-  reference: 'reference', ref: 'reference', merchantreference: 'reference',
+  type: 'type',
+  servicetype: 'type',
+  service: 'type',
+  provider: 'provider',
+  network: 'provider',
+  operator: 'provider',
+  customerid: 'customerId',
+  customer: 'customerId',
+  phone: 'customerId',
+  phonenumber: 'customerId',
+  msisdn: 'customerId',
+  amount: 'amount',
+  amountnaira: 'amount',
+  amountngn: 'amount',
+  naira: 'amount',
+  amountinnaira: 'amount',
+  reference: 'reference',
+  ref: 'reference',
+  merchantreference: 'reference',
 };
 const TABLE: CsvTableSpec<BatchColumn> = {
   aliases: HEADER_ALIASES,
@@ -40,7 +54,10 @@ const TABLE: CsvTableSpec<BatchColumn> = {
   exampleAmount: 1500,
 };
 
-export function checkBatchFile(text: string, opts: { providers: ProviderList; referenceTaken: (reference: string) => boolean }): BatchFileCheck {
+export function checkBatchFile(
+  text: string,
+  opts: { providers: ProviderList; referenceTaken: (reference: string) => boolean },
+): BatchFileCheck {
   const table = readCsvTable(text, TABLE);
   if (!table.ok) return { fatal: true, totalRows: table.totalRows, rows: [], errors: table.errors, badRows: 0 };
   const { syntax, totalRows, cell } = table;
@@ -56,7 +73,12 @@ export function checkBatchFile(text: string, opts: { providers: ProviderList; re
     const tooWide = table.widthProblem(rec);
     if (tooWide) add('', tooWide);
     const check = checkTopup(
-      { type: cell(rec.fields, 'type'), provider: cell(rec.fields, 'provider'), customerId: cell(rec.fields, 'customerId'), amount: cell(rec.fields, 'amount') },
+      {
+        type: cell(rec.fields, 'type'),
+        provider: cell(rec.fields, 'provider'),
+        customerId: cell(rec.fields, 'customerId'),
+        amount: cell(rec.fields, 'amount'),
+      },
       opts.providers,
     );
     if (!check.ok) for (const [col, msg] of Object.entries(check.problems)) add(col, msg);
@@ -64,9 +86,12 @@ export function checkBatchFile(text: string, opts: { providers: ProviderList; re
     const refText = cell(rec.fields, 'reference').trim();
     if (refText !== '') {
       const earlier = seenRefs.get(refText);
-      if (!REFERENCE_RE.test(refText)) add('reference', 'A reference is 1 to 64 letters, digits, - or _ (or leave it empty and one is made)');
-      else if (earlier !== undefined) add('reference', `The reference ${refText} is also on line ${earlier}: each top-up needs its own`);
-      else if (opts.referenceTaken(refText)) add('reference', `The reference ${refText} was already used by this merchant: leave it empty and one is made`);
+      if (!REFERENCE_RE.test(refText))
+        add('reference', 'A reference is 1 to 64 letters, digits, - or _ (or leave it empty and one is made)');
+      else if (earlier !== undefined)
+        add('reference', `The reference ${refText} is also on line ${earlier}: each top-up needs its own`);
+      else if (opts.referenceTaken(refText))
+        add('reference', `The reference ${refText} was already used by this merchant: leave it empty and one is made`);
       if (earlier === undefined) seenRefs.set(refText, rec.line);
     }
     if (lineErrors.length > 0 || !check.ok) {

@@ -27,7 +27,11 @@ export function fullName(c: { firstName: string; lastName: string; userName: str
 }
 
 /** Runs the check of one batch to the end; `cancelled()` stops it between customers. */
-export async function checkBatchCustomers(d: CustomerCheckDeps, batchId: number, cancelled: () => boolean): Promise<void> {
+export async function checkBatchCustomers(
+  d: CustomerCheckDeps,
+  batchId: number,
+  cancelled: () => boolean,
+): Promise<void> {
   const items = d.journal.draftBetting(batchId);
   const groups = new Map<string, TopupRecord[]>();
   for (const it of items) {
@@ -44,22 +48,42 @@ export async function checkBatchCustomers(d: CustomerCheckDeps, batchId: number,
 
   for (const group of groups.values()) {
     if (cancelled()) break;
-    for (let wait = bucket.take(); wait > 0; wait = bucket.take()) await new Promise<void>((r) => d.timers.setTimeout(r, wait));
+    for (let wait = bucket.take(); wait > 0; wait = bucket.take())
+      await new Promise<void>((r) => d.timers.setTimeout(r, wait));
     const first = group[0]!;
     try {
       const c = await d.bills().validate({ provider: first.provider, customerId: first.customerId });
-      d.apply(group.map((it) => ({ id: it.id, to: 'draft' as const, from: ['draft'] as const, note: 'Customer checked', patch: { customerName: fullName(c) } })));
+      d.apply(
+        group.map((it) => ({
+          id: it.id,
+          to: 'draft' as const,
+          from: ['draft'] as const,
+          note: 'Customer checked',
+          patch: { customerName: fullName(c) },
+        })),
+      );
     } catch (err) {
       if (isAppError(err) && err.code === 'PROVIDER_REFUSED') {
         const said = typeof err.details?.providerMessage === 'string' ? err.details.providerMessage : err.message;
         const message = `${first.provider} does not know the customer ${first.customerId} (${said}): this row will not be sent`;
         check.notFound += group.length;
-        d.apply(group.map((it) => ({ id: it.id, to: 'not_sent' as const, from: ['draft'] as const, note: 'Customer check: not found', patch: { errorMsg: `Not sent: ${message}` } })));
+        d.apply(
+          group.map((it) => ({
+            id: it.id,
+            to: 'not_sent' as const,
+            from: ['draft'] as const,
+            note: 'Customer check: not found',
+            patch: { errorMsg: `Not sent: ${message}` },
+          })),
+        );
         const errors: RowError[] = group.map((it) => ({ line: it.line ?? 0, column: 'customerId', message }));
         d.journal.addRowErrors(batchId, errors);
       } else {
         check.unchecked += group.length;
-        d.logger.warn('customer check failed for one customer; the row stays in the batch', { batchId, code: isAppError(err) ? err.code : 'INTERNAL' });
+        d.logger.warn('customer check failed for one customer; the row stays in the batch', {
+          batchId,
+          code: isAppError(err) ? err.code : 'INTERNAL',
+        });
       }
     }
     check.checked += 1;

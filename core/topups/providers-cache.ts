@@ -32,7 +32,11 @@ export function createProvidersCache(deps: ProvidersCacheDeps) {
 
   function view(): ProvidersView {
     const s = read();
-    return { providers: s?.providers ?? [], fetchedAt: s?.fetchedAt ?? null, refreshError: lastError.get(key()) ?? null };
+    return {
+      providers: s?.providers ?? [],
+      fetchedAt: s?.fetchedAt ?? null,
+      refreshError: lastError.get(key()) ?? null,
+    };
   }
 
   async function fetchNow(): Promise<ProvidersView> {
@@ -40,7 +44,12 @@ export function createProvidersCache(deps: ProvidersCacheDeps) {
     try {
       const list = await deps.bills().bettingProviders();
       const providers = list
-        .map((p) => ({ provider: p.provider, providerLogoUrl: safeLogo(p.providerLogoUrl), minAmountKobo: p.minAmountKobo, maxAmountKobo: p.maxAmountKobo }))
+        .map((p) => ({
+          provider: p.provider,
+          providerLogoUrl: safeLogo(p.providerLogoUrl),
+          minAmountKobo: p.minAmountKobo,
+          maxAmountKobo: p.maxAmountKobo,
+        }))
         .sort((a, b) => a.provider.localeCompare(b.provider));
       deps.store.set(k, { providers, fetchedAt: deps.clock.now() });
       lastError.delete(k);
@@ -48,7 +57,9 @@ export function createProvidersCache(deps: ProvidersCacheDeps) {
     } catch (e) {
       const message = isAppError(e) ? e.message : 'The betting providers could not be loaded.';
       lastError.set(k, message);
-      deps.logger.warn('betting providers refresh failed; the cached list stays', { code: isAppError(e) ? e.code : 'INTERNAL' });
+      deps.logger.warn('betting providers refresh failed; the cached list stays', {
+        code: isAppError(e) ? e.code : 'INTERNAL',
+      });
     }
     return view();
   }
@@ -69,7 +80,10 @@ export function createProvidersCache(deps: ProvidersCacheDeps) {
       const now = read();
       if (now) return { providers: now.providers, missingReason: '' };
       const why = lastError.get(key());
-      return { providers: null, missingReason: `The betting providers list could not be loaded${why ? `: ${why}` : ''}. Refresh it when the provider can be reached.` };
+      return {
+        providers: null,
+        missingReason: `The betting providers list could not be loaded${why ? `: ${why}` : ''}. Refresh it when the provider can be reached.`,
+      };
     },
   };
 }

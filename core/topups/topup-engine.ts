@@ -140,12 +140,17 @@ export function createTopupEngine(d: EngineDeps) {
       const due = [...tracked].filter(([, tr]) => tr.at <= horizon).map(([id]) => id);
       const owner = d.owner();
       const recs = d.journal.getMany(due).filter((r) => {
-        const ok = (OPEN_FOLLOWED as readonly string[]).includes(r.state) && r.profile === owner.profile && r.billsMerchantId === owner.billsMerchantId;
+        const ok =
+          (OPEN_FOLLOWED as readonly string[]).includes(r.state) &&
+          r.profile === owner.profile &&
+          r.billsMerchantId === owner.billsMerchantId;
         if (!ok) unfollow(r.id);
         return ok;
       });
       // A provider that takes N items per bulk-bills likely takes no more per bulk-status.
-      const batchSizes = [...new Set(recs.map((r) => r.batchId).filter((b): b is number => b !== null))].map((b) => d.journal.batch(b)?.chunkSize ?? statusLimit);
+      const batchSizes = [...new Set(recs.map((r) => r.batchId).filter((b): b is number => b !== null))].map(
+        (b) => d.journal.batch(b)?.chunkSize ?? statusLimit,
+      );
       const size = Math.max(1, Math.min(statusLimit, ...batchSizes));
       for (const type of ['airtime', 'betting'] as const) {
         const ofType = recs.filter((r) => r.serviceType === type);
@@ -173,7 +178,10 @@ export function createTopupEngine(d: EngineDeps) {
       if (code === 'PROVIDER_REFUSED' && recs.length > 1) {
         // Refused as a whole (too many items?): ask in smaller requests from now on, at once.
         statusLimit = Math.max(1, Math.floor(recs.length / 2));
-        d.logger.warn('top-up status inquiry refused; asking about fewer items per request', { items: recs.length, now: statusLimit });
+        d.logger.warn('top-up status inquiry refused; asking about fewer items per request', {
+          items: recs.length,
+          now: statusLimit,
+        });
         for (const r of recs) {
           const tr = tracked.get(r.id);
           if (tr) tr.at = now();
@@ -221,8 +229,14 @@ export function createTopupEngine(d: EngineDeps) {
     try {
       const bills = d.bills();
       results = await bills.bulkBills({
-        serviceType, callBackUrl: d.callBackUrl(),
-        items: recs.map((r) => ({ reference: r.reference, provider: r.provider, customerId: r.customerId, amountKobo: r.amountKobo })),
+        serviceType,
+        callBackUrl: d.callBackUrl(),
+        items: recs.map((r) => ({
+          reference: r.reference,
+          provider: r.provider,
+          customerId: r.customerId,
+          amountKobo: r.amountKobo,
+        })),
       });
     } catch (err) {
       sendFailed(recs, err);
@@ -237,7 +251,10 @@ export function createTopupEngine(d: EngineDeps) {
       const dec = afterSend(rec, byRef.get(rec.reference), t);
       moves.push(dec.move);
       if (dec.move.to === 'unknown' && dec.checkIn === 0) {
-        d.logger.warn('top-up reference already held by the provider; asking its status', { reference: rec.reference, attempts: rec.attempts });
+        d.logger.warn('top-up reference already held by the provider; asking its status', {
+          reference: rec.reference,
+          attempts: rec.attempts,
+        });
       }
       if (dec.checkIn !== null) follow(rec, now() + dec.checkIn);
     }
@@ -248,8 +265,19 @@ export function createTopupEngine(d: EngineDeps) {
     const code = isAppError(err) ? err.code : 'INTERNAL';
     const message = isAppError(err) ? err.message : 'CounterPay made an internal error while sending.';
     if (isOutcomeUnknown(err)) {
-      d.logger.warn('top-up send outcome unknown; asking the provider before anything else', { items: recs.length, code });
-      apply(recs.map((r) => ({ id: r.id, to: 'unknown' as const, from: ['sending'] as const, note: `Outcome unknown (${code}): asking the provider`, patch: { errorMsg: '' } })));
+      d.logger.warn('top-up send outcome unknown; asking the provider before anything else', {
+        items: recs.length,
+        code,
+      });
+      apply(
+        recs.map((r) => ({
+          id: r.id,
+          to: 'unknown' as const,
+          from: ['sending'] as const,
+          note: `Outcome unknown (${code}): asking the provider`,
+          patch: { errorMsg: '' },
+        })),
+      );
       for (const r of recs) follow(r, Math.max(now(), (r.sentAt ?? now()) + t.unknownGraceMs));
       return;
     }
@@ -258,15 +286,28 @@ export function createTopupEngine(d: EngineDeps) {
     const singles = recs.filter((r) => r.batchId === null);
     const inBatches = recs.filter((r) => r.batchId !== null);
     apply([
-      ...singles.map((r) => ({ id: r.id, to: 'not_sent' as const, from: ['sending'] as const, note: `Not sent (${code})`, patch: { errorMsg: `Not sent: ${message}` } })),
-      ...inBatches.map((r) => ({ id: r.id, to: 'queued' as const, from: ['sending'] as const, note: `Not sent (${code}); will be sent again` })),
+      ...singles.map((r) => ({
+        id: r.id,
+        to: 'not_sent' as const,
+        from: ['sending'] as const,
+        note: `Not sent (${code})`,
+        patch: { errorMsg: `Not sent: ${message}` },
+      })),
+      ...inBatches.map((r) => ({
+        id: r.id,
+        to: 'queued' as const,
+        from: ['sending'] as const,
+        note: `Not sent (${code}); will be sent again`,
+      })),
     ]);
     const batches = new Set(inBatches.map((r) => r.batchId as number));
     if (code === 'PROVIDER_UNREACHABLE') {
       unreachableStreak += 1;
       retryAt = now() + backoff(unreachableStreak);
       for (const id of batches) {
-        d.journal.setBatch(id, { notice: `The provider cannot be reached. Trying again at ${formatLagosTime(retryAt)}.` });
+        d.journal.setBatch(id, {
+          notice: `The provider cannot be reached. Trying again at ${formatLagosTime(retryAt)}.`,
+        });
         d.onBatch(id);
       }
       return;
@@ -295,7 +336,9 @@ export function createTopupEngine(d: EngineDeps) {
     }
     while (sendsInFlight < t.maxInFlight && !stopped) {
       const owner = d.owner();
-      const chunk = d.journal.nextChunk(owner, (batchId) => (batchId === null ? 1 : (d.journal.batch(batchId)?.chunkSize ?? 1)));
+      const chunk = d.journal.nextChunk(owner, (batchId) =>
+        batchId === null ? 1 : (d.journal.batch(batchId)?.chunkSize ?? 1),
+      );
       if (chunk.length === 0) return;
       const tokenWait = bucket.take();
       if (tokenWait > 0) {
@@ -305,7 +348,15 @@ export function createTopupEngine(d: EngineDeps) {
         }, tokenWait);
         return;
       }
-      const sending = apply(chunk.map((r) => ({ id: r.id, to: 'sending' as const, from: ['queued'] as const, note: r.attempts === 0 ? 'Sending' : `Sending again (attempt ${r.attempts + 1})`, patch: { sending: true } })));
+      const sending = apply(
+        chunk.map((r) => ({
+          id: r.id,
+          to: 'sending' as const,
+          from: ['queued'] as const,
+          note: r.attempts === 0 ? 'Sending' : `Sending again (attempt ${r.attempts + 1})`,
+          patch: { sending: true },
+        })),
+      );
       if (sending.length === 0) return;
       sendsInFlight += 1;
       void keep(send(sending)).finally(() => {
@@ -344,7 +395,8 @@ export function createTopupEngine(d: EngineDeps) {
     settleFromCallback(rec: TopupRecord, res: TopupResult): void {
       const state = stateForStatus(res.status);
       if (state === null || state === 'pending') {
-        if (rec.state === 'pending' && res.orderNo && !rec.orderNo) apply([{ id: rec.id, to: 'pending', note: 'Callback', patch: { orderNo: res.orderNo } }]);
+        if (rec.state === 'pending' && res.orderNo && !rec.orderNo)
+          apply([{ id: rec.id, to: 'pending', note: 'Callback', patch: { orderNo: res.orderNo } }]);
         return;
       }
       unfollow(rec.id);
@@ -358,7 +410,14 @@ export function createTopupEngine(d: EngineDeps) {
     resume(): void {
       if (stopped) return;
       const stuck = d.journal.anyInStates(['sending']).filter((r) => !onTheWire.has(r.id));
-      apply(stuck.map((r) => ({ id: r.id, to: 'unknown' as const, from: ['sending'] as const, note: 'The app stopped while sending: asking the provider before anything else' })));
+      apply(
+        stuck.map((r) => ({
+          id: r.id,
+          to: 'unknown' as const,
+          from: ['sending'] as const,
+          note: 'The app stopped while sending: asking the provider before anything else',
+        })),
+      );
       tracked.clear();
       for (const r of d.journal.inStates(d.owner(), OPEN_FOLLOWED)) {
         follow(r, r.state === 'unknown' ? Math.max(now(), (r.sentAt ?? 0) + t.unknownGraceMs) : now());

@@ -2,8 +2,14 @@
 // provider, the phone number or customer id, the amount against its bounds. Nothing is sent
 // for a top-up that fails here.
 import {
-  AIRTIME_BOUNDS, airtimeNetworkOf, checkAmount, checkBettingCustomerId, networkName, normalizeNigerianMobile,
-  type BettingProviderView, type ServiceType,
+  AIRTIME_BOUNDS,
+  airtimeNetworkOf,
+  checkAmount,
+  checkBettingCustomerId,
+  networkName,
+  normalizeNigerianMobile,
+  type BettingProviderView,
+  type ServiceType,
 } from '../../shared/topups';
 
 export type TopupField = 'type' | 'provider' | 'customerId' | 'amount';
@@ -22,18 +28,25 @@ export interface ProviderList {
   missingReason: string;
 }
 
-export type TopupCheck = { ok: true; value: CheckedTopup } | { ok: false; problems: Partial<Record<TopupField, string>> };
+export type TopupCheck =
+  { ok: true; value: CheckedTopup } | { ok: false; problems: Partial<Record<TopupField, string>> };
 
 export function findBettingProvider(list: BettingProviderView[], name: string): BettingProviderView | null {
   const want = name.trim().toUpperCase();
   return list.find((p) => p.provider.toUpperCase() === want) ?? null;
 }
 
-export function checkTopup(input: { type: string; provider: string; customerId: string; amount: string }, providers: ProviderList): TopupCheck {
+export function checkTopup(
+  input: { type: string; provider: string; customerId: string; amount: string },
+  providers: ProviderList,
+): TopupCheck {
   const problems: Partial<Record<TopupField, string>> = {};
   const type = input.type.trim().toLowerCase();
   if (type !== 'airtime' && type !== 'betting') {
-    problems.type = input.type.trim() === '' ? 'Write airtime or betting' : `"${input.type.trim()}" is not a top-up type: write airtime or betting`;
+    problems.type =
+      input.type.trim() === ''
+        ? 'Write airtime or betting'
+        : `"${input.type.trim()}" is not a top-up type: write airtime or betting`;
     return { ok: false, problems };
   }
   let provider = '';
@@ -42,9 +55,10 @@ export function checkTopup(input: { type: string; provider: string; customerId: 
   if (type === 'airtime') {
     const net = airtimeNetworkOf(input.provider);
     if (!net) {
-      problems.provider = input.provider.trim() === ''
-        ? 'Choose the network: MTN, Airtel, Glo or 9mobile'
-        : `"${input.provider.trim()}" is not a network: write MTN, AIR (Airtel), GLO (Glo) or ETI (9mobile)`;
+      problems.provider =
+        input.provider.trim() === ''
+          ? 'Choose the network: MTN, Airtel, Glo or 9mobile'
+          : `"${input.provider.trim()}" is not a network: write MTN, AIR (Airtel), GLO (Glo) or ETI (9mobile)`;
     } else provider = net;
     const phone = normalizeNigerianMobile(input.customerId);
     if (phone.ok) customerId = phone.e164;
@@ -60,9 +74,14 @@ export function checkTopup(input: { type: string; provider: string; customerId: 
     const found = list ? findBettingProvider(list, input.provider) : null;
     if (!list) problems.provider = providers.missingReason;
     else if (input.provider.trim() === '') problems.provider = 'Choose the betting provider';
-    else if (!found) problems.provider = `"${input.provider.trim()}" is not a betting provider here (${list.map((p) => p.provider).join(', ') || 'the list is empty'})`;
+    else if (!found)
+      problems.provider = `"${input.provider.trim()}" is not a betting provider here (${list.map((p) => p.provider).join(', ') || 'the list is empty'})`;
     else provider = found.provider;
-    const amount = checkAmount(input.amount, { minKobo: found?.minAmountKobo ?? null, maxKobo: found?.maxAmountKobo ?? null }, found ? found.provider : 'Betting');
+    const amount = checkAmount(
+      input.amount,
+      { minKobo: found?.minAmountKobo ?? null, maxKobo: found?.maxAmountKobo ?? null },
+      found ? found.provider : 'Betting',
+    );
     if (amount.ok) amountKobo = amount.kobo;
     else problems.amount = amount.reason;
   }

@@ -21,9 +21,13 @@ export class TopupJournalReads {
 
   /** Items created in [from, to) for the ledger (shared/ledger.ts), every profile. */
   ledgerTopups(from: number, to: number): LedgerTopup[] {
-    return (this.db
-      .prepare('SELECT reference AS ref, created_at AS createdAt, state, amount_kobo AS amountKobo, profile FROM topups WHERE created_at >= ? AND created_at < ?')
-      .all(from, to) as (Omit<LedgerTopup, 'demo'> & { profile: string })[]).map(({ profile, ...r }) => ({ ...r, demo: profile === 'demo' }));
+    return (
+      this.db
+        .prepare(
+          'SELECT reference AS ref, created_at AS createdAt, state, amount_kobo AS amountKobo, profile FROM topups WHERE created_at >= ? AND created_at < ?',
+        )
+        .all(from, to) as (Omit<LedgerTopup, 'demo'> & { profile: string })[]
+    ).map(({ profile, ...r }) => ({ ...r, demo: profile === 'demo' }));
   }
 
   /** Items created before `to` still waiting for an outcome, oldest first. */

@@ -8,11 +8,19 @@ import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import { TOPUP_STATES, isFinalTopupState, type BatchState, type RowError, type TopupState } from '../../shared/topups';
 import { formatReference } from './reference';
 import {
-  ITEM_FILTERS, toBatch, toItem,
-  type BatchRecord, type BatchTotals, type ItemPatch, type Move, type NewItem, type Owner, type Row, type TopupRecord,
+  ITEM_FILTERS,
+  toBatch,
+  toItem,
+  type BatchRecord,
+  type BatchTotals,
+  type ItemPatch,
+  type Move,
+  type NewItem,
+  type Owner,
+  type Row,
+  type TopupRecord,
 } from './topup-rows';
 import { canMove } from './topup-state';
-
 
 /** What an item's Hub events are made of. */
 interface SyncRow {
@@ -31,16 +39,33 @@ export class TopupJournal {
   private readonly statements = new Map<string, Statement>();
 
   /** `sink`: where each event also goes, in its transaction (the Hub's outbox; none in tools and some tests). */
-  constructor(private readonly db: Db, private readonly now: () => number, private readonly sink: JournalSink = NO_JOURNAL_SINK) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+    private readonly sink: JournalSink = NO_JOURNAL_SINK,
+  ) {}
 
   private submitted(r: SyncRow, at: number): void {
-    this.sink.append('topup.submitted', {
-      reference: r.reference, kind: r.service_type, amountKobo: r.amount_kobo, provider: clipText(r.provider, 64), customerId: clipText(r.customer_id, 128), profile: clipText(r.profile, 32),
-    }, at);
+    this.sink.append(
+      'topup.submitted',
+      {
+        reference: r.reference,
+        kind: r.service_type,
+        amountKobo: r.amount_kobo,
+        provider: clipText(r.provider, 64),
+        customerId: clipText(r.customer_id, 128),
+        profile: clipText(r.profile, 32),
+      },
+      at,
+    );
   }
 
   private statusEvent(r: SyncRow, status: TopupState, orderNo: string | null, at: number): void {
-    this.sink.append('topup.status', { reference: r.reference, status, ...(orderNo ? { orderNo: clipText(orderNo, 64) } : {}) }, at);
+    this.sink.append(
+      'topup.status',
+      { reference: r.reference, status, ...(orderNo ? { orderNo: clipText(orderNo, 64) } : {}) },
+      at,
+    );
   }
 
   private stmt(sql: string): Statement {
@@ -73,17 +98,24 @@ export class TopupJournal {
   }
 
   referenceTaken(billsMerchantId: string, reference: string): boolean {
-    return this.stmt('SELECT 1 FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(billsMerchantId, reference) !== undefined;
+    return (
+      this.stmt('SELECT 1 FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(
+        billsMerchantId,
+        reference,
+      ) !== undefined
+    );
   }
 
   /** Taken by an item that is more than a draft (a draft is replaced by the next import, its references freed). */
   referenceUsed(billsMerchantId: string, reference: string): boolean {
-    return this.db
-      .prepare(
-        `SELECT 1 FROM topups t LEFT JOIN topup_batches b ON b.id = t.batch_id
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM topups t LEFT JOIN topup_batches b ON b.id = t.batch_id
          WHERE t.bills_merchant_id = ? AND t.reference = ? AND (b.id IS NULL OR b.state != 'draft')`,
-      )
-      .get(billsMerchantId, reference) !== undefined;
+        )
+        .get(billsMerchantId, reference) !== undefined
+    );
   }
 
   // ---- writing ----
@@ -99,17 +131,54 @@ export class TopupJournal {
              state, attempts, sent_at, business_day, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'sending', 1, ?, ?, ?, ?)`,
         )
-        .run(reference, owner.profile, owner.billsMerchantId, item.serviceType, item.provider, item.customerId, item.customerName ?? null, item.amountKobo, at, day, at, at);
+        .run(
+          reference,
+          owner.profile,
+          owner.billsMerchantId,
+          item.serviceType,
+          item.provider,
+          item.customerId,
+          item.customerName ?? null,
+          item.amountKobo,
+          at,
+          day,
+          at,
+          at,
+        );
       const id = Number(info.lastInsertRowid);
       this.event(id, at, null, 'sending', note);
-      this.submitted({ reference: reference!, service_type: item.serviceType, amount_kobo: item.amountKobo, provider: item.provider, customer_id: item.customerId, profile: owner.profile, order_no: null, state: 'sending' }, at);
+      this.submitted(
+        {
+          reference: reference!,
+          service_type: item.serviceType,
+          amount_kobo: item.amountKobo,
+          provider: item.provider,
+          customer_id: item.customerId,
+          profile: owner.profile,
+          order_no: null,
+          state: 'sending',
+        },
+        at,
+      );
       return id;
     });
     return this.require(tx.immediate());
   }
 
   /** A checked batch file: the batch, its good rows as draft items, its row errors; all or nothing. */
-  createBatch(owner: Owner, code: string, day: string, b: { fileName: string; totalRows: number; badRows: number; chunkSize: number; items: NewItem[]; errors: RowError[] }): number {
+  createBatch(
+    owner: Owner,
+    code: string,
+    day: string,
+    b: {
+      fileName: string;
+      totalRows: number;
+      badRows: number;
+      chunkSize: number;
+      items: NewItem[];
+      errors: RowError[];
+    },
+  ): number {
     const tx = this.db.transaction((): number => {
       const at = this.now();
       const batchId = Number(
@@ -118,7 +187,8 @@ export class TopupJournal {
             `INSERT INTO topup_batches (profile, bills_merchant_id, file_name, state, chunk_size, total_rows, bad_rows, created_at, updated_at)
              VALUES (?, ?, ?, 'draft', ?, ?, ?, ?, ?)`,
           )
-          .run(owner.profile, owner.billsMerchantId, b.fileName, b.chunkSize, b.totalRows, b.badRows, at, at).lastInsertRowid,
+          .run(owner.profile, owner.billsMerchantId, b.fileName, b.chunkSize, b.totalRows, b.badRows, at, at)
+          .lastInsertRowid,
       );
       const generated = this.takeReferences(owner, code, day, b.items.filter((i) => !i.reference).length);
       let g = 0;
@@ -129,7 +199,20 @@ export class TopupJournal {
       );
       for (const item of b.items) {
         const reference = item.reference ?? generated[g++];
-        insert.run(reference, owner.profile, owner.billsMerchantId, batchId, item.line ?? null, item.serviceType, item.provider, item.customerId, item.amountKobo, day, at, at);
+        insert.run(
+          reference,
+          owner.profile,
+          owner.billsMerchantId,
+          batchId,
+          item.line ?? null,
+          item.serviceType,
+          item.provider,
+          item.customerId,
+          item.amountKobo,
+          day,
+          at,
+          at,
+        );
       }
       const err = this.stmt('INSERT INTO topup_row_errors (batch_id, line, col, message) VALUES (?, ?, ?, ?)');
       for (const e of b.errors) err.run(batchId, e.line, e.column, e.message);
@@ -140,9 +223,11 @@ export class TopupJournal {
 
   addRowErrors(batchId: number, errors: RowError[]): void {
     const err = this.stmt('INSERT INTO topup_row_errors (batch_id, line, col, message) VALUES (?, ?, ?, ?)');
-    this.db.transaction(() => {
-      for (const e of errors) err.run(batchId, e.line, e.column, e.message);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const e of errors) err.run(batchId, e.line, e.column, e.message);
+      })
+      .immediate();
   }
 
   /**
@@ -154,7 +239,9 @@ export class TopupJournal {
     const tx = this.db.transaction((): number[] => {
       const at = this.now();
       const changed: number[] = [];
-      const get = this.stmt('SELECT state, reference, order_no, service_type, provider, customer_id, amount_kobo, profile FROM topups WHERE id = ?');
+      const get = this.stmt(
+        'SELECT state, reference, order_no, service_type, provider, customer_id, amount_kobo, profile FROM topups WHERE id = ?',
+      );
       for (const m of moves) {
         const row = get.get(m.id) as SyncRow | undefined;
         const cur = row?.state;
@@ -209,12 +296,27 @@ export class TopupJournal {
   }
 
   private event(id: number, at: number, from: TopupState | null, to: TopupState, note: string): void {
-    this.stmt('INSERT INTO topup_events (topup_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)').run(id, at, from, to, note);
+    this.stmt('INSERT INTO topup_events (topup_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)').run(
+      id,
+      at,
+      from,
+      to,
+      note,
+    );
   }
 
   // ---- batches ----
 
-  setBatch(id: number, patch: Partial<{ state: BatchState; chunkSize: number; notice: string | null; check: BatchRecord['check']; finishedAt: number }>): BatchRecord | null {
+  setBatch(
+    id: number,
+    patch: Partial<{
+      state: BatchState;
+      chunkSize: number;
+      notice: string | null;
+      check: BatchRecord['check'];
+      finishedAt: number;
+    }>,
+  ): BatchRecord | null {
     const sets: string[] = ['updated_at = ?'];
     const args: unknown[] = [this.now()];
     const set = (col: string, v: unknown) => {
@@ -238,10 +340,15 @@ export class TopupJournal {
 
   /** Drops a draft's items (none was ever sent), keeping the batch row and its errors for the record. */
   discardDraft(id: number): void {
-    this.db.transaction(() => {
-      this.stmt("DELETE FROM topups WHERE batch_id = ? AND state IN ('draft','not_sent') AND attempts = 0").run(id);
-      this.stmt("UPDATE topup_batches SET state = 'discarded', updated_at = ? WHERE id = ? AND state = 'draft'").run(this.now(), id);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.stmt("DELETE FROM topups WHERE batch_id = ? AND state IN ('draft','not_sent') AND attempts = 0").run(id);
+        this.stmt("UPDATE topup_batches SET state = 'discarded', updated_at = ? WHERE id = ? AND state = 'draft'").run(
+          this.now(),
+          id,
+        );
+      })
+      .immediate();
   }
 
   batch(id: number): BatchRecord | null {
@@ -250,12 +357,16 @@ export class TopupJournal {
   }
 
   listBatches(limit: number): BatchRecord[] {
-    return (this.stmt("SELECT * FROM topup_batches WHERE state != 'discarded' ORDER BY id DESC LIMIT ?").all(limit) as Row[]).map(toBatch);
+    return (
+      this.stmt("SELECT * FROM topup_batches WHERE state != 'discarded' ORDER BY id DESC LIMIT ?").all(limit) as Row[]
+    ).map(toBatch);
   }
 
   batchesIn(states: readonly BatchState[]): BatchRecord[] {
     const marks = states.map(() => '?').join(',');
-    return (this.stmt(`SELECT * FROM topup_batches WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(toBatch);
+    return (this.stmt(`SELECT * FROM topup_batches WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(
+      toBatch,
+    );
   }
 
   totals(batchId: number): BatchTotals {
@@ -281,12 +392,20 @@ export class TopupJournal {
   }
 
   countOpen(batchId: number): number {
-    return (this.stmt("SELECT COUNT(*) AS n FROM topups WHERE batch_id = ? AND state IN ('draft','queued','sending','unknown','pending')").get(batchId) as { n: number }).n;
+    return (
+      this.stmt(
+        "SELECT COUNT(*) AS n FROM topups WHERE batch_id = ? AND state IN ('draft','queued','sending','unknown','pending')",
+      ).get(batchId) as { n: number }
+    ).n;
   }
 
   rowErrors(batchId: number, offset: number, limit: number): { total: number; errors: RowError[] } {
-    const total = (this.stmt('SELECT COUNT(*) AS n FROM topup_row_errors WHERE batch_id = ?').get(batchId) as { n: number }).n;
-    const rows = this.stmt('SELECT line, col, message FROM topup_row_errors WHERE batch_id = ? ORDER BY line, id LIMIT ? OFFSET ?').all(batchId, limit, offset) as { line: number; col: string; message: string }[];
+    const total = (
+      this.stmt('SELECT COUNT(*) AS n FROM topup_row_errors WHERE batch_id = ?').get(batchId) as { n: number }
+    ).n;
+    const rows = this.stmt(
+      'SELECT line, col, message FROM topup_row_errors WHERE batch_id = ? ORDER BY line, id LIMIT ? OFFSET ?',
+    ).all(batchId, limit, offset) as { line: number; col: string; message: string }[];
     return { total, errors: rows.map((r) => ({ line: r.line, column: r.col, message: r.message })) };
   }
 
@@ -308,22 +427,29 @@ export class TopupJournal {
   }
 
   byReference(billsMerchantId: string, reference: string): TopupRecord | null {
-    const r = this.stmt('SELECT * FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(billsMerchantId, reference) as Row | undefined;
+    const r = this.stmt('SELECT * FROM topups WHERE bills_merchant_id = ? AND reference = ?').get(
+      billsMerchantId,
+      reference,
+    ) as Row | undefined;
     return r ? toItem(r) : null;
   }
 
   /** Items of an owner in the given states, oldest first. */
   inStates(owner: Owner, states: readonly TopupState[]): TopupRecord[] {
     const marks = states.map(() => '?').join(',');
-    return (this.db
-      .prepare(`SELECT * FROM topups WHERE profile = ? AND bills_merchant_id = ? AND state IN (${marks}) ORDER BY id`)
-      .all(owner.profile, owner.billsMerchantId, ...states) as Row[]).map(toItem);
+    return (
+      this.db
+        .prepare(`SELECT * FROM topups WHERE profile = ? AND bills_merchant_id = ? AND state IN (${marks}) ORDER BY id`)
+        .all(owner.profile, owner.billsMerchantId, ...states) as Row[]
+    ).map(toItem);
   }
 
   /** Every item in one of these states, whoever owns it (start-up). */
   anyInStates(states: readonly TopupState[]): TopupRecord[] {
     const marks = states.map(() => '?').join(',');
-    return (this.stmt(`SELECT * FROM topups WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(toItem);
+    return (this.stmt(`SELECT * FROM topups WHERE state IN (${marks}) ORDER BY id`).all(...states) as Row[]).map(
+      toItem,
+    );
   }
 
   /**
@@ -341,20 +467,34 @@ export class TopupJournal {
     if (!first) return [];
     const head = toItem(first);
     const limit = Math.max(1, limitFor(head.batchId));
-    const rows = head.batchId === null
-      ? (this.db
-        .prepare("SELECT * FROM topups WHERE state = 'queued' AND batch_id IS NULL AND profile = ? AND bills_merchant_id = ? AND service_type = ? ORDER BY id LIMIT ?")
-        .all(owner.profile, owner.billsMerchantId, head.serviceType, limit) as Row[])
-      : (this.db
-        .prepare("SELECT * FROM topups WHERE state = 'queued' AND batch_id = ? AND service_type = ? ORDER BY id LIMIT ?")
-        .all(head.batchId, head.serviceType, limit) as Row[]);
+    const rows =
+      head.batchId === null
+        ? (this.db
+            .prepare(
+              "SELECT * FROM topups WHERE state = 'queued' AND batch_id IS NULL AND profile = ? AND bills_merchant_id = ? AND service_type = ? ORDER BY id LIMIT ?",
+            )
+            .all(owner.profile, owner.billsMerchantId, head.serviceType, limit) as Row[])
+        : (this.db
+            .prepare(
+              "SELECT * FROM topups WHERE state = 'queued' AND batch_id = ? AND service_type = ? ORDER BY id LIMIT ?",
+            )
+            .all(head.batchId, head.serviceType, limit) as Row[]);
     return rows.map(toItem);
   }
 
-  batchItems(batchId: number, filter: keyof typeof ITEM_FILTERS, offset: number, limit: number): { total: number; items: TopupRecord[] } {
+  batchItems(
+    batchId: number,
+    filter: keyof typeof ITEM_FILTERS,
+    offset: number,
+    limit: number,
+  ): { total: number; items: TopupRecord[] } {
     const where = `batch_id = ? AND ${ITEM_FILTERS[filter]}`;
     const total = (this.stmt(`SELECT COUNT(*) AS n FROM topups WHERE ${where}`).get(batchId) as { n: number }).n;
-    const rows = this.stmt(`SELECT * FROM topups WHERE ${where} ORDER BY line, id LIMIT ? OFFSET ?`).all(batchId, limit, offset) as Row[];
+    const rows = this.stmt(`SELECT * FROM topups WHERE ${where} ORDER BY line, id LIMIT ? OFFSET ?`).all(
+      batchId,
+      limit,
+      offset,
+    ) as Row[];
     return { total, items: rows.map(toItem) };
   }
 
@@ -365,17 +505,33 @@ export class TopupJournal {
 
   /** Draft betting items of a batch (the customer check). */
   draftBetting(batchId: number): TopupRecord[] {
-    return (this.stmt("SELECT * FROM topups WHERE batch_id = ? AND state = 'draft' AND service_type = 'betting' ORDER BY id").all(batchId) as Row[]).map(toItem);
+    return (
+      this.stmt(
+        "SELECT * FROM topups WHERE batch_id = ? AND state = 'draft' AND service_type = 'betting' ORDER BY id",
+      ).all(batchId) as Row[]
+    ).map(toItem);
   }
 
   /** Single top-ups of a business day, newest first. */
   singlesOfDay(day: string, limit: number): TopupRecord[] {
-    return (this.stmt('SELECT * FROM topups WHERE batch_id IS NULL AND business_day = ? ORDER BY id DESC LIMIT ?').all(day, limit) as Row[]).map(toItem);
+    return (
+      this.stmt('SELECT * FROM topups WHERE batch_id IS NULL AND business_day = ? ORDER BY id DESC LIMIT ?').all(
+        day,
+        limit,
+      ) as Row[]
+    ).map(toItem);
   }
 
   history(id: number): { at: number; from: TopupState | null; to: TopupState; note: string }[] {
-    return (this.stmt('SELECT at, from_state, to_state, note FROM topup_events WHERE topup_id = ? ORDER BY id').all(id) as Row[]).map((r) => ({
-      at: r.at as number, from: (r.from_state as TopupState | null) ?? null, to: r.to_state as TopupState, note: r.note as string,
+    return (
+      this.stmt('SELECT at, from_state, to_state, note FROM topup_events WHERE topup_id = ? ORDER BY id').all(
+        id,
+      ) as Row[]
+    ).map((r) => ({
+      at: r.at as number,
+      from: (r.from_state as TopupState | null) ?? null,
+      to: r.to_state as TopupState,
+      note: r.note as string,
     }));
   }
 

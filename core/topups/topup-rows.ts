@@ -1,6 +1,13 @@
 // The shapes of the top-up journal's rows: items, batches, the moves written to them, the
 // renderer's view of an item, and the filters of the item lists.
-import { FINAL_TOPUP_STATES, OPEN_TOPUP_STATES, type BatchState, type ServiceType, type TopupState, type TopupView } from '../../shared/topups';
+import {
+  FINAL_TOPUP_STATES,
+  OPEN_TOPUP_STATES,
+  type BatchState,
+  type ServiceType,
+  type TopupState,
+  type TopupView,
+} from '../../shared/topups';
 import { camelRow, type Row } from '../lib';
 import { sqlList } from '../lib';
 import type { TopupStatus } from '../provider';
@@ -79,7 +86,16 @@ export function toItem(r: Row): TopupRecord {
 
 export function toBatch(r: Row): BatchRecord {
   const { checkState, checkChecked, checkTotal, checkNotFound, checkUnchecked, ...rest } = camelRow(r);
-  return { ...rest, check: { state: checkState, checked: checkChecked, total: checkTotal, notFound: checkNotFound, unchecked: checkUnchecked } } as unknown as BatchRecord;
+  return {
+    ...rest,
+    check: {
+      state: checkState,
+      checked: checkChecked,
+      total: checkTotal,
+      notFound: checkNotFound,
+      unchecked: checkUnchecked,
+    },
+  } as unknown as BatchRecord;
 }
 
 /** The renderer's view of an item (no owner, no internal times). */

@@ -3,8 +3,18 @@
 // and resuming all of it after a restart. Plain Node; every dependency is passed in.
 import { AppError, isAppError, issueFields, validationError } from '../../shared/errors';
 import {
-  DEFAULT_CHUNK_SIZE, TOPUP_INVALID, TopupInputSchema, checkBettingCustomerId, type BatchImport, type BatchItemFilter, type BatchView, type CsvFile, type ProvidersView,
-  type RowError, type TopupView, type ValidatedCustomer,
+  DEFAULT_CHUNK_SIZE,
+  TOPUP_INVALID,
+  TopupInputSchema,
+  checkBettingCustomerId,
+  type BatchImport,
+  type BatchItemFilter,
+  type BatchView,
+  type CsvFile,
+  type ProvidersView,
+  type RowError,
+  type TopupView,
+  type ValidatedCustomer,
 } from '../../shared/topups';
 import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
@@ -34,7 +44,11 @@ export interface TopupTuning extends EngineTuning {
   validateRatePerSecond: number;
 }
 
-export const DEFAULT_TOPUP_TUNING: TopupTuning = { ...DEFAULT_ENGINE_TUNING, providersMaxAgeMs: 10 * 60_000, validateRatePerSecond: 4 };
+export const DEFAULT_TOPUP_TUNING: TopupTuning = {
+  ...DEFAULT_ENGINE_TUNING,
+  providersMaxAgeMs: 10 * 60_000,
+  validateRatePerSecond: 4,
+};
 
 export interface Identity extends Owner {
   counterName: string;
@@ -63,11 +77,18 @@ export function createTopupService(deps: TopupServiceDeps) {
   const { clock, logger } = deps;
   const timers = deps.timers ?? systemTimers;
   const now = () => clock.now();
-  const bills = typeof deps.bills === 'function' ? deps.bills : ((b: BillsClient) => () => b)(deps.bills);
+  const bills =
+    typeof deps.bills === 'function'
+      ? deps.bills
+      : (
+          (b: BillsClient) => () =>
+            b
+        )(deps.bills);
   const journal = new TopupJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
   // A listener that throws is logged and must not stop the engine that emitted.
   const changes = new TypedEmitter<{ items: [items: TopupRecord[]]; batch: [batchId: number] }>({
-    onListenerError: (e) => logger.error('top-up listener failed', { error: e instanceof Error ? e.message : String(e) }),
+    onListenerError: (e) =>
+      logger.error('top-up listener failed', { error: e instanceof Error ? e.message : String(e) }),
   });
   const checks = new Map<number, Promise<void>>();
   const named = new Map<string, string>();
@@ -87,10 +108,23 @@ export function createTopupService(deps: TopupServiceDeps) {
     return id;
   }
 
-  const cache = createProvidersCache({ store: deps.store, bills, clock, logger, profile: () => deps.identity().profile });
+  const cache = createProvidersCache({
+    store: deps.store,
+    bills,
+    clock,
+    logger,
+    profile: () => deps.identity().profile,
+  });
 
   const engine = createTopupEngine({
-    journal, bills, owner, callBackUrl: deps.callBackUrl, clock, timers, logger, tuning,
+    journal,
+    bills,
+    owner,
+    callBackUrl: deps.callBackUrl,
+    clock,
+    timers,
+    logger,
+    tuning,
     onChange: emitItems,
     onBatch: emitBatch,
   });
@@ -111,17 +145,36 @@ export function createTopupService(deps: TopupServiceDeps) {
     const t = journal.totals(b.id);
     const c = t.counts;
     return {
-      id: b.id, fileName: b.fileName, state: b.state, chunkSize: b.chunkSize, totalRows: b.totalRows, badRows: b.badRows,
-      counts: c, amounts: t.amounts, items: t.items, finished: c.success + c.fail + c.not_sent + c.cancelled, sent: t.sent,
-      totalKobo: t.totalKobo, successKobo: t.successKobo, bettingRows: t.bettingRows, notice: b.notice, check: b.check,
-      createdAt: b.createdAt, updatedAt: b.updatedAt, finishedAt: b.finishedAt,
+      id: b.id,
+      fileName: b.fileName,
+      state: b.state,
+      chunkSize: b.chunkSize,
+      totalRows: b.totalRows,
+      badRows: b.badRows,
+      counts: c,
+      amounts: t.amounts,
+      items: t.items,
+      finished: c.success + c.fail + c.not_sent + c.cancelled,
+      sent: t.sent,
+      totalKobo: t.totalKobo,
+      successKobo: t.successKobo,
+      bettingRows: t.bettingRows,
+      notice: b.notice,
+      check: b.check,
+      createdAt: b.createdAt,
+      updatedAt: b.updatedAt,
+      finishedAt: b.finishedAt,
     };
   }
 
   function ownBatch(b: BatchRecord, op: string): void {
     const o = requireOwner(op);
     if (b.profile !== o.profile || b.billsMerchantId !== o.billsMerchantId) {
-      throw new AppError('CONFLICT', `This batch belongs to the ${b.profile} profile (merchant ${b.billsMerchantId}). Switch back to it to send it.`, { id: b.id });
+      throw new AppError(
+        'CONFLICT',
+        `This batch belongs to the ${b.profile} profile (merchant ${b.billsMerchantId}). Switch back to it to send it.`,
+        { id: b.id },
+      );
     }
   }
 
@@ -129,21 +182,37 @@ export function createTopupService(deps: TopupServiceDeps) {
     const o = owner();
     const rec = journal.byReference(o.billsMerchantId, cb.reference);
     if (!rec) {
-      logger.info('bills callback for a reference this counter does not have', { reference: cb.reference, orderNo: cb.orderNo });
+      logger.info('bills callback for a reference this counter does not have', {
+        reference: cb.reference,
+        orderNo: cb.orderNo,
+      });
       return;
     }
     if (rec.orderNo && cb.orderNo && rec.orderNo !== cb.orderNo) {
-      logger.warn('bills callback names another order for our reference; ignored', { reference: cb.reference, orderNo: cb.orderNo, ours: rec.orderNo });
+      logger.warn('bills callback names another order for our reference; ignored', {
+        reference: cb.reference,
+        orderNo: cb.orderNo,
+        ours: rec.orderNo,
+      });
       return;
     }
     if (cb.amountKobo !== rec.amountKobo) {
       // Not this top-up as we sent it (to the kobo): it settles only from the provider's status answer.
-      logger.error('bills callback amount differs from the top-up; not used to settle it', { reference: cb.reference, amountKobo: cb.amountKobo, ours: rec.amountKobo });
+      logger.error('bills callback amount differs from the top-up; not used to settle it', {
+        reference: cb.reference,
+        amountKobo: cb.amountKobo,
+        ours: rec.amountKobo,
+      });
       return;
     }
     const status = TOPUP_STATUSES.has(cb.status) ? (cb.status as TopupStatus) : null;
     if (!status) return;
-    engine.settleFromCallback(rec, { orderNo: cb.orderNo || null, reference: cb.reference, status, errorMsg: cb.errorMsg });
+    engine.settleFromCallback(rec, {
+      orderNo: cb.orderNo || null,
+      reference: cb.reference,
+      status,
+      errorMsg: cb.errorMsg,
+    });
   }
 
   return {
@@ -169,7 +238,10 @@ export function createTopupService(deps: TopupServiceDeps) {
       } catch (err) {
         if (isAppError(err) && err.code === 'PROVIDER_REFUSED') {
           const said = typeof err.details?.providerMessage === 'string' ? err.details.providerMessage : err.message;
-          throw validationError({ customerId: `${p.provider} does not know this customer id (${said})` }, `${p.provider} does not know the customer ${id.value}.`);
+          throw validationError(
+            { customerId: `${p.provider} does not know this customer id (${said})` },
+            `${p.provider} does not know the customer ${id.value}.`,
+          );
         }
         throw err;
       }
@@ -183,18 +255,35 @@ export function createTopupService(deps: TopupServiceDeps) {
       const id = requireOwner('topups.submit');
       bills(); // refuse now, with the client's own message, when the provider is not set up
       const v = parsed.data;
-      const list = v.serviceType === 'betting' ? await cache.list(tuning.providersMaxAgeMs) : { providers: [], missingReason: '' };
-      const check = checkTopup({ type: v.serviceType, provider: v.provider, customerId: v.customerId, amount: v.amount }, list);
+      const list =
+        v.serviceType === 'betting' ? await cache.list(tuning.providersMaxAgeMs) : { providers: [], missingReason: '' };
+      const check = checkTopup(
+        { type: v.serviceType, provider: v.provider, customerId: v.customerId, amount: v.amount },
+        list,
+      );
       if (!check.ok) {
         const fields: Record<string, string> = {};
         for (const [k, m] of Object.entries(check.problems)) fields[k === 'type' ? 'serviceType' : k] = m;
         throw validationError(fields, TOPUP_INVALID);
       }
       const c = check.value;
-      const rec = journal.insertSingle(id, counterCode(id.counterName), lagosDayCode(now()), {
-        ...c, customerName: c.serviceType === 'betting' ? (named.get(`${c.provider}\u0000${c.customerId}`) ?? null) : null,
-      }, 'Top-up recorded; sending it to the provider');
-      logger.info('top-up recorded', { id: rec.id, reference: rec.reference, serviceType: rec.serviceType, provider: rec.provider, amountKobo: rec.amountKobo });
+      const rec = journal.insertSingle(
+        id,
+        counterCode(id.counterName),
+        lagosDayCode(now()),
+        {
+          ...c,
+          customerName: c.serviceType === 'betting' ? (named.get(`${c.provider}\u0000${c.customerId}`) ?? null) : null,
+        },
+        'Top-up recorded; sending it to the provider',
+      );
+      logger.info('top-up recorded', {
+        id: rec.id,
+        reference: rec.reference,
+        serviceType: rec.serviceType,
+        provider: rec.provider,
+        amountKobo: rec.amountKobo,
+      });
       emitItems([rec]);
       void engine.sendNow(rec);
       return toView(rec);
@@ -219,9 +308,15 @@ export function createTopupService(deps: TopupServiceDeps) {
     async importBatch(csv: string, fileName: string): Promise<BatchImport> {
       const id = requireOwner('topups.batchImport');
       const providers = await cache.list(tuning.providersMaxAgeMs);
-      const check = checkBatchFile(csv, { providers, referenceTaken: (ref) => journal.referenceUsed(id.billsMerchantId, ref) });
+      const check = checkBatchFile(csv, {
+        providers,
+        referenceTaken: (ref) => journal.referenceUsed(id.billsMerchantId, ref),
+      });
       const result = (batch: BatchView | null): BatchImport => ({
-        batch, totalRows: check.totalRows, errors: check.errors.slice(0, MAX_ERRORS_SHOWN), errorCount: check.errors.length,
+        batch,
+        totalRows: check.totalRows,
+        errors: check.errors.slice(0, MAX_ERRORS_SHOWN),
+        errorCount: check.errors.length,
       });
       if (check.fatal || check.rows.length === 0) return result(null);
       // One draft at a time: the new file replaces the one before (a running customer check of it stops).
@@ -229,9 +324,19 @@ export function createTopupService(deps: TopupServiceDeps) {
         if (old.billsMerchantId === id.billsMerchantId) journal.discardDraft(old.id);
       }
       const batchId = journal.createBatch(id, counterCode(id.counterName), lagosDayCode(now()), {
-        fileName: fileName.trim() || 'batch.csv', totalRows: check.totalRows, badRows: check.badRows, chunkSize: DEFAULT_CHUNK_SIZE, items: check.rows, errors: check.errors,
+        fileName: fileName.trim() || 'batch.csv',
+        totalRows: check.totalRows,
+        badRows: check.badRows,
+        chunkSize: DEFAULT_CHUNK_SIZE,
+        items: check.rows,
+        errors: check.errors,
       });
-      logger.info('top-up batch imported', { batchId, rows: check.totalRows, good: check.rows.length, bad: check.badRows });
+      logger.info('top-up batch imported', {
+        batchId,
+        rows: check.totalRows,
+        good: check.rows.length,
+        bad: check.badRows,
+      });
       return result(batchView(requireBatch(batchId)));
     },
 
@@ -243,14 +348,30 @@ export function createTopupService(deps: TopupServiceDeps) {
     /** Starts the customer check of a draft in the background; its progress comes as batch changes. */
     checkCustomers(id: number): BatchView {
       const b = requireBatch(id);
-      if (b.state !== 'draft') throw new AppError('CONFLICT', 'Customers are checked before a batch is sent; this one was already sent or discarded.', { id });
+      if (b.state !== 'draft')
+        throw new AppError(
+          'CONFLICT',
+          'Customers are checked before a batch is sent; this one was already sent or discarded.',
+          { id },
+        );
       if (!checks.has(id)) {
         const run = checkBatchCustomers(
-          { journal, bills, now, timers, logger, ratePerSecond: tuning.validateRatePerSecond, apply: engine.apply, onBatch: emitBatch },
+          {
+            journal,
+            bills,
+            now,
+            timers,
+            logger,
+            ratePerSecond: tuning.validateRatePerSecond,
+            apply: engine.apply,
+            onBatch: emitBatch,
+          },
           id,
           () => stopped || journal.batch(id)?.state !== 'draft',
         )
-          .catch((e: unknown) => logger.error('customer check stopped', { batchId: id, error: e instanceof Error ? e.message : String(e) }))
+          .catch((e: unknown) =>
+            logger.error('customer check stopped', { batchId: id, error: e instanceof Error ? e.message : String(e) }),
+          )
           .finally(() => checks.delete(id));
         checks.set(id, run);
       }
@@ -266,12 +387,26 @@ export function createTopupService(deps: TopupServiceDeps) {
     startBatch(id: number, chunkSize: number): BatchView {
       const b = requireBatch(id);
       ownBatch(b, 'topups.batchStart');
-      if (b.state !== 'draft') throw new AppError('CONFLICT', `This batch is ${b.state}: only a checked batch that was not sent yet can be started.`, { id, state: b.state });
-      if (checks.has(id)) throw new AppError('CONFLICT', 'The customers of this batch are still being checked. Wait for the check to finish.', { id });
+      if (b.state !== 'draft')
+        throw new AppError(
+          'CONFLICT',
+          `This batch is ${b.state}: only a checked batch that was not sent yet can be started.`,
+          { id, state: b.state },
+        );
+      if (checks.has(id))
+        throw new AppError(
+          'CONFLICT',
+          'The customers of this batch are still being checked. Wait for the check to finish.',
+          { id },
+        );
       bills();
       journal.setBatch(id, { state: 'running', chunkSize, notice: null });
-      const drafts = journal.batchItems(id, 'open', 0, Number.MAX_SAFE_INTEGER).items.filter((r) => r.state === 'draft');
-      engine.apply(drafts.map((r) => ({ id: r.id, to: 'queued' as const, from: ['draft'] as const, note: 'Batch started' })));
+      const drafts = journal
+        .batchItems(id, 'open', 0, Number.MAX_SAFE_INTEGER)
+        .items.filter((r) => r.state === 'draft');
+      engine.apply(
+        drafts.map((r) => ({ id: r.id, to: 'queued' as const, from: ['draft'] as const, note: 'Batch started' })),
+      );
       // Every row may have been taken out by the customer check: then there is nothing to wait for.
       if (journal.countOpen(id) === 0) journal.setBatch(id, { state: 'done', finishedAt: now() });
       logger.info('top-up batch started', { batchId: id, items: drafts.length, chunkSize });
@@ -283,7 +418,8 @@ export function createTopupService(deps: TopupServiceDeps) {
     resumeBatch(id: number, chunkSize?: number): BatchView {
       const b = requireBatch(id);
       ownBatch(b, 'topups.batchResume');
-      if (b.state !== 'paused' && b.state !== 'running') throw new AppError('CONFLICT', `This batch is ${b.state}: there is nothing to resume.`, { id, state: b.state });
+      if (b.state !== 'paused' && b.state !== 'running')
+        throw new AppError('CONFLICT', `This batch is ${b.state}: there is nothing to resume.`, { id, state: b.state });
       journal.setBatch(id, { state: 'running', notice: null, ...(chunkSize ? { chunkSize } : {}) });
       emitBatch(id);
       engine.pump();
@@ -296,10 +432,24 @@ export function createTopupService(deps: TopupServiceDeps) {
       if (b.state === 'draft') {
         journal.discardDraft(id);
       } else if (b.state === 'running' || b.state === 'paused') {
-        const queued = journal.batchItems(id, 'open', 0, Number.MAX_SAFE_INTEGER).items.filter((r) => r.state === 'queued');
-        engine.apply(queued.map((r) => ({ id: r.id, to: 'cancelled' as const, from: ['queued'] as const, note: 'Batch stopped by the cashier', patch: { errorMsg: 'Cancelled before it was sent' } })));
+        const queued = journal
+          .batchItems(id, 'open', 0, Number.MAX_SAFE_INTEGER)
+          .items.filter((r) => r.state === 'queued');
+        engine.apply(
+          queued.map((r) => ({
+            id: r.id,
+            to: 'cancelled' as const,
+            from: ['queued'] as const,
+            note: 'Batch stopped by the cashier',
+            patch: { errorMsg: 'Cancelled before it was sent' },
+          })),
+        );
         const after = journal.batch(id);
-        if (after && after.state !== 'done') journal.setBatch(id, { state: 'paused', notice: 'Stopped: the top-ups not sent yet were cancelled; the ones already sent are still followed.' });
+        if (after && after.state !== 'done')
+          journal.setBatch(id, {
+            state: 'paused',
+            notice: 'Stopped: the top-ups not sent yet were cancelled; the ones already sent are still followed.',
+          });
       }
       emitBatch(id);
       return batchView(requireBatch(id));
@@ -309,7 +459,12 @@ export function createTopupService(deps: TopupServiceDeps) {
 
     listBatches: (): BatchView[] => journal.listBatches(20).map(batchView),
 
-    batchItems(id: number, filter: BatchItemFilter, offset: number, limit: number): { total: number; items: TopupView[] } {
+    batchItems(
+      id: number,
+      filter: BatchItemFilter,
+      offset: number,
+      limit: number,
+    ): { total: number; items: TopupView[] } {
       requireBatch(id);
       const page = journal.batchItems(id, filter, offset, limit);
       return { total: page.total, items: page.items.map(toView) };
@@ -336,7 +491,10 @@ export function createTopupService(deps: TopupServiceDeps) {
           onCallback(e.payload as BillsCallbackEvent);
           markWebhookEventHandled(deps.db, e.id, now());
         } catch (err) {
-          logger.error('replaying a bills callback failed', { id: e.id, error: err instanceof Error ? err.message : String(err) });
+          logger.error('replaying a bills callback failed', {
+            id: e.id,
+            error: err instanceof Error ? err.message : String(err),
+          });
         }
       }
     },

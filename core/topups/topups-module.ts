@@ -34,7 +34,10 @@ export type TopupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'ev
   webhookUrl: () => string | null;
 };
 
-export function createTopupsModule(ctx: TopupsContext, opts: TopupsModuleOptions = {}): CoreModule<typeof topupCalls> & { service: TopupService } {
+export function createTopupsModule(
+  ctx: TopupsContext,
+  opts: TopupsModuleOptions = {},
+): CoreModule<typeof topupCalls> & { service: TopupService } {
   const timers = opts.timers ?? systemTimers;
   const flushMs = opts.eventFlushMs ?? 200;
   const profile = () => ctx.settings.profile(ctx.settings.activeProfile());
@@ -70,7 +73,8 @@ export function createTopupsModule(ctx: TopupsContext, opts: TopupsModuleOptions
     dirty.clear();
     for (const [batchId, items] of batches) {
       const list = [...items.values()];
-      for (let i = 0; i < list.length; i += 200) ctx.events.emit('topups.batchItems', { batchId, items: list.slice(i, i + 200) });
+      for (let i = 0; i < list.length; i += 200)
+        ctx.events.emit('topups.batchItems', { batchId, items: list.slice(i, i + 200) });
       try {
         ctx.events.emit('topups.batchChanged', service.batchView(batchId));
       } catch {
@@ -104,7 +108,8 @@ export function createTopupsModule(ctx: TopupsContext, opts: TopupsModuleOptions
   return {
     service,
     handlers: {
-      'topups.providers': async ({ refresh }) => (refresh ? providersChanged(await service.refreshProviders()) : service.providers()),
+      'topups.providers': async ({ refresh }) =>
+        refresh ? providersChanged(await service.refreshProviders()) : service.providers(),
       'topups.checkCustomer': (a) => service.checkCustomer(a),
       'topups.submit': (a) => service.submit(a),
       'topups.get': ({ id }) => service.get(id),

@@ -36,11 +36,16 @@ export function verifyBillsCallback(text: string, cfg: ProviderConfig): WebhookV
 
   const secret = cfg.secrets.billsSecretKey?.trim();
   const ourMerchant = cfg.billsMerchantId?.trim();
-  if (!secret || !ourMerchant) return refuse(503, C.notConfigured, 'bills secret key or bills merchant id is not set in Settings');
+  if (!secret || !ourMerchant)
+    return refuse(503, C.notConfigured, 'bills secret key or bills merchant id is not set in Settings');
   // Signed over the values as they arrived (orderAmount may be a number or a string).
   const signed = {
-    orderNo: p.orderNo, merchantOrderNo: p.merchantOrderNo, merchantId: p.merchantId,
-    orderAmount: p.orderAmount, serviceType: p.serviceType, orderStatus: p.orderStatus,
+    orderNo: p.orderNo,
+    merchantOrderNo: p.merchantOrderNo,
+    merchantId: p.merchantId,
+    orderAmount: p.orderAmount,
+    serviceType: p.serviceType,
+    orderStatus: p.orderStatus,
   };
   const unsafe = billsCallbackUnsafeField(signed);
   if (unsafe) return refuse(400, C.badFields, `${unsafe} holds a quote or comma, which the signed string cannot carry`);
@@ -55,7 +60,18 @@ export function verifyBillsCallback(text: string, cfg: ProviderConfig): WebhookV
     return refuse(400, C.badFields, 'orderAmount is not a whole number of kobo');
   }
   const event: BillsCallbackEvent = {
-    reference: p.merchantOrderNo, orderNo: p.orderNo, status: p.orderStatus, errorMsg: p.errorMsg ?? '', serviceType: p.serviceType, amountKobo,
+    reference: p.merchantOrderNo,
+    orderNo: p.orderNo,
+    status: p.orderStatus,
+    errorMsg: p.errorMsg ?? '',
+    serviceType: p.serviceType,
+    amountKobo,
   };
-  return { ok: true, event, orderNo: p.orderNo, status: p.orderStatus, dedupeKey: webhookDedupeKey('bills', p.orderNo, p.orderStatus) };
+  return {
+    ok: true,
+    event,
+    orderNo: p.orderNo,
+    status: p.orderStatus,
+    dedupeKey: webhookDedupeKey('bills', p.orderNo, p.orderStatus),
+  };
 }

@@ -3,7 +3,12 @@
 // timestamp), and only then decryption of paramContent with the merchant's key; then the fields.
 // A bad padding answers exactly like a bad signature.
 import { rsaDecryptChunked, privateKeyObject, publicKeyObject, type KeyInput } from '../../protocol/crypto';
-import { checkPosEnvelope, describeIssues, refuseWebhook as refuse, WEBHOOK_REFUSAL_CODES as C } from '../../protocol/pos-webhook';
+import {
+  checkPosEnvelope,
+  describeIssues,
+  refuseWebhook as refuse,
+  WEBHOOK_REFUSAL_CODES as C,
+} from '../../protocol/pos-webhook';
 import { PosOrderWire, toPosOrderDetails, type ProviderConfig } from '../provider';
 import { webhookDedupeKey } from './webhook-store';
 import type { PosNotification, WebhookVerdict } from './webhook-types';
@@ -21,7 +26,12 @@ export interface PosWebhookCheckOptions {
   maxAgeMs?: number;
 }
 
-export function verifyPosWebhook(text: string, cfg: ProviderConfig, now: number, o: PosWebhookCheckOptions = {}): WebhookVerdict<PosNotification> {
+export function verifyPosWebhook(
+  text: string,
+  cfg: ProviderConfig,
+  now: number,
+  o: PosWebhookCheckOptions = {},
+): WebhookVerdict<PosNotification> {
   let merchantKey: KeyInput | null = null;
   const envelope = checkPosEnvelope(
     text,
@@ -66,5 +76,11 @@ export function verifyPosWebhook(text: string, cfg: ProviderConfig, now: number,
   const n = PosOrderWire.safeParse(fields);
   if (!n.success) return refuse(400, C.badFields, `notification fields: ${describeIssues(n.error).join('; ')}`);
   const event = toPosOrderDetails(n.data);
-  return { ok: true, event, orderNo: event.orderNo, status: event.status, dedupeKey: webhookDedupeKey('pos', event.orderNo, event.status) };
+  return {
+    ok: true,
+    event,
+    orderNo: event.orderNo,
+    status: event.status,
+    dedupeKey: webhookDedupeKey('pos', event.orderNo, event.status),
+  };
 }

@@ -71,19 +71,54 @@ export type WebhookIngest = (i: IngestInput) => IngestResult;
 export function createWebhookIngest(deps: WebhookIngestDeps): WebhookIngest {
   const { db, logger, clock } = deps;
 
-  function accept<T>(i: IngestInput, verdict: Extract<WebhookVerdict<T>, { ok: true }>, handler: (e: T) => unknown): IngestResult {
+  function accept<T>(
+    i: IngestInput,
+    verdict: Extract<WebhookVerdict<T>, { ok: true }>,
+    handler: (e: T) => unknown,
+  ): IngestResult {
     const { kind, via } = i;
-    const id = recordWebhookEvent(db, { kind, dedupeKey: verdict.dedupeKey, orderNo: verdict.orderNo, status: verdict.status, payload: verdict.event, receivedAt: clock.now() });
+    const id = recordWebhookEvent(db, {
+      kind,
+      dedupeKey: verdict.dedupeKey,
+      orderNo: verdict.orderNo,
+      status: verdict.status,
+      payload: verdict.event,
+      receivedAt: clock.now(),
+    });
     if (id === null) {
-      logger.info('webhook repeat acknowledged, not handled again', { kind, via, orderNo: verdict.orderNo, status: verdict.status });
+      logger.info('webhook repeat acknowledged, not handled again', {
+        kind,
+        via,
+        orderNo: verdict.orderNo,
+        status: verdict.status,
+      });
       return OK('repeat');
     }
-    logger.info('webhook recorded', { kind, via, id, orderNo: verdict.orderNo, status: verdict.status, ...(i.tranId ? { tranId: i.tranId } : {}), ...(i.eventId ? { eventId: i.eventId } : {}) });
+    logger.info('webhook recorded', {
+      kind,
+      via,
+      id,
+      orderNo: verdict.orderNo,
+      status: verdict.status,
+      ...(i.tranId ? { tranId: i.tranId } : {}),
+      ...(i.eventId ? { eventId: i.eventId } : {}),
+    });
     // The transaction header is not signed, so a mismatch is only worth a line in the log.
-    if (i.tranId && i.tranId !== verdict.orderNo) logger.warn('webhook transaction header differs from the signed orderNo', { kind, id, tranId: i.tranId, orderNo: verdict.orderNo });
+    if (i.tranId && i.tranId !== verdict.orderNo)
+      logger.warn('webhook transaction header differs from the signed orderNo', {
+        kind,
+        id,
+        tranId: i.tranId,
+        orderNo: verdict.orderNo,
+      });
     const failed = (e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);
-      logger.error('webhook handler failed; the event stays recorded for replay', { kind, id, orderNo: verdict.orderNo, error: message });
+      logger.error('webhook handler failed; the event stays recorded for replay', {
+        kind,
+        id,
+        orderNo: verdict.orderNo,
+        error: message,
+      });
       markWebhookEventFailed(db, id, message);
     };
     try {
@@ -101,16 +136,25 @@ export function createWebhookIngest(deps: WebhookIngestDeps): WebhookIngest {
 
   const refused = (v: { httpStatus: number; code: string; reason: string }): IngestResult => ({
     // Without keys this counter cannot judge the notification at all: nothing is wrong with it.
-    outcome: v.code === C.notConfigured ? 'ignored' : 'refused', httpStatus: v.httpStatus, code: v.code, reason: v.reason,
+    outcome: v.code === C.notConfigured ? 'ignored' : 'refused',
+    httpStatus: v.httpStatus,
+    code: v.code,
+    reason: v.reason,
   });
 
   return function ingest(i: IngestInput): IngestResult {
     const cfg = deps.getConfig();
     if (i.kind === 'pos') {
-      const verdict = verifyPosWebhook(i.body, cfg, clock.now(), i.via === 'relay' ? { maxAgeMs: RELAY_MAX_AGE_MS } : {});
+      const verdict = verifyPosWebhook(
+        i.body,
+        cfg,
+        clock.now(),
+        i.via === 'relay' ? { maxAgeMs: RELAY_MAX_AGE_MS } : {},
+      );
       if (!verdict.ok) return refused(verdict);
       // Quietly: every counter of a branch gets the orders the Hub does not know yet.
-      if (i.via === 'relay' && deps.ownsPosOrder && !deps.ownsPosOrder(verdict.event)) return OK('ignored', 'not an order of this counter');
+      if (i.via === 'relay' && deps.ownsPosOrder && !deps.ownsPosOrder(verdict.event))
+        return OK('ignored', 'not an order of this counter');
       return accept(i, verdict, deps.onPosNotification);
     }
     const verdict = verifyBillsCallback(i.body, cfg);

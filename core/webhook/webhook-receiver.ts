@@ -20,7 +20,11 @@ export const DEFAULT_MAX_WEBHOOK_BODY = 64 * 1024;
 
 function reply(res: ServerResponse, status: number, body: { code: string; message: string }, close = false): void {
   if (res.headersSent) return;
-  sendJson(res, status, body, { 'content-type': 'application/json', 'cache-control': 'no-store', ...(close ? { connection: 'close' } : {}) });
+  sendJson(res, status, body, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    ...(close ? { connection: 'close' } : {}),
+  });
 }
 
 export interface WebhookReceiverOptions {
@@ -54,13 +58,21 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY;
 
   // Built from the options unless the caller shares its own ingest (the relay uses the same one).
-  const ingest = opts.ingest ?? createWebhookIngest({
-    db: opts.db, logger, clock, getConfig: opts.getConfig, onPosNotification: opts.onPosNotification, onBillsCallback: opts.onBillsCallback,
-  });
+  const ingest =
+    opts.ingest ??
+    createWebhookIngest({
+      db: opts.db,
+      logger,
+      clock,
+      getConfig: opts.getConfig,
+      onPosNotification: opts.onPosNotification,
+      onBillsCallback: opts.onBillsCallback,
+    });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
-    const kind: WebhookKind | undefined = path === WEBHOOK_PATHS.pos ? 'pos' : path === WEBHOOK_PATHS.bills ? 'bills' : undefined;
+    const kind: WebhookKind | undefined =
+      path === WEBHOOK_PATHS.pos ? 'pos' : path === WEBHOOK_PATHS.bills ? 'bills' : undefined;
     const refuse = (status: number, code: string, reason: string, close = false) => {
       logger.warn('webhook refused', { path, status, code, reason, remote: req.socket.remoteAddress });
       // Every authentication failure gets one answer: telling a wrong clientAuthKey from a bad
@@ -74,18 +86,28 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     if (!read.ok) return refuse(413, C.tooLarge, `body larger than ${maxBody} bytes`, true);
     const text = read.body.toString('utf8');
 
-    const tranIdHeader = kind === 'pos' ? req.headers[opts.getConfig().conventions.webhookTranIdHeader.toLowerCase()] : undefined;
+    const tranIdHeader =
+      kind === 'pos' ? req.headers[opts.getConfig().conventions.webhookTranIdHeader.toLowerCase()] : undefined;
     const tranId = Array.isArray(tranIdHeader) ? tranIdHeader[0] : tranIdHeader;
     const r = ingest({ kind, body: text, via: 'direct', ...(tranId ? { tranId } : {}) });
     if (r.httpStatus !== 200) return refuse(r.httpStatus, r.code, r.reason);
     reply(res, 200, WEBHOOK_SUCCESS);
   }
 
-  const server = createServer(guardedHandler(handle, (e, req) => {
-    // Typically the database: answer non-success so the provider sends the event again.
-    logger.error('webhook could not be recorded', { path: req.url, error: e instanceof Error ? e.message : String(e) });
-    return { status: 500, body: { code: C.internal, message: 'could not record the event; send it again' }, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
-  }));
+  const server = createServer(
+    guardedHandler(handle, (e, req) => {
+      // Typically the database: answer non-success so the provider sends the event again.
+      logger.error('webhook could not be recorded', {
+        path: req.url,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return {
+        status: 500,
+        body: { code: C.internal, message: 'could not record the event; send it again' },
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      };
+    }),
+  );
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
 
@@ -100,7 +122,10 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const hostPart = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   logger.info('webhook receiver listening', { host: opts.host, port, paths: Object.values(WEBHOOK_PATHS) });
   if (!isLoopbackHost(opts.host)) {
-    logger.warn('webhook receiver is reachable from other computers on the network; use 127.0.0.1 behind an HTTPS proxy unless the provider calls this computer directly', { host: opts.host, port });
+    logger.warn(
+      'webhook receiver is reachable from other computers on the network; use 127.0.0.1 behind an HTTPS proxy unless the provider calls this computer directly',
+      { host: opts.host, port },
+    );
   }
 
   return {

@@ -41,9 +41,14 @@ export function webhookDedupeKey(kind: WebhookKind, orderNo: string, status: str
 }
 
 /** Inserts the event unless its dedupe key is known. Returns its id, or null for a repeat. */
-export function recordWebhookEvent(db: Db, e: { kind: WebhookKind; dedupeKey: string; orderNo: string; status: string; payload: unknown; receivedAt: number }): number | null {
+export function recordWebhookEvent(
+  db: Db,
+  e: { kind: WebhookKind; dedupeKey: string; orderNo: string; status: string; payload: unknown; receivedAt: number },
+): number | null {
   const r = db
-    .prepare('INSERT OR IGNORE INTO webhook_events (kind, dedupe_key, order_no, status, payload, received_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT OR IGNORE INTO webhook_events (kind, dedupe_key, order_no, status, payload, received_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     .run(e.kind, e.dedupeKey, e.orderNo, e.status, JSON.stringify(e.payload), e.receivedAt);
   return r.changes === 1 ? Number(r.lastInsertRowid) : null;
 }
@@ -70,8 +75,15 @@ interface Row {
 
 function toEvent(r: Row): StoredWebhookEvent {
   return {
-    id: r.id, kind: r.kind, dedupeKey: r.dedupe_key, orderNo: r.order_no, status: r.status,
-    payload: JSON.parse(r.payload) as unknown, receivedAt: r.received_at, handledAt: r.handled_at, handlerError: r.handler_error,
+    id: r.id,
+    kind: r.kind,
+    dedupeKey: r.dedupe_key,
+    orderNo: r.order_no,
+    status: r.status,
+    payload: JSON.parse(r.payload) as unknown,
+    receivedAt: r.received_at,
+    handledAt: r.handled_at,
+    handlerError: r.handler_error,
   };
 }
 

@@ -6,7 +6,11 @@ import { CALL_CHANNEL, EVENT_CHANNEL } from '../../shared/transport-names';
 import type { EventBus } from '../../core/events';
 import { isRendererUrl } from './sender-url';
 
-export function isOwnSender(event: IpcMainInvokeEvent, own: () => WebContents | null, rendererUrlPrefix: string): boolean {
+export function isOwnSender(
+  event: IpcMainInvokeEvent,
+  own: () => WebContents | null,
+  rendererUrlPrefix: string,
+): boolean {
   const wc = own();
   if (!wc || event.sender.id !== wc.id) return false;
   const frame = event.senderFrame;
@@ -14,7 +18,12 @@ export function isOwnSender(event: IpcMainInvokeEvent, own: () => WebContents | 
   return isRendererUrl(frame.url, rendererUrlPrefix);
 }
 
-export function wireIpc(dispatch: Dispatch, events: EventBus, own: () => WebContents | null, rendererUrlPrefix: string): () => void {
+export function wireIpc(
+  dispatch: Dispatch,
+  events: EventBus,
+  own: () => WebContents | null,
+  rendererUrlPrefix: string,
+): () => void {
   ipcMain.handle(CALL_CHANNEL, (event, name: unknown, args: unknown) =>
     dispatch(name, args, { trusted: isOwnSender(event, own, rendererUrlPrefix), sender: `ipc:${event.sender.id}` }),
   );

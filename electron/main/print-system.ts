@@ -16,7 +16,14 @@ function hiddenWindow(): BrowserWindow {
     height: 900,
     // Scripts stay on only so main can measure the page in an isolated world; the page's own CSP
     // (default-src 'none') lets none of its own run, and it holds none.
-    webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: true, webSecurity: true, spellcheck: false },
+    webPreferences: {
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      javascript: true,
+      webSecurity: true,
+      spellcheck: false,
+    },
   });
 }
 
@@ -28,9 +35,14 @@ async function withPage<T>(html: string, fn: (win: BrowserWindow) => Promise<T>)
   try {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(printerError('timeout', 'The receipt page did not load for printing. Try again.')), LOAD_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(printerError('timeout', 'The receipt page did not load for printing. Try again.')),
+        LOAD_TIMEOUT_MS,
+      );
     });
-    await Promise.race([win.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`), timeout]).finally(() => clearTimeout(timer));
+    await Promise.race([win.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`), timeout]).finally(() =>
+      clearTimeout(timer),
+    );
     return await fn(win);
   } finally {
     if (!win.isDestroyed()) win.destroy();
@@ -40,8 +52,11 @@ async function withPage<T>(html: string, fn: (win: BrowserWindow) => Promise<T>)
 /** The page's length in mm: measured in an isolated world (the page itself runs no script). */
 async function lengthMm(win: BrowserWindow): Promise<number> {
   try {
-    const px = (await win.webContents.executeJavaScriptInIsolatedWorld(1001, [{ code: 'document.documentElement.scrollHeight' }])) as unknown;
-    if (typeof px === 'number' && Number.isFinite(px) && px > 0) return Math.max(MIN_LENGTH_MM, Math.ceil((px * MM_PER_INCH) / 96) + 6);
+    const px = (await win.webContents.executeJavaScriptInIsolatedWorld(1001, [
+      { code: 'document.documentElement.scrollHeight' },
+    ])) as unknown;
+    if (typeof px === 'number' && Number.isFinite(px) && px > 0)
+      return Math.max(MIN_LENGTH_MM, Math.ceil((px * MM_PER_INCH) / 96) + 6);
   } catch {
     // fall through to a long page: the printer's cutter ends it anyway
   }
@@ -61,7 +76,11 @@ export function electronSystemPrinter(): SystemPrinter {
       const win = hiddenWindow();
       try {
         const list = await win.webContents.getPrintersAsync();
-        return list.map((p) => ({ name: p.name, displayName: p.displayName || p.name, isDefault: !!(p as { isDefault?: boolean }).isDefault }));
+        return list.map((p) => ({
+          name: p.name,
+          displayName: p.displayName || p.name,
+          isDefault: !!(p as { isDefault?: boolean }).isDefault,
+        }));
       } finally {
         win.destroy();
       }
@@ -83,9 +102,16 @@ export function electronSystemPrinter(): SystemPrinter {
             (ok, reason) => {
               if (ok) return resolve();
               const who = job.deviceName ? `The printer “${job.deviceName}”` : 'The default printer';
-              reject(reason === 'cancelled'
-                ? printerError('failed', 'Printing was cancelled in the print window. Press Retry to print it.', { reason: 'cancelled' })
-                : printerError('failed', `${who} did not print (${reason || 'no reason given'}). Check that it is on and has paper, then press Retry.`));
+              reject(
+                reason === 'cancelled'
+                  ? printerError('failed', 'Printing was cancelled in the print window. Press Retry to print it.', {
+                      reason: 'cancelled',
+                    })
+                  : printerError(
+                      'failed',
+                      `${who} did not print (${reason || 'no reason given'}). Check that it is on and has paper, then press Retry.`,
+                    ),
+              );
             },
           );
         });

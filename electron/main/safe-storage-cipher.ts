@@ -13,7 +13,11 @@ function linuxBackend(): string | null {
 }
 
 export function safeStorageCipher(): StringCipher {
-  const verdict = safeStorageVerdict({ platform: process.platform, available: safeStorage.isEncryptionAvailable(), backend: linuxBackend() });
+  const verdict = safeStorageVerdict({
+    platform: process.platform,
+    available: safeStorage.isEncryptionAvailable(),
+    backend: linuxBackend(),
+  });
   if (!verdict.ok) throw new Error(verdict.message);
   return {
     encrypt: (plain) => safeStorage.encryptString(plain).toString('base64'),

@@ -2,7 +2,8 @@
 // a keyring safeStorage falls back to "basic_text": encryption with a fixed, public key, which is
 // no protection at all. Pure, so it is tested without Electron.
 
-export type SafeStorageVerdict = { ok: true } | { ok: false; reason: 'unavailable' | 'basic_text' | 'unknown'; message: string };
+export type SafeStorageVerdict =
+  { ok: true } | { ok: false; reason: 'unavailable' | 'basic_text' | 'unknown'; message: string };
 
 export interface SafeStorageFacts {
   platform: NodeJS.Platform;
@@ -17,12 +18,24 @@ const LINUX_FIX =
 
 export function safeStorageVerdict(f: SafeStorageFacts): SafeStorageVerdict {
   if (!f.available) {
-    return { ok: false, reason: 'unavailable', message: `The OS keychain is not available, so keys cannot be stored safely. ${f.platform === 'linux' ? LINUX_FIX : 'Unlock the keychain (or use the browser shell) and start again.'}` };
+    return {
+      ok: false,
+      reason: 'unavailable',
+      message: `The OS keychain is not available, so keys cannot be stored safely. ${f.platform === 'linux' ? LINUX_FIX : 'Unlock the keychain (or use the browser shell) and start again.'}`,
+    };
   }
   if (f.platform !== 'linux') return { ok: true }; // DPAPI on Windows, Keychain on macOS
   if (f.backend !== null && LINUX_KEYRINGS.has(f.backend)) return { ok: true };
   if (f.backend === 'basic_text') {
-    return { ok: false, reason: 'basic_text', message: `No keyring was found, so the keychain would only hide keys with a fixed key anyone can read. ${LINUX_FIX}` };
+    return {
+      ok: false,
+      reason: 'basic_text',
+      message: `No keyring was found, so the keychain would only hide keys with a fixed key anyone can read. ${LINUX_FIX}`,
+    };
   }
-  return { ok: false, reason: 'unknown', message: `The keychain's storage could not be identified (${f.backend ?? 'none reported'}), so keys cannot be stored safely. ${LINUX_FIX}` };
+  return {
+    ok: false,
+    reason: 'unknown',
+    message: `The keychain's storage could not be identified (${f.backend ?? 'none reported'}), so keys cannot be stored safely. ${LINUX_FIX}`,
+  };
 }

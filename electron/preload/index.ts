@@ -9,7 +9,11 @@ const eventNames = new Set<string>(EVENT_NAMES);
 
 const api: CounterPayApi = {
   invoke(name, args) {
-    if (!callNames.has(name)) return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_CALL', message: `There is no call named ${String(name)}.` } });
+    if (!callNames.has(name))
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'UNKNOWN_CALL', message: `There is no call named ${String(name)}.` },
+      });
     return ipcRenderer.invoke(CALL_CHANNEL, name, args);
   },
   on(event, listener) {

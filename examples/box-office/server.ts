@@ -8,7 +8,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chargeLink, createCounterPayClient, CounterPayError, readCallback, type ChargeView, type CounterPayClient } from '../../integrations/client';
+import {
+  chargeLink,
+  createCounterPayClient,
+  CounterPayError,
+  readCallback,
+  type ChargeView,
+  type CounterPayClient,
+} from '../../integrations/client';
 
 interface Booking {
   reference: string;
@@ -20,7 +27,14 @@ interface Booking {
   seen: number;
 }
 
-const SHOW = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-12-24', showTime: '19:30', priceKobo: 250_000, bookingFeeKobo: 20_000 };
+const SHOW = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Lagos Nights (2D)',
+  showDate: '2026-12-24',
+  showTime: '19:30',
+  priceKobo: 250_000,
+  bookingFeeKobo: 20_000,
+};
 
 export async function startBoxOffice(port = 0): Promise<{ url: string; close(): Promise<void> }> {
   const page = readFileSync(join(__dirname, 'index.html'), 'utf8');
@@ -28,11 +42,12 @@ export async function startBoxOffice(port = 0): Promise<{ url: string; close(): 
   let counter: { client: CounterPayClient; key: string } | null = null;
   let next = 1;
 
-  const read = (req: IncomingMessage) => new Promise<string>((ok) => {
-    let s = '';
-    req.on('data', (c: Buffer) => (s += c.toString('utf8')));
-    req.on('end', () => ok(s));
-  });
+  const read = (req: IncomingMessage) =>
+    new Promise<string>((ok) => {
+      let s = '';
+      req.on('data', (c: Buffer) => (s += c.toString('utf8')));
+      req.on('end', () => ok(s));
+    });
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
@@ -60,25 +75,50 @@ export async function startBoxOffice(port = 0): Promise<{ url: string; close(): 
       } else if (req.method === 'POST' && url.pathname === '/book') {
         if (!counter) return json(res, 409, { message: 'Set up CounterPay first.' });
         const { seats } = JSON.parse(await read(req)) as { seats: string[] };
-        const b: Booking = { reference: `BO-${Date.now().toString(36).toUpperCase()}-${next++}`, seats, state: 'asking', seen: 0 };
+        const b: Booking = {
+          reference: `BO-${Date.now().toString(36).toUpperCase()}-${next++}`,
+          seats,
+          state: 'asking',
+          seen: 0,
+        };
         bookings.set(b.reference, b);
         try {
           // Safe to repeat: the same reference never makes a second charge.
-          const { charge } = await counter.client.charge({ reference: b.reference, amountKobo: seats.length * SHOW.priceKobo + SHOW.bookingFeeKobo, sale: { ...SHOW, seats: seats.join(','), tickets: seats.length } });
+          const { charge } = await counter.client.charge({
+            reference: b.reference,
+            amountKobo: seats.length * SHOW.priceKobo + SHOW.bookingFeeKobo,
+            sale: { ...SHOW, seats: seats.join(','), tickets: seats.length },
+          });
           apply(b, charge);
         } catch (e) {
           b.state = 'refused';
-          b.message = e instanceof CounterPayError ? `${e.message}${e.fields ? ` ${Object.values(e.fields).join('; ')}` : ''}` : String(e);
+          b.message =
+            e instanceof CounterPayError
+              ? `${e.message}${e.fields ? ` ${Object.values(e.fields).join('; ')}` : ''}`
+              : String(e);
         }
         json(res, 200, b);
       } else if (req.method === 'POST' && url.pathname === '/book-by-link') {
         // For a counter reached only by a link: the page opens it; the outcome comes to our callback.
         if (!counter) return json(res, 409, { message: 'Set up CounterPay first.' });
         const { seats } = JSON.parse(await read(req)) as { seats: string[] };
-        const b: Booking = { reference: `BO-${Date.now().toString(36).toUpperCase()}-${next++}`, seats, state: 'asking', seen: 0 };
+        const b: Booking = {
+          reference: `BO-${Date.now().toString(36).toUpperCase()}-${next++}`,
+          seats,
+          state: 'asking',
+          seen: 0,
+        };
         bookings.set(b.reference, b);
         const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
-        const link = chargeLink(counter.key, { reference: b.reference, amountKobo: seats.length * SHOW.priceKobo + SHOW.bookingFeeKobo, sale: { ...SHOW, seats: seats.join(','), tickets: seats.length } }, `${origin}/counterpay/callback`);
+        const link = chargeLink(
+          counter.key,
+          {
+            reference: b.reference,
+            amountKobo: seats.length * SHOW.priceKobo + SHOW.bookingFeeKobo,
+            sale: { ...SHOW, seats: seats.join(','), tickets: seats.length },
+          },
+          `${origin}/counterpay/callback`,
+        );
         json(res, 200, { ...b, link });
       } else if (req.method === 'GET' && url.pathname.startsWith('/bookings/')) {
         const b = bookings.get(decodeURIComponent(url.pathname.slice('/bookings/'.length)));
@@ -101,14 +141,17 @@ export async function startBoxOffice(port = 0): Promise<{ url: string; close(): 
   await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((ok) => {
-      server.close(() => ok());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
 
 if (require.main === module) {
   const i = process.argv.indexOf('--port');
-  void startBoxOffice(i > 0 ? Number(process.argv[i + 1]) : 8090).then((b) => console.log(`Box office at ${b.url} — its callback URL is ${b.url}/counterpay/callback`));
+  void startBoxOffice(i > 0 ? Number(process.argv[i + 1]) : 8090).then((b) =>
+    console.log(`Box office at ${b.url} — its callback URL is ${b.url}/counterpay/callback`),
+  );
 }

@@ -12,5 +12,11 @@ export default defineConfig({
   base: '/dashboard/',
   plugins: [react()],
   // No inline anything: the Hub's Content-Security-Policy allows scripts and styles from itself only.
-  build: { outDir: resolve(here, '../../out/hub-dashboard'), emptyOutDir: true, assetsInlineLimit: 0, modulePreload: { polyfill: false }, target: 'es2022' },
+  build: {
+    outDir: resolve(here, '../../out/hub-dashboard'),
+    emptyOutDir: true,
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    target: 'es2022',
+  },
 });

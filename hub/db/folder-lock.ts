@@ -28,7 +28,9 @@ export function lockFolder(dir: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(readFileSync(file, 'utf8').trim());
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new FolderLockedError(`the data folder ${dir} is in use by another Hub (pid ${pid}): stop it first, or use the admin API of the running Hub`);
+        throw new FolderLockedError(
+          `the data folder ${dir} is in use by another Hub (pid ${pid}): stop it first, or use the admin API of the running Hub`,
+        );
       }
       rmSync(file, { force: true }); // stale: its process is gone
     }

@@ -18,11 +18,16 @@ export const MIGRATIONS_DIR = join(__dirname, 'migrations');
 /** The migrations in a folder, by number; refuses a gap, a repeated number or a file not named NNN-what.sql. */
 export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   const out: Migration[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.sql')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.sql'))
+    .sort()) {
     const m = /^(\d{3})-[a-z0-9-]+\.sql$/.exec(f);
     if (!m) throw new Error(`hub migrations: ${f} is not named NNN-what.sql`);
     const version = Number(m[1]);
-    if (version !== out.length + 1) throw new Error(`hub migrations: ${f} should be number ${String(out.length + 1).padStart(3, '0')} (no gaps, no repeats)`);
+    if (version !== out.length + 1)
+      throw new Error(
+        `hub migrations: ${f} should be number ${String(out.length + 1).padStart(3, '0')} (no gaps, no repeats)`,
+      );
     const text = readFileSync(join(dir, f), 'utf8');
     const first = /^-- (.+)\n/.exec(text);
     if (!first) throw new Error(`hub migrations: ${f} must start with a "-- name" line`);
@@ -36,10 +41,16 @@ export const MIGRATIONS: Migration[] = readMigrations();
 const LOCK_KEY = 726_412_001; // any constant: the Hub's migration lock
 
 /** Statements of a migration file: split on `;` (the Hub's SQL files hold no `;` inside a string). */
-const statements = (sql: string) => sql.split(';').map((s) => s.trim()).filter(Boolean);
+const statements = (sql: string) =>
+  sql
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export async function migrate(db: HubDb, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
-  await db.query(`create table if not exists schema_migrations (version integer primary key, name text not null, applied_at bigint not null)`);
+  await db.query(
+    `create table if not exists schema_migrations (version integer primary key, name text not null, applied_at bigint not null)`,
+  );
   const applied: number[] = [];
   for (const m of migrations) {
     await db.tx(async (q) => {
@@ -47,7 +58,11 @@ export async function migrate(db: HubDb, migrations: Migration[] = MIGRATIONS): 
       const done = await q.query('select 1 from schema_migrations where version = $1', [m.version]);
       if (done.length) return;
       for (const stmt of statements(m.sql)) await q.query(stmt);
-      await q.query('insert into schema_migrations (version, name, applied_at) values ($1, $2, $3)', [m.version, m.name, Date.now()]);
+      await q.query('insert into schema_migrations (version, name, applied_at) values ($1, $2, $3)', [
+        m.version,
+        m.name,
+        Date.now(),
+      ]);
       applied.push(m.version);
     });
   }

@@ -69,7 +69,9 @@ export async function openPgDb(o: PgDbOptions): Promise<HubDb> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const r = await fn({ query: async <T>(sql: string, params: unknown[] = []) => (await client.query(named(sql, params))).rows as T[] });
+        const r = await fn({
+          query: async <T>(sql: string, params: unknown[] = []) => (await client.query(named(sql, params))).rows as T[],
+        });
         await client.query('COMMIT');
         return r;
       } catch (e) {

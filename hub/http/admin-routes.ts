@@ -13,7 +13,10 @@ import { adminAudience, checked } from './audiences';
 
 const IdParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'not an id') });
 const NotifParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'a notification id is a number') });
-const NotifQuery = z.object({ orderNo: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(500).default(50) });
+const NotifQuery = z.object({
+  orderNo: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
 
 export const ADMIN_PREFIX = `${P}/admin`;
 
@@ -22,15 +25,28 @@ export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
     admin.addHook('onRequest', adminAudience(ctx));
     const A = ADMIN_PREFIX;
 
-    admin.post(`${A}/enroll-codes`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: IssueCodeRequestSchema } }, async (req) => {
-      const body = checked(IssueCodeRequestSchema, req.body);
-      const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, body.branch ?? null);
-      await writeAudit(ctx.db, { manager: null, name: 'Admin API', address: req.ip }, 'counter.code-issued', c.branch, `valid ${body.ttlMinutes} minutes`, ctx.now());
-      req.log.info({ branch: c.branch }, 'hub: enrollment code issued on the admin API');
-      return c;
-    });
+    admin.post(
+      `${A}/enroll-codes`,
+      { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: IssueCodeRequestSchema } },
+      async (req) => {
+        const body = checked(IssueCodeRequestSchema, req.body);
+        const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, body.branch ?? null);
+        await writeAudit(
+          ctx.db,
+          { manager: null, name: 'Admin API', address: req.ip },
+          'counter.code-issued',
+          c.branch,
+          `valid ${body.ttlMinutes} minutes`,
+          ctx.now(),
+        );
+        req.log.info({ branch: c.branch }, 'hub: enrollment code issued on the admin API');
+        return c;
+      },
+    );
 
-    admin.get(`${A}/counters`, async () => ({ counters: await listCounters(ctx.db, (id) => ctx.relay.isConnected(id)) }));
+    admin.get(`${A}/counters`, async () => ({
+      counters: await listCounters(ctx.db, (id) => ctx.relay.isConnected(id)),
+    }));
 
     admin.post(`${A}/counters/:id/revoke`, { schema: { params: IdParam } }, async (req) => {
       const { id } = checked(IdParam, req.params);
@@ -41,7 +57,9 @@ export function adminRoutes(app: FastifyInstance, ctx: HubContext): void {
       return { revoked: id };
     });
 
-    admin.get(`${A}/counters/:id/journal`, { schema: { params: IdParam } }, async (req) => ({ events: await readJournal(ctx.db, checked(IdParam, req.params).id) }));
+    admin.get(`${A}/counters/:id/journal`, { schema: { params: IdParam } }, async (req) => ({
+      events: await readJournal(ctx.db, checked(IdParam, req.params).id),
+    }));
 
     admin.get(`${A}/notifications`, { schema: { querystring: NotifQuery } }, async (req) => {
       const q = checked(NotifQuery, req.query);

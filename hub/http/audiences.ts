@@ -40,7 +40,9 @@ export async function limitAnonymous(ctx: HubContext, req: FastifyRequest): Prom
   const wait = ctx.perAddress.take(key, now);
   if (!wait) return;
   await ctx.floodBrake.refused(key, now);
-  throw fail('HUB_RATE_LIMITED', 429, 'Too many requests without a valid credential from this address; slow down.', { retryAfterMs: wait });
+  throw fail('HUB_RATE_LIMITED', 429, 'Too many requests without a valid credential from this address; slow down.', {
+    retryAfterMs: wait,
+  });
 }
 
 /** What a wrong credential costs its address on top of the request itself (tokens of its anonymous bucket). */
@@ -61,7 +63,14 @@ async function chargeWrong(ctx: HubContext, req: FastifyRequest): Promise<void> 
  * bucket, then one of its credential lookups — and only then is the database asked; a right one
  * gets its lookup back and is remembered, a wrong one keeps it and costs its extra.
  */
-async function earn<T>(ctx: HubContext, req: FastifyRequest, cached: Cached<T>, lookup: () => Promise<T>, remember: (v: T) => void, forget: () => void): Promise<T> {
+async function earn<T>(
+  ctx: HubContext,
+  req: FastifyRequest,
+  cached: Cached<T>,
+  lookup: () => Promise<T>,
+  remember: (v: T) => void,
+  forget: () => void,
+): Promise<T> {
   if (cached?.fresh) return cached.value;
   const key = `ip:${req.ip}`;
   if (!cached) {
@@ -69,7 +78,12 @@ async function earn<T>(ctx: HubContext, req: FastifyRequest, cached: Cached<T>, 
     const wait = ctx.credentials.reserveLookup(key, ctx.now());
     if (wait) {
       await ctx.floodBrake.refused(key, ctx.now());
-      throw fail('HUB_RATE_LIMITED', 429, 'Too many unknown credentials from this address: slow down, and check the counter\'s Hub credential (or log in to the dashboard again).', { retryAfterMs: wait });
+      throw fail(
+        'HUB_RATE_LIMITED',
+        429,
+        "Too many unknown credentials from this address: slow down, and check the counter's Hub credential (or log in to the dashboard again).",
+        { retryAfterMs: wait },
+      );
     }
   }
   ctx.credentials.lookupsDone++;
@@ -95,34 +109,60 @@ const bearerOf = (req: FastifyRequest): string | null => {
   return m ? m[1]! : null;
 };
 
-export const anonymousAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => limitAnonymous(ctx, req);
+export const anonymousAudience =
+  (ctx: HubContext): onRequestAsyncHookHandler =>
+  async (req) =>
+    limitAnonymous(ctx, req);
 
 /** Counters: the bearer credential (from memory when known good), then the credential's own bucket. */
-export const counterAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
-  const token = bearerOf(req);
-  if (!token) {
-    await limitAnonymous(ctx, req);
-    throw fail('HUB_UNAUTHENTICATED', 401, 'This call needs the counter\'s Hub credential (Authorization: Bearer ...). Enroll the counter first.');
-  }
-  const hash = sha256(token);
-  const cache = ctx.credentials;
-  const counter = await earn(ctx, req, cache.counter(hash, ctx.now()), () => authenticateCounter(ctx.db, token), (c) => cache.rememberCounter(hash, c, ctx.now()), () => cache.forget(hash));
-  const wait = ctx.perCredential.take(`ctr:${counter.id}`, ctx.now());
-  if (wait) throw fail('HUB_RATE_LIMITED', 429, 'This counter is sending too many requests; slow down.', { retryAfterMs: wait });
-  req.counter = counter;
-};
+export const counterAudience =
+  (ctx: HubContext): onRequestAsyncHookHandler =>
+  async (req) => {
+    const token = bearerOf(req);
+    if (!token) {
+      await limitAnonymous(ctx, req);
+      throw fail(
+        'HUB_UNAUTHENTICATED',
+        401,
+        "This call needs the counter's Hub credential (Authorization: Bearer ...). Enroll the counter first.",
+      );
+    }
+    const hash = sha256(token);
+    const cache = ctx.credentials;
+    const counter = await earn(
+      ctx,
+      req,
+      cache.counter(hash, ctx.now()),
+      () => authenticateCounter(ctx.db, token),
+      (c) => cache.rememberCounter(hash, c, ctx.now()),
+      () => cache.forget(hash),
+    );
+    const wait = ctx.perCredential.take(`ctr:${counter.id}`, ctx.now());
+    if (wait)
+      throw fail('HUB_RATE_LIMITED', 429, 'This counter is sending too many requests; slow down.', {
+        retryAfterMs: wait,
+      });
+    req.counter = counter;
+  };
 
 /** The administrator: the admin token (compared by hash, in constant time; a wrong one costs the address like any wrong credential), then the admin's bucket. */
-export const adminAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
-  const token = bearerOf(req);
-  if (!ctx.adminToken || !token || !sameHash(token, ctx.adminToken)) {
-    await chargeWrong(ctx, req);
-    if (!ctx.adminToken) throw fail('HUB_ADMIN_DISABLED', 403, 'The admin API is off: start the Hub with HUB_ADMIN_TOKEN set (or --admin-token-file).');
-    throw fail('HUB_FORBIDDEN', 403, 'The admin token is missing or wrong.');
-  }
-  const wait = ctx.perCredential.take('admin', ctx.now());
-  if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many admin requests; slow down.', { retryAfterMs: wait });
-};
+export const adminAudience =
+  (ctx: HubContext): onRequestAsyncHookHandler =>
+  async (req) => {
+    const token = bearerOf(req);
+    if (!ctx.adminToken || !token || !sameHash(token, ctx.adminToken)) {
+      await chargeWrong(ctx, req);
+      if (!ctx.adminToken)
+        throw fail(
+          'HUB_ADMIN_DISABLED',
+          403,
+          'The admin API is off: start the Hub with HUB_ADMIN_TOKEN set (or --admin-token-file).',
+        );
+      throw fail('HUB_FORBIDDEN', 403, 'The admin token is missing or wrong.');
+    }
+    const wait = ctx.perCredential.take('admin', ctx.now());
+    if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many admin requests; slow down.', { retryAfterMs: wait });
+  };
 
 function sameHash(a: string, b: string): boolean {
   const h = (s: string) => createHash('sha256').update(s).digest();
@@ -149,7 +189,10 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
  * its public origins when configured, else the Host it was asked under with the Hub's scheme (https
  * when its cookie is Secure — TLS here or at a proxy — else the request's own).
  */
-export function checkOrigin(req: FastifyRequest, dc: { publicOrigins: readonly string[]; secureCookie: boolean }): void {
+export function checkOrigin(
+  req: FastifyRequest,
+  dc: { publicOrigins: readonly string[]; secureCookie: boolean },
+): void {
   const { publicOrigins } = dc;
   const origin = req.headers.origin;
   if (origin === undefined) return;
@@ -159,8 +202,15 @@ export function checkOrigin(req: FastifyRequest, dc: { publicOrigins: readonly s
   } catch {
     u = null;
   }
-  const own = publicOrigins.length ? publicOrigins.includes(u?.origin ?? '') : u?.protocol === (dc.secureCookie ? 'https:' : `${req.protocol}:`) && u.host === req.headers.host;
-  if (!own) throw fail('HUB_CSRF', 403, 'This request came from another web site (Origin). Use the dashboard at the Hub\'s own address.');
+  const own = publicOrigins.length
+    ? publicOrigins.includes(u?.origin ?? '')
+    : u?.protocol === (dc.secureCookie ? 'https:' : `${req.protocol}:`) && u.host === req.headers.host;
+  if (!own)
+    throw fail(
+      'HUB_CSRF',
+      403,
+      "This request came from another web site (Origin). Use the dashboard at the Hub's own address.",
+    );
 }
 
 /**
@@ -174,7 +224,12 @@ export const dashboardHostCheck = (publicOrigins: readonly string[]): onRequestA
     if (!hosts.size || !/^\/(api\/v1\/)?dashboard(\/|\?|$)/.test(req.url)) return;
     const host = req.headers.host ?? '';
     if (!hosts.has(host)) {
-      throw fail('HUB_HOST', 403, `This Hub answers its dashboard only at ${publicOrigins.join(' or ')}, not under the name "${host.slice(0, 100)}". Open the dashboard at that address; if this name is right, add it to the Hub's --public-url.`, { host: host.slice(0, 100), publicOrigins: [...publicOrigins] });
+      throw fail(
+        'HUB_HOST',
+        403,
+        `This Hub answers its dashboard only at ${publicOrigins.join(' or ')}, not under the name "${host.slice(0, 100)}". Open the dashboard at that address; if this name is right, add it to the Hub's --public-url.`,
+        { host: host.slice(0, 100), publicOrigins: [...publicOrigins] },
+      );
     }
   };
 };
@@ -183,27 +238,42 @@ export const dashboardHostCheck = (publicOrigins: readonly string[]): onRequestA
  * Managers: the session cookie (from memory when known good), then the manager's own bucket. A write (any method but GET/HEAD)
  * also needs the session's CSRF token header and, when the browser sends one, a same-origin Origin.
  */
-export const managerAudience = (ctx: HubContext): onRequestAsyncHookHandler => async (req) => {
-  const dc = ctx.dashboard;
-  const id = sessionCookieOf(req);
-  const missing = () => fail('HUB_UNAUTHENTICATED', 401, 'Log in to the dashboard (the session is missing or has expired).');
-  if (!id) {
-    await limitAnonymous(ctx, req);
-    throw missing();
-  }
-  const hash = sha256(id);
-  const cache = ctx.credentials;
-  const s = await earn(ctx, req, cache.session(hash, ctx.now()), async () => (await readSession(ctx.db, id, ctx.now(), dc.session)) ?? Promise.reject(missing()),
-    (found) => cache.rememberSession(hash, found, ctx.now()), () => cache.forget(hash));
-  const wait = ctx.perCredential.take(`mgr:${s.manager.id}`, ctx.now());
-  if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many requests from this manager; slow down.', { retryAfterMs: wait });
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    checkOrigin(req, dc);
-    const t = req.headers[CSRF_HEADER];
-    if (typeof t !== 'string' || !sameText(t, s.csrfToken)) throw fail('HUB_CSRF', 403, `This change needs the session's ${CSRF_HEADER} header (from the login answer or GET ${D}/session).`);
-  }
-  req.session = s;
-};
+export const managerAudience =
+  (ctx: HubContext): onRequestAsyncHookHandler =>
+  async (req) => {
+    const dc = ctx.dashboard;
+    const id = sessionCookieOf(req);
+    const missing = () =>
+      fail('HUB_UNAUTHENTICATED', 401, 'Log in to the dashboard (the session is missing or has expired).');
+    if (!id) {
+      await limitAnonymous(ctx, req);
+      throw missing();
+    }
+    const hash = sha256(id);
+    const cache = ctx.credentials;
+    const s = await earn(
+      ctx,
+      req,
+      cache.session(hash, ctx.now()),
+      async () => (await readSession(ctx.db, id, ctx.now(), dc.session)) ?? Promise.reject(missing()),
+      (found) => cache.rememberSession(hash, found, ctx.now()),
+      () => cache.forget(hash),
+    );
+    const wait = ctx.perCredential.take(`mgr:${s.manager.id}`, ctx.now());
+    if (wait)
+      throw fail('HUB_RATE_LIMITED', 429, 'Too many requests from this manager; slow down.', { retryAfterMs: wait });
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      checkOrigin(req, dc);
+      const t = req.headers[CSRF_HEADER];
+      if (typeof t !== 'string' || !sameText(t, s.csrfToken))
+        throw fail(
+          'HUB_CSRF',
+          403,
+          `This change needs the session's ${CSRF_HEADER} header (from the login answer or GET ${D}/session).`,
+        );
+    }
+    req.session = s;
+  };
 
 /** The request's counter (a route of the counter audience). */
 export const counterOf = (req: FastifyRequest): CounterRow => req.counter ?? unreachable('counter');
@@ -215,9 +285,14 @@ const unreachable = (what: string): never => {
 
 export function zodIssues(error: z.ZodError, part: string): HubFailure {
   const where = (p: PropertyKey[]) => p.map(String).join('.') || part;
-  return fail('HUB_BAD_REQUEST', 400, `Some fields are wrong: ${error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ')}`, {
-    issues: error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-  });
+  return fail(
+    'HUB_BAD_REQUEST',
+    400,
+    `Some fields are wrong: ${error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ')}`,
+    {
+      issues: error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+    },
+  );
 }
 
 /** The path of the first text in `v` holding NUL or a lone surrogate (PostgreSQL refuses both), or null. */
@@ -233,16 +308,26 @@ function brokenTextAt(v: unknown, path: string[] = []): string[] | null {
 }
 
 /** Routes declare zod schemas (`schema: { body, querystring, params }`); this checks them, and refuses broken text anywhere in them. */
-export const zodValidatorCompiler = ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => (data: unknown) => {
-  const broken = brokenTextAt(data);
-  if (broken) {
-    const where = broken.join('.') || httpPart || 'body';
-    return { error: fail('HUB_BAD_REQUEST', 400, `Some fields are wrong: ${where}: holds NUL or a broken character: send plain text`, { issues: [{ path: broken.join('.'), message: 'holds NUL or a broken character' }] }) };
-  }
-  const r = (schema as z.ZodType).safeParse(data ?? (httpPart === 'body' ? {} : data));
-  return r.success ? { value: r.data } : { error: zodIssues(r.error, httpPart === 'querystring' ? 'query' : httpPart ?? 'body') };
-};
-
+export const zodValidatorCompiler =
+  ({ schema, httpPart }: { schema: unknown; httpPart?: string }) =>
+  (data: unknown) => {
+    const broken = brokenTextAt(data);
+    if (broken) {
+      const where = broken.join('.') || httpPart || 'body';
+      return {
+        error: fail(
+          'HUB_BAD_REQUEST',
+          400,
+          `Some fields are wrong: ${where}: holds NUL or a broken character: send plain text`,
+          { issues: [{ path: broken.join('.'), message: 'holds NUL or a broken character' }] },
+        ),
+      };
+    }
+    const r = (schema as z.ZodType).safeParse(data ?? (httpPart === 'body' ? {} : data));
+    return r.success
+      ? { value: r.data }
+      : { error: zodIssues(r.error, httpPart === 'querystring' ? 'query' : (httpPart ?? 'body')) };
+  };
 
 /** A request part already checked by the route's declared schema, typed as that schema's output. */
 export const checked = <T extends z.ZodType>(_schema: T, value: unknown): z.infer<T> => value as z.infer<T>;

@@ -3,7 +3,12 @@
 // branch's programme and the seat check.
 import type { FastifyInstance } from 'fastify';
 import {
-  AckRequestSchema, EnrollRequestSchema, HUB_API_PREFIX as P, RELAY_STREAM_PATH, SyncRequestSchema, type SyncResponse,
+  AckRequestSchema,
+  EnrollRequestSchema,
+  HUB_API_PREFIX as P,
+  RELAY_STREAM_PATH,
+  SyncRequestSchema,
+  type SyncResponse,
 } from '../../shared/hub-contract';
 import type { HubContext } from '../context';
 import { ackDeliveries } from '../store/notifications';
@@ -11,21 +16,38 @@ import { enrollCounter, recordCounterStatus, touchCounter } from '../store/count
 import { storeSyncBatch } from '../store/journal';
 import { sha256 } from '../store/tokens';
 import { releaseHeld } from '../store/quarantine';
-import { HUB_PROGRAMME_PATH, HUB_SEATS_CHECK_PATH, SeatCheckRequestSchema, type HubProgramme, type SeatCheckResponse } from '../../shared/hub-programme-contract';
+import {
+  HUB_PROGRAMME_PATH,
+  HUB_SEATS_CHECK_PATH,
+  SeatCheckRequestSchema,
+  type HubProgramme,
+  type SeatCheckResponse,
+} from '../../shared/hub-programme-contract';
 import { readProgramme, seatConflicts } from '../store/programme';
 import { anonymousAudience, checked, counterAudience, counterOf } from './audiences';
 
 export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
   void app.register(async (anon) => {
     anon.addHook('onRequest', anonymousAudience(ctx));
-    anon.post(`${P}/enroll`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: EnrollRequestSchema } }, async (req) => {
-      const body = checked(EnrollRequestSchema, req.body);
-      const r = await enrollCounter(ctx.db, body, ctx.now());
-      // Known good from its first call: a counter enrolled behind a flooded address is not made to pay its way in.
-      ctx.credentials.rememberCounter(sha256(r.credential), { id: r.counterId, name: body.counterName, branch: r.branch, revokedAt: null }, ctx.now());
-      req.log.info({ counterId: r.counterId, branch: r.branch, counterName: body.counterName }, 'hub: counter enrolled');
-      return r;
-    });
+    anon.post(
+      `${P}/enroll`,
+      { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: EnrollRequestSchema } },
+      async (req) => {
+        const body = checked(EnrollRequestSchema, req.body);
+        const r = await enrollCounter(ctx.db, body, ctx.now());
+        // Known good from its first call: a counter enrolled behind a flooded address is not made to pay its way in.
+        ctx.credentials.rememberCounter(
+          sha256(r.credential),
+          { id: r.counterId, name: body.counterName, branch: r.branch, revokedAt: null },
+          ctx.now(),
+        );
+        req.log.info(
+          { counterId: r.counterId, branch: r.branch, counterName: body.counterName },
+          'hub: counter enrolled',
+        );
+        return r;
+      },
+    );
   });
 
   void app.register(async (counters) => {
@@ -37,36 +59,58 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
       return { counterId: c.id, name: c.name, branch: c.branch };
     });
 
-    counters.post(`${P}/sync`, { bodyLimit: ctx.limits.syncBodyBytes, schema: { body: SyncRequestSchema } }, async (req): Promise<SyncResponse> => {
-      const c = counterOf(req);
-      const body = checked(SyncRequestSchema, req.body);
-      const now = ctx.now();
-      // The status is recorded even when the batch is refused: the manager sees the counter is alive.
-      await recordCounterStatus(ctx.db, c.id, body.status, now);
-      const r = await storeSyncBatch(ctx.db, c.id, body.events, now);
-      ctx.metrics.syncEvents.inc(r.stored);
-      if (r.refusedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) }, 'hub: a counter claimed orders made with another counter\'s code; refused');
-      if (r.sharedClaims.length) req.log.warn({ counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) }, 'hub: order numbers claimed by more than one counter; each claimant gets their notifications');
-      ctx.relay.announce(r.released);
-      // After the commit: a webhook held while this sync was committing (neither saw the other's
-      // rows) goes now; the ingest does the same after its own commit (server.ts).
-      if (r.stored) ctx.relay.announce(await releaseHeld(ctx.db, now, null));
-      return { lastSeq: r.lastSeq, stored: r.stored };
-    });
+    counters.post(
+      `${P}/sync`,
+      { bodyLimit: ctx.limits.syncBodyBytes, schema: { body: SyncRequestSchema } },
+      async (req): Promise<SyncResponse> => {
+        const c = counterOf(req);
+        const body = checked(SyncRequestSchema, req.body);
+        const now = ctx.now();
+        // The status is recorded even when the batch is refused: the manager sees the counter is alive.
+        await recordCounterStatus(ctx.db, c.id, body.status, now);
+        const r = await storeSyncBatch(ctx.db, c.id, body.events, now);
+        ctx.metrics.syncEvents.inc(r.stored);
+        if (r.refusedClaims.length)
+          req.log.warn(
+            { counterId: c.id, branch: c.branch, keys: r.refusedClaims.slice(0, 20) },
+            "hub: a counter claimed orders made with another counter's code; refused",
+          );
+        if (r.sharedClaims.length)
+          req.log.warn(
+            { counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) },
+            'hub: order numbers claimed by more than one counter; each claimant gets their notifications',
+          );
+        ctx.relay.announce(r.released);
+        // After the commit: a webhook held while this sync was committing (neither saw the other's
+        // rows) goes now; the ingest does the same after its own commit (server.ts).
+        if (r.stored) ctx.relay.announce(await releaseHeld(ctx.db, now, null));
+        return { lastSeq: r.lastSeq, stored: r.stored };
+      },
+    );
 
-    counters.post(`${P}/relay/ack`, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: AckRequestSchema } }, async (req) => {
-      const c = counterOf(req);
-      return { acked: await ackDeliveries(ctx.db, c.id, checked(AckRequestSchema, req.body).eventIds, ctx.now()) };
-    });
+    counters.post(
+      `${P}/relay/ack`,
+      { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: AckRequestSchema } },
+      async (req) => {
+        const c = counterOf(req);
+        return { acked: await ackDeliveries(ctx.db, c.id, checked(AckRequestSchema, req.body).eventIds, ctx.now()) };
+      },
+    );
 
     counters.get(HUB_PROGRAMME_PATH, async (req): Promise<HubProgramme> => {
       const p = await readProgramme(ctx.db, counterOf(req).branch);
       return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme: p.programme };
     });
 
-    counters.post(HUB_SEATS_CHECK_PATH, { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: SeatCheckRequestSchema } }, async (req): Promise<SeatCheckResponse> => {
-      return { conflicts: await seatConflicts(ctx.db, counterOf(req).branch, checked(SeatCheckRequestSchema, req.body)) };
-    });
+    counters.post(
+      HUB_SEATS_CHECK_PATH,
+      { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: SeatCheckRequestSchema } },
+      async (req): Promise<SeatCheckResponse> => {
+        return {
+          conflicts: await seatConflicts(ctx.db, counterOf(req).branch, checked(SeatCheckRequestSchema, req.body)),
+        };
+      },
+    );
 
     counters.get(RELAY_STREAM_PATH, async (req, reply) => {
       const c = counterOf(req);

@@ -55,7 +55,9 @@ export class CredentialCache {
 
   counter(hash: string, now: number): Cached<CounterRow> {
     const e = this.touch(hash);
-    return e?.kind === 'counter' ? { value: e.counter, fresh: now - e.checkedAt < this.counterRecheckMs && now >= e.checkedAt } : null;
+    return e?.kind === 'counter'
+      ? { value: e.counter, fresh: now - e.checkedAt < this.counterRecheckMs && now >= e.checkedAt }
+      : null;
   }
 
   /** A session past its idle or absolute expiry is forgotten and not returned. */
@@ -124,7 +126,10 @@ export class CredentialCache {
 class LookupBudget {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly perMs: number;
-  constructor(perMinute: number, private readonly burst: number) {
+  constructor(
+    perMinute: number,
+    private readonly burst: number,
+  ) {
     this.perMs = perMinute / 60_000;
   }
 
@@ -145,6 +150,7 @@ class LookupBudget {
   }
 
   private sweep(now: number): void {
-    for (const [k, b] of this.buckets) if (b.tokens + Math.max(0, now - b.at) * this.perMs >= this.burst) this.buckets.delete(k);
+    for (const [k, b] of this.buckets)
+      if (b.tokens + Math.max(0, now - b.at) * this.perMs >= this.burst) this.buckets.delete(k);
   }
 }

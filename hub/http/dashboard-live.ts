@@ -43,15 +43,20 @@ export class LiveFeed {
   private ticker: NodeJS.Timeout | null = null;
   private checking = false;
 
-  constructor(private readonly o: {
-    db: HubDb; heartbeatMs: number; now: () => number; onError: (e: unknown) => void;
-    /** Of these sessions' keys, those still alive (one query for them all). */
-    aliveSessions: (keys: string[]) => Promise<Set<string>>;
-    /** Streams one session may hold open (default 4): a new one past it closes the oldest. */
-    maxStreamsPerSession?: number;
-    /** Streams one manager may hold open over all their sessions (default 8): a new one past it closes their oldest. */
-    maxStreamsPerManager?: number;
-  }) {}
+  constructor(
+    private readonly o: {
+      db: HubDb;
+      heartbeatMs: number;
+      now: () => number;
+      onError: (e: unknown) => void;
+      /** Of these sessions' keys, those still alive (one query for them all). */
+      aliveSessions: (keys: string[]) => Promise<Set<string>>;
+      /** Streams one session may hold open (default 4): a new one past it closes the oldest. */
+      maxStreamsPerSession?: number;
+      /** Streams one manager may hold open over all their sessions (default 8): a new one past it closes their oldest. */
+      maxStreamsPerManager?: number;
+    },
+  ) {}
 
   async start(): Promise<void> {
     this.unlisten = await this.o.db.listen(DASH_CHANNEL, (payload) => this.enqueue(() => this.onPayload(payload)));
@@ -63,8 +68,20 @@ export class LiveFeed {
     return this.streams.size;
   }
 
-  async open(res: ServerResponse, session: string, manager: string, scope: Scope, branch: string | undefined, lastEventId: number | null): Promise<void> {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  async open(
+    res: ServerResponse,
+    session: string,
+    manager: string,
+    scope: Scope,
+    branch: string | undefined,
+    lastEventId: number | null,
+  ): Promise<void> {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.write('retry: 2000\n\n');
     const s: LiveStream = { session, manager, scope, branch, res, last: 0, ready: false, closed: false };
     // A session (or a stolen cookie) opening hundreds would hold sockets and memory and make every
@@ -73,8 +90,16 @@ export class LiveFeed {
     // browser's EventSource does not come straight back.
     const maxSession = this.o.maxStreamsPerSession ?? 4;
     const maxManager = this.o.maxStreamsPerManager ?? 8;
-    this.closeOldest(this.bySession.get(session), maxSession, `This session opened a newer live stream (at most ${maxSession} at once): reload the page to follow here again.`);
-    this.closeOldest(this.byManager.get(manager), maxManager, `This manager account opened a newer live stream elsewhere (at most ${maxManager} at once over all its logins): reload the page to follow here again.`);
+    this.closeOldest(
+      this.bySession.get(session),
+      maxSession,
+      `This session opened a newer live stream (at most ${maxSession} at once): reload the page to follow here again.`,
+    );
+    this.closeOldest(
+      this.byManager.get(manager),
+      maxManager,
+      `This manager account opened a newer live stream elsewhere (at most ${maxManager} at once over all its logins): reload the page to follow here again.`,
+    );
     const mine = this.bySession.get(session) ?? new Set<LiveStream>();
     this.bySession.set(session, mine);
     mine.add(s);
@@ -127,12 +152,19 @@ export class LiveFeed {
   private async catchUpAll(streams: LiveStream[]): Promise<void> {
     const from = new Map(streams.map((s) => [s, s.last]));
     await this.readSince(Math.min(...from.values()), ALL, undefined, (rows) => {
-      for (const s of streams) for (const r of rows) if (r.changeId > from.get(s)! && inScope(s.scope, s.branch, r.branch)) this.sendOrder(s, r);
+      for (const s of streams)
+        for (const r of rows)
+          if (r.changeId > from.get(s)! && inScope(s.scope, s.branch, r.branch)) this.sendOrder(s, r);
     });
   }
 
   /** Orders changed after `after`, a page at a time (a stream far behind is not read into memory at once). */
-  private async readSince(after: number, scope: Scope, branch: string | undefined, page: (rows: ChangedOrder[]) => void): Promise<void> {
+  private async readSince(
+    after: number,
+    scope: Scope,
+    branch: string | undefined,
+    page: (rows: ChangedOrder[]) => void,
+  ): Promise<void> {
     for (;;) {
       const rows = await ordersChangedSince(this.o.db, scope, after, PAGE, branch);
       page(rows);

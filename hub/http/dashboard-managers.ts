@@ -3,21 +3,41 @@
 // those sessions' live feeds at once.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ChangePasswordRequestSchema, DASHBOARD_PREFIX as D, EndSessionsRequestSchema, ManagerIdParamSchema, ResetPasswordRequestSchema } from '../../shared/hub-dashboard-contract';
+import {
+  ChangePasswordRequestSchema,
+  DASHBOARD_PREFIX as D,
+  EndSessionsRequestSchema,
+  ManagerIdParamSchema,
+  ResetPasswordRequestSchema,
+} from '../../shared/hub-dashboard-contract';
 import type { HubContext } from '../context';
 import { fail } from '../errors';
 import {
-  changeOwnPassword, endManagerSessions, listAudit, managerRoster, managerSessions, removeManager, resetPassword, setManagerDisabled, type Actor,
+  changeOwnPassword,
+  endManagerSessions,
+  listAudit,
+  managerRoster,
+  managerSessions,
+  removeManager,
+  resetPassword,
+  setManagerDisabled,
+  type Actor,
 } from '../store/manager-admin';
 import { checked, sessionOf } from './audiences';
 
-const AuditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100), before: z.coerce.number().int().positive().optional() }).strict();
+const AuditQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    before: z.coerce.number().int().positive().optional(),
+  })
+  .strict();
 
 /** Registered inside the manager audience (dashboard-routes.ts). */
 export function dashboardManagerRoutes(app: FastifyInstance, ctx: HubContext): void {
   const headOffice = (req: FastifyRequest): Actor => {
     const s = sessionOf(req);
-    if (s.manager.role !== 'head-office') throw fail('HUB_FORBIDDEN', 403, 'Only head office manages manager accounts.');
+    if (s.manager.role !== 'head-office')
+      throw fail('HUB_FORBIDDEN', 403, 'Only head office manages manager accounts.');
     return { manager: s.manager, address: req.ip };
   };
   /** Ended sessions are forgotten by the credential cache and their live feeds closed, at once. */
@@ -54,20 +74,31 @@ export function dashboardManagerRoutes(app: FastifyInstance, ctx: HubContext): v
     return { removed: id, sessionsEnded: ended.length };
   });
 
-  app.post(`${D}/managers/:id/reset-password`, { schema: { params: ManagerIdParamSchema, body: ResetPasswordRequestSchema } }, async (req) => {
-    const by = headOffice(req);
-    const { id } = checked(ManagerIdParamSchema, req.params);
-    const { password } = checked(ResetPasswordRequestSchema, req.body);
-    const ended = await resetPassword(ctx.db, by, id, password, ctx.now());
-    endFeeds(ended, 'Head office set a new password for this account: log in again.');
-    req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager password reset');
-    return { reset: id, sessionsEnded: ended.length };
-  });
+  app.post(
+    `${D}/managers/:id/reset-password`,
+    { schema: { params: ManagerIdParamSchema, body: ResetPasswordRequestSchema } },
+    async (req) => {
+      const by = headOffice(req);
+      const { id } = checked(ManagerIdParamSchema, req.params);
+      const { password } = checked(ResetPasswordRequestSchema, req.body);
+      const ended = await resetPassword(ctx.db, by, id, password, ctx.now());
+      endFeeds(ended, 'Head office set a new password for this account: log in again.');
+      req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager password reset');
+      return { reset: id, sessionsEnded: ended.length };
+    },
+  );
 
   app.post(`${D}/password`, { schema: { body: ChangePasswordRequestSchema } }, async (req) => {
     const s = sessionOf(req);
     const body = checked(ChangePasswordRequestSchema, req.body);
-    const ended = await changeOwnPassword(ctx.db, { manager: s.manager, address: req.ip }, s.idHash, body.current, body.password, ctx.now());
+    const ended = await changeOwnPassword(
+      ctx.db,
+      { manager: s.manager, address: req.ip },
+      s.idHash,
+      body.current,
+      body.password,
+      ctx.now(),
+    );
     endFeeds(ended, 'The password of this account was changed: log in again.');
     req.log.info({ managerId: s.manager.id, sessions: ended.length }, 'hub: manager changed their password');
     return { changed: true, sessionsEnded: ended.length };
@@ -84,15 +115,19 @@ export function dashboardManagerRoutes(app: FastifyInstance, ctx: HubContext): v
     return { sessions: await managerSessions(ctx.db, id, sessionOf(req).idHash, ctx.now(), ctx.dashboard.session) };
   });
 
-  app.post(`${D}/managers/:id/sessions/end`, { schema: { params: ManagerIdParamSchema, body: EndSessionsRequestSchema } }, async (req) => {
-    const by = headOffice(req);
-    const { id } = checked(ManagerIdParamSchema, req.params);
-    const { ref } = checked(EndSessionsRequestSchema, req.body ?? {});
-    const ended = await endManagerSessions(ctx.db, by, sessionOf(req).idHash, id, ref ?? null, ctx.now());
-    endFeeds(ended, 'Head office ended this session: log in again.');
-    req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager sessions ended');
-    return { sessionsEnded: ended.length };
-  });
+  app.post(
+    `${D}/managers/:id/sessions/end`,
+    { schema: { params: ManagerIdParamSchema, body: EndSessionsRequestSchema } },
+    async (req) => {
+      const by = headOffice(req);
+      const { id } = checked(ManagerIdParamSchema, req.params);
+      const { ref } = checked(EndSessionsRequestSchema, req.body ?? {});
+      const ended = await endManagerSessions(ctx.db, by, sessionOf(req).idHash, id, ref ?? null, ctx.now());
+      endFeeds(ended, 'Head office ended this session: log in again.');
+      req.log.info({ managerId: id, by: by.manager.id, sessions: ended.length }, 'hub: manager sessions ended');
+      return { sessionsEnded: ended.length };
+    },
+  );
 
   app.get(`${D}/audit`, { schema: { querystring: AuditQuery } }, async (req) => {
     headOffice(req);

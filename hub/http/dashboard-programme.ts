@@ -5,8 +5,15 @@
 import type { FastifyInstance } from 'fastify';
 import { lagosDayOf, type ManagerView } from '../../shared/hub-dashboard-contract';
 import {
-  DASH_PROGRAMME_PATH, DASH_SHOWS_PATH, DashProgrammeQuerySchema, ImportProgrammeRequestSchema, PutProgrammeRequestSchema, ShowsQuerySchema,
-  type DashProgrammeView, type ImportProgrammeResult, type ShowsView,
+  DASH_PROGRAMME_PATH,
+  DASH_SHOWS_PATH,
+  DashProgrammeQuerySchema,
+  ImportProgrammeRequestSchema,
+  PutProgrammeRequestSchema,
+  ShowsQuerySchema,
+  type DashProgrammeView,
+  type ImportProgrammeResult,
+  type ShowsView,
 } from '../../shared/hub-programme-contract';
 import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import type { HubContext } from '../context';
@@ -24,10 +31,16 @@ const IMPORT_BODY_BYTES = 2 * 1024 * 1024;
 /** The branch a manager works on: their own (naming another is refused), or the one head office names. */
 function branchOf(m: ManagerView, named: string | null | undefined): string {
   if (m.role === 'branch') {
-    if (named && named !== m.branch) throw fail('HUB_FORBIDDEN', 403, 'A branch manager sets the programme of their own branch only.');
+    if (named && named !== m.branch)
+      throw fail('HUB_FORBIDDEN', 403, 'A branch manager sets the programme of their own branch only.');
     return m.branch!;
   }
-  if (!named) throw fail('HUB_BAD_REQUEST', 400, 'Name the branch whose programme this is (branch: the merchant id its counters joined with).');
+  if (!named)
+    throw fail(
+      'HUB_BAD_REQUEST',
+      400,
+      'Name the branch whose programme this is (branch: the merchant id its counters joined with).',
+    );
   return named;
 }
 
@@ -41,32 +54,69 @@ export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext):
     return view(branchOf(s.manager, f.branch));
   });
 
-  app.put(DASH_PROGRAMME_PATH, { bodyLimit: IMPORT_BODY_BYTES, schema: { body: PutProgrammeRequestSchema } }, async (req): Promise<DashProgrammeView> => {
-    const s = sessionOf(req);
-    const body = checked(PutProgrammeRequestSchema, req.body);
-    const branch = branchOf(s.manager, body.branch);
-    const version = await setProgramme(ctx.db, branch, body.programme, s.manager.name, ctx.now());
-    await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'programme.imported', branch, `version ${version}, ${body.programme.shows.length} shows`, ctx.now());
-    req.log.info({ managerId: s.manager.id, branch, version, shows: body.programme.shows.length }, 'hub: programme set');
-    return view(branch);
-  });
+  app.put(
+    DASH_PROGRAMME_PATH,
+    { bodyLimit: IMPORT_BODY_BYTES, schema: { body: PutProgrammeRequestSchema } },
+    async (req): Promise<DashProgrammeView> => {
+      const s = sessionOf(req);
+      const body = checked(PutProgrammeRequestSchema, req.body);
+      const branch = branchOf(s.manager, body.branch);
+      const version = await setProgramme(ctx.db, branch, body.programme, s.manager.name, ctx.now());
+      await writeAudit(
+        ctx.db,
+        { manager: s.manager, address: req.ip },
+        'programme.imported',
+        branch,
+        `version ${version}, ${body.programme.shows.length} shows`,
+        ctx.now(),
+      );
+      req.log.info(
+        { managerId: s.manager.id, branch, version, shows: body.programme.shows.length },
+        'hub: programme set',
+      );
+      return view(branch);
+    },
+  );
 
-  app.post(`${DASH_PROGRAMME_PATH}/import`, { bodyLimit: IMPORT_BODY_BYTES, schema: { body: ImportProgrammeRequestSchema } }, async (req): Promise<ImportProgrammeResult> => {
-    const s = sessionOf(req);
-    const body = checked(ImportProgrammeRequestSchema, req.body);
-    const branch = branchOf(s.manager, body.branch);
-    const check = checkProgrammeFile(body.csv);
-    if (!check.programme) {
-      return { imported: false, totalRows: check.totalRows, errors: check.errors.slice(0, MAX_ERRORS_SHOWN), errorCount: check.errors.length, programme: await view(branch) };
-    }
-    const version = await setProgramme(ctx.db, branch, check.programme, s.manager.name, ctx.now());
-    await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'programme.imported', branch, `version ${version}, ${check.totalRows} row${check.totalRows === 1 ? '' : 's'}${body.fileName ? ` from ${body.fileName}` : ''}`, ctx.now());
-    req.log.info({ managerId: s.manager.id, branch, version, rows: check.totalRows, file: body.fileName }, 'hub: programme imported');
-    return { imported: true, totalRows: check.totalRows, errors: [], errorCount: 0, programme: await view(branch) };
-  });
+  app.post(
+    `${DASH_PROGRAMME_PATH}/import`,
+    { bodyLimit: IMPORT_BODY_BYTES, schema: { body: ImportProgrammeRequestSchema } },
+    async (req): Promise<ImportProgrammeResult> => {
+      const s = sessionOf(req);
+      const body = checked(ImportProgrammeRequestSchema, req.body);
+      const branch = branchOf(s.manager, body.branch);
+      const check = checkProgrammeFile(body.csv);
+      if (!check.programme) {
+        return {
+          imported: false,
+          totalRows: check.totalRows,
+          errors: check.errors.slice(0, MAX_ERRORS_SHOWN),
+          errorCount: check.errors.length,
+          programme: await view(branch),
+        };
+      }
+      const version = await setProgramme(ctx.db, branch, check.programme, s.manager.name, ctx.now());
+      await writeAudit(
+        ctx.db,
+        { manager: s.manager, address: req.ip },
+        'programme.imported',
+        branch,
+        `version ${version}, ${check.totalRows} row${check.totalRows === 1 ? '' : 's'}${body.fileName ? ` from ${body.fileName}` : ''}`,
+        ctx.now(),
+      );
+      req.log.info(
+        { managerId: s.manager.id, branch, version, rows: check.totalRows, file: body.fileName },
+        'hub: programme imported',
+      );
+      return { imported: true, totalRows: check.totalRows, errors: [], errorCount: 0, programme: await view(branch) };
+    },
+  );
 
   app.get(`${DASH_PROGRAMME_PATH}/template.csv`, async (_req, reply) => {
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="programme-template.csv"').send(programmeTemplate(lagosDayOf(ctx.now())));
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="programme-template.csv"')
+      .send(programmeTemplate(lagosDayOf(ctx.now())));
   });
 
   app.get(DASH_SHOWS_PATH, { schema: { querystring: ShowsQuerySchema } }, async (req): Promise<ShowsView> => {

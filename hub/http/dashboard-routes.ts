@@ -9,17 +9,46 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  AttentionQuerySchema, CreateManagerRequestSchema, DASHBOARD_PREFIX as D, DashIssueCodeRequestSchema, lagosDayOf, LiveQuerySchema,
-  LoginRequestSchema, ORDERS_CSV_COLUMNS, OrdersQuerySchema, SESSION_COOKIE, SetupRequestSchema, SHIFTS_CSV_COLUMNS, ShiftsQuerySchema, TodayQuerySchema,
-  LAGOS_OFFSET_MS, type OrderRow, type SessionView,
+  AttentionQuerySchema,
+  CreateManagerRequestSchema,
+  DASHBOARD_PREFIX as D,
+  DashIssueCodeRequestSchema,
+  lagosDayOf,
+  LiveQuerySchema,
+  LoginRequestSchema,
+  ORDERS_CSV_COLUMNS,
+  OrdersQuerySchema,
+  SESSION_COOKIE,
+  SetupRequestSchema,
+  SHIFTS_CSV_COLUMNS,
+  ShiftsQuerySchema,
+  TodayQuerySchema,
+  LAGOS_OFFSET_MS,
+  type OrderRow,
+  type SessionView,
 } from '../../shared/hub-dashboard-contract';
 import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { issueEnrollCode, revokeCounter } from '../store/counters';
 import { attention } from '../store/attention';
-import { counterInScope, dashCounters, orderDetail, searchOrders, shifts, today, type OrderFilters } from '../store/dashboard';
 import {
-  checkLogin, closeAllSessions, closeSession, completeSetup, createManager, openSession, readSession, type Session,
+  counterInScope,
+  dashCounters,
+  orderDetail,
+  searchOrders,
+  shifts,
+  today,
+  type OrderFilters,
+} from '../store/dashboard';
+import {
+  checkLogin,
+  closeAllSessions,
+  closeSession,
+  completeSetup,
+  createManager,
+  openSession,
+  readSession,
+  type Session,
 } from '../store/managers';
 import { scopeOf } from '../store/scope';
 import { sha256 } from '../store/tokens';
@@ -40,12 +69,21 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
   const relayOffSince = ctx.merchant ? null : ctx.now();
   const cookie = (value: string, maxAgeS: number) =>
     `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${dc.secureCookie ? '; Secure' : ''}`;
-  const viewOf = (s: Session): SessionView => ({ manager: s.manager, csrfToken: s.csrfToken, idleExpiresAt: s.idleExpiresAt, expiresAt: s.expiresAt });
+  const viewOf = (s: Session): SessionView => ({
+    manager: s.manager,
+    csrfToken: s.csrfToken,
+    idleExpiresAt: s.idleExpiresAt,
+    expiresAt: s.expiresAt,
+  });
 
   const headOffice = (s: Session) => {
     if (s.manager.role !== 'head-office') throw fail('HUB_FORBIDDEN', 403, 'Only head office may do this.');
   };
-  async function startSession(req: FastifyRequest, reply: FastifyReply, manager: Session['manager']): Promise<SessionView> {
+  async function startSession(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    manager: Session['manager'],
+  ): Promise<SessionView> {
     // A login always gets a new id; a session the browser still carried is ended (no fixation).
     const old = sessionCookieOf(req);
     if (old) {
@@ -74,7 +112,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     anon.post(`${D}/login`, { schema: { body: LoginRequestSchema } }, async (req, reply) => {
       checkOrigin(req, dc);
       const wait = dc.loginLimiter.take(`login:${req.ip}`, ctx.now());
-      if (wait) throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts from this address: wait, then try again.', { retryAfterMs: wait });
+      if (wait)
+        throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts from this address: wait, then try again.', {
+          retryAfterMs: wait,
+        });
       const body = checked(LoginRequestSchema, req.body);
       try {
         const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle, req.ip);
@@ -86,8 +127,21 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
         req.log.warn({ code }, 'hub: manager login refused');
         // Checked and refused (a password hash ran): in the audit log with the name tried. Refusals
         // for too many attempts are not (they cost nothing and would let a flood fill the log).
-        const why = code === 'HUB_LOGIN_FAILED' ? 'wrong name or password' : code === 'HUB_FORBIDDEN' ? 'the account is disabled' : null;
-        if (why) await writeAudit(ctx.db, { manager: null, name: body.name, address: req.ip }, 'login.failed', null, why, ctx.now());
+        const why =
+          code === 'HUB_LOGIN_FAILED'
+            ? 'wrong name or password'
+            : code === 'HUB_FORBIDDEN'
+              ? 'the account is disabled'
+              : null;
+        if (why)
+          await writeAudit(
+            ctx.db,
+            { manager: null, name: body.name, address: req.ip },
+            'login.failed',
+            null,
+            why,
+            ctx.now(),
+          );
         throw e;
       }
     });
@@ -124,7 +178,14 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const s = sessionOf(req);
       headOffice(s);
       const m = await createManager(ctx.db, checked(CreateManagerRequestSchema, req.body), ctx.now());
-      await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'manager.created', m.name, m.role === 'branch' ? `branch ${m.branch}` : 'head office', ctx.now());
+      await writeAudit(
+        ctx.db,
+        { manager: s.manager, address: req.ip },
+        'manager.created',
+        m.name,
+        m.role === 'branch' ? `branch ${m.branch}` : 'head office',
+        ctx.now(),
+      );
       req.log.info({ managerId: m.id, role: m.role, branch: m.branch, by: s.manager.id }, 'hub: manager created');
       return m;
     });
@@ -138,7 +199,15 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     app.get(`${D}/attention`, { schema: { querystring: AttentionQuerySchema } }, async (req) => {
       const s = sessionOf(req);
       const f = checked(AttentionQuerySchema, req.query);
-      return attention(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention, (id) => ctx.relay.isConnected(id), f.branch, relayOffSince);
+      return attention(
+        ctx.db,
+        scopeOf(s.manager),
+        ctx.now(),
+        dc.attention,
+        (id) => ctx.relay.isConnected(id),
+        f.branch,
+        relayOffSince,
+      );
     });
 
     app.get(`${D}/live`, { schema: { querystring: LiveQuerySchema } }, async (req, reply) => {
@@ -163,11 +232,32 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
       const v = await shifts(ctx.db, scopeOf(s.manager), day, f);
       const lines = [SHIFTS_CSV_COLUMNS.join(',')];
       for (const x of v.shifts) {
-        const base = [x.branch, x.counterName, x.shiftId, x.cashier, lagosStamp(x.openedAt), x.closedAt === null ? '' : lagosStamp(x.closedAt), nairaOrEmpty(x.floatKobo), nairaOrEmpty(x.takingsKobo)];
+        const base = [
+          x.branch,
+          x.counterName,
+          x.shiftId,
+          x.cashier,
+          lagosStamp(x.openedAt),
+          x.closedAt === null ? '' : lagosStamp(x.closedAt),
+          nairaOrEmpty(x.floatKobo),
+          nairaOrEmpty(x.takingsKobo),
+        ];
         const zs = x.zreports.length ? x.zreports : [null];
-        for (const z of zs) lines.push(csvLine([...base, z ? String(z.reportNo) : '', z ? naira(z.totalKobo) : '', z ? String(z.count) : '', x.practice ? 'yes' : 'no']));
+        for (const z of zs)
+          lines.push(
+            csvLine([
+              ...base,
+              z ? String(z.reportNo) : '',
+              z ? naira(z.totalKobo) : '',
+              z ? String(z.count) : '',
+              x.practice ? 'yes' : 'no',
+            ]),
+          );
       }
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="shifts-${day}.csv"`).send(lines.join('\r\n') + '\r\n');
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="shifts-${day}.csv"`)
+        .send(lines.join('\r\n') + '\r\n');
     });
 
     app.get(`${D}/orders`, { schema: { querystring: OrdersQuerySchema } }, async (req) => {
@@ -187,7 +277,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     app.get(`${D}/orders.csv`, { schema: { querystring: CsvOrdersQuery } }, async (req, reply) => {
       const s = sessionOf(req);
       const f = checked(CsvOrdersQuery, req.query);
-      if (!f.from || !f.to) throw fail('HUB_BAD_REQUEST', 400, 'An export needs a date range: from=yyyy-MM-dd&to=yyyy-MM-dd (Lagos days, both included).');
+      if (!f.from || !f.to)
+        throw fail(
+          'HUB_BAD_REQUEST',
+          400,
+          'An export needs a date range: from=yyyy-MM-dd&to=yyyy-MM-dd (Lagos days, both included).',
+        );
       const scope = scopeOf(s.manager);
       const db = ctx.db;
       // Pages of 2,000 rows read one after another as the client takes them: memory stays flat.
@@ -201,24 +296,51 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
           cursor = page.nextCursor;
         }
       }
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="orders-${f.from}-to-${f.to}.csv"`).send(Readable.from(rows()));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="orders-${f.from}-to-${f.to}.csv"`)
+        .send(Readable.from(rows()));
     });
 
     app.get(`${D}/counters`, { schema: { querystring: CountersQuery } }, async (req) => {
       const s = sessionOf(req);
       const f = checked(CountersQuery, req.query);
-      return { counters: await dashCounters(ctx.db, scopeOf(s.manager), ctx.now(), dc.attention.staleMs, (id) => ctx.relay.isConnected(id), f.branch), relayVerifies: ctx.merchant !== null };
+      return {
+        counters: await dashCounters(
+          ctx.db,
+          scopeOf(s.manager),
+          ctx.now(),
+          dc.attention.staleMs,
+          (id) => ctx.relay.isConnected(id),
+          f.branch,
+        ),
+        relayVerifies: ctx.merchant !== null,
+      };
     });
 
     app.post(`${D}/counters/enroll-codes`, { schema: { body: DashIssueCodeRequestSchema } }, async (req) => {
       const s = sessionOf(req);
       const body = checked(DashIssueCodeRequestSchema, req.body);
-      if (s.manager.role === 'branch' && body.branch !== null && body.branch !== s.manager.branch) throw fail('HUB_FORBIDDEN', 403, 'A branch manager issues codes for their own branch only.');
+      if (s.manager.role === 'branch' && body.branch !== null && body.branch !== s.manager.branch)
+        throw fail('HUB_FORBIDDEN', 403, 'A branch manager issues codes for their own branch only.');
       // Every code is for one branch: the counter cannot choose its branch with it.
-      if (s.manager.role !== 'branch' && body.branch === null) throw fail('HUB_BAD_REQUEST', 400, 'Say which branch the code is for (the branch\'s merchant id, as its counters are set up): a code enrolls a counter of that branch only.', { issues: [{ path: 'branch', message: 'required' }] });
+      if (s.manager.role !== 'branch' && body.branch === null)
+        throw fail(
+          'HUB_BAD_REQUEST',
+          400,
+          "Say which branch the code is for (the branch's merchant id, as its counters are set up): a code enrolls a counter of that branch only.",
+          { issues: [{ path: 'branch', message: 'required' }] },
+        );
       const branch = s.manager.role === 'branch' ? s.manager.branch : body.branch;
       const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, branch);
-      await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'counter.code-issued', branch, `valid ${body.ttlMinutes} minutes`, ctx.now());
+      await writeAudit(
+        ctx.db,
+        { manager: s.manager, address: req.ip },
+        'counter.code-issued',
+        branch,
+        `valid ${body.ttlMinutes} minutes`,
+        ctx.now(),
+      );
       req.log.info({ managerId: s.manager.id, branch }, 'hub: enrollment code issued from the dashboard');
       return c;
     });
@@ -252,15 +374,31 @@ export function csvCell(v: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 const csvLine = (cells: string[]) => cells.map(csvCell).join(',');
-const naira = (kobo: number) => `${kobo < 0 ? '-' : ''}${Math.floor(Math.abs(kobo) / 100)}.${String(Math.abs(kobo) % 100).padStart(2, '0')}`;
+const naira = (kobo: number) =>
+  `${kobo < 0 ? '-' : ''}${Math.floor(Math.abs(kobo) / 100)}.${String(Math.abs(kobo) % 100).padStart(2, '0')}`;
 const nairaOrEmpty = (kobo: number | null) => (kobo === null ? '' : naira(kobo));
 /** yyyy-MM-dd HH:mm:ss in Lagos. */
 export const lagosStamp = (ms: number) => new Date(ms + LAGOS_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 
 function orderCsv(o: OrderRow): string {
-  return csvLine([
-    lagosStamp(o.createdAt), o.branch, o.counterName, o.cashier ?? '', o.reference, o.orderNo ?? '', o.payNo ?? '', o.state, naira(o.amountKobo),
-    o.filmTitle ?? o.filmName ?? '', o.showDate ?? '', o.showTime ?? '', o.seats ?? '', o.tickets === null ? '' : String(o.tickets), o.practice ? 'yes' : 'no',
-    o.paidAfterClosingKobo === null ? '' : naira(o.paidAfterClosingKobo),
-  ]) + '\r\n';
+  return (
+    csvLine([
+      lagosStamp(o.createdAt),
+      o.branch,
+      o.counterName,
+      o.cashier ?? '',
+      o.reference,
+      o.orderNo ?? '',
+      o.payNo ?? '',
+      o.state,
+      naira(o.amountKobo),
+      o.filmTitle ?? o.filmName ?? '',
+      o.showDate ?? '',
+      o.showTime ?? '',
+      o.seats ?? '',
+      o.tickets === null ? '' : String(o.tickets),
+      o.practice ? 'yes' : 'no',
+      o.paidAfterClosingKobo === null ? '' : naira(o.paidAfterClosingKobo),
+    ]) + '\r\n'
+  );
 }

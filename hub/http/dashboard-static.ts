@@ -10,13 +10,28 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 export const DASHBOARD_PATH = '/dashboard/';
 
 export const DASHBOARD_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "font-src 'self'",
-  "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 const NOT_BUILT = `<!doctype html><html lang="en-NG"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dashboard not built</title></head>
@@ -36,7 +51,12 @@ export function dashboardStaticRoutes(app: FastifyInstance, dir: string): void {
   const root = normalize(dir + sep);
   const sendIndex = (reply: FastifyReply) => {
     const index = join(root, 'index.html');
-    if (!existsSync(index)) return secure(reply).code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_BUILT);
+    if (!existsSync(index))
+      return secure(reply)
+        .code(503)
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(NOT_BUILT);
     return secure(reply).header('cache-control', 'no-cache').type(TYPES['.html']!).send(createReadStream(index));
   };
 
@@ -55,7 +75,12 @@ export function dashboardStaticRoutes(app: FastifyInstance, dir: string): void {
         .send(createReadStream(file));
     }
     // A missing hashed file is a real 404 (an old page asking for last build's script), not the app.
-    if (rest.startsWith('assets/') || extname(rest) !== '') return secure(reply).code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not found.');
+    if (rest.startsWith('assets/') || extname(rest) !== '')
+      return secure(reply)
+        .code(404)
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send('Not found.');
     return sendIndex(reply);
   });
 }

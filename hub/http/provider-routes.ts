@@ -26,7 +26,8 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
     scope.setErrorHandler((err: { code?: string; statusCode?: number }, req, reply) => {
       const kind: NotificationKind = req.url.startsWith(PROVIDER_PATHS.bills) ? 'bills' : 'pos';
       if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(reply, kind, 413, C.tooLarge, 'body is too large');
-      if (err.statusCode && err.statusCode < 500) return refuse(reply, kind, 400, C.malformed, 'request could not be read');
+      if (err.statusCode && err.statusCode < 500)
+        return refuse(reply, kind, 400, C.malformed, 'request could not be read');
       req.log.error({ err }, 'hub: provider notification failed');
       return reply.code(500).send({ code: C.internal, message: 'not stored; send again' });
     });
@@ -39,7 +40,11 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
         const reason = r.dropReason ?? 'full';
         ctx.metrics.dropped.inc({ kind, reason });
         // A bills callback no live counter could own is not stored: counted, not logged (anyone can send them by the thousand).
-        if (r.notificationId !== null) log.warn({ kind, notificationId: r.notificationId, orderKeys: orderKeys.slice(0, 2), reason }, 'hub: notification of an unknown order sent to no counter');
+        if (r.notificationId !== null)
+          log.warn(
+            { kind, notificationId: r.notificationId, orderKeys: orderKeys.slice(0, 2), reason },
+            'hub: notification of an unknown order sent to no counter',
+          );
       }
       ctx.relay.announce(r.counterIds);
     };
@@ -66,8 +71,15 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (branch) headers.merchantId = branch;
       const orderKeys = tranId ? [tranId] : [];
       const r = await ctx.ingest({
-        kind: 'pos', headers, body: text, contentKey: check.contentKey, orderKeys, branch: branch || null, source: req.ip,
-        verifiedDetail: 'clientAuthKey, timestamp window and provider signature checked', now,
+        kind: 'pos',
+        headers,
+        body: text,
+        contentKey: check.contentKey,
+        orderKeys,
+        branch: branch || null,
+        source: req.ip,
+        verifiedDetail: 'clientAuthKey, timestamp window and provider signature checked',
+        now,
       });
       stored('pos', r, orderKeys, reply.log);
       return reply.code(200).send(WEBHOOK_SUCCESS);
@@ -77,10 +89,24 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       if (limited(reply, 'bills', req.ip)) return reply;
       const text = typeof req.body === 'string' ? req.body : '';
       const cb = readBillsCallback(text);
-      if (!cb) return refuse(reply, 'bills', 400, C.malformed, 'body is not a bills callback (payload with its signed fields, and sha512)');
+      if (!cb)
+        return refuse(
+          reply,
+          'bills',
+          400,
+          C.malformed,
+          'body is not a bills callback (payload with its signed fields, and sha512)',
+        );
       const r = await ctx.ingest({
-        kind: 'bills', headers: {}, body: text, contentKey: cb.contentKey, orderKeys: cb.orderKeys, branch: null, source: req.ip,
-        verifiedDetail: 'not verified by the Hub (the counter checks sha512 with its bills secret)', now: ctx.now(),
+        kind: 'bills',
+        headers: {},
+        body: text,
+        contentKey: cb.contentKey,
+        orderKeys: cb.orderKeys,
+        branch: null,
+        source: req.ip,
+        verifiedDetail: 'not verified by the Hub (the counter checks sha512 with its bills secret)',
+        now: ctx.now(),
       });
       stored('bills', r, cb.orderKeys, reply.log);
       return reply.code(200).send(WEBHOOK_SUCCESS);
@@ -88,4 +114,5 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
   });
 }
 
-const header = (v: string | string[] | undefined): string => (Array.isArray(v) ? v[0] ?? '' : v ?? '').trim().slice(0, 64);
+const header = (v: string | string[] | undefined): string =>
+  (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim().slice(0, 64);

@@ -12,11 +12,21 @@
 import type { ServerResponse } from 'node:http';
 import type { HubDb } from '../db/adapter';
 import {
-  countersWithUnsent, markRelayedMany, notifyCounters, pendingDeliveriesFor, RELAY_CHANNEL, REVOKED_PREFIX, type PendingDelivery, type PendingRequest,
+  countersWithUnsent,
+  markRelayedMany,
+  notifyCounters,
+  pendingDeliveriesFor,
+  RELAY_CHANNEL,
+  REVOKED_PREFIX,
+  type PendingDelivery,
+  type PendingRequest,
 } from '../store/notifications';
 import { readProgrammeNotice } from '../store/programme';
 
-export const REVOKED_EVENT = { code: 'HUB_COUNTER_REVOKED', message: 'This counter was removed from the Hub by its manager. Ask them for a new enrollment code.' };
+export const REVOKED_EVENT = {
+  code: 'HUB_COUNTER_REVOKED',
+  message: 'This counter was removed from the Hub by its manager. Ask them for a new enrollment code.',
+};
 
 export interface RelayStream {
   counterId: string;
@@ -78,7 +88,8 @@ export class RelayHub {
       else if (readProgrammeNotice(payload)) {
         const n = readProgrammeNotice(payload)!;
         this.tellProgramme(n.branch, n.version);
-      } else if (payload.startsWith(REVOKED_PREFIX)) this.closeCounter(payload.slice(REVOKED_PREFIX.length), REVOKED_EVENT);
+      } else if (payload.startsWith(REVOKED_PREFIX))
+        this.closeCounter(payload.slice(REVOKED_PREFIX.length), REVOKED_EVENT);
       else for (const id of payload.split(',')) this.wake(id);
     });
     this.ticker = setInterval(() => this.tick(), Math.max(1, Math.floor(this.o.heartbeatMs / SLOTS)));
@@ -97,12 +108,14 @@ export class RelayHub {
     this.read(); // streams left catching up by a failed round
     if (slot !== 0 || this.sweeping || this.streams.size === 0) return;
     this.sweeping = true;
-    countersWithUnsent(this.o.db, [...this.streams.keys()]).then(
-      (ids) => {
-        for (const id of ids) this.wake(id);
-      },
-      (e: unknown) => this.o.onError(e),
-    ).finally(() => (this.sweeping = false));
+    countersWithUnsent(this.o.db, [...this.streams.keys()])
+      .then(
+        (ids) => {
+          for (const id of ids) this.wake(id);
+        },
+        (e: unknown) => this.o.onError(e),
+      )
+      .finally(() => (this.sweeping = false));
   }
 
   connectedCount(): number {
@@ -115,9 +128,22 @@ export class RelayHub {
 
   /** lastEventId null (a first connection): every unacknowledged delivery is sent. */
   open(counterId: string, res: ServerResponse, lastEventId: number | null, branch: string | null = null): RelayStream {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.write(`retry: 1000\n\n`);
-    const s: RelayStream = { counterId, branch, programmeTold: 0, res, resumeAfter: lastEventId ?? 0, slot: this.opened++ % SLOTS, closed: false };
+    const s: RelayStream = {
+      counterId,
+      branch,
+      programmeTold: 0,
+      res,
+      resumeAfter: lastEventId ?? 0,
+      slot: this.opened++ % SLOTS,
+      closed: false,
+    };
     let set = this.streams.get(counterId);
     if (!set) this.streams.set(counterId, (set = new Set()));
     // Streams cost memory and sockets, and each catches up on its own read: a counter (or a stolen
@@ -125,7 +151,8 @@ export class RelayHub {
     // as an SSE comment (clients ignore it).
     const max = this.o.maxStreamsPerCounter ?? 3;
     for (const old of [...set].slice(0, Math.max(0, set.size - max + 1))) {
-      if (!old.closed) old.res.write(': closed: this counter opened a newer relay stream (at most ' + max + ' at once)\n\n');
+      if (!old.closed)
+        old.res.write(': closed: this counter opened a newer relay stream (at most ' + max + ' at once)\n\n');
       old.res.end();
       this.drop(old);
     }
@@ -137,7 +164,10 @@ export class RelayHub {
     this.read();
     // Read after the stream is listed, so a change committed meanwhile is told by its NOTIFY or by this read.
     if (branch !== null && this.o.programmeVersion) {
-      this.o.programmeVersion(branch).then((v) => this.tellStream(s, v), (e: unknown) => this.o.onError(e));
+      this.o.programmeVersion(branch).then(
+        (v) => this.tellStream(s, v),
+        (e: unknown) => this.o.onError(e),
+      );
     }
     return s;
   }
@@ -280,10 +310,11 @@ export class RelayHub {
 
   async close(): Promise<void> {
     if (this.ticker) clearInterval(this.ticker);
-    for (const set of [...this.streams.values()]) for (const s of [...set]) {
-      s.res.end();
-      this.drop(s);
-    }
+    for (const set of [...this.streams.values()])
+      for (const s of [...set]) {
+        s.res.end();
+        this.drop(s);
+      }
     await this.unlisten?.();
   }
 }

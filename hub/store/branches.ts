@@ -8,7 +8,9 @@ export async function listBranches(db: HubDb, scope: Scope): Promise<BranchView[
   const w = new Where(scope, 'b.branch');
   const rows = await db.query<{ branch: string; name: string | null }>(
     `select b.branch, n.name from (select branch from counters union select branch from branch_names) b
-     left join branch_names n on n.branch = b.branch ${w.sql()} order by b.branch`, w.params);
+     left join branch_names n on n.branch = b.branch ${w.sql()} order by b.branch`,
+    w.params,
+  );
   return rows.map((r) => ({ branch: r.branch, name: r.name ?? null }));
 }
 
@@ -16,5 +18,6 @@ export async function setBranchName(db: HubDb, branch: string, name: string, by:
   await db.query(
     `insert into branch_names (branch, name, updated_at, updated_by) values ($1, $2, $3, $4)
      on conflict (branch) do update set name = excluded.name, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-    [branch, name, now, by]);
+    [branch, name, now, by],
+  );
 }

@@ -6,7 +6,12 @@ import type { SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 
 /** Of these keys just claimed by this counter, those other live counters claim too, with every claimant (recorded for Needs attention). */
-export async function claimsShared(q: SqlRunner, counterId: string, keys: string[], now: number): Promise<{ key: string; counterIds: string[] }[]> {
+export async function claimsShared(
+  q: SqlRunner,
+  counterId: string,
+  keys: string[],
+  now: number,
+): Promise<{ key: string; counterIds: string[] }[]> {
   const rows = await q.query<{ key: string; ids: string[] | string }>(
     `select o.order_key as key, array_agg(o.counter_id order by o.counter_id) as ids
        from order_owners o join counters c on c.id = o.counter_id and c.revoked_at is null
@@ -14,7 +19,15 @@ export async function claimsShared(q: SqlRunner, counterId: string, keys: string
      having count(*) > 1 and bool_or(o.counter_id = $2) order by o.order_key`,
     [keys, counterId],
   );
-  const shared = rows.map((r) => ({ key: r.key, counterIds: Array.isArray(r.ids) ? r.ids : r.ids.replace(/^\{|\}$/g, '').split(',').filter(Boolean) }));
+  const shared = rows.map((r) => ({
+    key: r.key,
+    counterIds: Array.isArray(r.ids)
+      ? r.ids
+      : r.ids
+          .replace(/^\{|\}$/g, '')
+          .split(',')
+          .filter(Boolean),
+  }));
   if (shared.length) {
     // Kept for Needs attention (attention.ts): every claimant of each shared key, once.
     await q.query(

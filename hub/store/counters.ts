@@ -16,10 +16,20 @@ export interface CounterRow {
 }
 
 /** A code limited to a branch (a branch manager's) enrolls only a counter of that branch. */
-export async function issueEnrollCode(db: HubDb, now: number, ttlMinutes: number, branch: string | null = null): Promise<{ code: string; expiresAt: number; branch: string | null }> {
+export async function issueEnrollCode(
+  db: HubDb,
+  now: number,
+  ttlMinutes: number,
+  branch: string | null = null,
+): Promise<{ code: string; expiresAt: number; branch: string | null }> {
   const code = newEnrollCode();
   const expiresAt = now + ttlMinutes * 60_000;
-  await db.query('insert into enroll_codes (code_hash, created_at, expires_at, branch) values ($1, $2, $3, $4)', [sha256(code), now, expiresAt, branch]);
+  await db.query('insert into enroll_codes (code_hash, created_at, expires_at, branch) values ($1, $2, $3, $4)', [
+    sha256(code),
+    now,
+    expiresAt,
+    branch,
+  ]);
   return { code, expiresAt, branch };
 }
 
@@ -34,11 +44,23 @@ export async function enrollCounter(db: HubDb, req: EnrollRequest, now: number):
     );
     if (!claimed.length) {
       // A code a branch manager issued is for their branch only.
-      const other = await q.query<{ branch: string }>('select branch from enroll_codes where code_hash = $1 and used_at is null and expires_at > $2 and branch <> $3', [sha256(req.code.toUpperCase()), now, req.branch]);
+      const other = await q.query<{ branch: string }>(
+        'select branch from enroll_codes where code_hash = $1 and used_at is null and expires_at > $2 and branch <> $3',
+        [sha256(req.code.toUpperCase()), now, req.branch],
+      );
       if (other.length) {
-        throw fail('HUB_ENROLL_CODE_INVALID', 403, `This enrollment code is for branch ${other[0]!.branch}, not ${req.branch}. Check the counter's branch (merchant id) or ask for a code for ${req.branch}.`, { codeBranch: other[0]!.branch, branch: req.branch });
+        throw fail(
+          'HUB_ENROLL_CODE_INVALID',
+          403,
+          `This enrollment code is for branch ${other[0]!.branch}, not ${req.branch}. Check the counter's branch (merchant id) or ask for a code for ${req.branch}.`,
+          { codeBranch: other[0]!.branch, branch: req.branch },
+        );
       }
-      throw fail('HUB_ENROLL_CODE_INVALID', 403, 'This enrollment code is unknown, already used or expired. Ask the Hub administrator for a new code.');
+      throw fail(
+        'HUB_ENROLL_CODE_INVALID',
+        403,
+        'This enrollment code is unknown, already used or expired. Ask the Hub administrator for a new code.',
+      );
     }
     // After the code is claimed: only the holder of a good code learns which counter has a name's code.
     await checkCodeFree(q, req.counterName, req.branch);
@@ -57,24 +79,41 @@ export async function authenticateCounter(db: HubDb, credential: string): Promis
     [sha256(credential)],
   );
   const r = rows[0];
-  if (!r) throw fail('HUB_UNAUTHENTICATED', 401, 'This counter is not known to the Hub. Enroll it again with a new code.');
+  if (!r)
+    throw fail('HUB_UNAUTHENTICATED', 401, 'This counter is not known to the Hub. Enroll it again with a new code.');
   if (r.revoked_at !== null) {
-    throw fail('HUB_COUNTER_REVOKED', 403, 'This counter was removed from the Hub by its manager. Ask them for a new enrollment code.', { counterId: r.id });
+    throw fail(
+      'HUB_COUNTER_REVOKED',
+      403,
+      'This counter was removed from the Hub by its manager. Ask them for a new enrollment code.',
+      { counterId: r.id },
+    );
   }
   return { id: r.id, name: r.name, branch: r.branch, revokedAt: null };
 }
 
 /** Credentials of counters not revoked (their hashes, as stored), the most recently seen first: to serve them from memory from a Hub's start. */
-export async function liveCounterCredentials(db: HubDb, limit: number): Promise<{ tokenHash: string; counter: CounterRow }[]> {
+export async function liveCounterCredentials(
+  db: HubDb,
+  limit: number,
+): Promise<{ tokenHash: string; counter: CounterRow }[]> {
   const rows = await db.query<{ id: string; name: string; branch: string; token_hash: string }>(
-    'select id, name, branch, token_hash from counters where revoked_at is null order by last_seen_at desc nulls last, id limit $1', [limit]);
-  return rows.map((r) => ({ tokenHash: r.token_hash, counter: { id: r.id, name: r.name, branch: r.branch, revokedAt: null } }));
+    'select id, name, branch, token_hash from counters where revoked_at is null order by last_seen_at desc nulls last, id limit $1',
+    [limit],
+  );
+  return rows.map((r) => ({
+    tokenHash: r.token_hash,
+    counter: { id: r.id, name: r.name, branch: r.branch, revokedAt: null },
+  }));
 }
 
 /** Revokes a counter; every Hub instance on the database closes its open streams (NOTIFY). */
 export async function revokeCounter(db: HubDb, id: string, now: number): Promise<boolean> {
   return db.tx(async (q) => {
-    const rows = await q.query('update counters set revoked_at = coalesce(revoked_at, $2) where id = $1 returning id', [id, now]);
+    const rows = await q.query('update counters set revoked_at = coalesce(revoked_at, $2) where id = $1 returning id', [
+      id,
+      now,
+    ]);
     if (rows.length) await q.query('select pg_notify($1, $2)', [RELAY_CHANNEL, `${REVOKED_PREFIX}${id}`]);
     return rows.length > 0;
   });
@@ -94,9 +133,18 @@ export async function recordCounterStatus(db: HubDb, id: string, s: CounterStatu
 export async function listCounters(db: HubDb, connected: (id: string) => boolean): Promise<CounterView[]> {
   const rows = await db.query<Record<string, unknown>>('select * from counters order by enrolled_at, id');
   return rows.map((r) => ({
-    id: String(r.id), name: String(r.name), branch: String(r.branch), enrolledAt: num(r.enrolled_at), revokedAt: numOrNull(r.revoked_at),
-    lastSeenAt: numOrNull(r.last_seen_at), appVersion: (r.app_version as string | null) ?? null, profile: (r.profile as string | null) ?? null,
-    clockOffsetMs: numOrNull(r.clock_offset_ms), queueLength: numOrNull(r.queue_length), openPayments: numOrNull(r.open_payments),
-    lastSeq: num(r.last_seq), connected: connected(String(r.id)),
+    id: String(r.id),
+    name: String(r.name),
+    branch: String(r.branch),
+    enrolledAt: num(r.enrolled_at),
+    revokedAt: numOrNull(r.revoked_at),
+    lastSeenAt: numOrNull(r.last_seen_at),
+    appVersion: (r.app_version as string | null) ?? null,
+    profile: (r.profile as string | null) ?? null,
+    clockOffsetMs: numOrNull(r.clock_offset_ms),
+    queueLength: numOrNull(r.queue_length),
+    openPayments: numOrNull(r.open_payments),
+    lastSeq: num(r.last_seq),
+    connected: connected(String(r.id)),
   }));
 }

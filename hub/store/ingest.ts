@@ -4,7 +4,14 @@
 // provider signed.
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
-import { couldBeLiveCounters, DEFAULT_HOLD, liveCounterCodes, trimHeldBills, type DropReason, type HoldPolicy } from './holding';
+import {
+  couldBeLiveCounters,
+  DEFAULT_HOLD,
+  liveCounterCodes,
+  trimHeldBills,
+  type DropReason,
+  type HoldPolicy,
+} from './holding';
 import { sha256 } from './tokens';
 
 export type NotificationKind = 'pos' | 'bills';
@@ -38,7 +45,13 @@ export interface IngestResult {
 }
 
 const log = (q: SqlRunner, id: string, now: number, step: string, counterId: string | null, detail: string) =>
-  q.query('insert into delivery_log (notification_id, at, step, counter_id, detail) values ($1, $2, $3, $4, $5)', [id, now, step, counterId, detail]);
+  q.query('insert into delivery_log (notification_id, at, step, counter_id, detail) values ($1, $2, $3, $4, $5)', [
+    id,
+    now,
+    step,
+    counterId,
+    detail,
+  ]);
 
 /**
  * One statement for a whole batch of notifications, so one round trip and one commit however many
@@ -112,7 +125,11 @@ const INGEST_SQL = `
     from input i join decide d on d.i = i.i left join fresh f on f.i = i.i order by i.i`;
 
 /** Stores a batch (see INGEST_SQL); the results are in the inputs' order. Repeats are logged as duplicates. */
-export async function ingestNotifications(db: HubDb, ns: IngestInput[], hold: HoldPolicy = DEFAULT_HOLD): Promise<IngestResult[]> {
+export async function ingestNotifications(
+  db: HubDb,
+  ns: IngestInput[],
+  hold: HoldPolicy = DEFAULT_HOLD,
+): Promise<IngestResult[]> {
   if (ns.length === 0) return [];
   const hashes = ns.map((n) => sha256(n.contentKey));
   const keyIdx: number[] = [];
@@ -125,12 +142,27 @@ export async function ingestNotifications(db: HubDb, ns: IngestInput[], hold: Ho
     }
   });
   const codes = ns.some((n) => n.kind === 'bills') ? await liveCounterCodes(db) : new Set<string>();
-  const rows = await db.query<{ i: unknown; id: unknown; counters: string[] | string | null; fate: string }>(INGEST_SQL, [
-    ns.map((n) => n.kind), ns.map((n) => n.now), ns.map((n) => n.orderKeys[0] ?? null), ns.map((n) => n.branch), ns.map((n) => JSON.stringify(n.headers)),
-    ns.map((n) => n.body), hashes, ns.map((n) => `${n.kind} notification, ${n.body.length} bytes`), ns.map((n) => n.verifiedDetail), keyIdx, keys,
-    hold.holdMs, hold.maxHeld, ns.map((n) => couldBeLiveCounters(n.kind, n.orderKeys.filter(Boolean), codes)), ns.map((n) => n.source ?? ''),
-    hold.maxHeldBytesPerSource,
-  ]);
+  const rows = await db.query<{ i: unknown; id: unknown; counters: string[] | string | null; fate: string }>(
+    INGEST_SQL,
+    [
+      ns.map((n) => n.kind),
+      ns.map((n) => n.now),
+      ns.map((n) => n.orderKeys[0] ?? null),
+      ns.map((n) => n.branch),
+      ns.map((n) => JSON.stringify(n.headers)),
+      ns.map((n) => n.body),
+      hashes,
+      ns.map((n) => `${n.kind} notification, ${n.body.length} bytes`),
+      ns.map((n) => n.verifiedDetail),
+      keyIdx,
+      keys,
+      hold.holdMs,
+      hold.maxHeld,
+      ns.map((n) => couldBeLiveCounters(n.kind, n.orderKeys.filter(Boolean), codes)),
+      ns.map((n) => n.source ?? ''),
+      hold.maxHeldBytesPerSource,
+    ],
+  );
   const results: IngestResult[] = [];
   for (const [j, n] of ns.entries()) {
     const r = rows.find((x) => num(x.i) === j + 1)!;
@@ -138,18 +170,49 @@ export async function ingestNotifications(db: HubDb, ns: IngestInput[], hold: Ho
       const counterIds = pgTextArray(r.counters);
       const held = r.fate === 'held';
       const dropped = !held && counterIds.length === 0;
-      results.push({ notificationId: String(num(r.id)), duplicate: false, counterIds, held, dropped, dropReason: dropped ? (r.fate as DropReason) : null });
+      results.push({
+        notificationId: String(num(r.id)),
+        duplicate: false,
+        counterIds,
+        held,
+        dropped,
+        dropReason: dropped ? (r.fate as DropReason) : null,
+      });
       continue;
     }
     if (n.kind === 'bills' && !['routed', 'repeat', 'held'].includes(r.fate)) {
       // Neither routed nor held: not stored (an unverified body is not worth a row).
-      results.push({ notificationId: null, duplicate: false, counterIds: [], held: false, dropped: true, dropReason: r.fate as DropReason });
+      results.push({
+        notificationId: null,
+        duplicate: false,
+        counterIds: [],
+        held: false,
+        dropped: true,
+        dropReason: r.fate as DropReason,
+      });
       continue;
     }
-    const existing = await db.query<{ id: unknown }>('select id from notifications where kind = $1 and body_hash = $2', [n.kind, hashes[j]]);
+    const existing = await db.query<{ id: unknown }>(
+      'select id from notifications where kind = $1 and body_hash = $2',
+      [n.kind, hashes[j]],
+    );
     const id = String(num(existing[0]!.id));
-    await log(db, id, n.now, 'duplicate', null, 'the same signed content arrived again: stored once, not relayed again');
-    results.push({ notificationId: id, duplicate: true, counterIds: [], held: false, dropped: false, dropReason: null });
+    await log(
+      db,
+      id,
+      n.now,
+      'duplicate',
+      null,
+      'the same signed content arrived again: stored once, not relayed again',
+    );
+    results.push({
+      notificationId: id,
+      duplicate: true,
+      counterIds: [],
+      held: false,
+      dropped: false,
+      dropReason: null,
+    });
   }
   // Bills held past the policy (a batch from one address sees only what was held before it; many
   // addresses past maxHeld): each address keeps its oldest, in turn; the rest is deleted.
@@ -166,7 +229,11 @@ export async function ingestNotifications(db: HubDb, ns: IngestInput[], hold: Ho
   return results;
 }
 
-export async function ingestNotification(db: HubDb, n: IngestInput, hold: HoldPolicy = DEFAULT_HOLD): Promise<IngestResult> {
+export async function ingestNotification(
+  db: HubDb,
+  n: IngestInput,
+  hold: HoldPolicy = DEFAULT_HOLD,
+): Promise<IngestResult> {
   return (await ingestNotifications(db, [n], hold))[0]!;
 }
 
@@ -176,7 +243,11 @@ export async function ingestNotification(db: HubDb, n: IngestInput, hold: HoldPo
  * settles when its own notification is stored (or its batch failed), so "stored before answered"
  * holds for every webhook. A body already in the batch waits for the next one.
  */
-export function createIngestBatcher(db: HubDb, maxBatch = 64, hold: HoldPolicy = DEFAULT_HOLD): (n: IngestInput) => Promise<IngestResult> {
+export function createIngestBatcher(
+  db: HubDb,
+  maxBatch = 64,
+  hold: HoldPolicy = DEFAULT_HOLD,
+): (n: IngestInput) => Promise<IngestResult> {
   type Waiting = { n: IngestInput; key: string; ok: (r: IngestResult) => void; fail: (e: unknown) => void };
   let queue: Waiting[] = [];
   let busy = false;
@@ -194,7 +265,11 @@ export function createIngestBatcher(db: HubDb, maxBatch = 64, hold: HoldPolicy =
       }
       queue = rest;
       try {
-        const rs = await ingestNotifications(db, batch.map((w) => w.n), hold);
+        const rs = await ingestNotifications(
+          db,
+          batch.map((w) => w.n),
+          hold,
+        );
         batch.forEach((w, i) => w.ok(rs[i]!));
       } catch (e) {
         // Nothing of the batch was stored; one at a time, so one bad notification fails only itself.
@@ -215,5 +290,8 @@ export function createIngestBatcher(db: HubDb, maxBatch = 64, hold: HoldPolicy =
 function pgTextArray(v: string[] | string | null): string[] {
   if (v === null) return [];
   if (Array.isArray(v)) return v;
-  return v.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
+  return v
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .filter(Boolean);
 }

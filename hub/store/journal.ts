@@ -28,7 +28,9 @@ const createdKeysOf = (e: SyncEvent): string[] => {
   return [];
 };
 const learntKeysOf = (e: SyncEvent): { reference: string; key: string }[] =>
-  (e.kind === 'order.status' || e.kind === 'topup.status') && e.payload.orderNo ? [{ reference: e.payload.reference, key: e.payload.orderNo }] : [];
+  (e.kind === 'order.status' || e.kind === 'topup.status') && e.payload.orderNo
+    ? [{ reference: e.payload.reference, key: e.payload.orderNo }]
+    : [];
 
 export interface SyncResult {
   lastSeq: number;
@@ -52,7 +54,9 @@ async function othersCodes(q: SqlRunner, counterId: string, name: string, keys: 
     return code !== null && code !== own;
   });
   if (!suspect.length) return new Set();
-  const names = await q.query<{ name: string }>('select name from counters where id <> $1 and revoked_at is null', [counterId]);
+  const names = await q.query<{ name: string }>('select name from counters where id <> $1 and revoked_at is null', [
+    counterId,
+  ]);
   const taken = new Set(names.map((r) => counterCode(r.name)));
   return new Set(suspect.filter((k) => taken.has(referenceCounterCode(k)!)));
 }
@@ -68,24 +72,40 @@ function checkTimes(events: SyncEvent[], now: number): void {
     const times = [e.at, ...(e.kind === 'zreport' ? [e.payload.from, e.payload.to] : [])];
     const bad = times.find((t) => t < EARLIEST_EVENT_MS || t > now + MAX_AHEAD_MS);
     if (bad !== undefined) {
-      throw fail('HUB_BAD_REQUEST', 400, `Event number ${e.seq} carries a time (${bad}) before 2020 or more than a day ahead of the Hub's clock: check the counter's clock.`, { seq: e.seq, at: bad });
+      throw fail(
+        'HUB_BAD_REQUEST',
+        400,
+        `Event number ${e.seq} carries a time (${bad}) before 2020 or more than a day ahead of the Hub's clock: check the counter's clock.`,
+        { seq: e.seq, at: bad },
+      );
     }
   }
 }
 
-export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncEvent[], now: number): Promise<SyncResult> {
+export async function storeSyncBatch(
+  db: HubDb,
+  counterId: string,
+  events: SyncEvent[],
+  now: number,
+): Promise<SyncResult> {
   const sorted = [...events].sort((a, b) => a.seq - b.seq);
   checkTimes(sorted, now);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.seq !== sorted[i - 1]!.seq + 1) {
-      throw fail('HUB_BAD_REQUEST', 400, 'The events of one batch must have consecutive sequence numbers.', { after: sorted[i - 1]!.seq, got: sorted[i]!.seq });
+      throw fail('HUB_BAD_REQUEST', 400, 'The events of one batch must have consecutive sequence numbers.', {
+        after: sorted[i - 1]!.seq,
+        got: sorted[i]!.seq,
+      });
     }
   }
   let refusedClaims: string[] = [];
   let sharedClaims: SyncResult['sharedClaims'] = [];
   let released: string[] = [];
   return db.tx(async (q) => {
-    const c = await q.query<{ last_seq: unknown; branch: string; name: string }>('select last_seq, branch, name from counters where id = $1 for update', [counterId]);
+    const c = await q.query<{ last_seq: unknown; branch: string; name: string }>(
+      'select last_seq, branch, name from counters where id = $1 for update',
+      [counterId],
+    );
     const last = num(c[0]!.last_seq);
     const old = sorted.filter((e) => e.seq <= last);
     const fresh = sorted.filter((e) => e.seq > last);
@@ -94,27 +114,58 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
         `select j.seq from journal j join unnest($2::bigint[], $3::text[], $4::bigint[], $5::jsonb[]) as t(seq, kind, at, payload)
            on j.seq = t.seq and j.kind = t.kind and j.at = t.at and j.payload = t.payload
          where j.counter_id = $1`,
-        [counterId, old.map((e) => e.seq), old.map((e) => e.kind), old.map((e) => e.at), old.map((e) => JSON.stringify(e.payload))],
+        [
+          counterId,
+          old.map((e) => e.seq),
+          old.map((e) => e.kind),
+          old.map((e) => e.at),
+          old.map((e) => JSON.stringify(e.payload)),
+        ],
       );
       if (same.length !== old.length) {
         const ok = new Set(same.map((r) => num(r.seq)));
         const bad = old.find((e) => !ok.has(e.seq))!;
-        throw fail('HUB_SYNC_CONFLICT', 409, `The Hub already holds a different event under number ${bad.seq}. Tell the Hub administrator; do not resend.`, { seq: bad.seq, lastSeq: last });
+        throw fail(
+          'HUB_SYNC_CONFLICT',
+          409,
+          `The Hub already holds a different event under number ${bad.seq}. Tell the Hub administrator; do not resend.`,
+          { seq: bad.seq, lastSeq: last },
+        );
       }
     }
     if (fresh.length && fresh[0]!.seq !== last + 1) {
-      throw fail('HUB_SYNC_GAP', 409, `Events are missing before number ${fresh[0]!.seq}: send from number ${last + 1}.`, { expectedSeq: last + 1, lastSeq: last });
+      throw fail(
+        'HUB_SYNC_GAP',
+        409,
+        `Events are missing before number ${fresh[0]!.seq}: send from number ${last + 1}.`,
+        { expectedSeq: last + 1, lastSeq: last },
+      );
     }
     if (fresh.length) {
       await q.query(
         `insert into journal (counter_id, seq, kind, at, payload, received_at)
          select $1, t.seq, t.kind, t.at, t.payload, $6 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::jsonb[]) as t(seq, kind, at, payload)`,
-        [counterId, fresh.map((e) => e.seq), fresh.map((e) => e.kind), fresh.map((e) => e.at), fresh.map((e) => JSON.stringify(e.payload)), now],
+        [
+          counterId,
+          fresh.map((e) => e.seq),
+          fresh.map((e) => e.kind),
+          fresh.map((e) => e.at),
+          fresh.map((e) => JSON.stringify(e.payload)),
+          now,
+        ],
       );
       // An order made with another counter's code is not this counter's: none of its keys is claimed.
-      const refs = fresh.filter((e) => createdKeysOf(e).length).map((e) => (e.payload as { reference: string }).reference);
+      const refs = fresh
+        .filter((e) => createdKeysOf(e).length)
+        .map((e) => (e.payload as { reference: string }).reference);
       const notOurs = await othersCodes(q, counterId, c[0]!.name, [...new Set(refs)]);
-      const created = [...new Set(fresh.filter((e) => !notOurs.has((e.payload as { reference?: string }).reference ?? '')).flatMap(createdKeysOf))];
+      const created = [
+        ...new Set(
+          fresh
+            .filter((e) => !notOurs.has((e.payload as { reference?: string }).reference ?? ''))
+            .flatMap(createdKeysOf),
+        ),
+      ];
       if (created.length) {
         await q.query(
           'insert into order_owners (order_key, counter_id, registered_at) select k, $1, $2 from unnest($3::text[]) as k on conflict (order_key, counter_id) do nothing',
@@ -137,16 +188,39 @@ export async function storeSyncBatch(db: HubDb, counterId: string, events: SyncE
       refusedClaims = [...notOurs];
       // Notifications held for these orders go to their claimants now (same transaction as the claim),
       // and what already went to another claimant of an order number this counter now claims too.
-      if (claimed.length) released = [...new Set([...await releaseHeld(q, now, { counterId, keys: claimed }), ...await catchUpClaimant(q, counterId, claimed, now)])];
+      if (claimed.length)
+        released = [
+          ...new Set([
+            ...(await releaseHeld(q, now, { counterId, keys: claimed })),
+            ...(await catchUpClaimant(q, counterId, claimed, now)),
+          ]),
+        ];
       await q.query('update counters set last_seq = $2 where id = $1', [counterId, fresh[fresh.length - 1]!.seq]);
       // The dashboard's query tables move with the journal: same transaction, only new events.
       await projectEvents(q, counterId, c[0]!.branch, fresh, now);
     }
-    return { lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last, stored: fresh.length, refusedClaims, sharedClaims, released };
+    return {
+      lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last,
+      stored: fresh.length,
+      refusedClaims,
+      sharedClaims,
+      released,
+    };
   });
 }
 
 export async function readJournal(db: HubDb, counterId: string): Promise<SyncEvent[]> {
-  const rows = await db.query<Record<string, unknown>>('select seq, kind, at, payload from journal where counter_id = $1 order by seq', [counterId]);
-  return rows.map((r) => ({ seq: num(r.seq), kind: r.kind, at: num(r.at), payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload }) as SyncEvent);
+  const rows = await db.query<Record<string, unknown>>(
+    'select seq, kind, at, payload from journal where counter_id = $1 order by seq',
+    [counterId],
+  );
+  return rows.map(
+    (r) =>
+      ({
+        seq: num(r.seq),
+        kind: r.kind,
+        at: num(r.at),
+        payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
+      }) as SyncEvent,
+  );
 }

@@ -16,10 +16,15 @@ import { sha256 } from './tokens';
 export const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 1, keylen: 32 } as const;
 
 const scrypt = (password: string, salt: Buffer, keylen: number, o: ScryptOptions): Promise<Buffer> =>
-  new Promise((resolve, reject) => scryptCb(password.normalize('NFC'), salt, keylen, o, (e, k) => (e ? reject(e) : resolve(k))));
+  new Promise((resolve, reject) =>
+    scryptCb(password.normalize('NFC'), salt, keylen, o, (e, k) => (e ? reject(e) : resolve(k))),
+  );
 const maxmem = (N: number, r: number) => 128 * N * r * 2;
 
-export async function hashPassword(password: string, p: { N: number; r: number; p: number; keylen: number } = SCRYPT_PARAMS): Promise<string> {
+export async function hashPassword(
+  password: string,
+  p: { N: number; r: number; p: number; keylen: number } = SCRYPT_PARAMS,
+): Promise<string> {
   const salt = randomBytes(16);
   const key = await scrypt(password, salt, p.keylen, { N: p.N, r: p.r, p: p.p, maxmem: maxmem(p.N, p.r) });
   return ['scrypt', p.N, p.r, p.p, salt.toString('base64url'), key.toString('base64url')].join('$');
@@ -39,7 +44,12 @@ export async function verifyPassword(password: string, stored: string, from = 'l
   const want = Buffer.from(hash, 'base64url');
   const got = await passwordGate.run(() => {
     passwordChecks.count++;
-    return scrypt(password, Buffer.from(salt, 'base64url'), want.length, { N, r: R, p: Number(p), maxmem: maxmem(N, R) });
+    return scrypt(password, Buffer.from(salt, 'base64url'), want.length, {
+      N,
+      r: R,
+      p: Number(p),
+      maxmem: maxmem(N, R),
+    });
   }, from);
   return got.length === want.length && timingSafeEqual(got, want);
 }
@@ -54,9 +64,22 @@ const nameKey = (name: string) => name.trim().normalize('NFC').toLowerCase();
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 interface ManagerRow {
-  id: string; name: string; role: ManagerRole; branch: string | null; password_hash: string; created_at: unknown; disabled_at: unknown;
+  id: string;
+  name: string;
+  role: ManagerRole;
+  branch: string | null;
+  password_hash: string;
+  created_at: unknown;
+  disabled_at: unknown;
 }
-export const view = (r: ManagerRow): ManagerView => ({ id: r.id, name: r.name, role: r.role, branch: r.branch, createdAt: num(r.created_at), disabled: r.disabled_at !== null && r.disabled_at !== undefined });
+export const view = (r: ManagerRow): ManagerView => ({
+  id: r.id,
+  name: r.name,
+  role: r.role,
+  branch: r.branch,
+  createdAt: num(r.created_at),
+  disabled: r.disabled_at !== null && r.disabled_at !== undefined,
+});
 
 export async function countManagers(db: HubDb): Promise<number> {
   return num((await db.query<{ n: unknown }>('select count(*) as n from managers'))[0]!.n);
@@ -69,38 +92,63 @@ export async function createManager(db: HubDb, m: CreateManagerRequest, now: num
      on conflict (name_key) do nothing returning *`,
     [newId('mgr'), m.name.trim(), nameKey(m.name), m.role, m.role === 'branch' ? m.branch : null, hash, now],
   );
-  if (!rows[0]) throw fail('HUB_BAD_REQUEST', 400, `A manager named "${m.name.trim()}" already exists: choose another name.`);
+  if (!rows[0])
+    throw fail('HUB_BAD_REQUEST', 400, `A manager named "${m.name.trim()}" already exists: choose another name.`);
   return view(rows[0]);
 }
 
 export async function listManagers(db: HubDb): Promise<ManagerView[]> {
-  return (await db.query<ManagerRow>('select * from managers where removed_at is null order by created_at, id')).map(view);
+  return (await db.query<ManagerRow>('select * from managers where removed_at is null order by created_at, id')).map(
+    view,
+  );
 }
 
 // ---- First start ---------------------------------------------------------------------------------
 
 /** A one-time token for creating the first manager; null when a manager already exists. Only its hash is kept. */
-export async function issueSetupToken(db: HubDb, now: number, ttlMinutes = 60): Promise<{ token: string; expiresAt: number } | null> {
+export async function issueSetupToken(
+  db: HubDb,
+  now: number,
+  ttlMinutes = 60,
+): Promise<{ token: string; expiresAt: number } | null> {
   if ((await countManagers(db)) > 0) return null;
   const token = randomBytes(32).toString('base64url');
   const expiresAt = now + ttlMinutes * 60_000;
-  await db.query('insert into setup_tokens (token_hash, created_at, expires_at) values ($1, $2, $3)', [sha256(token), now, expiresAt]);
+  await db.query('insert into setup_tokens (token_hash, created_at, expires_at) values ($1, $2, $3)', [
+    sha256(token),
+    now,
+    expiresAt,
+  ]);
   return { token, expiresAt };
 }
 
 /** Creates the first (head office) manager with a setup token: one use, before expiry, only while there is no manager. */
-export async function completeSetup(db: HubDb, token: string, name: string, password: string, now: number): Promise<ManagerView> {
+export async function completeSetup(
+  db: HubDb,
+  token: string,
+  name: string,
+  password: string,
+  now: number,
+): Promise<ManagerView> {
   const hash = await hashPassword(password);
   return db.tx(async (q) => {
     await q.query('lock table managers in exclusive mode');
     const n = num((await q.query<{ n: unknown }>('select count(*) as n from managers'))[0]!.n);
-    const claimed = n === 0
-      ? await q.query('update setup_tokens set used_at = $2 where token_hash = $1 and used_at is null and expires_at > $2 returning token_hash', [sha256(token), now])
-      : [];
+    const claimed =
+      n === 0
+        ? await q.query(
+            'update setup_tokens set used_at = $2 where token_hash = $1 and used_at is null and expires_at > $2 returning token_hash',
+            [sha256(token), now],
+          )
+        : [];
     if (!claimed.length) {
-      throw fail('HUB_FORBIDDEN', 403, n > 0
-        ? 'The Hub already has a manager: log in, or ask head office for an account.'
-        : 'This setup link is unknown, used or expired. Restart the Hub (npm run hub) for a new one, or use npm run hub -- create-manager.');
+      throw fail(
+        'HUB_FORBIDDEN',
+        403,
+        n > 0
+          ? 'The Hub already has a manager: log in, or ask head office for an account.'
+          : 'This setup link is unknown, used or expired. Restart the Hub (npm run hub) for a new one, or use npm run hub -- create-manager.',
+      );
     }
     const rows = await q.query<ManagerRow>(
       `insert into managers (id, name, name_key, role, branch, password_hash, created_at) values ($1, $2, $3, 'head-office', null, $4, $5) returning *`,
@@ -121,7 +169,12 @@ export interface ThrottlePolicy {
   /** The longest wait of an account for everyone: a slowdown, so the right password still gets in after it. */
   accountMaxWaitMs: number;
 }
-export const DEFAULT_THROTTLE: ThrottlePolicy = { free: 3, firstWaitMs: 1000, maxWaitMs: 15 * 60_000, accountMaxWaitMs: 60_000 };
+export const DEFAULT_THROTTLE: ThrottlePolicy = {
+  free: 3,
+  firstWaitMs: 1000,
+  maxWaitMs: 15 * 60_000,
+  accountMaxWaitMs: 60_000,
+};
 /** A check claimed by an instance that died is free again after this. */
 const CHECK_LEASE_MS = 10_000;
 
@@ -131,7 +184,10 @@ export const waitAfter = (failures: number, p: ThrottlePolicy = DEFAULT_THROTTLE
 
 const WAIT_SQL = `(case when failures + 1 < $3 then 0 else least($5::bigint, ($4::bigint * power(2, least(failures + 1 - $3, 40)))::bigint) end)`;
 
-interface Wait { failures: number; lockedUntil: number }
+interface Wait {
+  failures: number;
+  lockedUntil: number;
+}
 /** Per Hub database (so per Hub instance): the waits of address+name pairs, and the account waits of unknown names. */
 const throttles = new WeakMap<HubDb, { byAddress: Map<string, Wait>; unknown: Map<string, Wait> }>();
 function throttleOf(db: HubDb) {
@@ -142,7 +198,9 @@ function throttleOf(db: HubDb) {
   return t;
 }
 const rateLimited = (retryAfterMs: number) =>
-  fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', { retryAfterMs: Math.max(1000, retryAfterMs) });
+  fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', {
+    retryAfterMs: Math.max(1000, retryAfterMs),
+  });
 
 /**
  * Two throttles, alike for real and unknown names so the answers never tell them apart:
@@ -153,7 +211,14 @@ const rateLimited = (retryAfterMs: number) =>
  *   accountMaxWaitMs — guessing from many addresses is slowed, the right password gets in after the wait.
  * A right password forgives both.
  */
-export async function checkLogin(db: HubDb, name: string, password: string, now: number, p: ThrottlePolicy = DEFAULT_THROTTLE, from = 'local'): Promise<ManagerView> {
+export async function checkLogin(
+  db: HubDb,
+  name: string,
+  password: string,
+  now: number,
+  p: ThrottlePolicy = DEFAULT_THROTTLE,
+  from = 'local',
+): Promise<ManagerView> {
   const t = throttleOf(db);
   const key = nameKey(name);
   const addressKey = `${from}\u0000${key}`;
@@ -183,27 +248,40 @@ export async function checkLogin(db: HubDb, name: string, password: string, now:
     [m.id, now, p.free, p.firstWaitMs, p.accountMaxWaitMs],
   );
   if (!claim.length) {
-    const r = await db.query<{ locked_until: unknown; checking_until: unknown }>('select locked_until, checking_until from managers where id = $1', [m.id]);
-    throw rateLimited(Math.max(num(r[0]?.locked_until ?? 0), Math.min(num(r[0]?.checking_until ?? 0), now + 1000)) - now);
+    const r = await db.query<{ locked_until: unknown; checking_until: unknown }>(
+      'select locked_until, checking_until from managers where id = $1',
+      [m.id],
+    );
+    throw rateLimited(
+      Math.max(num(r[0]?.locked_until ?? 0), Math.min(num(r[0]?.checking_until ?? 0), now + 1000)) - now,
+    );
   }
   let ok = false;
   try {
     ok = await verifyPassword(password, m.password_hash, from);
   } finally {
     await db.query(
-      ok ? 'update managers set failures = 0, locked_until = 0, checking_until = 0 where id = $1' : 'update managers set checking_until = 0 where id = $1',
+      ok
+        ? 'update managers set failures = 0, locked_until = 0, checking_until = 0 where id = $1'
+        : 'update managers set checking_until = 0 where id = $1',
       [m.id],
     );
   }
   if (!ok) throw wrong();
   t.byAddress.delete(addressKey);
   // Told only to whoever knows the password: a departed manager learns why, a guesser learns nothing.
-  if (m.disabled_at !== null && m.disabled_at !== undefined) throw fail('HUB_FORBIDDEN', 403, 'This manager account is disabled: ask head office to enable it again.');
+  if (m.disabled_at !== null && m.disabled_at !== undefined)
+    throw fail('HUB_FORBIDDEN', 403, 'This manager account is disabled: ask head office to enable it again.');
   return view(m);
 }
 
 export async function loginFailures(db: HubDb, managerId: string): Promise<{ failures: number; lockedUntil: number }> {
-  const r = (await db.query<{ failures: unknown; locked_until: unknown }>('select failures, locked_until from managers where id = $1', [managerId]))[0];
+  const r = (
+    await db.query<{ failures: unknown; locked_until: unknown }>(
+      'select failures, locked_until from managers where id = $1',
+      [managerId],
+    )
+  )[0];
   return { failures: num(r?.failures ?? 0), lockedUntil: num(r?.locked_until ?? 0) };
 }
 
@@ -224,16 +302,34 @@ export interface Session {
 }
 
 /** Derived from the session id (never stored): only a holder of the cookie can compute it. */
-export const csrfTokenOf = (sessionId: string): string => createHmac('sha256', sessionId).update('counterpay-dashboard-csrf').digest('base64url');
+export const csrfTokenOf = (sessionId: string): string =>
+  createHmac('sha256', sessionId).update('counterpay-dashboard-csrf').digest('base64url');
 
 /** A new session (a new random id every login: no fixation). Returns the id for the cookie. */
-export async function openSession(db: HubDb, manager: ManagerView, now: number, p: SessionPolicy): Promise<{ id: string; session: Session }> {
+export async function openSession(
+  db: HubDb,
+  manager: ManagerView,
+  now: number,
+  p: SessionPolicy,
+): Promise<{ id: string; session: Session }> {
   const id = randomBytes(32).toString('base64url');
   const expiresAt = now + p.absoluteMs;
-  await db.query('insert into manager_sessions (id_hash, manager_id, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)', [sha256(id), manager.id, now, expiresAt]);
+  await db.query(
+    'insert into manager_sessions (id_hash, manager_id, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)',
+    [sha256(id), manager.id, now, expiresAt],
+  );
   // Expired sessions are swept here (logins are rare); an expired row is never accepted anyway.
   await db.query('delete from manager_sessions where expires_at <= $1 or last_seen_at <= $1 - $2', [now, p.idleMs]);
-  return { id, session: { manager, idHash: sha256(id), csrfToken: csrfTokenOf(id), idleExpiresAt: Math.min(now + p.idleMs, expiresAt), expiresAt } };
+  return {
+    id,
+    session: {
+      manager,
+      idHash: sha256(id),
+      csrfToken: csrfTokenOf(id),
+      idleExpiresAt: Math.min(now + p.idleMs, expiresAt),
+      expiresAt,
+    },
+  };
 }
 
 /** The live session of a cookie id, renewed (idle expiry) at most once a minute; null when unknown or expired. */
@@ -252,7 +348,13 @@ export async function readSession(db: HubDb, id: string, now: number, p: Session
     seen = now;
   }
   const expiresAt = num(r.expires_at);
-  return { manager: view(r), idHash, csrfToken: csrfTokenOf(id), idleExpiresAt: Math.min(seen + p.idleMs, expiresAt), expiresAt };
+  return {
+    manager: view(r),
+    idHash,
+    csrfToken: csrfTokenOf(id),
+    idleExpiresAt: Math.min(seen + p.idleMs, expiresAt),
+    expiresAt,
+  };
 }
 
 export async function closeSession(db: HubDb, idHash: string): Promise<number> {
@@ -264,10 +366,16 @@ export async function closeAllSessions(db: HubDb, managerId: string): Promise<nu
 }
 
 /** Of these sessions, those neither ended nor expired: one query for every live stream of an instance, on each heartbeat. */
-export async function sessionsAlive(db: HubDb, idHashes: string[], now: number, p: SessionPolicy): Promise<Set<string>> {
+export async function sessionsAlive(
+  db: HubDb,
+  idHashes: string[],
+  now: number,
+  p: SessionPolicy,
+): Promise<Set<string>> {
   if (!idHashes.length) return new Set();
   const rows = await db.query<{ id_hash: string }>(
-    'select id_hash from manager_sessions where id_hash = any($1::text[]) and expires_at > $2 and last_seen_at > $2 - $3', [idHashes, now, p.idleMs],
+    'select id_hash from manager_sessions where id_hash = any($1::text[]) and expires_at > $2 and last_seen_at > $2 - $3',
+    [idHashes, now, p.idleMs],
   );
   return new Set(rows.map((r) => r.id_hash));
 }

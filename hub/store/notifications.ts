@@ -8,7 +8,14 @@ import type { HubDb, SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import type { NotificationKind } from './ingest';
 
-export { createIngestBatcher, ingestNotification, ingestNotifications, type IngestInput, type IngestResult, type NotificationKind } from './ingest';
+export {
+  createIngestBatcher,
+  ingestNotification,
+  ingestNotifications,
+  type IngestInput,
+  type IngestResult,
+  type NotificationKind,
+} from './ingest';
 export { DEFAULT_HOLD, type HoldPolicy } from './holding';
 
 /** NOTIFY channel: payload is a comma-separated list of counter ids with new deliveries. */
@@ -35,10 +42,19 @@ export const notifyPayload = (counterIds: string[]): string => {
 
 /** One statement (fewer round trips per webhook): the deliveries, their log lines after any `first` lines, and the NOTIFY. */
 async function addDeliveries(
-  q: SqlRunner, notificationId: string, counterIds: string[], now: number, replay: boolean, why: string, first: { step: string; detail: string }[] = [],
+  q: SqlRunner,
+  notificationId: string,
+  counterIds: string[],
+  now: number,
+  replay: boolean,
+  why: string,
+  first: { step: string; detail: string }[] = [],
 ): Promise<void> {
   const step = replay ? 'replayed' : 'routed';
-  const logs = [...first.map((f) => ({ ...f, counter: null as string | null })), ...counterIds.map((c) => ({ step, detail: why, counter: c as string | null }))];
+  const logs = [
+    ...first.map((f) => ({ ...f, counter: null as string | null })),
+    ...counterIds.map((c) => ({ step, detail: why, counter: c as string | null })),
+  ];
   await q.query(
     `with d as (
        insert into deliveries (notification_id, counter_id, created_at, replay) select $1, c, $2, $3 from unnest($4::text[]) as c returning id),
@@ -46,7 +62,17 @@ async function addDeliveries(
        insert into delivery_log (notification_id, at, step, counter_id, detail)
        select $1, $2, s, c, dt from unnest($5::text[], $6::text[], $7::text[]) with ordinality as t(s, c, dt, n) order by n)
      select case when cardinality($4::text[]) > 0 then pg_notify($8, $9) end as notified`,
-    [notificationId, now, replay, counterIds, logs.map((l) => l.step), logs.map((l) => l.counter), logs.map((l) => l.detail), RELAY_CHANNEL, notifyPayload(counterIds)],
+    [
+      notificationId,
+      now,
+      replay,
+      counterIds,
+      logs.map((l) => l.step),
+      logs.map((l) => l.counter),
+      logs.map((l) => l.detail),
+      RELAY_CHANNEL,
+      notifyPayload(counterIds),
+    ],
   );
 }
 
@@ -58,7 +84,10 @@ async function addDeliveries(
  */
 export async function notifyCounters(db: SqlRunner, counterIds: string[]): Promise<void> {
   if (counterIds.length === 0) return;
-  await db.query(`select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [RELAY_CHANNEL, notifyPayload(counterIds)]);
+  await db.query(`select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [
+    RELAY_CHANNEL,
+    notifyPayload(counterIds),
+  ]);
 }
 
 export interface PendingDelivery {
@@ -85,7 +114,11 @@ export interface PendingRequest {
  * the backlog is read: only deliveries never sent, whatever their id, because ids are given at
  * insert and a lower id can commit after a higher one. Result i holds request i's deliveries.
  */
-export async function pendingDeliveriesFor(db: SqlRunner, reqs: PendingRequest[], limit: number): Promise<PendingDelivery[][]> {
+export async function pendingDeliveriesFor(
+  db: SqlRunner,
+  reqs: PendingRequest[],
+  limit: number,
+): Promise<PendingDelivery[][]> {
   const out: PendingDelivery[][] = reqs.map(() => []);
   if (!reqs.length) return out;
   const rows = await db.query<Record<string, unknown>>(
@@ -101,15 +134,25 @@ export async function pendingDeliveriesFor(db: SqlRunner, reqs: PendingRequest[]
   );
   for (const r of rows) {
     out[num(r.i) - 1]!.push({
-      eventId: String(num(r.id)), notificationId: String(num(r.notification_id)), kind: r.kind as NotificationKind, receivedAt: num(r.received_at),
-      headers: (typeof r.headers === 'string' ? JSON.parse(r.headers) : r.headers) as Record<string, string>, body: String(r.body), replay: Boolean(r.replay),
+      eventId: String(num(r.id)),
+      notificationId: String(num(r.notification_id)),
+      kind: r.kind as NotificationKind,
+      receivedAt: num(r.received_at),
+      headers: (typeof r.headers === 'string' ? JSON.parse(r.headers) : r.headers) as Record<string, string>,
+      body: String(r.body),
+      replay: Boolean(r.replay),
     });
   }
   return out;
 }
 
 /** One counter's unacknowledged deliveries (see pendingDeliveriesFor). */
-export async function pendingDeliveries(db: SqlRunner, counterId: string, resumeAfter: number | null, limit: number): Promise<PendingDelivery[]> {
+export async function pendingDeliveries(
+  db: SqlRunner,
+  counterId: string,
+  resumeAfter: number | null,
+  limit: number,
+): Promise<PendingDelivery[]> {
   return (await pendingDeliveriesFor(db, [{ counterId, after: resumeAfter }], limit))[0]!;
 }
 
@@ -129,7 +172,11 @@ export async function countersWithUnsent(db: SqlRunner, counterIds: string[]): P
  * fsync). A mark lost in a crash only means the delivery is sent again, which the counter takes once
  * (deliveries are at least once, acknowledged by event id).
  */
-export async function markRelayedMany(db: SqlRunner, ds: { counterId: string; d: PendingDelivery }[], now: number): Promise<void> {
+export async function markRelayedMany(
+  db: SqlRunner,
+  ds: { counterId: string; d: PendingDelivery }[],
+  now: number,
+): Promise<void> {
   if (!ds.length) return;
   await db.query(
     `with a as (select set_config('synchronous_commit', 'off', true)),
@@ -159,35 +206,62 @@ export async function ackDeliveries(db: HubDb, counterId: string, eventIds: stri
 /** Sends a stored notification again to the counters it went to (or to its order's owner, if one is known now). */
 export async function replayNotification(db: HubDb, notificationId: string, now: number): Promise<number | null> {
   return db.tx(async (q) => {
-    const n = await q.query<{ order_no: string | null }>('select order_no from notifications where id = $1', [notificationId]);
+    const n = await q.query<{ order_no: string | null }>('select order_no from notifications where id = $1', [
+      notificationId,
+    ]);
     if (!n[0]) return null;
     const before = await q.query<{ counter_id: string }>(
       `select distinct d.counter_id from deliveries d join counters c on c.id = d.counter_id where d.notification_id = $1 and c.revoked_at is null order by 1`,
       [notificationId],
     );
-    const ids = before.length ? before.map((r) => r.counter_id) : (await route(q, n[0].order_no ? [n[0].order_no] : [])).ids;
+    const ids = before.length
+      ? before.map((r) => r.counter_id)
+      : (await route(q, n[0].order_no ? [n[0].order_no] : [])).ids;
     await addDeliveries(q, notificationId, ids, now, true, 'replay asked by the administrator');
     return ids.length;
   });
 }
 
 export async function notificationLog(db: HubDb, notificationId: string): Promise<NotificationLog | null> {
-  const n = await db.query<Record<string, unknown>>('select id, kind, received_at, order_no, branch from notifications where id = $1', [notificationId]);
+  const n = await db.query<Record<string, unknown>>(
+    'select id, kind, received_at, order_no, branch from notifications where id = $1',
+    [notificationId],
+  );
   if (!n[0]) return null;
-  const steps = await db.query<Record<string, unknown>>('select at, step, counter_id, detail from delivery_log where notification_id = $1 order by id', [notificationId]);
+  const steps = await db.query<Record<string, unknown>>(
+    'select at, step, counter_id, detail from delivery_log where notification_id = $1 order by id',
+    [notificationId],
+  );
   return {
-    id: String(num(n[0].id)), kind: n[0].kind as NotificationKind, receivedAt: num(n[0].received_at),
-    orderNo: (n[0].order_no as string | null) ?? null, branch: (n[0].branch as string | null) ?? null,
-    steps: steps.map((s) => ({ at: num(s.at), step: s.step as NotificationLog['steps'][number]['step'], counterId: (s.counter_id as string | null) ?? null, detail: String(s.detail) })),
+    id: String(num(n[0].id)),
+    kind: n[0].kind as NotificationKind,
+    receivedAt: num(n[0].received_at),
+    orderNo: (n[0].order_no as string | null) ?? null,
+    branch: (n[0].branch as string | null) ?? null,
+    steps: steps.map((s) => ({
+      at: num(s.at),
+      step: s.step as NotificationLog['steps'][number]['step'],
+      counterId: (s.counter_id as string | null) ?? null,
+      detail: String(s.detail),
+    })),
   };
 }
 
-export async function findNotifications(db: HubDb, orderNo: string | null, limit: number): Promise<{ id: string; kind: string; receivedAt: number; orderNo: string | null }[]> {
+export async function findNotifications(
+  db: HubDb,
+  orderNo: string | null,
+  limit: number,
+): Promise<{ id: string; kind: string; receivedAt: number; orderNo: string | null }[]> {
   const rows = await db.query<Record<string, unknown>>(
     `select id, kind, received_at, order_no from notifications where ($1::text is null or order_no = $1) order by id desc limit $2`,
     [orderNo, limit],
   );
-  return rows.map((r) => ({ id: String(num(r.id)), kind: String(r.kind), receivedAt: num(r.received_at), orderNo: (r.order_no as string | null) ?? null }));
+  return rows.map((r) => ({
+    id: String(num(r.id)),
+    kind: String(r.kind),
+    receivedAt: num(r.received_at),
+    orderNo: (r.order_no as string | null) ?? null,
+  }));
 }
 
 /** Deletes notifications (with their deliveries and log) received before the cutoff, and spent enrollment codes. */
@@ -198,6 +272,8 @@ export async function pruneOlderThan(db: HubDb, cutoff: number): Promise<number>
 }
 
 export async function pendingCountByCounter(db: HubDb): Promise<Map<string, number>> {
-  const rows = await db.query<{ counter_id: string; n: unknown }>('select counter_id, count(*) as n from deliveries where acked_at is null group by counter_id');
+  const rows = await db.query<{ counter_id: string; n: unknown }>(
+    'select counter_id, count(*) as n from deliveries where acked_at is null group by counter_id',
+  );
   return new Map(rows.map((r) => [r.counter_id, numOrNull(r.n) ?? 0]));
 }

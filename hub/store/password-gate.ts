@@ -13,7 +13,11 @@ export class PasswordGate extends EventEmitter<{ arrived: [from: string, admitte
   private readonly held = new Map<string, number>();
   /** The most hashes ever running at once (tests read it). */
   peak = 0;
-  constructor(readonly max = 1, readonly queue = 8, public perAddress = 2) {
+  constructor(
+    readonly max = 1,
+    readonly queue = 8,
+    public perAddress = 2,
+  ) {
     super();
   }
 
@@ -22,11 +26,18 @@ export class PasswordGate extends EventEmitter<{ arrived: [from: string, admitte
     const mine = this.held.get(from) ?? 0;
     if (mine >= this.perAddress) {
       this.emit('arrived', from, false);
-      throw fail('HUB_RATE_LIMITED', 429, 'Logins from this address are being checked already: wait for their answers, then try again.', { retryAfterMs: 1000 });
+      throw fail(
+        'HUB_RATE_LIMITED',
+        429,
+        'Logins from this address are being checked already: wait for their answers, then try again.',
+        { retryAfterMs: 1000 },
+      );
     }
     if (this.running >= this.max && this.waiting.length >= this.queue) {
       this.emit('arrived', from, false);
-      throw fail('HUB_RATE_LIMITED', 429, 'The Hub is checking many logins at once: try again in a few seconds.', { retryAfterMs: 2000 });
+      throw fail('HUB_RATE_LIMITED', 429, 'The Hub is checking many logins at once: try again in a few seconds.', {
+        retryAfterMs: 2000,
+      });
     }
     this.held.set(from, mine + 1);
     this.emit('arrived', from, true);

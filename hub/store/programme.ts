@@ -3,7 +3,14 @@
 // programme is replaced whole in one transaction that also bumps the branch's version and NOTIFYs
 // every Hub instance, whose relay streams tell that branch's counters (`event: programme`).
 import { ORDER_STATES_OPEN } from '../../shared/hub-dashboard-contract';
-import type { DashProgrammeView, HubProgramme, HubSeatConflict, SeatCheckRequest, ShowFill, ShowsView } from '../../shared/hub-programme-contract';
+import type {
+  DashProgrammeView,
+  HubProgramme,
+  HubSeatConflict,
+  SeatCheckRequest,
+  ShowFill,
+  ShowsView,
+} from '../../shared/hub-programme-contract';
 import type { Programme } from '../../shared/programme';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
@@ -32,28 +39,52 @@ export async function setProgramme(db: HubDb, branch: string, p: Programme, by: 
       [branch, now, by],
     );
     const version = num(v[0]!.version);
-    for (const t of ['programme_ticket_types', 'programme_shows', 'programme_films', 'programme_screens']) await q.query(`delete from ${t} where branch = $1`, [branch]);
+    for (const t of ['programme_ticket_types', 'programme_shows', 'programme_films', 'programme_screens'])
+      await q.query(`delete from ${t} where branch = $1`, [branch]);
     if (p.films.length) {
       await q.query(
         `insert into programme_films (branch, position, name, title, rating) select $1, t.i, t.name, t.title, t.rating
            from unnest($2::int[], $3::text[], $4::text[], $5::text[]) as t(i, name, title, rating)`,
-        [branch, p.films.map((_, i) => i), p.films.map((f) => f.name), p.films.map((f) => f.title), p.films.map((f) => f.rating)],
+        [
+          branch,
+          p.films.map((_, i) => i),
+          p.films.map((f) => f.name),
+          p.films.map((f) => f.title),
+          p.films.map((f) => f.rating),
+        ],
       );
     }
     if (p.screens.length) {
-      await q.query('insert into programme_screens (branch, position, name) select $1, t.i, t.name from unnest($2::int[], $3::text[]) as t(i, name)', [branch, p.screens.map((_, i) => i), p.screens]);
+      await q.query(
+        'insert into programme_screens (branch, position, name) select $1, t.i, t.name from unnest($2::int[], $3::text[]) as t(i, name)',
+        [branch, p.screens.map((_, i) => i), p.screens],
+      );
     }
     if (p.shows.length) {
       await q.query(
         `insert into programme_shows (branch, position, film, screen, show_date, show_time) select $1, t.i, t.film, t.screen, t.d, t.tm
            from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) as t(i, film, screen, d, tm)`,
-        [branch, p.shows.map((_, i) => i), p.shows.map((s) => s.film), p.shows.map((s) => s.screen), p.shows.map((s) => s.date), p.shows.map((s) => s.time)],
+        [
+          branch,
+          p.shows.map((_, i) => i),
+          p.shows.map((s) => s.film),
+          p.shows.map((s) => s.screen),
+          p.shows.map((s) => s.date),
+          p.shows.map((s) => s.time),
+        ],
       );
       const types = p.shows.flatMap((s, i) => s.ticketTypes.map((t, j) => ({ i, j, ...t })));
       await q.query(
         `insert into programme_ticket_types (branch, show_position, position, name, price_kobo, booking_fee_kobo) select $1, t.i, t.j, t.name, t.price, t.fee
            from unnest($2::int[], $3::int[], $4::text[], $5::bigint[], $6::bigint[]) as t(i, j, name, price, fee)`,
-        [branch, types.map((t) => t.i), types.map((t) => t.j), types.map((t) => t.name), types.map((t) => t.priceKobo), types.map((t) => t.bookingFeeKobo)],
+        [
+          branch,
+          types.map((t) => t.i),
+          types.map((t) => t.j),
+          types.map((t) => t.name),
+          types.map((t) => t.priceKobo),
+          types.map((t) => t.bookingFeeKobo),
+        ],
       );
     }
     // Delivered after commit, to every instance (each tells its own streams of this branch).
@@ -71,12 +102,25 @@ export async function programmeVersion(q: SqlRunner, branch: string): Promise<nu
 export async function readProgramme(db: HubDb, branch: string): Promise<HubProgramme & { updatedBy: string | null }> {
   return db.tx(async (q) => {
     await q.query('set transaction isolation level repeatable read');
-    const v = await q.query<Row>('select version, updated_at, updated_by from programme_versions where branch = $1', [branch]);
+    const v = await q.query<Row>('select version, updated_at, updated_by from programme_versions where branch = $1', [
+      branch,
+    ]);
     if (!v[0]) return { branch, version: 0, updatedAt: null, updatedBy: null, programme: null };
-    const films = await q.query<Row>('select name, title, rating from programme_films where branch = $1 order by position', [branch]);
-    const screens = await q.query<Row>('select name from programme_screens where branch = $1 order by position', [branch]);
-    const shows = await q.query<Row>('select position, film, screen, show_date, show_time from programme_shows where branch = $1 order by position', [branch]);
-    const types = await q.query<Row>('select show_position, name, price_kobo, booking_fee_kobo from programme_ticket_types where branch = $1 order by show_position, position', [branch]);
+    const films = await q.query<Row>(
+      'select name, title, rating from programme_films where branch = $1 order by position',
+      [branch],
+    );
+    const screens = await q.query<Row>('select name from programme_screens where branch = $1 order by position', [
+      branch,
+    ]);
+    const shows = await q.query<Row>(
+      'select position, film, screen, show_date, show_time from programme_shows where branch = $1 order by position',
+      [branch],
+    );
+    const types = await q.query<Row>(
+      'select show_position, name, price_kobo, booking_fee_kobo from programme_ticket_types where branch = $1 order by show_position, position',
+      [branch],
+    );
     const byShow = new Map<number, { name: string; priceKobo: number; bookingFeeKobo: number }[]>();
     for (const t of types) {
       const k = num(t.show_position);
@@ -85,11 +129,20 @@ export async function readProgramme(db: HubDb, branch: string): Promise<HubProgr
       byShow.set(k, list);
     }
     return {
-      branch, version: num(v[0].version), updatedAt: numOrNull(v[0].updated_at), updatedBy: v[0].updated_by === null ? null : String(v[0].updated_by),
+      branch,
+      version: num(v[0].version),
+      updatedAt: numOrNull(v[0].updated_at),
+      updatedBy: v[0].updated_by === null ? null : String(v[0].updated_by),
       programme: {
         films: films.map((f) => ({ name: String(f.name), title: String(f.title), rating: String(f.rating) })),
         screens: screens.map((s) => String(s.name)),
-        shows: shows.map((s) => ({ film: String(s.film), screen: String(s.screen), date: String(s.show_date), time: String(s.show_time), ticketTypes: byShow.get(num(s.position)) ?? [] })),
+        shows: shows.map((s) => ({
+          film: String(s.film),
+          screen: String(s.screen),
+          date: String(s.show_date),
+          time: String(s.show_time),
+          ticketTypes: byShow.get(num(s.position)) ?? [],
+        })),
       },
     };
   });
@@ -99,13 +152,20 @@ export function programmeView(p: HubProgramme & { updatedBy: string | null }): D
   const dates = (p.programme?.shows ?? []).map((s) => s.date).sort();
   return {
     ...p,
-    films: p.programme?.films.length ?? 0, screens: p.programme?.screens.length ?? 0, shows: p.programme?.shows.length ?? 0,
-    firstDate: dates[0] ?? null, lastDate: dates[dates.length - 1] ?? null,
+    films: p.programme?.films.length ?? 0,
+    screens: p.programme?.screens.length ?? 0,
+    shows: p.programme?.shows.length ?? 0,
+    firstDate: dates[0] ?? null,
+    lastDate: dates[dates.length - 1] ?? null,
   };
 }
 
 /** Seats as a sale records them ("F7,F8"; hand-typed "f7 f8" too). */
-export const seatList = (seats: string | null): string[] => (seats ?? '').toUpperCase().split(/[\s,;]+/).filter(Boolean);
+export const seatList = (seats: string | null): string[] =>
+  (seats ?? '')
+    .toUpperCase()
+    .split(/[\s,;]+/)
+    .filter(Boolean);
 
 /**
  * The asked seats of the show already paid or still open (waiting, queued, unknown) in a sale on
@@ -113,7 +173,11 @@ export const seatList = (seats: string | null): string[] => (seats ?? '').toUppe
  * name (any case), date and time: the journal does not carry the screen. One line per seat: a paid
  * sale before an open one, then the earliest.
  */
-export async function seatConflicts(q: SqlRunner, branch: string, r: SeatCheckRequest & { practice: boolean }): Promise<HubSeatConflict[]> {
+export async function seatConflicts(
+  q: SqlRunner,
+  branch: string,
+  r: SeatCheckRequest & { practice: boolean },
+): Promise<HubSeatConflict[]> {
   const rows = await q.query<Row>(
     `select o.seats, o.state, o.created_at, o.counter_id, c.name as counter_name, o.reference
        from dash_orders o join counters c on c.id = o.counter_id
@@ -130,7 +194,14 @@ export async function seatConflicts(q: SqlRunner, branch: string, r: SeatCheckRe
       if (!asked.has(seat)) continue;
       const had = found.get(seat);
       if (had && !(had.state === 'waiting' && state === 'paid')) continue;
-      found.set(seat, { seat, counterId: String(row.counter_id), counterName: String(row.counter_name), state, at: num(row.created_at), reference: String(row.reference) });
+      found.set(seat, {
+        seat,
+        counterId: String(row.counter_id),
+        counterName: String(row.counter_name),
+        state,
+        at: num(row.created_at),
+        reference: String(row.reference),
+      });
     }
   }
   return r.seats.map((s) => found.get(s.trim().toUpperCase())).filter((c): c is HubSeatConflict => c !== undefined);
@@ -139,7 +210,9 @@ export async function seatConflicts(q: SqlRunner, branch: string, r: SeatCheckRe
 /** Every show of a Lagos day within the scope: those in the programme (sold or not) and any other sold that day. Real sales only. */
 export async function showFills(q: SqlRunner, scope: Scope, day: string, branchFilter?: string): Promise<ShowsView> {
   const w = new Where(scope, 'o.branch', branchFilter);
-  w.and(`o.show_date = ${w.p(day)}`).and('not o.practice').and('o.film_name is not null and o.show_time is not null');
+  w.and(`o.show_date = ${w.p(day)}`)
+    .and('not o.practice')
+    .and('o.film_name is not null and o.show_time is not null');
   const sold = await q.query<Row>(
     `select o.branch, min(o.film_name) as film_name, min(o.film_title) as film_title, o.show_time,
             coalesce(sum(o.tickets) filter (where o.state = 'paid'), 0) as seats_sold, count(*) filter (where o.state = 'paid') as paid_count,
@@ -155,25 +228,52 @@ export async function showFills(q: SqlRunner, scope: Scope, day: string, branchF
        left join programme_films f on f.branch = s.branch and lower(f.name) = lower(s.film) ${pw.sql()}`,
     pw.params,
   );
-  const key = (branch: unknown, film: unknown, time: unknown) => `${String(branch)}\u0000${String(film).toLowerCase()}\u0000${String(time)}`;
+  const key = (branch: unknown, film: unknown, time: unknown) =>
+    `${String(branch)}\u0000${String(film).toLowerCase()}\u0000${String(time)}`;
   const shows = new Map<string, ShowFill>();
   for (const p of planned) {
     const k = key(p.branch, p.film, p.show_time);
     if (shows.has(k)) continue; // one film at one time on two screens: the sales cannot tell them apart
     shows.set(k, {
-      branch: String(p.branch), filmName: String(p.film), filmTitle: p.title === null ? null : String(p.title), screen: String(p.screen),
-      date: day, time: String(p.show_time), inProgramme: true, seatsSold: 0, paidCount: 0, takingsKobo: 0, seatsHeld: 0,
+      branch: String(p.branch),
+      filmName: String(p.film),
+      filmTitle: p.title === null ? null : String(p.title),
+      screen: String(p.screen),
+      date: day,
+      time: String(p.show_time),
+      inProgramme: true,
+      seatsSold: 0,
+      paidCount: 0,
+      takingsKobo: 0,
+      seatsHeld: 0,
     });
   }
   for (const s of sold) {
     const k = key(s.branch, s.film_name, s.show_time);
     const base = shows.get(k) ?? {
-      branch: String(s.branch), filmName: String(s.film_name), filmTitle: s.film_title === null ? null : String(s.film_title), screen: null,
-      date: day, time: String(s.show_time), inProgramme: false, seatsSold: 0, paidCount: 0, takingsKobo: 0, seatsHeld: 0,
+      branch: String(s.branch),
+      filmName: String(s.film_name),
+      filmTitle: s.film_title === null ? null : String(s.film_title),
+      screen: null,
+      date: day,
+      time: String(s.show_time),
+      inProgramme: false,
+      seatsSold: 0,
+      paidCount: 0,
+      takingsKobo: 0,
+      seatsHeld: 0,
     };
-    shows.set(k, { ...base, seatsSold: num(s.seats_sold), paidCount: num(s.paid_count), takingsKobo: num(s.takings), seatsHeld: num(s.seats_held) });
+    shows.set(k, {
+      ...base,
+      seatsSold: num(s.seats_sold),
+      paidCount: num(s.paid_count),
+      takingsKobo: num(s.takings),
+      seatsHeld: num(s.seats_held),
+    });
   }
-  const list = [...shows.values()].sort((a, b) => a.time.localeCompare(b.time) || a.branch.localeCompare(b.branch) || a.filmName.localeCompare(b.filmName));
+  const list = [...shows.values()].sort(
+    (a, b) => a.time.localeCompare(b.time) || a.branch.localeCompare(b.branch) || a.filmName.localeCompare(b.filmName),
+  );
   return {
     day,
     shows: list,

@@ -13,10 +13,17 @@ export const DASH_CHANNEL = 'hub_dash';
 export const isPractice = (profile: string | undefined | null): boolean => profile === 'demo' || profile === 'sandbox';
 
 type Of<K extends SyncEvent['kind']> = Extract<SyncEvent, { kind: K }>;
-const only = <K extends SyncEvent['kind']>(events: SyncEvent[], kind: K): Of<K>[] => events.filter((e): e is Of<K> => e.kind === kind);
+const only = <K extends SyncEvent['kind']>(events: SyncEvent[], kind: K): Of<K>[] =>
+  events.filter((e): e is Of<K> => e.kind === kind);
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
-export async function projectEvents(q: SqlRunner, counterId: string, branch: string, events: SyncEvent[], now: number): Promise<void> {
+export async function projectEvents(
+  q: SqlRunner,
+  counterId: string,
+  branch: string,
+  events: SyncEvent[],
+  now: number,
+): Promise<void> {
   const created = only(events, 'order.created');
   const status = only(events, 'order.status');
   let low: number | null = null;
@@ -30,8 +37,9 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
   };
 
   if (created.length) {
-    span(await q.query<{ change_id: unknown }>(
-      `insert into dash_orders (counter_id, reference, branch, profile, practice, order_no, state, amount_kobo, film_name, film_title, show_date, show_time,
+    span(
+      await q.query<{ change_id: unknown }>(
+        `insert into dash_orders (counter_id, reference, branch, profile, practice, order_no, state, amount_kobo, film_name, film_title, show_date, show_time,
                                 seats, tickets, cashier, created_at, updated_at, change_id)
        select $1, t.reference, $2, t.profile, t.practice, t.order_no, 'queued', t.amount, t.film_name, t.film_title, t.show_date, t.show_time,
               t.seats, t.tickets, t.cashier, t.at, t.at, nextval('dash_change_seq')
@@ -39,20 +47,32 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
               as t(reference, profile, practice, order_no, amount, film_name, film_title, show_date, show_time, seats, tickets, cashier, at)
        on conflict (counter_id, reference) do nothing
        returning change_id`,
-      [
-        counterId, branch, created.map((e) => e.payload.reference), created.map((e) => orNull(e.payload.profile)), created.map((e) => isPractice(e.payload.profile)),
-        created.map((e) => e.payload.orderNo || null), created.map((e) => e.payload.amountKobo), created.map((e) => orNull(e.payload.sale?.filmName)),
-        created.map((e) => orNull(e.payload.sale?.filmTitle)), created.map((e) => orNull(e.payload.sale?.showDate)), created.map((e) => orNull(e.payload.sale?.showTime)),
-        created.map((e) => orNull(e.payload.sale?.seats)), created.map((e) => orNull(e.payload.sale?.tickets)), created.map((e) => orNull(e.payload.cashier)),
-        created.map((e) => e.at),
-      ],
-    ));
+        [
+          counterId,
+          branch,
+          created.map((e) => e.payload.reference),
+          created.map((e) => orNull(e.payload.profile)),
+          created.map((e) => isPractice(e.payload.profile)),
+          created.map((e) => e.payload.orderNo || null),
+          created.map((e) => e.payload.amountKobo),
+          created.map((e) => orNull(e.payload.sale?.filmName)),
+          created.map((e) => orNull(e.payload.sale?.filmTitle)),
+          created.map((e) => orNull(e.payload.sale?.showDate)),
+          created.map((e) => orNull(e.payload.sale?.showTime)),
+          created.map((e) => orNull(e.payload.sale?.seats)),
+          created.map((e) => orNull(e.payload.sale?.tickets)),
+          created.map((e) => orNull(e.payload.cashier)),
+          created.map((e) => e.at),
+        ],
+      ),
+    );
   }
 
   if (status.length) {
     // The last state of each order in the batch; the last order and payment numbers it gave.
-    span(await q.query<{ change_id: unknown }>(
-      `with ev as (select * from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[]) as t(reference, seq, status, order_no, pay_no, at)),
+    span(
+      await q.query<{ change_id: unknown }>(
+        `with ev as (select * from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[]) as t(reference, seq, status, order_no, pay_no, at)),
        last as (select distinct on (reference) reference, status, at from ev order by reference, seq desc),
        nos as (select reference, max(at) as at,
                       (array_agg(order_no order by seq desc) filter (where order_no is not null))[1] as order_no,
@@ -63,9 +83,17 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
          from last join nos using (reference)
         where o.counter_id = $1 and o.reference = last.reference
        returning o.change_id`,
-      [counterId, status.map((e) => e.payload.reference), status.map((e) => e.seq), status.map((e) => e.payload.status),
-        status.map((e) => e.payload.orderNo || null), status.map((e) => e.payload.payNo || null), status.map((e) => e.at)],
-    ));
+        [
+          counterId,
+          status.map((e) => e.payload.reference),
+          status.map((e) => e.seq),
+          status.map((e) => e.payload.status),
+          status.map((e) => e.payload.orderNo || null),
+          status.map((e) => e.payload.payNo || null),
+          status.map((e) => e.at),
+        ],
+      ),
+    );
   }
 
   const orderEvents = [...created, ...status];
@@ -77,9 +105,15 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
          join dash_orders o on o.counter_id = $1 and o.reference = t.reference
        on conflict (counter_id, seq) do nothing`,
       [
-        counterId, orderEvents.map((e) => e.payload.reference), orderEvents.map((e) => e.seq), orderEvents.map((e) => e.kind), orderEvents.map((e) => e.at),
-        orderEvents.map((e) => (e.kind === 'order.status' ? e.payload.status : 'queued')), orderEvents.map((e) => e.payload.orderNo || null),
-        orderEvents.map((e) => (e.kind === 'order.status' ? e.payload.payNo || null : null)), now,
+        counterId,
+        orderEvents.map((e) => e.payload.reference),
+        orderEvents.map((e) => e.seq),
+        orderEvents.map((e) => e.kind),
+        orderEvents.map((e) => e.at),
+        orderEvents.map((e) => (e.kind === 'order.status' ? e.payload.status : 'queued')),
+        orderEvents.map((e) => e.payload.orderNo || null),
+        orderEvents.map((e) => (e.kind === 'order.status' ? e.payload.payNo || null : null)),
+        now,
         orderEvents.map((e) => (e.kind === 'order.status' ? orNull(e.payload.note) : null)),
       ],
     );
@@ -94,9 +128,18 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
        select $1, t.reference, $2, t.kind, t.amount, t.provider, t.customer, 'queued', t.profile, t.practice, t.at, t.at
          from unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::bigint[]) as t(reference, kind, amount, provider, customer, profile, practice, at)
        on conflict (counter_id, reference) do nothing`,
-      [counterId, branch, topups.map((e) => e.payload.reference), topups.map((e) => e.payload.kind), topups.map((e) => e.payload.amountKobo),
-        topups.map((e) => e.payload.provider), topups.map((e) => e.payload.customerId), topups.map((e) => orNull(e.payload.profile)),
-        topups.map((e) => isPractice(e.payload.profile)), topups.map((e) => e.at)],
+      [
+        counterId,
+        branch,
+        topups.map((e) => e.payload.reference),
+        topups.map((e) => e.payload.kind),
+        topups.map((e) => e.payload.amountKobo),
+        topups.map((e) => e.payload.provider),
+        topups.map((e) => e.payload.customerId),
+        topups.map((e) => orNull(e.payload.profile)),
+        topups.map((e) => isPractice(e.payload.profile)),
+        topups.map((e) => e.at),
+      ],
     );
   }
   const topupStatus = only(events, 'topup.status');
@@ -108,8 +151,14 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
        update dash_topups t set state = last.status, updated_at = greatest(t.updated_at, nos.at), order_no = coalesce(nos.order_no, t.order_no)
          from last join nos using (reference)
         where t.counter_id = $1 and t.reference = last.reference`,
-      [counterId, topupStatus.map((e) => e.payload.reference), topupStatus.map((e) => e.seq), topupStatus.map((e) => e.payload.status),
-        topupStatus.map((e) => e.payload.orderNo || null), topupStatus.map((e) => e.at)],
+      [
+        counterId,
+        topupStatus.map((e) => e.payload.reference),
+        topupStatus.map((e) => e.seq),
+        topupStatus.map((e) => e.payload.status),
+        topupStatus.map((e) => e.payload.orderNo || null),
+        topupStatus.map((e) => e.at),
+      ],
     );
   }
 
@@ -119,8 +168,16 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
       `insert into dash_shifts (counter_id, shift_id, branch, cashier, profile, practice, opened_at, float_kobo)
        select $1, t.shift_id, $2, t.cashier, t.profile, t.practice, t.at, t.float from unnest($3::text[], $4::text[], $5::text[], $6::boolean[], $7::bigint[], $8::bigint[]) as t(shift_id, cashier, profile, practice, at, float)
        on conflict (counter_id, shift_id) do nothing`,
-      [counterId, branch, opened.map((e) => e.payload.shiftId), opened.map((e) => e.payload.cashier), opened.map((e) => orNull(e.payload.profile)),
-        opened.map((e) => isPractice(e.payload.profile)), opened.map((e) => e.at), opened.map((e) => orNull(e.payload.floatKobo))],
+      [
+        counterId,
+        branch,
+        opened.map((e) => e.payload.shiftId),
+        opened.map((e) => e.payload.cashier),
+        opened.map((e) => orNull(e.payload.profile)),
+        opened.map((e) => isPractice(e.payload.profile)),
+        opened.map((e) => e.at),
+        opened.map((e) => orNull(e.payload.floatKobo)),
+      ],
     );
   }
   const closed = only(events, 'shift.closed');
@@ -129,7 +186,13 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
       `update dash_shifts s set closed_at = t.at, takings_kobo = t.takings
          from (select distinct on (shift_id) * from unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) as u(shift_id, at, takings, seq) order by shift_id, seq desc) as t
         where s.counter_id = $1 and s.shift_id = t.shift_id`,
-      [counterId, closed.map((e) => e.payload.shiftId), closed.map((e) => e.at), closed.map((e) => e.payload.takingsKobo), closed.map((e) => e.seq)],
+      [
+        counterId,
+        closed.map((e) => e.payload.shiftId),
+        closed.map((e) => e.at),
+        closed.map((e) => e.payload.takingsKobo),
+        closed.map((e) => e.seq),
+      ],
     );
   }
   const reports = only(events, 'zreport');
@@ -140,9 +203,19 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
          from unnest($3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[], $9::int[], $10::jsonb[], $11::bigint[])
               as t(seq, shift_id, report_no, from_at, to_at, total, count, lines, at)
        on conflict (counter_id, seq) do nothing`,
-      [counterId, branch, reports.map((e) => e.seq), reports.map((e) => orNull(e.payload.shiftId)), reports.map((e) => e.payload.reportNo),
-        reports.map((e) => e.payload.from), reports.map((e) => e.payload.to), reports.map((e) => e.payload.totalKobo), reports.map((e) => e.payload.count),
-        reports.map((e) => JSON.stringify(e.payload.lines)), reports.map((e) => e.at)],
+      [
+        counterId,
+        branch,
+        reports.map((e) => e.seq),
+        reports.map((e) => orNull(e.payload.shiftId)),
+        reports.map((e) => e.payload.reportNo),
+        reports.map((e) => e.payload.from),
+        reports.map((e) => e.payload.to),
+        reports.map((e) => e.payload.totalKobo),
+        reports.map((e) => e.payload.count),
+        reports.map((e) => JSON.stringify(e.payload.lines)),
+        reports.map((e) => e.at),
+      ],
     );
   }
 
@@ -155,7 +228,12 @@ export async function projectEvents(q: SqlRunner, counterId: string, branch: str
  * "handled" closes it. The orders they are about get a new change number (the live feed shows the
  * row again, with its late word): returned for the batch's notification.
  */
-async function projectLate(q: SqlRunner, counterId: string, branch: string, events: SyncEvent[]): Promise<{ change_id: unknown }[]> {
+async function projectLate(
+  q: SqlRunner,
+  counterId: string,
+  branch: string,
+  events: SyncEvent[],
+): Promise<{ change_id: unknown }[]> {
   const late = only(events, 'order.late');
   if (late.length) {
     await q.query(
@@ -171,9 +249,20 @@ async function projectLate(q: SqlRunner, counterId: string, branch: string, even
        -- the first lacked (a notification carries none; the counter asks and sends order.late again).
        on conflict (counter_id, reference) do update set pay_no = coalesce(dash_late.pay_no, excluded.pay_no),
          provider_at = coalesce(dash_late.provider_at, excluded.provider_at)`,
-      [counterId, branch, late.map((e) => e.payload.reference), late.map((e) => e.seq), late.map((e) => e.payload.kind), late.map((e) => e.payload.closedAs),
-        late.map((e) => e.payload.providerStatus), late.map((e) => e.payload.amountKobo), late.map((e) => e.payload.payNo || null),
-        late.map((e) => e.payload.source), late.map((e) => e.at), late.map((e) => orNull(e.payload.providerAt))],
+      [
+        counterId,
+        branch,
+        late.map((e) => e.payload.reference),
+        late.map((e) => e.seq),
+        late.map((e) => e.payload.kind),
+        late.map((e) => e.payload.closedAs),
+        late.map((e) => e.payload.providerStatus),
+        late.map((e) => e.payload.amountKobo),
+        late.map((e) => e.payload.payNo || null),
+        late.map((e) => e.payload.source),
+        late.map((e) => e.at),
+        late.map((e) => orNull(e.payload.providerAt)),
+      ],
     );
   }
   const handled = only(events, 'order.late.handled');
@@ -183,8 +272,15 @@ async function projectLate(q: SqlRunner, counterId: string, branch: string, even
          from (select distinct on (reference) * from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[]) as u(reference, seq, how, by, note, at)
                 order by reference, seq desc) as t
         where l.counter_id = $1 and l.reference = t.reference`,
-      [counterId, handled.map((e) => e.payload.reference), handled.map((e) => e.seq), handled.map((e) => e.payload.how), handled.map((e) => e.payload.by),
-        handled.map((e) => orNull(e.payload.note)), handled.map((e) => e.at)],
+      [
+        counterId,
+        handled.map((e) => e.payload.reference),
+        handled.map((e) => e.seq),
+        handled.map((e) => e.payload.how),
+        handled.map((e) => e.payload.by),
+        handled.map((e) => orNull(e.payload.note)),
+        handled.map((e) => e.at),
+      ],
     );
   }
   const refs = [...new Set([...late, ...handled].map((e) => e.payload.reference))];

@@ -14,7 +14,11 @@ import { num } from '../db/adapter';
  * keys, of which this counter is a claimant (its sync just claimed them). Two releases racing
  * deliver once: the row's delete decides. Returns the counters given something.
  */
-export async function releaseHeld(q: SqlRunner, now: number, only: { counterId: string; keys: string[] } | null): Promise<string[]> {
+export async function releaseHeld(
+  q: SqlRunner,
+  now: number,
+  only: { counterId: string; keys: string[] } | null,
+): Promise<string[]> {
   const rows = await q.query<{ counter_id: string }>(
     `with owned as (
        select h.notification_id, c.id as counter_id, c.branch, k.key, k.n
@@ -59,8 +63,14 @@ export async function dropExpiredHeld(db: HubDb, now: number): Promise<DroppedHe
     );
     if (!rows.length) return [];
     const dropped = rows.map((r) => ({
-      notificationId: String(num(r.notification_id)), kind: r.kind as DroppedHeld['kind'],
-      orderKeys: Array.isArray(r.order_keys) ? r.order_keys : r.order_keys.replace(/^\{|\}$/g, '').split(',').filter(Boolean),
+      notificationId: String(num(r.notification_id)),
+      kind: r.kind as DroppedHeld['kind'],
+      orderKeys: Array.isArray(r.order_keys)
+        ? r.order_keys
+        : r.order_keys
+            .replace(/^\{|\}$/g, '')
+            .split(',')
+            .filter(Boolean),
     }));
     const pos = dropped.filter((d) => d.kind === 'pos').map((d) => d.notificationId);
     const bills = dropped.filter((d) => d.kind === 'bills').map((d) => d.notificationId);

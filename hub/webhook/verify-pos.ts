@@ -1,7 +1,14 @@
 // What the Hub can check of a POS payment notification without the merchant's private key: the
 // envelope (protocol/pos-webhook.ts). paramContent stays encrypted: the counter that owns the order
 // decrypts it. The bills callback is passed on unverified (its secret stays on the counter).
-import { billsCallbackSignedString, billsCallbackUnsafeField, BILLS_CALLBACK_SIGNED_FIELDS, type BillsCallbackPayload, type KeyInput, type SignHash } from '../../protocol/crypto';
+import {
+  billsCallbackSignedString,
+  billsCallbackUnsafeField,
+  BILLS_CALLBACK_SIGNED_FIELDS,
+  type BillsCallbackPayload,
+  type KeyInput,
+  type SignHash,
+} from '../../protocol/crypto';
 import { checkPosEnvelope, type WebhookRefusal } from '../../protocol/pos-webhook';
 
 export interface HubMerchantKeys {
@@ -19,7 +26,13 @@ export type PosCheck = { ok: true; contentKey: string } | WebhookRefusal;
 export function checkPosWebhook(text: string, keys: HubMerchantKeys, now: number): PosCheck {
   const r = checkPosEnvelope(
     text,
-    { clientAuthKey: keys.clientAuthKey, signHash: keys.signHash, providerPublicKey: () => keys.providerPublicKey, notConfigured: 'merchant clientAuthKey is not set', keysNotConfigured: 'provider public key is not set' },
+    {
+      clientAuthKey: keys.clientAuthKey,
+      signHash: keys.signHash,
+      providerPublicKey: () => keys.providerPublicKey,
+      notConfigured: 'merchant clientAuthKey is not set',
+      keysNotConfigured: 'provider public key is not set',
+    },
     now,
   );
   return r.ok ? { ok: true, contentKey: `pos\n${r.body.paramContent}\n${r.body.timestamp}` } : r;
@@ -35,7 +48,8 @@ export function readBillsCallback(text: string): { orderKeys: string[]; contentK
   try {
     const j = JSON.parse(text) as { payload?: Record<string, unknown>; sha512?: unknown };
     const p = j?.payload;
-    if (!p || typeof p !== 'object' || typeof j.sha512 !== 'string' || !/^[0-9a-fA-F]{1,256}$/.test(j.sha512)) return null;
+    if (!p || typeof p !== 'object' || typeof j.sha512 !== 'string' || !/^[0-9a-fA-F]{1,256}$/.test(j.sha512))
+      return null;
     const fields: Record<string, string> = {};
     for (const k of BILLS_CALLBACK_SIGNED_FIELDS) {
       const v = p[k];

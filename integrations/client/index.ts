@@ -3,13 +3,27 @@
 // (shared/integration.ts) and the callback signature (protocol/crypto). See docs/integration.md.
 import { signCallback, verifyCallback as checkSignature, type CallbackCheck } from '../../protocol/crypto';
 import {
-  CHARGE_LINK_PREFIX, chargeLinkSigned, CALLBACK_HEADERS, CALLBACK_REPLAY_WINDOW_MS, CallbackBodySchema, type CallbackBody, type ChargeRequest, type ChargeView, type Delivery, type IntegrationError,
+  CHARGE_LINK_PREFIX,
+  chargeLinkSigned,
+  CALLBACK_HEADERS,
+  CALLBACK_REPLAY_WINDOW_MS,
+  CallbackBodySchema,
+  type CallbackBody,
+  type ChargeRequest,
+  type ChargeView,
+  type Delivery,
+  type IntegrationError,
 } from '../../shared/integration';
 
 export type { CallbackBody, ChargeRequest, ChargeView, Delivery };
 
 export class CounterPayError extends Error {
-  constructor(readonly status: number, readonly code: IntegrationError['error']['code'] | 'NETWORK', message: string, readonly fields?: Record<string, string>) {
+  constructor(
+    readonly status: number,
+    readonly code: IntegrationError['error']['code'] | 'NETWORK',
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
     super(message);
     this.name = 'CounterPayError';
   }
@@ -31,11 +45,18 @@ export function createCounterPayClient(o: CounterPayClientOptions) {
     try {
       res = await f(`${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${o.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${o.key}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch (e) {
-      throw new CounterPayError(0, 'NETWORK', `CounterPay could not be reached at ${base}: ${e instanceof Error ? e.message : String(e)}. Sending the same charge again is safe.`);
+      throw new CounterPayError(
+        0,
+        'NETWORK',
+        `CounterPay could not be reached at ${base}: ${e instanceof Error ? e.message : String(e)}. Sending the same charge again is safe.`,
+      );
     }
     const text = await res.text();
     const json = (text ? JSON.parse(text) : {}) as unknown;
@@ -57,7 +78,12 @@ export function createCounterPayClient(o: CounterPayClientOptions) {
     },
     /** The charge once its version is past `after` (or as it is after `timeoutSeconds`, at most 60). */
     async wait(reference: string, after: number, timeoutSeconds = 25): Promise<ChargeView> {
-      return (await send<ChargeView>('GET', `/v1/charges/${ref(reference)}/wait?after=${after}&timeoutSeconds=${timeoutSeconds}`)).value;
+      return (
+        await send<ChargeView>(
+          'GET',
+          `/v1/charges/${ref(reference)}/wait?after=${after}&timeoutSeconds=${timeoutSeconds}`,
+        )
+      ).value;
     },
     /** Follows the charge until it is final (paid, failed, cancelled or expired). */
     async untilFinal(reference: string, onChange?: (c: ChargeView) => void): Promise<ChargeView> {
@@ -75,7 +101,8 @@ export function createCounterPayClient(o: CounterPayClientOptions) {
       return (await send<ChargeView>('POST', `/v1/charges/${ref(reference)}/cancel`)).value;
     },
     async deliveries(reference: string): Promise<Delivery[]> {
-      return (await send<{ deliveries: Delivery[] }>('GET', `/v1/charges/${ref(reference)}/deliveries`)).value.deliveries;
+      return (await send<{ deliveries: Delivery[] }>('GET', `/v1/charges/${ref(reference)}/deliveries`)).value
+        .deliveries;
     },
   };
 }
@@ -86,12 +113,23 @@ export type CounterPayClient = ReturnType<typeof createCounterPayClient>;
  * key), and a timestamp within five minutes. Answer 2xx only when it returns ok, after you have
  * recorded the change (a repeated `event.eventId` is one you already have).
  */
-export function readCallback(key: string, headers: Record<string, string | string[] | undefined>, rawBody: string, now = Date.now()): { ok: true; body: CallbackBody } | { ok: false; why: Exclude<CallbackCheck, { ok: true }>['why'] | 'bad-body' } {
+export function readCallback(
+  key: string,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: string,
+  now = Date.now(),
+): { ok: true; body: CallbackBody } | { ok: false; why: Exclude<CallbackCheck, { ok: true }>['why'] | 'bad-body' } {
   const h = (n: string) => {
     const v = headers[n];
     return Array.isArray(v) ? v[0] : v;
   };
-  const check = checkSignature(key, { timestamp: h(CALLBACK_HEADERS.timestamp), signature: h(CALLBACK_HEADERS.signature) }, rawBody, now, CALLBACK_REPLAY_WINDOW_MS);
+  const check = checkSignature(
+    key,
+    { timestamp: h(CALLBACK_HEADERS.timestamp), signature: h(CALLBACK_HEADERS.signature) },
+    rawBody,
+    now,
+    CALLBACK_REPLAY_WINDOW_MS,
+  );
   if (!check.ok) return check;
   try {
     const body = CallbackBodySchema.safeParse(JSON.parse(rawBody));
@@ -105,12 +143,22 @@ export function readCallback(key: string, headers: Record<string, string | strin
  * A signed charge link (counterpay://charge?…) for `req`, for a system that can only open an
  * address; the outcome is POSTed to `returnUrl` as signed callbacks. Valid for ten minutes.
  */
-export function chargeLink(key: string, req: Omit<ChargeRequest, 'callbackUrl'>, returnUrl?: string, now = Date.now()): string {
+export function chargeLink(
+  key: string,
+  req: Omit<ChargeRequest, 'callbackUrl'>,
+  returnUrl?: string,
+  now = Date.now(),
+): string {
   const integration = /^cpk_([a-f0-9]{12})_/.exec(key)?.[1];
   if (!integration) throw new Error('That is not a CounterPay key (cpk_…).');
   const params: [string, string][] = [
-    ['integration', integration], ['ts', String(now)], ['reference', req.reference], ['amountKobo', String(req.amountKobo)],
-    ...Object.entries(req.sale).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]),
+    ['integration', integration],
+    ['ts', String(now)],
+    ['reference', req.reference],
+    ['amountKobo', String(req.amountKobo)],
+    ...Object.entries(req.sale)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => [k, String(v)]),
     ...(returnUrl ? [['returnUrl', returnUrl] as [string, string]] : []),
   ];
   const signed = chargeLinkSigned(params);

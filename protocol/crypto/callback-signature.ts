@@ -12,9 +12,17 @@ export function signCallback(key: string, timestamp: string, body: string): stri
 export type CallbackCheck = { ok: true } | { ok: false; why: 'missing' | 'stale' | 'bad-signature' };
 
 /** Checks a received callback: signature over the exact body bytes, timestamp within `windowMs` of `now`. */
-export function verifyCallback(key: string, h: { timestamp?: string; signature?: string }, body: string, now: number, windowMs: number): CallbackCheck {
+export function verifyCallback(
+  key: string,
+  h: { timestamp?: string; signature?: string },
+  body: string,
+  now: number,
+  windowMs: number,
+): CallbackCheck {
   if (!h.timestamp || !h.signature) return { ok: false, why: 'missing' };
   const t = Number(h.timestamp);
   if (!/^\d{1,16}$/.test(h.timestamp) || Math.abs(now - t) > windowMs) return { ok: false, why: 'stale' };
-  return safeEqual(signCallback(key, h.timestamp, body), h.signature) ? { ok: true } : { ok: false, why: 'bad-signature' };
+  return safeEqual(signCallback(key, h.timestamp, body), h.signature)
+    ? { ok: true }
+    : { ok: false, why: 'bad-signature' };
 }

@@ -9,7 +9,8 @@ export interface CanonicalOptions {
 }
 
 function sortValue(value: unknown, recursive: boolean, depth: number): unknown {
-  if (Array.isArray(value)) return recursive || depth === 0 ? value.map((v) => sortValue(v, recursive, depth + 1)) : value;
+  if (Array.isArray(value))
+    return recursive || depth === 0 ? value.map((v) => sortValue(v, recursive, depth + 1)) : value;
   if (value !== null && typeof value === 'object') {
     if (!recursive && depth > 0) return value;
     const out: Record<string, unknown> = {};
@@ -26,7 +27,9 @@ function sortValue(value: unknown, recursive: boolean, depth: number): unknown {
 export function canonicalJson(value: unknown, options: CanonicalOptions = {}): string {
   const text = JSON.stringify(sortValue(value, options.recursive ?? true, 0));
   if (options.escaping === 'escape-slash-and-non-ascii') {
-    return text.replace(/\//g, '\\/').replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return text
+      .replace(/\//g, '\\/')
+      .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   }
   return text;
 }

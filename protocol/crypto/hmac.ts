@@ -26,10 +26,19 @@ export interface BillsCallbackPayload {
   orderStatus: string;
 }
 
-export const BILLS_CALLBACK_SIGNED_FIELDS = ['orderNo', 'merchantOrderNo', 'merchantId', 'orderAmount', 'serviceType', 'orderStatus'] as const;
+export const BILLS_CALLBACK_SIGNED_FIELDS = [
+  'orderNo',
+  'merchantOrderNo',
+  'merchantId',
+  'orderAmount',
+  'serviceType',
+  'orderStatus',
+] as const;
 
 /** The first signed field whose value holds `"` or `,`, which the unescaped format cannot carry. */
-export function billsCallbackUnsafeField(p: BillsCallbackPayload): (typeof BILLS_CALLBACK_SIGNED_FIELDS)[number] | null {
+export function billsCallbackUnsafeField(
+  p: BillsCallbackPayload,
+): (typeof BILLS_CALLBACK_SIGNED_FIELDS)[number] | null {
   return BILLS_CALLBACK_SIGNED_FIELDS.find((k) => /[",]/.test(String(p[k]))) ?? null;
 }
 

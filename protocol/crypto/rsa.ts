@@ -2,7 +2,16 @@
 // Decryption uses raw RSA and removes the v1.5 padding itself, because Node refuses
 // RSA_PKCS1_PADDING for privateDecrypt (CVE-2023-46809). Callers decrypt only after a signature
 // verified, and must report a padding failure exactly like a bad signature.
-import { constants, createPrivateKey, createPublicKey, createSign, createVerify, privateDecrypt, publicEncrypt, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createPrivateKey,
+  createPublicKey,
+  createSign,
+  createVerify,
+  privateDecrypt,
+  publicEncrypt,
+  type KeyObject,
+} from 'node:crypto';
 
 export type KeyInput = string | KeyObject;
 export type SignHash = 'SHA256' | 'SHA1';
@@ -25,7 +34,10 @@ function keyObject(key: KeyInput, kind: 'public' | 'private'): KeyObject {
   let k = cache.get(key);
   if (!k) {
     try {
-      k = kind === 'public' ? createPublicKey(normalizePem(key, 'PUBLIC KEY')) : createPrivateKey(normalizePem(key, 'PRIVATE KEY'));
+      k =
+        kind === 'public'
+          ? createPublicKey(normalizePem(key, 'PUBLIC KEY'))
+          : createPrivateKey(normalizePem(key, 'PRIVATE KEY'));
     } catch {
       throw new RsaError(`The RSA ${kind} key is not a valid PEM or base64 key`);
     }
@@ -63,7 +75,8 @@ export function rsaEncryptChunked(publicKey: KeyInput, plaintext: string, chunke
   const size = modulusBytes(key);
   const data = Buffer.from(plaintext, 'utf8');
   const chunk = size - 11;
-  if (!chunked && data.length > chunk) throw new RsaError(`Plaintext of ${data.length} bytes does not fit one RSA block`);
+  if (!chunked && data.length > chunk)
+    throw new RsaError(`Plaintext of ${data.length} bytes does not fit one RSA block`);
   const blocks: Buffer[] = [];
   for (let off = 0; off < data.length || off === 0; off += chunk) {
     blocks.push(publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, data.subarray(off, off + chunk)));
@@ -78,7 +91,8 @@ export function rsaDecryptChunked(privateKey: KeyInput, base64: string): string 
   const size = modulusBytes(key);
   if (!/^[A-Za-z0-9+/]*=*$/.test(base64)) throw new RsaError('Ciphertext is not base64');
   const data = Buffer.from(base64, 'base64');
-  if (data.length === 0 || data.length % size !== 0) throw new RsaError('Ciphertext length is not a whole number of RSA blocks');
+  if (data.length === 0 || data.length % size !== 0)
+    throw new RsaError('Ciphertext length is not a whole number of RSA blocks');
   const parts: Buffer[] = [];
   for (let off = 0; off < data.length; off += size) {
     let raw: Buffer;
@@ -105,10 +119,17 @@ export function rsaSign(privateKey: KeyInput, message: string, hash: SignHash = 
   return createSign(`RSA-${hash}`).update(message, 'utf8').sign(privateKeyObject(privateKey), 'base64');
 }
 
-export function rsaVerify(publicKey: KeyInput, message: string, signatureB64: string, hash: SignHash = 'SHA256'): boolean {
+export function rsaVerify(
+  publicKey: KeyInput,
+  message: string,
+  signatureB64: string,
+  hash: SignHash = 'SHA256',
+): boolean {
   if (typeof signatureB64 !== 'string' || signatureB64.length === 0) return false;
   try {
-    return createVerify(`RSA-${hash}`).update(message, 'utf8').verify(publicKeyObject(publicKey), signatureB64, 'base64');
+    return createVerify(`RSA-${hash}`)
+      .update(message, 'utf8')
+      .verify(publicKeyObject(publicKey), signatureB64, 'base64');
   } catch {
     return false;
   }

@@ -40,7 +40,8 @@ export function App() {
   // On a screen change the focus goes to the screen's first task field when it has one
   // (data-autofocus), else to its heading, so keyboard and screen-reader users start in the right place.
   useEffect(() => {
-    const target = document.querySelector<HTMLElement>('main [data-autofocus]') ?? document.querySelector<HTMLElement>('main h1');
+    const target =
+      document.querySelector<HTMLElement>('main [data-autofocus]') ?? document.querySelector<HTMLElement>('main h1');
     target?.focus();
   }, [screen]);
 
@@ -58,7 +59,10 @@ export function App() {
     <div className="frame">
       <header className="topbar">
         <div className="brand" aria-label="CounterPay">
-          <span className="brand-mark" aria-hidden="true">₦</span> CounterPay
+          <span className="brand-mark" aria-hidden="true">
+            ₦
+          </span>{' '}
+          CounterPay
         </div>
         <nav aria-label="Screens">
           <ul className="nav">

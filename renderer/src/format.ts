@@ -6,7 +6,13 @@ import { formatLagosDateTime, formatLagosTime, LAGOS_TZ } from '../../shared/tim
 
 export { formatLagosDateTime, formatLagosTime, formatNaira };
 
-const showDate = new Intl.DateTimeFormat('en-NG', { weekday: 'short', day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const showDate = new Intl.DateTimeFormat('en-NG', {
+  weekday: 'short',
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 const dayMonth = new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, day: '2-digit', month: 'short' });
 const count = new Intl.NumberFormat('en-NG');
 

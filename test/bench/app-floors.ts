@@ -17,7 +17,9 @@ export async function loopbackPostFloor(n: number, warmup = 20): Promise<Loopbac
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"code":"00000","n":${body.length}}`));
+    req.on('end', () =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"code":"00000","n":${body.length}}`),
+    );
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/p`;

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { openJournalDb } from '../../core/schema';
 import { type Db } from '../../core/db';
 import { silentLogger } from '../../shared/logger';
-import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../core/orders/checkout-service';
+import {
+  createCheckoutService,
+  type CheckoutService,
+  type CheckoutTuningInput,
+} from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
 import type { PosClient, PosOrderDetails, ProviderConfig } from '../../core/provider/types';
 import type { Sandbox, TerminalOutcome } from '../../sandbox';
@@ -85,8 +89,18 @@ export class BenchLane {
       depositCallbackStatus: (by) => time.call(() => real.depositCallbackStatus(by)),
     };
     this.svc = createCheckoutService({
-      db: this.db, pos, clock: time.clock, timers: time.timers, logger: silentLogger, random: createRng(o.seed).next,
-      settings: () => ({ counterName: o.counterName, headMerchantId: o.provider.headMerchantId, merchantId: o.provider.merchantId, orderExpireSeconds: 300 }),
+      db: this.db,
+      pos,
+      clock: time.clock,
+      timers: time.timers,
+      logger: silentLogger,
+      random: createRng(o.seed).next,
+      settings: () => ({
+        counterName: o.counterName,
+        headMerchantId: o.provider.headMerchantId,
+        merchantId: o.provider.merchantId,
+        orderExpireSeconds: 300,
+      }),
       ...(o.tuning ? { tuning: o.tuning } : {}),
     });
     this.svc.on('order', (v) => {
@@ -116,7 +130,17 @@ export class BenchLane {
         }, tapMs);
       };
       this.svc
-        .sell({ filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1', tickets: 1, priceKobo: 250_000, bookingFeeKobo: 0, sn })
+        .sell({
+          filmName: 'Bench Film',
+          filmTitle: 'Hall 1',
+          showDate: '2025-03-31',
+          showTime: '19:30',
+          seats: 'A1',
+          tickets: 1,
+          priceKobo: 250_000,
+          bookingFeeKobo: 0,
+          sn,
+        })
         .then((v) => (this.current = { id: v.id, queries: 0, done }), fail);
     });
     const c = this.current as Current | null;
@@ -124,8 +148,11 @@ export class BenchLane {
     if (settledAt === null || !c) throw new Error(`order ${outOrderNo} ended before the customer tapped`);
     const final = this.svc.get(c.id);
     return {
-      latencyMs: end.at - settledAt, queries: c.queries, viaWebhook: end.viaWebhook,
-      paid: final?.state === 'paid', paidWithoutPayNo: final?.state === 'paid' && !final.payNo,
+      latencyMs: end.at - settledAt,
+      queries: c.queries,
+      viaWebhook: end.viaWebhook,
+      paid: final?.state === 'paid',
+      paidWithoutPayNo: final?.state === 'paid' && !final.payNo,
     };
   }
 

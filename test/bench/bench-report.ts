@@ -60,35 +60,101 @@ function createOverheadCheck(r: BenchResults): TargetCheck {
 export const APP_FLOOR_K = { webhook: 40, search: 400, accept: 200, callback: 30 };
 
 /** "<= k x floor" beside the absolute figure; without a floor (an older run's JSON) the absolute target of before. */
-function againstFloor(name: string, v: number, floor: number | undefined, k: number, floorName: string, before: number): TargetCheck {
+function againstFloor(
+  name: string,
+  v: number,
+  floor: number | undefined,
+  k: number,
+  floorName: string,
+  before: number,
+): TargetCheck {
   if (floor === undefined) return { name, value: ms(v), target: `<= ${ms(before)}`, pass: v <= before };
-  return { name: `${name} against ${floorName}`, value: `${ms(v)} = ${(v / floor).toFixed(1)} x ${ms(floor)}`, target: `<= ${k} x floor`, pass: v <= k * floor };
+  return {
+    name: `${name} against ${floorName}`,
+    value: `${ms(v)} = ${(v / floor).toFixed(1)} x ${ms(floor)}`,
+    target: `<= ${k} x floor`,
+    pass: v <= k * floor,
+  };
 }
 
 export function checkTargets(r: BenchResults): TargetCheck[] {
   const app = r.detection.app;
   const fixed = (['fixed1s', 'fixed2s', 'fixed3s', 'fixed5s'] as const).map((k) => [k, r.detection[k]] as const);
-  const asGood = fixed.filter(([, f]) => f.p50Ms <= app.p50Ms && f.queriesPerOrder <= app.queriesPerOrder).map(([k]) => k);
+  const asGood = fixed
+    .filter(([, f]) => f.p50Ms <= app.p50Ms && f.queriesPerOrder <= app.queriesPerOrder)
+    .map(([k]) => k);
   const j = r.journal;
   return [
     // The poll schedule's figure on the scaled clock: its waits are the schedule's intervals, set in ms
     // by design; the machine adds only its round trips. Absolute by nature (docs/benchmarks.md).
-    { name: 'app detection p95 (the poll schedule: absolute)', value: ms(app.p95Ms), target: '<= 1,500 ms', pass: app.p95Ms <= 1500 },
-    { name: 'fixed interval as good on p50 and queries', value: asGood.length ? asGood.join(', ') : 'none', target: 'none', pass: asGood.length === 0 },
-    againstFloor('webhook detection p95', r.detection.webhook.p95Ms, r.loopbackFloorMs?.p95, APP_FLOOR_K.webhook, 'a bare loopback POST', 100),
+    {
+      name: 'app detection p95 (the poll schedule: absolute)',
+      value: ms(app.p95Ms),
+      target: '<= 1,500 ms',
+      pass: app.p95Ms <= 1500,
+    },
+    {
+      name: 'fixed interval as good on p50 and queries',
+      value: asGood.length ? asGood.join(', ') : 'none',
+      target: 'none',
+      pass: asGood.length === 0,
+    },
+    againstFloor(
+      'webhook detection p95',
+      r.detection.webhook.p95Ms,
+      r.loopbackFloorMs?.p95,
+      APP_FLOOR_K.webhook,
+      'a bare loopback POST',
+      100,
+    ),
     createOverheadCheck(r),
-    { name: 'journal write p95 at 100k', value: ms(j.writeP95MsAt100k), target: `<= 10 ms and <= 2 x ${ms(j.writeP95MsAt0)}`, pass: j.writeP95MsAt100k <= 10 && j.writeP95MsAt100k <= 2 * j.writeP95MsAt0 },
-    againstFloor(`journal search p95 at ${j.stored.toLocaleString('en-US')}`, j.searchP95MsAt100k, j.pageReadP95Ms, APP_FLOOR_K.search, 'a bare read of 50 orders', 50),
-    ...(r.integration ? [
-      againstFloor('integration accept p95', r.integration.acceptP95Ms, r.loopbackFloorMs?.p95, APP_FLOOR_K.accept, 'a bare loopback POST', 300),
-      againstFloor('integration callback p95', r.integration.callbackP95Ms, r.loopbackFloorMs?.p95, APP_FLOOR_K.callback, 'a bare loopback POST', 100),
-    ] : []),
+    {
+      name: 'journal write p95 at 100k',
+      value: ms(j.writeP95MsAt100k),
+      target: `<= 10 ms and <= 2 x ${ms(j.writeP95MsAt0)}`,
+      pass: j.writeP95MsAt100k <= 10 && j.writeP95MsAt100k <= 2 * j.writeP95MsAt0,
+    },
+    againstFloor(
+      `journal search p95 at ${j.stored.toLocaleString('en-US')}`,
+      j.searchP95MsAt100k,
+      j.pageReadP95Ms,
+      APP_FLOOR_K.search,
+      'a bare read of 50 orders',
+      50,
+    ),
+    ...(r.integration
+      ? [
+          againstFloor(
+            'integration accept p95',
+            r.integration.acceptP95Ms,
+            r.loopbackFloorMs?.p95,
+            APP_FLOOR_K.accept,
+            'a bare loopback POST',
+            300,
+          ),
+          againstFloor(
+            'integration callback p95',
+            r.integration.callbackP95Ms,
+            r.loopbackFloorMs?.p95,
+            APP_FLOOR_K.callback,
+            'a bare loopback POST',
+            100,
+          ),
+        ]
+      : []),
   ];
 }
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
@@ -98,31 +164,118 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
     const f: DetectionFigures = d[k];
     detRows.push([k, ms(f.p50Ms), ms(f.p95Ms), f.queriesPerOrder.toFixed(2), String(f.orders)]);
   }
-  detRows.push(['app + webhook', ms(d.webhook.p50Ms), ms(d.webhook.p95Ms), '-', `${d.webhook.orders} (${Math.round(d.webhook.byWebhook * 100)}% by webhook; ${Math.round(d.webhook.paidWithoutPayNo * 100)}% of paid had no payNo yet at detection: one follow-up query fills it)`]);
+  detRows.push([
+    'app + webhook',
+    ms(d.webhook.p50Ms),
+    ms(d.webhook.p95Ms),
+    '-',
+    `${d.webhook.orders} (${Math.round(d.webhook.byWebhook * 100)}% by webhook; ${Math.round(d.webhook.paidWithoutPayNo * 100)}% of paid had no payNo yet at detection: one follow-up query fills it)`,
+  ]);
   const c = r.createOverheadMs;
   const j = r.journal;
   const other = [
     ['measure', 'p50', 'p95', 'note'],
-    ['create overhead (app work)', ms(c.p50), ms(c.p95), `${c.creates} creates as wired in the app; whole create p50 ${ms(c.totalP50)}, of which HTTP ${ms(c.httpP50)}`],
-    ['create overhead, checkout alone', ms(r.createOverheadCheckoutOnlyMs.p50), ms(r.createOverheadCheckoutOnlyMs.p95), 'without the records module\'s search index writes'],
-    ...(r.createFloorMs ? [['create floor (sign + encrypt + one commit)', ms(r.createFloorMs.p50), ms(r.createFloorMs.p95), `same run, same disk: RSA p50 ${ms(r.createFloorMs.cryptoP50)}, commit p50 ${ms(r.createFloorMs.commitP50)}`]] : []),
+    [
+      'create overhead (app work)',
+      ms(c.p50),
+      ms(c.p95),
+      `${c.creates} creates as wired in the app; whole create p50 ${ms(c.totalP50)}, of which HTTP ${ms(c.httpP50)}`,
+    ],
+    [
+      'create overhead, checkout alone',
+      ms(r.createOverheadCheckoutOnlyMs.p50),
+      ms(r.createOverheadCheckoutOnlyMs.p95),
+      "without the records module's search index writes",
+    ],
+    ...(r.createFloorMs
+      ? [
+          [
+            'create floor (sign + encrypt + one commit)',
+            ms(r.createFloorMs.p50),
+            ms(r.createFloorMs.p95),
+            `same run, same disk: RSA p50 ${ms(r.createFloorMs.cryptoP50)}, commit p50 ${ms(r.createFloorMs.commitP50)}`,
+          ],
+        ]
+      : []),
     ['bare HTTP round trip', ms(c.bareRoundTripP50), '-', 'GET /_sandbox/health on the same server'],
-    ...(r.loopbackFloorMs ? [['loopback floor (bare POST, node:http)', ms(r.loopbackFloorMs.p50), ms(r.loopbackFloorMs.p95), 'same run: the floor of webhook detection and the integration']] : []),
-    ...(j.pageReadP95Ms !== undefined ? [['search floor (bare read of 50 orders)', '-', ms(j.pageReadP95Ms), `one prepared SQLite query by primary key, same rows (${j.stored.toLocaleString('en-US')})`]] : []),
-    ['journal write, empty', '-', ms(j.writeP95MsAt0), 'insert / to waiting / to final, each one committed transaction'],
-    [`journal write, ${j.stored.toLocaleString('en-US')} stored`, '-', ms(j.writeP95MsAt100k), `filled in ${j.populateSeconds} s`],
+    ...(r.loopbackFloorMs
+      ? [
+          [
+            'loopback floor (bare POST, node:http)',
+            ms(r.loopbackFloorMs.p50),
+            ms(r.loopbackFloorMs.p95),
+            'same run: the floor of webhook detection and the integration',
+          ],
+        ]
+      : []),
+    ...(j.pageReadP95Ms !== undefined
+      ? [
+          [
+            'search floor (bare read of 50 orders)',
+            '-',
+            ms(j.pageReadP95Ms),
+            `one prepared SQLite query by primary key, same rows (${j.stored.toLocaleString('en-US')})`,
+          ],
+        ]
+      : []),
+    [
+      'journal write, empty',
+      '-',
+      ms(j.writeP95MsAt0),
+      'insert / to waiting / to final, each one committed transaction',
+    ],
+    [
+      `journal write, ${j.stored.toLocaleString('en-US')} stored`,
+      '-',
+      ms(j.writeP95MsAt100k),
+      `filled in ${j.populateSeconds} s`,
+    ],
     ['disk commit floor', '-', ms(j.diskCommitP95Ms), 'one-row insert, WAL + synchronous FULL, same disk'],
-    ...Object.entries(j.searchP95ByKind).map(([k, v]) => [`history search: ${k}`, '-', ms(v), `records search + page of 50, at ${j.stored.toLocaleString('en-US')} (word index built in ${j.indexSeconds} s)`]),
-    ...(r.integration ? [
-      ['integration accept (POST → on terminal)', ms(r.integration.acceptP50Ms), ms(r.integration.acceptP95Ms), `${r.integration.charges} box-office charges over loopback, sandbox provider`],
-      ['integration callback (outcome → acked)', ms(r.integration.callbackP50Ms), ms(r.integration.callbackP95Ms), 'signed callback to a loopback receiver'],
-    ] : []),
-    ...Object.entries(j.lookupP95ByKind).map(([k, v]) => [`journal lookup by ${k}`, '-', ms(v), `OrderJournal, at ${j.stored.toLocaleString('en-US')}`]),
+    ...Object.entries(j.searchP95ByKind).map(([k, v]) => [
+      `history search: ${k}`,
+      '-',
+      ms(v),
+      `records search + page of 50, at ${j.stored.toLocaleString('en-US')} (word index built in ${j.indexSeconds} s)`,
+    ]),
+    ...(r.integration
+      ? [
+          [
+            'integration accept (POST → on terminal)',
+            ms(r.integration.acceptP50Ms),
+            ms(r.integration.acceptP95Ms),
+            `${r.integration.charges} box-office charges over loopback, sandbox provider`,
+          ],
+          [
+            'integration callback (outcome → acked)',
+            ms(r.integration.callbackP50Ms),
+            ms(r.integration.callbackP95Ms),
+            'signed callback to a loopback receiver',
+          ],
+        ]
+      : []),
+    ...Object.entries(j.lookupP95ByKind).map(([k, v]) => [
+      `journal lookup by ${k}`,
+      '-',
+      ms(v),
+      `OrderJournal, at ${j.stored.toLocaleString('en-US')}`,
+    ]),
   ];
   const m = r.meta;
-  const lines = [`machine: ${String(m.cores ?? '?')} cores, load ${String(m.loadBefore ?? '?')} before, ${String(m.loadAfter ?? '?')} after (targets are ratios to floors measured in this run: read the ratios)`, '', table(detRows), '', table(other)];
+  const lines = [
+    `machine: ${String(m.cores ?? '?')} cores, load ${String(m.loadBefore ?? '?')} before, ${String(m.loadAfter ?? '?')} after (targets are ratios to floors measured in this run: read the ratios)`,
+    '',
+    table(detRows),
+    '',
+    table(other),
+  ];
   if (r.topups) lines.push('', `top-ups: ${JSON.stringify(r.topups)}`);
-  lines.push('', table([['target', 'value', 'wanted', ''], ...checks.map((t) => [t.name, t.value, t.target, t.pass ? 'PASS' : 'FAIL'])]));
+  lines.push(
+    '',
+    table([
+      ['target', 'value', 'wanted', ''],
+      ...checks.map((t) => [t.name, t.value, t.target, t.pass ? 'PASS' : 'FAIL']),
+    ]),
+  );
   const notes = r.meta.notes as string[] | undefined;
   if (notes?.length) lines.push('', ...notes.map((n) => `note: ${n}`));
   return lines.join('\n');

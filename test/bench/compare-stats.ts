@@ -14,7 +14,11 @@ export interface FigureSpec {
 
 /** `npm run bench:hub -- --json` (its figures sit under `hub`). */
 export const HUB_FIGURES: FigureSpec[] = [
-  { path: 'hub.detectionP50MsWithRelay', label: 'detection with relay p50 (tap -> Paid in journal), ms', better: 'lower' },
+  {
+    path: 'hub.detectionP50MsWithRelay',
+    label: 'detection with relay p50 (tap -> Paid in journal), ms',
+    better: 'lower',
+  },
   { path: 'hub.detectionP95MsWithRelay', label: 'detection with relay p95, ms', better: 'lower' },
   { path: 'hub.relayP50Ms', label: 'relay p50 (provider POST -> stream has it), ms', better: 'lower' },
   { path: 'hub.relayP95Ms', label: 'relay p95, ms', better: 'lower' },
@@ -93,7 +97,12 @@ export function compareFigure(spec: FigureSpec, ref: number[], main: number[]): 
   const worseBy = spec.better === 'lower' ? ratio - 1 : 1 / ratio - 1;
   const apart = spec.better === 'lower' ? m.min > r.max : m.max < r.min;
   const aheadApart = spec.better === 'lower' ? m.max < r.min : m.min > r.max;
-  const verdict = worseBy > WORSE_BEYOND && apart ? 'worse' : -worseBy > WORSE_BEYOND / (1 + WORSE_BEYOND) && aheadApart ? 'better' : 'same';
+  const verdict =
+    worseBy > WORSE_BEYOND && apart
+      ? 'worse'
+      : -worseBy > WORSE_BEYOND / (1 + WORSE_BEYOND) && aheadApart
+        ? 'better'
+        : 'same';
   return { spec, ref: r, main: m, ratio, ratioMin: Math.min(...paired), ratioMax: Math.max(...paired), verdict };
 }
 
@@ -101,7 +110,9 @@ const fmt = (n: number): string => (Math.abs(n) >= 100 ? Math.round(n).toLocaleS
 
 /** The table: each figure for both sides (median and spread over the rounds), the ratio and its spread, the verdict. */
 export function formatComparison(rows: Comparison[], refName: string, mainName: string): string {
-  const out = [['figure', `${refName} median (min-max)`, `${mainName} median (min-max)`, `${mainName}/${refName} (per round)`, '']];
+  const out = [
+    ['figure', `${refName} median (min-max)`, `${mainName} median (min-max)`, `${mainName}/${refName} (per round)`, ''],
+  ];
   for (const c of rows) {
     out.push([
       c.spec.label,
@@ -112,5 +123,12 @@ export function formatComparison(rows: Comparison[], refName: string, mainName: 
     ]);
   }
   const widths = out[0]!.map((_, i) => Math.max(...out.map((r) => r[i]!.length)));
-  return out.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return out
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

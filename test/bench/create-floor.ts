@@ -21,7 +21,11 @@ export interface CreateFloorFigures {
 
 export function runCreateFloor(o: { baseDir: string; n: number; warmup?: number }): CreateFloorFigures {
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-floor-'));
-  const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const keys = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   const db = new Database(join(dir, 'floor.sqlite'));
   try {
     db.pragma('journal_mode = WAL');
@@ -36,8 +40,16 @@ export function runCreateFloor(o: { baseDir: string; n: number; warmup?: number 
     for (let i = 0; i < warmup + o.n; i++) {
       // A createOrder body of the usual size (the sale's fields, the amounts, the terminal).
       const body = canonicalJson({
-        outOrderNo: `FLOOR-${i}`, amount: '2600.00', currency: 'NGN', sn: 'SN-FLOOR-1', productName: 'Bench Film', productDesc: 'Hall 1 2025-03-31 19:30 A1,A2',
-        headMerchantId: '256600000000001', merchantId: '256600000000002', expireTime: 3600, notifyUrl: 'https://hub.example.ng/provider/pos-webhook',
+        outOrderNo: `FLOOR-${i}`,
+        amount: '2600.00',
+        currency: 'NGN',
+        sn: 'SN-FLOOR-1',
+        productName: 'Bench Film',
+        productDesc: 'Hall 1 2025-03-31 19:30 A1,A2',
+        headMerchantId: '256600000000001',
+        merchantId: '256600000000002',
+        expireTime: 3600,
+        notifyUrl: 'https://hub.example.ng/provider/pos-webhook',
       });
       const t0 = performance.now();
       const paramContent = rsaEncryptChunked(keys.publicKey, body, true);
@@ -51,8 +63,10 @@ export function runCreateFloor(o: { baseDir: string; n: number; warmup?: number 
       commits.push(t2 - t1);
     }
     return {
-      p50: round(percentile(whole, 50), 2), p95: round(percentile(whole, 95), 2),
-      cryptoP50: round(percentile(crypto, 50), 2), commitP50: round(percentile(commits, 50), 2),
+      p50: round(percentile(whole, 50), 2),
+      p95: round(percentile(whole, 95), 2),
+      cryptoP50: round(percentile(crypto, 50), 2),
+      commitP50: round(percentile(commits, 50), 2),
     };
   } finally {
     db.close();

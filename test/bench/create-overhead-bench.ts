@@ -45,16 +45,33 @@ function timeFetches(): { total: () => number; reset: () => void; restore: () =>
  * `withRecords`: wired as in the app, where the records module re-indexes the order for search
  * on every order event (a write of its own inside the create path).
  */
-export async function runCreateOverhead(o: { creates: number; warmup: number; baseDir: string; withRecords: boolean }): Promise<CreateOverheadFigures> {
+export async function runCreateOverhead(o: {
+  creates: number;
+  warmup: number;
+  baseDir: string;
+  withRecords: boolean;
+}): Promise<CreateOverheadFigures> {
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-create-'));
   // One terminal per create: the orders stay waiting, and a terminal holds at most one unpaid order.
-  const ts = await startTerminalsSandbox({ terminals: o.warmup + o.creates, prefix: 'OVER-POS', requestTimeoutMs: 15_000 });
+  const ts = await startTerminalsSandbox({
+    terminals: o.warmup + o.creates,
+    prefix: 'OVER-POS',
+    requestTimeoutMs: 15_000,
+  });
   const db = openJournalDb(join(dir, 'journal.sqlite'));
   const svc = createCheckoutService({
-    db, pos: createPosClient(ts.provider, { logger: silentLogger }), clock: systemClock, logger: silentLogger,
+    db,
+    pos: createPosClient(ts.provider, { logger: silentLogger }),
+    clock: systemClock,
+    logger: silentLogger,
     // As wired in the app: every journal event also goes to the Hub's outbox, in its transaction.
     journalSink: createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db) }),
-    settings: () => ({ counterName: 'Counter 1', headMerchantId: ts.provider.headMerchantId, merchantId: ts.provider.merchantId, orderExpireSeconds: 3600 }),
+    settings: () => ({
+      counterName: 'Counter 1',
+      headMerchantId: ts.provider.headMerchantId,
+      merchantId: ts.provider.merchantId,
+      orderExpireSeconds: 3600,
+    }),
     // No status checks during the run: only the creates are measured.
     tuning: { poll: { fastMs: 3_600_000, mediumMs: 3_600_000, slowMs: 3_600_000 } },
   });
@@ -72,7 +89,15 @@ export async function runCreateOverhead(o: { creates: number; warmup: number; ba
       fetches.reset();
       const t0 = performance.now();
       const v = await svc.sell({
-        filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1,A2', tickets: 2, priceKobo: 250_000, bookingFeeKobo: 10_000, sn: ts.terminals[i]!,
+        filmName: 'Bench Film',
+        filmTitle: 'Hall 1',
+        showDate: '2025-03-31',
+        showTime: '19:30',
+        seats: 'A1,A2',
+        tickets: 2,
+        priceKobo: 250_000,
+        bookingFeeKobo: 10_000,
+        sn: ts.terminals[i]!,
       });
       await new Promise<void>((resolve) => {
         const off = svc.on('order', (e) => {
@@ -103,7 +128,11 @@ export async function runCreateOverhead(o: { creates: number; warmup: number; ba
     rmSync(dir, { recursive: true, force: true });
   }
   return {
-    p50: round(percentile(overhead, 50), 2), p95: round(percentile(overhead, 95), 2), bareRoundTripP50: round(percentile(bare, 50), 2),
-    totalP50: round(percentile(totals, 50), 2), httpP50: round(percentile(http, 50), 2), creates: overhead.length,
+    p50: round(percentile(overhead, 50), 2),
+    p95: round(percentile(overhead, 95), 2),
+    bareRoundTripP50: round(percentile(bare, 50), 2),
+    totalP50: round(percentile(totals, 50), 2),
+    httpP50: round(percentile(http, 50), 2),
+    creates: overhead.length,
   };
 }

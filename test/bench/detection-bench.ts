@@ -35,18 +35,33 @@ export interface WebhookFigures {
 export const POLL_KEYS = ['app', 'fixed1s', 'fixed2s', 'fixed3s', 'fixed5s'] as const;
 export type PollKey = (typeof POLL_KEYS)[number];
 
-const fixed = (s: number): CheckoutTuningInput => ({ poll: { fastMs: s * 1000, mediumMs: s * 1000, slowMs: s * 1000 } });
+const fixed = (s: number): CheckoutTuningInput => ({
+  poll: { fastMs: s * 1000, mediumMs: s * 1000, slowMs: s * 1000 },
+});
 
 /** The app's own schedule (its defaults), and fixed intervals with everything else as the app. */
 export const POLL_CONFIGS: { key: PollKey; tuning?: CheckoutTuningInput }[] = [
-  { key: 'app' }, { key: 'fixed1s', tuning: fixed(1) }, { key: 'fixed2s', tuning: fixed(2) }, { key: 'fixed3s', tuning: fixed(3) }, { key: 'fixed5s', tuning: fixed(5) },
+  { key: 'app' },
+  { key: 'fixed1s', tuning: fixed(1) },
+  { key: 'fixed2s', tuning: fixed(2) },
+  { key: 'fixed3s', tuning: fixed(3) },
+  { key: 'fixed5s', tuning: fixed(5) },
 ];
 
-const OUTCOMES: readonly (readonly [TerminalOutcome, number])[] = [['SUCCESS', 85], ['FAIL', 10], ['CANCEL', 5]];
+const OUTCOMES: readonly (readonly [TerminalOutcome, number])[] = [
+  ['SUCCESS', 85],
+  ['FAIL', 10],
+  ['CANCEL', 5],
+];
 
 function figures(m: OrderMeasure[]): DetectionFigures {
   const lat = m.map((x) => x.latencyMs);
-  return { p50Ms: round(percentile(lat, 50)), p95Ms: round(percentile(lat, 95)), queriesPerOrder: round(mean(m.map((x) => x.queries)), 2), orders: m.length };
+  return {
+    p50Ms: round(percentile(lat, 50)),
+    p95Ms: round(percentile(lat, 95)),
+    queriesPerOrder: round(mean(m.map((x) => x.queries)), 2),
+    orders: m.length,
+  };
 }
 
 export interface PollDetectionOptions {
@@ -64,7 +79,10 @@ export async function runPollDetection(o: PollDetectionOptions): Promise<Record<
   const basePerf = performance.now();
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-detect-'));
   const ts = await startTerminalsSandbox({
-    terminals: POLL_CONFIGS.length * o.lanes, prefix: 'BENCH-POS', requestTimeoutMs: 15_000, clock: scaledClock(o.scale, baseWall, basePerf),
+    terminals: POLL_CONFIGS.length * o.lanes,
+    prefix: 'BENCH-POS',
+    requestTimeoutMs: 15_000,
+    clock: scaledClock(o.scale, baseWall, basePerf),
   });
   const hub = new SandboxHub(ts.sandbox);
   const rng = createRng(o.seed);
@@ -73,9 +91,16 @@ export async function runPollDetection(o: PollDetectionOptions): Promise<Record<
     for (let i = 0; i < o.lanes; i++) {
       const n = ci * o.lanes + i;
       lanes.push({
-        key: c.key, index: i,
+        key: c.key,
+        index: i,
         lane: new BenchLane({
-          hub, counterName: `Lane ${n + 1}`, sn: ts.terminals[n]!, provider: ts.provider, time: new LaneTime(o.scale, baseWall, basePerf), dir, seed: o.seed + n,
+          hub,
+          counterName: `Lane ${n + 1}`,
+          sn: ts.terminals[n]!,
+          provider: ts.provider,
+          time: new LaneTime(o.scale, baseWall, basePerf),
+          dir,
+          seed: o.seed + n,
           ...(c.tuning ? { tuning: c.tuning } : {}),
         }),
       });
@@ -83,12 +108,14 @@ export async function runPollDetection(o: PollDetectionOptions): Promise<Record<
   });
   const results = new Map<PollKey, OrderMeasure[]>(POLL_CONFIGS.map((c) => [c.key, []]));
   try {
-    await Promise.all(lanes.map(async ({ key, lane, index }) => {
-      for (let j = 0; j < o.ordersPerLane; j++) {
-        const draw = rng.fork(`order:${index}:${j}`);
-        results.get(key)!.push(await lane.one(drawTapMs(draw), draw.weighted(OUTCOMES)));
-      }
-    }));
+    await Promise.all(
+      lanes.map(async ({ key, lane, index }) => {
+        for (let j = 0; j < o.ordersPerLane; j++) {
+          const draw = rng.fork(`order:${index}:${j}`);
+          results.get(key)!.push(await lane.one(drawTapMs(draw), draw.weighted(OUTCOMES)));
+        }
+      }),
+    );
   } finally {
     for (const l of lanes) await l.lane.close();
     await ts.sandbox.close();
@@ -101,28 +128,49 @@ export async function runPollDetection(o: PollDetectionOptions): Promise<Record<
  * The app as shipped (default schedule) with the webhook on, on the wall clock: the push does not
  * depend on when the customer taps, so taps come quickly to keep the run short.
  */
-export async function runWebhookDetection(o: { lanes: number; ordersPerLane: number; seed: number; baseDir: string }): Promise<WebhookFigures> {
+export async function runWebhookDetection(o: {
+  lanes: number;
+  ordersPerLane: number;
+  seed: number;
+  baseDir: string;
+}): Promise<WebhookFigures> {
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-webhook-'));
   const ts = await startTerminalsSandbox({ terminals: o.lanes, prefix: 'HOOK-POS', requestTimeoutMs: 15_000 });
   const hub = new SandboxHub(ts.sandbox);
   const db = openJournalDb(join(dir, 'webhooks.sqlite'));
   const receiver = await startWebhookReceiver({
-    host: '127.0.0.1', port: 0, db, logger: silentLogger, getConfig: () => ts.provider,
-    onPosNotification: (n) => hub.onWebhook(n), onBillsCallback: () => {},
+    host: '127.0.0.1',
+    port: 0,
+    db,
+    logger: silentLogger,
+    getConfig: () => ts.provider,
+    onPosNotification: (n) => hub.onWebhook(n),
+    onBillsCallback: () => {},
   });
   ts.sandbox.setWebhookUrl(ts.merchant.headMerchantId, `${receiver.url}${WEBHOOK_PATHS.pos}`);
   const rng = createRng(o.seed).fork('webhook');
-  const lanes = ts.terminals.map((sn, i) => new BenchLane({
-    hub, counterName: `Hook ${i + 1}`, sn, provider: ts.provider, time: new LaneTime(1, Date.now(), performance.now()), dir, seed: o.seed + i,
-  }));
+  const lanes = ts.terminals.map(
+    (sn, i) =>
+      new BenchLane({
+        hub,
+        counterName: `Hook ${i + 1}`,
+        sn,
+        provider: ts.provider,
+        time: new LaneTime(1, Date.now(), performance.now()),
+        dir,
+        seed: o.seed + i,
+      }),
+  );
   const m: OrderMeasure[] = [];
   try {
-    await Promise.all(lanes.map(async (lane, i) => {
-      for (let j = 0; j < o.ordersPerLane; j++) {
-        const draw = rng.fork(`order:${i}:${j}`);
-        m.push(await lane.one(Math.round(draw.between(200, 900)), draw.weighted(OUTCOMES)));
-      }
-    }));
+    await Promise.all(
+      lanes.map(async (lane, i) => {
+        for (let j = 0; j < o.ordersPerLane; j++) {
+          const draw = rng.fork(`order:${i}:${j}`);
+          m.push(await lane.one(Math.round(draw.between(200, 900)), draw.weighted(OUTCOMES)));
+        }
+      }),
+    );
   } finally {
     for (const l of lanes) await l.close();
     await receiver.close();
@@ -133,7 +181,10 @@ export async function runWebhookDetection(o: { lanes: number; ordersPerLane: num
   const lat = m.map((x) => x.latencyMs);
   const paid = m.filter((x) => x.paid);
   return {
-    p50Ms: round(percentile(lat, 50)), p95Ms: round(percentile(lat, 95)), orders: m.length, byWebhook: round(m.filter((x) => x.viaWebhook).length / m.length, 2),
+    p50Ms: round(percentile(lat, 50)),
+    p95Ms: round(percentile(lat, 95)),
+    orders: m.length,
+    byWebhook: round(m.filter((x) => x.viaWebhook).length / m.length, 2),
     paidWithoutPayNo: round(m.filter((x) => x.paidWithoutPayNo).length / Math.max(1, paid.length), 2),
   };
 }

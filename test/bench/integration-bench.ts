@@ -31,8 +31,17 @@ export async function runIntegrationBench(o: { charges: number; baseDir: string 
   const receiver = await startCallbackReceiver(() => key);
   const db = openJournalDb(join(dir, 'journal.sqlite'));
   const checkout = createCheckoutService({
-    db, pos: createPosClient(sb.providerConfig(), { logger: silentLogger }), clock: systemClock, logger: silentLogger, tuning: FAST_TUNING,
-    settings: () => ({ counterName: 'Bench', headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300 }),
+    db,
+    pos: createPosClient(sb.providerConfig(), { logger: silentLogger }),
+    clock: systemClock,
+    logger: silentLogger,
+    tuning: FAST_TUNING,
+    settings: () => ({
+      counterName: 'Bench',
+      headMerchantId: sb.merchant.headMerchantId,
+      merchantId: sb.merchant.merchantId,
+      orderExpireSeconds: 300,
+    }),
   });
   const paidAt = new Map<string, number>();
   const waitingAt = new Map<string, number>();
@@ -40,7 +49,14 @@ export async function runIntegrationBench(o: { charges: number; baseDir: string 
     if (v.state === 'paid' && !paidAt.has(v.outOrderNo)) paidAt.set(v.outOrderNo, performance.now());
     if (v.state === 'waiting' && !waitingAt.has(v.outOrderNo)) waitingAt.set(v.outOrderNo, performance.now());
   });
-  const integrations = createIntegrations({ db, checkout, vault: fileVault(join(dir, 'secrets.json')), terminalSn: () => sb.merchant.terminalSn, now: () => Date.now(), logger: silentLogger });
+  const integrations = createIntegrations({
+    db,
+    checkout,
+    vault: fileVault(join(dir, 'secrets.json')),
+    terminalSn: () => sb.merchant.terminalSn,
+    now: () => Date.now(),
+    logger: silentLogger,
+  });
   key = integrations.pair('Bench box office', receiver.url).key;
   const base = (await integrations.serve({ port: 0, lan: false }))!;
   const accept: number[] = [];
@@ -75,7 +91,9 @@ export async function runIntegrationBench(o: { charges: number; baseDir: string 
   }
   return {
     charges: o.charges,
-    acceptP50Ms: round(percentile(accept, 50)), acceptP95Ms: round(percentile(accept, 95)),
-    callbackP50Ms: round(percentile(callback, 50)), callbackP95Ms: round(percentile(callback, 95)),
+    acceptP50Ms: round(percentile(accept, 50)),
+    acceptP95Ms: round(percentile(accept, 95)),
+    callbackP50Ms: round(percentile(callback, 50)),
+    callbackP95Ms: round(percentile(callback, 95)),
   };
 }

@@ -37,20 +37,47 @@ export interface JournalFigures {
 }
 
 const DAY_MS = 86_400_000;
-const FILMS = ['Lagos Nights', 'King of Boys', 'Anikulapo', 'The Wedding Party', 'Gangs of Lagos', 'Battle on Buka Street', 'Jagun Jagun', 'A Tribe Called Judah'];
-const FINAL: readonly (readonly [OrderState, number])[] = [['paid', 75], ['failed', 8], ['cancelled', 5], ['expired', 12]];
+const FILMS = [
+  'Lagos Nights',
+  'King of Boys',
+  'Anikulapo',
+  'The Wedding Party',
+  'Gangs of Lagos',
+  'Battle on Buka Street',
+  'Jagun Jagun',
+  'A Tribe Called Judah',
+];
+const FINAL: readonly (readonly [OrderState, number])[] = [
+  ['paid', 75],
+  ['failed', 8],
+  ['cancelled', 5],
+  ['expired', 12],
+];
 
 function dayCode(ms: number): string {
   return new Date(ms).toISOString().slice(2, 10).replace(/-/g, '');
 }
 
 /** One sale's life in the journal: recorded, on the terminal, final. Returns each write's duration. */
-function oneSale(j: OrderJournal, rng: Rng, at: number, n: number, timed: number[] | null): { outOrderNo: string; orderNo: string; id: number; day: string } {
+function oneSale(
+  j: OrderJournal,
+  rng: Rng,
+  at: number,
+  n: number,
+  timed: number[] | null,
+): { outOrderNo: string; orderNo: string; id: number; day: string } {
   const tickets = rng.int(1, 4);
   const row = String.fromCharCode(65 + rng.int(0, 14));
   const sale = SaleInputSchema.parse({
-    filmName: FILMS[rng.int(0, FILMS.length - 1)], filmTitle: `Hall ${rng.int(1, 6)}`, showDate: new Date(at).toISOString().slice(0, 10), showTime: `${rng.int(12, 22)}:30`,
-    seats: Array.from({ length: tickets }, (_, i) => `${row}${i + 1}`).join(','), tickets, priceKobo: rng.int(15, 60) * 10_000, bookingFeeKobo: 10_000, sn: 'P30-0012345',
+    filmName: FILMS[rng.int(0, FILMS.length - 1)],
+    filmTitle: `Hall ${rng.int(1, 6)}`,
+    showDate: new Date(at).toISOString().slice(0, 10),
+    showTime: `${rng.int(12, 22)}:30`,
+    seats: Array.from({ length: tickets }, (_, i) => `${row}${i + 1}`).join(','),
+    tickets,
+    priceKobo: rng.int(15, 60) * 10_000,
+    bookingFeeKobo: 10_000,
+    sn: 'P30-0012345',
   });
   const t = (f: () => unknown) => {
     const t0 = performance.now();
@@ -62,20 +89,44 @@ function oneSale(j: OrderJournal, rng: Rng, at: number, n: number, timed: number
   let outOrderNo = '';
   t(() => {
     const r = j.insert({
-      sale, amountKobo: tickets * sale.priceKobo + sale.bookingFeeKobo, counterCode: `C${(n % 3) + 1}`, businessDay: day, createdAt: at, expireSeconds: 300,
-      state: 'creating', attempts: 1, headMerchantId: 'H1', merchantId: 'M1', note: 'Sale recorded; sending the order to the terminal',
+      sale,
+      amountKobo: tickets * sale.priceKobo + sale.bookingFeeKobo,
+      counterCode: `C${(n % 3) + 1}`,
+      businessDay: day,
+      createdAt: at,
+      expireSeconds: 300,
+      state: 'creating',
+      attempts: 1,
+      headMerchantId: 'H1',
+      merchantId: 'M1',
+      note: 'Sale recorded; sending the order to the terminal',
     });
     id = r.id;
     outOrderNo = r.outOrderNo;
   });
   const orderNo = `${day}${String(100_000_000_000 + n)}`;
-  t(() => j.transition(id, 'waiting', 'Order on the terminal', { from: ['creating'], patch: { orderNo, waitingSince: at + 300, reason: null } }));
+  t(() =>
+    j.transition(id, 'waiting', 'Order on the terminal', {
+      from: ['creating'],
+      patch: { orderNo, waitingSince: at + 300, reason: null },
+    }),
+  );
   const to = rng.weighted(FINAL);
-  t(() => j.transition(id, to, 'Provider reports a final status', {
-    patch: to === 'paid'
-      ? { payNo: `${day}${String(500_000_000_000 + n)}`, providerStatus: 'SUCCESS', senderName: 'ADA OBI', senderAccount: '******1234', providerFeeKobo: 150, completedTime: at + 20_000 }
-      : { providerStatus: to === 'expired' ? 'CLOSE' : to.toUpperCase() },
-  }));
+  t(() =>
+    j.transition(id, to, 'Provider reports a final status', {
+      patch:
+        to === 'paid'
+          ? {
+              payNo: `${day}${String(500_000_000_000 + n)}`,
+              providerStatus: 'SUCCESS',
+              senderName: 'ADA OBI',
+              senderAccount: '******1234',
+              providerFeeKobo: 150,
+              completedTime: at + 20_000,
+            }
+          : { providerStatus: to === 'expired' ? 'CLOSE' : to.toUpperCase() },
+    }),
+  );
   return { outOrderNo, orderNo, id, day };
 }
 
@@ -99,7 +150,9 @@ function fillJournal(db: Db, rng: Rng, count: number, from: number): Made[] {
        attempts, order_no, pay_no, provider_fee_kobo, fee_pattern, sender_name, sender_account, completed_time, provider_status, reason)
      VALUES (?, ?, ?, ?, 'H1', 'M1', ?, ?, ?, ?, ?, ?, ?, ?, 10000, ?, 'P30-0012345', 300, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insEvent = db.prepare('INSERT INTO order_events (order_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)');
+  const insEvent = db.prepare(
+    'INSERT INTO order_events (order_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)',
+  );
   const counter = db.prepare(
     `INSERT INTO order_counters (counter_code, business_day, last_seq) VALUES (?, ?, ?)
      ON CONFLICT (counter_code, business_day) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)`,
@@ -123,10 +176,31 @@ function fillJournal(db: Db, rng: Rng, count: number, from: number): Made[] {
       const payNo = paid ? `${day}${String(500_000_000_000 + n)}` : null;
       const film = FILMS[rng.int(0, FILMS.length - 1)]!;
       const r = insOrder.run(
-        outOrderNo, code, day, seq, state, film, `Hall ${rng.int(1, 6)}`, new Date(at).toISOString().slice(0, 10),
-        `${rng.int(12, 22)}:30`, Array.from({ length: tickets }, (_, i) => `${row}${i + 1}`).join(','), tickets, price, tickets * price + 10_000,
-        at, at + 300_000, at + 20_000, at + 300, orderNo, payNo, paid ? 150 : null, paid ? 'IN_DEDUCT' : null,
-        paid ? 'ADA OBI' : null, paid ? '******1234' : null, at + 20_000, state === 'expired' ? 'CLOSE' : paid ? 'SUCCESS' : state.toUpperCase(),
+        outOrderNo,
+        code,
+        day,
+        seq,
+        state,
+        film,
+        `Hall ${rng.int(1, 6)}`,
+        new Date(at).toISOString().slice(0, 10),
+        `${rng.int(12, 22)}:30`,
+        Array.from({ length: tickets }, (_, i) => `${row}${i + 1}`).join(','),
+        tickets,
+        price,
+        tickets * price + 10_000,
+        at,
+        at + 300_000,
+        at + 20_000,
+        at + 300,
+        orderNo,
+        payNo,
+        paid ? 150 : null,
+        paid ? 'IN_DEDUCT' : null,
+        paid ? 'ADA OBI' : null,
+        paid ? '******1234' : null,
+        at + 20_000,
+        state === 'expired' ? 'CLOSE' : paid ? 'SUCCESS' : state.toUpperCase(),
         paid ? null : 'Provider reports a final status',
       );
       const id = Number(r.lastInsertRowid);
@@ -157,7 +231,13 @@ function diskCommitP95(dir: string): number {
   return percentile(ms, 95);
 }
 
-export async function runJournalBench(o: { stored: number; sampleSales: number; lookups: number; seed: number; baseDir: string }): Promise<JournalFigures> {
+export async function runJournalBench(o: {
+  stored: number;
+  sampleSales: number;
+  lookups: number;
+  seed: number;
+  baseDir: string;
+}): Promise<JournalFigures> {
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-journal-'));
   const rng = createRng(o.seed).fork('journal');
   let db: Db | null = null;
@@ -165,7 +245,11 @@ export async function runJournalBench(o: { stored: number; sampleSales: number; 
     const floor = diskCommitP95(dir);
     db = openJournalDb(join(dir, 'journal.sqlite'));
     // As wired in the app: every event also goes to the Hub's outbox, in its transaction.
-    const j = new OrderJournal(db, () => Date.now(), createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db) }));
+    const j = new OrderJournal(
+      db,
+      () => Date.now(),
+      createOutboxSink(new HubOutbox(db), { cashierAt: shiftCashierAt(db) }),
+    );
     // openDatabase builds the app's whole schema, the search indexes on the journal included.
     const end = Date.UTC(2025, 2, 31, 12);
     // ---- writes with an empty journal ----

@@ -36,7 +36,8 @@ function parseArgs(argv: string[]): BenchOptions {
     else throw new Error(`unknown option ${a} (options: --json FILE --scale N --quick --strict --seed S)`);
   }
   if (o.json === null && argv.includes('--json')) throw new Error('--json needs a file name');
-  if (!(o.scale >= 1) || !Number.isInteger(o.seed)) throw new Error('--scale needs a number >= 1 and --seed a whole number');
+  if (!(o.scale >= 1) || !Number.isInteger(o.seed))
+    throw new Error('--scale needs a number >= 1 and --seed a whole number');
   return o;
 }
 
@@ -53,25 +54,50 @@ async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const loadBefore = loadavg()[0] ?? 0;
-  const log = (s: string) => process.stderr.write(`${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s  ${s}\n`);
+  const log = (s: string) =>
+    process.stderr.write(`${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s  ${s}\n`);
   const disk = tmpdir();
   // Many counters share this one process in the detection run: their journals go to memory so
   // one counter's disk flush does not hold up the others' timers (the flush is measured below).
   const shared = existsSync('/dev/shm') ? '/dev/shm' : disk;
-  const size = o.quick ? { lanes: 3, orders: 4, hooks: 15, creates: 60, stored: 10_000, sample: 100, lookups: 100 } : { lanes: 8, orders: 8, hooks: 40, creates: 200, stored: 100_000, sample: 300, lookups: 300 };
+  const size = o.quick
+    ? { lanes: 3, orders: 4, hooks: 15, creates: 60, stored: 10_000, sample: 100, lookups: 100 }
+    : { lanes: 8, orders: 8, hooks: 40, creates: 200, stored: 100_000, sample: 300, lookups: 300 };
 
   log('create overhead, and its floor (sign + encrypt + one committed transaction, same disk) ...');
   const createFloorMs = runCreateFloor({ baseDir: disk, n: size.creates });
-  const checkoutOnly = await runCreateOverhead({ creates: size.creates, warmup: 30, baseDir: disk, withRecords: false });
-  const createOverheadMs = await runCreateOverhead({ creates: size.creates, warmup: 30, baseDir: disk, withRecords: true });
-  log('loopback floor (a bare POST of a webhook\'s size, node:http) ...');
+  const checkoutOnly = await runCreateOverhead({
+    creates: size.creates,
+    warmup: 30,
+    baseDir: disk,
+    withRecords: false,
+  });
+  const createOverheadMs = await runCreateOverhead({
+    creates: size.creates,
+    warmup: 30,
+    baseDir: disk,
+    withRecords: true,
+  });
+  log("loopback floor (a bare POST of a webhook's size, node:http) ...");
   const loopbackFloorMs = await loopbackPostFloor(o.quick ? 100 : 300);
   log('webhook detection ...');
   const webhook = await runWebhookDetection({ lanes: 1, ordersPerLane: size.hooks, seed: o.seed, baseDir: disk });
   log(`poll detection (scale ${o.scale}, ${size.lanes} counters x ${size.orders} orders per schedule) ...`);
-  const poll = await runPollDetection({ scale: o.scale, lanes: size.lanes, ordersPerLane: size.orders, seed: o.seed, baseDir: shared });
+  const poll = await runPollDetection({
+    scale: o.scale,
+    lanes: size.lanes,
+    ordersPerLane: size.orders,
+    seed: o.seed,
+    baseDir: shared,
+  });
   log(`journal (${size.stored.toLocaleString('en-US')} orders) ...`);
-  const journal = await runJournalBench({ stored: size.stored, sampleSales: size.sample, lookups: size.lookups, seed: o.seed, baseDir: disk });
+  const journal = await runJournalBench({
+    stored: size.stored,
+    sampleSales: size.sample,
+    lookups: size.lookups,
+    seed: o.seed,
+    baseDir: disk,
+  });
   const top = await topups(log);
   log('box-office integration ...');
   const integration = await runIntegrationBench({ charges: o.quick ? 10 : 40, baseDir: disk });
@@ -86,16 +112,25 @@ async function main(): Promise<void> {
     ...(top ? { topups: top } : {}),
     integration,
     meta: {
-      seed: o.seed, scale: o.scale, quick: o.quick, seconds: Math.round((Date.now() - started) / 1000), tmpdir: disk, detectionJournals: shared,
-      cores: availableParallelism(), loadBefore: round(loadBefore, 2), loadAfter: round(loadavg()[0] ?? 0, 2),
+      seed: o.seed,
+      scale: o.scale,
+      quick: o.quick,
+      seconds: Math.round((Date.now() - started) / 1000),
+      tmpdir: disk,
+      detectionJournals: shared,
+      cores: availableParallelism(),
+      loadBefore: round(loadBefore, 2),
+      loadAfter: round(loadavg()[0] ?? 0, 2),
       notes: [
         ...(Math.max(loadBefore, loadavg()[0] ?? 0) > availableParallelism()
-          ? [`the machine was busy with other work (load ${round(loadBefore, 1)} before, ${round(loadavg()[0] ?? 0, 1)} after, on ${availableParallelism()} cores): figures are pessimistic`]
+          ? [
+              `the machine was busy with other work (load ${round(loadBefore, 1)} before, ${round(loadavg()[0] ?? 0, 1)} after, on ${availableParallelism()} cores): figures are pessimistic`,
+            ]
           : []),
         `taps: ${describeTapSpread()} after the order reaches the terminal; 85% SUCCESS, 10% FAIL, 5% CANCEL; same taps for every schedule`,
         `detection runs ${o.scale}x faster than real time, except during provider calls (their round trip counts at wall speed); figures are on that clock, i.e. real-world ms`,
         'webhook: the app as shipped (default schedule) with its receiver on, wall clock; taps 0.2-0.9 s (a push does not depend on when the customer taps)',
-        'history search: the records module\'s searchOrders (trigram word index + amount index) with the page\'s 50 orders read back, as orders.search runs it; journal lookups: OrderJournal\'s own indexed finders',
+        "history search: the records module's searchOrders (trigram word index + amount index) with the page's 50 orders read back, as orders.search runs it; journal lookups: OrderJournal's own indexed finders",
         `create overhead and journal writes use ${disk}: their commits (WAL, synchronous FULL) wait for this disk`,
         'create overhead is measured as wired in the app (the records module re-indexes the order for search on each order event); the checkout alone is shown beside it',
       ],

@@ -22,7 +22,11 @@ export class LaneTime {
   readonly clock: Clock;
   readonly timers: Timers;
 
-  constructor(readonly scale: number, private readonly baseWall: number, private readonly basePerf: number) {
+  constructor(
+    readonly scale: number,
+    private readonly baseWall: number,
+    private readonly basePerf: number,
+  ) {
     if (!(scale >= 1)) throw new RangeError('scale must be at least 1');
     this.clock = { now: () => this.now() };
     this.timers = {

@@ -4,7 +4,7 @@ import type { Rng } from '../helpers/chaos-random';
 
 export const TAP_SPREAD = [
   { share: 0.85, fromMs: 5_000, toMs: 40_000 },
-  { share: 0.10, fromMs: 1_500, toMs: 5_000 },
+  { share: 0.1, fromMs: 1_500, toMs: 5_000 },
   { share: 0.05, fromMs: 40_000, toMs: 90_000 },
 ] as const;
 

@@ -31,13 +31,19 @@ export interface TopupsBenchResult {
 
 function tenThousandRows(): string {
   const lines = ['type,provider,customerId,amount,reference'];
-  const bets = [['BET9JA', '20001'], ['SPORTYBET', '8030000001'], ['NAIRABET', 'nb-30002']] as const;
+  const bets = [
+    ['BET9JA', '20001'],
+    ['SPORTYBET', '8030000001'],
+    ['NAIRABET', 'nb-30002'],
+  ] as const;
   for (let i = 0; i < ROWS; i++) {
     if (i % 5 === 0) {
       const [p, c] = bets[i % 3]!;
       lines.push(`betting,${p},${c},${200 + (i % 300)},`);
     } else {
-      lines.push(`airtime,${['MTN', 'AIR', 'GLO', 'ETI'][i % 4]},0803 ${String(1_000_000 + i).slice(-7, -4)} ${String(i).padStart(4, '0').slice(-4)},${100 + (i % 400)},`);
+      lines.push(
+        `airtime,${['MTN', 'AIR', 'GLO', 'ETI'][i % 4]},0803 ${String(1_000_000 + i).slice(-7, -4)} ${String(i).padStart(4, '0').slice(-4)},${100 + (i % 400)},`,
+      );
     }
   }
   return lines.join('\r\n') + '\r\n';
@@ -62,12 +68,22 @@ export async function runTopupsBench(log: (s: string) => void = () => {}): Promi
   const dir = mkdtempSync(join(tmpdir(), 'topups-bench-'));
   const db = openJournalDb(join(dir, 'counterpay.db'));
   const cfg = {
-    billsBaseUrl: sandbox.billsBaseUrl, posBaseUrl: sandbox.posBaseUrl, billsMerchantId: m.billsMerchantId, headMerchantId: m.headMerchantId, merchantId: m.merchantId,
-    requestTimeoutMs: 15_000, conventions: defaultConventions(), secrets: { billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey },
+    billsBaseUrl: sandbox.billsBaseUrl,
+    posBaseUrl: sandbox.posBaseUrl,
+    billsMerchantId: m.billsMerchantId,
+    headMerchantId: m.headMerchantId,
+    merchantId: m.merchantId,
+    requestTimeoutMs: 15_000,
+    conventions: defaultConventions(),
+    secrets: { billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey },
   };
   const requests = { n: 0 };
   const service = createTopupService({
-    db, store: memoryStore(), bills: counting(createBillsClient(cfg, { logger: silentLogger }), requests), logger: silentLogger, clock: systemClock,
+    db,
+    store: memoryStore(),
+    bills: counting(createBillsClient(cfg, { logger: silentLogger }), requests),
+    logger: silentLogger,
+    clock: systemClock,
     identity: () => ({ profile: 'demo', billsMerchantId: m.billsMerchantId, counterName: 'Bench 1' }),
     callBackUrl: () => `http://127.0.0.1:${(sink.address() as AddressInfo).port}/webhook/bills`,
   });
@@ -78,16 +94,28 @@ export async function runTopupsBench(log: (s: string) => void = () => {}): Promi
 
     // ---- prepare: parse + check + sign ----
     const t0 = performance.now();
-    const checked = checkBatchFile(csv, { providers: { providers: providers.providers, missingReason: '' }, referenceTaken: () => false });
-    if (checked.rows.length !== ROWS) throw new Error(`bench file: ${checked.errors.length} errors, first: ${JSON.stringify(checked.errors[0])}`);
+    const checked = checkBatchFile(csv, {
+      providers: { providers: providers.providers, missingReason: '' },
+      referenceTaken: () => false,
+    });
+    if (checked.rows.length !== ROWS)
+      throw new Error(`bench file: ${checked.errors.length} errors, first: ${JSON.stringify(checked.errors[0])}`);
     let signed = 0;
     for (const type of ['airtime', 'betting'] as const) {
       const rows = checked.rows.filter((r) => r.serviceType === type);
       for (let i = 0; i < rows.length; i += CHUNK) {
         const bulkData = rows.slice(i, i + CHUNK).map((r, k) => ({
-          amount: String(r.amountKobo), country: 'NG', currency: 'NGN', customerId: r.customerId, provider: r.provider, reference: `BENCH-T000000-${i + k}`,
+          amount: String(r.amountKobo),
+          country: 'NG',
+          currency: 'NGN',
+          customerId: r.customerId,
+          provider: r.provider,
+          reference: `BENCH-T000000-${i + k}`,
         }));
-        const body = canonicalJson({ bulkData, callBackUrl: 'http://127.0.0.1:1/webhook/bills', serviceType: type }, { recursive: true, escaping: 'plain' });
+        const body = canonicalJson(
+          { bulkData, callBackUrl: 'http://127.0.0.1:1/webhook/bills', serviceType: type },
+          { recursive: true, escaping: 'plain' },
+        );
         if (hmacSha512(m.billsSecretKey, body, 'hex').length === 128) signed++;
       }
     }
@@ -115,7 +143,8 @@ export async function runTopupsBench(log: (s: string) => void = () => {}): Promi
     const settle10kMs = performance.now() - t2;
     const requests10k = requests.n - before;
     const v = service.batchView(id);
-    if (v.counts.success !== ROWS || sandbox.listTopups().length !== ROWS) throw new Error(`bench batch ended with ${JSON.stringify(v.counts)}`);
+    if (v.counts.success !== ROWS || sandbox.listTopups().length !== ROWS)
+      throw new Error(`bench batch ended with ${JSON.stringify(v.counts)}`);
     log(`  settle: ${ROWS} items final in ${settle10kMs.toFixed(0)} ms with ${requests10k} requests`);
     return { prepare10kMs: Math.round(prepare10kMs), settle10kMs: Math.round(settle10kMs), requests10k };
   } finally {
@@ -132,7 +161,12 @@ if (/topups-bench\.ts$/.test(process.argv[1] ?? '')) {
   runTopupsBench((s) => console.log(s))
     .then((r) => {
       console.table([
-        { measure: 'prepare10kMs (parse + check + sign)', value: r.prepare10kMs, target: '< 1000', pass: r.prepare10kMs < 1000 ? 'PASS' : 'FAIL' },
+        {
+          measure: 'prepare10kMs (parse + check + sign)',
+          value: r.prepare10kMs,
+          target: '< 1000',
+          pass: r.prepare10kMs < 1000 ? 'PASS' : 'FAIL',
+        },
         { measure: 'settle10kMs (start to all final)', value: r.settle10kMs, target: '-', pass: '' },
         { measure: 'requests10k', value: r.requests10k, target: '-', pass: '' },
       ]);

@@ -53,7 +53,10 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
     const argsFile = join(this.dir, `${this.script.name}-args-${this.generation}.json`);
     writeFileSync(argsFile, JSON.stringify({ ...this.args, seed: this.args.seed + this.generation } satisfies A));
     // Node itself (not the tsx CLI, which would put a wrapper process between us and the app).
-    const child = spawn(process.execPath, ['--import', 'tsx', this.script.path, argsFile], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', this.script.path, argsFile], {
+      cwd: REPO,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     this.child = child;
     child.stderr?.setEncoding('utf8').on('data', (d: string) => this.stderr.push(d));
     this.exited = new Promise((done) => {
@@ -67,7 +70,8 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
       });
     });
     return new Promise((resolveStart, rejectStart) => {
-      const onExit = (code: number | null) => rejectStart(new Error(`the app exited while starting (code ${code}): ${this.stderr.join('').slice(-2000)}`));
+      const onExit = (code: number | null) =>
+        rejectStart(new Error(`the app exited while starting (code ${code}): ${this.stderr.join('').slice(-2000)}`));
       child.once('exit', onExit);
       child.on('message', (m: AppMessage) => {
         if (m.type === 'ready') {
@@ -79,7 +83,11 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
         } else if (m.type === 'ack' || m.type === 'refused') {
           const answer = this.pending.get(m.reqId);
           this.pending.delete(m.reqId);
-          answer?.(m.type === 'ack' ? { kind: 'acked', id: m.id, outOrderNo: m.outOrderNo } : { kind: 'refused', code: m.code, message: m.message });
+          answer?.(
+            m.type === 'ack'
+              ? { kind: 'acked', id: m.id, outOrderNo: m.outOrderNo }
+              : { kind: 'refused', code: m.code, message: m.message },
+          );
         } else {
           this.on.other?.(m);
         }

@@ -35,7 +35,12 @@ export interface ChaosHub {
   stderr(): string;
 }
 
-export async function startChaosHub(o: { dir: string; merchant: DemoMerchantValues; heartbeatMs: number; forcePglite?: boolean }): Promise<ChaosHub> {
+export async function startChaosHub(o: {
+  dir: string;
+  merchant: DemoMerchantValues;
+  heartbeatMs: number;
+  forcePglite?: boolean;
+}): Promise<ChaosHub> {
   let cluster: PgCluster | null = null;
   let databaseUrl: string | null = null;
   let database: string;
@@ -48,8 +53,18 @@ export async function startChaosHub(o: { dir: string; merchant: DemoMerchantValu
     database = `PGlite data folder (${dataDir})${o.forcePglite ? '' : `: ${pgUnavailable}`}`;
   }
   const merchantFile = join(o.dir, 'hub-merchant.json');
-  writeFileSync(merchantFile, JSON.stringify({ clientAuthKey: o.merchant.clientAuthKey, providerPublicKey: o.merchant.providerPublicKeyPem }), { mode: 0o600 });
-  const baseArgs = ['--merchant-config', merchantFile, '--heartbeat-ms', String(o.heartbeatMs), ...(databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir])];
+  writeFileSync(
+    merchantFile,
+    JSON.stringify({ clientAuthKey: o.merchant.clientAuthKey, providerPublicKey: o.merchant.providerPublicKeyPem }),
+    { mode: 0o600 },
+  );
+  const baseArgs = [
+    '--merchant-config',
+    merchantFile,
+    '--heartbeat-ms',
+    String(o.heartbeatMs),
+    ...(databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir]),
+  ];
 
   let proc: HubProcess | null = null;
   let port = 0;
@@ -99,7 +114,11 @@ export async function startChaosHub(o: { dir: string; merchant: DemoMerchantValu
       proc = null;
     },
     async issueCode() {
-      const r = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 60, anyBranch: true }, bearer(ADMIN_TOKEN));
+      const r = await post(
+        `${hub.url}/api/v1/admin/enroll-codes`,
+        { ttlMinutes: 60, anyBranch: true },
+        bearer(ADMIN_TOKEN),
+      );
       if (r.status !== 200) throw new Error(`the Hub refused an enrollment code: ${JSON.stringify(r.json)}`);
       return String(r.json.code);
     },

@@ -23,7 +23,17 @@ export interface ChaosOptions {
   keep: boolean;
 }
 
-export const DEFAULT_CHAOS_OPTIONS: ChaosOptions = { sales: 200, seed: 1, kills: 6, expireSeconds: 30, terminals: 12, gapMs: 250, outages: 2, faultScale: 1, keep: false };
+export const DEFAULT_CHAOS_OPTIONS: ChaosOptions = {
+  sales: 200,
+  seed: 1,
+  kills: 6,
+  expireSeconds: 30,
+  terminals: 12,
+  gapMs: 250,
+  outages: 2,
+  faultScale: 1,
+  keep: false,
+};
 
 /** Longer than any create can take at the provider (timeout + injected latency + 1 s rounding). */
 export const REQUEST_TIMEOUT_MS = 2_000;
@@ -31,7 +41,17 @@ export const REQUEST_TIMEOUT_MS = 2_000;
 /** The checkout's schedule, scaled down so orders of 30 s finish within the run. */
 export function chaosTuning(expireSeconds: number): CheckoutTuningInput {
   return {
-    poll: { fastMs: 150, fastWindowMs: 5_000, mediumMs: 300, mediumWindowMs: 15_000, slowMs: 600, graceMs: 6_000, errorBaseMs: 100, errorMaxMs: 1_000, undecidedMs: 1_000 },
+    poll: {
+      fastMs: 150,
+      fastWindowMs: 5_000,
+      mediumMs: 300,
+      mediumWindowMs: 15_000,
+      slowMs: 600,
+      graceMs: 6_000,
+      errorBaseMs: 100,
+      errorMaxMs: 1_000,
+      undecidedMs: 1_000,
+    },
     backoff: { baseMs: 100, maxMs: 1_000 },
     minUsefulMs: Math.min(3_000, Math.floor((expireSeconds * 1000) / 3)),
     maxChecksPerSecond: 100,
@@ -56,20 +76,32 @@ export function chaosFaults(seed: number, scale = 1): FaultRule[] {
     // The provider takes the payment after the order was closed (failed, cancelled, expired), a moment later.
     { path: 'settle:pos', kind: 'lateSuccess', latencyMs: 300, rate: 0.1 },
   ];
-  return rules.map((r, i) => ({ ...r, ...(r.kind !== 'latency' && r.rate !== undefined ? { rate: Math.min(1, r.rate * scale) } : {}), seed: seed * 101 + i }));
+  return rules.map((r, i) => ({
+    ...r,
+    ...(r.kind !== 'latency' && r.rate !== undefined ? { rate: Math.min(1, r.rate * scale) } : {}),
+    seed: seed * 101 + i,
+  }));
 }
 
 /** The sandbox of a chaos run: manual terminals, quick webhook retries, the seeded faults. */
 export async function startChaosSandbox(o: ChaosOptions): Promise<TerminalsSandbox> {
   // Quick retries, so a notification the dead app missed comes again while the run lasts.
   const cs = await startTerminalsSandbox({
-    terminals: o.terminals, prefix: 'CHAOS-POS', requestTimeoutMs: REQUEST_TIMEOUT_MS, retryScheduleMs: [200, 500, 1_000, 2_000, 4_000, 8_000],
+    terminals: o.terminals,
+    prefix: 'CHAOS-POS',
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    retryScheduleMs: [200, 500, 1_000, 2_000, 4_000, 8_000],
   });
   cs.sandbox.setFaults(chaosFaults(o.seed, o.faultScale));
   return cs;
 }
 
-const FILMS = [['Lagos Nights', 'Hall 1'], ['King of Boys', 'Hall 2'], ['Anikulapo', 'Hall 3'], ['The Wedding Party', 'IMAX']] as const;
+const FILMS = [
+  ['Lagos Nights', 'Hall 1'],
+  ['King of Boys', 'Hall 2'],
+  ['Anikulapo', 'Hall 3'],
+  ['The Wedding Party', 'IMAX'],
+] as const;
 
 export function randomSale(rng: Rng, terminals: string[]): SaleInput {
   const [filmName, filmTitle] = FILMS[rng.int(0, FILMS.length - 1)]!;
@@ -77,9 +109,14 @@ export function randomSale(rng: Rng, terminals: string[]): SaleInput {
   const row = String.fromCharCode(65 + rng.int(0, 11));
   const first = rng.int(1, 20);
   return {
-    filmName, filmTitle, showDate: '2025-03-31', showTime: `${rng.int(12, 22)}:${rng.chance(0.5) ? '00' : '30'}`,
+    filmName,
+    filmTitle,
+    showDate: '2025-03-31',
+    showTime: `${rng.int(12, 22)}:${rng.chance(0.5) ? '00' : '30'}`,
     seats: Array.from({ length: tickets }, (_, i) => `${row}${first + i}`).join(','),
-    tickets, priceKobo: rng.int(20, 60) * 10_000, bookingFeeKobo: rng.chance(0.5) ? 10_000 : 0,
+    tickets,
+    priceKobo: rng.int(20, 60) * 10_000,
+    bookingFeeKobo: rng.chance(0.5) ? 10_000 : 0,
     sn: terminals[rng.int(0, terminals.length - 1)]!,
   };
 }

@@ -40,7 +40,12 @@ const EXPECTED: Record<string, OrderState> = { SUCCESS: 'paid', FAIL: 'failed', 
  * missing from the journal, plus provider orders with no sale in the journal. notFinal: journaled
  * sales that are not final.
  */
-export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[], acked: Iterable<string>, paidLate: ReadonlySet<string> = new Set()): ChaosVerdict {
+export function chaosVerdict(
+  journal: JournalRow[],
+  provider: SandboxPosOrder[],
+  acked: Iterable<string>,
+  paidLate: ReadonlySet<string> = new Set(),
+): ChaosVerdict {
   const problems: string[] = [];
   const byOut = new Map<string, SandboxPosOrder[]>();
   for (const p of provider) byOut.set(p.outOrderNo, [...(byOut.get(p.outOrderNo) ?? []), p]);
@@ -50,7 +55,9 @@ export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[],
   for (const [out, list] of byOut) {
     if (list.length > 1) {
       duplicates += 1;
-      problems.push(`duplicate: ${out} has ${list.length} provider orders (${list.map((p) => `${p.orderNo} ${p.status}`).join(', ')})`);
+      problems.push(
+        `duplicate: ${out} has ${list.length} provider orders (${list.map((p) => `${p.orderNo} ${p.status}`).join(', ')})`,
+      );
     }
   }
   let notFinal = 0;
@@ -60,11 +67,17 @@ export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[],
     // The provider took the payment after the app had closed the sale (`paidLate`: the sandbox said
     // so): found only when the order and the shift totals both carry it.
     const p0 = byOut.get(r.outOrderNo)?.[0];
-    if (paidLate.has(r.outOrderNo) && p0?.status === 'SUCCESS' && (r.state === 'failed' || r.state === 'cancelled' || r.state === 'expired')) {
+    if (
+      paidLate.has(r.outOrderNo) &&
+      p0?.status === 'SUCCESS' &&
+      (r.state === 'failed' || r.state === 'cancelled' || r.state === 'expired')
+    ) {
       if (r.late === 'paid-after-closing' && r.inTotals) lateFound += 1;
       else {
         lateMissed += 1;
-        problems.push(`late missed: ${r.outOrderNo} is ${r.state} but the provider took the payment after it (order: ${r.late ?? 'nothing recorded'}, totals: ${r.inTotals ? 'yes' : 'no'})`);
+        problems.push(
+          `late missed: ${r.outOrderNo} is ${r.state} but the provider took the payment after it (order: ${r.late ?? 'nothing recorded'}, totals: ${r.inTotals ? 'yes' : 'no'})`,
+        );
       }
       continue;
     }
@@ -75,13 +88,15 @@ export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[],
     }
     const p = byOut.get(r.outOrderNo)?.[0];
     const contradiction = !p
-      ? r.state === 'paid' || r.state === 'cancelled' ? `the app says ${r.state} but the provider has no such order` : null
+      ? r.state === 'paid' || r.state === 'cancelled'
+        ? `the app says ${r.state} but the provider has no such order`
+        : null
       : p.status === 'PENDING'
         ? `the app says ${r.state} but the provider still has it PENDING`
         : EXPECTED[p.status] !== r.state
           ? `the app says ${r.state} but the provider says ${p.status}`
-          // The webhook carries no payNo, so a sale paid by webhook may have none: only a different one contradicts.
-          : r.state === 'paid' && r.payNo && r.payNo !== p.payNo
+          : // The webhook carries no payNo, so a sale paid by webhook may have none: only a different one contradicts.
+            r.state === 'paid' && r.payNo && r.payNo !== p.payNo
             ? `paid with payNo ${r.payNo} but the provider's is ${p.payNo}`
             : null;
     if (contradiction) {
@@ -102,7 +117,16 @@ export function chaosVerdict(journal: JournalRow[], provider: SandboxPosOrder[],
       problems.push(`lost: provider order ${out} has no sale in the journal`);
     }
   }
-  return { sales: journal.length, providerOrders: provider.length, duplicates, lost, notFinal, lateFound, lateMissed, problems };
+  return {
+    sales: journal.length,
+    providerOrders: provider.length,
+    duplicates,
+    lost,
+    notFinal,
+    lateFound,
+    lateMissed,
+    problems,
+  };
 }
 
 export function chaosLine(c: ChaosCounts): string {

@@ -61,9 +61,19 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
   const acked = new Set<string>();
   let checkDone = () => {};
   const app = new AppProcess(
-    { dbFile, logFile: join(dir, 'app.log'), provider: { ...cs.provider, posBaseUrl: viaProxy, billsBaseUrl: `${viaProxy}/api/v3` }, tuning, seed: o.seed, settings: {
-      counterName: 'Chaos 1', headMerchantId: cs.merchant.headMerchantId, merchantId: cs.merchant.merchantId, orderExpireSeconds: o.expireSeconds,
-    } },
+    {
+      dbFile,
+      logFile: join(dir, 'app.log'),
+      provider: { ...cs.provider, posBaseUrl: viaProxy, billsBaseUrl: `${viaProxy}/api/v3` },
+      tuning,
+      seed: o.seed,
+      settings: {
+        counterName: 'Chaos 1',
+        headMerchantId: cs.merchant.headMerchantId,
+        merchantId: cs.merchant.merchantId,
+        orderExpireSeconds: o.expireSeconds,
+      },
+    },
     dir,
     {
       order: (s: OrderSnapshot) => {
@@ -79,7 +89,12 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       },
     },
   );
-  const sim = new TerminalSimulator(sandbox, { rng: rng.fork('terminals'), maxTapMs: Math.max(1_000, o.expireSeconds * 1000 * 0.25), lateWebhookMs: 6_000, onActivity: () => checkDone() });
+  const sim = new TerminalSimulator(sandbox, {
+    rng: rng.fork('terminals'),
+    maxTapMs: Math.max(1_000, o.expireSeconds * 1000 * 0.25),
+    lateWebhookMs: 6_000,
+    onActivity: () => checkDone(),
+  });
   sandbox.events.on('pos-order-settled', () => checkDone());
 
   const startApp = async () => {
@@ -96,7 +111,8 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     // A quarter of the kills come after the last sale, while orders are still being followed.
     const settleKills = Math.floor(o.kills / 4);
     const killAt = new Set<number>();
-    while (killAt.size < Math.min(o.kills - settleKills, Math.max(0, o.sales - 1))) killAt.add(killRng.int(1, o.sales - 1));
+    while (killAt.size < Math.min(o.kills - settleKills, Math.max(0, o.sales - 1)))
+      killAt.add(killRng.int(1, o.sales - 1));
     let refused = 0;
     let unanswered = 0;
     const tally = (r: Awaited<ReturnType<AppProcess['sell']>>) => {
@@ -114,7 +130,10 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       for (const [k, start] of starts.entries()) {
         await pause(Math.max(0, start - at));
         // The last one outlasts the useful life of the sales queued at its start: they expire unsent.
-        const lasts = k < starts.length - 1 ? outageRng.int(1_000, 6_000) : outageRng.int(expireMs - (tuning.minUsefulMs ?? 0) + 1_000, expireMs + 2_000);
+        const lasts =
+          k < starts.length - 1
+            ? outageRng.int(1_000, 6_000)
+            : outageRng.int(expireMs - (tuning.minUsefulMs ?? 0) + 1_000, expireMs + 2_000);
         await proxy.down();
         print(`provider unreachable for ${lasts} ms`);
         await pause(lasts);
@@ -139,7 +158,9 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       tally(await app.sell(sale));
     }
     await outages;
-    print(`${o.sales} sales sent in ${((Date.now() - started) / 1000).toFixed(1)} s: ${acked.size} acknowledged, ${refused} refused, ${unanswered} unanswered (killed)`);
+    print(
+      `${o.sales} sales sent in ${((Date.now() - started) / 1000).toFixed(1)} s: ${acked.size} acknowledged, ${refused} refused, ${unanswered} unanswered (killed)`,
+    );
     for (let k = 0; k < settleKills; k++) {
       await pause(killRng.int(200, Math.max(300, (o.expireSeconds * 600) / settleKills)));
       await app.kill();
@@ -173,19 +194,35 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
 
     // ---- count ----
     const db = new Database(dbFile, { readonly: true });
-    const inTotals = new Set(new OrderJournalReads(db as never).paidAfterClosing(0, Number.MAX_SAFE_INTEGER, { excludeDemo: false }).items.map((i) => i.ref));
-    const journal = (db.prepare(`SELECT o.out_order_no AS outOrderNo, o.state, o.order_no AS orderNo, o.pay_no AS payNo, l.kind AS late
-      FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id`).all() as JournalRow[]).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
+    const inTotals = new Set(
+      new OrderJournalReads(db as never)
+        .paidAfterClosing(0, Number.MAX_SAFE_INTEGER, { excludeDemo: false })
+        .items.map((i) => i.ref),
+    );
+    const journal = (
+      db
+        .prepare(
+          `SELECT o.out_order_no AS outOrderNo, o.state, o.order_no AS orderNo, o.pay_no AS payNo, l.kind AS late
+      FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id`,
+        )
+        .all() as JournalRow[]
+    ).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
     db.close();
     verdict = chaosVerdict(journal, sandbox.listPosOrders(), acked, paidLate);
     const states = new Map<string, number>();
     for (const r of journal) states.set(r.state, (states.get(r.state) ?? 0) + 1);
     const fates = new Map<string, number>();
     for (const f of sim.fates.values()) fates.set(f, (fates.get(f) ?? 0) + 1);
-    print(`seed=${o.seed} kills=${app.generation - 1} outages=${o.outages} expire=${o.expireSeconds}s terminals=${o.terminals} fault-scale=${o.faultScale} time=${((Date.now() - started) / 1000).toFixed(1)}s dir=${dir}`);
+    print(
+      `seed=${o.seed} kills=${app.generation - 1} outages=${o.outages} expire=${o.expireSeconds}s terminals=${o.terminals} fault-scale=${o.faultScale} time=${((Date.now() - started) / 1000).toFixed(1)}s dir=${dir}`,
+    );
     print(`faults injected: ${[...faults].map(([k, n]) => `${k}=${n}`).join(' ') || 'none'}`);
-    print(`terminal: ${[...fates].map(([k, n]) => `${k}=${n}`).join(' ')}; webhook attempts=${webhookAttempts} duplicate=${sim.counts.duplicateWebhooks} late=${sim.counts.lateWebhooks} stale=${sim.counts.staleWebhooks} redelivery-errors=${sim.counts.redeliveryErrors}`);
-    print(`journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; paid without payNo (told by webhook, which carries none)=${journal.filter((r) => r.state === 'paid' && !r.payNo).length}`);
+    print(
+      `terminal: ${[...fates].map(([k, n]) => `${k}=${n}`).join(' ')}; webhook attempts=${webhookAttempts} duplicate=${sim.counts.duplicateWebhooks} late=${sim.counts.lateWebhooks} stale=${sim.counts.staleWebhooks} redelivery-errors=${sim.counts.redeliveryErrors}`,
+    );
+    print(
+      `journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; paid without payNo (told by webhook, which carries none)=${journal.filter((r) => r.state === 'paid' && !r.payNo).length}`,
+    );
     for (const p of verdict.problems.slice(0, 40)) print(`PROBLEM ${p}`);
     if (verdict.problems.length > 40) print(`... and ${verdict.problems.length - 40} more problems`);
     if (app.stderr.length > 0) print(`app stderr: ${app.stderr.join('').slice(-1500)}`);
@@ -205,8 +242,14 @@ function isClosedUnpaid(s: OrderState | undefined): boolean {
 }
 
 const NUMBER_FLAGS: Record<string, keyof ChaosOptions> = {
-  '--sales': 'sales', '--seed': 'seed', '--kills': 'kills', '--expire': 'expireSeconds', '--terminals': 'terminals', '--gap-ms': 'gapMs',
-  '--fault-scale': 'faultScale', '--outages': 'outages',
+  '--sales': 'sales',
+  '--seed': 'seed',
+  '--kills': 'kills',
+  '--expire': 'expireSeconds',
+  '--terminals': 'terminals',
+  '--gap-ms': 'gapMs',
+  '--fault-scale': 'faultScale',
+  '--outages': 'outages',
 };
 
 function parseArgs(argv: string[]): ChaosOptions {
@@ -218,7 +261,8 @@ function parseArgs(argv: string[]): ChaosOptions {
       o.keep = true;
     } else if (key) {
       const n = Number(argv[++i]);
-      if (!Number.isFinite(n) || n < 0 || (key !== 'faultScale' && !Number.isInteger(n))) throw new Error(`${a} needs a number`);
+      if (!Number.isFinite(n) || n < 0 || (key !== 'faultScale' && !Number.isInteger(n)))
+        throw new Error(`${a} needs a number`);
       Object.assign(o, { [key]: n });
     } else {
       throw new Error(`unknown option ${a} (options: ${Object.keys(NUMBER_FLAGS).join(' ')} --keep)`);
@@ -232,18 +276,35 @@ if (require.main === module) {
     const argv = process.argv.slice(2);
     const integrationOnly = argv.includes('--integration-only');
     const o = parseArgs(argv.filter((a) => a !== '--integration-only'));
-    const box = (() => ({ ...o, charges: Math.max(10, Math.min(40, Math.round(o.sales / 5))), integrationKills: Math.max(1, Math.ceil(o.kills / 2)) }))();
+    const box = (() => ({
+      ...o,
+      charges: Math.max(10, Math.min(40, Math.round(o.sales / 5))),
+      integrationKills: Math.max(1, Math.ceil(o.kills / 2)),
+    }))();
     if (integrationOnly) {
       // The box-office part alone (the sales part needs the chaos app process).
       const r = await runIntegrationChaos(box, (line) => console.log(line));
-      console.log(`references=${r.references} integrationDuplicates=${r.integrationDuplicates} integrationLost=${r.integrationLost}`);
+      console.log(
+        `references=${r.references} integrationDuplicates=${r.integrationDuplicates} integrationLost=${r.integrationLost}`,
+      );
       process.exitCode = r.integrationDuplicates + r.integrationLost === 0 ? 0 : 1;
       return;
     }
     const report = await runChaos(o, (line) => console.log(line));
     const b = await runIntegrationChaos(box, (line) => console.log(line));
-    console.log(`${chaosLine(report)} integrationDuplicates=${b.integrationDuplicates} integrationLost=${b.integrationLost}`);
-    process.exitCode = report.duplicates + report.lost + report.notFinal + report.lateMissed + b.integrationDuplicates + b.integrationLost === 0 ? 0 : 1;
+    console.log(
+      `${chaosLine(report)} integrationDuplicates=${b.integrationDuplicates} integrationLost=${b.integrationLost}`,
+    );
+    process.exitCode =
+      report.duplicates +
+        report.lost +
+        report.notFinal +
+        report.lateMissed +
+        b.integrationDuplicates +
+        b.integrationLost ===
+      0
+        ? 0
+        : 1;
   })().catch((err: unknown) => {
     console.error(`chaos run could not complete: ${err instanceof Error ? err.stack : String(err)}`);
     process.exitCode = 2;

@@ -59,10 +59,19 @@ export interface HubChaosVerdict extends HubChaosCounts {
   problems: string[];
 }
 
-const same = (a: JournalEvent, b: JournalEvent) => a.seq === b.seq && a.kind === b.kind && a.at === b.at && isDeepStrictEqual(a.payload, b.payload);
+const same = (a: JournalEvent, b: JournalEvent) =>
+  a.seq === b.seq && a.kind === b.kind && a.at === b.at && isDeepStrictEqual(a.payload, b.payload);
 /** Key order does not matter (the Hub's jsonb keeps its own order). */
 const canonical = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)])) : v;
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.entries(v)
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, x]) => [k, canonical(x)]),
+        )
+      : v;
 const eventKey = (e: JournalEvent) => JSON.stringify([e.kind, e.at, canonical(e.payload)]);
 
 /**
@@ -73,7 +82,12 @@ const eventKey = (e: JournalEvent) => JSON.stringify([e.kind, e.at, canonical(e.
  * for an order of counter X (by the provider's order → our outOrderNo → the counter whose journal
  * has it) that X never recorded in webhook_events. relayed: acknowledged deliveries.
  */
-export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provider: SandboxPosOrder[], paidLate: ReadonlySet<string> = new Set()): HubChaosVerdict {
+export function hubChaosVerdict(
+  counters: CounterFacts[],
+  hub: HubFacts,
+  provider: SandboxPosOrder[],
+  paidLate: ReadonlySet<string> = new Set(),
+): HubChaosVerdict {
   const problems: string[] = [];
   let syncGaps = 0;
   let syncDuplicates = 0;
@@ -94,7 +108,9 @@ export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provide
     for (const h of c.hub) {
       if (!outBySeq.has(h.seq)) {
         syncDuplicates += 1;
-        problems.push(`sync duplicate: the Hub holds ${c.name} event ${h.seq} (${h.kind}) that the counter does not have`);
+        problems.push(
+          `sync duplicate: the Hub holds ${c.name} event ${h.seq} (${h.kind}) that the counter does not have`,
+        );
       }
     }
     // The same event under two numbers on the Hub, more often than the counter wrote it.
@@ -116,11 +132,14 @@ export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provide
   // The outbox must hold the journal: every sale has its order.created (reference = outOrderNo).
   let outboxMissing = 0;
   for (const c of counters) {
-    const created = new Set(c.outbox.filter((e) => e.kind === 'order.created').map((e) => (e.payload as { reference?: unknown }).reference));
+    const created = new Set(
+      c.outbox.filter((e) => e.kind === 'order.created').map((e) => (e.payload as { reference?: unknown }).reference),
+    );
     for (const r of c.orders) {
       if (!created.has(r.outOrderNo)) {
         outboxMissing += 1;
-        if (outboxMissing <= 20) problems.push(`outbox missing: ${c.name}'s sale ${r.outOrderNo} has no order.created event in its outbox`);
+        if (outboxMissing <= 20)
+          problems.push(`outbox missing: ${c.name}'s sale ${r.outOrderNo} has no order.created event in its outbox`);
       }
     }
   }
@@ -136,22 +155,52 @@ export function hubChaosVerdict(counters: CounterFacts[], hub: HubFacts, provide
     if (!owner || !n.orderNo) continue; // not one of our orders: nobody had to record it
     if (!owner.recordedOrderNos.has(n.orderNo)) {
       relayLost += 1;
-      problems.push(`relay lost: notification ${n.id} for ${out} (provider ${n.orderNo}) never reached ${owner.name}'s webhook_events`);
+      problems.push(
+        `relay lost: notification ${n.id} for ${out} (provider ${n.orderNo}) never reached ${owner.name}'s webhook_events`,
+      );
     }
   }
 
   // A payment after closing is found only when the Hub's copy carries it too (its order.late event).
   const withHub = counters.flatMap((c) => {
-    const onHub = new Set(c.hub.filter((e) => e.kind === 'order.late').map((e) => (e.payload as { reference?: string }).reference));
+    const onHub = new Set(
+      c.hub.filter((e) => e.kind === 'order.late').map((e) => (e.payload as { reference?: string }).reference),
+    );
     return c.orders.map((r) => (r.inTotals && !onHub.has(r.outOrderNo) ? { ...r, inTotals: false } : r));
   });
-  const sale = chaosVerdict(withHub, provider, counters.flatMap((c) => [...c.acked]), paidLate);
+  const sale = chaosVerdict(
+    withHub,
+    provider,
+    counters.flatMap((c) => [...c.acked]),
+    paidLate,
+  );
   problems.push(...sale.problems);
   const journalsEqual = syncGaps + syncDuplicates + syncMismatches === 0;
-  const passed = journalsEqual && outboxMissing === 0 && relayLost === 0 && sale.duplicates + sale.lost + sale.notFinal + sale.lateMissed === 0;
+  const passed =
+    journalsEqual &&
+    outboxMissing === 0 &&
+    relayLost === 0 &&
+    sale.duplicates + sale.lost + sale.notFinal + sale.lateMissed === 0;
   return {
-    counters: counters.length, sales: sale.sales, relayed: hub.ackedDeliveries, relayLost, syncGaps, syncDuplicates, syncMismatches, outboxMissing, journalsEqual,
-    sale: { providerOrders: sale.providerOrders, duplicates: sale.duplicates, lost: sale.lost, notFinal: sale.notFinal }, lateFound: sale.lateFound, lateMissed: sale.lateMissed, passed, problems,
+    counters: counters.length,
+    sales: sale.sales,
+    relayed: hub.ackedDeliveries,
+    relayLost,
+    syncGaps,
+    syncDuplicates,
+    syncMismatches,
+    outboxMissing,
+    journalsEqual,
+    sale: {
+      providerOrders: sale.providerOrders,
+      duplicates: sale.duplicates,
+      lost: sale.lost,
+      notFinal: sale.notFinal,
+    },
+    lateFound: sale.lateFound,
+    lateMissed: sale.lateMissed,
+    passed,
+    problems,
   };
 }
 

@@ -26,7 +26,13 @@ import { AppProcess, HUB_COUNTER_CHILD, type SellResult } from './app-process';
 import { startChaosHub, type ChaosHub } from './chaos-hub';
 import { chaosTuning, randomSale, startChaosSandbox } from './chaos-setup';
 import type { JournalRow } from './chaos-verdict';
-import { hubChaosLine, hubChaosVerdict, type CounterFacts, type HubChaosVerdict, type JournalEvent } from './hub-chaos-verdict';
+import {
+  hubChaosLine,
+  hubChaosVerdict,
+  type CounterFacts,
+  type HubChaosVerdict,
+  type JournalEvent,
+} from './hub-chaos-verdict';
 import { OutageProxy } from './outage-proxy';
 import { TerminalSimulator } from './terminal-simulator';
 
@@ -53,7 +59,18 @@ export interface HubChaosOptions {
 }
 
 export const DEFAULT_HUB_CHAOS_OPTIONS: HubChaosOptions = {
-  counters: 4, sales: 200, seed: 1, hubKills: 3, cuts: 8, counterKills: 4, expireSeconds: 30, terminals: 12, gapMs: 200, faultScale: 1, pglite: false, keep: false,
+  counters: 4,
+  sales: 200,
+  seed: 1,
+  hubKills: 3,
+  cuts: 8,
+  counterKills: 4,
+  expireSeconds: 30,
+  terminals: 12,
+  gapMs: 200,
+  faultScale: 1,
+  pglite: false,
+  keep: false,
 };
 
 /** The Hub's heartbeat on the relay stream (the Hub's default). */
@@ -92,12 +109,25 @@ function moments(rng: ReturnType<typeof createRng>, k: number, sales: number): n
   return Array.from({ length: k }, () => rng.int(1, Math.max(1, sales - 1))).sort((a, b) => a - b);
 }
 
-export async function runHubChaos(o: HubChaosOptions, print: (line: string) => void = () => {}): Promise<HubChaosReport> {
+export async function runHubChaos(
+  o: HubChaosOptions,
+  print: (line: string) => void = () => {},
+): Promise<HubChaosReport> {
   if (o.counters < 1 || o.counters > 9) throw new Error('--counters must be 1 to 9');
   const started = Date.now();
   const rng = createRng(o.seed);
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-hub-chaos-'));
-  const cs = await startChaosSandbox({ sales: o.sales, seed: o.seed, kills: 0, expireSeconds: o.expireSeconds, terminals: o.terminals, gapMs: o.gapMs, outages: 0, faultScale: o.faultScale, keep: o.keep });
+  const cs = await startChaosSandbox({
+    sales: o.sales,
+    seed: o.seed,
+    kills: 0,
+    expireSeconds: o.expireSeconds,
+    terminals: o.terminals,
+    gapMs: o.gapMs,
+    outages: 0,
+    faultScale: o.faultScale,
+    keep: o.keep,
+  });
   const { sandbox, merchant } = cs;
   const tuning = chaosTuning(o.expireSeconds);
   const graceMs = tuning.poll?.graceMs ?? 0;
@@ -147,8 +177,13 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
           return;
         }
         reading = true;
-        db.query<{ o: string }>("select distinct order_no as o from notifications where kind = 'pos' and order_no is not null")
-          .then((rows) => rows.forEach((r) => hubAccepted.add(r.o)), () => {})
+        db.query<{ o: string }>(
+          "select distinct order_no as o from notifications where kind = 'pos' and order_no is not null",
+        )
+          .then(
+            (rows) => rows.forEach((r) => hubAccepted.add(r.o)),
+            () => {},
+          )
           .finally(() => {
             reading = false;
             if (again) {
@@ -167,42 +202,86 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
       const connectionFile = join(dir, `counter-${i + 1}-hub.json`);
       const dbFile = join(dir, `counter-${i + 1}.sqlite`);
       const args: HubCounterArgs = {
-        dbFile, logFile: join(dir, `counter-${i + 1}.log`), provider: cs.provider, tuning, seed: o.seed * 1000 + i * 100,
-        settings: { counterName: name, headMerchantId: merchant.headMerchantId, merchantId: merchant.merchantId, orderExpireSeconds: o.expireSeconds },
-        hub: { url: `http://127.0.0.1:${proxy.port}`, counterName: name, branch: merchant.merchantId, enrollCode: await hub.issueCode(), connectionFile },
+        dbFile,
+        logFile: join(dir, `counter-${i + 1}.log`),
+        provider: cs.provider,
+        tuning,
+        seed: o.seed * 1000 + i * 100,
+        settings: {
+          counterName: name,
+          headMerchantId: merchant.headMerchantId,
+          merchantId: merchant.merchantId,
+          orderExpireSeconds: o.expireSeconds,
+        },
+        hub: {
+          url: `http://127.0.0.1:${proxy.port}`,
+          counterName: name,
+          branch: merchant.merchantId,
+          enrollCode: await hub.issueCode(),
+          connectionFile,
+        },
       };
       const c: Counter = {
-        index: i, name, proxy, connectionFile, dbFile, view: new Map(), acked: new Set(), late: new Set(), recorded: new Set(), hub: null, cutting: Promise.resolve(), quiesced: () => {},
+        index: i,
+        name,
+        proxy,
+        connectionFile,
+        dbFile,
+        view: new Map(),
+        acked: new Set(),
+        late: new Set(),
+        recorded: new Set(),
+        hub: null,
+        cutting: Promise.resolve(),
+        quiesced: () => {},
         app: undefined as unknown as AppProcess<HubCounterArgs>,
       };
-      c.app = new AppProcess<HubCounterArgs>(args, dir, {
-        order: (s) => {
-          c.view.set(s.outOrderNo, s.state);
-          if (s.late === 'paid-after-closing') c.late.add(s.outOrderNo);
-          checkDone();
-        },
-        ready: (_url, orders, m) => {
-          for (const s of orders) {
+      c.app = new AppProcess<HubCounterArgs>(
+        args,
+        dir,
+        {
+          order: (s) => {
             c.view.set(s.outOrderNo, s.state);
             if (s.late === 'paid-after-closing') c.late.add(s.outOrderNo);
-          }
-          for (const n of m.recordedOrderNos ?? []) c.recorded.add(n);
-          c.hub = m.hub ?? null;
-          checkDone();
+            checkDone();
+          },
+          ready: (_url, orders, m) => {
+            for (const s of orders) {
+              c.view.set(s.outOrderNo, s.state);
+              if (s.late === 'paid-after-closing') c.late.add(s.outOrderNo);
+            }
+            for (const n of m.recordedOrderNos ?? []) c.recorded.add(n);
+            c.hub = m.hub ?? null;
+            checkDone();
+          },
+          other: (m) => {
+            if (m.type === 'hub')
+              c.hub = {
+                queueLength: m.queueLength,
+                outboxSeq: m.outboxSeq,
+                syncState: m.syncState,
+                relayHealthy: m.relayHealthy,
+              };
+            else if (m.type === 'relay' && m.recorded) c.recorded.add(m.orderNo);
+            else if (m.type === 'quiesced') c.quiesced();
+            checkDone();
+          },
         },
-        other: (m) => {
-          if (m.type === 'hub') c.hub = { queueLength: m.queueLength, outboxSeq: m.outboxSeq, syncState: m.syncState, relayHealthy: m.relayHealthy };
-          else if (m.type === 'relay' && m.recorded) c.recorded.add(m.orderNo);
-          else if (m.type === 'quiesced') c.quiesced();
-          checkDone();
-        },
-      }, { path: HUB_COUNTER_CHILD, name: `counter-${i + 1}` });
+        { path: HUB_COUNTER_CHILD, name: `counter-${i + 1}` },
+      );
       counters.push(c);
     }
     await Promise.all(counters.map((c) => c.app.start()));
-    print(`${o.counters} counters enrolled: ${counters.map((c) => `${c.name}=${(JSON.parse(readFileSync(c.connectionFile, 'utf8')) as HubConnection).counterId}`).join(' ')}`);
+    print(
+      `${o.counters} counters enrolled: ${counters.map((c) => `${c.name}=${(JSON.parse(readFileSync(c.connectionFile, 'utf8')) as HubConnection).counterId}`).join(' ')}`,
+    );
 
-    sim = new TerminalSimulator(sandbox, { rng: rng.fork('terminals'), maxTapMs: Math.max(1_000, o.expireSeconds * 1000 * 0.25), lateWebhookMs: 6_000, onActivity: () => checkDone() });
+    sim = new TerminalSimulator(sandbox, {
+      rng: rng.fork('terminals'),
+      maxTapMs: Math.max(1_000, o.expireSeconds * 1000 * 0.25),
+      lateWebhookMs: 6_000,
+      onActivity: () => checkDone(),
+    });
     sandbox.events.on('pos-order-settled', () => checkDone());
 
     // ---- the sales, with Hub kills, cuts and counter kills at seeded moments ----
@@ -281,7 +360,9 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
       tally(c, await c.app.sell(sale));
     }
     const acked = counters.reduce((n, c) => n + c.acked.size, 0);
-    print(`${o.sales} sales sent in ${((Date.now() - started) / 1000).toFixed(1)} s: ${acked} acknowledged, ${refused} refused, ${unanswered} unanswered (killed)`);
+    print(
+      `${o.sales} sales sent in ${((Date.now() - started) / 1000).toFixed(1)} s: ${acked} acknowledged, ${refused} refused, ${unanswered} unanswered (killed)`,
+    );
     // The late quarter: while orders are still open and the journals still syncing.
     const settle = late(o.hubKills) + late(o.cuts) + late(o.counterKills);
     const lateRng = rng.fork('late');
@@ -315,13 +396,15 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
         const s = c?.view.get(out);
         return c !== undefined && (s === 'failed' || s === 'cancelled' || s === 'expired') && !c.late.has(out);
       });
-      if (lateUnknown.length) why.push(`${lateUnknown.length} payments after closing not yet recorded by their counter`);
+      if (lateUnknown.length)
+        why.push(`${lateUnknown.length} payments after closing not yet recorded by their counter`);
       const byOrderNo = new Map(sandbox.listPosOrders().map((p) => [p.orderNo, p.outOrderNo]));
       const unrelayed = [...hubAccepted].filter((n) => {
         const owner = outToCounter.get(byOrderNo.get(n) ?? '');
         return owner !== undefined && !owner.recorded.has(n);
       });
-      if (unrelayed.length) why.push(`${unrelayed.length} orders with a notification on the Hub not yet recorded by their counter`);
+      if (unrelayed.length)
+        why.push(`${unrelayed.length} orders with a notification on the Hub not yet recorded by their counter`);
       return why;
     };
     await new Promise<void>((resolve) => {
@@ -345,14 +428,23 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
 
     // ---- quiesce: each checkout stops (a paid order's payment number can still arrive after it is
     // final, as one more event), then every outbox must drain to the Hub (bounded) ----
-    await Promise.all(counters.map((c) => new Promise<void>((done) => {
-      c.quiesced = done;
-      c.app.post({ type: 'quiesce' });
-    })));
+    await Promise.all(
+      counters.map(
+        (c) =>
+          new Promise<void>((done) => {
+            c.quiesced = done;
+            c.app.post({ type: 'quiesce' });
+          }),
+      ),
+    );
     await new Promise<void>((resolve) => {
       const drained = () => counters.filter((c) => !c.hub || c.hub.queueLength > 0);
       const timer = setTimeout(() => {
-        print(`gave up waiting for the outboxes after 60000 ms: ${drained().map((c) => `${c.name} ${c.hub?.queueLength ?? '?'} to sync`).join(', ')}`);
+        print(
+          `gave up waiting for the outboxes after 60000 ms: ${drained()
+            .map((c) => `${c.name} ${c.hub?.queueLength ?? '?'} to sync`)
+            .join(', ')}`,
+        );
         checkDone = () => {};
         resolve();
       }, 60_000);
@@ -371,14 +463,42 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
     const facts: CounterFacts[] = counters.map((c) => {
       const db = new Database(c.dbFile, { readonly: true });
       try {
-        const outbox = (db.prepare('SELECT seq, kind, at, payload_json AS p FROM hub_outbox ORDER BY seq').all() as { seq: number; kind: string; at: number; p: string }[])
-          .map((r): JournalEvent => ({ seq: r.seq, kind: r.kind, at: r.at, payload: JSON.parse(r.p) as unknown }));
-        const inTotals = new Set(new OrderJournalReads(db as never).paidAfterClosing(0, Number.MAX_SAFE_INTEGER, { excludeDemo: false }).items.map((i) => i.ref));
-        const orders = (db.prepare(`SELECT o.out_order_no AS outOrderNo, o.state, o.order_no AS orderNo, o.pay_no AS payNo, l.kind AS late
-          FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id`).all() as JournalRow[]).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
-        const recorded = new Set((db.prepare("SELECT DISTINCT order_no AS o FROM webhook_events WHERE kind = 'pos'").all() as { o: string }[]).map((r) => r.o));
+        const outbox = (
+          db.prepare('SELECT seq, kind, at, payload_json AS p FROM hub_outbox ORDER BY seq').all() as {
+            seq: number;
+            kind: string;
+            at: number;
+            p: string;
+          }[]
+        ).map((r): JournalEvent => ({ seq: r.seq, kind: r.kind, at: r.at, payload: JSON.parse(r.p) as unknown }));
+        const inTotals = new Set(
+          new OrderJournalReads(db as never)
+            .paidAfterClosing(0, Number.MAX_SAFE_INTEGER, { excludeDemo: false })
+            .items.map((i) => i.ref),
+        );
+        const orders = (
+          db
+            .prepare(
+              `SELECT o.out_order_no AS outOrderNo, o.state, o.order_no AS orderNo, o.pay_no AS payNo, l.kind AS late
+          FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id`,
+            )
+            .all() as JournalRow[]
+        ).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
+        const recorded = new Set(
+          (
+            db.prepare("SELECT DISTINCT order_no AS o FROM webhook_events WHERE kind = 'pos'").all() as { o: string }[]
+          ).map((r) => r.o),
+        );
         const conn = JSON.parse(readFileSync(c.connectionFile, 'utf8')) as HubConnection;
-        return { name: c.name, counterId: conn.counterId, outbox, hub: [], orders, recordedOrderNos: recorded, acked: c.acked };
+        return {
+          name: c.name,
+          counterId: conn.counterId,
+          outbox,
+          hub: [],
+          orders,
+          recordedOrderNos: recorded,
+          acked: c.acked,
+        };
       } finally {
         db.close();
       }
@@ -391,10 +511,21 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
     let ackedDeliveries: number;
     let deliveries: number;
     try {
-      for (const f of facts) f.hub = (await readJournal(hubDb, f.counterId)).map((e) => ({ seq: e.seq, kind: e.kind, at: e.at, payload: e.payload }));
-      notifications = (await hubDb.query<{ id: unknown; order_no: string | null }>("select id, order_no from notifications where kind = 'pos' order by id"))
-        .map((r) => ({ id: String(num(r.id)), orderNo: r.order_no }));
-      const d = await hubDb.query<{ n: unknown; acked: unknown }>('select count(*) as n, count(acked_at) as acked from deliveries');
+      for (const f of facts)
+        f.hub = (await readJournal(hubDb, f.counterId)).map((e) => ({
+          seq: e.seq,
+          kind: e.kind,
+          at: e.at,
+          payload: e.payload,
+        }));
+      notifications = (
+        await hubDb.query<{ id: unknown; order_no: string | null }>(
+          "select id, order_no from notifications where kind = 'pos' order by id",
+        )
+      ).map((r) => ({ id: String(num(r.id)), orderNo: r.order_no }));
+      const d = await hubDb.query<{ n: unknown; acked: unknown }>(
+        'select count(*) as n, count(acked_at) as acked from deliveries',
+      );
       deliveries = num(d[0]?.n ?? 0);
       ackedDeliveries = num(d[0]?.acked ?? 0);
     } finally {
@@ -406,16 +537,28 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
     for (const f of facts) for (const r of f.orders) states.set(r.state, (states.get(r.state) ?? 0) + 1);
     const fates = new Map<string, number>();
     for (const f of sim.fates.values()) fates.set(f, (fates.get(f) ?? 0) + 1);
-    print(`seed=${o.seed} counters=${o.counters} hub-kills=${hubKills} cuts=${cuts} counter-kills=${counterKills} expire=${o.expireSeconds}s terminals=${o.terminals} fault-scale=${o.faultScale} time=${((Date.now() - started) / 1000).toFixed(1)}s dir=${dir}`);
+    print(
+      `seed=${o.seed} counters=${o.counters} hub-kills=${hubKills} cuts=${cuts} counter-kills=${counterKills} expire=${o.expireSeconds}s terminals=${o.terminals} fault-scale=${o.faultScale} time=${((Date.now() - started) / 1000).toFixed(1)}s dir=${dir}`,
+    );
     print(`hub database: ${hub.database}; hub starts=${hub.starts}`);
     print(`faults injected: ${[...faults].map(([k, n]) => `${k}=${n}`).join(' ') || 'none'}`);
-    print(`terminal: ${[...fates].map(([k, n]) => `${k}=${n}`).join(' ')}; webhook attempts=${webhookAttempts} (not accepted: ${webhookRefusedOrFailed}) duplicate=${sim.counts.duplicateWebhooks} late=${sim.counts.lateWebhooks} stale=${sim.counts.staleWebhooks} redelivery-errors=${sim.counts.redeliveryErrors}`);
-    print(`hub: ${notifications.length} notifications accepted, ${deliveries} deliveries (${ackedDeliveries} acknowledged)`);
-    for (const f of facts) print(`${f.name} (${f.counterId}): ${f.orders.length} sales, outbox ${f.outbox.length} events, Hub holds ${f.hub.length}, ${f.recordedOrderNos.size} orders notified`);
-    print(`journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; sale verdict: providerOrders=${verdict.sale.providerOrders} duplicates=${verdict.sale.duplicates} lost=${verdict.sale.lost} notFinal=${verdict.sale.notFinal} lateFound=${verdict.lateFound} lateMissed=${verdict.lateMissed}; journals equal: ${verdict.journalsEqual ? 'yes' : `no (mismatches=${verdict.syncMismatches})`}; sales missing from their outbox: ${verdict.outboxMissing}`);
+    print(
+      `terminal: ${[...fates].map(([k, n]) => `${k}=${n}`).join(' ')}; webhook attempts=${webhookAttempts} (not accepted: ${webhookRefusedOrFailed}) duplicate=${sim.counts.duplicateWebhooks} late=${sim.counts.lateWebhooks} stale=${sim.counts.staleWebhooks} redelivery-errors=${sim.counts.redeliveryErrors}`,
+    );
+    print(
+      `hub: ${notifications.length} notifications accepted, ${deliveries} deliveries (${ackedDeliveries} acknowledged)`,
+    );
+    for (const f of facts)
+      print(
+        `${f.name} (${f.counterId}): ${f.orders.length} sales, outbox ${f.outbox.length} events, Hub holds ${f.hub.length}, ${f.recordedOrderNos.size} orders notified`,
+      );
+    print(
+      `journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; sale verdict: providerOrders=${verdict.sale.providerOrders} duplicates=${verdict.sale.duplicates} lost=${verdict.sale.lost} notFinal=${verdict.sale.notFinal} lateFound=${verdict.lateFound} lateMissed=${verdict.lateMissed}; journals equal: ${verdict.journalsEqual ? 'yes' : `no (mismatches=${verdict.syncMismatches})`}; sales missing from their outbox: ${verdict.outboxMissing}`,
+    );
     for (const p of verdict.problems.slice(0, 40)) print(`PROBLEM ${p}`);
     if (verdict.problems.length > 40) print(`... and ${verdict.problems.length - 40} more problems`);
-    for (const c of counters) if (c.app.stderr.length > 0) print(`${c.name} stderr: ${c.app.stderr.join('').slice(-1500)}`);
+    for (const c of counters)
+      if (c.app.stderr.length > 0) print(`${c.name} stderr: ${c.app.stderr.join('').slice(-1500)}`);
     return { ...verdict, database: hub.database, dir };
   } finally {
     sim?.close();
@@ -435,8 +578,16 @@ export async function runHubChaos(o: HubChaosOptions, print: (line: string) => v
 }
 
 const NUMBER_FLAGS: Record<string, keyof HubChaosOptions> = {
-  '--counters': 'counters', '--sales': 'sales', '--seed': 'seed', '--hub-kills': 'hubKills', '--cuts': 'cuts', '--counter-kills': 'counterKills',
-  '--expire': 'expireSeconds', '--terminals': 'terminals', '--gap-ms': 'gapMs', '--fault-scale': 'faultScale',
+  '--counters': 'counters',
+  '--sales': 'sales',
+  '--seed': 'seed',
+  '--hub-kills': 'hubKills',
+  '--cuts': 'cuts',
+  '--counter-kills': 'counterKills',
+  '--expire': 'expireSeconds',
+  '--terminals': 'terminals',
+  '--gap-ms': 'gapMs',
+  '--fault-scale': 'faultScale',
 };
 
 export function parseHubChaosArgs(argv: string[]): HubChaosOptions {
@@ -448,7 +599,8 @@ export function parseHubChaosArgs(argv: string[]): HubChaosOptions {
     else if (a === '--pglite') o.pglite = true;
     else if (key) {
       const n = Number(argv[++i]);
-      if (!Number.isFinite(n) || n < 0 || (key !== 'faultScale' && !Number.isInteger(n))) throw new Error(`${a} needs a number`);
+      if (!Number.isFinite(n) || n < 0 || (key !== 'faultScale' && !Number.isInteger(n)))
+        throw new Error(`${a} needs a number`);
       Object.assign(o, { [key]: n });
     } else {
       throw new Error(`unknown option ${a} (options: ${Object.keys(NUMBER_FLAGS).join(' ')} --pglite --keep)`);

@@ -27,7 +27,10 @@ export interface IntegrationChaosReport {
 const ROOT = resolve(__dirname, '../..');
 const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export async function runIntegrationChaos(o: ChaosOptions & { charges: number; integrationKills: number }, print: (line: string) => void): Promise<IntegrationChaosReport> {
+export async function runIntegrationChaos(
+  o: ChaosOptions & { charges: number; integrationKills: number },
+  print: (line: string) => void,
+): Promise<IntegrationChaosReport> {
   const rng = createRng(o.seed).fork('integration');
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-int-chaos-'));
   const cs = await startChaosSandbox({ ...o, terminals: 1 });
@@ -36,28 +39,43 @@ export async function runIntegrationChaos(o: ChaosOptions & { charges: number; i
   const sim = new TerminalSimulator(cs.sandbox, { rng: rng.fork('terminal'), maxTapMs: 1_500, lateWebhookMs: 2_000 });
   let child: ChildProcess | null = null;
   let base = '';
-  const start = (pair: boolean) => new Promise<void>((ok, fail) => {
-    const args: IntegrationChildArgs = {
-      dir, provider: cs.provider, sn: cs.terminals[0]!, tuning: chaosTuning(o.expireSeconds),
-      settings: { counterName: 'Chaos BO', headMerchantId: cs.merchant.headMerchantId, merchantId: cs.merchant.merchantId, orderExpireSeconds: o.expireSeconds },
-      ...(pair ? { pairWithCallback: receiver.url } : {}),
-    };
-    writeFileSync(join(dir, 'args.json'), JSON.stringify(args));
-    const c = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/integration-counter-child.ts'), join(dir, 'args.json')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = c;
-    let out = '';
-    c.stdout.on('data', (b: Buffer) => {
-      out += b.toString();
-      const m = /READY (\S+) (\S+)\n/.exec(out);
-      if (m) {
-        base = m[1]!;
-        if (pair) key = m[2]!;
-        ok();
-      }
+  const start = (pair: boolean) =>
+    new Promise<void>((ok, fail) => {
+      const args: IntegrationChildArgs = {
+        dir,
+        provider: cs.provider,
+        sn: cs.terminals[0]!,
+        tuning: chaosTuning(o.expireSeconds),
+        settings: {
+          counterName: 'Chaos BO',
+          headMerchantId: cs.merchant.headMerchantId,
+          merchantId: cs.merchant.merchantId,
+          orderExpireSeconds: o.expireSeconds,
+        },
+        ...(pair ? { pairWithCallback: receiver.url } : {}),
+      };
+      writeFileSync(join(dir, 'args.json'), JSON.stringify(args));
+      const c = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'test/helpers/integration-counter-child.ts'), join(dir, 'args.json')],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      child = c;
+      let out = '';
+      c.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /READY (\S+) (\S+)\n/.exec(out);
+        if (m) {
+          base = m[1]!;
+          if (pair) key = m[2]!;
+          ok();
+        }
+      });
+      c.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      c.once('exit', (code, sig) =>
+        fail(new Error(`counter exited (${code ?? sig}) before it was ready: ${out.slice(-500)}`)),
+      );
     });
-    c.stderr.on('data', (b: Buffer) => (out += b.toString()));
-    c.once('exit', (code, sig) => fail(new Error(`counter exited (${code ?? sig}) before it was ready: ${out.slice(-500)}`)));
-  });
   const kill = async () => {
     const c = child!;
     const exited = new Promise((r) => c.once('exit', r));
@@ -71,7 +89,11 @@ export async function runIntegrationChaos(o: ChaosOptions & { charges: number; i
     const until = Date.now() + 120_000;
     while (Date.now() < until) {
       const twice = rng.chance(0.2) ? 2 : 1;
-      const tries = await Promise.all(Array.from({ length: twice }, () => api(base, key, 'POST', '/v1/charges', twoSeats(reference)).catch(() => null)));
+      const tries = await Promise.all(
+        Array.from({ length: twice }, () =>
+          api(base, key, 'POST', '/v1/charges', twoSeats(reference)).catch(() => null),
+        ),
+      );
       if (tries.some((t) => t && (t.status === 200 || t.status === 201))) {
         answered.add(reference);
         return;
@@ -98,12 +120,21 @@ export async function runIntegrationChaos(o: ChaosOptions & { charges: number; i
     await Promise.all(inFlight);
     // Every answered reference ends final and told (bounded by the orders' life and retries).
     const deadline = Date.now() + o.expireSeconds * 1000 + 30_000;
-    const told = () => refs.filter((r) => receiver.acked().some((c) => c.body.charge.reference === r && c.body.charge.final && c.body.event.to === c.body.charge.state));
+    const told = () =>
+      refs.filter((r) =>
+        receiver
+          .acked()
+          .some((c) => c.body.charge.reference === r && c.body.charge.final && c.body.event.to === c.body.charge.state),
+      );
     while (Date.now() < deadline && told().length < answered.size) await pause(200);
     await kill();
 
     const db = new Database(join(dir, 'journal.sqlite'), { readonly: true });
-    const linked = db.prepare('SELECT c.reference AS reference, o.out_order_no AS outOrderNo, o.state AS state FROM integration_charges c JOIN orders o ON o.id = c.order_id').all() as { reference: string; outOrderNo: string; state: string }[];
+    const linked = db
+      .prepare(
+        'SELECT c.reference AS reference, o.out_order_no AS outOrderNo, o.state AS state FROM integration_charges c JOIN orders o ON o.id = c.order_id',
+      )
+      .all() as { reference: string; outOrderNo: string; state: string }[];
     const orders = (db.prepare('SELECT COUNT(*) AS n FROM orders').get() as { n: number }).n;
     db.close();
     const byRef = new Map(linked.map((l) => [l.reference, l]));
@@ -123,11 +154,19 @@ export async function runIntegrationChaos(o: ChaosOptions & { charges: number; i
         problems.push(`${r}: final outcome (${l.state}) never acknowledged by the callback`);
       }
     }
-    if (answered.size < refs.length) problems.push(`${refs.length - answered.size} references never answered in two minutes of retrying`);
-    print(`integration: ${refs.length} references, ${answered.size} answered, ${linked.length} charges, ${orders} orders, ${provider.length} provider orders, ${receiver.all.length} callbacks (${receiver.acked().length} acked), signatures ok=${receiver.all.every((r) => r.signatureOk)}`);
+    if (answered.size < refs.length)
+      problems.push(`${refs.length - answered.size} references never answered in two minutes of retrying`);
+    print(
+      `integration: ${refs.length} references, ${answered.size} answered, ${linked.length} charges, ${orders} orders, ${provider.length} provider orders, ${receiver.all.length} callbacks (${receiver.acked().length} acked), signatures ok=${receiver.all.every((r) => r.signatureOk)}`,
+    );
     for (const p of problems.slice(0, 20)) print(`PROBLEM ${p}`);
     // A reference the box office could never get answered counts as lost: it could not charge it.
-    return { references: refs.length, integrationDuplicates: duplicates, integrationLost: lost + (refs.length - answered.size), problems };
+    return {
+      references: refs.length,
+      integrationDuplicates: duplicates,
+      integrationLost: lost + (refs.length - answered.size),
+      problems,
+    };
   } finally {
     sim.close();
     const c = child as ChildProcess | null;

@@ -16,7 +16,12 @@ export interface TerminalSimulatorOptions {
 
 type Fate = TerminalOutcome | 'WALK_AWAY';
 
-const FATES: readonly (readonly [Fate, number])[] = [['SUCCESS', 60], ['FAIL', 15], ['CANCEL', 13], ['WALK_AWAY', 12]];
+const FATES: readonly (readonly [Fate, number])[] = [
+  ['SUCCESS', 60],
+  ['FAIL', 15],
+  ['CANCEL', 13],
+  ['WALK_AWAY', 12],
+];
 
 export class TerminalSimulator {
   readonly fates = new Map<string, Fate>();
@@ -28,7 +33,10 @@ export class TerminalSimulator {
   private readonly offCreated: () => void;
   private readonly offSettled: () => void;
 
-  constructor(private readonly sandbox: Sandbox, private readonly o: TerminalSimulatorOptions) {
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly o: TerminalSimulatorOptions,
+  ) {
     const onCreated = (order: SandboxPosOrder) => this.look(order.sn);
     const onSettled = (order: SandboxPosOrder) => {
       this.webhookChaos(order);
@@ -95,11 +103,17 @@ export class TerminalSimulator {
   private webhookChaos(order: SandboxPosOrder): void {
     const rng = this.o.rng.fork(`webhook:${order.outOrderNo}`);
     if (rng.chance(0.3)) this.later(rng.between(0, 800), () => this.redeliver(order.orderNo, 'duplicateWebhooks'));
-    if (rng.chance(0.15)) this.later(rng.between(1_000, this.o.lateWebhookMs), () => this.redeliver(order.orderNo, 'lateWebhooks'));
-    if (rng.chance(0.1)) this.later(rng.between(0, 1_000), () => this.redeliver(order.orderNo, 'staleWebhooks', -6 * 60_000));
+    if (rng.chance(0.15))
+      this.later(rng.between(1_000, this.o.lateWebhookMs), () => this.redeliver(order.orderNo, 'lateWebhooks'));
+    if (rng.chance(0.1))
+      this.later(rng.between(0, 1_000), () => this.redeliver(order.orderNo, 'staleWebhooks', -6 * 60_000));
   }
 
-  private redeliver(orderNo: string, what: 'duplicateWebhooks' | 'lateWebhooks' | 'staleWebhooks', timestampOffsetMs = 0): void {
+  private redeliver(
+    orderNo: string,
+    what: 'duplicateWebhooks' | 'lateWebhooks' | 'staleWebhooks',
+    timestampOffsetMs = 0,
+  ): void {
     const p = this.sandbox
       .redeliverWebhook(orderNo, { timestampOffsetMs })
       .then(() => {

@@ -16,7 +16,12 @@ test('the favicon loads under the CSP', async ({ page, shell }) => {
     if (!link) return null;
     const r = await fetch(link.href);
     const bytes = new Uint8Array(await r.arrayBuffer());
-    return { href: link.href, status: r.status, type: r.headers.get('content-type'), head: Array.from(bytes.slice(0, 4)) };
+    return {
+      href: link.href,
+      status: r.status,
+      type: r.headers.get('content-type'),
+      head: Array.from(bytes.slice(0, 4)),
+    };
   });
   expect(icon).toEqual({ href: `${shell.origin}/favicon.ico`, status: 200, type: 'image/x-icon', head: [0, 0, 1, 0] });
   expect(violations).toEqual([]);

@@ -9,21 +9,46 @@ import { startShellProcess, type ShellProcess } from '../helpers/browser-shell-p
 import { mountTmpfs } from '../helpers/mounts';
 import { ARTIFACTS, expect, test } from './fixtures';
 
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, bookingFeeKobo: 0, sn: 'DEMO-POS-0001' };
+const SALE = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Lagos Nights (2D)',
+  showDate: '2026-11-21',
+  showTime: '19:30',
+  seats: 'F7',
+  tickets: 1,
+  priceKobo: 150_000,
+  bookingFeeKobo: 0,
+  sn: 'DEMO-POS-0001',
+};
 
 async function api<T>(request: APIRequestContext, shell: ShellProcess, name: string, args: unknown = {}): Promise<T> {
-  const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token }, data: { args } });
+  const res = await request.post(`${shell.origin}/api/call/${name}`, {
+    headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token },
+    data: { args },
+  });
   const body = (await res.json()) as { ok: boolean; value: T; error?: { message: string } };
   if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
   return body.value;
 }
 
 /** A Demo sale made and paid through the API (the UI of selling is tested elsewhere). */
-async function paidSale(request: APIRequestContext, shell: ShellProcess, seats: string): Promise<{ id: number; outOrderNo: string }> {
+async function paidSale(
+  request: APIRequestContext,
+  shell: ShellProcess,
+  seats: string,
+): Promise<{ id: number; outOrderNo: string }> {
   const order = await api<{ id: number; outOrderNo: string }>(request, shell, 'sale.charge', { ...SALE, seats });
-  await expect.poll(async () => (await api<{ pending: { outOrderNo: string } | null }>(request, shell, 'demo.terminalScreen')).pending?.outOrderNo).toBe(order.outOrderNo);
+  await expect
+    .poll(
+      async () =>
+        (await api<{ pending: { outOrderNo: string } | null }>(request, shell, 'demo.terminalScreen')).pending
+          ?.outOrderNo,
+    )
+    .toBe(order.outOrderNo);
   await api(request, shell, 'demo.present', { outcome: 'SUCCESS' });
-  await expect.poll(async () => (await api<{ state: string }>(request, shell, 'orders.get', { id: order.id })).state).toBe('paid');
+  await expect
+    .poll(async () => (await api<{ state: string }>(request, shell, 'orders.get', { id: order.id })).state)
+    .toBe('paid');
   return order;
 }
 
@@ -81,12 +106,17 @@ test('back up now, restore with the PIN, the banner tells what happened', async 
   await page.getByRole('button', { name: /^Settings/ }).click();
   await page.getByLabel('Admin PIN').fill('2468');
   await page.getByRole('button', { name: 'Unlock' }).click();
-  await expect(page.getByRole('region', { name: 'Backups' }).getByRole('cell', { name: 'Before a restore' })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Backups' }).getByRole('cell', { name: 'Before a restore' }),
+  ).toBeVisible();
   await banner.getByRole('button', { name: 'Understood' }).click();
   await expect(banner).toHaveCount(0);
 });
 
-test('a damaged journal found at start: the banner says what happened and what to do; a low disk shows', async ({ page, request }) => {
+test('a damaged journal found at start: the banner says what happened and what to do; a low disk shows', async ({
+  page,
+  request,
+}) => {
   // On a small tmpfs the disk is "almost full"; where mounting is not permitted, a normal folder.
   const m = mountTmpfs({ sizeBytes: 64 << 20 });
   const lowDisk = !('skip' in m);
@@ -113,7 +143,8 @@ test('a damaged journal found at start: the banner says what happened and what t
     await expect(banner.getByRole('heading', { name: 'The sales journal was damaged' })).toBeVisible();
     await expect(banner).toContainText('restore the latest backup');
     await expect(banner.getByRole('button', { name: 'Open Settings → Backups' })).toBeVisible();
-    if (lowDisk) await expect(page.getByRole('status').filter({ hasText: /^Disk almost full: \d+ MB free$/ })).toBeVisible();
+    if (lowDisk)
+      await expect(page.getByRole('status').filter({ hasText: /^Disk almost full: \d+ MB free$/ })).toBeVisible();
     await both(page, 'journal-damaged-banner');
   } finally {
     await shell.stop();

@@ -19,7 +19,14 @@ const test = base.extend<{ shell: ShellProcess }>({
   },
 });
 
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-12-24', showTime: '19:30', priceKobo: 250_000, bookingFeeKobo: 20_000 };
+const SALE = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Lagos Nights (2D)',
+  showDate: '2026-12-24',
+  showTime: '19:30',
+  priceKobo: 250_000,
+  bookingFeeKobo: 20_000,
+};
 
 async function charge(request: APIRequestContext, base: string, key: string, path: string): Promise<ChargeView> {
   const res = await request.get(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -27,9 +34,16 @@ async function charge(request: APIRequestContext, base: string, key: string, pat
   return (await res.json()) as ChargeView;
 }
 
-test('a second box-office charge for a busy terminal waits its turn; the tap pays the first; each booking gets its own outcome', async ({ page, request, shell }) => {
+test('a second box-office charge for a busy terminal waits its turn; the tap pays the first; each booking gets its own outcome', async ({
+  page,
+  request,
+  shell,
+}) => {
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
-  const paired = await callShell<{ id: string; key: string }>(request, shell, 'integrations.pair', { name: 'Box office', callbackUrl: '' });
+  const paired = await callShell<{ id: string; key: string }>(request, shell, 'integrations.pair', {
+    name: 'Box office',
+    callbackUrl: '',
+  });
   const view = await callShell<{ api: { url: string | null } }>(request, shell, 'integrations.list', {});
   const base = view.api.url!;
   const auth = { authorization: `Bearer ${paired.key}` };
@@ -37,7 +51,14 @@ test('a second box-office charge for a busy terminal waits its turn; the tap pay
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
 
   // 1. Over HTTP: two seats, ₦5,200.00. It goes to the terminal.
-  const first = await request.post(`${base}/v1/charges`, { headers: auth, data: { reference: 'BO-FIRST', amountKobo: 520_000, sale: { ...SALE, seats: 'F7,F8', tickets: 2, bookingFeeKobo: 20_000 } } });
+  const first = await request.post(`${base}/v1/charges`, {
+    headers: auth,
+    data: {
+      reference: 'BO-FIRST',
+      amountKobo: 520_000,
+      sale: { ...SALE, seats: 'F7,F8', tickets: 2, bookingFeeKobo: 20_000 },
+    },
+  });
   expect(first.status()).toBe(201);
   const a = (await first.json()) as ChargeView;
   await expect(page.getByTestId('payment-amount')).toHaveText('₦5,200.00');
@@ -46,9 +67,14 @@ test('a second box-office charge for a busy terminal waits its turn; the tap pay
   // 2. By the folder drop, while the first is unpaid: one seat, ₦2,700.00. It waits, queued.
   const drop = join(shell.dataDir, 'box-office-drop', paired.id);
   mkdirSync(join(drop, 'inbox'), { recursive: true });
-  writeFileSync(join(drop, 'inbox', '.second.tmp'), JSON.stringify({ reference: 'BO-SECOND', amountKobo: 270_000, sale: { ...SALE, seats: 'G1', tickets: 1 } }));
+  writeFileSync(
+    join(drop, 'inbox', '.second.tmp'),
+    JSON.stringify({ reference: 'BO-SECOND', amountKobo: 270_000, sale: { ...SALE, seats: 'G1', tickets: 1 } }),
+  );
   renameSync(join(drop, 'inbox', '.second.tmp'), join(drop, 'inbox', 'second.json'));
-  await expect.poll(async () => (await request.get(`${base}/v1/charges/BO-SECOND`, { headers: auth })).status()).toBe(200);
+  await expect
+    .poll(async () => (await request.get(`${base}/v1/charges/BO-SECOND`, { headers: auth })).status())
+    .toBe(200);
   const b = await charge(request, base, paired.key, '/v1/charges/BO-SECOND');
   expect(b).toMatchObject({ state: 'queued', final: false, reason: expect.stringContaining(a.outOrderNo) });
   // The Sell screen names why it waits: the terminal, not the network.
@@ -61,51 +87,95 @@ test('a second box-office charge for a busy terminal waits its turn; the tap pay
 
   // 3. The customer taps: the first is paid, never the second.
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  const aPaid = await charge(request, base, paired.key, `/v1/charges/BO-FIRST/wait?after=${a.version}&timeoutSeconds=20`);
+  const aPaid = await charge(
+    request,
+    base,
+    paired.key,
+    `/v1/charges/BO-FIRST/wait?after=${a.version}&timeoutSeconds=20`,
+  );
   let aNow = aPaid;
-  while (!aNow.final) aNow = await charge(request, base, paired.key, `/v1/charges/BO-FIRST/wait?after=${aNow.version}&timeoutSeconds=20`);
+  while (!aNow.final)
+    aNow = await charge(request, base, paired.key, `/v1/charges/BO-FIRST/wait?after=${aNow.version}&timeoutSeconds=20`);
   expect(aNow.state).toBe('paid');
 
   // 4. The second reaches the terminal by itself, and the next tap pays it.
   let bNow = b;
-  while (bNow.state !== 'waiting') bNow = await charge(request, base, paired.key, `/v1/charges/BO-SECOND/wait?after=${bNow.version}&timeoutSeconds=20`);
-  expect((await callShell<DemoTerminalScreen>(request, shell, 'demo.terminalScreen', {})).pending).toMatchObject({ outOrderNo: b.outOrderNo, amountKobo: 270_000 });
+  while (bNow.state !== 'waiting')
+    bNow = await charge(
+      request,
+      base,
+      paired.key,
+      `/v1/charges/BO-SECOND/wait?after=${bNow.version}&timeoutSeconds=20`,
+    );
+  expect((await callShell<DemoTerminalScreen>(request, shell, 'demo.terminalScreen', {})).pending).toMatchObject({
+    outOrderNo: b.outOrderNo,
+    amountKobo: 270_000,
+  });
   await expect(page.getByRole('button', { name: 'Pay', exact: true })).toBeEnabled();
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  while (!bNow.final) bNow = await charge(request, base, paired.key, `/v1/charges/BO-SECOND/wait?after=${bNow.version}&timeoutSeconds=20`);
+  while (!bNow.final)
+    bNow = await charge(
+      request,
+      base,
+      paired.key,
+      `/v1/charges/BO-SECOND/wait?after=${bNow.version}&timeoutSeconds=20`,
+    );
   expect(bNow.state).toBe('paid');
   expect(bNow.payNo).toBeTruthy();
   expect(bNow.payNo).not.toBe(aNow.payNo);
   // The folder-drop booking's outcome file says the same.
-  await expect.poll(() => JSON.parse(readFileSync(join(drop, 'outbox', 'BO-SECOND.json'), 'utf8')) as ChargeView).toMatchObject({ state: 'paid', final: true });
+  await expect
+    .poll(() => JSON.parse(readFileSync(join(drop, 'outbox', 'BO-SECOND.json'), 'utf8')) as ChargeView)
+    .toMatchObject({ state: 'paid', final: true });
 });
 
-test("a box office's declined charge: Check with the provider says not paid, and Try again is not offered (the box office asks again)", async ({ page, request, shell }) => {
+test("a box office's declined charge: Check with the provider says not paid, and Try again is not offered (the box office asks again)", async ({
+  page,
+  request,
+  shell,
+}) => {
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
-  const paired = await callShell<{ id: string; key: string }>(request, shell, 'integrations.pair', { name: 'Box office', callbackUrl: '' });
+  const paired = await callShell<{ id: string; key: string }>(request, shell, 'integrations.pair', {
+    name: 'Box office',
+    callbackUrl: '',
+  });
   const view = await callShell<{ api: { url: string | null } }>(request, shell, 'integrations.list', {});
   const base = view.api.url!;
   await page.goto(shell.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
 
-  const res = await request.post(`${base}/v1/charges`, { headers: { authorization: `Bearer ${paired.key}` }, data: { reference: 'BO-DECLINED', amountKobo: 270_000, sale: { ...SALE, seats: 'H1', tickets: 1 } } });
+  const res = await request.post(`${base}/v1/charges`, {
+    headers: { authorization: `Bearer ${paired.key}` },
+    data: { reference: 'BO-DECLINED', amountKobo: 270_000, sale: { ...SALE, seats: 'H1', tickets: 1 } },
+  });
   expect(res.status()).toBe(201);
   const a = (await res.json()) as ChargeView;
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   await page.getByRole('button', { name: 'Decline', exact: true }).click();
   let now = a;
-  while (!now.final) now = await charge(request, base, paired.key, `/v1/charges/BO-DECLINED/wait?after=${now.version}&timeoutSeconds=20`);
+  while (!now.final)
+    now = await charge(
+      request,
+      base,
+      paired.key,
+      `/v1/charges/BO-DECLINED/wait?after=${now.version}&timeoutSeconds=20`,
+    );
   expect(now.state).toBe('failed');
   await expect(page.getByTestId('payment-state')).toHaveText('Payment failed');
 
   await page.getByRole('button', { name: 'Check with the provider', exact: true }).click();
   await expect(page.getByTestId('check-answer')).toContainText('The provider says not paid');
-  await expect(page.getByText('Try again is not offered here. Box office has been told the outcome and asks again with a new booking reference.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Try again is not offered here. Box office has been told the outcome and asks again with a new booking reference.',
+    ),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
   await page.screenshot({ path: join(ARTIFACTS, 'box-office-declined-no-retry.png') });
   // The engine refuses it too, whoever asks.
   const retried = await request.post(`${shell.origin}/api/call/orders.retry`, {
-    headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token }, data: { args: { id: (await callShell<{ id: number }[]>(request, shell, 'orders.listToday', {}))[0]!.id } },
+    headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token },
+    data: { args: { id: (await callShell<{ id: number }[]>(request, shell, 'orders.listToday', {}))[0]!.id } },
   });
   expect(((await retried.json()) as { ok: boolean }).ok).toBe(false);
 });

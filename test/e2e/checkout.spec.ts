@@ -13,7 +13,10 @@ async function openSell(page: Page, url: string): Promise<void> {
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
 }
 
-async function fillSale(page: Page, sale: { film: string; title: string; seats: string; price: string; fee: string }): Promise<void> {
+async function fillSale(
+  page: Page,
+  sale: { film: string; title: string; seats: string; price: string; fee: string },
+): Promise<void> {
   await page.getByLabel('Film name', { exact: true }).fill(sale.film);
   await page.getByLabel('Film title (on the ticket)').fill(sale.title);
   await page.getByLabel('Seats', { exact: true }).fill(sale.seats);
@@ -39,7 +42,10 @@ async function tabUntil(page: Page, matches: () => boolean | Promise<boolean>, m
   throw new Error(`focus did not reach the target after ${max} Tab presses`);
 }
 
-test('sell two tickets, pay on the demo terminal, see Paid and the receipt; the film is remembered', async ({ page, shell }) => {
+test('sell two tickets, pay on the demo terminal, see Paid and the receipt; the film is remembered', async ({
+  page,
+  shell,
+}) => {
   await openSell(page, shell.url);
 
   // Errors show next to their field, before anything is sent.
@@ -96,7 +102,10 @@ test('sell two tickets, pay on the demo terminal, see Paid and the receipt; the 
   await expect(page.getByTestId('order-history')).toContainText('Waiting for payment → Paid');
 });
 
-test('a declined card: Payment failed, Check with the provider says not paid, then Try again sends a new order with a new number', async ({ page, shell }) => {
+test('a declined card: Payment failed, Check with the provider says not paid, then Try again sends a new order with a new number', async ({
+  page,
+  shell,
+}) => {
   await openSell(page, shell.url);
   await fillSale(page, { film: 'LION-KING', title: 'The Lion King', seats: 'A1,A2,A3', price: '1500.50', fee: '0' });
   await expect(page.getByTestId('total-amount')).toHaveText('₦4,501.50');
@@ -131,7 +140,10 @@ test('a declined card: Payment failed, Check with the provider says not paid, th
   await expect(page.getByRole('row').filter({ hasText: second })).toContainText('Cancelled on the terminal');
 });
 
-test('keyboard only: fill the form, Enter charges, Tab to Pay on the demo terminal, Enter for a new sale', async ({ page, shell }) => {
+test('keyboard only: fill the form, Enter charges, Tab to Pay on the demo terminal, Enter for a new sale', async ({
+  page,
+  shell,
+}) => {
   await openSell(page, shell.url);
   const focusedName = () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name ?? '');
 
@@ -176,7 +188,10 @@ test('keyboard only: fill the form, Enter charges, Tab to Pay on the demo termin
   await expect(page.getByLabel('Film name', { exact: true })).toHaveValue('DUNE-3');
 });
 
-test('terminal picker: a typed SN is checked, then sales go to it (the Demo terminal that approves by itself)', async ({ page, shell }) => {
+test('terminal picker: a typed SN is checked, then sales go to it (the Demo terminal that approves by itself)', async ({
+  page,
+  shell,
+}) => {
   await openSell(page, shell.url);
   await page.getByText('Change terminal').click();
   await page.getByRole('button', { name: 'Type the SN' }).click();
@@ -208,12 +223,16 @@ test('without a terminal, Charge is disabled and says why', async ({ page, shell
   // One state, one colour, one next step: a red "No terminal" and what to do, never a green pill above it.
   await expect(page.getByTestId('terminal-status')).toHaveText('No terminal');
   await expect(page.getByTestId('terminal-status')).toHaveAttribute('data-tone', 'bad');
-  await expect(page.getByTestId('terminal-sn')).toHaveText('No terminal yet: choose its serial port, or type the SN from its label.');
+  await expect(page.getByTestId('terminal-sn')).toHaveText(
+    'No terminal yet: choose its serial port, or type the SN from its label.',
+  );
   await expect(page.getByTestId('terminal-pill')).toHaveAttribute('data-tone', 'bad');
   await fillSale(page, AVENGERS);
   const charge = page.getByRole('button', { name: /^Charge ₦5,200\.00 \(no terminal yet\)/ });
   await expect(charge).toBeDisabled();
-  await expect(page.getByText('No terminal yet: choose the serial port or type the terminal SN in the Terminal box.')).toBeVisible();
+  await expect(
+    page.getByText('No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'),
+  ).toBeVisible();
   await page.getByLabel('Seats', { exact: true }).press('Enter');
   await expect(page.getByTestId('payment')).toHaveCount(0);
   await page.screenshot({ path: join(ARTIFACTS, 'checkout-no-terminal-light.png') });
@@ -248,7 +267,10 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.keyboard.press('Alt+3');
     await expect(page.getByTestId('orders-summary')).toHaveText('2 orders · 1 paid · ₦5,200.00 taken');
     await page.screenshot({ path: join(ARTIFACTS, `checkout-orders-${scheme}.png`) });
-    await page.getByRole('button', { name: /^Open order / }).first().click();
+    await page
+      .getByRole('button', { name: /^Open order / })
+      .first()
+      .click();
     await expect(page.getByTestId('order-history')).toContainText('Payment failed');
     await page.screenshot({ path: join(ARTIFACTS, `checkout-order-detail-${scheme}.png`) });
     await page.getByTestId('order-history').scrollIntoViewIfNeeded();

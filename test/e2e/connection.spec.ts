@@ -16,7 +16,10 @@ const test = base.extend<{ hooked: ShellProcess }>({
 });
 
 async function holdEvents(shell: ShellProcess, hold: boolean): Promise<void> {
-  const res = await fetch(`${shell.origin}/api/_test/events?hold=${hold ? 1 : 0}`, { method: 'POST', headers: { 'x-counterpay-token': shell.token } });
+  const res = await fetch(`${shell.origin}/api/_test/events?hold=${hold ? 1 : 0}`, {
+    method: 'POST',
+    headers: { 'x-counterpay-token': shell.token },
+  });
   expect(res.status).toBe(200);
 }
 
@@ -28,7 +31,10 @@ async function bothThemes(page: Page, name: string): Promise<void> {
   }
 }
 
-test('the event stream drops mid-sale: Lost contact shows, and after it comes back the page shows Paid', async ({ page, hooked }) => {
+test('the event stream drops mid-sale: Lost contact shows, and after it comes back the page shows Paid', async ({
+  page,
+  hooked,
+}) => {
   await page.goto(hooked.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
@@ -46,16 +52,25 @@ test('the event stream drops mid-sale: Lost contact shows, and after it comes ba
   // Main goes quiet: the page says so at once, above the screen and in the status bar.
   await holdEvents(hooked, true);
   await expect(page.getByTestId('lost-contact')).toBeVisible();
-  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('Lost contact with CounterPay, reconnecting…');
+  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(
+    'Lost contact with CounterPay, reconnecting…',
+  );
 
   // The customer pays while the page hears nothing: the change of state is an event the page misses.
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await expect
-    .poll(async () => {
-      const res = await fetch(`${hooked.origin}/api/call/orders.listToday`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-counterpay-token': hooked.token }, body: '{"args":{}}' });
-      const body = (await res.json()) as { ok: boolean; value: { state: string }[] };
-      return body.value[0]?.state;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const res = await fetch(`${hooked.origin}/api/call/orders.listToday`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-counterpay-token': hooked.token },
+          body: '{"args":{}}',
+        });
+        const body = (await res.json()) as { ok: boolean; value: { state: string }[] };
+        return body.value[0]?.state;
+      },
+      { timeout: 30_000 },
+    )
     .toBe('paid');
   // The page hears no event, and the banner says so. (The panel's own re-read every 3 s may already
   // show Paid, which is right; asserting the stale state raced with it on a loaded machine.)
@@ -74,7 +89,10 @@ test('the event stream drops mid-sale: Lost contact shows, and after it comes ba
   await expect(page.getByRole('row').filter({ hasText: '₦3,000.00' })).toContainText('Paid');
 });
 
-test('Settings → Export diagnostics downloads one file with logs, status and counts, and no key', async ({ page, hooked }) => {
+test('Settings → Export diagnostics downloads one file with logs, status and counts, and no key', async ({
+  page,
+  hooked,
+}) => {
   await page.goto(hooked.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   await page.getByRole('button', { name: /^Settings/ }).click();
@@ -89,14 +107,22 @@ test('Settings → Export diagnostics downloads one file with logs, status and c
   const download = await downloaded;
   expect(download.suggestedFilename()).toMatch(/^counterpay-diagnostics-\d{8}-\d{6}\.json$/);
   const text = readFileSync(await download.path(), 'utf8');
-  const file = JSON.parse(text) as { kind: string; status: { profile: string }; journal: { orders: object }; logs: { records: { msg: string }[] } };
+  const file = JSON.parse(text) as {
+    kind: string;
+    status: { profile: string };
+    journal: { orders: object };
+    logs: { records: { msg: string }[] };
+  };
   expect(file.kind).toBe('counterpay-diagnostics');
   expect(file.status.profile).toBe('demo');
   expect(file.logs.records.some((r) => r.msg === 'browser shell started')).toBe(true);
   expect(text).not.toContain('PRIVATE KEY');
   expect(text).not.toContain('86420');
   // The Demo profile's keys, as the browser shell keeps them.
-  const vault = JSON.parse(readFileSync(join(hooked.dataDir, 'secrets.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const vault = JSON.parse(readFileSync(join(hooked.dataDir, 'secrets.json'), 'utf8')) as Record<
+    string,
+    Record<string, string>
+  >;
   const keys = Object.values(vault.demo ?? {});
   expect(keys.length).toBeGreaterThanOrEqual(4);
   for (const k of keys) expect(text).not.toContain(k);

@@ -8,7 +8,10 @@ import type { Page } from '@playwright/test';
 import { lagosDate, lagosHm } from '../../shared/time';
 import { ARTIFACTS, callShell, expect, test } from './fixtures';
 
-const SIZES = [{ width: 1024, height: 768 }, { width: 1366, height: 768 }] as const;
+const SIZES = [
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+] as const;
 const MIN = 60_000;
 
 function at(offsetMin: number): { date: string; time: string } {
@@ -21,8 +24,14 @@ function programmeCsv(): string {
   const a = at(30);
   const b = at(95);
   const rows = ['film,title,rating,screen,date,time,ticketType,price,bookingFee'];
-  for (const [type, price] of [['Adult', '4500'], ['Child', '3000.50'], ['Student', '3500']] as const) {
-    rows.push(`Rohirrim,THE LORD OF THE RINGS: THE WAR OF THE ROHIRRIM,12A,Screen 1,${a.date},${a.time},${type},${price},200`);
+  for (const [type, price] of [
+    ['Adult', '4500'],
+    ['Child', '3000.50'],
+    ['Student', '3500'],
+  ] as const) {
+    rows.push(
+      `Rohirrim,THE LORD OF THE RINGS: THE WAR OF THE ROHIRRIM,12A,Screen 1,${a.date},${a.time},${type},${price},200`,
+    );
     rows.push(`Paddington,PADDINGTON IN PERU (NIGERIAN PREMIERE),PG,Screen 2,${b.date},${b.time},${type},${price},150`);
   }
   return rows.join('\r\n');
@@ -38,13 +47,17 @@ interface Layout {
 async function measure(page: Page): Promise<Layout> {
   return page.evaluate(() => {
     const vw = document.documentElement.clientWidth;
-    const scrollers = [document.documentElement, ...Array.from(document.querySelectorAll<HTMLElement>('.content, .topbar, .statusbar'))];
+    const scrollers = [
+      document.documentElement,
+      ...Array.from(document.querySelectorAll<HTMLElement>('.content, .topbar, .statusbar')),
+    ];
     const overflowX = Math.max(...scrollers.map((e) => e.scrollWidth - e.clientWidth));
     const cutOff: string[] = [];
     for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
       if (el.closest('.sr-only')) continue;
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0 && r.right > vw + 1) cutOff.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(r.right)}`);
+      if (r.width > 0 && r.height > 0 && r.right > vw + 1)
+        cutOff.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(r.right)}`);
     }
     const brokenWords: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -57,7 +70,11 @@ async function measure(page: Page): Promise<Layout> {
         const range = document.createRange();
         range.setStart(n, m.index);
         range.setEnd(n, m.index + m[0].length);
-        const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        const lines = new Set(
+          Array.from(range.getClientRects())
+            .filter((r) => r.width > 0)
+            .map((r) => Math.round(r.top)),
+        );
         if (lines.size > 1) brokenWords.push(`"${m[0]}" in ${parent.tagName.toLowerCase()}.${parent.className}`);
       }
     }
@@ -88,13 +105,19 @@ async function check(page: Page, name: string, charge: boolean): Promise<void> {
     if (charge) {
       const c = await chargeInView(page);
       expect.soft(c.top, `${name} at ${size.width}: Charge below the top`).toBeGreaterThanOrEqual(0);
-      expect.soft(c.bottom, `${name} at ${size.width}: Charge in view above the status bar`).toBeLessThanOrEqual(c.limit);
+      expect
+        .soft(c.bottom, `${name} at ${size.width}: Charge in view above the status bar`)
+        .toBeLessThanOrEqual(c.limit);
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-test('every counter screen fits 1024×768 and 1366×768: no sideways scrolling, no word broken, Charge in view', async ({ page, shell, request }) => {
+test('every counter screen fits 1024×768 and 1366×768: no sideways scrolling, no word broken, Charge in view', async ({
+  page,
+  shell,
+  request,
+}) => {
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
   await callShell(request, shell, 'programme.import', { csv: programmeCsv(), fileName: 'week.csv', by: 'Ada' });
   await callShell(request, shell, 'settings.lock');
@@ -126,7 +149,12 @@ test('every counter screen fits 1024×768 and 1366×768: no sideways scrolling, 
   await expect(page.getByTestId('still-open')).toBeVisible();
   await check(page, 'sell-still-open', true);
 
-  for (const [key, name] of [['Alt+2', 'topups'], ['Alt+3', 'orders'], ['Alt+4', 'shift'], ['Alt+5', 'settings']] as const) {
+  for (const [key, name] of [
+    ['Alt+2', 'topups'],
+    ['Alt+3', 'orders'],
+    ['Alt+4', 'shift'],
+    ['Alt+5', 'settings'],
+  ] as const) {
     await page.keyboard.press(key);
     await expect(page.locator('main h1')).toBeVisible();
     await check(page, name, false);

@@ -10,7 +10,10 @@ import { startShellProcess } from '../helpers/browser-shell-process';
 import { ARTIFACTS, callShell, expect, test } from './fixtures';
 
 async function shots(page: Page, name: string): Promise<void> {
-  for (const size of [{ width: 1024, height: 768 }, { width: 1366, height: 768 }]) {
+  for (const size of [
+    { width: 1024, height: 768 },
+    { width: 1366, height: 768 },
+  ]) {
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -38,10 +41,15 @@ async function sellAndPay(page: Page, seat: string): Promise<string> {
 }
 
 async function shown(page: Page): Promise<string[]> {
-  return page.locator('.orders-table tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('.link-button')?.textContent?.trim() ?? ''));
+  return page
+    .locator('.orders-table tbody tr')
+    .evaluateAll((rows) => rows.map((r) => r.querySelector('.link-button')?.textContent?.trim() ?? ''));
 }
 
-test('Orders: a time window set earlier does not outlive the visit; Today and Clear reset it; the result line names the filters; "1" finds …-0001', async ({ page, shell }) => {
+test('Orders: a time window set earlier does not outlive the visit; Today and Clear reset it; the result line names the filters; "1" finds …-0001', async ({
+  page,
+  shell,
+}) => {
   await page.goto(shell.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
@@ -68,7 +76,9 @@ test('Orders: a time window set earlier does not outlive the visit; Today and Cl
   await to.getByLabel(/time \(HH:mm, 24-hour\)/).fill(early);
   await expect(summary).toContainText('0 orders');
   await expect(page.getByTestId('orders-filters')).toHaveText(`Filters on: today until ${early}`);
-  await expect(page.getByText(`No order matches. Filters on: today until ${early}. Press Clear to remove the filters`)).toBeVisible();
+  await expect(
+    page.getByText(`No order matches. Filters on: today until ${early}. Press Clear to remove the filters`),
+  ).toBeVisible();
   await expect(today).toHaveAttribute('aria-pressed', 'false');
   await page.getByRole('group', { name: 'States' }).getByRole('button', { name: 'Paid', exact: true }).click();
   await expect(page.getByTestId('orders-filters')).toHaveText(`Filters on: today until ${early} · Paid`);
@@ -90,7 +100,10 @@ test('Orders: a time window set earlier does not outlive the visit; Today and Cl
   await expect(page.getByTestId('orders-filters')).toHaveCount(0);
   await expect(to.getByLabel(/time \(HH:mm, 24-hour\)/)).toHaveValue('');
   await expect(page.getByLabel('Only paid after closing')).not.toBeChecked();
-  await expect(page.getByRole('group', { name: 'States' }).getByRole('button', { name: 'All states' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('group', { name: 'States' }).getByRole('button', { name: 'All states' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
 
   // A window set on one visit is gone on the next.
   await to.getByLabel(/time \(HH:mm, 24-hour\)/).fill(early);
@@ -104,7 +117,10 @@ test('Orders: a time window set earlier does not outlive the visit; Today and Cl
 
 test('keyboard: Alt+1 back to a picked show puts the cursor in the seats', async ({ page, shell, request }) => {
   const later = Date.now() + 40 * 60_000;
-  const csv = ['film,title,rating,screen,date,time,ticketType,price,bookingFee', `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(later)},${lagosHm(later)},Adult,4500,200`].join('\r\n');
+  const csv = [
+    'film,title,rating,screen,date,time,ticketType,price,bookingFee',
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(later)},${lagosHm(later)},Adult,4500,200`,
+  ].join('\r\n');
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
   await callShell(request, shell, 'programme.import', { csv, fileName: 'tonight.csv', by: 'Ada' });
   await callShell(request, shell, 'settings.lock');
@@ -124,7 +140,10 @@ test('keyboard: Alt+1 back to a picked show puts the cursor in the seats', async
   await expect(seats).toHaveValue('F7,F8');
 });
 
-test('keyboard: Enter on Check customer moves to the amount, so the amount typed next is not added to the customer id', async ({ page, shell }) => {
+test('keyboard: Enter on Check customer moves to the amount, so the amount typed next is not added to the customer id', async ({
+  page,
+  shell,
+}) => {
   await page.goto(shell.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   await page.keyboard.press('Alt+2');
@@ -148,13 +167,29 @@ async function inPlainView(page: Page, what: ReturnType<Page['getByTestId']>, na
   const seen = await what.evaluate((el) => {
     const r = el.getBoundingClientRect();
     const mid = r.top + r.height / 2;
-    const pts = [[r.left + r.width / 2, mid], [r.left + 8, mid], [r.right - 8, mid], [r.left + r.width / 2, r.top + 3], [r.left + r.width / 2, r.bottom - 3]] as const;
-    return r.top >= 0 && r.bottom <= window.innerHeight && pts.every(([x, y]) => { const hit = document.elementFromPoint(x, y); return !!hit && (hit === el || el.contains(hit)); });
+    const pts = [
+      [r.left + r.width / 2, mid],
+      [r.left + 8, mid],
+      [r.right - 8, mid],
+      [r.left + r.width / 2, r.top + 3],
+      [r.left + r.width / 2, r.bottom - 3],
+    ] as const;
+    return (
+      r.top >= 0 &&
+      r.bottom <= window.innerHeight &&
+      pts.every(([x, y]) => {
+        const hit = document.elementFromPoint(x, y);
+        return !!hit && (hit === el || el.contains(hit));
+      })
+    );
   });
   expect(seen, `${name} is in plain view`).toBe(true);
 }
 
-test('typed Sell form at 1024×768 and 1366×768, a customer-left order waiting: the box being typed in and the total stay in view above the Charge bar', async ({ page, shell }) => {
+test('typed Sell form at 1024×768 and 1366×768, a customer-left order waiting: the box being typed in and the total stay in view above the Charge bar', async ({
+  page,
+  shell,
+}) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.goto(shell.url);
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
@@ -171,12 +206,24 @@ test('typed Sell form at 1024×768 and 1366×768, a customer-left order waiting:
   await page.getByRole('button', { name: 'Customer left (keep checking)' }).click();
   await expect(page.getByTestId('still-open')).toBeVisible();
 
-  for (const size of [{ width: 1024, height: 768 }, { width: 1366, height: 768 }]) {
+  for (const size of [
+    { width: 1024, height: 768 },
+    { width: 1366, height: 768 },
+  ]) {
     await page.setViewportSize(size);
     await page.keyboard.press('Escape');
     await page.getByLabel('Film name', { exact: true }).focus();
     // The cashier types and moves on with Tab, box by box, as at the counter.
-    for (const [label, value] of [['Film name', 'Wicked'], ['Film title (on the ticket)', 'WICKED'], ['Show date', ''], ['Show time', ''], ['Seats', 'G1'], ['Number of tickets', ''], ['Price per ticket (₦)', '4500'], ['Booking fee per ticket (₦)', '200']] as const) {
+    for (const [label, value] of [
+      ['Film name', 'Wicked'],
+      ['Film title (on the ticket)', 'WICKED'],
+      ['Show date', ''],
+      ['Show time', ''],
+      ['Seats', 'G1'],
+      ['Number of tickets', ''],
+      ['Price per ticket (₦)', '4500'],
+      ['Booking fee per ticket (₦)', '200'],
+    ] as const) {
       const box = page.getByLabel(label, { exact: true });
       await expect(box).toBeFocused();
       if (value) await page.keyboard.type(value);
@@ -189,7 +236,11 @@ test('typed Sell form at 1024×768 and 1366×768, a customer-left order waiting:
   }
 });
 
-test('"Paid at" on the receipt and the order is when the payment was taken, not the sale\'s start; a sale nobody paid shows no "Card used at"', async ({ page, shell, request }) => {
+test('"Paid at" on the receipt and the order is when the payment was taken, not the sale\'s start; a sale nobody paid shows no "Card used at"', async ({
+  page,
+  shell,
+  request,
+}) => {
   await page.goto(shell.url);
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
   await page.getByLabel('Film name', { exact: true }).fill('Wicked');
@@ -206,7 +257,12 @@ test('"Paid at" on the receipt and the order is when the payment was taken, not 
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await expect(page.getByTestId('payment-state')).toHaveText('Paid');
   const no = ((await page.getByTestId('out-order-no').textContent()) ?? '').trim();
-  const found = await callShell<{ rows: { id: number; transactionTime?: number; completedTime?: number }[] }>(request, shell, 'orders.search', { text: no });
+  const found = await callShell<{ rows: { id: number; transactionTime?: number; completedTime?: number }[] }>(
+    request,
+    shell,
+    'orders.search',
+    { text: no },
+  );
   const { transactionTime, completedTime } = found.rows[0]!;
   expect(completedTime! - transactionTime!).toBeGreaterThanOrEqual(1000);
   const receipt = page.getByTestId('receipt-preview');
@@ -230,12 +286,20 @@ test('"Paid at" on the receipt and the order is when the payment was taken, not 
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: `Open order ${no}` }).click();
   // "Started" is the sale's start; "Paid at" is the payment's own time.
-  await expect(page.locator('.detail-facts dt', { hasText: /^Paid at$/ }).locator('xpath=following-sibling::dd[1]')).toHaveText(formatLagosDateTime(completedTime!));
+  await expect(
+    page.locator('.detail-facts dt', { hasText: /^Paid at$/ }).locator('xpath=following-sibling::dd[1]'),
+  ).toHaveText(formatLagosDateTime(completedTime!));
 });
 
-test('after Tickets given in the paid-after-closing alert, the cursor is back in the next sale', async ({ page, shell, request }) => {
+test('after Tickets given in the paid-after-closing alert, the cursor is back in the next sale', async ({
+  page,
+  shell,
+  request,
+}) => {
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
-  const demo = (await callShell<{ settings: { posBaseUrl: string } }>(request, shell, 'settings.getProfile', { profile: 'demo' })).settings;
+  const demo = (
+    await callShell<{ settings: { posBaseUrl: string } }>(request, shell, 'settings.getProfile', { profile: 'demo' })
+  ).settings;
   await page.goto(shell.url);
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
   await page.getByLabel('Film name', { exact: true }).fill('Wicked');
@@ -250,7 +314,13 @@ test('after Tickets given in the paid-after-closing alert, the cursor is back in
   await expect(page.getByTestId('payment-state')).toHaveText('Cancelled on the terminal');
   await page.getByRole('button', { name: 'New sale' }).click();
   const found = await callShell<{ rows: { orderNo: string }[] }>(request, shell, 'orders.search', { text: no });
-  expect((await request.post(`${demo.posBaseUrl}/_sandbox/orders/${found.rows[0]!.orderNo}/late`, { data: { status: 'SUCCESS', cardPan: '5399831234564321' } })).status()).toBe(200);
+  expect(
+    (
+      await request.post(`${demo.posBaseUrl}/_sandbox/orders/${found.rows[0]!.orderNo}/late`, {
+        data: { status: 'SUCCESS', cardPan: '5399831234564321' },
+      })
+    ).status(),
+  ).toBe(200);
   await callShell(request, shell, 'orders.sweep');
   const alert = page.getByTestId('late-alert');
   await expect(alert).toContainText(no);
@@ -260,11 +330,17 @@ test('after Tickets given in the paid-after-closing alert, the cursor is back in
   await expect(page.getByLabel('Film name', { exact: true })).toBeFocused();
 });
 
-test('a programme sale\'s receipt names the screen and the ticket type, for the usher at the door', async ({ page, shell, request }) => {
+test("a programme sale's receipt names the screen and the ticket type, for the usher at the door", async ({
+  page,
+  shell,
+  request,
+}) => {
   const later = Date.now() + 40 * 60_000;
-  const csv = ['film,title,rating,screen,date,time,ticketType,price,bookingFee',
+  const csv = [
+    'film,title,rating,screen,date,time,ticketType,price,bookingFee',
     `Dune 2,DUNE: PART TWO,12A,Screen 3,${lagosDate(later)},${lagosHm(later)},Adult,4500,200`,
-    `Dune 2,DUNE: PART TWO,12A,Screen 3,${lagosDate(later)},${lagosHm(later)},Student,2500,200`].join('\r\n');
+    `Dune 2,DUNE: PART TWO,12A,Screen 3,${lagosDate(later)},${lagosHm(later)},Student,2500,200`,
+  ].join('\r\n');
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
   await callShell(request, shell, 'programme.import', { csv, fileName: 'tonight.csv', by: 'Ada' });
   await callShell(request, shell, 'settings.lock');
@@ -287,7 +363,10 @@ test('a programme sale\'s receipt names the screen and the ticket type, for the 
   await shots(page, 'receipt-programme-sale');
 });
 
-test('Settings → Integrations: the API\'s port is a field, its address is shown, and a taken port is taken up by itself once it is free', async ({ page, shell }) => {
+test("Settings → Integrations: the API's port is a field, its address is shown, and a taken port is taken up by itself once it is free", async ({
+  page,
+  shell,
+}) => {
   // Another program holds a port.
   const blocker = createServer();
   await new Promise<void>((ok) => blocker.listen(0, '127.0.0.1', ok));
@@ -316,14 +395,19 @@ test('Settings → Integrations: the API\'s port is a field, its address is show
     await expect(panel.getByTestId('integrations-list')).toContainText('Box office');
     await panel.getByRole('button', { name: 'I have copied it' }).click();
     await expect(panel.getByTestId('integrations-warning')).toContainText(`could not listen on port ${taken}`);
-    await expect(panel.getByTestId('integrations-api')).toContainText(`The integration API is not running. Its address will be http://127.0.0.1:${taken}`);
+    await expect(panel.getByTestId('integrations-api')).toContainText(
+      `The integration API is not running. Its address will be http://127.0.0.1:${taken}`,
+    );
     await expect(port).toHaveValue(String(taken));
     await panel.scrollIntoViewIfNeeded();
     await shots(page, 'integrations-port-taken');
 
     // The other program lets go: the API starts by itself and the panel says where it answers.
     await new Promise<void>((ok) => blocker.close(() => ok()));
-    await expect(panel.getByTestId('integrations-api')).toContainText(`The integration API answers at http://127.0.0.1:${taken}`, { timeout: 20_000 });
+    await expect(panel.getByTestId('integrations-api')).toContainText(
+      `The integration API answers at http://127.0.0.1:${taken}`,
+      { timeout: 20_000 },
+    );
     await expect(panel.getByTestId('integrations-warning')).toHaveCount(0);
     // It answers there (an unknown path, refused as such: the API, not the other program).
     const answer = await fetch(`http://127.0.0.1:${taken}/nothing-here`);
@@ -333,7 +417,9 @@ test('Settings → Integrations: the API\'s port is a field, its address is show
   }
 });
 
-test('the browser shell\'s --integration-port fixes the API\'s port for the run, and Settings says so', async ({ page }) => {
+test("the browser shell's --integration-port fixes the API's port for the run, and Settings says so", async ({
+  page,
+}) => {
   const probe = createServer();
   await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
   const free = (probe.address() as AddressInfo).port;
@@ -347,7 +433,9 @@ test('the browser shell\'s --integration-port fixes the API\'s port for the run,
     await page.getByLabel('Type the PIN again').fill('2468');
     await page.getByRole('button', { name: 'Save PIN and open Settings' }).click();
     const panel = page.getByTestId('integrations-panel');
-    await expect(panel.getByTestId('integrations-port-fixed')).toContainText(`Port ${free} was given when CounterPay started (--integration-port)`);
+    await expect(panel.getByTestId('integrations-port-fixed')).toContainText(
+      `Port ${free} was given when CounterPay started (--integration-port)`,
+    );
     await expect(panel.getByLabel('Port of the integration API')).toHaveCount(0);
     await expect(panel.getByTestId('integrations-api')).toContainText(`http://127.0.0.1:${free}`);
   } finally {

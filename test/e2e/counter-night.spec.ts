@@ -17,7 +17,10 @@ async function handSale(page: Page, sale: { film: string; seats: string; price: 
 }
 
 async function shots(page: Page, name: string): Promise<void> {
-  for (const size of [{ width: 1024, height: 768 }, { width: 1366, height: 768 }]) {
+  for (const size of [
+    { width: 1024, height: 768 },
+    { width: 1366, height: 768 },
+  ]) {
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -27,7 +30,10 @@ async function shots(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-test('a reload brings the payment on the terminal back; customer left frees the screen; a second charge names the waiting order', async ({ page, shell }) => {
+test('a reload brings the payment on the terminal back; customer left frees the screen; a second charge names the waiting order', async ({
+  page,
+  shell,
+}) => {
   await page.goto(shell.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   await expect(page.getByTestId('terminal-sn')).toContainText(SN);
@@ -61,10 +67,14 @@ test('a reload brings the payment on the terminal back; customer left frees the 
   await expect(page.getByTestId('total-amount')).toHaveText('₦4,700.00');
   const charge = page.getByRole('button', { name: /^Charge ₦4,700\.00 on terminal/ });
   await expect(charge).toBeDisabled();
-  await expect(page.locator('#charge-reason')).toHaveText(`₦13,700.00 ${first} is still on the terminal: ask the customer to cancel it there, or wait.`);
+  await expect(page.locator('#charge-reason')).toHaveText(
+    `₦13,700.00 ${first} is still on the terminal: ask the customer to cancel it there, or wait.`,
+  );
   await page.getByLabel('Seats', { exact: true }).press('Enter');
   await expect(page.getByTestId('payment')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: `Charge anyway: ₦13,700.00 ${first} stays on the terminal` })).toBeVisible();
+  await expect(
+    page.getByRole('button', { name: `Charge anyway: ₦13,700.00 ${first} stays on the terminal` }),
+  ).toBeVisible();
   await shots(page, 'sell-terminal-busy');
 
   // After another reload the block is still there (restored from the core, not from the page's memory).
@@ -86,7 +96,10 @@ test('a reload brings the payment on the terminal back; customer left frees the 
 test.describe('no shift open', () => {
   test.use({ shiftOpen: false });
 
-  test('a red "No shift open" pill, Charge refused until a shift is opened (Alt+4), then it charges', async ({ page, shell }) => {
+  test('a red "No shift open" pill, Charge refused until a shift is opened (Alt+4), then it charges', async ({
+    page,
+    shell,
+  }) => {
     await page.goto(shell.url);
     await expect(page.getByText('Demo · Counter 1')).toBeVisible();
     await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
@@ -116,7 +129,11 @@ function at(offsetMin: number): { date: string; time: string } {
   return { date: lagosDate(t), time: lagosHm(t) };
 }
 
-test('the next show that has not started is preselected; a started one says so; the first ticket type; the typed form takes the programme\'s prices', async ({ page, shell, request }) => {
+test("the next show that has not started is preselected; a started one says so; the first ticket type; the typed form takes the programme's prices", async ({
+  page,
+  shell,
+  request,
+}) => {
   const started = at(-12);
   const next = at(25);
   const csv = [
@@ -143,7 +160,9 @@ test('the next show that has not started is preselected; a started one says so; 
   await expect(page.getByRole('radio', { name: /Adult/ })).toHaveAttribute('aria-checked', 'true');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.type('G1');
-  await expect(page.getByRole('button', { name: /^Charge ₦3,200\.00 for 1 Child on terminal DEMO-POS-0001/ })).toBeEnabled();
+  await expect(
+    page.getByRole('button', { name: /^Charge ₦3,200\.00 for 1 Child on terminal DEMO-POS-0001/ }),
+  ).toBeEnabled();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
@@ -180,7 +199,10 @@ test('the next show that has not started is preselected; a started one says so; 
   await expect(page.getByTestId('total-amount')).toHaveText('₦9,400.00');
 });
 
-test('airtime: the number\'s prefix picks the network (0803 → MTN), and the cashier can change it', async ({ page, shell }) => {
+test("airtime: the number's prefix picks the network (0803 → MTN), and the cashier can change it", async ({
+  page,
+  shell,
+}) => {
   await page.goto(shell.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   await page.keyboard.press('Alt+2');

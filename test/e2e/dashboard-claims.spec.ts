@@ -30,9 +30,23 @@ test.beforeAll(async () => {
   const victim = new CounterJournal(hub.url, (await enroll(hub, 'Ikeja 1', 'B-IKEJA')).credential);
   const rogue = new CounterJournal(hub.url, (await enroll(hub, 'Lekki 7', 'B-LEKKI')).credential);
   const now = Date.now();
-  await rogue.sync([rogue.ev('order.created', now - 60_000, { reference: 'LEK7-251127-0001', amountKobo: 100_000, sn: 'SN-9', orderNo: '240019999', profile: 'production' })]);
+  await rogue.sync([
+    rogue.ev('order.created', now - 60_000, {
+      reference: 'LEK7-251127-0001',
+      amountKobo: 100_000,
+      sn: 'SN-9',
+      orderNo: '240019999',
+      profile: 'production',
+    }),
+  ]);
   await victim.sync([
-    victim.ev('order.created', now - 50_000, { reference: 'IKE1-251127-0001', amountKobo: 400_000, sn: 'SN-1', cashier: 'Ada', profile: 'production' }),
+    victim.ev('order.created', now - 50_000, {
+      reference: 'IKE1-251127-0001',
+      amountKobo: 400_000,
+      sn: 'SN-1',
+      cashier: 'Ada',
+      profile: 'production',
+    }),
     victim.ev('order.status', now - 49_000, { reference: 'IKE1-251127-0001', status: 'waiting', orderNo: '240019999' }),
   ]);
 });
@@ -42,7 +56,9 @@ test.afterAll(() => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-test('head office sees both claimants of one provider order; the branch manager is not told the other branch\'s counter name', async ({ browser }) => {
+test("head office sees both claimants of one provider order; the branch manager is not told the other branch's counter name", async ({
+  browser,
+}) => {
   const page = await newPage(browser, { width: 1280, height: 860 });
   await login(page, hub.url, HO, '/dashboard/attention');
   const lines = page.getByTestId('attention-list').locator('li[data-kind="order-claimed-twice"]');

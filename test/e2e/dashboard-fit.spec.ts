@@ -19,7 +19,10 @@ test.describe.configure({ mode: 'serial' });
 
 const HO = { name: 'Funmi Head', password: 'head office password 1' };
 const H = 3_600_000;
-const SIZES = [{ width: 390, height: 844, name: 'phone' }, { width: 1280, height: 800, name: 'desk' }] as const;
+const SIZES = [
+  { width: 390, height: 844, name: 'phone' },
+  { width: 1280, height: 800, name: 'desk' },
+] as const;
 let hub: HubProcess;
 let hubDir: string;
 const sales: { ref: string; kobo: number; state: 'paid' | 'failed' }[] = [];
@@ -37,10 +40,32 @@ test.beforeAll(async () => {
   const start = Math.max(lagosDayStart(lagosDayOf(now)) + 60_000, now - 2 * H);
   const ev = [];
   for (let i = 0; i < 6; i++) {
-    const s = { ref: `COU1-20261125-00${10 + i}`, kobo: 1_370_000 + i * 100_000, state: i === 3 ? 'failed' as const : 'paid' as const };
+    const s = {
+      ref: `COU1-20261125-00${10 + i}`,
+      kobo: 1_370_000 + i * 100_000,
+      state: i === 3 ? ('failed' as const) : ('paid' as const),
+    };
     sales.push(s);
     const at = start + i * 60_000;
-    ev.push(j.ev('order.created', at, { reference: s.ref, amountKobo: s.kobo, sn: 'SN-1', cashier: 'Adaeze Okonkwo-Bello', profile: 'production', sale: { filmName: 'The Very Long Film Title Part Two', filmTitle: 'The Very Long Film Title Part Two (IMAX 3D)', showDate: lagosDayOf(now), showTime: '19:30', seats: 'F7,F8,F9,F10', tickets: 4, priceKobo: 300_000, bookingFeeKobo: 0 } }));
+    ev.push(
+      j.ev('order.created', at, {
+        reference: s.ref,
+        amountKobo: s.kobo,
+        sn: 'SN-1',
+        cashier: 'Adaeze Okonkwo-Bello',
+        profile: 'production',
+        sale: {
+          filmName: 'The Very Long Film Title Part Two',
+          filmTitle: 'The Very Long Film Title Part Two (IMAX 3D)',
+          showDate: lagosDayOf(now),
+          showTime: '19:30',
+          seats: 'F7,F8,F9,F10',
+          tickets: 4,
+          priceKobo: 300_000,
+          bookingFeeKobo: 0,
+        },
+      }),
+    );
     ev.push(j.ev('order.status', at + 1000, { reference: s.ref, status: 'waiting', orderNo: `24000100${i}123456` }));
     ev.push(j.ev('order.status', at + 20_000, { reference: s.ref, status: s.state, payNo: `PAY-${i}` }));
   }
@@ -78,7 +103,9 @@ async function inView(el: Locator): Promise<void> {
 }
 
 for (const size of SIZES) {
-  test(`Orders at ${size.width}×${size.height}: every sale's time, sale number, amount, state and counter in view; more filters folded away`, async ({ browser }) => {
+  test(`Orders at ${size.width}×${size.height}: every sale's time, sale number, amount, state and counter in view; more filters folded away`, async ({
+    browser,
+  }) => {
     const page = await newPage(browser, size);
     await login(page, hub.url, HO, '/dashboard/orders');
     await expect(page.getByTestId('orders-table').locator('[data-reference]')).toHaveCount(sales.length);
@@ -135,7 +162,9 @@ for (const size of SIZES) {
 const BRANCH = 'B-IKEJA-LONG-MERCHANT-0001';
 const NAME = 'Ikeja <b>City</b> Mall';
 
-test('head office names a branch on Counters; every screen then shows the name, as text, at 390 and 1280; a branch manager sees only their own', async ({ browser }) => {
+test('head office names a branch on Counters; every screen then shows the name, as text, at 390 and 1280; a branch manager sees only their own', async ({
+  browser,
+}) => {
   const page = await newPage(browser, SIZES[0]);
   await login(page, hub.url, HO, '/dashboard/counters');
   const form = page.getByTestId('branch-names');

@@ -44,7 +44,10 @@ async function browserPage(browser: Browser, width = 1280): Promise<Page> {
 const card = (page: Page, name: string) => page.locator(`li.manager[data-manager="${name}"]`);
 
 async function openManagers(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Managers/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: /^Managers/ })
+    .click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Managers');
   await expect(card(page, BM.name)).toBeVisible(SLOW);
 }
@@ -63,7 +66,11 @@ test.beforeAll(async () => {
   expect((await ho.post(`/counters/${counterId}/revoke`)).status).toBe(200);
   const bm = new Manager(hub.url);
   expect((await bm.login(BM.name, BM.password)).status).toBe(200);
-  const csv = [PROGRAMME_COLUMNS.join(','), `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(Date.now())},19:30,Adult,4500,200`, ''].join('\r\n');
+  const csv = [
+    PROGRAMME_COLUMNS.join(','),
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(Date.now())},19:30,Adult,4500,200`,
+    '',
+  ].join('\r\n');
   expect((await bm.post('/programme/import', { csv, fileName: 'week-48.csv' })).json).toMatchObject({ imported: true });
 });
 
@@ -72,7 +79,9 @@ test.afterAll(() => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-test('head office disables a branch manager: their open dashboard goes to the login screen saying why, and their login is refused; enabled again, they get in', async ({ browser }) => {
+test('head office disables a branch manager: their open dashboard goes to the login screen saying why, and their login is refused; enabled again, they get in', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const head = await browserPage(browser);
   const branch = await browserPage(browser);
@@ -109,7 +118,9 @@ test('head office disables a branch manager: their open dashboard goes to the lo
   await branch.context().close();
 });
 
-test('a new password set by head office is shown once, works, and the manager replaces it with their own under My account; errors stand by their fields', async ({ browser }) => {
+test('a new password set by head office is shown once, works, and the manager replaces it with their own under My account; errors stand by their fields', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const head = await browserPage(browser);
   const branch = await browserPage(browser);
@@ -129,7 +140,10 @@ test('a new password set by head office is shown once, works, and the manager re
   await both(head, 'managers-password-1280', c);
 
   // Their open dashboard is sent to login with the reason; the old password no longer works.
-  await expect(branch.getByTestId('logged-out-reason')).toHaveText('Head office set a new password for this account: log in again.', SLOW);
+  await expect(branch.getByTestId('logged-out-reason')).toHaveText(
+    'Head office set a new password for this account: log in again.',
+    SLOW,
+  );
   await branch.getByLabel('Manager name').fill(BM.name);
   await branch.getByLabel('Password').fill(BM.password);
   await branch.getByRole('button', { name: 'Log in' }).click();
@@ -178,7 +192,9 @@ test('a new password set by head office is shown once, works, and the manager re
   await branch.context().close();
 });
 
-test("head office sees a manager's sessions and ends one: that dashboard goes to login saying so", async ({ browser }) => {
+test("head office sees a manager's sessions and ends one: that dashboard goes to login saying so", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const head = await browserPage(browser);
   const branch = await browserPage(browser);
@@ -190,17 +206,26 @@ test("head office sees a manager's sessions and ends one: that dashboard goes to
   const sessions = c.getByTestId('manager-sessions');
   await expect(sessions.locator('li')).not.toHaveCount(0, SLOW);
   const n = await sessions.locator('li').count();
-  await sessions.locator('li').first().getByRole('button', { name: /^End the session of/ }).click();
+  await sessions
+    .locator('li')
+    .first()
+    .getByRole('button', { name: /^End the session of/ })
+    .click();
   await expect(sessions).toContainText(`1 session of ${BM.name} ended`, SLOW);
   await expect(sessions.locator('li')).toHaveCount(n - 1);
   await both(head, 'managers-sessions-1280', c);
   // The newest session (this browser's) was first: it is sent to login.
-  await expect(branch.getByTestId('logged-out-reason')).toHaveText('Head office ended this session: log in again.', SLOW);
+  await expect(branch.getByTestId('logged-out-reason')).toHaveText(
+    'Head office ended this session: log in again.',
+    SLOW,
+  );
   await head.context().close();
   await branch.context().close();
 });
 
-test('head office adds a manager: mistakes stand by their fields, the first password is shown once and lets them in', async ({ browser }) => {
+test('head office adds a manager: mistakes stand by their fields, the first password is shown once and lets them in', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const head = await browserPage(browser);
   await login(head, hub.url, HO);
@@ -212,7 +237,10 @@ test('head office adds a manager: mistakes stand by their fields, the first pass
   await expect(head.locator('#new-manager-branch-error')).toContainText('Pick the branch');
   await form.getByLabel('Branch (merchant id)').fill(IKEJA);
   await form.getByRole('button', { name: 'Add the manager' }).click();
-  await expect(head.locator('#new-manager-name-error')).toHaveText(`A manager named "${BM.name}" already exists: choose another name.`, SLOW);
+  await expect(head.locator('#new-manager-name-error')).toHaveText(
+    `A manager named "${BM.name}" already exists: choose another name.`,
+    SLOW,
+  );
   await expect(form.getByLabel('Login name')).toHaveAttribute('aria-invalid', 'true');
 
   await form.getByLabel('Login name').fill(ASSISTANT);
@@ -231,7 +259,9 @@ test('head office adds a manager: mistakes stand by their fields, the first pass
   await assistant.context().close();
 });
 
-test('the Audit screen lists who did what, in Lagos time, readable at 1280 and on a phone; screenshots of Managers and Audit', async ({ browser }) => {
+test('the Audit screen lists who did what, in Lagos time, readable at 1280 and on a phone; screenshots of Managers and Audit', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   // A failed login, for the log to show it (issue 26).
   expect((await new Manager(hub.url).login(HO.name, 'not the password 1')).status).toBe(401);
@@ -247,7 +277,8 @@ test('the Audit screen lists who did what, in Lagos time, readable at 1280 and o
     await expect(page).toHaveURL(/\/dashboard\/audit$/);
     const log = page.getByTestId('audit-log');
     await expect(log).toBeVisible(SLOW);
-    const line = (action: string, text: string | RegExp) => log.locator(`li[data-action="${action}"]`).filter({ hasText: text }).first();
+    const line = (action: string, text: string | RegExp) =>
+      log.locator(`li[data-action="${action}"]`).filter({ hasText: text }).first();
     await expect(line('manager.disabled', `${HO.name} disabled manager ${BM.name}`)).toBeVisible();
     await expect(line('manager.enabled', `${HO.name} enabled manager ${BM.name} again`)).toBeVisible();
     await expect(line('manager.password-reset', `${HO.name} set a new password for ${BM.name}`)).toBeVisible();
@@ -255,14 +286,29 @@ test('the Audit screen lists who did what, in Lagos time, readable at 1280 and o
     await expect(line('manager.sessions-ended', `${HO.name} ended 1 session of ${BM.name}`)).toBeVisible();
     await expect(line('manager.created', `${HO.name} created manager ${ASSISTANT} (branch ${IKEJA})`)).toBeVisible();
     await expect(line('counter.revoked', `${HO.name} revoked counter Counter 1 (${counterId})`)).toBeVisible();
-    await expect(line('programme.imported', `${BM.name} imported the programme of Branch ${IKEJA} (version 1, 1 row from week-48.csv)`)).toBeVisible();
+    await expect(
+      line(
+        'programme.imported',
+        `${BM.name} imported the programme of Branch ${IKEJA} (version 1, 1 row from week-48.csv)`,
+      ),
+    ).toBeVisible();
     await expect(line('login', `${BM.name} logged in`)).toContainText(/from (::ffff:)?127\.0\.0\.1/);
     await expect(line('setup', `${HO.name} set up this Hub (the first head-office manager)`)).toBeVisible();
-    await expect(line('login.failed', `${HO.name} could not log in (wrong name or password)`)).toContainText(/from (::ffff:)?127\.0\.0\.1/);
-    await expect(line('counter.code-issued', /Admin API issued an enrollment code for .*B-IKEJA.*\(valid 60 minutes\)/)).toBeVisible();
+    await expect(line('login.failed', `${HO.name} could not log in (wrong name or password)`)).toContainText(
+      /from (::ffff:)?127\.0\.0\.1/,
+    );
+    await expect(
+      line('counter.code-issued', /Admin API issued an enrollment code for .*B-IKEJA.*\(valid 60 minutes\)/),
+    ).toBeVisible();
     // Lagos time whatever the browser's zone (New York here).
     const e = entries.find((x) => x.action === 'manager.disabled')!;
-    const lagos = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(e.at);
+    const lagos = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Africa/Lagos',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hour12: false,
+    }).format(e.at);
     await expect(log.locator('li[data-action="manager.disabled"]').first().locator('time')).toHaveText(lagos);
     // Nothing runs off the side.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
@@ -274,12 +320,16 @@ test('the Audit screen lists who did what, in Lagos time, readable at 1280 and o
     await card(page, BM.name).getByRole('button', { name: 'Remove…' }).click();
     await expect(card(page, BM.name).getByRole('group', { name: `Remove ${BM.name}?` })).toBeVisible();
     await both(page, `managers-${width}`);
-    await card(page, BM.name).getByRole('button', { name: `Keep ${BM.name}` }).click();
+    await card(page, BM.name)
+      .getByRole('button', { name: `Keep ${BM.name}` })
+      .click();
     await page.context().close();
   }
 });
 
-test('a branch manager sees no head-office control: no Managers or Audit in the menu, and the addresses say head office only', async ({ browser }) => {
+test('a branch manager sees no head-office control: no Managers or Audit in the menu, and the addresses say head office only', async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const page = await browserPage(browser);
   await login(page, hub.url, { name: BM.name, password: MINE });
@@ -291,7 +341,10 @@ test('a branch manager sees no head-office control: no Managers or Audit in the 
   await page.keyboard.press('Alt+9');
   await page.keyboard.press('Alt+0');
   await expect(page).toHaveURL(/\/dashboard\/programme$/);
-  for (const [path, title, text] of [['managers', 'Managers', 'Only head office manages manager accounts'], ['audit', 'Audit', 'Only head office reads the audit log']] as const) {
+  for (const [path, title, text] of [
+    ['managers', 'Managers', 'Only head office manages manager accounts'],
+    ['audit', 'Audit', 'Only head office reads the audit log'],
+  ] as const) {
     await page.goto(`${hub.url}/dashboard/${path}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title, SLOW);
     await expect(page.getByRole('status').filter({ hasText: text })).toBeVisible();
@@ -300,7 +353,9 @@ test('a branch manager sees no head-office control: no Managers or Audit in the 
   await page.context().close();
 });
 
-test('a screen that cannot draw what the Hub sent says which screen failed and what to do; the rest of the dashboard works', async ({ browser }) => {
+test('a screen that cannot draw what the Hub sent says which screen failed and what to do; the rest of the dashboard works', async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const page = await browserPage(browser);
   // The programme as the Hub holds it, but with a first day that is no date (bad data only a broken or hostile Hub sends).
@@ -320,17 +375,25 @@ test('a screen that cannot draw what the Hub sent says which screen failed and w
   await both(page, 'screen-failed');
 
   // The top bar and the other screens still work.
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Counters/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: /^Counters/ })
+    .click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Counters');
   await expect(page.getByTestId('screen-failed')).toHaveCount(0);
   // With good data again, "Try again" draws the screen.
   await page.unroute(`**${DASH_PROGRAMME_PATH}?*`);
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Programme/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: /^Programme/ })
+    .click();
   await expect(page.getByTestId('programme-version')).toBeVisible(SLOW);
   await page.context().close();
 });
 
-test("a tab whose live feed the Hub closed for a newer one of the same session says why, and follows again when asked", async ({ browser }) => {
+test('a tab whose live feed the Hub closed for a newer one of the same session says why, and follows again when asked', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const first = await ctx.newPage();

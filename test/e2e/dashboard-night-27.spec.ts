@@ -32,7 +32,9 @@ test.afterAll(() => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-test('first manager from the setup link; Counters: a counter that joins while the page is open is named under Branch names too', async ({ browser }) => {
+test('first manager from the setup link; Counters: a counter that joins while the page is open is named under Branch names too', async ({
+  browser,
+}) => {
   const page = await newPage(browser, PHONE);
   await page.goto(`${hub.url}/dashboard/#setup=${setupToken}`);
   await page.getByLabel('Your manager name').fill(HO.name);
@@ -84,7 +86,9 @@ async function noSideways(page: Page): Promise<void> {
   expect(m.sw, `page ${m.sw} px wide in a ${m.w} px window`).toBeLessThanOrEqual(m.w);
 }
 
-test('phone: Orders cards keep the sale number clear of the state; Live fits; the last digits find a sale; Demo sales hidden are said, and shown on request', async ({ browser }) => {
+test('phone: Orders cards keep the sale number clear of the state; Live fits; the last digits find a sale; Demo sales hidden are said, and shown on request', async ({
+  browser,
+}) => {
   const c = await enroll(hub, 'Counter 2', 'B-IKEJA');
   const j = new CounterJournal(hub.url, c.credential);
   const now = Date.now();
@@ -93,11 +97,37 @@ test('phone: Orders cards keep the sale number clear of the state; Live fits; th
   const refs = ['COU2-261127-0003', 'COU2-261127-0004'];
   for (const [i, ref] of refs.entries()) {
     const at = now - (10 - i) * 60_000;
-    ev.push(j.ev('order.created', at, { reference: ref, amountKobo: 1_370_000, sn: 'SN-1', cashier: 'Adaeze Okonkwo-Bello', profile: 'production', sale: { filmName: 'Gladiator II', filmTitle: 'GLADIATOR II (IMAX 3D, ORIGINAL VERSION)', showDate: day, showTime: '21:30', seats: 'F7,F8,F9,F10,F11,F12,F13,F14', tickets: 2, priceKobo: 675_000, bookingFeeKobo: 10_000 } }));
+    ev.push(
+      j.ev('order.created', at, {
+        reference: ref,
+        amountKobo: 1_370_000,
+        sn: 'SN-1',
+        cashier: 'Adaeze Okonkwo-Bello',
+        profile: 'production',
+        sale: {
+          filmName: 'Gladiator II',
+          filmTitle: 'GLADIATOR II (IMAX 3D, ORIGINAL VERSION)',
+          showDate: day,
+          showTime: '21:30',
+          seats: 'F7,F8,F9,F10,F11,F12,F13,F14',
+          tickets: 2,
+          priceKobo: 675_000,
+          bookingFeeKobo: 10_000,
+        },
+      }),
+    );
     ev.push(j.ev('order.status', at + 1000, { reference: ref, status: 'waiting', orderNo: `2400010${i}123456` }));
     ev.push(j.ev('order.status', at + 20_000, { reference: ref, status: 'paid', payNo: `PAY-${i}` }));
   }
-  ev.push(j.ev('order.created', now - 60_000, { reference: 'COU2-261127-0005', amountKobo: 520_000, sn: 'SN-1', cashier: 'Adaeze Okonkwo-Bello', profile: 'demo' }));
+  ev.push(
+    j.ev('order.created', now - 60_000, {
+      reference: 'COU2-261127-0005',
+      amountKobo: 520_000,
+      sn: 'SN-1',
+      cashier: 'Adaeze Okonkwo-Bello',
+      profile: 'demo',
+    }),
+  );
   ev.push(j.ev('order.status', now - 50_000, { reference: 'COU2-261127-0005', status: 'paid', payNo: 'PAY-DEMO' }));
   await j.sync(ev);
 
@@ -114,7 +144,10 @@ test('phone: Orders cards keep the sale number clear of the state; Live fits; th
   // The search box shows a whole sale number.
   const number = page.getByLabel(/^Sale, provider order or payment number/);
   await number.fill(refs[1]!);
-  expect(await number.evaluate((el: HTMLInputElement) => el.scrollWidth <= el.clientWidth), 'the whole sale number is in view in the box').toBe(true);
+  expect(
+    await number.evaluate((el: HTMLInputElement) => el.scrollWidth <= el.clientWidth),
+    'the whole sale number is in view in the box',
+  ).toBe(true);
   // Its last digits, as on the counter.
   await number.fill('0004');
   await page.getByRole('button', { name: 'Search', exact: true }).click();

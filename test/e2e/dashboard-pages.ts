@@ -17,7 +17,12 @@ export async function both(page: Page, name: string, part?: Locator): Promise<vo
 }
 
 /** Opens `path` on the Hub at `hubUrl` and logs in as `who` through the form. */
-export async function login(page: Page, hubUrl: string, who: { name: string; password: string }, path = '/dashboard/'): Promise<void> {
+export async function login(
+  page: Page,
+  hubUrl: string,
+  who: { name: string; password: string },
+  path = '/dashboard/',
+): Promise<void> {
   await page.goto(hubUrl + path);
   await page.getByLabel('Manager name').fill(who.name);
   await page.getByLabel('Password').fill(who.password);

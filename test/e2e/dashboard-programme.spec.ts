@@ -34,31 +34,59 @@ const credentials: Record<string, string> = {};
 
 const header = PROGRAMME_COLUMNS.join(',');
 /** Two mistakes (a price that is not naira on line 3, a time past 23:59 on line 4) among good rows. */
-const badFile = () => [header,
-  `Dune 2,DUNE: PART TWO,12A,Screen 1,${day},19:30,Adult,4500,200`,
-  `Dune 2,DUNE: PART TWO,12A,Screen 1,${day},19:30,Child,three thousand,200`,
-  `Inside Out 2,INSIDE OUT 2,PG,Screen 2,${day},25:00,Adult,3500,`,
-  ''].join('\r\n');
-const goodFile = () => [header,
-  `Dune 2,DUNE: PART TWO,12A,Screen 1,${day},19:30,Adult,4500,200`,
-  `Dune 2,DUNE: PART TWO,12A,Screen 1,${day},19:30,Child,3000,200`,
-  `Inside Out 2,INSIDE OUT 2,PG,Screen 2,${day},21:45,Adult,3500,`,
-  `Inside Out 2,INSIDE OUT 2,PG,Screen 2,${day},21:45,Child,2500,`,
-  `Gangs of Lagos,GANGS OF LAGOS,18,Screen 1,${day},22:30,Adult,5000,250`,
-  ''].join('\r\n');
+const badFile = () =>
+  [
+    header,
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${day},19:30,Adult,4500,200`,
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${day},19:30,Child,three thousand,200`,
+    `Inside Out 2,INSIDE OUT 2,PG,Screen 2,${day},25:00,Adult,3500,`,
+    '',
+  ].join('\r\n');
+const goodFile = () =>
+  [
+    header,
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${day},19:30,Adult,4500,200`,
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${day},19:30,Child,3000,200`,
+    `Inside Out 2,INSIDE OUT 2,PG,Screen 2,${day},21:45,Adult,3500,`,
+    `Inside Out 2,INSIDE OUT 2,PG,Screen 2,${day},21:45,Child,2500,`,
+    `Gangs of Lagos,GANGS OF LAGOS,18,Screen 1,${day},22:30,Adult,5000,250`,
+    '',
+  ].join('\r\n');
 
 /** What a counter gets when it fetches its branch's programme from the Hub (its own credential). */
-async function counterProgramme(counter: string): Promise<{ branch: string; version: number; programme: { shows: unknown[] } | null }> {
-  const res = await fetch(hub.url + HUB_PROGRAMME_PATH, { headers: { authorization: `Bearer ${credentials[counter]}` } });
+async function counterProgramme(
+  counter: string,
+): Promise<{ branch: string; version: number; programme: { shows: unknown[] } | null }> {
+  const res = await fetch(hub.url + HUB_PROGRAMME_PATH, {
+    headers: { authorization: `Bearer ${credentials[counter]}` },
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as { branch: string; version: number; programme: { shows: unknown[] } | null };
 }
 
-function sale(j: CounterJournal, ref: string, at: number, o: { film: string; title: string; time: string; seats: string; priceKobo: number; feeKobo: number }) {
+function sale(
+  j: CounterJournal,
+  ref: string,
+  at: number,
+  o: { film: string; title: string; time: string; seats: string; priceKobo: number; feeKobo: number },
+) {
   const tickets = o.seats.split(',').length;
   return j.ev('order.created', at, {
-    reference: ref, amountKobo: tickets * (o.priceKobo + o.feeKobo), sn: 'SN-1', cashier: 'Ada', profile: 'production',
-    sale: { filmName: o.film, filmTitle: o.title, showDate: day, showTime: o.time, seats: o.seats, tickets, priceKobo: o.priceKobo, bookingFeeKobo: o.feeKobo },
+    reference: ref,
+    amountKobo: tickets * (o.priceKobo + o.feeKobo),
+    sn: 'SN-1',
+    cashier: 'Ada',
+    profile: 'production',
+    sale: {
+      filmName: o.film,
+      filmTitle: o.title,
+      showDate: day,
+      showTime: o.time,
+      seats: o.seats,
+      tickets,
+      priceKobo: o.priceKobo,
+      bookingFeeKobo: o.feeKobo,
+    },
   });
 }
 
@@ -72,15 +100,27 @@ test.beforeAll(async () => {
   expect((await ho.login(HO.name, HO.password)).status).toBe(200);
   expect((await ho.post('/managers', { ...BM, role: 'branch', branch: IKEJA })).status).toBe(200);
   day = lagosDate(Date.now());
-  for (const [name, branch] of [['Counter 1', IKEJA], ['Counter 3', LEKKI]] as const) {
+  for (const [name, branch] of [
+    ['Counter 1', IKEJA],
+    ['Counter 3', LEKKI],
+  ] as const) {
     const c = await enroll(hub, name, branch);
     credentials[name] = c.credential;
     journals[name] = new CounterJournal(hub.url, c.credential);
   }
   // A sale at Lekki, for a Lekki show: Ikeja's manager must never see it.
   const j3 = journals['Counter 3']!;
-  await j3.sync([sale(j3, 'L-1', Date.now() - 60_000, { film: 'Lekki Premiere', title: 'LEKKI PREMIERE', time: '20:00', seats: 'K1', priceKobo: 500_000, feeKobo: 0 }),
-    j3.ev('order.status', Date.now() - 50_000, { reference: 'L-1', status: 'paid', payNo: 'PAY-L-1' })]);
+  await j3.sync([
+    sale(j3, 'L-1', Date.now() - 60_000, {
+      film: 'Lekki Premiere',
+      title: 'LEKKI PREMIERE',
+      time: '20:00',
+      seats: 'K1',
+      priceKobo: 500_000,
+      feeKobo: 0,
+    }),
+    j3.ev('order.status', Date.now() - 50_000, { reference: 'L-1', status: 'paid', payNo: 'PAY-L-1' }),
+  ]);
 });
 
 test.afterAll(() => {
@@ -88,14 +128,18 @@ test.afterAll(() => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-test('head office imports a programme: a file with mistakes shows them by line and column and changes nothing; a good one is version 1 for the counters', async ({ page }) => {
+test('head office imports a programme: a file with mistakes shows them by line and column and changes nothing; a good one is version 1 for the counters', async ({
+  page,
+}) => {
   await login(page, hub.url, HO);
   await page.keyboard.press('Alt+8');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Programme');
   await expect(page.getByTestId('pick-branch')).toContainText('Pick a branch at the top');
   await page.getByLabel('Branch in view').selectOption(IKEJA);
   await expect(page).toHaveURL(/\/dashboard\/programme\?branch=B-IKEJA$/);
-  await expect(page.getByTestId('programme-version')).toHaveText('No programme set on the Hub yet: the counters sell from their own copy.');
+  await expect(page.getByTestId('programme-version')).toHaveText(
+    'No programme set on the Hub yet: the counters sell from their own copy.',
+  );
 
   // The template: the columns the import reads, with example rows dated today.
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('programme-template').click()]);
@@ -104,11 +148,15 @@ test('head office imports a programme: a file with mistakes shows them by line a
   expect(template[1]).toContain(`,${day},`);
 
   // A file with two mistakes: each by line and column, nothing kept, the counters keep what they had.
-  await page.getByTestId('programme-file').setInputFiles({ name: 'week-draft.csv', mimeType: 'text/csv', buffer: Buffer.from(badFile()) });
+  await page
+    .getByTestId('programme-file')
+    .setInputFiles({ name: 'week-draft.csv', mimeType: 'text/csv', buffer: Buffer.from(badFile()) });
   const importButton = page.getByRole('button', { name: 'Import week-draft.csv' });
   await tabTo(page, importButton);
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('import-message')).toHaveText(/^Nothing changed: 2 problems in week-draft\.csv \(3 rows\)\. Fix them in the file and import it again; the counters keep version 0\.$/);
+  await expect(page.getByTestId('import-message')).toHaveText(
+    /^Nothing changed: 2 problems in week-draft\.csv \(3 rows\)\. Fix them in the file and import it again; the counters keep version 0\.$/,
+  );
   const errors = page.getByTestId('import-errors').locator('tbody tr');
   await expect(errors).toHaveCount(2);
   await expect(errors.nth(0)).toHaveAttribute('data-line', '3');
@@ -123,11 +171,17 @@ test('head office imports a programme: a file with mistakes shows them by line a
   expect((await counterProgramme('Counter 1')).version).toBe(0);
 
   // The corrected file: version 1, sent to the branch's counters.
-  await page.getByTestId('programme-file').setInputFiles({ name: 'week.csv', mimeType: 'text/csv', buffer: Buffer.from(goodFile()) });
+  await page
+    .getByTestId('programme-file')
+    .setInputFiles({ name: 'week.csv', mimeType: 'text/csv', buffer: Buffer.from(goodFile()) });
   await page.getByRole('button', { name: 'Import week.csv' }).click();
-  await expect(page.getByTestId('import-message')).toHaveText("Version 1 sent to the branch's counters: week.csv, 5 rows (3 films, 3 shows).");
+  await expect(page.getByTestId('import-message')).toHaveText(
+    "Version 1 sent to the branch's counters: week.csv, 5 rows (3 films, 3 shows).",
+  );
   await expect(page.getByTestId('import-errors')).toHaveCount(0);
-  await expect(page.getByTestId('programme-version')).toHaveText(/^Version 1, set \d\d \w{3}, \d\d:\d\d by Funmi Head$/);
+  await expect(page.getByTestId('programme-version')).toHaveText(
+    /^Version 1, set \d\d \w{3}, \d\d:\d\d by Funmi Head$/,
+  );
   await expect(page.getByTestId('programme-films').locator('tbody tr')).toHaveCount(3);
   const today = page.locator(`details.programme-day[data-day="${day}"]`);
   await expect(today).toHaveAttribute('open', '');
@@ -151,33 +205,54 @@ test('head office imports a programme: a file with mistakes shows them by line a
   await expect(page.getByTestId('programme-version')).toHaveText(/^Version 1, set .* by Funmi Head$/);
 });
 
-test('a counter sells for a show: the Shows screen shows its fill by itself (seats, takings in ₦, a bar per show)', async ({ page, browser }) => {
+test('a counter sells for a show: the Shows screen shows its fill by itself (seats, takings in ₦, a bar per show)', async ({
+  page,
+  browser,
+}) => {
   await login(page, hub.url, HO, `/dashboard/shows?branch=${IKEJA}`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Shows');
   const list = page.getByTestId('show-list');
   await expect(list.locator('li')).toHaveCount(3);
   await expect(list.locator('li').nth(0)).toHaveAttribute('data-time', '19:30');
-  for (const li of await list.locator('li').all()) await expect(li.getByTestId('show-numbers')).toHaveText('No seats sold · ₦0.00');
+  for (const li of await list.locator('li').all())
+    await expect(li.getByTestId('show-numbers')).toHaveText('No seats sold · ₦0.00');
   await expect(list).not.toContainText('Lekki');
 
   // Counter 1 sells two Adult seats of the 19:30 Dune 2, paid, and one Inside Out 2 seat still being paid for.
   const j = journals['Counter 1']!;
   const t = Date.now();
   await j.sync([
-    sale(j, 'S-1', t, { film: 'Dune 2', title: 'DUNE: PART TWO', time: '19:30', seats: 'F7,F8', priceKobo: 450_000, feeKobo: 20_000 }),
+    sale(j, 'S-1', t, {
+      film: 'Dune 2',
+      title: 'DUNE: PART TWO',
+      time: '19:30',
+      seats: 'F7,F8',
+      priceKobo: 450_000,
+      feeKobo: 20_000,
+    }),
     j.ev('order.status', t + 500, { reference: 'S-1', status: 'waiting', orderNo: '240010001' }),
     j.ev('order.status', t + 30_000, { reference: 'S-1', status: 'paid', payNo: 'PAY-S-1' }),
-    sale(j, 'S-2', t + 40_000, { film: 'Inside Out 2', title: 'INSIDE OUT 2', time: '21:45', seats: 'A1', priceKobo: 350_000, feeKobo: 0 }),
+    sale(j, 'S-2', t + 40_000, {
+      film: 'Inside Out 2',
+      title: 'INSIDE OUT 2',
+      time: '21:45',
+      seats: 'A1',
+      priceKobo: 350_000,
+      feeKobo: 0,
+    }),
     j.ev('order.status', t + 41_000, { reference: 'S-2', status: 'waiting', orderNo: '240010002' }),
   ]);
   // No reload: the live feed tells the screen.
   const dune = list.locator('li[data-film="Dune 2"]');
   await expect(dune.getByTestId('show-numbers')).toHaveText(`2 seats sold in 1 sale · ${formatNaira(940_000)}`);
   await expect(dune).toContainText('Screen 1');
-  await expect(list.locator('li[data-film="Inside Out 2"]').getByTestId('show-numbers')).toHaveText('No seats sold · ₦0.00 · 1 being paid for');
+  await expect(list.locator('li[data-film="Inside Out 2"]').getByTestId('show-numbers')).toHaveText(
+    'No seats sold · ₦0.00 · 1 being paid for',
+  );
   await expect(page.getByTestId('shows-totals')).toContainText(formatNaira(940_000));
   // The fullest show fills its bar; the one with nothing sold has none.
-  const barWidth = (li: Locator, part: string) => li.locator(`.fill-bar .${part}`).evaluate((el) => (el as HTMLElement).getBoundingClientRect().width);
+  const barWidth = (li: Locator, part: string) =>
+    li.locator(`.fill-bar .${part}`).evaluate((el) => (el as HTMLElement).getBoundingClientRect().width);
   const full = await dune.locator('.fill-bar').evaluate((el) => el.getBoundingClientRect().width);
   expect(await barWidth(dune, 'fill-sold')).toBeGreaterThan(full * 0.95);
   expect(await barWidth(list.locator('li[data-film="Gangs of Lagos"]'), 'fill-sold')).toBe(0);
@@ -195,7 +270,9 @@ test('a counter sells for a show: the Shows screen shows its fill by itself (sea
   // A phone: nothing wider than the screen.
   const phone = await newPage(browser, { width: 390, height: 844 });
   await login(phone, hub.url, BM, '/dashboard/shows');
-  await expect(phone.getByTestId('show-list').locator('li[data-film="Dune 2"]').getByTestId('show-numbers')).toContainText('2 seats sold');
+  await expect(
+    phone.getByTestId('show-list').locator('li[data-film="Dune 2"]').getByTestId('show-numbers'),
+  ).toContainText('2 seats sold');
   expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await both(phone, 'shows-phone');
   await phone.goto(`${hub.url}/dashboard/programme`);
@@ -205,7 +282,9 @@ test('a counter sells for a show: the Shows screen shows its fill by itself (sea
   await phone.context().close();
 });
 
-test('a branch manager sees and sets their own branch\'s programme only: not by the screens, the address or the API', async ({ page }) => {
+test("a branch manager sees and sets their own branch's programme only: not by the screens, the address or the API", async ({
+  page,
+}) => {
   await login(page, hub.url, BM);
   await page.keyboard.press('Alt+8');
   await expect(page.getByRole('heading', { level: 1 })).toContainText(`Programme branch ${IKEJA}`);
@@ -221,7 +300,9 @@ test('a branch manager sees and sets their own branch\'s programme only: not by 
   await expect(page.getByTestId('show-list')).not.toContainText('Lekki');
 
   // The API refuses another branch, read or write; Lekki's programme is untouched.
-  expect(await page.evaluate(async (b) => (await fetch(`/api/v1/dashboard/programme?branch=${b}`)).status, LEKKI)).toBe(403);
+  expect(await page.evaluate(async (b) => (await fetch(`/api/v1/dashboard/programme?branch=${b}`)).status, LEKKI)).toBe(
+    403,
+  );
   const bm = new Manager(hub.url);
   expect((await bm.login(BM.name, BM.password)).status).toBe(200);
   const imported = await bm.post('/programme/import', { branch: LEKKI, csv: goodFile(), fileName: 'x.csv' });
@@ -233,7 +314,9 @@ test('a branch manager sees and sets their own branch\'s programme only: not by 
 
   // Their own branch they may set, from the screen: version 2.
   await page.goto(`${hub.url}/dashboard/programme`);
-  await page.getByTestId('programme-file').setInputFiles({ name: 'ikeja.csv', mimeType: 'text/csv', buffer: Buffer.from(goodFile()) });
+  await page
+    .getByTestId('programme-file')
+    .setInputFiles({ name: 'ikeja.csv', mimeType: 'text/csv', buffer: Buffer.from(goodFile()) });
   await page.getByRole('button', { name: 'Import ikeja.csv' }).click();
   await expect(page.getByTestId('import-message')).toContainText("Version 2 sent to the branch's counters");
   await expect(page.getByTestId('programme-version')).toHaveText(/^Version 2, .* by Ikeja Manager$/);

@@ -19,8 +19,16 @@ export const test = base.extend<{ shell: ShellProcess; shiftOpen: boolean }>({
 export { expect };
 
 /** One call of the contract on a shell, as its page would make it (the token header); throws the error's code and message. */
-export async function callShell<T>(request: APIRequestContext, shell: ShellProcess, name: string, args: unknown = {}): Promise<T> {
-  const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'x-counterpay-token': shell.token }, data: { args } });
+export async function callShell<T>(
+  request: APIRequestContext,
+  shell: ShellProcess,
+  name: string,
+  args: unknown = {},
+): Promise<T> {
+  const res = await request.post(`${shell.origin}/api/call/${name}`, {
+    headers: { 'x-counterpay-token': shell.token },
+    data: { args },
+  });
   const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
   if (!body.ok) throw new Error(`${name}: ${body.error?.code} ${body.error?.message}`);
   return body.value as T;

@@ -20,9 +20,16 @@ function find(dir: string, name: string): string | null {
 /** Writes `<dir>/hub-merchant.json` for the Demo merchant of the counter whose data folder is `counterDataDir`; returns its path. */
 export function demoHubMerchantFile(counterDataDir: string, dir: string): string {
   const stored = find(counterDataDir, 'demo-sandbox.json');
-  if (!stored) throw new Error(`no demo-sandbox.json under ${counterDataDir}: has the counter started its Demo provider?`);
-  const { merchant } = JSON.parse(readFileSync(stored, 'utf8')) as { merchant: { clientAuthKey: string; providerPublicKeyPem: string } };
+  if (!stored)
+    throw new Error(`no demo-sandbox.json under ${counterDataDir}: has the counter started its Demo provider?`);
+  const { merchant } = JSON.parse(readFileSync(stored, 'utf8')) as {
+    merchant: { clientAuthKey: string; providerPublicKeyPem: string };
+  };
   const file = join(dir, 'hub-merchant.json');
-  writeFileSync(file, JSON.stringify({ clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicKeyPem }), { mode: 0o600 });
+  writeFileSync(
+    file,
+    JSON.stringify({ clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicKeyPem }),
+    { mode: 0o600 },
+  );
   return file;
 }

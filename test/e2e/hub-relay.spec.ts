@@ -49,7 +49,9 @@ function sandboxOrder(outOrderNo: string): SandboxPosOrder {
 
 /** mm:ss on the payment panel, in seconds. */
 async function countdownSeconds(page: Page): Promise<number> {
-  const m = /^(\d\d):(\d\d)$/.exec(((await page.getByTestId('countdown').locator('.pay-timer-big').textContent()) ?? '').trim());
+  const m = /^(\d\d):(\d\d)$/.exec(
+    ((await page.getByTestId('countdown').locator('.pay-timer-big').textContent()) ?? '').trim(),
+  );
   if (!m) throw new Error('the payment panel shows no countdown');
   return Number(m[1]) * 60 + Number(m[2]);
 }
@@ -64,14 +66,28 @@ test.afterEach(async () => {
   dir = null;
 });
 
-test('the Hub relays Paid; once it delivered one notification, the next sale waits with polling held off', async ({ page, shell }) => {
+test('the Hub relays Paid; once it delivered one notification, the next sale waits with polling held off', async ({
+  page,
+  shell,
+}) => {
   dir = mkdtempSync(join(tmpdir(), 'counterpay-e2e-relay-'));
   const { config, merchant } = generateDemoConfig();
   sandbox = await startSandbox(config, { port: 0 });
   // The Hub holds what it needs to check a notification, not to read it.
   const merchantFile = join(dir, 'hub-merchant.json');
-  writeFileSync(merchantFile, JSON.stringify({ clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicKeyPem }), { mode: 0o600 });
-  const hub = await spawnHub(['--data-dir', join(dir, 'hub-data'), '--merchant-config', merchantFile, '--heartbeat-ms', '500']);
+  writeFileSync(
+    merchantFile,
+    JSON.stringify({ clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicKeyPem }),
+    { mode: 0o600 },
+  );
+  const hub = await spawnHub([
+    '--data-dir',
+    join(dir, 'hub-data'),
+    '--merchant-config',
+    merchantFile,
+    '--heartbeat-ms',
+    '500',
+  ]);
   // The one address the merchant registers with the provider.
   sandbox.setWebhookUrl(merchant.headMerchantId, `${hub.url}/provider/pos-webhook`);
   const { code } = await hubAdmin<{ code: string }>(hub, 'POST', '/enroll-codes', { anyBranch: true });
@@ -86,18 +102,33 @@ test('the Hub relays Paid; once it delivered one notification, the next sale wai
   // not lean on it: it checks the order with the provider itself while it waits.
   const first = await sellWaiting(page, merchant.terminalSn, 'G4, G5');
   expect(sandboxOrder(first)).toMatchObject({ status: 'PENDING', amountKobo: 615_000, sn: merchant.terminalSn });
-  await expect.poll(() => sandboxOrder(first).queriedAt.length, { message: 'the first sale is checked with the provider while it waits' }).toBeGreaterThanOrEqual(1);
-  const paidFirst = sandbox.present(merchant.terminalSn, 'SUCCESS', { senderName: 'ADA OBI', cardPan: '5399831234567890' });
+  await expect
+    .poll(() => sandboxOrder(first).queriedAt.length, {
+      message: 'the first sale is checked with the provider while it waits',
+    })
+    .toBeGreaterThanOrEqual(1);
+  const paidFirst = sandbox.present(merchant.terminalSn, 'SUCCESS', {
+    senderName: 'ADA OBI',
+    cardPan: '5399831234567890',
+  });
   expect(paidFirst.status).toBe('SUCCESS');
   await expect(page.getByTestId('payment-state')).toHaveText('Paid');
   // The Hub took the provider's notification, relayed it to this counter, and the counter acknowledged it.
   expect(sandboxOrder(first).webhook).toMatchObject({ delivered: true, attempts: 1, httpCode: '200' });
   const steps = async (orderNo: string) => {
-    const { notifications } = await hubAdmin<{ notifications: { id: string }[] }>(hub, 'GET', `/notifications?orderNo=${encodeURIComponent(orderNo)}`);
+    const { notifications } = await hubAdmin<{ notifications: { id: string }[] }>(
+      hub,
+      'GET',
+      `/notifications?orderNo=${encodeURIComponent(orderNo)}`,
+    );
     if (notifications.length !== 1) return [`${notifications.length} notifications`];
-    return (await hubAdmin<{ steps: { step: string }[] }>(hub, 'GET', `/notifications/${notifications[0]!.id}/log`)).steps.map((s) => s.step);
+    return (
+      await hubAdmin<{ steps: { step: string }[] }>(hub, 'GET', `/notifications/${notifications[0]!.id}/log`)
+    ).steps.map((s) => s.step);
   };
-  await expect.poll(() => steps(paidFirst.orderNo)).toEqual(['received', 'verified', 'routed', 'relayed', 'acknowledged']);
+  await expect
+    .poll(() => steps(paidFirst.orderNo))
+    .toEqual(['received', 'verified', 'routed', 'relayed', 'acknowledged']);
 
   // The relay delivered one of this counter's notifications: the next sale waits on the terminal
   // while the countdown runs down 4 s with no status query (the fast schedule, one a second, would
@@ -119,7 +150,10 @@ test('the Hub relays Paid; once it delivered one notification, the next sale wai
 
   // Polling held off: no query while it waited; at most the one follow-up for the payment number.
   const o = sandboxOrder(second);
-  expect(o.queriedAt.filter((t) => t < o.settledAt!), 'queries before the payment').toEqual([]);
+  expect(
+    o.queriedAt.filter((t) => t < o.settledAt!),
+    'queries before the payment',
+  ).toEqual([]);
   expect(o.queriedAt.length, `status queries for ${second}`).toBeLessThanOrEqual(1);
 
   for (const scheme of ['light', 'dark'] as const) {
@@ -129,7 +163,10 @@ test('the Hub relays Paid; once it delivered one notification, the next sale wai
   }
 });
 
-test('a Hub without its merchant file: the amber pill says it passes on no payments, and Paid still shows at once by status checks', async ({ page, shell }) => {
+test('a Hub without its merchant file: the amber pill says it passes on no payments, and Paid still shows at once by status checks', async ({
+  page,
+  shell,
+}) => {
   dir = mkdtempSync(join(tmpdir(), 'counterpay-e2e-relay-nokeys-'));
   const { config, merchant } = generateDemoConfig();
   sandbox = await startSandbox(config, { port: 0 });
@@ -144,7 +181,10 @@ test('a Hub without its merchant file: the amber pill says it passes on no payme
   await joinHub(page, hub, code, 'Hub: not passing on payments', 'relay connected, but the Hub passes on no payments');
   const pill = page.getByTestId('hub-pill');
   await expect(pill).toHaveAttribute('data-tone', 'warn');
-  await expect(pill).toHaveAttribute('title', /The Hub is not passing on payment notifications: give it the merchant file\./);
+  await expect(pill).toHaveAttribute(
+    'title',
+    /The Hub is not passing on payment notifications: give it the merchant file\./,
+  );
   const panel = page.getByRole('region', { name: 'Hub' });
   await expect(panel.getByTestId('hub-detail')).toContainText('give it the merchant file');
   await panel.scrollIntoViewIfNeeded();
@@ -157,21 +197,32 @@ test('a Hub without its merchant file: the amber pill says it passes on no payme
 
   // A sale: the counter checks it with the provider itself on the fast schedule.
   const no = await sellWaiting(page, merchant.terminalSn, 'H1, H2');
-  await expect.poll(() => sandboxOrder(no).queriedAt.length, { message: 'the sale is checked with the provider while it waits' }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => sandboxOrder(no).queriedAt.length, { message: 'the sale is checked with the provider while it waits' })
+    .toBeGreaterThanOrEqual(2);
   const paid = sandbox.present(merchant.terminalSn, 'SUCCESS', { senderName: 'ADA OBI', cardPan: '5399831234567890' });
   expect(paid.status).toBe('SUCCESS');
   // Within seconds, not the ~20 s of a counter that trusted a relay which passes nothing on (the
   // relay schedule's first check, ~17 s after this point): found by the counter's own checks.
   await expect(page.getByTestId('payment-state')).toHaveText('Paid', { timeout: 10_000 });
   const o = sandboxOrder(no);
-  expect(o.queriedAt.some((t) => t >= o.settledAt!), 'Paid was found by a status query').toBe(true);
+  expect(
+    o.queriedAt.some((t) => t >= o.settledAt!),
+    'Paid was found by a status query',
+  ).toBe(true);
   await expect(pill).toHaveText('Hub: not passing on payments');
 
-  for (const [width, height] of [[1024, 768], [1366, 768]] as const) {
+  for (const [width, height] of [
+    [1024, 768],
+    [1366, 768],
+  ] as const) {
     await page.setViewportSize({ width, height });
     // The amber pill is in view, and nothing runs off the right edge.
     await expect(pill).toBeInViewport();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no horizontal scrolling at ${width}`).toBe(true);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      `no horizontal scrolling at ${width}`,
+    ).toBe(true);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);

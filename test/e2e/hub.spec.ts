@@ -26,14 +26,22 @@ async function both(page: Page, name: string, part?: ReturnType<Page['locator']>
 }
 
 async function issueCode(hub: HubProcess): Promise<string> {
-  const res = await fetch(`${hub.url}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ anyBranch: true }) });
+  const res = await fetch(`${hub.url}/api/v1/admin/enroll-codes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ anyBranch: true }),
+  });
   const body = (await res.json()) as { code?: string };
   if (!res.ok || !body.code) throw new Error(`the Hub gave no code: ${JSON.stringify(body)}`);
   return body.code;
 }
 
 async function post(hub: HubProcess, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${hub.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify(body) });
+  const res = await fetch(`${hub.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as Record<string, unknown>;
   if (!res.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
   return json;
@@ -46,10 +54,20 @@ test.afterEach(() => {
   hubDir = null;
 });
 
-test('join a Hub from Settings with the keyboard; the status bar says connected, then offline when the Hub stops', async ({ page, shell }) => {
+test('join a Hub from Settings with the keyboard; the status bar says connected, then offline when the Hub stops', async ({
+  page,
+  shell,
+}) => {
   hubDir = mkdtempSync(join(tmpdir(), 'counterpay-e2e-hub-'));
   // The Hub of the Demo merchant, with its merchant file: it can pass payments on (else the counter shows amber).
-  const hub = await spawnHub(['--data-dir', join(hubDir, 'data'), '--merchant-config', demoHubMerchantFile(shell.dataDir, hubDir), '--heartbeat-ms', '500']);
+  const hub = await spawnHub([
+    '--data-dir',
+    join(hubDir, 'data'),
+    '--merchant-config',
+    demoHubMerchantFile(shell.dataDir, hubDir),
+    '--heartbeat-ms',
+    '500',
+  ]);
   const code = await issueCode(hub);
 
   await page.goto(shell.url);
@@ -83,13 +101,22 @@ test('join a Hub from Settings with the keyboard; the status bar says connected,
 
   // Another branch already has a live "Counter 1" (same code, COU1, so the same sale numbers): the
   // Hub's refusal lands next to this counter's name, with a name to use or the counter to revoke.
-  const other = await post(hub, '/api/v1/enroll', { code: await issueCode(hub), counterName: 'Counter 1', branch: 'B-IKEJA', appVersion: '0.1.0' });
+  const other = await post(hub, '/api/v1/enroll', {
+    code: await issueCode(hub),
+    counterName: 'Counter 1',
+    branch: 'B-IKEJA',
+    appVersion: '0.1.0',
+  });
   await panel.getByLabel('Enrollment code').focus();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type(code);
   await page.keyboard.press('Enter');
-  await expect(panel.getByTestId('hub-name-error')).toHaveText(/^The code COU1 is taken by "Counter 1" \(branch B-IKEJA\): choose a name that gives another code, e\.g\. "Counter \d+" \(code COU\d+\), or revoke the old counter on the Counters screen first\.$/);
-  await expect(panel.getByTestId('hub-message')).toContainText('change its name in Settings → Edit Demo → Counter name');
+  await expect(panel.getByTestId('hub-name-error')).toHaveText(
+    /^The code COU1 is taken by "Counter 1" \(branch B-IKEJA\): choose a name that gives another code, e\.g\. "Counter \d+" \(code COU\d+\), or revoke the old counter on the Counters screen first\.$/,
+  );
+  await expect(panel.getByTestId('hub-message')).toContainText(
+    'change its name in Settings → Edit Demo → Counter name',
+  );
   await expect(panel.getByText('Unknown, already used or expired: ask the manager for a new code')).toBeHidden();
   await panel.scrollIntoViewIfNeeded();
   await both(page, 'hub-join-name-taken', panel);

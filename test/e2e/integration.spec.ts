@@ -19,7 +19,12 @@ const test = base.extend<{ shell: Awaited<ReturnType<typeof startShellProcess>> 
 });
 
 /** Pairs the box office in Settings → Integrations; answers the API address and the key shown once. */
-async function pair(page: Page, shellUrl: string, callbackUrl: string, theme: string): Promise<{ apiUrl: string; key: string }> {
+async function pair(
+  page: Page,
+  shellUrl: string,
+  callbackUrl: string,
+  theme: string,
+): Promise<{ apiUrl: string; key: string }> {
   await page.emulateMedia({ colorScheme: theme as 'light' | 'dark' });
   await page.goto(shellUrl);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
@@ -35,7 +40,8 @@ async function pair(page: Page, shellUrl: string, callbackUrl: string, theme: st
   const key = (await panel.getByTestId('integration-key').locator('code').textContent()) ?? '';
   expect(key).toMatch(/^cpk_/);
   await expect(panel.getByTestId('integrations-list')).toContainText('Box office');
-  const apiUrl = /http:\/\/127\.0\.0\.1:\d+/.exec((await panel.getByTestId('integrations-api').textContent()) ?? '')?.[0] ?? '';
+  const apiUrl =
+    /http:\/\/127\.0\.0\.1:\d+/.exec((await panel.getByTestId('integrations-api').textContent()) ?? '')?.[0] ?? '';
   expect(apiUrl).not.toBe('');
   await panel.screenshot({ path: join(ARTIFACTS, `integrations-settings-${theme}.png`) });
   await panel.getByRole('button', { name: 'I have copied it' }).click();
@@ -46,7 +52,13 @@ async function pair(page: Page, shellUrl: string, callbackUrl: string, theme: st
 }
 
 /** The box office's page, set up with CounterPay's address and key, two seats picked. */
-async function boxOfficePage(context: BrowserContext, url: string, apiUrl: string, key: string, linkAt?: string): Promise<Page> {
+async function boxOfficePage(
+  context: BrowserContext,
+  url: string,
+  apiUrl: string,
+  key: string,
+  linkAt?: string,
+): Promise<Page> {
   const bo = await context.newPage();
   await bo.goto(url);
   await bo.getByLabel('CounterPay address').fill(apiUrl);
@@ -66,7 +78,8 @@ async function payAndSeePaid(page: Page, bo: Page, theme: string | null): Promis
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   await expect(page.getByTestId('payment-origin')).toHaveText(`Asked by Box office · booking ${reference}`);
   await expect(page.getByTestId('payment-amount')).toHaveText('₦5,200.00');
-  if (theme) await page.getByTestId('payment').screenshot({ path: join(ARTIFACTS, `integration-payment-${theme}.png`) });
+  if (theme)
+    await page.getByTestId('payment').screenshot({ path: join(ARTIFACTS, `integration-payment-${theme}.png`) });
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await expect(page.getByTestId('payment-state')).toHaveText('Paid');
   await bo.bringToFront();
@@ -75,7 +88,11 @@ async function payAndSeePaid(page: Page, bo: Page, theme: string | null): Promis
 }
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`the example box office charges two seats and sees Paid from the callback (${theme})`, async ({ page, context, shell }) => {
+  test(`the example box office charges two seats and sees Paid from the callback (${theme})`, async ({
+    page,
+    context,
+    shell,
+  }) => {
     const boxOffice = await startBoxOffice(0);
     try {
       const { apiUrl, key } = await pair(page, shell.url, `${boxOffice.url}/counterpay/callback`, theme);

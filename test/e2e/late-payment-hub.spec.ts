@@ -67,25 +67,62 @@ test.skip(() => {
   }
 }, 'openssl is not installed, so no certificate can be made for the https:// front of the sandbox');
 
-test('a sale expires, the provider takes the money after: the counter alerts, Needs attention lists it, handled on the counter it clears on both', async ({ page, browser }) => {
+test('a sale expires, the provider takes the money after: the counter alerts, Needs attention lists it, handled on the counter it clears on both', async ({
+  page,
+  browser,
+}) => {
   dir = mkdtempSync(join(tmpdir(), 'counterpay-e2e-late-hub-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const tls = { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
   const { config, merchant } = generateDemoConfig();
   sandbox = await startSandbox(config, { port: 0 });
   shell = await startShellProcess({ openShift: true, env: { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
   const merchantFile = join(dir, 'hub-merchant.json');
-  writeFileSync(merchantFile, JSON.stringify({ clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicKeyPem }), { mode: 0o600 });
-  const hub = await spawnHub(['--data-dir', join(dir, 'hub-data'), '--merchant-config', merchantFile, '--heartbeat-ms', '500']);
+  writeFileSync(
+    merchantFile,
+    JSON.stringify({ clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicKeyPem }),
+    { mode: 0o600 },
+  );
+  const hub = await spawnHub([
+    '--data-dir',
+    join(dir, 'hub-data'),
+    '--merchant-config',
+    merchantFile,
+    '--heartbeat-ms',
+    '500',
+  ]);
   sandbox.setWebhookUrl(merchant.headMerchantId, `${hub.url}/provider/pos-webhook`);
   await expect.poll(() => /#setup=([A-Za-z0-9_-]{43})/.exec(hub.output())?.[1] ?? null).not.toBeNull();
-  expect((await new Manager(hub.url).post('/setup', { token: /#setup=([A-Za-z0-9_-]{43})/.exec(hub.output())![1]!, ...HO })).status).toBe(200);
+  expect(
+    (await new Manager(hub.url).post('/setup', { token: /#setup=([A-Za-z0-9_-]{43})/.exec(hub.output())![1]!, ...HO }))
+      .status,
+  ).toBe(200);
   const { code } = await hubAdmin<{ code: string }>(hub, 'POST', '/enroll-codes', { anyBranch: true });
 
   // Production, through https://; the shortest expiry the counter allows: the sale runs out on the terminal in 30 s.
   const posBaseUrl = await tlsFront(sandbox.posBaseUrl, tls);
-  const billsBaseUrl = sandbox.billsBaseUrl === sandbox.posBaseUrl ? posBaseUrl : await tlsFront(sandbox.billsBaseUrl, tls);
+  const billsBaseUrl =
+    sandbox.billsBaseUrl === sandbox.posBaseUrl ? posBaseUrl : await tlsFront(sandbox.billsBaseUrl, tls);
   await counterOnSandbox(shell, sandbox, merchant, { orderExpireSeconds: 30, posBaseUrl, billsBaseUrl }, 'production');
   await page.goto(shell.url);
   await expect(page.getByText('Production · Counter 1')).toBeVisible();
@@ -98,7 +135,9 @@ test('a sale expires, the provider takes the money after: the counter alerts, Ne
   await page.getByLabel('Seats', { exact: true }).fill('F7');
   await page.getByLabel('Price per ticket (₦)').fill('4,000');
   await page.getByLabel('Booking fee per ticket (₦)').fill('0');
-  await page.getByRole('button', { name: new RegExp(`^Charge ₦4,000\\.00 on terminal ${merchant.terminalSn}`) }).click();
+  await page
+    .getByRole('button', { name: new RegExp(`^Charge ₦4,000\\.00 on terminal ${merchant.terminalSn}`) })
+    .click();
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   const outOrderNo = ((await page.getByTestId('out-order-no').textContent()) ?? '').trim();
 
@@ -119,13 +158,22 @@ test('a sale expires, the provider takes the money after: the counter alerts, Ne
   const dash = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await login(dash, hub.url, HO, '/dashboard/attention');
   const line = dash.getByTestId('attention-list').locator('li[data-kind="paid-after-closing"]');
-  await expect.poll(async () => {
-    await dash.getByRole('button', { name: 'Check again' }).click();
-    await expect(dash.getByRole('button', { name: 'Check again' })).toBeEnabled();
-    return line.count();
-  }, { timeout: 30_000 }).toBe(1);
-  await expect(line).toContainText(`${formatNaira(400_000)} was taken after the sale was closed: Counter 1, sale ${outOrderNo}`);
-  await expect(line.locator('.attention-todo')).toHaveText('What to do: Hand over the tickets if the customer is there, else arrange the refund; the counter marks it handled.');
+  await expect
+    .poll(
+      async () => {
+        await dash.getByRole('button', { name: 'Check again' }).click();
+        await expect(dash.getByRole('button', { name: 'Check again' })).toBeEnabled();
+        return line.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
+  await expect(line).toContainText(
+    `${formatNaira(400_000)} was taken after the sale was closed: Counter 1, sale ${outOrderNo}`,
+  );
+  await expect(line.locator('.attention-todo')).toHaveText(
+    'What to do: Hand over the tickets if the customer is there, else arrange the refund; the counter marks it handled.',
+  );
   await both(dash, 'attention-late-chain', line);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -139,21 +187,32 @@ test('a sale expires, the provider takes the money after: the counter alerts, Ne
   await expect(alert).toHaveCount(0);
   await expect(page.getByTestId('late-pill')).toHaveCount(0);
   // ...and, once synced, on the dashboard: the line goes, the order's row says who handled it.
-  await expect.poll(async () => {
-    await dash.getByRole('button', { name: 'Check again' }).click();
-    await expect(dash.getByRole('button', { name: 'Check again' })).toBeEnabled();
-    return line.count();
-  }, { timeout: 30_000 }).toBe(0);
+  await expect
+    .poll(
+      async () => {
+        await dash.getByRole('button', { name: 'Check again' }).click();
+        await expect(dash.getByRole('button', { name: 'Check again' })).toBeEnabled();
+        return line.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(0);
   await dash.goto(`${hub.url}/dashboard/orders?number=${encodeURIComponent(outOrderNo)}`);
   const row = dash.locator(`tr[data-reference="${outOrderNo}"]`);
   await expect(row.getByTestId('order-late')).toHaveText('Paid after closing');
-  await expect(row.getByTestId('order-late')).toHaveAttribute('title', /Handled on the counter by Ngozi, .*: tickets given\./);
+  await expect(row.getByTestId('order-late')).toHaveAttribute(
+    'title',
+    /Handled on the counter by Ngozi, .*: tickets given\./,
+  );
   // The sale's page names the payment taken after closing by its payment number (the notification
   // had none: the counter asked the provider and synced it).
   await row.getByRole('link', { name: `History of sale ${outOrderNo}` }).click();
   await expect(dash.getByTestId('order-payno')).toHaveText(`${taken.payNo!} (paid after closing)`);
   await expect(dash.getByTestId('order-late-detail')).toContainText(`payment ${taken.payNo!}`);
-  for (const size of [{ width: 1024, height: 768 }, { width: 1366, height: 768 }]) {
+  for (const size of [
+    { width: 1024, height: 768 },
+    { width: 1366, height: 768 },
+  ]) {
     await dash.setViewportSize(size);
     await both(dash, `late-paid-order-page-${size.width}`);
   }

@@ -17,7 +17,10 @@ import { ARTIFACTS, expect, test } from './fixtures';
 
 const PIN = '2468';
 /** The two counter sizes every counter screen is looked at in. */
-const SIZES = [{ width: 1024, height: 768 }, { width: 1366, height: 768 }] as const;
+const SIZES = [
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+] as const;
 
 /** Full-page screenshots at both counter sizes, light and dark (then back to 1366 light). */
 async function shots(page: Page, name: string, focus?: Locator): Promise<void> {
@@ -32,8 +35,16 @@ async function shots(page: Page, name: string, focus?: Locator): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-async function api<T>(request: APIRequestContext, shell: { origin: string; token: string }, name: string, args: unknown): Promise<T> {
-  const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token }, data: { args } });
+async function api<T>(
+  request: APIRequestContext,
+  shell: { origin: string; token: string },
+  name: string,
+  args: unknown,
+): Promise<T> {
+  const res = await request.post(`${shell.origin}/api/call/${name}`, {
+    headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token },
+    data: { args },
+  });
   const body = (await res.json()) as { ok: boolean; value: T; error?: unknown };
   if (!body.ok) throw new Error(`${name}: ${JSON.stringify(body.error)}`);
   return body.value;
@@ -41,16 +52,36 @@ async function api<T>(request: APIRequestContext, shell: { origin: string; token
 
 /** The sale's history notes, by its sale number. */
 async function historyOf(request: APIRequestContext, shell: ShellProcess, outOrderNo: string): Promise<string[]> {
-  const found = await api<{ rows: { id: number }[] }>(request, shell, 'orders.search', { text: outOrderNo, includeDemo: true });
-  return (await api<{ note: string }[]>(request, shell, 'orders.history', { id: found.rows[0]!.id })).map((e) => e.note);
+  const found = await api<{ rows: { id: number }[] }>(request, shell, 'orders.search', {
+    text: outOrderNo,
+    includeDemo: true,
+  });
+  return (await api<{ note: string }[]>(request, shell, 'orders.history', { id: found.rows[0]!.id })).map(
+    (e) => e.note,
+  );
 }
 
-test('a Demo sale expires, the provider takes the payment after it: the webhook brings the alert within 2 s', async ({ page, shell, request }) => {
+test('a Demo sale expires, the provider takes the payment after it: the webhook brings the alert within 2 s', async ({
+  page,
+  shell,
+  request,
+}) => {
   // The Demo sandbox posts its notifications to the counter's own receiver; sales expire after 30 s.
   await api(request, shell, 'settings.setPin', { newPin: PIN });
-  const view = await api<{ settings: Record<string, unknown> & { posBaseUrl: string } }>(request, shell, 'settings.getProfile', { profile: 'demo' });
+  const view = await api<{ settings: Record<string, unknown> & { posBaseUrl: string } }>(
+    request,
+    shell,
+    'settings.getProfile',
+    { profile: 'demo' },
+  );
   await api(request, shell, 'settings.saveProfile', {
-    profile: 'demo', settings: { ...view.settings, orderExpireSeconds: 30, webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } }, secrets: {},
+    profile: 'demo',
+    settings: {
+      ...view.settings,
+      orderExpireSeconds: 30,
+      webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' },
+    },
+    secrets: {},
   });
   const provider = view.settings.posBaseUrl;
   await page.goto(shell.url);
@@ -71,25 +102,35 @@ test('a Demo sale expires, the provider takes the payment after it: the webhook 
   await expect(page.getByTestId('customer-line')).toContainText('The payment timed out');
   expect((await request.post(`${provider}/_sandbox/clock`, { data: { offsetMs: 0 } })).status()).toBe(200);
   await expect(page.getByTestId('late-alert')).toHaveCount(0);
-  const orders = (await (await request.get(`${provider}/_sandbox/orders`)).json()) as { data: { posOrders: { outOrderNo: string; orderNo: string; status: string }[] } };
+  const orders = (await (await request.get(`${provider}/_sandbox/orders`)).json()) as {
+    data: { posOrders: { outOrderNo: string; orderNo: string; status: string }[] };
+  };
   const order = orders.data.posOrders.find((o) => o.outOrderNo === outOrderNo)!;
   expect(order.status).toBe('CLOSE');
 
   // The provider takes the money after all; its new notification goes to the counter's receiver.
-  const late = await request.post(`${provider}/_sandbox/orders/${order.orderNo}/late`, { data: { status: 'SUCCESS', cardPan: '5399831234564321' } });
+  const late = await request.post(`${provider}/_sandbox/orders/${order.orderNo}/late`, {
+    data: { status: 'SUCCESS', cardPan: '5399831234564321' },
+  });
   expect(late.status()).toBe(200);
   const alert = page.getByTestId('late-alert');
   await expect(alert).toBeVisible({ timeout: 2_000 });
   await expect(alert).toContainText(outOrderNo);
-  await expect(alert).toContainText(/Paid after it was closed: ₦4,000\.00 was taken from the customer's card at \d\d:\d\d/);
+  await expect(alert).toContainText(
+    /Paid after it was closed: ₦4,000\.00 was taken from the customer's card at \d\d:\d\d/,
+  );
   await expect(page.getByTestId('late-pill')).toHaveText('Paid after closing: 1');
   // The sale's own panel says it too, and no longer offers to charge again.
   await expect(page.getByTestId('payment-late')).toContainText('Paid after it was closed: ₦4,000.00');
   await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
   // What the cashier tells the customer is no longer "we can start again".
-  await expect(page.getByTestId('customer-line')).toHaveText('“Your card was charged after all: the payment went through. Here are your tickets.”');
+  await expect(page.getByTestId('customer-line')).toHaveText(
+    '“Your card was charged after all: the payment went through. Here are your tickets.”',
+  );
   // Found by the webhook (not by a sweep or a status check).
-  expect(await historyOf(request, shell, outOrderNo)).toEqual(expect.arrayContaining([expect.stringMatching(/^Paid after closing: .* by webhook$/)]));
+  expect(await historyOf(request, shell, outOrderNo)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^Paid after closing: .* by webhook$/)]),
+  );
   await alert.scrollIntoViewIfNeeded();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -107,11 +148,13 @@ test('a Demo sale expires, the provider takes the payment after it: the webhook 
   await expect(page.getByTestId('payment-late-payno')).toHaveText(taken.payNo);
   const alertTime = /card at (\d\d:\d\d)/.exec((await alert.textContent()) ?? '')![1]!;
   await expect(page.getByTestId('payment-late-at')).toContainText(`, ${alertTime}:`);
-  for (const name of ['Tickets given', 'Customer gone: refund to be arranged', 'Print receipt']) await expect(panel.getByRole('button', { name, exact: true })).toBeVisible();
+  for (const name of ['Tickets given', 'Customer gone: refund to be arranged', 'Print receipt'])
+    await expect(panel.getByRole('button', { name, exact: true })).toBeVisible();
   await expect(panel.getByRole('button', { name: /Check with the provider/ })).toHaveCount(0);
   // Its receipt is a paid ticket receipt marked Paid after closing, with the payment number.
   const receipt = panel.getByTestId('receipt-preview');
-  for (const text of ['Ticket receipt', 'Paid after closing', 'TOTAL PAID', taken.payNo, `${alertTime}:`]) await expect(receipt).toContainText(text);
+  for (const text of ['Ticket receipt', 'Paid after closing', 'TOTAL PAID', taken.payNo, `${alertTime}:`])
+    await expect(receipt).toContainText(text);
   await expect(receipt).not.toContainText('NOT PAID');
   await expect(receipt).not.toContainText('Payment slip');
   await shots(page, 'late-paid-sell-panel', page.getByTestId('payment-state'));
@@ -121,7 +164,11 @@ test('a Demo sale expires, the provider takes the payment after it: the webhook 
   // The order detail says the same: paid after closing, when the money was taken, the payment
   // number — never "Card used at" the sale's start nor the provider's CLOSE.
   await page.keyboard.press('Alt+3');
-  await page.getByRole('row').filter({ hasText: outOrderNo }).getByRole('button', { name: `Open order ${outOrderNo}` }).click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: outOrderNo })
+    .getByRole('button', { name: `Open order ${outOrderNo}` })
+    .click();
   await expect(page.getByTestId('order-detail-title')).toContainText(outOrderNo);
   const detail = page.locator('.order-detail');
   await expect(detail.locator('.order-detail-head')).toContainText('Paid after closing');
@@ -163,8 +210,14 @@ test('a closed sale: Check with the provider first; Try again only once it says 
 
   // The order detail offers the same.
   await page.keyboard.press('Alt+3');
-  await page.getByRole('row').filter({ hasText: first }).getByRole('button', { name: `Open order ${first}` }).click();
-  await expect(page.locator('.order-detail').getByRole('button', { name: 'Check with the provider', exact: true })).toBeVisible();
+  await page
+    .getByRole('row')
+    .filter({ hasText: first })
+    .getByRole('button', { name: `Open order ${first}` })
+    .click();
+  await expect(
+    page.locator('.order-detail').getByRole('button', { name: 'Check with the provider', exact: true }),
+  ).toBeVisible();
   await expect(page.locator('.order-detail').getByRole('button', { name: 'Try again' })).toHaveCount(0);
   await shots(page, 'closed-sale-order-detail-check-first', page.getByTestId('order-detail-title'));
   await page.keyboard.press('Alt+1');
@@ -181,20 +234,39 @@ test('a closed sale: Check with the provider first; Try again only once it says 
 });
 
 /** The counter on the sandbox's merchant, its own receiver off: the provider can tell it nothing by webhook. */
-async function counterOnSandbox(request: APIRequestContext, shell: ShellProcess, sandbox: Sandbox, m: DemoMerchantValues): Promise<void> {
+async function counterOnSandbox(
+  request: APIRequestContext,
+  shell: ShellProcess,
+  sandbox: Sandbox,
+  m: DemoMerchantValues,
+): Promise<void> {
   await api(request, shell, 'settings.setPin', { newPin: PIN });
   const settings = {
-    ...defaultProfile('sandbox'), billsBaseUrl: sandbox.billsBaseUrl, posBaseUrl: sandbox.posBaseUrl,
-    billsMerchantId: m.billsMerchantId, headMerchantId: m.headMerchantId, merchantId: m.merchantId, counterName: 'Counter 1',
+    ...defaultProfile('sandbox'),
+    billsBaseUrl: sandbox.billsBaseUrl,
+    posBaseUrl: sandbox.posBaseUrl,
+    billsMerchantId: m.billsMerchantId,
+    headMerchantId: m.headMerchantId,
+    merchantId: m.merchantId,
+    counterName: 'Counter 1',
     webhook: { enabled: false, host: '127.0.0.1', port: 0, callbackBaseUrl: '' },
   };
-  const secrets = { billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey, posClientAuthKey: m.clientAuthKey, merchantPrivateKey: m.merchantPrivateKeyPem, providerPublicKey: m.providerPublicKeyPem };
+  const secrets = {
+    billsPublicKey: m.billsPublicKey,
+    billsSecretKey: m.billsSecretKey,
+    posClientAuthKey: m.clientAuthKey,
+    merchantPrivateKey: m.merchantPrivateKeyPem,
+    providerPublicKey: m.providerPublicKeyPem,
+  };
   await api(request, shell, 'settings.saveProfile', { profile: 'sandbox', settings, secrets });
   await api(request, shell, 'settings.setActiveProfile', { profile: 'sandbox' });
   await api(request, shell, 'terminal.configure', { source: 'manual', manualSn: m.terminalSn });
 }
 
-test('paid while the counter was off, no webhook: the sweep\'s first pass at start finds it; marking it handled clears the alert and the count', async ({ page, request }) => {
+test("paid while the counter was off, no webhook: the sweep's first pass at start finds it; marking it handled clears the alert and the count", async ({
+  page,
+  request,
+}) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'counterpay-e2e-late-'));
   const { config, merchant } = generateDemoConfig();
   const sandbox = await startSandbox(config, { port: 0 });
@@ -234,9 +306,13 @@ test('paid while the counter was off, no webhook: the sweep\'s first pass at sta
     const alert = page.getByTestId('late-alert');
     await expect(alert).toBeVisible();
     await expect(alert).toContainText(outOrderNo);
-    await expect(alert).toContainText(/Paid after it was closed: ₦4,000\.00 was taken from the customer's card at \d\d:\d\d/);
+    await expect(alert).toContainText(
+      /Paid after it was closed: ₦4,000\.00 was taken from the customer's card at \d\d:\d\d/,
+    );
     await expect(page.getByTestId('late-pill')).toHaveText('Paid after closing: 1');
-    expect(await historyOf(request, again, outOrderNo)).toEqual(expect.arrayContaining([expect.stringMatching(/^Paid after closing: .* by sweep$/)]));
+    expect(await historyOf(request, again, outOrderNo)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Paid after closing: .* by sweep$/)]),
+    );
     await alert.scrollIntoViewIfNeeded();
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -253,7 +329,12 @@ test('paid while the counter was off, no webhook: the sweep\'s first pass at sta
     await alert.getByRole('button', { name: 'Tickets given' }).click();
     await expect(alert).toHaveCount(0);
     await expect(page.getByTestId('late-pill')).toHaveCount(0);
-    expect(await historyOf(request, again, outOrderNo)).toEqual(expect.arrayContaining([expect.stringMatching(/^Paid after closing/), 'Handled: Tickets given to the customer (by Ngozi)']));
+    expect(await historyOf(request, again, outOrderNo)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Paid after closing/),
+        'Handled: Tickets given to the customer (by Ngozi)',
+      ]),
+    );
   } finally {
     for (const s of shells.reverse()) await s.stop().catch(() => undefined);
     await sandbox.close();

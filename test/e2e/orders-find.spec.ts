@@ -22,9 +22,26 @@ function peopleDay(iso: string): string {
   return `${DAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]}, ${String(d).padStart(2, '0')} ${MONTHS[m - 1]} ${y}`;
 }
 
-interface Order { id: number; outOrderNo: string; orderNo: string | null; payNo: string | null; createdAt: number; amountKobo: number; sale: { showDate: string; showTime: string } }
+interface Order {
+  id: number;
+  outOrderNo: string;
+  orderNo: string | null;
+  payNo: string | null;
+  createdAt: number;
+  amountKobo: number;
+  sale: { showDate: string; showTime: string };
+}
 
-async function sell(page: Page, request: APIRequestContext, shell: ShellProcess, provider: string, seat: string, price: string, outcome: 'SUCCESS' | 'CANCEL', cardPan?: string): Promise<Order> {
+async function sell(
+  page: Page,
+  request: APIRequestContext,
+  shell: ShellProcess,
+  provider: string,
+  seat: string,
+  price: string,
+  outcome: 'SUCCESS' | 'CANCEL',
+  cardPan?: string,
+): Promise<Order> {
   await page.keyboard.press('Alt+1');
   const newSale = page.getByRole('button', { name: 'New sale' });
   if (await newSale.isVisible()) await newSale.click();
@@ -36,33 +53,53 @@ async function sell(page: Page, request: APIRequestContext, shell: ShellProcess,
   await page.getByRole('button', { name: /^Charge ₦/ }).click();
   await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');
   const outOrderNo = ((await page.getByTestId('out-order-no').textContent()) ?? '').trim();
-  const r = await request.post(`${provider}/_sandbox/terminals/${SN}/present`, { data: { outcome, ...(cardPan ? { cardPan } : {}) } });
+  const r = await request.post(`${provider}/_sandbox/terminals/${SN}/present`, {
+    data: { outcome, ...(cardPan ? { cardPan } : {}) },
+  });
   expect(r.status()).toBe(200);
-  await expect(page.getByTestId('payment-state')).toHaveText(outcome === 'SUCCESS' ? 'Paid' : 'Cancelled on the terminal');
+  await expect(page.getByTestId('payment-state')).toHaveText(
+    outcome === 'SUCCESS' ? 'Paid' : 'Cancelled on the terminal',
+  );
   const found = await callShell<{ rows: Order[] }>(request, shell, 'orders.search', { text: outOrderNo });
   return found.rows[0]!;
 }
 
 async function shown(page: Page): Promise<string[]> {
-  return page.locator('.orders-table tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('.link-button')?.textContent?.trim() ?? ''));
+  return page
+    .locator('.orders-table tbody tr')
+    .evaluateAll((rows) => rows.map((r) => r.querySelector('.link-button')?.textContent?.trim() ?? ''));
 }
 
-test('Orders finds a payment by paid after closing, card last four, payment number, and amount in a time window; dates read the Lagos way', async ({ page, shell, request }) => {
+test('Orders finds a payment by paid after closing, card last four, payment number, and amount in a time window; dates read the Lagos way', async ({
+  page,
+  shell,
+  request,
+}) => {
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
-  const demo = (await callShell<{ settings: { posBaseUrl: string } }>(request, shell, 'settings.getProfile', { profile: 'demo' })).settings;
+  const demo = (
+    await callShell<{ settings: { posBaseUrl: string } }>(request, shell, 'settings.getProfile', { profile: 'demo' })
+  ).settings;
   await page.goto(shell.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
 
   // The Sell form's date is typed as 2026-11-25 whatever the browser's locale, and read back beside it the Lagos way.
   const today = lagosDate(Date.now());
-  await expect(page.getByLabel('Show date', { exact: true })).toHaveAccessibleDescription(new RegExp(`${peopleDay(today)}`));
+  await expect(page.getByLabel('Show date', { exact: true })).toHaveAccessibleDescription(
+    new RegExp(`${peopleDay(today)}`),
+  );
 
   // Three sales: one paid by card 8765, one cancelled that the provider then took with card 4321, one paid for another amount.
   const paid = await sell(page, request, shell, demo.posBaseUrl, 'F7', '2,500', 'SUCCESS', '5399831234568765');
   const closed = await sell(page, request, shell, demo.posBaseUrl, 'F8', '4,000', 'CANCEL');
   const other = await sell(page, request, shell, demo.posBaseUrl, 'F9', '3,000', 'SUCCESS', '5399831234561111');
-  expect((await request.post(`${demo.posBaseUrl}/_sandbox/orders/${closed.orderNo}/late`, { data: { status: 'SUCCESS', cardPan: '5399831234564321' } })).status()).toBe(200);
+  expect(
+    (
+      await request.post(`${demo.posBaseUrl}/_sandbox/orders/${closed.orderNo}/late`, {
+        data: { status: 'SUCCESS', cardPan: '5399831234564321' },
+      })
+    ).status(),
+  ).toBe(200);
   expect(await callShell(request, shell, 'orders.sweep')).toMatchObject({ paidAfterClosing: 1 });
   await expect(page.getByTestId('late-pill')).toHaveText('Paid after closing: 1');
 
@@ -80,10 +117,18 @@ test('Orders finds a payment by paid after closing, card last four, payment numb
   await expect(summary).toHaveText('1 order · 0 paid · ₦0.00 taken · 1 paid after closing: ₦4,000.00');
   expect(await shown(page)).toEqual([closed.outOrderNo]);
   // The row says it beside its closed state: the money was taken.
-  await expect(page.locator('.orders-table tbody tr').first().locator('[data-state="paid-after-closing"]')).toHaveText('₦Paid after closing');
-  for (const [width, height] of [[1024, 768], [1366, 768]] as const) {
+  await expect(page.locator('.orders-table tbody tr').first().locator('[data-state="paid-after-closing"]')).toHaveText(
+    '₦Paid after closing',
+  );
+  for (const [width, height] of [
+    [1024, 768],
+    [1366, 768],
+  ] as const) {
     await page.setViewportSize({ width, height });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no horizontal scrolling at ${width}`).toBe(true);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      `no horizontal scrolling at ${width}`,
+    ).toBe(true);
     // The filters and what they found, in view together.
     await onlyLate.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     for (const scheme of ['light', 'dark'] as const) {
@@ -125,7 +170,9 @@ test('Orders finds a payment by paid after closing, card last four, payment numb
   await setBound(from, paid.createdAt - 10 * 60_000);
   await setBound(to, paid.createdAt - 60_000);
   await expect(page.getByText('No order matches.', { exact: false })).toBeVisible();
-  await expect(page.getByTestId('to-day-text')).toHaveText(`${peopleDay(lagosDate(paid.createdAt - 60_000))}, ${lagosHm(paid.createdAt - 60_000)}`);
+  await expect(page.getByTestId('to-day-text')).toHaveText(
+    `${peopleDay(lagosDate(paid.createdAt - 60_000))}, ${lagosHm(paid.createdAt - 60_000)}`,
+  );
   await setBound(to, paid.createdAt);
   await expect.poll(() => shown(page)).toEqual([paid.outOrderNo]);
   await to.evaluate((el) => el.scrollIntoView({ block: 'center' }));

@@ -24,7 +24,10 @@ test.describe.configure({ timeout: 180_000 });
 const MIN = 60_000;
 
 async function call<T>(request: APIRequestContext, shell: ShellProcess, name: string, args: unknown = {}): Promise<T> {
-  const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'x-counterpay-token': shell.token }, data: { args } });
+  const res = await request.post(`${shell.origin}/api/call/${name}`, {
+    headers: { 'x-counterpay-token': shell.token },
+    data: { args },
+  });
   const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
   if (!body.ok) throw new Error(`${name}: ${body.error?.code} ${body.error?.message}`);
   return body.value as T;
@@ -32,9 +35,18 @@ async function call<T>(request: APIRequestContext, shell: ShellProcess, name: st
 
 async function join_(request: APIRequestContext, shell: ShellProcess, hubUrl: string, name: string): Promise<string> {
   await call(request, shell, 'settings.setPin', { newPin: '2468' });
-  const p = await call<{ settings: Record<string, unknown> }>(request, shell, 'settings.getProfile', { profile: 'demo' });
-  await call(request, shell, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: name } });
-  const res = await fetch(`${hubUrl}/api/v1/admin/enroll-codes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ anyBranch: true }) });
+  const p = await call<{ settings: Record<string, unknown> }>(request, shell, 'settings.getProfile', {
+    profile: 'demo',
+  });
+  await call(request, shell, 'settings.saveProfile', {
+    profile: 'demo',
+    settings: { ...p.settings, counterName: name },
+  });
+  const res = await fetch(`${hubUrl}/api/v1/admin/enroll-codes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ anyBranch: true }),
+  });
   const { code } = (await res.json()) as { code: string };
   const v = await call<{ branch: string }>(request, shell, 'hub.enroll', { hubUrl, code });
   await call(request, shell, 'settings.lock');
@@ -64,14 +76,29 @@ test.afterEach(async () => {
   hubDir = null;
 });
 
-test('the manager\'s programme reaches a counter\'s Sell screen through the Hub; a seat sold on Counter 1 is warned about on Counter 2', async ({ page, shell, request }) => {
+test("the manager's programme reaches a counter's Sell screen through the Hub; a seat sold on Counter 1 is warned about on Counter 2", async ({
+  page,
+  shell,
+  request,
+}) => {
   hubDir = mkdtempSync(join(tmpdir(), 'counterpay-e2e-hub-'));
   // The Hub of the Demo merchant, with its merchant file: it can pass payments on (else the counter shows amber).
-  const hub = await spawnHub(['--data-dir', join(hubDir, 'data'), '--merchant-config', demoHubMerchantFile(shell.dataDir, hubDir), '--heartbeat-ms', '500']);
+  const hub = await spawnHub([
+    '--data-dir',
+    join(hubDir, 'data'),
+    '--merchant-config',
+    demoHubMerchantFile(shell.dataDir, hubDir),
+    '--heartbeat-ms',
+    '500',
+  ]);
   const setup = /#setup=([A-Za-z0-9_-]{43})/.exec(hub.output())?.[1];
   expect(setup, 'the Hub prints a setup link on its first start').toBeTruthy();
   const manager = new Manager(hub.url);
-  const made = await manager.req('POST', '/api/v1/dashboard/setup', { token: setup, name: 'Head Office', password: 'manager password 1' });
+  const made = await manager.req('POST', '/api/v1/dashboard/setup', {
+    token: setup,
+    name: 'Head Office',
+    password: 'manager password 1',
+  });
   expect(made.status).toBe(200);
   manager.csrf = (made.json as { csrfToken: string }).csrfToken;
 
@@ -87,11 +114,26 @@ test('the manager\'s programme reaches a counter\'s Sell screen through the Hub;
   const next = slot(40);
   const later = slot(160);
   const programme: Programme = {
-    films: [{ name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' }, { name: 'Inside Out 2', title: 'INSIDE OUT 2', rating: 'PG' }],
+    films: [
+      { name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' },
+      { name: 'Inside Out 2', title: 'INSIDE OUT 2', rating: 'PG' },
+    ],
     screens: ['Screen 1', 'Screen 2'],
     shows: [
-      { film: 'Dune 2', screen: 'Screen 1', date: next.date, time: next.time, ticketTypes: [{ name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 }] },
-      { film: 'Inside Out 2', screen: 'Screen 2', date: later.date, time: later.time, ticketTypes: [{ name: 'Adult', priceKobo: 350_000, bookingFeeKobo: 0 }] },
+      {
+        film: 'Dune 2',
+        screen: 'Screen 1',
+        date: next.date,
+        time: next.time,
+        ticketTypes: [{ name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 }],
+      },
+      {
+        film: 'Inside Out 2',
+        screen: 'Screen 2',
+        date: later.date,
+        time: later.time,
+        ticketTypes: [{ name: 'Adult', priceKobo: 350_000, bookingFeeKobo: 0 }],
+      },
     ],
   };
   expect((await manager.put('/programme', { branch, programme })).status).toBe(200);
@@ -100,10 +142,14 @@ test('the manager\'s programme reaches a counter\'s Sell screen through the Hub;
   await expect(options.nth(0)).toContainText('DUNE: PART TWO');
   await expect(options.nth(0)).toContainText(next.time);
 
-
   // Counter 1 sells F7 of the next show; it waits for the customer on its terminal.
   const shows = await call<{ shows: { id: number }[] }>(request, shell, 'programme.next');
-  await call(request, shell, 'programme.charge', { showId: shows.shows[0]!.id, ticketType: 'Adult', seats: 'F7', sn: 'DEMO-POS-0001' });
+  await call(request, shell, 'programme.charge', {
+    showId: shows.shows[0]!.id,
+    ticketType: 'Adult',
+    seats: 'F7',
+    sn: 'DEMO-POS-0001',
+  });
 
   // Counter 2: the next show, seats F7 F8, Enter: the warning, and nothing charged yet.
   await expect(page.getByRole('combobox')).toBeFocused();
@@ -118,7 +164,9 @@ test('the manager\'s programme reaches a counter\'s Sell screen through the Hub;
   await expect(page.getByTestId('payment-state')).toHaveCount(0);
   // Charge looks as it acts: off, and saying why.
   await expect(page.getByRole('button', { name: /^Charge ₦/ })).toBeDisabled();
-  await expect(page.locator('#charge-reason')).toHaveText('F7 is already sold or being paid for at another counter: change the seats, or press "Sell F7 anyway".');
+  await expect(page.locator('#charge-reason')).toHaveText(
+    'F7 is already sold or being paid for at another counter: change the seats, or press "Sell F7 anyway".',
+  );
   await shots(page, 'seat-warning');
 
   // A double-tap of Enter never sells a seat twice: only the button that names the seat does.

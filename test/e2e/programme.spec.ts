@@ -32,7 +32,11 @@ function programmeCsv(): { csv: string; next: { date: string; time: string } } {
   return { csv: rows.join('\r\n'), next };
 }
 
-const BAD_CSV = [HEADER, 'Dune 2,DUNE: PART TWO,12A,Screen 1,2025-02-30,19:30,Adult,4500,200', 'Dune 2,DUNE: PART TWO,12A,Screen 1,2025-03-01,7pm,Adult,45.005,'].join('\r\n');
+const BAD_CSV = [
+  HEADER,
+  'Dune 2,DUNE: PART TWO,12A,Screen 1,2025-02-30,19:30,Adult,4500,200',
+  'Dune 2,DUNE: PART TWO,12A,Screen 1,2025-03-01,7pm,Adult,45.005,',
+].join('\r\n');
 
 /** The keyboard, counting every key press that is not a seat character. */
 function countingKeys(page: Page) {
@@ -68,8 +72,12 @@ async function importProgramme(page: Page, csv: string, scheme: string): Promise
   await panel.getByLabel('Imported by').fill('Ada (manager)');
 
   // A bad file: every problem named by line and column, and nothing kept.
-  await page.getByLabel('Programme CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(BAD_CSV) });
-  await expect(page.getByTestId('programme-message')).toContainText('bad.csv was not imported: fix the 3 problems below');
+  await page
+    .getByLabel('Programme CSV file')
+    .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(BAD_CSV) });
+  await expect(page.getByTestId('programme-message')).toContainText(
+    'bad.csv was not imported: fix the 3 problems below',
+  );
   const rows = panel.locator('.programme-errors tbody tr');
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(0)).toContainText('2');
@@ -80,8 +88,12 @@ async function importProgramme(page: Page, csv: string, scheme: string): Promise
   await panel.scrollIntoViewIfNeeded();
   await panel.screenshot({ path: join(ARTIFACTS, `programme-import-errors-${scheme}.png`) });
 
-  await page.getByLabel('Programme CSV file').setInputFiles({ name: 'this-week.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-  await expect(page.getByTestId('programme-message')).toContainText('this-week.csv imported: 3 shows of 3 films on 3 screens');
+  await page
+    .getByLabel('Programme CSV file')
+    .setInputFiles({ name: 'this-week.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.getByTestId('programme-message')).toContainText(
+    'this-week.csv imported: 3 shows of 3 films on 3 screens',
+  );
   await expect(page.getByTestId('programme-now')).toContainText('Imported from this-week.csv by Ada (manager)');
   await expect(panel.locator('.programme-errors')).toHaveCount(0);
   await panel.screenshot({ path: join(ARTIFACTS, `programme-import-${scheme}.png`) });
@@ -90,7 +102,10 @@ async function importProgramme(page: Page, csv: string, scheme: string): Promise
 const KEYS = { programme: -1, hand: -1 };
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`import a programme, pick the next show with the keyboard, 2 seats, charge, Paid (${scheme})`, async ({ page, shell }) => {
+  test(`import a programme, pick the next show with the keyboard, 2 seats, charge, Paid (${scheme})`, async ({
+    page,
+    shell,
+  }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto(shell.url);
     await expect(page.getByText('Demo · Counter 1')).toBeVisible();
@@ -130,7 +145,9 @@ for (const scheme of ['light', 'dark'] as const) {
     await keys.press(',');
     await keys.seats('f8');
     await expect(page.getByTestId('total-amount')).toHaveText('₦9,400.00');
-    await expect(page.getByTestId('sale-total')).toContainText('2 Adult tickets × ₦4,500.00 = ₦9,000.00 · booking fee 2 × ₦200.00 = ₦400.00');
+    await expect(page.getByTestId('sale-total')).toContainText(
+      '2 Adult tickets × ₦4,500.00 = ₦9,000.00 · booking fee 2 × ₦200.00 = ₦400.00',
+    );
     await page.screenshot({ path: join(ARTIFACTS, `sell-programme-picked-${scheme}.png`) });
     await keys.press('Enter');
     await expect(page.getByTestId('payment-state')).toHaveText('Waiting for payment');

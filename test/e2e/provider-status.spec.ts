@@ -17,7 +17,11 @@ function sandboxUrl(shell: ShellProcess): string {
 }
 
 async function sandboxClock(shell: ShellProcess, body: { offsetMs?: number; sendDate?: boolean }): Promise<void> {
-  const r = await fetch(`${sandboxUrl(shell)}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${sandboxUrl(shell)}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(r.status).toBe(200);
 }
 
@@ -31,7 +35,10 @@ async function sell(page: Page): Promise<void> {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`a provider that refuses our clock: the cashier is told why and what to do; the app recovers (${scheme})`, async ({ page, shell }) => {
+  test(`a provider that refuses our clock: the cashier is told why and what to do; the app recovers (${scheme})`, async ({
+    page,
+    shell,
+  }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto(shell.url);
     // Measured, not assumed: online only once the provider answered the probe.
@@ -44,7 +51,9 @@ for (const scheme of ['light', 'dark'] as const) {
     await sell(page);
     await expect(page.getByTestId('payment-state')).toHaveText('Checking the payment');
     await expect(page.getByTestId('payment-reason')).toContainText(CLOCK_WORDS);
-    await expect(page.getByTestId('payment-reason')).toContainText('Check that this computer\'s date, time and time zone are right, then press Check now.');
+    await expect(page.getByTestId('payment-reason')).toContainText(
+      "Check that this computer's date, time and time zone are right, then press Check now.",
+    );
     await expect(page.getByTestId('payment-reason')).toContainText('do not start a new sale for these tickets');
     await expect(page.getByTestId('provider-pill')).toHaveText('Provider: refusing our requests');
     await expect(page.getByTestId('provider-alert')).toContainText(CLOCK_WORDS);
@@ -53,7 +62,10 @@ for (const scheme of ['light', 'dark'] as const) {
 
     // The order detail says the same.
     await page.keyboard.press('Alt+3');
-    await page.getByRole('button', { name: /^Open order / }).first().click();
+    await page
+      .getByRole('button', { name: /^Open order / })
+      .first()
+      .click();
     await expect(page.getByTestId('order-reason')).toContainText(CLOCK_WORDS);
     await page.screenshot({ path: join(ARTIFACTS, `provider-refusing-order-detail-${scheme}.png`) });
 
@@ -66,21 +78,33 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('payment-reason')).toHaveCount(0);
     await expect(page.getByTestId('provider-pill')).toHaveText('Provider: online');
     await expect(page.getByTestId('clock-pill')).toHaveText('Clock off: corrected');
-    await expect(page.getByTestId('clock-alert')).toContainText('This computer\'s clock is 6 minutes behind the provider\'s. CounterPay stamps its requests with the provider\'s time');
+    await expect(page.getByTestId('clock-alert')).toContainText(
+      "This computer's clock is 6 minutes behind the provider's. CounterPay stamps its requests with the provider's time",
+    );
     await expect(page.getByTestId('demo-terminal')).toContainText('₦2,500.00');
     await page.screenshot({ path: join(ARTIFACTS, `provider-clock-corrected-${scheme}.png`) });
   });
 }
 
-test('a provider that drops every connection: the status bar says unreachable, with what to do, and comes back', async ({ page, shell }) => {
+test('a provider that drops every connection: the status bar says unreachable, with what to do, and comes back', async ({
+  page,
+  shell,
+}) => {
   await page.goto(shell.url);
   await expect(page.getByTestId('provider-pill')).toHaveText('Provider: online');
-  const faults = (body: unknown) => fetch(`${sandboxUrl(shell)}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const faults = (body: unknown) =>
+    fetch(`${sandboxUrl(shell)}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   expect((await faults({ faults: [{ path: '*', kind: 'drop' }] })).status).toBe(200);
   // Nothing is sent until the sale: the status bar learns it from the sale's own failed call.
   await sell(page);
   await expect(page.getByTestId('provider-pill')).toHaveText('Provider: unreachable');
-  await expect(page.getByTestId('provider-action')).toContainText('Check the internet connection and the provider address in Settings');
+  await expect(page.getByTestId('provider-action')).toContainText(
+    'Check the internet connection and the provider address in Settings',
+  );
   await page.screenshot({ path: join(ARTIFACTS, 'provider-unreachable-light.png') });
   expect((await faults({ faults: [] })).status).toBe(200);
   await page.getByTestId('provider-alert').getByRole('button', { name: 'Check now' }).click();

@@ -7,20 +7,32 @@ import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ARTIFACTS, expect, test } from './fixtures';
 
-interface Step { n: number; title: string; text: string; codes: string[]; bolds: string[]; key: string | null }
+interface Step {
+  n: number;
+  title: string;
+  text: string;
+  codes: string[];
+  bolds: string[];
+  key: string | null;
+}
 
 /** The numbered steps under "## A five-minute tour", each with its `code` and **bold** words, and its Alt key. */
 function tourSteps(): Step[] {
   const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
   const start = readme.indexOf('## A five-minute tour');
   expect(start, 'README.md has a "## A five-minute tour" section').toBeGreaterThan(-1);
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 5) === -1 ? undefined : readme.indexOf('\n## ', start + 5));
+  const section = readme.slice(
+    start,
+    readme.indexOf('\n## ', start + 5) === -1 ? undefined : readme.indexOf('\n## ', start + 5),
+  );
   const steps: Step[] = [];
   for (const m of section.matchAll(/^(\d+)\. ([\s\S]*?)(?=^\d+\. |^\S|(?![\s\S]))/gm)) {
     const text = m[2]!.replace(/\s*\n\s*/g, ' ').trim();
     const title = /^\*\*(.+?)\*\*/.exec(text)?.[1] ?? '';
     steps.push({
-      n: Number(m[1]), title, text,
+      n: Number(m[1]),
+      title,
+      text,
       codes: [...text.matchAll(/`([^`]+)`/g)].map((c) => c[1]!),
       bolds: [...text.matchAll(/\*\*(.+?)\*\*/g)].map((c) => c[1]!).slice(1),
       key: /\((Alt\+\d)\)/.exec(text)?.[1] ?? null,
@@ -31,7 +43,12 @@ function tourSteps(): Step[] {
 
 /** A README example with "…" in it as a pattern: the parts in order, anything between. */
 function elided(s: string): RegExp {
-  return new RegExp(s.split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*'));
+  return new RegExp(
+    s
+      .split('…')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*'),
+  );
 }
 
 function code(step: Step, i: number): string {
@@ -71,7 +88,7 @@ const DRIVERS: Record<string, Driver> = {
     await expect(page.getByTestId('payment-state')).toHaveText(step.bolds[3]!);
     await expect(page.getByTestId('receipt-preview')).toContainText(/Sale no\./);
   },
-  'Orders': async (page, step) => {
+  Orders: async (page, step) => {
     const [digits, finds] = [code(step, 0), code(step, 1)];
     await page.getByLabel(/^Find an order: /).fill(digits);
     const rows = page.locator('.orders-table tbody tr .link-button');
@@ -91,7 +108,7 @@ const DRIVERS: Record<string, Driver> = {
     await page.getByTestId('close-shift').getByRole('button', { name: step.bolds[1], exact: true }).click();
     await expect(page.getByTestId('shift-message')).toContainText('Z report #1 is kept');
   },
-  'Settings': async (page, step) => {
+  Settings: async (page, step) => {
     expect(step.text).toContain('choose an admin PIN the first time');
     await expect(page.getByRole('heading', { name: 'Choose an admin PIN' })).toBeVisible();
     await page.getByLabel('New admin PIN (4 to 12 digits)').fill('2468');
@@ -105,12 +122,13 @@ const DRIVERS: Record<string, Driver> = {
 test.describe('a fresh Demo counter', () => {
   test.use({ shiftOpen: false });
 
-  test('README.md\'s five-minute tour, step by step as written', async ({ page, shell }) => {
+  test("README.md's five-minute tour, step by step as written", async ({ page, shell }) => {
     test.setTimeout(120_000);
     const steps = tourSteps();
     expect(steps.length, 'the tour has its steps').toBeGreaterThanOrEqual(5);
     expect(steps.map((s) => s.n)).toEqual(steps.map((_, i) => i + 1));
-    for (const s of steps) expect(Object.keys(DRIVERS), `a driver for README tour step ${s.n} "${s.title}"`).toContain(s.title);
+    for (const s of steps)
+      expect(Object.keys(DRIVERS), `a driver for README tour step ${s.n} "${s.title}"`).toContain(s.title);
 
     await page.goto(shell.url);
     await expect(page.getByTestId('demo-terminal')).toContainText('Ready');

@@ -12,14 +12,21 @@ import { ARTIFACTS, expect, test } from './fixtures';
 test.use({ shiftOpen: false });
 
 async function api<T>(request: APIRequestContext, shell: ShellProcess, name: string, args: unknown): Promise<T> {
-  const res = await request.post(`${shell.origin}/api/call/${name}`, { headers: { 'x-counterpay-token': shell.token }, data: { args } });
+  const res = await request.post(`${shell.origin}/api/call/${name}`, {
+    headers: { 'x-counterpay-token': shell.token },
+    data: { args },
+  });
   const body = (await res.json()) as { ok: boolean; value?: T; error?: { message: string } };
   if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
   return body.value as T;
 }
 
 /** The counter's printer: the loopback network printer, through the contract calls (admin PIN first). */
-async function useLoopbackPrinter(request: APIRequestContext, shell: ShellProcess, printer: LoopbackPrinter): Promise<void> {
+async function useLoopbackPrinter(
+  request: APIRequestContext,
+  shell: ShellProcess,
+  printer: LoopbackPrinter,
+): Promise<void> {
   await api(request, shell, 'settings.setPin', { newPin: '2468' });
   await api(request, shell, 'receipts.saveSettings', {
     printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80', autoPrint: true, copies: 1 },
@@ -35,7 +42,11 @@ async function openShift(page: Page, cashier: string): Promise<void> {
   await expect(page.getByTestId('shift-open')).toContainText(`${cashier}’s shift`);
 }
 
-async function sell(page: Page, sale: { film: string; title: string; seats: string; price: string; fee: string }, outcome: 'Pay' | null): Promise<string> {
+async function sell(
+  page: Page,
+  sale: { film: string; title: string; seats: string; price: string; fee: string },
+  outcome: 'Pay' | null,
+): Promise<string> {
   await page.keyboard.press('Alt+1');
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
   await page.getByLabel('Film name', { exact: true }).fill(sale.film);
@@ -66,7 +77,11 @@ test.afterEach(async () => {
   await printer.stop();
 });
 
-test('pay in Demo, the receipt prints to the network printer, find it in Orders, reprint it, close the shift with the right totals', async ({ page, request, shell }) => {
+test('pay in Demo, the receipt prints to the network printer, find it in Orders, reprint it, close the shift with the right totals', async ({
+  page,
+  request,
+  shell,
+}) => {
   await useLoopbackPrinter(request, shell, printer);
   await page.goto(shell.url);
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();

@@ -16,7 +16,10 @@ async function choosePin(page: Page, url: string) {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`Production refuses http:// and an unchecked signature; Sandbox is warned (${scheme})`, async ({ page, shell }) => {
+  test(`Production refuses http:// and an unchecked signature; Sandbox is warned (${scheme})`, async ({
+    page,
+    shell,
+  }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await choosePin(page, shell.url);
 
@@ -43,7 +46,9 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: /Save profile/ }).click();
     await expect(page.getByRole('status')).toHaveText('Saved.');
     const warnings = page.getByTestId('profile-warnings');
-    await expect(warnings).toContainText('The POS payment API address uses http:// (not encrypted): http://sandbox.example.com. Fine for testing; Production refuses it.');
+    await expect(warnings).toContainText(
+      'The POS payment API address uses http:// (not encrypted): http://sandbox.example.com. Fine for testing; Production refuses it.',
+    );
     await warnings.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, `settings-sandbox-warning-${scheme}.png`) });
   });
@@ -60,7 +65,9 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(bar).not.toContainText('DEMO-POS-0001');
 
     await page.keyboard.press('Alt+1');
-    await expect(page.getByTestId('terminal-sn')).toHaveText('No terminal yet: choose its serial port, or type the SN from its label.');
+    await expect(page.getByTestId('terminal-sn')).toHaveText(
+      'No terminal yet: choose its serial port, or type the SN from its label.',
+    );
     await expect(page.getByTestId('terminal-status')).toHaveText('No terminal');
     await expect(page.getByTestId('terminal-pill')).toHaveAttribute('data-tone', 'bad');
     await expect(page.getByText('Choose the terminal')).toBeVisible();
@@ -76,7 +83,10 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(bar).toContainText('Terminal DEMO-POS-0001');
   });
 
-  test(`a serial setting change asks for the admin PIN right in the terminal box (${scheme})`, async ({ page, shell }) => {
+  test(`a serial setting change asks for the admin PIN right in the terminal box (${scheme})`, async ({
+    page,
+    shell,
+  }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await choosePin(page, shell.url);
     await page.getByRole('button', { name: 'Lock settings' }).click();
@@ -87,7 +97,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: 'Connect' }).click();
     const pin = page.getByLabel('Admin PIN');
     await expect(pin).toBeFocused();
-    await expect(page.getByText('Serial port and speed are set by the admin: enter the admin PIN. Typing the SN by hand needs no PIN.')).toBeVisible();
+    await expect(
+      page.getByText(
+        'Serial port and speed are set by the admin: enter the admin PIN. Typing the SN by hand needs no PIN.',
+      ),
+    ).toBeVisible();
     await page.screenshot({ path: join(ARTIFACTS, `terminal-port-needs-pin-${scheme}.png`) });
 
     await pin.fill('1111');

@@ -47,7 +47,9 @@ test('a bad save shows errors next to the fields and changes nothing', async ({ 
   await page.getByRole('tab', { name: 'Edit Demo' }).click();
   await page.getByLabel('POS payment API address').fill('not a url');
   await page.getByLabel('Counter name').fill('Counter 9');
-  await page.getByLabel('Merchant RSA private key (PEM)').fill('-----BEGIN PRIVATE KEY-----\ngarbage\n-----END PRIVATE KEY-----');
+  await page
+    .getByLabel('Merchant RSA private key (PEM)')
+    .fill('-----BEGIN PRIVATE KEY-----\ngarbage\n-----END PRIVATE KEY-----');
   await page.getByRole('button', { name: /Save profile/ }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Nothing was saved' })).toBeVisible();
   await expect(page.getByText('Enter a full http:// or https:// address')).toBeVisible();
@@ -78,7 +80,10 @@ for (const scheme of ['light', 'dark'] as const) {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`profile tabs: arrow keys, the panel they control, and the tab on show kept as typed (${scheme})`, async ({ page, shell }) => {
+  test(`profile tabs: arrow keys, the panel they control, and the tab on show kept as typed (${scheme})`, async ({
+    page,
+    shell,
+  }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto(shell.url);
     await page.keyboard.press('Alt+5');
@@ -89,7 +94,10 @@ for (const scheme of ['light', 'dark'] as const) {
     const demo = page.getByRole('tab', { name: 'Edit Demo' });
     const sandbox = page.getByRole('tab', { name: 'Edit Sandbox' });
     await expect(demo).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByRole('tabpanel', { name: 'Edit Demo' })).toHaveAttribute('id', (await demo.getAttribute('aria-controls'))!);
+    await expect(page.getByRole('tabpanel', { name: 'Edit Demo' })).toHaveAttribute(
+      'id',
+      (await demo.getAttribute('aria-controls'))!,
+    );
     await expect(page.getByLabel('Counter name')).toHaveValue('Counter 1');
 
     // One tab in the Tab order; the arrow keys move the choice and the focus.

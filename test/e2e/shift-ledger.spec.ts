@@ -36,14 +36,31 @@ async function sell(page: Page, price: string, outcome: 'Pay' | 'Decline' | null
 
 /** The amount and count a figure of the Shift screen shows. */
 async function figure(page: Page, testId: string): Promise<string> {
-  return ((await page.getByTestId('shift-open').getByTestId(testId).locator('dd').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  return ((await page.getByTestId('shift-open').getByTestId(testId).locator('dd').textContent()) ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
-test('the Shift screen shows the figures the printed X report prints, the payment taken after closing included', async ({ page, shell, request }) => {
+test('the Shift screen shows the figures the printed X report prints, the payment taken after closing included', async ({
+  page,
+  shell,
+  request,
+}) => {
   await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
-  const view = await callShell<{ settings: Record<string, unknown> & { posBaseUrl: string } }>(request, shell, 'settings.getProfile', { profile: 'demo' });
+  const view = await callShell<{ settings: Record<string, unknown> & { posBaseUrl: string } }>(
+    request,
+    shell,
+    'settings.getProfile',
+    { profile: 'demo' },
+  );
   await callShell(request, shell, 'settings.saveProfile', {
-    profile: 'demo', settings: { ...view.settings, orderExpireSeconds: 30, webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } }, secrets: {},
+    profile: 'demo',
+    settings: {
+      ...view.settings,
+      orderExpireSeconds: 30,
+      webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' },
+    },
+    secrets: {},
   });
   await callShell(request, shell, 'receipts.saveSettings', {
     printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80', autoPrint: false, copies: 1 },
@@ -66,14 +83,29 @@ test('the Shift screen shows the figures the printed X report prints, the paymen
   expect((await request.post(`${provider}/_sandbox/clock`, { data: { offsetMs: 35_000 } })).status()).toBe(200);
   await expect(page.getByTestId('payment-state')).toHaveText('Expired');
   expect((await request.post(`${provider}/_sandbox/clock`, { data: { offsetMs: 0 } })).status()).toBe(200);
-  const orders = (await (await request.get(`${provider}/_sandbox/orders`)).json()) as { data: { posOrders: { outOrderNo: string; orderNo: string }[] } };
+  const orders = (await (await request.get(`${provider}/_sandbox/orders`)).json()) as {
+    data: { posOrders: { outOrderNo: string; orderNo: string }[] };
+  };
   const order = orders.data.posOrders.find((o) => o.outOrderNo === lateNo)!;
-  expect((await request.post(`${provider}/_sandbox/orders/${order.orderNo}/late`, { data: { status: 'SUCCESS', cardPan: '5399831234564321' } })).status()).toBe(200);
+  expect(
+    (
+      await request.post(`${provider}/_sandbox/orders/${order.orderNo}/late`, {
+        data: { status: 'SUCCESS', cardPan: '5399831234564321' },
+      })
+    ).status(),
+  ).toBe(200);
   await expect(page.getByTestId('late-alert')).toBeVisible();
   const alertTime = /at (\d\d:\d\d)/.exec((await page.getByTestId('late-alert').textContent()) ?? '')![1]!;
   // A top-up, successful: its own total, not in the card total.
-  const topup = await callShell<{ id: number }>(request, shell, 'topups.submit', { serviceType: 'airtime', provider: 'MTN', customerId: '0803 123 4567', amount: '500' });
-  await expect.poll(async () => (await callShell<{ state: string }>(request, shell, 'topups.get', { id: topup.id })).state).toBe('success');
+  const topup = await callShell<{ id: number }>(request, shell, 'topups.submit', {
+    serviceType: 'airtime',
+    provider: 'MTN',
+    customerId: '0803 123 4567',
+    amount: '500',
+  });
+  await expect
+    .poll(async () => (await callShell<{ state: string }>(request, shell, 'topups.get', { id: topup.id })).state)
+    .toBe('success');
 
   await page.keyboard.press('Alt+4');
   const card = page.getByTestId('shift-open').getByTestId('figure-taken');

@@ -45,7 +45,8 @@ for (const scheme of ['light', 'dark'] as const) {
       // top-up may already be final by the time the screen is looked at.
       const first = status.getByRole('heading', { name: /^(In progress|Successful)$/ });
       await expect(first).toBeVisible();
-      if ((await first.textContent()) === 'In progress') await page.screenshot({ path: join(ARTIFACTS, `topups-airtime-pending-${scheme}.png`), fullPage: true });
+      if ((await first.textContent()) === 'In progress')
+        await page.screenshot({ path: join(ARTIFACTS, `topups-airtime-pending-${scheme}.png`), fullPage: true });
       await expect(status.getByRole('heading', { name: 'Successful' })).toBeVisible({ timeout: 20_000 });
       await expect(page.getByText('₦500.00 MTN airtime sent to 0803 123 4567.')).toBeVisible();
       await expect(page.locator('.tu-fact-ref dd')).toHaveText(/^COU1-T\d{6}-0001$/);
@@ -79,7 +80,9 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.screenshot({ path: join(ARTIFACTS, `topups-betting-success-${scheme}.png`), fullPage: true });
     });
 
-    test('a small batch with one bad row: refused before sending, the rest to the end, results exported', async ({ page }) => {
+    test('a small batch with one bad row: refused before sending, the rest to the end, results exported', async ({
+      page,
+    }) => {
       await page.getByRole('tab', { name: 'Batch' }).click();
       await expect(page.getByRole('heading', { name: 'Import a batch file' })).toBeVisible();
       await page.screenshot({ path: join(ARTIFACTS, `topups-batch-empty-${scheme}.png`), fullPage: true });
@@ -87,7 +90,9 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Download the template' }).click();
       expect((await template).suggestedFilename()).toBe('topups-template.csv');
 
-      await page.getByLabel('Batch CSV file').setInputFiles({ name: 'friday.csv', mimeType: 'text/csv', buffer: Buffer.from(BATCH) });
+      await page
+        .getByLabel('Batch CSV file')
+        .setInputFiles({ name: 'friday.csv', mimeType: 'text/csv', buffer: Buffer.from(BATCH) });
       await expect(page.getByRole('heading', { name: 'friday.csv: checked, nothing sent yet' })).toBeVisible();
       await expect(page.getByRole('heading', { name: '1 problem to fix in the file' })).toBeVisible();
       const errorRow = page.locator('.tu-errors tbody tr');
@@ -112,7 +117,12 @@ for (const scheme of ['light', 'dark'] as const) {
       const text = readFileSync((await file.path())!, 'utf8');
       const lines = text.trim().split('\r\n');
       expect(lines[0]).toBe('row,reference,providerOrderNo,status,errorMsg');
-      expect(lines.slice(1).map((l) => [l.split(',')[0], l.split(',')[3]])).toEqual([['2', 'SUCCESS'], ['3', 'REFUSED'], ['4', 'SUCCESS'], ['5', 'FAIL']]);
+      expect(lines.slice(1).map((l) => [l.split(',')[0], l.split(',')[3]])).toEqual([
+        ['2', 'SUCCESS'],
+        ['3', 'REFUSED'],
+        ['4', 'SUCCESS'],
+        ['5', 'FAIL'],
+      ]);
     });
   });
 }

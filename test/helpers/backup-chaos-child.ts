@@ -9,12 +9,14 @@ import { systemClock } from '../../shared/clock';
 import { openDataFolder } from '../../core/data-folder/open-data-folder';
 import { silentLogger } from '../../shared/logger';
 
-export type ChaosChildMessage = { kind: 'row'; n: number } | { kind: 'backup-started' } | { kind: 'restore-started' } | { kind: 'done' };
+export type ChaosChildMessage =
+  { kind: 'row'; n: number } | { kind: 'backup-started' } | { kind: 'restore-started' } | { kind: 'done' };
 const send = (m: ChaosChildMessage) => process.send?.(m);
 
 async function main(): Promise<void> {
   const [dataDir, mode, backupFile] = process.argv.slice(2);
-  if (!dataDir || (mode !== 'backup' && mode !== 'restore')) throw new Error('usage: <dataDir> backup|restore [backupFile]');
+  if (!dataDir || (mode !== 'backup' && mode !== 'restore'))
+    throw new Error('usage: <dataDir> backup|restore [backupFile]');
   const folder = openDataFolder(dataDir, { now: systemClock.now(), jsonFiles: [] });
   if (mode === 'restore') {
     if (!backupFile) throw new Error('restore needs a backup file');
@@ -26,7 +28,13 @@ async function main(): Promise<void> {
   const { db } = openJournalChecked(dataDir, systemClock.now(), SCHEMA);
   db.exec('CREATE TABLE IF NOT EXISTS probe_rows (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
   const insert = db.prepare('INSERT INTO probe_rows (note) VALUES (?)');
-  const backups = createBackupService({ db, dataDir, clock: systemClock, logger: silentLogger, secondFolder: () => null });
+  const backups = createBackupService({
+    db,
+    dataDir,
+    clock: systemClock,
+    logger: silentLogger,
+    secondFolder: () => null,
+  });
   backups.start();
   const pad = 'x'.repeat(2000); // rows big enough that a backup takes a while
   for (let i = 0; ; i++) {

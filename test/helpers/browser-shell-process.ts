@@ -26,16 +26,38 @@ const ROOT = resolve(__dirname, '../..');
  * pages to serve instead of the built app (a vitest test that only calls the API runs before the
  * build in `npm test`).
  */
-export async function startShellProcess(opts: { dataDir?: string; env?: Record<string, string>; openShift?: boolean; rendererDir?: string; args?: string[] } = {}): Promise<ShellProcess> {
+export async function startShellProcess(
+  opts: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    openShift?: boolean;
+    rendererDir?: string;
+    args?: string[];
+  } = {},
+): Promise<ShellProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'counterpay-e2e-'));
   // Node itself with tsx as a loader, not the tsx command: the tsx command relays SIGTERM to a child
   // node and SIGKILLs it when the child does not acknowledge within 30 ms, which on a busy machine
   // cut the shell off before it closed its journal (the sales were left in the -wal file).
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'browser-shell/cli.ts', '--data-dir', dataDir, '--port', '0', ...(opts.rendererDir ? ['--renderer-dir', opts.rendererDir] : []), ...(opts.args ?? [])], {
-    cwd: ROOT,
-    env: { ...process.env, ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'browser-shell/cli.ts',
+      '--data-dir',
+      dataDir,
+      '--port',
+      '0',
+      ...(opts.rendererDir ? ['--renderer-dir', opts.rendererDir] : []),
+      ...(opts.args ?? []),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const url = await new Promise<string>((ok, fail) => {
     const onData = (b: Buffer) => {
@@ -54,12 +76,17 @@ export async function startShellProcess(opts: { dataDir?: string; env?: Record<s
   const opened = await fetch(`${u.origin}/api/session`, { method: 'POST', headers: { 'x-counterpay-token': launch } });
   const token = /=([^;]+)/.exec(opened.headers.get('set-cookie') ?? '')?.[1] ?? '';
   if (!opened.ok || !token) throw new Error(`could not open a session on the new shell (HTTP ${opened.status})`);
-  const link = await fetch(`${u.origin}/api/session/link`, { method: 'POST', headers: { 'x-counterpay-token': token } });
+  const link = await fetch(`${u.origin}/api/session/link`, {
+    method: 'POST',
+    headers: { 'x-counterpay-token': token },
+  });
   const pageUrl = ((await link.json()) as { value?: { url?: string } }).value?.url;
   if (!pageUrl) throw new Error('could not get an address for the page from the new shell');
   if (opts.openShift) {
     const res = await fetch(`${u.origin}/api/call/shift.open`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-counterpay-token': token }, body: JSON.stringify({ args: { cashier: 'Ngozi', openingFloat: '' } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-counterpay-token': token },
+      body: JSON.stringify({ args: { cashier: 'Ngozi', openingFloat: '' } }),
     });
     const body = (await res.json()) as { ok: boolean; error?: { message: string } };
     if (!body.ok) throw new Error(`could not open a shift on the new shell: ${body.error?.message}`);
@@ -80,7 +107,10 @@ export async function startShellProcess(opts: { dataDir?: string; env?: Record<s
       // A shell that did not run its own stop left its journal unclosed: tests that look at the
       // data folder afterwards would be looking at something a real stop never leaves.
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
-      if (child.exitCode !== 0) throw new Error(`the browser shell did not stop cleanly (exit ${child.exitCode ?? child.signalCode}):\n${out.slice(-2000)}`);
+      if (child.exitCode !== 0)
+        throw new Error(
+          `the browser shell did not stop cleanly (exit ${child.exitCode ?? child.signalCode}):\n${out.slice(-2000)}`,
+        );
     },
   };
 }

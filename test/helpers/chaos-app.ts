@@ -27,12 +27,25 @@ async function main(): Promise<void> {
     random: createRng(args.seed).next,
     tuning: args.tuning,
   });
-  checkout.on('order', (v) => send({ type: 'order', id: v.id, outOrderNo: v.outOrderNo, state: v.state, late: v.late?.kind ?? null }));
+  checkout.on('order', (v) =>
+    send({ type: 'order', id: v.id, outOrderNo: v.outOrderNo, state: v.state, late: v.late?.kind ?? null }),
+  );
   // The reconciliation sweep, its hour scaled down to seconds: what the webhook did not bring (the app was dead), it finds.
   const pos = createPosClient(args.provider, { logger });
-  const sweep = createLateSweep({ checkout, getPos: () => pos, now: () => systemClock.now(), timers: systemTimers, logger, tuning: { everyMs: 2_000, ratePerSec: 50 } });
+  const sweep = createLateSweep({
+    checkout,
+    getPos: () => pos,
+    now: () => systemClock.now(),
+    timers: systemTimers,
+    logger,
+    tuning: { everyMs: 2_000, ratePerSec: 50 },
+  });
   const receiver = await startWebhookReceiver({
-    host: '127.0.0.1', port: 0, db, logger, clock: systemClock,
+    host: '127.0.0.1',
+    port: 0,
+    db,
+    logger,
+    clock: systemClock,
     getConfig: () => args.provider,
     onPosNotification: (n) => {
       checkout.onWebhook(n);
@@ -58,7 +71,11 @@ async function main(): Promise<void> {
   });
   // Losing the driver means nobody will ever kill us: leave.
   process.on('disconnect', () => process.exit(0));
-  const orders = (db.prepare('SELECT o.id, o.out_order_no AS outOrderNo, o.state, l.kind AS late FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id').all() as OrderSnapshot[]);
+  const orders = db
+    .prepare(
+      'SELECT o.id, o.out_order_no AS outOrderNo, o.state, l.kind AS late FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id',
+    )
+    .all() as OrderSnapshot[];
   send({ type: 'ready', webhookUrl: `${receiver.url}${WEBHOOK_PATHS.pos}`, orders });
 }
 

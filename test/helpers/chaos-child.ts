@@ -33,7 +33,13 @@ export function childArgs<A>(file: string): A {
 export function answerSell(checkout: CheckoutService, m: Extract<DriverMessage, { type: 'sell' }>): void {
   checkout.sell(m.sale, { whenBusy: 'queue' }).then(
     (v) => send({ type: 'ack', reqId: m.reqId, id: v.id, outOrderNo: v.outOrderNo }),
-    (err: unknown) => send({ type: 'refused', reqId: m.reqId, code: isAppError(err) ? err.code : 'INTERNAL', message: err instanceof Error ? err.message : String(err) }),
+    (err: unknown) =>
+      send({
+        type: 'refused',
+        reqId: m.reqId,
+        code: isAppError(err) ? err.code : 'INTERNAL',
+        message: err instanceof Error ? err.message : String(err),
+      }),
   );
 }
 

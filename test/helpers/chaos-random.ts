@@ -17,7 +17,6 @@ export interface Rng {
   fork(label: string): Rng;
 }
 
-
 function hash(text: string): number {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);

@@ -21,7 +21,12 @@ export async function startTerminalsSandbox(o: {
 }): Promise<TerminalsSandbox> {
   const { config, merchant } = generateDemoConfig();
   const terminals = Array.from({ length: o.terminals }, (_, i) => `${o.prefix}-${String(i + 1).padStart(4, '0')}`);
-  config.pos.terminals = terminals.map((sn) => ({ sn, merchantId: merchant.merchantId, autoOutcome: null, autoAfterMs: 0 }));
+  config.pos.terminals = terminals.map((sn) => ({
+    sn,
+    merchantId: merchant.merchantId,
+    autoOutcome: null,
+    autoAfterMs: 0,
+  }));
   config.webhooks = { retryScheduleMs: o.retryScheduleMs ?? [], timeoutMs: 2_000 };
   const sandbox = await startSandbox(config, { port: 0, ...(o.clock ? { clock: o.clock } : {}) });
   const provider: ProviderConfig = sandboxProviderConfig(sandbox, merchant, { requestTimeoutMs: o.requestTimeoutMs });

@@ -33,5 +33,8 @@ export function handlerSources(names: readonly string[]): Record<string, string>
 
 /** The core files (relative to the repository, sorted) whose text matches `re`. */
 export function sourcesCalling(re: RegExp): string[] {
-  return coreFiles().filter((f) => re.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f)).sort();
+  return coreFiles()
+    .filter((f) => re.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(ROOT, f))
+    .sort();
 }

@@ -75,11 +75,15 @@ function waitForLinks(paths: string[], child: ChildProcess, timeoutMs: number): 
       if (err) reject(err);
       else resolve();
     };
-    const onExit = (code: number | null) => done(new Error(`socat exited (code ${code}) before creating ${paths.join(' and ')}`));
+    const onExit = (code: number | null) =>
+      done(new Error(`socat exited (code ${code}) before creating ${paths.join(' and ')}`));
     const poll = setInterval(() => {
       if (paths.every((p) => fs.existsSync(p))) done();
     }, 10);
-    const timer = setTimeout(() => done(new Error(`socat did not create ${paths.join(' and ')} within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new Error(`socat did not create ${paths.join(' and ')} within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     child.once('exit', onExit);
   });
 }
@@ -247,7 +251,9 @@ export function waitForTerminalState(
     };
     const timer = setTimeout(() => {
       link.off('change', onChange);
-      reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; state is ${JSON.stringify(link.getState())}`));
+      reject(
+        new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; state is ${JSON.stringify(link.getState())}`),
+      );
     }, timeoutMs);
     link.on('change', onChange);
   });

@@ -36,7 +36,13 @@ export function folderDropKit(prefix: string) {
       const dir = mkdtempSync(join(tmpdir(), prefix));
       const logger = memoryLogger();
       const core = await createCore({
-        shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock,
+        shell: 'browser',
+        version: 't',
+        dataDir: dir,
+        store: confStore(dir),
+        vault: fileVault(join(dir, 'secrets.json')),
+        logger,
+        clock: systemClock,
         // A scan an hour away: the test scans when it has written a file.
         integrations: { port: 0, dropScanMs: 3_600_000 },
       });
@@ -44,7 +50,10 @@ export function folderDropKit(prefix: string) {
       // A box office's charge, like any sale, needs an open shift.
       await ensureShift((name, args) => call(core, name, args));
       await call(core, 'settings.setPin', { newPin: '2468' });
-      const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', { name: 'Old box office', callbackUrl: '' });
+      const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', {
+        name: 'Old box office',
+        callbackUrl: '',
+      });
       const drop = core.integrations.drop!;
       if (opts.makeFolders) await drop.scanNow();
       return { dir, core, drop, logger, key: paired.key, folders: drop.folders(paired.id) };

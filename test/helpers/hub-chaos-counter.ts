@@ -7,7 +7,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { systemClock } from '../../shared/clock';
 import { openJournalDb } from '../../core/schema';
-import { createHubClient, createRelayConsumer, createSyncPusher, HubOutbox, type HubConnection } from '../../core/hub-link';
+import {
+  createHubClient,
+  createRelayConsumer,
+  createSyncPusher,
+  HubOutbox,
+  type HubConnection,
+} from '../../core/hub-link';
 import { createCheckoutService } from '../../core/orders/checkout-service';
 import { createLateSweep } from '../../core/orders/late-sweep';
 import { systemTimers } from '../../core/lib';
@@ -33,17 +39,38 @@ async function main(): Promise<void> {
   if (existsSync(args.hub.connectionFile)) {
     conn = JSON.parse(readFileSync(args.hub.connectionFile, 'utf8')) as HubConnection;
   } else {
-    const r = await client.callAnonymous(args.hub.url, 'POST', '/enroll', { code: args.hub.enrollCode, counterName: args.hub.counterName, branch: args.hub.branch, appVersion: APP_VERSION }, EnrollResponseSchema);
+    const r = await client.callAnonymous(
+      args.hub.url,
+      'POST',
+      '/enroll',
+      {
+        code: args.hub.enrollCode,
+        counterName: args.hub.counterName,
+        branch: args.hub.branch,
+        appVersion: APP_VERSION,
+      },
+      EnrollResponseSchema,
+    );
     conn = { url: args.hub.url, counterId: r.counterId, credential: r.credential, branch: r.branch };
     writeFileSync(args.hub.connectionFile, JSON.stringify(conn), { mode: 0o600 });
     logger.info('enrolled on the Hub', { counterId: r.counterId });
   }
 
-  const openPayments = db.prepare(`SELECT count(*) AS n FROM orders WHERE state NOT IN (${FINAL_STATES.map(() => '?').join(',')})`);
+  const openPayments = db.prepare(
+    `SELECT count(*) AS n FROM orders WHERE state NOT IN (${FINAL_STATES.map(() => '?').join(',')})`,
+  );
   const outboxSeq = db.prepare('SELECT coalesce(max(seq), 0) AS s FROM hub_outbox');
   const pusher = createSyncPusher({
-    db, connection: () => conn, client, clock: systemClock, logger,
-    status: () => ({ appVersion: APP_VERSION, profile: 'sandbox', openPayments: (openPayments.get(...FINAL_STATES) as { n: number }).n }),
+    db,
+    connection: () => conn,
+    client,
+    clock: systemClock,
+    logger,
+    status: () => ({
+      appVersion: APP_VERSION,
+      profile: 'sandbox',
+      openPayments: (openPayments.get(...FINAL_STATES) as { n: number }).n,
+    }),
     onChange: () => report(),
     onRefused: (e) => logger.error('the Hub refused this counter', { code: e.code }),
   });
@@ -61,7 +88,10 @@ async function main(): Promise<void> {
   // The webhook module's one ingest, as the app's webhook control runs it for the relay: verified
   // with this counter's keys, recorded de-duplicated, handed to the checkout; others' orders ignored.
   const ingest = createWebhookIngest({
-    db, logger, clock: systemClock, getConfig: () => args.provider,
+    db,
+    logger,
+    clock: systemClock,
+    getConfig: () => args.provider,
     onPosNotification: (n) => checkout.onWebhook(n),
     onBillsCallback: () => {},
     ownsPosOrder: (n) => checkout.ownsOrder(n),
@@ -69,12 +99,18 @@ async function main(): Promise<void> {
   const tranIdHeader = args.provider.conventions.webhookTranIdHeader;
   const recorded = db.prepare("SELECT 1 FROM webhook_events WHERE kind = 'pos' AND order_no = ? LIMIT 1");
   const relay = createRelayConsumer({
-    db, connection: () => conn, client, clock: systemClock, logger,
+    db,
+    connection: () => conn,
+    client,
+    clock: systemClock,
+    logger,
     ingest: (n: RelayNotification) => {
       const tranId = tranIdOf(n, tranIdHeader);
       const r = ingest({ kind: n.kind, body: n.body, via: 'relay', eventId: n.eventId, ...(tranId ? { tranId } : {}) });
-      if (r.outcome === 'refused') logger.warn('relayed notification refused', { eventId: n.eventId, code: r.code, reason: r.reason });
-      if (n.kind === 'pos' && tranId) send({ type: 'relay', orderNo: tranId, recorded: recorded.get(tranId) !== undefined });
+      if (r.outcome === 'refused')
+        logger.warn('relayed notification refused', { eventId: n.eventId, code: r.code, reason: r.reason });
+      if (n.kind === 'pos' && tranId)
+        send({ type: 'relay', orderNo: tranId, recorded: recorded.get(tranId) !== undefined });
     },
     onRefused: (e) => logger.error('the Hub refused this counter', { code: e.code }),
   });
@@ -82,7 +118,10 @@ async function main(): Promise<void> {
   // Read from the outbox itself: the pusher's own count follows appends only after its debounce.
   const outbox = new HubOutbox(db);
   const hubReport = (): HubReport => ({
-    queueLength: outbox.countAfter(outbox.lastSeq(conn.counterId)), outboxSeq: (outboxSeq.get() as { s: number }).s, syncState: pusher.state(), relayHealthy: relay.healthy(),
+    queueLength: outbox.countAfter(outbox.lastSeq(conn.counterId)),
+    outboxSeq: (outboxSeq.get() as { s: number }).s,
+    syncState: pusher.state(),
+    relayHealthy: relay.healthy(),
   });
   let lastReport = '';
   function report(): void {
@@ -103,7 +142,14 @@ async function main(): Promise<void> {
   let checkoutStopped: Promise<void> | null = null;
   // The reconciliation sweep, its hour scaled down to seconds (what no notification brought, it finds).
   const sweepPos = createPosClient(args.provider, { logger });
-  const sweep = createLateSweep({ checkout, getPos: () => sweepPos, now: () => systemClock.now(), timers: systemTimers, logger, tuning: { everyMs: 2_000, ratePerSec: 50 } });
+  const sweep = createLateSweep({
+    checkout,
+    getPos: () => sweepPos,
+    now: () => systemClock.now(),
+    timers: systemTimers,
+    logger,
+    tuning: { everyMs: 2_000, ratePerSec: 50 },
+  });
   const stopCheckout = () => (checkoutStopped ??= sweep.stop().then(() => checkout.stop()));
   checkout.resume();
   sweep.start();
@@ -135,8 +181,14 @@ async function main(): Promise<void> {
   });
   // Losing the driver means nobody will ever kill us: leave.
   process.on('disconnect', () => process.exit(0));
-  const orders = db.prepare('SELECT o.id, o.out_order_no AS outOrderNo, o.state, l.kind AS late FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id').all() as OrderSnapshot[];
-  const recordedOrderNos = (db.prepare("SELECT DISTINCT order_no AS o FROM webhook_events WHERE kind = 'pos'").all() as { o: string }[]).map((r) => r.o);
+  const orders = db
+    .prepare(
+      'SELECT o.id, o.out_order_no AS outOrderNo, o.state, l.kind AS late FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id',
+    )
+    .all() as OrderSnapshot[];
+  const recordedOrderNos = (
+    db.prepare("SELECT DISTINCT order_no AS o FROM webhook_events WHERE kind = 'pos'").all() as { o: string }[]
+  ).map((r) => r.o);
   send({ type: 'ready', webhookUrl: '', orders, hub: hubReport(), recordedOrderNos });
 }
 

@@ -10,10 +10,21 @@ import type { Clock } from '../../shared/clock';
 import { openJournalDb } from '../../core/schema';
 import { type Db } from '../../core/db';
 import {
-  createHubClient, createRelayConsumer, createSyncPusher, type HubConnection, type RelayConsumer, type RelayConsumerDeps, type SyncPusher, type SyncPusherDeps,
+  createHubClient,
+  createRelayConsumer,
+  createSyncPusher,
+  type HubConnection,
+  type RelayConsumer,
+  type RelayConsumerDeps,
+  type SyncPusher,
+  type SyncPusherDeps,
 } from '../../core/hub-link';
 import { memoryLogger } from '../../shared/logger';
-import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../core/orders/checkout-service';
+import {
+  createCheckoutService,
+  type CheckoutService,
+  type CheckoutTuningInput,
+} from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
 import type { PosClient, ProviderConfig } from '../../core/provider/types';
 import { createWebhookIngest, relayedIngestInput, type IngestOutcome } from '../../core/webhook';
@@ -24,7 +35,11 @@ import type { OrdersSandbox } from './orders-sandbox';
 
 /** The Hub's view of the sandbox merchant: clientAuthKey and provider public key; the merchant key pair only for tests that play the provider. */
 export function hubMerchantOf(m: DemoMerchantValues): TestMerchant {
-  const attacker = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const attacker = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   return {
     clientAuthKey: m.clientAuthKey,
     providerPublicPem: m.providerPublicKeyPem,
@@ -80,8 +95,21 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
   const logger = memoryLogger();
   const db = openJournalDb(join(o.dir, `${o.name}.sqlite`));
   const enrolled = o.enrolled ?? (await enroll({ url: o.hubUrl }, o.name, o.provider.merchantId));
-  const conn: HubConnection = { url: o.hubUrl, counterId: enrolled.counterId, credential: enrolled.credential, branch: enrolled.branch };
-  const pusher = createSyncPusher({ db, connection: () => conn, client: createHubClient(), clock, logger, status: () => ({ appVersion: '0.1.0', profile: 'production', openPayments: 0 }), ...o.pusher });
+  const conn: HubConnection = {
+    url: o.hubUrl,
+    counterId: enrolled.counterId,
+    credential: enrolled.credential,
+    branch: enrolled.branch,
+  };
+  const pusher = createSyncPusher({
+    db,
+    connection: () => conn,
+    client: createHubClient(),
+    clock,
+    logger,
+    status: () => ({ appVersion: '0.1.0', profile: 'production', openPayments: 0 }),
+    ...o.pusher,
+  });
   const real = createPosClient(o.provider, { logger, clock });
   const queries: string[] = [];
   const pos: PosClient = {
@@ -93,20 +121,37 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
     depositCallbackStatus: (by) => real.depositCallbackStatus(by),
   };
   const svc = createCheckoutService({
-    db, pos, clock, logger, journalSink: pusher.sink,
-    settings: () => ({ counterName: o.name, headMerchantId: o.provider.headMerchantId, merchantId: o.provider.merchantId, orderExpireSeconds: 300 }),
+    db,
+    pos,
+    clock,
+    logger,
+    journalSink: pusher.sink,
+    settings: () => ({
+      counterName: o.name,
+      headMerchantId: o.provider.headMerchantId,
+      merchantId: o.provider.merchantId,
+      orderExpireSeconds: 300,
+    }),
     ...(o.tuning ? { tuning: o.tuning } : {}),
   });
   // The webhook module's ingest, as webhook-control builds it (keys, corrected clock, ownership).
   const ingest = createWebhookIngest({
-    db, logger, clock, getConfig: () => o.provider,
+    db,
+    logger,
+    clock,
+    getConfig: () => o.provider,
     onPosNotification: (n) => svc.onWebhook(n),
     onBillsCallback: () => {},
     ownsPosOrder: (n) => svc.ownsOrder(n),
   });
   const outcomes: HubCounter['outcomes'] = [];
   const relay = createRelayConsumer({
-    db, connection: () => conn, client: createHubClient(), clock, logger, ackDelayMs: 5,
+    db,
+    connection: () => conn,
+    client: createHubClient(),
+    clock,
+    logger,
+    ackDelayMs: 5,
     ingest: (n: RelayNotification) => {
       const r = ingest(relayedIngestInput(n, o.provider.conventions.webhookTranIdHeader));
       outcomes.push({ eventId: n.eventId, outcome: r.outcome });
@@ -119,15 +164,24 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
   relay.start();
   pusher.start();
   return {
-    name: o.name, db, svc, relay, pusher, conn, logger, queries, outcomes,
-    health: (want) => new Promise<void>((resolve) => {
-      if (relay.healthy() === want) return resolve();
-      const off = relay.onChange((h) => {
-        if (h !== want) return;
-        off();
-        resolve();
-      });
-    }),
+    name: o.name,
+    db,
+    svc,
+    relay,
+    pusher,
+    conn,
+    logger,
+    queries,
+    outcomes,
+    health: (want) =>
+      new Promise<void>((resolve) => {
+        if (relay.healthy() === want) return resolve();
+        const off = relay.onChange((h) => {
+          if (h !== want) return;
+          off();
+          resolve();
+        });
+      }),
     async close() {
       await relay.stop();
       await pusher.stop();

@@ -5,7 +5,16 @@
 import { systemClock } from '../../shared/clock';
 import { openJournalDb } from '../../core/schema';
 import { type Db } from '../../core/db';
-import { createHubClient, createOutboxSink, createSyncPusher, HubOutbox, type HubCallError, type HubConnection, type SyncPusher, type SyncTuning } from '../../core/hub-link';
+import {
+  createHubClient,
+  createOutboxSink,
+  createSyncPusher,
+  HubOutbox,
+  type HubCallError,
+  type HubConnection,
+  type SyncPusher,
+  type SyncTuning,
+} from '../../core/hub-link';
 import { memoryLogger } from '../../shared/logger';
 import { systemTimers, type Timers } from '../../core/lib';
 import { createCheckoutService, type CheckoutService } from '../../core/orders/checkout-service';
@@ -17,7 +26,12 @@ import { FAST_TUNING, inState, type OrdersSandbox } from './orders-sandbox';
 import { SALE_INPUT } from './orders-db';
 
 /** Fast, real timings: appends go out within milliseconds, a dead Hub is retried every 20-200 ms. */
-export const FAST_SYNC: Partial<SyncTuning> = { debounceMs: 5, statusEveryMs: 60_000, backoff: { baseMs: 20, maxMs: 200 }, requestTimeoutMs: 5_000 };
+export const FAST_SYNC: Partial<SyncTuning> = {
+  debounceMs: 5,
+  statusEveryMs: 60_000,
+  backoff: { baseMs: 20, maxMs: 200 },
+  requestTimeoutMs: 5_000,
+};
 
 /** Timers that say when the pusher starts an idle wait (the status tick's length): it has nothing more to do. */
 export function idleWatch(idleMs: number): { timers: Timers; idleWaits: () => number; nextIdle: () => Promise<void> } {
@@ -44,7 +58,10 @@ export function idleWatch(idleMs: number): { timers: Timers; idleWaits: () => nu
  * Stops a test Hub with its open connections cut: a graceful close can otherwise wait up to a
  * minute on a client's keep-alive connection (seen under load; a matter for the Hub's close).
  */
-export async function stopHubNow(hub: { stop(): Promise<void>; app: { server: { closeAllConnections(): void } } }): Promise<void> {
+export async function stopHubNow(hub: {
+  stop(): Promise<void>;
+  app: { server: { closeAllConnections(): void } };
+}): Promise<void> {
   const closing = hub.stop();
   hub.app.server.closeAllConnections();
   await closing;
@@ -101,9 +118,20 @@ export function linkCounter(o: LinkedCounterOptions): LinkedCounter {
   const counterName = o.counterName ?? `Lane ${++made}`;
   const checkout = sb
     ? createCheckoutService({
-      db, pos: createPosClient(() => sb.providerConfig(), { logger }), clock: systemClock, logger, journalSink: sink, tuning: FAST_TUNING,
-      settings: () => ({ counterName, headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: o.expireSeconds?.() ?? 300, profile: 'production' }),
-    })
+        db,
+        pos: createPosClient(() => sb.providerConfig(), { logger }),
+        clock: systemClock,
+        logger,
+        journalSink: sink,
+        tuning: FAST_TUNING,
+        settings: () => ({
+          counterName,
+          headMerchantId: sb.merchant.headMerchantId,
+          merchantId: sb.merchant.merchantId,
+          orderExpireSeconds: o.expireSeconds?.() ?? 300,
+          profile: 'production',
+        }),
+      })
     : null;
   let calls = 0;
   const countingFetch: typeof fetch = (input, init) => {
@@ -114,9 +142,19 @@ export function linkCounter(o: LinkedCounterOptions): LinkedCounter {
   const idle = idleWatch(tuning.statusEveryMs ?? 60_000);
   const listeners = new Set<() => void>();
   const refusals: HubCallError[] = [];
-  const conn: HubConnection = { url: o.hubUrl, counterId: o.enrollment.counterId, credential: o.enrollment.credential, branch: o.enrollment.branch };
+  const conn: HubConnection = {
+    url: o.hubUrl,
+    counterId: o.enrollment.counterId,
+    credential: o.enrollment.credential,
+    branch: o.enrollment.branch,
+  };
   const pusher = createSyncPusher({
-    db, connection: () => conn, client: createHubClient({ fetch: countingFetch }), clock: systemClock, timers: idle.timers, logger,
+    db,
+    connection: () => conn,
+    client: createHubClient({ fetch: countingFetch }),
+    clock: systemClock,
+    timers: idle.timers,
+    logger,
     status: () => ({ appVersion: '0.1.0', profile: 'production', openPayments: checkout?.listOpen().length ?? 0 }),
     onChange: () => {
       for (const l of [...listeners]) l();
@@ -153,17 +191,41 @@ export function linkCounter(o: LinkedCounterOptions): LinkedCounter {
     return Promise.race([
       inState(checkout!, id, state).finally(() => clearTimeout(deadline)),
       new Promise((_, reject) => {
-        deadline = setTimeout(() => reject(new Error(`order ${id} did not become ${state} within 30 s: it is ${checkout!.get(id)?.state} (${checkout!.get(id)?.reason ?? ''})`)), 30_000);
+        deadline = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `order ${id} did not become ${state} within 30 s: it is ${checkout!.get(id)?.state} (${checkout!.get(id)?.reason ?? ''})`,
+              ),
+            ),
+          30_000,
+        );
       }),
     ]);
   }
 
   return {
-    db, outbox, shifts, topups: new TopupJournal(db, () => Date.now(), sink), checkout, pusher, conn, logger, refusals, idle,
+    db,
+    outbox,
+    shifts,
+    topups: new TopupJournal(db, () => Date.now(), sink),
+    checkout,
+    pusher,
+    conn,
+    logger,
+    refusals,
+    idle,
     syncCalls: () => calls,
     events: () => outbox.readAfter(0, 1_000_000),
     until,
-    synced: () => until(() => pusher.state() === 'synced' && pusher.queueLength() === 0 && outbox.lastSeq(conn.counterId) === outbox.headSeq(), 'the Hub holding every event'),
+    synced: () =>
+      until(
+        () =>
+          pusher.state() === 'synced' &&
+          pusher.queueLength() === 0 &&
+          outbox.lastSeq(conn.counterId) === outbox.headSeq(),
+        'the Hub holding every event',
+      ),
     async sellPaid() {
       if (!checkout || !sb) throw new Error('linkCounter: no sandbox given');
       const v = await checkout.sell({ ...SALE_INPUT, sn: sb.merchant.terminalSn });

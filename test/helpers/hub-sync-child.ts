@@ -18,7 +18,11 @@ const db = openJournalDb(args.dbFile);
 const outbox = new HubOutbox(db);
 let printed = -1;
 const pusher = createSyncPusher({
-  db, connection: () => args.conn, client: createHubClient(), clock: systemClock, logger: silentLogger,
+  db,
+  connection: () => args.conn,
+  client: createHubClient(),
+  clock: systemClock,
+  logger: silentLogger,
   status: () => ({ appVersion: '0.1.0', profile: 'production', openPayments: 0 }),
   tuning: { debounceMs: 5, backoff: { baseMs: 20, maxMs: 200 }, batchSize: args.batchSize },
   onChange: () => {

@@ -27,13 +27,19 @@ export function sourceFiles(dir: string): string[] {
 export function resolveRelative(from: string, spec: string): string | null {
   const base = resolve(dirname(from), spec.replace(/\.(js|mjs|cjs)$/, ''));
   const candidates = SOURCE.test(base) ? [base] : [];
-  candidates.push(...['.ts', '.tsx', '.mts', '.d.ts'].map((e) => base + e), ...['index.ts', 'index.tsx'].map((i) => join(base, i)));
+  candidates.push(
+    ...['.ts', '.tsx', '.mts', '.d.ts'].map((e) => base + e),
+    ...['index.ts', 'index.tsx'].map((i) => join(base, i)),
+  );
   return candidates.find((c) => existsSync(c) && statSync(c).isFile()) ?? null;
 }
 
 /** The relative imports of one file's text (value and type alike). */
 export function relativeImports(text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName).filter((s) => s === '.' || s === '..' || s.startsWith('./') || s.startsWith('../'));
+  return ts
+    .preProcessFile(text, true, true)
+    .importedFiles.map((f) => f.fileName)
+    .filter((s) => s === '.' || s === '..' || s.startsWith('./') || s.startsWith('../'));
 }
 
 export type ImportGraph = Map<string, Set<string>>;

@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournalDb } from '../../core/schema';
 import { createIntegrations } from '../../core/integrations';
-import { createCheckoutService, type CheckoutSettings, type CheckoutTuningInput } from '../../core/orders/checkout-service';
+import {
+  createCheckoutService,
+  type CheckoutSettings,
+  type CheckoutTuningInput,
+} from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
 import type { ProviderConfig } from '../../core/provider/types';
 import { fileVault } from '../../core/settings/secret-vault';
@@ -31,11 +35,20 @@ async function main(): Promise<void> {
   const args = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as IntegrationChildArgs;
   const db = openJournalDb(join(args.dir, 'journal.sqlite'));
   const checkout = createCheckoutService({
-    db, pos: createPosClient(args.provider, { logger: silentLogger }), clock: systemClock, logger: silentLogger,
-    settings: () => args.settings, ...(args.tuning ? { tuning: args.tuning } : {}),
+    db,
+    pos: createPosClient(args.provider, { logger: silentLogger }),
+    clock: systemClock,
+    logger: silentLogger,
+    settings: () => args.settings,
+    ...(args.tuning ? { tuning: args.tuning } : {}),
   });
   const integrations = createIntegrations({
-    db, checkout, vault: fileVault(join(args.dir, 'secrets.json')), terminalSn: () => args.sn, now: () => Date.now(), logger: silentLogger,
+    db,
+    checkout,
+    vault: fileVault(join(args.dir, 'secrets.json')),
+    terminalSn: () => args.sn,
+    now: () => Date.now(),
+    logger: silentLogger,
     callbackBackoff: { baseMs: 20, maxMs: 200 },
   });
   checkout.resume();

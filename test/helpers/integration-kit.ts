@@ -34,9 +34,16 @@ export async function startCallbackReceiver(key: () => string): Promise<Callback
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const check = verifyCallback(key(), {
-        timestamp: req.headers[CALLBACK_HEADERS.timestamp] as string, signature: req.headers[CALLBACK_HEADERS.signature] as string,
-      }, raw, Date.now(), CALLBACK_REPLAY_WINDOW_MS);
+      const check = verifyCallback(
+        key(),
+        {
+          timestamp: req.headers[CALLBACK_HEADERS.timestamp] as string,
+          signature: req.headers[CALLBACK_HEADERS.signature] as string,
+        },
+        raw,
+        Date.now(),
+        CALLBACK_REPLAY_WINDOW_MS,
+      );
       const answered = !check.ok ? 401 : (failures.shift() ?? 200);
       const r: Received = { body: JSON.parse(raw) as CallbackBody, raw, signatureOk: check.ok, answered };
       all.push(r);
@@ -55,17 +62,21 @@ export async function startCallbackReceiver(key: () => string): Promise<Callback
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/counterpay/callback`;
   const acked = () => all.filter((r) => r.answered === 200);
   return {
-    url, all, acked,
+    url,
+    all,
+    acked,
     failNext: (s) => failures.push(...s),
-    until: (test) => new Promise((ok) => {
-      const hit = acked().find(test);
-      if (hit) return ok(hit);
-      waiters.push({ test, ok });
-    }),
-    close: () => new Promise((ok) => {
-      server.close(() => ok());
-      server.closeAllConnections();
-    }),
+    until: (test) =>
+      new Promise((ok) => {
+        const hit = acked().find(test);
+        if (hit) return ok(hit);
+        waiters.push({ test, ok });
+      }),
+    close: () =>
+      new Promise((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -75,7 +86,14 @@ export interface ApiAnswer<T = Record<string, unknown>> {
 }
 
 /** One call to the integration API; `key` null sends no Authorization header. */
-export async function api<T = Record<string, unknown>>(base: string, key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> {
+export async function api<T = Record<string, unknown>>(
+  base: string,
+  key: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiAnswer<T>> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -94,7 +112,16 @@ export function twoSeats(reference: string, over: Record<string, unknown> = {}) 
   return {
     reference,
     amountKobo: 350_000,
-    sale: { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000 },
+    sale: {
+      filmName: 'Lagos Nights',
+      filmTitle: 'Lagos Nights (2D)',
+      showDate: '2026-11-21',
+      showTime: '19:30',
+      seats: 'F7,F8',
+      tickets: 2,
+      priceKobo: 150_000,
+      bookingFeeKobo: 50_000,
+    },
     ...over,
   };
 }

@@ -18,34 +18,126 @@ export type Action =
   | { t: 'close' };
 
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('wait' as const), minutes: fc.oneof(fc.integer({ min: 1, max: 90 }), fc.integer({ min: 300, max: 900 })) }) },
-  { weight: 5, arbitrary: fc.record({ t: fc.constant('sell' as const), price: fc.integer({ min: 1, max: 9 }), tickets: fc.integer({ min: 1, max: 3 }), fee: fc.integer({ min: 0, max: 2 }), demo: fc.boolean() }) },
-  { weight: 5, arbitrary: fc.record({ t: fc.constant('settle' as const), pick: fc.nat(), to: fc.constantFrom('paid', 'paid', 'failed', 'cancelled', 'expired', 'unknown'), providerFee: fc.integer({ min: 0, max: 900 }) }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('latePaid' as const), pick: fc.nat(), source: fc.constantFrom('webhook', 'relay', 'query', 'sweep'), backMinutes: fc.integer({ min: 0, max: 40 }) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('reportedOtherwise' as const), pick: fc.nat(), status: fc.constantFrom('FAIL', 'CLOSE') }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('handle' as const), pick: fc.nat(), how: fc.constantFrom('refund', 'tickets-given') }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('topup' as const), amount: fc.integer({ min: 1, max: 20 }), outcome: fc.constantFrom('success', 'fail', 'pending'), demo: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('wait' as const),
+      minutes: fc.oneof(fc.integer({ min: 1, max: 90 }), fc.integer({ min: 300, max: 900 })),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      t: fc.constant('sell' as const),
+      price: fc.integer({ min: 1, max: 9 }),
+      tickets: fc.integer({ min: 1, max: 3 }),
+      fee: fc.integer({ min: 0, max: 2 }),
+      demo: fc.boolean(),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      t: fc.constant('settle' as const),
+      pick: fc.nat(),
+      to: fc.constantFrom('paid', 'paid', 'failed', 'cancelled', 'expired', 'unknown'),
+      providerFee: fc.integer({ min: 0, max: 900 }),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('latePaid' as const),
+      pick: fc.nat(),
+      source: fc.constantFrom('webhook', 'relay', 'query', 'sweep'),
+      backMinutes: fc.integer({ min: 0, max: 40 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('reportedOtherwise' as const),
+      pick: fc.nat(),
+      status: fc.constantFrom('FAIL', 'CLOSE'),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('handle' as const),
+      pick: fc.nat(),
+      how: fc.constantFrom('refund', 'tickets-given'),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('topup' as const),
+      amount: fc.integer({ min: 1, max: 20 }),
+      outcome: fc.constantFrom('success', 'fail', 'pending'),
+      demo: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('shift' as const), demo: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('x' as const) }) },
 );
 
 // ---- the model: the rules, written out plainly ------------------------------------------------
 
-export interface MSale { id: number; ref: string; createdAt: number; amount: number; state: string; demo: boolean; paidAt: number | null }
-export interface MLate { ref: string; kind: 'paid-after-closing' | 'reported-otherwise'; amount: number; foundAt: number; providerAt: number; payNo: string | null; refund: boolean; demo: boolean }
-export interface MTopup { createdAt: number; amount: number; state: string; demo: boolean }
+export interface MSale {
+  id: number;
+  ref: string;
+  createdAt: number;
+  amount: number;
+  state: string;
+  demo: boolean;
+  paidAt: number | null;
+}
+export interface MLate {
+  ref: string;
+  kind: 'paid-after-closing' | 'reported-otherwise';
+  amount: number;
+  foundAt: number;
+  providerAt: number;
+  payNo: string | null;
+  refund: boolean;
+  demo: boolean;
+}
+export interface MTopup {
+  createdAt: number;
+  amount: number;
+  state: string;
+  demo: boolean;
+}
 export interface Expect {
   card: { count: number; kobo: number };
   paidAfterClosing: { count: number; kobo: number; refs: string[]; payNos: string[]; at: number[] };
   refund: { count: number; kobo: number };
-  failed: number; cancelled: number; expired: number; open: number;
+  failed: number;
+  cancelled: number;
+  expired: number;
+  open: number;
   topupsOk: { count: number; kobo: number };
 }
 
-export function expected(m: { sales: MSale[]; late: MLate[]; topups: MTopup[] }, from: number, to: number, demoShift: boolean): Expect {
+export function expected(
+  m: { sales: MSale[]; late: MLate[]; topups: MTopup[] },
+  from: number,
+  to: number,
+  demoShift: boolean,
+): Expect {
   const counts = (x: { demo: boolean }) => demoShift || !x.demo;
   const inWindow = (at: number) => from <= at && at < to;
-  const e: Expect = { card: { count: 0, kobo: 0 }, paidAfterClosing: { count: 0, kobo: 0, refs: [], payNos: [], at: [] }, refund: { count: 0, kobo: 0 }, failed: 0, cancelled: 0, expired: 0, open: 0, topupsOk: { count: 0, kobo: 0 } };
+  const e: Expect = {
+    card: { count: 0, kobo: 0 },
+    paidAfterClosing: { count: 0, kobo: 0, refs: [], payNos: [], at: [] },
+    refund: { count: 0, kobo: 0 },
+    failed: 0,
+    cancelled: 0,
+    expired: 0,
+    open: 0,
+    topupsOk: { count: 0, kobo: 0 },
+  };
   for (const s of m.sales.filter(counts)) {
     const soldHere = inWindow(s.createdAt);
     // Card money: paid sales sold here, and earlier sales that turned paid here.
@@ -81,4 +173,3 @@ export function expected(m: { sales: MSale[]; late: MLate[]; topups: MTopup[] },
   }
   return e;
 }
-

@@ -117,8 +117,10 @@ export function escposLines(bytes: Buffer): PrintedLine[] {
       i += c === 0x40 ? 2 : 3; // ESC @ | ESC a/E/M/d/t n
     } else if (b === 0x1d) {
       if (c === 0x21) wide = (bytes[i + 2]! & 0xf0) !== 0;
-      if (c === 0x28) i += 5 + bytes[i + 3]! + bytes[i + 4]! * 256; // GS ( k pL pH ...
-      else if (c === 0x56) i += 4; // GS V m n
+      if (c === 0x28)
+        i += 5 + bytes[i + 3]! + bytes[i + 4]! * 256; // GS ( k pL pH ...
+      else if (c === 0x56)
+        i += 4; // GS V m n
       else i += 3; // GS ! n | GS B n
     } else if (b === 0x0a) {
       lines.push({ text, small, wide });

@@ -15,12 +15,30 @@ export function tempDbFile(prefix = 'counterpay-orders-'): { file: string; clean
 export function openTempDb(opts: Partial<OpenOptions> = {}): { db: Db; file: string; cleanup: () => void } {
   const t = tempDbFile();
   const db = openJournalDb(t.file, opts);
-  return { db, file: t.file, cleanup: () => { try { db.close(); } catch { /* already closed */ } t.cleanup(); } };
+  return {
+    db,
+    file: t.file,
+    cleanup: () => {
+      try {
+        db.close();
+      } catch {
+        /* already closed */
+      }
+      t.cleanup();
+    },
+  };
 }
 
 export const SALE_INPUT = {
-  filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30',
-  seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000, sn: 'P30-0012345',
+  filmName: 'Lagos Nights',
+  filmTitle: 'Hall 2',
+  showDate: '2025-01-31',
+  showTime: '19:30',
+  seats: 'F7,F8',
+  tickets: 2,
+  priceKobo: 350_000,
+  bookingFeeKobo: 10_000,
+  sn: 'P30-0012345',
 };
 
 export function sale(over: Partial<typeof SALE_INPUT> = {}): Sale {

@@ -103,7 +103,10 @@ export class FakePos implements PosClient {
       const ctx = { op: 'pos.queryOrder' };
       if (behaviour === 'unreachable') throw unreachableError(ctx, 'refused', 'ECONNREFUSED');
       if (behaviour === 'timeout') throw timeoutError(ctx, 'timeout');
-      const o = 'outOrderNo' in by ? this.orders.get(by.outOrderNo) : [...this.orders.values()].find((x) => x.orderNo === by.orderNo);
+      const o =
+        'outOrderNo' in by
+          ? this.orders.get(by.outOrderNo)
+          : [...this.orders.values()].find((x) => x.orderNo === by.orderNo);
       return o ? this.details(o) : null;
     });
   }
@@ -137,7 +140,15 @@ export class FakePos implements PosClient {
       sn: o.input.sn,
       currency: 'NGN',
       ...(o.status === 'SUCCESS'
-        ? { payNo: o.payNo ?? `PAY${o.orderNo}`, feeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '0123456789', transactionTime: 1738314000000, completedTime: 1738314005000 }
+        ? {
+            payNo: o.payNo ?? `PAY${o.orderNo}`,
+            feeKobo: 150,
+            feePattern: 'OUT_DEDUCT',
+            senderName: 'ADA OBI',
+            senderAccount: '0123456789',
+            transactionTime: 1738314000000,
+            completedTime: 1738314005000,
+          }
         : {}),
     };
   }

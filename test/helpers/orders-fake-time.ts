@@ -33,7 +33,8 @@ export function fakeTime(start = Date.UTC(2025, 0, 31, 9, 0, 0)) {
 
   function takeDue(until: number): Pending | null {
     let best: Pending | null = null;
-    for (const p of pending) if (p.at <= until && (!best || p.at < best.at || (p.at === best.at && p.id < best.id))) best = p;
+    for (const p of pending)
+      if (p.at <= until && (!best || p.at < best.at || (p.at === best.at && p.id < best.id))) best = p;
     if (best) pending.splice(pending.indexOf(best), 1);
     return best;
   }

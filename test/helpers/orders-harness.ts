@@ -25,9 +25,21 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
   const temp = opts.db ? null : openTempDb();
   const db = opts.db ?? temp!.db;
   const logger = memoryLogger();
-  const settings: CheckoutSettings = { counterName: 'Counter 3', headMerchantId: 'H1', merchantId: 'M1', orderExpireSeconds: 300, ...opts.settings };
+  const settings: CheckoutSettings = {
+    counterName: 'Counter 3',
+    headMerchantId: 'H1',
+    merchantId: 'M1',
+    orderExpireSeconds: 300,
+    ...opts.settings,
+  };
   const svc = createCheckoutService({
-    db, pos, clock: time.clock, logger, settings: () => settings, random: opts.random ?? (() => 0.5), timers: time.timers,
+    db,
+    pos,
+    clock: time.clock,
+    logger,
+    settings: () => settings,
+    random: opts.random ?? (() => 0.5),
+    timers: time.timers,
     ...(opts.tuning ? { tuning: opts.tuning } : {}),
     ...(opts.shiftOpen ? { shiftOpen: opts.shiftOpen } : {}),
   });
@@ -37,9 +49,20 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
   svc.on('connectivity', (c) => connectivity.push(c));
 
   return {
-    time, pos, db, svc, logger, settings, events, connectivity,
+    time,
+    pos,
+    db,
+    svc,
+    logger,
+    settings,
+    events,
+    connectivity,
     state: (id: number): OrderState | undefined => svc.get(id)?.state,
-    path: (id: number): string => svc.history(id).map((e) => e.to).join('>'),
+    path: (id: number): string =>
+      svc
+        .history(id)
+        .map((e) => e.to)
+        .join('>'),
     /** Advances fake time until the order is in `state` (fails after 10 fake minutes). */
     async until(id: number, state: OrderState, maxMs?: number): Promise<OrderView> {
       await time.until(() => svc.get(id)?.state === state, maxMs);

@@ -1,7 +1,13 @@
 // The real provider sandbox on a loopback port with the real POS client, for the order
 // lifecycle's integration tests; plus waiting on checkout events (no sleeps).
 import { sandboxProviderConfig } from './sandbox-provider-config';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../sandbox';
+import {
+  generateDemoConfig,
+  startSandbox,
+  type DemoMerchantValues,
+  type Sandbox,
+  type SandboxConfig,
+} from '../../sandbox';
 import type { ProviderConfig } from '../../core/provider/types';
 import type { CheckoutService } from '../../core/orders/checkout-service';
 import type { OrderView } from '../../shared/orders';
@@ -19,13 +25,26 @@ export async function startOrdersSandbox(tweak: (c: SandboxConfig) => void = () 
   return {
     sandbox,
     merchant,
-    providerConfig: (over = {}) => ({ ...sandboxProviderConfig(sandbox, merchant, { requestTimeoutMs: 15_000 }), ...over }),
+    providerConfig: (over = {}) => ({
+      ...sandboxProviderConfig(sandbox, merchant, { requestTimeoutMs: 15_000 }),
+      ...over,
+    }),
   };
 }
 
 /** Fast but real timings for loopback tests (the shapes of the schedule stay the same). */
 export const FAST_TUNING = {
-  poll: { fastMs: 20, fastWindowMs: 1_000, mediumMs: 40, mediumWindowMs: 2_000, slowMs: 80, graceMs: 400, errorBaseMs: 20, errorMaxMs: 200, undecidedMs: 300 },
+  poll: {
+    fastMs: 20,
+    fastWindowMs: 1_000,
+    mediumMs: 40,
+    mediumWindowMs: 2_000,
+    slowMs: 80,
+    graceMs: 400,
+    errorBaseMs: 20,
+    errorMaxMs: 200,
+    undecidedMs: 300,
+  },
   backoff: { baseMs: 20, maxMs: 200 },
   minUsefulMs: 300,
   maxChecksPerSecond: 200,
@@ -45,4 +64,5 @@ export function waitForOrder(svc: CheckoutService, id: number, test: (v: OrderVi
   });
 }
 
-export const inState = (svc: CheckoutService, id: number, state: OrderView['state']) => waitForOrder(svc, id, (v) => v.state === state);
+export const inState = (svc: CheckoutService, id: number, state: OrderView['state']) =>
+  waitForOrder(svc, id, (v) => v.state === state);

@@ -4,7 +4,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { canonicalJson, hmacSha512, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../../protocol/crypto';
+import {
+  canonicalJson,
+  hmacSha512,
+  posResponseSignStrings,
+  rsaDecryptChunked,
+  rsaEncryptChunked,
+  rsaSign,
+  rsaVerify,
+} from '../../protocol/crypto';
 import type { SandboxConfig } from '../../sandbox/config';
 import type { Sandbox, SandboxEventMap, SandboxEvents } from '../../sandbox';
 
@@ -22,7 +30,11 @@ let cached: { provider: KeyPair; merchant: KeyPair; stranger: KeyPair } | null =
 /** Provider, merchant and an unrelated key pair (2048-bit), generated once per process. */
 export function testKeys(): { provider: KeyPair; merchant: KeyPair; stranger: KeyPair } {
   const pair = () =>
-    generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
   cached ??= { provider: pair(), merchant: pair(), stranger: pair() };
   return cached;
 }
@@ -47,7 +59,12 @@ export function testConfig(patch: (c: SandboxConfig) => void = () => {}): Sandbo
     bills: {
       merchants: [{ merchantId: IDS.billsMerchantId, publicKey: IDS.billsPublicKey, secretKey: IDS.billsSecretKey }],
       bettingProviders: [
-        { provider: 'BET9JA', providerLogoUrl: 'https://logo.example/bet9ja.png', minAmount: { currency: 'NGN', amount: 10_000 }, maxAmount: { currency: 'NGN', amount: 50_000_000 } },
+        {
+          provider: 'BET9JA',
+          providerLogoUrl: 'https://logo.example/bet9ja.png',
+          minAmount: { currency: 'NGN', amount: 10_000 },
+          maxAmount: { currency: 'NGN', amount: 50_000_000 },
+        },
         { provider: 'NAIRABET', providerLogoUrl: 'https://logo.example/nairabet.png' },
       ],
       bettingCustomers: [
@@ -60,7 +77,15 @@ export function testConfig(patch: (c: SandboxConfig) => void = () => {}): Sandbo
     },
     pos: {
       providerPrivateKey: k.provider.privateKey,
-      merchants: [{ headMerchantId: IDS.headMerchantId, merchantIds: [IDS.merchantId, IDS.otherBranch], clientAuthKey: IDS.clientAuthKey, merchantPublicKey: k.merchant.publicKey, webhookUrl: null }],
+      merchants: [
+        {
+          headMerchantId: IDS.headMerchantId,
+          merchantIds: [IDS.merchantId, IDS.otherBranch],
+          clientAuthKey: IDS.clientAuthKey,
+          merchantPublicKey: k.merchant.publicKey,
+          webhookUrl: null,
+        },
+      ],
       terminals: [
         { sn: IDS.terminalSn, merchantId: IDS.merchantId, autoOutcome: null, autoAfterMs: 0 },
         { sn: IDS.otherBranchTerminal, merchantId: IDS.otherBranch },
@@ -82,7 +107,10 @@ export interface RawResponse {
 }
 
 /** One request over node:http; rejects on a connection error (reset, hang up). */
-export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: opts.method ?? 'POST', headers: opts.headers ?? {}, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -116,7 +144,12 @@ export async function billsCall(
 ): Promise<RawResponse> {
   const text = opts.rawBody ?? (body === undefined ? '' : canonicalJson(body));
   const auth = opts.auth ?? (op === 'bulk-bills' ? 'signature' : 'publicKey');
-  const bearer = typeof auth === 'object' ? auth.bearer : auth === 'publicKey' ? IDS.billsPublicKey : hmacSha512(opts.secretKey ?? IDS.billsSecretKey, text);
+  const bearer =
+    typeof auth === 'object'
+      ? auth.bearer
+      : auth === 'publicKey'
+        ? IDS.billsPublicKey
+        : hmacSha512(opts.secretKey ?? IDS.billsSecretKey, text);
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Authorization: `Bearer ${bearer}` };
   if (opts.merchantId !== null) headers.MerchantId = opts.merchantId ?? IDS.billsMerchantId;
   return rawRequest(`${sb.billsBaseUrl}/bills/${op}`, { headers, body: text });
@@ -143,7 +176,11 @@ export interface PosAnswer extends RawResponse {
   signValid: boolean;
 }
 
-export function encodePosRequest(params: unknown, timestamp: string, opts: PosCallOptions = {}): { paramContent: string; sign: string } {
+export function encodePosRequest(
+  params: unknown,
+  timestamp: string,
+  opts: PosCallOptions = {},
+): { paramContent: string; sign: string } {
   const k = testKeys();
   const paramContent = rsaEncryptChunked(k.provider.publicKey, canonicalJson(params));
   const sign = opts.sign ?? rsaSign(opts.signKey ?? k.merchant.privateKey, paramContent + timestamp);
@@ -158,7 +195,14 @@ export async function posCall(
 ): Promise<PosAnswer> {
   const timestamp = opts.timestamp ?? String(Date.now());
   const body = encodePosRequest(params, timestamp, opts);
-  const headers = { 'Content-Type': 'application/json', clientAuthKey: opts.clientAuthKey ?? IDS.clientAuthKey, version: 'V1.0.1', bodyFormat: 'JSON', timestamp, ...opts.headers };
+  const headers = {
+    'Content-Type': 'application/json',
+    clientAuthKey: opts.clientAuthKey ?? IDS.clientAuthKey,
+    version: 'V1.0.1',
+    bodyFormat: 'JSON',
+    timestamp,
+    ...opts.headers,
+  };
   const r = await rawRequest(`${sb.posBaseUrl}/openApi/order/checkout/${op}`, { headers, body: JSON.stringify(body) });
   return { ...r, ...decodePosAnswer(r.json) };
 }
@@ -170,7 +214,9 @@ export function decodePosAnswer(env: Wire): { data: Wire; signValid: boolean } {
   let signValid = false;
   if (env && typeof env.sign === 'string') {
     const forms = posResponseSignStrings(env);
-    signValid = rsaVerify(k.provider.publicKey, forms.sortedKv, env.sign) || rsaVerify(k.provider.publicKey, forms.dataTimestamp, env.sign);
+    signValid =
+      rsaVerify(k.provider.publicKey, forms.sortedKv, env.sign) ||
+      rsaVerify(k.provider.publicKey, forms.dataTimestamp, env.sign);
   }
   return { data, signValid };
 }
@@ -188,7 +234,13 @@ export function orderParams(patch: Record<string, unknown> = {}): Record<string,
     sn: IDS.terminalSn,
     isSplit: 'N',
     splitInfo: null,
-    productInfo: { filmName: 'Lagos Nights', filmTicketNum: '2', seatNum: 'F7,F8', filmDate: '2026-11-21', filmTime: '19:30' },
+    productInfo: {
+      filmName: 'Lagos Nights',
+      filmTicketNum: '2',
+      seatNum: 'F7,F8',
+      filmDate: '2026-11-21',
+      filmTime: '19:30',
+    },
     remark: 'Counter 3',
     ...patch,
   };
@@ -212,7 +264,12 @@ export interface Receiver {
 }
 
 /** A loopback HTTP receiver; `reply(i)` decides the answer to the i-th request (0-based). */
-export async function startReceiver(reply: (i: number) => { status: number; body: string } = () => ({ status: 200, body: '{"code":"00000","message":"SUCCESSFUL"}' })): Promise<Receiver> {
+export async function startReceiver(
+  reply: (i: number) => { status: number; body: string } = () => ({
+    status: 200,
+    body: '{"code":"00000","message":"SUCCESSFUL"}',
+  }),
+): Promise<Receiver> {
   const received: ReceivedRequest[] = [];
   const waiters: { n: number; resolve: (r: ReceivedRequest[]) => void }[] = [];
   const server: Server = createServer((req, res) => {
@@ -230,10 +287,11 @@ export async function startReceiver(reply: (i: number) => { status: number; body
       received.push({ headers: req.headers, body, json, at: Date.now() });
       res.writeHead(r.status, { 'Content-Type': 'application/json' });
       res.end(r.body);
-      for (const w of [...waiters]) if (received.length >= w.n) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(received.slice());
-      }
+      for (const w of [...waiters])
+        if (received.length >= w.n) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(received.slice());
+        }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -244,14 +302,18 @@ export async function startReceiver(reply: (i: number) => { status: number; body
     waitFor(n, timeoutMs = 5000) {
       if (received.length >= n) return Promise.resolve(received.slice());
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${n} requests within ${timeoutMs} ms`)), timeoutMs);
+        const t = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${n} requests within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({ n, resolve: (r) => (clearTimeout(t), resolve(r)) });
       });
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

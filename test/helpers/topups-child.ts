@@ -23,7 +23,11 @@ async function main(): Promise<void> {
   const args = JSON.parse(process.env.TOPUPS_CHILD ?? '') as ChildArgs;
   const db = openJournalDb(args.dbFile);
   const service = createTopupService({
-    db, store: memoryStore(), bills: createBillsClient(args.config, { logger: silentLogger }), logger: silentLogger, clock: systemClock,
+    db,
+    store: memoryStore(),
+    bills: createBillsClient(args.config, { logger: silentLogger }),
+    logger: silentLogger,
+    clock: systemClock,
     identity: () => ({ profile: 'demo', billsMerchantId: args.config.billsMerchantId, counterName: 'Counter 1' }),
     callBackUrl: () => args.callBackUrl,
     tuning: args.tuning,
@@ -50,6 +54,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`topups-child failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`topups-child failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

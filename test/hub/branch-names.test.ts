@@ -16,7 +16,10 @@ describe('branch names', () => {
 
   beforeAll(async () => {
     hub = await startTestHub();
-    for (const [name, role, branch] of [['HO', 'head-office', null], ['M1', 'branch', 'B1']] as const) {
+    for (const [name, role, branch] of [
+      ['HO', 'head-office', null],
+      ['M1', 'branch', 'B1'],
+    ] as const) {
       await createManager(hub.db, { name, password: PW, role, branch }, hub.ctx.now());
     }
     await enroll(hub, 'A1', 'B1');
@@ -31,14 +34,23 @@ describe('branch names', () => {
   it('lists every branch a counter joined with, unnamed at first', async () => {
     const r = await HO.get('/branches');
     expect(r.status).toBe(200);
-    expect((r.json as unknown as BranchesView).branches).toEqual([{ branch: 'B1', name: null }, { branch: 'B2', name: null }]);
+    expect((r.json as unknown as BranchesView).branches).toEqual([
+      { branch: 'B1', name: null },
+      { branch: 'B2', name: null },
+    ]);
   });
 
   it('head office names a branch; the name is kept as typed text (trimmed), markup and all', async () => {
     const r = await HO.put('/branches/B1', { name: '  Ikeja <b>City</b> Mall  ' });
     expect(r.status).toBe(200);
-    expect((r.json as unknown as BranchesView).branches).toContainEqual({ branch: 'B1', name: 'Ikeja <b>City</b> Mall' });
-    expect(((await HO.get('/branches')).json as unknown as BranchesView).branches).toEqual([{ branch: 'B1', name: 'Ikeja <b>City</b> Mall' }, { branch: 'B2', name: null }]);
+    expect((r.json as unknown as BranchesView).branches).toContainEqual({
+      branch: 'B1',
+      name: 'Ikeja <b>City</b> Mall',
+    });
+    expect(((await HO.get('/branches')).json as unknown as BranchesView).branches).toEqual([
+      { branch: 'B1', name: 'Ikeja <b>City</b> Mall' },
+      { branch: 'B2', name: null },
+    ]);
     expect((await HO.put('/branches/B1', { name: 'Ikeja City Mall' })).status).toBe(200);
   });
 
@@ -50,16 +62,23 @@ describe('branch names', () => {
     const r = await HO.put('/branches/NOPE', { name: 'Nowhere' });
     expect(r.status).toBe(404);
     expect(r.text).toContain('No counter has joined branch NOPE');
-    expect(((await HO.get('/branches')).json as unknown as BranchesView).branches.find((b) => b.branch === 'B2')!.name).toBeNull();
+    expect(
+      ((await HO.get('/branches')).json as unknown as BranchesView).branches.find((b) => b.branch === 'B2')!.name,
+    ).toBeNull();
   });
 
   it('a branch manager sees only their own branch and names none', async () => {
-    expect(((await M1.get('/branches')).json as unknown as BranchesView).branches).toEqual([{ branch: 'B1', name: 'Ikeja City Mall' }]);
+    expect(((await M1.get('/branches')).json as unknown as BranchesView).branches).toEqual([
+      { branch: 'B1', name: 'Ikeja City Mall' },
+    ]);
     for (const b of ['B1', 'B2']) {
       const r = await M1.put(`/branches/${b}`, { name: 'Mine now' });
       expect(r.status).toBe(403);
     }
-    expect(((await HO.get('/branches')).json as unknown as BranchesView).branches).toEqual([{ branch: 'B1', name: 'Ikeja City Mall' }, { branch: 'B2', name: null }]);
+    expect(((await HO.get('/branches')).json as unknown as BranchesView).branches).toEqual([
+      { branch: 'B1', name: 'Ikeja City Mall' },
+      { branch: 'B2', name: null },
+    ]);
   });
 
   it('refuses a session-less caller', async () => {

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => hub?.stop());
 
-const enrollWith = (code: string, counterName: string, branch: string) => post(`${hub.url}/api/v1/enroll`, { code, counterName, branch, appVersion: '0.1.0' });
+const enrollWith = (code: string, counterName: string, branch: string) =>
+  post(`${hub.url}/api/v1/enroll`, { code, counterName, branch, appVersion: '0.1.0' });
 const revoke = (id: string) => post(`${hub.url}/api/v1/admin/counters/${id}/revoke`, {}, bearer(ADMIN_TOKEN));
 
 describe('a counter code is taken by one live counter', () => {
@@ -25,8 +26,14 @@ describe('a counter code is taken by one live counter', () => {
     const refused = await enrollWith(code, 'Counter 1', 'BR-B');
     expect(refused.status).toBe(409);
     expect(refused.json.code).toBe('HUB_COUNTER_CODE_TAKEN');
-    expect(refused.json.message).toBe('The code COU1 is taken by "Counter 1" (branch Ikeja Mall, BR-A): choose a name that gives another code, e.g. "Lekki Counter 1" (code LC1), or revoke the old counter on the Counters screen first.');
-    expect(refused.json.details).toMatchObject({ counterCode: 'COU1', takenBy: { name: 'Counter 1', branch: 'BR-A' }, suggestion: 'Lekki Counter 1' });
+    expect(refused.json.message).toBe(
+      'The code COU1 is taken by "Counter 1" (branch Ikeja Mall, BR-A): choose a name that gives another code, e.g. "Lekki Counter 1" (code LC1), or revoke the old counter on the Counters screen first.',
+    );
+    expect(refused.json.details).toMatchObject({
+      counterCode: 'COU1',
+      takenBy: { name: 'Counter 1', branch: 'BR-A' },
+      suggestion: 'Lekki Counter 1',
+    });
     // Another spelling of the same code is the same code.
     expect((await enrollWith(code, 'COUNTER-1', 'BR-B')).json.code).toBe('HUB_COUNTER_CODE_TAKEN');
     // Nothing was written: the code was not used up, and the suggested name enrolls with it.

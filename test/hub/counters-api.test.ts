@@ -11,25 +11,52 @@ beforeAll(async () => {
 });
 afterAll(async () => hub?.stop());
 
-const status = (over: Record<string, unknown> = {}) => ({ appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0, ...over });
+const status = (over: Record<string, unknown> = {}) => ({
+  appVersion: '0.1.0',
+  profile: 'live',
+  sentAt: Date.now(),
+  queueLength: 0,
+  openPayments: 0,
+  ...over,
+});
 
 describe('enrollment', () => {
   it('a code enrolls one counter, once; a wrong or expired code is refused plainly', async () => {
     const code = await issueCode(hub);
-    const ok = await post(`${hub.url}/api/v1/enroll`, { code, counterName: 'Front desk', branch: 'BR-1', appVersion: '0.1.0' });
+    const ok = await post(`${hub.url}/api/v1/enroll`, {
+      code,
+      counterName: 'Front desk',
+      branch: 'BR-1',
+      appVersion: '0.1.0',
+    });
     expect(ok.status).toBe(200);
     expect(ok.json.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const twice = await post(`${hub.url}/api/v1/enroll`, { code, counterName: 'Thief', branch: 'BR-1', appVersion: '0.1.0' });
+    const twice = await post(`${hub.url}/api/v1/enroll`, {
+      code,
+      counterName: 'Thief',
+      branch: 'BR-1',
+      appVersion: '0.1.0',
+    });
     expect(twice).toMatchObject({ status: 403, json: { code: 'HUB_ENROLL_CODE_INVALID' } });
     const expiring = await issueCode(hub, 1);
     hub.clock.offsetMs = 2 * 60_000;
     try {
-      const late = await post(`${hub.url}/api/v1/enroll`, { code: expiring, counterName: 'Late', branch: 'BR-1', appVersion: '0.1.0' });
+      const late = await post(`${hub.url}/api/v1/enroll`, {
+        code: expiring,
+        counterName: 'Late',
+        branch: 'BR-1',
+        appVersion: '0.1.0',
+      });
       expect(late.json.code).toBe('HUB_ENROLL_CODE_INVALID');
     } finally {
       hub.clock.offsetMs = 0;
     }
-    const bad = await post(`${hub.url}/api/v1/enroll`, { code: 'nope', counterName: '', branch: 'BR-1', appVersion: '0.1.0' });
+    const bad = await post(`${hub.url}/api/v1/enroll`, {
+      code: 'nope',
+      counterName: '',
+      branch: 'BR-1',
+      appVersion: '0.1.0',
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.code).toBe('HUB_BAD_REQUEST');
     expect(String(bad.json.message)).toContain('ABCD-EFGH-JKLM');
@@ -42,7 +69,9 @@ describe('enrollment', () => {
 
   it('the admin API needs the admin token', async () => {
     expect((await post(`${hub.url}/api/v1/admin/enroll-codes`, {})).json.code).toBe('HUB_FORBIDDEN');
-    expect((await post(`${hub.url}/api/v1/admin/enroll-codes`, {}, bearer('x'.repeat(40)))).json.code).toBe('HUB_FORBIDDEN');
+    expect((await post(`${hub.url}/api/v1/admin/enroll-codes`, {}, bearer('x'.repeat(40)))).json.code).toBe(
+      'HUB_FORBIDDEN',
+    );
   });
 });
 
@@ -52,7 +81,9 @@ describe('revocation', () => {
     expect((await get(`${hub.url}/api/v1/me`, bearer(c.credential))).json.counterId).toBe(c.counterId);
     const s = new RelayClient(hub.url, c.credential);
     await s.connect();
-    expect((await post(`${hub.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).json).toEqual({ revoked: c.counterId });
+    expect(
+      (await post(`${hub.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).json,
+    ).toEqual({ revoked: c.counterId });
     await s.until(() => s.events.some((e) => e.event === 'closed'));
     expect(s.events.find((e) => e.event === 'revoked')?.data).toContain('HUB_COUNTER_REVOKED');
     const next = await post(`${hub.url}/api/v1/sync`, { events: [], status: status() }, bearer(c.credential));
@@ -67,11 +98,35 @@ describe('revocation', () => {
 describe('per-counter state', () => {
   it('keeps last seen, version, profile, clock offset, queue length and open payments', async () => {
     const c = await enroll(hub, 'Counter S', 'BR-S');
-    const r = await post(`${hub.url}/api/v1/sync`, { events: [], status: status({ appVersion: '0.2.0', profile: 'demo', sentAt: Date.now() - 30_000, queueLength: 7, openPayments: 2 }) }, bearer(c.credential));
+    const r = await post(
+      `${hub.url}/api/v1/sync`,
+      {
+        events: [],
+        status: status({
+          appVersion: '0.2.0',
+          profile: 'demo',
+          sentAt: Date.now() - 30_000,
+          queueLength: 7,
+          openPayments: 2,
+        }),
+      },
+      bearer(c.credential),
+    );
     expect(r.json).toEqual({ lastSeq: 0, stored: 0 });
-    const list = (await get(`${hub.url}/api/v1/admin/counters`, bearer(ADMIN_TOKEN))).json.counters as Record<string, unknown>[];
+    const list = (await get(`${hub.url}/api/v1/admin/counters`, bearer(ADMIN_TOKEN))).json.counters as Record<
+      string,
+      unknown
+    >[];
     const me = list.find((x) => x.id === c.counterId)!;
-    expect(me).toMatchObject({ name: 'Counter S', branch: 'BR-S', appVersion: '0.2.0', profile: 'demo', queueLength: 7, openPayments: 2, connected: false });
+    expect(me).toMatchObject({
+      name: 'Counter S',
+      branch: 'BR-S',
+      appVersion: '0.2.0',
+      profile: 'demo',
+      queueLength: 7,
+      openPayments: 2,
+      connected: false,
+    });
     expect(me.clockOffsetMs as number).toBeGreaterThanOrEqual(30_000);
     expect(me.lastSeenAt as number).toBeGreaterThan(Date.now() - 60_000);
     const metrics = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
@@ -80,11 +135,22 @@ describe('per-counter state', () => {
 
   it('refuses a sync with a gap, telling the counter where to resume', async () => {
     const c = await enroll(hub, 'Counter G', 'BR-G');
-    const e = (seq: number) => ({ seq, kind: 'shift.opened', at: Date.now(), payload: { shiftId: `S${seq}`, cashier: 'Ada' } });
-    expect((await post(`${hub.url}/api/v1/sync`, { events: [e(1), e(2)], status: status() }, bearer(c.credential))).json).toEqual({ lastSeq: 2, stored: 2 });
+    const e = (seq: number) => ({
+      seq,
+      kind: 'shift.opened',
+      at: Date.now(),
+      payload: { shiftId: `S${seq}`, cashier: 'Ada' },
+    });
+    expect(
+      (await post(`${hub.url}/api/v1/sync`, { events: [e(1), e(2)], status: status() }, bearer(c.credential))).json,
+    ).toEqual({ lastSeq: 2, stored: 2 });
     const gap = await post(`${hub.url}/api/v1/sync`, { events: [e(5)], status: status() }, bearer(c.credential));
     expect(gap).toMatchObject({ status: 409, json: { code: 'HUB_SYNC_GAP', details: { expectedSeq: 3 } } });
-    const wrongKind = await post(`${hub.url}/api/v1/sync`, { events: [{ seq: 3, kind: 'zreport', at: 1, payload: { shiftId: 'x' } }], status: status() }, bearer(c.credential));
+    const wrongKind = await post(
+      `${hub.url}/api/v1/sync`,
+      { events: [{ seq: 3, kind: 'zreport', at: 1, payload: { shiftId: 'x' } }], status: status() },
+      bearer(c.credential),
+    );
     expect(wrongKind.json.code).toBe('HUB_BAD_REQUEST');
   });
 });
@@ -100,7 +166,11 @@ describe('limits and operations', () => {
       expect(codes).toContain('HUB_RATE_LIMITED');
       // Authentication and the counter's own limit come before its body is read: another counter's big body is 413.
       const other = await enroll(small, 'Other', 'BR-F');
-      const big = await post(`${small.url}/api/v1/relay/ack`, { eventIds: Array.from({ length: 1000 }, () => '1'.repeat(18)) }, bearer(other.credential));
+      const big = await post(
+        `${small.url}/api/v1/relay/ack`,
+        { eventIds: Array.from({ length: 1000 }, () => '1'.repeat(18)) },
+        bearer(other.credential),
+      );
       expect(big).toMatchObject({ status: 413, json: { code: 'HUB_TOO_LARGE' } });
     } finally {
       await small.stop();
@@ -111,7 +181,14 @@ describe('limits and operations', () => {
     expect((await get(`${hub.url}/healthz`)).json).toEqual({ ok: true });
     expect((await get(`${hub.url}/readyz`)).json).toEqual({ ok: true, database: 'pglite' });
     const m = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
-    for (const name of ['hub_notifications_received_total', 'hub_notifications_relayed_total', 'hub_relay_lag_seconds', 'hub_counters_connected', 'hub_sync_backlog_events', 'hub_db_pool_connections']) {
+    for (const name of [
+      'hub_notifications_received_total',
+      'hub_notifications_relayed_total',
+      'hub_relay_lag_seconds',
+      'hub_counters_connected',
+      'hub_sync_backlog_events',
+      'hub_db_pool_connections',
+    ]) {
       expect(m).toContain(name);
     }
   });

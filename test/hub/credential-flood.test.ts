@@ -16,16 +16,24 @@ import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } fr
 
 const PW = 'manager password 1';
 const fwd = (ip: string) => ({ 'x-forwarded-for': ip });
-const status = () => ({ appVersion: '0.1.0', profile: 'production', sentAt: Date.now(), queueLength: 0, openPayments: 0 });
+const status = () => ({
+  appVersion: '0.1.0',
+  profile: 'production',
+  sentAt: Date.now(),
+  queueLength: 0,
+  openPayments: 0,
+});
 const randomToken = () => randomBytes(32).toString('base64url');
 /** The statements that look a credential up: a counter's by its hash, a session with its manager. */
 const LOOKUP = /from counters where token_hash|from manager_sessions s join managers/;
 
 async function pool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (i < n) await fn(i++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (i < n) await fn(i++);
+    }),
+  );
 }
 
 describe('High: a flood of wrong credentials from one address', () => {
@@ -46,18 +54,41 @@ describe('High: a flood of wrong credentials from one address', () => {
     const flooder = fwd('203.0.113.66');
     const c = await enroll(hub, 'Real', 'BR-1');
     let seq = 0;
-    const sync = () => post(`${hub.url}/api/v1/sync`, { status: status(), events: [{ seq: ++seq, kind: 'order.created', at: Date.now(), payload: { reference: `COU1-F${seq}`, amountKobo: 1000, sn: 'SN' } }] }, { ...bearer(c.credential), ...flooder });
+    const sync = () =>
+      post(
+        `${hub.url}/api/v1/sync`,
+        {
+          status: status(),
+          events: [
+            {
+              seq: ++seq,
+              kind: 'order.created',
+              at: Date.now(),
+              payload: { reference: `COU1-F${seq}`, amountKobo: 1000, sn: 'SN' },
+            },
+          ],
+        },
+        { ...bearer(c.credential), ...flooder },
+      );
     expect((await sync()).status).toBe(200);
 
     const mark = db.queries.length;
     const answers = new Map<number, number>();
     const syncs: number[] = [];
     await pool(600, 40, async (i) => {
-      const r = i % 3 === 0
-        ? await get(`${hub.url}/api/v1/me`, { ...bearer(randomToken()), ...flooder })
-        : i % 3 === 1
-          ? await post(`${hub.url}/api/v1/sync`, { status: status(), events: [] }, { ...bearer(randomToken()), ...flooder })
-          : await get(`${hub.url}/api/v1/dashboard/today`, { cookie: `${SESSION_COOKIE}=${randomToken()}`, ...flooder });
+      const r =
+        i % 3 === 0
+          ? await get(`${hub.url}/api/v1/me`, { ...bearer(randomToken()), ...flooder })
+          : i % 3 === 1
+            ? await post(
+                `${hub.url}/api/v1/sync`,
+                { status: status(), events: [] },
+                { ...bearer(randomToken()), ...flooder },
+              )
+            : await get(`${hub.url}/api/v1/dashboard/today`, {
+                cookie: `${SESSION_COOKIE}=${randomToken()}`,
+                ...flooder,
+              });
       answers.set(r.status, (answers.get(r.status) ?? 0) + 1);
       // The real counter syncs in the middle of the flood, from the flooder's own address.
       if (i % 60 === 0) syncs.push((await sync()).status);
@@ -73,10 +104,16 @@ describe('High: a flood of wrong credentials from one address', () => {
   it('a wrong credential costs the address more than a right one: three wrong tokens use up a budget that three right ones leave almost whole', async () => {
     const small = await startTestHub({ trustProxy: ['127.0.0.1'], rateLimits: { perAddress: 60 } }); // a burst of 12
     try {
-      for (let i = 0; i < 3; i++) expect((await get(`${small.url}/api/v1/me`, { ...bearer(randomToken()), ...fwd('203.0.113.1') })).status).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await get(`${small.url}/api/v1/me`, { ...bearer(randomToken()), ...fwd('203.0.113.1') })).status).toBe(
+          401,
+        );
       expect((await get(`${small.url}/api/v1/me`, fwd('203.0.113.1'))).status).toBe(429);
       const c = await enroll(small, 'Right', 'BR-1');
-      for (let i = 0; i < 3; i++) expect((await get(`${small.url}/api/v1/me`, { ...bearer(c.credential), ...fwd('203.0.113.2') })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await get(`${small.url}/api/v1/me`, { ...bearer(c.credential), ...fwd('203.0.113.2') })).status).toBe(
+          200,
+        );
       const after: number[] = [];
       for (let i = 0; i < 11; i++) after.push((await get(`${small.url}/api/v1/me`, fwd('203.0.113.2'))).status);
       expect(after).toEqual(Array(11).fill(401));
@@ -85,11 +122,14 @@ describe('High: a flood of wrong credentials from one address', () => {
     }
   });
 
-  it('a wrong admin token (403) spends the address\'s budget', async () => {
+  it("a wrong admin token (403) spends the address's budget", async () => {
     const small = await startTestHub({ trustProxy: ['127.0.0.1'], rateLimits: { perAddress: 60 } }); // a burst of 12
     try {
       const from = fwd('203.0.113.9');
-      for (let i = 0; i < 3; i++) expect((await get(`${small.url}/api/v1/admin/counters`, { ...bearer(randomToken()), ...from })).status).toBe(403);
+      for (let i = 0; i < 3; i++)
+        expect((await get(`${small.url}/api/v1/admin/counters`, { ...bearer(randomToken()), ...from })).status).toBe(
+          403,
+        );
       const next = await get(`${small.url}/api/v1/me`, from);
       expect([next.status, next.json.code]).toEqual([429, 'HUB_RATE_LIMITED']);
       // The right admin token is still answered, from that address too.
@@ -101,21 +141,31 @@ describe('High: a flood of wrong credentials from one address', () => {
 
   it('an address holding many connections has its refused ones held longer in proportion, so 2,000 connections are slowed like a few', async () => {
     // perAddress 1 a minute: a burst of 10. The brake: 10 refusals a minute (5 at once), then held a minute for each of 4 connections, longer past 4.
-    const braked = await startTestHub({ rateLimits: { perAddress: 1 }, trustProxy: ['127.0.0.1'], floodBrake: { refusalsPerMinute: 10, holdMs: 60_000, paceConnections: 4, maxHoldMs: 600_000 } });
+    const braked = await startTestHub({
+      rateLimits: { perAddress: 1 },
+      trustProxy: ['127.0.0.1'],
+      floodBrake: { refusalsPerMinute: 10, holdMs: 60_000, paceConnections: 4, maxHoldMs: 600_000 },
+    });
     try {
       const c = await enroll(braked, 'Behind', 'BR-1');
       const brake = braked.ctx.floodBrake;
       const holds: number[] = [];
-      const twentyHeld = new Promise<void>((resolve) => brake.on('held', (n, ms) => {
-        holds.push(ms);
-        if (n === 20) resolve();
-      }));
-      const all = Array.from({ length: 35 }, () => get(`${braked.url}/api/v1/me`, { ...bearer(randomToken()), ...fwd('203.0.113.88') }));
+      const twentyHeld = new Promise<void>((resolve) =>
+        brake.on('held', (n, ms) => {
+          holds.push(ms);
+          if (n === 20) resolve();
+        }),
+      );
+      const all = Array.from({ length: 35 }, () =>
+        get(`${braked.url}/api/v1/me`, { ...bearer(randomToken()), ...fwd('203.0.113.88') }),
+      );
       await twentyHeld;
       expect(Math.min(...holds)).toBe(60_000);
       expect(holds.toSorted((a, b) => a - b).at(-1)).toBe(300_000); // the 20th held at once: 20 / 4 minutes
       // The real counter at that address is answered meanwhile.
-      expect((await get(`${braked.url}/api/v1/me`, { ...bearer(c.credential), ...fwd('203.0.113.88') })).status).toBe(200);
+      expect((await get(`${braked.url}/api/v1/me`, { ...bearer(c.credential), ...fwd('203.0.113.88') })).status).toBe(
+        200,
+      );
       brake.close();
       await Promise.all(all);
     } finally {
@@ -140,7 +190,9 @@ describe('High: a flood of wrong credentials from one address', () => {
     }
     expect(db.since(mark, LOOKUP)).toBe(0);
     // Revoked: the very next call is refused.
-    expect((await post(`${hub.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).status).toBe(200);
+    expect((await post(`${hub.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).status).toBe(
+      200,
+    );
     expect((await me()).json.code).toBe('HUB_COUNTER_REVOKED');
     // Disabled by head office: Bea's next call is refused.
     const list = await ada.get('/managers');
@@ -163,7 +215,9 @@ describe('High: a flood of wrong credentials from one address', () => {
       let heard = () => undefined as void;
       const told = new Promise<void>((resolve) => (heard = resolve));
       const unlisten = await db.listen(RELAY_CHANNEL, (p) => p === `${REVOKED_PREFIX}${c.counterId}` && heard());
-      expect((await post(`${hub.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).status).toBe(200);
+      expect(
+        (await post(`${hub.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).status,
+      ).toBe(200);
       await told;
       await unlisten();
       expect((await get(`${other.url}/api/v1/me`, bearer(c.credential))).json.code).toBe('HUB_COUNTER_REVOKED');

@@ -31,7 +31,11 @@ describe('dashboard accounts and sessions', () => {
   beforeAll(async () => {
     hub = await startTestHub({
       logger: pino({ level: 'debug' }, logStream),
-      dashboard: { session: { idleMs: 30 * 60_000, absoluteMs: 4 * 3_600_000 }, throttle: { free: 3, firstWaitMs: 60_000, maxWaitMs: 3_600_000 }, loginsPerMinute: 100_000 },
+      dashboard: {
+        session: { idleMs: 30 * 60_000, absoluteMs: 4 * 3_600_000 },
+        throttle: { free: 3, firstWaitMs: 60_000, maxWaitMs: 3_600_000 },
+        loginsPerMinute: 100_000,
+      },
     });
   });
   afterAll(async () => hub?.stop());
@@ -41,18 +45,30 @@ describe('dashboard accounts and sessions', () => {
     const setup = (await issueSetupToken(hub.db, hub.ctx.now(), 60))!;
     secrets.push(setup.token, expired.token);
     const m = new Manager(hub.url);
-    const late = keep(await m.req('POST', '/api/v1/dashboard/setup', { token: expired.token, name: 'Head Office', password: PW }));
+    const late = keep(
+      await m.req('POST', '/api/v1/dashboard/setup', { token: expired.token, name: 'Head Office', password: PW }),
+    );
     expect(late.status).toBe(403);
-    const ok = keep(await m.req('POST', '/api/v1/dashboard/setup', { token: setup.token, name: 'Head Office', password: PW }));
+    const ok = keep(
+      await m.req('POST', '/api/v1/dashboard/setup', { token: setup.token, name: 'Head Office', password: PW }),
+    );
     expect(ok.status).toBe(200);
     expect(ok.json.manager).toMatchObject({ name: 'Head Office', role: 'head-office', branch: null });
     expect(m.cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
     secrets.push(m.cookie!);
-    const again = keep(await new Manager(hub.url).req('POST', '/api/v1/dashboard/setup', { token: setup.token, name: 'Second', password: PW }));
+    const again = keep(
+      await new Manager(hub.url).req('POST', '/api/v1/dashboard/setup', {
+        token: setup.token,
+        name: 'Second',
+        password: PW,
+      }),
+    );
     expect(again.status).toBe(403);
     expect(await issueSetupToken(hub.db, hub.ctx.now())).toBeNull();
     // The hash is scrypt with its parameters; neither the token nor the password is stored.
-    const row = (await hub.db.query<{ password_hash: string }>(`select password_hash from managers where name = 'Head Office'`))[0]!;
+    const row = (
+      await hub.db.query<{ password_hash: string }>(`select password_hash from managers where name = 'Head Office'`)
+    )[0]!;
     expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     secrets.push(row.password_hash.split('$')[5]!);
     const tokens = await hub.db.query<{ token_hash: string }>('select token_hash from setup_tokens');
@@ -64,7 +80,9 @@ describe('dashboard accounts and sessions', () => {
     const r = keep(await m.login('head office', PW)); // names are case-insensitive
     expect(r.status).toBe(200);
     const set = r.headers.get('set-cookie')!;
-    expect(set).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Max-Age=\\d+$`));
+    expect(set).toMatch(
+      new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Max-Age=\\d+$`),
+    );
     expect(set).not.toContain('Secure');
     expect(r.json.csrfToken).toEqual(expect.any(String));
     secrets.push(m.cookie!);
@@ -93,9 +111,15 @@ describe('dashboard accounts and sessions', () => {
   });
 
   it('20 parallel wrong logins from one address check at most the allowed hashes; then even the right password waits there; the wait grows', async () => {
-    const victim = await createManager(hub.db, { name: 'Target', password: PW, role: 'head-office', branch: null }, hub.ctx.now());
+    const victim = await createManager(
+      hub.db,
+      { name: 'Target', password: PW, role: 'head-office', branch: null },
+      hub.ctx.now(),
+    );
     const before = passwordChecks.count;
-    const results = await Promise.all(Array.from({ length: 20 }, () => new Manager(hub.url).login('Target', 'not the password')));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => new Manager(hub.url).login('Target', 'not the password')),
+    );
     const checked = passwordChecks.count - before;
     expect(results.every((r) => r.status === 401 || r.status === 429)).toBe(true);
     expect(checked).toBeGreaterThanOrEqual(1);
@@ -138,7 +162,7 @@ describe('dashboard accounts and sessions', () => {
     expect((await f2.get('/session')).status).toBe(401);
   });
 
-  it('CSRF: a write needs the session\'s token header, and a foreign Origin is refused (login too)', async () => {
+  it("CSRF: a write needs the session's token header, and a foreign Origin is refused (login too)", async () => {
     const m = new Manager(hub.url);
     await m.login('Head Office', PW);
     const body = { name: 'Branch One', password: PW, role: 'branch', branch: 'B1' };
@@ -156,7 +180,12 @@ describe('dashboard accounts and sessions', () => {
     expect(sameSite.status).toBe(200);
     expect(sameSite.json).toMatchObject({ name: 'Branch One', role: 'branch', branch: 'B1' });
     expect(JSON.stringify(sameSite.json)).not.toMatch(/password|scrypt/);
-    const crossLogin = await new Manager(hub.url).req('POST', '/api/v1/dashboard/login', { name: 'Head Office', password: PW }, { origin: 'https://evil.example' });
+    const crossLogin = await new Manager(hub.url).req(
+      'POST',
+      '/api/v1/dashboard/login',
+      { name: 'Head Office', password: PW },
+      { origin: 'https://evil.example' },
+    );
     expect(crossLogin.status).toBe(403);
   });
 
@@ -164,7 +193,9 @@ describe('dashboard accounts and sessions', () => {
     const b = new Manager(hub.url);
     expect((await b.login('Branch One', PW)).status).toBe(200);
     expect((await b.get('/managers')).status).toBe(403);
-    expect((await b.post('/managers', { name: 'Sneaky', password: PW, role: 'head-office', branch: null })).status).toBe(403);
+    expect(
+      (await b.post('/managers', { name: 'Sneaky', password: PW, role: 'head-office', branch: null })).status,
+    ).toBe(403);
     const h = new Manager(hub.url);
     await h.login('Head Office', PW);
     const list = keep(await h.get('/managers'));

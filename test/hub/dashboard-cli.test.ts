@@ -27,7 +27,10 @@ afterAll(() => {
 
 function runCli(args: string[], stdin: string): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'node'), ['--import', 'tsx', 'hub/cli.ts', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'node'), ['--import', 'tsx', 'hub/cli.ts', ...args], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -41,19 +44,35 @@ describe('first manager from the command line', () => {
   it('create-manager checks its options and reads the password from stdin; the hash verifies, the password is nowhere in the output', async () => {
     expect(() => parseHubArgs(['create-manager', 'Ada'], {})).toThrow(ConfigError);
     expect(() => parseHubArgs(['create-manager', 'Ada', '--role', 'branch'], {})).toThrow(/--branch/);
-    expect(() => parseHubArgs(['create-manager', 'Ada', '--role', 'head-office', '--branch', 'B1'], {})).toThrow(/leave out --branch/);
+    expect(() => parseHubArgs(['create-manager', 'Ada', '--role', 'head-office', '--branch', 'B1'], {})).toThrow(
+      /leave out --branch/,
+    );
     expect(() => parseHubArgs(['--closing-time', '25:00'], {})).toThrow(/HH:MM/);
-    expect(parseHubArgs(['create-manager', 'Ada', '--role', 'branch', '--branch', 'B1'], {})).toMatchObject({ command: 'create-manager', commandArg: 'Ada', role: 'branch', branch: 'B1' });
+    expect(parseHubArgs(['create-manager', 'Ada', '--role', 'branch', '--branch', 'B1'], {})).toMatchObject({
+      command: 'create-manager',
+      commandArg: 'Ada',
+      role: 'branch',
+      branch: 'B1',
+    });
 
     const dir = tmp();
-    const short = await runCli(['create-manager', 'Ada Obi', '--role', 'branch', '--branch', 'B1', '--data-dir', dir], 'short\n');
+    const short = await runCli(
+      ['create-manager', 'Ada Obi', '--role', 'branch', '--branch', 'B1', '--data-dir', dir],
+      'short\n',
+    );
     expect(short.code).toBe(2);
     expect(short.err).toContain('at least 10 characters');
-    const ok = await runCli(['create-manager', 'Ada Obi', '--role', 'branch', '--branch', 'B1', '--data-dir', dir], 'a long enough password\nignored\n');
+    const ok = await runCli(
+      ['create-manager', 'Ada Obi', '--role', 'branch', '--branch', 'B1', '--data-dir', dir],
+      'a long enough password\nignored\n',
+    );
     expect(ok.code).toBe(0);
     expect(ok.out).toContain('manager "Ada Obi" created (branch B1)');
     expect(ok.out + ok.err).not.toContain('a long enough password');
-    const twice = await runCli(['create-manager', 'ada obi', '--role', 'head-office', '--data-dir', dir], 'a long enough password\n');
+    const twice = await runCli(
+      ['create-manager', 'ada obi', '--role', 'head-office', '--data-dir', dir],
+      'a long enough password\n',
+    );
     expect(twice.code).not.toBe(0);
     const db = await openHubDb({ dataDir: dir });
     try {
@@ -66,27 +85,47 @@ describe('first manager from the command line', () => {
 
   it('npm run hub prints a setup link while there is no manager; its token creates the head-office manager once', async () => {
     const dir = tmp();
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'node'), ['--import', 'tsx', 'hub/cli.ts', '--port', '0', '--log-level', 'warn', '--no-enroll-code', '--data-dir', dir], {
-      cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      join(ROOT, 'node_modules', '.bin', 'node'),
+      ['--import', 'tsx', 'hub/cli.ts', '--port', '0', '--log-level', 'warn', '--no-enroll-code', '--data-dir', dir],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     try {
       let out = '';
       const m = await new Promise<RegExpExecArray>((resolve, reject) => {
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
-          const x = /create the head-office manager within 60 minutes at (http:\/\/[^\s/]+)\/dashboard\/#setup=([A-Za-z0-9_-]{43})/.exec(out);
+          const x =
+            /create the head-office manager within 60 minutes at (http:\/\/[^\s/]+)\/dashboard\/#setup=([A-Za-z0-9_-]{43})/.exec(
+              out,
+            );
           if (x) resolve(x);
         });
         child.once('exit', (code) => reject(new Error(`hub exited ${code}: ${out}`)));
       });
       const [, url, token] = m;
       const b = new Manager(url!);
-      const r = await b.req('POST', '/api/v1/dashboard/setup', { token, name: 'Head Office', password: 'first password 123' });
+      const r = await b.req('POST', '/api/v1/dashboard/setup', {
+        token,
+        name: 'Head Office',
+        password: 'first password 123',
+      });
       expect(r.status).toBe(200);
       expect(r.json.manager).toMatchObject({ role: 'head-office' });
       expect((await b.get('/today')).status).toBe(200);
-      expect((await new Manager(url!).req('POST', '/api/v1/dashboard/setup', { token, name: 'Again', password: 'first password 123' })).status).toBe(403);
+      expect(
+        (
+          await new Manager(url!).req('POST', '/api/v1/dashboard/setup', {
+            token,
+            name: 'Again',
+            password: 'first password 123',
+          })
+        ).status,
+      ).toBe(403);
     } finally {
       child.kill('SIGTERM');
       await exited;
@@ -104,7 +143,8 @@ describe('first manager from the command line', () => {
     expect(until).not.toMatch(/Z$|UTC|T\d/);
     // The printed time is the Lagos clock 30 minutes after the command ran (to the second, inside the run).
     const expected = new Set<string>();
-    for (let t = Math.floor(before / 1000) * 1000; t <= after; t += 1000) expected.add(`${formatLagosDateTime(t + 30 * 60_000)} Lagos time`);
+    for (let t = Math.floor(before / 1000) * 1000; t <= after; t += 1000)
+      expected.add(`${formatLagosDateTime(t + 30 * 60_000)} Lagos time`);
     expect([...expected]).toContain(until);
   });
 });

@@ -22,7 +22,8 @@ function journal(seed: number, n: number, t0: number): SyncEvent[] {
     return x % k;
   };
   const out: SyncEvent[] = [];
-  const push = (kind: SyncEvent['kind'], at: number, payload: unknown) => out.push({ seq: out.length + 1, kind, at, payload } as SyncEvent);
+  const push = (kind: SyncEvent['kind'], at: number, payload: unknown) =>
+    out.push({ seq: out.length + 1, kind, at, payload } as SyncEvent);
   const open: string[] = [];
   let shift = 0;
   push('shift.opened', t0, { shiftId: `S${seed}-0`, cashier: 'Ada', floatKobo: 1000, profile: 'production' });
@@ -32,21 +33,54 @@ function journal(seed: number, n: number, t0: number): SyncEvent[] {
     if (r < 4) {
       const ref = `R${seed}-${i}`;
       push('order.created', at, {
-        reference: ref, amountKobo: 1000 * (1 + rnd(50)), sn: 'SN', cashier: ['Ada', 'Bola', 'Chi'][rnd(3)], profile: rnd(8) === 0 ? 'demo' : 'production',
-        sale: { filmName: ['Dune', 'Up', 'Heat'][rnd(3)]!, filmTitle: 'T', showDate: '2026-01-01', showTime: '19:30', seats: `F${rnd(20)},G${rnd(20)}`, tickets: 2, priceKobo: 500, bookingFeeKobo: 0 },
+        reference: ref,
+        amountKobo: 1000 * (1 + rnd(50)),
+        sn: 'SN',
+        cashier: ['Ada', 'Bola', 'Chi'][rnd(3)],
+        profile: rnd(8) === 0 ? 'demo' : 'production',
+        sale: {
+          filmName: ['Dune', 'Up', 'Heat'][rnd(3)]!,
+          filmTitle: 'T',
+          showDate: '2026-01-01',
+          showTime: '19:30',
+          seats: `F${rnd(20)},G${rnd(20)}`,
+          tickets: 2,
+          priceKobo: 500,
+          bookingFeeKobo: 0,
+        },
       });
       open.push(ref);
     } else if (r < 8 && open.length) {
       const ref = open[rnd(open.length)]!;
       const st = ['creating', 'waiting', 'paid', 'failed', 'unknown', 'expired', 'cancelled'][rnd(7)]!;
-      push('order.status', at - rnd(3000), { reference: ref, status: st, ...(rnd(2) ? { orderNo: `24${seed}${i}` } : {}), ...(st === 'paid' ? { payNo: `P${i}` } : {}) });
+      push('order.status', at - rnd(3000), {
+        reference: ref,
+        status: st,
+        ...(rnd(2) ? { orderNo: `24${seed}${i}` } : {}),
+        ...(st === 'paid' ? { payNo: `P${i}` } : {}),
+      });
     } else if (r === 8) {
       const ref = `T${seed}-${i}`;
-      push('topup.submitted', at, { reference: ref, kind: 'airtime', amountKobo: 5000, provider: 'MTN', customerId: '0803', profile: 'production' });
+      push('topup.submitted', at, {
+        reference: ref,
+        kind: 'airtime',
+        amountKobo: 5000,
+        provider: 'MTN',
+        customerId: '0803',
+        profile: 'production',
+      });
       push('topup.status', at + 1, { reference: ref, status: ['success', 'fail'][rnd(2)]!, orderNo: `TU${i}` });
     } else {
       push('shift.closed', at, { shiftId: `S${seed}-${shift}`, cashier: 'Ada', takingsKobo: 1000 * rnd(100) });
-      push('zreport', at, { shiftId: `S${seed}-${shift}`, reportNo: shift + 1, from: t0, to: at, totalKobo: 7, count: 1, lines: [{ label: 'Card', kobo: 7, count: 1 }] });
+      push('zreport', at, {
+        shiftId: `S${seed}-${shift}`,
+        reportNo: shift + 1,
+        from: t0,
+        to: at,
+        totalKobo: 7,
+        count: 1,
+        lines: [{ label: 'Card', kobo: 7, count: 1 }],
+      });
       shift++;
       push('shift.opened', at + 1, { shiftId: `S${seed}-${shift}`, cashier: 'Bola', profile: 'production' });
     }
@@ -55,7 +89,21 @@ function journal(seed: number, n: number, t0: number): SyncEvent[] {
 }
 
 interface Expected {
-  orders: Map<string, { state: string; orderNo: string | null; payNo: string | null; amount: number; createdAt: number; updatedAt: number; practice: boolean; cashier: string; seats: string; film: string }>;
+  orders: Map<
+    string,
+    {
+      state: string;
+      orderNo: string | null;
+      payNo: string | null;
+      amount: number;
+      createdAt: number;
+      updatedAt: number;
+      practice: boolean;
+      cashier: string;
+      seats: string;
+      film: string;
+    }
+  >;
   events: number;
   topups: Map<string, { state: string; orderNo: string | null }>;
   shifts: Map<string, { closedAt: number | null; takings: number | null }>;
@@ -70,8 +118,16 @@ function fold(events: SyncEvent[]): Expected {
       const p = ev.payload;
       if (!e.orders.has(p.reference)) {
         e.orders.set(p.reference, {
-          state: 'queued', orderNo: p.orderNo ?? null, payNo: null, amount: p.amountKobo, createdAt: ev.at, updatedAt: ev.at, practice: p.profile === 'demo',
-          cashier: p.cashier!, seats: p.sale!.seats, film: p.sale!.filmName,
+          state: 'queued',
+          orderNo: p.orderNo ?? null,
+          payNo: null,
+          amount: p.amountKobo,
+          createdAt: ev.at,
+          updatedAt: ev.at,
+          practice: p.profile === 'demo',
+          cashier: p.cashier!,
+          seats: p.sale!.seats,
+          film: p.sale!.filmName,
         });
       }
       e.events++;
@@ -99,19 +155,55 @@ function fold(events: SyncEvent[]): Expected {
 }
 
 async function actual(db: HubDb, counterId: string): Promise<Expected> {
-  const orders = await db.query<Record<string, unknown>>('select * from dash_orders where counter_id = $1', [counterId]);
-  const topups = await db.query<Record<string, unknown>>('select * from dash_topups where counter_id = $1', [counterId]);
-  const shifts = await db.query<Record<string, unknown>>('select * from dash_shifts where counter_id = $1', [counterId]);
-  const ev = await db.query<{ n: unknown }>('select count(*) as n from dash_order_events where counter_id = $1', [counterId]);
-  const z = await db.query<{ n: unknown }>('select count(*) as n from dash_zreports where counter_id = $1', [counterId]);
+  const orders = await db.query<Record<string, unknown>>('select * from dash_orders where counter_id = $1', [
+    counterId,
+  ]);
+  const topups = await db.query<Record<string, unknown>>('select * from dash_topups where counter_id = $1', [
+    counterId,
+  ]);
+  const shifts = await db.query<Record<string, unknown>>('select * from dash_shifts where counter_id = $1', [
+    counterId,
+  ]);
+  const ev = await db.query<{ n: unknown }>('select count(*) as n from dash_order_events where counter_id = $1', [
+    counterId,
+  ]);
+  const z = await db.query<{ n: unknown }>('select count(*) as n from dash_zreports where counter_id = $1', [
+    counterId,
+  ]);
   return {
-    orders: new Map(orders.map((o) => [String(o.reference), {
-      state: String(o.state), orderNo: (o.order_no as string | null) ?? null, payNo: (o.pay_no as string | null) ?? null, amount: num(o.amount_kobo),
-      createdAt: num(o.created_at), updatedAt: num(o.updated_at), practice: o.practice === true, cashier: String(o.cashier), seats: String(o.seats), film: String(o.film_name),
-    }])),
+    orders: new Map(
+      orders.map((o) => [
+        String(o.reference),
+        {
+          state: String(o.state),
+          orderNo: (o.order_no as string | null) ?? null,
+          payNo: (o.pay_no as string | null) ?? null,
+          amount: num(o.amount_kobo),
+          createdAt: num(o.created_at),
+          updatedAt: num(o.updated_at),
+          practice: o.practice === true,
+          cashier: String(o.cashier),
+          seats: String(o.seats),
+          film: String(o.film_name),
+        },
+      ]),
+    ),
     events: num(ev[0]!.n),
-    topups: new Map(topups.map((t) => [String(t.reference), { state: String(t.state), orderNo: (t.order_no as string | null) ?? null }])),
-    shifts: new Map(shifts.map((s) => [String(s.shift_id), { closedAt: s.closed_at === null ? null : num(s.closed_at), takings: s.takings_kobo === null ? null : num(s.takings_kobo) }])),
+    topups: new Map(
+      topups.map((t) => [
+        String(t.reference),
+        { state: String(t.state), orderNo: (t.order_no as string | null) ?? null },
+      ]),
+    ),
+    shifts: new Map(
+      shifts.map((s) => [
+        String(s.shift_id),
+        {
+          closedAt: s.closed_at === null ? null : num(s.closed_at),
+          takings: s.takings_kobo === null ? null : num(s.takings_kobo),
+        },
+      ]),
+    ),
     zreports: num(z[0]!.n),
   };
 }
@@ -126,7 +218,10 @@ function suite(name: string, open: () => Promise<HubDb>, withSearch: boolean) {
 
     it('projections equal the journal after repeated, overlapping, gapped and resent batches', async () => {
       const t0 = Date.UTC(2026, 0, 10, 9);
-      for (const [seed, branch] of [[1, 'B1'], [2, 'B2']] as const) {
+      for (const [seed, branch] of [
+        [1, 'B1'],
+        [2, 'B2'],
+      ] as const) {
         const { code } = await issueEnrollCode(db, Date.now(), 10);
         const c = await enrollCounter(db, { code, counterName: `C${seed}`, branch, appVersion: '1' }, Date.now());
         const all = journal(seed, 1500, t0);
@@ -138,10 +233,16 @@ function suite(name: string, open: () => Promise<HubDb>, withSearch: boolean) {
           const back = x % 3 === 0 ? Math.min(next, x % 40) : 0; // overlap: resend some already held
           const batch = all.slice(next - back, next + size);
           const r = await storeSyncBatch(db, c.counterId, batch, Date.now());
-          if (x % 5 === 0) expect(await storeSyncBatch(db, c.counterId, batch, Date.now())).toMatchObject({ lastSeq: r.lastSeq, stored: 0 }); // a repeated batch
+          if (x % 5 === 0)
+            expect(await storeSyncBatch(db, c.counterId, batch, Date.now())).toMatchObject({
+              lastSeq: r.lastSeq,
+              stored: 0,
+            }); // a repeated batch
           if (x % 7 === 0 && next + size + 5 < all.length) {
             // A gap is refused and changes nothing.
-            await expect(storeSyncBatch(db, c.counterId, all.slice(next + size + 3, next + size + 5), Date.now())).rejects.toMatchObject({ code: 'HUB_SYNC_GAP' });
+            await expect(
+              storeSyncBatch(db, c.counterId, all.slice(next + size + 3, next + size + 5), Date.now()),
+            ).rejects.toMatchObject({ code: 'HUB_SYNC_GAP' });
           }
           next = r.lastSeq;
         }
@@ -158,33 +259,57 @@ function suite(name: string, open: () => Promise<HubDb>, withSearch: boolean) {
       }
     });
 
-    it.skipIf(!withSearch)('the order search answers what a filter of the journal answers, page after page', async () => {
-      const ids = await db.query<{ id: string; branch: string }>(`select id, branch from counters where name in ('C1', 'C2') order by name`);
-      const want = new Map<string, NonNullable<ReturnType<Expected['orders']['get']>> & { reference: string }>();
-      for (const c of ids) {
-        for (const [ref, o] of fold(await readJournal(db, c.id)).orders) want.set(ref, { ...o, reference: ref });
-      }
-      const cases: [Record<string, unknown>, (o: { state: string; orderNo: string | null; film: string; seats: string; cashier: string; amount: number; practice: boolean }) => boolean][] = [
-        [{ state: 'paid' }, (o) => o.state === 'paid'],
-        [{ film: 'dune' }, (o) => o.film === 'Dune'],
-        [{ seat: 'F7' }, (o) => o.seats.split(',').includes('F7')],
-        [{ cashier: 'Bola', amountKobo: 7000 }, (o) => o.cashier === 'Bola' && o.amount === 7000],
-        [{ orderNo: '2412' }, (o) => o.orderNo !== null && o.orderNo.endsWith('2412')],
-      ];
-      for (const [filters, pred] of cases) {
-        const expected = [...want.values()].filter((o) => !o.practice && pred(o)).map((o) => o.reference).sort();
-        const got: string[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await searchOrders(db, { kind: 'all' }, { practice: 'exclude', ...filters, cursor }, 50);
-          got.push(...page.orders.map((o) => o.reference));
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor);
-        expect(got.sort(), JSON.stringify(filters)).toEqual(expected);
-        const scoped = await searchOrders(db, { kind: 'branch', branch: 'B2' }, { practice: 'exclude', ...filters }, 50);
-        expect(scoped.orders.every((o) => o.branch === 'B2')).toBe(true);
-      }
-    });
+    it.skipIf(!withSearch)(
+      'the order search answers what a filter of the journal answers, page after page',
+      async () => {
+        const ids = await db.query<{ id: string; branch: string }>(
+          `select id, branch from counters where name in ('C1', 'C2') order by name`,
+        );
+        const want = new Map<string, NonNullable<ReturnType<Expected['orders']['get']>> & { reference: string }>();
+        for (const c of ids) {
+          for (const [ref, o] of fold(await readJournal(db, c.id)).orders) want.set(ref, { ...o, reference: ref });
+        }
+        const cases: [
+          Record<string, unknown>,
+          (o: {
+            state: string;
+            orderNo: string | null;
+            film: string;
+            seats: string;
+            cashier: string;
+            amount: number;
+            practice: boolean;
+          }) => boolean,
+        ][] = [
+          [{ state: 'paid' }, (o) => o.state === 'paid'],
+          [{ film: 'dune' }, (o) => o.film === 'Dune'],
+          [{ seat: 'F7' }, (o) => o.seats.split(',').includes('F7')],
+          [{ cashier: 'Bola', amountKobo: 7000 }, (o) => o.cashier === 'Bola' && o.amount === 7000],
+          [{ orderNo: '2412' }, (o) => o.orderNo !== null && o.orderNo.endsWith('2412')],
+        ];
+        for (const [filters, pred] of cases) {
+          const expected = [...want.values()]
+            .filter((o) => !o.practice && pred(o))
+            .map((o) => o.reference)
+            .sort();
+          const got: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await searchOrders(db, { kind: 'all' }, { practice: 'exclude', ...filters, cursor }, 50);
+            got.push(...page.orders.map((o) => o.reference));
+            cursor = page.nextCursor ?? undefined;
+          } while (cursor);
+          expect(got.sort(), JSON.stringify(filters)).toEqual(expected);
+          const scoped = await searchOrders(
+            db,
+            { kind: 'branch', branch: 'B2' },
+            { practice: 'exclude', ...filters },
+            50,
+          );
+          expect(scoped.orders.every((o) => o.branch === 'B2')).toBe(true);
+        }
+      },
+    );
   });
 }
 
@@ -196,5 +321,9 @@ describe.skipIf(Boolean(pgUnavailable))('on a real PostgreSQL server', () => {
     cluster = await startPgCluster();
   });
   afterAll(() => cluster?.stop());
-  suite('projections on PostgreSQL', () => openHubDb({ databaseUrl: cluster.createDatabase('dash_proj'), dataDir: null }), true);
+  suite(
+    'projections on PostgreSQL',
+    () => openHubDb({ databaseUrl: cluster.createDatabase('dash_proj'), dataDir: null }),
+    true,
+  );
 });

@@ -16,7 +16,10 @@ describe('dashboard web app served by the Hub', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cp-dash-static-'));
     mkdirSync(join(dir, 'assets'));
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/dashboard/assets/app-1.js"></script>');
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><title>app</title><script type="module" src="/dashboard/assets/app-1.js"></script>',
+    );
     writeFileSync(join(dir, 'assets', 'app-1.js'), 'console.log(1)');
     writeFileSync(join(dir, '..', 'cp-dash-secret.txt'), 'secret');
     hub = await startTestHub({ dashboardDir: dir });

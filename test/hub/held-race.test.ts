@@ -11,7 +11,7 @@ import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-clus
 
 if (pgUnavailable) console.log(`held-notification race on real PostgreSQL skipped: ${pgUnavailable}`);
 
-describe.skipIf(!!pgUnavailable)('a webhook and its owner\'s sync committing at once (real PostgreSQL)', () => {
+describe.skipIf(!!pgUnavailable)("a webhook and its owner's sync committing at once (real PostgreSQL)", () => {
   let cluster: PgCluster;
   let hub: TestHub;
   let url: string;
@@ -23,9 +23,15 @@ describe.skipIf(!!pgUnavailable)('a webhook and its owner\'s sync committing at 
     a = new pg.Client({ connectionString: url });
     await a.connect();
     // Pause points: the sync after its release (it then sets last_seq), the ingest as it holds.
-    await a.query(`create function bench_pause() returns trigger language plpgsql as $$ begin perform pg_advisory_xact_lock_shared(tg_argv[0]::bigint); return new; end $$`);
-    await a.query('create trigger pause_sync before update of last_seq on counters for each row execute function bench_pause(28)');
-    await a.query('create trigger pause_hold before insert on quarantine for each row execute function bench_pause(29)');
+    await a.query(
+      `create function bench_pause() returns trigger language plpgsql as $$ begin perform pg_advisory_xact_lock_shared(tg_argv[0]::bigint); return new; end $$`,
+    );
+    await a.query(
+      'create trigger pause_sync before update of last_seq on counters for each row execute function bench_pause(28)',
+    );
+    await a.query(
+      'create trigger pause_hold before insert on quarantine for each row execute function bench_pause(29)',
+    );
   }, 120_000);
   afterAll(async () => {
     await a?.end();
@@ -33,20 +39,45 @@ describe.skipIf(!!pgUnavailable)('a webhook and its owner\'s sync committing at 
     cluster?.stop();
   });
 
-  const waitingOn = (key: number) => vi.waitFor(async () => {
-    const r = await a.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = $1 and not granted`, [key]);
-    expect(r.rows[0].n).toBeGreaterThan(0);
-  }, { timeout: 20_000 });
+  const waitingOn = (key: number) =>
+    vi.waitFor(
+      async () => {
+        const r = await a.query(
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = $1 and not granted`,
+          [key],
+        );
+        expect(r.rows[0].n).toBeGreaterThan(0);
+      },
+      { timeout: 20_000 },
+    );
   const state = async (orderNo: string) => {
-    const held = await a.query('select count(*)::int as n from quarantine q join notifications n on n.id = q.notification_id where n.order_no = $1', [orderNo]);
-    const sent = await a.query('select d.counter_id from deliveries d join notifications n on n.id = d.notification_id where n.order_no = $1', [orderNo]);
+    const held = await a.query(
+      'select count(*)::int as n from quarantine q join notifications n on n.id = q.notification_id where n.order_no = $1',
+      [orderNo],
+    );
+    const sent = await a.query(
+      'select d.counter_id from deliveries d join notifications n on n.id = d.notification_id where n.order_no = $1',
+      [orderNo],
+    );
     return { held: held.rows[0].n as number, to: sent.rows.map((r) => r.counter_id as string) };
   };
   let seq = 0;
-  const sync = (credential: string, orderNo: string) => post(`${hub.url}/api/v1/sync`, {
-    events: [{ seq: ++seq, kind: 'order.created', at: Date.now(), payload: { reference: `REF-${orderNo}`, orderNo, amountKobo: 250_000, sn: 'SN-1' } }],
-    status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 },
-  }, bearer(credential));
+  const sync = (credential: string, orderNo: string) =>
+    post(
+      `${hub.url}/api/v1/sync`,
+      {
+        events: [
+          {
+            seq: ++seq,
+            kind: 'order.created',
+            at: Date.now(),
+            payload: { reference: `REF-${orderNo}`, orderNo, amountKobo: 250_000, sn: 'SN-1' },
+          },
+        ],
+        status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 },
+      },
+      bearer(credential),
+    );
 
   it('the sync commits last: its answer comes after the held webhook went to the owner', async () => {
     const c = await enroll(hub, 'Race A', 'BR-RACE');
@@ -54,7 +85,9 @@ describe.skipIf(!!pgUnavailable)('a webhook and its owner\'s sync committing at 
     await a.query('select pg_advisory_lock(28)');
     const syncing = sync(c.credential, 'ORD-RACE-1'); // owner written, release found nothing, paused before commit
     await waitingOn(28);
-    expect((await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'ORD-RACE-1', branch: 'BR-RACE' }))).status).toBe(200);
+    expect(
+      (await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'ORD-RACE-1', branch: 'BR-RACE' }))).status,
+    ).toBe(200);
     expect(await state('ORD-RACE-1')).toEqual({ held: 1, to: [] });
     await a.query('select pg_advisory_unlock(28)');
     expect((await syncing).status).toBe(200);

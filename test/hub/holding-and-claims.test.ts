@@ -10,7 +10,17 @@ import type { AttentionView } from '../../shared/hub-dashboard-contract';
 import { Manager } from './helpers/dashboard-client';
 import { RelayClient } from './helpers/sse-client';
 import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
-import { ADMIN_TOKEN, bearer, enroll, get, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  enroll,
+  get,
+  post,
+  posWebhook,
+  sendPosWebhook,
+  startTestHub,
+  type TestHub,
+} from './helpers/hub-harness';
 
 const PW = 'manager password 1';
 
@@ -34,27 +44,70 @@ const stream = async (hub: TestHub, credential: string) => {
   return c;
 };
 
-const status = () => ({ appVersion: '0.1.0', profile: 'production', sentAt: Date.now(), queueLength: 0, openPayments: 0 });
-const sync = (hub: TestHub, credential: string, events: unknown[]) => post(`${hub.url}/api/v1/sync`, { status: status(), events }, bearer(credential));
-const topup = (seq: number, reference: string) => ({ seq, kind: 'topup.submitted', at: Date.now(), payload: { reference, kind: 'airtime', amountKobo: 10_000, provider: 'MTN', customerId: '+2348030000000' } });
-const sale = (seq: number, reference: string, orderNo?: string) => ({ seq, kind: 'order.created', at: Date.now(), payload: { reference, amountKobo: 150_000, sn: 'SN', ...(orderNo ? { orderNo } : {}) } });
-const saleStatus = (seq: number, reference: string, orderNo: string) => ({ seq, kind: 'order.status', at: Date.now(), payload: { reference, orderNo, status: 'waiting' } });
+const status = () => ({
+  appVersion: '0.1.0',
+  profile: 'production',
+  sentAt: Date.now(),
+  queueLength: 0,
+  openPayments: 0,
+});
+const sync = (hub: TestHub, credential: string, events: unknown[]) =>
+  post(`${hub.url}/api/v1/sync`, { status: status(), events }, bearer(credential));
+const topup = (seq: number, reference: string) => ({
+  seq,
+  kind: 'topup.submitted',
+  at: Date.now(),
+  payload: { reference, kind: 'airtime', amountKobo: 10_000, provider: 'MTN', customerId: '+2348030000000' },
+});
+const sale = (seq: number, reference: string, orderNo?: string) => ({
+  seq,
+  kind: 'order.created',
+  at: Date.now(),
+  payload: { reference, amountKobo: 150_000, sn: 'SN', ...(orderNo ? { orderNo } : {}) },
+});
+const saleStatus = (seq: number, reference: string, orderNo: string) => ({
+  seq,
+  kind: 'order.status',
+  at: Date.now(),
+  payload: { reference, orderNo, status: 'waiting' },
+});
 const billsBody = (merchantOrderNo: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ payload: { orderNo: `BO-${merchantOrderNo}`, merchantOrderNo, merchantId: 'BILLS-1', orderAmount: '100.00', serviceType: 'AIRTIME', orderStatus: 'SUCCESS', ...extra }, sha512: 'ab'.repeat(64), type: 'x' });
+  JSON.stringify({
+    payload: {
+      orderNo: `BO-${merchantOrderNo}`,
+      merchantOrderNo,
+      merchantId: 'BILLS-1',
+      orderAmount: '100.00',
+      serviceType: 'AIRTIME',
+      orderStatus: 'SUCCESS',
+      ...extra,
+    },
+    sha512: 'ab'.repeat(64),
+    type: 'x',
+  });
 /** A bills callback as a stranger sends it: from `from` (X-Forwarded-For), padded toward the Hub's body limit. */
 const forged = (hub: TestHub, reference: string, from: string) =>
-  post(hub.webhookUrls.bills, billsBody(reference, { note: randomBytes(5000).toString('base64') }), { 'x-forwarded-for': from });
+  post(hub.webhookUrls.bills, billsBody(reference, { note: randomBytes(5000).toString('base64') }), {
+    'x-forwarded-for': from,
+  });
 
 const deliveredTo = async (hub: TestHub) =>
-  (await hub.db.query<{ counter_id: string; order_no: string }>('select d.counter_id, n.order_no from deliveries d join notifications n on n.id = d.notification_id order by d.id'))
-    .map((r) => [r.order_no, r.counter_id]);
+  (
+    await hub.db.query<{ counter_id: string; order_no: string }>(
+      'select d.counter_id, n.order_no from deliveries d join notifications n on n.id = d.notification_id order by d.id',
+    )
+  ).map((r) => [r.order_no, r.counter_id]);
 const count = async (hub: TestHub, sql: string) => Number((await hub.db.query<{ n: unknown }>(sql))[0]!.n);
 const metric = async (hub: TestHub, re: RegExp) => {
   const text = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
   return Number(re.exec(text)?.[1] ?? 0);
 };
 const stepsOf = async (hub: TestHub, id: string) =>
-  ((await get(`${hub.url}/api/v1/admin/notifications/${id}/log`, bearer(ADMIN_TOKEN))).json.steps as { step: string; counterId: string | null; detail: string }[]);
+  (await get(`${hub.url}/api/v1/admin/notifications/${id}/log`, bearer(ADMIN_TOKEN))).json.steps as {
+    step: string;
+    counterId: string | null;
+    detail: string;
+  }[];
 
 /** Sends in waves of `wave` at once (the Hub batches what arrives together), each answered 200. */
 async function flood(n: number, wave: number, send: (i: number) => Promise<{ status: number }>): Promise<void> {
@@ -68,14 +121,21 @@ function holdingSuite(name: string, databaseUrl: () => string | undefined) {
   describe(name, () => {
     const SHARE = 24 * 1024;
     const hubWithProxy = () =>
-      newHub({ databaseUrl: databaseUrl(), trustProxy: ['127.0.0.1'], rateLimits: { perBillsAddress: 1_000_000 }, hold: { maxHeld: 40, maxHeldBytesPerSource: SHARE } });
+      newHub({
+        databaseUrl: databaseUrl(),
+        trustProxy: ['127.0.0.1'],
+        rateLimits: { perBillsAddress: 1_000_000 },
+        hold: { maxHeld: 40, maxHeldBytesPerSource: SHARE },
+      });
 
     it('junk bills callbacks from strangers do not displace the real one, which still reaches its owner; what is dropped is not kept', async () => {
       const hub = await hubWithProxy();
       const a = await enroll(hub, 'Counter 1', 'BR-A'); // code COU1
       const b = await enroll(hub, 'Counter 2', 'BR-B'); // code COU2
       // 300 for references nobody could own (no code, or a code no live counter has), from 5 addresses.
-      await flood(300, 25, (i) => forged(hub, i % 2 ? `JUNK-${i}` : `ZZ9-T251125-${String(i).padStart(4, '0')}`, `10.0.0.${i % 5}`));
+      await flood(300, 25, (i) =>
+        forged(hub, i % 2 ? `JUNK-${i}` : `ZZ9-T251125-${String(i).padStart(4, '0')}`, `10.0.0.${i % 5}`),
+      );
       // 400 for references in live counters' codes (guessable), from 10 addresses: more than the area holds.
       await flood(400, 25, (i) => forged(hub, `COU${1 + (i % 2)}-T251125-${String(5000 + i)}`, `10.0.1.${i % 10}`));
       // The provider's real callback for A's top-up arrives just before A's sync.
@@ -88,26 +148,51 @@ function holdingSuite(name: string, databaseUrl: () => string | undefined) {
       expect(await deliveredTo(hub)).toEqual([['COU1-T251125-0001', a.counterId]]);
       await sa.until(() => sa.notifications.length === 1);
       expect(sa.notifications[0]).toMatchObject({ kind: 'bills', body: real });
-      expect((await stepsOf(hub, sa.notifications[0]!.notificationId)).map((s) => s.step)).toEqual(['received', 'verified', 'held', 'routed', 'relayed']);
+      expect((await stepsOf(hub, sa.notifications[0]!.notificationId)).map((s) => s.step)).toEqual([
+        'received',
+        'verified',
+        'held',
+        'routed',
+        'relayed',
+      ]);
       // B (the other live code) got none of the junk: held junk is sent to nobody.
       expect((await sync(hub, b.credential, [topup(1, 'COU2-T251125-0001')])).status).toBe(200);
       expect(sb.notifications).toEqual([]);
 
       // Not kept: no row of a reference no live counter could own; of the rest, only what is held.
-      expect(await count(hub, "select count(*) as n from notifications where order_no like 'JUNK-%' or order_no like 'ZZ9-%'")).toBe(0);
-      expect(await count(hub, "select count(*) as n from notifications where kind = 'bills' and id not in (select notification_id from quarantine) and id not in (select notification_id from deliveries)")).toBe(0);
+      expect(
+        await count(
+          hub,
+          "select count(*) as n from notifications where order_no like 'JUNK-%' or order_no like 'ZZ9-%'",
+        ),
+      ).toBe(0);
+      expect(
+        await count(
+          hub,
+          "select count(*) as n from notifications where kind = 'bills' and id not in (select notification_id from quarantine) and id not in (select notification_id from deliveries)",
+        ),
+      ).toBe(0);
       expect(await count(hub, "select count(*) as n from quarantine where kind = 'bills'")).toBeLessThanOrEqual(40);
       // Each address within its share.
-      const bySource = await hub.db.query<{ source: string; bytes: unknown }>("select source, sum(bytes) as bytes from quarantine where kind = 'bills' group by source");
+      const bySource = await hub.db.query<{ source: string; bytes: unknown }>(
+        "select source, sum(bytes) as bytes from quarantine where kind = 'bills' group by source",
+      );
       expect(bySource.length).toBeGreaterThan(0);
       for (const s of bySource) expect(Number(s.bytes)).toBeLessThanOrEqual(SHARE);
       expect(bySource.map((s) => s.source).every((s) => s.startsWith('10.0.1.'))).toBe(true);
       expect(await metric(hub, /hub_notifications_dropped_total\{kind="bills",reason="not-ours"\} (\d+)/)).toBe(300);
-      expect(await metric(hub, /hub_notifications_dropped_total\{kind="bills",reason="source-full"\} (\d+)/)).toBeGreaterThan(0);
+      expect(
+        await metric(hub, /hub_notifications_dropped_total\{kind="bills",reason="source-full"\} (\d+)/),
+      ).toBeGreaterThan(0);
     });
 
-    it('past the area\'s size each address keeps its oldest in turn: a flooding address loses its own, never a quiet address\'s', async () => {
-      const hub = await newHub({ databaseUrl: databaseUrl(), trustProxy: ['127.0.0.1'], rateLimits: { perBillsAddress: 1_000_000 }, hold: { maxHeld: 10, maxHeldBytesPerSource: 1024 * 1024 } });
+    it("past the area's size each address keeps its oldest in turn: a flooding address loses its own, never a quiet address's", async () => {
+      const hub = await newHub({
+        databaseUrl: databaseUrl(),
+        trustProxy: ['127.0.0.1'],
+        rateLimits: { perBillsAddress: 1_000_000 },
+        hold: { maxHeld: 10, maxHeldBytesPerSource: 1024 * 1024 },
+      });
       const a = await enroll(hub, 'Counter 1', 'BR-A');
       const real = billsBody('COU1-T251125-0042');
       expect((await post(hub.webhookUrls.bills, real, { 'x-forwarded-for': '10.9.9.9' })).status).toBe(200);
@@ -135,8 +220,8 @@ describe.skipIf(!!pgUnavailable)('real PostgreSQL', () => {
   holdingSuite('holding area on real PostgreSQL', () => cluster.createDatabase(`holding${++n}`));
 });
 
-describe('a held notification goes to its order\'s owner, not to whichever counter syncs', () => {
-  it('a held POS webhook is released to the counter that claims its order number; another counter\'s sync, related or not, never takes it', async () => {
+describe("a held notification goes to its order's owner, not to whichever counter syncs", () => {
+  it("a held POS webhook is released to the counter that claims its order number; another counter's sync, related or not, never takes it", async () => {
     const hub = await newHub();
     const a = await enroll(hub, 'Counter 1', 'BR-A');
     const b = await enroll(hub, 'Counter 2', 'BR-A');
@@ -147,7 +232,14 @@ describe('a held notification goes to its order\'s owner, not to whichever count
     await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'PO-HELD-1', branch: 'BR-A' }));
     expect(await count(hub, 'select count(*) as n from quarantine')).toBe(1);
     // B syncs sales of its own: nothing of A's is released to it.
-    expect((await sync(hub, b.credential, [sale(1, 'COU2-251125-0001', 'PO-B-1'), saleStatus(2, 'COU2-251125-0001', 'PO-B-1')])).status).toBe(200);
+    expect(
+      (
+        await sync(hub, b.credential, [
+          sale(1, 'COU2-251125-0001', 'PO-B-1'),
+          saleStatus(2, 'COU2-251125-0001', 'PO-B-1'),
+        ])
+      ).status,
+    ).toBe(200);
     expect(await deliveredTo(hub)).toEqual([]);
     // A names the provider order number: released to A.
     expect((await sync(hub, a.credential, [saleStatus(2, 'COU1-251125-0001', 'PO-HELD-1')])).status).toBe(200);
@@ -158,7 +250,11 @@ describe('a held notification goes to its order\'s owner, not to whichever count
     // A's claim committed while the webhook was stored (neither saw the other: it stays held); then
     // B's sync claims the same order number for a sale of its own. A, its first claimant, gets it.
     await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'PO-HELD-2', branch: 'BR-A' }));
-    await hub.db.query('insert into order_owners (order_key, counter_id, registered_at) values ($1, $2, $3)', ['PO-HELD-2', a.counterId, Date.now()]);
+    await hub.db.query('insert into order_owners (order_key, counter_id, registered_at) values ($1, $2, $3)', [
+      'PO-HELD-2',
+      a.counterId,
+      Date.now(),
+    ]);
     expect((await sync(hub, b.credential, [sale(3, 'COU2-251125-0002', 'PO-HELD-2')])).status).toBe(200);
     expect((await deliveredTo(hub)).filter(([o]) => o === 'PO-HELD-2').map(([, c]) => c)).toContain(a.counterId);
     await sa.until(() => sa.notifications.length === 2);
@@ -167,14 +263,17 @@ describe('a held notification goes to its order\'s owner, not to whichever count
   });
 });
 
-describe('a claim on another branch\'s provider order number never takes its notification away', () => {
+describe("a claim on another branch's provider order number never takes its notification away", () => {
   const withLog = async () => {
     const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
+    const logger = pino(
+      { level: 'info' },
+      { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) },
+    );
     return { hub: await newHub({ logger }), lines };
   };
 
-  it('rogue first, then the victim, then the webhook: both claimants get it, the victim\'s stream included; the log names both, blames neither', async () => {
+  it("rogue first, then the victim, then the webhook: both claimants get it, the victim's stream included; the log names both, blames neither", async () => {
     const { hub, lines } = await withLog();
     const victim = await enroll(hub, 'Counter 1', 'BR-A');
     const rogue = await enroll(hub, 'Counter 7', 'BR-B');
@@ -182,7 +281,14 @@ describe('a claim on another branch\'s provider order number never takes its not
     const sr = await stream(hub, rogue.credential);
     // The rogue syncs a sale of its own naming the victim's (guessed) provider order number.
     expect((await sync(hub, rogue.credential, [sale(1, 'COU7-251125-0001', 'PO-VICTIM-1')])).status).toBe(200);
-    expect((await sync(hub, victim.credential, [sale(1, 'COU1-251125-0001'), saleStatus(2, 'COU1-251125-0001', 'PO-VICTIM-1')])).status).toBe(200);
+    expect(
+      (
+        await sync(hub, victim.credential, [
+          sale(1, 'COU1-251125-0001'),
+          saleStatus(2, 'COU1-251125-0001', 'PO-VICTIM-1'),
+        ])
+      ).status,
+    ).toBe(200);
     await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'PO-VICTIM-1', branch: 'BR-A' }));
     expect((await deliveredTo(hub)).map(([, c]) => c).sort()).toEqual([victim.counterId, rogue.counterId].sort());
     await sv.until(() => sv.notifications.length === 1);
@@ -190,11 +296,17 @@ describe('a claim on another branch\'s provider order number never takes its not
     expect(sv.notifications[0]!.headers['X-Opay-Tranid']).toBe('PO-VICTIM-1');
     const routed = (await stepsOf(hub, sv.notifications[0]!.notificationId)).filter((s) => s.step === 'routed');
     expect(routed.map((s) => s.counterId).sort()).toEqual([victim.counterId, rogue.counterId].sort());
-    for (const s of routed) expect(s.detail).toContain(`claimed by 2 counters: ${[victim.counterId, rogue.counterId].sort().join(', ')}`);
+    for (const s of routed)
+      expect(s.detail).toContain(`claimed by 2 counters: ${[victim.counterId, rogue.counterId].sort().join(', ')}`);
     // The sync log names every claimant, on the claim that made it shared; nobody is told "refused".
-    const shared = lines.filter((l) => l.msg === 'hub: order numbers claimed by more than one counter; each claimant gets their notifications');
+    const shared = lines.filter(
+      (l) => l.msg === 'hub: order numbers claimed by more than one counter; each claimant gets their notifications',
+    );
     expect(shared).toHaveLength(1);
-    expect(shared[0]).toMatchObject({ counterId: victim.counterId, claims: [{ key: 'PO-VICTIM-1', counterIds: [victim.counterId, rogue.counterId].sort() }] });
+    expect(shared[0]).toMatchObject({
+      counterId: victim.counterId,
+      claims: [{ key: 'PO-VICTIM-1', counterIds: [victim.counterId, rogue.counterId].sort() }],
+    });
     expect(lines.filter((l) => String(l.msg).includes('refused'))).toEqual([]);
     // Needs attention: head office sees both claimants; the victim's branch manager sees the line
     // without the other branch's counter name; the rogue's branch manager sees its own counter's.
@@ -203,17 +315,29 @@ describe('a claim on another branch\'s provider order number never takes its not
     const [ho, ma] = [new Manager(hub.url), new Manager(hub.url)];
     expect((await ho.login('HO', PW)).status).toBe(200);
     expect((await ma.login('MA', PW)).status).toBe(200);
-    const twice = async (m: Manager) => ((await m.get('/attention')).json as unknown as AttentionView).lines.filter((l) => l.kind === 'order-claimed-twice');
+    const twice = async (m: Manager) =>
+      ((await m.get('/attention')).json as unknown as AttentionView).lines.filter(
+        (l) => l.kind === 'order-claimed-twice',
+      );
     const hoLines = await twice(ho);
-    expect(hoLines.map((l) => [l.counterId, l.branch]).sort()).toEqual([[victim.counterId, 'BR-A'], [rogue.counterId, 'BR-B']].sort());
-    expect(hoLines.find((l) => l.counterId === victim.counterId)!.subject).toBe('Provider order PO-VICTIM-1 is claimed by Counter 1 and by Counter 7 (BR-B): each gets its payment notification');
+    expect(hoLines.map((l) => [l.counterId, l.branch]).sort()).toEqual(
+      [
+        [victim.counterId, 'BR-A'],
+        [rogue.counterId, 'BR-B'],
+      ].sort(),
+    );
+    expect(hoLines.find((l) => l.counterId === victim.counterId)!.subject).toBe(
+      'Provider order PO-VICTIM-1 is claimed by Counter 1 and by Counter 7 (BR-B): each gets its payment notification',
+    );
     const maLines = await twice(ma);
     expect(maLines).toHaveLength(1);
-    expect(maLines[0]!.subject).toBe('Provider order PO-VICTIM-1 is claimed by Counter 1 and by a counter of another branch: each gets its payment notification');
+    expect(maLines[0]!.subject).toBe(
+      'Provider order PO-VICTIM-1 is claimed by Counter 1 and by a counter of another branch: each gets its payment notification',
+    );
     expect(JSON.stringify(maLines)).not.toContain('Counter 7');
   });
 
-  it('rogue first and the webhook before the victim syncs: the victim\'s later claim is given it too', async () => {
+  it("rogue first and the webhook before the victim syncs: the victim's later claim is given it too", async () => {
     const { hub } = await withLog();
     const victim = await enroll(hub, 'Counter 1', 'BR-A');
     const rogue = await enroll(hub, 'Counter 7', 'BR-B');
@@ -222,11 +346,18 @@ describe('a claim on another branch\'s provider order number never takes its not
     await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'PO-VICTIM-2', branch: 'BR-A' }));
     expect(await deliveredTo(hub)).toEqual([['PO-VICTIM-2', rogue.counterId]]);
     expect((await sync(hub, victim.credential, [sale(1, 'COU1-251125-0001', 'PO-VICTIM-2')])).status).toBe(200);
-    expect(await deliveredTo(hub)).toEqual([['PO-VICTIM-2', rogue.counterId], ['PO-VICTIM-2', victim.counterId]]);
+    expect(await deliveredTo(hub)).toEqual([
+      ['PO-VICTIM-2', rogue.counterId],
+      ['PO-VICTIM-2', victim.counterId],
+    ]);
     await sv.until(() => sv.notifications.length === 1);
     expect(sv.notifications[0]!.headers['X-Opay-Tranid']).toBe('PO-VICTIM-2');
-    const late = (await stepsOf(hub, sv.notifications[0]!.notificationId)).find((s) => s.step === 'routed' && s.counterId === victim.counterId)!;
-    expect(late.detail).toBe(`claimant of order PO-VICTIM-2 (claimed after it went to ${rogue.counterId}; sent to each, each checks it)`);
+    const late = (await stepsOf(hub, sv.notifications[0]!.notificationId)).find(
+      (s) => s.step === 'routed' && s.counterId === victim.counterId,
+    )!;
+    expect(late.detail).toBe(
+      `claimant of order PO-VICTIM-2 (claimed after it went to ${rogue.counterId}; sent to each, each checks it)`,
+    );
     // A repeat of the victim's claim gives nothing twice.
     expect((await sync(hub, victim.credential, [saleStatus(2, 'COU1-251125-0001', 'PO-VICTIM-2')])).status).toBe(200);
     expect((await deliveredTo(hub)).filter(([, c]) => c === victim.counterId)).toHaveLength(1);

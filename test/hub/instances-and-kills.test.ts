@@ -9,12 +9,24 @@ import type { HubDb } from '../../hub/db/adapter';
 import { openHubDb } from '../../hub/db/open';
 import { readJournal } from '../../hub/store/journal';
 import type { SyncEvent } from '../../shared/hub-contract';
-import { ADMIN_TOKEN, bearer, enroll, makeMerchant, posWebhook, post, sendPosWebhook, startTestHub } from './helpers/hub-harness';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  enroll,
+  makeMerchant,
+  posWebhook,
+  post,
+  sendPosWebhook,
+  startTestHub,
+} from './helpers/hub-harness';
 import { killAllHubs, spawnHub, type HubProcess } from './helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
 import { RelayClient } from './helpers/sse-client';
 
-if (pgUnavailable) console.log(`multi-instance tests skipped: they need a real PostgreSQL (PGlite is one process per folder): ${pgUnavailable}`);
+if (pgUnavailable)
+  console.log(
+    `multi-instance tests skipped: they need a real PostgreSQL (PGlite is one process per folder): ${pgUnavailable}`,
+  );
 
 /**
  * The counter sends its outbox in batches of 50 from the first seq the Hub has not confirmed; when
@@ -28,7 +40,10 @@ async function killMidSync(args: string[], openAfter: () => Promise<HubDb>): Pro
   const c = await enroll(hub, 'Syncer', 'BR-K');
   const total = 3000;
   const events: SyncEvent[] = Array.from({ length: total }, (_, i) => ({
-    seq: i + 1, kind: 'order.status', at: 1_700_000_000_000 + i, payload: { reference: `R${i + 1}`, status: i % 3 ? 'paid' : 'waiting' },
+    seq: i + 1,
+    kind: 'order.status',
+    at: 1_700_000_000_000 + i,
+    payload: { reference: `R${i + 1}`, status: i % 3 ? 'paid' : 'waiting' },
   }));
   const status = () => ({ appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 });
   const killAt = [800, 1900];
@@ -38,7 +53,11 @@ async function killMidSync(args: string[], openAfter: () => Promise<HubDb>): Pro
     let next = 1;
     while (next <= total) {
       const h = await hubReady;
-      const call = post(`${h.url}/api/v1/sync`, { events: events.slice(next - 1, next + 49), status: status() }, bearer(c.credential)).catch(() => null);
+      const call = post(
+        `${h.url}/api/v1/sync`,
+        { events: events.slice(next - 1, next + 49), status: status() },
+        bearer(c.credential),
+      ).catch(() => null);
       if (kills < killAt.length && next > killAt[kills]!) {
         // Killed with this batch in flight (the call was started before the kill): it is cut.
         kills++;
@@ -98,8 +117,15 @@ describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL',
     try {
       const c = await enroll(a, 'On B', 'BR-X'); // enrolled through A, streams from B
       const st = { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 1 };
-      const order = { seq: 1, kind: 'order.created', at: Date.now(), payload: { reference: 'OB-250101-0001', orderNo: 'PAY-AB', amountKobo: 1000, sn: 'SN' } };
-      expect((await post(`${a.url}/api/v1/sync`, { events: [order], status: st }, bearer(c.credential))).status).toBe(200);
+      const order = {
+        seq: 1,
+        kind: 'order.created',
+        at: Date.now(),
+        payload: { reference: 'OB-250101-0001', orderNo: 'PAY-AB', amountKobo: 1000, sn: 'SN' },
+      };
+      expect((await post(`${a.url}/api/v1/sync`, { events: [order], status: st }, bearer(c.credential))).status).toBe(
+        200,
+      );
       const s = new RelayClient(b.url, c.credential);
       await s.connect();
       await s.until(() => s.heartbeats() >= 1);
@@ -108,10 +134,15 @@ describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL',
       await s.until(() => s.notifications.length === 1);
       expect(s.notifications[0]!.body).toBe(w.body);
       // The ack goes to A; the delivery is done for both.
-      expect((await post(`${a.url}/api/v1/relay/ack`, { eventIds: [s.notifications[0]!.eventId] }, bearer(c.credential))).json).toEqual({ acked: 1 });
+      expect(
+        (await post(`${a.url}/api/v1/relay/ack`, { eventIds: [s.notifications[0]!.eventId] }, bearer(c.credential)))
+          .json,
+      ).toEqual({ acked: 1 });
       expect((await b.db.query('select 1 from deliveries where acked_at is null')).length).toBe(0);
       // Revoked through A: B closes the counter's stream, saying why.
-      expect((await post(`${a.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).status).toBe(200);
+      expect((await post(`${a.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN))).status).toBe(
+        200,
+      );
       await s.until(() => s.events.some((e) => e.event === 'closed'));
       expect(s.events.find((e) => e.event === 'revoked')?.data).toContain('HUB_COUNTER_REVOKED');
     } finally {
@@ -124,5 +155,4 @@ describe.skipIf(!!pgUnavailable)('several Hub instances on one real PostgreSQL',
     const url = cluster.createDatabase('kill');
     await killMidSync(['--database-url', url], () => openHubDb({ databaseUrl: url, dataDir: null }));
   }, 240_000); // three cold starts of a Hub process
-
 });

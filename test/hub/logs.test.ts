@@ -7,7 +7,18 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { rotatingFile } from '../../hub/log-file';
-import { ADMIN_TOKEN, bearer, enroll, get, issueCode, makeMerchant, posWebhook, post, sendPosWebhook, startTestHub } from './helpers/hub-harness';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  enroll,
+  get,
+  issueCode,
+  makeMerchant,
+  posWebhook,
+  post,
+  sendPosWebhook,
+  startTestHub,
+} from './helpers/hub-harness';
 import { RelayClient } from './helpers/sse-client';
 
 describe('hub logs', () => {
@@ -21,19 +32,44 @@ describe('hub logs', () => {
       const c = await enroll(hub, 'Logged', 'BR-L');
       await get(`${hub.url}/api/v1/me`, bearer(c.credential));
       const st = { appVersion: '1', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 };
-      await post(`${hub.url}/api/v1/sync`, { events: [{ seq: 1, kind: 'order.created', at: Date.now(), payload: { reference: 'LOG-250101-0001', orderNo: 'LOG-1', amountKobo: 1000, sn: 'SN' } }], status: st }, bearer(c.credential));
+      await post(
+        `${hub.url}/api/v1/sync`,
+        {
+          events: [
+            {
+              seq: 1,
+              kind: 'order.created',
+              at: Date.now(),
+              payload: { reference: 'LOG-250101-0001', orderNo: 'LOG-1', amountKobo: 1000, sn: 'SN' },
+            },
+          ],
+          status: st,
+        },
+        bearer(c.credential),
+      );
       const s = new RelayClient(hub.url, c.credential);
       await s.connect();
       await sendPosWebhook(hub, posWebhook(merchant, { tranId: 'LOG-1', branch: 'BR-L' }));
-      await sendPosWebhook(hub, posWebhook(merchant, { tranId: 'LOG-2', branch: 'BR-L', clientAuthKey: `${merchant.clientAuthKey}x` }));
+      await sendPosWebhook(
+        hub,
+        posWebhook(merchant, { tranId: 'LOG-2', branch: 'BR-L', clientAuthKey: `${merchant.clientAuthKey}x` }),
+      );
       await s.until(() => s.notifications.length === 1);
       await s.disconnect();
-      await post(`${hub.url}/api/v1/sync`, { events: [], status: { appVersion: '1', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 } }, bearer(c.credential));
+      await post(
+        `${hub.url}/api/v1/sync`,
+        {
+          events: [],
+          status: { appVersion: '1', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 },
+        },
+        bearer(c.credential),
+      );
       await post(`${hub.url}/api/v1/admin/counters/${c.counterId}/revoke`, {}, bearer(ADMIN_TOKEN));
       const text = lines.join('');
       expect(text).toContain('counter enrolled'); // the log is really captured
       expect(text).toContain('provider notification refused');
-      for (const secret of [c.credential, ADMIN_TOKEN, merchant.clientAuthKey, code]) expect(text).not.toContain(secret);
+      for (const secret of [c.credential, ADMIN_TOKEN, merchant.clientAuthKey, code])
+        expect(text).not.toContain(secret);
       expect(text).not.toContain('PRIVATE KEY');
     } finally {
       await hub.stop();

@@ -43,14 +43,19 @@ describe('head office manages manager accounts', () => {
     expect(r.json).toMatchObject({ disabled: ada.id, sessionsEnded: 1 });
     expect((await m.get('/session')).status).toBe(401);
     await feed.done; // the Hub ended the stream
-    expect(feed.events.at(-1)).toMatchObject({ event: 'closed', data: { reason: expect.stringContaining('disabled') } });
+    expect(feed.events.at(-1)).toMatchObject({
+      event: 'closed',
+      data: { reason: expect.stringContaining('disabled') },
+    });
 
     const again = await new Manager(hub.url).login('Ada Branch', PW);
     expect(again.status).toBe(403);
     expect(again.text).toContain('disabled');
     // A wrong password still says only "wrong": the account's state is told only to whoever knows the password.
     expect((await new Manager(hub.url).login('Ada Branch', 'not the password')).text).not.toContain('disabled');
-    expect(((await head.get('/managers')).json.managers as ManagerView[]).find((x) => x.id === ada.id)).toMatchObject({ disabled: true });
+    expect(((await head.get('/managers')).json.managers as ManagerView[]).find((x) => x.id === ada.id)).toMatchObject({
+      disabled: true,
+    });
 
     expect((await head.post(`/managers/${ada.id}/enable`)).status).toBe(200);
     await loggedIn('Ada Branch');
@@ -65,7 +70,10 @@ describe('head office manages manager accounts', () => {
     expect((await new Manager(hub.url).login('Bo Branch', PW)).status).toBe(401);
     expect(((await head.get('/managers')).json.managers as ManagerView[]).map((x) => x.id)).not.toContain(bo.id);
     expect((await head.post(`/managers/${bo.id}/remove`)).status).toBe(404);
-    expect((await audit()).find((e) => e.action === 'manager.removed')).toMatchObject({ actorName: 'Head Office', target: 'Bo Branch' });
+    expect((await audit()).find((e) => e.action === 'manager.removed')).toMatchObject({
+      actorName: 'Head Office',
+      target: 'Bo Branch',
+    });
     // The name is free for a new account.
     await make('Bo Branch');
   });
@@ -83,7 +91,7 @@ describe('head office manages manager accounts', () => {
     expect((await head.post(`/managers/${cy.id}/reset-password`, { password: 'short' })).status).toBe(400);
   });
 
-  it("a manager changes their own password only with the current one; their other sessions end, this one stays", async () => {
+  it('a manager changes their own password only with the current one; their other sessions end, this one stays', async () => {
     await make('Di Branch');
     const here = await loggedIn('Di Branch');
     const there = await loggedIn('Di Branch');
@@ -98,13 +106,19 @@ describe('head office manages manager accounts', () => {
     expect((await there.get('/session')).status).toBe(401);
     await loggedIn('Di Branch', NEW_PW);
     // Without the CSRF token, refused.
-    expect((await here.post('/password', { current: NEW_PW, password: PW }, { 'x-csrf-token': 'nope' })).status).toBe(403);
+    expect((await here.post('/password', { current: NEW_PW, password: PW }, { 'x-csrf-token': 'nope' })).status).toBe(
+      403,
+    );
   });
 
   it('a branch manager cannot do head-office actions (403); head office cannot disable or remove themselves', async () => {
     const ed = await make('Ed Branch');
     const m = await loggedIn('Ed Branch');
-    for (const path of [`/managers/${headView.id}/disable`, `/managers/${ed.id}/enable`, `/managers/${headView.id}/remove`]) {
+    for (const path of [
+      `/managers/${headView.id}/disable`,
+      `/managers/${ed.id}/enable`,
+      `/managers/${headView.id}/remove`,
+    ]) {
       expect((await m.post(path)).status).toBe(403);
     }
     expect((await m.post(`/managers/${headView.id}/reset-password`, { password: NEW_PW })).status).toBe(403);
@@ -121,8 +135,16 @@ describe('head office manages manager accounts', () => {
 
   it("head office lists managers with their last login and open sessions, lists one manager's sessions and ends one or all (live feeds too); never its own by ref", async () => {
     const fe = await make('Fe Branch');
-    const roster = async () => ((await head.get('/managers')).json.managers as ManagerRosterEntry[]).find((x) => x.id === fe.id)!;
-    expect(await roster()).toMatchObject({ name: 'Fe Branch', branch: 'B1', disabled: false, lastLoginAt: null, lastLoginAddress: null, sessions: 0 });
+    const roster = async () =>
+      ((await head.get('/managers')).json.managers as ManagerRosterEntry[]).find((x) => x.id === fe.id)!;
+    expect(await roster()).toMatchObject({
+      name: 'Fe Branch',
+      branch: 'B1',
+      disabled: false,
+      lastLoginAt: null,
+      lastLoginAddress: null,
+      sessions: 0,
+    });
     const before = Date.now();
     const a = await loggedIn('Fe Branch');
     const b = await loggedIn('Fe Branch');
@@ -142,7 +164,10 @@ describe('head office manages manager accounts', () => {
     const one = await head.post(`/managers/${fe.id}/sessions/end`, { ref: bRef });
     expect(one.json).toMatchObject({ sessionsEnded: 1 });
     await feedB.done;
-    expect(feedB.events.at(-1)).toMatchObject({ event: 'closed', data: { reason: expect.stringContaining('ended this session') } });
+    expect(feedB.events.at(-1)).toMatchObject({
+      event: 'closed',
+      data: { reason: expect.stringContaining('ended this session') },
+    });
     expect((await b.get('/session')).status).toBe(401);
     expect((await a.get('/session')).status).toBe(200);
     expect((await head.post(`/managers/${fe.id}/sessions/end`, { ref: bRef })).status).toBe(404);
@@ -152,7 +177,11 @@ describe('head office manages manager accounts', () => {
     expect(all.json).toMatchObject({ sessionsEnded: 1 });
     expect((await a.get('/session')).status).toBe(401);
     expect(await list()).toEqual([]);
-    expect((await audit()).find((e) => e.action === 'manager.sessions-ended')).toMatchObject({ actorName: 'Head Office', target: 'Fe Branch', detail: '1 session' });
+    expect((await audit()).find((e) => e.action === 'manager.sessions-ended')).toMatchObject({
+      actorName: 'Head Office',
+      target: 'Fe Branch',
+      detail: '1 session',
+    });
 
     // Head office's own list marks the session in use; it cannot end it by ref (Log out does that).
     const mine = (await head.get(`/managers/${headView.id}/sessions`)).json.sessions as ManagerSession[];
@@ -173,15 +202,40 @@ describe('head office manages manager accounts', () => {
     const counter = await enroll(hub, 'Till 1', 'B1');
     expect((await head.post(`/counters/${counter.counterId}/revoke`)).status).toBe(200);
     const ed = await loggedIn('Ed Branch');
-    const csv = ['film,title,rating,screen,date,time,ticketType,price,bookingFee', `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(Date.now())},19:30,Adult,4600,200`].join('\r\n');
+    const csv = [
+      'film,title,rating,screen,date,time,ticketType,price,bookingFee',
+      `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(Date.now())},19:30,Adult,4600,200`,
+    ].join('\r\n');
     expect((await ed.post('/programme/import', { csv, fileName: 'week.csv' })).json).toMatchObject({ imported: true });
     const entries = await audit();
     const actions = entries.map((e) => e.action);
-    expect(entries.find((e) => e.action === 'counter.revoked')).toMatchObject({ actorName: 'Head Office', target: counter.counterId });
-    expect(entries.find((e) => e.action === 'programme.imported')).toMatchObject({ actorName: 'Ed Branch', target: 'B1', detail: expect.stringContaining('week.csv') });
-    for (const a of ['login', 'manager.disabled', 'manager.enabled', 'manager.removed', 'manager.password-reset', 'manager.password-changed'] as const) expect(actions).toContain(a);
-    expect(entries.find((e) => e.action === 'manager.disabled')).toMatchObject({ actorId: headView.id, actorName: 'Head Office', target: 'Ada Branch', address: expect.stringMatching(/127\.0\.0\.1/) });
-    expect(entries.find((e) => e.action === 'login' && e.actorName === 'Di Branch')).toMatchObject({ address: expect.stringMatching(/127\.0\.0\.1/) });
+    expect(entries.find((e) => e.action === 'counter.revoked')).toMatchObject({
+      actorName: 'Head Office',
+      target: counter.counterId,
+    });
+    expect(entries.find((e) => e.action === 'programme.imported')).toMatchObject({
+      actorName: 'Ed Branch',
+      target: 'B1',
+      detail: expect.stringContaining('week.csv'),
+    });
+    for (const a of [
+      'login',
+      'manager.disabled',
+      'manager.enabled',
+      'manager.removed',
+      'manager.password-reset',
+      'manager.password-changed',
+    ] as const)
+      expect(actions).toContain(a);
+    expect(entries.find((e) => e.action === 'manager.disabled')).toMatchObject({
+      actorId: headView.id,
+      actorName: 'Head Office',
+      target: 'Ada Branch',
+      address: expect.stringMatching(/127\.0\.0\.1/),
+    });
+    expect(entries.find((e) => e.action === 'login' && e.actorName === 'Di Branch')).toMatchObject({
+      address: expect.stringMatching(/127\.0\.0\.1/),
+    });
     expect(entries.map((e) => e.id)).toEqual([...entries.map((e) => e.id)].sort((a, b) => b - a));
     // Refused actions write nothing.
     expect(entries.filter((e) => e.target === 'Head Office' && e.action !== 'login')).toEqual([]);

@@ -7,13 +7,27 @@ import { openHubDb } from '../../hub/db/open';
 import { HubFailure } from '../../hub/errors';
 import { enrollCounter, issueEnrollCode, revokeCounter } from '../../hub/store/counters';
 import { readJournal, storeSyncBatch } from '../../hub/store/journal';
-import { ackDeliveries, createIngestBatcher, ingestNotification, ingestNotifications, notificationLog, pendingDeliveries, pruneOlderThan, type IngestInput } from '../../hub/store/notifications';
+import {
+  ackDeliveries,
+  createIngestBatcher,
+  ingestNotification,
+  ingestNotifications,
+  notificationLog,
+  pendingDeliveries,
+  pruneOlderThan,
+  type IngestInput,
+} from '../../hub/store/notifications';
 import type { SyncEvent } from '../../shared/hub-contract';
 import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
 
 if (pgUnavailable) console.log(`store on real PostgreSQL skipped: ${pgUnavailable}`);
 
-const ev = (seq: number, reference = `R${seq}`): SyncEvent => ({ seq, kind: 'order.created', at: 1_700_000_000_000 + seq, payload: { reference, amountKobo: 150_000, sn: 'SN1' } });
+const ev = (seq: number, reference = `R${seq}`): SyncEvent => ({
+  seq,
+  kind: 'order.created',
+  at: 1_700_000_000_000 + seq,
+  payload: { reference, amountKobo: 150_000, sn: 'SN1' },
+});
 
 const codeOf = async (p: Promise<unknown>) => {
   try {
@@ -42,11 +56,19 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       const { code } = await issueEnrollCode(db, now, 10);
       const a = await enrollCounter(db, { code, counterName: 'A', branch: 'B1', appVersion: '1' }, now);
       expect(a.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(await codeOf(enrollCounter(db, { code, counterName: 'B', branch: 'B1', appVersion: '1' }, now))).toBe('HUB_ENROLL_CODE_INVALID');
+      expect(await codeOf(enrollCounter(db, { code, counterName: 'B', branch: 'B1', appVersion: '1' }, now))).toBe(
+        'HUB_ENROLL_CODE_INVALID',
+      );
       const late = await issueEnrollCode(db, now, 1);
-      expect(await codeOf(enrollCounter(db, { code: late.code, counterName: 'C', branch: 'B1', appVersion: '1' }, now + 61_000))).toBe('HUB_ENROLL_CODE_INVALID');
+      expect(
+        await codeOf(
+          enrollCounter(db, { code: late.code, counterName: 'C', branch: 'B1', appVersion: '1' }, now + 61_000),
+        ),
+      ).toBe('HUB_ENROLL_CODE_INVALID');
       // Only the hash of the credential is stored.
-      const rows = await db.query<{ token_hash: string }>('select token_hash from counters where id = $1', [a.counterId]);
+      const rows = await db.query<{ token_hash: string }>('select token_hash from counters where id = $1', [
+        a.counterId,
+      ]);
       expect(rows[0]!.token_hash).not.toContain(a.credential);
       expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     });
@@ -54,9 +76,27 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
     it('sync is idempotent, refuses gaps with the expected seq, and refuses a different event under a held seq', async () => {
       const { code } = await issueEnrollCode(db, Date.now(), 10);
       const c = await enrollCounter(db, { code, counterName: 'S', branch: 'B1', appVersion: '1' }, Date.now());
-      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 3, refusedClaims: [], sharedClaims: [], released: [] });
-      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({ lastSeq: 3, stored: 0, refusedClaims: [], sharedClaims: [], released: [] });
-      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({ lastSeq: 4, stored: 1, refusedClaims: [], sharedClaims: [], released: [] });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({
+        lastSeq: 3,
+        stored: 3,
+        refusedClaims: [],
+        sharedClaims: [],
+        released: [],
+      });
+      expect(await storeSyncBatch(db, c.counterId, [ev(1), ev(2), ev(3)], Date.now())).toEqual({
+        lastSeq: 3,
+        stored: 0,
+        refusedClaims: [],
+        sharedClaims: [],
+        released: [],
+      });
+      expect(await storeSyncBatch(db, c.counterId, [ev(2), ev(3), ev(4)], Date.now())).toEqual({
+        lastSeq: 4,
+        stored: 1,
+        refusedClaims: [],
+        sharedClaims: [],
+        released: [],
+      });
       const gap = await storeSyncBatch(db, c.counterId, [ev(6)], Date.now()).catch((e: HubFailure) => e);
       expect(gap).toBeInstanceOf(HubFailure);
       expect((gap as HubFailure).code).toBe('HUB_SYNC_GAP');
@@ -67,11 +107,25 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
 
     it('routes a notification to the owner of its order only, else holds it (never the branch); acks and prunes', async () => {
       const now = Date.now();
-      const mk = async (n: string, b: string) => enrollCounter(db, { code: (await issueEnrollCode(db, now, 10)).code, counterName: n, branch: b, appVersion: '1' }, now);
+      const mk = async (n: string, b: string) =>
+        enrollCounter(
+          db,
+          { code: (await issueEnrollCode(db, now, 10)).code, counterName: n, branch: b, appVersion: '1' },
+          now,
+        );
       const x = await mk('X', 'BR-R');
       const y = await mk('Y', 'BR-R');
       await storeSyncBatch(db, x.counterId, [ev(1, 'ORDX')], now);
-      const pos = (body: string, orderKeys: string[]): IngestInput => ({ kind: 'pos', headers: {}, body, contentKey: body, orderKeys, branch: 'BR-R', verifiedDetail: 'ok', now });
+      const pos = (body: string, orderKeys: string[]): IngestInput => ({
+        kind: 'pos',
+        headers: {},
+        body,
+        contentKey: body,
+        orderKeys,
+        branch: 'BR-R',
+        verifiedDetail: 'ok',
+        now,
+      });
       const owned = await ingestNotification(db, pos('b1', ['ORDX']));
       expect(owned).toMatchObject({ counterIds: [x.counterId], held: false, dropped: false });
       const unknown = await ingestNotification(db, pos('b2', ['NOPE']));
@@ -82,12 +136,30 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       const pend = await pendingDeliveries(db, x.counterId, 0, 100);
       expect(pend.map((p) => p.body)).toEqual(['b1']);
       expect(await pendingDeliveries(db, y.counterId, 0, 100)).toEqual([]);
-      expect(await ackDeliveries(db, x.counterId, pend.map((p) => p.eventId), now)).toBe(1);
-      expect(await ackDeliveries(db, y.counterId, pend.map((p) => p.eventId), now)).toBe(0); // not y's deliveries
+      expect(
+        await ackDeliveries(
+          db,
+          x.counterId,
+          pend.map((p) => p.eventId),
+          now,
+        ),
+      ).toBe(1);
+      expect(
+        await ackDeliveries(
+          db,
+          y.counterId,
+          pend.map((p) => p.eventId),
+          now,
+        ),
+      ).toBe(0); // not y's deliveries
       expect(await pendingDeliveries(db, x.counterId, 0, 100)).toEqual([]);
       const log = await notificationLog(db, owned.notificationId!);
       expect(log!.steps.map((s) => s.step)).toEqual(['received', 'verified', 'routed', 'duplicate', 'acknowledged']);
-      expect((await notificationLog(db, unknown.notificationId!))!.steps.map((s) => s.step)).toEqual(['received', 'verified', 'held']);
+      expect((await notificationLog(db, unknown.notificationId!))!.steps.map((s) => s.step)).toEqual([
+        'received',
+        'verified',
+        'held',
+      ]);
 
       await revokeCounter(db, y.counterId, now);
       const noKey = await ingestNotification(db, pos('b3', []));
@@ -99,19 +171,47 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
 
     it('a batch stores each notification routed on its own, in order; webhooks arriving together share a batch, repeats stay single', async () => {
       const now = Date.now();
-      const mk = async (n: string, b: string) => enrollCounter(db, { code: (await issueEnrollCode(db, now, 10)).code, counterName: n, branch: b, appVersion: '1' }, now);
+      const mk = async (n: string, b: string) =>
+        enrollCounter(
+          db,
+          { code: (await issueEnrollCode(db, now, 10)).code, counterName: n, branch: b, appVersion: '1' },
+          now,
+        );
       const p = await mk('P', 'BR-BATCH');
       const q = await mk('Q', 'BR-BATCH');
       await storeSyncBatch(db, q.counterId, [ev(1, 'ORDQ')], now);
       await storeSyncBatch(db, p.counterId, [ev(1, 'ORDP')], now);
-      const input = (body: string, keys: string[], branch: string | null = 'BR-BATCH'): IngestInput => ({ kind: 'pos', headers: { merchantId: branch ?? '' }, body, contentKey: body, orderKeys: keys, branch, verifiedDetail: 'ok', now });
-      const rs = await ingestNotifications(db, [input('k1', ['ORDQ']), input('k2', ['NOPE']), input('k3', []), input('k1-old', ['ORDQ'])]);
+      const input = (body: string, keys: string[], branch: string | null = 'BR-BATCH'): IngestInput => ({
+        kind: 'pos',
+        headers: { merchantId: branch ?? '' },
+        body,
+        contentKey: body,
+        orderKeys: keys,
+        branch,
+        verifiedDetail: 'ok',
+        now,
+      });
+      const rs = await ingestNotifications(db, [
+        input('k1', ['ORDQ']),
+        input('k2', ['NOPE']),
+        input('k3', []),
+        input('k1-old', ['ORDQ']),
+      ]);
       expect(rs.map((r) => r.duplicate)).toEqual([false, false, false, false]);
       expect(rs[0]!.counterIds).toEqual([q.counterId]);
-      expect(rs.map((r) => [r.held, r.dropped])).toEqual([[false, false], [true, false], [false, true], [false, false]]);
+      expect(rs.map((r) => [r.held, r.dropped])).toEqual([
+        [false, false],
+        [true, false],
+        [false, true],
+        [false, false],
+      ]);
       expect(rs[3]!.counterIds).toEqual([q.counterId]);
       expect(new Set(rs.map((r) => r.notificationId)).size).toBe(4);
-      expect((await notificationLog(db, rs[0]!.notificationId!))!.steps.map((s) => [s.step, s.counterId])).toEqual([['received', null], ['verified', null], ['routed', q.counterId]]);
+      expect((await notificationLog(db, rs[0]!.notificationId!))!.steps.map((s) => [s.step, s.counterId])).toEqual([
+        ['received', null],
+        ['verified', null],
+        ['routed', q.counterId],
+      ]);
       // Q gets its order's notifications, in the order they came; P (same branch) nothing of them.
       expect((await pendingDeliveries(db, q.counterId, 0, 100)).map((d) => d.body)).toEqual(['k1', 'k1-old']);
       expect(await pendingDeliveries(db, p.counterId, 0, 100)).toEqual([]);
@@ -127,7 +227,11 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       expect((await pendingDeliveries(db, p.counterId, 0, 100)).map((d) => d.body)).toEqual(bodies.slice(0, 18));
       // A notification the database refuses fails alone; the others of its batch are stored.
       const bad = { ...input('bad', []), kind: 'nope' as IngestInput['kind'] };
-      const mixed = await Promise.allSettled([ingest(input('ok-1', ['ORDP'])), ingest(bad), ingest(input('ok-2', ['ORDP']))]);
+      const mixed = await Promise.allSettled([
+        ingest(input('ok-1', ['ORDP'])),
+        ingest(bad),
+        ingest(input('ok-2', ['ORDP'])),
+      ]);
       expect(mixed.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
       expect((await pendingDeliveries(db, p.counterId, 0, 100)).slice(-2).map((d) => d.body)).toEqual(['ok-1', 'ok-2']);
     });
@@ -142,5 +246,7 @@ describe.skipIf(!!pgUnavailable)('real PostgreSQL', () => {
     cluster = await startPgCluster();
   });
   afterAll(() => cluster?.stop());
-  storeSuite('store on real PostgreSQL', () => openHubDb({ databaseUrl: cluster.createDatabase('store'), dataDir: null }));
+  storeSuite('store on real PostgreSQL', () =>
+    openHubDb({ databaseUrl: cluster.createDatabase('store'), dataDir: null }),
+  );
 });

@@ -49,8 +49,17 @@ const heartbeatsOf = (r: LiveReader) => r.events.filter((e) => e.event === 'hear
 
 /** The counter syncs the orders it created: it owns their provider order numbers (the Hub relays only to an order's owner). */
 async function own(hub: TestHub, credential: string, orderNos: string[]): Promise<void> {
-  const events = orderNos.map((o, i) => ({ seq: i + 1, kind: 'order.created', at: Date.now(), payload: { reference: `REF-${o}`, orderNo: o, amountKobo: 1000, sn: 'SN' } }));
-  const r = await post(`${hub.url}/api/v1/sync`, { events, status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 } }, bearer(credential));
+  const events = orderNos.map((o, i) => ({
+    seq: i + 1,
+    kind: 'order.created',
+    at: Date.now(),
+    payload: { reference: `REF-${o}`, orderNo: o, amountKobo: 1000, sn: 'SN' },
+  }));
+  const r = await post(
+    `${hub.url}/api/v1/sync`,
+    { events, status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 } },
+    bearer(credential),
+  );
   expect(r.status).toBe(200);
 }
 
@@ -73,7 +82,7 @@ describe('relay streams share one reader', () => {
     expect(db.since(mark, DELIVERY_READS)).toBeLessThanOrEqual(2 * 5);
   });
 
-  it('a re-opened LISTEN wakes 20 streams of 10 counters: one read sends each its counter\'s notification, once', async () => {
+  it("a re-opened LISTEN wakes 20 streams of 10 counters: one read sends each its counter's notification, once", async () => {
     const { raw, db } = await memoryDb();
     // Two Hub instances on one database. B's heartbeat (and sweep) is far off, and it hears no relay
     // NOTIFY: what A stores waits until B's LISTEN connection is re-opened ('*').
@@ -86,7 +95,10 @@ describe('relay streams share one reader', () => {
       await own(a, c.credential, [`WIDE-${i}`]);
       streams.push([await relayStream(b, c.credential), await relayStream(b, c.credential)]);
     }
-    for (let i = 0; i < 10; i++) expect((await sendPosWebhook(a, posWebhook(a.merchant, { tranId: `WIDE-${i}`, branch: 'BR-WIDE' }))).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await sendPosWebhook(a, posWebhook(a.merchant, { tranId: `WIDE-${i}`, branch: 'BR-WIDE' }))).status).toBe(
+        200,
+      );
     const mark = db.queries.length;
     db.emit(RELAY_CHANNEL, '*');
     for (const pair of streams) for (const s of pair) await s.until(() => s.notifications.length >= 1);
@@ -141,7 +153,16 @@ describe('dashboard live streams share one reader', () => {
       const c = await enroll(hub, `Till ${branch}`, branch);
       return new CounterJournal(hub.url, c.credential);
     };
-    const sell = (j: CounterJournal, reference: string) => j.sync([j.ev('order.created', hub.ctx.now(), { reference, amountKobo: 1000, sn: 'SN', cashier: 'Ada', profile: 'production' })]);
+    const sell = (j: CounterJournal, reference: string) =>
+      j.sync([
+        j.ev('order.created', hub.ctx.now(), {
+          reference,
+          amountKobo: 1000,
+          sn: 'SN',
+          cashier: 'Ada',
+          profile: 'production',
+        }),
+      ]);
     return { hub, db, head, lagos, abuja, journal, sell };
   }
 
@@ -183,7 +204,7 @@ describe('dashboard live streams share one reader', () => {
     expect(r.events.some((e) => e.event === 'closed')).toBe(false);
   });
 
-  it('after a lost NOTIFY, the re-opened LISTEN (\'*\') re-reads once for every stream, each sent what it missed once', async () => {
+  it("after a lost NOTIFY, the re-opened LISTEN ('*') re-reads once for every stream, each sent what it missed once", async () => {
     const { db, head, lagos, abuja, journal, sell } = await setup();
     const tillL = await journal('BR-L');
     await sell(tillL, 'R-L-1');

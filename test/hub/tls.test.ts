@@ -18,13 +18,28 @@ const noOpenssl = (() => {
 })();
 if (noOpenssl) console.log(`TLS test skipped: ${noOpenssl}`);
 
-function httpsJson(url: string, ca: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown>; hsts: string | undefined }> {
+function httpsJson(
+  url: string,
+  ca: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown>; hsts: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown>, hsts: res.headers['strict-transport-security'] as string | undefined }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            json: JSON.parse(text) as Record<string, unknown>,
+            hsts: res.headers['strict-transport-security'] as string | undefined,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -36,8 +51,27 @@ describe.skipIf(!!noOpenssl)('Hub over HTTPS', () => {
   let cert: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hub-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
     hub = await startTestHub({ tls: { cert, key: readFileSync(join(dir, 'key.pem'), 'utf8') } });
   });
@@ -51,7 +85,12 @@ describe.skipIf(!!noOpenssl)('Hub over HTTPS', () => {
     expect(hub.webhookUrls.pos).toBe(`${hub.url}/provider/pos-webhook`);
     const code = await httpsJson(`${hub.url}/api/v1/admin/enroll-codes`, cert, { branch: 'B' }, bearer(ADMIN_TOKEN));
     expect(code.status).toBe(200);
-    const r = await httpsJson(`${hub.url}/api/v1/enroll`, cert, { code: code.json.code, counterName: 'TLS', branch: 'B', appVersion: '1' });
+    const r = await httpsJson(`${hub.url}/api/v1/enroll`, cert, {
+      code: code.json.code,
+      counterName: 'TLS',
+      branch: 'B',
+      appVersion: '1',
+    });
     expect(r.status).toBe(200);
     expect(r.json.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Under TLS every answer tells browsers to keep to HTTPS (issue 21, Info).

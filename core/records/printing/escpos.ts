@@ -40,11 +40,48 @@ export function qrCommands(data: string, moduleSize: number): number[] {
   const bytes = [...Buffer.from(toPrinterText(data), 'ascii')];
   const len = bytes.length + 3;
   return [
-    GS, 0x28, 0x6b, 4, 0, 0x31, 0x41, 0x32, 0x00,
-    GS, 0x28, 0x6b, 3, 0, 0x31, 0x43, moduleSize,
-    GS, 0x28, 0x6b, 3, 0, 0x31, 0x45, 0x31,
-    GS, 0x28, 0x6b, len % 256, Math.floor(len / 256), 0x31, 0x50, 0x30, ...bytes,
-    GS, 0x28, 0x6b, 3, 0, 0x31, 0x51, 0x30,
+    GS,
+    0x28,
+    0x6b,
+    4,
+    0,
+    0x31,
+    0x41,
+    0x32,
+    0x00,
+    GS,
+    0x28,
+    0x6b,
+    3,
+    0,
+    0x31,
+    0x43,
+    moduleSize,
+    GS,
+    0x28,
+    0x6b,
+    3,
+    0,
+    0x31,
+    0x45,
+    0x31,
+    GS,
+    0x28,
+    0x6b,
+    len % 256,
+    Math.floor(len / 256),
+    0x31,
+    0x50,
+    0x30,
+    ...bytes,
+    GS,
+    0x28,
+    0x6b,
+    3,
+    0,
+    0x31,
+    0x51,
+    0x30,
   ];
 }
 
@@ -72,7 +109,8 @@ class Bytes {
     const c = this.cur;
     if (s.align !== c.align) this.cmd(s.align === 'center' ? CMD.alignCenter : CMD.alignLeft);
     if (s.bold !== c.bold) this.cmd(s.bold ? CMD.boldOn : CMD.boldOff);
-    if (s.size !== c.size) this.cmd(s.size === 'double' ? CMD.sizeDouble : s.size === 'tall' ? CMD.sizeDoubleHeight : CMD.sizeNormal);
+    if (s.size !== c.size)
+      this.cmd(s.size === 'double' ? CMD.sizeDouble : s.size === 'tall' ? CMD.sizeDoubleHeight : CMD.sizeNormal);
     if (s.small !== c.small) this.cmd(s.small ? CMD.fontB : CMD.fontA);
     if (s.reverse !== c.reverse) this.cmd(s.reverse ? CMD.reverseOn : CMD.reverseOff);
     this.cur = s;
@@ -102,10 +140,14 @@ function block(b: Bytes, blk: Block, paper: PaperWidth): void {
       return;
     case 'banner':
       // Double width and height, reversed: half the columns, each line padded to the full width.
-      b.style({ align: 'center', bold: true, size: 'double', reverse: true }).lines(wrap(text(blk.text), cols / 2 - 2).map((l) => ` ${l} `));
+      b.style({ align: 'center', bold: true, size: 'double', reverse: true }).lines(
+        wrap(text(blk.text), cols / 2 - 2).map((l) => ` ${l} `),
+      );
       return;
     case 'mark':
-      b.style({ align: 'center', bold: true, size: 'tall', reverse: true }).lines(wrap(text(blk.text), cols - 2).map((l) => ` ${l} `));
+      b.style({ align: 'center', bold: true, size: 'tall', reverse: true }).lines(
+        wrap(text(blk.text), cols - 2).map((l) => ` ${l} `),
+      );
       return;
     case 'rule':
       b.style({}).line((blk.double ? '=' : '-').repeat(cols));

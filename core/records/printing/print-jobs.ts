@@ -70,8 +70,21 @@ export class PrintJobStore {
         `INSERT INTO print_jobs (kind, order_id, report_id, title, payload_json, target_json, target_text, status, reprint, created_at, updated_at, printed_at, profile)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(j.kind, j.orderId ?? null, j.reportId ?? null, j.title, JSON.stringify(j.payload), JSON.stringify(j.target), targetText(j.target),
-        j.status ?? 'pending', j.reprint ? 1 : 0, at, at, j.status === 'printed' ? at : null, j.profile ?? 'unrecorded');
+      .run(
+        j.kind,
+        j.orderId ?? null,
+        j.reportId ?? null,
+        j.title,
+        JSON.stringify(j.payload),
+        JSON.stringify(j.target),
+        targetText(j.target),
+        j.status ?? 'pending',
+        j.reprint ? 1 : 0,
+        at,
+        at,
+        j.status === 'printed' ? at : null,
+        j.profile ?? 'unrecorded',
+      );
     return this.require(Number(info.lastInsertRowid));
   }
 
@@ -89,40 +102,60 @@ export class PrintJobStore {
   /** Takes the job for a new attempt (counted), towards `target`. */
   start(id: number, target: PrintTarget): JobRow {
     this.db
-      .prepare("UPDATE print_jobs SET status = 'printing', attempts = attempts + 1, target_json = ?, target_text = ?, error = NULL, error_code = NULL, updated_at = ? WHERE id = ?")
+      .prepare(
+        "UPDATE print_jobs SET status = 'printing', attempts = attempts + 1, target_json = ?, target_text = ?, error = NULL, error_code = NULL, updated_at = ? WHERE id = ?",
+      )
       .run(JSON.stringify(target), targetText(target), this.now(), id);
     return this.require(id);
   }
 
   printed(id: number): JobRow {
     const at = this.now();
-    this.db.prepare("UPDATE print_jobs SET status = 'printed', error = NULL, error_code = NULL, updated_at = ?, printed_at = ? WHERE id = ?").run(at, at, id);
+    this.db
+      .prepare(
+        "UPDATE print_jobs SET status = 'printed', error = NULL, error_code = NULL, updated_at = ?, printed_at = ? WHERE id = ?",
+      )
+      .run(at, at, id);
     return this.require(id);
   }
 
   failed(id: number, code: string, message: string): JobRow {
-    this.db.prepare("UPDATE print_jobs SET status = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?").run(message, code, this.now(), id);
+    this.db
+      .prepare("UPDATE print_jobs SET status = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?")
+      .run(message, code, this.now(), id);
     return this.require(id);
   }
 
   forOrder(orderId: number): PrintJobView[] {
-    return (this.db.prepare('SELECT * FROM print_jobs WHERE order_id = ? ORDER BY id DESC LIMIT 50').all(orderId) as Row[]).map((r) => toRow(r).view);
+    return (
+      this.db.prepare('SELECT * FROM print_jobs WHERE order_id = ? ORDER BY id DESC LIMIT 50').all(orderId) as Row[]
+    ).map((r) => toRow(r).view);
   }
 
   forReport(reportId: number): PrintJobView[] {
-    return (this.db.prepare("SELECT * FROM print_jobs WHERE report_id = ? AND kind = 'shift-report' ORDER BY id DESC LIMIT 50").all(reportId) as Row[]).map((r) => toRow(r).view);
+    return (
+      this.db
+        .prepare("SELECT * FROM print_jobs WHERE report_id = ? AND kind = 'shift-report' ORDER BY id DESC LIMIT 50")
+        .all(reportId) as Row[]
+    ).map((r) => toRow(r).view);
   }
 
   /** Jobs whose last attempt failed, newest first: the "not printed" list with Retry. */
   failedJobs(limit = 20): PrintJobView[] {
-    return (this.db.prepare("SELECT * FROM print_jobs WHERE status = 'failed' ORDER BY id DESC LIMIT ?").all(limit) as Row[]).map((r) => toRow(r).view);
+    return (
+      this.db.prepare("SELECT * FROM print_jobs WHERE status = 'failed' ORDER BY id DESC LIMIT ?").all(limit) as Row[]
+    ).map((r) => toRow(r).view);
   }
 
   /** Whether this order's receipt (or this report) has come out of a printer before. */
   /** Whether it was printed (by a job made at or after `since`, when given). */
   wasPrinted(kind: 'receipt' | 'shift-report', id: number, since = 0): boolean {
     const col = kind === 'receipt' ? 'order_id' : 'report_id';
-    return !!this.db.prepare(`SELECT 1 FROM print_jobs WHERE kind = ? AND ${col} = ? AND status = 'printed' AND created_at >= ? LIMIT 1`).get(kind, id, since);
+    return !!this.db
+      .prepare(
+        `SELECT 1 FROM print_jobs WHERE kind = ? AND ${col} = ? AND status = 'printed' AND created_at >= ? LIMIT 1`,
+      )
+      .get(kind, id, since);
   }
 
   hasJob(kind: 'receipt', orderId: number): boolean {
@@ -134,7 +167,16 @@ export class PrintJobStore {
    * may have printed); the cashier looks at the paper and presses Retry.
    */
   recoverInterrupted(): PrintJobView[] {
-    const rows = (this.db.prepare("SELECT id FROM print_jobs WHERE status IN ('printing', 'pending')").all() as { id: number }[]).map((r) => r.id);
-    return rows.map((id) => this.failed(id, 'INTERRUPTED', 'CounterPay stopped while this was printing. Check what came out of the printer, then press Retry if needed.').view);
+    const rows = (
+      this.db.prepare("SELECT id FROM print_jobs WHERE status IN ('printing', 'pending')").all() as { id: number }[]
+    ).map((r) => r.id);
+    return rows.map(
+      (id) =>
+        this.failed(
+          id,
+          'INTERRUPTED',
+          'CounterPay stopped while this was printing. Check what came out of the printer, then press Retry if needed.',
+        ).view,
+    );
   }
 }

@@ -32,7 +32,13 @@ export function targetFrom(s: PrinterSettings): PrintTarget {
     case 'serial':
       return { kind: 'serial', path: s.serialPath, baudRate: s.baudRate, paper: s.paper, copies: s.copies };
     case 'system':
-      return { kind: 'system', deviceName: s.systemPrinterName, silent: s.systemSilent, paper: s.paper, copies: s.copies };
+      return {
+        kind: 'system',
+        deviceName: s.systemPrinterName,
+        silent: s.systemSilent,
+        paper: s.paper,
+        copies: s.copies,
+      };
   }
 }
 
@@ -49,7 +55,10 @@ export function createPrintService(d: PrintServiceDeps) {
   function currentTarget(): PrintTarget {
     const t = targetFrom(d.printing());
     if (t.kind === 'system' && !d.systemPrinter.available) {
-      throw new AppError('PRINTER_FAILED', d.systemPrinter.note, { reason: 'use-browser-print', useBrowserPrint: true });
+      throw new AppError('PRINTER_FAILED', d.systemPrinter.note, {
+        reason: 'use-browser-print',
+        useBrowserPrint: true,
+      });
     }
     return t;
   }
@@ -64,7 +73,14 @@ export function createPrintService(d: PrintServiceDeps) {
           ...(d.serialTimeoutMs ? { timeoutMs: d.serialTimeoutMs } : {}),
         });
       case 'system':
-        return d.systemPrinter.print({ html: htmlDocumentOf(doc, target.paper), paper: target.paper, deviceName: target.deviceName, silent: target.silent, copies: target.copies, title: doc.title });
+        return d.systemPrinter.print({
+          html: htmlDocumentOf(doc, target.paper),
+          paper: target.paper,
+          deviceName: target.deviceName,
+          silent: target.silent,
+          copies: target.copies,
+          title: doc.title,
+        });
       case 'browser':
         throw new AppError('PRINTER_FAILED', 'This was printed from the browser; print it again from there.');
     }
@@ -80,10 +96,18 @@ export function createPrintService(d: PrintServiceDeps) {
       return done;
     } catch (e) {
       const known = isAppError(e);
-      if (!known) d.logger.error('printing failed unexpectedly', { jobId: id, error: e instanceof Error ? e.message : String(e) });
+      if (!known)
+        d.logger.error('printing failed unexpectedly', {
+          jobId: id,
+          error: e instanceof Error ? e.message : String(e),
+        });
       const reason = known && typeof e.details?.reason === 'string' ? e.details.reason : 'failed';
       d.logger.warn('print job failed', { jobId: id, target: job.view.target, reason });
-      const failed = d.jobs.failed(id, known ? `${e.code}:${reason}` : 'PRINTER_FAILED:internal', known ? e.message : 'Printing failed because of an error in CounterPay. It has been logged; press Retry.').view;
+      const failed = d.jobs.failed(
+        id,
+        known ? `${e.code}:${reason}` : 'PRINTER_FAILED:internal',
+        known ? e.message : 'Printing failed because of an error in CounterPay. It has been logged; press Retry.',
+      ).view;
       d.onJob(failed);
       return failed;
     }
@@ -104,7 +128,14 @@ export function createPrintService(d: PrintServiceDeps) {
     retry(id: number): Promise<PrintJobView> {
       const row = d.jobs.get(id);
       if (!row) throw new AppError('NOT_FOUND', `There is no print job ${id}.`, { id });
-      if (row.view.status !== 'failed') throw new AppError('CONFLICT', row.view.status === 'printed' ? 'This was printed already: use Reprint for another copy.' : 'This is printing now.', { id });
+      if (row.view.status !== 'failed')
+        throw new AppError(
+          'CONFLICT',
+          row.view.status === 'printed'
+            ? 'This was printed already: use Reprint for another copy.'
+            : 'This is printing now.',
+          { id },
+        );
       const target = currentTarget();
       return exclusive(() => attempt(id, target));
     },
@@ -112,7 +143,11 @@ export function createPrintService(d: PrintServiceDeps) {
     /** A print made by the browser's own print window: recorded as printed (later copies are reprints). */
     recordBrowserPrint(job: Omit<NewJob, 'target' | 'status'>): PrintJobView {
       const s = d.printing();
-      const row = d.jobs.create({ ...job, target: { kind: 'browser', paper: s.paper, copies: s.copies }, status: 'printed' });
+      const row = d.jobs.create({
+        ...job,
+        target: { kind: 'browser', paper: s.paper, copies: s.copies },
+        status: 'printed',
+      });
       d.onJob(row.view);
       return row.view;
     },

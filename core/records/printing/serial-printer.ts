@@ -12,10 +12,16 @@ export interface SerialTarget {
 function openError(err: Error, path: string) {
   const m = err.message;
   if (/ENOENT|No such file|cannot find|File not found/i.test(m)) {
-    return printerError('offline', `There is no serial port ${path}. Check the printer's cable, or choose its port again in the receipt settings.`);
+    return printerError(
+      'offline',
+      `There is no serial port ${path}. Check the printer's cable, or choose its port again in the receipt settings.`,
+    );
   }
   if (/EACCES|Access denied|permission/i.test(m)) {
-    return printerError('failed', `CounterPay may not use ${path} (access denied). Ask IT to give this user access to the port.`);
+    return printerError(
+      'failed',
+      `CounterPay may not use ${path} (access denied). Ask IT to give this user access to the port.`,
+    );
   }
   if (/EBUSY|busy|in use|Resource temporarily unavailable|Cannot lock/i.test(m)) {
     return printerError('failed', `${path} is in use by another program. Close it, then press Retry.`);
@@ -42,7 +48,13 @@ export function sendToSerialPrinter(
       else done();
     };
     const timer = setTimeout(
-      () => finish(printerError('timeout', `The printer on ${target.path} did not take the receipt within ${Math.round(timeoutMs / 1000)} s. Check that it is on, has paper, and that the speed (${target.baudRate} baud) is right.`)),
+      () =>
+        finish(
+          printerError(
+            'timeout',
+            `The printer on ${target.path} did not take the receipt within ${Math.round(timeoutMs / 1000)} s. Check that it is on, has paper, and that the speed (${target.baudRate} baud) is right.`,
+          ),
+        ),
       timeoutMs,
     );
     try {
@@ -52,12 +64,26 @@ export function sendToSerialPrinter(
       return;
     }
     const p = port;
-    p.on('error', (e) => finish(printerError('dropped', `The printer on ${target.path} stopped answering (${e.message}). Check the cable, then press Retry.`)));
+    p.on('error', (e) =>
+      finish(
+        printerError(
+          'dropped',
+          `The printer on ${target.path} stopped answering (${e.message}). Check the cable, then press Retry.`,
+        ),
+      ),
+    );
     p.open((err) => {
       if (err) return finish(openError(err, target.path));
       p.write(Buffer.from(bytes), (werr) => {
-        if (werr) return finish(printerError('failed', `Writing to the printer on ${target.path} failed (${werr.message}).`));
-        p.drain((derr) => finish(derr ? printerError('failed', `Writing to the printer on ${target.path} failed (${derr.message}).`) : undefined));
+        if (werr)
+          return finish(printerError('failed', `Writing to the printer on ${target.path} failed (${werr.message}).`));
+        p.drain((derr) =>
+          finish(
+            derr
+              ? printerError('failed', `Writing to the printer on ${target.path} failed (${derr.message}).`)
+              : undefined,
+          ),
+        );
       });
     });
   });

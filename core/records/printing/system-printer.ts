@@ -25,7 +25,8 @@ export interface SystemPrinter {
   toPdf(job: { html: string; paper: PaperWidth; title: string }): Promise<Uint8Array>;
 }
 
-const BROWSER_NOTE = 'In the browser, receipts print through the browser’s own print window (Print, or Ctrl+P): choose the receipt printer there. To save a PDF, choose “Save as PDF” as the printer.';
+const BROWSER_NOTE =
+  'In the browser, receipts print through the browser’s own print window (Print, or Ctrl+P): choose the receipt printer there. To save a PDF, choose “Save as PDF” as the printer.';
 
 /** The browser shell's: every call explains how to print from the browser instead. */
 export const browserSystemPrinter: SystemPrinter = {

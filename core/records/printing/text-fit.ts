@@ -43,6 +43,7 @@ export function wrap(text: string, width: number): string[] {
 
 /** A label and its value on one line when they fit, else the label then the value right-aligned below. */
 export function pairLines(label: string, value: string, width: number): string[] {
-  if (label.length + 1 + value.length <= width) return [label + ' '.repeat(width - label.length - value.length) + value];
+  if (label.length + 1 + value.length <= width)
+    return [label + ' '.repeat(width - label.length - value.length) + value];
   return [...wrap(label, width), ...wrap(value, width).map((l) => l.padStart(width))];
 }

@@ -57,7 +57,11 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     // The closed order's own payment facts (the card shown before it closed, its times) are not
     // the payment: the late outcome's are.
     const late = o.late;
-    r.paidAfterClosing = { at: lateAt(late), closedAs: late.closedAs, ...(late.payNo !== undefined ? { payNo: late.payNo } : {}) };
+    r.paidAfterClosing = {
+      at: lateAt(late),
+      closedAs: late.closedAs,
+      ...(late.payNo !== undefined ? { payNo: late.payNo } : {}),
+    };
     if (late.payNo !== undefined) r.payNo = late.payNo;
     if (late.senderAccount !== undefined) r.senderAccount = late.senderAccount;
     return r;
@@ -75,7 +79,13 @@ export function receiptShowWhen(date: string, time: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!m) return `${date} ${time}`;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12));
-  const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(d);
+  const day = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: '2-digit',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(d);
   return `${day}, ${time}`;
 }
 
@@ -115,7 +125,13 @@ export function receiptDoc(r: Receipt): PrintDoc {
     ...(r.screen ? [{ t: 'pair' as const, label: 'Screen', value: r.screen }] : []),
     { t: 'pair', label: r.seats.length === 1 ? 'Seat' : 'Seats', value: r.seats.join(', ') },
     // "2 × Student ₦2,500.00": the ticket type names what the usher checks at the door.
-    { t: 'pair', label: r.ticketType ? `${r.tickets} × ${r.ticketType} ${formatNaira(r.priceKobo)}` : `${r.tickets} ticket${r.tickets === 1 ? '' : 's'} × ${formatNaira(r.priceKobo)}`, value: formatNaira(r.ticketsKobo) },
+    {
+      t: 'pair',
+      label: r.ticketType
+        ? `${r.tickets} × ${r.ticketType} ${formatNaira(r.priceKobo)}`
+        : `${r.tickets} ticket${r.tickets === 1 ? '' : 's'} × ${formatNaira(r.priceKobo)}`,
+      value: formatNaira(r.ticketsKobo),
+    },
     { t: 'pair', label: bookingFeeLabel(r), value: formatNaira(r.bookingFeeKobo) },
     { t: 'rule', double: true },
     { t: 'total', label: paid ? 'TOTAL PAID' : 'TOTAL', value: formatNaira(r.totalKobo) },
@@ -133,7 +149,11 @@ export function receiptDoc(r: Receipt): PrintDoc {
     { t: 'pair', label: 'Terminal', value: r.terminalSn },
     { t: 'qr', data: r.qrText, caption: r.qrText },
   );
-  if (late) b.push({ t: 'small', text: `${PAID_AFTER_CLOSING_MARK}: the counter had closed this sale (${closedAsText(late.closedAs)}) before the provider took the payment.` });
+  if (late)
+    b.push({
+      t: 'small',
+      text: `${PAID_AFTER_CLOSING_MARK}: the counter had closed this sale (${closedAsText(late.closedAs)}) before the provider took the payment.`,
+    });
   if (r.footer) b.push({ t: 'small', text: r.footer });
   b.push({ t: 'small', text: 'Times are Lagos time (WAT).' });
   if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });

@@ -43,17 +43,32 @@ export function createReceipts(d: ReceiptsDeps) {
   function receipt(orderId: number): Receipt {
     const v = order(orderId);
     if (!isFinalState(v.state)) {
-      throw new AppError('CONFLICT', 'This payment has no outcome yet: its receipt can be printed once it is paid (or has failed).', { orderId, state: v.state });
+      throw new AppError(
+        'CONFLICT',
+        'This payment has no outcome yet: its receipt can be printed once it is paid (or has failed).',
+        { orderId, state: v.state },
+      );
     }
     const s = d.settings.get();
     // A slip printed before the provider's late payment was known is not a copy of the paid ticket receipt.
     const since = v.late?.kind === 'paid-after-closing' ? v.late.foundAt : 0;
     const sold = d.programmeSale?.(orderId) ?? null;
-    return buildReceipt({ order: v, cinema: s.cinema, counterName: d.counterName(), cashier: d.shifts.cashierAt(v.createdAt), reprint: d.jobs.wasPrinted('receipt', orderId, since), ...(sold ? { programme: sold } : {}) });
+    return buildReceipt({
+      order: v,
+      cinema: s.cinema,
+      counterName: d.counterName(),
+      cashier: d.shifts.cashierAt(v.createdAt),
+      reprint: d.jobs.wasPrinted('receipt', orderId, since),
+      ...(sold ? { programme: sold } : {}),
+    });
   }
 
   const jobOf = (r: Receipt) => ({
-    kind: 'receipt' as const, orderId: r.orderId, title: `${r.reprint ? 'Reprint of receipt' : 'Receipt'} ${r.outOrderNo}`, payload: { receipt: r }, reprint: r.reprint,
+    kind: 'receipt' as const,
+    orderId: r.orderId,
+    title: `${r.reprint ? 'Reprint of receipt' : 'Receipt'} ${r.outOrderNo}`,
+    payload: { receipt: r },
+    reprint: r.reprint,
     profile: order(r.orderId).profile ?? 'unrecorded',
   });
 
@@ -74,7 +89,11 @@ export function createReceipts(d: ReceiptsDeps) {
       return;
     }
     // The outcome is journaled and sent to the window as it happens; nothing to do with it here.
-    d.printer.submit(jobOf(r)).catch((e: unknown) => d.logger.warn('automatic receipt not printed', { orderId, error: e instanceof Error ? e.message : String(e) }));
+    d.printer
+      .submit(jobOf(r))
+      .catch((e: unknown) =>
+        d.logger.warn('automatic receipt not printed', { orderId, error: e instanceof Error ? e.message : String(e) }),
+      );
   }
 
   const offOrder = d.checkout.on('order', (v) => {
@@ -85,7 +104,11 @@ export function createReceipts(d: ReceiptsDeps) {
     if (p.kind === 'system' && !d.systemPrinter.available) return;
     if (d.jobs.hasJob('receipt', v.id)) return;
     if (v.payNo !== undefined && v.completedTime !== undefined) autoPrint(v.id);
-    else if (!waiting.has(v.id)) waiting.set(v.id, setTimeout(() => autoPrint(v.id), detailWaitMs));
+    else if (!waiting.has(v.id))
+      waiting.set(
+        v.id,
+        setTimeout(() => autoPrint(v.id), detailWaitMs),
+      );
   });
 
   return {

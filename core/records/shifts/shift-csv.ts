@@ -24,23 +24,36 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
   info('cashier', r.shift.cashier);
   info('opened_lagos', iso(r.shift.openedAt));
   info(r.kind === 'Z' ? 'closed_lagos' : 'totals_at_lagos', iso(r.shift.closedAt ?? r.generatedAt));
-  if (r.shift.openingFloatKobo !== null) rows.push(['shift', 'opening_float', '', koboToNairaString(r.shift.openingFloatKobo)]);
+  if (r.shift.openingFloatKobo !== null)
+    rows.push(['shift', 'opening_float', '', koboToNairaString(r.shift.openingFloatKobo)]);
   // The ledger's lines, in its words (shared/ledger.ts): count is of payments; `in_card_total` says added, subtracted or blank (beside it).
-  for (const l of ledgerLines(t)) rows.push(['orders', l.key, l.count, koboToNairaString(l.amountKobo), IN_TOTAL[l.inCardTotal ?? '']]);
+  for (const l of ledgerLines(t))
+    rows.push(['orders', l.key, l.count, koboToNairaString(l.amountKobo), IN_TOTAL[l.inCardTotal ?? '']]);
   rows.push(['orders', 'tickets_sold', t.ticketsSold, '', '']);
   rows.push(['orders', 'card_total', t.card.count, koboToNairaString(takenKobo(r)), 'total']);
   if (t.topups.available) {
     for (const l of t.topups.lines) rows.push(['topups', l.state, l.count, koboToNairaString(l.amountKobo), '']);
-    rows.push(['topups', 'total_not_in_card_total', t.topupsSuccessful.count, koboToNairaString(t.topupsSuccessful.amountKobo), '']);
+    rows.push([
+      'topups',
+      'total_not_in_card_total',
+      t.topupsSuccessful.count,
+      koboToNairaString(t.topupsSuccessful.amountKobo),
+      '',
+    ]);
   }
   for (const i of t.paidAfterClosing.items) {
     const what = `${i.ref} (was ${i.closedAs}; taken ${iso(i.at)}${i.payNo ? `; payment ${i.payNo}` : ''}${i.refund ? '; refund to be arranged' : ''})`;
     rows.push(['paid_after_closing', what, 1, koboToNairaString(i.amountKobo), i.refund ? 'subtracted' : 'added']);
   }
-  if (t.sweep) rows.push(['sweep', `checked ${t.sweep.checked} closed orders with the provider`, t.sweep.paidAfterClosing, '']);
-  for (const i of t.openItems) rows.push([`open_${i.kind}`, `${i.ref} (${i.label})`, 1, koboToNairaString(i.amountKobo)]);
+  if (t.sweep)
+    rows.push(['sweep', `checked ${t.sweep.checked} closed orders with the provider`, t.sweep.paidAfterClosing, '']);
+  for (const i of t.openItems)
+    rows.push([`open_${i.kind}`, `${i.ref} (${i.label})`, 1, koboToNairaString(i.amountKobo)]);
   const csv = toCsv(rows.map((row) => [...row, ...Array<string>(Math.max(0, 5 - row.length)).fill('')]));
   const day = lagosDate(r.shift.openedAt);
-  const fileName = r.kind === 'Z' ? `z-report-${r.id ?? 'x'}-${day}.csv` : `x-report-${day}-${lagosHm(r.generatedAt).replace(':', '')}.csv`;
+  const fileName =
+    r.kind === 'Z'
+      ? `z-report-${r.id ?? 'x'}-${day}.csv`
+      : `x-report-${day}-${lagosHm(r.generatedAt).replace(':', '')}.csv`;
   return { fileName, csv };
 }

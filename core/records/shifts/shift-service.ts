@@ -51,7 +51,14 @@ export function createShiftService(d: ShiftDeps) {
       cinemaName: cinema.name,
       branch: cinema.branch,
       counterName: d.counterName(),
-      totals: shiftTotals(d.orders, d.topups, shift.openedAt, at, { excludeDemo: !isDemoRecord(shift.profile) }, d.shifts.closedBefore(shift.openedAt)),
+      totals: shiftTotals(
+        d.orders,
+        d.topups,
+        shift.openedAt,
+        at,
+        { excludeDemo: !isDemoRecord(shift.profile) },
+        d.shifts.closedBefore(shift.openedAt),
+      ),
     };
   }
 
@@ -71,7 +78,14 @@ export function createShiftService(d: ShiftDeps) {
 
   const jobOf = (r: ShiftReport) => {
     const reprint = r.id !== null && d.jobs.wasPrinted('shift-report', r.id);
-    return { kind: 'shift-report' as const, ...(r.id !== null ? { reportId: r.id } : {}), title: `${reprint ? 'Reprint of ' : ''}${shiftReportTitle(r)}`, payload: { report: r }, reprint, profile: r.shift.profile ?? 'unrecorded' };
+    return {
+      kind: 'shift-report' as const,
+      ...(r.id !== null ? { reportId: r.id } : {}),
+      title: `${reprint ? 'Reprint of ' : ''}${shiftReportTitle(r)}`,
+      payload: { report: r },
+      reprint,
+      profile: r.shift.profile ?? 'unrecorded',
+    };
   };
 
   return {
@@ -85,10 +99,16 @@ export function createShiftService(d: ShiftDeps) {
         try {
           floatKobo = parseNaira(openingFloat);
         } catch (e) {
-          if (e instanceof MoneyFormatError) throw validationError({ openingFloat: 'Enter the float in naira, for example 5000 or 5,000.00 (or leave it empty)' });
+          if (e instanceof MoneyFormatError)
+            throw validationError({
+              openingFloat: 'Enter the float in naira, for example 5000 or 5,000.00 (or leave it empty)',
+            });
           throw e;
         }
-        if (floatKobo > MAX_FLOAT_KOBO) throw validationError({ openingFloat: `That float looks wrong (over ${formatNaira(MAX_FLOAT_KOBO)}): check it` });
+        if (floatKobo > MAX_FLOAT_KOBO)
+          throw validationError({
+            openingFloat: `That float looks wrong (over ${formatNaira(MAX_FLOAT_KOBO)}): check it`,
+          });
       }
       const s = d.shifts.open(cashier, floatKobo, now(), d.profile());
       d.onShift(s);
@@ -109,9 +129,13 @@ export function createShiftService(d: ShiftDeps) {
         const draft = { ...built, totals: { ...built.totals, sweep } };
         const open = draft.totals.openItems;
         if (open.length > 0 && !acceptOpen) {
-          throw new AppError('CONFLICT', `${open.length} payment${open.length === 1 ? ' has' : 's have'} no outcome yet. Check ${open.length === 1 ? 'it' : 'them'} first, or close anyway.`, {
-            openItems: open.map((i) => ({ ref: i.ref, label: i.label, amountKobo: i.amountKobo })),
-          }); // thrown inside the transaction: the shift stays open
+          throw new AppError(
+            'CONFLICT',
+            `${open.length} payment${open.length === 1 ? ' has' : 's have'} no outcome yet. Check ${open.length === 1 ? 'it' : 'them'} first, or close anyway.`,
+            {
+              openItems: open.map((i) => ({ ref: i.ref, label: i.label, amountKobo: i.amountKobo })),
+            },
+          ); // thrown inside the transaction: the shift stays open
         }
         return draft;
       });

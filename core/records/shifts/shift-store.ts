@@ -32,7 +32,11 @@ export function zReportEvent(r: ShiftReport & { id: number }) {
   const t = r.totals;
   const lines = [
     ...ledgerLines(t).map((l) => ({ label: clipText(l.label, 80), kobo: whole(l.amountKobo), count: l.count })),
-    ...t.topups.lines.map((l) => ({ label: clipText(`Top-ups: ${l.label} (not in card total)`, 80), kobo: whole(l.amountKobo), count: Math.max(0, l.count) })),
+    ...t.topups.lines.map((l) => ({
+      label: clipText(`Top-ups: ${l.label} (not in card total)`, 80),
+      kobo: whole(l.amountKobo),
+      count: Math.max(0, l.count),
+    })),
   ].slice(0, 200);
   return {
     shiftId: String(r.shift.id),
@@ -50,16 +54,22 @@ export const takingsOf = (r: ShiftReport) => whole(takenKobo(r));
 
 export class ShiftStore {
   /** `sink`: where the shift's events also go, in their transactions (the Hub's outbox; none in some tests). */
-  constructor(private readonly db: Db, private readonly sink: JournalSink = NO_JOURNAL_SINK) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sink: JournalSink = NO_JOURNAL_SINK,
+  ) {}
 
   current(): ShiftView | null {
-    const r = this.db.prepare('SELECT * FROM shifts WHERE closed_at IS NULL ORDER BY id DESC LIMIT 1').get() as Row | undefined;
+    const r = this.db.prepare('SELECT * FROM shifts WHERE closed_at IS NULL ORDER BY id DESC LIMIT 1').get() as
+      Row | undefined;
     return r ? toView(r) : null;
   }
 
   /** When the last shift closed before `at` (0 when none had): sales since then, before a new shift, had none. */
   closedBefore(at: number): number {
-    const r = this.db.prepare('SELECT MAX(closed_at) AS t FROM shifts WHERE closed_at IS NOT NULL AND closed_at <= ?').get(at) as { t: number | null };
+    const r = this.db
+      .prepare('SELECT MAX(closed_at) AS t FROM shifts WHERE closed_at IS NOT NULL AND closed_at <= ?')
+      .get(at) as { t: number | null };
     return r.t ?? 0;
   }
 
@@ -72,12 +82,24 @@ export class ShiftStore {
   open(cashier: string, openingFloatKobo: number | null, at: number, profile: RecordProfile = 'unrecorded'): ShiftView {
     const tx = this.db.transaction(() => {
       const cur = this.current();
-      if (cur) throw new AppError('CONFLICT', `${cur.cashier}’s shift is still open. Close it before opening a new one.`, { shiftId: cur.id });
-      const info = this.db.prepare('INSERT INTO shifts (cashier, opened_at, opening_float_kobo, profile) VALUES (?, ?, ?, ?)').run(cashier, at, openingFloatKobo, profile);
+      if (cur)
+        throw new AppError('CONFLICT', `${cur.cashier}’s shift is still open. Close it before opening a new one.`, {
+          shiftId: cur.id,
+        });
+      const info = this.db
+        .prepare('INSERT INTO shifts (cashier, opened_at, opening_float_kobo, profile) VALUES (?, ?, ?, ?)')
+        .run(cashier, at, openingFloatKobo, profile);
       const id = Number(info.lastInsertRowid);
-      this.sink.append('shift.opened', {
-        shiftId: String(id), cashier: clipText(cashier, 80), ...(openingFloatKobo !== null ? { floatKobo: whole(openingFloatKobo) } : {}), profile: clipText(profile, 32),
-      }, at);
+      this.sink.append(
+        'shift.opened',
+        {
+          shiftId: String(id),
+          cashier: clipText(cashier, 80),
+          ...(openingFloatKobo !== null ? { floatKobo: whole(openingFloatKobo) } : {}),
+          profile: clipText(profile, 32),
+        },
+        at,
+      );
       return id;
     });
     const id = tx.immediate();
@@ -96,10 +118,16 @@ export class ShiftStore {
       this.db.prepare('UPDATE shifts SET closed_at = ? WHERE id = ?').run(at, id);
       const closed = { ...cur, closedAt: at };
       const draft = build(closed);
-      const info = this.db.prepare('INSERT INTO shift_reports (shift_id, created_at, report_json) VALUES (?, ?, ?)').run(id, at, '{}');
+      const info = this.db
+        .prepare('INSERT INTO shift_reports (shift_id, created_at, report_json) VALUES (?, ?, ?)')
+        .run(id, at, '{}');
       const report: ShiftReport = { ...draft, id: Number(info.lastInsertRowid) };
       this.db.prepare('UPDATE shift_reports SET report_json = ? WHERE id = ?').run(JSON.stringify(report), report.id);
-      this.sink.append('shift.closed', { shiftId: String(id), cashier: clipText(cur.cashier, 80), takingsKobo: takingsOf(report) }, at);
+      this.sink.append(
+        'shift.closed',
+        { shiftId: String(id), cashier: clipText(cur.cashier, 80), takingsKobo: takingsOf(report) },
+        at,
+      );
       this.sink.append('zreport', zReportEvent({ ...report, id: report.id as number }), at);
       return report;
     });
@@ -107,7 +135,8 @@ export class ShiftStore {
   }
 
   report(id: number): ShiftReport | null {
-    const r = this.db.prepare('SELECT report_json FROM shift_reports WHERE id = ?').get(id) as { report_json: string } | undefined;
+    const r = this.db.prepare('SELECT report_json FROM shift_reports WHERE id = ?').get(id) as
+      { report_json: string } | undefined;
     return r ? ShiftReportSchema.parse(JSON.parse(r.report_json)) : null;
   }
 
@@ -124,7 +153,10 @@ export class ShiftStore {
         cashier: rep.shift.cashier,
         openedAt: rep.shift.openedAt,
         closedAt: rep.shift.closedAt ?? rep.generatedAt,
-        paid: { count: rep.totals.paid.count + rep.totals.paidLate.count + rep.totals.paidAfterClosing.count, amountKobo: takenKobo(rep) },
+        paid: {
+          count: rep.totals.paid.count + rep.totals.paidLate.count + rep.totals.paidAfterClosing.count,
+          amountKobo: takenKobo(rep),
+        },
         openCount: rep.totals.openItems.length,
       };
     });
@@ -133,7 +165,9 @@ export class ShiftStore {
   /** The cashier of the shift that was open at `at` ('' when none was). */
   cashierAt(at: number): string {
     const r = this.db
-      .prepare('SELECT cashier FROM shifts WHERE opened_at <= ? AND (closed_at IS NULL OR closed_at > ?) ORDER BY opened_at DESC LIMIT 1')
+      .prepare(
+        'SELECT cashier FROM shifts WHERE opened_at <= ? AND (closed_at IS NULL OR closed_at > ?) ORDER BY opened_at DESC LIMIT 1',
+      )
       .get(at, at) as { cashier: string } | undefined;
     return r?.cashier ?? '';
   }

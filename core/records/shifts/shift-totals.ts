@@ -10,15 +10,30 @@ import type { TopupTotalsSource } from './topup-totals';
 const MAX_OPEN_ITEMS = 200;
 
 /** `noShiftFrom`: when the shift before this one closed (0: none did); the sales between then and `from` had no shift. */
-export function shiftTotals(orders: OrderJournalReads, topups: TopupTotalsSource, from: number, to: number, scope: RecordScope = { excludeDemo: false }, noShiftFrom?: number): ShiftTotals {
-  const w: LedgerWindow = { from, to, excludeDemo: scope.excludeDemo, ...(noShiftFrom !== undefined ? { noShiftFrom } : {}) };
+export function shiftTotals(
+  orders: OrderJournalReads,
+  topups: TopupTotalsSource,
+  from: number,
+  to: number,
+  scope: RecordScope = { excludeDemo: false },
+  noShiftFrom?: number,
+): ShiftTotals {
+  const w: LedgerWindow = {
+    from,
+    to,
+    excludeDemo: scope.excludeDemo,
+    ...(noShiftFrom !== undefined ? { noShiftFrom } : {}),
+  };
   const salesFrom = noShiftFrom !== undefined && noShiftFrom < from ? noShiftFrom : from;
-  const figures = ledger({
-    sales: orders.ledgerSales(salesFrom, to),
-    late: orders.ledgerLate(from, to),
-    topups: topups.available ? topups.facts(from, to) : [],
-    topupsAvailable: topups.available,
-  }, w);
+  const figures = ledger(
+    {
+      sales: orders.ledgerSales(salesFrom, to),
+      late: orders.ledgerLate(from, to),
+      topups: topups.available ? topups.facts(from, to) : [],
+      topupsAvailable: topups.available,
+    },
+    w,
+  );
 
   const openItems: OpenItem[] = orders.openOrders(to, MAX_OPEN_ITEMS, scope).map((r) => ({
     kind: 'order',

@@ -24,7 +24,13 @@ export function topupTotals(reads: TopupJournalReads): TopupTotalsSource {
     facts: (from, to) => reads.ledgerTopups(from, to),
     open(to, scope = ALL) {
       return reads.openItems(to, MAX_OPEN_ITEMS, scope).map((r) => ({
-        kind: 'topup' as const, id: r.id, ref: r.reference, state: r.state, label: TOPUP_STATE_LABELS[r.state] ?? r.state, amountKobo: r.amountKobo, createdAt: r.createdAt,
+        kind: 'topup' as const,
+        id: r.id,
+        ref: r.reference,
+        state: r.state,
+        label: TOPUP_STATE_LABELS[r.state] ?? r.state,
+        amountKobo: r.amountKobo,
+        createdAt: r.createdAt,
       }));
     },
   };

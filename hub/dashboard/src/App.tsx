@@ -39,15 +39,23 @@ function BranchPicker() {
   return (
     <label className="branch-picker">
       <span className="visually-hidden">Branch in view</span>
-      <select aria-label="Branch in view" value={chosen} onChange={(e) => {
-        const q = new URLSearchParams(route.query);
-        if (e.target.value) q.set('branch', e.target.value);
-        else q.delete('branch');
-        q.delete('counterId');
-        setQuery(q);
-      }}>
+      <select
+        aria-label="Branch in view"
+        value={chosen}
+        onChange={(e) => {
+          const q = new URLSearchParams(route.query);
+          if (e.target.value) q.set('branch', e.target.value);
+          else q.delete('branch');
+          q.delete('counterId');
+          setQuery(q);
+        }}
+      >
         <option value="">All branches</option>
-        {branches.map((b) => <option key={b} value={b}>{label(b)}</option>)}
+        {branches.map((b) => (
+          <option key={b} value={b}>
+            {label(b)}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -63,18 +71,47 @@ function AccountMenu() {
   const m = session.manager;
   return (
     <div className="account">
-      <button type="button" onClick={() => setTheme(NEXT_THEME[theme])} aria-label={`Theme: ${theme}. Change theme`} data-testid="theme-toggle">
+      <button
+        type="button"
+        onClick={() => setTheme(NEXT_THEME[theme])}
+        aria-label={`Theme: ${theme}. Change theme`}
+        data-testid="theme-toggle"
+      >
         Theme: {theme}
       </button>
-      <button type="button" aria-expanded={open} aria-controls="account-menu" onClick={() => setOpen(!open)} data-testid="account-button">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="account-menu"
+        onClick={() => setOpen(!open)}
+        data-testid="account-button"
+      >
         {m.name} <span className="hint">· {m.role === 'head-office' ? 'head office' : `branch ${m.branch}`}</span>
       </button>
       {open ? (
-        <div id="account-menu" className="menu card" role="group" aria-label="Account" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
-          <button type="button" autoFocus onClick={() => void logout(false)}>Log out</button>
-          <button type="button" onClick={() => void logout(true)}>Log out everywhere</button>
+        <div
+          id="account-menu"
+          className="menu card"
+          role="group"
+          aria-label="Account"
+          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+        >
+          <button type="button" autoFocus onClick={() => void logout(false)}>
+            Log out
+          </button>
+          <button type="button" onClick={() => void logout(true)}>
+            Log out everywhere
+          </button>
           <p className="hint">“Everywhere” ends this manager's sessions on every computer and phone.</p>
-          <button type="button" onClick={() => { setOpen(false); navigate(`${BASE}account`); }}>Change my password</button>
+          <button
+            type="button"
+            onClick={() => {
+              setOpen(false);
+              navigate(`${BASE}account`);
+            }}
+          >
+            Change my password
+          </button>
         </div>
       ) : null}
     </div>
@@ -86,7 +123,9 @@ function Frame() {
   const route = useDash((s) => s.route);
   const navigate = useDash((s) => s.navigate);
   const branch = useDash((s) => (s.session?.manager.role === 'head-office' ? currentBranch(s) : null));
-  const attention = useLoad(`nav-attention?${branch ?? ''}`, () => api.get('/attention', AttentionViewSchema, branch ? new URLSearchParams({ branch }) : undefined));
+  const attention = useLoad(`nav-attention?${branch ?? ''}`, () =>
+    api.get('/attention', AttentionViewSchema, branch ? new URLSearchParams({ branch }) : undefined),
+  );
   useEvery(60_000, attention.reload);
   const headOffice = session.manager.role === 'head-office';
   const role = session.manager.role;
@@ -109,40 +148,88 @@ function Frame() {
 
   const n = attention.data?.lines.length ?? 0;
   const screen: Record<ScreenId, ReactElement> = {
-    today: <TodayScreen />, live: <LiveScreen />, attention: <AttentionScreen />, shifts: <ShiftsScreen />, orders: <OrdersScreen />, counters: <CountersScreen />,
-    shows: <ShowsScreen />, programme: <ProgrammeScreen />, managers: <ManagersScreen />, audit: <AuditScreen />,
+    today: <TodayScreen />,
+    live: <LiveScreen />,
+    attention: <AttentionScreen />,
+    shifts: <ShiftsScreen />,
+    orders: <OrdersScreen />,
+    counters: <CountersScreen />,
+    shows: <ShowsScreen />,
+    programme: <ProgrammeScreen />,
+    managers: <ManagersScreen />,
+    audit: <AuditScreen />,
   };
-  const shown = route.screen === 'account' ? { id: 'account', label: 'My account', el: <AccountScreen /> }
-    : route.screen === 'unknown' ? null
-    : { id: route.screen, label: screens.find((x) => x.id === route.screen)?.label ?? route.screen, el: screen[route.screen] };
+  const shown =
+    route.screen === 'account'
+      ? { id: 'account', label: 'My account', el: <AccountScreen /> }
+      : route.screen === 'unknown'
+        ? null
+        : {
+            id: route.screen,
+            label: screens.find((x) => x.id === route.screen)?.label ?? route.screen,
+            el: screen[route.screen],
+          };
   return (
     <div className="frame">
-      <a className="skip-link" href="#main">Skip to the screen</a>
+      <a className="skip-link" href="#main">
+        Skip to the screen
+      </a>
       <header className="topbar">
-        <span className="brand"><span className="brand-mark" aria-hidden="true">₦</span>CounterPay Hub</span>
+        <span className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ₦
+          </span>
+          CounterPay Hub
+        </span>
         <nav aria-label="Screens">
           <ul className="nav">
             {screens.map((s, i) => (
               <li key={s.id}>
-                <Link to={withBranch(`${BASE}${s.id}`, branch)} className="nav-item" aria-current={route.screen === s.id ? 'page' : undefined}>
+                <Link
+                  to={withBranch(`${BASE}${s.id}`, branch)}
+                  className="nav-item"
+                  aria-current={route.screen === s.id ? 'page' : undefined}
+                >
                   {s.label}
-                  {s.id === 'attention' && n > 0 ? <span className="badge" aria-label={`, ${n} to handle`}>{n}</span> : null}
-                  <kbd aria-hidden="true" title={`Alt+${(i + 1) % 10}`}><span className="kbd-alt">Alt+</span>{(i + 1) % 10}</kbd>
+                  {s.id === 'attention' && n > 0 ? (
+                    <span className="badge" aria-label={`, ${n} to handle`}>
+                      {n}
+                    </span>
+                  ) : null}
+                  <kbd aria-hidden="true" title={`Alt+${(i + 1) % 10}`}>
+                    <span className="kbd-alt">Alt+</span>
+                    {(i + 1) % 10}
+                  </kbd>
                 </Link>
               </li>
             ))}
           </ul>
         </nav>
         <div className="topbar-end">
-          {headOffice ? <BranchPicker /> : <span className="pill" data-testid="my-branch">{label(session.manager.branch ?? '')}</span>}
+          {headOffice ? (
+            <BranchPicker />
+          ) : (
+            <span className="pill" data-testid="my-branch">
+              {label(session.manager.branch ?? '')}
+            </span>
+          )}
           <AccountMenu />
         </div>
       </header>
       <main id="main" className="content">
         <LivePaused />
         {shown === null ? (
-          <section className="screen"><h1>No such screen</h1><Banner tone="info">This address is not a screen of the dashboard. <Link to={`${BASE}today`}>Go to Today</Link>.</Banner></section>
-        ) : <ScreenBoundary key={shown.id} screen={shown.label}>{shown.el}</ScreenBoundary>}
+          <section className="screen">
+            <h1>No such screen</h1>
+            <Banner tone="info">
+              This address is not a screen of the dashboard. <Link to={`${BASE}today`}>Go to Today</Link>.
+            </Banner>
+          </section>
+        ) : (
+          <ScreenBoundary key={shown.id} screen={shown.label}>
+            {shown.el}
+          </ScreenBoundary>
+        )}
       </main>
     </div>
   );
@@ -151,7 +238,12 @@ function Frame() {
 export function App() {
   const session = useDash((s) => s.session);
   const checking = useDash((s) => s.checking);
-  if (checking) return <p className="hint access" role="status">Opening the dashboard…</p>;
+  if (checking)
+    return (
+      <p className="hint access" role="status">
+        Opening the dashboard…
+      </p>
+    );
   if (!session && /^#setup=/.test(location.hash)) return <SetupScreen />;
   if (!session) return <LoginScreen />;
   return <Frame />;

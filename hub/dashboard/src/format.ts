@@ -12,17 +12,63 @@ type HourPoint = z.infer<typeof HourPointSchema>;
 
 const count = new Intl.NumberFormat('en-NG');
 const hm = new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, hour: '2-digit', minute: '2-digit', hour12: false });
-const hms = new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
-const dayTime = new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
-const dayTimeSec = new Intl.DateTimeFormat('en-GB', { timeZone: LAGOS_TZ, day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
-const longDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-const shortDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
-const mediumDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
-const compactNaira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', notation: 'compact', maximumFractionDigits: 1 });
+const hms = new Intl.DateTimeFormat('en-GB', {
+  timeZone: LAGOS_TZ,
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+const dayTime = new Intl.DateTimeFormat('en-GB', {
+  timeZone: LAGOS_TZ,
+  day: '2-digit',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+const dayTimeSec = new Intl.DateTimeFormat('en-GB', {
+  timeZone: LAGOS_TZ,
+  day: '2-digit',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+const longDay = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+const shortDay = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+});
+const mediumDay = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+const compactNaira = new Intl.NumberFormat('en-NG', {
+  style: 'currency',
+  currency: 'NGN',
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
 
 export const formatCount = (n: number): string => count.format(n);
 /** A time a Date can hold is formatted; anything else (a counter's wild value stored before the Hub bounded them) shows as "—", never an exception. */
-const safe = (f: Intl.DateTimeFormat) => (ms: number): string => (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? f.format(ms) : '—');
+const safe =
+  (f: Intl.DateTimeFormat) =>
+  (ms: number): string =>
+    Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? f.format(ms) : '—';
 /** HH:mm in Lagos. */
 export const lagosTime = safe(hm);
 /** HH:mm:ss in Lagos. */
@@ -42,7 +88,8 @@ export const dayMedium = (day: string): string => {
 };
 /** A show's day and time as people read them ("Wed 25 Nov, 19:30"); a day that is not yyyy-MM-dd shows as itself, a missing one as "—". */
 export function showDayTime(day: string | null | undefined, time: string | null | undefined): string {
-  const d = day && /^\d{4}-\d{2}-\d{2}$/.test(day) && Number.isFinite(Date.parse(`${day}T12:00:00Z`)) ? dayShort(day) : day;
+  const d =
+    day && /^\d{4}-\d{2}-\d{2}$/.test(day) && Number.isFinite(Date.parse(`${day}T12:00:00Z`)) ? dayShort(day) : day;
   return [d, time].filter(Boolean).join(', ') || '—';
 }
 /** "₦1.2M", "₦45K" for chart axes (the exact amounts are in the table beside it). */
@@ -85,8 +132,26 @@ export function loginRefusal(e: { code: string; message: string; retryAfterMs: n
 // ---- Order states: the counter app's pills (colour, symbol and words) ---------------------------
 
 export type Tone = 'good' | 'bad' | 'warn' | 'info';
-const TONE: Record<OrderState, Tone> = { queued: 'warn', creating: 'info', waiting: 'info', paid: 'good', failed: 'bad', cancelled: 'bad', expired: 'warn', unknown: 'warn' };
-const SYMBOL: Record<OrderState, string> = { queued: '…', creating: '→', waiting: '◷', paid: '✓', failed: '✕', cancelled: '✕', expired: '!', unknown: '?' };
+const TONE: Record<OrderState, Tone> = {
+  queued: 'warn',
+  creating: 'info',
+  waiting: 'info',
+  paid: 'good',
+  failed: 'bad',
+  cancelled: 'bad',
+  expired: 'warn',
+  unknown: 'warn',
+};
+const SYMBOL: Record<OrderState, string> = {
+  queued: '…',
+  creating: '→',
+  waiting: '◷',
+  paid: '✓',
+  failed: '✕',
+  cancelled: '✕',
+  expired: '!',
+  unknown: '?',
+};
 
 export function statePill(state: string): { tone: Tone; symbol: string; label: string } {
   const s = state as OrderState;
@@ -119,14 +184,20 @@ export function chartHours(points: HourPoint[]): HourPoint[] {
 }
 
 /** "19:00–20:00" */
-export const hourRange = (h: number): string => `${String(h).padStart(2, '0')}:00–${String((h + 1) % 24).padStart(2, '0')}:00`;
+export const hourRange = (h: number): string =>
+  `${String(h).padStart(2, '0')}:00–${String((h + 1) % 24).padStart(2, '0')}:00`;
 
 /** The chart in words, for a screen reader and for anyone who would rather read. */
 export function chartSummary(points: HourPoint[]): string {
   const { paidKobo: today, lastWeekPaidKobo: last, busiest } = hourlyTotals(points);
   if (today === 0 && last === 0) return 'No takings yet today, and none on the same day last week.';
-  const parts = [`Takings today ${formatNaira(today)}, against ${formatNaira(last)} by the end of the same weekday last week.`];
-  if (today > 0 && busiest) parts.push(`Busiest hour today: ${hourRange(busiest.hour)} with ${formatNaira(busiest.paidKobo)} (${formatCount(busiest.paidCount)} paid).`);
+  const parts = [
+    `Takings today ${formatNaira(today)}, against ${formatNaira(last)} by the end of the same weekday last week.`,
+  ];
+  if (today > 0 && busiest)
+    parts.push(
+      `Busiest hour today: ${hourRange(busiest.hour)} with ${formatNaira(busiest.paidKobo)} (${formatCount(busiest.paidCount)} paid).`,
+    );
   return parts.join(' ');
 }
 
@@ -142,7 +213,20 @@ export function changeText(now: number, before: number): string | null {
 
 // ---- Orders search: the form and the query string ---------------------------------------------------
 
-export const ORDER_FILTERS = ['number', 'film', 'seat', 'amount', 'cashier', 'counterId', 'from', 'to', 'state', 'practice', 'paidAfterClosing', 'branch'] as const;
+export const ORDER_FILTERS = [
+  'number',
+  'film',
+  'seat',
+  'amount',
+  'cashier',
+  'counterId',
+  'from',
+  'to',
+  'state',
+  'practice',
+  'paidAfterClosing',
+  'branch',
+] as const;
 export type OrderFilterName = (typeof ORDER_FILTERS)[number];
 export type OrderFilterForm = Partial<Record<OrderFilterName, string>>;
 
@@ -150,7 +234,10 @@ export type OrderFilterForm = Partial<Record<OrderFilterName, string>>;
  * The form (as typed) to the API's query: empty fields dropped, the amount typed in naira ("1,500")
  * turned into amountKobo. Returns the problem in words when the amount is not an amount.
  */
-export function ordersQuery(form: OrderFilterForm, parseNaira: (s: string) => number): { query: URLSearchParams; problem: string | null } {
+export function ordersQuery(
+  form: OrderFilterForm,
+  parseNaira: (s: string) => number,
+): { query: URLSearchParams; problem: string | null } {
   const q = new URLSearchParams();
   let problem: string | null = null;
   for (const k of ORDER_FILTERS) {
@@ -174,7 +261,8 @@ export function formOfQuery(q: URLSearchParams): OrderFilterForm {
   for (const k of ORDER_FILTERS) {
     if (k === 'amount') {
       const kobo = q.get('amountKobo');
-      if (kobo && /^\d+$/.test(kobo)) f.amount = `${Math.floor(Number(kobo) / 100)}${Number(kobo) % 100 ? `.${String(Number(kobo) % 100).padStart(2, '0')}` : ''}`;
+      if (kobo && /^\d+$/.test(kobo))
+        f.amount = `${Math.floor(Number(kobo) / 100)}${Number(kobo) % 100 ? `.${String(Number(kobo) % 100).padStart(2, '0')}` : ''}`;
     } else {
       const v = q.get(k);
       if (v) f[k] = v;

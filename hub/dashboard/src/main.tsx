@@ -5,7 +5,9 @@ import { applyTheme, useDash } from './store';
 import './styles.css';
 
 applyTheme(useDash.getState().theme);
-window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme(useDash.getState().theme));
+window
+  .matchMedia('(prefers-color-scheme: dark)')
+  .addEventListener('change', () => applyTheme(useDash.getState().theme));
 window.addEventListener('popstate', () => useDash.getState().syncFromLocation());
 void useDash.getState().start();
 

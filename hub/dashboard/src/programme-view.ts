@@ -26,12 +26,24 @@ export function programmeDays(p: Programme): ProgrammeDay[] {
   for (const s of p.shows) {
     const f = films.get(s.film.toLowerCase());
     const list = days.get(s.date) ?? [];
-    list.push({ time: s.time, screen: s.screen, film: s.film, title: f?.title ?? s.film, rating: f?.rating ?? '', ticketTypes: s.ticketTypes });
+    list.push({
+      time: s.time,
+      screen: s.screen,
+      film: s.film,
+      title: f?.title ?? s.film,
+      rating: f?.rating ?? '',
+      ticketTypes: s.ticketTypes,
+    });
     days.set(s.date, list);
   }
   return [...days.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([date, shows]) => ({ date, shows: shows.sort((a, b) => a.time.localeCompare(b.time) || a.screen.localeCompare(b.screen) || a.film.localeCompare(b.film)) }));
+    .map(([date, shows]) => ({
+      date,
+      shows: shows.sort(
+        (a, b) => a.time.localeCompare(b.time) || a.screen.localeCompare(b.screen) || a.film.localeCompare(b.film),
+      ),
+    }));
 }
 
 /** "Adult ₦4,500.00 + ₦200.00 fee", or "Child ₦2,500.00 (no fee)". */
@@ -52,7 +64,10 @@ const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} 
 export function importOutcome(r: ImportProgrammeResult, fileName: string): { tone: 'good' | 'bad'; text: string } {
   if (r.imported) {
     const p = r.programme;
-    return { tone: 'good', text: `Version ${p.version} sent to the branch's counters: ${fileName}, ${plural(r.totalRows, 'row')} (${plural(p.films, 'film')}, ${plural(p.shows, 'show')}).` };
+    return {
+      tone: 'good',
+      text: `Version ${p.version} sent to the branch's counters: ${fileName}, ${plural(r.totalRows, 'row')} (${plural(p.films, 'film')}, ${plural(p.shows, 'show')}).`,
+    };
   }
   const shown = r.errors.length < r.errorCount ? ` The first ${formatCount(r.errors.length)} are listed.` : '';
   return {
@@ -82,7 +97,10 @@ export function fillBars(shows: Pick<ShowFill, 'seatsSold' | 'seatsHeld'>[]): { 
 
 /** "12 seats sold in 7 sales · ₦54,000.00 · 2 being paid for" */
 export function fillText(s: Pick<ShowFill, 'seatsSold' | 'paidCount' | 'takingsKobo' | 'seatsHeld'>): string {
-  const parts = [s.seatsSold === 0 ? 'No seats sold' : `${plural(s.seatsSold, 'seat')} sold in ${plural(s.paidCount, 'sale')}`, formatNaira(s.takingsKobo)];
+  const parts = [
+    s.seatsSold === 0 ? 'No seats sold' : `${plural(s.seatsSold, 'seat')} sold in ${plural(s.paidCount, 'sale')}`,
+    formatNaira(s.takingsKobo),
+  ];
   if (s.seatsHeld > 0) parts.push(`${formatCount(s.seatsHeld)} being paid for`);
   return parts.join(' · ');
 }

@@ -2,7 +2,13 @@
 // can be bookmarked or typed), the theme, and the live feed (kept while you move between screens).
 import { create } from 'zustand';
 import { z } from 'zod';
-import { LogoutResponseSchema, OrderRowSchema, SessionViewSchema, type OrderRow, type SessionView } from '../../../shared/hub-dashboard-contract';
+import {
+  LogoutResponseSchema,
+  OrderRowSchema,
+  SessionViewSchema,
+  type OrderRow,
+  type SessionView,
+} from '../../../shared/hub-dashboard-contract';
 import { api, ApiError, apiUrl, useCsrf, whenLoggedOut } from './api';
 import { closedReason } from './manager-view';
 
@@ -22,7 +28,8 @@ export const SCREENS = [
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 /** The screens in the top bar for this manager (Managers and Audit are head office's); Alt+1…9, Alt+0 open them in this order. */
-export const screensFor = (role: SessionView['manager']['role'] | undefined) => SCREENS.filter((x) => role === 'head-office' || !('headOffice' in x));
+export const screensFor = (role: SessionView['manager']['role'] | undefined) =>
+  SCREENS.filter((x) => role === 'head-office' || !('headOffice' in x));
 
 export interface Route {
   /** 'account': the manager's own account (change my password), from the account menu. */
@@ -105,7 +112,13 @@ export const useDash = create<DashState>((set, get) => {
       const parsed = OrderRowSchema.safeParse(JSON.parse((ev as MessageEvent<string>).data));
       if (!parsed.success) return;
       const item: LiveItem = { ...parsed.data, seenAt: Date.now() };
-      set((st) => ({ live: { ...st.live, changes: st.live.changes + 1, items: [item, ...st.live.items.filter((x) => x.id !== item.id)].slice(0, LIVE_KEEP) } }));
+      set((st) => ({
+        live: {
+          ...st.live,
+          changes: st.live.changes + 1,
+          items: [item, ...st.live.items.filter((x) => x.id !== item.id)].slice(0, LIVE_KEEP),
+        },
+      }));
     });
     // The Hub ends a stream with its reason: the session ended (disabled, removed, new password, ended
     // by head office) → the login screen says why; otherwise (a newer stream of this session took its
@@ -128,7 +141,10 @@ export const useDash = create<DashState>((set, get) => {
       set((st) => ({ live: { ...st.live, status: 'reconnecting' } }));
       // A refusal (session over) closes the stream for good: find out whether we are still logged in.
       if (es.readyState === EventSource.CLOSED) {
-        void api.get('/session', SessionViewSchema).then(() => setTimeout(() => source === es && openLive(), 2000), () => undefined);
+        void api.get('/session', SessionViewSchema).then(
+          () => setTimeout(() => source === es && openLive(), 2000),
+          () => undefined,
+        );
       }
     });
   }
@@ -147,7 +163,10 @@ export const useDash = create<DashState>((set, get) => {
   document.addEventListener('visibilitychange', resumeWhenSeen);
   window.addEventListener('focus', resumeWhenSeen);
   whenLoggedOut(() => {
-    const why = closedWith && Date.now() - closedWith.at < 30_000 ? closedWith.reason : 'Your session has ended (logged out elsewhere, or unused for a while). Log in again.';
+    const why =
+      closedWith && Date.now() - closedWith.at < 30_000
+        ? closedWith.reason
+        : 'Your session has ended (logged out elsewhere, or unused for a while). Log in again.';
     if (get().session) ended(why);
   });
 
@@ -168,7 +187,10 @@ export const useDash = create<DashState>((set, get) => {
       try {
         get().signedIn(await api.get('/session', SessionViewSchema, undefined, true));
       } catch (e) {
-        set({ session: null, loggedOutReason: e instanceof ApiError && e.status === 401 ? null : (e as Error).message });
+        set({
+          session: null,
+          loggedOutReason: e instanceof ApiError && e.status === 401 ? null : (e as Error).message,
+        });
       } finally {
         set({ checking: false });
       }
@@ -233,7 +255,10 @@ export function currentBranch(s: Pick<DashState, 'session' | 'route'>): string |
 }
 
 /** Query parameters every read carries: the chosen branch, for head office. */
-export function branchQuery(s: Pick<DashState, 'session' | 'route'>, extra: Record<string, string | null | undefined> = {}): URLSearchParams {
+export function branchQuery(
+  s: Pick<DashState, 'session' | 'route'>,
+  extra: Record<string, string | null | undefined> = {},
+): URLSearchParams {
   const q = new URLSearchParams();
   if (s.session?.manager.role === 'head-office') {
     const b = s.route.query.get('branch');

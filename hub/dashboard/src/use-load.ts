@@ -11,7 +11,11 @@ export interface Loaded<T> {
 }
 
 export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: true });
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: true,
+  });
   const ticket = useRef(0);
   const loader = useRef(load);
   loader.current = load;
@@ -20,7 +24,8 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
     setState((s) => ({ ...s, loading: true }));
     loader.current().then(
       (data) => mine === ticket.current && setState({ data, error: null, loading: false }),
-      (e: unknown) => mine === ticket.current && setState((s) => ({ data: s.data, error: errorText(e), loading: false })),
+      (e: unknown) =>
+        mine === ticket.current && setState((s) => ({ data: s.data, error: errorText(e), loading: false })),
     );
   }, []);
   useEffect(() => {

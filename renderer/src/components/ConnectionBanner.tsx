@@ -8,8 +8,9 @@ export function ConnectionBanner() {
   if (connected) return null;
   return (
     <Banner as="div" tone="bad" role="alert" data-testid="lost-contact">
-      Lost contact with CounterPay, reconnecting… This screen may be out of date. Wait for this message to go before you start another sale or hand
-      anything back. Payments already on the terminal are safe: their result shows when contact is back.
+      Lost contact with CounterPay, reconnecting… This screen may be out of date. Wait for this message to go before you
+      start another sale or hand anything back. Payments already on the terminal are safe: their result shows when
+      contact is back.
     </Banner>
   );
 }

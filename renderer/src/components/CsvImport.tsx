@@ -19,7 +19,12 @@ export function CsvPicker(props: {
   return (
     <>
       <div className="actions">
-        <button type="button" className={props.primary ? 'primary' : undefined} onClick={() => input.current?.click()} disabled={props.importing}>
+        <button
+          type="button"
+          className={props.primary ? 'primary' : undefined}
+          onClick={() => input.current?.click()}
+          disabled={props.importing}
+        >
           {props.importing ? 'Checking the file…' : props.pickLabel}
         </button>
         <button type="button" onClick={props.onTemplate} disabled={props.templateDisabled}>
@@ -28,7 +33,12 @@ export function CsvPicker(props: {
         {props.children}
       </div>
       <input
-        ref={input} type="file" accept=".csv,text/csv" className="tu-file" aria-label={props.fileLabel} tabIndex={-1}
+        ref={input}
+        type="file"
+        accept=".csv,text/csv"
+        className="tu-file"
+        aria-label={props.fileLabel}
+        tabIndex={-1}
         onChange={(e) => {
           const f = e.target.files?.[0];
           e.target.value = '';

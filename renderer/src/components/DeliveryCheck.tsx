@@ -7,11 +7,21 @@ import { errorText } from '../stores/call-errors';
 import { formatLagosDateTime } from '../format';
 import { Banner } from './Banner';
 
-const TONE: Record<DeliveryOutcome, 'good' | 'bad' | 'warn'> = { delivered: 'good', refused: 'bad', 'not-delivered': 'warn', 'not-registered': 'warn' };
+const TONE: Record<DeliveryOutcome, 'good' | 'bad' | 'warn'> = {
+  delivered: 'good',
+  refused: 'bad',
+  'not-delivered': 'warn',
+  'not-registered': 'warn',
+};
 
 type Shown = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; check: Check } | { kind: 'error'; text: string };
 
-export function DeliveryCheck(props: { label: string; ask: () => Promise<Check>; showOrder?: boolean; testId: string }) {
+export function DeliveryCheck(props: {
+  label: string;
+  ask: () => Promise<Check>;
+  showOrder?: boolean;
+  testId: string;
+}) {
   const [shown, setShown] = useState<Shown>({ kind: 'idle' });
   const run = async () => {
     setShown({ kind: 'busy' });
@@ -29,7 +39,8 @@ export function DeliveryCheck(props: { label: string; ask: () => Promise<Check>;
       <div aria-live="polite">
         {shown.kind === 'done' && (
           <Banner as="div" tone={TONE[shown.check.outcome]} data-outcome={shown.check.outcome} role="status">
-            <strong>Provider’s webhook delivery{props.showOrder ? ` (order ${shown.check.outOrderNo})` : ''}:</strong> {shown.check.summary}
+            <strong>Provider’s webhook delivery{props.showOrder ? ` (order ${shown.check.outOrderNo})` : ''}:</strong>{' '}
+            {shown.check.summary}
             <span className="delivery-meta">
               {shown.check.receivedHereAt !== null
                 ? `Our receiver recorded it at ${formatLagosDateTime(shown.check.receivedHereAt)}. `

@@ -14,7 +14,13 @@ const BUTTONS: { outcome: DemoOutcome; label: string; hint: string }[] = [
 
 export function DemoTerminalPanel() {
   const { demo, demoError, demoBusy, loadDemo, present } = useTerminal(
-    useShallow((s) => ({ demo: s.demo, demoError: s.demoError, demoBusy: s.demoBusy, loadDemo: s.loadDemo, present: s.present })),
+    useShallow((s) => ({
+      demo: s.demo,
+      demoError: s.demoError,
+      demoBusy: s.demoBusy,
+      loadDemo: s.loadDemo,
+      present: s.present,
+    })),
   );
   useEffect(() => {
     void loadDemo();
@@ -52,8 +58,15 @@ export function DemoTerminalPanel() {
         </div>
         <div className="pos-keys" role="group" aria-label="Customer on the demo terminal">
           {BUTTONS.map((b) => (
-            <button key={b.outcome} type="button" className="pos-key" data-outcome={b.outcome} disabled={!canPress} title={b.hint}
-              onClick={() => void present(b.outcome)}>
+            <button
+              key={b.outcome}
+              type="button"
+              className="pos-key"
+              data-outcome={b.outcome}
+              disabled={!canPress}
+              title={b.hint}
+              onClick={() => void present(b.outcome)}
+            >
               {demoBusy === b.outcome ? '…' : b.label}
             </button>
           ))}
@@ -65,7 +78,9 @@ export function DemoTerminalPanel() {
         </p>
       )}
       <p className="hint demo-help">
-        {pending ? 'Press a key to play the customer.' : 'When you charge a sale, it appears here as on a real terminal.'}
+        {pending
+          ? 'Press a key to play the customer.'
+          : 'When you charge a sale, it appears here as on a real terminal.'}
       </p>
     </section>
   );

@@ -1,7 +1,12 @@
 // A labelled form field with its error right next to it (and announced).
 import { useId, type ReactNode } from 'react';
 
-export function Field(props: { label: string; error?: string | undefined; hint?: ReactNode; children: (id: string, describedBy: string | undefined) => ReactNode }) {
+export function Field(props: {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  children: (id: string, describedBy: string | undefined) => ReactNode;
+}) {
   const id = useId();
   const errId = `${id}-err`;
   const hintId = `${id}-hint`;

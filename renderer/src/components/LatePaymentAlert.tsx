@@ -28,17 +28,34 @@ function LateRow({ item }: { item: LateItem }) {
       {item.late.kind === 'paid-after-closing' && (
         <div className="late-actions">
           <label htmlFor={nameId}>Your name</label>
-          <input id={nameId} value={by} maxLength={80} onChange={(e) => (setBy(e.target.value), setMissing(false))} aria-invalid={missing} aria-describedby={missing ? `${nameId}-err` : undefined} />
-          <button type="button" disabled={busy !== null} onClick={() => handle('tickets-given')}>Tickets given</button>
-          <button type="button" disabled={busy !== null} onClick={() => handle('refund')}>Customer gone: refund to be arranged</button>
-          {missing && <span id={`${nameId}-err`} className="field-error">Enter your name: who handled it</span>}
+          <input
+            id={nameId}
+            value={by}
+            maxLength={80}
+            onChange={(e) => (setBy(e.target.value), setMissing(false))}
+            aria-invalid={missing}
+            aria-describedby={missing ? `${nameId}-err` : undefined}
+          />
+          <button type="button" disabled={busy !== null} onClick={() => handle('tickets-given')}>
+            Tickets given
+          </button>
+          <button type="button" disabled={busy !== null} onClick={() => handle('refund')}>
+            Customer gone: refund to be arranged
+          </button>
+          {missing && (
+            <span id={`${nameId}-err`} className="field-error">
+              Enter your name: who handled it
+            </span>
+          )}
         </div>
       )}
       {item.late.kind === 'reported-otherwise' && (
         <div className="late-actions">
           <label htmlFor={nameId}>Your name</label>
           <input id={nameId} value={by} maxLength={80} onChange={(e) => (setBy(e.target.value), setMissing(false))} />
-          <button type="button" disabled={busy !== null} onClick={() => handle('refund')}>Seen: manager to check it</button>
+          <button type="button" disabled={busy !== null} onClick={() => handle('refund')}>
+            Seen: manager to check it
+          </button>
         </div>
       )}
     </li>
@@ -53,10 +70,23 @@ export function LatePaymentAlert() {
   const open = list?.items.filter((i) => i.late.handled === null) ?? [];
   if (open.length === 0) return null;
   return (
-    <Banner as="section" tone="bad" role="alert" className="late-alert" aria-label="Paid after closing" data-testid="late-alert">
-      <h2>{open.length === 1 ? 'A customer was debited after the sale was closed' : `${open.length} customers were debited after their sales were closed`}</h2>
+    <Banner
+      as="section"
+      tone="bad"
+      role="alert"
+      className="late-alert"
+      aria-label="Paid after closing"
+      data-testid="late-alert"
+    >
+      <h2>
+        {open.length === 1
+          ? 'A customer was debited after the sale was closed'
+          : `${open.length} customers were debited after their sales were closed`}
+      </h2>
       <ul>
-        {open.map((i) => <LateRow key={i.orderId} item={i} />)}
+        {open.map((i) => (
+          <LateRow key={i.orderId} item={i} />
+        ))}
       </ul>
       {message?.kind === 'error' && <p className="field-error">{message.text}</p>}
     </Banner>
@@ -68,7 +98,13 @@ export function LateCountPill() {
   const n = useLate((s) => s.list?.unhandled ?? 0);
   if (n === 0) return null;
   return (
-    <span className="pill" data-tone="bad" role="status" data-testid="late-pill" title="Customers debited after their sale was closed: see the alert at the top">
+    <span
+      className="pill"
+      data-tone="bad"
+      role="status"
+      data-testid="late-pill"
+      title="Customers debited after their sale was closed: see the alert at the top"
+    >
       Paid after closing: {n}
     </span>
   );

@@ -28,5 +28,7 @@ export const STATE_SYMBOL: Record<OrderState, string> = {
 };
 
 export function OrderStatePill({ state }: { state: OrderState }) {
-  return <StatePill tone={STATE_TONE[state]} symbol={STATE_SYMBOL[state]} label={ORDER_STATE_LABELS[state]} state={state} />;
+  return (
+    <StatePill tone={STATE_TONE[state]} symbol={STATE_SYMBOL[state]} label={ORDER_STATE_LABELS[state]} state={state} />
+  );
 }

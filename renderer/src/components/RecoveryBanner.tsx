@@ -18,7 +18,9 @@ const TITLE = {
 } as const;
 
 export function RecoveryBanner() {
-  const { notices, loadNotices, dismissNotices } = useBackups(useShallow((s) => ({ notices: s.notices, loadNotices: s.loadNotices, dismissNotices: s.dismissNotices })));
+  const { notices, loadNotices, dismissNotices } = useBackups(
+    useShallow((s) => ({ notices: s.notices, loadNotices: s.loadNotices, dismissNotices: s.dismissNotices })),
+  );
   const go = useApp((s) => s.go);
   useEffect(() => {
     void loadNotices();
@@ -26,12 +28,22 @@ export function RecoveryBanner() {
   if (notices.length === 0) return null;
   const bad = notices.some((n) => n.kind === 'journal-damaged' || n.kind.endsWith('-reset'));
   return (
-    <Banner as="section" className="recovery-banner" tone={bad ? 'bad' : 'warn'} role="alert" aria-label="What CounterPay repaired at start">
+    <Banner
+      as="section"
+      className="recovery-banner"
+      tone={bad ? 'bad' : 'warn'}
+      role="alert"
+      aria-label="What CounterPay repaired at start"
+    >
       {notices.map((n) => (
         <div key={`${n.kind}-${n.at}`} className="recovery-item">
           <h2>{TITLE[n.kind]}</h2>
           <p>{n.message}</p>
-          {n.keptAs && <p className="recovery-kept">Kept as: <code>{n.keptAs}</code> · {formatLagosDateTime(n.at)}</p>}
+          {n.keptAs && (
+            <p className="recovery-kept">
+              Kept as: <code>{n.keptAs}</code> · {formatLagosDateTime(n.at)}
+            </p>
+          )}
         </div>
       ))}
       <div className="actions">

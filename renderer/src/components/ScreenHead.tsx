@@ -3,7 +3,15 @@
 import type { ReactNode } from 'react';
 import { Banner } from './Banner';
 
-export function ScreenHead({ title, loadError, children }: { title: string; loadError?: string | null; children?: ReactNode }) {
+export function ScreenHead({
+  title,
+  loadError,
+  children,
+}: {
+  title: string;
+  loadError?: string | null;
+  children?: ReactNode;
+}) {
   return (
     <>
       <div className="screen-head">

@@ -36,7 +36,10 @@ const PROVIDER_TONE: Record<Provider['state'], string> = {
 function ProviderAlert({ provider }: { provider: Provider }) {
   const [busy, setBusy] = useState(false);
   // The provider's own words, unless the detail already quotes them.
-  const said = provider.code && !provider.detail.includes(`code ${provider.code}`) ? `Provider said: code ${provider.code}${provider.providerMessage ? ` "${provider.providerMessage}"` : ''}.` : '';
+  const said =
+    provider.code && !provider.detail.includes(`code ${provider.code}`)
+      ? `Provider said: code ${provider.code}${provider.providerMessage ? ` "${provider.providerMessage}"` : ''}.`
+      : '';
   const check = async () => {
     setBusy(true);
     try {
@@ -49,7 +52,12 @@ function ProviderAlert({ provider }: { provider: Provider }) {
     }
   };
   return (
-    <div className="statusbar-alert" role="status" data-testid="provider-alert" data-tone={PROVIDER_TONE[provider.state]}>
+    <div
+      className="statusbar-alert"
+      role="status"
+      data-testid="provider-alert"
+      data-tone={PROVIDER_TONE[provider.state]}
+    >
       <p>
         <strong>{provider.detail}</strong>
         {said && <span data-testid="provider-said"> {said}</span>}
@@ -66,7 +74,9 @@ function ProviderAlert({ provider }: { provider: Provider }) {
 
 /** Whose shift is open, or a red "No shift open" that opens the Shift screen (Alt+4): nothing is charged without one. */
 function ShiftPill() {
-  const { loaded, current, load } = useShift(useShallow((s) => ({ loaded: s.loaded, current: s.current, load: s.load })));
+  const { loaded, current, load } = useShift(
+    useShallow((s) => ({ loaded: s.loaded, current: s.current, load: s.load })),
+  );
   const go = useApp((s) => s.go);
   useEffect(() => {
     if (!loaded) void load();
@@ -80,7 +90,13 @@ function ShiftPill() {
     );
   }
   return (
-    <button type="button" className="pill pill-button" data-tone="bad" data-testid="shift-pill" onClick={() => go('shift')}>
+    <button
+      type="button"
+      className="pill pill-button"
+      data-tone="bad"
+      data-testid="shift-pill"
+      onClick={() => go('shift')}
+    >
       No shift open · Alt+4
     </button>
   );
@@ -92,22 +108,40 @@ export function StatusBar() {
   const { provider, clock } = status;
   // The same verdict as the Terminal box: green only with a serial number to charge on.
   const terminal = terminalVerdict({ status: status.terminal.state, sn: status.terminal.sn });
-  const terminalText = terminal.tone === 'good' ? `Terminal ${status.terminal.sn ?? ''}`.trim() : `Terminal: ${terminal.text.toLowerCase()}`;
+  const terminalText =
+    terminal.tone === 'good'
+      ? `Terminal ${status.terminal.sn ?? ''}`.trim()
+      : `Terminal: ${terminal.text.toLowerCase()}`;
   const alert = provider.state === 'unreachable' || provider.state === 'refusing';
   return (
     <footer className="statusbar" aria-label="Status">
       <span className="pill" data-tone={status.profile === 'production' ? 'good' : 'info'}>
         {PROFILE_LABELS[status.profile]} · {status.counterName}
       </span>
-      <span className="pill" data-tone={PROVIDER_TONE[provider.state]} title={provider.detail} data-testid="provider-pill">
+      <span
+        className="pill"
+        data-tone={PROVIDER_TONE[provider.state]}
+        title={provider.detail}
+        data-testid="provider-pill"
+      >
         {PROVIDER_TEXT[provider.state]}
       </span>
       {clock.detail && (
-        <span className="pill" data-tone={clock.correcting ? 'warn' : 'bad'} title={clock.detail} data-testid="clock-pill">
+        <span
+          className="pill"
+          data-tone={clock.correcting ? 'warn' : 'bad'}
+          title={clock.detail}
+          data-testid="clock-pill"
+        >
           {clock.correcting ? 'Clock off: corrected' : 'Clock off: fix the date and time'}
         </span>
       )}
-      <span className="pill" data-tone={terminal.tone} title={terminal.next ?? status.terminal.detail} data-testid="terminal-pill">
+      <span
+        className="pill"
+        data-tone={terminal.tone}
+        title={terminal.next ?? status.terminal.detail}
+        data-testid="terminal-pill"
+      >
         {terminalText}
       </span>
       <LateCountPill />
@@ -116,7 +150,12 @@ export function StatusBar() {
         Queue: {status.queue.length}
         {status.queue.online ? '' : ' · offline'}
       </span>
-      <span className="pill" data-tone={HUB_PILL_TONE[status.hub.state]} title={hubPillHint(status.hub)} data-testid="hub-pill">
+      <span
+        className="pill"
+        data-tone={HUB_PILL_TONE[status.hub.state]}
+        title={hubPillHint(status.hub)}
+        data-testid="hub-pill"
+      >
         {hubPillText(status.hub)}
       </span>
       {status.disk.state === 'low' && (
@@ -131,7 +170,12 @@ export function StatusBar() {
       )}
       {alert && <ProviderAlert provider={provider} />}
       {clock.detail && !alert && (
-        <div className="statusbar-alert" role="status" data-testid="clock-alert" data-tone={clock.correcting ? 'warn' : 'bad'}>
+        <div
+          className="statusbar-alert"
+          role="status"
+          data-testid="clock-alert"
+          data-tone={clock.correcting ? 'warn' : 'bad'}
+        >
           <p>{clock.detail}</p>
         </div>
       )}

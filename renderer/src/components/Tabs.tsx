@@ -27,7 +27,13 @@ export function Tabs<T extends string>({ idPrefix, label, tabs, selected, onSele
     const step = STEP[e.key];
     if (!step) return;
     e.preventDefault();
-    const next = tabs[step(tabs.findIndex((t) => t.id === selected), tabs.length)]!;
+    const next =
+      tabs[
+        step(
+          tabs.findIndex((t) => t.id === selected),
+          tabs.length,
+        )
+      ]!;
     onSelect(next.id);
     document.getElementById(tabId(idPrefix, next.id))?.focus();
   };
@@ -35,8 +41,14 @@ export function Tabs<T extends string>({ idPrefix, label, tabs, selected, onSele
     <div className={className ? `tabs ${className}` : 'tabs'} role="tablist" aria-label={label} onKeyDown={onKey}>
       {tabs.map((t) => (
         <button
-          key={t.id} id={tabId(idPrefix, t.id)} type="button" role="tab" aria-selected={selected === t.id} aria-controls={panelId(idPrefix, t.id)}
-          tabIndex={selected === t.id ? 0 : -1} onClick={() => onSelect(t.id)}
+          key={t.id}
+          id={tabId(idPrefix, t.id)}
+          type="button"
+          role="tab"
+          aria-selected={selected === t.id}
+          aria-controls={panelId(idPrefix, t.id)}
+          tabIndex={selected === t.id ? 0 : -1}
+          onClick={() => onSelect(t.id)}
         >
           {t.label}
         </button>
@@ -46,7 +58,17 @@ export function Tabs<T extends string>({ idPrefix, label, tabs, selected, onSele
 }
 
 /** The panel of the selected tab. */
-export function TabPanel({ idPrefix, id, className, children }: { idPrefix: string; id: string; className?: string; children: ReactNode }) {
+export function TabPanel({
+  idPrefix,
+  id,
+  className,
+  children,
+}: {
+  idPrefix: string;
+  id: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div id={panelId(idPrefix, id)} role="tabpanel" aria-labelledby={tabId(idPrefix, id)} className={className}>
       {children}

@@ -9,16 +9,27 @@ import { Field } from './Field';
 import { Banner } from './Banner';
 import { terminalVerdict } from '../stores/terminal-verdict';
 
-
 export const TERMINAL_CHANGE_ID = 'terminal-change';
 
 /** `fallbackSn` is the sn main offers for sales when the link has none (e.g. the Demo terminal). */
 export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
   const t = useTerminal(
     useShallow((s) => ({
-      settings: s.settings, state: s.state, loadError: s.loadError, ports: s.ports, portsBusy: s.portsBusy, portsError: s.portsError,
-      saving: s.saving, saveError: s.saveError, fieldErrors: s.fieldErrors, load: s.load, listPorts: s.listPorts, configure: s.configure,
-      needsPin: s.needsPin, pinError: s.pinError, unlock: s.unlock,
+      settings: s.settings,
+      state: s.state,
+      loadError: s.loadError,
+      ports: s.ports,
+      portsBusy: s.portsBusy,
+      portsError: s.portsError,
+      saving: s.saving,
+      saveError: s.saveError,
+      fieldErrors: s.fieldErrors,
+      load: s.load,
+      listPorts: s.listPorts,
+      configure: s.configure,
+      needsPin: s.needsPin,
+      pinError: s.pinError,
+      unlock: s.unlock,
     })),
   );
   const [open, setOpen] = useState(false);
@@ -49,7 +60,9 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
   }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const sn = t.state?.sn ?? fallbackSn;
-  const status = t.state ? terminalVerdict({ status: t.state.status, sn: t.state.sn, portPath: t.state.portPath }) : null;
+  const status = t.state
+    ? terminalVerdict({ status: t.state.status, sn: t.state.sn, portPath: t.state.portPath })
+    : null;
   const noTerminal = !sn;
 
   // Nothing to sell with: show how to choose a terminal straight away.
@@ -63,13 +76,19 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
     if (source === 'manual') {
       const v = validateManualSn(manualSn);
       if (!v.ok) {
-        setSnError(/\s/.test(manualSn.trim()) ? 'Type the serial number without spaces (letters, digits and - only)' : v.message);
+        setSnError(
+          /\s/.test(manualSn.trim()) ? 'Type the serial number without spaces (letters, digits and - only)' : v.message,
+        );
         return;
       }
       setSnError(null);
       if (await t.configure({ source: 'manual', manualSn: v.sn })) setSaved(true);
     } else {
-      const serial = { source: 'serial' as const, portPath: port || null, baudRate: Number(baud) as (typeof STANDARD_BAUD_RATES)[number] };
+      const serial = {
+        source: 'serial' as const,
+        portPath: port || null,
+        baudRate: Number(baud) as (typeof STANDARD_BAUD_RATES)[number],
+      };
       // A port change needs the admin PIN: when it was asked for, unlock first and send it again.
       if (t.needsPin === 'required') {
         if (!(await t.unlock(adminPin))) return;
@@ -96,7 +115,9 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
         {sn ? (
           <>
             SN <strong>{sn}</strong>
-            {t.state?.portPath && t.state.source === 'serial' ? <span className="hint"> on {t.state.portPath}</span> : null}
+            {t.state?.portPath && t.state.source === 'serial' ? (
+              <span className="hint"> on {t.state.portPath}</span>
+            ) : null}
           </>
         ) : (
           <strong className="no-terminal">{status?.next ?? 'No terminal chosen'}</strong>
@@ -130,7 +151,13 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
                 {(id, d) => (
                   <div className="with-button">
                     <select id={id} aria-describedby={d} value={port} onChange={(e) => setPort(e.target.value)}>
-                      <option value="">{t.ports === null ? 'Looking for ports…' : portOptions.length ? 'Choose a port' : 'No serial ports found'}</option>
+                      <option value="">
+                        {t.ports === null
+                          ? 'Looking for ports…'
+                          : portOptions.length
+                            ? 'Choose a port'
+                            : 'No serial ports found'}
+                      </option>
                       {!portKnown && <option value={port}>{port} (not plugged in)</option>}
                       {portOptions.map((p) => (
                         <option key={p.path} value={p.path}>
@@ -139,7 +166,12 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
                         </option>
                       ))}
                     </select>
-                    <button type="button" onClick={() => void t.listPorts()} disabled={t.portsBusy} aria-label="Look for serial ports again">
+                    <button
+                      type="button"
+                      onClick={() => void t.listPorts()}
+                      disabled={t.portsBusy}
+                      aria-label="Look for serial ports again"
+                    >
                       {t.portsBusy ? 'Looking…' : 'Refresh'}
                     </button>
                   </div>
@@ -158,24 +190,52 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
               </Field>
             </>
           ) : (
-            <Field label="Terminal serial number (SN)" error={snError ?? t.fieldErrors.manualSn} hint="Printed on the label under the terminal.">
+            <Field
+              label="Terminal serial number (SN)"
+              error={snError ?? t.fieldErrors.manualSn}
+              hint="Printed on the label under the terminal."
+            >
               {(id, d) => (
-                <input id={id} aria-describedby={d} aria-invalid={snError ? true : undefined} autoComplete="off" spellCheck={false}
-                  value={manualSn} onChange={(e) => { setManualSn(e.target.value); setSnError(null); setSaved(false); }} />
+                <input
+                  id={id}
+                  aria-describedby={d}
+                  aria-invalid={snError ? true : undefined}
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={manualSn}
+                  onChange={(e) => {
+                    setManualSn(e.target.value);
+                    setSnError(null);
+                    setSaved(false);
+                  }}
+                />
               )}
             </Field>
           )}
           {source === 'serial' && t.needsPin === 'required' && (
-            <Field label="Admin PIN" error={t.pinError ?? undefined} hint="Serial port and speed are set by the admin: enter the admin PIN. Typing the SN by hand needs no PIN.">
+            <Field
+              label="Admin PIN"
+              error={t.pinError ?? undefined}
+              hint="Serial port and speed are set by the admin: enter the admin PIN. Typing the SN by hand needs no PIN."
+            >
               {(id, d) => (
-                <input id={id} aria-describedby={d} type="password" inputMode="numeric" autoComplete="off" autoFocus value={adminPin}
-                  onChange={(e) => setAdminPin(e.target.value)} />
+                <input
+                  id={id}
+                  aria-describedby={d}
+                  type="password"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  autoFocus
+                  value={adminPin}
+                  onChange={(e) => setAdminPin(e.target.value)}
+                />
               )}
             </Field>
           )}
           {source === 'serial' && t.needsPin === 'not-set' && (
             <Banner tone="warn" role="alert">
-              Serial port and speed are set by the admin, and no admin PIN is chosen yet: open Settings (Alt+5) to choose one. You can type the SN by hand meanwhile.
+              Serial port and speed are set by the admin, and no admin PIN is chosen yet: open Settings (Alt+5) to
+              choose one. You can type the SN by hand meanwhile.
             </Banner>
           )}
           {t.saveError && (
@@ -192,7 +252,13 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
             ))}
           <div className="actions">
             <button type="submit" disabled={t.saving}>
-              {t.saving ? 'Saving…' : source === 'manual' ? 'Use this SN' : t.needsPin === 'required' ? 'Unlock and connect' : 'Connect'}
+              {t.saving
+                ? 'Saving…'
+                : source === 'manual'
+                  ? 'Use this SN'
+                  : t.needsPin === 'required'
+                    ? 'Unlock and connect'
+                    : 'Connect'}
             </button>
             {saved && !t.saving && !t.state?.lastError && (
               <span className="hint" role="status">

@@ -7,7 +7,12 @@ export function ThemeSwitch() {
   const theme = useApp((s) => s.theme);
   const setTheme = useApp((s) => s.setTheme);
   return (
-    <button type="button" className="theme-switch" onClick={() => setTheme(NEXT[theme])} aria-label={`${LABEL[theme]}. Change theme`}>
+    <button
+      type="button"
+      className="theme-switch"
+      onClick={() => setTheme(NEXT[theme])}
+      aria-label={`${LABEL[theme]}. Change theme`}
+    >
       {LABEL[theme]}
     </button>
   );

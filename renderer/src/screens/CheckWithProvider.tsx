@@ -41,8 +41,18 @@ export function CheckWithProvider(props: {
             {busy ? 'Working…' : 'Try again'}
           </button>
         )}
-        <button ref={retry ? undefined : props.primaryRef} type="button" className={retry ? undefined : 'primary'} disabled={busy} onClick={props.onCheck}>
-          {busy ? 'Asking the provider…' : step.kind === 'checked' ? 'Check with the provider again' : 'Check with the provider'}
+        <button
+          ref={retry ? undefined : props.primaryRef}
+          type="button"
+          className={retry ? undefined : 'primary'}
+          disabled={busy}
+          onClick={props.onCheck}
+        >
+          {busy
+            ? 'Asking the provider…'
+            : step.kind === 'checked'
+              ? 'Check with the provider again'
+              : 'Check with the provider'}
         </button>
         {props.children}
       </div>
@@ -50,8 +60,8 @@ export function CheckWithProvider(props: {
         {origin
           ? `Asked by ${origin.integration} (booking ${origin.reference}): Try again is not offered here. ${origin.integration} has been told the outcome and asks again with a new booking reference.`
           : retry
-          ? props.retryHint
-          : 'Customer says they paid, or wants to pay again? Check with the provider first: it says whether the money was taken. Try again is offered once it says not paid.'}
+            ? props.retryHint
+            : 'Customer says they paid, or wants to pay again? Check with the provider first: it says whether the money was taken. Try again is offered once it says not paid.'}
       </p>
     </>
   );

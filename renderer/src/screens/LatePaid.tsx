@@ -32,7 +32,8 @@ export function LatePaid({ orderId, late, testId }: { orderId: number; late: Lat
     <div className="late-paid" data-testid={testId}>
       <Banner tone={late.handled ? 'info' : 'bad'} role={late.handled ? 'status' : 'alert'}>
         {lateOutcomeText(late)}
-        {late.handled && ` Handled: ${HANDLED_HOW_LABELS[late.handled.how]} (by ${late.handled.by}, ${formatLagosTime(late.handled.at)}).`}
+        {late.handled &&
+          ` Handled: ${HANDLED_HOW_LABELS[late.handled.how]} (by ${late.handled.by}, ${formatLagosTime(late.handled.at)}).`}
       </Banner>
       <dl className="pay-facts late-paid-facts">
         {latePaidFacts(late)
@@ -40,21 +41,42 @@ export function LatePaid({ orderId, late, testId }: { orderId: number; late: Lat
           .map(([k, v]) => (
             <div key={k}>
               <dt>{k}</dt>
-              <dd data-testid={k === 'Payment number' ? `${testId}-payno` : k === 'Paid at' ? `${testId}-at` : undefined}>{v}</dd>
+              <dd
+                data-testid={k === 'Payment number' ? `${testId}-payno` : k === 'Paid at' ? `${testId}-at` : undefined}
+              >
+                {v}
+              </dd>
             </div>
           ))}
       </dl>
       {!late.handled && (
         <div className="late-actions">
           <label htmlFor={nameId}>Your name</label>
-          <input id={nameId} value={name} maxLength={80} onChange={(e) => (setBy(e.target.value), setMissing(false))}
-            aria-invalid={missing} aria-describedby={missing ? `${nameId}-err` : undefined} />
-          <button type="button" className="primary" disabled={busy !== null} onClick={() => handle('tickets-given')}>Tickets given</button>
-          <button type="button" disabled={busy !== null} onClick={() => handle('refund')}>Customer gone: refund to be arranged</button>
-          {missing && <span id={`${nameId}-err`} className="field-error">Enter your name: who handled it</span>}
+          <input
+            id={nameId}
+            value={name}
+            maxLength={80}
+            onChange={(e) => (setBy(e.target.value), setMissing(false))}
+            aria-invalid={missing}
+            aria-describedby={missing ? `${nameId}-err` : undefined}
+          />
+          <button type="button" className="primary" disabled={busy !== null} onClick={() => handle('tickets-given')}>
+            Tickets given
+          </button>
+          <button type="button" disabled={busy !== null} onClick={() => handle('refund')}>
+            Customer gone: refund to be arranged
+          </button>
+          {missing && (
+            <span id={`${nameId}-err`} className="field-error">
+              Enter your name: who handled it
+            </span>
+          )}
         </div>
       )}
-      <p className="hint">Customer still here? Give the tickets and print the receipt below, then press Tickets given. Never charge this sale again.</p>
+      <p className="hint">
+        Customer still here? Give the tickets and print the receipt below, then press Tickets given. Never charge this
+        sale again.
+      </p>
     </div>
   );
 }

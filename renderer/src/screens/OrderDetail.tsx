@@ -23,7 +23,16 @@ import { LatePaid, PaidAfterClosingPill } from './LatePaid';
 
 export function OrderDetail({ order }: { order: OrderView }) {
   const o = useOrders(
-    useShallow((s) => ({ history: s.history, historyError: s.historyError, actionBusy: s.actionBusy, actionMessage: s.actionMessage, rows: s.rows, close: s.close, retry: s.retry, checkNow: s.checkNow })),
+    useShallow((s) => ({
+      history: s.history,
+      historyError: s.historyError,
+      actionBusy: s.actionBusy,
+      actionMessage: s.actionMessage,
+      rows: s.rows,
+      close: s.close,
+      retry: s.retry,
+      checkNow: s.checkNow,
+    })),
   );
   const go = useApp((a) => a.go);
   const showOrder = useSale((s) => s.showOrder);
@@ -40,7 +49,10 @@ export function OrderDetail({ order }: { order: OrderView }) {
   const late = paidAfterClosing(order);
   const step = closedStep(order);
   const s = order.sale;
-  const retryOf = order.retryOf !== undefined ? (o.rows.find((x) => x.id === order.retryOf)?.outOrderNo ?? `#${order.retryOf}`) : undefined;
+  const retryOf =
+    order.retryOf !== undefined
+      ? (o.rows.find((x) => x.id === order.retryOf)?.outOrderNo ?? `#${order.retryOf}`)
+      : undefined;
 
   const toPayment = (view: OrderView) => {
     showOrder(view);
@@ -53,19 +65,29 @@ export function OrderDetail({ order }: { order: OrderView }) {
     ['Show', `${showDateText(s.showDate)} ${s.showTime}`],
     ['Seats', s.seats.split(',').join(', ')],
     ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
-    ['Booking fee', s.bookingFeeKobo > 0 && bookingFeeText(s, formatNaira) !== formatNaira(s.bookingFeeKobo) ? `${formatNaira(s.bookingFeeKobo)} (${bookingFeeText(s, formatNaira)})` : formatNaira(s.bookingFeeKobo)],
+    [
+      'Booking fee',
+      s.bookingFeeKobo > 0 && bookingFeeText(s, formatNaira) !== formatNaira(s.bookingFeeKobo)
+        ? `${formatNaira(s.bookingFeeKobo)} (${bookingFeeText(s, formatNaira)})`
+        : formatNaira(s.bookingFeeKobo),
+    ],
     ['Terminal', order.sn],
     ['Profile', order.profile && order.profile !== 'unrecorded' ? PROFILE_LABELS[order.profile] : undefined],
     ['Started', formatLagosDateTime(order.createdAt)],
     [final ? 'Payment time limit was' : 'Payment time limit', formatLagosDateTime(order.expiresAt)],
     ['Provider order number', order.orderNo],
     // Paid after closing: the late payment's facts (LatePaid, above), never the closed order's own card time or provider word.
-    ...(late ? [] : ([
-      ['Payment number', order.payNo],
-      [order.state === 'paid' ? 'Paid by' : 'Card holder', [order.senderName, order.senderAccount].filter(Boolean).join(' · ') || undefined],
-      ...paymentTimes(order).map(([label, at]): [string, string] => [label, formatLagosDateTime(at)]),
-      ['Provider status', order.providerStatus],
-    ] as [string, string | undefined][])),
+    ...(late
+      ? []
+      : ([
+          ['Payment number', order.payNo],
+          [
+            order.state === 'paid' ? 'Paid by' : 'Card holder',
+            [order.senderName, order.senderAccount].filter(Boolean).join(' · ') || undefined,
+          ],
+          ...paymentTimes(order).map(([label, at]): [string, string] => [label, formatLagosDateTime(at)]),
+          ['Provider status', order.providerStatus],
+        ] as [string, string | undefined][])),
     ['Sent to the provider', `${order.attempts} time${order.attempts === 1 ? '' : 's'}`],
     ['New try of', retryOf],
   ];
@@ -92,20 +114,30 @@ export function OrderDetail({ order }: { order: OrderView }) {
         )}
         {order.reason && (
           <p className="pay-reason" data-testid="order-reason">
-            <strong>{late ? 'Why it closed on the counter: ' : final ? 'Why: ' : order.state === 'queued' ? 'Why it waits: ' : 'Note: '}</strong>
+            <strong>
+              {late
+                ? 'Why it closed on the counter: '
+                : final
+                  ? 'Why: '
+                  : order.state === 'queued'
+                    ? 'Why it waits: '
+                    : 'Note: '}
+            </strong>
             {order.reason}
           </p>
         )}
         {late && <LatePaid orderId={order.id} late={late} testId="order-late" />}
         {order.late && !late && (
-        <Banner tone={order.late.handled ? 'info' : 'bad'} role="alert" data-testid="order-late">
-          {lateOutcomeText(order.late)}
-          {order.late.handled && ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
-        </Banner>
-      )}
+          <Banner tone={order.late.handled ? 'info' : 'bad'} role="alert" data-testid="order-late">
+            {lateOutcomeText(order.late)}
+            {order.late.handled &&
+              ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
+          </Banner>
+        )}
         {!final && order.nextActionAt !== undefined && (
           <p className="hint" data-testid="next-action">
-            {order.state === 'queued' ? 'Next try to send it' : 'Next check with the provider'} at {formatLagosDateTime(order.nextActionAt)} (in {mmss(order.nextActionAt - now)}).
+            {order.state === 'queued' ? 'Next try to send it' : 'Next check with the provider'} at{' '}
+            {formatLagosDateTime(order.nextActionAt)} (in {mmss(order.nextActionAt - now)}).
           </p>
         )}
         <dl className="detail-facts">
@@ -136,12 +168,17 @@ export function OrderDetail({ order }: { order: OrderView }) {
           )}
         </div>
         {step.kind !== 'none' && (
-          <CheckWithProvider orderId={order.id} step={step} busy={o.actionBusy} onCheck={() => void o.checkNow(order.id)}
+          <CheckWithProvider
+            orderId={order.id}
+            step={step}
+            busy={o.actionBusy}
+            onCheck={() => void o.checkNow(order.id)}
             onRetry={async () => {
               const view = await o.retry(order.id);
               if (view) toPayment(view);
             }}
-            retryHint="Try again sends the same tickets as a new payment with a new sale number, and opens it on the Sell screen." />
+            retryHint="Try again sends the same tickets as a new payment with a new sale number, and opens it on the Sell screen."
+          />
         )}
         {o.actionMessage && (
           <Banner tone="bad" role="alert">
@@ -167,8 +204,15 @@ export function OrderDetail({ order }: { order: OrderView }) {
       {order.orderNo && (
         <div className="card" role="region" aria-labelledby="delivery-title">
           <h2 id="delivery-title">Provider’s webhook delivery</h2>
-          <p className="hint">Asks the provider whether its payment notification for this order reached this counter’s webhook receiver.</p>
-          <DeliveryCheck key={order.id} testId="order-delivery" label="Check webhook delivery" ask={() => call('delivery.check', { orderId: order.id })} />
+          <p className="hint">
+            Asks the provider whether its payment notification for this order reached this counter’s webhook receiver.
+          </p>
+          <DeliveryCheck
+            key={order.id}
+            testId="order-delivery"
+            label="Check webhook delivery"
+            ask={() => call('delivery.check', { orderId: order.id })}
+          />
         </div>
       )}
 

@@ -28,18 +28,43 @@ function dayRange(kind: 'today' | 'yesterday' | 'week' | 'all'): Pick<OrderQuery
   return { from: kind === 'week' ? addDays(today, -6) : today, to: today };
 }
 
-
 function isDefault(q: OrderQuery): boolean {
   const t = todayQuery();
-  return q.text === '' && q.states.length === 0 && q.from === t.from && q.to === t.to && !q.paidAfterClosing && !q.fromTime && !q.toTime;
+  return (
+    q.text === '' &&
+    q.states.length === 0 &&
+    q.from === t.from &&
+    q.to === t.to &&
+    !q.paidAfterClosing &&
+    !q.fromTime &&
+    !q.toTime
+  );
 }
 
 export function OrdersScreen() {
   const o = useOrders(
     useShallow((s) => ({
-      query: s.query, rows: s.rows, total: s.total, paid: s.paid, paidAfterClosing: s.paidAfterClosing, back: s.back, next: s.next, queued: s.queued, loaded: s.loaded, loading: s.loading,
-      loadError: s.loadError, queryErrors: s.queryErrors, openId: s.openId, opened: s.opened, search: s.search, nextPage: s.nextPage, prevPage: s.prevPage,
-      load: s.load, open: s.open, close: s.close, freshVisit: s.freshVisit,
+      query: s.query,
+      rows: s.rows,
+      total: s.total,
+      paid: s.paid,
+      paidAfterClosing: s.paidAfterClosing,
+      back: s.back,
+      next: s.next,
+      queued: s.queued,
+      loaded: s.loaded,
+      loading: s.loading,
+      loadError: s.loadError,
+      queryErrors: s.queryErrors,
+      openId: s.openId,
+      opened: s.opened,
+      search: s.search,
+      nextPage: s.nextPage,
+      prevPage: s.prevPage,
+      load: s.load,
+      open: s.open,
+      close: s.close,
+      freshVisit: s.freshVisit,
     })),
   );
   const loadFailed = useReceipts((r) => r.loadFailed);
@@ -76,10 +101,13 @@ export function OrdersScreen() {
   const first = o.back.length * PAGE_SIZE + 1;
   const last = o.back.length * PAGE_SIZE + o.rows.length;
   // A day chip is lit only when it is the whole window (no times narrowing it).
-  const range = q.fromTime || q.toTime ? undefined : (['today', 'yesterday', 'week', 'all'] as const).find((k) => {
-    const r = dayRange(k);
-    return r.from === q.from && r.to === q.to;
-  });
+  const range =
+    q.fromTime || q.toTime
+      ? undefined
+      : (['today', 'yesterday', 'week', 'all'] as const).find((k) => {
+          const r = dayRange(k);
+          return r.from === q.from && r.to === q.to;
+        });
   const filters = activeFilters(q);
   const clearAll = () => {
     setText('');
@@ -109,18 +137,44 @@ export function OrdersScreen() {
           {o.queued.length > 0 && (
             <div className="card">
               <h2>Waiting for the network ({o.queued.length})</h2>
-              <p className="hint">These payments are saved and go to the terminal by themselves when the network is back. Do not charge them again.</p>
+              <p className="hint">
+                These payments are saved and go to the terminal by themselves when the network is back. Do not charge
+                them again.
+              </p>
               <OrderTable orders={o.queued} onOpen={(id) => void o.open(id)} caption="Orders waiting for the network" />
             </div>
           )}
 
-          <form className="card order-search" role="search" aria-label="Find orders" onSubmit={(e) => { e.preventDefault(); searchText(text, true); }}>
+          <form
+            className="card order-search"
+            role="search"
+            aria-label="Find orders"
+            onSubmit={(e) => {
+              e.preventDefault();
+              searchText(text, true);
+            }}
+          >
             <div className="field order-search-text">
-              <label htmlFor="order-search-text">Find an order: sale number (or its last digits), provider order or payment number, the card's last four digits, film, seat, or amount</label>
+              <label htmlFor="order-search-text">
+                Find an order: sale number (or its last digits), provider order or payment number, the card's last four
+                digits, film, seat, or amount
+              </label>
               <div className="with-button">
-                <input id="order-search-text" type="search" value={text} placeholder="for example 0042, Avengers, F7, 5200 or the card's 4321" autoComplete="off" spellCheck={false} onChange={(e) => searchText(e.target.value)} />
+                <input
+                  id="order-search-text"
+                  type="search"
+                  value={text}
+                  placeholder="for example 0042, Avengers, F7, 5200 or the card's 4321"
+                  autoComplete="off"
+                  spellCheck={false}
+                  onChange={(e) => searchText(e.target.value)}
+                />
                 {(text || !isDefault(q)) && (
-                  <button type="button" onClick={clearAll} title="Back to today's orders: no words, times, states or other filters">
+                  <button
+                    type="button"
+                    onClick={clearAll}
+                    title="Back to today's orders: no words, times, states or other filters"
+                  >
                     Clear
                   </button>
                 )}
@@ -128,28 +182,68 @@ export function OrdersScreen() {
             </div>
             <div className="order-filters">
               <div className="segmented" role="group" aria-label="Days">
-                {([['today', 'Today'], ['yesterday', 'Yesterday'], ['week', 'Last 7 days'], ['all', 'All days']] as const).map(([k, label]) => (
-                  <button key={k} type="button" aria-pressed={range === k} onClick={() => void o.search({ ...dayRange(k), fromTime: '', toTime: '' })}>
+                {(
+                  [
+                    ['today', 'Today'],
+                    ['yesterday', 'Yesterday'],
+                    ['week', 'Last 7 days'],
+                    ['all', 'All days'],
+                  ] as const
+                ).map(([k, label]) => (
+                  <button
+                    key={k}
+                    type="button"
+                    aria-pressed={range === k}
+                    onClick={() => void o.search({ ...dayRange(k), fromTime: '', toTime: '' })}
+                  >
                     {label}
                   </button>
                 ))}
               </div>
               <div className="date-range">
-                <DayTimeBound label="From" date={q.from} time={q.fromTime ?? ''} max={q.to} timeError={o.queryErrors.fromTime}
-                  onDate={(from) => void o.search({ from })} onTime={(fromTime) => void o.search({ fromTime })} />
-                <DayTimeBound label="To" date={q.to} time={q.toTime ?? ''} min={q.from} timeError={o.queryErrors.toTime}
-                  onDate={(to) => void o.search({ to })} onTime={(toTime) => void o.search({ toTime })} />
+                <DayTimeBound
+                  label="From"
+                  date={q.from}
+                  time={q.fromTime ?? ''}
+                  max={q.to}
+                  timeError={o.queryErrors.fromTime}
+                  onDate={(from) => void o.search({ from })}
+                  onTime={(fromTime) => void o.search({ fromTime })}
+                />
+                <DayTimeBound
+                  label="To"
+                  date={q.to}
+                  time={q.toTime ?? ''}
+                  min={q.from}
+                  timeError={o.queryErrors.toTime}
+                  onDate={(to) => void o.search({ to })}
+                  onTime={(toTime) => void o.search({ toTime })}
+                />
               </div>
               <label className="check">
-                <input type="checkbox" checked={!!q.paidAfterClosing} onChange={(e) => void o.search({ paidAfterClosing: e.target.checked })} /> Only paid after closing
+                <input
+                  type="checkbox"
+                  checked={!!q.paidAfterClosing}
+                  onChange={(e) => void o.search({ paidAfterClosing: e.target.checked })}
+                />{' '}
+                Only paid after closing
               </label>
               {profile !== 'demo' && (
                 <label className="check">
-                  <input type="checkbox" checked={!!q.includeDemo} onChange={(e) => void o.search({ includeDemo: e.target.checked })} /> Include Demo sales
+                  <input
+                    type="checkbox"
+                    checked={!!q.includeDemo}
+                    onChange={(e) => void o.search({ includeDemo: e.target.checked })}
+                  />{' '}
+                  Include Demo sales
                 </label>
               )}
             </div>
-            {o.queryErrors.to && <p className="field-error" role="alert">{o.queryErrors.to}</p>}
+            {o.queryErrors.to && (
+              <p className="field-error" role="alert">
+                {o.queryErrors.to}
+              </p>
+            )}
             <div className="segmented state-filters" role="group" aria-label="States">
               <button type="button" aria-pressed={q.states.length === 0} onClick={() => void o.search({ states: [] })}>
                 All states
@@ -157,8 +251,18 @@ export function OrdersScreen() {
               {STATE_FILTERS.map((f) => {
                 const on = f.states.every((s) => q.states.includes(s));
                 return (
-                  <button key={f.label} type="button" aria-pressed={on}
-                    onClick={() => void o.search({ states: on ? q.states.filter((s) => !f.states.includes(s)) : [...q.states.filter((s) => !f.states.includes(s)), ...f.states] })}>
+                  <button
+                    key={f.label}
+                    type="button"
+                    aria-pressed={on}
+                    onClick={() =>
+                      void o.search({
+                        states: on
+                          ? q.states.filter((s) => !f.states.includes(s))
+                          : [...q.states.filter((s) => !f.states.includes(s)), ...f.states],
+                      })
+                    }
+                  >
                     {f.label}
                   </button>
                 );
@@ -171,8 +275,10 @@ export function OrdersScreen() {
               <h2>{isDefault(q) ? 'Today' : 'Orders found'}</h2>
               {o.loaded && (
                 <p className="orders-summary" data-testid="orders-summary" aria-live="polite">
-                  {o.total} order{o.total === 1 ? '' : 's'} · {o.paid.count} paid · {formatNaira(o.paid.amountKobo)} taken
-                  {o.paidAfterClosing.count > 0 && ` · ${o.paidAfterClosing.count} paid after closing: ${formatNaira(o.paidAfterClosing.amountKobo)}`}
+                  {o.total} order{o.total === 1 ? '' : 's'} · {o.paid.count} paid · {formatNaira(o.paid.amountKobo)}{' '}
+                  taken
+                  {o.paidAfterClosing.count > 0 &&
+                    ` · ${o.paidAfterClosing.count} paid after closing: ${formatNaira(o.paidAfterClosing.amountKobo)}`}
                 </p>
               )}
               {o.loaded && filters.length > 0 && (
@@ -193,7 +299,12 @@ export function OrdersScreen() {
               </p>
             ) : (
               <>
-                <OrderTable orders={o.rows} onOpen={(id) => void o.open(id)} caption="Orders, newest first" showDate={range !== 'today'} />
+                <OrderTable
+                  orders={o.rows}
+                  onOpen={(id) => void o.open(id)}
+                  caption="Orders, newest first"
+                  showDate={range !== 'today'}
+                />
                 {(o.back.length > 0 || o.next) && (
                   <div className="actions pager">
                     <button type="button" disabled={o.back.length === 0 || o.loading} onClick={() => void o.prevPage()}>
@@ -216,8 +327,17 @@ export function OrdersScreen() {
   );
 }
 
-
-function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: OrderView[]; onOpen: (id: number) => void; caption: string; showDate?: boolean }) {
+function OrderTable({
+  orders,
+  onOpen,
+  caption,
+  showDate = false,
+}: {
+  orders: OrderView[];
+  onOpen: (id: number) => void;
+  caption: string;
+  showDate?: boolean;
+}) {
   const today = lagosDate(Date.now());
   return (
     <table className="orders-table">
@@ -242,7 +362,15 @@ function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: Ord
               {formatLagosTime(x.createdAt)}
             </td>
             <td>
-              <button type="button" className="link-button" onClick={(e) => { e.stopPropagation(); onOpen(x.id); }} aria-label={`Open order ${x.outOrderNo}`}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  onOpen(x.id);
+                }}
+                aria-label={`Open order ${x.outOrderNo}`}
+              >
                 {x.outOrderNo}
               </button>
             </td>
@@ -252,7 +380,9 @@ function OrderTable({ orders, onOpen, caption, showDate = false }: { orders: Ord
             <td>
               <div className="state-cell">
                 <OrderStatePill state={x.state} />
-                {x.late?.kind === 'paid-after-closing' && <StatePill tone="bad" symbol="₦" label="Paid after closing" state="paid-after-closing" small />}
+                {x.late?.kind === 'paid-after-closing' && (
+                  <StatePill tone="bad" symbol="₦" label="Paid after closing" state="paid-after-closing" small />
+                )}
               </div>
             </td>
           </tr>

@@ -2,7 +2,13 @@
 // left, the amount and sale number to read out, and at the end the outcome with what to do next.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { isFinalState, orderCustomerLine, orderStateLabel, waitsForTerminal, type OrderView } from '../../../shared/orders';
+import {
+  isFinalState,
+  orderCustomerLine,
+  orderStateLabel,
+  waitsForTerminal,
+  type OrderView,
+} from '../../../shared/orders';
 import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
 import { STATE_SYMBOL, STATE_TONE } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
@@ -26,7 +32,9 @@ const PAID_AFTER_CLOSING_LINE = 'Your card was charged after all: the payment we
 function timerText(order: OrderView, now: number): { big: string; small: string } | null {
   if (order.state === 'creating' || order.state === 'waiting') {
     const left = order.expiresAt - now;
-    return left > 0 ? { big: mmss(left), small: 'left to pay' } : { big: '00:00', small: 'time is up: getting the final answer' };
+    return left > 0
+      ? { big: mmss(left), small: 'left to pay' }
+      : { big: '00:00', small: 'time is up: getting the final answer' };
   }
   if ((order.state === 'unknown' || order.state === 'queued') && order.nextActionAt) {
     const left = order.nextActionAt - now;
@@ -38,8 +46,16 @@ function timerText(order: OrderView, now: number): { big: string; small: string 
 export function PaymentPanel() {
   const s = useSale(
     useShallow((st) => ({
-      order: st.order, retriedFrom: st.retriedFrom, actionBusy: st.actionBusy, actionMessage: st.actionMessage,
-      refreshOrder: st.refreshOrder, retry: st.retry, checkNow: st.checkNow, newSale: st.newSale, closePayment: st.closePayment, customerLeft: st.customerLeft,
+      order: st.order,
+      retriedFrom: st.retriedFrom,
+      actionBusy: st.actionBusy,
+      actionMessage: st.actionMessage,
+      refreshOrder: st.refreshOrder,
+      retry: st.retry,
+      checkNow: st.checkNow,
+      newSale: st.newSale,
+      closePayment: st.closePayment,
+      customerLeft: st.customerLeft,
     })),
   );
   const panelRef = useRef<HTMLElement>(null);
@@ -69,8 +85,13 @@ export function PaymentPanel() {
   useEffect(() => {
     if (!final) return;
     const active = document.activeElement as HTMLElement | null;
-    const idle = !active || active === document.body || active === headingRef.current || (active as HTMLButtonElement).disabled ||
-      !!panelRef.current?.contains(active) || !!active.closest('.demo-terminal');
+    const idle =
+      !active ||
+      active === document.body ||
+      active === headingRef.current ||
+      (active as HTMLButtonElement).disabled ||
+      !!panelRef.current?.contains(active) ||
+      !!active.closest('.demo-terminal');
     if (idle) primaryRef.current?.focus();
     // A Check with the provider's answer changes the main action (Try again once it said not paid);
     // the answer can come while the button is still busy (disabled: it cannot take the focus), so
@@ -91,7 +112,11 @@ export function PaymentPanel() {
   return (
     <section ref={panelRef} className="payment" data-tone={tone} aria-labelledby="payment-title" data-testid="payment">
       <div className="status-head" data-tone={tone}>
-        <span className="status-ring" aria-hidden="true" data-spin={order.state === 'waiting' || order.state === 'creating' ? 'true' : undefined}>
+        <span
+          className="status-ring"
+          aria-hidden="true"
+          data-spin={order.state === 'waiting' || order.state === 'creating' ? 'true' : undefined}
+        >
           {late ? STATE_SYMBOL.paid : STATE_SYMBOL[order.state]}
         </span>
         <div className="pay-status-text">
@@ -100,7 +125,9 @@ export function PaymentPanel() {
           </h2>
           <p className="status-say">
             <span className="status-say-label">Tell the customer</span>
-            <span data-testid="customer-line">“{order.late?.kind === 'paid-after-closing' ? PAID_AFTER_CLOSING_LINE : orderCustomerLine(order)}”</span>
+            <span data-testid="customer-line">
+              “{order.late?.kind === 'paid-after-closing' ? PAID_AFTER_CLOSING_LINE : orderCustomerLine(order)}”
+            </span>
           </p>
         </div>
         {timer && (
@@ -121,29 +148,33 @@ export function PaymentPanel() {
       {order.late && !late && (
         <Banner tone={order.late.handled ? 'info' : 'bad'} role="alert" data-testid="payment-late">
           {lateOutcomeText(order.late)}
-          {order.late.handled && ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
+          {order.late.handled &&
+            ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
         </Banner>
       )}
       {waitsForTerminal(order) && (
         <Banner tone="warn" data-testid="waiting-for-terminal">
-          Another payment is on this terminal. This one is saved and goes to the terminal by itself as soon as that one is paid,
-          cancelled or expired. Do not charge it again.
+          Another payment is on this terminal. This one is saved and goes to the terminal by itself as soon as that one
+          is paid, cancelled or expired. Do not charge it again.
         </Banner>
       )}
       {order.state === 'queued' && !waitsForTerminal(order) && (
         <Banner tone="warn">
-          The network is down. This payment is saved and will be sent to the terminal by itself as soon as the network is back. Do not charge it again.
+          The network is down. This payment is saved and will be sent to the terminal by itself as soon as the network
+          is back. Do not charge it again.
         </Banner>
       )}
       {order.state === 'unknown' && (
         <Banner tone="warn">
-          We do not know yet whether the card was charged. Do not charge again: CounterPay keeps checking, or press Check now.
+          We do not know yet whether the card was charged. Do not charge again: CounterPay keeps checking, or press
+          Check now.
         </Banner>
       )}
       {(order.state === 'waiting' || order.state === 'creating') && (
         <p className="pay-cancel-hint" data-testid="cancel-hint">
-          Customer changed their mind or walked away? Press <strong>Cancel on the terminal</strong>: the payment ends there.
-          If you cannot, press <strong>Customer left</strong>: CounterPay keeps checking this payment and frees the screen for the next sale.
+          Customer changed their mind or walked away? Press <strong>Cancel on the terminal</strong>: the payment ends
+          there. If you cannot, press <strong>Customer left</strong>: CounterPay keeps checking this payment and frees
+          the screen for the next sale.
         </p>
       )}
       {s.retriedFrom && !final && <p className="hint">New try of sale {s.retriedFrom}, with a new sale number.</p>}
@@ -160,16 +191,28 @@ export function PaymentPanel() {
         </div>
       </dl>
       <p className="pay-sale">
-        {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats {sale.seats.split(',').join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
-        {startedAtSale && <span className="show-started" data-testid="sale-show-started">{startedAtSale} when sold</span>}
+        {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats{' '}
+        {sale.seats.split(',').join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
+        {startedAtSale && (
+          <span className="show-started" data-testid="sale-show-started">
+            {startedAtSale} when sold
+          </span>
+        )}
       </p>
       <p className="pay-terminal">
         Terminal <strong data-testid="payment-sn">{order.sn}</strong> · started {formatLagosTime(order.createdAt)}
       </p>
 
       {step.kind !== 'none' && (
-        <CheckWithProvider orderId={order.id} step={step} busy={s.actionBusy} onCheck={() => void s.checkNow()} onRetry={() => void s.retry()} primaryRef={primaryRef}
-          retryHint="Try again sends the same tickets as a new payment with a new sale number.">
+        <CheckWithProvider
+          orderId={order.id}
+          step={step}
+          busy={s.actionBusy}
+          onCheck={() => void s.checkNow()}
+          onRetry={() => void s.retry()}
+          primaryRef={primaryRef}
+          retryHint="Try again sends the same tickets as a new payment with a new sale number."
+        >
           <button type="button" onClick={s.newSale}>
             New sale
           </button>
@@ -179,12 +222,22 @@ export function PaymentPanel() {
         <div className="actions pay-actions">
           {(order.state === 'paid' || late) && (
             // While a payment after closing is not settled with the customer, its buttons above come first.
-            <button ref={late && !late.handled ? undefined : primaryRef} type="button" className={late && !late.handled ? undefined : 'primary'} onClick={s.newSale}>
+            <button
+              ref={late && !late.handled ? undefined : primaryRef}
+              type="button"
+              className={late && !late.handled ? undefined : 'primary'}
+              onClick={s.newSale}
+            >
               New sale
             </button>
           )}
           {(order.state === 'unknown' || order.state === 'waiting') && (
-            <button type="button" className={order.state === 'unknown' ? 'primary' : undefined} disabled={s.actionBusy} onClick={() => void s.checkNow()}>
+            <button
+              type="button"
+              className={order.state === 'unknown' ? 'primary' : undefined}
+              disabled={s.actionBusy}
+              onClick={() => void s.checkNow()}
+            >
               {s.actionBusy ? 'Checking…' : 'Check now'}
             </button>
           )}
@@ -210,7 +263,11 @@ export function PaymentPanel() {
         <div className="pay-receipt">
           <h3>Receipt</h3>
           {/* A new key when the late payment arrives, and when its payment number does: the preview is read again. */}
-          <ReceiptPanel key={`${order.id}:${late ? (late.payNo ?? 'late') : ''}`} orderId={order.id} autoPrint={!late} />
+          <ReceiptPanel
+            key={`${order.id}:${late ? (late.payNo ?? 'late') : ''}`}
+            orderId={order.id}
+            autoPrint={!late}
+          />
         </div>
       )}
 

@@ -29,18 +29,46 @@ export function PinGate() {
   return (
     <form className="card pin-gate" onSubmit={submit} aria-labelledby="pin-title">
       <h2 id="pin-title">{choosing ? 'Choose an admin PIN' : 'Settings are locked'}</h2>
-      <p>{choosing ? 'Only the merchant’s admin should know this PIN. It guards keys and provider settings.' : 'Enter the admin PIN to change settings.'}</p>
+      <p>
+        {choosing
+          ? 'Only the merchant’s admin should know this PIN. It guards keys and provider settings.'
+          : 'Enter the admin PIN to change settings.'}
+      </p>
       <Field label={choosing ? 'New admin PIN (4 to 12 digits)' : 'Admin PIN'} error={choosing ? undefined : error}>
         {(id, d) => (
-          <input id={id} aria-describedby={d} type="password" inputMode="numeric" autoComplete="off" autoFocus value={first} onChange={(e) => setFirst(e.target.value)} />
+          <input
+            id={id}
+            aria-describedby={d}
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            autoFocus
+            value={first}
+            onChange={(e) => setFirst(e.target.value)}
+          />
         )}
       </Field>
       {choosing && (
         <Field label="Type the PIN again" error={error}>
-          {(id, d) => <input id={id} aria-describedby={d} type="password" inputMode="numeric" autoComplete="off" value={second} onChange={(e) => setSecond(e.target.value)} />}
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              value={second}
+              onChange={(e) => setSecond(e.target.value)}
+            />
+          )}
         </Field>
       )}
-      {pin?.lockedUntil ? <p role="alert">Too many wrong PINs: Settings stay locked until {formatLagosTime(pin.lockedUntil)}. Each further wrong PIN makes the wait longer.</p> : null}
+      {pin?.lockedUntil ? (
+        <p role="alert">
+          Too many wrong PINs: Settings stay locked until {formatLagosTime(pin.lockedUntil)}. Each further wrong PIN
+          makes the wait longer.
+        </p>
+      ) : null}
       <button type="submit" className="primary" disabled={busy}>
         {choosing ? 'Save PIN and open Settings' : 'Unlock'}
       </button>

@@ -31,7 +31,12 @@ function useChargeSn(): string | null {
 export function SellScreen() {
   const profile = useApp((a) => a.status?.profile);
   const { paymentOpen, hasOrder, loadDefaults, defaults } = useSale(
-    useShallow((s) => ({ paymentOpen: s.paymentOpen, hasOrder: s.order !== null, loadDefaults: s.loadDefaults, defaults: s.defaults })),
+    useShallow((s) => ({
+      paymentOpen: s.paymentOpen,
+      hasOrder: s.order !== null,
+      loadDefaults: s.loadDefaults,
+      defaults: s.defaults,
+    })),
   );
   const sn = useChargeSn();
   const linkKnown = useTerminal((t) => t.state !== null);
@@ -122,9 +127,22 @@ const LABELS: Record<DraftKey, string> = {
 function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' | 'has-shows' | 'none' }) {
   const s = useSale(
     useShallow((st) => ({
-      draft: st.draft, touched: st.touched, submitted: st.submitted, serverErrors: st.serverErrors, message: st.message, busy: st.busy,
-      cleared: st.cleared, films: st.defaults?.films ?? null, today: st.defaults?.today ?? null, defaultsError: st.defaultsError, open: st.open,
-      edit: st.edit, touch: st.touch, charge: st.charge, undoClear: st.undoClear, loadDefaults: st.loadDefaults,
+      draft: st.draft,
+      touched: st.touched,
+      submitted: st.submitted,
+      serverErrors: st.serverErrors,
+      message: st.message,
+      busy: st.busy,
+      cleared: st.cleared,
+      films: st.defaults?.films ?? null,
+      today: st.defaults?.today ?? null,
+      defaultsError: st.defaultsError,
+      open: st.open,
+      edit: st.edit,
+      touch: st.touch,
+      charge: st.charge,
+      undoClear: st.undoClear,
+      loadDefaults: st.loadDefaults,
     })),
   );
   const inputs = useRef<Partial<Record<DraftKey, HTMLInputElement | null>>>({});
@@ -160,11 +178,29 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
       <Field label={LABELS[k]} error={error} hint={hintFor(k)}>
         {(id, d) => {
           const el = (
-            <input id={id} name={k} aria-describedby={d} aria-invalid={error ? true : undefined} autoComplete="off"
-              ref={(node) => { inputs.current[k] = node; }}
-              value={s.draft[k]} onChange={(e) => s.edit(k, e.target.value)} onBlur={() => s.touch(k)} {...extra} />
+            <input
+              id={id}
+              name={k}
+              aria-describedby={d}
+              aria-invalid={error ? true : undefined}
+              autoComplete="off"
+              ref={(node) => {
+                inputs.current[k] = node;
+              }}
+              value={s.draft[k]}
+              onChange={(e) => s.edit(k, e.target.value)}
+              onBlur={() => s.touch(k)}
+              {...extra}
+            />
           );
-          return prefix ? <div className="money-input"><span aria-hidden="true">{prefix}</span>{el}</div> : el;
+          return prefix ? (
+            <div className="money-input">
+              <span aria-hidden="true">{prefix}</span>
+              {el}
+            </div>
+          ) : (
+            el
+          );
         }}
       </Field>
     );
@@ -203,7 +239,10 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         {programme === 'has-shows' && <SwitchButton to="programme" />}
       </div>
       {programme === 'none' && (
-        <p className="hint programme-hint">No shows to come in the programme: type the show. (A manager imports the programme under Settings → Programme.)</p>
+        <p className="hint programme-hint">
+          No shows to come in the programme: type the show. (A manager imports the programme under Settings →
+          Programme.)
+        </p>
       )}
       {s.cleared && (
         <Banner as="div" tone="info" role="status">
@@ -240,14 +279,26 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         ))}
       </datalist>
 
-      <ChargeRow message={s.message} snError={snError} disabledReason={disabledReason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
-        terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}
+      <ChargeRow
+        message={s.message}
+        snError={snError}
+        disabledReason={disabledReason}
+        busy={s.busy}
+        chargeLabel={chargeLabel}
+        chargeWhere={chargeWhere}
+        terminalBusy={terminalBusy}
+        onChargeBeside={(no) => void charge(no)}
         total={
           <SaleTotal
-                amounts={check.ticketsKobo !== null && check.bookingFeeKobo !== null && total !== null ? { tickets, ticketsKobo: check.ticketsKobo, bookingFeeKobo: check.bookingFeeKobo, totalKobo: total } : null}
-                empty="Enter tickets and price to see the total"
-              />
-        }>
+            amounts={
+              check.ticketsKobo !== null && check.bookingFeeKobo !== null && total !== null
+                ? { tickets, ticketsKobo: check.ticketsKobo, bookingFeeKobo: check.bookingFeeKobo, totalKobo: total }
+                : null
+            }
+            empty="Enter tickets and price to see the total"
+          />
+        }
+      >
         <kbd>Enter</kbd> charges from any box · <kbd>Esc</kbd> clears the form
         {programme === 'has-shows' ? (
           <>

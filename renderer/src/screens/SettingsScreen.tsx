@@ -19,7 +19,19 @@ import { Banner, outcome } from '../components/Banner';
 const PROFILE_TABS = PROFILE_NAMES.map((p) => ({ id: p, label: `Edit ${PROFILE_LABELS[p]}` }));
 
 export function SettingsScreen() {
-  const s = useSettings(useShallow((st) => ({ pin: st.pin, editing: st.editing, view: st.view, message: st.message, refreshPin: st.refreshPin, load: st.load, openProfile: st.openProfile, lock: st.lock, activate: st.activate })));
+  const s = useSettings(
+    useShallow((st) => ({
+      pin: st.pin,
+      editing: st.editing,
+      view: st.view,
+      message: st.message,
+      refreshPin: st.refreshPin,
+      load: st.load,
+      openProfile: st.openProfile,
+      lock: st.lock,
+      activate: st.activate,
+    })),
+  );
   const { status, info } = useApp(useShallow((a) => ({ status: a.status, info: a.info })));
 
   useEffect(() => {
@@ -60,7 +72,13 @@ export function SettingsScreen() {
             </div>
             {info && <p className="hint">{info.secretStorage.note}</p>}
           </div>
-          <Tabs idPrefix="profile" label="Profile to edit" tabs={PROFILE_TABS} selected={s.editing} onSelect={(p) => void s.openProfile(p)} />
+          <Tabs
+            idPrefix="profile"
+            label="Profile to edit"
+            tabs={PROFILE_TABS}
+            selected={s.editing}
+            onSelect={(p) => void s.openProfile(p)}
+          />
           <TabPanel idPrefix="profile" id={s.editing}>
             {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
           </TabPanel>

@@ -22,8 +22,18 @@ import '../data-table.css';
 export function ShiftScreen() {
   const s = useShift(
     useShallow((st) => ({
-      loaded: st.loaded, current: st.current, running: st.running, loadError: st.loadError, busy: st.busy, message: st.message, closing: st.closing,
-      shown: st.shown, load: st.load, startClose: st.startClose, print: st.print, exportCsv: st.exportCsv,
+      loaded: st.loaded,
+      current: st.current,
+      running: st.running,
+      loadError: st.loadError,
+      busy: st.busy,
+      message: st.message,
+      closing: st.closing,
+      shown: st.shown,
+      load: st.load,
+      startClose: st.startClose,
+      print: st.print,
+      exportCsv: st.exportCsv,
     })),
   );
   const loadFailed = useReceipts((r) => r.loadFailed);
@@ -59,8 +69,15 @@ export function ShiftScreen() {
           <div className="shift-head">
             <div>
               <h2>
-                {s.current.cashier}’s shift <span className="pill" data-tone="good">Open</span>
-                {s.current.profile === 'demo' && <span className="pill" data-tone="warn">Demo shift</span>}
+                {s.current.cashier}’s shift{' '}
+                <span className="pill" data-tone="good">
+                  Open
+                </span>
+                {s.current.profile === 'demo' && (
+                  <span className="pill" data-tone="warn">
+                    Demo shift
+                  </span>
+                )}
               </h2>
               <p className="hint">
                 {s.current.profile === 'demo'
@@ -68,7 +85,8 @@ export function ShiftScreen() {
                   : 'Demo sales (play money) are never counted in this shift.'}
               </p>
               <p className="hint">
-                Since {formatLagosTime(s.current.openedAt)} ({elapsedText(s.current.openedAt, now)}) · {formatLagosDateTime(s.current.openedAt).split(',')[0]}
+                Since {formatLagosTime(s.current.openedAt)} ({elapsedText(s.current.openedAt, now)}) ·{' '}
+                {formatLagosDateTime(s.current.openedAt).split(',')[0]}
               </p>
             </div>
           </div>

@@ -17,7 +17,9 @@ const TABS: { id: TopupsTab; label: string }[] = [
 ];
 
 export function TopupsScreen() {
-  const s = useTopups(useShallow((st) => ({ tab: st.tab, setTab: st.setTab, load: st.load, showing: st.current !== null })));
+  const s = useTopups(
+    useShallow((st) => ({ tab: st.tab, setTab: st.setTab, load: st.load, showing: st.current !== null })),
+  );
   const loadBatches = useBatch((b) => b.loadList);
 
   useEffect(() => {

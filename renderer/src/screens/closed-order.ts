@@ -39,7 +39,8 @@ export function closedStep(o: Pick<OrderView, 'state' | 'late' | 'lastCheck'>): 
 /** "The provider says not paid at 21:04.": the last Check with the provider, in cashier words. */
 export function checkAnswerText(c: NonNullable<OrderView['lastCheck']>): string {
   const at = formatLagosTime(c.at);
-  if (c.paid) return `The provider says paid at ${at}: the money was taken after this sale closed. Do not charge again.`;
+  if (c.paid)
+    return `The provider says paid at ${at}: the money was taken after this sale closed. Do not charge again.`;
   if (c.providerStatus === 'NOT_FOUND') return `The provider says not paid at ${at}: it has no payment for this sale.`;
   return `The provider says not paid at ${at} (${c.providerStatus}).`;
 }

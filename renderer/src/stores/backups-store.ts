@@ -52,7 +52,14 @@ export const useBackups = create<BackupsState>((set, get) => {
     },
     setSecondFolder: async (folder) => {
       const view = await run('folder', () => call('backups.setSecondFolder', { folder }));
-      if (view) set({ view, message: { kind: 'ok', text: folder ? `Backups are also copied to ${folder}.` : 'Backups are kept in the data folder only.' } });
+      if (view)
+        set({
+          view,
+          message: {
+            kind: 'ok',
+            text: folder ? `Backups are also copied to ${folder}.` : 'Backups are kept in the data folder only.',
+          },
+        });
       return !!view;
     },
     // The banner may be the only place a cashier learns the journal was damaged at start, so a

@@ -2,7 +2,14 @@
 // page of its items, earlier batches; kept live from batch events. Files travel as text.
 import { create } from 'zustand';
 import {
-  DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_CSV_CHARS, type BatchItemFilter, type BatchView, type CsvFile, type RowError, type TopupView,
+  DEFAULT_CHUNK_SIZE,
+  MAX_CHUNK_SIZE,
+  MAX_CSV_CHARS,
+  type BatchItemFilter,
+  type BatchView,
+  type CsvFile,
+  type RowError,
+  type TopupView,
 } from '../../../shared/topups';
 import { errorText, fieldErrorsOf } from './call-errors';
 import type { StoreFollower } from './follow';
@@ -69,7 +76,12 @@ export const useBatch = create<BatchState>((set, get) => {
   const loadItems = async () => {
     const b = get().batch;
     if (!b || b.state === 'draft' || b.state === 'discarded') return set({ items: [], itemsTotal: 0 });
-    const page = await call('topups.batchItems', { id: b.id, filter: get().filter, offset: get().page * PAGE_SIZE, limit: PAGE_SIZE });
+    const page = await call('topups.batchItems', {
+      id: b.id,
+      filter: get().filter,
+      offset: get().page * PAGE_SIZE,
+      limit: PAGE_SIZE,
+    });
     if (get().batch?.id === b.id) set({ items: page.items, itemsTotal: page.total });
   };
   const setBatch = async (batch: BatchView) => {
@@ -110,7 +122,12 @@ export const useBatch = create<BatchState>((set, get) => {
     importFile: async (file) => {
       set({ message: null, refused: null });
       if (file.size > MAX_CSV_CHARS * 2) {
-        set({ message: { tone: 'bad', text: `${file.name} is too large (${Math.round(file.size / 1000)} kB). A batch file is at most ${Math.floor(MAX_CSV_CHARS / 1000)} kB (10,000 rows): split it.` } });
+        set({
+          message: {
+            tone: 'bad',
+            text: `${file.name} is too large (${Math.round(file.size / 1000)} kB). A batch file is at most ${Math.floor(MAX_CSV_CHARS / 1000)} kB (10,000 rows): split it.`,
+          },
+        });
         return;
       }
       set({ importing: true });
@@ -120,7 +137,9 @@ export const useBatch = create<BatchState>((set, get) => {
         set({ errors: r.errors, errorCount: r.errorCount });
         if (r.batch) {
           await setBatch(r.batch);
-          set({ message: { tone: r.errorCount ? 'info' : 'good', text: `${file.name} checked: nothing has been sent yet.` } });
+          set({
+            message: { tone: r.errorCount ? 'info' : 'good', text: `${file.name} checked: nothing has been sent yet.` },
+          });
         } else {
           set({ batch: null, items: [], refused: { fileName: file.name, totalRows: r.totalRows } });
         }
@@ -134,19 +153,22 @@ export const useBatch = create<BatchState>((set, get) => {
 
     downloadTemplate: () => guard(async () => downloadCsv(await call('topups.batchTemplate', {}))),
 
-    open: (id) => guard(async () => {
-      const batch = await call('topups.batchGet', { id });
-      const errs = await call('topups.batchErrors', { id, offset: 0, limit: 500 });
-      set({ errors: errs.errors, errorCount: errs.total, refused: null });
-      await setBatch(batch);
-    }),
+    open: (id) =>
+      guard(async () => {
+        const batch = await call('topups.batchGet', { id });
+        const errs = await call('topups.batchErrors', { id, offset: 0, limit: 500 });
+        set({ errors: errs.errors, errorCount: errs.total, refused: null });
+        await setBatch(batch);
+      }),
 
-    close: () => set({ batch: null, errors: [], errorCount: 0, items: [], itemsTotal: 0, refused: null, message: null }),
+    close: () =>
+      set({ batch: null, errors: [], errorCount: 0, items: [], itemsTotal: 0, refused: null, message: null }),
 
-    checkCustomers: () => guard(async () => {
-      const b = get().batch;
-      if (b) set({ batch: await call('topups.batchCheckCustomers', { id: b.id }) });
-    }),
+    checkCustomers: () =>
+      guard(async () => {
+        const b = get().batch;
+        if (b) set({ batch: await call('topups.batchCheckCustomers', { id: b.id }) });
+      }),
 
     start: async () => {
       const b = get().batch;
@@ -169,20 +191,22 @@ export const useBatch = create<BatchState>((set, get) => {
       });
     },
 
-    cancel: () => guard(async () => {
-      const b = get().batch;
-      if (!b) return;
-      const after = await call('topups.batchCancel', { id: b.id });
-      if (after.state === 'discarded') get().close();
-      else set({ batch: after });
-      await loadItems();
-      await get().loadList();
-    }),
+    cancel: () =>
+      guard(async () => {
+        const b = get().batch;
+        if (!b) return;
+        const after = await call('topups.batchCancel', { id: b.id });
+        if (after.state === 'discarded') get().close();
+        else set({ batch: after });
+        await loadItems();
+        await get().loadList();
+      }),
 
-    exportResults: () => guard(async () => {
-      const b = get().batch;
-      if (b) downloadCsv(await call('topups.batchExport', { id: b.id }));
-    }),
+    exportResults: () =>
+      guard(async () => {
+        const b = get().batch;
+        if (b) downloadCsv(await call('topups.batchExport', { id: b.id }));
+      }),
 
     setFilter: async (filter) => {
       set({ filter, page: 0 });
@@ -197,13 +221,18 @@ export const useBatch = create<BatchState>((set, get) => {
     setChunkSize: (v) => set({ chunkSize: v, chunkError: null }),
 
     applyBatch: (v) => {
-      set({ list: get().list.some((b) => b.id === v.id) ? get().list.map((b) => (b.id === v.id ? v : b)) : get().list });
+      set({
+        list: get().list.some((b) => b.id === v.id) ? get().list.map((b) => (b.id === v.id ? v : b)) : get().list,
+      });
       if (get().batch?.id !== v.id) return;
       const wasDraft = get().batch?.state === 'draft';
       set({ batch: v });
       // The customer check takes rows out: their errors join the list.
       if (v.state === 'draft' && v.check.state === 'done' && v.check.notFound > 0) {
-        void call('topups.batchErrors', { id: v.id, offset: 0, limit: 500 }).then((e) => set({ errors: e.errors, errorCount: e.total }), () => {});
+        void call('topups.batchErrors', { id: v.id, offset: 0, limit: 500 }).then(
+          (e) => set({ errors: e.errors, errorCount: e.total }),
+          () => {},
+        );
       }
       if (wasDraft && v.state !== 'draft') void loadItems();
     },
@@ -214,7 +243,8 @@ export const useBatch = create<BatchState>((set, get) => {
       const items = get().items;
       if (items.some((i) => byId.has(i.id))) set({ items: items.map((i) => byId.get(i.id) ?? i) });
       // The first page fills as results arrive.
-      else if (get().page === 0 && items.length < PAGE_SIZE && get().filter !== 'open') void loadItems().catch(() => {});
+      else if (get().page === 0 && items.length < PAGE_SIZE && get().filter !== 'open')
+        void loadItems().catch(() => {});
     },
   };
 });

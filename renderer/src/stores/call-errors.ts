@@ -22,7 +22,10 @@ export function errorText(e: unknown): string {
  * beside them: the first loose field message when any field is named, else the error itself.
  * `first` is the field to move to (null when none is named).
  */
-export function formErrorsOf<K extends string>(e: unknown, keyOf: (field: string) => K | null): { errors: Partial<Record<K, string>>; message: string | null; first: K | null } {
+export function formErrorsOf<K extends string>(
+  e: unknown,
+  keyOf: (field: string) => K | null,
+): { errors: Partial<Record<K, string>>; message: string | null; first: K | null } {
   const errors: Partial<Record<K, string>> = {};
   const loose: string[] = [];
   for (const [k, msg] of Object.entries(fieldErrorsOf(e))) {

@@ -24,7 +24,10 @@ interface HubState {
 
 /** Main's refusals that blame one field carry it in details.fields (VALIDATION, HUB_NOT_A_HUB, HUB_CODE_INVALID, HUB_NAME_TAKEN). */
 function fieldsOf(e: unknown): HubState['fieldErrors'] {
-  const all = isAppError(e) && e.code.startsWith('HUB_') ? (e.details?.fields as Record<string, unknown> | undefined) ?? {} : fieldErrorsOf(e);
+  const all =
+    isAppError(e) && e.code.startsWith('HUB_')
+      ? ((e.details?.fields as Record<string, unknown> | undefined) ?? {})
+      : fieldErrorsOf(e);
   const out: HubState['fieldErrors'] = {};
   for (const k of ['hubUrl', 'code', 'counterName'] as const) if (typeof all[k] === 'string') out[k] = all[k];
   return out;
@@ -54,21 +57,34 @@ export const useHub = create<HubState>((set, get) => {
     enroll: async (d) => {
       const problems = hubDraftErrors(d);
       if (Object.keys(problems).length > 0) {
-        set({ fieldErrors: problems, message: { kind: 'error', text: 'This counter was not joined: fix the fields marked below.' } });
+        set({
+          fieldErrors: problems,
+          message: { kind: 'error', text: 'This counter was not joined: fix the fields marked below.' },
+        });
         return false;
       }
       set({ fieldErrors: {} });
       const before = eventsSeen;
       const view = await run('enroll', () => call('hub.enroll', d));
       if (!view) return false;
-      set({ ...viewOf(view, before), message: { kind: 'ok', text: `Joined the Hub at ${view.hubUrl} as ${view.counterName}.` } });
+      set({
+        ...viewOf(view, before),
+        message: { kind: 'ok', text: `Joined the Hub at ${view.hubUrl} as ${view.counterName}.` },
+      });
       return true;
     },
     leave: async () => {
       const before = eventsSeen;
       const view = await run('leave', () => call('hub.leave', {}));
       if (!view) return false;
-      set({ ...viewOf(view, before), fieldErrors: {}, message: { kind: 'ok', text: 'This counter left the Hub. Sales go on as before; events not yet sent are kept for the next Hub.' } });
+      set({
+        ...viewOf(view, before),
+        fieldErrors: {},
+        message: {
+          kind: 'ok',
+          text: 'This counter left the Hub. Sales go on as before; events not yet sent are kept for the next Hub.',
+        },
+      });
       return true;
     },
     checkNow: async () => {
@@ -87,7 +103,12 @@ export const hubFollower: StoreFollower = {
       eventsSeen += 1;
       // "Joined the Hub…" no longer holds once the link is somewhere else (offline, removed).
       const { message, view: was } = useHub.getState();
-      const stale = message?.kind === 'ok' && was !== null && was.state !== view.state && view.state !== 'connected' && view.state !== 'connecting';
+      const stale =
+        message?.kind === 'ok' &&
+        was !== null &&
+        was.state !== view.state &&
+        view.state !== 'connected' &&
+        view.state !== 'connecting';
       useHub.setState(stale ? { view, message: null } : { view });
     }),
   ],

@@ -49,7 +49,10 @@ export function hubPillHint(s: HubStatus): string {
 }
 
 const RELAY_TEXT: Record<HubLinkView['relay'], string> = {
-  off: 'relay off', connected: 'relay connected', 'no-keys': 'relay connected, but the Hub passes on no payments', 'not-connected': 'relay not connected',
+  off: 'relay off',
+  connected: 'relay connected',
+  'no-keys': 'relay connected, but the Hub passes on no payments',
+  'not-connected': 'relay not connected',
 };
 
 /** "Enrolled as Counter 2 (branch 256…) on https://hub… since …" (no credential: main never sends it). */
@@ -81,4 +84,5 @@ export function hubDraftErrors(d: HubDraft): Partial<Record<keyof HubDraft, stri
 }
 
 /** A warning under the address while typing a plain-http lab address. */
-export const hubDraftWarning = (d: HubDraft): string | null => (hubUrlProblem(d.hubUrl) ? null : hubUrlWarning(d.hubUrl));
+export const hubDraftWarning = (d: HubDraft): string | null =>
+  hubUrlProblem(d.hubUrl) ? null : hubUrlWarning(d.hubUrl);

@@ -48,7 +48,10 @@ export const useIntegrations = create<IntegrationsState>((set, get) => {
       set({ fieldErrors: {} });
       const paired = await run('pair', () => call('integrations.pair', { name, callbackUrl }));
       if (!paired) return false;
-      set({ newKey: { name: paired.name, key: paired.key }, message: { kind: 'ok', text: `${paired.name} is paired. Copy its key now: it is not shown again.` } });
+      set({
+        newKey: { name: paired.name, key: paired.key },
+        message: { kind: 'ok', text: `${paired.name} is paired. Copy its key now: it is not shown again.` },
+      });
       await get().load();
       return true;
     },

@@ -19,7 +19,20 @@ import { terminalFollower } from './terminal-store';
 import { topupsFollower } from './topups-store';
 
 export const STORE_FOLLOWERS: readonly StoreFollower[] = [
-  appFollower, ordersFollower, saleFollower, shiftFollower, receiptsFollower, terminalFollower, settingsFollower, topupsFollower, batchesFollower, backupsFollower, programmeFollower, hubFollower, integrationsFollower, lateFollower,
+  appFollower,
+  ordersFollower,
+  saleFollower,
+  shiftFollower,
+  receiptsFollower,
+  terminalFollower,
+  settingsFollower,
+  topupsFollower,
+  batchesFollower,
+  backupsFollower,
+  programmeFollower,
+  hubFollower,
+  integrationsFollower,
+  lateFollower,
 ];
 
 const NO_KEY = 'This page was opened without its key. Open the address that CounterPay printed when it started.';

@@ -78,13 +78,33 @@ export const useOrders = create<OrdersState>((set, get) => {
     try {
       const [page, queued] = await Promise.all([
         call('orders.search', {
-          text: q.text, states: q.states, ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}), ...(cursor ? { cursor } : {}), ...(q.includeDemo ? { includeDemo: true } : {}),
-          ...(q.paidAfterClosing ? { paidAfterClosing: true } : {}), ...(q.fromTime ? { fromTime: q.fromTime } : {}), ...(q.toTime ? { toTime: q.toTime } : {}), limit: PAGE_SIZE,
+          text: q.text,
+          states: q.states,
+          ...(q.from ? { from: q.from } : {}),
+          ...(q.to ? { to: q.to } : {}),
+          ...(cursor ? { cursor } : {}),
+          ...(q.includeDemo ? { includeDemo: true } : {}),
+          ...(q.paidAfterClosing ? { paidAfterClosing: true } : {}),
+          ...(q.fromTime ? { fromTime: q.fromTime } : {}),
+          ...(q.toTime ? { toTime: q.toTime } : {}),
+          limit: PAGE_SIZE,
         }),
         call('orders.listQueued', {}),
       ]);
       if (mine !== seq) return; // a newer search answered first
-      set({ rows: page.rows, total: page.total, paid: page.paid, paidAfterClosing: page.paidAfterClosing, next: page.next, cursor, back, queued, loaded: true, loadError: null, queryErrors: {} });
+      set({
+        rows: page.rows,
+        total: page.total,
+        paid: page.paid,
+        paidAfterClosing: page.paidAfterClosing,
+        next: page.next,
+        cursor,
+        back,
+        queued,
+        loaded: true,
+        loadError: null,
+        queryErrors: {},
+      });
     } catch (e) {
       if (mine !== seq) return;
       const fields = fieldErrorsOf(e);
@@ -138,7 +158,13 @@ export const useOrders = create<OrdersState>((set, get) => {
 
     open: async (id) => {
       const known = get().rows.find((o) => o.id === id) ?? get().queued.find((o) => o.id === id) ?? null;
-      set({ openId: id, opened: known, history: get().openId === id ? get().history : null, historyError: null, actionMessage: null });
+      set({
+        openId: id,
+        opened: known,
+        history: get().openId === id ? get().history : null,
+        historyError: null,
+        actionMessage: null,
+      });
       try {
         const [view, history] = await Promise.all([call('orders.get', { id }), call('orders.history', { id })]);
         if (get().openId !== id) return;
@@ -156,7 +182,10 @@ export const useOrders = create<OrdersState>((set, get) => {
       const i = rows.findIndex((o) => o.id === view.id);
       set({
         rows: i < 0 ? rows : rows.map((o) => (o.id === view.id ? view : o)),
-        queued: view.state === 'queued' ? [view, ...queued.filter((o) => o.id !== view.id)].sort((a, b) => a.createdAt - b.createdAt) : queued.filter((o) => o.id !== view.id),
+        queued:
+          view.state === 'queued'
+            ? [view, ...queued.filter((o) => o.id !== view.id)].sort((a, b) => a.createdAt - b.createdAt)
+            : queued.filter((o) => o.id !== view.id),
         ...(openId === view.id ? { opened: view } : {}),
       });
       if (i < 0 || rows[i]?.state !== view.state) scheduleRefresh();

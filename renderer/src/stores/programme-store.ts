@@ -63,7 +63,10 @@ export const useProgramme = create<ProgrammeState>((set, get) => ({
   },
   importFile: async (file) => {
     if (file.size > 900_000) {
-      set({ result: null, message: { kind: 'error', text: `${file.name} is too large (at most 900 kB): split the programme by week.` } });
+      set({
+        result: null,
+        message: { kind: 'error', text: `${file.name} is too large (at most 900 kB): split the programme by week.` },
+      });
       return;
     }
     await get().importText(await file.text(), file.name);
@@ -71,7 +74,12 @@ export const useProgramme = create<ProgrammeState>((set, get) => ({
   importText: async (csv, fileName) => {
     const by = get().by.trim();
     if (!by) {
-      set({ message: { kind: 'error', text: 'Enter your name under “Imported by” first: the counter records who imported the programme.' } });
+      set({
+        message: {
+          kind: 'error',
+          text: 'Enter your name under “Imported by” first: the counter records who imported the programme.',
+        },
+      });
       return;
     }
     set({ importing: true, message: null, result: null });
@@ -81,8 +89,14 @@ export const useProgramme = create<ProgrammeState>((set, get) => ({
         result,
         summary: result.summary,
         message: result.imported
-          ? { kind: 'ok', text: `${fileName} imported: ${result.summary.shows} shows of ${result.summary.films} films on ${result.summary.screens} screens.` }
-          : { kind: 'error', text: `${fileName} was not imported: fix the ${result.errorCount === 1 ? 'problem' : `${result.errorCount} problems`} below and import it again. The programme in use has not changed.` },
+          ? {
+              kind: 'ok',
+              text: `${fileName} imported: ${result.summary.shows} shows of ${result.summary.films} films on ${result.summary.screens} screens.`,
+            }
+          : {
+              kind: 'error',
+              text: `${fileName} was not imported: fix the ${result.errorCount === 1 ? 'problem' : `${result.errorCount} problems`} below and import it again. The programme in use has not changed.`,
+            },
       });
       if (result.imported) void get().loadNext();
     } catch (e) {

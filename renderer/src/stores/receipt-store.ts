@@ -98,7 +98,13 @@ export const useReceipts = create<ReceiptState>((set, get) => {
       } catch (e) {
         const fields = fieldErrorsOf(e);
         const locked = isAppError(e) && (e.code === 'PIN_REQUIRED' || e.code === 'PIN_NOT_SET');
-        set({ fieldErrors: fields, saveMessage: { kind: 'error', text: locked ? 'Settings are locked: enter the admin PIN first, then save again.' : errorText(e) } });
+        set({
+          fieldErrors: fields,
+          saveMessage: {
+            kind: 'error',
+            text: locked ? 'Settings are locked: enter the admin PIN first, then save again.' : errorText(e),
+          },
+        });
         return false;
       } finally {
         set({ saving: false });
@@ -119,11 +125,19 @@ export const useReceipts = create<ReceiptState>((set, get) => {
       message(k, null);
       try {
         if (printsInBrowser(get().settings)) {
-          message(k, 'In the browser, print a receipt from its preview: the browser’s print window lets you choose the printer.');
+          message(
+            k,
+            'In the browser, print a receipt from its preview: the browser’s print window lets you choose the printer.',
+          );
           return;
         }
         const job = await call('receipts.testPage', {});
-        message(k, job.status === 'printed' ? `Test page sent to ${job.target}.` : `The test page did not print: ${job.error ?? 'unknown error'}`);
+        message(
+          k,
+          job.status === 'printed'
+            ? `Test page sent to ${job.target}.`
+            : `The test page did not print: ${job.error ?? 'unknown error'}`,
+        );
       } catch (e) {
         message(k, errorText(e));
       } finally {
@@ -133,8 +147,15 @@ export const useReceipts = create<ReceiptState>((set, get) => {
 
     loadReceipt: async (orderId) => {
       try {
-        const [preview, jobs] = await Promise.all([call('receipts.preview', { orderId }), call('receipts.jobs', { orderId })]);
-        set((s) => ({ previews: { ...s.previews, [orderId]: preview }, jobs: { ...s.jobs, [orderId]: jobs }, previewErrors: { ...s.previewErrors, [orderId]: '' } }));
+        const [preview, jobs] = await Promise.all([
+          call('receipts.preview', { orderId }),
+          call('receipts.jobs', { orderId }),
+        ]);
+        set((s) => ({
+          previews: { ...s.previews, [orderId]: preview },
+          jobs: { ...s.jobs, [orderId]: jobs },
+          previewErrors: { ...s.previewErrors, [orderId]: '' },
+        }));
       } catch (e) {
         set((s) => ({ previewErrors: { ...s.previewErrors, [orderId]: errorText(e) } }));
       }
@@ -219,7 +240,10 @@ export const useReceipts = create<ReceiptState>((set, get) => {
           const list = jobs[job.orderId] ?? [];
           jobs[job.orderId] = [job, ...list.filter((j) => j.id !== job.id)].sort((a, b) => b.id - a.id);
         }
-        const failed = job.status === 'failed' ? [job, ...s.failed.filter((j) => j.id !== job.id)] : s.failed.filter((j) => j.id !== job.id);
+        const failed =
+          job.status === 'failed'
+            ? [job, ...s.failed.filter((j) => j.id !== job.id)]
+            : s.failed.filter((j) => j.id !== job.id);
         return { jobs, failed };
       });
     },
@@ -231,6 +255,10 @@ export const receiptsFollower: StoreFollower = {
   listen: (bridge) => [bridge.on('receipts.jobChanged', (job) => useReceipts.getState().applyJob(job))],
   refresh: async () => {
     const s = useReceipts.getState();
-    await Promise.all([s.settings ? s.loadSettings() : null, s.loadFailed(), ...Object.keys(s.previews).map((id) => s.loadReceipt(Number(id)))]);
+    await Promise.all([
+      s.settings ? s.loadSettings() : null,
+      s.loadFailed(),
+      ...Object.keys(s.previews).map((id) => s.loadReceipt(Number(id))),
+    ]);
   },
 };

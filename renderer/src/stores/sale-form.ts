@@ -3,7 +3,13 @@
 // booking fee is typed per ticket (`fee`), as the programme has it; the sale carries it for all tickets.
 import { issueFields } from '../../../shared/errors';
 import { koboToNairaString, parseNaira } from '../../../shared/money';
-import { bookingFeeForSale, SaleInputSchema, splitSeats, type FilmMemory, type SaleInput } from '../../../shared/orders';
+import {
+  bookingFeeForSale,
+  SaleInputSchema,
+  splitSeats,
+  type FilmMemory,
+  type SaleInput,
+} from '../../../shared/orders';
 import type { ShowView } from '../../../shared/programme';
 
 export type { FilmMemory } from '../../../shared/orders';
@@ -22,7 +28,16 @@ export interface SaleDraft {
 export type DraftKey = keyof SaleDraft;
 
 /** Draft keys in screen order (the first invalid one gets the focus). */
-export const DRAFT_KEYS: DraftKey[] = ['filmName', 'filmTitle', 'showDate', 'showTime', 'seats', 'tickets', 'price', 'fee'];
+export const DRAFT_KEYS: DraftKey[] = [
+  'filmName',
+  'filmTitle',
+  'showDate',
+  'showTime',
+  'seats',
+  'tickets',
+  'price',
+  'fee',
+];
 
 /** Error keys of SaleInputSchema / the server that name a different draft field. */
 const ERROR_TO_DRAFT: Record<string, DraftKey> = { priceKobo: 'price', bookingFeeKobo: 'fee' };
@@ -74,7 +89,14 @@ export function programmeShowFor(draft: SaleDraft, shows: readonly ShowView[]): 
   const film = draft.filmName.trim().toLowerCase();
   const time = tidyTime(draft.showTime.trim());
   if (!film) return null;
-  return shows.find((s) => (s.filmName.toLowerCase() === film || s.filmTitle.toLowerCase() === film) && s.date === draft.showDate.trim() && s.time === time) ?? null;
+  return (
+    shows.find(
+      (s) =>
+        (s.filmName.toLowerCase() === film || s.filmTitle.toLowerCase() === film) &&
+        s.date === draft.showDate.trim() &&
+        s.time === time,
+    ) ?? null
+  );
 }
 
 /**
@@ -86,7 +108,12 @@ export function fillFromProgramme(draft: SaleDraft, shows: readonly ShowView[]):
   const show = programmeShowFor(draft, shows);
   const type = show?.ticketTypes[0];
   if (!show || !type) return draft;
-  return { ...draft, filmTitle: show.filmTitle, price: nairaInput(type.priceKobo), fee: nairaInput(type.bookingFeeKobo) };
+  return {
+    ...draft,
+    filmTitle: show.filmTitle,
+    price: nairaInput(type.priceKobo),
+    fee: nairaInput(type.bookingFeeKobo),
+  };
 }
 
 /** What the cashier meant by a quick time: "1930" -> "19:30", "7:30" -> "07:30"; anything else unchanged. */
@@ -166,7 +193,9 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
   }
   const ok = Object.keys(errors).length === 0 && parsed.success;
   return {
-    input: ok ? { ...candidate, tickets: tickets!, priceKobo: price as number, bookingFeeKobo: saleFee as number, sn: sn! } : null,
+    input: ok
+      ? { ...candidate, tickets: tickets!, priceKobo: price as number, bookingFeeKobo: saleFee as number, sn: sn! }
+      : null,
     errors,
     totalKobo,
     ticketsKobo,

@@ -9,7 +9,17 @@ import { tidySeats, type SeatCheckResult, type ShowView } from '../../../shared/
 import { call } from '../transport/bridge';
 import type { StoreFollower } from './follow';
 import { errorText, formErrorsOf } from './call-errors';
-import { checkDraft, draftKeyOf, editDraft, emptyDraft, fillFromProgramme, sameDraft, tidyTime, type DraftKey, type SaleDraft } from './sale-form';
+import {
+  checkDraft,
+  draftKeyOf,
+  editDraft,
+  emptyDraft,
+  fillFromProgramme,
+  sameDraft,
+  tidyTime,
+  type DraftKey,
+  type SaleDraft,
+} from './sale-form';
 import { useProgramme } from './programme-store';
 import { stepTicketType } from './show-pick';
 
@@ -150,15 +160,24 @@ export const useSale = create<SaleState>((set, get) => ({
   seatsAcknowledged: null,
 
   setMode: (mode) => set({ mode, message: null }),
-  pickShow: (show) => set({ pick: { show, ticketType: show.defaultTicketType, seats: '' }, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null }),
+  pickShow: (show) =>
+    set({
+      pick: { show, ticketType: show.defaultTicketType, seats: '' },
+      pickErrors: {},
+      seatCheck: null,
+      seatsAcknowledged: null,
+      message: null,
+    }),
   unpick: () => set({ pick: null, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null }),
   setSeats: (seats) => {
     const { pick } = get();
-    if (pick) set({ pick: { ...pick, seats }, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null });
+    if (pick)
+      set({ pick: { ...pick, seats }, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null });
   },
   setTicketType: (ticketType) => {
     const { pick, pickErrors } = get();
-    if (pick) set({ pick: { ...pick, ticketType }, pickErrors: { ...pickErrors, ticketType: undefined }, message: null });
+    if (pick)
+      set({ pick: { ...pick, ticketType }, pickErrors: { ...pickErrors, ticketType: undefined }, message: null });
   },
   stepTicketType: (step) => {
     const { pick } = get();
@@ -198,7 +217,11 @@ export const useSale = create<SaleState>((set, get) => ({
       return 'seats';
     }
     if (!sn) {
-      set({ pickErrors: { sn: 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal' } });
+      set({
+        pickErrors: {
+          sn: 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal',
+        },
+      });
       return 'sn';
     }
     set({ busy: true, message: null, pickErrors: {} });
@@ -209,13 +232,22 @@ export const useSale = create<SaleState>((set, get) => ({
         // A warning, not a block: only the button that names the seats sells them anyway (Enter never does).
         return 'seats';
       }
-      const answer = await call('programme.charge', { showId: pick.show.id, ticketType: pick.ticketType, seats, sn, ...(besideWaiting ? { besideWaiting } : {}) });
+      const answer = await call('programme.charge', {
+        showId: pick.show.id,
+        ticketType: pick.ticketType,
+        seats,
+        sn,
+        ...(besideWaiting ? { besideWaiting } : {}),
+      });
       set(openedOrder(answer));
       return null;
     } catch (e) {
       const { errors, message, first } = formErrorsOf(e, pickFieldOf);
       set({ pickErrors: errors, message });
-      if (isAppError(e) && e.code === 'TERMINAL_BUSY') void get().loadOpen().catch(() => {});
+      if (isAppError(e) && e.code === 'TERMINAL_BUSY')
+        void get()
+          .loadOpen()
+          .catch(() => {});
       return first;
     } finally {
       set({ busy: false });
@@ -227,9 +259,14 @@ export const useSale = create<SaleState>((set, get) => ({
       const defaults = await call('sale.defaults', {});
       let draft = get().draft;
       // Fill date and time only where the cashier has not typed anything.
-      draft = { ...draft, showDate: draft.showDate || defaults.today, showTime: draft.showTime || defaults.nextShowTime };
+      draft = {
+        ...draft,
+        showDate: draft.showDate || defaults.today,
+        showTime: draft.showTime || defaults.nextShowTime,
+      };
       // A film typed before the list arrived still gets its price (unless the cashier typed one).
-      if (!draft.filmTitle && !draft.price && !draft.fee) draft = editDraft(draft, 'filmName', draft.filmName, defaults.films);
+      if (!draft.filmTitle && !draft.price && !draft.fee)
+        draft = editDraft(draft, 'filmName', draft.filmName, defaults.films);
       set({ defaults, defaultsError: null, draft });
     } catch (e) {
       set({ defaultsError: errorText(e) });
@@ -240,7 +277,8 @@ export const useSale = create<SaleState>((set, get) => ({
     const { draft, defaults, serverErrors } = get();
     let next = editDraft(draft, key, value, defaults?.films ?? []);
     // Film, date, time or tickets that name a show of the programme: its prices, not an older sale's.
-    if (key !== 'price' && key !== 'fee' && key !== 'filmTitle') next = fillFromProgramme(next, useProgramme.getState().next?.shows ?? []);
+    if (key !== 'price' && key !== 'fee' && key !== 'filmTitle')
+      next = fillFromProgramme(next, useProgramme.getState().next?.shows ?? []);
     const cleared = { ...serverErrors };
     for (const k of Object.keys(next) as DraftKey[]) if (next[k] !== draft[k]) delete cleared[k];
     set({ draft: next, serverErrors: cleared, message: null, cleared: null });
@@ -248,7 +286,13 @@ export const useSale = create<SaleState>((set, get) => ({
 
   touch: (key) => {
     const { draft, touched } = get();
-    if (key === 'showTime' && tidyTime(draft.showTime) !== draft.showTime) set({ draft: fillFromProgramme({ ...draft, showTime: tidyTime(draft.showTime) }, useProgramme.getState().next?.shows ?? []) });
+    if (key === 'showTime' && tidyTime(draft.showTime) !== draft.showTime)
+      set({
+        draft: fillFromProgramme(
+          { ...draft, showTime: tidyTime(draft.showTime) },
+          useProgramme.getState().next?.shows ?? [],
+        ),
+      });
     if (!touched[key]) set({ touched: { ...touched, [key]: true } });
   },
 
@@ -270,7 +314,10 @@ export const useSale = create<SaleState>((set, get) => ({
     } catch (e) {
       const { errors, message, first } = formErrorsOf(e, draftKeyOf);
       set({ serverErrors: errors, message });
-      if (isAppError(e) && e.code === 'TERMINAL_BUSY') void get().loadOpen().catch(() => {});
+      if (isAppError(e) && e.code === 'TERMINAL_BUSY')
+        void get()
+          .loadOpen()
+          .catch(() => {});
       return first;
     } finally {
       set({ busy: false });

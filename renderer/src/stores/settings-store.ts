@@ -6,7 +6,6 @@ import { call } from '../transport/bridge';
 import { errorText, fieldErrorsOf } from './call-errors';
 import type { StoreFollower } from './follow';
 
-
 interface SettingsState {
   pin: PinStatus | null;
   editing: ProfileName;

@@ -105,7 +105,14 @@ export const useShift = create<ShiftState>((set, get) => ({
     set({ busy: true, message: null });
     try {
       const z = await call('shift.close', { acceptOpen });
-      set({ current: null, running: null, closing: null, refusedOpen: null, shown: z, message: { kind: 'ok', text: `Shift closed. Z report #${z.report.id} is kept: print it or export it below.` } });
+      set({
+        current: null,
+        running: null,
+        closing: null,
+        refusedOpen: null,
+        shown: z,
+        message: { kind: 'ok', text: `Shift closed. Z report #${z.report.id} is kept: print it or export it below.` },
+      });
       set({ reports: await call('shift.reports', {}) });
     } catch (e) {
       // Payments went open since the totals were read: show them and ask again.
@@ -141,7 +148,15 @@ export const useShift = create<ShiftState>((set, get) => ({
       }
       const job = await call('shift.print', id === undefined ? {} : { id });
       useReceipts.getState().applyJob(job);
-      set({ message: job.status === 'printed' ? { kind: 'ok', text: `${job.title}: printed on ${job.target}.` } : { kind: 'error', text: `${job.title} did not print: ${job.error ?? ''} It is kept under “Not printed” with Retry.` } });
+      set({
+        message:
+          job.status === 'printed'
+            ? { kind: 'ok', text: `${job.title}: printed on ${job.target}.` }
+            : {
+                kind: 'error',
+                text: `${job.title} did not print: ${job.error ?? ''} It is kept under “Not printed” with Retry.`,
+              },
+      });
     } catch (e) {
       set({ message: { kind: 'error', text: errorText(e) } });
     } finally {

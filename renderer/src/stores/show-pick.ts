@@ -17,7 +17,7 @@ export function ticketTypeOf(show: ShowView, name: string): TicketType {
 export function stepTicketType(show: ShowView, name: string, step: 1 | -1): string {
   const i = show.ticketTypes.findIndex((t) => t.name.toLowerCase() === name.toLowerCase());
   const n = show.ticketTypes.length;
-  return show.ticketTypes[(((i < 0 ? 0 : i) + step) % n + n) % n]!.name;
+  return show.ticketTypes[((((i < 0 ? 0 : i) + step) % n) + n) % n]!.name;
 }
 
 export interface ShowSaleAmounts {
@@ -33,7 +33,11 @@ export function showSaleAmounts(type: TicketType, typedSeats: string): ShowSaleA
   const seats = tidySeats(typedSeats);
   const tickets = seats === '' ? 0 : splitSeats(seats).length;
   // The sale's amounts by the engine's own rule (shared/orders.ts): the screen adds up nothing.
-  const a = saleAmounts({ tickets, priceKobo: type.priceKobo, bookingFeeKobo: bookingFeeForSale(tickets, type.bookingFeeKobo) });
+  const a = saleAmounts({
+    tickets,
+    priceKobo: type.priceKobo,
+    bookingFeeKobo: bookingFeeForSale(tickets, type.bookingFeeKobo),
+  });
   return { tickets, seats, ticketsKobo: a.ticketsKobo, bookingFeeKobo: a.bookingFeeKobo, totalKobo: a.amountKobo };
 }
 
@@ -58,7 +62,8 @@ export function startsText(show: Pick<ShowView, 'startsAt' | 'date'>, now: numbe
   const today = lagosDate(now);
   const tomorrow = addDays(today, 1);
   if (mins < 60) return `in ${mins} min`;
-  if (show.date === today || mins < 6 * 60) return `in ${Math.floor(mins / 60)} h${mins % 60 ? ` ${mins % 60} min` : ''}`;
+  if (show.date === today || mins < 6 * 60)
+    return `in ${Math.floor(mins / 60)} h${mins % 60 ? ` ${mins % 60} min` : ''}`;
   if (show.date === tomorrow) return 'tomorrow';
   return show.date;
 }

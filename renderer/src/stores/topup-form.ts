@@ -1,8 +1,17 @@
 // The Single tab's form as typed, checked here for immediate feedback with the same shared rules
 // main applies again (main has the last word): the phone number, the provider, the amount bounds.
 import {
-  AIRTIME_BOUNDS, boundsText, checkAmount, checkBettingCustomerId, networkName, normalizeNigerianMobile,
-  type AirtimeNetwork, type AmountBounds, type BettingProviderView, type ServiceType, type TopupView,
+  AIRTIME_BOUNDS,
+  boundsText,
+  checkAmount,
+  checkBettingCustomerId,
+  networkName,
+  normalizeNigerianMobile,
+  type AirtimeNetwork,
+  type AmountBounds,
+  type BettingProviderView,
+  type ServiceType,
+  type TopupView,
 } from '../../../shared/topups';
 
 export interface SingleDraft {
@@ -45,7 +54,8 @@ export function checkSingle(d: SingleDraft, providers: BettingProviderView[]): S
     who = d.network ? `${networkName(d.network)} airtime` : 'Airtime';
   } else {
     provider = providers.find((p) => p.provider === d.provider) ?? null;
-    if (!provider) errors.provider = providers.length ? 'Choose the betting provider' : 'The providers list is empty: refresh it';
+    if (!provider)
+      errors.provider = providers.length ? 'Choose the betting provider' : 'The providers list is empty: refresh it';
     const id = checkBettingCustomerId(d.customerId);
     if (!id.ok) errors.customerId = id.reason;
     bounds = { minKobo: provider?.minAmountKobo ?? null, maxKobo: provider?.maxAmountKobo ?? null };

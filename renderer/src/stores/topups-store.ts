@@ -1,7 +1,13 @@
 // The Top-ups screen's state for single top-ups: the tab, the betting providers (cached by main),
 // the form with its customer check, the top-up on show and today's list, kept live from events.
 import { create } from 'zustand';
-import { networkFromPrefix, type ProvidersView, type ServiceType, type TopupView, type ValidatedCustomer } from '../../../shared/topups';
+import {
+  networkFromPrefix,
+  type ProvidersView,
+  type ServiceType,
+  type TopupView,
+  type ValidatedCustomer,
+} from '../../../shared/topups';
 import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft, type SingleField } from './topup-form';
 import { call } from '../transport/bridge';
 import { errorText, fieldErrorsOf } from './call-errors';
@@ -93,7 +99,14 @@ export const useTopups = create<TopupsState>((set, get) => ({
   setService: (serviceType) => {
     const d = get().draft;
     if (d.serviceType === serviceType) return;
-    set({ draft: { ...d, serviceType, amount: '' }, touched: {}, submitted: false, serverErrors: {}, message: null, customer: null });
+    set({
+      draft: { ...d, serviceType, amount: '' },
+      touched: {},
+      submitted: false,
+      serverErrors: {},
+      message: null,
+      customer: null,
+    });
   },
 
   edit: (key, value) => {
@@ -182,7 +195,16 @@ export const useTopups = create<TopupsState>((set, get) => ({
   newTopup: () => {
     const d = get().draft;
     // The service and network stay: the next customer often wants the same.
-    set({ current: null, draft: { ...emptySingle(d.serviceType), network: d.network, provider: d.provider }, networkByHand: false, touched: {}, submitted: false, serverErrors: {}, message: null, customer: null });
+    set({
+      current: null,
+      draft: { ...emptySingle(d.serviceType), network: d.network, provider: d.provider },
+      networkByHand: false,
+      touched: {},
+      submitted: false,
+      serverErrors: {},
+      message: null,
+      customer: null,
+    });
   },
 
   checkNow: async () => {
@@ -226,6 +248,9 @@ export const topupsFollower: StoreFollower = {
   refresh: async () => {
     const s = useTopups.getState();
     const current = s.current;
-    await Promise.all([s.providers ? s.load() : null, current ? call('topups.get', { id: current.id }).then((v) => useTopups.getState().apply(v)) : null]);
+    await Promise.all([
+      s.providers ? s.load() : null,
+      current ? call('topups.get', { id: current.id }).then((v) => useTopups.getState().apply(v)) : null,
+    ]);
   },
 };

@@ -16,13 +16,20 @@ export function takeToken(): string | null {
   return m[1];
 }
 
-const NOT_ANSWERING: Result<never> = { ok: false, error: { code: 'INTERNAL', message: 'CounterPay is not answering. Is it still running?' } };
+const NOT_ANSWERING: Result<never> = {
+  ok: false,
+  error: { code: 'INTERNAL', message: 'CounterPay is not answering. Is it still running?' },
+};
 
 /** Spends `launch` for the session cookie: null when signed in, else the refusal to show. */
 async function openSession(launch: string | null): Promise<Result<never> | null> {
   if (launch === null) return null;
   try {
-    const res = await fetch('/api/session', { method: 'POST', headers: { [TOKEN_HEADER]: launch }, credentials: 'same-origin' });
+    const res = await fetch('/api/session', {
+      method: 'POST',
+      headers: { [TOKEN_HEADER]: launch },
+      credentials: 'same-origin',
+    });
     const body = (await res.json()) as Result<never> | { ok: true };
     return body.ok ? null : body;
   } catch {

@@ -22,7 +22,9 @@ const QUIET_SYNCS = 60;
 const status = () => ({ appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 });
 
 /** A call the Hub may answer 429 (enrolling 500 counters from one address): waits as told, then again. */
-async function patient(f: () => Promise<{ status: number; json: Record<string, unknown> }>): Promise<Record<string, unknown>> {
+async function patient(
+  f: () => Promise<{ status: number; json: Record<string, unknown> }>,
+): Promise<Record<string, unknown>> {
   for (;;) {
     const r = await f();
     if (r.status === 200) return r.json;
@@ -37,22 +39,39 @@ const rssMb = (pid: number): number => {
   return m ? Number(m[1]) / 1024 : NaN;
 };
 
-export async function chainBench(hub: { url: string; merchant: TestMerchant; posUrl: string; pid: number }, o: { counters: number; sales: number; log: (s: string) => void }): Promise<ChainFigures> {
+export async function chainBench(
+  hub: { url: string; merchant: TestMerchant; posUrl: string; pid: number },
+  o: { counters: number; sales: number; log: (s: string) => void },
+): Promise<ChainFigures> {
   o.log(`chain: enrolling ${o.counters} counters and opening their relay streams ...`);
   const creds: string[] = [];
   for (let i = 0; i < o.counters; i++) {
-    const code = await patient(() => post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 60, branch: `BR-${i % 40}` }, bearer(ADMIN_TOKEN)));
-    const e = await patient(() => post(`${hub.url}/api/v1/enroll`, { code: code.code, counterName: `Chain ${i}`, branch: `BR-${i % 40}`, appVersion: '0.1.0' }));
+    const code = await patient(() =>
+      post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes: 60, branch: `BR-${i % 40}` }, bearer(ADMIN_TOKEN)),
+    );
+    const e = await patient(() =>
+      post(`${hub.url}/api/v1/enroll`, {
+        code: code.code,
+        counterName: `Chain ${i}`,
+        branch: `BR-${i % 40}`,
+        appVersion: '0.1.0',
+      }),
+    );
     creds.push(String(e.credential));
   }
   // Each counter owns the orders it will be paid for (its order.created came first).
   const perCounter = Math.ceil(o.sales / o.counters);
-  await Promise.all(creds.map(async (cred, i) => {
-    const events: SyncEvent[] = Array.from({ length: perCounter }, (_, k) => ({
-      seq: k + 1, kind: 'order.created', at: Date.now(), payload: { reference: `CH-${i}-${k}`, orderNo: `CHP-${i}-${k}`, amountKobo: 250_000, sn: 'SN' },
-    }));
-    await patient(() => post(`${hub.url}/api/v1/sync`, { events, status: status() }, bearer(cred)));
-  }));
+  await Promise.all(
+    creds.map(async (cred, i) => {
+      const events: SyncEvent[] = Array.from({ length: perCounter }, (_, k) => ({
+        seq: k + 1,
+        kind: 'order.created',
+        at: Date.now(),
+        payload: { reference: `CH-${i}-${k}`, orderNo: `CHP-${i}-${k}`, amountKobo: 250_000, sn: 'SN' },
+      }));
+      await patient(() => post(`${hub.url}/api/v1/sync`, { events, status: status() }, bearer(cred)));
+    }),
+  );
   const streams = creds.map((c) => new RelayClient(hub.url, c));
   await Promise.all(streams.map((s) => s.connect()));
   const countersConnected = streams.filter((s) => s.status === 200).length;
@@ -72,16 +91,20 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
     const s = streams[i]!;
     const have = s.notifications.length;
     const start = performance.now();
-    sends.push((async () => {
-      await fetch(hub.posUrl, { method: 'POST', headers: w.headers, body: w.body }).then((r) => r.text());
-      await s.until(() => s.notifications.some((x, j) => j >= have && x.body === w.body));
-      lat.push(performance.now() - start);
-    })());
+    sends.push(
+      (async () => {
+        await fetch(hub.posUrl, { method: 'POST', headers: w.headers, body: w.body }).then((r) => r.text());
+        await s.until(() => s.notifications.some((x, j) => j >= have && x.body === w.body));
+        lat.push(performance.now() - start);
+      })(),
+    );
     if (n % 20 === 0) rss = Math.max(rss, rssMb(hub.pid));
   }
   await Promise.all(sends);
   rss = Math.max(rss, rssMb(hub.pid));
-  o.log(`chain: relay with ${countersConnected} streams open: p50 ${round(percentile(lat, 50))} ms, p95 ${round(percentile(lat, 95))} ms, max ${round(Math.max(...lat))} ms`);
+  o.log(
+    `chain: relay with ${countersConnected} streams open: p50 ${round(percentile(lat, 50))} ms, p95 ${round(percentile(lat, 95))} ms, max ${round(Math.max(...lat))} ms`,
+  );
   await Promise.all(streams.map((s) => s.disconnect()));
 
   const cred = creds[0]!;
@@ -93,7 +116,21 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
       const due = s0 + k * 100 - performance.now();
       if (due > 0) await new Promise((res) => setTimeout(res, due));
       const t = performance.now();
-      const r = await post(`${hub.url}/api/v1/sync`, { events: [{ seq: from + k, kind: 'order.created', at: Date.now(), payload: { reference: `${tag}-${k}`, amountKobo: 1000, sn: 'SN' } }], status: status() }, bearer(cred));
+      const r = await post(
+        `${hub.url}/api/v1/sync`,
+        {
+          events: [
+            {
+              seq: from + k,
+              kind: 'order.created',
+              at: Date.now(),
+              payload: { reference: `${tag}-${k}`, amountKobo: 1000, sn: 'SN' },
+            },
+          ],
+          status: status(),
+        },
+        bearer(cred),
+      );
       if (r.status !== 200) throw new Error(`a counter's sync was refused (${tag}): ${JSON.stringify(r.json)}`);
       out.push(performance.now() - t);
     }
@@ -104,15 +141,23 @@ export async function chainBench(hub: { url: string; merchant: TestMerchant; pos
   o.log('chain: a counter syncs while one anonymous client floods /api/v1/me ...');
   let flooding = true;
   let flooded = 0;
-  const flood = Promise.all(Array.from({ length: 16 }, async () => {
-    while (flooding) {
-      await fetch(`${hub.url}/api/v1/me`).then((r) => r.arrayBuffer());
-      flooded++;
-    }
-  }));
+  const flood = Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (flooding) {
+        await fetch(`${hub.url}/api/v1/me`).then((r) => r.arrayBuffer());
+        flooded++;
+      }
+    }),
+  );
   const syncLat = await syncs(perCounter + QUIET_SYNCS + 1, 200, 'FL');
   flooding = false;
   await flood;
   o.log(`chain: the anonymous client sent ${flooded} requests meanwhile`);
-  return { countersConnected, relayP95MsAt500: round(percentile(lat, 95)), hubRssMbAt500: round(rss), anonFloodCounterP95Ms: round(percentile(syncLat, 95)), anonFloodQuietP95Ms: round(percentile(quiet, 95)) };
+  return {
+    countersConnected,
+    relayP95MsAt500: round(percentile(lat, 95)),
+    hubRssMbAt500: round(rss),
+    anonFloodCounterP95Ms: round(percentile(syncLat, 95)),
+    anonFloodQuietP95Ms: round(percentile(quiet, 95)),
+  };
 }

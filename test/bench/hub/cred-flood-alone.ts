@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-credflood-'));
   const f = await credFloodBench({ database: ['--data-dir', dir], log: (s) => console.log(s) });
   console.log(JSON.stringify(f));
-  console.log(`credFloodCounterP95Ms=${f.credFloodCounterP95Ms} (target <= 100) quiet p95 ${f.credFloodQuietP95Ms} ms, load ${loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `credFloodCounterP95Ms=${f.credFloodCounterP95Ms} (target <= 100) quiet p95 ${f.credFloodQuietP95Ms} ms, load ${loadavg()[0]!.toFixed(2)}`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -21,11 +21,22 @@ export interface CredFloodFigures {
 }
 
 const FLOODER = '203.0.113.66';
-const status = (queueLength = 0) => ({ appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength, openPayments: 0 });
+const status = (queueLength = 0) => ({
+  appVersion: '0.1.0',
+  profile: 'live',
+  sentAt: Date.now(),
+  queueLength,
+  openPayments: 0,
+});
 const token = () => randomBytes(32).toString('base64url');
 
 /** `database`: the Hub's database arguments (`--database-url URL` or `--data-dir DIR`). */
-export async function credFloodBench(o: { database: string[]; log: (s: string) => void; connections?: number; syncs?: number }): Promise<CredFloodFigures> {
+export async function credFloodBench(o: {
+  database: string[];
+  log: (s: string) => void;
+  connections?: number;
+  syncs?: number;
+}): Promise<CredFloodFigures> {
   const connections = o.connections ?? 2000;
   const syncs = o.syncs ?? 200;
   const proc = await spawnHub([...o.database, '--trust-proxy', '127.0.0.1']);
@@ -35,7 +46,21 @@ export async function credFloodBench(o: { database: string[]; log: (s: string) =
     const sync = async (): Promise<number> => {
       seq++;
       const t = performance.now();
-      const r = await post(`${proc.url}/api/v1/sync`, { events: [{ seq, kind: 'order.created', at: Date.now(), payload: { reference: `CF-${seq}`, amountKobo: 1000, sn: 'SN' } }], status: status() }, { ...bearer(c.credential), 'x-forwarded-for': FLOODER });
+      const r = await post(
+        `${proc.url}/api/v1/sync`,
+        {
+          events: [
+            {
+              seq,
+              kind: 'order.created',
+              at: Date.now(),
+              payload: { reference: `CF-${seq}`, amountKobo: 1000, sn: 'SN' },
+            },
+          ],
+          status: status(),
+        },
+        { ...bearer(c.credential), 'x-forwarded-for': FLOODER },
+      );
       if (r.status !== 200) throw new Error(`a counter's sync was refused: ${JSON.stringify(r.json)}`);
       return performance.now() - t;
     };
@@ -53,38 +78,49 @@ export async function credFloodBench(o: { database: string[]; log: (s: string) =
     await paced(20); // warm-up, not counted
     const quiet = await paced(50);
 
-    o.log(`cred flood: one address, ${connections} connections of random Bearer tokens and session cookies, through --trust-proxy ...`);
+    o.log(
+      `cred flood: one address, ${connections} connections of random Bearer tokens and session cookies, through --trust-proxy ...`,
+    );
     let flooding = true;
     let flooded = 0;
     let failed = 0;
     let warm = () => undefined as void;
     const warmed = new Promise<void>((resolve) => (warm = resolve));
     const paths = ['/api/v1/me', '/api/v1/programme', '/api/v1/dashboard/today', '/api/v1/dashboard/session'];
-    const flood = Promise.all(Array.from({ length: connections }, async (_, i) => {
-      let k = i;
-      while (flooding) {
-        const path = paths[k++ % paths.length]!;
-        const cred = path.startsWith('/api/v1/dashboard') ? { cookie: `${SESSION_COOKIE}=${token()}` } : bearer(token());
-        try {
-          // fetch's pool has no cap per origin: 2,000 loops hold 2,000 connections.
-          const r = await fetch(`${proc.url}${path}`, { headers: { ...cred, 'x-forwarded-for': FLOODER } });
-          await r.arrayBuffer();
-          if (++flooded === connections) warm();
-        } catch {
-          failed++; // a socket the Hub cut (its header timeout): the flooder opens another
+    const flood = Promise.all(
+      Array.from({ length: connections }, async (_, i) => {
+        let k = i;
+        while (flooding) {
+          const path = paths[k++ % paths.length]!;
+          const cred = path.startsWith('/api/v1/dashboard')
+            ? { cookie: `${SESSION_COOKIE}=${token()}` }
+            : bearer(token());
+          try {
+            // fetch's pool has no cap per origin: 2,000 loops hold 2,000 connections.
+            const r = await fetch(`${proc.url}${path}`, { headers: { ...cred, 'x-forwarded-for': FLOODER } });
+            await r.arrayBuffer();
+            if (++flooded === connections) warm();
+          } catch {
+            failed++; // a socket the Hub cut (its header timeout): the flooder opens another
+          }
         }
-      }
-    }));
+      }),
+    );
     await warmed;
     const mark = flooded;
     const lat = await paced(syncs);
     const during = flooded - mark;
     flooding = false;
     await flood;
-    o.log(`cred flood: ${during} flood requests answered while the counter synced ${syncs} times (${failed} flood connections failed); sync p50 ${round(percentile(lat, 50))} ms, p95 ${round(percentile(lat, 95))} ms; quiet p95 ${round(percentile(quiet, 95))} ms`);
+    o.log(
+      `cred flood: ${during} flood requests answered while the counter synced ${syncs} times (${failed} flood connections failed); sync p50 ${round(percentile(lat, 50))} ms, p95 ${round(percentile(lat, 95))} ms; quiet p95 ${round(percentile(quiet, 95))} ms`,
+    );
     return {
-      credFloodCounterP95Ms: round(percentile(lat, 95)), credFloodCounterP50Ms: round(percentile(lat, 50)), credFloodQuietP95Ms: round(percentile(quiet, 95)),
-      credFloodRequests: during, credFloodConnections: connections,
+      credFloodCounterP95Ms: round(percentile(lat, 95)),
+      credFloodCounterP50Ms: round(percentile(lat, 50)),
+      credFloodQuietP95Ms: round(percentile(quiet, 95)),
+      credFloodRequests: during,
+      credFloodConnections: connections,
     };
   } finally {
     await proc.kill();

@@ -30,7 +30,14 @@ const PW = 'bench manager password';
 const DAY = 86_400_000;
 
 /** One statement per table, generated in the server: no rows cross the network. */
-export async function seed(url: string, orders: number, counters: number, days: number, now: number, log: (s: string) => void): Promise<void> {
+export async function seed(
+  url: string,
+  orders: number,
+  counters: number,
+  days: number,
+  now: number,
+  log: (s: string) => void,
+): Promise<void> {
   const db = await openHubDb({ databaseUrl: url, dataDir: null });
   try {
     await db.query(
@@ -60,7 +67,9 @@ export async function seed(url: string, orders: number, counters: number, days: 
     await db.query(`select setval('dash_orders_id_seq', $1::bigint)`, [orders]);
     await db.query(`select setval('dash_change_seq', $1::bigint)`, [orders]);
     // A few payments still open or unknown; shifts (some left open); top-ups; Z reports.
-    await db.query(`update dash_orders set state = case when id % 2 = 0 then 'waiting' else 'unknown' end, pay_no = null where id % 20011 = 0`);
+    await db.query(
+      `update dash_orders set state = case when id % 2 = 0 then 'waiting' else 'unknown' end, pay_no = null where id % 20011 = 0`,
+    );
     await db.query(
       `insert into dash_order_events (counter_id, seq, order_id, kind, at, status, received_at)
        select counter_id, id, id, 'order.created', created_at, 'queued', created_at from dash_orders`,
@@ -113,7 +122,9 @@ async function call(m: Manager, path: string): Promise<{ ms: number; json: Recor
     const r = await m.get(path);
     const ms = performance.now() - t0;
     if (r.status === 429) {
-      await new Promise((ok) => setTimeout(ok, Number((r.json.details as { retryAfterMs?: number } | undefined)?.retryAfterMs ?? 100) + 5));
+      await new Promise((ok) =>
+        setTimeout(ok, Number((r.json.details as { retryAfterMs?: number } | undefined)?.retryAfterMs ?? 100) + 5),
+      );
       continue;
     }
     if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 300)}`);
@@ -121,7 +132,10 @@ async function call(m: Manager, path: string): Promise<{ ms: number; json: Recor
   }
 }
 
-export async function dashboardBench(databaseUrl: string, o: { orders: number; rounds: number; log: (s: string) => void }): Promise<DashboardFigures> {
+export async function dashboardBench(
+  databaseUrl: string,
+  o: { orders: number; rounds: number; log: (s: string) => void },
+): Promise<DashboardFigures> {
   const counters = 60;
   const days = 60;
   const now = Date.now();
@@ -139,15 +153,27 @@ export async function dashboardBench(databaseUrl: string, o: { orders: number; r
   try {
     const ho = new Manager(proc.url);
     const br = new Manager(proc.url);
-    for (const [m, n] of [[ho, 'Bench Head Office'], [br, 'Bench Branch']] as const) {
+    for (const [m, n] of [
+      [ho, 'Bench Head Office'],
+      [br, 'Bench Branch'],
+    ] as const) {
       const r = await m.login(n, PW);
       if (r.status !== 200) throw new Error(`login ${n}: ${r.text}`);
     }
     const today = lagosDate(now);
     const searches = [
-      '/orders', '/orders?orderNo=0000123457', '/orders?orderNo=4567', '/orders?payNo=PAY777770', '/orders?film=dune', `/orders?film=jaws&from=${addDays(today, -3)}&to=${today}`,
-      '/orders?counterId=ctr_b0017', `/orders?cashier=Cashier%2052&from=${addDays(today, -10)}&to=${today}`, '/orders?state=failed', '/orders?amountKobo=1250000',
-      `/orders?seat=C4&from=${today}&to=${today}`, '/orders?state=unknown',
+      '/orders',
+      '/orders?orderNo=0000123457',
+      '/orders?orderNo=4567',
+      '/orders?payNo=PAY777770',
+      '/orders?film=dune',
+      `/orders?film=jaws&from=${addDays(today, -3)}&to=${today}`,
+      '/orders?counterId=ctr_b0017',
+      `/orders?cashier=Cashier%2052&from=${addDays(today, -10)}&to=${today}`,
+      '/orders?state=failed',
+      '/orders?amountKobo=1250000',
+      `/orders?seat=C4&from=${today}&to=${today}`,
+      '/orders?state=unknown',
     ];
     // Warm up: the first run of each plans it and reads it into the cache.
     for (const p of ['/today', '/attention', ...searches]) {
@@ -184,7 +210,9 @@ export async function dashboardBench(databaseUrl: string, o: { orders: number; r
     let res: Response;
     for (;;) {
       e0 = performance.now();
-      res = await fetch(`${proc.url}/api/v1/dashboard/orders.csv?from=${from}&to=${to}`, { headers: { cookie: `cp_manager=${ho.cookie}` } });
+      res = await fetch(`${proc.url}/api/v1/dashboard/orders.csv?from=${from}&to=${to}`, {
+        headers: { cookie: `cp_manager=${ho.cookie}` },
+      });
       if (res.status !== 429) break;
       // The searches used up the per-address allowance: wait as told, then start the clock again.
       const j = (await res.json()) as { details?: { retryAfterMs?: number } };
@@ -203,11 +231,20 @@ export async function dashboardBench(databaseUrl: string, o: { orders: number; r
     clearInterval(sampler);
     peak = Math.max(peak, rssMb(pid));
     const f = {
-      todayP95Ms: round(percentile(todayMs, 95)), attentionP95Ms: round(percentile(attentionMs, 95)), searchP95Ms: round(percentile(searchMs, 95)),
+      todayP95Ms: round(percentile(todayMs, 95)),
+      attentionP95Ms: round(percentile(attentionMs, 95)),
+      searchP95Ms: round(percentile(searchMs, 95)),
     };
     return {
-      orders: o.orders, counters, seedSeconds, ...f, dashboardP95MsAt1M: Math.max(f.todayP95Ms, f.attentionP95Ms, f.searchP95Ms),
-      export100kMs: round(exportMs), exportRows: rows, exportPeakRssMb: round(peak), exportBaselineRssMb: round(baseline),
+      orders: o.orders,
+      counters,
+      seedSeconds,
+      ...f,
+      dashboardP95MsAt1M: Math.max(f.todayP95Ms, f.attentionP95Ms, f.searchP95Ms),
+      export100kMs: round(exportMs),
+      exportRows: rows,
+      exportPeakRssMb: round(peak),
+      exportBaselineRssMb: round(baseline),
     };
   } finally {
     stopping = true;

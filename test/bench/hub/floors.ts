@@ -57,7 +57,7 @@ export async function sseRoundTrip(n: number, idle = 0): Promise<{ p50: number; 
   const next = async (want: string): Promise<void> => {
     while (!buffered.includes(want)) {
       const r = await reader.read();
-      if (r.done) throw new Error('the floor probe\'s SSE stream ended');
+      if (r.done) throw new Error("the floor probe's SSE stream ended");
       buffered += r.value;
     }
     buffered = buffered.slice(buffered.indexOf(want) + want.length);
@@ -69,7 +69,9 @@ export async function sseRoundTrip(n: number, idle = 0): Promise<{ p50: number; 
       const body = JSON.stringify({ n: i, pad: 'x'.repeat(600) }); // about a webhook's size
       const t0 = performance.now();
       const arrived = next(`data: ${body}\n\n`);
-      await fetch(`${url}/p`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text());
+      await fetch(`${url}/p`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) =>
+        r.text(),
+      );
       await arrived;
       if (i >= 20) out.push(performance.now() - t0); // the first 20 warm the code and the connection
     }
@@ -107,13 +109,22 @@ export async function dbCommitRate(databaseUrl: string | null, n: number, concur
   }
 }
 
-export async function measureHubFloors(o: { databaseUrl: string | null; quick: boolean; log: (s: string) => void }): Promise<HubFloors> {
+export async function measureHubFloors(o: {
+  databaseUrl: string | null;
+  quick: boolean;
+  log: (s: string) => void;
+}): Promise<HubFloors> {
   o.log('floors: bare loopback POST -> SSE round trip; database commits at 32 clients ...');
   const sse = await sseRoundTrip(o.quick ? 100 : 300);
   o.log('floors: the same round trip with 500 streams open ...');
   const sse500 = await sseRoundTrip(o.quick ? 100 : 300, 499);
   const commits = await dbCommitRate(o.databaseUrl, o.quick ? 1000 : 3000);
-  return { sseRoundTripP50Ms: round(sse.p50, 2), sseRoundTripP95Ms: round(sse.p95, 2), dbCommitsPerSec: round(commits), sseRoundTripP95MsAt500: round(sse500.p95, 2) };
+  return {
+    sseRoundTripP50Ms: round(sse.p50, 2),
+    sseRoundTripP95Ms: round(sse.p95, 2),
+    dbCommitsPerSec: round(commits),
+    sseRoundTripP95MsAt500: round(sse500.p95, 2),
+  };
 }
 
 /**
@@ -132,17 +143,35 @@ export const FLOOR_K = {
   chainRelay: 30,
   /** anonFloodCounterP95Ms (and credFloodCounterP95Ms) against the same counter's sync p95 with no flood. */
   anonFlood: 3,
-  why: 'detection p95 <= 40 x and relay p95 <= 15 x the loopback POST -> SSE p95, ingest >= 1/10 of the commit rate (from d48aa86 on a quiet machine: 36 ms, 10.3 ms against about 1 ms; 589-1,448/s against several thousand commits/s); the chain\'s relay p95 at 500 streams <= 30 x the round trip with 500 open, a counter\'s sync under a flood <= 3 x its sync with no flood (see docs/benchmarks.md)',
+  why: "detection p95 <= 40 x and relay p95 <= 15 x the loopback POST -> SSE p95, ingest >= 1/10 of the commit rate (from d48aa86 on a quiet machine: 36 ms, 10.3 ms against about 1 ms; 589-1,448/s against several thousand commits/s); the chain's relay p95 at 500 streams <= 30 x the round trip with 500 open, a counter's sync under a flood <= 3 x its sync with no flood (see docs/benchmarks.md)",
 };
 
 /** Rows of bench:hub's target table: the figure, its ratio to the floor, the target as "<= k x floor". */
-export function floorChecks(f: { webhookIngestPerSec: number; relayP95Ms: number; detectionP95MsWithRelay: number }, fl: HubFloors): [string, string, string, boolean][] {
+export function floorChecks(
+  f: { webhookIngestPerSec: number; relayP95Ms: number; detectionP95MsWithRelay: number },
+  fl: HubFloors,
+): [string, string, string, boolean][] {
   const x = (v: number, floor: number) => round(v / floor, 1);
   const ingestShare = x(fl.dbCommitsPerSec, f.webhookIngestPerSec);
   return [
-    ['webhook ingest (verified, committed, answered)', `${f.webhookIngestPerSec.toLocaleString('en-US')}/s = commit rate ${fl.dbCommitsPerSec.toLocaleString('en-US')}/s / ${ingestShare}`, `>= commit rate / ${FLOOR_K.ingest}`, f.webhookIngestPerSec * FLOOR_K.ingest >= fl.dbCommitsPerSec],
-    ['relay p95 (provider POST -> counter has it)', `${f.relayP95Ms} ms = ${x(f.relayP95Ms, fl.sseRoundTripP95Ms)} x ${fl.sseRoundTripP95Ms} ms`, `<= ${FLOOR_K.relay} x floor`, f.relayP95Ms <= FLOOR_K.relay * fl.sseRoundTripP95Ms],
-    ['detection p95 with relay (tap -> Paid in journal)', `${f.detectionP95MsWithRelay} ms = ${x(f.detectionP95MsWithRelay, fl.sseRoundTripP95Ms)} x ${fl.sseRoundTripP95Ms} ms`, `<= ${FLOOR_K.detection} x floor`, f.detectionP95MsWithRelay <= FLOOR_K.detection * fl.sseRoundTripP95Ms],
+    [
+      'webhook ingest (verified, committed, answered)',
+      `${f.webhookIngestPerSec.toLocaleString('en-US')}/s = commit rate ${fl.dbCommitsPerSec.toLocaleString('en-US')}/s / ${ingestShare}`,
+      `>= commit rate / ${FLOOR_K.ingest}`,
+      f.webhookIngestPerSec * FLOOR_K.ingest >= fl.dbCommitsPerSec,
+    ],
+    [
+      'relay p95 (provider POST -> counter has it)',
+      `${f.relayP95Ms} ms = ${x(f.relayP95Ms, fl.sseRoundTripP95Ms)} x ${fl.sseRoundTripP95Ms} ms`,
+      `<= ${FLOOR_K.relay} x floor`,
+      f.relayP95Ms <= FLOOR_K.relay * fl.sseRoundTripP95Ms,
+    ],
+    [
+      'detection p95 with relay (tap -> Paid in journal)',
+      `${f.detectionP95MsWithRelay} ms = ${x(f.detectionP95MsWithRelay, fl.sseRoundTripP95Ms)} x ${fl.sseRoundTripP95Ms} ms`,
+      `<= ${FLOOR_K.detection} x floor`,
+      f.detectionP95MsWithRelay <= FLOOR_K.detection * fl.sseRoundTripP95Ms,
+    ],
   ];
 }
 
@@ -151,14 +180,39 @@ export function floorChecks(f: { webhookIngestPerSec: number; relayP95Ms: number
  * round trip with 500 open, a counter's sync under an anonymous flood against its sync just before.
  * The count of streams held and the Hub's memory are absolute by nature (a count, RSS): kept so.
  */
-export function chainChecks(f: { relayP95MsAt500: number; anonFloodCounterP95Ms: number; anonFloodQuietP95Ms?: number }, fl: HubFloors): [string, string, string, boolean][] {
+export function chainChecks(
+  f: { relayP95MsAt500: number; anonFloodCounterP95Ms: number; anonFloodQuietP95Ms?: number },
+  fl: HubFloors,
+): [string, string, string, boolean][] {
   const x = (v: number, floor: number) => round(v / floor, 1);
-  const relay: [string, string, string, boolean] = fl.sseRoundTripP95MsAt500 === undefined
-    ? ['relay p95 with 500 streams open, 20 sales/s (relayP95MsAt500)', `${f.relayP95MsAt500} ms`, '<= 50 ms', f.relayP95MsAt500 <= 50]
-    : ['relay p95 with 500 streams open, 20 sales/s (relayP95MsAt500)', `${f.relayP95MsAt500} ms = ${x(f.relayP95MsAt500, fl.sseRoundTripP95MsAt500)} x ${fl.sseRoundTripP95MsAt500} ms`, `<= ${FLOOR_K.chainRelay} x floor (bare, 500 open)`, f.relayP95MsAt500 <= FLOOR_K.chainRelay * fl.sseRoundTripP95MsAt500];
+  const relay: [string, string, string, boolean] =
+    fl.sseRoundTripP95MsAt500 === undefined
+      ? [
+          'relay p95 with 500 streams open, 20 sales/s (relayP95MsAt500)',
+          `${f.relayP95MsAt500} ms`,
+          '<= 50 ms',
+          f.relayP95MsAt500 <= 50,
+        ]
+      : [
+          'relay p95 with 500 streams open, 20 sales/s (relayP95MsAt500)',
+          `${f.relayP95MsAt500} ms = ${x(f.relayP95MsAt500, fl.sseRoundTripP95MsAt500)} x ${fl.sseRoundTripP95MsAt500} ms`,
+          `<= ${FLOOR_K.chainRelay} x floor (bare, 500 open)`,
+          f.relayP95MsAt500 <= FLOOR_K.chainRelay * fl.sseRoundTripP95MsAt500,
+        ];
   const q = f.anonFloodQuietP95Ms;
-  const flood: [string, string, string, boolean] = q === undefined
-    ? ['counter sync p95 under an anonymous flood (anonFloodCounterP95Ms)', `${f.anonFloodCounterP95Ms} ms`, '<= 100 ms', f.anonFloodCounterP95Ms <= 100]
-    : ['counter sync p95 under an anonymous flood (anonFloodCounterP95Ms)', `${f.anonFloodCounterP95Ms} ms = ${x(f.anonFloodCounterP95Ms, q)} x ${q} ms`, `<= ${FLOOR_K.anonFlood} x floor (same sync, no flood)`, f.anonFloodCounterP95Ms <= FLOOR_K.anonFlood * q];
+  const flood: [string, string, string, boolean] =
+    q === undefined
+      ? [
+          'counter sync p95 under an anonymous flood (anonFloodCounterP95Ms)',
+          `${f.anonFloodCounterP95Ms} ms`,
+          '<= 100 ms',
+          f.anonFloodCounterP95Ms <= 100,
+        ]
+      : [
+          'counter sync p95 under an anonymous flood (anonFloodCounterP95Ms)',
+          `${f.anonFloodCounterP95Ms} ms = ${x(f.anonFloodCounterP95Ms, q)} x ${q} ms`,
+          `<= ${FLOOR_K.anonFlood} x floor (same sync, no flood)`,
+          f.anonFloodCounterP95Ms <= FLOOR_K.anonFlood * q,
+        ];
   return [relay, flood];
 }

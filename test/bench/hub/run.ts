@@ -60,16 +60,21 @@ function args(argv: string[]) {
     else if (argv[i] === '--dashboard-orders') o.dashboardOrders = Number(argv[++i]);
     else if (argv[i] === '--quick') o.quick = true;
     else if (argv[i] === '--strict') o.strict = true;
-    else throw new Error(`unknown option ${argv[i]} (options: --json FILE --quick --strict --dashboard --dashboard-orders N)`);
+    else
+      throw new Error(
+        `unknown option ${argv[i]} (options: --json FILE --quick --strict --dashboard --dashboard-orders N)`,
+      );
   }
   return o;
 }
 
 async function pool<T>(items: T[], concurrency: number, fn: (t: T) => Promise<void>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (i < items.length) await fn(items[i++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (i < items.length) await fn(items[i++]!);
+    }),
+  );
 }
 
 /** Not timed: a Hub that has just started has cold code and unprepared statements on its pool's connections; a running one has neither. */
@@ -77,7 +82,9 @@ const INGEST_WARMUP = 300;
 
 async function ingest(hub: BenchHub, n: number): Promise<number> {
   // Signing is the provider's work: done before the clock starts.
-  const hooks = Array.from({ length: INGEST_WARMUP + n }, (_, i) => posWebhook(hub.merchant, { tranId: `ING-${i}`, branch: 'BR-BENCH' }));
+  const hooks = Array.from({ length: INGEST_WARMUP + n }, (_, i) =>
+    posWebhook(hub.merchant, { tranId: `ING-${i}`, branch: 'BR-BENCH' }),
+  );
   const send = async (w: (typeof hooks)[number]) => {
     const r = await fetch(hub.webhookUrls.pos, { method: 'POST', headers: w.headers, body: w.body });
     const j = (await r.json()) as { code: string };
@@ -90,7 +97,9 @@ async function ingest(hub: BenchHub, n: number): Promise<number> {
 }
 
 async function relayLatency(hub: BenchHub, stream: RelayClient, n: number): Promise<number[]> {
-  const hooks = Array.from({ length: n }, (_, i) => posWebhook(hub.merchant, { tranId: `LAT-${i}`, branch: 'BR-BENCH' }));
+  const hooks = Array.from({ length: n }, (_, i) =>
+    posWebhook(hub.merchant, { tranId: `LAT-${i}`, branch: 'BR-BENCH' }),
+  );
   const out: number[] = [];
   for (const w of hooks) {
     const have = stream.notifications.length;
@@ -105,8 +114,17 @@ async function relayLatency(hub: BenchHub, stream: RelayClient, n: number): Prom
 /** The counter syncs these orders first: a notification goes only to the counter that owns its order. Answers the next seq. */
 async function ownOrders(hub: BenchHub, credential: string, orderNos: string[]): Promise<number> {
   for (let i = 0; i < orderNos.length; i += 500) {
-    const events = orderNos.slice(i, i + 500).map((o, k) => ({ seq: i + k + 1, kind: 'order.created', at: Date.now(), payload: { reference: `O-${o}`, orderNo: o, amountKobo: 250_000, sn: 'SN-1' } }));
-    const r = await post(`${hub.url}/api/v1/sync`, { events, status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 } }, bearer(credential));
+    const events = orderNos.slice(i, i + 500).map((o, k) => ({
+      seq: i + k + 1,
+      kind: 'order.created',
+      at: Date.now(),
+      payload: { reference: `O-${o}`, orderNo: o, amountKobo: 250_000, sn: 'SN-1' },
+    }));
+    const r = await post(
+      `${hub.url}/api/v1/sync`,
+      { events, status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: 0, openPayments: 0 } },
+      bearer(credential),
+    );
     if (r.status !== 200) throw new Error(`sync refused: ${JSON.stringify(r.json)}`);
   }
   return orderNos.length + 1;
@@ -114,11 +132,21 @@ async function ownOrders(hub: BenchHub, credential: string, orderNos: string[]):
 
 async function sync(hub: BenchHub, credential: string, total: number, firstSeq = 1): Promise<number> {
   const events: SyncEvent[] = Array.from({ length: total }, (_, i) => ({
-    seq: firstSeq + i, kind: 'order.created', at: Date.now(), payload: { reference: `S-${i + 1}`, orderNo: `P-${i + 1}`, amountKobo: 250_000, sn: 'SN-1' },
+    seq: firstSeq + i,
+    kind: 'order.created',
+    at: Date.now(),
+    payload: { reference: `S-${i + 1}`, orderNo: `P-${i + 1}`, amountKobo: 250_000, sn: 'SN-1' },
   }));
   const t0 = performance.now();
   for (let i = 0; i < total; i += 500) {
-    const r = await post(`${hub.url}/api/v1/sync`, { events: events.slice(i, i + 500), status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: total - i, openPayments: 0 } }, bearer(credential));
+    const r = await post(
+      `${hub.url}/api/v1/sync`,
+      {
+        events: events.slice(i, i + 500),
+        status: { appVersion: '0.1.0', profile: 'live', sentAt: Date.now(), queueLength: total - i, openPayments: 0 },
+      },
+      bearer(credential),
+    );
     if (r.status !== 200) throw new Error(`sync refused: ${JSON.stringify(r.json)}`);
   }
   return total / ((performance.now() - t0) / 1000);
@@ -130,7 +158,13 @@ async function sync(hub: BenchHub, credential: string, total: number, firstSeq =
  * to the Hub, which relays it. Per order: the status queries it cost until its payment number
  * was in the journal, and the time from the tap to Paid in the journal.
  */
-async function relayDetection(sandbox: Sandbox, provider: ReturnType<typeof sandboxProviderConfig>, sn: string, hubUrl: string, n: number): Promise<{ queries: number[]; lat: number[] }> {
+async function relayDetection(
+  sandbox: Sandbox,
+  provider: ReturnType<typeof sandboxProviderConfig>,
+  sn: string,
+  hubUrl: string,
+  n: number,
+): Promise<{ queries: number[]; lat: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'hub-bench-counter-'));
   const c = await startHubCounter({ dir, name: 'Bench Counter', provider, hubUrl });
   const queries: number[] = [];
@@ -140,7 +174,17 @@ async function relayDetection(sandbox: Sandbox, provider: ReturnType<typeof sand
     // The relay earns the counter's trust by delivering a notification for one of its orders; until
     // then the counter checks its sales on the fast schedule. One sale, not measured, earns it: the
     // figures are of a counter that trusts its relay (as it does after its first sale of the day).
-    const earn = await c.svc.sell({ filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1', tickets: 1, priceKobo: 250_000, bookingFeeKobo: 0, sn });
+    const earn = await c.svc.sell({
+      filmName: 'Bench Film',
+      filmTitle: 'Hall 1',
+      showDate: '2025-03-31',
+      showTime: '19:30',
+      seats: 'A1',
+      tickets: 1,
+      priceKobo: 250_000,
+      bookingFeeKobo: 0,
+      sn,
+    });
     await inState(c.svc, earn.id, 'waiting');
     const delivered = new Promise<void>((resolve) => {
       const off = c.relay.onDelivered(() => {
@@ -153,7 +197,17 @@ async function relayDetection(sandbox: Sandbox, provider: ReturnType<typeof sand
     await delivered;
     for (let i = 0; i < n; i++) {
       const q0 = c.queries.length;
-      const v = await c.svc.sell({ filmName: 'Bench Film', filmTitle: 'Hall 1', showDate: '2025-03-31', showTime: '19:30', seats: 'A1', tickets: 1, priceKobo: 250_000, bookingFeeKobo: 0, sn });
+      const v = await c.svc.sell({
+        filmName: 'Bench Film',
+        filmTitle: 'Hall 1',
+        showDate: '2025-03-31',
+        showTime: '19:30',
+        seats: 'A1',
+        tickets: 1,
+        priceKobo: 250_000,
+        bookingFeeKobo: 0,
+        sn,
+      });
       await inState(c.svc, v.id, 'waiting');
       const paid = new Promise<number>((resolve) => {
         const off = c.svc.on('order', (x) => {
@@ -168,7 +222,8 @@ async function relayDetection(sandbox: Sandbox, provider: ReturnType<typeof sand
       await waitForOrder(c.svc, v.id, (x) => x.state === 'paid' && !!x.payNo);
       queries.push(c.queries.length - q0);
     }
-    if (!c.relay.healthy()) throw new Error('the relay was not healthy at the end of the run: the figures would not be "with relay"');
+    if (!c.relay.healthy())
+      throw new Error('the relay was not healthy at the end of the run: the figures would not be "with relay"');
   } finally {
     await c.close();
     rmSync(dir, { recursive: true, force: true });
@@ -179,12 +234,18 @@ async function relayDetection(sandbox: Sandbox, provider: ReturnType<typeof sand
 async function main(): Promise<void> {
   const o = args(process.argv.slice(2));
   const log = (s: string) => process.stderr.write(`bench:hub  ${s}\n`);
-  const size = o.quick ? { ingest: 500, relay: 60, sync: 5000, detection: 20, chainSales: 100 } : { ingest: 3000, relay: 300, sync: 30_000, detection: 100, chainSales: 400 };
+  const size = o.quick
+    ? { ingest: 500, relay: 60, sync: 5000, detection: 20, chainSales: 100 }
+    : { ingest: 3000, relay: 300, sync: 30_000, detection: 100, chainSales: 400 };
   let cluster: PgCluster | null = null;
   if (!pgUnavailable) cluster = await startPgCluster({ fsync: true });
   else log(`no real PostgreSQL (${pgUnavailable}): measuring on PGlite`);
   const databaseUrl = cluster ? cluster.createDatabase('bench') : null;
-  const floors = await measureHubFloors({ databaseUrl: cluster ? cluster.createDatabase('floor') : null, quick: o.quick, log });
+  const floors = await measureHubFloors({
+    databaseUrl: cluster ? cluster.createDatabase('floor') : null,
+    quick: o.quick,
+    log,
+  });
   const database = cluster ? 'PostgreSQL (throwaway local cluster on this machine, fsync on)' : 'PGlite (data folder)';
   // The sandbox plays the provider; the Hub gets its merchant's clientAuthKey and provider public
   // key. The load generator signs as the provider with the sandbox's keys.
@@ -192,19 +253,24 @@ async function main(): Promise<void> {
   const sandbox = await startSandbox(demo.config, { port: 0 });
   const provider = sandboxProviderConfig(sandbox, demo.merchant, { requestTimeoutMs: 15_000 });
   const merchant: TestMerchant = {
-    clientAuthKey: demo.merchant.clientAuthKey, providerPublicPem: demo.merchant.providerPublicKeyPem, providerPrivatePem: demo.config.pos.providerPrivateKey,
-    merchantPublicPem: demo.config.pos.merchants![0]!.merchantPublicKey, merchantPrivatePem: demo.merchant.merchantPrivateKeyPem,
+    clientAuthKey: demo.merchant.clientAuthKey,
+    providerPublicPem: demo.merchant.providerPublicKeyPem,
+    providerPrivatePem: demo.config.pos.providerPrivateKey,
+    merchantPublicPem: demo.config.pos.merchants![0]!.merchantPublicKey,
+    merchantPrivatePem: demo.merchant.merchantPrivateKeyPem,
   };
   // The Hub runs in its own process, as in production: the load generator does not share its event loop.
   const dataDir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
   const proc = await spawnHub(databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir], {
-    HUB_CLIENT_AUTH_KEY: merchant.clientAuthKey, HUB_PROVIDER_PUBLIC_KEY: merchant.providerPublicPem,
+    HUB_CLIENT_AUTH_KEY: merchant.clientAuthKey,
+    HUB_PROVIDER_PUBLIC_KEY: merchant.providerPublicPem,
   });
   const hub: BenchHub = { url: proc.url, merchant, webhookUrls: { pos: `${proc.url}/provider/pos-webhook` } };
   try {
     const c = await enroll(hub, 'Bench', 'BR-BENCH');
     const nextSeq = await ownOrders(hub, c.credential, [
-      ...Array.from({ length: INGEST_WARMUP + size.ingest }, (_, i) => `ING-${i}`), ...Array.from({ length: size.relay }, (_, i) => `LAT-${i}`),
+      ...Array.from({ length: INGEST_WARMUP + size.ingest }, (_, i) => `ING-${i}`),
+      ...Array.from({ length: size.relay }, (_, i) => `LAT-${i}`),
     ]);
     const stream = new RelayClient(hub.url, c.credential);
     await stream.connect();
@@ -219,43 +285,128 @@ async function main(): Promise<void> {
     log(`detection with the relay: ${size.detection} sales on the sandbox terminal, sandbox -> Hub -> counter ...`);
     sandbox.setWebhookUrl(demo.merchant.headMerchantId, hub.webhookUrls.pos);
     const det = await relayDetection(sandbox, provider, demo.merchant.terminalSn, hub.url, size.detection);
-    const chain = await chainBench({ url: hub.url, merchant, posUrl: hub.webhookUrls.pos, pid: proc.child.pid! }, { counters: 500, sales: size.chainSales, log });
-    const credFlood = await credFloodBench({ database: cluster ? ['--database-url', cluster.createDatabase('credflood')] : ['--data-dir', join(dataDir, 'credflood')], log });
-    const junk = await junkBillsBench({ databaseUrl: cluster ? cluster.createDatabase('junk') : null, seconds: o.quick ? 15 : 60, log });
+    const chain = await chainBench(
+      { url: hub.url, merchant, posUrl: hub.webhookUrls.pos, pid: proc.child.pid! },
+      { counters: 500, sales: size.chainSales, log },
+    );
+    const credFlood = await credFloodBench({
+      database: cluster
+        ? ['--database-url', cluster.createDatabase('credflood')]
+        : ['--data-dir', join(dataDir, 'credflood')],
+      log,
+    });
+    const junk = await junkBillsBench({
+      databaseUrl: cluster ? cluster.createDatabase('junk') : null,
+      seconds: o.quick ? 15 : 60,
+      log,
+    });
     let dash: DashboardFigures | null = null;
     if (o.dashboard && cluster) {
-      dash = await dashboardBench(cluster.createDatabase('dashboard'), { orders: o.dashboardOrders, rounds: o.quick ? 5 : 15, log });
+      dash = await dashboardBench(cluster.createDatabase('dashboard'), {
+        orders: o.dashboardOrders,
+        rounds: o.quick ? 5 : 15,
+        log,
+      });
     } else if (o.dashboard) log('the dashboard figures need a real PostgreSQL: not measured');
     const at = dash ? `at ${dash.orders.toLocaleString('en-US')} orders` : '';
     const f: HubOutput = {
-      ...chain, ...junk, ...credFlood,
-      database, webhookIngestPerSec: round(ingestPerSec), relayP50Ms: round(percentile(lat, 50)), relayP95Ms: round(percentile(lat, 95)), syncEventsPerSec: round(syncPerSec),
+      ...chain,
+      ...junk,
+      ...credFlood,
+      database,
+      webhookIngestPerSec: round(ingestPerSec),
+      relayP50Ms: round(percentile(lat, 50)),
+      relayP95Ms: round(percentile(lat, 95)),
+      syncEventsPerSec: round(syncPerSec),
       pollQueriesPerOrderWithRelay: round(det.queries.reduce((a, b) => a + b, 0) / det.queries.length),
-      detectionP95MsWithRelay: round(percentile(det.lat, 95)), detectionP50MsWithRelay: round(percentile(det.lat, 50)), detectionOrders: det.lat.length,
-      dashboardP95MsAt1M: dash?.dashboardP95MsAt1M ?? null, export100kMs: dash?.export100kMs ?? null, dashboard: dash, floors,
+      detectionP95MsWithRelay: round(percentile(det.lat, 95)),
+      detectionP50MsWithRelay: round(percentile(det.lat, 50)),
+      detectionOrders: det.lat.length,
+      dashboardP95MsAt1M: dash?.dashboardP95MsAt1M ?? null,
+      export100kMs: dash?.export100kMs ?? null,
+      dashboard: dash,
+      floors,
     };
     const checks: [string, string, string, boolean | null][] = [
       ...floorChecks(f, floors),
-      ['journal sync', `${f.syncEventsPerSec.toLocaleString('en-US')} events/s`, '>= 5,000/s', f.syncEventsPerSec >= 5000],
-      ['status queries per order with relay', `${f.pollQueriesPerOrderWithRelay} (max ${Math.max(...det.queries)})`, '<= 5', f.pollQueriesPerOrderWithRelay <= 5],
-      ['relay streams held open at once (countersConnected)', `${f.countersConnected}`, '>= 500', f.countersConnected >= 500],
+      [
+        'journal sync',
+        `${f.syncEventsPerSec.toLocaleString('en-US')} events/s`,
+        '>= 5,000/s',
+        f.syncEventsPerSec >= 5000,
+      ],
+      [
+        'status queries per order with relay',
+        `${f.pollQueriesPerOrderWithRelay} (max ${Math.max(...det.queries)})`,
+        '<= 5',
+        f.pollQueriesPerOrderWithRelay <= 5,
+      ],
+      [
+        'relay streams held open at once (countersConnected)',
+        `${f.countersConnected}`,
+        '>= 500',
+        f.countersConnected >= 500,
+      ],
       ...chainChecks(f, floors),
-      ['Hub RSS with 500 streams open (hubRssMbAt500; memory: absolute)', `${f.hubRssMbAt500} MB`, '<= 400 MB', f.hubRssMbAt500 <= 400],
-      ['counter sync p95 under 2,000 connections of wrong credentials (credFloodCounterP95Ms)', `${f.credFloodCounterP95Ms} ms = ${round(f.credFloodCounterP95Ms / f.credFloodQuietP95Ms, 1)} x ${f.credFloodQuietP95Ms} ms`, `<= ${FLOOR_K.anonFlood} x floor (same sync, no flood)`, f.credFloodCounterP95Ms <= FLOOR_K.anonFlood * f.credFloodQuietP95Ms],
-      [`database growth, ${o.quick ? 15 : 60} s of junk bills callbacks from 10 addresses (junkBillsDbGrowthMb; real one ${f.junkBillsRealDelivered ? 'delivered' : 'LOST'})`, `${f.junkBillsDbGrowthMb} MB`, '<= 5 MB', f.junkBillsDbGrowthMb <= 5 && f.junkBillsRealDelivered],
+      [
+        'Hub RSS with 500 streams open (hubRssMbAt500; memory: absolute)',
+        `${f.hubRssMbAt500} MB`,
+        '<= 400 MB',
+        f.hubRssMbAt500 <= 400,
+      ],
+      [
+        'counter sync p95 under 2,000 connections of wrong credentials (credFloodCounterP95Ms)',
+        `${f.credFloodCounterP95Ms} ms = ${round(f.credFloodCounterP95Ms / f.credFloodQuietP95Ms, 1)} x ${f.credFloodQuietP95Ms} ms`,
+        `<= ${FLOOR_K.anonFlood} x floor (same sync, no flood)`,
+        f.credFloodCounterP95Ms <= FLOOR_K.anonFlood * f.credFloodQuietP95Ms,
+      ],
+      [
+        `database growth, ${o.quick ? 15 : 60} s of junk bills callbacks from 10 addresses (junkBillsDbGrowthMb; real one ${f.junkBillsRealDelivered ? 'delivered' : 'LOST'})`,
+        `${f.junkBillsDbGrowthMb} MB`,
+        '<= 5 MB',
+        f.junkBillsDbGrowthMb <= 5 && f.junkBillsRealDelivered,
+      ],
       dash
-        ? [`dashboard p95 ${at} (Today ${dash.todayP95Ms}, attention ${dash.attentionP95Ms}, search ${dash.searchP95Ms} ms)`, `${dash.dashboardP95MsAt1M} ms`, '<= 100 ms', dash.orders >= 1_000_000 ? dash.dashboardP95MsAt1M <= 100 : null]
+        ? [
+            `dashboard p95 ${at} (Today ${dash.todayP95Ms}, attention ${dash.attentionP95Ms}, search ${dash.searchP95Ms} ms)`,
+            `${dash.dashboardP95MsAt1M} ms`,
+            '<= 100 ms',
+            dash.orders >= 1_000_000 ? dash.dashboardP95MsAt1M <= 100 : null,
+          ]
         : ['dashboard p95 at 1M orders', 'not measured (--dashboard)', '<= 100 ms', null],
       dash
-        ? [`CSV export ${dash.exportRows.toLocaleString('en-US')} rows streamed (Hub RSS ${dash.exportBaselineRssMb} -> peak ${dash.exportPeakRssMb} MB)`, `${dash.export100kMs} ms`, '<= 10,000 ms', dash.exportRows >= 100_000 ? dash.export100kMs <= 10_000 : null]
+        ? [
+            `CSV export ${dash.exportRows.toLocaleString('en-US')} rows streamed (Hub RSS ${dash.exportBaselineRssMb} -> peak ${dash.exportPeakRssMb} MB)`,
+            `${dash.export100kMs} ms`,
+            '<= 10,000 ms',
+            dash.exportRows >= 100_000 ? dash.export100kMs <= 10_000 : null,
+          ]
         : ['CSV export 100,000 rows', 'not measured (--dashboard)', '<= 10,000 ms', null],
     ];
-    const rows = [['target', 'value', 'wanted', ''], ...checks.map(([n, v, t, p]) => [n, v, t, p === null ? 'N/A' : p ? 'PASS' : 'FAIL'])];
+    const rows = [
+      ['target', 'value', 'wanted', ''],
+      ...checks.map(([n, v, t, p]) => [n, v, t, p === null ? 'N/A' : p ? 'PASS' : 'FAIL']),
+    ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    process.stdout.write(`database: ${database}; machine: ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}; relay p50 ${f.relayP50Ms} ms; detection p50 ${f.detectionP50MsWithRelay} ms over ${f.detectionOrders} orders\n`);
-    process.stdout.write(rows.map((r) => r.map((c2, i) => c2.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n');
-    process.stdout.write(`floors (same run): loopback POST -> SSE p50 ${floors.sseRoundTripP50Ms} / p95 ${floors.sseRoundTripP95Ms} ms; with 500 streams open p95 ${floors.sseRoundTripP95MsAt500} ms; database ${floors.dbCommitsPerSec.toLocaleString('en-US')} commits/s at 32 clients; a counter's sync with no flood p95 ${f.anonFloodQuietP95Ms} ms. k: ${FLOOR_K.why}\n`);
-    process.stdout.write('note: "with relay": the sandbox posts its webhook to the Hub, which relays it to a counter whose polling is only the safety net (trust earned by one sale before the measured ones: the relay delivered it); the one status query per order is the follow-up for the payment number.\n');
+    process.stdout.write(
+      `database: ${database}; machine: ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}; relay p50 ${f.relayP50Ms} ms; detection p50 ${f.detectionP50MsWithRelay} ms over ${f.detectionOrders} orders\n`,
+    );
+    process.stdout.write(
+      rows
+        .map((r) =>
+          r
+            .map((c2, i) => c2.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd(),
+        )
+        .join('\n') + '\n',
+    );
+    process.stdout.write(
+      `floors (same run): loopback POST -> SSE p50 ${floors.sseRoundTripP50Ms} / p95 ${floors.sseRoundTripP95Ms} ms; with 500 streams open p95 ${floors.sseRoundTripP95MsAt500} ms; database ${floors.dbCommitsPerSec.toLocaleString('en-US')} commits/s at 32 clients; a counter's sync with no flood p95 ${f.anonFloodQuietP95Ms} ms. k: ${FLOOR_K.why}\n`,
+    );
+    process.stdout.write(
+      'note: "with relay": the sandbox posts its webhook to the Hub, which relays it to a counter whose polling is only the safety net (trust earned by one sale before the measured ones: the relay delivered it); the one status query per order is the follow-up for the payment number.\n',
+    );
     if (o.json) writeFileSync(o.json, JSON.stringify({ hub: f }, null, 2) + '\n');
     if (o.strict && checks.some(([, , , p]) => p === false)) process.exitCode = 1;
   } finally {

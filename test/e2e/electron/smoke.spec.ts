@@ -14,13 +14,23 @@ test('the desktop app opens its window with the contract and no Node in the page
   if (!('path' in bin)) return;
   const app = await electron.launch({
     executablePath: bin.path,
-    args: [resolve(__dirname, '../../../out/main/index.js'), `--user-data-dir=${mkdtempSync(join(tmpdir(), 'counterpay-electron-'))}`],
+    args: [
+      resolve(__dirname, '../../../out/main/index.js'),
+      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'counterpay-electron-'))}`,
+    ],
   });
   const page = await app.firstWindow();
   await expect(page.getByText('CounterPay').first()).toBeVisible();
-  expect(await page.evaluate(() => typeof (window as unknown as { counterpay?: { invoke?: unknown } }).counterpay?.invoke)).toBe('function');
+  expect(
+    await page.evaluate(() => typeof (window as unknown as { counterpay?: { invoke?: unknown } }).counterpay?.invoke),
+  ).toBe('function');
   expect(await page.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe('undefined');
-  const status = await page.evaluate(() => (window as unknown as { counterpay: { invoke(n: string, a: unknown): Promise<unknown> } }).counterpay.invoke('status.get', {}));
+  const status = await page.evaluate(() =>
+    (window as unknown as { counterpay: { invoke(n: string, a: unknown): Promise<unknown> } }).counterpay.invoke(
+      'status.get',
+      {},
+    ),
+  );
   expect(status).toMatchObject({ ok: true });
   await app.close();
 });

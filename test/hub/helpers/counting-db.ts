@@ -34,7 +34,10 @@ export function countingDb(db: HubDb): CountingDb {
     },
   });
   return {
-    kind: db.kind, label: db.label, queries, deaf,
+    kind: db.kind,
+    label: db.label,
+    queries,
+    deaf,
     query: counted(db).query,
     tx: (fn) => db.tx((q) => fn(counted(q))),
     async listen(channel, onPayload) {

@@ -17,11 +17,20 @@ export class Manager {
   csrf: string | null = null;
   constructor(readonly base: string) {}
 
-  async req(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  async req(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const h: Record<string, string> = { ...headers };
     if (this.cookie) h.cookie = `${SESSION_COOKIE}=${this.cookie}`;
     if (body !== undefined) h['content-type'] = 'application/json';
-    const res = await fetch(this.base + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(this.base + path, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     const set = res.headers.get('set-cookie');
     if (set) {
@@ -30,7 +39,8 @@ export class Manager {
     }
     let json: Record<string, unknown> = {};
     try {
-      json = text && res.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {};
+      json =
+        text && res.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
       json = {};
     }
@@ -43,12 +53,18 @@ export class Manager {
 
   /** A write with the session's CSRF token (unless told otherwise). */
   post(path: string, body: unknown = {}, headers: Record<string, string> = {}) {
-    return this.req('POST', `/api/v1/dashboard${path}`, body, { ...(this.csrf ? { [CSRF_HEADER]: this.csrf } : {}), ...headers });
+    return this.req('POST', `/api/v1/dashboard${path}`, body, {
+      ...(this.csrf ? { [CSRF_HEADER]: this.csrf } : {}),
+      ...headers,
+    });
   }
 
   /** A PUT with the session's CSRF token (unless told otherwise). */
   put(path: string, body: unknown = {}, headers: Record<string, string> = {}) {
-    return this.req('PUT', `/api/v1/dashboard${path}`, body, { ...(this.csrf ? { [CSRF_HEADER]: this.csrf } : {}), ...headers });
+    return this.req('PUT', `/api/v1/dashboard${path}`, body, {
+      ...(this.csrf ? { [CSRF_HEADER]: this.csrf } : {}),
+      ...headers,
+    });
   }
 
   async login(name: string, password: string): Promise<Answer> {
@@ -61,7 +77,10 @@ export class Manager {
   async live(query = '', lastEventId?: string): Promise<LiveReader> {
     const ac = new AbortController();
     const res = await fetch(`${this.base}/api/v1/dashboard/live${query}`, {
-      headers: { ...(this.cookie ? { cookie: `${SESSION_COOKIE}=${this.cookie}` } : {}), ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+      headers: {
+        ...(this.cookie ? { cookie: `${SESSION_COOKIE}=${this.cookie}` } : {}),
+        ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+      },
       signal: ac.signal,
     });
     return new LiveReader(res, ac);
@@ -73,7 +92,10 @@ export class LiveReader {
   private waiters: (() => void)[] = [];
   readonly done: Promise<void>;
 
-  constructor(readonly res: Response, private readonly ac: AbortController) {
+  constructor(
+    readonly res: Response,
+    private readonly ac: AbortController,
+  ) {
     this.done = this.pump().catch(() => undefined);
   }
 
@@ -109,7 +131,8 @@ export class LiveReader {
   async until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
     const t0 = Date.now();
     while (!cond()) {
-      if (Date.now() - t0 > timeoutMs) throw new Error(`live feed: condition not met; events: ${JSON.stringify(this.events.slice(-5))}`);
+      if (Date.now() - t0 > timeoutMs)
+        throw new Error(`live feed: condition not met; events: ${JSON.stringify(this.events.slice(-5))}`);
       await new Promise<void>((r) => {
         this.waiters.push(r);
         setTimeout(r, timeoutMs).unref();
@@ -126,7 +149,10 @@ export class LiveReader {
 export class CounterJournal {
   seq = 0;
   readonly sent: SyncEvent[] = [];
-  constructor(readonly base: string, readonly credential: string) {}
+  constructor(
+    readonly base: string,
+    readonly credential: string,
+  ) {}
 
   ev<K extends SyncEvent['kind']>(kind: K, at: number, payload: Extract<SyncEvent, { kind: K }>['payload']): SyncEvent {
     const e = { seq: ++this.seq, kind, at, payload } as SyncEvent;
@@ -136,10 +162,20 @@ export class CounterJournal {
 
   async sync(events: SyncEvent[], status: { sentAt?: number; queueLength?: number; profile?: string } = {}) {
     for (let i = 0; i < Math.max(1, events.length); i += 500) {
-      const r = await post(`${this.base}/api/v1/sync`, {
-        events: events.slice(i, i + 500),
-        status: { appVersion: '0.1.0', profile: status.profile ?? 'production', sentAt: status.sentAt ?? Date.now(), queueLength: status.queueLength ?? 0, openPayments: 0 },
-      }, bearer(this.credential));
+      const r = await post(
+        `${this.base}/api/v1/sync`,
+        {
+          events: events.slice(i, i + 500),
+          status: {
+            appVersion: '0.1.0',
+            profile: status.profile ?? 'production',
+            sentAt: status.sentAt ?? Date.now(),
+            queueLength: status.queueLength ?? 0,
+            openPayments: 0,
+          },
+        },
+        bearer(this.credential),
+      );
       if (r.status !== 200) throw new Error(`sync refused: ${JSON.stringify(r.json)}`);
     }
   }

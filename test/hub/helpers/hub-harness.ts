@@ -18,12 +18,22 @@ export interface TestMerchant {
 }
 
 export function makeMerchant(): TestMerchant {
-  const provider = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-  const merchant = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const provider = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const merchant = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   return {
     clientAuthKey: `cak_${randomBytes(12).toString('hex')}`,
-    providerPublicPem: provider.publicKey, providerPrivatePem: provider.privateKey,
-    merchantPublicPem: merchant.publicKey, merchantPrivatePem: merchant.privateKey,
+    providerPublicPem: provider.publicKey,
+    providerPrivatePem: provider.privateKey,
+    merchantPublicPem: merchant.publicKey,
+    merchantPrivatePem: merchant.privateKey,
   };
 }
 
@@ -37,17 +47,32 @@ export interface TestHub extends Hub {
 }
 
 /** `noMerchantFile`: the Hub starts as an operator who forgot --merchant-config would start it (it cannot verify webhooks). */
-export async function startTestHub(o: { merchant?: TestMerchant; databaseUrl?: string; db?: HubDb; noMerchantFile?: boolean } & Partial<Omit<HubOptions, 'db' | 'merchant'>> = {}): Promise<TestHub> {
+export async function startTestHub(
+  o: { merchant?: TestMerchant; databaseUrl?: string; db?: HubDb; noMerchantFile?: boolean } & Partial<
+    Omit<HubOptions, 'db' | 'merchant'>
+  > = {},
+): Promise<TestHub> {
   const merchant = o.merchant ?? makeMerchant();
   const db = o.db ?? (await openHubDb({ databaseUrl: o.databaseUrl ?? null, dataDir: null }));
   const clock = { offsetMs: 0 };
   const hub = await startHub({
-    host: '127.0.0.1', port: 0, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN, heartbeatMs: 200,
-    now: () => Date.now() + clock.offsetMs, ...o, db,
-    merchant: o.noMerchantFile ? null : { clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicPem, signHash: 'SHA256' },
+    host: '127.0.0.1',
+    port: 0,
+    logger: pino({ level: 'silent' }),
+    adminToken: ADMIN_TOKEN,
+    heartbeatMs: 200,
+    now: () => Date.now() + clock.offsetMs,
+    ...o,
+    db,
+    merchant: o.noMerchantFile
+      ? null
+      : { clientAuthKey: merchant.clientAuthKey, providerPublicKey: merchant.providerPublicPem, signHash: 'SHA256' },
   });
   return {
-    ...hub, db, merchant, clock,
+    ...hub,
+    db,
+    merchant,
+    clock,
     async stop() {
       await hub.close();
       if (!o.db) await db.close();
@@ -69,22 +94,46 @@ export interface PosWebhookInput {
 /** A POS webhook exactly as the provider sends it: encrypted paramContent, signed with the provider's key. */
 export function posWebhook(m: TestMerchant, i: PosWebhookInput): { headers: Record<string, string>; body: string } {
   const timestamp = String(i.timestamp ?? Date.now());
-  const data = i.data ?? { orderNo: i.tranId, outOrderNo: `ref-${i.tranId}`, status: 'SUCCESS', amount: '1500.00', nonce: randomBytes(4).toString('hex') };
+  const data = i.data ?? {
+    orderNo: i.tranId,
+    outOrderNo: `ref-${i.tranId}`,
+    status: 'SUCCESS',
+    amount: '1500.00',
+    nonce: randomBytes(4).toString('hex'),
+  };
   const paramContent = rsaEncryptChunked(m.merchantPublicPem, JSON.stringify({ data }));
   const sign = i.sign ?? rsaSign(i.signWith ?? m.providerPrivatePem, paramContent + timestamp);
   return {
     headers: { 'content-type': 'application/json', 'X-Opay-Tranid': i.tranId, merchantId: i.branch },
-    body: JSON.stringify({ clientAuthKey: i.clientAuthKey ?? m.clientAuthKey, version: 'V1.0.1', bodyFormat: 'JSON', timestamp, paramContent, sign }),
+    body: JSON.stringify({
+      clientAuthKey: i.clientAuthKey ?? m.clientAuthKey,
+      version: 'V1.0.1',
+      bodyFormat: 'JSON',
+      timestamp,
+      paramContent,
+      sign,
+    }),
   };
 }
 
-export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-export async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(url, { headers });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
@@ -93,7 +142,11 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A code for `branch` only; without it, a code any branch may use (`anyBranch`). */
 export async function issueCode(hub: Pick<Hub, 'url'>, ttlMinutes = 60, branch?: string): Promise<string> {
-  const r = await post(`${hub.url}/api/v1/admin/enroll-codes`, { ttlMinutes, ...(branch ? { branch } : { anyBranch: true }) }, bearer(ADMIN_TOKEN));
+  const r = await post(
+    `${hub.url}/api/v1/admin/enroll-codes`,
+    { ttlMinutes, ...(branch ? { branch } : { anyBranch: true }) },
+    bearer(ADMIN_TOKEN),
+  );
   if (r.status !== 200) throw new Error(`issue code: ${JSON.stringify(r.json)}`);
   return String(r.json.code);
 }
@@ -105,7 +158,10 @@ export async function enroll(hub: Pick<Hub, 'url'>, name: string, branch: string
   return r.json as unknown as EnrollResponse;
 }
 
-export async function sendPosWebhook(hub: Pick<Hub, 'webhookUrls'>, w: { headers: Record<string, string>; body: string }) {
+export async function sendPosWebhook(
+  hub: Pick<Hub, 'webhookUrls'>,
+  w: { headers: Record<string, string>; body: string },
+) {
   const res = await fetch(hub.webhookUrls.pos, { method: 'POST', headers: w.headers, body: w.body });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }

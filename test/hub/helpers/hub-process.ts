@@ -23,9 +23,26 @@ export function killAllHubs(): void {
 }
 
 export function spawnHub(args: string[], env: Record<string, string> = {}): Promise<HubProcess> {
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'node'), ['--import', 'tsx', 'hub/cli.ts', '--port', '0', '--log-level', 'warn', '--no-enroll-code', '--no-dashboard-build', ...args], {
-    cwd: ROOT, env: { ...process.env, HUB_ADMIN_TOKEN: ADMIN_TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    join(ROOT, 'node_modules', '.bin', 'node'),
+    [
+      '--import',
+      'tsx',
+      'hub/cli.ts',
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      '--no-enroll-code',
+      '--no-dashboard-build',
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, HUB_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   running.add(child);
   child.once('exit', () => running.delete(child));
   let out = '';
@@ -36,7 +53,16 @@ export function spawnHub(args: string[], env: Record<string, string> = {}): Prom
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (https?:\/\/[^\s]+)/.exec(out);
-      if (m) resolve({ url: m[1]!, child, output: () => out, kill: async () => { child.kill('SIGKILL'); await exited; } });
+      if (m)
+        resolve({
+          url: m[1]!,
+          child,
+          output: () => out,
+          kill: async () => {
+            child.kill('SIGKILL');
+            await exited;
+          },
+        });
     });
     child.once('exit', (code) => reject(new Error(`hub exited with ${code} before listening: ${err.slice(-2000)}`)));
   });

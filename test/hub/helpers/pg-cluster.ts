@@ -11,7 +11,9 @@ import { join } from 'node:path';
 function findBinDir(): string | null {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], 'bin') : null;
 }
 
@@ -68,12 +70,33 @@ export async function startPgCluster(o: { fsync?: boolean } = {}): Promise<PgClu
     chmodSync(dir, 0o700);
   }
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'hub', '--no-sync', '-E', 'UTF8']);
-  run('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${o.fsync ? 'on' : 'off'} -c max_connections=100`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-w',
+    '-l',
+    join(dir, 'log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${o.fsync ? 'on' : 'off'} -c max_connections=100`,
+    'start',
+  ]);
   const url = `postgres://hub@127.0.0.1:${port}/postgres`;
   return {
     url,
     createDatabase(name) {
-      run('psql', ['-h', dir, '-p', String(port), '-U', 'hub', '-d', 'postgres', '-q', '-c', `create database "${name}"`]);
+      run('psql', [
+        '-h',
+        dir,
+        '-p',
+        String(port),
+        '-U',
+        'hub',
+        '-d',
+        'postgres',
+        '-q',
+        '-c',
+        `create database "${name}"`,
+      ]);
       return `postgres://hub@127.0.0.1:${port}/${name}`;
     },
     stop() {

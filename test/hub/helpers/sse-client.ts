@@ -17,7 +17,10 @@ export class RelayClient {
   private waiters: (() => void)[] = [];
   ended: Promise<void> = Promise.resolve();
 
-  constructor(private readonly baseUrl: string, private readonly credential: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly credential: string,
+  ) {}
 
   /** Opens the stream; resolves once the Hub answered (status set). */
   async connect(): Promise<void> {

@@ -32,7 +32,10 @@ function icoSizes(bytes: Buffer): number[] {
 
 describe('icon files', () => {
   it.each([16, 32, 48, 64, 128, 256, 512])('icons/%ix%i.png has that size', (size) => {
-    expect(pngSize(readFileSync(join(RESOURCES, 'icons', `${size}x${size}.png`)))).toEqual({ width: size, height: size });
+    expect(pngSize(readFileSync(join(RESOURCES, 'icons', `${size}x${size}.png`)))).toEqual({
+      width: size,
+      height: size,
+    });
   });
 
   it('the window icon is the 512 px PNG', () => {
@@ -76,7 +79,9 @@ describe('the browser shell serves the favicon', () => {
       const req = request({ host: '127.0.0.1', port: shell.port, path }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => ok({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          ok({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks) }),
+        );
       });
       req.on('error', fail);
       req.end();
@@ -89,7 +94,12 @@ describe('the browser shell serves the favicon', () => {
     copyFileSync(join(ROOT, 'renderer/index.html'), join(dir, 'index.html'));
     copyFileSync(join(RESOURCES, 'web/favicon.ico'), join(dir, 'favicon.ico'));
     const calls = { 'status.get': { args: z.object({}).strict(), result: z.object({}) } } satisfies CallsSpec;
-    shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': () => ({}) }), events: createEventBus(), rendererDir: dir, logger: silentLogger });
+    shell = await startBrowserShell({
+      dispatch: createDispatcher(calls, { 'status.get': () => ({}) }),
+      events: createEventBus(),
+      rendererDir: dir,
+      logger: silentLogger,
+    });
   });
   afterAll(() => shell.close());
 

@@ -11,31 +11,52 @@ import { createEventBus } from '../../../core/events';
 import { silentLogger } from '../../../shared/logger';
 import { startBrowserShell, type BrowserShell } from '../../../browser-shell/server';
 
-const calls = { 'status.get': { args: z.object({}).strict(), result: z.object({ fine: z.boolean() }) } } satisfies CallsSpec;
+const calls = {
+  'status.get': { args: z.object({}).strict(), result: z.object({ fine: z.boolean() }) },
+} satisfies CallsSpec;
 const handler = vi.fn(() => ({ fine: true }));
 const hub = createEventBus();
 let shell: BrowserShell;
 
-interface Reply { status: number; body: string; headers: Record<string, string | string[] | undefined> }
-function http(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+interface Reply {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+function http(
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: shell.port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: shell.port, path, method: opts.method ?? 'GET', headers: opts.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
     req.on('error', fail);
     req.end(opts.body);
   });
 }
 const call = (headers: Record<string, string>) =>
-  http('/api/call/status.get', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"args":{}}' });
+  http('/api/call/status.get', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{"args":{}}',
+  });
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-shell-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
-  shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': handler }), events: hub, rendererDir: dir, logger: silentLogger });
+  shell = await startBrowserShell({
+    dispatch: createDispatcher(calls, { 'status.get': handler }),
+    events: hub,
+    rendererDir: dir,
+    logger: silentLogger,
+  });
 });
 afterAll(() => shell.close());
 
@@ -53,9 +74,19 @@ describe('guards', () => {
   it.each([
     ['a missing token', {}, 401, 'TOKEN_MISSING'],
     ['a wrong token', { 'x-counterpay-token': 'x'.repeat(32) }, 401, 'TOKEN_WRONG'],
-    ['a foreign Host (DNS rebinding)', { host: 'attacker.example:80', 'x-counterpay-token': 'TOKEN' }, 421, 'FOREIGN_HOST'],
+    [
+      'a foreign Host (DNS rebinding)',
+      { host: 'attacker.example:80', 'x-counterpay-token': 'TOKEN' },
+      421,
+      'FOREIGN_HOST',
+    ],
     ['a foreign Origin', { origin: 'http://attacker.example', 'x-counterpay-token': 'TOKEN' }, 403, 'FOREIGN_ORIGIN'],
-    ['a look-alike Origin', { origin: 'http://127.0.0.1.attacker.example', 'x-counterpay-token': 'TOKEN' }, 403, 'FOREIGN_ORIGIN'],
+    [
+      'a look-alike Origin',
+      { origin: 'http://127.0.0.1.attacker.example', 'x-counterpay-token': 'TOKEN' },
+      403,
+      'FOREIGN_ORIGIN',
+    ],
   ])('refuses %s, handler never called', async (_label, headers, status, reason) => {
     handler.mockClear();
     const h = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v === 'TOKEN' ? shell.token : v]));
@@ -81,8 +112,24 @@ describe('guards', () => {
   it('refuses path traversal, non-JSON, bad JSON and oversized bodies', async () => {
     expect((await http('/../../etc/passwd')).body).not.toContain('root:');
     const auth = { 'x-counterpay-token': shell.token };
-    expect((await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
-    expect((await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{nope' })).status).toBe(400);
+    expect(
+      (
+        await http('/api/call/status.get', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'text/plain' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (
+        await http('/api/call/status.get', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: '{nope',
+        })
+      ).status,
+    ).toBe(400);
     expect(JSON.parse((await call(auth)).body)).toMatchObject({ ok: true });
   });
 
@@ -90,9 +137,25 @@ describe('guards', () => {
     handler.mockClear();
     const auth = { 'x-counterpay-token': shell.token };
     for (const type of ['application/jsonfoo', 'application/json-patch+json', 'text/application/json']) {
-      expect((await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': type }, body: '{"args":{}}' })).status).toBe(415);
+      expect(
+        (
+          await http('/api/call/status.get', {
+            method: 'POST',
+            headers: { ...auth, 'content-type': type },
+            body: '{"args":{}}',
+          })
+        ).status,
+      ).toBe(415);
     }
-    expect((await http('/api/call/status.get', { method: 'POST', headers: { ...auth, 'content-type': 'Application/JSON; charset=utf-8' }, body: '{"args":{}}' })).status).toBe(200);
+    expect(
+      (
+        await http('/api/call/status.get', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'Application/JSON; charset=utf-8' },
+          body: '{"args":{}}',
+        })
+      ).status,
+    ).toBe(200);
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
@@ -102,28 +165,47 @@ describe('guards', () => {
   ])('a body over 1 MB %s gets a 413 answer, not a reset', async (_how, extra) => {
     handler.mockClear();
     const headers = { 'x-counterpay-token': shell.token, 'content-type': 'application/json', ...extra };
-    const big = await http('/api/call/status.get', { method: 'POST', headers, body: `{"args":"${'x'.repeat(1_100_000)}"}` });
+    const big = await http('/api/call/status.get', {
+      method: 'POST',
+      headers,
+      body: `{"args":"${'x'.repeat(1_100_000)}"}`,
+    });
     expect(big.status).toBe(413);
-    expect(JSON.parse(big.body)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', message: expect.stringMatching(/larger than 1 MB/) } });
+    expect(JSON.parse(big.body)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS', message: expect.stringMatching(/larger than 1 MB/) },
+    });
     expect(handler).not.toHaveBeenCalled();
   });
 
   it('carries events as server-sent events, behind the token', async () => {
     expect((await http('/api/events')).status).toBe(401);
     const received = new Promise<string>((ok, fail) => {
-      const req = request({ host: '127.0.0.1', port: shell.port, path: '/api/events', headers: { 'x-counterpay-token': shell.token } }, (res) => {
-        let buf = '';
-        res.on('data', (c) => {
-          buf += c;
-          if (buf.includes(': connected')) {
-            hub.emit('status.changed', { profile: 'demo', counterName: 'C1', provider: { state: 'online', detail: '' }, clock: { offsetMs: null, correcting: false, detail: '' }, terminal: { state: 'manual', sn: 'PB01234567', detail: '' }, queue: { length: 0, online: true }, disk: { state: 'ok', freeBytes: null, detail: '' }, hub: { state: 'not-set-up', toSync: 0, detail: '' } });
-          }
-          if (buf.includes('event: status.changed')) {
-            req.destroy();
-            ok(buf);
-          }
-        });
-      });
+      const req = request(
+        { host: '127.0.0.1', port: shell.port, path: '/api/events', headers: { 'x-counterpay-token': shell.token } },
+        (res) => {
+          let buf = '';
+          res.on('data', (c) => {
+            buf += c;
+            if (buf.includes(': connected')) {
+              hub.emit('status.changed', {
+                profile: 'demo',
+                counterName: 'C1',
+                provider: { state: 'online', detail: '' },
+                clock: { offsetMs: null, correcting: false, detail: '' },
+                terminal: { state: 'manual', sn: 'PB01234567', detail: '' },
+                queue: { length: 0, online: true },
+                disk: { state: 'ok', freeBytes: null, detail: '' },
+                hub: { state: 'not-set-up', toSync: 0, detail: '' },
+              });
+            }
+            if (buf.includes('event: status.changed')) {
+              req.destroy();
+              ok(buf);
+            }
+          });
+        },
+      );
       req.on('error', fail);
       req.end();
     });

@@ -14,7 +14,11 @@ const rendererDir = join(root, 'renderer');
 mkdirSync(rendererDir);
 writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>t</title>');
 
-interface Shell { origin: string; token: string; stop(): Promise<void> }
+interface Shell {
+  origin: string;
+  token: string;
+  stop(): Promise<void>;
+}
 async function boot(): Promise<Shell> {
   const app = await bootBrowserShell({ dataDir, rendererDir, logger: silentLogger, version: 'test' });
   return { origin: app.shell.origin, token: app.shell.token, stop: () => app.close() };
@@ -26,7 +30,11 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function call(s: Shell, name: string, args: unknown): Promise<{ ok: boolean; error?: { code: string; message: string } }> {
+async function call(
+  s: Shell,
+  name: string,
+  args: unknown,
+): Promise<{ ok: boolean; error?: { code: string; message: string } }> {
   const r = await fetch(`${s.origin}/api/call/${name}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-counterpay-token': s.token, origin: s.origin },
@@ -35,7 +43,8 @@ async function call(s: Shell, name: string, args: unknown): Promise<{ ok: boolea
   return (await r.json()) as { ok: boolean; error?: { code: string; message: string } };
 }
 
-const storedFailures = () => (JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { pinFailures?: number }).pinFailures;
+const storedFailures = () =>
+  (JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { pinFailures?: number }).pinFailures;
 
 describe('admin PIN over the browser shell', () => {
   it('61 parallel unlocks check at most five wrong PINs; the right one after them stays locked, also after a restart', async () => {
@@ -58,13 +67,19 @@ describe('admin PIN over the browser shell', () => {
       expect(codes.filter((c) => c === 'PIN_WRONG')).toHaveLength(4);
       expect(codes.filter((c) => c === 'PIN_LOCKED')).toHaveLength(57);
     }
-    expect(await call(shell, 'settings.unlock', { pin: '000000' })).toMatchObject({ ok: false, error: { code: 'PIN_LOCKED' } });
+    expect(await call(shell, 'settings.unlock', { pin: '000000' })).toMatchObject({
+      ok: false,
+      error: { code: 'PIN_LOCKED' },
+    });
 
     await shell.stop();
     shell = null;
     shell = await boot();
     const after = await call(shell, 'settings.pinStatus', {});
     expect(after).toMatchObject({ ok: true, value: { set: true, unlocked: false, lockedUntil: expect.any(Number) } });
-    expect(await call(shell, 'settings.unlock', { pin: '482913' })).toMatchObject({ ok: false, error: { code: 'PIN_LOCKED', message: expect.stringMatching(/Try again in \d+ minutes?/) } });
+    expect(await call(shell, 'settings.unlock', { pin: '482913' })).toMatchObject({
+      ok: false,
+      error: { code: 'PIN_LOCKED', message: expect.stringMatching(/Try again in \d+ minutes?/) },
+    });
   }, 60_000);
 });

@@ -11,7 +11,9 @@ import { startBrowserShell, type BrowserShell } from '../../../browser-shell/ser
 import { createEventBus } from '../../../core/events';
 import { silentLogger } from '../../../shared/logger';
 
-const calls = { 'status.get': { args: z.object({}).strict(), result: z.object({ fine: z.boolean() }) } } satisfies CallsSpec;
+const calls = {
+  'status.get': { args: z.object({}).strict(), result: z.object({ fine: z.boolean() }) },
+} satisfies CallsSpec;
 const shells: BrowserShell[] = [];
 afterEach(async () => {
   while (shells.length) await shells.pop()!.close();
@@ -20,26 +22,38 @@ afterEach(async () => {
 async function start(testHooks: boolean): Promise<BrowserShell> {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-hooks-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
-  const shell = await startBrowserShell({ dispatch: createDispatcher(calls, { 'status.get': () => ({ fine: true }) }), events: createEventBus(), rendererDir: dir, logger: silentLogger, testHooks });
+  const shell = await startBrowserShell({
+    dispatch: createDispatcher(calls, { 'status.get': () => ({ fine: true }) }),
+    events: createEventBus(),
+    rendererDir: dir,
+    logger: silentLogger,
+    testHooks,
+  });
   shells.push(shell);
   return shell;
 }
 
 function hold(shell: BrowserShell, on: boolean, token = shell.token): Promise<number> {
-  return fetch(`${shell.origin}/api/_test/events?hold=${on ? 1 : 0}`, { method: 'POST', headers: { 'x-counterpay-token': token } }).then((r) => r.status);
+  return fetch(`${shell.origin}/api/_test/events?hold=${on ? 1 : 0}`, {
+    method: 'POST',
+    headers: { 'x-counterpay-token': token },
+  }).then((r) => r.status);
 }
 
 /** Opens the event stream; resolves with its status and a promise that settles when the server ends it. */
 function openEvents(shell: BrowserShell): Promise<{ status: number; ended: Promise<void> }> {
   return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: shell.port, path: '/api/events', headers: { 'x-counterpay-token': shell.token } }, (res) => {
-      const ended = new Promise<void>((done) => {
-        res.on('close', () => done());
-        res.on('error', () => done());
-      });
-      res.resume();
-      ok({ status: res.statusCode ?? 0, ended });
-    });
+    const req = request(
+      { host: '127.0.0.1', port: shell.port, path: '/api/events', headers: { 'x-counterpay-token': shell.token } },
+      (res) => {
+        const ended = new Promise<void>((done) => {
+          res.on('close', () => done());
+          res.on('error', () => done());
+        });
+        res.resume();
+        ok({ status: res.statusCode ?? 0, ended });
+      },
+    );
     req.on('error', fail);
     req.end();
   });

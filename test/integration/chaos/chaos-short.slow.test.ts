@@ -10,7 +10,10 @@ const ROOT = resolve(__dirname, '../../..');
 function runDriver(args: string[]): Promise<{ code: number | null; lines: string[]; stderr: string }> {
   return new Promise((done, fail) => {
     // Node itself with the tsx loader, so the driver is the process we wait on.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/chaos/chaos.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/chaos/chaos.ts'), ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -25,12 +28,17 @@ describe('chaos (short form)', () => {
     const r = await runDriver(['--sales', '30', '--kills', '2', '--seed', '7', '--expire', '12', '--outages', '1']);
     const last = r.lines[r.lines.length - 1] ?? '';
     const report = `${r.lines.join('\n')}\n${r.stderr}`;
-    expect(last, report).toMatch(/^sales=\d+ providerOrders=\d+ duplicates=0 lost=0 notFinal=0 lateFound=\d+ lateMissed=0 integrationDuplicates=0 integrationLost=0$/);
+    expect(last, report).toMatch(
+      /^sales=\d+ providerOrders=\d+ duplicates=0 lost=0 notFinal=0 lateFound=\d+ lateMissed=0 integrationDuplicates=0 integrationLost=0$/,
+    );
     const [, sales, providerOrders] = /^sales=(\d+) providerOrders=(\d+)/.exec(last) ?? [];
     // At most the sales killed mid-request are missing; the provider has at most one order per sale.
     expect(Number(sales), report).toBeGreaterThanOrEqual(28);
     expect(Number(providerOrders), report).toBeLessThanOrEqual(Number(sales));
-    expect(r.lines.filter((l) => l.startsWith('kill ')), report).toHaveLength(2);
+    expect(
+      r.lines.filter((l) => l.startsWith('kill ')),
+      report,
+    ).toHaveLength(2);
     expect(r.lines.filter((l) => l.startsWith('integration: kill ')).length, report).toBeGreaterThanOrEqual(1);
     expect(r.code, report).toBe(0);
   }, 120_000);

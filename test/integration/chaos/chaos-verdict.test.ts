@@ -5,15 +5,31 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxPosOrder } from '../../../sandbox';
 import { chaosLine, chaosVerdict, type JournalRow } from '../../chaos/chaos-verdict';
 
-function po(outOrderNo: string, status: SandboxPosOrder['status'], payNo: string | null = status === 'SUCCESS' ? `PAY-${outOrderNo}` : ''): SandboxPosOrder {
+function po(
+  outOrderNo: string,
+  status: SandboxPosOrder['status'],
+  payNo: string | null = status === 'SUCCESS' ? `PAY-${outOrderNo}` : '',
+): SandboxPosOrder {
   return { outOrderNo, status, payNo, orderNo: `NO-${outOrderNo}` } as SandboxPosOrder;
 }
-const row = (outOrderNo: string, state: JournalRow['state'], payNo: string | null = null): JournalRow => ({ outOrderNo, state, orderNo: null, payNo });
+const row = (outOrderNo: string, state: JournalRow['state'], payNo: string | null = null): JournalRow => ({
+  outOrderNo,
+  state,
+  orderNo: null,
+  payNo,
+});
 
 describe('chaos verdict', () => {
   it('a clean run: every sale final and as the provider says', () => {
     const v = chaosVerdict(
-      [row('A', 'paid', 'PAY-A'), row('B', 'failed'), row('C', 'cancelled'), row('D', 'expired'), row('E', 'expired'), row('F', 'paid')],
+      [
+        row('A', 'paid', 'PAY-A'),
+        row('B', 'failed'),
+        row('C', 'cancelled'),
+        row('D', 'expired'),
+        row('E', 'expired'),
+        row('F', 'paid'),
+      ],
       [po('A', 'SUCCESS'), po('B', 'FAIL'), po('C', 'CANCEL'), po('D', 'CLOSE'), po('F', 'SUCCESS')],
       ['A', 'B', 'C', 'D', 'E', 'F'],
     );
@@ -40,15 +56,28 @@ describe('chaos verdict', () => {
   });
 
   it('counts open sales as not final, and a final sale beside a PENDING provider order as a contradiction', () => {
-    const v = chaosVerdict([row('A', 'waiting'), row('B', 'unknown'), row('C', 'expired')], [po('A', 'PENDING'), po('C', 'PENDING')], ['A', 'B', 'C']);
+    const v = chaosVerdict(
+      [row('A', 'waiting'), row('B', 'unknown'), row('C', 'expired')],
+      [po('A', 'PENDING'), po('C', 'PENDING')],
+      ['A', 'B', 'C'],
+    );
     expect(v.notFinal).toBe(2);
     expect(v.duplicates).toBe(1);
   });
 
   it('a payment taken after the app closed the sale is found only when the order and the shift totals carry it', () => {
-    const late = (out: string, state: JournalRow['state'], kind: string | null, inTotals: boolean): JournalRow => ({ ...row(out, state), late: kind, inTotals });
+    const late = (out: string, state: JournalRow['state'], kind: string | null, inTotals: boolean): JournalRow => ({
+      ...row(out, state),
+      late: kind,
+      inTotals,
+    });
     const v = chaosVerdict(
-      [late('A', 'expired', 'paid-after-closing', true), late('B', 'cancelled', 'paid-after-closing', false), late('C', 'failed', null, false), row('D', 'failed')],
+      [
+        late('A', 'expired', 'paid-after-closing', true),
+        late('B', 'cancelled', 'paid-after-closing', false),
+        late('C', 'failed', null, false),
+        row('D', 'failed'),
+      ],
       [po('A', 'SUCCESS'), po('B', 'SUCCESS'), po('C', 'SUCCESS'), po('D', 'SUCCESS')],
       ['A', 'B', 'C', 'D'],
       new Set(['A', 'B', 'C']),

@@ -18,12 +18,19 @@ const cores: Core[] = [];
 
 async function boot(dir: string) {
   const logger = memoryLogger();
-  const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock });
+  const core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger,
+    clock: systemClock,
+  });
   cores.push(core);
   await ensureShift((n, a) => call(core, n, a));
   return { core, logger };
 }
-
 
 async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
   const r = await core.dispatch(name, args, ctx);
@@ -31,7 +38,17 @@ async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
   return r.value as T;
 }
 
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
+const SALE = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Lagos Nights (2D)',
+  showDate: '2026-11-21',
+  showTime: '19:30',
+  seats: 'F7,F8',
+  tickets: 2,
+  priceKobo: 150_000,
+  bookingFeeKobo: 50_000,
+  sn: 'DEMO-POS-0001',
+};
 
 afterEach(async () => {
   while (cores.length) await cores.pop()!.stop();
@@ -53,7 +70,9 @@ describe('Demo profile, nothing typed', () => {
     const final = await paid;
     expect(final.payNo).toBeTruthy();
     expect(final.senderAccount).toMatch(/\*{4}/);
-    expect((await call<{ films: { filmName: string; priceKobo: number }[] }>(core, 'sale.defaults', {})).films[0]).toMatchObject({ filmName: 'Lagos Nights', priceKobo: 150_000 });
+    expect(
+      (await call<{ films: { filmName: string; priceKobo: number }[] }>(core, 'sale.defaults', {})).films[0],
+    ).toMatchObject({ filmName: 'Lagos Nights', priceKobo: 150_000 });
   });
 
   it('with the webhook receiver on, the provider’s notification settles the order', async () => {
@@ -61,7 +80,11 @@ describe('Demo profile, nothing typed', () => {
     const { core } = await boot(dir);
     await call(core, 'settings.setPin', { newPin: '2468' });
     const view = await call<{ settings: Record<string, unknown> }>(core, 'settings.getProfile', { profile: 'demo' });
-    await call(core, 'settings.saveProfile', { profile: 'demo', settings: { ...view.settings, webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } }, secrets: {} });
+    await call(core, 'settings.saveProfile', {
+      profile: 'demo',
+      settings: { ...view.settings, webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } },
+      secrets: {},
+    });
     expect(core.webhookUrl()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const order = await call<OrderView>(core, 'sale.charge', SALE);
     await orderReaches(core, order.id, 'waiting');

@@ -19,7 +19,17 @@ import { ensureShift } from '../../helpers/ensure-shift';
 const ctx = { trusted: true, sender: 'test' };
 const PIN = '97531864';
 const WRONG_CLIENT_AUTH_KEY = 'wrong-client-auth-key-77';
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
+const SALE = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Lagos Nights (2D)',
+  showDate: '2026-11-21',
+  showTime: '19:30',
+  seats: 'F7,F8',
+  tickets: 2,
+  priceKobo: 150_000,
+  bookingFeeKobo: 50_000,
+  sn: 'DEMO-POS-0001',
+};
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -29,8 +39,21 @@ afterEach(async () => {
 async function boot() {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-diag-'));
   const logger: FileLogger = await openFileLogger({ dir: join(dir, 'logs'), scope: 'test' });
-  const core = await createCore({ shell: 'browser', version: '9.8.7', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, logFiles: logger, clock: systemClock });
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => logger.close(), () => core.stop());
+  const core = await createCore({
+    shell: 'browser',
+    version: '9.8.7',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger,
+    logFiles: logger,
+    clock: systemClock,
+  });
+  cleanups.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => logger.close(),
+    () => core.stop(),
+  );
   await ensureShift((n, a) => call(core, n, a));
   return { dir, core, logger };
 }
@@ -40,7 +63,6 @@ async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
   if (!r.ok) throw new Error(`${name}: ${r.error.code} ${r.error.message}`);
   return r.value as T;
 }
-
 
 describe('Export diagnostics', () => {
   it('needs the admin PIN', async () => {
@@ -63,14 +85,27 @@ describe('Export diagnostics', () => {
     // A wrong clientAuthKey: the sandbox refuses the next sale, a provider error to report.
     const demoKeys = Object.values(core.settings.secretsOf('demo')).filter((v): v is string => typeof v === 'string');
     const view = await call<{ settings: Record<string, unknown> }>(core, 'settings.getProfile', { profile: 'demo' });
-    await call(core, 'settings.saveProfile', { profile: 'demo', settings: view.settings, secrets: { posClientAuthKey: WRONG_CLIENT_AUTH_KEY } });
+    await call(core, 'settings.saveProfile', {
+      profile: 'demo',
+      settings: view.settings,
+      secrets: { posClientAuthKey: WRONG_CLIENT_AUTH_KEY },
+    });
     await call<OrderView>(core, 'sale.charge', { ...SALE, seats: 'G1,G2' });
-    await vi.waitFor(() => expect(logger.recent(256 * 1024).some((r) => r.level !== 'info' && String(r.op).startsWith('pos.'))).toBe(true), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(
+      () =>
+        expect(logger.recent(256 * 1024).some((r) => r.level !== 'info' && String(r.op).startsWith('pos.'))).toBe(true),
+      { timeout: 20_000, interval: 50 },
+    );
 
     const out = await call<DiagnosticsExport>(core, 'diagnostics.export', {});
     const file = DiagnosticsFileSchema.parse(JSON.parse(out.content));
     expect(out.fileName).toMatch(/^counterpay-diagnostics-\d{8}-\d{6}\.json$/);
-    expect(file.versions).toMatchObject({ app: '9.8.7', shell: 'browser', node: process.versions.node, electron: null });
+    expect(file.versions).toMatchObject({
+      app: '9.8.7',
+      shell: 'browser',
+      node: process.versions.node,
+      electron: null,
+    });
     // As status.get returns it (the same keys; values such as a measured clock offset may move between the two reads).
     const status = await call<StatusSnapshot>(core, 'status.get', {});
     expect(Object.keys(file.status).sort()).toEqual(Object.keys(status).sort());
@@ -90,7 +125,9 @@ describe('Export diagnostics', () => {
     expect(JSON.stringify(file.settings.profiles.demo)).toContain('"fingerprint"');
 
     // Nothing secret, in the export or in the log files behind it.
-    const logs = logFileNames(join(dir, 'logs')).map((n) => readFileSync(join(dir, 'logs', n), 'utf8')).join('');
+    const logs = logFileNames(join(dir, 'logs'))
+      .map((n) => readFileSync(join(dir, 'logs', n), 'utf8'))
+      .join('');
     expect(demoKeys.length).toBeGreaterThanOrEqual(4);
     for (const text of [out.content, logs]) {
       for (const secret of [...demoKeys, WRONG_CLIENT_AUTH_KEY, PIN]) expect(text).not.toContain(secret);

@@ -16,7 +16,17 @@ import { ensureShift } from '../../helpers/ensure-shift';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, bookingFeeKobo: 0, sn: 'DEMO-POS-0001' };
+const SALE = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Lagos Nights (2D)',
+  showDate: '2026-11-21',
+  showTime: '19:30',
+  seats: 'F7',
+  tickets: 1,
+  priceKobo: 150_000,
+  bookingFeeKobo: 0,
+  sn: 'DEMO-POS-0001',
+};
 
 afterEach(async () => {
   while (cores.length) await cores.pop()!.stop();
@@ -25,7 +35,15 @@ afterEach(async () => {
 async function boot() {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-truth-'));
   const logger = memoryLogger();
-  const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock });
+  const core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger,
+    clock: systemClock,
+  });
   cores.push(core);
   await ensureShift((n, a) => call(core, n, a));
   return { core, logger, sandbox: core.demo()!.sandbox };
@@ -88,7 +106,7 @@ describe('provider status, measured', () => {
     expect(seen.slice(0, seen.indexOf('unreachable'))).not.toContain('online');
   });
 
-  it('a wrong clientAuthKey: refusing, with the provider\'s code and the administrator\'s line; fixed keys: online', async () => {
+  it("a wrong clientAuthKey: refusing, with the provider's code and the administrator's line; fixed keys: online", async () => {
     const { core } = await boot();
     await core.providerIdle();
     const good = core.demo()!.merchant.clientAuthKey;
@@ -127,7 +145,9 @@ describe('clock skew', () => {
     sandbox.setClock({ offsetMs: 6 * 60_000, sendDate: false });
     const order = await call<OrderView>(core, 'sale.charge', SALE);
     const held = await orderWhere(core, order.id, (v) => v.state === 'unknown' && /10002/.test(v.reason ?? ''));
-    expect(held.reason).toBe('The provider says the request is too old (code 10002 "timestamp expired"). Check that this computer\'s date, time and time zone are right, then press Check now. The order may or may not have reached the terminal: do not start a new sale for these tickets.');
+    expect(held.reason).toBe(
+      'The provider says the request is too old (code 10002 "timestamp expired"). Check that this computer\'s date, time and time zone are right, then press Check now. The order may or may not have reached the terminal: do not start a new sale for these tickets.',
+    );
     const s = await statusWhere(core, (x) => x.provider.state === 'refusing');
     expect(s.provider).toMatchObject({ code: '10002', providerMessage: 'timestamp expired' });
     expect(sandbox.listPosOrders()).toHaveLength(0);
@@ -141,7 +161,7 @@ describe('clock skew', () => {
     await statusWhere(core, (x) => x.provider.state === 'online');
   });
 
-  it('without a Date header, a verified answer\'s own timestamp measures the offset', async () => {
+  it("without a Date header, a verified answer's own timestamp measures the offset", async () => {
     const { core, sandbox } = await boot();
     await core.providerIdle();
     // 3 minutes: inside the provider's window, so its answers are signed successes.

@@ -7,7 +7,14 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { backupsFolder, checkJournalFile, finishInterruptedRestore, journalPath, moveJournalAside, openJournalChecked } from '../../../core/data-folder/journal-file';
+import {
+  backupsFolder,
+  checkJournalFile,
+  finishInterruptedRestore,
+  journalPath,
+  moveJournalAside,
+  openJournalChecked,
+} from '../../../core/data-folder/journal-file';
 import { SCHEMA } from '../../../core/schema';
 import { createBackupService } from '../../../core/backup/backup-service';
 import { systemClock } from '../../../shared/clock';
@@ -19,8 +26,15 @@ const ROOT = resolve(__dirname, '../../..');
 const CHILD = join(ROOT, 'test/helpers/backup-chaos-child.ts');
 
 /** Runs the child until `killAt` says so, then SIGKILLs it; resolves with the messages it sent. */
-function runUntilKilled(args: string[], killAt: (m: ChaosChildMessage, seen: ChaosChildMessage[]) => boolean): Promise<ChaosChildMessage[]> {
-  const child = fork(CHILD, args, { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+function runUntilKilled(
+  args: string[],
+  killAt: (m: ChaosChildMessage, seen: ChaosChildMessage[]) => boolean,
+): Promise<ChaosChildMessage[]> {
+  const child = fork(CHILD, args, {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   const seen: ChaosChildMessage[] = [];
   let stderr = '';
   child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -29,7 +43,9 @@ function runUntilKilled(args: string[], killAt: (m: ChaosChildMessage, seen: Cha
       seen.push(m);
       if (child.exitCode === null && killAt(m, seen)) child.kill('SIGKILL');
     });
-    child.once('exit', (code, signal) => (signal === 'SIGKILL' ? ok(seen) : fail(new Error(`child exited ${code}: ${stderr}`))));
+    child.once('exit', (code, signal) =>
+      signal === 'SIGKILL' ? ok(seen) : fail(new Error(`child exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -56,37 +72,51 @@ function makeJournal(dir: string, n: number, tag: string): void {
 function tags(file: string): string[] {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare('SELECT DISTINCT substr(note, 1, 1) AS t FROM probe_rows').all() as { t: string }[]).map((r) => r.t);
+    return (db.prepare('SELECT DISTINCT substr(note, 1, 1) AS t FROM probe_rows').all() as { t: string }[]).map(
+      (r) => r.t,
+    );
   } finally {
     db.close();
   }
 }
 
 describe('killed during a backup', () => {
-  it.each([1, 2, 3, 4])('run %i: every acknowledged row survives, the journal and every backup are whole', async (run) => {
-    const dir = mkdtempSync(join(tmpdir(), 'counterpay-chaos-backup-'));
-    // Killed at the run-th backup's start, with the copy under way.
-    const seen = await runUntilKilled([dir, 'backup'], (m, all) => m.kind === 'backup-started' && all.filter((x) => x.kind === 'backup-started').length === run + 1);
-    const acked = seen.filter((m): m is { kind: 'row'; n: number } => m.kind === 'row').map((m) => m.n);
-    const folder = openDataFolder(dir, { now: systemClock.now(), jsonFiles: [] }); // the lock was freed by the kill
-    try {
-      const opened = openJournalChecked(dir, systemClock.now(), SCHEMA);
-      expect(opened.damaged).toBeNull();
-      opened.db.close();
-      const have = new Set(rows(journalPath(dir)));
-      expect(acked.filter((n) => !have.has(n))).toEqual([]);
-      const service = createBackupService({ db: new Database(':memory:'), dataDir: dir, clock: systemClock, logger: silentLogger, secondFolder: () => null });
-      service.start(); // clears what the killed backup left
-      await service.stop();
-      const left = readdirSync(backupsFolder(dir));
-      expect(left.filter((n) => !n.endsWith('.db'))).toEqual([]);
-      // The precondition: killed at the (run+1)-th backup's start, so `run` backups were finished before it.
-      expect(left.length).toBeGreaterThanOrEqual(1);
-      for (const b of left) expect([b, checkJournalFile(join(backupsFolder(dir), b))]).toEqual([b, null]);
-    } finally {
-      folder.lock.release();
-    }
-  });
+  it.each([1, 2, 3, 4])(
+    'run %i: every acknowledged row survives, the journal and every backup are whole',
+    async (run) => {
+      const dir = mkdtempSync(join(tmpdir(), 'counterpay-chaos-backup-'));
+      // Killed at the run-th backup's start, with the copy under way.
+      const seen = await runUntilKilled(
+        [dir, 'backup'],
+        (m, all) => m.kind === 'backup-started' && all.filter((x) => x.kind === 'backup-started').length === run + 1,
+      );
+      const acked = seen.filter((m): m is { kind: 'row'; n: number } => m.kind === 'row').map((m) => m.n);
+      const folder = openDataFolder(dir, { now: systemClock.now(), jsonFiles: [] }); // the lock was freed by the kill
+      try {
+        const opened = openJournalChecked(dir, systemClock.now(), SCHEMA);
+        expect(opened.damaged).toBeNull();
+        opened.db.close();
+        const have = new Set(rows(journalPath(dir)));
+        expect(acked.filter((n) => !have.has(n))).toEqual([]);
+        const service = createBackupService({
+          db: new Database(':memory:'),
+          dataDir: dir,
+          clock: systemClock,
+          logger: silentLogger,
+          secondFolder: () => null,
+        });
+        service.start(); // clears what the killed backup left
+        await service.stop();
+        const left = readdirSync(backupsFolder(dir));
+        expect(left.filter((n) => !n.endsWith('.db'))).toEqual([]);
+        // The precondition: killed at the (run+1)-th backup's start, so `run` backups were finished before it.
+        expect(left.length).toBeGreaterThanOrEqual(1);
+        for (const b of left) expect([b, checkJournalFile(join(backupsFolder(dir), b))]).toEqual([b, null]);
+      } finally {
+        folder.lock.release();
+      }
+    },
+  );
 });
 
 describe('killed during a restore', () => {
@@ -119,7 +149,9 @@ describe('killed during a restore', () => {
     }
   }
 
-  it.each([1, 2, 3, 4, 5, 6])('run %i: the journal is whole and is either the old one or the backup', (run) => killedRestore(run));
+  it.each([1, 2, 3, 4, 5, 6])('run %i: the journal is whole and is either the old one or the backup', (run) =>
+    killedRestore(run),
+  );
 
   it('the runs saw both outcomes (a kill before the swap took hold, and after): more runs until they have, at most 20', async () => {
     for (let run = 1; run <= 20 && !(outcomes.includes('A') && outcomes.includes('B')); run++) await killedRestore(run);

@@ -24,12 +24,16 @@ const cleanup = closeAfterEach((done: () => void) => done());
 
 /** Starts the shell; resolves at its exit, or at `ready` (then it is left running until cleanup). */
 function shell(dataDir: string, opts: { uid?: number; untilReady?: boolean } = {}): Promise<Run & { ready?: boolean }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'browser-shell/cli.ts', '--data-dir', dataDir, '--port', '0', '--renderer-dir', rendererDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...(opts.uid !== undefined ? { HOME: '/tmp' } : {}) },
-    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}),
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'browser-shell/cli.ts', '--data-dir', dataDir, '--port', '0', '--renderer-dir', rendererDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...(opts.uid !== undefined ? { HOME: '/tmp' } : {}) },
+      ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}),
+    },
+  );
   let out = '';
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -45,7 +49,11 @@ function shell(dataDir: string, opts: { uid?: number; untilReady?: boolean } = {
   });
 }
 
-const oneSentence = (stderr: string) => stderr.trim().split('\n').filter((l) => l.startsWith('CounterPay could not start'));
+const oneSentence = (stderr: string) =>
+  stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('CounterPay could not start'));
 
 describe('bad data folders: one sentence and an exit code', () => {
   it('a folder that is a file', async () => {
@@ -53,7 +61,9 @@ describe('bad data folders: one sentence and an exit code', () => {
     writeFileSync(file, 'not a folder');
     const r = await shell(file);
     expect(r.code).toBe(EXIT_DATA_DIR_UNUSABLE);
-    expect(oneSentence(r.stderr)).toEqual([`CounterPay could not start: The data folder ${file} is a file, not a folder; choose another folder with --data-dir or move the file away.`]);
+    expect(oneSentence(r.stderr)).toEqual([
+      `CounterPay could not start: The data folder ${file} is a file, not a folder; choose another folder with --data-dir or move the file away.`,
+    ]);
   });
 
   it('a folder inside a file', async () => {
@@ -68,7 +78,9 @@ describe('bad data folders: one sentence and an exit code', () => {
   it('/proc/nope: the pseudo file system is named, no hang', async () => {
     const r = await shell('/proc/nope');
     expect(r.code).toBe(EXIT_DATA_DIR_UNUSABLE);
-    expect(oneSentence(r.stderr)).toEqual(["CounterPay could not start: The data folder /proc/nope is on the system's proc file system, which cannot keep files; choose a normal folder with --data-dir."]);
+    expect(oneSentence(r.stderr)).toEqual([
+      "CounterPay could not start: The data folder /proc/nope is on the system's proc file system, which cannot keep files; choose a normal folder with --data-dir.",
+    ]);
   }, 20_000);
 
   it('an unreadable folder', async () => {
@@ -103,7 +115,9 @@ describe('bad data folders: one sentence and an exit code', () => {
     expect(first.ready).toBe(true);
     const second = await shell(dir);
     expect(second.code).toBe(EXIT_DATA_DIR_LOCKED);
-    expect(oneSentence(second.stderr)[0]).toMatch(/^CounterPay could not start: Another CounterPay \(process \d+\) is already using the data folder/);
+    expect(oneSentence(second.stderr)[0]).toMatch(
+      /^CounterPay could not start: Another CounterPay \(process \d+\) is already using the data folder/,
+    );
   });
 });
 
@@ -119,6 +133,14 @@ describe('file modes', () => {
     expect(r.ready).toBe(true);
     const mode = (name: string) => statSync(join(dir, name)).mode & 0o777;
     expect(mode('.')).toBe(0o700);
-    for (const f of ['settings.json', 'settings.last-good.json', 'secrets.json', 'counterpay.db', 'counterpay.db-wal', 'counterpay.lock']) expect([f, mode(f)]).toEqual([f, 0o600]);
+    for (const f of [
+      'settings.json',
+      'settings.last-good.json',
+      'secrets.json',
+      'counterpay.db',
+      'counterpay.db-wal',
+      'counterpay.lock',
+    ])
+      expect([f, mode(f)]).toEqual([f, 0o600]);
   });
 });

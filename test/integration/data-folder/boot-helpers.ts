@@ -11,7 +11,17 @@ import { ensureShift } from '../../helpers/ensure-shift';
 export type BootedShell = Awaited<ReturnType<typeof bootBrowserShell>>;
 const ctx = { trusted: true, sender: 'test' };
 
-export const SALE = { filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
+export const SALE = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Lagos Nights (2D)',
+  showDate: '2026-11-21',
+  showTime: '19:30',
+  seats: 'F7,F8',
+  tickets: 2,
+  priceKobo: 150_000,
+  bookingFeeKobo: 50_000,
+  sn: 'DEMO-POS-0001',
+};
 
 let rendererDir: string | null = null;
 function fakeRenderer(): string {
@@ -27,7 +37,14 @@ export function tempDataDir(prefix = 'counterpay-recovery-'): string {
 }
 
 export async function boot(dataDir: string, restoreFrom?: string): Promise<BootedShell> {
-  return bootBrowserShell({ dataDir, rendererDir: fakeRenderer(), port: 0, logger: memoryLogger(), version: 't', ...(restoreFrom ? { restoreFrom } : {}) });
+  return bootBrowserShell({
+    dataDir,
+    rendererDir: fakeRenderer(),
+    port: 0,
+    logger: memoryLogger(),
+    version: 't',
+    ...(restoreFrom ? { restoreFrom } : {}),
+  });
 }
 
 export async function call<T>(app: BootedShell, name: string, args: unknown = {}): Promise<T> {
@@ -36,7 +53,11 @@ export async function call<T>(app: BootedShell, name: string, args: unknown = {}
   return r.value as T;
 }
 
-export async function callError(app: BootedShell, name: string, args: unknown = {}): Promise<{ code: string; message: string }> {
+export async function callError(
+  app: BootedShell,
+  name: string,
+  args: unknown = {},
+): Promise<{ code: string; message: string }> {
   const r = await app.core.dispatch(name, args, ctx);
   if (r.ok) throw new Error(`${name} was expected to fail`);
   return r.error;

@@ -65,10 +65,25 @@ describe.skipIf(skip !== null)('a full disk', () => {
     sandbox.events.on('pos-order-created', () => (created += 1));
     sn = merchant.terminalSn;
     prepareDataDir(dataDir);
-    core = await createCore({ shell: 'browser', version: 't', dataDir, store: confStore(dataDir), vault: fileVault(join(dataDir, 'secrets.json')), logger: memoryLogger(), clock: systemClock, embeddedSandbox: false });
-    core.settings.writeInternal('demo', { posBaseUrl: sandbox.posBaseUrl, headMerchantId: merchant.headMerchantId, merchantId: merchant.merchantId }, {
-      posClientAuthKey: merchant.clientAuthKey, merchantPrivateKey: merchant.merchantPrivateKeyPem, providerPublicKey: merchant.providerPublicKeyPem,
+    core = await createCore({
+      shell: 'browser',
+      version: 't',
+      dataDir,
+      store: confStore(dataDir),
+      vault: fileVault(join(dataDir, 'secrets.json')),
+      logger: memoryLogger(),
+      clock: systemClock,
+      embeddedSandbox: false,
     });
+    core.settings.writeInternal(
+      'demo',
+      { posBaseUrl: sandbox.posBaseUrl, headMerchantId: merchant.headMerchantId, merchantId: merchant.merchantId },
+      {
+        posClientAuthKey: merchant.clientAuthKey,
+        merchantPrivateKey: merchant.merchantPrivateKeyPem,
+        providerPublicKey: merchant.providerPublicKeyPem,
+      },
+    );
     await call(core, 'settings.setPin', { newPin: '2468' });
     await ensureShift((n, a) => call(core, n, a));
   });
@@ -79,7 +94,17 @@ describe.skipIf(skip !== null)('a full disk', () => {
   });
 
   let firstNo = '';
-  const sale = () => ({ filmName: 'Lagos Nights', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 150_000, bookingFeeKobo: 0, sn });
+  const sale = () => ({
+    filmName: 'Lagos Nights',
+    filmTitle: 'Lagos Nights (2D)',
+    showDate: '2026-11-21',
+    showTime: '19:30',
+    seats: 'F7',
+    tickets: 1,
+    priceKobo: 150_000,
+    bookingFeeKobo: 0,
+    sn,
+  });
 
   it('the status bar says the disk is low before it is full', async () => {
     const status = await call<StatusSnapshot>(core, 'status.get');
@@ -104,7 +129,9 @@ describe.skipIf(skip !== null)('a full disk', () => {
     const b = await core.dispatch('backups.now', {}, ctx);
     expect(b.ok).toBe(false);
     if (!b.ok) expect(b.error.message).toMatch(/disk is full/);
-    expect(readdirSync(join(dataDir, 'backups')).filter((n) => n.endsWith('.partial') || n.endsWith('.db'))).toEqual([]);
+    expect(readdirSync(join(dataDir, 'backups')).filter((n) => n.endsWith('.partial') || n.endsWith('.db'))).toEqual(
+      [],
+    );
     expect((await call<BackupsView>(core, 'backups.view')).lastError?.message).toMatch(/disk is full/);
   });
 

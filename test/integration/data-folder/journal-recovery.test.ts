@@ -8,7 +8,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BackupsView, RecoveryNotice } from '../../../shared/backups';
 import type { OrderView } from '../../../shared/orders';
 import { NUMBER_GAP } from '../../../core/backup/backups-module';
-import { boot, call, callError, payOnDemoTerminal, SALE, sellPaid, tempDataDir, type BootedShell } from './boot-helpers';
+import {
+  boot,
+  call,
+  callError,
+  payOnDemoTerminal,
+  SALE,
+  sellPaid,
+  tempDataDir,
+  type BootedShell,
+} from './boot-helpers';
 import { ensureShift } from '../../helpers/ensure-shift';
 
 const running: BootedShell[] = [];
@@ -36,7 +45,8 @@ async function withSales(dir: string, n: number): Promise<string[]> {
 }
 
 const seqOf = (outOrderNo: string) => Number(outOrderNo.split('-').pop());
-const keptAside = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('counterpay.db.damaged-') && !n.endsWith('-wal') && !n.endsWith('-shm'));
+const keptAside = (dir: string) =>
+  readdirSync(dir).filter((n) => n.startsWith('counterpay.db.damaged-') && !n.endsWith('-wal') && !n.endsWith('-shm'));
 
 describe('a damaged journal', () => {
   it('truncated: kept aside byte for byte, a new journal sells, the notice says what to do', async () => {
@@ -72,7 +82,8 @@ describe('a damaged journal', () => {
     await stop(app);
     const file = join(dir, 'counterpay.db');
     const db = new Database(file, { readonly: true });
-    const root = (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'orders'").get() as { rootpage: number }).rootpage;
+    const root = (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'orders'").get() as { rootpage: number })
+      .rootpage;
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     db.close();
     const fd = openSync(file, 'r+');
@@ -106,7 +117,10 @@ describe('backups and restore while the app runs', () => {
     expect(blocked.message).toContain(later.outOrderNo);
     await payOnDemoTerminal(app, later.id);
 
-    const restored = await call<{ restored: string; safetyBackup: string }>(app, 'backups.restore', { name: backup.name, place: 'main' });
+    const restored = await call<{ restored: string; safetyBackup: string }>(app, 'backups.restore', {
+      name: backup.name,
+      place: 'main',
+    });
     expect(restored.restored).toBe(backup.name);
     const today = await call<OrderView[]>(app, 'orders.listToday');
     expect(today.map((o) => o.outOrderNo)).toEqual([first.outOrderNo]);
@@ -115,7 +129,9 @@ describe('backups and restore while the app runs', () => {
     expect(notices[0]!.message).toMatch(/ 1 sale made after .* are not in it/);
     // The safety backup holds the sale made after the restored backup.
     const safety = new Database(join(dir, 'backups', restored.safetyBackup), { readonly: true });
-    const nos = (safety.prepare('SELECT out_order_no FROM orders ORDER BY id').all() as { out_order_no: string }[]).map((r) => r.out_order_no);
+    const nos = (safety.prepare('SELECT out_order_no FROM orders ORDER BY id').all() as { out_order_no: string }[]).map(
+      (r) => r.out_order_no,
+    );
     safety.close();
     expect(nos).toEqual([first.outOrderNo, later.outOrderNo]);
     const next = await call<OrderView>(app, 'sale.charge', SALE);

@@ -21,7 +21,11 @@ async function setUp(dir: string) {
   const app = await start(dir);
   await call(app, 'settings.setPin', { newPin: '2468' });
   const view = await call<{ settings: Record<string, unknown> }>(app, 'settings.getProfile', { profile: 'demo' });
-  await call(app, 'settings.saveProfile', { profile: 'demo', settings: { ...view.settings, counterName: 'Lekki VIP 12' }, secrets: {} });
+  await call(app, 'settings.saveProfile', {
+    profile: 'demo',
+    settings: { ...view.settings, counterName: 'Lekki VIP 12' },
+    secrets: {},
+  });
   await running.pop()!.close();
 }
 
@@ -70,7 +74,9 @@ describe('a keys file that cannot be read', () => {
     expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).toBe(good);
     expect(damaged(dir, 'secrets.json')).toHaveLength(1);
     await call(app, 'settings.unlock', { pin: '2468' });
-    const view = await call<{ secrets: Record<string, { set: boolean }> }>(app, 'settings.getProfile', { profile: 'demo' });
+    const view = await call<{ secrets: Record<string, { set: boolean }> }>(app, 'settings.getProfile', {
+      profile: 'demo',
+    });
     expect(view.secrets.posClientAuthKey?.set).toBe(true);
   });
 
@@ -90,9 +96,14 @@ describe('a data folder from before last good copies existed', () => {
     const dir = tempDataDir();
     await setUp(dir);
     rmSync(join(dir, 'settings.last-good.json'));
-    const folder = openDataFolder(dir, { now: Date.now(), jsonFiles: [{ file: join(dir, 'settings.json'), what: 'settings' }] });
+    const folder = openDataFolder(dir, {
+      now: Date.now(),
+      jsonFiles: [{ file: join(dir, 'settings.json'), what: 'settings' }],
+    });
     folder.lock.release();
-    expect(readFileSync(join(dir, 'settings.last-good.json'), 'utf8')).toBe(readFileSync(join(dir, 'settings.json'), 'utf8'));
+    expect(readFileSync(join(dir, 'settings.last-good.json'), 'utf8')).toBe(
+      readFileSync(join(dir, 'settings.json'), 'utf8'),
+    );
     writeFileSync(join(dir, 'settings.json'), '');
     const app = await start(dir);
     expect((await call<{ counterName: string }>(app, 'status.get')).counterName).toBe('Lekki VIP 12');

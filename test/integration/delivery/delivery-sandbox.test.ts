@@ -22,7 +22,11 @@ async function boot(): Promise<Core> {
 async function enableReceiver(core: Core): Promise<void> {
   await call(core, 'settings.setPin', { newPin: '2468' });
   const view = await call<{ settings: Record<string, unknown> }>(core, 'settings.getProfile', { profile: 'demo' });
-  await call(core, 'settings.saveProfile', { profile: 'demo', settings: { ...view.settings, webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } }, secrets: {} });
+  await call(core, 'settings.saveProfile', {
+    profile: 'demo',
+    settings: { ...view.settings, webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } },
+    secrets: {},
+  });
 }
 
 function attempt(core: Core, match: (a: WebhookAttempt) => boolean): Promise<WebhookAttempt> {
@@ -44,7 +48,14 @@ describe('webhook delivery check against the sandbox', () => {
     const core = await boot();
     const paid = await sell(core, 'SUCCESS');
     const r = await call<DeliveryCheck>(core, 'delivery.check', { orderId: paid.id });
-    expect(r).toMatchObject({ orderId: paid.id, orderNo: paid.orderNo, outcome: 'not-registered', httpCode: '', httpMessage: 'no webhook URL registered', receivedHereAt: null });
+    expect(r).toMatchObject({
+      orderId: paid.id,
+      orderNo: paid.orderNo,
+      outcome: 'not-registered',
+      httpCode: '',
+      httpMessage: 'no webhook URL registered',
+      receivedHereAt: null,
+    });
     expect(r.summary).toMatch(/^Not registered: .*dashboard/);
   });
 
@@ -62,7 +73,10 @@ describe('webhook delivery check against the sandbox', () => {
     expect(r.summary).toMatch(/^HTTP 200: our receiver accepted the notification/);
     expect(r.httpMessage).toContain('00000');
     expect(r.receivedHereAt).toEqual(expect.any(Number));
-    expect(await call<DeliveryCheck>(core, 'delivery.checkLastPaid', {})).toMatchObject({ orderId: paid.id, outcome: 'delivered' });
+    expect(await call<DeliveryCheck>(core, 'delivery.checkLastPaid', {})).toMatchObject({
+      orderId: paid.id,
+      outcome: 'delivered',
+    });
 
     // The provider sends it again, so late that our receiver refuses it: the provider reports our 401.
     const late = await core.demo()!.sandbox.redeliverWebhook(paid.orderNo!, { timestampOffsetMs: -10 * 60 * 1000 });
@@ -120,6 +134,9 @@ describe('webhook delivery check against the sandbox', () => {
     expect(other.code).toBe('CONFLICT');
     expect(other.message).toBe('This order was made under the Demo profile; switch to it to ask that provider.');
     const none = await callError(core, 'delivery.checkLastPaid', {});
-    expect(none).toMatchObject({ code: 'NOT_FOUND', message: 'There is no paid order under the Sandbox profile yet. Sell one, then check again.' });
+    expect(none).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'There is no paid order under the Sandbox profile yet. Sell one, then check again.',
+    });
   });
 });

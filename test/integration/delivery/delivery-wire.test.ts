@@ -26,11 +26,34 @@ async function checks(handler: Handler) {
   cleanups.push(t.cleanup);
   const journal = new OrderJournal(t.db, () => 1000);
   const s = sale();
-  const rec = journal.insert({ sale: s, amountKobo: 710_000, counterCode: 'C1', businessDay: '261121', createdAt: 1000, expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold', profile: 'sandbox' });
+  const rec = journal.insert({
+    sale: s,
+    amountKobo: 710_000,
+    counterCode: 'C1',
+    businessDay: '261121',
+    createdAt: 1000,
+    expireSeconds: 300,
+    state: 'creating',
+    attempts: 1,
+    headMerchantId: 'H',
+    merchantId: 'M',
+    note: 'sold',
+    profile: 'sandbox',
+  });
   journal.transition(rec.id, 'waiting', 'created', { patch: { orderNo: '2401' } });
   journal.transition(rec.id, 'paid', 'paid');
   const pos = createPosClient(() => testConfig({ posBaseUrl: server!.url }), { logger: memoryLogger() });
-  const d = createDeliveryChecks({ db: t.db, pos, clock: { now: () => 5000 }, logger: memoryLogger(), order: (id) => { const r = journal.get(id); return r ? toView(r) : null; }, activeProfile: () => 'sandbox' });
+  const d = createDeliveryChecks({
+    db: t.db,
+    pos,
+    clock: { now: () => 5000 },
+    logger: memoryLogger(),
+    order: (id) => {
+      const r = journal.get(id);
+      return r ? toView(r) : null;
+    },
+    activeProfile: () => 'sandbox',
+  });
   return { d, id: rec.id };
 }
 
@@ -46,13 +69,28 @@ async function failure(p: Promise<unknown>) {
 
 describe('delivery check on the wire', () => {
   it('a numeric httpCode is read as the receiver’s status', async () => {
-    const { d, id } = await checks((_q, res) => sendJson(res, 200, posAnswer('00000', 'SUCCESSFUL', { headMerchantId: 'H', httpCode: 200, httpMessage: '{"code":"00000"}' })));
-    expect(await d.checkLastPaid()).toMatchObject({ orderId: id, orderNo: '2401', outcome: 'delivered', httpCode: '200', checkedAt: 5000, receivedHereAt: null });
+    const { d, id } = await checks((_q, res) =>
+      sendJson(
+        res,
+        200,
+        posAnswer('00000', 'SUCCESSFUL', { headMerchantId: 'H', httpCode: 200, httpMessage: '{"code":"00000"}' }),
+      ),
+    );
+    expect(await d.checkLastPaid()).toMatchObject({
+      orderId: id,
+      orderNo: '2401',
+      outcome: 'delivered',
+      httpCode: '200',
+      checkedAt: 5000,
+      receivedHereAt: null,
+    });
   });
 
   for (const bad of ['abc', '2000', '20', '-1', '600']) {
     it(`a malformed httpCode (${JSON.stringify(bad)}) is a clear error, not a guess`, async () => {
-      const { d, id } = await checks((_q, res) => sendJson(res, 200, posAnswer('00000', 'SUCCESSFUL', { headMerchantId: 'H', httpCode: bad, httpMessage: 'x' })));
+      const { d, id } = await checks((_q, res) =>
+        sendJson(res, 200, posAnswer('00000', 'SUCCESSFUL', { headMerchantId: 'H', httpCode: bad, httpMessage: 'x' })),
+      );
       const e = await failure(d.check(id));
       expect(e.code).toBe('PROVIDER_BAD_RESPONSE');
       expect(e.message).toContain(`HTTP code this app cannot read (“${bad}”). Nothing was changed.`);
@@ -60,21 +98,40 @@ describe('delivery check on the wire', () => {
   }
 
   it('a signed refusal names the provider’s code and words', async () => {
-    const { d, id } = await checks((_q, res) => sendJson(res, 200, posAnswer('00002', 'opayOrderNo is not valid', null)));
+    const { d, id } = await checks((_q, res) =>
+      sendJson(res, 200, posAnswer('00002', 'opayOrderNo is not valid', null)),
+    );
     const e = await failure(d.check(id));
     expect(e.code).toBe('PROVIDER_REFUSED');
-    expect(e.message).toBe('The provider refused the question. The provider said: “opayOrderNo is not valid” (code 00002). Nothing was changed.');
+    expect(e.message).toBe(
+      'The provider refused the question. The provider said: “opayOrderNo is not valid” (code 00002). Nothing was changed.',
+    );
   });
 
   it('an unsigned credentials refusal says what the provider said and what to check', async () => {
-    const { d, id } = await checks((_q, res) => sendJson(res, 401, { code: '10001', message: 'invalid clientAuthKey', data: null }));
+    const { d, id } = await checks((_q, res) =>
+      sendJson(res, 401, { code: '10001', message: 'invalid clientAuthKey', data: null }),
+    );
     const e = await failure(d.check(id));
     expect(e.code).toBe('PROVIDER_AUTH');
-    expect(e.message).toMatch(/refused the question because of our credentials\. The provider said: “invalid clientAuthKey” \(code 10001\)\. Check the keys/);
+    expect(e.message).toMatch(
+      /refused the question because of our credentials\. The provider said: “invalid clientAuthKey” \(code 10001\)\. Check the keys/,
+    );
   });
 
   it('an answer whose signature does not verify is not trusted', async () => {
-    const { d, id } = await checks((_q, res) => sendJson(res, 200, posAnswer('00000', 'SUCCESSFUL', { headMerchantId: 'H', httpCode: '200', httpMessage: 'OK' }, { badSign: true })));
+    const { d, id } = await checks((_q, res) =>
+      sendJson(
+        res,
+        200,
+        posAnswer(
+          '00000',
+          'SUCCESSFUL',
+          { headMerchantId: 'H', httpCode: '200', httpMessage: 'OK' },
+          { badSign: true },
+        ),
+      ),
+    );
     const e = await failure(d.check(id));
     expect(e.code).toBe('PROVIDER_BAD_RESPONSE');
     expect(e.message).toMatch(/was not signed with its key, so it was not trusted/);
@@ -85,10 +142,18 @@ describe('what an answer means', () => {
   it.each([
     [{ httpCode: '200', httpMessage: 'OK' }, 'delivered', 'HTTP 200: our receiver accepted the notification (“OK”).'],
     [{ httpCode: ' 204 ', httpMessage: '' }, 'delivered', 'HTTP 204: our receiver accepted the notification.'],
-    [{ httpCode: '500', httpMessage: 'boom' }, 'refused', /^Not delivered: our receiver answered HTTP 500 \(“boom”\)\./],
+    [
+      { httpCode: '500', httpMessage: 'boom' },
+      'refused',
+      /^Not delivered: our receiver answered HTTP 500 \(“boom”\)\./,
+    ],
     [{ httpCode: '', httpMessage: 'no webhook URL registered' }, 'not-registered', /^Not registered: /],
     [{ httpCode: '', httpMessage: 'callback url not configured' }, 'not-registered', /^Not registered: /],
-    [{ httpCode: '', httpMessage: 'not sent yet' }, 'not-delivered', 'Not delivered: the provider has no answer from our receiver (“not sent yet”). Payments are still followed by status checks.'],
+    [
+      { httpCode: '', httpMessage: 'not sent yet' },
+      'not-delivered',
+      'Not delivered: the provider has no answer from our receiver (“not sent yet”). Payments are still followed by status checks.',
+    ],
     [{ httpCode: '', httpMessage: 'connect ECONNREFUSED 127.0.0.1:8787' }, 'not-delivered', /ECONNREFUSED/],
     [{ httpCode: '', httpMessage: '' }, 'not-delivered', /it has not tried yet/],
   ] as const)('%j is %s', (raw, outcome, summary) => {

@@ -16,7 +16,20 @@ const INDEX = 'docs/README.md';
 /** The heading in the index after which the blocks that are not run are listed. */
 const NOT_RUN_HEADING = '## Command blocks checked another way';
 const BLOCK_TIMEOUT_MS = 240_000;
-const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', '.git', 'test-results', 'playwright-report', '.data', '.tmp', '.sandbox', '.hub-data', 'artifacts', 'fixtures']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  'out',
+  'dist',
+  '.git',
+  'test-results',
+  'playwright-report',
+  '.data',
+  '.tmp',
+  '.sandbox',
+  '.hub-data',
+  'artifacts',
+  'fixtures',
+]);
 const COMMAND_LANGS = new Set(['sh', 'bash', 'shell', 'console']);
 
 export interface CommandBlock {
@@ -41,7 +54,15 @@ export function commandBlocks(file: string, markdown: string): CommandBlock[] {
     while (j < lines.length && !lines[j]!.startsWith(fence)) j++;
     const body = lines.slice(i + 1, j);
     if (COMMAND_LANGS.has(words[0] ?? '')) {
-      const first = body.map((l) => l.replace(/\s+#.*$/, '').replace(/\s+/g, ' ').trim()).find((l) => l !== '' && !l.startsWith('#')) ?? '';
+      const first =
+        body
+          .map((l) =>
+            l
+              .replace(/\s+#.*$/, '')
+              .replace(/\s+/g, ' ')
+              .trim(),
+          )
+          .find((l) => l !== '' && !l.startsWith('#')) ?? '';
       out.push({ file, line: i + 1, runnable: words.includes('runnable'), text: body.join('\n'), first });
     }
     i = j;
@@ -60,7 +81,9 @@ function markdownFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const blocks = markdownFiles(ROOT).sort().flatMap((f) => commandBlocks(f, readFileSync(join(ROOT, f), 'utf8')));
+const blocks = markdownFiles(ROOT)
+  .sort()
+  .flatMap((f) => commandBlocks(f, readFileSync(join(ROOT, f), 'utf8')));
 const runnable = blocks.filter((b) => b.runnable);
 const index = readFileSync(join(ROOT, INDEX), 'utf8');
 
@@ -70,7 +93,13 @@ function runBlock(text: string, tmp: string): Promise<{ code: number | null; out
     const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', text], {
       cwd: ROOT,
       detached: true,
-      env: { ...process.env, TMPDIR: tmp, COUNTERPAY_DATA_DIR: join(tmp, 'counterpay-data'), NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: {
+        ...process.env,
+        TMPDIR: tmp,
+        COUNTERPAY_DATA_DIR: join(tmp, 'counterpay-data'),
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -94,11 +123,16 @@ function runBlock(text: string, tmp: string): Promise<{ code: number | null; out
 
 describe('the docs index names every command block', () => {
   const [runTable = '', notRunTable = ''] = index.split(NOT_RUN_HEADING);
-  const rowOf = (table: string, b: CommandBlock) => table.split('\n').find((l) => l.startsWith('|') && l.includes(`\`${b.file}\``) && l.includes(`\`${b.first}\``));
+  const rowOf = (table: string, b: CommandBlock) =>
+    table.split('\n').find((l) => l.startsWith('|') && l.includes(`\`${b.file}\``) && l.includes(`\`${b.first}\``));
 
   it('there are runnable blocks, and each one is in the index’s runnable table', () => {
     expect(runnable.length).toBeGreaterThanOrEqual(2);
-    for (const b of runnable) expect(rowOf(runTable, b), `${b.file}:${b.line} (${b.first}) is not in the runnable table of ${INDEX}`).toBeDefined();
+    for (const b of runnable)
+      expect(
+        rowOf(runTable, b),
+        `${b.file}:${b.line} (${b.first}) is not in the runnable table of ${INDEX}`,
+      ).toBeDefined();
   });
 
   it('every block that is not run is listed with how it was checked', () => {
@@ -107,7 +141,13 @@ describe('the docs index names every command block', () => {
       const row = rowOf(notRunTable, b);
       expect(row, `${b.file}:${b.line} (${b.first}) is neither marked runnable nor listed in ${INDEX}`).toBeDefined();
       // file | first command | how it was checked: the last cell says something.
-      expect(row!.split('|').map((c) => c.trim()).filter(Boolean).length, `${b.file}:${b.line}: say how it was checked`).toBeGreaterThanOrEqual(3);
+      expect(
+        row!
+          .split('|')
+          .map((c) => c.trim())
+          .filter(Boolean).length,
+        `${b.file}:${b.line}: say how it was checked`,
+      ).toBeGreaterThanOrEqual(3);
     }
   });
 
@@ -129,7 +169,10 @@ describe('runnable command blocks', () => {
       const tmp = mkdtempSync(join(tmpdir(), 'counterpay-docs-'));
       tmps.push(tmp);
       const { code, output } = await runBlock(b.text, tmp);
-      expect(code, `${b.file}:${b.line} ${code === null ? `did not end within ${BLOCK_TIMEOUT_MS / 1000} s` : `exited ${code}`}:\n${output.slice(-3000)}`).toBe(0);
+      expect(
+        code,
+        `${b.file}:${b.line} ${code === null ? `did not end within ${BLOCK_TIMEOUT_MS / 1000} s` : `exited ${code}`}:\n${output.slice(-3000)}`,
+      ).toBe(0);
     });
   }
 });

@@ -30,7 +30,15 @@ const cores: Core[] = [];
 
 async function boot(dir = mkdtempSync(join(tmpdir(), 'counterpay-hub-'))): Promise<Booted> {
   const logger = memoryLogger();
-  const core = await createCore({ shell: 'browser', version: '0.9.0-test', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock });
+  const core = await createCore({
+    shell: 'browser',
+    version: '0.9.0-test',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger,
+    clock: systemClock,
+  });
   cores.push(core);
   const sent: string[] = [];
   core.events.subscribe((name, payload) => sent.push(`${name} ${JSON.stringify(payload)}`));
@@ -48,7 +56,11 @@ async function call<T>(core: Core, name: string, args: unknown = {}): Promise<T>
   return r.value as T;
 }
 
-async function refusal(core: Core, name: string, args: unknown): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+async function refusal(
+  core: Core,
+  name: string,
+  args: unknown,
+): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
   const r = await core.dispatch(name, args, ctx);
   if (r.ok) throw new Error(`${name} was expected to fail`);
   return r.error;
@@ -99,8 +111,11 @@ afterEach(async () => {
   while (cores.length) await cores.pop()!.stop();
   // Each test's PCs share the demo profile's name ("Counter 1"): the Hub takes one live counter per
   // counter code, so the next test's PC joins once this one's are removed, as a manager would.
-  const listed = await fetch(`${hub.url}/api/v1/admin/counters`, { headers: bearer(ADMIN_TOKEN) }).then((r) => r.json() as Promise<{ counters: { id: string; revokedAt: number | null }[] }>);
-  for (const c of listed.counters.filter((x) => x.revokedAt === null)) await post(`${hub.url}/api/v1/admin/counters/${c.id}/revoke`, {}, bearer(ADMIN_TOKEN));
+  const listed = await fetch(`${hub.url}/api/v1/admin/counters`, { headers: bearer(ADMIN_TOKEN) }).then(
+    (r) => r.json() as Promise<{ counters: { id: string; revokedAt: number | null }[] }>,
+  );
+  for (const c of listed.counters.filter((x) => x.revokedAt === null))
+    await post(`${hub.url}/api/v1/admin/counters/${c.id}/revoke`, {}, bearer(ADMIN_TOKEN));
 });
 
 describe('joining a Hub from the counter', () => {
@@ -112,19 +127,37 @@ describe('joining a Hub from the counter', () => {
 
     const code = await issueCode(hub);
     // Typed as a tired cashier would: lower case, no dashes, a trailing slash on the address.
-    const view = await call<HubLinkView>(b.core, 'hub.enroll', { hubUrl: `${hub.url}/`, code: code.toLowerCase().replace(/-/g, '') });
-    const demo = await call<{ settings: { merchantId: string; counterName: string } }>(b.core, 'settings.getProfile', { profile: 'demo' });
-    expect(view).toMatchObject({ hubUrl: hub.url, branch: demo.settings.merchantId, counterName: demo.settings.counterName, revokedAt: null });
+    const view = await call<HubLinkView>(b.core, 'hub.enroll', {
+      hubUrl: `${hub.url}/`,
+      code: code.toLowerCase().replace(/-/g, ''),
+    });
+    const demo = await call<{ settings: { merchantId: string; counterName: string } }>(b.core, 'settings.getProfile', {
+      profile: 'demo',
+    });
+    expect(view).toMatchObject({
+      hubUrl: hub.url,
+      branch: demo.settings.merchantId,
+      counterName: demo.settings.counterName,
+      revokedAt: null,
+    });
     expect(view.counterId).toMatch(/^ctr_/);
     expect(['connecting', 'connected', 'offline']).toContain(view.state);
     // A plain-http loopback address is allowed for a lab, with a warning.
     expect(view.warnings.join(' ')).toContain('http://');
 
     // The Hub holds the counter under the profile's branch and name.
-    const listed = await fetch(`${hub.url}/api/v1/admin/counters`, { headers: bearer(ADMIN_TOKEN) }).then((r) => r.json() as Promise<{ counters: { id: string; name: string; branch: string }[] }>);
-    expect(listed.counters.find((c) => c.id === view.counterId)).toMatchObject({ name: demo.settings.counterName, branch: demo.settings.merchantId });
+    const listed = await fetch(`${hub.url}/api/v1/admin/counters`, { headers: bearer(ADMIN_TOKEN) }).then(
+      (r) => r.json() as Promise<{ counters: { id: string; name: string; branch: string }[] }>,
+    );
+    expect(listed.counters.find((c) => c.id === view.counterId)).toMatchObject({
+      name: demo.settings.counterName,
+      branch: demo.settings.merchantId,
+    });
 
-    const secrets = JSON.parse(readFileSync(join(b.dir, 'secrets.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const secrets = JSON.parse(readFileSync(join(b.dir, 'secrets.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
     const credential = secrets.hub?.credential ?? '';
     expect(credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The credential works on the Hub, so it is the real one.
@@ -135,8 +168,10 @@ describe('joining a Hub from the counter', () => {
     expect(settingsFile).not.toContain(credential);
     await call(b.core, 'hub.checkNow');
     const everything = [
-      JSON.stringify(await call(b.core, 'hub.status')), JSON.stringify(await call(b.core, 'status.get')),
-      JSON.stringify(b.logger.lines), ...b.sent,
+      JSON.stringify(await call(b.core, 'hub.status')),
+      JSON.stringify(await call(b.core, 'status.get')),
+      JSON.stringify(b.logger.lines),
+      ...b.sent,
     ].join('\n');
     expect(everything).not.toContain(credential);
     expect(everything).not.toContain(code);
@@ -149,19 +184,30 @@ describe('joining a Hub from the counter', () => {
     const b = await boot();
     await call(b.core, 'settings.setPin', { newPin: PIN });
     await call(b.core, 'settings.lock');
-    expect((await refusal(b.core, 'hub.enroll', { hubUrl: hub.url, code: 'ABCD-EFGH-JKLM' })).code).toBe('PIN_REQUIRED');
+    expect((await refusal(b.core, 'hub.enroll', { hubUrl: hub.url, code: 'ABCD-EFGH-JKLM' })).code).toBe(
+      'PIN_REQUIRED',
+    );
     expect((await refusal(b.core, 'hub.leave', {})).code).toBe('PIN_REQUIRED');
   });
 
-  it('a wrong code, another branch\'s code, a used code and an expired code are refused with what to do, and nothing is kept', async () => {
+  it("a wrong code, another branch's code, a used code and an expired code are refused with what to do, and nothing is kept", async () => {
     const b = await unlocked();
     const wrong = await refusal(b.core, 'hub.enroll', { hubUrl: hub.url, code: 'ABCD-EFGH-JKLM' });
-    expect(wrong).toMatchObject({ code: 'HUB_CODE_INVALID', details: { fields: { code: expect.stringContaining('new code') } } });
+    expect(wrong).toMatchObject({
+      code: 'HUB_CODE_INVALID',
+      details: { fields: { code: expect.stringContaining('new code') } },
+    });
     expect(wrong.message).toContain('Ask the manager for a new code');
 
     // A code for another branch than the profile's merchant id says so.
-    const elsewhere = await refusal(b.core, 'hub.enroll', { hubUrl: hub.url, code: await issueCode(hub, 60, 'ANOTHER-BRANCH') });
-    expect(elsewhere).toMatchObject({ code: 'HUB_CODE_INVALID', details: { fields: { code: expect.stringContaining('For branch ANOTHER-BRANCH') } } });
+    const elsewhere = await refusal(b.core, 'hub.enroll', {
+      hubUrl: hub.url,
+      code: await issueCode(hub, 60, 'ANOTHER-BRANCH'),
+    });
+    expect(elsewhere).toMatchObject({
+      code: 'HUB_CODE_INVALID',
+      details: { fields: { code: expect.stringContaining('For branch ANOTHER-BRANCH') } },
+    });
     expect(elsewhere.message).toContain('This code is for branch ANOTHER-BRANCH');
 
     const used = await issueCode(hub);
@@ -192,7 +238,10 @@ describe('joining a Hub from the counter', () => {
     const b = await unlocked();
     const code = await issueCode(hub);
     const notHub = await refusal(b.core, 'hub.enroll', { hubUrl: notAHubUrl, code });
-    expect(notHub).toMatchObject({ code: 'HUB_NOT_A_HUB', details: { fields: { hubUrl: 'This address is not a CounterPay Hub' } } });
+    expect(notHub).toMatchObject({
+      code: 'HUB_NOT_A_HUB',
+      details: { fields: { hubUrl: 'This address is not a CounterPay Hub' } },
+    });
     expect(notHub.message).toContain('not a CounterPay Hub');
 
     const gone = await startTestHub();
@@ -212,7 +261,9 @@ describe('joining a Hub from the counter', () => {
     await post(`${hub.url}/api/v1/admin/counters/${view.counterId}/revoke`, {}, bearer(ADMIN_TOKEN));
     const after = await call<HubLinkView>(b.core, 'hub.checkNow');
     expect(after).toMatchObject({ state: 'revoked', relay: 'off', sync: 'off' });
-    expect(after.detail).toBe('This counter was removed from the Hub by its manager. Sales go on; ask the manager for a new code.');
+    expect(after.detail).toBe(
+      'This counter was removed from the Hub by its manager. Sales go on; ask the manager for a new code.',
+    );
     const bar = await call<StatusSnapshot>(b.core, 'status.get');
     expect(bar.hub.state).toBe('revoked');
     // The useless credential is forgotten.
@@ -243,15 +294,28 @@ describe('joining a Hub from the counter', () => {
     const code = await issueCode(hub);
     const taken = await refusal(b.core, 'hub.enroll', { hubUrl: hub.url, code });
     expect(taken.code).toBe('HUB_NAME_TAKEN');
-    expect(taken.message).toMatch(/^This counter's name gives the same code \(\w+\) as another counter's on the Hub: change its name in Settings → Edit Demo → Counter name, then join again\.$/);
-    const p = await call<{ settings: { counterName: string } & Record<string, unknown> }>(b.core, 'settings.getProfile', { profile: 'demo' });
+    expect(taken.message).toMatch(
+      /^This counter's name gives the same code \(\w+\) as another counter's on the Hub: change its name in Settings → Edit Demo → Counter name, then join again\.$/,
+    );
+    const p = await call<{ settings: { counterName: string } & Record<string, unknown> }>(
+      b.core,
+      'settings.getProfile',
+      { profile: 'demo' },
+    );
     const fields = (taken.details as { fields: Record<string, string> }).fields;
-    expect(fields.counterName).toContain(`is taken by "${p.settings.counterName}" (branch ${v1.branch}): choose a name that gives another code, e.g. "`);
+    expect(fields.counterName).toContain(
+      `is taken by "${p.settings.counterName}" (branch ${v1.branch}): choose a name that gives another code, e.g. "`,
+    );
     expect(fields.counterName).toContain('or revoke the old counter on the Counters screen first.');
     expect(await call<HubLinkView>(b.core, 'hub.status')).toMatchObject({ state: 'not-set-up', hubUrl: null });
     // Renamed, the same code (not spent by the refusal) joins it.
-    await call(b.core, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: 'Ikeja Counter 1' } });
-    expect((await call<HubLinkView>(b.core, 'hub.enroll', { hubUrl: hub.url, code })).counterName).toBe('Ikeja Counter 1');
+    await call(b.core, 'settings.saveProfile', {
+      profile: 'demo',
+      settings: { ...p.settings, counterName: 'Ikeja Counter 1' },
+    });
+    expect((await call<HubLinkView>(b.core, 'hub.enroll', { hubUrl: hub.url, code })).counterName).toBe(
+      'Ikeja Counter 1',
+    );
   });
 
   it('a restarted core is still enrolled, and asks the Hub who it is at start', async () => {
@@ -260,7 +324,13 @@ describe('joining a Hub from the counter', () => {
     await stopCore(b.core);
     const again = await boot(b.dir);
     const checked = await hubReaches(again.core, (v) => v.lastCheck !== null);
-    expect(checked).toMatchObject({ hubUrl: hub.url, counterId: view.counterId, branch: view.branch, enrolledAt: view.enrolledAt, lastCheck: { ok: true } });
+    expect(checked).toMatchObject({
+      hubUrl: hub.url,
+      counterId: view.counterId,
+      branch: view.branch,
+      enrolledAt: view.enrolledAt,
+      lastCheck: { ok: true },
+    });
     expect(checked.state).not.toBe('not-set-up');
   });
 

@@ -48,7 +48,12 @@ async function setup(databaseUrl: string | null = null) {
   const db = await openHubDb({ databaseUrl, dataDir: null });
   const hub = await startTestHub({ db });
   const enrollment = await enroll(hub, 'Counter 3', sb.merchant.merchantId);
-  const counter = linkCounter({ file: join(dir, `counter-${++files}.sqlite`), hubUrl: hub.url, enrollment, sandbox: sb });
+  const counter = linkCounter({
+    file: join(dir, `counter-${++files}.sqlite`),
+    hubUrl: hub.url,
+    enrollment,
+    sandbox: sb,
+  });
   const entry: (typeof open)[number] = { counter, hub, db };
   open.push(entry);
   return { db, hub, enrollment, counter, entry };
@@ -69,48 +74,86 @@ const backends = [
 ];
 
 describe.each(backends)('journal sync on $name', ({ url, skip }) => {
-  it.skipIf(skip !== null)('sales, a shift and a top-up reach the Hub event for event; a Hub down for a while is caught up with no gap and no duplicate', async () => {
-    const { db, hub, counter, entry } = await setup(await url());
-    const shift = counter.shifts.open('Ada', 500_000, Date.now(), 'production');
-    await counter.sellPaid();
-    await counter.sellPaid();
-    counter.db.transaction(() => {
-      // A top-up as the top-ups journal writes it (its engine is tested elsewhere).
-      const t = counter.topups.insertSingle({ profile: 'production', billsMerchantId: 'B1' }, 'C3', '250131', { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: 50_000 }, 'Sending');
-      counter.topups.move([{ id: t.id, to: 'success', note: 'SUCCESS', patch: { orderNo: 'BO-1' } }]);
-    }).immediate();
-    await counter.synced();
-    const first = await expectSameJournal(db, counter);
-    expect(first.map((e) => e.kind)).toEqual([
-      'shift.opened', 'order.created', 'order.status', 'order.status', 'order.created', 'order.status', 'order.status', 'topup.submitted', 'topup.status',
-      ...first.slice(9).map(() => 'order.status'), // the payNo learnt by a follow-up query, when the provider gave it late
-    ]);
-    expect(first[1]!.payload).toMatchObject({ cashier: 'Ada', amountKobo: 710_000, sale: { seats: 'F7,F8' }, profile: 'production' });
-    expect(first.filter((e) => e.kind === 'order.status' && e.payload.status === 'waiting').every((e) => 'orderNo' in e.payload)).toBe(true);
+  it.skipIf(skip !== null)(
+    'sales, a shift and a top-up reach the Hub event for event; a Hub down for a while is caught up with no gap and no duplicate',
+    async () => {
+      const { db, hub, counter, entry } = await setup(await url());
+      const shift = counter.shifts.open('Ada', 500_000, Date.now(), 'production');
+      await counter.sellPaid();
+      await counter.sellPaid();
+      counter.db
+        .transaction(() => {
+          // A top-up as the top-ups journal writes it (its engine is tested elsewhere).
+          const t = counter.topups.insertSingle(
+            { profile: 'production', billsMerchantId: 'B1' },
+            'C3',
+            '250131',
+            { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: 50_000 },
+            'Sending',
+          );
+          counter.topups.move([{ id: t.id, to: 'success', note: 'SUCCESS', patch: { orderNo: 'BO-1' } }]);
+        })
+        .immediate();
+      await counter.synced();
+      const first = await expectSameJournal(db, counter);
+      expect(first.map((e) => e.kind)).toEqual([
+        'shift.opened',
+        'order.created',
+        'order.status',
+        'order.status',
+        'order.created',
+        'order.status',
+        'order.status',
+        'topup.submitted',
+        'topup.status',
+        ...first.slice(9).map(() => 'order.status'), // the payNo learnt by a follow-up query, when the provider gave it late
+      ]);
+      expect(first[1]!.payload).toMatchObject({
+        cashier: 'Ada',
+        amountKobo: 710_000,
+        sale: { seats: 'F7,F8' },
+        profile: 'production',
+      });
+      expect(
+        first
+          .filter((e) => e.kind === 'order.status' && e.payload.status === 'waiting')
+          .every((e) => 'orderNo' in e.payload),
+      ).toBe(true);
 
-    // The Hub goes away at once, its open connections cut; the counter keeps selling.
-    await stopHubNow(hub);
-    entry.hub = undefined;
-    const beforeDown = counter.outbox.lastSeq(counter.conn.counterId);
-    await counter.sellPaid();
-    await counter.until(() => counter.pusher.state() === 'offline' && counter.pusher.queueLength() > 0);
-    await counter.sellPaid();
-    counter.shifts.close(shift.id, Date.now(), (s) => ({
-      kind: 'Z', shift: s, generatedAt: s.closedAt!, cinemaName: 'Film House', branch: 'Lekki', counterName: 'Counter 3',
-      totals: shiftTotals(new OrderJournalReads(counter.db), topupTotals(new TopupJournalReads(counter.db)), s.openedAt, s.closedAt!),
-    }));
-    await counter.until(() => counter.pusher.queueLength() === counter.outbox.headSeq() - beforeDown);
-    expect(counter.outbox.lastSeq(counter.conn.counterId)).toBe(beforeDown);
+      // The Hub goes away at once, its open connections cut; the counter keeps selling.
+      await stopHubNow(hub);
+      entry.hub = undefined;
+      const beforeDown = counter.outbox.lastSeq(counter.conn.counterId);
+      await counter.sellPaid();
+      await counter.until(() => counter.pusher.state() === 'offline' && counter.pusher.queueLength() > 0);
+      await counter.sellPaid();
+      counter.shifts.close(shift.id, Date.now(), (s) => ({
+        kind: 'Z',
+        shift: s,
+        generatedAt: s.closedAt!,
+        cinemaName: 'Film House',
+        branch: 'Lekki',
+        counterName: 'Counter 3',
+        totals: shiftTotals(
+          new OrderJournalReads(counter.db),
+          topupTotals(new TopupJournalReads(counter.db)),
+          s.openedAt,
+          s.closedAt!,
+        ),
+      }));
+      await counter.until(() => counter.pusher.queueLength() === counter.outbox.headSeq() - beforeDown);
+      expect(counter.outbox.lastSeq(counter.conn.counterId)).toBe(beforeDown);
 
-    // Back on the same database (on another port: the old one may have been taken meanwhile, and
-    // the counter's connection is read afresh on every call): the counter catches up by itself.
-    entry.hub = await startTestHub({ db });
-    counter.conn.url = entry.hub.url;
-    await counter.synced();
-    const all = await expectSameJournal(db, counter);
-    expect(all.slice(-2).map((e) => e.kind)).toEqual(['shift.closed', 'zreport']);
-    expect(all.at(-1)!.payload).toMatchObject({ shiftId: String(shift.id), totalKobo: 4 * 710_000, count: 4 }); // the card total: the top-up is on its own line
-  });
+      // Back on the same database (on another port: the old one may have been taken meanwhile, and
+      // the counter's connection is read afresh on every call): the counter catches up by itself.
+      entry.hub = await startTestHub({ db });
+      counter.conn.url = entry.hub.url;
+      await counter.synced();
+      const all = await expectSameJournal(db, counter);
+      expect(all.slice(-2).map((e) => e.kind)).toEqual(['shift.closed', 'zreport']);
+      expect(all.at(-1)!.payload).toMatchObject({ shiftId: String(shift.id), totalKobo: 4 * 710_000, count: 4 }); // the card total: the top-up is on its own line
+    },
+  );
 });
 
 describe('journal sync answers', () => {
@@ -118,14 +161,32 @@ describe('journal sync answers', () => {
     const db = await openHubDb({ databaseUrl: null, dataDir: null });
     const hub = await startTestHub({ db });
     const enrollment = await enroll(hub, 'Quiet Lane', 'BR-Q');
-    const counter = linkCounter({ file: join(dir, `counter-${++files}.sqlite`), hubUrl: hub.url, enrollment, tuning: { statusEveryMs: 50 } });
+    const counter = linkCounter({
+      file: join(dir, `counter-${++files}.sqlite`),
+      hubUrl: hub.url,
+      enrollment,
+      tuning: { statusEveryMs: 50 },
+    });
     open.push({ counter, hub, db });
     // Each idle wait follows a call: three of them mean the first call and two status ticks were answered.
     while (counter.idle.idleWaits() < 3) await counter.idle.nextIdle();
     expect(counter.syncCalls()).toBeGreaterThanOrEqual(3);
     expect(counter.events()).toEqual([]);
-    const seen = (await get(`${hub.url}/api/v1/admin/counters`, bearer(ADMIN_TOKEN))).json.counters as { id: string; lastSeenAt: number | null; appVersion: string | null; queueLength: number | null; openPayments: number | null; lastSeq: number }[];
-    expect(seen.find((c) => c.id === enrollment.counterId)).toMatchObject({ appVersion: '0.1.0', queueLength: 0, openPayments: 0, lastSeq: 0, lastSeenAt: expect.any(Number) });
+    const seen = (await get(`${hub.url}/api/v1/admin/counters`, bearer(ADMIN_TOKEN))).json.counters as {
+      id: string;
+      lastSeenAt: number | null;
+      appVersion: string | null;
+      queueLength: number | null;
+      openPayments: number | null;
+      lastSeq: number;
+    }[];
+    expect(seen.find((c) => c.id === enrollment.counterId)).toMatchObject({
+      appVersion: '0.1.0',
+      queueLength: 0,
+      openPayments: 0,
+      lastSeq: 0,
+      lastSeenAt: expect.any(Number),
+    });
     expect(counter.pusher.state()).toBe('synced');
   });
 
@@ -135,7 +196,11 @@ describe('journal sync answers', () => {
     await counter.synced();
     const held = await expectSameJournal(db, counter);
     const status = { appVersion: '0.1.0', profile: 'production', sentAt: Date.now(), queueLength: 0, openPayments: 0 };
-    const again = await post(`${hub.url}/api/v1/sync`, { events: counter.events(), status }, bearer(enrollment.credential));
+    const again = await post(
+      `${hub.url}/api/v1/sync`,
+      { events: counter.events(), status },
+      bearer(enrollment.credential),
+    );
     expect(again).toEqual({ status: 200, json: { lastSeq: held.length, stored: 0 } });
 
     // The counter died after the Hub stored its batch but before it kept the answer: it sends the same events again.
@@ -160,7 +225,9 @@ describe('journal sync answers', () => {
     counter.pusher.start();
     await counter.synced();
     await expectSameJournal(db, counter);
-    expect(counter.logger.lines.some((e) => /missing events/.test(e.msg) && e.fields?.expectedSeq === held + 1)).toBe(true);
+    expect(counter.logger.lines.some((e) => /missing events/.test(e.msg) && e.fields?.expectedSeq === held + 1)).toBe(
+      true,
+    );
   });
 
   it('rate-limited: waits at least as long as the Hub asks, then carries on to the end', async () => {
@@ -168,17 +235,33 @@ describe('journal sync answers', () => {
     const db = await openHubDb({ databaseUrl: null, dataDir: null });
     const hub = await startTestHub({ db, rateLimits: { perCredential: 60 } });
     const enrollment = await enroll(hub, 'Busy Lane', 'BR-R');
-    const counter = linkCounter({ file: join(dir, `counter-${++files}.sqlite`), hubUrl: hub.url, enrollment, tuning: { batchSize: 1 }, noStart: true });
+    const counter = linkCounter({
+      file: join(dir, `counter-${++files}.sqlite`),
+      hubUrl: hub.url,
+      enrollment,
+      tuning: { batchSize: 1 },
+      noStart: true,
+    });
     open.push({ counter, hub, db });
-    counter.db.transaction(() => {
-      for (let i = 0; i < 16; i++) counter.topups.insertSingle({ profile: 'production', billsMerchantId: 'B1' }, 'R1', '250131', { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: 10_000 + i }, 'Sending');
-    }).immediate();
+    counter.db
+      .transaction(() => {
+        for (let i = 0; i < 16; i++)
+          counter.topups.insertSingle(
+            { profile: 'production', billsMerchantId: 'B1' },
+            'R1',
+            '250131',
+            { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: 10_000 + i },
+            'Sending',
+          );
+      })
+      .immediate();
     counter.pusher.start();
     await counter.synced();
     await expectSameJournal(db, counter);
     const limited = counter.logger.lines.filter((l) => l.fields?.code === 'HUB_RATE_LIMITED');
     expect(limited.length).toBeGreaterThan(0);
-    for (const l of limited) expect(l.fields!.retryInMs as number).toBeGreaterThanOrEqual(l.fields!.retryAfterMs as number);
+    for (const l of limited)
+      expect(l.fields!.retryInMs as number).toBeGreaterThanOrEqual(l.fields!.retryAfterMs as number);
     expect(limited.every((l) => (l.fields!.retryAfterMs as number) > 0)).toBe(true);
   });
 
@@ -186,11 +269,25 @@ describe('journal sync answers', () => {
     const db = await openHubDb({ databaseUrl: null, dataDir: null });
     const hub = await startTestHub({ db, limits: { syncBodyBytes: 8 * 1024 } });
     const enrollment = await enroll(hub, 'Big Lane', 'BR-B');
-    const counter = linkCounter({ file: join(dir, `counter-${++files}.sqlite`), hubUrl: hub.url, enrollment, noStart: true });
+    const counter = linkCounter({
+      file: join(dir, `counter-${++files}.sqlite`),
+      hubUrl: hub.url,
+      enrollment,
+      noStart: true,
+    });
     open.push({ counter, hub, db });
-    counter.db.transaction(() => {
-      for (let i = 0; i < 60; i++) counter.topups.insertSingle({ profile: 'production', billsMerchantId: 'B1' }, 'G1', '250131', { serviceType: 'betting', provider: 'BET9JA', customerId: `U-${'9'.repeat(100)}-${i}`, amountKobo: 10_000 }, 'Sending');
-    }).immediate();
+    counter.db
+      .transaction(() => {
+        for (let i = 0; i < 60; i++)
+          counter.topups.insertSingle(
+            { profile: 'production', billsMerchantId: 'B1' },
+            'G1',
+            '250131',
+            { serviceType: 'betting', provider: 'BET9JA', customerId: `U-${'9'.repeat(100)}-${i}`, amountKobo: 10_000 },
+            'Sending',
+          );
+      })
+      .immediate();
     counter.pusher.start();
     await counter.synced();
     await expectSameJournal(db, counter);
@@ -223,12 +320,21 @@ describe('journal sync answers', () => {
   it('a different event under a number the Hub holds: the pusher stops, says why, and never sends it again', async () => {
     const { db, hub, enrollment, counter } = await setup();
     await counter.pusher.stop();
-    const foreign: SyncEvent = { seq: 1, kind: 'order.status', at: Date.now(), payload: { reference: 'NOT-OURS', status: 'paid' } };
+    const foreign: SyncEvent = {
+      seq: 1,
+      kind: 'order.status',
+      at: Date.now(),
+      payload: { reference: 'NOT-OURS', status: 'paid' },
+    };
     const status = { appVersion: '0.1.0', profile: 'production', sentAt: Date.now(), queueLength: 0, openPayments: 0 };
-    expect((await post(`${hub.url}/api/v1/sync`, { events: [foreign], status }, bearer(enrollment.credential))).json).toEqual({ lastSeq: 1, stored: 1 });
+    expect(
+      (await post(`${hub.url}/api/v1/sync`, { events: [foreign], status }, bearer(enrollment.credential))).json,
+    ).toEqual({ lastSeq: 1, stored: 1 });
     await counter.sellPaid();
     counter.pusher.start();
-    await counter.until(() => counter.logger.lines.some((e) => e.level === 'error' && /HUB_SYNC_CONFLICT|different event/.test(e.msg)));
+    await counter.until(() =>
+      counter.logger.lines.some((e) => e.level === 'error' && /HUB_SYNC_CONFLICT|different event/.test(e.msg)),
+    );
     expect(counter.pusher.state()).toBe('offline');
     const calls = counter.syncCalls();
     const idleBefore = counter.idle.idleWaits();

@@ -37,7 +37,16 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7', tickets: 1, priceKobo: 350_000, bookingFeeKobo: 0 };
+const SALE = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Hall 2',
+  showDate: '2025-01-31',
+  showTime: '19:30',
+  seats: 'F7',
+  tickets: 1,
+  priceKobo: 350_000,
+  bookingFeeKobo: 0,
+};
 
 /**
  * The pusher's timers, counted and held: none ever fires (its debounce, its status tick, a backoff),
@@ -45,10 +54,15 @@ const SALE = { filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01
  * orderNo waited for the debounce's firing and so never left (the test then fails on its timeout).
  */
 function heldTimers(): Timers & { fired: number; armed: number } {
-  return { fired: 0, armed: 0, setTimeout(this: { armed: number }) {
-    this.armed += 1;
-    return {};
-  }, clearTimeout: () => {} };
+  return {
+    fired: 0,
+    armed: 0,
+    setTimeout(this: { armed: number }) {
+      this.armed += 1;
+      return {};
+    },
+    clearTimeout: () => {},
+  };
 }
 
 interface SyncSent {
@@ -67,7 +81,11 @@ function watchingClient(timers: { fired: number }, sent: SyncSent[], onSent: () 
       const p = real.call(conn, method, path, body, answer, o);
       if (path === '/sync') {
         const events = (body as { events: { payload: { orderNo?: string } }[] }).events;
-        sent.push({ orderNos: events.map((e) => e.payload.orderNo ?? '').filter(Boolean), firedBefore: timers.fired, answered: p.catch(() => null) });
+        sent.push({
+          orderNos: events.map((e) => e.payload.orderNo ?? '').filter(Boolean),
+          firedBefore: timers.fired,
+          answered: p.catch(() => null),
+        });
         onSent();
       }
       return p;
@@ -76,49 +94,61 @@ function watchingClient(timers: { fired: number }, sent: SyncSent[], onSent: () 
 }
 
 describe('the orderNo reaches the Hub before the customer can tap (issue 28)', () => {
-  it('the sync naming a new orderNo leaves with no pusher timer fired; the Paid is routed to its owner at once and comes through the relay', { timeout: 30_000 }, async () => {
-    const timers = heldTimers();
-    const sent: SyncSent[] = [];
-    let heard = () => {};
-    c = await startHubCounter({
-      dir, name: 'Keys Counter', provider: s.providerConfig(), hubUrl: hub!.url,
-      pusher: { timers, client: watchingClient(timers, sent, () => heard()) },
-    });
-    await c.health(true);
-    const v = await c.svc.sell({ ...SALE, sn: s.merchant.terminalSn });
-    const waiting = await inState(c.svc, v.id, 'waiting');
-    expect(waiting.orderNo).toBeTruthy();
-    // The sync that tells the Hub this orderNo (already left, or about to: resolved when it does).
-    const named = () => sent.find((x) => x.orderNos.includes(waiting.orderNo!));
-    const sync = named() ?? (await new Promise<SyncSent>((resolve) => {
-      heard = () => {
-        const x = named();
-        if (x) resolve(x);
-      };
-    }));
-    // The count that failed before the fix: the debounce timer (100 ms) had to fire first.
-    expect(sync.firedBefore).toBe(0);
-    expect(timers.armed).toBeGreaterThan(0); // the debounce of order.created was armed, and not needed
-    await sync.answered;
-
-    // The Hub owns the order before the tap: its webhook is routed to this counter on arrival.
-    const delivered = new Promise<void>((resolve) => {
-      const off = c!.relay.onDelivered(() => {
-        off();
-        resolve();
+  it(
+    'the sync naming a new orderNo leaves with no pusher timer fired; the Paid is routed to its owner at once and comes through the relay',
+    { timeout: 30_000 },
+    async () => {
+      const timers = heldTimers();
+      const sent: SyncSent[] = [];
+      let heard = () => {};
+      c = await startHubCounter({
+        dir,
+        name: 'Keys Counter',
+        provider: s.providerConfig(),
+        hubUrl: hub!.url,
+        pusher: { timers, client: watchingClient(timers, sent, () => heard()) },
       });
-    });
-    s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
-    const paid = await inState(c.svc, v.id, 'paid');
-    expect(paid.state).toBe('paid');
-    await delivered;
-    expect(c.outcomes.map((x) => x.outcome)).toEqual([expect.stringMatching(/^(recorded|repeat)$/)]);
-    const log = await hub!.db.query<{ step: string; detail: string }>(
-      `select l.step, l.detail from delivery_log l join notifications n on n.id = l.notification_id where n.order_no = $1 and l.step = 'routed'`, [waiting.orderNo],
-    );
-    expect(log.map((r) => r.detail)).toEqual([expect.stringMatching(new RegExp(`^owner of order ${waiting.orderNo}`))]);
-    expect(log.map((r) => r.detail).join()).not.toMatch(/once its counter synced/);
-    const held = await hub!.db.query<{ n: unknown }>('select count(*) as n from quarantine');
-    expect(Number(held[0]!.n)).toBe(0);
-  });
+      await c.health(true);
+      const v = await c.svc.sell({ ...SALE, sn: s.merchant.terminalSn });
+      const waiting = await inState(c.svc, v.id, 'waiting');
+      expect(waiting.orderNo).toBeTruthy();
+      // The sync that tells the Hub this orderNo (already left, or about to: resolved when it does).
+      const named = () => sent.find((x) => x.orderNos.includes(waiting.orderNo!));
+      const sync =
+        named() ??
+        (await new Promise<SyncSent>((resolve) => {
+          heard = () => {
+            const x = named();
+            if (x) resolve(x);
+          };
+        }));
+      // The count that failed before the fix: the debounce timer (100 ms) had to fire first.
+      expect(sync.firedBefore).toBe(0);
+      expect(timers.armed).toBeGreaterThan(0); // the debounce of order.created was armed, and not needed
+      await sync.answered;
+
+      // The Hub owns the order before the tap: its webhook is routed to this counter on arrival.
+      const delivered = new Promise<void>((resolve) => {
+        const off = c!.relay.onDelivered(() => {
+          off();
+          resolve();
+        });
+      });
+      s.sandbox.present(s.merchant.terminalSn, 'SUCCESS');
+      const paid = await inState(c.svc, v.id, 'paid');
+      expect(paid.state).toBe('paid');
+      await delivered;
+      expect(c.outcomes.map((x) => x.outcome)).toEqual([expect.stringMatching(/^(recorded|repeat)$/)]);
+      const log = await hub!.db.query<{ step: string; detail: string }>(
+        `select l.step, l.detail from delivery_log l join notifications n on n.id = l.notification_id where n.order_no = $1 and l.step = 'routed'`,
+        [waiting.orderNo],
+      );
+      expect(log.map((r) => r.detail)).toEqual([
+        expect.stringMatching(new RegExp(`^owner of order ${waiting.orderNo}`)),
+      ]);
+      expect(log.map((r) => r.detail).join()).not.toMatch(/once its counter synced/);
+      const held = await hub!.db.query<{ n: unknown }>('select count(*) as n from quarantine');
+      expect(Number(held[0]!.n)).toBe(0);
+    },
+  );
 });

@@ -30,11 +30,20 @@ const MIN = 60_000;
 
 const live: Core[] = [];
 async function boot(dir: string, name: string): Promise<Core> {
-  const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock });
+  const core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock: systemClock,
+  });
   live.push(core);
   await call(core, 'settings.setPin', { newPin: PIN }).catch(() => call(core, 'settings.unlock', { pin: PIN }));
   const p = await call<{ settings: Record<string, unknown> }>(core, 'settings.getProfile', { profile: 'demo' });
-  if (p.settings.counterName !== name) await call(core, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: name } });
+  if (p.settings.counterName !== name)
+    await call(core, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: name } });
   await ensureShift((n, a) => call(core, n, a));
   return core;
 }
@@ -65,10 +74,20 @@ function reaches<T>(core: Core, name: string, ok: (v: T) => boolean, now?: () =>
   });
 }
 const hubCopy = (core: Core, version: number) =>
-  reaches<ProgrammeSummary>(core, 'programme.changed', (s) => s.source?.kind === 'hub' && s.source.version >= version, () => call(core, 'programme.summary'));
+  reaches<ProgrammeSummary>(
+    core,
+    'programme.changed',
+    (s) => s.source?.kind === 'hub' && s.source.version >= version,
+    () => call(core, 'programme.summary'),
+  );
 /** The Hub holds everything the counter wrote up to `since` (a sync answered after it, nothing left to send). */
 const synced = (core: Core, since: number) =>
-  reaches<HubLinkView>(core, 'hub.changed', (v) => v.toSync === 0 && v.sync === 'synced' && (v.lastSyncAt ?? 0) >= since, () => call(core, 'hub.status'));
+  reaches<HubLinkView>(
+    core,
+    'hub.changed',
+    (v) => v.toSync === 0 && v.sync === 'synced' && (v.lastSyncAt ?? 0) >= since,
+    () => call(core, 'hub.status'),
+  );
 
 function slot(offsetMin: number) {
   const t = Math.floor((Date.now() + offsetMin * MIN) / MIN) * MIN;
@@ -78,11 +97,26 @@ function programme(price: number): Programme {
   const a = slot(60);
   const b = slot(150);
   return {
-    films: [{ name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' }, { name: 'Inside Out 2', title: 'INSIDE OUT 2', rating: 'PG' }],
+    films: [
+      { name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' },
+      { name: 'Inside Out 2', title: 'INSIDE OUT 2', rating: 'PG' },
+    ],
     screens: ['Screen 1', 'Screen 2'],
     shows: [
-      { film: 'Dune 2', screen: 'Screen 1', date: a.date, time: a.time, ticketTypes: [{ name: 'Adult', priceKobo: price, bookingFeeKobo: 20_000 }] },
-      { film: 'Inside Out 2', screen: 'Screen 2', date: b.date, time: b.time, ticketTypes: [{ name: 'Adult', priceKobo: 350_000, bookingFeeKobo: 0 }] },
+      {
+        film: 'Dune 2',
+        screen: 'Screen 1',
+        date: a.date,
+        time: a.time,
+        ticketTypes: [{ name: 'Adult', priceKobo: price, bookingFeeKobo: 20_000 }],
+      },
+      {
+        film: 'Inside Out 2',
+        screen: 'Screen 2',
+        date: b.date,
+        time: b.time,
+        ticketTypes: [{ name: 'Adult', priceKobo: 350_000, bookingFeeKobo: 0 }],
+      },
     ],
   };
 }
@@ -90,7 +124,10 @@ function programme(price: number): Programme {
 describe('the programme and the seat check through the Hub', () => {
   let hub: TestHub;
   let manager: Manager;
-  const dirs = { a: mkdtempSync(join(tmpdir(), 'counterpay-prog-a-')), b: mkdtempSync(join(tmpdir(), 'counterpay-prog-b-')) };
+  const dirs = {
+    a: mkdtempSync(join(tmpdir(), 'counterpay-prog-a-')),
+    b: mkdtempSync(join(tmpdir(), 'counterpay-prog-b-')),
+  };
   let A: Core;
   let B: Core;
   let branch: string;
@@ -103,7 +140,11 @@ describe('the programme and the seat check through the Hub', () => {
       const v = await call<HubLinkView>(core, 'hub.enroll', { hubUrl: hub.url, code: await issueCode(hub) });
       branch = v.branch!;
     }
-    await createManager(hub.db, { name: 'Manager', password: 'manager password 1', role: 'branch', branch }, hub.ctx.now());
+    await createManager(
+      hub.db,
+      { name: 'Manager', password: 'manager password 1', role: 'branch', branch },
+      hub.ctx.now(),
+    );
     manager = new Manager(hub.url);
     expect((await manager.login('Manager', 'manager password 1')).status).toBe(200);
   });
@@ -121,7 +162,10 @@ describe('the programme and the seat check through the Hub', () => {
     expect(sa).toMatchObject({ films: 2, shows: 2, source: { kind: 'hub', version: 1 } });
     expect(sb).toMatchObject({ films: 2, shows: 2, source: { kind: 'hub', version: 1 } });
     const shows = await call<NextShows>(B, 'programme.next');
-    expect(shows.shows.map((s) => [s.filmName, s.ticketTypes[0]!.priceKobo])).toEqual([['Dune 2', 450_000], ['Inside Out 2', 350_000]]);
+    expect(shows.shows.map((s) => [s.filmName, s.ticketTypes[0]!.priceKobo])).toEqual([
+      ['Dune 2', 450_000],
+      ['Inside Out 2', 350_000],
+    ]);
 
     // B is off while the manager changes the price; A follows at once.
     await stop(B);
@@ -136,33 +180,55 @@ describe('the programme and the seat check through the Hub', () => {
     expect((await call<NextShows>(B, 'programme.next')).shows[0]!.ticketTypes[0]!.priceKobo).toBe(500_000);
   });
 
-  it('a sale on one counter is seen by the other counter\'s seat check: waiting, then paid; a failed sale frees its seats', async () => {
+  it("a sale on one counter is seen by the other counter's seat check: waiting, then paid; a failed sale frees its seats", async () => {
     const showA = (await call<NextShows>(A, 'programme.next')).shows[0]!;
     const showB = (await call<NextShows>(B, 'programme.next')).shows[0]!;
-    expect(await call<SeatCheckResult>(B, 'programme.checkSeats', { showId: showB.id, seats: 'F7 F8' })).toEqual({ kind: 'checked', conflicts: [] });
+    expect(await call<SeatCheckResult>(B, 'programme.checkSeats', { showId: showB.id, seats: 'F7 F8' })).toEqual({
+      kind: 'checked',
+      conflicts: [],
+    });
 
     const t0 = Date.now();
-    const sold = await call<OrderView>(A, 'programme.charge', { showId: showA.id, ticketType: 'Adult', seats: 'f7 f8', sn: 'DEMO-POS-0001' });
+    const sold = await call<OrderView>(A, 'programme.charge', {
+      showId: showA.id,
+      ticketType: 'Adult',
+      seats: 'f7 f8',
+      sn: 'DEMO-POS-0001',
+    });
     await synced(A, Date.now());
     console.info(`sale on A held by the Hub ${Date.now() - t0} ms after the charge call`);
     const waiting = await call<SeatCheckResult>(B, 'programme.checkSeats', { showId: showB.id, seats: 'F7 F9' });
-    expect(waiting).toMatchObject({ kind: 'checked', conflicts: [{ seat: 'F7', counterName: 'Counter 1', state: 'waiting' }] });
+    expect(waiting).toMatchObject({
+      kind: 'checked',
+      conflicts: [{ seat: 'F7', counterName: 'Counter 1', state: 'waiting' }],
+    });
 
     const paid = orderReaches(A, sold.id, 'paid');
     await call(A, 'demo.present', { outcome: 'SUCCESS' });
     await paid;
     await synced(A, Date.now());
     const after = await call<SeatCheckResult>(B, 'programme.checkSeats', { showId: showB.id, seats: 'F8' });
-    expect(after).toMatchObject({ kind: 'checked', conflicts: [{ seat: 'F8', counterName: 'Counter 1', state: 'paid' }] });
+    expect(after).toMatchObject({
+      kind: 'checked',
+      conflicts: [{ seat: 'F8', counterName: 'Counter 1', state: 'paid' }],
+    });
 
     // A sale that fails leaves its seats free again.
-    const second = await call<OrderView>(B, 'programme.charge', { showId: showB.id, ticketType: 'Adult', seats: 'G1', sn: 'DEMO-POS-0001' });
+    const second = await call<OrderView>(B, 'programme.charge', {
+      showId: showB.id,
+      ticketType: 'Adult',
+      seats: 'G1',
+      sn: 'DEMO-POS-0001',
+    });
     await orderReaches(B, second.id, 'waiting');
     const failed = orderReaches(B, second.id, 'failed');
     await call(B, 'demo.present', { outcome: 'FAIL' });
     await failed;
     await synced(B, Date.now());
-    expect(await call<SeatCheckResult>(A, 'programme.checkSeats', { showId: showA.id, seats: 'G1' })).toEqual({ kind: 'checked', conflicts: [] });
+    expect(await call<SeatCheckResult>(A, 'programme.checkSeats', { showId: showA.id, seats: 'G1' })).toEqual({
+      kind: 'checked',
+      conflicts: [],
+    });
   });
 
   it('a Hub that does not answer, or is gone, makes the check "skipped" at the deadline; the counter keeps its copy', async () => {
@@ -183,7 +249,9 @@ describe('the programme and the seat check through the Hub', () => {
       const late = await call<SeatCheckResult>(A, 'programme.checkSeats', { showId: show.id, seats: 'F7' });
       const lateMs = performance.now() - t;
       expect(late).toEqual({ kind: 'skipped', reason: expect.stringContaining('did not answer in time') });
-      console.info(`seat check skipped: Hub gone ${goneMs.toFixed(0)} ms, Hub silent ${lateMs.toFixed(0)} ms (deadline 300 ms)`);
+      console.info(
+        `seat check skipped: Hub gone ${goneMs.toFixed(0)} ms, Hub silent ${lateMs.toFixed(0)} ms (deadline 300 ms)`,
+      );
     } finally {
       for (const s of held) s.destroy();
       await new Promise((r) => silent.close(r));

@@ -15,7 +15,13 @@ import { createWebhookIngest } from '../../../core/webhook';
 import { ingestNotification } from '../../../hub/store/notifications';
 import type { OrderView } from '../../../shared/orders';
 import { startHubCounter, startSandboxHub, type HubCounter } from '../../helpers/hub-counter';
-import { FAST_TUNING, inState, startOrdersSandbox, waitForOrder, type OrdersSandbox } from '../../helpers/orders-sandbox';
+import {
+  FAST_TUNING,
+  inState,
+  startOrdersSandbox,
+  waitForOrder,
+  type OrdersSandbox,
+} from '../../helpers/orders-sandbox';
 import type { TestHub } from '../../hub/helpers/hub-harness';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -40,12 +46,27 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const SALE = { filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000 };
+const SALE = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Hall 2',
+  showDate: '2025-01-31',
+  showTime: '19:30',
+  seats: 'F7,F8',
+  tickets: 2,
+  priceKobo: 350_000,
+  bookingFeeKobo: 10_000,
+};
 
 // Each counter its own name, hence its own outOrderNo series (the sandbox outlives the tests).
 let named = 0;
 async function counter(o: Partial<Parameters<typeof startHubCounter>[0]> = {}): Promise<HubCounter> {
-  const c = await startHubCounter({ dir, name: `Counter ${++named}`, provider: s.providerConfig(), hubUrl: hub!.url, ...o });
+  const c = await startHubCounter({
+    dir,
+    name: `Counter ${++named}`,
+    provider: s.providerConfig(),
+    hubUrl: hub!.url,
+    ...o,
+  });
   counters.push(c);
   return c;
 }
@@ -56,7 +77,9 @@ async function sellWaiting(c: HubCounter): Promise<OrderView> {
 }
 
 const hubDeliveries = async () =>
-  (await hub!.db.query<{ id: unknown; acked_at: unknown }>('select id, acked_at from deliveries order by id')).map((r) => ({ id: String(r.id), acked: r.acked_at !== null }));
+  (await hub!.db.query<{ id: unknown; acked_at: unknown }>('select id, acked_at from deliveries order by id')).map(
+    (r) => ({ id: String(r.id), acked: r.acked_at !== null }),
+  );
 
 describe('the relay as the way Paid arrives', () => {
   it('the customer pays on the sandbox terminal: Paid arrives through the Hub and is acknowledged; once it did, the next sale costs at most one status query', async () => {
@@ -69,9 +92,14 @@ describe('the relay as the way Paid arrives', () => {
     expect(paid.state).toBe('paid');
     // No webhook receiver runs on this counter: the event came through the relay, once (recorded, or a
     // repeat of what a status check had already found).
-    await vi.waitFor(() => expect(c.outcomes.map((x) => x.outcome)).toEqual([expect.stringMatching(/^(recorded|repeat)$/)]), { timeout: 5_000 });
+    await vi.waitFor(
+      () => expect(c.outcomes.map((x) => x.outcome)).toEqual([expect.stringMatching(/^(recorded|repeat)$/)]),
+      { timeout: 5_000 },
+    );
     expect(listWebhookEvents(c.db, 'pos').map((e) => [e.orderNo, e.status])).toEqual([[v.orderNo, 'SUCCESS']]);
-    await vi.waitFor(async () => expect(await hubDeliveries()).toEqual([{ id: c.outcomes[0]!.eventId, acked: true }]), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await hubDeliveries()).toEqual([{ id: c.outcomes[0]!.eventId, acked: true }]), {
+      timeout: 5_000,
+    });
     expect(c.relay.lastEventId()).toBe(c.outcomes[0]!.eventId);
     // The relay delivered: the next sale's follow-up for the payment number is its only status query (polling held off).
     const before = c.queries.length;
@@ -96,7 +124,10 @@ describe('the relay as the way Paid arrives', () => {
     const to = await hub!.db.query<{ counter_id: string }>('select distinct counter_id from deliveries');
     expect(to).toEqual([{ counter_id: a.conn.counterId }]);
     // Relayed to B all the same: B verifies it, does not have the order, ignores it quietly.
-    await hub!.db.query('insert into deliveries (notification_id, counter_id, created_at) select notification_id, $1, $2 from deliveries where counter_id = $3', [b.conn.counterId, Date.now(), a.conn.counterId]);
+    await hub!.db.query(
+      'insert into deliveries (notification_id, counter_id, created_at) select notification_id, $1, $2 from deliveries where counter_id = $3',
+      [b.conn.counterId, Date.now(), a.conn.counterId],
+    );
     await vi.waitFor(() => expect(b.outcomes.map((x) => x.outcome)).toEqual(['ignored']), { timeout: 5_000 });
     expect(listWebhookEvents(b.db)).toEqual([]);
     expect(b.logger.lines.filter((l) => l.level !== 'info')).toEqual([]);
@@ -138,7 +169,11 @@ describe('a counter off while notifications arrive', () => {
     // Two sales on the terminal, one after the other; both paid while the counter is off.
     const a = await sellWaiting(first);
     // Its journal reached the Hub (the order is its own there) before it goes off.
-    await vi.waitFor(async () => expect(await hub!.db.query('select 1 from order_owners where order_key = $1', [a.orderNo])).toHaveLength(1), { timeout: 5_000 });
+    await vi.waitFor(
+      async () =>
+        expect(await hub!.db.query('select 1 from order_owners where order_key = $1', [a.orderNo])).toHaveLength(1),
+      { timeout: 5_000 },
+    );
     await first.close();
     counters.splice(counters.indexOf(first), 1);
     const enrolled = { counterId: first.conn.counterId, credential: first.conn.credential, branch: first.conn.branch };
@@ -167,7 +202,14 @@ describe('a counter off while notifications arrive', () => {
 
     // The same day-old body sent straight to the counter's receiver would be stale: only the relay widens the window.
     const [n] = await hub!.db.query<{ body: string }>('select body from notifications order by id limit 1');
-    const direct = createWebhookIngest({ db: back.db, logger: back.logger, clock, getConfig: () => s.providerConfig(), onPosNotification: () => {}, onBillsCallback: () => {} });
+    const direct = createWebhookIngest({
+      db: back.db,
+      logger: back.logger,
+      clock,
+      getConfig: () => s.providerConfig(),
+      onPosNotification: () => {},
+      onBillsCallback: () => {},
+    });
     expect(direct({ kind: 'pos', body: n!.body, via: 'direct' })).toMatchObject({ outcome: 'refused', code: '40102' });
   });
 });
@@ -181,7 +223,9 @@ describe('repeats, late copies and forgeries', () => {
     await inState(c.svc, v.id, 'paid');
     await s.sandbox.redeliverWebhook(v.orderNo!); // a duplicate, freshly signed
     await s.sandbox.redeliverWebhook(v.orderNo!, { timestampOffsetMs: -4 * 60_000 }); // late, still in the Hub's window
-    await vi.waitFor(() => expect(c.outcomes.map((x) => x.outcome)).toEqual(['recorded', 'repeat', 'repeat']), { timeout: 5_000 });
+    await vi.waitFor(() => expect(c.outcomes.map((x) => x.outcome)).toEqual(['recorded', 'repeat', 'repeat']), {
+      timeout: 5_000,
+    });
     expect(listWebhookEvents(c.db, 'pos')).toHaveLength(1);
     expect(c.svc.history(v.id).filter((e) => e.to === 'paid')).toHaveLength(1);
   });
@@ -194,12 +238,32 @@ describe('repeats, late copies and forgeries', () => {
     // encrypted to the merchant, saying SUCCESS for our waiting order.
     const m = hub!.merchant;
     const timestamp = String(Date.now());
-    const data = { outOrderNo: v.outOrderNo, orderNo: v.orderNo!, status: 'SUCCESS', amount: '3700.00', transactionTime: String(Date.now()), completedTime: String(Date.now()) };
+    const data = {
+      outOrderNo: v.outOrderNo,
+      orderNo: v.orderNo!,
+      status: 'SUCCESS',
+      amount: '3700.00',
+      transactionTime: String(Date.now()),
+      completedTime: String(Date.now()),
+    };
     const paramContent = rsaEncryptChunked(m.merchantPublicPem, JSON.stringify({ data }));
-    const body = JSON.stringify({ clientAuthKey: m.clientAuthKey, version: 'V1.0.1', bodyFormat: 'JSON', timestamp, paramContent, sign: rsaSign(m.providerPrivatePem, paramContent + timestamp) });
+    const body = JSON.stringify({
+      clientAuthKey: m.clientAuthKey,
+      version: 'V1.0.1',
+      bodyFormat: 'JSON',
+      timestamp,
+      paramContent,
+      sign: rsaSign(m.providerPrivatePem, paramContent + timestamp),
+    });
     await ingestNotification(hub!.db, {
-      kind: 'pos', headers: { 'X-Opay-Tranid': v.orderNo!, merchantId: s.merchant.merchantId }, body, contentKey: body, orderKeys: [v.orderNo!], branch: s.merchant.merchantId,
-      verifiedDetail: 'compromised: not verified', now: Date.now(),
+      kind: 'pos',
+      headers: { 'X-Opay-Tranid': v.orderNo!, merchantId: s.merchant.merchantId },
+      body,
+      contentKey: body,
+      orderKeys: [v.orderNo!],
+      branch: s.merchant.merchantId,
+      verifiedDetail: 'compromised: not verified',
+      now: Date.now(),
     });
     await vi.waitFor(() => expect(c.outcomes.map((x) => x.outcome)).toEqual(['refused']), { timeout: 5_000 });
     expect(c.svc.get(v.id)!.state).toBe('waiting');

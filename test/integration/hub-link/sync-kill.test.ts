@@ -42,19 +42,33 @@ function lineFrom(c: ChildProcess, re: RegExp, accept: (m: RegExpExecArray) => b
       for (const m of out.matchAll(new RegExp(re.source, 'g'))) if (accept(m)) ok(m);
     });
     c.stderr?.on('data', (b: Buffer) => (err += b.toString()));
-    c.once('exit', (code, signal) => fail(new Error(`child exited (${code ?? signal}) early:\n${out.slice(-2000)}\n${err}`)));
+    c.once('exit', (code, signal) =>
+      fail(new Error(`child exited (${code ?? signal}) early:\n${out.slice(-2000)}\n${err}`)),
+    );
   });
 }
 
 describe('a counter killed mid-sync', () => {
-  it('started again, resumes from the Hub\'s number: the Hub holds the journal exactly', async () => {
+  it("started again, resumes from the Hub's number: the Hub holds the journal exactly", async () => {
     const file = join(dir, 'counter.sqlite');
     // A day of sales written as the journal writes them (one outer transaction, to be quick).
     const db = openJournalDb(file);
     const journal = new OrderJournal(db, () => 1_738_310_400_000, createOutboxSink(new HubOutbox(db)));
     db.transaction(() => {
       for (let i = 0; i < ORDERS; i++) {
-        const r = journal.insert({ sale: sale({ seats: `A${i},B${i}` }), amountKobo: 710_000, counterCode: 'K1', businessDay: '250131', createdAt: 1_738_310_400_000 + i, expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H1', merchantId: 'M1', note: 'Sale recorded' });
+        const r = journal.insert({
+          sale: sale({ seats: `A${i},B${i}` }),
+          amountKobo: 710_000,
+          counterCode: 'K1',
+          businessDay: '250131',
+          createdAt: 1_738_310_400_000 + i,
+          expireSeconds: 300,
+          state: 'creating',
+          attempts: 1,
+          headMerchantId: 'H1',
+          merchantId: 'M1',
+          note: 'Sale recorded',
+        });
         journal.transition(r.id, 'waiting', 'On the terminal', { patch: { orderNo: `PO-${i}` } });
         journal.transition(r.id, 'paid', 'Paid');
       }
@@ -64,11 +78,19 @@ describe('a counter killed mid-sync', () => {
     expect(total).toBe(ORDERS * 3);
 
     const enrollment = await enroll(hub, 'Killed Lane', 'BR-1');
-    const conn = { url: hub.url, counterId: enrollment.counterId, credential: enrollment.credential, branch: enrollment.branch };
+    const conn = {
+      url: hub.url,
+      counterId: enrollment.counterId,
+      credential: enrollment.credential,
+      branch: enrollment.branch,
+    };
     const argsFile = join(dir, 'child-args.json');
     writeFileSync(argsFile, JSON.stringify({ dbFile: file, conn, batchSize: 40 }));
     // tsx as a loader in this one process, so the kill reaches the process that syncs.
-    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/hub-sync-child.ts'), argsFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/hub-sync-child.ts'), argsFile], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<NodeJS.Signals | null>((r) => child!.once('exit', (_c, s) => r(s)));
     const m = await lineFrom(child, /SEQ (\d+)\n/, (x) => Number(x[1]) >= 600);
     child.kill('SIGKILL'); // its next batch is on its way, or just stored

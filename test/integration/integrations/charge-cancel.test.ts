@@ -33,10 +33,26 @@ describe('cancel a charge', () => {
     // The provider is not reachable: the sale waits in the queue.
     const config = sb.providerConfig({ posBaseUrl: 'http://127.0.0.1:9' });
     const checkout = createCheckoutService({
-      db, pos: createPosClient(config, { logger: memoryLogger() }), clock: systemClock, logger: memoryLogger(), tuning: { ...FAST_TUNING, backoff: { baseMs: 60_000, maxMs: 60_000 } },
-      settings: () => ({ counterName: 'Cancel', headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300 }),
+      db,
+      pos: createPosClient(config, { logger: memoryLogger() }),
+      clock: systemClock,
+      logger: memoryLogger(),
+      tuning: { ...FAST_TUNING, backoff: { baseMs: 60_000, maxMs: 60_000 } },
+      settings: () => ({
+        counterName: 'Cancel',
+        headMerchantId: sb.merchant.headMerchantId,
+        merchantId: sb.merchant.merchantId,
+        orderExpireSeconds: 300,
+      }),
     });
-    const integrations = createIntegrations({ db, checkout, vault: fileVault(join(dir, 'secrets.json')), terminalSn: () => sb.merchant.terminalSn, now: () => Date.now(), logger: memoryLogger() });
+    const integrations = createIntegrations({
+      db,
+      checkout,
+      vault: fileVault(join(dir, 'secrets.json')),
+      terminalSn: () => sb.merchant.terminalSn,
+      now: () => Date.now(),
+      logger: memoryLogger(),
+    });
     open.push({ checkout, integrations, sb });
     const { key } = integrations.pair('Box office', null);
     const base = (await integrations.serve({ port: 0, lan: false }))!;
@@ -45,10 +61,16 @@ describe('cancel a charge', () => {
     await inState(checkout, id, 'queued');
     const cancelled = await api<ChargeView>(base, key, 'POST', '/v1/charges/BK-C1/cancel');
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ state: 'cancelled', final: true, reason: expect.stringMatching(/Cancelled by Box office \(booking BK-C1\)/) });
+    expect(cancelled.body).toMatchObject({
+      state: 'cancelled',
+      final: true,
+      reason: expect.stringMatching(/Cancelled by Box office \(booking BK-C1\)/),
+    });
     expect((await api<ChargeView>(base, key, 'GET', '/v1/charges/BK-C1')).body.state).toBe('cancelled');
     // A second cancel says it is final already; nothing ever reached the provider.
-    expect((await api(base, key, 'POST', '/v1/charges/BK-C1/cancel')).body).toMatchObject({ error: { code: 'CANNOT_CANCEL', message: 'This sale is already cancelled.' } });
+    expect((await api(base, key, 'POST', '/v1/charges/BK-C1/cancel')).body).toMatchObject({
+      error: { code: 'CANNOT_CANCEL', message: 'This sale is already cancelled.' },
+    });
     expect(sb.sandbox.listPosOrders()).toHaveLength(0);
   });
 });

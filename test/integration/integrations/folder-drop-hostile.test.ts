@@ -4,7 +4,18 @@
 // distinct per reference and written through exclusive, unpredictable temporary names; a file for
 // a reference charged over HTTP gets its outcome; a 503 leaves the file; the request file is
 // removed only after its charge is journaled.
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChargeView } from '../../../shared/integration';
@@ -32,7 +43,9 @@ describe('folder drop: hostile files', () => {
     await drop.scanNow();
     expect(readdirSync(folders.inbox)).toEqual([]);
     expect(lstatSync(join(folders.rejected, 'link.json')).isSymbolicLink()).toBe(true);
-    expect(readFileSync(join(folders.rejected, 'link.json.reason.txt'), 'utf8')).toMatch(/symbolic link, not an ordinary file/);
+    expect(readFileSync(join(folders.rejected, 'link.json.reason.txt'), 'utf8')).toMatch(
+      /symbolic link, not an ordinary file/,
+    );
     expect(core.checkout.listToday()).toHaveLength(0);
     expect(JSON.parse(readFileSync(elsewhere, 'utf8'))).toMatchObject({ reference: 'BK-LINK' });
   });
@@ -74,7 +87,11 @@ describe('folder drop: hostile files', () => {
   it('COLL:1 and COLL_1 get distinct outbox files (the reference percent-encoded)', async () => {
     const { drop, folders } = await counterWithDrop();
     dropFile(folders.inbox, 'a.json', JSON.stringify(twoSeats('COLL:1')));
-    dropFile(folders.inbox, 'b.json', JSON.stringify(twoSeats('COLL_1', { sale: { ...twoSeats('x').sale, seats: 'G1,G2' } })));
+    dropFile(
+      folders.inbox,
+      'b.json',
+      JSON.stringify(twoSeats('COLL_1', { sale: { ...twoSeats('x').sale, seats: 'G1,G2' } })),
+    );
     await drop.scanNow();
     expect(readdirSync(folders.outbox).sort()).toEqual(['COLL%3A1.json', 'COLL_1.json']);
     expect(outcome(folders.outbox, 'COLL%3A1.json').reference).toBe('COLL:1');
@@ -110,7 +127,10 @@ describe('folder drop: its promises', () => {
     dropFile(folders.inbox, 'BK-BOTH.json', JSON.stringify(twoSeats('BK-BOTH')));
     await drop.scanNow();
     expect(readdirSync(folders.inbox)).toEqual([]);
-    expect(outcome(folders.outbox, 'BK-BOTH.json')).toMatchObject({ reference: 'BK-BOTH', outOrderNo: asked.body.outOrderNo });
+    expect(outcome(folders.outbox, 'BK-BOTH.json')).toMatchObject({
+      reference: 'BK-BOTH',
+      outOrderNo: asked.body.outOrderNo,
+    });
     expect(core.checkout.listToday()).toHaveLength(1);
     const order = core.checkout.getByOutOrderNo(asked.body.outOrderNo)!;
     if (core.checkout.get(order.id)!.state !== 'waiting') await orderReaches(core, order.id, 'waiting');

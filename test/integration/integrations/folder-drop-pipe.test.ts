@@ -21,7 +21,9 @@ afterEach(async () => {
 
 async function callShell<T>(shell: ShellProcess, name: string, args: unknown = {}): Promise<T> {
   const res = await fetch(`${shell.origin}/api/call/${name}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token }, body: JSON.stringify({ args }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-counterpay-token': shell.token },
+    body: JSON.stringify({ args }),
     signal: AbortSignal.timeout(10_000),
   });
   const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
@@ -46,12 +48,13 @@ function untilExists(file: string): Promise<void> {
   });
 }
 
-const freePort = () => new Promise<number>((ok) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as AddressInfo;
-    s.close(() => ok(port));
+const freePort = () =>
+  new Promise<number>((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => ok(port));
+    });
   });
-});
 
 describe('folder drop on a live counter', () => {
   it('a named pipe and a socket in the inbox are set aside; the request beside them is charged; the counter keeps answering', async () => {
@@ -61,8 +64,14 @@ describe('folder drop on a live counter', () => {
     const shell = await startShellProcess({ openShift: true, rendererDir: pages });
     shells.push(shell);
     await callShell(shell, 'settings.setPin', { newPin: '2468' });
-    const paired = await callShell<{ id: string; key: string }>(shell, 'integrations.pair', { name: 'Old box office', callbackUrl: '' });
-    const view = await callShell<{ api: { url: string | null } }>(shell, 'integrations.setApi', { port: await freePort(), lan: false });
+    const paired = await callShell<{ id: string; key: string }>(shell, 'integrations.pair', {
+      name: 'Old box office',
+      callbackUrl: '',
+    });
+    const view = await callShell<{ api: { url: string | null } }>(shell, 'integrations.setApi', {
+      port: await freePort(),
+      lan: false,
+    });
     const base = view.api.url!;
     const box = join(shell.dataDir, 'box-office-drop', paired.id);
     const inbox = join(box, 'inbox');
@@ -80,8 +89,12 @@ describe('folder drop on a live counter', () => {
     await untilExists(join(box, 'outbox', 'BK-PIPE.json'));
     await untilExists(join(box, 'rejected', 'A-pipe.json.reason.txt'));
     await untilExists(join(box, 'rejected', 'B-socket.json.reason.txt'));
-    expect(readFileSync(join(box, 'rejected', 'A-pipe.json.reason.txt'), 'utf8')).toMatch(/a named pipe, not an ordinary file/);
-    expect(readFileSync(join(box, 'rejected', 'B-socket.json.reason.txt'), 'utf8')).toMatch(/a socket, not an ordinary file/);
+    expect(readFileSync(join(box, 'rejected', 'A-pipe.json.reason.txt'), 'utf8')).toMatch(
+      /a named pipe, not an ordinary file/,
+    );
+    expect(readFileSync(join(box, 'rejected', 'B-socket.json.reason.txt'), 'utf8')).toMatch(
+      /a socket, not an ordinary file/,
+    );
     // The cashier's side and the integration API answer.
     expect(await callShell<unknown[]>(shell, 'orders.listToday')).toHaveLength(1);
     const read = await api<ChargeView>(base, paired.key, 'GET', '/v1/charges/BK-PIPE');

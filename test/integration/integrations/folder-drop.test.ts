@@ -36,7 +36,10 @@ describe('folder drop', () => {
     await drop.scanNow();
     expect(core.checkout.listToday()).toHaveLength(1);
     expect(readdirSync(folders.outbox).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    expect(await call(core, 'integrations.originOf', { orderId: order.id })).toMatchObject({ reference: 'BK-F1', source: 'folder' });
+    expect(await call(core, 'integrations.originOf', { orderId: order.id })).toMatchObject({
+      reference: 'BK-F1',
+      source: 'folder',
+    });
   });
 
   it('malformed and conflicting files are moved aside with a reason file; nothing is charged for them', async () => {
@@ -46,19 +49,31 @@ describe('folder drop', () => {
     // Not valid JSON and unchanged for a minute: judged at once (a fresh one waits to stop changing).
     const aMinuteAgo = new Date(Date.now() - 60_000);
     utimesSync(join(folders.inbox, 'broken.json'), aMinuteAgo, aMinuteAgo);
-    dropFile(folders.inbox, 'seats.json', JSON.stringify(twoSeats('BK-F4', { sale: { ...twoSeats('x').sale, seats: 'F7' } })));
+    dropFile(
+      folders.inbox,
+      'seats.json',
+      JSON.stringify(twoSeats('BK-F4', { sale: { ...twoSeats('x').sale, seats: 'F7' } })),
+    );
     await drop.scanNow();
     expect(readdirSync(folders.inbox)).toEqual([]);
     expect(readFileSync(join(folders.rejected, 'broken.json.reason.txt'), 'utf8')).toMatch(/not valid JSON/);
-    expect(readFileSync(join(folders.rejected, 'seats.json.reason.txt'), 'utf8')).toMatch(/VALIDATION[\s\S]*sale\.seats: 1 seat listed for 2 tickets/);
+    expect(readFileSync(join(folders.rejected, 'seats.json.reason.txt'), 'utf8')).toMatch(
+      /VALIDATION[\s\S]*sale\.seats: 1 seat listed for 2 tickets/,
+    );
     expect(existsSync(join(folders.rejected, 'broken.json'))).toBe(true);
     expect(core.checkout.listToday()).toHaveLength(0);
     // A reference reused for another sale.
     dropFile(folders.inbox, 'a.json', JSON.stringify(twoSeats('BK-F5')));
     await drop.scanNow();
-    dropFile(folders.inbox, 'b.json', JSON.stringify(twoSeats('BK-F5', { amountKobo: 320_000, sale: { ...twoSeats('x').sale, priceKobo: 135_000 } })));
+    dropFile(
+      folders.inbox,
+      'b.json',
+      JSON.stringify(twoSeats('BK-F5', { amountKobo: 320_000, sale: { ...twoSeats('x').sale, priceKobo: 135_000 } })),
+    );
     await drop.scanNow();
-    expect(readFileSync(join(folders.rejected, 'b.json.reason.txt'), 'utf8')).toMatch(/^REFERENCE_REUSED: Booking reference BK-F5/);
+    expect(readFileSync(join(folders.rejected, 'b.json.reason.txt'), 'utf8')).toMatch(
+      /^REFERENCE_REUSED: Booking reference BK-F5/,
+    );
     expect(core.checkout.listToday()).toHaveLength(1);
   });
 });

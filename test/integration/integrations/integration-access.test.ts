@@ -19,23 +19,47 @@ afterEach(async () => {
 
 async function boot() {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-int-access-'));
-  const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock, integrations: { port: 0 } });
+  const core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock: systemClock,
+    integrations: { port: 0 },
+  });
   cores.push(core);
   return { core, dir };
 }
 
-const lanAddress = () => Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address ?? null;
+const lanAddress = () =>
+  Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address ?? null;
 
 describe('pairing and the network', () => {
   it('pairing, listing and unpairing need the admin PIN; the key is answered once and never listed', async () => {
     const { core, dir } = await boot();
-    expect(await core.dispatch('integrations.pair', { name: 'Box office', callbackUrl: '' }, ctx)).toMatchObject({ ok: false, error: { code: 'PIN_NOT_SET' } });
+    expect(await core.dispatch('integrations.pair', { name: 'Box office', callbackUrl: '' }, ctx)).toMatchObject({
+      ok: false,
+      error: { code: 'PIN_NOT_SET' },
+    });
     await core.dispatch('settings.setPin', { newPin: '2468' }, ctx);
     await core.dispatch('settings.lock', {}, ctx);
-    expect(await core.dispatch('integrations.list', {}, ctx)).toMatchObject({ ok: false, error: { code: 'PIN_REQUIRED' } });
+    expect(await core.dispatch('integrations.list', {}, ctx)).toMatchObject({
+      ok: false,
+      error: { code: 'PIN_REQUIRED' },
+    });
     await core.dispatch('settings.unlock', { pin: '2468' }, ctx);
     const bad = await core.dispatch('integrations.pair', { name: ' ', callbackUrl: 'ftp://x' }, ctx);
-    expect(bad).toMatchObject({ ok: false, error: { code: 'VALIDATION', details: { fields: { name: expect.any(String), callbackUrl: expect.stringMatching(/http/) } } } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: {
+        code: 'VALIDATION',
+        details: { fields: { name: expect.any(String), callbackUrl: expect.stringMatching(/http/) } },
+      },
+    });
     const paired = await core.dispatch('integrations.pair', { name: 'Box office', callbackUrl: '' }, ctx);
     if (!paired.ok) throw new Error(paired.error.message);
     const key = (paired.value as { key: string }).key;
@@ -62,7 +86,11 @@ describe('pairing and the network', () => {
     await core.dispatch('integrations.setApi', { port: Number(port), lan: false }, ctx);
     // (This test's core picks a free port at each start of the API.)
     const again = new URL(core.integrations.apiUrl()!).port;
-    await expect(fetch(`http://${lan}:${again}/v1/ping`, { headers: { authorization: `Bearer ${key}` } })).rejects.toThrow();
-    expect((await fetch(`http://127.0.0.1:${again}/v1/ping`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    await expect(
+      fetch(`http://${lan}:${again}/v1/ping`, { headers: { authorization: `Bearer ${key}` } }),
+    ).rejects.toThrow();
+    expect(
+      (await fetch(`http://127.0.0.1:${again}/v1/ping`, { headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(200);
   });
 });

@@ -10,7 +10,14 @@ import { confStore } from '../../../browser-shell/boot';
 import { fileVault } from '../../../core/settings/secret-vault';
 import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
-import { ChargeViewSchema, DeliverySchema, INTEGRATION_ROUTES, IntegrationErrorSchema, type ChargeView, type Delivery } from '../../../shared/integration';
+import {
+  ChargeViewSchema,
+  DeliverySchema,
+  INTEGRATION_ROUTES,
+  IntegrationErrorSchema,
+  type ChargeView,
+  type Delivery,
+} from '../../../shared/integration';
 import { chargeLink } from '../../../integrations/client';
 import { api, startCallbackReceiver, twoSeats, type CallbackReceiver } from '../../helpers/integration-kit';
 import { ensureShift } from '../../helpers/ensure-shift';
@@ -22,7 +29,13 @@ const receivers: CallbackReceiver[] = [];
 async function boot(dir: string) {
   const logger = memoryLogger();
   const core = await createCore({
-    shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock,
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger,
+    clock: systemClock,
     integrations: { port: 0, callbackBackoff: { baseMs: 20, maxMs: 200 } },
   });
   cores.push(core);
@@ -45,13 +58,20 @@ async function pairedCounter(callback = true) {
   let key = '';
   const receiver = await startCallbackReceiver(() => key);
   receivers.push(receiver);
-  const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', { name: 'Box office', callbackUrl: callback ? receiver.url : '' });
+  const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', {
+    name: 'Box office',
+    callbackUrl: callback ? receiver.url : '',
+  });
   key = paired.key;
   const base = core.integrations.apiUrl()!;
   return { dir, core, logger, receiver, key, id: paired.id, base };
 }
 
-const posOrdersFor = (core: Core, outOrderNo: string) => core.demo()!.sandbox.listPosOrders().filter((o) => o.outOrderNo === outOrderNo);
+const posOrdersFor = (core: Core, outOrderNo: string) =>
+  core
+    .demo()!
+    .sandbox.listPosOrders()
+    .filter((o) => o.outOrderNo === outOrderNo);
 
 afterEach(async () => {
   while (cores.length) await cores.pop()!.stop();
@@ -61,7 +81,9 @@ afterEach(async () => {
 describe('a charge by booking reference', () => {
   it('20 parallel identical requests make one order on the terminal and all answer the same charge', async () => {
     const { core, key, base } = await pairedCounter(false);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => api<ChargeView>(base, key, 'POST', '/v1/charges', twoSeats('BK-1001'))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api<ChargeView>(base, key, 'POST', '/v1/charges', twoSeats('BK-1001'))),
+    );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(19);
     const outOrderNos = new Set(answers.map((a) => a.body.outOrderNo));
@@ -69,7 +91,9 @@ describe('a charge by booking reference', () => {
     const [outOrderNo] = [...outOrderNos] as [string];
     // The one order reaches the terminal; the sandbox holds exactly one order for it.
     let v = answers[0]!.body;
-    while (v.state !== 'waiting') v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/BK-1001/wait?after=${v.version}&timeoutSeconds=10`)).body;
+    while (v.state !== 'waiting')
+      v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/BK-1001/wait?after=${v.version}&timeoutSeconds=10`))
+        .body;
     expect(posOrdersFor(core, outOrderNo)).toHaveLength(1);
     expect(core.checkout.listToday().filter((o) => o.outOrderNo === outOrderNo)).toHaveLength(1);
     expect(core.checkout.listToday()).toHaveLength(1);
@@ -79,14 +103,34 @@ describe('a charge by booking reference', () => {
     const { core, key, base } = await pairedCounter(false);
     const first = await api<ChargeView>(base, key, 'POST', '/v1/charges', twoSeats('BK-2001'));
     expect(first.status).toBe(201);
-    const otherSeats = await api(base, key, 'POST', '/v1/charges', twoSeats('BK-2001', { sale: { ...twoSeats('x').sale, seats: 'G1,G2' } }));
+    const otherSeats = await api(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-2001', { sale: { ...twoSeats('x').sale, seats: 'G1,G2' } }),
+    );
     expect(otherSeats.status).toBe(409);
     expect(otherSeats.body).toMatchObject({ error: { code: 'REFERENCE_REUSED' } });
-    expect((otherSeats.body as { error: { message: string } }).error.message).toMatch(/BK-2001 was already charged .*new booking reference/);
-    const otherAmount = await api(base, key, 'POST', '/v1/charges', twoSeats('BK-2001', { amountKobo: 400_000, sale: { ...twoSeats('x').sale, priceKobo: 175_000 } }));
+    expect((otherSeats.body as { error: { message: string } }).error.message).toMatch(
+      /BK-2001 was already charged .*new booking reference/,
+    );
+    const otherAmount = await api(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-2001', { amountKobo: 400_000, sale: { ...twoSeats('x').sale, priceKobo: 175_000 } }),
+    );
     expect(otherAmount.status).toBe(409);
     // The same sale written differently (lower-case seats, spaces) is the same sale.
-    const same = await api<ChargeView>(base, key, 'POST', '/v1/charges', twoSeats('BK-2001', { sale: { ...twoSeats('x').sale, seats: ' f7, f8' } }));
+    const same = await api<ChargeView>(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-2001', { sale: { ...twoSeats('x').sale, seats: ' f7, f8' } }),
+    );
     expect(same.status).toBe(200);
     expect(same.body.outOrderNo).toBe(first.body.outOrderNo);
     expect(core.checkout.listToday()).toHaveLength(1);
@@ -96,13 +140,25 @@ describe('a charge by booking reference', () => {
     const { core, key, base } = await pairedCounter(false);
     const made = await api<ChargeView>(base, key, 'POST', '/v1/charges', twoSeats('BK-3001'));
     const orderId = core.checkout.getByOutOrderNo(made.body.outOrderNo)!.id;
-    expect(await call(core, 'integrations.originOf', { orderId })).toEqual({ integration: 'Box office', reference: 'BK-3001', source: 'api' });
+    expect(await call(core, 'integrations.originOf', { orderId })).toEqual({
+      integration: 'Box office',
+      reference: 'BK-3001',
+      source: 'api',
+    });
     let v = made.body;
-    while (v.state !== 'waiting') v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/BK-3001/wait?after=${v.version}&timeoutSeconds=10`)).body;
+    while (v.state !== 'waiting')
+      v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/BK-3001/wait?after=${v.version}&timeoutSeconds=10`))
+        .body;
     const paidWait = api<ChargeView>(base, key, 'GET', `/v1/charges/BK-3001/wait?after=${v.version}&timeoutSeconds=20`);
     await call(core, 'demo.present', { outcome: 'SUCCESS' });
     const paid = (await paidWait).body;
-    expect(paid).toMatchObject({ reference: 'BK-3001', integration: 'Box office', state: 'paid', final: true, amountKobo: 350_000 });
+    expect(paid).toMatchObject({
+      reference: 'BK-3001',
+      integration: 'Box office',
+      state: 'paid',
+      final: true,
+      amountKobo: 350_000,
+    });
     expect(paid.orderNo).toBeTruthy();
     const read = await api<ChargeView>(base, key, 'GET', '/v1/charges/BK-3001');
     expect(read.status).toBe(200);
@@ -114,7 +170,9 @@ describe('a charge by booking reference', () => {
     const { key, base } = await pairedCounter(false);
     await api(base, key, 'POST', '/v1/charges', twoSeats('BK-4001'));
     let v = (await api<ChargeView>(base, key, 'GET', '/v1/charges/BK-4001')).body;
-    while (v.state !== 'waiting') v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/BK-4001/wait?after=${v.version}&timeoutSeconds=10`)).body;
+    while (v.state !== 'waiting')
+      v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/BK-4001/wait?after=${v.version}&timeoutSeconds=10`))
+        .body;
     const refused = await api(base, key, 'POST', '/v1/charges/BK-4001/cancel');
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: { code: 'CANNOT_CANCEL' } });
@@ -137,9 +195,17 @@ describe('callbacks', () => {
     expect(acked.map((r) => r.body.event.eventId)).toEqual(['BK-5001:1', 'BK-5001:2', 'BK-5001:3']);
     expect(receiver.all.every((r) => r.signatureOk)).toBe(true);
     // The first change was refused twice, then acknowledged; nothing later went ahead of it.
-    expect(receiver.all.slice(0, 3).map((r) => [r.body.event.sequence, r.answered])).toEqual([[1, 500], [1, 503], [1, 200]]);
+    expect(receiver.all.slice(0, 3).map((r) => [r.body.event.sequence, r.answered])).toEqual([
+      [1, 500],
+      [1, 503],
+      [1, 200],
+    ]);
     const log = await api<{ deliveries: Delivery[] }>(base, key, 'GET', '/v1/charges/BK-5001/deliveries');
-    expect(log.body.deliveries.map((d) => [d.sequence, d.state, d.attempts])).toEqual([[1, 'delivered', 3], [2, 'delivered', 1], [3, 'delivered', 1]]);
+    expect(log.body.deliveries.map((d) => [d.sequence, d.state, d.attempts])).toEqual([
+      [1, 'delivered', 3],
+      [2, 'delivered', 1],
+      [3, 'delivered', 1],
+    ]);
   });
 
   it('a receiver that checks signatures with another key refuses, and the change stays queued (not lost)', async () => {
@@ -158,7 +224,9 @@ describe('refusals', () => {
     const { core, key, base, id } = await pairedCounter(false);
     expect((await api(base, null, 'GET', '/v1/ping')).status).toBe(401);
     expect((await api(base, `${key.slice(0, -2)}xx`, 'GET', '/v1/ping')).status).toBe(401);
-    expect((await api(base, 'cpk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'GET', '/v1/ping')).status).toBe(401);
+    expect(
+      (await api(base, 'cpk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'GET', '/v1/ping')).status,
+    ).toBe(401);
     expect(await api(base, key, 'GET', '/v1/ping')).toEqual({ status: 200, body: { integration: 'Box office' } });
     const other = await call<{ key: string }>(core, 'integrations.pair', { name: 'Kiosk', callbackUrl: '' });
     await call(core, 'integrations.revoke', { id });
@@ -178,7 +246,9 @@ describe('refusals', () => {
   });
 
   it('a caller from the network is refused while the network is off', async () => {
-    const lan = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal);
     if (!lan) {
       console.log('skipped: this machine has no non-loopback IPv4 address to call from');
       return;
@@ -186,24 +256,56 @@ describe('refusals', () => {
     const { base, key } = await pairedCounter(false);
     const port = new URL(base).port;
     // Bound to 127.0.0.1: the network address does not even connect.
-    await expect(fetch(`http://${lan.address}:${port}/v1/ping`, { headers: { authorization: `Bearer ${key}` } })).rejects.toThrow();
+    await expect(
+      fetch(`http://${lan.address}:${port}/v1/ping`, { headers: { authorization: `Bearer ${key}` } }),
+    ).rejects.toThrow();
   });
 
   it('malformed bodies get clear errors and write nothing', async () => {
     const { core, key, base } = await pairedCounter(false);
     const notJson = await api(base, key, 'POST', '/v1/charges', '{"reference": "BK-7001",');
-    expect(notJson).toMatchObject({ status: 422, body: { error: { code: 'VALIDATION', message: 'The body is not valid JSON.' } } });
-    const wrongType = await api(base, key, 'POST', '/v1/charges', 'reference=BK-7001', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(notJson).toMatchObject({
+      status: 422,
+      body: { error: { code: 'VALIDATION', message: 'The body is not valid JSON.' } },
+    });
+    const wrongType = await api(base, key, 'POST', '/v1/charges', 'reference=BK-7001', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(wrongType).toMatchObject({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE' } } });
-    const huge = await api(base, key, 'POST', '/v1/charges', twoSeats('BK-7001', { sale: { ...twoSeats('x').sale, filmName: 'x'.repeat(20_000) } }));
+    const huge = await api(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-7001', { sale: { ...twoSeats('x').sale, filmName: 'x'.repeat(20_000) } }),
+    );
     expect(huge).toMatchObject({ status: 413, body: { error: { code: 'TOO_LARGE' } } });
-    const fields = await api<{ error: { fields: Record<string, string> } }>(base, key, 'POST', '/v1/charges', { reference: 'bad ref!', amountKobo: 1.5, sale: {} });
+    const fields = await api<{ error: { fields: Record<string, string> } }>(base, key, 'POST', '/v1/charges', {
+      reference: 'bad ref!',
+      amountKobo: 1.5,
+      sale: {},
+    });
     expect(fields.status).toBe(422);
     expect(Object.keys(fields.body.error.fields)).toEqual(expect.arrayContaining(['reference', 'amountKobo']));
-    const sale = await api<{ error: { fields: Record<string, string> } }>(base, key, 'POST', '/v1/charges', twoSeats('BK-7002', { sale: { ...twoSeats('x').sale, seats: 'F7', showDate: '2026-02-30' } }));
+    const sale = await api<{ error: { fields: Record<string, string> } }>(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-7002', { sale: { ...twoSeats('x').sale, seats: 'F7', showDate: '2026-02-30' } }),
+    );
     expect(sale.status).toBe(422);
-    expect(sale.body.error.fields).toMatchObject({ 'sale.showDate': expect.stringMatching(/yyyy-MM-dd/), 'sale.seats': expect.stringMatching(/1 seat listed for 2 tickets/) });
-    const amount = await api<{ error: { fields: Record<string, string> } }>(base, key, 'POST', '/v1/charges', twoSeats('BK-7003', { amountKobo: 300_000 }));
+    expect(sale.body.error.fields).toMatchObject({
+      'sale.showDate': expect.stringMatching(/yyyy-MM-dd/),
+      'sale.seats': expect.stringMatching(/1 seat listed for 2 tickets/),
+    });
+    const amount = await api<{ error: { fields: Record<string, string> } }>(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-7003', { amountKobo: 300_000 }),
+    );
     expect(amount.status).toBe(422);
     expect(amount.body.error.fields.amountKobo).toMatch(/make ₦3,500\.00/);
     const extra = await api(base, key, 'POST', '/v1/charges', { ...twoSeats('BK-7004'), discount: 5 });
@@ -219,7 +321,9 @@ describe('after a restart', () => {
     const { dir, core, key, base } = await pairedCounter(false);
     const made = await api<ChargeView>(base, key, 'POST', '/v1/charges', twoSeats('BK-8001'));
     let v = made.body;
-    while (v.state !== 'waiting') v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/BK-8001/wait?after=${v.version}&timeoutSeconds=10`)).body;
+    while (v.state !== 'waiting')
+      v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/BK-8001/wait?after=${v.version}&timeoutSeconds=10`))
+        .body;
     const paid = api<ChargeView>(base, key, 'GET', `/v1/charges/BK-8001/wait?after=${v.version}&timeoutSeconds=20`);
     await call(core, 'demo.present', { outcome: 'SUCCESS' });
     expect((await paid).body.state).toBe('paid');
@@ -243,14 +347,30 @@ describe('the documented routes', () => {
     for (const r of INTEGRATION_ROUTES) {
       const path = r.path.replace('{reference}', 'BK-9001');
       const query = r.name === 'wait' ? '?after=99&timeoutSeconds=0' : '';
-      const a = await api(base, key, r.method, `${path}${query}`, r.method === 'POST' && r.name === 'charge' ? twoSeats('BK-9001') : undefined);
+      const a = await api(
+        base,
+        key,
+        r.method,
+        `${path}${query}`,
+        r.method === 'POST' && r.name === 'charge' ? twoSeats('BK-9001') : undefined,
+      );
       seen.push(`${r.name} ${a.status}`);
       if (a.status >= 400) expect(IntegrationErrorSchema.strict().safeParse(a.body).success).toBe(true);
-      else if (r.name === 'deliveries') expect((a.body as { deliveries: unknown[] }).deliveries.every((d) => DeliverySchema.strict().safeParse(d).success)).toBe(true);
+      else if (r.name === 'deliveries')
+        expect(
+          (a.body as { deliveries: unknown[] }).deliveries.every((d) => DeliverySchema.strict().safeParse(d).success),
+        ).toBe(true);
       else if (r.name !== 'ping') expect(strictCharge.safeParse(a.body).error).toBeUndefined();
     }
     // Every route answered as itself (cancel: the order is already on its way, so 409).
-    expect(seen).toEqual(['charge 201', 'read 200', 'wait 200', expect.stringMatching(/^cancel (200|409)$/), 'deliveries 200', 'ping 200']);
+    expect(seen).toEqual([
+      'charge 201',
+      'read 200',
+      'wait 200',
+      expect.stringMatching(/^cancel (200|409)$/),
+      'deliveries 200',
+      'ping 200',
+    ]);
   });
 });
 
@@ -261,15 +381,30 @@ describe('charge links', () => {
     const link = chargeLink(key, req);
     const opened = await core.dispatch('integrations.openLink', { url: link }, ctx);
     expect(opened).toMatchObject({ ok: true, value: { created: true, reference: 'BK-L1' } });
-    expect(await core.dispatch('integrations.openLink', { url: link }, ctx)).toMatchObject({ ok: true, value: { created: false } });
+    expect(await core.dispatch('integrations.openLink', { url: link }, ctx)).toMatchObject({
+      ok: true,
+      value: { created: false },
+    });
     const forged = link.replace('seats=F7%2CF8', 'seats=F7%2CF9');
-    expect(await core.dispatch('integrations.openLink', { url: forged }, ctx)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/not signed/) } });
+    expect(await core.dispatch('integrations.openLink', { url: forged }, ctx)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/not signed/) },
+    });
     const old = chargeLink(key, twoSeats('BK-L2'), undefined, Date.now() - 11 * 60_000);
-    expect(await core.dispatch('integrations.openLink', { url: old }, ctx)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/too old/) } });
+    expect(await core.dispatch('integrations.openLink', { url: old }, ctx)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/too old/) },
+    });
     const otherKey = chargeLink(`${key.slice(0, 17)}${'A'.repeat(43)}`, twoSeats('BK-L3'));
     expect(await core.dispatch('integrations.openLink', { url: otherKey }, ctx)).toMatchObject({ ok: false });
-    expect(await core.dispatch('integrations.openLink', { url: 'https://example.com/charge?x=1' }, ctx)).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(await core.dispatch('integrations.openLink', { url: 'https://example.com/charge?x=1' }, ctx)).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION' },
+    });
     expect(core.checkout.listToday()).toHaveLength(1);
-    expect(await call(core, 'integrations.originOf', { orderId: core.checkout.listToday()[0]!.id })).toMatchObject({ reference: 'BK-L1', source: 'link' });
+    expect(await call(core, 'integrations.originOf', { orderId: core.checkout.listToday()[0]!.id })).toMatchObject({
+      reference: 'BK-L1',
+      source: 'link',
+    });
   });
 });

@@ -47,11 +47,22 @@ async function pairedCounter(callbackUrl: string | ((r: CallbackReceiver) => str
       w.ok();
     }
   };
-  const logged = (re: RegExp) => new Promise<void>((ok) => (logger.lines.some((l) => re.test(l.msg)) ? ok() : waiters.push({ re, ok })));
+  const logged = (re: RegExp) =>
+    new Promise<void>((ok) => (logger.lines.some((l) => re.test(l.msg)) ? ok() : waiters.push({ re, ok })));
   const core = await createCore({
-    shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock,
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger,
+    clock: systemClock,
     // Failed attempts refill once in 1,000 s: the test's count does not depend on how fast it runs.
-    integrations: { port: 0, callbackBackoff: { baseMs: 20, maxMs: 200 }, attemptLimits: { burst: 10, perSecond: 0.001 } },
+    integrations: {
+      port: 0,
+      callbackBackoff: { baseMs: 20, maxMs: 200 },
+      attemptLimits: { burst: 10, perSecond: 0.001 },
+    },
   });
   cores.push(core);
   // A box office's charge, like any sale, needs an open shift.
@@ -61,17 +72,21 @@ async function pairedCounter(callbackUrl: string | ((r: CallbackReceiver) => str
   const receiver = await startCallbackReceiver(() => key);
   receivers.push(receiver);
   const url = typeof callbackUrl === 'function' ? callbackUrl(receiver) : callbackUrl;
-  const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', { name: 'Box office', callbackUrl: url });
+  const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', {
+    name: 'Box office',
+    callbackUrl: url,
+  });
   key = paired.key;
   return { core, logger, logged, receiver, key, base: core.integrations.apiUrl()! };
 }
 
-const closedPort = () => new Promise<number>((ok) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as AddressInfo;
-    s.close(() => ok(port));
+const closedPort = () =>
+  new Promise<number>((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => ok(port));
+    });
   });
-});
 
 describe('percent-encoded references in the path', () => {
   it('COLL:1 sent as COLL%3A1 (and a long reference full of colons) is read, waited on and its deliveries listed', async () => {
@@ -81,14 +96,28 @@ describe('percent-encoded references in the path', () => {
     for (const ref of ['COLL:1', long]) {
       expect((await api(base, key, 'POST', '/v1/charges', twoSeats(ref))).status).toBe(201);
       const enc = encodeURIComponent(ref);
-      expect(await api<ChargeView>(base, key, 'GET', `/v1/charges/${enc}`)).toMatchObject({ status: 200, body: { reference: ref } });
-      expect(await api<ChargeView>(base, key, 'GET', `/v1/charges/${enc}/wait?after=0&timeoutSeconds=0`)).toMatchObject({ status: 200, body: { reference: ref } });
-      expect(await api(base, key, 'GET', `/v1/charges/${enc}/deliveries`)).toMatchObject({ status: 200, body: { reference: ref } });
+      expect(await api<ChargeView>(base, key, 'GET', `/v1/charges/${enc}`)).toMatchObject({
+        status: 200,
+        body: { reference: ref },
+      });
+      expect(await api<ChargeView>(base, key, 'GET', `/v1/charges/${enc}/wait?after=0&timeoutSeconds=0`)).toMatchObject(
+        { status: 200, body: { reference: ref } },
+      );
+      expect(await api(base, key, 'GET', `/v1/charges/${enc}/deliveries`)).toMatchObject({
+        status: 200,
+        body: { reference: ref },
+      });
       // Sent as it is, it is the same charge.
-      expect(await api<ChargeView>(base, key, 'GET', `/v1/charges/${ref}`)).toMatchObject({ status: 200, body: { reference: ref } });
+      expect(await api<ChargeView>(base, key, 'GET', `/v1/charges/${ref}`)).toMatchObject({
+        status: 200,
+        body: { reference: ref },
+      });
     }
     // A malformed escape is a charge that is not there (404), not an error of the counter.
-    expect(await api(base, key, 'GET', '/v1/charges/BK%E0%A4%A')).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect(await api(base, key, 'GET', '/v1/charges/BK%E0%A4%A')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND' } },
+    });
   });
 });
 
@@ -96,10 +125,13 @@ describe('wrong keys', () => {
   it('an address sending wrong keys is answered 429 after 10, before any key is checked (a right key too), logged once and then summarised', async () => {
     const { core, key, base, logger } = await pairedCounter();
     const answers = [];
-    for (let i = 0; i < 30; i++) answers.push(await api(base, `cpk_000000000000_${'A'.repeat(42)}${i % 10}`, 'GET', '/v1/ping'));
+    for (let i = 0; i < 30; i++)
+      answers.push(await api(base, `cpk_000000000000_${'A'.repeat(42)}${i % 10}`, 'GET', '/v1/ping'));
     expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(401));
     expect(answers.slice(10).every((a) => a.status === 429)).toBe(true);
-    expect(answers[29]!.body).toMatchObject({ error: { code: 'TOO_MANY_ATTEMPTS', message: expect.stringMatching(/wait \d+ s/) } });
+    expect(answers[29]!.body).toMatchObject({
+      error: { code: 'TOO_MANY_ATTEMPTS', message: expect.stringMatching(/wait \d+ s/) },
+    });
     const res = await fetch(`${base}/v1/ping`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -108,7 +140,10 @@ describe('wrong keys', () => {
     expect(core.checkout.listToday()).toHaveLength(0);
     await cores.pop()!.stop();
     expect(unauth()).toHaveLength(2);
-    expect(unauth()[1]).toMatchObject({ msg: 'integration requests not authenticated (summary)', fields: { failed: 10, refusedTooMany: 21 } });
+    expect(unauth()[1]).toMatchObject({
+      msg: 'integration requests not authenticated (summary)',
+      fields: { failed: 10, refusedTooMany: 21 },
+    });
   });
 });
 
@@ -116,17 +151,41 @@ describe('callback URLs', () => {
   it('a charge may name a callback URL only on the origin given at pairing; a system paired without one may name none', async () => {
     const { key, base, receiver } = await pairedCounter((r) => r.url);
     const origin = new URL(receiver.url).origin;
-    const elsewhere = await api<{ error: { fields: Record<string, string> } }>(base, key, 'POST', '/v1/charges', twoSeats('BK-CB1', { callbackUrl: `http://127.0.0.1:${await closedPort()}/x` }));
+    const elsewhere = await api<{ error: { fields: Record<string, string> } }>(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-CB1', { callbackUrl: `http://127.0.0.1:${await closedPort()}/x` }),
+    );
     expect(elsewhere.status).toBe(422);
     expect(elsewhere.body.error.fields.callbackUrl).toContain(`Callbacks go only to ${origin}`);
-    const lan = await api(base, key, 'POST', '/v1/charges', twoSeats('BK-CB2', { callbackUrl: 'http://192.168.1.1/admin' }));
+    const lan = await api(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-CB2', { callbackUrl: 'http://192.168.1.1/admin' }),
+    );
     expect(lan.status).toBe(422);
-    const same = await api(base, key, 'POST', '/v1/charges', twoSeats('BK-CB3', { callbackUrl: `${origin}/another/path` }));
+    const same = await api(
+      base,
+      key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-CB3', { callbackUrl: `${origin}/another/path` }),
+    );
     expect(same.status).toBe(201);
     await receiver.until(() => receiver.all.some((r) => r.body.charge.reference === 'BK-CB3'));
 
     const none = await pairedCounter('');
-    const refused = await api<{ error: { fields: Record<string, string> } }>(none.base, none.key, 'POST', '/v1/charges', twoSeats('BK-CB4', { callbackUrl: receiver.url }));
+    const refused = await api<{ error: { fields: Record<string, string> } }>(
+      none.base,
+      none.key,
+      'POST',
+      '/v1/charges',
+      twoSeats('BK-CB4', { callbackUrl: receiver.url }),
+    );
     expect(refused.status).toBe(422);
     expect(refused.body.error.fields.callbackUrl).toMatch(/paired without a callback URL/);
     expect(none.core.checkout.listToday()).toHaveLength(0);
@@ -134,9 +193,20 @@ describe('callback URLs', () => {
 
   it('link-local and metadata addresses are refused at pairing and per charge', async () => {
     const { core, key, base } = await pairedCounter();
-    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/cb', 'http://0.0.0.0:8090/cb', 'http://2852039166/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fe80::1]/cb',
+      'http://0.0.0.0:8090/cb',
+      'http://2852039166/',
+    ]) {
       const r = await core.dispatch('integrations.pair', { name: 'Metadata', callbackUrl: url }, ctx);
-      expect(r, url).toMatchObject({ ok: false, error: { code: 'VALIDATION', details: { fields: { callbackUrl: expect.stringMatching(/link-local, metadata/) } } } });
+      expect(r, url).toMatchObject({
+        ok: false,
+        error: {
+          code: 'VALIDATION',
+          details: { fields: { callbackUrl: expect.stringMatching(/link-local, metadata/) } },
+        },
+      });
       expect((await api(base, key, 'POST', '/v1/charges', twoSeats('BK-MD', { callbackUrl: url }))).status).toBe(422);
     }
   });
@@ -146,7 +216,8 @@ describe('callback URLs', () => {
     const { key, base, logger, logged } = await pairedCounter(`http://127.0.0.1:${port}/cb`);
     await api(base, key, 'POST', '/v1/charges', twoSeats('BK-CLOSED'));
     await logged(/callback not acknowledged/);
-    const log = (await api<{ deliveries: Delivery[] }>(base, key, 'GET', '/v1/charges/BK-CLOSED/deliveries')).body.deliveries;
+    const log = (await api<{ deliveries: Delivery[] }>(base, key, 'GET', '/v1/charges/BK-CLOSED/deliveries')).body
+      .deliveries;
     expect(log[0]!.lastError).toBe('the callback URL could not be reached');
     expect(JSON.stringify(logger.lines)).toMatch(/ECONNREFUSED/);
   });
@@ -162,10 +233,16 @@ describe('charge links', () => {
     const removed = link.replace(`&returnUrl=${encodeURIComponent(`${origin}/mine`)}`, '');
     expect(removed).not.toContain('returnUrl');
     for (const forged of [changed, removed]) {
-      expect(await core.dispatch('integrations.openLink', { url: forged }, ctx)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/not signed/) } });
+      expect(await core.dispatch('integrations.openLink', { url: forged }, ctx)).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/not signed/) },
+      });
     }
     expect(core.checkout.listToday()).toHaveLength(0);
-    expect(await core.dispatch('integrations.openLink', { url: link }, ctx)).toMatchObject({ ok: true, value: { created: true, reference: 'BK-RET' } });
+    expect(await core.dispatch('integrations.openLink', { url: link }, ctx)).toMatchObject({
+      ok: true,
+      value: { created: true, reference: 'BK-RET' },
+    });
     const first = await receiver.until((r) => r.body.charge.reference === 'BK-RET');
     expect(first.signatureOk).toBe(true);
   });

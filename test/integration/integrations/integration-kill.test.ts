@@ -33,13 +33,24 @@ afterAll(async () => {
 /** Starts the counter process; resolves with its API address (and the key when it paired). */
 function startCounter(pair: boolean): Promise<{ url: string; key: string }> {
   const args: IntegrationChildArgs = {
-    dir, provider: sb.providerConfig(), sn: sb.merchant.terminalSn, tuning: FAST_TUNING,
-    settings: { counterName: 'Kill Lane', headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300 },
+    dir,
+    provider: sb.providerConfig(),
+    sn: sb.merchant.terminalSn,
+    tuning: FAST_TUNING,
+    settings: {
+      counterName: 'Kill Lane',
+      headMerchantId: sb.merchant.headMerchantId,
+      merchantId: sb.merchant.merchantId,
+      orderExpireSeconds: 300,
+    },
     ...(pair ? { pairWithCallback: receiver.url } : {}),
   };
   const file = join(dir, 'child-args.json');
   writeFileSync(file, JSON.stringify(args));
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/integration-counter-child.ts'), file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/integration-counter-child.ts'), file], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((ok, fail) => {
     let out = '';
     child!.stdout?.on('data', (b: Buffer) => {
@@ -48,7 +59,9 @@ function startCounter(pair: boolean): Promise<{ url: string; key: string }> {
       if (m) ok({ url: m[1]!, key: m[2]! });
     });
     child!.stderr?.on('data', (b: Buffer) => (out += b.toString()));
-    child!.once('exit', (code, signal) => fail(new Error(`counter exited (${code ?? signal}) before it was ready:\n${out}`)));
+    child!.once('exit', (code, signal) =>
+      fail(new Error(`counter exited (${code ?? signal}) before it was ready:\n${out}`)),
+    );
   });
 }
 
@@ -61,7 +74,8 @@ async function kill(): Promise<void> {
 
 async function untilState(base: string, ref: string, state: ChargeView['state']): Promise<ChargeView> {
   let v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/${ref}`)).body;
-  while (v.state !== state) v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/${ref}/wait?after=${v.version}&timeoutSeconds=10`)).body;
+  while (v.state !== state)
+    v = (await api<ChargeView>(base, key, 'GET', `/v1/charges/${ref}/wait?after=${v.version}&timeoutSeconds=10`)).body;
   return v;
 }
 
@@ -100,7 +114,10 @@ describe('SIGKILL of the counter', () => {
       started = await startCounter(false);
       await untilState(started.url, ref, ref === 'KILL-2' ? 'paid' : 'failed');
     }
-    for (const ref of refs) await receiver.until((r) => r.body.charge.reference === ref && r.body.charge.final && r.body.event.to === r.body.charge.state);
+    for (const ref of refs)
+      await receiver.until(
+        (r) => r.body.charge.reference === ref && r.body.charge.final && r.body.event.to === r.body.charge.state,
+      );
 
     // One provider order per reference.
     for (const ref of refs) {
@@ -114,9 +131,16 @@ describe('SIGKILL of the counter', () => {
     const db = openJournalDb(join(dir, 'journal.sqlite'));
     let duplicates = 0;
     for (const ref of refs) {
-      const histories = db.prepare(`SELECT e.to_state AS toState FROM order_events e JOIN integration_charges c ON c.order_id = e.order_id
-        WHERE c.reference = ? ORDER BY e.id`).all(ref) as { toState: string }[];
-      const acked = receiver.acked().filter((r) => r.body.charge.reference === ref).map((r) => r.body.event);
+      const histories = db
+        .prepare(
+          `SELECT e.to_state AS toState FROM order_events e JOIN integration_charges c ON c.order_id = e.order_id
+        WHERE c.reference = ? ORDER BY e.id`,
+        )
+        .all(ref) as { toState: string }[];
+      const acked = receiver
+        .acked()
+        .filter((r) => r.body.charge.reference === ref)
+        .map((r) => r.body.event);
       const firsts: number[] = [];
       for (const e of acked) {
         if (firsts.includes(e.sequence)) duplicates++;

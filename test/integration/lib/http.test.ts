@@ -16,12 +16,17 @@ afterEach(async () => {
 });
 
 async function serve(limits: BodyLimits, failWith?: Error): Promise<string> {
-  const server = createServer(guardedHandler(async (req, res) => {
-    if (failWith) throw failWith;
-    const read = await readBoundedBody(req, limits);
-    if (!read.ok) return sendJson(res, 413, { tooLarge: true, drained: read.drained }, { connection: 'close' });
-    sendJson(res, 200, { bytes: read.body.length, text: read.body.toString('utf8') });
-  }, (e) => ({ status: 500, body: { failed: (e as Error).message }, headers: { 'cache-control': 'no-store' } })));
+  const server = createServer(
+    guardedHandler(
+      async (req, res) => {
+        if (failWith) throw failWith;
+        const read = await readBoundedBody(req, limits);
+        if (!read.ok) return sendJson(res, 413, { tooLarge: true, drained: read.drained }, { connection: 'close' });
+        sendJson(res, 200, { bytes: read.body.length, text: read.body.toString('utf8') });
+      },
+      (e) => ({ status: 500, body: { failed: (e as Error).message }, headers: { 'cache-control': 'no-store' } }),
+    ),
+  );
   servers.push(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -29,14 +34,28 @@ async function serve(limits: BodyLimits, failWith?: Error): Promise<string> {
 }
 
 /** Posts `body` in chunks; resolves with the answer, or with the error when the connection is cut. */
-function post(url: string, chunks: Buffer[], headers: Record<string, string | number> = {}): Promise<{ status: number; body: unknown; headers: Record<string, unknown> } | { error: string }> {
+function post(
+  url: string,
+  chunks: Buffer[],
+  headers: Record<string, string | number> = {},
+): Promise<{ status: number; body: unknown; headers: Record<string, unknown> } | { error: string }> {
   return new Promise((resolve) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')), headers: res.headers }));
-      res.on('error', (e) => resolve({ error: e.message }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(parts).toString('utf8')),
+            headers: res.headers,
+          }),
+        );
+        res.on('error', (e) => resolve({ error: e.message }));
+      },
+    );
     req.on('error', (e) => resolve({ error: e.message }));
     for (const c of chunks) req.write(c);
     req.end();
@@ -75,13 +94,27 @@ describe('guardedHandler', () => {
   it('answers a throwing handler with the server’s own 500 body and headers', async () => {
     const url = await serve({ maxBytes: 1024 }, new Error('database is locked'));
     const r = await post(url, [Buffer.from('{}')]);
-    expect(r).toMatchObject({ status: 500, body: { failed: 'database is locked' }, headers: { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' } });
+    expect(r).toMatchObject({
+      status: 500,
+      body: { failed: 'database is locked' },
+      headers: { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' },
+    });
   });
 });
 
 describe('isJsonContentType', () => {
   it('accepts application/json with parameters, in any case, and nothing else', () => {
-    expect(['application/json', 'Application/JSON; charset=utf-8', 'application/json ;charset=utf-8'].map((h) => isJsonContentType(h))).toEqual([true, true, true]);
-    expect(['application/jsonfoo', 'text/json', 'text/plain', '', undefined].map((h) => isJsonContentType(h))).toEqual([false, false, false, false, false]);
+    expect(
+      ['application/json', 'Application/JSON; charset=utf-8', 'application/json ;charset=utf-8'].map((h) =>
+        isJsonContentType(h),
+      ),
+    ).toEqual([true, true, true]);
+    expect(['application/jsonfoo', 'text/json', 'text/plain', '', undefined].map((h) => isJsonContentType(h))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

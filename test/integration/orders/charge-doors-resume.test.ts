@@ -33,15 +33,34 @@ interface Counter {
   stop: () => Promise<void>;
 }
 
-async function startCounter(sb: OrdersSandbox, dir: string, shift: { open: boolean }, callbackUrl?: string): Promise<Counter & { key?: string }> {
+async function startCounter(
+  sb: OrdersSandbox,
+  dir: string,
+  shift: { open: boolean },
+  callbackUrl?: string,
+): Promise<Counter & { key?: string }> {
   const db = openJournalDb(join(dir, 'journal.sqlite'));
   const checkout = createCheckoutService({
-    db, pos: createPosClient(sb.providerConfig(), { logger: silentLogger }), clock: systemClock, logger: silentLogger, tuning: FAST_TUNING,
-    settings: () => ({ counterName: 'Door Lane', headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300 }),
+    db,
+    pos: createPosClient(sb.providerConfig(), { logger: silentLogger }),
+    clock: systemClock,
+    logger: silentLogger,
+    tuning: FAST_TUNING,
+    settings: () => ({
+      counterName: 'Door Lane',
+      headMerchantId: sb.merchant.headMerchantId,
+      merchantId: sb.merchant.merchantId,
+      orderExpireSeconds: 300,
+    }),
     shiftOpen: () => shift.open,
   });
   const integrations = createIntegrations({
-    db, checkout, vault: fileVault(join(dir, 'secrets.json')), terminalSn: () => sb.merchant.terminalSn, now: () => Date.now(), logger: silentLogger,
+    db,
+    checkout,
+    vault: fileVault(join(dir, 'secrets.json')),
+    terminalSn: () => sb.merchant.terminalSn,
+    now: () => Date.now(),
+    logger: silentLogger,
     callbackBackoff: { baseMs: 20, maxMs: 200 },
   });
   checkout.resume();
@@ -60,7 +79,8 @@ async function startCounter(sb: OrdersSandbox, dir: string, shift: { open: boole
   return { db, checkout, integrations, base, stop, ...(key ? { key } : {}) };
 }
 
-const createdOf = (sb: OrdersSandbox, outOrderNo: string) => sb.sandbox.listPosOrders().filter((o) => o.outOrderNo === outOrderNo).length;
+const createdOf = (sb: OrdersSandbox, outOrderNo: string) =>
+  sb.sandbox.listPosOrders().filter((o) => o.outOrderNo === outOrderNo).length;
 
 describe('resume after a restart', () => {
   it('a queued box-office charge waits across a restart for the terminal and for a shift, then goes once', async () => {
@@ -99,7 +119,10 @@ describe('resume after a restart', () => {
     sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
     await inState(b.checkout, queued.id, 'paid');
     expect(createdOf(sb, queued.outOrderNo)).toBe(1);
-    expect((await api<ChargeView>(b.base, key, 'GET', '/v1/charges/RESUME-1')).body).toMatchObject({ state: 'paid', final: true });
+    expect((await api<ChargeView>(b.base, key, 'GET', '/v1/charges/RESUME-1')).body).toMatchObject({
+      state: 'paid',
+      final: true,
+    });
   });
 });
 
@@ -126,7 +149,10 @@ describe('what the box office hears', () => {
     await receiver.until((r) => r.body.event.to === 'cancelled');
 
     const pos = sb.sandbox.listPosOrders().length;
-    await expect(c.checkout.retrySale(id)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/Box office \(booking LATE-1\).*new booking reference/) });
+    await expect(c.checkout.retrySale(id)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/Box office \(booking LATE-1\).*new booking reference/),
+    });
     expect(sb.sandbox.listPosOrders()).toHaveLength(pos);
 
     // The provider took the money after all: the counter learns it on Check with the provider.
@@ -135,9 +161,17 @@ describe('what the box office hears', () => {
     expect(checked.late).toMatchObject({ kind: 'paid-after-closing' });
     const cb = await receiver.until((r) => r.body.charge.latePayment !== undefined);
     expect(cb.signatureOk).toBe(true);
-    expect(cb.body.event).toMatchObject({ from: 'cancelled', to: 'cancelled', note: expect.stringMatching(/Paid after closing/) });
+    expect(cb.body.event).toMatchObject({
+      from: 'cancelled',
+      to: 'cancelled',
+      note: expect.stringMatching(/Paid after closing/),
+    });
     const read = (await api<ChargeView>(c.base, key, 'GET', '/v1/charges/LATE-1')).body;
-    expect(read).toMatchObject({ state: 'cancelled', final: true, latePayment: { amountKobo: 350_000, at: expect.any(Number) } });
+    expect(read).toMatchObject({
+      state: 'cancelled',
+      final: true,
+      latePayment: { amountKobo: 350_000, at: expect.any(Number) },
+    });
     expect(read.latePayment!.payNo).toBe(checked.late!.payNo);
     expect(read.latePayment!.at).toBe(checked.late!.providerAt ?? checked.late!.foundAt);
     expect(taken).toBeTruthy();
@@ -165,12 +199,21 @@ describe('what the box office hears', () => {
 
     // Started again on the same journal: the change not yet queued is queued and told.
     const again = createIntegrations({
-      db: c.db, checkout: c.checkout, vault: fileVault(join(dir, 'secrets.json')), terminalSn: () => sb.merchant.terminalSn, now: () => Date.now(), logger: silentLogger,
+      db: c.db,
+      checkout: c.checkout,
+      vault: fileVault(join(dir, 'secrets.json')),
+      terminalSn: () => sb.merchant.terminalSn,
+      now: () => Date.now(),
+      logger: silentLogger,
       callbackBackoff: { baseMs: 20, maxMs: 200 },
     });
     stops.push(() => again.stop());
     again.resume();
     const cb = await receiver.until((r) => r.body.charge.latePayment !== undefined);
-    expect(cb.body.charge).toMatchObject({ reference: 'LATE-2', state: 'failed', latePayment: { amountKobo: 350_000 } });
+    expect(cb.body.charge).toMatchObject({
+      reference: 'LATE-2',
+      state: 'failed',
+      latePayment: { amountKobo: 350_000 },
+    });
   });
 });

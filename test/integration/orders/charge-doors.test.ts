@@ -74,35 +74,75 @@ function orderOfRef(env: Env, ref: string): OrderView {
 }
 
 /** The table: every door, how a sale comes through it, and what it does on a busy terminal. */
-const DOORS: { name: string; via: { call: string } | { route: string } | { folder: true }; whenBusy: 'refuse' | 'queue'; go: (env: Env) => Promise<Outcome> }[] = [
-  { name: 'typed Sell', via: { call: 'sale.charge' }, whenBusy: 'refuse', go: (env) => attempt(() => call(env.core, 'sale.charge', sale(env))) },
+const DOORS: {
+  name: string;
+  via: { call: string } | { route: string } | { folder: true };
+  whenBusy: 'refuse' | 'queue';
+  go: (env: Env) => Promise<Outcome>;
+}[] = [
   {
-    name: 'programme sale', via: { call: 'programme.charge' }, whenBusy: 'refuse',
-    go: (env) => attempt(() => call(env.core, 'programme.charge', { showId: env.showId, ticketType: 'Adult', seats: `P${++seq}`, sn: env.sn })),
+    name: 'typed Sell',
+    via: { call: 'sale.charge' },
+    whenBusy: 'refuse',
+    go: (env) => attempt(() => call(env.core, 'sale.charge', sale(env))),
   },
-  { name: 'Try again', via: { call: 'orders.retry' }, whenBusy: 'refuse', go: (env) => attempt(() => call(env.core, 'orders.retry', { id: env.closed!.id })) },
   {
-    name: 'box office over HTTP', via: { route: 'charge' }, whenBusy: 'queue',
+    name: 'programme sale',
+    via: { call: 'programme.charge' },
+    whenBusy: 'refuse',
+    go: (env) =>
+      attempt(() =>
+        call(env.core, 'programme.charge', { showId: env.showId, ticketType: 'Adult', seats: `P${++seq}`, sn: env.sn }),
+      ),
+  },
+  {
+    name: 'Try again',
+    via: { call: 'orders.retry' },
+    whenBusy: 'refuse',
+    go: (env) => attempt(() => call(env.core, 'orders.retry', { id: env.closed!.id })),
+  },
+  {
+    name: 'box office over HTTP',
+    via: { route: 'charge' },
+    whenBusy: 'queue',
     go: async (env) => {
       const ref = nextRef();
-      const r = await api<ChargeView & { error?: { code: string } }>(env.base, env.key, 'POST', '/v1/charges', twoSeats(ref, { sale: { ...twoSeats('x').sale, seats: `H${seq},I${seq}` } }));
-      return r.status === 201 ? { order: orderOfRef(env, ref) } : { refused: (r.body as unknown as { error: { code: string } }).error.code };
+      const r = await api<ChargeView & { error?: { code: string } }>(
+        env.base,
+        env.key,
+        'POST',
+        '/v1/charges',
+        twoSeats(ref, { sale: { ...twoSeats('x').sale, seats: `H${seq},I${seq}` } }),
+      );
+      return r.status === 201
+        ? { order: orderOfRef(env, ref) }
+        : { refused: (r.body as unknown as { error: { code: string } }).error.code };
     },
   },
   {
-    name: 'charge link', via: { call: 'integrations.openLink' }, whenBusy: 'queue',
+    name: 'charge link',
+    via: { call: 'integrations.openLink' },
+    whenBusy: 'queue',
     go: async (env) => {
       const ref = nextRef();
-      const url = chargeLink(env.key, twoSeats(ref, { sale: { ...twoSeats('x').sale, seats: `L${seq},M${seq}` } }) as never);
+      const url = chargeLink(
+        env.key,
+        twoSeats(ref, { sale: { ...twoSeats('x').sale, seats: `L${seq},M${seq}` } }) as never,
+      );
       return attempt(async () => (await call(env.core, 'integrations.openLink', { url }), orderOfRef(env, ref)));
     },
   },
   {
-    name: 'folder drop', via: { folder: true }, whenBusy: 'queue',
+    name: 'folder drop',
+    via: { folder: true },
+    whenBusy: 'queue',
     go: async (env) => {
       const ref = nextRef();
       mkdirSync(env.inbox, { recursive: true });
-      writeFileSync(join(env.inbox, `${ref}.json`), JSON.stringify(twoSeats(ref, { sale: { ...twoSeats('x').sale, seats: `D${seq},E${seq}` } })));
+      writeFileSync(
+        join(env.inbox, `${ref}.json`),
+        JSON.stringify(twoSeats(ref, { sale: { ...twoSeats('x').sale, seats: `D${seq},E${seq}` } })),
+      );
       await env.core.integrations.drop!.scanNow();
       const reason = readdirSync(env.rejected).find((n) => n === `${ref}.json.reason.txt`);
       if (reason) return { refused: readFileSync(join(env.rejected, reason), 'utf8').split(':')[0]! };
@@ -114,25 +154,47 @@ const DOORS: { name: string; via: { call: string } | { route: string } | { folde
 async function counter(): Promise<Env> {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-doors-'));
   const core = await createCore({
-    shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock,
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock: systemClock,
     integrations: { port: 0, dropScanMs: 3_600_000 },
   });
   cores.push(core);
   await call(core, 'settings.setPin', { newPin: '2468' });
-  const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', { name: 'Box office', callbackUrl: '' });
+  const paired = await call<{ id: string; key: string }>(core, 'integrations.pair', {
+    name: 'Box office',
+    callbackUrl: '',
+  });
   const t = Math.floor((Date.now() + 60 * 60_000) / 60_000) * 60_000;
-  const csv = ['film,title,rating,screen,date,time,ticketType,price,bookingFee', `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(t)},${lagosHm(t)},Adult,1500,500`].join('\n');
+  const csv = [
+    'film,title,rating,screen,date,time,ticketType,price,bookingFee',
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(t)},${lagosHm(t)},Adult,1500,500`,
+  ].join('\n');
   await call(core, 'programme.import', { csv, fileName: 'week.csv', by: 'Ada' });
   const shows = await call<NextShows>(core, 'programme.next', {});
   const folders = core.integrations.drop!.folders(paired.id);
   const env: Env = {
-    core, sn: core.terminal.getState().sn!, key: paired.key, base: core.integrations.apiUrl()!, inbox: folders.inbox, rejected: folders.rejected,
-    showId: shows.shows[0]!.id, closed: null, created: new Map(), besideUnpaid: [],
+    core,
+    sn: core.terminal.getState().sn!,
+    key: paired.key,
+    base: core.integrations.apiUrl()!,
+    inbox: folders.inbox,
+    rejected: folders.rejected,
+    showId: shows.shows[0]!.id,
+    closed: null,
+    created: new Map(),
+    besideUnpaid: [],
   };
   const sb = core.demo()!.sandbox;
   sb.events.on('pos-order-created', (o) => {
     env.created.set(o.outOrderNo, (env.created.get(o.outOrderNo) ?? 0) + 1);
-    const others = sb.listPosOrders().filter((p) => p.sn === o.sn && p.outOrderNo !== o.outOrderNo && p.status === 'PENDING');
+    const others = sb
+      .listPosOrders()
+      .filter((p) => p.sn === o.sn && p.outOrderNo !== o.outOrderNo && p.status === 'PENDING');
     if (others.length) env.besideUnpaid.push(`${o.outOrderNo} beside ${others.map((p) => p.outOrderNo).join(', ')}`);
   });
   return env;
@@ -180,7 +242,10 @@ describe('every door to a charge goes through the rules', () => {
       } else {
         expect(busy).toHaveProperty('order');
         sold = (busy as { order: OrderView }).order;
-        expect(env.core.checkout.get(sold.id)).toMatchObject({ state: 'queued', reason: expect.stringContaining(onIt.outOrderNo) });
+        expect(env.core.checkout.get(sold.id)).toMatchObject({
+          state: 'queued',
+          reason: expect.stringContaining(onIt.outOrderNo),
+        });
         expect(env.created.get(sold.outOrderNo) ?? 0).toBe(0);
         // The customer's tap pays the order on the terminal (the first), not the queued one.
         await call(env.core, 'demo.present', { outcome: 'SUCCESS' });
@@ -189,7 +254,8 @@ describe('every door to a charge goes through the rules', () => {
       await orderReaches(env.core, sold.id, 'waiting');
       await call(env.core, 'demo.present', { outcome: 'SUCCESS' });
       await orderReaches(env.core, sold.id, 'paid');
-      for (const o of env.core.checkout.listToday()) expect(env.created.get(o.outOrderNo) ?? 0, o.outOrderNo).toBeLessThanOrEqual(1);
+      for (const o of env.core.checkout.listToday())
+        expect(env.created.get(o.outOrderNo) ?? 0, o.outOrderNo).toBeLessThanOrEqual(1);
       expect(env.created.get(sold.outOrderNo)).toBe(1);
       expect(env.besideUnpaid).toEqual([]);
     });
@@ -199,21 +265,42 @@ describe('every door to a charge goes through the rules', () => {
 describe('the table names every door (found by introspection, not typed by hand)', () => {
   it('the contract calls whose handlers reach the checkout’s sale or Try again are the table’s calls', () => {
     const reaching = Object.entries(handlerSources(Object.keys(calls)))
-      .filter(([, src]) => /\b(?:checkout\.(?:sell|retrySale)|integrations\.openLink|desk\.charge|openChargeLink)\s*\(/.test(src))
+      .filter(([, src]) =>
+        /\b(?:checkout\.(?:sell|retrySale)|integrations\.openLink|desk\.charge|openChargeLink)\s*\(/.test(src),
+      )
       .map(([name]) => name);
     const table = DOORS.flatMap((d) => ('call' in d.via ? [d.via.call] : []));
     expect(reaching.sort()).toEqual(table.sort());
   });
 
   it('only the known doors call the checkout’s sale, Try again or the charge desk', () => {
-    expect(sourcesCalling(/\bcheckout\.sell\s*\(/)).toEqual(['core/integrations/charge-desk.ts', 'core/orders/orders-module.ts', 'core/programme/programme-module.ts']);
-    expect(sourcesCalling(/\bretrySale\s*\(/)).toEqual(['core/orders/checkout-service.ts', 'core/orders/orders-module.ts']);
+    expect(sourcesCalling(/\bcheckout\.sell\s*\(/)).toEqual([
+      'core/integrations/charge-desk.ts',
+      'core/orders/orders-module.ts',
+      'core/programme/programme-module.ts',
+    ]);
+    expect(sourcesCalling(/\bretrySale\s*\(/)).toEqual([
+      'core/orders/checkout-service.ts',
+      'core/orders/orders-module.ts',
+    ]);
     // Below them all: only the checkout's order calls send a createOrder (the provider link only wraps the client).
-    expect(sourcesCalling(/\.createOrder\s*\(/)).toEqual(['core/orders/order-calls.ts', 'core/provider/observed-clients.ts']);
+    expect(sourcesCalling(/\.createOrder\s*\(/)).toEqual([
+      'core/orders/order-calls.ts',
+      'core/provider/observed-clients.ts',
+    ]);
     // The cashier's choice to leave an order waiting: only the Sell and programme doors pass it on.
-    expect(sourcesCalling(/besideWaiting/)).toEqual(['core/orders/charge-guard.ts', 'core/orders/checkout-service.ts', 'core/orders/orders-module.ts', 'core/programme/programme-module.ts']);
+    expect(sourcesCalling(/besideWaiting/)).toEqual([
+      'core/orders/charge-guard.ts',
+      'core/orders/checkout-service.ts',
+      'core/orders/orders-module.ts',
+      'core/programme/programme-module.ts',
+    ]);
     // The desk's charge: the HTTP route, the folder drop and the charge link (all in the table).
-    expect(sourcesCalling(/\bdesk\.charge\s*\(/)).toEqual(['core/integrations/charge-link.ts', 'core/integrations/folder-drop.ts', 'core/integrations/integration-server.ts']);
+    expect(sourcesCalling(/\bdesk\.charge\s*\(/)).toEqual([
+      'core/integrations/charge-link.ts',
+      'core/integrations/folder-drop.ts',
+      'core/integrations/integration-server.ts',
+    ]);
   });
 
   it('the integration routes that reach a sale are the table’s routes: each route is called with a charge and answers NO_SHIFT only if it does', async () => {
@@ -222,7 +309,13 @@ describe('the table names every door (found by introspection, not typed by hand)
     for (const r of INTEGRATION_ROUTES) {
       const ref = nextRef();
       const path = r.path.replace('{reference}', ref) + (r.name === 'wait' ? '?timeoutSeconds=0' : '');
-      const res = await api<{ error?: { code: string } }>(env.base, env.key, r.method, path, r.method === 'POST' ? twoSeats(ref) : undefined);
+      const res = await api<{ error?: { code: string } }>(
+        env.base,
+        env.key,
+        r.method,
+        path,
+        r.method === 'POST' ? twoSeats(ref) : undefined,
+      );
       if (res.body.error?.code === 'NO_SHIFT') reaching.push(r.name);
     }
     expect(env.core.checkout.listToday()).toHaveLength(0);

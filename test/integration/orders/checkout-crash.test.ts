@@ -40,19 +40,37 @@ function lineFrom(child: ChildProcess, re: RegExp): Promise<RegExpExecArray> {
       if (m) ok(m);
     });
     child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
-    child.once('exit', (code, signal) => fail(new Error(`child exited (${code ?? signal}) before "${re}":\n${out}\n${err}`)));
+    child.once('exit', (code, signal) =>
+      fail(new Error(`child exited (${code ?? signal}) before "${re}":\n${out}\n${err}`)),
+    );
   });
 }
 
 describe('crash and restart', () => {
   it('killed while waiting, started again: resumes and ends paid, one provider order', async () => {
-    const settings = { counterName: 'Crash Lane 1', headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300 };
+    const settings = {
+      counterName: 'Crash Lane 1',
+      headMerchantId: sb.merchant.headMerchantId,
+      merchantId: sb.merchant.merchantId,
+      orderExpireSeconds: 300,
+    };
     const argsFile = join(tmp.file, '..', 'child-args.json');
-    writeFileSync(argsFile, JSON.stringify({ dbFile: tmp.file, provider: sb.providerConfig(), settings, sale: { ...SALE_INPUT, sn: sb.merchant.terminalSn } }));
+    writeFileSync(
+      argsFile,
+      JSON.stringify({
+        dbFile: tmp.file,
+        provider: sb.providerConfig(),
+        settings,
+        sale: { ...SALE_INPUT, sn: sb.merchant.terminalSn },
+      }),
+    );
 
     // tsx as a loader in this one process (its CLI would run the script in a grandchild that a
     // kill of the CLI leaves alive).
-    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/orders-child.ts'), argsFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/orders-child.ts'), argsFile], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<NodeJS.Signals | null>((r) => child!.once('exit', (_c, s) => r(s)));
     const m = await lineFrom(child, /WAITING (\d+) (\S+)\n/);
     const id = Number(m[1]);
@@ -66,8 +84,12 @@ describe('crash and restart', () => {
 
     const db = openJournalDb(tmp.file);
     const svc = createCheckoutService({
-      db, pos: createPosClient(() => sb.providerConfig(), { logger: memoryLogger() }), clock: systemClock, logger: memoryLogger(),
-      settings: () => settings, tuning: FAST_TUNING,
+      db,
+      pos: createPosClient(() => sb.providerConfig(), { logger: memoryLogger() }),
+      clock: systemClock,
+      logger: memoryLogger(),
+      settings: () => settings,
+      tuning: FAST_TUNING,
     });
     try {
       const before = svc.get(id);
@@ -88,21 +110,44 @@ describe('crash and restart', () => {
 
   /** The child sells; `killWhen` kills it (kill -9) during the create call. Returns the journal's order id and number. */
   async function killDuringCreate(killWhen: (kill: () => void) => void, counterName: string) {
-    const settings = { counterName, headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300 };
+    const settings = {
+      counterName,
+      headMerchantId: sb.merchant.headMerchantId,
+      merchantId: sb.merchant.merchantId,
+      orderExpireSeconds: 300,
+    };
     const t = tempDbFile('counterpay-orders-crash-create-');
     const argsFile = join(t.file, '..', 'child-args.json');
-    writeFileSync(argsFile, JSON.stringify({ dbFile: t.file, provider: sb.providerConfig(), settings, sale: { ...SALE_INPUT, sn: sb.merchant.terminalSn } }));
-    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/orders-child.ts'), argsFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(
+      argsFile,
+      JSON.stringify({
+        dbFile: t.file,
+        provider: sb.providerConfig(),
+        settings,
+        sale: { ...SALE_INPUT, sn: sb.merchant.terminalSn },
+      }),
+    );
+    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/orders-child.ts'), argsFile], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const c = child;
     const exited = new Promise<NodeJS.Signals | null>((r) => c.once('exit', (_code, s) => r(s)));
-    const waiting = lineFrom(c, /WAITING /).then(() => 'waiting' as const, () => 'exited' as const);
+    const waiting = lineFrom(c, /WAITING /).then(
+      () => 'waiting' as const,
+      () => 'exited' as const,
+    );
     killWhen(() => c.kill('SIGKILL'));
     expect(await exited).toBe('SIGKILL');
     expect(await waiting).toBe('exited'); // it never heard the answer
     const db = openJournalDb(t.file);
     const svc = createCheckoutService({
-      db, pos: createPosClient(() => sb.providerConfig(), { logger: memoryLogger() }), clock: systemClock, logger: memoryLogger(),
-      settings: () => settings, tuning: FAST_TUNING,
+      db,
+      pos: createPosClient(() => sb.providerConfig(), { logger: memoryLogger() }),
+      clock: systemClock,
+      logger: memoryLogger(),
+      settings: () => settings,
+      tuning: FAST_TUNING,
     });
     return { db, svc, t };
   }
@@ -138,7 +183,7 @@ describe('crash and restart', () => {
     sb.sandbox.setFaults([{ path, kind: 'latency', latencyMs: 60_000, times: 1 }]);
     const { db, svc, t } = await killDuringCreate((kill) => {
       // The request is held at the provider's door (before it is read): kill once it is there.
-      const check = () => (sb.sandbox.listFaults()[0]?.hits ?? 0) > 0 ? kill() : setImmediate(check);
+      const check = () => ((sb.sandbox.listFaults()[0]?.hits ?? 0) > 0 ? kill() : setImmediate(check));
       check();
     }, 'Crash Lane 3');
     try {

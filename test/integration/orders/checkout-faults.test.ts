@@ -49,7 +49,12 @@ function checkout() {
     pos: createPosClient(() => sb.providerConfig(net.up ? {} : { posBaseUrl: deadUrl }), { logger: memoryLogger() }),
     clock: systemClock,
     logger: memoryLogger(),
-    settings: () => ({ counterName: `Lane ${lane}`, headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: 300 }),
+    settings: () => ({
+      counterName: `Lane ${lane}`,
+      headMerchantId: sb.merchant.headMerchantId,
+      merchantId: sb.merchant.merchantId,
+      orderExpireSeconds: 300,
+    }),
     tuning: FAST_TUNING,
   });
   open.push({ svc, cleanup: t.cleanup });

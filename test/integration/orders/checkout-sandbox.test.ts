@@ -3,12 +3,22 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
-import { createCheckoutService, type CheckoutService, type CheckoutTuningInput } from '../../../core/orders/checkout-service';
+import {
+  createCheckoutService,
+  type CheckoutService,
+  type CheckoutTuningInput,
+} from '../../../core/orders/checkout-service';
 import { createPosClient } from '../../../core/provider';
 import type { PosClient } from '../../../core/provider/types';
 import { startWebhookReceiver, WEBHOOK_PATHS, type WebhookReceiver } from '../../../core/webhook';
 import { openTempDb, SALE_INPUT } from '../../helpers/orders-db';
-import { FAST_TUNING, inState, startOrdersSandbox, waitForOrder, type OrdersSandbox } from '../../helpers/orders-sandbox';
+import {
+  FAST_TUNING,
+  inState,
+  startOrdersSandbox,
+  waitForOrder,
+  type OrdersSandbox,
+} from '../../helpers/orders-sandbox';
 
 let sb: OrdersSandbox;
 let lane = 0;
@@ -34,14 +44,28 @@ function checkout(opts: { expireSeconds?: number; tuning?: CheckoutTuningInput }
   const calls = { create: 0, query: 0 };
   const real = createPosClient(() => sb.providerConfig(), { logger: memoryLogger() });
   const pos: PosClient = {
-    createOrder: (i) => { calls.create++; return real.createOrder(i); },
-    queryOrder: (b) => { calls.query++; return real.queryOrder(b); },
+    createOrder: (i) => {
+      calls.create++;
+      return real.createOrder(i);
+    },
+    queryOrder: (b) => {
+      calls.query++;
+      return real.queryOrder(b);
+    },
     depositCallbackStatus: (b) => real.depositCallbackStatus(b),
   };
   lane += 1;
   const svc = createCheckoutService({
-    db: t.db, pos, clock: systemClock, logger: memoryLogger(),
-    settings: () => ({ counterName: `Lane ${lane}`, headMerchantId: sb.merchant.headMerchantId, merchantId: sb.merchant.merchantId, orderExpireSeconds: opts.expireSeconds ?? 300 }),
+    db: t.db,
+    pos,
+    clock: systemClock,
+    logger: memoryLogger(),
+    settings: () => ({
+      counterName: `Lane ${lane}`,
+      headMerchantId: sb.merchant.headMerchantId,
+      merchantId: sb.merchant.merchantId,
+      orderExpireSeconds: opts.expireSeconds ?? 300,
+    }),
     tuning: opts.tuning ?? FAST_TUNING,
   });
   open.push({ svc, cleanup: t.cleanup });
@@ -52,7 +76,7 @@ const sale = () => ({ ...SALE_INPUT, sn: sb.merchant.terminalSn });
 const providerOrders = (outOrderNo: string) => sb.sandbox.listPosOrders().filter((o) => o.outOrderNo === outOrderNo);
 
 describe('checkout over loopback HTTP', () => {
-  it('pay -> paid, with the provider\'s final details', async () => {
+  it("pay -> paid, with the provider's final details", async () => {
     const { svc } = checkout();
     const v = await svc.sell(sale());
     expect(v.state).toBe('creating');
@@ -64,8 +88,21 @@ describe('checkout over loopback HTTP', () => {
     const [po] = providerOrders(v.outOrderNo);
     expect(providerOrders(v.outOrderNo)).toHaveLength(1);
     expect(po!.amountKobo).toBe(710_000);
-    expect(po!.productInfo).toMatchObject({ filmTicketNum: '2', seatNum: 'F7,F8', filmTicketAmount: '7000.00', filmFeeAmount: '100.00', filmDate: '2025-01-31', filmTime: '19:30' });
-    expect(paid).toMatchObject({ payNo: po!.payNo, providerFeeKobo: po!.feeKobo, feePattern: 'IN_DEDUCT', senderName: po!.senderName, providerStatus: 'SUCCESS' });
+    expect(po!.productInfo).toMatchObject({
+      filmTicketNum: '2',
+      seatNum: 'F7,F8',
+      filmTicketAmount: '7000.00',
+      filmFeeAmount: '100.00',
+      filmDate: '2025-01-31',
+      filmTime: '19:30',
+    });
+    expect(paid).toMatchObject({
+      payNo: po!.payNo,
+      providerFeeKobo: po!.feeKobo,
+      feePattern: 'IN_DEDUCT',
+      senderName: po!.senderName,
+      providerStatus: 'SUCCESS',
+    });
     expect(paid.senderAccount).toMatch(/^[*]+\d{4}$/);
     expect(paid.senderAccount!.slice(-4)).toBe(po!.senderAccount.slice(-4));
     expect(svc.history(v.id).map((e) => e.to)).toEqual(['creating', 'waiting', 'paid']);
@@ -107,7 +144,11 @@ describe('webhooks', () => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver({
-      host: '127.0.0.1', port: 0, db: t.db, logger: memoryLogger(), getConfig: () => sb.providerConfig(),
+      host: '127.0.0.1',
+      port: 0,
+      db: t.db,
+      logger: memoryLogger(),
+      getConfig: () => sb.providerConfig(),
       onPosNotification: (n) => target?.onWebhook(n),
       onBillsCallback: () => {},
     });
@@ -120,19 +161,28 @@ describe('webhooks', () => {
   it('a verified webhook ends the wait at once; a duplicate changes nothing; a contradicting late one is recorded beside the paid order', async () => {
     sb.sandbox.setWebhookUrl(sb.merchant.headMerchantId, `${receiver.url}${WEBHOOK_PATHS.pos}`);
     // Checks so slow that only the webhook can tell us in time.
-    const { svc, calls } = checkout({ tuning: { ...FAST_TUNING, poll: { ...FAST_TUNING.poll, fastMs: 600_000, mediumMs: 600_000, slowMs: 600_000 } } });
+    const { svc, calls } = checkout({
+      tuning: { ...FAST_TUNING, poll: { ...FAST_TUNING.poll, fastMs: 600_000, mediumMs: 600_000, slowMs: 600_000 } },
+    });
     target = svc;
     const v = await svc.sell(sale());
     await inState(svc, v.id, 'waiting');
     let queriesWhenPaid = -1;
-    svc.on('order', (o) => { if (o.id === v.id && o.state === 'paid' && queriesWhenPaid < 0) queriesWhenPaid = calls.query; });
+    svc.on('order', (o) => {
+      if (o.id === v.id && o.state === 'paid' && queriesWhenPaid < 0) queriesWhenPaid = calls.query;
+    });
     sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
     await inState(svc, v.id, 'paid');
     expect(queriesWhenPaid).toBe(0); // the webhook, not a check, ended the wait
     // The notification has no payNo: one query completes the details, changing nothing else.
     const [po] = providerOrders(v.outOrderNo);
     const complete = await waitForOrder(svc, v.id, (o) => o.payNo !== undefined);
-    expect(complete).toMatchObject({ state: 'paid', payNo: po!.payNo, providerFeeKobo: po!.feeKobo, senderName: po!.senderName });
+    expect(complete).toMatchObject({
+      state: 'paid',
+      payNo: po!.payNo,
+      providerFeeKobo: po!.feeKobo,
+      senderName: po!.senderName,
+    });
     expect(svc.history(v.id).map((e) => e.to)).toEqual(['creating', 'waiting', 'paid']);
 
     const before = JSON.stringify([svc.get(v.id), svc.history(v.id)]);
@@ -144,7 +194,11 @@ describe('webhooks', () => {
     // The provider reports the paid order otherwise later: kept on the order (its state stays paid), first word only.
     svc.onWebhook({ ...details, status: 'FAIL' });
     svc.onWebhook({ ...details, status: 'CLOSE' });
-    expect(svc.get(v.id)).toMatchObject({ state: 'paid', payNo: po!.payNo, late: { kind: 'reported-otherwise', providerStatus: 'FAIL' } });
+    expect(svc.get(v.id)).toMatchObject({
+      state: 'paid',
+      payNo: po!.payNo,
+      late: { kind: 'reported-otherwise', providerStatus: 'FAIL' },
+    });
     expect(svc.history(v.id).map((e) => e.to)).toEqual(['creating', 'waiting', 'paid', 'paid']);
     expect(calls.create).toBe(1);
     target = null;

@@ -24,13 +24,25 @@ afterEach(async () => {
 
 async function boot(): Promise<Core> {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-programme-'));
-  const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock });
+  const core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock: systemClock,
+  });
   cores.push(core);
   return core;
 }
 async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
   const r = await core.dispatch(name, args, ctx);
-  if (!r.ok) throw Object.assign(new Error(`${name}: ${r.error.code} ${r.error.message}`), { code: r.error.code, details: r.error.details });
+  if (!r.ok)
+    throw Object.assign(new Error(`${name}: ${r.error.code} ${r.error.message}`), {
+      code: r.error.code,
+      details: r.error.details,
+    });
   return r.value as T;
 }
 
@@ -62,7 +74,11 @@ describe('the programme through the core', () => {
     await call(core, 'shift.open', { cashier: 'Ngozi', openingFloat: '' });
 
     // One bad row: nothing is written.
-    const bad = await call<ProgrammeImportResult>(core, 'programme.import', { csv: `${csv}\nDune 2,DUNE: PART TWO,12A,Screen 1,${next.date},${next.time},Student,12.345,`, fileName: 'bad.csv', by: 'Ada' });
+    const bad = await call<ProgrammeImportResult>(core, 'programme.import', {
+      csv: `${csv}\nDune 2,DUNE: PART TWO,12A,Screen 1,${next.date},${next.time},Student,12.345,`,
+      fileName: 'bad.csv',
+      by: 'Ada',
+    });
     expect(bad).toMatchObject({ imported: false, totalRows: 5, errorCount: 1, errors: [{ line: 6, column: 'price' }] });
     expect((await call<ProgrammeSummary>(core, 'programme.summary', {})).source).toBeNull();
 
@@ -76,31 +92,70 @@ describe('the programme through the core', () => {
     });
     const good = await call<ProgrammeImportResult>(core, 'programme.import', { csv, fileName: 'week.csv', by: 'Ada' });
     expect(good.imported).toBe(true);
-    expect(good.summary).toMatchObject({ films: 2, screens: 2, shows: 2, source: { kind: 'csv', fileName: 'week.csv', by: 'Ada' } });
+    expect(good.summary).toMatchObject({
+      films: 2,
+      screens: 2,
+      shows: 2,
+      source: { kind: 'csv', fileName: 'week.csv', by: 'Ada' },
+    });
     expect((await changed).shows).toBe(2);
 
     const list = await call<NextShows>(core, 'programme.next', {});
-    expect(list.shows.map((s) => [s.filmName, s.time, s.defaultTicketType])).toEqual([['Dune 2', next.time, 'Adult'], ['Inside Out 2', later.time, 'Child']]);
+    expect(list.shows.map((s) => [s.filmName, s.time, s.defaultTicketType])).toEqual([
+      ['Dune 2', next.time, 'Adult'],
+      ['Inside Out 2', later.time, 'Child'],
+    ]);
     const dune = list.shows[0]!;
 
     // Without a Hub the seat check is skipped, and says so.
-    expect(await call<SeatCheckResult>(core, 'programme.checkSeats', { showId: dune.id, seats: 'f7 f8' })).toMatchObject({ kind: 'skipped' });
+    expect(
+      await call<SeatCheckResult>(core, 'programme.checkSeats', { showId: dune.id, seats: 'f7 f8' }),
+    ).toMatchObject({ kind: 'skipped' });
 
     // Wrong seats come back on the seats field; a ticket type the show does not have, on its own.
-    await expect(call(core, 'programme.charge', { showId: dune.id, ticketType: 'Child', seats: 'F7,F7', sn: 'DEMO-POS-0001' }))
-      .rejects.toMatchObject({ code: 'VALIDATION', details: { fields: { seats: 'Seat F7 is listed twice' } } });
-    await expect(call(core, 'programme.charge', { showId: dune.id, ticketType: 'Senior', seats: 'F7', sn: 'DEMO-POS-0001' }))
-      .rejects.toMatchObject({ code: 'VALIDATION', details: { fields: { ticketType: expect.stringContaining('choose one of Adult, Child') } } });
+    await expect(
+      call(core, 'programme.charge', { showId: dune.id, ticketType: 'Child', seats: 'F7,F7', sn: 'DEMO-POS-0001' }),
+    ).rejects.toMatchObject({ code: 'VALIDATION', details: { fields: { seats: 'Seat F7 is listed twice' } } });
+    await expect(
+      call(core, 'programme.charge', { showId: dune.id, ticketType: 'Senior', seats: 'F7', sn: 'DEMO-POS-0001' }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION',
+      details: { fields: { ticketType: expect.stringContaining('choose one of Adult, Child') } },
+    });
 
-    const order = await call<OrderView>(core, 'programme.charge', { showId: dune.id, ticketType: 'child', seats: 'f7 f8', sn: 'DEMO-POS-0001' });
+    const order = await call<OrderView>(core, 'programme.charge', {
+      showId: dune.id,
+      ticketType: 'child',
+      seats: 'f7 f8',
+      sn: 'DEMO-POS-0001',
+    });
     // The same Sale as the hand-typed form would send for this show: booking fee per ticket, times the tickets.
-    expect(order.sale).toEqual({ filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', showDate: next.date, showTime: next.time, seats: 'F7,F8', tickets: 2, priceKobo: 300_050, bookingFeeKobo: 30_050, sn: 'DEMO-POS-0001' });
+    expect(order.sale).toEqual({
+      filmName: 'Dune 2',
+      filmTitle: 'DUNE: PART TWO',
+      showDate: next.date,
+      showTime: next.time,
+      seats: 'F7,F8',
+      tickets: 2,
+      priceKobo: 300_050,
+      bookingFeeKobo: 30_050,
+      sn: 'DEMO-POS-0001',
+    });
     expect(order.amountKobo).toBe(630_150);
     await orderReaches(core, order.id, 'waiting');
-    const atSandbox = core.demo()!.sandbox.listPosOrders().find((o) => o.outOrderNo === order.outOrderNo)!;
+    const atSandbox = core
+      .demo()!
+      .sandbox.listPosOrders()
+      .find((o) => o.outOrderNo === order.outOrderNo)!;
     expect(atSandbox.productInfo).toEqual({
-      filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', filmTicketNum: '2', seatNum: 'F7,F8',
-      filmTicketAmount: '6001.00', filmFeeAmount: '300.50', filmDate: next.date, filmTime: next.time,
+      filmName: 'Dune 2',
+      filmTitle: 'DUNE: PART TWO',
+      filmTicketNum: '2',
+      seatNum: 'F7,F8',
+      filmTicketAmount: '6001.00',
+      filmFeeAmount: '300.50',
+      filmDate: next.date,
+      filmTime: next.time,
     });
 
     // Paid: Child is now the most sold for Dune 2, yet each show still offers its programme's first type.
@@ -113,25 +168,59 @@ describe('the programme through the core', () => {
     // The shift reads per show: seats sold and takings.
     const report = await call<{ report: { totals: { shows: unknown[] } } }>(core, 'shift.report', {});
     expect(report.report.totals.shows).toEqual([
-      { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', showDate: next.date, showTime: next.time, orders: 1, seats: 2, amountKobo: 630_150 },
+      {
+        filmName: 'Dune 2',
+        filmTitle: 'DUNE: PART TWO',
+        showDate: next.date,
+        showTime: next.time,
+        orders: 1,
+        seats: 2,
+        amountKobo: 630_150,
+      },
     ]);
 
     // A Hub copy comes in the same way; an older or repeated version is refused; the old show id is gone.
     const hubCopy = {
       films: [{ name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' }],
       screens: ['Screen 1'],
-      shows: [{ film: 'Dune 2', screen: 'Screen 1', date: later.date, time: later.time, ticketTypes: [{ name: 'Adult', priceKobo: 500_000, bookingFeeKobo: 0 }] }],
+      shows: [
+        {
+          film: 'Dune 2',
+          screen: 'Screen 1',
+          date: later.date,
+          time: later.time,
+          ticketTypes: [{ name: 'Adult', priceKobo: 500_000, bookingFeeKobo: 0 }],
+        },
+      ],
     };
     expect(core.replaceProgramme({ kind: 'hub', version: 7, receivedAt: Date.now() }, hubCopy).replaced).toBe(true);
-    expect(core.replaceProgramme({ kind: 'hub', version: 7, receivedAt: Date.now() }, hubCopy)).toMatchObject({ replaced: false });
-    expect((await call<ProgrammeSummary>(core, 'programme.summary', {})).source).toMatchObject({ kind: 'hub', version: 7 });
-    await expect(call(core, 'programme.charge', { showId: dune.id, ticketType: 'Adult', seats: 'F9', sn: 'DEMO-POS-0001' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(() => core.replaceProgramme({ kind: 'hub', version: 8, receivedAt: Date.now() }, { ...hubCopy, films: [] })).toThrow(/not in the programme/);
+    expect(core.replaceProgramme({ kind: 'hub', version: 7, receivedAt: Date.now() }, hubCopy)).toMatchObject({
+      replaced: false,
+    });
+    expect((await call<ProgrammeSummary>(core, 'programme.summary', {})).source).toMatchObject({
+      kind: 'hub',
+      version: 7,
+    });
+    await expect(
+      call(core, 'programme.charge', { showId: dune.id, ticketType: 'Adult', seats: 'F9', sn: 'DEMO-POS-0001' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(() =>
+      core.replaceProgramme({ kind: 'hub', version: 8, receivedAt: Date.now() }, { ...hubCopy, films: [] }),
+    ).toThrow(/not in the programme/);
 
     // Versions are compared within one enrollment only: a counter joined to a new (or rebuilt) Hub
     // takes that Hub's version 1 over the old Hub's version 7, then refuses a repeat of it.
-    expect(core.replaceProgramme({ kind: 'hub', version: 1, receivedAt: Date.now(), counterId: 'ctr_new' }, hubCopy).replaced).toBe(true);
-    expect(core.replaceProgramme({ kind: 'hub', version: 1, receivedAt: Date.now(), counterId: 'ctr_new' }, hubCopy)).toMatchObject({ replaced: false });
-    expect((await call<ProgrammeSummary>(core, 'programme.summary', {})).source).toMatchObject({ kind: 'hub', version: 1, counterId: 'ctr_new' });
+    expect(
+      core.replaceProgramme({ kind: 'hub', version: 1, receivedAt: Date.now(), counterId: 'ctr_new' }, hubCopy)
+        .replaced,
+    ).toBe(true);
+    expect(
+      core.replaceProgramme({ kind: 'hub', version: 1, receivedAt: Date.now(), counterId: 'ctr_new' }, hubCopy),
+    ).toMatchObject({ replaced: false });
+    expect((await call<ProgrammeSummary>(core, 'programme.summary', {})).source).toMatchObject({
+      kind: 'hub',
+      version: 1,
+      counterId: 'ctr_new',
+    });
   });
 });

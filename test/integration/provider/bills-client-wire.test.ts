@@ -16,7 +16,10 @@ afterEach(async () => {
 
 async function client(handler: Handler, conv: Partial<Conventions> = {}) {
   server = await startTestServer(handler);
-  return { bills: createBillsClient(testConfig({ billsBaseUrl: `${server.url}/api/v3` }, conv), { logger: memoryLogger() }), server };
+  return {
+    bills: createBillsClient(testConfig({ billsBaseUrl: `${server.url}/api/v3` }, conv), { logger: memoryLogger() }),
+    server,
+  };
 }
 
 const items = [
@@ -26,11 +29,21 @@ const items = [
 
 describe('bills client on the wire', () => {
   it('bulk-bills: canonical body, Bearer HMAC-SHA512 hex of exactly the sent bytes, MerchantId', async () => {
-    const { bills, server } = await client((_req, res) => sendJson(res, 200, { code: '00000', message: 'SUCCESSFUL', data: [
-      { orderNo: '1', reference: 'ref-0001', status: 'SUCCESS', errorMsg: '' },
-      { orderNo: '2', reference: 'ref-0002', status: 'FAIL', errorMsg: 'Invalid customer' },
-    ] }));
-    const r = await bills.bulkBills({ serviceType: 'betting', callBackUrl: 'https://merchant.example/callback', items });
+    const { bills, server } = await client((_req, res) =>
+      sendJson(res, 200, {
+        code: '00000',
+        message: 'SUCCESSFUL',
+        data: [
+          { orderNo: '1', reference: 'ref-0001', status: 'SUCCESS', errorMsg: '' },
+          { orderNo: '2', reference: 'ref-0002', status: 'FAIL', errorMsg: 'Invalid customer' },
+        ],
+      }),
+    );
+    const r = await bills.bulkBills({
+      serviceType: 'betting',
+      callBackUrl: 'https://merchant.example/callback',
+      items,
+    });
     expect(r).toEqual([
       { orderNo: '1', reference: 'ref-0001', status: 'SUCCESS', errorMsg: '' },
       { orderNo: '2', reference: 'ref-0002', status: 'FAIL', errorMsg: 'Invalid customer' },
@@ -41,42 +54,88 @@ describe('bills client on the wire', () => {
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.body).toBe(canonicalJson(JSON.parse(req.body)));
     expect(req.headers.authorization).toBe(`Bearer ${hmacSha512(billsSecretKey, req.body)}`);
-    expect(JSON.parse(req.body).bulkData[0]).toEqual({ amount: '50000', country: 'NG', currency: 'NGN', customerId: '20001', provider: 'BET9JA', reference: 'ref-0001' });
+    expect(JSON.parse(req.body).bulkData[0]).toEqual({
+      amount: '50000',
+      country: 'NG',
+      currency: 'NGN',
+      customerId: '20001',
+      provider: 'BET9JA',
+      reference: 'ref-0001',
+    });
   });
 
   it('base64 signatures when Settings say so', async () => {
     const { bills, server } = await client((_req, res) => sendJson(res, 200, []), { billsSignatureEncoding: 'base64' });
-    await bills.bulkBills({ serviceType: 'airtime', callBackUrl: 'https://m/cb', items: [{ reference: 'a1', provider: 'MTN', customerId: '+2348012345678', amountKobo: 10000 }] });
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${hmacSha512(billsSecretKey, server.requests[0]!.body, 'base64')}`);
+    await bills.bulkBills({
+      serviceType: 'airtime',
+      callBackUrl: 'https://m/cb',
+      items: [{ reference: 'a1', provider: 'MTN', customerId: '+2348012345678', amountKobo: 10000 }],
+    });
+    expect(server.requests[0]!.headers.authorization).toBe(
+      `Bearer ${hmacSha512(billsSecretKey, server.requests[0]!.body, 'base64')}`,
+    );
   });
 
   it('betting-providers and validate use the public key', async () => {
     const { bills, server } = await client((req, res) => {
-      if (req.url.endsWith('/betting-providers')) sendJson(res, 200, [{ provider: 'BET9JA', providerLogoUrl: 'https://l', minAmount: { currency: 'NGN', amount: 10000 } }]);
-      else sendJson(res, 200, { code: '00000', message: 'SUCCESSFUL', data: { provider: 'BET9JA', customerId: '20001', firstName: 'Ada', lastName: 'Obi', userName: 'ada' } });
+      if (req.url.endsWith('/betting-providers'))
+        sendJson(res, 200, [
+          { provider: 'BET9JA', providerLogoUrl: 'https://l', minAmount: { currency: 'NGN', amount: 10000 } },
+        ]);
+      else
+        sendJson(res, 200, {
+          code: '00000',
+          message: 'SUCCESSFUL',
+          data: { provider: 'BET9JA', customerId: '20001', firstName: 'Ada', lastName: 'Obi', userName: 'ada' },
+        });
     });
-    expect(await bills.bettingProviders()).toEqual([{ provider: 'BET9JA', providerLogoUrl: 'https://l', minAmountKobo: 10000, maxAmountKobo: null }]);
-    expect(await bills.validate({ provider: 'BET9JA', customerId: '20001' })).toEqual({ provider: 'BET9JA', customerId: '20001', firstName: 'Ada', lastName: 'Obi', userName: 'ada' });
-    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer OPAYPUB-test-public', 'Bearer OPAYPUB-test-public']);
+    expect(await bills.bettingProviders()).toEqual([
+      { provider: 'BET9JA', providerLogoUrl: 'https://l', minAmountKobo: 10000, maxAmountKobo: null },
+    ]);
+    expect(await bills.validate({ provider: 'BET9JA', customerId: '20001' })).toEqual({
+      provider: 'BET9JA',
+      customerId: '20001',
+      firstName: 'Ada',
+      lastName: 'Obi',
+      userName: 'ada',
+    });
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer OPAYPUB-test-public',
+      'Bearer OPAYPUB-test-public',
+    ]);
     expect(server.requests[0]!.body).toBe('');
     expect(server.requests[1]!.body).toBe('{"customerId":"20001","provider":"BET9JA","serviceType":"betting"}');
   });
 
   it('bulk-status auth follows Settings (public key by default, or signature)', async () => {
-    const answer: Handler = (_req, res) => sendJson(res, 200, [{ orderNo: null, reference: 'x', status: null, errorMsg: 'order does not exist' }]);
+    const answer: Handler = (_req, res) =>
+      sendJson(res, 200, [{ orderNo: null, reference: 'x', status: null, errorMsg: 'order does not exist' }]);
     const a = await client(answer);
-    expect(await a.bills.bulkStatus({ serviceType: 'betting', items: [{ reference: 'x' }] })).toEqual([{ orderNo: null, reference: 'x', status: null, errorMsg: 'order does not exist' }]);
+    expect(await a.bills.bulkStatus({ serviceType: 'betting', items: [{ reference: 'x' }] })).toEqual([
+      { orderNo: null, reference: 'x', status: null, errorMsg: 'order does not exist' },
+    ]);
     expect(a.server.requests[0]!.headers.authorization).toBe('Bearer OPAYPUB-test-public');
     expect(a.server.requests[0]!.body).toBe('{"bulkStatusRequest":[{"reference":"x"}],"serviceType":"betting"}');
     await a.server.close();
     const b = await client(answer, { bulkStatusAuth: 'signature' });
     await b.bills.bulkStatus({ serviceType: 'betting', items: [{ reference: 'x', orderNo: '9' }] });
-    expect(b.server.requests[0]!.headers.authorization).toBe(`Bearer ${hmacSha512(billsSecretKey, b.server.requests[0]!.body)}`);
+    expect(b.server.requests[0]!.headers.authorization).toBe(
+      `Bearer ${hmacSha512(billsSecretKey, b.server.requests[0]!.body)}`,
+    );
   });
 
   it('a refusal in the envelope becomes PROVIDER_REFUSED with the provider code', async () => {
-    const { bills } = await client((_req, res) => sendJson(res, 200, { code: '00003', message: 'Not support this merchant service type. [A.A.I.00003]', data: null }));
-    expect(await rejection(bills.bettingProviders())).toMatchObject({ code: 'PROVIDER_REFUSED', details: { providerCode: '00003' } });
+    const { bills } = await client((_req, res) =>
+      sendJson(res, 200, {
+        code: '00003',
+        message: 'Not support this merchant service type. [A.A.I.00003]',
+        data: null,
+      }),
+    );
+    expect(await rejection(bills.bettingProviders())).toMatchObject({
+      code: 'PROVIDER_REFUSED',
+      details: { providerCode: '00003' },
+    });
   });
 
   it('HTTP 401 is PROVIDER_AUTH', async () => {
@@ -87,8 +146,13 @@ describe('bills client on the wire', () => {
   it('missing secret key: PROVIDER_NOT_CONFIGURED before sending', async () => {
     server = await startTestServer((_req, res) => sendJson(res, 200, []));
     const cfg = testConfig({ billsBaseUrl: `${server.url}/api/v3` });
-    const bills = createBillsClient({ ...cfg, secrets: { ...cfg.secrets, billsSecretKey: undefined } }, { logger: memoryLogger() });
-    expect(await rejection(bills.bulkBills({ serviceType: 'betting', callBackUrl: 'https://m/cb', items }))).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', details: { setting: 'billsSecretKey' } });
+    const bills = createBillsClient(
+      { ...cfg, secrets: { ...cfg.secrets, billsSecretKey: undefined } },
+      { logger: memoryLogger() },
+    );
+    expect(
+      await rejection(bills.bulkBills({ serviceType: 'betting', callBackUrl: 'https://m/cb', items })),
+    ).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', details: { setting: 'billsSecretKey' } });
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -1,6 +1,13 @@
 // The provider's side of the wire, reduced to what client tests need: it opens POS requests with
 // the provider key (checking the merchant's signature) and builds signed, encrypted POS answers.
-import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify } from '../../../protocol/crypto';
+import {
+  canonicalJson,
+  posResponseSignStrings,
+  rsaDecryptChunked,
+  rsaEncryptChunked,
+  rsaSign,
+  rsaVerify,
+} from '../../../protocol/crypto';
 import { keys } from '../../unit/provider/fixtures';
 import type { RecordedRequest } from './test-server';
 
@@ -23,11 +30,17 @@ export function openPosRequest(req: RecordedRequest): OpenedPosRequest {
   };
 }
 
-export function posAnswer(code: string, message: string, data: unknown, opts: { encrypt?: boolean; form?: 'dataTimestamp' | 'sortedKv'; badSign?: boolean } = {}): Record<string, unknown> {
+export function posAnswer(
+  code: string,
+  message: string,
+  data: unknown,
+  opts: { encrypt?: boolean; form?: 'dataTimestamp' | 'sortedKv'; badSign?: boolean } = {},
+): Record<string, unknown> {
   const env: Record<string, unknown> = {
     code,
     message,
-    data: data !== null && opts.encrypt !== false ? rsaEncryptChunked(keys.merchantPublicKey, canonicalJson(data)) : data,
+    data:
+      data !== null && opts.encrypt !== false ? rsaEncryptChunked(keys.merchantPublicKey, canonicalJson(data)) : data,
     timestamp: String(Date.now()),
   };
   const forms = posResponseSignStrings(env);

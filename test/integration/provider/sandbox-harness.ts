@@ -18,12 +18,19 @@ export async function startDemoSandbox(tweak: (c: SandboxConfig) => void = () =>
   return {
     sandbox,
     merchant,
-    clientConfig: (conv = {}, over = {}) => ({ ...sandboxProviderConfig(sandbox, merchant, { requestTimeoutMs: 5000, conventions: conv }), ...over }),
+    clientConfig: (conv = {}, over = {}) => ({
+      ...sandboxProviderConfig(sandbox, merchant, { requestTimeoutMs: 5000, conventions: conv }),
+      ...over,
+    }),
   };
 }
 
 /** Resolves with the first event `name` whose payload passes `test` (no sleeping, no polling). */
-export function nextEvent<T>(events: EventEmitter, name: string, test: (payload: T) => boolean = () => true): Promise<T> {
+export function nextEvent<T>(
+  events: EventEmitter,
+  name: string,
+  test: (payload: T) => boolean = () => true,
+): Promise<T> {
   return new Promise((resolve) => {
     const listener = (payload: T) => {
       if (!test(payload)) return;

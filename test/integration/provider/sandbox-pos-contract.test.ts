@@ -43,17 +43,33 @@ describe('POS client against the sandbox', () => {
     const { orderNo } = await pos.createOrder(input);
     expect(orderNo).toMatch(/^\d+$/);
     const pending = await pos.queryOrder({ outOrderNo: input.outOrderNo });
-    expect(pending).toMatchObject({ orderNo, outOrderNo: input.outOrderNo, status: 'PENDING', amountKobo: 350000, sn: demo.merchant.terminalSn, productInfo: { filmName: 'Lagos Nights' } });
+    expect(pending).toMatchObject({
+      orderNo,
+      outOrderNo: input.outOrderNo,
+      status: 'PENDING',
+      amountKobo: 350000,
+      sn: demo.merchant.terminalSn,
+      productInfo: { filmName: 'Lagos Nights' },
+    });
 
     demo.sandbox.present(demo.merchant.terminalSn, 'SUCCESS', { senderName: 'ADA OBI', cardPan: '5399831234561234' });
     const paid = await pos.queryOrder({ orderNo });
-    expect(paid).toMatchObject({ orderNo, status: 'SUCCESS', amountKobo: 350000, senderName: 'ADA OBI', senderAccount: '539983******1234', currency: 'NGN' });
+    expect(paid).toMatchObject({
+      orderNo,
+      status: 'SUCCESS',
+      amountKobo: 350000,
+      senderName: 'ADA OBI',
+      senderAccount: '539983******1234',
+      currency: 'NGN',
+    });
     expect(paid!.feeKobo).toBeGreaterThan(0);
     expect(typeof paid!.completedTime).toBe('number');
 
     const dep = await pos.depositCallbackStatus({ opayOrderNo: orderNo });
     expect(dep).toMatchObject({ headMerchantId: demo.merchant.headMerchantId, httpCode: '' });
-    expect((await pos.depositCallbackStatus({ checkoutOrderNo: input.outOrderNo })).headMerchantId).toBe(demo.merchant.headMerchantId);
+    expect((await pos.depositCallbackStatus({ checkoutOrderNo: input.outOrderNo })).headMerchantId).toBe(
+      demo.merchant.headMerchantId,
+    );
   });
 
   it('an unknown order is null (the unsigned "order not exist" answer)', async () => {
@@ -80,14 +96,23 @@ describe('POS client against the sandbox', () => {
   });
 
   it('a request signed with the wrong key is refused by the sandbox (unsigned 10004): PROVIDER_AUTH, outcome unknown', async () => {
-    const { pos } = client({}, { secrets: { ...demo.clientConfig().secrets, merchantPrivateKey: keys.merchantPrivateKey } });
+    const { pos } = client(
+      {},
+      { secrets: { ...demo.clientConfig().secrets, merchantPrivateKey: keys.merchantPrivateKey } },
+    );
     const e = await rejection(pos.createOrder(order()));
-    expect(e).toMatchObject({ code: 'PROVIDER_AUTH', details: { providerCode: '10004', cause: 'signature', verified: false, outcomeUnknown: true } });
+    expect(e).toMatchObject({
+      code: 'PROVIDER_AUTH',
+      details: { providerCode: '10004', cause: 'signature', verified: false, outcomeUnknown: true },
+    });
   });
 
   it('a wrong clientAuthKey is PROVIDER_AUTH', async () => {
     const { pos } = client({}, { secrets: { ...demo.clientConfig().secrets, posClientAuthKey: 'CAK-not-ours' } });
-    expect(await rejection(pos.queryOrder({ orderNo: '1' }))).toMatchObject({ code: 'PROVIDER_AUTH', details: { providerCode: '10001', cause: 'credentials' } });
+    expect(await rejection(pos.queryOrder({ orderNo: '1' }))).toMatchObject({
+      code: 'PROVIDER_AUTH',
+      details: { providerCode: '10001', cause: 'credentials' },
+    });
   });
 
   it('a stale timestamp (client clock 10 minutes behind) is refused, with a clock hint', async () => {
@@ -114,7 +139,10 @@ describe('POS client against the sandbox', () => {
     demo.sandbox.setFaults([{ path: QUERY, kind: 'tamperSign', times: 2 }]);
     for (const mode of ['warn', 'off'] as const) {
       const c = client({ posResponseVerify: mode });
-      expect(await rejection(c.pos.queryOrder({ orderNo: created.orderNo }))).toMatchObject({ code: 'PROVIDER_BAD_RESPONSE', details: { reason: 'unauthenticated', outcomeUnknown: true } });
+      expect(await rejection(c.pos.queryOrder({ orderNo: created.orderNo }))).toMatchObject({
+        code: 'PROVIDER_BAD_RESPONSE',
+        details: { reason: 'unauthenticated', outcomeUnknown: true },
+      });
     }
   });
 
@@ -132,7 +160,10 @@ describe('POS client against the sandbox', () => {
     expect(e.message).toMatch(/may or may not have reached the provider/);
     expect(isOutcomeUnknown(e)).toBe(true);
     // Settling the unknown outcome by a query finds the committed order.
-    expect(await pos.queryOrder({ outOrderNo: input.outOrderNo })).toMatchObject({ outOrderNo: input.outOrderNo, status: 'PENDING' });
+    expect(await pos.queryOrder({ outOrderNo: input.outOrderNo })).toMatchObject({
+      outOrderNo: input.outOrderNo,
+      status: 'PENDING',
+    });
   });
 
   it('dropped before processing: also outcome unknown (the client cannot tell), and the query says null', async () => {
@@ -147,15 +178,24 @@ describe('POS client against the sandbox', () => {
   it('HTTP 500 / 502 from the provider side: PROVIDER_HTTP, outcome unknown', async () => {
     const { pos } = client();
     demo.sandbox.setFaults([{ path: CREATE, kind: 'http500', times: 1 }]);
-    expect(await rejection(pos.createOrder(order()))).toMatchObject({ code: 'PROVIDER_HTTP', details: { httpStatus: 500, outcomeUnknown: true } });
+    expect(await rejection(pos.createOrder(order()))).toMatchObject({
+      code: 'PROVIDER_HTTP',
+      details: { httpStatus: 500, outcomeUnknown: true },
+    });
     demo.sandbox.setFaults([{ path: CREATE, kind: 'http502', times: 1 }]);
-    expect(await rejection(pos.createOrder(order()))).toMatchObject({ code: 'PROVIDER_HTTP', details: { httpStatus: 502 } });
+    expect(await rejection(pos.createOrder(order()))).toMatchObject({
+      code: 'PROVIDER_HTTP',
+      details: { httpStatus: 502 },
+    });
   });
 
   it('latency past the timeout: PROVIDER_TIMEOUT', async () => {
     demo.sandbox.setFaults([{ path: QUERY, kind: 'latency', latencyMs: 3000, times: 1 }]);
     const { pos } = client({}, { requestTimeoutMs: 300 });
-    expect(await rejection(pos.queryOrder({ orderNo: '1' }))).toMatchObject({ code: 'PROVIDER_TIMEOUT', details: { reason: 'timeout' } });
+    expect(await rejection(pos.queryOrder({ orderNo: '1' }))).toMatchObject({
+      code: 'PROVIDER_TIMEOUT',
+      details: { reason: 'timeout' },
+    });
   });
 });
 
@@ -175,7 +215,12 @@ describe('POS client against a sandbox with the other published conventions', ()
 
   it('dataTimestamp signatures, plain-object data, signed 50002 not-found', async () => {
     const pos = createPosClient(other.clientConfig(), { logger: memoryLogger() });
-    const input = { outOrderNo: outOrderNo(), amountKobo: 12345, orderExpireSeconds: 120, sn: other.merchant.terminalSn };
+    const input = {
+      outOrderNo: outOrderNo(),
+      amountKobo: 12345,
+      orderExpireSeconds: 120,
+      sn: other.merchant.terminalSn,
+    };
     const { orderNo } = await pos.createOrder(input);
     expect(await pos.queryOrder({ orderNo })).toMatchObject({ orderNo, amountKobo: 12345, status: 'PENDING' });
     expect(await pos.queryOrder({ outOrderNo: 'missing' })).toBeNull();

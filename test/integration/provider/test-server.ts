@@ -24,7 +24,12 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
     const chunks: Buffer[] = [];
     raw.on('data', (c: Buffer) => chunks.push(c));
     raw.on('end', () => {
-      const rec = { method: raw.method ?? '', url: raw.url ?? '', headers: raw.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const rec = {
+        method: raw.method ?? '',
+        url: raw.url ?? '',
+        headers: raw.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(rec);
       void Promise.resolve(handler(rec, res, raw)).catch((e: unknown) => {
         res.statusCode = 599;
@@ -61,7 +66,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 /** Resolves with the thrown error (fails the test if the promise resolves). */
-export async function rejection(p: Promise<unknown>): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+export async function rejection(
+  p: Promise<unknown>,
+): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
   try {
     await p;
   } catch (e) {

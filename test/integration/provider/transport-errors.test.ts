@@ -63,7 +63,13 @@ describe('transport failures', () => {
 
   it('TCP RST after the request: outcome unknown', async () => {
     const { bills, server } = await clients((_req, _res, raw) => void raw.socket.resetAndDestroy());
-    const e = await rejection(bills.bulkBills({ serviceType: 'airtime', callBackUrl: 'http://127.0.0.1/cb', items: [{ reference: 'r1', provider: 'MTN', customerId: '+2348012345678', amountKobo: 10000 }] }));
+    const e = await rejection(
+      bills.bulkBills({
+        serviceType: 'airtime',
+        callBackUrl: 'http://127.0.0.1/cb',
+        items: [{ reference: 'r1', provider: 'MTN', customerId: '+2348012345678', amountKobo: 10000 }],
+      }),
+    );
     expect(e.code).toBe('PROVIDER_TIMEOUT');
     expect(e.details?.outcomeUnknown).toBe(true);
     expect(server.requests).toHaveLength(1);
@@ -88,9 +94,14 @@ describe('transport failures', () => {
   });
 
   it('a POS answer whose signature does not verify is refused (verify mode)', async () => {
-    const { pos, logger } = await clients((_req, res) => sendJson(res, 200, posAnswer('00000', 'SUCCESSFUL', { orderNo: '2401' }, { badSign: true })));
+    const { pos, logger } = await clients((_req, res) =>
+      sendJson(res, 200, posAnswer('00000', 'SUCCESSFUL', { orderNo: '2401' }, { badSign: true })),
+    );
     const e = await rejection(pos.createOrder(order));
-    expect(e).toMatchObject({ code: 'PROVIDER_BAD_RESPONSE', details: { reason: 'unauthenticated', outcomeUnknown: true } });
+    expect(e).toMatchObject({
+      code: 'PROVIDER_BAD_RESPONSE',
+      details: { reason: 'unauthenticated', outcomeUnknown: true },
+    });
     expect(isOutcomeUnknown(e)).toBe(true);
     expect(logger.lines.some((l) => l.level === 'warn')).toBe(true);
   });
@@ -106,13 +117,24 @@ describe('transport failures', () => {
 
 describe('nothing leaks into the logs', () => {
   it('no key, signature or body in any log line', async () => {
-    const { pos, bills, logger } = await clients((_req, res) => sendJson(res, 200, posAnswer('00000', 'SUCCESSFUL', { orderNo: '2401' })));
+    const { pos, bills, logger } = await clients((_req, res) =>
+      sendJson(res, 200, posAnswer('00000', 'SUCCESSFUL', { orderNo: '2401' })),
+    );
     await pos.createOrder(order);
-    await rejection(bills.bulkBills({ serviceType: 'betting', callBackUrl: 'http://x/cb', items: [{ reference: 'r', provider: 'BET9JA', customerId: '1', amountKobo: 100 }] }));
+    await rejection(
+      bills.bulkBills({
+        serviceType: 'betting',
+        callBackUrl: 'http://x/cb',
+        items: [{ reference: 'r', provider: 'BET9JA', customerId: '1', amountKobo: 100 }],
+      }),
+    );
     const text = JSON.stringify(logger.lines);
     const cfg = testConfig();
     for (const secret of Object.values(cfg.secrets)) {
-      const probe = String(secret).replace(/-----[A-Z ]+-----/g, '').trim().slice(0, 40);
+      const probe = String(secret)
+        .replace(/-----[A-Z ]+-----/g, '')
+        .trim()
+        .slice(0, 40);
       expect(text).not.toContain(probe);
     }
     expect(text).not.toMatch(/paramContent|Bearer/);

@@ -50,7 +50,9 @@ describe('network receipt printer (TCP 9100)', () => {
     printer.stall(true);
     // Far more than the loopback socket buffers hold, so the writes back up.
     const big = Buffer.alloc(64 * 1024 * 1024, 0x41);
-    const f = await failure(sendToNetworkPrinter({ host: printer.host, port: printer.port }, big, { writeTimeoutMs: 300 }));
+    const f = await failure(
+      sendToNetworkPrinter({ host: printer.host, port: printer.port }, big, { writeTimeoutMs: 300 }),
+    );
     expect(f.reason).toBe('timeout');
     expect(f.message).toMatch(/out of paper|cover/);
   });
@@ -60,7 +62,11 @@ describe('network receipt printer (TCP 9100)', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     try {
-      const f = await failure(sendToNetworkPrinter({ host: '127.0.0.1', port }, Buffer.alloc(8 * 1024 * 1024, 0x41), { writeTimeoutMs: 5_000 }));
+      const f = await failure(
+        sendToNetworkPrinter({ host: '127.0.0.1', port }, Buffer.alloc(8 * 1024 * 1024, 0x41), {
+          writeTimeoutMs: 5_000,
+        }),
+      );
       expect(f.reason).toBe('dropped');
       expect(f.message).toMatch(/dropped the connection/);
     } finally {
@@ -69,7 +75,11 @@ describe('network receipt printer (TCP 9100)', () => {
   });
 
   it('a name that does not exist: not found', async () => {
-    const f = await failure(sendToNetworkPrinter({ host: 'no-such-printer.invalid', port: 9100 }, Buffer.from('x'), { connectTimeoutMs: 3_000 }));
+    const f = await failure(
+      sendToNetworkPrinter({ host: 'no-such-printer.invalid', port: 9100 }, Buffer.from('x'), {
+        connectTimeoutMs: 3_000,
+      }),
+    );
     expect(['not-found', 'offline']).toContain(f.reason);
     expect(f.message).toMatch(/no-such-printer\.invalid/);
   });

@@ -52,7 +52,13 @@ describe('profiles do not leak into each other', () => {
     const dir = mkdtempSync(join(tmpdir(), 'counterpay-profiles-'));
     const pages: string[] = [];
     const core = await createCore({
-      shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock,
+      shell: 'browser',
+      version: 't',
+      dataDir: dir,
+      store: confStore(dir),
+      vault: fileVault(join(dir, 'secrets.json')),
+      logger: memoryLogger(),
+      clock: systemClock,
       systemPrinter: keepingPrinter(pages),
     });
     cores.push(core);
@@ -68,7 +74,9 @@ describe('profiles do not leak into each other', () => {
     expect((await call<OrderView>(core, 'orders.get', { id: paid.id })).profile).toBe('demo');
 
     // The receipt says so, and the PDF's page too; its print job is recorded under Demo.
-    const preview = await call<{ html: string; receipt: { demo: boolean } }>(core, 'receipts.preview', { orderId: paid.id });
+    const preview = await call<{ html: string; receipt: { demo: boolean } }>(core, 'receipts.preview', {
+      orderId: paid.id,
+    });
     expect(preview.receipt.demo).toBe(true);
     expect(preview.html.match(/DEMO — NOT A PAYMENT/g)).toHaveLength(2);
     await call<{ path: string }>(core, 'receipts.savePdf', { orderId: paid.id });
@@ -98,6 +106,9 @@ describe('profiles do not leak into each other', () => {
     expect((await call<OrderPage>(core, 'orders.search', {})).total).toBe(0);
     expect((await call<OrderPage>(core, 'orders.search', { text: paid.outOrderNo })).total).toBe(0);
     const withDemo = await call<OrderPage>(core, 'orders.search', { includeDemo: true });
-    expect(withDemo.rows.map((r) => [r.id, r.profile])).toEqual([[again.id, 'demo'], [paid.id, 'demo']]);
+    expect(withDemo.rows.map((r) => [r.id, r.profile])).toEqual([
+      [again.id, 'demo'],
+      [paid.id, 'demo'],
+    ]);
   });
 });

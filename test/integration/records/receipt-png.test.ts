@@ -16,16 +16,35 @@ import { CINEMA, failedReceipt, PAID_AT, PAID_ORDER, paidReceipt, Z_REPORT } fro
 function paidAfterClosingReceipt() {
   const { payNo: _p, completedTime: _c, ...closed } = PAID_ORDER;
   return buildReceipt({
-    order: { ...closed, state: 'expired', providerStatus: 'CLOSE', reason: 'Nobody paid in time', late: {
-      kind: 'paid-after-closing', providerStatus: 'SUCCESS', closedAs: 'expired', amountKobo: PAID_ORDER.amountKobo, payNo: '2501020500998877',
-      senderAccount: '5399********1234', providerAt: PAID_AT + 120_000, foundAt: PAID_AT + 125_000, source: 'webhook', handled: null,
-    } },
-    cinema: CINEMA, counterName: 'Counter 3', cashier: 'Ngozi Eze', reprint: false,
+    order: {
+      ...closed,
+      state: 'expired',
+      providerStatus: 'CLOSE',
+      reason: 'Nobody paid in time',
+      late: {
+        kind: 'paid-after-closing',
+        providerStatus: 'SUCCESS',
+        closedAs: 'expired',
+        amountKobo: PAID_ORDER.amountKobo,
+        payNo: '2501020500998877',
+        senderAccount: '5399********1234',
+        providerAt: PAID_AT + 120_000,
+        foundAt: PAID_AT + 125_000,
+        source: 'webhook',
+        handled: null,
+      },
+    },
+    cinema: CINEMA,
+    counterName: 'Counter 3',
+    cashier: 'Ngozi Eze',
+    reprint: false,
   });
 }
 
 const OUT = resolve(__dirname, '../../artifacts/receipts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 const PX_PER_MM = 96 / 25.4;
 const PRINTABLE_MM: Record<PaperWidth, number> = { '58': 48, '80': 72 };
 
@@ -47,51 +66,66 @@ async function render(name: string, doc: PrintDoc, paper: PaperWidth) {
     await box.screenshot({ path: png });
     const m = await box.evaluate((el) => {
       const r = el.getBoundingClientRect();
-      const overflowing = [...el.querySelectorAll('*')].filter((c) => c.getBoundingClientRect().right > r.right + 0.5 || c.getBoundingClientRect().left < r.left - 0.5).map((c) => c.className.toString() || c.tagName);
+      const overflowing = [...el.querySelectorAll('*')]
+        .filter((c) => c.getBoundingClientRect().right > r.right + 0.5 || c.getBoundingClientRect().left < r.left - 0.5)
+        .map((c) => c.className.toString() || c.tagName);
       const qr = el.querySelector('.rp-qr svg')?.getBoundingClientRect();
       // An amount broken over two lines ("₦65,100.0" / "0") would be misread.
-      const brokenAmounts = [...el.querySelectorAll('.rp-value')].filter((v) => {
-        if (!/^₦[\d,.]+$/.test(v.textContent ?? '')) return false;
-        const range = document.createRange();
-        range.selectNodeContents(v);
-        return new Set([...range.getClientRects()].map((x) => Math.round(x.top))).size > 1;
-      }).map((v) => v.textContent);
+      const brokenAmounts = [...el.querySelectorAll('.rp-value')]
+        .filter((v) => {
+          if (!/^₦[\d,.]+$/.test(v.textContent ?? '')) return false;
+          const range = document.createRange();
+          range.selectNodeContents(v);
+          return new Set([...range.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+        })
+        .map((v) => v.textContent);
       return { width: r.width, height: r.height, overflowing, brokenAmounts, qrWidth: qr?.width ?? 0 };
     });
-    const pdf = await page.pdf({ width: `${paper}mm`, height: '297mm', printBackground: true, preferCSSPageSize: true });
+    const pdf = await page.pdf({
+      width: `${paper}mm`,
+      height: '297mm',
+      printBackground: true,
+      preferCSSPageSize: true,
+    });
     return { png, pdf, ...m };
   } finally {
     await page.close();
   }
 }
 
-describe.skipIf(!CHROMIUM)(`receipt HTML in Chromium${CHROMIUM ? '' : ' (skipped: no Chromium found; set CHROMIUM_PATH)'}`, () => {
-  for (const paper of ['58', '80'] as const) {
-    it(`paid receipt (reprint) on ${paper} mm paper: the printable width, nothing sticking out, a scannable-size QR`, async () => {
-      const r = await render('receipt-reprint', receiptDoc(paidReceipt(true)), paper);
-      expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
-      expect(r.overflowing).toEqual([]);
-      expect(r.brokenAmounts).toEqual([]);
-      expect(r.qrWidth).toBeGreaterThanOrEqual(20 * PX_PER_MM);
-      expect(r.height).toBeGreaterThan(r.width);
-      expect(readFileSync(r.png).subarray(1, 4).toString()).toBe('PNG');
-      expect(r.pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    });
-
-    it(`failed-payment slip and Z report on ${paper} mm paper stay within the width`, async () => {
-      for (const [name, doc] of [['payment-slip-failed', receiptDoc(failedReceipt())], ['z-report', shiftReportDoc(Z_REPORT, false)]] as const) {
-        const r = await render(name, doc, paper);
-        expect(r.overflowing, name).toEqual([]);
-        expect(r.brokenAmounts, name).toEqual([]);
+describe.skipIf(!CHROMIUM)(
+  `receipt HTML in Chromium${CHROMIUM ? '' : ' (skipped: no Chromium found; set CHROMIUM_PATH)'}`,
+  () => {
+    for (const paper of ['58', '80'] as const) {
+      it(`paid receipt (reprint) on ${paper} mm paper: the printable width, nothing sticking out, a scannable-size QR`, async () => {
+        const r = await render('receipt-reprint', receiptDoc(paidReceipt(true)), paper);
         expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
-      }
-    });
+        expect(r.overflowing).toEqual([]);
+        expect(r.brokenAmounts).toEqual([]);
+        expect(r.qrWidth).toBeGreaterThanOrEqual(20 * PX_PER_MM);
+        expect(r.height).toBeGreaterThan(r.width);
+        expect(readFileSync(r.png).subarray(1, 4).toString()).toBe('PNG');
+        expect(r.pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      });
 
-    it(`a paid-after-closing ticket receipt on ${paper} mm paper: its mark and line stay within the width`, async () => {
-      const r = await render('receipt-paid-after-closing', receiptDoc(paidAfterClosingReceipt()), paper);
-      expect(r.overflowing).toEqual([]);
-      expect(r.brokenAmounts).toEqual([]);
-      expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
-    });
-  }
-});
+      it(`failed-payment slip and Z report on ${paper} mm paper stay within the width`, async () => {
+        for (const [name, doc] of [
+          ['payment-slip-failed', receiptDoc(failedReceipt())],
+          ['z-report', shiftReportDoc(Z_REPORT, false)],
+        ] as const) {
+          const r = await render(name, doc, paper);
+          expect(r.overflowing, name).toEqual([]);
+          expect(r.brokenAmounts, name).toEqual([]);
+          expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
+        }
+      });
+
+      it(`a paid-after-closing ticket receipt on ${paper} mm paper: its mark and line stay within the width`, async () => {
+        const r = await render('receipt-paid-after-closing', receiptDoc(paidAfterClosingReceipt()), paper);
+        expect(r.overflowing).toEqual([]);
+        expect(r.brokenAmounts).toEqual([]);
+        expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
+      });
+    }
+  },
+);

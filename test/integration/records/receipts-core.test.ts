@@ -36,7 +36,9 @@ describe('receipts in the Demo profile', () => {
     expect(first.some((l) => l.startsWith('Cashier') && l.endsWith('Ngozi Eze'))).toBe(true);
     expect(first.some((l) => l.includes('REPRINT'))).toBe(false);
     const jobs = await call<PrintJobView[]>(core, 'receipts.jobs', { orderId: order.id });
-    expect(jobs).toMatchObject([{ status: 'printed', reprint: false, attempts: 1, target: `Network printer 127.0.0.1:${printer.port}` }]);
+    expect(jobs).toMatchObject([
+      { status: 'printed', reprint: false, attempts: 1, target: `Network printer 127.0.0.1:${printer.port}` },
+    ]);
 
     const again = await call<PrintJobView>(core, 'receipts.print', { orderId: order.id });
     expect(again).toMatchObject({ status: 'printed', reprint: true });
@@ -61,7 +63,12 @@ describe('receipts in the Demo profile', () => {
 
     const preview = await call<ReceiptPreview>(core, 'receipts.preview', { orderId: order.id });
     expect(preview.paper).toBe('58');
-    expect(preview.receipt).toMatchObject({ outOrderNo: order.outOrderNo, cashier: 'Ngozi Eze', reprint: true, cinemaName: 'Filmhouse Lekki' });
+    expect(preview.receipt).toMatchObject({
+      outOrderNo: order.outOrderNo,
+      cashier: 'Ngozi Eze',
+      reprint: true,
+      cinemaName: 'Filmhouse Lekki',
+    });
     expect(preview.html).toContain('REPRINT');
   });
 
@@ -95,7 +102,9 @@ describe('receipts in the Demo profile', () => {
 
   it('printer settings need the admin PIN, and are checked field by field', async () => {
     const { core } = await start();
-    expect((await callError(core, 'receipts.saveSettings', { printing: { kind: 'network', host: '10.0.0.5' } })).code).toBe('PIN_NOT_SET');
+    expect(
+      (await callError(core, 'receipts.saveSettings', { printing: { kind: 'network', host: '10.0.0.5' } })).code,
+    ).toBe('PIN_NOT_SET');
     await call(core, 'settings.setPin', { newPin: '2468' });
     const bad = await callError(core, 'receipts.saveSettings', { printing: { kind: 'network', host: '', copies: 0 } });
     expect(bad.code).toBe('VALIDATION');

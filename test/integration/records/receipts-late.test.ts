@@ -19,7 +19,8 @@ describe('the receipt of a sale paid after closing', () => {
     const printer = await each.printer();
     await call(core, 'settings.setPin', { newPin: '2468' });
     await call<RecordsSettingsView>(core, 'receipts.saveSettings', {
-      printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80', autoPrint: true }, cinema: { name: 'Filmhouse Lekki', branch: 'Admiralty Way' },
+      printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80', autoPrint: true },
+      cinema: { name: 'Filmhouse Lekki', branch: 'Admiralty Way' },
     });
     const order = await sell(core, 'CANCEL');
     expect(order.state).toBe('cancelled');
@@ -34,7 +35,9 @@ describe('the receipt of a sale paid after closing', () => {
     // The provider takes the money after all; the counter learns it by asking (the sweep).
     const profile = await call<{ settings: { posBaseUrl: string } }>(core, 'settings.getProfile', { profile: 'demo' });
     const late = await fetch(`${profile.settings.posBaseUrl}/_sandbox/orders/${order.orderNo}/late`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'SUCCESS', cardPan: '5399831234564321' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'SUCCESS', cardPan: '5399831234564321' }),
     });
     expect(late.status).toBe(200);
     const taken = ((await late.json()) as { data: { payNo: string } }).data;
@@ -44,10 +47,17 @@ describe('the receipt of a sale paid after closing', () => {
     const at = lateAt(view.late!);
 
     const preview = await call<ReceiptPreview>(core, 'receipts.preview', { orderId: order.id });
-    expect(preview.receipt).toMatchObject({ state: 'cancelled', payNo: taken.payNo, reprint: false, paidAfterClosing: { at, payNo: taken.payNo, closedAs: 'cancelled' } });
+    expect(preview.receipt).toMatchObject({
+      state: 'cancelled',
+      payNo: taken.payNo,
+      reprint: false,
+      paidAfterClosing: { at, payNo: taken.payNo, closedAs: 'cancelled' },
+    });
     expect(preview.receipt.senderAccount).toMatch(/4321$/);
-    for (const text of ['Ticket receipt', 'Paid after closing', 'TOTAL PAID', taken.payNo, formatLagosDateTime(at)]) expect(preview.html).toContain(text);
-    for (const text of ['NOT PAID', 'Payment slip', 'Card used at', 'REPRINT']) expect(preview.html).not.toContain(text);
+    for (const text of ['Ticket receipt', 'Paid after closing', 'TOTAL PAID', taken.payNo, formatLagosDateTime(at)])
+      expect(preview.html).toContain(text);
+    for (const text of ['NOT PAID', 'Payment slip', 'Card used at', 'REPRINT'])
+      expect(preview.html).not.toContain(text);
 
     // On paper: the first paid receipt is not a REPRINT of the slip; a second copy is.
     const first = await call<PrintJobView>(core, 'receipts.print', { orderId: order.id });
@@ -61,7 +71,10 @@ describe('the receipt of a sale paid after closing', () => {
     expect(paper.some((l) => l.startsWith('Payment') && l.trimEnd().endsWith('PAID'))).toBe(true);
     expect(paper.some((l) => l.startsWith('Payment no.') && l.includes(taken.payNo))).toBe(true);
     expect(paper.some((l) => l.startsWith('Paid at') && l.includes(formatLagosDateTime(at)))).toBe(true);
-    expect(await call<PrintJobView>(core, 'receipts.print', { orderId: order.id })).toMatchObject({ status: 'printed', reprint: true });
+    expect(await call<PrintJobView>(core, 'receipts.print', { orderId: order.id })).toMatchObject({
+      status: 'printed',
+      reprint: true,
+    });
     expect(escposText(await printer.job(2))).toContain(' REPRINT ');
     // It never printed by itself: the cashier prints it if the customer is still there.
     expect(printer.jobs).toHaveLength(3);

@@ -17,7 +17,17 @@ import { startLoopbackPrinter, type LoopbackPrinter } from '../../helpers/loopba
 
 const ctx = { trusted: true, sender: 'test' };
 
-export const SALE = { filmName: 'LAGOS-NIGHTS', filmTitle: 'Lagos Nights (2D)', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 150_000, bookingFeeKobo: 50_000, sn: 'DEMO-POS-0001' };
+export const SALE = {
+  filmName: 'LAGOS-NIGHTS',
+  filmTitle: 'Lagos Nights (2D)',
+  showDate: '2026-11-21',
+  showTime: '19:30',
+  seats: 'F7,F8',
+  tickets: 2,
+  priceKobo: 150_000,
+  bookingFeeKobo: 50_000,
+  sn: 'DEMO-POS-0001',
+};
 
 /**
  * Cores and loopback printers for one test file, each stopped after the test that started it (the
@@ -40,18 +50,36 @@ export function perTest() {
   };
 }
 
-export async function bootCore(dir = mkdtempSync(join(tmpdir(), 'counterpay-records-'))): Promise<{ core: Core; dir: string }> {
-  const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock });
+export async function bootCore(
+  dir = mkdtempSync(join(tmpdir(), 'counterpay-records-')),
+): Promise<{ core: Core; dir: string }> {
+  const core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock: systemClock,
+  });
   return { core, dir };
 }
 
 export async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
   const r = await core.dispatch(name, args, ctx);
-  if (!r.ok) throw Object.assign(new Error(`${name}: ${r.error.code} ${r.error.message}`), { code: r.error.code, details: r.error.details });
+  if (!r.ok)
+    throw Object.assign(new Error(`${name}: ${r.error.code} ${r.error.message}`), {
+      code: r.error.code,
+      details: r.error.details,
+    });
   return r.value as T;
 }
 
-export async function callError(core: Core, name: string, args: unknown): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+export async function callError(
+  core: Core,
+  name: string,
+  args: unknown,
+): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
   const r = await core.dispatch(name, args, ctx);
   if (r.ok) throw new Error(`${name} was expected to fail`);
   return r.error;
@@ -73,11 +101,17 @@ export function nextEvent<T>(core: Core, event: string, match: (p: T) => boolean
   });
 }
 
-export const orderIn = (core: Core, id: number, state: OrderView['state']) => nextEvent<OrderView>(core, 'order.changed', (v) => v.id === id && v.state === state);
-export const jobIn = (core: Core, match: (j: PrintJobView) => boolean) => nextEvent<PrintJobView>(core, 'receipts.jobChanged', match);
+export const orderIn = (core: Core, id: number, state: OrderView['state']) =>
+  nextEvent<OrderView>(core, 'order.changed', (v) => v.id === id && v.state === state);
+export const jobIn = (core: Core, match: (j: PrintJobView) => boolean) =>
+  nextEvent<PrintJobView>(core, 'receipts.jobChanged', match);
 
 /** Sells on the Demo terminal and plays the customer: SUCCESS pays, FAIL declines, CANCEL cancels, null leaves it waiting. */
-export async function sell(core: Core, outcome: 'SUCCESS' | 'FAIL' | 'CANCEL' | null, sale: Partial<typeof SALE> = {}): Promise<OrderView> {
+export async function sell(
+  core: Core,
+  outcome: 'SUCCESS' | 'FAIL' | 'CANCEL' | null,
+  sale: Partial<typeof SALE> = {},
+): Promise<OrderView> {
   await ensureShift((n, a) => call(core, n, a));
   const order = await call<OrderView>(core, 'sale.charge', { ...SALE, ...sale });
   await orderIn(core, order.id, 'waiting');

@@ -8,7 +8,16 @@ import { openTempDb } from '../../helpers/orders-db';
 
 const N = 100_000;
 const STATES = ['paid', 'paid', 'paid', 'paid', 'failed', 'cancelled', 'expired', 'unknown'] as const;
-const FILMS = ['AVENGERS-2D', 'DUNE-3', 'LION-KING', 'LAGOS-NIGHTS', 'KING-OF-BOYS', 'ANIKULAPO', 'BRIDGET-JONES', 'GLADIATOR-II'];
+const FILMS = [
+  'AVENGERS-2D',
+  'DUNE-3',
+  'LION-KING',
+  'LAGOS-NIGHTS',
+  'KING-OF-BOYS',
+  'ANIKULAPO',
+  'BRIDGET-JONES',
+  'GLADIATOR-II',
+];
 const START = Date.UTC(2025, 0, 1);
 const STEP = 60_000; // an order a minute: about 70 days of a very busy counter
 
@@ -28,10 +37,28 @@ function seed(d: Db): void {
       const tickets = (i % 4) + 1;
       const price = 150_000 + (i % 7) * 50_000;
       const at = START + i * STEP;
-      const seats = Array.from({ length: tickets }, (_, k) => `${String.fromCharCode(65 + (i % 20))}${(i % 30) + k + 1}`).join(',');
+      const seats = Array.from(
+        { length: tickets },
+        (_, k) => `${String.fromCharCode(65 + (i % 20))}${(i % 30) + k + 1}`,
+      ).join(',');
       const state = STATES[i % STATES.length]!;
-      ins.run(`C1-${String(250101 + Math.floor(i / 1440)).padStart(6, '0')}-${String(i).padStart(6, '0')}`, String(i), i, state, film, `${film} (2D)`, seats, tickets, price,
-        tickets * price, at, at + 300_000, at, state === 'paid' ? `2501${String(i).padStart(14, '0')}` : null, state === 'paid' ? `77${String(i).padStart(14, '0')}` : null);
+      ins.run(
+        `C1-${String(250101 + Math.floor(i / 1440)).padStart(6, '0')}-${String(i).padStart(6, '0')}`,
+        String(i),
+        i,
+        state,
+        film,
+        `${film} (2D)`,
+        seats,
+        tickets,
+        price,
+        tickets * price,
+        at,
+        at + 300_000,
+        at,
+        state === 'paid' ? `2501${String(i).padStart(14, '0')}` : null,
+        state === 'paid' ? `77${String(i).padStart(14, '0')}` : null,
+      );
     }
   })();
   const t0 = performance.now();
@@ -82,15 +109,19 @@ describe(`order search at ${N.toLocaleString('en')} orders`, () => {
   });
 
   it('looks words up in the trigram index and the amount index, never reading every order', () => {
-    const plan = (sql: string, ...args: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    const plan = (sql: string, ...args: unknown[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join(' | ');
     const words = plan(
-      "SELECT id FROM orders WHERE id IN (SELECT id FROM (SELECT rowid AS id FROM records_order_text WHERE records_order_text MATCH ? UNION SELECT id FROM orders WHERE amount_kobo = ?)) ORDER BY created_at DESC, id DESC LIMIT 51",
-      'refs : "0543"', 5,
+      'SELECT id FROM orders WHERE id IN (SELECT id FROM (SELECT rowid AS id FROM records_order_text WHERE records_order_text MATCH ? UNION SELECT id FROM orders WHERE amount_kobo = ?)) ORDER BY created_at DESC, id DESC LIMIT 51',
+      'refs : "0543"',
+      5,
     );
     expect(words).toMatch(/VIRTUAL TABLE INDEX/);
     expect(words).toMatch(/records_orders_amount/);
     expect(words).not.toMatch(/SCAN orders(?! USING)/);
-    expect(plan("SELECT id FROM orders WHERE state IN ('unknown') ORDER BY created_at DESC, id DESC LIMIT 51")).toMatch(/records_orders_state_created/);
+    expect(plan("SELECT id FROM orders WHERE state IN ('unknown') ORDER BY created_at DESC, id DESC LIMIT 51")).toMatch(
+      /records_orders_state_created/,
+    );
   });
 
   it('measures each kind of search (p50/p95 of 20 runs, logged)', () => {
@@ -111,7 +142,9 @@ describe(`order search at ${N.toLocaleString('en')} orders`, () => {
     for (const [name, q] of cases) {
       const r = timed(q);
       worst = Math.max(worst, r.p95);
-      lines.push(`${name.padEnd(28)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${r.total} match)`);
+      lines.push(
+        `${name.padEnd(28)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${r.total} match)`,
+      );
     }
     console.log(`order search, ${N} orders:\n${lines.join('\n')}\nworst p95 ${worst.toFixed(1)} ms`);
     expect(lines).toHaveLength(cases.length);

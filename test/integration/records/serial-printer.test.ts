@@ -33,7 +33,9 @@ async function ptyPair(): Promise<{ app: string; printer: string }> {
   dir = mkdtempSync(join(tmpdir(), 'counterpay-serial-printer-'));
   const app = join(dir, 'app');
   const printer = join(dir, 'printer');
-  const child = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${app}`, `pty,raw,echo=0,link=${printer}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${app}`, `pty,raw,echo=0,link=${printer}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   socat = child;
   // socat reports each pty it made on stderr; both links exist after the second report.
   await new Promise<void>((resolve, reject) => {
@@ -67,7 +69,9 @@ describe.skipIf(SOCAT_MISSING_REASON !== null)(`serial receipt printer ${SOCAT_M
 
   it('a port that is not there: says which, and what to check', async () => {
     try {
-      await sendToSerialPrinter({ path: '/dev/ttyNOPE-counterpay', baudRate: 9600 }, Buffer.from('x'), { timeoutMs: 3_000 });
+      await sendToSerialPrinter({ path: '/dev/ttyNOPE-counterpay', baudRate: 9600 }, Buffer.from('x'), {
+        timeoutMs: 3_000,
+      });
       expect.fail('expected PRINTER_FAILED');
     } catch (e) {
       expect(isAppError(e) && e.code).toBe('PRINTER_FAILED');

@@ -18,12 +18,16 @@ describe('a shift in the Demo profile', () => {
     const { core } = await each.boot();
     printer = await each.printer();
     await call(core, 'settings.setPin', { newPin: '2468' });
-    await call(core, 'receipts.saveSettings', { printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80' } });
+    await call(core, 'receipts.saveSettings', {
+      printing: { kind: 'network', host: printer.host, port: printer.port, paper: '80' },
+    });
 
     expect(await call(core, 'shift.current', {})).toEqual({ shift: null });
     expect((await callError(core, 'shift.report', {})).code).toBe('NOT_READY');
     expect((await callError(core, 'shift.open', { cashier: ' ', openingFloat: '' })).code).toBe('BAD_ARGUMENTS');
-    expect((await callError(core, 'shift.open', { cashier: 'Ngozi', openingFloat: 'five' })).details?.fields).toEqual({ openingFloat: expect.stringMatching(/naira/) });
+    expect((await callError(core, 'shift.open', { cashier: 'Ngozi', openingFloat: 'five' })).details?.fields).toEqual({
+      openingFloat: expect.stringMatching(/naira/),
+    });
     const opened = nextEvent<{ shift: ShiftView | null }>(core, 'shift.changed', (p) => p.shift !== null);
     const shift = await call<ShiftView>(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '5,000' });
     expect(shift).toMatchObject({ cashier: 'Ngozi Eze', openingFloatKobo: 500_000, closedAt: null });
@@ -58,13 +62,19 @@ describe('a shift in the Demo profile', () => {
     expect((await call<{ shift: ShiftView | null }>(core, 'shift.current', {})).shift?.id).toBe(shift.id);
 
     const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
-    expect(z.report).toMatchObject({ kind: 'Z', id: expect.any(Number), shift: { id: shift.id, closedAt: expect.any(Number) } });
+    expect(z.report).toMatchObject({
+      kind: 'Z',
+      id: expect.any(Number),
+      shift: { id: shift.id, closedAt: expect.any(Number) },
+    });
     expect(z.report.totals.paid.count).toBe(2);
     // The reconciliation sweep ran before the Z report: the failed and the cancelled sale were asked about again.
     expect(z.report.totals.sweep).toMatchObject({ checked: 2, paidAfterClosing: 0, incomplete: null });
     expect(await call(core, 'shift.current', {})).toEqual({ shift: null });
     const list = await call<ZReportSummary[]>(core, 'shift.reports', {});
-    expect(list).toMatchObject([{ id: z.report.id, cashier: 'Ngozi Eze', paid: { count: 2, amountKobo: 550_000 }, openCount: 1 }]);
+    expect(list).toMatchObject([
+      { id: z.report.id, cashier: 'Ngozi Eze', paid: { count: 2, amountKobo: 550_000 }, openCount: 1 },
+    ]);
 
     // Kept: the same figures later, printed, then reprinted with the mark.
     const kept = await call<ShiftReportView>(core, 'shift.report', { id: z.report.id });
@@ -94,13 +104,22 @@ describe('a shift in the Demo profile', () => {
     await call(core, 'shift.open', { cashier: 'Tunde Bakare', openingFloat: '' });
     const next = await call<ShiftReportView>(core, 'shift.report', {});
     expect(next.report.totals.paid.count).toBe(0);
-    expect((await call<{ receipt: { cashier: string } }>(core, 'receipts.preview', { orderId: paid1.id })).receipt.cashier).toBe('Ngozi Eze');
+    expect(
+      (await call<{ receipt: { cashier: string } }>(core, 'receipts.preview', { orderId: paid1.id })).receipt.cashier,
+    ).toBe('Ngozi Eze');
   });
 
   it('finds orders by number, film, seat and amount, filters by state and day, and pages newest first', async () => {
     const { core } = await each.boot();
     const a = await sell(core, 'SUCCESS');
-    const b = await sell(core, 'FAIL', { filmName: 'DUNE-3', filmTitle: 'Dune: Part Three', seats: 'G12', tickets: 1, priceKobo: 300_000, bookingFeeKobo: 15_000 });
+    const b = await sell(core, 'FAIL', {
+      filmName: 'DUNE-3',
+      filmTitle: 'Dune: Part Three',
+      seats: 'G12',
+      tickets: 1,
+      priceKobo: 300_000,
+      bookingFeeKobo: 15_000,
+    });
     const c = await sell(core, 'SUCCESS', { seats: 'H1,H2', bookingFeeKobo: 0 });
     const search = (args: Record<string, unknown>) => call<OrderPage>(core, 'orders.search', args);
     const ids = (p: OrderPage) => p.rows.map((r) => r.id);
@@ -129,7 +148,9 @@ describe('a shift in the Demo profile', () => {
     const today = lagosDate(Date.now());
     expect((await search({ from: today, to: today })).total).toBe(3);
     expect((await search({ to: '2020-01-01' })).total).toBe(0);
-    expect((await callError(core, 'orders.search', { from: '2026-02-02', to: '2026-02-01' })).details?.fields).toEqual({ to: 'The end date is before the start date' });
+    expect((await callError(core, 'orders.search', { from: '2026-02-02', to: '2026-02-01' })).details?.fields).toEqual({
+      to: 'The end date is before the start date',
+    });
 
     const p1 = await search({ limit: 2 });
     expect(p1).toMatchObject({ total: 3, next: expect.any(String) });
@@ -141,16 +162,28 @@ describe('a shift in the Demo profile', () => {
 });
 
 describe('sales with no shift open', () => {
-  it('a sale made with no shift (an older version, a restored journal) is named in the next Z report, on paper and in the Hub\'s copy', async () => {
+  it("a sale made with no shift (an older version, a restored journal) is named in the next Z report, on paper and in the Hub's copy", async () => {
     const { core, dir } = await each.boot();
     // Every door refuses it now, the engine's own sale too (charge-doors.test.ts) ...
     expect((await callError(core, 'sale.charge', SALE)).code).toBe('NO_SHIFT');
-    await expect(core.checkout.sell({ ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 })).rejects.toMatchObject({ code: 'NO_SHIFT' });
+    await expect(core.checkout.sell({ ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 })).rejects.toMatchObject({
+      code: 'NO_SHIFT',
+    });
     // ... so the order an older version (no shift rule) would have recorded is written to the journal file as it did.
     const older = openJournalDb(journalPath(dir));
     const early = new OrderJournal(older, () => Date.now()).insert({
-      sale: { ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 }, amountKobo: 150_000, counterCode: 'COU1', businessDay: lagosDayCode(Date.now()),
-      createdAt: Date.now(), expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', profile: 'unrecorded', note: 'Sold by an older version',
+      sale: { ...SALE, seats: 'H1', tickets: 1, bookingFeeKobo: 0 },
+      amountKobo: 150_000,
+      counterCode: 'COU1',
+      businessDay: lagosDayCode(Date.now()),
+      createdAt: Date.now(),
+      expireSeconds: 300,
+      state: 'creating',
+      attempts: 1,
+      headMerchantId: 'H',
+      merchantId: 'M',
+      profile: 'unrecorded',
+      note: 'Sold by an older version',
     });
     older.close();
     const shift = await call<ShiftView>(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '' });
@@ -162,10 +195,17 @@ describe('sales with no shift open', () => {
     const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
     expect(z.report.totals.noShift).toEqual({ count: 1, amountKobo: 150_000 });
     expect(z.html).toContain('SOLD WITH NO SHIFT OPEN');
-    expect(zReportEvent({ ...z.report, id: z.report.id as number }).lines).toContainEqual({ label: 'Sold with no shift open (not in any total)', kobo: 150_000, count: 1 });
+    expect(zReportEvent({ ...z.report, id: z.report.id as number }).lines).toContainEqual({
+      label: 'Sold with no shift open (not in any total)',
+      kobo: 150_000,
+      count: 1,
+    });
 
     // Reported once: the next shift starts after this one closed, so the same sale is not named again.
     await call<ShiftView>(core, 'shift.open', { cashier: 'Tunde', openingFloat: '' });
-    expect((await call<ShiftReportView>(core, 'shift.report', {})).report.totals.noShift).toEqual({ count: 0, amountKobo: 0 });
+    expect((await call<ShiftReportView>(core, 'shift.report', {})).report.totals.noShift).toEqual({
+      count: 0,
+      amountKobo: 0,
+    });
   });
 });

@@ -3,7 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { billsCallbackSignature, canonicalJson, hmacSha512 } from '../../../protocol/crypto';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { IDS, billsCall, rawRequest, startReceiver, testConfig, waitForEvent, type Receiver, type Wire } from '../../helpers/sandbox-client-helpers';
+import {
+  IDS,
+  billsCall,
+  rawRequest,
+  startReceiver,
+  testConfig,
+  waitForEvent,
+  type Receiver,
+  type Wire,
+} from '../../helpers/sandbox-client-helpers';
 import { closeAfterEach } from '../../helpers/close-after-each';
 
 let sb: Sandbox | null = null;
@@ -20,7 +29,12 @@ class FakeClock {
   }
 }
 
-const item = (reference: string, provider: string, customerId: string, amount: unknown) => ({ reference, provider, customerId, amount });
+const item = (reference: string, provider: string, customerId: string, amount: unknown) => ({
+  reference,
+  provider,
+  customerId,
+  amount,
+});
 
 describe('bills auth and listings', () => {
   it('lists betting providers with the public key; a provider without bounds has no min/max', async () => {
@@ -29,7 +43,12 @@ describe('bills auth and listings', () => {
     expect(r.status).toBe(200);
     expect(r.json.code).toBe('00000');
     expect(r.json.data).toEqual([
-      { provider: 'BET9JA', providerLogoUrl: 'https://logo.example/bet9ja.png', minAmount: { currency: 'NGN', amount: 10000 }, maxAmount: { currency: 'NGN', amount: 50000000 } },
+      {
+        provider: 'BET9JA',
+        providerLogoUrl: 'https://logo.example/bet9ja.png',
+        minAmount: { currency: 'NGN', amount: 10000 },
+        maxAmount: { currency: 'NGN', amount: 50000000 },
+      },
       { provider: 'NAIRABET', providerLogoUrl: 'https://logo.example/nairabet.png' },
     ]);
   });
@@ -57,14 +76,36 @@ describe('bills auth and listings', () => {
   it('validates a betting customer; unknown customer or provider is refused with 00004', async () => {
     sb = keep(await startSandbox(testConfig()));
     const ok = await billsCall(sb, 'validate', { serviceType: 'betting', provider: 'BET9JA', customerId: '20001' });
-    expect(ok.json).toEqual({ code: '00000', message: 'SUCCESSFUL', data: { provider: 'BET9JA', customerId: '20001', firstName: 'Chinedu', lastName: 'Okafor', userName: 'chinedu01' } });
-    const noCustomer = await billsCall(sb, 'validate', { serviceType: 'betting', provider: 'BET9JA', customerId: '99999' });
+    expect(ok.json).toEqual({
+      code: '00000',
+      message: 'SUCCESSFUL',
+      data: {
+        provider: 'BET9JA',
+        customerId: '20001',
+        firstName: 'Chinedu',
+        lastName: 'Okafor',
+        userName: 'chinedu01',
+      },
+    });
+    const noCustomer = await billsCall(sb, 'validate', {
+      serviceType: 'betting',
+      provider: 'BET9JA',
+      customerId: '99999',
+    });
     expect(noCustomer.json).toMatchObject({ code: '00004', data: null });
     expect(noCustomer.json.message).toMatch(/99999.*not found/);
-    const noProvider = await billsCall(sb, 'validate', { serviceType: 'betting', provider: 'ZZBET', customerId: '20001' });
+    const noProvider = await billsCall(sb, 'validate', {
+      serviceType: 'betting',
+      provider: 'ZZBET',
+      customerId: '20001',
+    });
     expect(noProvider.json.code).toBe('00004');
     expect(noProvider.json.message).toMatch(/ZZBET/);
-    const wrongType = await billsCall(sb, 'validate', { serviceType: 'airtime', provider: 'BET9JA', customerId: '20001' });
+    const wrongType = await billsCall(sb, 'validate', {
+      serviceType: 'airtime',
+      provider: 'BET9JA',
+      customerId: '20001',
+    });
     expect(wrongType.json.code).toBe('00003');
   });
 });
@@ -111,7 +152,10 @@ describe('bulk-bills judges each item on its own', () => {
     }
     expect(by['9:nobound']).toMatchObject({ status: 'INITIAL', errorMsg: '' });
     // The duplicate did not disturb the original.
-    const st = await billsCall(sb, 'bulk-status', { serviceType: 'betting', bulkStatusRequest: [{ reference: 'ok-1' }] });
+    const st = await billsCall(sb, 'bulk-status', {
+      serviceType: 'betting',
+      bulkStatusRequest: [{ reference: 'ok-1' }],
+    });
     expect(st.json.data[0]).toMatchObject({ reference: 'ok-1', orderNo: by['0:ok-1'].orderNo });
     expect(st.json.data[0].status).not.toBe('FAIL');
   });
@@ -142,7 +186,10 @@ describe('bulk-bills judges each item on its own', () => {
   it('refuses a reference this merchant already used in an earlier request', async () => {
     sb = keep(await startSandbox(testConfig()));
     await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [item('r-1', 'BET9JA', '20001', '50000')] });
-    const again = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [item('r-1', 'BET9JA', '20001', '70000'), item('r-2', 'BET9JA', '20001', '70000')] });
+    const again = await billsCall(sb, 'bulk-bills', {
+      serviceType: 'betting',
+      bulkData: [item('r-1', 'BET9JA', '20001', '70000'), item('r-2', 'BET9JA', '20001', '70000')],
+    });
     expect(again.json.data[0]).toMatchObject({ status: 'FAIL', errorMsg: expect.stringMatching(/already used/) });
     expect(again.json.data[1]).toMatchObject({ status: 'INITIAL' });
     expect(sb.listTopups().filter((t) => t.reference === 'r-1')).toHaveLength(1);
@@ -151,8 +198,15 @@ describe('bulk-bills judges each item on its own', () => {
 
   it('refuses an unsupported serviceType and a bad bulkData as a whole', async () => {
     sb = keep(await startSandbox(testConfig()));
-    const st = await billsCall(sb, 'bulk-bills', { serviceType: 'electricity', bulkData: [item('x', 'BET9JA', '20001', '50000')] });
-    expect(st.json).toMatchObject({ code: '00003', data: null, message: expect.stringMatching(/Not support this merchant service type/) });
+    const st = await billsCall(sb, 'bulk-bills', {
+      serviceType: 'electricity',
+      bulkData: [item('x', 'BET9JA', '20001', '50000')],
+    });
+    expect(st.json).toMatchObject({
+      code: '00003',
+      data: null,
+      message: expect.stringMatching(/Not support this merchant service type/),
+    });
     const empty = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [] });
     expect(empty.json).toMatchObject({ code: '00002', message: expect.stringMatching(/bulkData/) });
     expect(sb.listTopups()).toHaveLength(0);
@@ -166,18 +220,34 @@ describe('bulk-bills signature', () => {
     const wrongKey = await billsCall(sb, 'bulk-bills', body, { secretKey: 'OPAYPRV-wrong' });
     const publicKey = await billsCall(sb, 'bulk-bills', body, { auth: 'publicKey' });
     const text = canonicalJson(body);
-    const tampered = await billsCall(sb, 'bulk-bills', undefined, { rawBody: text.replace('50000', '90000'), auth: { bearer: hmacSha512(IDS.billsSecretKey, text) } });
-    const upper = await billsCall(sb, 'bulk-bills', undefined, { rawBody: text, auth: { bearer: hmacSha512(IDS.billsSecretKey, text).toUpperCase() } });
+    const tampered = await billsCall(sb, 'bulk-bills', undefined, {
+      rawBody: text.replace('50000', '90000'),
+      auth: { bearer: hmacSha512(IDS.billsSecretKey, text) },
+    });
+    const upper = await billsCall(sb, 'bulk-bills', undefined, {
+      rawBody: text,
+      auth: { bearer: hmacSha512(IDS.billsSecretKey, text).toUpperCase() },
+    });
     const pretty = JSON.stringify(JSON.parse(text), null, 2);
-    const notCanonical = await billsCall(sb, 'bulk-bills', undefined, { rawBody: pretty, auth: { bearer: hmacSha512(IDS.billsSecretKey, pretty) } });
+    const notCanonical = await billsCall(sb, 'bulk-bills', undefined, {
+      rawBody: pretty,
+      auth: { bearer: hmacSha512(IDS.billsSecretKey, pretty) },
+    });
     for (const r of [wrongKey, publicKey, tampered, upper, notCanonical]) {
       expect(r.status).toBe(401);
       expect(r.json).toMatchObject({ code: '00001', data: null });
     }
     expect(notCanonical.json.message).toMatch(/canonical/);
     expect(sb.listTopups()).toHaveLength(0);
-    const st = await billsCall(sb, 'bulk-status', { serviceType: 'betting', bulkStatusRequest: [{ reference: 's-1' }] });
-    expect(st.json.data[0]).toMatchObject({ reference: 's-1', status: null, errorMsg: expect.stringMatching(/does not exist/) });
+    const st = await billsCall(sb, 'bulk-status', {
+      serviceType: 'betting',
+      bulkStatusRequest: [{ reference: 's-1' }],
+    });
+    expect(st.json.data[0]).toMatchObject({
+      reference: 's-1',
+      status: null,
+      errorMsg: expect.stringMatching(/does not exist/),
+    });
     // The same body, signed right, goes through.
     expect((await billsCall(sb, 'bulk-bills', undefined, { rawBody: text })).json.data[0].status).toBe('INITIAL');
   });
@@ -197,10 +267,24 @@ describe('bulk-bills signature', () => {
 describe('top-up life and callback', () => {
   it('goes INITIAL -> PENDING -> SUCCESS over settleAfterMs, read lazily on the clock', async () => {
     const clock = new FakeClock();
-    sb = keep(await startSandbox(testConfig((c) => (c.bills.settleAfterMs = 10_000)), { clock }));
-    const created = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [item('life-1', 'BET9JA', '20001', '50000'), item('life-2', 'NAIRABET', 'nb-40404', '50000')] });
+    sb = keep(
+      await startSandbox(
+        testConfig((c) => (c.bills.settleAfterMs = 10_000)),
+        { clock },
+      ),
+    );
+    const created = await billsCall(sb, 'bulk-bills', {
+      serviceType: 'betting',
+      bulkData: [item('life-1', 'BET9JA', '20001', '50000'), item('life-2', 'NAIRABET', 'nb-40404', '50000')],
+    });
     expect(created.json.data.map((x: Wire) => x.status)).toEqual(['INITIAL', 'INITIAL']);
-    const status = async () => (await billsCall(sb!, 'bulk-status', { serviceType: 'betting', bulkStatusRequest: [{ reference: 'life-1' }, { reference: 'life-2', orderNo: created.json.data[1].orderNo }] })).json.data;
+    const status = async () =>
+      (
+        await billsCall(sb!, 'bulk-status', {
+          serviceType: 'betting',
+          bulkStatusRequest: [{ reference: 'life-1' }, { reference: 'life-2', orderNo: created.json.data[1].orderNo }],
+        })
+      ).json.data;
     expect((await status()).map((x: Wire) => x.status)).toEqual(['INITIAL', 'INITIAL']);
     clock.advance(6_000);
     expect((await status()).map((x: Wire) => x.status)).toEqual(['PENDING', 'PENDING']);
@@ -214,13 +298,26 @@ describe('top-up life and callback', () => {
     receiver = keep(await startReceiver());
     sb = keep(await startSandbox(testConfig()));
     const settled = waitForEvent(sb.events, 'topup-settled', (t) => t.reference === 'cb-fail');
-    const r = await billsCall(sb, 'bulk-bills', { serviceType: 'betting', callBackUrl: receiver.url, bulkData: [item('cb-ok', 'BET9JA', '20001', '50000'), item('cb-fail', 'NAIRABET', 'nb-40404', '20000')] });
+    const r = await billsCall(sb, 'bulk-bills', {
+      serviceType: 'betting',
+      callBackUrl: receiver.url,
+      bulkData: [item('cb-ok', 'BET9JA', '20001', '50000'), item('cb-fail', 'NAIRABET', 'nb-40404', '20000')],
+    });
     const [cb] = await receiver.waitFor(1);
     await settled;
     const p = cb!.json.payload;
     expect(p).toEqual({
-      serviceType: 'betting', feeAmount: 0, orderAmount: 50000, orderNo: r.json.data[0].orderNo, createTime: expect.stringMatching(/^\d{13}$/),
-      merchantId: IDS.billsMerchantId, orderStatus: 'SUCCESS', currency: 'NGN', payChannel: 'BalancePayment', merchantOrderNo: 'cb-ok', errorMsg: '',
+      serviceType: 'betting',
+      feeAmount: 0,
+      orderAmount: 50000,
+      orderNo: r.json.data[0].orderNo,
+      createTime: expect.stringMatching(/^\d{13}$/),
+      merchantId: IDS.billsMerchantId,
+      orderStatus: 'SUCCESS',
+      currency: 'NGN',
+      payChannel: 'BalancePayment',
+      merchantOrderNo: 'cb-ok',
+      errorMsg: '',
     });
     expect(cb!.json.sha512).toBe(billsCallbackSignature(IDS.billsSecretKey, p));
     expect(typeof cb!.json.type).toBe('string');
@@ -230,13 +327,27 @@ describe('top-up life and callback', () => {
 
   it('answers SUCCESS at once when settleAfterMs is 0; unknown references answer status null', async () => {
     sb = keep(await startSandbox(testConfig((c) => (c.bills.settleAfterMs = 0))));
-    const r = await billsCall(sb, 'bulk-bills', { serviceType: 'airtime', bulkData: [item('now', 'GLO', '+2349011112222', '10000')] });
+    const r = await billsCall(sb, 'bulk-bills', {
+      serviceType: 'airtime',
+      bulkData: [item('now', 'GLO', '+2349011112222', '10000')],
+    });
     expect(r.json.data[0]).toMatchObject({ status: 'SUCCESS', errorMsg: '' });
-    const st = await billsCall(sb, 'bulk-status', { serviceType: 'airtime', bulkStatusRequest: [{ reference: 'now' }, { reference: 'ghost', orderNo: '123' }] });
+    const st = await billsCall(sb, 'bulk-status', {
+      serviceType: 'airtime',
+      bulkStatusRequest: [{ reference: 'now' }, { reference: 'ghost', orderNo: '123' }],
+    });
     expect(st.json.data[0]).toMatchObject({ status: 'SUCCESS' });
-    expect(st.json.data[1]).toEqual({ orderNo: '123', reference: 'ghost', status: null, errorMsg: 'order does not exist' });
+    expect(st.json.data[1]).toEqual({
+      orderNo: '123',
+      reference: 'ghost',
+      status: null,
+      errorMsg: 'order does not exist',
+    });
     // Asked under the other service type, it does not exist either.
-    const other = await billsCall(sb, 'bulk-status', { serviceType: 'betting', bulkStatusRequest: [{ reference: 'now' }] });
+    const other = await billsCall(sb, 'bulk-status', {
+      serviceType: 'betting',
+      bulkStatusRequest: [{ reference: 'now' }],
+    });
     expect(other.json.data[0].status).toBeNull();
   });
 });

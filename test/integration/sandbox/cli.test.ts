@@ -27,12 +27,19 @@ function tempDir(): string {
 
 /** Spawns the CLI and resolves with its output once `until` matches it (or rejects on exit). */
 function run(args: string[], until: RegExp): Promise<{ child: ChildProcess; out: string }> {
-  const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   return new Promise((resolveRun, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`CLI did not print ${until} within 30 s:\n${out}\n${err}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`CLI did not print ${until} within 30 s:\n${out}\n${err}`)),
+      30_000,
+    );
     child.stdout!.on('data', (c) => {
       out += c;
       if (until.test(out)) {
@@ -64,7 +71,17 @@ describe('sandbox CLI', () => {
     const { out: text } = await run(['--out', out, '--port', '0', '--quiet'], /Control API:/);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
     expect(url).toBeDefined();
-    for (const label of ['bills merchantId', 'bills public key', 'bills secret key', 'headMerchantId', 'merchantId', 'clientAuthKey', 'merchant private key (PEM)', 'provider public key (PEM)', 'terminal sn'])
+    for (const label of [
+      'bills merchantId',
+      'bills public key',
+      'bills secret key',
+      'headMerchantId',
+      'merchantId',
+      'clientAuthKey',
+      'merchant private key (PEM)',
+      'provider public key (PEM)',
+      'terminal sn',
+    ])
       expect(text).toContain(label);
     expect(text).toContain('DEMO-POS-0001');
     expect(existsSync(join(out, 'sandbox-config.json'))).toBe(true);
@@ -76,7 +93,9 @@ describe('sandbox CLI', () => {
     const secret = /bills secret key:\s+(\S+)/.exec(text)![1]!;
     const pub = /bills public key:\s+(\S+)/.exec(text)![1]!;
     const mid = /bills merchantId:\s+(\S+)/.exec(text)![1]!;
-    const r = await rawRequest(`${url}/api/v3/bills/betting-providers`, { headers: { Authorization: `Bearer ${pub}`, MerchantId: mid } });
+    const r = await rawRequest(`${url}/api/v3/bills/betting-providers`, {
+      headers: { Authorization: `Bearer ${pub}`, MerchantId: mid },
+    });
     expect(r.json.data).toHaveLength(3);
     expect(secret).toMatch(/^OPAYPRV/);
   });

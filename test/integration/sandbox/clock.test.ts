@@ -11,8 +11,14 @@ afterEach(async () => {
 });
 
 async function control(method: string, body?: unknown) {
-  const r = await fetch(`${sb!.url}/_sandbox/clock`, { method, ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
-  return { status: r.status, json: (await r.json()) as { code: string; message: string; data: { offsetMs: number; sendDate: boolean } | null } };
+  const r = await fetch(`${sb!.url}/_sandbox/clock`, {
+    method,
+    ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+  });
+  return {
+    status: r.status,
+    json: (await r.json()) as { code: string; message: string; data: { offsetMs: number; sendDate: boolean } | null },
+  };
 }
 
 describe('sandbox clock', () => {

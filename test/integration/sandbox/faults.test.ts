@@ -3,7 +3,18 @@
 import { describe, expect, it } from 'vitest';
 import { billsCallbackSignature, rsaVerify } from '../../../protocol/crypto';
 import { startSandbox, type FaultRule, type Sandbox } from '../../../sandbox';
-import { IDS, billsCall, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, waitForEvent, type Receiver } from '../../helpers/sandbox-client-helpers';
+import {
+  IDS,
+  billsCall,
+  orderParams,
+  posCall,
+  rawRequest,
+  startReceiver,
+  testConfig,
+  testKeys,
+  waitForEvent,
+  type Receiver,
+} from '../../helpers/sandbox-client-helpers';
 import { closeAfterEach } from '../../helpers/close-after-each';
 
 let sb: Sandbox | null = null;
@@ -58,14 +69,23 @@ describe('fault kinds', () => {
     expect(sb.listPosOrders()).toHaveLength(1);
     const retry = await posCall(sb, 'createOrder', params);
     expect(retry.json.code).toBe('00005');
-    const q = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, outOrderNo: params.outOrderNo });
+    const q = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+      outOrderNo: params.outOrderNo,
+    });
     expect(q.data.status).toBe('PENDING');
   });
 
   it('commitThenDrop on bulk-bills creates the top-ups', async () => {
     sb = keep(await startSandbox(testConfig()));
     sb.setFaults([{ path: '/api/v3/bills/bulk-bills', kind: 'commitThenDrop', times: 1 }]);
-    await expect(billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [{ reference: 'cd-1', provider: 'BET9JA', customerId: '20001', amount: '50000' }] })).rejects.toThrow();
+    await expect(
+      billsCall(sb, 'bulk-bills', {
+        serviceType: 'betting',
+        bulkData: [{ reference: 'cd-1', provider: 'BET9JA', customerId: '20001', amount: '50000' }],
+      }),
+    ).rejects.toThrow();
     expect(sb.listTopups().map((t) => t.reference)).toEqual(['cd-1']);
   });
 
@@ -85,12 +105,21 @@ describe('fault kinds', () => {
   it('tamperSign on webhook:pos and webhook:bills corrupts the outgoing signatures', async () => {
     receiver = keep(await startReceiver());
     sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url))));
-    sb.setFaults([{ path: 'webhook:pos', kind: 'tamperSign', times: 1 }, { path: 'webhook:bills', kind: 'tamperSign', times: 1 }]);
+    sb.setFaults([
+      { path: 'webhook:pos', kind: 'tamperSign', times: 1 },
+      { path: 'webhook:bills', kind: 'tamperSign', times: 1 },
+    ]);
     await posCall(sb, 'createOrder', orderParams());
     sb.present(IDS.terminalSn, 'SUCCESS');
     const [hook] = await receiver.waitFor(1);
-    expect(rsaVerify(testKeys().provider.publicKey, hook!.json.paramContent + hook!.json.timestamp, hook!.json.sign)).toBe(false);
-    await billsCall(sb, 'bulk-bills', { serviceType: 'betting', callBackUrl: receiver.url, bulkData: [{ reference: 'tw-1', provider: 'BET9JA', customerId: '20001', amount: '50000' }] });
+    expect(
+      rsaVerify(testKeys().provider.publicKey, hook!.json.paramContent + hook!.json.timestamp, hook!.json.sign),
+    ).toBe(false);
+    await billsCall(sb, 'bulk-bills', {
+      serviceType: 'betting',
+      callBackUrl: receiver.url,
+      bulkData: [{ reference: 'tw-1', provider: 'BET9JA', customerId: '20001', amount: '50000' }],
+    });
     const hooks = await receiver.waitFor(2);
     const cb = hooks[1]!.json;
     expect(cb.sha512).toMatch(/^[0-9a-f]{128}$/);
@@ -132,7 +161,11 @@ describe('fault selection', () => {
   it('is set, listed and cleared over the control API; bad rules are refused with the field named', async () => {
     sb = keep(await startSandbox(testConfig()));
     const post = (body: unknown, method = 'POST') =>
-      rawRequest(`${sb!.url}/_sandbox/faults`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      rawRequest(`${sb!.url}/_sandbox/faults`, {
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const set = await post({ faults: [{ path: PROVIDERS, kind: 'http503', times: 1 }] });
     expect(set.json.data).toEqual([{ path: PROVIDERS, kind: 'http503', times: 1, remaining: 1, hits: 0 }]);
     expect((await billsCall(sb, 'betting-providers', undefined)).status).toBe(503);
@@ -156,7 +189,10 @@ describe('fault selection', () => {
     expect((await billsCall(sb, 'betting-providers', undefined)).status).toBe(500);
     expect(await fault).toEqual({ path: PROVIDERS, kind: 'http500' });
     expect((await billsCall(sb, 'betting-providers', undefined)).status).toBe(200);
-    const reset = await rawRequest(`${sb.url}/_sandbox/reset`, { headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const reset = await rawRequest(`${sb.url}/_sandbox/reset`, {
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(reset.json.code).toBe('00000');
     expect((await billsCall(sb, 'betting-providers', undefined)).status).toBe(500);
   });

@@ -6,7 +6,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { rsaDecryptChunked } from '../../../protocol/crypto';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import type { SandboxPosOrder } from '../../../sandbox/types';
-import { IDS, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, type Receiver } from '../../helpers/sandbox-client-helpers';
+import {
+  IDS,
+  orderParams,
+  posCall,
+  rawRequest,
+  startReceiver,
+  testConfig,
+  testKeys,
+  type Receiver,
+} from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;
 let receiver: Receiver | null = null;
@@ -30,29 +39,46 @@ async function order(s: Sandbox, expireSeconds = 300) {
   return { orderNo: r.data.orderNo as string, outOrderNo: params.outOrderNo as string };
 }
 
-const query = async (s: Sandbox, orderNo: string) => (await posCall(s, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo })).data;
-const hookData = (json: Record<string, string>) => JSON.parse(rsaDecryptChunked(testKeys().merchant.privateKey, json.paramContent!)).data;
+const query = async (s: Sandbox, orderNo: string) =>
+  (await posCall(s, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo }))
+    .data;
+const hookData = (json: Record<string, string>) =>
+  JSON.parse(rsaDecryptChunked(testKeys().merchant.privateKey, json.paramContent!)).data;
 /** The next 'pos-order-late' event: the order as it is now, and what the provider had said before. */
-const nextLate = (s: Sandbox) => new Promise<[SandboxPosOrder, string]>((resolve) => s.events.once('pos-order-late', (o, was) => resolve([o, was])));
-const control = (s: Sandbox, path: string, body: unknown) => rawRequest(`${s.url}/_sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const nextLate = (s: Sandbox) =>
+  new Promise<[SandboxPosOrder, string]>((resolve) => s.events.once('pos-order-late', (o, was) => resolve([o, was])));
+const control = (s: Sandbox, path: string, body: unknown) =>
+  rawRequest(`${s.url}/_sandbox/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('a payment taken after the order was closed', () => {
-  it.each(['CANCEL', 'FAIL'] as const)('after %s: the control call takes it; the query and a new webhook say SUCCESS with a payment number', async (first) => {
-    const s = await start();
-    const { orderNo } = await order(s);
-    s.present(IDS.terminalSn, first);
-    await receiver!.waitFor(1);
-    const late = nextLate(s);
-    const r = await control(s, `orders/${orderNo}/late`, { status: 'SUCCESS', cardPan: '5399830000001234' });
-    expect(r.status).toBe(200);
-    const [o, was] = await late;
-    expect(was).toBe(first);
-    expect(o).toMatchObject({ orderNo, status: 'SUCCESS', payNo: expect.any(String), senderAccount: '539983******1234' });
-    expect(await query(s, orderNo)).toMatchObject({ status: 'SUCCESS', payNo: o.payNo, amount: '3500.00' });
-    const hooks = await receiver!.waitFor(2);
-    expect(hookData(hooks[0]!.json)).toMatchObject({ orderNo, status: first });
-    expect(hookData(hooks[1]!.json)).toMatchObject({ orderNo, status: 'SUCCESS', senderAccount: '539983******1234' });
-  });
+  it.each(['CANCEL', 'FAIL'] as const)(
+    'after %s: the control call takes it; the query and a new webhook say SUCCESS with a payment number',
+    async (first) => {
+      const s = await start();
+      const { orderNo } = await order(s);
+      s.present(IDS.terminalSn, first);
+      await receiver!.waitFor(1);
+      const late = nextLate(s);
+      const r = await control(s, `orders/${orderNo}/late`, { status: 'SUCCESS', cardPan: '5399830000001234' });
+      expect(r.status).toBe(200);
+      const [o, was] = await late;
+      expect(was).toBe(first);
+      expect(o).toMatchObject({
+        orderNo,
+        status: 'SUCCESS',
+        payNo: expect.any(String),
+        senderAccount: '539983******1234',
+      });
+      expect(await query(s, orderNo)).toMatchObject({ status: 'SUCCESS', payNo: o.payNo, amount: '3500.00' });
+      const hooks = await receiver!.waitFor(2);
+      expect(hookData(hooks[0]!.json)).toMatchObject({ orderNo, status: first });
+      expect(hookData(hooks[1]!.json)).toMatchObject({ orderNo, status: 'SUCCESS', senderAccount: '539983******1234' });
+    },
+  );
 
   it('after expiry, by the lateSuccess fault: SUCCESS a set time after the order closed, with its webhook', async () => {
     const s = await start([{ path: 'settle:pos', kind: 'lateSuccess', latencyMs: 50, times: 1 }]);

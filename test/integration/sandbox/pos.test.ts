@@ -3,7 +3,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { posResponseSignStrings, rsaEncryptChunked, rsaVerify } from '../../../protocol/crypto';
 import { SandboxControlError, startSandbox, type Sandbox } from '../../../sandbox';
-import { IDS, orderParams, posCall, rawRequest, testConfig, testKeys, waitForEvent } from '../../helpers/sandbox-client-helpers';
+import {
+  IDS,
+  orderParams,
+  posCall,
+  rawRequest,
+  testConfig,
+  testKeys,
+  waitForEvent,
+} from '../../helpers/sandbox-client-helpers';
 
 let sb: Sandbox | null = null;
 afterEach(async () => {
@@ -22,7 +30,11 @@ describe('POS envelope', () => {
     sb = await startSandbox(testConfig());
     const { r, orderNo } = await create();
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ code: '00000', message: 'SUCCESSFUL', timestamp: expect.stringMatching(/^\d{13}$/) });
+    expect(r.json).toMatchObject({
+      code: '00000',
+      message: 'SUCCESSFUL',
+      timestamp: expect.stringMatching(/^\d{13}$/),
+    });
     expect(typeof r.json.data).toBe('string');
     expect(orderNo).toMatch(/^\d{18}$/);
     const forms = posResponseSignStrings(r.json);
@@ -69,7 +81,13 @@ describe('POS envelope', () => {
     ];
     // A valid sign over a paramContent the provider cannot decrypt: same answer as a bad sign.
     const { rsaSign } = await import('../../../protocol/crypto');
-    answers.push(await posCall(sb, 'createOrder', orderParams(), { timestamp: ts, paramContent: garbage, sign: rsaSign(k.merchant.privateKey, garbage + ts) }));
+    answers.push(
+      await posCall(sb, 'createOrder', orderParams(), {
+        timestamp: ts,
+        paramContent: garbage,
+        sign: rsaSign(k.merchant.privateKey, garbage + ts),
+      }),
+    );
     for (const r of answers) {
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject({ code: '10004', message: 'sign verification failed', data: null });
@@ -132,20 +150,60 @@ describe('qryOrderDetail', () => {
   it('finds by outOrderNo or orderNo; both, neither or unknown are refused', async () => {
     sb = await startSandbox(testConfig());
     const { params, orderNo } = await create();
-    const byOut = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, outOrderNo: params.outOrderNo });
-    const byNo = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo });
+    const byOut = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+      outOrderNo: params.outOrderNo,
+    });
+    const byNo = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+      orderNo,
+    });
     for (const r of [byOut, byNo]) {
       expect(r.json.code).toBe('00000');
       expect(r.signValid).toBe(true);
-      expect(r.data).toMatchObject({ orderNo, outOrderNo: params.outOrderNo, status: 'PENDING', amount: '3500.00', currency: 'NGN', sn: IDS.terminalSn });
+      expect(r.data).toMatchObject({
+        orderNo,
+        outOrderNo: params.outOrderNo,
+        status: 'PENDING',
+        amount: '3500.00',
+        currency: 'NGN',
+        sn: IDS.terminalSn,
+      });
     }
-    const both = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo, outOrderNo: params.outOrderNo });
-    const neither = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId });
-    for (const r of [both, neither]) expect(r.json).toMatchObject({ code: '00002', message: expect.stringMatching(/exactly one of outOrderNo or orderNo/) });
-    const unknown = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo: '999' });
-    expect(unknown.json).toEqual({ code: '00003', message: 'order not exist', data: null, timestamp: expect.any(String) });
+    const both = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+      orderNo,
+      outOrderNo: params.outOrderNo,
+    });
+    const neither = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+    });
+    for (const r of [both, neither])
+      expect(r.json).toMatchObject({
+        code: '00002',
+        message: expect.stringMatching(/exactly one of outOrderNo or orderNo/),
+      });
+    const unknown = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+      orderNo: '999',
+    });
+    expect(unknown.json).toEqual({
+      code: '00003',
+      message: 'order not exist',
+      data: null,
+      timestamp: expect.any(String),
+    });
     // Another branch of the same merchant does not see this branch's order.
-    const otherBranch = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.otherBranch, orderNo });
+    const otherBranch = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.otherBranch,
+      orderNo,
+    });
     expect(otherBranch.json.code).toBe('00003');
     // The two answered queries are on the order's record (what polling cost); refused ones are not.
     const [o] = sb.listPosOrders();
@@ -160,19 +218,48 @@ describe('terminal outcomes and expiry', () => {
     const a = await create({ amount: '3500.00' });
     const b = await create({ amount: '100.00' });
     const screen = sb.terminalScreen(IDS.terminalSn);
-    expect(screen).toMatchObject({ state: 'awaiting-card', queued: 2, order: { outOrderNo: a.params.outOrderNo, amount: '3500.00', amountKobo: 350000 } });
+    expect(screen).toMatchObject({
+      state: 'awaiting-card',
+      queued: 2,
+      order: { outOrderNo: a.params.outOrderNo, amount: '3500.00', amountKobo: 350000 },
+    });
     const settled = waitForEvent(sb.events, 'pos-order-settled');
     sb.present(IDS.terminalSn, 'SUCCESS');
     expect((await settled).orderNo).toBe(a.orderNo);
-    const q = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo: a.orderNo });
-    expect(q.data).toEqual({
-      outOrderNo: a.params.outOrderNo, orderNo: a.orderNo, payNo: expect.stringMatching(/^\d{18}$/), headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId,
-      status: 'SUCCESS', senderName: expect.stringMatching(/\S/), senderAccount: expect.stringMatching(/^\d{6}\*{6,9}\d{4}$/),
-      recipientName: expect.any(String), recipientAccount: expect.any(String), amount: '3500.00', fee: '17.50', feePattern: 'IN_DEDUCT', currency: 'NGN',
-      transactionTime: expect.stringMatching(/^\d{13}$/), completedTime: expect.stringMatching(/^\d{13}$/), transactionType: 'apiCheckout',
-      transactionName: expect.any(String), payType: 'POS', productInfo: a.params.productInfo, sn: IDS.terminalSn, remark: 'Counter 3',
+    const q = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+      orderNo: a.orderNo,
     });
-    expect(sb.terminalScreen(IDS.terminalSn)).toMatchObject({ state: 'awaiting-card', queued: 1, order: { orderNo: b.orderNo } });
+    expect(q.data).toEqual({
+      outOrderNo: a.params.outOrderNo,
+      orderNo: a.orderNo,
+      payNo: expect.stringMatching(/^\d{18}$/),
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+      status: 'SUCCESS',
+      senderName: expect.stringMatching(/\S/),
+      senderAccount: expect.stringMatching(/^\d{6}\*{6,9}\d{4}$/),
+      recipientName: expect.any(String),
+      recipientAccount: expect.any(String),
+      amount: '3500.00',
+      fee: '17.50',
+      feePattern: 'IN_DEDUCT',
+      currency: 'NGN',
+      transactionTime: expect.stringMatching(/^\d{13}$/),
+      completedTime: expect.stringMatching(/^\d{13}$/),
+      transactionType: 'apiCheckout',
+      transactionName: expect.any(String),
+      payType: 'POS',
+      productInfo: a.params.productInfo,
+      sn: IDS.terminalSn,
+      remark: 'Counter 3',
+    });
+    expect(sb.terminalScreen(IDS.terminalSn)).toMatchObject({
+      state: 'awaiting-card',
+      queued: 1,
+      order: { orderNo: b.orderNo },
+    });
     sb.present(IDS.terminalSn, 'FAIL', { senderName: 'JANE DOE', cardPan: '5399831234561234' });
     const fb = sb.listPosOrders().find((o) => o.orderNo === b.orderNo);
     expect(fb).toMatchObject({ status: 'FAIL', senderName: 'JANE DOE', senderAccount: '539983******1234', feeKobo: 0 });
@@ -184,12 +271,24 @@ describe('terminal outcomes and expiry', () => {
   it('present works over the control API; CANCEL leaves no card details', async () => {
     sb = await startSandbox(testConfig());
     const a = await create();
-    const r = await rawRequest(`${sb.url}/_sandbox/terminals/${IDS.terminalSn}/present`, { headers: { 'Content-Type': 'application/json' }, body: '{"outcome":"CANCEL"}' });
-    expect(r.json).toMatchObject({ code: '00000', data: { orderNo: a.orderNo, status: 'CANCEL', payNo: '', senderAccount: '' } });
-    const idle = await rawRequest(`${sb.url}/_sandbox/terminals/${IDS.terminalSn}/present`, { headers: { 'Content-Type': 'application/json' }, body: '{"outcome":"SUCCESS"}' });
+    const r = await rawRequest(`${sb.url}/_sandbox/terminals/${IDS.terminalSn}/present`, {
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"outcome":"CANCEL"}',
+    });
+    expect(r.json).toMatchObject({
+      code: '00000',
+      data: { orderNo: a.orderNo, status: 'CANCEL', payNo: '', senderAccount: '' },
+    });
+    const idle = await rawRequest(`${sb.url}/_sandbox/terminals/${IDS.terminalSn}/present`, {
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"outcome":"SUCCESS"}',
+    });
     expect(idle.status).toBe(409);
     expect(idle.json.message).toMatch(/no pending order/);
-    const bad = await rawRequest(`${sb.url}/_sandbox/terminals/${IDS.terminalSn}/present`, { headers: { 'Content-Type': 'application/json' }, body: '{"outcome":"MAYBE"}' });
+    const bad = await rawRequest(`${sb.url}/_sandbox/terminals/${IDS.terminalSn}/present`, {
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"outcome":"MAYBE"}',
+    });
     expect(bad.status).toBe(400);
     const screen = await rawRequest(`${sb.url}/_sandbox/terminals/${IDS.terminalSn}`, { method: 'GET' });
     expect(screen.json.data).toMatchObject({ sn: IDS.terminalSn, state: 'idle' });
@@ -200,22 +299,40 @@ describe('terminal outcomes and expiry', () => {
     const closed = waitForEvent(sb.events, 'pos-order-settled', (o) => o.status === 'CLOSE');
     const { orderNo } = await create({ orderExpireTime: 1 });
     expect((await closed).orderNo).toBe(orderNo);
-    const q = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo });
+    const q = await posCall(sb, 'qryOrderDetail', {
+      headMerchantId: IDS.headMerchantId,
+      merchantId: IDS.merchantId,
+      orderNo,
+    });
     expect(q.data).toMatchObject({ status: 'CLOSE', payNo: '', fee: '0.00' });
     expect(sb.terminalScreen(IDS.terminalSn).state).toBe('idle');
   });
 
   it('applies expiry lazily on every read (fake clock)', async () => {
-    const clock = { t: Date.now(), now() { return this.t; } };
+    const clock = {
+      t: Date.now(),
+      now() {
+        return this.t;
+      },
+    };
     sb = await startSandbox(testConfig(), { clock });
     const { orderNo } = await create({ orderExpireTime: 60 });
     clock.t += 61_000;
-    const q = await posCall(sb, 'qryOrderDetail', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo }, { timestamp: String(clock.t) });
+    const q = await posCall(
+      sb,
+      'qryOrderDetail',
+      { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, orderNo },
+      { timestamp: String(clock.t) },
+    );
     expect(q.data.status).toBe('CLOSE');
   });
 
   it('a terminal with autoOutcome settles each new order by itself', async () => {
-    sb = await startSandbox(testConfig((c) => c.pos.terminals!.push({ sn: 'AUTO-1', merchantId: IDS.merchantId, autoOutcome: 'FAIL', autoAfterMs: 20 })));
+    sb = await startSandbox(
+      testConfig((c) =>
+        c.pos.terminals!.push({ sn: 'AUTO-1', merchantId: IDS.merchantId, autoOutcome: 'FAIL', autoAfterMs: 20 }),
+      ),
+    );
     const settled = waitForEvent(sb.events, 'pos-order-settled');
     const { orderNo } = await create({ sn: 'AUTO-1' });
     expect(await settled).toMatchObject({ orderNo, status: 'FAIL' });

@@ -23,13 +23,25 @@ const billsHeaders = { Authorization: `Bearer ${IDS.billsPublicKey}`, MerchantId
 describe('bad input', () => {
   it('malformed JSON and non-object bodies get 400 with code 00002', async () => {
     sb = await startSandbox(testConfig());
-    const bad = await rawRequest(`${sb.billsBaseUrl}/bills/validate`, { headers: { ...billsHeaders, 'Content-Type': 'application/json' }, body: '{"serviceType": "betting",' });
+    const bad = await rawRequest(`${sb.billsBaseUrl}/bills/validate`, {
+      headers: { ...billsHeaders, 'Content-Type': 'application/json' },
+      body: '{"serviceType": "betting",',
+    });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ code: '00002', data: null, message: expect.stringMatching(/not valid JSON/) });
-    const arr = await rawRequest(`${sb.billsBaseUrl}/bills/validate`, { headers: { ...billsHeaders, 'Content-Type': 'application/json' }, body: '[1,2]' });
+    const arr = await rawRequest(`${sb.billsBaseUrl}/bills/validate`, {
+      headers: { ...billsHeaders, 'Content-Type': 'application/json' },
+      body: '[1,2]',
+    });
     expect(arr.json.message).toMatch(/JSON object/);
     const posBad = await rawRequest(`${sb.posBaseUrl}/openApi/order/checkout/createOrder`, {
-      headers: { 'Content-Type': 'application/json', clientAuthKey: IDS.clientAuthKey, version: 'V1.0.1', bodyFormat: 'JSON', timestamp: String(Date.now()) },
+      headers: {
+        'Content-Type': 'application/json',
+        clientAuthKey: IDS.clientAuthKey,
+        version: 'V1.0.1',
+        bodyFormat: 'JSON',
+        timestamp: String(Date.now()),
+      },
       body: 'not json',
     });
     expect(posBad.status).toBe(400);
@@ -39,7 +51,10 @@ describe('bad input', () => {
 
   it('a wrong content type gets 415', async () => {
     sb = await startSandbox(testConfig());
-    const r = await rawRequest(`${sb.billsBaseUrl}/bills/validate`, { headers: { ...billsHeaders, 'Content-Type': 'text/plain' }, body: '{"serviceType":"betting"}' });
+    const r = await rawRequest(`${sb.billsBaseUrl}/bills/validate`, {
+      headers: { ...billsHeaders, 'Content-Type': 'text/plain' },
+      body: '{"serviceType":"betting"}',
+    });
     expect(r.status).toBe(415);
     expect(r.json).toMatchObject({ code: '00415', message: expect.stringMatching(/application\/json/) });
     await stillServing();
@@ -48,11 +63,19 @@ describe('bad input', () => {
   it('a declared body over 1 MB gets 413 without being read', async () => {
     sb = await startSandbox(testConfig());
     const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${sb!.billsBaseUrl}/bills/validate`, { method: 'POST', agent: false, headers: { ...billsHeaders, 'Content-Type': 'application/json', 'Content-Length': String(2 * 1024 * 1024) } }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = request(
+        `${sb!.billsBaseUrl}/bills/validate`,
+        {
+          method: 'POST',
+          agent: false,
+          headers: { ...billsHeaders, 'Content-Type': 'application/json', 'Content-Length': String(2 * 1024 * 1024) },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.write('{"x":"'); // the rest never comes: the answer must not wait for it
     });
@@ -65,12 +88,16 @@ describe('bad input', () => {
     sb = await startSandbox(testConfig());
     const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       let answered = false;
-      const req = request(`${sb!.billsBaseUrl}/bills/validate`, { method: 'POST', agent: false, headers: { ...billsHeaders, 'Content-Type': 'application/json' } }, (res) => {
-        answered = true;
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = request(
+        `${sb!.billsBaseUrl}/bills/validate`,
+        { method: 'POST', agent: false, headers: { ...billsHeaders, 'Content-Type': 'application/json' } },
+        (res) => {
+          answered = true;
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       // Writing may fail once the server has answered and closed: that is expected.
       req.on('error', (e) => (answered ? undefined : reject(e)));
       const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -122,13 +149,22 @@ describe('control API listings', () => {
   it('lists orders and top-ups, shows terminal screens, and reset empties them', async () => {
     sb = await startSandbox(testConfig());
     const { data } = await posCall(sb, 'createOrder', orderParams({ outOrderNo: 'L-1', orderExpireTime: 120 }));
-    await billsCall(sb, 'bulk-bills', { serviceType: 'betting', bulkData: [{ reference: 'L-t', provider: 'BET9JA', customerId: '20001', amount: '50000' }] });
+    await billsCall(sb, 'bulk-bills', {
+      serviceType: 'betting',
+      bulkData: [{ reference: 'L-t', provider: 'BET9JA', customerId: '20001', amount: '50000' }],
+    });
     const orders = await rawRequest(`${sb.url}/_sandbox/orders`, { method: 'GET' });
-    expect(orders.json.data.posOrders).toEqual([expect.objectContaining({ orderNo: data.orderNo, outOrderNo: 'L-1', status: 'PENDING', amountKobo: 350000 })]);
+    expect(orders.json.data.posOrders).toEqual([
+      expect.objectContaining({ orderNo: data.orderNo, outOrderNo: 'L-1', status: 'PENDING', amountKobo: 350000 }),
+    ]);
     expect(orders.json.data.topups).toEqual([expect.objectContaining({ reference: 'L-t', amountKobo: 50000 })]);
     const screens = await rawRequest(`${sb.url}/_sandbox/terminals`, { method: 'GET' });
     expect(screens.json.data).toHaveLength(2);
-    expect(screens.json.data[0]).toMatchObject({ sn: IDS.terminalSn, state: 'awaiting-card', order: { outOrderNo: 'L-1', amount: '3500.00', secondsLeft: expect.any(Number) } });
+    expect(screens.json.data[0]).toMatchObject({
+      sn: IDS.terminalSn,
+      state: 'awaiting-card',
+      order: { outOrderNo: 'L-1', amount: '3500.00', secondsLeft: expect.any(Number) },
+    });
     expect(screens.json.data[0].order.secondsLeft).toBeGreaterThan(100);
     const unknown = await rawRequest(`${sb.url}/_sandbox/terminals/NOPE`, { method: 'GET' });
     expect(unknown.status).toBe(404);

@@ -3,7 +3,18 @@
 import { describe, expect, it } from 'vitest';
 import { rsaDecryptChunked, rsaVerify } from '../../../protocol/crypto';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { IDS, orderParams, posCall, rawRequest, startReceiver, testConfig, testKeys, waitForEvent, type Receiver, type Wire } from '../../helpers/sandbox-client-helpers';
+import {
+  IDS,
+  orderParams,
+  posCall,
+  rawRequest,
+  startReceiver,
+  testConfig,
+  testKeys,
+  waitForEvent,
+  type Receiver,
+  type Wire,
+} from '../../helpers/sandbox-client-helpers';
 import { closeAfterEach } from '../../helpers/close-after-each';
 
 let sb: Sandbox | null = null;
@@ -22,10 +33,18 @@ async function paidOrder(): Promise<{ orderNo: string; outOrderNo: string }> {
 function openWebhook(body: Wire): { signValid: boolean; plain: Wire } {
   const k = testKeys();
   const signValid = rsaVerify(k.provider.publicKey, body.paramContent + body.timestamp, body.sign);
-  return { signValid, plain: signValid ? JSON.parse(rsaDecryptChunked(k.merchant.privateKey, body.paramContent)) : null };
+  return {
+    signValid,
+    plain: signValid ? JSON.parse(rsaDecryptChunked(k.merchant.privateKey, body.paramContent)) : null,
+  };
 }
 
-const deposit = (by: Record<string, string>) => posCall(sb!, 'depositStatisticAccountCallBack', { headMerchantId: IDS.headMerchantId, merchantId: IDS.merchantId, ...by });
+const deposit = (by: Record<string, string>) =>
+  posCall(sb!, 'depositStatisticAccountCallBack', {
+    headMerchantId: IDS.headMerchantId,
+    merchantId: IDS.merchantId,
+    ...by,
+  });
 
 describe('POS settlement webhook', () => {
   it('is delivered with the documented headers, a valid sign and a decryptable paramContent', async () => {
@@ -38,7 +57,14 @@ describe('POS settlement webhook', () => {
     expect(hook!.headers['x-opay-tranid']).toBe(orderNo);
     expect(hook!.headers.merchantid).toBe(IDS.merchantId);
     expect(hook!.headers['content-type']).toBe('application/json');
-    expect(Object.keys(hook!.json).sort()).toEqual(['bodyFormat', 'clientAuthKey', 'paramContent', 'sign', 'timestamp', 'version']);
+    expect(Object.keys(hook!.json).sort()).toEqual([
+      'bodyFormat',
+      'clientAuthKey',
+      'paramContent',
+      'sign',
+      'timestamp',
+      'version',
+    ]);
     expect(hook!.json).toMatchObject({ clientAuthKey: IDS.clientAuthKey, version: 'V1.0.1', bodyFormat: 'JSON' });
     expect(Math.abs(Number(hook!.json.timestamp) - Date.now())).toBeLessThan(60_000);
     const { signValid, plain } = openWebhook(hook!.json);
@@ -46,17 +72,49 @@ describe('POS settlement webhook', () => {
     expect(Object.keys(plain)).toEqual(['data']);
     const d = plain.data;
     expect(Object.keys(d).sort()).toEqual([
-      'amount', 'completedTime', 'currency', 'fee', 'feePattern', 'orderNo', 'outOrderNo', 'payType', 'recipientAccount', 'recipientName',
-      'remark', 'senderAccount', 'senderName', 'sn', 'status', 'transactionName', 'transactionTime', 'transactionType',
+      'amount',
+      'completedTime',
+      'currency',
+      'fee',
+      'feePattern',
+      'orderNo',
+      'outOrderNo',
+      'payType',
+      'recipientAccount',
+      'recipientName',
+      'remark',
+      'senderAccount',
+      'senderName',
+      'sn',
+      'status',
+      'transactionName',
+      'transactionTime',
+      'transactionType',
     ]);
     for (const v of Object.values(d)) expect(typeof v).toBe('string');
-    expect(d).toMatchObject({ orderNo, outOrderNo, status: 'SUCCESS', amount: '3500.00', fee: '17.50', currency: 'NGN', sn: IDS.terminalSn });
+    expect(d).toMatchObject({
+      orderNo,
+      outOrderNo,
+      status: 'SUCCESS',
+      amount: '3500.00',
+      fee: '17.50',
+      currency: 'NGN',
+      sn: IDS.terminalSn,
+    });
     const dep = await deposit({ opayOrderNo: orderNo });
     expect(dep.data).toEqual({ headMerchantId: IDS.headMerchantId, httpCode: '200', httpMessage: OK.body });
   });
 
   it('is retried with fresh signatures until the receiver answers {"code":"00000"}', async () => {
-    receiver = keep(await startReceiver((i) => (i === 0 ? { status: 200, body: '{"code":"10001","message":"busy"}' } : i === 1 ? { status: 500, body: 'oops' } : OK)));
+    receiver = keep(
+      await startReceiver((i) =>
+        i === 0
+          ? { status: 200, body: '{"code":"10001","message":"busy"}' }
+          : i === 1
+            ? { status: 500, body: 'oops' }
+            : OK,
+      ),
+    );
     sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = receiver!.url))));
     const delivered = waitForEvent(sb.events, 'webhook-delivered');
     const { orderNo, outOrderNo } = await paidOrder();
@@ -76,14 +134,24 @@ describe('POS settlement webhook', () => {
     receiver = keep(await startReceiver(() => ({ status: 503, body: 'down for maintenance' })));
     sb = keep(await startSandbox(testConfig((c) => (c.webhooks = { retryScheduleMs: [10, 10], timeoutMs: 2000 }))));
     const first = await paidOrder();
-    expect((await deposit({ opayOrderNo: first.orderNo })).data).toMatchObject({ httpCode: '', httpMessage: 'no webhook URL registered' });
-    const set = await rawRequest(`${sb.url}/_sandbox/merchants/${IDS.headMerchantId}/webhook`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) });
+    expect((await deposit({ opayOrderNo: first.orderNo })).data).toMatchObject({
+      httpCode: '',
+      httpMessage: 'no webhook URL registered',
+    });
+    const set = await rawRequest(`${sb.url}/_sandbox/merchants/${IDS.headMerchantId}/webhook`, {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url }),
+    });
     expect(set.json.code).toBe('00000');
     const gaveUp = waitForEvent(sb.events, 'webhook-gave-up');
     const { orderNo } = await paidOrder();
     expect((await gaveUp).orderNo).toBe(orderNo);
     expect(receiver.received).toHaveLength(3);
-    expect((await deposit({ opayOrderNo: orderNo })).data).toEqual({ headMerchantId: IDS.headMerchantId, httpCode: '503', httpMessage: 'down for maintenance' });
+    expect((await deposit({ opayOrderNo: orderNo })).data).toEqual({
+      headMerchantId: IDS.headMerchantId,
+      httpCode: '503',
+      httpMessage: 'down for maintenance',
+    });
     const both = await deposit({ opayOrderNo: orderNo, checkoutOrderNo: 'x' });
     expect(both.json.code).toBe('00002');
     const unknown = await deposit({ opayOrderNo: '1' });
@@ -106,7 +174,10 @@ describe('POS settlement webhook', () => {
     await receiver.waitFor(1);
     const again = await sb.redeliverWebhook(orderNo);
     expect(again).toMatchObject({ ok: true, redelivery: true, orderNo });
-    const late = await rawRequest(`${sb.url}/_sandbox/webhooks/redeliver`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ orderNo, timestampOffsetMs: -10 * 60_000 }) });
+    const late = await rawRequest(`${sb.url}/_sandbox/webhooks/redeliver`, {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ orderNo, timestampOffsetMs: -10 * 60_000 }),
+    });
     expect(late.json.data).toMatchObject({ ok: true, redelivery: true });
     const hooks = await receiver.waitFor(3);
     expect(openWebhook(hooks[1]!.json).plain).toEqual(openWebhook(hooks[0]!.json).plain);
@@ -115,16 +186,23 @@ describe('POS settlement webhook', () => {
     await posCall(sb, 'createOrder', orderParams());
     const pending = sb.listPosOrders().find((o) => o.status === 'PENDING')!;
     await expect(sb.redeliverWebhook(pending.orderNo)).rejects.toThrow(/PENDING/);
-    const missing = await rawRequest(`${sb.url}/_sandbox/webhooks/redeliver`, { headers: { 'Content-Type': 'application/json' }, body: '{"orderNo":"404"}' });
+    const missing = await rawRequest(`${sb.url}/_sandbox/webhooks/redeliver`, {
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"orderNo":"404"}',
+    });
     expect(missing.status).toBe(404);
   });
 
   it('sends the bare notification fields when webhookPayloadForm is bare', async () => {
     receiver = keep(await startReceiver(() => OK));
-    sb = keep(await startSandbox(testConfig((c) => {
-      c.pos.merchants![0]!.webhookUrl = receiver!.url;
-      c.pos.webhookPayloadForm = 'bare';
-    })));
+    sb = keep(
+      await startSandbox(
+        testConfig((c) => {
+          c.pos.merchants![0]!.webhookUrl = receiver!.url;
+          c.pos.webhookPayloadForm = 'bare';
+        }),
+      ),
+    );
     const { orderNo } = await paidOrder();
     const [hook] = await receiver.waitFor(1);
     expect(openWebhook(hook!.json).plain).toMatchObject({ orderNo, status: 'SUCCESS' });
@@ -132,10 +210,14 @@ describe('POS settlement webhook', () => {
 
   it('close() ends pending retries and their timers', async () => {
     receiver = keep(await startReceiver(() => ({ status: 500, body: 'no' })));
-    sb = keep(await startSandbox(testConfig((c) => {
-      c.pos.merchants![0]!.webhookUrl = receiver!.url;
-      c.webhooks = { retryScheduleMs: [60_000], timeoutMs: 2000 };
-    })));
+    sb = keep(
+      await startSandbox(
+        testConfig((c) => {
+          c.pos.merchants![0]!.webhookUrl = receiver!.url;
+          c.webhooks = { retryScheduleMs: [60_000], timeoutMs: 2000 };
+        }),
+      ),
+    );
     const attempted = waitForEvent(sb.events, 'webhook-attempt');
     await paidOrder();
     await attempted;
@@ -164,7 +246,9 @@ describe('POS settlement webhook', () => {
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
     try {
       const port = (hang.address() as { port: number }).port;
-      sb = keep(await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = `http://127.0.0.1:${port}/hook`))));
+      sb = keep(
+        await startSandbox(testConfig((c) => (c.pos.merchants![0]!.webhookUrl = `http://127.0.0.1:${port}/hook`))),
+      );
       await paidOrder();
       await arrival;
       await sb.close();

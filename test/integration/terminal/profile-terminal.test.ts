@@ -16,7 +16,15 @@ const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
 
 async function boot(dir: string) {
-  const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock });
+  const core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock: systemClock,
+  });
   cores.push(core);
   return core;
 }
@@ -46,9 +54,15 @@ describe('the terminal follows the profile', () => {
     await call(core, 'terminal.configure', { source: 'manual', manualSn: 'P2-0012-3456' });
     expect(core.status().terminal.sn).toBe('P2-0012-3456');
 
-    expect((await call<StatusSnapshot>(core, 'settings.setActiveProfile', { profile: 'production' })).terminal.sn).toBeNull();
-    expect((await call<StatusSnapshot>(core, 'settings.setActiveProfile', { profile: 'demo' })).terminal.sn).toBe('DEMO-POS-0001');
-    expect((await call<StatusSnapshot>(core, 'settings.setActiveProfile', { profile: 'sandbox' })).terminal.sn).toBe('P2-0012-3456');
+    expect(
+      (await call<StatusSnapshot>(core, 'settings.setActiveProfile', { profile: 'production' })).terminal.sn,
+    ).toBeNull();
+    expect((await call<StatusSnapshot>(core, 'settings.setActiveProfile', { profile: 'demo' })).terminal.sn).toBe(
+      'DEMO-POS-0001',
+    );
+    expect((await call<StatusSnapshot>(core, 'settings.setActiveProfile', { profile: 'sandbox' })).terminal.sn).toBe(
+      'P2-0012-3456',
+    );
 
     // After a restart the active profile's own terminal is used.
     await cores.pop()!.stop();
@@ -69,7 +83,13 @@ describe('the terminal follows the profile', () => {
     const legacyReal = confStore(realDir);
     legacyReal.set('activeProfile', 'sandbox');
     // Older versions stored a regular expression; it is not run any more.
-    legacyReal.set('terminal', { source: 'manual', manualSn: 'PB0123456789', portPath: null, baudRate: 115200, pattern: '^TID:(?<sn>\\d{8})$' });
+    legacyReal.set('terminal', {
+      source: 'manual',
+      manualSn: 'PB0123456789',
+      portPath: null,
+      baudRate: 115200,
+      pattern: '^TID:(?<sn>\\d{8})$',
+    });
     const b = await boot(realDir);
     expect(b.status()).toMatchObject({ profile: 'sandbox', terminal: { sn: 'PB0123456789' } });
     expect(b.terminal.getSettings().pattern).toBe('auto');

@@ -20,7 +20,16 @@ let dir: string;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'counterpay-terminal-configure-'));
   logger = memoryLogger();
-  core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock: systemClock, embeddedSandbox: false });
+  core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger,
+    clock: systemClock,
+    embeddedSandbox: false,
+  });
 });
 afterEach(() => core.stop());
 
@@ -44,8 +53,16 @@ describe('who may change what', () => {
   });
 
   it('a typed serial number needs no PIN, and is logged', async () => {
-    expect(await configure({ source: 'manual', manualSn: 'P2-0012-3456' })).toMatchObject({ ok: true, value: { state: { sn: 'P2-0012-3456' } } });
-    expect(logger.lines).toContainEqual(expect.objectContaining({ msg: 'terminal serial number typed by hand', fields: expect.objectContaining({ sn: 'P2-0012-3456' }) }));
+    expect(await configure({ source: 'manual', manualSn: 'P2-0012-3456' })).toMatchObject({
+      ok: true,
+      value: { state: { sn: 'P2-0012-3456' } },
+    });
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'terminal serial number typed by hand',
+        fields: expect.objectContaining({ sn: 'P2-0012-3456' }),
+      }),
+    );
   });
 
   it.each([
@@ -66,14 +83,29 @@ describe('who may change what', () => {
     await configure({ source: 'serial', portPath: '/dev/ttyUSB7' });
     await core.dispatch('settings.lock', {}, ctx);
     expect(await configure({ source: 'manual', manualSn: 'P2-0012-3456' })).toMatchObject({ ok: true });
-    expect(await configure({ source: 'serial' })).toMatchObject({ ok: true, value: { settings: { source: 'serial', portPath: '/dev/ttyUSB7', manualSn: 'P2-0012-3456' } } });
+    expect(await configure({ source: 'serial' })).toMatchObject({
+      ok: true,
+      value: { settings: { source: 'serial', portPath: '/dev/ttyUSB7', manualSn: 'P2-0012-3456' } },
+    });
   });
 
   it('with no admin PIN chosen yet, a port asks for one to be chosen', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'counterpay-terminal-configure-'));
-    const c = await createCore({ shell: 'browser', version: 't', dataDir: fresh, store: confStore(fresh), vault: fileVault(join(fresh, 'secrets.json')), logger, clock: systemClock, embeddedSandbox: false });
+    const c = await createCore({
+      shell: 'browser',
+      version: 't',
+      dataDir: fresh,
+      store: confStore(fresh),
+      vault: fileVault(join(fresh, 'secrets.json')),
+      logger,
+      clock: systemClock,
+      embeddedSandbox: false,
+    });
     try {
-      expect(await c.dispatch('terminal.configure', { portPath: '/dev/ttyUSB7' }, ctx)).toMatchObject({ ok: false, error: { code: 'PIN_NOT_SET' } });
+      expect(await c.dispatch('terminal.configure', { portPath: '/dev/ttyUSB7' }, ctx)).toMatchObject({
+        ok: false,
+        error: { code: 'PIN_NOT_SET' },
+      });
     } finally {
       await c.stop();
     }

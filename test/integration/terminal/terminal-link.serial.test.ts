@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { createTerminalLink, type TerminalLink } from '../../../core/terminal';
 import { memoryLogger } from '../../../shared/logger';
 import type { TerminalState } from '../../../shared/terminal';
-import { SOCAT_MISSING_REASON, startFakeTerminal, waitForTerminalState, type FakeTerminal } from '../../helpers/fake-terminal';
+import {
+  SOCAT_MISSING_REASON,
+  startFakeTerminal,
+  waitForTerminalState,
+  type FakeTerminal,
+} from '../../helpers/fake-terminal';
 
 const skip = SOCAT_MISSING_REASON !== null;
 
@@ -41,7 +46,13 @@ describe.skipIf(skip)('terminal link over a real pseudo-terminal pair', () => {
     const l = newLink();
     await l.configure({ portPath: fake.appPath });
     const s = await waitForTerminalState(l, (st) => st.sn !== null, 'the sn');
-    expect(s).toMatchObject({ source: 'serial', status: 'connected', portPath: fake.appPath, sn: 'PAX-A920-0042', lastError: null });
+    expect(s).toMatchObject({
+      source: 'serial',
+      status: 'connected',
+      portPath: fake.appPath,
+      sn: 'PAX-A920-0042',
+      lastError: null,
+    });
     expect(fake.received).toContain('SN?');
     expect(history.map((h) => h.status)).toEqual(expect.arrayContaining(['connecting', 'connected']));
   });
@@ -54,7 +65,11 @@ describe.skipIf(skip)('terminal link over a real pseudo-terminal pair', () => {
     await fake.waitForLine((line) => line === 'SN?');
     await fake.sendNoise();
     await fake.sendNoise();
-    const hinted = await waitForTerminalState(l, (s) => /unreadable data/.test(s.lastError ?? ''), 'the unreadable-data message');
+    const hinted = await waitForTerminalState(
+      l,
+      (s) => /unreadable data/.test(s.lastError ?? ''),
+      'the unreadable-data message',
+    );
     expect(hinted.sn).toBeNull();
     // Everything sent before this answer went through the same byte stream first.
     fake.silent = false;
@@ -74,7 +89,11 @@ describe.skipIf(skip)('terminal link over a real pseudo-terminal pair', () => {
     expect(lost).toMatchObject({ sn: null, portPath: fake.appPath, lastSeenAt: first.lastSeenAt });
     expect(lost.lastError).toMatch(/disconnected \(cable unplugged\?\)/);
     // While unplugged the path is gone and the link keeps trying.
-    await waitForTerminalState(l, (s) => /was not found/.test(s.lastError ?? ''), 'the port-missing message while unplugged');
+    await waitForTerminalState(
+      l,
+      (s) => /was not found/.test(s.lastError ?? ''),
+      'the port-missing message while unplugged',
+    );
 
     fake.sn = 'COUNTER-3-0002'; // another terminal plugged into the same cable
     await fake.replug();
@@ -118,14 +137,18 @@ describe.skipIf(skip)('terminal link over a real pseudo-terminal pair', () => {
     expect(s).toMatchObject({ status: 'connected', sn: null });
     expect(s.lastError).toMatch(/sends unreadable data at 9600 baud\. Set the baud rate to the terminal's/);
     await l.configure({ portPath: fake.appPath, baudRate: 115200 });
-    await waitForTerminalState(l, (st) => st.sn === 'BAUD-115200' && st.lastError === null, 'the sn at the right baud rate');
+    await waitForTerminalState(
+      l,
+      (st) => st.sn === 'BAUD-115200' && st.lastError === null,
+      'the sn at the right baud rate',
+    );
   });
 
   it('says when the port is not a serial port', async () => {
     const l = newLink();
     await l.configure({ portPath: '/dev/null' });
     const s = await waitForTerminalState(l, (st) => st.lastError !== null, 'the open error');
-    expect(s.lastError).toBe('/dev/null is not a serial port. Choose the terminal\'s port from the list.');
+    expect(s.lastError).toBe("/dev/null is not a serial port. Choose the terminal's port from the list.");
   });
 
   it('lets the process exit after close(): no timer or handle is left behind', async () => {
@@ -148,7 +171,10 @@ describe.skipIf(skip)('terminal link over a real pseudo-terminal pair', () => {
     `;
     const scriptPath = path.join(fake.dir, 'close-then-exit.mts');
     fs.writeFileSync(scriptPath, script);
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [scriptPath], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [scriptPath], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -17,7 +17,12 @@ describe('a 1,000-row batch with bad rows, failing items and faults', () => {
     const imported = await r.service.importBatch(file.csv, 'payroll airtime.csv');
     expect(imported.totalRows).toBe(1000);
     expect([...new Set(imported.errors.map((e) => e.line))]).toEqual(file.badLines);
-    expect(imported.batch).toMatchObject({ state: 'draft', totalRows: 1000, badRows: file.badLines.length, items: 1000 - file.badLines.length });
+    expect(imported.batch).toMatchObject({
+      state: 'draft',
+      totalRows: 1000,
+      badRows: file.badLines.length,
+      items: 1000 - file.badLines.length,
+    });
     const batchId = imported.batch!.id;
     expect(r.bulkBills()).toEqual([]); // nothing is sent on import
 
@@ -48,14 +53,21 @@ describe('a 1,000-row batch with bad rows, failing items and faults', () => {
     const processed = new Map<string, number>();
     for (const s of r.bulkBills()) {
       expect(s.answer).not.toMatch(/already used/);
-      if (s.status === 200 || s.status === null) for (const ref of s.refs) processed.set(ref, (processed.get(ref) ?? 0) + 1);
+      if (s.status === 200 || s.status === null)
+        for (const ref of s.refs) processed.set(ref, (processed.get(ref) ?? 0) + 1);
     }
     const records = new Map(r.sandbox.listTopups().map((t) => [t.reference, t]));
     expect(records.size).toBe(items.length); // no bad row reached the provider
     for (const it of items) {
       expect(processed.get(it.reference), it.reference).toBe(1);
       const t = records.get(it.reference)!;
-      expect(t).toMatchObject({ serviceType: it.serviceType, provider: it.provider, customerId: it.customerId, amountKobo: it.amountKobo, rejected: false });
+      expect(t).toMatchObject({
+        serviceType: it.serviceType,
+        provider: it.provider,
+        customerId: it.customerId,
+        amountKobo: it.amountKobo,
+        rejected: false,
+      });
       expect(it.state).toBe(t.status === 'SUCCESS' ? 'success' : 'fail');
       expect(it.orderNo).toBe(t.orderNo);
       if (it.state === 'fail') expect(it.errorMsg).toMatch(/barred|suspended/);
@@ -80,7 +92,12 @@ describe('a 1,000-row batch with bad rows, failing items and faults', () => {
         expect(errorMsg).toMatch(/^(amount|customerId|provider|type): /);
         continue;
       }
-      expect([reference, orderNo, status, errorMsg]).toEqual([it.reference, it.orderNo, it.state === 'success' ? 'SUCCESS' : 'FAIL', it.errorMsg]);
+      expect([reference, orderNo, status, errorMsg]).toEqual([
+        it.reference,
+        it.orderNo,
+        it.state === 'success' ? 'SUCCESS' : 'FAIL',
+        it.errorMsg,
+      ]);
     }
   }, 60_000);
 });
@@ -95,13 +112,19 @@ describe('batches', () => {
       callBackUrl: () => receiverUrl,
     });
     const receiver = await startWebhookReceiver({
-      host: '127.0.0.1', port: 0, db: r.db, getConfig: () => r.config, logger: r.logger,
-      onPosNotification: () => {}, onBillsCallback: (cb) => r.service.onCallback(cb),
+      host: '127.0.0.1',
+      port: 0,
+      db: r.db,
+      getConfig: () => r.config,
+      logger: r.logger,
+      onPosNotification: () => {},
+      onBillsCallback: (cb) => r.service.onCallback(cb),
     });
     receiverUrl = `${receiver.url}${WEBHOOK_PATHS.bills}`;
     try {
       const lines = [HEADER];
-      for (let i = 0; i < 30; i++) lines.push(i === 7 ? 'airtime,MTN,+2348000000404,100,' : `airtime,MTN,${phone(i)},100,`);
+      for (let i = 0; i < 30; i++)
+        lines.push(i === 7 ? 'airtime,MTN,+2348000000404,100,' : `airtime,MTN,${phone(i)},100,`);
       const { batch } = await r.service.importBatch(lines.join('\n'), 'cb.csv');
       r.service.startBatch(batch!.id, 10);
       await until(r.service, () => r.service.batchView(batch!.id).state === 'done', 'callbacks to settle the batch');
@@ -111,7 +134,9 @@ describe('batches', () => {
       const events = listWebhookEvents(r.db, 'bills');
       expect(events).toHaveLength(30);
       expect(events.every((e) => e.handledAt !== null)).toBe(true);
-      expect(r.service.journal.allOfBatch(batch!.id).find((i) => i.state === 'fail')?.errorMsg).toBe('Recipient number is barred');
+      expect(r.service.journal.allOfBatch(batch!.id).find((i) => i.state === 'fail')?.errorMsg).toBe(
+        'Recipient number is barred',
+      );
     } finally {
       await receiver.close();
     }
@@ -119,7 +144,15 @@ describe('batches', () => {
 
   it('"check all customers" validates each customer once and takes out the unknown ones before paying', async () => {
     const r = await rig();
-    const csv = [HEADER, 'betting,BET9JA,20001,100,', 'betting,BET9JA,99999,100,', 'betting,BET9JA,20001,200,', 'airtime,MTN,08031234567,100,', 'betting,SPORTYBET,8030000001,100,', 'betting,BET9JA,99999,300,'].join('\n');
+    const csv = [
+      HEADER,
+      'betting,BET9JA,20001,100,',
+      'betting,BET9JA,99999,100,',
+      'betting,BET9JA,20001,200,',
+      'airtime,MTN,08031234567,100,',
+      'betting,SPORTYBET,8030000001,100,',
+      'betting,BET9JA,99999,300,',
+    ].join('\n');
     const { batch } = await r.service.importBatch(csv, 'bets.csv');
     const id = batch!.id;
     expect(batch!.bettingRows).toBe(5);
@@ -134,13 +167,24 @@ describe('batches', () => {
     ]);
     const items = r.service.journal.allOfBatch(id);
     expect(items.map((i) => [i.line, i.state, i.customerName])).toEqual([
-      [2, 'draft', 'Chinedu Okafor (chinedu01)'], [3, 'not_sent', null], [4, 'draft', 'Chinedu Okafor (chinedu01)'], [5, 'draft', null],
-      [6, 'draft', 'Tunde Adeyemi (tundea)'], [7, 'not_sent', null],
+      [2, 'draft', 'Chinedu Okafor (chinedu01)'],
+      [3, 'not_sent', null],
+      [4, 'draft', 'Chinedu Okafor (chinedu01)'],
+      [5, 'draft', null],
+      [6, 'draft', 'Tunde Adeyemi (tundea)'],
+      [7, 'not_sent', null],
     ]);
     r.service.startBatch(id, 10);
     await until(r.service, () => r.service.batchView(id).state === 'done', 'the batch to finish');
-    expect(r.sandbox.listTopups().map((t) => t.customerId).sort()).toEqual(['+2348031234567', '20001', '20001', '8030000001']);
-    expect(r.service.exportBatch(id).csv).toMatch(/\r\n3,[^,]+,,NOT_SENT,"Not sent: BET9JA does not know the customer 99999/);
+    expect(
+      r.sandbox
+        .listTopups()
+        .map((t) => t.customerId)
+        .sort(),
+    ).toEqual(['+2348031234567', '20001', '20001', '8030000001']);
+    expect(r.service.exportBatch(id).csv).toMatch(
+      /\r\n3,[^,]+,,NOT_SENT,"Not sent: BET9JA does not know the customer 99999/,
+    );
   });
 
   it('a request the provider refuses as a whole pauses the batch; a smaller chunk size resumes it', async () => {
@@ -152,12 +196,19 @@ describe('batches', () => {
     r.service.startBatch(id, 20);
     await until(r.service, () => r.service.batchView(id).state === 'paused', 'the pause');
     const paused = r.service.batchView(id);
-    expect(paused.notice).toMatch(/^Paused: The payment provider refused the request: .*bulkData must be an array of 1 to 10 items/);
+    expect(paused.notice).toMatch(
+      /^Paused: The payment provider refused the request: .*bulkData must be an array of 1 to 10 items/,
+    );
     expect(paused.counts.queued).toBe(25);
     expect(r.sandbox.listTopups()).toEqual([]);
     r.service.resumeBatch(id, 10);
     await until(r.service, () => r.service.batchView(id).state === 'done', 'the batch to finish');
-    expect(r.bulkBills().map((b) => [b.refs.length, b.status])).toEqual([[20, 200], [10, 200], [10, 200], [5, 200]]);
+    expect(r.bulkBills().map((b) => [b.refs.length, b.status])).toEqual([
+      [20, 200],
+      [10, 200],
+      [10, 200],
+      [5, 200],
+    ]);
     expect(r.service.batchView(id).counts.success).toBe(25);
   });
 
@@ -165,7 +216,10 @@ describe('batches', () => {
     const r = await rig();
     const good = r.config;
     r.config = { ...good, secrets: { ...good.secrets, billsSecretKey: 'OPAYPRV-wrong-key' } };
-    const { batch } = await r.service.importBatch([HEADER, 'airtime,MTN,08031234567,100,', 'airtime,MTN,08031234568,100,'].join('\n'), 'k.csv');
+    const { batch } = await r.service.importBatch(
+      [HEADER, 'airtime,MTN,08031234567,100,', 'airtime,MTN,08031234568,100,'].join('\n'),
+      'k.csv',
+    );
     r.service.startBatch(batch!.id, 10);
     await until(r.service, () => r.service.batchView(batch!.id).state === 'paused', 'the pause');
     expect(r.service.batchView(batch!.id).notice).toMatch(/refused our credentials/);

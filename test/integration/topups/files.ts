@@ -26,7 +26,9 @@ export function bigFile(): { csv: string; badLines: number[]; failLines: number[
       failLines.push(line);
       lines.push(i % 2 ? `betting,NAIRABET,nb-40404,${naira},` : `airtime,ETI,+2348000000404,${naira},`);
     } else if (i % 3 === 0) {
-      lines.push(`betting,${['BET9JA', 'SPORTYBET', 'NAIRABET'][i % 9 === 0 ? 0 : i % 9 === 3 ? 1 : 2]},${i % 9 === 0 ? '20001' : i % 9 === 3 ? '8030000001' : 'nb-30002'},${naira},`);
+      lines.push(
+        `betting,${['BET9JA', 'SPORTYBET', 'NAIRABET'][i % 9 === 0 ? 0 : i % 9 === 3 ? 1 : 2]},${i % 9 === 0 ? '20001' : i % 9 === 3 ? '8030000001' : 'nb-30002'},${naira},`,
+      );
     } else {
       lines.push(`airtime,${['MTN', 'AIR', 'GLO', 'ETI'][i % 4]},${phone(i)},${naira},`);
     }

@@ -15,7 +15,13 @@ import { createBillsClient } from '../../../core/provider/bills-client';
 import type { ProviderConfig } from '../../../core/provider/types';
 import { memoryStore } from '../../../core/settings/kv-store';
 import { createTopupService, type TopupService, type TopupTuning } from '../../../core/topups/topup-service';
-import { generateDemoConfig, startSandbox, type DemoMerchantValues, type Sandbox, type SandboxConfig } from '../../../sandbox';
+import {
+  generateDemoConfig,
+  startSandbox,
+  type DemoMerchantValues,
+  type Sandbox,
+  type SandboxConfig,
+} from '../../../sandbox';
 import { defaultConventions } from '../../../shared/settings';
 import { closeAfterEach } from '../../helpers/close-after-each';
 
@@ -40,7 +46,9 @@ export interface SeenRequest {
 }
 
 /** A loopback proxy that records every request to the provider and its answer. */
-export async function startCountingProxy(target: () => string): Promise<{ url: string; seen: SeenRequest[]; answered: EventEmitter; close(): Promise<void> }> {
+export async function startCountingProxy(
+  target: () => string,
+): Promise<{ url: string; seen: SeenRequest[]; answered: EventEmitter; close(): Promise<void> }> {
   const seen: SeenRequest[] = [];
   const answered = new EventEmitter();
   const server: Server = createServer((req, res) => {
@@ -51,18 +59,22 @@ export async function startCountingProxy(target: () => string): Promise<{ url: s
       const entry: SeenRequest = { path: req.url ?? '', body: body.toString('utf8'), status: null, answer: '' };
       seen.push(entry);
       answered.emit('request', entry);
-      const up = request(`${target()}${req.url ?? ''}`, { method: req.method, headers: req.headers, agent: false }, (upRes) => {
-        const back: Buffer[] = [];
-        upRes.on('data', (c: Buffer) => back.push(c));
-        upRes.on('end', () => {
-          entry.status = upRes.statusCode ?? 0;
-          entry.answer = Buffer.concat(back).toString('utf8');
-          answered.emit('answer', entry);
-          res.writeHead(entry.status, upRes.headers);
-          res.end(entry.answer);
-        });
-        upRes.on('error', () => res.destroy());
-      });
+      const up = request(
+        `${target()}${req.url ?? ''}`,
+        { method: req.method, headers: req.headers, agent: false },
+        (upRes) => {
+          const back: Buffer[] = [];
+          upRes.on('data', (c: Buffer) => back.push(c));
+          upRes.on('end', () => {
+            entry.status = upRes.statusCode ?? 0;
+            entry.answer = Buffer.concat(back).toString('utf8');
+            answered.emit('answer', entry);
+            res.writeHead(entry.status, upRes.headers);
+            res.end(entry.answer);
+          });
+          upRes.on('error', () => res.destroy());
+        },
+      );
       up.on('error', () => res.destroy());
       up.end(body);
     });
@@ -73,10 +85,11 @@ export async function startCountingProxy(target: () => string): Promise<{ url: s
     url: `http://127.0.0.1:${port}`,
     seen,
     answered,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -84,22 +97,34 @@ export async function startCountingProxy(target: () => string): Promise<{ url: s
 export async function startCallbackSink(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"00000","message":"SUCCESSFUL"}'));
+    req.on('end', () =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"00000","message":"SUCCESSFUL"}'),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/bills`,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
-export function clientConfig(baseUrl: string, m: DemoMerchantValues, over: Partial<ProviderConfig> = {}): ProviderConfig {
+export function clientConfig(
+  baseUrl: string,
+  m: DemoMerchantValues,
+  over: Partial<ProviderConfig> = {},
+): ProviderConfig {
   return {
-    billsBaseUrl: `${baseUrl}/api/v3`, posBaseUrl: baseUrl, billsMerchantId: m.billsMerchantId, headMerchantId: m.headMerchantId, merchantId: m.merchantId,
-    requestTimeoutMs: 3000, conventions: defaultConventions(),
+    billsBaseUrl: `${baseUrl}/api/v3`,
+    posBaseUrl: baseUrl,
+    billsMerchantId: m.billsMerchantId,
+    headMerchantId: m.headMerchantId,
+    merchantId: m.merchantId,
+    requestTimeoutMs: 3000,
+    conventions: defaultConventions(),
     secrets: { billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey },
     ...over,
   };
@@ -148,17 +173,36 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const rig = { config: clientConfig(proxy.url, merchant, opts.config) } as Rig;
   const bills = createBillsClient(() => rig.config, { logger });
   const service = createTopupService({
-    db, store: memoryStore(), bills, logger, clock: systemClock,
-    identity: () => ({ profile: 'demo', billsMerchantId: rig.config.billsMerchantId, counterName: opts.counterName ?? 'Counter 1' }),
+    db,
+    store: memoryStore(),
+    bills,
+    logger,
+    clock: systemClock,
+    identity: () => ({
+      profile: 'demo',
+      billsMerchantId: rig.config.billsMerchantId,
+      counterName: opts.counterName ?? 'Counter 1',
+    }),
     callBackUrl: () => (typeof opts.callBackUrl === 'function' ? opts.callBackUrl() : opts.callBackUrl) ?? sink.url,
     tuning: { ...FAST, ...opts.tuning },
   });
   service.start();
   return Object.assign(rig, {
-    sandbox, merchant, proxy, db, dbFile, service, logger,
-    bulkBills: () => proxy.seen
-      .filter((s) => s.path.endsWith('/bills/bulk-bills'))
-      .map((s) => ({ refs: (JSON.parse(s.body) as { bulkData: { reference: string }[] }).bulkData.map((i) => i.reference), status: s.status, answer: s.answer })),
+    sandbox,
+    merchant,
+    proxy,
+    db,
+    dbFile,
+    service,
+    logger,
+    bulkBills: () =>
+      proxy.seen
+        .filter((s) => s.path.endsWith('/bills/bulk-bills'))
+        .map((s) => ({
+          refs: (JSON.parse(s.body) as { bulkData: { reference: string }[] }).bulkData.map((i) => i.reference),
+          status: s.status,
+          answer: s.answer,
+        })),
     async close() {
       await service.stop();
       await proxy.close();
@@ -170,7 +214,12 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
 }
 
 /** Resolves once `test()` holds, checked now and after every change the service reports. */
-export function until(service: TopupService, test: () => boolean, what = 'the condition', timeoutMs = 20_000): Promise<void> {
+export function until(
+  service: TopupService,
+  test: () => boolean,
+  what = 'the condition',
+  timeoutMs = 20_000,
+): Promise<void> {
   if (test()) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const check = () => {

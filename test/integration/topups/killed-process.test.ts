@@ -46,7 +46,17 @@ describe('a batch whose process is killed mid-request', () => {
     // Node itself (not the tsx wrapper, which would outlive a -9 in its own child).
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/helpers/topups-child.ts')], {
       cwd: ROOT,
-      env: { ...process.env, TOPUPS_CHILD: JSON.stringify({ dbFile, config: cfg, csvFile: join(dir, 'batch.csv'), chunkSize: 25, tuning: { ...FAST, maxInFlight: 1 }, callBackUrl: sink.url }) },
+      env: {
+        ...process.env,
+        TOPUPS_CHILD: JSON.stringify({
+          dbFile,
+          config: cfg,
+          csvFile: join(dir, 'batch.csv'),
+          chunkSize: 25,
+          tuning: { ...FAST, maxInFlight: 1 },
+          callBackUrl: sink.url,
+        }),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -79,7 +89,12 @@ describe('a batch whose process is killed mid-request', () => {
     const atDeath = journal.totals(batchId).counts;
     expect(atDeath.sending).toBe(25);
     expect(atDeath.queued).toBeGreaterThan(500);
-    const onTheWire = new Set(journal.allOfBatch(batchId).filter((i) => i.state === 'sending').map((i) => i.reference));
+    const onTheWire = new Set(
+      journal
+        .allOfBatch(batchId)
+        .filter((i) => i.state === 'sending')
+        .map((i) => i.reference),
+    );
     peek.close();
     // The provider processes the orphaned request after all (commit after the client died).
     const lastAnswer = await new Promise<SeenRequest>((ok) => {
@@ -98,32 +113,53 @@ describe('a batch whose process is killed mid-request', () => {
     const db = openJournalDb(dbFile);
     const logger = memoryLogger();
     const service: TopupService = createTopupService({
-      db, store: memoryStore(), bills: createBillsClient(cfg, { logger }), logger, clock: systemClock,
+      db,
+      store: memoryStore(),
+      bills: createBillsClient(cfg, { logger }),
+      logger,
+      clock: systemClock,
       identity: () => ({ profile: 'demo', billsMerchantId: cfg.billsMerchantId, counterName: 'Counter 1' }),
-      callBackUrl: () => sink.url, tuning: FAST,
+      callBackUrl: () => sink.url,
+      tuning: FAST,
     });
     cleanups.push(async () => {
       await service.stop();
       db.close();
     });
     service.start();
-    expect(service.journal.allOfBatch(batchId).filter((i) => onTheWire.has(i.reference)).every((i) => i.state === 'unknown')).toBe(true);
+    expect(
+      service.journal
+        .allOfBatch(batchId)
+        .filter((i) => onTheWire.has(i.reference))
+        .every((i) => i.state === 'unknown'),
+    ).toBe(true);
     await until(service, () => service.batchView(batchId).state === 'done', 'the resumed batch to finish', 50_000);
 
     // The items that were on the wire were asked about, and never sent again.
     const after = proxy.seen.slice(sentBefore);
-    const refsIn = (s: SeenRequest): string[] => s.path.endsWith('/bulk-bills')
-      ? (JSON.parse(s.body) as { bulkData: { reference: string }[] }).bulkData.map((x) => x.reference)
-      : (JSON.parse(s.body) as { bulkStatusRequest: { reference: string }[] }).bulkStatusRequest.map((x) => x.reference);
-    expect(after.filter((s) => s.path.endsWith('/bulk-bills')).flatMap(refsIn).filter((r) => onTheWire.has(r))).toEqual([]);
-    expect(after.filter((s) => s.path.endsWith('/bulk-status')).flatMap(refsIn)).toEqual(expect.arrayContaining([...onTheWire]));
+    const refsIn = (s: SeenRequest): string[] =>
+      s.path.endsWith('/bulk-bills')
+        ? (JSON.parse(s.body) as { bulkData: { reference: string }[] }).bulkData.map((x) => x.reference)
+        : (JSON.parse(s.body) as { bulkStatusRequest: { reference: string }[] }).bulkStatusRequest.map(
+            (x) => x.reference,
+          );
+    expect(
+      after
+        .filter((s) => s.path.endsWith('/bulk-bills'))
+        .flatMap(refsIn)
+        .filter((r) => onTheWire.has(r)),
+    ).toEqual([]);
+    expect(after.filter((s) => s.path.endsWith('/bulk-status')).flatMap(refsIn)).toEqual(
+      expect.arrayContaining([...onTheWire]),
+    );
 
     // Every good row sent exactly once, final, and matching the provider.
     const processed = new Map<string, number>();
     for (const s of proxy.seen.filter((x) => x.path.endsWith('/bulk-bills'))) {
       expect(s.answer).not.toMatch(/already used/);
       if (s.status === 200 || s.status === null) {
-        for (const i of (JSON.parse(s.body) as { bulkData: { reference: string }[] }).bulkData) processed.set(i.reference, (processed.get(i.reference) ?? 0) + 1);
+        for (const i of (JSON.parse(s.body) as { bulkData: { reference: string }[] }).bulkData)
+          processed.set(i.reference, (processed.get(i.reference) ?? 0) + 1);
       }
     }
     const items = service.journal.allOfBatch(batchId);

@@ -20,7 +20,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function boot(settleAfterMs: number): Promise<{ core: Core; sandbox: Sandbox; proxy: Awaited<ReturnType<typeof startCountingProxy>> }> {
+async function boot(
+  settleAfterMs: number,
+): Promise<{ core: Core; sandbox: Sandbox; proxy: Awaited<ReturnType<typeof startCountingProxy>> }> {
   const { config, merchant: m } = generateDemoConfig();
   config.bills.settleAfterMs = settleAfterMs;
   const sandbox = await startSandbox(config, { port: 0 });
@@ -29,10 +31,21 @@ async function boot(settleAfterMs: number): Promise<{ core: Core; sandbox: Sandb
   cleanups.push(() => proxy.close());
   const dir = mkdtempSync(join(tmpdir(), 'topups-core-'));
   const core = await createCore({
-    shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: systemClock, embeddedSandbox: false,
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock: systemClock,
+    embeddedSandbox: false,
   });
   cleanups.push(() => core.stop());
-  core.settings.writeInternal('demo', { billsBaseUrl: `${proxy.url}/api/v3`, billsMerchantId: m.billsMerchantId, counterName: 'Lekki VIP 12' }, { billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey });
+  core.settings.writeInternal(
+    'demo',
+    { billsBaseUrl: `${proxy.url}/api/v3`, billsMerchantId: m.billsMerchantId, counterName: 'Lekki VIP 12' },
+    { billsPublicKey: m.billsPublicKey, billsSecretKey: m.billsSecretKey },
+  );
   return { core, sandbox, proxy };
 }
 
@@ -57,20 +70,49 @@ describe('top-ups through the contract', () => {
   it('a single airtime top-up: checked, sent, followed on the hub', async () => {
     const { core } = await boot(0);
     const done = nextEvent<TopupView>(core, 'topups.changed', (v) => v.state === 'success');
-    const v = await call<TopupView>(core, 'topups.submit', { serviceType: 'airtime', provider: 'ETI', customerId: '0909 000 1111', amount: '750' });
+    const v = await call<TopupView>(core, 'topups.submit', {
+      serviceType: 'airtime',
+      provider: 'ETI',
+      customerId: '0909 000 1111',
+      amount: '750',
+    });
     expect(v.reference).toMatch(/^LV12-T\d{6}-0001$/);
-    expect(await done).toMatchObject({ id: v.id, customerId: '+2349090001111', amountKobo: 75_000, providerStatus: 'SUCCESS' });
+    expect(await done).toMatchObject({
+      id: v.id,
+      customerId: '+2349090001111',
+      amountKobo: 75_000,
+      providerStatus: 'SUCCESS',
+    });
     expect((await call<TopupView[]>(core, 'topups.recent', {})).map((t) => t.id)).toEqual([v.id]);
   });
 
   it('refuses what the renderer should never send, per field or as bad arguments', async () => {
     const { core } = await boot(0);
-    const r = await core.dispatch('topups.submit', { serviceType: 'airtime', provider: 'MTN', customerId: '12', amount: '-1' }, ctx);
-    expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION', details: { fields: { customerId: expect.any(String), amount: expect.any(String) } } } });
+    const r = await core.dispatch(
+      'topups.submit',
+      { serviceType: 'airtime', provider: 'MTN', customerId: '12', amount: '-1' },
+      ctx,
+    );
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'VALIDATION',
+        details: { fields: { customerId: expect.any(String), amount: expect.any(String) } },
+      },
+    });
     const big = await core.dispatch('topups.batchImport', { csv: 'x'.repeat(900_001) }, ctx);
-    expect(big).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', details: { fields: { csv: expect.stringMatching(/too large/) } } } });
-    expect(await core.dispatch('topups.batchStart', { id: 1, chunkSize: 0 }, ctx)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });
-    expect(await core.dispatch('topups.get', { id: 99 }, ctx)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(big).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS', details: { fields: { csv: expect.stringMatching(/too large/) } } },
+    });
+    expect(await core.dispatch('topups.batchStart', { id: 1, chunkSize: 0 }, ctx)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS' },
+    });
+    expect(await core.dispatch('topups.get', { id: 99 }, ctx)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 
   it('the template imports as a batch that runs to the end, with progress events and a results file', async () => {
@@ -81,14 +123,26 @@ describe('top-ups through the contract', () => {
     const tpl = await call<CsvFile>(core, 'topups.batchTemplate', {});
     expect(tpl.fileName).toBe('topups-template.csv');
     const imported = await call<BatchImport>(core, 'topups.batchImport', { csv: tpl.csv, fileName: tpl.fileName });
-    expect(imported).toMatchObject({ totalRows: 3, errorCount: 0, batch: { state: 'draft', items: 3, bettingRows: 1 } });
+    expect(imported).toMatchObject({
+      totalRows: 3,
+      errorCount: 0,
+      batch: { state: 'draft', items: 3, bettingRows: 1 },
+    });
     const id = imported.batch!.id;
     const finished = nextEvent<BatchView>(core, 'topups.batchChanged', (b) => b.id === id && b.state === 'done');
-    const results = nextEvent<{ batchId: number; items: TopupView[] }>(core, 'topups.batchItems', (e) => e.batchId === id);
+    const results = nextEvent<{ batchId: number; items: TopupView[] }>(
+      core,
+      'topups.batchItems',
+      (e) => e.batchId === id,
+    );
     await call<BatchView>(core, 'topups.batchStart', { id, chunkSize: 50 });
     expect(await finished).toMatchObject({ finished: 3, counts: { success: 3 }, successKobo: 350_000 });
     expect((await results).items.length).toBeGreaterThan(0);
-    const page = await call<{ total: number; items: TopupView[] }>(core, 'topups.batchItems', { id, filter: 'success', limit: 2 });
+    const page = await call<{ total: number; items: TopupView[] }>(core, 'topups.batchItems', {
+      id,
+      filter: 'success',
+      limit: 2,
+    });
     expect([page.total, page.items.map((i) => i.line)]).toEqual([3, [2, 3]]);
     const out = await call<CsvFile>(core, 'topups.batchExport', { id });
     expect(parseCsv(out.csv).records.map((r) => r.fields[3])).toEqual(['status', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
@@ -99,12 +153,19 @@ describe('top-ups through the contract', () => {
     const { core, sandbox, proxy } = await boot(300);
     // The core restarts its receiver on a settings change, then publishes the status.
     const applied = nextEvent(core, 'status.changed', () => true);
-    core.settings.writeInternal('demo', { webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' } });
+    core.settings.writeInternal('demo', {
+      webhook: { enabled: true, host: '127.0.0.1', port: 0, callbackBaseUrl: '' },
+    });
     await applied;
     expect(core.webhookUrl()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const done = nextEvent<TopupView>(core, 'topups.changed', (v) => v.state === 'success');
     const delivered = new Promise<void>((ok) => sandbox.events.once('webhook-delivered', () => ok()));
-    const v = await call<TopupView>(core, 'topups.submit', { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amount: '100' });
+    const v = await call<TopupView>(core, 'topups.submit', {
+      serviceType: 'airtime',
+      provider: 'MTN',
+      customerId: '08031234567',
+      amount: '100',
+    });
     await Promise.all([done, delivered]);
     const [t] = sandbox.listTopups();
     expect(t?.callBackUrl).toBe(`${core.webhookUrl()}/webhook/bills`);

@@ -9,7 +9,14 @@ import { openJournalDb } from '../../../core/schema';
 import { type Db } from '../../../core/db';
 import { memoryLogger } from '../../../shared/logger';
 import { createBillsClient, createPosClient } from '../../../core/provider';
-import { listWebhookEvents, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification, type WebhookReceiver } from '../../../core/webhook';
+import {
+  listWebhookEvents,
+  startWebhookReceiver,
+  WEBHOOK_PATHS,
+  type BillsCallbackEvent,
+  type PosNotification,
+  type WebhookReceiver,
+} from '../../../core/webhook';
 import type { WebhookAttempt } from '../../../sandbox';
 import { nextEvent, outOrderNo, startDemoSandbox, type DemoSandbox } from '../provider/sandbox-harness';
 
@@ -28,7 +35,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cp-webhook-sb-'));
   db = openJournalDb(join(dir, 'app.db'));
   receiver = await startWebhookReceiver({
-    host: '127.0.0.1', port: 0, db, logger: memoryLogger(), getConfig: () => demo.clientConfig(),
+    host: '127.0.0.1',
+    port: 0,
+    db,
+    logger: memoryLogger(),
+    getConfig: () => demo.clientConfig(),
     onPosNotification: (n) => pos.push(n),
     onBillsCallback: (c) => bills.push(c),
   });
@@ -47,13 +58,20 @@ const attempt = (kind: 'pos' | 'bills', orderNo: string) =>
 describe('deliveries from the sandbox', () => {
   it('a paid order: the webhook verifies, is recorded and handed on; the provider sees success', async () => {
     const client = createPosClient(demo.clientConfig(), { logger: memoryLogger() });
-    const input = { outOrderNo: outOrderNo('WH'), amountKobo: 350000, orderExpireSeconds: 300, sn: demo.merchant.terminalSn };
+    const input = {
+      outOrderNo: outOrderNo('WH'),
+      amountKobo: 350000,
+      orderExpireSeconds: 300,
+      sn: demo.merchant.terminalSn,
+    };
     const { orderNo } = await client.createOrder(input);
     const delivered = attempt('pos', orderNo);
     demo.sandbox.present(demo.merchant.terminalSn, 'SUCCESS');
     const a = await delivered;
     expect(a).toMatchObject({ ok: true, httpCode: '200' });
-    expect(pos.filter((n) => n.orderNo === orderNo)).toEqual([expect.objectContaining({ orderNo, outOrderNo: input.outOrderNo, status: 'SUCCESS', amountKobo: 350000 })]);
+    expect(pos.filter((n) => n.orderNo === orderNo)).toEqual([
+      expect.objectContaining({ orderNo, outOrderNo: input.outOrderNo, status: 'SUCCESS', amountKobo: 350000 }),
+    ]);
     expect(listWebhookEvents(db, 'pos').filter((e) => e.orderNo === orderNo)).toHaveLength(1);
     // What the provider recorded about our answer.
     const dep = await client.depositCallbackStatus({ opayOrderNo: orderNo });
@@ -73,7 +91,12 @@ describe('deliveries from the sandbox', () => {
 
   it('a webhook with a tampered sign is refused and nothing is recorded', async () => {
     const client = createPosClient(demo.clientConfig(), { logger: memoryLogger() });
-    const { orderNo } = await client.createOrder({ outOrderNo: outOrderNo('WH'), amountKobo: 1000, orderExpireSeconds: 300, sn: demo.merchant.terminalSn });
+    const { orderNo } = await client.createOrder({
+      outOrderNo: outOrderNo('WH'),
+      amountKobo: 1000,
+      orderExpireSeconds: 300,
+      sn: demo.merchant.terminalSn,
+    });
     demo.sandbox.setFaults([{ path: 'webhook:pos', kind: 'tamperSign', times: 1 }]);
     const delivered = attempt('pos', orderNo);
     demo.sandbox.present(demo.merchant.terminalSn, 'FAIL');
@@ -90,11 +113,14 @@ describe('deliveries from the sandbox', () => {
     const reference = `ref-${process.pid}-${Date.now()}`;
     const callbackSeen = nextEvent<WebhookAttempt>(demo.sandbox.events, 'webhook-attempt', (a) => a.kind === 'bills');
     const [r] = await client.bulkBills({
-      serviceType: 'betting', callBackUrl: `${receiver.url}${WEBHOOK_PATHS.bills}`,
+      serviceType: 'betting',
+      callBackUrl: `${receiver.url}${WEBHOOK_PATHS.bills}`,
       items: [{ reference, provider: 'BET9JA', customerId: '20001', amountKobo: 50_000 }],
     });
     expect(r!.status).toBe('SUCCESS');
     expect(await callbackSeen).toMatchObject({ ok: true, orderNo: r!.orderNo });
-    expect(bills).toEqual([{ reference, orderNo: r!.orderNo, status: 'SUCCESS', errorMsg: '', serviceType: 'betting', amountKobo: 50_000 }]);
+    expect(bills).toEqual([
+      { reference, orderNo: r!.orderNo, status: 'SUCCESS', errorMsg: '', serviceType: 'betting', amountKobo: 50_000 },
+    ]);
   });
 });

@@ -10,7 +10,13 @@ import { type Db } from '../../../core/db';
 import { memoryLogger } from '../../../shared/logger';
 import type { ProviderConfig } from '../../../core/provider/types';
 import {
-  listUnhandledWebhookEvents, listWebhookEvents, startWebhookReceiver, WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification, type WebhookReceiver,
+  listUnhandledWebhookEvents,
+  listWebhookEvents,
+  startWebhookReceiver,
+  WEBHOOK_PATHS,
+  type BillsCallbackEvent,
+  type PosNotification,
+  type WebhookReceiver,
 } from '../../../core/webhook';
 import { testConfig } from '../../unit/provider/fixtures';
 import { billsCallbackBody, posWebhookBody } from '../../unit/webhook/fixtures';
@@ -37,9 +43,15 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(over: { onPos?: (n: PosNotification) => void; maxBodyBytes?: number; config?: ProviderConfig; host?: string } = {}) {
+async function start(
+  over: { onPos?: (n: PosNotification) => void; maxBodyBytes?: number; config?: ProviderConfig; host?: string } = {},
+) {
   receiver = await startWebhookReceiver({
-    host: over.host ?? '127.0.0.1', port: 0, db, logger, clock: { now: () => NOW },
+    host: over.host ?? '127.0.0.1',
+    port: 0,
+    db,
+    logger,
+    clock: { now: () => NOW },
     getConfig: () => over.config ?? testConfig(),
     ...(over.maxBodyBytes ? { maxBodyBytes: over.maxBodyBytes } : {}),
     onPosNotification: over.onPos ?? ((n) => pos.push(n)),
@@ -51,7 +63,12 @@ async function start(over: { onPos?: (n: PosNotification) => void; maxBodyBytes?
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const r = await fetch(`${receiver!.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-Opay-Tranid': '240101000000000001', merchantId: '256621000000002', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'X-Opay-Tranid': '240101000000000001',
+      merchantId: '256621000000002',
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: r.status, body: (await r.json()) as { code: string; message: string } };
@@ -66,10 +83,19 @@ describe('POS notifications', () => {
     const r = await post(WEBHOOK_PATHS.pos, posWebhookBody({ timestamp: NOW - 2000 }));
     expect(r).toEqual({ status: 200, body: SUCCESS });
     expect(pos).toHaveLength(1);
-    expect(pos[0]).toMatchObject({ orderNo: '240101000000000001', outOrderNo: 'CP-20261121-0001', status: 'SUCCESS', amountKobo: 350000 });
+    expect(pos[0]).toMatchObject({
+      orderNo: '240101000000000001',
+      outOrderNo: 'CP-20261121-0001',
+      status: 'SUCCESS',
+      amountKobo: 350000,
+    });
     const stored = listWebhookEvents(db, 'pos');
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ dedupeKey: 'pos:240101000000000001:SUCCESS', handledAt: NOW, handlerError: null });
+    expect(stored[0]).toMatchObject({
+      dedupeKey: 'pos:240101000000000001:SUCCESS',
+      handledAt: NOW,
+      handlerError: null,
+    });
   });
 
   it('replay: the same event twice answers success both times and is handled once', async () => {
@@ -92,7 +118,12 @@ describe('POS notifications', () => {
   it.each([
     ['wrong clientAuthKey', () => posWebhookBody({ timestamp: NOW, clientAuthKey: 'not-ours' }), 401, /clientAuthKey/],
     ['stale timestamp', () => posWebhookBody({ timestamp: NOW - 6 * 60 * 1000 }), 401, /5 minutes/],
-    ['bad signature', () => ({ ...posWebhookBody({ timestamp: NOW }), sign: posWebhookBody({ timestamp: NOW - 1 }).sign }), 401, /sign/],
+    [
+      'bad signature',
+      () => ({ ...posWebhookBody({ timestamp: NOW }), sign: posWebhookBody({ timestamp: NOW - 1 }).sign }),
+      401,
+      /sign/,
+    ],
     ['malformed JSON', () => '{"clientAuthKey":', 400, /JSON/],
     ['missing fields', () => ({ clientAuthKey: 'client-auth-key-test' }), 400, /fields/],
   ])('%s: non-success answer, nothing recorded, reason logged', async (_name, body, status, reason) => {
@@ -105,15 +136,28 @@ describe('POS notifications', () => {
     else expect(r.body.message).toMatch(reason);
     expect(pos).toHaveLength(0);
     expect(listWebhookEvents(db)).toHaveLength(0);
-    expect(logger.lines.some((l) => l.level === 'warn' && l.msg === 'webhook refused' && reason.test(String(l.fields?.reason)))).toBe(true);
+    expect(
+      logger.lines.some(
+        (l) => l.level === 'warn' && l.msg === 'webhook refused' && reason.test(String(l.fields?.reason)),
+      ),
+    ).toBe(true);
   });
 
   it('a handler that throws does not lose the event', async () => {
-    await start({ onPos: () => { throw new Error('journal busy'); } });
+    await start({
+      onPos: () => {
+        throw new Error('journal busy');
+      },
+    });
     expect((await post(WEBHOOK_PATHS.pos, posWebhookBody({ timestamp: NOW }))).body).toEqual(SUCCESS);
     const unhandled = listUnhandledWebhookEvents(db);
     expect(unhandled).toHaveLength(1);
-    expect(unhandled[0]).toMatchObject({ kind: 'pos', orderNo: '240101000000000001', handlerError: 'journal busy', payload: { amountKobo: 350000 } });
+    expect(unhandled[0]).toMatchObject({
+      kind: 'pos',
+      orderNo: '240101000000000001',
+      handlerError: 'journal busy',
+      payload: { amountKobo: 350000 },
+    });
     expect(logger.lines.some((l) => l.level === 'error')).toBe(true);
   });
 
@@ -152,7 +196,11 @@ describe('POS notifications', () => {
 });
 
 describe('limits and routing', () => {
-  function rawPost(path: string, chunks: Buffer[], headers: Record<string, string | number>): Promise<{ status: number; body: string }> {
+  function rawPost(
+    path: string,
+    chunks: Buffer[],
+    headers: Record<string, string | number>,
+  ): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
       const url = new URL(receiver!.url);
       const req = request({ host: url.hostname, port: url.port, path, method: 'POST', headers }, (res) => {
@@ -160,7 +208,9 @@ describe('limits and routing', () => {
         res.on('data', (c: Buffer) => parts.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8') }));
       });
-      req.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e)));
+      req.on('error', (e: NodeJS.ErrnoException) =>
+        e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e),
+      );
       for (const c of chunks) req.write(c);
       req.end();
     });
@@ -168,14 +218,20 @@ describe('limits and routing', () => {
 
   it('a declared oversized body is refused with 413 before it is read', async () => {
     await start({ maxBodyBytes: 1024 });
-    const r = await rawPost(WEBHOOK_PATHS.pos, [Buffer.alloc(100, 0x20)], { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 });
+    const r = await rawPost(WEBHOOK_PATHS.pos, [Buffer.alloc(100, 0x20)], {
+      'content-type': 'application/json',
+      'content-length': 10 * 1024 * 1024,
+    });
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body).code).not.toBe('00000');
   });
 
   it('a chunked body that grows past the limit is refused with 413', async () => {
     await start({ maxBodyBytes: 1024 });
-    const r = await rawPost(WEBHOOK_PATHS.bills, [Buffer.alloc(800, 0x20), Buffer.alloc(800, 0x20)], { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    const r = await rawPost(WEBHOOK_PATHS.bills, [Buffer.alloc(800, 0x20), Buffer.alloc(800, 0x20)], {
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+    });
     expect(r.status).toBe(413);
   });
 
@@ -190,7 +246,12 @@ describe('limits and routing', () => {
     expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([]);
     await receiver!.close();
     await start({ host: '0.0.0.0' });
-    expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([expect.objectContaining({ msg: expect.stringMatching(/reachable from other computers/), fields: expect.objectContaining({ host: '0.0.0.0' }) })]);
+    expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([
+      expect.objectContaining({
+        msg: expect.stringMatching(/reachable from other computers/),
+        fields: expect.objectContaining({ host: '0.0.0.0' }),
+      }),
+    ]);
   });
 
   it('unknown paths and other methods are refused', async () => {
@@ -206,15 +267,33 @@ describe('bills callbacks', () => {
     await start();
     expect(await post(WEBHOOK_PATHS.bills, billsCallbackBody())).toEqual({ status: 200, body: SUCCESS });
     expect(await post(WEBHOOK_PATHS.bills, billsCallbackBody())).toEqual({ status: 200, body: SUCCESS });
-    expect(bills).toEqual([{ reference: 'ref-0001', orderNo: '211004140885521681', status: 'SUCCESS', errorMsg: '', serviceType: 'betting', amountKobo: 50000 }]);
+    expect(bills).toEqual([
+      {
+        reference: 'ref-0001',
+        orderNo: '211004140885521681',
+        status: 'SUCCESS',
+        errorMsg: '',
+        serviceType: 'betting',
+        amountKobo: 50000,
+      },
+    ]);
     expect(listWebhookEvents(db, 'bills')).toHaveLength(1);
   });
 
   it('bad sha512 or another merchant: 401, nothing recorded', async () => {
     await start();
-    expect(await post(WEBHOOK_PATHS.bills, billsCallbackBody({ secret: 'wrong' }))).toEqual({ status: 401, body: NOT_AUTHENTICATED });
-    expect(await post(WEBHOOK_PATHS.bills, billsCallbackBody({ merchantId: '1' }))).toEqual({ status: 401, body: NOT_AUTHENTICATED });
-    expect(logger.lines.filter((l) => l.msg === 'webhook refused').map((l) => l.fields?.reason)).toEqual(['sha512 does not verify', 'merchantId is not ours']);
+    expect(await post(WEBHOOK_PATHS.bills, billsCallbackBody({ secret: 'wrong' }))).toEqual({
+      status: 401,
+      body: NOT_AUTHENTICATED,
+    });
+    expect(await post(WEBHOOK_PATHS.bills, billsCallbackBody({ merchantId: '1' }))).toEqual({
+      status: 401,
+      body: NOT_AUTHENTICATED,
+    });
+    expect(logger.lines.filter((l) => l.msg === 'webhook refused').map((l) => l.fields?.reason)).toEqual([
+      'sha512 does not verify',
+      'merchantId is not ours',
+    ]);
     expect(bills).toHaveLength(0);
     expect(listWebhookEvents(db)).toHaveLength(0);
   });

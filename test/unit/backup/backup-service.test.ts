@@ -32,7 +32,14 @@ function setUp(second: () => string | null = () => null) {
     clearInterval: () => void (tick.cleared = true),
   };
   const logger = memoryLogger();
-  const service = createBackupService({ db, dataDir: dir, clock: { now: () => t }, logger, timers, secondFolder: second });
+  const service = createBackupService({
+    db,
+    dataDir: dir,
+    clock: { now: () => t },
+    logger,
+    timers,
+    secondFolder: second,
+  });
   return { dir, service, tick, logger, advance: (ms: number) => (t += ms) };
 }
 

@@ -13,15 +13,34 @@ function results(slow: number, o: { webhook?: number; search?: number; floors?: 
   const floors = o.floors ?? true;
   return {
     detection: {
-      app: det(1000), fixed1s: { ...det(900), queriesPerOrder: 30 }, fixed2s: det(2000), fixed3s: det(3000), fixed5s: det(5000),
+      app: det(1000),
+      fixed1s: { ...det(900), queriesPerOrder: 30 },
+      fixed2s: det(2000),
+      fixed3s: det(3000),
+      fixed5s: det(5000),
       webhook: { p50Ms: 5 * slow, p95Ms: (o.webhook ?? 10) * slow, orders: 10, byWebhook: 1, paidWithoutPayNo: 1 },
     },
-    createOverheadMs: over, createOverheadCheckoutOnlyMs: over,
+    createOverheadMs: over,
+    createOverheadCheckoutOnlyMs: over,
     journal: {
-      writeP95MsAt0: 1, writeP95MsAt100k: 1, searchP95MsAt100k: (o.search ?? 50) * slow, diskCommitP95Ms: 0.3, searchP95ByKind: {}, lookupP95ByKind: {},
-      indexSeconds: 1, stored: 100_000, populateSeconds: 1, ...(floors ? { pageReadP95Ms: 0.25 * slow } : {}),
+      writeP95MsAt0: 1,
+      writeP95MsAt100k: 1,
+      searchP95MsAt100k: (o.search ?? 50) * slow,
+      diskCommitP95Ms: 0.3,
+      searchP95ByKind: {},
+      lookupP95ByKind: {},
+      indexSeconds: 1,
+      stored: 100_000,
+      populateSeconds: 1,
+      ...(floors ? { pageReadP95Ms: 0.25 * slow } : {}),
     },
-    integration: { charges: 10, acceptP50Ms: 20 * slow, acceptP95Ms: 80 * slow, callbackP50Ms: 3 * slow, callbackP95Ms: 7 * slow },
+    integration: {
+      charges: 10,
+      acceptP50Ms: 20 * slow,
+      acceptP95Ms: 80 * slow,
+      callbackP50Ms: 3 * slow,
+      callbackP95Ms: 7 * slow,
+    },
     ...(floors ? { loopbackFloorMs: { p50: 0.5 * slow, p95: 0.7 * slow } } : {}),
     meta: {},
   };
@@ -36,10 +55,14 @@ describe('bench targets against their floors', () => {
   });
 
   it('fails webhook detection and search when they grow past k x floor, whatever the machine', () => {
-    const hook = checkTargets(results(3, { webhook: APP_FLOOR_K.webhook * 0.7 + 1 })).find((c) => c.name.startsWith('webhook detection'))!;
+    const hook = checkTargets(results(3, { webhook: APP_FLOOR_K.webhook * 0.7 + 1 })).find((c) =>
+      c.name.startsWith('webhook detection'),
+    )!;
     expect(hook).toMatchObject({ pass: false, target: `<= ${APP_FLOOR_K.webhook} x floor` });
     expect(hook.value).toContain(' x 2.1 ms');
-    const search = checkTargets(results(1, { search: APP_FLOOR_K.search * 0.25 + 1 })).find((c) => c.name.startsWith('journal search'))!;
+    const search = checkTargets(results(1, { search: APP_FLOOR_K.search * 0.25 + 1 })).find((c) =>
+      c.name.startsWith('journal search'),
+    )!;
     expect(search.pass).toBe(false);
   });
 
@@ -50,12 +73,26 @@ describe('bench targets against their floors', () => {
   });
 
   it('judges the chain against its bare round trip at 500 streams and its sync before the flood', () => {
-    const fl: HubFloors = { sseRoundTripP50Ms: 1, sseRoundTripP95Ms: 2, dbCommitsPerSec: 4000, sseRoundTripP95MsAt500: 2 };
-    const ok = chainChecks({ relayP95MsAt500: 2 * FLOOR_K.chainRelay, anonFloodCounterP95Ms: 60, anonFloodQuietP95Ms: 20 }, fl);
+    const fl: HubFloors = {
+      sseRoundTripP50Ms: 1,
+      sseRoundTripP95Ms: 2,
+      dbCommitsPerSec: 4000,
+      sseRoundTripP95MsAt500: 2,
+    };
+    const ok = chainChecks(
+      { relayP95MsAt500: 2 * FLOOR_K.chainRelay, anonFloodCounterP95Ms: 60, anonFloodQuietP95Ms: 20 },
+      fl,
+    );
     expect(ok.map((r) => r[3])).toEqual([true, true]);
-    const bad = chainChecks({ relayP95MsAt500: 2 * FLOOR_K.chainRelay + 1, anonFloodCounterP95Ms: 61, anonFloodQuietP95Ms: 20 }, fl);
+    const bad = chainChecks(
+      { relayP95MsAt500: 2 * FLOOR_K.chainRelay + 1, anonFloodCounterP95Ms: 61, anonFloodQuietP95Ms: 20 },
+      fl,
+    );
     expect(bad.map((r) => r[3])).toEqual([false, false]);
-    const old = chainChecks({ relayP95MsAt500: 45, anonFloodCounterP95Ms: 90 }, { ...fl, sseRoundTripP95MsAt500: undefined });
+    const old = chainChecks(
+      { relayP95MsAt500: 45, anonFloodCounterP95Ms: 90 },
+      { ...fl, sseRoundTripP95MsAt500: undefined },
+    );
     expect(old.map((r) => r[2])).toEqual(['<= 50 ms', '<= 100 ms']);
   });
 });

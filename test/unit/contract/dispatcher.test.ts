@@ -5,11 +5,19 @@ import { createDispatcher, patchOf, unwrap, type CallsSpec, type Handlers } from
 import { AppError, isAppError } from '../../../shared/errors';
 
 const calls = {
-  'orders.get': { args: z.object({ id: z.number().int().positive() }).strict(), result: z.object({ id: z.number(), label: z.string() }) },
+  'orders.get': {
+    args: z.object({ id: z.number().int().positive() }).strict(),
+    result: z.object({ id: z.number(), label: z.string() }),
+  },
   'admin.thing': { args: z.object({}).strict(), result: z.object({ done: z.boolean() }), admin: true },
   'broken.result': { args: z.object({}).strict(), result: z.object({ n: z.number() }) },
   'form.save': {
-    args: z.object({ name: z.string().min(1, 'Enter a name'), seats: z.object({ row: z.string().regex(/^[A-Z]$/, 'One letter') }) }).strict(),
+    args: z
+      .object({
+        name: z.string().min(1, 'Enter a name'),
+        seats: z.object({ row: z.string().regex(/^[A-Z]$/, 'One letter') }),
+      })
+      .strict(),
     result: z.object({ done: z.boolean() }),
     admin: true,
     invalid: 'Fix the marked fields',
@@ -76,7 +84,11 @@ describe('dispatcher', () => {
     expect(logs.join()).toContain('untrusted sender');
   });
 
-  it.each([['an unknown name', 'orders.delete'], ['a prototype key', '__proto__'], ['a non-string', 42]])('refuses %s as UNKNOWN_CALL', async (_l, name) => {
+  it.each([
+    ['an unknown name', 'orders.delete'],
+    ['a prototype key', '__proto__'],
+    ['a non-string', 42],
+  ])('refuses %s as UNKNOWN_CALL', async (_l, name) => {
     const { dispatch } = setup();
     expect(await dispatch(name, {}, trusted)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } });
   });
@@ -132,7 +144,14 @@ describe('dispatcher', () => {
     const { dispatch, thing, unlock, logs } = setup();
     unlock();
     const r = await dispatch('form.save', { name: '', seats: { row: '7' } }, trusted);
-    expect(r).toEqual({ ok: false, error: { code: 'VALIDATION', message: 'Fix the marked fields', details: { fields: { name: 'Enter a name', 'seats.row': 'One letter' } } } });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'VALIDATION',
+        message: 'Fix the marked fields',
+        details: { fields: { name: 'Enter a name', 'seats.row': 'One letter' } },
+      },
+    });
     expect(thing).not.toHaveBeenCalled();
     expect(logs).toEqual([]);
   });
@@ -140,15 +159,22 @@ describe('dispatcher', () => {
   it('adds the checks only main can make to a form call’s field errors, so every wrong field shows at once', async () => {
     const { get, thing } = setup();
     const seen: string[] = [];
-    const dispatch = createDispatcher(calls, { 'orders.get': get, 'admin.thing': thing, 'broken.result': () => ({ n: 1 }), 'form.save': thing }, {
-      moreFieldErrors: (call) => {
-        seen.push(call);
-        return { 'seats.key': 'This key does not parse' };
+    const dispatch = createDispatcher(
+      calls,
+      { 'orders.get': get, 'admin.thing': thing, 'broken.result': () => ({ n: 1 }), 'form.save': thing },
+      {
+        moreFieldErrors: (call) => {
+          seen.push(call);
+          return { 'seats.key': 'This key does not parse' };
+        },
       },
-    });
+    );
     const r = await dispatch('form.save', { name: '', seats: { row: 'A' } }, trusted);
     expect(!r.ok && r.error.details?.fields).toEqual({ name: 'Enter a name', 'seats.key': 'This key does not parse' });
-    expect(await dispatch('orders.get', { id: 'x' }, trusted)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', details: { fields: { id: expect.any(String) } } } });
+    expect(await dispatch('orders.get', { id: 'x' }, trusted)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS', details: { fields: { id: expect.any(String) } } },
+    });
     expect(seen).toEqual(['form.save']);
   });
 
@@ -161,7 +187,10 @@ describe('dispatcher', () => {
 });
 
 describe('patchOf', () => {
-  const Saved = z.object({ port: z.coerce.number().int('A whole number').default(9100), host: z.string().trim().default('') });
+  const Saved = z.object({
+    port: z.coerce.number().int('A whole number').default(9100),
+    host: z.string().trim().default(''),
+  });
   const Patch = patchOf(Saved.shape);
 
   it('leaves out what was not sent (no defaults that would overwrite a saved value)', () => {
@@ -172,6 +201,8 @@ describe('patchOf', () => {
   it('checks each field that was sent with the saved schema’s own rule', () => {
     const r = Patch.safeParse({ port: 1.5 });
     expect(r.success).toBe(false);
-    expect(!r.success && r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['port', 'A whole number']]);
+    expect(!r.success && r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['port', 'A whole number'],
+    ]);
   });
 });

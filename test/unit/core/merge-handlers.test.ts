@@ -19,6 +19,8 @@ describe('mergeHandlers', () => {
     const first = { handlers: { 'status.get': () => 'first', 'settings.lock': () => undefined } };
     const second = { handlers: { 'hub.status': () => 'hub' } };
     const third = { handlers: { 'status.get': () => 'third' } };
-    expect(() => mergeHandlers([first, second, third] as const)).toThrow(/status\.get is answered by two modules \(number 1 and number 3/);
+    expect(() => mergeHandlers([first, second, third] as const)).toThrow(
+      /status\.get is answered by two modules \(number 1 and number 3/,
+    );
   });
 });

@@ -79,7 +79,13 @@ describe('flushes', () => {
     const dir = temp();
     const { db } = openJournalChecked(dir, 0, SCHEMA);
     dbs.push(db);
-    const service = createBackupService({ db, dataDir: dir, clock: { now: () => Date.parse('2026-11-02T09:00:00Z') }, logger: memoryLogger(), secondFolder: () => null });
+    const service = createBackupService({
+      db,
+      dataDir: dir,
+      clock: { now: () => Date.parse('2026-11-02T09:00:00Z') },
+      logger: memoryLogger(),
+      secondFolder: () => null,
+    });
     steps.length = 0;
     const b = await service.backupNow('manual');
     const i = steps.indexOf(`fsync ${b.name}.partial`);
@@ -94,7 +100,13 @@ describe('flushes', () => {
   it('a restore: the staged copy, then the intent, then the folder are flushed before the journal is replaced; the folder again after', async () => {
     const dir = temp();
     const { db } = openJournalChecked(dir, 0, SCHEMA);
-    const service = createBackupService({ db, dataDir: dir, clock: { now: () => Date.parse('2026-11-02T09:00:00Z') }, logger: memoryLogger(), secondFolder: () => null });
+    const service = createBackupService({
+      db,
+      dataDir: dir,
+      clock: { now: () => Date.parse('2026-11-02T09:00:00Z') },
+      logger: memoryLogger(),
+      secondFolder: () => null,
+    });
     const b = await service.backupNow('manual');
     db.close();
     steps.length = 0;

@@ -47,10 +47,20 @@ function previousFile(): string {
 
 /** Tables (the word index's internal ones aside), their columns and their indexes. */
 function shapeOf(db: Db) {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'records_order_text_%' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+  const tables = (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'records_order_text_%' ORDER BY name",
+      )
+      .all() as { name: string }[]
+  ).map((t) => t.name);
   return {
     tables: Object.fromEntries(tables.map((t) => [t, db.prepare(`PRAGMA table_info(${t})`).all()])),
-    indexes: (db.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%' ORDER BY name").all()),
+    indexes: db
+      .prepare(
+        "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%' ORDER BY name",
+      )
+      .all(),
   };
 }
 
@@ -68,26 +78,54 @@ describe('one migration list', () => {
 
     const db = openApp(file);
     // What the file had applied stays exactly as it was; migrations newer than the file run once.
-    const after = db.prepare('SELECT name, applied_at FROM schema_migrations ORDER BY name').all() as { name: string; applied_at: number }[];
+    const after = db.prepare('SELECT name, applied_at FROM schema_migrations ORDER BY name').all() as {
+      name: string;
+      applied_at: number;
+    }[];
     expect(after.filter((m) => (applied as { name: string }[]).some((a) => a.name === m.name))).toEqual(applied);
     expect(after.map((m) => m.name).sort()).toEqual(SCHEMA.map((m) => m.name).sort());
     expect(shapeOf(db)).toEqual(shapeOf(openApp(tempFile())));
 
     // The journal, the search and the shift totals read the old rows.
     const journal = new OrderJournal(db, () => Date.UTC(2026, 10, 21, 19));
-    expect(journal.get(1)).toMatchObject({ state: 'paid', profile: 'production', amountKobo: 710_000, outOrderNo: 'C1-261121-0001' });
+    expect(journal.get(1)).toMatchObject({
+      state: 'paid',
+      profile: 'production',
+      amountKobo: 710_000,
+      outOrderNo: 'C1-261121-0001',
+    });
     expect(searchOrders(db, { text: 'Lagos', states: [], limit: 10 }).ids).toEqual([2, 1]);
     const orders = new OrderJournalReads(db);
     const all = { excludeDemo: true };
-    expect(orders.ledgerSales(0, Date.UTC(2027, 0, 1)).map((r) => [r.state, r.providerFeeKobo]).sort()).toEqual([['creating', 0], ['paid', 1_050]]);
+    expect(
+      orders
+        .ledgerSales(0, Date.UTC(2027, 0, 1))
+        .map((r) => [r.state, r.providerFeeKobo])
+        .sort(),
+    ).toEqual([
+      ['creating', 0],
+      ['paid', 1_050],
+    ]);
     expect(orders.openOrders(Date.UTC(2027, 0, 1), 10, all).map((o) => o.outOrderNo)).toEqual(['C1-261121-0002']);
-    expect(new TopupJournalReads(db).openItems(Date.UTC(2027, 0, 1), 10, all)).toMatchObject([{ id: 1, state: 'sending', amountKobo: 100_000 }]);
+    expect(new TopupJournalReads(db).openItems(Date.UTC(2027, 0, 1), 10, all)).toMatchObject([
+      { id: 1, state: 'sending', amountKobo: 100_000 },
+    ]);
 
     // And the next sale takes the next number and is found.
     const s = sale({ seats: 'G4', tickets: 1 });
     const rec = journal.insert({
-      sale: s, amountKobo: 360_000, counterCode: 'C1', businessDay: '261121', createdAt: Date.UTC(2026, 10, 21, 19), expireSeconds: 300,
-      state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold', profile: 'production',
+      sale: s,
+      amountKobo: 360_000,
+      counterCode: 'C1',
+      businessDay: '261121',
+      createdAt: Date.UTC(2026, 10, 21, 19),
+      expireSeconds: 300,
+      state: 'creating',
+      attempts: 1,
+      headMerchantId: 'H',
+      merchantId: 'M',
+      note: 'sold',
+      profile: 'production',
     });
     expect(rec.outOrderNo).toBe('C1-261121-0003');
     new OrderTextIndex(db).catchUp();
@@ -100,7 +138,9 @@ describe('one migration list', () => {
     const applied = first.prepare('SELECT name, applied_at FROM schema_migrations ORDER BY name').all();
     first.close();
     open.pop();
-    expect(openApp(file).prepare('SELECT name, applied_at FROM schema_migrations ORDER BY name').all()).toEqual(applied);
+    expect(openApp(file).prepare('SELECT name, applied_at FROM schema_migrations ORDER BY name').all()).toEqual(
+      applied,
+    );
   });
 });
 
@@ -125,8 +165,18 @@ describe('CHECK lists from the shared constants', () => {
     const db = openApp(tempFile());
     const s = sale();
     new OrderJournal(db, () => 1).insert({
-      sale: s, amountKobo: 710_000, counterCode: 'C1', businessDay: '261121', createdAt: 1, expireSeconds: 300,
-      state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold', profile: 'production',
+      sale: s,
+      amountKobo: 710_000,
+      counterCode: 'C1',
+      businessDay: '261121',
+      createdAt: 1,
+      expireSeconds: 300,
+      state: 'creating',
+      attempts: 1,
+      headMerchantId: 'H',
+      merchantId: 'M',
+      note: 'sold',
+      profile: 'production',
     });
     db.exec(`
       INSERT INTO topups (reference, profile, bills_merchant_id, service_type, provider, customer_id, amount_kobo, state, business_day, created_at, updated_at)

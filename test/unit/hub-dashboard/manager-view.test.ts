@@ -2,12 +2,24 @@
 // the new password of a reset (alphabet, length, no bias, never the same twice), and the live feed's
 // closed reason read safely.
 import { describe, expect, it } from 'vitest';
-import { auditKind, auditWhat, closedReason, managerState, managerWhere, newOneTimePassword } from '../../../hub/dashboard/src/manager-view';
+import {
+  auditKind,
+  auditWhat,
+  closedReason,
+  managerState,
+  managerWhere,
+  newOneTimePassword,
+} from '../../../hub/dashboard/src/manager-view';
 import { AUDIT_ACTIONS } from '../../../shared/hub-dashboard-contract';
 
 describe('manager view', () => {
   it('says every audit action in words, naming the manager, counter or branch it concerns', () => {
-    const e = (action: (typeof AUDIT_ACTIONS)[number], target: string | null = 'Ada', detail: string | null = null) => auditWhat({ action, target, detail }, (id) => (id === 'ctr_1' ? 'Till 1' : null), (b) => `Ikeja (${b})`);
+    const e = (action: (typeof AUDIT_ACTIONS)[number], target: string | null = 'Ada', detail: string | null = null) =>
+      auditWhat(
+        { action, target, detail },
+        (id) => (id === 'ctr_1' ? 'Till 1' : null),
+        (b) => `Ikeja (${b})`,
+      );
     expect(e('login', null)).toBe('logged in');
     expect(e('manager.created', 'Ada', 'branch B1')).toBe('created manager Ada (branch B1)');
     expect(e('manager.disabled')).toBe('disabled manager Ada');
@@ -18,11 +30,17 @@ describe('manager view', () => {
     expect(e('manager.sessions-ended', 'Ada', '2 sessions')).toBe('ended 2 sessions of Ada');
     expect(e('counter.revoked', 'ctr_1')).toBe('revoked counter Till 1 (ctr_1)');
     expect(e('counter.revoked', 'ctr_gone')).toBe('revoked counter ctr_gone');
-    expect(e('programme.imported', 'B1', 'version 3, 12 rows from week.csv')).toBe('imported the programme of Ikeja (B1) (version 3, 12 rows from week.csv)');
-    expect(auditWhat({ action: 'programme.imported', target: 'B1', detail: null })).toBe('imported the programme of Branch B1');
+    expect(e('programme.imported', 'B1', 'version 3, 12 rows from week.csv')).toBe(
+      'imported the programme of Ikeja (B1) (version 3, 12 rows from week.csv)',
+    );
+    expect(auditWhat({ action: 'programme.imported', target: 'B1', detail: null })).toBe(
+      'imported the programme of Branch B1',
+    );
     expect(e('login.failed', null, 'wrong name or password')).toBe('could not log in (wrong name or password)');
     expect(e('setup', 'Ada')).toBe('set up this Hub (the first head-office manager)');
-    expect(e('counter.code-issued', 'B1', 'valid 60 minutes')).toBe('issued an enrollment code for Ikeja (B1) (valid 60 minutes)');
+    expect(e('counter.code-issued', 'B1', 'valid 60 minutes')).toBe(
+      'issued an enrollment code for Ikeja (B1) (valid 60 minutes)',
+    );
     expect(e('counter.code-issued', null)).toBe('issued an enrollment code for any branch');
     expect(auditKind('login.failed')).toBe('login');
     // Every action the Hub may write has words and a kind.
@@ -58,7 +76,9 @@ describe('manager view', () => {
   });
 
   it("reads the Hub's closed reason, and says something plain when it cannot", () => {
-    expect(closedReason('{"reason":"Head office disabled this manager account."}')).toBe('Head office disabled this manager account.');
+    expect(closedReason('{"reason":"Head office disabled this manager account."}')).toBe(
+      'Head office disabled this manager account.',
+    );
     expect(closedReason('not json')).toBe('The Hub closed the live feed.');
     expect(closedReason('{"reason":42}')).toBe('The Hub closed the live feed.');
     expect(closedReason(JSON.stringify({ reason: 'x'.repeat(1000) }))).toHaveLength(300);

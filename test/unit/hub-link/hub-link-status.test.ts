@@ -33,26 +33,49 @@ describe('hub link state', () => {
     expect(down.detail).toContain('connection refused');
     expect(down.detail).toContain('1 event waits to be sent and goes when the Hub is back');
     // Nothing answering is said once, not twice.
-    expect(hubLinkStatus({ ...base, lastCheck: { at: 1, ok: false, message: 'no answer' } }).detail).toMatch(/^The Hub at https:\/\/hub\.mycinema\.ng cannot be reached\. Sales go on; nothing waits to be sent\./);
+    expect(hubLinkStatus({ ...base, lastCheck: { at: 1, ok: false, message: 'no answer' } }).detail).toMatch(
+      /^The Hub at https:\/\/hub\.mycinema\.ng cannot be reached\. Sales go on; nothing waits to be sent\./,
+    );
   });
   it('removed by the manager → revoked, whatever else is known', () => {
-    const r = hubLinkStatus({ ...base, saved: { ...saved, revokedAt: 5, revokedWhy: null }, relayHealthy: true, sync: 'synced' });
-    expect(r).toEqual({ state: 'revoked', toSync: 0, detail: 'This counter was removed from the Hub by its manager. Sales go on; ask the manager for a new code.' });
+    const r = hubLinkStatus({
+      ...base,
+      saved: { ...saved, revokedAt: 5, revokedWhy: null },
+      relayHealthy: true,
+      sync: 'synced',
+    });
+    expect(r).toEqual({
+      state: 'revoked',
+      toSync: 0,
+      detail: 'This counter was removed from the Hub by its manager. Sales go on; ask the manager for a new code.',
+    });
   });
 });
 
 describe('hub.enroll arguments', () => {
   it('tidies the address and the code', () => {
-    expect(HubEnrollSchema.parse({ hubUrl: ' https://hub.mycinema.ng/counterpay/ ', code: 'abcd efgh jklm' })).toEqual({ hubUrl: 'https://hub.mycinema.ng/counterpay', code: 'ABCD-EFGH-JKLM' });
+    expect(HubEnrollSchema.parse({ hubUrl: ' https://hub.mycinema.ng/counterpay/ ', code: 'abcd efgh jklm' })).toEqual({
+      hubUrl: 'https://hub.mycinema.ng/counterpay',
+      code: 'ABCD-EFGH-JKLM',
+    });
   });
   it('refuses a public plain-http address and a malformed code, each on its field', () => {
     const r = HubEnrollSchema.safeParse({ hubUrl: 'http://203.0.113.9:8443', code: 'ABCD-EFGH-JKLO!' });
     expect(r.success).toBe(false);
     expect(r.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['code', 'hubUrl']);
   });
-  it('a journal older than the Hub\'s copy (restored from a backup) says so and what to do, even with the relay up', () => {
-    const r = hubLinkStatus({ ...base, relayHealthy: true, sync: 'offline', toSync: 0, syncProblem: 'the Hub holds 40 events of this counter but this journal has 12: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.' });
+  it("a journal older than the Hub's copy (restored from a backup) says so and what to do, even with the relay up", () => {
+    const r = hubLinkStatus({
+      ...base,
+      relayHealthy: true,
+      sync: 'offline',
+      toSync: 0,
+      syncProblem:
+        'the Hub holds 40 events of this counter but this journal has 12: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.',
+    });
     expect(r.state).toBe('offline');
-    expect(r.detail).toMatch(/no longer matches the Hub's copy.*holds 40 events.*12.*Sales go on.*join again with a new code/);
+    expect(r.detail).toMatch(
+      /no longer matches the Hub's copy.*holds 40 events.*12.*Sales go on.*join again with a new code/,
+    );
   });
 });

@@ -25,12 +25,30 @@ function setup(now = { t: 1_000_000 }) {
   const outbox = new HubOutbox(db);
   const shifts = new ShiftStore(db, createOutboxSink(outbox));
   const sink = createOutboxSink(outbox, { cashierAt: (at) => shifts.cashierAt(at) });
-  return { db, outbox, sink, shifts, now, orders: new OrderJournal(db, () => now.t, sink), topups: new TopupJournal(db, () => now.t, sink) };
+  return {
+    db,
+    outbox,
+    sink,
+    shifts,
+    now,
+    orders: new OrderJournal(db, () => now.t, sink),
+    topups: new TopupJournal(db, () => now.t, sink),
+  };
 }
 
 const newOrder = (at: number) => ({
-  sale: sale(), amountKobo: 710_000, counterCode: 'C3', businessDay: '250131', createdAt: at, expireSeconds: 300,
-  state: 'creating' as const, attempts: 1, headMerchantId: 'H1', merchantId: 'M1', profile: 'production' as const, note: 'Sale recorded',
+  sale: sale(),
+  amountKobo: 710_000,
+  counterCode: 'C3',
+  businessDay: '250131',
+  createdAt: at,
+  expireSeconds: 300,
+  state: 'creating' as const,
+  attempts: 1,
+  headMerchantId: 'H1',
+  merchantId: 'M1',
+  profile: 'production' as const,
+  note: 'Sale recorded',
 });
 
 const all = (outbox: HubOutbox) => outbox.readAfter(0, 1_000_000);
@@ -39,15 +57,21 @@ const count = (db: Db, table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM 
 describe('the outbox', () => {
   it('appends inside a transaction only, numbers 1, 2, 3 with no gap after a rollback, and reads back exactly', () => {
     const { db, outbox } = setup();
-    expect(() => outbox.append('topup.status', { reference: 'R1', status: 'success' }, 1)).toThrow(/outside a transaction/);
+    expect(() => outbox.append('topup.status', { reference: 'R1', status: 'success' }, 1)).toThrow(
+      /outside a transaction/,
+    );
     db.transaction(() => outbox.append('topup.status', { reference: 'R1', status: 'success' }, 10)).immediate();
     expect(() =>
-      db.transaction(() => {
-        outbox.append('topup.status', { reference: 'R2', status: 'fail' }, 11);
-        throw new Error('the owner failed after its append');
-      }).immediate(),
+      db
+        .transaction(() => {
+          outbox.append('topup.status', { reference: 'R2', status: 'fail' }, 11);
+          throw new Error('the owner failed after its append');
+        })
+        .immediate(),
     ).toThrow(/owner failed/);
-    db.transaction(() => outbox.append('topup.status', { reference: 'R3', orderNo: 'O3', status: 'pending' }, 12)).immediate();
+    db.transaction(() =>
+      outbox.append('topup.status', { reference: 'R3', orderNo: 'O3', status: 'pending' }, 12),
+    ).immediate();
     expect(all(outbox)).toEqual([
       { seq: 1, kind: 'topup.status', at: 10, payload: { reference: 'R1', status: 'success' } },
       { seq: 2, kind: 'topup.status', at: 12, payload: { reference: 'R3', orderNo: 'O3', status: 'pending' } },
@@ -57,24 +81,28 @@ describe('the outbox', () => {
     expect([outbox.countAfter(0), outbox.countAfter(1), outbox.countAfter(2), outbox.headSeq()]).toEqual([2, 1, 0, 2]);
   });
 
-  it('refuses a payload its schema refuses, rolling back the owner\'s own write with it', () => {
+  it("refuses a payload its schema refuses, rolling back the owner's own write with it", () => {
     const { db, outbox } = setup();
     db.exec('CREATE TABLE owner_rows (v TEXT)');
     const write = (payload: unknown) =>
-      db.transaction(() => {
-        db.prepare('INSERT INTO owner_rows (v) VALUES (?)').run('event');
-        outbox.append('order.status', payload as never, 5);
-      }).immediate();
+      db
+        .transaction(() => {
+          db.prepare('INSERT INTO owner_rows (v) VALUES (?)').run('event');
+          outbox.append('order.status', payload as never, 5);
+        })
+        .immediate();
     expect(() => write({ reference: 'R1' })).toThrow(/order.status event does not match its schema \(status:/);
     expect(() => write({ reference: 'R1', status: 'paid', extra: 1 })).toThrow(/does not match its schema/);
-    expect(() => db.transaction(() => outbox.append('order.status', { reference: 'R1', status: 'paid' }, -1)).immediate()).toThrow(/bad time/);
+    expect(() =>
+      db.transaction(() => outbox.append('order.status', { reference: 'R1', status: 'paid' }, -1)).immediate(),
+    ).toThrow(/bad time/);
     expect(count(db, 'owner_rows')).toBe(0);
     expect(count(db, 'hub_outbox')).toBe(0);
     write({ reference: 'R1', status: 'paid' });
     expect([count(db, 'owner_rows'), count(db, 'hub_outbox')]).toEqual([1, 1]);
   });
 
-  it('keeps the Hub\'s position per counter id: another enrollment starts from 0', () => {
+  it("keeps the Hub's position per counter id: another enrollment starts from 0", () => {
     const { outbox } = setup();
     expect(outbox.lastSeq()).toBe(0);
     outbox.setLastSeq(7, 'ctr-a');
@@ -99,7 +127,7 @@ describe('the outbox', () => {
 });
 
 describe('what the journal owners write', () => {
-  it('orders: a sale with its cashier on shift, every state change, the provider\'s number learnt early', () => {
+  it("orders: a sale with its cashier on shift, every state change, the provider's number learnt early", () => {
     const { outbox, orders, shifts, now } = setup();
     shifts.open('Ada', 500_000, 900_000, 'production');
     const rec = orders.insert(newOrder(now.t));
@@ -117,15 +145,40 @@ describe('what the journal owners write', () => {
     const events = all(outbox);
     expect(events.map((e) => SyncEventSchema.safeParse(e).success)).toEqual(events.map(() => true));
     expect(events.map((e) => [e.seq, e.kind, e.at])).toEqual([
-      [1, 'shift.opened', 900_000], [2, 'order.created', 1_000_000], [3, 'order.status', 1_001_000], [4, 'order.status', 1_002_000], [5, 'order.status', 1_003_000], [6, 'order.status', 1_004_000],
+      [1, 'shift.opened', 900_000],
+      [2, 'order.created', 1_000_000],
+      [3, 'order.status', 1_001_000],
+      [4, 'order.status', 1_002_000],
+      [5, 'order.status', 1_003_000],
+      [6, 'order.status', 1_004_000],
     ]);
     const [, created, learnt, waiting, paid, filled] = events;
     expect(created!.payload).toEqual({
-      reference: rec.outOrderNo, amountKobo: 710_000, sn: 'P30-0012345', cashier: 'Ada', profile: 'production', merchantId: 'M1', expiresAt: 1_300_000,
-      sale: { filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000 },
+      reference: rec.outOrderNo,
+      amountKobo: 710_000,
+      sn: 'P30-0012345',
+      cashier: 'Ada',
+      profile: 'production',
+      merchantId: 'M1',
+      expiresAt: 1_300_000,
+      sale: {
+        filmName: 'Lagos Nights',
+        filmTitle: 'Hall 2',
+        showDate: '2025-01-31',
+        showTime: '19:30',
+        seats: 'F7,F8',
+        tickets: 2,
+        priceKobo: 350_000,
+        bookingFeeKobo: 10_000,
+      },
     });
     expect(learnt!.payload).toEqual({ reference: rec.outOrderNo, status: 'creating', orderNo: 'PO-1' });
-    expect(waiting!.payload).toEqual({ reference: rec.outOrderNo, status: 'waiting', orderNo: 'PO-1', note: 'Order on the terminal' });
+    expect(waiting!.payload).toEqual({
+      reference: rec.outOrderNo,
+      status: 'waiting',
+      orderNo: 'PO-1',
+      note: 'Order on the terminal',
+    });
     expect(paid!.payload).toMatchObject({ status: 'paid', orderNo: 'PO-1' });
     expect(filled!.payload).toEqual({ reference: rec.outOrderNo, status: 'paid', orderNo: 'PO-1', payNo: 'PAY-9' });
   });
@@ -145,7 +198,9 @@ describe('what the journal owners write', () => {
     const rec = orders.insert(newOrder(now.t));
     const before = { events: count(db, 'order_events'), outbox: count(db, 'hub_outbox') };
     // A sink with a bug: its event is not what the schema allows.
-    const broken = new OrderJournal(db, () => now.t, { append: (kind, _p, at) => new HubOutbox(db).append(kind, { wrong: true } as never, at) });
+    const broken = new OrderJournal(db, () => now.t, {
+      append: (kind, _p, at) => new HubOutbox(db).append(kind, { wrong: true } as never, at),
+    });
     expect(() => broken.transition(rec.id, 'waiting', 'Order on the terminal')).toThrow(/does not match its schema/);
     expect(orders.get(rec.id)!.state).toBe('creating');
     expect({ events: count(db, 'order_events'), outbox: count(db, 'hub_outbox') }).toEqual(before);
@@ -154,10 +209,12 @@ describe('what the journal owners write', () => {
   it('a transaction that throws after the journal write keeps neither the event nor its outbox row', () => {
     const { db, orders, now } = setup();
     expect(() =>
-      db.transaction(() => {
-        orders.insert(newOrder(now.t));
-        throw new Error('the caller failed after the journal write');
-      }).immediate(),
+      db
+        .transaction(() => {
+          orders.insert(newOrder(now.t));
+          throw new Error('the caller failed after the journal write');
+        })
+        .immediate(),
     ).toThrow(/caller failed/);
     expect([count(db, 'orders'), count(db, 'order_events'), count(db, 'hub_outbox')]).toEqual([0, 0, 0]);
     orders.insert(newOrder(now.t));
@@ -167,22 +224,57 @@ describe('what the journal owners write', () => {
   it('top-ups: a single submitted then settled; a batch item only once it leaves its draft; a discarded draft never', () => {
     const { outbox, topups } = setup();
     const owner = { profile: 'production', billsMerchantId: 'B1' };
-    const single = topups.insertSingle(owner, 'C3', '250131', { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: 50_000 }, 'Sending');
+    const single = topups.insertSingle(
+      owner,
+      'C3',
+      '250131',
+      { serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', amountKobo: 50_000 },
+      'Sending',
+    );
     topups.move([{ id: single.id, to: 'sending', note: 'same state', patch: { orderNo: 'BO-1' } }]);
     topups.move([{ id: single.id, to: 'success', note: 'Provider says SUCCESS' }]);
     const batchId = topups.createBatch(owner, 'C3', '250131', {
-      fileName: 'b.csv', totalRows: 2, badRows: 0, chunkSize: 50,
-      items: [{ serviceType: 'betting', provider: 'BET9JA', customerId: 'U-77', amountKobo: 100_000, line: 2 }, { serviceType: 'airtime', provider: 'GLO', customerId: '08051234567', amountKobo: 20_000, line: 3 }],
+      fileName: 'b.csv',
+      totalRows: 2,
+      badRows: 0,
+      chunkSize: 50,
+      items: [
+        { serviceType: 'betting', provider: 'BET9JA', customerId: 'U-77', amountKobo: 100_000, line: 2 },
+        { serviceType: 'airtime', provider: 'GLO', customerId: '08051234567', amountKobo: 20_000, line: 3 },
+      ],
       errors: [],
     });
     const [a, b] = topups.allOfBatch(batchId);
-    topups.move([{ id: a!.id, to: 'queued', note: 'Batch started' }, { id: b!.id, to: 'cancelled', note: 'Removed' }]);
+    topups.move([
+      { id: a!.id, to: 'queued', note: 'Batch started' },
+      { id: b!.id, to: 'cancelled', note: 'Removed' },
+    ]);
     topups.move([{ id: a!.id, to: 'sending', note: 'Sending', patch: { sending: true } }]);
     expect(all(outbox).map((e) => [e.kind, e.payload])).toEqual([
-      ['topup.submitted', { reference: single.reference, kind: 'airtime', amountKobo: 50_000, provider: 'MTN', customerId: '08031234567', profile: 'production' }],
+      [
+        'topup.submitted',
+        {
+          reference: single.reference,
+          kind: 'airtime',
+          amountKobo: 50_000,
+          provider: 'MTN',
+          customerId: '08031234567',
+          profile: 'production',
+        },
+      ],
       ['topup.status', { reference: single.reference, orderNo: 'BO-1', status: 'sending' }],
       ['topup.status', { reference: single.reference, orderNo: 'BO-1', status: 'success' }],
-      ['topup.submitted', { reference: a!.reference, kind: 'betting', amountKobo: 100_000, provider: 'BET9JA', customerId: 'U-77', profile: 'production' }],
+      [
+        'topup.submitted',
+        {
+          reference: a!.reference,
+          kind: 'betting',
+          amountKobo: 100_000,
+          provider: 'BET9JA',
+          customerId: 'U-77',
+          profile: 'production',
+        },
+      ],
       ['topup.status', { reference: a!.reference, status: 'sending' }],
     ]);
   });
@@ -195,18 +287,41 @@ describe('what the journal owners write', () => {
     orders.transition(rec.id, 'paid', 'paid');
     const reads = new OrderJournalReads(db);
     const draft = (s: typeof shift, to: number) => ({
-      kind: 'Z' as const, shift: s, generatedAt: to, cinemaName: 'Film House', branch: 'Lekki', counterName: 'Counter 3',
+      kind: 'Z' as const,
+      shift: s,
+      generatedAt: to,
+      cinemaName: 'Film House',
+      branch: 'Lekki',
+      counterName: 'Counter 3',
       totals: shiftTotals(reads, topupTotals(new TopupJournalReads(db)), s.openedAt, to),
     });
     // A close refused inside its transaction (open payments, say) leaves no event behind.
-    expect(() => shifts.close(shift.id, 5_000, () => { throw new Error('refused'); })).toThrow('refused');
+    expect(() =>
+      shifts.close(shift.id, 5_000, () => {
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
     expect(all(outbox).map((e) => e.kind)).toEqual(['shift.opened', 'order.created', 'order.status', 'order.status']);
     const report = shifts.close(shift.id, 5_000, (s) => draft(s, 5_000));
     const events = all(outbox);
-    expect(events.map((e) => e.kind)).toEqual(['shift.opened', 'order.created', 'order.status', 'order.status', 'shift.closed', 'zreport']);
+    expect(events.map((e) => e.kind)).toEqual([
+      'shift.opened',
+      'order.created',
+      'order.status',
+      'order.status',
+      'shift.closed',
+      'zreport',
+    ]);
     expect(events[0]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', profile: 'production' });
     expect(events[4]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', takingsKobo: 710_000 });
-    expect(events[5]).toMatchObject({ at: 5_000, payload: { shiftId: String(shift.id), reportNo: report.id, from: 1_000, to: 5_000, totalKobo: 710_000, count: 1 } });
-    expect((events[5]!.payload as { lines: { label: string; kobo: number; count: number }[] }).lines[0]).toEqual({ label: 'Paid', kobo: 710_000, count: 1 });
+    expect(events[5]).toMatchObject({
+      at: 5_000,
+      payload: { shiftId: String(shift.id), reportNo: report.id, from: 1_000, to: 5_000, totalKobo: 710_000, count: 1 },
+    });
+    expect((events[5]!.payload as { lines: { label: string; kobo: number; count: number }[] }).lines[0]).toEqual({
+      label: 'Paid',
+      kobo: 710_000,
+      count: 1,
+    });
   });
 });

@@ -3,7 +3,13 @@
 // and a silent stream seen within interval + 1 s; Last-Event-ID kept only after the notification
 // is recorded; acks in batches; reconnect backoff with jitter from 0.5 s to 30 s; a refusal stops.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRelayConsumer, HubCallError, RELAY_LAST_EVENT_ID_KEY, type HubClient, type RelayConsumer } from '../../../core/hub-link';
+import {
+  createRelayConsumer,
+  HubCallError,
+  RELAY_LAST_EVENT_ID_KEY,
+  type HubClient,
+  type RelayConsumer,
+} from '../../../core/hub-link';
 import { createSseParser, MAX_SSE_LINE, SseLineTooLong, type SseEvent } from '../../../core/hub-link/sse-parser';
 import { memoryLogger } from '../../../shared/logger';
 import type { RelayNotification } from '../../../shared/hub-contract';
@@ -14,7 +20,8 @@ describe('SSE parser', () => {
   it('reads events split anywhere, CRLF or LF, comments and multi-line data', () => {
     const out: SseEvent[] = [];
     const p = createSseParser((e) => out.push(e));
-    const text = 'retry: 1000\r\n\r\n: comment\nid: 7\nevent: notification\ndata: {"a":\ndata: 1}\n\nevent: heartbeat\r\ndata:{"at":1}\r\n\r\n';
+    const text =
+      'retry: 1000\r\n\r\n: comment\nid: 7\nevent: notification\ndata: {"a":\ndata: 1}\n\nevent: heartbeat\r\ndata:{"at":1}\r\n\r\n';
     for (const ch of text) p.push(ch);
     expect(out).toEqual([
       { id: '7', event: 'notification', data: '{"a":\n1}' },
@@ -94,12 +101,22 @@ const client: HubClient = {
 const heartbeat = (intervalMs = 1000) => `event: heartbeat\ndata: ${JSON.stringify({ at: time.now, intervalMs })}\n\n`;
 const notification = (eventId: string) =>
   `id: ${eventId}\nevent: notification\ndata: ${JSON.stringify({ eventId, notificationId: eventId, kind: 'pos', receivedAt: time.now, headers: {}, body: `{"n":${eventId}}`, replay: false })}\n\n`;
-const stored = () => (temp.db.prepare('SELECT value FROM hub_state WHERE key = ?').get(RELAY_LAST_EVENT_ID_KEY) as { value: string } | undefined)?.value ?? null;
+const stored = () =>
+  (
+    temp.db.prepare('SELECT value FROM hub_state WHERE key = ?').get(RELAY_LAST_EVENT_ID_KEY) as
+      { value: string } | undefined
+  )?.value ?? null;
 const last = () => streams[streams.length - 1]!;
 
 function start(random = () => 0.5): void {
   consumer = createRelayConsumer({
-    db: temp.db, client, clock: time.clock, timers: time.timers, logger: memoryLogger(), fetch: fakeFetch as typeof fetch, random,
+    db: temp.db,
+    client,
+    clock: time.clock,
+    timers: time.timers,
+    logger: memoryLogger(),
+    fetch: fakeFetch as typeof fetch,
+    random,
     connection: () => ({ url: 'http://hub.test', counterId: 'ctr_1', credential: 'c'.repeat(43), branch: 'B1' }),
     ingest: (n) => {
       if (ingestFails > 0) {
@@ -188,7 +205,9 @@ describe('relay consumer', () => {
     start();
     await settle();
     ackFails = 1;
-    last().write(heartbeat() + Array.from({ length: 25 }, (_, i) => notification(String(100 + i))).join('') + notification('101'));
+    last().write(
+      heartbeat() + Array.from({ length: 25 }, (_, i) => notification(String(100 + i))).join('') + notification('101'),
+    );
     await time.advance(100);
     expect(ingested).toHaveLength(25);
     await time.advance(100);
@@ -207,7 +226,9 @@ describe('relay consumer', () => {
       await time.until(() => streams.length > n, 60_000, 50);
       at.push(time.now - t0);
     }
-    expect(at).toEqual([500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000].map((x) => Math.ceil(x / 50) * 50));
+    expect(at).toEqual(
+      [500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000].map((x) => Math.ceil(x / 50) * 50),
+    );
     last().write(heartbeat());
     await settle();
     last().fail();
@@ -218,7 +239,10 @@ describe('relay consumer', () => {
   });
 
   it('stops for good when the Hub refuses the credential or says the counter was revoked', async () => {
-    answers.push(() => new Response(JSON.stringify({ code: 'HUB_UNAUTHENTICATED', message: 'unknown credential' }), { status: 401 }));
+    answers.push(
+      () =>
+        new Response(JSON.stringify({ code: 'HUB_UNAUTHENTICATED', message: 'unknown credential' }), { status: 401 }),
+    );
     start();
     await time.advance(60_000);
     expect(refusals.map((e) => e.code)).toEqual(['HUB_UNAUTHENTICATED']);
@@ -228,7 +252,9 @@ describe('relay consumer', () => {
     refusals = [];
     start();
     await settle();
-    last().write(heartbeat() + `event: revoked\ndata: ${JSON.stringify({ code: 'HUB_COUNTER_REVOKED', message: 'removed' })}\n\n`);
+    last().write(
+      heartbeat() + `event: revoked\ndata: ${JSON.stringify({ code: 'HUB_COUNTER_REVOKED', message: 'removed' })}\n\n`,
+    );
     await time.advance(60_000);
     expect(refusals.map((e) => e.code)).toEqual(['HUB_COUNTER_REVOKED']);
     expect(consumer.healthy()).toBe(false);

@@ -12,14 +12,17 @@ const tmpOf = (name: string) => `.${name}.${'0'.repeat(16)}.tmp`;
 
 describe('outbox names', () => {
   it('distinct references get distinct outbox names, each a plain file name that fits with its temporary name', () => {
-    fc.assert(fc.property(fc.stringMatching(BOOKING_REF), fc.stringMatching(BOOKING_REF), (a, b) => {
-      expect(BookingReference.safeParse(a).success).toBe(true);
-      const na = outboxName(a);
-      expect(na).toMatch(/^[A-Za-z0-9._%-]+\.json$/);
-      expect(Buffer.byteLength(tmpOf(na))).toBeLessThanOrEqual(NAME_MAX);
-      expect(na === outboxName(b)).toBe(a === b);
-      expect(decodeURIComponent(na.slice(0, -'.json'.length))).toBe(a);
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(fc.stringMatching(BOOKING_REF), fc.stringMatching(BOOKING_REF), (a, b) => {
+        expect(BookingReference.safeParse(a).success).toBe(true);
+        const na = outboxName(a);
+        expect(na).toMatch(/^[A-Za-z0-9._%-]+\.json$/);
+        expect(Buffer.byteLength(tmpOf(na))).toBeLessThanOrEqual(NAME_MAX);
+        expect(na === outboxName(b)).toBe(a === b);
+        expect(decodeURIComponent(na.slice(0, -'.json'.length))).toBe(a);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('COLL:1 and COLL_1 are two files', () => {
@@ -30,12 +33,15 @@ describe('outbox names', () => {
 
 describe('rejected names', () => {
   it('any name keeps room for its reason file and temporary name; short names stay as they are', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 250 }), (raw) => {
-      const name = `${raw.replace(/[/\0]/g, 'x')}.json`;
-      const kept = rejectedName(name);
-      expect(Buffer.byteLength(tmpOf(`${kept}.reason.txt`))).toBeLessThanOrEqual(NAME_MAX);
-      if (Buffer.byteLength(name) <= MAX_KEPT_NAME) expect(kept).toBe(name);
-      else expect(kept).not.toBe(rejectedName(`${name}x`));
-    }), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 250 }), (raw) => {
+        const name = `${raw.replace(/[/\0]/g, 'x')}.json`;
+        const kept = rejectedName(name);
+        expect(Buffer.byteLength(tmpOf(`${kept}.reason.txt`))).toBeLessThanOrEqual(NAME_MAX);
+        if (Buffer.byteLength(name) <= MAX_KEPT_NAME) expect(kept).toBe(name);
+        else expect(kept).not.toBe(rejectedName(`${name}x`));
+      }),
+      { numRuns: 1_000 },
+    );
   });
 });

@@ -10,7 +10,12 @@ import { SaleInputSchema } from '../../../shared/orders';
 
 const doc = JSON.parse(readFileSync(resolve(__dirname, '../../../docs/integration-openapi.json'), 'utf8')) as {
   paths: Record<string, Record<string, { operationId: string }>>;
-  components: { schemas: Record<string, { properties: Record<string, { properties?: Record<string, unknown> }>; required: string[] }> };
+  components: {
+    schemas: Record<
+      string,
+      { properties: Record<string, { properties?: Record<string, unknown> }>; required: string[] }
+    >;
+  };
 };
 
 describe('the OpenAPI document', () => {
@@ -19,12 +24,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('names every route the server answers, and no other', () => {
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`),
+    );
     expect(documented.sort()).toEqual(INTEGRATION_ROUTES.map((r) => `${r.method} ${r.path} ${r.name}`).sort());
   });
 
   it('describes the sale with the Sell form’s fields, less the terminal and the cashier’s own decision', () => {
     const sale = doc.components.schemas.ChargeRequest!.properties.sale!.properties!;
-    expect(Object.keys(sale).sort()).toEqual(Object.keys(SaleInputSchema.shape).filter((k) => k !== 'sn' && k !== 'besideWaiting').sort());
+    expect(Object.keys(sale).sort()).toEqual(
+      Object.keys(SaleInputSchema.shape)
+        .filter((k) => k !== 'sn' && k !== 'besideWaiting')
+        .sort(),
+    );
   });
 });

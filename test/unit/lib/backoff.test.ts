@@ -15,12 +15,19 @@ describe('backoff', () => {
 
   it('the plain delay is nothing before a failure, the base after the first, and never past the cap', () => {
     const b = { baseMs: 2_000, maxMs: 60_000 };
-    expect([0, 1, 2, 3, 5, 6, 1_000].map((n) => doublingDelay(n, b))).toEqual([0, 2_000, 4_000, 8_000, 32_000, 60_000, 60_000]);
+    expect([0, 1, 2, 3, 5, 6, 1_000].map((n) => doublingDelay(n, b))).toEqual([
+      0, 2_000, 4_000, 8_000, 32_000, 60_000, 60_000,
+    ]);
   });
 
   it('a retry timer holds one retry at a time, due after the jittered backoff, and forgets it when fired or cleared', async () => {
     const t = fakeTime(1_000_000);
-    const retry = new RetryTimer({ timers: t.timers, now: t.clock.now, random: () => 0, backoff: { baseMs: 1_000, maxMs: 15_000 } });
+    const retry = new RetryTimer({
+      timers: t.timers,
+      now: t.clock.now,
+      random: () => 0,
+      backoff: { baseMs: 1_000, maxMs: 15_000 },
+    });
     let fired = 0;
     expect(retry.set(3, () => fired++)).toBe(1_002_000);
     expect(retry.set(1, () => (fired += 100))).toBe(1_002_000); // the pending one stands

@@ -20,6 +20,11 @@ describe('csvCell', () => {
   });
 
   it('writes rows with CRLF line ends', () => {
-    expect(toCsv([['a', 1], [null, 'b,c']])).toBe('a,1\r\n,"b,c"\r\n');
+    expect(
+      toCsv([
+        ['a', 1],
+        [null, 'b,c'],
+      ]),
+    ).toBe('a,1\r\n,"b,c"\r\n');
   });
 });

@@ -38,7 +38,9 @@ describe('TypedEmitter errors', () => {
 
   it('with one, the throw is reported and the other listeners still run', () => {
     const reported: string[] = [];
-    const e = new TypedEmitter<{ change: [] }>({ onListenerError: (err, event) => reported.push(`${event}: ${(err as Error).message}`) });
+    const e = new TypedEmitter<{ change: [] }>({
+      onListenerError: (err, event) => reported.push(`${event}: ${(err as Error).message}`),
+    });
     const seen: string[] = [];
     e.on('change', () => {
       throw new Error('boom');

@@ -32,10 +32,19 @@ describe('import circles', () => {
     const circles = importCircles(graph);
     const big = circles.filter((c) => c.length > 2);
     expect(big).toHaveLength(1);
-    expect(big[0]!.map((f) => f.slice(FIXTURES.length + 1)).sort()).toEqual(['three/a.ts', 'three/b.ts', 'three/c.ts', 'three/index.ts']);
-    expect(circlePath(graph, big[0]!, FIXTURES)).toBe('three/a.ts → three/b.ts → three/c.ts → three/index.ts → three/a.ts');
+    expect(big[0]!.map((f) => f.slice(FIXTURES.length + 1)).sort()).toEqual([
+      'three/a.ts',
+      'three/b.ts',
+      'three/c.ts',
+      'three/index.ts',
+    ]);
+    expect(circlePath(graph, big[0]!, FIXTURES)).toBe(
+      'three/a.ts → three/b.ts → three/c.ts → three/index.ts → three/a.ts',
+    );
     // x.ts ⇄ y.ts: a circle of two files, which the rule allows.
-    expect(circles.filter((c) => c.length === 2).map((c) => c.map((f) => f.slice(FIXTURES.length + 1)))).toEqual([['pair/x.ts', 'pair/y.ts']]);
+    expect(circles.filter((c) => c.length === 2).map((c) => c.map((f) => f.slice(FIXTURES.length + 1)))).toEqual([
+      ['pair/x.ts', 'pair/y.ts'],
+    ]);
   });
 
   it('no circle through more than two files in the source folders', () => {

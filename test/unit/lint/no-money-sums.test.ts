@@ -15,20 +15,28 @@ const MONEY = String.raw`[A-Za-z_$][\w$]*(?:Kobo|Naira)\b|\bamount[A-Z]?[\w$]*|\
 const OPERAND = String.raw`[\w$.\]\[?!]*`;
 const RULES: { what: string; re: RegExp }[] = [
   { what: 'a .reduce( that adds money', re: new RegExp(String.raw`\.reduce\s*\([^;]*?\+[^;]*?(?:${MONEY})`, 's') },
-  { what: 'money on the left of + or -', re: new RegExp(String.raw`(?:${OPERAND}(?:${MONEY}))\s*(?:\+=|-=|\+(?!\+)|-(?!-|>))\s*[\w$(]`) },
-  { what: 'money on the right of + or -', re: new RegExp(String.raw`[\w$)\]]\s*(?:\+=|-=|\+(?!\+)|(?<![-<])-(?!-|>))\s*${OPERAND}(?:${MONEY})`) },
+  {
+    what: 'money on the left of + or -',
+    re: new RegExp(String.raw`(?:${OPERAND}(?:${MONEY}))\s*(?:\+=|-=|\+(?!\+)|-(?!-|>))\s*[\w$(]`),
+  },
+  {
+    what: 'money on the right of + or -',
+    re: new RegExp(String.raw`[\w$)\]]\s*(?:\+=|-=|\+(?!\+)|(?<![-<])-(?!-|>))\s*${OPERAND}(?:${MONEY})`),
+  },
 ];
 
 /** Comments and string contents out, template literals' text too (their `${…}` code stays). */
 function codeOf(src: string): string {
-  return src
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/(^|[^:])\/\/[^\n]*/g, '$1')
-    .replace(/'(?:\\.|[^'\\\n])*'/g, "''")
-    .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
-    .replace(/`(?:\\.|\$\{[^}]*\}|[^`\\])*`/g, (t) => t.replace(/(^`|\}|^)[^$`]*?(?=\$\{|`$)/g, '$1'))
-    // JSX text between tags ("Booking fees + …") is words, not code.
-    .replace(/>([^<>{}]*)</g, '><');
+  return (
+    src
+      .replace(/\/\*[\s\S]*?\*\//g, ' ')
+      .replace(/(^|[^:])\/\/[^\n]*/g, '$1')
+      .replace(/'(?:\\.|[^'\\\n])*'/g, "''")
+      .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
+      .replace(/`(?:\\.|\$\{[^}]*\}|[^`\\])*`/g, (t) => t.replace(/(^`|\}|^)[^$`]*?(?=\$\{|`$)/g, '$1'))
+      // JSX text between tags ("Booking fees + …") is words, not code.
+      .replace(/>([^<>{}]*)</g, '><')
+  );
 }
 
 export function moneySums(src: string): string[] {
@@ -51,7 +59,10 @@ function sourceFiles(dir: string): string[] {
 
 describe('no screen adds up money', () => {
   it.each([
-    ['ShiftFigures before the ledger', 'const taken = { count: t.paid.count + t.paidLate.count, amountKobo: t.paid.amountKobo + t.paidLate.amountKobo };'],
+    [
+      'ShiftFigures before the ledger',
+      'const taken = { count: t.paid.count + t.paidLate.count, amountKobo: t.paid.amountKobo + t.paidLate.amountKobo };',
+    ],
     ["Today's last-week total", 'const lw = v.hourly.reduce((a, p) => a + p.lastWeekPaidKobo, 0);'],
     ['a running total', 'total += row.amountKobo;'],
     ['a sale total', 'return { totalKobo: ticketsKobo + bookingFeeKobo };'],

@@ -8,16 +8,51 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(__dirname, '../../..');
 
 /** Generated or installed folders, and the test run's own output: not part of the repository. */
-const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', '.git', 'test-results', 'playwright-report', '.data', '.tmp', '.sandbox', 'artifacts']);
-const TEXT_EXT = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json', '.md', '.html', '.css', '.svg', '.sh', '.yml', '.yaml', '.txt', '']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  'out',
+  'dist',
+  '.git',
+  'test-results',
+  'playwright-report',
+  '.data',
+  '.tmp',
+  '.sandbox',
+  'artifacts',
+]);
+const TEXT_EXT = new Set([
+  '.ts',
+  '.tsx',
+  '.mts',
+  '.cts',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.json',
+  '.md',
+  '.html',
+  '.css',
+  '.svg',
+  '.sh',
+  '.yml',
+  '.yaml',
+  '.txt',
+  '',
+]);
 
 /**
  * Names that only make sense on the author's machine. Written in pieces so this file does not
  * trip over itself.
  */
 const FOREIGN_NAMES: { pattern: RegExp; why: string }[] = [
-  { pattern: new RegExp(['provider', 'conventions\\.md'].join('-')), why: 'a document outside the repository; point to docs/provider-protocol.md' },
-  { pattern: new RegExp(['provider', 'api\\.md'].join('-')), why: 'a document outside the repository; point to docs/provider-protocol.md' },
+  {
+    pattern: new RegExp(['provider', 'conventions\\.md'].join('-')),
+    why: 'a document outside the repository; point to docs/provider-protocol.md',
+  },
+  {
+    pattern: new RegExp(['provider', 'api\\.md'].join('-')),
+    why: 'a document outside the repository; point to docs/provider-protocol.md',
+  },
   { pattern: new RegExp(`(^|[^\\w.-])${'spec'}/`), why: 'a folder outside the repository' },
   { pattern: new RegExp(`/${'work'}/`), why: 'an absolute path on one machine' },
   { pattern: new RegExp(`\\bthe ${'issue'}\\b`, 'i'), why: 'a ticket the reader cannot see; say what is meant' },
@@ -59,7 +94,12 @@ function repositoryFiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
       if (!SKIP_DIRS.has(entry.name)) repositoryFiles(join(dir, entry.name), out);
-    } else if (entry.isFile() && entry.name !== '.git' && TEXT_EXT.has(extname(entry.name)) && entry.name !== 'package-lock.json') {
+    } else if (
+      entry.isFile() &&
+      entry.name !== '.git' &&
+      TEXT_EXT.has(extname(entry.name)) &&
+      entry.name !== 'package-lock.json'
+    ) {
       out.push(relative(ROOT, join(dir, entry.name)));
     }
   }
@@ -71,13 +111,23 @@ describe('the repository stands on its own', () => {
   const files = repositoryFiles(ROOT).filter((f) => f !== self);
 
   it('looks at the whole repository', () => {
-    for (const f of ['README.md', 'shared/settings.ts', 'test/fixtures/test-vectors.json', 'docs/provider-protocol.md', 'docs/architecture.md']) {
+    for (const f of [
+      'README.md',
+      'shared/settings.ts',
+      'test/fixtures/test-vectors.json',
+      'docs/provider-protocol.md',
+      'docs/architecture.md',
+    ]) {
       expect(files).toContain(f.split('/').join(sep));
     }
   });
 
   it('no file refers to a path outside it or to documents it does not hold', () => {
-    const report = files.flatMap((f) => outsideReferences(ROOT, f, readFileSync(join(ROOT, f), 'utf8')).map((x) => `${f}:${x.line}: ${x.text} (${x.why})`));
+    const report = files.flatMap((f) =>
+      outsideReferences(ROOT, f, readFileSync(join(ROOT, f), 'utf8')).map(
+        (x) => `${f}:${x.line}: ${x.text} (${x.why})`,
+      ),
+    );
     expect(report).toEqual([]);
   });
 
@@ -85,7 +135,9 @@ describe('the repository stands on its own', () => {
     const root = resolve('/repo');
     const file = 'test/unit/lint/x.test.ts';
     const escaping = "import v from '../../../../elsewhere/vectors.json';";
-    expect(outsideReferences(root, file, escaping).map((x) => x.why)).toEqual([`resolves to ${resolve('/elsewhere/vectors.json')}, outside the repository`]);
+    expect(outsideReferences(root, file, escaping).map((x) => x.why)).toEqual([
+      `resolves to ${resolve('/elsewhere/vectors.json')}, outside the repository`,
+    ]);
     expect(outsideReferences(root, file, '// see ../../../../shared/notes for why')).toHaveLength(1);
     expect(outsideReferences(root, file, `// as ${['provider', 'conventions.md'].join('-')} says`)).toHaveLength(1);
     expect(outsideReferences(root, file, `// what ${'the'} ${'issue'} asks`)).toHaveLength(1);

@@ -38,7 +38,16 @@ const USES: Record<(typeof DOM | typeof WEB | typeof NODE | typeof BOTH)[number]
 const NAMES = [...DOM, ...WEB, ...NODE, ...BOTH];
 
 function parse(config: string): ts.ParsedCommandLine {
-  const cmd = ts.getParsedCommandLineOfConfigFile(resolve(ROOT, config), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+  const cmd = ts.getParsedCommandLineOfConfigFile(
+    resolve(ROOT, config),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
   if (!cmd) throw new Error(`${config} did not parse`);
   expect(cmd.errors).toEqual([]);
   expect(cmd.fileNames.length).toBeGreaterThan(0);
@@ -53,7 +62,8 @@ function refused(config: string, folder: string, withSources = true): string[] {
   const options = { ...cmd.options, incremental: false, tsBuildInfoFile: undefined };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, lang, ...rest) => (fileName === fixture ? ts.createSourceFile(fileName, text, lang) : getSourceFile(fileName, lang, ...rest));
+  host.getSourceFile = (fileName, lang, ...rest) =>
+    fileName === fixture ? ts.createSourceFile(fileName, text, lang) : getSourceFile(fileName, lang, ...rest);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (f) => f === fixture || fileExists(f);
   const program = ts.createProgram({ rootNames: withSources ? [...cmd.fileNames, fixture] : [fixture], options, host });
@@ -80,7 +90,7 @@ describe('tsconfig per area', { timeout: 120_000 }, () => {
     expect(refused('tsconfig.shared.json', 'shared')).toEqual([...DOM, ...WEB, ...NODE]);
   });
 
-  it('the tests\' config sees everything', () => {
+  it("the tests' config sees everything", () => {
     // Its lib and types alone say so (it holds every file of the repository: seconds more to parse).
     expect(refused('tsconfig.json', 'test/unit', false)).toEqual([]);
   });
@@ -93,7 +103,9 @@ describe('tsconfig per area', { timeout: 120_000 }, () => {
     };
     const areaOf = (file: string) => {
       // The longest matching folder wins: hub/dashboard/src/ is the browser's, the rest of hub/ the server's.
-      const hits = Object.entries(areas).flatMap(([c, folders]) => folders.filter((f) => file.startsWith(f)).map((f) => [c, f] as const));
+      const hits = Object.entries(areas).flatMap(([c, folders]) =>
+        folders.filter((f) => file.startsWith(f)).map((f) => [c, f] as const),
+      );
       return hits.sort((a, b) => b[1].length - a[1].length)[0]?.[0];
     };
     const inArea = new Map<string, string[]>();
@@ -108,7 +120,8 @@ describe('tsconfig per area', { timeout: 120_000 }, () => {
       const rel = relative(ROOT, f).split(sep).join('/');
       const want = areaOf(rel);
       if (!want || rel.startsWith('hub/dashboard/vite.config')) continue; // tests, scripts, build configs
-      if ((inArea.get(rel) ?? []).join() !== want) wrong.push(`${rel}: in ${(inArea.get(rel) ?? ['no area']).join(', ')}, not ${want}`);
+      if ((inArea.get(rel) ?? []).join() !== want)
+        wrong.push(`${rel}: in ${(inArea.get(rel) ?? ['no area']).join(', ')}, not ${want}`);
     }
     expect(wrong).toEqual([]);
     expect(inArea.size).toBeGreaterThan(300);
@@ -116,6 +129,7 @@ describe('tsconfig per area', { timeout: 120_000 }, () => {
 
   it('npm run typecheck runs every config', () => {
     const script: string = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).scripts.typecheck;
-    for (const c of ['tsconfig.shared.json', 'tsconfig.browser.json', 'tsconfig.node.json', 'tsconfig.json']) expect(script).toContain(`-p ${c}`);
+    for (const c of ['tsconfig.shared.json', 'tsconfig.browser.json', 'tsconfig.node.json', 'tsconfig.json'])
+      expect(script).toContain(`-p ${c}`);
   });
 });

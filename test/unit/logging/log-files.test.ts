@@ -19,14 +19,19 @@ async function open(dir: string, extra: Partial<Parameters<typeof openFileLogger
   loggers.push(l);
   return l;
 }
-const allText = (dir: string) => logFileNames(dir).map((n) => readFileSync(join(dir, n), 'utf8')).join('');
+const allText = (dir: string) =>
+  logFileNames(dir)
+    .map((n) => readFileSync(join(dir, n), 'utf8'))
+    .join('');
 
 afterEach(() => {
   for (const l of loggers.splice(0)) l.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const PRIVATE_KEY = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const PRIVATE_KEY = generateKeyPairSync('rsa', { modulusLength: 1024 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 const SECRET_KEY = 'sk_live_7Hq2ZpX9vLmN4rT8';
 const CLIENT_AUTH_KEY = 'cak-4f1e9a7b2c6d';
 const PIN = '975318';
@@ -37,21 +42,46 @@ describe('log files', () => {
     const log = await open(dir);
     log.info('provider call answered', { op: 'pos.createOrder', status: 200 });
     log.warn('pos call refused or unreadable', { op: 'pos.qryOrderDetail', providerCode: '10002' });
-    const lines = allText(dir).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = allText(dir)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ level: 'info', scope: 'test', msg: 'provider call answered', op: 'pos.createOrder', status: 200 });
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      scope: 'test',
+      msg: 'provider call answered',
+      op: 'pos.createOrder',
+      status: 200,
+    });
     expect(lines[1]).toMatchObject({ level: 'warn', providerCode: '10002' });
     expect(new Date(String(lines[0]?.time)).toISOString()).toBe(lines[0]?.time);
-    expect(log.recent(64 * 1024).map((r) => r.msg)).toEqual(['provider call answered', 'pos call refused or unreadable']);
+    expect(log.recent(64 * 1024).map((r) => r.msg)).toEqual([
+      'provider call answered',
+      'pos call refused or unreadable',
+    ]);
   });
 
   it('never lets a private key, secret key, clientAuthKey or PIN reach the file, at any depth or inside a message', async () => {
     const dir = tempDir();
     const log = await open(dir);
     log.setSecretSource(() => [PRIVATE_KEY, SECRET_KEY, CLIENT_AUTH_KEY]);
-    log.info('saved', { merchantPrivateKey: PRIVATE_KEY, billsSecretKey: SECRET_KEY, posClientAuthKey: CLIENT_AUTH_KEY, pin: PIN });
-    log.warn('nested', { cfg: { secrets: { merchantPrivateKey: PRIVATE_KEY, billsSecretKey: SECRET_KEY } }, list: [{ clientAuthKey: CLIENT_AUTH_KEY }, { newPin: PIN }] });
-    log.error('innocent names', { detail: PRIVATE_KEY, note: `the key is ${SECRET_KEY}`, value: CLIENT_AUTH_KEY, error: new Error(`could not read ${PRIVATE_KEY}`) });
+    log.info('saved', {
+      merchantPrivateKey: PRIVATE_KEY,
+      billsSecretKey: SECRET_KEY,
+      posClientAuthKey: CLIENT_AUTH_KEY,
+      pin: PIN,
+    });
+    log.warn('nested', {
+      cfg: { secrets: { merchantPrivateKey: PRIVATE_KEY, billsSecretKey: SECRET_KEY } },
+      list: [{ clientAuthKey: CLIENT_AUTH_KEY }, { newPin: PIN }],
+    });
+    log.error('innocent names', {
+      detail: PRIVATE_KEY,
+      note: `the key is ${SECRET_KEY}`,
+      value: CLIENT_AUTH_KEY,
+      error: new Error(`could not read ${PRIVATE_KEY}`),
+    });
     log.error(`unlock failed with PIN ${PIN}`);
     log.error(`request clientAuthKey=${CLIENT_AUTH_KEY} secretKey: ${SECRET_KEY}`);
     log.error(`key pasted: ${PRIVATE_KEY}`);
@@ -89,7 +119,9 @@ describe('log files', () => {
     const log = await open(dir, { echo });
     for (let i = 0; i < 5; i++) expect(() => log.error('sale goes on', { i })).not.toThrow();
     expect(echo.lines).toHaveLength(5); // the console copy still gets every record
-    expect(consoleError.mock.calls.filter((c) => String(c[0]).includes('could not write its log file'))).toHaveLength(1);
+    expect(consoleError.mock.calls.filter((c) => String(c[0]).includes('could not write its log file'))).toHaveLength(
+      1,
+    );
     consoleError.mockRestore();
   });
 

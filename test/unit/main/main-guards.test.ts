@@ -21,12 +21,16 @@ describe('IPC sender URL', () => {
     expect(isRendererUrl('file:///opt/CounterPay/resources/app/out/renderer/index.html#/sell', prefix)).toBe(true);
     expect(isRendererUrl('file:///opt/CounterPay/resources/app/out/renderer-evil/index.html', prefix)).toBe(false);
     expect(isRendererUrl('file:///opt/CounterPay/resources/app/out/renderer.html', prefix)).toBe(false);
-    expect(isRendererUrl('https://attacker.example/opt/CounterPay/resources/app/out/renderer/index.html', prefix)).toBe(false);
+    expect(isRendererUrl('https://attacker.example/opt/CounterPay/resources/app/out/renderer/index.html', prefix)).toBe(
+      false,
+    );
     expect(isRendererUrl('', prefix)).toBe(false);
   });
 
   it('refuses a prefix without the trailing slash, so the mistake cannot come back', () => {
-    expect(() => isRendererUrl('file:///opt/app/out/renderer/index.html', 'file:///opt/app/out/renderer')).toThrow(/end with \//);
+    expect(() => isRendererUrl('file:///opt/app/out/renderer/index.html', 'file:///opt/app/out/renderer')).toThrow(
+      /end with \//,
+    );
   });
 });
 
@@ -47,7 +51,10 @@ describe('keys at rest: the safeStorage backend', () => {
 
   it('refuses when safeStorage is not available at all, on every system', () => {
     for (const platform of ['linux', 'win32', 'darwin'] as const) {
-      expect(safeStorageVerdict({ platform, available: false, backend: null })).toMatchObject({ ok: false, reason: 'unavailable' });
+      expect(safeStorageVerdict({ platform, available: false, backend: null })).toMatchObject({
+        ok: false,
+        reason: 'unavailable',
+      });
     }
   });
 

@@ -8,16 +8,19 @@ let h: CheckoutHarness;
 afterEach(async () => h?.close());
 
 describe('the amount the provider reports', () => {
-  it.each([1, -1, 100, -100])('a query reporting it %i kobo off holds the order as unknown, never paid', async (off) => {
-    h = checkoutHarness();
-    const v = await h.sell();
-    await h.until(v.id, 'waiting');
-    h.pos.reportAmountOff(v.outOrderNo, off);
-    h.pos.settle(v.outOrderNo, 'SUCCESS');
-    const held = await h.until(v.id, 'unknown', 60_000);
-    expect(held.reason).toMatch(/Naira, not 7100\.00\. Do not hand over the tickets/);
-    expect(h.path(v.id)).not.toContain('paid');
-  });
+  it.each([1, -1, 100, -100])(
+    'a query reporting it %i kobo off holds the order as unknown, never paid',
+    async (off) => {
+      h = checkoutHarness();
+      const v = await h.sell();
+      await h.until(v.id, 'waiting');
+      h.pos.reportAmountOff(v.outOrderNo, off);
+      h.pos.settle(v.outOrderNo, 'SUCCESS');
+      const held = await h.until(v.id, 'unknown', 60_000);
+      expect(held.reason).toMatch(/Naira, not 7100\.00\. Do not hand over the tickets/);
+      expect(h.path(v.id)).not.toContain('paid');
+    },
+  );
 
   it.each([1, -1])('a webhook reporting it %i kobo off does not make the order paid', async (off) => {
     h = checkoutHarness();

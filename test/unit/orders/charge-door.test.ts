@@ -27,7 +27,10 @@ describe('one unpaid order per terminal, below every door', () => {
     const h = harness();
     const first = await h.sell();
     await h.until(first.id, 'waiting');
-    await expect(h.sell({ seats: 'G1,G2' })).rejects.toMatchObject({ code: 'TERMINAL_BUSY', message: expect.stringContaining(first.outOrderNo) });
+    await expect(h.sell({ seats: 'G1,G2' })).rejects.toMatchObject({
+      code: 'TERMINAL_BUSY',
+      message: expect.stringContaining(first.outOrderNo),
+    });
     expect(h.pos.creates()).toBe(1);
     // Another terminal is free; the cashier may name the waiting order and leave it there.
     await expect(h.sell({ sn: 'TERM-0002' })).resolves.toMatchObject({ state: 'creating' });
@@ -40,7 +43,10 @@ describe('one unpaid order per terminal, below every door', () => {
     const first = await h.sell();
     await h.until(first.id, 'waiting');
     const second = await h.svc.sell({ ...SALE_INPUT, seats: 'G1,G2' }, { whenBusy: 'queue' });
-    expect(second).toMatchObject({ state: 'queued', reason: expect.stringMatching(new RegExp(`Waiting for the terminal: ${first.outOrderNo} is still on it`)) });
+    expect(second).toMatchObject({
+      state: 'queued',
+      reason: expect.stringMatching(new RegExp(`Waiting for the terminal: ${first.outOrderNo} is still on it`)),
+    });
     await h.time.advance(60_000);
     expect(h.state(second.id)).toBe('queued');
     expect(h.pos.creates(second.outOrderNo)).toBe(0);
@@ -128,9 +134,16 @@ describe('a retry is a query first; Check with the provider', () => {
     h.pos.settle(v.outOrderNo, 'SUCCESS'); // the customer's payment went through after all; no webhook came
     const checked = await h.svc.checkNow(v.id);
     expect(checked.lastCheck).toMatchObject({ providerStatus: 'SUCCESS', paid: true });
-    expect(checked.late).toMatchObject({ kind: 'paid-after-closing', source: 'query', payNo: expect.stringMatching(/^PAY/) });
+    expect(checked.late).toMatchObject({
+      kind: 'paid-after-closing',
+      source: 'query',
+      payNo: expect.stringMatching(/^PAY/),
+    });
     expect(checked.state).toBe('expired');
-    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/debited/) });
+    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/debited/),
+    });
     expect(h.pos.creates()).toBe(1);
   });
 
@@ -151,7 +164,10 @@ describe('a retry is a query first; Check with the provider', () => {
     await h.until(v.id, 'waiting');
     h.svc.onWebhook(h.pos.settle(v.outOrderNo, 'CANCEL'));
     h.pos.queryPlan.push('unreachable');
-    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({ code: 'PROVIDER_UNREACHABLE', message: expect.stringMatching(/Nothing was recorded/) });
+    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({
+      code: 'PROVIDER_UNREACHABLE',
+      message: expect.stringMatching(/Nothing was recorded/),
+    });
     expect(h.svc.get(v.id)!.lastCheck).toBeUndefined();
     expect(h.pos.creates()).toBe(1);
   });
@@ -176,7 +192,10 @@ describe('a retry is a query first; Check with the provider', () => {
     h.svc.onWebhook(h.pos.settle(v.outOrderNo, 'CLOSE'));
     h.svc.useRetryRule((id) => (id === v.id ? 'Asked for by Box office: it asks again.' : null));
     const q = h.pos.queries();
-    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({ code: 'CONFLICT', message: 'Asked for by Box office: it asks again.' });
+    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'Asked for by Box office: it asks again.',
+    });
     expect(h.pos.queries()).toBe(q);
   });
 
@@ -188,7 +207,10 @@ describe('a retry is a query first; Check with the provider', () => {
     const other = await h.sell({ seats: 'K1,K2' });
     await h.until(other.id, 'waiting');
     const q = h.pos.queries();
-    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({ code: 'TERMINAL_BUSY', message: expect.stringContaining(other.outOrderNo) });
+    await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({
+      code: 'TERMINAL_BUSY',
+      message: expect.stringContaining(other.outOrderNo),
+    });
     expect(h.pos.queries()).toBe(q);
     expect(h.pos.creates()).toBe(2);
   });
@@ -196,7 +218,10 @@ describe('a retry is a query first; Check with the provider', () => {
   it('lastCheck survives a restart (it is read from the journal file)', async () => {
     const { file, cleanup } = tempDbFile();
     const db = openJournalDb(file);
-    cleanups.push(() => { db.close(); cleanup(); });
+    cleanups.push(() => {
+      db.close();
+      cleanup();
+    });
     const pos = new FakePos();
     const time = fakeTime();
     const a = checkoutHarness({ db, pos, time });

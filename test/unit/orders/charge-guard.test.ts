@@ -5,32 +5,54 @@ import { canSendQueued } from '../../../core/orders/charge-guard';
 import type { OrderView } from '../../../shared/orders';
 
 function order(p: Partial<OrderView>): OrderView {
-  return { id: 1, outOrderNo: 'COU1-251125-0017', amountKobo: 1_370_000, sn: 'DEMO-POS-0001', state: 'waiting', ...p } as OrderView;
+  return {
+    id: 1,
+    outOrderNo: 'COU1-251125-0017',
+    amountKobo: 1_370_000,
+    sn: 'DEMO-POS-0001',
+    state: 'waiting',
+    ...p,
+  } as OrderView;
 }
 
-describe('admitSale (the checkout\'s rules for a new sale)', () => {
+describe("admitSale (the checkout's rules for a new sale)", () => {
   it('refuses a second charge on a terminal that still holds an unpaid order, naming it', () => {
     const open = [order({})];
     expect(() => admitSale({ open, sn: 'demo-pos-0001' })).toThrowError(
-      expect.objectContaining({ code: 'TERMINAL_BUSY', message: '₦13,700.00 COU1-251125-0017 is still on the terminal: ask the customer to cancel it there, or wait.' }),
+      expect.objectContaining({
+        code: 'TERMINAL_BUSY',
+        message: '₦13,700.00 COU1-251125-0017 is still on the terminal: ask the customer to cancel it there, or wait.',
+      }),
     );
   });
 
   it('lets the charge go when the cashier named the waiting order, or it is on another terminal', () => {
-    expect(() => admitSale({ open: [order({})], sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' })).not.toThrow();
+    expect(() =>
+      admitSale({ open: [order({})], sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' }),
+    ).not.toThrow();
     expect(() => admitSale({ open: [order({})], sn: 'OTHER-POS-0002' })).not.toThrow();
     // Naming one order does not let a second one through.
     const two = [order({}), order({ id: 2, outOrderNo: 'COU1-251125-0018', state: 'unknown' })];
-    expect(() => admitSale({ open: two, sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' })).toThrowError(/COU1-251125-0018/);
-    expect(ordersOnTerminal(two, 'DEMO-POS-0001').map((o) => o.outOrderNo)).toEqual(['COU1-251125-0017', 'COU1-251125-0018']);
+    expect(() => admitSale({ open: two, sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' })).toThrowError(
+      /COU1-251125-0018/,
+    );
+    expect(ordersOnTerminal(two, 'DEMO-POS-0001').map((o) => o.outOrderNo)).toEqual([
+      'COU1-251125-0017',
+      'COU1-251125-0018',
+    ]);
   });
 
   it('a sale queued for the terminal keeps it busy too (it goes there first), named as waiting to be sent', () => {
     // Before: a queued sale did not count, and the queue sender later put both on the terminal.
     expect(() => admitSale({ open: [order({ state: 'queued' })], sn: 'DEMO-POS-0001' })).toThrowError(
-      expect.objectContaining({ code: 'TERMINAL_BUSY', message: expect.stringMatching(/COU1-251125-0017 is waiting to be sent to the terminal/) }),
+      expect.objectContaining({
+        code: 'TERMINAL_BUSY',
+        message: expect.stringMatching(/COU1-251125-0017 is waiting to be sent to the terminal/),
+      }),
     );
-    expect(() => admitSale({ open: [order({ state: 'queued' })], sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' })).not.toThrow();
+    expect(() =>
+      admitSale({ open: [order({ state: 'queued' })], sn: 'DEMO-POS-0001', besideWaiting: 'COU1-251125-0017' }),
+    ).not.toThrow();
   });
 
   it('a queued sale may be sent only during a shift, to a free terminal, and only the oldest for its terminal', () => {
@@ -47,12 +69,16 @@ describe('admitSale (the checkout\'s rules for a new sale)', () => {
   });
 
   it('a door that queues gets the order in the way instead of a refusal', () => {
-    expect(admitSale({ open: [order({})], sn: 'DEMO-POS-0001', whenBusy: 'queue' })?.outOrderNo).toBe('COU1-251125-0017');
+    expect(admitSale({ open: [order({})], sn: 'DEMO-POS-0001', whenBusy: 'queue' })?.outOrderNo).toBe(
+      'COU1-251125-0017',
+    );
     expect(admitSale({ open: [], sn: 'DEMO-POS-0001', whenBusy: 'queue' })).toBeNull();
   });
 
   it('refuses any charge with no shift open', () => {
-    expect(() => admitSale({ open: [], sn: 'DEMO-POS-0001', shiftOpen: () => false })).toThrowError(expect.objectContaining({ code: 'NO_SHIFT' }));
+    expect(() => admitSale({ open: [], sn: 'DEMO-POS-0001', shiftOpen: () => false })).toThrowError(
+      expect.objectContaining({ code: 'NO_SHIFT' }),
+    );
     expect(() => admitSale({ open: [], sn: 'DEMO-POS-0001', shiftOpen: () => true })).not.toThrow();
   });
 });

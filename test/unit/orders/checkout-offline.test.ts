@@ -14,7 +14,10 @@ describe('outbox', () => {
     // Three terminals: one terminal never holds two unpaid orders (charge-door.test.ts).
     const a = await h.sell({ seats: 'A1,A2', sn: 'TERM-0001' });
     await h.time.advance(0);
-    expect(h.svc.get(a.id)).toMatchObject({ state: 'queued', reason: expect.stringMatching(/No connection.*as soon as the connection is back/) });
+    expect(h.svc.get(a.id)).toMatchObject({
+      state: 'queued',
+      reason: expect.stringMatching(/No connection.*as soon as the connection is back/),
+    });
     expect(h.connectivity.at(-1)).toEqual({ online: false, queueLength: 1 });
     const b = await h.sell({ seats: 'B1,B2', sn: 'TERM-0002' });
     const c = await h.sell({ seats: 'C1,C2', sn: 'TERM-0003' });
@@ -30,7 +33,10 @@ describe('outbox', () => {
     h.pos.defaultCreate = 'ok';
     await h.time.until(() => h.svc.listQueued().length === 0, 60_000);
     await h.until(c.id, 'waiting');
-    const firstOk = h.pos.calls.filter((x) => x.op === 'create').slice(-3).map((x) => x.key);
+    const firstOk = h.pos.calls
+      .filter((x) => x.op === 'create')
+      .slice(-3)
+      .map((x) => x.key);
     expect(firstOk).toEqual([a.outOrderNo, b.outOrderNo, c.outOrderNo]);
     expect(h.connectivity.at(-1)).toEqual({ online: true, queueLength: 0 });
     expect(h.pos.orders.size).toBe(3);
@@ -157,7 +163,8 @@ describe('status checks', () => {
     expect(at.length).toBeGreaterThanOrEqual(5 * 20 - 5); // and the capacity is used
     // Every order gets its fair turn: first come, first served for the tokens.
     const perOrder = new Map<string, number>();
-    for (const c of h.pos.calls) if (c.op === 'query' && c.at >= start) perOrder.set(c.key, (perOrder.get(c.key) ?? 0) + 1);
+    for (const c of h.pos.calls)
+      if (c.op === 'query' && c.at >= start) perOrder.set(c.key, (perOrder.get(c.key) ?? 0) + 1);
     expect(perOrder.size).toBe(20);
     expect(Math.min(...perOrder.values())).toBeGreaterThanOrEqual(4);
   });

@@ -104,7 +104,10 @@ describe('outcome unknown', () => {
 
   it('a status word the app does not know is recorded, never guessed, and does not make it ask in a loop', async () => {
     const h = harness();
-    h.pos.seed({ outOrderNo: 'COU3-250131-0001', amountKobo: 710_000, orderExpireSeconds: 300, sn: 'P30-0012345' }, 'REFUNDED');
+    h.pos.seed(
+      { outOrderNo: 'COU3-250131-0001', amountKobo: 710_000, orderExpireSeconds: 300, sn: 'P30-0012345' },
+      'REFUNDED',
+    );
     const v = await h.sell(); // "already exists" -> unknown -> the query answers REFUNDED
     await h.time.advance(60_000);
     expect(h.svc.get(v.id)).toMatchObject({ state: 'unknown', providerStatus: 'REFUNDED' });
@@ -132,7 +135,10 @@ describe('restart', () => {
   it('resume(): creating -> unknown -> query first; waiting -> checks; queued -> outbox; final untouched', async () => {
     const { file, cleanup } = tempDbFile();
     const dbA = openJournalDb(file);
-    cleanups.push(() => { dbA.close(); cleanup(); });
+    cleanups.push(() => {
+      dbA.close();
+      cleanup();
+    });
     const provider = new FakePos();
     const timeA = fakeTime();
     const a = checkoutHarness({ db: dbA, pos: provider, time: timeA });
@@ -151,7 +157,13 @@ describe('restart', () => {
     const q1 = await a.sell({ seats: 'C1,C2', sn: 'TERM-0004' });
     await timeA.advance(0);
     const q2 = await a.sell({ seats: 'D1,D2', sn: 'TERM-0005' });
-    expect([a.state(w.id), a.state(p.id), a.state(c.id), a.state(q1.id), a.state(q2.id)]).toEqual(['waiting', 'paid', 'creating', 'queued', 'queued']);
+    expect([a.state(w.id), a.state(p.id), a.state(c.id), a.state(q1.id), a.state(q2.id)]).toEqual([
+      'waiting',
+      'paid',
+      'creating',
+      'queued',
+      'queued',
+    ]);
     // The process is killed here: nothing of `a` runs again (its fake time never moves).
 
     const dbB = openJournalDb(file);
@@ -169,7 +181,9 @@ describe('restart', () => {
     expect(b.state(q1.id)).toBe('waiting');
     // The held create of the dead process never committed; the resumed one asked first, then sent.
     expect(provider.creates(c.outOrderNo)).toBe(2);
-    const createsOfQueued = provider.calls.filter((x) => x.op === 'create' && [q1.outOrderNo, q2.outOrderNo].includes(x.key));
+    const createsOfQueued = provider.calls.filter(
+      (x) => x.op === 'create' && [q1.outOrderNo, q2.outOrderNo].includes(x.key),
+    );
     expect(createsOfQueued.map((x) => x.key)).toEqual([q1.outOrderNo, q1.outOrderNo, q2.outOrderNo]); // oldest first
     b.svc.onWebhook(provider.settle(w.outOrderNo, 'SUCCESS'));
     expect(b.state(w.id)).toBe('paid');

@@ -17,14 +17,25 @@ describe('sell', () => {
       return create(input);
     };
     const v = await h.sell();
-    expect(v).toMatchObject({ state: 'creating', outOrderNo: 'COU3-250131-0001', amountKobo: 710_000, attempts: 1, expiresAt: h.time.now + 300_000 });
+    expect(v).toMatchObject({
+      state: 'creating',
+      outOrderNo: 'COU3-250131-0001',
+      amountKobo: 710_000,
+      attempts: 1,
+      expiresAt: h.time.now + 300_000,
+    });
     expect(stateAtCreate).toBe('creating');
     const waiting = await h.until(v.id, 'waiting');
     expect(waiting.orderNo).toMatch(/^FAKE/);
     expect(waiting.nextActionAt).toBe(h.time.now + 1_000);
     const sent = h.pos.orders.get(v.outOrderNo)!.input;
     expect(sent).toMatchObject({ amountKobo: 710_000, orderExpireSeconds: 300, sn: 'P30-0012345' });
-    expect(sent.productInfo).toMatchObject({ filmTicketNum: '2', seatNum: 'F7,F8', filmTicketAmount: '7000.00', filmFeeAmount: '100.00' });
+    expect(sent.productInfo).toMatchObject({
+      filmTicketNum: '2',
+      seatNum: 'F7,F8',
+      filmTicketAmount: '7000.00',
+      filmFeeAmount: '100.00',
+    });
   });
 
   it('pay -> paid with the final details kept, and checks stop', async () => {
@@ -34,7 +45,15 @@ describe('sell', () => {
     await h.time.advance(5_000);
     h.pos.settle(v.outOrderNo, 'SUCCESS');
     const paid = await h.until(v.id, 'paid', 2_000);
-    expect(paid).toMatchObject({ payNo: expect.stringMatching(/^PAY/), providerFeeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '******6789', providerStatus: 'SUCCESS', transactionTime: 1738314000000 });
+    expect(paid).toMatchObject({
+      payNo: expect.stringMatching(/^PAY/),
+      providerFeeKobo: 150,
+      feePattern: 'OUT_DEDUCT',
+      senderName: 'ADA OBI',
+      senderAccount: '******6789',
+      providerStatus: 'SUCCESS',
+      transactionTime: 1738314000000,
+    });
     expect(paid.reason).toBeUndefined();
     expect(paid.nextActionAt).toBeUndefined();
     expect(h.path(v.id)).toBe('creating>waiting>paid');
@@ -95,7 +114,11 @@ describe('sell', () => {
     expect(JSON.stringify([h.svc.get(v.id), h.svc.history(v.id)])).toBe(snapshot);
     expect(h.events.length).toBe(events);
     h.svc.onWebhook({ ...details, status: 'FAIL', payNo: 'OTHER' }); // late and contradicting
-    expect(h.svc.get(v.id)).toMatchObject({ state: 'paid', payNo: details.payNo, late: { kind: 'reported-otherwise', providerStatus: 'FAIL' } });
+    expect(h.svc.get(v.id)).toMatchObject({
+      state: 'paid',
+      payNo: details.payNo,
+      late: { kind: 'reported-otherwise', providerStatus: 'FAIL' },
+    });
     expect(h.svc.history(v.id).map((e) => e.to)).toEqual(['creating', 'waiting', 'paid', 'paid']);
     expect(h.logger.lines.some((l) => l.level === 'warn' && /contradicts a closed order/.test(l.msg))).toBe(true);
   });
@@ -127,7 +150,12 @@ describe('sell', () => {
     await h.time.advance(0);
     h.pos.defaultQuery = 'ok';
     await h.time.until(() => h.svc.get(v.id)!.payNo !== undefined, 10_000);
-    expect(h.svc.get(v.id)).toMatchObject({ state: 'paid', payNo: full.payNo, completedTime: full.completedTime, senderAccount: '******6789' });
+    expect(h.svc.get(v.id)).toMatchObject({
+      state: 'paid',
+      payNo: full.payNo,
+      completedTime: full.completedTime,
+      senderAccount: '******6789',
+    });
     expect(h.path(v.id)).toBe('creating>waiting>paid');
     const queries = h.pos.queries();
     await h.time.advance(30_000);
@@ -158,7 +186,9 @@ describe('sell', () => {
 
   it('ignores a webhook for an order it does not have', () => {
     h = checkoutHarness();
-    expect(h.svc.onWebhook({ outOrderNo: 'OTHER-250131-0001', orderNo: 'X', status: 'SUCCESS', amountKobo: 1 })).toBeNull();
+    expect(
+      h.svc.onWebhook({ outOrderNo: 'OTHER-250131-0001', orderNo: 'X', status: 'SUCCESS', amountKobo: 1 }),
+    ).toBeNull();
   });
 
   it('a webhook whose amount is not the sale amount is not accepted as paid', async () => {
@@ -176,7 +206,8 @@ describe('cashier actions', () => {
   it('refuses a bad sale with per-field messages and records nothing', async () => {
     h = checkoutHarness();
     await expect(h.svc.sell({ ...SALE_INPUT, tickets: 0, showTime: '7pm' })).rejects.toMatchObject({
-      code: 'VALIDATION', details: { fields: { tickets: expect.stringMatching(/1 to 50/), showTime: expect.stringMatching(/HH:mm/) } },
+      code: 'VALIDATION',
+      details: { fields: { tickets: expect.stringMatching(/1 to 50/), showTime: expect.stringMatching(/HH:mm/) } },
     });
     expect(h.svc.listToday()).toEqual([]);
     expect(h.pos.calls).toEqual([]);
@@ -187,7 +218,7 @@ describe('cashier actions', () => {
     await expect(h.sell()).rejects.toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
   });
 
-  it('a refused create fails the sale with the provider\'s reason, never retried', async () => {
+  it("a refused create fails the sale with the provider's reason, never retried", async () => {
     h = checkoutHarness();
     h.pos.createPlan.push('refused');
     const v = await h.sell();
@@ -235,7 +266,9 @@ describe('cashier actions', () => {
     await h.time.advance(1_000);
     expect(h.pos.heldCount).toBe(1);
     let stopped = false;
-    const p = h.svc.stop().then(() => { stopped = true; });
+    const p = h.svc.stop().then(() => {
+      stopped = true;
+    });
     await h.time.advance(0);
     expect(stopped).toBe(false);
     h.pos.release();
@@ -249,7 +282,10 @@ describe('journal first', () => {
   it('if the sale cannot be recorded, nothing is sent and the cashier gets a clear error', async () => {
     h = checkoutHarness();
     h.db.exec("CREATE TRIGGER no_orders BEFORE INSERT ON orders BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
-    await expect(h.sell()).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/could not be recorded.*nothing was sent/) });
+    await expect(h.sell()).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/could not be recorded.*nothing was sent/),
+    });
     await h.time.advance(5_000);
     expect(h.pos.calls).toEqual([]);
     h.db.exec('DROP TRIGGER no_orders');

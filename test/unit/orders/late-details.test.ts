@@ -39,7 +39,9 @@ describe('the payment number of a payment after closing', () => {
     await h.time.until(() => h.svc.get(v.id)?.late?.payNo !== undefined);
     expect(h.svc.get(v.id)!.late).toMatchObject({ payNo: details.payNo, source: 'webhook', handled: null });
     expect(lates).toEqual([v.id, v.id]);
-    expect(h.svc.history(v.id).at(-1)!.note).toBe(`Paid after closing: payment number ${details.payNo}, asked of the provider`);
+    expect(h.svc.history(v.id).at(-1)!.note).toBe(
+      `Paid after closing: payment number ${details.payNo}, asked of the provider`,
+    );
     // It stays one late outcome: the same notification again changes nothing.
     h.svc.onWebhook(asNotified(details));
     expect(h.svc.history(v.id).filter((e) => e.from === e.to)).toHaveLength(2);
@@ -48,7 +50,9 @@ describe('the payment number of a payment after closing', () => {
   it('the store fills it once, from the same sale still paid, and sends order.late again with the full facts', async () => {
     const { v, details } = await expiredThenPaid();
     const sent: { kind: string; payload: Record<string, unknown> }[] = [];
-    const sink: JournalSink = { append: (kind, payload) => void sent.push({ kind, payload: payload as Record<string, unknown> }) };
+    const sink: JournalSink = {
+      append: (kind, payload) => void sent.push({ kind, payload: payload as Record<string, unknown> }),
+    };
     const store = new LateOutcomeStore(h.db, sink);
     const journal = new OrderJournal(h.db, () => 0);
     const rec = () => journal.get(v.id)!;
@@ -62,7 +66,15 @@ describe('the payment number of a payment after closing', () => {
     expect(store.fillDetails(rec(), { ...details, payNo: 'OTHER' }, 4_000)).toBeNull();
     expect(store.get(v.id)!.payNo).toBe(details.payNo);
     expect(store.missingPayNo()).toEqual([]);
-    expect(sent.map((e) => [e.kind, e.payload.reference, e.payload.payNo])).toEqual([['order.late', v.outOrderNo, undefined], ['order.late', v.outOrderNo, details.payNo]]);
-    expect(sent[1]!.payload).toMatchObject({ kind: 'paid-after-closing', closedAs: 'expired', amountKobo: details.amountKobo, source: 'relay' });
+    expect(sent.map((e) => [e.kind, e.payload.reference, e.payload.payNo])).toEqual([
+      ['order.late', v.outOrderNo, undefined],
+      ['order.late', v.outOrderNo, details.payNo],
+    ]);
+    expect(sent[1]!.payload).toMatchObject({
+      kind: 'paid-after-closing',
+      closedAs: 'expired',
+      amountKobo: details.amountKobo,
+      source: 'relay',
+    });
   });
 });

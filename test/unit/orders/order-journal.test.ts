@@ -12,14 +12,26 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 function journal(now = { t: Date.UTC(2025, 0, 31, 9, 0) }) {
   const { file, cleanup } = tempDbFile();
   const db = openJournalDb(file);
-  cleanups.push(() => { db.close(); cleanup(); });
+  cleanups.push(() => {
+    db.close();
+    cleanup();
+  });
   return { j: new OrderJournal(db, () => now.t), db, file, now };
 }
 
 function newOrder(j: OrderJournal, at: number, state: 'queued' | 'creating' = 'creating') {
   return j.insert({
-    sale: sale(), amountKobo: 710_000, counterCode: 'COU3', businessDay: '250131', createdAt: at, expireSeconds: 300,
-    state, attempts: state === 'creating' ? 1 : 0, headMerchantId: 'H1', merchantId: 'M1', note: 'Sale recorded',
+    sale: sale(),
+    amountKobo: 710_000,
+    counterCode: 'COU3',
+    businessDay: '250131',
+    createdAt: at,
+    expireSeconds: 300,
+    state,
+    attempts: state === 'creating' ? 1 : 0,
+    headMerchantId: 'H1',
+    merchantId: 'M1',
+    note: 'Sale recorded',
   });
 }
 
@@ -27,8 +39,25 @@ describe('order journal', () => {
   it('records the sale with its first event before anything is sent', () => {
     const { j, now, file } = journal();
     const rec = newOrder(j, now.t);
-    expect(rec).toMatchObject({ state: 'creating', amountKobo: 710_000, sn: 'P30-0012345', createdAt: now.t, expiresAt: now.t + 300_000, attempts: 1 });
-    expect(rec.sale).toEqual({ filmName: 'Lagos Nights', filmTitle: 'Hall 2', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000, sn: 'P30-0012345' });
+    expect(rec).toMatchObject({
+      state: 'creating',
+      amountKobo: 710_000,
+      sn: 'P30-0012345',
+      createdAt: now.t,
+      expiresAt: now.t + 300_000,
+      attempts: 1,
+    });
+    expect(rec.sale).toEqual({
+      filmName: 'Lagos Nights',
+      filmTitle: 'Hall 2',
+      showDate: '2025-01-31',
+      showTime: '19:30',
+      seats: 'F7,F8',
+      tickets: 2,
+      priceKobo: 350_000,
+      bookingFeeKobo: 10_000,
+      sn: 'P30-0012345',
+    });
     expect(j.history(rec.id)).toEqual([{ at: now.t, from: null, to: 'creating', note: 'Sale recorded' }]);
     // A second connection (another process) sees it at once: committed, not buffered.
     const otherDb = openJournalDb(file);
@@ -43,11 +72,39 @@ describe('order journal', () => {
     j.transition(rec.id, 'waiting', 'on terminal', { patch: { orderNo: 'O1', waitingSince: now.t } });
     now.t += 20_000;
     j.transition(rec.id, 'paid', 'SUCCESS', {
-      patch: { payNo: 'P1', providerFeeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '******6789', transactionTime: 11, completedTime: 12, providerStatus: 'SUCCESS', detailsJson: '{"a":1}', reason: null },
+      patch: {
+        payNo: 'P1',
+        providerFeeKobo: 150,
+        feePattern: 'OUT_DEDUCT',
+        senderName: 'ADA OBI',
+        senderAccount: '******6789',
+        transactionTime: 11,
+        completedTime: 12,
+        providerStatus: 'SUCCESS',
+        detailsJson: '{"a":1}',
+        reason: null,
+      },
     });
     const paid = j.get(rec.id)!;
-    expect(paid).toMatchObject({ state: 'paid', orderNo: 'O1', payNo: 'P1', providerFeeKobo: 150, feePattern: 'OUT_DEDUCT', senderName: 'ADA OBI', senderAccount: '******6789', transactionTime: 11, completedTime: 12, providerStatus: 'SUCCESS', detailsJson: '{"a":1}', waitingSince: now.t - 20_000 });
-    expect(j.history(rec.id).map((e) => `${e.from}->${e.to}`)).toEqual(['null->creating', 'creating->waiting', 'waiting->paid']);
+    expect(paid).toMatchObject({
+      state: 'paid',
+      orderNo: 'O1',
+      payNo: 'P1',
+      providerFeeKobo: 150,
+      feePattern: 'OUT_DEDUCT',
+      senderName: 'ADA OBI',
+      senderAccount: '******6789',
+      transactionTime: 11,
+      completedTime: 12,
+      providerStatus: 'SUCCESS',
+      detailsJson: '{"a":1}',
+      waitingSince: now.t - 20_000,
+    });
+    expect(j.history(rec.id).map((e) => `${e.from}->${e.to}`)).toEqual([
+      'null->creating',
+      'creating->waiting',
+      'waiting->paid',
+    ]);
     const view = toView(paid, 123);
     expect(OrderViewSchema.parse(view)).toEqual(view);
     expect(view).not.toHaveProperty('nextActionAt'); // final: nothing planned
@@ -97,9 +154,23 @@ describe('order journal', () => {
 
   it('has the indexes later searches need', () => {
     const { db } = journal();
-    const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('orders','order_events')").all() as { name: string }[]).map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['orders_order_no', 'orders_pay_no', 'orders_created_at', 'orders_state', 'order_events_order']));
-    const outIdx = db.prepare("SELECT COUNT(*) AS n FROM pragma_index_list('orders') WHERE \"unique\" = 1").get() as { n: number };
+    const names = (
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('orders','order_events')")
+        .all() as { name: string }[]
+    ).map((r) => r.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'orders_order_no',
+        'orders_pay_no',
+        'orders_created_at',
+        'orders_state',
+        'order_events_order',
+      ]),
+    );
+    const outIdx = db.prepare('SELECT COUNT(*) AS n FROM pragma_index_list(\'orders\') WHERE "unique" = 1').get() as {
+      n: number;
+    };
     expect(outIdx.n).toBeGreaterThanOrEqual(1); // out_order_no UNIQUE
   });
 });

@@ -1,14 +1,40 @@
 // The state machine: every transition, allowed and refused, in the table and in the journal.
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrderJournal } from '../../../core/orders/order-journal';
-import { canTransition, isFinalState, ORDER_STATES, stateForProviderStatus, type OrderState } from '../../../core/orders/order-state';
+import {
+  canTransition,
+  isFinalState,
+  ORDER_STATES,
+  stateForProviderStatus,
+  type OrderState,
+} from '../../../core/orders/order-state';
 import { openTempDb, sale } from '../../helpers/orders-db';
 
 const ALLOWED: [OrderState, OrderState][] = [
-  ['queued', 'creating'], ['queued', 'waiting'], ['queued', 'paid'], ['queued', 'failed'], ['queued', 'cancelled'], ['queued', 'expired'],
-  ['creating', 'waiting'], ['creating', 'queued'], ['creating', 'unknown'], ['creating', 'paid'], ['creating', 'failed'], ['creating', 'cancelled'], ['creating', 'expired'],
-  ['unknown', 'creating'], ['unknown', 'waiting'], ['unknown', 'paid'], ['unknown', 'failed'], ['unknown', 'cancelled'], ['unknown', 'expired'],
-  ['waiting', 'unknown'], ['waiting', 'paid'], ['waiting', 'failed'], ['waiting', 'cancelled'], ['waiting', 'expired'],
+  ['queued', 'creating'],
+  ['queued', 'waiting'],
+  ['queued', 'paid'],
+  ['queued', 'failed'],
+  ['queued', 'cancelled'],
+  ['queued', 'expired'],
+  ['creating', 'waiting'],
+  ['creating', 'queued'],
+  ['creating', 'unknown'],
+  ['creating', 'paid'],
+  ['creating', 'failed'],
+  ['creating', 'cancelled'],
+  ['creating', 'expired'],
+  ['unknown', 'creating'],
+  ['unknown', 'waiting'],
+  ['unknown', 'paid'],
+  ['unknown', 'failed'],
+  ['unknown', 'cancelled'],
+  ['unknown', 'expired'],
+  ['waiting', 'unknown'],
+  ['waiting', 'paid'],
+  ['waiting', 'failed'],
+  ['waiting', 'cancelled'],
+  ['waiting', 'expired'],
 ];
 const isAllowed = (from: OrderState, to: OrderState) => ALLOWED.some(([f, t]) => f === from && t === to);
 const ALL_PAIRS = ORDER_STATES.flatMap((from) => ORDER_STATES.map((to) => [from, to] as [OrderState, OrderState]));
@@ -21,7 +47,19 @@ function orderIn(state: OrderState) {
   const t = openTempDb();
   cleanups.push(t.cleanup);
   const j = new OrderJournal(t.db, () => 1_000);
-  const rec = j.insert({ sale: sale(), amountKobo: 710_000, counterCode: 'T', businessDay: '250131', createdAt: 0, expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'new' });
+  const rec = j.insert({
+    sale: sale(),
+    amountKobo: 710_000,
+    counterCode: 'T',
+    businessDay: '250131',
+    createdAt: 0,
+    expireSeconds: 300,
+    state: 'creating',
+    attempts: 1,
+    headMerchantId: 'H',
+    merchantId: 'M',
+    note: 'new',
+  });
   t.db.prepare('UPDATE orders SET state = ? WHERE id = ?').run(state, rec.id);
   return { j, id: rec.id, db: t.db };
 }
@@ -33,7 +71,8 @@ describe('transition table', () => {
 
   it('final states are exactly paid, failed, cancelled, expired and have no way out', () => {
     expect(ORDER_STATES.filter(isFinalState)).toEqual(['paid', 'failed', 'cancelled', 'expired']);
-    for (const s of ORDER_STATES.filter(isFinalState)) for (const t of ORDER_STATES) expect(canTransition(s, t)).toBe(false);
+    for (const s of ORDER_STATES.filter(isFinalState))
+      for (const t of ORDER_STATES) expect(canTransition(s, t)).toBe(false);
   });
 });
 
@@ -73,8 +112,14 @@ describe('journal transitions', () => {
 
 describe('provider status words', () => {
   it.each([
-    ['PENDING', 'waiting'], ['SUCCESS', 'paid'], ['FAIL', 'failed'], ['CANCEL', 'cancelled'], ['CLOSE', 'expired'], ['success', 'paid'],
-    ['REFUNDED', null], ['', null],
+    ['PENDING', 'waiting'],
+    ['SUCCESS', 'paid'],
+    ['FAIL', 'failed'],
+    ['CANCEL', 'cancelled'],
+    ['CLOSE', 'expired'],
+    ['success', 'paid'],
+    ['REFUNDED', null],
+    ['', null],
   ])('%s -> %s', (word, state) => {
     expect(stateForProviderStatus(word)).toBe(state);
   });

@@ -10,8 +10,17 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 function insert(j: OrderJournal, at: number, code = 'COU3') {
   return j.insert({
-    sale: sale(), amountKobo: 710_000, counterCode: code, businessDay: lagosDayCode(at), createdAt: at, expireSeconds: 300,
-    state: 'creating', attempts: 1, headMerchantId: 'H1', merchantId: 'M1', note: 'test',
+    sale: sale(),
+    amountKobo: 710_000,
+    counterCode: code,
+    businessDay: lagosDayCode(at),
+    createdAt: at,
+    expireSeconds: 300,
+    state: 'creating',
+    attempts: 1,
+    headMerchantId: 'H1',
+    merchantId: 'M1',
+    note: 'test',
   });
 }
 
@@ -97,7 +106,21 @@ describe('outOrderNo', () => {
   it('allocates the number in the same transaction as the order: a failed insert uses up nothing', () => {
     const { db, j, at } = journalWithOneOrder();
     // A sale that violates the table's constraints (state outside the enum) rolls everything back.
-    expect(() => j.insert({ sale: sale(), amountKobo: 1, counterCode: 'COU3', businessDay: '250131', createdAt: at, expireSeconds: 300, state: 'bogus' as never, attempts: 0, headMerchantId: 'H', merchantId: 'M', note: 'x' })).toThrow();
+    expect(() =>
+      j.insert({
+        sale: sale(),
+        amountKobo: 1,
+        counterCode: 'COU3',
+        businessDay: '250131',
+        createdAt: at,
+        expireSeconds: 300,
+        state: 'bogus' as never,
+        attempts: 0,
+        headMerchantId: 'H',
+        merchantId: 'M',
+        note: 'x',
+      }),
+    ).toThrow();
     expect(insert(j, at).outOrderNo).toBe('COU3-250131-0002');
     db.close();
   });

@@ -1,7 +1,12 @@
 // The poll schedule and the expiry rule for sending.
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_POLL_TUNING as T, errorDelay, nextUnknownCheck, nextWaitingCheck, remainingExpireSeconds, tooLateToSend,
+  DEFAULT_POLL_TUNING as T,
+  errorDelay,
+  nextUnknownCheck,
+  nextWaitingCheck,
+  remainingExpireSeconds,
+  tooLateToSend,
 } from '../../../core/orders/poll-schedule';
 
 const since = 1_000_000;
@@ -9,7 +14,8 @@ const expiresAt = since + 300_000;
 
 describe('waiting orders', () => {
   it('checks every second while a tap is likely, then every 2.5 s, then every 5 s', () => {
-    const at = (elapsed: number) => nextWaitingCheck({ now: since + elapsed, waitingSince: since, expiresAt, failures: 0 }, T);
+    const at = (elapsed: number) =>
+      nextWaitingCheck({ now: since + elapsed, waitingSince: since, expiresAt, failures: 0 }, T);
     expect(at(0)).toEqual({ at: since + 1_000, final: false });
     expect(at(44_000).at - (since + 44_000)).toBe(1_000);
     expect(at(45_000).at - (since + 45_000)).toBe(2_500);
@@ -20,8 +26,14 @@ describe('waiting orders', () => {
 
   it('never plans past expiry + grace; that last check is the final one', () => {
     const finalAt = expiresAt + T.graceMs;
-    expect(nextWaitingCheck({ now: finalAt - 2_000, waitingSince: since, expiresAt, failures: 0 }, T)).toEqual({ at: finalAt, final: true });
-    expect(nextWaitingCheck({ now: finalAt + 5, waitingSince: since, expiresAt, failures: 0 }, T)).toEqual({ at: finalAt + 5, final: true });
+    expect(nextWaitingCheck({ now: finalAt - 2_000, waitingSince: since, expiresAt, failures: 0 }, T)).toEqual({
+      at: finalAt,
+      final: true,
+    });
+    expect(nextWaitingCheck({ now: finalAt + 5, waitingSince: since, expiresAt, failures: 0 }, T)).toEqual({
+      at: finalAt + 5,
+      final: true,
+    });
   });
 
   it('backs off after failed checks, but not past the final check', () => {
@@ -30,12 +42,18 @@ describe('waiting orders', () => {
     expect(nextWaitingCheck({ now, waitingSince: since, expiresAt, failures: 3 }, T).at - now).toBe(4_000);
     expect(nextWaitingCheck({ now, waitingSince: since, expiresAt, failures: 10 }, T).at - now).toBe(15_000);
     const late = expiresAt + T.graceMs - 3_000;
-    expect(nextWaitingCheck({ now: late, waitingSince: since, expiresAt, failures: 10 }, T)).toEqual({ at: expiresAt + T.graceMs, final: true });
+    expect(nextWaitingCheck({ now: late, waitingSince: since, expiresAt, failures: 10 }, T)).toEqual({
+      at: expiresAt + T.graceMs,
+      final: true,
+    });
   });
 
   it('an order still undecided after the final check is checked every 30 s', () => {
     const now = expiresAt + T.graceMs + 1;
-    expect(nextWaitingCheck({ now, waitingSince: since, expiresAt, failures: 1 }, T)).toEqual({ at: now + 30_000, final: true });
+    expect(nextWaitingCheck({ now, waitingSince: since, expiresAt, failures: 1 }, T)).toEqual({
+      at: now + 30_000,
+      final: true,
+    });
   });
 });
 

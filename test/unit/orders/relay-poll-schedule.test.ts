@@ -3,7 +3,12 @@
 // stream drops, its next check comes within fastMs; unknown orders are checked at once regardless.
 import { describe, expect, it } from 'vitest';
 import {
-  checkAfterRelayDrop, DEFAULT_POLL_TUNING as T, finalCheckAt, nextRelayWaitingCheck, nextUnknownCheck, type PollTuning,
+  checkAfterRelayDrop,
+  DEFAULT_POLL_TUNING as T,
+  finalCheckAt,
+  nextRelayWaitingCheck,
+  nextUnknownCheck,
+  type PollTuning,
 } from '../../../core/orders/poll-schedule';
 
 const since = 1_000_000;
@@ -50,27 +55,45 @@ describe('relay healthy: a waiting order is checked rarely', () => {
   it('a failed check backs off as on the fast schedule, never past the final check', () => {
     const expiresAt = since + 300_000;
     const now = since + 30_000;
-    expect(nextRelayWaitingCheck({ now, waitingSince: since, expiresAt, failures: 2 }, T)).toEqual({ at: now + 2_000, final: false });
+    expect(nextRelayWaitingCheck({ now, waitingSince: since, expiresAt, failures: 2 }, T)).toEqual({
+      at: now + 2_000,
+      final: false,
+    });
     const late = finalCheckAt(expiresAt, T) - 500;
-    expect(nextRelayWaitingCheck({ now: late, waitingSince: since, expiresAt, failures: 4 }, T)).toEqual({ at: finalCheckAt(expiresAt, T), final: true });
+    expect(nextRelayWaitingCheck({ now: late, waitingSince: since, expiresAt, failures: 4 }, T)).toEqual({
+      at: finalCheckAt(expiresAt, T),
+      final: true,
+    });
   });
 
   it('past expiry + grace: checked now, then every undecidedMs after a failure', () => {
     const expiresAt = since + 60_000;
     const now = finalCheckAt(expiresAt, T) + 10;
-    expect(nextRelayWaitingCheck({ now, waitingSince: since, expiresAt, failures: 0 }, T)).toEqual({ at: now, final: true });
-    expect(nextRelayWaitingCheck({ now, waitingSince: since, expiresAt, failures: 1 }, T)).toEqual({ at: now + T.undecidedMs, final: true });
+    expect(nextRelayWaitingCheck({ now, waitingSince: since, expiresAt, failures: 0 }, T)).toEqual({
+      at: now,
+      final: true,
+    });
+    expect(nextRelayWaitingCheck({ now, waitingSince: since, expiresAt, failures: 1 }, T)).toEqual({
+      at: now + T.undecidedMs,
+      final: true,
+    });
   });
 
   it('unknown orders keep their own schedule: at once', () => {
-    expect(nextUnknownCheck({ now: since, expiresAt: since + 300_000, failures: 0 }, T)).toEqual({ at: since, final: false });
+    expect(nextUnknownCheck({ now: since, expiresAt: since + 300_000, failures: 0 }, T)).toEqual({
+      at: since,
+      final: false,
+    });
   });
 });
 
 describe('relay dropped', () => {
   it('brings the next check forward to within fastMs, keeps an earlier one', () => {
     const now = since + 100_000;
-    expect(checkAfterRelayDrop(now, { at: now + 40_000, final: false }, T)).toEqual({ at: now + T.fastMs, final: false });
+    expect(checkAfterRelayDrop(now, { at: now + 40_000, final: false }, T)).toEqual({
+      at: now + T.fastMs,
+      final: false,
+    });
     expect(checkAfterRelayDrop(now, { at: now + 300, final: true }, T)).toEqual({ at: now + 300, final: true });
     expect(T.fastMs).toBeLessThanOrEqual(2_000);
   });

@@ -1,9 +1,26 @@
 // The sale form's schema, the amount arithmetic and the productInfo sent to the provider.
 import { describe, expect, it } from 'vitest';
-import { SaleInputSchema, saleAmounts, ORDER_STATES, ORDER_STATE_LABELS, ORDER_STATE_CUSTOMER_LINES, OrderViewSchema } from '../../../shared/orders';
+import {
+  SaleInputSchema,
+  saleAmounts,
+  ORDER_STATES,
+  ORDER_STATE_LABELS,
+  ORDER_STATE_CUSTOMER_LINES,
+  OrderViewSchema,
+} from '../../../shared/orders';
 import { maskAccount, productInfoFor, detailsMismatch, factsFromDetails } from '../../../core/orders/sale-wire';
 
-const good = { filmName: 'Lagos Nights', filmTitle: 'Hall 2 (3D)', showDate: '2025-01-31', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000, sn: 'P30-0012345' };
+const good = {
+  filmName: 'Lagos Nights',
+  filmTitle: 'Hall 2 (3D)',
+  showDate: '2025-01-31',
+  showTime: '19:30',
+  seats: 'F7,F8',
+  tickets: 2,
+  priceKobo: 350_000,
+  bookingFeeKobo: 10_000,
+  sn: 'P30-0012345',
+};
 
 function errorsOf(input: unknown): Record<string, string> {
   const r = SaleInputSchema.safeParse(input);
@@ -51,8 +68,12 @@ describe('SaleInputSchema', () => {
     expect(errorsOf({ ...good, seats: 'F7,,F8' }).seats).toMatch(/missing between commas/);
     expect(errorsOf({ ...good, seats: 'F7;F8' }).seats).toMatch(/not a seat/);
     expect(errorsOf({ ...good, seats: 'F7,f7' }).seats).toBe('Seat F7 is listed twice');
-    expect(errorsOf({ ...good, seats: 'F7', tickets: 2 }).seats).toBe('1 seat listed for 2 tickets: list one seat per ticket');
-    expect(errorsOf({ ...good, seats: 'F7,F8,F9', tickets: 2 }).seats).toBe('3 seats listed for 2 tickets: list one seat per ticket');
+    expect(errorsOf({ ...good, seats: 'F7', tickets: 2 }).seats).toBe(
+      '1 seat listed for 2 tickets: list one seat per ticket',
+    );
+    expect(errorsOf({ ...good, seats: 'F7,F8,F9', tickets: 2 }).seats).toBe(
+      '3 seats listed for 2 tickets: list one seat per ticket',
+    );
   });
 
   it('names a missing field instead of a type error', () => {
@@ -63,16 +84,36 @@ describe('SaleInputSchema', () => {
 
 describe('amounts', () => {
   it('amount = tickets x price + fee, in integer kobo', () => {
-    expect(saleAmounts({ tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000 })).toEqual({ ticketsKobo: 700_000, bookingFeeKobo: 10_000, amountKobo: 710_000 });
-    expect(saleAmounts({ tickets: 3, priceKobo: 333, bookingFeeKobo: 1 })).toEqual({ ticketsKobo: 999, bookingFeeKobo: 1, amountKobo: 1000 });
+    expect(saleAmounts({ tickets: 2, priceKobo: 350_000, bookingFeeKobo: 10_000 })).toEqual({
+      ticketsKobo: 700_000,
+      bookingFeeKobo: 10_000,
+      amountKobo: 710_000,
+    });
+    expect(saleAmounts({ tickets: 3, priceKobo: 333, bookingFeeKobo: 1 })).toEqual({
+      ticketsKobo: 999,
+      bookingFeeKobo: 1,
+      amountKobo: 1000,
+    });
     expect(saleAmounts({ tickets: 50, priceKobo: 1_000_000_000, bookingFeeKobo: 0 }).amountKobo).toBe(50_000_000_000);
   });
 
   it('productInfo carries the spec names with Naira to two decimals', () => {
-    const sale = SaleInputSchema.parse({ ...good, tickets: 3, seats: 'A1,A2,A3', priceKobo: 250_050, bookingFeeKobo: 5 });
+    const sale = SaleInputSchema.parse({
+      ...good,
+      tickets: 3,
+      seats: 'A1,A2,A3',
+      priceKobo: 250_050,
+      bookingFeeKobo: 5,
+    });
     expect(productInfoFor(sale)).toEqual({
-      filmName: 'Lagos Nights', filmTitle: 'Hall 2 (3D)', filmTicketNum: '3', seatNum: 'A1,A2,A3',
-      filmTicketAmount: '7501.50', filmFeeAmount: '0.05', filmDate: '2025-01-31', filmTime: '19:30',
+      filmName: 'Lagos Nights',
+      filmTitle: 'Hall 2 (3D)',
+      filmTicketNum: '3',
+      seatNum: 'A1,A2,A3',
+      filmTicketAmount: '7501.50',
+      filmFeeAmount: '0.05',
+      filmDate: '2025-01-31',
+      filmTime: '19:30',
     });
   });
 });
@@ -86,8 +127,30 @@ describe('provider details kept', () => {
   });
 
   it('keeps the final details, with the raw JSON masked too', () => {
-    const f = factsFromDetails({ outOrderNo: 'X', orderNo: 'O1', payNo: 'P1', status: 'SUCCESS', amountKobo: 100, feeKobo: 150, feePattern: 'IN_DEDUCT', senderName: 'ADA', senderAccount: '0123456789', transactionTime: 5, completedTime: 6 });
-    expect(f).toMatchObject({ orderNo: 'O1', payNo: 'P1', providerFeeKobo: 150, feePattern: 'IN_DEDUCT', senderName: 'ADA', senderAccount: '******6789', transactionTime: 5, completedTime: 6, providerStatus: 'SUCCESS' });
+    const f = factsFromDetails({
+      outOrderNo: 'X',
+      orderNo: 'O1',
+      payNo: 'P1',
+      status: 'SUCCESS',
+      amountKobo: 100,
+      feeKobo: 150,
+      feePattern: 'IN_DEDUCT',
+      senderName: 'ADA',
+      senderAccount: '0123456789',
+      transactionTime: 5,
+      completedTime: 6,
+    });
+    expect(f).toMatchObject({
+      orderNo: 'O1',
+      payNo: 'P1',
+      providerFeeKobo: 150,
+      feePattern: 'IN_DEDUCT',
+      senderName: 'ADA',
+      senderAccount: '******6789',
+      transactionTime: 5,
+      completedTime: 6,
+      providerStatus: 'SUCCESS',
+    });
     expect(f.detailsJson).not.toContain('0123456789');
     expect(JSON.parse(f.detailsJson!)).toMatchObject({ payNo: 'P1', senderAccount: '******6789' });
   });

@@ -8,12 +8,22 @@ import { runSeatCheck, type SeatCheck } from '../../../core/programme';
 import { defaultTicketType, ProgrammeStore } from '../../../core/programme/programme-store';
 import type { Timers } from '../../../core/lib';
 import { lagosInstant } from '../../../shared/time';
-import { matchesShow, ProgrammeSchema, SHOW_GRACE_MS, tidySeats, upcomingShows, type Programme } from '../../../shared/programme';
+import {
+  matchesShow,
+  ProgrammeSchema,
+  SHOW_GRACE_MS,
+  tidySeats,
+  upcomingShows,
+  type Programme,
+} from '../../../shared/programme';
 
 const ADULT = { name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 };
 const CHILD = { name: 'Child', priceKobo: 300_000, bookingFeeKobo: 20_000 };
 const P: Programme = {
-  films: [{ name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' }, { name: 'Night Owl', title: 'NIGHT OWL', rating: '18' }],
+  films: [
+    { name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' },
+    { name: 'Night Owl', title: 'NIGHT OWL', rating: '18' },
+  ],
   screens: ['Screen 1', 'Screen 2'],
   shows: [
     { film: 'Night Owl', screen: 'Screen 2', date: '2025-04-01', time: '00:15', ticketTypes: [ADULT] },
@@ -39,7 +49,17 @@ describe('a programme', () => {
     expect(ProgrammeSchema.safeParse(P).success).toBe(true);
     const bad = ProgrammeSchema.safeParse({
       ...P,
-      shows: [...P.shows, { film: 'Ghost', screen: 'Screen 9', date: '2025-03-31', time: '21:00', ticketTypes: [ADULT, { ...ADULT, name: 'adult' }] }, P.shows[0]],
+      shows: [
+        ...P.shows,
+        {
+          film: 'Ghost',
+          screen: 'Screen 9',
+          date: '2025-03-31',
+          time: '21:00',
+          ticketTypes: [ADULT, { ...ADULT, name: 'adult' }],
+        },
+        P.shows[0],
+      ],
     });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((i) => i.message)).toEqual([
@@ -60,12 +80,21 @@ describe('the next shows, across midnight in Africa/Lagos', () => {
   it('lists soonest first, keeps a show until its start plus the grace, and orders yesterday 23:50 before today 00:05', () => {
     const s = store();
     s.replace({ kind: 'csv', fileName: 'p.csv', importedAt: 1, by: 'Ada' }, P, 1);
-    const next = (now: number) => upcomingShows(s.showsFrom(now - SHOW_GRACE_MS, 100), now).map((x) => `${x.date} ${x.time} ${x.filmName}`);
+    const next = (now: number) =>
+      upcomingShows(s.showsFrom(now - SHOW_GRACE_MS, 100), now).map((x) => `${x.date} ${x.time} ${x.filmName}`);
 
     // 00:05 on 1 April in Lagos: the 23:50 show began 15 minutes ago and is still sold.
-    expect(next(lagos('2025-04-01', '00:05'))).toEqual(['2025-03-31 23:50 Dune 2', '2025-04-01 00:05 Night Owl', '2025-04-01 00:15 Night Owl']);
+    expect(next(lagos('2025-04-01', '00:05'))).toEqual([
+      '2025-03-31 23:50 Dune 2',
+      '2025-04-01 00:05 Night Owl',
+      '2025-04-01 00:15 Night Owl',
+    ]);
     // 23:30 the evening before: the 21:00 show is gone, midnight's shows come after 23:50.
-    expect(next(lagos('2025-03-31', '23:30'))).toEqual(['2025-03-31 23:50 Dune 2', '2025-04-01 00:05 Night Owl', '2025-04-01 00:15 Night Owl']);
+    expect(next(lagos('2025-03-31', '23:30'))).toEqual([
+      '2025-03-31 23:50 Dune 2',
+      '2025-04-01 00:05 Night Owl',
+      '2025-04-01 00:15 Night Owl',
+    ]);
     // 00:10: 20 minutes after 23:50, it leaves the list (start + grace is not "still on").
     expect(next(lagos('2025-04-01', '00:10'))).toEqual(['2025-04-01 00:05 Night Owl', '2025-04-01 00:15 Night Owl']);
     expect(next(lagos('2025-04-01', '00:36'))).toEqual([]);
@@ -85,7 +114,14 @@ describe('the store', () => {
   it('replaces its copy whole, records the source, and a failed replace leaves the old copy', () => {
     const s = store();
     s.replace({ kind: 'csv', fileName: 'p.csv', importedAt: 10, by: 'Ada' }, P, 10);
-    expect(s.summary()).toEqual({ source: { kind: 'csv', fileName: 'p.csv', importedAt: 10, by: 'Ada' }, films: 2, screens: 2, shows: 4, firstDate: '2025-03-31', lastDate: '2025-04-01' });
+    expect(s.summary()).toEqual({
+      source: { kind: 'csv', fileName: 'p.csv', importedAt: 10, by: 'Ada' },
+      films: 2,
+      screens: 2,
+      shows: 4,
+      firstDate: '2025-03-31',
+      lastDate: '2025-04-01',
+    });
     // A show naming a film that is not listed fails inside the transaction: nothing of it stays.
     expect(() => s.replace({ kind: 'hub', version: 2, receivedAt: 20 }, { ...P, films: [P.films[0]!] }, 20)).toThrow();
     expect(s.summary().shows).toBe(4);
@@ -95,7 +131,7 @@ describe('the store', () => {
     expect(s.hubVersion()).toBe(2);
   });
 
-  it('offers the programme\'s first ticket type, whatever was sold before (paid sales are still counted per type)', () => {
+  it("offers the programme's first ticket type, whatever was sold before (paid sales are still counted per type)", () => {
     const s = store();
     s.recordSale({ orderId: 1, showKey: 'k', filmName: 'Dune 2', ticketType: 'Child', tickets: 3, at: 1 });
     s.recordSale({ orderId: 2, showKey: 'k', filmName: 'Dune 2', ticketType: 'Adult', tickets: 1, at: 1 });
@@ -118,20 +154,42 @@ describe('the seat check', () => {
     const t: Timers = { setTimeout: (fn) => (due.push(fn), due.length), clearTimeout: () => undefined };
     return { t, fire: () => due.splice(0).forEach((f) => f()) };
   }
-  const q = { showKey: '2025-03-31 19:30 screen 1', show: { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', date: '2025-03-31', time: '19:30', screen: 'Screen 1' }, seats: ['F7', 'F8'] };
+  const q = {
+    showKey: '2025-03-31 19:30 screen 1',
+    show: { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', date: '2025-03-31', time: '19:30', screen: 'Screen 1' },
+    seats: ['F7', 'F8'],
+  };
 
   it('is skipped without a Hub, answered when the Hub answers, skipped when it fails or misses the deadline', async () => {
-    expect(await runSeatCheck(null, q)).toEqual({ kind: 'skipped', reason: 'Seats are not checked across counters: this counter has no Hub.' });
-    const answering: SeatCheck = { conflicts: async (x) => [{ seat: x.seats[0]!, counterName: 'Counter 2', state: 'paid', at: 5 }] };
-    expect(await runSeatCheck(answering, q)).toEqual({ kind: 'checked', conflicts: [{ seat: 'F7', counterName: 'Counter 2', state: 'paid', at: 5 }] });
+    expect(await runSeatCheck(null, q)).toEqual({
+      kind: 'skipped',
+      reason: 'Seats are not checked across counters: this counter has no Hub.',
+    });
+    const answering: SeatCheck = {
+      conflicts: async (x) => [{ seat: x.seats[0]!, counterName: 'Counter 2', state: 'paid', at: 5 }],
+    };
+    expect(await runSeatCheck(answering, q)).toEqual({
+      kind: 'checked',
+      conflicts: [{ seat: 'F7', counterName: 'Counter 2', state: 'paid', at: 5 }],
+    });
     expect((await runSeatCheck({ conflicts: () => Promise.reject(new Error('down')) }, q)).kind).toBe('skipped');
 
     let aborted = false;
-    const never: SeatCheck = { conflicts: (_x, signal) => new Promise(() => signal.addEventListener('abort', () => { aborted = true; })) };
+    const never: SeatCheck = {
+      conflicts: (_x, signal) =>
+        new Promise(() =>
+          signal.addEventListener('abort', () => {
+            aborted = true;
+          }),
+        ),
+    };
     const h = handTimers();
     const answer = runSeatCheck(never, q, 300, h.t);
     h.fire();
-    expect(await answer).toEqual({ kind: 'skipped', reason: 'Seats not checked across counters: the Hub did not answer in time.' });
+    expect(await answer).toEqual({
+      kind: 'skipped',
+      reason: 'Seats not checked across counters: the Hub did not answer in time.',
+    });
     expect(aborted).toBe(true);
   });
 });

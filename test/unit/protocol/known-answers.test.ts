@@ -4,8 +4,16 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  billsCallbackSignature, billsCallbackSignedString, canonicalJson, hmacSha512, posResponseSignStrings,
-  rsaDecryptChunked, rsaEncryptChunked, rsaSign, rsaVerify, RsaError,
+  billsCallbackSignature,
+  billsCallbackSignedString,
+  canonicalJson,
+  hmacSha512,
+  posResponseSignStrings,
+  rsaDecryptChunked,
+  rsaEncryptChunked,
+  rsaSign,
+  rsaVerify,
+  RsaError,
 } from '../../../protocol/crypto';
 
 const vectorsPath = resolve(__dirname, '../../fixtures/test-vectors.json');
@@ -20,7 +28,9 @@ describe('canonical JSON', () => {
   });
   it('escapes / and non-ASCII only when asked', () => {
     expect(canonicalJson({ u: 'a/b', n: 'Ọ' })).toBe('{"n":"Ọ","u":"a/b"}');
-    expect(canonicalJson({ u: 'a/b', n: 'Ọ' }, { escaping: 'escape-slash-and-non-ascii' })).toBe('{"n":"\\u1ecc","u":"a\\/b"}');
+    expect(canonicalJson({ u: 'a/b', n: 'Ọ' }, { escaping: 'escape-slash-and-non-ascii' })).toBe(
+      '{"n":"\\u1ecc","u":"a\\/b"}',
+    );
   });
   it('sorts only the top level when recursion is off', () => {
     expect(canonicalJson({ b: { z: 1, a: 2 }, a: 1 }, { recursive: false })).toBe('{"a":1,"b":{"z":1,"a":2}}');

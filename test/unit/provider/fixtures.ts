@@ -5,7 +5,12 @@ import { defaultConventions, type Conventions } from '../../../shared/settings';
 import type { ProviderConfig } from '../../../core/provider/types';
 
 const vectors = JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/test-vectors.json'), 'utf8')) as {
-  rsaKeys: { providerPublicKey: string; providerPrivateKey: string; merchantPublicKey: string; merchantPrivateKey: string };
+  rsaKeys: {
+    providerPublicKey: string;
+    providerPrivateKey: string;
+    merchantPublicKey: string;
+    merchantPrivateKey: string;
+  };
   billsSignature: { secretKey: string };
 };
 

@@ -1,6 +1,13 @@
 // The order in which a POS answer is opened: envelope, not-found, signature, decryption, code.
 import { describe, expect, it, vi } from 'vitest';
-import { canonicalJson, posResponseSignStrings, rsaDecryptChunked, rsaEncryptChunked, rsaSign, type KeyInput } from '../../../protocol/crypto';
+import {
+  canonicalJson,
+  posResponseSignStrings,
+  rsaDecryptChunked,
+  rsaEncryptChunked,
+  rsaSign,
+  type KeyInput,
+} from '../../../protocol/crypto';
 import { memoryLogger } from '../../../shared/logger';
 import { openPosResponse, type OpenPosResponseOptions } from '../../../core/provider/pos-response';
 import type { Conventions } from '../../../shared/settings';
@@ -10,12 +17,22 @@ import { keys } from './fixtures';
 type Form = 'dataTimestamp' | 'sortedKv';
 const SIGNED_AT = 1763726400123;
 
-function envelope(opts: { code?: string; message?: string; data?: unknown; encrypt?: boolean; form?: Form; signWith?: string; sign?: string | null; timestamp?: number }) {
+function envelope(opts: {
+  code?: string;
+  message?: string;
+  data?: unknown;
+  encrypt?: boolean;
+  form?: Form;
+  signWith?: string;
+  sign?: string | null;
+  timestamp?: number;
+}) {
   const data = opts.data === undefined ? { orderNo: '240101000000000001' } : opts.data;
   const env: Record<string, unknown> = {
     code: opts.code ?? '00000',
     message: opts.message ?? 'SUCCESSFUL',
-    data: data !== null && opts.encrypt !== false ? rsaEncryptChunked(keys.merchantPublicKey, canonicalJson(data)) : data,
+    data:
+      data !== null && opts.encrypt !== false ? rsaEncryptChunked(keys.merchantPublicKey, canonicalJson(data)) : data,
     timestamp: String(opts.timestamp ?? SIGNED_AT),
   };
   if (opts.sign !== undefined) {
@@ -62,7 +79,13 @@ describe('openPosResponse', () => {
     for (const form of ['dataTimestamp', 'sortedKv'] as const) {
       const { o, decrypt } = options();
       const r = openPosResponse(answer(envelope({ form })), o);
-      expect(r).toEqual({ notFound: false, data: { orderNo: '240101000000000001' }, code: '00000', message: 'SUCCESSFUL', signedAt: SIGNED_AT });
+      expect(r).toEqual({
+        notFound: false,
+        data: { orderNo: '240101000000000001' },
+        code: '00000',
+        message: 'SUCCESSFUL',
+        signedAt: SIGNED_AT,
+      });
       expect(decrypt).toHaveBeenCalledTimes(1);
     }
   });
@@ -76,7 +99,9 @@ describe('openPosResponse', () => {
 
   it('honours a single configured form', () => {
     const { o } = options({ posResponseSignForm: 'sortedKv' });
-    expect(thrown(() => openPosResponse(answer(envelope({ form: 'dataTimestamp' })), o)).details).toMatchObject({ reason: 'unauthenticated' });
+    expect(thrown(() => openPosResponse(answer(envelope({ form: 'dataTimestamp' })), o)).details).toMatchObject({
+      reason: 'unauthenticated',
+    });
     expect(openPosResponse(answer(envelope({ form: 'sortedKv' })), o).notFound).toBe(false);
   });
 
@@ -116,7 +141,10 @@ describe('openPosResponse', () => {
     for (const mode of ['warn', 'off'] as const) {
       const { o, decrypt } = options({ posResponseVerify: mode });
       const e = thrown(() => openPosResponse(answer(envelope({ sign: 'AAAA' })), o));
-      expect(e).toMatchObject({ code: 'PROVIDER_BAD_RESPONSE', details: { reason: 'unauthenticated', outcomeUnknown: true } });
+      expect(e).toMatchObject({
+        code: 'PROVIDER_BAD_RESPONSE',
+        details: { reason: 'unauthenticated', outcomeUnknown: true },
+      });
       expect(decrypt).not.toHaveBeenCalled();
     }
   });
@@ -131,7 +159,12 @@ describe('openPosResponse', () => {
     const { o } = options();
     const badSig = thrown(() => openPosResponse(answer(envelope({ signWith: keys.merchantPrivateKey })), o));
     // Correctly signed, but the data was encrypted for someone else's key: padding fails.
-    const env: Record<string, unknown> = { code: '00000', message: 'SUCCESSFUL', data: rsaEncryptChunked(keys.providerPublicKey, '{"orderNo":"1"}'), timestamp: '1' };
+    const env: Record<string, unknown> = {
+      code: '00000',
+      message: 'SUCCESSFUL',
+      data: rsaEncryptChunked(keys.providerPublicKey, '{"orderNo":"1"}'),
+      timestamp: '1',
+    };
     env.sign = rsaSign(keys.providerPrivateKey, posResponseSignStrings(env).dataTimestamp);
     const badPad = thrown(() => openPosResponse(answer(env), o));
     expect(badPad.code).toBe(badSig.code);
@@ -149,27 +182,51 @@ describe('openPosResponse', () => {
 
   it('not found outside a query goes through verification', () => {
     const { o } = options();
-    expect(thrown(() => openPosResponse(answer({ code: '00003', message: 'order not exist', data: null }), o)).code).toBe('PROVIDER_BAD_RESPONSE');
+    expect(
+      thrown(() => openPosResponse(answer({ code: '00003', message: 'order not exist', data: null }), o)).code,
+    ).toBe('PROVIDER_BAD_RESPONSE');
     const signed = envelope({ code: '00003', message: 'order not exist', data: null, form: 'sortedKv' });
-    expect(thrown(() => openPosResponse(answer(signed), o))).toMatchObject({ code: 'PROVIDER_REFUSED', details: { providerCode: '00003' } });
+    expect(thrown(() => openPosResponse(answer(signed), o))).toMatchObject({
+      code: 'PROVIDER_REFUSED',
+      details: { providerCode: '00003' },
+    });
   });
 
   it('a signed refusal is PROVIDER_REFUSED with code and message; "already exists" recognisable', () => {
     const { o } = options();
-    const e = thrown(() => openPosResponse(answer(envelope({ code: '02006', message: 'outOrderNo already exist', data: null, form: 'sortedKv' })), o));
+    const e = thrown(() =>
+      openPosResponse(
+        answer(envelope({ code: '02006', message: 'outOrderNo already exist', data: null, form: 'sortedKv' })),
+        o,
+      ),
+    );
     expect(e.code).toBe('PROVIDER_REFUSED');
-    expect(e.details).toMatchObject({ providerCode: '02006', providerMessage: 'outOrderNo already exist', alreadyExists: true, outcomeUnknown: false });
+    expect(e.details).toMatchObject({
+      providerCode: '02006',
+      providerMessage: 'outOrderNo already exist',
+      alreadyExists: true,
+      outcomeUnknown: false,
+    });
   });
 
   it('malformed JSON, wrong shape, HTTP errors and auth statuses', () => {
     const { o } = options();
     expect(thrown(() => openPosResponse(answer('{not json'), o)).details).toMatchObject({ reason: 'malformed-json' });
     expect(thrown(() => openPosResponse(answer({ hello: 1 }), o)).details).toMatchObject({ reason: 'schema' });
-    expect(thrown(() => openPosResponse(answer('<html>bad gateway</html>', 502), o))).toMatchObject({ code: 'PROVIDER_HTTP', details: { httpStatus: 502, outcomeUnknown: true } });
+    expect(thrown(() => openPosResponse(answer('<html>bad gateway</html>', 502), o))).toMatchObject({
+      code: 'PROVIDER_HTTP',
+      details: { httpStatus: 502, outcomeUnknown: true },
+    });
     expect(thrown(() => openPosResponse(answer({ code: '401', message: 'no' }, 401), o)).code).toBe('PROVIDER_AUTH');
-    expect(thrown(() => openPosResponse(answer({ code: '99999', message: 'bad request body' }, 400), o))).toMatchObject({ code: 'PROVIDER_REFUSED', details: { httpStatus: 400 } });
+    expect(thrown(() => openPosResponse(answer({ code: '99999', message: 'bad request body' }, 400), o))).toMatchObject(
+      { code: 'PROVIDER_REFUSED', details: { httpStatus: 400 } },
+    );
     // A 5xx is never a definitive refusal, even with a provider code in it.
-    expect(thrown(() => openPosResponse(answer({ code: '99999', message: 'system error', data: null }, 500), o)))
-      .toMatchObject({ code: 'PROVIDER_HTTP', details: { httpStatus: 500, providerCode: '99999', outcomeUnknown: true } });
+    expect(
+      thrown(() => openPosResponse(answer({ code: '99999', message: 'system error', data: null }, 500), o)),
+    ).toMatchObject({
+      code: 'PROVIDER_HTTP',
+      details: { httpStatus: 500, providerCode: '99999', outcomeUnknown: true },
+    });
   });
 });

@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../../shared/logger';
 import {
-  clockStatus, describeOffset, offsetFromAnswer, parseHttpDate, ProviderClock, SKEW_MAX_CORRECTION_MS,
+  clockStatus,
+  describeOffset,
+  offsetFromAnswer,
+  parseHttpDate,
+  ProviderClock,
+  SKEW_MAX_CORRECTION_MS,
 } from '../../../core/provider/provider-clock';
 
 const T = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -27,7 +32,7 @@ describe('offset of one answer', () => {
     expect(parseHttpDate(null)).toBeNull();
   });
 
-  it('describes the offset from this computer\'s side', () => {
+  it("describes the offset from this computer's side", () => {
     expect(describeOffset(6 * 60_000)).toBe('6 minutes behind');
     expect(describeOffset(-45_000)).toBe('45 seconds ahead');
     expect(describeOffset(3 * 3600_000)).toBe('3 hours behind');
@@ -44,7 +49,7 @@ describe('ProviderClock', () => {
     expect(clockStatus(pc.state()).detail).toBe('');
   });
 
-  it('6 minutes behind: requests are stamped with the provider\'s time, logged and shown', () => {
+  it("6 minutes behind: requests are stamped with the provider's time, logged and shown", () => {
     const { pc, logger } = clockAt(T);
     const changes: boolean[] = [];
     pc.onChange((s) => changes.push(s.correcting));
@@ -53,7 +58,9 @@ describe('ProviderClock', () => {
     expect(pc.localNow()).toBe(T);
     expect(changes).toEqual([true]);
     expect(logger.lines.some((l) => l.level === 'warn' && /corrected time/.test(l.msg))).toBe(true);
-    expect(clockStatus(pc.state()).detail).toBe('This computer\'s clock is 6 minutes behind the provider\'s. CounterPay stamps its requests with the provider\'s time so sales go through; fix the date and time when you can.');
+    expect(clockStatus(pc.state()).detail).toBe(
+      "This computer's clock is 6 minutes behind the provider's. CounterPay stamps its requests with the provider's time so sales go through; fix the date and time when you can.",
+    );
     // Jitter of a second between answers is not news.
     pc.observe(361_000);
     expect(changes).toEqual([true]);
@@ -68,7 +75,9 @@ describe('ProviderClock', () => {
     pc.observe(-(SKEW_MAX_CORRECTION_MS + 60_000));
     expect(pc.state().correcting).toBe(false);
     expect(pc.now()).toBe(T);
-    expect(clockStatus(pc.state()).detail).toMatch(/61 minutes ahead of the provider's\. That is too far off to correct: fix the date and time/);
+    expect(clockStatus(pc.state()).detail).toMatch(
+      /61 minutes ahead of the provider's\. That is too far off to correct: fix the date and time/,
+    );
   });
 
   it('measures from a Date header, ignoring a missing one', () => {

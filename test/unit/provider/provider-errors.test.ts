@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import { mapTransportError } from '../../../core/provider/http-transport';
 import {
-  authError, badResponseError, classifyRefusal, httpError, isAlreadyExists, isOutcomeUnknown, notConfiguredError, refusedError,
+  authError,
+  badResponseError,
+  classifyRefusal,
+  httpError,
+  isAlreadyExists,
+  isOutcomeUnknown,
+  notConfiguredError,
+  refusedError,
 } from '../../../core/provider/provider-errors';
 
 const ctx = { op: 'pos.createOrder', url: 'http://127.0.0.1:1/x' };
@@ -17,16 +24,21 @@ function fetchFailed(cause: Record<string, unknown>): Error {
 }
 
 describe('mapTransportError', () => {
-  it.each(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])('%s: unreachable, certainly not sent', (code) => {
-    const e = mapTransportError(fetchFailed({ code, message: `connect ${code}` }), ctx);
-    expect(e.code).toBe('PROVIDER_UNREACHABLE');
-    expect(e.details).toMatchObject({ causeCode: code, outcomeUnknown: false, op: 'pos.createOrder' });
-    expect(isOutcomeUnknown(e)).toBe(false);
-    expect(e.message).toMatch(/Nothing was sent/);
-  });
+  it.each(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])(
+    '%s: unreachable, certainly not sent',
+    (code) => {
+      const e = mapTransportError(fetchFailed({ code, message: `connect ${code}` }), ctx);
+      expect(e.code).toBe('PROVIDER_UNREACHABLE');
+      expect(e.details).toMatchObject({ causeCode: code, outcomeUnknown: false, op: 'pos.createOrder' });
+      expect(isOutcomeUnknown(e)).toBe(false);
+      expect(e.message).toMatch(/Nothing was sent/);
+    },
+  );
 
   it('finds ECONNREFUSED inside an AggregateError (happy eyeballs)', () => {
-    const agg = Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })], 'x'), { code: 'ECONNREFUSED' });
+    const agg = Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })], 'x'), {
+      code: 'ECONNREFUSED',
+    });
     const e = mapTransportError(new TypeError('fetch failed', { cause: agg }), ctx);
     expect(e.code).toBe('PROVIDER_UNREACHABLE');
   });
@@ -44,7 +56,10 @@ describe('mapTransportError', () => {
   });
 
   it('body cut off mid-read ("terminated") is outcome unknown', () => {
-    const e = mapTransportError(new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }), ctx);
+    const e = mapTransportError(
+      new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }),
+      ctx,
+    );
     expect(e.code).toBe('PROVIDER_TIMEOUT');
   });
 
@@ -52,7 +67,10 @@ describe('mapTransportError', () => {
     const t = new Error('Request timed out');
     t.name = 'TimeoutError';
     expect(mapTransportError(t, ctx).code).toBe('PROVIDER_TIMEOUT');
-    expect(mapTransportError(new DOMException('aborted', 'AbortError'), ctx, true).details).toMatchObject({ reason: 'timeout', outcomeUnknown: true });
+    expect(mapTransportError(new DOMException('aborted', 'AbortError'), ctx, true).details).toMatchObject({
+      reason: 'timeout',
+      outcomeUnknown: true,
+    });
   });
 
   it('an unknown network failure is never reported as "not sent"', () => {
@@ -85,7 +103,11 @@ describe('refusals', () => {
   it('recognises "already exists" refusals', () => {
     const e = refusedError(ctx, '02001', 'Order already exist');
     expect(e.code).toBe('PROVIDER_REFUSED');
-    expect(e.details).toMatchObject({ providerCode: '02001', providerMessage: 'Order already exist', alreadyExists: true });
+    expect(e.details).toMatchObject({
+      providerCode: '02001',
+      providerMessage: 'Order already exist',
+      alreadyExists: true,
+    });
     expect(isAlreadyExists(e)).toBe(true);
     expect(e.message).toMatch(/already has this order/);
     expect(isAlreadyExists(refusedError(ctx, '1', 'Duplicate outOrderNo'))).toBe(true);

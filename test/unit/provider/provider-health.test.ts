@@ -5,7 +5,12 @@ import { AppError } from '../../../shared/errors';
 import type { ProviderStatus } from '../../../shared/provider-status';
 import { memoryLogger } from '../../../shared/logger';
 import { ProviderHealth, statusFromError } from '../../../core/provider/provider-health';
-import { causedRefusalError, refusedError, timeoutError, unreachableError } from '../../../core/provider/provider-errors';
+import {
+  causedRefusalError,
+  refusedError,
+  timeoutError,
+  unreachableError,
+} from '../../../core/provider/provider-errors';
 import { fakeTime, settle } from '../../helpers/orders-fake-time';
 
 const ctx = { op: 'pos.queryOrder' };
@@ -14,8 +19,13 @@ function harness(pos: () => Promise<unknown>, bills: (() => Promise<unknown>) | 
   const t = fakeTime();
   const seen: ProviderStatus[] = [];
   const h = new ProviderHealth({
-    timers: t.timers, now: t.clock.now, random: () => 1, logger: memoryLogger(), backoff: { baseMs: 2000, maxMs: 60_000 },
-    probes: () => ({ pos, bills }), onChange: (s) => seen.push(s),
+    timers: t.timers,
+    now: t.clock.now,
+    random: () => 1,
+    logger: memoryLogger(),
+    backoff: { baseMs: 2000, maxMs: 60_000 },
+    probes: () => ({ pos, bills }),
+    onChange: (s) => seen.push(s),
   });
   return { t, h, seen };
 }
@@ -53,12 +63,22 @@ describe('ProviderHealth', () => {
 
   it('a refusal of our clock or keys is "refusing" with the provider\'s code and what to do', () => {
     const e = causedRefusalError(ctx, 'credentials', '10001', 'invalid clientAuthKey', { verified: false });
-    expect(statusFromError(e, 5, 'probe')).toMatchObject({ state: 'refusing', code: '10001', providerMessage: 'invalid clientAuthKey', action: expect.stringMatching(/clientAuthKey/) });
+    expect(statusFromError(e, 5, 'probe')).toMatchObject({
+      state: 'refusing',
+      code: '10001',
+      providerMessage: 'invalid clientAuthKey',
+      action: expect.stringMatching(/clientAuthKey/),
+    });
     expect(statusFromError(timeoutError(ctx, 'timeout'), 5, 'call')).toMatchObject({ state: 'unreachable' });
     // A business refusal of one sale says nothing about the provider as a whole; on the probe it does.
     expect(statusFromError(refusedError(ctx, '02002', 'amount invalid'), 5, 'call')).toBeNull();
-    expect(statusFromError(refusedError(ctx, '02009', 'merchantId not found'), 5, 'probe')).toMatchObject({ state: 'refusing', code: '02009' });
-    expect(statusFromError(new AppError('PROVIDER_NOT_CONFIGURED', 'no key'), 5, 'probe')).toMatchObject({ state: 'not-configured' });
+    expect(statusFromError(refusedError(ctx, '02009', 'merchantId not found'), 5, 'probe')).toMatchObject({
+      state: 'refusing',
+      code: '02009',
+    });
+    expect(statusFromError(new AppError('PROVIDER_NOT_CONFIGURED', 'no key'), 5, 'probe')).toMatchObject({
+      state: 'not-configured',
+    });
   });
 
   it('a working sale or query turns it online at once; a refused one turns it refusing at once', async () => {
@@ -76,9 +96,14 @@ describe('ProviderHealth', () => {
   });
 
   it('bills matters only when POS is fine, and says it is about top-ups', async () => {
-    const { h } = harness(async () => null, async () => {
-      throw causedRefusalError({ op: 'bills.bettingProviders' }, 'credentials', '00001', 'unauthorized', { verified: true });
-    });
+    const { h } = harness(
+      async () => null,
+      async () => {
+        throw causedRefusalError({ op: 'bills.bettingProviders' }, 'credentials', '00001', 'unauthorized', {
+          verified: true,
+        });
+      },
+    );
     await h.check('start');
     expect(h.status.state).toBe('refusing');
     expect(h.status.detail).toMatch(/^Top-ups: /);
@@ -87,10 +112,13 @@ describe('ProviderHealth', () => {
   it('an answer to an older probe never overwrites a newer one', async () => {
     const answers: ((v?: unknown) => void)[] = [];
     const fails: ((e: unknown) => void)[] = [];
-    const { h } = harness(() => new Promise((ok, ko) => {
-      answers.push(ok);
-      fails.push(ko);
-    }));
+    const { h } = harness(
+      () =>
+        new Promise((ok, ko) => {
+          answers.push(ok);
+          fails.push(ko);
+        }),
+    );
     const first = h.check('start');
     const second = h.check('settings');
     answers[1]!();
@@ -105,10 +133,13 @@ describe('Check now', () => {
   it('starts a fresh probe, so an answer to a probe sent before the fix does not stand', async () => {
     const answers: ((v?: unknown) => void)[] = [];
     const fails: ((e: unknown) => void)[] = [];
-    const { h } = harness(() => new Promise((ok, ko) => {
-      answers.push(ok);
-      fails.push(ko);
-    }));
+    const { h } = harness(
+      () =>
+        new Promise((ok, ko) => {
+          answers.push(ok);
+          fails.push(ko);
+        }),
+    );
     const before = h.check('retry');
     const asked = h.check('asked');
     expect(answers).toHaveLength(2);

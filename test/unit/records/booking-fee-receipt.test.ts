@@ -8,7 +8,9 @@ import { buildReceipt, receiptDoc } from '../../../core/records/receipts/receipt
 import { CINEMA, PAID_ORDER } from './receipt-fixtures';
 
 const pairs = (order: typeof PAID_ORDER) =>
-  receiptDoc(buildReceipt({ order, cinema: CINEMA, counterName: 'Counter 3', cashier: 'Ngozi Eze', reprint: false })).blocks.flatMap((b) => (b.t === 'pair' ? [[b.label, b.value]] : []));
+  receiptDoc(
+    buildReceipt({ order, cinema: CINEMA, counterName: 'Counter 3', cashier: 'Ngozi Eze', reprint: false }),
+  ).blocks.flatMap((b) => (b.t === 'pair' ? [[b.label, b.value]] : []));
 
 describe('booking fee per ticket', () => {
   it('a sale carries the fee per ticket times its tickets, and gives it back per ticket', () => {
@@ -27,7 +29,11 @@ describe('booking fee per ticket', () => {
   });
 
   it('an older typed sale whose fee does not divide over its tickets keeps its fee, not reinterpreted', () => {
-    const old = { ...PAID_ORDER, sale: { ...PAID_ORDER.sale, seats: 'F7,F8,F9', tickets: 3, bookingFeeKobo: 50_000 }, amountKobo: 800_000 };
+    const old = {
+      ...PAID_ORDER,
+      sale: { ...PAID_ORDER.sale, seats: 'F7,F8,F9', tickets: 3, bookingFeeKobo: 50_000 },
+      amountKobo: 800_000,
+    };
     expect(bookingFeePerTicket(old.sale)).toBeNull();
     expect(pairs(old)).toContainEqual(['Booking fee', '₦500.00']);
   });

@@ -14,14 +14,30 @@ import { CINEMA, PAID_ORDER } from './receipt-fixtures';
 const DIR = resolve(__dirname, '../../fixtures/escpos');
 const UPDATE = process.env.UPDATE_ESCPOS_GOLDEN === '1';
 
-const demoReceipt = () => buildReceipt({ order: { ...PAID_ORDER, profile: 'demo' }, cinema: CINEMA, counterName: 'Counter 3', cashier: 'Ngozi Eze', reprint: false });
-const realReceipt = () => buildReceipt({ order: { ...PAID_ORDER, profile: 'production' }, cinema: CINEMA, counterName: 'Counter 3', cashier: 'Ngozi Eze', reprint: false });
+const demoReceipt = () =>
+  buildReceipt({
+    order: { ...PAID_ORDER, profile: 'demo' },
+    cinema: CINEMA,
+    counterName: 'Counter 3',
+    cashier: 'Ngozi Eze',
+    reprint: false,
+  });
+const realReceipt = () =>
+  buildReceipt({
+    order: { ...PAID_ORDER, profile: 'production' },
+    cinema: CINEMA,
+    counterName: 'Counter 3',
+    cashier: 'Ngozi Eze',
+    reprint: false,
+  });
 
 describe('Demo receipt banner', () => {
   it('comes from the order’s profile', () => {
     expect(demoReceipt().demo).toBe(true);
     expect(realReceipt().demo).toBe(false);
-    expect(buildReceipt({ order: PAID_ORDER, cinema: CINEMA, counterName: 'C', cashier: '', reprint: false }).demo).toBe(false);
+    expect(
+      buildReceipt({ order: PAID_ORDER, cinema: CINEMA, counterName: 'C', cashier: '', reprint: false }).demo,
+    ).toBe(false);
   });
 
   for (const paper of ['58', '80'] as const) {
@@ -45,15 +61,23 @@ describe('Demo receipt banner', () => {
       const bytes = escposOf(receiptDoc(demoReceipt()), paper);
       const path = join(DIR, file);
       if (UPDATE) writeFileSync(path, bytes);
-      expect(existsSync(path), `${file} is missing: generate it with UPDATE_ESCPOS_GOLDEN=1, review it, commit it`).toBe(true);
+      expect(
+        existsSync(path),
+        `${file} is missing: generate it with UPDATE_ESCPOS_GOLDEN=1, review it, commit it`,
+      ).toBe(true);
       const golden = readFileSync(path);
       if (!bytes.equals(golden)) {
         const at = bytes.findIndex((b, i) => b !== golden[i]);
-        expect.fail(`${file} differs from byte ${at}: now ${bytes.subarray(at, at + 16).toString('hex')} / golden ${golden.subarray(at, at + 16).toString('hex')}`);
+        expect.fail(
+          `${file} differs from byte ${at}: now ${bytes.subarray(at, at + 16).toString('hex')} / golden ${golden.subarray(at, at + 16).toString('hex')}`,
+        );
       }
       const lines = escposLines(bytes);
       // At the top and at the bottom, double size: one line on 80 mm, two on 58 mm.
-      const wideText = lines.filter((l) => l.wide).map((l) => l.text.trim()).join(' ');
+      const wideText = lines
+        .filter((l) => l.wide)
+        .map((l) => l.text.trim())
+        .join(' ');
       expect(wideText.match(/DEMO - NOT A PAYMENT/g)).toHaveLength(2);
       expect(lines[0]!.text).toContain('DEMO');
       expect(lines[0]!.wide).toBe(true);
@@ -61,7 +85,8 @@ describe('Demo receipt banner', () => {
       const head = [...bytes.subarray(0, 20)];
       expect(head.join(',')).toContain([0x1d, 0x21, 0x11].join(','));
       expect(head.join(',')).toContain([0x1d, 0x42, 1].join(','));
-      for (const l of lines) expect(l.text.length).toBeLessThanOrEqual(l.wide ? (paper === '58' ? 16 : 24) : l.small ? 64 : 48);
+      for (const l of lines)
+        expect(l.text.length).toBeLessThanOrEqual(l.wide ? (paper === '58' ? 16 : 24) : l.small ? 64 : 48);
       expect(escposLines(escposOf(receiptDoc(realReceipt()), paper)).some((l) => l.text.includes('NOT A'))).toBe(false);
     });
   }

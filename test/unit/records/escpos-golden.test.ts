@@ -20,7 +20,22 @@ const CASES: [string, () => Buffer][] = [
   ['receipt-reprint-58.bin', () => escposOf(receiptDoc(paidReceipt(true)), '58')],
   ['receipt-failed-80.bin', () => escposOf(receiptDoc(failedReceipt()), '80')],
   ['z-report-80.bin', () => escposOf(shiftReportDoc(Z_REPORT, false), '80')],
-  ['test-page-58.bin', () => escposOf(testPageDoc({ at: PAID_AT, cinemaName: 'Filmhouse Lekki', counterName: 'Counter 3', printer: 'Network printer 192.168.1.50:9100' }, '58'), '58')],
+  [
+    'test-page-58.bin',
+    () =>
+      escposOf(
+        testPageDoc(
+          {
+            at: PAID_AT,
+            cinemaName: 'Filmhouse Lekki',
+            counterName: 'Counter 3',
+            printer: 'Network printer 192.168.1.50:9100',
+          },
+          '58',
+        ),
+        '58',
+      ),
+  ],
 ];
 
 const textOf = escposText;
@@ -31,11 +46,16 @@ describe('ESC/POS golden files', () => {
       const bytes = make();
       const path = join(DIR, file);
       if (UPDATE) writeFileSync(path, bytes);
-      expect(existsSync(path), `${file} is missing: generate it with UPDATE_ESCPOS_GOLDEN=1, review it with a hex dump, commit it`).toBe(true);
+      expect(
+        existsSync(path),
+        `${file} is missing: generate it with UPDATE_ESCPOS_GOLDEN=1, review it with a hex dump, commit it`,
+      ).toBe(true);
       const golden = readFileSync(path);
       if (!bytes.equals(golden)) {
         const at = bytes.findIndex((b, i) => b !== golden[i]);
-        expect.fail(`${file} differs from byte ${at}: now ${bytes.subarray(at, at + 16).toString('hex')} / golden ${golden.subarray(at, at + 16).toString('hex')}`);
+        expect.fail(
+          `${file} differs from byte ${at}: now ${bytes.subarray(at, at + 16).toString('hex')} / golden ${golden.subarray(at, at + 16).toString('hex')}`,
+        );
       }
     });
   }
@@ -53,8 +73,15 @@ describe('ESC/POS layout', () => {
   });
 
   it('keeps every text line within the paper: 32 columns on 58 mm, 48 on 80 mm', () => {
-    for (const [paper, cols, small] of [['58', 32, 42], ['80', 48, 64]] as const) {
-      for (const doc of [receiptDoc(paidReceipt(true)), receiptDoc(failedReceipt()), shiftReportDoc(Z_REPORT, true)] as PrintDoc[]) {
+    for (const [paper, cols, small] of [
+      ['58', 32, 42],
+      ['80', 48, 64],
+    ] as const) {
+      for (const doc of [
+        receiptDoc(paidReceipt(true)),
+        receiptDoc(failedReceipt()),
+        shiftReportDoc(Z_REPORT, true),
+      ] as PrintDoc[]) {
         for (const l of escposLines(escposOf(doc, paper))) {
           expect(l.text.length, `"${l.text}"`).toBeLessThanOrEqual(l.small ? small : l.wide ? cols / 2 : cols);
         }
@@ -72,7 +99,7 @@ describe('ESC/POS layout', () => {
     expect(Buffer.from(store.slice(8, 26)).toString('ascii')).toBe('250102050012345678');
     expect(cmds.slice(-8)).toEqual([0x1d, 0x28, 0x6b, 3, 0, 0x31, 0x51, 0x30]);
     const long = qrCommands('X'.repeat(300), 5);
-    expect(long.slice(28, 30)).toEqual([(303) % 256, 1]);
+    expect(long.slice(28, 30)).toEqual([303 % 256, 1]);
   });
 
   it('repeats the whole job, cut included, for each copy', () => {
@@ -83,7 +110,9 @@ describe('ESC/POS layout', () => {
 
   it('marks a reprint in reverse print, and only a reprint', () => {
     const reverseOn = Buffer.from([0x1d, 0x42, 1]);
-    expect(escposOf(receiptDoc(paidReceipt(true)), '80').includes(Buffer.concat([reverseOn, Buffer.from(' REPRINT ')]))).toBe(true);
+    expect(
+      escposOf(receiptDoc(paidReceipt(true)), '80').includes(Buffer.concat([reverseOn, Buffer.from(' REPRINT ')])),
+    ).toBe(true);
     expect(escposOf(receiptDoc(paidReceipt(false)), '80').includes(Buffer.from('REPRINT'))).toBe(false);
   });
 });

@@ -17,7 +17,9 @@ describe('the one ledger', () => {
   });
 
   it('counts every line in sales: the fees are on the paid sales, the tickets are a line of their own', () => {
-    const lines = Object.fromEntries(ledgerLines(Z_REPORT.totals).map((l) => [l.label, [l.count, l.amountKobo, l.inCardTotal]]));
+    const lines = Object.fromEntries(
+      ledgerLines(Z_REPORT.totals).map((l) => [l.label, [l.count, l.amountKobo, l.inCardTotal]]),
+    );
     expect(lines['Booking fees on paid sales']).toEqual([12, 240_000, null]);
     expect(lines['Provider fees on paid sales']).toEqual([12, 93_600, null]);
     expect(lines.Paid).toEqual([12, 6_240_000, '+']);
@@ -25,20 +27,64 @@ describe('the one ledger', () => {
 
   it('a refund to be arranged is listed in paid after closing and taken out of the card total; a report otherwise is not paid after closing', () => {
     const show = { filmName: 'F', filmTitle: 'T', showDate: '2026-11-27', showTime: '19:30' };
-    const sale = (ref: string, state: 'failed' | 'expired' | 'paid') => ({ ref, createdAt: 10, state, amountKobo: 100_000, tickets: 1, bookingFeeKobo: 0, providerFeeKobo: 0, paidAt: state === 'paid' ? 11 : null, demo: false, show });
-    const f = ledger({
-      sales: [sale('A', 'failed'), sale('B', 'expired'), sale('C', 'paid')],
-      late: [
-        { ref: 'A', kind: 'paid-after-closing', closedAs: 'failed', amountKobo: 100_000, payNo: 'P1', providerAt: 15, foundAt: 20, refund: false, demo: false },
-        { ref: 'B', kind: 'paid-after-closing', closedAs: 'expired', amountKobo: 100_000, foundAt: 21, refund: true, demo: false },
-        { ref: 'C', kind: 'reported-otherwise', closedAs: 'paid', amountKobo: 100_000, foundAt: 22, refund: false, demo: false },
+    const sale = (ref: string, state: 'failed' | 'expired' | 'paid') => ({
+      ref,
+      createdAt: 10,
+      state,
+      amountKobo: 100_000,
+      tickets: 1,
+      bookingFeeKobo: 0,
+      providerFeeKobo: 0,
+      paidAt: state === 'paid' ? 11 : null,
+      demo: false,
+      show,
+    });
+    const f = ledger(
+      {
+        sales: [sale('A', 'failed'), sale('B', 'expired'), sale('C', 'paid')],
+        late: [
+          {
+            ref: 'A',
+            kind: 'paid-after-closing',
+            closedAs: 'failed',
+            amountKobo: 100_000,
+            payNo: 'P1',
+            providerAt: 15,
+            foundAt: 20,
+            refund: false,
+            demo: false,
+          },
+          {
+            ref: 'B',
+            kind: 'paid-after-closing',
+            closedAs: 'expired',
+            amountKobo: 100_000,
+            foundAt: 21,
+            refund: true,
+            demo: false,
+          },
+          {
+            ref: 'C',
+            kind: 'reported-otherwise',
+            closedAs: 'paid',
+            amountKobo: 100_000,
+            foundAt: 22,
+            refund: false,
+            demo: false,
+          },
+        ],
+        topups: [],
+      },
+      { from: 0, to: 100, excludeDemo: true },
+    );
+    expect(f.paidAfterClosing).toEqual({
+      count: 2,
+      amountKobo: 200_000,
+      items: [
+        { ref: 'A', amountKobo: 100_000, at: 15, closedAs: 'failed', payNo: 'P1' },
+        { ref: 'B', amountKobo: 100_000, at: 21, closedAs: 'expired', refund: true },
       ],
-      topups: [],
-    }, { from: 0, to: 100, excludeDemo: true });
-    expect(f.paidAfterClosing).toEqual({ count: 2, amountKobo: 200_000, items: [
-      { ref: 'A', amountKobo: 100_000, at: 15, closedAs: 'failed', payNo: 'P1' },
-      { ref: 'B', amountKobo: 100_000, at: 21, closedAs: 'expired', refund: true },
-    ] });
+    });
     expect(f.refundToArrange).toEqual({ count: 1, amountKobo: 100_000 });
     expect(f.reportedOtherwise).toEqual({ count: 1, amountKobo: 100_000 });
     expect(f.card).toEqual({ count: 2, amountKobo: 200_000 }); // C paid + A kept

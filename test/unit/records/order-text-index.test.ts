@@ -17,7 +17,19 @@ function setup() {
   cleanup(t.cleanup);
   const journal = new OrderJournal(t.db, () => 5_000);
   const s = sale({ seats: 'F1,F12', tickets: 2 });
-  const rec = journal.insert({ sale: s, amountKobo: 710_000, counterCode: 'C1', businessDay: '261121', createdAt: 5_000, expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold' });
+  const rec = journal.insert({
+    sale: s,
+    amountKobo: 710_000,
+    counterCode: 'C1',
+    businessDay: '261121',
+    createdAt: 5_000,
+    expireSeconds: 300,
+    state: 'creating',
+    attempts: 1,
+    headMerchantId: 'H',
+    merchantId: 'M',
+    note: 'sold',
+  });
   const find = (text: string) => searchOrders(t.db, { text, states: [], limit: 10 }).ids;
   return { db: t.db, journal, rec, find, index: new OrderTextIndex(t.db) };
 }
@@ -77,7 +89,19 @@ describe('order search: a time window inside the days', () => {
     cleanup(t.cleanup);
     const journal = new OrderJournal(t.db, () => 5_000);
     const at = (hm: string, kobo: number) =>
-      journal.insert({ sale: sale(), amountKobo: kobo, counterCode: 'C1', businessDay: '261124', createdAt: lagosInstant('2026-11-24', hm), expireSeconds: 300, state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold' }).id;
+      journal.insert({
+        sale: sale(),
+        amountKobo: kobo,
+        counterCode: 'C1',
+        businessDay: '261124',
+        createdAt: lagosInstant('2026-11-24', hm),
+        expireSeconds: 300,
+        state: 'creating',
+        attempts: 1,
+        headMerchantId: 'H',
+        merchantId: 'M',
+        note: 'sold',
+      }).id;
     const early = at('19:29', 400_000);
     const inside = at('19:30', 400_000);
     const lastMinute = at('19:45', 400_000);
@@ -85,22 +109,37 @@ describe('order search: a time window inside the days', () => {
     const after = at('19:46', 400_000);
     new OrderTextIndex(t.db).catchUp();
     const find = (q: { text?: string; fromTime?: string; toTime?: string }) =>
-      searchOrders(t.db, { text: q.text ?? '', states: [], limit: 10, from: '2026-11-24', to: '2026-11-24', fromTime: q.fromTime, toTime: q.toTime }).ids;
+      searchOrders(t.db, {
+        text: q.text ?? '',
+        states: [],
+        limit: 10,
+        from: '2026-11-24',
+        to: '2026-11-24',
+        fromTime: q.fromTime,
+        toTime: q.toTime,
+      }).ids;
     expect(find({ fromTime: '19:30', toTime: '19:45' })).toEqual([lastMinute, other, inside]);
     expect(find({ text: '4,000', fromTime: '19:30', toTime: '19:45' })).toEqual([lastMinute, inside]);
     expect(find({ fromTime: '19:46' })).toEqual([after]);
     expect(find({ toTime: '19:29' })).toEqual([early]);
     expect(find({})).toHaveLength(5);
     // What the screen sends is checked: a time needs its day, and the window must not end before it starts.
-    expect(OrderSearchSchema.safeParse({ from: '2026-11-24', to: '2026-11-24', fromTime: '19:30', toTime: '19:45' }).success).toBe(true);
-    const issues = (a: object) => (OrderSearchSchema.safeParse(a).error?.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(
+      OrderSearchSchema.safeParse({ from: '2026-11-24', to: '2026-11-24', fromTime: '19:30', toTime: '19:45' }).success,
+    ).toBe(true);
+    const issues = (a: object) =>
+      (OrderSearchSchema.safeParse(a).error?.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
     expect(issues({ fromTime: '19:30' })).toEqual(['fromTime: Pick the day (From) this time is on']);
-    expect(issues({ from: '2026-11-24', to: '2026-11-24', fromTime: '19:45', toTime: '19:30' })).toEqual(['toTime: The end time is before the start time']);
-    expect(issues({ from: '2026-11-24', fromTime: '7.30pm' })).toEqual(['fromTime: Write the time as HH:mm (24-hour), for example 19:30']);
+    expect(issues({ from: '2026-11-24', to: '2026-11-24', fromTime: '19:45', toTime: '19:30' })).toEqual([
+      'toTime: The end time is before the start time',
+    ]);
+    expect(issues({ from: '2026-11-24', fromTime: '7.30pm' })).toEqual([
+      'fromTime: Write the time as HH:mm (24-hour), for example 19:30',
+    ]);
   });
 });
 
-describe('order search index on the sale\'s path (issue 28)', () => {
+describe("order search index on the sale's path (issue 28)", () => {
   // The index is derived from the journal (catchUp and recheckRecent rebuild what a crash lost), so
   // its commits need not wait for the disk: counted here, the transactions it commits at
   // synchronous FULL (each a flush a create waited for: two per create, one per order event).

@@ -10,7 +10,17 @@ export const PAID_ORDER: OrderView = {
   id: 42,
   outOrderNo: 'C1-261121-0007',
   state: 'paid',
-  sale: { filmName: 'AVENGERS-2D', filmTitle: 'Avengers: Doomsday', showDate: '2026-11-21', showTime: '19:30', seats: 'F7,F8', tickets: 2, priceKobo: 250_000, bookingFeeKobo: 20_000, sn: 'DEMO-POS-0001' },
+  sale: {
+    filmName: 'AVENGERS-2D',
+    filmTitle: 'Avengers: Doomsday',
+    showDate: '2026-11-21',
+    showTime: '19:30',
+    seats: 'F7,F8',
+    tickets: 2,
+    priceKobo: 250_000,
+    bookingFeeKobo: 20_000,
+    sn: 'DEMO-POS-0001',
+  },
   amountKobo: 520_000,
   sn: 'DEMO-POS-0001',
   createdAt: PAID_AT - 60_000,
@@ -35,7 +45,21 @@ export function paidReceipt(reprint = false) {
 export function failedReceipt() {
   const { orderNo: _o, payNo: _p, completedTime: _c, ...rest } = PAID_ORDER;
   return buildReceipt({
-    order: { ...rest, id: 43, outOrderNo: 'C1-261121-0008', state: 'failed', sale: { ...PAID_ORDER.sale, filmTitle: 'Amélie – “Le Fabuleux Destin”', filmName: 'AMELIE', seats: 'A1', tickets: 1 }, amountKobo: 270_000, reason: 'Declined by the bank' },
+    order: {
+      ...rest,
+      id: 43,
+      outOrderNo: 'C1-261121-0008',
+      state: 'failed',
+      sale: {
+        ...PAID_ORDER.sale,
+        filmTitle: 'Amélie – “Le Fabuleux Destin”',
+        filmName: 'AMELIE',
+        seats: 'A1',
+        tickets: 1,
+      },
+      amountKobo: 270_000,
+      reason: 'Declined by the bank',
+    },
     cinema: CINEMA,
     counterName: 'Counter 3',
     cashier: '',
@@ -46,7 +70,13 @@ export function failedReceipt() {
 export const Z_REPORT: ShiftReport = {
   kind: 'Z',
   id: 4,
-  shift: { id: 9, cashier: 'Ngozi Eze', openedAt: Date.UTC(2026, 10, 21, 13, 0, 0), openingFloatKobo: 500_000, closedAt: Date.UTC(2026, 10, 21, 21, 45, 0) },
+  shift: {
+    id: 9,
+    cashier: 'Ngozi Eze',
+    openedAt: Date.UTC(2026, 10, 21, 13, 0, 0),
+    openingFloatKobo: 500_000,
+    closedAt: Date.UTC(2026, 10, 21, 21, 45, 0),
+  },
   generatedAt: Date.UTC(2026, 10, 21, 21, 45, 0),
   cinemaName: CINEMA.name,
   branch: CINEMA.branch,
@@ -71,7 +101,24 @@ export const Z_REPORT: ShiftReport = {
     reportedOtherwise: { count: 0, amountKobo: 0 },
     card: { count: 13, amountKobo: 6_510_000 },
     topupsSuccessful: { count: 3, amountKobo: 300_000 },
-    topups: { available: true, lines: [{ state: 'success', label: 'Successful', count: 3, amountKobo: 300_000 }, { state: 'fail', label: 'Failed', count: 1, amountKobo: 50_000 }], successKobo: 300_000 },
-    openItems: [{ kind: 'order', id: 77, ref: 'C1-261121-0031', state: 'unknown', label: 'Checking the payment', amountKobo: 520_000, createdAt: Date.UTC(2026, 10, 21, 21, 30, 0) }],
+    topups: {
+      available: true,
+      lines: [
+        { state: 'success', label: 'Successful', count: 3, amountKobo: 300_000 },
+        { state: 'fail', label: 'Failed', count: 1, amountKobo: 50_000 },
+      ],
+      successKobo: 300_000,
+    },
+    openItems: [
+      {
+        kind: 'order',
+        id: 77,
+        ref: 'C1-261121-0031',
+        state: 'unknown',
+        label: 'Checking the payment',
+        amountKobo: 520_000,
+        createdAt: Date.UTC(2026, 10, 21, 21, 30, 0),
+      },
+    ],
   },
 };

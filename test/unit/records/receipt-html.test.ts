@@ -12,7 +12,13 @@ import { CINEMA, paidReceipt, PAID_ORDER } from './receipt-fixtures';
 
 describe('receipt HTML', () => {
   it('escapes everything a cashier typed', () => {
-    const r = buildReceipt({ order: { ...PAID_ORDER, sale: { ...PAID_ORDER.sale, filmTitle: '<img src=x onerror=alert(1)> & "Q"' } }, cinema: { ...CINEMA, name: "Ade's <b>" }, counterName: 'C', cashier: '<script>', reprint: false });
+    const r = buildReceipt({
+      order: { ...PAID_ORDER, sale: { ...PAID_ORDER.sale, filmTitle: '<img src=x onerror=alert(1)> & "Q"' } },
+      cinema: { ...CINEMA, name: "Ade's <b>" },
+      counterName: 'C',
+      cashier: '<script>',
+      reprint: false,
+    });
     const html = htmlFragmentOf(receiptDoc(r), '80');
     expect(html).not.toMatch(/<img|<script|<b>/);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Q&quot;');
@@ -29,7 +35,21 @@ describe('receipt HTML', () => {
 
   it('shows the same facts as the printer does, with ₦ and times in Lagos', () => {
     const html = htmlFragmentOf(receiptDoc(paidReceipt()), '80');
-    for (const s of ['Filmhouse Lekki', 'Avengers: Doomsday', 'F7, F8', '₦5,200.00', 'C1-261121-0007', '250102050012345678', '2501020500998877', '5399********1234', 'Paid at', '21 Nov 2026, 19:02:14', 'Ngozi Eze', 'DEMO-POS-0001', 'Sat, 21 Nov 2026, 19:30']) {
+    for (const s of [
+      'Filmhouse Lekki',
+      'Avengers: Doomsday',
+      'F7, F8',
+      '₦5,200.00',
+      'C1-261121-0007',
+      '250102050012345678',
+      '2501020500998877',
+      '5399********1234',
+      'Paid at',
+      '21 Nov 2026, 19:02:14',
+      'Ngozi Eze',
+      'DEMO-POS-0001',
+      'Sat, 21 Nov 2026, 19:30',
+    ]) {
       expect(html).toContain(s);
     }
   });

@@ -4,17 +4,31 @@ import { describe, expect, it } from 'vitest';
 import { buildReceipt, receiptDoc } from '../../../core/records/receipts/receipt-model';
 import { CINEMA, PAID_ORDER } from './receipt-fixtures';
 
-const pairs = (r: ReturnType<typeof buildReceipt>) => receiptDoc(r).blocks.flatMap((b) => (b.t === 'pair' ? [[b.label, b.value]] : []));
+const pairs = (r: ReturnType<typeof buildReceipt>) =>
+  receiptDoc(r).blocks.flatMap((b) => (b.t === 'pair' ? [[b.label, b.value]] : []));
 
-describe('a programme sale\'s receipt', () => {
+describe("a programme sale's receipt", () => {
   it('names the screen and the ticket type', () => {
-    const r = buildReceipt({ order: PAID_ORDER, cinema: CINEMA, counterName: 'Counter 3', cashier: 'Ngozi Eze', reprint: false, programme: { screen: 'Screen 2', ticketType: 'Student' } });
+    const r = buildReceipt({
+      order: PAID_ORDER,
+      cinema: CINEMA,
+      counterName: 'Counter 3',
+      cashier: 'Ngozi Eze',
+      reprint: false,
+      programme: { screen: 'Screen 2', ticketType: 'Student' },
+    });
     expect(pairs(r)).toContainEqual(['Screen', 'Screen 2']);
     expect(pairs(r)).toContainEqual(['2 × Student ₦2,500.00', '₦5,000.00']);
   });
 
   it('a show typed by hand says tickets, and no screen', () => {
-    const r = buildReceipt({ order: PAID_ORDER, cinema: CINEMA, counterName: 'Counter 3', cashier: 'Ngozi Eze', reprint: false });
+    const r = buildReceipt({
+      order: PAID_ORDER,
+      cinema: CINEMA,
+      counterName: 'Counter 3',
+      cashier: 'Ngozi Eze',
+      reprint: false,
+    });
     expect(pairs(r).map(([l]) => l)).not.toContain('Screen');
     expect(pairs(r)).toContainEqual(['2 tickets × ₦2,500.00', '₦5,000.00']);
   });

@@ -24,13 +24,21 @@ describe('receipt payment times', () => {
 
   it('an order nobody paid (cancelled on the terminal, no card) shows no "Card used at"', () => {
     const { senderAccount: _a, senderName: _n, payNo: _p, ...rest } = paidReceipt();
-    const r: Receipt = { ...rest, state: 'cancelled', transactionTime: PAID_AT - 12_000, completedTime: PAID_AT + 30_000 };
+    const r: Receipt = {
+      ...rest,
+      state: 'cancelled',
+      transactionTime: PAID_AT - 12_000,
+      completedTime: PAID_AT + 30_000,
+    };
     expect(pairs(r).map(([l]) => l)).not.toContain('Card used at');
     expect(paymentTimes(r)).toEqual([['Ended at', PAID_AT + 30_000]]);
   });
 
   it('a declined card says when it was used', () => {
     const r: Receipt = { ...paidReceipt(), state: 'failed', transactionTime: PAID_AT, completedTime: PAID_AT + 5_000 };
-    expect(paymentTimes(r)).toEqual([['Card used at', PAID_AT], ['Ended at', PAID_AT + 5_000]]);
+    expect(paymentTimes(r)).toEqual([
+      ['Card used at', PAID_AT],
+      ['Ended at', PAID_AT + 5_000],
+    ]);
   });
 });

@@ -51,10 +51,16 @@ describe('an existing journal, migrated', () => {
     db.exec(`CREATE TABLE print_jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, order_id INTEGER, report_id INTEGER, title TEXT NOT NULL,
       payload_json TEXT NOT NULL, target_json TEXT NOT NULL, target_text TEXT NOT NULL, status TEXT NOT NULL, error TEXT, error_code TEXT,
       attempts INTEGER NOT NULL DEFAULT 0, reprint INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, printed_at INTEGER)`);
-    db.exec(`CREATE TABLE shifts (id INTEGER PRIMARY KEY AUTOINCREMENT, cashier TEXT NOT NULL, opened_at INTEGER NOT NULL, opening_float_kobo INTEGER, closed_at INTEGER)`);
-    db.exec(`CREATE TABLE shift_reports (id INTEGER PRIMARY KEY AUTOINCREMENT, shift_id INTEGER NOT NULL UNIQUE REFERENCES shifts(id), created_at INTEGER NOT NULL, report_json TEXT NOT NULL)`);
+    db.exec(
+      `CREATE TABLE shifts (id INTEGER PRIMARY KEY AUTOINCREMENT, cashier TEXT NOT NULL, opened_at INTEGER NOT NULL, opening_float_kobo INTEGER, closed_at INTEGER)`,
+    );
+    db.exec(
+      `CREATE TABLE shift_reports (id INTEGER PRIMARY KEY AUTOINCREMENT, shift_id INTEGER NOT NULL UNIQUE REFERENCES shifts(id), created_at INTEGER NOT NULL, report_json TEXT NOT NULL)`,
+    );
     db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES ('records-001-print-jobs-shifts', 1)").run();
-    const job = db.prepare("INSERT INTO print_jobs (kind, order_id, title, payload_json, target_json, target_text, status, created_at, updated_at) VALUES (?, ?, 't', '{}', '{}', 't', 'printed', 1, 1)");
+    const job = db.prepare(
+      "INSERT INTO print_jobs (kind, order_id, title, payload_json, target_json, target_text, status, created_at, updated_at) VALUES (?, ?, 't', '{}', '{}', 't', 'printed', 1, 1)",
+    );
     job.run('receipt', 1);
     job.run('receipt', 3);
     job.run('test-page', null);
@@ -89,8 +95,18 @@ function journalWithTopups() {
     now = at;
     const s = sale({ seats, tickets: seats.split(',').length });
     const rec = journal.insert({
-      sale: s, amountKobo: ONE, counterCode: 'C1', businessDay: '261121', createdAt: at, expireSeconds: 300,
-      state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold', profile,
+      sale: s,
+      amountKobo: ONE,
+      counterCode: 'C1',
+      businessDay: '261121',
+      createdAt: at,
+      expireSeconds: 300,
+      state: 'creating',
+      attempts: 1,
+      headMerchantId: 'H',
+      merchantId: 'M',
+      note: 'sold',
+      profile,
     });
     now = at + 1000;
     journal.transition(rec.id, 'waiting', 'test');
@@ -104,7 +120,8 @@ function journalWithTopups() {
     `INSERT INTO topups (reference, profile, bills_merchant_id, service_type, provider, customer_id, amount_kobo, state, business_day, created_at, updated_at)
      VALUES (?, ?, 'B', 'airtime', 'MTN', '08031234567', ?, ?, '261121', ?, ?)`,
   );
-  const addTopup = (ref: string, profile: RecordProfile, state: string, kobo: number, at: number) => topup.run(ref, profile, kobo, state, at, at);
+  const addTopup = (ref: string, profile: RecordProfile, state: string, kobo: number, at: number) =>
+    topup.run(ref, profile, kobo, state, at, at);
   return { db, journal, add, addTopup };
 }
 
@@ -162,8 +179,16 @@ describe('search and Demo sales', () => {
     const old = add(120_000, 'unrecorded', 'failed', 'A3,B3');
     new OrderTextIndex(db).catchUp();
     const q = { text: '', states: [], limit: 50 };
-    expect(searchOrders(db, q)).toMatchObject({ ids: [old.id, real.id], total: 2, paid: { count: 1, amountKobo: ONE } });
-    expect(searchOrders(db, { ...q, includeDemo: true })).toMatchObject({ ids: [old.id, demo.id, real.id], total: 3, paid: { count: 2 } });
+    expect(searchOrders(db, q)).toMatchObject({
+      ids: [old.id, real.id],
+      total: 2,
+      paid: { count: 1, amountKobo: ONE },
+    });
+    expect(searchOrders(db, { ...q, includeDemo: true })).toMatchObject({
+      ids: [old.id, demo.id, real.id],
+      total: 3,
+      paid: { count: 2 },
+    });
     expect(searchOrders(db, { ...q, text: 'A2' }).ids).toEqual([]);
     expect(searchOrders(db, { ...q, text: 'A2', includeDemo: true }).ids).toEqual([demo.id]);
     expect(searchOrders(db, { ...q, text: demo.outOrderNo }).ids).toEqual([]);

@@ -25,24 +25,41 @@ describe('receipt settings', () => {
   it('names each wrong field and saves nothing, not even the right part', () => {
     const store = memoryStore();
     const s = createRecordsSettings(store, memoryLogger());
-    const fields = fieldsOf(() => s.save({ printing: { kind: 'network', host: 'http://10.0.0.5', port: '99999', copies: 9, paper: '76' }, cinema: { name: 'Good name' } }));
+    const fields = fieldsOf(() =>
+      s.save({
+        printing: { kind: 'network', host: 'http://10.0.0.5', port: '99999', copies: 9, paper: '76' },
+        cinema: { name: 'Good name' },
+      }),
+    );
     expect(fields['printing.host']).toMatch(/without http/);
     expect(fields['printing.port']).toMatch(/1 to 65535/);
     expect(fields['printing.copies']).toMatch(/1 to 5/);
     expect(fields['printing.paper']).toBeTruthy();
     expect(store.get('printing')).toBeUndefined();
     expect(store.get('cinema')).toBeUndefined();
-    expect(fieldsOf(() => s.save({ printing: { kind: 'network', host: '10.0.0.5:9100' } }))['printing.host']).toMatch(/Port field/);
+    expect(fieldsOf(() => s.save({ printing: { kind: 'network', host: '10.0.0.5:9100' } }))['printing.host']).toMatch(
+      /Port field/,
+    );
     expect(fieldsOf(() => s.save({ printing: { kind: 'serial' } }))['printing.serialPath']).toMatch(/serial port/);
     expect(fieldsOf(() => s.save({ cinema: { name: '  ' } }))['cinema.name']).toMatch(/cinema’s name/);
   });
 
   it('saves both parts, typed numbers included, and keeps a part that was not sent', () => {
     const s = createRecordsSettings(memoryStore(), memoryLogger());
-    s.save({ printing: { kind: 'network', host: ' printer-1.local ', port: '9101', copies: '2', autoPrint: true, paper: '58' }, cinema: { name: 'Filmhouse', branch: 'Lekki' } });
+    s.save({
+      printing: { kind: 'network', host: ' printer-1.local ', port: '9101', copies: '2', autoPrint: true, paper: '58' },
+      cinema: { name: 'Filmhouse', branch: 'Lekki' },
+    });
     s.save({ cinema: { branch: 'Ikeja' } });
     const now = s.get();
-    expect(now.printing).toMatchObject({ kind: 'network', host: 'printer-1.local', port: 9101, copies: 2, autoPrint: true, paper: '58' });
+    expect(now.printing).toMatchObject({
+      kind: 'network',
+      host: 'printer-1.local',
+      port: 9101,
+      copies: 2,
+      autoPrint: true,
+      paper: '58',
+    });
     expect(now.cinema).toMatchObject({ name: 'Filmhouse', branch: 'Ikeja' });
   });
 

@@ -25,16 +25,35 @@ function setup() {
   cleanup(t.cleanup);
   let now = 1_000_000;
   const journal = new OrderJournal(t.db, () => now);
-  const add = (at: number, path: OrderState[], over: Parameters<typeof sale>[0] = {}, patch: { providerFeeKobo?: number } = {}) => {
+  const add = (
+    at: number,
+    path: OrderState[],
+    over: Parameters<typeof sale>[0] = {},
+    patch: { providerFeeKobo?: number } = {},
+  ) => {
     now = at;
     const s = sale(over);
     const rec = journal.insert({
-      sale: s, amountKobo: s.tickets * s.priceKobo + s.bookingFeeKobo, counterCode: 'C1', businessDay: '261121', createdAt: at, expireSeconds: 300,
-      state: 'creating', attempts: 1, headMerchantId: 'H', merchantId: 'M', note: 'sold',
+      sale: s,
+      amountKobo: s.tickets * s.priceKobo + s.bookingFeeKobo,
+      counterCode: 'C1',
+      businessDay: '261121',
+      createdAt: at,
+      expireSeconds: 300,
+      state: 'creating',
+      attempts: 1,
+      headMerchantId: 'H',
+      merchantId: 'M',
+      note: 'sold',
     });
     for (const [i, to] of path.entries()) {
       now = at + (i + 1) * 1000;
-      journal.transition(rec.id, to, 'test', to === 'paid' ? { patch: { providerFeeKobo: patch.providerFeeKobo ?? 0 } } : {});
+      journal.transition(
+        rec.id,
+        to,
+        'test',
+        to === 'paid' ? { patch: { providerFeeKobo: patch.providerFeeKobo ?? 0 } } : {},
+      );
     }
     return rec;
   };
@@ -64,7 +83,9 @@ describe('shift totals', () => {
     expect(t.bookingFeesKobo).toBe(20_000);
     expect(t.providerFeesKobo).toBe(1_580);
     expect(t.paidLate).toEqual({ count: 0, amountKobo: 0 });
-    expect(t.openItems).toMatchObject([{ kind: 'order', id: unknown.id, state: 'unknown', label: 'Checking the payment' }]);
+    expect(t.openItems).toMatchObject([
+      { kind: 'order', id: unknown.id, state: 'unknown', label: 'Checking the payment' },
+    ]);
   });
 
   it('counts an earlier order paid during the shift once, as paid late; and lists an earlier open one', () => {
@@ -119,19 +140,35 @@ describe('shift store', () => {
     const s = new ShiftStore(db);
     const a = s.open('Ngozi', null, 100);
     expect(() => s.open('Tunde', null, 150)).toThrow(/still open/);
-    s.close(a.id, 200, (shift) => ({ kind: 'Z', shift, generatedAt: 200, cinemaName: 'C', branch: '', counterName: 'K', totals: totalsOf(db, 100, 200) }));
+    s.close(a.id, 200, (shift) => ({
+      kind: 'Z',
+      shift,
+      generatedAt: 200,
+      cinemaName: 'C',
+      branch: '',
+      counterName: 'K',
+      totals: totalsOf(db, 100, 200),
+    }));
     s.open('Tunde', 5_000, 300);
     expect(s.cashierAt(150)).toBe('Ngozi');
     expect(s.cashierAt(250)).toBe('');
     expect(s.cashierAt(400)).toBe('Tunde');
-    expect(() => s.close(a.id, 500, () => { throw new Error('not reached'); })).toThrow(/closed already/);
+    expect(() =>
+      s.close(a.id, 500, () => {
+        throw new Error('not reached');
+      }),
+    ).toThrow(/closed already/);
   });
 
   it('a close that throws while building its report leaves the shift open', () => {
     const { db } = setup();
     const s = new ShiftStore(db);
     const a = s.open('Ngozi', null, 100);
-    expect(() => s.close(a.id, 200, () => { throw new Error('refused'); })).toThrow('refused');
+    expect(() =>
+      s.close(a.id, 200, () => {
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
     expect(s.current()?.id).toBe(a.id);
     expect(s.reports(10)).toEqual([]);
   });

@@ -7,7 +7,9 @@ import type { CallArgs, CallName, CallValue, EventName, EventPayload } from '../
 import { AppError, isAppError } from '../../../shared/errors';
 import { HUB_NOT_SET_UP, type HubLinkView } from '../../../shared/hub-link';
 
-type Answer<K extends CallName<Calls>> = (args: CallArgs<Calls, K>) => CallValue<Calls, K> | Promise<CallValue<Calls, K>>;
+type Answer<K extends CallName<Calls>> = (
+  args: CallArgs<Calls, K>,
+) => CallValue<Calls, K> | Promise<CallValue<Calls, K>>;
 export type Answers = { [K in CallName<Calls>]?: Answer<K> };
 
 export interface FakeMain {
@@ -29,7 +31,8 @@ export function fakeMain(answers: Answers = {}): FakeMain {
       made.push({ name, args });
       calls[name].args.parse(args);
       const fn = table[name];
-      if (!fn) return { ok: false, error: { code: 'UNKNOWN_CALL', message: `The fake main has no answer for ${name}` } };
+      if (!fn)
+        return { ok: false, error: { code: 'UNKNOWN_CALL', message: `The fake main has no answer for ${name}` } };
       try {
         return { ok: true, value: calls[name].result.parse(await fn(args)) as never };
       } catch (e) {
@@ -70,17 +73,38 @@ export function later<T>(): { promise: Promise<T>; resolve(v: T): void } {
 /** A Hub link view as main sends it (not joined unless `patch` says otherwise). */
 export function hubView(patch: Partial<HubLinkView> = {}): HubLinkView {
   return {
-    ...HUB_NOT_SET_UP, hubUrl: null, counterId: null, counterName: null, branch: null, enrolledAt: null, revokedAt: null,
-    lastSyncAt: null, lastCheck: null, relay: 'off', sync: 'off', warnings: [], ...patch,
+    ...HUB_NOT_SET_UP,
+    hubUrl: null,
+    counterId: null,
+    counterName: null,
+    branch: null,
+    enrolledAt: null,
+    revokedAt: null,
+    lastSyncAt: null,
+    lastCheck: null,
+    relay: 'off',
+    sync: 'off',
+    warnings: [],
+    ...patch,
   };
 }
 
 /** A joined counter's view: Counter 2 of branch 256612 on https://hub.mycinema.ng, connected. */
 export function joinedHubView(patch: Partial<HubLinkView> = {}): HubLinkView {
   return hubView({
-    state: 'connected', toSync: 0, detail: 'Connected to the Hub at https://hub.mycinema.ng: payment notifications come through it; nothing waits to be sent.',
-    hubUrl: 'https://hub.mycinema.ng', counterId: 'ctr_0a1b2c3d4e5f', counterName: 'Counter 2', branch: '256612', enrolledAt: 1_763_900_000_000,
-    lastSyncAt: 1_763_917_320_000, lastCheck: { at: 1_763_917_320_000, ok: true, message: 'The Hub knows this counter as Counter 2 (branch 256612)' },
-    relay: 'connected', sync: 'synced', ...patch,
+    state: 'connected',
+    toSync: 0,
+    detail:
+      'Connected to the Hub at https://hub.mycinema.ng: payment notifications come through it; nothing waits to be sent.',
+    hubUrl: 'https://hub.mycinema.ng',
+    counterId: 'ctr_0a1b2c3d4e5f',
+    counterName: 'Counter 2',
+    branch: '256612',
+    enrolledAt: 1_763_900_000_000,
+    lastSyncAt: 1_763_917_320_000,
+    lastCheck: { at: 1_763_917_320_000, ok: true, message: 'The Hub knows this counter as Counter 2 (branch 256612)' },
+    relay: 'connected',
+    sync: 'synced',
+    ...patch,
   });
 }

@@ -15,7 +15,14 @@ import type { LateList } from '../../../shared/late-payments';
 import { fakeMain, later } from './fake-main';
 
 const FOLLOWERS = [ordersFollower, settingsFollower, terminalFollower, batchesFollower];
-const STATE: TerminalState = { source: 'serial', status: 'connected', portPath: '/dev/ttyUSB0', sn: 'SN-123456', lastError: null, lastSeenAt: 1_700_000_000_000 };
+const STATE: TerminalState = {
+  source: 'serial',
+  status: 'connected',
+  portPath: '/dev/ttyUSB0',
+  sn: 'SN-123456',
+  lastError: null,
+  lastSeenAt: 1_700_000_000_000,
+};
 
 let following: Following | null = null;
 afterEach(() => {
@@ -69,7 +76,10 @@ describe('followStores', () => {
       'settings.pinStatus': () => {
         throw new AppError('INTERNAL', 'The settings file cannot be read.');
       },
-      'terminal.get': () => ({ settings: defaultTerminalSettings(), state: { ...STATE, status: 'disconnected', sn: null } }),
+      'terminal.get': () => ({
+        settings: defaultTerminalSettings(),
+        state: { ...STATE, status: 'disconnected', sn: null },
+      }),
     });
     const f = start(main);
     useSettings.setState({ pin: { set: true, unlocked: true, lockedUntil: null } });
@@ -82,7 +92,9 @@ describe('followStores', () => {
   it('a Demo terminal read overtaken by a push keeps the push (the newer screen)', async () => {
     const idle = { available: true, sn: 'DEMO-POS-0001', pending: null, message: 'Ready. Waiting for a payment.' };
     const waiting = {
-      available: true, sn: 'DEMO-POS-0001', message: 'Card payment requested',
+      available: true,
+      sn: 'DEMO-POS-0001',
+      message: 'Card payment requested',
       pending: { outOrderNo: 'CP-1', orderNo: 'ORD-1', amountKobo: 250_000, expiresAt: 1_700_000_600_000 },
     };
     const read = later<typeof idle>();
@@ -121,10 +133,22 @@ describe('followStores', () => {
     const loading = useLate.getState().load();
     const pushed: LateList = {
       unhandled: 1,
-      items: [{
-        orderId: 17, outOrderNo: 'COU1-S261125-0017', filmTitle: 'Lagos Nights',
-        late: { kind: 'paid-after-closing', providerStatus: 'SUCCESS', closedAs: 'EXPIRED', amountKobo: 400_000, foundAt: 1_700_000_000_000, source: 'webhook', handled: null },
-      }],
+      items: [
+        {
+          orderId: 17,
+          outOrderNo: 'COU1-S261125-0017',
+          filmTitle: 'Lagos Nights',
+          late: {
+            kind: 'paid-after-closing',
+            providerStatus: 'SUCCESS',
+            closedAs: 'EXPIRED',
+            amountKobo: 400_000,
+            foundAt: 1_700_000_000_000,
+            source: 'webhook',
+            handled: null,
+          },
+        },
+      ],
     };
     main.emit('orders.lateChanged', pushed);
     read.resolve({ unhandled: 0, items: [] });

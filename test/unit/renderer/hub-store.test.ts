@@ -30,7 +30,10 @@ describe('hub store', () => {
     expect(await useHub.getState().enroll(GOOD)).toBe(true);
     expect(main.calls.map((c) => c.name)).toEqual(['hub.enroll']);
     expect(useHub.getState().view?.counterName).toBe('Counter 2');
-    expect(useHub.getState().message).toEqual({ kind: 'ok', text: 'Joined the Hub at https://hub.mycinema.ng as Counter 2.' });
+    expect(useHub.getState().message).toEqual({
+      kind: 'ok',
+      text: 'Joined the Hub at https://hub.mycinema.ng as Counter 2.',
+    });
   });
 
   it('an event that comes while the join is answered is newer than the answer: the view stays on it', async () => {
@@ -57,13 +60,18 @@ describe('hub store', () => {
     expect(useHub.getState().fieldErrors.code).toContain('ABCD-EFGH-JKLM');
   });
 
-  it('a name whose code another counter has lands next to the name, with the Hub\'s words', async () => {
-    const hubWords = 'The code COU1 is taken by "Counter 1" (branch Ikeja, BR-A): choose a name that gives another code, e.g. "Lekki Counter 1" (code LC1), or revoke the old counter on the Counters screen first.';
+  it("a name whose code another counter has lands next to the name, with the Hub's words", async () => {
+    const hubWords =
+      'The code COU1 is taken by "Counter 1" (branch Ikeja, BR-A): choose a name that gives another code, e.g. "Lekki Counter 1" (code LC1), or revoke the old counter on the Counters screen first.';
     const main = fakeMain({
       'hub.enroll': () => {
-        throw new AppError('HUB_NAME_TAKEN', "This counter's name gives the same code (COU1) as another counter's on the Hub: change its name in Settings → Edit Demo → Counter name, then join again.", {
-          fields: { counterName: hubWords },
-        });
+        throw new AppError(
+          'HUB_NAME_TAKEN',
+          "This counter's name gives the same code (COU1) as another counter's on the Hub: change its name in Settings → Edit Demo → Counter name, then join again.",
+          {
+            fields: { counterName: hubWords },
+          },
+        );
       },
     });
     start(main);
@@ -75,18 +83,27 @@ describe('hub store', () => {
   it('a code the Hub refuses lands next to the code; an unreachable Hub is one sentence', async () => {
     const main = fakeMain({
       'hub.enroll': () => {
-        throw new AppError('HUB_CODE_INVALID', 'The Hub does not accept this code: it is unknown, already used or expired. Ask the manager for a new code.', {
-          fields: { code: 'Unknown, already used or expired: ask the manager for a new code' },
-        });
+        throw new AppError(
+          'HUB_CODE_INVALID',
+          'The Hub does not accept this code: it is unknown, already used or expired. Ask the manager for a new code.',
+          {
+            fields: { code: 'Unknown, already used or expired: ask the manager for a new code' },
+          },
+        );
       },
     });
     start(main);
     expect(await useHub.getState().enroll(GOOD)).toBe(false);
-    expect(useHub.getState().fieldErrors).toEqual({ code: 'Unknown, already used or expired: ask the manager for a new code' });
+    expect(useHub.getState().fieldErrors).toEqual({
+      code: 'Unknown, already used or expired: ask the manager for a new code',
+    });
     expect(useHub.getState().message?.kind).toBe('error');
 
     main.answer('hub.enroll', () => {
-      throw new AppError('HUB_UNREACHABLE', 'No Hub answered at https://hub.mycinema.ng. Check the address, that the Hub is running, and that this PC is on the network; then try again.');
+      throw new AppError(
+        'HUB_UNREACHABLE',
+        'No Hub answered at https://hub.mycinema.ng. Check the address, that the Hub is running, and that this PC is on the network; then try again.',
+      );
     });
     expect(await useHub.getState().enroll(GOOD)).toBe(false);
     expect(useHub.getState().fieldErrors).toEqual({});

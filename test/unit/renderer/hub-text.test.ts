@@ -1,7 +1,14 @@
 // What the status bar's Hub pill and Settings → Hub say, and the join form's rules as typed.
 import { describe, expect, it } from 'vitest';
 import { HUB_NOT_SET_UP } from '../../../shared/hub-link';
-import { enrolledLine, hubDraftErrors, hubDraftWarning, hubPillHint, hubPillText, syncLine } from '../../../renderer/src/stores/hub-text';
+import {
+  enrolledLine,
+  hubDraftErrors,
+  hubDraftWarning,
+  hubPillHint,
+  hubPillText,
+  syncLine,
+} from '../../../renderer/src/stores/hub-text';
 import { joinedHubView } from './fake-main';
 
 describe('the Hub pill', () => {
@@ -28,9 +35,13 @@ describe('Settings → Hub lines', () => {
     expect(enrolledLine(v)).toMatch(/^Enrolled as Counter 2 \(branch 256612\) on https:\/\/hub\.mycinema\.ng since /);
     // 1_763_917_320_000 is 18:02 in Lagos.
     expect(syncLine(v)).toBe('last synced 18:02 — 0 to sync — relay connected');
-    expect(syncLine(joinedHubView({ lastSyncAt: null, toSync: 4, relay: 'not-connected' }))).toBe('not synced yet — 4 to sync — relay not connected');
+    expect(syncLine(joinedHubView({ lastSyncAt: null, toSync: 4, relay: 'not-connected' }))).toBe(
+      'not synced yet — 4 to sync — relay not connected',
+    );
     // The stream is up, but a Hub without the merchant file passes nothing on: not "not connected", not plain "connected".
-    expect(syncLine(joinedHubView({ relay: 'no-keys' }))).toBe('last synced 18:02 — 0 to sync — relay connected, but the Hub passes on no payments');
+    expect(syncLine(joinedHubView({ relay: 'no-keys' }))).toBe(
+      'last synced 18:02 — 0 to sync — relay connected, but the Hub passes on no payments',
+    );
   });
 });
 
@@ -38,7 +49,16 @@ describe('the join form', () => {
   it('wants https:// unless the Hub is on this PC or the cinema network, and then warns', () => {
     expect(hubDraftErrors({ hubUrl: 'https://hub.mycinema.ng', code: 'ABCD-EFGH-JKLM' })).toEqual({});
     expect(hubDraftErrors({ hubUrl: 'http://hub.mycinema.ng', code: 'ABCD-EFGH-JKLM' }).hubUrl).toContain('https://');
-    for (const lab of ['http://127.0.0.1:8443', 'http://192.168.1.20:8443', 'http://10.0.0.5', 'http://172.20.1.1', 'http://hub-pc:8443', 'http://hub.local', 'http://[::1]:8443', 'http://localhost:8443']) {
+    for (const lab of [
+      'http://127.0.0.1:8443',
+      'http://192.168.1.20:8443',
+      'http://10.0.0.5',
+      'http://172.20.1.1',
+      'http://hub-pc:8443',
+      'http://hub.local',
+      'http://[::1]:8443',
+      'http://localhost:8443',
+    ]) {
       expect(hubDraftErrors({ hubUrl: lab, code: 'ABCD-EFGH-JKLM' }), lab).toEqual({});
       expect(hubDraftWarning({ hubUrl: lab, code: '' }), lab).toContain('lab');
     }
@@ -51,8 +71,10 @@ describe('the join form', () => {
   });
 
   it('takes the code as a tired cashier types it, as the Hub checks it', () => {
-    for (const ok of ['ABCD-EFGH-JKLM', 'abcd-efgh-jklm', 'abcdefghjklm', ' ABCD EFGH JKLM ']) expect(hubDraftErrors({ hubUrl: 'https://h.ng', code: ok }), ok).toEqual({});
-    for (const bad of ['ABCD-EFGH', 'ABCD-EFGH-JKL!', 'ABCD-EFGH-JKLMN']) expect(hubDraftErrors({ hubUrl: 'https://h.ng', code: bad }).code, bad).toContain('ABCD-EFGH-JKLM');
+    for (const ok of ['ABCD-EFGH-JKLM', 'abcd-efgh-jklm', 'abcdefghjklm', ' ABCD EFGH JKLM '])
+      expect(hubDraftErrors({ hubUrl: 'https://h.ng', code: ok }), ok).toEqual({});
+    for (const bad of ['ABCD-EFGH', 'ABCD-EFGH-JKL!', 'ABCD-EFGH-JKLMN'])
+      expect(hubDraftErrors({ hubUrl: 'https://h.ng', code: bad }).code, bad).toContain('ABCD-EFGH-JKLM');
     expect(hubDraftErrors({ hubUrl: 'https://h.ng', code: '' }).code).toContain('manager');
   });
 });

@@ -1,10 +1,35 @@
 // The Sell form's arithmetic and checks: naira typed as text becomes exact kobo, seats set the
 // ticket count, a remembered film fills its price, and every problem is named by its field.
 import { describe, expect, it } from 'vitest';
-import { checkDraft, editDraft, emptyDraft, nairaInput, tidyTime, type FilmMemory, type SaleDraft } from '../../../renderer/src/stores/sale-form';
+import {
+  checkDraft,
+  editDraft,
+  emptyDraft,
+  nairaInput,
+  tidyTime,
+  type FilmMemory,
+  type SaleDraft,
+} from '../../../renderer/src/stores/sale-form';
 
-const FILMS: FilmMemory[] = [{ filmName: 'AVENGERS-2D', filmTitle: 'Avengers: Doomsday', priceKobo: 250_050, bookingFeePerTicketKobo: 20_000, lastShowTime: '19:30' }];
-const good: SaleDraft = { filmName: 'AVENGERS-2D', filmTitle: 'Avengers', showDate: '2025-03-31', showTime: '19:30', seats: 'f7, F8', tickets: '2', price: '2,500.50', fee: '200' };
+const FILMS: FilmMemory[] = [
+  {
+    filmName: 'AVENGERS-2D',
+    filmTitle: 'Avengers: Doomsday',
+    priceKobo: 250_050,
+    bookingFeePerTicketKobo: 20_000,
+    lastShowTime: '19:30',
+  },
+];
+const good: SaleDraft = {
+  filmName: 'AVENGERS-2D',
+  filmTitle: 'Avengers',
+  showDate: '2025-03-31',
+  showTime: '19:30',
+  seats: 'f7, F8',
+  tickets: '2',
+  price: '2,500.50',
+  fee: '200',
+};
 
 describe('checkDraft', () => {
   it('turns typed naira into exact kobo and totals tickets x (price + booking fee per ticket)', () => {
@@ -18,14 +43,19 @@ describe('checkDraft', () => {
   });
 
   it('the booking fee follows the ticket count, and a per-ticket fee too large for the sale is said on the fee', () => {
-    expect(checkDraft({ ...good, seats: 'F7,F8,F9', tickets: '3' }, 'SN-123456').totalKobo).toBe(3 * 250_050 + 3 * 20_000);
+    expect(checkDraft({ ...good, seats: 'F7,F8,F9', tickets: '3' }, 'SN-123456').totalKobo).toBe(
+      3 * 250_050 + 3 * 20_000,
+    );
     const big = checkDraft({ ...good, fee: '6000000' }, 'SN-123456');
     expect(big.input).toBeNull();
     expect(big.errors.fee).toMatch(/booking fee looks wrong/);
   });
 
   it('names each bad field by its draft key, money errors included', () => {
-    const r = checkDraft({ ...good, price: '25,00.5x', fee: '-1', seats: 'F7,,F8', showTime: '25:00' }, 'DEMO-POS-0001');
+    const r = checkDraft(
+      { ...good, price: '25,00.5x', fee: '-1', seats: 'F7,,F8', showTime: '25:00' },
+      'DEMO-POS-0001',
+    );
     expect(r.input).toBeNull();
     expect(r.errors.price).toMatch(/is not an amount in naira/);
     expect(r.errors.fee).toMatch(/is not an amount in naira/);

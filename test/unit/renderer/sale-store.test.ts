@@ -40,7 +40,11 @@ describe('sale store: re-reading the open payment', () => {
   });
 
   it('a failed background read shows no message; a read the cashier asked for does', async () => {
-    const main = fakeMain({ 'orders.get': () => { throw new AppError('INTERNAL', 'CounterPay is not answering. Is it still running?'); } });
+    const main = fakeMain({
+      'orders.get': () => {
+        throw new AppError('INTERNAL', 'CounterPay is not answering. Is it still running?');
+      },
+    });
     connectBridge(main.bridge);
     useSale.getState().showOrder(A);
     await useSale.getState().refreshOrder(true);

@@ -11,9 +11,12 @@ import { fakeMain, later } from './fake-main';
 const view = (profile: ProfileName): ProfileView => ({
   profile,
   settings: defaultProfile(profile),
-  secrets: Object.fromEntries(SECRET_NAMES.map((n) => [n, { set: false, fingerprint: null }])) as ProfileView['secrets'],
+  secrets: Object.fromEntries(
+    SECRET_NAMES.map((n) => [n, { set: false, fingerprint: null }]),
+  ) as ProfileView['secrets'],
 });
-const reads = (main: ReturnType<typeof fakeMain>) => main.calls.filter((c) => c.name === 'settings.getProfile').map((c) => (c.args as { profile: string }).profile);
+const reads = (main: ReturnType<typeof fakeMain>) =>
+  main.calls.filter((c) => c.name === 'settings.getProfile').map((c) => (c.args as { profile: string }).profile);
 
 afterEach(() => {
   connectBridge(null);
@@ -44,7 +47,9 @@ describe('settings store', () => {
 
   it('a late answer for a profile the admin already left is dropped', async () => {
     const sandbox = later<ProfileView>();
-    const main = fakeMain({ 'settings.getProfile': ({ profile }) => (profile === 'sandbox' ? sandbox.promise : view(profile)) });
+    const main = fakeMain({
+      'settings.getProfile': ({ profile }) => (profile === 'sandbox' ? sandbox.promise : view(profile)),
+    });
     connectBridge(main.bridge);
     await useSettings.getState().load('demo');
     const leaving = useSettings.getState().openProfile('sandbox');
@@ -59,7 +64,9 @@ describe('settings store', () => {
     const main = fakeMain({
       'settings.getProfile': ({ profile }) => view(profile),
       'settings.saveProfile': () => {
-        throw new AppError('VALIDATION', 'Nothing was saved: check the marked fields.', { fields: { 'settings.posBaseUrl': 'Enter a full http:// or https:// address' } });
+        throw new AppError('VALIDATION', 'Nothing was saved: check the marked fields.', {
+          fields: { 'settings.posBaseUrl': 'Enter a full http:// or https:// address' },
+        });
       },
     });
     connectBridge(main.bridge);

@@ -2,7 +2,13 @@
 // number read back in full, the amount bounds of the chosen provider, main's field names mapped
 // onto the form, and a late answer never undoing a newer one.
 import { describe, expect, it } from 'vitest';
-import { checkSingle, emptySingle, formFieldOf, newerTopup, type SingleDraft } from '../../../renderer/src/stores/topup-form';
+import {
+  checkSingle,
+  emptySingle,
+  formFieldOf,
+  newerTopup,
+  type SingleDraft,
+} from '../../../renderer/src/stores/topup-form';
 import type { BettingProviderView, TopupView } from '../../../shared/topups';
 
 const PROVIDERS: BettingProviderView[] = [
@@ -37,7 +43,9 @@ describe('checkSingle: airtime', () => {
   });
 
   it('an amount typed in kobo by mistake is caught below the smallest airtime', () => {
-    expect(checkSingle({ ...airtime, amount: '20' }, PROVIDERS).errors.amount).toBe('MTN airtime: the smallest amount is ₦50.00');
+    expect(checkSingle({ ...airtime, amount: '20' }, PROVIDERS).errors.amount).toBe(
+      'MTN airtime: the smallest amount is ₦50.00',
+    );
   });
 });
 
@@ -52,7 +60,9 @@ describe('checkSingle: betting', () => {
   });
 
   it('below the provider minimum names the provider', () => {
-    expect(checkSingle({ ...betting, amount: '99.99' }, PROVIDERS).errors.amount).toBe('BET9JA: the smallest amount is ₦100.00');
+    expect(checkSingle({ ...betting, amount: '99.99' }, PROVIDERS).errors.amount).toBe(
+      'BET9JA: the smallest amount is ₦100.00',
+    );
   });
 
   it('a provider without limits takes any positive amount', () => {
@@ -72,7 +82,9 @@ describe('checkSingle: betting', () => {
   });
 
   it('zero is not an amount', () => {
-    expect(checkSingle({ ...betting, amount: '0' }, PROVIDERS).errors.amount).toBe('The amount must be more than ₦0.00');
+    expect(checkSingle({ ...betting, amount: '0' }, PROVIDERS).errors.amount).toBe(
+      'The amount must be more than ₦0.00',
+    );
   });
 });
 
@@ -91,13 +103,29 @@ describe('formFieldOf', () => {
 
 describe('newerTopup', () => {
   const view = (over: Partial<TopupView>): TopupView => ({
-    id: 1, reference: 'COU1-T261121-0001', batchId: null, line: null, serviceType: 'airtime', provider: 'MTN', customerId: '+2348031234567',
-    customerName: null, amountKobo: 50_000, state: 'pending', providerStatus: 'PENDING', orderNo: null, errorMsg: '', attempts: 1, createdAt: 1, updatedAt: 10,
+    id: 1,
+    reference: 'COU1-T261121-0001',
+    batchId: null,
+    line: null,
+    serviceType: 'airtime',
+    provider: 'MTN',
+    customerId: '+2348031234567',
+    customerName: null,
+    amountKobo: 50_000,
+    state: 'pending',
+    providerStatus: 'PENDING',
+    orderNo: null,
+    errorMsg: '',
+    attempts: 1,
+    createdAt: 1,
+    updatedAt: 10,
     ...over,
   });
 
   it('a newer view replaces the current one; an older one does not', () => {
-    expect(newerTopup(view({ updatedAt: 10 }), view({ updatedAt: 11, providerStatus: 'SUCCESS', state: 'success' })).state).toBe('success');
+    expect(
+      newerTopup(view({ updatedAt: 10 }), view({ updatedAt: 11, providerStatus: 'SUCCESS', state: 'success' })).state,
+    ).toBe('success');
     expect(newerTopup(view({ updatedAt: 12 }), view({ updatedAt: 11, state: 'unknown' })).state).toBe('pending');
   });
 

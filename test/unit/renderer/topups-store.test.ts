@@ -10,8 +10,23 @@ import { fakeMain } from './fake-main';
 
 const T0 = 1_763_900_000_000;
 const topup = (patch: Partial<TopupView>): TopupView => ({
-  id: 1, reference: 'TU-0001', batchId: null, line: null, serviceType: 'airtime', provider: 'MTN', customerId: '08031234567', customerName: null,
-  amountKobo: 50_000, state: 'pending', providerStatus: 'PENDING', orderNo: 'P-1', errorMsg: '', attempts: 1, createdAt: T0, updatedAt: T0, ...patch,
+  id: 1,
+  reference: 'TU-0001',
+  batchId: null,
+  line: null,
+  serviceType: 'airtime',
+  provider: 'MTN',
+  customerId: '08031234567',
+  customerName: null,
+  amountKobo: 50_000,
+  state: 'pending',
+  providerStatus: 'PENDING',
+  orderNo: 'P-1',
+  errorMsg: '',
+  attempts: 1,
+  createdAt: T0,
+  updatedAt: T0,
+  ...patch,
 });
 
 let following: Following | null = null;
@@ -48,7 +63,10 @@ describe('topups store', () => {
   });
 
   it('after a reconnect reads the top-up on show again', async () => {
-    const main = fakeMain({ 'topups.get': ({ id }) => topup({ id, state: 'fail', providerStatus: 'FAIL', errorMsg: 'Wrong number', updatedAt: T0 + 9_000 }) });
+    const main = fakeMain({
+      'topups.get': ({ id }) =>
+        topup({ id, state: 'fail', providerStatus: 'FAIL', errorMsg: 'Wrong number', updatedAt: T0 + 9_000 }),
+    });
     const f = start(main);
     useTopups.getState().show(topup({}));
     await f.refreshAll();

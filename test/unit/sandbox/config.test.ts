@@ -23,7 +23,12 @@ function errorOf(fn: () => unknown): string {
 
 describe('sandbox config schema', () => {
   it('fills the defaults', () => {
-    const c = parseSandboxConfig(testConfig((x) => { delete x.webhooks; delete x.bills.settleAfterMs; }));
+    const c = parseSandboxConfig(
+      testConfig((x) => {
+        delete x.webhooks;
+        delete x.bills.settleAfterMs;
+      }),
+    );
     expect(c.host).toBe('127.0.0.1');
     expect(c.bills.settleAfterMs).toBe(1500);
     expect(c.bills.bulkStatusAuth).toBe('either');
@@ -34,15 +39,37 @@ describe('sandbox config schema', () => {
   });
 
   it('names the offending field for each kind of mistake', () => {
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.pos.terminals![0]!.merchantId = 'X'))))).toMatch(/pos\.terminals\[0\]\.merchantId: "X" is not a branch/);
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.pos.providerPrivateKey = 'nonsense'))))).toMatch(/pos\.providerPrivateKey: must be an RSA private key/);
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.pos.merchants![0]!.merchantPublicKey = 'nope'))))).toMatch(/pos\.merchants\[0\]\.merchantPublicKey/);
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.bills.bettingProviders![0]!.minAmount = { currency: 'NGN', amount: 99_999_999 }))))).toMatch(/minAmount is above maxAmount/);
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.bills.bettingCustomers![0]!.provider = 'ZZ'))))).toMatch(/bills\.bettingCustomers\[0\]\.provider/);
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.pos.terminals![0]!.autoOutcome = 'MAYBE' as never))))).toMatch(/pos\.terminals\[0\]\.autoOutcome/);
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => ((c as Record<string, unknown>).colour = 'blue'))))).toMatch(/colour/);
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.faults = [{ path: '*', kind: 'latency' }]))))).toMatch(/faults\[0\]\.latencyMs/);
-    expect(errorOf(() => parseSandboxConfig(testConfig((c) => c.pos.terminals!.push({ sn: 'TERM-1', merchantId: 'BR-1' }))))).toMatch(/duplicate terminal sn "TERM-1"/);
+    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.pos.terminals![0]!.merchantId = 'X'))))).toMatch(
+      /pos\.terminals\[0\]\.merchantId: "X" is not a branch/,
+    );
+    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.pos.providerPrivateKey = 'nonsense'))))).toMatch(
+      /pos\.providerPrivateKey: must be an RSA private key/,
+    );
+    expect(
+      errorOf(() => parseSandboxConfig(testConfig((c) => (c.pos.merchants![0]!.merchantPublicKey = 'nope')))),
+    ).toMatch(/pos\.merchants\[0\]\.merchantPublicKey/);
+    expect(
+      errorOf(() =>
+        parseSandboxConfig(
+          testConfig((c) => (c.bills.bettingProviders![0]!.minAmount = { currency: 'NGN', amount: 99_999_999 })),
+        ),
+      ),
+    ).toMatch(/minAmount is above maxAmount/);
+    expect(
+      errorOf(() => parseSandboxConfig(testConfig((c) => (c.bills.bettingCustomers![0]!.provider = 'ZZ')))),
+    ).toMatch(/bills\.bettingCustomers\[0\]\.provider/);
+    expect(
+      errorOf(() => parseSandboxConfig(testConfig((c) => (c.pos.terminals![0]!.autoOutcome = 'MAYBE' as never)))),
+    ).toMatch(/pos\.terminals\[0\]\.autoOutcome/);
+    expect(
+      errorOf(() => parseSandboxConfig(testConfig((c) => ((c as Record<string, unknown>).colour = 'blue')))),
+    ).toMatch(/colour/);
+    expect(errorOf(() => parseSandboxConfig(testConfig((c) => (c.faults = [{ path: '*', kind: 'latency' }]))))).toMatch(
+      /faults\[0\]\.latencyMs/,
+    );
+    expect(
+      errorOf(() => parseSandboxConfig(testConfig((c) => c.pos.terminals!.push({ sn: 'TERM-1', merchantId: 'BR-1' })))),
+    ).toMatch(/duplicate terminal sn "TERM-1"/);
   });
 
   it('loads a file, and says clearly when it is missing or not JSON', () => {
@@ -62,15 +89,26 @@ describe('demo configuration', () => {
     const c = parseSandboxConfig(config);
     expect(c.bills.settleAfterMs).toBe(1500);
     expect(c.pos.terminals).toHaveLength(2);
-    expect(c.pos.terminals.find((t) => t.sn === merchant.terminalSn)).toMatchObject({ sn: 'DEMO-POS-0001', autoOutcome: null });
+    expect(c.pos.terminals.find((t) => t.sn === merchant.terminalSn)).toMatchObject({
+      sn: 'DEMO-POS-0001',
+      autoOutcome: null,
+    });
     expect(c.bills.bettingProviders).toHaveLength(3);
     expect(c.bills.bettingProviders.filter((p) => !p.minAmount && !p.maxAmount)).toHaveLength(1);
     const failing = c.bills.failCustomers.map((f) => f.customerId);
     expect(c.bills.bettingCustomers.some((cu) => failing.includes(cu.customerId))).toBe(true);
     expect(merchant.merchantPrivateKeyPem).toMatch(/BEGIN PRIVATE KEY/);
     expect(merchant.providerPublicKeyPem).toMatch(/BEGIN PUBLIC KEY/);
-    expect(c.pos.merchants[0]).toMatchObject({ headMerchantId: merchant.headMerchantId, clientAuthKey: merchant.clientAuthKey, merchantIds: [merchant.merchantId] });
-    expect(c.bills.merchants[0]).toEqual({ merchantId: merchant.billsMerchantId, publicKey: merchant.billsPublicKey, secretKey: merchant.billsSecretKey });
+    expect(c.pos.merchants[0]).toMatchObject({
+      headMerchantId: merchant.headMerchantId,
+      clientAuthKey: merchant.clientAuthKey,
+      merchantIds: [merchant.merchantId],
+    });
+    expect(c.bills.merchants[0]).toEqual({
+      merchantId: merchant.billsMerchantId,
+      publicKey: merchant.billsPublicKey,
+      secretKey: merchant.billsSecretKey,
+    });
     // Fresh keys each time.
     expect(generateDemoConfig().merchant.billsSecretKey).not.toBe(merchant.billsSecretKey);
   });

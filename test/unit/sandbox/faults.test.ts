@@ -42,7 +42,10 @@ describe('FaultEngine', () => {
 
   it('a settlement fault ("settle:pos") is not hit by "*" and carries its own delay', () => {
     const f = new FaultEngine();
-    f.set([{ path: '*', kind: 'drop' }, { path: 'settle:pos', kind: 'lateSuccess', latencyMs: 2000, times: 1 }]);
+    f.set([
+      { path: '*', kind: 'drop' },
+      { path: 'settle:pos', kind: 'lateSuccess', latencyMs: 2000, times: 1 },
+    ]);
     expect(f.decide('settle:pos')).toEqual({ latencyMs: 0, action: 'lateSuccess', afterMs: 2000 });
     expect(f.decide('settle:pos')).toEqual({ latencyMs: 0, action: null, afterMs: 0 });
   });

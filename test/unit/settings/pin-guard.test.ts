@@ -10,11 +10,16 @@ import { createSettingsService } from '../../../core/settings/settings-service';
 import { fileVault } from '../../../core/settings/secret-vault';
 import { createPinGuard, lockoutAfter } from '../../../core/settings/pin-guard';
 
-
 let dir: string;
 let now: number;
 const clock = { now: () => now };
-const service = () => createSettingsService({ store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock });
+const service = () =>
+  createSettingsService({
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock,
+  });
 const MIN = 60_000;
 
 beforeEach(() => {
@@ -56,7 +61,10 @@ describe('PIN checks', { timeout: 30_000 }, () => {
     store.set('pinFailures', 2);
     const seen: unknown[] = [];
     const guard = createPinGuard({
-      store, clock, logger: memoryLogger(), hash: () => 'scrypt$stored',
+      store,
+      clock,
+      logger: memoryLogger(),
+      hash: () => 'scrypt$stored',
       verify: async () => {
         seen.push(store.get('pinFailures'));
         return false;
@@ -68,7 +76,13 @@ describe('PIN checks', { timeout: 30_000 }, () => {
 
   it('the lockout grows with each failure after it and a right PIN resets it', async () => {
     // The guard with a fast stand-in for scrypt: this is about the schedule, not the hash.
-    const guard = createPinGuard({ store: confStore(dir), clock, logger: memoryLogger(), hash: () => 'stored', verify: async (pin) => pin === '482913' });
+    const guard = createPinGuard({
+      store: confStore(dir),
+      clock,
+      logger: memoryLogger(),
+      hash: () => 'stored',
+      verify: async (pin) => pin === '482913',
+    });
     for (let i = 0; i < 5; i++) await codeOf(guard.check('111111'));
     expect(guard.lockedUntil()).toBe(now + 1 * MIN);
     now += 1 * MIN;

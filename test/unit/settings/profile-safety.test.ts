@@ -12,7 +12,13 @@ import { createSettingsService } from '../../../core/settings/settings-service';
 import { fileVault } from '../../../core/settings/secret-vault';
 
 let dir: string;
-const service = () => createSettingsService({ store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger: memoryLogger(), clock: { now: () => 1_763_726_400_000 } });
+const service = () =>
+  createSettingsService({
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger: memoryLogger(),
+    clock: { now: () => 1_763_726_400_000 },
+  });
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'counterpay-safety-'));
 });
@@ -38,7 +44,12 @@ describe('Production', () => {
   it('refuses http:// addresses and an unchecked response signature, each next to its field, and writes nothing', () => {
     const s = service();
     const fields = saveError(() => s.save('production', insecure(defaultProfile('production'))));
-    expect(Object.keys(fields).sort()).toEqual(['settings.billsBaseUrl', 'settings.conventions.posResponseVerify', 'settings.posBaseUrl', 'settings.webhook.callbackBaseUrl']);
+    expect(Object.keys(fields).sort()).toEqual([
+      'settings.billsBaseUrl',
+      'settings.conventions.posResponseVerify',
+      'settings.posBaseUrl',
+      'settings.webhook.callbackBaseUrl',
+    ]);
     expect(fields['settings.posBaseUrl']).toMatch(/https:\/\//);
     expect(fields['settings.conventions.posResponseVerify']).toMatch(/verify/);
     expect(s.profile('production').posBaseUrl).toBe('https://payapi.opayweb.com');
@@ -46,7 +57,9 @@ describe('Production', () => {
 
   it('refuses the signature check "off" too', () => {
     const p = defaultProfile('production');
-    expect(productionProblems({ ...p, conventions: { ...p.conventions, posResponseVerify: 'off' } })).toHaveProperty(['conventions.posResponseVerify']);
+    expect(productionProblems({ ...p, conventions: { ...p.conventions, posResponseVerify: 'off' } })).toHaveProperty([
+      'conventions.posResponseVerify',
+    ]);
     expect(productionProblems(p)).toEqual({});
   });
 
@@ -72,7 +85,12 @@ describe('Sandbox', () => {
     const s = service();
     s.save('sandbox', insecure(defaultProfile('sandbox')));
     const w = profileWarnings('sandbox', s.profile('sandbox'));
-    expect(w.map((x) => x.field).sort()).toEqual(['billsBaseUrl', 'conventions.posResponseVerify', 'posBaseUrl', 'webhook.callbackBaseUrl']);
+    expect(w.map((x) => x.field).sort()).toEqual([
+      'billsBaseUrl',
+      'conventions.posResponseVerify',
+      'posBaseUrl',
+      'webhook.callbackBaseUrl',
+    ]);
     expect(w.find((x) => x.field === 'posBaseUrl')?.message).toMatch(/not encrypted/);
   });
 
@@ -83,14 +101,24 @@ describe('Sandbox', () => {
 
 describe('webhook receiver address', () => {
   it('knows loopback addresses', () => {
-    for (const h of ['127.0.0.1', '127.3.2.1', '::1', '[::1]', 'localhost', 'LOCALHOST']) expect(isLoopbackHost(h)).toBe(true);
-    for (const h of ['0.0.0.0', '::', '192.168.1.20', '10.0.0.5', 'counter.local', '128.0.0.1']) expect(isLoopbackHost(h)).toBe(false);
+    for (const h of ['127.0.0.1', '127.3.2.1', '::1', '[::1]', 'localhost', 'LOCALHOST'])
+      expect(isLoopbackHost(h)).toBe(true);
+    for (const h of ['0.0.0.0', '::', '192.168.1.20', '10.0.0.5', 'counter.local', '128.0.0.1'])
+      expect(isLoopbackHost(h)).toBe(false);
   });
 
   it('a receiver listening beyond this computer is warned in every profile', () => {
     const p = defaultProfile('sandbox');
-    const w = profileWarnings('production', { ...defaultProfile('production'), webhook: { ...p.webhook, enabled: true, host: '0.0.0.0' } });
+    const w = profileWarnings('production', {
+      ...defaultProfile('production'),
+      webhook: { ...p.webhook, enabled: true, host: '0.0.0.0' },
+    });
     expect(w).toEqual([{ field: 'webhook.host', message: expect.stringMatching(/other computers/) }]);
-    expect(profileWarnings('production', { ...defaultProfile('production'), webhook: { ...p.webhook, enabled: true, host: '127.0.0.1' } })).toEqual([]);
+    expect(
+      profileWarnings('production', {
+        ...defaultProfile('production'),
+        webhook: { ...p.webhook, enabled: true, host: '127.0.0.1' },
+      }),
+    ).toEqual([]);
   });
 });

@@ -16,7 +16,6 @@ import vectors from '../../fixtures/test-vectors.json';
 const PEM = vectors.rsaKeys.merchantPrivateKey;
 const PUB = vectors.rsaKeys.providerPublicKey;
 
-
 let dir: string;
 let now: number;
 const clock = { now: () => now };
@@ -40,7 +39,11 @@ describe('profiles', () => {
   it('round trip: saved settings and keys come back from a new service on the same files', () => {
     const s = service();
     const settings = { ...defaultProfile('sandbox'), counterName: 'Counter 3', merchantId: '256621000000002' };
-    s.save('sandbox', settings, { billsSecretKey: 'OPAYPRV-abcdef123456', merchantPrivateKey: PEM, providerPublicKey: PUB });
+    s.save('sandbox', settings, {
+      billsSecretKey: 'OPAYPRV-abcdef123456',
+      merchantPrivateKey: PEM,
+      providerPublicKey: PUB,
+    });
     const again = service();
     expect(again.profile('sandbox').counterName).toBe('Counter 3');
     const cfg = again.providerConfig('sandbox');
@@ -50,11 +53,17 @@ describe('profiles', () => {
 
   it('views never carry a key: only set + fingerprint', () => {
     const s = service();
-    const view = s.save('sandbox', defaultProfile('sandbox'), { billsSecretKey: 'OPAYPRV-abcdef123456', merchantPrivateKey: PEM });
+    const view = s.save('sandbox', defaultProfile('sandbox'), {
+      billsSecretKey: 'OPAYPRV-abcdef123456',
+      merchantPrivateKey: PEM,
+    });
     const text = JSON.stringify(view);
     expect(text).not.toContain('OPAYPRV-abcdef123456');
     expect(text).not.toContain('PRIVATE KEY');
-    expect(view.secrets.billsSecretKey).toEqual({ set: true, fingerprint: expect.stringMatching(/^[0-9a-f]{4}…[0-9a-f]{4}$/) });
+    expect(view.secrets.billsSecretKey).toEqual({
+      set: true,
+      fingerprint: expect.stringMatching(/^[0-9a-f]{4}…[0-9a-f]{4}$/),
+    });
     expect(view.secrets.billsPublicKey).toEqual({ set: false, fingerprint: null });
   });
 
@@ -66,10 +75,18 @@ describe('profiles', () => {
 
   it('a save is all or nothing: one bad field, nothing written (keys included)', () => {
     const s = service();
-    s.save('sandbox', { ...defaultProfile('sandbox'), counterName: 'Before' }, { billsSecretKey: 'OPAYPRV-before-0001' });
+    s.save(
+      'sandbox',
+      { ...defaultProfile('sandbox'), counterName: 'Before' },
+      { billsSecretKey: 'OPAYPRV-before-0001' },
+    );
     let err: unknown;
     try {
-      s.save('sandbox', { ...defaultProfile('sandbox'), counterName: 'After', posBaseUrl: 'ftp://nope' }, { billsSecretKey: 'OPAYPRV-after-0002', merchantPrivateKey: 'garbage' });
+      s.save(
+        'sandbox',
+        { ...defaultProfile('sandbox'), counterName: 'After', posBaseUrl: 'ftp://nope' },
+        { billsSecretKey: 'OPAYPRV-after-0002', merchantPrivateKey: 'garbage' },
+      );
     } catch (e) {
       err = e;
     }
@@ -82,7 +99,10 @@ describe('profiles', () => {
 
   it('an empty key clears it; an absent key keeps it', () => {
     const s = service();
-    s.save('sandbox', defaultProfile('sandbox'), { billsSecretKey: 'OPAYPRV-abcdef123456', billsPublicKey: 'OPAYPUB-abcdef123456' });
+    s.save('sandbox', defaultProfile('sandbox'), {
+      billsSecretKey: 'OPAYPRV-abcdef123456',
+      billsPublicKey: 'OPAYPUB-abcdef123456',
+    });
     s.save('sandbox', defaultProfile('sandbox'), { billsSecretKey: '' });
     const v = s.view('sandbox');
     expect(v.secrets.billsSecretKey.set).toBe(false);
@@ -136,13 +156,32 @@ describe('admin PIN', () => {
 describe('through the contract', () => {
   it('settings calls are refused while locked, and a wrong shape changes nothing', async () => {
     const logger = memoryLogger();
-    const core = await createCore({ shell: 'browser', version: 't', dataDir: dir, store: confStore(dir), vault: fileVault(join(dir, 'secrets.json')), logger, clock, embeddedSandbox: false });
+    const core = await createCore({
+      shell: 'browser',
+      version: 't',
+      dataDir: dir,
+      store: confStore(dir),
+      vault: fileVault(join(dir, 'secrets.json')),
+      logger,
+      clock,
+      embeddedSandbox: false,
+    });
     const ctx = { trusted: true, sender: 'test' };
-    expect(await core.dispatch('settings.getProfile', { profile: 'demo' }, ctx)).toMatchObject({ ok: false, error: { code: 'PIN_NOT_SET' } });
+    expect(await core.dispatch('settings.getProfile', { profile: 'demo' }, ctx)).toMatchObject({
+      ok: false,
+      error: { code: 'PIN_NOT_SET' },
+    });
     expect(await core.dispatch('settings.setPin', { newPin: '2468' }, ctx)).toMatchObject({ ok: true });
-    const bad = await core.dispatch('settings.saveProfile', { profile: 'sandbox', settings: 'oops', secrets: { billsSecretKey: 'OPAYPRV-123456789' } }, ctx);
+    const bad = await core.dispatch(
+      'settings.saveProfile',
+      { profile: 'sandbox', settings: 'oops', secrets: { billsSecretKey: 'OPAYPRV-123456789' } },
+      ctx,
+    );
     // A form call: answered VALIDATION with the field to fix, and nothing (not even the key) saved.
-    expect(bad).toMatchObject({ ok: false, error: { code: 'VALIDATION', details: { fields: { settings: expect.any(String) } } } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION', details: { fields: { settings: expect.any(String) } } },
+    });
     expect(core.settings.view('sandbox').secrets.billsSecretKey.set).toBe(false);
     const bogusProfile = await core.dispatch('settings.getProfile', { profile: 'staging' }, ctx);
     expect(bogusProfile).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } });

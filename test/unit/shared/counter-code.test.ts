@@ -14,7 +14,15 @@ describe('referenceCounterCode', () => {
       expect(referenceCounterCode(formatOutOrderNo(code, '251125', 12_345))).toBe(code);
     }
     // A batch file's own reference, a provider order number, a look-alike: no code.
-    for (const other of ['R-A1-1', 'MY-BATCH-REF', '240001111', 'COU1-A-0001', 'COU1-25112-0001', 'cou1-251125-0001', 'TOOLONG7-251125-0001']) {
+    for (const other of [
+      'R-A1-1',
+      'MY-BATCH-REF',
+      '240001111',
+      'COU1-A-0001',
+      'COU1-25112-0001',
+      'cou1-251125-0001',
+      'TOOLONG7-251125-0001',
+    ]) {
       expect(referenceCounterCode(other)).toBeNull();
     }
   });
@@ -27,7 +35,11 @@ describe('counterCode of a chain', () => {
       const codes = new Set(Array.from({ length: 1200 }, (_, i) => counterCode(make(i))));
       expect(codes.size).toBe(1200);
     }
-    expect([counterCode('Counter 500'), counterCode('Counter 1000'), counterCode('Ikeja Counter 1')]).toEqual(['COU500', 'CO1000', 'IC1']);
+    expect([counterCode('Counter 500'), counterCode('Counter 1000'), counterCode('Ikeja Counter 1')]).toEqual([
+      'COU500',
+      'CO1000',
+      'IC1',
+    ]);
     // Five digits keep the last four: "Counter 10001" and "Counter 20001" would share a code.
     expect(counterCode('Counter 10001')).toBe(counterCode('Counter 20001'));
   });

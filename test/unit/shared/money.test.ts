@@ -1,7 +1,15 @@
 // Money at the edges, used by every screen and both provider APIs: naira as typed becomes exact
 // kobo, kobo is shown as ₦ the Nigerian way, and each wire form round-trips without floating point.
 import { describe, expect, it } from 'vitest';
-import { formatNaira, koboToNairaString, koboToWire, MoneyFormatError, nairaStringToKobo, parseNaira, wireToKobo } from '../../../shared/money';
+import {
+  formatNaira,
+  koboToNairaString,
+  koboToWire,
+  MoneyFormatError,
+  nairaStringToKobo,
+  parseNaira,
+  wireToKobo,
+} from '../../../shared/money';
 
 describe('formatNaira', () => {
   it.each([
@@ -31,9 +39,12 @@ describe('parseNaira', () => {
     expect(parseNaira(typed)).toBe(kobo);
   });
 
-  it.each(['', '1.234', '-5', '1,50', '12a', '1e3', '.5'])('"%s" is refused with a message saying what to type', (typed) => {
-    expect(() => parseNaira(typed)).toThrow(/is not an amount in naira \(for example 1500 or 1500\.50\)/);
-  });
+  it.each(['', '1.234', '-5', '1,50', '12a', '1e3', '.5'])(
+    '"%s" is refused with a message saying what to type',
+    (typed) => {
+      expect(() => parseNaira(typed)).toThrow(/is not an amount in naira \(for example 1500 or 1500\.50\)/);
+    },
+  );
 
   it('0.1 + 0.2 naira is exactly 30 kobo', () => {
     expect(parseNaira('0.1') + parseNaira('0.2')).toBe(parseNaira('0.3'));

@@ -27,7 +27,7 @@ describe('Lagos time', () => {
     expect(bad).toEqual([]);
   });
 
-  it('a show\'s date and time are the instant they name, and back', () => {
+  it("a show's date and time are the instant they name, and back", () => {
     const at = lagosInstant('2025-03-31', '19:30');
     expect(at).toBe(Date.UTC(2025, 2, 31, 18, 30));
     expect([lagosDate(at), lagosHm(at)]).toEqual(['2025-03-31', '19:30']);

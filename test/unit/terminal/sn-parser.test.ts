@@ -68,7 +68,8 @@ describe('parseSnLine with the default pattern', () => {
 
   it('never takes any of the fake terminal noise for an sn, read as Latin-1 or UTF-8', () => {
     for (const chunk of NOISE) {
-      for (const line of chunk.toString('latin1').split('\n')) expect(parseSnLine(line), JSON.stringify(line)).toBeNull();
+      for (const line of chunk.toString('latin1').split('\n'))
+        expect(parseSnLine(line), JSON.stringify(line)).toBeNull();
       for (const line of chunk.toString('utf8').split('\n')) expect(parseSnLine(line), JSON.stringify(line)).toBeNull();
     }
   });
@@ -130,7 +131,10 @@ describe('format validation', () => {
     } catch (e) {
       caught = e;
     }
-    expect(caught).toMatchObject({ code: 'VALIDATION', details: { fields: { pattern: expect.stringMatching(message) } } });
+    expect(caught).toMatchObject({
+      code: 'VALIDATION',
+      details: { fields: { pattern: expect.stringMatching(message) } },
+    });
     expect((caught as Error).message).toMatch(message);
   });
 
@@ -138,7 +142,8 @@ describe('format validation', () => {
     // The review's example grew x4 every 2 characters under a backtracking regex; these formats
     // are matched by comparing the text before and after {sn}, so every line is one pass.
     const line = `${'A1'.repeat(MAX_LINE_LENGTH / 2 - 1)}!`;
-    for (const f of ['auto', '{sn}', 'SN:{sn}', '{sn}#', 'A{sn}A']) expect(classifySnLine(line, f)).toEqual({ kind: 'other' });
+    for (const f of ['auto', '{sn}', 'SN:{sn}', '{sn}#', 'A{sn}A'])
+      expect(classifySnLine(line, f)).toEqual({ kind: 'other' });
   });
 });
 

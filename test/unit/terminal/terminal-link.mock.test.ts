@@ -112,7 +112,11 @@ describe('terminal link on the mock binding', () => {
     await waitForTerminalState(link, (s) => s.status === 'connected', 'connected');
     const port = binding(instances[0]);
     for (const chunk of NOISE) port.emitData(chunk);
-    const s = await waitForTerminalState(link, (st) => /unreadable data at 115200 baud/.test(st.lastError ?? ''), 'the baud rate hint');
+    const s = await waitForTerminalState(
+      link,
+      (st) => /unreadable data at 115200 baud/.test(st.lastError ?? ''),
+      'the baud rate hint',
+    );
     expect(s.sn).toBeNull();
     port.emitData('\r\nSN:REAL-123456\r\n');
     await waitForTerminalState(link, (st) => st.sn === 'REAL-123456' && st.lastError === null, 'the real sn');
@@ -163,12 +167,20 @@ describe('terminal link on the mock binding', () => {
   it('keeps retrying while the port is gone and connects once it exists again', async () => {
     SerialPortMock.binding.reset();
     await link.configure({ portPath: PATH });
-    const s = await waitForTerminalState(link, (st) => st.status === 'disconnected' && st.lastError !== null, 'the open error');
+    const s = await waitForTerminalState(
+      link,
+      (st) => st.status === 'disconnected' && st.lastError !== null,
+      'the open error',
+    );
     expect(s.lastError).toMatch(/Could not open serial port \/dev\/MOCK-TERMINAL: Port does not exist/);
     const attempts = instances.length;
     await waitUntil(() => instances.length > attempts, 'another attempt');
     SerialPortMock.binding.createPort(PATH);
-    await waitForTerminalState(link, (st) => st.status === 'connected' && st.lastError === null, 'connected once the port exists');
+    await waitForTerminalState(
+      link,
+      (st) => st.status === 'connected' && st.lastError === null,
+      'connected once the port exists',
+    );
   });
 
   it('says the port is in use when another program holds it', async () => {
@@ -216,7 +228,12 @@ describe('terminal link on the mock binding', () => {
     const before = link.getSettings();
     await expect(link.configure({ portPath: PATH, baudRate: 1234, pattern: '(' })).rejects.toMatchObject({
       code: 'VALIDATION',
-      details: { fields: { baudRate: expect.stringMatching(/standard baud rate/), pattern: expect.stringMatching(/\{sn\} exactly once/) } },
+      details: {
+        fields: {
+          baudRate: expect.stringMatching(/standard baud rate/),
+          pattern: expect.stringMatching(/\{sn\} exactly once/),
+        },
+      },
     });
     expect(link.getSettings()).toEqual(before);
   });
@@ -225,15 +242,30 @@ describe('terminal link on the mock binding', () => {
     await link.configure({ portPath: PATH });
     await waitForTerminalState(link, (s) => s.status === 'connected', 'connected');
     const s = await link.configure({ portPath: PATH, source: 'manual', manualSn: ' abc-123456 ' });
-    expect(s).toEqual({ source: 'manual', status: 'manual', portPath: PATH, sn: 'abc-123456', lastError: null, lastSeenAt: null });
+    expect(s).toEqual({
+      source: 'manual',
+      status: 'manual',
+      portPath: PATH,
+      sn: 'abc-123456',
+      lastError: null,
+      lastSeenAt: null,
+    });
     expect(instances[0]!.isOpen).toBe(false);
 
-    expect(() => link.setManualSn('AB 12')).toThrow(expect.objectContaining({ code: 'VALIDATION', details: { fields: { manualSn: expect.stringMatching(/without spaces/) } } }));
+    expect(() => link.setManualSn('AB 12')).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION',
+        details: { fields: { manualSn: expect.stringMatching(/without spaces/) } },
+      }),
+    );
     expect(link.getState().sn).toBe('abc-123456');
     expect(link.setManualSn('XYZ-987654')).toMatchObject({ status: 'manual', sn: 'XYZ-987654' });
     expect(history.at(-1)).toMatchObject({ sn: 'XYZ-987654' });
     expect(link.getSettings().manualSn).toBe('XYZ-987654');
-    expect(link.setManualSn(null)).toMatchObject({ sn: null, lastError: expect.stringMatching(/Type the terminal's serial number/) });
+    expect(link.setManualSn(null)).toMatchObject({
+      sn: null,
+      lastError: expect.stringMatching(/Type the terminal's serial number/),
+    });
   });
 
   it('remembers a typed sn without using it while the source is serial', async () => {
@@ -245,7 +277,10 @@ describe('terminal link on the mock binding', () => {
   it('lists ports, and turns a listing failure into a clear error', async () => {
     expect(await link.listPorts()).toEqual([{ path: PATH, manufacturer: 'PAX', serialNumber: expect.any(String) }]);
     const broken = createTerminalLink({ logger: log, list: () => Promise.reject(new Error('udev is gone')) });
-    await expect(broken.listPorts()).rejects.toMatchObject({ code: 'TERMINAL_UNAVAILABLE', message: /Could not list the serial ports: udev is gone/ });
+    await expect(broken.listPorts()).rejects.toMatchObject({
+      code: 'TERMINAL_UNAVAILABLE',
+      message: /Could not list the serial ports: udev is gone/,
+    });
     await broken.close();
   });
 

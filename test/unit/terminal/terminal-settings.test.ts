@@ -25,14 +25,31 @@ describe('TerminalSettingsSchema', () => {
 
   it('takes a full valid settings object, trimming the port and manual sn', () => {
     const s = TerminalSettingsSchema.parse({
-      portPath: ' /dev/ttyUSB0 ', baudRate: '9600', query: '', pattern: 'TID:{sn}', manualSn: ' p2-001234 ', source: 'manual',
+      portPath: ' /dev/ttyUSB0 ',
+      baudRate: '9600',
+      query: '',
+      pattern: 'TID:{sn}',
+      manualSn: ' p2-001234 ',
+      source: 'manual',
     });
-    expect(s).toEqual({ portPath: '/dev/ttyUSB0', baudRate: 9600, query: '', pattern: 'TID:{sn}', manualSn: 'p2-001234', source: 'manual' });
+    expect(s).toEqual({
+      portPath: '/dev/ttyUSB0',
+      baudRate: 9600,
+      query: '',
+      pattern: 'TID:{sn}',
+      manualSn: 'p2-001234',
+      source: 'manual',
+    });
   });
 
   it('gives one message per wrong field', () => {
     const r = parseTerminalSettings({
-      portPath: '', baudRate: 12345, query: 'SN?\u0000', pattern: '^SN:\\w+$', manualSn: 'AB', source: 'usb',
+      portPath: '',
+      baudRate: 12345,
+      query: 'SN?\u0000',
+      pattern: '^SN:\\w+$',
+      manualSn: 'AB',
+      source: 'usb',
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -57,7 +74,10 @@ describe('TerminalSettingsSchema', () => {
   });
 
   it('refuses an overlong query', () => {
-    expect(parseTerminalSettings({ query: 'Q'.repeat(65) })).toMatchObject({ ok: false, fields: { query: 'At most 64 characters' } });
+    expect(parseTerminalSettings({ query: 'Q'.repeat(65) })).toMatchObject({
+      ok: false,
+      fields: { query: 'At most 64 characters' },
+    });
   });
 });
 
@@ -96,12 +116,31 @@ describe('validateManualSn', () => {
 describe('state and port list schemas', () => {
   it('accept what the link produces', () => {
     expect(
-      TerminalStateSchema.parse({ source: 'serial', status: 'connected', portPath: '/dev/ttyUSB0', sn: 'ABC123', lastError: null, lastSeenAt: 1 }),
+      TerminalStateSchema.parse({
+        source: 'serial',
+        status: 'connected',
+        portPath: '/dev/ttyUSB0',
+        sn: 'ABC123',
+        lastError: null,
+        lastSeenAt: 1,
+      }),
     ).toBeTruthy();
-    expect(SerialPortInfoSchema.parse({ path: 'COM3', manufacturer: 'PAX' })).toEqual({ path: 'COM3', manufacturer: 'PAX' });
+    expect(SerialPortInfoSchema.parse({ path: 'COM3', manufacturer: 'PAX' })).toEqual({
+      path: 'COM3',
+      manufacturer: 'PAX',
+    });
   });
 
   it('refuse an unknown status', () => {
-    expect(TerminalStateSchema.safeParse({ source: 'serial', status: 'online', portPath: null, sn: null, lastError: null, lastSeenAt: null }).success).toBe(false);
+    expect(
+      TerminalStateSchema.safeParse({
+        source: 'serial',
+        status: 'online',
+        portPath: null,
+        sn: null,
+        lastError: null,
+        lastSeenAt: null,
+      }).success,
+    ).toBe(false);
   });
 });

@@ -18,7 +18,11 @@ describe('parseCsv', () => {
   });
 
   it('accepts LF and lone CR line ends, and a missing final line end', () => {
-    expect(parseCsv('a,b\nc,d\re,f').records.map((x) => [x.line, x.fields])).toEqual([[1, ['a', 'b']], [2, ['c', 'd']], [3, ['e', 'f']]]);
+    expect(parseCsv('a,b\nc,d\re,f').records.map((x) => [x.line, x.fields])).toEqual([
+      [1, ['a', 'b']],
+      [2, ['c', 'd']],
+      [3, ['e', 'f']],
+    ]);
   });
 
   it('reports a stray quote on its line and keeps reading the next lines', () => {
@@ -26,7 +30,10 @@ describe('parseCsv', () => {
     expect(r.errors.map((e) => e.line)).toEqual([2, 4]);
     expect(r.errors[0]!.message).toMatch(/quote appears inside a value/);
     expect(r.errors[1]!.message).toMatch(/closing quote must be followed by a comma/);
-    expect(r.records.map((x) => x.fields)).toEqual([['h1', 'h2'], ['ok', '2']]);
+    expect(r.records.map((x) => x.fields)).toEqual([
+      ['h1', 'h2'],
+      ['ok', '2'],
+    ]);
     expect(r.recordCount).toBe(4);
   });
 
@@ -45,10 +52,14 @@ describe('parseCsv', () => {
 
 describe('toCsv', () => {
   it('quotes what needs it and round-trips', () => {
-    const rows = [['row', 'text'], ['1', 'plain'], ['2', 'a, "quoted"\nvalue'], ['3', '']];
+    const rows = [
+      ['row', 'text'],
+      ['1', 'plain'],
+      ['2', 'a, "quoted"\nvalue'],
+      ['3', ''],
+    ];
     const back = parseCsv(toCsv(rows)).records.map((r) => r.fields);
     expect(back).toEqual(rows);
     expect(toCsv([['a', 'b']])).toBe('a,b\r\n');
   });
-
 });

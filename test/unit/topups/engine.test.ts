@@ -32,7 +32,9 @@ function scripted(bills: Step[], status: Step[]) {
     calls,
     client: (t: { now: number }): BillsClient => ({
       bettingProviders: async () => [],
-      validate: async () => { throw new AppError('PROVIDER_REFUSED', 'no'); },
+      validate: async () => {
+        throw new AppError('PROVIDER_REFUSED', 'no');
+      },
       bulkBills: async (i) => {
         calls.push({ op: 'bulkBills', at: t.now, refs: i.items.map((x) => x.reference) });
         return run(take(bills, b++), i.items);
@@ -45,15 +47,22 @@ function scripted(bills: Step[], status: Step[]) {
   };
 }
 
-const each = (status: TopupResult['status'], errorMsg = '') => (items: { reference: string }[]): TopupResult[] =>
-  items.map((i) => ({ reference: i.reference, orderNo: status ? `O-${i.reference}` : null, status, errorMsg }));
+const each =
+  (status: TopupResult['status'], errorMsg = '') =>
+  (items: { reference: string }[]): TopupResult[] =>
+    items.map((i) => ({ reference: i.reference, orderNo: status ? `O-${i.reference}` : null, status, errorMsg }));
 
 function rig(bills: Step[], status: Step[]) {
   const t = fakeTime();
   const p = scripted(bills, status);
   const db = openJournalDb(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
   const service = createTopupService({
-    db, store: memoryStore(), bills: p.client(t), logger: silentLogger, clock: t.clock, timers: t.timers,
+    db,
+    store: memoryStore(),
+    bills: p.client(t),
+    logger: silentLogger,
+    clock: t.clock,
+    timers: t.timers,
     identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
     callBackUrl: () => 'https://callback.invalid/webhook/bills',
   });
@@ -66,7 +75,10 @@ const AIRTIME = { serviceType: 'airtime', provider: 'MTN', customerId: '08031234
 describe('topup engine', () => {
   it('a resend refused as "already used" is asked about and takes the provider’s status', async () => {
     const { t, calls, service } = rig(
-      [() => timeoutError({ op: 'bills.bulkBills' }, 'timeout'), each('FAIL', 'reference "x" was already used by this merchant')],
+      [
+        () => timeoutError({ op: 'bills.bulkBills' }, 'timeout'),
+        each('FAIL', 'reference "x" was already used by this merchant'),
+      ],
       [each(null), each('SUCCESS')],
     );
     const v = await service.submit(AIRTIME);
@@ -85,15 +97,33 @@ describe('topup engine', () => {
   });
 
   it('a reference the provider never records ends as not sent after the last attempt', async () => {
-    const { t, calls, service } = rig([() => new AppError('PROVIDER_HTTP', '502', { outcomeUnknown: true })], [each(null)]);
+    const { t, calls, service } = rig(
+      [() => new AppError('PROVIDER_HTTP', '502', { outcomeUnknown: true })],
+      [each(null)],
+    );
     const v = await service.submit(AIRTIME);
     await t.until(() => service.get(v.id).state === 'not_sent');
     expect(calls.filter((c) => c.op === 'bulkBills')).toHaveLength(5);
-    expect(service.get(v.id)).toMatchObject({ attempts: 5, errorMsg: expect.stringMatching(/no record of this top-up after 5 attempts/) });
+    expect(service.get(v.id)).toMatchObject({
+      attempts: 5,
+      errorMsg: expect.stringMatching(/no record of this top-up after 5 attempts/),
+    });
   });
 
   it('checks a pending top-up less and less often, up to the ceiling', async () => {
-    const { t, calls, service } = rig([each('INITIAL')], [each('PENDING'), each('PENDING'), each('PENDING'), each('PENDING'), each('PENDING'), each('PENDING'), each('PENDING'), each('SUCCESS')]);
+    const { t, calls, service } = rig(
+      [each('INITIAL')],
+      [
+        each('PENDING'),
+        each('PENDING'),
+        each('PENDING'),
+        each('PENDING'),
+        each('PENDING'),
+        each('PENDING'),
+        each('PENDING'),
+        each('SUCCESS'),
+      ],
+    );
     const v = await service.submit(AIRTIME);
     await t.until(() => service.get(v.id).state === 'success', 10 * 60_000, 100);
     const at = calls.map((c) => c.at);
@@ -108,16 +138,31 @@ describe('topup engine', () => {
     const t = fakeTime();
     const db = openJournalDb(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
     const service = createTopupService({
-      db, store: memoryStore(), logger: silentLogger, clock: t.clock, timers: t.timers,
+      db,
+      store: memoryStore(),
+      logger: silentLogger,
+      clock: t.clock,
+      timers: t.timers,
       identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
       callBackUrl: () => 'x',
       bills: {
-        bettingProviders: async () => [], validate: async () => { throw new Error('no'); }, bulkStatus: async () => [],
+        bettingProviders: async () => [],
+        validate: async () => {
+          throw new Error('no');
+        },
+        bulkStatus: async () => [],
         bulkBills: (i) => new Promise((ok) => (release = () => ok(each('PENDING')(i.items)))),
       },
     });
     const v = await service.submit(AIRTIME);
-    service.onCallback({ reference: v.reference, orderNo: 'O-1', status: 'SUCCESS', errorMsg: '', serviceType: 'airtime', amountKobo: 50_000 });
+    service.onCallback({
+      reference: v.reference,
+      orderNo: 'O-1',
+      status: 'SUCCESS',
+      errorMsg: '',
+      serviceType: 'airtime',
+      amountKobo: 50_000,
+    });
     expect(service.get(v.id)).toMatchObject({ state: 'success', orderNo: 'O-1' });
     release!();
     await t.advance(10);
@@ -125,41 +170,65 @@ describe('topup engine', () => {
   });
 
   it('an unreachable provider makes a batch wait, say so, and try again', async () => {
-    const { t, calls, service } = rig([() => unreachableError({ op: 'bills.bulkBills' }, 'refused'), each('SUCCESS')], [each('SUCCESS')]);
+    const { t, calls, service } = rig(
+      [() => unreachableError({ op: 'bills.bulkBills' }, 'refused'), each('SUCCESS')],
+      [each('SUCCESS')],
+    );
     const csv = 'type,provider,customerId,amount\nairtime,MTN,08031234567,100\nairtime,MTN,08031234568,100\n';
     const { batch } = await service.importBatch(csv, 'b.csv');
     service.startBatch(batch!.id, 10);
     await t.until(() => service.batchView(batch!.id).notice !== null);
-    expect(service.batchView(batch!.id)).toMatchObject({ state: 'running', notice: expect.stringMatching(/cannot be reached. Trying again at/), counts: { queued: 2 } });
+    expect(service.batchView(batch!.id)).toMatchObject({
+      state: 'running',
+      notice: expect.stringMatching(/cannot be reached. Trying again at/),
+      counts: { queued: 2 },
+    });
     await t.until(() => service.batchView(batch!.id).state === 'done');
     expect(calls.filter((c) => c.op === 'bulkBills').map((c) => c.refs.length)).toEqual([2, 2]);
     expect(service.batchView(batch!.id).notice).toBeNull();
   });
 
-  it.each([1, -1])('a callback whose amount is %i kobo off does not settle the top-up; the status answer does', async (off) => {
-    let release: (() => void) | null = null;
-    const t = fakeTime();
-    const db = openJournalDb(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
-    const statusAsked: number[] = [];
-    const service = createTopupService({
-      db, store: memoryStore(), logger: silentLogger, clock: t.clock, timers: t.timers,
-      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
-      callBackUrl: () => 'x',
-      bills: {
-        bettingProviders: async () => [], validate: async () => { throw new Error('no'); },
-        bulkStatus: async (i) => (statusAsked.push(t.now), each('FAIL', 'declined')(i.items)),
-        bulkBills: (i) => new Promise((ok) => (release = () => ok(each('PENDING')(i.items)))),
-      },
-    });
-    service.start();
-    const v = await service.submit(AIRTIME);
-    service.onCallback({ reference: v.reference, orderNo: 'O-1', status: 'SUCCESS', errorMsg: '', serviceType: 'airtime', amountKobo: 50_000 + off });
-    expect(service.get(v.id).state).not.toBe('success');
-    release!();
-    await t.until(() => service.get(v.id).state === 'fail');
-    expect(statusAsked.length).toBeGreaterThan(0);
-    await service.stop();
-  });
+  it.each([1, -1])(
+    'a callback whose amount is %i kobo off does not settle the top-up; the status answer does',
+    async (off) => {
+      let release: (() => void) | null = null;
+      const t = fakeTime();
+      const db = openJournalDb(join(mkdtempSync(join(tmpdir(), 'topups-engine-')), 'j.db'));
+      const statusAsked: number[] = [];
+      const service = createTopupService({
+        db,
+        store: memoryStore(),
+        logger: silentLogger,
+        clock: t.clock,
+        timers: t.timers,
+        identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
+        callBackUrl: () => 'x',
+        bills: {
+          bettingProviders: async () => [],
+          validate: async () => {
+            throw new Error('no');
+          },
+          bulkStatus: async (i) => (statusAsked.push(t.now), each('FAIL', 'declined')(i.items)),
+          bulkBills: (i) => new Promise((ok) => (release = () => ok(each('PENDING')(i.items)))),
+        },
+      });
+      service.start();
+      const v = await service.submit(AIRTIME);
+      service.onCallback({
+        reference: v.reference,
+        orderNo: 'O-1',
+        status: 'SUCCESS',
+        errorMsg: '',
+        serviceType: 'airtime',
+        amountKobo: 50_000 + off,
+      });
+      expect(service.get(v.id).state).not.toBe('success');
+      release!();
+      await t.until(() => service.get(v.id).state === 'fail');
+      expect(statusAsked.length).toBeGreaterThan(0);
+      await service.stop();
+    },
+  );
 });
 
 describe('topup engine resume after a kill', () => {
@@ -168,9 +237,21 @@ describe('topup engine resume after a kill', () => {
     const dir = mkdtempSync(join(tmpdir(), 'topups-resume-'));
     const t = fakeTime();
     const first = createTopupService({
-      db: openJournalDb(join(dir, 'j.db')), store: memoryStore(), logger: silentLogger, clock: t.clock, timers: t.timers,
-      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }), callBackUrl: () => 'x',
-      bills: { bettingProviders: async () => [], validate: async () => { throw new Error('no'); }, bulkStatus: async () => [], bulkBills: () => new Promise(() => {}) },
+      db: openJournalDb(join(dir, 'j.db')),
+      store: memoryStore(),
+      logger: silentLogger,
+      clock: t.clock,
+      timers: t.timers,
+      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
+      callBackUrl: () => 'x',
+      bills: {
+        bettingProviders: async () => [],
+        validate: async () => {
+          throw new Error('no');
+        },
+        bulkStatus: async () => [],
+        bulkBills: () => new Promise(() => {}),
+      },
     });
     first.start();
     const v = await first.submit(AIRTIME);
@@ -182,8 +263,14 @@ describe('topup engine resume after a kill', () => {
     const t = fakeTime();
     const p = scripted([each('SUCCESS')], [status]);
     const service = createTopupService({
-      db: openJournalDb(join(dir, 'j.db')), store: memoryStore(), bills: p.client(t), logger: silentLogger, clock: t.clock, timers: t.timers,
-      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }), callBackUrl: () => 'x',
+      db: openJournalDb(join(dir, 'j.db')),
+      store: memoryStore(),
+      bills: p.client(t),
+      logger: silentLogger,
+      clock: t.clock,
+      timers: t.timers,
+      identity: () => ({ profile: 'demo', billsMerchantId: 'BM-1', counterName: 'Counter 1' }),
+      callBackUrl: () => 'x',
     });
     service.start();
     return { t, calls: p.calls, service };

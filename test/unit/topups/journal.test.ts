@@ -35,7 +35,14 @@ describe('TopupJournal', () => {
 
   it('skips a reference a batch file already took', () => {
     const { journal } = fresh();
-    journal.createBatch(owner, 'MH2', '250131', { fileName: 'f.csv', totalRows: 1, badRows: 0, chunkSize: 10, items: [{ ...airtime, reference: formatReference('MH2', '250131', 1), line: 2 }], errors: [] });
+    journal.createBatch(owner, 'MH2', '250131', {
+      fileName: 'f.csv',
+      totalRows: 1,
+      badRows: 0,
+      chunkSize: 10,
+      items: [{ ...airtime, reference: formatReference('MH2', '250131', 1), line: 2 }],
+      errors: [],
+    });
     expect(journal.insertSingle(owner, 'MH2', '250131', airtime, 'n').reference).toBe('MH2-T250131-0002');
   });
 
@@ -43,7 +50,9 @@ describe('TopupJournal', () => {
     const { journal } = fresh();
     const r = journal.insertSingle(owner, 'C1', '250131', airtime, 'n');
     expect(journal.move([{ id: r.id, to: 'draft', note: 'x' }])).toEqual([]);
-    const [p] = journal.move([{ id: r.id, to: 'pending', note: 'accepted', patch: { orderNo: 'O-1', providerStatus: 'INITIAL' } }]);
+    const [p] = journal.move([
+      { id: r.id, to: 'pending', note: 'accepted', patch: { orderNo: 'O-1', providerStatus: 'INITIAL' } },
+    ]);
     expect(p).toMatchObject({ state: 'pending', orderNo: 'O-1', providerStatus: 'INITIAL' });
     const [s] = journal.move([{ id: r.id, to: 'success', note: 'ok', patch: { providerStatus: 'SUCCESS' } }]);
     expect(s!.state).toBe('success');
@@ -55,18 +64,44 @@ describe('TopupJournal', () => {
 
   it('writes a batch all or nothing', () => {
     const { journal } = fresh();
-    const items = [{ ...airtime, reference: 'SAME', line: 2 }, { ...airtime, reference: 'SAME', line: 3 }];
-    expect(() => journal.createBatch(owner, 'C1', '250131', { fileName: 'f.csv', totalRows: 2, badRows: 0, chunkSize: 10, items, errors: [] })).toThrow(/UNIQUE/);
+    const items = [
+      { ...airtime, reference: 'SAME', line: 2 },
+      { ...airtime, reference: 'SAME', line: 3 },
+    ];
+    expect(() =>
+      journal.createBatch(owner, 'C1', '250131', {
+        fileName: 'f.csv',
+        totalRows: 2,
+        badRows: 0,
+        chunkSize: 10,
+        items,
+        errors: [],
+      }),
+    ).toThrow(/UNIQUE/);
     expect(journal.listBatches(10)).toEqual([]);
     expect(journal.referenceTaken('BM-1', 'SAME')).toBe(false);
   });
 
   it('gives the next chunk: one batch, one service type, in file order; singles first', () => {
     const { journal } = fresh();
-    const bettingItem = { serviceType: 'betting' as const, provider: 'BET9JA', customerId: '20001', amountKobo: 10_000 };
+    const bettingItem = {
+      serviceType: 'betting' as const,
+      provider: 'BET9JA',
+      customerId: '20001',
+      amountKobo: 10_000,
+    };
     const id = journal.createBatch(owner, 'C1', '250131', {
-      fileName: 'f.csv', totalRows: 4, badRows: 0, chunkSize: 10,
-      items: [{ ...airtime, line: 2 }, { ...bettingItem, line: 3 }, { ...airtime, line: 4 }, { ...airtime, line: 5 }], errors: [],
+      fileName: 'f.csv',
+      totalRows: 4,
+      badRows: 0,
+      chunkSize: 10,
+      items: [
+        { ...airtime, line: 2 },
+        { ...bettingItem, line: 3 },
+        { ...airtime, line: 4 },
+        { ...airtime, line: 5 },
+      ],
+      errors: [],
     });
     const all = journal.allOfBatch(id);
     journal.move(all.map((r) => ({ id: r.id, to: 'queued' as const, note: 'start' })));

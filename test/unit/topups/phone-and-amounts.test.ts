@@ -1,6 +1,13 @@
 // Nigerian mobile numbers as cashiers type them, and ₦ amounts against their bounds.
 import { describe, expect, it } from 'vitest';
-import { AIRTIME_BOUNDS, airtimeNetworkOf, checkAmount, checkBettingCustomerId, localPhone, normalizeNigerianMobile } from '../../../shared/topups';
+import {
+  AIRTIME_BOUNDS,
+  airtimeNetworkOf,
+  checkAmount,
+  checkBettingCustomerId,
+  localPhone,
+  normalizeNigerianMobile,
+} from '../../../shared/topups';
 
 describe('normalizeNigerianMobile', () => {
   it.each([
@@ -50,11 +57,26 @@ describe('amounts and ids', () => {
   it('parses naira exactly and checks bounds before anything is sent', () => {
     expect(checkAmount('1,500.50', { minKobo: null, maxKobo: null }, 'X')).toEqual({ ok: true, kobo: 150_050 });
     expect(checkAmount('₦500', AIRTIME_BOUNDS, 'MTN airtime')).toEqual({ ok: true, kobo: 50_000 });
-    expect(checkAmount('49.99', AIRTIME_BOUNDS, 'MTN airtime')).toMatchObject({ ok: false, reason: 'MTN airtime: the smallest amount is ₦50.00' });
-    expect(checkAmount('50001', AIRTIME_BOUNDS, 'MTN airtime')).toMatchObject({ ok: false, reason: 'MTN airtime: the largest amount is ₦50,000.00' });
-    expect(checkAmount('0', { minKobo: null, maxKobo: null }, 'X')).toMatchObject({ ok: false, reason: /more than ₦0.00/ });
-    expect(checkAmount('12.345', { minKobo: null, maxKobo: null }, 'X')).toMatchObject({ ok: false, reason: /not an amount in naira/ });
-    expect(checkAmount(' ', { minKobo: null, maxKobo: null }, 'X')).toMatchObject({ ok: false, reason: /Enter the amount/ });
+    expect(checkAmount('49.99', AIRTIME_BOUNDS, 'MTN airtime')).toMatchObject({
+      ok: false,
+      reason: 'MTN airtime: the smallest amount is ₦50.00',
+    });
+    expect(checkAmount('50001', AIRTIME_BOUNDS, 'MTN airtime')).toMatchObject({
+      ok: false,
+      reason: 'MTN airtime: the largest amount is ₦50,000.00',
+    });
+    expect(checkAmount('0', { minKobo: null, maxKobo: null }, 'X')).toMatchObject({
+      ok: false,
+      reason: /more than ₦0.00/,
+    });
+    expect(checkAmount('12.345', { minKobo: null, maxKobo: null }, 'X')).toMatchObject({
+      ok: false,
+      reason: /not an amount in naira/,
+    });
+    expect(checkAmount(' ', { minKobo: null, maxKobo: null }, 'X')).toMatchObject({
+      ok: false,
+      reason: /Enter the amount/,
+    });
   });
 
   it('knows the networks by code and by name', () => {

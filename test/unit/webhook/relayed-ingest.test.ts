@@ -4,7 +4,13 @@
 // copy of one statement are one event.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../../shared/logger';
-import { createWebhookIngest, listWebhookEvents, RELAY_MAX_AGE_MS, relayedIngestInput, type PosNotification } from '../../../core/webhook';
+import {
+  createWebhookIngest,
+  listWebhookEvents,
+  RELAY_MAX_AGE_MS,
+  relayedIngestInput,
+  type PosNotification,
+} from '../../../core/webhook';
 import { openTempDb } from '../../helpers/orders-db';
 import { keys, testConfig } from '../provider/fixtures';
 import { posWebhookBody } from './fixtures';
@@ -21,17 +27,38 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-const ingest = () => createWebhookIngest({
-  db: temp.db, logger: memoryLogger(), clock: { now: () => NOW }, getConfig: testConfig,
-  onPosNotification: (n) => void handled.push(n), onBillsCallback: () => {}, ownsPosOrder: () => ours,
-});
+const ingest = () =>
+  createWebhookIngest({
+    db: temp.db,
+    logger: memoryLogger(),
+    clock: { now: () => NOW },
+    getConfig: testConfig,
+    onPosNotification: (n) => void handled.push(n),
+    onBillsCallback: () => {},
+    ownsPosOrder: () => ours,
+  });
 const body = (timestamp: number, o: { signWith?: string } = {}) => JSON.stringify(posWebhookBody({ timestamp, ...o }));
-const relayed = (b: string) => relayedIngestInput({ eventId: '5', notificationId: '5', kind: 'pos', receivedAt: NOW, headers: { 'x-opay-tranid': 'T' }, body: b, replay: false }, 'X-Opay-Tranid');
+const relayed = (b: string) =>
+  relayedIngestInput(
+    {
+      eventId: '5',
+      notificationId: '5',
+      kind: 'pos',
+      receivedAt: NOW,
+      headers: { 'x-opay-tranid': 'T' },
+      body: b,
+      replay: false,
+    },
+    'X-Opay-Tranid',
+  );
 
 describe('relayed notifications', () => {
   it('a day old: refused directly, accepted relayed; older than the relay window or ahead of the clock: refused', () => {
     const i = ingest();
-    expect(i({ kind: 'pos', body: body(NOW - DAY), via: 'direct' })).toMatchObject({ outcome: 'refused', code: '40102' });
+    expect(i({ kind: 'pos', body: body(NOW - DAY), via: 'direct' })).toMatchObject({
+      outcome: 'refused',
+      code: '40102',
+    });
     expect(i(relayed(body(NOW - DAY))).outcome).toBe('recorded');
     expect(handled).toHaveLength(1);
     expect(i(relayed(body(NOW - RELAY_MAX_AGE_MS - 1))).outcome).toBe('refused');
@@ -44,7 +71,7 @@ describe('relayed notifications', () => {
     expect(listWebhookEvents(temp.db)).toEqual([]);
   });
 
-  it('a direct and a relayed copy of the same statement are one event; another counter\'s order is not recorded', () => {
+  it("a direct and a relayed copy of the same statement are one event; another counter's order is not recorded", () => {
     const i = ingest();
     expect(i({ kind: 'pos', body: body(NOW - 1000), via: 'direct' }).outcome).toBe('recorded');
     expect(i(relayed(body(NOW - 500))).outcome).toBe('repeat');

@@ -9,18 +9,27 @@ import { billsCallbackBody, notification, posWebhookBody } from './fixtures';
 const NOW = 1763726500000;
 const cfg = testConfig();
 const spy = () => vi.fn((k: KeyInput, b: string) => rsaDecryptChunked(k, b));
-const check = (body: unknown, decrypt = spy()) => ({ verdict: verifyPosWebhook(JSON.stringify(body), cfg, NOW, { decrypt }), decrypt });
+const check = (body: unknown, decrypt = spy()) => ({
+  verdict: verifyPosWebhook(JSON.stringify(body), cfg, NOW, { decrypt }),
+  decrypt,
+});
 
 describe('verifyPosWebhook', () => {
   it('accepts a valid notification, wrapped in {data} or direct', () => {
     for (const wrap of [true, false]) {
       const { verdict } = check(posWebhookBody({ timestamp: NOW - 1000, wrap }));
-      expect(verdict).toMatchObject({ ok: true, dedupeKey: 'pos:240101000000000001:SUCCESS', event: { outOrderNo: 'CP-20261121-0001', amountKobo: 350000, feeKobo: 0, completedTime: 1763726412000 } });
+      expect(verdict).toMatchObject({
+        ok: true,
+        dedupeKey: 'pos:240101000000000001:SUCCESS',
+        event: { outOrderNo: 'CP-20261121-0001', amountKobo: 350000, feeKobo: 0, completedTime: 1763726412000 },
+      });
     }
   });
 
   it('checks clientAuthKey first (even when everything else is wrong too)', () => {
-    const { verdict, decrypt } = check(posWebhookBody({ timestamp: 1, clientAuthKey: 'someone-else', signWith: keys.merchantPrivateKey }));
+    const { verdict, decrypt } = check(
+      posWebhookBody({ timestamp: 1, clientAuthKey: 'someone-else', signWith: keys.merchantPrivateKey }),
+    );
     expect(verdict).toMatchObject({ ok: false, httpStatus: 401, reason: 'clientAuthKey does not match' });
     expect(decrypt).not.toHaveBeenCalled();
   });
@@ -53,12 +62,20 @@ describe('verifyPosWebhook', () => {
   it('malformed bodies and bad fields are 400', () => {
     expect(verifyPosWebhook('{nope', cfg, NOW)).toMatchObject({ ok: false, httpStatus: 400 });
     expect(check({ clientAuthKey: 'x' }).verdict).toMatchObject({ ok: false, httpStatus: 400 });
-    expect(check(posWebhookBody({ timestamp: NOW, data: { ...notification, amount: 'lots' } })).verdict).toMatchObject({ ok: false, httpStatus: 400, reason: expect.stringMatching(/amount/) });
+    expect(check(posWebhookBody({ timestamp: NOW, data: { ...notification, amount: 'lots' } })).verdict).toMatchObject({
+      ok: false,
+      httpStatus: 400,
+      reason: expect.stringMatching(/amount/),
+    });
   });
 
   it('not configured: 503 so the provider retries later', () => {
     const c = testConfig();
-    const v = verifyPosWebhook(JSON.stringify(posWebhookBody({ timestamp: NOW })), { ...c, secrets: { ...c.secrets, posClientAuthKey: '' } }, NOW);
+    const v = verifyPosWebhook(
+      JSON.stringify(posWebhookBody({ timestamp: NOW })),
+      { ...c, secrets: { ...c.secrets, posClientAuthKey: '' } },
+      NOW,
+    );
     expect(v).toMatchObject({ ok: false, httpStatus: 503 });
   });
 });
@@ -66,19 +83,41 @@ describe('verifyPosWebhook', () => {
 describe('verifyBillsCallback', () => {
   it('accepts a valid callback and maps it', () => {
     expect(verifyBillsCallback(JSON.stringify(billsCallbackBody()), cfg)).toEqual({
-      ok: true, orderNo: '211004140885521681', status: 'SUCCESS', dedupeKey: 'bills:211004140885521681:SUCCESS',
-      event: { reference: 'ref-0001', orderNo: '211004140885521681', status: 'SUCCESS', errorMsg: '', serviceType: 'betting', amountKobo: 50000 },
+      ok: true,
+      orderNo: '211004140885521681',
+      status: 'SUCCESS',
+      dedupeKey: 'bills:211004140885521681:SUCCESS',
+      event: {
+        reference: 'ref-0001',
+        orderNo: '211004140885521681',
+        status: 'SUCCESS',
+        errorMsg: '',
+        serviceType: 'betting',
+        amountKobo: 50000,
+      },
     });
   });
   it('matches the known-answer vector (HMAC-SHA3-512)', () => {
     const body = billsCallbackBody();
-    expect(body.sha512).toBe('79196ea8ce2fcddbdb5c02e2e5758a9882b1d70b511e793acb3d464b875beab1287ff60f3a12be5345b776db8e5d47e6c2211baeefd5f1ef021cc1d9a61b069d');
+    expect(body.sha512).toBe(
+      '79196ea8ce2fcddbdb5c02e2e5758a9882b1d70b511e793acb3d464b875beab1287ff60f3a12be5345b776db8e5d47e6c2211baeefd5f1ef021cc1d9a61b069d',
+    );
   });
   it('refuses a wrong signature, a tampered field and another merchant', () => {
-    expect(verifyBillsCallback(JSON.stringify(billsCallbackBody({ secret: 'other' })), cfg)).toMatchObject({ ok: false, httpStatus: 401, reason: 'sha512 does not verify' });
+    expect(verifyBillsCallback(JSON.stringify(billsCallbackBody({ secret: 'other' })), cfg)).toMatchObject({
+      ok: false,
+      httpStatus: 401,
+      reason: 'sha512 does not verify',
+    });
     const b = billsCallbackBody();
-    expect(verifyBillsCallback(JSON.stringify({ ...b, payload: { ...b.payload, orderStatus: 'FAIL' } }), cfg)).toMatchObject({ ok: false, httpStatus: 401 });
-    expect(verifyBillsCallback(JSON.stringify(billsCallbackBody({ merchantId: '999' })), cfg)).toMatchObject({ ok: false, httpStatus: 401, reason: 'merchantId is not ours' });
+    expect(
+      verifyBillsCallback(JSON.stringify({ ...b, payload: { ...b.payload, orderStatus: 'FAIL' } }), cfg),
+    ).toMatchObject({ ok: false, httpStatus: 401 });
+    expect(verifyBillsCallback(JSON.stringify(billsCallbackBody({ merchantId: '999' })), cfg)).toMatchObject({
+      ok: false,
+      httpStatus: 401,
+      reason: 'merchantId is not ours',
+    });
     expect(verifyBillsCallback('[', cfg)).toMatchObject({ ok: false, httpStatus: 400 });
   });
 });

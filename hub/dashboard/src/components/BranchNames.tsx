@@ -11,7 +11,8 @@ function BranchNameForm({ b }: { b: BranchView }) {
   const save = async (e: FormEvent) => {
     e.preventDefault();
     const ok = BranchNameSchema.safeParse(name);
-    if (!ok.success) return setMsg({ tone: 'bad', text: `Name of ${b.branch}: ${ok.error.issues[0]?.message ?? 'not a name'}.` });
+    if (!ok.success)
+      return setMsg({ tone: 'bad', text: `Name of ${b.branch}: ${ok.error.issues[0]?.message ?? 'not a name'}.` });
     try {
       const v = await api.put(`/branches/${encodeURIComponent(b.branch)}`, BranchesViewSchema, { name: ok.data });
       useBranchNames.getState().set(v.branches);
@@ -25,8 +26,17 @@ function BranchNameForm({ b }: { b: BranchView }) {
     <li className="branch-name" data-branch-id={b.branch}>
       <form onSubmit={(e) => void save(e)} className="branch-name-form">
         <div className="field">
-          <label htmlFor={`bn-${b.branch}`}>Name of branch <code>{b.branch}</code></label>
-          <input id={`bn-${b.branch}`} value={name} maxLength={60} onChange={(e) => setName(e.target.value)} autoComplete="off" placeholder="e.g. Ikeja City Mall" />
+          <label htmlFor={`bn-${b.branch}`}>
+            Name of branch <code>{b.branch}</code>
+          </label>
+          <input
+            id={`bn-${b.branch}`}
+            value={name}
+            maxLength={60}
+            onChange={(e) => setName(e.target.value)}
+            autoComplete="off"
+            placeholder="e.g. Ikeja City Mall"
+          />
         </div>
         <button type="submit">Save name</button>
       </form>
@@ -41,15 +51,25 @@ export function BranchNames({ counterBranches }: { counterBranches: readonly str
   const missing = counterBranches.filter((b) => !list.some((x) => x.branch === b)).join(' ');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    if (missing) refreshBranchNames().then(() => setError(null), (e) => setError(errorText(e)));
+    if (missing)
+      refreshBranchNames().then(
+        () => setError(null),
+        (e) => setError(errorText(e)),
+      );
   }, [missing]);
   return (
     <section className="card" aria-labelledby="branch-names-title" data-testid="branch-names">
       <h2 id="branch-names-title">Branch names</h2>
       <p className="hint">The name every screen shows for a branch instead of its merchant id.</p>
       {error ? <Banner tone="bad">Could not read the branches: {error}</Banner> : null}
-      {list.length === 0 ? <p className="hint">{counterBranches.length === 0 ? 'No counter has joined yet.' : 'Reading the branches…'}</p> : (
-        <ul className="branch-name-list">{list.map((b) => <BranchNameForm key={b.branch} b={b} />)}</ul>
+      {list.length === 0 ? (
+        <p className="hint">{counterBranches.length === 0 ? 'No counter has joined yet.' : 'Reading the branches…'}</p>
+      ) : (
+        <ul className="branch-name-list">
+          {list.map((b) => (
+            <BranchNameForm key={b.branch} b={b} />
+          ))}
+        </ul>
       )}
     </section>
   );

@@ -4,16 +4,37 @@
 // is hidden under ours. ISO days stay in addresses and files.
 import { dayMedium } from '../format';
 
-export function DayField(props: { id: string; value: string; onChange(day: string): void; max?: string; 'aria-label'?: string; empty?: string }) {
-  const shown = props.value ? dayMedium(props.value) : props.empty ?? 'Any day';
+export function DayField(props: {
+  id: string;
+  value: string;
+  onChange(day: string): void;
+  max?: string;
+  'aria-label'?: string;
+  empty?: string;
+}) {
+  const shown = props.value ? dayMedium(props.value) : (props.empty ?? 'Any day');
   // The weekday in a span of its own: a narrow field drops it and keeps "25 Nov 2026".
   const cut = props.value ? shown.indexOf(' ') : -1;
   return (
     <span className="day-field" data-empty={props.value ? undefined : true}>
-      <input id={props.id} type="date" value={props.value} max={props.max} aria-label={props['aria-label']} aria-describedby={`${props.id}-shown`}
-        onChange={(e) => props.onChange(e.target.value)} />
+      <input
+        id={props.id}
+        type="date"
+        value={props.value}
+        max={props.max}
+        aria-label={props['aria-label']}
+        aria-describedby={`${props.id}-shown`}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
       <span id={`${props.id}-shown`} className="day-field-shown" aria-hidden="true" data-testid="day-shown">
-        {cut > 0 ? <><span className="day-field-wd">{shown.slice(0, cut + 1)}</span>{shown.slice(cut + 1)}</> : shown}
+        {cut > 0 ? (
+          <>
+            <span className="day-field-wd">{shown.slice(0, cut + 1)}</span>
+            {shown.slice(cut + 1)}
+          </>
+        ) : (
+          shown
+        )}
       </span>
     </span>
   );

@@ -33,14 +33,39 @@ export function useFollowDay(day: string, todayDay: string, reload: () => void):
 }
 
 /** `future`: days after today may be shown (a programme); `todayButton`: a Today button off today. */
-export function DayNav(props: { day: string; todayDay: string; go(d: string): void; future?: boolean; todayButton?: boolean }) {
+export function DayNav(props: {
+  day: string;
+  todayDay: string;
+  go(d: string): void;
+  future?: boolean;
+  todayButton?: boolean;
+}) {
   const { day, todayDay, go } = props;
   return (
     <div className="day-nav" role="group" aria-label="Day">
-      <button type="button" onClick={() => go(addDays(day, -1))} aria-label="Previous day">‹ Earlier</button>
-      <DayField id="day-shown" aria-label="Day shown" value={day} max={props.future ? undefined : todayDay} onChange={(d) => d && go(d)} />
-      <button type="button" onClick={() => go(addDays(day, 1))} disabled={props.future ? undefined : day >= todayDay} aria-label="Next day">Later ›</button>
-      {props.todayButton && day !== todayDay ? <button type="button" onClick={() => go(todayDay)}>Today</button> : null}
+      <button type="button" onClick={() => go(addDays(day, -1))} aria-label="Previous day">
+        ‹ Earlier
+      </button>
+      <DayField
+        id="day-shown"
+        aria-label="Day shown"
+        value={day}
+        max={props.future ? undefined : todayDay}
+        onChange={(d) => d && go(d)}
+      />
+      <button
+        type="button"
+        onClick={() => go(addDays(day, 1))}
+        disabled={props.future ? undefined : day >= todayDay}
+        aria-label="Next day"
+      >
+        Later ›
+      </button>
+      {props.todayButton && day !== todayDay ? (
+        <button type="button" onClick={() => go(todayDay)}>
+          Today
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -7,7 +7,17 @@ import { chartHours, chartScale, chartSummary, formatCount, formatNaira, hourRan
 
 type HourPoint = z.infer<typeof HourPointSchema>;
 
-export function HourChart({ points, dayLabel, lastWeekLabel, currentHour }: { points: HourPoint[]; dayLabel: string; lastWeekLabel: string; currentHour: number | null }) {
+export function HourChart({
+  points,
+  dayLabel,
+  lastWeekLabel,
+  currentHour,
+}: {
+  points: HourPoint[];
+  dayLabel: string;
+  lastWeekLabel: string;
+  currentHour: number | null;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(640);
   useEffect(() => {
@@ -36,28 +46,56 @@ export function HourChart({ points, dayLabel, lastWeekLabel, currentHour }: { po
     <figure className="chart" aria-labelledby="chart-title">
       <figcaption>
         <h2 id="chart-title">Takings per hour</h2>
-        <p className="hint" data-testid="chart-summary">{summary}</p>
+        <p className="hint" data-testid="chart-summary">
+          {summary}
+        </p>
       </figcaption>
       <div ref={box} className="chart-box">
-        <svg width={width} height={H} role="img" aria-label={`Bar chart of takings per hour, ${dayLabel} beside ${lastWeekLabel}. ${summary}`} data-testid="hour-chart">
+        <svg
+          width={width}
+          height={H}
+          role="img"
+          aria-label={`Bar chart of takings per hour, ${dayLabel} beside ${lastWeekLabel}. ${summary}`}
+          data-testid="hour-chart"
+        >
           {ticks.map((t) => (
             <g key={t}>
               <line x1={left} x2={width - 8} y1={y(t)} y2={y(t)} className="chart-grid" />
-              <text x={left - 6} y={y(t) + 4} textAnchor="end" className="chart-axis">{nairaCompact(t)}</text>
+              <text x={left - 6} y={y(t) + 4} textAnchor="end" className="chart-axis">
+                {nairaCompact(t)}
+              </text>
             </g>
           ))}
           {shown.map((p, i) => {
             const x0 = left + i * slot + slot / 2;
             return (
               <g key={p.hour} data-hour={p.hour}>
-                {currentHour === p.hour ? <rect x={left + i * slot} y={10} width={slot} height={plotH} className="chart-now" /> : null}
-                <rect x={x0 - barW - 1} y={y(p.lastWeekPaidKobo)} width={barW} height={Math.max(0, 10 + plotH - y(p.lastWeekPaidKobo))} className="bar-lastweek">
+                {currentHour === p.hour ? (
+                  <rect x={left + i * slot} y={10} width={slot} height={plotH} className="chart-now" />
+                ) : null}
+                <rect
+                  x={x0 - barW - 1}
+                  y={y(p.lastWeekPaidKobo)}
+                  width={barW}
+                  height={Math.max(0, 10 + plotH - y(p.lastWeekPaidKobo))}
+                  className="bar-lastweek"
+                >
                   <title>{`${hourRange(p.hour)} ${lastWeekLabel}: ${formatNaira(p.lastWeekPaidKobo)} (${formatCount(p.lastWeekPaidCount)} paid)`}</title>
                 </rect>
-                <rect x={x0 + 1} y={y(p.paidKobo)} width={barW} height={Math.max(0, 10 + plotH - y(p.paidKobo))} className="bar-today">
+                <rect
+                  x={x0 + 1}
+                  y={y(p.paidKobo)}
+                  width={barW}
+                  height={Math.max(0, 10 + plotH - y(p.paidKobo))}
+                  className="bar-today"
+                >
                   <title>{`${hourRange(p.hour)} ${dayLabel}: ${formatNaira(p.paidKobo)} (${formatCount(p.paidCount)} paid)`}</title>
                 </rect>
-                {i % labelEvery === 0 ? <text x={x0} y={H - 8} textAnchor="middle" className="chart-axis">{String(p.hour).padStart(2, '0')}</text> : null}
+                {i % labelEvery === 0 ? (
+                  <text x={x0} y={H - 8} textAnchor="middle" className="chart-axis">
+                    {String(p.hour).padStart(2, '0')}
+                  </text>
+                ) : null}
               </g>
             );
           })}
@@ -65,8 +103,12 @@ export function HourChart({ points, dayLabel, lastWeekLabel, currentHour }: { po
         </svg>
       </div>
       <div className="chart-legend" aria-hidden="true">
-        <span><span className="swatch swatch-today" /> {dayLabel}</span>
-        <span><span className="swatch swatch-lastweek" /> {lastWeekLabel}</span>
+        <span>
+          <span className="swatch swatch-today" /> {dayLabel}
+        </span>
+        <span>
+          <span className="swatch swatch-lastweek" /> {lastWeekLabel}
+        </span>
         <span className="hint">Hours in Lagos time; paid sales only.</span>
       </div>
       <details className="chart-table">
@@ -74,14 +116,30 @@ export function HourChart({ points, dayLabel, lastWeekLabel, currentHour }: { po
         <div className="table-wrap">
           <table>
             <thead>
-              <tr><th scope="col">Hour</th><th scope="col" className="num">{dayLabel}</th><th scope="col" className="num">Paid</th><th scope="col" className="num">{lastWeekLabel}</th><th scope="col" className="num">Paid</th></tr>
+              <tr>
+                <th scope="col">Hour</th>
+                <th scope="col" className="num">
+                  {dayLabel}
+                </th>
+                <th scope="col" className="num">
+                  Paid
+                </th>
+                <th scope="col" className="num">
+                  {lastWeekLabel}
+                </th>
+                <th scope="col" className="num">
+                  Paid
+                </th>
+              </tr>
             </thead>
             <tbody>
               {shown.map((p) => (
                 <tr key={p.hour}>
                   <th scope="row">{hourRange(p.hour)}</th>
-                  <td className="num">{formatNaira(p.paidKobo)}</td><td className="num">{formatCount(p.paidCount)}</td>
-                  <td className="num">{formatNaira(p.lastWeekPaidKobo)}</td><td className="num">{formatCount(p.lastWeekPaidCount)}</td>
+                  <td className="num">{formatNaira(p.paidKobo)}</td>
+                  <td className="num">{formatCount(p.paidCount)}</td>
+                  <td className="num">{formatNaira(p.lastWeekPaidKobo)}</td>
+                  <td className="num">{formatCount(p.lastWeekPaidCount)}</td>
                 </tr>
               ))}
             </tbody>

@@ -10,7 +10,9 @@ export function LivePaused() {
   return (
     <div className="banner live-paused" data-tone="warn" role="status" data-testid="live-paused">
       <span>Live updates are paused in this tab: {live.reason ?? 'the Hub closed the live feed.'}</span>
-      <button type="button" onClick={resume}>Follow live here again</button>
+      <button type="button" onClick={resume}>
+        Follow live here again
+      </button>
     </div>
   );
 }

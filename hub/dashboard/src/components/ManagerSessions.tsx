@@ -26,7 +26,9 @@ export function ManagerSessions({ m, onEnded }: { m: ManagerRosterEntry; onEnded
     setNote(null);
     try {
       const x = await api.post(`${path}/end`, Ended, ref ? { ref } : {});
-      setNote(`${x.sessionsEnded} session${x.sessionsEnded === 1 ? '' : 's'} of ${m.name} ended: that computer or phone is sent to the login page.`);
+      setNote(
+        `${x.sessionsEnded} session${x.sessionsEnded === 1 ? '' : 's'} of ${m.name} ended: that computer or phone is sent to the login page.`,
+      );
       r.reload();
       onEnded();
     } catch (e) {
@@ -41,18 +43,48 @@ export function ManagerSessions({ m, onEnded }: { m: ManagerRosterEntry; onEnded
     <div className="sessions" role="group" aria-label={`Sessions of ${m.name}`} data-testid="manager-sessions">
       <h3>Open sessions of {m.name}</h3>
       {r.error ? <Banner tone="bad">{r.error}</Banner> : null}
-      {!r.data ? (r.error ? null : <Loading what="the sessions" />) : list.length === 0 ? <p className="hint">No open session: {m.name} is not logged in anywhere.</p> : (
+      {!r.data ? (
+        r.error ? null : (
+          <Loading what="the sessions" />
+        )
+      ) : list.length === 0 ? (
+        <p className="hint">No open session: {m.name} is not logged in anywhere.</p>
+      ) : (
         <ul className="session-list">
           {list.map((s) => (
             <li key={s.ref} data-session={s.ref}>
-              <span><strong>Logged in {lagosDayTime(s.createdAt)}</strong>{s.current ? <span className="pill" data-tone="info">This session (you)</span> : null}</span>
-              <span className="hint">last used {agoText(s.lastSeenAt, now)} · ends by {lagosDayTime(s.expiresAt)}</span>
-              {s.current ? null : <button type="button" disabled={busy} onClick={() => void end(s.ref)} aria-label={`End the session of ${m.name} started ${lagosDayTime(s.createdAt)}`}>End</button>}
+              <span>
+                <strong>Logged in {lagosDayTime(s.createdAt)}</strong>
+                {s.current ? (
+                  <span className="pill" data-tone="info">
+                    This session (you)
+                  </span>
+                ) : null}
+              </span>
+              <span className="hint">
+                last used {agoText(s.lastSeenAt, now)} · ends by {lagosDayTime(s.expiresAt)}
+              </span>
+              {s.current ? null : (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => void end(s.ref)}
+                  aria-label={`End the session of ${m.name} started ${lagosDayTime(s.createdAt)}`}
+                >
+                  End
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      {others > 1 ? <div className="actions"><button type="button" className="danger" disabled={busy} onClick={() => void end(null)}>End all {others} sessions of {m.name}</button></div> : null}
+      {others > 1 ? (
+        <div className="actions">
+          <button type="button" className="danger" disabled={busy} onClick={() => void end(null)}>
+            End all {others} sessions of {m.name}
+          </button>
+        </div>
+      ) : null}
       {error ? <Banner tone="bad">{error}</Banner> : null}
       {note ? <Banner tone="good">{note}</Banner> : null}
     </div>

@@ -9,15 +9,32 @@ export function practiceWord(profile: string | null | undefined): 'Demo' | 'Sand
   return profile === 'sandbox' ? 'Sandbox' : 'Demo';
 }
 
-export function StatePill({ state, practice, profile }: { state: string; practice?: boolean; profile?: string | null }) {
+export function StatePill({
+  state,
+  practice,
+  profile,
+}: {
+  state: string;
+  practice?: boolean;
+  profile?: string | null;
+}) {
   const p = statePill(state);
   return (
     <span className="pill-row">
       <span className="pill state-pill" data-tone={p.tone} data-state={state}>
-        <span aria-hidden="true" className="state-symbol">{p.symbol}</span>
+        <span aria-hidden="true" className="state-symbol">
+          {p.symbol}
+        </span>
         {p.label}
       </span>
-      {practice ? <span className="pill practice-pill" title={`A ${practiceWord(profile)} sale: no real money, never in the takings`}>{practiceWord(profile)}</span> : null}
+      {practice ? (
+        <span
+          className="pill practice-pill"
+          title={`A ${practiceWord(profile)} sale: no real money, never in the takings`}
+        >
+          {practiceWord(profile)}
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -31,7 +48,13 @@ export function Banner({ tone, children, testId }: { tone: Tone; children: React
 }
 
 /** An <a> with a real href (open in a new tab works) that navigates inside the app on a plain click. */
-export function Link(props: { to: string; children: ReactNode; className?: string; 'aria-label'?: string; 'aria-current'?: 'page' }) {
+export function Link(props: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  'aria-label'?: string;
+  'aria-current'?: 'page';
+}) {
   const navigate = useDash((s) => s.navigate);
   return (
     <a
@@ -56,12 +79,18 @@ export function ScreenTitle({ children, aside }: { children: ReactNode; aside?: 
   useEffect(() => h.current?.focus({ preventScroll: true }), []);
   return (
     <div className="screen-head">
-      <h1 tabIndex={-1} ref={h}>{children}</h1>
+      <h1 tabIndex={-1} ref={h}>
+        {children}
+      </h1>
       {aside ? <div className="screen-head-aside">{aside}</div> : null}
     </div>
   );
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p className="hint" role="status">Loading {what}…</p>;
+  return (
+    <p className="hint" role="status">
+      Loading {what}…
+    </p>
+  );
 }

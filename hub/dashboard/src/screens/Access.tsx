@@ -12,7 +12,12 @@ function AccessFrame({ title, children }: { title: string; children: React.React
   return (
     <main className="access">
       <div className="access-card card">
-        <p className="brand"><span className="brand-mark" aria-hidden="true">₦</span>CounterPay Hub</p>
+        <p className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ₦
+          </span>
+          CounterPay Hub
+        </p>
         <h1>{title}</h1>
         {children}
       </div>
@@ -26,7 +31,12 @@ export function LoginScreen() {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState<{ code: string; message: string; retryAfterMs: number | null; at: number } | null>(null);
+  const [refusal, setRefusal] = useState<{
+    code: string;
+    message: string;
+    retryAfterMs: number | null;
+    at: number;
+  } | null>(null);
   const now = useNow(1000);
   const waitLeft = refusal?.retryAfterMs != null ? refusal.at + refusal.retryAfterMs - now : 0;
 
@@ -36,7 +46,11 @@ export function LoginScreen() {
     try {
       signedIn(await api.post('/login', SessionViewSchema, { name, password }, true));
     } catch (err) {
-      setRefusal(err instanceof ApiError ? { code: err.code, message: err.message, retryAfterMs: err.retryAfterMs, at: Date.now() } : { code: 'X', message: errorText(err), retryAfterMs: null, at: Date.now() });
+      setRefusal(
+        err instanceof ApiError
+          ? { code: err.code, message: err.message, retryAfterMs: err.retryAfterMs, at: Date.now() }
+          : { code: 'X', message: errorText(err), retryAfterMs: null, at: Date.now() },
+      );
       setPassword('');
     } finally {
       setBusy(false);
@@ -52,20 +66,48 @@ export function LoginScreen() {
 
   return (
     <AccessFrame title="Manager login">
-      {reason ? <Banner tone="info" testId="logged-out-reason">{reason}</Banner> : null}
+      {reason ? (
+        <Banner tone="info" testId="logged-out-reason">
+          {reason}
+        </Banner>
+      ) : null}
       <form onSubmit={submit} className="stack" aria-describedby={message ? 'login-message' : undefined}>
         <div className="field">
           <label htmlFor="login-name">Manager name</label>
-          <input id="login-name" autoComplete="username" value={name} onChange={(e) => setName(e.target.value)} autoFocus required />
+          <input
+            id="login-name"
+            autoComplete="username"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoFocus
+            required
+          />
         </div>
         <div className="field">
           <label htmlFor="login-password">Password</label>
-          <input id="login-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
         </div>
-        {message ? <div id="login-message"><Banner tone={refusal?.retryAfterMs != null && waitLeft <= 0 ? 'info' : 'bad'} testId="login-message">{message}</Banner></div> : null}
-        <button className="primary" type="submit" disabled={busy || waitLeft > 0}>{busy ? 'Checking…' : waitLeft > 0 ? `Wait ${waitText(waitLeft)}` : 'Log in'}</button>
+        {message ? (
+          <div id="login-message">
+            <Banner tone={refusal?.retryAfterMs != null && waitLeft <= 0 ? 'info' : 'bad'} testId="login-message">
+              {message}
+            </Banner>
+          </div>
+        ) : null}
+        <button className="primary" type="submit" disabled={busy || waitLeft > 0}>
+          {busy ? 'Checking…' : waitLeft > 0 ? `Wait ${waitText(waitLeft)}` : 'Log in'}
+        </button>
       </form>
-      <p className="hint">No account yet? Head office creates one (<code>npm run hub -- create-manager NAME</code>).</p>
+      <p className="hint">
+        No account yet? Head office creates one (<code>npm run hub -- create-manager NAME</code>).
+      </p>
     </AccessFrame>
   );
 }
@@ -101,25 +143,61 @@ export function SetupScreen() {
 
   return (
     <AccessFrame title="First start: create the head-office manager">
-      <p>This link works once, for 60 minutes after the Hub started. The manager you create here sees every branch and can add branch managers.</p>
+      <p>
+        This link works once, for 60 minutes after the Hub started. The manager you create here sees every branch and
+        can add branch managers.
+      </p>
       <form onSubmit={submit} className="stack">
         <div className="field">
           <label htmlFor="setup-name">Your manager name</label>
-          <input id="setup-name" autoComplete="username" value={name} onChange={(e) => setName(e.target.value)} autoFocus required minLength={2} maxLength={60} />
+          <input
+            id="setup-name"
+            autoComplete="username"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoFocus
+            required
+            minLength={2}
+            maxLength={60}
+          />
           <span className="hint">Letters, digits, spaces and . _ @ - (2 to 60 characters).</span>
         </div>
         <div className="field">
           <label htmlFor="setup-password">Password (at least 10 characters)</label>
-          <input id="setup-password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={10} />
+          <input
+            id="setup-password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            minLength={10}
+          />
         </div>
         <div className="field">
           <label htmlFor="setup-again">Same password again</label>
-          <input id="setup-again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required minLength={10} />
+          <input
+            id="setup-again"
+            type="password"
+            autoComplete="new-password"
+            value={again}
+            onChange={(e) => setAgain(e.target.value)}
+            required
+            minLength={10}
+          />
         </div>
-        {error ? <Banner tone="bad" testId="setup-message">{error}</Banner> : null}
-        <button className="primary" type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create and log in'}</button>
+        {error ? (
+          <Banner tone="bad" testId="setup-message">
+            {error}
+          </Banner>
+        ) : null}
+        <button className="primary" type="submit" disabled={busy}>
+          {busy ? 'Creating…' : 'Create and log in'}
+        </button>
       </form>
-      <p className="hint">Link already used? <a href="/dashboard/">Log in</a> instead.</p>
+      <p className="hint">
+        Link already used? <a href="/dashboard/">Log in</a> instead.
+      </p>
     </AccessFrame>
   );
 }

@@ -18,12 +18,17 @@ function fieldOf(e: unknown): Partial<Record<Field, string>> | null {
   if (!(e instanceof ApiError)) return null;
   if (/current password/i.test(e.message)) return { current: e.message };
   const byField: Partial<Record<Field, string>> = {};
-  for (const i of e.issues) if (i.path === 'password' || i.path === 'current') byField[i.path] = `The Hub says: ${i.message}.`;
+  for (const i of e.issues)
+    if (i.path === 'password' || i.path === 'current') byField[i.path] = `The Hub says: ${i.message}.`;
   return Object.keys(byField).length ? byField : null;
 }
 
 function FieldError({ id, text }: { id: string; text: string | undefined }) {
-  return text ? <span id={id} className="field-error" role="alert">{text}</span> : null;
+  return text ? (
+    <span id={id} className="field-error" role="alert">
+      {text}
+    </span>
+  ) : null;
 }
 
 export function ChangePassword() {
@@ -42,7 +47,8 @@ export function ChangePassword() {
     const mine: Partial<Record<Field, string>> = {};
     if (!current) mine.current = 'Type the password you logged in with.';
     const p = PasswordSchema.safeParse(password);
-    if (!p.success) mine.password = `The new password is too ${password.length < 10 ? 'short: it needs at least 10 characters' : 'long: at most 200 characters'}.`;
+    if (!p.success)
+      mine.password = `The new password is too ${password.length < 10 ? 'short: it needs at least 10 characters' : 'long: at most 200 characters'}.`;
     else if (password === current) mine.password = 'The new password must differ from the current one.';
     if (!mine.password && again !== password) mine.again = 'The two new passwords differ: type the same one twice.';
     setErrors(mine);
@@ -53,7 +59,9 @@ export function ChangePassword() {
       setCurrent('');
       setPassword('');
       setAgain('');
-      setDone(`Password changed. ${r.sessionsEnded === 0 ? 'You had no other session open.' : `${r.sessionsEnded} other session${r.sessionsEnded === 1 ? '' : 's'} of yours ended (other computers or phones log in again with the new password).`}`);
+      setDone(
+        `Password changed. ${r.sessionsEnded === 0 ? 'You had no other session open.' : `${r.sessionsEnded} other session${r.sessionsEnded === 1 ? '' : 's'} of yours ended (other computers or phones log in again with the new password).`}`,
+      );
     } catch (err) {
       const f = fieldOf(err);
       if (f) setErrors(f);
@@ -63,33 +71,65 @@ export function ChangePassword() {
     }
   }
 
-  const describe = (f: Field, hint?: string) => [errors[f] ? `${f}-error` : null, hint].filter(Boolean).join(' ') || undefined;
+  const describe = (f: Field, hint?: string) =>
+    [errors[f] ? `${f}-error` : null, hint].filter(Boolean).join(' ') || undefined;
   return (
     <section className="card" aria-labelledby="change-password-title">
       <h2 id="change-password-title">Change my password</h2>
       <form className="stack narrow-form" onSubmit={submit} noValidate data-testid="change-password">
         <div className="field">
           <label htmlFor="pw-current">Current password</label>
-          <input id="pw-current" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)}
-            aria-invalid={errors.current ? true : undefined} aria-describedby={describe('current')} />
+          <input
+            id="pw-current"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+            aria-invalid={errors.current ? true : undefined}
+            aria-describedby={describe('current')}
+          />
           <FieldError id="current-error" text={errors.current} />
         </div>
         <div className="field">
           <label htmlFor="pw-new">New password</label>
-          <input id="pw-new" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={errors.password ? true : undefined} aria-describedby={describe('password', 'pw-new-hint')} />
-          <span id="pw-new-hint" className="hint">At least 10 characters; a few words you will remember are best.</span>
+          <input
+            id="pw-new"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={describe('password', 'pw-new-hint')}
+          />
+          <span id="pw-new-hint" className="hint">
+            At least 10 characters; a few words you will remember are best.
+          </span>
           <FieldError id="password-error" text={errors.password} />
         </div>
         <div className="field">
           <label htmlFor="pw-again">New password again</label>
-          <input id="pw-again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)}
-            aria-invalid={errors.again ? true : undefined} aria-describedby={describe('again')} />
+          <input
+            id="pw-again"
+            type="password"
+            autoComplete="new-password"
+            value={again}
+            onChange={(e) => setAgain(e.target.value)}
+            aria-invalid={errors.again ? true : undefined}
+            aria-describedby={describe('again')}
+          />
           <FieldError id="again-error" text={errors.again} />
         </div>
         {problem ? <Banner tone="bad">{problem}</Banner> : null}
-        {done ? <Banner tone="good" testId="password-changed">{done}</Banner> : null}
-        <div className="actions"><button className="primary" type="submit" disabled={busy}>{busy ? 'Changing…' : 'Change my password'}</button></div>
+        {done ? (
+          <Banner tone="good" testId="password-changed">
+            {done}
+          </Banner>
+        ) : null}
+        <div className="actions">
+          <button className="primary" type="submit" disabled={busy}>
+            {busy ? 'Changing…' : 'Change my password'}
+          </button>
+        </div>
       </form>
     </section>
   );
@@ -101,8 +141,12 @@ export function AccountScreen() {
   const m = session.manager;
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle><span id="screen-title">My account</span></ScreenTitle>
-      <p data-testid="my-account"><strong>{m.name}</strong> · {managerWhere(m, label)}</p>
+      <ScreenTitle>
+        <span id="screen-title">My account</span>
+      </ScreenTitle>
+      <p data-testid="my-account">
+        <strong>{m.name}</strong> · {managerWhere(m, label)}
+      </p>
       <ChangePassword />
     </section>
   );

@@ -33,35 +33,75 @@ export function AttentionScreen() {
   const v = r.data;
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle aside={<button type="button" onClick={r.reload} disabled={r.loading}>{r.loading ? 'Checking…' : 'Check again'}</button>}>
+      <ScreenTitle
+        aside={
+          <button type="button" onClick={r.reload} disabled={r.loading}>
+            {r.loading ? 'Checking…' : 'Check again'}
+          </button>
+        }
+      >
         <span id="screen-title">Needs attention</span>
       </ScreenTitle>
       {r.error ? <Banner tone="bad">{r.error}</Banner> : null}
-      {!v ? (r.error ? null : <Loading what="what needs attention" />) : v.lines.length === 0 ? (
-        <Banner tone="good" testId="attention-clear">Nothing needs attention: every payment is settled, every counter is in touch and on time.</Banner>
+      {!v ? (
+        r.error ? null : (
+          <Loading what="what needs attention" />
+        )
+      ) : v.lines.length === 0 ? (
+        <Banner tone="good" testId="attention-clear">
+          Nothing needs attention: every payment is settled, every counter is in touch and on time.
+        </Banner>
       ) : (
         <ul className="attention-list" data-testid="attention-list">
           {v.lines.map((l, i) => {
             const k = KIND[l.kind];
             return (
-              <li key={`${l.kind}-${l.orderId ?? l.notificationId ?? l.shiftId ?? l.counterId ?? i}`} className="attention-item card" data-kind={l.kind} data-tone={k.tone}>
+              <li
+                key={`${l.kind}-${l.orderId ?? l.notificationId ?? l.shiftId ?? l.counterId ?? i}`}
+                className="attention-item card"
+                data-kind={l.kind}
+                data-tone={k.tone}
+              >
                 <div className="attention-head">
-                  <span className="pill" data-tone={k.tone}>{k.label}</span>
-                  <span className="attention-where">{l.branch === null ? 'The whole Hub' : <>{l.counterName ?? 'Hub'}{session?.manager.role === 'head-office' ? ` · ${label(l.branch)}` : ''}</>}</span>
-                  <span className="hint" title={lagosDayTime(l.since)}>since {lagosDayTime(l.since)} ({agoText(l.since, now)})</span>
+                  <span className="pill" data-tone={k.tone}>
+                    {k.label}
+                  </span>
+                  <span className="attention-where">
+                    {l.branch === null ? (
+                      'The whole Hub'
+                    ) : (
+                      <>
+                        {l.counterName ?? 'Hub'}
+                        {session?.manager.role === 'head-office' ? ` · ${label(l.branch)}` : ''}
+                      </>
+                    )}
+                  </span>
+                  <span className="hint" title={lagosDayTime(l.since)}>
+                    since {lagosDayTime(l.since)} ({agoText(l.since, now)})
+                  </span>
                 </div>
                 <p className="attention-subject">{l.subject}</p>
-                <p className="attention-todo"><strong>What to do:</strong> {l.todo}</p>
+                <p className="attention-todo">
+                  <strong>What to do:</strong> {l.todo}
+                </p>
                 {l.orderId ? <Link to={`/dashboard/orders/${l.orderId}`}>Open the order's history</Link> : null}
                 {l.shiftId ? <Link to="/dashboard/shifts">Open Shifts</Link> : null}
-                {l.kind === 'no-shift-sales' && l.counterId ? <Link to={`/dashboard/orders?counterId=${encodeURIComponent(l.counterId)}&state=paid`}>Open this counter's paid orders</Link> : null}
+                {l.kind === 'no-shift-sales' && l.counterId ? (
+                  <Link to={`/dashboard/orders?counterId=${encodeURIComponent(l.counterId)}&state=paid`}>
+                    Open this counter's paid orders
+                  </Link>
+                ) : null}
                 {l.kind === 'relay-off' ? <Link to="/dashboard/counters">Open Counters</Link> : null}
               </li>
             );
           })}
         </ul>
       )}
-      {v ? <p className="hint">Checked at {lagosDayTime(v.at)}; again every 30 seconds. Closing time for open shifts: {v.closingTime}.</p> : null}
+      {v ? (
+        <p className="hint">
+          Checked at {lagosDayTime(v.at)}; again every 30 seconds. Closing time for open shifts: {v.closingTime}.
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -31,15 +31,29 @@ export function AuditScreen() {
   const session = useDash((s) => s.session)!;
   const headOffice = session.manager.role === 'head-office';
   const label = useBranchLabel();
-  const first = useLoad(`audit:${headOffice}`, () => (headOffice ? api.get('/audit', AuditPageSchema, new URLSearchParams({ limit: String(PAGE) })) : Promise.resolve({ entries: [] })));
-  const counters = useLoad(`audit-counters:${headOffice}`, () => (headOffice ? api.get('/counters', CountersViewSchema).then((r) => r.counters) : Promise.resolve([])));
-  const [older, setOlder] = useState<{ key: unknown; entries: AuditEntry[]; end: boolean }>({ key: null, entries: [], end: false });
+  const first = useLoad(`audit:${headOffice}`, () =>
+    headOffice
+      ? api.get('/audit', AuditPageSchema, new URLSearchParams({ limit: String(PAGE) }))
+      : Promise.resolve({ entries: [] }),
+  );
+  const counters = useLoad(`audit-counters:${headOffice}`, () =>
+    headOffice ? api.get('/counters', CountersViewSchema).then((r) => r.counters) : Promise.resolve([]),
+  );
+  const [older, setOlder] = useState<{ key: unknown; entries: AuditEntry[]; end: boolean }>({
+    key: null,
+    entries: [],
+    end: false,
+  });
   const [more, setMore] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   if (!headOffice) {
     return (
       <section className="screen" aria-labelledby="screen-title">
-        <ScreenTitle><span id="screen-title">Audit</span></ScreenTitle>
-        <Banner tone="info">Only head office reads the audit log. <Link to={`${BASE}today`}>Go to Today</Link>.</Banner>
+        <ScreenTitle>
+          <span id="screen-title">Audit</span>
+        </ScreenTitle>
+        <Banner tone="info">
+          Only head office reads the audit log. <Link to={`${BASE}today`}>Go to Today</Link>.
+        </Banner>
       </section>
     );
   }
@@ -54,7 +68,11 @@ export function AuditScreen() {
     if (!last) return;
     setMore({ busy: true, error: null });
     try {
-      const p = await api.get('/audit', AuditPageSchema, new URLSearchParams({ limit: String(PAGE), before: String(last.id) }));
+      const p = await api.get(
+        '/audit',
+        AuditPageSchema,
+        new URLSearchParams({ limit: String(PAGE), before: String(last.id) }),
+      );
       setOlder({ key: first.data, entries: [...extra.entries, ...p.entries], end: p.entries.length < PAGE });
       setMore({ busy: false, error: null });
     } catch (e) {
@@ -64,10 +82,27 @@ export function AuditScreen() {
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle aside={<button type="button" onClick={first.reload}>Refresh</button>}><span id="screen-title">Audit</span></ScreenTitle>
-      <p className="hint">Who did what on this Hub, newest first, in Lagos time: logins and failed logins (and where from), manager accounts, enrollment codes issued, counters revoked, programmes imported.</p>
+      <ScreenTitle
+        aside={
+          <button type="button" onClick={first.reload}>
+            Refresh
+          </button>
+        }
+      >
+        <span id="screen-title">Audit</span>
+      </ScreenTitle>
+      <p className="hint">
+        Who did what on this Hub, newest first, in Lagos time: logins and failed logins (and where from), manager
+        accounts, enrollment codes issued, counters revoked, programmes imported.
+      </p>
       {first.error ? <Banner tone="bad">{first.error}</Banner> : null}
-      {!first.data ? (first.error ? null : <Loading what="the audit log" />) : entries.length === 0 ? <p className="hint">Nothing yet.</p> : (
+      {!first.data ? (
+        first.error ? null : (
+          <Loading what="the audit log" />
+        )
+      ) : entries.length === 0 ? (
+        <p className="hint">Nothing yet.</p>
+      ) : (
         <div data-testid="audit-log">
           {byDay(entries).map(([day, list]) => (
             <section key={day} className="audit-day" aria-label={dayLong(day)}>
@@ -75,9 +110,13 @@ export function AuditScreen() {
               <ol className="audit-list card">
                 {list.map((e) => (
                   <li key={e.id} className="audit-entry" data-action={e.action} data-kind={auditKind(e.action)}>
-                    <time className="audit-time num" dateTime={new Date(e.at).toISOString()}>{lagosTimeSeconds(e.at)}</time>
+                    <time className="audit-time num" dateTime={new Date(e.at).toISOString()}>
+                      {lagosTimeSeconds(e.at)}
+                    </time>
                     <span className="audit-kind pill">{KIND_TEXT[auditKind(e.action)]}</span>
-                    <span className="audit-what"><strong>{e.actorName}</strong> {auditWhat(e, (id) => names.get(id) ?? null, label)}</span>
+                    <span className="audit-what">
+                      <strong>{e.actorName}</strong> {auditWhat(e, (id) => names.get(id) ?? null, label)}
+                    </span>
                     <span className="audit-from hint">{e.address ? `from ${e.address}` : ''}</span>
                   </li>
                 ))}
@@ -87,7 +126,13 @@ export function AuditScreen() {
         </div>
       )}
       {more.error ? <Banner tone="bad">{more.error}</Banner> : null}
-      {first.data && !end ? <div className="actions"><button type="button" disabled={more.busy} onClick={() => void loadOlder()}>{more.busy ? 'Loading…' : 'Show older entries'}</button></div> : null}
+      {first.data && !end ? (
+        <div className="actions">
+          <button type="button" disabled={more.busy} onClick={() => void loadOlder()}>
+            {more.busy ? 'Loading…' : 'Show older entries'}
+          </button>
+        </div>
+      ) : null}
       {first.data && end && entries.length > 0 ? <p className="hint">That is the whole log.</p> : null}
     </section>
   );

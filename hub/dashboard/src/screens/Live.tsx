@@ -24,35 +24,68 @@ export function LiveScreen() {
   const route = useDash((s) => s.route);
   const [earlier, setEarlier] = useState<OrderRow[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const q = branchQuery({ session, route }, { from: lagosDate(Date.now()), to: lagosDate(Date.now()), practice: 'include', limit: '20' });
+  const q = branchQuery(
+    { session, route },
+    { from: lagosDate(Date.now()), to: lagosDate(Date.now()), practice: 'include', limit: '20' },
+  );
   const key = q.toString();
   useEffect(() => {
-    api.get('/orders', OrdersPageSchema, new URLSearchParams(key)).then((p) => setEarlier(p.orders), (e) => setError(errorText(e)));
+    api.get('/orders', OrdersPageSchema, new URLSearchParams(key)).then(
+      (p) => setEarlier(p.orders),
+      (e) => setError(errorText(e)),
+    );
   }, [key]);
   const liveIds = new Set(live.items.map((i) => i.id));
-  const rows: (OrderRow & { fresh: boolean })[] = [...live.items.map((i) => ({ ...i, fresh: true })), ...earlier.filter((o) => !liveIds.has(o.id)).map((o) => ({ ...o, fresh: false }))];
+  const rows: (OrderRow & { fresh: boolean })[] = [
+    ...live.items.map((i) => ({ ...i, fresh: true })),
+    ...earlier.filter((o) => !liveIds.has(o.id)).map((o) => ({ ...o, fresh: false })),
+  ];
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle aside={<span className="pill" data-tone={live.status === 'live' ? 'good' : 'warn'} data-testid="live-status">{STATUS_TEXT[live.status]}</span>}>
+      <ScreenTitle
+        aside={
+          <span className="pill" data-tone={live.status === 'live' ? 'good' : 'warn'} data-testid="live-status">
+            {STATUS_TEXT[live.status]}
+          </span>
+        }
+      >
         <span id="screen-title">Live</span>
       </ScreenTitle>
       {error ? <Banner tone="bad">{error}</Banner> : null}
-      {rows.length === 0 ? <p className="hint">No payments yet today. They appear here as counters sell.</p> : (
+      {rows.length === 0 ? (
+        <p className="hint">No payments yet today. They appear here as counters sell.</p>
+      ) : (
         <ol className="live-list" aria-live="polite" aria-relevant="additions" data-testid="live-list">
           {rows.map((o) => (
-            <li key={o.id} className="live-item" data-fresh={o.fresh || undefined} data-reference={o.reference} data-state={o.state}>
+            <li
+              key={o.id}
+              className="live-item"
+              data-fresh={o.fresh || undefined}
+              data-reference={o.reference}
+              data-state={o.state}
+            >
               <span className="live-time">{lagosTimeSeconds(o.updatedAt)}</span>
-              <span className="live-where"><strong>{o.counterName}</strong> · {o.cashier ?? 'no cashier'}{session?.manager.role === 'head-office' ? ` · ${label(o.branch)}` : ''}</span>
-              <span className="live-what">{o.filmTitle ?? o.filmName ?? 'Payment'}{o.seats ? ` · ${o.seats}` : ''}</span>
+              <span className="live-where">
+                <strong>{o.counterName}</strong> · {o.cashier ?? 'no cashier'}
+                {session?.manager.role === 'head-office' ? ` · ${label(o.branch)}` : ''}
+              </span>
+              <span className="live-what">
+                {o.filmTitle ?? o.filmName ?? 'Payment'}
+                {o.seats ? ` · ${o.seats}` : ''}
+              </span>
               <span className="live-amount num">{formatNaira(o.amountKobo)}</span>
               <StatePill state={o.state} practice={o.practice} profile={o.profile} />
-              <Link to={`/dashboard/orders/${o.id}`} className="live-open" aria-label={`History of ${o.reference}`}>History</Link>
+              <Link to={`/dashboard/orders/${o.id}`} className="live-open" aria-label={`History of ${o.reference}`}>
+                History
+              </Link>
             </li>
           ))}
         </ol>
       )}
-      <p className="hint">Times are the counter's clock, in Lagos time. Entries marked Demo or Sandbox are practice sales (no real money).</p>
+      <p className="hint">
+        Times are the counter's clock, in Lagos time. Entries marked Demo or Sandbox are practice sales (no real money).
+      </p>
     </section>
   );
 }

@@ -2,18 +2,39 @@
 // order's full history as the counter recorded it; the CSV of a date range.
 import { useState, type FormEvent } from 'react';
 import { parseNaira } from '../../../../shared/money';
-import { CountersViewSchema, OrderDetailSchema, OrdersPageSchema, type LateOnOrder, type OrderRow } from '../../../../shared/hub-dashboard-contract';
+import {
+  CountersViewSchema,
+  OrderDetailSchema,
+  OrdersPageSchema,
+  type LateOnOrder,
+  type OrderRow,
+} from '../../../../shared/hub-dashboard-contract';
 import { lagosDate } from '../../../../shared/time';
 import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
 import { DayField } from '../components/DayField';
-import { formatNaira, formOfQuery, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, ORDER_STATES, ordersQuery, showDayTime, statePill, type OrderFilterForm } from '../format';
+import {
+  formatNaira,
+  formOfQuery,
+  lagosDayTime,
+  lagosDayTimeSeconds,
+  lagosTimeSeconds,
+  ORDER_STATES,
+  ordersQuery,
+  showDayTime,
+  statePill,
+  type OrderFilterForm,
+} from '../format';
 import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
 const TEXT_FIELDS: { k: keyof OrderFilterForm; label: string; hint?: string; inputMode?: 'numeric' | 'decimal' }[] = [
-  { k: 'number', label: 'Sale, provider order or payment number', hint: 'COU1-…, or the provider number\'s last digits' },
+  {
+    k: 'number',
+    label: 'Sale, provider order or payment number',
+    hint: "COU1-…, or the provider number's last digits",
+  },
   { k: 'film', label: 'Film', hint: 'part of the name' },
   { k: 'seat', label: 'Seat', hint: 'one seat, e.g. F7' },
   { k: 'amount', label: 'Amount (₦)', inputMode: 'decimal' },
@@ -30,18 +51,26 @@ function searchQuery(q: URLSearchParams, scoped: URLSearchParams): URLSearchPara
 }
 
 /** The provider's late word on a sale, in a manager's words (docs/late-payments.md). */
-export function lateText(l: LateOnOrder, soldKobo: number): { label: string; tone: 'bad' | 'warn' | 'info'; detail: string } {
+export function lateText(
+  l: LateOnOrder,
+  soldKobo: number,
+): { label: string; tone: 'bad' | 'warn' | 'info'; detail: string } {
   if (l.kind === 'paid-after-closing') {
-    const handled = l.handled ? ` Handled on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}: ${l.handled.how === 'refund' ? 'customer gone, refund to be arranged' : 'tickets given'}.` : ' Not handled on the counter yet.';
+    const handled = l.handled
+      ? ` Handled on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}: ${l.handled.how === 'refund' ? 'customer gone, refund to be arranged' : 'tickets given'}.`
+      : ' Not handled on the counter yet.';
     const refund = l.handled?.how === 'refund';
     return {
-      label: refund ? 'Paid after closing · to refund' : 'Paid after closing', tone: l.handled ? 'info' : 'bad',
+      label: refund ? 'Paid after closing · to refund' : 'Paid after closing',
+      tone: l.handled ? 'info' : 'bad',
       detail: `${formatNaira(l.amountKobo)} was taken after the sale was closed (${lagosDayTime(l.at)}${l.payNo ? `, payment ${l.payNo}` : ''}).${handled}${refund ? ' Not in the takings.' : ''}`,
     };
   }
-  const other = l.amountKobo !== soldKobo ? ` for ${formatNaira(l.amountKobo)}, not the ${formatNaira(soldKobo)} sold` : '';
+  const other =
+    l.amountKobo !== soldKobo ? ` for ${formatNaira(l.amountKobo)}, not the ${formatNaira(soldKobo)} sold` : '';
   return {
-    label: `Reported ${l.providerStatus} later`, tone: l.handled ? 'warn' : 'bad',
+    label: `Reported ${l.providerStatus} later`,
+    tone: l.handled ? 'warn' : 'bad',
     detail: `Paid on the counter, then reported ${l.providerStatus}${other} by the provider (${lagosDayTime(l.at)}): check the payment in the provider's dashboard.${l.handled ? ` Seen on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}.` : ' Not seen on the counter yet.'}`,
   };
 }
@@ -49,22 +78,64 @@ export function lateText(l: LateOnOrder, soldKobo: number): { label: string; ton
 function LatePill({ o }: { o: OrderRow }) {
   if (!o.late) return null;
   const t = lateText(o.late, o.amountKobo);
-  return <span className="pill late-pill" data-tone={t.tone} data-testid="order-late" title={t.detail}>{t.label}</span>;
+  return (
+    <span className="pill late-pill" data-tone={t.tone} data-testid="order-late" title={t.detail}>
+      {t.label}
+    </span>
+  );
 }
 
 /** The filters behind "More filters" (open when one of them is set). */
-const MORE_FILTERS: (keyof OrderFilterForm)[] = ['film', 'seat', 'amount', 'cashier', 'counterId', 'state', 'from', 'to', 'practice', 'paidAfterClosing'];
+const MORE_FILTERS: (keyof OrderFilterForm)[] = [
+  'film',
+  'seat',
+  'amount',
+  'cashier',
+  'counterId',
+  'state',
+  'from',
+  'to',
+  'practice',
+  'paidAfterClosing',
+];
 
-function TextField({ x, f, set }: { x: (typeof TEXT_FIELDS)[number]; f: OrderFilterForm; set: (k: keyof OrderFilterForm, v: string) => void }) {
+function TextField({
+  x,
+  f,
+  set,
+}: {
+  x: (typeof TEXT_FIELDS)[number];
+  f: OrderFilterForm;
+  set: (k: keyof OrderFilterForm, v: string) => void;
+}) {
   return (
     <div className="field">
-      <label htmlFor={`f-${x.k}`}>{x.label}{x.hint ? <span className="hint"> ({x.hint})</span> : null}</label>
-      <input id={`f-${x.k}`} value={f[x.k] ?? ''} inputMode={x.inputMode} onChange={(e) => set(x.k, e.target.value)} autoComplete="off" />
+      <label htmlFor={`f-${x.k}`}>
+        {x.label}
+        {x.hint ? <span className="hint"> ({x.hint})</span> : null}
+      </label>
+      <input
+        id={`f-${x.k}`}
+        value={f[x.k] ?? ''}
+        inputMode={x.inputMode}
+        onChange={(e) => set(x.k, e.target.value)}
+        autoComplete="off"
+      />
     </div>
   );
 }
 
-function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilterForm; counters: { id: string; name: string }[]; onSearch: (f: OrderFilterForm) => void; problem: string | null }) {
+function Filters({
+  initial,
+  counters,
+  onSearch,
+  problem,
+}: {
+  initial: OrderFilterForm;
+  counters: { id: string; name: string }[];
+  onSearch: (f: OrderFilterForm) => void;
+  problem: string | null;
+}) {
   const [f, setF] = useState<OrderFilterForm>(initial);
   const set = (k: keyof OrderFilterForm, v: string) => setF((x) => ({ ...x, [k]: v }));
   const submit = (e: FormEvent) => {
@@ -79,19 +150,29 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
       <details className="more-filters" open={MORE_FILTERS.some((k) => initial[k])}>
         <summary>More filters</summary>
         <div className="filter-grid">
-          {TEXT_FIELDS.slice(1).map((x) => <TextField key={x.k} x={x} f={f} set={set} />)}
+          {TEXT_FIELDS.slice(1).map((x) => (
+            <TextField key={x.k} x={x} f={f} set={set} />
+          ))}
           <div className="field">
             <label htmlFor="f-counterId">Counter</label>
             <select id="f-counterId" value={f.counterId ?? ''} onChange={(e) => set('counterId', e.target.value)}>
               <option value="">Any counter</option>
-              {counters.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+              {counters.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
             </select>
           </div>
           <div className="field">
             <label htmlFor="f-state">State</label>
             <select id="f-state" value={f.state ?? ''} onChange={(e) => set('state', e.target.value)}>
               <option value="">Any state</option>
-              {ORDER_STATES.map((s) => <option key={s} value={s}>{statePill(s).label}</option>)}
+              {ORDER_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {statePill(s).label}
+                </option>
+              ))}
             </select>
           </div>
           <div className="field">
@@ -112,7 +193,11 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
           </div>
           <div className="field">
             <label htmlFor="f-late">Paid after closing</label>
-            <select id="f-late" value={f.paidAfterClosing ?? ''} onChange={(e) => set('paidAfterClosing', e.target.value)}>
+            <select
+              id="f-late"
+              value={f.paidAfterClosing ?? ''}
+              onChange={(e) => set('paidAfterClosing', e.target.value)}
+            >
               <option value="">Any</option>
               <option value="only">Only money taken after the sale was closed</option>
             </select>
@@ -121,14 +206,34 @@ function Filters({ initial, counters, onSearch, problem }: { initial: OrderFilte
       </details>
       {problem ? <Banner tone="bad">{problem}</Banner> : null}
       <div className="actions">
-        <button className="primary" type="submit">Search</button>
-        <button type="button" onClick={() => { setF({}); onSearch({}); }}>Clear</button>
+        <button className="primary" type="submit">
+          Search
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setF({});
+            onSearch({});
+          }}
+        >
+          Clear
+        </button>
       </div>
     </form>
   );
 }
 
-function Results({ query, headOffice, run, onIncludePractice }: { query: URLSearchParams; headOffice: boolean; run: number; onIncludePractice: () => void }) {
+function Results({
+  query,
+  headOffice,
+  run,
+  onIncludePractice,
+}: {
+  query: URLSearchParams;
+  headOffice: boolean;
+  run: number;
+  onIncludePractice: () => void;
+}) {
   const [cursors, setCursors] = useState<string[]>([]);
   const [forKey, setForKey] = useState(query.toString());
   if (forKey !== query.toString()) {
@@ -143,15 +248,34 @@ function Results({ query, headOffice, run, onIncludePractice }: { query: URLSear
   const page = r.data;
   return (
     <section aria-labelledby="results-title">
-      <h2 id="results-title">Orders{page ? <span className="hint"> — page {cursors.length + 1}, {page.orders.length} shown, newest first</span> : null}</h2>
-      {r.error ? <Banner tone="bad" testId="orders-error">{r.error}</Banner> : null}
-      {!page ? (r.error ? null : <Loading what="orders" />) : page.orders.length === 0 ? (
+      <h2 id="results-title">
+        Orders
+        {page ? (
+          <span className="hint">
+            {' '}
+            — page {cursors.length + 1}, {page.orders.length} shown, newest first
+          </span>
+        ) : null}
+      </h2>
+      {r.error ? (
+        <Banner tone="bad" testId="orders-error">
+          {r.error}
+        </Banner>
+      ) : null}
+      {!page ? (
+        r.error ? null : (
+          <Loading what="orders" />
+        )
+      ) : page.orders.length === 0 ? (
         <div className="orders-empty" data-testid="orders-empty">
           <p className="hint">No orders match.</p>
           {(query.get('practice') ?? 'exclude') === 'exclude' ? (
             <p>
-              Demo and Sandbox sales are left out (they are not real money). A number from a Demo receipt is found with them:{' '}
-              <button type="button" onClick={onIncludePractice}>Include Demo and Sandbox sales</button>
+              Demo and Sandbox sales are left out (they are not real money). A number from a Demo receipt is found with
+              them:{' '}
+              <button type="button" onClick={onIncludePractice}>
+                Include Demo and Sandbox sales
+              </button>
             </p>
           ) : null}
         </div>
@@ -159,19 +283,50 @@ function Results({ query, headOffice, run, onIncludePractice }: { query: URLSear
         <div className="table-wrap">
           <table className="orders" data-testid="orders-table">
             <thead>
-              <tr><th scope="col">Created</th><th scope="col">Sale number</th><th scope="col" className="num">Amount</th><th scope="col">State</th><th scope="col">Counter</th><th scope="col">Cashier</th><th scope="col">Film · seats</th><th scope="col">Provider order number</th></tr>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Sale number</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col">State</th>
+                <th scope="col">Counter</th>
+                <th scope="col">Cashier</th>
+                <th scope="col">Film · seats</th>
+                <th scope="col">Provider order number</th>
+              </tr>
             </thead>
             <tbody>
               {page.orders.map((o: OrderRow) => (
                 <tr key={o.id} data-reference={o.reference}>
-                  <td className="o-created" data-testid="order-created">{lagosDayTime(o.createdAt)}</td>
-                  <td className="o-ref"><Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>{o.reference}</Link></td>
-                  <td className="num o-amount" data-testid="order-amount">{formatNaira(o.amountKobo)}</td>
-                  <td className="o-state" data-testid="order-state"><StatePill state={o.state} practice={o.practice} profile={o.profile} /><LatePill o={o} /></td>
-                  <td className="o-counter wrap" data-testid="order-counter">{o.counterName}{headOffice ? <span className="hint"> · {label(o.branch)}</span> : null}</td>
+                  <td className="o-created" data-testid="order-created">
+                    {lagosDayTime(o.createdAt)}
+                  </td>
+                  <td className="o-ref">
+                    <Link to={`/dashboard/orders/${o.id}`} aria-label={`History of sale ${o.reference}`}>
+                      {o.reference}
+                    </Link>
+                  </td>
+                  <td className="num o-amount" data-testid="order-amount">
+                    {formatNaira(o.amountKobo)}
+                  </td>
+                  <td className="o-state" data-testid="order-state">
+                    <StatePill state={o.state} practice={o.practice} profile={o.profile} />
+                    <LatePill o={o} />
+                  </td>
+                  <td className="o-counter wrap" data-testid="order-counter">
+                    {o.counterName}
+                    {headOffice ? <span className="hint"> · {label(o.branch)}</span> : null}
+                  </td>
                   <td className="o-cashier wrap">{o.cashier ?? '—'}</td>
-                  <td className="o-film wrap">{o.filmTitle ?? o.filmName ?? '—'}{o.seats ? ` · ${o.seats}` : ''}</td>
-                  <td className="o-orderno wrap"><span className="o-label">Provider order </span>{o.orderNo ?? '—'}</td>
+                  <td className="o-film wrap">
+                    {o.filmTitle ?? o.filmName ?? '—'}
+                    {o.seats ? ` · ${o.seats}` : ''}
+                  </td>
+                  <td className="o-orderno wrap">
+                    <span className="o-label">Provider order </span>
+                    {o.orderNo ?? '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -179,8 +334,16 @@ function Results({ query, headOffice, run, onIncludePractice }: { query: URLSear
         </div>
       )}
       <div className="actions pager">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>‹ Newer 50</button>
-        <button type="button" disabled={!page?.nextCursor} onClick={() => page?.nextCursor && setCursors([...cursors, page.nextCursor])}>Older 50 ›</button>
+        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+          ‹ Newer 50
+        </button>
+        <button
+          type="button"
+          disabled={!page?.nextCursor}
+          onClick={() => page?.nextCursor && setCursors([...cursors, page.nextCursor])}
+        >
+          Older 50 ›
+        </button>
       </div>
     </section>
   );
@@ -197,13 +360,28 @@ function Export({ query }: { query: URLSearchParams }) {
   return (
     <section className="card" aria-labelledby="export-title">
       <h2 id="export-title">Export to CSV</h2>
-      <p className="hint">Every order of the days chosen that matches the filters above (all pages), oldest first. Amounts in naira, times in Lagos.</p>
+      <p className="hint">
+        Every order of the days chosen that matches the filters above (all pages), oldest first. Amounts in naira, times
+        in Lagos.
+      </p>
       <div className="filter-grid">
-        <div className="field"><label htmlFor="x-from">From (day)</label><DayField id="x-from" value={from} onChange={setFrom} empty="Choose a day" /></div>
-        <div className="field"><label htmlFor="x-to">To (day, included)</label><DayField id="x-to" value={to} onChange={setTo} empty="Choose a day" /></div>
+        <div className="field">
+          <label htmlFor="x-from">From (day)</label>
+          <DayField id="x-from" value={from} onChange={setFrom} empty="Choose a day" />
+        </div>
+        <div className="field">
+          <label htmlFor="x-to">To (day, included)</label>
+          <DayField id="x-to" value={to} onChange={setTo} empty="Choose a day" />
+        </div>
       </div>
       <p className="actions">
-        {ok ? <a className="button" href={apiUrl('/orders.csv', q)} download data-testid="orders-csv">Download CSV</a> : <span className="field-error">Choose a first day on or before the last day.</span>}
+        {ok ? (
+          <a className="button" href={apiUrl('/orders.csv', q)} download data-testid="orders-csv">
+            Download CSV
+          </a>
+        ) : (
+          <span className="field-error">Choose a first day on or before the last day.</span>
+        )}
       </p>
     </section>
   );
@@ -215,45 +393,130 @@ function OrderHistory({ id }: { id: string }) {
   const label = useBranchLabel();
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle aside={<Link to="/dashboard/orders" className="button">‹ Back to the search</Link>}>
+      <ScreenTitle
+        aside={
+          <Link to="/dashboard/orders" className="button">
+            ‹ Back to the search
+          </Link>
+        }
+      >
         <span id="screen-title">Sale {d ? d.order.reference : ''}</span>
       </ScreenTitle>
-      {r.error ? <Banner tone="bad" testId="order-error">{r.error}</Banner> : null}
-      {!d ? (r.error ? null : <Loading what="the order" />) : (
+      {r.error ? (
+        <Banner tone="bad" testId="order-error">
+          {r.error}
+        </Banner>
+      ) : null}
+      {!d ? (
+        r.error ? null : (
+          <Loading what="the order" />
+        )
+      ) : (
         <>
           <div className="card order-facts" data-testid="order-facts">
-            <StatePill state={d.order.state} practice={d.order.practice} profile={d.order.profile} /><LatePill o={d.order} />
-            {d.order.late ? <p className="late-detail" data-testid="order-late-detail">{lateText(d.order.late, d.order.amountKobo).detail}</p> : null}
+            <StatePill state={d.order.state} practice={d.order.practice} profile={d.order.profile} />
+            <LatePill o={d.order} />
+            {d.order.late ? (
+              <p className="late-detail" data-testid="order-late-detail">
+                {lateText(d.order.late, d.order.amountKobo).detail}
+              </p>
+            ) : null}
             <dl>
-              <div><dt>Amount</dt><dd>{formatNaira(d.order.amountKobo)}</dd></div>
-              <div><dt>Counter</dt><dd>{d.order.counterName} ({label(d.order.branch)})</dd></div>
-              <div><dt>Cashier</dt><dd>{d.order.cashier ?? '—'}</dd></div>
-              <div><dt>Sale number</dt><dd>{d.order.reference}</dd></div>
-              <div><dt>Provider order number</dt><dd>{d.order.orderNo ?? '—'}</dd></div>
+              <div>
+                <dt>Amount</dt>
+                <dd>{formatNaira(d.order.amountKobo)}</dd>
+              </div>
+              <div>
+                <dt>Counter</dt>
+                <dd>
+                  {d.order.counterName} ({label(d.order.branch)})
+                </dd>
+              </div>
+              <div>
+                <dt>Cashier</dt>
+                <dd>{d.order.cashier ?? '—'}</dd>
+              </div>
+              <div>
+                <dt>Sale number</dt>
+                <dd>{d.order.reference}</dd>
+              </div>
+              <div>
+                <dt>Provider order number</dt>
+                <dd>{d.order.orderNo ?? '—'}</dd>
+              </div>
               {/* A payment taken after closing has its own payment number (the closed order has none). */}
-              <div><dt>Payment number</dt><dd data-testid="order-payno">{d.order.payNo ?? d.order.late?.payNo ?? '—'}{!d.order.payNo && d.order.late?.payNo ? ' (paid after closing)' : ''}</dd></div>
-              <div><dt>Film</dt><dd>{d.order.filmTitle ?? d.order.filmName ?? '—'}</dd></div>
-              <div><dt>Show</dt><dd>{showDayTime(d.order.showDate, d.order.showTime)}</dd></div>
-              <div><dt>Seats</dt><dd>{d.order.seats ?? '—'}{d.order.tickets ? ` (${d.order.tickets} tickets)` : ''}</dd></div>
-              <div><dt>Created</dt><dd>{lagosDayTime(d.order.createdAt)}</dd></div>
+              <div>
+                <dt>Payment number</dt>
+                <dd data-testid="order-payno">
+                  {d.order.payNo ?? d.order.late?.payNo ?? '—'}
+                  {!d.order.payNo && d.order.late?.payNo ? ' (paid after closing)' : ''}
+                </dd>
+              </div>
+              <div>
+                <dt>Film</dt>
+                <dd>{d.order.filmTitle ?? d.order.filmName ?? '—'}</dd>
+              </div>
+              <div>
+                <dt>Show</dt>
+                <dd>{showDayTime(d.order.showDate, d.order.showTime)}</dd>
+              </div>
+              <div>
+                <dt>Seats</dt>
+                <dd>
+                  {d.order.seats ?? '—'}
+                  {d.order.tickets ? ` (${d.order.tickets} tickets)` : ''}
+                </dd>
+              </div>
+              <div>
+                <dt>Created</dt>
+                <dd>{lagosDayTime(d.order.createdAt)}</dd>
+              </div>
             </dl>
           </div>
           <section className="card" aria-labelledby="history-title">
             <h2 id="history-title">History as the counter recorded it</h2>
             <div className="table-wrap">
               <table className="history" data-testid="order-history">
-                <thead><tr><th scope="col">#</th><th scope="col">At (counter clock)</th><th scope="col">What</th><th scope="col">State</th><th scope="col">Numbers</th><th scope="col">Reached the Hub</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    <th scope="col">At (counter clock)</th>
+                    <th scope="col">What</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Numbers</th>
+                    <th scope="col">Reached the Hub</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {d.history.map((h) => (
                     <tr key={h.seq}>
-                      <td className="h-seq" data-label="#">{h.seq}</td>
-                      <td className="h-at" data-label="At (counter clock)">{lagosDayTimeSeconds(h.at)}</td>
-                      <td className="h-what" data-label="What">{h.kind === 'order.created' ? 'Sale started' : h.kind === 'order.status' ? 'State changed' : h.kind}{h.note ? ` — ${h.note}` : ''}</td>
+                      <td className="h-seq" data-label="#">
+                        {h.seq}
+                      </td>
+                      <td className="h-at" data-label="At (counter clock)">
+                        {lagosDayTimeSeconds(h.at)}
+                      </td>
+                      <td className="h-what" data-label="What">
+                        {h.kind === 'order.created'
+                          ? 'Sale started'
+                          : h.kind === 'order.status'
+                            ? 'State changed'
+                            : h.kind}
+                        {h.note ? ` — ${h.note}` : ''}
+                      </td>
                       {/* The sale's first record carries no state from the counter (the Hub stored "queued"): showing it would
                           say "Waiting for the network" where the counter said "Sending to the terminal". */}
-                      <td className="h-state" data-label="State">{h.status && h.kind !== 'order.created' ? <StatePill state={h.status} /> : '—'}</td>
-                      <td className="h-numbers" data-label="Numbers">{[h.orderNo && `provider order ${h.orderNo}`, h.payNo && `payment ${h.payNo}`].filter(Boolean).join(', ') || '—'}</td>
-                      <td className="h-received" data-label="Reached the Hub">{lagosTimeSeconds(h.receivedAt)}</td>
+                      <td className="h-state" data-label="State">
+                        {h.status && h.kind !== 'order.created' ? <StatePill state={h.status} /> : '—'}
+                      </td>
+                      <td className="h-numbers" data-label="Numbers">
+                        {[h.orderNo && `provider order ${h.orderNo}`, h.payNo && `payment ${h.payNo}`]
+                          .filter(Boolean)
+                          .join(', ') || '—'}
+                      </td>
+                      <td className="h-received" data-label="Reached the Hub">
+                        {lagosTimeSeconds(h.receivedAt)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -289,9 +552,25 @@ export function OrdersScreen() {
   };
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenTitle><span id="screen-title">Orders</span></ScreenTitle>
-      <Filters key={`filters:${route.query}`} initial={formOfQuery(route.query)} counters={(counters.data?.counters ?? []).map((c) => ({ id: c.id, name: `${c.name}${session?.manager.role === 'head-office' ? ` (${label(c.branch)})` : ''}` }))} onSearch={onSearch} problem={problem} />
-      <Results query={query} headOffice={session?.manager.role === 'head-office'} run={run} onIncludePractice={() => onSearch({ ...formOfQuery(route.query), practice: 'include' })} />
+      <ScreenTitle>
+        <span id="screen-title">Orders</span>
+      </ScreenTitle>
+      <Filters
+        key={`filters:${route.query}`}
+        initial={formOfQuery(route.query)}
+        counters={(counters.data?.counters ?? []).map((c) => ({
+          id: c.id,
+          name: `${c.name}${session?.manager.role === 'head-office' ? ` (${label(c.branch)})` : ''}`,
+        }))}
+        onSearch={onSearch}
+        problem={problem}
+      />
+      <Results
+        query={query}
+        headOffice={session?.manager.role === 'head-office'}
+        run={run}
+        onIncludePractice={() => onSearch({ ...formOfQuery(route.query), practice: 'include' })}
+      />
       <Export key={`export:${query}`} query={query} />
     </section>
   );

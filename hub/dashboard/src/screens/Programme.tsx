@@ -4,7 +4,12 @@
 // and column). Head office works on the branch picked at the top; a branch manager on their own.
 import { useRef, useState } from 'react';
 import { lagosDate } from '../../../../shared/time';
-import { DashProgrammeViewSchema, ImportProgrammeResultSchema, type DashProgrammeView, type ImportProgrammeResult } from '../../../../shared/hub-programme-contract';
+import {
+  DashProgrammeViewSchema,
+  ImportProgrammeResultSchema,
+  type DashProgrammeView,
+  type ImportProgrammeResult,
+} from '../../../../shared/hub-programme-contract';
 import { MAX_PROGRAMME_CSV_CHARS } from '../../../../shared/programme';
 import { PROGRAMME_COLUMNS } from '../../../../shared/programme-csv';
 import { api, apiUrl, errorText } from '../api';
@@ -18,16 +23,40 @@ function ProgrammeFacts({ v }: { v: DashProgrammeView }) {
   return (
     <section className="card" aria-labelledby="facts-title" data-testid="programme-facts">
       <h2 id="facts-title">On the Hub for branch {v.branch}</h2>
-      <p className="programme-version" data-testid="programme-version">{versionLine(v)}</p>
+      <p className="programme-version" data-testid="programme-version">
+        {versionLine(v)}
+      </p>
       {v.version > 0 ? (
         <dl className="shift-facts">
-          <div><dt>Films</dt><dd>{formatCount(v.films)}</dd></div>
-          <div><dt>Screens</dt><dd>{formatCount(v.screens)}</dd></div>
-          <div><dt>Shows</dt><dd>{formatCount(v.shows)}</dd></div>
-          <div><dt>Days</dt><dd>{v.firstDate ? (v.firstDate === v.lastDate ? dayShort(v.firstDate) : `${dayShort(v.firstDate)} to ${dayShort(v.lastDate ?? v.firstDate)}`) : '—'}</dd></div>
+          <div>
+            <dt>Films</dt>
+            <dd>{formatCount(v.films)}</dd>
+          </div>
+          <div>
+            <dt>Screens</dt>
+            <dd>{formatCount(v.screens)}</dd>
+          </div>
+          <div>
+            <dt>Shows</dt>
+            <dd>{formatCount(v.shows)}</dd>
+          </div>
+          <div>
+            <dt>Days</dt>
+            <dd>
+              {v.firstDate
+                ? v.firstDate === v.lastDate
+                  ? dayShort(v.firstDate)
+                  : `${dayShort(v.firstDate)} to ${dayShort(v.lastDate ?? v.firstDate)}`
+                : '—'}
+            </dd>
+          </div>
         </dl>
       ) : null}
-      {v.version > 0 ? <p className="hint">Every counter of the branch gets this version within seconds (and when it reconnects after being offline).</p> : null}
+      {v.version > 0 ? (
+        <p className="hint">
+          Every counter of the branch gets this version within seconds (and when it reconnects after being offline).
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -60,7 +89,11 @@ function ImportCard({ branch, onImported }: { branch: string | null; onImported:
     setBusy(true);
     setProblem(null);
     try {
-      const r = await api.post('/programme/import', ImportProgrammeResultSchema, { branch, csv: file.text, fileName: file.name });
+      const r = await api.post('/programme/import', ImportProgrammeResultSchema, {
+        branch,
+        csv: file.text,
+        fileName: file.name,
+      });
       setResult({ r, fileName: file.name });
       if (r.imported) {
         onImported(r);
@@ -80,32 +113,55 @@ function ImportCard({ branch, onImported }: { branch: string | null; onImported:
     <section className="card" aria-labelledby="import-title">
       <h2 id="import-title">Import a programme file</h2>
       <p className="hint">
-        One line per ticket type of a show, with the columns <code>{PROGRAMME_COLUMNS.join(',')}</code> (prices in naira). The file replaces the
-        branch's whole programme. Every row is checked first: if any is wrong, nothing changes.
+        One line per ticket type of a show, with the columns <code>{PROGRAMME_COLUMNS.join(',')}</code> (prices in
+        naira). The file replaces the branch's whole programme. Every row is checked first: if any is wrong, nothing
+        changes.
       </p>
       <div className="actions">
         <label className="field file-field">
           <span>Programme file (CSV)</span>
-          <input ref={picker} type="file" accept=".csv,text/csv" onChange={(e) => void choose(e.target.files?.[0])} data-testid="programme-file" />
+          <input
+            ref={picker}
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(e) => void choose(e.target.files?.[0])}
+            data-testid="programme-file"
+          />
         </label>
         <button type="button" className="primary" disabled={!file || busy} onClick={() => void send()}>
           {busy ? 'Importing…' : file ? `Import ${file.name}` : 'Import'}
         </button>
-        <a className="button" href={apiUrl('/programme/template.csv')} download data-testid="programme-template">Download the template</a>
+        <a className="button" href={apiUrl('/programme/template.csv')} download data-testid="programme-template">
+          Download the template
+        </a>
       </div>
       <div ref={out} tabIndex={-1} className="import-outcome" data-testid="import-outcome">
         {problem ? <Banner tone="bad">{problem}</Banner> : null}
-        {outcome ? <Banner tone={outcome.tone} testId="import-message">{outcome.text}</Banner> : null}
+        {outcome ? (
+          <Banner tone={outcome.tone} testId="import-message">
+            {outcome.text}
+          </Banner>
+        ) : null}
         {result && !result.r.imported && result.r.errors.length > 0 ? (
           <div className="table-wrap">
             <table className="import-errors" data-testid="import-errors">
               <caption className="visually-hidden">Problems in {result.fileName}, by line and column</caption>
-              <thead><tr><th scope="col" className="num">Line</th><th scope="col">Column</th><th scope="col">What to fix</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    Line
+                  </th>
+                  <th scope="col">Column</th>
+                  <th scope="col">What to fix</th>
+                </tr>
+              </thead>
               <tbody>
                 {result.r.errors.map((e, i) => (
                   <tr key={i} data-line={e.line} data-column={e.column}>
                     <td className="num">{errorLine(e.line)}</td>
-                    <td><code>{e.column || 'whole line'}</code></td>
+                    <td>
+                      <code>{e.column || 'whole line'}</code>
+                    </td>
                     <td className="wrap">{e.message}</td>
                   </tr>
                 ))}
@@ -129,35 +185,73 @@ function ProgrammeDetail({ v }: { v: DashProgrammeView }) {
         <h2 id="films-title">Films</h2>
         <div className="table-wrap">
           <table data-testid="programme-films">
-            <thead><tr><th scope="col">Film</th><th scope="col">Title on the ticket</th><th scope="col">Rating</th></tr></thead>
-            <tbody>{p.films.map((f) => <tr key={f.name}><th scope="row">{f.name}</th><td>{f.title}</td><td>{f.rating || '—'}</td></tr>)}</tbody>
+            <thead>
+              <tr>
+                <th scope="col">Film</th>
+                <th scope="col">Title on the ticket</th>
+                <th scope="col">Rating</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.films.map((f) => (
+                <tr key={f.name}>
+                  <th scope="row">{f.name}</th>
+                  <td>{f.title}</td>
+                  <td>{f.rating || '—'}</td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         </div>
       </section>
       <section className="card" aria-labelledby="days-title">
         <h2 id="days-title">Shows by day</h2>
-        {days.length === 0 ? <p className="hint">This programme has no shows.</p> : days.map((d) => (
-          <details key={d.date} className="programme-day" open={d.date >= today} data-day={d.date}>
-            <summary>
-              <strong>{dayLong(d.date)}</strong> <span className="hint">· {formatCount(d.shows.length)} show{d.shows.length === 1 ? '' : 's'}{d.date < today ? ' · past' : d.date === today ? ' · today' : ''}</span>
-            </summary>
-            <div className="table-wrap">
-              <table className="programme-shows">
-                <thead><tr><th scope="col">Time</th><th scope="col">Film</th><th scope="col">Screen</th><th scope="col">Ticket types (price + booking fee, per ticket)</th></tr></thead>
-                <tbody>
-                  {d.shows.map((s) => (
-                    <tr key={`${s.time}-${s.screen}`} data-film={s.film} data-time={s.time}>
-                      <td className="strong">{s.time}</td>
-                      <td>{s.title}{s.rating ? <span className="hint"> · {s.rating}</span> : null}</td>
-                      <td>{s.screen}</td>
-                      <td><ul className="ticket-types">{s.ticketTypes.map((t) => <li key={t.name}>{ticketTypeText(t)}</li>)}</ul></td>
+        {days.length === 0 ? (
+          <p className="hint">This programme has no shows.</p>
+        ) : (
+          days.map((d) => (
+            <details key={d.date} className="programme-day" open={d.date >= today} data-day={d.date}>
+              <summary>
+                <strong>{dayLong(d.date)}</strong>{' '}
+                <span className="hint">
+                  · {formatCount(d.shows.length)} show{d.shows.length === 1 ? '' : 's'}
+                  {d.date < today ? ' · past' : d.date === today ? ' · today' : ''}
+                </span>
+              </summary>
+              <div className="table-wrap">
+                <table className="programme-shows">
+                  <thead>
+                    <tr>
+                      <th scope="col">Time</th>
+                      <th scope="col">Film</th>
+                      <th scope="col">Screen</th>
+                      <th scope="col">Ticket types (price + booking fee, per ticket)</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
-        ))}
+                  </thead>
+                  <tbody>
+                    {d.shows.map((s) => (
+                      <tr key={`${s.time}-${s.screen}`} data-film={s.film} data-time={s.time}>
+                        <td className="strong">{s.time}</td>
+                        <td>
+                          {s.title}
+                          {s.rating ? <span className="hint"> · {s.rating}</span> : null}
+                        </td>
+                        <td>{s.screen}</td>
+                        <td>
+                          <ul className="ticket-types">
+                            {s.ticketTypes.map((t) => (
+                              <li key={t.name}>{ticketTypeText(t)}</li>
+                            ))}
+                          </ul>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </details>
+          ))
+        )}
       </section>
     </>
   );
@@ -169,21 +263,33 @@ export function ProgrammeScreen() {
   const branch = currentBranch({ session, route });
   const headOffice = session?.manager.role === 'head-office';
   const q = new URLSearchParams(headOffice && branch ? { branch } : {});
-  const r = useLoad(`programme?${branch ?? ''}`, () => (branch ? api.get('/programme', DashProgrammeViewSchema, q) : Promise.resolve(null)));
+  const r = useLoad(`programme?${branch ?? ''}`, () =>
+    branch ? api.get('/programme', DashProgrammeViewSchema, q) : Promise.resolve(null),
+  );
   const [fresh, setFresh] = useState<DashProgrammeView | null>(null);
   const v = fresh && fresh.branch === branch && (!r.data || fresh.version >= r.data.version) ? fresh : r.data;
 
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle>
-        <span id="screen-title">Programme</span>{branch ? <span className="title-day"> branch {branch}</span> : null}
+        <span id="screen-title">Programme</span>
+        {branch ? <span className="title-day"> branch {branch}</span> : null}
       </ScreenTitle>
       {!branch ? (
-        <Banner tone="info" testId="pick-branch">Pick a branch at the top (Branch in view): each branch has its own programme, sent to its counters.</Banner>
+        <Banner tone="info" testId="pick-branch">
+          Pick a branch at the top (Branch in view): each branch has its own programme, sent to its counters.
+        </Banner>
       ) : (
         <>
-          {r.error ? <Banner tone="bad">{r.error} <button type="button" onClick={r.reload}>Try again</button></Banner> : null}
-          {!v ? (r.error ? null : <Loading what="the programme" />) : <ProgrammeFacts v={v} />}
+          {r.error ? (
+            <Banner tone="bad">
+              {r.error}{' '}
+              <button type="button" onClick={r.reload}>
+                Try again
+              </button>
+            </Banner>
+          ) : null}
+          {!v ? r.error ? null : <Loading what="the programme" /> : <ProgrammeFacts v={v} />}
           <ImportCard key={branch} branch={headOffice ? branch : null} onImported={(res) => setFresh(res.programme)} />
           {v ? <ProgrammeDetail v={v} /> : null}
         </>

@@ -29,44 +29,99 @@ export function ShowsScreen() {
       <ScreenTitle aside={<DayNav day={day} todayDay={todayDay} go={go} future todayButton />}>
         <span id="screen-title">Shows</span> <span className="title-day">{dayLong(day)}</span>
       </ScreenTitle>
-      {r.error ? <Banner tone="bad">{r.error} <button type="button" onClick={r.reload}>Try again</button></Banner> : null}
-      {!v ? (r.error ? null : <Loading what="the day's shows" />) : (
+      {r.error ? (
+        <Banner tone="bad">
+          {r.error}{' '}
+          <button type="button" onClick={r.reload}>
+            Try again
+          </button>
+        </Banner>
+      ) : null}
+      {!v ? (
+        r.error ? null : (
+          <Loading what="the day's shows" />
+        )
+      ) : (
         <>
           <div className="tiles" data-testid="shows-totals">
-            <div className="tile" data-tone="good"><span className="tile-label">Seats sold</span><span className="tile-value">{formatCount(v.totals.seatsSold)}</span><span className="tile-sub">{formatNaira(v.totals.takingsKobo)} taken</span></div>
-            <div className="tile"><span className="tile-label">Shows</span><span className="tile-value">{formatCount(v.totals.shows)}</span></div>
-            <div className="tile" data-tone={v.totals.seatsHeld ? 'warn' : undefined}><span className="tile-label">Being paid for</span><span className="tile-value">{formatCount(v.totals.seatsHeld)}</span><span className="tile-sub">seats not paid yet</span></div>
+            <div className="tile" data-tone="good">
+              <span className="tile-label">Seats sold</span>
+              <span className="tile-value">{formatCount(v.totals.seatsSold)}</span>
+              <span className="tile-sub">{formatNaira(v.totals.takingsKobo)} taken</span>
+            </div>
+            <div className="tile">
+              <span className="tile-label">Shows</span>
+              <span className="tile-value">{formatCount(v.totals.shows)}</span>
+            </div>
+            <div className="tile" data-tone={v.totals.seatsHeld ? 'warn' : undefined}>
+              <span className="tile-label">Being paid for</span>
+              <span className="tile-value">{formatCount(v.totals.seatsHeld)}</span>
+              <span className="tile-sub">seats not paid yet</span>
+            </div>
           </div>
           {v.shows.length === 0 ? (
             <p className="hint" data-testid="shows-empty">
-              No shows on this day: none in the programme and none sold. <Link to={`/dashboard/programme${headOffice && route.query.get('branch') ? `?branch=${encodeURIComponent(route.query.get('branch')!)}` : ''}`}>Open the programme</Link>.
+              No shows on this day: none in the programme and none sold.{' '}
+              <Link
+                to={`/dashboard/programme${headOffice && route.query.get('branch') ? `?branch=${encodeURIComponent(route.query.get('branch')!)}` : ''}`}
+              >
+                Open the programme
+              </Link>
+              .
             </p>
           ) : (
             <ol className="show-list" data-testid="show-list">
               {v.shows.map((s, i) => {
                 const b = bars[i]!;
                 return (
-                  <li key={`${s.branch}-${s.time}-${s.filmName}`} className="card show-fill" data-film={s.filmName} data-time={s.time} data-in-programme={s.inProgramme}>
+                  <li
+                    key={`${s.branch}-${s.time}-${s.filmName}`}
+                    className="card show-fill"
+                    data-film={s.filmName}
+                    data-time={s.time}
+                    data-in-programme={s.inProgramme}
+                  >
                     <div className="show-head">
                       <span className="show-time">{s.time}</span>
-                      <span className="show-film"><strong>{s.filmTitle ?? s.filmName}</strong>{s.filmTitle && s.filmTitle !== s.filmName ? <span className="hint"> · {s.filmName}</span> : null}</span>
-                      <span className="hint">{s.screen ?? 'screen not known'}{headOffice ? ` · ${label(s.branch)}` : ''}</span>
-                      {s.inProgramme ? null : <span className="pill" data-tone="info" title="Sold with the hand-typed form: this show is not in the branch's programme">Not in the programme</span>}
+                      <span className="show-film">
+                        <strong>{s.filmTitle ?? s.filmName}</strong>
+                        {s.filmTitle && s.filmTitle !== s.filmName ? (
+                          <span className="hint"> · {s.filmName}</span>
+                        ) : null}
+                      </span>
+                      <span className="hint">
+                        {s.screen ?? 'screen not known'}
+                        {headOffice ? ` · ${label(s.branch)}` : ''}
+                      </span>
+                      {s.inProgramme ? null : (
+                        <span
+                          className="pill"
+                          data-tone="info"
+                          title="Sold with the hand-typed form: this show is not in the branch's programme"
+                        >
+                          Not in the programme
+                        </span>
+                      )}
                       <span className="show-takings num">{formatNaira(s.takingsKobo)}</span>
                     </div>
                     <div className="fill-bar" aria-hidden="true">
                       <span className="fill-sold" style={{ width: `${b.soldPct}%` }} />
                       <span className="fill-held" style={{ width: `${b.heldPct}%` }} />
                     </div>
-                    <p className="show-numbers" data-testid="show-numbers">{fillText(s)}</p>
+                    <p className="show-numbers" data-testid="show-numbers">
+                      {fillText(s)}
+                    </p>
                   </li>
                 );
               })}
             </ol>
           )}
           <p className="hint">
-            Times are Lagos time. Paid sales only in the seats and takings (booking fees included); Demo and Sandbox sales are left out.
-            {scale > 0 ? ` The bars compare each show with the day's fullest (${formatCount(scale)} seat${scale === 1 ? '' : 's'}); striped: being paid for.` : ''}
+            Times are Lagos time. Paid sales only in the seats and takings (booking fees included); Demo and Sandbox
+            sales are left out.
+            {scale > 0
+              ? ` The bars compare each show with the day's fullest (${formatCount(scale)} seat${scale === 1 ? '' : 's'}); striped: being paid for.`
+              : ''}
           </p>
         </>
       )}

@@ -12,7 +12,19 @@ import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
 
-function Tile({ label, value, sub, tone, testId }: { label: string; value: string; sub?: string; tone?: 'good' | 'bad' | 'warn'; testId: string }) {
+function Tile({
+  label,
+  value,
+  sub,
+  tone,
+  testId,
+}: {
+  label: string;
+  value: string;
+  sub?: string;
+  tone?: 'good' | 'bad' | 'warn';
+  testId: string;
+}) {
   return (
     <div className="tile" data-tone={tone} data-testid={testId}>
       <span className="tile-label">{label}</span>
@@ -25,13 +37,27 @@ function Tile({ label, value, sub, tone, testId }: { label: string; value: strin
 function TallyCells({ t }: { t: Tally }) {
   return (
     <>
-      <td className="num" data-label="Paid">{formatCount(t.paidCount)}</td>
-      <td className="num strong" data-label="Takings" data-testid="tally-takings">{formatNaira(t.paidKobo)}</td>
-      <td className="num" data-label="Failed" data-zero={t.failedCount === 0 || undefined}>{formatCount(t.failedCount)}</td>
-      <td className="num" data-label="Cancelled" data-zero={t.cancelledCount === 0 || undefined}>{formatCount(t.cancelledCount)}</td>
-      <td className="num" data-label="Expired" data-zero={t.expiredCount === 0 || undefined}>{formatCount(t.expiredCount)}</td>
-      <td className="num" data-label="Still open" data-zero={t.openCount === 0 || undefined}>{formatCount(t.openCount)}</td>
-      <td className="num" data-label="Top-ups">{t.topupCount ? `${formatCount(t.topupCount)} · ${formatNaira(t.topupKobo)}` : '0'}</td>
+      <td className="num" data-label="Paid">
+        {formatCount(t.paidCount)}
+      </td>
+      <td className="num strong" data-label="Takings" data-testid="tally-takings">
+        {formatNaira(t.paidKobo)}
+      </td>
+      <td className="num" data-label="Failed" data-zero={t.failedCount === 0 || undefined}>
+        {formatCount(t.failedCount)}
+      </td>
+      <td className="num" data-label="Cancelled" data-zero={t.cancelledCount === 0 || undefined}>
+        {formatCount(t.cancelledCount)}
+      </td>
+      <td className="num" data-label="Expired" data-zero={t.expiredCount === 0 || undefined}>
+        {formatCount(t.expiredCount)}
+      </td>
+      <td className="num" data-label="Still open" data-zero={t.openCount === 0 || undefined}>
+        {formatCount(t.openCount)}
+      </td>
+      <td className="num" data-label="Top-ups">
+        {t.topupCount ? `${formatCount(t.topupCount)} · ${formatNaira(t.topupKobo)}` : '0'}
+      </td>
     </>
   );
 }
@@ -41,32 +67,59 @@ function Breakdown({ v }: { v: TodayView }) {
   return (
     <section className="card" aria-labelledby="breakdown-title">
       <h2 id="breakdown-title">By branch, counter and cashier</h2>
-      {v.branches.length === 0 ? <p className="hint">No sales on this day yet.</p> : (
+      {v.branches.length === 0 ? (
+        <p className="hint">No sales on this day yet.</p>
+      ) : (
         <div className="table-wrap">
           <table className="breakdown" data-testid="breakdown">
             <thead>
               <tr>
-                <th scope="col">Where</th><th scope="col" className="num">Paid</th><th scope="col" className="num">Takings</th>
-                <th scope="col" className="num">Failed</th><th scope="col" className="num">Cancelled</th><th scope="col" className="num">Expired</th>
-                <th scope="col" className="num">Still open</th><th scope="col" className="num">Top-ups</th>
+                <th scope="col">Where</th>
+                <th scope="col" className="num">
+                  Paid
+                </th>
+                <th scope="col" className="num">
+                  Takings
+                </th>
+                <th scope="col" className="num">
+                  Failed
+                </th>
+                <th scope="col" className="num">
+                  Cancelled
+                </th>
+                <th scope="col" className="num">
+                  Expired
+                </th>
+                <th scope="col" className="num">
+                  Still open
+                </th>
+                <th scope="col" className="num">
+                  Top-ups
+                </th>
               </tr>
             </thead>
             <tbody>
               {v.branches.map((b) => (
                 <Fragment key={b.branch}>
                   <tr className="row-branch" data-branch={b.branch}>
-                    <th scope="row" data-testid="branch-label">{label(b.branch)}</th>
+                    <th scope="row" data-testid="branch-label">
+                      {label(b.branch)}
+                    </th>
                     <TallyCells t={b} />
                   </tr>
                   {b.counters.map((c) => (
                     <Fragment key={c.counterId}>
                       <tr className="row-counter" data-counter={c.counterName}>
-                        <th scope="row"><span className="indent-1">{c.counterName}</span></th>
+                        <th scope="row">
+                          <span className="indent-1">{c.counterName}</span>
+                        </th>
                         <TallyCells t={c} />
                       </tr>
                       {c.cashiers.map((k) => (
                         <tr className="row-cashier" key={k.cashier} data-cashier={k.cashier}>
-                          <th scope="row"><span className="indent-2">{k.cashier || 'no cashier named'}</span></th>
+                          <th scope="row">
+                            <span className="indent-2">{k.cashier || 'no cashier named'}</span>
+                          </th>
                           <TallyCells t={k} />
                         </tr>
                       ))}
@@ -76,7 +129,10 @@ function Breakdown({ v }: { v: TodayView }) {
               ))}
             </tbody>
             <tfoot>
-              <tr><th scope="row">All</th><TallyCells t={v.totals} /></tr>
+              <tr>
+                <th scope="row">All</th>
+                <TallyCells t={v.totals} />
+              </tr>
             </tfoot>
           </table>
         </div>
@@ -105,33 +161,84 @@ export function TodayScreen() {
       <ScreenTitle aside={<DayNav day={day} todayDay={todayDay} go={go} todayButton />}>
         <span id="screen-title">{isToday ? 'Today' : 'Takings'}</span> <span className="title-day">{dayLong(day)}</span>
       </ScreenTitle>
-      {r.error ? <Banner tone="bad">{r.error} <button type="button" onClick={r.reload}>Try again</button></Banner> : null}
-      {!v ? (r.error ? null : <Loading what="the day's takings" />) : (
+      {r.error ? (
+        <Banner tone="bad">
+          {r.error}{' '}
+          <button type="button" onClick={r.reload}>
+            Try again
+          </button>
+        </Banner>
+      ) : null}
+      {!v ? (
+        r.error ? null : (
+          <Loading what="the day's takings" />
+        )
+      ) : (
         <>
           <div className="tiles" data-testid="today-tiles">
-            <Tile testId="tile-takings" label="Takings (paid)" value={formatNaira(v.totals.paidKobo)}
-              sub={`${formatCount(v.totals.paidCount)} paid${change ? ` · ${change} against ${dayShort(v.lastWeekDay)}${isToday ? ' by this hour' : ''}` : ''}`} tone="good" />
-            <Tile testId="tile-failed" label="Failed" value={formatCount(v.totals.failedCount)} tone={v.totals.failedCount ? 'bad' : undefined} />
+            <Tile
+              testId="tile-takings"
+              label="Takings (paid)"
+              value={formatNaira(v.totals.paidKobo)}
+              sub={`${formatCount(v.totals.paidCount)} paid${change ? ` · ${change} against ${dayShort(v.lastWeekDay)}${isToday ? ' by this hour' : ''}` : ''}`}
+              tone="good"
+            />
+            <Tile
+              testId="tile-failed"
+              label="Failed"
+              value={formatCount(v.totals.failedCount)}
+              tone={v.totals.failedCount ? 'bad' : undefined}
+            />
             <Tile testId="tile-cancelled" label="Cancelled" value={formatCount(v.totals.cancelledCount)} />
             <Tile testId="tile-expired" label="Expired" value={formatCount(v.totals.expiredCount)} />
-            <Tile testId="tile-open" label="Still open" value={formatCount(v.totals.openCount)} tone={v.totals.openCount ? 'warn' : undefined}
-              sub={v.totals.openCount ? 'see Needs attention' : undefined} />
-            <Tile testId="tile-topups" label="Top-ups" value={formatNaira(v.totals.topupKobo)} sub={`${formatCount(v.totals.topupCount)} sent`} />
-            <Tile testId="tile-paid-after-closing" label="Paid after closing" value={formatNaira(v.totals.paidAfterClosingKobo)}
-              sub={`${formatCount(v.totals.paidAfterClosingCount)} in the takings`} tone={v.totals.paidAfterClosingCount ? 'warn' : undefined} />
+            <Tile
+              testId="tile-open"
+              label="Still open"
+              value={formatCount(v.totals.openCount)}
+              tone={v.totals.openCount ? 'warn' : undefined}
+              sub={v.totals.openCount ? 'see Needs attention' : undefined}
+            />
+            <Tile
+              testId="tile-topups"
+              label="Top-ups"
+              value={formatNaira(v.totals.topupKobo)}
+              sub={`${formatCount(v.totals.topupCount)} sent`}
+            />
+            <Tile
+              testId="tile-paid-after-closing"
+              label="Paid after closing"
+              value={formatNaira(v.totals.paidAfterClosingKobo)}
+              sub={`${formatCount(v.totals.paidAfterClosingCount)} in the takings`}
+              tone={v.totals.paidAfterClosingCount ? 'warn' : undefined}
+            />
             {v.totals.refundDueCount ? (
-              <Tile testId="tile-refund-due" label="To refund (paid after closing)" value={formatNaira(v.totals.refundDueKobo)}
-                sub={`${formatCount(v.totals.refundDueCount)} customer${v.totals.refundDueCount === 1 ? '' : 's'} gone: not in the takings`} tone="warn" />
+              <Tile
+                testId="tile-refund-due"
+                label="To refund (paid after closing)"
+                value={formatNaira(v.totals.refundDueKobo)}
+                sub={`${formatCount(v.totals.refundDueCount)} customer${v.totals.refundDueCount === 1 ? '' : 's'} gone: not in the takings`}
+                tone="warn"
+              />
             ) : null}
           </div>
-          {v.totals.openCount ? <p className="hint"><Link to="/dashboard/attention">Open Needs attention</Link> for the payments still open.</p> : null}
+          {v.totals.openCount ? (
+            <p className="hint">
+              <Link to="/dashboard/attention">Open Needs attention</Link> for the payments still open.
+            </p>
+          ) : null}
           <section className="card">
-            <HourChart points={v.hourly} dayLabel={isToday ? 'Today' : dayShort(v.day)} lastWeekLabel={`${dayShort(v.lastWeekDay)} (last week)`} currentHour={hourNow} />
+            <HourChart
+              points={v.hourly}
+              dayLabel={isToday ? 'Today' : dayShort(v.day)}
+              lastWeekLabel={`${dayShort(v.lastWeekDay)} (last week)`}
+              currentHour={hourNow}
+            />
           </section>
           <Breakdown v={v} />
           {v.practice.paidCount + v.practice.failedCount + v.practice.openCount > 0 ? (
             <p className="hint" data-testid="practice-note">
-              Demo and Sandbox (practice, no real money, not in the takings): {formatCount(v.practice.paidCount)} paid for {formatNaira(v.practice.paidKobo)}.
+              Demo and Sandbox (practice, no real money, not in the takings): {formatCount(v.practice.paidCount)} paid
+              for {formatNaira(v.practice.paidKobo)}.
             </p>
           ) : null}
         </>

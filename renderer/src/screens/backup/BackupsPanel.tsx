@@ -9,11 +9,26 @@ import { formatLagosDateTime, formatSize } from '../../format';
 import { useBackups } from '../../stores/backups-store';
 import '../../backups.css';
 
-const REASON = { scheduled: 'Every few hours', 'shift-close': 'Shift closed', manual: 'Backed up by hand', 'before-restore': 'Before a restore' } as const;
+const REASON = {
+  scheduled: 'Every few hours',
+  'shift-close': 'Shift closed',
+  manual: 'Backed up by hand',
+  'before-restore': 'Before a restore',
+} as const;
 const PLACE = { main: 'Data folder', second: 'Second folder' } as const;
 
 export function BackupsPanel() {
-  const b = useBackups(useShallow((s) => ({ view: s.view, busy: s.busy, message: s.message, load: s.load, backupNow: s.backupNow, restore: s.restore, setSecondFolder: s.setSecondFolder })));
+  const b = useBackups(
+    useShallow((s) => ({
+      view: s.view,
+      busy: s.busy,
+      message: s.message,
+      load: s.load,
+      backupNow: s.backupNow,
+      restore: s.restore,
+      setSecondFolder: s.setSecondFolder,
+    })),
+  );
   const [choosing, setChoosing] = useState<BackupInfo | null>(null);
   const [pin, setPin] = useState('');
   const [folder, setFolder] = useState<string | null>(null);
@@ -22,7 +37,13 @@ export function BackupsPanel() {
     void b.load();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (!b.view) return <section className="card" aria-labelledby="backups-title"><h2 id="backups-title">Backups</h2><p>Loading…</p></section>;
+  if (!b.view)
+    return (
+      <section className="card" aria-labelledby="backups-title">
+        <h2 id="backups-title">Backups</h2>
+        <p>Loading…</p>
+      </section>
+    );
   const v = b.view;
   const last = v.backups.find((x) => x.place === 'main') ?? null;
   const folderValue = folder ?? v.secondFolder ?? '';
@@ -53,7 +74,9 @@ export function BackupsPanel() {
       <div className="backup-last">
         {last ? (
           <>
-            <span>Last backup <strong>{formatLagosDateTime(last.at)}</strong></span>
+            <span>
+              Last backup <strong>{formatLagosDateTime(last.at)}</strong>
+            </span>
             <span>{formatSize(last.sizeBytes)}</span>
             <span>{REASON[last.reason]}</span>
           </>
@@ -61,7 +84,11 @@ export function BackupsPanel() {
           <strong>No backup yet.</strong>
         )}
       </div>
-      <p className="backup-path">Kept in {v.folder}{v.secondFolder ? ` and copied to ${v.secondFolder}` : ''}. CounterPay also backs up at every shift close and every {v.everyHours} hours, keeping one a day for a week and one a week for a month.</p>
+      <p className="backup-path">
+        Kept in {v.folder}
+        {v.secondFolder ? ` and copied to ${v.secondFolder}` : ''}. CounterPay also backs up at every shift close and
+        every {v.everyHours} hours, keeping one a day for a week and one a week for a month.
+      </p>
       <div className="actions">
         <button type="button" className="primary" disabled={b.busy !== null} onClick={() => void b.backupNow()}>
           {b.busy === 'now' ? 'Backing up…' : 'Back up now'}
@@ -69,17 +96,42 @@ export function BackupsPanel() {
       </div>
 
       <form className="folder-row" onSubmit={saveFolder} noValidate>
-        <Field label="Second folder (USB disk or network share)" hint="Leave empty to keep backups in the data folder only.">
-          {(id, describedBy) => <input id={id} aria-describedby={describedBy} value={folderValue} placeholder="/media/usb/counterpay-backups" onChange={(e) => setFolder(e.target.value)} />}
+        <Field
+          label="Second folder (USB disk or network share)"
+          hint="Leave empty to keep backups in the data folder only."
+        >
+          {(id, describedBy) => (
+            <input
+              id={id}
+              aria-describedby={describedBy}
+              value={folderValue}
+              placeholder="/media/usb/counterpay-backups"
+              onChange={(e) => setFolder(e.target.value)}
+            />
+          )}
         </Field>
-        <button type="submit" disabled={b.busy !== null}>Save folder</button>
+        <button type="submit" disabled={b.busy !== null}>
+          Save folder
+        </button>
       </form>
 
       {v.backups.length > 0 && (
         <table className="backup-list">
-          <caption className="hint" style={{ textAlign: 'left' }}>Backups, newest first</caption>
+          <caption className="hint" style={{ textAlign: 'left' }}>
+            Backups, newest first
+          </caption>
           <thead>
-            <tr><th scope="col">Taken</th><th scope="col">Why</th><th scope="col">Where</th><th scope="col" className="num">Size</th><th scope="col"><span className="hint">Action</span></th></tr>
+            <tr>
+              <th scope="col">Taken</th>
+              <th scope="col">Why</th>
+              <th scope="col">Where</th>
+              <th scope="col" className="num">
+                Size
+              </th>
+              <th scope="col">
+                <span className="hint">Action</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {v.backups.map((x) => (
@@ -89,7 +141,15 @@ export function BackupsPanel() {
                 <td>{PLACE[x.place]}</td>
                 <td className="num">{formatSize(x.sizeBytes)}</td>
                 <td>
-                  <button type="button" disabled={b.busy !== null} onClick={() => { setChoosing(x); setPin(''); }} aria-label={`Restore the backup of ${formatLagosDateTime(x.at)}`}>
+                  <button
+                    type="button"
+                    disabled={b.busy !== null}
+                    onClick={() => {
+                      setChoosing(x);
+                      setPin('');
+                    }}
+                    aria-label={`Restore the backup of ${formatLagosDateTime(x.at)}`}
+                  >
                     Restore…
                   </button>
                 </td>
@@ -101,16 +161,35 @@ export function BackupsPanel() {
 
       {choosing && (
         <form className="backup-restore" onSubmit={confirmRestore} aria-labelledby="restore-title" noValidate>
-          <h3 id="restore-title" style={{ margin: 0 }}>Restore the journal to {formatLagosDateTime(choosing.at)}?</h3>
-          <p>The journal in use is backed up first, so nothing is deleted. Sales made after {formatLagosDateTime(choosing.at)} will not show on this counter; their sale numbers are on the printed receipts.</p>
+          <h3 id="restore-title" style={{ margin: 0 }}>
+            Restore the journal to {formatLagosDateTime(choosing.at)}?
+          </h3>
+          <p>
+            The journal in use is backed up first, so nothing is deleted. Sales made after{' '}
+            {formatLagosDateTime(choosing.at)} will not show on this counter; their sale numbers are on the printed
+            receipts.
+          </p>
           <Field label="Admin PIN">
-            {(id, describedBy) => <input id={id} aria-describedby={describedBy} type="password" inputMode="numeric" autoComplete="off" autoFocus value={pin} onChange={(e) => setPin(e.target.value)} />}
+            {(id, describedBy) => (
+              <input
+                id={id}
+                aria-describedby={describedBy}
+                type="password"
+                inputMode="numeric"
+                autoComplete="off"
+                autoFocus
+                value={pin}
+                onChange={(e) => setPin(e.target.value)}
+              />
+            )}
           </Field>
           <div className="actions">
             <button type="submit" className="primary" disabled={b.busy !== null || pin.length < 4}>
               {b.busy === 'restore' ? 'Restoring…' : 'Restore this backup'}
             </button>
-            <button type="button" onClick={() => setChoosing(null)} disabled={b.busy === 'restore'}>Cancel</button>
+            <button type="button" onClick={() => setChoosing(null)} disabled={b.busy === 'restore'}>
+              Cancel
+            </button>
           </div>
         </form>
       )}

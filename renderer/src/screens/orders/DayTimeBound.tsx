@@ -28,18 +28,40 @@ export function DayTimeBound(p: {
   return (
     <div className="day-bound" role="group" aria-label={p.label}>
       <label>
-        <span className="day-bound-name">{p.label}</span> <input type="date" value={p.date} min={p.min || undefined} max={p.max || undefined} onChange={(e) => p.onDate(e.target.value)} />
+        <span className="day-bound-name">{p.label}</span>{' '}
+        <input
+          type="date"
+          value={p.date}
+          min={p.min || undefined}
+          max={p.max || undefined}
+          onChange={(e) => p.onDate(e.target.value)}
+        />
       </label>
       <label>
         at{' '}
-        <input type="text" className="time-input" inputMode="numeric" placeholder={p.label === 'From' ? '00:00' : '23:59'} maxLength={5} autoComplete="off" spellCheck={false}
-          aria-label={`${p.label} time (HH:mm, 24-hour)`} aria-invalid={p.timeError ? true : undefined} value={time}
-          onChange={(e) => typed(e.target.value.trim())} onBlur={() => time !== p.time && p.onTime(time)} />
+        <input
+          type="text"
+          className="time-input"
+          inputMode="numeric"
+          placeholder={p.label === 'From' ? '00:00' : '23:59'}
+          maxLength={5}
+          autoComplete="off"
+          spellCheck={false}
+          aria-label={`${p.label} time (HH:mm, 24-hour)`}
+          aria-invalid={p.timeError ? true : undefined}
+          value={time}
+          onChange={(e) => typed(e.target.value.trim())}
+          onBlur={() => time !== p.time && p.onTime(time)}
+        />
       </label>
       <span className="day-people" data-testid={`${key}-day-text`}>
         {p.date ? `${showDateText(p.date)}${p.time ? `, ${p.time}` : ''}` : 'any day'}
       </span>
-      {p.timeError && <p className="field-error" role="alert">{p.timeError}</p>}
+      {p.timeError && (
+        <p className="field-error" role="alert">
+          {p.timeError}
+        </p>
+      )}
     </div>
   );
 }

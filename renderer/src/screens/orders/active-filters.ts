@@ -25,7 +25,8 @@ export function windowText(q: OrderQuery, now = Date.now()): string | null {
   const toTime = q.toTime ?? '';
   if (!fromTime && !toTime && ((q.from === today && q.to === today) || (!q.from && !q.to))) return null;
   if (q.from && q.from === q.to) {
-    const times = fromTime && toTime ? ` ${fromTime}–${toTime}` : fromTime ? ` from ${fromTime}` : toTime ? ` until ${toTime}` : '';
+    const times =
+      fromTime && toTime ? ` ${fromTime}–${toTime}` : fromTime ? ` from ${fromTime}` : toTime ? ` until ${toTime}` : '';
     return `${dayName(q.from, today)}${times}`;
   }
   const end = (d: string, t: string) => (d ? `${dayName(d, today)}${t ? ` ${t}` : ''}` : 'any day');

@@ -23,7 +23,9 @@ export function PrintJobStatus({ job }: { job: PrintJobView }) {
 }
 
 export function PrintJobList({ jobs, showTitle = false }: { jobs: PrintJobView[]; showTitle?: boolean }) {
-  const { retry, busy, messages } = useReceipts(useShallow((s) => ({ retry: s.retry, busy: s.busy, messages: s.messages })));
+  const { retry, busy, messages } = useReceipts(
+    useShallow((s) => ({ retry: s.retry, busy: s.busy, messages: s.messages })),
+  );
   if (jobs.length === 0) return null;
   return (
     <ul className="print-jobs" data-testid="print-jobs">
@@ -37,7 +39,12 @@ export function PrintJobList({ jobs, showTitle = false }: { jobs: PrintJobView[]
               {j.attempts > 1 ? ` · ${j.attempts} tries` : ''}
             </span>
             {j.status === 'failed' && (
-              <button type="button" className="primary" disabled={!!busy[`job:${j.id}`]} onClick={() => void retry(j.id)}>
+              <button
+                type="button"
+                className="primary"
+                disabled={!!busy[`job:${j.id}`]}
+                onClick={() => void retry(j.id)}
+              >
                 {busy[`job:${j.id}`] ? 'Printing…' : 'Retry'}
               </button>
             )}
@@ -65,7 +72,10 @@ export function FailedPrints() {
   return (
     <div className="card failed-prints" role="region" aria-labelledby="failed-prints-title">
       <h2 id="failed-prints-title">Not printed ({failed.length})</h2>
-      <p className="hint">These did not come out of the printer. Fix the printer (power, cable, paper), then press Retry. They stay here until they print.</p>
+      <p className="hint">
+        These did not come out of the printer. Fix the printer (power, cable, paper), then press Retry. They stay here
+        until they print.
+      </p>
       <PrintJobList jobs={failed} showTitle />
     </div>
   );

@@ -2,12 +2,22 @@
 // fields every kind shares (paper, copies, printing by itself) and what the receipt says about
 // the cinema. ReceiptSettingsPanel owns the form state; these only show and edit their part.
 import { useEffect, useState } from 'react';
-import { MAX_COPIES, PAPER_WIDTHS, SERIAL_BAUD_RATES, type CinemaSettings, type PrinterSettings } from '../../../../shared/records';
+import {
+  MAX_COPIES,
+  PAPER_WIDTHS,
+  SERIAL_BAUD_RATES,
+  type CinemaSettings,
+  type PrinterSettings,
+} from '../../../../shared/records';
 import type { SerialPortInfo } from '../../../../shared/terminal';
 import { Field } from '../../components/Field';
 import { call } from '../../transport/bridge';
 
-export type PrintingForm = Omit<PrinterSettings, 'port' | 'copies' | 'baudRate'> & { port: string; copies: string; baudRate: string };
+export type PrintingForm = Omit<PrinterSettings, 'port' | 'copies' | 'baudRate'> & {
+  port: string;
+  copies: string;
+  baudRate: string;
+};
 
 export interface PrintingPartProps {
   printing: PrintingForm;
@@ -17,7 +27,16 @@ export interface PrintingPartProps {
 }
 
 /** A printer of the computer's own, or (in the browser shell) the browser's print window. */
-export function SystemPrinterFields({ printing, up, err, browserNote, printers }: PrintingPartProps & { browserNote: string | null; printers: { name: string; displayName: string; isDefault: boolean }[] }) {
+export function SystemPrinterFields({
+  printing,
+  up,
+  err,
+  browserNote,
+  printers,
+}: PrintingPartProps & {
+  browserNote: string | null;
+  printers: { name: string; displayName: string; isDefault: boolean }[];
+}) {
   if (browserNote !== null) {
     return (
       <div className="grid">
@@ -27,9 +46,18 @@ export function SystemPrinterFields({ printing, up, err, browserNote, printers }
   }
   return (
     <div className="grid">
-      <Field label="Printer" error={err('printing.systemPrinterName')} hint="The computer’s default printer when none is chosen.">
+      <Field
+        label="Printer"
+        error={err('printing.systemPrinterName')}
+        hint="The computer’s default printer when none is chosen."
+      >
         {(id, d) => (
-          <select id={id} aria-describedby={d} value={printing.systemPrinterName} onChange={(e) => up({ systemPrinterName: e.target.value })}>
+          <select
+            id={id}
+            aria-describedby={d}
+            value={printing.systemPrinterName}
+            onChange={(e) => up({ systemPrinterName: e.target.value })}
+          >
             <option value="">The default printer</option>
             {printers.map((p) => (
               <option key={p.name} value={p.name}>
@@ -41,7 +69,11 @@ export function SystemPrinterFields({ printing, up, err, browserNote, printers }
         )}
       </Field>
       <label className="check">
-        <input type="checkbox" checked={printing.systemSilent} onChange={(e) => up({ systemSilent: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={printing.systemSilent}
+          onChange={(e) => up({ systemSilent: e.target.checked })}
+        />
         Print straight away (no print window)
       </label>
     </div>
@@ -52,11 +84,34 @@ export function SystemPrinterFields({ printing, up, err, browserNote, printers }
 export function NetworkPrinterFields({ printing, up, err }: PrintingPartProps) {
   return (
     <div className="grid">
-      <Field label="Printer address" error={err('printing.host')} hint="Its IP address or network name, for example 192.168.1.50 (printed on its self-test page).">
-        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!err('printing.host')} value={printing.host} onChange={(e) => up({ host: e.target.value })} autoComplete="off" spellCheck={false} />}
+      <Field
+        label="Printer address"
+        error={err('printing.host')}
+        hint="Its IP address or network name, for example 192.168.1.50 (printed on its self-test page)."
+      >
+        {(id, d) => (
+          <input
+            id={id}
+            aria-describedby={d}
+            aria-invalid={!!err('printing.host')}
+            value={printing.host}
+            onChange={(e) => up({ host: e.target.value })}
+            autoComplete="off"
+            spellCheck={false}
+          />
+        )}
       </Field>
       <Field label="Port" error={err('printing.port')} hint="Nearly always 9100.">
-        {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!err('printing.port')} inputMode="numeric" value={printing.port} onChange={(e) => up({ port: e.target.value })} />}
+        {(id, d) => (
+          <input
+            id={id}
+            aria-describedby={d}
+            aria-invalid={!!err('printing.port')}
+            inputMode="numeric"
+            value={printing.port}
+            onChange={(e) => up({ port: e.target.value })}
+          />
+        )}
       </Field>
     </div>
   );
@@ -70,10 +125,20 @@ export function SerialPrinterFields({ printing, up, err }: PrintingPartProps) {
   const chosenMissing = printing.serialPath !== '' && !ports.some((p) => p.path === printing.serialPath);
   return (
     <div className="grid">
-      <Field label="Serial port" error={err('printing.serialPath')} hint="The port the printer’s cable is in (COM3, /dev/ttyUSB0).">
+      <Field
+        label="Serial port"
+        error={err('printing.serialPath')}
+        hint="The port the printer’s cable is in (COM3, /dev/ttyUSB0)."
+      >
         {(id, d) => (
           <div className="with-button">
-            <select id={id} aria-describedby={d} aria-invalid={!!err('printing.serialPath')} value={printing.serialPath} onChange={(e) => up({ serialPath: e.target.value })}>
+            <select
+              id={id}
+              aria-describedby={d}
+              aria-invalid={!!err('printing.serialPath')}
+              value={printing.serialPath}
+              onChange={(e) => up({ serialPath: e.target.value })}
+            >
               <option value="">Choose a port…</option>
               {chosenMissing && <option value={printing.serialPath}>{printing.serialPath}</option>}
               {ports.map((p) => (
@@ -91,7 +156,12 @@ export function SerialPrinterFields({ printing, up, err }: PrintingPartProps) {
       </Field>
       <Field label="Speed" error={err('printing.baudRate')} hint="As set on the printer (its self-test page shows it).">
         {(id, d) => (
-          <select id={id} aria-describedby={d} value={printing.baudRate} onChange={(e) => up({ baudRate: e.target.value })}>
+          <select
+            id={id}
+            aria-describedby={d}
+            value={printing.baudRate}
+            onChange={(e) => up({ baudRate: e.target.value })}
+          >
             {SERIAL_BAUD_RATES.map((b) => (
               <option key={b} value={String(b)}>
                 {b} baud
@@ -110,7 +180,9 @@ export function PaperFields({ printing, up, err }: PrintingPartProps) {
     <>
       <div className="grid">
         <div className="field">
-          <span className="field-label" id="paper-label">Paper width</span>
+          <span className="field-label" id="paper-label">
+            Paper width
+          </span>
           <div className="segmented" role="group" aria-labelledby="paper-label">
             {PAPER_WIDTHS.map((w) => (
               <button key={w} type="button" aria-pressed={printing.paper === w} onClick={() => up({ paper: w })}>
@@ -119,8 +191,21 @@ export function PaperFields({ printing, up, err }: PrintingPartProps) {
             ))}
           </div>
         </div>
-        <Field label="Copies of each receipt" error={err('printing.copies')} hint={`1 to ${MAX_COPIES}: each copy is cut off on its own.`}>
-          {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!err('printing.copies')} inputMode="numeric" value={printing.copies} onChange={(e) => up({ copies: e.target.value })} />}
+        <Field
+          label="Copies of each receipt"
+          error={err('printing.copies')}
+          hint={`1 to ${MAX_COPIES}: each copy is cut off on its own.`}
+        >
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              aria-invalid={!!err('printing.copies')}
+              inputMode="numeric"
+              value={printing.copies}
+              onChange={(e) => up({ copies: e.target.value })}
+            />
+          )}
         </Field>
       </div>
       <label className="check">
@@ -132,10 +217,26 @@ export function PaperFields({ printing, up, err }: PrintingPartProps) {
 }
 
 /** What every receipt says about the cinema. */
-export function CinemaFields({ cinema, upCinema, err }: { cinema: CinemaSettings; upCinema(patch: Partial<CinemaSettings>): void; err(key: string): string | undefined }) {
+export function CinemaFields({
+  cinema,
+  upCinema,
+  err,
+}: {
+  cinema: CinemaSettings;
+  upCinema(patch: Partial<CinemaSettings>): void;
+  err(key: string): string | undefined;
+}) {
   const text = (key: keyof CinemaSettings, label: string) => (
     <Field label={label} error={err(`cinema.${key}`)}>
-      {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!err(`cinema.${key}`)} value={cinema[key]} onChange={(e) => upCinema({ [key]: e.target.value })} />}
+      {(id, d) => (
+        <input
+          id={id}
+          aria-describedby={d}
+          aria-invalid={!!err(`cinema.${key}`)}
+          value={cinema[key]}
+          onChange={(e) => upCinema({ [key]: e.target.value })}
+        />
+      )}
     </Field>
   );
   return (

@@ -13,8 +13,16 @@ import '../../receipt-panel.css';
 export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; autoPrint?: boolean }) {
   const r = useReceipts(
     useShallow((s) => ({
-      settings: s.settings, preview: s.previews[orderId], previewError: s.previewErrors[orderId], jobs: s.jobs[orderId], busy: s.busy,
-      messages: s.messages, loadSettings: s.loadSettings, loadReceipt: s.loadReceipt, print: s.print, savePdf: s.savePdf,
+      settings: s.settings,
+      preview: s.previews[orderId],
+      previewError: s.previewErrors[orderId],
+      jobs: s.jobs[orderId],
+      busy: s.busy,
+      messages: s.messages,
+      loadSettings: s.loadSettings,
+      loadReceipt: s.loadReceipt,
+      print: s.print,
+      savePdf: s.savePdf,
     })),
   );
   const autoDone = useRef(false);
@@ -27,7 +35,13 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
   // When the browser is the printer, "print automatically" is done here, once, for a new receipt.
   useEffect(() => {
     if (!autoPrint || autoDone.current || !r.settings || !r.jobs || !r.preview) return;
-    if (!r.settings.printing.autoPrint || !printsInBrowser(r.settings) || r.jobs.length > 0 || r.preview.receipt.state !== 'paid') return;
+    if (
+      !r.settings.printing.autoPrint ||
+      !printsInBrowser(r.settings) ||
+      r.jobs.length > 0 ||
+      r.preview.receipt.state !== 'paid'
+    )
+      return;
     autoDone.current = true;
     void r.print(orderId);
   }, [autoPrint, r.settings, r.jobs, r.preview, orderId]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -53,21 +67,39 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
               ? `Printed at ${formatLagosTime(firstPrint.updatedAt)}. Another copy will look like this, marked REPRINT:`
               : 'The receipt as it will print:'}
           </p>
-          <ReceiptPaper html={r.preview.html} label={`Receipt of order ${r.preview.receipt.outOrderNo}`} testId="receipt-preview" />
+          <ReceiptPaper
+            html={r.preview.html}
+            label={`Receipt of order ${r.preview.receipt.outOrderNo}`}
+            testId="receipt-preview"
+          />
         </div>
       )}
       <div className="receipt-actions">
         <div className="actions">
-          <button type="button" className={printed ? undefined : 'primary'} disabled={busy || !r.preview} onClick={() => void r.print(orderId)}>
+          <button
+            type="button"
+            className={printed ? undefined : 'primary'}
+            disabled={busy || !r.preview}
+            onClick={() => void r.print(orderId)}
+          >
             {busy ? 'Printing…' : printed ? 'Reprint receipt' : 'Print receipt'}
           </button>
           {r.settings?.systemPrinting.available && (
-            <button type="button" disabled={!!r.busy[`pdf:${orderId}`] || !r.preview} onClick={() => void r.savePdf(orderId)}>
+            <button
+              type="button"
+              disabled={!!r.busy[`pdf:${orderId}`] || !r.preview}
+              onClick={() => void r.savePdf(orderId)}
+            >
               Save as PDF
             </button>
           )}
         </div>
-        {where && <p className="hint">Prints to {where}{printed ? '; a new copy is marked REPRINT.' : '.'}</p>}
+        {where && (
+          <p className="hint">
+            Prints to {where}
+            {printed ? '; a new copy is marked REPRINT.' : '.'}
+          </p>
+        )}
         {r.messages[`order:${orderId}`] && (
           <Banner tone="bad" role="alert">
             {r.messages[`order:${orderId}`]}
@@ -85,7 +117,14 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
   );
 }
 
-export function describePrinter(p: { kind: string; host: string; port: number; serialPath: string; systemPrinterName: string; paper: string }): string {
+export function describePrinter(p: {
+  kind: string;
+  host: string;
+  port: number;
+  serialPath: string;
+  systemPrinterName: string;
+  paper: string;
+}): string {
   const paper = `${p.paper} mm paper`;
   if (p.kind === 'network') return `the network printer ${p.host}:${p.port} (${paper})`;
   if (p.kind === 'serial') return `the serial printer on ${p.serialPath} (${paper})`;

@@ -18,5 +18,8 @@ export function ReceiptPaper({ html, label, testId }: { html: string; label: str
 export function BrowserPrintRoot() {
   const printing = useReceipts((s) => s.printing);
   if (!printing) return null;
-  return createPortal(<div className="print-root" data-paper={printing.paper} dangerouslySetInnerHTML={{ __html: printing.html }} />, document.body);
+  return createPortal(
+    <div className="print-root" data-paper={printing.paper} dangerouslySetInnerHTML={{ __html: printing.html }} />,
+    document.body,
+  );
 }

@@ -4,14 +4,25 @@
 // each kind of printer live in PrinterKindFields.tsx.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { PRINTER_KIND_LABELS, PRINTER_KINDS, type CinemaSettings, type PrinterSettings } from '../../../../shared/records';
+import {
+  PRINTER_KIND_LABELS,
+  PRINTER_KINDS,
+  type CinemaSettings,
+  type PrinterSettings,
+} from '../../../../shared/records';
 import { useReceipts } from '../../stores/receipt-store';
 import { useSettings } from '../../stores/settings-store';
 import { Banner, outcome } from '../../components/Banner';
 import { PinGate } from '../PinGate';
-import { CinemaFields, NetworkPrinterFields, PaperFields, SerialPrinterFields, SystemPrinterFields, type PrintingForm } from './PrinterKindFields';
+import {
+  CinemaFields,
+  NetworkPrinterFields,
+  PaperFields,
+  SerialPrinterFields,
+  SystemPrinterFields,
+  type PrintingForm,
+} from './PrinterKindFields';
 import '../../printer-settings.css';
-
 
 function toForm(p: PrinterSettings): PrintingForm {
   return { ...p, port: String(p.port), copies: String(p.copies), baudRate: String(p.baudRate) };
@@ -20,8 +31,18 @@ function toForm(p: PrinterSettings): PrintingForm {
 export function ReceiptSettingsPanel() {
   const r = useReceipts(
     useShallow((s) => ({
-      settings: s.settings, settingsError: s.settingsError, saving: s.saving, saveMessage: s.saveMessage, fieldErrors: s.fieldErrors, systemPrinters: s.systemPrinters,
-      busy: s.busy, messages: s.messages, loadSettings: s.loadSettings, saveSettings: s.saveSettings, loadSystemPrinters: s.loadSystemPrinters, testPage: s.testPage,
+      settings: s.settings,
+      settingsError: s.settingsError,
+      saving: s.saving,
+      saveMessage: s.saveMessage,
+      fieldErrors: s.fieldErrors,
+      systemPrinters: s.systemPrinters,
+      busy: s.busy,
+      messages: s.messages,
+      loadSettings: s.loadSettings,
+      saveSettings: s.saveSettings,
+      loadSystemPrinters: s.loadSystemPrinters,
+      testPage: s.testPage,
     })),
   );
   const pin = useSettings((s) => s.pin);
@@ -41,7 +62,12 @@ export function ReceiptSettingsPanel() {
     }
   }, [r.settings]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (r.settingsError) return <Banner tone="bad" role="alert">The printer settings cannot be loaded: {r.settingsError}</Banner>;
+  if (r.settingsError)
+    return (
+      <Banner tone="bad" role="alert">
+        The printer settings cannot be loaded: {r.settingsError}
+      </Banner>
+    );
   if (!r.settings || !printing || !cinema) return <p>Loading the printer settings…</p>;
 
   const err = (k: string) => r.fieldErrors[k];
@@ -81,7 +107,11 @@ export function ReceiptSettingsPanel() {
           </div>
 
           {printing.kind === 'system' && (
-            <SystemPrinterFields {...part} browserNote={r.settings.systemPrinting.available ? null : r.settings.systemPrinting.note} printers={r.systemPrinters} />
+            <SystemPrinterFields
+              {...part}
+              browserNote={r.settings.systemPrinting.available ? null : r.settings.systemPrinting.note}
+              printers={r.systemPrinters}
+            />
           )}
           {printing.kind === 'network' && <NetworkPrinterFields {...part} />}
           {printing.kind === 'serial' && <SerialPrinterFields {...part} />}
@@ -89,11 +119,7 @@ export function ReceiptSettingsPanel() {
           <CinemaFields cinema={cinema} upCinema={upCinema} err={err} />
         </fieldset>
 
-        {r.saveMessage && (
-          <Banner {...outcome(r.saveMessage.kind === 'ok')}>
-            {r.saveMessage.text}
-          </Banner>
-        )}
+        {r.saveMessage && <Banner {...outcome(r.saveMessage.kind === 'ok')}>{r.saveMessage.text}</Banner>}
         <div className="actions">
           <button type="submit" className="primary" disabled={r.saving || locked}>
             {r.saving ? 'Saving…' : 'Save printer settings'}

@@ -22,16 +22,24 @@ export function useNoShift(): boolean {
  * `noShift`: see useNoShift; `open`: every unfinished order; `totalKobo`: the sale's total, or null while it cannot be worked
  * out yet; `what`: the tickets in words ("2 Adult"), named on the button.
  */
-export function chargeState(sn: string | null, open: readonly OrderView[], totalKobo: number | null, noShift: boolean, what?: string) {
+export function chargeState(
+  sn: string | null,
+  open: readonly OrderView[],
+  totalKobo: number | null,
+  noShift: boolean,
+  what?: string,
+) {
   // One terminal shows one payment at a time: an unpaid order on it blocks the next charge.
-  const terminalBusy = sn ? (open.find((o) => ON_TERMINAL_STATES.has(o.state) && o.sn.toUpperCase() === sn.toUpperCase()) ?? null) : null;
+  const terminalBusy = sn
+    ? (open.find((o) => ON_TERMINAL_STATES.has(o.state) && o.sn.toUpperCase() === sn.toUpperCase()) ?? null)
+    : null;
   const disabledReason = noShift
     ? 'No shift open: open one under Shift (Alt+4) before charging, so this sale counts in its Z report.'
     : !sn
-    ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
-    : terminalBusy
-      ? `${orderName(terminalBusy)} is still on the terminal: ask the customer to cancel it there, or wait.`
-      : null;
+      ? 'No terminal yet: choose the serial port or type the terminal SN in the Terminal box.'
+      : terminalBusy
+        ? `${orderName(terminalBusy)} is still on the terminal: ask the customer to cancel it there, or wait.`
+        : null;
   const amount = totalKobo !== null ? formatNaira(totalKobo) : '';
   const chargeLabel = `Charge ${amount} ${what ? `for ${what}` : ''}`.replace(/\s+/g, ' ').trim();
   return { terminalBusy, disabledReason, chargeLabel, chargeWhere: sn ? `on terminal ${sn}` : '(no terminal yet)' };
@@ -77,7 +85,9 @@ function useChargeBarPadding() {
     const el = ref.current;
     const scroller = el?.closest<HTMLElement>('.content');
     if (!el || !scroller) return;
-    const fit = () => { scroller.style.scrollPaddingBottom = `${Math.ceil(el.getBoundingClientRect().height) + 16}px`; };
+    const fit = () => {
+      scroller.style.scrollPaddingBottom = `${Math.ceil(el.getBoundingClientRect().height) + 16}px`;
+    };
     fit();
     const watch = new ResizeObserver(fit);
     watch.observe(el);
@@ -91,9 +101,16 @@ function useChargeBarPadding() {
 
 /** The message of the last charge, the terminal's error, the total (in the bar), the Charge button (or why not) and the keys hint (children). */
 export function ChargeRow(props: {
-  message: string | null; snError: string | undefined; disabledReason: string | null; busy: boolean; chargeLabel: string; chargeWhere: string;
+  message: string | null;
+  snError: string | undefined;
+  disabledReason: string | null;
+  busy: boolean;
+  chargeLabel: string;
+  chargeWhere: string;
   /** The order blocking the terminal, and the deliberate way to charge beside it. */
-  terminalBusy?: OrderView | null; onChargeBeside?: (outOrderNo: string) => void; children: ReactNode;
+  terminalBusy?: OrderView | null;
+  onChargeBeside?: (outOrderNo: string) => void;
+  children: ReactNode;
   /** The sale's total, kept in the bar so it stays in view while any box is typed in. */
   total?: ReactNode;
 }) {
@@ -113,8 +130,15 @@ export function ChargeRow(props: {
       )}
       <div className="charge-row" ref={bar}>
         {props.total}
-        <button type="submit" className="primary charge-button" disabled={!!disabledReason || props.busy} aria-describedby={disabledReason ? 'charge-reason' : undefined}>
-          {props.busy ? 'Sending to the terminal…' : (
+        <button
+          type="submit"
+          className="primary charge-button"
+          disabled={!!disabledReason || props.busy}
+          aria-describedby={disabledReason ? 'charge-reason' : undefined}
+        >
+          {props.busy ? (
+            'Sending to the terminal…'
+          ) : (
             <>
               {props.chargeLabel} <span className="nowrap">{props.chargeWhere}</span>
             </>
@@ -127,7 +151,12 @@ export function ChargeRow(props: {
           </p>
         )}
         {terminalBusy && props.onChargeBeside && (
-          <button type="button" className="charge-beside" disabled={props.busy} onClick={() => props.onChargeBeside?.(terminalBusy.outOrderNo)}>
+          <button
+            type="button"
+            className="charge-beside"
+            disabled={props.busy}
+            onClick={() => props.onChargeBeside?.(terminalBusy.outOrderNo)}
+          >
             Charge anyway: <span className="nowrap">{orderName(terminalBusy)}</span> stays on the terminal
           </button>
         )}
@@ -138,16 +167,26 @@ export function ChargeRow(props: {
 }
 
 /** What the sale comes to: "2 tickets × ₦2,500.00 = ₦5,000.00 · booking fee 2 × ₦200.00 = ₦400.00", and the total. */
-export function SaleTotal(props: { amounts: { tickets: number; ticketsKobo: number; bookingFeeKobo: number; totalKobo: number } | null; ticketName?: string; empty: string }) {
+export function SaleTotal(props: {
+  amounts: { tickets: number; ticketsKobo: number; bookingFeeKobo: number; totalKobo: number } | null;
+  ticketName?: string;
+  empty: string;
+}) {
   const a = props.amounts;
-  const fee = a && a.bookingFeeKobo > 0 ? bookingFeeText({ tickets: a.tickets, bookingFeeKobo: a.bookingFeeKobo }, formatNaira) : null;
+  const fee =
+    a && a.bookingFeeKobo > 0
+      ? bookingFeeText({ tickets: a.tickets, bookingFeeKobo: a.bookingFeeKobo }, formatNaira)
+      : null;
   return (
     <div className="sale-total" data-testid="sale-total">
       <div className="sale-breakdown">
         {a ? (
           <>
-            {a.tickets} {props.ticketName ? `${props.ticketName} ` : ''}ticket{a.tickets === 1 ? '' : 's'} × {formatNaira(a.ticketsKobo / a.tickets)} = {formatNaira(a.ticketsKobo)}
-            {fee === null ? '' : ` · booking fee ${fee}${a.tickets > 1 && fee !== formatNaira(a.bookingFeeKobo) ? ` = ${formatNaira(a.bookingFeeKobo)}` : ''}`}
+            {a.tickets} {props.ticketName ? `${props.ticketName} ` : ''}ticket{a.tickets === 1 ? '' : 's'} ×{' '}
+            {formatNaira(a.ticketsKobo / a.tickets)} = {formatNaira(a.ticketsKobo)}
+            {fee === null
+              ? ''
+              : ` · booking fee ${fee}${a.tickets > 1 && fee !== formatNaira(a.bookingFeeKobo) ? ` = ${formatNaira(a.bookingFeeKobo)}` : ''}`}
           </>
         ) : (
           props.empty

@@ -12,7 +12,14 @@ import { useNow } from '../../components/useNow';
 import { formatNaira, showDateText } from '../../format';
 import { useSale } from '../../stores/sale-store';
 import { ChargeRow, chargeState, SaleTotal, useNoShift } from './ChargeParts';
-import { filterShows, firstNotStarted, showSaleAmounts, startedText, startsText, ticketTypeOf } from '../../stores/show-pick';
+import {
+  filterShows,
+  firstNotStarted,
+  showSaleAmounts,
+  startedText,
+  startsText,
+  ticketTypeOf,
+} from '../../stores/show-pick';
 
 export const SWITCH_KEY = 'F2';
 
@@ -65,21 +72,41 @@ function ShowList({ shows }: { shows: ShowView[] }) {
       <label className="show-find">
         <span>Find a show: film, screen or time</span>
         <input
-          ref={input} data-autofocus="true" role="combobox" aria-expanded="true" aria-controls="show-options" aria-autocomplete="list"
-          aria-activedescendant={list[at] ? `show-${list[at].id}` : undefined} autoComplete="off" spellCheck={false}
-          value={query} placeholder="Type to narrow the list, e.g. dune or 1930"
-          onChange={(e) => { setQuery(e.target.value); setActive(null); }} onKeyDown={onKey}
+          ref={input}
+          data-autofocus="true"
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="show-options"
+          aria-autocomplete="list"
+          aria-activedescendant={list[at] ? `show-${list[at].id}` : undefined}
+          autoComplete="off"
+          spellCheck={false}
+          value={query}
+          placeholder="Type to narrow the list, e.g. dune or 1930"
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(null);
+          }}
+          onKeyDown={onKey}
         />
       </label>
       {list.length === 0 ? (
-        <p className="show-none" role="status">No show matches “{query}”. Clear the box (Esc), or type the show by hand ({SWITCH_KEY}).</p>
+        <p className="show-none" role="status">
+          No show matches “{query}”. Clear the box (Esc), or type the show by hand ({SWITCH_KEY}).
+        </p>
       ) : (
         <ul id="show-options" role="listbox" aria-label="Shows" className="show-options" ref={listRef}>
           {list.map((s, i) => (
             <li
-              key={s.id} id={`show-${s.id}`} role="option" aria-selected={i === at} data-index={i} className="show-option"
+              key={s.id}
+              id={`show-${s.id}`}
+              role="option"
+              aria-selected={i === at}
+              data-index={i}
+              className="show-option"
               data-started={s.startsAt <= now ? 'true' : undefined}
-              onMouseDown={(e) => e.preventDefault()} onClick={() => pickShow(s)}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => pickShow(s)}
             >
               <span className="show-time">{s.time}</span>
               <span className="show-film">
@@ -89,7 +116,9 @@ function ShowList({ shows }: { shows: ShowView[] }) {
                   {s.rating ? ` · ${s.rating}` : ''} · {startsText(s, now)}
                 </span>
               </span>
-              <span className="show-prices">{s.ticketTypes.map((t) => `${t.name} ${formatNaira(t.priceKobo)}`).join(' · ')}</span>
+              <span className="show-prices">
+                {s.ticketTypes.map((t) => `${t.name} ${formatNaira(t.priceKobo)}`).join(' · ')}
+              </span>
             </li>
           ))}
         </ul>
@@ -104,8 +133,19 @@ function ShowList({ shows }: { shows: ShowView[] }) {
 function PickedShow({ sn }: { sn: string | null }) {
   const s = useSale(
     useShallow((st) => ({
-      pick: st.pick!, errors: st.pickErrors, seatCheck: st.seatCheck, acknowledged: st.seatsAcknowledged, message: st.message, busy: st.busy, open: st.open,
-      setSeats: st.setSeats, setTicketType: st.setTicketType, step: st.stepTicketType, chargeShow: st.chargeShow, unpick: st.unpick, acknowledgeSeats: st.acknowledgeSeats,
+      pick: st.pick!,
+      errors: st.pickErrors,
+      seatCheck: st.seatCheck,
+      acknowledged: st.seatsAcknowledged,
+      message: st.message,
+      busy: st.busy,
+      open: st.open,
+      setSeats: st.setSeats,
+      setTicketType: st.setTicketType,
+      step: st.stepTicketType,
+      chargeShow: st.chargeShow,
+      unpick: st.unpick,
+      acknowledgeSeats: st.acknowledgeSeats,
     })),
   );
   const { show } = s.pick;
@@ -115,7 +155,13 @@ function PickedShow({ sn }: { sn: string | null }) {
   const now = useNow(true);
   const noShift = useNoShift();
   const started = startedText(show.startsAt, now);
-  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(sn, s.open, amounts.tickets > 0 ? amounts.totalKobo : null, noShift, amounts.tickets > 0 ? `${amounts.tickets} ${type.name}` : type.name);
+  const { terminalBusy, disabledReason, chargeLabel, chargeWhere } = chargeState(
+    sn,
+    s.open,
+    amounts.tickets > 0 ? amounts.totalKobo : null,
+    noShift,
+    amounts.tickets > 0 ? `${amounts.tickets} ${type.name}` : type.name,
+  );
 
   useEffect(() => {
     seatsRef.current?.focus();
@@ -136,8 +182,10 @@ function PickedShow({ sn }: { sn: string | null }) {
   }, [conflicts.length]);
   // A seat sold (or being paid for) elsewhere: Charge is off and says why; only "Sell … anyway" sells it.
   const conflictSeats = conflicts.map((c) => c.seat).join(', ');
-  const seatReason = conflicts.length === 0 ? null
-    : `${conflictSeats} ${conflicts.length === 1 ? 'is' : 'are'} ${conflicts.every((c) => c.state === 'paid') ? 'already sold' : 'already sold or being paid for'} at another counter: change the seats, or press "Sell ${conflictSeats} anyway".`;
+  const seatReason =
+    conflicts.length === 0
+      ? null
+      : `${conflictSeats} ${conflicts.length === 1 ? 'is' : 'are'} ${conflicts.every((c) => c.state === 'paid') ? 'already sold' : 'already sold or being paid for'} at another counter: change the seats, or press "Sell ${conflictSeats} anyway".`;
   const reason = disabledReason ?? seatReason;
 
   return (
@@ -155,7 +203,8 @@ function PickedShow({ sn }: { sn: string | null }) {
           <h2 id="show-sale-title">{show.filmTitle}</h2>
           <span className="show-meta">
             {show.screen}
-            {show.rating ? ` · ${show.rating}` : ''} · {show.date === lagosDate(now) ? `Today, ${showDateText(show.date)}` : showDateText(show.date)}
+            {show.rating ? ` · ${show.rating}` : ''} ·{' '}
+            {show.date === lagosDate(now) ? `Today, ${showDateText(show.date)}` : showDateText(show.date)}
           </span>
           {started && (
             <span className="show-started" data-testid="show-started">
@@ -173,8 +222,15 @@ function PickedShow({ sn }: { sn: string | null }) {
         <div className="segmented" role="radiogroup" aria-label="Ticket type">
           {show.ticketTypes.map((t) => (
             <button
-              key={t.name} type="button" role="radio" aria-checked={t.name === type.name} aria-pressed={t.name === type.name}
-              onClick={() => { s.setTicketType(t.name); seatsRef.current?.focus(); }}
+              key={t.name}
+              type="button"
+              role="radio"
+              aria-checked={t.name === type.name}
+              aria-pressed={t.name === type.name}
+              onClick={() => {
+                s.setTicketType(t.name);
+                seatsRef.current?.focus();
+              }}
             >
               {t.name} <span className="tt-price">{formatNaira(t.priceKobo)}</span>
             </button>
@@ -185,12 +241,25 @@ function PickedShow({ sn }: { sn: string | null }) {
       <Field
         label="Seats"
         error={s.errors.seats ?? s.errors.ticketType}
-        hint={show.ticketTypes.length > 1 ? 'Separate with commas or spaces, e.g. F7,F8 · ↑/↓ change the ticket type' : 'Separate with commas or spaces, e.g. F7,F8'}
+        hint={
+          show.ticketTypes.length > 1
+            ? 'Separate with commas or spaces, e.g. F7,F8 · ↑/↓ change the ticket type'
+            : 'Separate with commas or spaces, e.g. F7,F8'
+        }
       >
         {(id, d) => (
           <input
-            id={id} ref={seatsRef} name="seats" data-autofocus="true" className="seats-input show-seats" aria-describedby={d} aria-invalid={s.errors.seats ? true : undefined}
-            autoComplete="off" spellCheck={false} placeholder="F7,F8" value={s.pick.seats}
+            id={id}
+            ref={seatsRef}
+            name="seats"
+            data-autofocus="true"
+            className="seats-input show-seats"
+            aria-describedby={d}
+            aria-invalid={s.errors.seats ? true : undefined}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="F7,F8"
+            value={s.pick.seats}
             onChange={(e) => s.setSeats(e.target.value)}
             onKeyDown={(e) => {
               if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -214,7 +283,15 @@ function PickedShow({ sn }: { sn: string | null }) {
               ))}
             </ul>
             <span>Change the seats, or sell them anyway with the button (Enter does not).</span>
-            <button type="button" className="danger" disabled={s.busy} onClick={() => { s.acknowledgeSeats(); void charge(); }}>
+            <button
+              type="button"
+              className="danger"
+              disabled={s.busy}
+              onClick={() => {
+                s.acknowledgeSeats();
+                void charge();
+              }}
+            >
               Sell {conflictSeats} anyway
             </button>
           </Banner>
@@ -226,9 +303,23 @@ function PickedShow({ sn }: { sn: string | null }) {
         </p>
       )}
 
-      <ChargeRow message={s.message} snError={s.errors.sn} disabledReason={reason} busy={s.busy} chargeLabel={chargeLabel} chargeWhere={chargeWhere}
-        terminalBusy={terminalBusy} onChargeBeside={(no) => void charge(no)}
-        total={<SaleTotal amounts={amounts.tickets > 0 ? amounts : null} ticketName={type.name} empty="Type the seats: one ticket per seat" />}>
+      <ChargeRow
+        message={s.message}
+        snError={s.errors.sn}
+        disabledReason={reason}
+        busy={s.busy}
+        chargeLabel={chargeLabel}
+        chargeWhere={chargeWhere}
+        terminalBusy={terminalBusy}
+        onChargeBeside={(no) => void charge(no)}
+        total={
+          <SaleTotal
+            amounts={amounts.tickets > 0 ? amounts : null}
+            ticketName={type.name}
+            empty="Type the seats: one ticket per seat"
+          />
+        }
+      >
         <kbd>Enter</kbd> charges · <kbd>Esc</kbd> another show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
       </ChargeRow>
     </form>

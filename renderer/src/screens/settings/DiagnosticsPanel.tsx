@@ -35,8 +35,9 @@ export function DiagnosticsPanel() {
     <section className="card" aria-labelledby="diagnostics-title" data-testid="diagnostics-panel">
       <h2 id="diagnostics-title">Export diagnostics</h2>
       <p className="hint">
-        One file to send to support when something goes wrong: the recent logs, these settings without any key, the versions, the status bar, how many
-        orders and top-ups are in each state and the last errors from the provider. Keys and the PIN are never in it.
+        One file to send to support when something goes wrong: the recent logs, these settings without any key, the
+        versions, the status bar, how many orders and top-ups are in each state and the last errors from the provider.
+        Keys and the PIN are never in it.
       </p>
       <div className="actions">
         <button type="button" onClick={() => void exportNow()} disabled={busy}>
@@ -45,7 +46,8 @@ export function DiagnosticsPanel() {
       </div>
       {done && (
         <Banner as="div" className="in-card" tone="good" role="status" data-testid="diagnostics-done">
-          {browser ? 'Downloaded' : 'Saved'} {done.fileName} ({Math.max(1, Math.round(done.bytes / 1024))} KB: {done.logRecords} log lines, {done.providerErrors} provider errors).
+          {browser ? 'Downloaded' : 'Saved'} {done.fileName} ({Math.max(1, Math.round(done.bytes / 1024))} KB:{' '}
+          {done.logRecords} log lines, {done.providerErrors} provider errors).
           {done.savedTo && (
             <>
               {' '}
@@ -61,8 +63,9 @@ export function DiagnosticsPanel() {
       )}
       {info && (
         <p className="hint">
-          Logs are kept in the <code className="path">logs</code> folder of the data folder <code className="path">{info.dataDir}</code> (up to six
-          files of 5 MB, one record a line, the oldest removed first).
+          Logs are kept in the <code className="path">logs</code> folder of the data folder{' '}
+          <code className="path">{info.dataDir}</code> (up to six files of 5 MB, one record a line, the oldest removed
+          first).
         </p>
       )}
     </section>

@@ -9,7 +9,14 @@ import { Field } from '../../components/Field';
 import { SubmitForm } from '../../components/SubmitForm';
 import { useApp } from '../../stores/app-store';
 import { useHub } from '../../stores/hub-store';
-import { enrolledLine, HUB_PILL_TONE, hubDraftWarning, hubPillText, syncLine, type HubDraft } from '../../stores/hub-text';
+import {
+  enrolledLine,
+  HUB_PILL_TONE,
+  hubDraftWarning,
+  hubPillText,
+  syncLine,
+  type HubDraft,
+} from '../../stores/hub-text';
 import '../../hub-panel.css';
 
 function JoinForm({ rejoin }: { rejoin: boolean }) {
@@ -31,7 +38,14 @@ function JoinForm({ rejoin }: { rejoin: boolean }) {
       <h3 id="hub-join-title">{rejoin ? 'Join again with a new code' : 'Join a Hub'}</h3>
       <p className="hint">
         The manager gives you the Hub&apos;s address and a one-time code (it expires). This counter joins
-        {status ? <> as <strong>{status.counterName}</strong>, for the branch of the {PROFILE_LABELS[status.profile]} profile&apos;s merchant ID</> : null}.
+        {status ? (
+          <>
+            {' '}
+            as <strong>{status.counterName}</strong>, for the branch of the {PROFILE_LABELS[status.profile]}{' '}
+            profile&apos;s merchant ID
+          </>
+        ) : null}
+        .
       </p>
       {/* The name is the profile's (Settings → Edit …): a Hub that refuses it says why right here. */}
       {shown.counterName && (
@@ -42,14 +56,33 @@ function JoinForm({ rejoin }: { rejoin: boolean }) {
       <div className="hub-join-fields">
         <Field label="Hub address" error={shown.hubUrl} hint={warning ?? 'For example https://hub.mycinema.ng'}>
           {(id, describedBy) => (
-            <input id={id} aria-describedby={describedBy} aria-invalid={shown.hubUrl ? true : undefined} inputMode="url" autoComplete="off" spellCheck={false}
-              placeholder="https://hub.mycinema.ng" value={draft.hubUrl} onChange={(e) => edit('hubUrl', e.target.value)} />
+            <input
+              id={id}
+              aria-describedby={describedBy}
+              aria-invalid={shown.hubUrl ? true : undefined}
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="https://hub.mycinema.ng"
+              value={draft.hubUrl}
+              onChange={(e) => edit('hubUrl', e.target.value)}
+            />
           )}
         </Field>
         <Field label="Enrollment code" error={shown.code} hint="12 letters and digits, like ABCD-EFGH-JKLM">
           {(id, describedBy) => (
-            <input id={id} aria-describedby={describedBy} aria-invalid={shown.code ? true : undefined} autoComplete="off" autoCapitalize="characters" spellCheck={false}
-              className="hub-code" placeholder="ABCD-EFGH-JKLM" value={draft.code} onChange={(e) => edit('code', e.target.value)} />
+            <input
+              id={id}
+              aria-describedby={describedBy}
+              aria-invalid={shown.code ? true : undefined}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              className="hub-code"
+              placeholder="ABCD-EFGH-JKLM"
+              value={draft.code}
+              onChange={(e) => edit('code', e.target.value)}
+            />
           )}
         </Field>
       </div>
@@ -63,7 +96,16 @@ function JoinForm({ rejoin }: { rejoin: boolean }) {
 }
 
 export function HubPanel() {
-  const h = useHub(useShallow((s) => ({ view: s.view, busy: s.busy, message: s.message, load: s.load, leave: s.leave, checkNow: s.checkNow })));
+  const h = useHub(
+    useShallow((s) => ({
+      view: s.view,
+      busy: s.busy,
+      message: s.message,
+      load: s.load,
+      leave: s.leave,
+      checkNow: s.checkNow,
+    })),
+  );
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
@@ -75,8 +117,9 @@ export function HubPanel() {
     <section className="card hub-panel" aria-labelledby="hub-title" data-testid="hub-panel">
       <h2 id="hub-title">Hub</h2>
       <p className="hint">
-        A Hub joins this cinema&apos;s counters: the provider&apos;s payment notifications reach this counter through it, and its sales, shifts and Z
-        reports are kept there too. Sales never wait for the Hub: when it cannot be reached, this counter keeps selling and catches up later.
+        A Hub joins this cinema&apos;s counters: the provider&apos;s payment notifications reach this counter through
+        it, and its sales, shifts and Z reports are kept there too. Sales never wait for the Hub: when it cannot be
+        reached, this counter keeps selling and catches up later.
       </p>
       {h.message && (
         <Banner as="div" className="in-card" {...outcome(h.message.kind === 'ok')} data-testid="hub-message">
@@ -90,16 +133,34 @@ export function HubPanel() {
           {v.hubUrl && (
             <div className="hub-enrolled" data-testid="hub-enrolled">
               <p className="hub-who">
-                <span className="pill" data-tone={HUB_PILL_TONE[v.state]}>{hubPillText(v)}</span>
+                <span className="pill" data-tone={HUB_PILL_TONE[v.state]}>
+                  {hubPillText(v)}
+                </span>
                 <strong>{enrolledLine(v)}</strong>
               </p>
-              <p className="hub-sync" data-testid="hub-sync">{syncLine(v)}</p>
+              <p className="hub-sync" data-testid="hub-sync">
+                {syncLine(v)}
+              </p>
               {v.state !== 'connected' && (
-                <Banner as="p" className="in-card" tone={v.state === 'revoked' ? 'bad' : v.state === 'offline' || v.state === 'not-relaying' ? 'warn' : 'info'} role={v.state === 'revoked' ? 'alert' : 'status'} data-testid="hub-detail">
+                <Banner
+                  as="p"
+                  className="in-card"
+                  tone={
+                    v.state === 'revoked'
+                      ? 'bad'
+                      : v.state === 'offline' || v.state === 'not-relaying'
+                        ? 'warn'
+                        : 'info'
+                  }
+                  role={v.state === 'revoked' ? 'alert' : 'status'}
+                  data-testid="hub-detail"
+                >
                   {v.detail}
                 </Banner>
               )}
-              {v.lastCheck && !v.lastCheck.ok && v.state !== 'offline' && <p className="hint">Last check: {v.lastCheck.message}</p>}
+              {v.lastCheck && !v.lastCheck.ok && v.state !== 'offline' && (
+                <p className="hint">Last check: {v.lastCheck.message}</p>
+              )}
               {v.warnings.map((w) => (
                 <Banner key={w} as="p" className="in-card" tone="warn">
                   {w}
@@ -121,12 +182,18 @@ export function HubPanel() {
                 <div className="hub-leave" role="group" aria-labelledby="hub-leave-title">
                   <h3 id="hub-leave-title">Leave the Hub at {v.hubUrl}?</h3>
                   <p>
-                    This counter stops sending its sales to the Hub, and payments are followed by asking the provider, as before. Sales go on. Events not
-                    yet sent stay on this counter. To join again you need a new code from the manager.
+                    This counter stops sending its sales to the Hub, and payments are followed by asking the provider,
+                    as before. Sales go on. Events not yet sent stay on this counter. To join again you need a new code
+                    from the manager.
                   </p>
                   <div className="actions">
-                    <button type="button" className="danger" autoFocus disabled={h.busy !== null}
-                      onClick={() => void h.leave().then((ok) => ok && setConfirming(false))}>
+                    <button
+                      type="button"
+                      className="danger"
+                      autoFocus
+                      disabled={h.busy !== null}
+                      onClick={() => void h.leave().then((ok) => ok && setConfirming(false))}
+                    >
                       {h.busy === 'leave' ? 'Leaving…' : 'Leave this Hub'}
                     </button>
                     <button type="button" onClick={() => setConfirming(false)} disabled={h.busy === 'leave'}>

@@ -18,10 +18,19 @@ function sourceText(src: ProgrammeSource): string {
 }
 
 export function ProgrammePanel() {
-  const s = useProgramme(useShallow((st) => ({
-    summary: st.summary, importing: st.importing, result: st.result, message: st.message, by: st.by,
-    loadSummary: st.loadSummary, setBy: st.setBy, downloadTemplate: st.downloadTemplate, importFile: st.importFile,
-  })));
+  const s = useProgramme(
+    useShallow((st) => ({
+      summary: st.summary,
+      importing: st.importing,
+      result: st.result,
+      message: st.message,
+      by: st.by,
+      loadSummary: st.loadSummary,
+      setBy: st.setBy,
+      downloadTemplate: st.downloadTemplate,
+      importFile: st.importFile,
+    })),
+  );
   useEffect(() => {
     void s.loadSummary();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
@@ -34,24 +43,47 @@ export function ProgrammePanel() {
       {sum && sum.source ? (
         <p className="programme-now" data-testid="programme-now">
           <strong>
-            {formatCount(sum.shows)} show{sum.shows === 1 ? '' : 's'} of {formatCount(sum.films)} film{sum.films === 1 ? '' : 's'} on {formatCount(sum.screens)} screen{sum.screens === 1 ? '' : 's'}
+            {formatCount(sum.shows)} show{sum.shows === 1 ? '' : 's'} of {formatCount(sum.films)} film
+            {sum.films === 1 ? '' : 's'} on {formatCount(sum.screens)} screen{sum.screens === 1 ? '' : 's'}
           </strong>
-          {sum.firstDate && sum.lastDate ? (sum.firstDate === sum.lastDate ? `, on ${showDateText(sum.firstDate)}` : `, ${showDateText(sum.firstDate)} to ${showDateText(sum.lastDate)}`) : ''}. {sourceText(sum.source)}.
+          {sum.firstDate && sum.lastDate
+            ? sum.firstDate === sum.lastDate
+              ? `, on ${showDateText(sum.firstDate)}`
+              : `, ${showDateText(sum.firstDate)} to ${showDateText(sum.lastDate)}`
+            : ''}
+          . {sourceText(sum.source)}.
         </p>
       ) : (
-        <p className="programme-now">No programme on this counter yet: the Sell screen shows the hand-typed form until one is imported.</p>
+        <p className="programme-now">
+          No programme on this counter yet: the Sell screen shows the hand-typed form until one is imported.
+        </p>
       )}
       <p className="hint">
-        One line per ticket type of a show: <code>film, title, rating, screen, date, time, ticketType, price, bookingFee</code>. Price and booking fee
-        are per ticket, in naira (4500 or 4500.50). Every line is checked first; the programme in use is replaced only when the whole file is right.
+        One line per ticket type of a show:{' '}
+        <code>film, title, rating, screen, date, time, ticketType, price, bookingFee</code>. Price and booking fee are
+        per ticket, in naira (4500 or 4500.50). Every line is checked first; the programme in use is replaced only when
+        the whole file is right.
       </p>
       <div className="programme-import">
         <Field label="Imported by" hint="Recorded with the programme.">
-          {(id, d) => <input id={id} aria-describedby={d} autoComplete="off" maxLength={40} value={s.by} onChange={(e) => s.setBy(e.target.value)} />}
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              autoComplete="off"
+              maxLength={40}
+              value={s.by}
+              onChange={(e) => s.setBy(e.target.value)}
+            />
+          )}
         </Field>
         <CsvPicker
-          pickLabel="Import programme CSV…" fileLabel="Programme CSV file" primary importing={s.importing}
-          onFile={(f) => void s.importFile(f)} onTemplate={() => void s.downloadTemplate()}
+          pickLabel="Import programme CSV…"
+          fileLabel="Programme CSV file"
+          primary
+          importing={s.importing}
+          onFile={(f) => void s.importFile(f)}
+          onTemplate={() => void s.downloadTemplate()}
         />
       </div>
       {s.message && (
@@ -62,7 +94,9 @@ export function ProgrammePanel() {
       {errors.length > 0 && (
         <div className="tu-table-wrap">
           <CsvErrorTable errors={errors} className="tu-table programme-errors" caption="Problems in the file" />
-          {s.result && s.result.errorCount > errors.length && <p className="hint">…and {formatCount(s.result.errorCount - errors.length)} more.</p>}
+          {s.result && s.result.errorCount > errors.length && (
+            <p className="hint">…and {formatCount(s.result.errorCount - errors.length)} more.</p>
+          )}
         </div>
       )}
     </section>

@@ -9,7 +9,15 @@ import { formatLagosDateTime } from '../../format';
 import { Banner } from '../../components/Banner';
 
 export function CloseShiftPanel() {
-  const s = useShift(useShallow((st) => ({ closing: st.closing, refusedOpen: st.refusedOpen, busy: st.busy, close: st.close, cancelClose: st.cancelClose })));
+  const s = useShift(
+    useShallow((st) => ({
+      closing: st.closing,
+      refusedOpen: st.refusedOpen,
+      busy: st.busy,
+      close: st.close,
+      cancelClose: st.cancelClose,
+    })),
+  );
   const [accept, setAccept] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
@@ -23,7 +31,8 @@ export function CloseShiftPanel() {
         Close the shift of {r.shift.cashier}?
       </h2>
       <p className="hint">
-        Open since {formatLagosDateTime(r.shift.openedAt)}. These totals are kept as the Z report and cannot change after the close.
+        Open since {formatLagosDateTime(r.shift.openedAt)}. These totals are kept as the Z report and cannot change
+        after the close.
       </p>
       <ShiftFigures report={r} />
       {open.length > 0 && (
@@ -32,19 +41,25 @@ export function CloseShiftPanel() {
             <strong>
               {open.length} payment{open.length === 1 ? ' has' : 's have'} no outcome yet.
             </strong>{' '}
-            {open.length === 1 ? 'It is' : 'They are'} not in the totals. Check {open.length === 1 ? 'it' : 'them'} on the Orders screen first if the customer is still here.
+            {open.length === 1 ? 'It is' : 'They are'} not in the totals. Check {open.length === 1 ? 'it' : 'them'} on
+            the Orders screen first if the customer is still here.
           </div>
         </Banner>
       )}
       {open.length > 0 && <OpenItemsList items={open} />}
       {open.length > 0 && (
         <label className="check">
-          <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />
-          I have seen these: close the shift anyway
+          <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />I have seen these:
+          close the shift anyway
         </label>
       )}
       <div className="actions">
-        <button type="button" className="primary" disabled={s.busy || (open.length > 0 && !accept)} onClick={() => void s.close(open.length > 0 && accept)}>
+        <button
+          type="button"
+          className="primary"
+          disabled={s.busy || (open.length > 0 && !accept)}
+          onClick={() => void s.close(open.length > 0 && accept)}
+        >
           {s.busy ? 'Closing…' : 'Close shift and keep the Z report'}
         </button>
         <button type="button" onClick={s.cancelClose}>

@@ -23,10 +23,34 @@ export function OpenShiftForm({ focus = true }: { focus?: boolean }) {
       <p className="hint">Your name goes on every receipt of this shift. At the end, Close shift gives the totals.</p>
       <div className="grid">
         <Field label="Cashier’s name" error={s.openErrors.cashier}>
-          {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!s.openErrors.cashier} value={cashier} onChange={(e) => setCashier(e.target.value)} autoComplete="off" autoFocus={focus} />}
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              aria-invalid={!!s.openErrors.cashier}
+              value={cashier}
+              onChange={(e) => setCashier(e.target.value)}
+              autoComplete="off"
+              autoFocus={focus}
+            />
+          )}
         </Field>
-        <Field label="Opening float in the cash drawer (₦, optional)" error={s.openErrors.openingFloat} hint="Leave empty when there is no cash drawer.">
-          {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!s.openErrors.openingFloat} inputMode="decimal" value={float} onChange={(e) => setFloat(e.target.value)} autoComplete="off" />}
+        <Field
+          label="Opening float in the cash drawer (₦, optional)"
+          error={s.openErrors.openingFloat}
+          hint="Leave empty when there is no cash drawer."
+        >
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              aria-invalid={!!s.openErrors.openingFloat}
+              inputMode="decimal"
+              value={float}
+              onChange={(e) => setFloat(e.target.value)}
+              autoComplete="off"
+            />
+          )}
         </Field>
       </div>
       <div className="actions">

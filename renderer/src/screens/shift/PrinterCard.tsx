@@ -12,7 +12,11 @@ export function PrinterCard() {
   useEffect(() => {
     if (!r.settings) void r.loadSettings();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
-  const where = r.settings ? (printsInBrowser(r.settings) ? 'the browser’s print window (choose the printer there)' : describePrinter(r.settings.printing)) : '…';
+  const where = r.settings
+    ? printsInBrowser(r.settings)
+      ? 'the browser’s print window (choose the printer there)'
+      : describePrinter(r.settings.printing)
+    : '…';
   return (
     <details className="card printer-card">
       <summary>

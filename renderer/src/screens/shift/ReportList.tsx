@@ -28,7 +28,15 @@ export function ReportList() {
             {reports.map((r) => (
               <tr key={r.id} data-clickable onClick={() => void show(r.id)}>
                 <td>
-                  <button type="button" className="records-link" onClick={(e) => { e.stopPropagation(); void show(r.id); }} aria-label={`Open Z report ${r.id}`}>
+                  <button
+                    type="button"
+                    className="records-link"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      void show(r.id);
+                    }}
+                    aria-label={`Open Z report ${r.id}`}
+                  >
                     Z #{r.id}
                   </button>
                 </td>
@@ -39,7 +47,15 @@ export function ReportList() {
                 <td className="num">
                   {formatNaira(r.paid.amountKobo)} ({r.paid.count})
                 </td>
-                <td>{r.openCount > 0 ? <span className="pill" data-tone="warn">{r.openCount} open</span> : 'none'}</td>
+                <td>
+                  {r.openCount > 0 ? (
+                    <span className="pill" data-tone="warn">
+                      {r.openCount} open
+                    </span>
+                  ) : (
+                    'none'
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

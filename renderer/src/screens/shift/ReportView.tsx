@@ -10,7 +10,15 @@ import { ShiftFigures } from './ShiftFigures';
 import { formatLagosDateTime } from '../../format';
 
 export function ReportView() {
-  const s = useShift(useShallow((st) => ({ shown: st.shown, busy: st.busy, print: st.print, exportCsv: st.exportCsv, hideShown: st.hideShown })));
+  const s = useShift(
+    useShallow((st) => ({
+      shown: st.shown,
+      busy: st.busy,
+      print: st.print,
+      exportCsv: st.exportCsv,
+      hideShown: st.hideShown,
+    })),
+  );
   const failed = useReceipts((r) => r.failed);
   if (!s.shown) return null;
   const r = s.shown.report;

@@ -5,7 +5,19 @@ import { CARD_TOTAL_LABEL, CARD_TOTAL_NOTE, TOPUPS_TOTAL_LABEL } from '../../../
 import { formatNaira, showDateText } from '../../format';
 import { Banner } from '../../components/Banner';
 
-function Figure({ label, note, b, tone, testId }: { label: string; note?: string; b: Bucket; tone?: string; testId?: string }) {
+function Figure({
+  label,
+  note,
+  b,
+  tone,
+  testId,
+}: {
+  label: string;
+  note?: string;
+  b: Bucket;
+  tone?: string;
+  testId?: string;
+}) {
   return (
     <div className="figure" data-tone={tone} data-testid={testId}>
       <dt>
@@ -28,7 +40,9 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
     <div className="shift-figures">
       {t.noShift.count > 0 && (
         <Banner tone="warn" role="status" data-testid="no-shift-sales">
-          {t.noShift.count} sale{t.noShift.count === 1 ? '' : 's'} ({formatNaira(t.noShift.amountKobo)}) made with no shift open before this one: in no Z report until this one, and not in its card total. Check {t.noShift.count === 1 ? 'it' : 'them'} on the Orders screen.
+          {t.noShift.count} sale{t.noShift.count === 1 ? '' : 's'} ({formatNaira(t.noShift.amountKobo)}) made with no
+          shift open before this one: in no Z report until this one, and not in its card total. Check{' '}
+          {t.noShift.count === 1 ? 'it' : 'them'} on the Orders screen.
         </Banner>
       )}
       <dl className="figures">
@@ -107,8 +121,12 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
             <tr>
               <th scope="col">Show</th>
               <th scope="col">Film</th>
-              <th scope="col" className="num">Seats sold</th>
-              <th scope="col" className="num">Takings</th>
+              <th scope="col" className="num">
+                Seats sold
+              </th>
+              <th scope="col" className="num">
+                Takings
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -1,7 +1,13 @@
 // A batch being sent or finished: progress (sent, final), counts per state, why it waits or is
 // paused, stop / resume, the results page by page as they arrive, and the results file.
 import { useShallow } from 'zustand/react/shallow';
-import { BATCH_STATE_LABELS, TOPUP_STATE_LABELS, type BatchItemFilter, type BatchView, type TopupState } from '../../../../shared/topups';
+import {
+  BATCH_STATE_LABELS,
+  TOPUP_STATE_LABELS,
+  type BatchItemFilter,
+  type BatchView,
+  type TopupState,
+} from '../../../../shared/topups';
 import { Field } from '../../components/Field';
 import { PAGE_SIZE, useBatch } from '../../stores/batch-store';
 import { recipientText } from './TopupResult';
@@ -18,12 +24,32 @@ const FILTERS: { id: BatchItemFilter; label: string }[] = [
 ];
 
 export function BatchProgress({ b }: { b: BatchView }) {
-  const s = useBatch(useShallow((st) => ({
-    busy: st.busy, items: st.items, total: st.itemsTotal, filter: st.filter, page: st.page, chunkSize: st.chunkSize, chunkError: st.chunkError,
-    setFilter: st.setFilter, setPage: st.setPage, cancel: st.cancel, resume: st.resume, exportResults: st.exportResults, setChunkSize: st.setChunkSize,
-  })));
+  const s = useBatch(
+    useShallow((st) => ({
+      busy: st.busy,
+      items: st.items,
+      total: st.itemsTotal,
+      filter: st.filter,
+      page: st.page,
+      chunkSize: st.chunkSize,
+      chunkError: st.chunkError,
+      setFilter: st.setFilter,
+      setPage: st.setPage,
+      cancel: st.cancel,
+      resume: st.resume,
+      exportResults: st.exportResults,
+      setChunkSize: st.setChunkSize,
+    })),
+  );
   const pages = Math.max(1, Math.ceil(s.total / PAGE_SIZE));
-  const tone = b.state === 'done' ? (b.counts.fail + b.counts.not_sent > 0 ? 'warn' : 'good') : b.state === 'paused' ? 'warn' : 'info';
+  const tone =
+    b.state === 'done'
+      ? b.counts.fail + b.counts.not_sent > 0
+        ? 'warn'
+        : 'good'
+      : b.state === 'paused'
+        ? 'warn'
+        : 'info';
   return (
     <section className="card tu-run" data-tone={tone} aria-labelledby="tu-run-title">
       <div className="tu-run-head">
@@ -32,7 +58,9 @@ export function BatchProgress({ b }: { b: BatchView }) {
         </h2>
         <span className="hint">
           {formatCount(b.items)} top-ups · {formatNaira(b.totalKobo)}
-          {b.badRows > 0 ? ` · ${formatCount(b.badRows)} row${b.badRows === 1 ? '' : 's'} of the file refused before sending (in the results file)` : ''}
+          {b.badRows > 0
+            ? ` · ${formatCount(b.badRows)} row${b.badRows === 1 ? '' : 's'} of the file refused before sending (in the results file)`
+            : ''}
         </span>
       </div>
       <div className="tu-bars">
@@ -73,7 +101,16 @@ export function BatchProgress({ b }: { b: BatchView }) {
         {b.state === 'paused' && b.counts.queued > 0 && (
           <>
             <Field label="Top-ups per request" error={s.chunkError ?? undefined}>
-              {(id, d) => <input id={id} aria-describedby={d} inputMode="numeric" className="tu-chunk" value={s.chunkSize} onChange={(e) => s.setChunkSize(e.target.value)} />}
+              {(id, d) => (
+                <input
+                  id={id}
+                  aria-describedby={d}
+                  inputMode="numeric"
+                  className="tu-chunk"
+                  value={s.chunkSize}
+                  onChange={(e) => s.setChunkSize(e.target.value)}
+                />
+              )}
             </Field>
             <button type="button" className="primary" onClick={() => void s.resume()} disabled={s.busy}>
               Resume sending {formatCount(b.counts.queued)}
@@ -99,7 +136,9 @@ export function BatchProgress({ b }: { b: BatchView }) {
               <th scope="col">Line</th>
               <th scope="col">Reference</th>
               <th scope="col">To</th>
-              <th scope="col" className="tu-num">Amount</th>
+              <th scope="col" className="tu-num">
+                Amount
+              </th>
               <th scope="col">Status</th>
               <th scope="col">Provider's message</th>
             </tr>

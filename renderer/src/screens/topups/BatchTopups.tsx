@@ -11,9 +11,16 @@ import { formatCount, formatLagosDateTime, formatNaira } from '../../format';
 import { Banner } from '../../components/Banner';
 import { CsvErrorTable, CsvPicker } from '../../components/CsvImport';
 
-
 function ImportCard() {
-  const s = useBatch(useShallow((st) => ({ importing: st.importing, importFile: st.importFile, downloadTemplate: st.downloadTemplate, busy: st.busy, batch: st.batch })));
+  const s = useBatch(
+    useShallow((st) => ({
+      importing: st.importing,
+      importFile: st.importFile,
+      downloadTemplate: st.downloadTemplate,
+      busy: st.busy,
+      batch: st.batch,
+    })),
+  );
   const [over, setOver] = useState(false);
   return (
     <section
@@ -34,12 +41,17 @@ function ImportCard() {
     >
       <h2 id="tu-import-title">{s.batch ? 'Import another file' : 'Import a batch file'}</h2>
       <p>
-        A CSV with the columns <code>type, provider, customerId, amount, reference</code>: type is airtime or betting; amount in naira;
-        reference may be left empty. Up to 10,000 rows. Every row is checked before anything is sent.
+        A CSV with the columns <code>type, provider, customerId, amount, reference</code>: type is airtime or betting;
+        amount in naira; reference may be left empty. Up to 10,000 rows. Every row is checked before anything is sent.
       </p>
       <CsvPicker
-        pickLabel="Choose CSV file…" fileLabel="Batch CSV file" primary={!s.batch} importing={s.importing}
-        onFile={(f) => void s.importFile(f)} onTemplate={() => void s.downloadTemplate()} templateDisabled={s.busy}
+        pickLabel="Choose CSV file…"
+        fileLabel="Batch CSV file"
+        primary={!s.batch}
+        importing={s.importing}
+        onFile={(f) => void s.importFile(f)}
+        onTemplate={() => void s.downloadTemplate()}
+        templateDisabled={s.busy}
       >
         <span className="hint">or drop the file here</span>
       </CsvPicker>
@@ -55,7 +67,9 @@ function RowErrors() {
       <h2 id="tu-errors-title">
         {formatCount(s.count)} problem{s.count === 1 ? '' : 's'} to fix in the file
       </h2>
-      <p className="hint">These rows will not be sent. Fix them in the file and import it again, or send the good rows now.</p>
+      <p className="hint">
+        These rows will not be sent. Fix them in the file and import it again, or send the good rows now.
+      </p>
       <div className="tu-table-wrap">
         <CsvErrorTable errors={s.errors} />
       </div>
@@ -65,9 +79,17 @@ function RowErrors() {
 }
 
 function DraftPanel({ b }: { b: BatchView }) {
-  const s = useBatch(useShallow((st) => ({
-    busy: st.busy, chunkSize: st.chunkSize, chunkError: st.chunkError, setChunkSize: st.setChunkSize, start: st.start, cancel: st.cancel, checkCustomers: st.checkCustomers,
-  })));
+  const s = useBatch(
+    useShallow((st) => ({
+      busy: st.busy,
+      chunkSize: st.chunkSize,
+      chunkError: st.chunkError,
+      setChunkSize: st.setChunkSize,
+      start: st.start,
+      cancel: st.cancel,
+      checkCustomers: st.checkCustomers,
+    })),
+  );
   const ready = b.counts.draft;
   const checking = b.check.state === 'running';
   return (
@@ -93,13 +115,23 @@ function DraftPanel({ b }: { b: BatchView }) {
       </ul>
       {b.bettingRows > 0 && (
         <div className="tu-check">
-          <button type="button" onClick={() => void s.checkCustomers()} disabled={checking || s.busy || b.check.state === 'done'}>
-            {checking ? 'Checking customers…' : b.check.state === 'done' ? 'Customers checked' : `Check all customers (${formatCount(b.bettingRows)} betting rows)`}
+          <button
+            type="button"
+            onClick={() => void s.checkCustomers()}
+            disabled={checking || s.busy || b.check.state === 'done'}
+          >
+            {checking
+              ? 'Checking customers…'
+              : b.check.state === 'done'
+                ? 'Customers checked'
+                : `Check all customers (${formatCount(b.bettingRows)} betting rows)`}
           </button>
           {b.check.state !== 'none' && (
             <span className="hint" role="status">
               {formatCount(b.check.checked)} of {formatCount(b.check.total)} customers checked
-              {b.check.unchecked > 0 ? ` · ${formatCount(b.check.unchecked)} rows could not be checked (they stay in)` : ''}
+              {b.check.unchecked > 0
+                ? ` · ${formatCount(b.check.unchecked)} rows could not be checked (they stay in)`
+                : ''}
             </span>
           )}
           {checking && <progress max={b.check.total || 1} value={b.check.checked} aria-label="Customers checked" />}
@@ -107,7 +139,12 @@ function DraftPanel({ b }: { b: BatchView }) {
       )}
       <div className="tu-start">
         <div className="actions">
-          <button type="button" className="primary tu-send" onClick={() => void s.start()} disabled={s.busy || checking || ready === 0}>
+          <button
+            type="button"
+            className="primary tu-send"
+            onClick={() => void s.start()}
+            disabled={s.busy || checking || ready === 0}
+          >
             Send {formatCount(ready)} top-up{ready === 1 ? '' : 's'} ({formatNaira(b.amounts.draft)})
           </button>
           <button type="button" onClick={() => void s.cancel()} disabled={s.busy}>
@@ -116,9 +153,20 @@ function DraftPanel({ b }: { b: BatchView }) {
         </div>
         <details className="tu-advanced" open={s.chunkError ? true : undefined}>
           <summary>Top-ups per request: {s.chunkSize}</summary>
-          <Field label="Top-ups per request" error={s.chunkError ?? undefined} hint="Lower it if the provider refuses large requests.">
+          <Field
+            label="Top-ups per request"
+            error={s.chunkError ?? undefined}
+            hint="Lower it if the provider refuses large requests."
+          >
             {(id, d) => (
-              <input id={id} aria-describedby={d} inputMode="numeric" value={s.chunkSize} onChange={(e) => s.setChunkSize(e.target.value)} className="tu-chunk" />
+              <input
+                id={id}
+                aria-describedby={d}
+                inputMode="numeric"
+                value={s.chunkSize}
+                onChange={(e) => s.setChunkSize(e.target.value)}
+                className="tu-chunk"
+              />
             )}
           </Field>
         </details>
@@ -142,7 +190,8 @@ function EarlierBatches() {
                 <strong>{b.fileName}</strong> · {formatLagosDateTime(b.createdAt)}
               </span>
               <span className="hint">
-                {BATCH_STATE_LABELS[b.state]} · {formatCount(b.counts.success)} successful · {formatCount(b.counts.fail)} failed · {formatCount(b.items)} items
+                {BATCH_STATE_LABELS[b.state]} · {formatCount(b.counts.success)} successful ·{' '}
+                {formatCount(b.counts.fail)} failed · {formatCount(b.items)} items
               </span>
             </button>
           </li>
@@ -153,7 +202,9 @@ function EarlierBatches() {
 }
 
 export function BatchTopups() {
-  const s = useBatch(useShallow((st) => ({ batch: st.batch, refused: st.refused, message: st.message, close: st.close })));
+  const s = useBatch(
+    useShallow((st) => ({ batch: st.batch, refused: st.refused, message: st.message, close: st.close })),
+  );
   const b = s.batch;
   return (
     <div className="tu-batch">

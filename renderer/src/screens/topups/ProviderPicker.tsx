@@ -20,11 +20,24 @@ function Logo({ url, name }: { url: string; name: string }) {
 }
 
 export function ProviderPicker({ error }: { error?: string | undefined }) {
-  const s = useTopups(useShallow((st) => ({ providers: st.providers, busy: st.providersBusy, chosen: st.draft.provider, edit: st.edit, refresh: st.refreshProviders, touch: st.touch })));
+  const s = useTopups(
+    useShallow((st) => ({
+      providers: st.providers,
+      busy: st.providersBusy,
+      chosen: st.draft.provider,
+      edit: st.edit,
+      refresh: st.refreshProviders,
+      touch: st.touch,
+    })),
+  );
   const list = s.providers?.providers ?? [];
   const age = s.providers?.fetchedAt ? `List from ${formatLagosTime(s.providers.fetchedAt)}` : 'List not loaded yet';
   return (
-    <fieldset className="tu-choices" data-invalid={error ? 'true' : undefined} aria-describedby={error ? 'tu-provider-error' : undefined}>
+    <fieldset
+      className="tu-choices"
+      data-invalid={error ? 'true' : undefined}
+      aria-describedby={error ? 'tu-provider-error' : undefined}
+    >
       <legend>Betting provider</legend>
       <div className="tu-list-head">
         <span className="hint">{age}</span>
@@ -52,10 +65,14 @@ export function ProviderPicker({ error }: { error?: string | undefined }) {
           >
             <Logo url={p.providerLogoUrl} name={p.provider} />
             <span className="tu-provider-name">{p.provider}</span>
-            <span className="tu-provider-bounds">{boundsText({ minKobo: p.minAmountKobo, maxKobo: p.maxAmountKobo })}</span>
+            <span className="tu-provider-bounds">
+              {boundsText({ minKobo: p.minAmountKobo, maxKobo: p.maxAmountKobo })}
+            </span>
           </button>
         ))}
-        {list.length === 0 && !s.busy && <p className="hint">No providers yet. Press Refresh list when the provider can be reached.</p>}
+        {list.length === 0 && !s.busy && (
+          <p className="hint">No providers yet. Press Refresh list when the provider can be reached.</p>
+        )}
       </div>
       {error && (
         <div className="field-error" id="tu-provider-error" role="alert">

@@ -16,9 +16,20 @@ const QUICK_AMOUNTS = ['100', '200', '500', '1000'];
 export function SingleForm() {
   const s = useTopups(
     useShallow((st) => ({
-      draft: st.draft, touched: st.touched, submitted: st.submitted, serverErrors: st.serverErrors, message: st.message, busy: st.busy,
-      customer: st.customer, checking: st.checking, providers: st.providers,
-      setService: st.setService, edit: st.edit, touch: st.touch, submit: st.submit, checkCustomer: st.checkCustomer,
+      draft: st.draft,
+      touched: st.touched,
+      submitted: st.submitted,
+      serverErrors: st.serverErrors,
+      message: st.message,
+      busy: st.busy,
+      customer: st.customer,
+      checking: st.checking,
+      providers: st.providers,
+      setService: st.setService,
+      edit: st.edit,
+      touch: st.touch,
+      submit: st.submit,
+      checkCustomer: st.checkCustomer,
     })),
   );
   const refs = useRef<Partial<Record<SingleField, HTMLElement | null>>>({});
@@ -49,7 +60,13 @@ export function SingleForm() {
     focus(await s.submit());
   };
 
-  const text = (k: 'phone' | 'customerId' | 'amount', label: string, extra: React.InputHTMLAttributes<HTMLInputElement>, hint?: React.ReactNode, after?: React.ReactNode) => {
+  const text = (
+    k: 'phone' | 'customerId' | 'amount',
+    label: string,
+    extra: React.InputHTMLAttributes<HTMLInputElement>,
+    hint?: React.ReactNode,
+    after?: React.ReactNode,
+  ) => {
     const error = errorFor(k);
     return (
       <Field label={label} error={error} hint={hint}>
@@ -57,9 +74,19 @@ export function SingleForm() {
           <div className={k === 'amount' ? 'tu-money' : 'tu-with-button'}>
             {k === 'amount' && <span aria-hidden="true">₦</span>}
             <input
-              id={id} name={k} aria-describedby={d} aria-invalid={error ? true : undefined} autoComplete="off" spellCheck={false}
-              ref={(n) => { refs.current[k] = n; }}
-              value={s.draft[k]} onChange={(e) => s.edit(k, e.target.value)} onBlur={() => s.touch(k)} {...extra}
+              id={id}
+              name={k}
+              aria-describedby={d}
+              aria-invalid={error ? true : undefined}
+              autoComplete="off"
+              spellCheck={false}
+              ref={(n) => {
+                refs.current[k] = n;
+              }}
+              value={s.draft[k]}
+              onChange={(e) => s.edit(k, e.target.value)}
+              onBlur={() => s.touch(k)}
+              {...extra}
             />
             {after}
           </div>
@@ -70,7 +97,14 @@ export function SingleForm() {
 
   const amountBlock = (
     <div className="tu-amount">
-      {text('amount', 'Amount (₦)', { inputMode: 'decimal', placeholder: airtime ? '500' : '1000' }, check.boundsHint === 'any amount' ? undefined : `${airtime ? 'Airtime' : check.provider?.provider ?? 'The provider'} takes ${check.boundsHint}`)}
+      {text(
+        'amount',
+        'Amount (₦)',
+        { inputMode: 'decimal', placeholder: airtime ? '500' : '1000' },
+        check.boundsHint === 'any amount'
+          ? undefined
+          : `${airtime ? 'Airtime' : (check.provider?.provider ?? 'The provider')} takes ${check.boundsHint}`,
+      )}
       {airtime && (
         <div className="tu-quick" role="group" aria-label="Quick amounts">
           {QUICK_AMOUNTS.map((a) => (
@@ -100,8 +134,19 @@ export function SingleForm() {
             <div className="tu-network-grid" role="radiogroup" aria-label="Network">
               {AIRTIME_NETWORKS.map((n, i) => (
                 <button
-                  key={n.code} type="button" role="radio" aria-checked={s.draft.network === n.code} className="tu-network" data-network={n.code}
-                  ref={i === 0 ? (el) => { refs.current.network = el; } : undefined}
+                  key={n.code}
+                  type="button"
+                  role="radio"
+                  aria-checked={s.draft.network === n.code}
+                  className="tu-network"
+                  data-network={n.code}
+                  ref={
+                    i === 0
+                      ? (el) => {
+                          refs.current.network = el;
+                        }
+                      : undefined
+                  }
                   onClick={() => {
                     s.edit('network', n.code);
                     s.touch('network');
@@ -111,7 +156,11 @@ export function SingleForm() {
                 </button>
               ))}
             </div>
-            {errorFor('network') && <div className="field-error" role="alert">{errorFor('network')}</div>}
+            {errorFor('network') && (
+              <div className="field-error" role="alert">
+                {errorFor('network')}
+              </div>
+            )}
             {!errorFor('network') && s.draft.network && networkFromPrefix(s.draft.phone) === s.draft.network && (
               <p className="hint tu-network-hint" data-testid="network-hint">
                 Picked from the number's first digits: change it if the customer moved their number to another network.
@@ -119,8 +168,16 @@ export function SingleForm() {
             )}
           </fieldset>
           <div className="tu-row">
-            {text('phone', "Customer's phone number", { inputMode: 'tel', placeholder: '0803 123 4567' },
-              check.phoneDisplay ? <span className="tu-ok">✓ {check.phoneDisplay}</span> : 'As the customer says it: 0803 123 4567, 234803…, +234 803…')}
+            {text(
+              'phone',
+              "Customer's phone number",
+              { inputMode: 'tel', placeholder: '0803 123 4567' },
+              check.phoneDisplay ? (
+                <span className="tu-ok">✓ {check.phoneDisplay}</span>
+              ) : (
+                'As the customer says it: 0803 123 4567, 234803…, +234 803…'
+              ),
+            )}
             {amountBlock}
           </div>
         </>
@@ -128,22 +185,32 @@ export function SingleForm() {
         <>
           <ProviderPicker error={errorFor('provider')} />
           <div className="tu-row">
-            {text('customerId', 'Customer id at the betting site', {
-              placeholder: 'As the customer sees it on the site',
-              onKeyDown: (e) => {
-                if (e.key === 'Enter' && !s.customer) {
-                  e.preventDefault();
-                  // The amount comes next: the focus goes there at once, so what is typed while the
-                  // check runs is not added to the customer id; back to the field to fix if any.
-                  if (s.draft.customerId.trim()) focus('amount');
-                  void s.checkCustomer().then(focus);
-                }
+            {text(
+              'customerId',
+              'Customer id at the betting site',
+              {
+                placeholder: 'As the customer sees it on the site',
+                onKeyDown: (e) => {
+                  if (e.key === 'Enter' && !s.customer) {
+                    e.preventDefault();
+                    // The amount comes next: the focus goes there at once, so what is typed while the
+                    // check runs is not added to the customer id; back to the field to fix if any.
+                    if (s.draft.customerId.trim()) focus('amount');
+                    void s.checkCustomer().then(focus);
+                  }
+                },
               },
-            }, undefined, (
-              <button type="button" onClick={() => void s.checkCustomer().then((k) => focus(k ?? (useTopups.getState().customer ? 'amount' : null)))} disabled={s.checking || !!s.customer}>
+              undefined,
+              <button
+                type="button"
+                onClick={() =>
+                  void s.checkCustomer().then((k) => focus(k ?? (useTopups.getState().customer ? 'amount' : null)))
+                }
+                disabled={s.checking || !!s.customer}
+              >
                 {s.checking ? 'Checking…' : s.customer ? 'Checked ✓' : 'Check customer'}
-              </button>
-            ))}
+              </button>,
+            )}
             {amountBlock}
           </div>
           {s.customer && (
@@ -168,7 +235,9 @@ export function SingleForm() {
           {s.busy ? 'Sending…' : needsCheck ? 'Check the customer first' : payLabel.replace(/\s+/g, ' ')}
           <kbd aria-hidden="true">Enter</kbd>
         </button>
-        {needsCheck && <p className="hint">Betting top-ups are paid after the customer confirms the name the provider gives.</p>}
+        {needsCheck && (
+          <p className="hint">Betting top-ups are paid after the customer confirms the name the provider gives.</p>
+        )}
       </div>
     </SubmitForm>
   );

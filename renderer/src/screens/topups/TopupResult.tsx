@@ -2,7 +2,13 @@
 // customer, the provider's reason on FAIL, the reference to quote, and the next step.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { isFinalTopupState, localPhone, networkName, TOPUP_STATE_LABELS, type TopupView } from '../../../../shared/topups';
+import {
+  isFinalTopupState,
+  localPhone,
+  networkName,
+  TOPUP_STATE_LABELS,
+  type TopupView,
+} from '../../../../shared/topups';
 import { useTopups } from '../../stores/topups-store';
 import { TOPUP_SYMBOL, TOPUP_TONE, TopupStatePill } from './TopupStatePill';
 import { formatLagosDateTime, formatNaira } from '../../format';
@@ -17,7 +23,9 @@ function sayLine(v: TopupView): string {
   const what = `${formatNaira(v.amountKobo)} ${v.serviceType === 'airtime' ? `${networkName(v.provider)} airtime` : `to the ${v.provider} wallet`}`;
   switch (v.state) {
     case 'success':
-      return v.serviceType === 'airtime' ? `${what} sent to ${localPhone(v.customerId)}.` : `${what} of ${v.customerName ?? v.customerId} is done.`;
+      return v.serviceType === 'airtime'
+        ? `${what} sent to ${localPhone(v.customerId)}.`
+        : `${what} of ${v.customerName ?? v.customerId} is done.`;
     case 'fail':
       return 'The top-up did not go through. Nothing reached the customer.';
     case 'not_sent':
@@ -30,7 +38,15 @@ function sayLine(v: TopupView): string {
 }
 
 export function TopupResult() {
-  const s = useTopups(useShallow((st) => ({ v: st.current, newTopup: st.newTopup, checkNow: st.checkNow, checkBusy: st.checkBusy, message: st.message })));
+  const s = useTopups(
+    useShallow((st) => ({
+      v: st.current,
+      newTopup: st.newTopup,
+      checkNow: st.checkNow,
+      checkBusy: st.checkBusy,
+      message: st.message,
+    })),
+  );
   const heading = useRef<HTMLHeadingElement>(null);
   const next = useRef<HTMLButtonElement>(null);
   const v = s.v;
@@ -128,7 +144,12 @@ export function RecentTopups() {
         <ul>
           {s.recent.map((v) => (
             <li key={v.id}>
-              <button type="button" className="tu-recent-item" aria-current={s.current?.id === v.id ? 'true' : undefined} onClick={() => s.show(v)}>
+              <button
+                type="button"
+                className="tu-recent-item"
+                aria-current={s.current?.id === v.id ? 'true' : undefined}
+                onClick={() => s.show(v)}
+              >
                 <span className="tu-recent-line">
                   <strong>{formatNaira(v.amountKobo)}</strong>
                   <TopupStatePill state={v.state} />
