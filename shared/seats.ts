@@ -150,3 +150,9 @@ export interface SeatHolds {
   /** The order reached a final state: paid keeps its seats as sold, any other final state frees them. */
   settle(orderKey: string, outcome: 'sold' | 'released'): void;
 }
+
+/** The seats other counters took for a show, as the Hub knows them (the seat map's "taken" beyond this counter). */
+export interface SeatTakenSource {
+  /** Throws when the Hub cannot be asked; `at` is when the Hub answered. */
+  taken(showKey: string, practice: boolean): Promise<{ at: number; taken: SeatTaken[] }>;
+}
