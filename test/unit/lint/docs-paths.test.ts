@@ -196,37 +196,45 @@ function markdownPaths(index: RepoIndex, file: string, text: string): Missing[] 
   return found;
 }
 
-/** The comments of a source file (TypeScript's scanner tells them from strings and regexes). */
+/**
+ * The comments of a source file. TypeScript's parser tells them from strings, templates and regexes:
+ * before a leaf's token there is only trivia, and between a node's children only punctuation,
+ * keywords and trivia, so a `//` or a slash-star found there starts a comment.
+ */
 export function commentsOf(text: string, file = 'x.ts'): { line: number; text: string }[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const seen = new Set<number>();
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
   const out: { line: number; text: string }[] = [];
-  const visit = (node: ts.Node) => {
-    const ranges = [
-      ...(ts.getLeadingCommentRanges(text, node.getFullStart()) ?? []),
-      ...(ts.getTrailingCommentRanges(text, node.getEnd()) ?? []),
-    ];
-    for (const r of ranges) {
-      if (seen.has(r.pos)) continue;
-      seen.add(r.pos);
-      const start = sf.getLineAndCharacterOfPosition(r.pos).line;
-      text
-        .slice(r.pos, r.end)
-        .split('\n')
-        .forEach((t, k) => out.push({ line: start + k + 1, text: t }));
-    }
-    node.forEachChild(visit);
-  };
-  visit(sf);
-  // The comments after the last token of the file.
-  for (const r of ts.getLeadingCommentRanges(text, sf.endOfFileToken.getFullStart()) ?? []) {
-    if (seen.has(r.pos)) continue;
-    const start = sf.getLineAndCharacterOfPosition(r.pos).line;
+  const add = (pos: number, end: number) => {
+    const start = sf.getLineAndCharacterOfPosition(pos).line;
     text
-      .slice(r.pos, r.end)
+      .slice(pos, end)
       .split('\n')
       .forEach((t, k) => out.push({ line: start + k + 1, text: t }));
-  }
+  };
+  const gap = (from: number, to: number) => {
+    for (let i = from; i < to - 1; i++) {
+      if (text[i] !== '/') continue;
+      const close = text[i + 1] === '/' ? text.indexOf('\n', i) : text[i + 1] === '*' ? text.indexOf('*/', i + 2) : -2;
+      if (close === -2) continue;
+      const end = close === -1 ? text.length : text[i + 1] === '*' ? close + 2 : close;
+      add(i, end);
+      i = end - 1;
+    }
+  };
+  const visit = (node: ts.Node) => {
+    let pos = node.pos;
+    let leaf = true;
+    ts.forEachChild(node, (child) => {
+      leaf = false;
+      gap(pos, child.pos);
+      visit(child);
+      pos = child.end;
+    });
+    // A leaf: only its leading trivia (whitespace and comments) before its token.
+    if (leaf) gap(node.pos, node.getStart(sf));
+    else gap(pos, node.end);
+  };
+  visit(sf);
   return out;
 }
 
@@ -278,7 +286,8 @@ export function filesToRead(index: RepoIndex): string[] {
     .sort();
 }
 
-describe('every path the docs and the comments name exists', () => {
+// Parsing every source file takes a few seconds on a loaded machine.
+describe('every path the docs and the comments name exists', { timeout: 60_000 }, () => {
   const index = indexRepository(ROOT);
   const files = filesToRead(index);
 
@@ -326,11 +335,19 @@ describe('every path the docs and the comments name exists', () => {
       '/* moved: lib/token-bucket.ts */',
       "const s = '// not/a/comment.ts';",
       '// 404 (unknown terminal/order/merchant) and `poller.ts`, `../schema.ts`',
+      'const re = /\\/\\/x.ts/; const t = `// ${re} lib/in-template.ts`;',
+      'function f() {',
+      '  return 1;',
+      '  // the last line of a block: lib/closing.ts',
+      '}',
     ].join('\n');
     expect(missingPaths(index, 'core/orders/x.ts', source)).toEqual([
       { line: 1, path: 'db/schema.ts' },
       { line: 3, path: 'lib/token-bucket.ts' },
+      { line: 9, path: 'lib/closing.ts' },
     ]);
+    const jsx = "const A = () => <p>Don't see // lib/text.ts</p>; // lib/after.tsx";
+    expect(missingPaths(index, 'renderer/src/x.tsx', jsx)).toEqual([{ line: 1, path: 'lib/after.tsx' }]);
     const history = ['| `core/db/schema.ts` | `core/schema.ts` |', 'Then `core/gone/` went.'].join('\n');
     expect(missingPaths(index, 'docs/changelog.md', history)).toEqual([{ line: 2, path: 'core/gone' }]);
   });
