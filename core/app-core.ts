@@ -277,7 +277,7 @@ export async function createCore(deps: CoreDeps) {
     demo: () => demo.current(),
     webhookUrl: () => webhooks.url(),
     providerIdle: () => provider.idle(),
-    /** The programme's one way in (CSV import now, a Hub push later). */
+    /** The programme's one way in (a CSV import or the Hub's programme). */
     replaceProgramme: programme.replaceProgramme,
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,

@@ -1,6 +1,6 @@
 // The main process's logger interface and the simple loggers (console, memory, silent). The app
 // writes rotating files through logging/log-files.ts. Never pass a secret to a logger; `redact` and
-// `scrubText` (lib/redact.ts) mask anything that looks like one as a second line of defence.
+// `scrubText` (shared/redact.ts) mask anything that looks like one as a second line of defence.
 import { redact, scrubText } from './redact';
 
 export interface Logger {

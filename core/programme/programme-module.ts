@@ -1,7 +1,8 @@
 // The programme: the counter's copy of films, screens, shows and ticket types; its CSV import; the
 // next shows for the Sell screen; and a sale of a picked show, built here from the copy into the
-// same sale the hand-typed form makes and charged through the one checkout. A Hub push will come
-// through replaceProgramme, the same path the CSV import takes; the seat check is a plug.
+// same sale the hand-typed form makes and charged through the one checkout. The Hub's programme
+// (core/hub-link/programme-link.ts) comes through replaceProgramme, the same path the CSV import
+// takes; the seat check is a plug.
 import type { programmeCalls } from '../../shared/contract-programme';
 import { AppError, issueFields, validationError } from '../../shared/errors';
 import { bookingFeeForSale, SaleInputSchema, splitSeats, type OrderView, type SaleInput } from '../../shared/orders';
@@ -52,7 +53,7 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
   });
 
   /**
-   * The one way a programme enters the counter: a CSV import now, a Hub push later. All or nothing;
+   * The one way a programme enters the counter: a CSV import or the Hub's programme. All or nothing;
    * a Hub version not newer than the copy's is refused (a late or repeated push).
    */
   function replaceProgramme(source: ProgrammeSource, programme: Programme): ReplaceOutcome {
