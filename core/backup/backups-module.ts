@@ -9,7 +9,8 @@ import { formatLagosDateTime } from '../../shared/time';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import { counterCode, lagosDayCode } from '../orders';
-import { createBackupService, type Timers } from './backup-service';
+import type { Timers } from '../lib';
+import { createBackupService } from './backup-service';
 import { readDisk } from './disk-space';
 import { checkJournalFile, countSalesAfter, journalPath, swapInJournal } from '../data-folder';
 
