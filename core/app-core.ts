@@ -48,7 +48,7 @@ export interface CoreDeps {
   systemPrinter?: SystemPrinter;
   /** The log files the logger writes (for Export diagnostics); absent when logs go to the console only. */
   logFiles?: LogFiles;
-  /** A hub that outlives this core (the shells rebuild the core after a restore). */
+  /** An event bus that outlives this core (the shells rebuild the core after a restore). */
   events?: EventBus;
   /** Files repaired or set aside before the core was built (settings, keys, a restore). */
   startupNotices?: RecoveryNotice[];

@@ -40,11 +40,14 @@ export interface HubModuleDeps {
 }
 
 /** What the Hub link takes of the core: the journal sink is its own outbox's, handed back by the root. */
-export type HubContext = Pick<CoreServices, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'> & {
+export type HubLinkContext = Pick<
+  CoreServices,
+  'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'
+> & {
   journalSink: JournalSink;
 };
 
-export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
+export function createHubModule(ctx: HubLinkContext, deps: HubModuleDeps) {
   const { logger, clock, settings } = ctx;
   const client = deps.client ?? createHubClient();
   const timers = deps.timers ?? systemTimers;
