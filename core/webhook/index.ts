@@ -21,9 +21,9 @@ export {
   createWebhookIngest,
   relayedIngestInput,
   RELAY_MAX_AGE_MS,
-  type IngestInput,
+  type WebhookIngestInput,
   type IngestOutcome,
-  type IngestResult,
+  type WebhookIngestResult,
   type WebhookIngest,
   type WebhookIngestDeps,
 } from './webhook-ingest';

@@ -12,8 +12,8 @@ export {
   createIngestBatcher,
   ingestNotification,
   ingestNotifications,
-  type IngestInput,
-  type IngestResult,
+  type NotificationIngestInput,
+  type NotificationIngestResult,
   type NotificationKind,
 } from './ingest';
 export { DEFAULT_HOLD, type HoldPolicy } from './holding';
