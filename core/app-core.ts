@@ -18,7 +18,7 @@ import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventBus, type EventBus } from './events';
 import { createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
-import { createHubModule, createOutboxSink, HubOutbox } from './hub-link';
+import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule } from './orders';
@@ -143,7 +143,7 @@ export async function createCore(deps: CoreDeps) {
   });
   const ctx = { ...services, pos, bills, checkout, terminal, journalSink, webhookUrl: () => webhooks.url() };
   const programme = createProgrammeModule(ctx);
-  const hubLink = createHubModule(ctx, {
+  const hubLink = createHubLinkModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
     ingest: (n) => webhooks.ingestRelayed(n),

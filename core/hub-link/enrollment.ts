@@ -8,7 +8,7 @@ import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import type { SettingsService } from '../settings';
 import type { EnrollmentStore } from './enrollment-store';
-import { HubCallError, type HubClient } from './hub-client';
+import { HubCallError, type HubClient } from './link-client';
 import type { LinkRunner } from './link-runner';
 import type { LinkStatus } from './link-status';
 import type { RelayConsumer } from './relay-consumer';

@@ -1,9 +1,9 @@
 // The counter's side of the CounterPay Hub: enrollment, the journal outbox and its sync, and the
 // relay stream of the provider's notifications. A counter with no Hub works exactly as without.
-export * from './hub-types';
-export { HUB_MIGRATIONS } from './hub-migrations';
+export * from './link-types';
+export { HUB_LINK_MIGRATIONS } from './link-migrations';
 export { HubOutbox, createOutboxSink, type OutboxSinkDeps } from './outbox';
-export { createHubClient, HubCallError, type HubClient, type HubCallCode } from './hub-client';
+export { createHubClient, HubCallError, type HubClient, type HubCallCode } from './link-client';
 export {
   createSyncPusher,
   DEFAULT_SYNC_TUNING,
@@ -13,13 +13,13 @@ export {
   type SyncTuning,
 } from './sync-pusher';
 export {
-  createHubModule,
+  createHubLinkModule,
   hubLinkStatus,
   HUB_SETTINGS_KEY,
   HUB_VAULT_SCOPE,
-  type HubModule,
-  type HubModuleDeps,
-} from './hub-module';
+  type HubLinkModule,
+  type HubLinkModuleDeps,
+} from './link-module';
 export {
   createRelayConsumer,
   DEFAULT_RELAY_BACKOFF,

@@ -7,7 +7,7 @@ import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import type { TimerHandle, Timers } from '../lib';
 import type { EnrollmentStore } from './enrollment-store';
-import { HubCallError, type HubClient } from './hub-client';
+import { HubCallError, type HubClient } from './link-client';
 import type { RelayHealthSource } from '../orders';
 import { NO_ANSWER, type LastCheck } from './link-status';
 import type { RelayConsumer } from './relay-consumer';

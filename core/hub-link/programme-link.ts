@@ -3,8 +3,8 @@
 import { HubProgrammeSchema } from '../../shared/hub-programme-contract';
 import type { Programme } from '../../shared/programme';
 import type { Logger } from '../../shared/logger';
-import { HubCallError, type HubClient } from './hub-client';
-import type { HubConnectionSource } from './hub-types';
+import { HubCallError, type HubClient } from './link-client';
+import type { HubConnectionSource } from './link-types';
 
 /** Bounds the programme request (as the check does). */
 const PROGRAMME_TIMEOUT_MS = 8_000;
