@@ -102,4 +102,3 @@ export function createShellSessions(firstLaunch?: string) {
     },
   };
 }
-export type ShellSessions = ReturnType<typeof createShellSessions>;

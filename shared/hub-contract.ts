@@ -34,7 +34,6 @@ export const HubErrorSchema = z.object({
   message: z.string(),
   details: z.record(z.string(), z.unknown()).optional(),
 });
-export type HubError = z.infer<typeof HubErrorSchema>;
 
 /** True when a text holds NUL or half of a surrogate pair (broken UTF-16): PostgreSQL cannot store it. */
 export const brokenText = (s: string): boolean =>
@@ -80,7 +79,6 @@ export type EnrollResponse = z.infer<typeof EnrollResponseSchema>;
 
 /** `GET /api/v1/me`: who the credential belongs to (HUB_COUNTER_REVOKED once the manager removed it). */
 export const MeResponseSchema = z.object({ counterId: Id, name: z.string(), branch: z.string() });
-export type MeResponse = z.infer<typeof MeResponseSchema>;
 
 // ---- Journal sync ----------------------------------------------------------------------------
 
@@ -184,7 +182,6 @@ export const SYNC_PAYLOADS = {
     .strict(),
 } as const;
 export type SyncKind = keyof typeof SYNC_PAYLOADS;
-export const SYNC_KINDS = Object.keys(SYNC_PAYLOADS) as SyncKind[];
 
 const syncVariant = <K extends SyncKind>(kind: K) =>
   z.object({ seq: z.number().int().positive(), kind: z.literal(kind), at: Ms, payload: SYNC_PAYLOADS[kind] }).strict();
@@ -261,7 +258,6 @@ export const RelayHeartbeatSchema = z.object({
   /** Whether the Hub holds the merchant keys and so verifies and passes on webhooks (absent: an older Hub, unknown). */
   canVerify: z.boolean().optional(),
 });
-export type RelayHeartbeat = z.infer<typeof RelayHeartbeatSchema>;
 
 export const AckRequestSchema = z.object({ eventIds: z.array(z.string().regex(/^\d+$/)).min(1).max(1000) }).strict();
 export const AckResponseSchema = z.object({ acked: z.number().int().nonnegative() });
@@ -293,7 +289,6 @@ export const IssueCodeRequestSchema = z
       'say which branch the code is for ({"branch": "<its merchant id>"}), or {"anyBranch": true} for a code any branch may use',
     path: ['branch'],
   });
-export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
 
 export const CounterViewSchema = z.object({
   id: Id,
@@ -339,4 +334,3 @@ export const NotificationLogSchema = z.object({
   steps: z.array(DeliveryStepSchema),
 });
 export type NotificationLog = z.infer<typeof NotificationLogSchema>;
-export const ReplayResponseSchema = z.object({ deliveries: z.number().int().nonnegative() });

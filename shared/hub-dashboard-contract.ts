@@ -52,7 +52,6 @@ export type ManagerView = z.infer<typeof ManagerViewSchema>;
 export const LoginRequestSchema = z
   .object({ name: z.string().trim().min(1).max(60), password: z.string().min(1).max(200) })
   .strict();
-export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
 /** First start: the one-time token printed by `npm run hub` (the part after `#setup=` of the setup link). */
 export const SetupRequestSchema = z
@@ -62,7 +61,6 @@ export const SetupRequestSchema = z
     password: PasswordSchema,
   })
   .strict();
-export type SetupRequest = z.infer<typeof SetupRequestSchema>;
 
 /** Answer of login, setup and GET /session. The session id itself is only in the HttpOnly cookie. */
 export const SessionViewSchema = z.object({
@@ -159,7 +157,6 @@ export const LogoutResponseSchema = z.object({ sessionsEnded: z.number().int().n
 // ---- Today -----------------------------------------------------------------------------------
 
 export const TodayQuerySchema = z.object({ day: DaySchema.optional(), branch: BranchId.optional() }).strict();
-export type TodayQuery = z.infer<typeof TodayQuerySchema>;
 
 /** Counts and sums of one group (a branch, a counter, a cashier, or all). Demo and Sandbox sales are not in it. */
 export const TallySchema = z.object({
@@ -360,7 +357,6 @@ export const ORDERS_CSV_COLUMNS = [
 
 /** GET /live: server-sent events. `event: order` (data: OrderRow, id: its change number; resume with Last-Event-ID), `event: heartbeat` (data: {at}). */
 export const LiveQuerySchema = z.object({ branch: BranchId.optional() }).strict();
-export const LIVE_EVENTS = ['order', 'heartbeat'] as const;
 
 // ---- Needs attention -------------------------------------------------------------------------
 

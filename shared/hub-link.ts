@@ -144,7 +144,6 @@ export const HubEnrollSchema = z
       .transform(normalEnrollCode),
   })
   .strict();
-export type HubEnrollInput = z.input<typeof HubEnrollSchema>;
 
 export const HubLinkViewSchema = HubStatusSchema.extend({
   hubUrl: z.string().nullable(),

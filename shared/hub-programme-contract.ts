@@ -29,7 +29,6 @@ export type HubProgramme = z.infer<typeof HubProgrammeSchema>;
 
 /** Relay stream `event: programme`: the branch's programme is at this version (sent on connect and on every change). */
 export const RelayProgrammeSchema = z.object({ version: z.number().int().positive() });
-export type RelayProgramme = z.infer<typeof RelayProgrammeSchema>;
 
 export const SeatLabelSchema = z
   .string()
@@ -94,7 +93,6 @@ export type DashProgrammeView = z.infer<typeof DashProgrammeViewSchema>;
 export const PutProgrammeRequestSchema = z
   .object({ branch: BranchId.nullable().default(null), programme: ProgrammeSchema })
   .strict();
-export type PutProgrammeRequest = z.input<typeof PutProgrammeRequestSchema>;
 
 /** `POST /programme/import`: a programme file (the counter's template columns), every row checked first. */
 export const ImportProgrammeRequestSchema = z
@@ -109,7 +107,6 @@ export const ImportProgrammeRequestSchema = z
     fileName: z.string().max(200).default('programme.csv'),
   })
   .strict();
-export type ImportProgrammeRequest = z.input<typeof ImportProgrammeRequestSchema>;
 
 /** The counter's import answer, with the branch's programme on the Hub in place of the counter's summary. */
 export const ImportProgrammeResultSchema = ProgrammeImportResultSchema.omit({ summary: true }).extend({

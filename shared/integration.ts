@@ -191,7 +191,6 @@ export const CALLBACK_HEADERS = {
 } as const;
 /** A receiver should refuse a callback whose timestamp is further than this from its clock. */
 export const CALLBACK_REPLAY_WINDOW_MS = 5 * 60_000;
-export const INTEGRATION_API_PREFIX = '/v1';
 
 /** The integration API's routes: the one list the server answers and the OpenAPI document describes. */
 export const INTEGRATION_ROUTES = [
@@ -232,7 +231,6 @@ export const INTEGRATION_ROUTES = [
     summary: 'Check the key: answers the name this system was paired under',
   },
 ] as const;
-export type IntegrationRouteName = (typeof INTEGRATION_ROUTES)[number]['name'];
 
 /**
  * A charge link (`counterpay://charge?…`), for systems that can only open an address: the charge

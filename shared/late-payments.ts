@@ -34,7 +34,6 @@ export const LateHandledSchema = z.object({
   at: z.number(),
   note: z.string().optional(),
 });
-export type LateHandled = z.infer<typeof LateHandledSchema>;
 
 export const LateOutcomeSchema = z.object({
   kind: LateKind,

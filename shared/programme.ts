@@ -13,7 +13,6 @@ export const MAX_PROGRAMME_ROWS = 5_000;
 export const MAX_PROGRAMME_CSV_CHARS = 900_000;
 const MAX_PRICE_KOBO = 1_000_000_000;
 
-export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export function isCalendarDate(v: string): boolean {
@@ -192,7 +191,6 @@ export const ShowSaleSchema = z
     besideWaiting: BesideWaiting,
   })
   .strict();
-export type ShowSale = z.infer<typeof ShowSaleSchema>;
 
 /** A seat of the show already paid or waiting for payment elsewhere. */
 export const SeatConflictSchema = z.object({

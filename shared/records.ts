@@ -253,7 +253,6 @@ export const OrderSearchSchema = z
     path: ['toTime'],
     message: 'The end time is before the start time',
   });
-export type OrderSearchArgs = z.input<typeof OrderSearchSchema>;
 
 export const OrderPageSchema = z.object({
   rows: z.array(OrderViewSchema),

@@ -140,7 +140,6 @@ export const ProfileSaveSchema = z.object({
 });
 
 export const SecretStatusSchema = z.object({ set: z.boolean(), fingerprint: z.string().nullable() });
-export type SecretStatus = z.infer<typeof SecretStatusSchema>;
 
 export const ProfileViewSchema = z.object({
   profile: ProfileName,

@@ -174,7 +174,6 @@ export const TerminalConfigureArgsSchema = z
   })
   .partial()
   .strict();
-export type TerminalConfigureArgs = z.infer<typeof TerminalConfigureArgsSchema>;
 
 /** Changes that reach a serial device or decide how its answers are read: the admin's to make. */
 export const TERMINAL_ADMIN_FIELDS = ['portPath', 'baudRate', 'query', 'pattern'] as const;

@@ -17,7 +17,6 @@ export const AIRTIME_NETWORKS = [
   { code: 'ETI', name: '9mobile' },
 ] as const;
 export type AirtimeNetwork = (typeof AIRTIME_NETWORKS)[number]['code'];
-export const AirtimeNetworkSchema = z.enum(['MTN', 'AIR', 'GLO', 'ETI']);
 
 /** Names people write for the networks (CSV files, old habits) -> the provider's code. */
 const NETWORK_ALIASES: Record<string, AirtimeNetwork> = {
@@ -214,7 +213,6 @@ export const TopupInputSchema = z.object({
   /** ₦ as typed ("1,500" or "1500.50"). */
   amount: z.string().max(32),
 });
-export type TopupInput = z.infer<typeof TopupInputSchema>;
 
 // ---- items ----
 

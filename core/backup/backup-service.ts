@@ -207,4 +207,3 @@ export function createBackupService(deps: BackupServiceDeps) {
     },
   };
 }
-export type BackupService = ReturnType<typeof createBackupService>;

@@ -13,7 +13,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { migrate, openDatabase, type Db, type Migration } from '../db';
 import { tightenFileModes } from './prepare-dir';
 
@@ -198,4 +198,3 @@ export function countSalesAfter(file: string, at: number): number | null {
 }
 
 export const backupsFolder = (dataDir: string) => join(dataDir, 'backups');
-export const dataDirOf = (journal: string) => dirname(journal);

@@ -202,4 +202,3 @@ export function createDeliveryChecks(d: DeliveryDeps) {
     },
   };
 }
-export type DeliveryChecks = ReturnType<typeof createDeliveryChecks>;

@@ -89,4 +89,3 @@ export function createDemoModule(ctx: DemoContext, deps: DemoModuleDeps) {
     },
   };
 }
-export type DemoModule = ReturnType<typeof createDemoModule>;

@@ -15,7 +15,7 @@ export interface HubConnection {
   branch: string;
 }
 
-export type HubCallCode = HubErrorCode | 'HUB_UNREACHABLE' | 'HUB_BAD_ANSWER';
+type HubCallCode = HubErrorCode | 'HUB_UNREACHABLE' | 'HUB_BAD_ANSWER';
 
 export class HubCallError extends Error {
   readonly code: HubCallCode;

@@ -25,7 +25,7 @@ export { HUB_SETTINGS_KEY, HUB_VAULT_SCOPE } from './enrollment-store';
 export { hubLinkStatus, type LastCheck } from './link-status';
 export { HUB_CHECK_EVERY_MS } from './link-runner';
 
-export interface HubLinkModuleDeps {
+interface HubLinkModuleDeps {
   version: string;
   ingest: RelayConsumerDeps['ingest'];
   /** The relay's health while it runs (the poller backs off while healthy), null when it stops. */
@@ -164,4 +164,3 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
     },
   };
 }
-export type HubLinkModule = ReturnType<typeof createHubLinkModule>;

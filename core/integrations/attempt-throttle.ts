@@ -102,4 +102,3 @@ export function createAttemptThrottle(o: { logger: Logger; now: () => number; li
     },
   };
 }
-export type AttemptThrottle = ReturnType<typeof createAttemptThrottle>;

@@ -158,4 +158,3 @@ export function createCallbackSender(deps: CallbackSenderDeps) {
     },
   };
 }
-export type CallbackSender = ReturnType<typeof createCallbackSender>;

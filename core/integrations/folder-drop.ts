@@ -238,4 +238,3 @@ export function createFolderDrop(deps: FolderDropDeps) {
     },
   };
 }
-export type FolderDrop = ReturnType<typeof createFolderDrop>;

@@ -12,7 +12,7 @@ import { AppError } from '../../shared/errors';
 import { IntegrationApiError } from './integration-errors';
 import { createIntegrations, type ApiPlacement, type IntegrationsDeps } from './integrations-service';
 
-export const DEFAULT_API_PORT = 17_480;
+const DEFAULT_API_PORT = 17_480;
 /** How often a taken port is tried again, until it is free or another port is chosen. */
 export const API_RETRY_MS = 5_000;
 const SETTINGS_KEY = 'integrations';

@@ -4,6 +4,6 @@
 // protocol/ and shared/.)
 export { backoffWithJitter, DEFAULT_BACKOFF, doublingDelay, RetryTimer, type BackoffTuning } from './backoff';
 export { systemTimers, type TimerHandle, type Timers } from './timers';
-export { TypedEmitter, type EventMap, type TypedEmitterOptions } from './typed-emitter';
+export { TypedEmitter } from './typed-emitter';
 export { checkIn, sqlList } from './sql-list';
 export { camelRow, type Row } from './rows';

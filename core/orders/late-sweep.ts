@@ -21,7 +21,7 @@ export interface SweepTuning {
   maxPerPass: number;
 }
 
-export const DEFAULT_SWEEP_TUNING: SweepTuning = {
+const DEFAULT_SWEEP_TUNING: SweepTuning = {
   everyMs: 3_600_000,
   windowMs: 24 * 3_600_000,
   ratePerSec: 2,
@@ -112,4 +112,3 @@ export function createLateSweep(d: LateSweepDeps) {
     },
   };
 }
-export type LateSweep = ReturnType<typeof createLateSweep>;

@@ -24,7 +24,7 @@ export interface SearchQuery {
   toTime?: string | undefined;
 }
 
-export interface SearchResult {
+interface SearchResult {
   ids: number[];
   total: number;
   paid: { count: number; amountKobo: number };

@@ -5,9 +5,9 @@ import { SECRET_LABELS, type SecretName } from '../../shared/settings';
 import type { SkewState } from './provider-clock';
 import { refusalText, type RefusalCause } from './refusal-causes';
 
-export type ProviderErrorCode = Extract<ErrorCode, `PROVIDER_${string}`>;
+type ProviderErrorCode = Extract<ErrorCode, `PROVIDER_${string}`>;
 
-export const PROVIDER_ERROR_CODES: readonly ProviderErrorCode[] = [
+const PROVIDER_ERROR_CODES: readonly ProviderErrorCode[] = [
   'PROVIDER_UNREACHABLE',
   'PROVIDER_TIMEOUT',
   'PROVIDER_HTTP',

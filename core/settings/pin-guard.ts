@@ -89,5 +89,3 @@ export function createPinGuard(deps: PinGuardDeps) {
     },
   };
 }
-
-export type PinGuard = ReturnType<typeof createPinGuard>;

@@ -62,5 +62,3 @@ export function createProfileTerminals(deps: ProfileTerminalsDeps) {
     },
   };
 }
-
-export type ProfileTerminals = ReturnType<typeof createProfileTerminals>;

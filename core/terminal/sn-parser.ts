@@ -6,7 +6,7 @@ import { DEFAULT_SN_PATTERN, isValidSn, SN_PLACEHOLDER, snPatternProblem } from 
 /** Longer lines are noise. */
 export const MAX_LINE_LENGTH = 256;
 
-export type SnLineVerdict =
+type SnLineVerdict =
   | { kind: 'sn'; sn: string }
   | { kind: 'empty' }
   /** Control characters, non-ASCII bytes, U+FFFD or an overlong line: bytes that were not meant as text. */

@@ -87,7 +87,6 @@ export function createProvidersCache(deps: ProvidersCacheDeps) {
     },
   };
 }
-export type ProvidersCache = ReturnType<typeof createProvidersCache>;
 
 /** Only http(s) logos reach the screen (the renderer's CSP decides whether it shows them). */
 function safeLogo(url: string): string {

@@ -21,7 +21,7 @@ export const RELAY_MAX_AGE_MS = 90 * 24 * 60 * 60 * 1000;
 
 export type IngestOutcome = 'recorded' | 'repeat' | 'refused' | 'ignored';
 
-export interface WebhookIngestResult {
+interface WebhookIngestResult {
   outcome: IngestOutcome;
   /** For a refusal: the answer a direct caller gets. */
   httpStatus: number;
@@ -29,7 +29,7 @@ export interface WebhookIngestResult {
   reason: string;
 }
 
-export interface WebhookIngestDeps {
+interface WebhookIngestDeps {
   db: Db;
   logger: Logger;
   clock: Clock;
@@ -46,7 +46,7 @@ export interface WebhookIngestDeps {
   ownsPosOrder?: (n: PosNotification) => boolean;
 }
 
-export interface WebhookIngestInput {
+interface WebhookIngestInput {
   kind: WebhookKind;
   /** The raw body, exactly as the provider sent it. */
   body: string;

@@ -24,7 +24,7 @@ export const WEBHOOK_MIGRATIONS: Migration[] = [
   },
 ];
 
-export interface StoredWebhookEvent {
+interface StoredWebhookEvent {
   id: number;
   kind: WebhookKind;
   dedupeKey: string;

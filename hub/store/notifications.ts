@@ -5,7 +5,7 @@
 // step, replayable, pruned.
 import type { NotificationLog } from '../../shared/hub-contract';
 import type { HubDb, SqlRunner } from '../db/adapter';
-import { num, numOrNull } from '../db/adapter';
+import { num } from '../db/adapter';
 import type { NotificationKind } from './ingest';
 
 export {
@@ -269,11 +269,4 @@ export async function pruneOlderThan(db: HubDb, cutoff: number): Promise<number>
   const rows = await db.query('delete from notifications where received_at < $1 returning id', [cutoff]);
   await db.query('delete from enroll_codes where expires_at < $1', [cutoff]);
   return rows.length;
-}
-
-export async function pendingCountByCounter(db: HubDb): Promise<Map<string, number>> {
-  const rows = await db.query<{ counter_id: string; n: unknown }>(
-    'select counter_id, count(*) as n from deliveries where acked_at is null group by counter_id',
-  );
-  return new Map(rows.map((r) => [r.counter_id, numOrNull(r.n) ?? 0]));
 }

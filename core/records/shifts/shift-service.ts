@@ -164,4 +164,3 @@ export function createShiftService(d: ShiftDeps) {
     },
   };
 }
-export type ShiftService = ReturnType<typeof createShiftService>;
