@@ -32,7 +32,7 @@ import { createTopupsModule } from './topups';
 import { SCHEMA } from './schema';
 import { createWebhookControl } from './webhook-control';
 
-export interface CoreDeps {
+interface CoreDeps {
   shell: 'electron' | 'browser';
   version: string;
   dataDir: string;
@@ -58,6 +58,7 @@ export interface CoreDeps {
   integrations?: IntegrationsModuleDeps;
 }
 
+/** @internal for tests */
 export async function createCore(deps: CoreDeps) {
   const { logger, clock } = deps;
 
@@ -296,9 +297,10 @@ export async function createCore(deps: CoreDeps) {
     },
   };
 }
+/** @internal for tests */
 export type Core = Awaited<ReturnType<typeof createCore>>;
 
-export interface RestartableCore {
+interface RestartableCore {
   readonly core: Core;
 }
 

@@ -22,7 +22,10 @@ export const SCHEMA: readonly Migration[] = [
   ...INTEGRATION_MIGRATIONS,
 ];
 
-/** The journal database at `file` with the whole schema (or, for a test of an upgrade, older migrations). */
+/**
+ * The journal database at `file` with the whole schema (or, for a test of an upgrade, older migrations).
+ * @internal for tests
+ */
 export function openJournalDb(file: string, opts: Partial<OpenOptions> = {}): Db {
   return openDatabase(file, { migrations: opts.migrations ?? SCHEMA });
 }

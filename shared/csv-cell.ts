@@ -9,19 +9,25 @@
 // spreadsheet reads it as a number, it cannot call anything, and a prefix would spoil phone
 // numbers and amounts that people paste back in.
 
-export type CsvValue = string | number | null | undefined;
+type CsvValue = string | number | null | undefined;
 
 /** Starts like a formula: = + - @ after any spaces, tabs or line breaks, or a leading tab or CR. */
 const FORMULA_START = /^(?:[\t\r]|[ \t\r\n]*[=+\-@])/;
 /** Entirely a number literal: a sign, digit groups split by single spaces, a decimal part. */
 const NUMBER_LITERAL = /^[+-]?\d+(?: \d+)*(?:\.\d+)?$/;
 
-/** True when a text cell would run as a formula and is not a plain number (or phone number). */
+/**
+ * True when a text cell would run as a formula and is not a plain number (or phone number).
+ * @internal for tests
+ */
 export function csvNeedsDefusing(text: string): boolean {
   return FORMULA_START.test(text) && !NUMBER_LITERAL.test(text);
 }
 
-/** One value for a CSV cell: quoted when it holds a comma, quote or line break, defused when it could run as a formula. */
+/**
+ * One value for a CSV cell: quoted when it holds a comma, quote or line break, defused when it could run as a formula.
+ * @internal for tests
+ */
 export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return '';
   let s = String(value);

@@ -8,7 +8,7 @@ import { TOPUP_STATES } from './topups';
 export const HUB_API_PREFIX = '/api/v1';
 
 /** Stable codes of every error the Hub answers with (`{code, message, details?}`). */
-export const HUB_ERROR_CODES = [
+const HUB_ERROR_CODES = [
   'HUB_BAD_REQUEST', // a field is missing or wrong: details.issues says which
   'HUB_UNAUTHENTICATED', // no or unknown credential
   'HUB_COUNTER_REVOKED', // this counter was removed from the Hub by its manager
@@ -83,7 +83,10 @@ export const MeResponseSchema = z.object({ counterId: Id, name: z.string(), bran
 // ---- Journal sync ----------------------------------------------------------------------------
 
 const Kobo = z.number().int().nonnegative();
-/** A count the Hub keeps in a 32-bit column (tickets, a Z report's number, a queue): larger is refused with a 400, not a 500. */
+/**
+ * A count the Hub keeps in a 32-bit column (tickets, a Z report's number, a queue): larger is refused with a 400, not a 500.
+ * @internal for tests
+ */
 export const INT32_MAX = 2_147_483_647;
 const Count = z
   .number()
@@ -186,6 +189,7 @@ export type SyncKind = keyof typeof SYNC_PAYLOADS;
 const syncVariant = <K extends SyncKind>(kind: K) =>
   z.object({ seq: z.number().int().positive(), kind: z.literal(kind), at: Ms, payload: SYNC_PAYLOADS[kind] }).strict();
 
+/** @internal for tests */
 export const SyncEventSchema = z.discriminatedUnion('kind', [
   syncVariant('order.created'),
   syncVariant('order.status'),
@@ -202,7 +206,7 @@ export type SyncEvent = z.infer<typeof SyncEventSchema>;
 export const MAX_SYNC_BATCH = 500;
 
 /** What the counter says about itself on every sync (kept per counter for the manager). */
-export const CounterStatusSchema = z
+const CounterStatusSchema = z
   .object({
     appVersion: Text(32).pipe(z.string().min(1)),
     profile: Text(32),
@@ -307,7 +311,7 @@ export const CounterViewSchema = z.object({
 });
 export type CounterView = z.infer<typeof CounterViewSchema>;
 
-export const DeliveryStepSchema = z.object({
+const DeliveryStepSchema = z.object({
   at: Ms,
   /** held: its order is not known yet, kept for the counter that creates it; dropped: sent to no counter (see detail). */
   step: z.enum([

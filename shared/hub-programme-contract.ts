@@ -30,7 +30,7 @@ export type HubProgramme = z.infer<typeof HubProgrammeSchema>;
 /** Relay stream `event: programme`: the branch's programme is at this version (sent on connect and on every change). */
 export const RelayProgrammeSchema = z.object({ version: z.number().int().positive() });
 
-export const SeatLabelSchema = z
+const SeatLabelSchema = z
   .string()
   .trim()
   .toUpperCase()
@@ -55,7 +55,7 @@ export const SeatCheckRequestSchema = z
   .strict();
 export type SeatCheckRequest = z.input<typeof SeatCheckRequestSchema>;
 
-export const HubSeatConflictSchema = z.object({
+const HubSeatConflictSchema = z.object({
   seat: z.string(),
   counterId: z.string(),
   counterName: z.string(),
@@ -117,7 +117,7 @@ export type ImportProgrammeResult = z.infer<typeof ImportProgrammeResultSchema>;
 /** `GET /shows?day=&branch=`: every show of that Lagos day, in the programme or sold. */
 export const ShowsQuerySchema = z.object({ day: DaySchema.optional(), branch: BranchId.optional() }).strict();
 
-export const ShowFillSchema = z.object({
+const ShowFillSchema = z.object({
   branch: z.string(),
   filmName: z.string(),
   filmTitle: z.string().nullable(),

@@ -35,7 +35,7 @@ const name = (what: string, max: number) =>
     .min(1, `Enter the ${what}`)
     .max(max, `The ${what} is at most ${max} characters`);
 
-export const TicketTypeSchema = z.object({
+const TicketTypeSchema = z.object({
   name: name('ticket type', 30),
   /** Per ticket. */
   priceKobo: z
@@ -52,7 +52,7 @@ export const TicketTypeSchema = z.object({
 });
 export type TicketType = z.infer<typeof TicketTypeSchema>;
 
-export const FilmSchema = z.object({
+const FilmSchema = z.object({
   /** What the cashier and the journal call it ("Dune 2"). */
   name: name('film name', 100),
   /** As printed on the ticket ("DUNE: PART TWO"). */
@@ -62,7 +62,7 @@ export const FilmSchema = z.object({
 });
 export type Film = z.infer<typeof FilmSchema>;
 
-export const ShowSchema = z.object({
+const ShowSchema = z.object({
   film: name('film name', 100),
   screen: name('screen', 40),
   date: z.string().refine(isCalendarDate, 'Write the date as yyyy-MM-dd, for example 2025-03-31'),
@@ -149,7 +149,7 @@ export const ProgrammeSummarySchema = z.object({
 export type ProgrammeSummary = z.infer<typeof ProgrammeSummarySchema>;
 
 /** A show as the Sell screen lists it. */
-export const ShowViewSchema = z.object({
+const ShowViewSchema = z.object({
   id: z.number().int().positive(),
   key: z.string(),
   filmName: z.string(),
@@ -193,7 +193,7 @@ export const ShowSaleSchema = z
   .strict();
 
 /** A seat of the show already paid or waiting for payment elsewhere. */
-export const SeatConflictSchema = z.object({
+const SeatConflictSchema = z.object({
   seat: z.string(),
   counterName: z.string(),
   state: z.enum(['paid', 'waiting']),

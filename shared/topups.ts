@@ -6,7 +6,7 @@ import { formatNaira, parseNaira } from './money';
 // ---- services and providers ----
 
 export const SERVICE_TYPES = ['airtime', 'betting'] as const;
-export const ServiceTypeSchema = z.enum(SERVICE_TYPES);
+const ServiceTypeSchema = z.enum(SERVICE_TYPES);
 export type ServiceType = z.infer<typeof ServiceTypeSchema>;
 
 /** The provider's airtime codes, in the order the screen offers them. */
@@ -70,8 +70,8 @@ export function networkName(code: string): string {
  * The counter's own airtime limits (the provider publishes none): a typo guard so that "50000"
  * typed for ₦500 is caught before anything is sent.
  */
-export const AIRTIME_MIN_KOBO = 5_000;
-export const AIRTIME_MAX_KOBO = 5_000_000;
+const AIRTIME_MIN_KOBO = 5_000;
+const AIRTIME_MAX_KOBO = 5_000_000;
 
 export const BettingProviderViewSchema = z.object({
   provider: z.string(),
@@ -101,7 +101,7 @@ export type ValidatedCustomer = z.infer<typeof ValidatedCustomerSchema>;
 
 // ---- phone numbers ----
 
-export type PhoneCheck = { ok: true; e164: string; display: string } | { ok: false; reason: string };
+type PhoneCheck = { ok: true; e164: string; display: string } | { ok: false; reason: string };
 
 const EXAMPLE = 'for example 0803 123 4567';
 
@@ -227,7 +227,7 @@ export const TOPUP_STATES = [
   'not_sent',
   'cancelled',
 ] as const;
-export const TopupStateSchema = z.enum(TOPUP_STATES);
+const TopupStateSchema = z.enum(TOPUP_STATES);
 export type TopupState = z.infer<typeof TopupStateSchema>;
 
 export const FINAL_TOPUP_STATES: readonly TopupState[] = ['success', 'fail', 'not_sent', 'cancelled'];
@@ -291,7 +291,7 @@ export type TopupView = z.infer<typeof TopupViewSchema>;
 // ---- batches ----
 
 export const BATCH_STATES = ['draft', 'running', 'paused', 'done', 'discarded'] as const;
-export const BatchStateSchema = z.enum(BATCH_STATES);
+const BatchStateSchema = z.enum(BATCH_STATES);
 export type BatchState = z.infer<typeof BatchStateSchema>;
 
 export const BATCH_STATE_LABELS: Record<BatchState, string> = {

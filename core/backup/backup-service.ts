@@ -26,11 +26,11 @@ import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import { backupsFolder, checkJournalFile, fsyncDir, fsyncPath, stampOf } from '../data-folder';
 import { backupsToDrop, DEFAULT_ROTATION, type Rotation } from './rotation';
 
-export type BackupReason = BackupInfo['reason'];
+type BackupReason = BackupInfo['reason'];
 const NAME_RE =
   /^counterpay-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z-(scheduled|shift-close|manual|before-restore)\.db$/;
 
-export interface BackupServiceDeps {
+interface BackupServiceDeps {
   db: Db;
   dataDir: string;
   clock: Clock;
@@ -42,6 +42,7 @@ export interface BackupServiceDeps {
   rotation?: Rotation;
 }
 
+/** @internal for tests */
 export function parseBackupName(name: string): { at: number; reason: BackupReason } | null {
   const m = NAME_RE.exec(name);
   if (!m) return null;

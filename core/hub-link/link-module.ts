@@ -40,10 +40,7 @@ interface HubLinkModuleDeps {
 }
 
 /** What the Hub link takes of the core: the journal sink is its own outbox's, handed back by the root. */
-export type HubLinkContext = Pick<
-  CoreServices,
-  'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'
-> & {
+type HubLinkContext = Pick<CoreServices, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'> & {
   journalSink: JournalSink;
 };
 

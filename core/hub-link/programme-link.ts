@@ -16,7 +16,7 @@ export interface ProgrammePort {
   replace(version: number, programme: Programme, counterId: string): void;
 }
 
-export interface ProgrammeLinkDeps {
+interface ProgrammeLinkDeps {
   programme: ProgrammePort;
   connection: HubConnectionSource;
   client: HubClient;

@@ -7,6 +7,7 @@ import { DAY_MS, lagosDayStart, lagosInstant } from '../../shared/time';
 import type { OrderState } from '../../shared/orders';
 import type { Db } from '../db';
 
+/** @internal for tests */
 export interface SearchQuery {
   text: string;
   states: OrderState[];

@@ -24,7 +24,7 @@ import type { CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
-export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
+type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
   checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'>;
 };
 

@@ -43,7 +43,7 @@ const msTime = z
     return Number(s);
   });
 
-export const PosProductInfoWire = z.object({
+const PosProductInfoWire = z.object({
   filmName: optText,
   filmTitle: optText,
   filmTicketNum: optText,

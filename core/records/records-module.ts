@@ -36,10 +36,7 @@ interface RecordsDeps {
 }
 
 /** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
-export type RecordsContext = Pick<
-  CoreServices,
-  'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'
-> & {
+type RecordsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
   checkout: CheckoutService;
   /** Shifts are journal events: they go to the Hub's outbox too. */
   journalSink: JournalSink;

@@ -11,7 +11,7 @@ import type { ProviderList } from './topup-input';
 
 const Stored = z.object({ providers: z.array(BettingProviderViewSchema), fetchedAt: z.number() });
 
-export interface ProvidersCacheDeps {
+interface ProvidersCacheDeps {
   store: KeyValueStore;
   bills: () => BillsClient;
   clock: Clock;

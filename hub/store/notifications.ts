@@ -34,7 +34,10 @@ async function route(q: SqlRunner, orderKeys: string[]): Promise<{ ids: string[]
   return { ids: rows.map((r) => r.id), why: rows[0] ? `owner of order ${rows[0].key}` : 'order not known' };
 }
 
-/** NOTIFY payloads are capped at 8000 bytes: a very long list becomes '*' (every stream re-reads). */
+/**
+ * NOTIFY payloads are capped at 8000 bytes: a very long list becomes '*' (every stream re-reads).
+ * @internal for tests
+ */
 export const notifyPayload = (counterIds: string[]): string => {
   const p = counterIds.join(',');
   return p.length > 7000 ? '*' : p;
@@ -146,7 +149,10 @@ export async function pendingDeliveriesFor(
   return out;
 }
 
-/** One counter's unacknowledged deliveries (see pendingDeliveriesFor). */
+/**
+ * One counter's unacknowledged deliveries (see pendingDeliveriesFor).
+ * @internal for tests
+ */
 export async function pendingDeliveries(
   db: SqlRunner,
   counterId: string,

@@ -18,7 +18,7 @@ import { shiftFollower } from './shift-store';
 import { terminalFollower } from './terminal-store';
 import { topupsFollower } from './topups-store';
 
-export const STORE_FOLLOWERS: readonly StoreFollower[] = [
+const STORE_FOLLOWERS: readonly StoreFollower[] = [
   appFollower,
   ordersFollower,
   saleFollower,
