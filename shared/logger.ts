@@ -24,7 +24,10 @@ export function consoleLogger(scope = 'counterpay'): Logger {
   };
 }
 
-/** A logger that keeps lines in memory: for tests that assert what was (not) logged. */
+/**
+ * A logger that keeps lines in memory: for tests that assert what was (not) logged.
+ * @internal for tests
+ */
 export function memoryLogger(): Logger & { lines: { level: string; msg: string; fields?: Record<string, unknown> }[] } {
   const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
   const push = (level: string) => (msg: string, fields?: Record<string, unknown>) => {

@@ -25,7 +25,7 @@ import type { CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
-export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
+type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
   checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'>;
 };
 
@@ -34,12 +34,12 @@ const MAX_ERRORS_SHOWN = 200;
 /** The Sell list shows the next shows only; a week of a multiplex is far fewer. */
 const MAX_NEXT_SHOWS = 300;
 
-export interface ProgrammeModuleDeps {
+interface ProgrammeModuleDeps {
   /** Asked before a sale whether its seats are taken on another counter; null or absent: skipped. */
   seatCheck?: () => SeatCheck | null;
 }
 
-export type ReplaceOutcome =
+type ReplaceOutcome =
   { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
 
 export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModuleDeps = {}) {
@@ -196,4 +196,3 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
     },
   });
 }
-export type ProgrammeModule = ReturnType<typeof createProgrammeModule>;
