@@ -8,7 +8,7 @@ import type { HubDb } from './db/adapter';
 import { schemaIsCurrent } from './db/migrations';
 import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
-import { LiveFeed } from './http/dashboard-live';
+import { LiveFeed } from './streams/dashboard-live';
 import { CredentialCache, type CredentialCacheOptions } from './http/credential-cache';
 import { FloodBrake, type FloodBrakeOptions } from './http/flood-brake';
 import { dashboardRoutes } from './http/dashboard-routes';
@@ -18,7 +18,7 @@ import { sendError } from './http/reply';
 import { adminAudience, dashboardHostCheck, zodValidatorCompiler } from './http/audiences';
 import { createMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
-import { RelayHub } from './relay/relay-hub';
+import { RelayHub } from './streams/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
 import {
   DEFAULT_SESSION_POLICY,
