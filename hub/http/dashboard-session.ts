@@ -30,6 +30,7 @@ import type { HubApp } from './zod-provider';
 const session = { response: { 200: SessionViewSchema } };
 const loggedOut = { response: { 200: LogoutResponseSchema } };
 
+/** The session cookie, the session as the browser sees it, and a new session for a manager just let in. */
 function sessionKit(ctx: HubContext) {
   const dc = ctx.dashboard;
   const cookie = (value: string, maxAgeS: number) =>
