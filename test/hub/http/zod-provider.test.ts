@@ -2,7 +2,8 @@
 // answer is checked against its schema on the way out and carries only what the schema declares; an
 // answer that does not match is the Hub's fault: the client gets the Hub's usual HUB_INTERNAL (500),
 // and the log names the route and the wrong field, never a value. A refused request keeps the Hub's
-// error answer. A real Hub (PGlite in memory) over loopback HTTP, its log read line by line.
+// error answer. Every JSON route of the API declares its answer's schema. A real Hub (PGlite in
+// memory) over loopback HTTP, its log read line by line.
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ describe('answers checked against their response schemas', () => {
   let hub: BuiltHub;
   let url: string;
   const lines: string[] = [];
+  const routes: { route: string; answers: boolean }[] = [];
 
   beforeAll(async () => {
     const sink = new Writable({
@@ -31,6 +33,13 @@ describe('answers checked against their response schemas', () => {
       db: await openHubDb({ dataDir: null }),
       merchant: null,
       logger: pino({ level: 'trace' }, sink),
+    });
+    // The API's routes are registered inside their audiences' scopes, which run at start: seen here.
+    hub.app.addHook('onRoute', (r) => {
+      const methods = Array.isArray(r.method) ? r.method : [r.method];
+      const response = (r.schema as { response?: Record<string, unknown> } | undefined)?.response;
+      for (const m of methods)
+        if (m !== 'HEAD') routes.push({ route: `${m} ${r.url}`, answers: Boolean(response?.[200]) });
     });
     type Answer = z.input<typeof IssueCodeResponseSchema>;
     // A route whose answer breaks its schema: a credential in a declared field, a text where a time goes.
@@ -85,6 +94,14 @@ describe('answers checked against their response schemas', () => {
     });
     const good = await fetch(`${url}/test/probe/42`);
     expect(await good.json()).toEqual({ id: '42' });
+  });
+
+  it('every route of the API that answers JSON declares the schema of its answer', () => {
+    const api = routes.filter((r) => r.route.includes(`${HUB_API_PREFIX}/`));
+    expect(api.length).toBeGreaterThan(40);
+    // Streams (server-sent events) and CSV files are not JSON answers.
+    const notJson = /\/relay\/stream$|\/dashboard\/live$|\.csv$/;
+    expect(api.filter((r) => !r.answers && !notJson.test(r.route)).map((r) => r.route)).toEqual([]);
   });
 
   it("a real route's answer is its schema's: GET /me of a counter without a credential is still the Hub's 401", async () => {
