@@ -201,10 +201,11 @@ export default tseslint.config(
       ],
     },
   },
-  // The composition root reads in dependency order: nothing is used, not even inside a callback,
-  // before it is declared (news that goes back up is wired with on…/use… once both ends exist).
+  // The composition roots (the counter's engine, a Hub instance) read in dependency order: nothing is
+  // used, not even inside a callback, before it is declared (news that goes back up is wired with
+  // on…/use… once both ends exist).
   {
-    files: ['core/app-core.ts'],
+    files: ['core/app-core.ts', 'hub/server.ts'],
     rules: {
       '@typescript-eslint/no-use-before-define': ['error', { functions: false, classes: true, variables: true }],
     },

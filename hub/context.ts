@@ -1,12 +1,12 @@
 // What every route of one Hub instance shares.
 import type { HubDb } from './db/adapter';
 import type { CredentialCache } from './http/credential-cache';
-import type { LiveFeed } from './http/dashboard-live';
+import type { LiveFeed } from './streams/dashboard-live';
 import type { FloodBrake } from './http/flood-brake';
 import type { AttentionConfig } from './store/attention';
 import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
-import type { RelayHub } from './relay/relay-hub';
+import type { RelayHub } from './streams/relay-hub';
 import type { KeyedTokenBuckets } from '../shared/token-bucket';
 import type { NotificationIngestInput, NotificationIngestResult } from './store/notifications';
 import type { HubMerchantKeys } from './webhook/verify-pos';

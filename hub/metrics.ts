@@ -14,7 +14,7 @@ export interface HubMetrics {
   dropped: Counter<'kind' | 'reason'>;
 }
 
-export function createMetrics(o: { db: HubDb; connected: () => number; defaultMetrics: boolean }): HubMetrics {
+export function createMetrics(o: { db: HubDb; defaultMetrics: boolean }): HubMetrics {
   const registry = new Registry();
   if (o.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'hub_' });
   const m: HubMetrics = {
@@ -62,14 +62,6 @@ export function createMetrics(o: { db: HubDb; connected: () => number; defaultMe
     }),
   };
   new Gauge({
-    name: 'hub_counters_connected',
-    help: 'Counters with an open relay stream on this instance',
-    registers: [registry],
-    collect() {
-      this.set(o.connected());
-    },
-  });
-  new Gauge({
     name: 'hub_sync_backlog_events',
     help: "Events waiting in each counter's outbox, as it last reported",
     labelNames: ['counter'],
@@ -108,4 +100,16 @@ export function createMetrics(o: { db: HubDb; connected: () => number; defaultMe
     },
   });
   return m;
+}
+
+/** The counters with an open relay stream on this instance, read from the relay at each scrape (the relay is made after the metrics it counts into). */
+export function countConnected(m: HubMetrics, connected: () => number): void {
+  new Gauge({
+    name: 'hub_counters_connected',
+    help: 'Counters with an open relay stream on this instance',
+    registers: [m.registry],
+    collect() {
+      this.set(connected());
+    },
+  });
 }

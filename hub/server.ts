@@ -1,24 +1,30 @@
 // One CounterPay Hub instance: Fastify on HTTP or HTTPS, over a migrated HubDb. Stateless apart
 // from its open relay streams, so several instances can share one PostgreSQL.
 import { resolve } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { DashboardContext, HubContext, HubLimits } from './context';
 import type { HubDb } from './db/adapter';
 import { schemaIsCurrent } from './db/migrations';
 import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
-import { LiveFeed } from './http/dashboard-live';
+import { LiveFeed } from './streams/dashboard-live';
 import { CredentialCache, type CredentialCacheOptions } from './http/credential-cache';
 import { FloodBrake, type FloodBrakeOptions } from './http/flood-brake';
 import { dashboardRoutes } from './http/dashboard-routes';
 import { dashboardStaticRoutes } from './http/dashboard-static';
 import { PROVIDER_PATHS, providerRoutes } from './http/provider-routes';
 import { sendError } from './http/reply';
-import { adminAudience, dashboardHostCheck, zodValidatorCompiler } from './http/audiences';
-import { createMetrics } from './metrics';
+import { dashboardHostCheck } from './http/audiences';
+import { type HubApp, zodSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './http/zod-provider';
+import { countConnected, createMetrics, type HubMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
-import { RelayHub } from './relay/relay-hub';
+import { RelayHub } from './streams/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
 import {
   DEFAULT_SESSION_POLICY,
@@ -95,7 +101,7 @@ export interface HubOptions extends HubBuildOptions {
 
 /** A Hub built, not yet listening: `app.inject()` works; `app.listen()` (or startHub) serves it. */
 export interface BuiltHub {
-  app: FastifyInstance;
+  app: HubApp;
   ctx: HubContext;
   /** Runs the retention pruner once now; resolves to the number of notifications deleted. */
   prune(): Promise<number>;
@@ -117,51 +123,26 @@ export const DEFAULT_DASHBOARD_DIR = resolve(__dirname, '..', 'out', 'hub-dashbo
 const bucket = (perMinute: number) =>
   new KeyedTokenBuckets({ perMinute, burst: Math.max(10, Math.round(perMinute / 5)) });
 
-export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
-  const now = o.now ?? Date.now;
-  const hold: HoldPolicy = {
-    ...DEFAULT_HOLD,
-    ...o.hold,
-    onEvicted: (n) => ctx.metrics.dropped.inc({ kind: 'bills', reason: 'full' }, n),
-  };
-  const limits: HubLimits = {
-    webhookBodyBytes: 64 * 1024,
-    billsBodyBytes: 8 * 1024,
-    syncBodyBytes: 2 * 1024 * 1024,
-    otherBodyBytes: 16 * 1024,
-    ...o.limits,
-  };
-  const app = Fastify({
-    loggerInstance: o.logger,
-    bodyLimit: limits.otherBodyBytes,
-    // The whole request (headers and body) within 30 s; answers (the relay's streams) are not bound by it.
-    requestTimeout: 30_000,
-    trustProxy: o.trustProxy?.length ? o.trustProxy : false,
-    ...(o.tls ? { https: { cert: o.tls.cert, key: o.tls.key } } : {}),
-  }) as unknown as FastifyInstance;
+const limitsOf = (o: HubBuildOptions): HubLimits => ({
+  webhookBodyBytes: 64 * 1024,
+  billsBodyBytes: 8 * 1024,
+  syncBodyBytes: 2 * 1024 * 1024,
+  otherBodyBytes: 16 * 1024,
+  ...o.limits,
+});
 
-  const relay = new RelayHub({
-    db: o.db,
-    heartbeatMs: o.heartbeatMs ?? 1000,
-    now,
-    onRelayed: (d, lagMs) => {
-      ctx.metrics.relayed.inc({ kind: d.kind });
-      if (!d.replay) ctx.metrics.relayLag.observe(lagMs / 1000);
-    },
-    onError: (e) => o.logger.error({ err: e }, 'hub: relay stream failed to read deliveries'),
-    programmeVersion: (branch) => programmeVersion(o.db, branch),
-    canVerify: o.merchant !== null,
-  });
-  const sessionPolicy: SessionPolicy = { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session };
+/** The manager's dashboard: its policies and its live feed (not started). */
+function dashboardContext(o: HubBuildOptions, now: () => number): DashboardContext {
+  const session: SessionPolicy = { ...DEFAULT_SESSION_POLICY, ...o.dashboard?.session };
   const live = new LiveFeed({
     db: o.db,
     heartbeatMs: o.heartbeatMs ?? 5000,
     now,
-    aliveSessions: (keys) => sessionsAlive(o.db, keys, now(), sessionPolicy),
+    aliveSessions: (keys) => sessionsAlive(o.db, keys, now(), session),
     onError: (e) => o.logger.error({ err: e }, 'hub: dashboard live feed failed to read changes'),
   });
-  const dashboard: DashboardContext = {
-    session: sessionPolicy,
+  return {
+    session,
     throttle: { ...DEFAULT_THROTTLE, ...o.dashboard?.throttle },
     attention: { ...DEFAULT_ATTENTION, ...o.dashboard?.attention },
     secureCookie: o.dashboard?.secureCookie ?? Boolean(o.tls),
@@ -169,7 +150,23 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     publicOrigins: (o.publicUrls ?? []).map((u) => new URL(u).origin),
     live,
   };
-  const credentials = new CredentialCache(o.credentials);
+}
+
+/** Everything a route shares (context.ts): the relay and the live feed made, not started. */
+function hubContext(o: HubBuildOptions, now: () => number, hold: HoldPolicy, metrics: HubMetrics): HubContext {
+  const relay = new RelayHub({
+    db: o.db,
+    heartbeatMs: o.heartbeatMs ?? 1000,
+    now,
+    onRelayed: (d, lagMs) => {
+      metrics.relayed.inc({ kind: d.kind });
+      if (!d.replay) metrics.relayLag.observe(lagMs / 1000);
+    },
+    onError: (e) => o.logger.error({ err: e }, 'hub: relay stream failed to read deliveries'),
+    programmeVersion: (branch) => programmeVersion(o.db, branch),
+    canVerify: o.merchant !== null,
+  });
+  countConnected(metrics, () => relay.connectedCount());
   const ingestBatch = createIngestBatcher(o.db, 64, hold);
   // A webhook held while its owner's sync was committing (neither saw the other's rows) is looked
   // at again once its own commit is visible, as the sync does after its commit (counter-routes.ts):
@@ -183,7 +180,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
       );
     return r;
   };
-  const ctx: HubContext = {
+  return {
     db: o.db,
     ingest,
     relay,
@@ -191,38 +188,46 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     merchant: o.merchant,
     tranIdHeader: o.tranIdHeader ?? 'X-Opay-Tranid',
     adminToken: o.adminToken ?? null,
-    limits,
-    metrics: createMetrics({
-      db: o.db,
-      connected: () => relay.connectedCount(),
-      defaultMetrics: o.defaultMetrics ?? false,
-    }),
+    limits: limitsOf(o),
+    metrics,
     perCredential: bucket(o.rateLimits?.perCredential ?? 600),
     perAddress: bucket(o.rateLimits?.perAddress ?? 1200),
     floodBrake: new FloodBrake(o.floodBrake),
-    credentials,
+    credentials: new CredentialCache(o.credentials),
     perProvider: bucket(o.rateLimits?.perProvider ?? 120_000),
     perBillsAddress: bucket(o.rateLimits?.perBillsAddress ?? 600),
-    dashboard,
+    dashboard: dashboardContext(o, now),
   };
-  await relay.start();
-  await live.start();
-  // A counter revoked on any instance is forgotten here at once (the relay channel's NOTIFY); the
-  // counters' credentials are served from memory from the start, so a restart under a flood does
-  // not make them pay their address's way in again.
-  const unlistenRevoked = await o.db.listen(RELAY_CHANNEL, (payload) => {
-    if (payload.startsWith(REVOKED_PREFIX)) credentials.forgetCounter(payload.slice(REVOKED_PREFIX.length));
-  });
-  for (const c of await liveCounterCredentials(o.db, 5_000)) credentials.rememberCounter(c.tokenHash, c.counter, now());
+}
 
+/** The Fastify instance with its zod schemas, hooks, error answers, health and every route. */
+function hubApp(o: HubBuildOptions, ctx: HubContext): HubApp {
+  // Under TLS the server is Node's https.Server, which is an http.Server to its users (@types/node
+  // says so too): the routes see the same requests and replies either way.
+  const options = {
+    loggerInstance: o.logger,
+    bodyLimit: ctx.limits.otherBodyBytes,
+    // The whole request (headers and body) within 30 s; answers (the relay's streams) are not bound by it.
+    requestTimeout: 30_000,
+    trustProxy: o.trustProxy?.length ? o.trustProxy : false,
+    ...(o.tls ? { https: { cert: o.tls.cert, key: o.tls.key } } : {}),
+  };
+  const app = Fastify<
+    RawServerDefault,
+    RawRequestDefaultExpression,
+    RawReplyDefaultExpression,
+    FastifyBaseLogger,
+    ZodTypeProvider
+  >(options);
   app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
   // Under TLS, browsers are told to keep to HTTPS. (Behind a TLS proxy, the proxy sends it.)
   if (o.tls)
     app.addHook('onSend', async (_req, reply) => void reply.header('strict-transport-security', 'max-age=31536000'));
   // A client that sends its headers slowly is cut: no socket held for minutes by a few bytes.
   app.server.headersTimeout = 10_000;
   app.setErrorHandler((err, req, reply) => sendError(reply, err, req.log));
-  app.addHook('onRequest', dashboardHostCheck(dashboard.publicOrigins));
+  app.addHook('onRequest', dashboardHostCheck(ctx.dashboard.publicOrigins));
   app.setNotFoundHandler((_req, reply) =>
     reply.code(404).send({ code: 'HUB_NOT_FOUND', message: 'No such Hub address.' }),
   );
@@ -239,36 +244,29 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
       return reply.code(503).send({ code: 'HUB_NOT_READY', message: 'The database does not answer.' });
     }
   });
-  // Every branch's counter ids, refusal reasons, versions and memory: the admin token's only.
-  void app.register(async (admin) => {
-    admin.addHook('onRequest', adminAudience(ctx));
-    admin.get('/metrics', async (_req, reply) =>
-      reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
-    );
-  });
 
   counterRoutes(app, ctx);
   adminRoutes(app, ctx);
   providerRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   dashboardStaticRoutes(app, o.dashboardDir ?? DEFAULT_DASHBOARD_DIR);
+  return app;
+}
 
+/** The retention pruner and the sweep of held notifications, each run now on demand or by its timer. */
+function upkeep(o: HubBuildOptions, ctx: HubContext, hold: HoldPolicy) {
+  const now = ctx.now;
   const retentionMs = (o.retentionDays ?? 90) * 86_400_000;
   const prune = async () => {
     const n = await pruneOlderThan(o.db, now() - retentionMs);
     if (n) o.logger.info({ deleted: n }, 'hub: pruned old notifications');
     return n;
   };
-  const pruner = setInterval(
-    () => void prune().catch((e) => o.logger.error({ err: e }, 'hub: pruning failed')),
-    o.pruneEveryMs ?? 3_600_000,
-  );
-  pruner.unref();
   // A release normally happens in the owner's sync; this one catches a webhook stored while that
   // sync was committing (neither saw the other). Then what expired is dropped, said in the log.
   const sweepHeld = async () => {
     const to = await releaseHeld(o.db, now(), null);
-    relay.announce(to);
+    ctx.relay.announce(to);
     const dropped = await dropExpiredHeld(o.db, now());
     for (const d of dropped) {
       ctx.metrics.dropped.inc({ kind: d.kind, reason: 'expired' });
@@ -279,11 +277,45 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     }
     return { released: to.length, dropped: dropped.length };
   };
+  const pruner = setInterval(
+    () => void prune().catch((e) => o.logger.error({ err: e }, 'hub: pruning failed')),
+    o.pruneEveryMs ?? 3_600_000,
+  );
+  pruner.unref();
   const sweeper = setInterval(
     () => void sweepHeld().catch((e) => o.logger.error({ err: e }, 'hub: checking held notifications failed')),
     o.holdSweepMs ?? 15_000,
   );
   sweeper.unref();
+  const stop = () => {
+    clearInterval(pruner);
+    clearInterval(sweeper);
+  };
+  return { prune, sweepHeld, stop };
+}
+
+export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
+  const now = o.now ?? Date.now;
+  const metrics = createMetrics({ db: o.db, defaultMetrics: o.defaultMetrics ?? false });
+  const hold: HoldPolicy = {
+    ...DEFAULT_HOLD,
+    ...o.hold,
+    onEvicted: (n) => metrics.dropped.inc({ kind: 'bills', reason: 'full' }, n),
+  };
+  const ctx = hubContext(o, now, hold, metrics);
+  const { relay, credentials } = ctx;
+  const { live } = ctx.dashboard;
+  const app = hubApp(o, ctx);
+  await relay.start();
+  await live.start();
+  // A counter revoked on any instance is forgotten here at once (the relay channel's NOTIFY); the
+  // counters' credentials are served from memory from the start, so a restart under a flood does
+  // not make them pay their address's way in again.
+  const unlistenRevoked = await o.db.listen(RELAY_CHANNEL, (payload) => {
+    if (payload.startsWith(REVOKED_PREFIX)) credentials.forgetCounter(payload.slice(REVOKED_PREFIX.length));
+  });
+  for (const c of await liveCounterCredentials(o.db, 5_000)) credentials.rememberCounter(c.tokenHash, c.counter, now());
+  const { prune, sweepHeld, stop } = upkeep(o, ctx, hold);
 
   return {
     app,
@@ -291,8 +323,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     prune,
     sweepHeld,
     async close() {
-      clearInterval(pruner);
-      clearInterval(sweeper);
+      stop();
       ctx.floodBrake.close();
       await relay.close();
       await live.close();

@@ -294,6 +294,8 @@ export const IssueCodeRequestSchema = z
     path: ['branch'],
   });
 
+export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
+
 export const CounterViewSchema = z.object({
   id: Id,
   name: z.string(),
@@ -338,3 +340,4 @@ export const NotificationLogSchema = z.object({
   steps: z.array(DeliveryStepSchema),
 });
 export type NotificationLog = z.infer<typeof NotificationLogSchema>;
+export const ReplayResponseSchema = z.object({ deliveries: z.number().int().nonnegative() });

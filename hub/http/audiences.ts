@@ -1,5 +1,5 @@
-// Who may call what: one onRequest hook per audience (anonymous, counter, manager, admin), and the
-// zod validator compiler through which routes declare their schemas.
+// Who may call what: one onRequest hook per audience (anonymous, counter, manager, admin). How routes
+// declare their schemas is zod-provider.ts.
 //
 // Limits: an anonymous request spends its address's bucket; an authenticated one spends only its
 // credential's (counter), its manager's or the admin's bucket. So a client flooding without a
@@ -14,8 +14,6 @@
 // random tokens or cookies reads the database a bounded number of times, whatever it sends.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { z } from 'zod';
-import { brokenText } from '../../shared/hub-contract';
 import { CSRF_HEADER, DASHBOARD_PREFIX as D, SESSION_COOKIE } from '../../shared/hub-dashboard-contract';
 import type { HubContext } from '../context';
 import { fail, HubFailure } from '../errors';
@@ -282,52 +280,3 @@ export const sessionOf = (req: FastifyRequest): Session => req.session ?? unreac
 const unreachable = (what: string): never => {
   throw fail('HUB_INTERNAL', 500, `route registered outside the ${what} audience`);
 };
-
-export function zodIssues(error: z.ZodError, part: string): HubFailure {
-  const where = (p: PropertyKey[]) => p.map(String).join('.') || part;
-  return fail(
-    'HUB_BAD_REQUEST',
-    400,
-    `Some fields are wrong: ${error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ')}`,
-    {
-      issues: error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-    },
-  );
-}
-
-/** The path of the first text in `v` holding NUL or a lone surrogate (PostgreSQL refuses both), or null. */
-function brokenTextAt(v: unknown, path: string[] = []): string[] | null {
-  if (typeof v === 'string') return brokenText(v) ? path : null;
-  if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      const at = brokenText(k) ? [...path, '(a key)'] : brokenTextAt(x, [...path, k]);
-      if (at) return at;
-    }
-  }
-  return null;
-}
-
-/** Routes declare zod schemas (`schema: { body, querystring, params }`); this checks them, and refuses broken text anywhere in them. */
-export const zodValidatorCompiler =
-  ({ schema, httpPart }: { schema: unknown; httpPart?: string }) =>
-  (data: unknown) => {
-    const broken = brokenTextAt(data);
-    if (broken) {
-      const where = broken.join('.') || httpPart || 'body';
-      return {
-        error: fail(
-          'HUB_BAD_REQUEST',
-          400,
-          `Some fields are wrong: ${where}: holds NUL or a broken character: send plain text`,
-          { issues: [{ path: broken.join('.'), message: 'holds NUL or a broken character' }] },
-        ),
-      };
-    }
-    const r = (schema as z.ZodType).safeParse(data ?? (httpPart === 'body' ? {} : data));
-    return r.success
-      ? { value: r.data }
-      : { error: zodIssues(r.error, httpPart === 'querystring' ? 'query' : (httpPart ?? 'body')) };
-  };
-
-/** A request part already checked by the route's declared schema, typed as that schema's output. */
-export const checked = <T extends z.ZodType>(_schema: T, value: unknown): z.infer<T> => value as z.infer<T>;

@@ -1,14 +1,16 @@
 // Calls of counters: enroll (anonymous, with a one-use code), then with the counter's credential
 // (the counter audience's hook): journal sync, the relay stream and its acknowledgements, the
 // branch's programme and the seat check.
-import type { FastifyInstance } from 'fastify';
 import {
   AckRequestSchema,
+  AckResponseSchema,
   EnrollRequestSchema,
+  EnrollResponseSchema,
   HUB_API_PREFIX as P,
+  MeResponseSchema,
   RELAY_STREAM_PATH,
   SyncRequestSchema,
-  type SyncResponse,
+  SyncResponseSchema,
 } from '../../shared/hub-contract';
 import type { HubContext } from '../context';
 import { ackDeliveries } from '../store/notifications';
@@ -19,21 +21,25 @@ import { releaseHeld } from '../store/quarantine';
 import {
   HUB_PROGRAMME_PATH,
   HUB_SEATS_CHECK_PATH,
+  HubProgrammeSchema,
   SeatCheckRequestSchema,
-  type HubProgramme,
-  type SeatCheckResponse,
+  SeatCheckResponseSchema,
 } from '../../shared/hub-programme-contract';
 import { readProgramme, seatConflicts } from '../store/programme';
-import { anonymousAudience, checked, counterAudience, counterOf } from './audiences';
+import { anonymousAudience, counterAudience, counterOf } from './audiences';
+import type { HubApp } from './zod-provider';
 
-export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
-  void app.register(async (anon) => {
+export function counterRoutes(app: HubApp, ctx: HubContext): void {
+  void app.register(async (anon: HubApp) => {
     anon.addHook('onRequest', anonymousAudience(ctx));
     anon.post(
       `${P}/enroll`,
-      { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: EnrollRequestSchema } },
+      {
+        bodyLimit: ctx.limits.otherBodyBytes,
+        schema: { body: EnrollRequestSchema, response: { 200: EnrollResponseSchema } },
+      },
       async (req) => {
-        const body = checked(EnrollRequestSchema, req.body);
+        const body = req.body;
         const r = await enrollCounter(ctx.db, body, ctx.now());
         // Known good from its first call: a counter enrolled behind a flooded address is not made to pay its way in.
         ctx.credentials.rememberCounter(
@@ -50,10 +56,10 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
     );
   });
 
-  void app.register(async (counters) => {
+  void app.register(async (counters: HubApp) => {
     counters.addHook('onRequest', counterAudience(ctx));
 
-    counters.get(`${P}/me`, async (req) => {
+    counters.get(`${P}/me`, { schema: { response: { 200: MeResponseSchema } } }, async (req) => {
       const c = counterOf(req);
       await touchCounter(ctx.db, c.id, ctx.now());
       return { counterId: c.id, name: c.name, branch: c.branch };
@@ -61,10 +67,13 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
 
     counters.post(
       `${P}/sync`,
-      { bodyLimit: ctx.limits.syncBodyBytes, schema: { body: SyncRequestSchema } },
-      async (req): Promise<SyncResponse> => {
+      {
+        bodyLimit: ctx.limits.syncBodyBytes,
+        schema: { body: SyncRequestSchema, response: { 200: SyncResponseSchema } },
+      },
+      async (req) => {
         const c = counterOf(req);
-        const body = checked(SyncRequestSchema, req.body);
+        const body = req.body;
         const now = ctx.now();
         // The status is recorded even when the batch is refused: the manager sees the counter is alive.
         await recordCounterStatus(ctx.db, c.id, body.status, now);
@@ -90,24 +99,30 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
 
     counters.post(
       `${P}/relay/ack`,
-      { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: AckRequestSchema } },
+      {
+        bodyLimit: ctx.limits.otherBodyBytes,
+        schema: { body: AckRequestSchema, response: { 200: AckResponseSchema } },
+      },
       async (req) => {
         const c = counterOf(req);
-        return { acked: await ackDeliveries(ctx.db, c.id, checked(AckRequestSchema, req.body).eventIds, ctx.now()) };
+        return { acked: await ackDeliveries(ctx.db, c.id, req.body.eventIds, ctx.now()) };
       },
     );
 
-    counters.get(HUB_PROGRAMME_PATH, async (req): Promise<HubProgramme> => {
+    counters.get(HUB_PROGRAMME_PATH, { schema: { response: { 200: HubProgrammeSchema } } }, async (req) => {
       const p = await readProgramme(ctx.db, counterOf(req).branch);
       return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme: p.programme };
     });
 
     counters.post(
       HUB_SEATS_CHECK_PATH,
-      { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: SeatCheckRequestSchema } },
-      async (req): Promise<SeatCheckResponse> => {
+      {
+        bodyLimit: ctx.limits.otherBodyBytes,
+        schema: { body: SeatCheckRequestSchema, response: { 200: SeatCheckResponseSchema } },
+      },
+      async (req) => {
         return {
-          conflicts: await seatConflicts(ctx.db, counterOf(req).branch, checked(SeatCheckRequestSchema, req.body)),
+          conflicts: await seatConflicts(ctx.db, counterOf(req).branch, req.body),
         };
       },
     );

@@ -1,33 +1,35 @@
 // The dashboard's branch names: GET lists the branches in the manager's scope with their names;
 // PUT /:branch names one (head office only; a branch no counter joined with is refused).
-import type { FastifyInstance } from 'fastify';
 import {
   BranchIdParamSchema,
   DASH_BRANCHES_PATH,
   PutBranchNameRequestSchema,
-  type BranchesView,
+  BranchesViewSchema,
 } from '../../shared/hub-branches-contract';
 import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { listBranches, setBranchName } from '../store/branches';
 import { scopeOf } from '../store/scope';
-import { checked, sessionOf } from './audiences';
+import { sessionOf } from './audiences';
+import type { HubApp } from './zod-provider';
 
 /** Registered inside the manager audience (dashboard-routes.ts). */
-export function dashboardBranchRoutes(app: FastifyInstance, ctx: HubContext): void {
-  app.get(DASH_BRANCHES_PATH, async (req): Promise<BranchesView> => {
+export function dashboardBranchRoutes(app: HubApp, ctx: HubContext): void {
+  app.get(DASH_BRANCHES_PATH, { schema: { response: { 200: BranchesViewSchema } } }, async (req) => {
     const s = sessionOf(req);
     return { branches: await listBranches(ctx.db, scopeOf(s.manager)) };
   });
 
   app.put(
     `${DASH_BRANCHES_PATH}/:branch`,
-    { schema: { params: BranchIdParamSchema, body: PutBranchNameRequestSchema } },
-    async (req): Promise<BranchesView> => {
+    {
+      schema: { params: BranchIdParamSchema, body: PutBranchNameRequestSchema, response: { 200: BranchesViewSchema } },
+    },
+    async (req) => {
       const s = sessionOf(req);
       if (s.manager.role !== 'head-office') throw fail('HUB_FORBIDDEN', 403, 'Only head office names branches.');
-      const { branch } = checked(BranchIdParamSchema, req.params);
-      const { name } = checked(PutBranchNameRequestSchema, req.body);
+      const { branch } = req.params;
+      const { name } = req.body;
       const known = await listBranches(ctx.db, { kind: 'all' });
       if (!known.some((b) => b.branch === branch))
         throw fail(

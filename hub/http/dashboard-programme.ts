@@ -2,7 +2,6 @@
 // imported from a file with the counter's columns and checks (errors by line and column, nothing
 // kept unless every row is right), the template, and a day's shows with their fill. A branch
 // manager works on their own branch; head office names the branch.
-import type { FastifyInstance } from 'fastify';
 import { lagosDayOf, type ManagerView } from '../../shared/hub-dashboard-contract';
 import {
   DASH_PROGRAMME_PATH,
@@ -11,9 +10,10 @@ import {
   ImportProgrammeRequestSchema,
   PutProgrammeRequestSchema,
   ShowsQuerySchema,
+  DashProgrammeViewSchema,
+  ImportProgrammeResultSchema,
+  ShowsViewSchema,
   type DashProgrammeView,
-  type ImportProgrammeResult,
-  type ShowsView,
 } from '../../shared/hub-programme-contract';
 import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import type { HubContext } from '../context';
@@ -21,7 +21,8 @@ import { fail } from '../errors';
 import { writeAudit } from '../store/manager-admin';
 import { programmeView, readProgramme, setProgramme, showFills } from '../store/programme';
 import { scopeOf } from '../store/scope';
-import { checked, sessionOf } from './audiences';
+import { sessionOf } from './audiences';
+import type { HubApp } from './zod-provider';
 
 /** At most this many errors travel back with a refused file (errorCount says how many in all). */
 const MAX_ERRORS_SHOWN = 200;
@@ -45,21 +46,28 @@ function branchOf(m: ManagerView, named: string | null | undefined): string {
 }
 
 /** Registered inside the manager audience (dashboard-routes.ts). */
-export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext): void {
+export function dashboardProgrammeRoutes(app: HubApp, ctx: HubContext): void {
   const view = async (branch: string): Promise<DashProgrammeView> => programmeView(await readProgramme(ctx.db, branch));
 
-  app.get(DASH_PROGRAMME_PATH, { schema: { querystring: DashProgrammeQuerySchema } }, async (req) => {
-    const s = sessionOf(req);
-    const f = checked(DashProgrammeQuerySchema, req.query);
-    return view(branchOf(s.manager, f.branch));
-  });
+  app.get(
+    DASH_PROGRAMME_PATH,
+    { schema: { querystring: DashProgrammeQuerySchema, response: { 200: DashProgrammeViewSchema } } },
+    async (req) => {
+      const s = sessionOf(req);
+      const f = req.query;
+      return view(branchOf(s.manager, f.branch));
+    },
+  );
 
   app.put(
     DASH_PROGRAMME_PATH,
-    { bodyLimit: IMPORT_BODY_BYTES, schema: { body: PutProgrammeRequestSchema } },
-    async (req): Promise<DashProgrammeView> => {
+    {
+      bodyLimit: IMPORT_BODY_BYTES,
+      schema: { body: PutProgrammeRequestSchema, response: { 200: DashProgrammeViewSchema } },
+    },
+    async (req) => {
       const s = sessionOf(req);
-      const body = checked(PutProgrammeRequestSchema, req.body);
+      const body = req.body;
       const branch = branchOf(s.manager, body.branch);
       const version = await setProgramme(ctx.db, branch, body.programme, s.manager.name, ctx.now());
       await writeAudit(
@@ -80,10 +88,13 @@ export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext):
 
   app.post(
     `${DASH_PROGRAMME_PATH}/import`,
-    { bodyLimit: IMPORT_BODY_BYTES, schema: { body: ImportProgrammeRequestSchema } },
-    async (req): Promise<ImportProgrammeResult> => {
+    {
+      bodyLimit: IMPORT_BODY_BYTES,
+      schema: { body: ImportProgrammeRequestSchema, response: { 200: ImportProgrammeResultSchema } },
+    },
+    async (req) => {
       const s = sessionOf(req);
-      const body = checked(ImportProgrammeRequestSchema, req.body);
+      const body = req.body;
       const branch = branchOf(s.manager, body.branch);
       const check = checkProgrammeFile(body.csv);
       if (!check.programme) {
@@ -119,9 +130,13 @@ export function dashboardProgrammeRoutes(app: FastifyInstance, ctx: HubContext):
       .send(programmeTemplate(lagosDayOf(ctx.now())));
   });
 
-  app.get(DASH_SHOWS_PATH, { schema: { querystring: ShowsQuerySchema } }, async (req): Promise<ShowsView> => {
-    const s = sessionOf(req);
-    const f = checked(ShowsQuerySchema, req.query);
-    return showFills(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f.branch);
-  });
+  app.get(
+    DASH_SHOWS_PATH,
+    { schema: { querystring: ShowsQuerySchema, response: { 200: ShowsViewSchema } } },
+    async (req) => {
+      const s = sessionOf(req);
+      const f = req.query;
+      return showFills(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f.branch);
+    },
+  );
 }

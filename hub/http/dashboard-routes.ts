@@ -1,31 +1,34 @@
 // The manager's dashboard API (`/api/v1/dashboard/...`, contract in shared/hub-dashboard-contract.ts):
-// setup, login, sessions and logout; Today, the live feed, Needs attention, shifts, order search,
+// setup, login, sessions and logout (dashboard-session.ts); Today, the live feed, Needs attention, shifts, order search,
 // an order's history, CSV exports, counters and managers; the programme and a day's shows
 // (dashboard-programme.ts). Setup and login are anonymous; the rest is the manager audience: a
 // session cookie, and for every write the session's CSRF token header and, when the browser sends
 // one, a same-origin Origin (hooks in audiences.ts). Reads take the session's scope
 // (hub/store/scope.ts): a branch manager sees their branch only.
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   AttentionQuerySchema,
+  AttentionViewSchema,
+  CountersViewSchema,
   CreateManagerRequestSchema,
   DASHBOARD_PREFIX as D,
   DashIssueCodeRequestSchema,
+  DashIssueCodeResponseSchema,
   lagosDayOf,
   LiveQuerySchema,
-  LoginRequestSchema,
+  ManagerViewSchema,
+  OrderDetailSchema,
   ORDERS_CSV_COLUMNS,
+  OrdersPageSchema,
   OrdersQuerySchema,
-  SESSION_COOKIE,
-  SetupRequestSchema,
   SHIFTS_CSV_COLUMNS,
   ShiftsQuerySchema,
+  ShiftsViewSchema,
   TodayQuerySchema,
+  TodayViewSchema,
   LAGOS_OFFSET_MS,
   type OrderRow,
-  type SessionView,
 } from '../../shared/hub-dashboard-contract';
 import { csvLine } from '../../shared/csv-cell';
 import { koboToNairaString } from '../../shared/money';
@@ -42,194 +45,112 @@ import {
   today,
   type OrderFilters,
 } from '../store/dashboard';
-import {
-  checkLogin,
-  closeAllSessions,
-  closeSession,
-  completeSetup,
-  createManager,
-  openSession,
-  readSession,
-  type Session,
-} from '../store/managers';
+import { createManager, type Session } from '../store/managers';
 import { scopeOf } from '../store/scope';
-import { sha256 } from '../store/tokens';
 import { writeAudit } from '../store/manager-admin';
 import { dashboardBranchRoutes } from './dashboard-branches';
 import { dashboardManagerRoutes } from './dashboard-managers';
 import { dashboardProgrammeRoutes } from './dashboard-programme';
-import { anonymousAudience, checked, checkOrigin, managerAudience, sessionCookieOf, sessionOf } from './audiences';
+import { dashboardLoginRoutes, dashboardSessionRoutes } from './dashboard-session';
+import { anonymousAudience, managerAudience, sessionOf } from './audiences';
+import type { HubApp } from './zod-provider';
 
 const IdParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'an order id is a number') });
 const CounterParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'not a counter id') });
 const CountersQuery = z.object({ branch: z.string().max(64).optional() }).strict();
 const CsvOrdersQuery = OrdersQuerySchema.omit({ cursor: true, limit: true });
+const RevokedResponse = z.object({ revoked: z.string() });
 
-export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
+export function dashboardRoutes(app: HubApp, ctx: HubContext): void {
   const dc = ctx.dashboard;
   /** The Hub cannot verify the provider's notifications from its start when it has no merchant file. */
   const relayOffSince = ctx.merchant ? null : ctx.now();
-  const cookie = (value: string, maxAgeS: number) =>
-    `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${dc.secureCookie ? '; Secure' : ''}`;
-  const viewOf = (s: Session): SessionView => ({
-    manager: s.manager,
-    csrfToken: s.csrfToken,
-    idleExpiresAt: s.idleExpiresAt,
-    expiresAt: s.expiresAt,
-  });
-
   const headOffice = (s: Session) => {
     if (s.manager.role !== 'head-office') throw fail('HUB_FORBIDDEN', 403, 'Only head office may do this.');
   };
-  async function startSession(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    manager: Session['manager'],
-  ): Promise<SessionView> {
-    // A login always gets a new id; a session the browser still carried is ended (no fixation).
-    const old = sessionCookieOf(req);
-    if (old) {
-      await readSession(ctx.db, old, ctx.now(), dc.session).then((s) => (s ? closeSession(ctx.db, s.idHash) : 0));
-      ctx.credentials.forgetSessions([sha256(old)]);
-    }
-    const { id, session: s } = await openSession(ctx.db, manager, ctx.now(), dc.session);
-    reply.header('set-cookie', cookie(id, Math.floor(dc.session.absoluteMs / 1000)));
-    reply.header('cache-control', 'no-store');
-    return viewOf(s);
-  }
-
-  void app.register(async (anon) => {
+  void app.register(async (anon: HubApp) => {
     anon.addHook('onRequest', anonymousAudience(ctx));
-    anon.post(`${D}/setup`, { schema: { body: SetupRequestSchema } }, async (req, reply) => {
-      checkOrigin(req, dc);
-      const body = checked(SetupRequestSchema, req.body);
-      const m = await completeSetup(ctx.db, body.token, body.name, body.password, ctx.now());
-      await writeAudit(ctx.db, { manager: m, address: req.ip }, 'setup', m.name, null, ctx.now());
-      req.log.info({ managerId: m.id }, 'hub: first manager created with the setup link');
-      // Creating the first manager logs them in: it is their first login (Managers said "never").
-      await writeAudit(ctx.db, { manager: m, address: req.ip }, 'login', null, 'with the setup link', ctx.now());
-      return startSession(req, reply, m);
-    });
-
-    anon.post(`${D}/login`, { schema: { body: LoginRequestSchema } }, async (req, reply) => {
-      checkOrigin(req, dc);
-      const wait = dc.loginLimiter.take(`login:${req.ip}`, ctx.now());
-      if (wait)
-        throw fail('HUB_RATE_LIMITED', 429, 'Too many login attempts from this address: wait, then try again.', {
-          retryAfterMs: wait,
-        });
-      const body = checked(LoginRequestSchema, req.body);
-      try {
-        const m = await checkLogin(ctx.db, body.name, body.password, ctx.now(), dc.throttle, req.ip);
-        await writeAudit(ctx.db, { manager: m, address: req.ip }, 'login', null, null, ctx.now());
-        req.log.info({ managerId: m.id }, 'hub: manager logged in');
-        return await startSession(req, reply, m);
-      } catch (e) {
-        const code = (e as { code?: string }).code;
-        req.log.warn({ code }, 'hub: manager login refused');
-        // Checked and refused (a password hash ran): in the audit log with the name tried. Refusals
-        // for too many attempts are not (they cost nothing and would let a flood fill the log).
-        const why =
-          code === 'HUB_LOGIN_FAILED'
-            ? 'wrong name or password'
-            : code === 'HUB_FORBIDDEN'
-              ? 'the account is disabled'
-              : null;
-        if (why)
-          await writeAudit(
-            ctx.db,
-            { manager: null, name: body.name, address: req.ip },
-            'login.failed',
-            null,
-            why,
-            ctx.now(),
-          );
-        throw e;
-      }
-    });
+    dashboardLoginRoutes(anon, ctx);
   });
 
-  void app.register(async (managers) => {
+  void app.register(async (managers: HubApp) => {
     managers.addHook('onRequest', managerAudience(ctx));
     managerRoutes(managers);
   });
 
-  function managerRoutes(app: FastifyInstance): void {
-    app.get(`${D}/session`, async (req, reply) => {
-      reply.header('cache-control', 'no-store');
-      return viewOf(sessionOf(req));
-    });
+  function managerRoutes(app: HubApp): void {
+    dashboardSessionRoutes(app, ctx);
 
-    app.post(`${D}/logout`, async (req, reply) => {
-      const s = sessionOf(req);
-      reply.header('set-cookie', cookie('', 0));
-      ctx.credentials.forgetSessions([s.idHash]);
-      return { sessionsEnded: await closeSession(ctx.db, s.idHash) };
-    });
+    app.post(
+      `${D}/managers`,
+      { schema: { body: CreateManagerRequestSchema, response: { 200: ManagerViewSchema } } },
+      async (req) => {
+        const s = sessionOf(req);
+        headOffice(s);
+        const m = await createManager(ctx.db, req.body, ctx.now());
+        await writeAudit(
+          ctx.db,
+          { manager: s.manager, address: req.ip },
+          'manager.created',
+          m.name,
+          m.role === 'branch' ? `branch ${m.branch}` : 'head office',
+          ctx.now(),
+        );
+        req.log.info({ managerId: m.id, role: m.role, branch: m.branch, by: s.manager.id }, 'hub: manager created');
+        return m;
+      },
+    );
 
-    app.post(`${D}/logout-everywhere`, async (req, reply) => {
-      const s = sessionOf(req);
-      reply.header('set-cookie', cookie('', 0));
-      const n = await closeAllSessions(ctx.db, s.manager.id);
-      ctx.credentials.forgetManager(s.manager.id);
-      req.log.info({ managerId: s.manager.id, sessions: n }, 'hub: manager logged out everywhere');
-      return { sessionsEnded: n };
-    });
+    app.get(
+      `${D}/today`,
+      { schema: { querystring: TodayQuerySchema, response: { 200: TodayViewSchema } } },
+      async (req) => {
+        const s = sessionOf(req);
+        const f = req.query;
+        return today(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f.branch);
+      },
+    );
 
-    app.post(`${D}/managers`, { schema: { body: CreateManagerRequestSchema } }, async (req) => {
-      const s = sessionOf(req);
-      headOffice(s);
-      const m = await createManager(ctx.db, checked(CreateManagerRequestSchema, req.body), ctx.now());
-      await writeAudit(
-        ctx.db,
-        { manager: s.manager, address: req.ip },
-        'manager.created',
-        m.name,
-        m.role === 'branch' ? `branch ${m.branch}` : 'head office',
-        ctx.now(),
-      );
-      req.log.info({ managerId: m.id, role: m.role, branch: m.branch, by: s.manager.id }, 'hub: manager created');
-      return m;
-    });
-
-    app.get(`${D}/today`, { schema: { querystring: TodayQuerySchema } }, async (req) => {
-      const s = sessionOf(req);
-      const f = checked(TodayQuerySchema, req.query);
-      return today(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f.branch);
-    });
-
-    app.get(`${D}/attention`, { schema: { querystring: AttentionQuerySchema } }, async (req) => {
-      const s = sessionOf(req);
-      const f = checked(AttentionQuerySchema, req.query);
-      return attention(
-        ctx.db,
-        scopeOf(s.manager),
-        ctx.now(),
-        dc.attention,
-        (id) => ctx.relay.isConnected(id),
-        f.branch,
-        relayOffSince,
-      );
-    });
+    app.get(
+      `${D}/attention`,
+      { schema: { querystring: AttentionQuerySchema, response: { 200: AttentionViewSchema } } },
+      async (req) => {
+        const s = sessionOf(req);
+        const f = req.query;
+        return attention(
+          ctx.db,
+          scopeOf(s.manager),
+          ctx.now(),
+          dc.attention,
+          (id) => ctx.relay.isConnected(id),
+          f.branch,
+          relayOffSince,
+        );
+      },
+    );
 
     app.get(`${D}/live`, { schema: { querystring: LiveQuerySchema } }, async (req, reply) => {
       const s = sessionOf(req);
-      const f = checked(LiveQuerySchema, req.query);
+      const f = req.query;
       const h = req.headers['last-event-id'];
       const last = typeof h === 'string' && /^\d{1,18}$/.test(h) ? Number(h) : null;
       reply.hijack();
       await dc.live.open(reply.raw, s.idHash, s.manager.id, scopeOf(s.manager), f.branch, last);
     });
 
-    app.get(`${D}/shifts`, { schema: { querystring: ShiftsQuerySchema } }, async (req) => {
-      const s = sessionOf(req);
-      const f = checked(ShiftsQuerySchema, req.query);
-      return shifts(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f);
-    });
+    app.get(
+      `${D}/shifts`,
+      { schema: { querystring: ShiftsQuerySchema, response: { 200: ShiftsViewSchema } } },
+      async (req) => {
+        const s = sessionOf(req);
+        const f = req.query;
+        return shifts(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f);
+      },
+    );
 
     app.get(`${D}/shifts.csv`, { schema: { querystring: ShiftsQuerySchema } }, async (req, reply) => {
       const s = sessionOf(req);
-      const f = checked(ShiftsQuerySchema, req.query);
+      const f = req.query;
       const day = f.day ?? lagosDayOf(ctx.now());
       const v = await shifts(ctx.db, scopeOf(s.manager), day, f);
       const lines = [SHIFTS_CSV_COLUMNS.join(',')];
@@ -262,15 +183,19 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
         .send(lines.join('\r\n') + '\r\n');
     });
 
-    app.get(`${D}/orders`, { schema: { querystring: OrdersQuerySchema } }, async (req) => {
-      const s = sessionOf(req);
-      const f = checked(OrdersQuerySchema, req.query);
-      return searchOrders(ctx.db, scopeOf(s.manager), f, f.limit);
-    });
+    app.get(
+      `${D}/orders`,
+      { schema: { querystring: OrdersQuerySchema, response: { 200: OrdersPageSchema } } },
+      async (req) => {
+        const s = sessionOf(req);
+        const f = req.query;
+        return searchOrders(ctx.db, scopeOf(s.manager), f, f.limit);
+      },
+    );
 
-    app.get(`${D}/orders/:id`, { schema: { params: IdParam } }, async (req) => {
+    app.get(`${D}/orders/:id`, { schema: { params: IdParam, response: { 200: OrderDetailSchema } } }, async (req) => {
       const s = sessionOf(req);
-      const { id } = checked(IdParam, req.params);
+      const { id } = req.params;
       const d = await orderDetail(ctx.db, scopeOf(s.manager), id);
       if (!d) throw fail('HUB_NOT_FOUND', 404, `No order ${id} that you may see.`);
       return d;
@@ -278,7 +203,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
 
     app.get(`${D}/orders.csv`, { schema: { querystring: CsvOrdersQuery } }, async (req, reply) => {
       const s = sessionOf(req);
-      const f = checked(CsvOrdersQuery, req.query);
+      const f = req.query;
       if (!f.from || !f.to)
         throw fail(
           'HUB_BAD_REQUEST',
@@ -304,60 +229,72 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
         .send(Readable.from(rows()));
     });
 
-    app.get(`${D}/counters`, { schema: { querystring: CountersQuery } }, async (req) => {
-      const s = sessionOf(req);
-      const f = checked(CountersQuery, req.query);
-      return {
-        counters: await dashCounters(
+    app.get(
+      `${D}/counters`,
+      { schema: { querystring: CountersQuery, response: { 200: CountersViewSchema } } },
+      async (req) => {
+        const s = sessionOf(req);
+        const f = req.query;
+        return {
+          counters: await dashCounters(
+            ctx.db,
+            scopeOf(s.manager),
+            ctx.now(),
+            dc.attention.staleMs,
+            (id) => ctx.relay.isConnected(id),
+            f.branch,
+          ),
+          relayVerifies: ctx.merchant !== null,
+        };
+      },
+    );
+
+    app.post(
+      `${D}/counters/enroll-codes`,
+      { schema: { body: DashIssueCodeRequestSchema, response: { 200: DashIssueCodeResponseSchema } } },
+      async (req) => {
+        const s = sessionOf(req);
+        const body = req.body;
+        if (s.manager.role === 'branch' && body.branch !== null && body.branch !== s.manager.branch)
+          throw fail('HUB_FORBIDDEN', 403, 'A branch manager issues codes for their own branch only.');
+        // Every code is for one branch: the counter cannot choose its branch with it.
+        if (s.manager.role !== 'branch' && body.branch === null)
+          throw fail(
+            'HUB_BAD_REQUEST',
+            400,
+            "Say which branch the code is for (the branch's merchant id, as its counters are set up): a code enrolls a counter of that branch only.",
+            { issues: [{ path: 'branch', message: 'required' }] },
+          );
+        const branch = s.manager.role === 'branch' ? s.manager.branch : body.branch;
+        const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, branch);
+        await writeAudit(
           ctx.db,
-          scopeOf(s.manager),
+          { manager: s.manager, address: req.ip },
+          'counter.code-issued',
+          branch,
+          `valid ${body.ttlMinutes} minutes`,
           ctx.now(),
-          dc.attention.staleMs,
-          (id) => ctx.relay.isConnected(id),
-          f.branch,
-        ),
-        relayVerifies: ctx.merchant !== null,
-      };
-    });
-
-    app.post(`${D}/counters/enroll-codes`, { schema: { body: DashIssueCodeRequestSchema } }, async (req) => {
-      const s = sessionOf(req);
-      const body = checked(DashIssueCodeRequestSchema, req.body);
-      if (s.manager.role === 'branch' && body.branch !== null && body.branch !== s.manager.branch)
-        throw fail('HUB_FORBIDDEN', 403, 'A branch manager issues codes for their own branch only.');
-      // Every code is for one branch: the counter cannot choose its branch with it.
-      if (s.manager.role !== 'branch' && body.branch === null)
-        throw fail(
-          'HUB_BAD_REQUEST',
-          400,
-          "Say which branch the code is for (the branch's merchant id, as its counters are set up): a code enrolls a counter of that branch only.",
-          { issues: [{ path: 'branch', message: 'required' }] },
         );
-      const branch = s.manager.role === 'branch' ? s.manager.branch : body.branch;
-      const c = await issueEnrollCode(ctx.db, ctx.now(), body.ttlMinutes, branch);
-      await writeAudit(
-        ctx.db,
-        { manager: s.manager, address: req.ip },
-        'counter.code-issued',
-        branch,
-        `valid ${body.ttlMinutes} minutes`,
-        ctx.now(),
-      );
-      req.log.info({ managerId: s.manager.id, branch }, 'hub: enrollment code issued from the dashboard');
-      return c;
-    });
+        req.log.info({ managerId: s.manager.id, branch }, 'hub: enrollment code issued from the dashboard');
+        return c;
+      },
+    );
 
-    app.post(`${D}/counters/:id/revoke`, { schema: { params: CounterParam } }, async (req) => {
-      const s = sessionOf(req);
-      const { id } = checked(CounterParam, req.params);
-      if (!(await counterInScope(ctx.db, scopeOf(s.manager), id)) || !(await revokeCounter(ctx.db, id, ctx.now()))) {
-        throw fail('HUB_NOT_FOUND', 404, `No counter ${id} that you may manage.`);
-      }
-      ctx.credentials.forgetCounter(id);
-      await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'counter.revoked', id, null, ctx.now());
-      req.log.info({ counterId: id, managerId: s.manager.id }, 'hub: counter revoked from the dashboard');
-      return { revoked: id };
-    });
+    app.post(
+      `${D}/counters/:id/revoke`,
+      { schema: { params: CounterParam, response: { 200: RevokedResponse } } },
+      async (req) => {
+        const s = sessionOf(req);
+        const { id } = req.params;
+        if (!(await counterInScope(ctx.db, scopeOf(s.manager), id)) || !(await revokeCounter(ctx.db, id, ctx.now()))) {
+          throw fail('HUB_NOT_FOUND', 404, `No counter ${id} that you may manage.`);
+        }
+        ctx.credentials.forgetCounter(id);
+        await writeAudit(ctx.db, { manager: s.manager, address: req.ip }, 'counter.revoked', id, null, ctx.now());
+        req.log.info({ counterId: id, managerId: s.manager.id }, 'hub: counter revoked from the dashboard');
+        return { revoked: id };
+      },
+    );
 
     dashboardProgrammeRoutes(app, ctx);
     dashboardBranchRoutes(app, ctx);

@@ -5,7 +5,8 @@
 // the app is not built, every page says how to build it.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { HubApp } from './zod-provider';
 
 export const DASHBOARD_PATH = '/dashboard/';
 
@@ -47,7 +48,7 @@ function secure(reply: FastifyReply): FastifyReply {
 }
 
 /** `dir` is the built app (index.html and assets/); it is read at every request, so a rebuild needs no restart. */
-export function dashboardStaticRoutes(app: FastifyInstance, dir: string): void {
+export function dashboardStaticRoutes(app: HubApp, dir: string): void {
   const root = normalize(dir + sep);
   const sendIndex = (reply: FastifyReply) => {
     const index = join(root, 'index.html');

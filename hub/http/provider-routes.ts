@@ -4,7 +4,8 @@
 // what the provider signed, not by its bytes; the routing headers (unsigned) never widen who gets
 // it: the claimants of its order only, or held until a claimant is known (store/quarantine.ts), if
 // it could be a live counter's and its address has room (store/holding.ts).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { HubApp } from './zod-provider';
 import { WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../protocol/pos-webhook';
 import type { HubContext } from '../context';
 import type { NotificationIngestResult, NotificationKind } from '../store/notifications';
@@ -12,8 +13,8 @@ import { checkPosWebhook, readBillsCallback } from '../webhook/verify-pos';
 
 export const PROVIDER_PATHS = { pos: '/provider/pos-webhook', bills: '/provider/bills-callback' } as const;
 
-export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
-  app.register(async (scope) => {
+export function providerRoutes(app: HubApp, ctx: HubContext): void {
+  app.register(async (scope: HubApp) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 

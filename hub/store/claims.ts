@@ -14,7 +14,7 @@ export async function claimsShared(
 ): Promise<{ key: string; counterIds: string[] }[]> {
   const rows = await q.query<{ key: string; ids: string[] | string }>(
     `select o.order_key as key, array_agg(o.counter_id order by o.counter_id) as ids
-       from order_owners o join counters c on c.id = o.counter_id and c.revoked_at is null
+       from order_claimants o
       where o.order_key = any($1::text[]) group by o.order_key
      having count(*) > 1 and bool_or(o.counter_id = $2) order by o.order_key`,
     [keys, counterId],

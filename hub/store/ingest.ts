@@ -74,8 +74,8 @@ const INGEST_SQL = `
       with ordinality as t(kind, received_at, order_no, branch, headers, body, body_hash, received_detail, verified_detail, holdable, source, i)),
   keys as (select k.i, k.key, k.n from unnest($10::bigint[], $11::text[]) with ordinality as k(i, key, n)),
   claims as (
-    select k.i, k.n, k.key, c.id, c.branch
-      from keys k join order_owners o on o.order_key = k.key join counters c on c.id = o.counter_id and c.revoked_at is null),
+    select k.i, k.n, k.key, o.counter_id as id, o.branch
+      from keys k join order_claimants o on o.order_key = k.key),
   owner as (select c.* from claims c where c.n = (select min(x.n) from claims x where x.i = c.i)),
   claimants as (select i, count(*) as m, string_agg(id, ', ' order by id) as who from owner group by i),
   decide as (

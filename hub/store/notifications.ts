@@ -27,7 +27,7 @@ export const REVOKED_PREFIX = 'revoked:';
 async function route(q: SqlRunner, orderKeys: string[]): Promise<{ ids: string[]; why: string }> {
   const rows = await q.query<{ id: string; key: string }>(
     `with k as (select key, n from unnest($1::text[]) with ordinality as k(key, n)),
-     c as (select c.id, k.key, k.n from k join order_owners o on o.order_key = k.key join counters c on c.id = o.counter_id and c.revoked_at is null)
+     c as (select o.counter_id as id, k.key, k.n from k join order_claimants o on o.order_key = k.key)
      select id, key from c where n = (select min(n) from c) order by id`,
     [orderKeys.filter(Boolean)],
   );

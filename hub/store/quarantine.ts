@@ -21,9 +21,9 @@ export async function releaseHeld(
 ): Promise<string[]> {
   const rows = await q.query<{ counter_id: string }>(
     `with owned as (
-       select h.notification_id, c.id as counter_id, c.branch, k.key, k.n
+       select h.notification_id, o.counter_id, o.branch, k.key, k.n
          from quarantine h cross join lateral unnest(h.order_keys) with ordinality as k(key, n)
-         join order_owners o on o.order_key = k.key join counters c on c.id = o.counter_id and c.revoked_at is null
+         join order_claimants o on o.order_key = k.key
         where $1::text is null or h.order_keys && $3::text[]),
      cand as (select * from owned w where w.n = (select min(x.n) from owned x where x.notification_id = w.notification_id)),
      pick as (select * from cand where $1::text is null or notification_id in (select notification_id from cand where counter_id = $1)),

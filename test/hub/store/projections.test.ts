@@ -3,14 +3,14 @@
 // throwaway real PostgreSQL; and the order search on PostgreSQL answers what a plain filter of the
 // journal answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HubDb } from '../../hub/db/adapter';
-import { num } from '../../hub/db/adapter';
-import { openHubDb } from '../../hub/db/open';
-import { enrollCounter, issueEnrollCode } from '../../hub/store/counters';
-import { searchOrders } from '../../hub/store/dashboard';
-import { readJournal, storeSyncBatch } from '../../hub/store/journal';
-import type { SyncEvent } from '../../shared/hub-contract';
-import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
+import type { HubDb } from '../../../hub/db/adapter';
+import { num } from '../../../hub/db/adapter';
+import { openHubDb } from '../../../hub/db/open';
+import { enrollCounter, issueEnrollCode } from '../../../hub/store/counters';
+import { searchOrders } from '../../../hub/store/dashboard';
+import { readJournal, storeSyncBatch } from '../../../hub/store/journal';
+import type { SyncEvent } from '../../../shared/hub-contract';
+import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 if (pgUnavailable) console.log(`dashboard projections on real PostgreSQL skipped: ${pgUnavailable}`);
 

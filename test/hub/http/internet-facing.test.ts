@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openHubDb } from '../../hub/db/open';
-import { buildHub } from '../../hub/server';
-import { csvCell } from '../../shared/csv-cell';
-import { createManager, passwordGate } from '../../hub/store/managers';
-import { rotatingFile } from '../../hub/log-file';
-import { Manager } from './helpers/dashboard-client';
-import { RelayClient } from './helpers/sse-client';
+import { openHubDb } from '../../../hub/db/open';
+import { buildHub } from '../../../hub/server';
+import { csvCell } from '../../../shared/csv-cell';
+import { createManager, passwordGate } from '../../../hub/store/managers';
+import { rotatingFile } from '../../../hub/log-file';
+import { Manager } from '../helpers/dashboard-client';
+import { RelayClient } from '../helpers/sse-client';
 import {
   ADMIN_TOKEN,
   bearer,
@@ -23,7 +23,7 @@ import {
   sendPosWebhook,
   startTestHub,
   type TestHub,
-} from './helpers/hub-harness';
+} from '../helpers/hub-harness';
 
 const PW = 'manager password 1';
 const fwd = (ip: string) => ({ 'x-forwarded-for': ip });

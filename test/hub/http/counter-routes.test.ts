@@ -2,8 +2,8 @@
 // plainly on the next call and on the open stream, per-counter status, rate limits, body caps,
 // health, readiness and metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, bearer, enroll, get, issueCode, post, startTestHub, type TestHub } from './helpers/hub-harness';
-import { RelayClient } from './helpers/sse-client';
+import { ADMIN_TOKEN, bearer, enroll, get, issueCode, post, startTestHub, type TestHub } from '../helpers/hub-harness';
+import { RelayClient } from '../helpers/sse-client';
 
 let hub: TestHub;
 beforeAll(async () => {

@@ -3,15 +3,15 @@
 // for all the streams it concerns. Counted through a HubDb that records every statement, never timed.
 // Real Hubs on PGlite over loopback HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HubDb } from '../../hub/db/adapter';
-import { openHubDb } from '../../hub/db/open';
-import { createManager } from '../../hub/store/managers';
-import { DASH_CHANNEL } from '../../hub/store/projections';
-import { RELAY_CHANNEL } from '../../hub/store/notifications';
-import { countingDb, type CountingDb } from './helpers/counting-db';
-import { CounterJournal, Manager, type LiveReader } from './helpers/dashboard-client';
-import { bearer, enroll, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
-import { RelayClient } from './helpers/sse-client';
+import type { HubDb } from '../../../hub/db/adapter';
+import { openHubDb } from '../../../hub/db/open';
+import { createManager } from '../../../hub/store/managers';
+import { DASH_CHANNEL } from '../../../hub/store/projections';
+import { RELAY_CHANNEL } from '../../../hub/store/notifications';
+import { countingDb, type CountingDb } from '../helpers/counting-db';
+import { CounterJournal, Manager, type LiveReader } from '../helpers/dashboard-client';
+import { bearer, enroll, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from '../helpers/hub-harness';
+import { RelayClient } from '../helpers/sse-client';
 
 const PW = 'manager password 1';
 /** Statements that read the relay's deliveries (the old per-stream read and the shared ones alike). */

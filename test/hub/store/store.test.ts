@@ -1,12 +1,12 @@
 // The Hub's store, the same SQL on both back ends: PGlite (embedded) and a throwaway real
 // PostgreSQL cluster. Migrations, enrollment codes, sync idempotency and gaps, routing, acks, pruning.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HubDb } from '../../hub/db/adapter';
-import { migrate, schemaIsCurrent } from '../../hub/db/migrations';
-import { openHubDb } from '../../hub/db/open';
-import { HubFailure } from '../../hub/errors';
-import { enrollCounter, issueEnrollCode, revokeCounter } from '../../hub/store/counters';
-import { readJournal, storeSyncBatch } from '../../hub/store/journal';
+import type { HubDb } from '../../../hub/db/adapter';
+import { migrate, schemaIsCurrent } from '../../../hub/db/migrations';
+import { openHubDb } from '../../../hub/db/open';
+import { HubFailure } from '../../../hub/errors';
+import { enrollCounter, issueEnrollCode, revokeCounter } from '../../../hub/store/counters';
+import { readJournal, storeSyncBatch } from '../../../hub/store/journal';
 import {
   ackDeliveries,
   createIngestBatcher,
@@ -16,9 +16,9 @@ import {
   pendingDeliveries,
   pruneOlderThan,
   type NotificationIngestInput,
-} from '../../hub/store/notifications';
-import type { SyncEvent } from '../../shared/hub-contract';
-import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
+} from '../../../hub/store/notifications';
+import type { SyncEvent } from '../../../shared/hub-contract';
+import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 if (pgUnavailable) console.log(`store on real PostgreSQL skipped: ${pgUnavailable}`);
 

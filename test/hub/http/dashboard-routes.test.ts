@@ -3,18 +3,18 @@
 // their CSV, order search, history and CSV export, counters. Then the same calls by the other
 // branch's manager with the first branch's ids: nothing of it is ever answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrderState } from '../../shared/orders';
-import { createManager } from '../../hub/store/managers';
+import type { OrderState } from '../../../shared/orders';
+import { createManager } from '../../../hub/store/managers';
 import {
   ORDERS_CSV_COLUMNS,
   SHIFTS_CSV_COLUMNS,
   type OrderRow,
   type OrdersPage,
   type TodayView,
-} from '../../shared/hub-dashboard-contract';
-import { addDays, lagosDate, lagosDayStart } from '../../shared/time';
-import { CounterJournal, Manager } from './helpers/dashboard-client';
-import { enroll, posWebhook, post, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
+} from '../../../shared/hub-dashboard-contract';
+import { addDays, lagosDate, lagosDayStart } from '../../../shared/time';
+import { CounterJournal, Manager } from '../helpers/dashboard-client';
+import { enroll, posWebhook, post, sendPosWebhook, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 const PW = 'manager password 1';
 const H = 3_600_000;

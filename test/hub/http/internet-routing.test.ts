@@ -4,9 +4,9 @@
 // transit behind a later one; and the refused Host header's own error. Real Hubs (PGlite in
 // memory) over loopback HTTP; a real SSE client.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManager } from '../../hub/store/managers';
-import { Manager } from './helpers/dashboard-client';
-import { RelayClient } from './helpers/sse-client';
+import { createManager } from '../../../hub/store/managers';
+import { Manager } from '../helpers/dashboard-client';
+import { RelayClient } from '../helpers/sse-client';
 import {
   ADMIN_TOKEN,
   bearer,
@@ -17,7 +17,7 @@ import {
   sendPosWebhook,
   startTestHub,
   type TestHub,
-} from './helpers/hub-harness';
+} from '../helpers/hub-harness';
 
 const hubs: TestHub[] = [];
 const clients: RelayClient[] = [];

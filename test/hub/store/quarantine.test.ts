@@ -6,8 +6,8 @@
 // by advisory locks in triggers, so the order is the test's, not the scheduler's.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bearer, enroll, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from './helpers/hub-harness';
-import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
+import { bearer, enroll, post, posWebhook, sendPosWebhook, startTestHub, type TestHub } from '../helpers/hub-harness';
+import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 if (pgUnavailable) console.log(`held-notification race on real PostgreSQL skipped: ${pgUnavailable}`);
 

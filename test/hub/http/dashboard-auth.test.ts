@@ -5,10 +5,10 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager, issueSetupToken, loginFailures, passwordChecks } from '../../hub/store/managers';
-import { CSRF_HEADER, SESSION_COOKIE } from '../../shared/hub-dashboard-contract';
-import { Manager } from './helpers/dashboard-client';
-import { enroll, startTestHub, type TestHub } from './helpers/hub-harness';
+import { createManager, issueSetupToken, loginFailures, passwordChecks } from '../../../hub/store/managers';
+import { CSRF_HEADER, SESSION_COOKIE } from '../../../shared/hub-dashboard-contract';
+import { Manager } from '../helpers/dashboard-client';
+import { enroll, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 const PW = 'correct horse battery';
 let logText = '';

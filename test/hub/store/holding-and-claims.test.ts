@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createManager } from '../../hub/store/managers';
-import type { AttentionView } from '../../shared/hub-dashboard-contract';
-import { Manager } from './helpers/dashboard-client';
-import { RelayClient } from './helpers/sse-client';
-import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
+import { createManager } from '../../../hub/store/managers';
+import type { AttentionView } from '../../../shared/hub-dashboard-contract';
+import { Manager } from '../helpers/dashboard-client';
+import { RelayClient } from '../helpers/sse-client';
+import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import {
   ADMIN_TOKEN,
   bearer,
@@ -20,7 +20,7 @@ import {
   sendPosWebhook,
   startTestHub,
   type TestHub,
-} from './helpers/hub-harness';
+} from '../helpers/hub-harness';
 
 const PW = 'manager password 1';
 

@@ -2,12 +2,17 @@
 // their own password; each ends the sessions it must (live feeds too) and is written to the audit
 // log. Real Hub (PGlite in memory, HTTP on loopback).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager } from '../../hub/store/managers';
-import { sha256 } from '../../hub/store/tokens';
-import type { AuditEntry, ManagerRosterEntry, ManagerSession, ManagerView } from '../../shared/hub-dashboard-contract';
-import { lagosDate } from '../../shared/time';
-import { Manager } from './helpers/dashboard-client';
-import { enroll, startTestHub, type TestHub } from './helpers/hub-harness';
+import { createManager } from '../../../hub/store/managers';
+import { sha256 } from '../../../hub/store/tokens';
+import type {
+  AuditEntry,
+  ManagerRosterEntry,
+  ManagerSession,
+  ManagerView,
+} from '../../../shared/hub-dashboard-contract';
+import { lagosDate } from '../../../shared/time';
+import { Manager } from '../helpers/dashboard-client';
+import { enroll, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 const PW = 'correct horse battery';
 const NEW_PW = 'a brand new password';

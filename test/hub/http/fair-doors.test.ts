@@ -3,11 +3,11 @@
 // logins, enrollment codes issued and the first-start setup. Real Hubs (PGlite in memory) over
 // loopback HTTP; a reverse proxy is played by sending X-Forwarded-For from loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INT32_MAX } from '../../shared/hub-contract';
-import type { AuditEntry } from '../../shared/hub-dashboard-contract';
-import { createManager, issueSetupToken, passwordGate } from '../../hub/store/managers';
-import { Manager } from './helpers/dashboard-client';
-import { ADMIN_TOKEN, bearer, enroll, post, startTestHub, type TestHub } from './helpers/hub-harness';
+import { INT32_MAX } from '../../../shared/hub-contract';
+import type { AuditEntry } from '../../../shared/hub-dashboard-contract';
+import { createManager, issueSetupToken, passwordGate } from '../../../hub/store/managers';
+import { Manager } from '../helpers/dashboard-client';
+import { ADMIN_TOKEN, bearer, enroll, post, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 const PW = 'manager password 1';
 const fwd = (ip: string) => ({ 'x-forwarded-for': ip });

@@ -13,8 +13,8 @@ import {
   startTestHub,
   ADMIN_TOKEN,
   type TestHub,
-} from './helpers/hub-harness';
-import { RelayClient } from './helpers/sse-client';
+} from '../helpers/hub-harness';
+import { RelayClient } from '../helpers/sse-client';
 
 let hub: TestHub;
 const clients: RelayClient[] = [];

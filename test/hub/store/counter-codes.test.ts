@@ -3,9 +3,9 @@
 // would not be its own and their notifications would go to the other branch. Enrollment refuses it
 // and says what to fix; a revoked counter's code is free again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setBranchName } from '../../hub/store/branches';
-import { suggestName } from '../../hub/store/counter-codes';
-import { ADMIN_TOKEN, bearer, enroll, issueCode, post, startTestHub, type TestHub } from './helpers/hub-harness';
+import { setBranchName } from '../../../hub/store/branches';
+import { suggestName } from '../../../hub/store/counter-codes';
+import { ADMIN_TOKEN, bearer, enroll, issueCode, post, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 let hub: TestHub;
 beforeAll(async () => {

@@ -6,13 +6,13 @@
 // proxy is played by sending X-Forwarded-For from loopback.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../shared/hub-dashboard-contract';
-import { openHubDb } from '../../hub/db/open';
-import { RELAY_CHANNEL, REVOKED_PREFIX } from '../../hub/store/notifications';
-import { createManager } from '../../hub/store/managers';
-import { countingDb, type CountingDb } from './helpers/counting-db';
-import { Manager } from './helpers/dashboard-client';
-import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } from './helpers/hub-harness';
+import { SESSION_COOKIE } from '../../../shared/hub-dashboard-contract';
+import { openHubDb } from '../../../hub/db/open';
+import { RELAY_CHANNEL, REVOKED_PREFIX } from '../../../hub/store/notifications';
+import { createManager } from '../../../hub/store/managers';
+import { countingDb, type CountingDb } from '../helpers/counting-db';
+import { Manager } from '../helpers/dashboard-client';
+import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 const PW = 'manager password 1';
 const fwd = (ip: string) => ({ 'x-forwarded-for': ip });

@@ -4,12 +4,12 @@
 // late payment the counter marked "refund to be arranged" is not in the takings; a paid sale the
 // provider later reports otherwise is on Needs attention and on the order's row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager } from '../../hub/store/managers';
-import type { AttentionView, OrderDetail, OrdersPage, TodayView } from '../../shared/hub-dashboard-contract';
-import { CountersViewSchema } from '../../shared/hub-dashboard-contract';
-import { lagosDate, lagosDayStart } from '../../shared/time';
-import { CounterJournal, Manager } from './helpers/dashboard-client';
-import { enroll, startTestHub, type TestHub } from './helpers/hub-harness';
+import { createManager } from '../../../hub/store/managers';
+import type { AttentionView, OrderDetail, OrdersPage, TodayView } from '../../../shared/hub-dashboard-contract';
+import { CountersViewSchema } from '../../../shared/hub-dashboard-contract';
+import { lagosDate, lagosDayStart } from '../../../shared/time';
+import { CounterJournal, Manager } from '../helpers/dashboard-client';
+import { enroll, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 const PW = 'manager password 1';
 const H = 3_600_000;

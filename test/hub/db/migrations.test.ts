@@ -5,13 +5,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrate, MIGRATIONS, readMigrations, schemaIsCurrent, type Migration } from '../../hub/db/migrations';
-import { openHubDb } from '../../hub/db/open';
-import { openPgliteDb } from '../../hub/db/pglite-db';
+import { migrate, MIGRATIONS, readMigrations, schemaIsCurrent, type Migration } from '../../../hub/db/migrations';
+import { openHubDb } from '../../../hub/db/open';
+import { openPgliteDb } from '../../../hub/db/pglite-db';
 
 /** The migrations exactly as hub/db/migrations.ts held them before they moved to SQL files. */
 const BEFORE = JSON.parse(
-  readFileSync(join(__dirname, 'fixtures', 'migrations-before-sql-files.json'), 'utf8'),
+  readFileSync(join(__dirname, '..', 'fixtures', 'migrations-before-sql-files.json'), 'utf8'),
 ) as Migration[];
 const words = (sql: string) =>
   sql

@@ -4,16 +4,16 @@
 // counter marks it handled, Today counts the money (and shows it apart), Orders filters it and the
 // orders CSV has a paid_after_closing column. A repeated batch changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager } from '../../hub/store/managers';
+import { createManager } from '../../../hub/store/managers';
 import {
   ORDERS_CSV_COLUMNS,
   type AttentionView,
   type OrdersPage,
   type TodayView,
-} from '../../shared/hub-dashboard-contract';
-import { lagosDate, lagosDayStart } from '../../shared/time';
-import { CounterJournal, Manager } from './helpers/dashboard-client';
-import { enroll, startTestHub, type TestHub } from './helpers/hub-harness';
+} from '../../../shared/hub-dashboard-contract';
+import { lagosDate, lagosDayStart } from '../../../shared/time';
+import { CounterJournal, Manager } from '../helpers/dashboard-client';
+import { enroll, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 const PW = 'manager password 1';
 const H = 3_600_000;

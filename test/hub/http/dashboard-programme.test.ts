@@ -4,20 +4,20 @@
 // (paid and open sales hold a seat, failed, cancelled and expired ones free it; practice apart; the
 // other branch never counts); a day's shows with their fill.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrderState } from '../../shared/orders';
-import { createManager } from '../../hub/store/managers';
-import { lagosDate, lagosDayStart } from '../../shared/time';
+import type { OrderState } from '../../../shared/orders';
+import { createManager } from '../../../hub/store/managers';
+import { lagosDate, lagosDayStart } from '../../../shared/time';
 import type {
   DashProgrammeView,
   HubProgramme,
   ImportProgrammeResult,
   SeatCheckResponse,
   ShowsView,
-} from '../../shared/hub-programme-contract';
-import type { Programme } from '../../shared/programme';
-import { CounterJournal, Manager } from './helpers/dashboard-client';
-import { bearer, enroll, get, post, startTestHub, type TestHub } from './helpers/hub-harness';
-import { RelayClient } from './helpers/sse-client';
+} from '../../../shared/hub-programme-contract';
+import type { Programme } from '../../../shared/programme';
+import { CounterJournal, Manager } from '../helpers/dashboard-client';
+import { bearer, enroll, get, post, startTestHub, type TestHub } from '../helpers/hub-harness';
+import { RelayClient } from '../helpers/sse-client';
 
 const PW = 'manager password 1';
 const H = 3_600_000;

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_CSP } from '../../hub/http/dashboard-static';
-import { startTestHub, type TestHub } from './helpers/hub-harness';
+import { DASHBOARD_CSP } from '../../../hub/http/dashboard-static';
+import { startTestHub, type TestHub } from '../helpers/hub-harness';
 
 describe('dashboard web app served by the Hub', () => {
   let dir: string;

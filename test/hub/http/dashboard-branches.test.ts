@@ -2,10 +2,10 @@
 // its counters joined with; a branch manager reads only their own and names none; a name is
 // checked (not empty, not too long, no control characters) and kept as the text typed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager } from '../../hub/store/managers';
-import type { BranchesView } from '../../shared/hub-branches-contract';
-import { Manager } from './helpers/dashboard-client';
-import { enroll, startTestHub, type TestHub } from './helpers/hub-harness';
+import { createManager } from '../../../hub/store/managers';
+import type { BranchesView } from '../../../shared/hub-branches-contract';
+import { Manager } from '../helpers/dashboard-client';
+import { enroll, startTestHub, type TestHub } from '../helpers/hub-harness';
 
 const PW = 'manager password 1';
 
