@@ -12,6 +12,7 @@ import { useNow } from '../../components/useNow';
 import { formatNaira, showDateText } from '../../format';
 import { useSale } from '../../stores/sale-store';
 import { ChargeRow, chargeState, SaleTotal, useNoShift } from './ChargeParts';
+import { SeatMapPanel, useSeatPick } from './SeatMapPanel';
 import {
   filterShows,
   firstNotStarted,
@@ -150,7 +151,8 @@ function PickedShow({ sn }: { sn: string | null }) {
   );
   const { show } = s.pick;
   const type = ticketTypeOf(show, s.pick.ticketType);
-  const amounts = showSaleAmounts(type, s.pick.seats);
+  const seatPick = useSeatPick(s.pick);
+  const amounts = showSaleAmounts(type, seatPick.seatsForSale);
   const seatsRef = useRef<HTMLInputElement>(null);
   const now = useNow(true);
   const noShift = useNoShift();
@@ -168,7 +170,9 @@ function PickedShow({ sn }: { sn: string | null }) {
   }, [show.id]);
 
   const charge = async (besideWaiting?: string) => {
-    if (noShift || (terminalBusy && besideWaiting !== terminalBusy.outOrderNo)) return;
+    if (noShift || (terminalBusy && besideWaiting !== terminalBusy.outOrderNo) || seatPick.problem) return;
+    // With a seat map, ranges typed ("F7-F9") go to the sale spelt out.
+    if (seatPick.seatsForSale !== s.pick.seats) s.setSeats(seatPick.seatsForSale);
     const field = await s.chargeShow(sn, besideWaiting);
     if (field === 'sn') document.getElementById(TERMINAL_CHANGE_ID)?.focus();
     else if (field) seatsRef.current?.focus();
@@ -186,7 +190,7 @@ function PickedShow({ sn }: { sn: string | null }) {
     conflicts.length === 0
       ? null
       : `${conflictSeats} ${conflicts.length === 1 ? 'is' : 'are'} ${conflicts.every((c) => c.state === 'paid') ? 'already sold' : 'already sold or being paid for'} at another counter: change the seats, or press "Sell ${conflictSeats} anyway".`;
-  const reason = disabledReason ?? seatReason;
+  const reason = disabledReason ?? seatPick.problem ?? seatReason;
 
   return (
     <form
@@ -238,14 +242,12 @@ function PickedShow({ sn }: { sn: string | null }) {
         </div>
       </fieldset>
 
+      <SeatMapPanel seats={seatPick} picked={amounts.seats} onCharge={() => void charge()} />
+
       <Field
         label="Seats"
         error={s.errors.seats ?? s.errors.ticketType}
-        hint={
-          show.ticketTypes.length > 1
-            ? 'Separate with commas or spaces, e.g. F7,F8 · ↑/↓ change the ticket type'
-            : 'Separate with commas or spaces, e.g. F7,F8'
-        }
+        hint={`${seatPick.view ? 'F7,F8 or F7-F9 · b4 Enter: the best 4 together' : 'Separate with commas or spaces, e.g. F7,F8'}${show.ticketTypes.length > 1 ? ' · ↑/↓ change the ticket type' : ''}`}
       >
         {(id, d) => (
           <input
@@ -263,7 +265,8 @@ function PickedShow({ sn }: { sn: string | null }) {
             onChange={(e) => s.setSeats(e.target.value)}
             onKeyDown={(e) => {
               if (e.altKey || e.ctrlKey || e.metaKey) return;
-              if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+              if (e.key === 'Enter' && seatPick.bestFromText()) e.preventDefault();
+              else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
                 e.preventDefault();
                 s.step(e.key === 'ArrowDown' ? 1 : -1);
               }
