@@ -82,14 +82,6 @@ export function SeatMap({ view, picked, onToggle, onBest, onCharge }: SeatMapPro
             {counts.free} free · {counts.held} held · {counts.sold} sold
           </span>
         </h3>
-        <div className="seat-best" role="group" aria-label="Best seats together">
-          <span aria-hidden="true">Best together:</span>
-          {BEST_COUNTS.map((n) => (
-            <button key={n} type="button" aria-label={`Best ${n} seats together`} onClick={() => onBest(n)}>
-              {n}
-            </button>
-          ))}
-        </div>
       </div>
       {view.source.kind === 'local' && (
         <p className="seat-map-local" role="status" data-testid="seat-map-local">
@@ -123,7 +115,17 @@ export function SeatMap({ view, picked, onToggle, onBest, onCharge }: SeatMapPro
           ))}
         </div>
       </div>
-      <Legend layout={layout} />
+      <div className="seat-map-foot">
+        <div className="seat-best" role="group" aria-label="Best seats together">
+          <span aria-hidden="true">Best together:</span>
+          {BEST_COUNTS.map((n) => (
+            <button key={n} type="button" aria-label={`Best ${n} seats together`} onClick={() => onBest(n)}>
+              {n}
+            </button>
+          ))}
+        </div>
+        <Legend layout={layout} />
+      </div>
     </section>
   );
 }

@@ -242,8 +242,6 @@ function PickedShow({ sn }: { sn: string | null }) {
         </div>
       </fieldset>
 
-      <SeatMapPanel seats={seatPick} picked={amounts.seats} onCharge={() => void charge()} />
-
       <Field
         label="Seats"
         error={s.errors.seats ?? s.errors.ticketType}
@@ -274,6 +272,8 @@ function PickedShow({ sn }: { sn: string | null }) {
           />
         )}
       </Field>
+
+      <SeatMapPanel seats={seatPick} picked={amounts.seats} onCharge={() => void charge()} />
 
       {conflicts.length > 0 && (
         <div ref={warningRef}>
