@@ -6,6 +6,7 @@ import { POLL_KEYS, type DetectionFigures, type PollKey, type WebhookFigures } f
 import type { JournalFigures } from './journal-bench';
 
 import type { IntegrationFigures } from './integration-bench';
+import { MAP_RENDER_TARGET_MS, type SeatMapFigures } from './seat-map-bench';
 
 export interface BenchResults {
   detection: Record<PollKey, DetectionFigures> & { webhook: WebhookFigures };
@@ -18,6 +19,8 @@ export interface BenchResults {
   journal: JournalFigures;
   topups?: Record<string, unknown>;
   integration?: IntegrationFigures;
+  /** Seat maps (issue 30): `mapRenderMs`, a 400-seat map on the Sell screen in Chromium; absent when not built. */
+  seats?: { mapRenderMs?: SeatMapFigures };
   meta: Record<string, unknown>;
 }
 
@@ -142,6 +145,16 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
           ),
         ]
       : []),
+    ...(r.seats?.mapRenderMs
+      ? [
+          {
+            name: 'seats.mapRenderMs p95 (400 seats, show picked → map interactive)',
+            value: ms(r.seats.mapRenderMs.p95),
+            target: `<= ${MAP_RENDER_TARGET_MS} ms`,
+            pass: r.seats.mapRenderMs.p95 <= MAP_RENDER_TARGET_MS,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -250,6 +263,16 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
             ms(r.integration.callbackP50Ms),
             ms(r.integration.callbackP95Ms),
             'signed callback to a loopback receiver',
+          ],
+        ]
+      : []),
+    ...(r.seats?.mapRenderMs
+      ? [
+          [
+            'seats.mapRenderMs (show picked → map interactive)',
+            ms(r.seats.mapRenderMs.p50),
+            ms(r.seats.mapRenderMs.p95),
+            `${r.seats.mapRenderMs.seats}-seat map, ${r.seats.mapRenderMs.trials} picks in Chromium, seats.map over loopback included`,
           ],
         ]
       : []),
