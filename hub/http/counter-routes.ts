@@ -16,6 +16,7 @@ import { enrollCounter, recordCounterStatus, touchCounter } from '../store/count
 import { storeSyncBatch } from '../store/journal';
 import { sha256 } from '../store/tokens';
 import { releaseHeld } from '../store/quarantine';
+import { settleFromJournal } from '../store/seat-holds';
 import {
   HUB_PROGRAMME_PATH,
   HUB_SEATS_CHECK_PATH,
@@ -80,6 +81,8 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
             { counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) },
             'hub: order numbers claimed by more than one counter; each claimant gets their notifications',
           );
+        // Orders synced in a final state settle their seat holds (a settle call lost, a counter killed).
+        await settleFromJournal(ctx.db, c, body.events, now);
         ctx.relay.announce(r.released);
         // After the commit: a webhook held while this sync was committing (neither saw the other's
         // rows) goes now; the ingest does the same after its own commit (server.ts).
