@@ -41,6 +41,23 @@ async function setUp(page: Page, request: Parameters<typeof callShell>[0], shell
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
 }
 
+/** What is wholly in view between the top bar and the sticky Charge bar (Charge: above the status bar). */
+async function inView(page: Page): Promise<{ seatsBox: boolean; map: boolean; charge: boolean }> {
+  return page.evaluate(() => {
+    const r = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+    const top = r('.content').top;
+    const bar = r('.charge-row');
+    const status = r('.statusbar');
+    const box = r('input[name="seats"]');
+    const map = r('.seat-map');
+    return {
+      seatsBox: box.top >= top && box.bottom <= bar.top,
+      map: map.top >= top && map.bottom <= bar.top + 1,
+      charge: r('.charge-button').bottom <= status.top,
+    };
+  });
+}
+
 const seat = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
 test('keyboard only: pick the show, b4 Enter picks the best 4 together, Enter charges; Paid marks them sold', async ({
@@ -56,7 +73,9 @@ test('keyboard only: pick the show, b4 Enter picks the best 4 together, Enter ch
   await expect(map).toBeVisible();
   await expect(page.getByTestId('seat-counts')).toHaveText('336 free · 0 held · 0 sold');
   // No Hub: the map says plainly that other counters' seats are not on it.
-  await expect(page.getByTestId('seat-map-local')).toContainText('Seats of other counters are not shown');
+  await expect(page.getByTestId('seat-map-local')).toHaveText(
+    'This counter has no Hub: the map shows the seats sold here only.',
+  );
 
   const field = page.getByLabel('Seats', { exact: true });
   await expect(field).toBeFocused();
@@ -67,6 +86,8 @@ test('keyboard only: pick the show, b4 Enter picks the best 4 together, Enter ch
   for (const n of [12, 13, 14, 15]) await expect(seat(page, `I${n}, free`)).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('total-amount')).toHaveText('₦18,800.00');
   await expect(page.getByTestId('payment-state')).toHaveCount(0);
+  // At 1024×768 the seats box, the whole map with its legend, and Charge are in view together.
+  expect(await inView(page)).toEqual({ seatsBox: true, map: true, charge: true });
   await page.screenshot({ path: join(ARTIFACTS, 'seat-map-best4-1024-light.png') });
 
   await page.keyboard.press('Enter');

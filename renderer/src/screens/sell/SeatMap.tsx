@@ -2,7 +2,7 @@
 // aisles and gaps, each seat a button ("F7, free", "F7, sold at Counter 2"). Keyboard first: the
 // arrow keys move a cursor over the seats (gaps skipped), Space picks or unpicks, a digit 1–9 picks
 // the best seats together, Enter charges. Mouse and touch pick with a click or a tap.
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LayoutSeat, ScreenLayout, SeatMapView, SeatTaken } from '../../../../shared/seats';
 import {
   findSeat,
@@ -42,6 +42,16 @@ export function SeatMap({ view, picked, onToggle, onBest, onCharge }: SeatMapPro
       ? cursorState
       : ((picked[0] ? findSeat(layout, picked[0]) : null) ?? startSeat(layout));
   const gridRef = useRef<HTMLDivElement>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  // A show's map comes into view whole, above the sticky Charge row, once per show.
+  useEffect(() => {
+    const sec = sectionRef.current;
+    const charge = sec?.closest('form')?.querySelector('.charge-row');
+    const scroller = sec?.closest('.content');
+    if (!sec || !charge || !scroller) return;
+    const over = sec.getBoundingClientRect().bottom - (charge.getBoundingClientRect().top - 6);
+    if (over > 0) scroller.scrollTop += over;
+  }, [view.showId]);
   const counts = useMemo(() => seatCounts(view), [view]);
   const toggleRef = useRef(onToggle);
   toggleRef.current = onToggle;
@@ -74,18 +84,17 @@ export function SeatMap({ view, picked, onToggle, onBest, onCharge }: SeatMapPro
   };
 
   return (
-    <section className="seat-map" aria-labelledby="seat-map-title" data-testid="seat-map">
-      <div className="seat-map-head">
-        <h3 id="seat-map-title">
-          Seat map · {layout.screen}
-          <span className="seat-map-counts" data-testid="seat-counts">
-            {counts.free} free · {counts.held} held · {counts.sold} sold
-          </span>
-        </h3>
-      </div>
+    <section ref={sectionRef} className="seat-map" aria-labelledby="seat-map-title" data-testid="seat-map">
+      <h3 id="seat-map-title">
+        <span className="sr-only">Seat map of </span>
+        {layout.screen}
+        <span className="seat-map-counts" data-testid="seat-counts">
+          {counts.free} free · {counts.held} held · {counts.sold} sold
+        </span>
+      </h3>
       {view.source.kind === 'local' && (
         <p className="seat-map-local" role="status" data-testid="seat-map-local">
-          Seats of other counters are not shown: {view.source.reason}
+          {view.source.reason}
         </p>
       )}
       <div className="seat-map-scroll">
@@ -115,17 +124,15 @@ export function SeatMap({ view, picked, onToggle, onBest, onCharge }: SeatMapPro
           ))}
         </div>
       </div>
-      <div className="seat-map-foot">
-        <div className="seat-best" role="group" aria-label="Best seats together">
-          <span aria-hidden="true">Best together:</span>
-          {BEST_COUNTS.map((n) => (
-            <button key={n} type="button" aria-label={`Best ${n} seats together`} onClick={() => onBest(n)}>
-              {n}
-            </button>
-          ))}
-        </div>
-        <Legend layout={layout} />
+      <div className="seat-best" role="group" aria-label="Best seats together">
+        <span aria-hidden="true">Best together:</span>
+        {BEST_COUNTS.map((n) => (
+          <button key={n} type="button" aria-label={`Best ${n} seats together`} onClick={() => onBest(n)}>
+            {n}
+          </button>
+        ))}
       </div>
+      <Legend layout={layout} />
     </section>
   );
 }
@@ -221,7 +228,7 @@ function Legend({ layout }: { layout: ScreenLayout }) {
         <span className="seat seat-key" data-state="free" data-picked="true" aria-hidden="true" /> Chosen
       </li>
       <li>
-        <span className="seat seat-key" data-state="held" aria-hidden="true" /> Held (being paid)
+        <span className="seat seat-key" data-state="held" aria-hidden="true" /> Held
       </li>
       <li>
         <span className="seat seat-key" data-state="sold" aria-hidden="true" /> Sold
@@ -236,18 +243,18 @@ function Legend({ layout }: { layout: ScreenLayout }) {
           <span className="seat seat-key" data-state="free" data-kind="wheelchair" aria-hidden="true">
             ♿
           </span>{' '}
-          Wheelchair place
+          Wheelchair
         </li>
       )}
       {hasKind('companion') && (
         <li>
-          <span className="seat seat-key" data-state="free" data-kind="companion" aria-hidden="true" /> Companion seat
+          <span className="seat seat-key" data-state="free" data-kind="companion" aria-hidden="true" /> Companion
         </li>
       )}
       {layout.zones.map((z) => (
         <li key={z.id}>
-          <span className="seat seat-key" data-state="free" data-zone={z.id} aria-hidden="true" /> {z.name} (
-          {z.ticketType})
+          <span className="seat seat-key" data-state="free" data-zone={z.id} aria-hidden="true" /> {z.name}
+          {z.ticketType === z.name ? '' : ` (${z.ticketType} tickets)`}
         </li>
       ))}
     </ul>

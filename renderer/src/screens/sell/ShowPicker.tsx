@@ -245,7 +245,11 @@ function PickedShow({ sn }: { sn: string | null }) {
       <Field
         label="Seats"
         error={s.errors.seats ?? s.errors.ticketType}
-        hint={`${seatPick.view ? 'F7,F8 or F7-F9 · b4 Enter: the best 4 together' : 'Separate with commas or spaces, e.g. F7,F8'}${show.ticketTypes.length > 1 ? ' · ↑/↓ change the ticket type' : ''}`}
+        hint={
+          seatPick.view
+            ? 'F7-F9 · b4 Enter: the best 4'
+            : `Separate with commas or spaces, e.g. F7,F8${show.ticketTypes.length > 1 ? ' · ↑/↓ change the ticket type' : ''}`
+        }
       >
         {(id, d) => (
           <input
