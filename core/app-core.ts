@@ -22,7 +22,7 @@ import { createHubModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule } from './orders';
-import { createProgrammeModule } from './programme';
+import { createProgrammeModule, createSeatMapModule } from './programme';
 import { createProviderLink } from './provider';
 import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
 import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
@@ -162,6 +162,12 @@ export async function createCore(deps: CoreDeps) {
   });
   // The seat check goes through the Hub link when the counter has one.
   programme.useSeatCheck(() => hubLink.seatCheck());
+  // Seat maps: the seat rules go into the checkout; holds and other counters' seats are this
+  // counter's own until the Hub link plugs in its own (checkout.useSeats, seatMap.useSeatTaken).
+  const seatMap = createSeatMapModule(
+    { ...ctx, practice: () => settings.activeProfile() !== 'production' },
+    { store: programme.store, layouts: programme.layouts },
+  );
 
   // ---- the status bar: provider, clock, terminal, sale queue, disk, Hub ----
   const bar = createStatusBar({
@@ -243,6 +249,7 @@ export async function createCore(deps: CoreDeps) {
     }),
     backups,
     programme,
+    seatMap,
     hubLink,
     integrations,
   ] as const;

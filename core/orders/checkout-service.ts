@@ -31,6 +31,8 @@ import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 import { admitSale, canSendQueued, waitingForTerminal, type WhenBusy } from './charge-guard';
 import { assertNotPaid, checkClosed, type ClosedCheckDeps, type RetryRule } from './closed-check';
 import { ProviderCheckStore } from './provider-checks';
+import type { SeatHolds } from '../../shared/seats';
+import { holdForSale, localSeatHolds, refuseOwnTaken, SeatHoldStore, type SeatPlanner } from './seat-holding';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
@@ -44,6 +46,8 @@ export interface SellOptions {
   whenBusy?: WhenBusy;
   /** The cashier's doors only: the sale number the cashier chose to leave waiting on the terminal. */
   besideWaiting?: string | undefined;
+  /** The show of the programme the door sold (its showKey) and the ticket type: the seat rules find it from the sale otherwise. */
+  show?: { showKey?: string; ticketType?: string };
 }
 
 export interface CheckoutDeps {
@@ -61,6 +65,10 @@ export interface CheckoutDeps {
   journalSink?: JournalSink;
   /** Is a shift open now? Every sale needs one, and a queued sale is sent only during one (absent: not asked). */
   shiftOpen?: () => boolean;
+  /** Seat holds across counters (the Hub's); absent: this counter's own sales only (docs/seat-maps.md). */
+  seatHolds?: SeatHolds;
+  /** The seat rules of shows with a seat map (the programme's); absent: seats are not checked. */
+  seatPlanner?: SeatPlanner;
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
@@ -79,6 +87,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
             p
         )(deps.pos);
   const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
+  const seatStore = new SeatHoldStore(deps.db);
+  let seatPlanner: SeatPlanner | null = deps.seatPlanner ?? null;
+  let seatHolds: () => SeatHolds = () => deps.seatHolds ?? localSeatHolds();
+  /** Sales whose seats are being held: not sent (nor taken by the queue sender) until the hold answers. */
+  const holding = new Set<number>();
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
   const relay = new RelayFollower();
 
@@ -95,6 +108,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return undefined;
     },
     online: () => monitor.online,
+    seatHold: (id) => seatStore.of(id),
   });
   const { view, changed, track } = run;
 
@@ -125,7 +139,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     isOnline: () => monitor.online,
     send: (id) => calls.sendFrom(id, 'queued', 'Provider reachable and terminal free; sending the queued sale'),
     // The rules below every door: a queued sale goes only during a shift, to a terminal holding no unpaid order.
-    canSend: (rec) => canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
+    canSend: (rec) => !holding.has(rec.id) && canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
     expire: (rec) => {
       const r = journal.transition(
         rec.id,
@@ -170,6 +184,18 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const closed: ClosedCheckDeps = { run, calls, checks: run.checks, now };
   let retryRule: RetryRule = () => null;
 
+  // A sale's seats end with it: sold when paid (also paid after closing), else released.
+  run.events.on('order', (v) => {
+    const held = isFinalState(v.state) ? seatStore.of(v.id) : null;
+    if (held && held.outcome !== 'taken') seatHolds().settle(v.outOrderNo, v.state === 'paid' ? 'sold' : 'released');
+  });
+  run.events.on('late', ({ orderId }) => {
+    const rec = journal.get(orderId);
+    if (rec && seatStore.of(orderId) && run.late.get(orderId)?.kind === 'paid-after-closing')
+      seatHolds().settle(rec.outOrderNo, 'sold');
+  });
+  const holdStep = { journal, store: seatStore, holds: () => seatHolds(), timers, logger, changed };
+
   // A terminal freed (its order final): the sale queued for it may go now.
   run.events.on(
     'order',
@@ -205,15 +231,29 @@ export function createCheckoutService(deps: CheckoutDeps) {
     admitSale({ open, sn, besideWaiting: opts.besideWaiting, whenBusy: opts.whenBusy, shiftOpen: deps.shiftOpen });
 
   /** The one door to the provider for a new sale, whoever asked: the sale checked (its amount is its own), a shift open, at most one unpaid order per terminal (busy: refused, or queued for its turn). */
-  function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): OrderView {
+  async function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): Promise<OrderView> {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = deps.settings();
     const sale = checkSale(input, s);
     const open = journal.listOpen();
     const busy = admit(open, sale.sn, opts);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
+    const { retryOf } = opts;
+    // The seat rules (the layout's, then this counter's own sales) before anything is recorded.
+    const plan =
+      seatPlanner?.plan(sale, {
+        showKey: opts.show?.showKey ?? (retryOf !== undefined ? seatStore.of(retryOf)?.showKey : undefined),
+        ticketType: opts.show?.ticketType,
+      }) ?? null;
+    if (plan) refuseOwnTaken(seatStore, plan, s.counterName);
+    const alongside =
+      plan || opts.alongside
+        ? (id: number, outOrderNo: string) => {
+            if (plan) seatStore.insert(id, plan);
+            opts.alongside?.(id, outOrderNo);
+          }
+        : undefined;
     const createdAt = now();
-    const { retryOf, alongside } = opts;
     // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
     // each goes straight out (while offline that attempt doubles as the check whether the provider is back).
     const queueAhead = busy !== null || open.some((o) => o.state === 'queued' && canSendQueued(open, o));
@@ -244,6 +284,13 @@ export function createCheckoutService(deps: CheckoutDeps) {
       state: rec.state,
     });
     changed(rec);
+    if (plan) {
+      // Held (or not checked) before the provider is asked; taken elsewhere: failed, never sent.
+      holding.add(rec.id);
+      const practice = s.profile === 'demo' || s.profile === 'sandbox';
+      const go = await track(holdForSale(holdStep, rec, plan, practice)).finally(() => holding.delete(rec.id));
+      if (go === 'stop') return view(journal.get(rec.id) ?? rec);
+    }
     if (queueAhead) {
       queueSender.kick();
       monitor.kick();
@@ -294,6 +341,22 @@ export function createCheckoutService(deps: CheckoutDeps) {
       admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
       await assertNotPaid(closed, rec);
       return newSale(rec.sale, { retryOf: id });
+    },
+
+    /** Plugs in the seat rules and the seat holds (the root: the programme, then the Hub link or the local holds). */
+    useSeats(p: { planner?: SeatPlanner | null; holds?: () => SeatHolds }): void {
+      if (p.planner !== undefined) seatPlanner = p.planner;
+      if (p.holds) seatHolds = p.holds;
+    },
+
+    /** This counter's own seats of a show: held while its sale is open, sold when paid (also paid after closing). */
+    ownSeats(showKey: string) {
+      return seatStore.ownTaken(showKey, deps.settings().counterName);
+    },
+
+    /** The show and seats of a sale of a show with a seat map (null: none). */
+    seatsOf(id: number) {
+      return seatStore.of(id);
     },
 
     /** Who keeps an order from Try again (the box-office integrations: the box office asks again). */

@@ -22,6 +22,9 @@ import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-cs
 import { defaultTicketType, ProgrammeStore } from './programme-store';
 import type { CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
+import { checkLayoutFile } from '../../shared/seat-layout';
+import type { ScreenLayout } from '../../shared/seats';
+import { LayoutStore } from './layout-store';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
 export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
@@ -43,6 +46,7 @@ export type ReplaceOutcome =
 
 export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModuleDeps = {}) {
   const store = new ProgrammeStore(ctx.db);
+  const layouts = new LayoutStore(ctx.db);
   const { checkout, clock, events, logger } = ctx;
   /** The seat check's source: given at build, or plugged in later by the root (the Hub link is built after). */
   let seatCheck = deps.seatCheck ?? null;
@@ -78,11 +82,28 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
         summary: store.summary(),
       };
     }
-    store.replace(source, parsed.data, clock.now());
+    const hubLayouts = source.kind === 'hub' && parsed.data.layouts ? checkLayouts(parsed.data.layouts) : null;
+    ctx.db.transaction(() => {
+      store.replace(source, parsed.data, clock.now());
+      if (hubLayouts) layouts.replaceFromHub(hubLayouts, clock.now());
+    })();
     const summary = store.summary();
     logger.info('programme replaced', { source: source.kind, shows: summary.shows, films: summary.films });
     events.emit('programme.changed', summary);
     return { replaced: true, summary };
+  }
+
+  /** The programme's layouts, each checked as a file is: one wrong and none is kept (nor the programme). */
+  function checkLayouts(files: readonly unknown[]): ScreenLayout[] {
+    return files.map((f) => {
+      const r = checkLayoutFile(f);
+      if (r.kind === 'ok') return r.layout;
+      const screen = (f as { screen?: unknown }).screen;
+      throw new AppError(
+        'VALIDATION',
+        `The programme cannot be used: the layout of ${typeof screen === 'string' ? screen : 'a screen'} is wrong (${r.errors[0]?.message ?? 'unreadable'})`,
+      );
+    });
   }
 
   function nextShows(now: number): ShowView[] {
@@ -171,7 +192,10 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
           throw validationError(out, 'Check the sale: some fields need fixing');
         }
         // The checkout applies the rules (a shift open, one unpaid order per terminal) itself.
-        const view = await checkout.sell(input, { besideWaiting: a.besideWaiting });
+        const view = await checkout.sell(input, {
+          besideWaiting: a.besideWaiting,
+          show: { showKey: show.key, ticketType: type.name },
+        });
         store.recordSale({
           orderId: view.id,
           showKey: show.key,
@@ -189,6 +213,7 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
   return Object.assign(module, {
     replaceProgramme,
     store,
+    layouts,
     /** Plugs the seat check in (the root, once the Hub link is built). */
     useSeatCheck(source: () => SeatCheck | null): void {
       seatCheck = source;
