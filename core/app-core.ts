@@ -288,6 +288,8 @@ export async function createCore(deps: CoreDeps) {
     replaceProgramme: programme.replaceProgramme,
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
+    /** Seat maps: `seatsChanged(showKey)` for the Hub link's "seats changed" signal, `useSeatTaken` for other counters' seats. */
+    seatMap,
     /** The box-office integrations (pairing, charges, callbacks, the local API). */
     integrations: integrations.integrations,
     async stop() {

@@ -133,6 +133,11 @@ function readRow(row: string, seats: string, zones: ReadonlySet<string>): RowRea
       continue;
     }
     const step = to >= from ? 1 : -1;
+    const twice = Array.from({ length: Math.abs(to - from) + 1 }, (_, k) => from + k * step).filter((n) => seen.has(n));
+    if (twice.length > 0) {
+      err(tok, `seat ${row}${twice[0]} is written twice: each seat once per row`);
+      continue;
+    }
     if (from !== to) {
       if (direction !== 0 && step !== direction) {
         err(
@@ -155,20 +160,17 @@ function readRow(row: string, seats: string, zones: ReadonlySet<string>): RowRea
     }
     if (from !== to) direction = step;
     for (let n = from; ; n += step) {
-      if (seen.has(n)) err(tok, `seat ${row}${n} is written twice: each seat once per row`);
-      else {
-        seen.add(n);
-        cells.push({
-          kind: 'seat',
-          col: cells.length,
-          id: `${row}${n}`,
-          number: n,
-          blocked: flag === 'x',
-          wheelchair: flag === 'w',
-          companion: flag === 'c',
-          zone,
-        });
-      }
+      seen.add(n);
+      cells.push({
+        kind: 'seat',
+        col: cells.length,
+        id: `${row}${n}`,
+        number: n,
+        blocked: flag === 'x',
+        wheelchair: flag === 'w',
+        companion: flag === 'c',
+        zone,
+      });
       last = n;
       if (n === to) break;
     }

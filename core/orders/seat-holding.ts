@@ -90,12 +90,8 @@ export function refuseOwnTaken(store: SeatHoldStore, plan: SeatPlan, counterName
   const clash = plan.seats.filter((s) => mine.has(s));
   if (clash.length === 0) return;
   const sold = clash.some((s) => mine.get(s)!.state === 'sold');
-  throw validationError(
-    {
-      seats: `${clash.join(', ')} ${clash.length === 1 ? 'is' : 'are'} already ${sold ? 'sold' : 'being paid for'} at this counter (sale ${mine.get(clash[0]!)!.outOrderNo}): choose other seats`,
-    },
-    'Check the sale: some fields need fixing',
-  );
+  const message = `${clash.join(', ')} ${clash.length === 1 ? 'is' : 'are'} already ${sold ? 'sold' : 'being paid for'} at this counter (sale ${mine.get(clash[0]!)!.outOrderNo}): choose other seats`;
+  throw validationError({ seats: message }, message);
 }
 
 /** The hold, bounded: a port that throws or is slower than the deadline leaves the seats unchecked. */
@@ -113,12 +109,10 @@ export async function askHold(
       deadlineMs,
     );
   });
-  const asked = holds
-    .hold(req)
-    .catch((): SeatHoldOutcome => ({
-      kind: 'unchecked',
-      reason: 'Seats not checked across counters: the Hub could not be asked.',
-    }));
+  const asked = holds.hold(req).catch((): SeatHoldOutcome => ({
+    kind: 'unchecked',
+    reason: 'Seats not checked across counters: the Hub could not be asked.',
+  }));
   try {
     return await Promise.race([asked, late]);
   } finally {

@@ -14,7 +14,7 @@ import type { ProgrammeStore, ShowRow } from './programme-store';
 
 type Show = ShowRow & { ticketTypes: TicketType[] };
 
-const refuse = (message: string) => validationError({ seats: message }, 'Check the sale: some fields need fixing');
+const refuse = (message: string) => validationError({ seats: message }, message);
 
 /** The show a sale is of: the one the door named, else the programme's show of its film, date and time. */
 function findShow(store: ProgrammeStore, layouts: LayoutStore, sale: Sale, key: string | undefined): Show | null {
