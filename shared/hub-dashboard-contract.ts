@@ -140,6 +140,8 @@ export const AUDIT_ACTIONS = [
   'counter.code-issued',
   'counter.revoked',
   'programme.imported',
+  'programme.layout-uploaded',
+  'programme.layout-removed',
 ] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({
@@ -377,6 +379,7 @@ export const ATTENTION_KINDS = [
   'no-shift-sales',
   'relay-off',
   'order-claimed-twice',
+  'seat-sold-twice',
 ] as const;
 export const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),

@@ -17,6 +17,7 @@ import { storeSyncBatch } from '../store/journal';
 import { sha256 } from '../store/tokens';
 import { releaseHeld } from '../store/quarantine';
 import { settleFromJournal } from '../store/seat-holds';
+import { layoutFiles } from '../store/screen-layouts';
 import {
   HUB_PROGRAMME_PATH,
   HUB_SEATS_CHECK_PATH,
@@ -102,7 +103,9 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
 
     counters.get(HUB_PROGRAMME_PATH, async (req): Promise<HubProgramme> => {
       const p = await readProgramme(ctx.db, counterOf(req).branch);
-      return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme: p.programme };
+      // The screens' layouts go with the programme (a layout's change moves its version on too).
+      const programme = p.programme && { ...p.programme, layouts: await layoutFiles(ctx.db, p.branch) };
+      return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme };
     });
 
     counters.post(

@@ -56,6 +56,7 @@ import { writeAudit } from '../store/manager-admin';
 import { dashboardBranchRoutes } from './dashboard-branches';
 import { dashboardManagerRoutes } from './dashboard-managers';
 import { dashboardProgrammeRoutes } from './dashboard-programme';
+import { dashboardSeatRoutes } from './dashboard-seats';
 import { anonymousAudience, checked, checkOrigin, managerAudience, sessionCookieOf, sessionOf } from './audiences';
 
 const IdParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'an order id is a number') });
@@ -358,6 +359,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
     });
 
     dashboardProgrammeRoutes(app, ctx);
+    dashboardSeatRoutes(app, ctx);
     dashboardBranchRoutes(app, ctx);
     dashboardManagerRoutes(app, ctx);
   }
