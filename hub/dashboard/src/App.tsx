@@ -198,10 +198,12 @@ function Frame() {
                       {n}
                     </span>
                   ) : null}
-                  <kbd aria-hidden="true" title={`Alt+${(i + 1) % 10}`}>
-                    <span className="kbd-alt">Alt+</span>
-                    {(i + 1) % 10}
-                  </kbd>
+                  {i < 10 ? (
+                    <kbd aria-hidden="true" title={`Alt+${(i + 1) % 10}`}>
+                      <span className="kbd-alt">Alt+</span>
+                      {(i + 1) % 10}
+                    </kbd>
+                  ) : null}
                 </Link>
               </li>
             ))}
