@@ -1,6 +1,7 @@
 // The seat map's store against a stand-in for main: it reads the picked show's map, reads it again
 // when main says that show's seats changed (and only that show's), and an answer for a show no
-// longer picked, or older than the last one asked, never replaces what is shown.
+// longer picked, or older than the last one asked, never replaces what is shown; a map read ahead
+// draws at once when its show is picked.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeatMapView } from '../../../shared/seats';
 import { followStores, type Following } from '../../../renderer/src/stores/follow';
@@ -94,5 +95,25 @@ describe('seat map store', () => {
     expect(useSeatMap.getState().view).toBeNull();
     useSeatMap.getState().forget();
     expect(useSeatMap.getState()).toMatchObject({ showId: null, view: null, error: null });
+  });
+
+  it('a map read ahead is drawn the moment its show is picked, unless the seats of that show changed since', async () => {
+    let answers = 0;
+    const held = later<SeatMapView>();
+    const main = fakeMain({
+      'seats.map': ({ showId }) => (++answers === 1 ? mapOf(showId) : held.promise),
+    });
+    start(main);
+    useSeatMap.getState().prefetch(4);
+    await settle();
+    void useSeatMap.getState().load(4);
+    // Drawn from what was read ahead, while the new read is still out.
+    expect(useSeatMap.getState().view?.showId).toBe(4);
+    useSeatMap.getState().forget();
+
+    main.emit('seats.changed', { showKey: '2026-11-27 19:30 screen 4' });
+    void useSeatMap.getState().load(4);
+    expect(useSeatMap.getState().view).toBeNull();
+    held.resolve(mapOf(4));
   });
 });

@@ -13,6 +13,7 @@ import { formatNaira, showDateText } from '../../format';
 import { useSale } from '../../stores/sale-store';
 import { ChargeRow, chargeState, SaleTotal, useNoShift } from './ChargeParts';
 import { SeatMapPanel, useSeatPick } from './SeatMapPanel';
+import { useSeatMap } from '../../stores/seat-map-store';
 import {
   filterShows,
   firstNotStarted,
@@ -46,6 +47,11 @@ function ShowList({ shows }: { shows: ShowView[] }) {
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${at}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [at]);
+  // The map of the show Enter would pick is read ahead, so it draws as soon as the show is picked.
+  const atId = list[at]?.id;
+  useEffect(() => {
+    if (atId !== undefined) useSeatMap.getState().prefetch(atId);
+  }, [atId]);
 
   const onKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
