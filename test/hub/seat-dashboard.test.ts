@@ -229,6 +229,6 @@ describe("the dashboard's seats on the Hub", () => {
     expect(r.status).toBe(200);
     expect((r.json as unknown as ScreensView).screens[0]!.layout).toBeNull();
     const p = (await get(`${hub.url}/api/v1/programme`, bearer(cred.c1!))).json as unknown as HubProgramme;
-    expect(p.programme?.layouts ?? []).toEqual([]);
+    expect(p.programme?.layouts).toEqual([]);
   });
 });
