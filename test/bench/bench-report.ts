@@ -6,6 +6,7 @@ import { POLL_KEYS, type DetectionFigures, type PollKey, type WebhookFigures } f
 import type { JournalFigures } from './journal-bench';
 
 import type { IntegrationFigures } from './integration-bench';
+import type { SeatHoldFigures } from './seat-hold-bench';
 
 export interface BenchResults {
   detection: Record<PollKey, DetectionFigures> & { webhook: WebhookFigures };
@@ -18,6 +19,8 @@ export interface BenchResults {
   journal: JournalFigures;
   topups?: Record<string, unknown>;
   integration?: IntegrationFigures;
+  /** seats.holdP95Ms: a seat hold through the Hub (seat-hold-bench.ts); older runs' JSON lacks it. */
+  seats?: SeatHoldFigures;
   meta: Record<string, unknown>;
 }
 
@@ -142,6 +145,16 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
           ),
         ]
       : []),
+    ...(r.seats
+      ? [
+          {
+            name: `seat hold through the Hub p95 (seats.holdP95Ms; against a counter's GET /me to the same Hub)`,
+            value: `${ms(r.seats.holdP95Ms)} = ${(r.seats.holdP95Ms / r.seats.floorP95Ms).toFixed(1)} x ${ms(r.seats.floorP95Ms)}`,
+            target: '<= 100 ms, every hold held',
+            pass: r.seats.holdP95Ms <= 100 && r.seats.notHeld === 0,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -250,6 +263,16 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
             ms(r.integration.callbackP50Ms),
             ms(r.integration.callbackP95Ms),
             'signed callback to a loopback receiver',
+          ],
+        ]
+      : []),
+    ...(r.seats
+      ? [
+          [
+            'seat hold through the Hub (2 seats)',
+            ms(r.seats.holdP50Ms),
+            ms(r.seats.holdP95Ms),
+            `${r.seats.holds} holds, counter link → loopback → Hub on PGlite; floor GET /me p95 ${ms(r.seats.floorP95Ms)}`,
           ],
         ]
       : []),

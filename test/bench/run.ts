@@ -14,6 +14,7 @@ import { runPollDetection, runWebhookDetection } from './detection-bench';
 import { round } from './bench-stats';
 import { runJournalBench } from './journal-bench';
 import { runIntegrationBench } from './integration-bench';
+import { runSeatHoldBench } from './seat-hold-bench';
 import { describeTapSpread } from './tap-times';
 
 interface BenchOptions {
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
   const top = await topups(log);
   log('box-office integration ...');
   const integration = await runIntegrationBench({ charges: o.quick ? 10 : 40, baseDir: disk });
+  log('seat holds through the Hub ...');
+  const seats = await runSeatHoldBench({ holds: o.quick ? 60 : 200 });
 
   const results: BenchResults = {
     detection: { ...poll, webhook },
@@ -111,6 +114,7 @@ async function main(): Promise<void> {
     journal,
     ...(top ? { topups: top } : {}),
     integration,
+    seats,
     meta: {
       seed: o.seed,
       scale: o.scale,
