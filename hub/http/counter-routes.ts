@@ -103,7 +103,8 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
 
     counters.get(HUB_PROGRAMME_PATH, async (req): Promise<HubProgramme> => {
       const p = await readProgramme(ctx.db, counterOf(req).branch);
-      // The screens' layouts go with the programme (a layout's change moves its version on too).
+      // The screens' layouts go with the programme (a layout's change moves its version on too); always
+      // sent, so a layout removed on the Hub ([]) is removed on the counters too.
       const programme = p.programme && { ...p.programme, layouts: await layoutFiles(ctx.db, p.branch) };
       return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme };
     });

@@ -15,6 +15,7 @@ import { round } from './bench-stats';
 import { runJournalBench } from './journal-bench';
 import { runIntegrationBench } from './integration-bench';
 import { runSeatMapBench } from './seat-map-bench';
+import { runSeatHoldBench } from './seat-hold-bench';
 import { describeTapSpread } from './tap-times';
 
 interface BenchOptions {
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
   const integration = await runIntegrationBench({ charges: o.quick ? 10 : 40, baseDir: disk });
   log('seat map in Chromium (400 seats) ...');
   const mapRenderMs = await runSeatMapBench({ trials: o.quick ? 10 : 40 });
+  log('seat holds through the Hub ...');
+  const seats = await runSeatHoldBench({ holds: o.quick ? 60 : 200 });
 
   const results: BenchResults = {
     detection: { ...poll, webhook },
@@ -114,7 +117,8 @@ async function main(): Promise<void> {
     journal,
     ...(top ? { topups: top } : {}),
     integration,
-    ...(mapRenderMs ? { seats: { mapRenderMs } } : {}),
+    seats,
+    ...(mapRenderMs ? { seatMapRenderMs: mapRenderMs } : {}),
     meta: {
       seed: o.seed,
       scale: o.scale,
