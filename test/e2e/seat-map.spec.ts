@@ -159,3 +159,51 @@ test('the map by keys and by mouse: arrows skip the aisles, Space picks, a range
   }
   await page.emulateMedia({ colorScheme: 'light' });
 });
+
+test('Settings → Screens and layouts: a layout with a mistake is refused by row and seat, a good one imported', async ({
+  page,
+  shell,
+  request,
+}) => {
+  await callShell(request, shell, 'settings.setPin', { newPin: '2468' });
+  await callShell(request, shell, 'programme.import', { csv: programmeCsv(), fileName: 'week.csv', by: 'Ada' });
+  await callShell(request, shell, 'settings.lock');
+  await page.goto(shell.url);
+  await expect(page.getByText('Demo · Counter 1')).toBeVisible();
+  await page.keyboard.press('Alt+5');
+  await page.getByLabel('Admin PIN').fill('2468');
+  await page.getByLabel('Admin PIN').press('Enter');
+  const panel = page.getByRole('region', { name: 'Screens and layouts' });
+  await expect(panel.getByTestId('layout-screens')).toContainText('Screen 1: no layout');
+  await panel.getByLabel('Layout imported by').fill('Ada (manager)');
+  const bad = JSON.stringify({
+    format: 'counterpay-seat-layout/1',
+    screen: 'Screen 1',
+    rows: [{ row: 'A', seats: '1-6 _ 7w:vp 8-12' }],
+  });
+  await page
+    .getByLabel('Layout file')
+    .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(bad) });
+  await expect(panel.getByTestId('layout-message')).toHaveText('bad.json was not imported: fix the problem below.');
+  const row = panel.getByTestId('layout-errors').locator('tbody tr');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('A');
+  await expect(row).toContainText('7w:vp');
+  await expect(panel.getByTestId('layout-screens')).toContainText('Screen 1: no layout');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await panel.screenshot({ path: join(ARTIFACTS, `seat-layouts-refused-${scheme}.png`) });
+  }
+  await page.getByLabel('Layout file').setInputFiles({
+    name: 'screen-1.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(layoutJson()),
+  });
+  await expect(panel.getByTestId('layout-message')).toHaveText('screen-1.json imported: Screen 1, 336 seats.');
+  await expect(panel.getByTestId('layout-screens')).toContainText('Screen 1: 336 seats in 13 rows (imported here)');
+  await expect(panel.getByTestId('layout-errors')).toHaveCount(0);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await panel.screenshot({ path: join(ARTIFACTS, `seat-layouts-imported-${scheme}.png`) });
+  }
+});
