@@ -95,7 +95,7 @@ test('keyboard only: pick the show, b4 Enter picks the best 4 together, Enter ch
   await expect(page.getByTestId('payment-amount')).toHaveText('₦18,800.00');
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await expect(page.getByTestId('payment-state')).toHaveText('Paid');
-  await expect(page.getByTestId('receipt-preview')).toContainText('I12');
+  await expect(page.getByTestId('receipt-preview')).toContainText('Row I, seat 12');
 
   // The next sale of the show: those 4 are sold on the map, and best 4 goes elsewhere.
   await page.getByRole('button', { name: 'New sale' }).click();

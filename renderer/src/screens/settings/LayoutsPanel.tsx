@@ -10,6 +10,7 @@ import { Field } from '../../components/Field';
 import { formatCount } from '../../format';
 import { errorText } from '../../stores/call-errors';
 import { call } from '../../transport/bridge';
+import '../../seat-map.css';
 
 export function LayoutsPanel() {
   const [screens, setScreens] = useState<ScreenLayoutEntry[] | null>(null);
@@ -53,7 +54,7 @@ export function LayoutsPanel() {
 
   const res = result?.r;
   return (
-    <section className="card programme-panel" aria-labelledby="layouts-title">
+    <section className="card layouts-panel" aria-labelledby="layouts-title">
       <h2 id="layouts-title">Screens and layouts</h2>
       {loadError && (
         <Banner as="p" tone="warn">
@@ -126,7 +127,7 @@ export function LayoutsPanel() {
       )}
       {res?.kind === 'refused' && (
         <div className="tu-table-wrap">
-          <table className="tu-table programme-errors" data-testid="layout-errors">
+          <table className="tu-table" data-testid="layout-errors">
             <caption className="sr-only">Problems in the layout file, by row and seat</caption>
             <thead>
               <tr>
