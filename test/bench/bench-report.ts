@@ -20,7 +20,7 @@ export interface BenchResults {
   journal: JournalFigures;
   topups?: Record<string, unknown>;
   integration?: IntegrationFigures;
-  /** seats.mapRenderMs (issue 30): a 400-seat map on the Sell screen in Chromium; absent when the app is not built. */
+  /** seats.mapRenderMs: a 400-seat map on the Sell screen in Chromium; absent when the app is not built. */
   seatMapRenderMs?: SeatMapFigures;
   /** seats.holdP95Ms: a seat hold through the Hub (seat-hold-bench.ts); older runs' JSON lacks it. */
   seats?: SeatHoldFigures;
