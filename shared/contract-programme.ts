@@ -41,8 +41,6 @@ export const programmeCalls = {
     args: z.object({ showId: z.number().int().positive(), seats: z.string().max(400) }).strict(),
     result: SeatCheckResultSchema,
   },
-  /** Demo profile only: replaces the programme with the Demo programme (Screen 1 with its seat map, Screen 2 with typed seats; shared/demo-programme.ts). */
-  'programme.loadDemo': { args: Empty, result: ProgrammeSummarySchema, admin: true },
   /** A sale of a show of the programme: the core builds the same sale as the hand-typed form and charges it. */
   'programme.charge': { args: ShowSaleSchema, result: OrderViewSchema, invalid: SALE_INVALID },
 } satisfies CallsSpec;

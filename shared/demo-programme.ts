@@ -1,7 +1,7 @@
 // The Demo profile's programme: two films on two screens today and tomorrow, Screen 1 with the
 // example layout (examples/layouts/screen-1.json, the same file: a test keeps them equal) and a VIP
 // zone, Screen 2 without a layout (its seats are typed). Loaded on a counter in the Demo profile
-// (`programme.loadDemo`) and used by tests. Pure data.
+// (`seats.loadDemoProgramme`) and used by tests. Pure data.
 import type { Programme, Show, TicketType } from './programme';
 import type { LayoutFile } from './seats';
 

@@ -25,10 +25,9 @@ import { runSeatCheck, type SeatCheck } from './seat-check';
 import { checkLayoutFile } from '../../shared/seat-layout';
 import type { ScreenLayout } from '../../shared/seats';
 import { LayoutStore } from './layout-store';
-import { demoProgramme } from '../../shared/demo-programme';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
-export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger' | 'settings'> & {
+export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
   checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'>;
 };
 
@@ -150,16 +149,6 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
           check.programme,
         );
         return { imported: out.replaced, totalRows: check.totalRows, errors: [], errorCount: 0, summary: out.summary };
-      },
-      'programme.loadDemo': () => {
-        if (ctx.settings.activeProfile() !== 'demo')
-          throw new AppError(
-            'NOT_READY',
-            'The Demo programme is for the Demo profile only: switch to Demo in Settings first.',
-          );
-        const now = clock.now();
-        const p = demoProgramme(lagosDate(now), lagosDate(now + 24 * 60 * 60 * 1000));
-        return replaceProgramme({ kind: 'csv', fileName: 'Demo programme', importedAt: now, by: 'Demo' }, p).summary;
       },
       'programme.next': () => ({ source: store.source(), shows: nextShows(clock.now()) }),
       'programme.checkSeats': async (a) => {

@@ -286,7 +286,7 @@ describe('layouts', () => {
 describe('the Demo programme', () => {
   it('loads in the Demo profile with Screen 1’s seat map, and its shows sell by the seat rules', async () => {
     const env = await seatCounter();
-    const summary = await call<ProgrammeSummary>(env.core, 'programme.loadDemo', {});
+    const summary = await call<ProgrammeSummary>(env.core, 'seats.loadDemoProgramme', {});
     expect(summary).toMatchObject({ films: 2, screens: 2, source: { kind: 'csv', fileName: 'Demo programme' } });
     const list = await call<ScreenLayoutEntry[]>(env.core, 'seats.layouts', {});
     expect(list.map((l) => [l.screen, l.layout?.capacity ?? null])).toEqual([
