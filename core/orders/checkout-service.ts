@@ -32,7 +32,8 @@ import { admitSale, canSendQueued, waitingForTerminal, type WhenBusy } from './c
 import { assertNotPaid, checkClosed, type ClosedCheckDeps, type RetryRule } from './closed-check';
 import { ProviderCheckStore } from './provider-checks';
 import type { SeatHolds } from '../../shared/seats';
-import { holdForSale, localSeatHolds, refuseOwnTaken, SeatHoldStore, type SeatPlanner } from './seat-holding';
+import type { SeatPlanner } from './seat-holding';
+import { CheckoutSeats } from './checkout-seats';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
@@ -87,11 +88,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
             p
         )(deps.pos);
   const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
-  const seatStore = new SeatHoldStore(deps.db);
-  let seatPlanner: SeatPlanner | null = deps.seatPlanner ?? null;
-  let seatHolds: () => SeatHolds = () => deps.seatHolds ?? localSeatHolds();
-  /** Sales whose seats are being held: not sent (nor taken by the queue sender) until the hold answers. */
-  const holding = new Set<number>();
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
   const relay = new RelayFollower();
 
@@ -108,9 +104,18 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return undefined;
     },
     online: () => monitor.online,
-    seatHold: (id) => seatStore.of(id),
+    seatHold: (id): OrderView['seatHold'] | null => seats.of(id),
   });
   const { view, changed, track } = run;
+  const seats: CheckoutSeats = new CheckoutSeats({
+    db: deps.db,
+    run,
+    timers,
+    logger,
+    counterName: () => deps.settings().counterName,
+    holds: deps.seatHolds,
+    planner: deps.seatPlanner,
+  });
 
   const monitor: ConnectivityMonitor = new ConnectivityMonitor({
     timers,
@@ -139,7 +144,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     isOnline: () => monitor.online,
     send: (id) => calls.sendFrom(id, 'queued', 'Provider reachable and terminal free; sending the queued sale'),
     // The rules below every door: a queued sale goes only during a shift, to a terminal holding no unpaid order.
-    canSend: (rec) => !holding.has(rec.id) && canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
+    canSend: (rec) => !seats.isHolding(rec.id) && canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
     expire: (rec) => {
       const r = journal.transition(
         rec.id,
@@ -183,18 +188,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const lateDetails: LateDetailsDeps = { run, getPos, timers, logger, now };
   const closed: ClosedCheckDeps = { run, calls, checks: run.checks, now };
   let retryRule: RetryRule = () => null;
-
-  // A sale's seats end with it: sold when paid (also paid after closing), else released.
-  run.events.on('order', (v) => {
-    const held = isFinalState(v.state) ? seatStore.of(v.id) : null;
-    if (held && held.outcome !== 'taken') seatHolds().settle(v.outOrderNo, v.state === 'paid' ? 'sold' : 'released');
-  });
-  run.events.on('late', ({ orderId }) => {
-    const rec = journal.get(orderId);
-    if (rec && seatStore.of(orderId) && run.late.get(orderId)?.kind === 'paid-after-closing')
-      seatHolds().settle(rec.outOrderNo, 'sold');
-  });
-  const holdStep = { journal, store: seatStore, holds: () => seatHolds(), timers, logger, changed };
 
   // A terminal freed (its order final): the sale queued for it may go now.
   run.events.on(
@@ -240,19 +233,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     getPos(); // refuse now, with the client's own message, if the provider is not set up
     const { retryOf } = opts;
     // The seat rules (the layout's, then this counter's own sales) before anything is recorded.
-    const plan =
-      seatPlanner?.plan(sale, {
-        showKey: opts.show?.showKey ?? (retryOf !== undefined ? seatStore.of(retryOf)?.showKey : undefined),
-        ticketType: opts.show?.ticketType,
-      }) ?? null;
-    if (plan) refuseOwnTaken(seatStore, plan, s.counterName);
-    const alongside =
-      plan || opts.alongside
-        ? (id: number, outOrderNo: string) => {
-            if (plan) seatStore.insert(id, plan);
-            opts.alongside?.(id, outOrderNo);
-          }
-        : undefined;
+    const plan = seats.plan(sale, opts);
+    const alongside = seats.alongside(plan, opts.alongside);
     const createdAt = now();
     // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
     // each goes straight out (while offline that attempt doubles as the check whether the provider is back).
@@ -284,13 +266,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
       state: rec.state,
     });
     changed(rec);
-    if (plan) {
-      // Held (or not checked) before the provider is asked; taken elsewhere: failed, never sent.
-      holding.add(rec.id);
-      const practice = s.profile === 'demo' || s.profile === 'sandbox';
-      const go = await track(holdForSale(holdStep, rec, plan, practice)).finally(() => holding.delete(rec.id));
-      if (go === 'stop') return view(journal.get(rec.id) ?? rec);
-    }
+    // Held (or not checked) before the provider is asked; taken elsewhere: failed, never sent.
+    if (plan && (await seats.hold(rec, plan, s.profile === 'demo' || s.profile === 'sandbox')) === 'stop')
+      return view(journal.get(rec.id) ?? rec);
     if (queueAhead) {
       queueSender.kick();
       monitor.kick();
@@ -345,18 +323,17 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
     /** Plugs in the seat rules and the seat holds (the root: the programme, then the Hub link or the local holds). */
     useSeats(p: { planner?: SeatPlanner | null; holds?: () => SeatHolds }): void {
-      if (p.planner !== undefined) seatPlanner = p.planner;
-      if (p.holds) seatHolds = p.holds;
+      seats.use(p);
     },
 
     /** This counter's own seats of a show: held while its sale is open, sold when paid (also paid after closing). */
     ownSeats(showKey: string) {
-      return seatStore.ownTaken(showKey, deps.settings().counterName);
+      return seats.store.ownTaken(showKey, deps.settings().counterName);
     },
 
     /** The show and seats of a sale of a show with a seat map (null: none). */
     seatsOf(id: number) {
-      return seatStore.of(id);
+      return seats.store.of(id);
     },
 
     /** Who keeps an order from Try again (the box-office integrations: the box office asks again). */

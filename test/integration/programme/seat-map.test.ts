@@ -176,6 +176,28 @@ describe('the hold, before the provider is asked', () => {
     expect(s.settled.filter(([k, how]) => k === paid.outOrderNo && how === 'released')).toEqual([]);
   });
 
+  it('paid after closing: the released hold is settled sold again, and the seat shows sold on the map', async () => {
+    const env = await seatCounter();
+    const s = scriptedHolds(() => Promise.resolve({ kind: 'held' }));
+    env.core.checkout.useSeats({ holds: () => s.holds });
+    const o = await pay(env, await programmeSale(env, ['J8']), 'CANCEL');
+    expect(s.settled).toEqual([[o.outOrderNo, 'released']]);
+    expect(takenOf(await seatMap(env), ['J8'])).toEqual([]);
+    // The provider takes the money after all; the counter learns it by asking (the sweep).
+    const profile = await call<{ settings: { posBaseUrl: string } }>(env.core, 'settings.getProfile', {
+      profile: 'demo',
+    });
+    const late = await fetch(`${profile.settings.posBaseUrl}/_sandbox/orders/${o.orderNo}/late`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'SUCCESS', cardPan: '5399831234564321' }),
+    });
+    expect(late.status).toBe(200);
+    expect((await call<{ paidAfterClosing: number }>(env.core, 'orders.sweep', {})).paidAfterClosing).toBe(1);
+    expect(s.settled.at(-1)).toEqual([o.outOrderNo, 'sold']);
+    expect(takenOf(await seatMap(env), ['J8']).map((t) => [t.seat, t.state, t.mine])).toEqual([['J8', 'sold', true]]);
+  });
+
   it('a Hub that does not answer in time: the sale goes on, noted as not checked across counters', async () => {
     const env = await seatCounter();
     const s = scriptedHolds(() => new Promise<SeatHoldOutcome>(() => {}));
