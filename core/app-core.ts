@@ -146,8 +146,12 @@ export async function createCore(deps: CoreDeps) {
   // Seat maps: the seat rules go into the checkout; holds and other counters' seats are this
   // counter's own until the Hub link plugs in its own (checkout.useSeats, seatMap.useSeatTaken).
   const seatMap = createSeatMapModule(
-    { ...ctx, practice: () => settings.activeProfile() !== 'production' },
-    { store: programme.store, layouts: programme.layouts },
+    {
+      ...ctx,
+      practice: () => settings.activeProfile() !== 'production',
+      demo: () => settings.activeProfile() === 'demo',
+    },
+    { store: programme.store, layouts: programme.layouts, replaceProgramme: programme.replaceProgramme },
   );
   const hubLink = createHubModule(ctx, {
     version: deps.version,

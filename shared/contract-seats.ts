@@ -3,6 +3,7 @@
 // `calls`/`events` in contract.ts; edit here, not there. The model is shared/seats.ts.
 import { z } from 'zod';
 import { Empty, type CallsSpec, type EventsSpec } from './contract-kit';
+import { ProgrammeSummarySchema } from './programme';
 import { LayoutImportResultSchema, MAX_LAYOUT_CHARS, ScreenLayoutSchema, SeatMapViewSchema } from './seats';
 
 /** A screen of the programme and its layout (null: no layout, its shows keep typed seats). */
@@ -36,6 +37,8 @@ export const seatCalls = {
     result: LayoutImportResultSchema,
     admin: true,
   },
+  /** Demo profile only: replaces the programme with the Demo programme (Screen 1 with its seat map, Screen 2 with typed seats). */
+  'seats.loadDemoProgramme': { args: Empty, result: ProgrammeSummarySchema, admin: true },
 } satisfies CallsSpec;
 
 export const seatEvents = {

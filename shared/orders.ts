@@ -279,6 +279,8 @@ export const OrderViewSchema = z.object({
   seatHold: z
     .object({
       showKey: z.string(),
+      /** The screen as the programme names it ("Screen 1"). */
+      screen: z.string(),
       seats: z.array(z.string()),
       outcome: z.enum(['held', 'unchecked', 'taken']).nullable(),
       note: z.string().nullable(),

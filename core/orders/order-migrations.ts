@@ -131,6 +131,7 @@ export const ORDER_MIGRATIONS: Migration[] = [
       CREATE TABLE order_seat_holds (
         order_id INTEGER PRIMARY KEY REFERENCES orders(id),
         show_key TEXT NOT NULL,
+        screen TEXT NOT NULL,
         seats TEXT NOT NULL,
         outcome TEXT CHECK (outcome IN ('held', 'unchecked', 'taken')),
         note TEXT

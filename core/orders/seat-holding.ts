@@ -4,7 +4,7 @@
 // of the SeatHolds port after the sale is journaled and before the provider is asked.
 import { validationError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { Sale } from '../../shared/orders';
+import type { OrderView, Sale } from '../../shared/orders';
 import type { SeatHoldOutcome, SeatHoldRequest, SeatHolds, SeatTaken } from '../../shared/seats';
 import type { Db } from '../db';
 import type { TimerHandle, Timers } from '../lib';
@@ -32,6 +32,9 @@ export const SEAT_HOLD_DEADLINE_MS = 400;
 
 export const NO_HUB_REASON = 'Seats not checked across counters: this counter has no Hub.';
 
+/** A sale's seats of a show with a seat map as its order view carries them. */
+export type SeatHoldView = NonNullable<OrderView['seatHold']>;
+
 /** A seat of this counter's own sales of a show, with the order it belongs to. */
 export interface OwnSeat extends SeatTaken {
   orderId: number;
@@ -45,21 +48,18 @@ export class SeatHoldStore {
   /** In the sale's own transaction (the journal's `alongside`). */
   insert(orderId: number, plan: SeatPlan): void {
     this.db
-      .prepare('INSERT INTO order_seat_holds (order_id, show_key, seats) VALUES (?, ?, ?)')
-      .run(orderId, plan.showKey, plan.seats.join(','));
+      .prepare('INSERT INTO order_seat_holds (order_id, show_key, screen, seats) VALUES (?, ?, ?, ?)')
+      .run(orderId, plan.showKey, plan.show.screen, plan.seats.join(','));
   }
 
   setOutcome(orderId: number, outcome: 'held' | 'unchecked' | 'taken', note: string | null): void {
     this.db.prepare('UPDATE order_seat_holds SET outcome = ?, note = ? WHERE order_id = ?').run(outcome, note, orderId);
   }
 
-  of(
-    orderId: number,
-  ): { showKey: string; seats: string[]; outcome: SeatHoldOutcome['kind'] | null; note: string | null } | null {
+  of(orderId: number): SeatHoldView | null {
     const r = this.db
-      .prepare('SELECT show_key AS showKey, seats, outcome, note FROM order_seat_holds WHERE order_id = ?')
-      .get(orderId) as
-      { showKey: string; seats: string; outcome: SeatHoldOutcome['kind'] | null; note: string | null } | undefined;
+      .prepare('SELECT show_key AS showKey, screen, seats, outcome, note FROM order_seat_holds WHERE order_id = ?')
+      .get(orderId) as (Omit<SeatHoldView, 'seats'> & { seats: string }) | undefined;
     return r ? { ...r, seats: r.seats.split(',').filter(Boolean) } : null;
   }
 

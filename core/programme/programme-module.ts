@@ -82,10 +82,14 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
         summary: store.summary(),
       };
     }
-    const hubLayouts = source.kind === 'hub' && parsed.data.layouts ? checkLayouts(parsed.data.layouts) : null;
+    // Its layouts (a Hub push, the Demo programme): each checked first; the Hub's replace all it gave before.
+    const given = parsed.data.layouts ? checkLayouts(parsed.data.layouts) : null;
     ctx.db.transaction(() => {
       store.replace(source, parsed.data, clock.now());
-      if (hubLayouts) layouts.replaceFromHub(hubLayouts, clock.now());
+      if (given && source.kind === 'hub') layouts.replaceFromHub(given, clock.now());
+      else
+        for (const l of given ?? [])
+          layouts.put(l, 'file', clock.now(), { fileName: source.kind === 'csv' ? source.fileName : '' });
     })();
     const summary = store.summary();
     logger.info('programme replaced', { source: source.kind, shows: summary.shows, films: summary.films });

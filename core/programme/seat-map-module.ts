@@ -5,6 +5,9 @@
 import type { seatCalls } from '../../shared/contract-seats';
 import { AppError } from '../../shared/errors';
 import { parseLayout } from '../../shared/seat-layout';
+import { demoProgramme } from '../../shared/demo-programme';
+import type { Programme, ProgrammeSource, ProgrammeSummary } from '../../shared/programme';
+import { lagosDate } from '../../shared/time';
 import type { SeatMapView, SeatTaken, SeatTakenSource } from '../../shared/seats';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
@@ -21,12 +24,16 @@ export type SeatMapContext = Pick<CoreServices, 'clock' | 'events' | 'logger'> &
   checkout: Pick<CheckoutService, 'ownSeats' | 'seatsOf' | 'on' | 'useSeats'>;
   /** Demo and Sandbox sales see only other practice sales. */
   practice: () => boolean;
+  /** The Demo profile is in use (the Demo programme may be loaded). */
+  demo: () => boolean;
   timers?: Timers;
 };
 
 export interface SeatMapDeps {
   store: ProgrammeStore;
   layouts: LayoutStore;
+  /** The programme's one way in (the Demo programme goes through it too). */
+  replaceProgramme: (source: ProgrammeSource, p: Programme) => { summary: ProgrammeSummary };
   /** Other counters' seats (the Hub's); null or absent: this counter's own only. */
   seatTaken?: () => SeatTakenSource | null;
 }
@@ -132,6 +139,17 @@ export function createSeatMapModule(ctx: SeatMapContext, deps: SeatMapDeps) {
         });
         for (const s of store.showsOfScreen(parsed.layout.screen)) seatsChanged(s);
         return { kind: 'imported', screen: parsed.layout.screen, capacity: parsed.layout.capacity };
+      },
+      'seats.loadDemoProgramme': () => {
+        if (!ctx.demo())
+          throw new AppError(
+            'NOT_READY',
+            'The Demo programme is for the Demo profile only: switch to Demo in Settings first.',
+          );
+        const now = clock.now();
+        const p = demoProgramme(lagosDate(now), lagosDate(now + 24 * 60 * 60 * 1000));
+        return deps.replaceProgramme({ kind: 'csv', fileName: 'Demo programme', importedAt: now, by: 'Demo' }, p)
+          .summary;
       },
     },
     stop() {

@@ -12,7 +12,7 @@ import type {
   SeatHolds,
   SeatMapView,
 } from '../../../shared/seats';
-import type { ProgrammeSummary } from '../../../shared/programme';
+import type { NextShows, ProgrammeSummary } from '../../../shared/programme';
 import { orderReaches } from '../../helpers/core-events';
 import {
   attempt,
@@ -258,5 +258,27 @@ describe('layouts', () => {
       (await call<ScreenLayoutEntry[]>(env.core, 'seats.layouts', {})).find((l) => l.screen === 'Screen 2')!.layout!
         .capacity,
     ).toBe(10);
+  });
+});
+
+describe('the Demo programme', () => {
+  it('loads in the Demo profile with Screen 1’s seat map, and its shows sell by the seat rules', async () => {
+    const env = await seatCounter();
+    const summary = await call<ProgrammeSummary>(env.core, 'seats.loadDemoProgramme', {});
+    expect(summary).toMatchObject({ films: 2, screens: 2, source: { kind: 'csv', fileName: 'Demo programme' } });
+    const list = await call<ScreenLayoutEntry[]>(env.core, 'seats.layouts', {});
+    expect(list.map((l) => [l.screen, l.layout?.capacity ?? null])).toEqual([
+      ['Screen 1', 301],
+      ['Screen 2', null],
+    ]);
+    const next = await call<NextShows>(env.core, 'programme.next', {});
+    const show = next.shows.find((s) => s.screen === 'Screen 1')!;
+    const sell = (seats: string) =>
+      attempt(() => call(env.core, 'programme.charge', { showId: show.id, ticketType: 'Adult', seats, sn: env.sn }));
+    expect(await sell('H10')).toMatchObject({
+      refused: 'VALIDATION',
+      message: expect.stringMatching(/H10 is blocked/),
+    });
+    expect(await sell('K10')).toHaveProperty('order');
   });
 });
