@@ -234,11 +234,10 @@ async function settleIn(
       [orderKey, c.id],
     );
     const byShow = new Map<string, Row[]>();
-    for (const r of ended)
-      byShow.set(`${String(r.practice)}|${String(r.show_key)}`, [
-        ...(byShow.get(`${String(r.practice)}|${String(r.show_key)}`) ?? []),
-        r,
-      ]);
+    for (const r of ended) {
+      const k = `${String(r.practice)}|${String(r.show_key)}`;
+      byShow.set(k, [...(byShow.get(k) ?? []), r]);
+    }
     for (const rows of byShow.values()) {
       const r0 = rows[0]!;
       n += await sellAgain(

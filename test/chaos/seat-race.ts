@@ -2,7 +2,8 @@
 // through the Hub (the counter link's own hubSeatHolds, over each counter's cut-able proxy, so Hub
 // kills and cuts hit them). A sale whose hold the Hub answered `held` is settled sold (retried until
 // the Hub takes it) or released; `unchecked` is a sale made without the Hub (on the counter's own
-// knowledge), `taken` is refused before the customer is charged. Verdict: no seat of a show sold to
+// knowledge), `taken` is refused before the customer is charged. A new show every 30 sales keeps the
+// race going through the whole run (and its kills). Verdict: no seat of a show sold to
 // two sales that the Hub held (seatsDoubleSold, must be 0), and every such sale is in the Hub's
 // database as sold after the run (seatsLost, must be 0).
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,8 @@ import type { SeatHolds } from '../../shared/seats';
 import type { createRng } from '../helpers/chaos-random';
 
 const SHOW = { filmName: 'Chaos', filmTitle: 'CHAOS', date: '2026-11-27', time: '21:00', screen: 'Small' };
+/** Sales per show: the race moves to the next show (a new minute) after these, so it goes on through the whole run. */
+const PER_SHOW = 30;
 /** A small screen: 3 rows of 8. */
 const SEATS = ['A', 'B', 'C'].flatMap((r) => Array.from({ length: 8 }, (_, i) => `${r}${i + 1}`));
 
@@ -48,8 +51,8 @@ export class SeatRace {
     taken: 0,
     unchecked: 0,
   };
-  /** Sales the Hub held and the run settled sold: order key → seats. */
-  private readonly sold = new Map<string, string[]>();
+  /** Sales the Hub held and the run settled sold: order key → its show key and seats. */
+  private readonly sold = new Map<string, { key: string; seats: string[] }>();
 
   constructor(
     private readonly counters: SeatRaceCounter[],
@@ -75,14 +78,21 @@ export class SeatRace {
     const seats = [...new Set([SEATS[first]!, SEATS[Math.min(SEATS.length - 1, first + this.rng.int(0, 1))]!])];
     const pay = this.rng.chance(0.8);
     const orderKey = `SEAT-${c.name.replace(/\W/g, '')}-${++this.n}`;
-    const p = this.sell(c, orderKey, seats, pay).finally(() => this.pending.delete(p));
+    const show = { ...SHOW, time: `21:${String(Math.floor(this.n / PER_SHOW) % 60).padStart(2, '0')}` };
+    const p = this.sell(c, show, orderKey, seats, pay).finally(() => this.pending.delete(p));
     this.pending.add(p);
   }
 
-  private async sell(c: SeatRaceCounter, orderKey: string, seats: string[], pay: boolean): Promise<void> {
+  private async sell(
+    c: SeatRaceCounter,
+    show: typeof SHOW,
+    orderKey: string,
+    seats: string[],
+    pay: boolean,
+  ): Promise<void> {
     const { holds, conn } = this.holdsOf(c);
     this.r.attempts += 1;
-    const out = await holds.hold({ orderKey, showKey: showKey(SHOW), show: SHOW, seats, practice: false });
+    const out = await holds.hold({ orderKey, showKey: showKey(show), show, seats, practice: false });
     this.r[out.kind] += 1;
     if (out.kind !== 'held') return;
     // Paid or not, the settle reaches the Hub in the end (the counter's journal sync would carry it).
@@ -101,7 +111,7 @@ export class SeatRace {
         await new Promise((r) => setTimeout(r, 200));
       }
     }
-    if (pay) this.sold.set(orderKey, seats);
+    if (pay) this.sold.set(orderKey, { key: showKey(show), seats });
   }
 
   async drain(): Promise<void> {
@@ -111,15 +121,16 @@ export class SeatRace {
   /** The verdict against the Hub's database (read after the run). */
   async verdict(db: HubDb): Promise<SeatRaceResult> {
     const bySeat = new Map<string, number>();
-    for (const seats of this.sold.values()) for (const s of seats) bySeat.set(s, (bySeat.get(s) ?? 0) + 1);
+    for (const { key, seats } of this.sold.values())
+      for (const s of seats) bySeat.set(`${key}|${s}`, (bySeat.get(`${key}|${s}`) ?? 0) + 1);
     const seatsDoubleSold = [...bySeat.values()].filter((n) => n > 1).length;
-    const rows = await db.query<{ order_key: string; seat: string }>(
-      "select order_key, seat from seat_holds where show_key = $1 and state = 'sold'",
-      [showKey(SHOW)],
+    const rows = await db.query<{ order_key: string; show_key: string; seat: string }>(
+      "select order_key, show_key, seat from seat_holds where order_key like 'SEAT-%' and state = 'sold'",
     );
-    const inDb = new Set(rows.map((r) => `${r.order_key}|${r.seat}`));
+    const inDb = new Set(rows.map((r) => `${r.order_key}|${r.show_key}|${r.seat}`));
     let seatsLost = 0;
-    for (const [k, seats] of this.sold) for (const s of seats) if (!inDb.has(`${k}|${s}`)) seatsLost += 1;
+    for (const [k, { key, seats }] of this.sold)
+      for (const s of seats) if (!inDb.has(`${k}|${key}|${s}`)) seatsLost += 1;
     return { ...this.r, seatsDoubleSold, seatsLost };
   }
 }

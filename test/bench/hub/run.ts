@@ -45,7 +45,7 @@ interface HubFigures {
 }
 
 /** A chain's load (chain-bench.ts): relay streams held open, relay p95 and Hub RSS with 500 open, a counter's sync under an anonymous flood. */
-type HubOutput = HubFigures & ChainFigures & JunkBillsFigures & CredFloodFigures & SeatRaceFigures;
+type HubOutput = HubFigures & ChainFigures & JunkBillsFigures & CredFloodFigures & { seats: SeatRaceFigures };
 
 interface BenchHub {
   url: string;
@@ -315,7 +315,7 @@ async function main(): Promise<void> {
       ...chain,
       ...junk,
       ...credFlood,
-      ...seats,
+      seats,
       database,
       webhookIngestPerSec: round(ingestPerSec),
       relayP50Ms: round(percentile(lat, 50)),
@@ -352,10 +352,10 @@ async function main(): Promise<void> {
       ],
       ...chainChecks(f, floors),
       [
-        `seats sold twice, 20 counters racing for 50 seats (seats.raceDoubleSold; ${f.seatsRaceSold} sold in ${f.seatsRaceTries} tries, hold p95 ${f.seatsRaceHoldP95Ms} ms)`,
-        `${f.seatsRaceDoubleSold}`,
+        `seats sold twice, 20 counters racing for 50 seats (seats.raceDoubleSold; ${f.seats.raceSold} sold in ${f.seats.raceTries} tries, hold p95 ${f.seats.raceHoldP95Ms} ms)`,
+        `${f.seats.raceDoubleSold}`,
         '0',
-        f.seatsRaceDoubleSold === 0 && f.seatsRaceSold === 50,
+        f.seats.raceDoubleSold === 0 && f.seats.raceSold === 50,
       ],
       [
         'Hub RSS with 500 streams open (hubRssMbAt500; memory: absolute)',

@@ -1,6 +1,6 @@
 // Seat holds under a race (issue 30): 20 counters of one branch race for a 50-seat show through the
 // Hub, each asking for 1 to 4 random seats again and again until every seat is sold. A seat the Hub
-// answered `held` to two sales is sold twice (seatsRaceDoubleSold: must be 0); every seat must end
+// answered `held` to two sales is sold twice (raceDoubleSold: must be 0); every seat must end
 // sold (the race ran to its end), and the Hub's map must agree with the sales it held.
 import type { HubSeatMap, SeatHoldResponse } from '../../../shared/hub-seats-contract';
 import { ADMIN_TOKEN, bearer, get, post } from '../../hub/helpers/hub-harness';
@@ -8,11 +8,11 @@ import { percentile, round } from '../bench-stats';
 
 export interface SeatRaceFigures {
   /** Seats the Hub held for two sales: must be 0. */
-  seatsRaceDoubleSold: number;
-  seatsRaceSold: number;
-  seatsRaceTries: number;
+  raceDoubleSold: number;
+  raceSold: number;
+  raceTries: number;
   /** A hold's round trip under the race (p95, ms): for the record, not a target. */
-  seatsRaceHoldP95Ms: number;
+  raceHoldP95Ms: number;
 }
 
 const SHOW = { filmName: 'Race', filmTitle: 'RACE', date: '2026-11-27', time: '20:00', screen: 'Race' };
@@ -84,9 +84,9 @@ export async function seatRaceBench(
   const sold = map.taken.filter((t) => t.state === 'sold').length;
   if (sold !== heldBy.size) o.log(`seats: the Hub's map has ${sold} sold, the race was held ${heldBy.size}`);
   return {
-    seatsRaceDoubleSold: twice + Math.abs(sold - heldBy.size),
-    seatsRaceSold: sold,
-    seatsRaceTries: tries,
-    seatsRaceHoldP95Ms: round(percentile(lat, 95)),
+    raceDoubleSold: twice + Math.abs(sold - heldBy.size),
+    raceSold: sold,
+    raceTries: tries,
+    raceHoldP95Ms: round(percentile(lat, 95)),
   };
 }
