@@ -160,7 +160,7 @@ test('the map by keys and by mouse: arrows skip the aisles, Space picks, a range
   await page.emulateMedia({ colorScheme: 'light' });
 });
 
-test('Settings → Screens and layouts: a layout with a mistake is refused by row and seat, a good one imported', async ({
+test('Settings → Screens and layouts: a layout with a mistake is refused by row and seat, a good one imported; the Demo programme loads', async ({
   page,
   shell,
   request,
@@ -206,4 +206,10 @@ test('Settings → Screens and layouts: a layout with a mistake is refused by ro
     await page.emulateMedia({ colorScheme: scheme });
     await panel.screenshot({ path: join(ARTIFACTS, `seat-layouts-imported-${scheme}.png`) });
   }
+
+  // Demo only: the Demo programme (Dune 2 on Screen 1 with the example layout, Inside Out 2 on
+  // Screen 2 with typed seats), to try the seat map.
+  await panel.getByRole('button', { name: 'Load the Demo programme' }).click();
+  await expect(panel.getByTestId('layout-message')).toContainText('Demo programme loaded:');
+  await expect(panel.getByTestId('layout-screens')).toContainText('Screen 2: no layout');
 });

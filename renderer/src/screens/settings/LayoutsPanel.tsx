@@ -8,7 +8,9 @@ import type { LayoutImportResult } from '../../../../shared/seats';
 import { Banner, outcome } from '../../components/Banner';
 import { Field } from '../../components/Field';
 import { formatCount } from '../../format';
+import { useApp } from '../../stores/app-store';
 import { errorText } from '../../stores/call-errors';
+import { useProgramme } from '../../stores/programme-store';
 import { call } from '../../transport/bridge';
 import '../../seat-map.css';
 
@@ -20,6 +22,8 @@ export function LayoutsPanel() {
   const [result, setResult] = useState<{ r: LayoutImportResult; fileName: string } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const demo = useApp((a) => a.status?.profile === 'demo');
+  const [demoLoaded, setDemoLoaded] = useState<string | null>(null);
 
   const load = async () => {
     try {
@@ -45,6 +49,25 @@ export function LayoutsPanel() {
       const r = await call('seats.importLayout', { text: await f.text(), fileName: f.name, by });
       setResult({ r, fileName: f.name });
       if (r.kind === 'imported') void load();
+    } catch (e) {
+      setMessage(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Demo only: a programme with Screen 1's example layout, to try the seat map.
+  const loadDemo = async () => {
+    setResult(null);
+    setMessage(null);
+    setDemoLoaded(null);
+    setBusy(true);
+    try {
+      const sum = await call('seats.loadDemoProgramme', {});
+      setDemoLoaded(`Demo programme loaded: ${formatCount(sum.shows)} shows of ${formatCount(sum.films)} films.`);
+      void load();
+      void useProgramme.getState().loadSummary();
+      void useProgramme.getState().loadNext();
     } catch (e) {
       setMessage(errorText(e));
     } finally {
@@ -98,6 +121,11 @@ export function LayoutsPanel() {
           <button type="button" onClick={() => input.current?.click()} disabled={busy}>
             {busy ? 'Checking the file…' : 'Import a layout file…'}
           </button>
+          {demo && (
+            <button type="button" onClick={() => void loadDemo()} disabled={busy}>
+              Load the Demo programme
+            </button>
+          )}
         </div>
         <input
           ref={input}
@@ -116,6 +144,11 @@ export function LayoutsPanel() {
       {message && (
         <Banner as="p" {...outcome(false)} data-testid="layout-message">
           {message}
+        </Banner>
+      )}
+      {demoLoaded && (
+        <Banner as="p" {...outcome(true)} data-testid="layout-message">
+          {demoLoaded}
         </Banner>
       )}
       {res && (
