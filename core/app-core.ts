@@ -21,8 +21,8 @@ import { createIntegrationsModule, type IntegrationsModuleDeps } from './integra
 import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
-import { createCheckoutService, createOrdersModule } from './orders';
-import { createProgrammeModule } from './programme';
+import { createCheckoutService, createOrdersModule, localSeatHolds } from './orders';
+import { createProgrammeModule, createSeatMapModule } from './programme';
 import { createProviderLink } from './provider';
 import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
 import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
@@ -144,6 +144,16 @@ export async function createCore(deps: CoreDeps) {
   });
   const ctx = { ...services, pos, bills, checkout, terminal, journalSink, webhookUrl: () => webhooks.url() };
   const programme = createProgrammeModule(ctx);
+  // Seat maps: the seat rules go into the checkout; holds and other counters' seats are this
+  // counter's own until the Hub link plugs in its own (checkout.useSeats, seatMap.useSeatTaken).
+  const seatMap = createSeatMapModule(
+    {
+      ...ctx,
+      practice: () => settings.activeProfile() !== 'production',
+      demo: () => settings.activeProfile() === 'demo',
+    },
+    { store: programme.store, layouts: programme.layouts, replaceProgramme: programme.replaceProgramme },
+  );
   const hubLink = createHubLinkModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
@@ -151,6 +161,8 @@ export async function createCore(deps: CoreDeps) {
     // While the relay stream is healthy, status checks are the safety net only.
     onRelayHealth: (s) => checkout.useRelayHealth(s),
     openPayments: () => checkout.countOpen(),
+    // The Hub said a show's seats changed at another counter: the seat maps showing it ask again.
+    onSeatsChanged: (showKey) => seatMap.seatsChanged(showKey),
     // The branch's programme from the Hub enters through the same door as a CSV import.
     programme: {
       heldVersion: (counterId) => {
@@ -163,6 +175,9 @@ export async function createCore(deps: CoreDeps) {
   });
   // The seat check goes through the Hub link when the counter has one.
   programme.useSeatCheck(() => hubLink.seatCheck());
+  // Holds and other counters' seats through the Hub when the counter has one (asked per sale and per map).
+  checkout.useSeats({ holds: () => (hubLink.connection() ? hubLink.seatHolds() : localSeatHolds()) });
+  seatMap.useSeatTaken(() => (hubLink.connection() ? hubLink.seatTaken() : null));
 
   // ---- the status bar: provider, clock, terminal, sale queue, disk, Hub ----
   const bar = createStatusBar({
@@ -244,6 +259,7 @@ export async function createCore(deps: CoreDeps) {
     }),
     backups,
     programme,
+    seatMap,
     hubLink,
     integrations,
   ] as const;
@@ -282,6 +298,8 @@ export async function createCore(deps: CoreDeps) {
     replaceProgramme: programme.replaceProgramme,
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
+    /** Seat maps: `seatsChanged(showKey)` for the Hub link's "seats changed" signal, `useSeatTaken` for other counters' seats. */
+    seatMap,
     /** The box-office integrations (pairing, charges, callbacks, the local API). */
     integrations: integrations.integrations,
     async stop() {

@@ -13,6 +13,8 @@ import type { HubDb } from './db/adapter';
 import { schemaIsCurrent } from './db/migrations';
 import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
+import { seatRoutes } from './http/seat-routes';
+import { SeatSignal } from './streams/seat-signal';
 import { LiveFeed } from './streams/dashboard-live';
 import { CredentialCache, type CredentialCacheOptions } from './http/credential-cache';
 import { FloodBrake, type FloodBrakeOptions } from './http/flood-brake';
@@ -69,6 +71,8 @@ export interface HubBuildOptions {
   logger: Logger;
   now?: () => number;
   defaultMetrics?: boolean;
+  /** How often seat holds past their `until` are ended and told to counters (default 2 s). */
+  seatSweepMs?: number;
   /** The built dashboard web app served under /dashboard/ (default: out/hub-dashboard of this checkout). */
   dashboardDir?: string;
   /** The manager's dashboard: session lifetimes, login throttling, Needs-attention thresholds (closing time). */
@@ -246,6 +250,7 @@ function hubApp(o: HubBuildOptions, ctx: HubContext): HubApp {
   });
 
   counterRoutes(app, ctx);
+  seatRoutes(app, ctx);
   adminRoutes(app, ctx);
   providerRoutes(app, ctx);
   dashboardRoutes(app, ctx);
@@ -308,6 +313,14 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
   const app = hubApp(o, ctx);
   await relay.start();
   await live.start();
+  const seatSignal = new SeatSignal({
+    db: o.db,
+    relay,
+    now,
+    sweepMs: o.seatSweepMs,
+    onError: (e) => o.logger.error({ err: e }, 'hub: ending lapsed seat holds failed'),
+  });
+  await seatSignal.start();
   // A counter revoked on any instance is forgotten here at once (the relay channel's NOTIFY); the
   // counters' credentials are served from memory from the start, so a restart under a flood does
   // not make them pay their address's way in again.
@@ -327,6 +340,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
       ctx.floodBrake.close();
       await relay.close();
       await live.close();
+      await seatSignal.close();
       await unlistenRevoked();
       // Requests under way get a moment to finish; then every socket goes, including one a client
       // opened and never used (it would otherwise hold the close until Node's header timeout).

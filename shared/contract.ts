@@ -8,6 +8,7 @@ import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
 import { programmeCalls, programmeEvents } from './contract-programme';
 import { hubCalls, hubEvents } from './contract-hub-link';
+import { seatCalls, seatEvents } from './contract-seats';
 import { integrationCalls, integrationEvents } from './contract-integrations';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
@@ -157,6 +158,7 @@ export const calls = {
   ...diagnosticsCalls,
   ...backupCalls,
   ...programmeCalls,
+  ...seatCalls,
   ...hubCalls,
   ...integrationCalls,
 } satisfies CallsSpec;
@@ -166,6 +168,7 @@ export const events = {
   ...topupEvents,
   ...recordEvents,
   ...programmeEvents,
+  ...seatEvents,
   ...hubEvents,
   ...integrationEvents,
 } satisfies EventsSpec;

@@ -139,6 +139,8 @@ export const AUDIT_ACTIONS = [
   'counter.code-issued',
   'counter.revoked',
   'programme.imported',
+  'programme.layout-uploaded',
+  'programme.layout-removed',
 ] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({
@@ -374,6 +376,7 @@ const ATTENTION_KINDS = [
   'no-shift-sales',
   'relay-off',
   'order-claimed-twice',
+  'seat-sold-twice',
 ] as const;
 const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),

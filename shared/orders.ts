@@ -279,6 +279,20 @@ export const OrderViewSchema = z.object({
   /** A provider outcome that contradicts this closed order (paid after closing), and its handling. */
   late: LateOutcomeSchema.optional(),
   /**
+   * A sale of a show with a seat map: its show and seats, and how their hold went (null while it is
+   * asked; "unchecked": not checked across counters, `note` says why; "taken": at another counter).
+   */
+  seatHold: z
+    .object({
+      showKey: z.string(),
+      /** The screen as the programme names it ("Screen 1"). */
+      screen: z.string(),
+      seats: z.array(z.string()),
+      outcome: z.enum(['held', 'unchecked', 'taken']).nullable(),
+      note: z.string().nullable(),
+    })
+    .optional(),
+  /**
    * The last "Check with the provider" of this closed order (one status query, its answer
    * recorded): Try again is offered, and accepted by the engine, only when it said not paid.
    */

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RowErrorSchema } from './topups';
 import { BesideWaiting } from './orders';
+import { LayoutFileSchema } from './seats';
 
 /** A show stays on the Sell list this long after it starts (latecomers, the queue at the door). */
 export const SHOW_GRACE_MS = 20 * 60 * 1000;
@@ -77,6 +78,8 @@ export const ProgrammeSchema = z
     films: z.array(FilmSchema),
     screens: z.array(name('screen', 40)),
     shows: z.array(ShowSchema),
+    /** The screens' layouts (seat maps); absent means none ([]). A screen without one keeps typed seats. */
+    layouts: z.array(LayoutFileSchema).max(50).optional(),
   })
   .superRefine((p, ctx) => {
     const films = new Set<string>();

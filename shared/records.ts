@@ -144,6 +144,8 @@ export const ReceiptSchema = z.object({
   /** A sale from the programme: its screen and ticket type ("Student"), so the usher can check the ticket. */
   screen: z.string().optional(),
   ticketType: z.string().optional(),
+  /** A sale of a show with a seat map: each ticket's row and seat number, and its ticket type when known. */
+  seatTickets: z.array(z.object({ row: z.string(), seat: z.string(), ticketType: z.string().optional() })).optional(),
   bookingFeeKobo: z.number().int(),
   totalKobo: z.number().int(),
   /** A Demo sale: every rendering says DEMO — NOT A PAYMENT in large type. */

@@ -13,6 +13,8 @@ import { EnrollmentStore } from './enrollment-store';
 import { Enrollment } from './enrollment';
 import { createHubClient, type HubClient } from './link-client';
 import { hubSeatCheck } from './link-seat-check';
+import { hubSeatHolds, hubSeatTaken, SEAT_HOLD_MARGIN_MS } from './link-seat-holds';
+import type { SeatHolds, SeatTakenSource } from '../../shared/seats';
 import type { RelayHealthSource } from '../orders';
 import type { HubConnectionSource } from './link-types';
 import { HUB_CHECK_EVERY_MS, LinkRunner } from './link-runner';
@@ -34,6 +36,10 @@ interface HubLinkModuleDeps {
   openPayments: () => number;
   /** The counter's programme: the Hub version of its copy (null: none from the Hub), and the one way in. */
   programme?: ProgrammePort;
+  /** The Hub says a show's seats changed (`event: seats`): the seat map emits `seats.changed`. */
+  onSeatsChanged?: (showKey: string) => void;
+  /** This counter's own seat holds, asked without a Hub or when it does not answer in time. */
+  localSeatHolds?: SeatHolds;
   client?: HubClient;
   timers?: Timers;
   checkEveryMs?: number;
@@ -80,6 +86,13 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
     ingest: deps.ingest,
     onRefused: (e) => runner.refused(e),
     onProgramme: (version) => programme?.told(version),
+    onSeats: (showKey) => {
+      try {
+        deps.onSeatsChanged?.(showKey);
+      } catch (e) {
+        logger.error('seats changed listener failed', { error: e instanceof Error ? e.message : String(e) });
+      }
+    },
   });
   const runner = new LinkRunner({
     enrollment,
@@ -142,6 +155,17 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
     connection,
     /** The seat check over the Hub, or null without one (the programme module then says "skipped"). */
     seatCheck: (): SeatCheck | null => hubSeatCheck({ connection, client, settings }),
+    /** The checkout's seat holds: through the Hub when enrolled (bounded wait), else this counter's own. */
+    seatHolds: (): SeatHolds =>
+      hubSeatHolds({
+        connection,
+        client,
+        logger,
+        local: deps.localSeatHolds,
+        holdMs: () => settings.profile(settings.activeProfile()).orderExpireSeconds * 1000 + SEAT_HOLD_MARGIN_MS,
+      }),
+    /** The seats other counters took, for the seat map (throws without a Hub: the map then shows its own sales). */
+    seatTaken: (): SeatTakenSource => hubSeatTaken({ connection, client }),
     /** Send the outbox now (a sale was just made: other counters' seat checks see it sooner). */
     syncSoon: () => {
       if (runner.isRunning()) pusher.kick();

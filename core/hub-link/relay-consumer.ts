@@ -13,6 +13,7 @@
 // - `event: programme` (the branch's programme version, on connect and on every change) is handed
 //   to `onProgramme`; the hub module fetches the programme when the version is newer than its copy.
 import { RelayProgrammeSchema } from '../../shared/hub-programme-contract';
+import { RelaySeatsSchema } from '../../shared/hub-seats-contract';
 import {
   AckResponseSchema,
   HubErrorSchema,
@@ -37,6 +38,8 @@ export interface RelayConsumerDeps extends HubPartDeps {
   delivered?: (outcome: unknown) => boolean;
   /** The Hub says the branch's programme is at this version (on connect and on every change). */
   onProgramme?: (version: number) => void;
+  /** The Hub says a show's seats changed (a hold, a sale, a release on some counter of the branch). */
+  onSeats?: (showKey: string) => void;
   fetch?: typeof fetch;
   /** [0, 1): the reconnect jitter. */
   random?: () => number;
@@ -306,6 +309,10 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
                 });
               }
             }
+          } else if (e.event === 'seats') {
+            const p = RelaySeatsSchema.safeParse(safeJson(e.data));
+            // The hub module's listener catches its own errors.
+            if (p.success) deps.onSeats?.(p.data.showKey);
           } else if (e.event === 'revoked') {
             const r = HubErrorSchema.safeParse(safeJson(e.data));
             refuse(

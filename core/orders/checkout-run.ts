@@ -23,6 +23,8 @@ interface CheckoutRunDeps {
   nextActionAt: (rec: OrderRecord) => number | undefined;
   /** The provider answers our calls. */
   online: () => boolean;
+  /** The seats of a sale of a show with a seat map, and how their hold went (absent: none). */
+  seatHold?: (id: number) => OrderView['seatHold'] | null;
 }
 
 export class CheckoutRun {
@@ -56,10 +58,11 @@ export class CheckoutRun {
   }
 
   view = (rec: OrderRecord): OrderView => {
-    if (!isFinalState(rec.state)) return toView(rec, this.deps.nextActionAt(rec));
+    const seatHold = this.deps.seatHold?.(rec.id);
+    const v = { ...toView(rec, this.deps.nextActionAt(rec)), ...(seatHold ? { seatHold } : {}) };
+    if (!isFinalState(rec.state)) return v;
     const late = this.late.get(rec.id);
     const lastCheck = this.checks.get(rec.id);
-    const v = toView(rec, this.deps.nextActionAt(rec));
     return { ...v, ...(late ? { late } : {}), ...(lastCheck ? { lastCheck } : {}) };
   };
 

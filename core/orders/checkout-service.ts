@@ -31,6 +31,9 @@ import { checkSale, saleNotRecorded, type SaleSettings } from './sale-intake';
 import { admitSale, canSendQueued, waitingForTerminal, type WhenBusy } from './charge-guard';
 import { assertNotPaid, checkClosed, type ClosedCheckDeps, type RetryRule } from './closed-check';
 import { ProviderCheckStore } from './provider-checks';
+import type { SeatHolds } from '../../shared/seats';
+import type { SeatPlanner } from './seat-holding';
+import { CheckoutSeats } from './checkout-seats';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
@@ -44,6 +47,8 @@ export interface SellOptions {
   whenBusy?: WhenBusy;
   /** The cashier's doors only: the sale number the cashier chose to leave waiting on the terminal. */
   besideWaiting?: string | undefined;
+  /** The show of the programme the door sold (its showKey) and the ticket type: the seat rules find it from the sale otherwise. */
+  show?: { showKey?: string; ticketType?: string };
 }
 
 export interface CheckoutDeps {
@@ -61,6 +66,10 @@ export interface CheckoutDeps {
   journalSink?: JournalSink;
   /** Is a shift open now? Every sale needs one, and a queued sale is sent only during one (absent: not asked). */
   shiftOpen?: () => boolean;
+  /** Seat holds across counters (the Hub's); absent: this counter's own sales only (docs/seat-maps.md). */
+  seatHolds?: SeatHolds;
+  /** The seat rules of shows with a seat map (the programme's); absent: seats are not checked. */
+  seatPlanner?: SeatPlanner;
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
@@ -95,8 +104,18 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return undefined;
     },
     online: () => monitor.online,
+    seatHold: (id): OrderView['seatHold'] | null => seats.of(id),
   });
   const { view, changed, track } = run;
+  const seats: CheckoutSeats = new CheckoutSeats({
+    db: deps.db,
+    run,
+    timers,
+    logger,
+    counterName: () => deps.settings().counterName,
+    holds: deps.seatHolds,
+    planner: deps.seatPlanner,
+  });
 
   const monitor: ConnectivityMonitor = new ConnectivityMonitor({
     timers,
@@ -125,7 +144,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     isOnline: () => monitor.online,
     send: (id) => calls.sendFrom(id, 'queued', 'Provider reachable and terminal free; sending the queued sale'),
     // The rules below every door: a queued sale goes only during a shift, to a terminal holding no unpaid order.
-    canSend: (rec) => canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
+    canSend: (rec) => !seats.isHolding(rec.id) && canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
     expire: (rec) => {
       const r = journal.transition(
         rec.id,
@@ -205,15 +224,18 @@ export function createCheckoutService(deps: CheckoutDeps) {
     admitSale({ open, sn, besideWaiting: opts.besideWaiting, whenBusy: opts.whenBusy, shiftOpen: deps.shiftOpen });
 
   /** The one door to the provider for a new sale, whoever asked: the sale checked (its amount is its own), a shift open, at most one unpaid order per terminal (busy: refused, or queued for its turn). */
-  function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): OrderView {
+  async function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): Promise<OrderView> {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = deps.settings();
     const sale = checkSale(input, s);
     const open = journal.listOpen();
     const busy = admit(open, sale.sn, opts);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
+    const { retryOf } = opts;
+    // The seat rules (the layout's, then this counter's own sales) before anything is recorded.
+    const plan = seats.plan(sale, opts);
+    const alongside = seats.alongside(plan, opts.alongside);
     const createdAt = now();
-    const { retryOf, alongside } = opts;
     // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
     // each goes straight out (while offline that attempt doubles as the check whether the provider is back).
     const queueAhead = busy !== null || open.some((o) => o.state === 'queued' && canSendQueued(open, o));
@@ -244,6 +266,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
       state: rec.state,
     });
     changed(rec);
+    // Held (or not checked) before the provider is asked; taken elsewhere: failed, never sent.
+    if (plan && (await seats.hold(rec, plan, s.profile === 'demo' || s.profile === 'sandbox')) === 'stop')
+      return view(journal.get(rec.id) ?? rec);
     if (queueAhead) {
       queueSender.kick();
       monitor.kick();
@@ -294,6 +319,21 @@ export function createCheckoutService(deps: CheckoutDeps) {
       admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
       await assertNotPaid(closed, rec);
       return newSale(rec.sale, { retryOf: id });
+    },
+
+    /** Plugs in the seat rules and the seat holds (the root: the programme, then the Hub link or the local holds). */
+    useSeats(p: { planner?: SeatPlanner | null; holds?: () => SeatHolds }): void {
+      seats.use(p);
+    },
+
+    /** This counter's own seats of a show: held while its sale is open, sold when paid (also paid after closing). */
+    ownSeats(showKey: string) {
+      return seats.store.ownTaken(showKey, deps.settings().counterName);
+    },
+
+    /** The show and seats of a sale of a show with a seat map (null: none). */
+    seatsOf(id: number) {
+      return seats.store.of(id);
     },
 
     /** Who keeps an order from Try again (the box-office integrations: the box office asks again). */

@@ -122,4 +122,21 @@ export const ORDER_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    // The seats of a sale of a show with a seat map (docs/seat-maps.md): which show, which seats, and
+    // how the hold went (held across counters, not checked, or taken elsewhere). One row per order,
+    // written with the order in its transaction; "this counter's own sales" of a show are read here.
+    name: 'orders-005-seat-holds',
+    sql: `
+      CREATE TABLE order_seat_holds (
+        order_id INTEGER PRIMARY KEY REFERENCES orders(id),
+        show_key TEXT NOT NULL,
+        screen TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        outcome TEXT CHECK (outcome IN ('held', 'unchecked', 'taken')),
+        note TEXT
+      );
+      CREATE INDEX order_seat_holds_show ON order_seat_holds(show_key);
+    `,
+  },
 ];

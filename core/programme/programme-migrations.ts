@@ -59,4 +59,19 @@ export const PROGRAMME_MIGRATIONS: Migration[] = [
     name: 'programme-002-sale-screen',
     sql: 'ALTER TABLE programme_sales ADD COLUMN screen TEXT;',
   },
+  {
+    // Each screen's layout (docs/seat-maps.md), checked before it is kept: from a file imported on
+    // this counter, or from the Hub's programme. One per screen, replaced whole.
+    name: 'programme-003-layouts',
+    sql: `
+      CREATE TABLE programme_layouts (
+        screen TEXT PRIMARY KEY COLLATE NOCASE,
+        layout_json TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('file', 'hub')),
+        file_name TEXT,
+        imported_by TEXT,
+        replaced_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -23,6 +23,9 @@ import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-cs
 import { defaultTicketType, ProgrammeStore } from './programme-store';
 import type { CheckoutService } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
+import { checkLayoutFile } from '../../shared/seat-layout';
+import type { ScreenLayout } from '../../shared/seats';
+import { LayoutStore } from './layout-store';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
 type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
@@ -44,6 +47,7 @@ type ReplaceOutcome =
 
 export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModuleDeps = {}) {
   const store = new ProgrammeStore(ctx.db);
+  const layouts = new LayoutStore(ctx.db);
   const { checkout, clock, events, logger } = ctx;
   /** The seat check's source: given at build, or plugged in later by the root (the Hub link is built after). */
   let seatCheck = deps.seatCheck ?? null;
@@ -79,11 +83,32 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
         summary: store.summary(),
       };
     }
-    store.replace(source, parsed.data, clock.now());
+    // Its layouts (a Hub push, the Demo programme): each checked first; the Hub's replace all it gave before.
+    const given = parsed.data.layouts ? checkLayouts(parsed.data.layouts) : null;
+    ctx.db.transaction(() => {
+      store.replace(source, parsed.data, clock.now());
+      if (given && source.kind === 'hub') layouts.replaceFromHub(given, clock.now());
+      else
+        for (const l of given ?? [])
+          layouts.put(l, 'file', clock.now(), { fileName: source.kind === 'csv' ? source.fileName : '' });
+    })();
     const summary = store.summary();
     logger.info('programme replaced', { source: source.kind, shows: summary.shows, films: summary.films });
     events.emit('programme.changed', summary);
     return { replaced: true, summary };
+  }
+
+  /** The programme's layouts, each checked as a file is: one wrong and none is kept (nor the programme). */
+  function checkLayouts(files: readonly unknown[]): ScreenLayout[] {
+    return files.map((f) => {
+      const r = checkLayoutFile(f);
+      if (r.kind === 'ok') return r.layout;
+      const screen = (f as { screen?: unknown }).screen;
+      throw new AppError(
+        'VALIDATION',
+        `The programme cannot be used: the layout of ${typeof screen === 'string' ? screen : 'a screen'} is wrong (${r.errors[0]?.message ?? 'unreadable'})`,
+      );
+    });
   }
 
   function nextShows(now: number): ShowView[] {
@@ -172,7 +197,10 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
           throw validationError(out, 'Check the sale: some fields need fixing');
         }
         // The checkout applies the rules (a shift open, one unpaid order per terminal) itself.
-        const view = await checkout.sell(input, { besideWaiting: a.besideWaiting });
+        const view = await checkout.sell(input, {
+          besideWaiting: a.besideWaiting,
+          show: { showKey: show.key, ticketType: type.name },
+        });
         store.recordSale({
           orderId: view.id,
           showKey: show.key,
@@ -190,6 +218,7 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
   return Object.assign(module, {
     replaceProgramme,
     store,
+    layouts,
     /** Plugs the seat check in (the root, once the Hub link is built). */
     useSeatCheck(source: () => SeatCheck | null): void {
       seatCheck = source;

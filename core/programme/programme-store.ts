@@ -111,6 +111,40 @@ export class ProgrammeStore {
     return row ? { ...row, ticketTypes: this.ticketTypes(row.id) } : null;
   }
 
+  /** The programme's screens, as it names them. */
+  screens(): string[] {
+    return (this.db.prepare('SELECT name FROM programme_screens ORDER BY name').all() as { name: string }[]).map(
+      (r) => r.name,
+    );
+  }
+
+  /** The keys of every show on a screen (any case). */
+  showsOfScreen(screen: string): string[] {
+    return (
+      this.db
+        .prepare(
+          'SELECT s.show_key AS key FROM programme_shows s JOIN programme_screens sc ON sc.id = s.screen_id WHERE sc.name = ? COLLATE NOCASE',
+        )
+        .all(screen.trim()) as { key: string }[]
+    ).map((r) => r.key);
+  }
+
+  /** The show of this key (showKey()), or null. */
+  showByKey(key: string): (ShowRow & { ticketTypes: TicketType[] }) | null {
+    const row = this.db.prepare(`${SHOW_SELECT} WHERE s.show_key = ?`).get(key) as ShowRow | undefined;
+    return row ? { ...row, ticketTypes: this.ticketTypes(row.id) } : null;
+  }
+
+  /** The shows of a film at a date and time (a sale names no screen: one, or one per screen playing it). */
+  showsOfFilmAt(film: string, date: string, time: string): (ShowRow & { ticketTypes: TicketType[] })[] {
+    const rows = this.db
+      .prepare(
+        `${SHOW_SELECT} WHERE f.name = ? COLLATE NOCASE AND s.show_date = ? AND s.show_time = ? ORDER BY sc.name`,
+      )
+      .all(film.trim(), date, time) as ShowRow[];
+    return rows.map((r) => ({ ...r, ticketTypes: this.ticketTypes(r.id) }));
+  }
+
   private ticketTypes(showId: number): TicketType[] {
     return this.db
       .prepare(

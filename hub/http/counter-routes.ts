@@ -18,6 +18,8 @@ import { enrollCounter, recordCounterStatus, touchCounter } from '../store/count
 import { storeSyncBatch } from '../store/journal';
 import { sha256 } from '../store/tokens';
 import { releaseHeld } from '../store/quarantine';
+import { settleFromJournal } from '../store/seat-holds';
+import { layoutFiles } from '../store/screen-layouts';
 import {
   HUB_PROGRAMME_PATH,
   HUB_SEATS_CHECK_PATH,
@@ -89,6 +91,8 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
             { counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) },
             'hub: order numbers claimed by more than one counter; each claimant gets their notifications',
           );
+        // Orders synced in a final state settle their seat holds (a settle call lost, a counter killed).
+        await settleFromJournal(ctx.db, c, body.events, now);
         ctx.relay.announce(r.released);
         // After the commit: a webhook held while this sync was committing (neither saw the other's
         // rows) goes now; the ingest does the same after its own commit (server.ts).
@@ -111,7 +115,10 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
 
     counters.get(HUB_PROGRAMME_PATH, { schema: { response: { 200: HubProgrammeSchema } } }, async (req) => {
       const p = await readProgramme(ctx.db, counterOf(req).branch);
-      return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme: p.programme };
+      // The screens' layouts go with the programme (a layout's change moves its version on too); always
+      // sent, so a layout removed on the Hub ([]) is removed on the counters too.
+      const programme = p.programme && { ...p.programme, layouts: await layoutFiles(ctx.db, p.branch) };
+      return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme };
     });
 
     counters.post(

@@ -54,6 +54,7 @@ import { dashboardProgrammeRoutes } from './dashboard-programme';
 import { dashboardLoginRoutes, dashboardSessionRoutes } from './dashboard-session';
 import { anonymousAudience, managerAudience, sessionOf } from './audiences';
 import type { HubApp } from './zod-provider';
+import { dashboardSeatRoutes } from './dashboard-seats';
 
 const IdParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'an order id is a number') });
 const CounterParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'not a counter id') });
@@ -297,6 +298,7 @@ export function dashboardRoutes(app: HubApp, ctx: HubContext): void {
     );
 
     dashboardProgrammeRoutes(app, ctx);
+    dashboardSeatRoutes(app, ctx);
     dashboardBranchRoutes(app, ctx);
     dashboardManagerRoutes(app, ctx);
   }

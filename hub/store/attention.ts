@@ -5,6 +5,7 @@ import { lagosDayOf, lagosDayStart, type AttentionLine, type AttentionView } fro
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { sharedClaimLines } from './attention-claims';
+import { soldTwiceLines } from './seat-views';
 import { OPEN_LIST, ORDER_COLUMNS, orderRow, type Row } from './dashboard';
 import { Where, type Scope } from './scope';
 
@@ -105,6 +106,7 @@ export async function attention(
 
   await lateLines(q, scope, now, lines, branchFilter);
   await sharedClaimLines(q, scope, now, lines, branchFilter);
+  await soldTwiceLines(q, scope, lines, branchFilter);
   await noShiftLines(q, scope, lines, branchFilter);
 
   const cw = new Where(scope, 'c.branch', branchFilter);

@@ -19,7 +19,7 @@ import { Where, type Scope } from './scope';
 
 /** Payload prefix on RELAY_CHANNEL: `programme:<version>:<branch>`, a branch's programme changed. */
 const PROGRAMME_PREFIX = 'programme:';
-const programmeNotice = (branch: string, version: number) => `${PROGRAMME_PREFIX}${version}:${branch}`;
+export const programmeNotice = (branch: string, version: number) => `${PROGRAMME_PREFIX}${version}:${branch}`;
 export function readProgrammeNotice(payload: string): { branch: string; version: number } | null {
   const m = /^programme:(\d+):(.+)$/s.exec(payload);
   return m ? { version: Number(m[1]), branch: m[2]! } : null;
@@ -161,7 +161,7 @@ export function programmeView(p: HubProgramme & { updatedBy: string | null }): D
 }
 
 /** Seats as a sale records them ("F7,F8"; hand-typed "f7 f8" too). */
-const seatList = (seats: string | null): string[] =>
+export const seatList = (seats: string | null): string[] =>
   (seats ?? '')
     .toUpperCase()
     .split(/[\s,;]+/)

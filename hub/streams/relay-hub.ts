@@ -187,6 +187,12 @@ export class RelayHub {
     this.send(s, 'programme', null, { version });
   }
 
+  /** Sends an event to every stream of the branch's counters here (`seats`: a show's seats changed, streams/seat-signal.ts). */
+  tellBranch(branch: string, event: string, data: unknown): void {
+    for (const set of this.streams.values())
+      for (const s of set) if (s.branch === branch) this.send(s, event, null, data);
+  }
+
   /** Closes every stream of a counter (it was revoked). */
   closeCounter(counterId: string, event: { code: string; message: string }): void {
     for (const s of this.streams.get(counterId) ?? []) {

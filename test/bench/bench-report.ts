@@ -6,6 +6,8 @@ import { POLL_KEYS, type DetectionFigures, type PollKey, type WebhookFigures } f
 import type { JournalFigures } from './journal-bench';
 
 import type { IntegrationFigures } from './integration-bench';
+import { MAP_RENDER_TARGET_MS, type SeatMapFigures } from './seat-map-bench';
+import type { SeatHoldFigures } from './seat-hold-bench';
 
 export interface BenchResults {
   detection: Record<PollKey, DetectionFigures> & { webhook: WebhookFigures };
@@ -18,6 +20,10 @@ export interface BenchResults {
   journal: JournalFigures;
   topups?: Record<string, unknown>;
   integration?: IntegrationFigures;
+  /** seats.mapRenderMs: a 400-seat map on the Sell screen in Chromium; absent when the app is not built. */
+  seatMapRenderMs?: SeatMapFigures;
+  /** seats.holdP95Ms: a seat hold through the Hub (seat-hold-bench.ts); older runs' JSON lacks it. */
+  seats?: SeatHoldFigures;
   meta: Record<string, unknown>;
 }
 
@@ -142,6 +148,26 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
           ),
         ]
       : []),
+    ...(r.seats
+      ? [
+          {
+            name: `seat hold through the Hub p95 (seats.holdP95Ms; against a counter's GET /me to the same Hub)`,
+            value: `${ms(r.seats.holdP95Ms)} = ${(r.seats.holdP95Ms / r.seats.floorP95Ms).toFixed(1)} x ${ms(r.seats.floorP95Ms)}`,
+            target: '<= 100 ms, every hold held',
+            pass: r.seats.holdP95Ms <= 100 && r.seats.notHeld === 0,
+          },
+        ]
+      : []),
+    ...(r.seatMapRenderMs
+      ? [
+          {
+            name: 'seats.mapRenderMs p95 (400 seats, show picked → map interactive)',
+            value: ms(r.seatMapRenderMs.p95),
+            target: `<= ${MAP_RENDER_TARGET_MS} ms`,
+            pass: r.seatMapRenderMs.p95 <= MAP_RENDER_TARGET_MS,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -250,6 +276,26 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
             ms(r.integration.callbackP50Ms),
             ms(r.integration.callbackP95Ms),
             'signed callback to a loopback receiver',
+          ],
+        ]
+      : []),
+    ...(r.seats
+      ? [
+          [
+            'seat hold through the Hub (2 seats)',
+            ms(r.seats.holdP50Ms),
+            ms(r.seats.holdP95Ms),
+            `${r.seats.holds} holds, counter link → loopback → Hub on PGlite; floor GET /me p95 ${ms(r.seats.floorP95Ms)}`,
+          ],
+        ]
+      : []),
+    ...(r.seatMapRenderMs
+      ? [
+          [
+            'seats.mapRenderMs (show picked → map interactive)',
+            ms(r.seatMapRenderMs.p50),
+            ms(r.seatMapRenderMs.p95),
+            `${r.seatMapRenderMs.seats}-seat map, ${r.seatMapRenderMs.trials} picks in Chromium, seats.map over loopback included`,
           ],
         ]
       : []),

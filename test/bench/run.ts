@@ -14,6 +14,8 @@ import { runPollDetection, runWebhookDetection } from './detection-bench';
 import { round } from './bench-stats';
 import { runJournalBench } from './journal-bench';
 import { runIntegrationBench } from './integration-bench';
+import { runSeatMapBench } from './seat-map-bench';
+import { runSeatHoldBench } from './seat-hold-bench';
 import { describeTapSpread } from './tap-times';
 
 interface BenchOptions {
@@ -101,6 +103,10 @@ async function main(): Promise<void> {
   const top = await topups(log);
   log('box-office integration ...');
   const integration = await runIntegrationBench({ charges: o.quick ? 10 : 40, baseDir: disk });
+  log('seat map in Chromium (400 seats) ...');
+  const mapRenderMs = await runSeatMapBench({ trials: o.quick ? 10 : 40 });
+  log('seat holds through the Hub ...');
+  const seats = await runSeatHoldBench({ holds: o.quick ? 60 : 200 });
 
   const results: BenchResults = {
     detection: { ...poll, webhook },
@@ -111,6 +117,8 @@ async function main(): Promise<void> {
     journal,
     ...(top ? { topups: top } : {}),
     integration,
+    seats,
+    ...(mapRenderMs ? { seatMapRenderMs: mapRenderMs } : {}),
     meta: {
       seed: o.seed,
       scale: o.scale,

@@ -45,6 +45,8 @@ export interface HubChaosCounts {
   lateFound: number;
   /** Such payments one of the three does not carry: must be 0. */
   lateMissed: number;
+  /** Seats of the seat race sold to two sales the Hub held (seat-race.ts): must be 0; absent when no race ran. */
+  seatsDoubleSold?: number;
 }
 
 export interface HubChaosVerdict extends HubChaosCounts {
@@ -205,5 +207,5 @@ export function hubChaosVerdict(
 }
 
 export function hubChaosLine(c: HubChaosCounts): string {
-  return `counters=${c.counters} sales=${c.sales} relayed=${c.relayed} relayLost=${c.relayLost} syncGaps=${c.syncGaps} syncDuplicates=${c.syncDuplicates} lateFound=${c.lateFound} lateMissed=${c.lateMissed}`;
+  return `counters=${c.counters} sales=${c.sales} relayed=${c.relayed} relayLost=${c.relayLost} syncGaps=${c.syncGaps} syncDuplicates=${c.syncDuplicates} lateFound=${c.lateFound} lateMissed=${c.lateMissed}${c.seatsDoubleSold === undefined ? '' : ` seatsDoubleSold=${c.seatsDoubleSold}`}`;
 }

@@ -6,8 +6,9 @@
 // final, once, and agree with the provider; every counter's journal must equal the Hub's copy; and
 // every notification the Hub accepted must have reached the counter that owns its order.
 // Choices (sales, kills, cuts, faults) follow the seed; timings do not.
-// Last line: "counters=<n> sales=<n> relayed=<n> relayLost=<n> syncGaps=<n> syncDuplicates=<n>";
-// exit 1 unless the last three are 0, every journal equals the Hub's copy and the sale verdict is clean.
+// Beside the sales, the counters race for a small screen's seats through the Hub (seat-race.ts).
+// Last line: "counters=<n> sales=<n> relayed=<n> relayLost=<n> syncGaps=<n> syncDuplicates=<n> … seatsDoubleSold=<n>";
+// exit 1 unless relayLost, syncGaps, syncDuplicates and seatsDoubleSold are 0, every journal equals the Hub's copy and the sale verdict is clean.
 // Usage: tsx test/chaos/hub-chaos.ts [--counters N] [--sales N] [--seed S] [--hub-kills K] [--cuts K]
 //        [--counter-kills K] [--expire SEC] [--terminals T] [--gap-ms MS] [--fault-scale F] [--pglite] [--keep]
 import Database from 'better-sqlite3';
@@ -34,6 +35,7 @@ import {
   type JournalEvent,
 } from './hub-chaos-verdict';
 import { OutageProxy } from './outage-proxy';
+import { SeatRace, type SeatRaceResult } from './seat-race';
 import { TerminalSimulator } from './terminal-simulator';
 
 export interface HubChaosOptions {
@@ -77,6 +79,8 @@ export const DEFAULT_HUB_CHAOS_OPTIONS: HubChaosOptions = {
 const HEARTBEAT_MS = 1_000;
 
 export interface HubChaosReport extends HubChaosVerdict {
+  /** The seat race beside the sales (seat-race.ts). */
+  seats: SeatRaceResult;
   database: string;
   /** The run's temp dir (journals, logs, the Hub's data folder): kept when the run fails or with --keep. */
   dir: string;
@@ -276,6 +280,11 @@ export async function runHubChaos(
       `${o.counters} counters enrolled: ${counters.map((c) => `${c.name}=${(JSON.parse(readFileSync(c.connectionFile, 'utf8')) as HubConnection).counterId}`).join(' ')}`,
     );
 
+    // The counters race for a small screen's seats through the Hub beside the sales (one try per sale).
+    const seatRace = new SeatRace(
+      counters.map((c) => ({ name: c.name, connectionFile: c.connectionFile, proxyPort: c.proxy.port })),
+      rng.fork('seats'),
+    );
     sim = new TerminalSimulator(sandbox, {
       rng: rng.fork('terminals'),
       maxTapMs: Math.max(1_000, o.expireSeconds * 1000 * 0.25),
@@ -345,6 +354,7 @@ export async function runHubChaos(
       await pause(Math.min(o.gapMs * 6, -Math.log(1 - saleRng.next()) * o.gapMs));
       hubKillAt.filter((m) => m === i).forEach(() => killHub());
       cutAt.filter((m) => m === i).forEach(() => cut());
+      seatRace.step();
       const c = counters[saleRng.int(0, counters.length - 1)]!;
       const sale = randomSale(saleRng, cs.terminals);
       const kills = killAt.filter((m) => m === i).length;
@@ -373,6 +383,7 @@ export async function runHubChaos(
       else await killCounter(counters[lateRng.int(0, counters.length - 1)]!, 'after the last sale');
     }
     while (background.size > 0) await Promise.allSettled([...background]);
+    await seatRace.drain();
 
     // ---- wait until every sale is final, every outbox held and every relayed notification recorded (bounded) ----
     const deadlineMs = o.expireSeconds * 1000 + graceMs + 60_000;
@@ -510,6 +521,7 @@ export async function runHubChaos(
     let notifications: { id: string; orderNo: string | null }[];
     let ackedDeliveries: number;
     let deliveries: number;
+    let seats: SeatRaceResult;
     try {
       for (const f of facts)
         f.hub = (await readJournal(hubDb, f.counterId)).map((e) => ({
@@ -523,6 +535,7 @@ export async function runHubChaos(
           "select id, order_no from notifications where kind = 'pos' order by id",
         )
       ).map((r) => ({ id: String(num(r.id)), orderNo: r.order_no }));
+      seats = await seatRace.verdict(hubDb);
       const d = await hubDb.query<{ n: unknown; acked: unknown }>(
         'select count(*) as n, count(acked_at) as acked from deliveries',
       );
@@ -531,7 +544,17 @@ export async function runHubChaos(
     } finally {
       await hubDb.close();
     }
-    verdict = hubChaosVerdict(facts, { notifications, ackedDeliveries }, sandbox.listPosOrders(), paidLate);
+    const base = hubChaosVerdict(facts, { notifications, ackedDeliveries }, sandbox.listPosOrders(), paidLate);
+    const problems = [...base.problems];
+    if (seats.seatsDoubleSold) problems.push(`${seats.seatsDoubleSold} seats sold to two sales the Hub held`);
+    if (seats.seatsLost)
+      problems.push(`${seats.seatsLost} seats held and sold through the Hub are not sold in its database`);
+    verdict = {
+      ...base,
+      seatsDoubleSold: seats.seatsDoubleSold,
+      problems,
+      passed: base.passed && seats.seatsDoubleSold === 0 && seats.seatsLost === 0,
+    };
 
     const states = new Map<string, number>();
     for (const f of facts) for (const r of f.orders) states.set(r.state, (states.get(r.state) ?? 0) + 1);
@@ -555,11 +578,14 @@ export async function runHubChaos(
     print(
       `journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; sale verdict: providerOrders=${verdict.sale.providerOrders} duplicates=${verdict.sale.duplicates} lost=${verdict.sale.lost} notFinal=${verdict.sale.notFinal} lateFound=${verdict.lateFound} lateMissed=${verdict.lateMissed}; journals equal: ${verdict.journalsEqual ? 'yes' : `no (mismatches=${verdict.syncMismatches})`}; sales missing from their outbox: ${verdict.outboxMissing}`,
     );
+    print(
+      `seats: ${seats.attempts} tries, ${seats.held} held, ${seats.taken} taken, ${seats.unchecked} without the Hub; seatsDoubleSold=${seats.seatsDoubleSold} seatsLost=${seats.seatsLost}`,
+    );
     for (const p of verdict.problems.slice(0, 40)) print(`PROBLEM ${p}`);
     if (verdict.problems.length > 40) print(`... and ${verdict.problems.length - 40} more problems`);
     for (const c of counters)
       if (c.app.stderr.length > 0) print(`${c.name} stderr: ${c.app.stderr.join('').slice(-1500)}`);
-    return { ...verdict, database: hub.database, dir };
+    return { ...verdict, seats, database: hub.database, dir };
   } finally {
     sim?.close();
     for (const c of counters) {

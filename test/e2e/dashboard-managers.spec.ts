@@ -338,9 +338,12 @@ test('a branch manager sees no head-office control: no Managers or Audit in the 
   await expect(nav.getByRole('link', { name: /^(Managers|Audit)/ })).toHaveCount(0);
   await page.keyboard.press('Alt+8');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Programme');
-  await page.keyboard.press('Alt+9');
+  // Alt+0 is nothing for a branch manager, and Alt+9 is their Screens page, not Managers.
   await page.keyboard.press('Alt+0');
   await expect(page).toHaveURL(/\/dashboard\/programme$/);
+  await page.keyboard.press('Alt+9');
+  await expect(page).toHaveURL(/\/dashboard\/screens$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Screens');
   for (const [path, title, text] of [
     ['managers', 'Managers', 'Only head office manages manager accounts'],
     ['audit', 'Audit', 'Only head office reads the audit log'],

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
+import { lagosDate, lagosHm } from '../../shared/time';
 import { ARTIFACTS, expect, test } from './fixtures';
 
 interface Step {
@@ -116,6 +117,34 @@ const DRIVERS: Record<string, Driver> = {
     await page.getByRole('button', { name: 'Save PIN and open Settings' }).click();
     const named = /Settings → (\w+)/.exec(step.text)?.[1];
     if (named) await expect(page.getByRole('heading', { name: named, exact: true })).toBeVisible();
+  },
+  'A seat map': async (page, step) => {
+    const [screen, file, best] = [0, 1, 2].map((i) => code(step, i));
+    // A programme with a show on that screen in 30 minutes (step 8's template, filled in).
+    const t = Math.floor((Date.now() + 30 * 60_000) / 60_000) * 60_000;
+    const csv = [
+      'film,title,rating,screen,date,time,ticketType,price,bookingFee',
+      `Dune 2,DUNE: PART TWO,12A,${screen},${lagosDate(t)},${lagosHm(t)},Adult,4500,200`,
+      `Dune 2,DUNE: PART TWO,12A,${screen},${lagosDate(t)},${lagosHm(t)},VIP,8000,200`,
+    ].join('\r\n');
+    await page.getByLabel('Imported by', { exact: true }).fill('Ada (manager)');
+    await page
+      .getByLabel('Programme CSV file')
+      .setInputFiles({ name: 'tonight.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect(page.getByTestId('programme-message')).toContainText('tonight.csv imported');
+    await page.getByLabel(step.bolds[1]!).fill('Ada (manager)');
+    await page.getByLabel('Layout file').setInputFiles(resolve(__dirname, '../..', file!));
+    await expect(page.getByTestId('layout-message')).toContainText(`imported: ${screen}, `);
+    await page.keyboard.press('Alt+1');
+    await page.getByRole('button', { name: step.bolds[4], exact: true }).click();
+    await page.getByRole('combobox').press('Enter');
+    await expect(page.getByTestId('seat-map')).toBeVisible();
+    await page.keyboard.type(best!);
+    await page.keyboard.press(step.bolds[5]!);
+    await expect(page.getByLabel('Seats', { exact: true })).toHaveValue(/^([A-Z]+\d+,){3}[A-Z]+\d+$/);
+    await expect(page.getByRole('button', { name: /, free$/, pressed: true })).toHaveCount(4);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.screenshot({ path: join(ARTIFACTS, 'readme-tour-seat-map.png') });
   },
 };
 

@@ -53,6 +53,11 @@ export function buildReceipt(i: ReceiptInput): Receipt {
   if (o.orderNo !== undefined) r.orderNo = o.orderNo;
   if (i.programme?.screen) r.screen = i.programme.screen;
   if (i.programme) r.ticketType = i.programme.ticketType;
+  const held = o.seatHold;
+  if (held && held.outcome !== 'taken') {
+    r.screen ??= held.screen;
+    r.seatTickets = seatTickets(held.seats, i.programme?.ticketType);
+  }
   if (o.late?.kind === 'paid-after-closing') {
     // The closed order's own payment facts (the card shown before it closed, its times) are not
     // the payment: the late outcome's are.
@@ -72,6 +77,25 @@ export function buildReceipt(i: ReceiptInput): Receipt {
   if (o.transactionTime !== undefined) r.transactionTime = o.transactionTime;
   if (o.completedTime !== undefined) r.completedTime = o.completedTime;
   return r;
+}
+
+/** Each ticket of a seat map sale: "F7" is row F, seat 7 (a seat's name is its row's letters then its number). */
+function seatTickets(seats: readonly string[], ticketType: string | undefined): NonNullable<Receipt['seatTickets']> {
+  return seats.map((id) => {
+    const m = /^([A-Z]+)(\d+)$/.exec(id);
+    const t = m ? { row: m[1]!, seat: m[2]! } : { row: '', seat: id };
+    return ticketType ? { ...t, ticketType } : t;
+  });
+}
+
+/** The seats as the receipt lists them: one line per ticket with its row, seat and type (a seat map sale), or the seats in one line. */
+function seatLines(r: Receipt): Block[] {
+  if (!r.seatTickets) return [{ t: 'pair', label: r.seats.length === 1 ? 'Seat' : 'Seats', value: r.seats.join(', ') }];
+  return r.seatTickets.map((t) => ({
+    t: 'pair' as const,
+    label: t.row ? `Row ${t.row}, seat ${t.seat}` : `Seat ${t.seat}`,
+    value: t.ticketType ?? 'Ticket',
+  }));
 }
 
 /** "Sat, 21 Nov 2026, 19:30": the show's calendar date, which no time zone may move. */
@@ -126,7 +150,7 @@ export function receiptDoc(r: Receipt): PrintDoc {
   b.push(
     { t: 'pair', label: 'Show', value: receiptShowWhen(r.showDate, r.showTime) },
     ...(r.screen ? [{ t: 'pair' as const, label: 'Screen', value: r.screen }] : []),
-    { t: 'pair', label: r.seats.length === 1 ? 'Seat' : 'Seats', value: r.seats.join(', ') },
+    ...seatLines(r),
     // "2 × Student ₦2,500.00": the ticket type names what the usher checks at the door.
     {
       t: 'pair',

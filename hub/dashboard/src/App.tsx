@@ -16,6 +16,7 @@ import { LiveScreen } from './screens/Live';
 import { ManagersScreen } from './screens/Managers';
 import { OrdersScreen } from './screens/Orders';
 import { ProgrammeScreen } from './screens/Programme';
+import { ScreensScreen } from './screens/Screens';
 import { ShiftsScreen } from './screens/Shifts';
 import { ShowsScreen } from './screens/Shows';
 import { TodayScreen } from './screens/Today';
@@ -156,6 +157,7 @@ function Frame() {
     counters: <CountersScreen />,
     shows: <ShowsScreen />,
     programme: <ProgrammeScreen />,
+    screens: <ScreensScreen />,
     managers: <ManagersScreen />,
     audit: <AuditScreen />,
   };
@@ -196,10 +198,12 @@ function Frame() {
                       {n}
                     </span>
                   ) : null}
-                  <kbd aria-hidden="true" title={`Alt+${(i + 1) % 10}`}>
-                    <span className="kbd-alt">Alt+</span>
-                    {(i + 1) % 10}
-                  </kbd>
+                  {i < 10 ? (
+                    <kbd aria-hidden="true" title={`Alt+${(i + 1) % 10}`}>
+                      <span className="kbd-alt">Alt+</span>
+                      {(i + 1) % 10}
+                    </kbd>
+                  ) : null}
                 </Link>
               </li>
             ))}

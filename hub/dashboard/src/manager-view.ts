@@ -69,6 +69,10 @@ export function auditWhat(
     }
     case 'programme.imported':
       return `imported the programme of ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
+    case 'programme.layout-uploaded':
+      return `uploaded a screen layout for ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
+    case 'programme.layout-removed':
+      return `removed a screen layout of ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
   }
 }
 

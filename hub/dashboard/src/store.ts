@@ -25,6 +25,8 @@ export const SCREENS = [
   { id: 'programme', label: 'Programme' },
   { id: 'managers', label: 'Managers', headOffice: true },
   { id: 'audit', label: 'Audit', headOffice: true },
+  // Last, so head office's Alt+9/Alt+0 (Managers, Audit) stay; a branch manager opens it with Alt+9.
+  { id: 'screens', label: 'Screens' },
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 /** The screens in the top bar for this manager (Managers and Audit are head office's); Alt+1…9, Alt+0 open them in this order. */

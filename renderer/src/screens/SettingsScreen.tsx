@@ -12,6 +12,7 @@ import { ProfileForm } from './ProfileForm';
 import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
 import { ProgrammePanel } from './settings/ProgrammePanel';
+import { LayoutsPanel } from './settings/LayoutsPanel';
 import { HubLinkPanel } from './settings/HubLinkPanel';
 import { IntegrationsPanel } from './settings/IntegrationsPanel';
 import { Banner, outcome } from '../components/Banner';
@@ -83,6 +84,7 @@ export function SettingsScreen() {
             {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
           </TabPanel>
           <ProgrammePanel />
+          <LayoutsPanel />
           <HubLinkPanel />
           <IntegrationsPanel />
           <ReceiptSettingsPanel />

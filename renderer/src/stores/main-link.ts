@@ -13,6 +13,7 @@ import { ordersFollower } from './orders-store';
 import { programmeFollower } from './programme-store';
 import { receiptsFollower } from './receipt-store';
 import { saleFollower } from './sale-store';
+import { seatMapFollower } from './seat-map-store';
 import { settingsFollower } from './settings-store';
 import { shiftFollower } from './shift-store';
 import { terminalFollower } from './terminal-store';
@@ -33,6 +34,7 @@ const STORE_FOLLOWERS: readonly StoreFollower[] = [
   hubLinkFollower,
   integrationsFollower,
   lateFollower,
+  seatMapFollower,
 ];
 
 const NO_KEY = 'This page was opened without its key. Open the address that CounterPay printed when it started.';

@@ -19,6 +19,7 @@ import { chainBench, type ChainFigures } from './chain-bench';
 import { credFloodBench, type CredFloodFigures } from './cred-flood-bench';
 import { dashboardBench, type DashboardFigures } from './dashboard-bench';
 import { junkBillsBench, type JunkBillsFigures } from './junk-bills-bench';
+import { seatRaceBench, type SeatRaceFigures } from './seat-race-bench';
 import { chainChecks, FLOOR_K, floorChecks, measureHubFloors, type HubFloors } from './floors';
 import { percentile, round } from '../bench-stats';
 
@@ -44,7 +45,7 @@ interface HubFigures {
 }
 
 /** A chain's load (chain-bench.ts): relay streams held open, relay p95 and Hub RSS with 500 open, a counter's sync under an anonymous flood. */
-type HubOutput = HubFigures & ChainFigures & JunkBillsFigures & CredFloodFigures;
+type HubOutput = HubFigures & ChainFigures & JunkBillsFigures & CredFloodFigures & { seats: SeatRaceFigures };
 
 interface BenchHub {
   url: string;
@@ -289,6 +290,7 @@ async function main(): Promise<void> {
       { url: hub.url, merchant, posUrl: hub.webhookUrls.pos, pid: proc.child.pid! },
       { counters: 500, sales: size.chainSales, log },
     );
+    const seats = await seatRaceBench({ url: hub.url }, { log });
     const credFlood = await credFloodBench({
       database: cluster
         ? ['--database-url', cluster.createDatabase('credflood')]
@@ -313,6 +315,7 @@ async function main(): Promise<void> {
       ...chain,
       ...junk,
       ...credFlood,
+      seats,
       database,
       webhookIngestPerSec: round(ingestPerSec),
       relayP50Ms: round(percentile(lat, 50)),
@@ -348,6 +351,12 @@ async function main(): Promise<void> {
         f.countersConnected >= 500,
       ],
       ...chainChecks(f, floors),
+      [
+        `seats sold twice, 20 counters racing for 50 seats (seats.raceDoubleSold; ${f.seats.raceSold} sold in ${f.seats.raceTries} tries, hold p95 ${f.seats.raceHoldP95Ms} ms)`,
+        `${f.seats.raceDoubleSold}`,
+        '0',
+        f.seats.raceDoubleSold === 0 && f.seats.raceSold === 50,
+      ],
       [
         'Hub RSS with 500 streams open (hubRssMbAt500; memory: absolute)',
         `${f.hubRssMbAt500} MB`,

@@ -18,7 +18,7 @@ export class Manager {
   constructor(readonly base: string) {}
 
   async req(
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},

@@ -140,7 +140,8 @@ describe('the programme on the Hub', () => {
     // The counter reads it with its credential: exactly what was set.
     const got = (await get(`${hub.url}/api/v1/programme`, bearer(cred.a1!))).json as unknown as HubProgramme;
     expect(got).toMatchObject({ branch: 'B1', version: 1 });
-    expect(got.programme).toEqual(programme(day));
+    // The screens' layouts travel with it (none set here).
+    expect(got.programme).toEqual({ ...programme(day), layouts: [] });
     // The other branch has none, and its stream was told nothing.
     expect((await get(`${hub.url}/api/v1/programme`, bearer(cred.z1!))).json).toMatchObject({
       branch: 'B2',

@@ -29,7 +29,7 @@ describe('Hub chaos (short form)', () => {
     const report = lines.join('\n');
     console.log(report.split('\n').slice(-12).join('\n'));
     expect(last, report).toMatch(
-      /^counters=3 sales=\d+ relayed=\d+ relayLost=0 syncGaps=0 syncDuplicates=0 lateFound=\d+ lateMissed=0$/,
+      /^counters=3 sales=\d+ relayed=\d+ relayLost=0 syncGaps=0 syncDuplicates=0 lateFound=\d+ lateMissed=0 seatsDoubleSold=0$/,
     );
     expect(r.journalsEqual, report).toBe(true);
     expect(r.outboxMissing, report).toBe(0); // the journals are not equal by being empty

@@ -9,7 +9,7 @@ import { receiptDoc } from '../../../core/records/receipts/receipt-model';
 import { shiftReportDoc } from '../../../core/records/shifts/shift-report-doc';
 import { testPageDoc } from '../../../core/records/printing/test-page';
 import { escposLines, escposText } from '../../helpers/loopback-printer';
-import { failedReceipt, paidReceipt, PAID_AT, Z_REPORT } from './receipt-fixtures';
+import { failedReceipt, paidReceipt, PAID_AT, seatMapReceipt, Z_REPORT } from './receipt-fixtures';
 
 const DIR = resolve(__dirname, '../../fixtures/escpos');
 const UPDATE = process.env.UPDATE_ESCPOS_GOLDEN === '1';
@@ -19,6 +19,8 @@ const CASES: [string, () => Buffer][] = [
   ['receipt-paid-58.bin', () => escposOf(receiptDoc(paidReceipt()), '58')],
   ['receipt-reprint-58.bin', () => escposOf(receiptDoc(paidReceipt(true)), '58')],
   ['receipt-failed-80.bin', () => escposOf(receiptDoc(failedReceipt()), '80')],
+  // A seat map sale: one line per ticket, its row, seat and type (added with issue 30).
+  ['receipt-seats-58.bin', () => escposOf(receiptDoc(seatMapReceipt()), '58')],
   ['z-report-80.bin', () => escposOf(shiftReportDoc(Z_REPORT, false), '80')],
   [
     'test-page-58.bin',

@@ -122,3 +122,24 @@ export const Z_REPORT: ShiftReport = {
     ],
   },
 };
+
+/** A paid sale of a show with a seat map (Screen 1, two VIP seats sold from the programme). */
+export function seatMapReceipt() {
+  return buildReceipt({
+    order: {
+      ...PAID_ORDER,
+      seatHold: {
+        showKey: '2026-11-21 19:30 screen 1',
+        screen: 'Screen 1',
+        seats: ['M10', 'M11'],
+        outcome: 'held',
+        note: null,
+      },
+    },
+    cinema: CINEMA,
+    counterName: 'Counter 3',
+    cashier: 'Ngozi Eze',
+    reprint: false,
+    programme: { screen: 'Screen 1', ticketType: 'VIP' },
+  });
+}

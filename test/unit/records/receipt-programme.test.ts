@@ -2,7 +2,7 @@
 // usher at the door can check it; a show typed by hand keeps "2 tickets × ₦2,500.00".
 import { describe, expect, it } from 'vitest';
 import { buildReceipt, receiptDoc } from '../../../core/records/receipts/receipt-model';
-import { CINEMA, PAID_ORDER } from './receipt-fixtures';
+import { CINEMA, PAID_ORDER, seatMapReceipt } from './receipt-fixtures';
 
 const pairs = (r: ReturnType<typeof buildReceipt>) =>
   receiptDoc(r).blocks.flatMap((b) => (b.t === 'pair' ? [[b.label, b.value]] : []));
@@ -31,5 +31,30 @@ describe("a programme sale's receipt", () => {
     });
     expect(pairs(r).map(([l]) => l)).not.toContain('Screen');
     expect(pairs(r)).toContainEqual(['2 tickets × ₦2,500.00', '₦5,000.00']);
+  });
+});
+
+describe("a seat map sale's receipt", () => {
+  it('prints the screen, and the row, seat and ticket type of each ticket', () => {
+    const p = pairs(seatMapReceipt());
+    expect(p).toContainEqual(['Screen', 'Screen 1']);
+    expect(p).toContainEqual(['Row M, seat 10', 'VIP']);
+    expect(p).toContainEqual(['Row M, seat 11', 'VIP']);
+    expect(p.map(([l]) => l)).not.toContain('Seats');
+  });
+
+  it('a sale of a seat map show not sold from the programme (a box office) still prints the screen, rows and seats', () => {
+    const r = buildReceipt({
+      order: {
+        ...PAID_ORDER,
+        seatHold: { showKey: 'k', screen: 'Screen 4', seats: ['AA3'], outcome: 'unchecked', note: 'x' },
+      },
+      cinema: CINEMA,
+      counterName: 'Counter 3',
+      cashier: 'Ngozi Eze',
+      reprint: false,
+    });
+    expect(pairs(r)).toContainEqual(['Screen', 'Screen 4']);
+    expect(pairs(r)).toContainEqual(['Row AA, seat 3', 'Ticket']);
   });
 });

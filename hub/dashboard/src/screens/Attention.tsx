@@ -20,6 +20,7 @@ const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' 
   'no-shift-sales': { label: 'Sold with no shift open', tone: 'warn' },
   'relay-off': { label: 'Notifications not passed on', tone: 'bad' },
   'order-claimed-twice': { label: 'Order claimed twice', tone: 'bad' },
+  'seat-sold-twice': { label: 'Seat sold twice', tone: 'bad' },
 };
 
 export function AttentionScreen() {

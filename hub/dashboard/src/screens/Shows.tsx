@@ -1,6 +1,7 @@
 // Shows: every show of a Lagos day (in the branch's programme, or sold without it) with its fill —
 // seats sold, sales, takings in ₦ and seats still being paid for — and a bar per show so the full and
 // the empty shows read at a glance. Follows the live feed by itself on today.
+import { useCallback } from 'react';
 import { useBranchLabel } from '../branch-names';
 import { ShowsViewSchema } from '../../../../shared/hub-programme-contract';
 import { api } from '../api';
@@ -10,6 +11,7 @@ import { dayLong, formatCount, formatNaira } from '../format';
 import { fillBars, fillText } from '../programme-view';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
+import { ShowSeats, useOccupancy } from '../components/ShowSeats';
 
 export function ShowsScreen() {
   const label = useBranchLabel();
@@ -18,7 +20,14 @@ export function ShowsScreen() {
   const { day, todayDay, go } = useDay();
   const q = branchQuery({ session, route }, { day });
   const r = useLoad(`shows?${q}`, () => api.get('/shows', ShowsViewSchema, q));
-  useFollowDay(day, todayDay, r.reload);
+  const occupancy = useOccupancy(q);
+  const { reload: reloadShows } = r;
+  const { reload: reloadSeats } = occupancy;
+  const reloadBoth = useCallback(() => {
+    reloadShows();
+    reloadSeats();
+  }, [reloadShows, reloadSeats]);
+  useFollowDay(day, todayDay, reloadBoth);
 
   const v = r.data;
   const headOffice = session?.manager.role === 'head-office';
@@ -73,6 +82,7 @@ export function ShowsScreen() {
             <ol className="show-list" data-testid="show-list">
               {v.shows.map((s, i) => {
                 const b = bars[i]!;
+                const occ = occupancy.find(s.branch, s.time, s.screen);
                 return (
                   <li
                     key={`${s.branch}-${s.time}-${s.filmName}`}
@@ -111,6 +121,7 @@ export function ShowsScreen() {
                     <p className="show-numbers" data-testid="show-numbers">
                       {fillText(s)}
                     </p>
+                    {occ ? <ShowSeats occ={occ} headOffice={headOffice} /> : null}
                   </li>
                 );
               })}

@@ -12,6 +12,8 @@ import { useNow } from '../../components/useNow';
 import { formatNaira, showDateText } from '../../format';
 import { useSale } from '../../stores/sale-store';
 import { ChargeRow, chargeState, SaleTotal, useNoShift } from './ChargeParts';
+import { SeatMapPanel, useSeatPick } from './SeatMapPanel';
+import { useSeatMap } from '../../stores/seat-map-store';
 import {
   filterShows,
   firstNotStarted,
@@ -45,6 +47,11 @@ function ShowList({ shows }: { shows: ShowView[] }) {
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${at}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [at]);
+  // The map of the show Enter would pick is read ahead, so it draws as soon as the show is picked.
+  const atId = list[at]?.id;
+  useEffect(() => {
+    if (atId !== undefined) useSeatMap.getState().prefetch(atId);
+  }, [atId]);
 
   const onKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -150,7 +157,8 @@ function PickedShow({ sn }: { sn: string | null }) {
   );
   const { show } = s.pick;
   const type = ticketTypeOf(show, s.pick.ticketType);
-  const amounts = showSaleAmounts(type, s.pick.seats);
+  const seatPick = useSeatPick(s.pick);
+  const amounts = showSaleAmounts(type, seatPick.seatsForSale);
   const seatsRef = useRef<HTMLInputElement>(null);
   const now = useNow(true);
   const noShift = useNoShift();
@@ -168,7 +176,9 @@ function PickedShow({ sn }: { sn: string | null }) {
   }, [show.id]);
 
   const charge = async (besideWaiting?: string) => {
-    if (noShift || (terminalBusy && besideWaiting !== terminalBusy.outOrderNo)) return;
+    if (noShift || (terminalBusy && besideWaiting !== terminalBusy.outOrderNo) || seatPick.problem) return;
+    // With a seat map, ranges typed ("F7-F9") go to the sale spelt out.
+    if (seatPick.seatsForSale !== s.pick.seats) s.setSeats(seatPick.seatsForSale);
     const field = await s.chargeShow(sn, besideWaiting);
     if (field === 'sn') document.getElementById(TERMINAL_CHANGE_ID)?.focus();
     else if (field) seatsRef.current?.focus();
@@ -186,7 +196,7 @@ function PickedShow({ sn }: { sn: string | null }) {
     conflicts.length === 0
       ? null
       : `${conflictSeats} ${conflicts.length === 1 ? 'is' : 'are'} ${conflicts.every((c) => c.state === 'paid') ? 'already sold' : 'already sold or being paid for'} at another counter: change the seats, or press "Sell ${conflictSeats} anyway".`;
-  const reason = disabledReason ?? seatReason;
+  const reason = disabledReason ?? seatPick.problem ?? seatReason;
 
   return (
     <form
@@ -242,9 +252,9 @@ function PickedShow({ sn }: { sn: string | null }) {
         label="Seats"
         error={s.errors.seats ?? s.errors.ticketType}
         hint={
-          show.ticketTypes.length > 1
-            ? 'Separate with commas or spaces, e.g. F7,F8 · ↑/↓ change the ticket type'
-            : 'Separate with commas or spaces, e.g. F7,F8'
+          seatPick.view
+            ? 'F7-F9 · b4 Enter: the best 4'
+            : `Separate with commas or spaces, e.g. F7,F8${show.ticketTypes.length > 1 ? ' · ↑/↓ change the ticket type' : ''}`
         }
       >
         {(id, d) => (
@@ -263,7 +273,8 @@ function PickedShow({ sn }: { sn: string | null }) {
             onChange={(e) => s.setSeats(e.target.value)}
             onKeyDown={(e) => {
               if (e.altKey || e.ctrlKey || e.metaKey) return;
-              if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+              if (e.key === 'Enter' && seatPick.bestFromText()) e.preventDefault();
+              else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
                 e.preventDefault();
                 s.step(e.key === 'ArrowDown' ? 1 : -1);
               }
@@ -271,6 +282,8 @@ function PickedShow({ sn }: { sn: string | null }) {
           />
         )}
       </Field>
+
+      <SeatMapPanel seats={seatPick} picked={amounts.seats} onCharge={() => void charge()} />
 
       {conflicts.length > 0 && (
         <div ref={warningRef}>

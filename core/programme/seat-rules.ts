@@ -1,0 +1,112 @@
+// The seat rules of a sale of a show with a seat map, below every door (the programme's sale, a box
+// office's charge, a hand-typed sale of a show of the programme, Try again): every seat exists in
+// the screen's layout and is not blocked; a zone's seats are sold at the zone's ticket type, one
+// zone per sale. The checkout asks these (SeatPlanner) before it records the sale, then applies
+// this counter's own sales and the hold itself (core/orders/seat-holding.ts).
+import { validationError } from '../../shared/errors';
+import type { Sale } from '../../shared/orders';
+import { splitSeats } from '../../shared/orders';
+import type { LayoutSeat, ScreenLayout } from '../../shared/seats';
+import type { TicketType } from '../../shared/programme';
+import type { SeatPlan, SeatPlanner } from '../orders';
+import type { LayoutStore } from './layout-store';
+import type { ProgrammeStore, ShowRow } from './programme-store';
+
+type Show = ShowRow & { ticketTypes: TicketType[] };
+
+const refuse = (message: string) => validationError({ seats: message }, message);
+
+/** The show a sale is of: the one the door named, else the programme's show of its film, date and time. */
+function findShow(store: ProgrammeStore, layouts: LayoutStore, sale: Sale, key: string | undefined): Show | null {
+  if (key) return store.showByKey(key);
+  const shows = store.showsOfFilmAt(sale.filmName, sale.showDate, sale.showTime);
+  if (shows.length <= 1) return shows[0] ?? null;
+  const mapped = shows.filter((s) => layouts.get(s.screen));
+  if (mapped.length === 0) return null;
+  throw refuse(
+    `${sale.filmName} plays at ${sale.showTime} on ${shows.map((s) => s.screen).join(' and ')}: sell it from the programme (pick the show) so the seats are those of the right screen`,
+  );
+}
+
+/** What the sale's seats are in the layout: each seat found, or the first problem in cashier words. */
+function seatsIn(layout: ScreenLayout, seats: readonly string[]): LayoutSeat[] {
+  const index = new Map<string, LayoutSeat>();
+  for (const r of layout.rows) for (const c of r.cells) if (c.kind === 'seat') index.set(c.id, c);
+  const out: LayoutSeat[] = [];
+  const missing: string[] = [];
+  const blocked: string[] = [];
+  for (const s of seats) {
+    const seat = index.get(s);
+    if (!seat) missing.push(s);
+    else if (seat.blocked) blocked.push(s);
+    else out.push(seat);
+  }
+  if (missing.length > 0)
+    throw refuse(
+      `${missing.join(', ')} ${missing.length === 1 ? 'is not a seat' : 'are not seats'} of ${layout.screen}: choose seats on the seat map`,
+    );
+  if (blocked.length > 0)
+    throw refuse(
+      `${blocked.join(', ')} ${blocked.length === 1 ? 'is' : 'are'} blocked on ${layout.screen} (not sold): choose other seats`,
+    );
+  return out;
+}
+
+/** One zone per sale, sold at the zone's ticket type (the door's, or the one the sale's price is). */
+function checkZone(layout: ScreenLayout, show: Show, seats: readonly LayoutSeat[], sale: Sale, ticketType?: string) {
+  const zones = new Set(seats.map((s) => s.zone));
+  if (zones.size > 1) {
+    const names = [...zones].map((z) => layout.zones.find((x) => x.id === z)?.name ?? 'standard');
+    throw refuse(
+      `These seats are of ${names.join(' and ')}: sell the ${names.find((n) => n !== 'standard') ?? names[0]} seats as a separate sale`,
+    );
+  }
+  const zoneId = seats[0]?.zone ?? null;
+  const zone = zoneId === null ? null : layout.zones.find((z) => z.id === zoneId);
+  const lower = (v: string) => v.trim().toLowerCase();
+  if (zone) {
+    const type = show.ticketTypes.find((t) => lower(t.name) === lower(zone.ticketType));
+    if (!type)
+      throw refuse(
+        `The ${zone.name} seats are sold at the ${zone.ticketType} ticket type, which this show does not have: choose other seats`,
+      );
+    const sold = ticketType !== undefined ? lower(ticketType) === lower(type.name) : sale.priceKobo === type.priceKobo;
+    if (!sold)
+      throw refuse(
+        `The ${zone.name} seats are sold at the ${type.name} ticket type: choose ${type.name}, or other seats`,
+      );
+    return;
+  }
+  // Seats of no zone are not sold at a zone's ticket type (the cashier picked the type; a box office sends a price).
+  if (ticketType !== undefined) {
+    const z = layout.zones.find((x) => lower(x.ticketType) === lower(ticketType));
+    if (z)
+      throw refuse(`${ticketType} tickets are for the ${z.name} seats: choose ${z.name} seats, or another ticket type`);
+  }
+}
+
+/** The programme's SeatPlanner: null for a sale of a show without a seat map (typed seats, as before). */
+export function createSeatPlanner(store: ProgrammeStore, layouts: LayoutStore): SeatPlanner {
+  return {
+    plan(sale, hint) {
+      const show = findShow(store, layouts, sale, hint.showKey);
+      if (!show) return null;
+      const layout = layouts.get(show.screen);
+      if (!layout) return null;
+      const seats = splitSeats(sale.seats).filter(Boolean);
+      checkZone(layout, show, seatsIn(layout, seats), sale, hint.ticketType);
+      const plan: SeatPlan = {
+        showKey: show.key,
+        show: {
+          filmName: show.filmName,
+          filmTitle: show.filmTitle,
+          date: show.date,
+          time: show.time,
+          screen: show.screen,
+        },
+        seats,
+      };
+      return plan;
+    },
+  };
+}

@@ -1,0 +1,218 @@
+// The dashboard's view of seats (real sales only, scoped by the manager's branch): a day's shows
+// with their occupancy (sold, held, free of the layout's capacity) counted here, one show's seats
+// for the read-only map, and the seats sold twice (a paid sale synced for a seat another sale
+// already had: possible only when sold while the Hub was unreachable) with both sales, for Needs
+// attention. Screens display these figures; they never count seats themselves.
+import type { AttentionLine } from '../../shared/hub-dashboard-contract';
+import type {
+  DashSeatTaken,
+  OccupancyView,
+  SeatSoldTwice,
+  ShowOccupancy,
+  ShowSeatsView,
+} from '../../shared/hub-seats-contract';
+import { showKey as keyOfShow } from '../../shared/programme';
+import type { SqlRunner } from '../db/adapter';
+import { num } from '../db/adapter';
+import { layoutsOf, screenKey } from './screen-layouts';
+import { Where, type Scope } from './scope';
+
+type Row = Record<string, unknown>;
+const LINE_LIMIT = 200;
+
+/** date, time and screen (lower case) of a show key. */
+const partsOf = (key: string) => ({ date: key.slice(0, 10), time: key.slice(11, 16), screen: key.slice(17) });
+
+interface Counted {
+  sold: number;
+  held: number;
+  soldTwice: number;
+  filmName: string | null;
+}
+
+async function counts(q: SqlRunner, w: Where, now: number): Promise<Map<string, Counted>> {
+  const rows = await q.query<Row>(
+    `select h.branch, h.show_key, min(h.film_name) as film_name,
+            count(*) filter (where h.state = 'sold') as sold,
+            count(*) filter (where h.state = 'held' and h.until_at > ${w.p(now)}) as held,
+            count(*) filter (where h.state = 'double') as twice
+       from seat_holds h ${w.sql()} group by h.branch, h.show_key`,
+    w.params,
+  );
+  return new Map(
+    rows.map((r) => [
+      `${String(r.branch)}\u0000${String(r.show_key)}`,
+      {
+        sold: num(r.sold),
+        held: num(r.held),
+        soldTwice: num(r.twice),
+        filmName: r.film_name === null ? null : String(r.film_name),
+      },
+    ]),
+  );
+}
+
+/** Every show of a Lagos day in the scope: those of the programme, and any other with seats taken. */
+export async function occupancy(
+  q: SqlRunner,
+  scope: Scope,
+  day: string,
+  now: number,
+  branchFilter?: string,
+): Promise<OccupancyView> {
+  const pw = new Where(scope, 's.branch', branchFilter);
+  pw.and(`s.show_date = ${pw.p(day)}`);
+  const planned = await q.query<Row>(
+    `select s.branch, s.film, f.title, s.screen, s.show_time from programme_shows s
+       left join programme_films f on f.branch = s.branch and lower(f.name) = lower(s.film) ${pw.sql()}`,
+    pw.params,
+  );
+  const hw = new Where(scope, 'h.branch', branchFilter);
+  hw.and('not h.practice').and(`h.show_key like ${hw.p(`${day} %`)}`);
+  const taken = await counts(q, hw, now);
+  const shows = new Map<string, Omit<ShowOccupancy, 'capacity' | 'sold' | 'held' | 'free' | 'soldTwice'>>();
+  for (const p of planned) {
+    const key = keyOfShow({ date: day, time: String(p.show_time), screen: String(p.screen) });
+    shows.set(`${String(p.branch)}\u0000${key}`, {
+      branch: String(p.branch),
+      showKey: key,
+      filmName: String(p.film),
+      filmTitle: p.title === null ? null : String(p.title),
+      screen: String(p.screen),
+      date: day,
+      time: String(p.show_time),
+    });
+  }
+  for (const [k, c] of taken) {
+    if (shows.has(k)) continue;
+    const [branch, key] = k.split('\u0000') as [string, string];
+    const p = partsOf(key);
+    shows.set(k, {
+      branch,
+      showKey: key,
+      filmName: c.filmName,
+      filmTitle: null,
+      screen: p.screen,
+      date: p.date,
+      time: p.time,
+    });
+  }
+  const layouts = await layoutsOf(q, [...new Set([...shows.values()].map((s) => s.branch))]);
+  const list = [...shows.entries()].map(([k, s]): ShowOccupancy => {
+    const c = taken.get(k) ?? { sold: 0, held: 0, soldTwice: 0 };
+    const capacity = layouts.get(`${s.branch}\u0000${screenKey(s.screen)}`)?.capacity ?? null;
+    return {
+      ...s,
+      capacity,
+      sold: c.sold,
+      held: c.held,
+      free: capacity === null ? null : Math.max(0, capacity - c.sold - c.held),
+      soldTwice: c.soldTwice,
+    };
+  });
+  list.sort(
+    (a, b) => a.time.localeCompare(b.time) || a.branch.localeCompare(b.branch) || a.screen.localeCompare(b.screen),
+  );
+  return { day, shows: list };
+}
+
+/** One show's seats for the read-only map; null when the scope does not reach the branch. */
+export async function showSeats(
+  q: SqlRunner,
+  scope: Scope,
+  branch: string,
+  key: string,
+  now: number,
+): Promise<ShowSeatsView | null> {
+  if (scope.kind === 'branch' && scope.branch !== branch) return null;
+  const day = await occupancy(q, scope, key.slice(0, 10), now, branch);
+  const p = partsOf(key);
+  const occ: ShowOccupancy = day.shows.find((s) => s.showKey === key) ?? {
+    branch,
+    showKey: key,
+    filmName: null,
+    filmTitle: null,
+    screen: p.screen,
+    date: p.date,
+    time: p.time,
+    capacity: null,
+    sold: 0,
+    held: 0,
+    free: null,
+    soldTwice: 0,
+  };
+  const layout = (await layoutsOf(q, [branch])).get(`${branch}\u0000${screenKey(occ.screen)}`) ?? null;
+  const rows = await q.query<Row>(
+    `select h.seat, h.state, h.order_key, h.created_at, c.name as counter_name
+       from seat_holds h join counters c on c.id = h.counter_id
+      where h.branch = $1 and h.show_key = $2 and not h.practice and (h.state = 'sold' or (h.state = 'held' and h.until_at > $3))
+      order by h.seat`,
+    [branch, key, now],
+  );
+  const taken = rows.map((r): DashSeatTaken => ({
+    seat: String(r.seat),
+    state: r.state === 'sold' ? 'sold' : 'held',
+    counterName: String(r.counter_name),
+    reference: String(r.order_key),
+    at: num(r.created_at),
+  }));
+  return { occupancy: occ, layout, taken };
+}
+
+/** Every seat sold to two paid sales of one show (real sales), with both: the one that had it first, then the other. */
+export async function soldTwice(q: SqlRunner, scope: Scope, branchFilter?: string): Promise<SeatSoldTwice[]> {
+  const w = new Where(scope, 'd.branch', branchFilter);
+  w.and(`d.state = 'double'`).and('not d.practice');
+  const rows = await q.query<Row>(
+    `select d.branch, d.show_key, d.seat, d.order_key as d_ref, d.counter_id as d_counter, dc.name as d_name, d.created_at as d_at,
+            s.order_key as s_ref, s.counter_id as s_counter, sc.name as s_name, s.created_at as s_at
+       from seat_holds d join counters dc on dc.id = d.counter_id
+       left join seat_holds s on s.branch = d.branch and s.practice = d.practice and s.show_key = d.show_key and s.seat = d.seat and s.state = 'sold'
+       left join counters sc on sc.id = s.counter_id
+       ${w.sql()} order by d.created_at, d.show_key, d.seat limit ${w.p(LINE_LIMIT)}`,
+    w.params,
+  );
+  return rows.map((r) => ({
+    branch: String(r.branch),
+    showKey: String(r.show_key),
+    seat: String(r.seat),
+    sales: [
+      ...(r.s_ref === null
+        ? []
+        : [
+            {
+              reference: String(r.s_ref),
+              counterId: String(r.s_counter),
+              counterName: String(r.s_name),
+              at: num(r.s_at),
+            },
+          ]),
+      { reference: String(r.d_ref), counterId: String(r.d_counter), counterName: String(r.d_name), at: num(r.d_at) },
+    ],
+  }));
+}
+
+/** Needs attention: one line per seat sold twice, naming both sales. */
+export async function soldTwiceLines(
+  q: SqlRunner,
+  scope: Scope,
+  lines: AttentionLine[],
+  branchFilter?: string,
+): Promise<void> {
+  for (const s of await soldTwice(q, scope, branchFilter)) {
+    const last = s.sales[s.sales.length - 1]!;
+    const both = s.sales.map((x) => `${x.reference} (${x.counterName})`).join(' and ');
+    lines.push({
+      kind: 'seat-sold-twice',
+      branch: s.branch,
+      counterId: last.counterId,
+      counterName: last.counterName,
+      orderId: null,
+      notificationId: null,
+      shiftId: null,
+      since: last.at,
+      subject: `Seat ${s.seat} of the show ${s.showKey} was sold twice: ${both}`,
+      todo: `Seat one of the two customers elsewhere before the show (the second sale was made while its counter could not reach the Hub). Search Orders for ${last.reference}.`,
+    });
+  }
+}

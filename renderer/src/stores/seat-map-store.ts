@@ -1,0 +1,84 @@
+// The picked show's seat map, as main answers `seats.map`: re-read when main says the show's seats
+// changed (`seats.changed`, a sale here or, through the Hub, at another counter), when an order of
+// this counter changes, and by the Sell screen's slow fallback. Answers that come back out of order
+// never replace a newer one.
+import { create } from 'zustand';
+import type { SeatMapView } from '../../../shared/seats';
+import { call } from '../transport/bridge';
+import { errorText } from './call-errors';
+import type { StoreFollower } from './follow';
+
+interface SeatMapState {
+  /** The show whose map is wanted (null: no show picked). */
+  showId: number | null;
+  /** Its map, once read (null before the first answer). */
+  view: SeatMapView | null;
+  /** Why the last read failed (the map shown, if any, is the last one read). */
+  error: string | null;
+  /** Asks for a show's map (again). */
+  load(showId: number): Promise<void>;
+  /** Reads a show's map ahead (the show the list's cursor is on), so picking it draws at once. */
+  prefetch(showId: number): void;
+  /** Re-reads the map in view, if any. */
+  refresh(): Promise<void>;
+  /** No show picked any more. */
+  forget(): void;
+}
+
+let asked = 0;
+/** The last map read of each show lately (a picked show draws it at once, then reads it again). */
+const recent = new Map<number, { view: SeatMapView; at: number }>();
+const PREFETCH_FRESH_MS = 5_000;
+/** An older map is not drawn while the new one is read. */
+const DRAW_FRESH_MS = 30_000;
+function fresh(showId: number): SeatMapView | null {
+  const seen = recent.get(showId);
+  return seen && Date.now() - seen.at < DRAW_FRESH_MS ? seen.view : null;
+}
+function remember(view: SeatMapView): void {
+  recent.delete(view.showId);
+  recent.set(view.showId, { view, at: Date.now() });
+  if (recent.size > 20) recent.delete(recent.keys().next().value!);
+}
+
+export const useSeatMap = create<SeatMapState>((set, get) => ({
+  showId: null,
+  view: null,
+  error: null,
+  load: async (showId) => {
+    const n = ++asked;
+    if (get().showId !== showId) set({ showId, view: fresh(showId), error: null });
+    try {
+      const view = await call('seats.map', { showId });
+      remember(view);
+      if (n === asked && get().showId === showId) set({ view, error: null });
+    } catch (e) {
+      if (n === asked && get().showId === showId) set({ error: errorText(e) });
+    }
+  },
+  prefetch: (showId) => {
+    const seen = recent.get(showId);
+    if (seen && Date.now() - seen.at < PREFETCH_FRESH_MS) return;
+    call('seats.map', { showId }).then(remember, () => {});
+  },
+  refresh: async () => {
+    const { showId } = get();
+    if (showId !== null) await get().load(showId);
+  },
+  forget: () => {
+    asked++;
+    set({ showId: null, view: null, error: null });
+  },
+}));
+
+export const seatMapFollower: StoreFollower = {
+  name: 'seat-map',
+  listen: (bridge) => [
+    bridge.on('seats.changed', ({ showKey }) => {
+      for (const [id, seen] of recent) if (seen.view.showKey === showKey) recent.delete(id);
+      const { view } = useSeatMap.getState();
+      if (view && view.showKey === showKey) void useSeatMap.getState().refresh();
+    }),
+  ],
+  refresh: () => useSeatMap.getState().refresh(),
+};

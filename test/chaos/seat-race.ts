@@ -1,0 +1,136 @@
+// The Hub chaos run's seat race: beside the sales, the counters race for a small screen's seats
+// through the Hub (the counter link's own hubSeatHolds, over each counter's cut-able proxy, so Hub
+// kills and cuts hit them). A sale whose hold the Hub answered `held` is settled sold (retried until
+// the Hub takes it) or released; `unchecked` is a sale made without the Hub (on the counter's own
+// knowledge), `taken` is refused before the customer is charged. A new show every 30 sales keeps the
+// race going through the whole run (and its kills). Verdict: no seat of a show sold to
+// two sales that the Hub held (seatsDoubleSold, must be 0), and every such sale is in the Hub's
+// database as sold after the run (seatsLost, must be 0).
+import { readFileSync } from 'node:fs';
+import { createHubClient, type HubConnection } from '../../core/hub-link';
+import { hubSeatHolds } from '../../core/hub-link/link-seat-holds';
+import type { HubDb } from '../../hub/db/adapter';
+import { HUB_SEATS_SETTLE_PATH, SeatSettleResponseSchema } from '../../shared/hub-seats-contract';
+import { memoryLogger } from '../../shared/logger';
+import { showKey } from '../../shared/programme';
+import type { SeatHolds } from '../../shared/seats';
+import type { createRng } from '../helpers/chaos-random';
+
+const SHOW = { filmName: 'Chaos', filmTitle: 'CHAOS', date: '2026-11-27', time: '21:00', screen: 'Small' };
+/** Sales per show: the race moves to the next show (a new minute) after these, so it goes on through the whole run. */
+const PER_SHOW = 30;
+/** A small screen: 3 rows of 8. */
+const SEATS = ['A', 'B', 'C'].flatMap((r) => Array.from({ length: 8 }, (_, i) => `${r}${i + 1}`));
+
+export interface SeatRaceCounter {
+  name: string;
+  /** The counter's enrollment (credential) and its proxy's port (its way to the Hub, cut-able). */
+  connectionFile: string;
+  proxyPort: number;
+}
+
+export interface SeatRaceResult {
+  attempts: number;
+  held: number;
+  taken: number;
+  unchecked: number;
+  /** Seats sold to two sales the Hub held: must be 0. */
+  seatsDoubleSold: number;
+  /** Sales the Hub held and the run settled sold, not sold in the Hub's database: must be 0. */
+  seatsLost: number;
+}
+
+export class SeatRace {
+  private readonly client = createHubClient();
+  private readonly logger = memoryLogger();
+  private readonly pending = new Set<Promise<void>>();
+  private n = 0;
+  private readonly r: Omit<SeatRaceResult, 'seatsDoubleSold' | 'seatsLost'> = {
+    attempts: 0,
+    held: 0,
+    taken: 0,
+    unchecked: 0,
+  };
+  /** Sales the Hub held and the run settled sold: order key → its show key and seats. */
+  private readonly sold = new Map<string, { key: string; seats: string[] }>();
+
+  constructor(
+    private readonly counters: SeatRaceCounter[],
+    private readonly rng: ReturnType<typeof createRng>,
+  ) {}
+
+  private holdsOf(c: SeatRaceCounter): { holds: SeatHolds; conn: HubConnection } {
+    const saved = JSON.parse(readFileSync(c.connectionFile, 'utf8')) as HubConnection;
+    const conn = { ...saved, url: `http://127.0.0.1:${c.proxyPort}` };
+    const holds = hubSeatHolds({
+      connection: () => conn,
+      client: this.client,
+      logger: this.logger,
+      holdMs: () => 600_000,
+    });
+    return { holds, conn };
+  }
+
+  /** One sale of 1 or 2 seats on a random counter, in the background. */
+  step(): void {
+    const c = this.counters[this.rng.int(0, this.counters.length - 1)]!;
+    const first = this.rng.int(0, SEATS.length - 1);
+    const seats = [...new Set([SEATS[first]!, SEATS[Math.min(SEATS.length - 1, first + this.rng.int(0, 1))]!])];
+    const pay = this.rng.chance(0.8);
+    const orderKey = `SEAT-${c.name.replace(/\W/g, '')}-${++this.n}`;
+    const show = { ...SHOW, time: `21:${String(Math.floor(this.n / PER_SHOW) % 60).padStart(2, '0')}` };
+    const p = this.sell(c, show, orderKey, seats, pay).finally(() => this.pending.delete(p));
+    this.pending.add(p);
+  }
+
+  private async sell(
+    c: SeatRaceCounter,
+    show: typeof SHOW,
+    orderKey: string,
+    seats: string[],
+    pay: boolean,
+  ): Promise<void> {
+    const { holds, conn } = this.holdsOf(c);
+    this.r.attempts += 1;
+    const out = await holds.hold({ orderKey, showKey: showKey(show), show, seats, practice: false });
+    this.r[out.kind] += 1;
+    if (out.kind !== 'held') return;
+    // Paid or not, the settle reaches the Hub in the end (the counter's journal sync would carry it).
+    for (;;) {
+      try {
+        await this.client.call(
+          conn,
+          'POST',
+          HUB_SEATS_SETTLE_PATH,
+          { orderKey, outcome: pay ? 'sold' : 'released' },
+          SeatSettleResponseSchema,
+          { timeoutMs: 2_000 },
+        );
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    if (pay) this.sold.set(orderKey, { key: showKey(show), seats });
+  }
+
+  async drain(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  /** The verdict against the Hub's database (read after the run). */
+  async verdict(db: HubDb): Promise<SeatRaceResult> {
+    const bySeat = new Map<string, number>();
+    for (const { key, seats } of this.sold.values())
+      for (const s of seats) bySeat.set(`${key}|${s}`, (bySeat.get(`${key}|${s}`) ?? 0) + 1);
+    const seatsDoubleSold = [...bySeat.values()].filter((n) => n > 1).length;
+    const rows = await db.query<{ order_key: string; show_key: string; seat: string }>(
+      "select order_key, show_key, seat from seat_holds where order_key like 'SEAT-%' and state = 'sold'",
+    );
+    const inDb = new Set(rows.map((r) => `${r.order_key}|${r.show_key}|${r.seat}`));
+    let seatsLost = 0;
+    for (const [k, { key, seats }] of this.sold)
+      for (const s of seats) if (!inDb.has(`${k}|${key}|${s}`)) seatsLost += 1;
+    return { ...this.r, seatsDoubleSold, seatsLost };
+  }
+}
