@@ -17,7 +17,7 @@ import {
 export type LayoutParse = { kind: 'ok'; layout: ScreenLayout } | { kind: 'refused'; errors: LayoutError[] };
 
 /** At most this many errors are returned (the first ones; a wrong file usually says so early). */
-export const MAX_LAYOUT_ERRORS = 100;
+const MAX_LAYOUT_ERRORS = 100;
 
 const CELL_RE = /^(?:(_)|(\d{1,3})(?:-(\d{1,3}))?([xwc])?(?::([^\s:]+))?)$/;
 const GRAMMAR =

@@ -7,11 +7,4 @@ export {
 } from './programme-module';
 export { PROGRAMME_MIGRATIONS } from './programme-migrations';
 export { runSeatCheck, SEAT_CHECK_DEADLINE_MS, type SeatCheck, type SeatQuery } from './seat-check';
-export {
-  createSeatMapModule,
-  SEAT_MAP_DEADLINE_MS,
-  type SeatMapModule,
-  type SeatMapDeps,
-  type SeatMapContext,
-} from './seat-map-module';
-export { LayoutStore } from './layout-store';
+export { createSeatMapModule } from './seat-map-module';
