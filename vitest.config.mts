@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects, all run by `vitest run` (and so by `npm test`):
+// Four projects, all run by `vitest run` (and so by `npm test`):
 // - unit: pure logic, no ports or processes;
 // - integration: real servers on free loopback ports, real SQLite files, socat ptys, child
 //   processes. Every file picks its own port (0) and temporary folder, so files run in parallel;
 // - slow: tests that take minutes on their own (the chaos run with process kills, order search at
 //   100,000 orders). A file is slow when its name ends in `.slow.test.ts`. They run after the other
-//   two projects and one file at a time, so they neither starve nor are starved by the rest.
+//   projects and one file at a time, so they neither starve nor are starved by the rest;
+// - hub: the Hub server (below).
 const SLOW = '**/*.slow.test.ts';
 
 export default defineConfig({

@@ -14,7 +14,7 @@ import { startBrowserShell } from './server';
 // The conf-backed settings store lives with the settings; older tests import it from here.
 export { confStore };
 
-export interface BootOptions {
+interface BootOptions {
   dataDir: string;
   rendererDir: string;
   port?: number;

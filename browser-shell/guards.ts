@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 
 export type GuardResult = { ok: true } | { ok: false; status: number; code: string; message: string };
 
-export function allowedHosts(port: number): Set<string> {
+function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 }
 

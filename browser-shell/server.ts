@@ -42,6 +42,7 @@ export interface BrowserShellOptions {
   testHooks?: boolean;
 }
 
+/** @internal for tests */
 export interface BrowserShell {
   /** The address to open, with its one-time launch token in the fragment. */
   url: string;

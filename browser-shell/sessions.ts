@@ -24,7 +24,7 @@ function findIn(set: Iterable<string>, got: string): string | null {
   return found;
 }
 
-export const SPENT_LINK =
+const SPENT_LINK =
   'This CounterPay address was used already: it opens CounterPay once, in the first browser that opens it. Go back to that browser window, or restart CounterPay (npm run start:browser) and open the new address it prints.';
 const NO_SESSION = 'Open CounterPay with the address printed when it started.';
 const OLD_SESSION = 'This page is from an earlier start of CounterPay. Open the address printed when it started.';
@@ -102,4 +102,3 @@ export function createShellSessions(firstLaunch?: string) {
     },
   };
 }
-export type ShellSessions = ReturnType<typeof createShellSessions>;

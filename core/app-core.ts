@@ -18,7 +18,7 @@ import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventBus, type EventBus } from './events';
 import { createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
-import { createHubModule, createOutboxSink, HubOutbox } from './hub-link';
+import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule } from './orders';
@@ -32,7 +32,7 @@ import { createTopupsModule } from './topups';
 import { SCHEMA } from './schema';
 import { createWebhookControl } from './webhook-control';
 
-export interface CoreDeps {
+interface CoreDeps {
   shell: 'electron' | 'browser';
   version: string;
   dataDir: string;
@@ -48,7 +48,7 @@ export interface CoreDeps {
   systemPrinter?: SystemPrinter;
   /** The log files the logger writes (for Export diagnostics); absent when logs go to the console only. */
   logFiles?: LogFiles;
-  /** A hub that outlives this core (the shells rebuild the core after a restore). */
+  /** An event bus that outlives this core (the shells rebuild the core after a restore). */
   events?: EventBus;
   /** Files repaired or set aside before the core was built (settings, keys, a restore). */
   startupNotices?: RecoveryNotice[];
@@ -58,6 +58,7 @@ export interface CoreDeps {
   integrations?: IntegrationsModuleDeps;
 }
 
+/** @internal for tests */
 export async function createCore(deps: CoreDeps) {
   const { logger, clock } = deps;
 
@@ -143,7 +144,7 @@ export async function createCore(deps: CoreDeps) {
   });
   const ctx = { ...services, pos, bills, checkout, terminal, journalSink, webhookUrl: () => webhooks.url() };
   const programme = createProgrammeModule(ctx);
-  const hubLink = createHubModule(ctx, {
+  const hubLink = createHubLinkModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
     ingest: (n) => webhooks.ingestRelayed(n),
@@ -288,7 +289,7 @@ export async function createCore(deps: CoreDeps) {
     demo: () => demo.current(),
     webhookUrl: () => webhooks.url(),
     providerIdle: () => provider.idle(),
-    /** The programme's one way in (CSV import now, a Hub push later). */
+    /** The programme's one way in (a CSV import or the Hub's programme). */
     replaceProgramme: programme.replaceProgramme,
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
@@ -309,9 +310,10 @@ export async function createCore(deps: CoreDeps) {
     },
   };
 }
+/** @internal for tests */
 export type Core = Awaited<ReturnType<typeof createCore>>;
 
-export interface RestartableCore {
+interface RestartableCore {
   readonly core: Core;
 }
 

@@ -17,7 +17,7 @@ export interface CoreModule<C extends CallsSpec> {
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** Every module's handlers as one object, typed as all of them together. */
-export type MergedHandlers<M extends readonly { handlers: object }[]> = UnionToIntersection<M[number]['handlers']>;
+type MergedHandlers<M extends readonly { handlers: object }[]> = UnionToIntersection<M[number]['handlers']>;
 
 /**
  * The modules' handlers as one object for the dispatcher. Each call has one owner: a call name two

@@ -3,7 +3,7 @@ import { checkEvent, type EventName, type EventPayload } from '../shared/contrac
 import { events, type Events } from '../shared/contract';
 import { TypedEmitter } from './lib';
 
-export type EventListener = (name: EventName<Events>, payload: unknown) => void;
+type EventListener = (name: EventName<Events>, payload: unknown) => void;
 
 export function createEventBus() {
   const fanout = new TypedEmitter<{ event: Parameters<EventListener> }>();

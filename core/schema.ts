@@ -3,7 +3,7 @@
 // a new file. A name once shipped never changes (existing files know their applied migrations by
 // name), and new migrations go at the end of their owner's list.
 import { openDatabase, type Db, type Migration, type OpenOptions } from './db';
-import { HUB_MIGRATIONS } from './hub-link';
+import { HUB_LINK_MIGRATIONS } from './hub-link';
 import { INTEGRATION_MIGRATIONS } from './integrations';
 import { ORDER_MIGRATIONS } from './orders';
 import { PROGRAMME_MIGRATIONS } from './programme';
@@ -17,12 +17,15 @@ export const SCHEMA: readonly Migration[] = [
   ...TOPUP_MIGRATIONS,
   ...WEBHOOK_MIGRATIONS,
   ...RECORDS_MIGRATIONS,
-  ...HUB_MIGRATIONS,
+  ...HUB_LINK_MIGRATIONS,
   ...PROGRAMME_MIGRATIONS,
   ...INTEGRATION_MIGRATIONS,
 ];
 
-/** The journal database at `file` with the whole schema (or, for a test of an upgrade, older migrations). */
+/**
+ * The journal database at `file` with the whole schema (or, for a test of an upgrade, older migrations).
+ * @internal for tests
+ */
 export function openJournalDb(file: string, opts: Partial<OpenOptions> = {}): Db {
   return openDatabase(file, { migrations: opts.migrations ?? SCHEMA });
 }

@@ -20,7 +20,7 @@ import {
   type WebhookReceiver,
 } from './webhook';
 
-export interface WebhookControlDeps {
+interface WebhookControlDeps {
   db: Db;
   settings: SettingsService;
   logger: Logger;

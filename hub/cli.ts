@@ -14,7 +14,7 @@ import { createManager, issueSetupToken } from './store/managers';
 import { pruneOlderThan } from './store/notifications';
 
 /** An expiry as the people enrolling a counter in Nigeria read it: Lagos time, not UTC ("27 Nov 2026, 12:44:30 Lagos time"). */
-export function lagosUntil(ms: number): string {
+function lagosUntil(ms: number): string {
   return `${formatLagosDateTime(ms)} Lagos time`;
 }
 

@@ -79,7 +79,7 @@ const MerchantFile = z
   })
   .strict();
 
-export interface HubCliConfig {
+interface HubCliConfig {
   command: 'serve' | 'enroll-code' | 'revoke-counter' | 'prune' | 'create-manager' | 'help';
   commandArg: string | null;
   port: number;

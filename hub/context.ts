@@ -8,7 +8,7 @@ import type { SessionPolicy, ThrottlePolicy } from './store/managers';
 import type { HubMetrics } from './metrics';
 import type { RelayHub } from './relay/relay-hub';
 import type { KeyedTokenBuckets } from '../shared/token-bucket';
-import type { IngestInput, IngestResult } from './store/notifications';
+import type { NotificationIngestInput, NotificationIngestResult } from './store/notifications';
 import type { HubMerchantKeys } from './webhook/verify-pos';
 
 export interface HubLimits {
@@ -36,7 +36,7 @@ export interface DashboardContext {
 export interface HubContext {
   db: HubDb;
   /** Stores a provider notification (batched with those arriving meanwhile); resolves once it is committed. */
-  ingest: (n: IngestInput) => Promise<IngestResult>;
+  ingest: (n: NotificationIngestInput) => Promise<NotificationIngestResult>;
   relay: RelayHub;
   metrics: HubMetrics;
   now: () => number;

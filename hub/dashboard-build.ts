@@ -19,14 +19,14 @@ function newest(dir: string): number {
 }
 
 /** Missing, or a source file is newer than the build's index.html. */
-export function dashboardStale(outDir: string): boolean {
+function dashboardStale(outDir: string): boolean {
   const index = join(outDir, 'index.html');
   if (!existsSync(index)) return true;
   const built = statSync(index).mtimeMs;
   return SOURCES.some((d) => newest(d) > built);
 }
 
-export type BuildOutcome = 'fresh' | 'built' | 'busy' | 'unavailable';
+type BuildOutcome = 'fresh' | 'built' | 'busy' | 'unavailable';
 
 /** Builds when stale. 'unavailable': the sources or Vite are not here (an installed Hub without dev tools). */
 export async function ensureDashboardBuilt(outDir: string, log: (line: string) => void): Promise<BuildOutcome> {

@@ -2,7 +2,7 @@
 // FILE.<keep> the oldest, then dropped), so a Hub left running for months never fills its disk.
 import { appendFileSync, chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 
-export interface RotatingFile {
+interface RotatingFile {
   write(line: string): void;
 }
 

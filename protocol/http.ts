@@ -4,6 +4,7 @@
 // the server's own 500 answer. Each server keeps its own routes and error bodies.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 
+/** @internal for tests */
 export interface BodyLimits {
   /** Largest body accepted, in bytes. */
   maxBytes: number;
@@ -15,7 +16,7 @@ export interface BodyLimits {
 }
 
 /** `drained`: the whole body was read, so an answer is sure to reach the sender; false: reading stopped (close the connection). */
-export type BodyRead = { ok: true; body: Buffer } | { ok: false; tooLarge: true; drained: boolean };
+type BodyRead = { ok: true; body: Buffer } | { ok: false; tooLarge: true; drained: boolean };
 
 /**
  * Reads the whole body within `limits`. A declared Content-Length past the limit is refused before

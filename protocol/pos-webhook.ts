@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { rsaVerify, safeEqual, type KeyInput, type SignHash } from './crypto';
 
-export const POS_WEBHOOK_MAX_AGE_MS = 5 * 60 * 1000;
+const POS_WEBHOOK_MAX_AGE_MS = 5 * 60 * 1000;
 
 export const PosWebhookBody = z.object({
   clientAuthKey: z.string(),
@@ -56,7 +56,7 @@ export const refuseWebhook = (httpStatus: number, code: string, reason: string):
 export const describeIssues = (error: z.ZodError): string[] =>
   error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
 
-export interface PosEnvelopeKeys {
+interface PosEnvelopeKeys {
   /** Unset: the receiver is not configured (503). */
   clientAuthKey: string | undefined;
   signHash: SignHash;
@@ -67,7 +67,7 @@ export interface PosEnvelopeKeys {
   keysNotConfigured: string;
 }
 
-export interface EnvelopeOptions {
+interface EnvelopeOptions {
   /** How far in the past the signed timestamp may be (default 5 minutes); the future side stays 5 minutes. */
   maxAgeMs?: number;
 }

@@ -19,7 +19,7 @@ export const RecoveryNoticeSchema = z.object({
 });
 export type RecoveryNotice = z.infer<typeof RecoveryNoticeSchema>;
 
-export const BackupInfoSchema = z.object({
+const BackupInfoSchema = z.object({
   name: z.string(),
   path: z.string(),
   /** 'main': the data folder's backups folder; 'second': the extra folder (USB disk, share). */

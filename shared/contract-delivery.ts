@@ -9,11 +9,11 @@ import { Empty, type CallsSpec } from './contract-kit';
  * not-delivered: no HTTP answer recorded (no attempt yet, or the connection failed).
  * not-registered: the provider has no webhook address for this merchant.
  */
-export const DELIVERY_OUTCOMES = ['delivered', 'refused', 'not-delivered', 'not-registered'] as const;
+const DELIVERY_OUTCOMES = ['delivered', 'refused', 'not-delivered', 'not-registered'] as const;
 export const DeliveryOutcome = z.enum(DELIVERY_OUTCOMES);
 export type DeliveryOutcome = z.infer<typeof DeliveryOutcome>;
 
-export const DeliveryCheckSchema = z.object({
+const DeliveryCheckSchema = z.object({
   orderId: z.number().int().positive(),
   outOrderNo: z.string(),
   /** The provider's order number the question was asked with. */

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Empty, type CallsSpec } from './contract-kit';
 
 /** One log record as written to the log files (JSON, one a line). */
-export const LogRecordSchema = z.looseObject({
+const LogRecordSchema = z.looseObject({
   time: z.string(),
   level: z.enum(['info', 'warn', 'error']),
   scope: z.string(),
@@ -14,7 +14,10 @@ export const LogRecordSchema = z.looseObject({
 
 const CountsByState = z.record(z.string(), z.number().int().nonnegative());
 
-/** The exported file's content. */
+/**
+ * The exported file's content.
+ * @internal for tests
+ */
 export const DiagnosticsFileSchema = z.object({
   kind: z.literal('counterpay-diagnostics'),
   formatVersion: z.literal(1),
@@ -48,7 +51,7 @@ export const DiagnosticsFileSchema = z.object({
 });
 export type DiagnosticsFile = z.infer<typeof DiagnosticsFileSchema>;
 
-export const DiagnosticsExportSchema = z.object({
+const DiagnosticsExportSchema = z.object({
   fileName: z.string(),
   /** Where main also wrote the file (`<data folder>/diagnostics/`), or null when it could not. */
   savedTo: z.string().nullable(),

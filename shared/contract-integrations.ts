@@ -7,9 +7,9 @@ import { Empty, type CallsSpec, type EventsSpec } from './contract-kit';
 import { OrderViewSchema } from './orders';
 import { CallbackUrl } from './integration';
 
-export const INTEGRATION_PAIR_INVALID = 'Check the pairing: some fields need fixing';
+const INTEGRATION_PAIR_INVALID = 'Check the pairing: some fields need fixing';
 
-export const IntegrationPairSchema = z
+const IntegrationPairSchema = z
   .object({
     name: z
       .string({ error: 'Name the system' })
@@ -20,7 +20,7 @@ export const IntegrationPairSchema = z
   })
   .strict();
 
-export const IntegrationSummarySchema = z.object({
+const IntegrationSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   callbackUrl: z.string().nullable(),
@@ -31,7 +31,7 @@ export const IntegrationSummarySchema = z.object({
   dropFolder: z.string().optional(),
 });
 
-export const IntegrationApiSettingsSchema = z
+const IntegrationApiSettingsSchema = z
   .object({
     port: z
       .number({ error: 'Enter a port from 1024 to 65535' })
@@ -42,7 +42,7 @@ export const IntegrationApiSettingsSchema = z
   })
   .strict();
 
-export const IntegrationsViewSchema = z.object({
+const IntegrationsViewSchema = z.object({
   api: z.object({
     port: z.number().int().nonnegative(),
     lan: z.boolean(),
@@ -57,19 +57,19 @@ export const IntegrationsViewSchema = z.object({
 });
 export type IntegrationsView = z.infer<typeof IntegrationsViewSchema>;
 
-export const IntegrationPairedSchema = z.object({
+const IntegrationPairedSchema = z.object({
   id: z.string(),
   name: z.string(),
   key: z.string(),
   keyFingerprint: z.string(),
 });
 
-export const OrderOriginSchema = z
+const OrderOriginSchema = z
   .object({ integration: z.string(), reference: z.string(), source: z.enum(['api', 'link', 'folder']) })
   .nullable();
 export type OrderOrigin = NonNullable<z.infer<typeof OrderOriginSchema>>;
 
-export const ChargeOpenedSchema = z.object({
+const ChargeOpenedSchema = z.object({
   created: z.boolean(),
   reference: z.string(),
   state: z.string(),
@@ -110,7 +110,7 @@ export const integrationCalls = {
 } satisfies CallsSpec;
 
 /** A box office asked for a charge: the Sell screen opens its payment panel, naming who asked. */
-export const IntegrationChargeEventSchema = z.object({ order: OrderViewSchema, origin: OrderOriginSchema.unwrap() });
+const IntegrationChargeEventSchema = z.object({ order: OrderViewSchema, origin: OrderOriginSchema.unwrap() });
 
 export const integrationEvents = {
   'integrations.charge': IntegrationChargeEventSchema,

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { AppError, isAppError, issueFields, type AppErrorShape, type FieldErrors } from './errors';
 
-export interface CallSpec<A extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+interface CallSpec<A extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   args: A;
   result: R;
   /** Only after the admin PIN unlocked Settings. */
@@ -43,7 +43,7 @@ export type EventName<E extends EventsSpec> = keyof E & string;
 export type EventPayload<E extends EventsSpec, K extends keyof E> = z.output<E[K]>;
 
 /** What a transport knows about who is calling. */
-export interface CallContext {
+interface CallContext {
   /** The transport decided the sender is our own window / holds our token. */
   trusted: boolean;
   /** For logs: "ipc:frame 1" or "http:127.0.0.1". */

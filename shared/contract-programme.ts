@@ -46,6 +46,6 @@ export const programmeCalls = {
 } satisfies CallsSpec;
 
 export const programmeEvents = {
-  /** The counter's copy was replaced (a CSV import; later a Hub push). */
+  /** The counter's copy was replaced (a CSV import or the Hub's programme). */
   'programme.changed': ProgrammeSummarySchema,
 } satisfies EventsSpec;

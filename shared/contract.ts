@@ -33,7 +33,7 @@ import {
 
 const Pin = z.string().regex(/^\d{4,12}$/, 'A PIN is 4 to 12 digits');
 
-export const StatusSnapshotSchema = z.object({
+const StatusSnapshotSchema = z.object({
   profile: ProfileName,
   counterName: z.string(),
   provider: ProviderStatusSchema,
@@ -49,7 +49,7 @@ export const StatusSnapshotSchema = z.object({
 });
 export type StatusSnapshot = z.infer<typeof StatusSnapshotSchema>;
 
-export const AppInfoSchema = z.object({
+const AppInfoSchema = z.object({
   version: z.string(),
   shell: z.enum(['electron', 'browser']),
   dataDir: z.string(),
@@ -69,7 +69,7 @@ export const SaleDefaultsSchema = z.object({
 });
 
 /** What the Demo terminal panel shows: the simulated terminal's screen. */
-export const DemoTerminalScreenSchema = z.object({
+const DemoTerminalScreenSchema = z.object({
   available: z.boolean(),
   sn: z.string().nullable(),
   pending: z
@@ -79,7 +79,7 @@ export const DemoTerminalScreenSchema = z.object({
 });
 export type DemoTerminalScreen = z.infer<typeof DemoTerminalScreenSchema>;
 /** What the cashier makes the Demo terminal do with the payment it shows. */
-export const DemoOutcomeSchema = z.enum(['SUCCESS', 'FAIL', 'CANCEL']);
+const DemoOutcomeSchema = z.enum(['SUCCESS', 'FAIL', 'CANCEL']);
 export type DemoOutcome = z.infer<typeof DemoOutcomeSchema>;
 
 // The core's own calls, one group per core module (core/*-module.ts answers each).

@@ -7,12 +7,12 @@ export interface CsvRecord {
   fields: string[];
 }
 
-export interface CsvSyntaxError {
+interface CsvSyntaxError {
   line: number;
   message: string;
 }
 
-export interface CsvParseResult {
+interface CsvParseResult {
   records: CsvRecord[];
   /** Records with a quoting problem are left out and reported here. */
   errors: CsvSyntaxError[];

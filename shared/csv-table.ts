@@ -21,7 +21,7 @@ export interface CsvTableSpec<C extends string> {
   exampleAmount: number;
 }
 
-export type CsvTable<C extends string> =
+type CsvTable<C extends string> =
   | { ok: false; errors: RowError[]; totalRows: number }
   | {
       ok: true;

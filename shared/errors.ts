@@ -1,7 +1,7 @@
 // One error family for everything that crosses a boundary. Errors are recognised by `code`,
 // never by instanceof, so they survive IPC and HTTP intact.
 
-export const ERROR_CODES = [
+const ERROR_CODES = [
   // contract / transport
   'BAD_ARGUMENTS',
   'UNKNOWN_CALL',

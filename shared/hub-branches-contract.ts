@@ -16,7 +16,7 @@ export const BranchNameSchema = z
 export const BranchIdParamSchema = z.object({ branch: z.string().min(1).max(100) }).strict();
 export const PutBranchNameRequestSchema = z.object({ name: BranchNameSchema }).strict();
 
-export const BranchViewSchema = z.object({ branch: z.string(), name: z.string().nullable() });
+const BranchViewSchema = z.object({ branch: z.string(), name: z.string().nullable() });
 export const BranchesViewSchema = z.object({ branches: z.array(BranchViewSchema) });
 export type BranchView = z.infer<typeof BranchViewSchema>;
 export type BranchesView = z.infer<typeof BranchesViewSchema>;

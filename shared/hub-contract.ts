@@ -8,7 +8,7 @@ import { TOPUP_STATES } from './topups';
 export const HUB_API_PREFIX = '/api/v1';
 
 /** Stable codes of every error the Hub answers with (`{code, message, details?}`). */
-export const HUB_ERROR_CODES = [
+const HUB_ERROR_CODES = [
   'HUB_BAD_REQUEST', // a field is missing or wrong: details.issues says which
   'HUB_UNAUTHENTICATED', // no or unknown credential
   'HUB_COUNTER_REVOKED', // this counter was removed from the Hub by its manager
@@ -34,7 +34,6 @@ export const HubErrorSchema = z.object({
   message: z.string(),
   details: z.record(z.string(), z.unknown()).optional(),
 });
-export type HubError = z.infer<typeof HubErrorSchema>;
 
 /** True when a text holds NUL or half of a surrogate pair (broken UTF-16): PostgreSQL cannot store it. */
 export const brokenText = (s: string): boolean =>
@@ -80,12 +79,14 @@ export type EnrollResponse = z.infer<typeof EnrollResponseSchema>;
 
 /** `GET /api/v1/me`: who the credential belongs to (HUB_COUNTER_REVOKED once the manager removed it). */
 export const MeResponseSchema = z.object({ counterId: Id, name: z.string(), branch: z.string() });
-export type MeResponse = z.infer<typeof MeResponseSchema>;
 
 // ---- Journal sync ----------------------------------------------------------------------------
 
 const Kobo = z.number().int().nonnegative();
-/** A count the Hub keeps in a 32-bit column (tickets, a Z report's number, a queue): larger is refused with a 400, not a 500. */
+/**
+ * A count the Hub keeps in a 32-bit column (tickets, a Z report's number, a queue): larger is refused with a 400, not a 500.
+ * @internal for tests
+ */
 export const INT32_MAX = 2_147_483_647;
 const Count = z
   .number()
@@ -184,11 +185,11 @@ export const SYNC_PAYLOADS = {
     .strict(),
 } as const;
 export type SyncKind = keyof typeof SYNC_PAYLOADS;
-export const SYNC_KINDS = Object.keys(SYNC_PAYLOADS) as SyncKind[];
 
 const syncVariant = <K extends SyncKind>(kind: K) =>
   z.object({ seq: z.number().int().positive(), kind: z.literal(kind), at: Ms, payload: SYNC_PAYLOADS[kind] }).strict();
 
+/** @internal for tests */
 export const SyncEventSchema = z.discriminatedUnion('kind', [
   syncVariant('order.created'),
   syncVariant('order.status'),
@@ -205,7 +206,7 @@ export type SyncEvent = z.infer<typeof SyncEventSchema>;
 export const MAX_SYNC_BATCH = 500;
 
 /** What the counter says about itself on every sync (kept per counter for the manager). */
-export const CounterStatusSchema = z
+const CounterStatusSchema = z
   .object({
     appVersion: Text(32).pipe(z.string().min(1)),
     profile: Text(32),
@@ -261,7 +262,6 @@ export const RelayHeartbeatSchema = z.object({
   /** Whether the Hub holds the merchant keys and so verifies and passes on webhooks (absent: an older Hub, unknown). */
   canVerify: z.boolean().optional(),
 });
-export type RelayHeartbeat = z.infer<typeof RelayHeartbeatSchema>;
 
 export const AckRequestSchema = z.object({ eventIds: z.array(z.string().regex(/^\d+$/)).min(1).max(1000) }).strict();
 export const AckResponseSchema = z.object({ acked: z.number().int().nonnegative() });
@@ -293,7 +293,6 @@ export const IssueCodeRequestSchema = z
       'say which branch the code is for ({"branch": "<its merchant id>"}), or {"anyBranch": true} for a code any branch may use',
     path: ['branch'],
   });
-export const IssueCodeResponseSchema = z.object({ code: z.string(), expiresAt: Ms, branch: z.string().nullable() });
 
 export const CounterViewSchema = z.object({
   id: Id,
@@ -312,7 +311,7 @@ export const CounterViewSchema = z.object({
 });
 export type CounterView = z.infer<typeof CounterViewSchema>;
 
-export const DeliveryStepSchema = z.object({
+const DeliveryStepSchema = z.object({
   at: Ms,
   /** held: its order is not known yet, kept for the counter that creates it; dropped: sent to no counter (see detail). */
   step: z.enum([
@@ -339,4 +338,3 @@ export const NotificationLogSchema = z.object({
   steps: z.array(DeliveryStepSchema),
 });
 export type NotificationLog = z.infer<typeof NotificationLogSchema>;
-export const ReplayResponseSchema = z.object({ deliveries: z.number().int().nonnegative() });

@@ -22,8 +22,8 @@ const BranchId = z.string().trim().min(1).max(64);
 
 // ---- Accounts and sessions -------------------------------------------------------------------
 
-export const MANAGER_ROLES = ['branch', 'head-office'] as const;
-export const ManagerRoleSchema = z.enum(MANAGER_ROLES);
+const MANAGER_ROLES = ['branch', 'head-office'] as const;
+const ManagerRoleSchema = z.enum(MANAGER_ROLES);
 export type ManagerRole = z.infer<typeof ManagerRoleSchema>;
 
 export const ManagerNameSchema = z
@@ -52,7 +52,6 @@ export type ManagerView = z.infer<typeof ManagerViewSchema>;
 export const LoginRequestSchema = z
   .object({ name: z.string().trim().min(1).max(60), password: z.string().min(1).max(200) })
   .strict();
-export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
 /** First start: the one-time token printed by `npm run hub` (the part after `#setup=` of the setup link). */
 export const SetupRequestSchema = z
@@ -62,7 +61,6 @@ export const SetupRequestSchema = z
     password: PasswordSchema,
   })
   .strict();
-export type SetupRequest = z.infer<typeof SetupRequestSchema>;
 
 /** Answer of login, setup and GET /session. The session id itself is only in the HttpOnly cookie. */
 export const SessionViewSchema = z.object({
@@ -98,7 +96,7 @@ export const ChangePasswordRequestSchema = z
 export const ManagerIdParamSchema = z.object({ id: z.string().regex(/^mgr_[0-9a-f]{12}$/, 'not a manager id') });
 
 /** One manager as head office's Managers screen lists them: their last login (time and address) and how many sessions they have open. */
-export const ManagerRosterEntrySchema = ManagerViewSchema.extend({
+const ManagerRosterEntrySchema = ManagerViewSchema.extend({
   lastLoginAt: Ms.nullable(),
   lastLoginAddress: z.string().nullable(),
   sessions: z.number().int().nonnegative(),
@@ -107,7 +105,7 @@ export type ManagerRosterEntry = z.infer<typeof ManagerRosterEntrySchema>;
 export const ManagersListSchema = z.object({ managers: z.array(ManagerRosterEntrySchema) });
 
 /** One open session of a manager. `ref` names it for ending it (a prefix of its stored hash: it opens nothing). */
-export const ManagerSessionSchema = z.object({
+const ManagerSessionSchema = z.object({
   ref: z.string(),
   createdAt: Ms,
   lastSeenAt: Ms,
@@ -126,6 +124,7 @@ export const EndSessionsRequestSchema = z
   })
   .strict();
 
+/** @internal for tests */
 export const AUDIT_ACTIONS = [
   'login',
   'login.failed',
@@ -159,10 +158,9 @@ export const LogoutResponseSchema = z.object({ sessionsEnded: z.number().int().n
 // ---- Today -----------------------------------------------------------------------------------
 
 export const TodayQuerySchema = z.object({ day: DaySchema.optional(), branch: BranchId.optional() }).strict();
-export type TodayQuery = z.infer<typeof TodayQuerySchema>;
 
 /** Counts and sums of one group (a branch, a counter, a cashier, or all). Demo and Sandbox sales are not in it. */
-export const TallySchema = z.object({
+const TallySchema = z.object({
   paidCount: z.number().int(),
   paidKobo: Kobo,
   failedCount: z.number().int(),
@@ -184,13 +182,13 @@ export const TallySchema = z.object({
 });
 export type Tally = z.infer<typeof TallySchema>;
 
-export const CashierTallySchema = TallySchema.extend({ cashier: z.string() });
-export const CounterTallySchema = TallySchema.extend({
+const CashierTallySchema = TallySchema.extend({ cashier: z.string() });
+const CounterTallySchema = TallySchema.extend({
   counterId: z.string(),
   counterName: z.string(),
   cashiers: z.array(CashierTallySchema),
 });
-export const BranchTallySchema = TallySchema.extend({ branch: z.string(), counters: z.array(CounterTallySchema) });
+const BranchTallySchema = TallySchema.extend({ branch: z.string(), counters: z.array(CounterTallySchema) });
 
 export const HourPointSchema = z.object({
   /** Lagos hour of day, 0 to 23. */
@@ -224,7 +222,7 @@ export const ORDER_STATES_OPEN = ['queued', 'creating', 'waiting', 'unknown'] as
  * counter closed the sale) or `reported-otherwise` (a paid sale the provider later reports not paid,
  * or for another amount). `amountKobo` is what the provider's report says.
  */
-export const LateOnOrderSchema = z.object({
+const LateOnOrderSchema = z.object({
   kind: z.enum(['paid-after-closing', 'reported-otherwise']),
   providerStatus: z.string(),
   amountKobo: Kobo,
@@ -360,11 +358,10 @@ export const ORDERS_CSV_COLUMNS = [
 
 /** GET /live: server-sent events. `event: order` (data: OrderRow, id: its change number; resume with Last-Event-ID), `event: heartbeat` (data: {at}). */
 export const LiveQuerySchema = z.object({ branch: BranchId.optional() }).strict();
-export const LIVE_EVENTS = ['order', 'heartbeat'] as const;
 
 // ---- Needs attention -------------------------------------------------------------------------
 
-export const ATTENTION_KINDS = [
+const ATTENTION_KINDS = [
   'payment-open',
   'payment-unknown',
   'counter-offline',
@@ -378,7 +375,7 @@ export const ATTENTION_KINDS = [
   'relay-off',
   'order-claimed-twice',
 ] as const;
-export const AttentionLineSchema = z.object({
+const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),
   /**
    * The branch it is about; null: the whole Hub (the Hub itself, not one branch's counters: e.g. it
@@ -413,7 +410,7 @@ export const ShiftsQuerySchema = z
     counterId: z.string().trim().min(1).max(64).optional(),
   })
   .strict();
-export const ZReportLineSchema = z.object({ label: z.string(), kobo: Kobo, count: z.number().int() });
+const ZReportLineSchema = z.object({ label: z.string(), kobo: Kobo, count: z.number().int() });
 export const ZReportViewSchema = z.object({
   reportNo: z.number().int(),
   shiftId: z.string().nullable(),
@@ -424,7 +421,7 @@ export const ZReportViewSchema = z.object({
   lines: z.array(ZReportLineSchema),
   at: Ms,
 });
-export const ShiftRowSchema = z.object({
+const ShiftRowSchema = z.object({
   counterId: z.string(),
   counterName: z.string(),
   branch: z.string(),
@@ -473,7 +470,7 @@ export const SHIFTS_CSV_COLUMNS = [
 
 // ---- Counters --------------------------------------------------------------------------------
 
-export const DashCounterSchema = CounterViewSchema.extend({ online: z.boolean(), lastSyncAt: Ms.nullable() });
+const DashCounterSchema = CounterViewSchema.extend({ online: z.boolean(), lastSyncAt: Ms.nullable() });
 export type DashCounter = z.infer<typeof DashCounterSchema>;
 export const CountersViewSchema = z.object({
   counters: z.array(DashCounterSchema),

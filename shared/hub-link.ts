@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { EnrollRequestSchema } from './hub-contract';
 
-export const HUB_LINK_STATES = ['not-set-up', 'connecting', 'connected', 'not-relaying', 'offline', 'revoked'] as const;
+const HUB_LINK_STATES = ['not-set-up', 'connecting', 'connected', 'not-relaying', 'offline', 'revoked'] as const;
 export const HubLinkState = z.enum(HUB_LINK_STATES);
 export type HubLinkState = z.infer<typeof HubLinkState>;
 
@@ -44,7 +44,7 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
  * IPv6 loopback / unique-local / link-local, `localhost`, `*.local`, `*.lan`, `*.home.arpa` and
  * one-word machine names. Plain http:// is allowed only to these (a lab, a cinema's own network).
  */
-export function isLabHost(hostname: string): boolean {
+function isLabHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   if (
     h === 'localhost' ||
@@ -97,7 +97,7 @@ export function hubUrlWarning(raw: string): string | null {
 }
 
 /** The address as kept: no spaces, no trailing slash. */
-export function normalHubUrl(raw: string): string {
+function normalHubUrl(raw: string): string {
   const u = new URL(raw.trim());
   return `${u.protocol}//${u.host}${u.pathname}`.replace(/\/+$/, '');
 }
@@ -105,14 +105,14 @@ export function normalHubUrl(raw: string): string {
 // ---- The code ------------------------------------------------------------------------------------
 
 /** As typed (lower case, spaces, with or without dashes) → ABCD-EFGH-JKLM when it has 12 letters and digits. */
-export function normalEnrollCode(raw: string): string {
+function normalEnrollCode(raw: string): string {
   const bare = raw.toUpperCase().replace(/[\s-]+/g, '');
   return /^[A-Z0-9]{12}$/.test(bare)
     ? `${bare.slice(0, 4)}-${bare.slice(4, 8)}-${bare.slice(8)}`
     : raw.trim().toUpperCase();
 }
 
-export const ENROLL_CODE_HINT = 'An enrollment code has 12 letters and digits, like ABCD-EFGH-JKLM';
+const ENROLL_CODE_HINT = 'An enrollment code has 12 letters and digits, like ABCD-EFGH-JKLM';
 
 /** The Hub's own rule for a code (shared/hub-contract.ts), after tidying what the cashier typed. */
 export function enrollCodeProblem(raw: string): string | null {
@@ -144,7 +144,6 @@ export const HubEnrollSchema = z
       .transform(normalEnrollCode),
   })
   .strict();
-export type HubEnrollInput = z.input<typeof HubEnrollSchema>;
 
 export const HubLinkViewSchema = HubStatusSchema.extend({
   hubUrl: z.string().nullable(),

@@ -29,9 +29,8 @@ export type HubProgramme = z.infer<typeof HubProgrammeSchema>;
 
 /** Relay stream `event: programme`: the branch's programme is at this version (sent on connect and on every change). */
 export const RelayProgrammeSchema = z.object({ version: z.number().int().positive() });
-export type RelayProgramme = z.infer<typeof RelayProgrammeSchema>;
 
-export const SeatLabelSchema = z
+const SeatLabelSchema = z
   .string()
   .trim()
   .toUpperCase()
@@ -56,7 +55,7 @@ export const SeatCheckRequestSchema = z
   .strict();
 export type SeatCheckRequest = z.input<typeof SeatCheckRequestSchema>;
 
-export const HubSeatConflictSchema = z.object({
+const HubSeatConflictSchema = z.object({
   seat: z.string(),
   counterId: z.string(),
   counterName: z.string(),
@@ -94,7 +93,6 @@ export type DashProgrammeView = z.infer<typeof DashProgrammeViewSchema>;
 export const PutProgrammeRequestSchema = z
   .object({ branch: BranchId.nullable().default(null), programme: ProgrammeSchema })
   .strict();
-export type PutProgrammeRequest = z.input<typeof PutProgrammeRequestSchema>;
 
 /** `POST /programme/import`: a programme file (the counter's template columns), every row checked first. */
 export const ImportProgrammeRequestSchema = z
@@ -109,7 +107,6 @@ export const ImportProgrammeRequestSchema = z
     fileName: z.string().max(200).default('programme.csv'),
   })
   .strict();
-export type ImportProgrammeRequest = z.input<typeof ImportProgrammeRequestSchema>;
 
 /** The counter's import answer, with the branch's programme on the Hub in place of the counter's summary. */
 export const ImportProgrammeResultSchema = ProgrammeImportResultSchema.omit({ summary: true }).extend({
@@ -120,7 +117,7 @@ export type ImportProgrammeResult = z.infer<typeof ImportProgrammeResultSchema>;
 /** `GET /shows?day=&branch=`: every show of that Lagos day, in the programme or sold. */
 export const ShowsQuerySchema = z.object({ day: DaySchema.optional(), branch: BranchId.optional() }).strict();
 
-export const ShowFillSchema = z.object({
+const ShowFillSchema = z.object({
   branch: z.string(),
   filmName: z.string(),
   filmTitle: z.string().nullable(),

@@ -8,7 +8,10 @@ import { OrderState, SaleFieldsView } from './orders';
 /** The booking reference's one rule (the OpenAPI document's pattern is this one's source). */
 export const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
-/** The box office's booking reference: its idempotency key (one sale, one charge, forever). */
+/**
+ * The box office's booking reference: its idempotency key (one sale, one charge, forever).
+ * @internal for tests
+ */
 export const BookingReference = z
   .string({ error: 'Send the booking reference' })
   .regex(
@@ -21,7 +24,7 @@ export const BookingReference = z
  * cloud metadata service lives there — and fe80::/10), the unspecified address, multicast and
  * broadcast. The URL parser has already turned 0x/decimal forms into dotted IPv4.
  */
-export function isRefusedCallbackHost(hostname: string): boolean {
+function isRefusedCallbackHost(hostname: string): boolean {
   let h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
   if (mapped) {
@@ -128,7 +131,7 @@ export const ChargeViewSchema = z.object({
 });
 export type ChargeView = z.infer<typeof ChargeViewSchema>;
 
-export const ChargeEventSchema = z.object({
+const ChargeEventSchema = z.object({
   /** `<reference>:<sequence>`: the same event delivered twice has the same id. */
   eventId: z.string(),
   sequence: z.number().int().positive(),
@@ -157,7 +160,7 @@ export const DeliverySchema = z.object({
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
-export const INTEGRATION_ERROR_CODES = [
+const INTEGRATION_ERROR_CODES = [
   'NOT_AUTHENTICATED',
   'NOT_FOUND',
   'VALIDATION',
@@ -189,9 +192,11 @@ export const CALLBACK_HEADERS = {
   signature: 'x-counterpay-signature',
   event: 'x-counterpay-event',
 } as const;
-/** A receiver should refuse a callback whose timestamp is further than this from its clock. */
+/**
+ * A receiver should refuse a callback whose timestamp is further than this from its clock.
+ * @internal for tests
+ */
 export const CALLBACK_REPLAY_WINDOW_MS = 5 * 60_000;
-export const INTEGRATION_API_PREFIX = '/v1';
 
 /** The integration API's routes: the one list the server answers and the OpenAPI document describes. */
 export const INTEGRATION_ROUTES = [
@@ -232,7 +237,6 @@ export const INTEGRATION_ROUTES = [
     summary: 'Check the key: answers the name this system was paired under',
   },
 ] as const;
-export type IntegrationRouteName = (typeof INTEGRATION_ROUTES)[number]['name'];
 
 /**
  * A charge link (`counterpay://charge?…`), for systems that can only open an address: the charge

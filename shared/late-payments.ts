@@ -28,13 +28,12 @@ export const HANDLED_HOW_LABELS: Record<HandledHow, string> = {
   refund: 'Customer gone: refund to be arranged',
 };
 
-export const LateHandledSchema = z.object({
+const LateHandledSchema = z.object({
   how: HandledHow,
   by: z.string(),
   at: z.number(),
   note: z.string().optional(),
 });
-export type LateHandled = z.infer<typeof LateHandledSchema>;
 
 export const LateOutcomeSchema = z.object({
   kind: LateKind,
@@ -66,7 +65,7 @@ export function lateAt(late: Pick<LateOutcome, 'providerAt' | 'foundAt'>): numbe
 }
 
 /** One unhandled (or recently handled) late outcome, as the alert and the Orders filter list it. */
-export const LateItemSchema = z.object({
+const LateItemSchema = z.object({
   orderId: z.number().int(),
   outOrderNo: z.string(),
   filmTitle: z.string(),

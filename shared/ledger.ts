@@ -51,7 +51,7 @@ export interface LedgerTopup {
   demo: boolean;
 }
 
-export interface LedgerFacts {
+interface LedgerFacts {
   sales: readonly LedgerSale[];
   late: readonly LedgerLate[];
   topups: readonly LedgerTopup[];
@@ -69,7 +69,7 @@ export interface LedgerWindow {
 }
 
 /** The money figures of a window: the part of `ShiftTotals` the ledger owns. */
-export type LedgerFigures = Omit<ShiftTotals, 'sweep' | 'openItems'>;
+type LedgerFigures = Omit<ShiftTotals, 'sweep' | 'openItems'>;
 
 const ZERO: Bucket = { count: 0, amountKobo: 0 };
 const add = (b: Bucket, kobo: number): Bucket => ({ count: b.count + 1, amountKobo: b.amountKobo + kobo });
@@ -200,7 +200,7 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
 }
 
 /** One labelled line of a shift report: the same words on the Shift screen, printed, in the CSV and on the Hub. */
-export interface LedgerLine {
+interface LedgerLine {
   /** The CSV's item name. */
   key: string;
   label: string;
@@ -314,7 +314,7 @@ export function legacyTotals(raw: unknown): unknown {
 }
 
 /** A day of shifts on the Hub, added up from each shift's ledger figures (its card total and Z reports). */
-export interface ShiftDayTotals {
+interface ShiftDayTotals {
   shifts: number;
   open: number;
   /** Card takings of the closed shifts (top-ups apart). */
@@ -372,7 +372,7 @@ export function lastWeekSoFar(points: readonly { hour: number; lastWeekPaidKobo:
 }
 
 /** A group's figures of a Lagos day on the Hub (Today: a branch, a counter, a cashier, or all). */
-export interface DayTally {
+interface DayTally {
   paidCount: number;
   paidKobo: number;
   failedCount: number;

@@ -1,6 +1,6 @@
 // The main process's logger interface and the simple loggers (console, memory, silent). The app
 // writes rotating files through logging/log-files.ts. Never pass a secret to a logger; `redact` and
-// `scrubText` (lib/redact.ts) mask anything that looks like one as a second line of defence.
+// `scrubText` (shared/redact.ts) mask anything that looks like one as a second line of defence.
 import { redact, scrubText } from './redact';
 
 export interface Logger {
@@ -24,7 +24,10 @@ export function consoleLogger(scope = 'counterpay'): Logger {
   };
 }
 
-/** A logger that keeps lines in memory: for tests that assert what was (not) logged. */
+/**
+ * A logger that keeps lines in memory: for tests that assert what was (not) logged.
+ * @internal for tests
+ */
 export function memoryLogger(): Logger & { lines: { level: string; msg: string; fields?: Record<string, unknown> }[] } {
   const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
   const push = (level: string) => (msg: string, fields?: Record<string, unknown>) => {

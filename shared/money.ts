@@ -56,7 +56,7 @@ export function wireToKobo(value: string | number): Kobo {
   return Number(s);
 }
 
-export function assertKobo(kobo: number): void {
+function assertKobo(kobo: number): void {
   if (!Number.isSafeInteger(kobo)) throw new MoneyFormatError(`${kobo} is not a whole number of kobo`);
 }
 

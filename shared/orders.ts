@@ -167,7 +167,10 @@ export const ORDER_STATES = [
 export const OrderState = z.enum(ORDER_STATES);
 export type OrderState = z.infer<typeof OrderState>;
 
-/** States that never change again. */
+/**
+ * States that never change again.
+ * @internal for tests
+ */
 export const FINAL_STATES: readonly OrderState[] = ['paid', 'failed', 'cancelled', 'expired'];
 /** States in which an order may still be on the terminal's screen, waiting for a card: one such order per terminal. */
 export const ON_TERMINAL_STATES: ReadonlySet<OrderState> = new Set<OrderState>(['creating', 'waiting', 'unknown']);
@@ -187,7 +190,10 @@ export const ORDER_STATE_LABELS: Record<OrderState, string> = {
   unknown: 'Checking the payment',
 };
 
-/** What the cashier tells the customer in each state. */
+/**
+ * What the cashier tells the customer in each state.
+ * @internal for tests
+ */
 export const ORDER_STATE_CUSTOMER_LINES: Record<OrderState, string> = {
   queued:
     'The network is down for a moment. Please wait: the payment will appear on the terminal as soon as we are back online.',

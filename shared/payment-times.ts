@@ -4,7 +4,7 @@
 // and "Card used at" only where a card was used (the provider names its account).
 import type { OrderState } from './orders';
 
-export interface PaymentTimesInput {
+interface PaymentTimesInput {
   state: OrderState;
   transactionTime?: number | undefined;
   completedTime?: number | undefined;

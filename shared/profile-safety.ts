@@ -5,7 +5,7 @@
 // and always warned, so it is a choice and not an accident.
 import type { ProfileName, ProfileSettings } from './settings';
 
-export interface ProfileWarning {
+interface ProfileWarning {
   /** The settings field, as in a save's field errors without the "settings." prefix. */
   field: string;
   message: string;

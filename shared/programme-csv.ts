@@ -19,7 +19,7 @@ export const PROGRAMME_COLUMNS = [
   'price',
   'bookingFee',
 ] as const;
-export type ProgrammeColumn = (typeof PROGRAMME_COLUMNS)[number];
+type ProgrammeColumn = (typeof PROGRAMME_COLUMNS)[number];
 const LAYOUT = PROGRAMME_COLUMNS.join(',');
 const HEADER_ALIASES: Record<string, ProgrammeColumn> = {
   film: 'film',
@@ -77,7 +77,7 @@ export function programmeTemplate(today: string): string {
   ].join('\r\n');
 }
 
-export interface ProgrammeFileCheck {
+interface ProgrammeFileCheck {
   /** The whole programme when every row is right; null otherwise. */
   programme: Programme | null;
   totalRows: number;

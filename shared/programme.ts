@@ -14,7 +14,6 @@ export const MAX_PROGRAMME_ROWS = 5_000;
 export const MAX_PROGRAMME_CSV_CHARS = 900_000;
 const MAX_PRICE_KOBO = 1_000_000_000;
 
-export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export function isCalendarDate(v: string): boolean {
@@ -37,7 +36,7 @@ const name = (what: string, max: number) =>
     .min(1, `Enter the ${what}`)
     .max(max, `The ${what} is at most ${max} characters`);
 
-export const TicketTypeSchema = z.object({
+const TicketTypeSchema = z.object({
   name: name('ticket type', 30),
   /** Per ticket. */
   priceKobo: z
@@ -54,7 +53,7 @@ export const TicketTypeSchema = z.object({
 });
 export type TicketType = z.infer<typeof TicketTypeSchema>;
 
-export const FilmSchema = z.object({
+const FilmSchema = z.object({
   /** What the cashier and the journal call it ("Dune 2"). */
   name: name('film name', 100),
   /** As printed on the ticket ("DUNE: PART TWO"). */
@@ -64,7 +63,7 @@ export const FilmSchema = z.object({
 });
 export type Film = z.infer<typeof FilmSchema>;
 
-export const ShowSchema = z.object({
+const ShowSchema = z.object({
   film: name('film name', 100),
   screen: name('screen', 40),
   date: z.string().refine(isCalendarDate, 'Write the date as yyyy-MM-dd, for example 2025-03-31'),
@@ -153,7 +152,7 @@ export const ProgrammeSummarySchema = z.object({
 export type ProgrammeSummary = z.infer<typeof ProgrammeSummarySchema>;
 
 /** A show as the Sell screen lists it. */
-export const ShowViewSchema = z.object({
+const ShowViewSchema = z.object({
   id: z.number().int().positive(),
   key: z.string(),
   filmName: z.string(),
@@ -195,10 +194,9 @@ export const ShowSaleSchema = z
     besideWaiting: BesideWaiting,
   })
   .strict();
-export type ShowSale = z.infer<typeof ShowSaleSchema>;
 
 /** A seat of the show already paid or waiting for payment elsewhere. */
-export const SeatConflictSchema = z.object({
+const SeatConflictSchema = z.object({
   seat: z.string(),
   counterName: z.string(),
   state: z.enum(['paid', 'waiting']),

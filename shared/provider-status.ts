@@ -41,4 +41,3 @@ export const ClockStatusSchema = z.object({
   /** Shown when the offset is over a minute. */
   detail: z.string(),
 });
-export type ClockStatus = z.infer<typeof ClockStatusSchema>;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { PROFILE_NAMES } from './settings';
 
-export const RECORD_PROFILES = [...PROFILE_NAMES, 'unrecorded'] as const;
+const RECORD_PROFILES = [...PROFILE_NAMES, 'unrecorded'] as const;
 export const RecordProfile = z.enum(RECORD_PROFILES);
 export type RecordProfile = z.infer<typeof RecordProfile>;
 

@@ -223,7 +223,7 @@ export type PrintJobView = z.infer<typeof PrintJobViewSchema>;
 
 // ---- order search ----
 
-export const SEARCH_PAGE_MAX = 200;
+const SEARCH_PAGE_MAX = 200;
 const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-03-31');
 const timeText = z.string().regex(TIME_RE, 'Write the time as HH:mm (24-hour), for example 19:30');
 
@@ -255,7 +255,6 @@ export const OrderSearchSchema = z
     path: ['toTime'],
     message: 'The end time is before the start time',
   });
-export type OrderSearchArgs = z.input<typeof OrderSearchSchema>;
 
 export const OrderPageSchema = z.object({
   rows: z.array(OrderViewSchema),
@@ -268,6 +267,7 @@ export const OrderPageSchema = z.object({
   /** Pass as `cursor` for the next page; null on the last page. */
   next: z.string().nullable(),
 });
+/** @internal for tests */
 export type OrderPage = z.infer<typeof OrderPageSchema>;
 
 // ---- shifts ----
@@ -295,10 +295,10 @@ export const ShiftOpenSchema = z
   })
   .strict();
 
-export const BucketSchema = z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() });
+const BucketSchema = z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() });
 export type Bucket = z.infer<typeof BucketSchema>;
 
-export const OpenItemSchema = z.object({
+const OpenItemSchema = z.object({
   kind: z.enum(['order', 'topup']),
   id: z.number().int(),
   /** outOrderNo or the top-up's reference. */
@@ -311,7 +311,7 @@ export const OpenItemSchema = z.object({
 });
 export type OpenItem = z.infer<typeof OpenItemSchema>;
 
-export const TopupLineSchema = z.object({
+const TopupLineSchema = z.object({
   state: z.string(),
   label: z.string(),
   count: z.number().int(),
@@ -320,7 +320,7 @@ export const TopupLineSchema = z.object({
 export type TopupLine = z.infer<typeof TopupLineSchema>;
 
 /** A show's paid sales in the shift: seats sold and takings (tickets and booking fees). */
-export const ShowLineSchema = z.object({
+const ShowLineSchema = z.object({
   filmName: z.string(),
   filmTitle: z.string(),
   showDate: z.string(),
@@ -331,7 +331,10 @@ export const ShowLineSchema = z.object({
 });
 export type ShowLine = z.infer<typeof ShowLineSchema>;
 
-/** A shift's figures, all computed by the one ledger (shared/ledger.ts); screens display them. */
+/**
+ * A shift's figures, all computed by the one ledger (shared/ledger.ts); screens display them.
+ * @internal for tests
+ */
 export const ShiftTotalsSchema = z.preprocess(
   legacyTotals,
   z.object({

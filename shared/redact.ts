@@ -2,7 +2,7 @@
 // Secrets get in by field name (at any depth), inside free text (a PEM block, `clientAuthKey=…`,
 // "PIN 1234", a long key-like blob) or as a known value that the app holds (the keys in the vault).
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 const SECRET_FIELD = /key|secret|pin|token|sign|password|authorization|private|credential|cookie/i;
 const MAX_DEPTH = 6;

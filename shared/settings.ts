@@ -53,7 +53,7 @@ const merchantId = z
 const optionalMerchantId = z.union([z.literal(''), merchantId]);
 
 /** The choices the provider's documentation leaves open, with our defaults (docs/provider-protocol.md). */
-export const ConventionsSchema = z.object({
+const ConventionsSchema = z.object({
   /** Bills HMAC-SHA512 output encoding. Confirmed: lowercase hex. */
   billsSignatureEncoding: z.enum(['hex', 'base64']).default('hex'),
   /** Sort object keys recursively (inside arrays too) before signing. Confirmed. */
@@ -139,8 +139,7 @@ export const ProfileSaveSchema = z.object({
   secrets: z.partialRecord(SecretName, z.string().max(20000)).default({}),
 });
 
-export const SecretStatusSchema = z.object({ set: z.boolean(), fingerprint: z.string().nullable() });
-export type SecretStatus = z.infer<typeof SecretStatusSchema>;
+const SecretStatusSchema = z.object({ set: z.boolean(), fingerprint: z.string().nullable() });
 
 export const ProfileViewSchema = z.object({
   profile: ProfileName,
@@ -149,6 +148,7 @@ export const ProfileViewSchema = z.object({
 });
 export type ProfileView = z.infer<typeof ProfileViewSchema>;
 
+/** @internal for tests */
 export function defaultConventions(): Conventions {
   return ConventionsSchema.parse({});
 }

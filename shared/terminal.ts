@@ -4,18 +4,21 @@ import { z } from 'zod';
 import { issueFields } from './errors';
 
 /** Serial numbers are 6 to 32 letters, digits and dashes, with at least one letter or digit. */
-export const SN_MIN_LENGTH = 6;
-export const SN_MAX_LENGTH = 32;
+const SN_MIN_LENGTH = 6;
+const SN_MAX_LENGTH = 32;
 const SN_CHARS = /^[A-Za-z0-9-]*$/;
 
 /** Rates every serial driver offers; terminals ship at 115200 or 9600. */
 export const STANDARD_BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400] as const;
-export type BaudRate = (typeof STANDARD_BAUD_RATES)[number];
-export const DEFAULT_BAUD_RATE: BaudRate = 115200;
+type BaudRate = (typeof STANDARD_BAUD_RATES)[number];
+const DEFAULT_BAUD_RATE: BaudRate = 115200;
 
-/** Written to the terminal to ask for its serial number; stored with real CR/LF. */
+/**
+ * Written to the terminal to ask for its serial number; stored with real CR/LF.
+ * @internal for tests
+ */
 export const DEFAULT_SN_QUERY = 'SN?\r\n';
-export const SN_QUERY_MAX_LENGTH = 64;
+const SN_QUERY_MAX_LENGTH = 64;
 
 /**
  * How the serial number is found in a line from the terminal. Not a regular expression: a user
@@ -29,20 +32,23 @@ export const SN_QUERY_MAX_LENGTH = 64;
  */
 export const DEFAULT_SN_PATTERN = 'auto';
 export const SN_PLACEHOLDER = '{sn}';
-export const SN_PATTERN_MAX_LENGTH = 64;
-/** The regular expression older versions stored as their default; it means `auto`. */
+const SN_PATTERN_MAX_LENGTH = 64;
+/**
+ * The regular expression older versions stored as their default; it means `auto`.
+ * @internal for tests
+ */
 export const LEGACY_DEFAULT_SN_REGEX = String.raw`^(?:[Ss][Nn]\s*[:=]\s*|(?=[A-Za-z-]*[0-9]))([A-Za-z0-9-]{6,32})$`;
 
-export const TERMINAL_SOURCES = ['serial', 'manual'] as const;
+const TERMINAL_SOURCES = ['serial', 'manual'] as const;
 export const TerminalSource = z.enum(TERMINAL_SOURCES);
 export type TerminalSource = z.infer<typeof TerminalSource>;
 
-export const TERMINAL_STATUSES = ['disconnected', 'connecting', 'connected', 'manual'] as const;
+const TERMINAL_STATUSES = ['disconnected', 'connecting', 'connected', 'manual'] as const;
 export const TerminalStatus = z.enum(TERMINAL_STATUSES);
 export type TerminalStatus = z.infer<typeof TerminalStatus>;
 
 /** Why `input` is not a serial number, or null when it is one (the caller trims first). */
-export function snProblem(sn: string): string | null {
+function snProblem(sn: string): string | null {
   if (sn.length === 0) return "Enter the terminal's serial number (printed on the label under the terminal)";
   const bad = [...sn].find((c) => !SN_CHARS.test(c));
   if (bad !== undefined) {
@@ -174,10 +180,9 @@ export const TerminalConfigureArgsSchema = z
   })
   .partial()
   .strict();
-export type TerminalConfigureArgs = z.infer<typeof TerminalConfigureArgsSchema>;
 
 /** Changes that reach a serial device or decide how its answers are read: the admin's to make. */
-export const TERMINAL_ADMIN_FIELDS = ['portPath', 'baudRate', 'query', 'pattern'] as const;
+const TERMINAL_ADMIN_FIELDS = ['portPath', 'baudRate', 'query', 'pattern'] as const;
 
 export function terminalAdminChanges(prev: TerminalSettings, next: TerminalSettings): string[] {
   return TERMINAL_ADMIN_FIELDS.filter((k) => prev[k] !== next[k]);

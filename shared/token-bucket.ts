@@ -3,13 +3,13 @@
 // bucket on an injected clock (the counter's cap on status checks), `KeyedTokenBuckets` one bucket
 // per key with the time passed in (the Hub's limits per address, credential or manager).
 
-export interface BucketState {
+interface BucketState {
   tokens: number;
   /** The latest time the bucket was refilled to (ms). */
   at: number;
 }
 
-export interface BucketRate {
+interface BucketRate {
   perSecond: number;
   burst: number;
 }

@@ -6,7 +6,7 @@ import { formatNaira, parseNaira } from './money';
 // ---- services and providers ----
 
 export const SERVICE_TYPES = ['airtime', 'betting'] as const;
-export const ServiceTypeSchema = z.enum(SERVICE_TYPES);
+const ServiceTypeSchema = z.enum(SERVICE_TYPES);
 export type ServiceType = z.infer<typeof ServiceTypeSchema>;
 
 /** The provider's airtime codes, in the order the screen offers them. */
@@ -17,7 +17,6 @@ export const AIRTIME_NETWORKS = [
   { code: 'ETI', name: '9mobile' },
 ] as const;
 export type AirtimeNetwork = (typeof AIRTIME_NETWORKS)[number]['code'];
-export const AirtimeNetworkSchema = z.enum(['MTN', 'AIR', 'GLO', 'ETI']);
 
 /** Names people write for the networks (CSV files, old habits) -> the provider's code. */
 const NETWORK_ALIASES: Record<string, AirtimeNetwork> = {
@@ -71,8 +70,8 @@ export function networkName(code: string): string {
  * The counter's own airtime limits (the provider publishes none): a typo guard so that "50000"
  * typed for ₦500 is caught before anything is sent.
  */
-export const AIRTIME_MIN_KOBO = 5_000;
-export const AIRTIME_MAX_KOBO = 5_000_000;
+const AIRTIME_MIN_KOBO = 5_000;
+const AIRTIME_MAX_KOBO = 5_000_000;
 
 export const BettingProviderViewSchema = z.object({
   provider: z.string(),
@@ -102,7 +101,7 @@ export type ValidatedCustomer = z.infer<typeof ValidatedCustomerSchema>;
 
 // ---- phone numbers ----
 
-export type PhoneCheck = { ok: true; e164: string; display: string } | { ok: false; reason: string };
+type PhoneCheck = { ok: true; e164: string; display: string } | { ok: false; reason: string };
 
 const EXAMPLE = 'for example 0803 123 4567';
 
@@ -214,7 +213,6 @@ export const TopupInputSchema = z.object({
   /** ₦ as typed ("1,500" or "1500.50"). */
   amount: z.string().max(32),
 });
-export type TopupInput = z.infer<typeof TopupInputSchema>;
 
 // ---- items ----
 
@@ -229,7 +227,7 @@ export const TOPUP_STATES = [
   'not_sent',
   'cancelled',
 ] as const;
-export const TopupStateSchema = z.enum(TOPUP_STATES);
+const TopupStateSchema = z.enum(TOPUP_STATES);
 export type TopupState = z.infer<typeof TopupStateSchema>;
 
 export const FINAL_TOPUP_STATES: readonly TopupState[] = ['success', 'fail', 'not_sent', 'cancelled'];
@@ -293,7 +291,7 @@ export type TopupView = z.infer<typeof TopupViewSchema>;
 // ---- batches ----
 
 export const BATCH_STATES = ['draft', 'running', 'paused', 'done', 'discarded'] as const;
-export const BatchStateSchema = z.enum(BATCH_STATES);
+const BatchStateSchema = z.enum(BATCH_STATES);
 export type BatchState = z.infer<typeof BatchStateSchema>;
 
 export const BATCH_STATE_LABELS: Record<BatchState, string> = {

@@ -22,19 +22,15 @@ import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
 import { copyAtomic } from '../data-folder';
 import type { Logger } from '../../shared/logger';
+import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import { backupsFolder, checkJournalFile, fsyncDir, fsyncPath, stampOf } from '../data-folder';
 import { backupsToDrop, DEFAULT_ROTATION, type Rotation } from './rotation';
 
-export type BackupReason = BackupInfo['reason'];
+type BackupReason = BackupInfo['reason'];
 const NAME_RE =
   /^counterpay-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z-(scheduled|shift-close|manual|before-restore)\.db$/;
 
-export interface Timers {
-  setInterval(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
-
-export interface BackupServiceDeps {
+interface BackupServiceDeps {
   db: Db;
   dataDir: string;
   clock: Clock;
@@ -46,6 +42,7 @@ export interface BackupServiceDeps {
   rotation?: Rotation;
 }
 
+/** @internal for tests */
 export function parseBackupName(name: string): { at: number; reason: BackupReason } | null {
   const m = NAME_RE.exec(name);
   if (!m) return null;
@@ -100,15 +97,12 @@ const message = (e: unknown) => {
 
 export function createBackupService(deps: BackupServiceDeps) {
   const { db, dataDir, clock, logger } = deps;
-  const timers = deps.timers ?? {
-    setInterval: (fn, ms) => setInterval(fn, ms),
-    clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
-  };
+  const timers = deps.timers ?? systemTimers;
   const everyHours = deps.everyHours ?? 4;
   const folder = backupsFolder(dataDir);
   let lastError: BackupsView['lastError'] = null;
   let chain: Promise<unknown> = Promise.resolve();
-  let timer: unknown = null;
+  let timer: TimerHandle | null = null;
 
   const ensureFolder = (dir: string) => {
     if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
@@ -198,13 +192,19 @@ export function createBackupService(deps: BackupServiceDeps) {
       } catch {
         /* no backups folder yet */
       }
-      timer = timers.setInterval(() => backupQuietly('scheduled'), everyHours * 3_600_000);
+      const every = everyHours * 3_600_000;
+      const next = () => {
+        timer = timers.setTimeout(() => {
+          backupQuietly('scheduled');
+          next();
+        }, every);
+      };
+      next();
     },
     async stop(): Promise<void> {
-      if (timer !== null) timers.clearInterval(timer);
+      if (timer !== null) timers.clearTimeout(timer);
       timer = null;
       await chain;
     },
   };
 }
-export type BackupService = ReturnType<typeof createBackupService>;

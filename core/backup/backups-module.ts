@@ -9,13 +9,17 @@ import { formatLagosDateTime } from '../../shared/time';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import { counterCode, lagosDayCode } from '../orders';
-import { createBackupService, type Timers } from './backup-service';
+import type { Timers } from '../lib';
+import { createBackupService } from './backup-service';
 import { readDisk } from './disk-space';
 import { checkJournalFile, countSalesAfter, journalPath, swapInJournal } from '../data-folder';
 
 const SECOND_FOLDER_KEY = 'backups.secondFolder';
 const NUMBER_GAP_KEY = 'backups.numberGapPending';
-/** Order and top-up numbers skipped after a restore or a new journal, so numbers used after the backup are never reused. */
+/**
+ * Order and top-up numbers skipped after a restore or a new journal, so numbers used after the backup are never reused.
+ * @internal for tests
+ */
 export const NUMBER_GAP = 1000;
 const DISK_CHECK_MS = 60_000;
 
@@ -28,7 +32,7 @@ function salesAfter(count: number | null, when: string): string {
 /** Stops the core, runs `swap` with the journal closed, builds the core again with `notice`. */
 export type RestartWithJournal = (swap: () => void, notice: RecoveryNotice) => Promise<void>;
 
-export interface BackupsModuleDeps {
+interface BackupsModuleDeps {
   /** What was repaired at start (settings, keys, journal); the module adds its own. */
   notices: RecoveryNotice[];
   restart?: RestartWithJournal;
@@ -38,10 +42,7 @@ export interface BackupsModuleDeps {
 }
 
 /** What backups take of the core: the open sales, which a restore would lose track of. */
-export type BackupsContext = Pick<
-  CoreServices,
-  'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'
-> & {
+type BackupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
   checkout: { listOpen(): { outOrderNo: string }[] };
 };
 

@@ -7,8 +7,8 @@ import { chmodSync, closeSync, openSync, readFileSync, unlinkSync, writeFileSync
 import { join } from 'node:path';
 import { DataDirError } from './prepare-dir';
 
-export const LOCK_FILE = 'counterpay.lock';
-export const PID_FILE = 'counterpay.pid';
+const LOCK_FILE = 'counterpay.lock';
+const PID_FILE = 'counterpay.pid';
 
 export interface InstanceLock {
   release(): void;

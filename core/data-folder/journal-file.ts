@@ -13,11 +13,11 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { migrate, openDatabase, type Db, type Migration } from '../db';
 import { tightenFileModes } from './prepare-dir';
 
-export const JOURNAL_FILE = 'counterpay.db';
+const JOURNAL_FILE = 'counterpay.db';
 const SIDE_FILES = ['', '-wal', '-shm'] as const;
 const RESTORING = '.restoring';
 const INTENT = 'restore-intent.json';
@@ -26,13 +26,13 @@ export const journalPath = (dataDir: string) => join(dataDir, JOURNAL_FILE);
 export const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-');
 
 /** SQLite errors that mean the file is damaged (as opposed to busy, locked or not permitted). */
-export function isDamage(e: unknown): boolean {
+function isDamage(e: unknown): boolean {
   const code = (e as { code?: unknown }).code;
   return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
 }
 
 /** `pragma quick_check` on an open database: null when fine, else SQLite's first complaint. */
-export function quickCheck(db: Db): string | null {
+function quickCheck(db: Db): string | null {
   const rows = db.pragma('quick_check') as { quick_check: string }[];
   const first = rows[0]?.quick_check ?? 'no answer';
   return first === 'ok' ? null : first;
@@ -59,7 +59,10 @@ export function checkJournalFile(file: string): string | null {
   }
 }
 
-/** Renames the journal and its -wal/-shm to `<file><suffix>…`; returns the new main name. */
+/**
+ * Renames the journal and its -wal/-shm to `<file><suffix>…`; returns the new main name.
+ * @internal for tests
+ */
 export function moveJournalAside(file: string, suffix: string): string {
   for (const side of SIDE_FILES) if (existsSync(file + side)) renameSync(file + side, file + suffix + side);
   return file + suffix;
@@ -84,7 +87,7 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-export type OpenedJournal = { db: Db; damaged: null } | { db: Db; damaged: { keptAs: string; problem: string } };
+type OpenedJournal = { db: Db; damaged: null } | { db: Db; damaged: { keptAs: string; problem: string } };
 
 /**
  * Opens the journal after an integrity check. A damaged one is moved aside whole and a new empty
@@ -198,4 +201,3 @@ export function countSalesAfter(file: string, at: number): number | null {
 }
 
 export const backupsFolder = (dataDir: string) => join(dataDir, 'backups');
-export const dataDirOf = (journal: string) => dirname(journal);

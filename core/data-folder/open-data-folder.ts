@@ -11,12 +11,12 @@ import { checkJournalFile, finishInterruptedRestore, journalPath, swapInJournal 
 import { keepLastGood, lastGoodPath, recoverJsonFile } from './json-recovery';
 import { DataDirError, prepareDataDir, tightenFileModes } from './prepare-dir';
 
-export interface OpenedDataFolder {
+interface OpenedDataFolder {
   lock: InstanceLock;
   notices: RecoveryNotice[];
 }
 
-export interface OpenDataFolderOptions {
+interface OpenDataFolderOptions {
   /** A journal backup to put in place before start (`--restore FILE`). */
   restoreFrom?: string;
   /** The settings files this shell uses (the browser shell also keeps a keys file). */

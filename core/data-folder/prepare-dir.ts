@@ -18,11 +18,15 @@ import {
 } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 
-/** Exit codes of the shells when the data folder cannot be used (documented in the README). */
+/**
+ * Exit codes of the shells when the data folder cannot be used (documented in the README).
+ * @internal for tests
+ */
 export const EXIT_DATA_DIR_UNUSABLE = 3;
+/** @internal for tests */
 export const EXIT_DATA_DIR_LOCKED = 4;
 
-export type DataDirProblem =
+type DataDirProblem =
   | 'not-absolute'
   | 'is-a-file'
   | 'pseudo-fs'

@@ -16,7 +16,10 @@ const MAX_TEXT = 300;
 const NOT_REGISTERED =
   /no\s+(webhook|callback|notify|notification)?\s*(url|address)|(url|address)\s+(is\s+)?(not\s+(set|configured|registered)|missing|empty)|not\s+registered|not\s+configured/i;
 
-/** What the provider's httpCode/httpMessage mean; throws PROVIDER_BAD_RESPONSE for a code that is not one. */
+/**
+ * What the provider's httpCode/httpMessage mean; throws PROVIDER_BAD_RESPONSE for a code that is not one.
+ * @internal for tests
+ */
 export function judgeDelivery(raw: { httpCode: string; httpMessage: string }): {
   outcome: DeliveryOutcome;
   httpCode: string;
@@ -66,7 +69,7 @@ export function judgeDelivery(raw: { httpCode: string; httpMessage: string }): {
 }
 
 /** The provider's failure, reworded for a question that changes nothing. */
-export function deliveryError(e: unknown): AppError {
+function deliveryError(e: unknown): AppError {
   if (!isAppError(e))
     return new AppError(
       'INTERNAL',
@@ -124,7 +127,7 @@ export function deliveryError(e: unknown): AppError {
   }
 }
 
-export interface DeliveryDeps {
+interface DeliveryDeps {
   db: Db;
   pos: PosClient;
   clock: Clock;
@@ -202,4 +205,3 @@ export function createDeliveryChecks(d: DeliveryDeps) {
     },
   };
 }
-export type DeliveryChecks = ReturnType<typeof createDeliveryChecks>;

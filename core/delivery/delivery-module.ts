@@ -7,7 +7,7 @@ import type { PosClient } from '../provider';
 import { createDeliveryChecks } from './delivery-check';
 
 /** What the delivery checks take of the core: the POS client to ask, the checkout's orders. */
-export type DeliveryContext = Pick<CoreServices, 'db' | 'clock' | 'logger' | 'settings'> & {
+type DeliveryContext = Pick<CoreServices, 'db' | 'clock' | 'logger' | 'settings'> & {
   pos: PosClient;
   checkout: Pick<CheckoutService, 'get'>;
 };

@@ -9,9 +9,9 @@ import { demoScreen } from './demo-screen';
 import type { TerminalLink } from '../terminal';
 
 /** What the Demo module takes of the core: the terminal link, pointed at the sandbox's terminal. */
-export type DemoContext = Pick<CoreServices, 'dataDir' | 'settings' | 'events' | 'logger'> & { terminal: TerminalLink };
+type DemoContext = Pick<CoreServices, 'dataDir' | 'settings' | 'events' | 'logger'> & { terminal: TerminalLink };
 
-export interface DemoModuleDeps {
+interface DemoModuleDeps {
   /** Off in tests that bring their own sandbox. */
   embedded: boolean;
 }
@@ -89,4 +89,3 @@ export function createDemoModule(ctx: DemoContext, deps: DemoModuleDeps) {
     },
   };
 }
-export type DemoModule = ReturnType<typeof createDemoModule>;

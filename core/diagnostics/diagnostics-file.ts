@@ -11,10 +11,10 @@ import type { LogFiles, LogRecord } from '../logging';
 import type { SettingsService } from '../settings';
 
 /** How much of the log files goes into one export (the newest part). */
-export const RECENT_LOG_BYTES = 512 * 1024;
-export const PROVIDER_ERRORS_KEPT = 50;
+const RECENT_LOG_BYTES = 512 * 1024;
+const PROVIDER_ERRORS_KEPT = 50;
 
-export interface DiagnosticsSources {
+interface DiagnosticsSources {
   shell: 'electron' | 'browser';
   version: string;
   dataDir: string;

@@ -14,10 +14,10 @@ import { scrubKnown } from '../../shared/redact';
 import { lagosIso } from '../../shared/time';
 import { buildDiagnostics } from './diagnostics-file';
 
-export const DIAGNOSTICS_KEPT = 5;
+const DIAGNOSTICS_KEPT = 5;
 const FILE_NAME = /^counterpay-diagnostics-\d{8}-\d{6}\.json$/;
 
-export interface DiagnosticsDeps {
+interface DiagnosticsDeps {
   version: string;
   secretStorage: string;
   status: () => StatusSnapshot;
@@ -30,7 +30,7 @@ function stamp(ms: number): string {
 }
 
 /** What the diagnostics file is made of: settings (no secret), the journal's counts, the shell. */
-export type DiagnosticsContext = Pick<CoreServices, 'shell' | 'dataDir' | 'db' | 'settings' | 'logger' | 'clock'>;
+type DiagnosticsContext = Pick<CoreServices, 'shell' | 'dataDir' | 'db' | 'settings' | 'logger' | 'clock'>;
 
 export function createDiagnosticsModule(
   ctx: DiagnosticsContext,

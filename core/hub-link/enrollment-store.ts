@@ -3,7 +3,7 @@
 // an event. The connection the links use is read from both once per enrollment.
 import { formatLagosDateTime } from '../../shared/time';
 import type { KeyValueStore, SecretVault } from '../settings';
-import type { HubConnection } from './hub-types';
+import type { HubConnection } from './link-types';
 
 export const HUB_SETTINGS_KEY = 'hub';
 export const HUB_VAULT_SCOPE = 'hub';

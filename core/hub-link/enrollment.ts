@@ -8,7 +8,7 @@ import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import type { SettingsService } from '../settings';
 import type { EnrollmentStore } from './enrollment-store';
-import { HubCallError, type HubClient } from './hub-client';
+import { HubCallError, type HubClient } from './link-client';
 import type { LinkRunner } from './link-runner';
 import type { LinkStatus } from './link-status';
 import type { RelayConsumer } from './relay-consumer';
@@ -17,7 +17,7 @@ import type { SyncPusher } from './sync-pusher';
 const ENROLL_TIMEOUT_MS = 15_000;
 
 /** What the cashier is told when the Hub refuses or cannot be asked to enroll. */
-export function enrollRefusal(e: unknown, url: string, profileTab = 'Edit profile'): unknown {
+function enrollRefusal(e: unknown, url: string, profileTab = 'Edit profile'): unknown {
   if (!(e instanceof HubCallError)) return e;
   switch (e.code) {
     case 'HUB_UNREACHABLE':
@@ -77,7 +77,7 @@ export function enrollRefusal(e: unknown, url: string, profileTab = 'Edit profil
   }
 }
 
-export interface EnrollmentDeps {
+interface EnrollmentDeps {
   version: string;
   enrollment: EnrollmentStore;
   settings: Pick<SettingsService, 'activeProfile' | 'profile'>;

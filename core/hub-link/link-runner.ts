@@ -7,7 +7,7 @@ import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import type { TimerHandle, Timers } from '../lib';
 import type { EnrollmentStore } from './enrollment-store';
-import { HubCallError, type HubClient } from './hub-client';
+import { HubCallError, type HubClient } from './link-client';
 import type { RelayHealthSource } from '../orders';
 import { NO_ANSWER, type LastCheck } from './link-status';
 import type { RelayConsumer } from './relay-consumer';
@@ -18,9 +18,9 @@ export const HUB_CHECK_EVERY_MS = 60_000;
 const CHECK_TIMEOUT_MS = 8_000;
 
 /** The Hub will never take this credential again: the counter was removed (or the Hub forgot it). */
-export const refusedForGood = (e: HubCallError) => e.code === 'HUB_COUNTER_REVOKED' || e.code === 'HUB_UNAUTHENTICATED';
+const refusedForGood = (e: HubCallError) => e.code === 'HUB_COUNTER_REVOKED' || e.code === 'HUB_UNAUTHENTICATED';
 
-export interface LinkRunnerDeps {
+interface LinkRunnerDeps {
   enrollment: EnrollmentStore;
   pusher: Pick<SyncPusher, 'start' | 'stop'>;
   relay: Pick<RelayConsumer, 'start' | 'stop'> & RelayHealthSource;

@@ -84,7 +84,7 @@ export function hubLinkStatus(i: {
   return { state: 'connecting', toSync: i.toSync, detail: `Connecting to the Hub at ${url}…` };
 }
 
-export interface LinkStatusSources {
+interface LinkStatusSources {
   enrollment: Pick<EnrollmentStore, 'saved'>;
   settings: Pick<SettingsService, 'activeProfile' | 'profile'>;
   events: Pick<EventBus, 'emit'>;

@@ -103,7 +103,7 @@ export class HubOutbox {
   }
 }
 
-export interface OutboxSinkDeps {
+interface OutboxSinkDeps {
   /**
    * The cashier of the shift open at a moment ('' when none): fills `cashier` of a sale that does
    * not name one, so the orders module never reads the records module's tables.

@@ -3,8 +3,8 @@
 import { HubProgrammeSchema } from '../../shared/hub-programme-contract';
 import type { Programme } from '../../shared/programme';
 import type { Logger } from '../../shared/logger';
-import { HubCallError, type HubClient } from './hub-client';
-import type { HubConnectionSource } from './hub-types';
+import { HubCallError, type HubClient } from './link-client';
+import type { HubConnectionSource } from './link-types';
 
 /** Bounds the programme request (as the check does). */
 const PROGRAMME_TIMEOUT_MS = 8_000;
@@ -16,7 +16,7 @@ export interface ProgrammePort {
   replace(version: number, programme: Programme, counterId: string): void;
 }
 
-export interface ProgrammeLinkDeps {
+interface ProgrammeLinkDeps {
   programme: ProgrammePort;
   connection: HubConnectionSource;
   client: HubClient;

@@ -22,9 +22,9 @@ import {
   type RelayNotification,
 } from '../../shared/hub-contract';
 import { backoffWithJitter, systemTimers, TypedEmitter, type TimerHandle } from '../lib';
-import { HubCallError } from './hub-client';
+import { HubCallError } from './link-client';
 import type { RelayHealthSource } from '../orders';
-import type { HubPartDeps } from './hub-types';
+import type { HubPartDeps } from './link-types';
 import { createSseParser, type SseEvent } from './sse-parser';
 
 export interface RelayConsumerDeps extends HubPartDeps {

@@ -14,9 +14,11 @@ export interface SseEvent {
 /**
  * The longest line kept while waiting for its end, and the most data one event may gather over its
  * lines: a stream that never ends a line, or an event that never ends, is cut.
+ * @internal for tests
  */
 export const MAX_SSE_LINE = 1024 * 1024;
 
+/** @internal for tests */
 export class SseLineTooLong extends Error {
   constructor(what = 'line') {
     super(`a server-sent event ${what} is longer than ${MAX_SSE_LINE} characters`);

@@ -15,9 +15,9 @@ import {
   type SyncRequest,
 } from '../../shared/hub-contract';
 import { backoffWithJitter, systemTimers, type BackoffTuning, type TimerHandle } from '../lib';
-import { HubCallError } from './hub-client';
+import { HubCallError } from './link-client';
 import type { JournalSink } from '../journal-sink';
-import type { HubConnection, HubPartDeps } from './hub-types';
+import type { HubConnection, HubPartDeps } from './link-types';
 import { createOutboxSink, HubOutbox } from './outbox';
 
 export type SyncState = 'off' | 'syncing' | 'synced' | 'offline';

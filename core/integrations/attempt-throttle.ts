@@ -16,7 +16,7 @@ export interface AttemptLimits {
   maxAddresses: number;
 }
 
-export const DEFAULT_ATTEMPT_LIMITS: AttemptLimits = {
+const DEFAULT_ATTEMPT_LIMITS: AttemptLimits = {
   burst: 10,
   perSecond: 1,
   summaryMs: 60_000,
@@ -102,4 +102,3 @@ export function createAttemptThrottle(o: { logger: Logger; now: () => number; li
     },
   };
 }
-export type AttemptThrottle = ReturnType<typeof createAttemptThrottle>;

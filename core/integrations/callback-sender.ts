@@ -23,7 +23,7 @@ export interface CallbackSenderDeps {
   onDelivered?: (d: DeliveryRow, view: ChargeView) => void;
 }
 
-export const DEFAULT_CALLBACK_BACKOFF: BackoffTuning = { baseMs: 1_000, maxMs: 5 * 60_000 };
+const DEFAULT_CALLBACK_BACKOFF: BackoffTuning = { baseMs: 1_000, maxMs: 5 * 60_000 };
 const PARALLEL = 8;
 
 export function createCallbackSender(deps: CallbackSenderDeps) {
@@ -158,4 +158,3 @@ export function createCallbackSender(deps: CallbackSenderDeps) {
     },
   };
 }
-export type CallbackSender = ReturnType<typeof createCallbackSender>;

@@ -15,7 +15,7 @@ import type { ChargeAnswer, ChargeDesk } from './charge-desk';
 import { IntegrationApiError } from './integration-errors';
 import type { IntegrationStore } from './integration-store';
 
-export interface ChargeLinkDeps {
+interface ChargeLinkDeps {
   store: IntegrationStore;
   desk: ChargeDesk;
   keyOf: (integrationId: string) => string | null;

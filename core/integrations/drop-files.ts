@@ -9,7 +9,7 @@ import { lstat, open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** What a name in the inbox is, in words for its reason file (null: an ordinary file). */
-export function notOrdinary(st: Stats): string | null {
+function notOrdinary(st: Stats): string | null {
   if (st.isFile()) return null;
   if (st.isSymbolicLink()) return 'a symbolic link';
   if (st.isDirectory()) return 'a folder';
@@ -19,7 +19,7 @@ export function notOrdinary(st: Stats): string | null {
   return 'not an ordinary file';
 }
 
-export type ReadResult =
+type ReadResult =
   { ok: true; text: string; stat: Stats } | { ok: false; gone: true } | { ok: false; gone: false; why: string };
 
 const NOFOLLOW_NONBLOCK = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -93,7 +93,10 @@ export function writeAtomically(file: string, text: string): void {
  */
 export const outboxName = (reference: string) => `${encodeURIComponent(reference)}.json`;
 
-/** Longest name (bytes) kept as it is in rejected/: room for `.reason.txt` and the temporary name around it. */
+/**
+ * Longest name (bytes) kept as it is in rejected/: room for `.reason.txt` and the temporary name around it.
+ * @internal for tests
+ */
 export const MAX_KEPT_NAME = 200;
 
 /** The name a rejected file gets: its own, or when too long for a reason file beside it, a shortened one with a hash of the whole. */

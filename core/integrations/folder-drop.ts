@@ -18,11 +18,11 @@ import { outboxName, readOrdinaryFile, rejectedName, writeAtomically } from './d
 import { IntegrationApiError } from './integration-errors';
 import type { ChargeRow, IntegrationRow, IntegrationStore } from './integration-store';
 
-export const MAX_DROP_FILE = 16 * 1024;
+const MAX_DROP_FILE = 16 * 1024;
 /** A file that is not valid JSON is set aside only once it has not changed for this long. */
-export const DROP_SETTLE_MS = 2_000;
+const DROP_SETTLE_MS = 2_000;
 
-export interface FolderDropDeps {
+interface FolderDropDeps {
   root: string;
   store: IntegrationStore;
   desk: ChargeDesk;
@@ -35,7 +35,7 @@ export interface FolderDropDeps {
   now?: () => number;
 }
 
-export const dropFolders = (root: string, integrationId: string) => {
+const dropFolders = (root: string, integrationId: string) => {
   const base = join(root, integrationId);
   return { base, inbox: join(base, 'inbox'), outbox: join(base, 'outbox'), rejected: join(base, 'rejected') };
 };
@@ -238,4 +238,3 @@ export function createFolderDrop(deps: FolderDropDeps) {
     },
   };
 }
-export type FolderDrop = ReturnType<typeof createFolderDrop>;

@@ -1,5 +1,5 @@
 // Box-office integrations: the local HTTP API, pairing, the charge desk and the callback queue.
-export { createIntegrationsModule, DEFAULT_API_PORT, type IntegrationsModuleDeps } from './integrations-module';
+export { createIntegrationsModule, type IntegrationsModuleDeps } from './integrations-module';
 export {
   createIntegrations,
   type ApiPlacement,

@@ -15,10 +15,10 @@ import { IntegrationApiError } from './integration-errors';
 import { bearer, keyId, keyMatches } from './integration-keys';
 import type { IntegrationRow, IntegrationStore } from './integration-store';
 
-export const MAX_CHARGE_BODY = 16 * 1024;
-export const MAX_WAIT_MS = 60_000;
+const MAX_CHARGE_BODY = 16 * 1024;
+const MAX_WAIT_MS = 60_000;
 
-export interface IntegrationServerOptions {
+interface IntegrationServerOptions {
   host: string;
   port: number;
   /** Callers from other computers are answered (an administrator turned the network on). */

@@ -12,16 +12,16 @@ import { AppError } from '../../shared/errors';
 import { IntegrationApiError } from './integration-errors';
 import { createIntegrations, type ApiPlacement, type IntegrationsDeps } from './integrations-service';
 
-export const DEFAULT_API_PORT = 17_480;
+const DEFAULT_API_PORT = 17_480;
 /** How often a taken port is tried again, until it is free or another port is chosen. */
-export const API_RETRY_MS = 5_000;
+const API_RETRY_MS = 5_000;
 const SETTINGS_KEY = 'integrations';
 
 /** The shared services this module uses, and the checkout and terminal link it sells through. */
-export type IntegrationsContext = Pick<
-  CoreServices,
-  'db' | 'vault' | 'store' | 'logger' | 'clock' | 'events' | 'dataDir'
-> & { checkout: CheckoutService; terminal: TerminalLink };
+type IntegrationsContext = Pick<CoreServices, 'db' | 'vault' | 'store' | 'logger' | 'clock' | 'events' | 'dataDir'> & {
+  checkout: CheckoutService;
+  terminal: TerminalLink;
+};
 
 export interface IntegrationsModuleDeps {
   /** Tests: a fixed placement (port 0 picks a free one) instead of the saved settings' port. */

@@ -3,8 +3,7 @@
 // from here, never from the files. (What the sandbox and the Hub share with the engine is in
 // protocol/ and shared/.)
 export { backoffWithJitter, DEFAULT_BACKOFF, doublingDelay, RetryTimer, type BackoffTuning } from './backoff';
-export { csvCell, toCsv, type CsvValue } from './csv-cell';
 export { systemTimers, type TimerHandle, type Timers } from './timers';
-export { TypedEmitter, type EventMap, type TypedEmitterOptions } from './typed-emitter';
+export { TypedEmitter } from './typed-emitter';
 export { checkIn, sqlList } from './sql-list';
 export { camelRow, type Row } from './rows';

@@ -1,10 +1,10 @@
 // A typed listener list: what a service uses to tell others about changes, instead of a
 // hand-rolled Set of callbacks in each. `on` answers the unsubscribe function.
 
-export type EventMap = Record<string, unknown[]>;
+type EventMap = Record<string, unknown[]>;
 type Listener<A extends unknown[]> = (...args: A) => void;
 
-export interface TypedEmitterOptions {
+interface TypedEmitterOptions {
   /**
    * Given: a listener that throws is reported here and the others still run (for services whose
    * emit runs inside someone else's callback, where a throw must not escape). Omitted: the throw

@@ -11,7 +11,7 @@ import pinoRoll, { type RollStream } from 'pino-roll';
 import { redact, scrubKnown, scrubText } from '../../shared/redact';
 import type { Logger } from '../../shared/logger';
 
-export const LOG_FILE_BASE = 'counterpay';
+const LOG_FILE_BASE = 'counterpay';
 const FILE_NAME = /^counterpay\.(\d+)\.log$/;
 
 /** One record as written (and as read back for diagnostics). */
@@ -32,9 +32,10 @@ export interface LogFiles {
   setSecretSource(source: () => readonly string[]): void;
 }
 
+/** @internal for tests */
 export type FileLogger = Logger & LogFiles & { close(): void };
 
-export interface FileLoggerOptions {
+interface FileLoggerOptions {
   dir: string;
   scope: string;
   /** Also written here, e.g. the console logger when a terminal is watching. */
@@ -44,7 +45,10 @@ export interface FileLoggerOptions {
   keepFiles?: number;
 }
 
-/** The log files in `dir`, newest first. */
+/**
+ * The log files in `dir`, newest first.
+ * @internal for tests
+ */
 export function logFileNames(dir: string): string[] {
   let names: string[];
   try {
@@ -60,7 +64,7 @@ export function logFileNames(dir: string): string[] {
 }
 
 /** Reads back the newest records across the rotated files; lines that are not records are skipped. */
-export function readRecentRecords(dir: string, maxBytes: number): LogRecord[] {
+function readRecentRecords(dir: string, maxBytes: number): LogRecord[] {
   const chunks: string[] = [];
   let budget = maxBytes;
   for (const name of logFileNames(dir)) {

@@ -18,7 +18,7 @@ export type OpenOrder = Pick<OrderView, 'id' | 'outOrderNo' | 'state' | 'sn' | '
  */
 export type WhenBusy = 'refuse' | 'queue';
 
-export interface ChargeGuardInput {
+interface ChargeGuardInput {
   /** Every order not yet final (the checkout's listOpen). */
   open: readonly OpenOrder[];
   sn: string;
@@ -30,13 +30,16 @@ export interface ChargeGuardInput {
 
 const sameTerminal = (a: string, b: string) => a.trim().toUpperCase() === b.trim().toUpperCase();
 
-/** The unpaid orders still on terminal `sn`, oldest first. */
+/**
+ * The unpaid orders still on terminal `sn`, oldest first.
+ * @internal for tests
+ */
 export function ordersOnTerminal<T extends OpenOrder>(open: readonly T[], sn: string): T[] {
   return open.filter((o) => ON_TERMINAL_STATES.has(o.state) && sameTerminal(o.sn, sn));
 }
 
 /** Throws NO_SHIFT when no shift is open. */
-export function assertShiftOpen(shiftOpen: (() => boolean) | undefined): void {
+function assertShiftOpen(shiftOpen: (() => boolean) | undefined): void {
   if (shiftOpen && !shiftOpen()) {
     throw new AppError(
       'NO_SHIFT',
@@ -49,7 +52,7 @@ export function assertShiftOpen(shiftOpen: (() => boolean) | undefined): void {
  * The order that keeps terminal `sn` busy for a new sale, or null: an unpaid order on it, or a sale
  * already waiting to be sent to it (queued), oldest first; the one the cashier named stays aside.
  */
-export function busyWith<T extends OpenOrder>(open: readonly T[], sn: string, besideWaiting?: string): T | null {
+function busyWith<T extends OpenOrder>(open: readonly T[], sn: string, besideWaiting?: string): T | null {
   const onIt = ordersOnTerminal(open, sn).filter((o) => o.outOrderNo !== besideWaiting);
   const queued = open.filter((o) => o.state === 'queued' && sameTerminal(o.sn, sn) && o.outOrderNo !== besideWaiting);
   return onIt[0] ?? queued[0] ?? null;

@@ -12,7 +12,7 @@ import type { ProviderCheckStore } from './provider-checks';
 import type { LateSource } from '../../shared/late-payments';
 import type { PosOrderDetails } from '../provider';
 
-export interface CheckoutRunDeps {
+interface CheckoutRunDeps {
   journal: OrderJournal;
   late: LateOutcomeStore;
   /** The last "Check with the provider" of each closed order. */

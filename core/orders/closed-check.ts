@@ -15,7 +15,7 @@ export type { LastCheck } from './provider-checks';
 export type RetryRule = (orderId: number) => string | null;
 
 /** A check older than this is asked again before Try again. */
-export const RETRY_CHECK_FRESH_MS = 60_000;
+const RETRY_CHECK_FRESH_MS = 60_000;
 
 export interface ClosedCheckDeps {
   run: CheckoutRun;

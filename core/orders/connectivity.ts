@@ -4,9 +4,9 @@ import type { Logger } from '../../shared/logger';
 import { RetryTimer, type BackoffTuning, type Timers } from '../lib';
 
 /** 'idle': there was nothing to probe with; probing stops until the next failure or kick. */
-export type ProbeResult = 'idle' | 'done';
+type ProbeResult = 'idle' | 'done';
 
-export interface ConnectivityDeps {
+interface ConnectivityDeps {
   timers: Timers;
   now: () => number;
   random: () => number;

@@ -20,7 +20,7 @@ export interface FinalDetailsDeps {
 }
 
 /** True when a final order lacks details a receipt needs. */
-export function needsFinalDetails(rec: OrderRecord): boolean {
+function needsFinalDetails(rec: OrderRecord): boolean {
   return rec.state === 'paid' && (rec.payNo === undefined || rec.completedTime === undefined);
 }
 

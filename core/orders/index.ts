@@ -8,20 +8,19 @@ export {
   type CheckoutSettings,
   type CheckoutTuning,
   type CheckoutTuningInput,
-  type SellOptions,
 } from './checkout-service';
 export { ORDER_MIGRATIONS } from './order-migrations';
 export { OrderJournal, toView, type OrderRecord } from './order-journal';
 export { OrderJournalReads, type OpenOrder } from './order-journal-reads';
-export { searchOrders, type SearchQuery, type SearchResult } from './order-search';
+export { searchOrders, type SearchQuery } from './order-search';
 export { OrderTextIndex } from './order-text-index';
-export { canTransition, allowedTransitions, stateForProviderStatus, OPEN_STATES } from './order-state';
+export { canTransition, stateForProviderStatus, OPEN_STATES } from './order-state';
 export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './out-order-no';
 export { productInfoFor, maskAccount } from './sale-wire';
 export { createOrdersModule } from './orders-module';
 export type { RelayHealthSource } from './relay-follower';
 export { createSaleMemory, nextShowTime } from './sale-memory';
-export { createLateSweep, DEFAULT_SWEEP_TUNING, type LateSweep, type SweepTuning } from './late-sweep';
-export { LateOutcomeStore, lateKindOf } from './late-outcomes';
+export { createLateSweep, type SweepTuning } from './late-sweep';
+export { LateOutcomeStore } from './late-outcomes';
 export { admitSale, ordersOnTerminal } from './charge-guard';
 export { localSeatHolds, type SeatPlan, type SeatPlanner } from './seat-holding';

@@ -32,7 +32,7 @@ export const CLOSED_UNPAID: readonly OrderState[] = ['failed', 'cancelled', 'exp
  * order is open, the report agrees with it, says nothing final, or is not about this sale — amount,
  * terminal and number checked to the kobo).
  */
-export function lateKindOf(rec: OrderRecord, d: PosOrderDetails): LateKind | null {
+function lateKindOf(rec: OrderRecord, d: PosOrderDetails): LateKind | null {
   if (detailsMismatch(rec, d)) return null;
   const said = stateForProviderStatus(String(d.status ?? ''));
   if (said === 'paid' && CLOSED_UNPAID.includes(rec.state)) return 'paid-after-closing';

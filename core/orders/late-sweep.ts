@@ -21,14 +21,14 @@ export interface SweepTuning {
   maxPerPass: number;
 }
 
-export const DEFAULT_SWEEP_TUNING: SweepTuning = {
+const DEFAULT_SWEEP_TUNING: SweepTuning = {
   everyMs: 3_600_000,
   windowMs: 24 * 3_600_000,
   ratePerSec: 2,
   maxPerPass: 2_000,
 };
 
-export interface LateSweepDeps {
+interface LateSweepDeps {
   checkout: Pick<CheckoutService, 'late' | 'get' | 'listOpen' | 'noteProviderReport'>;
   getPos: () => PosClient;
   now: () => number;
@@ -37,7 +37,7 @@ export interface LateSweepDeps {
   tuning?: Partial<SweepTuning>;
 }
 
-export const UNKNOWN_ADVICE =
+const UNKNOWN_ADVICE =
   'The provider has not confirmed this payment either way. Ask the customer for the bank alert or the terminal slip; ' +
   'if they were debited, give the tickets and note the payment number; otherwise ask the manager to check it with the provider. Do not charge again until it is settled.';
 
@@ -112,4 +112,3 @@ export function createLateSweep(d: LateSweepDeps) {
     },
   };
 }
-export type LateSweep = ReturnType<typeof createLateSweep>;

@@ -18,7 +18,7 @@ import type { Poller, QueryOutcome } from './poller';
 import type { SendResult } from './queue-sender';
 import { productInfoFor } from './sale-wire';
 
-export interface OrderCallsDeps {
+interface OrderCallsDeps {
   run: CheckoutRun;
   getPos: () => PosClient;
   now: () => number;

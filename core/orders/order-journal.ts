@@ -23,7 +23,7 @@ export interface OrderRecord extends Omit<OrderView, 'nextActionAt'> {
   detailsJson?: string;
 }
 
-export interface NewOrder {
+interface NewOrder {
   sale: Sale;
   amountKobo: number;
   counterCode: string;
@@ -53,7 +53,7 @@ export interface OrderPatch extends ProviderFacts {
   countAttempt?: boolean;
 }
 
-export interface TransitionResult {
+interface TransitionResult {
   changed: boolean;
   record: OrderRecord | null;
   /** Why nothing changed: the order is final, the move is not allowed, or `from` did not match. */

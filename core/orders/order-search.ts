@@ -7,6 +7,7 @@ import { DAY_MS, lagosDayStart, lagosInstant } from '../../shared/time';
 import type { OrderState } from '../../shared/orders';
 import type { Db } from '../db';
 
+/** @internal for tests */
 export interface SearchQuery {
   text: string;
   states: OrderState[];
@@ -24,7 +25,7 @@ export interface SearchQuery {
   toTime?: string | undefined;
 }
 
-export interface SearchResult {
+interface SearchResult {
   ids: number[];
   total: number;
   paid: { count: number; amountKobo: number };

@@ -29,10 +29,6 @@ export function canTransition(from: OrderState, to: OrderState): boolean {
   return ALLOWED[from].includes(to);
 }
 
-export function allowedTransitions(from: OrderState): readonly OrderState[] {
-  return ALLOWED[from];
-}
-
 /** Orders that still need work from the app (sending or checking). */
 export const OPEN_STATES: readonly OrderState[] = ORDER_STATES.filter((s) => !isFinalState(s));
 

@@ -28,7 +28,10 @@ const SELECT = `SELECT o.id, o.out_order_no, o.order_no, o.pay_no, o.sender_acco
 /** The card's last four digits as the provider shows them masked ("******6789" -> "6789"). */
 const lastFour = (account: string | null): string => (account ?? '').replace(/\D/g, '').slice(-4);
 
-/** Seats are stored as "#F7# #F8#" so that a seat matches whole (F1 does not find F12). */
+/**
+ * Seats are stored as "#F7# #F8#" so that a seat matches whole (F1 does not find F12).
+ * @internal for tests
+ */
 export function seatTokens(seats: string): string {
   return seats
     .split(',')

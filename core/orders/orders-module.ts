@@ -16,13 +16,13 @@ import type { CheckoutService } from './checkout-service';
 import { createSaleMemory } from './sale-memory';
 
 /** What the orders module takes of the core: the checkout (built by the root, shared), the terminal. */
-export type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock' | 'logger'> & {
+type OrdersContext = Pick<CoreServices, 'store' | 'events' | 'clock' | 'logger'> & {
   checkout: CheckoutService;
   terminal: Pick<TerminalLink, 'getState'>;
   pos: PosClient;
 };
 
-export interface OrdersModuleDeps {
+interface OrdersModuleDeps {
   /** The sale queue changed (its length, online or not). */
   onConnectivity: (c: Connectivity) => void;
   sweep?: Partial<SweepTuning>;

@@ -19,4 +19,5 @@ export function formatOutOrderNo(code: string, dayCode: string, seq: number): st
   return `${code}-${dayCode}-${String(seq).padStart(4, '0')}`;
 }
 
+/** @internal for tests */
 export const OUT_ORDER_NO_RE = /^[A-Z0-9]{1,6}-\d{6}-\d{4,}$/;

@@ -66,7 +66,7 @@ export function errorDelay(failures: number, t: Pick<PollTuning, 'errorBaseMs' |
 }
 
 /** Interval between checks of a waiting order, by how long it has been on the terminal. */
-export function waitingInterval(sinceOnTerminalMs: number, t: PollTuning): number {
+function waitingInterval(sinceOnTerminalMs: number, t: PollTuning): number {
   if (sinceOnTerminalMs < t.fastWindowMs) return t.fastMs;
   if (sinceOnTerminalMs < t.mediumWindowMs) return t.mediumMs;
   return t.slowMs;

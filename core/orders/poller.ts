@@ -19,7 +19,7 @@ import type { TokenBucket } from '../../shared/token-bucket';
 export type QueryOutcome =
   { kind: 'found'; details: PosOrderDetails } | { kind: 'missing' } | { kind: 'error'; error: unknown };
 
-export interface PollerDeps {
+interface PollerDeps {
   journal: OrderJournal;
   timers: Timers;
   now: () => number;

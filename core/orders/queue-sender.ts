@@ -10,7 +10,7 @@ import type { TimerHandle, Timers } from '../lib';
 /** How a send ended: 'unreachable' stops the queue until the provider is reachable again. */
 export type SendResult = 'sent' | 'unreachable' | 'skipped';
 
-export interface QueueSenderDeps {
+interface QueueSenderDeps {
   journal: OrderJournal;
   timers: Timers;
   now: () => number;

@@ -1,5 +1,5 @@
 // The programme's tables, as named migrations run once each (in the database's one list,
-// db/schema.ts). The whole copy is replaced at once (a CSV import, later a Hub push); sales made
+// core/schema.ts). The whole copy is replaced at once (a CSV import or the Hub's programme); sales made
 // from it are remembered by film and ticket type, so "most sold" survives a new programme.
 import type { Migration } from '../db';
 

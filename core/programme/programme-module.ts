@@ -1,7 +1,8 @@
 // The programme: the counter's copy of films, screens, shows and ticket types; its CSV import; the
 // next shows for the Sell screen; and a sale of a picked show, built here from the copy into the
-// same sale the hand-typed form makes and charged through the one checkout. A Hub push will come
-// through replaceProgramme, the same path the CSV import takes; the seat check is a plug.
+// same sale the hand-typed form makes and charged through the one checkout. The Hub's programme
+// (core/hub-link/programme-link.ts) comes through replaceProgramme, the same path the CSV import
+// takes; the seat check is a plug.
 import type { programmeCalls } from '../../shared/contract-programme';
 import { AppError, issueFields, validationError } from '../../shared/errors';
 import { bookingFeeForSale, SaleInputSchema, splitSeats, type OrderView, type SaleInput } from '../../shared/orders';
@@ -27,7 +28,7 @@ import type { ScreenLayout } from '../../shared/seats';
 import { LayoutStore } from './layout-store';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
-export type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
+type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
   checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'>;
 };
 
@@ -36,12 +37,12 @@ const MAX_ERRORS_SHOWN = 200;
 /** The Sell list shows the next shows only; a week of a multiplex is far fewer. */
 const MAX_NEXT_SHOWS = 300;
 
-export interface ProgrammeModuleDeps {
+interface ProgrammeModuleDeps {
   /** Asked before a sale whether its seats are taken on another counter; null or absent: skipped. */
   seatCheck?: () => SeatCheck | null;
 }
 
-export type ReplaceOutcome =
+type ReplaceOutcome =
   { replaced: true; summary: ProgrammeSummary } | { replaced: false; reason: string; summary: ProgrammeSummary };
 
 export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModuleDeps = {}) {
@@ -56,7 +57,7 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
   });
 
   /**
-   * The one way a programme enters the counter: a CSV import now, a Hub push later. All or nothing;
+   * The one way a programme enters the counter: a CSV import or the Hub's programme. All or nothing;
    * a Hub version not newer than the copy's is refused (a late or repeated push).
    */
   function replaceProgramme(source: ProgrammeSource, programme: Programme): ReplaceOutcome {
@@ -224,4 +225,3 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
     },
   });
 }
-export type ProgrammeModule = ReturnType<typeof createProgrammeModule>;

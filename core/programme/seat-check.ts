@@ -4,7 +4,7 @@
 import type { SeatCheckResult, SeatConflict } from '../../shared/programme';
 import { systemTimers, type TimerHandle, type Timers } from '../lib';
 
-export interface SeatQuery {
+interface SeatQuery {
   /** showKey(): the same on every counter of the branch. */
   showKey: string;
   /** The show as a sale records it (the Hub matches sales on film, date and time). */
@@ -17,7 +17,7 @@ export interface SeatCheck {
   conflicts(q: SeatQuery, signal: AbortSignal): Promise<SeatConflict[]>;
 }
 
-export const SEAT_CHECK_DEADLINE_MS = 300;
+const SEAT_CHECK_DEADLINE_MS = 300;
 
 export async function runSeatCheck(
   check: SeatCheck | null,

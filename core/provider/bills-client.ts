@@ -19,7 +19,7 @@ import { endpointUrl, requireSetting, resolveConfig, type ConfigSource } from '.
 import { readBillsAnswer } from './bills-answer';
 import type { BillsClient, ServiceType, TopupItemInput } from './types';
 
-export interface BillsClientDeps {
+interface BillsClientDeps {
   logger: Logger;
   /** Unused by the bills API today (no timestamps on the wire); accepted for a uniform factory. */
   clock?: Clock;

@@ -15,7 +15,7 @@ const wireAmount = z.union([z.string(), z.number()]).transform((v, ctx) => {
 
 const limit = z.object({ currency: z.string().optional(), amount: wireAmount }).nullish();
 
-export const BettingProviderWire = z.object({
+const BettingProviderWire = z.object({
   provider: z.string().min(1),
   providerLogoUrl: z.string().nullish(),
   minAmount: limit,
@@ -56,7 +56,7 @@ export function toValidatedCustomer(v: z.infer<typeof ValidatedCustomerWire>): V
   };
 }
 
-export const TopupResultWire = z.object({
+const TopupResultWire = z.object({
   orderNo: z
     .union([z.string(), z.number()])
     .nullish()

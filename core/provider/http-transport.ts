@@ -5,7 +5,7 @@ import type { Logger } from '../../shared/logger';
 import { badResponseError, timeoutError, unreachableError, type ProviderCallContext } from './provider-errors';
 import type { AppError } from '../../shared/errors';
 
-export interface PostRequest {
+interface PostRequest {
   op: string;
   url: string;
   headers: Record<string, string>;
@@ -21,7 +21,7 @@ export interface HttpAnswer {
   date?: string | null;
 }
 
-export interface TransportDeps {
+interface TransportDeps {
   logger: Logger;
   /** Largest answer read before giving up (default 2 MiB). */
   maxResponseBytes?: number;
@@ -161,7 +161,10 @@ function causeChain(err: unknown): CauseLink[] {
   return out;
 }
 
-/** Maps whatever fetch/ky threw to PROVIDER_UNREACHABLE (certainly not sent) or PROVIDER_TIMEOUT. */
+/**
+ * Maps whatever fetch/ky threw to PROVIDER_UNREACHABLE (certainly not sent) or PROVIDER_TIMEOUT.
+ * @internal for tests
+ */
 export function mapTransportError(
   err: unknown,
   ctx: ProviderCallContext,

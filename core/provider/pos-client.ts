@@ -17,15 +17,15 @@ import { offsetFromAnswer, type ProviderClock } from './provider-clock';
 import { badResponseError } from './provider-errors';
 import type { PosClient, PosCreateOrderInput, PosProductInfo } from './types';
 
-export const POS_API_VERSION = 'V1.0.1';
+const POS_API_VERSION = 'V1.0.1';
 
-export const POS_PATHS = {
+const POS_PATHS = {
   createOrder: '/openApi/order/checkout/createOrder',
   queryOrder: '/openApi/order/checkout/qryOrderDetail',
   depositCallbackStatus: '/openApi/order/checkout/depositStatisticAccountCallBack',
 } as const;
 
-export interface PosClientDeps {
+interface PosClientDeps {
   logger: Logger;
   /** The request `timestamp` header (ms); fake it to test the provider's freshness check. */
   clock?: Clock;

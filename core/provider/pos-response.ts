@@ -21,10 +21,14 @@ import {
 } from './provider-errors';
 import { refusalCause } from './refusal-causes';
 
-export const POS_SUCCESS = '00000';
-/** A signed answer older or newer than this (against the corrected clock) is a replay or forgery. */
+const POS_SUCCESS = '00000';
+/**
+ * A signed answer older or newer than this (against the corrected clock) is a replay or forgery.
+ * @internal for tests
+ */
 export const POS_RESPONSE_MAX_AGE_MS = 5 * 60_000;
 
+/** @internal for tests */
 export interface OpenPosResponseOptions {
   ctx: ProviderCallContext;
   conventions: Conventions;

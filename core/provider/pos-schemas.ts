@@ -14,7 +14,6 @@ export const PosEnvelopeWire = z.object({
   sign: z.string().nullish(),
   timestamp: z.union([z.string(), z.number()]).nullish(),
 });
-export type PosEnvelope = z.infer<typeof PosEnvelopeWire>;
 
 const optText = z
   .union([z.string(), z.number()])
@@ -44,7 +43,7 @@ const msTime = z
     return Number(s);
   });
 
-export const PosProductInfoWire = z.object({
+const PosProductInfoWire = z.object({
   filmName: optText,
   filmTitle: optText,
   filmTicketNum: optText,

@@ -31,7 +31,10 @@ export function offsetFromAnswer(providerTimeMs: number, sentAt: number, receive
   return Math.round(providerTimeMs + resolutionMs / 2 - mid);
 }
 
-/** Parses an HTTP Date header (RFC 7231); null when absent or not a date. */
+/**
+ * Parses an HTTP Date header (RFC 7231); null when absent or not a date.
+ * @internal for tests
+ */
 export function parseHttpDate(value: string | null | undefined): number | null {
   if (!value) return null;
   const t = Date.parse(value);
@@ -39,7 +42,7 @@ export function parseHttpDate(value: string | null | undefined): number | null {
 }
 
 /** "6 minutes", "45 seconds", "2 hours" — for cashier messages. */
-export function describeDuration(ms: number): string {
+function describeDuration(ms: number): string {
   const s = Math.round(Math.abs(ms) / 1000);
   if (s < 90) return `${s} second${s === 1 ? '' : 's'}`;
   const m = Math.round(s / 60);

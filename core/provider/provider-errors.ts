@@ -5,9 +5,9 @@ import { SECRET_LABELS, type SecretName } from '../../shared/settings';
 import type { SkewState } from './provider-clock';
 import { refusalText, type RefusalCause } from './refusal-causes';
 
-export type ProviderErrorCode = Extract<ErrorCode, `PROVIDER_${string}`>;
+type ProviderErrorCode = Extract<ErrorCode, `PROVIDER_${string}`>;
 
-export const PROVIDER_ERROR_CODES: readonly ProviderErrorCode[] = [
+const PROVIDER_ERROR_CODES: readonly ProviderErrorCode[] = [
   'PROVIDER_UNREACHABLE',
   'PROVIDER_TIMEOUT',
   'PROVIDER_HTTP',
@@ -50,7 +50,7 @@ export function isAlreadyExists(err: unknown): boolean {
   return typeof msg === 'string' && ALREADY_EXISTS.test(msg);
 }
 
-export function looksLikeAlreadyExists(providerMessage: string): boolean {
+function looksLikeAlreadyExists(providerMessage: string): boolean {
   return ALREADY_EXISTS.test(providerMessage);
 }
 
@@ -132,6 +132,7 @@ export function authError(
   );
 }
 
+/** @internal for tests */
 export function refusedError(
   ctx: ProviderCallContext,
   providerCode: string,
@@ -155,7 +156,7 @@ export function refusedError(
 }
 
 /** Every way the answer can be unusable. `unauthenticated` covers bad signature AND bad padding alike. */
-export type BadResponseReason = 'malformed-json' | 'schema' | 'unauthenticated' | 'too-large';
+type BadResponseReason = 'malformed-json' | 'schema' | 'unauthenticated' | 'too-large';
 
 export function badResponseError(
   ctx: ProviderCallContext,

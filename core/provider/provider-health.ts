@@ -6,7 +6,7 @@ import type { ProviderStatus } from '../../shared/provider-status';
 import type { Logger } from '../../shared/logger';
 import { RetryTimer, type BackoffTuning, type Timers } from '../lib';
 
-export interface HealthDeps {
+interface HealthDeps {
   timers: Timers;
   now: () => number;
   random: () => number;
@@ -21,9 +21,12 @@ export interface HealthDeps {
   onChange: (s: ProviderStatus) => void;
 }
 
-export const ONLINE_DETAIL = 'The provider answers and accepts our keys';
+const ONLINE_DETAIL = 'The provider answers and accepts our keys';
 
-/** What one failed call says about the provider, or null when it says nothing (a business refusal). */
+/**
+ * What one failed call says about the provider, or null when it says nothing (a business refusal).
+ * @internal for tests
+ */
 export function statusFromError(err: unknown, at: number, from: 'probe' | 'call'): ProviderStatus | null {
   if (!isAppError(err)) return null;
   const d = err.details ?? {};

@@ -13,9 +13,9 @@ import { ProviderHealth } from './provider-health';
 import type { ProviderConfig } from './types';
 
 /** Probes wait at most this long: an address that swallows packets shows as unreachable quickly. */
-export const PROBE_TIMEOUT_MS = 5000;
+const PROBE_TIMEOUT_MS = 5000;
 
-export interface ProviderLinkDeps {
+interface ProviderLinkDeps {
   config: () => ProviderConfig;
   /** Why the active profile cannot be probed at all (Demo sandbox down), or null. */
   blocked: () => ProviderStatus | null;
@@ -25,7 +25,7 @@ export interface ProviderLinkDeps {
 }
 
 /** What the link tells those who follow it (the root wires the status bar and the checkout). */
-export type ProviderLinkEvents = {
+type ProviderLinkEvents = {
   /** The status changed (publish it). */
   status: [];
   /** The provider answers us again after refusing or not answering: ask about open orders. */

@@ -19,7 +19,7 @@ export function refusalCause(providerCode: string, providerMessage: string): Ref
   return null;
 }
 
-export interface RefusalText {
+interface RefusalText {
   /** For the cashier: what happened and what to do. */
   cashier: string;
   /** For the administrator: which setting to check. */

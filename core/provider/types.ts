@@ -43,6 +43,7 @@ export interface PosCreateOrderInput {
   remark?: string;
 }
 
+/** @internal for tests */
 export type PosStatus = 'PENDING' | 'SUCCESS' | 'FAIL' | 'CLOSE' | 'CANCEL' | (string & {});
 
 export interface PosOrderDetails {

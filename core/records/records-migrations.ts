@@ -1,5 +1,5 @@
 // The tables of receipts and shifts (print jobs, shifts, kept Z reports), as named migrations in
-// the database's one list (db/schema.ts). Three migrations here are older than the rule that each
+// the database's one list (core/schema.ts). Three migrations here are older than the rule that each
 // table has one owner: they built the order search's indexes and word table, which the order
 // journal now owns. They keep their names (existing files know them as applied) and their place.
 import { PRINT_JOB_KINDS, PRINT_JOB_STATUSES } from '../../shared/records';

@@ -20,7 +20,7 @@ import { ShiftStore } from './shifts/shift-store';
 import { browserSystemPrinter, type SystemPrinter } from './printing/system-printer';
 import { topupTotals, type TopupTotalsSource } from './shifts/topup-totals';
 
-export interface RecordsDeps {
+interface RecordsDeps {
   /** Electron's system printing and PDF (electron/main/print-system.ts); the browser shell has none. */
   systemPrinter?: SystemPrinter;
   /** Tests pass a mock or a pty-backed class; the app uses serialport's. */
@@ -36,10 +36,7 @@ export interface RecordsDeps {
 }
 
 /** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
-export type RecordsContext = Pick<
-  CoreServices,
-  'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'
-> & {
+type RecordsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
   checkout: CheckoutService;
   /** Shifts are journal events: they go to the Hub's outbox too. */
   journalSink: JournalSink;

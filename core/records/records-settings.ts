@@ -14,7 +14,7 @@ import {
 import type { Logger } from '../../shared/logger';
 import type { KeyValueStore } from '../settings';
 
-export interface RecordsSettings {
+interface RecordsSettings {
   printing: PrinterSettings;
   cinema: CinemaSettings;
 }

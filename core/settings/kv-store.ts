@@ -8,7 +8,10 @@ export interface KeyValueStore {
   delete(key: string): void;
 }
 
-/** An in-memory store (tests, and a fallback for read-only folders). */
+/**
+ * An in-memory store (tests, and a fallback for read-only folders).
+ * @internal for tests
+ */
 export function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore {
   const data = new Map(Object.entries(initial));
   return {

@@ -8,12 +8,15 @@ import type { Logger } from '../../shared/logger';
 import type { KeyValueStore } from './kv-store';
 import { verifyPin } from './pin';
 
-export const PIN_FREE_TRIES = 5;
+const PIN_FREE_TRIES = 5;
 const MIN = 60_000;
 /** Lockouts after the 5th, 6th, 7th and 8th-and-later wrong PIN in a row. */
-export const LOCKOUT_STEPS_MS = [1 * MIN, 5 * MIN, 15 * MIN, 60 * MIN] as const;
+const LOCKOUT_STEPS_MS = [1 * MIN, 5 * MIN, 15 * MIN, 60 * MIN] as const;
 
-/** How long the app stays locked after `failures` wrong PINs in a row (0: not locked). */
+/**
+ * How long the app stays locked after `failures` wrong PINs in a row (0: not locked).
+ * @internal for tests
+ */
 export function lockoutAfter(failures: number): number {
   if (failures < PIN_FREE_TRIES) return 0;
   return LOCKOUT_STEPS_MS[Math.min(failures - PIN_FREE_TRIES, LOCKOUT_STEPS_MS.length - 1)]!;
@@ -24,7 +27,7 @@ const minutes = (ms: number) => {
   return `${m} minute${m === 1 ? '' : 's'}`;
 };
 
-export interface PinGuardDeps {
+interface PinGuardDeps {
   store: KeyValueStore;
   clock: Clock;
   logger: Logger;
@@ -89,5 +92,3 @@ export function createPinGuard(deps: PinGuardDeps) {
     },
   };
 }
-
-export type PinGuard = ReturnType<typeof createPinGuard>;

@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors';
 import type { CoreModule } from '../core-module';
 import { secretProblems, type SettingsService } from './settings-service';
 
-export interface SettingsModuleDeps {
+interface SettingsModuleDeps {
   status: () => StatusSnapshot;
   /** Resolves once the services have followed the last settings change. */
   applied: () => Promise<void>;
@@ -15,7 +15,7 @@ export interface SettingsModuleDeps {
  * What the settings module takes of the core (its own words: the core's shared services are built
  * from this module, so it cannot name them): the sales still open, which block a profile switch.
  */
-export interface SettingsContext {
+interface SettingsContext {
   settings: SettingsService;
   checkout: { listOpen(): { outOrderNo: string }[] };
 }

@@ -26,16 +26,16 @@ import { hashPin } from './pin';
 import { createPinGuard } from './pin-guard';
 import type { SecretVault } from './secret-vault';
 
-export const UNLOCK_MS = 10 * 60_000;
+const UNLOCK_MS = 10 * 60_000;
 
-export interface SettingsServiceDeps {
+interface SettingsServiceDeps {
   store: KeyValueStore;
   vault: SecretVault;
   logger: Logger;
   clock: Clock;
 }
 
-export type SettingsListener = (active: ProfileName) => void;
+type SettingsListener = (active: ProfileName) => void;
 
 function checkSecret(name: SecretName, value: string): string | null {
   const v = value.trim();

@@ -9,7 +9,7 @@ import type { ProviderLink } from '../provider';
 import type { SettingsService } from '../settings';
 import type { TerminalLink } from '../terminal';
 
-export interface StatusBarDeps {
+interface StatusBarDeps {
   /** The data folder, whose disk the bar watches. */
   dataDir: string;
   settings: SettingsService;

@@ -4,7 +4,7 @@ import type { AppInfo, statusCalls } from '../../shared/contract';
 import type { CoreModule } from '../core-module';
 import type { StatusBar } from './status-bar';
 
-export interface StatusModuleDeps {
+interface StatusModuleDeps {
   info: AppInfo;
   bar: StatusBar;
   /** Probes the provider now; resolves when it answered (or failed). */

@@ -13,14 +13,14 @@ import type { KeyValueStore } from '../settings';
 const LEGACY_KEY = 'terminal';
 const key = (p: ProfileName) => `terminals.${p}`;
 
-export interface ProfileTerminalsDeps {
+interface ProfileTerminalsDeps {
   store: KeyValueStore;
   logger: Logger;
   /** The Demo sandbox's terminal sn, when the sandbox runs. */
   demoSn: () => string | null;
 }
 
-export const isDemoTerminalSn = (sn: unknown) => typeof sn === 'string' && /^DEMO-/i.test(sn);
+const isDemoTerminalSn = (sn: unknown) => typeof sn === 'string' && /^DEMO-/i.test(sn);
 
 export function createProfileTerminals(deps: ProfileTerminalsDeps) {
   const { store, logger } = deps;
@@ -62,5 +62,3 @@ export function createProfileTerminals(deps: ProfileTerminalsDeps) {
     },
   };
 }
-
-export type ProfileTerminals = ReturnType<typeof createProfileTerminals>;

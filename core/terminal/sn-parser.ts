@@ -6,7 +6,7 @@ import { DEFAULT_SN_PATTERN, isValidSn, SN_PLACEHOLDER, snPatternProblem } from 
 /** Longer lines are noise. */
 export const MAX_LINE_LENGTH = 256;
 
-export type SnLineVerdict =
+type SnLineVerdict =
   | { kind: 'sn'; sn: string }
   | { kind: 'empty' }
   /** Control characters, non-ASCII bytes, U+FFFD or an overlong line: bytes that were not meant as text. */
@@ -15,9 +15,12 @@ export type SnLineVerdict =
   | { kind: 'other' };
 
 /** A format, ready to match: the built-in one, or the literal text around {sn}. */
-export type SnMatcher = { kind: 'auto' } | { kind: 'around'; before: string; after: string };
+type SnMatcher = { kind: 'auto' } | { kind: 'around'; before: string; after: string };
 
-/** Checks a format once, or throws AppError VALIDATION saying what is wrong with it. */
+/**
+ * Checks a format once, or throws AppError VALIDATION saying what is wrong with it.
+ * @internal for tests
+ */
 export function compileSnPattern(patternSource: string): SnMatcher {
   const problem = snPatternProblem(patternSource);
   if (problem) throw new AppError('VALIDATION', `Serial number format: ${problem}`, { fields: { pattern: problem } });
@@ -74,7 +77,10 @@ export function classifySnLine(line: string, patternSource: string = DEFAULT_SN_
   return { kind: 'sn', sn };
 }
 
-/** The sn on `line`, or null. Throws AppError VALIDATION when the pattern itself is unusable. */
+/**
+ * The sn on `line`, or null. Throws AppError VALIDATION when the pattern itself is unusable.
+ * @internal for tests
+ */
 export function parseSnLine(line: string, patternSource: string = DEFAULT_SN_PATTERN): string | null {
   const v = classifySnLine(line, patternSource);
   return v.kind === 'sn' ? v.sn : null;

@@ -10,11 +10,11 @@ import { createProfileTerminals } from './profile-terminals';
 import type { TerminalLink } from './terminal-link';
 
 /** What the terminal module takes of the core: the one live link to the device. */
-export type TerminalContext = Pick<CoreServices, 'settings' | 'store' | 'events' | 'logger'> & {
+type TerminalContext = Pick<CoreServices, 'settings' | 'store' | 'events' | 'logger'> & {
   terminal: TerminalLink;
 };
 
-export interface TerminalModuleDeps {
+interface TerminalModuleDeps {
   /** The Demo sandbox's terminal, offered to the Demo profile. */
   demoSn: () => string | null;
 }

@@ -1,7 +1,7 @@
 // The files a batch offers for download: the template to fill in, and the results (one line per
 // row of the imported file, refused rows included) to keep or send to accounts.
 import { BATCH_COLUMNS, EXPORT_COLUMNS, TOPUP_EXPORT_STATUS, type CsvFile, type RowError } from '../../shared/topups';
-import { toCsv } from '../lib';
+import { toCsv } from '../../shared/csv-cell';
 import type { BatchRecord, TopupRecord } from './topup-rows';
 
 export function batchTemplate(): CsvFile {

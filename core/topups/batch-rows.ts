@@ -6,12 +6,12 @@ import { readCsvTable, type CsvTableSpec } from '../../shared/csv-table';
 import { REFERENCE_RE } from './reference';
 import { checkTopup, type CheckedTopup, type ProviderList } from './topup-input';
 
-export interface BatchRow extends CheckedTopup {
+interface BatchRow extends CheckedTopup {
   line: number;
   reference?: string;
 }
 
-export interface BatchFileCheck {
+interface BatchFileCheck {
   /** The file as a whole cannot be used (bad header, unreadable, too many rows, no rows). */
   fatal: boolean;
   /** Data rows in the file (blank lines not counted). */

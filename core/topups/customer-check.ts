@@ -10,7 +10,7 @@ import type { BillsClient } from '../provider';
 import type { TopupJournal } from './topup-journal';
 import type { BatchRecord, Move, TopupRecord } from './topup-rows';
 
-export interface CustomerCheckDeps {
+interface CustomerCheckDeps {
   journal: TopupJournal;
   bills: () => BillsClient;
   now: () => number;

@@ -11,7 +11,7 @@ import type { ProviderList } from './topup-input';
 
 const Stored = z.object({ providers: z.array(BettingProviderViewSchema), fetchedAt: z.number() });
 
-export interface ProvidersCacheDeps {
+interface ProvidersCacheDeps {
   store: KeyValueStore;
   bills: () => BillsClient;
   clock: Clock;
@@ -87,7 +87,6 @@ export function createProvidersCache(deps: ProvidersCacheDeps) {
     },
   };
 }
-export type ProvidersCache = ReturnType<typeof createProvidersCache>;
 
 /** Only http(s) logos reach the screen (the renderer's CSP decides whether it shows them). */
 function safeLogo(url: string): string {

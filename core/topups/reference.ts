@@ -12,4 +12,5 @@ export function formatReference(code: string, dayCode: string, seq: number): str
   return `${code}-T${dayCode}-${String(seq).padStart(4, '0')}`;
 }
 
+/** @internal for tests */
 export const GENERATED_REFERENCE_RE = /^[A-Z0-9]{1,6}-T\d{6}-\d{4,}$/;

@@ -12,7 +12,7 @@ import {
   type ServiceType,
 } from '../../shared/topups';
 
-export type TopupField = 'type' | 'provider' | 'customerId' | 'amount';
+type TopupField = 'type' | 'provider' | 'customerId' | 'amount';
 
 export interface CheckedTopup {
   serviceType: ServiceType;
@@ -28,8 +28,7 @@ export interface ProviderList {
   missingReason: string;
 }
 
-export type TopupCheck =
-  { ok: true; value: CheckedTopup } | { ok: false; problems: Partial<Record<TopupField, string>> };
+type TopupCheck = { ok: true; value: CheckedTopup } | { ok: false; problems: Partial<Record<TopupField, string>> };
 
 export function findBettingProvider(list: BettingProviderView[], name: string): BettingProviderView | null {
   const want = name.trim().toUpperCase();

@@ -6,7 +6,7 @@ import { OPEN_TOPUP_STATES, type TopupState } from '../../shared/topups';
 import type { Db } from '../db';
 import { sqlList } from '../lib';
 
-export interface OpenTopup {
+interface OpenTopup {
   id: number;
   reference: string;
   state: TopupState;

@@ -1,5 +1,5 @@
 // The top-up journal's tables, as named migrations run once each (in the database's one list,
-// db/schema.ts). The CHECK lists come from the shared constants.
+// core/schema.ts). The CHECK lists come from the shared constants.
 import { BATCH_CHECK_STATES, BATCH_STATES, SERVICE_TYPES, TOPUP_STATES } from '../../shared/topups';
 import type { Migration } from '../db';
 import { checkIn } from '../lib';

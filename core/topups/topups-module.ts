@@ -16,10 +16,10 @@ import { createTopupService, type TopupService, type TopupTuning } from './topup
  * In Demo the sandbox runs inside the app: a loopback port that refuses at once costs it nothing,
  * where a name that never resolves would tie up DNS lookups for every callback and retry.
  */
-export const CALLBACK_PLACEHOLDER = 'https://callback.invalid/webhook/bills';
-export const DEMO_CALLBACK_PLACEHOLDER = 'http://127.0.0.1:9/webhook/bills';
+const CALLBACK_PLACEHOLDER = 'https://callback.invalid/webhook/bills';
+const DEMO_CALLBACK_PLACEHOLDER = 'http://127.0.0.1:9/webhook/bills';
 
-export interface TopupsModuleOptions {
+interface TopupsModuleOptions {
   tuning?: Partial<TopupTuning>;
   timers?: Timers;
   /** Batch progress reaches the screen at most this often. */
@@ -27,7 +27,7 @@ export interface TopupsModuleOptions {
 }
 
 /** What top-ups take of the core: the provider's bills client, the Hub's journal sink, our receiver's address. */
-export type TopupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock'> & {
+type TopupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock'> & {
   bills: BillsClient;
   journalSink: JournalSink;
   /** The public address of our webhook receiver, when it runs (for callBackUrl). */

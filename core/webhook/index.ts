@@ -1,10 +1,5 @@
 // The webhook module's public face: the receiver, its event types, and the durable event store.
-export {
-  startWebhookReceiver,
-  DEFAULT_MAX_WEBHOOK_BODY,
-  type WebhookReceiver,
-  type WebhookReceiverOptions,
-} from './webhook-receiver';
+export { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 export * from './webhook-types';
 export {
   WEBHOOK_MIGRATIONS,
@@ -12,7 +7,6 @@ export {
   listWebhookEvents,
   markWebhookEventHandled,
   webhookDedupeKey,
-  type StoredWebhookEvent,
   type WebhookKind,
 } from './webhook-store';
 export { verifyPosWebhook } from './pos-webhook';
@@ -21,9 +15,6 @@ export {
   createWebhookIngest,
   relayedIngestInput,
   RELAY_MAX_AGE_MS,
-  type IngestInput,
   type IngestOutcome,
-  type IngestResult,
   type WebhookIngest,
-  type WebhookIngestDeps,
 } from './webhook-ingest';

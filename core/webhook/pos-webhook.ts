@@ -15,7 +15,7 @@ import type { PosNotification, WebhookVerdict } from './webhook-types';
 
 const BAD_SIGNATURE = () => refuse(401, C.badSignature, 'sign does not verify');
 
-export interface PosWebhookCheckOptions {
+interface PosWebhookCheckOptions {
   /** Injected only by tests that prove what never reaches decryption. */
   decrypt?: (key: KeyInput, base64: string) => string;
   /**

@@ -21,7 +21,7 @@ export const RELAY_MAX_AGE_MS = 90 * 24 * 60 * 60 * 1000;
 
 export type IngestOutcome = 'recorded' | 'repeat' | 'refused' | 'ignored';
 
-export interface IngestResult {
+interface WebhookIngestResult {
   outcome: IngestOutcome;
   /** For a refusal: the answer a direct caller gets. */
   httpStatus: number;
@@ -29,7 +29,7 @@ export interface IngestResult {
   reason: string;
 }
 
-export interface WebhookIngestDeps {
+interface WebhookIngestDeps {
   db: Db;
   logger: Logger;
   clock: Clock;
@@ -46,7 +46,7 @@ export interface WebhookIngestDeps {
   ownsPosOrder?: (n: PosNotification) => boolean;
 }
 
-export interface IngestInput {
+interface WebhookIngestInput {
   kind: WebhookKind;
   /** The raw body, exactly as the provider sent it. */
   body: string;
@@ -58,24 +58,29 @@ export interface IngestInput {
 }
 
 /** A notification relayed by the Hub as ingest input: its raw body, and the transaction header found by name in any case. */
-export function relayedIngestInput(n: RelayNotification, tranIdHeader: string): IngestInput {
+export function relayedIngestInput(n: RelayNotification, tranIdHeader: string): WebhookIngestInput {
   const name = tranIdHeader.toLowerCase();
   const tranId = n.kind === 'pos' ? Object.entries(n.headers).find(([k]) => k.toLowerCase() === name)?.[1] : undefined;
   return { kind: n.kind, body: n.body, via: 'relay', eventId: n.eventId, ...(tranId ? { tranId } : {}) };
 }
 
-const OK = (outcome: IngestOutcome, reason = ''): IngestResult => ({ outcome, httpStatus: 200, code: '00000', reason });
+const OK = (outcome: IngestOutcome, reason = ''): WebhookIngestResult => ({
+  outcome,
+  httpStatus: 200,
+  code: '00000',
+  reason,
+});
 
-export type WebhookIngest = (i: IngestInput) => IngestResult;
+export type WebhookIngest = (i: WebhookIngestInput) => WebhookIngestResult;
 
 export function createWebhookIngest(deps: WebhookIngestDeps): WebhookIngest {
   const { db, logger, clock } = deps;
 
   function accept<T>(
-    i: IngestInput,
+    i: WebhookIngestInput,
     verdict: Extract<WebhookVerdict<T>, { ok: true }>,
     handler: (e: T) => unknown,
-  ): IngestResult {
+  ): WebhookIngestResult {
     const { kind, via } = i;
     const id = recordWebhookEvent(db, {
       kind,
@@ -134,7 +139,7 @@ export function createWebhookIngest(deps: WebhookIngestDeps): WebhookIngest {
     return OK('recorded');
   }
 
-  const refused = (v: { httpStatus: number; code: string; reason: string }): IngestResult => ({
+  const refused = (v: { httpStatus: number; code: string; reason: string }): WebhookIngestResult => ({
     // Without keys this counter cannot judge the notification at all: nothing is wrong with it.
     outcome: v.code === C.notConfigured ? 'ignored' : 'refused',
     httpStatus: v.httpStatus,
@@ -142,7 +147,7 @@ export function createWebhookIngest(deps: WebhookIngestDeps): WebhookIngest {
     reason: v.reason,
   });
 
-  return function ingest(i: IngestInput): IngestResult {
+  return function ingest(i: WebhookIngestInput): WebhookIngestResult {
     const cfg = deps.getConfig();
     if (i.kind === 'pos') {
       const verdict = verifyPosWebhook(

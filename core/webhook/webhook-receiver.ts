@@ -16,7 +16,7 @@ import type { WebhookKind } from './webhook-store';
 import { WEBHOOK_NOT_AUTHENTICATED, WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../protocol/pos-webhook';
 import { WEBHOOK_PATHS, type BillsCallbackEvent, type PosNotification } from './webhook-types';
 
-export const DEFAULT_MAX_WEBHOOK_BODY = 64 * 1024;
+const DEFAULT_MAX_WEBHOOK_BODY = 64 * 1024;
 
 function reply(res: ServerResponse, status: number, body: { code: string; message: string }, close = false): void {
   if (res.headersSent) return;
@@ -27,7 +27,7 @@ function reply(res: ServerResponse, status: number, body: { code: string; messag
   });
 }
 
-export interface WebhookReceiverOptions {
+interface WebhookReceiverOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;

@@ -3,7 +3,7 @@
 import type { Db, Migration } from '../db';
 import { checkIn } from '../lib';
 
-export const WEBHOOK_KINDS = ['pos', 'bills'] as const;
+const WEBHOOK_KINDS = ['pos', 'bills'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 
 export const WEBHOOK_MIGRATIONS: Migration[] = [
@@ -24,7 +24,7 @@ export const WEBHOOK_MIGRATIONS: Migration[] = [
   },
 ];
 
-export interface StoredWebhookEvent {
+interface StoredWebhookEvent {
   id: number;
   kind: WebhookKind;
   dedupeKey: string;
@@ -92,6 +92,7 @@ export function listUnhandledWebhookEvents(db: Db): StoredWebhookEvent[] {
   return (db.prepare('SELECT * FROM webhook_events WHERE handled_at IS NULL ORDER BY id').all() as Row[]).map(toEvent);
 }
 
+/** @internal for tests */
 export function listWebhookEvents(db: Db, kind?: WebhookKind): StoredWebhookEvent[] {
   const rows = kind
     ? (db.prepare('SELECT * FROM webhook_events WHERE kind = ? ORDER BY id').all(kind) as Row[])

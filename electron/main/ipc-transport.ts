@@ -6,11 +6,7 @@ import { CALL_CHANNEL, EVENT_CHANNEL } from '../../shared/transport-names';
 import type { EventBus } from '../../core/events';
 import { isRendererUrl } from './sender-url';
 
-export function isOwnSender(
-  event: IpcMainInvokeEvent,
-  own: () => WebContents | null,
-  rendererUrlPrefix: string,
-): boolean {
+function isOwnSender(event: IpcMainInvokeEvent, own: () => WebContents | null, rendererUrlPrefix: string): boolean {
   const wc = own();
   if (!wc || event.sender.id !== wc.id) return false;
   const frame = event.senderFrame;

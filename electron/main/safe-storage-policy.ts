@@ -2,10 +2,10 @@
 // a keyring safeStorage falls back to "basic_text": encryption with a fixed, public key, which is
 // no protection at all. Pure, so it is tested without Electron.
 
-export type SafeStorageVerdict =
+type SafeStorageVerdict =
   { ok: true } | { ok: false; reason: 'unavailable' | 'basic_text' | 'unknown'; message: string };
 
-export interface SafeStorageFacts {
+interface SafeStorageFacts {
   platform: NodeJS.Platform;
   available: boolean;
   /** safeStorage.getSelectedStorageBackend() on Linux; null elsewhere or when it cannot be read. */

@@ -13,9 +13,12 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS_DIR = join(__dirname, 'migrations');
+const MIGRATIONS_DIR = join(__dirname, 'migrations');
 
-/** The migrations in a folder, by number; refuses a gap, a repeated number or a file not named NNN-what.sql. */
+/**
+ * The migrations in a folder, by number; refuses a gap, a repeated number or a file not named NNN-what.sql.
+ * @internal for tests
+ */
 export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   const out: Migration[] = [];
   for (const f of readdirSync(dir)
@@ -36,6 +39,7 @@ export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   return out;
 }
 
+/** @internal for tests */
 export const MIGRATIONS: Migration[] = readMigrations();
 
 const LOCK_KEY = 726_412_001; // any constant: the Hub's migration lock

@@ -4,7 +4,7 @@ import { migrate } from './migrations';
 import { openPgDb } from './pg-db';
 import { openPgliteDb } from './pglite-db';
 
-export interface OpenDbOptions {
+interface OpenDbOptions {
   databaseUrl?: string | null;
   /** PGlite folder; null keeps the database in memory (tests). */
   dataDir: string | null;

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { HubDb, SqlRunner } from './adapter';
 import { redactUrl } from './adapter';
 
-export interface PgDbOptions {
+interface PgDbOptions {
   url: string;
   max?: number;
   onError?: (err: Error) => void;

@@ -27,6 +27,8 @@ import {
   type OrderRow,
   type SessionView,
 } from '../../shared/hub-dashboard-contract';
+import { csvLine } from '../../shared/csv-cell';
+import { koboToNairaString } from '../../shared/money';
 import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { issueEnrollCode, revokeCounter } from '../store/counters';
@@ -248,7 +250,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
             csvLine([
               ...base,
               z ? String(z.reportNo) : '',
-              z ? naira(z.totalKobo) : '',
+              z ? koboToNairaString(z.totalKobo) : '',
               z ? String(z.count) : '',
               x.practice ? 'yes' : 'no',
             ]),
@@ -365,18 +367,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: HubContext): void {
 
 // ---- CSV ------------------------------------------------------------------------------------------
 
-/**
- * Quotes when needed; a text starting with = + - @ (after any spaces, tabs or line breaks, which a
- * spreadsheet skips) or with a tab or CR gets a leading ' so a spreadsheet does not run it as a formula.
- */
-export function csvCell(v: string): string {
-  const safe = /^(?:[\t\r]|[ \t\r\n]*[=+\-@])/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-const csvLine = (cells: string[]) => cells.map(csvCell).join(',');
-const naira = (kobo: number) =>
-  `${kobo < 0 ? '-' : ''}${Math.floor(Math.abs(kobo) / 100)}.${String(Math.abs(kobo) % 100).padStart(2, '0')}`;
-const nairaOrEmpty = (kobo: number | null) => (kobo === null ? '' : naira(kobo));
+const nairaOrEmpty = (kobo: number | null) => (kobo === null ? '' : koboToNairaString(kobo));
 /** yyyy-MM-dd HH:mm:ss in Lagos. */
 export const lagosStamp = (ms: number) => new Date(ms + LAGOS_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 
@@ -391,14 +382,14 @@ function orderCsv(o: OrderRow): string {
       o.orderNo ?? '',
       o.payNo ?? '',
       o.state,
-      naira(o.amountKobo),
+      koboToNairaString(o.amountKobo),
       o.filmTitle ?? o.filmName ?? '',
       o.showDate ?? '',
       o.showTime ?? '',
       o.seats ?? '',
       o.tickets === null ? '' : String(o.tickets),
       o.practice ? 'yes' : 'no',
-      o.paidAfterClosingKobo === null ? '' : naira(o.paidAfterClosingKobo),
+      o.paidAfterClosingKobo === null ? '' : koboToNairaString(o.paidAfterClosingKobo),
     ]) + '\r\n'
   );
 }

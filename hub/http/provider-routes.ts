@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { WEBHOOK_REFUSAL_CODES as C, WEBHOOK_SUCCESS } from '../../protocol/pos-webhook';
 import type { HubContext } from '../context';
-import type { IngestResult, NotificationKind } from '../store/notifications';
+import type { NotificationIngestResult, NotificationKind } from '../store/notifications';
 import { checkPosWebhook, readBillsCallback } from '../webhook/verify-pos';
 
 export const PROVIDER_PATHS = { pos: '/provider/pos-webhook', bills: '/provider/bills-callback' } as const;
@@ -32,7 +32,12 @@ export function providerRoutes(app: FastifyInstance, ctx: HubContext): void {
       return reply.code(500).send({ code: C.internal, message: 'not stored; send again' });
     });
 
-    const stored = (kind: NotificationKind, r: IngestResult, orderKeys: string[], log: FastifyReply['log']) => {
+    const stored = (
+      kind: NotificationKind,
+      r: NotificationIngestResult,
+      orderKeys: string[],
+      log: FastifyReply['log'],
+    ) => {
       if (r.duplicate) return;
       if (r.notificationId !== null) ctx.metrics.received.inc({ kind });
       if (r.held) ctx.metrics.held.inc({ kind });

@@ -7,7 +7,7 @@ import type { SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 import { Where, type Scope } from './scope';
 
-export const SHARED_CLAIM_DAYS = 7;
+const SHARED_CLAIM_DAYS = 7;
 const LINE_LIMIT = 200;
 
 export async function sharedClaimLines(

@@ -27,7 +27,7 @@ export const DEFAULT_ATTENTION: AttentionConfig = {
 };
 
 /** When the shift opened at `openedAt` should have been closed: the closing time of its business day (which starts at 06:00). */
-export function closingInstant(openedAt: number, closingTime: string): number {
+function closingInstant(openedAt: number, closingTime: string): number {
   const [h, m] = closingTime.split(':').map(Number) as [number, number];
   const businessDay = lagosDayOf(openedAt - 6 * 3_600_000);
   const minutes = h * 60 + m;
@@ -204,7 +204,7 @@ export async function attention(
 }
 
 /** How long a paid sale reported otherwise stays on Needs attention: the manager's to check with the provider. */
-export const REPORTED_OTHERWISE_DAYS = 7;
+const REPORTED_OTHERWISE_DAYS = 7;
 
 /**
  * The provider's late word on closed sales (docs/late-payments.md): money taken after the sale was

@@ -16,7 +16,10 @@ interface LiveCounter {
   branchName: string | null;
 }
 
-/** A name for this counter whose code is free: the branch's first word before it ("Ikeja Counter 1"), else another number. */
+/**
+ * A name for this counter whose code is free: the branch's first word before it ("Ikeja Counter 1"), else another number.
+ * @internal for tests
+ */
 export function suggestName(name: string, branchName: string | null, taken: Set<string>): string | null {
   const word = branchName
     ?.normalize('NFD')

@@ -16,7 +16,7 @@ import { sha256 } from './tokens';
 
 export type NotificationKind = 'pos' | 'bills';
 
-export interface IngestInput {
+export interface NotificationIngestInput {
   kind: NotificationKind;
   headers: Record<string, string>;
   body: string;
@@ -32,7 +32,7 @@ export interface IngestInput {
   now: number;
 }
 
-export interface IngestResult {
+export interface NotificationIngestResult {
   /** Null: not stored (a bills callback neither routed nor held). */
   notificationId: string | null;
   duplicate: boolean;
@@ -127,9 +127,9 @@ const INGEST_SQL = `
 /** Stores a batch (see INGEST_SQL); the results are in the inputs' order. Repeats are logged as duplicates. */
 export async function ingestNotifications(
   db: HubDb,
-  ns: IngestInput[],
+  ns: NotificationIngestInput[],
   hold: HoldPolicy = DEFAULT_HOLD,
-): Promise<IngestResult[]> {
+): Promise<NotificationIngestResult[]> {
   if (ns.length === 0) return [];
   const hashes = ns.map((n) => sha256(n.contentKey));
   const keyIdx: number[] = [];
@@ -163,7 +163,7 @@ export async function ingestNotifications(
       hold.maxHeldBytesPerSource,
     ],
   );
-  const results: IngestResult[] = [];
+  const results: NotificationIngestResult[] = [];
   for (const [j, n] of ns.entries()) {
     const r = rows.find((x) => num(x.i) === j + 1)!;
     if (r.id !== null && r.id !== undefined) {
@@ -231,9 +231,9 @@ export async function ingestNotifications(
 
 export async function ingestNotification(
   db: HubDb,
-  n: IngestInput,
+  n: NotificationIngestInput,
   hold: HoldPolicy = DEFAULT_HOLD,
-): Promise<IngestResult> {
+): Promise<NotificationIngestResult> {
   return (await ingestNotifications(db, [n], hold))[0]!;
 }
 
@@ -247,8 +247,13 @@ export function createIngestBatcher(
   db: HubDb,
   maxBatch = 64,
   hold: HoldPolicy = DEFAULT_HOLD,
-): (n: IngestInput) => Promise<IngestResult> {
-  type Waiting = { n: IngestInput; key: string; ok: (r: IngestResult) => void; fail: (e: unknown) => void };
+): (n: NotificationIngestInput) => Promise<NotificationIngestResult> {
+  type Waiting = {
+    n: NotificationIngestInput;
+    key: string;
+    ok: (r: NotificationIngestResult) => void;
+    fail: (e: unknown) => void;
+  };
   let queue: Waiting[] = [];
   let busy = false;
   const run = async (): Promise<void> => {
@@ -280,7 +285,7 @@ export function createIngestBatcher(
     busy = false;
   };
   return (n) =>
-    new Promise<IngestResult>((ok, fail) => {
+    new Promise<NotificationIngestResult>((ok, fail) => {
       queue.push({ n, key: `${n.kind}:${n.contentKey}`, ok, fail });
       if (!busy) void run();
     });

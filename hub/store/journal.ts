@@ -32,7 +32,7 @@ const learntKeysOf = (e: SyncEvent): { reference: string; key: string }[] =>
     ? [{ reference: e.payload.reference, key: e.payload.orderNo }]
     : [];
 
-export interface SyncResult {
+interface SyncResult {
   lastSeq: number;
   stored: number;
   /** Order keys of this batch that carry another live counter's code (refused; the route logs them). */
@@ -62,9 +62,9 @@ async function othersCodes(q: SqlRunner, counterId: string, name: string, keys: 
 }
 
 /** How far ahead of the Hub's clock a counter's event may be (a counter's clock a little fast). */
-export const MAX_AHEAD_MS = 86_400_000;
+const MAX_AHEAD_MS = 86_400_000;
 /** The earliest time an event may carry: before it, the counter's clock was wrong. */
-export const EARLIEST_EVENT_MS = Date.UTC(2020, 0, 1);
+const EARLIEST_EVENT_MS = Date.UTC(2020, 0, 1);
 
 /** Every time an event carries, within [2020, the Hub's clock + a day]: a time past it would break every screen that shows it. */
 function checkTimes(events: SyncEvent[], now: number): void {

@@ -13,7 +13,7 @@ import { sha256 } from './tokens';
 // ---- Password hashes ---------------------------------------------------------------------------
 
 /** scrypt N=2^15, r=8, p=1: 32 MiB and ~50-100 ms per check. Stored as scrypt$N$r$p$salt$hash (base64url). */
-export const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 1, keylen: 32 } as const;
+const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 1, keylen: 32 } as const;
 
 const scrypt = (password: string, salt: Buffer, keylen: number, o: ScryptOptions): Promise<Buffer> =>
   new Promise((resolve, reject) =>
@@ -30,9 +30,13 @@ export async function hashPassword(
   return ['scrypt', p.N, p.r, p.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** Counts every hash computed by verifyPassword in this process (the throttling test reads it). */
+/**
+ * Counts every hash computed by verifyPassword in this process (the throttling test reads it).
+ * @internal for tests
+ */
 export const passwordChecks = { count: 0 };
 
+/** @internal for tests */
 export const passwordGate = new PasswordGate();
 
 /** `from`: the address the check is for (its fair share of the gate). */
@@ -81,7 +85,7 @@ export const view = (r: ManagerRow): ManagerView => ({
   disabled: r.disabled_at !== null && r.disabled_at !== undefined,
 });
 
-export async function countManagers(db: HubDb): Promise<number> {
+async function countManagers(db: HubDb): Promise<number> {
   return num((await db.query<{ n: unknown }>('select count(*) as n from managers'))[0]!.n);
 }
 
@@ -179,7 +183,7 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = {
 const CHECK_LEASE_MS = 10_000;
 
 /** Wait after `failures` failures: none for the free ones, then doubling from firstWaitMs up to `max`. */
-export const waitAfter = (failures: number, p: ThrottlePolicy = DEFAULT_THROTTLE, max = p.maxWaitMs): number =>
+const waitAfter = (failures: number, p: ThrottlePolicy = DEFAULT_THROTTLE, max = p.maxWaitMs): number =>
   failures < p.free ? 0 : Math.min(max, p.firstWaitMs * 2 ** (failures - p.free));
 
 const WAIT_SQL = `(case when failures + 1 < $3 then 0 else least($5::bigint, ($4::bigint * power(2, least(failures + 1 - $3, 40)))::bigint) end)`;
@@ -275,6 +279,7 @@ export async function checkLogin(
   return view(m);
 }
 
+/** @internal for tests */
 export async function loginFailures(db: HubDb, managerId: string): Promise<{ failures: number; lockedUntil: number }> {
   const r = (
     await db.query<{ failures: unknown; locked_until: unknown }>(
@@ -302,7 +307,7 @@ export interface Session {
 }
 
 /** Derived from the session id (never stored): only a holder of the cookie can compute it. */
-export const csrfTokenOf = (sessionId: string): string =>
+const csrfTokenOf = (sessionId: string): string =>
   createHmac('sha256', sessionId).update('counterpay-dashboard-csrf').digest('base64url');
 
 /** A new session (a new random id every login: no fixation). Returns the id for the cookie. */

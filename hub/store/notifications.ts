@@ -5,15 +5,15 @@
 // step, replayable, pruned.
 import type { NotificationLog } from '../../shared/hub-contract';
 import type { HubDb, SqlRunner } from '../db/adapter';
-import { num, numOrNull } from '../db/adapter';
+import { num } from '../db/adapter';
 import type { NotificationKind } from './ingest';
 
 export {
   createIngestBatcher,
   ingestNotification,
   ingestNotifications,
-  type IngestInput,
-  type IngestResult,
+  type NotificationIngestInput,
+  type NotificationIngestResult,
   type NotificationKind,
 } from './ingest';
 export { DEFAULT_HOLD, type HoldPolicy } from './holding';
@@ -34,7 +34,10 @@ async function route(q: SqlRunner, orderKeys: string[]): Promise<{ ids: string[]
   return { ids: rows.map((r) => r.id), why: rows[0] ? `owner of order ${rows[0].key}` : 'order not known' };
 }
 
-/** NOTIFY payloads are capped at 8000 bytes: a very long list becomes '*' (every stream re-reads). */
+/**
+ * NOTIFY payloads are capped at 8000 bytes: a very long list becomes '*' (every stream re-reads).
+ * @internal for tests
+ */
 export const notifyPayload = (counterIds: string[]): string => {
   const p = counterIds.join(',');
   return p.length > 7000 ? '*' : p;
@@ -146,7 +149,10 @@ export async function pendingDeliveriesFor(
   return out;
 }
 
-/** One counter's unacknowledged deliveries (see pendingDeliveriesFor). */
+/**
+ * One counter's unacknowledged deliveries (see pendingDeliveriesFor).
+ * @internal for tests
+ */
 export async function pendingDeliveries(
   db: SqlRunner,
   counterId: string,
@@ -269,11 +275,4 @@ export async function pruneOlderThan(db: HubDb, cutoff: number): Promise<number>
   const rows = await db.query('delete from notifications where received_at < $1 returning id', [cutoff]);
   await db.query('delete from enroll_codes where expires_at < $1', [cutoff]);
   return rows.length;
-}
-
-export async function pendingCountByCounter(db: HubDb): Promise<Map<string, number>> {
-  const rows = await db.query<{ counter_id: string; n: unknown }>(
-    'select counter_id, count(*) as n from deliveries where acked_at is null group by counter_id',
-  );
-  return new Map(rows.map((r) => [r.counter_id, numOrNull(r.n) ?? 0]));
 }

@@ -18,8 +18,8 @@ import { RELAY_CHANNEL } from './notifications';
 import { Where, type Scope } from './scope';
 
 /** Payload prefix on RELAY_CHANNEL: `programme:<version>:<branch>`, a branch's programme changed. */
-export const PROGRAMME_PREFIX = 'programme:';
-export const programmeNotice = (branch: string, version: number) => `${PROGRAMME_PREFIX}${version}:${branch}`;
+const PROGRAMME_PREFIX = 'programme:';
+const programmeNotice = (branch: string, version: number) => `${PROGRAMME_PREFIX}${version}:${branch}`;
 export function readProgrammeNotice(payload: string): { branch: string; version: number } | null {
   const m = /^programme:(\d+):(.+)$/s.exec(payload);
   return m ? { version: Number(m[1]), branch: m[2]! } : null;
@@ -161,7 +161,7 @@ export function programmeView(p: HubProgramme & { updatedBy: string | null }): D
 }
 
 /** Seats as a sale records them ("F7,F8"; hand-typed "f7 f8" too). */
-export const seatList = (seats: string | null): string[] =>
+const seatList = (seats: string | null): string[] =>
   (seats ?? '')
     .toUpperCase()
     .split(/[\s,;]+/)

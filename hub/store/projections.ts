@@ -10,7 +10,7 @@ import { num } from '../db/adapter';
 /** NOTIFY channel of order changes: payload `counterId|lowChangeId|highChangeId` (the rows of one committed batch). */
 export const DASH_CHANNEL = 'hub_dash';
 
-export const isPractice = (profile: string | undefined | null): boolean => profile === 'demo' || profile === 'sandbox';
+const isPractice = (profile: string | undefined | null): boolean => profile === 'demo' || profile === 'sandbox';
 
 type Of<K extends SyncEvent['kind']> = Extract<SyncEvent, { kind: K }>;
 const only = <K extends SyncEvent['kind']>(events: SyncEvent[], kind: K): Of<K>[] =>

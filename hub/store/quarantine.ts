@@ -48,7 +48,7 @@ export async function releaseHeld(
   return rows.map((r) => r.counter_id);
 }
 
-export interface DroppedHeld {
+interface DroppedHeld {
   notificationId: string;
   kind: 'pos' | 'bills';
   orderKeys: string[];

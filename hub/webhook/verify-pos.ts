@@ -21,7 +21,7 @@ export interface HubMerchantKeys {
  * `contentKey` is what the provider signed (paramContent + timestamp): a repeat is recognised by it,
  * whatever else was changed around it (whitespace of the body, the unsigned routing headers).
  */
-export type PosCheck = { ok: true; contentKey: string } | WebhookRefusal;
+type PosCheck = { ok: true; contentKey: string } | WebhookRefusal;
 
 export function checkPosWebhook(text: string, keys: HubMerchantKeys, now: number): PosCheck {
   const r = checkPosEnvelope(

@@ -29,7 +29,7 @@ export class CounterPayError extends Error {
   }
 }
 
-export interface CounterPayClientOptions {
+interface CounterPayClientOptions {
   /** The address Settings → Integrations shows, e.g. http://127.0.0.1:17480 */
   baseUrl: string;
   /** The key shown once when this system was paired. */

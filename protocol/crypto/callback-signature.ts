@@ -11,7 +11,10 @@ export function signCallback(key: string, timestamp: string, body: string): stri
 
 export type CallbackCheck = { ok: true } | { ok: false; why: 'missing' | 'stale' | 'bad-signature' };
 
-/** Checks a received callback: signature over the exact body bytes, timestamp within `windowMs` of `now`. */
+/**
+ * Checks a received callback: signature over the exact body bytes, timestamp within `windowMs` of `now`.
+ * @internal for tests
+ */
 export function verifyCallback(
   key: string,
   h: { timestamp?: string; signature?: string },

@@ -1,9 +1,9 @@
 // Canonical JSON as the provider signs it: keys sorted (recursively by default, objects inside
 // arrays too), arrays in order, compact. The signed bytes are exactly the bytes sent.
 
-export type JsonEscaping = 'plain' | 'escape-slash-and-non-ascii';
+type JsonEscaping = 'plain' | 'escape-slash-and-non-ascii';
 
-export interface CanonicalOptions {
+interface CanonicalOptions {
   recursive?: boolean;
   escaping?: JsonEscaping;
 }

@@ -6,6 +6,7 @@ export function hmacSha512(secretKey: string, message: string, encoding: 'hex' |
   return createHmac('sha512', secretKey).update(message, 'utf8').digest(encoding);
 }
 
+/** @internal for tests */
 export function hmacSha3_512Hex(secretKey: string, message: string): string {
   return createHmac('sha3-512', secretKey).update(message, 'utf8').digest('hex');
 }

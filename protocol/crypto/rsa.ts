@@ -55,7 +55,7 @@ export function privateKeyObject(key: KeyInput): KeyObject {
 }
 
 /** Accepts a PEM, or the bare base64 body that dashboards often show, and returns a PEM. */
-export function normalizePem(text: string, label: 'PUBLIC KEY' | 'PRIVATE KEY'): string {
+function normalizePem(text: string, label: 'PUBLIC KEY' | 'PRIVATE KEY'): string {
   const t = text.trim();
   if (t.startsWith('-----BEGIN')) return t.replace(/\r\n/g, '\n') + '\n';
   const body = t.replace(/\s+/g, '');

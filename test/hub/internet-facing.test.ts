@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHubDb } from '../../hub/db/open';
 import { buildHub } from '../../hub/server';
-import { csvCell } from '../../hub/http/dashboard-routes';
+import { csvCell } from '../../shared/csv-cell';
 import { createManager, passwordGate } from '../../hub/store/managers';
 import { rotatingFile } from '../../hub/log-file';
 import { Manager } from './helpers/dashboard-client';

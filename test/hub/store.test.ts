@@ -15,7 +15,7 @@ import {
   notificationLog,
   pendingDeliveries,
   pruneOlderThan,
-  type IngestInput,
+  type NotificationIngestInput,
 } from '../../hub/store/notifications';
 import type { SyncEvent } from '../../shared/hub-contract';
 import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
@@ -116,7 +116,7 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       const x = await mk('X', 'BR-R');
       const y = await mk('Y', 'BR-R');
       await storeSyncBatch(db, x.counterId, [ev(1, 'ORDX')], now);
-      const pos = (body: string, orderKeys: string[]): IngestInput => ({
+      const pos = (body: string, orderKeys: string[]): NotificationIngestInput => ({
         kind: 'pos',
         headers: {},
         body,
@@ -181,7 +181,7 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       const q = await mk('Q', 'BR-BATCH');
       await storeSyncBatch(db, q.counterId, [ev(1, 'ORDQ')], now);
       await storeSyncBatch(db, p.counterId, [ev(1, 'ORDP')], now);
-      const input = (body: string, keys: string[], branch: string | null = 'BR-BATCH'): IngestInput => ({
+      const input = (body: string, keys: string[], branch: string | null = 'BR-BATCH'): NotificationIngestInput => ({
         kind: 'pos',
         headers: { merchantId: branch ?? '' },
         body,
@@ -226,7 +226,7 @@ function storeSuite(name: string, open: () => Promise<HubDb>) {
       expect(new Set(same.map((r) => r.notificationId)).size).toBe(1);
       expect((await pendingDeliveries(db, p.counterId, 0, 100)).map((d) => d.body)).toEqual(bodies.slice(0, 18));
       // A notification the database refuses fails alone; the others of its batch are stored.
-      const bad = { ...input('bad', []), kind: 'nope' as IngestInput['kind'] };
+      const bad = { ...input('bad', []), kind: 'nope' as NotificationIngestInput['kind'] };
       const mixed = await Promise.allSettled([
         ingest(input('ok-1', ['ORDP'])),
         ingest(bad),

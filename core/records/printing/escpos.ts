@@ -15,7 +15,7 @@ const SMALL_COLUMNS: Record<PaperWidth, number> = { '58': 42, '80': 64 };
 /** QR module size in dots: about 25 mm wide for a short order number either way. */
 const QR_MODULE: Record<PaperWidth, number> = { '58': 5, '80': 6 };
 
-export const CMD = {
+const CMD = {
   init: [ESC, 0x40],
   alignLeft: [ESC, 0x61, 0],
   alignCenter: [ESC, 0x61, 1],
@@ -35,7 +35,10 @@ export const CMD = {
   cut: [GS, 0x56, 66, 0],
 } as const;
 
-/** GS ( k: model 2, module size, error correction M, store the data, print it. */
+/**
+ * GS ( k: model 2, module size, error correction M, store the data, print it.
+ * @internal for tests
+ */
 export function qrCommands(data: string, moduleSize: number): number[] {
   const bytes = [...Buffer.from(toPrinterText(data), 'ascii')];
   const len = bytes.length + 3;
@@ -174,7 +177,10 @@ function block(b: Bytes, blk: Block, paper: PaperWidth): void {
   }
 }
 
-/** The document as one printer job: initialise, every block, feed, cut. */
+/**
+ * The document as one printer job: initialise, every block, feed, cut.
+ * @internal for tests
+ */
 export function escposOf(doc: PrintDoc, paper: PaperWidth): Buffer {
   const b = new Bytes();
   b.cmd(CMD.init);

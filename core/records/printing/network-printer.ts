@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { AppError } from '../../../shared/errors';
 
-export interface NetworkTarget {
+interface NetworkTarget {
   host: string;
   port: number;
 }
@@ -15,9 +15,9 @@ export interface NetworkSendOptions {
   writeTimeoutMs?: number;
 }
 
-export const NETWORK_DEFAULTS = { connectTimeoutMs: 4_000, writeTimeoutMs: 15_000 };
+const NETWORK_DEFAULTS = { connectTimeoutMs: 4_000, writeTimeoutMs: 15_000 };
 
-export type PrinterFailure = 'refused' | 'offline' | 'not-found' | 'timeout' | 'dropped' | 'failed';
+type PrinterFailure = 'refused' | 'offline' | 'not-found' | 'timeout' | 'dropped' | 'failed';
 
 export function printerError(reason: PrinterFailure, message: string, extra: Record<string, unknown> = {}): AppError {
   return new AppError('PRINTER_FAILED', message, { reason, ...extra });

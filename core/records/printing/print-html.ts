@@ -5,7 +5,7 @@ import type { Block, PrintDoc } from './print-doc';
 import { qrSvg } from './qr-svg';
 import { RECEIPT_CSS } from '../../../shared/receipt-css';
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,

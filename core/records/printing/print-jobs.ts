@@ -25,7 +25,7 @@ export function targetText(t: PrintTarget): string {
   }
 }
 
-export type JobKind = PrintJobView['kind'];
+type JobKind = PrintJobView['kind'];
 
 export interface NewJob {
   kind: JobKind;

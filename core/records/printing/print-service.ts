@@ -12,7 +12,7 @@ import type { JobRow, NewJob, PrintJobStore, PrintTarget } from './print-jobs';
 import { sendToSerialPrinter } from './serial-printer';
 import type { SystemPrinter } from './system-printer';
 
-export interface PrintServiceDeps {
+interface PrintServiceDeps {
   jobs: PrintJobStore;
   printing: () => PrinterSettings;
   systemPrinter: SystemPrinter;
@@ -25,7 +25,7 @@ export interface PrintServiceDeps {
   serialTimeoutMs?: number;
 }
 
-export function targetFrom(s: PrinterSettings): PrintTarget {
+function targetFrom(s: PrinterSettings): PrintTarget {
   switch (s.kind) {
     case 'network':
       return { kind: 'network', host: s.host, port: s.port, paper: s.paper, copies: s.copies };

@@ -4,7 +4,7 @@ import { SerialPort } from 'serialport';
 import type { SerialPortClass, SerialPortLike } from '../../terminal';
 import { printerError } from './network-printer';
 
-export interface SerialTarget {
+interface SerialTarget {
   path: string;
   baudRate: number;
 }

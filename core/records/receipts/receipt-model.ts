@@ -10,9 +10,9 @@ import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profil
 import type { Block, PrintDoc } from '../printing/print-doc';
 
 /** The mark on the receipt of a sale the provider paid after the counter closed it. */
-export const PAID_AFTER_CLOSING_MARK = 'Paid after closing';
+const PAID_AFTER_CLOSING_MARK = 'Paid after closing';
 
-export interface ReceiptInput {
+interface ReceiptInput {
   order: OrderView;
   cinema: CinemaSettings;
   counterName: string;
@@ -99,7 +99,7 @@ function seatLines(r: Receipt): Block[] {
 }
 
 /** "Sat, 21 Nov 2026, 19:30": the show's calendar date, which no time zone may move. */
-export function receiptShowWhen(date: string, time: string): string {
+function receiptShowWhen(date: string, time: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!m) return `${date} ${time}`;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12));
@@ -125,7 +125,10 @@ function closedAsText(closedAs: string): string {
   return s.success ? ORDER_STATE_LABELS[s.data] : closedAs;
 }
 
-/** The payment's times as the receipt states them (shared/payment-times.ts; a late payment's own time). */
+/**
+ * The payment's times as the receipt states them (shared/payment-times.ts; a late payment's own time).
+ * @internal for tests
+ */
 export function receiptPaymentTimes(r: Receipt): [label: string, at: number][] {
   return r.paidAfterClosing ? [['Paid at', r.paidAfterClosing.at]] : paymentTimes(r);
 }

@@ -15,7 +15,7 @@ import type { RecordsSettingsStore } from '../records-settings';
 import type { ShiftStore } from '../shifts/shift-store';
 import type { SystemPrinter } from '../printing/system-printer';
 
-export interface ReceiptsDeps {
+interface ReceiptsDeps {
   checkout: CheckoutService;
   settings: RecordsSettingsStore;
   counterName: () => string;

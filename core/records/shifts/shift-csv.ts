@@ -3,7 +3,7 @@
 import { koboToNairaString } from '../../../shared/money';
 import type { ShiftReport } from '../../../shared/records';
 import { lagosDate, lagosHm } from '../../../shared/time';
-import { toCsv } from '../../lib';
+import { toCsv } from '../../../shared/csv-cell';
 import { takenKobo } from './shift-report-doc';
 import { ledgerLines } from '../../../shared/ledger';
 

@@ -17,6 +17,7 @@ import type { ShiftStore } from './shift-store';
 import { shiftTotals } from './shift-totals';
 import type { TopupTotalsSource } from './topup-totals';
 
+/** @internal for tests */
 export interface ShiftDeps {
   orders: OrderJournalReads;
   shifts: ShiftStore;
@@ -164,4 +165,3 @@ export function createShiftService(d: ShiftDeps) {
     },
   };
 }
-export type ShiftService = ReturnType<typeof createShiftService>;

@@ -27,6 +27,7 @@ const whole = (n: number) => Math.max(0, Math.round(n));
 /**
  * A Z report as the Hub keeps it: the ledger's lines in its words (shared/ledger.ts), each count of
  * payments; `totalKobo`/`count` are the card total (top-ups apart, on their own lines).
+ * @internal for tests
  */
 export function zReportEvent(r: ShiftReport & { id: number }) {
   const t = r.totals;
@@ -50,7 +51,7 @@ export function zReportEvent(r: ShiftReport & { id: number }) {
 }
 
 /** What the shift took, as the Hub is told: the ledger's card total (top-ups apart). */
-export const takingsOf = (r: ShiftReport) => whole(takenKobo(r));
+const takingsOf = (r: ShiftReport) => whole(takenKobo(r));
 
 export class ShiftStore {
   /** `sink`: where the shift's events also go, in their transactions (the Hub's outbox; none in some tests). */

@@ -69,7 +69,10 @@ const safe =
   (f: Intl.DateTimeFormat) =>
   (ms: number): string =>
     Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? f.format(ms) : '—';
-/** HH:mm in Lagos. */
+/**
+ * HH:mm in Lagos.
+ * @internal for tests
+ */
 export const lagosTime = safe(hm);
 /** HH:mm:ss in Lagos. */
 export const lagosTimeSeconds = safe(hms);
@@ -213,7 +216,7 @@ export function changeText(now: number, before: number): string | null {
 
 // ---- Orders search: the form and the query string ---------------------------------------------------
 
-export const ORDER_FILTERS = [
+const ORDER_FILTERS = [
   'number',
   'film',
   'seat',
@@ -227,7 +230,7 @@ export const ORDER_FILTERS = [
   'paidAfterClosing',
   'branch',
 ] as const;
-export type OrderFilterName = (typeof ORDER_FILTERS)[number];
+type OrderFilterName = (typeof ORDER_FILTERS)[number];
 export type OrderFilterForm = Partial<Record<OrderFilterName, string>>;
 
 /**

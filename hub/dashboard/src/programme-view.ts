@@ -5,7 +5,7 @@ import type { DashProgrammeView, ImportProgrammeResult, ShowFill } from '../../.
 import type { Programme, TicketType } from '../../../shared/programme';
 import { formatCount, formatNaira, lagosDayTime } from './format';
 
-export interface DayShow {
+interface DayShow {
   time: string;
   screen: string;
   film: string;
@@ -14,7 +14,7 @@ export interface DayShow {
   rating: string;
   ticketTypes: TicketType[];
 }
-export interface ProgrammeDay {
+interface ProgrammeDay {
   date: string;
   shows: DayShow[];
 }
@@ -79,7 +79,7 @@ export function importOutcome(r: ImportProgrammeResult, fileName: string): { ton
 /** Where an error is, as a spreadsheet user looks for it: "line 4", "the file". */
 export const errorLine = (line: number): string => (line === 0 ? 'the file' : String(line));
 
-export interface FillBar {
+interface FillBar {
   /** Share of the bar's full width (0–100), sold and still being paid for. */
   soldPct: number;
   heldPct: number;

@@ -31,7 +31,7 @@ export type ScreenId = (typeof SCREENS)[number]['id'];
 export const screensFor = (role: SessionView['manager']['role'] | undefined) =>
   SCREENS.filter((x) => role === 'head-office' || !('headOffice' in x));
 
-export interface Route {
+interface Route {
   /** 'account': the manager's own account (change my password), from the account menu. */
   screen: ScreenId | 'account' | 'unknown';
   /** /orders/<id>: one order's history. */
@@ -39,7 +39,7 @@ export interface Route {
   query: URLSearchParams;
 }
 
-export function parseRoute(pathname: string, search: string): Route {
+function parseRoute(pathname: string, search: string): Route {
   const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : '';
   const [first = '', second] = rest.split('/').filter(Boolean);
   const query = new URLSearchParams(search);
@@ -67,7 +67,7 @@ export function applyTheme(t: ThemeChoice): void {
 
 /** 'paused': the Hub closed the feed with a reason (another stream of this session took its place): it resumes when asked, or when this tab is looked at again. */
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'paused' | 'off';
-export interface LiveItem extends OrderRow {
+interface LiveItem extends OrderRow {
   /** When this browser heard of the change. */
   seenAt: number;
 }

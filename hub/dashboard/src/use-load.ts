@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from './api';
 
-export interface Loaded<T> {
+interface Loaded<T> {
   data: T | null;
   error: string | null;
   loading: boolean;

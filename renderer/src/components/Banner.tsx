@@ -3,9 +3,9 @@
 // when idle, none is plain text. Other attributes (data-testid, data-outcome) pass through.
 import type { HTMLAttributes } from 'react';
 
-export type BannerTone = 'good' | 'bad' | 'warn' | 'info';
+type BannerTone = 'good' | 'bad' | 'warn' | 'info';
 
-export interface BannerProps extends HTMLAttributes<HTMLElement> {
+interface BannerProps extends HTMLAttributes<HTMLElement> {
   tone: BannerTone;
   role?: 'alert' | 'status';
   /** A paragraph for a sentence; a div when it holds blocks (lists, buttons in a row); a section with headings. */

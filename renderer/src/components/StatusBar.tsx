@@ -9,7 +9,7 @@ import { PROFILE_LABELS } from '../../../shared/settings';
 import { useApp } from '../stores/app-store';
 import { useShift } from '../stores/shift-store';
 import { terminalVerdict } from '../stores/terminal-verdict';
-import { HUB_PILL_TONE, hubPillHint, hubPillText } from '../stores/hub-text';
+import { HUB_PILL_TONE, hubPillHint, hubPillText } from '../stores/hub-link-text';
 import { call } from '../transport/bridge';
 import { LateCountPill } from './LatePaymentAlert';
 

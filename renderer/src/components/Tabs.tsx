@@ -2,7 +2,7 @@
 // the Tab order (the selected one), and Left/Right/Home/End moving the selection and the focus.
 import type { ReactNode } from 'react';
 
-export interface TabsProps<T extends string> {
+interface TabsProps<T extends string> {
   /** Prefix of the tab and panel ids (`${idPrefix}-tab-x`, `${idPrefix}-panel-x`). */
   idPrefix: string;
   label: string;
@@ -12,8 +12,8 @@ export interface TabsProps<T extends string> {
   className?: string;
 }
 
-export const tabId = (idPrefix: string, id: string) => `${idPrefix}-tab-${id}`;
-export const panelId = (idPrefix: string, id: string) => `${idPrefix}-panel-${id}`;
+const tabId = (idPrefix: string, id: string) => `${idPrefix}-tab-${id}`;
+const panelId = (idPrefix: string, id: string) => `${idPrefix}-panel-${id}`;
 
 const STEP: Record<string, (i: number, n: number) => number> = {
   ArrowRight: (i, n) => (i + 1) % n,

@@ -12,7 +12,7 @@ import { ProfileForm } from './ProfileForm';
 import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
 import { ProgrammePanel } from './settings/ProgrammePanel';
-import { HubPanel } from './settings/HubPanel';
+import { HubLinkPanel } from './settings/HubLinkPanel';
 import { IntegrationsPanel } from './settings/IntegrationsPanel';
 import { Banner, outcome } from '../components/Banner';
 
@@ -83,7 +83,7 @@ export function SettingsScreen() {
             {s.view && s.view.profile === s.editing && <ProfileForm view={s.view} />}
           </TabPanel>
           <ProgrammePanel />
-          <HubPanel />
+          <HubLinkPanel />
           <IntegrationsPanel />
           <ReceiptSettingsPanel />
           <BackupsPanel />

@@ -36,7 +36,10 @@ export function closedStep(o: Pick<OrderView, 'state' | 'late' | 'lastCheck'>): 
   return { kind: 'checked', answer: checkAnswerText(o.lastCheck), retry: !o.lastCheck.paid && !o.late };
 }
 
-/** "The provider says not paid at 21:04.": the last Check with the provider, in cashier words. */
+/**
+ * "The provider says not paid at 21:04.": the last Check with the provider, in cashier words.
+ * @internal for tests
+ */
 export function checkAnswerText(c: NonNullable<OrderView['lastCheck']>): string {
   const at = formatLagosTime(c.at);
   if (c.paid)

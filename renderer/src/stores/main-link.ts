@@ -6,7 +6,7 @@ import { appFollower, LOST_CONTACT_GRACE_MS, useApp } from './app-store';
 import { backupsFollower } from './backups-store';
 import { batchesFollower } from './batch-store';
 import { followStores, type Following, type StoreFollower } from './follow';
-import { hubFollower } from './hub-store';
+import { hubLinkFollower } from './hub-link-store';
 import { lateFollower } from './late-store';
 import { integrationsFollower } from './integrations-store';
 import { ordersFollower } from './orders-store';
@@ -18,7 +18,7 @@ import { shiftFollower } from './shift-store';
 import { terminalFollower } from './terminal-store';
 import { topupsFollower } from './topups-store';
 
-export const STORE_FOLLOWERS: readonly StoreFollower[] = [
+const STORE_FOLLOWERS: readonly StoreFollower[] = [
   appFollower,
   ordersFollower,
   saleFollower,
@@ -30,7 +30,7 @@ export const STORE_FOLLOWERS: readonly StoreFollower[] = [
   batchesFollower,
   backupsFollower,
   programmeFollower,
-  hubFollower,
+  hubLinkFollower,
   integrationsFollower,
   lateFollower,
 ];

@@ -3,7 +3,7 @@
 // change, so a push is at least as new as anything a read still in flight could carry; a read
 // answered after a push of its kind arrived is dropped.
 
-export interface PushGuard {
+interface PushGuard {
   /** A push arrived: reads in flight now are older than it. */
   pushed(): void;
   /** Call before a read; the answer may be applied if `fresh()` is still true when it arrives. */

@@ -9,7 +9,7 @@ import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 
 /** What the print-only part of the page holds while the browser prints it. */
-export interface BrowserPrint {
+interface BrowserPrint {
   html: string;
   paper: '58' | '80';
 }

@@ -28,16 +28,7 @@ export interface SaleDraft {
 export type DraftKey = keyof SaleDraft;
 
 /** Draft keys in screen order (the first invalid one gets the focus). */
-export const DRAFT_KEYS: DraftKey[] = [
-  'filmName',
-  'filmTitle',
-  'showDate',
-  'showTime',
-  'seats',
-  'tickets',
-  'price',
-  'fee',
-];
+const DRAFT_KEYS: DraftKey[] = ['filmName', 'filmTitle', 'showDate', 'showTime', 'seats', 'tickets', 'price', 'fee'];
 
 /** Error keys of SaleInputSchema / the server that name a different draft field. */
 const ERROR_TO_DRAFT: Record<string, DraftKey> = { priceKobo: 'price', bookingFeeKobo: 'fee' };
@@ -53,13 +44,16 @@ export function emptyDraft(today = '', showTime = ''): SaleDraft {
   return { filmName: '', filmTitle: '', showDate: today, showTime, seats: '', tickets: '', price: '', fee: '' };
 }
 
-/** "250000" kobo -> "2500", "250050" -> "2500.50": what a cashier would type. */
+/**
+ * "250000" kobo -> "2500", "250050" -> "2500.50": what a cashier would type.
+ * @internal for tests
+ */
 export function nairaInput(kobo: number): string {
   const s = koboToNairaString(kobo);
   return s.endsWith('.00') ? s.slice(0, -3) : s;
 }
 
-export function findFilm(films: FilmMemory[], name: string): FilmMemory | undefined {
+function findFilm(films: FilmMemory[], name: string): FilmMemory | undefined {
   const key = name.trim().toLowerCase();
   if (!key) return undefined;
   return films.find((f) => f.filmName.trim().toLowerCase() === key);
@@ -85,7 +79,7 @@ export function editDraft(draft: SaleDraft, key: DraftKey, value: string, films:
 }
 
 /** The programme's show this hand-typed draft names (film name or title, date and time all match), or null. */
-export function programmeShowFor(draft: SaleDraft, shows: readonly ShowView[]): ShowView | null {
+function programmeShowFor(draft: SaleDraft, shows: readonly ShowView[]): ShowView | null {
   const film = draft.filmName.trim().toLowerCase();
   const time = tidyTime(draft.showTime.trim());
   if (!film) return null;
@@ -136,7 +130,7 @@ function money(text: string, emptyMeans: number | undefined): number | undefined
   }
 }
 
-export interface DraftCheck {
+interface DraftCheck {
   /** The input to send, when every field is fine. */
   input: SaleInput | null;
   /** Messages keyed by draft key (and 'sn' for the terminal). */

@@ -20,7 +20,7 @@ export function stepTicketType(show: ShowView, name: string, step: 1 | -1): stri
   return show.ticketTypes[((((i < 0 ? 0 : i) + step) % n) + n) % n]!.name;
 }
 
-export interface ShowSaleAmounts {
+interface ShowSaleAmounts {
   tickets: number;
   seats: string;
   ticketsKobo: number;

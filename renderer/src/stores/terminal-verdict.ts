@@ -1,16 +1,16 @@
 // The terminal in one state, one colour and one next step, wherever it is shown (the Terminal box
 // on the Sell screen, the status bar): a port that is open but gave no serial number is not a
 // "connected" terminal — nothing can be charged on it.
-export type TerminalTone = 'good' | 'warn' | 'bad' | 'info';
+type TerminalTone = 'good' | 'warn' | 'bad' | 'info';
 
-export interface TerminalFacts {
+interface TerminalFacts {
   /** connected / connecting / disconnected / manual (the status bar says not-connected). */
   status: string;
   sn: string | null;
   portPath?: string | null;
 }
 
-export interface TerminalVerdict {
+interface TerminalVerdict {
   text: string;
   tone: TerminalTone;
   /** What to do now; null when the terminal is ready. */

@@ -29,7 +29,7 @@ export function emptySingle(serviceType: ServiceType = 'airtime'): SingleDraft {
   return { serviceType, network: '', phone: '', provider: '', customerId: '', amount: '' };
 }
 
-export interface SingleCheck {
+interface SingleCheck {
   errors: Partial<Record<SingleField, string>>;
   /** "+234 803 123 4567" once the number is good. */
   phoneDisplay: string | null;

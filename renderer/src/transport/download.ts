@@ -1,7 +1,7 @@
 // Offers text to the cashier as a file download: a Blob behind a temporary <a download>. The
 // page, not main, saves it (in the browser shell main cannot reach the cashier's folders).
 
-export type DownloadType = 'text/csv' | 'application/json';
+type DownloadType = 'text/csv' | 'application/json';
 
 export function downloadText(fileName: string, text: string, type: DownloadType): void {
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));

@@ -4,7 +4,8 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBackupService, type Timers } from '../../../core/backup/backup-service';
+import { createBackupService } from '../../../core/backup/backup-service';
+import type { Timers } from '../../../core/lib';
 import { openJournalChecked } from '../../../core/data-folder/journal-file';
 import { SCHEMA } from '../../../core/schema';
 import { memoryLogger } from '../../../shared/logger';
@@ -22,14 +23,19 @@ function setUp(second: () => string | null = () => null) {
   dbs.push(db);
   db.exec("CREATE TABLE probe_rows (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO probe_rows (note) VALUES ('a')");
   let t = Date.parse('2026-11-02T09:00:00Z');
-  const tick: { fn: (() => void) | null; ms: number; cleared: boolean } = { fn: null, ms: 0, cleared: false };
+  const tick: { fn: (() => void) | null; ms: number; armed: number; cleared: boolean } = {
+    fn: null,
+    ms: 0,
+    armed: 0,
+    cleared: false,
+  };
   const timers: Timers = {
-    setInterval: (fn, ms) => {
+    setTimeout: (fn, ms) => {
       tick.fn = fn;
       tick.ms = ms;
-      return 1;
+      return ++tick.armed;
     },
-    clearInterval: () => void (tick.cleared = true),
+    clearTimeout: (h) => void (tick.cleared = h === tick.armed),
   };
   const logger = memoryLogger();
   const service = createBackupService({
@@ -49,6 +55,9 @@ describe('backup service', () => {
     service.start();
     expect(tick.ms).toBe(4 * 3_600_000);
     tick.fn!();
+    // The next one is due 4 hours after: the timer is armed again, and stop clears that one.
+    expect(tick.armed).toBe(2);
+    expect(tick.ms).toBe(4 * 3_600_000);
     await service.stop();
     expect(tick.cleared).toBe(true);
     expect(service.view().backups.map((b) => b.reason)).toEqual(['scheduled']);

@@ -1,7 +1,7 @@
 // The CSV reader and writer: RFC 4180 quoting, CRLF/LF/CR, a BOM, line numbers of records that
 // span lines, errors that name the line, and a write/read round trip.
 import { describe, expect, it } from 'vitest';
-import { toCsv } from '../../../core/lib/csv-cell';
+import { toCsv } from '../../../shared/csv-cell';
 import { parseCsv } from '../../../shared/csv-parse';
 
 describe('parseCsv', () => {

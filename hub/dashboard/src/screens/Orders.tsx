@@ -51,10 +51,7 @@ function searchQuery(q: URLSearchParams, scoped: URLSearchParams): URLSearchPara
 }
 
 /** The provider's late word on a sale, in a manager's words (docs/late-payments.md). */
-export function lateText(
-  l: LateOnOrder,
-  soldKobo: number,
-): { label: string; tone: 'bad' | 'warn' | 'info'; detail: string } {
+function lateText(l: LateOnOrder, soldKobo: number): { label: string; tone: 'bad' | 'warn' | 'info'; detail: string } {
   if (l.kind === 'paid-after-closing') {
     const handled = l.handled
       ? ` Handled on the counter by ${l.handled.by}, ${lagosDayTime(l.handled.at)}: ${l.handled.how === 'refund' ? 'customer gone, refund to be arranged' : 'tickets given'}.`

@@ -19,7 +19,7 @@ function dayName(date: string, today: string): string {
 }
 
 /** The day and time window in words, or null when it is today's whole day (the default) or every day. */
-export function windowText(q: OrderQuery, now = Date.now()): string | null {
+function windowText(q: OrderQuery, now = Date.now()): string | null {
   const today = lagosDate(now);
   const fromTime = q.fromTime ?? '';
   const toTime = q.toTime ?? '';

@@ -19,7 +19,7 @@ export type PrintingForm = Omit<PrinterSettings, 'port' | 'copies' | 'baudRate'>
   baudRate: string;
 };
 
-export interface PrintingPartProps {
+interface PrintingPartProps {
   printing: PrintingForm;
   up(patch: Partial<PrintingForm>): void;
   /** The save's message for a field ("printing.host"), if any. */

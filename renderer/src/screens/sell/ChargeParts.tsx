@@ -9,7 +9,7 @@ import { useSale } from '../../stores/sale-store';
 import { useShift } from '../../stores/shift-store';
 
 /** "₦13,700.00 COU1-251125-0017": how a waiting order is named to the cashier. */
-export function orderName(o: Pick<OrderView, 'amountKobo' | 'outOrderNo'>): string {
+function orderName(o: Pick<OrderView, 'amountKobo' | 'outOrderNo'>): string {
   return `${formatNaira(o.amountKobo)} ${o.outOrderNo}`;
 }
 

@@ -7,9 +7,9 @@ import { call } from '../transport/bridge';
 import { busyRunner } from './busy-run';
 import { fieldErrorsOf } from './call-errors';
 import type { StoreFollower } from './follow';
-import { hubDraftErrors, type HubDraft } from './hub-text';
+import { hubDraftErrors, type HubDraft } from './hub-link-text';
 
-interface HubState {
+interface HubLinkState {
   view: HubLinkView | null;
   busy: 'enroll' | 'leave' | 'check' | null;
   message: { kind: 'ok' | 'error'; text: string } | null;
@@ -23,12 +23,12 @@ interface HubState {
 }
 
 /** Main's refusals that blame one field carry it in details.fields (VALIDATION, HUB_NOT_A_HUB, HUB_CODE_INVALID, HUB_NAME_TAKEN). */
-function fieldsOf(e: unknown): HubState['fieldErrors'] {
+function fieldsOf(e: unknown): HubLinkState['fieldErrors'] {
   const all =
     isAppError(e) && e.code.startsWith('HUB_')
       ? ((e.details?.fields as Record<string, unknown> | undefined) ?? {})
       : fieldErrorsOf(e);
-  const out: HubState['fieldErrors'] = {};
+  const out: HubLinkState['fieldErrors'] = {};
   for (const k of ['hubUrl', 'code', 'counterName'] as const) if (typeof all[k] === 'string') out[k] = all[k];
   return out;
 }
@@ -40,7 +40,7 @@ function fieldsOf(e: unknown): HubState['fieldErrors'] {
  */
 let eventsSeen = 0;
 
-export const useHub = create<HubState>((set, get) => {
+export const useHubLink = create<HubLinkState>((set, get) => {
   const run = busyRunner(set, (e) => ({ fieldErrors: fieldsOf(e) }));
   /** The view of an answer to a call started when `before` events had been seen, unless an event replaced it. */
   const viewOf = (view: HubLinkView, before: number) => (eventsSeen === before ? { view } : {});
@@ -96,22 +96,22 @@ export const useHub = create<HubState>((set, get) => {
   };
 });
 
-export const hubFollower: StoreFollower = {
+export const hubLinkFollower: StoreFollower = {
   name: 'hub',
   listen: (bridge) => [
     bridge.on('hub.changed', (view) => {
       eventsSeen += 1;
       // "Joined the Hub…" no longer holds once the link is somewhere else (offline, removed).
-      const { message, view: was } = useHub.getState();
+      const { message, view: was } = useHubLink.getState();
       const stale =
         message?.kind === 'ok' &&
         was !== null &&
         was.state !== view.state &&
         view.state !== 'connected' &&
         view.state !== 'connecting';
-      useHub.setState(stale ? { view, message: null } : { view });
+      useHubLink.setState(stale ? { view, message: null } : { view });
     }),
   ],
   // Only what was loaded: the Hub tab reads its view when it opens.
-  refresh: () => (useHub.getState().view ? useHub.getState().load() : undefined),
+  refresh: () => (useHubLink.getState().view ? useHubLink.getState().load() : undefined),
 };

@@ -8,7 +8,7 @@ import { Banner, outcome } from '../../components/Banner';
 import { Field } from '../../components/Field';
 import { SubmitForm } from '../../components/SubmitForm';
 import { useApp } from '../../stores/app-store';
-import { useHub } from '../../stores/hub-store';
+import { useHubLink } from '../../stores/hub-link-store';
 import {
   enrolledLine,
   HUB_PILL_TONE,
@@ -16,11 +16,11 @@ import {
   hubPillText,
   syncLine,
   type HubDraft,
-} from '../../stores/hub-text';
-import '../../hub-panel.css';
+} from '../../stores/hub-link-text';
+import '../../hub-link-panel.css';
 
 function JoinForm({ rejoin }: { rejoin: boolean }) {
-  const h = useHub(useShallow((s) => ({ busy: s.busy, fieldErrors: s.fieldErrors, enroll: s.enroll })));
+  const h = useHubLink(useShallow((s) => ({ busy: s.busy, fieldErrors: s.fieldErrors, enroll: s.enroll })));
   const status = useApp((s) => s.status);
   const [draft, setDraft] = useState<HubDraft>({ hubUrl: '', code: '' });
   const [shown, setShown] = useState(h.fieldErrors);
@@ -95,8 +95,8 @@ function JoinForm({ rejoin }: { rejoin: boolean }) {
   );
 }
 
-export function HubPanel() {
-  const h = useHub(
+export function HubLinkPanel() {
+  const h = useHubLink(
     useShallow((s) => ({
       view: s.view,
       busy: s.busy,

@@ -6,9 +6,9 @@ import type { Clock } from '../../shared/clock';
 import type { Db } from '../db';
 import type { Timers } from '../lib';
 import type { Logger } from '../../shared/logger';
-import type { HubCallError, HubClient, HubConnection } from './hub-client';
+import type { HubCallError, HubClient, HubConnection } from './link-client';
 
-export type { HubConnection } from './hub-client';
+export type { HubConnection } from './link-client';
 
 /** Where the connection comes from (the hub module, which keeps it in settings and the vault). */
 export type HubConnectionSource = () => HubConnection | null;

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import { followStores, type Following } from '../../../renderer/src/stores/follow';
-import { hubFollower, useHub } from '../../../renderer/src/stores/hub-store';
+import { hubLinkFollower, useHubLink } from '../../../renderer/src/stores/hub-link-store';
 import { connectBridge } from '../../../renderer/src/transport/bridge';
 import { fakeMain, hubView, joinedHubView, later } from './fake-main';
 
@@ -13,12 +13,12 @@ afterEach(() => {
   following?.stop();
   following = null;
   connectBridge(null);
-  useHub.setState(useHub.getInitialState(), true);
+  useHubLink.setState(useHubLink.getInitialState(), true);
 });
 
 function start(main: ReturnType<typeof fakeMain>): Following {
   connectBridge(main.bridge);
-  return (following = followStores(main.bridge, [hubFollower]));
+  return (following = followStores(main.bridge, [hubLinkFollower]));
 }
 
 const GOOD = { hubUrl: 'https://hub.mycinema.ng', code: 'abcd-efgh-jklm' };
@@ -27,10 +27,10 @@ describe('hub store', () => {
   it('joins, and shows who the counter is on the Hub', async () => {
     const main = fakeMain({ 'hub.enroll': () => joinedHubView() });
     start(main);
-    expect(await useHub.getState().enroll(GOOD)).toBe(true);
+    expect(await useHubLink.getState().enroll(GOOD)).toBe(true);
     expect(main.calls.map((c) => c.name)).toEqual(['hub.enroll']);
-    expect(useHub.getState().view?.counterName).toBe('Counter 2');
-    expect(useHub.getState().message).toEqual({
+    expect(useHubLink.getState().view?.counterName).toBe('Counter 2');
+    expect(useHubLink.getState().message).toEqual({
       kind: 'ok',
       text: 'Joined the Hub at https://hub.mycinema.ng as Counter 2.',
     });
@@ -40,24 +40,24 @@ describe('hub store', () => {
     const answer = later<ReturnType<typeof joinedHubView>>();
     const main = fakeMain({ 'hub.enroll': () => answer.promise });
     start(main);
-    const joining = useHub.getState().enroll(GOOD);
+    const joining = useHubLink.getState().enroll(GOOD);
     // Main answered with the view of the moment it joined (relay not yet up)…
     const atJoin = joinedHubView({ state: 'connecting', relay: 'not-connected', lastSyncAt: null });
     // …and the relay came up before that answer reached the page.
     main.emit('hub.changed', joinedHubView());
     answer.resolve(atJoin);
     expect(await joining).toBe(true);
-    expect(useHub.getState().view).toMatchObject({ relay: 'connected', state: 'connected' });
-    expect(useHub.getState().message?.text).toBe('Joined the Hub at https://hub.mycinema.ng as Counter 2.');
+    expect(useHubLink.getState().view).toMatchObject({ relay: 'connected', state: 'connected' });
+    expect(useHubLink.getState().message?.text).toBe('Joined the Hub at https://hub.mycinema.ng as Counter 2.');
   });
 
   it('a wrong field is shown next to it and nothing is sent', async () => {
     const main = fakeMain({ 'hub.enroll': () => joinedHubView() });
     start(main);
-    expect(await useHub.getState().enroll({ hubUrl: 'http://hub.example.com', code: 'ABC' })).toBe(false);
+    expect(await useHubLink.getState().enroll({ hubUrl: 'http://hub.example.com', code: 'ABC' })).toBe(false);
     expect(main.calls).toEqual([]);
-    expect(useHub.getState().fieldErrors.hubUrl).toContain('https://');
-    expect(useHub.getState().fieldErrors.code).toContain('ABCD-EFGH-JKLM');
+    expect(useHubLink.getState().fieldErrors.hubUrl).toContain('https://');
+    expect(useHubLink.getState().fieldErrors.code).toContain('ABCD-EFGH-JKLM');
   });
 
   it("a name whose code another counter has lands next to the name, with the Hub's words", async () => {
@@ -75,9 +75,9 @@ describe('hub store', () => {
       },
     });
     start(main);
-    expect(await useHub.getState().enroll(GOOD)).toBe(false);
-    expect(useHub.getState().fieldErrors).toEqual({ counterName: hubWords });
-    expect(useHub.getState().message?.text).toContain('Settings → Edit Demo → Counter name');
+    expect(await useHubLink.getState().enroll(GOOD)).toBe(false);
+    expect(useHubLink.getState().fieldErrors).toEqual({ counterName: hubWords });
+    expect(useHubLink.getState().message?.text).toContain('Settings → Edit Demo → Counter name');
   });
 
   it('a code the Hub refuses lands next to the code; an unreachable Hub is one sentence', async () => {
@@ -93,11 +93,11 @@ describe('hub store', () => {
       },
     });
     start(main);
-    expect(await useHub.getState().enroll(GOOD)).toBe(false);
-    expect(useHub.getState().fieldErrors).toEqual({
+    expect(await useHubLink.getState().enroll(GOOD)).toBe(false);
+    expect(useHubLink.getState().fieldErrors).toEqual({
       code: 'Unknown, already used or expired: ask the manager for a new code',
     });
-    expect(useHub.getState().message?.kind).toBe('error');
+    expect(useHubLink.getState().message?.kind).toBe('error');
 
     main.answer('hub.enroll', () => {
       throw new AppError(
@@ -105,9 +105,9 @@ describe('hub store', () => {
         'No Hub answered at https://hub.mycinema.ng. Check the address, that the Hub is running, and that this PC is on the network; then try again.',
       );
     });
-    expect(await useHub.getState().enroll(GOOD)).toBe(false);
-    expect(useHub.getState().fieldErrors).toEqual({});
-    expect(useHub.getState().message?.text).toContain('No Hub answered');
+    expect(await useHubLink.getState().enroll(GOOD)).toBe(false);
+    expect(useHubLink.getState().fieldErrors).toEqual({});
+    expect(useHubLink.getState().message?.text).toContain('No Hub answered');
   });
 
   it('follows hub.changed, and after a reconnect reads the view again only once it was loaded', async () => {
@@ -115,22 +115,22 @@ describe('hub store', () => {
     const f = start(main);
     await f.refreshAll();
     expect(main.calls).toEqual([]);
-    await useHub.getState().load();
+    await useHubLink.getState().load();
     main.emit('hub.changed', joinedHubView({ state: 'offline', toSync: 3 }));
-    expect(useHub.getState().view).toMatchObject({ state: 'offline', toSync: 3 });
+    expect(useHubLink.getState().view).toMatchObject({ state: 'offline', toSync: 3 });
     main.answer('hub.status', () => joinedHubView());
     await f.refreshAll();
     expect(main.calls.map((c) => c.name)).toEqual(['hub.status', 'hub.status']);
-    expect(useHub.getState().view?.state).toBe('connected');
+    expect(useHubLink.getState().view?.state).toBe('connected');
   });
 
   it('leaving shows the counter as not joined', async () => {
     const main = fakeMain({ 'hub.leave': () => hubView() });
     start(main);
-    useHub.setState({ view: joinedHubView() });
-    expect(await useHub.getState().leave()).toBe(true);
-    expect(useHub.getState().view?.hubUrl).toBeNull();
-    expect(useHub.getState().message?.text).toContain('left the Hub');
+    useHubLink.setState({ view: joinedHubView() });
+    expect(await useHubLink.getState().leave()).toBe(true);
+    expect(useHubLink.getState().view?.hubUrl).toBeNull();
+    expect(useHubLink.getState().message?.text).toContain('left the Hub');
   });
 });
 
@@ -138,10 +138,10 @@ describe('hub store messages', () => {
   it('"Joined…" goes away once main says the link went offline', async () => {
     const main = fakeMain({ 'hub.enroll': () => joinedHubView() });
     start(main);
-    await useHub.getState().enroll(GOOD);
+    await useHubLink.getState().enroll(GOOD);
     main.emit('hub.changed', joinedHubView({ state: 'connected', toSync: 1 }));
-    expect(useHub.getState().message?.kind).toBe('ok');
+    expect(useHubLink.getState().message?.kind).toBe('ok');
     main.emit('hub.changed', joinedHubView({ state: 'offline', toSync: 1 }));
-    expect(useHub.getState().message).toBeNull();
+    expect(useHubLink.getState().message).toBeNull();
   });
 });

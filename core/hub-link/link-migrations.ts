@@ -4,7 +4,7 @@
 // the relay stream's Last-Event-ID).
 import type { Migration } from '../db';
 
-export const HUB_MIGRATIONS: readonly Migration[] = [
+export const HUB_LINK_MIGRATIONS: readonly Migration[] = [
   {
     name: 'hub-001-outbox',
     sql: `

@@ -8,7 +8,7 @@ import {
   hubPillHint,
   hubPillText,
   syncLine,
-} from '../../../renderer/src/stores/hub-text';
+} from '../../../renderer/src/stores/hub-link-text';
 import { joinedHubView } from './fake-main';
 
 describe('the Hub pill', () => {

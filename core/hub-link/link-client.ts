@@ -15,7 +15,7 @@ export interface HubConnection {
   branch: string;
 }
 
-export type HubCallCode = HubErrorCode | 'HUB_UNREACHABLE' | 'HUB_BAD_ANSWER';
+type HubCallCode = HubErrorCode | 'HUB_UNREACHABLE' | 'HUB_BAD_ANSWER';
 
 export class HubCallError extends Error {
   readonly code: HubCallCode;
@@ -30,7 +30,7 @@ export class HubCallError extends Error {
   }
 }
 
-export interface HubCallOptions {
+interface HubCallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -57,7 +57,7 @@ export interface HubClient {
 }
 
 /** `/api/v1` + path unless the path already starts with it. */
-export const hubPath = (path: string) => (path.startsWith(HUB_API_PREFIX) ? path : `${HUB_API_PREFIX}${path}`);
+const hubPath = (path: string) => (path.startsWith(HUB_API_PREFIX) ? path : `${HUB_API_PREFIX}${path}`);
 
 export function createHubClient(deps: { fetch?: typeof fetch; defaultTimeoutMs?: number } = {}): HubClient {
   const timeoutDefault = deps.defaultTimeoutMs ?? 10_000;

@@ -4,8 +4,8 @@ import { SeatCheckResponseSchema } from '../../shared/hub-programme-contract';
 import type { SeatConflict } from '../../shared/programme';
 import type { SeatCheck } from '../programme';
 import type { SettingsService } from '../settings';
-import type { HubClient } from './hub-client';
-import type { HubConnectionSource } from './hub-types';
+import type { HubClient } from './link-client';
+import type { HubConnectionSource } from './link-types';
 
 /** The programme module gives up at 300 ms anyway; this only bounds the request. */
 const SEAT_CHECK_TIMEOUT_MS = 2_000;

@@ -2,7 +2,7 @@
 // the enrollment (enrollment-store.ts), joining and leaving (enrollment.ts), the links while
 // enrolled with their check timer and the revocation (link-runner.ts), what the status bar and
 // Settings → Hub show (link-status.ts), the branch's programme (programme-link.ts) and the seat
-// check (hub-seat-check.ts). A counter with no Hub works exactly as without.
+// check (link-seat-check.ts). A counter with no Hub works exactly as without.
 import type { hubCalls } from '../../shared/contract-hub-link';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
@@ -11,10 +11,10 @@ import type { SeatCheck } from '../programme';
 import { systemTimers, type Timers } from '../lib';
 import { EnrollmentStore } from './enrollment-store';
 import { Enrollment } from './enrollment';
-import { createHubClient, type HubClient } from './hub-client';
-import { hubSeatCheck } from './hub-seat-check';
+import { createHubClient, type HubClient } from './link-client';
+import { hubSeatCheck } from './link-seat-check';
 import type { RelayHealthSource } from '../orders';
-import type { HubConnectionSource } from './hub-types';
+import type { HubConnectionSource } from './link-types';
 import { HUB_CHECK_EVERY_MS, LinkRunner } from './link-runner';
 import { LinkStatus } from './link-status';
 import { ProgrammeLink, type ProgrammePort } from './programme-link';
@@ -25,7 +25,7 @@ export { HUB_SETTINGS_KEY, HUB_VAULT_SCOPE } from './enrollment-store';
 export { hubLinkStatus, type LastCheck } from './link-status';
 export { HUB_CHECK_EVERY_MS } from './link-runner';
 
-export interface HubModuleDeps {
+interface HubLinkModuleDeps {
   version: string;
   ingest: RelayConsumerDeps['ingest'];
   /** The relay's health while it runs (the poller backs off while healthy), null when it stops. */
@@ -40,11 +40,11 @@ export interface HubModuleDeps {
 }
 
 /** What the Hub link takes of the core: the journal sink is its own outbox's, handed back by the root. */
-export type HubContext = Pick<CoreServices, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'> & {
+type HubLinkContext = Pick<CoreServices, 'db' | 'store' | 'vault' | 'settings' | 'events' | 'logger' | 'clock'> & {
   journalSink: JournalSink;
 };
 
-export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
+export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps) {
   const { logger, clock, settings } = ctx;
   const client = deps.client ?? createHubClient();
   const timers = deps.timers ?? systemTimers;
@@ -161,4 +161,3 @@ export function createHubModule(ctx: HubContext, deps: HubModuleDeps) {
     },
   };
 }
-export type HubModule = ReturnType<typeof createHubModule>;
