@@ -21,6 +21,7 @@ import {
   programmeSale,
   seatCounter,
   stopSeatCounters,
+  typedSale,
   type SeatEnv,
 } from '../../helpers/seat-counter';
 
@@ -128,6 +129,11 @@ describe('zones', () => {
     expect(await attempt(() => programmeSale(env, ['F5'], 'VIP'))).toMatchObject({
       refused: 'VALIDATION',
       message: 'VIP tickets are for the VIP seats: choose VIP seats, or another ticket type',
+    });
+    // A hand-typed sale (or a box office's) has a price, not a type: the VIP seats at the Adult price are refused.
+    expect(await attempt(() => call(env.core, 'sale.charge', typedSale(env, ['M10'])))).toMatchObject({
+      refused: 'VALIDATION',
+      message: 'The VIP seats are sold at the VIP ticket type: choose VIP, or other seats',
     });
     const vip = await programmeSale(env, ['M10', 'M11'], 'VIP');
     expect(vip.amountKobo).toBe(2 * 300_000 + 2 * 50_000);
