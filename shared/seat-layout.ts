@@ -17,7 +17,7 @@ import {
 export type LayoutParse = { kind: 'ok'; layout: ScreenLayout } | { kind: 'refused'; errors: LayoutError[] };
 
 /** At most this many errors are returned (the first ones; a wrong file usually says so early). */
-export const MAX_LAYOUT_ERRORS = 100;
+const MAX_LAYOUT_ERRORS = 100;
 
 const CELL_RE = /^(?:(_)|(\d{1,3})(?:-(\d{1,3}))?([xwc])?(?::([^\s:]+))?)$/;
 const GRAMMAR =
@@ -70,6 +70,13 @@ function rowAt(json: unknown, path: readonly PropertyKey[]): string | null {
   return typeof r?.row === 'string' && r.row !== '' ? r.row : `number ${path[1] + 1}`;
 }
 
+/** Limits of the file said in the administrator's words. */
+const SIZE_WORDS: Record<string, string> = {
+  'too_big rows': 'The layout has more than 60 rows: at most 60 rows in one screen',
+  'too_small rows': 'The layout has no rows: write each row, the front row first',
+  'too_big zones': 'At most 10 zones in one layout',
+};
+
 /** A layout file already read as JSON (the Hub pushes it so): checked by the same rules as a file. */
 export function checkLayoutFile(json: unknown): LayoutParse {
   const parsed = LayoutFileSchema.safeParse(json);
@@ -79,11 +86,12 @@ export function checkLayoutFile(json: unknown): LayoutParse {
         const where = i.path.join('.');
         const row = rowAt(json, i.path);
         const msg =
-          i.path[0] === 'format'
+          SIZE_WORDS[`${i.code} ${where}`] ??
+          (i.path[0] === 'format'
             ? 'The file must say "format": "counterpay-seat-layout/1"'
             : i.code === 'unrecognized_keys'
               ? `Remove ${i.keys.join(', ')}${where ? ` from ${where}` : ''}: a layout file has format, screen, zones and rows (each row: row and seats)`
-              : `${where || 'The file'}: ${i.message}`;
+              : `${where || 'The file'}: ${i.message}`);
         return { row, cell: null, message: msg };
       }),
     );

@@ -23,11 +23,4 @@ export { createSaleMemory, nextShowTime } from './sale-memory';
 export { createLateSweep, type SweepTuning } from './late-sweep';
 export { LateOutcomeStore } from './late-outcomes';
 export { admitSale, ordersOnTerminal } from './charge-guard';
-export {
-  localSeatHolds,
-  NO_HUB_REASON,
-  SEAT_HOLD_DEADLINE_MS,
-  type OwnSeat,
-  type SeatPlan,
-  type SeatPlanner,
-} from './seat-holding';
+export { localSeatHolds, type SeatPlan, type SeatPlanner } from './seat-holding';

@@ -28,15 +28,15 @@ export interface SeatPlanner {
 }
 
 /** How long the checkout waits on a hold at most, whatever the port does (it bounds its own wait too). */
-export const SEAT_HOLD_DEADLINE_MS = 400;
+const SEAT_HOLD_DEADLINE_MS = 400;
 
-export const NO_HUB_REASON = 'Seats not checked across counters: this counter has no Hub.';
+const NO_HUB_REASON = 'Seats not checked across counters: this counter has no Hub.';
 
 /** A sale's seats of a show with a seat map as its order view carries them. */
-export type SeatHoldView = NonNullable<OrderView['seatHold']>;
+type SeatHoldView = NonNullable<OrderView['seatHold']>;
 
 /** A seat of this counter's own sales of a show, with the order it belongs to. */
-export interface OwnSeat extends SeatTaken {
+interface OwnSeat extends SeatTaken {
   orderId: number;
   outOrderNo: string;
 }
@@ -95,7 +95,7 @@ export function refuseOwnTaken(store: SeatHoldStore, plan: SeatPlan, counterName
 }
 
 /** The hold, bounded: a port that throws or is slower than the deadline leaves the seats unchecked. */
-export async function askHold(
+async function askHold(
   holds: SeatHolds,
   req: SeatHoldRequest,
   timers: Timers,
@@ -121,7 +121,7 @@ export async function askHold(
 }
 
 /** The reason a sale ends failed when its seats were taken elsewhere, naming the seats and the counter. */
-export function takenReason(taken: readonly Pick<SeatTaken, 'seat' | 'counterName'>[]): string {
+function takenReason(taken: readonly Pick<SeatTaken, 'seat' | 'counterName'>[]): string {
   const byCounter = new Map<string, string[]>();
   for (const t of taken) byCounter.set(t.counterName, [...(byCounter.get(t.counterName) ?? []), t.seat]);
   const parts = [...byCounter].map(

@@ -2,11 +2,4 @@
 export { createProgrammeModule } from './programme-module';
 export { PROGRAMME_MIGRATIONS } from './programme-migrations';
 export { runSeatCheck, type SeatCheck } from './seat-check';
-export {
-  createSeatMapModule,
-  SEAT_MAP_DEADLINE_MS,
-  type SeatMapModule,
-  type SeatMapDeps,
-  type SeatMapContext,
-} from './seat-map-module';
-export { LayoutStore } from './layout-store';
+export { createSeatMapModule } from './seat-map-module';

@@ -18,9 +18,9 @@ import type { ProgrammeStore } from './programme-store';
 import { createSeatPlanner } from './seat-rules';
 
 /** How long the seat map waits on the Hub for other counters' seats before it shows this counter's own. */
-export const SEAT_MAP_DEADLINE_MS = 400;
+const SEAT_MAP_DEADLINE_MS = 400;
 
-export type SeatMapContext = Pick<CoreServices, 'clock' | 'events' | 'logger'> & {
+type SeatMapContext = Pick<CoreServices, 'clock' | 'events' | 'logger'> & {
   checkout: Pick<CheckoutService, 'ownSeats' | 'seatsOf' | 'on' | 'useSeats'>;
   /** Demo and Sandbox sales see only other practice sales. */
   practice: () => boolean;
@@ -29,7 +29,7 @@ export type SeatMapContext = Pick<CoreServices, 'clock' | 'events' | 'logger'> &
   timers?: Timers;
 };
 
-export interface SeatMapDeps {
+interface SeatMapDeps {
   store: ProgrammeStore;
   layouts: LayoutStore;
   /** The programme's one way in (the Demo programme goes through it too). */
@@ -166,4 +166,3 @@ export function createSeatMapModule(ctx: SeatMapContext, deps: SeatMapDeps) {
     },
   });
 }
-export type SeatMapModule = ReturnType<typeof createSeatMapModule>;

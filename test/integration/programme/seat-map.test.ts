@@ -14,6 +14,7 @@ import type {
 } from '../../../shared/seats';
 import type { NextShows, ProgrammeSummary } from '../../../shared/programme';
 import { orderReaches } from '../../helpers/core-events';
+import { api } from '../../helpers/integration-kit';
 import {
   attempt,
   call,
@@ -21,6 +22,7 @@ import {
   programmeSale,
   seatCounter,
   stopSeatCounters,
+  typedSale,
   type SeatEnv,
 } from '../../helpers/seat-counter';
 
@@ -129,6 +131,11 @@ describe('zones', () => {
       refused: 'VALIDATION',
       message: 'VIP tickets are for the VIP seats: choose VIP seats, or another ticket type',
     });
+    // A hand-typed sale (or a box office's) has a price, not a type: the VIP seats at the Adult price are refused.
+    expect(await attempt(() => call(env.core, 'sale.charge', typedSale(env, ['M10'])))).toMatchObject({
+      refused: 'VALIDATION',
+      message: 'The VIP seats are sold at the VIP ticket type: choose VIP, or other seats',
+    });
     const vip = await programmeSale(env, ['M10', 'M11'], 'VIP');
     expect(vip.amountKobo).toBe(2 * 300_000 + 2 * 50_000);
   });
@@ -160,6 +167,29 @@ describe('the hold, before the provider is asked', () => {
     expect(s.settled).toEqual([]);
     // The seats are free on this counter's map (its sale failed).
     expect(takenOf(await seatMap(env), ['F7', 'F8'])).toEqual([]);
+  });
+
+  it('a box office’s sale queued behind a busy terminal is held too: taken, it ends failed from the queue and never reaches the terminal', async () => {
+    const env = await seatCounter();
+    const onIt = await programmeSale(env, ['B5']); // local holds: not checked, on the terminal
+    await orderReaches(env.core, onIt.id, 'waiting');
+    const s = scriptedHolds(() =>
+      Promise.resolve({ kind: 'taken', taken: [{ seat: 'C5', state: 'sold', counterName: 'Counter 2', mine: false }] }),
+    );
+    env.core.checkout.useSeats({ holds: () => s.holds });
+    const r = await api<{ outOrderNo: string; state: string }>(env.base, env.key, 'POST', '/v1/charges', {
+      reference: 'QUEUED-1',
+      amountKobo: 200_000,
+      sale: { ...typedSale(env, ['C5']), sn: undefined },
+    });
+    expect(r.status).toBe(201);
+    const queued = env.core.checkout.getByOutOrderNo(r.body.outOrderNo)!;
+    expect(queued).toMatchObject({
+      state: 'failed',
+      reason: 'C5 was just taken at Counter 2: choose other seats (the customer was not charged)',
+    });
+    await pay(env, onIt);
+    expect(env.created.get(queued.outOrderNo) ?? 0).toBe(0);
   });
 
   it('held: sold when paid, released when cancelled', async () => {

@@ -125,6 +125,15 @@ describe('parseLayout: JSON', () => {
     expect(errors(json([{ row: 'A', seats: '1x 2x' }]))[0]!.message).toMatch(/Every seat is blocked/);
   });
 
+  it('says the file’s limits in words: too many rows, no rows', () => {
+    const rows = Array.from({ length: 61 }, (_, i) => ({
+      row: `A${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`.slice(1),
+      seats: '1',
+    }));
+    expect(errors(json(rows))[0]!.message).toBe('The layout has more than 60 rows: at most 60 rows in one screen');
+    expect(errors(json([]))[0]!.message).toBe('The layout has no rows: write each row, the front row first');
+  });
+
   it('reports every wrong cell of every row (not just the first)', () => {
     const errs = errors(
       json([
