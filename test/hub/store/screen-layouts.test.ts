@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { layoutFileOf } from '../../hub/store/screen-layouts';
-import { checkLayoutFile, parseLayout } from '../../shared/seat-layout';
+import { layoutFileOf } from '../../../hub/store/screen-layouts';
+import { checkLayoutFile, parseLayout } from '../../../shared/seat-layout';
 
-const example = (f: string) => readFileSync(join(__dirname, '../../examples/layouts', f), 'utf8');
+const example = (f: string) => readFileSync(join(__dirname, '../../../examples/layouts', f), 'utf8');
 
 const FLAGS = JSON.stringify({
   format: 'counterpay-seat-layout/1',

@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HubSeatMap, SeatHoldResponse } from '../../shared/hub-seats-contract';
-import { showKey } from '../../shared/programme';
-import { openHubDb } from '../../hub/db/open';
-import { sweepLapsedHolds } from '../../hub/store/seat-holds';
-import { CounterJournal } from './helpers/dashboard-client';
-import { bearer, enroll, get, post, startTestHub, type TestHub } from './helpers/hub-harness';
-import { pgUnavailable, startPgCluster, type PgCluster } from './helpers/pg-cluster';
-import { RelayClient } from './helpers/sse-client';
+import type { HubSeatMap, SeatHoldResponse } from '../../../shared/hub-seats-contract';
+import { showKey } from '../../../shared/programme';
+import { openHubDb } from '../../../hub/db/open';
+import { sweepLapsedHolds } from '../../../hub/store/seat-holds';
+import { CounterJournal } from '../helpers/dashboard-client';
+import { bearer, enroll, get, post, startTestHub, type TestHub } from '../helpers/hub-harness';
+import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { RelayClient } from '../helpers/sse-client';
 
 if (pgUnavailable) console.log(`seat holds on real PostgreSQL skipped: ${pgUnavailable}`);
 

@@ -7,25 +7,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AttentionView } from '../../shared/hub-dashboard-contract';
-import type { HubProgramme } from '../../shared/hub-programme-contract';
+import type { AttentionView } from '../../../shared/hub-dashboard-contract';
+import type { HubProgramme } from '../../../shared/hub-programme-contract';
 import type {
   OccupancyView,
   ScreensView,
   ShowSeatsView,
   SoldTwiceView,
   UploadLayoutResult,
-} from '../../shared/hub-seats-contract';
-import { showKey, type Programme } from '../../shared/programme';
-import { checkLayoutFile, parseLayout } from '../../shared/seat-layout';
-import { createManager } from '../../hub/store/managers';
-import { CounterJournal, Manager } from './helpers/dashboard-client';
-import { bearer, enroll, get, post, startTestHub, type TestHub } from './helpers/hub-harness';
-import { RelayClient } from './helpers/sse-client';
+} from '../../../shared/hub-seats-contract';
+import { showKey, type Programme } from '../../../shared/programme';
+import { checkLayoutFile, parseLayout } from '../../../shared/seat-layout';
+import { createManager } from '../../../hub/store/managers';
+import { CounterJournal, Manager } from '../helpers/dashboard-client';
+import { bearer, enroll, get, post, startTestHub, type TestHub } from '../helpers/hub-harness';
+import { RelayClient } from '../helpers/sse-client';
 
 const PW = 'manager password 1';
 const DAY = '2026-11-27';
-const SCREEN_1 = readFileSync(join(__dirname, '../../examples/layouts/screen-1.json'), 'utf8');
+const SCREEN_1 = readFileSync(join(__dirname, '../../../examples/layouts/screen-1.json'), 'utf8');
 const SHOW = { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', date: DAY, time: '19:30', screen: 'Screen 1' };
 const KEY = showKey(SHOW);
 
