@@ -1,6 +1,7 @@
 // Settings → Backups: when the journal was last backed up, its size and place, "Back up now", a
 // second folder (USB disk, network share), and "Restore…" with the admin PIN typed again.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useOnMount } from '../../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import type { BackupInfo } from '../../../../shared/backups';
 import { Banner, outcome } from '../../components/Banner';
@@ -33,9 +34,9 @@ export function BackupsPanel() {
   const [pin, setPin] = useState('');
   const [folder, setFolder] = useState<string | null>(null);
 
-  useEffect(() => {
+  useOnMount(() => {
     void b.load();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
 
   if (!b.view)
     return (
