@@ -19,12 +19,26 @@ import type { TopupServiceBase } from './topup-service-base';
 
 const MAX_ERRORS_SHOWN = 1000;
 
-export function createBatchTopups(base: TopupServiceBase) {
-  const { tuning, logger, timers, now, bills, journal, emitBatch, requireOwner, cache, engine } = base;
-  const { requireBatch, batchView, ownBatch } = base;
-  /** Customer checks running, by batch. */
-  const checks = new Map<number, Promise<void>>();
+/** Customer checks running, by batch (a batch is started only after its check). */
+type Checks = Map<number, Promise<void>>;
 
+export function createBatchTopups(base: TopupServiceBase) {
+  const checks: Checks = new Map();
+  return {
+    ...batchDrafts(base, checks),
+    ...batchRuns(base, checks),
+
+    /** Waits for every running customer check (after a stop). */
+    async checksSettled(): Promise<void> {
+      await Promise.allSettled([...checks.values()]);
+    },
+  };
+}
+
+/** A file checked into a draft, and the customer check of a draft. */
+function batchDrafts(base: TopupServiceBase, checks: Checks) {
+  const { tuning, logger, timers, now, bills, journal, emitBatch, requireOwner, cache, engine } = base;
+  const { requireBatch, batchView } = base;
   return {
     template: (): CsvFile => batchTemplate(),
 
@@ -107,7 +121,14 @@ export function createBatchTopups(base: TopupServiceBase) {
       await checks.get(id);
       return batchView(requireBatch(id));
     },
+  };
+}
 
+/** A batch started, resumed or stopped, and what it shows. */
+function batchRuns(base: TopupServiceBase, checks: Checks) {
+  const { logger, now, bills, journal, emitBatch, engine } = base;
+  const { requireBatch, batchView, ownBatch } = base;
+  return {
     startBatch(id: number, chunkSize: number): BatchView {
       const b = requireBatch(id);
       ownBatch(b, 'topups.batchStart');
@@ -197,11 +218,6 @@ export function createBatchTopups(base: TopupServiceBase) {
     exportBatch(id: number): CsvFile {
       const b = requireBatch(id);
       return batchResultsCsv(b, journal.allOfBatch(id), journal.rowErrors(id, 0, Number.MAX_SAFE_INTEGER).errors);
-    },
-
-    /** Waits for every running customer check (after a stop). */
-    async checksSettled(): Promise<void> {
-      await Promise.allSettled([...checks.values()]);
     },
   };
 }

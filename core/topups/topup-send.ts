@@ -11,15 +11,20 @@ import { afterSend } from './topup-decisions';
 import { firstByReference, type EngineCore } from './topup-engine-core';
 import type { StatusFollower } from './topup-follow';
 
+/** While the provider cannot be reached, batch sends wait until `retryAt`. */
+interface Unreachable {
+  retryAt: number;
+  /** Sends in a row that could not reach the provider. */
+  streak: number;
+}
+
 export function createTopupSender(core: EngineCore, follower: StatusFollower) {
   const { d, t, timers, now, apply } = core;
   let sendsInFlight = 0;
   /** Items whose request is on the wire in this process right now. */
   const onTheWire = new Set<number>();
   let pumpTimer: TimerHandle | null = null;
-  /** While the provider cannot be reached, batch sends wait until then. */
-  let retryAt = 0;
-  let unreachableStreak = 0;
+  const wait: Unreachable = { retryAt: 0, streak: 0 };
 
   /** Sends items already journaled as `sending` (their attempt counted) in one bulk-bills request. */
   async function send(recs: TopupRecord[]): Promise<void> {
@@ -40,12 +45,12 @@ export function createTopupSender(core: EngineCore, follower: StatusFollower) {
         })),
       });
     } catch (err) {
-      sendFailed(recs, err);
+      sendFailed(core, follower, wait, recs, err);
       return;
     } finally {
       for (const r of recs) onTheWire.delete(r.id);
     }
-    unreachableStreak = 0;
+    wait.streak = 0;
     const byRef = firstByReference(results);
     const moves: Move[] = [];
     for (const rec of recs) {
@@ -62,77 +67,17 @@ export function createTopupSender(core: EngineCore, follower: StatusFollower) {
     apply(moves);
   }
 
-  function sendFailed(recs: TopupRecord[], err: unknown): void {
-    const code = isAppError(err) ? err.code : 'INTERNAL';
-    const message = isAppError(err) ? err.message : 'CounterPay made an internal error while sending.';
-    if (isOutcomeUnknown(err)) {
-      d.logger.warn('top-up send outcome unknown; asking the provider before anything else', {
-        items: recs.length,
-        code,
-      });
-      apply(
-        recs.map((r) => ({
-          id: r.id,
-          to: 'unknown' as const,
-          from: ['sending'] as const,
-          note: `Outcome unknown (${code}): asking the provider`,
-          patch: { errorMsg: '' },
-        })),
-      );
-      for (const r of recs) follower.follow(r, Math.max(now(), (r.sentAt ?? now()) + t.unknownGraceMs));
-      return;
-    }
-    // Nothing reached the provider.
-    d.logger.warn('top-up send refused before reaching the provider', { items: recs.length, code });
-    const singles = recs.filter((r) => r.batchId === null);
-    const inBatches = recs.filter((r) => r.batchId !== null);
-    apply([
-      ...singles.map((r) => ({
-        id: r.id,
-        to: 'not_sent' as const,
-        from: ['sending'] as const,
-        note: `Not sent (${code})`,
-        patch: { errorMsg: `Not sent: ${message}` },
-      })),
-      ...inBatches.map((r) => ({
-        id: r.id,
-        to: 'queued' as const,
-        from: ['sending'] as const,
-        note: `Not sent (${code}); will be sent again`,
-      })),
-    ]);
-    const batches = new Set(inBatches.map((r) => r.batchId as number));
-    if (code === 'PROVIDER_UNREACHABLE') {
-      unreachableStreak += 1;
-      retryAt = now() + core.backoff(unreachableStreak);
-      for (const id of batches) {
-        d.journal.setBatch(id, {
-          notice: `The provider cannot be reached. Trying again at ${formatLagosTime(retryAt)}.`,
-        });
-        d.onBatch(id);
-      }
-      return;
-    }
-    for (const id of batches) {
-      const b = d.journal.batch(id);
-      if (b?.state !== 'running') continue;
-      d.journal.setBatch(id, { state: 'paused', notice: `Paused: ${message}` });
-      d.logger.warn('top-up batch paused', { batchId: id, code });
-      d.onBatch(id);
-    }
-  }
-
   /** Starts batch (and re-queued single) sends while there is room, tokens and something queued. */
   function pump(): void {
     if (core.stopped()) return;
     if (pumpTimer !== null) return;
-    const wait = retryAt - now();
-    if (wait > 0) {
+    const untilRetry = wait.retryAt - now();
+    if (untilRetry > 0) {
       pumpTimer = timers.setTimeout(() => {
         pumpTimer = null;
         clearNotices();
         pump();
-      }, wait);
+      }, untilRetry);
       return;
     }
     while (sendsInFlight < t.maxInFlight && !core.stopped()) {
@@ -186,4 +131,71 @@ export function createTopupSender(core: EngineCore, follower: StatusFollower) {
       pumpTimer = null;
     },
   };
+}
+
+function sendFailed(
+  core: EngineCore,
+  follower: StatusFollower,
+  wait: Unreachable,
+  recs: TopupRecord[],
+  err: unknown,
+): void {
+  const { d, t, now, apply } = core;
+  const code = isAppError(err) ? err.code : 'INTERNAL';
+  const message = isAppError(err) ? err.message : 'CounterPay made an internal error while sending.';
+  if (isOutcomeUnknown(err)) {
+    d.logger.warn('top-up send outcome unknown; asking the provider before anything else', {
+      items: recs.length,
+      code,
+    });
+    apply(
+      recs.map((r) => ({
+        id: r.id,
+        to: 'unknown' as const,
+        from: ['sending'] as const,
+        note: `Outcome unknown (${code}): asking the provider`,
+        patch: { errorMsg: '' },
+      })),
+    );
+    for (const r of recs) follower.follow(r, Math.max(now(), (r.sentAt ?? now()) + t.unknownGraceMs));
+    return;
+  }
+  // Nothing reached the provider.
+  d.logger.warn('top-up send refused before reaching the provider', { items: recs.length, code });
+  const singles = recs.filter((r) => r.batchId === null);
+  const inBatches = recs.filter((r) => r.batchId !== null);
+  apply([
+    ...singles.map((r) => ({
+      id: r.id,
+      to: 'not_sent' as const,
+      from: ['sending'] as const,
+      note: `Not sent (${code})`,
+      patch: { errorMsg: `Not sent: ${message}` },
+    })),
+    ...inBatches.map((r) => ({
+      id: r.id,
+      to: 'queued' as const,
+      from: ['sending'] as const,
+      note: `Not sent (${code}); will be sent again`,
+    })),
+  ]);
+  const batches = new Set(inBatches.map((r) => r.batchId as number));
+  if (code === 'PROVIDER_UNREACHABLE') {
+    wait.streak += 1;
+    wait.retryAt = now() + core.backoff(wait.streak);
+    for (const id of batches) {
+      d.journal.setBatch(id, {
+        notice: `The provider cannot be reached. Trying again at ${formatLagosTime(wait.retryAt)}.`,
+      });
+      d.onBatch(id);
+    }
+    return;
+  }
+  for (const id of batches) {
+    const b = d.journal.batch(id);
+    if (b?.state !== 'running') continue;
+    d.journal.setBatch(id, { state: 'paused', notice: `Paused: ${message}` });
+    d.logger.warn('top-up batch paused', { batchId: id, code });
+    d.onBatch(id);
+  }
 }
