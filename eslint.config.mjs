@@ -85,7 +85,6 @@ export const LONG_FUNCTIONS_TO_SPLIT = [
   'browser-shell/server.ts',
   'core/app-core.ts',
   'core/backup/backups-module.ts',
-  'core/hub-link/sync-pusher.ts',
   'core/integrations/charge-desk.ts',
   'core/integrations/folder-drop.ts',
   'core/integrations/integration-server.ts',
