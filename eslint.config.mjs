@@ -99,9 +99,6 @@ export const LONG_FUNCTIONS_TO_SPLIT = [
   'renderer/src/screens/sell/ShowPicker.tsx',
   'renderer/src/screens/topups/BatchProgress.tsx',
   'renderer/src/screens/topups/SingleForm.tsx',
-  'renderer/src/stores/batch-store.ts',
-  'renderer/src/stores/receipt-store.ts',
-  'renderer/src/stores/topups-store.ts',
   'sandbox/bills.ts',
 ];
 

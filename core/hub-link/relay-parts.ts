@@ -179,7 +179,7 @@ export async function openRelayStream(
   conn: HubConnection,
   last: string | null,
   signal: AbortSignal,
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<NonNullable<Response['body']>> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${conn.credential}`,
     accept: 'text/event-stream',
