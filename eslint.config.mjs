@@ -84,7 +84,6 @@ export const LONG_FUNCTIONS_TO_SPLIT = [
   'core/integrations/charge-desk.ts',
   'core/integrations/folder-drop.ts',
   'core/integrations/integration-server.ts',
-  'core/settings/settings-service.ts',
   'hub/config.ts',
   'hub/http/dashboard-routes.ts',
   'hub/server.ts',
