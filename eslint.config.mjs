@@ -80,7 +80,6 @@ export const LONG_FILES_TO_SPLIT = ['hub/dashboard/src/screens/Orders.tsx', 'hub
 export const LONG_FUNCTIONS_TO_SPLIT = [
   'browser-shell/server.ts',
   'core/app-core.ts',
-  'core/backup/backups-module.ts',
   'core/integrations/charge-desk.ts',
   'core/integrations/folder-drop.ts',
   'core/integrations/integration-server.ts',
