@@ -97,7 +97,6 @@ export const LONG_FUNCTIONS_TO_SPLIT = [
   'renderer/src/screens/sell/ShowPicker.tsx',
   'renderer/src/screens/topups/BatchProgress.tsx',
   'renderer/src/screens/topups/SingleForm.tsx',
-  'sandbox/bills.ts',
 ];
 
 const into = (prefix) => ({ regex: `^${prefix.replace(/[./]/g, '\\$&')}[a-z0-9-]+/`, message: CORE_MSG });
