@@ -81,7 +81,6 @@ export const LONG_FUNCTIONS_TO_SPLIT = [
   'browser-shell/server.ts',
   'core/app-core.ts',
   'core/integrations/charge-desk.ts',
-  'core/integrations/integration-server.ts',
   'hub/config.ts',
   'hub/http/dashboard-routes.ts',
   'hub/server.ts',
