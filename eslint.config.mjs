@@ -88,8 +88,6 @@ export const LONG_FUNCTIONS_TO_SPLIT = [
   'renderer/src/screens/OrdersScreen.tsx',
   'renderer/src/screens/PaymentPanel.tsx',
   'renderer/src/screens/ProfileForm.tsx',
-  'renderer/src/screens/backup/BackupsPanel.tsx',
-  'renderer/src/screens/sell/ShowPicker.tsx',
   'renderer/src/screens/topups/SingleForm.tsx',
 ];
 

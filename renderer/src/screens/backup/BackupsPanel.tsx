@@ -117,47 +117,14 @@ export function BackupsPanel() {
       </form>
 
       {v.backups.length > 0 && (
-        <table className="backup-list">
-          <caption className="hint" style={{ textAlign: 'left' }}>
-            Backups, newest first
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Taken</th>
-              <th scope="col">Why</th>
-              <th scope="col">Where</th>
-              <th scope="col" className="num">
-                Size
-              </th>
-              <th scope="col">
-                <span className="hint">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {v.backups.map((x) => (
-              <tr key={`${x.place}-${x.name}`}>
-                <td>{formatLagosDateTime(x.at)}</td>
-                <td>{REASON[x.reason]}</td>
-                <td>{PLACE[x.place]}</td>
-                <td className="num">{formatSize(x.sizeBytes)}</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={b.busy !== null}
-                    onClick={() => {
-                      setChoosing(x);
-                      setPin('');
-                    }}
-                    aria-label={`Restore the backup of ${formatLagosDateTime(x.at)}`}
-                  >
-                    Restore…
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <BackupList
+          backups={v.backups}
+          disabled={b.busy !== null}
+          onChoose={(x) => {
+            setChoosing(x);
+            setPin('');
+          }}
+        />
       )}
 
       {choosing && (
@@ -195,5 +162,50 @@ export function BackupsPanel() {
         </form>
       )}
     </section>
+  );
+}
+
+/** Every backup kept, newest first, each with its Restore… button. */
+function BackupList(p: { backups: BackupInfo[]; disabled: boolean; onChoose: (x: BackupInfo) => void }) {
+  const { backups, disabled, onChoose } = p;
+  return (
+    <table className="backup-list">
+      <caption className="hint" style={{ textAlign: 'left' }}>
+        Backups, newest first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Taken</th>
+          <th scope="col">Why</th>
+          <th scope="col">Where</th>
+          <th scope="col" className="num">
+            Size
+          </th>
+          <th scope="col">
+            <span className="hint">Action</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {backups.map((x) => (
+          <tr key={`${x.place}-${x.name}`}>
+            <td>{formatLagosDateTime(x.at)}</td>
+            <td>{REASON[x.reason]}</td>
+            <td>{PLACE[x.place]}</td>
+            <td className="num">{formatSize(x.sizeBytes)}</td>
+            <td>
+              <button
+                type="button"
+                disabled={disabled}
+                onClick={() => onChoose(x)}
+                aria-label={`Restore the backup of ${formatLagosDateTime(x.at)}`}
+              >
+                Restore…
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
