@@ -79,7 +79,6 @@ const SHELL_MSG = "The shells enter the counter's engine through a module's inde
 export const LONG_FILES_TO_SPLIT = ['hub/dashboard/src/screens/Orders.tsx', 'hub/store/dashboard.ts'];
 export const LONG_FUNCTIONS_TO_SPLIT = [
   'core/app-core.ts',
-  'hub/config.ts',
   'hub/http/dashboard-routes.ts',
   'hub/server.ts',
   'hub/store/projections.ts',
