@@ -10,6 +10,8 @@
 // 7. nothing imports the counter's engine (core/) but its shells (electron/main, browser-shell/);
 //    inside core/, a module is entered through its index.ts (../orders, never ../orders/poller), and
 //    the engine reaches the sandbox (the Demo profile's provider) only through its index.
+// And code that reads in one sitting: a source file at most 400 lines, a function at most 150
+// (blank lines and comments not counted), a test file at most 800 (see SIZE below).
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -73,6 +75,23 @@ const CORE_MSG =
   'Import a core module through its index.ts (for example ../orders, not ../orders/poller), and the sandbox through sandbox/index.ts (rule 7).';
 const SHELL_MSG = "The shells enter the counter's engine through a module's index.ts or a root file of core/ (rule 7).";
 
+// Files over the size caps when the rules came (SIZE below), to be split. Only ever shorter.
+export const LONG_FILES_TO_SPLIT = ['hub/dashboard/src/screens/Orders.tsx', 'hub/store/dashboard.ts'];
+export const LONG_FUNCTIONS_TO_SPLIT = [
+  'core/app-core.ts',
+  'core/programme/programme-module.ts',
+  'hub/http/dashboard-routes.ts',
+  'hub/server.ts',
+  'hub/store/projections.ts',
+  'renderer/src/components/TerminalPicker.tsx',
+  'renderer/src/screens/OrderDetail.tsx',
+  'renderer/src/screens/OrdersScreen.tsx',
+  'renderer/src/screens/PaymentPanel.tsx',
+  'renderer/src/screens/ProfileForm.tsx',
+  'renderer/src/screens/settings/LayoutsPanel.tsx',
+  'renderer/src/screens/topups/SingleForm.tsx',
+];
+
 const into = (prefix) => ({ regex: `^${prefix.replace(/[./]/g, '\\$&')}[a-z0-9-]+/`, message: CORE_MSG });
 const sandboxInside = (prefix) => ({ regex: `^${prefix.replace(/[./]/g, '\\$&')}sandbox/.`, message: CORE_MSG });
 
@@ -99,7 +118,33 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.tsx', 'hub/dashboard/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    // Load-on-mount and effects that follow a few values use renderer/src/components/useOnChange.ts.
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  // SIZE. Blank lines and comments are not counted: a comment that explains is never the reason to
+  // split. Tests get a file cap of 800 and no function cap: a describe block's callback holds all its
+  // cases, and one file of cases for one source file reads better than the same cases cut in two.
+  {
+    files: ['**/*.{ts,tsx,mts,mjs}'],
+    ignores: ['test/**'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    files: ['test/**/*.{ts,tsx,mts,mjs}'],
+    rules: { 'max-lines': ['error', { max: 800, skipBlankLines: true, skipComments: true }] },
+  },
+  // Still over the caps when the rules came (issue 29), to be split: remove a file from its list when
+  // it is; never add one.
+  {
+    files: LONG_FILES_TO_SPLIT,
+    rules: { 'max-lines': 'off' },
+  },
+  {
+    files: LONG_FUNCTIONS_TO_SPLIT,
+    rules: { 'max-lines-per-function': 'off' },
   },
   // Rule 1 everywhere but electron/main and electron/preload (the rooms below repeat it, as a rule's
   // options replace those of an earlier block for the same file).

@@ -71,6 +71,59 @@ function refuse(res: ServerResponse, g: Exclude<GuardResult, { ok: true }>): voi
  */
 const MAX_DRAIN = 16 * MAX_BODY;
 
+/** The app's files under `root` (any path without an extension is the app's one page). */
+function serveStaticFile(root: string, req: IncomingMessage, res: ServerResponse, pathname: string) {
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return send(res, 405, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Method not allowed' } });
+  const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+  const file = normalize(join(root, rel));
+  if (!file.startsWith(root + sep))
+    return send(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found' } });
+  const found = existsSync(file) && statSync(file).isFile();
+  // A missing file (favicon, script, picture) is a 404, never the page in its place; any other
+  // path is the app (it has one page, so there is nothing else a path could mean).
+  if (!found && extname(rel) !== '')
+    return send(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found' } });
+  const target = found ? file : join(root, 'index.html');
+  if (!existsSync(target))
+    return send(res, 503, {
+      ok: false,
+      error: { code: 'NOT_READY', message: 'The app is not built yet: run npm run build.' },
+    });
+  res.writeHead(200, {
+    'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cache-control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+  });
+  if (req.method === 'HEAD') return res.end();
+  createReadStream(target).pipe(res);
+}
+
+/** A charge link opened as an address: handed to the counter, answered in plain words. */
+async function openChargeLinkOf(opts: BrowserShellOptions, res: ServerResponse, query: string) {
+  const r = await opts.dispatch(
+    'integrations.openLink',
+    { url: `counterpay://charge?${query}` },
+    { trusted: true, sender: 'http:charge-link' },
+  );
+  const text = r.ok
+    ? `Sent to the counter: booking ${(r.value as { reference: string }).reference}, order ${(r.value as { outOrderNo: string }).outOrderNo}. The outcome goes to your return address.`
+    : `Not charged: ${r.error.message}${Object.entries(
+        (r.error.details as { fields?: Record<string, string> } | undefined)?.fields ?? {},
+      )
+        .map(([k, m]) => `\n${k}: ${m}`)
+        .join('')}`;
+  res.writeHead(r.ok ? 200 : 400, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(text);
+}
+
 export async function startBrowserShell(opts: BrowserShellOptions): Promise<BrowserShell> {
   const sessions = createShellSessions(opts.token);
   const root = resolve(opts.rendererDir);
@@ -78,56 +131,9 @@ export async function startBrowserShell(opts: BrowserShellOptions): Promise<Brow
   let port = 0;
   let eventsHeld = false;
 
-  const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return send(res, 405, { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'Method not allowed' } });
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
-    const file = normalize(join(root, rel));
-    if (!file.startsWith(root + sep))
-      return send(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found' } });
-    const found = existsSync(file) && statSync(file).isFile();
-    // A missing file (favicon, script, picture) is a 404, never the page in its place; any other
-    // path is the app (it has one page, so there is nothing else a path could mean).
-    if (!found && extname(rel) !== '')
-      return send(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found' } });
-    const target = found ? file : join(root, 'index.html');
-    if (!existsSync(target))
-      return send(res, 503, {
-        ok: false,
-        error: { code: 'NOT_READY', message: 'The app is not built yet: run npm run build.' },
-      });
-    res.writeHead(200, {
-      'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
-      'content-security-policy': CSP,
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-      'cache-control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
-    });
-    if (req.method === 'HEAD') return res.end();
-    createReadStream(target).pipe(res);
-  };
-
-  const openChargeLink = async (res: ServerResponse, query: string) => {
-    const r = await opts.dispatch(
-      'integrations.openLink',
-      { url: `counterpay://charge?${query}` },
-      { trusted: true, sender: 'http:charge-link' },
-    );
-    const text = r.ok
-      ? `Sent to the counter: booking ${(r.value as { reference: string }).reference}, order ${(r.value as { outOrderNo: string }).outOrderNo}. The outcome goes to your return address.`
-      : `Not charged: ${r.error.message}${Object.entries(
-          (r.error.details as { fields?: Record<string, string> } | undefined)?.fields ?? {},
-        )
-          .map(([k, m]) => `\n${k}: ${m}`)
-          .join('')}`;
-    res.writeHead(r.ok ? 200 : 400, {
-      'content-type': 'text/plain; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    });
-    res.end(text);
-  };
+  const serveStatic = (req: IncomingMessage, res: ServerResponse, pathname: string) =>
+    serveStaticFile(root, req, res, pathname);
+  const openChargeLink = (res: ServerResponse, query: string) => openChargeLinkOf(opts, res, query);
 
   const server = createServer(
     guardedHandler(

@@ -137,6 +137,48 @@ const readJson = (file: string): unknown => {
   }
 };
 
+/** --trust-proxy: the proxies' addresses or CIDRs, comma-separated. */
+function trustProxyList(raw: string): string[] {
+  const trustProxy = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const t of trustProxy) {
+    const [addr, bits, more] = t.split('/');
+    const max = isIP(addr ?? '') === 6 ? 128 : 32;
+    if (
+      !isIP(addr ?? '') ||
+      more !== undefined ||
+      (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))
+    ) {
+      throw new ConfigError(`--trust-proxy takes addresses or CIDRs of your proxies, comma-separated (got "${t}")`);
+    }
+  }
+  return trustProxy;
+}
+
+/** --public-url (or HUB_PUBLIC_URL): the Hub's addresses as origins, comma-separated. */
+function publicUrlList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => {
+      let u: URL | null = null;
+      try {
+        u = new URL(x);
+      } catch {
+        u = null;
+      }
+      if (!u || !['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
+        throw new ConfigError(
+          `--public-url takes the Hub's addresses as scheme://host[:port], comma-separated (got "${x}")`,
+        );
+      }
+      return u.origin;
+    });
+}
+
 export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConfig {
   let parsed;
   try {
@@ -212,39 +254,8 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
       `refusing plain HTTP on ${host}: counters' credentials would cross the network in clear. Give --tls-cert/--tls-key, bind 127.0.0.1 behind a TLS reverse proxy, or add --insecure-http for a lab`,
     );
   }
-  const trustProxy = (v['trust-proxy'] ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-  for (const t of trustProxy) {
-    const [addr, bits, more] = t.split('/');
-    const max = isIP(addr ?? '') === 6 ? 128 : 32;
-    if (
-      !isIP(addr ?? '') ||
-      more !== undefined ||
-      (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))
-    ) {
-      throw new ConfigError(`--trust-proxy takes addresses or CIDRs of your proxies, comma-separated (got "${t}")`);
-    }
-  }
-  const publicUrls = (v['public-url'] ?? env.HUB_PUBLIC_URL ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)
-    .map((x) => {
-      let u: URL | null = null;
-      try {
-        u = new URL(x);
-      } catch {
-        u = null;
-      }
-      if (!u || !['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
-        throw new ConfigError(
-          `--public-url takes the Hub's addresses as scheme://host[:port], comma-separated (got "${x}")`,
-        );
-      }
-      return u.origin;
-    });
+  const trustProxy = trustProxyList(v['trust-proxy'] ?? '');
+  const publicUrls = publicUrlList(v['public-url'] ?? env.HUB_PUBLIC_URL ?? '');
   const logLevel = v['log-level'] ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
     throw new ConfigError(`--log-level ${logLevel} is not a level`);

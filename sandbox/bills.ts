@@ -23,6 +23,36 @@ export function billsErrorResult(e: SandboxError): ApiResult {
   return { status: e.status, body: { code: e.code, message: e.message, data: null }, headers: e.headers };
 }
 
+/** The merchant a bills request comes from, by its public key or its body's signature (as `mode` allows). */
+function authenticateBills(ctx: SandboxContext, req: IncomingMessage, body: Buffer, mode: AuthMode): BillsMerchant {
+  const cfg = () => ctx.config.bills;
+  const merchantId = header(req, 'merchantid');
+  if (!merchantId) throw authError('missing MerchantId header');
+  const merchant = cfg().merchants.find((m) => m.merchantId === merchantId);
+  if (!merchant) throw authError(`unknown MerchantId "${merchantId}"`);
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header(req, 'authorization') ?? '');
+  if (!m?.[1]) throw authError('missing "Authorization: Bearer ..." header');
+  const token = m[1];
+  const isPublicKey = safeEqual(token, merchant.publicKey);
+  const isSignature = safeEqual(token, createHmac('sha512', merchant.secretKey).update(body).digest('hex'));
+  if (mode === 'publicKey' && !isPublicKey) throw authError("Authorization does not carry this merchant's public key");
+  if (mode === 'signature' && !isSignature)
+    throw authError(
+      'signature does not match the request body (HMAC-SHA512, lowercase hex, of the exact body bytes with the secret key)',
+    );
+  if (mode === 'either' && !isPublicKey && !isSignature)
+    throw authError("Authorization carries neither this merchant's public key nor a valid signature of the body");
+  if (isSignature && !isPublicKey && cfg().requireCanonicalBody) {
+    const text = body.toString('utf8');
+    const parsed = parseJsonObject(req, body);
+    if (text !== canonicalJson(parsed) && text !== canonicalJson(parsed, { escaping: 'escape-slash-and-non-ascii' }))
+      throw authError(
+        'signature refused: the signed body is not canonical JSON (keys sorted recursively, no whitespace)',
+      );
+  }
+  return merchant;
+}
+
 export function createBillsRoutes(ctx: SandboxContext, store: TopupStore): ApiRoute[] {
   const cfg = () => ctx.config.bills;
 
@@ -31,34 +61,7 @@ export function createBillsRoutes(ctx: SandboxContext, store: TopupStore): ApiRo
     body: cfg().responseForm === 'wrapped' ? { code: CODES.OK, message: SUCCESS_MESSAGE, data } : data,
   });
 
-  function authenticate(req: IncomingMessage, body: Buffer, mode: AuthMode): BillsMerchant {
-    const merchantId = header(req, 'merchantid');
-    if (!merchantId) throw authError('missing MerchantId header');
-    const merchant = cfg().merchants.find((m) => m.merchantId === merchantId);
-    if (!merchant) throw authError(`unknown MerchantId "${merchantId}"`);
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header(req, 'authorization') ?? '');
-    if (!m?.[1]) throw authError('missing "Authorization: Bearer ..." header');
-    const token = m[1];
-    const isPublicKey = safeEqual(token, merchant.publicKey);
-    const isSignature = safeEqual(token, createHmac('sha512', merchant.secretKey).update(body).digest('hex'));
-    if (mode === 'publicKey' && !isPublicKey)
-      throw authError("Authorization does not carry this merchant's public key");
-    if (mode === 'signature' && !isSignature)
-      throw authError(
-        'signature does not match the request body (HMAC-SHA512, lowercase hex, of the exact body bytes with the secret key)',
-      );
-    if (mode === 'either' && !isPublicKey && !isSignature)
-      throw authError("Authorization carries neither this merchant's public key nor a valid signature of the body");
-    if (isSignature && !isPublicKey && cfg().requireCanonicalBody) {
-      const text = body.toString('utf8');
-      const parsed = parseJsonObject(req, body);
-      if (text !== canonicalJson(parsed) && text !== canonicalJson(parsed, { escaping: 'escape-slash-and-non-ascii' }))
-        throw authError(
-          'signature refused: the signed body is not canonical JSON (keys sorted recursively, no whitespace)',
-        );
-    }
-    return merchant;
-  }
+  const authenticate = (req: IncomingMessage, body: Buffer, mode: AuthMode) => authenticateBills(ctx, req, body, mode);
 
   function serviceTypeOf(body: Record<string, unknown>): 'betting' | 'airtime' {
     const st = body.serviceType ?? 'betting';

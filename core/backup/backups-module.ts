@@ -46,6 +46,26 @@ type BackupsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' 
   checkout: { listOpen(): { outOrderNo: string }[] };
 };
 
+// Numbers used after the backup (or in a journal that was lost) may be on receipts and at the
+// provider already: today's sequence jumps ahead so none is sent twice.
+function reserveNumberGap(ctx: BackupsContext): void {
+  if (ctx.store.get(NUMBER_GAP_KEY) !== true) return;
+  const code = counterCode(ctx.settings.profile(ctx.settings.activeProfile()).counterName);
+  const day = lagosDayCode(ctx.clock.now());
+  ctx.db.transaction(() => {
+    for (const table of ['order_counters', 'topup_counters']) {
+      ctx.db
+        .prepare(
+          `INSERT INTO ${table} (counter_code, business_day, last_seq) VALUES (?, ?, ?)
+         ON CONFLICT (counter_code, business_day) DO UPDATE SET last_seq = last_seq + ?`,
+        )
+        .run(code, day, NUMBER_GAP, NUMBER_GAP);
+    }
+  })();
+  ctx.store.delete(NUMBER_GAP_KEY);
+  ctx.logger.info('order numbers skipped after the journal changed', { code, gap: NUMBER_GAP });
+}
+
 export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps) {
   const secondFolder = () => {
     const v = ctx.store.get(SECOND_FOLDER_KEY);
@@ -68,26 +88,6 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
     if (next === announced) return;
     announced = next;
     deps.onDiskChange();
-  };
-
-  // Numbers used after the backup (or in a journal that was lost) may be on receipts and at the
-  // provider already: today's sequence jumps ahead so none is sent twice.
-  const reserveNumberGap = () => {
-    if (ctx.store.get(NUMBER_GAP_KEY) !== true) return;
-    const code = counterCode(ctx.settings.profile(ctx.settings.activeProfile()).counterName);
-    const day = lagosDayCode(ctx.clock.now());
-    ctx.db.transaction(() => {
-      for (const table of ['order_counters', 'topup_counters']) {
-        ctx.db
-          .prepare(
-            `INSERT INTO ${table} (counter_code, business_day, last_seq) VALUES (?, ?, ?)
-           ON CONFLICT (counter_code, business_day) DO UPDATE SET last_seq = last_seq + ?`,
-          )
-          .run(code, day, NUMBER_GAP, NUMBER_GAP);
-      }
-    })();
-    ctx.store.delete(NUMBER_GAP_KEY);
-    ctx.logger.info('order numbers skipped after the journal changed', { code, gap: NUMBER_GAP });
   };
 
   const offShift = ctx.events.subscribe((name, payload) => {
@@ -207,7 +207,7 @@ export function createBackupsModule(ctx: BackupsContext, deps: BackupsModuleDeps
       });
     },
     start(): void {
-      reserveNumberGap();
+      reserveNumberGap(ctx);
       service.start();
       diskTimer = setInterval(checkDisk, DISK_CHECK_MS);
       (diskTimer as NodeJS.Timeout).unref?.();

@@ -12,21 +12,29 @@
 //   the counter is revoked or unknown (`onRefused`). Nothing here ever throws into a sale.
 // - `event: programme` (the branch's programme version, on connect and on every change) is handed
 //   to `onProgramme`; the hub module fetches the programme when the version is newer than its copy.
-import { RelayProgrammeSchema } from '../../shared/hub-programme-contract';
-import { RelaySeatsSchema } from '../../shared/hub-seats-contract';
-import {
-  AckResponseSchema,
-  HubErrorSchema,
-  RELAY_STREAM_PATH,
-  RelayHeartbeatSchema,
-  RelayNotificationSchema,
-  type RelayNotification,
-} from '../../shared/hub-contract';
-import { backoffWithJitter, systemTimers, TypedEmitter, type TimerHandle } from '../lib';
+// The pieces without a connection (position, health, acknowledgements, readers) are in relay-parts.ts.
+import { RelayHeartbeatSchema, RelayNotificationSchema, type RelayNotification } from '../../shared/hub-contract';
+import { backoffWithJitter, systemTimers, type TimerHandle, type Timers } from '../lib';
 import { HubCallError } from './link-client';
 import type { RelayHealthSource } from '../orders';
 import type { HubPartDeps } from './link-types';
 import { createSseParser, type SseEvent } from './sse-parser';
+import {
+  createRelayAcks,
+  type RelayAcks,
+  isRefusal,
+  onBranchNews,
+  openRelayStream,
+  RELAY_LAST_EVENT_ID_KEY,
+  RelayHealth,
+  RelayPosition,
+  revokedError,
+  safeJson,
+  StreamClosed,
+  whyLost,
+} from './relay-parts';
+
+export { RELAY_LAST_EVENT_ID_KEY };
 
 export interface RelayConsumerDeps extends HubPartDeps {
   /** Verify, record durably and handle one relayed notification; resolves once it is recorded. */
@@ -67,156 +75,61 @@ export interface RelayConsumer extends RelayHealthSource {
   hubCanVerify(): boolean | null;
 }
 
-/** hub_state key of the relay stream's position. */
-export const RELAY_LAST_EVENT_ID_KEY = 'relay.lastEventId';
 export const DEFAULT_RELAY_BACKOFF = { baseMs: 500, maxMs: 30_000 };
 /** Grace on top of the Hub's heartbeat interval before the stream counts as silent. */
 export const HEARTBEAT_GRACE_MS = 1_000;
 const SEEN_KEPT = 2_000;
-const MAX_PENDING_ACKS = 1_000;
-
-class StreamClosed extends Error {}
 
 /** The webhook ingest recorded it for one of this counter's orders (or had already). */
 const isDelivered = (outcome: unknown): boolean => outcome === 'recorded' || outcome === 'repeat';
 
 export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   const timers = deps.timers ?? systemTimers;
-  const doFetch = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
-  const random = deps.random ?? Math.random;
-  const backoff = deps.backoff ?? DEFAULT_RELAY_BACKOFF;
-  const connectTimeoutMs = deps.connectTimeoutMs ?? 10_000;
-  const ackBatch = deps.ackBatch ?? 20;
-  const ackDelayMs = deps.ackDelayMs ?? 50;
   const { logger, db } = deps;
-  const emitter = new TypedEmitter<{ change: [boolean]; delivered: [] }>({
-    onListenerError: (e) =>
-      logger.error('relay health listener failed', { error: e instanceof Error ? e.message : String(e) }),
+  const health = new RelayHealth(logger);
+  const position = new RelayPosition(db);
+  const acks = createRelayAcks({
+    client: deps.client,
+    connection: deps.connection,
+    timers,
+    logger,
+    ackBatch: deps.ackBatch ?? 20,
+    ackDelayMs: deps.ackDelayMs ?? 50,
+    refused: () => loop.refused(),
+    refuse: (e) => loop.refuse(e),
   });
+  const intake = createNotificationIntake(deps, { health, position, acks });
+  const loop = createRelayLoop(deps, { timers, health, position, acks, onNotification: intake.onNotification });
 
-  let running = false;
-  let refused = false;
-  let up = false;
-  let canVerify: boolean | null = null;
-  let healthy = false;
-  /** The last change told said the Hub cannot verify (the status pill shows it). */
-  let toldCannot = false;
-  let failures = 0;
-  let generation = 0;
-  let abort: AbortController | null = null;
-  let loop: Promise<void> | null = null;
-  let retryTimer: TimerHandle | null = null;
-  let watchdog: TimerHandle | null = null;
-  let ackTimer: TimerHandle | null = null;
-  let pendingAcks: string[] = [];
-  let acking: Promise<void> | null = null;
+  return {
+    start: loop.start,
+    stop: loop.stop,
+    reconnect: loop.reconnect,
+    reset() {
+      position.reset();
+      intake.forget();
+      acks.clear();
+    },
+    lastEventId: () => position.last,
+    streamUp: () => health.up,
+    hubCanVerify: () => (health.up ? health.canVerify : null),
+    healthy: () => health.healthy,
+    onChange: (listener) => health.emitter.on('change', listener),
+    onDelivered: (listener) => health.emitter.on('delivered', listener),
+  };
+}
+
+interface RelayPieces {
+  health: RelayHealth;
+  position: RelayPosition;
+  acks: RelayAcks;
+}
+
+/** Each notification of the stream: recorded by the ingest, remembered, acknowledged (once). */
+function createNotificationIntake(deps: RelayConsumerDeps, { health, position, acks }: RelayPieces) {
+  const { logger } = deps;
+  const { queueAck } = acks;
   const seen = new Set<string>();
-
-  // ---- the stream position, durable ----
-  const readLast = (): string | null =>
-    (
-      db.prepare('SELECT value FROM hub_state WHERE key = ?').get(RELAY_LAST_EVENT_ID_KEY) as
-        { value: string } | undefined
-    )?.value ?? null;
-  let last: string | null = readLast();
-  function remember(eventId: string): void {
-    if (last !== null && BigInt(eventId) <= BigInt(last)) return;
-    db.prepare(
-      'INSERT INTO hub_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    ).run(RELAY_LAST_EVENT_ID_KEY, eventId);
-    last = eventId;
-  }
-
-  // ---- health ----
-  function setHealthy(v: boolean): void {
-    up = v;
-    const is = up && canVerify !== false;
-    const cannot = up && canVerify === false;
-    if (healthy === is && cannot === toldCannot) return;
-    toldCannot = cannot;
-    healthy = is;
-    logger.info(
-      is
-        ? 'relay stream healthy'
-        : up
-          ? 'the Hub cannot verify webhooks (no merchant file); payments are followed by status checks'
-          : 'relay stream not healthy; payments are followed by status checks',
-      {},
-    );
-    emitter.emit('change', is);
-  }
-
-  function clearTimer(t: TimerHandle | null): null {
-    if (t !== null) timers.clearTimeout(t);
-    return null;
-  }
-
-  /** Nothing within `ms`: the stream is silent, so drop it (the loop reconnects). */
-  function armWatchdog(gen: number, ms: number): void {
-    watchdog = clearTimer(watchdog);
-    watchdog = timers.setTimeout(() => {
-      watchdog = null;
-      if (gen !== generation) return;
-      logger.warn('relay stream silent; reconnecting', { afterMs: ms });
-      setHealthy(false);
-      abort?.abort();
-    }, ms);
-  }
-
-  // ---- acknowledgements ----
-  function queueAck(eventId: string): void {
-    pendingAcks.push(eventId);
-    if (pendingAcks.length >= ackBatch) void flushAcks();
-    else if (ackTimer === null) {
-      ackTimer = timers.setTimeout(() => {
-        ackTimer = null;
-        void flushAcks();
-      }, ackDelayMs);
-    }
-  }
-
-  function flushAcks(): Promise<void> {
-    if (acking) return acking.then(() => (pendingAcks.length ? flushAcks() : undefined));
-    ackTimer = clearTimer(ackTimer);
-    const conn = deps.connection();
-    if (!pendingAcks.length || !conn || refused) return Promise.resolve();
-    const ids = pendingAcks.splice(0, 1000);
-    acking = (async () => {
-      try {
-        await deps.client.call(conn, 'POST', '/relay/ack', { eventIds: ids }, AckResponseSchema, { timeoutMs: 5_000 });
-      } catch (e) {
-        // Kept for the next flush. Losing them costs nothing but the Hub's log: the position is durable.
-        pendingAcks = [...ids, ...pendingAcks].slice(-MAX_PENDING_ACKS);
-        if (e instanceof HubCallError && isRefusal(e.code)) refuse(e);
-        else
-          logger.warn('relay acknowledgement failed; will retry', {
-            code: e instanceof HubCallError ? e.code : 'INTERNAL',
-            count: ids.length,
-          });
-      } finally {
-        acking = null;
-      }
-    })();
-    return acking;
-  }
-
-  // ---- refusal ----
-  const isRefusal = (code: string) => code === 'HUB_COUNTER_REVOKED' || code === 'HUB_UNAUTHENTICATED';
-  function refuse(e: HubCallError): void {
-    if (refused) return;
-    refused = true;
-    running = false;
-    logger.error('the Hub refused this counter; relay stopped', { code: e.code });
-    retryTimer = clearTimer(retryTimer);
-    watchdog = clearTimer(watchdog);
-    abort?.abort();
-    setHealthy(false);
-    try {
-      deps.onRefused?.(e);
-    } catch (err) {
-      logger.error('relay onRefused failed', { error: err instanceof Error ? err.message : String(err) });
-    }
-  }
 
   // ---- one notification ----
   async function onNotification(e: SseEvent): Promise<void> {
@@ -241,11 +154,73 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       });
       throw new StreamClosed('ingest failed');
     }
-    remember(n.eventId);
+    position.remember(n.eventId);
     seen.add(n.eventId);
     if (seen.size > SEEN_KEPT) seen.delete(seen.values().next().value as string);
     queueAck(n.eventId);
-    if ((deps.delivered ?? isDelivered)(outcome)) emitter.emit('delivered');
+    if ((deps.delivered ?? isDelivered)(outcome)) health.emitter.emit('delivered');
+  }
+
+  return {
+    onNotification,
+    /** Forgets the notifications seen (a new enrollment). */
+    forget: () => seen.clear(),
+  };
+}
+
+/** The connection loop: connect, read the stream, reconnect with backoff, stop for good on a refusal. */
+function createRelayLoop(
+  deps: RelayConsumerDeps,
+  pieces: RelayPieces & { timers: Timers; onNotification: (e: SseEvent) => Promise<void> },
+) {
+  const { timers, health, position, acks, onNotification } = pieces;
+  const doFetch = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
+  const random = deps.random ?? Math.random;
+  const backoff = deps.backoff ?? DEFAULT_RELAY_BACKOFF;
+  const connectTimeoutMs = deps.connectTimeoutMs ?? 10_000;
+  const { logger } = deps;
+  const setHealthy = (v: boolean) => health.set(v);
+
+  let running = false;
+  let refused = false;
+  let failures = 0;
+  let generation = 0;
+  let abort: AbortController | null = null;
+  let loop: Promise<void> | null = null;
+  let retryTimer: TimerHandle | null = null;
+  let watchdog: TimerHandle | null = null;
+  function clearTimer(t: TimerHandle | null): null {
+    if (t !== null) timers.clearTimeout(t);
+    return null;
+  }
+
+  /** Nothing within `ms`: the stream is silent, so drop it (the loop reconnects). */
+  function armWatchdog(gen: number, ms: number): void {
+    watchdog = clearTimer(watchdog);
+    watchdog = timers.setTimeout(() => {
+      watchdog = null;
+      if (gen !== generation) return;
+      logger.warn('relay stream silent; reconnecting', { afterMs: ms });
+      setHealthy(false);
+      abort?.abort();
+    }, ms);
+  }
+
+  // ---- refusal ----
+  function refuse(e: HubCallError): void {
+    if (refused) return;
+    refused = true;
+    running = false;
+    logger.error('the Hub refused this counter; relay stopped', { code: e.code });
+    retryTimer = clearTimer(retryTimer);
+    watchdog = clearTimer(watchdog);
+    abort?.abort();
+    setHealthy(false);
+    try {
+      deps.onRefused?.(e);
+    } catch (err) {
+      logger.error('relay onRefused failed', { error: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   // ---- one connection ----
@@ -255,28 +230,10 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
     const ctl = new AbortController();
     abort = ctl;
     armWatchdog(gen, connectTimeoutMs);
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${conn.credential}`,
-      accept: 'text/event-stream',
-      'cache-control': 'no-store',
-    };
-    if (last) headers['last-event-id'] = last;
-    const res = await doFetch(`${conn.url.replace(/\/+$/, '')}${RELAY_STREAM_PATH}`, { headers, signal: ctl.signal });
-    if (res.status !== 200 || !res.body) {
-      const text = await res.text().catch(() => '');
-      let parsed: ReturnType<typeof HubErrorSchema.safeParse> | null = null;
-      try {
-        parsed = HubErrorSchema.safeParse(JSON.parse(text));
-      } catch {
-        parsed = null;
-      }
-      if (parsed?.success)
-        throw new HubCallError(parsed.data.code, parsed.data.message, res.status, parsed.data.details ?? {});
-      throw new HubCallError('HUB_BAD_ANSWER', `The Hub answered HTTP ${res.status} to the relay stream.`, res.status);
-    }
+    const stream = await openRelayStream(doFetch, conn, position.last, ctl.signal);
     const queue: SseEvent[] = [];
     const parser = createSseParser((e) => queue.push(e));
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
     try {
       for (;;) {
         const { value, done } = await reader.read();
@@ -289,7 +246,7 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
             const hb = RelayHeartbeatSchema.safeParse(safeJson(e.data));
             if (hb.success) {
               heartbeatMs = hb.data.intervalMs;
-              canVerify = hb.data.canVerify ?? null;
+              health.canVerify = hb.data.canVerify ?? null;
             }
             armWatchdog(gen, heartbeatMs + HEARTBEAT_GRACE_MS);
             failures = 0;
@@ -297,31 +254,11 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
           } else if (e.event === 'notification') {
             await onNotification(e);
             // Arm after the work: a slow disk must not count against the Hub's silence.
-            if (healthy) armWatchdog(gen, heartbeatMs + HEARTBEAT_GRACE_MS);
-          } else if (e.event === 'programme') {
-            const p = RelayProgrammeSchema.safeParse(safeJson(e.data));
-            if (p.success) {
-              try {
-                deps.onProgramme?.(p.data.version);
-              } catch (err) {
-                logger.error('relay programme listener failed', {
-                  error: err instanceof Error ? err.message : String(err),
-                });
-              }
-            }
-          } else if (e.event === 'seats') {
-            const p = RelaySeatsSchema.safeParse(safeJson(e.data));
-            // The hub module's listener catches its own errors.
-            if (p.success) deps.onSeats?.(p.data.showKey);
+            if (health.healthy) armWatchdog(gen, heartbeatMs + HEARTBEAT_GRACE_MS);
+          } else if (e.event === 'programme' || e.event === 'seats') {
+            onBranchNews(e, deps, logger);
           } else if (e.event === 'revoked') {
-            const r = HubErrorSchema.safeParse(safeJson(e.data));
-            refuse(
-              new HubCallError(
-                'HUB_COUNTER_REVOKED',
-                r.success ? r.data.message : 'This counter was removed from the Hub by its manager.',
-                403,
-              ),
-            );
+            refuse(revokedError(e));
             return;
           }
         }
@@ -333,13 +270,6 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
 
   /** The Hub's heartbeat interval, as its last heartbeat said. */
   let heartbeatMs = connectTimeoutMs;
-  const safeJson = (s: string): unknown => {
-    try {
-      return JSON.parse(s) as unknown;
-    } catch {
-      return null;
-    }
-  };
 
   function schedule(gen: number): void {
     if (!running || gen !== generation) return;
@@ -360,17 +290,8 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
         await connectOnce(gen);
       } catch (e) {
         if (e instanceof HubCallError && isRefusal(e.code)) return refuse(e);
-        if (gen === generation && running) {
-          const why =
-            e instanceof HubCallError
-              ? e.code
-              : e instanceof StreamClosed
-                ? e.message
-                : e instanceof Error
-                  ? e.name
-                  : 'error';
-          logger.warn('relay stream lost; reconnecting', { why, failures: failures + 1 });
-        }
+        if (gen === generation && running)
+          logger.warn('relay stream lost; reconnecting', { why: whyLost(e), failures: failures + 1 });
       } finally {
         if (gen === generation) {
           watchdog = clearTimer(watchdog);
@@ -383,6 +304,8 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   }
 
   return {
+    refused: () => refused,
+    refuse,
     start() {
       if (running) return;
       refused = false;
@@ -397,8 +320,8 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       abort?.abort();
       setHealthy(false);
       await loop?.catch(() => {});
-      await flushAcks().catch(() => {});
-      ackTimer = clearTimer(ackTimer);
+      await acks.flushAcks().catch(() => {});
+      acks.stopTimer();
     },
     reconnect() {
       if (!running) return;
@@ -407,17 +330,5 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
       abort?.abort();
       run();
     },
-    reset() {
-      db.prepare('DELETE FROM hub_state WHERE key = ?').run(RELAY_LAST_EVENT_ID_KEY);
-      last = null;
-      seen.clear();
-      pendingAcks = [];
-    },
-    lastEventId: () => last,
-    streamUp: () => up,
-    hubCanVerify: () => (up ? canVerify : null),
-    healthy: () => healthy,
-    onChange: (listener) => emitter.on('change', listener),
-    onDelivered: (listener) => emitter.on('delivered', listener),
   };
 }

@@ -7,56 +7,18 @@
 //   HUB_SYNC_CONFLICT  → stop (state offline, logged): the journals forked; never resend a different event
 //   revoked / unknown  → onRefused(e), stop
 //   anything else      → back off with jitter (1 s → 60 s, at least details.retryAfterMs)
-import {
-  MAX_SYNC_BATCH,
-  SyncResponseSchema,
-  type CounterStatus,
-  type SyncKind,
-  type SyncRequest,
-} from '../../shared/hub-contract';
-import { backoffWithJitter, systemTimers, type BackoffTuning, type TimerHandle } from '../lib';
-import { HubCallError } from './link-client';
+// The pieces: sync-progress.ts (the state and the loop's wait, no I/O), sync-send.ts (one call and
+// what its answer means), sync-types.ts (what it takes).
+import type { SyncKind } from '../../shared/hub-contract';
+import { systemTimers, type TimerHandle } from '../lib';
 import type { JournalSink } from '../journal-sink';
-import type { HubConnection, HubPartDeps } from './link-types';
+import type { HubConnection } from './link-types';
 import { createOutboxSink, HubOutbox } from './outbox';
+import { SyncProgress, SyncWaiter } from './sync-progress';
+import { sendOnce, type SendResult, type SyncCall } from './sync-send';
+import { DEFAULT_SYNC_TUNING, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-types';
 
-export type SyncState = 'off' | 'syncing' | 'synced' | 'offline';
-
-export interface SyncTuning {
-  /** Appends within this window go out in one batch. */
-  debounceMs: number;
-  /** An empty batch (the counter's status) this often while nothing else is sent. */
-  statusEveryMs: number;
-  backoff: BackoffTuning;
-  /** Events per call (the contract allows MAX_SYNC_BATCH); halved while the Hub answers "too large". */
-  batchSize: number;
-  requestTimeoutMs: number;
-}
-
-export const DEFAULT_SYNC_TUNING: SyncTuning = {
-  debounceMs: 100,
-  statusEveryMs: 30_000,
-  backoff: { baseMs: 1_000, maxMs: 60_000 },
-  batchSize: MAX_SYNC_BATCH,
-  requestTimeoutMs: 15_000,
-};
-
-export interface SyncPusherDeps extends HubPartDeps {
-  /** What the counter says about itself on every sync, except the queue length (the pusher knows it). */
-  status: () => Omit<CounterStatus, 'queueLength' | 'sentAt'>;
-  /** Queue length or state changed (the status bar shows "offline (N to sync)"). */
-  onChange?: () => void;
-  /**
-   * The app's sink (a JournalSink, core/journal-sink.ts, built in app-core.ts): the pusher's `sink`
-   * is that one and every append kicks it. Absent: the pusher makes its own sink over `db`.
-   */
-  journalSink?: JournalSink;
-  /** For the pusher's own sink only (see outbox.ts). */
-  cashierAt?: (at: number) => string;
-  /** [0, 1); the jitter of the backoff. */
-  random?: () => number;
-  tuning?: Partial<SyncTuning>;
-}
+export { DEFAULT_SYNC_TUNING, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-types';
 
 export interface SyncPusher {
   /** The journal sink that writes outbox rows (call inside the owner's transaction). */
@@ -75,8 +37,6 @@ export interface SyncPusher {
   reset(): void;
 }
 
-type Wake = 'kick' | 'timer' | 'stop';
-
 /**
  * The event names the provider's orderNo of an order or top-up (hub/store/journal.ts: created or
  * learnt keys): the key the provider's POS webhook is routed by (its Tranid header), and the Hub
@@ -93,46 +53,21 @@ export function orderKeysNamed(kind: SyncKind, payload: unknown): boolean {
 
 export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   const tuning: SyncTuning = { ...DEFAULT_SYNC_TUNING, ...deps.tuning };
-  const { clock, logger, client } = deps;
+  const { logger } = deps;
   const timers = deps.timers ?? systemTimers;
-  const random = deps.random ?? Math.random;
   const outbox = new HubOutbox(deps.db);
   const sink: JournalSink =
     deps.journalSink ?? createOutboxSink(outbox, { ...(deps.cashierAt ? { cashierAt: deps.cashierAt } : {}), logger });
+  const progress = new SyncProgress(tuning, deps.random ?? Math.random, logger, deps.onChange);
 
   let running = false;
   let loop: Promise<void> | null = null;
   let unsubscribe: (() => void) | null = null;
   let inFlight: AbortController | null = null;
-  /** Set by a conflict or a refusal: nothing is sent until reset(). */
-  let halted: string | null = null;
-  let failures = 0;
-  let batchSize = Math.max(1, Math.min(tuning.batchSize, MAX_SYNC_BATCH));
-  let current: SyncState = 'off';
-  let queue = 0;
-  let lastSync: number | null = null;
   let debounce: TimerHandle | null = null;
-  /** The loop's pending wait: resolved by a kick (when it accepts one), its timer, or stop. */
-  let waiting: { resolve: (w: Wake) => void; timer: TimerHandle; kickable: boolean } | null = null;
-  let kicked = false;
+  const waiter = new SyncWaiter(timers, () => running);
   /** Bumped by reset(): an answer to a call made before it is not kept. */
   let generation = 0;
-
-  // ---- what the status bar reads ----
-
-  function changed(): void {
-    try {
-      deps.onChange?.();
-    } catch (e) {
-      logger.warn('hub sync: a change listener failed', { error: e instanceof Error ? e.message : String(e) });
-    }
-  }
-
-  function setState(s: SyncState): void {
-    if (s === current) return;
-    current = s;
-    changed();
-  }
 
   function position(conn: HubConnection | null): number {
     return outbox.lastSeq(conn?.counterId);
@@ -145,168 +80,20 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     } catch {
       return; // the database is closing
     }
-    if (n !== queue) {
-      queue = n;
-      changed();
-    }
+    progress.setQueue(n);
   }
 
-  // ---- waiting ----
-
-  function wait(ms: number, kickable: boolean): Promise<Wake> {
-    if (!running) return Promise.resolve('stop');
-    if (kickable && kicked) {
-      kicked = false;
-      return Promise.resolve('kick');
-    }
-    return new Promise((resolve) => {
-      const timer = timers.setTimeout(() => {
-        waiting = null;
-        resolve('timer');
-      }, ms);
-      waiting = { resolve, timer, kickable };
-    });
-  }
-
-  function wake(why: Wake): void {
-    if (why === 'kick') kicked = true;
-    const w = waiting;
-    if (!w || (why === 'kick' && !w.kickable)) return;
-    waiting = null;
-    if (why === 'kick') kicked = false;
-    timers.clearTimeout(w.timer);
-    w.resolve(why);
-  }
-
-  // ---- one call ----
-
-  async function sendOnce(conn: HubConnection): Promise<'more' | 'idle' | { backoffMs: number } | 'halt'> {
-    const last = position(conn);
-    const head = outbox.headSeq();
-    if (last > head)
-      return halt(
-        `the Hub holds ${last} events of this counter but this journal has ${head}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`,
-      );
-    const events = outbox.readAfter(last, batchSize);
-    const body: SyncRequest = {
-      events,
-      status: { ...deps.status(), queueLength: Math.max(0, head - last - events.length), sentAt: clock.now() },
-    };
-    if (events.length > 0) setState('syncing');
-    const ctl = new AbortController();
-    inFlight = ctl;
-    const gen = generation;
-    try {
-      const r = await client.call(conn, 'POST', '/sync', body, SyncResponseSchema, {
-        timeoutMs: tuning.requestTimeoutMs,
-        signal: ctl.signal,
-      });
-      if (!running) return 'idle';
-      if (gen !== generation) return 'more';
-      if (r.lastSeq > outbox.headSeq()) {
-        return halt(
-          `the Hub says it holds ${r.lastSeq} events of this counter but this journal has ${outbox.headSeq()}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`,
-        );
-      }
-      failures = 0;
-      lastSync = clock.now();
-      outbox.setLastSeq(r.lastSeq, conn.counterId);
-      refreshQueue();
-      // A Hub that neither stored nor refused our events is not moving: do not spin on it.
-      if (events.length > 0 && r.lastSeq <= last) return { backoffMs: nextBackoff(0) };
-      if (outbox.headSeq() > r.lastSeq) return 'more';
-      setState('synced');
-      return 'idle';
-    } catch (e) {
-      if (!running) return 'idle';
-      if (gen !== generation) return 'more';
-      return failed(e, conn, last);
-    } finally {
-      inFlight = null;
-    }
-  }
-
-  function nextBackoff(retryAfterMs: number): number {
-    failures += 1;
-    return Math.max(backoffWithJitter(failures, tuning.backoff, random), retryAfterMs);
-  }
-
-  function halt(why: string): 'halt' {
-    halted = why;
-    logger.error(`hub sync: ${why}`);
-    setState('offline');
-    return 'halt';
-  }
-
-  function failed(e: unknown, conn: HubConnection, last: number): 'more' | 'halt' | { backoffMs: number } {
-    if (!(e instanceof HubCallError)) {
-      logger.error('hub sync: sending failed', { error: e instanceof Error ? e.message : String(e) });
-      setState('offline');
-      return { backoffMs: nextBackoff(0) };
-    }
-    switch (e.code) {
-      case 'HUB_SYNC_GAP': {
-        const expected = Number(e.details.expectedSeq);
-        const head = outbox.headSeq();
-        if (!Number.isSafeInteger(expected) || expected < 1) {
-          setState('offline');
-          logger.warn('hub sync: a gap answer without a usable expectedSeq', { details: e.details });
-          return { backoffMs: nextBackoff(0) };
-        }
-        if (expected - 1 > head)
-          return halt(
-            `the Hub expects event ${expected} but this journal ends at ${head}: was the journal restored from an older backup? Syncing stopped; tell the Hub administrator.`,
-          );
-        logger.warn('hub sync: the Hub is missing events; sending again from its number', {
-          expectedSeq: expected,
-          ourLastSeq: last,
-        });
-        outbox.setLastSeq(expected - 1, conn.counterId);
-        refreshQueue();
-        // A Hub that keeps asking for the same number is not taking our events: slow down.
-        return expected - 1 === last ? { backoffMs: nextBackoff(0) } : 'more';
-      }
-      case 'HUB_SYNC_CONFLICT':
-        return halt(
-          `${e.message} (event ${String(e.details.seq ?? '?')}): this counter's journal and the Hub's copy differ, so syncing stopped; nothing different is ever resent.`,
-        );
-      case 'HUB_COUNTER_REVOKED':
-      case 'HUB_UNAUTHENTICATED':
-        halted = e.message;
-        logger.warn('hub sync: the Hub refused this counter; syncing stopped', { code: e.code });
-        setState('offline');
-        try {
-          deps.onRefused?.(e);
-        } catch (err) {
-          logger.warn('hub sync: the refusal listener failed', {
-            error: err instanceof Error ? err.message : String(err),
-          });
-        }
-        return 'halt';
-      case 'HUB_TOO_LARGE':
-        if (batchSize > 1) {
-          batchSize = Math.max(1, Math.floor(batchSize / 2));
-          logger.warn('hub sync: the Hub found the batch too large; sending smaller ones', { batchSize });
-          return 'more';
-        }
-        break;
-      default:
-        break;
-    }
-    const asked = Number(e.details.retryAfterMs);
-    const retryAfterMs = Number.isFinite(asked) && asked > 0 ? asked : 0;
-    const delay = nextBackoff(retryAfterMs);
-    const level = e.code === 'HUB_UNREACHABLE' || e.code === 'HUB_RATE_LIMITED' ? 'info' : 'warn';
-    logger[level]('hub sync: the Hub did not take the batch; trying again later', {
-      code: e.code,
-      status: e.status,
-      retryInMs: delay,
-      retryAfterMs,
-      failures,
-    });
-    setState('offline');
-    return { backoffMs: delay };
-  }
+  const call: SyncCall = {
+    deps,
+    tuning,
+    outbox,
+    progress,
+    running: () => running,
+    generation: () => generation,
+    setInFlight: (ctl) => (inFlight = ctl),
+    position,
+    refreshQueue,
+  };
 
   // ---- the loop ----
 
@@ -314,27 +101,27 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     while (running) {
       const conn = deps.connection();
       if (!conn) {
-        setState('off');
+        progress.setState('off');
         refreshQueue();
-        await wait(tuning.statusEveryMs, true);
+        await waiter.wait(tuning.statusEveryMs, true);
         continue;
       }
-      if (halted) {
-        setState('offline');
-        await wait(tuning.statusEveryMs, true);
+      if (progress.halted) {
+        progress.setState('offline');
+        await waiter.wait(tuning.statusEveryMs, true);
         continue;
       }
-      let next: Awaited<ReturnType<typeof sendOnce>>;
+      let next: SendResult;
       try {
-        next = await sendOnce(conn);
+        next = await sendOnce(call, conn);
       } catch (e) {
         // Reading the outbox failed (the database closing under us): never let the loop die.
         logger.error('hub sync: reading the outbox failed', { error: e instanceof Error ? e.message : String(e) });
-        next = { backoffMs: nextBackoff(0) };
+        next = { backoffMs: progress.nextBackoff(0) };
       }
       if (next === 'more') continue;
-      if (next === 'idle' || next === 'halt') await wait(tuning.statusEveryMs, true);
-      else await wait(next.backoffMs, false);
+      if (next === 'idle' || next === 'halt') await waiter.wait(tuning.statusEveryMs, true);
+      else await waiter.wait(next.backoffMs, false);
     }
   }
 
@@ -353,7 +140,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     queueMicrotask(() => {
       if (!running) return;
       refreshQueue();
-      wake('kick');
+      waiter.wake('kick');
     });
   }
 
@@ -362,7 +149,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     debounce = timers.setTimeout(() => {
       debounce = null;
       refreshQueue();
-      wake('kick');
+      waiter.wake('kick');
     }, tuning.debounceMs);
   }
 
@@ -371,7 +158,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     start() {
       if (running) return;
       running = true;
-      kicked = false;
+      waiter.kicked = false;
       unsubscribe = sink.onAppend?.(appended) ?? null;
       refreshQueue();
       loop = run().catch((e: unknown) =>
@@ -386,32 +173,23 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
       if (debounce !== null) timers.clearTimeout(debounce);
       debounce = null;
       inFlight?.abort();
-      wake('stop');
+      waiter.wake('stop');
       await loop;
       loop = null;
     },
     kick,
-    queueLength: () => queue,
-    state: () => current,
-    lastSyncAt: () => lastSync,
-    problem: () => halted,
+    queueLength: () => progress.queue,
+    state: () => progress.current,
+    lastSyncAt: () => progress.lastSync,
+    problem: () => progress.halted,
     reset() {
       generation += 1;
       inFlight?.abort();
       outbox.setLastSeq(0);
-      halted = null;
-      failures = 0;
-      batchSize = Math.max(1, Math.min(tuning.batchSize, MAX_SYNC_BATCH));
+      progress.reset();
       refreshQueue();
-      if (running) {
-        // Cut a backoff short too: a new enrollment is worth trying at once.
-        const w = waiting;
-        if (w) {
-          waiting = null;
-          timers.clearTimeout(w.timer);
-          w.resolve('kick');
-        }
-      }
+      // Cut a backoff short too: a new enrollment is worth trying at once.
+      if (running) waiter.cutShort();
     },
   };
 }

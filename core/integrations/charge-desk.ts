@@ -48,6 +48,94 @@ function hashOf(amountKobo: number, sale: Record<string, unknown>): string {
     .digest('hex');
 }
 
+/** Parses the request; VALIDATION with one message per field. */
+function parse(body: unknown) {
+  const r = ChargeRequestSchema.safeParse(body);
+  if (!r.success)
+    throw new IntegrationApiError(
+      422,
+      'VALIDATION',
+      'Check the charge request: some fields need fixing',
+      fieldsOf(r.error.issues),
+    );
+  return r.data;
+}
+
+/** The sale checked by the Sell form's rules, with the amount cross-checked. */
+function checkedSale(req: ReturnType<typeof parse>, sn: string): Record<string, unknown> {
+  const r = SaleInputSchema.safeParse({ ...req.sale, sn });
+  if (!r.success)
+    throw new IntegrationApiError(
+      422,
+      'VALIDATION',
+      'Check the sale: some fields need fixing',
+      fieldsOf(r.error.issues, 'sale'),
+    );
+  const expected = saleAmounts(r.data).amountKobo;
+  if (expected !== req.amountKobo) {
+    throw new IntegrationApiError(422, 'VALIDATION', 'The amount does not match the sale', {
+      amountKobo: `The amount is ${formatNaira(req.amountKobo)} but ${r.data.tickets} ticket(s) at ${formatNaira(r.data.priceKobo)} plus a booking fee of ${formatNaira(r.data.bookingFeeKobo)} make ${formatNaira(expected)}: check the price and the fee`,
+    });
+  }
+  return r.data;
+}
+
+/** What a paired system reads of its charge: the order as the checkout has it, without the terminal. */
+function toChargeView(c: ChargeRow, o: OrderView, integrationName: string, version: number): ChargeView {
+  const { sn: _sn, ...sale } = o.sale;
+  return {
+    reference: c.reference,
+    integration: integrationName,
+    state: o.state,
+    final: isFinalState(o.state),
+    version,
+    amountKobo: o.amountKobo,
+    sale,
+    outOrderNo: o.outOrderNo,
+    ...(o.orderNo ? { orderNo: o.orderNo } : {}),
+    ...(o.payNo ? { payNo: o.payNo } : {}),
+    ...(o.senderAccount ? { payerAccount: o.senderAccount } : {}),
+    ...(o.senderName ? { payerName: o.senderName } : {}),
+    ...(o.reason ? { reason: o.reason } : {}),
+    createdAt: o.createdAt,
+    expiresAt: o.expiresAt,
+    ...(o.completedTime !== undefined ? { completedAt: o.completedTime } : {}),
+    ...(o.late?.kind === 'paid-after-closing'
+      ? {
+          latePayment: {
+            ...(o.late.payNo ? { payNo: o.late.payNo } : {}),
+            amountKobo: o.late.amountKobo,
+            at: lateAt(o.late),
+          },
+        }
+      : {}),
+  };
+}
+
+/** Throws what the checkout's refusal of a sale means to the paired system (an error of its API), or the error as it was. */
+function rethrowRefusal(e: unknown): never {
+  if (isAppError(e)) {
+    if (e.code === 'VALIDATION')
+      throw new IntegrationApiError(
+        422,
+        'VALIDATION',
+        e.message,
+        (e.details as { fields?: Record<string, string> } | undefined)?.fields,
+      );
+    if (e.code === 'PROVIDER_NOT_CONFIGURED') throw new IntegrationApiError(503, 'PROVIDER_NOT_CONFIGURED', e.message);
+    if (e.code === 'NOT_READY') throw new IntegrationApiError(503, 'NOT_READY', e.message);
+    if (e.code === 'NO_SHIFT') {
+      throw new IntegrationApiError(
+        409,
+        'NO_SHIFT',
+        'No cashier shift is open on this counter, so it takes no charge: nothing was charged. Ask the cashier to open a shift, then send the same request again.',
+      );
+    }
+    throw new IntegrationApiError(500, 'INTERNAL', e.message);
+  }
+  throw e;
+}
+
 export function createChargeDesk(deps: ChargeDeskDeps) {
   const { store, checkout } = deps;
 
@@ -63,35 +151,7 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
   }
 
   function viewOf(c: ChargeRow, integrationName: string): ChargeView {
-    const o = orderOf(c);
-    const { sn: _sn, ...sale } = o.sale;
-    return {
-      reference: c.reference,
-      integration: integrationName,
-      state: o.state,
-      final: isFinalState(o.state),
-      version: Math.max(1, checkout.history(c.orderId).length),
-      amountKobo: o.amountKobo,
-      sale,
-      outOrderNo: o.outOrderNo,
-      ...(o.orderNo ? { orderNo: o.orderNo } : {}),
-      ...(o.payNo ? { payNo: o.payNo } : {}),
-      ...(o.senderAccount ? { payerAccount: o.senderAccount } : {}),
-      ...(o.senderName ? { payerName: o.senderName } : {}),
-      ...(o.reason ? { reason: o.reason } : {}),
-      createdAt: o.createdAt,
-      expiresAt: o.expiresAt,
-      ...(o.completedTime !== undefined ? { completedAt: o.completedTime } : {}),
-      ...(o.late?.kind === 'paid-after-closing'
-        ? {
-            latePayment: {
-              ...(o.late.payNo ? { payNo: o.late.payNo } : {}),
-              amountKobo: o.late.amountKobo,
-              at: lateAt(o.late),
-            },
-          }
-        : {}),
-    };
+    return toChargeView(c, orderOf(c), integrationName, Math.max(1, checkout.history(c.orderId).length));
   }
 
   function find(integration: IntegrationRow, reference: string): ChargeRow {
@@ -103,38 +163,6 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
         `There is no charge with booking reference ${reference} from ${integration.name}.`,
       );
     return c;
-  }
-
-  /** Parses the request; VALIDATION with one message per field. */
-  function parse(body: unknown) {
-    const r = ChargeRequestSchema.safeParse(body);
-    if (!r.success)
-      throw new IntegrationApiError(
-        422,
-        'VALIDATION',
-        'Check the charge request: some fields need fixing',
-        fieldsOf(r.error.issues),
-      );
-    return r.data;
-  }
-
-  /** The sale checked by the Sell form's rules, with the amount cross-checked. */
-  function checkedSale(req: ReturnType<typeof parse>, sn: string): Record<string, unknown> {
-    const r = SaleInputSchema.safeParse({ ...req.sale, sn });
-    if (!r.success)
-      throw new IntegrationApiError(
-        422,
-        'VALIDATION',
-        'Check the sale: some fields need fixing',
-        fieldsOf(r.error.issues, 'sale'),
-      );
-    const expected = saleAmounts(r.data).amountKobo;
-    if (expected !== req.amountKobo) {
-      throw new IntegrationApiError(422, 'VALIDATION', 'The amount does not match the sale', {
-        amountKobo: `The amount is ${formatNaira(req.amountKobo)} but ${r.data.tickets} ticket(s) at ${formatNaira(r.data.priceKobo)} plus a booking fee of ${formatNaira(r.data.bookingFeeKobo)} make ${formatNaira(expected)}: check the price and the fee`,
-      });
-    }
-    return r.data;
   }
 
   return {
@@ -185,27 +213,7 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
             }),
         });
       } catch (e) {
-        if (isAppError(e)) {
-          if (e.code === 'VALIDATION')
-            throw new IntegrationApiError(
-              422,
-              'VALIDATION',
-              e.message,
-              (e.details as { fields?: Record<string, string> } | undefined)?.fields,
-            );
-          if (e.code === 'PROVIDER_NOT_CONFIGURED')
-            throw new IntegrationApiError(503, 'PROVIDER_NOT_CONFIGURED', e.message);
-          if (e.code === 'NOT_READY') throw new IntegrationApiError(503, 'NOT_READY', e.message);
-          if (e.code === 'NO_SHIFT') {
-            throw new IntegrationApiError(
-              409,
-              'NO_SHIFT',
-              'No cashier shift is open on this counter, so it takes no charge: nothing was charged. Ask the cashier to open a shift, then send the same request again.',
-            );
-          }
-          throw new IntegrationApiError(500, 'INTERNAL', e.message);
-        }
-        throw e;
+        rethrowRefusal(e);
       }
       const c = store.chargeByOrder(order.id);
       if (!c) throw new IntegrationApiError(500, 'INTERNAL', 'The charge was not recorded.');

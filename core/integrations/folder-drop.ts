@@ -53,6 +53,41 @@ interface Seen {
   since: number;
 }
 
+/** A file that is not a request, set aside in rejected/ with the reason beside it. */
+async function setAside(deps: FolderDropDeps, i: IntegrationRow, name: string, reason: string): Promise<void> {
+  const { logger } = deps;
+  const f = dropFolders(deps.root, i.id);
+  const kept = rejectedName(name);
+  const dest = join(f.rejected, kept);
+  const text = kept === name ? reason : `${reason}\n(The file's own name was too long to keep: ${name})`;
+  writeAtomically(`${dest}.reason.txt`, `${text}\n`);
+  await rename(join(f.inbox, name), dest);
+  logger.warn('folder drop: file set aside', { integration: i.id, file: kept, reason: reason.split('\n')[0] });
+}
+
+/** A charge's outcome written to its system's outbox (once final, never again). */
+function writeOutcomeOf(deps: FolderDropDeps, c: ChargeRow): void {
+  const { store, desk } = deps;
+  const i = store.integration(c.integrationId);
+  if (!i || !c.outbox) return;
+  const view = desk.viewOf(c, i.name);
+  const f = dropFolders(deps.root, i.id);
+  mkdirSync(f.outbox, { recursive: true });
+  if (!lstatSync(f.outbox).isDirectory()) throw new Error(`${f.outbox} is not a real folder`);
+  writeAtomically(join(f.outbox, outboxName(c.reference)), `${JSON.stringify(view, null, 2)}\n`);
+  if (view.final) store.outcomeFinal(c.id);
+}
+
+/** Why the desk refused a request, with each field's message on a line of its own. */
+function refusalText(e: IntegrationApiError): string {
+  const fields = e.fields
+    ? Object.entries(e.fields)
+        .map(([k, m]) => `  ${k}: ${m}`)
+        .join('\n')
+    : '';
+  return `${e.code}: ${e.message}${fields ? `\n${fields}` : ''}`;
+}
+
 export function createFolderDrop(deps: FolderDropDeps) {
   const { store, desk, logger, timers } = deps;
   const scanMs = deps.scanMs ?? 1_000;
@@ -72,15 +107,7 @@ export function createFolderDrop(deps: FolderDropDeps) {
     logger.warn(message, fields);
   }
 
-  async function reject(i: IntegrationRow, name: string, reason: string): Promise<void> {
-    const f = dropFolders(deps.root, i.id);
-    const kept = rejectedName(name);
-    const dest = join(f.rejected, kept);
-    const text = kept === name ? reason : `${reason}\n(The file's own name was too long to keep: ${name})`;
-    writeAtomically(`${dest}.reason.txt`, `${text}\n`);
-    await rename(join(f.inbox, name), dest);
-    logger.warn('folder drop: file set aside', { integration: i.id, file: kept, reason: reason.split('\n')[0] });
-  }
+  const reject = (i: IntegrationRow, name: string, reason: string) => setAside(deps, i, name, reason);
 
   /** True when a file that does not read as a request yet has stopped changing for settleMs. */
   function settled(key: string, st: { size: number; mtimeMs: number; ino: number }): boolean {
@@ -128,12 +155,7 @@ export function createFolderDrop(deps: FolderDropDeps) {
         });
         return;
       }
-      const fields = e.fields
-        ? Object.entries(e.fields)
-            .map(([k, m]) => `  ${k}: ${m}`)
-            .join('\n')
-        : '';
-      return reject(i, name, `${e.code}: ${e.message}${fields ? `\n${fields}` : ''}`);
+      return reject(i, name, refusalText(e));
     }
     // Journaled and answered: the request is removed, unless another file took its name meanwhile.
     const still = await lstat(file).catch(() => null);
@@ -181,16 +203,7 @@ export function createFolderDrop(deps: FolderDropDeps) {
     }
   }
 
-  function writeOutcome(c: ChargeRow): void {
-    const i = store.integration(c.integrationId);
-    if (!i || !c.outbox) return;
-    const view = desk.viewOf(c, i.name);
-    const f = dropFolders(deps.root, i.id);
-    mkdirSync(f.outbox, { recursive: true });
-    if (!lstatSync(f.outbox).isDirectory()) throw new Error(`${f.outbox} is not a real folder`);
-    writeAtomically(join(f.outbox, outboxName(c.reference)), `${JSON.stringify(view, null, 2)}\n`);
-    if (view.final) store.outcomeFinal(c.id);
-  }
+  const writeOutcome = (c: ChargeRow) => writeOutcomeOf(deps, c);
 
   function loop(): void {
     timer = null;

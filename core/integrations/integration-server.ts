@@ -58,6 +58,40 @@ function pathReference(raw: string): string {
 
 const isLoopbackAddress = (a: string | undefined) => !!a && (isLoopbackHost(a) || /^::ffff:127\./.test(a));
 
+/** A charge request's JSON body (at most MAX_CHARGE_BODY bytes). */
+async function jsonBody(req: IncomingMessage): Promise<unknown> {
+  if (!isJsonContentType(req.headers['content-type']))
+    throw new IntegrationApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the body as JSON with Content-Type: application/json.',
+    );
+  const read = await readBoundedBody(req, { maxBytes: MAX_CHARGE_BODY });
+  if (!read.ok) throw new IntegrationApiError(413, 'TOO_LARGE', `The body is larger than ${MAX_CHARGE_BODY} bytes.`);
+  try {
+    return JSON.parse(read.body.toString('utf8')) as unknown;
+  } catch {
+    throw new IntegrationApiError(422, 'VALIDATION', 'The body is not valid JSON.', {
+      request: 'The body is not valid JSON',
+    });
+  }
+}
+
+/** A wait's query: the version the caller holds and how long to wait (VALIDATION when wrong). */
+function waitQuery(url: URL): { after: number; secs: number } {
+  const after = Number(url.searchParams.get('after') ?? '0');
+  const secs = Number(url.searchParams.get('timeoutSeconds') ?? '25');
+  if (!Number.isInteger(after) || after < 0)
+    throw new IntegrationApiError(422, 'VALIDATION', 'after is the version you hold (a whole number)', {
+      after: 'Send the version you hold, a whole number',
+    });
+  if (!Number.isFinite(secs) || secs < 0 || secs > MAX_WAIT_MS / 1000)
+    throw new IntegrationApiError(422, 'VALIDATION', 'timeoutSeconds is 0 to 60', {
+      timeoutSeconds: 'Wait 0 to 60 seconds',
+    });
+  return { after, secs };
+}
+
 export async function startIntegrationServer(o: IntegrationServerOptions): Promise<IntegrationServer> {
   const { desk, store, logger } = o;
   const attempts = createAttemptThrottle({
@@ -80,24 +114,6 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
     }
     store.touch(row.id, o.now());
     return row;
-  }
-
-  async function jsonBody(req: IncomingMessage): Promise<unknown> {
-    if (!isJsonContentType(req.headers['content-type']))
-      throw new IntegrationApiError(
-        415,
-        'UNSUPPORTED_MEDIA_TYPE',
-        'Send the body as JSON with Content-Type: application/json.',
-      );
-    const read = await readBoundedBody(req, { maxBytes: MAX_CHARGE_BODY });
-    if (!read.ok) throw new IntegrationApiError(413, 'TOO_LARGE', `The body is larger than ${MAX_CHARGE_BODY} bytes.`);
-    try {
-      return JSON.parse(read.body.toString('utf8')) as unknown;
-    } catch {
-      throw new IntegrationApiError(422, 'VALIDATION', 'The body is not valid JSON.', {
-        request: 'The body is not valid JSON',
-      });
-    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -152,16 +168,7 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
         case 'read':
           return sendJson(res, 200, desk.read(integration, ref), NO_STORE);
         case 'wait': {
-          const after = Number(url.searchParams.get('after') ?? '0');
-          const secs = Number(url.searchParams.get('timeoutSeconds') ?? '25');
-          if (!Number.isInteger(after) || after < 0)
-            throw new IntegrationApiError(422, 'VALIDATION', 'after is the version you hold (a whole number)', {
-              after: 'Send the version you hold, a whole number',
-            });
-          if (!Number.isFinite(secs) || secs < 0 || secs > MAX_WAIT_MS / 1000)
-            throw new IntegrationApiError(422, 'VALIDATION', 'timeoutSeconds is 0 to 60', {
-              timeoutSeconds: 'Wait 0 to 60 seconds',
-            });
+          const { after, secs } = waitQuery(url);
           const gone = new AbortController();
           res.once('close', () => gone.abort());
           const view = await desk.wait(integration, ref, after, secs * 1000, gone.signal);

@@ -65,27 +65,14 @@ export function secretProblems(secrets: unknown): FieldErrors {
   return fields;
 }
 
-export function createSettingsService(deps: SettingsServiceDeps) {
-  const { store, vault, logger, clock } = deps;
-  const changes = new TypedEmitter<{ change: Parameters<SettingsListener> }>();
-  let unlockedUntil = 0;
-
-  const readProfile = (name: ProfileName): ProfileSettings => {
-    const raw = store.get(`profiles.${name}`);
-    const merged = { ...defaultProfile(name), ...(raw && typeof raw === 'object' ? (raw as object) : {}) };
-    const parsed = ProfileSettingsSchema.safeParse(merged);
-    if (parsed.success) return parsed.data;
-    logger.warn('stored profile is invalid; using defaults for it', { profile: name });
-    return defaultProfile(name);
-  };
-
-  /**
-   * Settings written before Production had its rules (or by hand) are never used as they are: an
-   * http:// address is left out (so calls fail as "not set up" before anything is sent) and the
-   * response signature is verified whatever was stored.
-   */
+/**
+ * Settings written before Production had its rules (or by hand) are never used as they are: an
+ * http:// address is left out (so calls fail as "not set up" before anything is sent) and the
+ * response signature is verified whatever was stored.
+ */
+function productionEnforcer(logger: Logger) {
   let warnedProduction = '';
-  const enforceProduction = (name: ProfileName, p: ProfileSettings): ProfileSettings => {
+  return (name: ProfileName, p: ProfileSettings): ProfileSettings => {
     if (name !== 'production') return p;
     const problems = productionProblems(p);
     if (Object.keys(problems).length === 0) return p;
@@ -102,6 +89,43 @@ export function createSettingsService(deps: SettingsServiceDeps) {
       conventions: { ...p.conventions, posResponseVerify: 'verify' },
     };
   };
+}
+
+/** The vault writes a save makes of the keys typed (empty: removed); a key that is wrong goes into `fields`. */
+function secretWrites(
+  secrets: Partial<Record<SecretName, string>>,
+  fields: FieldErrors,
+): Record<string, string | null> {
+  const writes: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(secrets)) {
+    if (!(SECRET_NAMES as readonly string[]).includes(k) || typeof v !== 'string') continue;
+    const name = k as SecretName;
+    if (v.trim() === '') {
+      writes[name] = null;
+      continue;
+    }
+    const problem = checkSecret(name, v);
+    if (problem) fields[`secrets.${name}`] = problem;
+    else writes[name] = v.trim();
+  }
+  return writes;
+}
+
+export function createSettingsService(deps: SettingsServiceDeps) {
+  const { store, vault, logger, clock } = deps;
+  const changes = new TypedEmitter<{ change: Parameters<SettingsListener> }>();
+  let unlockedUntil = 0;
+
+  const readProfile = (name: ProfileName): ProfileSettings => {
+    const raw = store.get(`profiles.${name}`);
+    const merged = { ...defaultProfile(name), ...(raw && typeof raw === 'object' ? (raw as object) : {}) };
+    const parsed = ProfileSettingsSchema.safeParse(merged);
+    if (parsed.success) return parsed.data;
+    logger.warn('stored profile is invalid; using defaults for it', { profile: name });
+    return defaultProfile(name);
+  };
+
+  const enforceProduction = productionEnforcer(logger);
 
   const activeProfile = (): ProfileName => {
     const v = store.get('activeProfile');
@@ -166,18 +190,7 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     save(name: ProfileName, input: unknown, secrets: Partial<Record<SecretName, string>> = {}): ProfileView {
       const parsed = ProfileSettingsSchema.safeParse(input);
       const fields: FieldErrors = parsed.success ? {} : issueFields(parsed.error.issues, { prefix: 'settings' });
-      const writes: Record<string, string | null> = {};
-      for (const [k, v] of Object.entries(secrets)) {
-        if (!(SECRET_NAMES as readonly string[]).includes(k) || typeof v !== 'string') continue;
-        const name = k as SecretName;
-        if (v.trim() === '') {
-          writes[name] = null;
-          continue;
-        }
-        const problem = checkSecret(name, v);
-        if (problem) fields[`secrets.${name}`] = problem;
-        else writes[name] = v.trim();
-      }
+      const writes = secretWrites(secrets, fields);
       if (parsed.success && name === 'production') {
         for (const [k, msg] of Object.entries(productionProblems(parsed.data))) fields[`settings.${k}`] ??= msg;
       }

@@ -1,6 +1,7 @@
 // The Sell screen's terminal box: which terminal payments go to, live; and, folded away, the
 // serial port and baud rate, or the serial number typed by hand.
 import { useEffect, useState, type FormEvent } from 'react';
+import { useOnChange } from './useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import { STANDARD_BAUD_RATES, validateManualSn, type TerminalSource } from '../../../shared/terminal';
 import { useApp } from '../stores/app-store';
@@ -42,9 +43,9 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
   const [adminPin, setAdminPin] = useState('');
 
   const profile = useApp((a) => a.status?.profile);
-  useEffect(() => {
+  useOnChange(() => {
     void t.load();
-  }, [profile]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [profile]);
 
   // The form starts from what main has saved.
   useEffect(() => {
@@ -55,9 +56,9 @@ export function TerminalPicker({ fallbackSn }: { fallbackSn: string | null }) {
     setManualSn(t.settings.manualSn ?? '');
   }, [t.settings]);
 
-  useEffect(() => {
+  useOnChange(() => {
     if (open && t.ports === null && !t.portsBusy) void t.listPorts();
-  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [open]);
 
   const sn = t.state?.sn ?? fallbackSn;
   const status = t.state

@@ -3,6 +3,7 @@
 // after closing, a page at a time; the queue waiting for the network; open one for its
 // details, its history, Check now, and its receipt (print or reprint).
 import { useEffect, useRef, useState } from 'react';
+import { useOnMount } from '../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import type { OrderView } from '../../../shared/orders';
 import { addDays, lagosDate } from '../../../shared/time';
@@ -72,12 +73,12 @@ export function OrdersScreen() {
   const [text, setText] = useState(o.query.text);
   const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
 
-  useEffect(() => {
+  useOnMount(() => {
     // Each visit starts on today's orders: a window or state chosen on an earlier visit is not left hiding sales.
     if (o.freshVisit()) setText('');
     void o.load();
     void loadFailed();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

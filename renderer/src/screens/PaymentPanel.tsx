@@ -1,6 +1,7 @@
 // The payment view after Charge: the live state in big words, what to tell the customer, the time
 // left, the amount and sale number to read out, and at the end the outcome with what to do next.
 import { useEffect, useRef } from 'react';
+import { useOnChange } from '../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import {
   isFinalState,
@@ -66,20 +67,20 @@ export function PaymentPanel() {
   const now = useNow(!!order && !final);
 
   // A new order on the view: read its state first, and ask main for its latest view once.
-  useEffect(() => {
+  useOnChange(() => {
     if (!order) return;
     headingRef.current?.focus();
     void s.refreshOrder();
-  }, [order?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [order?.id]);
 
   // Events are the fast path, but one can be lost (a stream reopened on a busy PC, a state change
   // that raced the charge's answer): while the payment is open, re-read it now and then, so the
   // panel never stays on a state main has left.
-  useEffect(() => {
+  useOnChange(() => {
     if (!order || final) return;
     const timer = setInterval(() => void s.refreshOrder(true), SAFETY_REREAD_MS);
     return () => clearInterval(timer);
-  }, [order?.id, final]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [order?.id, final]);
 
   // At the outcome, the next step is one Enter away (unless the cashier is busy elsewhere).
   useEffect(() => {

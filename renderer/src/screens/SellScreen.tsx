@@ -232,34 +232,13 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         void charge();
       }}
     >
-      <div className="show-list-head">
-        <h2 id="sale-form-title" className={programme === 'has-shows' ? undefined : 'sr-only'}>
-          A show typed by hand
-        </h2>
-        {programme === 'has-shows' && <SwitchButton to="programme" />}
-      </div>
-      {programme === 'none' && (
-        <p className="hint programme-hint">
-          No shows to come in the programme: type the show. (A manager imports the programme under Settings →
-          Programme.)
-        </p>
-      )}
-      {s.cleared && (
-        <Banner as="div" tone="info" role="status">
-          <span>Form cleared.</span>
-          <button type="button" onClick={s.undoClear}>
-            Undo
-          </button>
-        </Banner>
-      )}
-      {s.defaultsError && (
-        <Banner as="div" tone="warn" role="alert">
-          <span>Could not load the films and today's date: {s.defaultsError}</span>
-          <button type="button" onClick={() => void s.loadDefaults()}>
-            Try again
-          </button>
-        </Banner>
-      )}
+      <FormHead
+        programme={programme}
+        cleared={s.cleared !== null}
+        onUndo={s.undoClear}
+        defaultsError={s.defaultsError}
+        onRetry={() => void s.loadDefaults()}
+      />
 
       <div className="sale-grid">
         {input('filmName', { list: 'known-films', spellCheck: false, ...({ 'data-autofocus': true } as object) })}
@@ -271,13 +250,7 @@ function SaleForm({ sn, programme }: { sn: string | null; programme: 'loading' |
         {input('price', { inputMode: 'decimal', placeholder: '2500' }, '₦')}
         {input('fee', { inputMode: 'decimal', placeholder: '0' }, '₦')}
       </div>
-      <datalist id="known-films">
-        {(s.films ?? []).map((f) => (
-          <option key={f.filmName} value={f.filmName}>
-            {`${f.filmTitle} · ${formatNaira(f.priceKobo)}`}
-          </option>
-        ))}
-      </datalist>
+      <KnownFilms films={s.films} />
 
       <ChargeRow
         message={s.message}
@@ -316,3 +289,63 @@ const HINTS: Partial<Record<DraftKey, string>> = {
   seats: 'Separate with commas, e.g. F7,F8',
   tickets: 'Follows the seats you type.',
 };
+
+/** The form's title (and the switch to the programme), why there is no programme, and its notices. */
+function FormHead(p: {
+  programme: 'loading' | 'has-shows' | 'none';
+  cleared: boolean;
+  onUndo: () => void;
+  defaultsError: string | null;
+  onRetry: () => void;
+}) {
+  const { programme, cleared, onUndo, defaultsError, onRetry } = p;
+  return (
+    <>
+      <div className="show-list-head">
+        <h2 id="sale-form-title" className={programme === 'has-shows' ? undefined : 'sr-only'}>
+          A show typed by hand
+        </h2>
+        {programme === 'has-shows' && <SwitchButton to="programme" />}
+      </div>
+      {programme === 'none' && (
+        <p className="hint programme-hint">
+          No shows to come in the programme: type the show. (A manager imports the programme under Settings →
+          Programme.)
+        </p>
+      )}
+      {cleared && (
+        <Banner as="div" tone="info" role="status">
+          <span>Form cleared.</span>
+          <button type="button" onClick={onUndo}>
+            Undo
+          </button>
+        </Banner>
+      )}
+      {defaultsError && (
+        <Banner as="div" tone="warn" role="alert">
+          <span>Could not load the films and today's date: {defaultsError}</span>
+          <button type="button" onClick={onRetry}>
+            Try again
+          </button>
+        </Banner>
+      )}
+    </>
+  );
+}
+
+/** The films main remembers, offered as the film name is typed. */
+function KnownFilms({
+  films,
+}: {
+  films: readonly { filmName: string; filmTitle: string; priceKobo: number }[] | null;
+}) {
+  return (
+    <datalist id="known-films">
+      {(films ?? []).map((f) => (
+        <option key={f.filmName} value={f.filmName}>
+          {`${f.filmTitle} · ${formatNaira(f.priceKobo)}`}
+        </option>
+      ))}
+    </datalist>
+  );
+}

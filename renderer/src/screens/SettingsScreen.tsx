@@ -1,5 +1,5 @@
 // Settings: behind the admin PIN; choose the active profile and edit any profile.
-import { useEffect } from 'react';
+import { useOnMount, useOnChange } from '../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import { PROFILE_LABELS, PROFILE_NAMES } from '../../../shared/settings';
 import { ScreenHead } from '../components/ScreenHead';
@@ -35,12 +35,12 @@ export function SettingsScreen() {
   );
   const { status, info } = useApp(useShallow((a) => ({ status: a.status, info: a.info })));
 
-  useEffect(() => {
+  useOnMount(() => {
     void s.refreshPin();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
-  useEffect(() => {
+  });
+  useOnChange(() => {
     if (s.pin?.unlocked && (!s.view || s.view.profile !== s.editing)) void s.load(s.editing);
-  }, [s.pin?.unlocked, s.editing]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [s.pin?.unlocked, s.editing]);
 
   return (
     <section aria-labelledby="screen-title" className="screen">

@@ -1,6 +1,6 @@
 // Shift: open a shift under the cashier's name, watch its running totals (X report), close it with
 // its totals kept (Z report), reprint or export any closed one; prints that failed wait here with Retry.
-import { useEffect } from 'react';
+import { useOnMount } from '../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import { ScreenHead } from '../components/ScreenHead';
 import { useNow } from '../components/useNow';
@@ -39,10 +39,10 @@ export function ShiftScreen() {
   const loadFailed = useReceipts((r) => r.loadFailed);
   const now = useNow(!!s.current);
 
-  useEffect(() => {
+  useOnMount(() => {
     void s.load();
     void loadFailed();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
 
   return (
     <section aria-labelledby="screen-title" className="screen records-screen">

@@ -1,6 +1,6 @@
 // Top-ups: airtime and betting wallets, one at a time (Single) or from a CSV file (Batch).
 // Main owns every top-up; this screen loads them once (the stores follow main's events).
-import { useEffect } from 'react';
+import { useOnMount } from '../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import { ScreenHead } from '../components/ScreenHead';
 import { TabPanel, Tabs } from '../components/Tabs';
@@ -22,10 +22,10 @@ export function TopupsScreen() {
   );
   const loadBatches = useBatch((b) => b.loadList);
 
-  useEffect(() => {
+  useOnMount(() => {
     void s.load();
     void loadBatches();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
 
   return (
     <section aria-labelledby="screen-title" className="screen tu-screen">

@@ -60,6 +60,46 @@ function chunkProblem(v: string): string | null {
   return null;
 }
 
+/** A batch file checked by main (nothing sent): its draft, or why it was refused. */
+async function importFileOf(
+  set: BatchSet,
+  get: () => BatchState,
+  setBatch: (batch: BatchView) => Promise<void>,
+  file: File,
+): Promise<void> {
+  set({ message: null, refused: null });
+  if (file.size > MAX_CSV_CHARS * 2) {
+    set({
+      message: {
+        tone: 'bad',
+        text: `${file.name} is too large (${Math.round(file.size / 1000)} kB). A batch file is at most ${Math.floor(MAX_CSV_CHARS / 1000)} kB (10,000 rows): split it.`,
+      },
+    });
+    return;
+  }
+  set({ importing: true });
+  try {
+    const text = await file.text();
+    const r = await call('topups.batchImport', { csv: text, fileName: file.name });
+    set({ errors: r.errors, errorCount: r.errorCount });
+    if (r.batch) {
+      await setBatch(r.batch);
+      set({
+        message: { tone: r.errorCount ? 'info' : 'good', text: `${file.name} checked: nothing has been sent yet.` },
+      });
+    } else {
+      set({ batch: null, items: [], refused: { fileName: file.name, totalRows: r.totalRows } });
+    }
+    await get().loadList();
+  } catch (e) {
+    set({ message: { tone: 'bad', text: `${file.name}: ${errorText(e)}` } });
+  } finally {
+    set({ importing: false });
+  }
+}
+
+type BatchSet = (partial: Partial<BatchState>) => void;
+
 export const useBatch = create<BatchState>((set, get) => {
   const guard = async (fn: () => Promise<void>) => {
     set({ busy: true, message: null });
@@ -119,37 +159,7 @@ export const useBatch = create<BatchState>((set, get) => {
       }
     },
 
-    importFile: async (file) => {
-      set({ message: null, refused: null });
-      if (file.size > MAX_CSV_CHARS * 2) {
-        set({
-          message: {
-            tone: 'bad',
-            text: `${file.name} is too large (${Math.round(file.size / 1000)} kB). A batch file is at most ${Math.floor(MAX_CSV_CHARS / 1000)} kB (10,000 rows): split it.`,
-          },
-        });
-        return;
-      }
-      set({ importing: true });
-      try {
-        const text = await file.text();
-        const r = await call('topups.batchImport', { csv: text, fileName: file.name });
-        set({ errors: r.errors, errorCount: r.errorCount });
-        if (r.batch) {
-          await setBatch(r.batch);
-          set({
-            message: { tone: r.errorCount ? 'info' : 'good', text: `${file.name} checked: nothing has been sent yet.` },
-          });
-        } else {
-          set({ batch: null, items: [], refused: { fileName: file.name, totalRows: r.totalRows } });
-        }
-        await get().loadList();
-      } catch (e) {
-        set({ message: { tone: 'bad', text: `${file.name}: ${errorText(e)}` } });
-      } finally {
-        set({ importing: false });
-      }
-    },
+    importFile: (file) => importFileOf(set, get, setBatch, file),
 
     downloadTemplate: () => guard(async () => downloadCsv(await call('topups.batchTemplate', {}))),
 

@@ -1,7 +1,7 @@
 // Receipts and the printer as the window sees them: the printer settings, each order's receipt
 // preview and print jobs (kept live from receipts.jobChanged), the failed prints with Retry, and
 // printing through the browser's own print window when that is the way this shell prints.
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import { isAppError } from '../../../shared/errors';
 import type { PrintJobView, ReceiptPreview, RecordsSettingsView, SystemPrinterInfo } from '../../../shared/records';
 import { call } from '../transport/bridge';
@@ -52,6 +52,70 @@ export function printsInBrowser(s: RecordsSettingsView | null): boolean {
 
 const key = (orderId: number) => `order:${orderId}`;
 
+type ReceiptSet = StoreApi<ReceiptState>['setState'];
+
+/** Saves the receipt settings; previews follow the paper width and the cinema's name. */
+async function saveSettingsOf(
+  set: ReceiptSet,
+  get: () => ReceiptState,
+  input: Parameters<ReceiptState['saveSettings']>[0],
+): Promise<boolean> {
+  set({ saving: true, saveMessage: null, fieldErrors: {} });
+  try {
+    const settings = await call('receipts.saveSettings', input);
+    set({ settings, saveMessage: { kind: 'ok', text: 'Saved. New receipts use these settings.' } });
+    // Previews follow the paper width and the cinema's name.
+    const ids = Object.keys(get().previews).map(Number);
+    set({ previews: {} });
+    for (const id of ids) void get().loadReceipt(id);
+    return true;
+  } catch (e) {
+    const fields = fieldErrorsOf(e);
+    const locked = isAppError(e) && (e.code === 'PIN_REQUIRED' || e.code === 'PIN_NOT_SET');
+    set({
+      fieldErrors: fields,
+      saveMessage: {
+        kind: 'error',
+        text: locked ? 'Settings are locked: enter the admin PIN first, then save again.' : errorText(e),
+      },
+    });
+    return false;
+  } finally {
+    set({ saving: false });
+  }
+}
+
+/** A test page on the chosen printer (in the browser: how to print from a preview instead). */
+async function testPageOf(
+  get: () => ReceiptState,
+  busy: (k: string, on: boolean) => void,
+  message: (k: string, text: string | null) => void,
+): Promise<void> {
+  const k = 'test-page';
+  busy(k, true);
+  message(k, null);
+  try {
+    if (printsInBrowser(get().settings)) {
+      message(
+        k,
+        'In the browser, print a receipt from its preview: the browser’s print window lets you choose the printer.',
+      );
+      return;
+    }
+    const job = await call('receipts.testPage', {});
+    message(
+      k,
+      job.status === 'printed'
+        ? `Test page sent to ${job.target}.`
+        : `The test page did not print: ${job.error ?? 'unknown error'}`,
+    );
+  } catch (e) {
+    message(k, errorText(e));
+  } finally {
+    busy(k, false);
+  }
+}
+
 export const useReceipts = create<ReceiptState>((set, get) => {
   const busy = (k: string, on: boolean) => set((s) => ({ busy: { ...s.busy, [k]: on } }));
   const message = (k: string, text: string | null) =>
@@ -85,31 +149,7 @@ export const useReceipts = create<ReceiptState>((set, get) => {
       }
     },
 
-    saveSettings: async (input) => {
-      set({ saving: true, saveMessage: null, fieldErrors: {} });
-      try {
-        const settings = await call('receipts.saveSettings', input);
-        set({ settings, saveMessage: { kind: 'ok', text: 'Saved. New receipts use these settings.' } });
-        // Previews follow the paper width and the cinema's name.
-        const ids = Object.keys(get().previews).map(Number);
-        set({ previews: {} });
-        for (const id of ids) void get().loadReceipt(id);
-        return true;
-      } catch (e) {
-        const fields = fieldErrorsOf(e);
-        const locked = isAppError(e) && (e.code === 'PIN_REQUIRED' || e.code === 'PIN_NOT_SET');
-        set({
-          fieldErrors: fields,
-          saveMessage: {
-            kind: 'error',
-            text: locked ? 'Settings are locked: enter the admin PIN first, then save again.' : errorText(e),
-          },
-        });
-        return false;
-      } finally {
-        set({ saving: false });
-      }
-    },
+    saveSettings: (input) => saveSettingsOf(set, get, input),
 
     loadSystemPrinters: async () => {
       try {
@@ -119,31 +159,7 @@ export const useReceipts = create<ReceiptState>((set, get) => {
       }
     },
 
-    testPage: async () => {
-      const k = 'test-page';
-      busy(k, true);
-      message(k, null);
-      try {
-        if (printsInBrowser(get().settings)) {
-          message(
-            k,
-            'In the browser, print a receipt from its preview: the browser’s print window lets you choose the printer.',
-          );
-          return;
-        }
-        const job = await call('receipts.testPage', {});
-        message(
-          k,
-          job.status === 'printed'
-            ? `Test page sent to ${job.target}.`
-            : `The test page did not print: ${job.error ?? 'unknown error'}`,
-        );
-      } catch (e) {
-        message(k, errorText(e));
-      } finally {
-        busy(k, false);
-      }
-    },
+    testPage: () => testPageOf(get, busy, message),
 
     loadReceipt: async (orderId) => {
       try {

@@ -53,6 +53,9 @@ interface TopupsState {
   apply(v: TopupView): void;
 }
 
+type TopupsSet = (partial: Partial<TopupsState>) => void;
+type TopupsGet = () => TopupsState;
+
 const FIELD_ORDER: SingleField[] = ['network', 'provider', 'phone', 'customerId', 'amount'];
 
 export const useTopups = create<TopupsState>((set, get) => ({
@@ -129,62 +132,9 @@ export const useTopups = create<TopupsState>((set, get) => ({
 
   touch: (key) => set({ touched: { ...get().touched, [key]: true } }),
 
-  checkCustomer: async () => {
-    const { draft, providers } = get();
-    const check = checkSingle(draft, providers?.providers ?? []);
-    const problem = (['provider', 'customerId'] as const).find((k) => check.errors[k]);
-    if (problem) {
-      set({ touched: { ...get().touched, provider: true, customerId: true } });
-      return problem;
-    }
-    set({ checking: true, message: null, customer: null });
-    try {
-      const customer = await call('topups.checkCustomer', { provider: draft.provider, customerId: draft.customerId });
-      const now = get().draft;
-      if (now.provider === draft.provider && now.customerId === draft.customerId) set({ customer });
-      return null;
-    } catch (e) {
-      const fields = fieldErrorsOf(e);
-      if (Object.keys(fields).length) {
-        set({ serverErrors: { ...get().serverErrors, ...mapFields(fields, 'betting') } });
-        return 'customerId';
-      }
-      set({ message: errorText(e) });
-      return null;
-    } finally {
-      set({ checking: false });
-    }
-  },
+  checkCustomer: () => checkCustomerOf(set, get),
 
-  submit: async () => {
-    const { draft, providers, busy } = get();
-    if (busy) return null;
-    const check = checkSingle(draft, providers?.providers ?? []);
-    set({ submitted: true, message: null });
-    const first = FIELD_ORDER.find((k) => check.errors[k]);
-    if (first) return first;
-    set({ busy: true });
-    try {
-      const v = await call('topups.submit', {
-        serviceType: draft.serviceType,
-        provider: draft.serviceType === 'airtime' ? draft.network : draft.provider,
-        customerId: draft.serviceType === 'airtime' ? draft.phone : draft.customerId,
-        amount: draft.amount,
-      });
-      get().show(v);
-      return null;
-    } catch (e) {
-      const fields = mapFields(fieldErrorsOf(e), draft.serviceType);
-      if (Object.keys(fields).length) {
-        set({ serverErrors: fields, message: 'Nothing was sent: fix the fields marked below.' });
-        return FIELD_ORDER.find((k) => fields[k]) ?? null;
-      }
-      set({ message: `Nothing was sent. ${errorText(e)}` });
-      return null;
-    } finally {
-      set({ busy: false });
-    }
-  },
+  submit: () => submitOf(set, get),
 
   show: (v) => {
     const current = newerTopup(get().current?.id === v.id ? get().current : null, v);
@@ -228,6 +178,65 @@ export const useTopups = create<TopupsState>((set, get) => ({
     set({ recent: next, ...(current?.id === v.id ? { current: newerTopup(current, v) } : {}) });
   },
 }));
+
+/** The betting customer checked with the provider; resolves to the field to fix (or null). */
+async function checkCustomerOf(set: TopupsSet, get: TopupsGet): Promise<SingleField | null> {
+  const { draft, providers } = get();
+  const check = checkSingle(draft, providers?.providers ?? []);
+  const problem = (['provider', 'customerId'] as const).find((k) => check.errors[k]);
+  if (problem) {
+    set({ touched: { ...get().touched, provider: true, customerId: true } });
+    return problem;
+  }
+  set({ checking: true, message: null, customer: null });
+  try {
+    const customer = await call('topups.checkCustomer', { provider: draft.provider, customerId: draft.customerId });
+    const now = get().draft;
+    if (now.provider === draft.provider && now.customerId === draft.customerId) set({ customer });
+    return null;
+  } catch (e) {
+    const fields = fieldErrorsOf(e);
+    if (Object.keys(fields).length) {
+      set({ serverErrors: { ...get().serverErrors, ...mapFields(fields, 'betting') } });
+      return 'customerId';
+    }
+    set({ message: errorText(e) });
+    return null;
+  } finally {
+    set({ checking: false });
+  }
+}
+
+/** Checks and sends; resolves to the first field to fix (or null). */
+async function submitOf(set: TopupsSet, get: TopupsGet): Promise<SingleField | null> {
+  const { draft, providers, busy } = get();
+  if (busy) return null;
+  const check = checkSingle(draft, providers?.providers ?? []);
+  set({ submitted: true, message: null });
+  const first = FIELD_ORDER.find((k) => check.errors[k]);
+  if (first) return first;
+  set({ busy: true });
+  try {
+    const v = await call('topups.submit', {
+      serviceType: draft.serviceType,
+      provider: draft.serviceType === 'airtime' ? draft.network : draft.provider,
+      customerId: draft.serviceType === 'airtime' ? draft.phone : draft.customerId,
+      amount: draft.amount,
+    });
+    get().show(v);
+    return null;
+  } catch (e) {
+    const fields = mapFields(fieldErrorsOf(e), draft.serviceType);
+    if (Object.keys(fields).length) {
+      set({ serverErrors: fields, message: 'Nothing was sent: fix the fields marked below.' });
+      return FIELD_ORDER.find((k) => fields[k]) ?? null;
+    }
+    set({ message: `Nothing was sent. ${errorText(e)}` });
+    return null;
+  } finally {
+    set({ busy: false });
+  }
+}
 
 function mapFields(fields: Record<string, string>, t: ServiceType): Partial<Record<SingleField, string>> {
   const out: Partial<Record<SingleField, string>> = {};

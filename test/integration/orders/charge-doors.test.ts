@@ -280,7 +280,7 @@ describe('the table names every door (found by introspection, not typed by hand)
       'core/programme/programme-module.ts',
     ]);
     expect(sourcesCalling(/\bretrySale\s*\(/)).toEqual([
-      'core/orders/checkout-service.ts',
+      'core/orders/checkout-sales.ts',
       'core/orders/orders-module.ts',
     ]);
     // Below them all: only the checkout's order calls send a createOrder (the provider link only wraps the client).
@@ -291,7 +291,8 @@ describe('the table names every door (found by introspection, not typed by hand)
     // The cashier's choice to leave an order waiting: only the Sell and programme doors pass it on.
     expect(sourcesCalling(/besideWaiting/)).toEqual([
       'core/orders/charge-guard.ts',
-      'core/orders/checkout-service.ts',
+      'core/orders/checkout-deps.ts',
+      'core/orders/checkout-sales.ts',
       'core/orders/orders-module.ts',
       'core/programme/programme-module.ts',
     ]);

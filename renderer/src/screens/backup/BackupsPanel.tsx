@@ -1,6 +1,7 @@
 // Settings → Backups: when the journal was last backed up, its size and place, "Back up now", a
 // second folder (USB disk, network share), and "Restore…" with the admin PIN typed again.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useOnMount } from '../../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import type { BackupInfo } from '../../../../shared/backups';
 import { Banner, outcome } from '../../components/Banner';
@@ -33,9 +34,9 @@ export function BackupsPanel() {
   const [pin, setPin] = useState('');
   const [folder, setFolder] = useState<string | null>(null);
 
-  useEffect(() => {
+  useOnMount(() => {
     void b.load();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
 
   if (!b.view)
     return (
@@ -116,47 +117,14 @@ export function BackupsPanel() {
       </form>
 
       {v.backups.length > 0 && (
-        <table className="backup-list">
-          <caption className="hint" style={{ textAlign: 'left' }}>
-            Backups, newest first
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Taken</th>
-              <th scope="col">Why</th>
-              <th scope="col">Where</th>
-              <th scope="col" className="num">
-                Size
-              </th>
-              <th scope="col">
-                <span className="hint">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {v.backups.map((x) => (
-              <tr key={`${x.place}-${x.name}`}>
-                <td>{formatLagosDateTime(x.at)}</td>
-                <td>{REASON[x.reason]}</td>
-                <td>{PLACE[x.place]}</td>
-                <td className="num">{formatSize(x.sizeBytes)}</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={b.busy !== null}
-                    onClick={() => {
-                      setChoosing(x);
-                      setPin('');
-                    }}
-                    aria-label={`Restore the backup of ${formatLagosDateTime(x.at)}`}
-                  >
-                    Restore…
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <BackupList
+          backups={v.backups}
+          disabled={b.busy !== null}
+          onChoose={(x) => {
+            setChoosing(x);
+            setPin('');
+          }}
+        />
       )}
 
       {choosing && (
@@ -194,5 +162,50 @@ export function BackupsPanel() {
         </form>
       )}
     </section>
+  );
+}
+
+/** Every backup kept, newest first, each with its Restore… button. */
+function BackupList(p: { backups: BackupInfo[]; disabled: boolean; onChoose: (x: BackupInfo) => void }) {
+  const { backups, disabled, onChoose } = p;
+  return (
+    <table className="backup-list">
+      <caption className="hint" style={{ textAlign: 'left' }}>
+        Backups, newest first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Taken</th>
+          <th scope="col">Why</th>
+          <th scope="col">Where</th>
+          <th scope="col" className="num">
+            Size
+          </th>
+          <th scope="col">
+            <span className="hint">Action</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {backups.map((x) => (
+          <tr key={`${x.place}-${x.name}`}>
+            <td>{formatLagosDateTime(x.at)}</td>
+            <td>{REASON[x.reason]}</td>
+            <td>{PLACE[x.place]}</td>
+            <td className="num">{formatSize(x.sizeBytes)}</td>
+            <td>
+              <button
+                type="button"
+                disabled={disabled}
+                onClick={() => onChoose(x)}
+                aria-label={`Restore the backup of ${formatLagosDateTime(x.at)}`}
+              >
+                Restore…
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

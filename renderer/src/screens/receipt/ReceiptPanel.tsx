@@ -1,7 +1,8 @@
 // One order's receipt: the preview as it will print, Print (or Reprint), Save as PDF where the app
 // can, and every print of it with its outcome; a failed print shows why, with Retry.
 // Mount it for a final order (the payment view, an order opened on the Orders screen).
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { useOnChange } from '../../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import { printsInBrowser, useReceipts } from '../../stores/receipt-store';
 import { PrintJobList } from './PrintJobList';
@@ -27,13 +28,13 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
   );
   const autoDone = useRef(false);
 
-  useEffect(() => {
+  useOnChange(() => {
     if (!r.settings) void r.loadSettings();
     void r.loadReceipt(orderId);
-  }, [orderId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [orderId]);
 
   // When the browser is the printer, "print automatically" is done here, once, for a new receipt.
-  useEffect(() => {
+  useOnChange(() => {
     if (!autoPrint || autoDone.current || !r.settings || !r.jobs || !r.preview) return;
     if (
       !r.settings.printing.autoPrint ||
@@ -44,7 +45,7 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
       return;
     autoDone.current = true;
     void r.print(orderId);
-  }, [autoPrint, r.settings, r.jobs, r.preview, orderId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [autoPrint, r.settings, r.jobs, r.preview, orderId]);
 
   const firstPrint = (r.jobs ?? []).filter((j) => j.status === 'printed').at(-1);
   const printed = firstPrint !== undefined;

@@ -2,7 +2,8 @@
 // paper width, copies, printing by itself when paid, a test page. Saving needs the admin PIN (the
 // form unlocks in place). Mount it on the Settings screen and under Shift → Printer. The fields of
 // each kind of printer live in PrinterKindFields.tsx.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useOnMount, useOnChange } from '../../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import {
   PRINTER_KIND_LABELS,
@@ -50,17 +51,17 @@ export function ReceiptSettingsPanel() {
   const [printing, setPrinting] = useState<PrintingForm | null>(null);
   const [cinema, setCinema] = useState<CinemaSettings | null>(null);
 
-  useEffect(() => {
+  useOnMount(() => {
     void r.loadSettings();
     void r.loadSystemPrinters();
     void refreshPin();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
-  useEffect(() => {
+  });
+  useOnChange(() => {
     if (r.settings && !printing) {
       setPrinting(toForm(r.settings.printing));
       setCinema(r.settings.cinema);
     }
-  }, [r.settings]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [r.settings]);
 
   if (r.settingsError)
     return (

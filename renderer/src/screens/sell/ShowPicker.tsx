@@ -3,7 +3,7 @@
 // seats (the ticket count follows them), and Enter charges. Esc goes back to the list.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ShowView } from '../../../../shared/programme';
+import type { SeatCheckResult, ShowView } from '../../../../shared/programme';
 import { lagosDate, lagosHm } from '../../../../shared/time';
 import { Banner } from '../../components/Banner';
 import { Field } from '../../components/Field';
@@ -207,46 +207,16 @@ function PickedShow({ sn }: { sn: string | null }) {
         void charge();
       }}
     >
-      <div className="show-picked">
-        <span className="show-time">{show.time}</span>
-        <div className="show-film">
-          <h2 id="show-sale-title">{show.filmTitle}</h2>
-          <span className="show-meta">
-            {show.screen}
-            {show.rating ? ` · ${show.rating}` : ''} ·{' '}
-            {show.date === lagosDate(now) ? `Today, ${showDateText(show.date)}` : showDateText(show.date)}
-          </span>
-          {started && (
-            <span className="show-started" data-testid="show-started">
-              {started}
-            </span>
-          )}
-        </div>
-        <button type="button" onClick={s.unpick}>
-          Other show <kbd aria-hidden="true">Esc</kbd>
-        </button>
-      </div>
+      <PickedHead show={show} now={now} started={started} onOther={s.unpick} />
 
-      <fieldset className="ticket-types">
-        <legend>Ticket type</legend>
-        <div className="segmented" role="radiogroup" aria-label="Ticket type">
-          {show.ticketTypes.map((t) => (
-            <button
-              key={t.name}
-              type="button"
-              role="radio"
-              aria-checked={t.name === type.name}
-              aria-pressed={t.name === type.name}
-              onClick={() => {
-                s.setTicketType(t.name);
-                seatsRef.current?.focus();
-              }}
-            >
-              {t.name} <span className="tt-price">{formatNaira(t.priceKobo)}</span>
-            </button>
-          ))}
-        </div>
-      </fieldset>
+      <TicketTypes
+        show={show}
+        chosen={type.name}
+        onChoose={(name) => {
+          s.setTicketType(name);
+          seatsRef.current?.focus();
+        }}
+      />
 
       <Field
         label="Seats"
@@ -287,27 +257,15 @@ function PickedShow({ sn }: { sn: string | null }) {
 
       {conflicts.length > 0 && (
         <div ref={warningRef}>
-          <Banner as="div" tone="warn" role="alert" data-testid="seat-warning">
-            <ul className="seat-conflicts">
-              {conflicts.map((c) => (
-                <li key={c.seat}>
-                  {c.seat} was {c.state === 'paid' ? 'sold' : 'being paid for'} at {c.counterName} at {lagosHm(c.at)}
-                </li>
-              ))}
-            </ul>
-            <span>Change the seats, or sell them anyway with the button (Enter does not).</span>
-            <button
-              type="button"
-              className="danger"
-              disabled={s.busy}
-              onClick={() => {
-                s.acknowledgeSeats();
-                void charge();
-              }}
-            >
-              Sell {conflictSeats} anyway
-            </button>
-          </Banner>
+          <SeatWarning
+            conflicts={conflicts}
+            seats={conflictSeats}
+            busy={s.busy}
+            onSellAnyway={() => {
+              s.acknowledgeSeats();
+              void charge();
+            }}
+          />
         </div>
       )}
       {s.seatCheck?.kind === 'skipped' && (
@@ -345,5 +303,77 @@ export function SwitchButton({ to }: { to: 'hand' | 'programme' }) {
     <button type="button" className="mode-switch" onClick={() => setMode(to)}>
       {to === 'hand' ? 'Type a show by hand' : 'Pick from the programme'} <kbd aria-hidden="true">{SWITCH_KEY}</kbd>
     </button>
+  );
+}
+
+/** The picked show: its time, film, screen and day (and how long ago it started), and Other show. */
+function PickedHead(p: { show: ShowView; now: number; started: string | null; onOther: () => void }) {
+  const { show, now, started, onOther } = p;
+  return (
+    <div className="show-picked">
+      <span className="show-time">{show.time}</span>
+      <div className="show-film">
+        <h2 id="show-sale-title">{show.filmTitle}</h2>
+        <span className="show-meta">
+          {show.screen}
+          {show.rating ? ` · ${show.rating}` : ''} ·{' '}
+          {show.date === lagosDate(now) ? `Today, ${showDateText(show.date)}` : showDateText(show.date)}
+        </span>
+        {started && (
+          <span className="show-started" data-testid="show-started">
+            {started}
+          </span>
+        )}
+      </div>
+      <button type="button" onClick={onOther}>
+        Other show <kbd aria-hidden="true">Esc</kbd>
+      </button>
+    </div>
+  );
+}
+
+/** The show's ticket types with their prices, one chosen. */
+function TicketTypes(p: { show: ShowView; chosen: string; onChoose: (name: string) => void }) {
+  const { show, chosen, onChoose } = p;
+  return (
+    <fieldset className="ticket-types">
+      <legend>Ticket type</legend>
+      <div className="segmented" role="radiogroup" aria-label="Ticket type">
+        {show.ticketTypes.map((t) => (
+          <button
+            key={t.name}
+            type="button"
+            role="radio"
+            aria-checked={t.name === chosen}
+            aria-pressed={t.name === chosen}
+            onClick={() => onChoose(t.name)}
+          >
+            {t.name} <span className="tt-price">{formatNaira(t.priceKobo)}</span>
+          </button>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+type SeatConflicts = Extract<SeatCheckResult, { kind: 'checked' }>['conflicts'];
+
+/** Seats sold or being paid for at another counter: a warning, and the one button that sells them anyway. */
+function SeatWarning(p: { conflicts: SeatConflicts; seats: string; busy: boolean; onSellAnyway: () => void }) {
+  const { conflicts, seats, busy, onSellAnyway } = p;
+  return (
+    <Banner as="div" tone="warn" role="alert" data-testid="seat-warning">
+      <ul className="seat-conflicts">
+        {conflicts.map((c) => (
+          <li key={c.seat}>
+            {c.seat} was {c.state === 'paid' ? 'sold' : 'being paid for'} at {c.counterName} at {lagosHm(c.at)}
+          </li>
+        ))}
+      </ul>
+      <span>Change the seats, or sell them anyway with the button (Enter does not).</span>
+      <button type="button" className="danger" disabled={busy} onClick={onSellAnyway}>
+        Sell {seats} anyway
+      </button>
+    </Banner>
   );
 }

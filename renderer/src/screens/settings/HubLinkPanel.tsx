@@ -2,6 +2,7 @@
 // code from the manager; once joined, who the counter is on the Hub, when it last synced, how many
 // events wait, whether the relay is connected; Check now; Leave this Hub (confirmed).
 import { useEffect, useState } from 'react';
+import { useOnMount } from '../../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import { PROFILE_LABELS } from '../../../../shared/settings';
 import { Banner, outcome } from '../../components/Banner';
@@ -108,9 +109,9 @@ export function HubLinkPanel() {
   );
   const [confirming, setConfirming] = useState(false);
 
-  useEffect(() => {
+  useOnMount(() => {
     void h.load();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
 
   const v = h.view;
   return (

@@ -3,6 +3,7 @@
 // office, and never again. The list shows each system's key fingerprint and last call; Unpair
 // stops its key at once. Where the API listens, and whether other computers may call it.
 import { useEffect, useState } from 'react';
+import { useOnMount } from '../../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import { Banner, outcome } from '../../components/Banner';
 import { Field } from '../../components/Field';
@@ -123,9 +124,9 @@ export function IntegrationsPanel() {
       closeKey: st.closeKey,
     })),
   );
-  useEffect(() => {
+  useOnMount(() => {
     void s.load();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
   const v = s.view;
   return (
     <section className="card" aria-labelledby="integrations-title" data-testid="integrations-panel">

@@ -1,6 +1,6 @@
 // Settings → Programme: where the counter's programme came from, and a CSV import (template
 // offered; every row checked first; errors by line and column; all of the file or none of it).
-import { useEffect } from 'react';
+import { useOnMount } from '../../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import type { ProgrammeSource } from '../../../../shared/programme';
 import { Banner, outcome } from '../../components/Banner';
@@ -31,9 +31,9 @@ export function ProgrammePanel() {
       importFile: st.importFile,
     })),
   );
-  useEffect(() => {
+  useOnMount(() => {
     void s.loadSummary();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
 
   const sum = s.summary;
   const errors = s.result && !s.result.imported ? s.result.errors : [];

@@ -1,6 +1,6 @@
 // The receipt printer at a glance on the Shift screen, with a test page, and its settings one
 // click away (they need the admin PIN to change).
-import { useEffect } from 'react';
+import { useOnMount } from '../../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import { printsInBrowser, useReceipts } from '../../stores/receipt-store';
 import { describePrinter } from '../receipt/ReceiptPanel';
@@ -9,9 +9,9 @@ import '../../printer-settings.css';
 
 export function PrinterCard() {
   const r = useReceipts(useShallow((s) => ({ settings: s.settings, loadSettings: s.loadSettings })));
-  useEffect(() => {
+  useOnMount(() => {
     if (!r.settings) void r.loadSettings();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  });
   const where = r.settings
     ? printsInBrowser(r.settings)
       ? 'the browser’s print window (choose the printer there)'

@@ -7,6 +7,7 @@ import {
   type BatchItemFilter,
   type BatchView,
   type TopupState,
+  type TopupView,
 } from '../../../../shared/topups';
 import { Field } from '../../components/Field';
 import { PAGE_SIZE, useBatch } from '../../stores/batch-store';
@@ -129,43 +130,7 @@ export function BatchProgress({ b }: { b: BatchView }) {
           </button>
         ))}
       </div>
-      <div className="tu-table-wrap">
-        <table className="tu-table" aria-label="Results">
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Reference</th>
-              <th scope="col">To</th>
-              <th scope="col" className="tu-num">
-                Amount
-              </th>
-              <th scope="col">Status</th>
-              <th scope="col">Provider's message</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.items.map((i) => (
-              <tr key={i.id} data-tone={TOPUP_TONE[i.state]}>
-                <td className="tu-num">{i.line ?? '—'}</td>
-                <td className="tu-mono">{i.reference}</td>
-                <td>{recipientText(i)}</td>
-                <td className="tu-num">{formatNaira(i.amountKobo)}</td>
-                <td>
-                  <TopupStatePill state={i.state} />
-                </td>
-                <td>{i.errorMsg || (i.orderNo ? `Order ${i.orderNo}` : '')}</td>
-              </tr>
-            ))}
-            {s.items.length === 0 && (
-              <tr>
-                <td colSpan={6} className="hint">
-                  Nothing to show here yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <ResultsTable items={s.items} />
       {pages > 1 && (
         <div className="actions tu-pages">
           <button type="button" onClick={() => void s.setPage(s.page - 1)} disabled={s.page === 0}>
@@ -180,5 +145,48 @@ export function BatchProgress({ b }: { b: BatchView }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** The batch's items on this page, with each one's state and the provider's message. */
+function ResultsTable({ items }: { items: TopupView[] }) {
+  return (
+    <div className="tu-table-wrap">
+      <table className="tu-table" aria-label="Results">
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            <th scope="col">Reference</th>
+            <th scope="col">To</th>
+            <th scope="col" className="tu-num">
+              Amount
+            </th>
+            <th scope="col">Status</th>
+            <th scope="col">Provider's message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr key={i.id} data-tone={TOPUP_TONE[i.state]}>
+              <td className="tu-num">{i.line ?? '—'}</td>
+              <td className="tu-mono">{i.reference}</td>
+              <td>{recipientText(i)}</td>
+              <td className="tu-num">{formatNaira(i.amountKobo)}</td>
+              <td>
+                <TopupStatePill state={i.state} />
+              </td>
+              <td>{i.errorMsg || (i.orderNo ? `Order ${i.orderNo}` : '')}</td>
+            </tr>
+          ))}
+          {items.length === 0 && (
+            <tr>
+              <td colSpan={6} className="hint">
+                Nothing to show here yet.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }

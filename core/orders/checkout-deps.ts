@@ -1,0 +1,47 @@
+// What the checkout takes (CheckoutDeps), what a sale may ask of the door (SellOptions), and the
+// settings a sale is checked against.
+import type { SeatHolds } from '../../shared/seats';
+import type { SeatPlanner } from './seat-holding';
+import type { Clock } from '../../shared/clock';
+import type { Db } from '../db';
+import type { JournalSink } from '../journal-sink';
+import type { Logger } from '../../shared/logger';
+import type { PosClient } from '../provider';
+import type { Timers } from '../lib';
+import type { CheckoutTuningInput } from './checkout-tuning';
+import type { SaleSettings } from './sale-intake';
+import type { WhenBusy } from './charge-guard';
+
+export type CheckoutSettings = SaleSettings;
+
+export interface SellOptions {
+  /** Runs inside the transaction that records the order (with its id and outOrderNo): a link written by another owner, all or nothing with the sale. */
+  alongside?: (id: number, outOrderNo: string) => void;
+  /** A busy terminal: refuse the sale (TERMINAL_BUSY, the default) or queue it until the terminal is free (a box office's charge). */
+  whenBusy?: WhenBusy;
+  /** The cashier's doors only: the sale number the cashier chose to leave waiting on the terminal. */
+  besideWaiting?: string | undefined;
+  /** The show of the programme the door sold (its showKey) and the ticket type: the seat rules find it from the sale otherwise. */
+  show?: { showKey?: string; ticketType?: string };
+}
+
+export interface CheckoutDeps {
+  db: Db;
+  /** The POS client, or a getter (the active profile may change); a getter may throw PROVIDER_NOT_CONFIGURED. */
+  pos: PosClient | (() => PosClient);
+  clock: Clock;
+  logger: Logger;
+  settings: () => CheckoutSettings;
+  /** [0, 1); jitter of the retry backoff. */
+  random?: () => number;
+  timers?: Timers;
+  tuning?: CheckoutTuningInput;
+  /** Where every journal event also goes, in its transaction (the Hub's outbox); none when absent. */
+  journalSink?: JournalSink;
+  /** Is a shift open now? Every sale needs one, and a queued sale is sent only during one (absent: not asked). */
+  shiftOpen?: () => boolean;
+  /** Seat holds across counters (the Hub's); absent: this counter's own sales only (docs/seat-maps.md). */
+  seatHolds?: SeatHolds;
+  /** The seat rules of shows with a seat map (the programme's); absent: seats are not checked. */
+  seatPlanner?: SeatPlanner;
+}

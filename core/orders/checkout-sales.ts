@@ -1,0 +1,138 @@
+// The checkout's doors for a sale: a new sale (the one door to the provider, whoever asked), a
+// queued sale cancelled, and Try again (a new sale for one the provider says was not paid).
+import { AppError } from '../../shared/errors';
+import { saleAmounts, type OrderView, type SaleInput } from '../../shared/orders';
+import { REASONS } from './order-decisions';
+import type { OrderJournal, OrderRecord } from './order-journal';
+import { isFinalState } from './order-state';
+import { counterCode, lagosDayCode } from './out-order-no';
+import { checkSale, saleNotRecorded } from './sale-intake';
+import { admitSale, canSendQueued, waitingForTerminal } from './charge-guard';
+import { assertNotPaid, type RetryRule } from './closed-check';
+import type { SellOptions } from './checkout-deps';
+import type { CheckoutParts } from './checkout-parts';
+
+export function checkoutSales(parts: CheckoutParts) {
+  const { deps, logger, now, getPos, journal, run, view, changed, track, monitor, queueSender, calls, closed, seats } =
+    parts;
+  const { recordOf } = parts;
+  let retryRule: RetryRule = () => null;
+
+  /** The journal write that must happen before anything is sent; if it fails, nothing is sent. */
+  function recordSale(o: Parameters<OrderJournal['insert']>[0]): OrderRecord {
+    try {
+      return journal.insert(o);
+    } catch (err) {
+      logger.error('could not record a sale', { error: String(err) });
+      throw saleNotRecorded(err);
+    }
+  }
+
+  /** The door's rules: NO_SHIFT; TERMINAL_BUSY unless the sale may wait its turn (then the order in the way). */
+  const admit = (open: readonly OrderRecord[], sn: string, opts: SellOptions) =>
+    admitSale({ open, sn, besideWaiting: opts.besideWaiting, whenBusy: opts.whenBusy, shiftOpen: deps.shiftOpen });
+
+  /** The one door to the provider for a new sale, whoever asked: the sale checked (its amount is its own), a shift open, at most one unpaid order per terminal (busy: refused, or queued for its turn). */
+  async function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): Promise<OrderView> {
+    if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
+    const s = deps.settings();
+    const sale = checkSale(input, s);
+    const open = journal.listOpen();
+    const busy = admit(open, sale.sn, opts);
+    getPos(); // refuse now, with the client's own message, if the provider is not set up
+    const { retryOf } = opts;
+    // The seat rules (the layout's, then this counter's own sales) before anything is recorded.
+    const plan = seats.plan(sale, opts);
+    const alongside = seats.alongside(plan, opts.alongside);
+    const createdAt = now();
+    // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
+    // each goes straight out (while offline that attempt doubles as the check whether the provider is back).
+    const queueAhead = busy !== null || open.some((o) => o.state === 'queued' && canSendQueued(open, o));
+    const queued = busy
+      ? waitingForTerminal(busy)
+      : { note: 'Sale recorded; queued behind older sales', reason: REASONS.queued };
+    const rec = recordSale({
+      sale,
+      amountKobo: saleAmounts(sale).amountKobo,
+      counterCode: counterCode(s.counterName),
+      businessDay: lagosDayCode(createdAt),
+      createdAt,
+      expireSeconds: s.orderExpireSeconds,
+      state: queueAhead ? 'queued' : 'creating',
+      attempts: queueAhead ? 0 : 1,
+      headMerchantId: s.headMerchantId,
+      merchantId: s.merchantId,
+      profile: s.profile ?? 'unrecorded',
+      ...(retryOf !== undefined ? { retryOf } : {}),
+      ...(alongside ? { alongside } : {}),
+      note: queueAhead ? queued.note : 'Sale recorded; sending the order to the terminal',
+      ...(queueAhead ? { reason: queued.reason } : {}),
+    });
+    logger.info('sale recorded', {
+      orderId: rec.id,
+      outOrderNo: rec.outOrderNo,
+      amountKobo: rec.amountKobo,
+      state: rec.state,
+    });
+    changed(rec);
+    // Held (or not checked) before the provider is asked; taken elsewhere: failed, never sent.
+    if (plan && (await seats.hold(rec, plan, s.profile === 'demo' || s.profile === 'sandbox')) === 'stop')
+      return view(journal.get(rec.id) ?? rec);
+    if (queueAhead) {
+      queueSender.kick();
+      monitor.kick();
+    } else {
+      void track(calls.create(rec.id));
+    }
+    return view(journal.get(rec.id) ?? rec);
+  }
+
+  return {
+    /** Validates and records the sale, then sends it in the background. Resolves at once (queued or creating). */
+    async sell(sale: SaleInput, opts: SellOptions = {}): Promise<OrderView> {
+      return newSale(sale, opts);
+    },
+
+    /**
+     * Cancels a sale that never left the counter (still queued): it will not be sent. An order
+     * already on the terminal cannot be withdrawn (the provider has no such call): CONFLICT.
+     */
+    cancelQueued(id: number, note: string): OrderView {
+      const r = journal.transition(id, 'cancelled', note, { from: ['queued'], patch: { reason: note } });
+      if (r.changed) {
+        changed(r.record);
+        return view(r.record!);
+      }
+      const rec = recordOf(id);
+      throw new AppError(
+        'CONFLICT',
+        isFinalState(rec.state)
+          ? `This sale is already ${rec.state}.`
+          : 'The payment is already on the terminal and cannot be withdrawn from here: the customer can cancel it on the terminal, or it expires by itself.',
+        { id, state: rec.state },
+      );
+    },
+
+    /** Try again: a new sale (new outOrderNo) with the same tickets, through the same door, for a failed, expired or cancelled one the provider says was not paid. */
+    async retrySale(id: number): Promise<OrderView> {
+      const rec = recordOf(id);
+      if (!['failed', 'expired', 'cancelled'].includes(rec.state)) {
+        throw new AppError(
+          'CONFLICT',
+          `This sale is ${rec.state}: only a failed, expired or cancelled sale can be started again.`,
+          { id, state: rec.state },
+        );
+      }
+      const why = retryRule(id);
+      if (why) throw new AppError('CONFLICT', why, { id });
+      admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
+      await assertNotPaid(closed, rec);
+      return newSale(rec.sale, { retryOf: id });
+    },
+
+    /** Who keeps an order from Try again (the box-office integrations: the box office asks again). */
+    useRetryRule(rule: RetryRule): void {
+      retryRule = rule;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// The Sell screen's programme sale: a show picked from the programme, its ticket type and seats,
+// the seat check across counters (a warning the cashier may sell past, never a block), and its charge.
+import { isAppError } from '../../../shared/errors';
+import { tidySeats } from '../../../shared/programme';
+import { call } from '../transport/bridge';
+import { formErrorsOf } from './call-errors';
+import { openedOrder } from './sale-payment';
+import type { PickField, SaleGet, SalePickSlice, SaleSet } from './sale-state';
+import { stepTicketType } from './show-pick';
+
+/** The programme-sale field a message of main names (by the head of its key), or null. */
+function pickFieldOf(errorKey: string): PickField | null {
+  const key = errorKey.split('.')[0];
+  return key === 'seats' || key === 'ticketType' || key === 'sn' ? key : null;
+}
+export function createPickSlice(set: SaleSet, get: SaleGet): SalePickSlice {
+  return {
+    mode: 'programme',
+    pick: null,
+    pickErrors: {},
+    seatCheck: null,
+    seatsAcknowledged: null,
+
+    setMode: (mode) => set({ mode, message: null }),
+    pickShow: (show) =>
+      set({
+        pick: { show, ticketType: show.defaultTicketType, seats: '' },
+        pickErrors: {},
+        seatCheck: null,
+        seatsAcknowledged: null,
+        message: null,
+      }),
+    unpick: () => set({ pick: null, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null }),
+    setSeats: (seats) => {
+      const { pick } = get();
+      if (pick)
+        set({ pick: { ...pick, seats }, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null });
+    },
+    setTicketType: (ticketType) => {
+      const { pick, pickErrors } = get();
+      if (pick)
+        set({ pick: { ...pick, ticketType }, pickErrors: { ...pickErrors, ticketType: undefined }, message: null });
+    },
+    stepTicketType: (step) => {
+      const { pick } = get();
+      if (pick && pick.show.ticketTypes.length > 1)
+        get().setTicketType(stepTicketType(pick.show, pick.ticketType, step));
+    },
+
+    acknowledgeSeats: () => {
+      const { pick } = get();
+      if (pick) set({ seatsAcknowledged: tidySeats(pick.seats) });
+    },
+
+    chargeShow: async (sn, besideWaiting) => {
+      const { pick, busy } = get();
+      if (!pick || busy) return null;
+      const seats = tidySeats(pick.seats);
+      if (seats === '') {
+        set({ pickErrors: { seats: 'Type the seats, for example F7,F8 (or F7 F8)' } });
+        return 'seats';
+      }
+      if (!sn) {
+        set({
+          pickErrors: {
+            sn: 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal',
+          },
+        });
+        return 'sn';
+      }
+      set({ busy: true, message: null, pickErrors: {} });
+      try {
+        const seatCheck = await call('programme.checkSeats', { showId: pick.show.id, seats });
+        set({ seatCheck });
+        if (seatCheck.kind === 'checked' && seatCheck.conflicts.length > 0 && get().seatsAcknowledged !== seats) {
+          // A warning, not a block: only the button that names the seats sells them anyway (Enter never does).
+          return 'seats';
+        }
+        const answer = await call('programme.charge', {
+          showId: pick.show.id,
+          ticketType: pick.ticketType,
+          seats,
+          sn,
+          ...(besideWaiting ? { besideWaiting } : {}),
+        });
+        set(openedOrder(answer));
+        return null;
+      } catch (e) {
+        const { errors, message, first } = formErrorsOf(e, pickFieldOf);
+        set({ pickErrors: errors, message });
+        if (isAppError(e) && e.code === 'TERMINAL_BUSY')
+          void get()
+            .loadOpen()
+            .catch(() => {});
+        return first;
+      } finally {
+        set({ busy: false });
+      }
+    },
+  };
+}
