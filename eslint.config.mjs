@@ -81,7 +81,6 @@ export const LONG_FUNCTIONS_TO_SPLIT = [
   'core/app-core.ts',
   'core/programme/programme-module.ts',
   'hub/http/dashboard-routes.ts',
-  'hub/server.ts',
   'hub/store/projections.ts',
   'renderer/src/components/TerminalPicker.tsx',
   'renderer/src/screens/OrderDetail.tsx',
