@@ -19,6 +19,7 @@ import { HubCallError } from './hub-client';
 import type { JournalSink } from '../journal-sink';
 import type { HubConnection, HubPartDeps } from './hub-types';
 import { createOutboxSink, HubOutbox } from './outbox';
+import { orderClaimOf, recentClaims, sendOrderClaim } from './order-claim';
 
 export type SyncState = 'off' | 'syncing' | 'synced' | 'offline';
 
@@ -117,6 +118,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   let kicked = false;
   /** Bumped by reset(): an answer to a call made before it is not kept. */
   let generation = 0;
+  const claims = recentClaims(); // the orderNos claimed (once per sale)
 
   // ---- what the status bar reads ----
 
@@ -339,13 +341,18 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   }
 
   /**
-   * An append: debounced, except an event that names the provider's orderNo, the key the Hub routes
-   * POS webhooks by (orderKeysNamed). The Hub holds a notification of an order nobody owns until
-   * the owner's sync names it, and the orderNo is learnt moments before the customer can tap: it
-   * goes at once (a microtask: after the owner's transaction, which the listener runs inside), and
-   * any debounce pending for earlier appends goes with it (issue 28: Paid waited 100 ms on the timer).
+   * An append: debounced, except what names a provider's orderNo, the key the Hub routes POS webhooks
+   * by, learnt moments before the customer can tap: a sale's goes at once on a claim of its own
+   * (order-claim.ts; its events keep the debounce), a top-up's in the sync at once, taking along the
+   * debounce pending (both after the owner's transaction, which the listener runs inside).
    */
   function appended(kind: SyncKind, payload: unknown): void {
+    const sale = orderClaimOf(kind, payload);
+    if (sale) {
+      const claim = running && halted === null ? claims.first(sale) : null;
+      if (claim) queueMicrotask(() => running && sendOrderClaim(deps, claim));
+      return kick();
+    }
     if (!orderKeysNamed(kind, payload)) return kick();
     if (!running) return;
     if (debounce !== null) timers.clearTimeout(debounce);

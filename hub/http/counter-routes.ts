@@ -6,6 +6,8 @@ import {
   AckRequestSchema,
   EnrollRequestSchema,
   HUB_API_PREFIX as P,
+  ORDER_CLAIM_PATH,
+  OrderClaimRequestSchema,
   RELAY_STREAM_PATH,
   SyncRequestSchema,
   type SyncResponse,
@@ -14,6 +16,7 @@ import type { HubContext } from '../context';
 import { ackDeliveries } from '../store/notifications';
 import { enrollCounter, recordCounterStatus, touchCounter } from '../store/counters';
 import { storeSyncBatch } from '../store/journal';
+import { claimOrders } from '../store/order-claims';
 import { sha256 } from '../store/tokens';
 import { releaseHeld } from '../store/quarantine';
 import {
@@ -85,6 +88,32 @@ export function counterRoutes(app: FastifyInstance, ctx: HubContext): void {
         // rows) goes now; the ingest does the same after its own commit (server.ts).
         if (r.stored) ctx.relay.announce(await releaseHeld(ctx.db, now, null));
         return { lastSeq: r.lastSeq, stored: r.stored };
+      },
+    );
+
+    counters.post(
+      ORDER_CLAIM_PATH,
+      { bodyLimit: ctx.limits.otherBodyBytes, schema: { body: OrderClaimRequestSchema } },
+      async (req) => {
+        const c = counterOf(req);
+        const { orders } = checked(OrderClaimRequestSchema, req.body);
+        const now = ctx.now();
+        const r = await claimOrders(ctx.db, c, orders, now);
+        if (r.refused.length)
+          req.log.warn(
+            { counterId: c.id, branch: c.branch, keys: r.refused.slice(0, 20) },
+            "hub: a counter claimed orders made with another counter's code; refused",
+          );
+        if (r.sharedClaims.length)
+          req.log.warn(
+            { counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) },
+            'hub: order numbers claimed by more than one counter; each claimant gets their notifications',
+          );
+        ctx.relay.announce(r.released);
+        // After the commit: what is held for these orders (a webhook that came first, or was stored
+        // while this claim was committing) goes to this counter now.
+        if (r.keys.length) ctx.relay.announce(await releaseHeld(ctx.db, now, { counterId: c.id, keys: r.keys }));
+        return { claimed: r.claimed };
       },
     );
 
