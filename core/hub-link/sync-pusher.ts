@@ -81,9 +81,9 @@ type Wake = 'kick' | 'timer' | 'stop';
 /**
  * The event names the provider's orderNo of an order or top-up (hub/store/journal.ts: created or
  * learnt keys): the key the provider's POS webhook is routed by (its Tranid header), and the Hub
- * holds a webhook of an order it cannot place until the owner's sync names it. Our own references
- * (order.created, topup.submitted) wait for the debounce: the status naming the orderNo follows
- * within the create's round trip and takes them along in the same call.
+ * holds a webhook of an order it cannot place until the owner names it. A sale's goes on a claim
+ * of its own (order-claim.ts); a top-up's status naming one skips the debounce, taking along its
+ * topup.submitted.
  */
 export function orderKeysNamed(kind: SyncKind, payload: unknown): boolean {
   if (kind !== 'order.created' && kind !== 'order.status' && kind !== 'topup.status') return false;
