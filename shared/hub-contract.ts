@@ -235,6 +235,33 @@ export const SyncResponseSchema = z.object({
 });
 export type SyncResponse = z.infer<typeof SyncResponseSchema>;
 
+// ---- Order claims ----------------------------------------------------------------------------
+
+/**
+ * `POST /api/v1/orders/claim`: the provider's order number of a sale, the moment the counter learns
+ * it, on a call of its own (the journal's sync may be busy with an earlier batch), so the Hub can
+ * route the sale's POS webhook, which names the order by that number only, to this counter on
+ * arrival. It claims the orderNo under the rules of a sync's order.created (hub/store/journal.ts):
+ * nothing for a reference made with another live counter's code.
+ */
+export const ORDER_CLAIM_PATH = `${HUB_API_PREFIX}/orders/claim`;
+export const MAX_ORDER_CLAIMS = 50;
+export const OrderClaimRequestSchema = z
+  .object({
+    orders: z
+      .array(
+        z.object({ reference: Text(64).pipe(z.string().min(1)), orderNo: Text(64).pipe(z.string().min(1)) }).strict(),
+      )
+      .min(1)
+      .max(MAX_ORDER_CLAIMS, `at most ${MAX_ORDER_CLAIMS} orders per claim`),
+  })
+  .strict();
+export type OrderClaimRequest = z.infer<typeof OrderClaimRequestSchema>;
+export const OrderClaimResponseSchema = z.object({
+  /** Orders of the request now claimed by this counter (one made with another counter's code is not). */
+  claimed: z.number().int().nonnegative(),
+});
+
 // ---- Relay stream ----------------------------------------------------------------------------
 
 /** Path of the server-sent-events stream; resume with the `Last-Event-ID` header. */

@@ -17,6 +17,7 @@ import { createOutboxSink, HubOutbox } from './outbox';
 import { SyncProgress, SyncWaiter } from './sync-progress';
 import { sendOnce, type SendResult, type SyncCall } from './sync-send';
 import { DEFAULT_SYNC_TUNING, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-types';
+import { orderClaimOf, recentClaims, sendOrderClaim } from './order-claim';
 
 export { DEFAULT_SYNC_TUNING, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-types';
 
@@ -40,9 +41,9 @@ export interface SyncPusher {
 /**
  * The event names the provider's orderNo of an order or top-up (hub/store/journal.ts: created or
  * learnt keys): the key the provider's POS webhook is routed by (its Tranid header), and the Hub
- * holds a webhook of an order it cannot place until the owner's sync names it. Our own references
- * (order.created, topup.submitted) wait for the debounce: the status naming the orderNo follows
- * within the create's round trip and takes them along in the same call.
+ * holds a webhook of an order it cannot place until the owner names it. A sale's goes on a claim
+ * of its own (order-claim.ts); a top-up's status naming one skips the debounce, taking along its
+ * topup.submitted.
  */
 export function orderKeysNamed(kind: SyncKind, payload: unknown): boolean {
   if (kind !== 'order.created' && kind !== 'order.status' && kind !== 'topup.status') return false;
@@ -68,6 +69,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   const waiter = new SyncWaiter(timers, () => running);
   /** Bumped by reset(): an answer to a call made before it is not kept. */
   let generation = 0;
+  const claims = recentClaims(); // the orderNos claimed (once per sale)
 
   function position(conn: HubConnection | null): number {
     return outbox.lastSeq(conn?.counterId);
@@ -126,13 +128,18 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   }
 
   /**
-   * An append: debounced, except an event that names the provider's orderNo, the key the Hub routes
-   * POS webhooks by (orderKeysNamed). The Hub holds a notification of an order nobody owns until
-   * the owner's sync names it, and the orderNo is learnt moments before the customer can tap: it
-   * goes at once (a microtask: after the owner's transaction, which the listener runs inside), and
-   * any debounce pending for earlier appends goes with it (issue 28: Paid waited 100 ms on the timer).
+   * An append: debounced, except what names a provider's orderNo, the key the Hub routes POS webhooks
+   * by, learnt moments before the customer can tap: a sale's goes at once on a claim of its own
+   * (order-claim.ts; its events keep the debounce), a top-up's in the sync at once, taking along the
+   * debounce pending (both after the owner's transaction, which the listener runs inside).
    */
   function appended(kind: SyncKind, payload: unknown): void {
+    const sale = orderClaimOf(kind, payload);
+    if (sale) {
+      const claim = running && progress.halted === null ? claims.first(sale) : null;
+      if (claim) queueMicrotask(() => running && sendOrderClaim(deps, claim));
+      return kick();
+    }
     if (!orderKeysNamed(kind, payload)) return kick();
     if (!running) return;
     if (debounce !== null) timers.clearTimeout(debounce);

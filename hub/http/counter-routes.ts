@@ -8,6 +8,9 @@ import {
   EnrollResponseSchema,
   HUB_API_PREFIX as P,
   MeResponseSchema,
+  ORDER_CLAIM_PATH,
+  OrderClaimRequestSchema,
+  OrderClaimResponseSchema,
   RELAY_STREAM_PATH,
   SyncRequestSchema,
   SyncResponseSchema,
@@ -16,6 +19,7 @@ import type { HubContext } from '../context';
 import { ackDeliveries } from '../store/notifications';
 import { enrollCounter, recordCounterStatus, touchCounter } from '../store/counters';
 import { storeSyncBatch } from '../store/journal';
+import { claimOrders } from '../store/order-claims';
 import { sha256 } from '../store/tokens';
 import { releaseHeld } from '../store/quarantine';
 import { settleFromJournal } from '../store/seat-holds';
@@ -98,6 +102,35 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
         // rows) goes now; the ingest does the same after its own commit (server.ts).
         if (r.stored) ctx.relay.announce(await releaseHeld(ctx.db, now, null));
         return { lastSeq: r.lastSeq, stored: r.stored };
+      },
+    );
+
+    counters.post(
+      ORDER_CLAIM_PATH,
+      {
+        bodyLimit: ctx.limits.otherBodyBytes,
+        schema: { body: OrderClaimRequestSchema, response: { 200: OrderClaimResponseSchema } },
+      },
+      async (req) => {
+        const c = counterOf(req);
+        const { orders } = req.body;
+        const now = ctx.now();
+        const r = await claimOrders(ctx.db, c, orders, now);
+        if (r.refused.length)
+          req.log.warn(
+            { counterId: c.id, branch: c.branch, keys: r.refused.slice(0, 20) },
+            "hub: a counter claimed orders made with another counter's code; refused",
+          );
+        if (r.sharedClaims.length)
+          req.log.warn(
+            { counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) },
+            'hub: order numbers claimed by more than one counter; each claimant gets their notifications',
+          );
+        ctx.relay.announce(r.released);
+        // After the commit: what is held for these orders (a webhook that came first, or was stored
+        // while this claim was committing) goes to this counter now.
+        if (r.keys.length) ctx.relay.announce(await releaseHeld(ctx.db, now, { counterId: c.id, keys: r.keys }));
+        return { claimed: r.claimed };
       },
     );
 

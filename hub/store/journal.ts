@@ -47,7 +47,7 @@ interface SyncResult {
  * Created keys whose counter code is another live counter's and not this one's (the enrolled name's).
  * A code no counter has (a counter renamed since it enrolled) is not refused: only another's is.
  */
-async function othersCodes(q: SqlRunner, counterId: string, name: string, keys: string[]): Promise<Set<string>> {
+export async function othersCodes(q: SqlRunner, counterId: string, name: string, keys: string[]): Promise<Set<string>> {
   const own = counterCode(name);
   const suspect = keys.filter((k) => {
     const code = referenceCounterCode(k);
@@ -102,8 +102,11 @@ export async function storeSyncBatch(
   let sharedClaims: SyncResult['sharedClaims'] = [];
   let released: string[] = [];
   return db.tx(async (q) => {
+    // One sync of a counter at a time (its last_seq). No key update, not update: the foreign keys of
+    // what others insert meanwhile for this counter (a webhook's delivery, its order claim: for key
+    // share) need not wait for this whole transaction.
     const c = await q.query<{ last_seq: unknown; branch: string; name: string }>(
-      'select last_seq, branch, name from counters where id = $1 for update',
+      'select last_seq, branch, name from counters where id = $1 for no key update',
       [counterId],
     );
     const last = num(c[0]!.last_seq);

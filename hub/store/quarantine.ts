@@ -12,7 +12,10 @@ import { num } from '../db/adapter';
  * Releases held notifications whose order now has a live claimant (the first of their keys that has
  * one), to every claimant of that key and no other counter; with `only`, just those naming these
  * keys, of which this counter is a claimant (its sync just claimed them). Two releases racing
- * deliver once: the row's delete decides. Returns the counters given something.
+ * deliver once: a held row another release is taking (locked, not yet committed) is skipped, not
+ * waited for: the sync's, the claim's and the ingest's releases run at the same moment, and waiting
+ * on each other's rows made PostgreSQL deadlocks (one of them lost after a second). Returns the
+ * counters given something.
  */
 export async function releaseHeld(
   q: SqlRunner,
@@ -28,7 +31,8 @@ export async function releaseHeld(
      cand as (select * from owned w where w.n = (select min(x.n) from owned x where x.notification_id = w.notification_id)),
      pick as (select * from cand where $1::text is null or notification_id in (select notification_id from cand where counter_id = $1)),
      claimants as (select notification_id, count(*) as m, string_agg(counter_id, ', ' order by counter_id) as who from pick group by notification_id),
-     rel as (delete from quarantine h where h.notification_id in (select notification_id from pick) returning h.notification_id, h.held_at),
+     mine as (select notification_id from quarantine where notification_id in (select notification_id from pick) order by notification_id for update skip locked),
+     rel as (delete from quarantine h where h.notification_id in (select notification_id from mine) returning h.notification_id, h.held_at),
      d as (
        insert into deliveries (notification_id, counter_id, created_at, replay)
        select p.notification_id, p.counter_id, $2, false from pick p join rel r on r.notification_id = p.notification_id order by p.notification_id, p.counter_id),

@@ -6,16 +6,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateDemoConfig, startSandbox, type Sandbox } from '../../../sandbox';
+import { generateDemoConfig, startSandbox } from '../../../sandbox';
 import type { SyncEvent } from '../../../shared/hub-contract';
-import { startHubCounter } from '../../helpers/hub-counter';
 import { sandboxProviderConfig } from '../../helpers/sandbox-provider-config';
-import { inState, waitForOrder } from '../../helpers/orders-sandbox';
 import { bearer, enroll, posWebhook, post, type TestMerchant } from '../../hub/helpers/hub-harness';
 import { spawnHub } from '../../hub/helpers/hub-process';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../../hub/helpers/pg-cluster';
 import { RelayClient } from '../../hub/helpers/sse-client';
 import { chainBench, type ChainFigures } from './chain-bench';
+import { relayDetection } from './relay-detection';
 import { credFloodBench, type CredFloodFigures } from './cred-flood-bench';
 import { dashboardBench, type DashboardFigures } from './dashboard-bench';
 import { junkBillsBench, type JunkBillsFigures } from './junk-bills-bench';
@@ -151,85 +150,6 @@ async function sync(hub: BenchHub, credential: string, total: number, firstSeq =
     if (r.status !== 200) throw new Error(`sync refused: ${JSON.stringify(r.json)}`);
   }
   return total / ((performance.now() - t0) / 1000);
-}
-
-/**
- * A counter behind the Hub (checkout, webhook ingest, relay consumer, SQLite) sells on the
- * sandbox's terminal one order after another; the customer taps; the sandbox posts its webhook
- * to the Hub, which relays it. Per order: the status queries it cost until its payment number
- * was in the journal, and the time from the tap to Paid in the journal.
- */
-async function relayDetection(
-  sandbox: Sandbox,
-  provider: ReturnType<typeof sandboxProviderConfig>,
-  sn: string,
-  hubUrl: string,
-  n: number,
-): Promise<{ queries: number[]; lat: number[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'hub-bench-counter-'));
-  const c = await startHubCounter({ dir, name: 'Bench Counter', provider, hubUrl });
-  const queries: number[] = [];
-  const lat: number[] = [];
-  try {
-    await c.health(true);
-    // The relay earns the counter's trust by delivering a notification for one of its orders; until
-    // then the counter checks its sales on the fast schedule. One sale, not measured, earns it: the
-    // figures are of a counter that trusts its relay (as it does after its first sale of the day).
-    const earn = await c.svc.sell({
-      filmName: 'Bench Film',
-      filmTitle: 'Hall 1',
-      showDate: '2025-03-31',
-      showTime: '19:30',
-      seats: 'A1',
-      tickets: 1,
-      priceKobo: 250_000,
-      bookingFeeKobo: 0,
-      sn,
-    });
-    await inState(c.svc, earn.id, 'waiting');
-    const delivered = new Promise<void>((resolve) => {
-      const off = c.relay.onDelivered(() => {
-        off();
-        resolve();
-      });
-    });
-    sandbox.present(sn, 'SUCCESS');
-    await waitForOrder(c.svc, earn.id, (x) => x.state === 'paid' && !!x.payNo);
-    await delivered;
-    for (let i = 0; i < n; i++) {
-      const q0 = c.queries.length;
-      const v = await c.svc.sell({
-        filmName: 'Bench Film',
-        filmTitle: 'Hall 1',
-        showDate: '2025-03-31',
-        showTime: '19:30',
-        seats: 'A1',
-        tickets: 1,
-        priceKobo: 250_000,
-        bookingFeeKobo: 0,
-        sn,
-      });
-      await inState(c.svc, v.id, 'waiting');
-      const paid = new Promise<number>((resolve) => {
-        const off = c.svc.on('order', (x) => {
-          if (x.id !== v.id || x.state !== 'paid') return;
-          off();
-          resolve(performance.now());
-        });
-      });
-      const t0 = performance.now();
-      sandbox.present(sn, 'SUCCESS');
-      lat.push((await paid) - t0);
-      await waitForOrder(c.svc, v.id, (x) => x.state === 'paid' && !!x.payNo);
-      queries.push(c.queries.length - q0);
-    }
-    if (!c.relay.healthy())
-      throw new Error('the relay was not healthy at the end of the run: the figures would not be "with relay"');
-  } finally {
-    await c.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return { queries, lat };
 }
 
 async function main(): Promise<void> {
