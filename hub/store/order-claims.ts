@@ -37,7 +37,7 @@ const CLAIM_SQL = `
     insert into order_owners (order_key, counter_id, registered_at) select k, $1, $2 from keys
     on conflict (order_key, counter_id) do nothing returning order_key),
   others as (
-    select o.order_key, o.counter_id from order_owners o join counters c on c.id = o.counter_id and c.revoked_at is null
+    select o.order_key, o.counter_id from order_claimants o
      where o.order_key in (select k from keys) and o.counter_id <> $1),
   shared as (
     select order_key as key, counter_id from others

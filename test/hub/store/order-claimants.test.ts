@@ -78,6 +78,6 @@ describe('one place says who owns an order', () => {
     const readers = readdirSync(STORE_DIR).filter((f) =>
       /\border_claimants\b/.test(readFileSync(join(STORE_DIR, f), 'utf8')),
     );
-    expect(readers.sort()).toEqual(['claims.ts', 'ingest.ts', 'notifications.ts', 'quarantine.ts']);
+    expect(readers.sort()).toEqual(['claims.ts', 'ingest.ts', 'notifications.ts', 'order-claims.ts', 'quarantine.ts']);
   });
 });
