@@ -1,8 +1,7 @@
 // The Sell screen's form typed by hand: the draft, the defaults from main (today, the next show
 // time, the films and their prices), which messages show, Esc and Undo, and its charge.
-import { isAppError } from '../../../shared/errors';
 import { call } from '../transport/bridge';
-import { errorText, formErrorsOf } from './call-errors';
+import { errorText } from './call-errors';
 import {
   checkDraft,
   draftKeyOf,
@@ -13,7 +12,7 @@ import {
   tidyTime,
   type DraftKey,
 } from './sale-form';
-import { openedOrder } from './sale-payment';
+import { chargeRefused, openedOrder } from './sale-payment';
 import type { SaleFormSlice, SaleGet, SaleSet } from './sale-state';
 import { useProgramme } from './programme-store';
 
@@ -87,12 +86,8 @@ export function createFormSlice(set: SaleSet, get: SaleGet): SaleFormSlice {
         set(openedOrder(answer));
         return null;
       } catch (e) {
-        const { errors, message, first } = formErrorsOf(e, draftKeyOf);
+        const { errors, message, first } = chargeRefused(e, draftKeyOf, get);
         set({ serverErrors: errors, message });
-        if (isAppError(e) && e.code === 'TERMINAL_BUSY')
-          void get()
-            .loadOpen()
-            .catch(() => {});
         return first;
       } finally {
         set({ busy: false });

@@ -3,7 +3,8 @@
 // has not finished with. Main owns the orders; this keeps their latest views.
 import { isFinalState, ON_TERMINAL_STATES, type OrderView } from '../../../shared/orders';
 import { call } from '../transport/bridge';
-import { errorText } from './call-errors';
+import { isAppError } from '../../../shared/errors';
+import { errorText, formErrorsOf } from './call-errors';
 import type { SaleGet, SalePaymentSlice, SaleSet, SaleState } from './sale-state';
 
 /** A view that arrives late (a call's answer after the event) must not undo a final state. */
@@ -33,6 +34,24 @@ export function openedOrder(
 function freshest(view: OrderView): OrderView {
   const seen = lastSeen.get(view.id);
   return seen && isFinalState(seen.state) && !isFinalState(view.state) ? seen : view;
+}
+
+/**
+ * A charge the engine refused, for either Sell form: the errors by field (and the first field, for
+ * the focus) and the message; a busy terminal's open orders are read again, so the cashier sees
+ * which sale is in the way.
+ */
+export function chargeRefused<K extends string>(
+  e: unknown,
+  keyOf: (field: string) => K | null,
+  get: SaleGet,
+): { errors: Partial<Record<K, string>>; message: string | null; first: K | null } {
+  const refused = formErrorsOf(e, keyOf);
+  if (isAppError(e) && e.code === 'TERMINAL_BUSY')
+    void get()
+      .loadOpen()
+      .catch(() => {});
+  return refused;
 }
 
 export function createPaymentSlice(set: SaleSet, get: SaleGet): SalePaymentSlice {

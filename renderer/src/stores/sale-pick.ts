@@ -1,10 +1,8 @@
 // The Sell screen's programme sale: a show picked from the programme, its ticket type and seats,
 // the seat check across counters (a warning the cashier may sell past, never a block), and its charge.
-import { isAppError } from '../../../shared/errors';
 import { tidySeats } from '../../../shared/programme';
 import { call } from '../transport/bridge';
-import { formErrorsOf } from './call-errors';
-import { openedOrder } from './sale-payment';
+import { chargeRefused, openedOrder } from './sale-payment';
 import type { PickField, SaleGet, SalePickSlice, SaleSet } from './sale-state';
 import { stepTicketType } from './show-pick';
 
@@ -86,12 +84,8 @@ export function createPickSlice(set: SaleSet, get: SaleGet): SalePickSlice {
         set(openedOrder(answer));
         return null;
       } catch (e) {
-        const { errors, message, first } = formErrorsOf(e, pickFieldOf);
+        const { errors, message, first } = chargeRefused(e, pickFieldOf, get);
         set({ pickErrors: errors, message });
-        if (isAppError(e) && e.code === 'TERMINAL_BUSY')
-          void get()
-            .loadOpen()
-            .catch(() => {});
         return first;
       } finally {
         set({ busy: false });

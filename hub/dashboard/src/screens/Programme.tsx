@@ -2,7 +2,7 @@
 // shows by day with their ticket types, prices and fees) and a CSV import: pick the file, import it;
 // every row is checked first, and a file with any problem changes nothing (its problems listed by line
 // and column). Head office works on the branch picked at the top; a branch manager on their own.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { lagosDate } from '../../../../shared/time';
 import {
   DashProgrammeViewSchema,
@@ -12,8 +12,9 @@ import {
 } from '../../../../shared/hub-programme-contract';
 import { MAX_PROGRAMME_CSV_CHARS } from '../../../../shared/programme';
 import { PROGRAMME_COLUMNS } from '../../../../shared/programme-csv';
-import { api, apiUrl, errorText } from '../api';
+import { api, apiUrl } from '../api';
 import { Banner, Loading, ScreenTitle } from '../components/bits';
+import { useFileSend } from '../components/useFileSend';
 import { dayLong, dayShort, formatCount } from '../format';
 import { errorLine, importOutcome, programmeDays, ticketTypeText, versionLine } from '../programme-view';
 import { currentBranch, useDash } from '../store';
@@ -62,51 +63,16 @@ function ProgrammeFacts({ v }: { v: DashProgrammeView }) {
 }
 
 function ImportCard({ branch, onImported }: { branch: string | null; onImported: (r: ImportProgrammeResult) => void }) {
-  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ r: ImportProgrammeResult; fileName: string } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const out = useRef<HTMLDivElement>(null);
-  const picker = useRef<HTMLInputElement>(null);
-
-  const choose = async (f: File | undefined) => {
-    setResult(null);
-    setProblem(null);
-    setFile(null);
-    if (!f) return;
-    if (f.size > MAX_PROGRAMME_CSV_CHARS * 4) {
-      setProblem(`${f.name} is too large for a programme file. Split the programme by week.`);
-      return;
-    }
-    try {
-      setFile({ name: f.name, text: await f.text() });
-    } catch (e) {
-      setProblem(`${f.name} could not be read: ${errorText(e)}`);
-    }
-  };
-  const send = async () => {
-    if (!file) return;
-    setBusy(true);
-    setProblem(null);
-    try {
-      const r = await api.post('/programme/import', ImportProgrammeResultSchema, {
-        branch,
-        csv: file.text,
-        fileName: file.name,
-      });
-      setResult({ r, fileName: file.name });
-      if (r.imported) {
-        onImported(r);
-        setFile(null);
-        if (picker.current) picker.current.value = '';
-      }
-    } catch (e) {
-      setProblem(errorText(e));
-    } finally {
-      setBusy(false);
-      requestAnimationFrame(() => out.current?.focus());
-    }
-  };
+  const { file, busy, result, problem, choose, send, out, picker } = useFileSend({
+    maxChars: MAX_PROGRAMME_CSV_CHARS,
+    tooLarge: (name) => `${name} is too large for a programme file. Split the programme by week.`,
+    send: (f) => api.post('/programme/import', ImportProgrammeResultSchema, { branch, csv: f.text, fileName: f.name }),
+    taken: (r) => {
+      if (!r.imported) return false;
+      onImported(r);
+      return true;
+    },
+  });
   const outcome = result ? importOutcome(result.r, result.fileName) : null;
 
   return (

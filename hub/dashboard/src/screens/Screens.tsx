@@ -2,17 +2,13 @@
 // seat map; head office uploads a screen's layout file (JSON, or the CSV shorthand `row,seats`):
 // it is checked first, a file with any problem changes nothing (its problems listed by row and
 // seat), and a good one reaches the branch's counters with the programme.
-import { useRef, useState } from 'react';
-import {
-  ScreensViewSchema,
-  UploadLayoutResultSchema,
-  type ScreenRow,
-  type UploadLayoutResult,
-} from '../../../../shared/hub-seats-contract';
+import { useState } from 'react';
+import { ScreensViewSchema, UploadLayoutResultSchema, type ScreenRow } from '../../../../shared/hub-seats-contract';
 import { MAX_LAYOUT_CHARS } from '../../../../shared/seats';
-import { api, errorText } from '../api';
+import { api } from '../api';
 import { Banner, Loading, ScreenTitle } from '../components/bits';
 import { SeatMapRead } from '../components/SeatMapRead';
+import { useFileSend } from '../components/useFileSend';
 import { formatCount, lagosDayTime } from '../format';
 import { branchQuery, currentBranch, useDash } from '../store';
 import { useLoad } from '../use-load';
@@ -96,51 +92,16 @@ function ScreenCard({ s }: { s: ScreenRow }) {
 }
 
 function UploadCard({ branch, onDone }: { branch: string | null; onDone: () => void }) {
-  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ r: UploadLayoutResult; fileName: string } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const out = useRef<HTMLDivElement>(null);
-  const picker = useRef<HTMLInputElement>(null);
-
-  const choose = async (f: File | undefined) => {
-    setResult(null);
-    setProblem(null);
-    setFile(null);
-    if (!f) return;
-    if (f.size > MAX_LAYOUT_CHARS * 4) {
-      setProblem(`${f.name} is too large for a layout file (at most ${Math.floor(MAX_LAYOUT_CHARS / 1000)} kB).`);
-      return;
-    }
-    try {
-      setFile({ name: f.name, text: await f.text() });
-    } catch (e) {
-      setProblem(`${f.name} could not be read: ${errorText(e)}`);
-    }
-  };
-  const send = async () => {
-    if (!file) return;
-    setBusy(true);
-    setProblem(null);
-    try {
-      const r = await api.post('/screens/layout', UploadLayoutResultSchema, {
-        branch,
-        text: file.text,
-        fileName: file.name,
-      });
-      setResult({ r, fileName: file.name });
-      if (r.result.kind === 'imported') {
-        onDone();
-        setFile(null);
-        if (picker.current) picker.current.value = '';
-      }
-    } catch (e) {
-      setProblem(errorText(e));
-    } finally {
-      setBusy(false);
-      requestAnimationFrame(() => out.current?.focus());
-    }
-  };
+  const { file, busy, result, problem, choose, send, out, picker } = useFileSend({
+    maxChars: MAX_LAYOUT_CHARS,
+    tooLarge: (name) => `${name} is too large for a layout file (at most ${Math.floor(MAX_LAYOUT_CHARS / 1000)} kB).`,
+    send: (f) => api.post('/screens/layout', UploadLayoutResultSchema, { branch, text: f.text, fileName: f.name }),
+    taken: (r) => {
+      if (r.result.kind !== 'imported') return false;
+      onDone();
+      return true;
+    },
+  });
   const res = result?.r.result;
 
   return (
