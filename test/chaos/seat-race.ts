@@ -7,6 +7,8 @@
 // two sales that the Hub held (seatsDoubleSold, must be 0), and every such sale is in the Hub's
 // database as sold after the run (seatsLost, must be 0).
 import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { backoffWithJitter, type BackoffTuning } from '../../core/lib';
 import { createHubClient, type HubConnection } from '../../core/hub-link';
 import { hubSeatHolds } from '../../core/hub-link/link-seat-holds';
 import type { HubDb } from '../../hub/db/adapter';
@@ -15,6 +17,9 @@ import { memoryLogger } from '../../shared/logger';
 import { showKey } from '../../shared/programme';
 import type { SeatHolds } from '../../shared/seats';
 import type { createRng } from '../helpers/chaos-random';
+
+/** A settle refused while the Hub is down or the link cut: tried again at 100 ms, doubling to 2 s. */
+const SETTLE_BACKOFF: BackoffTuning = { baseMs: 100, maxMs: 2_000 };
 
 const SHOW = { filmName: 'Chaos', filmTitle: 'CHAOS', date: '2026-11-27', time: '21:00', screen: 'Small' };
 /** Sales per show: the race moves to the next show (a new minute) after these, so it goes on through the whole run. */
@@ -95,8 +100,9 @@ export class SeatRace {
     const out = await holds.hold({ orderKey, showKey: showKey(show), show, seats, practice: false });
     this.r[out.kind] += 1;
     if (out.kind !== 'held') return;
-    // Paid or not, the settle reaches the Hub in the end (the counter's journal sync would carry it).
-    for (;;) {
+    // Paid or not, the settle reaches the Hub in the end (the counter's journal sync would carry it):
+    // while the Hub is killed or the link cut, it is tried again after the link's own backoff.
+    for (let failures = 1; ; failures += 1) {
       try {
         await this.client.call(
           conn,
@@ -108,7 +114,7 @@ export class SeatRace {
         );
         break;
       } catch {
-        await new Promise((r) => setTimeout(r, 200));
+        await delay(backoffWithJitter(failures, SETTLE_BACKOFF, Math.random));
       }
     }
     if (pay) this.sold.set(orderKey, { key: showKey(show), seats });
