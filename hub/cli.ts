@@ -137,6 +137,7 @@ async function main(): Promise<number> {
     tranIdHeader: cfg.tranIdHeader,
     adminToken: cfg.adminToken,
     heartbeatMs: cfg.heartbeatMs,
+    rateLimits: { perCredential: cfg.counterRate },
     retentionDays: cfg.retentionDays,
     logger,
     defaultMetrics: true,

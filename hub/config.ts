@@ -42,6 +42,10 @@ Options:
   --heartbeat-ms N         relay stream heartbeat interval (default 1000: a counter sees a silent
                            drop within 2 s and goes back to fast status checks)
   --ttl-minutes N          lifetime of an enrollment code (default 60)
+  --counter-rate N         calls a minute one counter (or the admin token) may make (default 600,
+                           with a burst of a fifth of it); past it the Hub answers 429 with the
+                           wait. A sale costs a counter about 4 calls; raise it for counters that
+                           sell large batches of top-ups
   --no-enroll-code         do not issue an enrollment code at start
   --no-dashboard-build     do not build the dashboard's web app at start when it is missing or
                            older than its source (npm run build:hub builds it)
@@ -94,6 +98,8 @@ interface HubCliConfig {
   adminToken: string | null;
   retentionDays: number;
   heartbeatMs: number;
+  /** Calls a minute per counter credential (the bucket's refill; its burst is a fifth). */
+  counterRate: number;
   ttlMinutes: number;
   enrollCodeAtStart: boolean;
   /** Build the dashboard's web app at start when it is missing or stale. */
@@ -200,6 +206,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
         'admin-token-file': { type: 'string' },
         'retention-days': { type: 'string' },
         'heartbeat-ms': { type: 'string' },
+        'counter-rate': { type: 'string' },
         'ttl-minutes': { type: 'string' },
         'no-enroll-code': { type: 'boolean' },
         'no-dashboard-build': { type: 'boolean' },
@@ -317,6 +324,7 @@ export function parseHubArgs(argv: string[], env: NodeJS.ProcessEnv): HubCliConf
     databaseUrl: v['database-url'] ?? env.HUB_DATABASE_URL ?? null,
     retentionDays: int(v['retention-days'], '--retention-days', 90, 1, 3650),
     heartbeatMs: int(v['heartbeat-ms'], '--heartbeat-ms', 1000, 50, 60_000),
+    counterRate: int(v['counter-rate'], '--counter-rate', 600, 10, 1_000_000),
     ttlMinutes: int(v['ttl-minutes'], '--ttl-minutes', 60, 1, 7 * 24 * 60),
     enrollCodeAtStart: !v['no-enroll-code'],
     dashboardBuild: !v['no-dashboard-build'],

@@ -36,6 +36,7 @@ describe('hub command line', () => {
       '--merchant-config',
       '--admin-token-file',
       '--retention-days',
+      '--counter-rate',
     ]) {
       expect(HELP).toContain(o);
     }
@@ -83,6 +84,9 @@ describe('hub command line', () => {
 
   it('says what is wrong with a value', () => {
     expect(err(['--port', 'eighty'])).toContain('--port must be a whole number');
+    expect(parseHubArgs([], {}).counterRate).toBe(600);
+    expect(parseHubArgs(['--counter-rate', '6000'], {}).counterRate).toBe(6000);
+    expect(err(['--counter-rate', '0'])).toContain('--counter-rate must be a whole number from 10');
     expect(err(['--log-level', 'loud'])).toContain('--log-level loud');
     expect(err(['frobnicate'])).toContain('unknown command');
     expect(err(['revoke-counter'])).toContain('needs the counter id');
