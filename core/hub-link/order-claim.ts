@@ -11,6 +11,8 @@ import {
   type OrderClaimRequest,
   type SyncKind,
 } from '../../shared/hub-contract';
+import type { TimerHandle, Timers } from '../lib';
+import { HubCallError } from './link-client';
 import type { HubPartDeps } from './link-types';
 
 /** The sale's reference and provider order number when this event names both (a POS webhook's routing key). */
@@ -41,20 +43,56 @@ export function recentClaims(size = 64): {
   };
 }
 
-/** Sends one claim now (fire and forget); the answer only logged when it failed. */
-export function sendOrderClaim(
+/**
+ * A claim the Hub refused for this counter's rate (429, HUB_RATE_LIMITED) is sent again after the
+ * wait the Hub named (`retryAfterMs`), up to ORDER_CLAIM_TRIES calls in all: giving it up left the
+ * customer's webhook held until the journal's sync, whose backoff is far longer (bench:hub saw
+ * 550-950 ms once a fast run of sales had spent the counter's burst). A longer wait than
+ * ORDER_CLAIM_MAX_WAIT_MS is not waited for: the journal's sync names the order by then.
+ */
+export const ORDER_CLAIM_TRIES = 4;
+export const ORDER_CLAIM_MAX_WAIT_MS = 2_000;
+
+export interface ClaimSender {
+  /** Sends one claim now (fire and forget); the answer only logged when it was finally not taken. */
+  send(claim: { reference: string; orderNo: string }): void;
+  /** Drops the claims waiting to be sent again (the pusher stopped). */
+  stop(): void;
+}
+
+export function createClaimSender(
   deps: Pick<HubPartDeps, 'client' | 'connection' | 'logger'>,
-  claim: { reference: string; orderNo: string },
-): void {
-  const conn = deps.connection();
-  if (!conn) return;
-  const body: OrderClaimRequest = { orders: [claim] };
-  deps.client
-    .call(conn, 'POST', ORDER_CLAIM_PATH, body, OrderClaimResponseSchema, { timeoutMs: ORDER_CLAIM_TIMEOUT_MS })
-    .catch((e: unknown) =>
-      deps.logger.info('hub claim: not taken; the journal sync names the order instead', {
-        reference: claim.reference,
-        error: e instanceof Error ? e.message : String(e),
-      }),
-    );
+  timers: Timers,
+  running: () => boolean,
+): ClaimSender {
+  const waiting = new Set<TimerHandle>();
+  const notTaken = (claim: { reference: string }, e: unknown) =>
+    deps.logger.info('hub claim: not taken; the journal sync names the order instead', {
+      reference: claim.reference,
+      error: e instanceof Error ? e.message : String(e),
+    });
+  function attempt(claim: { reference: string; orderNo: string }, tries: number): void {
+    const conn = deps.connection();
+    if (!conn || !running()) return;
+    const body: OrderClaimRequest = { orders: [claim] };
+    deps.client
+      .call(conn, 'POST', ORDER_CLAIM_PATH, body, OrderClaimResponseSchema, { timeoutMs: ORDER_CLAIM_TIMEOUT_MS })
+      .catch((e: unknown) => {
+        const wait = e instanceof HubCallError && e.code === 'HUB_RATE_LIMITED' ? Number(e.details.retryAfterMs) : NaN;
+        if (tries >= ORDER_CLAIM_TRIES || !(wait >= 0 && wait <= ORDER_CLAIM_MAX_WAIT_MS) || !running())
+          return notTaken(claim, e);
+        const h = timers.setTimeout(() => {
+          waiting.delete(h);
+          attempt(claim, tries + 1);
+        }, Math.ceil(wait));
+        waiting.add(h);
+      });
+  }
+  return {
+    send: (claim) => attempt(claim, 1),
+    stop() {
+      for (const h of waiting) timers.clearTimeout(h);
+      waiting.clear();
+    },
+  };
 }

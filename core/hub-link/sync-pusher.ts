@@ -17,7 +17,7 @@ import { createOutboxSink, HubOutbox } from './outbox';
 import { SyncProgress, SyncWaiter } from './sync-progress';
 import { sendOnce, type SendResult, type SyncCall } from './sync-send';
 import { DEFAULT_SYNC_TUNING, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-types';
-import { orderClaimOf, recentClaims, sendOrderClaim } from './order-claim';
+import { createClaimSender, orderClaimOf, recentClaims } from './order-claim';
 
 export { DEFAULT_SYNC_TUNING, type SyncPusherDeps, type SyncState, type SyncTuning } from './sync-types';
 
@@ -70,6 +70,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
   /** Bumped by reset(): an answer to a call made before it is not kept. */
   let generation = 0;
   const claims = recentClaims(); // the orderNos claimed (once per sale)
+  const claimSender = createClaimSender(deps, timers, () => running);
 
   function position(conn: HubConnection | null): number {
     return outbox.lastSeq(conn?.counterId);
@@ -137,7 +138,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
     const sale = orderClaimOf(kind, payload);
     if (sale) {
       const claim = running && progress.halted === null ? claims.first(sale) : null;
-      if (claim) queueMicrotask(() => running && sendOrderClaim(deps, claim));
+      if (claim) queueMicrotask(() => running && claimSender.send(claim));
       return kick();
     }
     if (!orderKeysNamed(kind, payload)) return kick();
@@ -179,6 +180,7 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
       unsubscribe = null;
       if (debounce !== null) timers.clearTimeout(debounce);
       debounce = null;
+      claimSender.stop();
       inFlight?.abort();
       waiter.wake('stop');
       await loop;
