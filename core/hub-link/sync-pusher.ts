@@ -123,7 +123,10 @@ export function createSyncPusher(deps: SyncPusherDeps): SyncPusher {
         next = { backoffMs: progress.nextBackoff(0) };
       }
       if (next === 'more') continue;
-      if (next === 'idle' || next === 'halt') await waiter.wait(tuning.statusEveryMs, true);
+      // 'soon': what was appended while the call was in flight waits out the debounce (the one its
+      // append armed ends the wait as soon as it fires); an orderNo a webhook is routed by ends it at once.
+      if (next === 'soon') await waiter.wait(tuning.debounceMs, true);
+      else if (next === 'idle' || next === 'halt') await waiter.wait(tuning.statusEveryMs, true);
       else await waiter.wait(next.backoffMs, false);
     }
   }

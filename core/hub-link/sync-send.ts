@@ -8,7 +8,13 @@ import type { HubOutbox } from './outbox';
 import type { SyncProgress } from './sync-progress';
 import type { SyncPusherDeps, SyncTuning } from './sync-types';
 
-export type SendResult = 'more' | 'idle' | { backoffMs: number } | 'halt';
+/**
+ * 'more': send again now (a backlog past one batch, a gap to resend from); 'soon': everything sent
+ * was stored and what is left was appended while the call was in flight, so it goes with the
+ * pusher's debounce like any append (an orderNo a webhook is routed by still goes at once); 'idle':
+ * nothing left.
+ */
+export type SendResult = 'more' | 'soon' | 'idle' | { backoffMs: number } | 'halt';
 
 /** What a call reads of the pusher: its parts, and its run (running, generation, the call in flight). */
 export interface SyncCall {
@@ -59,7 +65,12 @@ export async function sendOnce(x: SyncCall, conn: HubConnection): Promise<SendRe
     x.refreshQueue();
     // A Hub that neither stored nor refused our events is not moving: do not spin on it.
     if (events.length > 0 && r.lastSeq <= last) return { backoffMs: progress.nextBackoff(0) };
-    if (outbox.headSeq() > r.lastSeq) return 'more';
+    if (outbox.headSeq() > r.lastSeq) {
+      // Back to back, the sync of a busy counter was one call after another, each a commit on the
+      // Hub beside the customer's webhook, and 3.3 Hub calls a sale (issue 28).
+      const allStored = r.lastSeq >= (events.at(-1)?.seq ?? last);
+      return allStored && events.length < progress.batchSize ? 'soon' : 'more';
+    }
     progress.setState('synced');
     return 'idle';
   } catch (e) {
