@@ -25,6 +25,7 @@ export const HUB_FIGURES: FigureSpec[] = [
   { path: 'hub.webhookIngestPerSec', label: 'webhook ingest, /s', better: 'higher' },
   { path: 'hub.syncEventsPerSec', label: 'journal sync, events/s', better: 'higher' },
   { path: 'hub.pollQueriesPerOrderWithRelay', label: 'status queries per order with relay', better: 'lower' },
+  { path: 'hub.hubCallsPerSale', label: "the detection counter's Hub calls per sale", better: 'lower' },
   { path: 'hub.relayP95MsAt500', label: 'relay p95 with 500 streams open, ms', better: 'lower' },
   { path: 'hub.hubRssMbAt500', label: 'Hub RSS with 500 streams open, MB', better: 'lower' },
   { path: 'hub.anonFloodCounterP95Ms', label: 'counter sync p95 under an anonymous flood, ms', better: 'lower' },

@@ -9,7 +9,7 @@ import { sandboxProviderConfig } from '../../helpers/sandbox-provider-config';
 import { spawnHub } from '../../hub/helpers/hub-process';
 import { pgUnavailable, startPgCluster } from '../../hub/helpers/pg-cluster';
 import { percentile, round } from '../bench-stats';
-import { relayDetection } from './relay-detection';
+import { DETECTION_COUNTER_RATE, relayDetection } from './relay-detection';
 
 async function main(): Promise<void> {
   const n = Number(process.argv[2] ?? 40);
@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   const sandbox = await startSandbox(demo.config, { port: 0 });
   const provider = sandboxProviderConfig(sandbox, demo.merchant, { requestTimeoutMs: 15_000 });
   const proc = await spawnHub(
-    cluster ? ['--database-url', cluster.createDatabase('detect')] : ['--data-dir', dataDir],
+    [
+      ...(cluster ? ['--database-url', cluster.createDatabase('detect')] : ['--data-dir', dataDir]),
+      '--counter-rate',
+      String(DETECTION_COUNTER_RATE),
+    ],
     {
       HUB_CLIENT_AUTH_KEY: demo.merchant.clientAuthKey,
       HUB_PROVIDER_PUBLIC_KEY: demo.merchant.providerPublicKeyPem,
@@ -30,6 +34,7 @@ async function main(): Promise<void> {
     const det = await relayDetection(sandbox, provider, demo.merchant.terminalSn, proc.url, n);
     console.log(
       `detection with the relay over ${det.lat.length} sales: p50 ${round(percentile(det.lat, 50))} ms, p95 ${round(percentile(det.lat, 95))} ms; ` +
+        `${det.hubCallsPerSale.toFixed(1)} Hub calls a sale, ${det.refused} refused (429); ` +
         `${cluster ? 'PostgreSQL' : 'PGlite'}; load ${loadavg()[0]!.toFixed(2)}`,
     );
   } finally {
