@@ -2,7 +2,7 @@
 // the wait the Hub named, a bounded number of times; not after a wait too long to be worth it (the
 // journal's sync names the order by then), not for any other refusal, not after the pusher
 // stopped. The Hub client is a stand-in answering as the Hub does (HubCallError with its code and
-// details): the real 429 against a real Hub is in test/integration/hub-link/order-claim-rate-limited.
+// details): the real 429 against a real Hub is in test/integration/hub-link/order-claim.test.ts.
 import { describe, expect, it } from 'vitest';
 import { HubCallError, type HubClient } from '../../../core/hub-link';
 import {
