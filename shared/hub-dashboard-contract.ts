@@ -1,161 +1,20 @@
-// The manager's dashboard API of the Hub (`/api/v1/dashboard/...`): accounts and sessions, Today,
-// the live feed, Needs attention, shifts, order search and history, CSV exports, counters. The Hub
-// validates with these schemas and answers these shapes; the dashboard screens use the same types.
-// Money is integer kobo; instants are epoch milliseconds; days are Africa/Lagos calendar days.
+// The manager's dashboard API of the Hub (`/api/v1/dashboard/...`): Today, the live feed, Needs
+// attention, shifts, order search and history, CSV exports, counters; accounts and sessions are in
+// hub-dashboard-accounts.ts, re-exported here. The Hub validates with these schemas and answers
+// these shapes; the dashboard screens use the same types. Money is integer kobo; instants are epoch
+// milliseconds; days are Africa/Lagos calendar days.
 import { z } from 'zod';
 import { CounterViewSchema } from './hub-contract';
+import { BranchId, DaySchema, Kobo, Ms } from './hub-dashboard-fields';
+
+export * from './hub-dashboard-accounts';
+export { DaySchema };
 
 export const DASHBOARD_PREFIX = '/api/v1/dashboard';
 /** The session cookie: HttpOnly, SameSite=Strict, Path=/, Secure when the Hub serves TLS. */
 export const SESSION_COOKIE = 'cp_manager';
 /** Every write (POST) with a session carries the session's CSRF token in this header. */
 export const CSRF_HEADER = 'x-csrf-token';
-
-const Ms = z.number().int().nonnegative();
-const Kobo = z.number().int();
-/** A Lagos calendar day, yyyy-MM-dd. */
-export const DaySchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day looks like 2025-03-31')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar day');
-const BranchId = z.string().trim().min(1).max(64);
-
-// ---- Accounts and sessions -------------------------------------------------------------------
-
-const MANAGER_ROLES = ['branch', 'head-office'] as const;
-const ManagerRoleSchema = z.enum(MANAGER_ROLES);
-export type ManagerRole = z.infer<typeof ManagerRoleSchema>;
-
-export const ManagerNameSchema = z
-  .string()
-  .trim()
-  .min(2, 'a manager name has at least 2 characters')
-  .max(60, 'at most 60 characters')
-  .regex(/^[\p{L}\p{N} ._@-]+$/u, 'letters, digits, spaces and . _ @ - only');
-export const PasswordSchema = z
-  .string()
-  .min(10, 'a password has at least 10 characters')
-  .max(200, 'at most 200 characters');
-
-export const ManagerViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  role: ManagerRoleSchema,
-  /** The branch (the provider's merchantId) a branch manager sees; null for head office (every branch). */
-  branch: z.string().nullable(),
-  createdAt: Ms,
-  /** A disabled manager cannot log in; head office enables them again. */
-  disabled: z.boolean(),
-});
-export type ManagerView = z.infer<typeof ManagerViewSchema>;
-
-export const LoginRequestSchema = z
-  .object({ name: z.string().trim().min(1).max(60), password: z.string().min(1).max(200) })
-  .strict();
-
-/** First start: the one-time token printed by `npm run hub` (the part after `#setup=` of the setup link). */
-export const SetupRequestSchema = z
-  .object({
-    token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'not a setup token'),
-    name: ManagerNameSchema,
-    password: PasswordSchema,
-  })
-  .strict();
-
-/** Answer of login, setup and GET /session. The session id itself is only in the HttpOnly cookie. */
-export const SessionViewSchema = z.object({
-  manager: ManagerViewSchema,
-  /** Send as the x-csrf-token header on every write. */
-  csrfToken: z.string(),
-  /** The session ends at the earlier of these: idle (renewed by use) and absolute. */
-  idleExpiresAt: Ms,
-  expiresAt: Ms,
-});
-export type SessionView = z.infer<typeof SessionViewSchema>;
-
-export const CreateManagerRequestSchema = z
-  .object({
-    name: ManagerNameSchema,
-    password: PasswordSchema,
-    role: ManagerRoleSchema,
-    branch: BranchId.nullable().default(null),
-  })
-  .strict()
-  .refine((m) => (m.role === 'branch') === (m.branch !== null), {
-    message: 'a branch manager needs a branch; head office has none',
-    path: ['branch'],
-  });
-export type CreateManagerRequest = z.infer<typeof CreateManagerRequestSchema>;
-
-/** Head office sets a new password for a manager (every session of theirs ends). */
-export const ResetPasswordRequestSchema = z.object({ password: PasswordSchema }).strict();
-/** A manager changes their own password: the current one is required; their other sessions end. */
-export const ChangePasswordRequestSchema = z
-  .object({ current: z.string().min(1).max(200), password: PasswordSchema })
-  .strict();
-export const ManagerIdParamSchema = z.object({ id: z.string().regex(/^mgr_[0-9a-f]{12}$/, 'not a manager id') });
-
-/** One manager as head office's Managers screen lists them: their last login (time and address) and how many sessions they have open. */
-const ManagerRosterEntrySchema = ManagerViewSchema.extend({
-  lastLoginAt: Ms.nullable(),
-  lastLoginAddress: z.string().nullable(),
-  sessions: z.number().int().nonnegative(),
-});
-export type ManagerRosterEntry = z.infer<typeof ManagerRosterEntrySchema>;
-export const ManagersListSchema = z.object({ managers: z.array(ManagerRosterEntrySchema) });
-
-/** One open session of a manager. `ref` names it for ending it (a prefix of its stored hash: it opens nothing). */
-const ManagerSessionSchema = z.object({
-  ref: z.string(),
-  createdAt: Ms,
-  lastSeenAt: Ms,
-  expiresAt: Ms,
-  current: z.boolean(),
-});
-export type ManagerSession = z.infer<typeof ManagerSessionSchema>;
-export const ManagerSessionsSchema = z.object({ sessions: z.array(ManagerSessionSchema) });
-/** Ends one session (ref) or, without it, every session of the manager (the caller's own session is kept). */
-export const EndSessionsRequestSchema = z
-  .object({
-    ref: z
-      .string()
-      .regex(/^[0-9a-f]{16}$/, 'not a session of this list')
-      .optional(),
-  })
-  .strict();
-
-/** @internal for tests */
-export const AUDIT_ACTIONS = [
-  'login',
-  'login.failed',
-  'setup',
-  'manager.created',
-  'manager.disabled',
-  'manager.enabled',
-  'manager.removed',
-  'manager.password-reset',
-  'manager.password-changed',
-  'manager.sessions-ended',
-  'counter.code-issued',
-  'counter.revoked',
-  'programme.imported',
-  'programme.layout-uploaded',
-  'programme.layout-removed',
-] as const;
-/** One manager action: who did what to which manager, counter or branch, from which address. */
-export const AuditEntrySchema = z.object({
-  id: z.number(),
-  at: Ms,
-  actorId: z.string().nullable(),
-  actorName: z.string(),
-  action: z.enum(AUDIT_ACTIONS),
-  target: z.string().nullable(),
-  address: z.string().nullable(),
-  detail: z.string().nullable(),
-});
-export type AuditEntry = z.infer<typeof AuditEntrySchema>;
-
-export const LogoutResponseSchema = z.object({ sessionsEnded: z.number().int().nonnegative() });
 
 // ---- Today -----------------------------------------------------------------------------------
 
