@@ -76,7 +76,7 @@ const CORE_MSG =
 const SHELL_MSG = "The shells enter the counter's engine through a module's index.ts or a root file of core/ (rule 7).";
 
 // Files over the size caps when the rules came (SIZE below), to be split. Only ever shorter.
-export const LONG_FILES_TO_SPLIT = ['hub/dashboard/src/screens/Orders.tsx', 'hub/store/dashboard.ts'];
+export const LONG_FILES_TO_SPLIT = ['hub/dashboard/src/screens/Orders.tsx'];
 export const LONG_FUNCTIONS_TO_SPLIT = [
   'core/app-core.ts',
   'core/programme/programme-module.ts',

@@ -36,17 +36,10 @@ import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { issueEnrollCode, revokeCounter } from '../store/counters';
 import { attention } from '../store/attention';
-import {
-  counterInScope,
-  dashCounters,
-  orderDetail,
-  searchOrders,
-  shifts,
-  today,
-  type OrderFilters,
-} from '../store/dashboard';
+import { dashCounters, shifts, today } from '../store/dashboard';
+import { orderDetail, searchOrders, type OrderFilters } from '../store/dashboard-orders';
 import { createManager, type Session } from '../store/managers';
-import { scopeOf } from '../store/scope';
+import { counterInScope, scopeOf } from '../store/scope';
 import { writeAudit } from '../store/manager-admin';
 import { dashboardBranchRoutes } from './dashboard-branches';
 import { dashboardManagerRoutes } from './dashboard-managers';

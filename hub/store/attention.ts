@@ -6,7 +6,7 @@ import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { sharedClaimLines } from './attention-claims';
 import { soldTwiceLines } from './seat-views';
-import { OPEN_LIST, ORDER_COLUMNS, orderRow, type Row } from './dashboard';
+import { OPEN_LIST, ORDER_COLUMNS, orderRow, type Row } from './dashboard-orders';
 import { Where, type Scope } from './scope';
 
 const DAY_MS = 86_400_000;

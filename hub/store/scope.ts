@@ -3,6 +3,7 @@
 // `branch = <their branch>` whatever ids or filters the request names. A branch filter from the
 // request narrows further (and, for a branch manager naming another branch, finds nothing).
 import type { ManagerView } from '../../shared/hub-dashboard-contract';
+import type { SqlRunner } from '../db/adapter';
 
 export type Scope = { readonly kind: 'all' } | { readonly kind: 'branch'; readonly branch: string };
 
@@ -39,3 +40,17 @@ export class Where {
 /** The same rule as `Where` for one row already read (the live feed reads once for every stream, then filters per stream). */
 export const inScope = (scope: Scope, branchFilter: string | null | undefined, rowBranch: string): boolean =>
   (scope.kind === 'all' || rowBranch === scope.branch) && (!branchFilter || rowBranch === branchFilter);
+
+/** A counter of the session's scope, by id (null: none, or another branch's). */
+export async function counterInScope(
+  q: SqlRunner,
+  scope: Scope,
+  id: string,
+): Promise<{ id: string; branch: string } | null> {
+  const w = new Where(scope, 'c.branch');
+  w.and(`c.id = ${w.p(id)}`);
+  const r = (
+    await q.query<{ id: unknown; branch: unknown }>(`select c.id, c.branch from counters c ${w.sql()}`, w.params)
+  )[0];
+  return r ? { id: String(r.id), branch: String(r.branch) } : null;
+}

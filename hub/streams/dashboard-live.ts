@@ -9,7 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import type { OrderRow } from '../../shared/hub-dashboard-contract';
 import type { HubDb } from '../db/adapter';
-import { changedOrders, lastChangeId, ordersChangedSince } from '../store/dashboard';
+import { changedOrders, lastChangeId, ordersChangedSince } from '../store/dashboard-orders';
 import { DASH_CHANNEL } from '../store/projections';
 import { inScope, type Scope } from '../store/scope';
 

@@ -7,7 +7,7 @@ import type { HubDb } from '../../../hub/db/adapter';
 import { num } from '../../../hub/db/adapter';
 import { openHubDb } from '../../../hub/db/open';
 import { enrollCounter, issueEnrollCode } from '../../../hub/store/counters';
-import { searchOrders } from '../../../hub/store/dashboard';
+import { searchOrders } from '../../../hub/store/dashboard-orders';
 import { readJournal, storeSyncBatch } from '../../../hub/store/journal';
 import type { SyncEvent } from '../../../shared/hub-contract';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
