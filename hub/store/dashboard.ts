@@ -10,7 +10,7 @@ import {
   type Tally,
   type TodayView,
 } from '../../shared/hub-dashboard-contract';
-import { addDayTally, dayTally, emptyDayTally, shiftDayTotals } from '../../shared/ledger';
+import { addDayTally, dayTally, emptyDayTally, shiftDayTotals } from '../../shared/ledger-day';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { DAY_MS, OPEN_LIST, str, type Row } from './dashboard-orders';

@@ -1,7 +1,7 @@
 // What the dashboard shows of money, times, waits and the chart, as pure functions (unit-tested in
 // test/unit/hub-dashboard/format.test.ts). Money: integer kobo shown as en-NG naira; times: Africa/Lagos.
 import { formatNaira } from '../../../shared/money';
-import { hourlyTotals, lastWeekSoFar } from '../../../shared/ledger';
+import { hourlyTotals, lastWeekSoFar } from '../../../shared/ledger-day';
 import { ORDER_STATE_LABELS, type OrderState } from '../../../shared/orders';
 import { LAGOS_TZ } from '../../../shared/time';
 import type { HourPointSchema } from '../../../shared/hub-dashboard-contract';
