@@ -17,6 +17,18 @@ import { isFinalState } from '../../shared/orders';
 import { createRng } from '../helpers/chaos-random';
 import type { LaneTime } from './scaled-time';
 
+/** The sale the detection benchmarks sell (bench-lane, relay-detection): one ₦2,500 ticket; add the terminal's `sn`. */
+export const BENCH_SALE = {
+  filmName: 'Bench Film',
+  filmTitle: 'Hall 1',
+  showDate: '2025-03-31',
+  showTime: '19:30',
+  seats: 'A1',
+  tickets: 1,
+  priceKobo: 250_000,
+  bookingFeeKobo: 0,
+};
+
 export interface OrderMeasure {
   /** Provider settles -> the app has it journaled, on the lane's clock (real-world ms). */
   latencyMs: number;
@@ -129,19 +141,7 @@ export class BenchLane {
           hub.sandbox.present(sn, outcome);
         }, tapMs);
       };
-      this.svc
-        .sell({
-          filmName: 'Bench Film',
-          filmTitle: 'Hall 1',
-          showDate: '2025-03-31',
-          showTime: '19:30',
-          seats: 'A1',
-          tickets: 1,
-          priceKobo: 250_000,
-          bookingFeeKobo: 0,
-          sn,
-        })
-        .then((v) => (this.current = { id: v.id, queries: 0, done }), fail);
+      this.svc.sell({ ...BENCH_SALE, sn }).then((v) => (this.current = { id: v.id, queries: 0, done }), fail);
     });
     const c = this.current as Current | null;
     this.current = null;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Sandbox } from '../../../sandbox';
 import { createHubClient, HubCallError, type HubClient } from '../../../core/hub-link';
 import { ORDER_CLAIM_PATH } from '../../../shared/hub-contract';
+import { BENCH_SALE } from '../bench-lane';
 import { startHubCounter } from '../../helpers/hub-counter';
 import type { sandboxProviderConfig } from '../../helpers/sandbox-provider-config';
 import { inState, waitForOrder } from '../../helpers/orders-sandbox';
@@ -103,17 +104,7 @@ export async function relayDetection(
     // The relay earns the counter's trust by delivering a notification for one of its orders; until
     // then the counter checks its sales on the fast schedule. One sale, not measured, earns it: the
     // figures are of a counter that trusts its relay (as it does after its first sale of the day).
-    const earn = await c.svc.sell({
-      filmName: 'Bench Film',
-      filmTitle: 'Hall 1',
-      showDate: '2025-03-31',
-      showTime: '19:30',
-      seats: 'A1',
-      tickets: 1,
-      priceKobo: 250_000,
-      bookingFeeKobo: 0,
-      sn,
-    });
+    const earn = await c.svc.sell({ ...BENCH_SALE, sn });
     await inState(c.svc, earn.id, 'waiting');
     const delivered = new Promise<void>((resolve) => {
       const off = c.relay.onDelivered(() => {
@@ -127,17 +118,7 @@ export async function relayDetection(
     calls0 = hub.calls();
     for (let i = 0; i < n; i++) {
       const q0 = c.queries.length;
-      const v = await c.svc.sell({
-        filmName: 'Bench Film',
-        filmTitle: 'Hall 1',
-        showDate: '2025-03-31',
-        showTime: '19:30',
-        seats: 'A1',
-        tickets: 1,
-        priceKobo: 250_000,
-        bookingFeeKobo: 0,
-        sn,
-      });
+      const v = await c.svc.sell({ ...BENCH_SALE, sn });
       const waiting = await inState(c.svc, v.id, 'waiting');
       await hub.claimAnswered(waiting.orderNo!);
       const paid = new Promise<number>((resolve) => {
