@@ -17,6 +17,11 @@ export async function openPgDb(o: PgDbOptions): Promise<HubDb> {
   pool.on('error', (e) => o.onError?.(e));
   // Fail fast with a clear message when the server is not there.
   await pool.query('select 1');
+  // queryPlannedOnce (adapter.ts): connections of its own, where every statement keeps one plan.
+  // A server without the setting (before PostgreSQL 12) only plans as before.
+  const plannedOnce = new pg.Pool({ connectionString: o.url, max: 2 });
+  plannedOnce.on('error', (e) => o.onError?.(e));
+  const genericSet = new WeakSet<pg.PoolClient>();
 
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let listenClient: pg.Client | null = null;
@@ -65,6 +70,22 @@ export async function openPgDb(o: PgDbOptions): Promise<HubDb> {
     kind: 'postgres',
     label: `PostgreSQL at ${redactUrl(o.url)}`,
     query: q.query,
+    async queryPlannedOnce<T>(sql: string, params: unknown[] = []) {
+      const client = await plannedOnce.connect();
+      try {
+        if (!genericSet.has(client)) {
+          await client.query('set plan_cache_mode = force_generic_plan').catch(() => undefined);
+          genericSet.add(client);
+        }
+        const rows = (await client.query(named(sql, params))).rows as T[];
+        client.release();
+        return rows;
+      } catch (e) {
+        // As pg's own pool.query does: a connection that failed a statement is not reused.
+        client.release(e as Error);
+        throw e;
+      }
+    },
     async tx(fn) {
       const client = await pool.connect();
       try {
@@ -97,7 +118,7 @@ export async function openPgDb(o: PgDbOptions): Promise<HubDb> {
     async close() {
       closed = true;
       await listenClient?.end().catch(() => undefined);
-      await pool.end();
+      await Promise.all([pool.end(), plannedOnce.end()]);
     },
   };
 }

@@ -31,6 +31,7 @@ export async function openPgliteDb(dataDir: string | null): Promise<HubDb> {
     kind: 'pglite',
     label: dataDir ? `PGlite (embedded) in ${dataDir}` : 'PGlite (embedded, in memory)',
     query: plain.query,
+    queryPlannedOnce: plain.query,
     tx: (fn) => db.transaction((t) => fn(runner(t))),
     async listen(channel, onPayload) {
       const off = await db.listen(channel, onPayload);

@@ -142,7 +142,7 @@ export async function ingestNotifications(
     }
   });
   const codes = ns.some((n) => n.kind === 'bills') ? await liveCounterCodes(db) : new Set<string>();
-  const rows = await db.query<{ i: unknown; id: unknown; counters: string[] | string | null; fate: string }>(
+  const rows = await db.queryPlannedOnce<{ i: unknown; id: unknown; counters: string[] | string | null; fate: string }>(
     INGEST_SQL,
     [
       ns.map((n) => n.kind),

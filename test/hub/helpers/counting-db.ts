@@ -39,6 +39,7 @@ export function countingDb(db: HubDb): CountingDb {
     queries,
     deaf,
     query: counted(db).query,
+    queryPlannedOnce: counted({ query: (sql, params) => db.queryPlannedOnce(sql, params) }).query,
     tx: (fn) => db.tx((q) => fn(counted(q))),
     async listen(channel, onPayload) {
       const set = listeners.get(channel) ?? new Set();
