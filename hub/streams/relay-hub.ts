@@ -72,6 +72,8 @@ export class RelayHub {
   private unlisten: (() => Promise<void>) | null = null;
   private toAnnounce = new Set<string>();
   private announcing = false;
+  /** Closed: announcements still scheduled are not sent. */
+  private shut = false;
   /** Counters with deliveries to read for their caught-up streams. */
   private dirty = new Set<string>();
   private reading = false;
@@ -205,20 +207,23 @@ export class RelayHub {
   /**
    * This instance just committed deliveries for these counters: its own streams are woken at once,
    * and the other instances are told by NOTIFY, one per burst (ids gathered while the previous one
-   * is in flight). Never awaited by the provider's answer: the deliveries are already stored.
+   * is in flight). Never awaited by the provider's answer: the deliveries are already stored. The
+   * NOTIFY goes out after this instance's own read has: the read is on the webhook's way to its
+   * counter, the NOTIFY for other instances' streams (sent first, it put 0.3 ms on that way).
    */
   announce(counterIds: string[]): void {
     for (const id of counterIds) {
       this.wake(id);
       this.toAnnounce.add(id);
     }
-    if (!this.announcing && this.toAnnounce.size > 0) void this.sendAnnouncements();
+    if (this.announcing || this.toAnnounce.size === 0) return;
+    this.announcing = true;
+    setImmediate(() => void this.sendAnnouncements());
   }
 
   private async sendAnnouncements(): Promise<void> {
-    this.announcing = true;
     try {
-      while (this.toAnnounce.size > 0) {
+      while (this.toAnnounce.size > 0 && !this.shut) {
         const ids = [...this.toAnnounce];
         this.toAnnounce.clear();
         await notifyCounters(this.o.db, ids);
@@ -315,6 +320,7 @@ export class RelayHub {
   }
 
   async close(): Promise<void> {
+    this.shut = true;
     if (this.ticker) clearInterval(this.ticker);
     for (const set of [...this.streams.values()])
       for (const s of [...set]) {
