@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubDb } from '../../../hub/db/adapter';
 import { openHubDb } from '../../../hub/db/open';
-import { ingestNotifications } from '../../../hub/store/ingest';
+import { ingestNotifications, type NotificationIngestInput } from '../../../hub/store/ingest';
 import { markRelayedMany, pendingDeliveriesFor } from '../../../hub/store/notifications';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
@@ -27,6 +27,19 @@ const plansOf = async (run: (sql: string) => Promise<PlanCount[]>, marker: strin
     custom: mine.reduce((a, r) => a + Number(r.custom_plans), 0),
   };
 };
+
+/** A POS webhook for order ORD-i, owned by counter c1. */
+const webhook = (body: string, i: number, now: number): NotificationIngestInput => ({
+  kind: 'pos',
+  headers: { 'X-Opay-Tranid': `ORD-${i}` },
+  body,
+  contentKey: body,
+  orderKeys: [`ORD-${i}`],
+  branch: 'BR-1',
+  source: '127.0.0.1',
+  verifiedDetail: 'checked',
+  now,
+});
 
 describe.skipIf(!!pgUnavailable)("a webhook's statements on real PostgreSQL", () => {
   let cluster: PgCluster;
@@ -51,19 +64,7 @@ describe.skipIf(!!pgUnavailable)("a webhook's statements on real PostgreSQL", ()
 
   it('are planned once and reused: no plan made for the values of one call', async () => {
     for (let i = 0; i < N; i++) {
-      const [r] = await ingestNotifications(db, [
-        {
-          kind: 'pos',
-          headers: { 'X-Opay-Tranid': `ORD-${i}` },
-          body: `{"n":${i}}`,
-          contentKey: `content-${i}`,
-          orderKeys: [`ORD-${i}`],
-          branch: 'BR-1',
-          source: '127.0.0.1',
-          verifiedDetail: 'checked',
-          now: 1_000 + i,
-        },
-      ]);
+      const [r] = await ingestNotifications(db, [webhook(`{"n":${i}}`, i, 1_000 + i)]);
       expect(r!.counterIds).toEqual(['c1']);
       const [ds] = await pendingDeliveriesFor(db, [{ counterId: 'c1', after: null }], 10);
       expect(ds!.map((d) => d.body)).toEqual([`{"n":${i}}`]);
@@ -86,20 +87,7 @@ describe.skipIf(!!pgUnavailable)("a webhook's statements on real PostgreSQL", ()
     // As before queryPlannedOnce: PostgreSQL's plan for the arrays' actual lengths always looks
     // cheaper than the general one, so it never settles on one plan.
     const asBefore: HubDb = { ...db, queryPlannedOnce: (sql, params) => db.query(sql, params) };
-    for (let i = 0; i < N; i++)
-      await ingestNotifications(asBefore, [
-        {
-          kind: 'pos',
-          headers: {},
-          body: `{"again":${i}}`,
-          contentKey: `again-${i}`,
-          orderKeys: [`ORD-${i}`],
-          branch: 'BR-1',
-          source: '127.0.0.1',
-          verifiedDetail: 'checked',
-          now: 3_000 + i,
-        },
-      ]);
+    for (let i = 0; i < N; i++) await ingestNotifications(asBefore, [webhook(`{"again":${i}}`, i, 3_000 + i)]);
     const p = await plansOf((sql) => db.query<PlanCount>(sql), 'insert into notifications');
     expect(p.custom).toBeGreaterThanOrEqual(N);
     expect(p.generic).toBe(0);
