@@ -76,7 +76,8 @@ const CORE_MSG =
 const SHELL_MSG = "The shells enter the counter's engine through a module's index.ts or a root file of core/ (rule 7).";
 
 // Files over the size caps when the rules came (SIZE below), to be split. Only ever shorter.
-export const LONG_FILES_TO_SPLIT = ['hub/dashboard/src/screens/Orders.tsx'];
+/** @type {string[]} */
+export const LONG_FILES_TO_SPLIT = [];
 export const LONG_FUNCTIONS_TO_SPLIT = [
   'core/app-core.ts',
   'core/programme/programme-module.ts',
@@ -137,10 +138,8 @@ export default tseslint.config(
   },
   // Still over the caps when the rules came (issue 29), to be split: remove a file from its list when
   // it is; never add one.
-  {
-    files: LONG_FILES_TO_SPLIT,
-    rules: { 'max-lines': 'off' },
-  },
+  // (ESLint refuses a block with no files: none is left on the list.)
+  ...(LONG_FILES_TO_SPLIT.length ? [{ files: LONG_FILES_TO_SPLIT, rules: { 'max-lines': 'off' } }] : []),
   {
     files: LONG_FUNCTIONS_TO_SPLIT,
     rules: { 'max-lines-per-function': 'off' },
