@@ -3,10 +3,10 @@
 // replayed with other whitespace or other (unsigned) routing headers, when a delivery is lost in
 // transit behind a later one; and the refused Host header's own error. Real Hubs (PGlite in
 // memory) over loopback HTTP; a real SSE client.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createManager } from '../../../hub/store/managers';
 import { Manager } from '../helpers/dashboard-client';
-import { RelayClient } from '../helpers/sse-client';
+import { hubsPerTest, sync, topup, sale, billsBody, deliveredTo } from '../helpers/route-fixtures';
 import {
   ADMIN_TOKEN,
   bearer,
@@ -15,71 +15,11 @@ import {
   post,
   posWebhook,
   sendPosWebhook,
-  startTestHub,
   type TestHub,
 } from '../helpers/hub-harness';
 
-const hubs: TestHub[] = [];
-const clients: RelayClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.disconnect();
-  for (const h of hubs.splice(0)) await h.stop();
-});
-const newHub = async (o: Parameters<typeof startTestHub>[0] = {}) => {
-  const h = await startTestHub(o);
-  hubs.push(h);
-  return h;
-};
-const stream = async (hub: TestHub, credential: string, lastEventId: string | null = null) => {
-  const c = new RelayClient(hub.url, credential);
-  c.lastEventId = lastEventId;
-  clients.push(c);
-  await c.connect();
-  return c;
-};
+const { newHub, stream } = hubsPerTest();
 
-const status = () => ({
-  appVersion: '0.1.0',
-  profile: 'production',
-  sentAt: Date.now(),
-  queueLength: 0,
-  openPayments: 0,
-});
-const sync = (hub: TestHub, credential: string, events: unknown[]) =>
-  post(`${hub.url}/api/v1/sync`, { status: status(), events }, bearer(credential));
-const topup = (seq: number, reference: string) => ({
-  seq,
-  kind: 'topup.submitted',
-  at: Date.now(),
-  payload: { reference, kind: 'airtime', amountKobo: 10_000, provider: 'MTN', customerId: '+2348030000000' },
-});
-const sale = (seq: number, reference: string, orderNo?: string) => ({
-  seq,
-  kind: 'order.created',
-  at: Date.now(),
-  payload: { reference, amountKobo: 150_000, sn: 'SN', ...(orderNo ? { orderNo } : {}) },
-});
-const billsBody = (merchantOrderNo: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    payload: {
-      orderNo: `BO-${merchantOrderNo}`,
-      merchantOrderNo,
-      merchantId: 'BILLS-1',
-      orderAmount: '100.00',
-      serviceType: 'AIRTIME',
-      orderStatus: 'SUCCESS',
-      ...extra,
-    },
-    sha512: 'ab'.repeat(64),
-    type: 'x',
-  });
-
-const deliveredTo = async (hub: TestHub) =>
-  (
-    await hub.db.query<{ counter_id: string; order_no: string }>(
-      'select d.counter_id, n.order_no from deliveries d join notifications n on n.id = d.notification_id order by d.id',
-    )
-  ).map((r) => [r.order_no, r.counter_id]);
 const metric = async (hub: TestHub, re: RegExp) => {
   const text = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
   return Number(re.exec(text)?.[1] ?? 0);

@@ -4,11 +4,11 @@
 // SSE relay streams for the counters.
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManager } from '../../../hub/store/managers';
 import type { AttentionView } from '../../../shared/hub-dashboard-contract';
 import { Manager } from '../helpers/dashboard-client';
-import { RelayClient } from '../helpers/sse-client';
+import { hubsPerTest, sync, topup, sale, saleStatus, billsBody, deliveredTo } from '../helpers/route-fixtures';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import {
   ADMIN_TOKEN,
@@ -18,7 +18,6 @@ import {
   post,
   posWebhook,
   sendPosWebhook,
-  startTestHub,
   type TestHub,
 } from '../helpers/hub-harness';
 
@@ -26,77 +25,14 @@ const PW = 'manager password 1';
 
 if (pgUnavailable) console.log(`holding area on real PostgreSQL skipped: ${pgUnavailable}`);
 
-const hubs: TestHub[] = [];
-const clients: RelayClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.disconnect();
-  for (const h of hubs.splice(0)) await h.stop();
-});
-const newHub = async (o: Parameters<typeof startTestHub>[0] = {}) => {
-  const h = await startTestHub(o);
-  hubs.push(h);
-  return h;
-};
-const stream = async (hub: TestHub, credential: string) => {
-  const c = new RelayClient(hub.url, credential);
-  clients.push(c);
-  await c.connect();
-  return c;
-};
+const { newHub, stream } = hubsPerTest();
 
-const status = () => ({
-  appVersion: '0.1.0',
-  profile: 'production',
-  sentAt: Date.now(),
-  queueLength: 0,
-  openPayments: 0,
-});
-const sync = (hub: TestHub, credential: string, events: unknown[]) =>
-  post(`${hub.url}/api/v1/sync`, { status: status(), events }, bearer(credential));
-const topup = (seq: number, reference: string) => ({
-  seq,
-  kind: 'topup.submitted',
-  at: Date.now(),
-  payload: { reference, kind: 'airtime', amountKobo: 10_000, provider: 'MTN', customerId: '+2348030000000' },
-});
-const sale = (seq: number, reference: string, orderNo?: string) => ({
-  seq,
-  kind: 'order.created',
-  at: Date.now(),
-  payload: { reference, amountKobo: 150_000, sn: 'SN', ...(orderNo ? { orderNo } : {}) },
-});
-const saleStatus = (seq: number, reference: string, orderNo: string) => ({
-  seq,
-  kind: 'order.status',
-  at: Date.now(),
-  payload: { reference, orderNo, status: 'waiting' },
-});
-const billsBody = (merchantOrderNo: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    payload: {
-      orderNo: `BO-${merchantOrderNo}`,
-      merchantOrderNo,
-      merchantId: 'BILLS-1',
-      orderAmount: '100.00',
-      serviceType: 'AIRTIME',
-      orderStatus: 'SUCCESS',
-      ...extra,
-    },
-    sha512: 'ab'.repeat(64),
-    type: 'x',
-  });
 /** A bills callback as a stranger sends it: from `from` (X-Forwarded-For), padded toward the Hub's body limit. */
 const forged = (hub: TestHub, reference: string, from: string) =>
   post(hub.webhookUrls.bills, billsBody(reference, { note: randomBytes(5000).toString('base64') }), {
     'x-forwarded-for': from,
   });
 
-const deliveredTo = async (hub: TestHub) =>
-  (
-    await hub.db.query<{ counter_id: string; order_no: string }>(
-      'select d.counter_id, n.order_no from deliveries d join notifications n on n.id = d.notification_id order by d.id',
-    )
-  ).map((r) => [r.order_no, r.counter_id]);
 const count = async (hub: TestHub, sql: string) => Number((await hub.db.query<{ n: unknown }>(sql))[0]!.n);
 const metric = async (hub: TestHub, re: RegExp) => {
   const text = await (await fetch(`${hub.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })).text();
