@@ -29,7 +29,8 @@ export function hubsPerTest() {
   };
 }
 
-const status = () => ({
+/** The status a counter sends with each sync. */
+export const counterStatus = () => ({
   appVersion: '0.1.0',
   profile: 'production',
   sentAt: Date.now(),
@@ -39,7 +40,7 @@ const status = () => ({
 
 /** A counter's journal sync of these events. */
 export const sync = (hub: TestHub, credential: string, events: unknown[]) =>
-  post(`${hub.url}/api/v1/sync`, { status: status(), events }, bearer(credential));
+  post(`${hub.url}/api/v1/sync`, { status: counterStatus(), events }, bearer(credential));
 
 export const topup = (seq: number, reference: string) => ({
   seq,

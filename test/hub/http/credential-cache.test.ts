@@ -13,16 +13,10 @@ import { createManager } from '../../../hub/store/managers';
 import { countingDb, type CountingDb } from '../helpers/counting-db';
 import { Manager } from '../helpers/dashboard-client';
 import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } from '../helpers/hub-harness';
+import { counterStatus } from '../helpers/route-fixtures';
 
 const PW = 'manager password 1';
 const fwd = (ip: string) => ({ 'x-forwarded-for': ip });
-const status = () => ({
-  appVersion: '0.1.0',
-  profile: 'production',
-  sentAt: Date.now(),
-  queueLength: 0,
-  openPayments: 0,
-});
 const randomToken = () => randomBytes(32).toString('base64url');
 /** The statements that look a credential up: a counter's by its hash, a session with its manager. */
 const LOOKUP = /from counters where token_hash|from manager_sessions s join managers/;
@@ -58,7 +52,7 @@ describe('High: a flood of wrong credentials from one address', () => {
       post(
         `${hub.url}/api/v1/sync`,
         {
-          status: status(),
+          status: counterStatus(),
           events: [
             {
               seq: ++seq,
@@ -82,7 +76,7 @@ describe('High: a flood of wrong credentials from one address', () => {
           : i % 3 === 1
             ? await post(
                 `${hub.url}/api/v1/sync`,
-                { status: status(), events: [] },
+                { status: counterStatus(), events: [] },
                 { ...bearer(randomToken()), ...flooder },
               )
             : await get(`${hub.url}/api/v1/dashboard/today`, {

@@ -24,6 +24,7 @@ import {
   startTestHub,
   type TestHub,
 } from '../helpers/hub-harness';
+import { counterStatus } from '../helpers/route-fixtures';
 
 const PW = 'manager password 1';
 const fwd = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -123,14 +124,7 @@ describe("Medium: a counter cannot blank head office's dashboard with wild value
   let hub: TestHub;
   let cred: string;
   let seq = 0;
-  const status = () => ({
-    appVersion: '0.1.0',
-    profile: 'production',
-    sentAt: Date.now(),
-    queueLength: 0,
-    openPayments: 0,
-  });
-  const sync = (events: unknown[], st: Record<string, unknown> = status()) =>
+  const sync = (events: unknown[], st: Record<string, unknown> = counterStatus()) =>
     post(`${hub.url}/api/v1/sync`, { status: st, events }, bearer(cred));
   beforeAll(async () => {
     hub = await startTestHub();
@@ -175,7 +169,7 @@ describe("Medium: a counter cannot blank head office's dashboard with wild value
     ]);
     expect(r1.status).toBe(400);
     expect(String(r1.json.message)).toMatch(/cashier: holds NUL or a broken character/);
-    const r2 = await sync([], { ...status(), appVersion: '0.1.\uD800' });
+    const r2 = await sync([], { ...counterStatus(), appVersion: '0.1.\uD800' });
     expect(r2.status).toBe(400);
     expect(String(r2.json.message)).toMatch(/appVersion/);
     const r3 = await post(`${hub.url}/api/v1/dashboard/login`, { name: 'He\u0000ad', password: PW });
