@@ -76,6 +76,14 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.keyboard.press('Enter');
     await expect(page.getByRole('tab', { name: 'Edit Demo' })).toBeVisible();
     await page.screenshot({ path: join(ARTIFACTS, `settings-${scheme}.png`), fullPage: true });
+    // The form scrolls inside the window: its keys and the provider's conventions, each on its own.
+    const keys = page.getByRole('group', { name: 'Keys' });
+    await expect(keys.getByTestId('secret-status-merchantPrivateKey')).toContainText('Set · ');
+    await keys.screenshot({ path: join(ARTIFACTS, `settings-keys-${scheme}.png`) });
+    await page.getByText('Provider conventions (advanced').click();
+    const conventions = page.locator('details.card');
+    await expect(conventions.getByLabel('POS signature hash')).toHaveValue('SHA256');
+    await conventions.screenshot({ path: join(ARTIFACTS, `settings-conventions-${scheme}.png`) });
   });
 }
 

@@ -1,15 +1,18 @@
 // One profile's settings. Keys are write-only: the form shows "set" and a fingerprint, and only
-// sends a key the admin typed. Errors come back per field; a save is all or nothing.
+// sends a key the admin typed (ProfileKeys.tsx). Errors come back per field; a save is all or nothing.
+// The provider's conventions, the advanced part, are ProviderConventions.tsx.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { profileWarnings } from '../../../shared/profile-safety';
-import { SECRET_LABELS, SECRET_NAMES, type ProfileView, type SecretName } from '../../../shared/settings';
+import type { ProfileView, SecretName } from '../../../shared/settings';
 import { DeliveryCheck } from '../components/DeliveryCheck';
 import { Field } from '../components/Field';
 import { useApp } from '../stores/app-store';
 import { call } from '../transport/bridge';
 import { useSettings } from '../stores/settings-store';
 import { Banner } from '../components/Banner';
+import { KeyFields } from './ProfileKeys';
+import { ProviderConventions } from './ProviderConventions';
 
 type Settings = ProfileView['settings'];
 type TextKey =
@@ -161,58 +164,12 @@ export function ProfileForm({ view }: { view: ProfileView }) {
         </fieldset>
       ))}
 
-      <fieldset className="card">
-        <legend>Keys</legend>
-        <p className="hint">
-          Keys are never shown again once saved. Paste a new one to replace it; leave the box empty to keep it.
-        </p>
-        <div className="grid">
-          {SECRET_NAMES.map((name) => {
-            const st = view.secrets[name];
-            const pem = name === 'merchantPrivateKey' || name === 'providerPublicKey';
-            const error = fieldErrors[`secrets.${name}`];
-            return (
-              <Field
-                key={name}
-                label={SECRET_LABELS[name]}
-                error={error}
-                hint={
-                  <span data-testid={`secret-status-${name}`}>{st?.set ? `Set · ${st.fingerprint}` : 'Not set'}</span>
-                }
-              >
-                {(id, d) =>
-                  pem ? (
-                    <textarea
-                      id={id}
-                      name={name}
-                      aria-describedby={d}
-                      aria-invalid={error ? true : undefined}
-                      rows={3}
-                      spellCheck={false}
-                      autoComplete="off"
-                      placeholder={st?.set ? 'Paste to replace' : 'Paste the PEM'}
-                      value={secrets[name] ?? ''}
-                      onChange={(e) => setSecrets({ ...secrets, [name]: e.target.value })}
-                    />
-                  ) : (
-                    <input
-                      id={id}
-                      name={name}
-                      aria-describedby={d}
-                      aria-invalid={error ? true : undefined}
-                      type="password"
-                      autoComplete="off"
-                      placeholder={st?.set ? 'Type to replace' : 'Not set'}
-                      value={secrets[name] ?? ''}
-                      onChange={(e) => setSecrets({ ...secrets, [name]: e.target.value })}
-                    />
-                  )
-                }
-              </Field>
-            );
-          })}
-        </div>
-      </fieldset>
+      <KeyFields
+        status={view.secrets}
+        typed={secrets}
+        onChange={setSecrets}
+        errorOf={(name) => fieldErrors[`secrets.${name}`]}
+      />
 
       <fieldset className="card">
         <legend>Webhook receiver</legend>
@@ -269,98 +226,7 @@ export function ProfileForm({ view }: { view: ProfileView }) {
         )}
       </fieldset>
 
-      <details className="card">
-        <summary>Provider conventions (advanced: change only if the provider tells you to)</summary>
-        <div className="grid">
-          <Select
-            label="Bills signature encoding"
-            value={conventions.billsSignatureEncoding}
-            options={['hex', 'base64']}
-            onChange={(v) => setConventions({ ...conventions, billsSignatureEncoding: v as 'hex' })}
-          />
-          <Select
-            label="Sort keys inside nested objects"
-            value={conventions.billsRecursiveKeySort ? 'yes' : 'no'}
-            options={['yes', 'no']}
-            onChange={(v) => setConventions({ ...conventions, billsRecursiveKeySort: v === 'yes' })}
-          />
-          <Select
-            label="JSON escaping in signed bodies"
-            value={conventions.jsonEscaping}
-            options={['plain', 'escape-slash-and-non-ascii']}
-            onChange={(v) => setConventions({ ...conventions, jsonEscaping: v as 'plain' })}
-          />
-          <Select
-            label="bulk-status authentication"
-            value={conventions.bulkStatusAuth}
-            options={['publicKey', 'signature']}
-            onChange={(v) => setConventions({ ...conventions, bulkStatusAuth: v as 'publicKey' })}
-          />
-          <Select
-            label="Encrypt POS requests in chunks"
-            value={conventions.posEncryptChunked ? 'yes' : 'no'}
-            options={['yes', 'no']}
-            onChange={(v) => setConventions({ ...conventions, posEncryptChunked: v === 'yes' })}
-          />
-          <Select
-            label="POS signature hash"
-            value={conventions.posSignHash}
-            options={['SHA256', 'SHA1']}
-            onChange={(v) => setConventions({ ...conventions, posSignHash: v as 'SHA256' })}
-          />
-          <Select
-            label="Response signature form"
-            value={conventions.posResponseSignForm}
-            options={['either', 'dataTimestamp', 'sortedKv']}
-            onChange={(v) => setConventions({ ...conventions, posResponseSignForm: v as 'either' })}
-          />
-          <Select
-            label="Response signature check"
-            error={err('conventions.posResponseVerify')}
-            value={conventions.posResponseVerify}
-            options={['verify', 'warn', 'off']}
-            onChange={(v) => setConventions({ ...conventions, posResponseVerify: v as 'verify' })}
-          />
-          <Field label="'Order not found' codes (comma separated)" error={err('conventions.posNotFoundCodes')}>
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                value={conventions.posNotFoundCodes.join(',')}
-                onChange={(e) =>
-                  setConventions({
-                    ...conventions,
-                    posNotFoundCodes: e.target.value
-                      .split(',')
-                      .map((s) => s.trim())
-                      .filter(Boolean),
-                  })
-                }
-              />
-            )}
-          </Field>
-          <Field label="subSceneEnum" error={err('conventions.posSubScene')}>
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                value={conventions.posSubScene}
-                onChange={(e) => setConventions({ ...conventions, posSubScene: e.target.value })}
-              />
-            )}
-          </Field>
-          <Field label="Webhook transaction header" error={err('conventions.webhookTranIdHeader')}>
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                value={conventions.webhookTranIdHeader}
-                onChange={(e) => setConventions({ ...conventions, webhookTranIdHeader: e.target.value })}
-              />
-            )}
-          </Field>
-        </div>
-      </details>
+      <ProviderConventions conventions={conventions} onChange={setConventions} err={err} />
 
       <div className="actions sticky-actions">
         <button type="submit" className="primary" disabled={busy}>
@@ -374,33 +240,5 @@ export function ProfileForm({ view }: { view: ProfileView }) {
         )}
       </div>
     </form>
-  );
-}
-
-function Select(props: {
-  label: string;
-  value: string;
-  options: string[];
-  error?: string | undefined;
-  onChange: (v: string) => void;
-}) {
-  return (
-    <Field label={props.label} error={props.error}>
-      {(id, d) => (
-        <select
-          id={id}
-          aria-describedby={d}
-          aria-invalid={props.error ? true : undefined}
-          value={props.value}
-          onChange={(e) => props.onChange(e.target.value)}
-        >
-          {props.options.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
   );
 }
