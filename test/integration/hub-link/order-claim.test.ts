@@ -32,6 +32,7 @@ import type { Timers } from '../../../core/lib';
 import { startHubCounter, startSandboxHub, type HubCounter } from '../../helpers/hub-counter';
 import { inState, startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';
 import type { TestHub } from '../../hub/helpers/hub-harness';
+import { SALE_INPUT } from '../../helpers/orders-db';
 
 let s: OrdersSandbox;
 let hub: TestHub | null = null;
@@ -52,17 +53,6 @@ afterEach(async () => {
   hub = null;
   rmSync(dir, { recursive: true, force: true });
 });
-
-const SALE = {
-  filmName: 'Lagos Nights',
-  filmTitle: 'Hall 2',
-  showDate: '2025-01-31',
-  showTime: '19:30',
-  seats: 'F7',
-  tickets: 1,
-  priceKobo: 350_000,
-  bookingFeeKobo: 0,
-};
 
 /**
  * The pusher's timers, counted and held: none ever fires (its debounce, its status tick, a backoff),
@@ -182,7 +172,7 @@ describe('the orderNo reaches the Hub before the customer can tap, whatever the 
         pusher: { timers, client: watchingClient(timers, sent, () => heard()) },
       });
       await c.health(true);
-      const v = await c.svc.sell({ ...SALE, sn: s.merchant.terminalSn });
+      const v = await c.svc.sell({ ...SALE_INPUT, sn: s.merchant.terminalSn });
       const waiting = await inState(c.svc, v.id, 'waiting');
       expect(waiting.orderNo).toBeTruthy();
       // The claim that tells the Hub this orderNo (already left, or about to: resolved when it does).
@@ -261,7 +251,7 @@ describe('a claim refused for the counter rate is sent again after the wait the 
           };
           heard();
         });
-      const v = await c.svc.sell({ ...SALE, sn: s.merchant.terminalSn });
+      const v = await c.svc.sell({ ...SALE_INPUT, sn: s.merchant.terminalSn });
       const waiting = await inState(c.svc, v.id, 'waiting');
       await answered(1);
       expect(await claims[0]!.answer).toBe('HUB_RATE_LIMITED');

@@ -23,6 +23,7 @@ import {
   type OrdersSandbox,
 } from '../../helpers/orders-sandbox';
 import type { TestHub } from '../../hub/helpers/hub-harness';
+import { SALE_INPUT } from '../../helpers/orders-db';
 
 const DAY = 24 * 60 * 60 * 1000;
 let s: OrdersSandbox;
@@ -46,17 +47,6 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const SALE = {
-  filmName: 'Lagos Nights',
-  filmTitle: 'Hall 2',
-  showDate: '2025-01-31',
-  showTime: '19:30',
-  seats: 'F7,F8',
-  tickets: 2,
-  priceKobo: 350_000,
-  bookingFeeKobo: 10_000,
-};
-
 // Each counter its own name, hence its own outOrderNo series (the sandbox outlives the tests).
 let named = 0;
 async function counter(o: Partial<Parameters<typeof startHubCounter>[0]> = {}): Promise<HubCounter> {
@@ -72,7 +62,7 @@ async function counter(o: Partial<Parameters<typeof startHubCounter>[0]> = {}): 
 }
 
 async function sellWaiting(c: HubCounter): Promise<OrderView> {
-  const v = await c.svc.sell({ ...SALE, sn: s.merchant.terminalSn });
+  const v = await c.svc.sell({ ...SALE_INPUT, sn: s.merchant.terminalSn });
   return inState(c.svc, v.id, 'waiting');
 }
 
