@@ -3,7 +3,8 @@
 // drop. Through the composed core (Demo profile: the embedded sandbox over real loopback HTTP, the
 // journal on a real SQLite file), for a show whose screen has the example layout: a blocked seat is
 // refused, a seat this counter already sold (or is still being paid for) is refused, nothing is
-// recorded or sent; a free seat is sold and shows on the seat map. The door list is the one charge-doors.test.ts finds by introspection.
+// recorded or sent; a free seat is sold and shows on the seat map. The door list is the one
+// charge-doors.test.ts finds by introspection.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
