@@ -280,7 +280,8 @@ export const OrderViewSchema = z.object({
   late: LateOutcomeSchema.optional(),
   /**
    * A sale of a show with a seat map: its show and seats, and how their hold went (null while it is
-   * asked; "unchecked": not checked across counters, `note` says why; "taken": at another counter).
+   * asked; "unchecked": not checked across counters, `note` says why; "taken": at another counter;
+   * "refused": the Hub would not hold them, `note` says why — a taken or refused sale is not sent).
    */
   seatHold: z
     .object({
@@ -288,7 +289,7 @@ export const OrderViewSchema = z.object({
       /** The screen as the programme names it ("Screen 1"). */
       screen: z.string(),
       seats: z.array(z.string()),
-      outcome: z.enum(['held', 'unchecked', 'taken']).nullable(),
+      outcome: z.enum(['held', 'unchecked', 'taken', 'refused']).nullable(),
       note: z.string().nullable(),
     })
     .optional(),

@@ -14,14 +14,16 @@ import { num } from '../db/adapter';
 import { fail } from '../errors';
 import { seatList } from './programme';
 
-/** The NOTIFY channel of seat changes; payload JSON [branch, showKey]. */
+/** The NOTIFY channel of seat changes; payload JSON [branch, showKey, practice]. */
 export const SEATS_CHANNEL = 'hub_seats';
-export const seatsNotice = (branch: string, showKey: string) => JSON.stringify([branch, showKey]);
-export function readSeatsNotice(payload: string): { branch: string; showKey: string } | null {
+export const seatsNotice = (branch: string, showKey: string, practice?: boolean) =>
+  JSON.stringify(practice === undefined ? [branch, showKey] : [branch, showKey, practice]);
+/** practice null: the notice does not say (an older instance): both kinds of streams are told. */
+export function readSeatsNotice(payload: string): { branch: string; showKey: string; practice: boolean | null } | null {
   try {
     const v: unknown = JSON.parse(payload);
     return Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string'
-      ? { branch: v[0], showKey: v[1] }
+      ? { branch: v[0], showKey: v[1], practice: typeof v[2] === 'boolean' ? v[2] : null }
       : null;
   } catch {
     return null;
@@ -133,7 +135,7 @@ export async function holdSeats(
       const live = await liveRows(q, c.branch, r.practice, showKey, now, seats);
       const others = live.filter((row) => !mine(row));
       if (others.length) {
-        if (ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey)]);
+        if (ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey, r.practice)]);
         return { kind: 'taken', showKey, taken: others.map(takenOf) };
       }
       const have = new Set(live.map((row) => String(row.seat)));
@@ -153,7 +155,7 @@ export async function holdSeats(
           where order_key = $1 and counter_id = $2 and show_key = $3 and state = 'held'`,
         [r.orderKey, c.id, showKey, until],
       );
-      if (missing.length || ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey)]);
+      if (missing.length || ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey, r.practice)]);
       return { kind: 'held', showKey, until };
     });
   } catch (e) {
@@ -219,11 +221,11 @@ async function settleIn(
   const changed = await q.query<Row>(
     `update seat_holds set state = $3, settled_at = $4
       where order_key = $1 and counter_id = $2 and state = 'held'
-      returning branch, show_key`,
+      returning branch, show_key, practice`,
     [orderKey, c.id, outcome, now],
   );
   let n = changed.length;
-  const shows = changed.map((r) => seatsNotice(String(r.branch), String(r.show_key)));
+  const shows = changed.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true));
   if (outcome === 'sold') {
     // Seats of this order that ended without being sold, and are not sold under it now.
     const ended = await q.query<Row>(
@@ -250,7 +252,7 @@ async function settleIn(
         rows.map((r) => String(r.seat)),
         now,
       );
-      shows.push(seatsNotice(c.branch, String(r0.show_key)));
+      shows.push(seatsNotice(c.branch, String(r0.show_key), r0.practice === true));
     }
   }
   await notifyShows(q, shows);
@@ -285,7 +287,7 @@ async function sellOffline(
   const seats = [...new Set(seatList(r.seats as string | null))].filter((s) => /^[A-Z]{1,3}[0-9]{1,3}$/.test(s));
   if (!seats.length) return;
   await sellAgain(q, c, orderKey, r.practice === true, key, String(r.film_name), seats, now);
-  await notifyShows(q, [seatsNotice(c.branch, key)]);
+  await notifyShows(q, [seatsNotice(c.branch, key, r.practice === true)]);
 }
 
 /** What a synced journal batch says of the counter's orders: a final state settles their holds. */
@@ -320,12 +322,12 @@ export async function sweepLapsedHolds(db: HubDb, now: number): Promise<number> 
   return db.tx(async (q) => {
     const rows = await q.query<Row>(
       `update seat_holds h set state = ${LAPSE_STATE}, settled_at = $1
-        where h.state = 'held' and h.until_at <= $1 returning h.branch, h.show_key`,
+        where h.state = 'held' and h.until_at <= $1 returning h.branch, h.show_key, h.practice`,
       [now],
     );
     await notifyShows(
       q,
-      rows.map((r) => seatsNotice(String(r.branch), String(r.show_key))),
+      rows.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true)),
     );
     return rows.length;
   });
