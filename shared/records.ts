@@ -152,6 +152,8 @@ export const OrderPageSchema = z.object({
   paid: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
   /** How many of them the provider paid after the counter closed them (not in `paid`: their state stays closed), and their sum. */
   paidAfterClosing: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
+  /** What of them is in the card total (the ledger's rule): paid and paid after closing, less refunds to be arranged. */
+  cardTotal: z.object({ count: z.number().int(), amountKobo: z.number().int() }),
   /** Pass as `cursor` for the next page; null on the last page. */
   next: z.string().nullable(),
 });
