@@ -335,24 +335,3 @@ export function ledgerLines(t: ShiftTotals): LedgerLine[] {
     });
   return lines;
 }
-
-/**
- * Fills the figures a report kept before the one ledger lacks (read back from an older journal):
- * its card total was paid + sold earlier + paid after closing, with no refunds apart.
- */
-export function legacyTotals(raw: unknown): unknown {
-  if (!raw || typeof raw !== 'object') return raw;
-  const t = raw as Record<string, unknown>;
-  if (t.card !== undefined) return raw;
-  const b = (v: unknown): Bucket =>
-    v && typeof v === 'object'
-      ? { count: Number((v as Bucket).count) || 0, amountKobo: Number((v as Bucket).amountKobo) || 0 }
-      : ZERO;
-  const parts = [b(t.paid), b(t.paidLate), b(t.paidAfterClosing)];
-  const success = ((t.topups as { lines?: TopupLine[] } | undefined)?.lines ?? []).find((l) => l.state === 'success');
-  return {
-    ...t,
-    card: { count: parts.reduce((n, p) => n + p.count, 0), amountKobo: parts.reduce((n, p) => n + p.amountKobo, 0) },
-    topupsSuccessful: success ? { count: success.count, amountKobo: success.amountKobo } : ZERO,
-  };
-}
