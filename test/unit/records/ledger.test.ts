@@ -16,12 +16,12 @@ describe('the one ledger', () => {
     expect(t.refundToArrange).toEqual({ count: 0, amountKobo: 0 });
   });
 
-  it('counts every line in sales: the fees are on the paid sales, the tickets are a line of their own', () => {
+  it("counts every line in sales: the fees are on the card total's sales, the tickets are a line of their own", () => {
     const lines = Object.fromEntries(
       ledgerLines(Z_REPORT.totals).map((l) => [l.label, [l.count, l.amountKobo, l.inCardTotal]]),
     );
-    expect(lines['Booking fees on paid sales']).toEqual([12, 240_000, null]);
-    expect(lines['Provider fees on paid sales']).toEqual([12, 93_600, null]);
+    expect(lines['Booking fees in the card total']).toEqual([Z_REPORT.totals.card.count, 240_000, null]);
+    expect(lines['Provider fees on the card total']).toEqual([Z_REPORT.totals.card.count, 93_600, null]);
     expect(lines.Paid).toEqual([12, 6_240_000, '+']);
   });
 
