@@ -8,6 +8,7 @@ import { useApp } from '../../stores/app-store';
 import { useChargeQueue } from '../../stores/charge-queue-store';
 import { useNow } from '../../components/useNow';
 import { Banner } from '../../components/Banner';
+import '../../charge-queue.css';
 
 /** "40 s", then "3 min", "1 h 05 min". */
 const waited = (from: number, now: number) =>
