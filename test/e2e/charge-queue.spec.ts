@@ -58,7 +58,7 @@ for (const scheme of ['light', 'dark'] as const) {
       ['Q-2', 'A2'],
       ['Q-3', 'A3'],
       ['Q-4', 'A4'],
-    ])
+    ] as const)
       expect(((await (await ask(request, base, paired.key, ref, seat)).json()) as ChargeView).state).toBe('queued');
     const full = await ask(request, base, paired.key, 'Q-5', 'A5');
     expect(full.status()).toBe(429);
