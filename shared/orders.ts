@@ -212,6 +212,13 @@ export const ORDER_STATE_CUSTOMER_LINES: Record<OrderState, string> = {
  */
 export const WAITING_FOR_TERMINAL = 'Waiting for the terminal';
 
+/**
+ * The first words of the reason of a queued sale the counter did not send because, when its turn
+ * came, the counter charged on another terminal than the one it was asked for (it ends cancelled;
+ * a box office reads `endCode: TERMINAL_CHANGED`).
+ */
+export const TERMINAL_CHANGED = 'Not sent: the counter changed terminals';
+
 /** Is this sale queued for its terminal (another payment is on it), not for the network? */
 export function waitsForTerminal(o: { state: OrderState; reason?: string | undefined }): boolean {
   return o.state === 'queued' && (o.reason ?? '').startsWith(WAITING_FOR_TERMINAL);
