@@ -28,13 +28,8 @@ import { countConnected, createMetrics, type HubMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './streams/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
-import {
-  DEFAULT_SESSION_POLICY,
-  DEFAULT_THROTTLE,
-  sessionsAlive,
-  type SessionPolicy,
-  type ThrottlePolicy,
-} from './store/managers';
+import { DEFAULT_THROTTLE, type ThrottlePolicy } from './store/login-throttle';
+import { DEFAULT_SESSION_POLICY, sessionsAlive, type SessionPolicy } from './store/managers';
 import {
   createIngestBatcher,
   DEFAULT_HOLD,
