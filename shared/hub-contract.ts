@@ -14,6 +14,7 @@ const HUB_ERROR_CODES = [
   'HUB_COUNTER_REVOKED', // this counter was removed from the Hub by its manager
   'HUB_ENROLL_CODE_INVALID', // unknown, used or expired enrollment code
   'HUB_COUNTER_CODE_TAKEN', // enroll: the counter's name gives the code (sale-number prefix) of another live counter
+  'HUB_CLAIM_NOT_YOURS', // order claim: a reference or orderNo is a reference made with another live counter's code (details.keys)
   'HUB_ADMIN_DISABLED', // the admin API has no token configured
   'HUB_FORBIDDEN',
   'HUB_NOT_FOUND',
@@ -258,7 +259,7 @@ export const OrderClaimRequestSchema = z
   .strict();
 export type OrderClaimRequest = z.infer<typeof OrderClaimRequestSchema>;
 export const OrderClaimResponseSchema = z.object({
-  /** Orders of the request now claimed by this counter (one made with another counter's code is not). */
+  /** Orders of the request now claimed by this counter (all of them: a claim naming another counter's reference is refused whole, 403 HUB_CLAIM_NOT_YOURS). */
   claimed: z.number().int().nonnegative(),
 });
 

@@ -235,6 +235,8 @@ const ATTENTION_KINDS = [
   'no-shift-sales',
   'relay-off',
   'order-claimed-twice',
+  'order-named-in-two-branches',
+  'claim-refused',
   'seat-sold-twice',
 ] as const;
 const AttentionLineSchema = z.object({

@@ -16,6 +16,7 @@ import {
   SyncResponseSchema,
 } from '../../shared/hub-contract';
 import type { HubContext } from '../context';
+import { HubFailure } from '../errors';
 import { ackDeliveries } from '../store/notifications';
 import { enrollCounter, recordCounterStatus, touchCounter } from '../store/counters';
 import { storeSyncBatch } from '../store/journal';
@@ -94,7 +95,7 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
         if (r.sharedClaims.length)
           req.log.warn(
             { counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) },
-            'hub: order numbers claimed by more than one counter; each claimant gets their notifications',
+            'hub: order numbers claimed by more than one counter; the claimants of one branch get their notifications, the branch the provider names',
           );
         // Orders synced in a final state settle their seat holds (a settle call lost, a counter killed).
         await settleFromJournal(ctx.db, c, body.events, now);
@@ -116,16 +117,18 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
         const c = counterOf(req);
         const { orders } = req.body;
         const now = ctx.now();
-        const r = await claimOrders(ctx.db, c, orders, now);
-        if (r.refused.length)
-          req.log.warn(
-            { counterId: c.id, branch: c.branch, keys: r.refused.slice(0, 20) },
-            "hub: a counter claimed orders made with another counter's code; refused",
-          );
+        const r = await claimOrders(ctx.db, c, orders, now).catch((e: unknown) => {
+          if (e instanceof HubFailure && e.code === 'HUB_CLAIM_NOT_YOURS')
+            req.log.warn(
+              { counterId: c.id, branch: c.branch, keys: e.details?.keys },
+              "hub: a counter claimed orders made with another counter's code; refused",
+            );
+          throw e;
+        });
         if (r.sharedClaims.length)
           req.log.warn(
             { counterId: c.id, branch: c.branch, claims: r.sharedClaims.slice(0, 20) },
-            'hub: order numbers claimed by more than one counter; each claimant gets their notifications',
+            'hub: order numbers claimed by more than one counter; the claimants of one branch get their notifications, the branch the provider names',
           );
         ctx.relay.announce(r.released);
         // After the commit: what is held for these orders (a webhook that came first, or was stored

@@ -1,7 +1,9 @@
 // Several counters may claim one order key (a provider order number, a batch file's own reference:
-// journal.ts). None takes the notifications from another: each claimant gets them, whichever claimed
-// first, and each counter checks a body itself (a POS body is signed by the provider; a counter takes
-// nothing for an order it does not hold). The Hub says who claims what, in the log and on Needs attention.
+// journal.ts). None of one branch takes the notifications from another: each claimant of the branch
+// they go to gets them, whichever claimed first, and each counter checks a body itself (a POS body is
+// signed by the provider; a counter takes nothing for an order it does not hold). Claimants in several
+// branches: the notification goes to one branch only, the one the provider names (ingest.ts). The Hub
+// says who claims what, in the log and on Needs attention.
 import type { SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 
@@ -41,7 +43,9 @@ export async function claimsShared(
 /**
  * A claim made after a notification of that order went to another claimant: this counter is given it
  * too (the claim of the first never took it away). Only notifications named by this key as their
- * first (order_no) and sent to another counter, never to this one. Returns [counterId] when it got any.
+ * first (order_no) and sent to another counter of this counter's branch, never to this one: a
+ * payment is never fanned out across branches (ingest.ts). Returns [counterId] when it got any (the
+ * caller announces it on the counter's relay stream).
  */
 export async function catchUpClaimant(q: SqlRunner, counterId: string, keys: string[], now: number): Promise<string[]> {
   const rows = await q.query<{ n: unknown }>(
@@ -50,7 +54,8 @@ export async function catchUpClaimant(q: SqlRunner, counterId: string, keys: str
               (select string_agg(distinct d.counter_id, ', ' order by d.counter_id) from deliveries d where d.notification_id = x.id) as before
          from notifications x
         where x.order_no = any($2::text[])
-          and exists (select 1 from deliveries d where d.notification_id = x.id and d.counter_id <> $1)
+          and exists (select 1 from deliveries d where d.notification_id = x.id and d.counter_id <> $1
+                       and d.counter_id in (select c.id from counters c where c.branch = (select branch from counters where id = $1)))
           and not exists (select 1 from deliveries d where d.notification_id = x.id and d.counter_id = $1)),
      d as (insert into deliveries (notification_id, counter_id, created_at, replay) select id, $1, $3, false from late order by id),
      l as (

@@ -6,7 +6,7 @@
 // another's one. What is not kept is not stored at all (no row, no log line): it only counts in the
 // metrics. A POS webhook is signed by the provider: held under the per-kind count only, and kept
 // for replay when it cannot be held.
-import { counterCode, referenceCounterCode } from '../../shared/counter-code';
+import { referenceCounterCode } from '../../shared/counter-code';
 import type { SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 
@@ -28,12 +28,6 @@ export type DropReason =
   | 'not-ours' // a bills reference that carries no live counter's code
   | 'source-full' // its address already holds its share
   | 'full'; // the kind's holding area is full (POS)
-
-/** The codes of the live counters (one query: a Hub has tens of counters, not thousands). */
-export async function liveCounterCodes(q: SqlRunner): Promise<Set<string>> {
-  const rows = await q.query<{ name: string }>('select name from counters where revoked_at is null');
-  return new Set(rows.map((r) => counterCode(r.name)));
-}
 
 /** Could this notification belong to a live counter? A POS webhook is signed: yes. A bills callback: if its reference carries a live counter's code. */
 export function couldBeLiveCounters(kind: 'pos' | 'bills', orderKeys: string[], codes: Set<string>): boolean {

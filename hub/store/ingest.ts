@@ -4,14 +4,9 @@
 // provider signed.
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
-import {
-  couldBeLiveCounters,
-  DEFAULT_HOLD,
-  liveCounterCodes,
-  trimHeldBills,
-  type DropReason,
-  type HoldPolicy,
-} from './holding';
+import { referenceCounterCode } from '../../shared/counter-code';
+import { liveCodeOwners, pinOf } from './code-owners';
+import { couldBeLiveCounters, DEFAULT_HOLD, trimHeldBills, type DropReason, type HoldPolicy } from './holding';
 import { sha256 } from './tokens';
 
 export type NotificationKind = 'pos' | 'bills';
@@ -55,13 +50,21 @@ const log = (q: SqlRunner, id: string, now: number, step: string, counterId: str
 
 /**
  * One statement for a whole batch of notifications, so one round trip and one commit however many
- * arrived together, atomic without BEGIN/COMMIT: route each to every claimant of its order (the
- * first of its keys that has a live claimant; several counters may claim one provider order number,
- * and none takes it from another: journal.ts) and add their deliveries, or hold it (no claimant
- * yet: quarantine.ts releases it when the order is synced; only what could be a live counter's and
- * within its address's share: holding.ts), and log each step. A bills callback that is neither
- * routed nor held is not stored at all (unverified: nothing to keep). A notification whose
- * merchantId header names another branch than its owner's still goes to the owner only. A repeat of
+ * arrived together, atomic without BEGIN/COMMIT: route each to the claimants of its order and add
+ * their deliveries, or hold it (quarantine.ts releases it when the order is synced; only what could
+ * be a live counter's and within its address's share: holding.ts), and log each step. Who gets it:
+ * 1. a notification whose key names a live counter's code (a bills callback's merchantOrderNo, our
+ *    reference) goes to that counter alone, whatever else claims it (`pin`, code-owners.ts); held for
+ *    it until it claims the order;
+ * 2. otherwise the live claimants of the first of its keys that has one (several counters may claim
+ *    one provider order number, and none takes it from another: journal.ts), of one branch only,
+ *    never fanned out across branches: those of the branch its merchantId header names (the
+ *    provider's merchant, the branch id counters enroll under); when none claims it there and that
+ *    branch has live counters, nobody yet (held for that branch's claimant: a counter of another
+ *    branch that named its provider order number gets nothing); when the header names no branch of
+ *    the Hub, the claimants if they are all of one branch (sent to the owner only, the log says so),
+ *    else nobody.
+ * A bills callback that is neither routed nor held is not stored at all (unverified: nothing to keep). A repeat of
  * the same signed content inserts nothing (the caller logs it as a duplicate). A batch must not hold
  * the same (kind, content) twice: the second would read as new. No NOTIFY in it: PostgreSQL holds
  * one global lock from a NOTIFYing transaction's commit until its WAL flush ends, which made every
@@ -70,13 +73,20 @@ const log = (q: SqlRunner, id: string, now: number, step: string, counterId: str
  */
 const INGEST_SQL = `
   with input as (
-    select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $14::boolean[], $15::text[])
-      with ordinality as t(kind, received_at, order_no, branch, headers, body, body_hash, received_detail, verified_detail, holdable, source, i)),
+    select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $14::boolean[], $15::text[], $17::text[])
+      with ordinality as t(kind, received_at, order_no, branch, headers, body, body_hash, received_detail, verified_detail, holdable, source, pin, i)),
   keys as (select k.i, k.key, k.n from unnest($10::bigint[], $11::text[]) with ordinality as k(i, key, n)),
   claims as (
     select k.i, k.n, k.key, o.counter_id as id, o.branch
-      from keys k join order_claimants o on o.order_key = k.key),
-  owner as (select c.* from claims c where c.n = (select min(x.n) from claims x where x.i = c.i)),
+      from keys k join input i on i.i = k.i join order_claimants o on o.order_key = k.key
+     where i.pin is null or o.counter_id = i.pin),
+  first as (select c.* from claims c where c.n = (select min(x.n) from claims x where x.i = c.i)),
+  owner as (
+    select f.* from first f join input i on i.i = f.i
+     where case
+       when exists (select 1 from first g where g.i = f.i and g.branch = i.branch) then f.branch = i.branch
+       when exists (select 1 from counters c where c.branch = i.branch and c.revoked_at is null) then false
+       else not exists (select 1 from first g where g.i = f.i and g.branch <> f.branch) end),
   claimants as (select i, count(*) as m, string_agg(id, ', ' order by id) as who from owner group by i),
   decide as (
     select i.i, case
@@ -98,12 +108,15 @@ const INGEST_SQL = `
     select o.i, o.id,
            case when m.m > 1 then 'claimant of order ' || o.key || ' (claimed by ' || m.m || ' counters: ' || m.who || '; sent to each, each checks it)'
                 else 'owner of order ' || o.key end
-           || case when i.branch is not null and i.branch <> o.branch
+           || case when i.pin is not null then ' (its reference carries this counter''s code: sent to it alone)' else '' end
+           || case when exists (select 1 from first g where g.i = o.i and g.branch <> o.branch)
+                then ' (claimed in another branch too: sent to branch ' || o.branch || ' only, the one its merchantId header names)'
+                when i.branch is not null and i.branch <> o.branch
                 then ' (its merchantId header says ' || i.branch || ', the owner is of branch ' || o.branch || ': sent to the owner only)' else '' end as why
       from owner o join input i on i.i = o.i join claimants m on m.i = o.i),
   held as (
-    insert into quarantine (notification_id, kind, order_keys, held_at, expires_at, source, bytes)
-    select f.id, f.kind, (select array_agg(k.key order by k.n) from keys k where k.i = f.i), f.received_at, f.received_at + $12::bigint, i.source, octet_length(i.body)
+    insert into quarantine (notification_id, kind, order_keys, held_at, expires_at, source, bytes, pin)
+    select f.id, f.kind, (select array_agg(k.key order by k.n) from keys k where k.i = f.i), f.received_at, f.received_at + $12::bigint, i.source, octet_length(i.body), i.pin
       from fresh f join decide d on d.i = f.i join input i on i.i = f.i where d.fate = 'held'
     returning notification_id),
   d as (
@@ -116,7 +129,9 @@ const INGEST_SQL = `
       union all select i, 2, 'verified', null, verified_detail from input
       union all select i, 3, 'routed', id, why from targets
       union all select d.i, 4, case when d.fate = 'held' then 'held' else 'dropped' end, null,
-        case when d.fate = 'held' then 'order not yet known: held up to ' || ($12::bigint / 60000) || ' minutes for the counter that creates it, sent to no other'
+        case when d.fate = 'held' and exists (select 1 from first g where g.i = d.i)
+               then 'claimed only outside the branch its merchantId header names, or in several branches: held up to ' || ($12::bigint / 60000) || ' minutes for a claimant of the branch the provider names, sent to no other'
+             when d.fate = 'held' then 'order not yet known: held up to ' || ($12::bigint / 60000) || ' minutes for the counter that creates it, sent to no other'
              when d.fate = 'no-key' then 'no order number to route by: sent to no counter'
              else 'order not yet known and the holding area is full: sent to no counter' end
         from decide d where d.fate not in ('routed', 'repeat')) x on x.i = f.i
@@ -141,7 +156,11 @@ export async function ingestNotifications(
       keys.push(k);
     }
   });
-  const codes = ns.some((n) => n.kind === 'bills') ? await liveCounterCodes(db) : new Set<string>();
+  // The live counters' codes: a bills callback is held only in one; a key in one pins its notification to that counter.
+  const owners = ns.some((n) => n.kind === 'bills' || n.orderKeys.some((k) => referenceCounterCode(k) !== null))
+    ? await liveCodeOwners(db)
+    : new Map<string, string>();
+  const codes = new Set(owners.keys());
   const rows = await db.queryPlannedOnce<{ i: unknown; id: unknown; counters: string[] | string | null; fate: string }>(
     INGEST_SQL,
     [
@@ -161,6 +180,7 @@ export async function ingestNotifications(
       ns.map((n) => couldBeLiveCounters(n.kind, n.orderKeys.filter(Boolean), codes)),
       ns.map((n) => n.source ?? ''),
       hold.maxHeldBytesPerSource,
+      ns.map((n) => pinOf(n.orderKeys, owners)),
     ],
   );
   const results: NotificationIngestResult[] = [];

@@ -2,11 +2,11 @@
 // the journal without a gap; a repeated event changes nothing; a different event under a sequence
 // number already held is refused (it would mean the counter's journal forked).
 import type { SyncEvent } from '../../shared/hub-contract';
-import type { HubDb, SqlRunner } from '../db/adapter';
+import type { HubDb } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
-import { counterCode, referenceCounterCode } from '../../shared/counter-code';
 import { projectEvents } from './projections';
+import { foreignKeys, recordRefused } from './code-owners';
 import { catchUpClaimant, claimsShared } from './claims';
 import { releaseHeld } from './quarantine';
 
@@ -15,9 +15,11 @@ import { releaseHeld } from './quarantine';
  * order.created or topup.submitted names the reference (and a provider order number already known).
  * A later status may add the provider order number only for a reference this counter owns. A
  * generated sale number or top-up reference (COU1-251125-0001, COU1-T251125-0001) starts with the
- * code of the counter that made it, which the Hub knows from the name it enrolled under: one
- * starting with another counter's code is refused, so a counter cannot claim another's next,
- * predictable reference before it is made. Any other key (a provider order number, which the Hub
+ * code of the counter that made it, which the Hub knows from the name it enrolled under: a key
+ * starting with another live counter's code, in any field (the reference, or an orderNo of a
+ * created or a status event), is not entered (code-owners.ts), so a counter cannot claim another's
+ * next, predictable reference before it is made; the events are stored all the same (the journal
+ * keeps syncing) and the refused key is kept for Needs attention. Any other key (a provider order number, which the Hub
  * cannot tie to a counter; a batch file's own reference) may be claimed by several counters: each
  * claimant gets its notifications (each checks the body itself), a claim made earlier or later by
  * another never takes them away, and the claim is logged with every claimant's id (SyncResult.sharedClaims).
@@ -35,30 +37,12 @@ const learntKeysOf = (e: SyncEvent): { reference: string; key: string }[] =>
 interface SyncResult {
   lastSeq: number;
   stored: number;
-  /** Order keys of this batch that carry another live counter's code (refused; the route logs them). */
+  /** Order keys of this batch that carry another live counter's code (not entered; the route logs them, Needs attention lists them). */
   refusedClaims: string[];
   /** Keys this batch claimed that other counters claim too, with every claimant (this one included): all get their notifications. */
   sharedClaims: { key: string; counterIds: string[] }[];
   /** Counters given held notifications their orders' sync released (announce them to the relay). */
   released: string[];
-}
-
-/**
- * Created keys whose counter code is another live counter's and not this one's (the enrolled name's).
- * A code no counter has (a counter renamed since it enrolled) is not refused: only another's is.
- */
-export async function othersCodes(q: SqlRunner, counterId: string, name: string, keys: string[]): Promise<Set<string>> {
-  const own = counterCode(name);
-  const suspect = keys.filter((k) => {
-    const code = referenceCounterCode(k);
-    return code !== null && code !== own;
-  });
-  if (!suspect.length) return new Set();
-  const names = await q.query<{ name: string }>('select name from counters where id <> $1 and revoked_at is null', [
-    counterId,
-  ]);
-  const taken = new Set(names.map((r) => counterCode(r.name)));
-  return new Set(suspect.filter((k) => taken.has(referenceCounterCode(k)!)));
 }
 
 /** How far ahead of the Hub's clock a counter's event may be (a counter's clock a little fast). */
@@ -157,18 +141,22 @@ export async function storeSyncBatch(
           now,
         ],
       );
-      // An order made with another counter's code is not this counter's: none of its keys is claimed.
-      const refs = fresh
-        .filter((e) => createdKeysOf(e).length)
-        .map((e) => (e.payload as { reference: string }).reference);
-      const notOurs = await othersCodes(q, counterId, c[0]!.name, [...new Set(refs)]);
+      // An order made with another counter's code is not this counter's: none of its keys is claimed;
+      // nor is any key, in any field, made with another counter's code (the rest of the event is).
+      const refOf = (e: SyncEvent) => (e.payload as { reference?: string }).reference ?? '';
+      const learntAll = fresh.flatMap(learntKeysOf);
+      const foreign = await foreignKeys(q, counterId, c[0]!.name, [
+        ...new Set([...fresh.flatMap(createdKeysOf), ...learntAll.map((x) => x.key)]),
+      ]);
       const created = [
         ...new Set(
           fresh
-            .filter((e) => !notOurs.has((e.payload as { reference?: string }).reference ?? ''))
-            .flatMap(createdKeysOf),
+            .filter((e) => !foreign.has(refOf(e)))
+            .flatMap(createdKeysOf)
+            .filter((k) => !foreign.has(k)),
         ),
       ];
+      await recordRefused(q, counterId, foreign, now);
       // Each insert also says which of its keys another counter holds (its reads do not see its own
       // rows): only those can be shared, so the shared claims are read for them alone (a batch of
       // 500 sales paid 2.4 ms for reading 1,000 keys nobody else had: the sync 11% slower than d48aa86).
@@ -186,7 +174,7 @@ export async function storeSyncBatch(
         );
       }
       // After the created keys: a status in the same batch as its order.created finds the reference owned.
-      const learnt = fresh.flatMap(learntKeysOf);
+      const learnt = learntAll.filter((x) => !foreign.has(x.key));
       if (learnt.length) {
         noteContested(
           await q.query<{ k: string }>(
@@ -203,7 +191,7 @@ export async function storeSyncBatch(
       const claimed = [...new Set([...created, ...learnt.map((x) => x.key)])];
       const maybeShared = claimed.filter((k) => contested.has(k));
       if (maybeShared.length) sharedClaims = await claimsShared(q, counterId, maybeShared, now);
-      refusedClaims = [...notOurs];
+      refusedClaims = [...foreign.keys()];
       // Notifications held for these orders go to their claimants now (same transaction as the claim),
       // and what already went to another claimant of an order number this counter now claims too.
       if (claimed.length)

@@ -23,13 +23,23 @@ export const RELAY_CHANNEL = 'hub_relay';
 /** Payload on RELAY_CHANNEL telling every instance that a counter was revoked. */
 export const REVOKED_PREFIX = 'revoked:';
 
-/** Every live claimant of the order (of the first of its keys that has one), or nobody: never a broadcast. */
-async function route(q: SqlRunner, orderKeys: string[]): Promise<{ ids: string[]; why: string }> {
+/**
+ * Every live claimant of the order (of the first of its keys that has one) of one branch: the branch
+ * the merchantId header names, else the claimants' one branch; nobody when they span branches. Never a broadcast.
+ */
+async function route(
+  q: SqlRunner,
+  orderKeys: string[],
+  branch: string | null,
+): Promise<{ ids: string[]; why: string }> {
   const rows = await q.query<{ id: string; key: string }>(
     `with k as (select key, n from unnest($1::text[]) with ordinality as k(key, n)),
-     c as (select o.counter_id as id, k.key, k.n from k join order_claimants o on o.order_key = k.key)
-     select id, key from c where n = (select min(n) from c) order by id`,
-    [orderKeys.filter(Boolean)],
+     c as (select o.counter_id as id, o.branch, k.key, k.n from k join order_claimants o on o.order_key = k.key),
+     f as (select * from c where n = (select min(n) from c))
+     select id, key from f
+      where case when exists (select 1 from f g where g.branch = $2) then f.branch = $2
+                 else not exists (select 1 from f g where g.branch <> f.branch) end order by id`,
+    [orderKeys.filter(Boolean), branch],
   );
   return { ids: rows.map((r) => r.id), why: rows[0] ? `owner of order ${rows[0].key}` : 'order not known' };
 }
@@ -213,9 +223,10 @@ export async function ackDeliveries(db: HubDb, counterId: string, eventIds: stri
 /** Sends a stored notification again to the counters it went to (or to its order's owner, if one is known now). */
 export async function replayNotification(db: HubDb, notificationId: string, now: number): Promise<number | null> {
   return db.tx(async (q) => {
-    const n = await q.query<{ order_no: string | null }>('select order_no from notifications where id = $1', [
-      notificationId,
-    ]);
+    const n = await q.query<{ order_no: string | null; branch: string | null }>(
+      'select order_no, branch from notifications where id = $1',
+      [notificationId],
+    );
     if (!n[0]) return null;
     const before = await q.query<{ counter_id: string }>(
       `select distinct d.counter_id from deliveries d join counters c on c.id = d.counter_id where d.notification_id = $1 and c.revoked_at is null order by 1`,
@@ -223,7 +234,7 @@ export async function replayNotification(db: HubDb, notificationId: string, now:
     );
     const ids = before.length
       ? before.map((r) => r.counter_id)
-      : (await route(q, n[0].order_no ? [n[0].order_no] : [])).ids;
+      : (await route(q, n[0].order_no ? [n[0].order_no] : [], n[0].branch)).ids;
     await addDeliveries(q, notificationId, ids, now, true, 'replay asked by the administrator');
     return ids.length;
   });

@@ -10,7 +10,9 @@ import { num } from '../db/adapter';
 
 /**
  * Releases held notifications whose order now has a live claimant (the first of their keys that has
- * one), to every claimant of that key and no other counter; with `only`, just those naming these
+ * one), to every claimant of that key of one branch and no other counter, by the rules of ingest.ts:
+ * one pinned to the counter whose code its reference carries goes to it alone; claimants in several
+ * branches, or only outside the branch the merchantId header names, get nothing; with `only`, just those naming these
  * keys, of which this counter is a claimant (its sync just claimed them). Two releases racing
  * deliver once: a held row another release is taking (locked, not yet committed) is skipped, not
  * waited for: the sync's, the claim's and the ingest's releases run at the same moment, and waiting
@@ -27,8 +29,14 @@ export async function releaseHeld(
        select h.notification_id, o.counter_id, o.branch, k.key, k.n
          from quarantine h cross join lateral unnest(h.order_keys) with ordinality as k(key, n)
          join order_claimants o on o.order_key = k.key
-        where $1::text is null or h.order_keys && $3::text[]),
-     cand as (select * from owned w where w.n = (select min(x.n) from owned x where x.notification_id = w.notification_id)),
+        where ($1::text is null or h.order_keys && $3::text[]) and (h.pin is null or o.counter_id = h.pin)),
+     first as (select * from owned w where w.n = (select min(x.n) from owned x where x.notification_id = w.notification_id)),
+     cand as (
+       select f.* from first f join notifications n on n.id = f.notification_id
+        where case
+          when exists (select 1 from first g where g.notification_id = f.notification_id and g.branch = n.branch) then f.branch = n.branch
+          when exists (select 1 from counters c where c.branch = n.branch and c.revoked_at is null) then false
+          else not exists (select 1 from first g where g.notification_id = f.notification_id and g.branch <> f.branch) end),
      pick as (select * from cand where $1::text is null or notification_id in (select notification_id from cand where counter_id = $1)),
      claimants as (select notification_id, count(*) as m, string_agg(counter_id, ', ' order by counter_id) as who from pick group by notification_id),
      mine as (select notification_id from quarantine where notification_id in (select notification_id from pick) order by notification_id for update skip locked),
@@ -42,7 +50,9 @@ export async function releaseHeld(
               case when m.m > 1 then 'claimant of order ' || p.key || ' (claimed by ' || m.m || ' counters: ' || m.who || '; sent to each, each checks it)'
                    else 'owner of order ' || p.key end
               || ', once its counter synced the order (held ' || (($2::bigint - r.held_at) / 1000) || ' s)'
-              || case when n.branch is not null and n.branch <> p.branch
+              || case when exists (select 1 from first g where g.notification_id = p.notification_id and g.branch <> p.branch)
+                   then ' (claimed in another branch too: sent to branch ' || p.branch || ' only, the one its merchantId header names)'
+                   when n.branch is not null and n.branch <> p.branch
                    then ' (its merchantId header says ' || n.branch || ', the owner is of branch ' || p.branch || ': sent to the owner only)' else '' end
          from pick p join rel r on r.notification_id = p.notification_id join claimants m on m.notification_id = p.notification_id
          join notifications n on n.id = p.notification_id order by p.notification_id, p.counter_id)

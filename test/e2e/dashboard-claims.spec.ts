@@ -1,7 +1,9 @@
-// Needs attention says when one provider order number is claimed by two counters (issue 26): a rogue
-// counter of another branch named a Ikeja counter's provider order in a sale of its own. In real
-// Chromium against a real Hub process: head office sees both claimants with their branches; the Ikeja
-// branch manager sees the line without the other branch's counter name. Screenshots light and dark.
+// Needs attention says when one provider order number is named by counters of two branches (issues
+// 26, 36): a rogue counter of another branch named a Ikeja counter's provider order in a sale of its
+// own (the payment notification goes to Ikeja alone: no "claimed twice"), and tried to claim a
+// Ikeja top-up reference as an orderNo (refused). In real Chromium against a real Hub process: head
+// office sees both counters with their branches and the refused claim; the Ikeja branch manager sees
+// the line without the other branch's counter name. Screenshots light and dark.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +40,13 @@ test.beforeAll(async () => {
       orderNo: '240019999',
       profile: 'production',
     }),
+    rogue.ev('order.created', now - 59_000, {
+      reference: 'LEK7-251127-0002',
+      amountKobo: 100_000,
+      sn: 'SN-9',
+      orderNo: 'IKE1-T251127-0001',
+      profile: 'production',
+    }),
   ]);
   await victim.sync([
     victim.ev('order.created', now - 50_000, {
@@ -56,25 +65,33 @@ test.afterAll(() => {
   rmSync(hubDir, { recursive: true, force: true });
 });
 
-test("head office sees both claimants of one provider order; the branch manager is not told the other branch's counter name", async ({
+test("head office sees both counters of one provider order and the refused claim; the branch manager is not told the other branch's counter name", async ({
   browser,
 }) => {
   const page = await newPage(browser, { width: 1280, height: 860 });
   await login(page, hub.url, HO, '/dashboard/attention');
-  const lines = page.getByTestId('attention-list').locator('li[data-kind="order-claimed-twice"]');
+  const list = page.getByTestId('attention-list');
+  const lines = list.locator('li[data-kind="order-named-in-two-branches"]');
   await expect(lines).toHaveCount(2);
-  await expect(lines.filter({ hasText: 'claimed by Ikeja 1 and by Lekki 7 (B-LEKKI)' })).toHaveCount(1);
-  await expect(lines.first().locator('.pill')).toHaveText('Order claimed twice');
+  await expect(list.locator('li[data-kind="order-claimed-twice"]')).toHaveCount(0);
+  await expect(lines.filter({ hasText: 'named by Ikeja 1 and by Lekki 7 (B-LEKKI)' })).toHaveCount(1);
+  await expect(lines.first().locator('.pill')).toHaveText('Order named in two branches');
   await expect(lines.first().locator('.attention-todo')).toContainText('Search Orders for 240019999');
-  await both(page, 'attention-claimed-twice-head-office');
+  const refused = list.locator('li[data-kind="claim-refused"]');
+  await expect(refused).toHaveCount(1);
+  await expect(refused).toContainText(
+    'Lekki 7 named IKE1-T251127-0001, a reference made by Ikeja 1 (B-IKEJA): refused',
+  );
+  await expect(refused.locator('.pill')).toHaveText('Claim refused');
+  await both(page, 'attention-named-in-two-branches-head-office');
   await page.context().close();
 
   const bm = await newPage(browser, { width: 390, height: 844 });
   await login(bm, hub.url, BM, '/dashboard/attention');
-  const mine = bm.getByTestId('attention-list').locator('li[data-kind="order-claimed-twice"]');
+  const mine = bm.getByTestId('attention-list').locator('li[data-kind="order-named-in-two-branches"]');
   await expect(mine).toHaveCount(1);
-  await expect(mine).toContainText('Provider order 240019999 is claimed by Ikeja 1 and by a counter of another branch');
+  await expect(mine).toContainText('Provider order 240019999 is named by Ikeja 1 and by a counter of another branch');
   await expect(bm.getByTestId('attention-list')).not.toContainText('Lekki');
-  await both(bm, 'attention-claimed-twice-branch-phone');
+  await both(bm, 'attention-named-in-two-branches-branch-phone');
   await bm.context().close();
 });

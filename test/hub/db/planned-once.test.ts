@@ -83,13 +83,14 @@ describe.skipIf(!!pgUnavailable)("a webhook's statements on real PostgreSQL", ()
     }
   });
 
-  it('the same ingest on the main pool is planned again on every call: why the webhook path has connections of its own', async () => {
-    // As before queryPlannedOnce: PostgreSQL's plan for the arrays' actual lengths always looks
-    // cheaper than the general one, so it never settles on one plan.
+  it('the same ingest on the main pool is planned again for its values: why the webhook path has connections of its own', async () => {
+    // As before queryPlannedOnce: PostgreSQL plans a prepared statement for its values at least on
+    // its first five calls (the plan cache's rule), and after them whenever the plan for the arrays'
+    // actual lengths looks cheaper than the general one (this statement's shape decides: before the
+    // claims by branch, issue 36, it never settled on one plan). The planned-once connections make none.
     const asBefore: HubDb = { ...db, queryPlannedOnce: (sql, params) => db.query(sql, params) };
     for (let i = 0; i < N; i++) await ingestNotifications(asBefore, [webhook(`{"again":${i}}`, i, 3_000 + i)]);
     const p = await plansOf((sql) => db.query<PlanCount>(sql), 'insert into notifications');
-    expect(p.custom).toBeGreaterThanOrEqual(N);
-    expect(p.generic).toBe(0);
+    expect(p.custom).toBeGreaterThanOrEqual(5);
   });
 });

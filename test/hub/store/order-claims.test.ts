@@ -1,8 +1,8 @@
 // POST /api/v1/orders/claim (issue 28): a counter names a sale's provider order number the moment it
 // learns it, apart from its journal's sync, so the Hub routes the POS webhook (known by that number
 // only) to it on arrival, and releases one that came first at once. The claim takes no more than a
-// sync's order.created would: nothing for a reference made with another live counter's code; an
-// orderNo several counters claim goes to each. Real Hubs (PGlite in memory) over loopback HTTP; a
+// sync's order.created would: a claim naming a reference made with another live counter's code is
+// refused (403); an orderNo several counters of one branch claim goes to each. Real Hubs (PGlite in memory) over loopback HTTP; a
 // real SSE client.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_CLAIM_PATH } from '../../../shared/hub-contract';
@@ -122,7 +122,7 @@ function claimSuite(name: string) {
       ).toEqual(['COU1-251127-0002', 'PO-AFTER']);
     });
 
-    it("a claim naming a reference made with another counter's code takes nothing: the webhook stays held for its owner", async () => {
+    it("a claim naming a reference made with another counter's code is refused (403 HUB_CLAIM_NOT_YOURS) and takes nothing: the webhook stays held for its owner", async () => {
       const hub = await newHub();
       await enroll(hub, 'Counter 1', 'BR-A'); // code COU1
       const rogue = await enroll(hub, 'Counter 7', 'BR-A'); // code COU7
@@ -130,7 +130,9 @@ function claimSuite(name: string) {
       const r = await claim(hub, rogue.credential, {
         orders: [{ reference: 'COU1-251127-0003', orderNo: 'PO-VICTIM' }],
       });
-      expect(r).toEqual({ status: 200, json: { claimed: 0 } });
+      expect(r.status).toBe(403);
+      expect(r.json.code).toBe('HUB_CLAIM_NOT_YOURS');
+      expect(r.json.details).toEqual({ keys: ['COU1-251127-0003'] });
       await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'PO-VICTIM', branch: 'BR-A' }));
       expect(await count(hub, 'select count(*) as n from order_owners')).toBe(0);
       expect(await count(hub, 'select count(*) as n from quarantine')).toBe(1);
@@ -138,10 +140,10 @@ function claimSuite(name: string) {
       expect(sr.notifications).toEqual([]);
     });
 
-    it('an orderNo another counter claims too goes to each claimant, as a sync’s claim does', async () => {
+    it('an orderNo another counter of the branch claims too goes to each claimant, as a sync’s claim does', async () => {
       const hub = await newHub();
       const a = await enroll(hub, 'Counter 1', 'BR-A');
-      const b = await enroll(hub, 'Counter 2', 'BR-B');
+      const b = await enroll(hub, 'Counter 2', 'BR-A');
       await claim(hub, a.credential, { orders: [{ reference: 'COU1-251127-0004', orderNo: 'PO-SHARED' }] });
       await claim(hub, b.credential, { orders: [{ reference: 'COU2-251127-0001', orderNo: 'PO-SHARED' }] });
       await sendPosWebhook(hub, posWebhook(hub.merchant, { tranId: 'PO-SHARED', branch: 'BR-A' }));
@@ -153,7 +155,7 @@ function claimSuite(name: string) {
       );
       expect(await count(hub, "select count(*) as n from shared_claims where order_key = 'PO-SHARED'")).toBe(2);
       // A claim after the webhook went to another claimant: given to this counter too, once.
-      const late = await enroll(hub, 'Counter 3', 'BR-C');
+      const late = await enroll(hub, 'Counter 3', 'BR-A');
       const sl = await stream(hub, late.credential);
       await claim(hub, late.credential, { orders: [{ reference: 'COU3-251127-0001', orderNo: 'PO-SHARED' }] });
       await claim(hub, late.credential, { orders: [{ reference: 'COU3-251127-0001', orderNo: 'PO-SHARED' }] });

@@ -20,6 +20,8 @@ const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' 
   'no-shift-sales': { label: 'Sold with no shift open', tone: 'warn' },
   'relay-off': { label: 'Notifications not passed on', tone: 'bad' },
   'order-claimed-twice': { label: 'Order claimed twice', tone: 'bad' },
+  'order-named-in-two-branches': { label: 'Order named in two branches', tone: 'bad' },
+  'claim-refused': { label: 'Claim refused', tone: 'bad' },
   'seat-sold-twice': { label: 'Seat sold twice', tone: 'bad' },
 };
 
