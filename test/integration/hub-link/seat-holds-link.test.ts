@@ -1,6 +1,7 @@
 // The counter's side of seat holds against a real Hub (PGlite in memory, HTTP on loopback), with the
 // real Hub client: `hubSeatHolds` holds through the Hub (another counter is told "taken", before its
-// customer is charged), settles, and falls back to the counter's own knowledge with a reason in
+// customer is charged), releases (a settle "sold" changes nothing: the journal's paid sells), is
+// refused in cashier words a hold the Hub does not accept, and falls back to the counter's own knowledge with a reason in
 // cashier words when the Hub is gone or does not answer within its bounded wait; `hubSeatTaken`
 // reads the show's taken seats (this counter's own marked mine); the relay consumer hands the Hub's
 // `seats` signal to its listener when another counter holds a seat.
@@ -16,10 +17,12 @@ import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { showKey } from '../../../shared/programme';
 import type { SeatHoldRequest, SeatHolds } from '../../../shared/seats';
+import { CounterJournal } from '../../hub/helpers/dashboard-client';
 import { enroll, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
+import { programmeWithSeatMap, SEAT_SHOW, soldInJournal } from '../../hub/helpers/seat-show';
 import { freePort } from '../../hub/helpers/pg-cluster';
 
-const SHOW = { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', date: '2026-11-27', time: '19:30', screen: 'Screen 1' };
+const SHOW = SEAT_SHOW;
 const KEY = showKey(SHOW);
 
 describe('seat holds through the Hub, from the counter', () => {
@@ -53,6 +56,7 @@ describe('seat holds through the Hub, from the counter', () => {
 
   beforeAll(async () => {
     hub = await startTestHub();
+    await programmeWithSeatMap(hub.db, 'B1');
     for (const [k, name] of [
       ['c1', 'Counter 1'],
       ['c2', 'Counter 2'],
@@ -109,15 +113,26 @@ describe('seat holds through the Hub, from the counter', () => {
     expect(seen1.taken[0]).toMatchObject({ mine: true, counterName: 'Counter 1 (this counter)' });
   });
 
-  it('a settle reaches the Hub: sold stays taken for everyone', async () => {
+  it('a settle "sold" changes nothing on the Hub; the journal synced paid sells the seat for everyone', async () => {
     const r = req('c1', ['B5']);
     const h = holds('c1');
     expect(await h.hold(r)).toEqual({ kind: 'held' });
-    const signalled = new Promise<void>((res) => toldWaiters.push(res));
     h.settle(r.orderKey, 'sold');
+    const j = new CounterJournal(hub.url, conn.c1!.credential);
+    const signalled = new Promise<void>((res) => toldWaiters.push(res));
+    await j.sync(soldInJournal(j, r.orderKey, ['B5'], 'paid'));
     await signalled;
     const seen = await hubSeatTaken({ connection: () => conn.c2!, client }).taken(KEY, false);
     expect(seen.taken.find((t) => t.seat === 'B5')).toMatchObject({ state: 'sold' });
+  });
+
+  it('a hold the Hub does not accept (a show not in its programme, a seat not in the map) is not checked, and says why', async () => {
+    const r = await holds('c1').hold({ ...req('c1', ['ZZZ999']), show: { ...SHOW, date: '2099-01-01' } });
+    expect(r.kind === 'unchecked' && r.reason).toMatch(
+      /would not hold these seats \(The show 2099-01-01 19:30 on Screen 1 is not in this branch's programme/,
+    );
+    const seat = await holds('c1').hold(req('c1', ['A30']));
+    expect(seat.kind === 'unchecked' && seat.reason).toMatch(/A30 is not in the seat map of Screen 1/);
   });
 
   it("without a Hub, or when it is gone or silent, the sale goes on the counter's own knowledge and says why", async () => {
