@@ -4,7 +4,7 @@
 // MAX_HELD_SEATS_PER_COUNTER seats held at once; a sale's hold never past its first hold + MAX_HOLD_MS;
 // a settle never sells and cannot mint "sold twice"; a revoked counter's holds end at once; a hold
 // that loses part of a race keeps nothing (PostgreSQL: another transaction commits one of its seats
-// between its read and its insert). The rogue counter of the third security review, measured.
+// between its read and its insert); old rows pruned. The rogue counter of the third security review, measured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_HELD_SEATS_PER_COUNTER,
@@ -13,9 +13,10 @@ import {
   type SeatHoldResponse,
 } from '../../../shared/hub-seats-contract';
 import { showKey } from '../../../shared/programme';
-import { lagosDate } from '../../../shared/time';
+import { addDays, lagosDate } from '../../../shared/time';
 import { openHubDb } from '../../../hub/db/open';
 import { sweepLapsedHolds } from '../../../hub/store/seat-holds';
+import { SEAT_HISTORY_DAYS } from '../../../hub/store/seat-release';
 import { countingDb, type CountingDb } from '../helpers/counting-db';
 import { ADMIN_TOKEN, bearer, enroll, get, post, startTestHub, type TestHub } from '../helpers/hub-harness';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
@@ -247,6 +248,30 @@ describe.each(backends)('what a counter is trusted with for seats, on $name', (b
       ]);
       expect(left).toEqual([]);
       expect(await sweepLapsedHolds(hub.db, hub.ctx.now())).toBe(0);
+    },
+  );
+
+  it.skipIf(!!b.skip)(
+    'the pruner deletes holds ended a day ago and every row of shows past SEAT_HISTORY_DAYS, and keeps the rest',
+    async () => {
+      const now = hub.ctx.now();
+      const old = `${addDays(lagosDate(now), -(SEAT_HISTORY_DAYS + 1))} 19:30 screen 1`;
+      const row = (key: string, seat: string, state: string, settled: number | null) =>
+        hub.db.query(
+          `insert into seat_holds (branch, practice, show_key, seat, order_key, counter_id, film_name, state, until_at, created_at, settled_at)
+           values ('B1', false, $1, $2, $3, $4, 'Dune 2', $5, $6, $6, $7)`,
+          [key, seat, `PRUNE-${seat}-${state}`, ids.c1, state, now - 3 * 86_400_000, settled],
+        );
+      await row(KEY, 'O1', 'released', now - 2 * 86_400_000);
+      await row(KEY, 'O2', 'lapsed', now - 2 * 86_400_000);
+      await row(KEY, 'O3', 'released', now - 60_000);
+      await row(old, 'O4', 'sold', now - 40 * 86_400_000);
+      await row(old, 'O5', 'double', now - 40 * 86_400_000);
+      await hub.prune();
+      const left = await hub.db.query<{ seat: string }>(
+        `select seat from seat_holds where order_key like 'PRUNE-%' order by seat`,
+      );
+      expect(left.map((r) => r.seat)).toEqual(['O3']);
     },
   );
 
