@@ -7,6 +7,7 @@ import { saveLayout } from '../../../hub/store/screen-layouts';
 import { DEMO_SCREEN_1_LAYOUT } from '../../../shared/demo-programme';
 import type { Programme } from '../../../shared/programme';
 import { checkLayoutFile } from '../../../shared/seat-layout';
+import type { LayoutFile } from '../../../shared/seats';
 import type { CounterJournal } from './dashboard-client';
 
 /** A show on Screen 1 (the example layout: rows A to P, H10 H11 P12 blocked). */
@@ -19,20 +20,25 @@ export const SEAT_SHOW = {
 };
 export type SeatShow = typeof SEAT_SHOW;
 
-/** Sets the branch's programme to these shows (Screen 1 and Screen 2, Screen 2 without a layout) and Screen 1's layout. */
-export async function programmeWithSeatMap(
-  db: HubDb,
-  branch: string,
-  shows: SeatShow[] = [SEAT_SHOW],
-  now = Date.now(),
-): Promise<void> {
-  const p: Programme = {
+/** A plain screen's layout file: `rows` rows (A to Z) of seats 1 to `perRow`, none blocked. */
+export function plainLayout(screen: string, rows: number, perRow: number): LayoutFile {
+  return {
+    format: 'counterpay-seat-layout/1',
+    screen,
+    zones: [],
+    rows: Array.from({ length: rows }, (_, i) => ({ row: String.fromCharCode(65 + i), seats: `1-${perRow}` })),
+  };
+}
+
+/** The programme of these shows, on their screens (and Screen 1, Screen 2). */
+export function programmeOf(shows: SeatShow[]): Programme {
+  return {
     films: [...new Set(shows.map((s) => s.filmName))].map((name) => ({
       name,
       title: name.toUpperCase(),
       rating: '12A',
     })),
-    screens: ['Screen 1', 'Screen 2'],
+    screens: [...new Set(['Screen 1', 'Screen 2', ...shows.map((s) => s.screen)])],
     shows: shows.map((s) => ({
       film: s.filmName,
       screen: s.screen,
@@ -41,10 +47,20 @@ export async function programmeWithSeatMap(
       ticketTypes: [{ name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 0 }],
     })),
   };
-  await setProgramme(db, branch, p, 'test', now);
-  const l = checkLayoutFile(DEMO_SCREEN_1_LAYOUT);
-  if (l.kind !== 'ok') throw new Error('the example layout does not read');
-  await saveLayout(db, branch, l.layout, 'screen-1.json', 'test', now);
+}
+
+/** Sets the branch's programme to these shows (Screen 1 and Screen 2; Screen 2 without a layout) and a layout (Screen 1's by default). */
+export async function programmeWithSeatMap(
+  db: HubDb,
+  branch: string,
+  shows: SeatShow[] = [SEAT_SHOW],
+  now = Date.now(),
+  layout: LayoutFile = DEMO_SCREEN_1_LAYOUT,
+): Promise<void> {
+  await setProgramme(db, branch, programmeOf(shows), 'test', now);
+  const l = checkLayoutFile(layout);
+  if (l.kind !== 'ok') throw new Error('the layout does not read');
+  await saveLayout(db, branch, l.layout, 'layout.json', 'test', now);
 }
 
 /** order.created and order.status events of a sale of these seats of the show, in the given final state. */
