@@ -18,7 +18,8 @@ import { DETECTION_COUNTER_RATE, relayDetection } from './relay-detection';
 import { credFloodBench, type CredFloodFigures } from './cred-flood-bench';
 import { dashboardBench, type DashboardFigures } from './dashboard-bench';
 import { junkBillsBench, type JunkBillsFigures } from './junk-bills-bench';
-import { dashboardSeatMap, seatRaceBench, type SeatRaceFigures } from './seat-race-bench';
+import { dashboardSeatMap } from '../../hub/helpers/seat-show';
+import { seatRaceBench, type SeatRaceFigures } from './seat-race-bench';
 import { chainChecks, FLOOR_K, floorChecks, measureHubFloors, type HubFloors } from './floors';
 import { percentile, round } from '../bench-stats';
 

@@ -6,7 +6,7 @@
 import type { HubSeatMap, SeatHoldResponse } from '../../../shared/hub-seats-contract';
 import type { Programme } from '../../../shared/programme';
 import type { LayoutFile } from '../../../shared/seats';
-import { CounterJournal, Manager } from '../../hub/helpers/dashboard-client';
+import { CounterJournal } from '../../hub/helpers/dashboard-client';
 import { plainLayout, programmeOf, soldInJournal } from '../../hub/helpers/seat-show';
 import { ADMIN_TOKEN, bearer, get, post } from '../../hub/helpers/hub-harness';
 import { percentile, round } from '../bench-stats';
@@ -26,32 +26,6 @@ const SEATS = ['A', 'B', 'C', 'D', 'E'].flatMap((r) => Array.from({ length: 10 }
 /** The show's programme and the Race screen's layout (5 rows of 10), as its branch SEATS has them: a hold names a programme show with a seat map. */
 export const RACE_PROGRAMME: Programme = programmeOf([SHOW]);
 export const RACE_LAYOUT: LayoutFile = plainLayout(SHOW.screen, 5, 10);
-
-/**
- * The seat map of a Hub run as a process, set as head office would: the first-start setup link it
- * printed makes the head-office manager, who sets the branch's programme and uploads the layout.
- */
-export async function dashboardSeatMap(
-  proc: { url: string; output(): string },
-  branch: string,
-  p: Programme,
-  layout: LayoutFile,
-): Promise<void> {
-  const token = /#setup=([A-Za-z0-9_-]{43})/.exec(proc.output())?.[1];
-  if (!token) throw new Error('seats: the Hub printed no setup link (it has a manager already)');
-  const m = new Manager(proc.url);
-  const s = await m.req('POST', '/api/v1/dashboard/setup', {
-    token,
-    name: 'Bench Office',
-    password: 'bench password 123',
-  });
-  if (s.status !== 200) throw new Error(`seats: setup ${s.status} ${JSON.stringify(s.json)}`);
-  m.csrf = String(s.json.csrfToken);
-  const put = await m.put('/programme', { branch, programme: p });
-  if (put.status !== 200) throw new Error(`seats: programme ${put.status} ${JSON.stringify(put.json)}`);
-  const up = await m.post('/screens/layout', { branch, text: JSON.stringify(layout), fileName: 'race.json' });
-  if (up.status !== 200) throw new Error(`seats: layout ${up.status} ${JSON.stringify(up.json)}`);
-}
 
 export async function seatRaceBench(
   hub: { url: string },

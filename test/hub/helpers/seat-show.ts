@@ -8,7 +8,7 @@ import { DEMO_SCREEN_1_LAYOUT } from '../../../shared/demo-programme';
 import type { Programme } from '../../../shared/programme';
 import { checkLayoutFile } from '../../../shared/seat-layout';
 import type { LayoutFile } from '../../../shared/seats';
-import type { CounterJournal } from './dashboard-client';
+import { Manager, type CounterJournal } from './dashboard-client';
 
 /** A show on Screen 1 (the example layout: rows A to P, H10 H11 P12 blocked). */
 export const SEAT_SHOW = {
@@ -90,4 +90,30 @@ export function soldInJournal(
     }),
     j.ev('order.status', at, { reference, status }),
   ];
+}
+
+/**
+ * The seat map of a Hub run as a process, set as head office would: the first-start setup link it
+ * printed makes the head-office manager, who sets the branch's programme and uploads the layout.
+ */
+export async function dashboardSeatMap(
+  proc: { url: string; output(): string },
+  branch: string,
+  p: Programme,
+  layout: LayoutFile,
+): Promise<void> {
+  const token = /#setup=([A-Za-z0-9_-]{43})/.exec(proc.output())?.[1];
+  if (!token) throw new Error('seats: the Hub printed no setup link (it has a manager already)');
+  const m = new Manager(proc.url);
+  const s = await m.req('POST', '/api/v1/dashboard/setup', {
+    token,
+    name: 'Bench Office',
+    password: 'bench password 123',
+  });
+  if (s.status !== 200) throw new Error(`seats: setup ${s.status} ${JSON.stringify(s.json)}`);
+  m.csrf = String(s.json.csrfToken);
+  const put = await m.put('/programme', { branch, programme: p });
+  if (put.status !== 200) throw new Error(`seats: programme ${put.status} ${JSON.stringify(put.json)}`);
+  const up = await m.post('/screens/layout', { branch, text: JSON.stringify(layout), fileName: 'race.json' });
+  if (up.status !== 200) throw new Error(`seats: layout ${up.status} ${JSON.stringify(up.json)}`);
 }
