@@ -114,6 +114,8 @@ export async function createCore(deps: CoreDeps) {
     logger,
     journalSink,
     shiftOpen,
+    // A queued sale goes only to the terminal the counter charges on when it is sent.
+    terminalSn: () => terminal.getState().sn ?? null,
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);
@@ -189,7 +191,10 @@ export async function createCore(deps: CoreDeps) {
     hubLink: () => hubLink.status(),
   });
   provider.on('status', () => bar.publish());
-  terminal.on('change', () => bar.publish());
+  terminal.on('change', () => {
+    bar.publish();
+    checkout.terminalChanged();
+  });
   const offHubStatus = events.subscribe((name) => {
     if (name === 'hub.changed') bar.publish();
     // A shift opened: sales queued while none was open may go now.

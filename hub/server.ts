@@ -28,13 +28,8 @@ import { countConnected, createMetrics, type HubMetrics } from './metrics';
 import { KeyedTokenBuckets } from '../shared/token-bucket';
 import { RelayHub } from './streams/relay-hub';
 import { DEFAULT_ATTENTION, type AttentionConfig } from './store/attention';
-import {
-  DEFAULT_SESSION_POLICY,
-  DEFAULT_THROTTLE,
-  sessionsAlive,
-  type SessionPolicy,
-  type ThrottlePolicy,
-} from './store/managers';
+import { DEFAULT_THROTTLE, type ThrottlePolicy } from './store/login-throttle';
+import { DEFAULT_SESSION_POLICY, sessionsAlive, type SessionPolicy } from './store/managers';
 import {
   createIngestBatcher,
   DEFAULT_HOLD,
@@ -74,6 +69,8 @@ export interface HubBuildOptions {
   defaultMetrics?: boolean;
   /** How often seat holds past their `until` are ended and told to counters (default 2 s). */
   seatSweepMs?: number;
+  /** A show's seat changes are told to its counters at most once per this window (default 250 ms: streams/seat-signal.ts). */
+  seatSignalWindowMs?: number;
   /** The built dashboard web app served under /dashboard/ (default: out/hub-dashboard of this checkout). */
   dashboardDir?: string;
   /** The manager's dashboard: session lifetimes, login throttling, Needs-attention thresholds (closing time). */
@@ -112,6 +109,8 @@ export interface BuiltHub {
   prune(): Promise<number>;
   /** Checks the held notifications once now: released to owners known since, dropped when expired. */
   sweepHeld(): Promise<{ released: number; dropped: number }>;
+  /** The seat changes told to this instance's relay streams (coalesced per show). */
+  seatSignal: SeatSignal;
   /** Stops the relay, the live feed and the pruner, and closes the app (and its sockets). */
   close(): Promise<void>;
 }
@@ -322,6 +321,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     relay,
     now,
     sweepMs: o.seatSweepMs,
+    windowMs: o.seatSignalWindowMs,
     onError: (e) => o.logger.error({ err: e }, 'hub: ending lapsed seat holds failed'),
   });
   await seatSignal.start();
@@ -339,6 +339,7 @@ export async function buildHub(o: HubBuildOptions): Promise<BuiltHub> {
     ctx,
     prune,
     sweepHeld,
+    seatSignal,
     async close() {
       stop();
       ctx.floodBrake.close();

@@ -69,6 +69,22 @@ const OrderOriginSchema = z
   .nullable();
 export type OrderOrigin = NonNullable<z.infer<typeof OrderOriginSchema>>;
 
+/** A box office's charge waiting for the counter's terminal, as the cashier's queue shows it. */
+const QueuedChargeSchema = z.object({
+  orderId: z.number().int().positive(),
+  outOrderNo: z.string(),
+  /** The paired system's name. */
+  integration: z.string(),
+  reference: z.string(),
+  source: z.enum(['api', 'link', 'folder']),
+  amountKobo: z.number().int(),
+  sn: z.string(),
+  /** When it was asked for (how long it has waited). */
+  queuedAt: z.number(),
+});
+export type QueuedCharge = z.infer<typeof QueuedChargeSchema>;
+const ChargeQueueSchema = z.array(QueuedChargeSchema);
+
 const ChargeOpenedSchema = z.object({
   created: z.boolean(),
   reference: z.string(),
@@ -107,6 +123,16 @@ export const integrationCalls = {
     args: z.object({ orderId: z.number().int().positive() }).strict(),
     result: OrderOriginSchema,
   },
+  /** The box offices' charges waiting for the terminal, oldest first (the Sell screen's queue). */
+  'integrations.queue': { args: Empty, result: ChargeQueueSchema },
+  /**
+   * The cashier cancels a queued charge before it reaches the terminal; the box office is told by its
+   * signed callback. NOT_FOUND: no box office asked for it; CONFLICT: it has left the queue.
+   */
+  'integrations.cancelQueued': {
+    args: z.object({ orderId: z.number().int().positive() }).strict(),
+    result: OrderViewSchema,
+  },
 } satisfies CallsSpec;
 
 /** A box office asked for a charge: the Sell screen opens its payment panel, naming who asked. */
@@ -116,4 +142,6 @@ export const integrationEvents = {
   'integrations.charge': IntegrationChargeEventSchema,
   /** The integration API started or stopped by itself (a taken port came free): Settings shows where it answers. */
   'integrations.changed': IntegrationsViewSchema,
+  /** The queue of box-office charges changed (one asked, sent, cancelled or ended): the whole queue. */
+  'integrations.queue': ChargeQueueSchema,
 } satisfies EventsSpec;

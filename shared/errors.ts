@@ -30,6 +30,8 @@ const ERROR_CODES = [
   // the counter's own rules before a charge: one unpaid order per terminal, a shift open
   'TERMINAL_BUSY',
   'NO_SHIFT',
+  // a charge link refused while the box offices' charges waiting for the terminal are at their cap
+  'QUEUE_FULL',
   // the CounterPay Hub (core/hub-link)
   'HUB_UNREACHABLE',
   'HUB_NOT_A_HUB',

@@ -123,8 +123,19 @@ export type SeatMapQuery = z.input<typeof SeatMapQuerySchema>;
 export const HubSeatMapSchema = z.object({ showKey: z.string(), at: Ms, taken: z.array(HubSeatTakenSchema) });
 export type HubSeatMap = z.infer<typeof HubSeatMapSchema>;
 
-/** Relay stream `event: seats`: a show's holds or sales changed; the counter asks the map again. */
-export const RelaySeatsSchema = z.object({ showKey: z.string() });
+/**
+ * Relay stream `event: seats`: a show's holds or sales changed (practice ones or real ones); the
+ * counter asks the map again. Sent at most once per show and SEAT_SIGNAL_WINDOW_MS (250 ms) of the
+ * Hub (hub/streams/seat-signal.ts). `practice` is absent from an older Hub.
+ */
+export const RelaySeatsSchema = z.object({ showKey: z.string(), practice: z.boolean().optional() });
+
+/**
+ * The relay stream's query: `practice=true` when the counter shows practice seat maps (its Demo or
+ * Sandbox profile), so it is told practice seat changes only; absent or false, real ones only.
+ */
+export const RelayStreamQuerySchema = z.object({ practice: z.enum(['true', 'false']).default('false') }).strict();
+export type RelayStreamQuery = z.input<typeof RelayStreamQuerySchema>;
 export type RelaySeats = z.infer<typeof RelaySeatsSchema>;
 
 // ---- Dashboard (session cookie; writes with the CSRF header) ------------------------------------

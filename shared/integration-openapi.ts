@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   BOOKING_REF,
+  CHARGE_QUEUE_LIMITS,
   CallbackBodySchema,
   ChargeViewSchema,
   DeliverySchema,
@@ -65,6 +66,10 @@ const OPERATIONS: Record<(typeof INTEGRATION_ROUTES)[number]['name'], Json> = {
       ),
       200: json(ref('Charge'), 'This reference was charged before with the same sale: that charge'),
       ...errors(401, 403, 429, 409, 413, 415, 422, 503),
+      429: json(
+        ref('Error'),
+        `${ERROR_TEXT[429]}; or QUEUE_FULL: ${CHARGE_QUEUE_LIMITS.perIntegration} charges of this system (${CHARGE_QUEUE_LIMITS.total} from all systems) already wait for the terminal — nothing was charged; send it again once one has reached the terminal or ended`,
+      ),
     },
   },
   read: {

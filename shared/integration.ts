@@ -91,6 +91,23 @@ export const ChargeRequestSchema = z
   .strict();
 export type ChargeRequest = z.infer<typeof ChargeRequestSchema>;
 
+/**
+ * How many charges may wait for the counter's terminal (`queued`) at once: per paired system, and
+ * from all systems together. One more is refused 429 QUEUE_FULL (nothing charged); a charge on the
+ * terminal, and the cashier's own sales, do not count.
+ */
+export const CHARGE_QUEUE_LIMITS = { perIntegration: 3, total: 10 } as const;
+
+/** The first words of the reason of a queued charge the cashier cancelled at the counter. */
+export const CANCELLED_AT_COUNTER = 'Cancelled at the counter before it reached the terminal';
+
+/**
+ * Why the counter itself ended a charge that never reached the terminal: the cashier cancelled it
+ * (CANCELLED_AT_COUNTER), or the counter charged on another terminal when its turn came than the one
+ * it was asked for (TERMINAL_CHANGED). Nothing was charged either way; ask again with a new reference.
+ */
+export const ChargeEndCode = z.enum(['CANCELLED_AT_COUNTER', 'TERMINAL_CHANGED']);
+
 export const ChargeViewSchema = z.object({
   reference: z.string(),
   /** The integration that asked (its name as paired). */
@@ -113,6 +130,8 @@ export const ChargeViewSchema = z.object({
   payerName: z.string().optional(),
   /** Why the charge is queued, unknown, failed, cancelled or expired. */
   reason: z.string().optional(),
+  /** Set when the counter itself ended the charge before it reached the terminal (see ChargeEndCode). */
+  endCode: ChargeEndCode.optional(),
   createdAt: z.number(),
   expiresAt: z.number(),
   completedAt: z.number().optional(),
@@ -174,6 +193,7 @@ const INTEGRATION_ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'FORBIDDEN',
   'TOO_MANY_ATTEMPTS',
+  'QUEUE_FULL',
   'INTERNAL',
 ] as const;
 export const IntegrationErrorSchema = z.object({

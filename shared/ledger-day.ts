@@ -133,3 +133,19 @@ export function dayTally(c: {
 export function addDayTally(a: DayTally, b: DayTally): void {
   for (const k of Object.keys(b) as (keyof DayTally)[]) a[k] += b[k];
 }
+
+/** A day's shows added up (the Hub's Shows page): seats sold and held, and the takings, from each show's own figures. */
+export function showFillTotals(list: readonly { seatsSold: number; takingsKobo: number; seatsHeld: number }[]): {
+  shows: number;
+  seatsSold: number;
+  takingsKobo: number;
+  seatsHeld: number;
+} {
+  const t = { shows: list.length, seatsSold: 0, takingsKobo: 0, seatsHeld: 0 };
+  for (const s of list) {
+    t.seatsSold += s.seatsSold;
+    t.takingsKobo += s.takingsKobo;
+    t.seatsHeld += s.seatsHeld;
+  }
+  return t;
+}

@@ -89,6 +89,20 @@ const rank = (s: string) => {
   return i < 0 ? TOPUP_ORDER.length : i;
 };
 
+/**
+ * The card total's one rule, for the ledger's window and for any set of orders (the Orders screen's
+ * totals line): the parts inside it added, the refunds to be arranged taken out.
+ */
+export function cardTotalOf(parts: readonly Bucket[], refundToArrange: Bucket): Bucket {
+  let count = -refundToArrange.count,
+    amountKobo = -refundToArrange.amountKobo;
+  for (const p of parts) {
+    count += p.count;
+    amountKobo += p.amountKobo;
+  }
+  return { count, amountKobo };
+}
+
 export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
   const inScope = (x: { demo: boolean }) => !(w.excludeDemo && x.demo);
   const within = (at: number) => at >= w.from && at < w.to;
@@ -103,28 +117,40 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
     bookingFeesKobo = 0,
     providerFeesKobo = 0;
   const shows = new Map<string, ShowLine>();
+  /** A sale whose money is in the card total: its tickets, fees and show line count once, whichever line it is in. */
+  const countTickets = (s: LedgerSale) => {
+    ticketsSold += s.tickets;
+    bookingFeesKobo += s.bookingFeeKobo;
+    providerFeesKobo += s.providerFeeKobo;
+    const k = `${s.show.showDate}\u0000${s.show.showTime}\u0000${s.show.filmName}\u0000${s.show.filmTitle}`;
+    const line = shows.get(k) ?? { ...s.show, orders: 0, seats: 0, amountKobo: 0 };
+    shows.set(k, {
+      ...line,
+      orders: line.orders + 1,
+      seats: line.seats + s.tickets,
+      amountKobo: line.amountKobo + s.amountKobo,
+    });
+  };
+  // Sales the provider paid after the counter closed them, learnt in this window: each is in the
+  // one outcome it ended in, "Paid after closing", and not also in failed, cancelled or expired.
+  const lateHere = f.late.filter((l) => l.kind === 'paid-after-closing' && inScope(l) && within(l.foundAt));
+  const paidAfterClosingRefs = new Set(lateHere.map((l) => l.ref));
+  const salesByRef = new Map(f.sales.map((s) => [s.ref, s]));
   for (const s of f.sales) {
     if (!inScope(s)) continue;
     if (within(s.createdAt)) {
       if (s.state === 'paid') {
         paid = add(paid, s.amountKobo);
-        ticketsSold += s.tickets;
-        bookingFeesKobo += s.bookingFeeKobo;
-        providerFeesKobo += s.providerFeeKobo;
-        const k = `${s.show.showDate}\u0000${s.show.showTime}\u0000${s.show.filmName}\u0000${s.show.filmTitle}`;
-        const line = shows.get(k) ?? { ...s.show, orders: 0, seats: 0, amountKobo: 0 };
-        shows.set(k, {
-          ...line,
-          orders: line.orders + 1,
-          seats: line.seats + s.tickets,
-          amountKobo: line.amountKobo + s.amountKobo,
-        });
+        countTickets(s);
+      } else if (paidAfterClosingRefs.has(s.ref)) {
+        // Counted below, in "Paid after closing".
       } else if (s.state === 'failed') failed = add(failed, s.amountKobo);
       else if (s.state === 'cancelled') cancelled = add(cancelled, s.amountKobo);
       else if (s.state === 'expired') expired = add(expired, s.amountKobo);
       else if (!isFinalState(s.state)) open = add(open, s.amountKobo);
     } else if (s.createdAt < w.from && s.paidAt !== null && within(s.paidAt)) {
       paidLate = add(paidLate, s.amountKobo);
+      countTickets(s);
     }
     if (w.noShiftFrom !== undefined && w.noShiftFrom < w.from && s.createdAt >= w.noShiftFrom && s.createdAt < w.from)
       noShift = add(noShift, s.amountKobo);
@@ -142,6 +168,11 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
     }
     pac = add(pac, l.amountKobo);
     if (l.refund) refundToArrange = add(refundToArrange, l.amountKobo);
+    else {
+      // Its tickets were paid for and kept: they count with the card total's other sales.
+      const sale = salesByRef.get(l.ref);
+      if (sale) countTickets(sale);
+    }
     items.push({
       ref: l.ref,
       amountKobo: l.amountKobo,
@@ -167,10 +198,7 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
     }));
   const topupsSuccessful = byState.get('success') ?? ZERO;
 
-  const card: Bucket = {
-    count: paid.count + paidLate.count + pac.count - refundToArrange.count,
-    amountKobo: paid.amountKobo + paidLate.amountKobo + pac.amountKobo - refundToArrange.amountKobo,
-  };
+  const card = cardTotalOf([paid, paidLate, pac], refundToArrange);
   return {
     from: w.from,
     to: w.to,
@@ -215,6 +243,22 @@ interface LedgerLine {
 export const CARD_TOTAL_LABEL = 'Card total';
 export const CARD_TOTAL_NOTE = 'tickets only: top-ups and refunds to arrange apart';
 export const TOPUPS_TOTAL_LABEL = 'Top-ups total (not in card total)';
+/** The tickets, fees and per-show lines count the sales inside the card total: paid, sold earlier and paid now, paid after closing and kept. */
+export const TICKETS_SOLD_LABEL = 'Tickets sold (in the card total)';
+export const BOOKING_FEES_LABEL = 'Booking fees in the card total';
+export const PROVIDER_FEES_LABEL = 'Provider fees on the card total';
+export const SHOWS_TABLE_LABEL = 'Sales in the card total, per show';
+
+/**
+ * The closing sweep's result in words that cannot contradict the lines above it: the sweep only
+ * says what it newly found; what was found earlier (by webhook, relay or query) is already counted.
+ */
+export function sweepText(sweep: { checked: number; paidAfterClosing: number }): string {
+  const orders = `${sweep.checked} closed order${sweep.checked === 1 ? '' : 's'}`;
+  return sweep.paidAfterClosing === 0
+    ? `At closing, asked the provider again about ${orders}: no payment newly found.`
+    : `At closing, asked the provider again about ${orders}: ${sweep.paidAfterClosing} newly found paid after closing (counted above).`;
+}
 
 /** A shift's ticket lines in the report's order; every count is of payments (orders), never of tickets. */
 export function ledgerLines(t: ShiftTotals): LedgerLine[] {
@@ -258,16 +302,16 @@ export function ledgerLines(t: ShiftTotals): LedgerLine[] {
       inCardTotal: null,
     },
     {
-      key: 'booking_fees_in_paid',
-      label: 'Booking fees on paid sales',
-      count: t.paid.count,
+      key: 'booking_fees_in_card_total',
+      label: BOOKING_FEES_LABEL,
+      count: t.card.count,
       amountKobo: t.bookingFeesKobo,
       inCardTotal: null,
     },
     {
       key: 'provider_fees',
-      label: 'Provider fees on paid sales',
-      count: t.paid.count,
+      label: PROVIDER_FEES_LABEL,
+      count: t.card.count,
       amountKobo: t.providerFeesKobo,
       inCardTotal: null,
     },
@@ -290,25 +334,4 @@ export function ledgerLines(t: ShiftTotals): LedgerLine[] {
       inCardTotal: null,
     });
   return lines;
-}
-
-/**
- * Fills the figures a report kept before the one ledger lacks (read back from an older journal):
- * its card total was paid + sold earlier + paid after closing, with no refunds apart.
- */
-export function legacyTotals(raw: unknown): unknown {
-  if (!raw || typeof raw !== 'object') return raw;
-  const t = raw as Record<string, unknown>;
-  if (t.card !== undefined) return raw;
-  const b = (v: unknown): Bucket =>
-    v && typeof v === 'object'
-      ? { count: Number((v as Bucket).count) || 0, amountKobo: Number((v as Bucket).amountKobo) || 0 }
-      : ZERO;
-  const parts = [b(t.paid), b(t.paidLate), b(t.paidAfterClosing)];
-  const success = ((t.topups as { lines?: TopupLine[] } | undefined)?.lines ?? []).find((l) => l.state === 'success');
-  return {
-    ...t,
-    card: { count: parts.reduce((n, p) => n + p.count, 0), amountKobo: parts.reduce((n, p) => n + p.amountKobo, 0) },
-    topupsSuccessful: success ? { count: success.count, amountKobo: success.amountKobo } : ZERO,
-  };
 }

@@ -212,6 +212,13 @@ export const ORDER_STATE_CUSTOMER_LINES: Record<OrderState, string> = {
  */
 export const WAITING_FOR_TERMINAL = 'Waiting for the terminal';
 
+/**
+ * The first words of the reason of a queued sale the counter did not send because, when its turn
+ * came, the counter charged on another terminal than the one it was asked for (it ends cancelled;
+ * a box office reads `endCode: TERMINAL_CHANGED`).
+ */
+export const TERMINAL_CHANGED = 'Not sent: the counter changed terminals';
+
 /** Is this sale queued for its terminal (another payment is on it), not for the network? */
 export function waitsForTerminal(o: { state: OrderState; reason?: string | undefined }): boolean {
   return o.state === 'queued' && (o.reason ?? '').startsWith(WAITING_FOR_TERMINAL);
@@ -280,7 +287,8 @@ export const OrderViewSchema = z.object({
   late: LateOutcomeSchema.optional(),
   /**
    * A sale of a show with a seat map: its show and seats, and how their hold went (null while it is
-   * asked; "unchecked": not checked across counters, `note` says why; "taken": at another counter).
+   * asked; "unchecked": not checked across counters, `note` says why; "taken": at another counter;
+   * "refused": the Hub would not hold them, `note` says why — a taken or refused sale is not sent).
    */
   seatHold: z
     .object({
@@ -288,7 +296,7 @@ export const OrderViewSchema = z.object({
       /** The screen as the programme names it ("Screen 1"). */
       screen: z.string(),
       seats: z.array(z.string()),
-      outcome: z.enum(['held', 'unchecked', 'taken']).nullable(),
+      outcome: z.enum(['held', 'unchecked', 'taken', 'refused']).nullable(),
       note: z.string().nullable(),
     })
     .optional(),

@@ -6,7 +6,6 @@ import { OrderState, OrderViewSchema } from './orders';
 import { TIME_RE } from './programme';
 import { RecordProfile } from './record-profile';
 import { SweepResultSchema } from './late-payments';
-import { legacyTotals } from './ledger';
 
 import { PaperWidth } from './records-settings';
 
@@ -152,6 +151,8 @@ export const OrderPageSchema = z.object({
   paid: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
   /** How many of them the provider paid after the counter closed them (not in `paid`: their state stays closed), and their sum. */
   paidAfterClosing: z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() }),
+  /** What of them is in the card total (the ledger's rule): paid and paid after closing, less refunds to be arranged. */
+  cardTotal: z.object({ count: z.number().int(), amountKobo: z.number().int() }),
   /** Pass as `cursor` for the next page; null on the last page. */
   next: z.string().nullable(),
 });
@@ -218,6 +219,29 @@ const ShowLineSchema = z.object({
   amountKobo: z.number().int(),
 });
 export type ShowLine = z.infer<typeof ShowLineSchema>;
+
+const NONE: Bucket = { count: 0, amountKobo: 0 };
+
+/**
+ * Fills the figures a report kept before the one ledger lacks (read back from an older journal):
+ * its card total was paid + sold earlier + paid after closing, with no refunds apart.
+ */
+function legacyTotals(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object') return raw;
+  const t = raw as Record<string, unknown>;
+  if (t.card !== undefined) return raw;
+  const b = (v: unknown): Bucket =>
+    v && typeof v === 'object'
+      ? { count: Number((v as Bucket).count) || 0, amountKobo: Number((v as Bucket).amountKobo) || 0 }
+      : NONE;
+  const parts = [b(t.paid), b(t.paidLate), b(t.paidAfterClosing)];
+  const success = ((t.topups as { lines?: TopupLine[] } | undefined)?.lines ?? []).find((l) => l.state === 'success');
+  return {
+    ...t,
+    card: { count: parts.reduce((n, p) => n + p.count, 0), amountKobo: parts.reduce((n, p) => n + p.amountKobo, 0) },
+    topupsSuccessful: success ? { count: success.count, amountKobo: success.amountKobo } : NONE,
+  };
+}
 
 /**
  * A shift's figures, all computed by the one ledger (shared/ledger.ts); screens display them.

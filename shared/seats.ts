@@ -135,9 +135,17 @@ export interface SeatHoldRequest {
   practice: boolean;
 }
 
-/** The answer to a hold: held for this sale; taken by another sale (it is not charged); or not checked across counters, with why. */
+/**
+ * The answer to a hold: held for this sale; taken by another sale (it is not charged); refused by the
+ * Hub (it answered, and not "held": too many requests from this counter, or the request itself), so
+ * the sale is not charged either; or not checked across counters, with why — only when the Hub
+ * cannot be asked (none, unreachable, too slow, broken).
+ */
 export type SeatHoldOutcome =
-  { kind: 'held' } | { kind: 'taken'; taken: SeatTaken[] } | { kind: 'unchecked'; reason: string };
+  | { kind: 'held' }
+  | { kind: 'taken'; taken: SeatTaken[] }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'unchecked'; reason: string };
 
 /**
  * The checkout's port for seat holds, below every door: a sale with seats of a show is held before

@@ -27,7 +27,34 @@ export function openDatabase(file: string, opts: OpenOptions): Db {
   db.pragma('busy_timeout = 5000');
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
   migrate(db, opts.migrations);
+  reusePrepared(db);
   return db;
+}
+
+/** Past this many SQL texts the cache starts again (text built per call, e.g. an IN list, must not grow it without end). */
+const MAX_PREPARED = 1000;
+
+/**
+ * Each SQL text is prepared once and its statement reused: preparing again on every call was a
+ * sixth of a sale's own work at the counter (`npm run bench`'s create overhead, profiled for issue
+ * 37). SQLite prepares a statement again by itself after a schema change. A statement is handed
+ * back in its default mode, so one caller's `.raw()` never reaches another caller of the same SQL;
+ * nothing here iterates a statement while another call could reuse it (`.iterate()` is not used).
+ */
+function reusePrepared(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    const had = cache.get(sql);
+    if (had) {
+      if (had.reader) had.raw(false).pluck(false).expand(false);
+      return had;
+    }
+    const s = prepare(sql);
+    if (cache.size >= MAX_PREPARED) cache.clear();
+    cache.set(sql, s);
+    return s;
+  }) as Db['prepare'];
 }
 
 /** Runs each named migration not yet applied to this file, in list order, each in a transaction. */

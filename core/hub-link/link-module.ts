@@ -58,6 +58,8 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
   // The credential is read from the vault once per enrollment, not on every call.
   const enrollment = new EnrollmentStore(ctx);
   const connection: HubConnectionSource = () => enrollment.connection();
+  /** The seat maps of a practice profile (Demo, Sandbox) are apart from real ones (app-core's `practice`). */
+  const practice = () => settings.activeProfile() !== 'production';
 
   // The parts tell each other through these closures; all of them are built before any runs.
   const programme = deps.programme
@@ -86,6 +88,7 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
     ingest: deps.ingest,
     onRefused: (e) => runner.refused(e),
     onProgramme: (version) => programme?.told(version),
+    practice,
     onSeats: (showKey) => {
       try {
         deps.onSeatsChanged?.(showKey);
@@ -126,6 +129,15 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
     pusher,
     relay,
     status,
+  });
+
+  // The stream asks for the seat changes of the kind this counter shows: a switch between a practice
+  // profile (Demo, Sandbox) and Production opens it again, asking for the other kind.
+  let practiceNow = practice();
+  const offPractice = settings.onChange(() => {
+    if (practice() === practiceNow) return;
+    practiceNow = practice();
+    if (connection()) relay.reconnect();
   });
 
   relay.onChange((healthy) => {
@@ -180,6 +192,7 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
       runner.scheduleCheck();
     },
     async stop(): Promise<void> {
+      offPractice();
       runner.newQuestion();
       await runner.stop();
     },

@@ -1,8 +1,11 @@
 // Seat holds through the Hub (the checkout's SeatHolds port) and the seats other counters took (the
 // seat map's SeatTakenSource). A hold waits at most SEAT_HOLD_WAIT_MS: a slow or unreachable Hub
 // never holds a sale up; the sale then goes on this counter's own knowledge (the local holds, when
-// given) and says so in cashier words. A settle is sent and forgotten: when it is lost, the journal
-// sync settles the hold on the Hub, and a hold lapses at its `until` anyway.
+// given) and says so in cashier words. A Hub that answers and does not hold is obeyed: too many
+// requests from this counter (429) is asked again once after the Hub's retryAfterMs when that is
+// short (RATE_RETRY_MAX_MS), else the sale is refused, as for any other refusal of the Hub — never
+// sold "unchecked". A settle is sent and forgotten: when it is lost, the journal sync settles the
+// hold on the Hub, and a hold lapses at its `until` anyway.
 import {
   HUB_SEATS_HOLD_PATH,
   HUB_SEATS_MAP_PATH,
@@ -33,6 +36,11 @@ export const SEAT_HOLD_MARGIN_MS = 2 * 60_000;
 /** The seat map's read of the Hub. */
 const SEAT_MAP_TIMEOUT_MS = 2_000;
 const SETTLE_TIMEOUT_MS = 5_000;
+/**
+ * A hold refused for rate is asked again once when the Hub's retryAfterMs is at most this: the
+ * checkout waits 400 ms for a hold in all (core/orders/seat-holding.ts), so a longer wait is a refusal.
+ */
+export const RATE_RETRY_MAX_MS = 200;
 
 export const SEAT_HOLD_REASONS = {
   noHub: 'This counter is not linked to a Hub: seats are checked against its own sales only.',
@@ -40,6 +48,9 @@ export const SEAT_HOLD_REASONS = {
   unreachable: "The Hub cannot be reached: seats are checked against this counter's own sales only.",
   refused: (why: string) =>
     `The Hub would not hold these seats (${why}): they are checked against this counter's own sales only.`,
+  busy: (retryAfterMs: number) =>
+    `The Hub is answering too many requests from this counter: sell these seats again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`,
+  hubRefused: (why: string) => `The Hub would not hold these seats: ${why.replace(/\.$/, '')}.`,
 } as const;
 
 const takenAt = (c: Pick<HubConnection, 'counterId'>, t: HubSeatTaken): SeatTaken => ({
@@ -58,7 +69,14 @@ export interface HubSeatHoldsDeps {
   /** This counter's own holds (its sales): asked without a Hub, or when the Hub does not answer in time. */
   local?: SeatHolds;
   waitMs?: number;
+  /** Waits out the Hub's retryAfterMs before a hold is asked again (default setTimeout). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const retryAfterOf = (e: HubCallError): number | null => {
+  const v = e.details.retryAfterMs;
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
+};
 
 /**
  * The checkout's seat holds with a Hub: held on the Hub (then also locally, so this counter's own
@@ -92,16 +110,42 @@ export function hubSeatHolds(d: HubSeatHoldsDeps): SeatHolds {
         practice: req.practice,
         holdMs: Math.max(1_000, Math.min(MAX_HOLD_MS, Math.round(d.holdMs()))),
       };
-      try {
-        const r = await d.client.call(c, 'POST', HUB_SEATS_HOLD_PATH, body, SeatHoldResponseSchema, {
-          timeoutMs: wait,
+      const started = Date.now();
+      const ask = () =>
+        d.client.call(c, 'POST', HUB_SEATS_HOLD_PATH, body, SeatHoldResponseSchema, {
+          timeoutMs: Math.max(1, wait - (Date.now() - started)),
         });
+      try {
+        let r;
+        try {
+          r = await ask();
+        } catch (e) {
+          // Too many requests from this counter: asked again once, when the Hub says it is soon.
+          const after = e instanceof HubCallError && e.code === 'HUB_RATE_LIMITED' ? retryAfterOf(e) : null;
+          if (after === null || after > RATE_RETRY_MAX_MS) throw e;
+          await (d.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms))))(after);
+          r = await ask();
+        }
         if (r.kind === 'taken') return { kind: 'taken', taken: r.taken.map((t) => takenAt(c, t)) };
         // This counter's own map shows its hold too (and a Hub lost later still knows it).
         if (d.local) await d.local.hold(req).catch(() => undefined);
         return { kind: 'held' };
       } catch (e) {
-        const code = e instanceof HubCallError ? e.code : 'HUB_UNREACHABLE';
+        const err = e instanceof HubCallError ? e : null;
+        const code = err?.code ?? 'HUB_UNREACHABLE';
+        // The Hub answered and would not hold them: obeyed, the sale is refused (never sold unchecked).
+        if (err && err.status !== null && err.status < 500 && code !== 'HUB_BAD_ANSWER') {
+          d.logger.warn('the Hub refused a seat hold; the sale is refused', { code, orderKey: req.orderKey });
+          const after = code === 'HUB_RATE_LIMITED' ? retryAfterOf(err) : null;
+          return {
+            kind: 'refused',
+            reason:
+              code === 'HUB_RATE_LIMITED'
+                ? SEAT_HOLD_REASONS.busy(after ?? 1_000)
+                : SEAT_HOLD_REASONS.hubRefused(err.message),
+          };
+        }
+        // The Hub cannot be asked (unreachable, too slow, broken): this counter's own knowledge.
         d.logger.warn('seat hold through the Hub failed; selling on this counter’s own knowledge', {
           code,
           orderKey: req.orderKey,

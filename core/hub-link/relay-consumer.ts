@@ -48,6 +48,8 @@ export interface RelayConsumerDeps extends HubPartDeps {
   onProgramme?: (version: number) => void;
   /** The Hub says a show's seats changed (a hold, a sale, a release on some counter of the branch). */
   onSeats?: (showKey: string) => void;
+  /** This counter shows practice seat maps (Demo or Sandbox): its stream asks for practice seat changes. */
+  practice?: () => boolean;
   fetch?: typeof fetch;
   /** [0, 1): the reconnect jitter. */
   random?: () => number;
@@ -230,7 +232,7 @@ function createRelayLoop(
     const ctl = new AbortController();
     abort = ctl;
     armWatchdog(gen, connectTimeoutMs);
-    const stream = await openRelayStream(doFetch, conn, position.last, ctl.signal);
+    const stream = await openRelayStream(doFetch, conn, position.last, ctl.signal, deps.practice?.() ?? false);
     const queue: SseEvent[] = [];
     const parser = createSseParser((e) => queue.push(e));
     const reader = stream.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,7 +1,7 @@
 // The relay consumer's pieces that hold no connection (relay-consumer.ts follows the stream with
 // them): the stream position kept in hub_state, the health told to the poller, the batched
 // acknowledgements, and the readers of the stream's answer and events.
-import { RelaySeatsSchema } from '../../shared/hub-seats-contract';
+import { RelaySeatsSchema, type RelayStreamQuery } from '../../shared/hub-seats-contract';
 import { RelayProgrammeSchema } from '../../shared/hub-programme-contract';
 import { AckResponseSchema, HubErrorSchema, RELAY_STREAM_PATH } from '../../shared/hub-contract';
 import type { Logger } from '../../shared/logger';
@@ -174,12 +174,16 @@ export function createRelayAcks(d: RelayAcksDeps) {
 
 export type RelayAcks = ReturnType<typeof createRelayAcks>;
 
-/** Opens the relay stream (resumed after `last`); a refusal of the Hub becomes its HubCallError. */
+/**
+ * Opens the relay stream (resumed after `last`), saying whether this counter shows practice seat
+ * maps (its seat changes are then the practice ones); a refusal of the Hub becomes its HubCallError.
+ */
 export async function openRelayStream(
   doFetch: typeof fetch,
   conn: HubConnection,
   last: string | null,
   signal: AbortSignal,
+  practice = false,
 ): Promise<NonNullable<Response['body']>> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${conn.credential}`,
@@ -187,7 +191,12 @@ export async function openRelayStream(
     'cache-control': 'no-store',
   };
   if (last) headers['last-event-id'] = last;
-  const res = await doFetch(`${conn.url.replace(/\/+$/, '')}${RELAY_STREAM_PATH}`, { headers, signal });
+  const q: RelayStreamQuery = { practice: practice ? 'true' : 'false' };
+  const query = new URLSearchParams(q);
+  const res = await doFetch(`${conn.url.replace(/\/+$/, '')}${RELAY_STREAM_PATH}?${query.toString()}`, {
+    headers,
+    signal,
+  });
   if (res.status !== 200 || !res.body) {
     const text = await res.text().catch(() => '');
     let parsed: ReturnType<typeof HubErrorSchema.safeParse> | null = null;
@@ -217,20 +226,34 @@ export function onProgrammeEvent(e: SseEvent, onProgramme: ((version: number) =>
   }
 }
 
-/** `event: seats`: a show's seats changed on some counter of the branch (the listener catches its own errors). */
-export function onSeatsEvent(e: SseEvent, onSeats: ((showKey: string) => void) | undefined): void {
+/**
+ * `event: seats`: a show's seats changed on some counter of the branch (the listener catches its own
+ * errors). A change of the other kind (practice, real) than this counter shows now is not its map's
+ * (its stream said the kind when it opened; the profile may have switched since).
+ */
+export function onSeatsEvent(
+  e: SseEvent,
+  onSeats: ((showKey: string) => void) | undefined,
+  practice: (() => boolean) | undefined,
+): void {
   const p = RelaySeatsSchema.safeParse(safeJson(e.data));
-  if (p.success) onSeats?.(p.data.showKey);
+  if (!p.success) return;
+  if (p.data.practice !== undefined && p.data.practice !== (practice?.() ?? false)) return;
+  onSeats?.(p.data.showKey);
 }
 
 /** The branch's news on the relay stream: `event: programme` (its version) or `event: seats` (a show's seats changed). */
 export function onBranchNews(
   e: SseEvent,
-  on: { onProgramme?: (version: number) => void; onSeats?: (showKey: string) => void },
+  on: {
+    onProgramme?: (version: number) => void;
+    onSeats?: (showKey: string) => void;
+    practice?: () => boolean;
+  },
   logger: Logger,
 ): void {
   if (e.event === 'programme') onProgrammeEvent(e, on.onProgramme, logger);
-  else onSeatsEvent(e, on.onSeats);
+  else onSeatsEvent(e, on.onSeats, on.practice);
 }
 
 /** `event: revoked`: the manager removed this counter. */

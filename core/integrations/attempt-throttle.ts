@@ -1,6 +1,7 @@
 // Failed attempts at the integration API, per caller address: each request without a valid key
-// takes a token from its address's bucket, and an address with none left is answered 429 before
-// its key is even looked at (no database read, no hashing, no log line). The log says it once per
+// takes a token from its address's bucket, and an address with none left is answered 429 instead of
+// 401 (no log line). Only failures are throttled: the key is checked first (one SHA-256 of a 256-bit
+// random key), so a right key is answered whatever wrong ones its address sent (issue 36). The log says it once per
 // address per window: the first failure at once, then a summary of how many were failed and
 // refused, instead of one line per request.
 import type { Logger } from '../../shared/logger';
@@ -82,7 +83,7 @@ export function createAttemptThrottle(o: { logger: Logger; now: () => number; li
   }
 
   return {
-    /** 0 when `remote` may try its key; else ms until it may (the request is answered 429 and counted). */
+    /** For a request whose key failed: 0 when it is answered 401 (and counted by `failed`); else ms until `remote` may fail again (answered 429). */
     waitMs(remote: string): number {
       const now = o.now();
       const t = level(buckets.get(remote), now);

@@ -4,22 +4,26 @@
 // the same charge, another sale under it is refused. Charges are read from the order journal.
 // The checkout's rules hold here as at every door: no shift, NO_SHIFT (409); a busy terminal, the
 // charge waits its turn (`queued`) and goes to the terminal once it is free — never beside
-// another unpaid order.
+// another unpaid order — and gives way to the cashier's own sale; a full queue (CHARGE_QUEUE_LIMITS)
+// refuses it, 429 QUEUE_FULL (charge-queue.ts).
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../protocol/crypto';
 import { isAppError } from '../../shared/errors';
-import { ChargeRequestSchema, type ChargeView } from '../../shared/integration';
+import { CANCELLED_AT_COUNTER, ChargeRequestSchema, type ChargeView } from '../../shared/integration';
 import { formatNaira } from '../../shared/money';
 import { lateAt } from '../../shared/late-payments';
-import { isFinalState, saleAmounts, SaleInputSchema, type OrderView } from '../../shared/orders';
+import { isFinalState, saleAmounts, SaleInputSchema, TERMINAL_CHANGED, type OrderView } from '../../shared/orders';
 import type { CheckoutService } from '../orders';
 import type { ChargeRow, ChargeSource, IntegrationRow, IntegrationStore } from './integration-store';
 import { IntegrationApiError, fieldsOf } from './integration-errors';
 import { checkChargeCallback } from './callback-rule';
+import type { ChargeQueue } from './charge-queue';
 
 export interface ChargeDeskDeps {
   store: IntegrationStore;
   checkout: Pick<CheckoutService, 'sell' | 'get' | 'history' | 'on' | 'cancelQueued'>;
+  /** The queue's caps, checked in the same turn as the journal write. */
+  queue: Pick<ChargeQueue, 'assertRoom'>;
   /** The counter's terminal serial number (the box office does not know it). */
   terminalSn: () => string | null;
   now: () => number;
@@ -80,9 +84,18 @@ function checkedSale(req: ReturnType<typeof parse>, sn: string): Record<string, 
   return r.data;
 }
 
+/** Why the counter itself ended a charge before it reached the terminal (by its reason's first words), if it did. */
+function endCodeOf(o: OrderView): ChargeView['endCode'] {
+  if (o.state !== 'cancelled' || !o.reason) return undefined;
+  if (o.reason.startsWith(TERMINAL_CHANGED)) return 'TERMINAL_CHANGED';
+  if (o.reason.startsWith(CANCELLED_AT_COUNTER)) return 'CANCELLED_AT_COUNTER';
+  return undefined;
+}
+
 /** What a paired system reads of its charge: the order as the checkout has it, without the terminal. */
 function toChargeView(c: ChargeRow, o: OrderView, integrationName: string, version: number): ChargeView {
   const { sn: _sn, ...sale } = o.sale;
+  const endCode = endCodeOf(o);
   return {
     reference: c.reference,
     integration: integrationName,
@@ -97,6 +110,7 @@ function toChargeView(c: ChargeRow, o: OrderView, integrationName: string, versi
     ...(o.senderAccount ? { payerAccount: o.senderAccount } : {}),
     ...(o.senderName ? { payerName: o.senderName } : {}),
     ...(o.reason ? { reason: o.reason } : {}),
+    ...(endCode ? { endCode } : {}),
     createdAt: o.createdAt,
     expiresAt: o.expiresAt,
     ...(o.completedTime !== undefined ? { completedAt: o.completedTime } : {}),
@@ -197,6 +211,7 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
         );
       const sale = checkedSale(req, sn);
       const hash = hashOf(req.amountKobo, sale);
+      deps.queue.assertRoom(integration);
       let order: OrderView;
       try {
         order = await checkout.sell(sale as Parameters<CheckoutService['sell']>[0], {

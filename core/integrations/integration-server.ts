@@ -137,23 +137,24 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
       if (matching.length === 0)
         throw new IntegrationApiError(405, 'METHOD_NOT_ALLOWED', `Use ${route.method} for ${url.pathname}.`);
       const r = matching[0]!;
-      // An address that keeps failing is slowed before any key is looked at.
+      // The key first (one SHA-256), so a right key is always answered; only failures are throttled:
+      // an address that keeps sending wrong keys is told to wait, whoever else calls from it.
       const remote = req.socket.remoteAddress ?? '?';
-      const waitMs = attempts.waitMs(remote);
-      if (waitMs > 0) {
-        const secs = Math.ceil(waitMs / 1000);
-        throw new IntegrationApiError(
-          429,
-          'TOO_MANY_ATTEMPTS',
-          `Too many requests without a valid key from this address: wait ${secs} s, then send Authorization: Bearer <key> with the key given at pairing.`,
-          undefined,
-          { 'retry-after': String(secs) },
-        );
-      }
       let integration: IntegrationRow;
       try {
         integration = authenticate(req);
       } catch (e) {
+        const waitMs = attempts.waitMs(remote);
+        if (waitMs > 0) {
+          const secs = Math.ceil(waitMs / 1000);
+          throw new IntegrationApiError(
+            429,
+            'TOO_MANY_ATTEMPTS',
+            `Too many requests without a valid key from this address: wait ${secs} s, then send Authorization: Bearer <key> with the key given at pairing.`,
+            undefined,
+            { 'retry-after': String(secs) },
+          );
+        }
         attempts.failed(remote);
         throw e;
       }

@@ -46,6 +46,10 @@ export function createIntegrationsModule(ctx: IntegrationsContext, deps: Integra
     ...(deps.callbackBackoff ? { callbackBackoff: deps.callbackBackoff } : {}),
     ...(deps.attemptLimits ? { attemptLimits: deps.attemptLimits } : {}),
   });
+  // The cashier's queue follows every change of a box office's charge (asked, sent, cancelled, ended).
+  const offQueue = ctx.checkout.on('order', (v) => {
+    if (integrations.queue.isCharge(v.id)) ctx.events.emit('integrations.queue', integrations.queue.list());
+  });
   let problem: string | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
@@ -118,6 +122,8 @@ export function createIntegrationsModule(ctx: IntegrationsContext, deps: Integra
         return view();
       },
       'integrations.originOf': (a) => integrations.desk.originOf(a.orderId),
+      'integrations.queue': () => integrations.queue.list(),
+      'integrations.cancelQueued': (a) => integrations.queue.cancelAtCounter(a.orderId),
       'integrations.openLink': async (a) => {
         try {
           const r = await integrations.openLink(a.url);
@@ -130,8 +136,8 @@ export function createIntegrationsModule(ctx: IntegrationsContext, deps: Integra
         } catch (e) {
           if (e instanceof IntegrationApiError) {
             const code =
-              e.code === 'NO_SHIFT'
-                ? 'NO_SHIFT'
+              e.code === 'NO_SHIFT' || e.code === 'QUEUE_FULL'
+                ? e.code
                 : e.status === 422
                   ? 'VALIDATION'
                   : e.status === 409
@@ -154,6 +160,7 @@ export function createIntegrationsModule(ctx: IntegrationsContext, deps: Integra
     },
     stop: () => {
       stopped = true;
+      offQueue();
       if (retry) clearTimeout(retry);
       retry = null;
       return integrations.stop();

@@ -12,6 +12,7 @@ import type { CheckoutService } from '../orders';
 import type { SecretVault } from '../settings';
 import { createCallbackSender, type CallbackSenderDeps } from './callback-sender';
 import { createChargeDesk, type ChargeDeskDeps } from './charge-desk';
+import { createChargeQueue } from './charge-queue';
 import type { AttemptLimits } from './attempt-throttle';
 import { createFolderDrop } from './folder-drop';
 import { openChargeLink } from './charge-link';
@@ -21,7 +22,10 @@ import { IntegrationStore, type ChargeRow } from './integration-store';
 
 export interface IntegrationsDeps {
   db: Db;
-  checkout: Pick<CheckoutService, 'sell' | 'get' | 'history' | 'on' | 'cancelQueued' | 'useRetryRule'>;
+  checkout: Pick<
+    CheckoutService,
+    'sell' | 'get' | 'history' | 'on' | 'cancelQueued' | 'useRetryRule' | 'listQueued' | 'useYieldRule'
+  >;
   vault: SecretVault;
   terminalSn: () => string | null;
   now: () => number;
@@ -63,9 +67,13 @@ export function createIntegrations(deps: IntegrationsDeps) {
     if (added > 0) sender.kick();
   }
 
+  const chargeQueue = createChargeQueue({ store, checkout: deps.checkout });
+  // A box office's queued charge gives way to the cashier's own sale (charge-guard.ts).
+  deps.checkout.useYieldRule(chargeQueue.isCharge);
   const desk = createChargeDesk({
     store,
     checkout: deps.checkout,
+    queue: chargeQueue,
     terminalSn: deps.terminalSn,
     now: deps.now,
     onCharge: queue,
@@ -129,6 +137,8 @@ export function createIntegrations(deps: IntegrationsDeps) {
     desk,
     sender,
     drop,
+    /** The charges waiting for the terminal: the cashier's view, and the cashier's cancel. */
+    queue: chargeQueue,
 
     /** Pairs a system: its key is returned once, kept in the vault, and never shown again. */
     pair(name: string, callbackUrl: string | null): { id: string; name: string; key: string; keyFingerprint: string } {

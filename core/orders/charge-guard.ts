@@ -4,6 +4,9 @@
 // sale lands in a Z report; and the terminal holds at most one unpaid order — a customer's tap
 // would pay that one while the screen showed the new one. The checkout applies these rules below
 // every door (checkout-service.ts `newSale`, and the queue sender's `canSend`); no caller skips them.
+// The cashier keeps the counter: a box office's queued charge gives way to the cashier's own sale
+// (it never makes the cashier's door TERMINAL_BUSY, and the cashier's queued sales are sent first),
+// and a queued sale goes only to the terminal the counter charges on when it is sent.
 import { AppError } from '../../shared/errors';
 import { formatNaira } from '../../shared/money';
 import { ON_TERMINAL_STATES, WAITING_FOR_TERMINAL, type OrderView } from '../../shared/orders';
@@ -26,6 +29,8 @@ interface ChargeGuardInput {
   besideWaiting?: string | undefined;
   /** Is a shift open now? Absent: not asked (an engine without shifts). */
   shiftOpen?: (() => boolean) | undefined;
+  /** Queued orders that give way to the cashier's own sale (a box office's charges). Absent: none. */
+  yields?: ((o: OpenOrder) => boolean) | undefined;
 }
 
 const sameTerminal = (a: string, b: string) => a.trim().toUpperCase() === b.trim().toUpperCase();
@@ -50,11 +55,20 @@ function assertShiftOpen(shiftOpen: (() => boolean) | undefined): void {
 
 /**
  * The order that keeps terminal `sn` busy for a new sale, or null: an unpaid order on it, or a sale
- * already waiting to be sent to it (queued), oldest first; the one the cashier named stays aside.
+ * already waiting to be sent to it (queued), oldest first; the one the cashier named stays aside. For
+ * the cashier's doors (`refuse`), a queued order that gives way (`yields`: a box office's charge)
+ * keeps nothing busy: the cashier's sale goes ahead of it.
  */
-function busyWith<T extends OpenOrder>(open: readonly T[], sn: string, besideWaiting?: string): T | null {
+function busyWith<T extends OpenOrder>(
+  open: readonly T[],
+  sn: string,
+  besideWaiting: string | undefined,
+  ahead: (o: T) => boolean,
+): T | null {
   const onIt = ordersOnTerminal(open, sn).filter((o) => o.outOrderNo !== besideWaiting);
-  const queued = open.filter((o) => o.state === 'queued' && sameTerminal(o.sn, sn) && o.outOrderNo !== besideWaiting);
+  const queued = open.filter(
+    (o) => o.state === 'queued' && sameTerminal(o.sn, sn) && o.outOrderNo !== besideWaiting && ahead(o),
+  );
   return onIt[0] ?? queued[0] ?? null;
 }
 
@@ -90,18 +104,41 @@ export function admitSale<T extends OpenOrder>(
   g: ChargeGuardInput & { open: readonly T[]; whenBusy?: WhenBusy | undefined },
 ): T | null {
   assertShiftOpen(g.shiftOpen);
-  const busy = busyWith(g.open, g.sn, g.besideWaiting);
-  if (busy && g.whenBusy !== 'queue') throw terminalBusy(busy);
+  const cashier = g.whenBusy !== 'queue';
+  const yields = g.yields;
+  const busy = busyWith(g.open, g.sn, g.besideWaiting, (o) => !(cashier && yields?.(o)));
+  if (busy && cashier) throw terminalBusy(busy);
   return busy;
 }
 
 /**
- * May queued order `rec` be sent now? A shift is open, no unpaid order is on its terminal, and no
- * older queued sale waits for the same terminal (`open` oldest first).
+ * The queued order that goes to terminal `sn` next, or null: the cashier's own queued sales first,
+ * then the box office's charges (`yields`), each oldest first (`open` is oldest first).
  */
-export function canSendQueued(open: readonly OpenOrder[], rec: OpenOrder, shiftOpen?: () => boolean): boolean {
+export function nextQueued<T extends OpenOrder>(open: readonly T[], sn: string, yields?: (o: T) => boolean): T | null {
+  const queued = open.filter((o) => o.state === 'queued' && sameTerminal(o.sn, sn));
+  return queued.find((o) => !yields?.(o)) ?? queued[0] ?? null;
+}
+
+/**
+ * May queued order `rec` be sent now? A shift is open, no unpaid order is on its terminal, and it is
+ * the next queued for that terminal (`nextQueued`: the cashier's own first, then oldest first).
+ */
+export function canSendQueued(
+  open: readonly OpenOrder[],
+  rec: OpenOrder,
+  shiftOpen?: () => boolean,
+  yields?: (o: OpenOrder) => boolean,
+): boolean {
   if (shiftOpen && !shiftOpen()) return false;
   if (ordersOnTerminal(open, rec.sn).length > 0) return false;
-  const older = open.find((o) => o.state === 'queued' && sameTerminal(o.sn, rec.sn));
-  return !older || older.id === rec.id;
+  return nextQueued(open, rec.sn, yields)?.id === rec.id;
+}
+
+/**
+ * Is queued order `rec` bound for a terminal the counter no longer charges on? `current` is the
+ * counter's terminal at send time (null: none known just now — the sale waits, it is not ended).
+ */
+export function terminalChanged(rec: Pick<OpenOrder, 'sn'>, current: string | null): boolean {
+  return current !== null && !sameTerminal(rec.sn, current);
 }

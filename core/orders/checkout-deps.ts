@@ -40,6 +40,12 @@ export interface CheckoutDeps {
   journalSink?: JournalSink;
   /** Is a shift open now? Every sale needs one, and a queued sale is sent only during one (absent: not asked). */
   shiftOpen?: () => boolean;
+  /**
+   * The terminal the counter charges on now (the terminal link's). A queued sale is bound to a terminal
+   * when it is sent: it goes only while this is its terminal, waits while it is null, and is ended
+   * (TERMINAL_CHANGED) once it names another. Absent: not checked.
+   */
+  terminalSn?: () => string | null;
   /** Seat holds across counters (the Hub's); absent: this counter's own sales only (docs/seat-maps.md). */
   seatHolds?: SeatHolds;
   /** The seat rules of shows with a seat map (the programme's); absent: seats are not checked. */

@@ -19,12 +19,80 @@ import { LateOutcomeStore } from './late-outcomes';
 import { Poller } from './poller';
 import { QueueSender } from './queue-sender';
 import { RelayFollower } from './relay-follower';
-import { canSendQueued } from './charge-guard';
+import { canSendQueued, terminalChanged } from './charge-guard';
 import type { ClosedCheckDeps } from './closed-check';
 import { ProviderCheckStore } from './provider-checks';
 import type { CheckoutDeps } from './checkout-deps';
 import { CheckoutSeats } from './checkout-seats';
-import type { OrderView } from '../../shared/orders';
+import { TERMINAL_CHANGED, type OrderView } from '../../shared/orders';
+
+/**
+ * What a queued sale may do besides wait: go, or end unsent. It is bound to a terminal when it is
+ * sent: it goes only while the counter charges on its terminal (`sn()`; null: none known just now,
+ * so it waits), and ends (cancelled, TERMINAL_CHANGED) once the counter charges on another (no
+ * `sn`: not checked); it expires when too late to send.
+ */
+function queuedSaleRules(
+  d: { journal: OrderJournal; logger: CheckoutDeps['logger']; changed: (rec: OrderRecord | null) => void },
+  sn: CheckoutDeps['terminalSn'],
+) {
+  return {
+    mayGo: (rec: OrderRecord): boolean => {
+      if (!sn) return true;
+      const now = sn();
+      return now !== null && !terminalChanged(rec, now);
+    },
+    withdraw: (rec: OrderRecord): boolean => {
+      const now = sn?.() ?? null;
+      if (!terminalChanged(rec, now)) return false;
+      const reason = `${TERMINAL_CHANGED}: it was asked for terminal ${rec.sn}, and the counter charges on ${now} now. Nothing was charged; ask for it again.`;
+      const r = d.journal.transition(
+        rec.id,
+        'cancelled',
+        `Not sent: the counter changed terminals (${rec.sn} → ${now})`,
+        {
+          from: ['queued'],
+          patch: { reason },
+        },
+      );
+      if (!r.changed) return false;
+      d.logger.warn('queued sale not sent: the counter changed terminals', {
+        orderId: rec.id,
+        outOrderNo: rec.outOrderNo,
+        askedFor: rec.sn,
+        now,
+      });
+      d.changed(r.record);
+      return true;
+    },
+    /** Ends a queued sale too late to send (it would expire before it could be paid). */
+    expire: (rec: OrderRecord): void => {
+      const r = d.journal.transition(
+        rec.id,
+        'expired',
+        'Too late to send: the sale would expire before it could be paid',
+        {
+          from: ['queued'],
+          patch: { reason: REASONS.expiredUnsent },
+        },
+      );
+      if (!r.changed) return;
+      d.logger.warn('queued sale expired before it could be sent', { orderId: rec.id, outOrderNo: rec.outOrderNo });
+      d.changed(r.record);
+    },
+  };
+}
+
+/** Which queued orders give way to the cashier's own sale (a box office's charges: `useYieldRule`). */
+function yieldRule() {
+  let rule: (orderId: number) => boolean = () => false;
+  return {
+    yields: (o: { id: number }) => rule(o.id),
+    use: (r: (orderId: number) => boolean) => {
+      rule = r;
+    },
+  };
+}
 
 export function buildCheckoutParts(deps: CheckoutDeps) {
   const tuning = resolveTuning(deps.tuning);
@@ -42,6 +110,7 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
   const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
   const relay = new RelayFollower();
+  const giveWay = yieldRule();
 
   // ---- the parts: they call each other back only once all are built ----
   const run = new CheckoutRun({
@@ -59,6 +128,7 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
     seatHold: (id): OrderView['seatHold'] | null => seats.of(id),
   });
   const { view, changed, track } = run;
+  const binding = queuedSaleRules({ journal, logger, changed }, deps.terminalSn);
   const seats: CheckoutSeats = new CheckoutSeats({
     db: deps.db,
     run,
@@ -95,23 +165,14 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
     minUsefulMs: tuning.minUsefulMs,
     isOnline: () => monitor.online,
     send: (id) => calls.sendFrom(id, 'queued', 'Provider reachable and terminal free; sending the queued sale'),
-    // The rules below every door: a queued sale goes only during a shift, to a terminal holding no unpaid order.
-    canSend: (rec) => !seats.isHolding(rec.id) && canSendQueued(journal.listOpen(), rec, deps.shiftOpen),
-    expire: (rec) => {
-      const r = journal.transition(
-        rec.id,
-        'expired',
-        'Too late to send: the sale would expire before it could be paid',
-        {
-          from: ['queued'],
-          patch: { reason: REASONS.expiredUnsent },
-        },
-      );
-      if (r.changed) {
-        logger.warn('queued sale expired before it could be sent', { orderId: rec.id, outOrderNo: rec.outOrderNo });
-        changed(r.record);
-      }
-    },
+    // The rules below every door: a queued sale goes only during a shift, to a terminal holding no
+    // unpaid order, the cashier's own before a box office's, and only while it is the counter's terminal.
+    canSend: (rec) =>
+      !seats.isHolding(rec.id) &&
+      binding.mayGo(rec) &&
+      canSendQueued(journal.listOpen(), rec, deps.shiftOpen, giveWay.yields),
+    withdraw: (rec) => binding.withdraw(rec),
+    expire: (rec) => binding.expire(rec),
   });
 
   const poller: Poller = new Poller({
@@ -184,6 +245,8 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
     closed,
     findFor,
     recordOf,
+    yields: giveWay.yields,
+    useYieldRule: giveWay.use,
   };
 }
 export type CheckoutParts = ReturnType<typeof buildCheckoutParts>;

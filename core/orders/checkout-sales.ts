@@ -15,7 +15,7 @@ import type { CheckoutParts } from './checkout-parts';
 export function checkoutSales(parts: CheckoutParts) {
   const { deps, logger, now, getPos, journal, run, view, changed, track, monitor, queueSender, calls, closed, seats } =
     parts;
-  const { recordOf } = parts;
+  const { recordOf, yields } = parts;
   let retryRule: RetryRule = () => null;
 
   /** The journal write that must happen before anything is sent; if it fails, nothing is sent. */
@@ -28,9 +28,16 @@ export function checkoutSales(parts: CheckoutParts) {
     }
   }
 
-  /** The door's rules: NO_SHIFT; TERMINAL_BUSY unless the sale may wait its turn (then the order in the way). */
+  /** The door's rules: NO_SHIFT; TERMINAL_BUSY unless the sale may wait its turn (then the order in the way); a box office's queued charge never keeps the cashier's door busy. */
   const admit = (open: readonly OrderRecord[], sn: string, opts: SellOptions) =>
-    admitSale({ open, sn, besideWaiting: opts.besideWaiting, whenBusy: opts.whenBusy, shiftOpen: deps.shiftOpen });
+    admitSale({
+      open,
+      sn,
+      besideWaiting: opts.besideWaiting,
+      whenBusy: opts.whenBusy,
+      shiftOpen: deps.shiftOpen,
+      yields,
+    });
 
   /** The one door to the provider for a new sale, whoever asked: the sale checked (its amount is its own), a shift open, at most one unpaid order per terminal (busy: refused, or queued for its turn). */
   async function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): Promise<OrderView> {
@@ -47,7 +54,11 @@ export function checkoutSales(parts: CheckoutParts) {
     const createdAt = now();
     // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
     // each goes straight out (while offline that attempt doubles as the check whether the provider is back).
-    const queueAhead = busy !== null || open.some((o) => o.state === 'queued' && canSendQueued(open, o));
+    // The cashier's own sale goes ahead of a box office's queued charges: it waits behind none of them.
+    const cashier = opts.whenBusy !== 'queue';
+    const queueAhead =
+      busy !== null ||
+      open.some((o) => o.state === 'queued' && !(cashier && yields(o)) && canSendQueued(open, o, undefined, yields));
     const queued = busy
       ? waitingForTerminal(busy)
       : { note: 'Sale recorded; queued behind older sales', reason: REASONS.queued };

@@ -54,7 +54,8 @@ export class CheckoutSeats {
     // A sale's seats end with it: sold when paid (also paid after closing), else released.
     run.events.on('order', (v) => {
       const held = isFinalState(v.state) ? this.store.of(v.id) : null;
-      if (held && held.outcome !== 'taken') this.holds().settle(v.outOrderNo, v.state === 'paid' ? 'sold' : 'released');
+      if (held && held.outcome !== 'taken' && held.outcome !== 'refused')
+        this.holds().settle(v.outOrderNo, v.state === 'paid' ? 'sold' : 'released');
     });
     run.events.on('late', ({ orderId }) => {
       const rec = run.journal.get(orderId);

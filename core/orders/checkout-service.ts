@@ -21,7 +21,7 @@ export type CheckoutService = ReturnType<typeof createCheckoutService>;
 
 export function createCheckoutService(deps: CheckoutDeps) {
   const parts = buildCheckoutParts(deps);
-  const { now, journal, run, view, recordOf, seats } = parts;
+  const { now, journal, run, view, recordOf, seats, queueSender } = parts;
 
   return {
     ...checkoutSales(parts),
@@ -63,6 +63,19 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
     connectivity(): Connectivity {
       return run.connectivity();
+    },
+
+    /**
+     * Which queued orders give way to the cashier's own sale (the box-office integrations: their
+     * charges). They never make the cashier's doors TERMINAL_BUSY, and the cashier's queued sales go first.
+     */
+    useYieldRule(rule: (orderId: number) => boolean): void {
+      parts.useYieldRule(rule);
+    },
+
+    /** The counter's terminal changed: queued sales bound for the old one are ended, those for the new one may go. */
+    terminalChanged(): void {
+      if (!run.stopped && journal.countQueued() > 0) queueSender.kick();
     },
 
     /** Plugs in the seat rules and the seat holds (the root: the programme, then the Hub link or the local holds). */

@@ -33,8 +33,9 @@ export class OrderJournalReads {
   }
 
   /**
-   * The sales the ledger needs for a window (shared/ledger.ts): those created in [from, to), and
-   * those created before `from` that first turned paid in it. Every profile: the ledger scopes them.
+   * The sales the ledger needs for a window (shared/ledger.ts): those created in [from, to), those
+   * created before `from` that first turned paid in it, and those created before `from` that the
+   * provider paid after closing, learnt in it (their tickets count with the card total). Every profile: the ledger scopes them.
    */
   ledgerSales(from: number, to: number): LedgerSale[] {
     const paidAt = `(SELECT MIN(e.at) FROM order_events e WHERE e.order_id = o.id AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid'))`;
@@ -49,9 +50,14 @@ export class OrderJournalReads {
                 o.film_name, o.film_title, o.show_date, o.show_time
          FROM order_events e JOIN orders o ON o.id = e.order_id
          WHERE e.at >= ? AND e.at < ? AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid') AND o.created_at < ?
-         GROUP BY o.id`,
+         GROUP BY o.id
+         UNION ALL
+         SELECT o.out_order_no, o.created_at, o.state, o.amount_kobo, o.tickets, o.booking_fee_kobo, COALESCE(o.provider_fee_kobo, 0), NULL, o.profile,
+                o.film_name, o.film_title, o.show_date, o.show_time
+         FROM order_late l JOIN orders o ON o.id = l.order_id
+         WHERE l.found_at >= ? AND l.found_at < ? AND l.kind = 'paid-after-closing' AND o.created_at < ? AND o.state <> 'paid'`,
       )
-      .all(from, to, from, to, from) as (Omit<LedgerSale, 'demo' | 'show'> & {
+      .all(from, to, from, to, from, from, to, from) as (Omit<LedgerSale, 'demo' | 'show'> & {
       profile: string;
       filmName: string;
       filmTitle: string;

@@ -139,4 +139,25 @@ export const ORDER_MIGRATIONS: Migration[] = [
       CREATE INDEX order_seat_holds_show ON order_seat_holds(show_key);
     `,
   },
+  {
+    // A hold the Hub refused (too many requests from this counter, or the request itself): the sale
+    // fails before the provider is asked, as when its seats were taken. SQLite cannot widen a CHECK
+    // in place: the table is made again with its rows.
+    name: 'orders-006-seat-hold-refused',
+    sql: `
+      CREATE TABLE order_seat_holds_006 (
+        order_id INTEGER PRIMARY KEY REFERENCES orders(id),
+        show_key TEXT NOT NULL,
+        screen TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        outcome TEXT CHECK (outcome IN ('held', 'unchecked', 'taken', 'refused')),
+        note TEXT
+      );
+      INSERT INTO order_seat_holds_006 (order_id, show_key, screen, seats, outcome, note)
+        SELECT order_id, show_key, screen, seats, outcome, note FROM order_seat_holds;
+      DROP TABLE order_seat_holds;
+      ALTER TABLE order_seat_holds_006 RENAME TO order_seat_holds;
+      CREATE INDEX order_seat_holds_show ON order_seat_holds(show_key);
+    `,
+  },
 ];

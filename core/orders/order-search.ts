@@ -5,6 +5,7 @@
 import { parseNaira } from '../../shared/money';
 import { DAY_MS, lagosDayStart, lagosInstant } from '../../shared/time';
 import type { OrderState } from '../../shared/orders';
+import { cardTotalOf } from '../../shared/ledger';
 import type { Db } from '../db';
 
 /** @internal for tests */
@@ -31,12 +32,22 @@ interface SearchResult {
   paid: { count: number; amountKobo: number };
   /** Of those found, the ones the provider paid after the counter closed them (money taken all the same). */
   paidAfterClosing: { count: number; amountKobo: number };
+  /** What of the found orders is in the card total (shared/ledger.ts `cardTotalOf`): paid and paid after closing, less refunds to be arranged. */
+  cardTotal: { count: number; amountKobo: number };
   next: string | null;
 }
 
 const MAX_WORDS = 5;
 /** The orders the provider paid after the counter closed them. */
 const LATE_PAID = "(SELECT order_id FROM order_late WHERE kind = 'paid-after-closing')";
+/** Of those, the ones the cashier marked "customer gone: refund to be arranged" (out of the card total). */
+const LATE_REFUND = "(SELECT order_id FROM order_late WHERE kind = 'paid-after-closing' AND handled_how = 'refund')";
+const ZERO = { count: 0, amountKobo: 0 };
+const totals = (pc: number, pk: number, lc: number, lk: number, rc: number, rk: number) => {
+  const paid = { count: pc, amountKobo: pk };
+  const paidAfterClosing = { count: lc, amountKobo: lk };
+  return { paid, paidAfterClosing, cardTotal: cardTotalOf([paid, paidAfterClosing], { count: rc, amountKobo: rk }) };
+};
 const SEAT_RE = /^[A-Za-z0-9]{1,8}$/;
 /** One or two digits: too short for the trigram index, read as the last digits of a sale number ("1", "01" find …-0001). */
 const SHORT_DIGITS_RE = /^\d{1,2}$/;
@@ -95,8 +106,9 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
       return {
         ids: [],
         total: 0,
-        paid: { count: 0, amountKobo: 0 },
-        paidAfterClosing: { count: 0, amountKobo: 0 },
+        paid: ZERO,
+        paidAfterClosing: ZERO,
+        cardTotal: ZERO,
         next: null,
       };
     where.push(`id IN (${sets.map((s) => `SELECT id FROM (${s})`).join(' INTERSECT ')})`);
@@ -124,13 +136,17 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     // Typed words: the text index is matched once, and the totals and the page both come from that
     // one pass (matching twice cost twice as much for a broad word such as a film's name).
     const rows = db
-      .prepare(`SELECT id, created_at, state, amount_kobo, id IN ${LATE_PAID} FROM orders ${filter}`)
+      .prepare(
+        `SELECT id, created_at, state, amount_kobo, id IN ${LATE_PAID}, id IN ${LATE_REFUND} FROM orders ${filter}`,
+      )
       .raw()
-      .all(...args) as [number, number, string, number, number][];
+      .all(...args) as [number, number, string, number, number, number][];
     let pc = 0;
     let pk = 0;
     let lc = 0;
     let lk = 0;
+    let rc = 0;
+    let rk = 0;
     for (const r of rows) {
       if (r[2] === 'paid') {
         pc++;
@@ -140,6 +156,10 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
         lc++;
         lk += r[3];
       }
+      if (r[5]) {
+        rc++;
+        rk += r[3];
+      }
     }
     const after = cur ? rows.filter((r) => r[1] < cur.at || (r[1] === cur.at && r[0] < cur.id)) : rows;
     after.sort((a, b) => b[1] - a[1] || b[0] - a[0]);
@@ -148,8 +168,7 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
     return {
       ids: page.map((r) => r[0]),
       total: rows.length,
-      paid: { count: pc, amountKobo: pk },
-      paidAfterClosing: { count: lc, amountKobo: lk },
+      ...totals(pc, pk, lc, lk, rc, rk),
       next: after.length > q.limit && last ? `${last[1]}.${last[0]}` : null,
     };
   }
@@ -157,9 +176,10 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   const sums = db
     .prepare(
       `SELECT COUNT(*) AS n, COALESCE(SUM(state = 'paid'), 0) AS pc, COALESCE(SUM(CASE WHEN state = 'paid' THEN amount_kobo END), 0) AS pk,
-      COALESCE(SUM(id IN ${LATE_PAID}), 0) AS lc, COALESCE(SUM(CASE WHEN id IN ${LATE_PAID} THEN amount_kobo END), 0) AS lk FROM orders ${filter}`,
+      COALESCE(SUM(id IN ${LATE_PAID}), 0) AS lc, COALESCE(SUM(CASE WHEN id IN ${LATE_PAID} THEN amount_kobo END), 0) AS lk,
+      COALESCE(SUM(id IN ${LATE_REFUND}), 0) AS rc, COALESCE(SUM(CASE WHEN id IN ${LATE_REFUND} THEN amount_kobo END), 0) AS rk FROM orders ${filter}`,
     )
-    .get(...args) as { n: number; pc: number; pk: number; lc: number; lk: number };
+    .get(...args) as { n: number; pc: number; pk: number; lc: number; lk: number; rc: number; rk: number };
 
   const pageWhere = cur ? [...where, '(created_at < ? OR (created_at = ? AND id < ?))'] : where;
   const pageArgs = cur ? [...args, cur.at, cur.at, cur.id] : args;
@@ -174,8 +194,7 @@ export function searchOrders(db: Db, q: SearchQuery): SearchResult {
   return {
     ids: page.map((r) => r.id),
     total: sums.n,
-    paid: { count: sums.pc, amountKobo: sums.pk },
-    paidAfterClosing: { count: sums.lc, amountKobo: sums.lk },
+    ...totals(sums.pc, sums.pk, sums.lc, sums.lk, sums.rc, sums.rk),
     next: more && last ? `${last.created_at}.${last.id}` : null,
   };
 }

@@ -24,6 +24,8 @@ interface QueueSenderDeps {
   expire: (rec: OrderRecord) => void;
   /** May this queued order be sent now (charge-guard.ts `canSendQueued`)? Absent: always. */
   canSend?: (rec: OrderRecord) => boolean;
+  /** Ends a queued order that must never be sent (bound for a terminal the counter left); true when it did. */
+  withdraw?: (rec: OrderRecord) => boolean;
 }
 
 export class QueueSender {
@@ -94,7 +96,7 @@ export class QueueSender {
     return this.d.journal.listQueued().find((rec) => !canSend || canSend(rec));
   }
 
-  /** Expires queued orders that are too late to send, and wakes up when the next one will be. */
+  /** Expires queued orders that are too late to send (and withdraws those bound for another terminal), and wakes up when the next one will be. */
   private sweep(): void {
     if (this.stopped) return;
     if (this.sweepTimer !== null) this.d.timers.clearTimeout(this.sweepTimer);
@@ -106,6 +108,7 @@ export class QueueSender {
         this.d.expire(rec);
         continue;
       }
+      if (this.d.withdraw?.(rec)) continue;
       const due = rec.expiresAt - this.d.minUsefulMs;
       nextDue = nextDue === null ? due : Math.min(nextDue, due);
     }

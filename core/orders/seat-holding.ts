@@ -52,7 +52,7 @@ export class SeatHoldStore {
       .run(orderId, plan.showKey, plan.show.screen, plan.seats.join(','));
   }
 
-  setOutcome(orderId: number, outcome: 'held' | 'unchecked' | 'taken', note: string | null): void {
+  setOutcome(orderId: number, outcome: 'held' | 'unchecked' | 'taken' | 'refused', note: string | null): void {
     this.db.prepare('UPDATE order_seat_holds SET outcome = ?, note = ? WHERE order_id = ?').run(outcome, note, orderId);
   }
 
@@ -70,7 +70,7 @@ export class SeatHoldStore {
         `SELECT h.order_id AS orderId, h.seats, o.state, o.out_order_no AS outOrderNo,
            EXISTS (SELECT 1 FROM order_late l WHERE l.order_id = o.id AND l.kind = 'paid-after-closing') AS latePaid
          FROM order_seat_holds h JOIN orders o ON o.id = h.order_id
-         WHERE h.show_key = ? AND (h.outcome IS NULL OR h.outcome != 'taken')`,
+         WHERE h.show_key = ? AND (h.outcome IS NULL OR h.outcome NOT IN ('taken', 'refused'))`,
       )
       .all(showKey) as { orderId: number; seats: string; state: OrderState; outOrderNo: string; latePaid: number }[];
     const out: OwnSeat[] = [];
@@ -142,8 +142,9 @@ export interface HoldStepDeps {
 
 /**
  * Holds a journaled sale's seats before the provider is asked: taken elsewhere, the order ends
- * failed naming the seats and the counter ('stop', never sent); held or not checked, it goes on,
- * the outcome kept on the order ('go').
+ * failed naming the seats and the counter ('stop', never sent); refused by the Hub, it ends failed
+ * with the Hub's reason (never sold unchecked); held or not checked, it goes on, the outcome kept on
+ * the order ('go').
  */
 export async function holdForSale(
   d: HoldStepDeps,
@@ -169,6 +170,18 @@ export async function holdForSale(
       orderId: rec.id,
       outOrderNo: rec.outOrderNo,
       seats: named.map((t) => t.seat).join(','),
+    });
+    d.changed(r.changed ? r.record : d.journal.get(rec.id));
+    return 'stop';
+  }
+  if (out.kind === 'refused') {
+    const reason = `${out.reason} (the customer was not charged)`;
+    d.store.setOutcome(rec.id, 'refused', out.reason);
+    const r = d.journal.transition(rec.id, 'failed', reason, { from: ['creating', 'queued'], patch: { reason } });
+    d.logger.warn('the Hub refused the seat hold; the sale was not sent', {
+      orderId: rec.id,
+      outOrderNo: rec.outOrderNo,
+      reason: out.reason,
     });
     d.changed(r.changed ? r.record : d.journal.get(rec.id));
     return 'stop';

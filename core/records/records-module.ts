@@ -132,7 +132,14 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
       'orders.search': (a) => {
         textIndex.catchUp();
         const r = searchOrders(ctx.db, { ...a, includeDemo: a.includeDemo ?? ctx.settings.activeProfile() === 'demo' });
-        return { rows: views(r.ids), total: r.total, paid: r.paid, paidAfterClosing: r.paidAfterClosing, next: r.next };
+        return {
+          rows: views(r.ids),
+          total: r.total,
+          paid: r.paid,
+          paidAfterClosing: r.paidAfterClosing,
+          cardTotal: r.cardTotal,
+          next: r.next,
+        };
       },
 
       'shift.current': () => ({ shift: shift.current() }),

@@ -32,6 +32,7 @@ import {
   SeatCheckResponseSchema,
 } from '../../shared/hub-programme-contract';
 import { readProgramme, seatConflicts } from '../store/programme';
+import { RelayStreamQuerySchema } from '../../shared/hub-seats-contract';
 import { anonymousAudience, counterAudience, counterOf } from './audiences';
 import type { HubApp } from './zod-provider';
 
@@ -167,7 +168,7 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
       },
     );
 
-    counters.get(RELAY_STREAM_PATH, async (req, reply) => {
+    counters.get(RELAY_STREAM_PATH, { schema: { querystring: RelayStreamQuerySchema } }, async (req, reply) => {
       const c = counterOf(req);
       await touchCounter(ctx.db, c.id, ctx.now());
       const h = req.headers['last-event-id'];
@@ -177,7 +178,8 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
       // ids are given at insert, so with two instances N+1 can reach the counter before N, and a
       // counter that got N+1 and lost N in transit would never see N again. (It de-duplicates on
       // eventId; Last-Event-ID is only logged.)
-      ctx.relay.open(c.id, reply.raw, null, c.branch);
+      // Its seat changes are the practice ones or the real ones, as the counter shows (streams/seat-signal.ts).
+      ctx.relay.open(c.id, reply.raw, null, c.branch, req.query.practice === 'true');
       req.log.info({ counterId: c.id, lastEventId: last }, 'hub: relay stream opened');
     });
   });

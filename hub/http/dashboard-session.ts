@@ -13,11 +13,12 @@ import {
 } from '../../shared/hub-dashboard-contract';
 import type { HubContext } from '../context';
 import { fail } from '../errors';
+import { checkLogin } from '../store/login-throttle';
 import {
-  checkLogin,
   closeAllSessions,
   closeSession,
   completeSetup,
+  MAX_SESSIONS_PER_MANAGER,
   openSession,
   readSession,
   type Session,
@@ -53,7 +54,14 @@ function sessionKit(ctx: HubContext) {
       await readSession(ctx.db, old, ctx.now(), dc.session).then((s) => (s ? closeSession(ctx.db, s.idHash) : 0));
       ctx.credentials.forgetSessions([sha256(old)]);
     }
-    const { id, session: s } = await openSession(ctx.db, manager, ctx.now(), dc.session);
+    const { id, session: s, ended } = await openSession(ctx.db, manager, ctx.now(), dc.session);
+    if (ended.length) {
+      ctx.credentials.forgetSessions(ended);
+      dc.live.endSessions(
+        ended,
+        `You logged in on more than ${MAX_SESSIONS_PER_MANAGER} browsers: this oldest session ended. Log in again.`,
+      );
+    }
     reply.header('set-cookie', cookie(id, Math.floor(dc.session.absoluteMs / 1000)));
     reply.header('cache-control', 'no-store');
     return viewOf(s);

@@ -18,7 +18,7 @@ import { Where, type Scope } from './scope';
 
 // ---- Today -------------------------------------------------------------------------------------
 
-// The day's figures are the ledger's (shared/ledger.ts `dayTally`): SQL only counts and groups.
+// The day's figures are the ledger's (shared/ledger-day.ts `dayTally`): SQL counts and groups by the ledger's rules.
 const zero = (): Tally => emptyDayTally();
 const addInto = (a: Tally, b: Tally) => addDayTally(a, b);
 const bucket = (count: unknown, kobo: unknown) => ({ count: num(count), amountKobo: num(kobo) });
@@ -31,11 +31,15 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
 
   const ow = new Where(scope, 'o.branch', branchFilter);
   ow.and(`o.created_at >= ${ow.p(from)} and o.created_at < ${ow.p(to)}`);
+  // A sale the provider paid after closing, learnt the same day, is in that line alone (as on the
+  // counter's Z: shared/ledger.ts), not also failed, cancelled or expired.
+  const closedAs = (state: string) =>
+    `o.state = '${state}' and not exists (select 1 from dash_late x where x.order_id = o.id and x.kind = 'paid-after-closing' and x.at >= ${ow.p(from)} and x.at < ${ow.p(to)})`;
   const orders = await q.query<Row>(
     `select o.practice, o.branch, o.counter_id, coalesce(o.cashier, '') as cashier,
             count(*) filter (where o.state = 'paid') as paid_count, coalesce(sum(o.amount_kobo) filter (where o.state = 'paid'), 0) as paid_kobo,
-            count(*) filter (where o.state = 'failed') as failed_count, count(*) filter (where o.state = 'cancelled') as cancelled_count,
-            count(*) filter (where o.state = 'expired') as expired_count, count(*) filter (where o.state in (${OPEN_LIST})) as open_count
+            count(*) filter (where ${closedAs('failed')}) as failed_count, count(*) filter (where ${closedAs('cancelled')}) as cancelled_count,
+            count(*) filter (where ${closedAs('expired')}) as expired_count, count(*) filter (where o.state in (${OPEN_LIST})) as open_count
        from dash_orders o ${ow.sql()} group by 1, 2, 3, 4`,
     ow.params,
   );

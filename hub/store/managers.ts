@@ -1,7 +1,7 @@
 // Manager accounts of the dashboard: scrypt password hashes (parameters kept with each hash), the
-// one-time setup token of the first start, login throttling that grows with failures and checks one
-// password at a time per account (claimed in the database, so it holds across instances), and
-// sessions (only the SHA-256 of the id is stored; idle and absolute expiry; logout everywhere).
+// one-time setup token of the first start, and sessions (only the SHA-256 of the id is stored; idle
+// and absolute expiry; at most MAX_SESSIONS_PER_MANAGER each; logout everywhere). Checking a login
+// (its throttling) is login-throttle.ts.
 import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { CreateManagerRequest, ManagerView, ManagerRole } from '../../shared/hub-dashboard-contract';
 import type { HubDb } from '../db/adapter';
@@ -60,14 +60,14 @@ export async function verifyPassword(password: string, stored: string, from = 'l
 
 let dummyHash: Promise<string> | null = null;
 /** An unknown name costs the same hash as a known one, so timing does not tell which names exist. */
-const dummy = () => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
+export const dummy = () => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
 
 // ---- Accounts ----------------------------------------------------------------------------------
 
-const nameKey = (name: string) => name.trim().normalize('NFC').toLowerCase();
+export const nameKey = (name: string) => name.trim().normalize('NFC').toLowerCase();
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
-interface ManagerRow {
+export interface ManagerRow {
   id: string;
   name: string;
   role: ManagerRole;
@@ -162,134 +162,6 @@ export async function completeSetup(
   });
 }
 
-// ---- Login throttling ------------------------------------------------------------------------------
-
-export interface ThrottlePolicy {
-  /** Failures allowed before the first wait. */
-  free: number;
-  firstWaitMs: number;
-  /** The longest wait of one address guessing one account. */
-  maxWaitMs: number;
-  /** The longest wait of an account for everyone: a slowdown, so the right password still gets in after it. */
-  accountMaxWaitMs: number;
-}
-export const DEFAULT_THROTTLE: ThrottlePolicy = {
-  free: 3,
-  firstWaitMs: 1000,
-  maxWaitMs: 15 * 60_000,
-  accountMaxWaitMs: 60_000,
-};
-/** A check claimed by an instance that died is free again after this. */
-const CHECK_LEASE_MS = 10_000;
-
-/** Wait after `failures` failures: none for the free ones, then doubling from firstWaitMs up to `max`. */
-const waitAfter = (failures: number, p: ThrottlePolicy = DEFAULT_THROTTLE, max = p.maxWaitMs): number =>
-  failures < p.free ? 0 : Math.min(max, p.firstWaitMs * 2 ** (failures - p.free));
-
-const WAIT_SQL = `(case when failures + 1 < $3 then 0 else least($5::bigint, ($4::bigint * power(2, least(failures + 1 - $3, 40)))::bigint) end)`;
-
-interface Wait {
-  failures: number;
-  lockedUntil: number;
-}
-/** Per Hub database (so per Hub instance): the waits of address+name pairs, and the account waits of unknown names. */
-const throttles = new WeakMap<HubDb, { byAddress: Map<string, Wait>; unknown: Map<string, Wait> }>();
-function throttleOf(db: HubDb) {
-  let t = throttles.get(db);
-  if (!t) throttles.set(db, (t = { byAddress: new Map(), unknown: new Map() }));
-  if (t.byAddress.size > 10_000) t.byAddress.clear();
-  if (t.unknown.size > 10_000) t.unknown.clear();
-  return t;
-}
-const rateLimited = (retryAfterMs: number) =>
-  fail('HUB_RATE_LIMITED', 429, 'Too many login attempts for this manager: wait, then try again.', {
-    retryAfterMs: Math.max(1000, retryAfterMs),
-  });
-
-/**
- * Two throttles, alike for real and unknown names so the answers never tell them apart:
- * - one address guessing one name: every attempt counts (those refused too) and the wait grows to
- *   maxWaitMs — the guesser is locked out, nobody else;
- * - one name for everyone: only checked failures count, an attempt during the wait (or while another
- *   check of it runs) is refused without counting or lengthening it, and the wait stops growing at
- *   accountMaxWaitMs — guessing from many addresses is slowed, the right password gets in after the wait.
- * A right password forgives both.
- */
-export async function checkLogin(
-  db: HubDb,
-  name: string,
-  password: string,
-  now: number,
-  p: ThrottlePolicy = DEFAULT_THROTTLE,
-  from = 'local',
-): Promise<ManagerView> {
-  const t = throttleOf(db);
-  const key = nameKey(name);
-  const addressKey = `${from}\u0000${key}`;
-  const a = t.byAddress.get(addressKey) ?? { failures: 0, lockedUntil: 0 };
-  t.byAddress.set(addressKey, a);
-  const waiting = a.lockedUntil > now;
-  a.failures++;
-  a.lockedUntil = Math.max(a.lockedUntil, now + waitAfter(a.failures, p));
-  if (waiting) throw rateLimited(a.lockedUntil - now);
-
-  const found = await db.query<ManagerRow>('select * from managers where name_key = $1', [key]);
-  const m = found[0];
-  const wrong = () => fail('HUB_LOGIN_FAILED', 401, 'Wrong manager name or password.');
-  if (!m) {
-    const u = t.unknown.get(key) ?? { failures: 0, lockedUntil: 0 };
-    t.unknown.set(key, u);
-    if (u.lockedUntil > now) throw rateLimited(u.lockedUntil - now);
-    u.failures++;
-    u.lockedUntil = now + waitAfter(u.failures, p, p.accountMaxWaitMs);
-    await verifyPassword(password, await dummy(), from);
-    throw wrong();
-  }
-  const claim = await db.query<{ failures: unknown }>(
-    `update managers set failures = failures + 1, checking_until = $2 + ${CHECK_LEASE_MS},
-            locked_until = $2 + ${WAIT_SQL}
-      where id = $1 and locked_until <= $2 and checking_until <= $2 returning failures`,
-    [m.id, now, p.free, p.firstWaitMs, p.accountMaxWaitMs],
-  );
-  if (!claim.length) {
-    const r = await db.query<{ locked_until: unknown; checking_until: unknown }>(
-      'select locked_until, checking_until from managers where id = $1',
-      [m.id],
-    );
-    throw rateLimited(
-      Math.max(num(r[0]?.locked_until ?? 0), Math.min(num(r[0]?.checking_until ?? 0), now + 1000)) - now,
-    );
-  }
-  let ok = false;
-  try {
-    ok = await verifyPassword(password, m.password_hash, from);
-  } finally {
-    await db.query(
-      ok
-        ? 'update managers set failures = 0, locked_until = 0, checking_until = 0 where id = $1'
-        : 'update managers set checking_until = 0 where id = $1',
-      [m.id],
-    );
-  }
-  if (!ok) throw wrong();
-  t.byAddress.delete(addressKey);
-  // Told only to whoever knows the password: a departed manager learns why, a guesser learns nothing.
-  if (m.disabled_at !== null && m.disabled_at !== undefined)
-    throw fail('HUB_FORBIDDEN', 403, 'This manager account is disabled: ask head office to enable it again.');
-  return view(m);
-}
-
-/** @internal for tests */
-export async function loginFailures(db: HubDb, managerId: string): Promise<{ failures: number; lockedUntil: number }> {
-  const r = (
-    await db.query<{ failures: unknown; locked_until: unknown }>(
-      'select failures, locked_until from managers where id = $1',
-      [managerId],
-    )
-  )[0];
-  return { failures: num(r?.failures ?? 0), lockedUntil: num(r?.locked_until ?? 0) };
-}
-
 // ---- Sessions -------------------------------------------------------------------------------------
 
 export interface SessionPolicy {
@@ -310,26 +182,44 @@ export interface Session {
 const csrfTokenOf = (sessionId: string): string =>
   createHmac('sha256', sessionId).update('counterpay-dashboard-csrf').digest('base64url');
 
-/** A new session (a new random id every login: no fixation). Returns the id for the cookie. */
+/**
+ * Open sessions a manager may hold; a login past it ends their oldest (issue 36), so logging in many
+ * times cannot fill the Hub's memory of known credentials (10,000) and push the counters out of it.
+ */
+export const MAX_SESSIONS_PER_MANAGER = 10;
+
+/**
+ * A new session (a new random id every login: no fixation). Returns the id for the cookie, and the
+ * id hashes of the manager's oldest sessions it ended (past MAX_SESSIONS_PER_MANAGER).
+ */
 export async function openSession(
   db: HubDb,
   manager: ManagerView,
   now: number,
   p: SessionPolicy,
-): Promise<{ id: string; session: Session }> {
+): Promise<{ id: string; session: Session; ended: string[] }> {
   const id = randomBytes(32).toString('base64url');
+  const idHash = sha256(id);
   const expiresAt = now + p.absoluteMs;
   await db.query(
     'insert into manager_sessions (id_hash, manager_id, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)',
-    [sha256(id), manager.id, now, expiresAt],
+    [idHash, manager.id, now, expiresAt],
   );
   // Expired sessions are swept here (logins are rare); an expired row is never accepted anyway.
   await db.query('delete from manager_sessions where expires_at <= $1 or last_seen_at <= $1 - $2', [now, p.idleMs]);
+  const ended = await db.query<{ id_hash: string }>(
+    `delete from manager_sessions where id_hash in (
+       select id_hash from manager_sessions where manager_id = $1 and id_hash <> $2
+        order by created_at desc, id_hash desc offset $3)
+     returning id_hash`,
+    [manager.id, idHash, MAX_SESSIONS_PER_MANAGER - 1],
+  );
   return {
     id,
+    ended: ended.map((r) => r.id_hash),
     session: {
       manager,
-      idHash: sha256(id),
+      idHash,
       csrfToken: csrfTokenOf(id),
       idleExpiresAt: Math.min(now + p.idleMs, expiresAt),
       expiresAt,

@@ -12,6 +12,7 @@ import type {
   ShowsView,
 } from '../../shared/hub-programme-contract';
 import type { Programme } from '../../shared/programme';
+import { showFillTotals } from '../../shared/ledger-day';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { RELAY_CHANNEL } from './notifications';
@@ -277,11 +278,6 @@ export async function showFills(q: SqlRunner, scope: Scope, day: string, branchF
   return {
     day,
     shows: list,
-    totals: {
-      shows: list.length,
-      seatsSold: list.reduce((n, s) => n + s.seatsSold, 0),
-      takingsKobo: list.reduce((n, s) => n + s.takingsKobo, 0),
-      seatsHeld: list.reduce((n, s) => n + s.seatsHeld, 0),
-    },
+    totals: showFillTotals(list),
   };
 }

@@ -15,14 +15,16 @@ import { num } from '../db/adapter';
 import { fail } from '../errors';
 import { checkHeldCap, checkSeatsOf, holdableShow, holdBound } from './seat-rules';
 
-/** The NOTIFY channel of seat changes; payload JSON [branch, showKey]. */
+/** The NOTIFY channel of seat changes; payload JSON [branch, showKey, practice]. */
 export const SEATS_CHANNEL = 'hub_seats';
-export const seatsNotice = (branch: string, showKey: string) => JSON.stringify([branch, showKey]);
-export function readSeatsNotice(payload: string): { branch: string; showKey: string } | null {
+export const seatsNotice = (branch: string, showKey: string, practice?: boolean) =>
+  JSON.stringify(practice === undefined ? [branch, showKey] : [branch, showKey, practice]);
+/** practice null: the notice does not say (an older instance): both kinds of streams are told. */
+export function readSeatsNotice(payload: string): { branch: string; showKey: string; practice: boolean | null } | null {
   try {
     const v: unknown = JSON.parse(payload);
     return Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string'
-      ? { branch: v[0], showKey: v[1] }
+      ? { branch: v[0], showKey: v[1], practice: typeof v[2] === 'boolean' ? v[2] : null }
       : null;
   } catch {
     return null;
@@ -162,7 +164,7 @@ export async function holdSeats(
       const live = await liveRows(q, c.branch, r.practice, showKey, now, seats);
       const others = live.filter((row) => !mine(row));
       if (others.length) {
-        if (ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey)]);
+        if (ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey, r.practice)]);
         return { kind: 'taken', showKey, taken: others.map(takenOf) };
       }
       const have = new Set(live.map((row) => String(row.seat)));
@@ -183,7 +185,7 @@ export async function holdSeats(
           where order_key = $1 and counter_id = $2 and show_key = $3 and state = 'held'`,
         [r.orderKey, c.id, showKey, until],
       );
-      if (missing.length || ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey)]);
+      if (missing.length || ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey, r.practice)]);
       return { kind: 'held', showKey, until };
     });
   } catch (e) {
@@ -208,12 +210,12 @@ export async function releaseSeats(
     const changed = await q.query<Row>(
       `update seat_holds set state = 'released', settled_at = $3
         where order_key = $1 and counter_id = $2 and state = 'held'
-        returning branch, show_key`,
+        returning branch, show_key, practice`,
       [orderKey, c.id, now],
     );
     await notifyShows(
       q,
-      changed.map((r) => seatsNotice(String(r.branch), String(r.show_key))),
+      changed.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true)),
     );
     return changed.length;
   });
@@ -224,12 +226,12 @@ export async function sweepLapsedHolds(db: HubDb, now: number): Promise<number> 
   return db.tx(async (q) => {
     const rows = await q.query<Row>(
       `update seat_holds h set state = case when h.until_at > $1 then 'released' else ${LAPSE_STATE} end, settled_at = $1
-        where h.state = 'held' and (h.until_at <= $1 or ${OF_REVOKED}) returning h.branch, h.show_key`,
+        where h.state = 'held' and (h.until_at <= $1 or ${OF_REVOKED}) returning h.branch, h.show_key, h.practice`,
       [now],
     );
     await notifyShows(
       q,
-      rows.map((r) => seatsNotice(String(r.branch), String(r.show_key))),
+      rows.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true)),
     );
     return rows.length;
   });

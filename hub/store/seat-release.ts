@@ -17,12 +17,12 @@ export const SEAT_HISTORY_DAYS = 30;
 async function endWhere(q: SqlRunner, where: string, params: unknown[], now: number): Promise<number> {
   const rows = await q.query<Row>(
     `update seat_holds h set state = 'released', settled_at = $1 where h.state = 'held' and ${where}
-     returning h.branch, h.show_key`,
+     returning h.branch, h.show_key, h.practice`,
     [now, ...params],
   );
   await notifyShows(
     q,
-    rows.map((r) => seatsNotice(String(r.branch), String(r.show_key))),
+    rows.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true)),
   );
   return rows.length;
 }

@@ -59,11 +59,11 @@ async function settleIn(
   const changed = await q.query<Row>(
     `update seat_holds h set state = ${outcome === 'sold' ? `case when ${PAID_WITH_SEAT} then 'sold' else 'released' end` : `'released'`}, settled_at = $3
       where h.order_key = $1 and h.counter_id = $2 and h.state = 'held'
-      returning h.branch, h.show_key`,
+      returning h.branch, h.show_key, h.practice`,
     [orderKey, c.id, now],
   );
   let n = changed.length;
-  const shows = changed.map((r) => seatsNotice(String(r.branch), String(r.show_key)));
+  const shows = changed.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true));
   if (outcome === 'sold') {
     // Seats the paid order names whose hold ended without being sold, and are not sold under it now.
     const ended = await q.query<Row>(
@@ -90,7 +90,7 @@ async function settleIn(
         rows.map((r) => String(r.seat)),
         now,
       );
-      shows.push(seatsNotice(c.branch, String(r0.show_key)));
+      shows.push(seatsNotice(c.branch, String(r0.show_key), r0.practice === true));
     }
   }
   await notifyShows(q, shows);
@@ -137,7 +137,7 @@ async function sellOffline(
   }
   if (!seats.length) return;
   await sellAgain(q, c, orderKey, r.practice === true, key, String(r.film_name), seats, now);
-  await notifyShows(q, [seatsNotice(c.branch, key)]);
+  await notifyShows(q, [seatsNotice(c.branch, key, r.practice === true)]);
 }
 
 /** What a synced journal batch says of the counter's orders: a final state settles their holds. */

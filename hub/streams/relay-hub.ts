@@ -32,6 +32,8 @@ export interface RelayStream {
   counterId: string;
   /** The counter's branch (its programme's changes are told on this stream); null: none told. */
   branch: string | null;
+  /** The counter shows practice seat maps (Demo or Sandbox): told practice seat changes only, else real ones only. */
+  practice: boolean;
   /** The last programme version told on this stream. */
   programmeTold: number;
   res: ServerResponse;
@@ -129,7 +131,13 @@ export class RelayHub {
   }
 
   /** lastEventId null (a first connection): every unacknowledged delivery is sent. */
-  open(counterId: string, res: ServerResponse, lastEventId: number | null, branch: string | null = null): RelayStream {
+  open(
+    counterId: string,
+    res: ServerResponse,
+    lastEventId: number | null,
+    branch: string | null = null,
+    practice = false,
+  ): RelayStream {
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-store',
@@ -140,6 +148,7 @@ export class RelayHub {
     const s: RelayStream = {
       counterId,
       branch,
+      practice,
       programmeTold: 0,
       res,
       resumeAfter: lastEventId ?? 0,
@@ -189,10 +198,10 @@ export class RelayHub {
     this.send(s, 'programme', null, { version });
   }
 
-  /** Sends an event to every stream of the branch's counters here (`seats`: a show's seats changed, streams/seat-signal.ts). */
-  tellBranch(branch: string, event: string, data: unknown): void {
+  /** `event: seats` to every stream of the branch's counters here showing practice maps, or real ones (streams/seat-signal.ts). */
+  tellSeats(branch: string, practice: boolean, data: unknown): void {
     for (const set of this.streams.values())
-      for (const s of set) if (s.branch === branch) this.send(s, event, null, data);
+      for (const s of set) if (s.branch === branch && s.practice === practice) this.send(s, 'seats', null, data);
   }
 
   /** Closes every stream of a counter (it was revoked). */

@@ -68,7 +68,11 @@ export function createCounterPayClient(o: CounterPayClientOptions) {
   }
   const ref = (reference: string) => encodeURIComponent(reference);
   return {
-    /** Asks for a charge. Safe to repeat with the same reference: the same charge comes back (`created` false). */
+    /**
+     * Asks for a charge. Safe to repeat with the same reference: the same charge comes back (`created` false).
+     * `QUEUE_FULL` (429): 3 of your charges (10 from all systems) already wait for the terminal; nothing
+     * was charged — send it again once one has reached the terminal or ended.
+     */
     async charge(req: ChargeRequest): Promise<{ created: boolean; charge: ChargeView }> {
       const r = await send<ChargeView>('POST', '/v1/charges', req);
       return { created: r.status === 201, charge: r.value };

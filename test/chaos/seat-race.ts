@@ -49,6 +49,8 @@ export interface SeatRaceResult {
   attempts: number;
   held: number;
   taken: number;
+  /** Holds the Hub refused (rate): the sale is not charged. */
+  refused: number;
   unchecked: number;
   /** Seats sold to two sales the Hub held: must be 0. */
   seatsDoubleSold: number;
@@ -65,6 +67,7 @@ export class SeatRace {
     attempts: 0,
     held: 0,
     taken: 0,
+    refused: 0,
     unchecked: 0,
   };
   /** Sales the Hub held and the run settled sold: order key → its show key and seats. */

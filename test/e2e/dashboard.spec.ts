@@ -418,7 +418,7 @@ test('Today for head office: takings by branch, counter and cashier, the hourly 
   await expect(page.getByTestId('practice-note')).toContainText(`1 paid for ${formatNaira(99_900)}`);
   // The chart has words: the totals of both days.
   await expect(page.getByTestId('chart-summary')).toContainText(
-    `Takings today ${formatNaira(sum(paidToday()))}, against ${formatNaira(sum(lastWeek))}`,
+    `Card total today ${formatNaira(sum(paidToday()))}, against ${formatNaira(sum(lastWeek))}`,
   );
   expect(await page.getByTestId('hour-chart').locator('rect.bar-today').count()).toBeGreaterThanOrEqual(14);
   await both(page, 'today');

@@ -89,6 +89,8 @@ export interface MSale {
   ref: string;
   createdAt: number;
   amount: number;
+  tickets: number;
+  bookingFee: number;
   state: string;
   demo: boolean;
   paidAt: number | null;
@@ -118,6 +120,11 @@ export interface Expect {
   expired: number;
   open: number;
   topupsOk: { count: number; kobo: number };
+  /** The tickets and booking fees of the sales inside the card total (paid, sold earlier and paid now, paid after closing and kept). */
+  tickets: number;
+  bookingFees: number;
+  /** Each sale of the window in the one outcome line it ended in: ref → line. */
+  outcomeOf: Map<string, 'paid' | 'paid_after_closing' | 'failed' | 'cancelled' | 'expired' | 'not_finished'>;
 }
 
 export function expected(
@@ -137,18 +144,35 @@ export function expected(
     expired: 0,
     open: 0,
     topupsOk: { count: 0, kobo: 0 },
+    tickets: 0,
+    bookingFees: 0,
+    outcomeOf: new Map(),
+  };
+  // A sale the provider paid after closing, learnt here, ended in that line alone.
+  const lateHere = new Set(
+    m.late.filter((l) => counts(l) && l.kind === 'paid-after-closing' && inWindow(l.foundAt)).map((l) => l.ref),
+  );
+  const inCard = (s: MSale) => {
+    e.card.count += 1;
+    e.card.kobo += s.amount;
+    e.tickets += s.tickets;
+    e.bookingFees += s.bookingFee;
   };
   for (const s of m.sales.filter(counts)) {
     const soldHere = inWindow(s.createdAt);
     // Card money: paid sales sold here, and earlier sales that turned paid here.
-    if ((soldHere && s.state === 'paid') || (s.createdAt < from && s.paidAt !== null && inWindow(s.paidAt))) {
-      e.card.count += 1;
-      e.card.kobo += s.amount;
-    }
-    if (soldHere && s.state === 'failed') e.failed += s.amount;
-    if (soldHere && s.state === 'cancelled') e.cancelled += s.amount;
-    if (soldHere && s.state === 'expired') e.expired += s.amount;
-    if (soldHere && ['creating', 'waiting', 'unknown', 'queued'].includes(s.state)) e.open += s.amount;
+    if ((soldHere && s.state === 'paid') || (s.createdAt < from && s.paidAt !== null && inWindow(s.paidAt))) inCard(s);
+    if (!soldHere) continue;
+    const line = lateHere.has(s.ref)
+      ? 'paid_after_closing'
+      : s.state === 'paid' || s.state === 'failed' || s.state === 'cancelled' || s.state === 'expired'
+        ? s.state
+        : 'not_finished';
+    e.outcomeOf.set(s.ref, line);
+    if (line === 'failed') e.failed += s.amount;
+    if (line === 'cancelled') e.cancelled += s.amount;
+    if (line === 'expired') e.expired += s.amount;
+    if (line === 'not_finished') e.open += s.amount;
   }
   for (const l of m.late.filter(counts)) {
     if (l.kind !== 'paid-after-closing' || !inWindow(l.foundAt)) continue;
@@ -160,10 +184,7 @@ export function expected(
     if (l.refund) {
       e.refund.count += 1;
       e.refund.kobo += l.amount;
-    } else {
-      e.card.count += 1;
-      e.card.kobo += l.amount;
-    }
+    } else inCard(m.sales.find((x) => x.ref === l.ref)!);
   }
   for (const t of m.topups.filter(counts)) {
     if (t.state === 'success' && inWindow(t.createdAt)) {

@@ -54,7 +54,7 @@ export function buildReceipt(i: ReceiptInput): Receipt {
   if (i.programme?.screen) r.screen = i.programme.screen;
   if (i.programme) r.ticketType = i.programme.ticketType;
   const held = o.seatHold;
-  if (held && held.outcome !== 'taken') {
+  if (held && held.outcome !== 'taken' && held.outcome !== 'refused') {
     r.screen ??= held.screen;
     r.seatTickets = seatTickets(held.seats, i.programme?.ticketType);
   }

@@ -5,9 +5,14 @@ import type { ShiftReport } from '../../../shared/records';
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { toCsv } from '../../../shared/csv-cell';
 import { takenKobo } from './shift-report-doc';
-import { ledgerLines } from '../../../shared/ledger';
+import { ledgerLines, sweepText } from '../../../shared/ledger';
 
 const IN_TOTAL = { '+': 'added', '-': 'subtracted', '': '' } as const;
+const PROFILE_WORDS: Record<string, string> = {
+  demo: 'Demo - not real money',
+  sandbox: 'Sandbox - test money',
+  production: 'Production',
+};
 
 function iso(ms: number): string {
   return `${lagosDate(ms)} ${lagosHm(ms)}`;
@@ -18,6 +23,8 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
   const rows: (string | number)[][] = [['section', 'item', 'count', 'amount_naira', 'in_card_total']];
   const info = (item: string, value: string) => rows.push(['shift', item, '', value]);
   info('report', r.kind === 'Z' ? `Z ${r.id ?? ''}`.trim() : 'X');
+  // Which money it is, as on the printed report: a Demo or Sandbox shift never passes for real takings.
+  info('profile', PROFILE_WORDS[r.shift.profile ?? 'production'] ?? String(r.shift.profile));
   info('cinema', r.cinemaName);
   info('branch', r.branch);
   info('counter', r.counterName);
@@ -43,10 +50,11 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
   }
   for (const i of t.paidAfterClosing.items) {
     const what = `${i.ref} (was ${i.closedAs}; taken ${iso(i.at)}${i.payNo ? `; payment ${i.payNo}` : ''}${i.refund ? '; refund to be arranged' : ''})`;
-    rows.push(['paid_after_closing', what, 1, koboToNairaString(i.amountKobo), i.refund ? 'subtracted' : 'added']);
+    // The detail of the line `orders,paid_after_closing` above, which is already in the card total:
+    // blank here, so the rows marked added and subtracted sum to the card total.
+    rows.push(['paid_after_closing', what, 1, koboToNairaString(i.amountKobo), '']);
   }
-  if (t.sweep)
-    rows.push(['sweep', `checked ${t.sweep.checked} closed orders with the provider`, t.sweep.paidAfterClosing, '']);
+  if (t.sweep) rows.push(['sweep', sweepText(t.sweep), t.sweep.paidAfterClosing, '']);
   for (const i of t.openItems)
     rows.push([`open_${i.kind}`, `${i.ref} (${i.label})`, 1, koboToNairaString(i.amountKobo)]);
   const csv = toCsv(rows.map((row) => [...row, ...Array<string>(Math.max(0, 5 - row.length)).fill('')]));

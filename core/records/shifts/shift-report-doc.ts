@@ -1,6 +1,6 @@
 // A shift report (X: running, Z: at the close) as a print document, printed like a receipt.
 import { formatNaira } from '../../../shared/money';
-import { ledgerLines, TOPUPS_TOTAL_LABEL } from '../../../shared/ledger';
+import { ledgerLines, sweepText, TICKETS_SOLD_LABEL, TOPUPS_TOTAL_LABEL } from '../../../shared/ledger';
 import type { ShiftReport } from '../../../shared/records';
 import { formatLagosDateTime, formatLagosTime } from '../../../shared/time';
 import type { Block, PrintDoc } from '../printing/print-doc';
@@ -55,7 +55,7 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
       }
     }
   }
-  b.push({ t: 'pair', label: 'Tickets sold (in paid)', value: String(t.ticketsSold) });
+  b.push({ t: 'pair', label: TICKETS_SOLD_LABEL, value: String(t.ticketsSold) });
   if (t.noShift.count > 0) {
     b.push({
       t: 'small',
@@ -100,7 +100,7 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
       { t: 'rule' },
       {
         t: 'text',
-        text: `Checked ${t.sweep.checked} closed order${t.sweep.checked === 1 ? '' : 's'} with the provider: ${t.sweep.paidAfterClosing} paid after closing.`,
+        text: sweepText(t.sweep),
       },
     );
     if (t.sweep.incomplete) b.push({ t: 'small', text: `Not all could be checked: ${t.sweep.incomplete}` });

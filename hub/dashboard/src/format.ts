@@ -193,9 +193,9 @@ export const hourRange = (h: number): string =>
 /** The chart in words, for a screen reader and for anyone who would rather read. */
 export function chartSummary(points: HourPoint[]): string {
   const { paidKobo: today, lastWeekPaidKobo: last, busiest } = hourlyTotals(points);
-  if (today === 0 && last === 0) return 'No takings yet today, and none on the same day last week.';
+  if (today === 0 && last === 0) return 'No card payments yet today, and none on the same day last week.';
   const parts = [
-    `Takings today ${formatNaira(today)}, against ${formatNaira(last)} by the end of the same weekday last week.`,
+    `Card total today ${formatNaira(today)}, against ${formatNaira(last)} by the end of the same weekday last week.`,
   ];
   if (today > 0 && busiest)
     parts.push(

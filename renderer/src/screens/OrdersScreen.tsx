@@ -48,7 +48,7 @@ export function OrdersScreen() {
       query: s.query,
       rows: s.rows,
       total: s.total,
-      paid: s.paid,
+      cardTotal: s.cardTotal,
       paidAfterClosing: s.paidAfterClosing,
       back: s.back,
       next: s.next,
@@ -276,10 +276,10 @@ export function OrdersScreen() {
               <h2>{isDefault(q) ? 'Today' : 'Orders found'}</h2>
               {o.loaded && (
                 <p className="orders-summary" data-testid="orders-summary" aria-live="polite">
-                  {o.total} order{o.total === 1 ? '' : 's'} · {o.paid.count} paid · {formatNaira(o.paid.amountKobo)}{' '}
-                  taken
+                  {o.total} order{o.total === 1 ? '' : 's'} · {o.cardTotal.count} paid ·{' '}
+                  {formatNaira(o.cardTotal.amountKobo)} taken
                   {o.paidAfterClosing.count > 0 &&
-                    ` · ${o.paidAfterClosing.count} paid after closing: ${formatNaira(o.paidAfterClosing.amountKobo)}`}
+                    ` (of which ${o.paidAfterClosing.count} paid after closing: ${formatNaira(o.paidAfterClosing.amountKobo)})`}
                 </p>
               )}
               {o.loaded && filters.length > 0 && (

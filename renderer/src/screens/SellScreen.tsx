@@ -16,6 +16,7 @@ import { Banner } from '../components/Banner';
 import { useProgramme } from '../stores/programme-store';
 import { ChargeRow, chargeState, SaleTotal, StillOpenOrders, useNoShift } from './sell/ChargeParts';
 import { ShowPicker, SWITCH_KEY, SwitchButton } from './sell/ShowPicker';
+import { ChargeQueue } from './sell/ChargeQueue';
 import '../sell-screen.css';
 
 /** The programme's next shows are re-read this often, so shows past their grace leave the list. */
@@ -106,6 +107,7 @@ export function SellScreen() {
         </div>
         <aside className="sell-side" aria-label="Terminal">
           <TerminalPicker fallbackSn={linkKnown ? null : (defaults?.sn ?? null)} />
+          <ChargeQueue />
           {profile === 'demo' && <DemoTerminalPanel />}
         </aside>
       </div>

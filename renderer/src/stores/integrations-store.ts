@@ -1,7 +1,8 @@
 // Settings → Integrations (pair, list, revoke, where the API listens) and the payment panel's
 // "asked by": main owns the pairings and keys; a new pairing's key is kept here only until the
 // administrator closes it (it is never shown again). A box office's new charge opens the Sell
-// screen's payment panel when no payment is in progress.
+// screen's payment panel when no payment is in progress — unless it waits in the queue (the
+// cashier keeps the screen; it is listed beside the terminal).
 import { create } from 'zustand';
 import type { IntegrationsView, OrderOrigin } from '../../../shared/contract-integrations';
 import { isFinalState } from '../../../shared/orders';
@@ -85,7 +86,7 @@ export const integrationsFollower: StoreFollower = {
       useIntegrations.setState((s) => ({ origins: { ...s.origins, [order.id]: origin } }));
       const sale = useSale.getState();
       const busy = sale.paymentOpen && sale.order !== null && !isFinalState(sale.order.state);
-      if (!busy) {
+      if (!busy && order.state !== 'queued') {
         sale.showOrder(order);
         useApp.getState().go('sell');
       }

@@ -9,6 +9,7 @@ import { followStores, type Following, type StoreFollower } from './follow';
 import { hubLinkFollower } from './hub-link-store';
 import { lateFollower } from './late-store';
 import { integrationsFollower } from './integrations-store';
+import { chargeQueueFollower } from './charge-queue-store';
 import { ordersFollower } from './orders-store';
 import { programmeFollower } from './programme-store';
 import { receiptsFollower } from './receipt-store';
@@ -33,6 +34,7 @@ const STORE_FOLLOWERS: readonly StoreFollower[] = [
   programmeFollower,
   hubLinkFollower,
   integrationsFollower,
+  chargeQueueFollower,
   lateFollower,
   seatMapFollower,
 ];

@@ -34,9 +34,10 @@ interface OrdersState {
   query: OrderQuery;
   rows: OrderView[];
   total: number;
-  paid: { count: number; amountKobo: number };
   /** Found orders the provider paid after they were closed (money taken, state still closed). */
   paidAfterClosing: { count: number; amountKobo: number };
+  /** What of them is in the card total, as the engine counted it. */
+  cardTotal: { count: number; amountKobo: number };
   /** Cursors of the pages before the one shown (for Previous); [] on the first page. */
   back: (string | undefined)[];
   cursor: string | undefined;
@@ -95,8 +96,8 @@ export const useOrders = create<OrdersState>((set, get) => {
       set({
         rows: page.rows,
         total: page.total,
-        paid: page.paid,
         paidAfterClosing: page.paidAfterClosing,
+        cardTotal: page.cardTotal,
         next: page.next,
         cursor,
         back,
@@ -118,8 +119,8 @@ export const useOrders = create<OrdersState>((set, get) => {
     query: todayQuery(),
     rows: [],
     total: 0,
-    paid: { count: 0, amountKobo: 0 },
     paidAfterClosing: { count: 0, amountKobo: 0 },
+    cardTotal: { count: 0, amountKobo: 0 },
     back: [],
     cursor: undefined,
     next: null,

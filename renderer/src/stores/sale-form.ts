@@ -5,6 +5,7 @@ import { issueFields } from '../../../shared/errors';
 import { koboToNairaString, parseNaira } from '../../../shared/money';
 import {
   bookingFeeForSale,
+  saleAmounts,
   SaleInputSchema,
   splitSeats,
   type FilmMemory,
@@ -177,12 +178,15 @@ export function checkDraft(draft: SaleDraft, sn: string | null): DraftCheck {
   let ticketsKobo: number | null = null;
   let totalKobo: number | null = null;
   let bookingFeeKobo: number | null = null;
-  if (countable && typeof price === 'number' && typeof saleFee === 'number') {
-    const t = tickets * price;
-    if (Number.isSafeInteger(t) && Number.isSafeInteger(saleFee) && Number.isSafeInteger(t + saleFee)) {
-      ticketsKobo = t;
-      bookingFeeKobo = saleFee;
-      totalKobo = t + saleFee;
+  if (countable && typeof price === 'number' && typeof saleFee === 'number' && Number.isSafeInteger(saleFee)) {
+    // The engine's own sum (shared/orders.ts): the form shows what the sale will charge, never its own arithmetic.
+    try {
+      const a = saleAmounts({ tickets: tickets!, priceKobo: price, bookingFeeKobo: saleFee });
+      ticketsKobo = a.ticketsKobo;
+      bookingFeeKobo = a.bookingFeeKobo;
+      totalKobo = a.amountKobo;
+    } catch {
+      // Out of range: no total shown; the field's own error says what to fix.
     }
   }
   const ok = Object.keys(errors).length === 0 && parsed.success;

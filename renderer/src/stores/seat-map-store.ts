@@ -1,7 +1,7 @@
 // The picked show's seat map, as main answers `seats.map`: re-read when main says the show's seats
-// changed (`seats.changed`, a sale here or, through the Hub, at another counter), when an order of
-// this counter changes, and by the Sell screen's slow fallback. Answers that come back out of order
-// never replace a newer one.
+// changed (`seats.changed`, a sale here or, through the Hub, at another counter; at most once per
+// SEAT_MAP_REREAD_MS however many changes come), when an order of this counter changes, and by the
+// Sell screen's slow fallback. Answers that come back out of order never replace a newer one.
 import { create } from 'zustand';
 import type { SeatMapView } from '../../../shared/seats';
 import { call } from '../transport/bridge';
@@ -71,14 +71,40 @@ export const useSeatMap = create<SeatMapState>((set, get) => ({
   },
 }));
 
+/**
+ * A busy branch changes a show's seats many times a second (each sale's hold and its end, at every
+ * counter), and each read of the map is a call to the Hub out of this counter's rate budget: the map
+ * shown is read again once per this window, at its end (trailing), after the first change in it.
+ */
+export const SEAT_MAP_REREAD_MS = 250;
+let rereadTimer: ReturnType<typeof setTimeout> | null = null;
+/** The shows whose seats changed since the last re-read. */
+const changedShows = new Set<string>();
+
+function rereadSoon(showKey: string): void {
+  changedShows.add(showKey);
+  rereadTimer ??= setTimeout(() => {
+    rereadTimer = null;
+    const { view } = useSeatMap.getState();
+    const due = view !== null && changedShows.has(view.showKey);
+    changedShows.clear();
+    if (due) void useSeatMap.getState().refresh();
+  }, SEAT_MAP_REREAD_MS);
+}
+
 export const seatMapFollower: StoreFollower = {
   name: 'seat-map',
   listen: (bridge) => [
     bridge.on('seats.changed', ({ showKey }) => {
       for (const [id, seen] of recent) if (seen.view.showKey === showKey) recent.delete(id);
       const { view } = useSeatMap.getState();
-      if (view && view.showKey === showKey) void useSeatMap.getState().refresh();
+      if (view && view.showKey === showKey) rereadSoon(showKey);
     }),
+    () => {
+      if (rereadTimer) clearTimeout(rereadTimer);
+      rereadTimer = null;
+      changedShows.clear();
+    },
   ],
   refresh: () => useSeatMap.getState().refresh(),
 };

@@ -20,6 +20,8 @@ export class RelayClient {
   constructor(
     private readonly baseUrl: string,
     private readonly credential: string,
+    /** The stream's query (`?practice=true`: a counter showing practice seat maps). */
+    private readonly query = '',
   ) {}
 
   /** Opens the stream; resolves once the Hub answered (status set). */
@@ -27,7 +29,7 @@ export class RelayClient {
     this.abort = new AbortController();
     const headers: Record<string, string> = { authorization: `Bearer ${this.credential}`, accept: 'text/event-stream' };
     if (this.lastEventId) headers['last-event-id'] = this.lastEventId;
-    const res = await fetch(this.baseUrl + RELAY_STREAM_PATH, { headers, signal: this.abort.signal });
+    const res = await fetch(this.baseUrl + RELAY_STREAM_PATH + this.query, { headers, signal: this.abort.signal });
     this.status = res.status;
     if (res.status !== 200 || !res.body) {
       this.events.push({ id: null, event: 'error', data: await res.text() });

@@ -305,4 +305,19 @@ describe("the dashboard's seats on the Hub", () => {
     const p = (await get(`${hub.url}/api/v1/programme`, bearer(cred.c1!))).json as unknown as HubProgramme;
     expect(p.programme?.layouts).toEqual([]);
   });
+
+  it('the worst layout the limits allow (60 rows of 1-999 1-999 …) is refused at the range that passes the seat limit, before its seats are made', async () => {
+    const rowName = (i: number) => String.fromCharCode(65 + (i % 26)).repeat(1 + Math.floor(i / 26));
+    const seats = Array.from({ length: 333 }, () => '1-999').join(' ');
+    const rows = Array.from({ length: 60 }, (_, i) => ({ row: rowName(i), seats }));
+    const text = JSON.stringify({ format: 'counterpay-seat-layout/1', screen: 'Screen 2', zones: [], rows });
+    const r = await HO.m.post('/screens/layout', { branch: 'B1', text, fileName: 'screen-2.json' });
+    expect(r.status).toBe(200);
+    const v = r.json as unknown as UploadLayoutResult;
+    expect(v.result.kind === 'refused' && v.result.errors.map((e) => [e.row, e.cell])).toEqual([
+      ['A', '1-999'],
+      [null, null],
+    ]);
+    expect(v.screens.screens.find((s) => s.screen === 'Screen 2')!.layout).toBeNull();
+  });
 });

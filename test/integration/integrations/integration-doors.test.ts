@@ -1,6 +1,6 @@
 // The integration API of the composed core against hostile or unusual callers, over real loopback
 // HTTP: references percent-encoded in the path (as OpenAPI clients send them), a flood of wrong
-// keys (slowed per address before any key is looked at, logged once then summarised), and callback
+// keys (only failures slowed per address, a right key always answered; logged once then summarised), and callback
 // URLs (only where the administrator pointed the system; the delivery log does not tell a closed
 // port from any other failure).
 import { mkdtempSync } from 'node:fs';
@@ -122,7 +122,7 @@ describe('percent-encoded references in the path', () => {
 });
 
 describe('wrong keys', () => {
-  it('an address sending wrong keys is answered 429 after 10, before any key is checked (a right key too), logged once and then summarised', async () => {
+  it('an address sending wrong keys is answered 429 after 10, but only for wrong keys (a right key is checked first and answered), logged once and then summarised', async () => {
     const { core, key, base, logger } = await pairedCounter();
     const answers = [];
     for (let i = 0; i < 30; i++)
@@ -133,8 +133,7 @@ describe('wrong keys', () => {
       error: { code: 'TOO_MANY_ATTEMPTS', message: expect.stringMatching(/wait \d+ s/) },
     });
     const res = await fetch(`${base}/v1/ping`, { headers: { authorization: `Bearer ${key}` } });
-    expect(res.status).toBe(429);
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.status).toBe(200);
     const unauth = () => logger.lines.filter((l) => /not authenticated/.test(l.msg));
     expect(unauth()).toHaveLength(1);
     expect(core.checkout.listToday()).toHaveLength(0);
@@ -142,8 +141,28 @@ describe('wrong keys', () => {
     expect(unauth()).toHaveLength(2);
     expect(unauth()[1]).toMatchObject({
       msg: 'integration requests not authenticated (summary)',
-      fields: { failed: 10, refusedTooMany: 21 },
+      fields: { failed: 10, refusedTooMany: 20 },
     });
+  });
+
+  it('issue 36: a wrong key a second from 127.0.0.1 does not keep the real box office out: its right key is accepted 8 times out of 8', async () => {
+    const { core, key, base } = await pairedCounter();
+    const wrong = `cpk_000000000000_${'B'.repeat(43)}`;
+    // The wrong key's burst first (the bucket refills once in 1,000 s here: "a second" without sleeping).
+    for (let i = 0; i < 10; i++) expect((await api(base, wrong, 'GET', '/v1/ping')).status).toBe(401);
+    const tries: number[] = [];
+    const wrongs: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      wrongs.push((await api(base, wrong, 'GET', '/v1/ping')).status);
+      tries.push(
+        i === 0
+          ? (await api(base, key, 'POST', '/v1/charges', twoSeats('BK-THROTTLE-1'))).status
+          : (await api(base, key, 'GET', i % 2 ? '/v1/ping' : '/v1/charges/BK-THROTTLE-1')).status,
+      );
+    }
+    expect(wrongs).toEqual(Array(8).fill(429));
+    expect(tries).toEqual([201, 200, 200, 200, 200, 200, 200, 200]);
+    expect(core.checkout.listToday()).toHaveLength(1);
   });
 });
 

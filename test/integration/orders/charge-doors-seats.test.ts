@@ -2,14 +2,16 @@
 // checkout: typed Sell, a programme sale, Try again, a box office over HTTP, a charge link, the folder
 // drop. Through the composed core (Demo profile: the embedded sandbox over real loopback HTTP, the
 // journal on a real SQLite file), for a show whose screen has the example layout: a blocked seat is
-// refused, a seat this counter already sold is refused, nothing is recorded or sent; a free seat is
-// sold and shows on the seat map. The door list is the one charge-doors.test.ts finds by introspection.
+// refused, a seat this counter already sold (or is still being paid for) is refused, nothing is
+// recorded or sent; a free seat is sold and shows on the seat map. The door list is the one
+// charge-doors.test.ts finds by introspection.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrderView } from '../../../shared/orders';
 import type { SeatMapView } from '../../../shared/seats';
 import { chargeLink } from '../../../integrations/client';
+import { orderReaches } from '../../helpers/core-events';
 import { api } from '../../helpers/integration-kit';
 import {
   attempt,
@@ -161,5 +163,30 @@ describe('Try again goes through the seat rules', () => {
     const o = (again as { order: OrderView }).order;
     expect(env.core.checkout.get(o.id)!.seatHold).toMatchObject({ seats: ['F14'], outcome: 'unchecked' });
     await pay(env, o);
+  });
+});
+
+describe("this counter's own sale still being paid for", () => {
+  it('a seat of its waiting sale (on the terminal, not paid yet) is refused for another sale (a box office queuing behind it); free again once that sale is cancelled', async () => {
+    const env = await seatCounter();
+    const waiting = await programmeSale(env, ['F15']);
+    await orderReaches(env.core, waiting.id, 'waiting');
+    const count = env.core.checkout.listToday().length;
+    // A box office's charge queues behind a busy terminal, so it reaches the seat rules.
+    expect(await DOORS.find((d) => d.name === 'box office over HTTP')!.go(env, ['F15', 'F16'])).toMatchObject({
+      refused: 'VALIDATION',
+      message: expect.stringMatching(/F15 is already being paid for at this counter \(sale /),
+    });
+    expect(env.core.checkout.listToday()).toHaveLength(count);
+    const map = await call<SeatMapView>(env.core, 'seats.map', { showId: env.showId });
+    expect(map.taken.filter((t) => t.seat === 'F15')).toEqual([
+      { seat: 'F15', state: 'held', counterName: expect.any(String), mine: true },
+    ]);
+    // The customer cancels on the terminal: the seat is free for the next sale.
+    await call(env.core, 'demo.present', { outcome: 'CANCEL' });
+    await orderReaches(env.core, waiting.id, 'cancelled');
+    const again = await attempt(() => programmeSale(env, ['F15']));
+    expect(again).toHaveProperty('order');
+    await pay(env, (again as { order: OrderView }).order);
   });
 });

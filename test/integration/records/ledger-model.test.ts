@@ -130,6 +130,28 @@ async function run(actions: Action[]): Promise<void> {
           want.paidAfterClosing.payNos[k] ?? null,
         ]),
       );
+      // The lines: the tickets, fees and per-show table count the card total's sales, and each
+      // sale sold in the window is in exactly one outcome line.
+      expect([t.ticketsSold, t.bookingFeesKobo], `${where}: tickets and booking fees`).toEqual([
+        want.tickets,
+        want.bookingFees,
+      ]);
+      expect(
+        [t.shows.reduce((n, x) => n + x.amountKobo, 0), t.shows.reduce((n, x) => n + x.seats, 0)],
+        `${where}: the per-show table sums to the card total and its tickets`,
+      ).toEqual([want.card.kobo, want.tickets]);
+      const soldHere = [...want.outcomeOf.values()];
+      const lateSoldHere = t.paidAfterClosing.items.filter((i) => want.outcomeOf.has(i.ref)).length;
+      expect(
+        t.paid.count + lateSoldHere + t.failed.count + t.cancelled.count + t.expired.count + t.open.count,
+        `${where}: each sale in one outcome line`,
+      ).toBe(soldHere.length);
+      expect(
+        [t.paid.count, t.failed.count, t.cancelled.count, t.expired.count, t.open.count],
+        `${where}: the outcome lines' counts`,
+      ).toEqual(
+        ['paid', 'failed', 'cancelled', 'expired', 'not_finished'].map((k) => soldHere.filter((x) => x === k).length),
+      );
       // The Shift screen's figures, as React renders them from that report.
       const screen = renderToStaticMarkup(createElement(ShiftFigures, { report: r }));
       expect(screenFigure(screen, 'figure-taken'), where).toContain(formatNaira(want.card.kobo));
@@ -167,6 +189,16 @@ async function run(actions: Action[]): Promise<void> {
       );
       expect(csv, where).toContain(
         `orders,refund_to_arrange,${want.refund.count},${koboToNairaString(want.refund.kobo)},subtracted`,
+      );
+      // The rows marked added and subtracted sum to the card total (a detail row is never marked twice).
+      const cells = csv.map((l) => l.split(','));
+      const marked = (mark: string) =>
+        cells.filter((c) => c[c.length - 1] === mark).reduce((n, c) => n + Math.round(Number(c[3]) * 100), 0);
+      expect(marked('added') - marked('subtracted'), `${where}: the CSV's marks sum to the card total`).toBe(
+        want.card.kobo,
+      );
+      expect(csv, `${where}: the CSV names the money`).toContain(
+        r.shift.profile === 'demo' ? 'shift,profile,,Demo - not real money,' : 'shift,profile,,Production,',
       );
       for (const p of want.paidAfterClosing.payNos)
         expect(
@@ -212,6 +244,8 @@ async function run(actions: Action[]): Promise<void> {
             ref: rec.outOrderNo,
             createdAt: now,
             amount,
+            tickets: s.tickets,
+            bookingFee: s.bookingFeeKobo,
             state: 'waiting',
             demo: a.demo,
             paidAt: null,
@@ -429,12 +463,15 @@ async function run(actions: Action[]): Promise<void> {
           const refund = late.filter((x) => x.refund);
           const ok = m.topups.filter((x) => x.demo === practice && inDay(x.createdAt) && x.state === 'success');
           const kobo = (list: { amount: number }[]) => list.reduce((n, x) => n + x.amount, 0);
+          const closedAs = (state: string) =>
+            sales.filter((x) => x.state === state && !late.some((l) => l.ref === x.ref)).length;
           expect(practice ? v.practice : v.totals, `Hub's Today ${d}${practice ? ' (practice)' : ''}`).toEqual({
             paidCount: paid.length + kept.length,
             paidKobo: kobo(paid) + kobo(kept),
-            failedCount: sales.filter((x) => x.state === 'failed').length,
-            cancelledCount: sales.filter((x) => x.state === 'cancelled').length,
-            expiredCount: sales.filter((x) => x.state === 'expired').length,
+            // Each sale in one outcome: paid after closing (learnt that day) is not also failed, cancelled or expired.
+            failedCount: closedAs('failed'),
+            cancelledCount: closedAs('cancelled'),
+            expiredCount: closedAs('expired'),
             openCount: sales.filter((x) => ['creating', 'waiting', 'unknown'].includes(x.state)).length,
             topupCount: ok.length,
             topupKobo: kobo(ok),
@@ -517,6 +554,21 @@ const REGRESSION_EXAMPLES: { why: string; actions: Action[] }[] = [
     ],
   },
 ];
+
+REGRESSION_EXAMPLES.push({
+  why: 'a sale failed, then paid after closing in the same shift, is in "Paid after closing" alone, and its tickets and fees count with the card total (issue 37)',
+  actions: [
+    { t: 'shift', demo: false },
+    { t: 'sell', price: 4, tickets: 2, fee: 1, demo: false },
+    { t: 'settle', pick: 0, to: 'paid', providerFee: 100 },
+    { t: 'sell', price: 3, tickets: 3, fee: 2, demo: false },
+    { t: 'settle', pick: 0, to: 'failed', providerFee: 0 },
+    { t: 'latePaid', pick: 0, source: 'webhook', backMinutes: 1 },
+    { t: 'sell', price: 1, tickets: 1, fee: 0, demo: false },
+    { t: 'settle', pick: 0, to: 'failed', providerFee: 0 },
+    { t: 'x' },
+  ],
+});
 
 /** A day: the counter opens a shift (real or Demo), the random actions, then an X and the close. */
 const day = (first: boolean, actions: Action[]): Action[] => [

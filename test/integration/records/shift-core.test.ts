@@ -97,7 +97,9 @@ describe('a shift in the Demo profile', () => {
     expect(lines).toContain('orders,failed,1,3500.00,');
     expect(lines).toContain('shift,opening_float,,5000.00,');
     expect(lines).toContain(`open_order,${open.outOrderNo} (Waiting for payment),1,2000.00,`);
-    expect(lines).toContain('sweep,checked 2 closed orders with the provider,0,,');
+    expect(lines).toContain(
+      'sweep,"At closing, asked the provider again about 2 closed orders: no payment newly found.",0,,',
+    );
     expect(lines).toContain('orders,paid_after_closing,0,0.00,added');
 
     // The next shift starts from nothing; the receipt of an order sold in the first names its cashier.

@@ -108,9 +108,9 @@ describe('dashboard format', () => {
   it('chart in words; last week so far; the change', () => {
     const p = hours((h) => (h === 19 ? [500_000, 300_000] : h === 12 ? [100_000, 100_000] : [0, 0]));
     expect(chartSummary(p)).toBe(
-      'Takings today ₦6,000.00, against ₦4,000.00 by the end of the same weekday last week. Busiest hour today: 19:00–20:00 with ₦5,000.00 (1 paid).',
+      'Card total today ₦6,000.00, against ₦4,000.00 by the end of the same weekday last week. Busiest hour today: 19:00–20:00 with ₦5,000.00 (1 paid).',
     );
-    expect(chartSummary(hours(() => [0, 0]))).toBe('No takings yet today, and none on the same day last week.');
+    expect(chartSummary(hours(() => [0, 0]))).toBe('No card payments yet today, and none on the same day last week.');
     expect(lastWeekSoFar(p, 18)).toBe(100_000);
     expect(changeText(150, 100)).toBe('+50 %');
     expect(changeText(92, 100)).toBe('−8 %');

@@ -47,6 +47,13 @@ describe('import circles', () => {
     ]);
   });
 
+  it('shared/ is a tree: no circle at all, not even of two files (ledger.ts and records.ts once were one)', () => {
+    const graph = importGraph([resolve(ROOT, 'shared')]);
+    expect(graph.size).toBeGreaterThan(50);
+    const report = importCircles(graph).map((c) => circlePath(graph, c, ROOT));
+    expect(report, 'import circles in shared/').toEqual([]);
+  });
+
   it('no circle through more than two files in the source folders', () => {
     const graph = importGraph(SOURCE_FOLDERS.map((f) => resolve(ROOT, f)));
     expect(graph.size).toBeGreaterThan(300); // the folders were read

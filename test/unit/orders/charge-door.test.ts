@@ -85,6 +85,33 @@ describe('one unpaid order per terminal, below every door', () => {
     expect(h.pos.creates(second.outOrderNo)).toBe(0);
     expect(h.svc.get(second.id)!.reason).toMatch(/Too late to send|expire/i);
   });
+
+  it("a box office's queued charges give way to the cashier: the cashier's sale is not refused for them, and goes first when the network is back", async () => {
+    const h = harness();
+    const charges = new Set<number>();
+    h.svc.useYieldRule((id) => charges.has(id));
+    h.pos.defaultCreate = 'unreachable';
+    const c1 = await h.svc.sell({ ...SALE_INPUT, seats: 'G1,G2' }, { whenBusy: 'queue' });
+    charges.add(c1.id);
+    await h.time.advance(0);
+    const c2 = await h.svc.sell({ ...SALE_INPUT, seats: 'H1,H2' }, { whenBusy: 'queue' });
+    charges.add(c2.id);
+    expect([h.state(c1.id), h.state(c2.id)]).toEqual(['queued', 'queued']);
+    // The cashier's own sale: not TERMINAL_BUSY for the waiting charges; tried at once (and queued, offline).
+    const own = await h.sell({ seats: 'J1,J2' });
+    expect(own.state).toBe('creating');
+    await h.time.advance(0);
+    expect(h.state(own.id)).toBe('queued');
+    // Back online: the cashier's sale reaches the terminal first; the charges wait for it.
+    h.pos.defaultCreate = 'ok';
+    await h.until(own.id, 'waiting');
+    expect([h.state(c1.id), h.state(c2.id)]).toEqual(['queued', 'queued']);
+    expect([...h.pos.orders.keys()]).toEqual([own.outOrderNo]);
+    // Then the charges, oldest first, one at a time.
+    h.svc.onWebhook(h.pos.settle(own.outOrderNo, 'SUCCESS'));
+    await h.until(c1.id, 'waiting');
+    expect(h.state(c2.id)).toBe('queued');
+  });
 });
 
 describe('a shift is open', () => {

@@ -1,7 +1,7 @@
 // The counter's rules before a charge: one unpaid order per terminal (named when it blocks), and a shift open.
 import { describe, expect, it } from 'vitest';
 import { admitSale, ordersOnTerminal } from '../../../core/orders';
-import { canSendQueued } from '../../../core/orders/charge-guard';
+import { canSendQueued, nextQueued, terminalChanged } from '../../../core/orders/charge-guard';
 import type { OrderView } from '../../../shared/orders';
 
 function order(p: Partial<OrderView>): OrderView {
@@ -80,5 +80,43 @@ describe("admitSale (the checkout's rules for a new sale)", () => {
       expect.objectContaining({ code: 'NO_SHIFT' }),
     );
     expect(() => admitSale({ open: [], sn: 'DEMO-POS-0001', shiftOpen: () => true })).not.toThrow();
+  });
+
+  it("a box office's queued charge gives way to the cashier: never TERMINAL_BUSY for the cashier's door, still in the way of another charge", () => {
+    const charge = order({ id: 7, state: 'queued', outOrderNo: 'C7' });
+    const yields = (o: { id: number }) => o.id === 7;
+    expect(admitSale({ open: [charge], sn: 'DEMO-POS-0001', yields })).toBeNull();
+    expect(admitSale({ open: [charge], sn: 'DEMO-POS-0001', yields, whenBusy: 'queue' })?.outOrderNo).toBe('C7');
+    // The cashier's own queued sale (offline) still keeps the cashier's door busy, as before.
+    const own = order({ id: 8, state: 'queued', outOrderNo: 'S8' });
+    expect(() => admitSale({ open: [charge, own], sn: 'DEMO-POS-0001', yields })).toThrowError(
+      expect.objectContaining({ code: 'TERMINAL_BUSY', details: expect.objectContaining({ outOrderNo: 'S8' }) }),
+    );
+    // An order on the terminal keeps it busy for everyone.
+    expect(() =>
+      admitSale({ open: [order({ id: 9, outOrderNo: 'W9' }), charge], sn: 'DEMO-POS-0001', yields }),
+    ).toThrowError(
+      expect.objectContaining({ code: 'TERMINAL_BUSY', details: expect.objectContaining({ outOrderNo: 'W9' }) }),
+    );
+  });
+
+  it("the cashier's queued sales go before the box office's older charges, each oldest first", () => {
+    const c1 = order({ id: 1, state: 'queued', outOrderNo: 'C1' });
+    const c2 = order({ id: 2, state: 'queued', outOrderNo: 'C2' });
+    const s3 = order({ id: 3, state: 'queued', outOrderNo: 'S3' });
+    const s4 = order({ id: 4, state: 'queued', outOrderNo: 'S4' });
+    const yields = (o: { id: number }) => o.id <= 2;
+    const open = [c1, c2, s3, s4];
+    expect(nextQueued(open, 'demo-pos-0001', yields)?.outOrderNo).toBe('S3');
+    expect(open.filter((o) => canSendQueued(open, o, undefined, yields)).map((o) => o.outOrderNo)).toEqual(['S3']);
+    expect(nextQueued([c1, c2], 'DEMO-POS-0001', yields)?.outOrderNo).toBe('C1');
+    expect(nextQueued(open, 'DEMO-POS-0001')?.outOrderNo).toBe('C1');
+  });
+
+  it('a queued sale is judged against the terminal the counter charges on when it is sent', () => {
+    expect(terminalChanged({ sn: 'DEMO-POS-0001' }, 'demo-pos-0001')).toBe(false);
+    expect(terminalChanged({ sn: 'DEMO-POS-0001' }, 'DEMO-POS-0002')).toBe(true);
+    // No terminal known just now (a serial link reconnecting): it waits, it is not ended.
+    expect(terminalChanged({ sn: 'DEMO-POS-0001' }, null)).toBe(false);
   });
 });

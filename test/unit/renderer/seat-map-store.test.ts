@@ -1,16 +1,18 @@
 // The seat map's store against a stand-in for main: it reads the picked show's map, reads it again
-// when main says that show's seats changed (and only that show's), and an answer for a show no
-// longer picked, or older than the last one asked, never replaces what is shown; a map read ahead
-// draws at once when its show is picked.
-import { afterEach, describe, expect, it } from 'vitest';
+// when main says that show's seats changed (and only that show's; once per window however many
+// changes come, counted on fake timers), and an answer for a show no longer picked, or older than
+// the last one asked, never replaces what is shown; a map read ahead draws at once when its show is
+// picked.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SeatMapView } from '../../../shared/seats';
 import { followStores, type Following } from '../../../renderer/src/stores/follow';
-import { seatMapFollower, useSeatMap } from '../../../renderer/src/stores/seat-map-store';
+import { SEAT_MAP_REREAD_MS, seatMapFollower, useSeatMap } from '../../../renderer/src/stores/seat-map-store';
 import { connectBridge } from '../../../renderer/src/transport/bridge';
 import { fakeMain, later } from './fake-main';
 
 let following: Following | null = null;
 afterEach(() => {
+  vi.useRealTimers();
   following?.stop();
   following = null;
   connectBridge(null);
@@ -58,6 +60,7 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('seat map store', () => {
   it("reads the show's map, and again when that show's seats change, not another show's", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let taken: SeatMapView['taken'] = [];
     const main = fakeMain({ 'seats.map': ({ showId }) => mapOf(showId, taken) });
     start(main);
@@ -65,15 +68,46 @@ describe('seat map store', () => {
     expect(useSeatMap.getState().view?.taken).toEqual([]);
 
     main.emit('seats.changed', { showKey: '2026-11-27 19:30 screen 9' });
-    await settle();
+    await vi.advanceTimersByTimeAsync(SEAT_MAP_REREAD_MS);
     expect(main.calls.filter((c) => c.name === 'seats.map')).toHaveLength(1);
 
     taken = [{ seat: 'A1', state: 'held', counterName: 'Counter 2', mine: false }];
     main.emit('seats.changed', { showKey: '2026-11-27 19:30 screen 1' });
-    await settle();
-    await settle();
+    await vi.advanceTimersByTimeAsync(SEAT_MAP_REREAD_MS);
     expect(main.calls.filter((c) => c.name === 'seats.map')).toHaveLength(2);
     expect(useSeatMap.getState().view?.taken).toEqual(taken);
+  });
+
+  it('243 changes of the shown show: read again once per window at its end, never once per change; the last read sees the last change', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let taken: SeatMapView['taken'] = [];
+    const main = fakeMain({ 'seats.map': ({ showId }) => mapOf(showId, taken) });
+    start(main);
+    await useSeatMap.getState().load(1);
+    const reads = () => main.calls.filter((c) => c.name === 'seats.map').length - 1;
+    const change = (n: number) => {
+      taken = [{ seat: `A${1 + (n % 2)}`, state: 'held', counterName: 'Counter 2', mine: false }];
+      main.emit('seats.changed', { showKey: '2026-11-27 19:30 screen 1' });
+    };
+
+    // 243 at once (one burst of holds): nothing is read before the window ends, then once.
+    for (let n = 0; n < 243; n++) change(n);
+    await vi.advanceTimersByTimeAsync(SEAT_MAP_REREAD_MS - 1);
+    expect(reads()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reads()).toBe(1);
+
+    // 243 spread over 2.43 s (one every 10 ms): one read per 250 ms window, and one after the last.
+    for (let n = 0; n < 243; n++) {
+      change(n);
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    await vi.advanceTimersByTimeAsync(SEAT_MAP_REREAD_MS);
+    expect(reads()).toBe(1 + Math.ceil(2_430 / SEAT_MAP_REREAD_MS));
+    expect(useSeatMap.getState().view?.taken).toEqual(taken);
+    // Quiet: no more reads.
+    await vi.advanceTimersByTimeAsync(10 * SEAT_MAP_REREAD_MS);
+    expect(reads()).toBe(1 + Math.ceil(2_430 / SEAT_MAP_REREAD_MS));
   });
 
   it('a late answer for the show picked before never replaces the map of the show picked now', async () => {

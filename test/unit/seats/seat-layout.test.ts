@@ -125,6 +125,38 @@ describe('parseLayout: JSON', () => {
     expect(errors(json([{ row: 'A', seats: '1x 2x' }]))[0]!.message).toMatch(/Every seat is blocked/);
   });
 
+  it('refuses seat 0 anywhere in a cell: 0, 0-5, and a range ending in 0 (5-0)', () => {
+    for (const cell of ['0', '0-5', '5-0', '0x'])
+      expect(errors(json([{ row: 'A', seats: `1-4 ${cell}` }])), cell).toEqual([
+        { row: 'A', cell, message: expect.stringMatching(/^Row A: seat numbers start at 1 \(write /) },
+      ]);
+  });
+
+  it('refuses a range past the seat limit before making its seats: the worst file within the limits (60 rows of 1-999 1-999 …) says where', () => {
+    const rowName = (i: number) => String.fromCharCode(65 + (i % 26)).repeat(1 + Math.floor(i / 26));
+    const seats = Array.from({ length: 333 }, () => '1-999').join(' ');
+    const text = json(Array.from({ length: 60 }, (_, i) => ({ row: rowName(i), seats })));
+    expect(text.length).toBeGreaterThan(120_000);
+    // Row A's second range would be seats 1,000 to 1,998: refused there, and no range after it is
+    // expanded (the rows past the limit are not "rows with no seats" either).
+    expect(errors(text)).toEqual([
+      {
+        row: 'A',
+        cell: '1-999',
+        message: 'Row A: 1-999 takes the layout past 1500 seats: at most 1500 in one screen. Check the ranges (1-200?)',
+      },
+      {
+        row: null,
+        cell: null,
+        message: expect.stringMatching(/^The layout has \d+ seats: at most 1500 in one screen/),
+      },
+    ]);
+    // Within the limit a range is still checked seat by seat: written twice is said as before.
+    expect(errors(json([{ row: 'A', seats: '1-500 1-500' }]))[0]!.message).toBe(
+      'Row A: seat A1 is written twice: each seat once per row',
+    );
+  });
+
   it('says the file’s limits in words: too many rows, no rows', () => {
     const rows = Array.from({ length: 61 }, (_, i) => ({
       row: `A${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`.slice(1),

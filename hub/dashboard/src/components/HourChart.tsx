@@ -1,4 +1,4 @@
-// Takings per hour today beside the same weekday last week, drawn as SVG at the width it is given
+// The card total per hour today beside the same weekday last week, drawn as SVG at the width it is given
 // (so its words stay readable on a phone), with the same numbers in words and as a table.
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
@@ -45,7 +45,7 @@ export function HourChart({
   return (
     <figure className="chart" aria-labelledby="chart-title">
       <figcaption>
-        <h2 id="chart-title">Takings per hour</h2>
+        <h2 id="chart-title">Card total per hour</h2>
         <p className="hint" data-testid="chart-summary">
           {summary}
         </p>
@@ -55,7 +55,7 @@ export function HourChart({
           width={width}
           height={H}
           role="img"
-          aria-label={`Bar chart of takings per hour, ${dayLabel} beside ${lastWeekLabel}. ${summary}`}
+          aria-label={`Bar chart of the card total per hour, ${dayLabel} beside ${lastWeekLabel}. ${summary}`}
           data-testid="hour-chart"
         >
           {ticks.map((t) => (

@@ -16,7 +16,7 @@ export function lateText(
     return {
       label: refund ? 'Paid after closing · to refund' : 'Paid after closing',
       tone: l.handled ? 'info' : 'bad',
-      detail: `${formatNaira(l.amountKobo)} was taken after the sale was closed (${lagosDayTime(l.at)}${l.payNo ? `, payment ${l.payNo}` : ''}).${handled}${refund ? ' Not in the takings.' : ''}`,
+      detail: `${formatNaira(l.amountKobo)} was taken after the sale was closed (${lagosDayTime(l.at)}${l.payNo ? `, payment ${l.payNo}` : ''}).${handled}${refund ? ' Not in the card total.' : ''}`,
     };
   }
   const other =

@@ -30,7 +30,7 @@ export function StatePill({
       {practice ? (
         <span
           className="pill practice-pill"
-          title={`A ${practiceWord(profile)} sale: no real money, never in the takings`}
+          title={`A ${practiceWord(profile)} sale: no real money, never in the card total`}
         >
           {practiceWord(profile)}
         </span>

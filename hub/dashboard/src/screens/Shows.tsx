@@ -1,5 +1,5 @@
 // Shows: every show of a Lagos day (in the branch's programme, or sold without it) with its fill —
-// seats sold, sales, takings in ₦ and seats still being paid for — and a bar per show so the full and
+// seats sold, sales, their amount in ₦ and seats still being paid for — and a bar per show so the full and
 // the empty shows read at a glance. Follows the live feed by itself on today.
 import { useCallback } from 'react';
 import { useBranchLabel } from '../branch-names';
@@ -128,7 +128,7 @@ export function ShowsScreen() {
             </ol>
           )}
           <p className="hint">
-            Times are Lagos time. Paid sales only in the seats and takings (booking fees included); Demo and Sandbox
+            Times are Lagos time. Paid sales only in the seats and amounts (booking fees included); Demo and Sandbox
             sales are left out.
             {scale > 0
               ? ` The bars compare each show with the day's fullest (${formatCount(scale)} seat${scale === 1 ? '' : 's'}); striped: being paid for.`

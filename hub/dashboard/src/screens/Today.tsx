@@ -1,4 +1,4 @@
-// Today: the takings of the day at a glance, per hour beside the same weekday last week, then by
+// Today: the card total of the day at a glance, per hour beside the same weekday last week, then by
 // branch → counter → cashier. Refreshes by itself when the live feed reports a change.
 import { Fragment } from 'react';
 import { TodayViewSchema, type Tally, type TodayView } from '../../../../shared/hub-dashboard-contract';
@@ -40,7 +40,7 @@ function TallyCells({ t }: { t: Tally }) {
       <td className="num" data-label="Paid">
         {formatCount(t.paidCount)}
       </td>
-      <td className="num strong" data-label="Takings" data-testid="tally-takings">
+      <td className="num strong" data-label="Card total" data-testid="tally-takings">
         {formatNaira(t.paidKobo)}
       </td>
       <td className="num" data-label="Failed" data-zero={t.failedCount === 0 || undefined}>
@@ -79,7 +79,7 @@ function Breakdown({ v }: { v: TodayView }) {
                   Paid
                 </th>
                 <th scope="col" className="num">
-                  Takings
+                  Card total
                 </th>
                 <th scope="col" className="num">
                   Failed
@@ -159,7 +159,8 @@ export function TodayScreen() {
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenTitle aside={<DayNav day={day} todayDay={todayDay} go={go} todayButton />}>
-        <span id="screen-title">{isToday ? 'Today' : 'Takings'}</span> <span className="title-day">{dayLong(day)}</span>
+        <span id="screen-title">{isToday ? 'Today' : 'Card total'}</span>{' '}
+        <span className="title-day">{dayLong(day)}</span>
       </ScreenTitle>
       {r.error ? (
         <Banner tone="bad">
@@ -171,14 +172,14 @@ export function TodayScreen() {
       ) : null}
       {!v ? (
         r.error ? null : (
-          <Loading what="the day's takings" />
+          <Loading what="the day's card total" />
         )
       ) : (
         <>
           <div className="tiles" data-testid="today-tiles">
             <Tile
               testId="tile-takings"
-              label="Takings (paid)"
+              label="Card total"
               value={formatNaira(v.totals.paidKobo)}
               sub={`${formatCount(v.totals.paidCount)} paid${change ? ` · ${change} against ${dayShort(v.lastWeekDay)}${isToday ? ' by this hour' : ''}` : ''}`}
               tone="good"
@@ -208,7 +209,7 @@ export function TodayScreen() {
               testId="tile-paid-after-closing"
               label="Paid after closing"
               value={formatNaira(v.totals.paidAfterClosingKobo)}
-              sub={`${formatCount(v.totals.paidAfterClosingCount)} in the takings`}
+              sub={`${formatCount(v.totals.paidAfterClosingCount)} in the card total`}
               tone={v.totals.paidAfterClosingCount ? 'warn' : undefined}
             />
             {v.totals.refundDueCount ? (
@@ -216,7 +217,7 @@ export function TodayScreen() {
                 testId="tile-refund-due"
                 label="To refund (paid after closing)"
                 value={formatNaira(v.totals.refundDueKobo)}
-                sub={`${formatCount(v.totals.refundDueCount)} customer${v.totals.refundDueCount === 1 ? '' : 's'} gone: not in the takings`}
+                sub={`${formatCount(v.totals.refundDueCount)} customer${v.totals.refundDueCount === 1 ? '' : 's'} gone: not in the card total`}
                 tone="warn"
               />
             ) : null}
@@ -237,8 +238,8 @@ export function TodayScreen() {
           <Breakdown v={v} />
           {v.practice.paidCount + v.practice.failedCount + v.practice.openCount > 0 ? (
             <p className="hint" data-testid="practice-note">
-              Demo and Sandbox (practice, no real money, not in the takings): {formatCount(v.practice.paidCount)} paid
-              for {formatNaira(v.practice.paidKobo)}.
+              Demo and Sandbox (practice, no real money, not in the card total): {formatCount(v.practice.paidCount)}{' '}
+              paid for {formatNaira(v.practice.paidKobo)}.
             </p>
           ) : null}
         </>

@@ -7,6 +7,7 @@ import { Banner } from '../../components/Banner';
 import { formatNaira } from '../../format';
 import { useSale } from '../../stores/sale-store';
 import { useShift } from '../../stores/shift-store';
+import { useChargeQueue } from '../../stores/charge-queue-store';
 
 /** "₦13,700.00 COU1-251125-0017": how a waiting order is named to the cashier. */
 function orderName(o: Pick<OrderView, 'amountKobo' | 'outOrderNo'>): string {
@@ -45,12 +46,16 @@ export function chargeState(
   return { terminalBusy, disabledReason, chargeLabel, chargeWhere: sn ? `on terminal ${sn}` : '(no terminal yet)' };
 }
 
-/** Every unfinished order but the one on the payment view: its amount, sale number, state and a way back to it. */
+/**
+ * Every unfinished order but the one on the payment view and the box offices' queued charges (listed
+ * beside the terminal, ChargeQueue.tsx): its amount, sale number, state and a way back to it.
+ */
 export function StillOpenOrders() {
   const open = useSale((s) => s.open);
   const shown = useSale((s) => (s.paymentOpen ? s.order?.id : undefined));
   const showOrder = useSale((s) => s.showOrder);
-  const list = open.filter((o) => o.id !== shown);
+  const queue = useChargeQueue((s) => s.queue);
+  const list = open.filter((o) => o.id !== shown && !queue.some((q) => q.orderId === o.id));
   if (list.length === 0) return null;
   return (
     <div className="still-open" data-testid="still-open">

@@ -1,7 +1,15 @@
 // A shift's totals in big, plain figures: what was paid, what failed, what is still open. Every
 // figure is the ledger's (shared/ledger.ts, computed in the engine): this screen adds up nothing.
 import type { Bucket, ShiftReport } from '../../../../shared/records';
-import { CARD_TOTAL_LABEL, CARD_TOTAL_NOTE, TOPUPS_TOTAL_LABEL } from '../../../../shared/ledger';
+import {
+  BOOKING_FEES_LABEL,
+  CARD_TOTAL_LABEL,
+  CARD_TOTAL_NOTE,
+  PROVIDER_FEES_LABEL,
+  SHOWS_TABLE_LABEL,
+  TICKETS_SOLD_LABEL,
+  TOPUPS_TOTAL_LABEL,
+} from '../../../../shared/ledger';
 import { formatNaira, showDateText } from '../../format';
 import { Banner } from '../../components/Banner';
 
@@ -54,15 +62,15 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
       </dl>
       <dl className="figure-lines">
         <div>
-          <dt>Tickets sold</dt>
+          <dt>{TICKETS_SOLD_LABEL}</dt>
           <dd>{t.ticketsSold}</dd>
         </div>
         <div>
-          <dt>Booking fees on paid sales</dt>
+          <dt>{BOOKING_FEES_LABEL}</dt>
           <dd>{formatNaira(t.bookingFeesKobo)}</dd>
         </div>
         <div>
-          <dt>Provider fees on paid sales</dt>
+          <dt>{PROVIDER_FEES_LABEL}</dt>
           <dd>{formatNaira(t.providerFeesKobo)}</dd>
         </div>
         {t.paidLate.count > 0 && (
@@ -116,7 +124,7 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
       </dl>
       {t.shows.length > 0 && (
         <table className="shift-shows" data-testid="shift-shows">
-          <caption>Paid sales per show</caption>
+          <caption>{SHOWS_TABLE_LABEL}</caption>
           <thead>
             <tr>
               <th scope="col">Show</th>
@@ -125,7 +133,7 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
                 Seats sold
               </th>
               <th scope="col" className="num">
-                Takings
+                Amount
               </th>
             </tr>
           </thead>
