@@ -12,6 +12,7 @@ import { DEFAULT_DASHBOARD_DIR, startHub } from './server';
 import { issueEnrollCode, revokeCounter } from './store/counters';
 import { createManager, issueSetupToken } from './store/managers';
 import { pruneOlderThan } from './store/notifications';
+import { pruneSeatHolds, SEAT_HISTORY_DAYS } from './store/seat-release';
 
 /** An expiry as the people enrolling a counter in Nigeria read it: Lagos time, not UTC ("27 Nov 2026, 12:44:30 Lagos time"). */
 function lagosUntil(ms: number): string {
@@ -110,6 +111,8 @@ async function main(): Promise<number> {
   if (cfg.command === 'prune') {
     const n = await pruneOlderThan(db, now - cfg.retentionDays * 86_400_000);
     process.stdout.write(`pruned ${n} notifications older than ${cfg.retentionDays} days\n`);
+    const seats = await pruneSeatHolds(db, now);
+    process.stdout.write(`pruned ${seats} seat holds (ended a day ago, or of shows past ${SEAT_HISTORY_DAYS} days)\n`);
     await db.close();
     return 0;
   }

@@ -39,6 +39,7 @@ import {
   type HoldPolicy,
 } from './store/notifications';
 import { liveCounterCredentials } from './store/counters';
+import { pruneSeatHolds } from './store/seat-release';
 import { dropExpiredHeld, releaseHeld } from './store/quarantine';
 import { programmeVersion } from './store/programme';
 import type { HubMerchantKeys } from './webhook/verify-pos';
@@ -264,6 +265,9 @@ function upkeep(o: HubBuildOptions, ctx: HubContext, hold: HoldPolicy) {
   const prune = async () => {
     const n = await pruneOlderThan(o.db, now() - retentionMs);
     if (n) o.logger.info({ deleted: n }, 'hub: pruned old notifications');
+    // Seat holds that are only history: ended a day ago, or of shows long past (store/seat-release.ts).
+    const seats = await pruneSeatHolds(o.db, now());
+    if (seats) o.logger.info({ deleted: seats }, 'hub: pruned old seat holds');
     return n;
   };
   // A release normally happens in the owner's sync; this one catches a webhook stored while that

@@ -123,6 +123,7 @@ export const AUDIT_ACTIONS = [
   'programme.imported',
   'programme.layout-uploaded',
   'programme.layout-removed',
+  'programme.seats-released',
 ] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({

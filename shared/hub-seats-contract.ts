@@ -11,14 +11,23 @@ import { HUB_API_PREFIX } from './hub-contract';
 import { DaySchema } from './hub-dashboard-contract';
 import { isCalendarDate, TIME_RE } from './programme';
 import { LayoutImportResultSchema, MAX_LAYOUT_CHARS, ScreenLayoutSchema, SEAT_ID_RE } from './seats';
+import { MAX_ORDER_EXPIRE_SECONDS } from './settings';
 
 const Ms = z.number().int().nonnegative();
 const BranchId = z.string().trim().min(1).max(64);
 
 /** At most this many seats in one hold (one sale). */
 export const MAX_HOLD_SEATS = 50;
-/** A hold lasts at most this long (the counter asks for its order's expiry plus a short margin). */
-export const MAX_HOLD_MS = 60 * 60 * 1000;
+/** The grace a hold has past its order's payment time (a late answer, the final check). */
+export const HOLD_MARGIN_MS = 2 * 60_000;
+/**
+ * A sale's hold lasts at most this long from its first hold, renewals included: the longest payment
+ * time of an order (MAX_ORDER_EXPIRE_SECONDS) plus HOLD_MARGIN_MS. The counter asks for its order's
+ * expiry plus the margin.
+ */
+export const MAX_HOLD_MS = MAX_ORDER_EXPIRE_SECONDS * 1000 + HOLD_MARGIN_MS;
+/** At most this many seats held at once by one counter, over all its sales and shows (a few sales at once); more is HUB_HOLD_LIMIT. */
+export const MAX_HELD_SEATS_PER_COUNTER = 100;
 /** showKey() of shared/programme.ts: `yyyy-MM-dd HH:mm screen` (the screen in lower case). */
 export const ShowKeySchema = z
   .string()
@@ -60,7 +69,7 @@ export const SeatHoldRequestBodySchema = z
       .max(MAX_HOLD_SEATS, `at most ${MAX_HOLD_SEATS} seats in one sale`),
     /** Demo and Sandbox sales hold only against other practice sales, real ones only against real ones. */
     practice: z.boolean(),
-    /** How long from now the hold lasts unless settled: the order's expiry plus a short margin. */
+    /** How long from now the hold lasts unless settled: the order's expiry plus a short margin (never past the sale's first hold + MAX_HOLD_MS). */
     holdMs: z
       .number()
       .int()
@@ -90,13 +99,21 @@ export type SeatHoldResponse = z.infer<typeof SeatHoldResponseSchema>;
 export const SeatSettleRequestSchema = z
   .object({
     orderKey: OrderKeySchema,
-    /** paid → sold (kept); failed, cancelled, expired → released (free again). */
+    /**
+     * released (failed, cancelled, expired): the seats are free again. sold (paid) changes nothing:
+     * a seat is sold only when the counter's journal syncs the order paid with it (the answer's note
+     * says so); the hold stays until then or its `until`.
+     */
     outcome: z.enum(['sold', 'released']),
   })
   .strict();
 export type SeatSettleRequest = z.infer<typeof SeatSettleRequestSchema>;
-/** How many seats changed (0: nothing held under that order by this counter, or already settled that way). */
-export const SeatSettleResponseSchema = z.object({ settled: z.number().int().nonnegative() });
+/** How many seats changed (0: nothing held under that order by this counter, already settled, or `sold` asked: see note). */
+export const SeatSettleResponseSchema = z.object({
+  settled: z.number().int().nonnegative(),
+  /** Why nothing changed, when the Hub did not do what was asked (outcome sold). */
+  note: z.string().optional(),
+});
 export type SeatSettleResponse = z.infer<typeof SeatSettleResponseSchema>;
 
 export const SeatMapQuerySchema = z
@@ -131,8 +148,10 @@ export const DASH_SCREEN_LAYOUT_PATH = '/api/v1/dashboard/screens/layout';
 export const DASH_SEATS_OCCUPANCY_PATH = '/api/v1/dashboard/seats/occupancy';
 /** `GET /seats/show?branch=&showKey=`: one show's seats for the read-only map. */
 export const DASH_SEATS_SHOW_PATH = '/api/v1/dashboard/seats/show';
-/** `GET /seats/sold-twice?branch=`: every seat sold to two paid sales of one show (possible only offline). */
+/** `GET /seats/sold-twice?branch=`: the seats sold to two paid sales of one show (possible only offline), newest first per branch, with each branch's count. */
 export const DASH_SEATS_SOLD_TWICE_PATH = '/api/v1/dashboard/seats/sold-twice';
+/** `POST /seats/release` (head office): ends the live holds of a show, of a counter, or of a counter in a show. */
+export const DASH_SEATS_RELEASE_PATH = '/api/v1/dashboard/seats/release';
 
 /** A branch manager's branch is theirs (naming another is refused); head office names one. */
 export const ScreensQuerySchema = z.object({ branch: BranchId.optional() }).strict();
@@ -197,6 +216,7 @@ export const ShowSeatsQuerySchema = z.object({ branch: BranchId.optional(), show
 export const DashSeatTakenSchema = z.object({
   seat: z.string(),
   state: z.enum(['held', 'sold']),
+  counterId: z.string(),
   counterName: z.string(),
   /** The sale's order number (outOrderNo). */
   reference: z.string(),
@@ -219,5 +239,28 @@ export const SeatSoldTwiceSchema = z.object({
   sales: z.array(z.object({ reference: z.string(), counterId: z.string(), counterName: z.string(), at: Ms })),
 });
 export type SeatSoldTwice = z.infer<typeof SeatSoldTwiceSchema>;
-export const SoldTwiceViewSchema = z.object({ lines: z.array(SeatSoldTwiceSchema) });
+/** At most this many seats sold twice are listed per branch (the newest); `counts` has them all. */
+export const SOLD_TWICE_PER_BRANCH = 50;
+export const SoldTwiceViewSchema = z.object({
+  /** Newest first within each branch, at most SOLD_TWICE_PER_BRANCH per branch. */
+  lines: z.array(SeatSoldTwiceSchema),
+  /** Every branch in scope with seats sold twice, and how many. */
+  counts: z.array(z.object({ branch: z.string(), seats: z.number().int().nonnegative() })),
+});
 export type SoldTwiceView = z.infer<typeof SoldTwiceViewSchema>;
+
+/** Head office ends holds: a show's (showKey), a counter's (counterId), or a counter's in a show (both). Sold seats stay sold. */
+export const ReleaseSeatsRequestSchema = z
+  .object({
+    branch: BranchId,
+    showKey: ShowKeySchema.optional(),
+    counterId: z.string().trim().min(1).max(64).optional(),
+  })
+  .strict()
+  .refine((r) => r.showKey !== undefined || r.counterId !== undefined, {
+    message: 'Name the show (showKey) or the counter (counterId) whose held seats to release',
+    path: ['showKey'],
+  });
+export type ReleaseSeatsRequest = z.infer<typeof ReleaseSeatsRequestSchema>;
+export const ReleaseSeatsResponseSchema = z.object({ released: z.number().int().nonnegative() });
+export type ReleaseSeatsResponse = z.infer<typeof ReleaseSeatsResponseSchema>;

@@ -87,6 +87,9 @@ const ConventionsSchema = z.object({
 });
 export type Conventions = z.infer<typeof ConventionsSchema>;
 
+/** The longest an order waits for its payment (orderExpireSeconds; the provider's orderExpireTime). */
+export const MAX_ORDER_EXPIRE_SECONDS = 3600;
+
 export const ProfileSettingsSchema = z.object({
   billsBaseUrl: httpUrl,
   posBaseUrl: httpUrl,
@@ -99,7 +102,7 @@ export const ProfileSettingsSchema = z.object({
     .number()
     .int('Whole seconds')
     .min(30, 'At least 30 seconds')
-    .max(3600, 'At most 3600 seconds')
+    .max(MAX_ORDER_EXPIRE_SECONDS, `At most ${MAX_ORDER_EXPIRE_SECONDS} seconds`)
     .default(300),
   /** Per-request timeout to the provider, ms. No call waits forever. */
   requestTimeoutMs: z.coerce

@@ -23,7 +23,7 @@ import { storeSyncBatch } from '../store/journal';
 import { claimOrders } from '../store/order-claims';
 import { sha256 } from '../store/tokens';
 import { releaseHeld } from '../store/quarantine';
-import { settleFromJournal } from '../store/seat-holds';
+import { settleFromJournal } from '../store/seat-settle';
 import { layoutFiles } from '../store/screen-layouts';
 import {
   HUB_PROGRAMME_PATH,

@@ -1,7 +1,8 @@
 // The dashboard's seat routes (JSON; the pages are the dashboard's): the Screens page's list and a
 // layout file's upload (head office; checked by the counter's own rules, kept, and pushed to the
 // branch's counters with the programme) or removal, a day's occupancy per show, one show's seats
-// for the read-only map, and the seats sold twice. A branch manager reads their own branch.
+// for the read-only map, the seats sold twice, and head office's release of a show's or a counter's
+// held seats (audited). A branch manager reads their own branch.
 import { lagosDayOf, type ManagerView } from '../../shared/hub-dashboard-contract';
 import {
   DASH_SCREEN_LAYOUT_PATH,
@@ -9,7 +10,11 @@ import {
   DASH_SEATS_OCCUPANCY_PATH,
   DASH_SEATS_SHOW_PATH,
   DASH_SEATS_SOLD_TWICE_PATH,
+  DASH_SEATS_RELEASE_PATH,
   DeleteLayoutQuerySchema,
+  ReleaseSeatsRequestSchema,
+  ReleaseSeatsResponseSchema,
+  type ReleaseSeatsResponse,
   OccupancyQuerySchema,
   ScreensQuerySchema,
   ShowSeatsQuerySchema,
@@ -32,6 +37,7 @@ import type { HubContext } from '../context';
 import { fail } from '../errors';
 import { writeAudit } from '../store/manager-admin';
 import { deleteLayout, saveLayout, screensView } from '../store/screen-layouts';
+import { releaseHolds } from '../store/seat-release';
 import { occupancy, showSeats, soldTwice } from '../store/seat-views';
 import { scopeOf } from '../store/scope';
 import { sessionOf } from './audiences';
@@ -153,7 +159,35 @@ export function dashboardSeatRoutes(app: HubApp, ctx: HubContext): void {
     async (req): Promise<SoldTwiceView> => {
       const s = sessionOf(req);
       const f = req.query;
-      return { lines: await soldTwice(ctx.db, scopeOf(s.manager), f.branch) };
+      return soldTwice(ctx.db, scopeOf(s.manager), f.branch);
+    },
+  );
+
+  app.post(
+    DASH_SEATS_RELEASE_PATH,
+    { schema: { body: ReleaseSeatsRequestSchema, response: { 200: ReleaseSeatsResponseSchema } } },
+    async (req): Promise<ReleaseSeatsResponse> => {
+      const s = sessionOf(req);
+      if (s.manager.role !== 'head-office')
+        throw fail('HUB_FORBIDDEN', 403, 'Only head office releases held seats: ask them to do it.');
+      const b = req.body;
+      const released = await releaseHolds(ctx.db, b, ctx.now());
+      const what = [b.showKey ? `show ${b.showKey}` : null, b.counterId ? `counter ${b.counterId}` : null]
+        .filter(Boolean)
+        .join(', ');
+      await writeAudit(
+        ctx.db,
+        { manager: s.manager, address: req.ip },
+        'programme.seats-released',
+        b.branch,
+        `${released} held seat${released === 1 ? '' : 's'} of ${what}`,
+        ctx.now(),
+      );
+      req.log.info(
+        { managerId: s.manager.id, branch: b.branch, showKey: b.showKey, counterId: b.counterId, released },
+        'hub: held seats released by head office',
+      );
+      return { released };
     },
   );
 }

@@ -1,6 +1,8 @@
 // Seat holds of counters (counter credential): hold a sale's seats before its customer is charged,
-// settle them when the order is final, and read a show's taken seats for the seat map. A counter
-// holds only in its own branch (its credential's) and only for its own orders (store/seat-holds.ts).
+// release them when the order failed, and read a show's taken seats for the seat map. A counter
+// holds only in its own branch (its credential's), only for its own orders, only a programme show's
+// seats of its seat map, a capped number at once (store/seat-holds.ts, seat-rules.ts); it never
+// sells by a call: a seat is sold from its synced journal (store/seat-settle.ts).
 import {
   HUB_SEATS_HOLD_PATH,
   HUB_SEATS_MAP_PATH,
@@ -16,9 +18,13 @@ import {
   type SeatSettleResponse,
 } from '../../shared/hub-seats-contract';
 import type { HubContext } from '../context';
-import { holdSeats, settleSeats, takenSeats } from '../store/seat-holds';
+import { holdSeats, releaseSeats, takenSeats } from '../store/seat-holds';
 import { counterAudience, counterOf } from './audiences';
 import type { HubApp } from './zod-provider';
+
+/** The settle's answer to `sold`: nothing changes until the journal syncs the order paid. */
+export const SOLD_BY_JOURNAL =
+  "Nothing changed: a seat is sold when this counter's journal syncs the order paid with it; until then the hold stays (to its until).";
 
 export function seatRoutes(app: HubApp, ctx: HubContext): void {
   void app.register(async (counters: HubApp) => {
@@ -57,7 +63,9 @@ export function seatRoutes(app: HubApp, ctx: HubContext): void {
       async (req): Promise<SeatSettleResponse> => {
         const c = counterOf(req);
         const body = req.body;
-        return { settled: await settleSeats(ctx.db, c, body.orderKey, body.outcome, ctx.now()) };
+        // A counter releases; it never sells: a seat is sold when its journal syncs the order paid.
+        if (body.outcome === 'sold') return { settled: 0, note: SOLD_BY_JOURNAL };
+        return { settled: await releaseSeats(ctx.db, c, body.orderKey, ctx.now()) };
       },
     );
 

@@ -1,11 +1,12 @@
 // Counters of the Hub: enrollment with one-time expiring codes, credentials (hash only),
-// revocation, and what each counter last said about itself.
+// revocation (its seat holds end with it), and what each counter last said about itself.
 import type { CounterStatus, CounterView, EnrollRequest, EnrollResponse } from '../../shared/hub-contract';
 import type { HubDb } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { fail } from '../errors';
 import { checkCodeFree } from './counter-codes';
 import { RELAY_CHANNEL, REVOKED_PREFIX } from './notifications';
+import { endCounterHolds } from './seat-release';
 import { newCounterId, newCredential, newEnrollCode, sha256 } from './tokens';
 
 export interface CounterRow {
@@ -107,14 +108,20 @@ export async function liveCounterCredentials(
   }));
 }
 
-/** Revokes a counter; every Hub instance on the database closes its open streams (NOTIFY). */
+/**
+ * Revokes a counter; every Hub instance on the database closes its open streams (NOTIFY), and its
+ * seat holds end at once (released, the shows' counters told; its paid sales' seats stay sold).
+ */
 export async function revokeCounter(db: HubDb, id: string, now: number): Promise<boolean> {
   return db.tx(async (q) => {
     const rows = await q.query('update counters set revoked_at = coalesce(revoked_at, $2) where id = $1 returning id', [
       id,
       now,
     ]);
-    if (rows.length) await q.query('select pg_notify($1, $2)', [RELAY_CHANNEL, `${REVOKED_PREFIX}${id}`]);
+    if (rows.length) {
+      await q.query('select pg_notify($1, $2)', [RELAY_CHANNEL, `${REVOKED_PREFIX}${id}`]);
+      await endCounterHolds(q, id, now);
+    }
     return rows.length > 0;
   });
 }

@@ -1,18 +1,19 @@
 // Seat holds across a branch's counters (table seat_holds). A sale's seats are held for its order
-// (orderKey = the sale's outOrderNo) before its customer is charged, all or none; the database
+// (orderKey = the sale's outOrderNo) before its customer is charged, all or none, only for a show of
+// the branch's programme with a seat map and only seats of that map (seat-rules.ts); the database
 // settles a race (a unique index on the live rows of a seat: held or sold), so of two counters
-// asking for one seat exactly one gets it. A hold ends sold or released when the counter settles
-// it or its journal syncs the order in a final state, or lapses at its `until` (sold after all when
-// the journal already says paid). Each change NOTIFYs SEATS_CHANNEL; every Hub instance tells the
+// asking for one seat exactly one gets it. A counter may release its hold; a seat becomes sold only
+// when the counter's journal syncs the order paid with it (seat-settle.ts), or lapses at its `until`
+// (sold after all when the journal already says paid with that seat). A revoked counter's holds end
+// at once (seat-release.ts). Each change NOTIFYs SEATS_CHANNEL; every Hub instance tells the
 // branch's relay streams (`event: seats`, streams/seat-signal.ts).
-import type { SyncEvent } from '../../shared/hub-contract';
 import type { HubSeatTaken, SeatHoldRequestBody, SeatHoldResponse } from '../../shared/hub-seats-contract';
 import { counterCode, referenceCounterCode } from '../../shared/counter-code';
 import { showKey as keyOfShow } from '../../shared/programme';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
-import { seatList } from './programme';
+import { checkHeldCap, checkSeatsOf, holdableShow, holdBound } from './seat-rules';
 
 /** The NOTIFY channel of seat changes; payload JSON [branch, showKey, practice]. */
 export const SEATS_CHANNEL = 'hub_seats';
@@ -38,11 +39,24 @@ export interface HoldingCounter {
 
 type Row = Record<string, unknown>;
 
-/** A held row past its `until` ends: sold when the journal already says its order was paid, else lapsed. */
-const LAPSE_STATE = `case when exists (select 1 from dash_orders o where o.counter_id = h.counter_id and o.reference = h.order_key and o.state = 'paid')
-                     then 'sold' else 'lapsed' end`;
+/**
+ * The journal says the hold's order was paid with the hold's seat of its show (real or practice
+ * alike): the order paid (or paid after closing), its seats naming the seat, its date and time the
+ * show's. SQL over a seat_holds row `h`.
+ */
+export const PAID_WITH_SEAT = `exists (select 1 from dash_orders o
+   where o.counter_id = h.counter_id and o.reference = h.order_key and o.practice = h.practice
+     and (o.state = 'paid' or exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing'))
+     and left(h.show_key, 17) = o.show_date || ' ' || o.show_time || ' '
+     and h.seat = any(regexp_split_to_array(upper(coalesce(o.seats, '')), '[\\s,;]+')))`;
 
-async function notifyShows(q: SqlRunner, shows: Iterable<string>): Promise<void> {
+/** A held row past its `until` ends: sold when the journal already says its order was paid with that seat, else lapsed. */
+const LAPSE_STATE = `case when ${PAID_WITH_SEAT} then 'sold' else 'lapsed' end`;
+
+/** A held row of a revoked counter is not live: it ends (released) at the next hold of its seat or sweep. */
+const OF_REVOKED = `exists (select 1 from counters rc where rc.id = h.counter_id and rc.revoked_at is not null)`;
+
+export async function notifyShows(q: SqlRunner, shows: Iterable<string>): Promise<void> {
   for (const payload of new Set(shows)) await q.query('select pg_notify($1, $2)', [SEATS_CHANNEL, payload]);
 }
 
@@ -53,7 +67,7 @@ const takenOf = (r: Row): HubSeatTaken => ({
   counterName: String(r.counter_name),
 });
 
-/** The live rows (sold, or held and not past `until`) of a show, or of some of its seats. */
+/** The live rows (sold, or held, not past `until`, by a counter not revoked) of a show, or of some of its seats. */
 async function liveRows(
   q: SqlRunner,
   branch: string,
@@ -66,7 +80,7 @@ async function liveRows(
     `select h.seat, h.state, h.order_key, h.counter_id, c.name as counter_name, h.created_at
        from seat_holds h join counters c on c.id = h.counter_id
       where h.branch = $1 and h.practice = $2 and h.show_key = $3
-        and (h.state = 'sold' or (h.state = 'held' and h.until_at > $4))
+        and (h.state = 'sold' or (h.state = 'held' and h.until_at > $4 and c.revoked_at is null))
         ${seats ? 'and h.seat = any($5::text[])' : ''}
       order by h.seat`,
     seats ? [branch, practice, showKey, now, seats] : [branch, practice, showKey, now],
@@ -108,9 +122,11 @@ async function checkOwner(q: SqlRunner, c: HoldingCounter, orderKey: string): Pr
 }
 
 /**
- * Holds every asked seat of the show for the order until now + holdMs, or none: `taken` lists the
- * seats another sale holds or sold. Asking again for the same order (a retry) keeps its seats and
- * moves its `until` on.
+ * Holds every asked seat of the show for the order until now + holdMs (never past the sale's first
+ * hold + MAX_HOLD_MS), or none: `taken` lists the seats another sale holds or sold. Asking again for
+ * the same order (a retry) keeps its seats and moves its `until` on within that bound. Refused
+ * (HUB_SEATS_UNKNOWN) for a show not in the programme or seats not in its map, (HUB_HOLD_LIMIT)
+ * past the counter's cap or the sale's payment time, (HUB_COUNTER_REVOKED) for a revoked counter.
  */
 export async function holdSeats(
   db: HubDb,
@@ -120,15 +136,28 @@ export async function holdSeats(
 ): Promise<SeatHoldResponse> {
   const showKey = keyOfShow(r.show);
   const seats = [...new Set(r.seats)].sort();
-  const until = now + r.holdMs;
   const mine = (row: Row) => String(row.order_key) === r.orderKey && String(row.counter_id) === c.id;
   try {
     return await db.tx(async (q) => {
+      // The counter's row is the lock of its holds: its cap is counted by one hold at a time, and a
+      // revoke (which ends its holds) waits for this one or is seen by it.
+      const me = await q.query<Row>('select revoked_at from counters where id = $1 for update', [c.id]);
+      if (!me[0] || me[0].revoked_at !== null)
+        throw fail(
+          'HUB_COUNTER_REVOKED',
+          403,
+          'This counter was removed from the Hub by its manager: it holds no seats.',
+        );
       await checkOwner(q, c, r.orderKey);
-      // Holds of these seats past their `until` end first (so the unique index lets a new one in).
+      const show = await holdableShow(q, c.branch, r, now);
+      checkSeatsOf(show.layout, seats);
+      await checkHeldCap(q, c.id, r.orderKey, seats.length, now);
+      const until = Math.min(now + r.holdMs, await holdBound(q, c.id, r.orderKey, now));
+      // Holds of these seats past their `until`, or of a revoked counter, end first (so the unique index lets a new one in).
       const ended = await q.query(
-        `update seat_holds h set state = ${LAPSE_STATE}, settled_at = $5
-          where h.branch = $1 and h.practice = $2 and h.show_key = $3 and h.seat = any($4::text[]) and h.state = 'held' and h.until_at <= $5
+        `update seat_holds h set state = case when h.until_at > $5 then 'released' else ${LAPSE_STATE} end, settled_at = $5
+          where h.branch = $1 and h.practice = $2 and h.show_key = $3 and h.seat = any($4::text[]) and h.state = 'held'
+            and (h.until_at <= $5 or ${OF_REVOKED})
           returning h.id`,
         [c.branch, r.practice, showKey, seats, now],
       );
@@ -146,8 +175,9 @@ export async function holdSeats(
            select $1, $2, $3, t.seat, $4, $5, $6, 'held', $7, $8 from unnest($9::text[]) as t(seat)
            on conflict (branch, practice, show_key, seat) where state in ('held', 'sold') do nothing
            returning seat`,
-          [c.branch, r.practice, showKey, r.orderKey, c.id, r.show.filmName, until, now, missing],
+          [c.branch, r.practice, showKey, r.orderKey, c.id, show.filmName, until, now, missing],
         );
+        // Another sale's hold of one of them committed after the read: none of this one is kept.
         if (ins.length !== missing.length) throw new RaceLost();
       }
       await q.query(
@@ -166,163 +196,37 @@ export async function holdSeats(
   }
 }
 
-/** A paid order whose hold ended before it was paid (or that held nothing: sold offline) takes its seats as sold; a seat another sale has meanwhile is marked sold twice. */
-async function sellAgain(
-  q: SqlRunner,
-  c: { id: string; branch: string },
-  orderKey: string,
-  practice: boolean,
-  showKey: string,
-  filmName: string | null,
-  seats: string[],
-  now: number,
-): Promise<number> {
-  if (!seats.length) return 0;
-  const ins = await q.query<Row>(
-    `insert into seat_holds (branch, practice, show_key, seat, order_key, counter_id, film_name, state, until_at, created_at, settled_at)
-     select $1, $2, $3, t.seat, $4, $5, $6, 'sold', $7, $7, $7 from unnest($8::text[]) as t(seat)
-     on conflict (branch, practice, show_key, seat) where state in ('held', 'sold') do nothing
-     returning seat`,
-    [c.branch, practice, showKey, orderKey, c.id, filmName, now, seats],
-  );
-  const got = new Set(ins.map((r) => String(r.seat)));
-  const twice = seats.filter((s) => !got.has(s));
-  if (twice.length)
-    await q.query(
-      `insert into seat_holds (branch, practice, show_key, seat, order_key, counter_id, film_name, state, until_at, created_at, settled_at)
-       select $1, $2, $3, t.seat, $4, $5, $6, 'double', $7, $7, $7 from unnest($8::text[]) as t(seat)`,
-      [c.branch, practice, showKey, orderKey, c.id, filmName, now, twice],
-    );
-  return seats.length;
-}
-
 /**
- * Ends the holds of a counter's order: sold (paid) keeps the seats, released frees them. A paid
- * order whose hold had already lapsed or been released takes its seats again (sold twice when
- * another sale has one meanwhile). Returns the seats changed.
+ * Releases the holds of a counter's order (its sale failed, was cancelled or expired): the seats
+ * are free again. Returns the seats changed. A counter cannot sell by a settle (seat-settle.ts).
  */
-export async function settleSeats(
+export async function releaseSeats(
   db: HubDb,
   c: { id: string; branch: string },
   orderKey: string,
-  outcome: 'sold' | 'released',
   now: number,
 ): Promise<number> {
-  return db.tx((q) => settleIn(q, c, orderKey, outcome, now));
-}
-
-async function settleIn(
-  q: SqlRunner,
-  c: { id: string; branch: string },
-  orderKey: string,
-  outcome: 'sold' | 'released',
-  now: number,
-): Promise<number> {
-  const changed = await q.query<Row>(
-    `update seat_holds set state = $3, settled_at = $4
-      where order_key = $1 and counter_id = $2 and state = 'held'
-      returning branch, show_key, practice`,
-    [orderKey, c.id, outcome, now],
-  );
-  let n = changed.length;
-  const shows = changed.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true));
-  if (outcome === 'sold') {
-    // Seats of this order that ended without being sold, and are not sold under it now.
-    const ended = await q.query<Row>(
-      `select distinct h.practice, h.show_key, h.seat, h.film_name from seat_holds h
-        where h.order_key = $1 and h.counter_id = $2 and h.state in ('released', 'lapsed')
-          and not exists (select 1 from seat_holds s where s.order_key = h.order_key and s.counter_id = h.counter_id
-                            and s.show_key = h.show_key and s.seat = h.seat and s.state in ('sold', 'double'))`,
-      [orderKey, c.id],
-    );
-    const byShow = new Map<string, Row[]>();
-    for (const r of ended) {
-      const k = `${String(r.practice)}|${String(r.show_key)}`;
-      byShow.set(k, [...(byShow.get(k) ?? []), r]);
-    }
-    for (const rows of byShow.values()) {
-      const r0 = rows[0]!;
-      n += await sellAgain(
-        q,
-        c,
-        orderKey,
-        r0.practice === true,
-        String(r0.show_key),
-        r0.film_name === null ? null : String(r0.film_name),
-        rows.map((r) => String(r.seat)),
-        now,
-      );
-      shows.push(seatsNotice(c.branch, String(r0.show_key), r0.practice === true));
-    }
-  }
-  await notifyShows(q, shows);
-  return n;
-}
-
-/**
- * A paid sale that held nothing (made while the Hub was unreachable): its seats are taken as sold
- * for its show, found in the branch's programme by film, date and time (the journal does not carry
- * the screen; a film at one time on two screens cannot be told apart and is left alone).
- */
-async function sellOffline(
-  q: SqlRunner,
-  c: { id: string; branch: string },
-  orderKey: string,
-  now: number,
-): Promise<void> {
-  const held = await q.query('select 1 from seat_holds where order_key = $1 and counter_id = $2 limit 1', [
-    orderKey,
-    c.id,
-  ]);
-  if (held.length) return;
-  const o = await q.query<Row>(
-    `select o.practice, o.film_name, o.seats, s.screen, s.show_date, s.show_time
-       from dash_orders o join programme_shows s on s.branch = o.branch and s.show_date = o.show_date and s.show_time = o.show_time and lower(s.film) = lower(o.film_name)
-      where o.counter_id = $1 and o.reference = $2 and o.state = 'paid'`,
-    [c.id, orderKey],
-  );
-  if (o.length !== 1) return;
-  const r = o[0]!;
-  const key = keyOfShow({ date: String(r.show_date), time: String(r.show_time), screen: String(r.screen) });
-  const seats = [...new Set(seatList(r.seats as string | null))].filter((s) => /^[A-Z]{1,3}[0-9]{1,3}$/.test(s));
-  if (!seats.length) return;
-  await sellAgain(q, c, orderKey, r.practice === true, key, String(r.film_name), seats, now);
-  await notifyShows(q, [seatsNotice(c.branch, key, r.practice === true)]);
-}
-
-/** What a synced journal batch says of the counter's orders: a final state settles their holds. */
-export async function settleFromJournal(
-  db: HubDb,
-  c: { id: string; branch: string },
-  events: SyncEvent[],
-  now: number,
-): Promise<number> {
-  const outcomes = new Map<string, 'sold' | 'released'>();
-  for (const e of events) {
-    if (e.kind === 'order.status') {
-      const s = e.payload.status;
-      if (s === 'paid') outcomes.set(e.payload.reference, 'sold');
-      else if (s === 'failed' || s === 'cancelled' || s === 'expired') outcomes.set(e.payload.reference, 'released');
-    } else if (e.kind === 'order.late' && e.payload.kind === 'paid-after-closing')
-      outcomes.set(e.payload.reference, 'sold');
-  }
-  if (!outcomes.size) return 0;
   return db.tx(async (q) => {
-    let n = 0;
-    for (const [key, outcome] of outcomes) {
-      n += await settleIn(q, c, key, outcome, now);
-      if (outcome === 'sold') await sellOffline(q, c, key, now);
-    }
-    return n;
+    const changed = await q.query<Row>(
+      `update seat_holds set state = 'released', settled_at = $3
+        where order_key = $1 and counter_id = $2 and state = 'held'
+        returning branch, show_key, practice`,
+      [orderKey, c.id, now],
+    );
+    await notifyShows(
+      q,
+      changed.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true)),
+    );
+    return changed.length;
   });
 }
 
-/** Ends the holds past their `until` (sold when the journal says paid, else lapsed) and tells their shows' counters. */
+/** Ends the holds past their `until` (sold when the journal says paid with the seat, else lapsed) and those of revoked counters (released), and tells their shows' counters. */
 export async function sweepLapsedHolds(db: HubDb, now: number): Promise<number> {
   return db.tx(async (q) => {
     const rows = await q.query<Row>(
-      `update seat_holds h set state = ${LAPSE_STATE}, settled_at = $1
-        where h.state = 'held' and h.until_at <= $1 returning h.branch, h.show_key, h.practice`,
+      `update seat_holds h set state = case when h.until_at > $1 then 'released' else ${LAPSE_STATE} end, settled_at = $1
+        where h.state = 'held' and (h.until_at <= $1 or ${OF_REVOKED}) returning h.branch, h.show_key, h.practice`,
       [now],
     );
     await notifyShows(
@@ -336,7 +240,8 @@ export async function sweepLapsedHolds(db: HubDb, now: number): Promise<number> 
 /** How many seats are live (held or sold) now: for tests and the benchmark. */
 export async function liveSeatCount(q: SqlRunner, branch: string, showKey: string, now: number): Promise<number> {
   const r = await q.query<{ n: unknown }>(
-    `select count(*) as n from seat_holds where branch = $1 and show_key = $2 and (state = 'sold' or (state = 'held' and until_at > $3))`,
+    `select count(*) as n from seat_holds h join counters c on c.id = h.counter_id
+      where h.branch = $1 and h.show_key = $2 and (h.state = 'sold' or (h.state = 'held' and h.until_at > $3 and c.revoked_at is null))`,
     [branch, showKey, now],
   );
   return num(r[0]!.n);

@@ -2,14 +2,17 @@
 // with their occupancy (sold, held, free of the layout's capacity) counted here, one show's seats
 // for the read-only map, and the seats sold twice (a paid sale synced for a seat another sale
 // already had: possible only when sold while the Hub was unreachable) with both sales, for Needs
-// attention. Screens display these figures; they never count seats themselves.
+// attention (newest first per branch, at most SOLD_TWICE_PER_BRANCH each, with each branch's count).
+// Screens display these figures; they never count seats themselves. A held seat of a revoked
+// counter is not counted (its holds ended with the revoke).
 import type { AttentionLine } from '../../shared/hub-dashboard-contract';
-import type {
-  DashSeatTaken,
-  OccupancyView,
-  SeatSoldTwice,
-  ShowOccupancy,
-  ShowSeatsView,
+import {
+  SOLD_TWICE_PER_BRANCH,
+  type DashSeatTaken,
+  type OccupancyView,
+  type ShowOccupancy,
+  type ShowSeatsView,
+  type SoldTwiceView,
 } from '../../shared/hub-seats-contract';
 import { showKey as keyOfShow } from '../../shared/programme';
 import type { SqlRunner } from '../db/adapter';
@@ -18,7 +21,6 @@ import { layoutsOf, screenKey } from './screen-layouts';
 import { Where, type Scope } from './scope';
 
 type Row = Record<string, unknown>;
-const LINE_LIMIT = 200;
 
 /** date, time and screen (lower case) of a show key. */
 const partsOf = (key: string) => ({ date: key.slice(0, 10), time: key.slice(11, 16), screen: key.slice(17) });
@@ -34,9 +36,9 @@ async function counts(q: SqlRunner, w: Where, now: number): Promise<Map<string, 
   const rows = await q.query<Row>(
     `select h.branch, h.show_key, min(h.film_name) as film_name,
             count(*) filter (where h.state = 'sold') as sold,
-            count(*) filter (where h.state = 'held' and h.until_at > ${w.p(now)}) as held,
+            count(*) filter (where h.state = 'held' and h.until_at > ${w.p(now)} and c.revoked_at is null) as held,
             count(*) filter (where h.state = 'double') as twice
-       from seat_holds h ${w.sql()} group by h.branch, h.show_key`,
+       from seat_holds h join counters c on c.id = h.counter_id ${w.sql()} group by h.branch, h.show_key`,
     w.params,
   );
   return new Map(
@@ -143,15 +145,17 @@ export async function showSeats(
   };
   const layout = (await layoutsOf(q, [branch])).get(`${branch}\u0000${screenKey(occ.screen)}`) ?? null;
   const rows = await q.query<Row>(
-    `select h.seat, h.state, h.order_key, h.created_at, c.name as counter_name
+    `select h.seat, h.state, h.order_key, h.created_at, h.counter_id, c.name as counter_name
        from seat_holds h join counters c on c.id = h.counter_id
-      where h.branch = $1 and h.show_key = $2 and not h.practice and (h.state = 'sold' or (h.state = 'held' and h.until_at > $3))
+      where h.branch = $1 and h.show_key = $2 and not h.practice
+        and (h.state = 'sold' or (h.state = 'held' and h.until_at > $3 and c.revoked_at is null))
       order by h.seat`,
     [branch, key, now],
   );
   const taken = rows.map((r): DashSeatTaken => ({
     seat: String(r.seat),
     state: r.state === 'sold' ? 'sold' : 'held',
+    counterId: String(r.counter_id),
     counterName: String(r.counter_name),
     reference: String(r.order_key),
     at: num(r.created_at),
@@ -159,20 +163,30 @@ export async function showSeats(
   return { occupancy: occ, layout, taken };
 }
 
-/** Every seat sold to two paid sales of one show (real sales), with both: the one that had it first, then the other. */
-export async function soldTwice(q: SqlRunner, scope: Scope, branchFilter?: string): Promise<SeatSoldTwice[]> {
+/**
+ * The seats sold to two paid sales of one show (real sales), with both: the one that had it first,
+ * then the other; the newest SOLD_TWICE_PER_BRANCH of each branch, newest first, and every branch's count.
+ */
+export async function soldTwice(q: SqlRunner, scope: Scope, branchFilter?: string): Promise<SoldTwiceView> {
   const w = new Where(scope, 'd.branch', branchFilter);
   w.and(`d.state = 'double'`).and('not d.practice');
-  const rows = await q.query<Row>(
-    `select d.branch, d.show_key, d.seat, d.order_key as d_ref, d.counter_id as d_counter, dc.name as d_name, d.created_at as d_at,
-            s.order_key as s_ref, s.counter_id as s_counter, sc.name as s_name, s.created_at as s_at
-       from seat_holds d join counters dc on dc.id = d.counter_id
-       left join seat_holds s on s.branch = d.branch and s.practice = d.practice and s.show_key = d.show_key and s.seat = d.seat and s.state = 'sold'
-       left join counters sc on sc.id = s.counter_id
-       ${w.sql()} order by d.created_at, d.show_key, d.seat limit ${w.p(LINE_LIMIT)}`,
+  const counted = await q.query<Row>(
+    `select d.branch, count(*) as n from seat_holds d ${w.sql()} group by d.branch order by d.branch`,
     w.params,
   );
-  return rows.map((r) => ({
+  const rows = await q.query<Row>(
+    `select * from (
+       select d.branch, d.show_key, d.seat, d.order_key as d_ref, d.counter_id as d_counter, dc.name as d_name, d.created_at as d_at,
+              s.order_key as s_ref, s.counter_id as s_counter, sc.name as s_name, s.created_at as s_at,
+              row_number() over (partition by d.branch order by d.created_at desc, d.id desc) as rn
+         from seat_holds d join counters dc on dc.id = d.counter_id
+         left join seat_holds s on s.branch = d.branch and s.practice = d.practice and s.show_key = d.show_key and s.seat = d.seat and s.state = 'sold'
+         left join counters sc on sc.id = s.counter_id
+         ${w.sql()}) x
+      where x.rn <= ${w.p(SOLD_TWICE_PER_BRANCH)} order by x.branch, x.rn`,
+    w.params,
+  );
+  const lines = rows.map((r) => ({
     branch: String(r.branch),
     showKey: String(r.show_key),
     seat: String(r.seat),
@@ -190,29 +204,50 @@ export async function soldTwice(q: SqlRunner, scope: Scope, branchFilter?: strin
       { reference: String(r.d_ref), counterId: String(r.d_counter), counterName: String(r.d_name), at: num(r.d_at) },
     ],
   }));
+  return { lines, counts: counted.map((r) => ({ branch: String(r.branch), seats: num(r.n) })) };
 }
 
-/** Needs attention: one line per seat sold twice, naming both sales. */
+/**
+ * Needs attention: one line per seat sold twice, naming both sales, the newest first in each branch;
+ * a branch with more than are listed gets one more line with its count.
+ */
 export async function soldTwiceLines(
   q: SqlRunner,
   scope: Scope,
   lines: AttentionLine[],
   branchFilter?: string,
 ): Promise<void> {
-  for (const s of await soldTwice(q, scope, branchFilter)) {
-    const last = s.sales[s.sales.length - 1]!;
-    const both = s.sales.map((x) => `${x.reference} (${x.counterName})`).join(' and ');
-    lines.push({
-      kind: 'seat-sold-twice',
-      branch: s.branch,
-      counterId: last.counterId,
-      counterName: last.counterName,
-      orderId: null,
-      notificationId: null,
-      shiftId: null,
-      since: last.at,
-      subject: `Seat ${s.seat} of the show ${s.showKey} was sold twice: ${both}`,
-      todo: `Seat one of the two customers elsewhere before the show (the second sale was made while its counter could not reach the Hub). Search Orders for ${last.reference}.`,
-    });
+  const v = await soldTwice(q, scope, branchFilter);
+  for (const c of v.counts) {
+    const listed = v.lines.filter((s) => s.branch === c.branch);
+    for (const s of listed) {
+      const last = s.sales[s.sales.length - 1]!;
+      const both = s.sales.map((x) => `${x.reference} (${x.counterName})`).join(' and ');
+      lines.push({
+        kind: 'seat-sold-twice',
+        branch: s.branch,
+        counterId: last.counterId,
+        counterName: last.counterName,
+        orderId: null,
+        notificationId: null,
+        shiftId: null,
+        since: last.at,
+        subject: `Seat ${s.seat} of the show ${s.showKey} was sold twice: ${both}`,
+        todo: `Seat one of the two customers elsewhere before the show (the second sale was made while its counter could not reach the Hub). Search Orders for ${last.reference}.`,
+      });
+    }
+    if (c.seats > listed.length)
+      lines.push({
+        kind: 'seat-sold-twice',
+        branch: c.branch,
+        counterId: null,
+        counterName: null,
+        orderId: null,
+        notificationId: null,
+        shiftId: null,
+        since: listed[listed.length - 1]?.sales.at(-1)?.at ?? 0,
+        subject: `${c.seats} seats were sold twice in this branch: the newest ${listed.length} are listed above, ${c.seats - listed.length} older ones are not`,
+        todo: "Shows lists each show's seats sold twice (Seats: … sold twice); seat the customers of the older ones too.",
+      });
   }
 }

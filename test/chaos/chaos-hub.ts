@@ -28,6 +28,8 @@ export interface ChaosHub {
   /** SIGTERM and wait: the Hub closes its database cleanly (PGlite needs that before another process opens it). */
   stop(): Promise<void>;
   issueCode(): Promise<string>;
+  /** What the first Hub process printed on stdout (its first-start setup link). */
+  output(): string;
   /** Opens the Hub's database from the run (PostgreSQL: any time; PGlite: only once the Hub is stopped). */
   openDb(): Promise<HubDb>;
   /** Stops the Hub and removes the cluster. */
@@ -70,6 +72,7 @@ export async function startChaosHub(o: {
   let port = 0;
   let starts = 0;
   let errText = '';
+  let firstOutput: (() => string) | null = null;
   const start = async () => {
     if (proc) throw new Error('the Hub is already running');
     // The last --port wins: 0 the first time, then the port it got.
@@ -79,6 +82,7 @@ export async function startChaosHub(o: {
       if (proc === p) proc = null;
     });
     proc = p;
+    firstOutput ??= () => p.output();
     port = Number(new URL(p.url).port);
     starts += 1;
   };
@@ -131,6 +135,7 @@ export async function startChaosHub(o: {
       cluster?.stop();
     },
     stderr: () => errText,
+    output: () => firstOutput?.() ?? '',
   };
   return hub;
 }

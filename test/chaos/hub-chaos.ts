@@ -282,9 +282,10 @@ export async function runHubChaos(
 
     // The counters race for a small screen's seats through the Hub beside the sales (one try per sale).
     const seatRace = new SeatRace(
-      counters.map((c) => ({ name: c.name, connectionFile: c.connectionFile, proxyPort: c.proxy.port })),
+      counters.map((c) => ({ name: c.name, proxyPort: c.proxy.port })),
       rng.fork('seats'),
     );
+    await seatRace.setUp(hub, merchant.merchantId);
     sim = new TerminalSimulator(sandbox, {
       rng: rng.fork('terminals'),
       maxTapMs: Math.max(1_000, o.expireSeconds * 1000 * 0.25),

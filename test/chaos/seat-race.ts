@@ -1,12 +1,14 @@
 // The Hub chaos run's seat race: beside the sales, the counters race for a small screen's seats
-// through the Hub (the counter link's own hubSeatHolds, over each counter's cut-able proxy, so Hub
-// kills and cuts hit them). A sale whose hold the Hub answered `held` is settled sold (retried until
-// the Hub takes it) or released; `unchecked` is a sale made without the Hub (on the counter's own
-// knowledge), `taken` is refused before the customer is charged. A new show every 30 sales keeps the
-// race going through the whole run (and its kills). Verdict: no seat of a show sold to
-// two sales that the Hub held (seatsDoubleSold, must be 0), and every such sale is in the Hub's
-// database as sold after the run (seatsLost, must be 0).
-import { readFileSync } from 'node:fs';
+// through the Hub (the counter link's own hubSeatHolds, over each chaos counter's cut-able proxy, so
+// Hub kills and cuts hit them). Each chaos counter has a racer of its own on the Hub (enrolled by
+// setUp, with the screen's programme and layout set as head office: a hold names a programme show
+// with a seat map), because a seat is sold only from a counter's synced journal: a sale whose hold
+// the Hub answered `held` is synced paid by its racer's journal (retried until the Hub takes it) or
+// released; `unchecked` is a sale made without the Hub (on the counter's own knowledge), `taken` is
+// refused before the customer is charged. A new show every 30 sales keeps the race going through
+// the whole run (and its kills). Verdict: no seat of a show sold to two sales that the Hub held
+// (seatsDoubleSold, must be 0), and every such sale is in the Hub's database as sold after the run
+// (seatsLost, must be 0).
 import { setTimeout as delay } from 'node:timers/promises';
 import { backoffWithJitter, type BackoffTuning } from '../../core/lib';
 import { createHubClient, type HubConnection } from '../../core/hub-link';
@@ -17,8 +19,11 @@ import { memoryLogger } from '../../shared/logger';
 import { showKey } from '../../shared/programme';
 import type { SeatHolds } from '../../shared/seats';
 import type { createRng } from '../helpers/chaos-random';
+import { CounterJournal } from '../hub/helpers/dashboard-client';
+import { dashboardSeatMap, plainLayout, programmeOf, soldInJournal } from '../hub/helpers/seat-show';
+import { post } from '../hub/helpers/hub-harness';
 
-/** A settle refused while the Hub is down or the link cut: tried again at 100 ms, doubling to 2 s. */
+/** A settle or a journal sync refused while the Hub is down or the link cut: tried again at 100 ms, doubling to 2 s. */
 const SETTLE_BACKOFF: BackoffTuning = { baseMs: 100, maxMs: 2_000 };
 
 const SHOW = { filmName: 'Chaos', filmTitle: 'CHAOS', date: '2026-11-27', time: '21:00', screen: 'Small' };
@@ -26,12 +31,18 @@ const SHOW = { filmName: 'Chaos', filmTitle: 'CHAOS', date: '2026-11-27', time: 
 const PER_SHOW = 30;
 /** A small screen: 3 rows of 8. */
 const SEATS = ['A', 'B', 'C'].flatMap((r) => Array.from({ length: 8 }, (_, i) => `${r}${i + 1}`));
+/** The shows of the race: one a minute from 21:00 to 21:59. */
+const SHOWS = Array.from({ length: 60 }, (_, m) => ({ ...SHOW, time: `21:${String(m).padStart(2, '0')}` }));
 
 export interface SeatRaceCounter {
   name: string;
-  /** The counter's enrollment (credential) and its proxy's port (its way to the Hub, cut-able). */
-  connectionFile: string;
+  /** Its proxy's port (its way to the Hub, cut-able): its racer goes the same way. */
   proxyPort: number;
+}
+
+interface Racer {
+  conn: HubConnection;
+  journal: CounterJournal;
 }
 
 export interface SeatRaceResult {
@@ -67,16 +78,40 @@ export class SeatRace {
     private readonly rng: ReturnType<typeof createRng>,
   ) {}
 
-  private holdsOf(c: SeatRaceCounter): { holds: SeatHolds; conn: HubConnection } {
-    const saved = JSON.parse(readFileSync(c.connectionFile, 'utf8')) as HubConnection;
-    const conn = { ...saved, url: `http://127.0.0.1:${c.proxyPort}` };
+  private readonly racers = new Map<string, Racer>();
+
+  /**
+   * Before the run: the race's shows and the Small screen's layout in the branch's programme (set as
+   * head office, with the Hub's setup link), and a racer enrolled on the Hub for each counter.
+   */
+  async setUp(hub: { url: string; output(): string; issueCode(): Promise<string> }, branch: string): Promise<void> {
+    await dashboardSeatMap(hub, branch, programmeOf(SHOWS), plainLayout(SHOW.screen, 3, 8));
+    for (const [i, c] of this.counters.entries()) {
+      const e = await post(`${hub.url}/api/v1/enroll`, {
+        code: await hub.issueCode(),
+        counterName: `Seat Racer ${i + 1}`,
+        branch,
+        appVersion: '0.1.0',
+      });
+      if (e.status !== 200) throw new Error(`seat race: enroll ${e.status} ${JSON.stringify(e.json)}`);
+      const url = `http://127.0.0.1:${c.proxyPort}`;
+      const credential = String(e.json.credential);
+      this.racers.set(c.name, {
+        conn: { url, counterId: String(e.json.counterId), credential, branch },
+        journal: new CounterJournal(url, credential),
+      });
+    }
+  }
+
+  private holdsOf(c: SeatRaceCounter): { holds: SeatHolds; conn: HubConnection; journal: CounterJournal } {
+    const { conn, journal } = this.racers.get(c.name)!;
     const holds = hubSeatHolds({
       connection: () => conn,
       client: this.client,
       logger: this.logger,
       holdMs: () => 600_000,
     });
-    return { holds, conn };
+    return { holds, conn, journal };
   }
 
   /** One sale of 1 or 2 seats on a random counter, in the background. */
@@ -98,23 +133,27 @@ export class SeatRace {
     seats: string[],
     pay: boolean,
   ): Promise<void> {
-    const { holds, conn } = this.holdsOf(c);
+    const { holds, conn, journal } = this.holdsOf(c);
     this.r.attempts += 1;
     const out = await holds.hold({ orderKey, showKey: showKey(show), show, seats, practice: false });
     this.r[out.kind] += 1;
     if (out.kind !== 'held') return;
-    // Paid or not, the settle reaches the Hub in the end (the counter's journal sync would carry it):
-    // while the Hub is killed or the link cut, it is tried again after the link's own backoff.
+    // Paid: its racer's journal syncs it (the only way a seat is sold); not paid: released. Either
+    // reaches the Hub in the end: while the Hub is killed or the link cut (or an earlier sale's
+    // batch of the same journal has not landed yet), it is tried again after the link's backoff.
+    const events = pay ? soldInJournal(journal, orderKey, seats, 'paid', show) : [];
     for (let failures = 1; ; failures += 1) {
       try {
-        await this.client.call(
-          conn,
-          'POST',
-          HUB_SEATS_SETTLE_PATH,
-          { orderKey, outcome: pay ? 'sold' : 'released' },
-          SeatSettleResponseSchema,
-          { timeoutMs: 2_000 },
-        );
+        if (pay) await journal.sync(events);
+        else
+          await this.client.call(
+            conn,
+            'POST',
+            HUB_SEATS_SETTLE_PATH,
+            { orderKey, outcome: 'released' },
+            SeatSettleResponseSchema,
+            { timeoutMs: 2_000 },
+          );
         break;
       } catch {
         await delay(backoffWithJitter(failures, SETTLE_BACKOFF, Math.random));

@@ -137,3 +137,23 @@ test('Shows: occupancy per show and its read-only map with the seats a counter h
     await page.context().close();
   }
 });
+
+test("Shows: head office releases a counter's held seats from the seat map, confirmed first; the count follows", async ({
+  browser,
+}) => {
+  const page = await newPage(browser, { width: 1280, height: 860 });
+  await login(page, hub.url, HO, `/dashboard/shows?branch=${BRANCH}&day=${show.date}`);
+  const occ = page.getByTestId('show-occupancy');
+  await expect(occ).toContainText('2 held');
+  await occ.getByRole('button', { name: /Seat map/ }).click();
+  const release = page.getByTestId('release-holds');
+  await release.getByRole('button', { name: "Release Counter 1's held seats (2 here)…" }).click();
+  const confirm = release.getByRole('group', { name: 'Release held seats?' });
+  await expect(confirm).toContainText('Release every seat Counter 1 holds (in any show)?');
+  await both(page, 'seat-release-confirm');
+  await confirm.getByRole('button', { name: 'Release', exact: true }).click();
+  await expect(release).toContainText('2 held seats of Counter 1 (every show) released.');
+  await expect(page.getByTestId('seat-map-read').locator('[data-seat="J13"]')).toHaveAttribute('data-state', 'free');
+  await expect(occ).toContainText('Seats: 0 sold · 0 held · 336 free of 336 seats');
+  await page.context().close();
+});

@@ -73,6 +73,8 @@ export function auditWhat(
       return `uploaded a screen layout for ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
     case 'programme.layout-removed':
       return `removed a screen layout of ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
+    case 'programme.seats-released':
+      return `released held seats in ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
   }
 }
 

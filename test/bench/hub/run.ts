@@ -18,6 +18,7 @@ import { DETECTION_COUNTER_RATE, relayDetection } from './relay-detection';
 import { credFloodBench, type CredFloodFigures } from './cred-flood-bench';
 import { dashboardBench, type DashboardFigures } from './dashboard-bench';
 import { junkBillsBench, type JunkBillsFigures } from './junk-bills-bench';
+import { dashboardSeatMap } from '../../hub/helpers/seat-show';
 import { seatRaceBench, type SeatRaceFigures } from './seat-race-bench';
 import { chainChecks, FLOOR_K, floorChecks, measureHubFloors, type HubFloors } from './floors';
 import { percentile, round } from '../bench-stats';
@@ -216,7 +217,7 @@ async function main(): Promise<void> {
       { url: hub.url, merchant, posUrl: hub.webhookUrls.pos, pid: proc.child.pid! },
       { counters: 500, sales: size.chainSales, log },
     );
-    const seats = await seatRaceBench({ url: hub.url }, { log });
+    const seats = await seatRaceBench({ url: hub.url }, { log, seatMap: (b, p, l) => dashboardSeatMap(proc, b, p, l) });
     const credFlood = await credFloodBench({
       database: cluster
         ? ['--database-url', cluster.createDatabase('credflood')]

@@ -1,8 +1,13 @@
 // Seat holds under a race (issue 30): 20 counters of one branch race for a 50-seat show through the
-// Hub, each asking for 1 to 4 random seats again and again until every seat is sold. A seat the Hub
+// Hub, each asking for 1 to 4 random seats again and again until every seat is sold (its journal
+// synced paid: the only way a seat is sold). A seat the Hub
 // answered `held` to two sales is sold twice (raceDoubleSold: must be 0); every seat must end
 // sold (the race ran to its end), and the Hub's map must agree with the sales it held.
 import type { HubSeatMap, SeatHoldResponse } from '../../../shared/hub-seats-contract';
+import type { Programme } from '../../../shared/programme';
+import type { LayoutFile } from '../../../shared/seats';
+import { CounterJournal } from '../../hub/helpers/dashboard-client';
+import { plainLayout, programmeOf, soldInJournal } from '../../hub/helpers/seat-show';
 import { ADMIN_TOKEN, bearer, get, post } from '../../hub/helpers/hub-harness';
 import { percentile, round } from '../bench-stats';
 
@@ -18,12 +23,22 @@ export interface SeatRaceFigures {
 const SHOW = { filmName: 'Race', filmTitle: 'RACE', date: '2026-11-27', time: '20:00', screen: 'Race' };
 const SEATS = ['A', 'B', 'C', 'D', 'E'].flatMap((r) => Array.from({ length: 10 }, (_, i) => `${r}${i + 1}`));
 
+/** The show's programme and the Race screen's layout (5 rows of 10), as its branch SEATS has them: a hold names a programme show with a seat map. */
+export const RACE_PROGRAMME: Programme = programmeOf([SHOW]);
+export const RACE_LAYOUT: LayoutFile = plainLayout(SHOW.screen, 5, 10);
+
 export async function seatRaceBench(
   hub: { url: string },
-  o: { counters?: number; log: (s: string) => void },
+  o: {
+    counters?: number;
+    log: (s: string) => void;
+    /** Sets the branch's programme and layout on the Hub under test (its database, or head office's dashboard). */
+    seatMap: (branch: string, p: Programme, layout: LayoutFile) => Promise<void>;
+  },
 ): Promise<SeatRaceFigures> {
   const n = o.counters ?? 20;
   o.log(`seats: ${n} counters racing for ${SEATS.length} seats ...`);
+  await o.seatMap('SEATS', RACE_PROGRAMME, RACE_LAYOUT);
   const creds: string[] = [];
   for (let i = 0; i < n; i++) {
     const code = await post(
@@ -40,6 +55,7 @@ export async function seatRaceBench(
     if (e.status !== 200) throw new Error(`enroll: ${JSON.stringify(e.json)}`);
     creds.push(String(e.json.credential));
   }
+  const journals = creds.map((c) => new CounterJournal(hub.url, c));
   const heldBy = new Map<string, string[]>();
   const lat: number[] = [];
   let tries = 0;
@@ -70,7 +86,9 @@ export async function seatRaceBench(
           continue;
         }
         for (const s of seats) heldBy.set(s, [...(heldBy.get(s) ?? []), orderKey]);
-        await post(`${hub.url}/api/v1/seats/settle`, { orderKey, outcome: 'sold' }, bearer(cred));
+        // Paid: the counter's journal syncs it, which sells the seats (a settle never does).
+        const j = journals[i]!;
+        await j.sync(soldInJournal(j, orderKey, seats, 'paid', SHOW));
       }
     }),
   );

@@ -33,11 +33,11 @@ const programme: Programme = {
     },
   ],
 };
-/** 243 seats of the example layout (rows A to O, not the blocked ones). */
-const SEATS = 'ABCDEFGHIJKLMNO'
+/** 243 seats of the example layout (rows A to P, it has no row I; not the blocked ones: the Hub holds only seats of the map). */
+const SEATS = 'ABCDEFGHJKLMNOP'
   .split('')
   .flatMap((r) => Array.from({ length: 20 }, (_, i) => `${r}${i + 1}`))
-  .filter((s) => !['H10', 'H11', 'N1'].includes(s))
+  .filter((s) => !['H10', 'H11', 'P12'].includes(s))
   .slice(0, 243);
 
 void (async () => {

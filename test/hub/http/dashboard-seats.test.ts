@@ -9,18 +9,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttentionView } from '../../../shared/hub-dashboard-contract';
 import type { HubProgramme } from '../../../shared/hub-programme-contract';
-import type {
-  OccupancyView,
-  ScreensView,
-  ShowSeatsView,
-  SoldTwiceView,
-  UploadLayoutResult,
+import {
+  SOLD_TWICE_PER_BRANCH,
+  type OccupancyView,
+  type ScreensView,
+  type ShowSeatsView,
+  type SoldTwiceView,
+  type UploadLayoutResult,
 } from '../../../shared/hub-seats-contract';
 import { showKey, type Programme } from '../../../shared/programme';
 import { checkLayoutFile, parseLayout } from '../../../shared/seat-layout';
 import { createManager } from '../../../hub/store/managers';
 import { CounterJournal, Manager } from '../helpers/dashboard-client';
 import { bearer, enroll, get, post, startTestHub, type TestHub } from '../helpers/hub-harness';
+import { soldInJournal } from '../helpers/seat-show';
 import { RelayClient } from '../helpers/sse-client';
 
 const PW = 'manager password 1';
@@ -28,6 +30,7 @@ const DAY = '2026-11-27';
 const SCREEN_1 = readFileSync(join(__dirname, '../../../examples/layouts/screen-1.json'), 'utf8');
 const SHOW = { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', date: DAY, time: '19:30', screen: 'Screen 1' };
 const KEY = showKey(SHOW);
+const SEAT_SHOW_B1 = SHOW;
 
 const programme: Programme = {
   films: [{ name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' }],
@@ -87,6 +90,14 @@ describe("the dashboard's seats on the Hub", () => {
     });
   };
 
+  const journals: Record<string, CounterJournal> = {};
+  const journal = (who: 'c1' | 'c2') => (journals[who] ??= new CounterJournal(hub.url, cred[who]!));
+  /** The counter's journal syncs the sale paid with these seats: the only way a seat becomes sold. */
+  const paid = (who: 'c1' | 'c2', orderKey: string, seats: string[]) => {
+    const j = journal(who);
+    return j.sync(soldInJournal(j, orderKey, seats, 'paid', SEAT_SHOW_B1));
+  };
+
   it('head office uploads a layout: refused with errors by row and seat when wrong, never by a branch manager', async () => {
     const bad = JSON.stringify({
       format: 'counterpay-seat-layout/1',
@@ -140,7 +151,7 @@ describe("the dashboard's seats on the Hub", () => {
     const a = await hold('c1', ['A1', 'A2']);
     const b = await hold('c2', ['A3']);
     await hold('c2', ['A4'], true);
-    await post(`${hub.url}/api/v1/seats/settle`, { orderKey: b.orderKey, outcome: 'sold' }, bearer(cred.c2!));
+    await paid('c2', b.orderKey, ['A3']);
     expect(a.kind).toBe('held');
     const o = (await M1.get(`/seats/occupancy?day=${DAY}`)).json as unknown as OccupancyView;
     const cap = ((await M1.get('/screens')).json as unknown as ScreensView).screens[0]!.layout!.capacity;
@@ -171,30 +182,12 @@ describe("the dashboard's seats on the Hub", () => {
 
   it('a seat sold twice (a paid sale made offline for a seat already sold) is in Needs attention with both sales', async () => {
     const first = await hold('c1', ['B7']);
-    await post(`${hub.url}/api/v1/seats/settle`, { orderKey: first.orderKey, outcome: 'sold' }, bearer(cred.c1!));
+    await paid('c1', first.orderKey, ['B7']);
     // Counter 2 sold B7 and B8 while it could not reach the Hub; its journal syncs now.
-    const j = new CounterJournal(hub.url, cred.c2!);
     const offline = `COU2-261127-${String(++n).padStart(4, '0')}`;
-    const at = Date.now();
-    await j.sync([
-      j.ev('order.created', at, {
-        reference: offline,
-        amountKobo: 900_000,
-        sn: 'SN-2',
-        sale: {
-          filmName: 'Dune 2',
-          filmTitle: 'DUNE: PART TWO',
-          showDate: DAY,
-          showTime: '19:30',
-          seats: 'B7,B8',
-          tickets: 2,
-          priceKobo: 450_000,
-          bookingFeeKobo: 0,
-        },
-      }),
-      j.ev('order.status', at, { reference: offline, status: 'paid' }),
-    ]);
+    await paid('c2', offline, ['B7', 'B8']);
     const twice = (await M1.get('/seats/sold-twice')).json as unknown as SoldTwiceView;
+    expect(twice.counts).toEqual([{ branch: 'B1', seats: 1 }]);
     expect(twice.lines).toEqual([
       {
         branch: 'B1',
@@ -215,6 +208,87 @@ describe("the dashboard's seats on the Hub", () => {
     expect(line?.subject).toContain(offline);
     const other = (await M2.get('/attention')).json as unknown as AttentionView;
     expect(other.lines.some((l) => l.kind === 'seat-sold-twice')).toBe(false);
+  });
+
+  it('sold twice: the newest first in each branch, at most SOLD_TWICE_PER_BRANCH listed, with the count; another branch is not crowded out', async () => {
+    // Branch B1 gets many seats sold twice (offline sales of seats already sold), then B2 gets one.
+    const j1 = journal('c1');
+    const j2 = journal('c2');
+    const rows = 'CDEFG'.split('');
+    const seats = rows
+      .flatMap((r) => Array.from({ length: 12 }, (_, i) => `${r}${i + 1}`))
+      .slice(0, SOLD_TWICE_PER_BRANCH + 5);
+    const base = Date.now() - 60_000;
+    await j1.sync(soldInJournal(j1, `COU1-261127-${String(++n).padStart(4, '0')}`, seats, 'paid', SEAT_SHOW_B1, base));
+    await j2.sync(
+      soldInJournal(j2, `COU2-261127-${String(++n).padStart(4, '0')}`, seats, 'paid', SEAT_SHOW_B1, base + 1),
+    );
+    const b2 = await enroll(hub, 'Zed 1', 'B2');
+    await HO.m.put('/programme', { branch: 'B2', programme });
+    const z1 = new CounterJournal(hub.url, b2.credential);
+    const z2 = new CounterJournal(hub.url, (await enroll(hub, 'Zed 2', 'B2')).credential);
+    await z1.sync(soldInJournal(z1, 'ZED1-261127-0001', ['A9'], 'paid', SEAT_SHOW_B1));
+    await z2.sync(soldInJournal(z2, 'ZED2-261127-0001', ['A9'], 'paid', SEAT_SHOW_B1));
+    const all = (await HO.m.get('/seats/sold-twice')).json as unknown as SoldTwiceView;
+    expect(all.counts).toEqual([
+      { branch: 'B1', seats: SOLD_TWICE_PER_BRANCH + 6 },
+      { branch: 'B2', seats: 1 },
+    ]);
+    expect(all.lines.filter((l) => l.branch === 'B1')).toHaveLength(SOLD_TWICE_PER_BRANCH);
+    expect(all.lines.filter((l) => l.branch === 'B2').map((l) => l.seat)).toEqual(['A9']);
+    // Newest first: B7 (the first test's) is the oldest of B1, not listed.
+    const b1 = all.lines.filter((l) => l.branch === 'B1');
+    expect(b1.some((l) => l.seat === 'B7')).toBe(false);
+    const at = b1.map((l) => l.sales.at(-1)!.at);
+    expect([...at].sort((x, y) => y - x)).toEqual(at);
+    const att = ((await HO.m.get('/attention')).json as unknown as AttentionView).lines.filter(
+      (l) => l.kind === 'seat-sold-twice',
+    );
+    expect(att.filter((l) => l.branch === 'B2')).toHaveLength(1);
+    const more = att.filter((l) => l.branch === 'B1' && l.counterId === null);
+    expect(more).toHaveLength(1);
+    expect(more[0]!.subject).toBe(
+      `${SOLD_TWICE_PER_BRANCH + 6} seats were sold twice in this branch: the newest ${SOLD_TWICE_PER_BRANCH} are listed above, 6 older ones are not`,
+    );
+  });
+
+  it("head office releases a show's or a counter's held seats (audited); a branch manager may not; sold seats stay", async () => {
+    await hold('c1', ['J1', 'J2']);
+    const c2 = await hold('c2', ['J3']);
+    const sold = await hold('c2', ['J4']);
+    await paid('c2', sold.orderKey, ['J4']);
+    const ids = ((await HO.m.get('/counters')).json as unknown as { counters: { id: string; name: string }[] })
+      .counters;
+    const c1Id = ids.find((c) => c.name === 'Counter 1')!.id;
+    const show = async () =>
+      (await M1.get(`/seats/show?showKey=${encodeURIComponent(KEY)}`)).json as unknown as ShowSeatsView;
+    expect((await show()).taken.find((t) => t.seat === 'J1')).toMatchObject({ counterId: c1Id, state: 'held' });
+    expect((await M1.post('/seats/release', { branch: 'B1', showKey: KEY })).status).toBe(403);
+    const bad = await HO.m.post('/seats/release', { branch: 'B1' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.json)).toContain('Name the show (showKey) or the counter (counterId)');
+    const c1Held = (await show()).taken.filter((t) => t.counterId === c1Id && t.state === 'held').length;
+    expect(c1Held).toBeGreaterThanOrEqual(2);
+    const one = await HO.m.post('/seats/release', { branch: 'B1', counterId: c1Id });
+    expect(one.json).toEqual({ released: c1Held });
+    expect((await show()).taken.filter((t) => /^J/.test(t.seat)).map((t) => `${t.seat}:${t.state}`)).toEqual([
+      'J3:held',
+      'J4:sold',
+    ]);
+    const all = await HO.m.post('/seats/release', { branch: 'B1', showKey: KEY });
+    expect((all.json as { released: number }).released).toBeGreaterThanOrEqual(1);
+    expect((await show()).taken.filter((t) => t.state === 'held')).toEqual([]);
+    expect((await show()).taken.find((t) => t.seat === 'J4')).toMatchObject({ state: 'sold' });
+    // The counter's hold is gone: its seat is free for another sale.
+    expect((await hold('c1', ['J3'])).kind).toBe('held');
+    expect(c2.kind).toBe('held');
+    const audit = (await HO.m.get('/audit')).json as unknown as {
+      entries: { action: string; target: string; detail: string }[];
+    };
+    expect(audit.entries.filter((e) => e.action === 'programme.seats-released').map((e) => e.detail)).toEqual([
+      expect.stringMatching(/ held seats? of show /),
+      `${c1Held} held seats of counter ${c1Id}`,
+    ]);
   });
 
   it('head office removes a layout: the screen is sold with typed seats again', async () => {

@@ -1,6 +1,8 @@
 // The counter's side of seat holds against a real Hub (PGlite in memory, HTTP on loopback), with the
 // real Hub client: `hubSeatHolds` holds through the Hub (another counter is told "taken", before its
-// customer is charged), settles, and falls back to the counter's own knowledge with a reason in
+// customer is charged), releases (a settle "sold" changes nothing: the journal's paid sells), is
+// refused with the Hub's words when the Hub does not accept a hold, and falls back to the counter's
+// own knowledge with a reason in
 // cashier words when the Hub is gone or does not answer within its bounded wait; `hubSeatTaken`
 // reads the show's taken seats (this counter's own marked mine); the relay consumer hands the Hub's
 // `seats` signal to its listener when another counter holds a seat. A hold the Hub refuses for rate
@@ -25,10 +27,12 @@ import { memoryLogger } from '../../../shared/logger';
 import { showKey } from '../../../shared/programme';
 import type { SeatHoldRequest, SeatHolds, SeatMapView } from '../../../shared/seats';
 import { call, programmeSale, seatCounter, stopSeatCounters } from '../../helpers/seat-counter';
+import { CounterJournal } from '../../hub/helpers/dashboard-client';
 import { enroll, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
+import { programmeWithSeatMap, SEAT_SHOW, soldInJournal } from '../../hub/helpers/seat-show';
 import { freePort } from '../../hub/helpers/pg-cluster';
 
-const SHOW = { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', date: '2026-11-27', time: '19:30', screen: 'Screen 1' };
+const SHOW = SEAT_SHOW;
 const KEY = showKey(SHOW);
 
 describe('seat holds through the Hub, from the counter', () => {
@@ -62,6 +66,11 @@ describe('seat holds through the Hub, from the counter', () => {
 
   beforeAll(async () => {
     hub = await startTestHub();
+    await programmeWithSeatMap(
+      hub.db,
+      'B1',
+      ['19:30', '20:00', '20:30', '21:00'].map((time) => ({ ...SHOW, time })),
+    );
     for (const [k, name] of [
       ['c1', 'Counter 1'],
       ['c2', 'Counter 2'],
@@ -118,15 +127,26 @@ describe('seat holds through the Hub, from the counter', () => {
     expect(seen1.taken[0]).toMatchObject({ mine: true, counterName: 'Counter 1 (this counter)' });
   });
 
-  it('a settle reaches the Hub: sold stays taken for everyone', async () => {
+  it('a settle "sold" changes nothing on the Hub; the journal synced paid sells the seat for everyone', async () => {
     const r = req('c1', ['B5']);
     const h = holds('c1');
     expect(await h.hold(r)).toEqual({ kind: 'held' });
-    const signalled = new Promise<void>((res) => toldWaiters.push(res));
     h.settle(r.orderKey, 'sold');
+    const j = new CounterJournal(hub.url, conn.c1!.credential);
+    const signalled = new Promise<void>((res) => toldWaiters.push(res));
+    await j.sync(soldInJournal(j, r.orderKey, ['B5'], 'paid'));
     await signalled;
     const seen = await hubSeatTaken({ connection: () => conn.c2!, client }).taken(KEY, false);
     expect(seen.taken.find((t) => t.seat === 'B5')).toMatchObject({ state: 'sold' });
+  });
+
+  it('a hold the Hub does not accept (a show not in its programme, a seat not in the map) is refused, saying why', async () => {
+    const r = await holds('c1').hold({ ...req('c1', ['ZZZ999']), show: { ...SHOW, date: '2099-01-01' } });
+    expect(r.kind === 'refused' && r.reason).toMatch(
+      /^The Hub would not hold these seats: The show 2099-01-01 19:30 on Screen 1 is not in this branch's programme/,
+    );
+    const seat = await holds('c1').hold(req('c1', ['A30']));
+    expect(seat.kind === 'refused' && seat.reason).toMatch(/A30 is not in the seat map of Screen 1/);
   });
 
   it("without a Hub, or when it is gone or silent, the sale goes on the counter's own knowledge and says why", async () => {
@@ -224,6 +244,7 @@ describe('a hold the Hub refuses for rate (a live Hub with a tiny --counter-rate
   async function exhausted(perMinute: number): Promise<HubConnection> {
     const hub = await startTestHub({ now: () => t, rateLimits: { perCredential: perMinute } });
     hubs.push(hub);
+    await programmeWithSeatMap(hub.db, 'B1');
     const e = await enroll(hub, 'Counter 1', 'B1');
     const conn = { url: hub.url, counterId: e.counterId, credential: e.credential, branch: e.branch };
     const maps = hubSeatTaken({ connection: () => conn, client });

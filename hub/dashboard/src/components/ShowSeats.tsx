@@ -1,11 +1,13 @@
 // A show's seats on the Shows page: sold / held / free of its screen's layout, as the Hub counted
-// them, and its seat map (read-only) on demand. Shows whose screen has no layout say so.
+// them, and its seat map (read-only) on demand, where head office can release held seats (the
+// show's, or a counter's). Shows whose screen has no layout say so.
 import { useState } from 'react';
 import { OccupancyViewSchema, ShowSeatsViewSchema, type ShowOccupancy } from '../../../../shared/hub-seats-contract';
 import { api } from '../api';
 import { formatCount } from '../format';
 import { useLoad } from '../use-load';
 import { Banner } from './bits';
+import { ReleaseHolds } from './ReleaseHolds';
 import { SeatMapRead } from './SeatMapRead';
 
 const keyOf = (branch: string, time: string, screen: string | null) =>
@@ -30,7 +32,16 @@ export function occupancyText(o: ShowOccupancy): string {
     : `${counts} · ${formatCount(o.free)} free of ${formatCount(o.capacity)} seats`;
 }
 
-export function ShowSeats({ occ, headOffice }: { occ: ShowOccupancy; headOffice: boolean }) {
+export function ShowSeats({
+  occ,
+  headOffice,
+  onChanged = () => {},
+}: {
+  occ: ShowOccupancy;
+  headOffice: boolean;
+  /** Seats were released here: the day's occupancy is read again. */
+  onChanged?: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const title = `${occ.time} ${occ.filmTitle ?? occ.filmName ?? ''}`.trim();
   return (
@@ -49,12 +60,20 @@ export function ShowSeats({ occ, headOffice }: { occ: ShowOccupancy; headOffice:
           </button>
         ) : null}
       </p>
-      {open ? <ShowSeatMap occ={occ} headOffice={headOffice} /> : null}
+      {open ? <ShowSeatMap occ={occ} headOffice={headOffice} onChanged={onChanged} /> : null}
     </div>
   );
 }
 
-function ShowSeatMap({ occ, headOffice }: { occ: ShowOccupancy; headOffice: boolean }) {
+function ShowSeatMap({
+  occ,
+  headOffice,
+  onChanged,
+}: {
+  occ: ShowOccupancy;
+  headOffice: boolean;
+  onChanged: () => void;
+}) {
   // Head office names the show's branch; a branch manager's own branch is implied.
   const q = new URLSearchParams({ showKey: occ.showKey });
   if (headOffice) q.set('branch', occ.branch);
@@ -72,10 +91,23 @@ function ShowSeatMap({ occ, headOffice }: { occ: ShowOccupancy; headOffice: bool
   const v = r.data;
   if (!v.layout) return <p className="hint">{occ.screen} has no layout: its seats are typed at the counter.</p>;
   return (
-    <SeatMapRead
-      layout={v.layout}
-      taken={v.taken}
-      summary={`Seat map of ${v.layout.screen}: ${occupancyText(v.occupancy)}`}
-    />
+    <>
+      <SeatMapRead
+        layout={v.layout}
+        taken={v.taken}
+        summary={`Seat map of ${v.layout.screen}: ${occupancyText(v.occupancy)}`}
+      />
+      {headOffice ? (
+        <ReleaseHolds
+          branch={occ.branch}
+          showKey={occ.showKey}
+          taken={v.taken}
+          onReleased={() => {
+            r.reload();
+            onChanged();
+          }}
+        />
+      ) : null}
+    </>
   );
 }

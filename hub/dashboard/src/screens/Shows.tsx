@@ -121,7 +121,7 @@ export function ShowsScreen() {
                     <p className="show-numbers" data-testid="show-numbers">
                       {fillText(s)}
                     </p>
-                    {occ ? <ShowSeats occ={occ} headOffice={headOffice} /> : null}
+                    {occ ? <ShowSeats occ={occ} headOffice={headOffice} onChanged={occupancy.reload} /> : null}
                   </li>
                 );
               })}

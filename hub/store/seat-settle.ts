@@ -1,0 +1,168 @@
+// What a counter's synced journal says of its sales' seats: the only way a seat becomes sold. An
+// order synced paid (or paid after closing) sells the seats it names of its show — its held ones
+// and, when its hold had already ended, those again (a seat another sale has meanwhile is marked
+// sold twice: a 'double' row, written here alone); a held seat the paid sale does not name is
+// released. Failed, cancelled or expired orders release their holds. A paid sale that held nothing
+// (sold while the Hub was unreachable) takes its seats of the programme's show.
+import type { SyncEvent } from '../../shared/hub-contract';
+import { showKey as keyOfShow } from '../../shared/programme';
+import { SEAT_ID_RE } from '../../shared/seats';
+import type { HubDb, SqlRunner } from '../db/adapter';
+import { seatList } from './programme';
+import { notifyShows, PAID_WITH_SEAT, seatsNotice } from './seat-holds';
+import { checkLayoutFile } from '../../shared/seat-layout';
+
+type Row = Record<string, unknown>;
+
+/** Takes a paid order's seats as sold; a seat another sale has meanwhile is marked sold twice (the 'double' row). */
+async function sellAgain(
+  q: SqlRunner,
+  c: { id: string; branch: string },
+  orderKey: string,
+  practice: boolean,
+  showKey: string,
+  filmName: string | null,
+  seats: string[],
+  now: number,
+): Promise<number> {
+  if (!seats.length) return 0;
+  const ins = await q.query<Row>(
+    `insert into seat_holds (branch, practice, show_key, seat, order_key, counter_id, film_name, state, until_at, created_at, settled_at)
+     select $1, $2, $3, t.seat, $4, $5, $6, 'sold', $7, $7, $7 from unnest($8::text[]) as t(seat)
+     on conflict (branch, practice, show_key, seat) where state in ('held', 'sold') do nothing
+     returning seat`,
+    [c.branch, practice, showKey, orderKey, c.id, filmName, now, seats],
+  );
+  const got = new Set(ins.map((r) => String(r.seat)));
+  const twice = seats.filter((s) => !got.has(s));
+  if (twice.length)
+    await q.query(
+      `insert into seat_holds (branch, practice, show_key, seat, order_key, counter_id, film_name, state, until_at, created_at, settled_at)
+       select $1, $2, $3, t.seat, $4, $5, $6, 'double', $7, $7, $7 from unnest($8::text[]) as t(seat)`,
+      [c.branch, practice, showKey, orderKey, c.id, filmName, now, twice],
+    );
+  return seats.length;
+}
+
+/**
+ * Ends the holds of a counter's order as its journal says: released frees them; sold keeps the
+ * seats the paid order names (the others are released) and takes again those whose hold had
+ * already ended (sold twice when another sale has one meanwhile). Returns the seats changed.
+ */
+async function settleIn(
+  q: SqlRunner,
+  c: { id: string; branch: string },
+  orderKey: string,
+  outcome: 'sold' | 'released',
+  now: number,
+): Promise<number> {
+  const changed = await q.query<Row>(
+    `update seat_holds h set state = ${outcome === 'sold' ? `case when ${PAID_WITH_SEAT} then 'sold' else 'released' end` : `'released'`}, settled_at = $3
+      where h.order_key = $1 and h.counter_id = $2 and h.state = 'held'
+      returning h.branch, h.show_key, h.practice`,
+    [orderKey, c.id, now],
+  );
+  let n = changed.length;
+  const shows = changed.map((r) => seatsNotice(String(r.branch), String(r.show_key), r.practice === true));
+  if (outcome === 'sold') {
+    // Seats the paid order names whose hold ended without being sold, and are not sold under it now.
+    const ended = await q.query<Row>(
+      `select distinct h.practice, h.show_key, h.seat, h.film_name from seat_holds h
+        where h.order_key = $1 and h.counter_id = $2 and h.state in ('released', 'lapsed') and ${PAID_WITH_SEAT}
+          and not exists (select 1 from seat_holds s where s.order_key = h.order_key and s.counter_id = h.counter_id
+                            and s.show_key = h.show_key and s.seat = h.seat and s.state in ('sold', 'double'))`,
+      [orderKey, c.id],
+    );
+    const byShow = new Map<string, Row[]>();
+    for (const r of ended) {
+      const k = `${String(r.practice)}|${String(r.show_key)}`;
+      byShow.set(k, [...(byShow.get(k) ?? []), r]);
+    }
+    for (const rows of byShow.values()) {
+      const r0 = rows[0]!;
+      n += await sellAgain(
+        q,
+        c,
+        orderKey,
+        r0.practice === true,
+        String(r0.show_key),
+        r0.film_name === null ? null : String(r0.film_name),
+        rows.map((r) => String(r.seat)),
+        now,
+      );
+      shows.push(seatsNotice(c.branch, String(r0.show_key), r0.practice === true));
+    }
+  }
+  await notifyShows(q, shows);
+  return n;
+}
+
+/**
+ * A paid sale that held nothing (made while the Hub was unreachable): its seats are taken as sold
+ * for its show, found in the branch's programme by film, date and time (the journal does not carry
+ * the screen; a film at one time on two screens cannot be told apart and is left alone). With a
+ * seat map, only seats of the map that are not blocked.
+ */
+async function sellOffline(
+  q: SqlRunner,
+  c: { id: string; branch: string },
+  orderKey: string,
+  now: number,
+): Promise<void> {
+  const held = await q.query('select 1 from seat_holds where order_key = $1 and counter_id = $2 limit 1', [
+    orderKey,
+    c.id,
+  ]);
+  if (held.length) return;
+  const o = await q.query<Row>(
+    `select o.practice, o.film_name, o.seats, s.screen, s.show_date, s.show_time, l.layout
+       from dash_orders o join programme_shows s on s.branch = o.branch and s.show_date = o.show_date and s.show_time = o.show_time and lower(s.film) = lower(o.film_name)
+       left join screen_layouts l on l.branch = s.branch and l.screen_key = lower(trim(s.screen))
+      where o.counter_id = $1 and o.reference = $2
+        and (o.state = 'paid' or exists (select 1 from dash_late d where d.counter_id = o.counter_id and d.reference = o.reference and d.kind = 'paid-after-closing'))`,
+    [c.id, orderKey],
+  );
+  if (o.length !== 1) return;
+  const r = o[0]!;
+  const key = keyOfShow({ date: String(r.show_date), time: String(r.show_time), screen: String(r.screen) });
+  let seats = [...new Set(seatList(r.seats as string | null))].filter((s) => SEAT_ID_RE.test(s));
+  if (r.layout !== null) {
+    const l = checkLayoutFile(JSON.parse(String(r.layout)) as unknown);
+    if (l.kind === 'ok') {
+      const open = new Set(
+        l.layout.rows.flatMap((row) => row.cells.flatMap((x) => (x.kind === 'seat' && !x.blocked ? [x.id] : []))),
+      );
+      seats = seats.filter((s) => open.has(s));
+    }
+  }
+  if (!seats.length) return;
+  await sellAgain(q, c, orderKey, r.practice === true, key, String(r.film_name), seats, now);
+  await notifyShows(q, [seatsNotice(c.branch, key, r.practice === true)]);
+}
+
+/** What a synced journal batch says of the counter's orders: a final state settles their holds. */
+export async function settleFromJournal(
+  db: HubDb,
+  c: { id: string; branch: string },
+  events: SyncEvent[],
+  now: number,
+): Promise<number> {
+  const outcomes = new Map<string, 'sold' | 'released'>();
+  for (const e of events) {
+    if (e.kind === 'order.status') {
+      const s = e.payload.status;
+      if (s === 'paid') outcomes.set(e.payload.reference, 'sold');
+      else if (s === 'failed' || s === 'cancelled' || s === 'expired') outcomes.set(e.payload.reference, 'released');
+    } else if (e.kind === 'order.late' && e.payload.kind === 'paid-after-closing')
+      outcomes.set(e.payload.reference, 'sold');
+  }
+  if (!outcomes.size) return 0;
+  return db.tx(async (q) => {
+    let n = 0;
+    for (const [key, outcome] of outcomes) {
+      n += await settleIn(q, c, key, outcome, now);
+      if (outcome === 'sold') await sellOffline(q, c, key, now);
+    }
+    return n;
+  });
+}
