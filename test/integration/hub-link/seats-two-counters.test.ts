@@ -6,13 +6,17 @@
 // seat ends failed before the provider is asked (its sandbox never gets the order).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubLinkView } from '../../../shared/hub-link';
-import type { NextShows } from '../../../shared/programme';
+import type { NextShows, Programme } from '../../../shared/programme';
+import { setProgramme } from '../../../hub/store/programme';
+import { saveLayout } from '../../../hub/store/screen-layouts';
+import { checkLayoutFile } from '../../../shared/seat-layout';
 import type { SeatMapView } from '../../../shared/seats';
 import { issueCode, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
 import { orderReaches } from '../../helpers/core-events';
 import {
   attempt,
   call,
+  LAYOUT,
   pay,
   programmeSale,
   seatCounter,
@@ -40,6 +44,40 @@ function mapReaches(env: SeatEnv, ok: (m: SeatMapView) => boolean): Promise<Seat
   });
 }
 
+/** Resolves once the core holds the branch's programme from the Hub. */
+function hubProgrammeArrives(env: SeatEnv): Promise<void> {
+  return new Promise((resolve) => {
+    const off = env.core.events.subscribe((name) => {
+      if (name !== 'programme.changed') return;
+      void call<NextShows>(env.core, 'programme.next', {}).then((n) => {
+        if (n.source?.kind !== 'hub') return;
+        off();
+        resolve();
+      });
+    });
+  });
+}
+
+/** The show of the counters' CSV, as head office publishes it on the Hub. */
+function programmeOfShow(date: string, time: string): Programme {
+  return {
+    films: [{ name: 'Dune 2', title: 'DUNE: PART TWO', rating: '12A' }],
+    screens: ['Screen 1'],
+    shows: [
+      {
+        film: 'Dune 2',
+        screen: 'Screen 1',
+        date,
+        time,
+        ticketTypes: [
+          { name: 'Adult', priceKobo: 150_000, bookingFeeKobo: 50_000 },
+          { name: 'VIP', priceKobo: 300_000, bookingFeeKobo: 50_000 },
+        ],
+      },
+    ],
+  };
+}
+
 describe('two counters, one Hub, one screen', () => {
   let hub: TestHub;
   let A: SeatEnv;
@@ -56,7 +94,15 @@ describe('two counters, one Hub, one screen', () => {
       `Dune 2,DUNE: PART TWO,12A,Screen 1,${A.date},${A.time},VIP,3000,500`,
     ].join('\n');
     await call(B.core, 'programme.import', { csv, fileName: 'week.csv', by: 'Ada' });
-    B.showId = (await call<NextShows>(B.core, 'programme.next', {})).shows[0]!.id;
+    // The Hub owns the seat truth: a hold names a show of the branch's programme with a seat map
+    // (hub/store/seat-rules.ts). Head office's programme is this show, so each counter takes it from
+    // the Hub when its relay stream opens; the show ids are read again once it has.
+    const demo = await call<{ settings: { merchantId: string } }>(A.core, 'settings.getProfile', { profile: 'demo' });
+    const branch = demo.settings.merchantId;
+    await setProgramme(hub.db, branch, programmeOfShow(A.date, A.time), 'Head office', Date.now());
+    const layout = checkLayoutFile(JSON.parse(LAYOUT) as unknown);
+    if (layout.kind !== 'ok') throw new Error('the example layout does not read');
+    await saveLayout(hub.db, branch, layout.layout, 'screen-1.json', 'Head office', Date.now());
     const branches = new Set<string>();
     for (const [env, name] of [
       [A, 'Counter 1'],
@@ -64,10 +110,13 @@ describe('two counters, one Hub, one screen', () => {
     ] as const) {
       const p = await call<{ settings: Record<string, unknown> }>(env.core, 'settings.getProfile', { profile: 'demo' });
       await call(env.core, 'settings.saveProfile', { profile: 'demo', settings: { ...p.settings, counterName: name } });
+      const fromHub = hubProgrammeArrives(env);
       const v = await call<HubLinkView>(env.core, 'hub.enroll', { hubUrl: hub.url, code: await issueCode(hub) });
       branches.add(v.branch!);
+      await fromHub;
+      env.showId = (await call<NextShows>(env.core, 'programme.next', {})).shows[0]!.id;
     }
-    expect(branches.size).toBe(1);
+    expect([...branches]).toEqual([branch]);
   }, 120_000);
   afterAll(async () => {
     await stopSeatCounters();
