@@ -38,7 +38,10 @@ const SeatLabelSchema = z
 
 export const SeatCheckRequestSchema = z
   .object({
-    /** The show as the sale records it (the journal carries film, title, date and time; the screen when the counter knows it). */
+    /**
+     * The show, keyed on the Hub with its screen as a seat hold is (showKey). An older counter that
+     * sends no screen gets the branch's programme show of that film, date and time when there is one.
+     */
     show: z
       .object({
         filmName: z.string().trim().min(1).max(100),
@@ -49,7 +52,7 @@ export const SeatCheckRequestSchema = z
       })
       .strict(),
     seats: z.array(SeatLabelSchema).min(1).max(100),
-    /** The asking counter sells in Demo or Sandbox: only practice sales count, and only real ones otherwise. */
+    /** The asking counter sells in Demo or Sandbox: only practice holds count, and only real ones otherwise. */
     practice: z.boolean().default(false),
   })
   .strict();
@@ -59,9 +62,9 @@ const HubSeatConflictSchema = z.object({
   seat: z.string(),
   counterId: z.string(),
   counterName: z.string(),
-  /** paid, or waiting: the sale is still open (queued, being created, waiting for the customer, outcome unknown). */
+  /** paid: the seat is sold (its sale synced paid); waiting: it is held for a sale still being paid. */
   state: z.enum(['paid', 'waiting']),
-  /** When the sale was made (the counter's clock). */
+  /** When the Hub held (or sold) the seat (the Hub's clock). */
   at: Ms,
   reference: z.string(),
 });
