@@ -4,8 +4,6 @@
 // read and check a layout file live in seat-layout.ts, the "best N seats" choice in best-seats.ts.
 import { z } from 'zod';
 
-/** A seat's name as sales, receipts and the Hub write it: row letters then the number ("F7", "AA12"). */
-export const SEAT_ID_RE = /^[A-Z]{1,3}[0-9]{1,3}$/;
 /** At most this many seats in one screen's layout (the largest single screens are about 800). */
 export const MAX_LAYOUT_SEATS = 1_500;
 /** What one layout file may weigh as text. */

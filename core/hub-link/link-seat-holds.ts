@@ -19,13 +19,8 @@ import {
   type SeatHoldRequestBody,
 } from '../../shared/hub-seats-contract';
 import type { Logger } from '../../shared/logger';
-import {
-  SEAT_ID_RE,
-  type SeatHoldOutcome,
-  type SeatHolds,
-  type SeatTaken,
-  type SeatTakenSource,
-} from '../../shared/seats';
+import { SEAT_ID_RE } from '../../shared/seat-list';
+import { type SeatHoldOutcome, type SeatHolds, type SeatTaken, type SeatTakenSource } from '../../shared/seats';
 import { HubCallError, type HubClient, type HubConnection } from './link-client';
 import type { HubConnectionSource } from './link-types';
 
