@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CounterViewSchema } from './hub-contract';
 import { BranchId, DaySchema, Kobo, Ms } from './hub-dashboard-fields';
+import { SEAT_LABEL_RE } from './seat-list';
 
 export * from './hub-dashboard-accounts';
 export { DaySchema };
@@ -147,12 +148,7 @@ export const OrdersQuerySchema = z
     /** Part of the film's name or title, any case. */
     film: z.string().trim().min(1).max(100).optional(),
     /** One seat label, e.g. F7. */
-    seat: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z0-9]{1,8}$/, 'one seat, e.g. F7')
-      .optional(),
+    seat: z.string().trim().toUpperCase().regex(SEAT_LABEL_RE, 'one seat, e.g. F7').optional(),
     amountKobo: optInt.optional(),
     cashier: z.string().trim().min(1).max(80).optional(),
     counterId: z.string().trim().min(1).max(64).optional(),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { HUB_API_PREFIX } from './hub-contract';
 import { DaySchema } from './hub-dashboard-contract';
 import { MAX_PROGRAMME_CSV_CHARS, ProgrammeImportResultSchema, ProgrammeSchema, TIME_RE } from './programme';
+import { SEAT_LABEL_RE } from './seat-list';
 
 const Ms = z.number().int().nonnegative();
 const BranchId = z.string().trim().min(1).max(64);
@@ -30,11 +31,7 @@ export type HubProgramme = z.infer<typeof HubProgrammeSchema>;
 /** Relay stream `event: programme`: the branch's programme is at this version (sent on connect and on every change). */
 export const RelayProgrammeSchema = z.object({ version: z.number().int().positive() });
 
-const SeatLabelSchema = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z0-9]{1,8}$/, 'a seat looks like F7');
+const SeatLabelSchema = z.string().trim().toUpperCase().regex(SEAT_LABEL_RE, 'a seat looks like F7');
 
 export const SeatCheckRequestSchema = z
   .object({

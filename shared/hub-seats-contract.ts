@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { HUB_API_PREFIX } from './hub-contract';
 import { DaySchema } from './hub-dashboard-contract';
 import { isCalendarDate, TIME_RE } from './programme';
-import { LayoutImportResultSchema, MAX_LAYOUT_CHARS, ScreenLayoutSchema, SEAT_ID_RE } from './seats';
+import { SEAT_ID_RE } from './seat-list';
+import { LayoutImportResultSchema, MAX_LAYOUT_CHARS, ScreenLayoutSchema } from './seats';
 import { MAX_ORDER_EXPIRE_SECONDS } from './settings';
 
 const Ms = z.number().int().nonnegative();

@@ -3,11 +3,11 @@
 import { z } from 'zod';
 import { RecordProfile } from './record-profile';
 import { LateOutcomeSchema } from './late-payments';
+import { SEAT_LABEL_RE, splitSeats } from './seat-list';
 
 const MAX_TICKETS = 50;
 /** A typo guard, not a business rule: no single ticket costs more than ₦10,000,000. */
 const MAX_PRICE_KOBO = 1_000_000_000;
-const SEAT_RE = /^[A-Z0-9]{1,8}$/;
 
 function isCalendarDate(v: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
@@ -16,11 +16,6 @@ function isCalendarDate(v: string): boolean {
   if (mo < 1 || mo > 12 || d < 1) return false;
   const days = [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
   return d <= (days[mo - 1] ?? 0);
-}
-
-/** "f7, F8 ,g1" -> ["F7","F8","G1"]; empty labels are kept so validation can name them. */
-export function splitSeats(seats: string): string[] {
-  return seats.split(',').map((s) => s.trim().toUpperCase());
 }
 
 const text = (what: string, max: number) =>
@@ -55,7 +50,7 @@ export const SaleInputSchema = z
       .max(400, 'Too many seats in one sale')
       .superRefine((v, ctx) => {
         const labels = splitSeats(v);
-        const bad = labels.find((s) => !SEAT_RE.test(s));
+        const bad = labels.find((s) => !SEAT_LABEL_RE.test(s));
         if (bad !== undefined) {
           ctx.addIssue({
             code: 'custom',

@@ -235,12 +235,3 @@ export function matchesShow(
     `${show.filmName} ${show.filmTitle} ${show.screen} ${show.rating} ${show.time} ${show.time.replace(':', '')}`.toLowerCase();
   return words.every((w) => hay.includes(w));
 }
-
-/** Seats as typed ("f7 f8", "F7,F8") to the sale's form ("F7,F8"); spaces separate seats too. */
-export function tidySeats(typed: string): string {
-  return typed
-    .toUpperCase()
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .join(',');
-}

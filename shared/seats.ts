@@ -4,8 +4,6 @@
 // read and check a layout file live in seat-layout.ts, the "best N seats" choice in best-seats.ts.
 import { z } from 'zod';
 
-/** A seat's name as sales, receipts and the Hub write it: row letters then the number ("F7", "AA12"). */
-export const SEAT_ID_RE = /^[A-Z]{1,3}[0-9]{1,3}$/;
 /** At most this many seats in one screen's layout (the largest single screens are about 800). */
 export const MAX_LAYOUT_SEATS = 1_500;
 /** What one layout file may weigh as text. */
@@ -148,10 +146,23 @@ export type SeatHoldOutcome =
   | { kind: 'unchecked'; reason: string };
 
 /**
+ * The one hold deadline (docs/seat-maps.md#holds): the longest a sale waits for the Hub's answer to
+ * a hold (the link's HTTP wait, a retry after 429 included) before it goes on without it. A Hub that
+ * answers within it is waited for and obeyed.
+ */
+export const SEAT_HOLD_WAIT_MS = 800;
+/**
+ * The checkout's bound on the SeatHolds port whatever it does: the Hub's wait plus room for the
+ * port's own answer without it (this counter's own holds), so the Hub's wait always ends first and
+ * the sale says why ("The Hub did not answer in time: …").
+ */
+export const SEAT_HOLD_DEADLINE_MS = SEAT_HOLD_WAIT_MS + 200;
+
+/**
  * The checkout's port for seat holds, below every door: a sale with seats of a show is held before
  * the provider is asked; a hold ends with the order (released when it fails, is cancelled or
  * expires; sold when paid, also paid after closing). Without a Hub the local implementation
- * answers from this counter's own sales. `hold` bounds its own wait (the sale never waits long on it).
+ * answers from this counter's own sales. `hold` waits for the Hub at most SEAT_HOLD_WAIT_MS.
  */
 export interface SeatHolds {
   hold(req: SeatHoldRequest): Promise<SeatHoldOutcome>;

@@ -1,7 +1,7 @@
 // Seat holds through the Hub (the checkout's SeatHolds port) and the seats other counters took (the
-// seat map's SeatTakenSource). A hold waits at most SEAT_HOLD_WAIT_MS: a slow or unreachable Hub
-// never holds a sale up; the sale then goes on this counter's own knowledge (the local holds, when
-// given) and says so in cashier words. A Hub that answers and does not hold is obeyed: too many
+// seat map's SeatTakenSource). A hold waits at most SEAT_HOLD_WAIT_MS (shared/seats.ts): a slow or
+// unreachable Hub never holds a sale up; the sale then goes on this counter's own knowledge (the
+// local holds, when given) and says so in cashier words. A Hub that answers and does not hold is obeyed: too many
 // requests from this counter (429) is asked again once after the Hub's retryAfterMs when that is
 // short (RATE_RETRY_MAX_MS), else the sale is refused, as for any other refusal of the Hub — never
 // sold "unchecked". A settle is sent and forgotten: when it is lost, the journal sync settles the
@@ -19,8 +19,9 @@ import {
   type SeatHoldRequestBody,
 } from '../../shared/hub-seats-contract';
 import type { Logger } from '../../shared/logger';
+import { SEAT_ID_RE } from '../../shared/seat-list';
 import {
-  SEAT_ID_RE,
+  SEAT_HOLD_WAIT_MS,
   type SeatHoldOutcome,
   type SeatHolds,
   type SeatTaken,
@@ -29,16 +30,14 @@ import {
 import { HubCallError, type HubClient, type HubConnection } from './link-client';
 import type { HubConnectionSource } from './link-types';
 
-/** The longest a sale waits for the Hub's answer to a hold before it goes on without it. */
-export const SEAT_HOLD_WAIT_MS = 800;
 /** A hold lasts the order's lifetime plus this (the grace for a late answer and the final check). */
 export const SEAT_HOLD_MARGIN_MS = 2 * 60_000;
 /** The seat map's read of the Hub. */
 const SEAT_MAP_TIMEOUT_MS = 2_000;
 const SETTLE_TIMEOUT_MS = 5_000;
 /**
- * A hold refused for rate is asked again once when the Hub's retryAfterMs is at most this: the
- * checkout waits 400 ms for a hold in all (core/orders/seat-holding.ts), so a longer wait is a refusal.
+ * A hold refused for rate is asked again once when the Hub's retryAfterMs is at most this, within
+ * the one SEAT_HOLD_WAIT_MS (the retry waits what is left of it), so a longer wait is a refusal.
  */
 export const RATE_RETRY_MAX_MS = 200;
 

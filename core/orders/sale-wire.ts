@@ -1,7 +1,8 @@
 // A sale at the provider's edge: the productInfo block of createOrder (Naira, two decimals), and
 // the parts of the provider's order details we keep (sender account always masked).
 import { koboToNairaString } from '../../shared/money';
-import { saleAmounts, splitSeats, type Sale } from '../../shared/orders';
+import { saleAmounts, type Sale } from '../../shared/orders';
+import { splitSeats } from '../../shared/seat-list';
 import type { PosOrderDetails, PosProductInfo } from '../provider';
 
 /** productInfo as the spec names it: ticket subtotal and booking fee in Naira with two decimals. */

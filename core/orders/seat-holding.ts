@@ -5,7 +5,13 @@
 import { validationError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { OrderView, Sale } from '../../shared/orders';
-import type { SeatHoldOutcome, SeatHoldRequest, SeatHolds, SeatTaken } from '../../shared/seats';
+import {
+  SEAT_HOLD_DEADLINE_MS,
+  type SeatHoldOutcome,
+  type SeatHoldRequest,
+  type SeatHolds,
+  type SeatTaken,
+} from '../../shared/seats';
 import type { Db } from '../db';
 import type { TimerHandle, Timers } from '../lib';
 import type { OrderJournal, OrderRecord } from './order-journal';
@@ -26,9 +32,6 @@ export interface SeatPlan {
 export interface SeatPlanner {
   plan(sale: Sale, hint: { showKey?: string | undefined; ticketType?: string | undefined }): SeatPlan | null;
 }
-
-/** How long the checkout waits on a hold at most, whatever the port does (it bounds its own wait too). */
-const SEAT_HOLD_DEADLINE_MS = 400;
 
 const NO_HUB_REASON = 'Seats not checked across counters: this counter has no Hub.';
 
@@ -94,19 +97,17 @@ export function refuseOwnTaken(store: SeatHoldStore, plan: SeatPlan, counterName
   throw validationError({ seats: message }, message);
 }
 
-/** The hold, bounded: a port that throws or is slower than the deadline leaves the seats unchecked. */
-async function askHold(
-  holds: SeatHolds,
-  req: SeatHoldRequest,
-  timers: Timers,
-  deadlineMs = SEAT_HOLD_DEADLINE_MS,
-): Promise<SeatHoldOutcome> {
+/**
+ * The hold, bounded by SEAT_HOLD_DEADLINE_MS: a port that throws or outlasts it leaves the seats
+ * unchecked. The Hub's port ends its own wait first (SEAT_HOLD_WAIT_MS) and says why.
+ */
+async function askHold(holds: SeatHolds, req: SeatHoldRequest, timers: Timers): Promise<SeatHoldOutcome> {
   let timer: TimerHandle | undefined;
   const late = new Promise<SeatHoldOutcome>((resolve) => {
     timer = timers.setTimeout(
       () =>
         resolve({ kind: 'unchecked', reason: 'Seats not checked across counters: the Hub did not answer in time.' }),
-      deadlineMs,
+      SEAT_HOLD_DEADLINE_MS,
     );
   });
   const asked = holds.hold(req).catch((): SeatHoldOutcome => ({

@@ -5,11 +5,11 @@
 // takes; the seat check is a plug.
 import type { programmeCalls } from '../../shared/contract-programme';
 import { AppError, issueFields, validationError } from '../../shared/errors';
-import { bookingFeeForSale, SaleInputSchema, splitSeats, type OrderView, type SaleInput } from '../../shared/orders';
+import { bookingFeeForSale, SaleInputSchema, type OrderView, type SaleInput } from '../../shared/orders';
+import { splitSeats, tidySeats } from '../../shared/seat-list';
 import {
   ProgrammeSchema,
   SHOW_GRACE_MS,
-  tidySeats,
   upcomingShows,
   type Programme,
   type ProgrammeSource,

@@ -5,7 +5,7 @@
 // this counter's own sales and the hold itself (core/orders/seat-holding.ts).
 import { validationError } from '../../shared/errors';
 import type { Sale } from '../../shared/orders';
-import { splitSeats } from '../../shared/orders';
+import { splitSeats } from '../../shared/seat-list';
 import type { LayoutSeat, ScreenLayout } from '../../shared/seats';
 import type { TicketType } from '../../shared/programme';
 import type { SeatPlan, SeatPlanner } from '../orders';

@@ -154,13 +154,6 @@ export function programmeView(p: HubProgramme & { updatedBy: string | null }): D
   };
 }
 
-/** Seats as a sale records them ("F7,F8"; hand-typed "f7 f8" too). */
-export const seatList = (seats: string | null): string[] =>
-  (seats ?? '')
-    .toUpperCase()
-    .split(/[\s,;]+/)
-    .filter(Boolean);
-
 /** Every show of a Lagos day within the scope: those in the programme (sold or not) and any other sold that day. Real sales only. */
 export async function showFills(q: SqlRunner, scope: Scope, day: string, branchFilter?: string): Promise<ShowsView> {
   const w = new Where(scope, 'o.branch', branchFilter);

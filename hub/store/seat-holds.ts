@@ -11,6 +11,7 @@
 import type { HubSeatConflict, SeatCheckRequest } from '../../shared/hub-programme-contract';
 import type { HubSeatTaken, SeatHoldRequestBody, SeatHoldResponse } from '../../shared/hub-seats-contract';
 import { counterCode, referenceCounterCode } from '../../shared/counter-code';
+import { SEAT_SEPARATORS_PATTERN } from '../../shared/seat-list';
 import { showKey as keyOfShow } from '../../shared/programme';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
@@ -50,7 +51,7 @@ export const PAID_WITH_SEAT = `exists (select 1 from dash_orders o
    where o.counter_id = h.counter_id and o.reference = h.order_key and o.practice = h.practice
      and (o.state = 'paid' or exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing'))
      and left(h.show_key, 17) = o.show_date || ' ' || o.show_time || ' '
-     and h.seat = any(regexp_split_to_array(upper(coalesce(o.seats, '')), '[\\s,;]+')))`;
+     and h.seat = any(regexp_split_to_array(upper(coalesce(o.seats, '')), '${SEAT_SEPARATORS_PATTERN}')))`;
 
 /** A held row past its `until` ends: sold when the journal already says its order was paid with that seat, else lapsed. */
 const LAPSE_STATE = `case when ${PAID_WITH_SEAT} then 'sold' else 'lapsed' end`;

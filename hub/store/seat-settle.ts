@@ -6,9 +6,8 @@
 // (sold while the Hub was unreachable) takes its seats of the programme's show.
 import type { SyncEvent } from '../../shared/hub-contract';
 import { showKey as keyOfShow } from '../../shared/programme';
-import { SEAT_ID_RE } from '../../shared/seats';
+import { SEAT_ID_RE, seatList } from '../../shared/seat-list';
 import type { HubDb, SqlRunner } from '../db/adapter';
-import { seatList } from './programme';
 import { notifyShows, PAID_WITH_SEAT, seatsNotice } from './seat-holds';
 import { checkLayoutFile } from '../../shared/seat-layout';
 

@@ -7,10 +7,10 @@ import {
   bookingFeeForSale,
   saleAmounts,
   SaleInputSchema,
-  splitSeats,
   type FilmMemory,
   type SaleInput,
 } from '../../../shared/orders';
+import { splitSeats } from '../../../shared/seat-list';
 import type { ShowView } from '../../../shared/programme';
 
 export type { FilmMemory } from '../../../shared/orders';

@@ -1,6 +1,6 @@
 // The Sell screen's programme sale: a show picked from the programme, its ticket type and seats,
 // the seat check across counters (a warning the cashier may sell past, never a block), and its charge.
-import { tidySeats } from '../../../shared/programme';
+import { tidySeats } from '../../../shared/seat-list';
 import { call } from '../transport/bridge';
 import { chargeRefused, openedOrder } from './sale-payment';
 import type { PickField, SaleGet, SalePickSlice, SaleSet } from './sale-state';

@@ -2,6 +2,7 @@
 // held, sold, blocked), its accessible name, the cursor's moves over the seats (gaps skipped), the
 // seats typed ("F7,F8", "F7 F8", "F7-F9") read against the layout, and a seat picked or unpicked.
 import type { LayoutSeat, ScreenLayout, SeatMapView, SeatTaken } from '../../../shared/seats';
+import { seatList } from '../../../shared/seat-list';
 
 export type SeatState = 'free' | 'held' | 'sold' | 'blocked';
 
@@ -149,11 +150,7 @@ export function readTypedSeats(typed: string, layout: ScreenLayout): TypedSeats 
     if (!seats.includes(id)) seats.push(id);
   };
   // A range may be typed with spaces around its dash ("F7 - F9").
-  const parts = typed
-    .toUpperCase()
-    .replace(/\s*-\s*/g, '-')
-    .split(/[\s,]+/)
-    .filter(Boolean);
+  const parts = seatList(typed.replace(/\s*-\s*/g, '-'));
   for (const part of parts) {
     const m = RANGE.exec(part);
     if (m && (m[3] === undefined || m[3] === m[1])) {

@@ -1,7 +1,8 @@
 // The Sell screen's show picker as pure rules: which shows the list holds for what was typed, what
 // a sale of a picked show costs (booking fee per ticket), and when a show starts in cashier words.
-import { bookingFeeForSale, saleAmounts, splitSeats } from '../../../shared/orders';
-import { matchesShow, tidySeats, type ShowView, type TicketType } from '../../../shared/programme';
+import { bookingFeeForSale, saleAmounts } from '../../../shared/orders';
+import { matchesShow, type ShowView, type TicketType } from '../../../shared/programme';
+import { splitSeats, tidySeats } from '../../../shared/seat-list';
 import { addDays, lagosDate } from '../../../shared/time';
 
 /** The shows for the typed words, in the order main gave them (soonest first). */

@@ -8,14 +8,8 @@ import { runSeatCheck, type SeatCheck } from '../../../core/programme';
 import { defaultTicketType, ProgrammeStore } from '../../../core/programme/programme-store';
 import type { Timers } from '../../../core/lib';
 import { lagosInstant } from '../../../shared/time';
-import {
-  matchesShow,
-  ProgrammeSchema,
-  SHOW_GRACE_MS,
-  tidySeats,
-  upcomingShows,
-  type Programme,
-} from '../../../shared/programme';
+import { matchesShow, ProgrammeSchema, SHOW_GRACE_MS, upcomingShows, type Programme } from '../../../shared/programme';
+import { tidySeats } from '../../../shared/seat-list';
 
 const ADULT = { name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 };
 const CHILD = { name: 'Child', priceKobo: 300_000, bookingFeeKobo: 20_000 };
