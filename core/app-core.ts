@@ -17,7 +17,7 @@ import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventBus, type EventBus } from './events';
-import { createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
+import { boxOfficeRules, createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
 import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
@@ -116,6 +116,8 @@ export async function createCore(deps: CoreDeps) {
     shiftOpen,
     // A queued sale goes only to the terminal the counter charges on when it is sent.
     terminalSn: () => terminal.getState().sn ?? null,
+    // A box office's queued charge gives way to the cashier's own sale, and is not offered Try again.
+    ...boxOfficeRules(db),
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);

@@ -11,6 +11,7 @@ import type { Timers } from '../lib';
 import type { CheckoutTuningInput } from './checkout-tuning';
 import type { SaleSettings } from './sale-intake';
 import type { WhenBusy } from './charge-guard';
+import type { RetryRule } from './closed-check';
 
 export type CheckoutSettings = SaleSettings;
 
@@ -50,4 +51,12 @@ export interface CheckoutDeps {
   seatHolds?: SeatHolds;
   /** The seat rules of shows with a seat map (the programme's); absent: seats are not checked. */
   seatPlanner?: SeatPlanner;
+  /**
+   * Which queued orders give way to the cashier's own sale (the box-office integrations: their
+   * charges). They never make the cashier's doors TERMINAL_BUSY, and the cashier's queued sales go
+   * first. Absent: none.
+   */
+  yieldRule?: (orderId: number) => boolean;
+  /** Who keeps an order from Try again (the box-office integrations: the box office asks again). Absent: no one. */
+  retryRule?: RetryRule;
 }

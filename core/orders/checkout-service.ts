@@ -65,14 +65,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return run.connectivity();
     },
 
-    /**
-     * Which queued orders give way to the cashier's own sale (the box-office integrations: their
-     * charges). They never make the cashier's doors TERMINAL_BUSY, and the cashier's queued sales go first.
-     */
-    useYieldRule(rule: (orderId: number) => boolean): void {
-      parts.useYieldRule(rule);
-    },
-
     /** The counter's terminal changed: queued sales bound for the old one are ended, those for the new one may go. */
     terminalChanged(): void {
       if (!run.stopped && journal.countQueued() > 0) queueSender.kick();

@@ -17,6 +17,10 @@ export interface HarnessOptions {
   tuning?: CheckoutDeps['tuning'];
   /** Is a shift open? Absent: not asked. */
   shiftOpen?: () => boolean;
+  /** Which queued orders give way to the cashier's own sale (a box office's charges). Absent: none. */
+  yieldRule?: CheckoutDeps['yieldRule'];
+  /** Who keeps an order from Try again. Absent: no one. */
+  retryRule?: CheckoutDeps['retryRule'];
 }
 
 export function checkoutHarness(opts: HarnessOptions = {}) {
@@ -42,6 +46,8 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
     timers: time.timers,
     ...(opts.tuning ? { tuning: opts.tuning } : {}),
     ...(opts.shiftOpen ? { shiftOpen: opts.shiftOpen } : {}),
+    ...(opts.yieldRule ? { yieldRule: opts.yieldRule } : {}),
+    ...(opts.retryRule ? { retryRule: opts.retryRule } : {}),
   });
   const events: OrderView[] = [];
   const connectivity: Connectivity[] = [];
