@@ -47,10 +47,12 @@ export interface CheckoutDeps {
    * (TERMINAL_CHANGED) once it names another. Absent: not checked.
    */
   terminalSn?: () => string | null;
-  /** Seat holds across counters (the Hub's); absent: this counter's own sales only (docs/seat-maps.md). */
-  seatHolds?: SeatHolds;
-  /** The seat rules of shows with a seat map (the programme's); absent: seats are not checked. */
-  seatPlanner?: SeatPlanner;
+  /**
+   * The seats of a sale of a show with a seat map (docs/seat-maps.md): the seat rules (the
+   * programme's; absent: seats are not checked) and the seat holds across counters, asked per sale
+   * (the Hub's when the counter has one; absent: this counter's own sales only).
+   */
+  seats?: { planner?: SeatPlanner; holds?: () => SeatHolds };
   /**
    * Which queued orders give way to the cashier's own sale (the box-office integrations: their
    * charges). They never make the cashier's doors TERMINAL_BUSY, and the cashier's queued sales go

@@ -125,8 +125,8 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
     timers,
     logger,
     counterName: () => deps.settings().counterName,
-    holds: deps.seatHolds,
-    planner: deps.seatPlanner,
+    holds: deps.seats?.holds,
+    planner: deps.seats?.planner,
   });
 
   const monitor: ConnectivityMonitor = new ConnectivityMonitor({
