@@ -1,7 +1,7 @@
 // The composition root: builds the shared services and the core modules from their dependencies,
 // once, for either shell (Electron or browser), and wires them together. It reads in dependency
 // order: each part is built from parts above it; what a part asks of one built after it (the Hub
-// link's seat holds, seat check and seats taken) goes through a port built before it (`hubPorts`);
+// link's seat holds, seat check, seats taken and relay health) goes through a port built before it (`hubPorts`);
 // news that goes back up (the provider's status to the bar, a bills callback to the top-ups) is
 // wired with `on…` once both ends exist. Transports only see `dispatch` and `events`. Each call is
 // answered by the module that owns it (core/*/…-module.ts), merged by mergeHandlers.
@@ -22,7 +22,7 @@ import { boxOfficeRules, createIntegrationsModule, type IntegrationsModuleDeps }
 import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
-import { createCheckoutService, createOrdersModule, localSeatHolds } from './orders';
+import { createCheckoutService, createOrdersModule, localSeatHolds, relayHealthFeed } from './orders';
 import { createProgrammeModule, createSeatMapModule, programmeSeatPlanner } from './programme';
 import type { SeatHolds, SeatTakenSource } from '../shared/seats';
 import { createProviderLink } from './provider';
@@ -67,10 +67,12 @@ type HubLink = ReturnType<typeof createHubLinkModule>;
 /**
  * What the checkout, the programme and the seat map ask the Hub link, built before them all: each
  * reads the link once the root has built it (`link`); before, and without a connection, this
- * counter's own (the local holds, no seat check, no other counters' seats).
+ * counter's own (the local holds, no seat check, no other counters' seats). The relay's health is
+ * a feed the Hub link points at its relay stream as it starts and stops (`onRelayHealth`).
  */
 function hubPorts(tests: CoreDeps['seatSources'] = {}) {
   let link: HubLink | null = null;
+  const relay = relayHealthFeed();
   return {
     link(l: HubLink): void {
       link = l;
@@ -78,6 +80,8 @@ function hubPorts(tests: CoreDeps['seatSources'] = {}) {
     seatHolds: (): SeatHolds => tests.holds?.() ?? (link?.connection() ? link.seatHolds() : localSeatHolds()),
     seatTaken: (): SeatTakenSource | null => tests.taken?.() ?? (link?.connection() ? link.seatTaken() : null),
     seatCheck: () => link?.seatCheck() ?? null,
+    /** The relay stream the checkout follows: the Hub link's while it runs (it tells each start and stop). */
+    relayHealth: relay,
   };
 }
 
@@ -145,6 +149,8 @@ export async function createCore(deps: CoreDeps) {
     ...boxOfficeRules(db),
     // The seat rules of the programme's shows with a seat map; the holds through the Hub when the counter has one (asked per sale).
     seats: { planner: programmeSeatPlanner(db), holds: hub.seatHolds },
+    // While the Hub's relay stream is healthy, status checks are the safety net only.
+    relayHealth: hub.relayHealth,
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);
@@ -194,8 +200,7 @@ export async function createCore(deps: CoreDeps) {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
     ingest: (n) => webhooks.ingestRelayed(n),
-    // While the relay stream is healthy, status checks are the safety net only.
-    onRelayHealth: (s) => checkout.useRelayHealth(s),
+    onRelayHealth: (s) => hub.relayHealth.set(s),
     openPayments: () => checkout.countOpen(),
     // The Hub said a show's seats changed at another counter: the seat maps showing it ask again.
     onSeatsChanged: (showKey) => seatMap.seatsChanged(showKey),

@@ -12,6 +12,7 @@ import type { CheckoutTuningInput } from './checkout-tuning';
 import type { SaleSettings } from './sale-intake';
 import type { WhenBusy } from './charge-guard';
 import type { RetryRule } from './closed-check';
+import type { RelayHealthFeed } from './relay-follower';
 
 export type CheckoutSettings = SaleSettings;
 
@@ -61,4 +62,10 @@ export interface CheckoutDeps {
   yieldRule?: (orderId: number) => boolean;
   /** Who keeps an order from Try again (the box-office integrations: the box office asks again). Absent: no one. */
   retryRule?: RetryRule;
+  /**
+   * The Hub's relay stream (the Hub link's while it runs). While it is healthy a waiting order is
+   * checked a few times over its life; when it drops, every waiting order is checked within a
+   * second and the fast schedule returns. Absent: no Hub, the fast schedule.
+   */
+  relayHealth?: RelayHealthFeed;
 }

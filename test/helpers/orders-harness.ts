@@ -1,6 +1,7 @@
 // A checkout service on a temp SQLite file, a fake POS provider and fake time, with every
 // event it emits recorded: the unit-test rig for the order lifecycle.
 import { createCheckoutService, type CheckoutDeps, type CheckoutSettings } from '../../core/orders/checkout-service';
+import { relayHealthFeed } from '../../core/orders/relay-follower';
 import { memoryLogger } from '../../shared/logger';
 import type { Db } from '../../core/db/database';
 import type { Connectivity, OrderState, OrderView } from '../../shared/orders';
@@ -36,6 +37,8 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
     orderExpireSeconds: 300,
     ...opts.settings,
   };
+  /** The Hub's relay stream the checkout follows (none until a test sets one). */
+  const relayHealth = relayHealthFeed();
   const svc = createCheckoutService({
     db,
     pos,
@@ -48,6 +51,7 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
     ...(opts.shiftOpen ? { shiftOpen: opts.shiftOpen } : {}),
     ...(opts.yieldRule ? { yieldRule: opts.yieldRule } : {}),
     ...(opts.retryRule ? { retryRule: opts.retryRule } : {}),
+    relayHealth,
   });
   const events: OrderView[] = [];
   const connectivity: Connectivity[] = [];
@@ -59,6 +63,7 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
     pos,
     db,
     svc,
+    relayHealth,
     logger,
     settings,
     events,
