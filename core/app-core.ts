@@ -1,8 +1,9 @@
 // The composition root: builds the shared services and the core modules from their dependencies,
 // once, for either shell (Electron or browser), and wires them together. It reads in dependency
-// order: each part is built from parts above it; news that goes back up (the provider's status to
-// the bar, a bills callback to the top-ups, the Hub's seat check to the programme) is wired with
-// `on…`/`use…` once both ends exist. Transports only see `dispatch` and `events`. Each call is
+// order: each part is built from parts above it; what a part asks of one built after it (the Hub
+// link's seat holds, seat check, seats taken and relay health) goes through a port built before it (`hubPorts`);
+// news that goes back up (the provider's status to the bar, a bills callback to the top-ups) is
+// wired with `on…` once both ends exist. Transports only see `dispatch` and `events`. Each call is
 // answered by the module that owns it (core/*/…-module.ts), merged by mergeHandlers.
 import { createDispatcher } from '../shared/contract-kit';
 import { calls } from '../shared/contract';
@@ -17,12 +18,13 @@ import { createDeliveryModule } from './delivery';
 import { createDemoModule } from './demo';
 import { createDiagnosticsModule } from './diagnostics';
 import { createEventBus, type EventBus } from './events';
-import { createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
+import { boxOfficeRules, createIntegrationsModule, type IntegrationsModuleDeps } from './integrations';
 import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
-import { createCheckoutService, createOrdersModule, localSeatHolds } from './orders';
-import { createProgrammeModule, createSeatMapModule } from './programme';
+import { createCheckoutService, createOrdersModule, localSeatHolds, relayHealthFeed } from './orders';
+import { createProgrammeModule, createSeatMapModule, programmeSeatPlanner } from './programme';
+import type { SeatHolds, SeatTakenSource } from '../shared/seats';
 import { createProviderLink } from './provider';
 import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
 import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
@@ -56,6 +58,31 @@ interface CoreDeps {
   restartWithJournal?: RestartWithJournal;
   /** Tests: where the box-office integration API listens (port 0: a free one). */
   integrations?: IntegrationsModuleDeps;
+  /** Tests: seat holds and other counters' seats from a scripted Hub (null: the Hub link's, as without). */
+  seatSources?: { holds?: () => SeatHolds | null; taken?: () => SeatTakenSource | null };
+}
+
+type HubLink = ReturnType<typeof createHubLinkModule>;
+
+/**
+ * What the checkout, the programme and the seat map ask the Hub link, built before them all: each
+ * reads the link once the root has built it (`link`); before, and without a connection, this
+ * counter's own (the local holds, no seat check, no other counters' seats). The relay's health is
+ * a feed the Hub link points at its relay stream as it starts and stops (`onRelayHealth`).
+ */
+function hubPorts(tests: CoreDeps['seatSources'] = {}) {
+  let link: HubLink | null = null;
+  const relay = relayHealthFeed();
+  return {
+    link(l: HubLink): void {
+      link = l;
+    },
+    seatHolds: (): SeatHolds => tests.holds?.() ?? (link?.connection() ? link.seatHolds() : localSeatHolds()),
+    seatTaken: (): SeatTakenSource | null => tests.taken?.() ?? (link?.connection() ? link.seatTaken() : null),
+    seatCheck: () => link?.seatCheck() ?? null,
+    /** The relay stream the checkout follows: the Hub link's while it runs (it tells each start and stop). */
+    relayHealth: relay,
+  };
 }
 
 /** @internal for tests */
@@ -107,6 +134,8 @@ export async function createCore(deps: CoreDeps) {
   // Charging needs an open shift, so every sale lands in a Z report.
   const shiftOpen = () => cashierAt(clock.now()) !== '';
   // The checkout applies it (and one unpaid order per terminal) below every door to a charge.
+  // The Hub link is built after the checkout, the programme and the seat map: they ask it through these.
+  const hub = hubPorts(deps.seatSources);
   const checkout = createCheckoutService({
     db,
     pos,
@@ -116,6 +145,12 @@ export async function createCore(deps: CoreDeps) {
     shiftOpen,
     // A queued sale goes only to the terminal the counter charges on when it is sent.
     terminalSn: () => terminal.getState().sn ?? null,
+    // A box office's queued charge gives way to the cashier's own sale, and is not offered Try again.
+    ...boxOfficeRules(db),
+    // The seat rules of the programme's shows with a seat map; the holds through the Hub when the counter has one (asked per sale).
+    seats: { planner: programmeSeatPlanner(db), holds: hub.seatHolds },
+    // While the Hub's relay stream is healthy, status checks are the safety net only.
+    relayHealth: hub.relayHealth,
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);
@@ -145,23 +180,27 @@ export async function createCore(deps: CoreDeps) {
     ownsPosOrder: (n) => checkout.ownsOrder(n),
   });
   const ctx = { ...services, pos, bills, checkout, terminal, journalSink, webhookUrl: () => webhooks.url() };
-  const programme = createProgrammeModule(ctx);
-  // Seat maps: the seat rules go into the checkout; holds and other counters' seats are this
-  // counter's own until the Hub link plugs in its own (checkout.useSeats, seatMap.useSeatTaken).
+  // The seat check goes through the Hub link when the counter has one.
+  const programme = createProgrammeModule(ctx, { seatCheck: hub.seatCheck });
+  // Seat maps: other counters' seats through the Hub when the counter has one (asked per map).
   const seatMap = createSeatMapModule(
     {
       ...ctx,
       practice: () => settings.activeProfile() !== 'production',
       demo: () => settings.activeProfile() === 'demo',
     },
-    { store: programme.store, layouts: programme.layouts, replaceProgramme: programme.replaceProgramme },
+    {
+      store: programme.store,
+      layouts: programme.layouts,
+      replaceProgramme: programme.replaceProgramme,
+      seatTaken: hub.seatTaken,
+    },
   );
   const hubLink = createHubLinkModule(ctx, {
     version: deps.version,
     // A relayed notification goes through the same verify → record → handle path as a direct one.
     ingest: (n) => webhooks.ingestRelayed(n),
-    // While the relay stream is healthy, status checks are the safety net only.
-    onRelayHealth: (s) => checkout.useRelayHealth(s),
+    onRelayHealth: (s) => hub.relayHealth.set(s),
     openPayments: () => checkout.countOpen(),
     // The Hub said a show's seats changed at another counter: the seat maps showing it ask again.
     onSeatsChanged: (showKey) => seatMap.seatsChanged(showKey),
@@ -175,11 +214,7 @@ export async function createCore(deps: CoreDeps) {
         void programme.replaceProgramme({ kind: 'hub', version, receivedAt: clock.now(), counterId }, p),
     },
   });
-  // The seat check goes through the Hub link when the counter has one.
-  programme.useSeatCheck(() => hubLink.seatCheck());
-  // Holds and other counters' seats through the Hub when the counter has one (asked per sale and per map).
-  checkout.useSeats({ holds: () => (hubLink.connection() ? hubLink.seatHolds() : localSeatHolds()) });
-  seatMap.useSeatTaken(() => (hubLink.connection() ? hubLink.seatTaken() : null));
+  hub.link(hubLink);
 
   // ---- the status bar: provider, clock, terminal, sale queue, disk, Hub ----
   const bar = createStatusBar({
@@ -303,7 +338,7 @@ export async function createCore(deps: CoreDeps) {
     replaceProgramme: programme.replaceProgramme,
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
-    /** Seat maps: `seatsChanged(showKey)` for the Hub link's "seats changed" signal, `useSeatTaken` for other counters' seats. */
+    /** Seat maps: `seatsChanged(showKey)` for the Hub link's "seats changed" signal. */
     seatMap,
     /** The box-office integrations (pairing, charges, callbacks, the local API). */
     integrations: integrations.integrations,

@@ -6,5 +6,6 @@ export {
   type Integrations,
   type IntegrationsDeps,
 } from './integrations-service';
+export { boxOfficeRules } from './box-office-rules';
 export { INTEGRATION_MIGRATIONS } from './integration-migrations';
 export type { ChargeOrigin } from './charge-desk';

@@ -22,10 +22,7 @@ import { IntegrationStore, type ChargeRow } from './integration-store';
 
 export interface IntegrationsDeps {
   db: Db;
-  checkout: Pick<
-    CheckoutService,
-    'sell' | 'get' | 'history' | 'on' | 'cancelQueued' | 'useRetryRule' | 'listQueued' | 'useYieldRule'
-  >;
+  checkout: Pick<CheckoutService, 'sell' | 'get' | 'history' | 'on' | 'cancelQueued' | 'listQueued'>;
   vault: SecretVault;
   terminalSn: () => string | null;
   now: () => number;
@@ -68,8 +65,6 @@ export function createIntegrations(deps: IntegrationsDeps) {
   }
 
   const chargeQueue = createChargeQueue({ store, checkout: deps.checkout });
-  // A box office's queued charge gives way to the cashier's own sale (charge-guard.ts).
-  deps.checkout.useYieldRule(chargeQueue.isCharge);
   const desk = createChargeDesk({
     store,
     checkout: deps.checkout,
@@ -103,15 +98,6 @@ export function createIntegrations(deps: IntegrationsDeps) {
         ...(deps.dropScanMs ? { scanMs: deps.dropScanMs } : {}),
       })
     : null;
-
-  // Try again is not offered for a box office's charge: the box office is told the outcome and asks
-  // again with a new booking reference (a retried order would be a sale it never heard of).
-  deps.checkout.useRetryRule((orderId) => {
-    const c = store.chargeByOrder(orderId);
-    if (!c) return null;
-    const name = store.integration(c.integrationId)?.name ?? 'a box office';
-    return `This sale was asked for by ${name} (booking ${c.reference}): Try again is not offered for it. ${name} has been told it did not go through and asks again with a new booking reference.`;
-  });
 
   // Every change of an order that a box office asked for is queued for its callback (and, for a
   // charge a request file named, written to its outbox) — a payment after closing too: the charge is final,

@@ -11,6 +11,8 @@ import type { Timers } from '../lib';
 import type { CheckoutTuningInput } from './checkout-tuning';
 import type { SaleSettings } from './sale-intake';
 import type { WhenBusy } from './charge-guard';
+import type { RetryRule } from './closed-check';
+import type { RelayHealthFeed } from './relay-follower';
 
 export type CheckoutSettings = SaleSettings;
 
@@ -46,8 +48,24 @@ export interface CheckoutDeps {
    * (TERMINAL_CHANGED) once it names another. Absent: not checked.
    */
   terminalSn?: () => string | null;
-  /** Seat holds across counters (the Hub's); absent: this counter's own sales only (docs/seat-maps.md). */
-  seatHolds?: SeatHolds;
-  /** The seat rules of shows with a seat map (the programme's); absent: seats are not checked. */
-  seatPlanner?: SeatPlanner;
+  /**
+   * The seats of a sale of a show with a seat map (docs/seat-maps.md): the seat rules (the
+   * programme's; absent: seats are not checked) and the seat holds across counters, asked per sale
+   * (the Hub's when the counter has one; absent: this counter's own sales only).
+   */
+  seats?: { planner?: SeatPlanner; holds?: () => SeatHolds };
+  /**
+   * Which queued orders give way to the cashier's own sale (the box-office integrations: their
+   * charges). They never make the cashier's doors TERMINAL_BUSY, and the cashier's queued sales go
+   * first. Absent: none.
+   */
+  yieldRule?: (orderId: number) => boolean;
+  /** Who keeps an order from Try again (the box-office integrations: the box office asks again). Absent: no one. */
+  retryRule?: RetryRule;
+  /**
+   * The Hub's relay stream (the Hub link's while it runs). While it is healthy a waiting order is
+   * checked a few times over its life; when it drops, every waiting order is checked within a
+   * second and the fast schedule returns. Absent: no Hub, the fast schedule.
+   */
+  relayHealth?: RelayHealthFeed;
 }

@@ -9,13 +9,18 @@ import { fetchFinalDetails } from './final-details';
 import { fetchLateDetails } from './late-details';
 import { decideOnDetails, REASONS } from './order-decisions';
 import { isFinalState } from './order-state';
-import type { RelayHealthSource } from './relay-follower';
 import { checkClosed } from './closed-check';
+import type { RelayHealthSource } from './relay-follower';
 import type { CheckoutParts } from './checkout-parts';
 
 export function checkoutFollowUp(parts: CheckoutParts) {
   const { logger, now, journal, relay, run, view, changed, monitor, queueSender, poller, calls } = parts;
   const { finalDetails, lateDetails, closed, findFor, recordOf } = parts;
+  // The relay's health, followed from the start and afresh on each swap of its source.
+  const feed = parts.deps.relayHealth;
+  const follow = (source: RelayHealthSource | null) => relay.follow(source, (healthy) => poller.relayChanged(healthy));
+  if (feed) follow(feed.current());
+  const offFeed = feed?.onSwap(follow) ?? (() => undefined);
   return {
     /** Checks the order with the provider now (queued: tries the queue now; closed: one query, recorded as its `lastCheck`). */
     async checkNow(id: number): Promise<OrderView> {
@@ -40,15 +45,6 @@ export function checkoutFollowUp(parts: CheckoutParts) {
       );
       if (open.some((r) => r.state === 'queued'))
         await (monitor.online ? (queueSender.kick(), queueSender.idle()) : monitor.probeNow());
-    },
-
-    /**
-     * Follow the health of the Hub's relay stream (null: no Hub). While it is healthy a waiting
-     * order is checked a few times over its life; when it drops, every waiting order is checked
-     * within a second and the fast schedule returns.
-     */
-    useRelayHealth(source: RelayHealthSource | null): void {
-      relay.follow(source, (healthy) => poller.relayChanged(healthy));
     },
 
     /** Is this notification about one of this counter's orders? (The relay asks before recording it.) */
@@ -121,6 +117,7 @@ export function checkoutFollowUp(parts: CheckoutParts) {
     /** Stops every timer and waits for calls in flight (their answers are still journaled). */
     async stop(): Promise<void> {
       run.stop();
+      offFeed();
       relay.unfollow();
       monitor.stop();
       queueSender.stop();

@@ -83,17 +83,6 @@ function queuedSaleRules(
   };
 }
 
-/** Which queued orders give way to the cashier's own sale (a box office's charges: `useYieldRule`). */
-function yieldRule() {
-  let rule: (orderId: number) => boolean = () => false;
-  return {
-    yields: (o: { id: number }) => rule(o.id),
-    use: (r: (orderId: number) => boolean) => {
-      rule = r;
-    },
-  };
-}
-
 export function buildCheckoutParts(deps: CheckoutDeps) {
   const tuning = resolveTuning(deps.tuning);
   const { clock, logger } = deps;
@@ -110,7 +99,8 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
   const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
   const relay = new RelayFollower();
-  const giveWay = yieldRule();
+  /** Which queued orders give way to the cashier's own sale (a box office's charges). */
+  const yields = (o: { id: number }): boolean => deps.yieldRule?.(o.id) ?? false;
 
   // ---- the parts: they call each other back only once all are built ----
   const run = new CheckoutRun({
@@ -135,8 +125,8 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
     timers,
     logger,
     counterName: () => deps.settings().counterName,
-    holds: deps.seatHolds,
-    planner: deps.seatPlanner,
+    holds: deps.seats?.holds,
+    planner: deps.seats?.planner,
   });
 
   const monitor: ConnectivityMonitor = new ConnectivityMonitor({
@@ -168,9 +158,7 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
     // The rules below every door: a queued sale goes only during a shift, to a terminal holding no
     // unpaid order, the cashier's own before a box office's, and only while it is the counter's terminal.
     canSend: (rec) =>
-      !seats.isHolding(rec.id) &&
-      binding.mayGo(rec) &&
-      canSendQueued(journal.listOpen(), rec, deps.shiftOpen, giveWay.yields),
+      !seats.isHolding(rec.id) && binding.mayGo(rec) && canSendQueued(journal.listOpen(), rec, deps.shiftOpen, yields),
     withdraw: (rec) => binding.withdraw(rec),
     expire: (rec) => binding.expire(rec),
   });
@@ -245,8 +233,7 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
     closed,
     findFor,
     recordOf,
-    yields: giveWay.yields,
-    useYieldRule: giveWay.use,
+    yields,
   };
 }
 export type CheckoutParts = ReturnType<typeof buildCheckoutParts>;

@@ -16,7 +16,7 @@ export function checkoutSales(parts: CheckoutParts) {
   const { deps, logger, now, getPos, journal, run, view, changed, track, monitor, queueSender, calls, closed, seats } =
     parts;
   const { recordOf, yields } = parts;
-  let retryRule: RetryRule = () => null;
+  const retryRule: RetryRule = deps.retryRule ?? (() => null);
 
   /** The journal write that must happen before anything is sent; if it fails, nothing is sent. */
   function recordSale(o: Parameters<OrderJournal['insert']>[0]): OrderRecord {
@@ -139,11 +139,6 @@ export function checkoutSales(parts: CheckoutParts) {
       admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
       await assertNotPaid(closed, rec);
       return newSale(rec.sale, { retryOf: id });
-    },
-
-    /** Who keeps an order from Try again (the box-office integrations: the box office asks again). */
-    useRetryRule(rule: RetryRule): void {
-      retryRule = rule;
     },
   };
 }

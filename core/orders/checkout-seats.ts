@@ -1,7 +1,7 @@
 // The checkout's seat part (docs/seat-maps.md): the seat rules asked before a sale is recorded (the
 // programme's planner, then this counter's own sales), the seats recorded with the sale, the hold
 // asked before the provider is, and the hold settled when the order is final. Built by the checkout
-// service; the root plugs the planner and the holds in with `use`.
+// service from the checkout's `seats` (the planner and the holds, given when it is built).
 import type { OrderView, Sale } from '../../shared/orders';
 import type { SeatHolds } from '../../shared/seats';
 import type { Logger } from '../../shared/logger';
@@ -26,14 +26,15 @@ export interface CheckoutSeatsDeps {
   timers: Timers;
   logger: Logger;
   counterName: () => string;
-  holds?: SeatHolds | undefined;
+  /** Asked per sale (the Hub's when the counter has one); absent: this counter's own sales only. */
+  holds?: (() => SeatHolds) | undefined;
   planner?: SeatPlanner | undefined;
 }
 
 export class CheckoutSeats {
   readonly store: SeatHoldStore;
-  private planner: SeatPlanner | null;
-  private holds: () => SeatHolds;
+  private readonly planner: SeatPlanner | null;
+  private readonly holds: () => SeatHolds;
   /** Sales whose seats are being held: not sent (nor taken by the queue sender) until the hold answers. */
   private readonly holding = new Set<number>();
   private readonly step: HoldStepDeps;
@@ -42,7 +43,7 @@ export class CheckoutSeats {
     const { run } = deps;
     this.store = new SeatHoldStore(deps.db);
     this.planner = deps.planner ?? null;
-    this.holds = () => deps.holds ?? localSeatHolds();
+    this.holds = deps.holds ?? localSeatHolds;
     this.step = {
       journal: run.journal,
       store: this.store,
@@ -62,11 +63,6 @@ export class CheckoutSeats {
       if (rec && this.store.of(orderId) && run.late.get(orderId)?.kind === 'paid-after-closing')
         this.holds().settle(rec.outOrderNo, 'sold');
     });
-  }
-
-  use(p: { planner?: SeatPlanner | null; holds?: () => SeatHolds }): void {
-    if (p.planner !== undefined) this.planner = p.planner;
-    if (p.holds) this.holds = p.holds;
   }
 
   /** The seat rules, before anything is recorded: null for a sale of a show without a seat map; throws VALIDATION. */

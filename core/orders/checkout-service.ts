@@ -10,8 +10,6 @@ import type { CheckoutDeps } from './checkout-deps';
 import { buildCheckoutParts } from './checkout-parts';
 import { checkoutSales } from './checkout-sales';
 import { checkoutFollowUp } from './checkout-follow-up';
-import type { SeatHolds } from '../../shared/seats';
-import type { SeatPlanner } from './seat-holding';
 
 export type { CheckoutEvents } from './checkout-events';
 export { DEFAULT_CHECKOUT_TUNING, type CheckoutTuning, type CheckoutTuningInput } from './checkout-tuning';
@@ -65,22 +63,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return run.connectivity();
     },
 
-    /**
-     * Which queued orders give way to the cashier's own sale (the box-office integrations: their
-     * charges). They never make the cashier's doors TERMINAL_BUSY, and the cashier's queued sales go first.
-     */
-    useYieldRule(rule: (orderId: number) => boolean): void {
-      parts.useYieldRule(rule);
-    },
-
     /** The counter's terminal changed: queued sales bound for the old one are ended, those for the new one may go. */
     terminalChanged(): void {
       if (!run.stopped && journal.countQueued() > 0) queueSender.kick();
-    },
-
-    /** Plugs in the seat rules and the seat holds (the root: the programme, then the Hub link or the local holds). */
-    useSeats(p: { planner?: SeatPlanner | null; holds?: () => SeatHolds }): void {
-      seats.use(p);
     },
 
     /** This counter's own seats of a show: held while its sale is open, sold when paid (also paid after closing). */

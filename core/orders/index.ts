@@ -18,7 +18,7 @@ export { canTransition, stateForProviderStatus, OPEN_STATES } from './order-stat
 export { counterCode, formatOutOrderNo, lagosDayCode, OUT_ORDER_NO_RE } from './out-order-no';
 export { productInfoFor, maskAccount } from './sale-wire';
 export { createOrdersModule } from './orders-module';
-export type { RelayHealthSource } from './relay-follower';
+export { relayHealthFeed, type RelayHealthFeed, type RelayHealthSource } from './relay-follower';
 export { createSaleMemory, nextShowTime } from './sale-memory';
 export { createLateSweep, type SweepTuning } from './late-sweep';
 export { LateOutcomeStore } from './late-outcomes';

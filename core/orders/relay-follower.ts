@@ -16,6 +16,33 @@ export interface RelayHealthSource {
   onDelivered(listener: () => void): () => void;
 }
 
+/**
+ * The relay stream the checkout follows over its life: the Hub link's while it runs, none otherwise.
+ * The checkout is built with it and follows each swap (`relayHealthFeed` builds one).
+ */
+export interface RelayHealthFeed {
+  current(): RelayHealthSource | null;
+  /** Called on every `set`, the same source again included (it is followed afresh); returns an unsubscribe function. */
+  onSwap(listener: (source: RelayHealthSource | null) => void): () => void;
+}
+
+/** A feed built before the checkout (the root's `hubPorts`, a test), pointed at a source as the Hub link starts and stops. */
+export function relayHealthFeed(): RelayHealthFeed & { set(source: RelayHealthSource | null): void } {
+  let current: RelayHealthSource | null = null;
+  const listeners = new Set<(source: RelayHealthSource | null) => void>();
+  return {
+    current: () => current,
+    onSwap(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(source) {
+      current = source;
+      for (const l of [...listeners]) l(source);
+    },
+  };
+}
+
 export class RelayFollower {
   private source: RelayHealthSource | null = null;
   private off: (() => void) | null = null;

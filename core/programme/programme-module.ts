@@ -49,8 +49,8 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
   const store = new ProgrammeStore(ctx.db);
   const layouts = new LayoutStore(ctx.db);
   const { checkout, clock, events, logger } = ctx;
-  /** The seat check's source: given at build, or plugged in later by the root (the Hub link is built after). */
-  let seatCheck = deps.seatCheck ?? null;
+  /** The seat check's source, given at build (the root's reads the Hub link once it exists). */
+  const seatCheck = deps.seatCheck ?? null;
 
   checkout.on('order', (v: OrderView) => {
     if (v.state === 'paid') store.markPaid(v.id);
@@ -219,9 +219,5 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
     replaceProgramme,
     store,
     layouts,
-    /** Plugs the seat check in (the root, once the Hub link is built). */
-    useSeatCheck(source: () => SeatCheck | null): void {
-      seatCheck = source;
-    },
   });
 }

@@ -15,13 +15,12 @@ import { systemTimers, type TimerHandle, type Timers } from '../lib';
 import type { CheckoutService } from '../orders';
 import type { LayoutStore } from './layout-store';
 import type { ProgrammeStore } from './programme-store';
-import { createSeatPlanner } from './seat-rules';
 
 /** How long the seat map waits on the Hub for other counters' seats before it shows this counter's own. */
 const SEAT_MAP_DEADLINE_MS = 400;
 
 type SeatMapContext = Pick<CoreServices, 'clock' | 'events' | 'logger'> & {
-  checkout: Pick<CheckoutService, 'ownSeats' | 'seatsOf' | 'on' | 'useSeats'>;
+  checkout: Pick<CheckoutService, 'ownSeats' | 'seatsOf' | 'on'>;
   /** Demo and Sandbox sales see only other practice sales. */
   practice: () => boolean;
   /** The Demo profile is in use (the Demo programme may be loaded). */
@@ -73,8 +72,7 @@ export function createSeatMapModule(ctx: SeatMapContext, deps: SeatMapDeps) {
   const { store, layouts } = deps;
   const { checkout, clock, events, logger } = ctx;
   const timers = ctx.timers ?? systemTimers;
-  let seatTaken = deps.seatTaken ?? (() => null);
-  checkout.useSeats({ planner: createSeatPlanner(store, layouts) });
+  const seatTaken = deps.seatTaken ?? (() => null);
 
   /** A show's seats changed (a sale here, or the Hub said so): the seat maps showing it ask again. */
   function seatsChanged(showKey: string): void {
@@ -160,9 +158,5 @@ export function createSeatMapModule(ctx: SeatMapContext, deps: SeatMapDeps) {
     seatMap,
     /** The hub link: the Hub said a show's seats changed at another counter. */
     seatsChanged,
-    /** Plugs in other counters' seats (the root, once the Hub link is built). */
-    useSeatTaken(source: () => SeatTakenSource | null): void {
-      seatTaken = source;
-    },
   });
 }

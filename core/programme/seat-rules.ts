@@ -9,8 +9,9 @@ import { splitSeats } from '../../shared/seat-list';
 import type { LayoutSeat, ScreenLayout } from '../../shared/seats';
 import type { TicketType } from '../../shared/programme';
 import type { SeatPlan, SeatPlanner } from '../orders';
-import type { LayoutStore } from './layout-store';
-import type { ProgrammeStore, ShowRow } from './programme-store';
+import type { Db } from '../db';
+import { LayoutStore } from './layout-store';
+import { ProgrammeStore, type ShowRow } from './programme-store';
 
 type Show = ShowRow & { ticketTypes: TicketType[] };
 
@@ -86,6 +87,11 @@ function checkZone(layout: ScreenLayout, show: Show, seats: readonly LayoutSeat[
 }
 
 /** The programme's SeatPlanner: null for a sale of a show without a seat map (typed seats, as before). */
+/** The seat rules over the programme's tables: what the root builds the checkout with (it comes before this module). */
+export function programmeSeatPlanner(db: Db): SeatPlanner {
+  return createSeatPlanner(new ProgrammeStore(db), new LayoutStore(db));
+}
+
 export function createSeatPlanner(store: ProgrammeStore, layouts: LayoutStore): SeatPlanner {
   return {
     plan(sale, hint) {

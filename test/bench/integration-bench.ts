@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournalDb } from '../../core/schema';
-import { createIntegrations } from '../../core/integrations';
+import { boxOfficeRules, createIntegrations } from '../../core/integrations';
 import { createCheckoutService } from '../../core/orders/checkout-service';
 import { createPosClient } from '../../core/provider';
 import { fileVault } from '../../core/settings/secret-vault';
@@ -32,6 +32,7 @@ export async function runIntegrationBench(o: { charges: number; baseDir: string 
   const db = openJournalDb(join(dir, 'journal.sqlite'));
   const checkout = createCheckoutService({
     db,
+    ...boxOfficeRules(db),
     pos: createPosClient(sb.providerConfig(), { logger: silentLogger }),
     clock: systemClock,
     logger: silentLogger,

@@ -15,6 +15,7 @@ import {
   type HubConnection,
 } from '../../core/hub-link';
 import { createCheckoutService } from '../../core/orders/checkout-service';
+import { relayHealthFeed } from '../../core/orders/relay-follower';
 import { createLateSweep } from '../../core/orders/late-sweep';
 import { systemTimers } from '../../core/lib';
 import { createPosClient } from '../../core/provider';
@@ -74,7 +75,9 @@ async function main(): Promise<void> {
     onChange: () => report(),
     onRefused: (e) => logger.error('the Hub refused this counter', { code: e.code }),
   });
+  const relayHealth = relayHealthFeed();
   const checkout = createCheckoutService({
+    relayHealth,
     db,
     // Every journal event goes to the outbox in its own transaction, and kicks the pusher.
     journalSink: pusher.sink,
@@ -133,7 +136,7 @@ async function main(): Promise<void> {
   }
   relay.onChange(() => report());
   // While the relay is healthy, polling is the safety net (as in the app).
-  checkout.useRelayHealth(relay);
+  relayHealth.set(relay);
   checkout.on('order', (v) => {
     send({ type: 'order', id: v.id, outOrderNo: v.outOrderNo, state: v.state, late: v.late?.kind ?? null });
     pusher.kick();

@@ -25,6 +25,7 @@ import {
   type CheckoutService,
   type CheckoutTuningInput,
 } from '../../core/orders/checkout-service';
+import { relayHealthFeed } from '../../core/orders/relay-follower';
 import { createPosClient } from '../../core/provider';
 import type { PosClient, ProviderConfig } from '../../core/provider/types';
 import { createWebhookIngest, relayedIngestInput, type IngestOutcome } from '../../core/webhook';
@@ -120,7 +121,9 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
     },
     depositCallbackStatus: (by) => real.depositCallbackStatus(by),
   };
+  const relayHealth = relayHealthFeed();
   const svc = createCheckoutService({
+    relayHealth,
     db,
     pos,
     clock,
@@ -159,7 +162,7 @@ export async function startHubCounter(o: HubCounterOptions): Promise<HubCounter>
     },
     ...o.relay,
   });
-  svc.useRelayHealth(relay);
+  relayHealth.set(relay);
   if (!o.noResume) svc.resume();
   relay.start();
   pusher.start();

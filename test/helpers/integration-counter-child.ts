@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournalDb } from '../../core/schema';
-import { createIntegrations } from '../../core/integrations';
+import { boxOfficeRules, createIntegrations } from '../../core/integrations';
 import {
   createCheckoutService,
   type CheckoutSettings,
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   const db = openJournalDb(join(args.dir, 'journal.sqlite'));
   const checkout = createCheckoutService({
     db,
+    ...boxOfficeRules(db),
     pos: createPosClient(args.provider, { logger: silentLogger }),
     clock: systemClock,
     logger: silentLogger,

@@ -1,6 +1,7 @@
 // A checkout service on a temp SQLite file, a fake POS provider and fake time, with every
 // event it emits recorded: the unit-test rig for the order lifecycle.
 import { createCheckoutService, type CheckoutDeps, type CheckoutSettings } from '../../core/orders/checkout-service';
+import { relayHealthFeed } from '../../core/orders/relay-follower';
 import { memoryLogger } from '../../shared/logger';
 import type { Db } from '../../core/db/database';
 import type { Connectivity, OrderState, OrderView } from '../../shared/orders';
@@ -17,6 +18,10 @@ export interface HarnessOptions {
   tuning?: CheckoutDeps['tuning'];
   /** Is a shift open? Absent: not asked. */
   shiftOpen?: () => boolean;
+  /** Which queued orders give way to the cashier's own sale (a box office's charges). Absent: none. */
+  yieldRule?: CheckoutDeps['yieldRule'];
+  /** Who keeps an order from Try again. Absent: no one. */
+  retryRule?: CheckoutDeps['retryRule'];
 }
 
 export function checkoutHarness(opts: HarnessOptions = {}) {
@@ -32,6 +37,8 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
     orderExpireSeconds: 300,
     ...opts.settings,
   };
+  /** The Hub's relay stream the checkout follows (none until a test sets one). */
+  const relayHealth = relayHealthFeed();
   const svc = createCheckoutService({
     db,
     pos,
@@ -42,6 +49,9 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
     timers: time.timers,
     ...(opts.tuning ? { tuning: opts.tuning } : {}),
     ...(opts.shiftOpen ? { shiftOpen: opts.shiftOpen } : {}),
+    ...(opts.yieldRule ? { yieldRule: opts.yieldRule } : {}),
+    ...(opts.retryRule ? { retryRule: opts.retryRule } : {}),
+    relayHealth,
   });
   const events: OrderView[] = [];
   const connectivity: Connectivity[] = [];
@@ -53,6 +63,7 @@ export function checkoutHarness(opts: HarnessOptions = {}) {
     pos,
     db,
     svc,
+    relayHealth,
     logger,
     settings,
     events,

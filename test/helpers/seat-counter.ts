@@ -12,6 +12,7 @@ import { systemClock } from '../../shared/clock';
 import { memoryLogger } from '../../shared/logger';
 import type { OrderView } from '../../shared/orders';
 import type { NextShows } from '../../shared/programme';
+import type { SeatHolds, SeatTakenSource } from '../../shared/seats';
 import { lagosDate, lagosHm } from '../../shared/time';
 import { orderReaches } from './core-events';
 
@@ -36,6 +37,8 @@ export interface SeatEnv {
   time: string;
   /** createOrder accepted by the provider, per sale number. */
   created: Map<string, number>;
+  /** A scripted Hub, asked before the Hub link: its seat holds (per sale) and other counters' seats (per map); null: none. */
+  hub: { holds: SeatHolds | null; taken: SeatTakenSource | null };
 }
 export type Outcome = { refused: string; message: string } | { order: OrderView };
 
@@ -60,6 +63,7 @@ export const attempt = async (f: () => Promise<OrderView>): Promise<Outcome> => 
 /** A counter in the Demo profile with a shift open, Dune 2 in an hour on Screen 1 (Adult ₦1,500 + ₦500 fee, VIP ₦3,000) and the example layout. */
 export async function seatCounter(): Promise<SeatEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-seats-'));
+  const hub: SeatEnv['hub'] = { holds: null, taken: null };
   const core = await createCore({
     shell: 'browser',
     version: 't',
@@ -69,6 +73,7 @@ export async function seatCounter(): Promise<SeatEnv> {
     logger: memoryLogger(),
     clock: systemClock,
     integrations: { port: 0, dropScanMs: 3_600_000 },
+    seatSources: { holds: () => hub.holds, taken: () => hub.taken },
   });
   cores.push(core);
   await call(core, 'settings.setPin', { newPin: '2468' });
@@ -102,6 +107,7 @@ export async function seatCounter(): Promise<SeatEnv> {
     date,
     time,
     created: new Map(),
+    hub,
   };
   core.demo()!.sandbox.events.on('pos-order-created', (o) => {
     env.created.set(o.outOrderNo, (env.created.get(o.outOrderNo) ?? 0) + 1);

@@ -301,9 +301,7 @@ describe('a hold the Hub refuses for rate (a live Hub with a tiny --counter-rate
   it('the composed core: a sale whose hold the Hub refuses for rate fails before the provider is asked, the reason on it', async () => {
     const conn = await exhausted(10);
     const env = await seatCounter();
-    env.core.checkout.useSeats({
-      holds: () => hubSeatHolds({ connection: () => conn, client, logger, holdMs: () => 360_000 }),
-    });
+    env.hub.holds = hubSeatHolds({ connection: () => conn, client, logger, holdMs: () => 360_000 });
     const o = await programmeSale(env, ['F7']);
     expect(o).toMatchObject({
       state: 'failed',

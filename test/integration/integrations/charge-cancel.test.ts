@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openJournalDb } from '../../../core/schema';
-import { createIntegrations, type Integrations } from '../../../core/integrations';
+import { boxOfficeRules, createIntegrations, type Integrations } from '../../../core/integrations';
 import { createCheckoutService, type CheckoutService } from '../../../core/orders/checkout-service';
 import { createPosClient } from '../../../core/provider';
 import { fileVault } from '../../../core/settings/secret-vault';
@@ -34,6 +34,7 @@ describe('cancel a charge', () => {
     const config = sb.providerConfig({ posBaseUrl: 'http://127.0.0.1:9' });
     const checkout = createCheckoutService({
       db,
+      ...boxOfficeRules(db),
       pos: createPosClient(config, { logger: memoryLogger() }),
       clock: systemClock,
       logger: memoryLogger(),

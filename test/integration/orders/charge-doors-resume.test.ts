@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCheckoutService, type CheckoutService } from '../../../core/orders';
-import { createIntegrations, type Integrations } from '../../../core/integrations';
+import { boxOfficeRules, createIntegrations, type Integrations } from '../../../core/integrations';
 import { createPosClient } from '../../../core/provider';
 import { openJournalDb } from '../../../core/schema';
 import { fileVault } from '../../../core/settings/secret-vault';
@@ -42,6 +42,7 @@ async function startCounter(
   const db = openJournalDb(join(dir, 'journal.sqlite'));
   const checkout = createCheckoutService({
     db,
+    ...boxOfficeRules(db),
     pos: createPosClient(sb.providerConfig(), { logger: silentLogger }),
     clock: systemClock,
     logger: silentLogger,

@@ -83,7 +83,7 @@ describe('the seat map of a show', () => {
   it('adds other counters’ seats from the Hub’s port, and says "local" with why when the Hub fails', async () => {
     const env = await seatCounter();
     await programmeSale(env, ['G7']);
-    env.core.seatMap.useSeatTaken(() => ({
+    env.hub.taken = {
       taken: () =>
         Promise.resolve({
           at: 1234,
@@ -92,14 +92,14 @@ describe('the seat map of a show', () => {
             { seat: 'H3', state: 'sold', counterName: 'Counter 2', mine: false },
           ],
         }),
-    }));
+    };
     const m = await seatMap(env);
     expect(m.source).toEqual({ kind: 'hub', at: 1234 });
     expect(takenOf(m, ['G7', 'H3']).map((t) => [t.seat, t.state, t.counterName, t.mine])).toEqual([
       ['G7', 'held', expect.any(String), true],
       ['H3', 'sold', 'Counter 2', false],
     ]);
-    env.core.seatMap.useSeatTaken(() => ({ taken: () => Promise.reject(new Error('down')) }));
+    env.hub.taken = { taken: () => Promise.reject(new Error('down')) };
     const local = await seatMap(env);
     expect(local.source).toEqual({
       kind: 'local',
@@ -147,7 +147,7 @@ describe('the hold, before the provider is asked', () => {
     const s = scriptedHolds(() =>
       Promise.resolve({ kind: 'taken', taken: [{ seat: 'F7', state: 'held', counterName: 'Counter 2', mine: false }] }),
     );
-    env.core.checkout.useSeats({ holds: () => s.holds });
+    env.hub.holds = s.holds;
     const o = await programmeSale(env, ['F7', 'F8']);
     expect(o).toMatchObject({
       state: 'failed',
@@ -176,7 +176,7 @@ describe('the hold, before the provider is asked', () => {
     const s = scriptedHolds(() =>
       Promise.resolve({ kind: 'taken', taken: [{ seat: 'C5', state: 'sold', counterName: 'Counter 2', mine: false }] }),
     );
-    env.core.checkout.useSeats({ holds: () => s.holds });
+    env.hub.holds = s.holds;
     const r = await api<{ outOrderNo: string; state: string }>(env.base, env.key, 'POST', '/v1/charges', {
       reference: 'QUEUED-1',
       amountKobo: 200_000,
@@ -195,7 +195,7 @@ describe('the hold, before the provider is asked', () => {
   it('held: sold when paid, released when cancelled', async () => {
     const env = await seatCounter();
     const s = scriptedHolds(() => Promise.resolve({ kind: 'held' }));
-    env.core.checkout.useSeats({ holds: () => s.holds });
+    env.hub.holds = s.holds;
     const paid = await programmeSale(env, ['J5']);
     expect(env.core.checkout.get(paid.id)!.seatHold).toMatchObject({ outcome: 'held', note: null });
     await pay(env, paid);
@@ -209,7 +209,7 @@ describe('the hold, before the provider is asked', () => {
   it('paid after closing: the released hold is settled sold again, and the seat shows sold on the map', async () => {
     const env = await seatCounter();
     const s = scriptedHolds(() => Promise.resolve({ kind: 'held' }));
-    env.core.checkout.useSeats({ holds: () => s.holds });
+    env.hub.holds = s.holds;
     const o = await pay(env, await programmeSale(env, ['J8']), 'CANCEL');
     expect(s.settled).toEqual([[o.outOrderNo, 'released']]);
     expect(takenOf(await seatMap(env), ['J8'])).toEqual([]);
@@ -231,7 +231,7 @@ describe('the hold, before the provider is asked', () => {
   it('a Hub that does not answer in time: the sale goes on, noted as not checked across counters', async () => {
     const env = await seatCounter();
     const s = scriptedHolds(() => new Promise<SeatHoldOutcome>(() => {}));
-    env.core.checkout.useSeats({ holds: () => s.holds });
+    env.hub.holds = s.holds;
     const o = await programmeSale(env, ['J7']);
     expect(env.core.checkout.get(o.id)!.seatHold).toMatchObject({
       outcome: 'unchecked',

@@ -87,9 +87,8 @@ describe('one unpaid order per terminal, below every door', () => {
   });
 
   it("a box office's queued charges give way to the cashier: the cashier's sale is not refused for them, and goes first when the network is back", async () => {
-    const h = harness();
     const charges = new Set<number>();
-    h.svc.useYieldRule((id) => charges.has(id));
+    const h = harness({ yieldRule: (id) => charges.has(id) });
     h.pos.defaultCreate = 'unreachable';
     const c1 = await h.svc.sell({ ...SALE_INPUT, seats: 'G1,G2' }, { whenBusy: 'queue' });
     charges.add(c1.id);
@@ -213,11 +212,12 @@ describe('a retry is a query first; Check with the provider', () => {
   });
 
   it('a retry rule (a box office asked for the sale) keeps it from Try again, before any query', async () => {
-    const h = harness();
+    const asked = new Set<number>();
+    const h = harness({ retryRule: (id) => (asked.has(id) ? 'Asked for by Box office: it asks again.' : null) });
     const v = await h.sell();
     await h.until(v.id, 'waiting');
     h.svc.onWebhook(h.pos.settle(v.outOrderNo, 'CLOSE'));
-    h.svc.useRetryRule((id) => (id === v.id ? 'Asked for by Box office: it asks again.' : null));
+    asked.add(v.id);
     const q = h.pos.queries();
     await expect(h.svc.retrySale(v.id)).rejects.toMatchObject({
       code: 'CONFLICT',

@@ -39,7 +39,7 @@ describe('polling as the safety net', () => {
   it('relay healthy: an order that stays waiting its whole life is checked at most 5 times', async () => {
     h = checkoutHarness();
     const relay = fakeRelay(true);
-    h.svc.useRelayHealth(relay);
+    h.relayHealth.set(relay);
     relay.deliver(); // the relay earned trust (a notification for another of this counter's orders)
     const o = await h.sell();
     await h.until(o.id, 'waiting');
@@ -58,7 +58,7 @@ describe('polling as the safety net', () => {
   it('relay drops: every waiting order is checked within 2 s, then on the fast schedule; back: quiet again', async () => {
     h = checkoutHarness();
     const relay = fakeRelay(true);
-    h.svc.useRelayHealth(relay);
+    h.relayHealth.set(relay);
     relay.deliver();
     const a = await h.sell({ seats: 'A1,A2', sn: 'TERM-0001' });
     const b = await h.sell({ seats: 'B1,B2', sn: 'TERM-0002' });
@@ -87,7 +87,7 @@ describe('polling as the safety net', () => {
 
   it('unknown orders are still checked at once while the relay is healthy', async () => {
     h = checkoutHarness();
-    h.svc.useRelayHealth(fakeRelay(true));
+    h.relayHealth.set(fakeRelay(true));
     h.pos.createPlan.push('timeout');
     const o = await h.sell();
     await h.time.advance(0);
@@ -96,16 +96,16 @@ describe('polling as the safety net', () => {
     expect(h.pos.queries()).toBeGreaterThanOrEqual(1);
   });
 
-  it('useRelayHealth(null) returns to the fast schedule at once, and a dropped source is no longer followed', async () => {
+  it('the relay gone (null) returns to the fast schedule at once, and a dropped source is no longer followed', async () => {
     h = checkoutHarness();
     const relay = fakeRelay(true);
-    h.svc.useRelayHealth(relay);
+    h.relayHealth.set(relay);
     relay.deliver();
     const o = await h.sell();
     await h.until(o.id, 'waiting');
     await h.time.advance(25_000);
     const before = h.pos.queries();
-    h.svc.useRelayHealth(null);
+    h.relayHealth.set(null);
     await h.time.advance(2_000);
     expect(h.pos.queries()).toBeGreaterThan(before);
     relay.set(false);
@@ -118,7 +118,7 @@ describe('polling as the safety net', () => {
   it('a healthy stream that never delivered a notification earns no trust: the fast schedule stays (a Hub without its merchant file)', async () => {
     h = checkoutHarness();
     const relay = fakeRelay(true);
-    h.svc.useRelayHealth(relay);
+    h.relayHealth.set(relay);
     const o = await h.sell();
     await h.until(o.id, 'waiting');
     const start = h.pos.queries();
@@ -134,7 +134,7 @@ describe('polling as the safety net', () => {
   it('after a reconnect the relay must deliver again before polling goes quiet; a delivery while unhealthy earns nothing', async () => {
     h = checkoutHarness();
     const relay = fakeRelay(true);
-    h.svc.useRelayHealth(relay);
+    h.relayHealth.set(relay);
     relay.deliver();
     const o = await h.sell();
     await h.until(o.id, 'waiting');
