@@ -35,10 +35,7 @@ const SeatLabelSchema = z.string().trim().toUpperCase().regex(SEAT_LABEL_RE, 'a 
 
 export const SeatCheckRequestSchema = z
   .object({
-    /**
-     * The show, keyed on the Hub with its screen as a seat hold is (showKey). An older counter that
-     * sends no screen gets the branch's programme show of that film, date and time when there is one.
-     */
+    /** The show as the sale records it (the journal carries film, title, date and time; the screen when the counter knows it). */
     show: z
       .object({
         filmName: z.string().trim().min(1).max(100),
@@ -49,7 +46,7 @@ export const SeatCheckRequestSchema = z
       })
       .strict(),
     seats: z.array(SeatLabelSchema).min(1).max(100),
-    /** The asking counter sells in Demo or Sandbox: only practice holds count, and only real ones otherwise. */
+    /** The asking counter sells in Demo or Sandbox: only practice sales count, and only real ones otherwise. */
     practice: z.boolean().default(false),
   })
   .strict();
@@ -59,9 +56,9 @@ const HubSeatConflictSchema = z.object({
   seat: z.string(),
   counterId: z.string(),
   counterName: z.string(),
-  /** paid: the seat is sold (its sale synced paid); waiting: it is held for a sale still being paid. */
+  /** paid, or waiting: the sale is still open (queued, being created, waiting for the customer, outcome unknown). */
   state: z.enum(['paid', 'waiting']),
-  /** When the Hub held (or sold) the seat (the Hub's clock). */
+  /** When the sale was made (the counter's clock). */
   at: Ms,
   reference: z.string(),
 });

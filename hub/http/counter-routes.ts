@@ -23,7 +23,6 @@ import { storeSyncBatch } from '../store/journal';
 import { claimOrders } from '../store/order-claims';
 import { sha256 } from '../store/tokens';
 import { releaseHeld } from '../store/quarantine';
-import { seatConflicts } from '../store/seat-holds';
 import { settleFromJournal } from '../store/seat-settle';
 import { layoutFiles } from '../store/screen-layouts';
 import {
@@ -33,7 +32,7 @@ import {
   SeatCheckRequestSchema,
   SeatCheckResponseSchema,
 } from '../../shared/hub-programme-contract';
-import { readProgramme } from '../store/programme';
+import { readProgramme, seatConflicts } from '../store/programme';
 import { RelayStreamQuerySchema } from '../../shared/hub-seats-contract';
 import { anonymousAudience, counterAudience, counterOf } from './audiences';
 import type { HubApp } from './zod-provider';
@@ -167,7 +166,7 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
       },
       async (req) => {
         return {
-          conflicts: await seatConflicts(ctx.db, counterOf(req).branch, req.body, ctx.now()),
+          conflicts: await seatConflicts(ctx.db, counterOf(req).branch, req.body),
         };
       },
     );

@@ -6,9 +6,7 @@
 // when the counter's journal syncs the order paid with it (seat-settle.ts), or lapses at its `until`
 // (sold after all when the journal already says paid with that seat). A revoked counter's holds end
 // at once (seat-release.ts). Each change NOTIFYs SEATS_CHANNEL; every Hub instance tells the
-// branch's relay streams (`event: seats`, streams/seat-signal.ts). The seat check
-// (`POST /seats/check`, `seatConflicts`) reads the same live rows.
-import type { HubSeatConflict, SeatCheckRequest } from '../../shared/hub-programme-contract';
+// branch's relay streams (`event: seats`, streams/seat-signal.ts).
 import type { HubSeatTaken, SeatHoldRequestBody, SeatHoldResponse } from '../../shared/hub-seats-contract';
 import { counterCode, referenceCounterCode } from '../../shared/counter-code';
 import { SEAT_SEPARATORS_PATTERN } from '../../shared/seat-list';
@@ -16,7 +14,7 @@ import { showKey as keyOfShow } from '../../shared/programme';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
-import { checkHeldCap, checkSeatsOf, holdableShow, holdBound, liveHeld, liveRow } from './seat-rules';
+import { checkHeldCap, checkSeatsOf, holdableShow, holdBound } from './seat-rules';
 
 /** The NOTIFY channel of seat changes; payload JSON [branch, showKey, practice]. */
 export const SEATS_CHANNEL = 'hub_seats';
@@ -56,6 +54,9 @@ export const PAID_WITH_SEAT = `exists (select 1 from dash_orders o
 /** A held row past its `until` ends: sold when the journal already says its order was paid with that seat, else lapsed. */
 const LAPSE_STATE = `case when ${PAID_WITH_SEAT} then 'sold' else 'lapsed' end`;
 
+/** A held row of a revoked counter is not live: it ends (released) at the next hold of its seat or sweep. */
+const OF_REVOKED = `exists (select 1 from counters rc where rc.id = h.counter_id and rc.revoked_at is not null)`;
+
 export async function notifyShows(q: SqlRunner, shows: Iterable<string>): Promise<void> {
   for (const payload of new Set(shows)) await q.query('select pg_notify($1, $2)', [SEATS_CHANNEL, payload]);
 }
@@ -79,7 +80,8 @@ async function liveRows(
   return q.query<Row>(
     `select h.seat, h.state, h.order_key, h.counter_id, c.name as counter_name, h.created_at
        from seat_holds h join counters c on c.id = h.counter_id
-      where h.branch = $1 and h.practice = $2 and h.show_key = $3 and ${liveRow('$4')}
+      where h.branch = $1 and h.practice = $2 and h.show_key = $3
+        and (h.state = 'sold' or (h.state = 'held' and h.until_at > $4 and c.revoked_at is null))
         ${seats ? 'and h.seat = any($5::text[])' : ''}
       order by h.seat`,
     seats ? [branch, practice, showKey, now, seats] : [branch, practice, showKey, now],
@@ -95,50 +97,6 @@ export async function takenSeats(
   now: number,
 ): Promise<HubSeatTaken[]> {
   return (await liveRows(q, branch, practice, showKey, now, null)).map(takenOf);
-}
-
-/**
- * The seat check (`POST /seats/check`): which of the asked seats of the show are taken, read from the
- * same live rows as a hold (sold: state 'paid'; held: 'waiting'; `at` the hold's time, `reference`
- * its sale), practice apart from real. The show is keyed with its screen: the one asked, or for an
- * older counter that does not send it, the screen of the branch's programme show of that film, date
- * and time when there is exactly one (else nothing can be said: no conflicts). In the asked order.
- */
-export async function seatConflicts(
-  q: SqlRunner,
-  branch: string,
-  r: SeatCheckRequest & { practice: boolean },
-  now: number,
-): Promise<HubSeatConflict[]> {
-  let screen = r.show.screen?.trim() || null;
-  if (screen === null) {
-    const shows = await q.query<Row>(
-      `select screen from programme_shows
-        where branch = $1 and show_date = $2 and show_time = $3 and lower(film) = lower($4)`,
-      [branch, r.show.date, r.show.time, r.show.filmName.trim()],
-    );
-    if (shows.length !== 1) return [];
-    screen = String(shows[0]!.screen);
-  }
-  const asked = r.seats.map((s) => s.trim().toUpperCase());
-  const key = keyOfShow({ date: r.show.date, time: r.show.time, screen });
-  const live = await liveRows(q, branch, r.practice, key, now, [...new Set(asked)]);
-  const bySeat = new Map(live.map((row) => [String(row.seat), row]));
-  return asked.flatMap((seat) => {
-    const row = bySeat.get(seat);
-    return row
-      ? [
-          {
-            seat,
-            counterId: String(row.counter_id),
-            counterName: String(row.counter_name),
-            state: row.state === 'sold' ? ('paid' as const) : ('waiting' as const),
-            at: num(row.created_at),
-            reference: String(row.order_key),
-          },
-        ]
-      : [];
-  });
 }
 
 class RaceLost extends Error {}
@@ -199,9 +157,8 @@ export async function holdSeats(
       // Holds of these seats past their `until`, or of a revoked counter, end first (so the unique index lets a new one in).
       const ended = await q.query(
         `update seat_holds h set state = case when h.until_at > $5 then 'released' else ${LAPSE_STATE} end, settled_at = $5
-           from counters c
-          where c.id = h.counter_id and h.branch = $1 and h.practice = $2 and h.show_key = $3 and h.seat = any($4::text[])
-            and h.state = 'held' and not ${liveHeld('$5')}
+          where h.branch = $1 and h.practice = $2 and h.show_key = $3 and h.seat = any($4::text[]) and h.state = 'held'
+            and (h.until_at <= $5 or ${OF_REVOKED})
           returning h.id`,
         [c.branch, r.practice, showKey, seats, now],
       );
@@ -270,8 +227,7 @@ export async function sweepLapsedHolds(db: HubDb, now: number): Promise<number> 
   return db.tx(async (q) => {
     const rows = await q.query<Row>(
       `update seat_holds h set state = case when h.until_at > $1 then 'released' else ${LAPSE_STATE} end, settled_at = $1
-         from counters c
-        where c.id = h.counter_id and h.state = 'held' and not ${liveHeld('$1')} returning h.branch, h.show_key, h.practice`,
+        where h.state = 'held' and (h.until_at <= $1 or ${OF_REVOKED}) returning h.branch, h.show_key, h.practice`,
       [now],
     );
     await notifyShows(
@@ -286,7 +242,7 @@ export async function sweepLapsedHolds(db: HubDb, now: number): Promise<number> 
 export async function liveSeatCount(q: SqlRunner, branch: string, showKey: string, now: number): Promise<number> {
   const r = await q.query<{ n: unknown }>(
     `select count(*) as n from seat_holds h join counters c on c.id = h.counter_id
-      where h.branch = $1 and h.show_key = $2 and ${liveRow('$3')}`,
+      where h.branch = $1 and h.show_key = $2 and (h.state = 'sold' or (h.state = 'held' and h.until_at > $3 and c.revoked_at is null))`,
     [branch, showKey, now],
   );
   return num(r[0]!.n);

@@ -16,15 +16,6 @@ import { screenKey } from './screen-layouts';
 
 type Row = Record<string, unknown>;
 
-/**
- * The one live-hold condition: a seat_holds row `h` (joined to its counter `c`) held until after
- * `now` (an SQL parameter such as `$4`) by a counter not revoked. A revoked counter's held rows are
- * not live even before the revoke or the sweep ends them.
- */
-export const liveHeld = (now: string) => `(h.state = 'held' and h.until_at > ${now} and c.revoked_at is null)`;
-/** A live row: sold, or live held (liveHeld). These are the seats taken. */
-export const liveRow = (now: string) => `(h.state = 'sold' or ${liveHeld(now)})`;
-
 /** The show a hold may name: its film as the programme names it, and its screen's seat map. */
 export interface HoldableShow {
   filmName: string;
@@ -156,8 +147,8 @@ export async function checkHeldCap(
   now: number,
 ): Promise<void> {
   const r = await q.query<{ n: unknown }>(
-    `select count(*) as n from seat_holds h join counters c on c.id = h.counter_id
-      where h.counter_id = $1 and ${liveHeld('$2')} and h.order_key <> $3`,
+    `select count(*) as n from seat_holds
+      where counter_id = $1 and state = 'held' and until_at > $2 and order_key <> $3`,
     [counterId, now, orderKey],
   );
   const held = num(r[0]!.n);

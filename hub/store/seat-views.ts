@@ -18,7 +18,6 @@ import { showKey as keyOfShow } from '../../shared/programme';
 import type { SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 import { layoutsOf, screenKey } from './screen-layouts';
-import { liveHeld, liveRow } from './seat-rules';
 import { Where, type Scope } from './scope';
 
 type Row = Record<string, unknown>;
@@ -37,7 +36,7 @@ async function counts(q: SqlRunner, w: Where, now: number): Promise<Map<string, 
   const rows = await q.query<Row>(
     `select h.branch, h.show_key, min(h.film_name) as film_name,
             count(*) filter (where h.state = 'sold') as sold,
-            count(*) filter (where ${liveHeld(w.p(now))}) as held,
+            count(*) filter (where h.state = 'held' and h.until_at > ${w.p(now)} and c.revoked_at is null) as held,
             count(*) filter (where h.state = 'double') as twice
        from seat_holds h join counters c on c.id = h.counter_id ${w.sql()} group by h.branch, h.show_key`,
     w.params,
@@ -148,7 +147,8 @@ export async function showSeats(
   const rows = await q.query<Row>(
     `select h.seat, h.state, h.order_key, h.created_at, h.counter_id, c.name as counter_name
        from seat_holds h join counters c on c.id = h.counter_id
-      where h.branch = $1 and h.show_key = $2 and not h.practice and ${liveRow('$3')}
+      where h.branch = $1 and h.show_key = $2 and not h.practice
+        and (h.state = 'sold' or (h.state = 'held' and h.until_at > $3 and c.revoked_at is null))
       order by h.seat`,
     [branch, key, now],
   );

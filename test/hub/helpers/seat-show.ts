@@ -58,11 +58,6 @@ export async function programmeWithSeatMap(
   layout: LayoutFile = DEMO_SCREEN_1_LAYOUT,
 ): Promise<void> {
   await setProgramme(db, branch, programmeOf(shows), 'test', now);
-  await seatMapOf(db, branch, layout, now);
-}
-
-/** Uploads a screen's layout for the branch (its programme unchanged). */
-export async function seatMapOf(db: HubDb, branch: string, layout: LayoutFile, now = Date.now()): Promise<void> {
   const l = checkLayoutFile(layout);
   if (l.kind !== 'ok') throw new Error('the layout does not read');
   await saveLayout(db, branch, l.layout, 'layout.json', 'test', now);

@@ -1,8 +1,7 @@
 // The programme and the seat check between a real Hub (PGlite in memory, HTTP on loopback) and two
 // composed counter cores (Demo profile: the embedded sandbox, real SQLite files), each following the
 // Hub's real relay stream: a manager's programme reaches both; a counter that was off gets the newer
-// one when it connects again; a sale on one counter (its seats held on the Hub, Screen 1 having a
-// seat map) is seen by the other's seat check; a Hub that
+// one when it connects again; a sale on one counter is seen by the other's seat check; a Hub that
 // is gone or does not answer makes the check "skipped" at the deadline.
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -20,9 +19,7 @@ import type { OrderView } from '../../../shared/orders';
 import type { NextShows, Programme, ProgrammeSummary, SeatCheckResult } from '../../../shared/programme';
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { orderReaches } from '../../helpers/core-events';
-import { DEMO_SCREEN_1_LAYOUT } from '../../../shared/demo-programme';
 import { Manager } from '../../hub/helpers/dashboard-client';
-import { seatMapOf } from '../../hub/helpers/seat-show';
 import { issueCode, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
 import { ensureShift } from '../../helpers/ensure-shift';
 
@@ -184,11 +181,6 @@ describe('the programme and the seat check through the Hub', () => {
   });
 
   it("a sale on one counter is seen by the other counter's seat check: waiting, then paid; a failed sale frees its seats", async () => {
-    // Head office publishes Screen 1's seat map: a sale of its show holds its seats on the Hub, which
-    // the seat check reads (a screen without one has typed seats, held nowhere).
-    const withMap = Promise.all([hubCopy(A, 3), hubCopy(B, 3)]);
-    await seatMapOf(hub.db, branch, DEMO_SCREEN_1_LAYOUT, hub.ctx.now());
-    await withMap;
     const showA = (await call<NextShows>(A, 'programme.next')).shows[0]!;
     const showB = (await call<NextShows>(B, 'programme.next')).shows[0]!;
     expect(await call<SeatCheckResult>(B, 'programme.checkSeats', { showId: showB.id, seats: 'F7 F8' })).toEqual({
