@@ -19,7 +19,7 @@ export const seatCalls = {
   /** A show's seat map: its screen's layout (null when none) and the seats taken (all counters via the Hub, else this counter's own). */
   'seats.map': { args: z.object({ showId: z.number().int().positive() }).strict(), result: SeatMapViewSchema },
   /** Every screen of the programme (and any screen with a layout), with its layout. */
-  'seats.layouts': { args: Empty, result: z.array(ScreenLayoutEntrySchema) },
+  'seats.screens': { args: Empty, result: z.array(ScreenLayoutEntrySchema) },
   /** A layout file (JSON or the CSV shorthand): replaces that screen's layout whole, or refuses with errors by row and seat. */
   'seats.importLayout': {
     args: z

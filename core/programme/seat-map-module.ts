@@ -110,7 +110,7 @@ export function createSeatMapModule(ctx: SeatMapContext, deps: SeatMapDeps) {
   const module: CoreModule<typeof seatCalls> = {
     handlers: {
       'seats.map': (a) => seatMap(a.showId),
-      'seats.layouts': () => {
+      'seats.screens': () => {
         const screens = new Map<
           string,
           { screen: string; layout: ReturnType<LayoutStore['get']>; source: 'file' | 'hub' | null }

@@ -45,7 +45,7 @@ const card = (page: Page, name: string) => page.locator(`li.manager[data-manager
 
 async function openManagers(page: Page): Promise<void> {
   await page
-    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('navigation', { name: 'Pages' })
     .getByRole('link', { name: /^Managers/ })
     .click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Managers');
@@ -333,7 +333,7 @@ test('a branch manager sees no head-office control: no Managers or Audit in the 
   test.setTimeout(90_000);
   const page = await browserPage(browser);
   await login(page, hub.url, { name: BM.name, password: MINE });
-  const nav = page.getByRole('navigation', { name: 'Screens' });
+  const nav = page.getByRole('navigation', { name: 'Pages' });
   await expect(nav.getByRole('link', { name: /^Programme/ })).toBeVisible();
   await expect(nav.getByRole('link', { name: /^(Managers|Audit)/ })).toHaveCount(0);
   await page.keyboard.press('Alt+8');
@@ -379,7 +379,7 @@ test('a screen that cannot draw what the Hub sent says which screen failed and w
 
   // The top bar and the other screens still work.
   await page
-    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('navigation', { name: 'Pages' })
     .getByRole('link', { name: /^Counters/ })
     .click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Counters');
@@ -387,7 +387,7 @@ test('a screen that cannot draw what the Hub sent says which screen failed and w
   // With good data again, "Try again" draws the screen.
   await page.unroute(`**${DASH_PROGRAMME_PATH}?*`);
   await page
-    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('navigation', { name: 'Pages' })
     .getByRole('link', { name: /^Programme/ })
     .click();
   await expect(page.getByTestId('programme-version')).toBeVisible(SLOW);

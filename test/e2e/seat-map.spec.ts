@@ -160,7 +160,7 @@ test('the map by keys and by mouse: arrows skip the aisles, Space picks, a range
   await page.emulateMedia({ colorScheme: 'light' });
 });
 
-test('Settings → Screens and layouts: a layout with a mistake is refused by row and seat, a good one imported; the Demo programme loads', async ({
+test('Settings → Screens: a layout with a mistake is refused by row and seat, a good one imported; the Demo programme loads', async ({
   page,
   shell,
   request,
@@ -173,7 +173,7 @@ test('Settings → Screens and layouts: a layout with a mistake is refused by ro
   await page.keyboard.press('Alt+5');
   await page.getByLabel('Admin PIN').fill('2468');
   await page.getByLabel('Admin PIN').press('Enter');
-  const panel = page.getByRole('region', { name: 'Screens and layouts' });
+  const panel = page.getByRole('region', { name: 'Screens', exact: true });
   await expect(panel.getByTestId('layout-screens')).toContainText('Screen 1: no layout');
   await panel.getByLabel('Layout imported by').fill('Ada (manager)');
   const bad = JSON.stringify({

@@ -183,7 +183,7 @@ function Frame() {
           </span>
           CounterPay Hub
         </span>
-        <nav aria-label="Screens">
+        <nav aria-label="Pages">
           <ul className="nav">
             {screens.map((s, i) => (
               <li key={s.id}>

@@ -260,7 +260,7 @@ describe('layouts', () => {
       errors: [{ row: 'A', cell: '4', message: 'Row A: seat A4 is written twice: each seat once per row' }],
     });
     expect((await seatMap(env)).layout!.capacity).toBe(301);
-    const list = await call<ScreenLayoutEntry[]>(env.core, 'seats.layouts', {});
+    const list = await call<ScreenLayoutEntry[]>(env.core, 'seats.screens', {});
     expect(list).toEqual([{ screen: 'Screen 1', layout: expect.objectContaining({ capacity: 301 }), source: 'file' }]);
   });
 
@@ -291,7 +291,7 @@ describe('layouts', () => {
       programme([screen2]) as never,
     );
     expect(pushed.replaced).toBe(true);
-    const list = await call<ScreenLayoutEntry[]>(env.core, 'seats.layouts', {});
+    const list = await call<ScreenLayoutEntry[]>(env.core, 'seats.screens', {});
     expect(list.map((l) => [l.screen, l.source, l.layout?.capacity ?? null])).toEqual([
       ['Screen 1', 'file', 301],
       ['Screen 2', 'hub', 10],
@@ -307,7 +307,7 @@ describe('layouts', () => {
     ).toThrow(/the layout of Screen 2 is wrong \(Row A: "q" is not a cell/);
     expect(await call<ProgrammeSummary>(env.core, 'programme.summary', {})).toEqual(before);
     expect(
-      (await call<ScreenLayoutEntry[]>(env.core, 'seats.layouts', {})).find((l) => l.screen === 'Screen 2')!.layout!
+      (await call<ScreenLayoutEntry[]>(env.core, 'seats.screens', {})).find((l) => l.screen === 'Screen 2')!.layout!
         .capacity,
     ).toBe(10);
   });
@@ -318,7 +318,7 @@ describe('the Demo programme', () => {
     const env = await seatCounter();
     const summary = await call<ProgrammeSummary>(env.core, 'seats.loadDemoProgramme', {});
     expect(summary).toMatchObject({ films: 2, screens: 2, source: { kind: 'csv', fileName: 'Demo programme' } });
-    const list = await call<ScreenLayoutEntry[]>(env.core, 'seats.layouts', {});
+    const list = await call<ScreenLayoutEntry[]>(env.core, 'seats.screens', {});
     expect(list.map((l) => [l.screen, l.layout?.capacity ?? null])).toEqual([
       ['Screen 1', 301],
       ['Screen 2', null],

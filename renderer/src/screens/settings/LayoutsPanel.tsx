@@ -1,4 +1,4 @@
-// Settings → Screens and layouts: each screen of the programme with its layout's seats (or none:
+// Settings → Screens: each screen of the programme with its layout's seats (or none:
 // its shows keep typed seats), and a layout file import (JSON `counterpay-seat-layout/1`, or the CSV
 // shorthand `row,seats`): checked first, errors by row and seat, the screen's layout replaced whole
 // or not at all. A layout from the Hub arrives with the programme.
@@ -27,7 +27,7 @@ export function LayoutsPanel() {
 
   const load = async () => {
     try {
-      setScreens(await call('seats.layouts', {}));
+      setScreens(await call('seats.screens', {}));
       setLoadError(null);
     } catch (e) {
       setLoadError(errorText(e));
@@ -78,7 +78,7 @@ export function LayoutsPanel() {
   const res = result?.r;
   return (
     <section className="card layouts-panel" aria-labelledby="layouts-title">
-      <h2 id="layouts-title">Screens and layouts</h2>
+      <h2 id="layouts-title">Screens</h2>
       {loadError && (
         <Banner as="p" tone="warn">
           The screens could not be read: {loadError}
