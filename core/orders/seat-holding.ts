@@ -5,6 +5,7 @@
 import { validationError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { OrderView, Sale } from '../../shared/orders';
+import { seatList } from '../../shared/seat-list';
 import {
   SEAT_HOLD_DEADLINE_MS,
   type SeatHoldOutcome,
@@ -63,7 +64,7 @@ export class SeatHoldStore {
     const r = this.db
       .prepare('SELECT show_key AS showKey, screen, seats, outcome, note FROM order_seat_holds WHERE order_id = ?')
       .get(orderId) as (Omit<SeatHoldView, 'seats'> & { seats: string }) | undefined;
-    return r ? { ...r, seats: r.seats.split(',').filter(Boolean) } : null;
+    return r ? { ...r, seats: seatList(r.seats) } : null;
   }
 
   /** This counter's seats of a show: an open sale's are held, a paid one's (or paid after closing) sold. */
@@ -80,7 +81,7 @@ export class SeatHoldStore {
     for (const r of rows) {
       const state = r.state === 'paid' || r.latePaid ? 'sold' : isFinalState(r.state) ? null : 'held';
       if (!state) continue;
-      for (const seat of r.seats.split(',').filter(Boolean))
+      for (const seat of seatList(r.seats))
         out.push({ seat, state, counterName, mine: true, orderId: r.orderId, outOrderNo: r.outOrderNo });
     }
     return out;

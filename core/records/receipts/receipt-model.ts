@@ -3,6 +3,7 @@
 import { formatNaira } from '../../../shared/money';
 import { bookingFeeText, ORDER_STATE_LABELS, OrderState, type OrderView } from '../../../shared/orders';
 import { lateAt } from '../../../shared/late-payments';
+import { seatList } from '../../../shared/seat-list';
 import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../shared/records';
 import { paymentTimes } from '../../../shared/payment-times';
 import { formatLagosDateTime } from '../../../shared/time';
@@ -36,7 +37,7 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     filmTitle: s.filmTitle,
     showDate: s.showDate,
     showTime: s.showTime,
-    seats: s.seats.split(',').filter((x) => x !== ''),
+    seats: seatList(s.seats),
     tickets: s.tickets,
     priceKobo: s.priceKobo,
     ticketsKobo,

@@ -7,6 +7,7 @@ import { bookingFeeText, isFinalState, ORDER_STATE_LABELS, type OrderView } from
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
 import { paymentTimes } from '../../../shared/payment-times';
+import { seatList } from '../../../shared/seat-list';
 import { DeliveryCheck } from '../components/DeliveryCheck';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
@@ -63,7 +64,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
     ['Amount', formatNaira(order.amountKobo)],
     ['Film', s.filmTitle === s.filmName ? s.filmTitle : `${s.filmTitle} (${s.filmName})`],
     ['Show', `${showDateText(s.showDate)} ${s.showTime}`],
-    ['Seats', s.seats.split(',').join(', ')],
+    ['Seats', seatList(s.seats).join(', ')],
     ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
     [
       'Booking fee',

@@ -18,6 +18,7 @@ import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
 import { lagosInstant } from '../../../shared/time';
+import { seatList } from '../../../shared/seat-list';
 import { startedText } from '../stores/show-pick';
 import { ChargeOrigin } from './sell/ChargeOrigin';
 import { closedStep, PAID_AFTER_CLOSING, paidAfterClosing } from './closed-order';
@@ -193,7 +194,7 @@ export function PaymentPanel() {
       </dl>
       <p className="pay-sale">
         {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats{' '}
-        {sale.seats.split(',').join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
+        {seatList(sale.seats).join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
         {startedAtSale && (
           <span className="show-started" data-testid="sale-show-started">
             {startedAtSale} when sold
