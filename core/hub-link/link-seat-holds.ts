@@ -47,7 +47,7 @@ export const RATE_RETRY_MAX_MS = 200;
 export const SEAT_HOLD_REASONS = {
   ...SEATS_UNCHECKED_REASONS,
   /** A hold the Hub cannot take as asked (a seat it cannot name, more seats than a hold takes): refused, never sent unchecked. */
-  unholdable: `The Hub holds at most ${MAX_HOLD_SEATS} seats of a seat map in one sale: sell these seats as smaller sales`,
+  unholdable: `The Hub cannot hold these seats (at most ${MAX_HOLD_SEATS} seats of the seat map in one sale): choose the seats on the map, or sell them as smaller sales`,
   busy: (retryAfterMs: number) =>
     `The Hub is answering too many requests from this counter: sell these seats again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`,
   hubRefused: (why: string) => `The Hub would not hold these seats: ${why.replace(/\.$/, '')}.`,
