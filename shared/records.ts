@@ -33,6 +33,8 @@ export const ReceiptSchema = z.object({
   ticketType: z.string().optional(),
   /** A sale of a show with a seat map: each ticket's row and seat number, and its ticket type when known. */
   seatTickets: z.array(z.object({ row: z.string(), seat: z.string(), ticketType: z.string().optional() })).optional(),
+  /** Its seats went to the provider while the Hub was unreachable: "Seats not checked across counters (Hub unreachable)". */
+  seatsUnchecked: z.string().optional(),
   bookingFeeKobo: z.number().int(),
   totalKobo: z.number().int(),
   /** A Demo sale: every rendering says DEMO — NOT A PAYMENT in large type. */

@@ -136,14 +136,61 @@ export interface SeatHoldRequest {
 /**
  * The answer to a hold: held for this sale; taken by another sale (it is not charged); refused by the
  * Hub (it answered, and not "held": too many requests from this counter, or the request itself), so
- * the sale is not charged either; or not checked across counters, with why — only when the Hub
- * cannot be asked (none, unreachable, too slow, broken).
+ * the sale is not charged either; or not checked across counters, with why (SEATS_UNCHECKED_REASONS)
+ * — only when the Hub cannot be asked (none, unreachable, too slow, an answer that is not its).
  */
 export type SeatHoldOutcome =
   | { kind: 'held' }
   | { kind: 'taken'; taken: SeatTaken[] }
   | { kind: 'refused'; reason: string }
   | { kind: 'unchecked'; reason: string };
+
+/**
+ * What a sale sent to the provider without the Hub's check across counters says: on the payment
+ * panel, the order's detail and its receipt, and first in the note its order keeps (`seatHold.note`).
+ * `hubUnreachable`: this counter has a Hub and could not get its answer (unreachable, no answer
+ * within SEAT_HOLD_WAIT_MS, or an answer that is not the Hub's); `noHub`: this counter has no Hub,
+ * so its own sales are all there is to check (said on the order's detail only).
+ */
+export const SEATS_UNCHECKED = {
+  hubUnreachable: 'Seats not checked across counters (Hub unreachable)',
+  noHub: 'Seats not checked across counters (no Hub)',
+} as const;
+
+const OWN_ONLY = "this counter's own sales were checked";
+/** Why a hold answered "not checked", each starting with its SEATS_UNCHECKED line. */
+export const SEATS_UNCHECKED_REASONS = {
+  noHub: `${SEATS_UNCHECKED.noHub}: this counter is not linked to a Hub; ${OWN_ONLY}.`,
+  slow: `${SEATS_UNCHECKED.hubUnreachable}: the Hub did not answer in time; ${OWN_ONLY}.`,
+  unreachable: `${SEATS_UNCHECKED.hubUnreachable}: the Hub cannot be reached; ${OWN_ONLY}.`,
+  broken: (why: string) =>
+    `${SEATS_UNCHECKED.hubUnreachable}: the Hub's answer was not one (${why.replace(/\.$/, '')}); ${OWN_ONLY}.`,
+} as const;
+
+/** An order's seat hold as its view carries it (OrderView's `seatHold`). */
+interface HoldOfOrder {
+  outcome: 'held' | 'unchecked' | 'taken' | 'refused' | null;
+  note: string | null;
+}
+
+/**
+ * The line for a sale whose seats went to the provider while its Hub was unreachable ("Seats not
+ * checked across counters (Hub unreachable)"), shown on the payment panel, the order's detail and
+ * printed on the receipt; null for any other sale (held, refused, taken, no Hub, no seat map).
+ */
+export function seatsUncheckedLine(hold: HoldOfOrder | null | undefined): string | null {
+  return hold?.outcome === 'unchecked' && (hold.note ?? '').startsWith(SEATS_UNCHECKED.hubUnreachable)
+    ? SEATS_UNCHECKED.hubUnreachable
+    : null;
+}
+
+/** How a sale's seat hold went, for the order's detail: "Held across counters", or the order's note. */
+export function seatHoldText(hold: HoldOfOrder | null | undefined): string | undefined {
+  if (!hold) return undefined;
+  if (hold.outcome === null) return 'Being asked of the Hub';
+  if (hold.outcome === 'held') return 'Held across counters';
+  return hold.note ?? (hold.outcome === 'unchecked' ? SEATS_UNCHECKED.hubUnreachable : hold.outcome);
+}
 
 /**
  * The one hold deadline (docs/seat-maps.md#holds): the longest a sale waits for the Hub's answer to

@@ -1,7 +1,8 @@
 // Seat holds through the Hub (the checkout's SeatHolds port) and the seats other counters took (the
-// seat map's SeatTakenSource). A hold waits at most SEAT_HOLD_WAIT_MS (shared/seats.ts): a slow or
-// unreachable Hub never holds a sale up; the sale then goes on this counter's own knowledge (the
-// local holds, when given) and says so in cashier words. A Hub that answers and does not hold is obeyed: too many
+// seat map's SeatTakenSource). A hold waits at most SEAT_HOLD_WAIT_MS (shared/seats.ts): a Hub that
+// cannot be reached, or does not answer within it, never holds a sale up; the sale then goes on this
+// counter's own knowledge (the local holds, when given), noted "Seats not checked across counters
+// (Hub unreachable): …" (SEATS_UNCHECKED_REASONS). A Hub that answers and does not hold is obeyed: too many
 // requests from this counter (429) is asked again once after the Hub's retryAfterMs when that is
 // short (RATE_RETRY_MAX_MS), else the sale is refused, as for any other refusal of the Hub — never
 // sold "unchecked". A settle is sent and forgotten: when it is lost, the journal sync settles the
@@ -22,6 +23,7 @@ import type { Logger } from '../../shared/logger';
 import { SEAT_ID_RE } from '../../shared/seat-list';
 import {
   SEAT_HOLD_WAIT_MS,
+  SEATS_UNCHECKED_REASONS,
   type SeatHoldOutcome,
   type SeatHolds,
   type SeatTaken,
@@ -41,12 +43,11 @@ const SETTLE_TIMEOUT_MS = 5_000;
  */
 export const RATE_RETRY_MAX_MS = 200;
 
+/** Why a hold went unchecked (SEATS_UNCHECKED_REASONS of shared/seats.ts), or was refused. */
 export const SEAT_HOLD_REASONS = {
-  noHub: 'This counter is not linked to a Hub: seats are checked against its own sales only.',
-  slow: "The Hub did not answer in time: seats are checked against this counter's own sales only.",
-  unreachable: "The Hub cannot be reached: seats are checked against this counter's own sales only.",
-  refused: (why: string) =>
-    `The Hub would not hold these seats (${why}): they are checked against this counter's own sales only.`,
+  ...SEATS_UNCHECKED_REASONS,
+  /** A hold the Hub cannot take as asked (a seat it cannot name, more seats than a hold takes): refused, never sent unchecked. */
+  unholdable: `The Hub cannot hold these seats (at most ${MAX_HOLD_SEATS} seats of the seat map in one sale): choose the seats on the map, or sell them as smaller sales`,
   busy: (retryAfterMs: number) =>
     `The Hub is answering too many requests from this counter: sell these seats again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`,
   hubRefused: (why: string) => `The Hub would not hold these seats: ${why.replace(/\.$/, '')}.`,
@@ -94,8 +95,9 @@ export function hubSeatHolds(d: HubSeatHoldsDeps): SeatHolds {
       const c = d.connection();
       if (!c) return d.local ? d.local.hold(req) : { kind: 'unchecked', reason: SEAT_HOLD_REASONS.noHub };
       const seats = [...new Set(req.seats)];
+      // The Hub is there but could not take the hold as asked: refused, never sent unchecked.
       if (!seats.length || seats.length > MAX_HOLD_SEATS || seats.some((s) => !SEAT_ID_RE.test(s)))
-        return fallback(req, SEAT_HOLD_REASONS.refused('seats it cannot name'));
+        return { kind: 'refused', reason: SEAT_HOLD_REASONS.unholdable };
       const body: SeatHoldRequestBody = {
         orderKey: req.orderKey,
         show: {
@@ -154,7 +156,7 @@ export function hubSeatHolds(d: HubSeatHoldsDeps): SeatHolds {
             req,
             /timed? ?out/i.test(String((e as Error).message)) ? SEAT_HOLD_REASONS.slow : SEAT_HOLD_REASONS.unreachable,
           );
-        return fallback(req, SEAT_HOLD_REASONS.refused(e instanceof Error ? e.message.replace(/\.$/, '') : code));
+        return fallback(req, SEAT_HOLD_REASONS.broken(e instanceof Error ? e.message : code));
       }
     },
     settle(orderKey, outcome) {

@@ -6,6 +6,7 @@ import { parseNaira } from '../../shared/money';
 import { DAY_MS, lagosDayStart, lagosInstant } from '../../shared/time';
 import type { OrderState } from '../../shared/orders';
 import { cardTotalOf } from '../../shared/ledger';
+import { SEAT_LABEL_RE } from '../../shared/seat-list';
 import type { Db } from '../db';
 
 /** @internal for tests */
@@ -48,7 +49,6 @@ const totals = (pc: number, pk: number, lc: number, lk: number, rc: number, rk: 
   const paidAfterClosing = { count: lc, amountKobo: lk };
   return { paid, paidAfterClosing, cardTotal: cardTotalOf([paid, paidAfterClosing], { count: rc, amountKobo: rk }) };
 };
-const SEAT_RE = /^[A-Za-z0-9]{1,8}$/;
 /** One or two digits: too short for the trigram index, read as the last digits of a sale number ("1", "01" find …-0001). */
 const SHORT_DIGITS_RE = /^\d{1,2}$/;
 
@@ -67,7 +67,7 @@ function wordHits(word: string, args: unknown[]): string | null {
   const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
   const match: string[] = [];
   if ([...word].length >= 3) match.push(`refs : ${q(word)}`, `film : ${q(word)}`);
-  if (SEAT_RE.test(word)) match.push(`seats : ${q(`#${word}#`)}`);
+  if (SEAT_LABEL_RE.test(word.toUpperCase())) match.push(`seats : ${q(`#${word}#`)}`);
   const parts: string[] = [];
   if (match.length) {
     parts.push('SELECT rowid AS id FROM records_order_text WHERE records_order_text MATCH ?');

@@ -2,6 +2,7 @@
 // trigram table this module owns and keeps in step from the checkout's order events (and catches
 // up from the journal at start and before each search). No trigger touches the journal itself, so
 // nothing here can ever hold up a sale.
+import { seatList } from '../../shared/seat-list';
 import type { Db } from '../db';
 
 /** Orders whose numbers may still be filled in (payNo arrives after the payment) are re-read at start. */
@@ -33,9 +34,7 @@ const lastFour = (account: string | null): string => (account ?? '').replace(/\D
  * @internal for tests
  */
 export function seatTokens(seats: string): string {
-  return seats
-    .split(',')
-    .filter((s) => s !== '')
+  return seatList(seats)
     .map((s) => `#${s}#`)
     .join(' ');
 }

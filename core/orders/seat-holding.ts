@@ -5,8 +5,11 @@
 import { validationError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { OrderView, Sale } from '../../shared/orders';
+import { seatList } from '../../shared/seat-list';
 import {
   SEAT_HOLD_DEADLINE_MS,
+  SEATS_UNCHECKED,
+  SEATS_UNCHECKED_REASONS,
   type SeatHoldOutcome,
   type SeatHoldRequest,
   type SeatHolds,
@@ -32,8 +35,6 @@ export interface SeatPlan {
 export interface SeatPlanner {
   plan(sale: Sale, hint: { showKey?: string | undefined; ticketType?: string | undefined }): SeatPlan | null;
 }
-
-const NO_HUB_REASON = 'Seats not checked across counters: this counter has no Hub.';
 
 /** A sale's seats of a show with a seat map as its order view carries them. */
 type SeatHoldView = NonNullable<OrderView['seatHold']>;
@@ -63,7 +64,7 @@ export class SeatHoldStore {
     const r = this.db
       .prepare('SELECT show_key AS showKey, screen, seats, outcome, note FROM order_seat_holds WHERE order_id = ?')
       .get(orderId) as (Omit<SeatHoldView, 'seats'> & { seats: string }) | undefined;
-    return r ? { ...r, seats: r.seats.split(',').filter(Boolean) } : null;
+    return r ? { ...r, seats: seatList(r.seats) } : null;
   }
 
   /** This counter's seats of a show: an open sale's are held, a paid one's (or paid after closing) sold. */
@@ -80,7 +81,7 @@ export class SeatHoldStore {
     for (const r of rows) {
       const state = r.state === 'paid' || r.latePaid ? 'sold' : isFinalState(r.state) ? null : 'held';
       if (!state) continue;
-      for (const seat of r.seats.split(',').filter(Boolean))
+      for (const seat of seatList(r.seats))
         out.push({ seat, state, counterName, mine: true, orderId: r.orderId, outOrderNo: r.outOrderNo });
     }
     return out;
@@ -105,14 +106,13 @@ async function askHold(holds: SeatHolds, req: SeatHoldRequest, timers: Timers): 
   let timer: TimerHandle | undefined;
   const late = new Promise<SeatHoldOutcome>((resolve) => {
     timer = timers.setTimeout(
-      () =>
-        resolve({ kind: 'unchecked', reason: 'Seats not checked across counters: the Hub did not answer in time.' }),
+      () => resolve({ kind: 'unchecked', reason: SEATS_UNCHECKED_REASONS.slow }),
       SEAT_HOLD_DEADLINE_MS,
     );
   });
   const asked = holds.hold(req).catch((): SeatHoldOutcome => ({
     kind: 'unchecked',
-    reason: 'Seats not checked across counters: the Hub could not be asked.',
+    reason: SEATS_UNCHECKED_REASONS.unreachable,
   }));
   try {
     return await Promise.race([asked, late]);
@@ -188,6 +188,12 @@ export async function holdForSale(
     return 'stop';
   }
   d.store.setOutcome(rec.id, out.kind, out.kind === 'unchecked' ? out.reason : null);
+  if (out.kind === 'unchecked' && out.reason.startsWith(SEATS_UNCHECKED.hubUnreachable))
+    d.logger.warn('seats not checked across counters (Hub unreachable); the sale is sent', {
+      orderId: rec.id,
+      outOrderNo: rec.outOrderNo,
+      reason: out.reason,
+    });
   d.changed(d.journal.get(rec.id));
   return 'go';
 }
@@ -196,7 +202,7 @@ export async function holdForSale(
  * The SeatHolds of a counter without a Hub: its own sales are the only knowledge (the own-sales rule
  * already refused a clash before the sale was journaled), so every hold answers "not checked".
  */
-export function localSeatHolds(reason = NO_HUB_REASON): SeatHolds {
+export function localSeatHolds(reason: string = SEATS_UNCHECKED_REASONS.noHub): SeatHolds {
   return {
     hold: () => Promise.resolve({ kind: 'unchecked', reason }),
     settle: () => {},

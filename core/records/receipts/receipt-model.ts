@@ -3,6 +3,8 @@
 import { formatNaira } from '../../../shared/money';
 import { bookingFeeText, ORDER_STATE_LABELS, OrderState, type OrderView } from '../../../shared/orders';
 import { lateAt } from '../../../shared/late-payments';
+import { seatList } from '../../../shared/seat-list';
+import { seatsUncheckedLine } from '../../../shared/seats';
 import { PAYMENT_STATUS_TEXT, type CinemaSettings, type Receipt } from '../../../shared/records';
 import { paymentTimes } from '../../../shared/payment-times';
 import { formatLagosDateTime } from '../../../shared/time';
@@ -36,7 +38,7 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     filmTitle: s.filmTitle,
     showDate: s.showDate,
     showTime: s.showTime,
-    seats: s.seats.split(',').filter((x) => x !== ''),
+    seats: seatList(s.seats),
     tickets: s.tickets,
     priceKobo: s.priceKobo,
     ticketsKobo,
@@ -58,6 +60,8 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     r.screen ??= held.screen;
     r.seatTickets = seatTickets(held.seats, i.programme?.ticketType);
   }
+  const unchecked = seatsUncheckedLine(held);
+  if (unchecked) r.seatsUnchecked = unchecked;
   if (o.late?.kind === 'paid-after-closing') {
     // The closed order's own payment facts (the card shown before it closed, its times) are not
     // the payment: the late outcome's are.
@@ -151,6 +155,7 @@ export function receiptDoc(r: Receipt): PrintDoc {
     { t: 'pair', label: 'Show', value: receiptShowWhen(r.showDate, r.showTime) },
     ...(r.screen ? [{ t: 'pair' as const, label: 'Screen', value: r.screen }] : []),
     ...seatLines(r),
+    ...(r.seatsUnchecked ? [{ t: 'small' as const, text: r.seatsUnchecked }] : []),
     // "2 × Student ₦2,500.00": the ticket type names what the usher checks at the door.
     {
       t: 'pair',

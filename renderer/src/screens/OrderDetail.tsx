@@ -7,6 +7,8 @@ import { bookingFeeText, isFinalState, ORDER_STATE_LABELS, type OrderView } from
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
 import { paymentTimes } from '../../../shared/payment-times';
+import { seatList } from '../../../shared/seat-list';
+import { seatHoldText, seatsUncheckedLine } from '../../../shared/seats';
 import { DeliveryCheck } from '../components/DeliveryCheck';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
@@ -48,6 +50,7 @@ export function OrderDetail({ order }: { order: OrderView }) {
   // closed unpaid one is checked with the provider before Try again is offered.
   const late = paidAfterClosing(order);
   const step = closedStep(order);
+  const unchecked = seatsUncheckedLine(order.seatHold);
   const s = order.sale;
   const retryOf =
     order.retryOf !== undefined
@@ -63,7 +66,8 @@ export function OrderDetail({ order }: { order: OrderView }) {
     ['Amount', formatNaira(order.amountKobo)],
     ['Film', s.filmTitle === s.filmName ? s.filmTitle : `${s.filmTitle} (${s.filmName})`],
     ['Show', `${showDateText(s.showDate)} ${s.showTime}`],
-    ['Seats', s.seats.split(',').join(', ')],
+    ['Seats', seatList(s.seats).join(', ')],
+    ['Seat hold', seatHoldText(order.seatHold)],
     ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
     [
       'Booking fee',
@@ -125,6 +129,11 @@ export function OrderDetail({ order }: { order: OrderView }) {
             </strong>
             {order.reason}
           </p>
+        )}
+        {unchecked && (
+          <Banner tone="warn" data-testid="order-seats-unchecked">
+            {unchecked}: another counter may have sold these seats too.
+          </Banner>
         )}
         {late && <LatePaid orderId={order.id} late={late} testId="order-late" />}
         {order.late && !late && (

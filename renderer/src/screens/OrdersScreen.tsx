@@ -7,6 +7,7 @@ import { useOnMount } from '../components/useOnChange';
 import { useShallow } from 'zustand/react/shallow';
 import type { OrderView } from '../../../shared/orders';
 import { addDays, lagosDate } from '../../../shared/time';
+import { seatList } from '../../../shared/seat-list';
 import { ScreenHead } from '../components/ScreenHead';
 import { OrderStatePill } from '../components/OrderStatePill';
 import { StatePill } from '../components/StatePill';
@@ -376,7 +377,7 @@ function OrderTable({
               </button>
             </td>
             <td>{x.sale.filmTitle}</td>
-            <td>{x.sale.seats.split(',').join(', ')}</td>
+            <td>{seatList(x.sale.seats).join(', ')}</td>
             <td className="num">{formatNaira(x.amountKobo)}</td>
             <td>
               <div className="state-cell">

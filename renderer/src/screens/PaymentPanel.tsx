@@ -18,6 +18,8 @@ import { ReceiptPanel } from './receipt/ReceiptPanel';
 import { formatLagosTime, formatNaira, mmss, showDateText } from '../format';
 import { Banner } from '../components/Banner';
 import { lagosInstant } from '../../../shared/time';
+import { seatList } from '../../../shared/seat-list';
+import { seatsUncheckedLine } from '../../../shared/seats';
 import { startedText } from '../stores/show-pick';
 import { ChargeOrigin } from './sell/ChargeOrigin';
 import { closedStep, PAID_AFTER_CLOSING, paidAfterClosing } from './closed-order';
@@ -109,6 +111,8 @@ export function PaymentPanel() {
   const startedAtSale = startedText(lagosInstant(sale.showDate, sale.showTime), order.createdAt);
   // A closed unpaid sale: Check with the provider first, Try again only once it said not paid.
   const step = closedStep(order);
+  // Sent to the provider while the Hub was unreachable: said on the panel, the order and the receipt.
+  const uncheckedSeats = seatsUncheckedLine(order.seatHold);
 
   return (
     <section ref={panelRef} className="payment" data-tone={tone} aria-labelledby="payment-title" data-testid="payment">
@@ -153,6 +157,11 @@ export function PaymentPanel() {
             ` Handled: ${HANDLED_HOW_LABELS[order.late.handled.how]} (by ${order.late.handled.by}, ${formatLagosTime(order.late.handled.at)}).`}
         </Banner>
       )}
+      {uncheckedSeats && (
+        <Banner tone="warn" data-testid="payment-seats-unchecked">
+          {uncheckedSeats}: another counter may have sold these seats too.
+        </Banner>
+      )}
       {waitsForTerminal(order) && (
         <Banner tone="warn" data-testid="waiting-for-terminal">
           Another payment is on this terminal. This one is saved and goes to the terminal by itself as soon as that one
@@ -193,7 +202,7 @@ export function PaymentPanel() {
       </dl>
       <p className="pay-sale">
         {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats{' '}
-        {sale.seats.split(',').join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
+        {seatList(sale.seats).join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
         {startedAtSale && (
           <span className="show-started" data-testid="sale-show-started">
             {startedAtSale} when sold

@@ -1,47 +1,10 @@
-// The Sell screen's seat map, as rules without a screen: each seat's state for the cashier (free,
-// held, sold, blocked), its accessible name, the cursor's moves over the seats (gaps skipped), the
-// seats typed ("F7,F8", "F7 F8", "F7-F9") read against the layout, and a seat picked or unpicked.
-import type { LayoutSeat, ScreenLayout, SeatMapView, SeatTaken } from '../../../shared/seats';
+// The Sell screen's seat map, as rules without a screen: the cursor's moves over the seats (gaps
+// skipped), the seats typed ("F7,F8", "F7 F8", "F7-F9") read against the layout, a seat picked or
+// unpicked, and what the cashier is told of the seats picked. Each seat's state, its spoken name and
+// the legend's words are the one seat-state model both maps draw: shared/seat-state.ts.
+import type { LayoutSeat, ScreenLayout, SeatMapView } from '../../../shared/seats';
 import { seatList } from '../../../shared/seat-list';
-
-export type SeatState = 'free' | 'held' | 'sold' | 'blocked';
-
-export interface SeatLook {
-  state: SeatState;
-  /** Who holds or sold it ("Counter 2", or "this counter"), null when free or blocked. */
-  by: string | null;
-}
-
-/** Each seat taken for the show, by seat name (a sale wins over a hold of the same seat). */
-export function takenBySeat(taken: readonly SeatTaken[]): Map<string, SeatTaken> {
-  const out = new Map<string, SeatTaken>();
-  for (const t of taken) {
-    const before = out.get(t.seat);
-    if (!before || (before.state === 'held' && t.state === 'sold')) out.set(t.seat, t);
-  }
-  return out;
-}
-
-export function seatLook(seat: LayoutSeat, taken: ReadonlyMap<string, SeatTaken>): SeatLook {
-  if (seat.blocked) return { state: 'blocked', by: null };
-  const t = taken.get(seat.id);
-  if (!t) return { state: 'free', by: null };
-  return { state: t.state, by: t.mine ? 'this counter' : t.counterName };
-}
-
-/** What a screen reader says for a seat: "F7, free", "F7, sold at Counter 2", "A1, wheelchair place, free". */
-export function seatName(seat: LayoutSeat, look: SeatLook, zoneName: string | null): string {
-  const kind = [seat.wheelchair ? 'wheelchair place' : null, seat.companion ? 'companion seat' : null, zoneName]
-    .filter(Boolean)
-    .join(', ');
-  const state =
-    look.state === 'held'
-      ? `held at ${look.by ?? 'another counter'}`
-      : look.state === 'sold'
-        ? `sold at ${look.by ?? 'another counter'}`
-        : look.state;
-  return kind ? `${seat.id}, ${kind}, ${state}` : `${seat.id}, ${state}`;
-}
+import { seatCounts as countSeats, seatLook, takenBySeat, type SeatState } from '../../../shared/seat-state';
 
 /** A seat's place on the map: row index (front first) and cell index in that row. */
 export interface SeatAt {
@@ -201,7 +164,7 @@ export function pickProblem(view: SeatMapView, seats: readonly string[]): string
     zones.add(seat.zone);
     const look = seatLook(seat, taken);
     if (look.state === 'blocked') bad.push(`${id} is blocked`);
-    else if (look.state !== 'free' && look.by !== 'this counter') bad.push(`${id} is ${look.state} at ${look.by}`);
+    else if (look.state !== 'free' && !look.mine) bad.push(`${id} is ${look.state} at ${look.by}`);
   }
   if (bad.length > 0) return `${bad.join('; ')}: pick another seat.`;
   if (zones.size > 1) {
@@ -212,15 +175,6 @@ export function pickProblem(view: SeatMapView, seats: readonly string[]): string
 }
 
 /** How many seats of the map are free, held, sold (blocked seats are not counted). */
-export function seatCounts(view: SeatMapView): Record<'free' | 'held' | 'sold', number> {
-  const out = { free: 0, held: 0, sold: 0 };
-  if (!view.layout) return out;
-  const taken = takenBySeat(view.taken);
-  for (const row of view.layout.rows)
-    for (const c of row.cells) {
-      if (c.kind !== 'seat') continue;
-      const s = seatLook(c, taken).state;
-      if (s !== 'blocked') out[s]++;
-    }
-  return out;
+export function seatCounts(view: SeatMapView): Record<Exclude<SeatState, 'blocked'>, number> {
+  return countSeats(view.layout, view.taken);
 }

@@ -24,6 +24,7 @@ import {
 import { openJournalDb } from '../../../core/schema';
 import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
+import { MAX_HOLD_SEATS } from '../../../shared/hub-seats-contract';
 import { showKey } from '../../../shared/programme';
 import type { SeatHoldRequest, SeatHolds, SeatMapView } from '../../../shared/seats';
 import { call, programmeSale, seatCounter, stopSeatCounters } from '../../helpers/seat-counter';
@@ -221,10 +222,13 @@ describe('seat holds through the Hub, from the counter', () => {
     }
   });
 
-  it('a seat name the Hub cannot hold is not sent; the sale says so', async () => {
-    const r = await holds('c1').hold(req('c1', ['f7']));
-    expect(r).toMatchObject({ kind: 'unchecked' });
-    expect(r.kind === 'unchecked' && r.reason).toMatch(/would not hold these seats/);
+  it('a hold the Hub cannot take as asked (a seat it cannot name, too many seats) is refused, never sent unchecked', async () => {
+    expect(await holds('c1').hold(req('c1', ['f7']))).toEqual({
+      kind: 'refused',
+      reason: SEAT_HOLD_REASONS.unholdable,
+    });
+    const many = Array.from({ length: MAX_HOLD_SEATS + 1 }, (_, i) => `A${i + 1}`);
+    expect(await holds('c1').hold(req('c1', many))).toEqual({ kind: 'refused', reason: SEAT_HOLD_REASONS.unholdable });
   });
 });
 

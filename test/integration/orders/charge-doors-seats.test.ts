@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrderView } from '../../../shared/orders';
-import type { SeatMapView } from '../../../shared/seats';
+import { SEATS_UNCHECKED_REASONS, type SeatMapView } from '../../../shared/seats';
 import { chargeLink } from '../../../integrations/client';
 import { orderReaches } from '../../helpers/core-events';
 import { api } from '../../helpers/integration-kit';
@@ -110,7 +110,7 @@ describe('every door to a charge goes through the seat rules', () => {
       expect(env.core.checkout.get(o.id)!.seatHold).toMatchObject({
         seats: ['F9', 'F10'],
         outcome: 'unchecked',
-        note: 'Seats not checked across counters: this counter has no Hub.',
+        note: SEATS_UNCHECKED_REASONS.noHub,
       });
       await pay(env, o);
       const map = await call<SeatMapView>(env.core, 'seats.map', { showId: env.showId });

@@ -5,12 +5,13 @@
 // settling on the final state, and layouts imported or pushed with the programme, all or nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScreenLayoutEntry } from '../../../shared/contract-seats';
-import type {
-  LayoutImportResult,
-  SeatHoldRequest,
-  SeatHoldOutcome,
-  SeatHolds,
-  SeatMapView,
+import {
+  SEATS_UNCHECKED_REASONS,
+  type LayoutImportResult,
+  type SeatHoldRequest,
+  type SeatHoldOutcome,
+  type SeatHolds,
+  type SeatMapView,
 } from '../../../shared/seats';
 import type { NextShows, ProgrammeSummary } from '../../../shared/programme';
 import { orderReaches } from '../../helpers/core-events';
@@ -235,7 +236,7 @@ describe('the hold, before the provider is asked', () => {
     const o = await programmeSale(env, ['J7']);
     expect(env.core.checkout.get(o.id)!.seatHold).toMatchObject({
       outcome: 'unchecked',
-      note: 'Seats not checked across counters: the Hub did not answer in time.',
+      note: SEATS_UNCHECKED_REASONS.slow,
     });
     await orderReaches(env.core, o.id, 'waiting');
     expect(env.created.get(o.outOrderNo)).toBe(1);

@@ -1,7 +1,8 @@
 // One seat-list reading (issue 37, "two seat truths"): how seats are separated and what a seat's
 // name looks like are written once, in shared/seat-list.ts. This reads every source file of the
 // counter, its screens, the Hub and its dashboard and fails on a seat separator (a character class
-// with white space and a comma or semicolon, as in /[\s,;]+/) or a seat-name pattern written again.
+// with white space and a comma or semicolon, as in /[\s,;]+/), a seat-name pattern written again, or
+// a sale's seats split by hand (`seats.split(',')`).
 // The detector is itself tested on the copies that were there before.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -18,6 +19,8 @@ const RULES: { what: string; re: RegExp }[] = [
     re: /\[(?!\^)(?=[^\]\s'"]*\\{1,2}s)(?=[^\]\s'"]*[,;])[^\]\s'"]*\]/g,
   },
   { what: 'a seat-name pattern', re: /\[A-Z\]\{1,3\}\s*(?:\[0-9\]|\\d)\{1,3\}|\[A-Z0-9\]\{1,8\}/g },
+  // A list of seats split by hand ("F7,F8".split(',')): seatList reads it.
+  { what: 'a seat list split by hand', re: /\b(?:seats|picked)\s*\.split\(/gi },
 ];
 
 export function seatListCopies(src: string): string[] {
@@ -42,6 +45,8 @@ describe('one seat-list reading', () => {
     ['the order swapped', '.split(/[,\\s]+/)'],
     ['a seat id pattern', 'const SEAT_ID_RE = /^[A-Z]{1,3}[0-9]{1,3}$/;'],
     ['a seat label pattern', 'const SEAT_RE = /^[A-Z0-9]{1,8}$/;'],
+    ['the order detail’s seats', "['Seats', s.seats.split(',').join(', ')],"],
+    ['the seat map’s picked seats', "picked={picked.split(',').filter(Boolean)}"],
   ])('the detector finds %s', (_name, code) => {
     expect(seatListCopies(code)).not.toEqual([]);
   });
@@ -51,6 +56,7 @@ describe('one seat-list reading', () => {
     ['a negated class', String.raw`([^\s"'\\,;&)}\]]+)`],
     ['an array of a regex and a string', "[/₦\\s?/g, 'N'],"],
     ['a range of seats', '/^([A-Z]{1,3})(\\d{1,3})-(?:([A-Z]{1,3}))?(\\d{1,3})$/'],
+    ['a list of counters', "counterIds: ids.split(',')"],
   ])('and leaves alone %s', (_name, code) => {
     expect(seatListCopies(code)).toEqual([]);
   });

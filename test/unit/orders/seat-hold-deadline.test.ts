@@ -11,7 +11,13 @@ import { holdForSale, SeatHoldStore, type SeatPlan } from '../../../core/orders/
 import { SEAT_HOLD_REASONS } from '../../../core/hub-link/link-seat-holds';
 import type { TimerHandle, Timers } from '../../../core/lib';
 import { memoryLogger } from '../../../shared/logger';
-import { SEAT_HOLD_DEADLINE_MS, SEAT_HOLD_WAIT_MS, type SeatHoldOutcome, type SeatHolds } from '../../../shared/seats';
+import {
+  SEAT_HOLD_DEADLINE_MS,
+  SEAT_HOLD_WAIT_MS,
+  SEATS_UNCHECKED_REASONS,
+  type SeatHoldOutcome,
+  type SeatHolds,
+} from '../../../shared/seats';
 import { sale, tempDbFile } from '../../helpers/orders-db';
 
 const cleanups: (() => void)[] = [];
@@ -134,7 +140,7 @@ describe('the one hold deadline', () => {
     expect(await s.step).toBe('go');
     expect(s.hold()).toMatchObject({
       outcome: 'unchecked',
-      note: 'Seats not checked across counters: the Hub did not answer in time.',
+      note: SEATS_UNCHECKED_REASONS.slow,
     });
   });
 });

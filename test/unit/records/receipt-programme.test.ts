@@ -2,6 +2,7 @@
 // usher at the door can check it; a show typed by hand keeps "2 tickets × ₦2,500.00".
 import { describe, expect, it } from 'vitest';
 import { buildReceipt, receiptDoc } from '../../../core/records/receipts/receipt-model';
+import { SEATS_UNCHECKED, SEATS_UNCHECKED_REASONS } from '../../../shared/seats';
 import { CINEMA, PAID_ORDER, seatMapReceipt } from './receipt-fixtures';
 
 const pairs = (r: ReturnType<typeof buildReceipt>) =>
@@ -56,5 +57,30 @@ describe("a seat map sale's receipt", () => {
     });
     expect(pairs(r)).toContainEqual(['Screen', 'Screen 4']);
     expect(pairs(r)).toContainEqual(['Row AA, seat 3', 'Ticket']);
+  });
+
+  it('a sale sent while the Hub was unreachable prints "Seats not checked across counters (Hub unreachable)" under its seats; no other does', () => {
+    const receiptOf = (note: string) =>
+      buildReceipt({
+        order: {
+          ...PAID_ORDER,
+          seatHold: { showKey: 'k', screen: 'Screen 1', seats: ['F7'], outcome: 'unchecked', note },
+        },
+        cinema: CINEMA,
+        counterName: 'Counter 3',
+        cashier: 'Ngozi Eze',
+        reprint: false,
+      });
+    const small = (r: ReturnType<typeof buildReceipt>) =>
+      receiptDoc(r).blocks.flatMap((b) => (b.t === 'small' ? [b.text] : []));
+    const away = receiptOf(SEATS_UNCHECKED_REASONS.unreachable);
+    expect(away.seatsUnchecked).toBe('Seats not checked across counters (Hub unreachable)');
+    expect(small(away)).toContain('Seats not checked across counters (Hub unreachable)');
+    const slow = receiptOf(SEATS_UNCHECKED_REASONS.slow);
+    expect(slow.seatsUnchecked).toBe(SEATS_UNCHECKED.hubUnreachable);
+    // A counter without a Hub: nothing across counters to check, nothing printed.
+    const alone = receiptOf(SEATS_UNCHECKED_REASONS.noHub);
+    expect(alone.seatsUnchecked).toBeUndefined();
+    expect(small(alone).join(' ')).not.toMatch(/not checked across counters/);
   });
 });

@@ -2,16 +2,14 @@
 // typed (lists and ranges) read against the layout, picking and the zone's ticket type.
 import { describe, expect, it } from 'vitest';
 import type { LayoutCell, ScreenLayout, SeatMapView, SeatTaken } from '../../../shared/seats';
+import { seatLook, seatName, takenBySeat } from '../../../shared/seat-state';
 import {
   findSeat,
   moveCursor,
   pickProblem,
   readTypedSeats,
   seatCounts,
-  seatLook,
-  seatName,
   startSeat,
-  takenBySeat,
   toggleSeat,
   zoneTicketType,
 } from '../../../renderer/src/stores/seat-map';

@@ -4,17 +4,8 @@
 // the best seats together, Enter charges. Mouse and touch pick with a click or a tap.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LayoutSeat, ScreenLayout, SeatMapView, SeatTaken } from '../../../../shared/seats';
-import {
-  findSeat,
-  moveCursor,
-  seatCounts,
-  seatLook,
-  seatName,
-  startSeat,
-  takenBySeat,
-  type CursorKey,
-  type SeatAt,
-} from '../../stores/seat-map';
+import { seatLegend, seatLook, seatName, takenBySeat } from '../../../../shared/seat-state';
+import { findSeat, moveCursor, seatCounts, startSeat, type CursorKey, type SeatAt } from '../../stores/seat-map';
 import '../../seat-map.css';
 
 const CURSOR_KEYS: readonly string[] = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'];
@@ -191,14 +182,14 @@ function Seat({ seat, at, taken, picked, zoneName, cursor, onPick }: SeatProps) 
   const look = seatLook(seat, taken);
   const name = seatName(seat, look, zoneName);
   // A seat held or sold by this counter's own sale stays pickable (it is the sale being made again).
-  const pickable = look.state === 'free' || (look.by === 'this counter' && look.state === 'held') || picked;
+  const pickable = look.state === 'free' || (look.mine && look.state === 'held') || picked;
   return (
     <button
       type="button"
       className="seat"
       data-at={at}
       data-state={look.state}
-      data-mine={look.by === 'this counter' ? 'true' : undefined}
+      data-mine={look.mine ? 'true' : undefined}
       data-zone={seat.zone ?? undefined}
       data-kind={seat.wheelchair ? 'wheelchair' : seat.companion ? 'companion' : undefined}
       style={{ gridColumn: seat.col + 2 }}
@@ -217,44 +208,21 @@ function Seat({ seat, at, taken, picked, zoneName, cursor, onPick }: SeatProps) 
 }
 
 function Legend({ layout }: { layout: ScreenLayout }) {
-  const hasKind = (k: 'wheelchair' | 'companion' | 'blocked') =>
-    layout.rows.some((r) => r.cells.some((c) => c.kind === 'seat' && c[k]));
   return (
     <ul className="seat-legend" aria-label="Legend">
-      <li>
-        <span className="seat seat-key" data-state="free" aria-hidden="true" /> Free
-      </li>
-      <li>
-        <span className="seat seat-key" data-state="free" data-picked="true" aria-hidden="true" /> Chosen
-      </li>
-      <li>
-        <span className="seat seat-key" data-state="held" aria-hidden="true" /> Held
-      </li>
-      <li>
-        <span className="seat seat-key" data-state="sold" aria-hidden="true" /> Sold
-      </li>
-      {hasKind('blocked') && (
-        <li>
-          <span className="seat seat-key" data-state="blocked" aria-hidden="true" /> Blocked
-        </li>
-      )}
-      {hasKind('wheelchair') && (
-        <li>
-          <span className="seat seat-key" data-state="free" data-kind="wheelchair" aria-hidden="true">
-            ♿
+      {seatLegend(layout, { chosen: true }).map((e) => (
+        <li key={e.key}>
+          <span
+            className="seat seat-key"
+            data-state={e.state}
+            data-picked={e.picked ? 'true' : undefined}
+            data-kind={e.kind}
+            data-zone={e.zone}
+            aria-hidden="true"
+          >
+            {e.kind === 'wheelchair' ? '♿' : null}
           </span>{' '}
-          Wheelchair
-        </li>
-      )}
-      {hasKind('companion') && (
-        <li>
-          <span className="seat seat-key" data-state="free" data-kind="companion" aria-hidden="true" /> Companion
-        </li>
-      )}
-      {layout.zones.map((z) => (
-        <li key={z.id}>
-          <span className="seat seat-key" data-state="free" data-zone={z.id} aria-hidden="true" /> {z.name}
-          {z.ticketType === z.name ? '' : ` (${z.ticketType} tickets)`}
+          {e.label}
         </li>
       ))}
     </ul>

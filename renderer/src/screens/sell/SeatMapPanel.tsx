@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { bestSeats } from '../../../../shared/best-seats';
 import type { ScreenLayout, SeatMapView } from '../../../../shared/seats';
+import { seatList } from '../../../../shared/seat-list';
 import { useSale, type ShowPick } from '../../stores/sale-store';
 import { pickProblem, readTypedSeats, toggleSeat, zoneTicketType } from '../../stores/seat-map';
 import { useSeatMap } from '../../stores/seat-map-store';
@@ -73,7 +74,7 @@ export function useSeatPick(pick: ShowPick): SeatPick {
     (seat: string) => {
       if (!layout) return;
       const current = useSale.getState().pick?.seats ?? '';
-      setSeats(toggleSeat(current, layout, seat).split(',').filter(Boolean));
+      setSeats(seatList(toggleSeat(current, layout, seat)));
     },
     [layout, setSeats],
   );
@@ -118,7 +119,7 @@ export function SeatMapPanel({ seats, picked, onCharge }: { seats: SeatPick; pic
     <>
       <SeatMap
         view={seats.view}
-        picked={picked.split(',').filter(Boolean)}
+        picked={seatList(picked)}
         onToggle={seats.toggle}
         onBest={seats.best}
         onCharge={onCharge}
