@@ -21,7 +21,7 @@ import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
-import type { CheckoutService } from '../orders';
+import type { SaleDoors } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
 import { checkLayoutFile } from '../../shared/seat-layout';
 import type { ScreenLayout } from '../../shared/seats';
@@ -29,7 +29,7 @@ import { LayoutStore } from './layout-store';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
 type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
-  checkout: Pick<CheckoutService, 'sell'>;
+  checkout: Pick<SaleDoors, 'sell'>;
 };
 
 /** At most this many errors travel back with a refused file (the count says how many in all). */
