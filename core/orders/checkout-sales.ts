@@ -1,5 +1,5 @@
-// The checkout's doors for a sale: a new sale (the one door to the provider, whoever asked), a
-// queued sale cancelled, and Try again (a new sale for one the provider says was not paid).
+// The checkout's doors for a sale (SaleDoors): sell (where every way into a sale ends, whoever
+// asked), a queued sale cancelled, and Try again (a sale again for one the provider says was not paid).
 import { AppError } from '../../shared/errors';
 import { saleAmounts, type OrderView, type SaleInput } from '../../shared/orders';
 import { REASONS } from './order-decisions';
@@ -63,8 +63,8 @@ export function checkoutSales(d: CheckoutSalesDeps) {
     });
 
   /**
-   * Selling: the one door to the provider for a new sale, whoever asked (typed Sell, programme, box
-   * office, Try again): the sale checked (its amount is its own), a shift open, at most one unpaid
+   * Selling: where every door ends, whoever asked (typed Sell, programme, box office, folder drop,
+   * charge link, Try again), and the only way to the provider for a new sale: the sale checked (its amount is its own), a shift open, at most one unpaid
    * order per terminal (busy: refused, or queued for its turn). Records the sale, then sends it in
    * the background; resolves at once (queued or creating). `retryOf`: the sale Try again repeats.
    */
