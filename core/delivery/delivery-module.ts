@@ -2,14 +2,14 @@
 import type { deliveryCalls } from '../../shared/contract-delivery';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
-import type { CheckoutService } from '../orders';
+import type { OrderReads } from '../orders';
 import type { PosClient } from '../provider';
 import { createDeliveryChecks } from './delivery-check';
 
 /** What the delivery checks take of the core: the POS client to ask, the checkout's orders. */
 type DeliveryContext = Pick<CoreServices, 'db' | 'clock' | 'logger' | 'settings'> & {
   pos: PosClient;
-  checkout: Pick<CheckoutService, 'get'>;
+  checkout: Pick<OrderReads, 'get'>;
 };
 
 export function createDeliveryModule(ctx: DeliveryContext): CoreModule<typeof deliveryCalls> {

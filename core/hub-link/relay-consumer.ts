@@ -12,26 +12,22 @@
 //   the counter is revoked or unknown (`onRefused`). Nothing here ever throws into a sale.
 // - `event: programme` (the branch's programme version, on connect and on every change) is handed
 //   to `onProgramme`; the hub module fetches the programme when the version is newer than its copy.
-// The pieces without a connection (position, health, acknowledgements, readers) are in relay-parts.ts.
-import { RelayHeartbeatSchema, RelayNotificationSchema, type RelayNotification } from '../../shared/hub-contract';
-import { backoffWithJitter, systemTimers, type TimerHandle, type Timers } from '../lib';
-import { HubCallError } from './link-client';
+// The pieces without a connection (position, health, acknowledgements, readers) are in relay-parts.ts,
+// the connection loop in relay-loop.ts.
+import { RelayNotificationSchema, type RelayNotification } from '../../shared/hub-contract';
+import { systemTimers } from '../lib';
 import type { RelayHealthSource } from '../orders';
 import type { HubPartDeps } from './link-types';
-import { createSseParser, type SseEvent } from './sse-parser';
+import type { Logger } from '../../shared/logger';
+import type { SseEvent } from './sse-parser';
+import { createRelayLoop } from './relay-loop';
 import {
   createRelayAcks,
   type RelayAcks,
-  isRefusal,
-  onBranchNews,
-  openRelayStream,
   RELAY_LAST_EVENT_ID_KEY,
   RelayHealth,
   RelayPosition,
-  revokedError,
-  safeJson,
   StreamClosed,
-  whyLost,
 } from './relay-parts';
 
 export { RELAY_LAST_EVENT_ID_KEY };
@@ -78,8 +74,7 @@ export interface RelayConsumer extends RelayHealthSource {
 }
 
 export const DEFAULT_RELAY_BACKOFF = { baseMs: 500, maxMs: 30_000 };
-/** Grace on top of the Hub's heartbeat interval before the stream counts as silent. */
-export const HEARTBEAT_GRACE_MS = 1_000;
+export { HEARTBEAT_GRACE_MS } from './relay-loop';
 const SEEN_KEPT = 2_000;
 
 /** The webhook ingest recorded it for one of this counter's orders (or had already). */
@@ -100,8 +95,31 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
     refused: () => loop.refused(),
     refuse: (e) => loop.refuse(e),
   });
-  const intake = createNotificationIntake(deps, { health, position, acks });
-  const loop = createRelayLoop(deps, { timers, health, position, acks, onNotification: intake.onNotification });
+  const intake = createNotificationIntake({
+    logger,
+    ingest: deps.ingest,
+    delivered: deps.delivered ?? isDelivered,
+    health,
+    position,
+    acks,
+  });
+  const practice = deps.practice ?? (() => false);
+  const loop = createRelayLoop({
+    connection: deps.connection,
+    logger,
+    timers,
+    fetch: deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)),
+    random: deps.random ?? Math.random,
+    backoff: deps.backoff ?? DEFAULT_RELAY_BACKOFF,
+    connectTimeoutMs: deps.connectTimeoutMs ?? 10_000,
+    practice,
+    news: { onProgramme: deps.onProgramme, onSeats: deps.onSeats, practice },
+    onRefused: deps.onRefused,
+    health,
+    position,
+    acks,
+    onNotification: intake.onNotification,
+  });
 
   return {
     start: loop.start,
@@ -121,15 +139,18 @@ export function createRelayConsumer(deps: RelayConsumerDeps): RelayConsumer {
   };
 }
 
-interface RelayPieces {
+interface NotificationIntakeDeps {
+  logger: Logger;
+  ingest: RelayConsumerDeps['ingest'];
+  /** The ingest's answer is a notification recorded for one of this counter's orders. */
+  delivered: (outcome: unknown) => boolean;
   health: RelayHealth;
   position: RelayPosition;
   acks: RelayAcks;
 }
 
 /** Each notification of the stream: recorded by the ingest, remembered, acknowledged (once). */
-function createNotificationIntake(deps: RelayConsumerDeps, { health, position, acks }: RelayPieces) {
-  const { logger } = deps;
+function createNotificationIntake({ logger, ingest, delivered, health, position, acks }: NotificationIntakeDeps) {
   const { queueAck } = acks;
   const seen = new Set<string>();
 
@@ -148,7 +169,7 @@ function createNotificationIntake(deps: RelayConsumerDeps, { health, position, a
     }
     let outcome: unknown;
     try {
-      outcome = await deps.ingest(n);
+      outcome = await ingest(n);
     } catch (err) {
       logger.error('relayed notification could not be recorded; the Hub will send it again', {
         eventId: n.eventId,
@@ -160,177 +181,12 @@ function createNotificationIntake(deps: RelayConsumerDeps, { health, position, a
     seen.add(n.eventId);
     if (seen.size > SEEN_KEPT) seen.delete(seen.values().next().value as string);
     queueAck(n.eventId);
-    if ((deps.delivered ?? isDelivered)(outcome)) health.emitter.emit('delivered');
+    if (delivered(outcome)) health.emitter.emit('delivered');
   }
 
   return {
     onNotification,
     /** Forgets the notifications seen (a new enrollment). */
     forget: () => seen.clear(),
-  };
-}
-
-/** The connection loop: connect, read the stream, reconnect with backoff, stop for good on a refusal. */
-function createRelayLoop(
-  deps: RelayConsumerDeps,
-  pieces: RelayPieces & { timers: Timers; onNotification: (e: SseEvent) => Promise<void> },
-) {
-  const { timers, health, position, acks, onNotification } = pieces;
-  const doFetch = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
-  const random = deps.random ?? Math.random;
-  const backoff = deps.backoff ?? DEFAULT_RELAY_BACKOFF;
-  const connectTimeoutMs = deps.connectTimeoutMs ?? 10_000;
-  const { logger } = deps;
-  const setHealthy = (v: boolean) => health.set(v);
-
-  let running = false;
-  let refused = false;
-  let failures = 0;
-  let generation = 0;
-  let abort: AbortController | null = null;
-  let loop: Promise<void> | null = null;
-  let retryTimer: TimerHandle | null = null;
-  let watchdog: TimerHandle | null = null;
-  function clearTimer(t: TimerHandle | null): null {
-    if (t !== null) timers.clearTimeout(t);
-    return null;
-  }
-
-  /** Nothing within `ms`: the stream is silent, so drop it (the loop reconnects). */
-  function armWatchdog(gen: number, ms: number): void {
-    watchdog = clearTimer(watchdog);
-    watchdog = timers.setTimeout(() => {
-      watchdog = null;
-      if (gen !== generation) return;
-      logger.warn('relay stream silent; reconnecting', { afterMs: ms });
-      setHealthy(false);
-      abort?.abort();
-    }, ms);
-  }
-
-  // ---- refusal ----
-  function refuse(e: HubCallError): void {
-    if (refused) return;
-    refused = true;
-    running = false;
-    logger.error('the Hub refused this counter; relay stopped', { code: e.code });
-    retryTimer = clearTimer(retryTimer);
-    watchdog = clearTimer(watchdog);
-    abort?.abort();
-    setHealthy(false);
-    try {
-      deps.onRefused?.(e);
-    } catch (err) {
-      logger.error('relay onRefused failed', { error: err instanceof Error ? err.message : String(err) });
-    }
-  }
-
-  // ---- one connection ----
-  async function connectOnce(gen: number): Promise<void> {
-    const conn = deps.connection();
-    if (!conn) return;
-    const ctl = new AbortController();
-    abort = ctl;
-    armWatchdog(gen, connectTimeoutMs);
-    const stream = await openRelayStream(doFetch, conn, position.last, ctl.signal, deps.practice?.() ?? false);
-    const queue: SseEvent[] = [];
-    const parser = createSseParser((e) => queue.push(e));
-    const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done || gen !== generation) break;
-        parser.push(value);
-        while (queue.length) {
-          const e = queue.shift()!;
-          if (gen !== generation) return;
-          if (e.event === 'heartbeat') {
-            const hb = RelayHeartbeatSchema.safeParse(safeJson(e.data));
-            if (hb.success) {
-              heartbeatMs = hb.data.intervalMs;
-              health.canVerify = hb.data.canVerify ?? null;
-            }
-            armWatchdog(gen, heartbeatMs + HEARTBEAT_GRACE_MS);
-            failures = 0;
-            setHealthy(true);
-          } else if (e.event === 'notification') {
-            await onNotification(e);
-            // Arm after the work: a slow disk must not count against the Hub's silence.
-            if (health.healthy) armWatchdog(gen, heartbeatMs + HEARTBEAT_GRACE_MS);
-          } else if (e.event === 'programme' || e.event === 'seats') {
-            onBranchNews(e, deps, logger);
-          } else if (e.event === 'revoked') {
-            refuse(revokedError(e));
-            return;
-          }
-        }
-      }
-    } finally {
-      reader.cancel().catch(() => {});
-    }
-  }
-
-  /** The Hub's heartbeat interval, as its last heartbeat said. */
-  let heartbeatMs = connectTimeoutMs;
-
-  function schedule(gen: number): void {
-    if (!running || gen !== generation) return;
-    failures += 1;
-    const delay = backoffWithJitter(failures, backoff, random);
-    retryTimer = clearTimer(retryTimer);
-    retryTimer = timers.setTimeout(() => {
-      retryTimer = null;
-      run();
-    }, delay);
-  }
-
-  function run(): void {
-    if (!running || refused) return;
-    const gen = ++generation;
-    const p = (async () => {
-      try {
-        await connectOnce(gen);
-      } catch (e) {
-        if (e instanceof HubCallError && isRefusal(e.code)) return refuse(e);
-        if (gen === generation && running)
-          logger.warn('relay stream lost; reconnecting', { why: whyLost(e), failures: failures + 1 });
-      } finally {
-        if (gen === generation) {
-          watchdog = clearTimer(watchdog);
-          setHealthy(false);
-        }
-      }
-      if (gen === generation && deps.connection()) schedule(gen);
-    })();
-    loop = p;
-  }
-
-  return {
-    refused: () => refused,
-    refuse,
-    start() {
-      if (running) return;
-      refused = false;
-      running = true;
-      run();
-    },
-    async stop() {
-      running = false;
-      generation += 1;
-      retryTimer = clearTimer(retryTimer);
-      watchdog = clearTimer(watchdog);
-      abort?.abort();
-      setHealthy(false);
-      await loop?.catch(() => {});
-      await acks.flushAcks().catch(() => {});
-      acks.stopTimer();
-    },
-    reconnect() {
-      if (!running) return;
-      failures = 0;
-      retryTimer = clearTimer(retryTimer);
-      abort?.abort();
-      run();
-    },
   };
 }

@@ -13,7 +13,7 @@ import { CANCELLED_AT_COUNTER, ChargeRequestSchema, type ChargeView } from '../.
 import { formatNaira } from '../../shared/money';
 import { lateAt } from '../../shared/late-payments';
 import { isFinalState, saleAmounts, SaleInputSchema, TERMINAL_CHANGED, type OrderView } from '../../shared/orders';
-import type { CheckoutService } from '../orders';
+import type { OrderEvents, OrderReads, SaleDoors } from '../orders';
 import type { ChargeRow, ChargeSource, IntegrationRow, IntegrationStore } from './integration-store';
 import { IntegrationApiError, fieldsOf } from './integration-errors';
 import { checkChargeCallback } from './callback-rule';
@@ -21,7 +21,7 @@ import type { ChargeQueue } from './charge-queue';
 
 export interface ChargeDeskDeps {
   store: IntegrationStore;
-  checkout: Pick<CheckoutService, 'sell' | 'get' | 'history' | 'on' | 'cancelQueued'>;
+  checkout: Pick<SaleDoors, 'sell' | 'cancelQueued'> & Pick<OrderReads, 'get' | 'history'> & OrderEvents;
   /** The queue's caps, checked in the same turn as the journal write. */
   queue: Pick<ChargeQueue, 'assertRoom'>;
   /** The counter's terminal serial number (the box office does not know it). */
@@ -214,7 +214,7 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
       deps.queue.assertRoom(integration);
       let order: OrderView;
       try {
-        order = await checkout.sell(sale as Parameters<CheckoutService['sell']>[0], {
+        order = await checkout.sell(sale as Parameters<SaleDoors['sell']>[0], {
           whenBusy: 'queue',
           alongside: (orderId) =>
             store.addCharge({

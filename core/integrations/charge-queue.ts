@@ -7,13 +7,13 @@ import { AppError } from '../../shared/errors';
 import { CANCELLED_AT_COUNTER, CHARGE_QUEUE_LIMITS } from '../../shared/integration';
 import type { QueuedCharge } from '../../shared/contract-integrations';
 import type { OrderView } from '../../shared/orders';
-import type { CheckoutService } from '../orders';
+import type { OrderReads, SaleDoors } from '../orders';
 import { IntegrationApiError } from './integration-errors';
 import type { ChargeRow, IntegrationRow, IntegrationStore } from './integration-store';
 
 interface ChargeQueueDeps {
   store: IntegrationStore;
-  checkout: Pick<CheckoutService, 'listQueued' | 'cancelQueued'>;
+  checkout: Pick<OrderReads, 'listQueued'> & Pick<SaleDoors, 'cancelQueued'>;
 }
 
 export function createChargeQueue({ store, checkout }: ChargeQueueDeps) {

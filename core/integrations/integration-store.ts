@@ -129,7 +129,7 @@ export class IntegrationStore {
 
   // ---- charges ----
 
-  /** Called inside the order's own transaction (CheckoutService.sell's `alongside`). */
+  /** Called inside the order's own transaction (the checkout's `sell` `alongside`). */
   addCharge(c: Omit<ChargeRow, 'id' | 'eventsQueued' | 'settled' | 'outbox'>): void {
     this.db
       .prepare(

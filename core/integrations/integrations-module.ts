@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import type { integrationCalls, IntegrationsView } from '../../shared/contract-integrations';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
-import type { CheckoutService } from '../orders';
 import type { TerminalLink } from '../terminal';
 import { AppError } from '../../shared/errors';
 import { IntegrationApiError } from './integration-errors';
@@ -19,7 +18,7 @@ const SETTINGS_KEY = 'integrations';
 
 /** The shared services this module uses, and the checkout and terminal link it sells through. */
 type IntegrationsContext = Pick<CoreServices, 'db' | 'vault' | 'store' | 'logger' | 'clock' | 'events' | 'dataDir'> & {
-  checkout: CheckoutService;
+  checkout: IntegrationsDeps['checkout'];
   terminal: TerminalLink;
 };
 

@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors';
 import { isFinalState } from '../../shared/orders';
 import type { Db } from '../db';
 import { systemTimers, type BackoffTuning, type Timers } from '../lib';
-import type { CheckoutService } from '../orders';
+import type { OrderEvents, OrderReads, SaleDoors } from '../orders';
 import type { SecretVault } from '../settings';
 import { createCallbackSender, type CallbackSenderDeps } from './callback-sender';
 import { createChargeDesk, type ChargeDeskDeps } from './charge-desk';
@@ -22,7 +22,7 @@ import { IntegrationStore, type ChargeRow } from './integration-store';
 
 export interface IntegrationsDeps {
   db: Db;
-  checkout: Pick<CheckoutService, 'sell' | 'get' | 'history' | 'on' | 'cancelQueued' | 'listQueued'>;
+  checkout: Pick<SaleDoors, 'sell' | 'cancelQueued'> & Pick<OrderReads, 'get' | 'history' | 'listQueued'> & OrderEvents;
   vault: SecretVault;
   terminalSn: () => string | null;
   now: () => number;

@@ -3,7 +3,7 @@
 // Try again, or the queue sender after the network or the terminal frees): a shift is open, so the
 // sale lands in a Z report; and the terminal holds at most one unpaid order — a customer's tap
 // would pay that one while the screen showed the new one. The checkout applies these rules below
-// every door (checkout-service.ts `newSale`, and the queue sender's `canSend`); no caller skips them.
+// every door (checkout-sales.ts `sell`, and the queue sender's `canSend`); no caller skips them.
 // The cashier keeps the counter: a box office's queued charge gives way to the cashier's own sale
 // (it never makes the cashier's door TERMINAL_BUSY, and the cashier's queued sales are sent first),
 // and a queued sale goes only to the terminal the counter charges on when it is sent.

@@ -12,6 +12,11 @@ export interface CheckoutEvents {
 
 type Listener<K extends keyof CheckoutEvents> = (payload: CheckoutEvents[K]) => void;
 
+/** What other modules may follow of the checkout: its events, each listener with its unsubscribe. */
+export interface OrderEvents {
+  on<K extends keyof CheckoutEvents>(event: K, listener: Listener<K>): () => void;
+}
+
 export class CheckoutEmitter {
   private readonly listeners: { [K in keyof CheckoutEvents]: Set<Listener<K>> } = {
     order: new Set(),

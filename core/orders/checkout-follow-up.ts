@@ -5,19 +5,53 @@ import type { OrderView } from '../../shared/orders';
 import type { PosOrderDetails } from '../provider';
 import type { LateSource, MarkLateHandled } from '../../shared/late-payments';
 import type { CheckoutEvents } from './checkout-events';
-import { fetchFinalDetails } from './final-details';
-import { fetchLateDetails } from './late-details';
+import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
+import { fetchLateDetails, type LateDetailsDeps } from './late-details';
 import { decideOnDetails, REASONS } from './order-decisions';
 import { isFinalState } from './order-state';
-import { checkClosed } from './closed-check';
-import type { RelayHealthSource } from './relay-follower';
-import type { CheckoutParts } from './checkout-parts';
+import { checkClosed, type ClosedCheckDeps } from './closed-check';
+import type { RelayFollower, RelayHealthFeed, RelayHealthSource } from './relay-follower';
+import type { CheckoutRun } from './checkout-run';
+import type { ConnectivityMonitor } from './connectivity';
+import type { OrderCalls } from './order-calls';
+import type { Poller } from './poller';
+import type { QueueSender } from './queue-sender';
+import type { PosClient } from '../provider';
+import type { Timers } from '../lib';
 
-export function checkoutFollowUp(parts: CheckoutParts) {
-  const { logger, now, journal, relay, run, view, changed, monitor, queueSender, poller, calls } = parts;
-  const { finalDetails, lateDetails, closed, findFor, recordOf } = parts;
+export interface CheckoutFollowUpDeps {
+  run: CheckoutRun;
+  now: () => number;
+  getPos: () => PosClient;
+  timers: Timers;
+  /** The relay's health as the poller follows it, and the feed of the stream to follow (absent: no Hub). */
+  relay: RelayFollower;
+  relayHealth: RelayHealthFeed | undefined;
+  monitor: ConnectivityMonitor;
+  queueSender: QueueSender;
+  poller: Poller;
+  calls: Pick<OrderCalls, 'isSending'>;
+  /** "Check now" on a closed order (closed-check.ts). */
+  closed: ClosedCheckDeps;
+}
+
+export function checkoutFollowUp(d: CheckoutFollowUpDeps) {
+  const { run, now, relay, monitor, queueSender, poller, calls, closed } = d;
+  const { journal, logger, view, changed } = run;
+  const recordOf = (id: number) => run.record(id);
+  const findFor = (details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>) => run.findFor(details);
+  const finalDetails: FinalDetailsDeps = {
+    journal,
+    getPos: d.getPos,
+    timers: d.timers,
+    logger,
+    changed,
+    track: run.track,
+    isStopped: () => run.stopped,
+  };
+  const lateDetails: LateDetailsDeps = { run, getPos: d.getPos, timers: d.timers, logger, now };
   // The relay's health, followed from the start and afresh on each swap of its source.
-  const feed = parts.deps.relayHealth;
+  const feed = d.relayHealth;
   const follow = (source: RelayHealthSource | null) => relay.follow(source, (healthy) => poller.relayChanged(healthy));
   if (feed) follow(feed.current());
   const offFeed = feed?.onSwap(follow) ?? (() => undefined);

@@ -11,6 +11,7 @@ import type { LateOutcomeStore } from './late-outcomes';
 import type { ProviderCheckStore } from './provider-checks';
 import type { LateSource } from '../../shared/late-payments';
 import type { PosOrderDetails } from '../provider';
+import { AppError } from '../../shared/errors';
 
 interface CheckoutRunDeps {
   journal: OrderJournal;
@@ -65,6 +66,22 @@ export class CheckoutRun {
     const lastCheck = this.checks.get(rec.id);
     return { ...v, ...(late ? { late } : {}), ...(lastCheck ? { lastCheck } : {}) };
   };
+
+  /** The journaled order, or NOT_FOUND. */
+  record(id: number): OrderRecord {
+    const rec = this.journal.get(id);
+    if (!rec) throw new AppError('NOT_FOUND', `There is no order ${id}.`, { id });
+    return rec;
+  }
+
+  /** The order a provider's details are about (by our outOrderNo, else its orderNo), or null when not ours. */
+  findFor(details: Pick<PosOrderDetails, 'outOrderNo' | 'orderNo'>): OrderRecord | null {
+    const { journal } = this;
+    return (
+      (details.outOrderNo ? journal.findByOutOrderNo(details.outOrderNo) : null) ??
+      (details.orderNo ? journal.findByOrderNo(details.orderNo) : null)
+    );
+  }
 
   /** The provider's word on a closed order: a contradiction is recorded as its late outcome, never dropped. */
   noteOnClosed(rec: OrderRecord, details: PosOrderDetails, source: LateSource): void {

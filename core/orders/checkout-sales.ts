@@ -1,5 +1,5 @@
-// The checkout's doors for a sale: a new sale (the one door to the provider, whoever asked), a
-// queued sale cancelled, and Try again (a new sale for one the provider says was not paid).
+// The checkout's doors for a sale (SaleDoors): sell (where every way into a sale ends, whoever
+// asked), a queued sale cancelled, and Try again (a sale again for one the provider says was not paid).
 import { AppError } from '../../shared/errors';
 import { saleAmounts, type OrderView, type SaleInput } from '../../shared/orders';
 import { REASONS } from './order-decisions';
@@ -8,15 +8,38 @@ import { isFinalState } from './order-state';
 import { counterCode, lagosDayCode } from './out-order-no';
 import { checkSale, saleNotRecorded } from './sale-intake';
 import { admitSale, canSendQueued, waitingForTerminal } from './charge-guard';
-import { assertNotPaid, type RetryRule } from './closed-check';
-import type { SellOptions } from './checkout-deps';
-import type { CheckoutParts } from './checkout-parts';
+import { assertNotPaid, type ClosedCheckDeps, type RetryRule } from './closed-check';
+import type { CheckoutDeps, CheckoutSettings, SellOptions } from './checkout-deps';
+import type { CheckoutRun } from './checkout-run';
+import type { CheckoutSeats } from './checkout-seats';
+import type { ConnectivityMonitor } from './connectivity';
+import type { OrderCalls } from './order-calls';
+import type { QueueSender } from './queue-sender';
+import type { PosClient } from '../provider';
 
-export function checkoutSales(parts: CheckoutParts) {
-  const { deps, logger, now, getPos, journal, run, view, changed, track, monitor, queueSender, calls, closed, seats } =
-    parts;
-  const { recordOf, yields } = parts;
-  const retryRule: RetryRule = deps.retryRule ?? (() => null);
+export interface CheckoutSalesDeps {
+  run: CheckoutRun;
+  now: () => number;
+  settings: () => CheckoutSettings;
+  /** Asked before a sale is recorded only to refuse it at once when the provider is not set up. */
+  getPos: () => PosClient;
+  shiftOpen: CheckoutDeps['shiftOpen'];
+  /** Which queued orders give way to the cashier's own sale (a box office's charges). */
+  yields: (o: { id: number }) => boolean;
+  /** Who keeps an order from Try again. */
+  retryRule: RetryRule;
+  seats: CheckoutSeats;
+  /** Sends a sale that need not queue. */
+  calls: Pick<OrderCalls, 'create'>;
+  queueSender: Pick<QueueSender, 'kick'>;
+  monitor: Pick<ConnectivityMonitor, 'kick'>;
+  /** Try again asks the provider first (closed-check.ts). */
+  closed: ClosedCheckDeps;
+}
+
+export function checkoutSales(d: CheckoutSalesDeps) {
+  const { run, now, getPos, seats, calls, queueSender, monitor, closed, yields, retryRule } = d;
+  const { journal, logger, view, changed, track } = run;
 
   /** The journal write that must happen before anything is sent; if it fails, nothing is sent. */
   function recordSale(o: Parameters<OrderJournal['insert']>[0]): OrderRecord {
@@ -35,21 +58,25 @@ export function checkoutSales(parts: CheckoutParts) {
       sn,
       besideWaiting: opts.besideWaiting,
       whenBusy: opts.whenBusy,
-      shiftOpen: deps.shiftOpen,
+      shiftOpen: d.shiftOpen,
       yields,
     });
 
-  /** The one door to the provider for a new sale, whoever asked: the sale checked (its amount is its own), a shift open, at most one unpaid order per terminal (busy: refused, or queued for its turn). */
-  async function newSale(input: unknown, opts: SellOptions & { retryOf?: number } = {}): Promise<OrderView> {
+  /**
+   * Selling: where every door ends, whoever asked (typed Sell, programme, box office, folder drop,
+   * charge link, Try again), and the only way to the provider for a new sale: the sale checked (its amount is its own), a shift open, at most one unpaid
+   * order per terminal (busy: refused, or queued for its turn). Records the sale, then sends it in
+   * the background; resolves at once (queued or creating). `retryOf`: the sale Try again repeats.
+   */
+  async function sell(input: SaleInput, opts: SellOptions = {}, retryOf?: number): Promise<OrderView> {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
-    const s = deps.settings();
+    const s = d.settings();
     const sale = checkSale(input, s);
     const open = journal.listOpen();
     const busy = admit(open, sale.sn, opts);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
-    const { retryOf } = opts;
     // The seat rules (the layout's, then this counter's own sales) before anything is recorded.
-    const plan = seats.plan(sale, opts);
+    const plan = seats.plan(sale, retryOf === undefined ? opts : { ...opts, retryOf });
     const alongside = seats.alongside(plan, opts.alongside);
     const createdAt = now();
     // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
@@ -99,10 +126,7 @@ export function checkoutSales(parts: CheckoutParts) {
   }
 
   return {
-    /** Validates and records the sale, then sends it in the background. Resolves at once (queued or creating). */
-    async sell(sale: SaleInput, opts: SellOptions = {}): Promise<OrderView> {
-      return newSale(sale, opts);
-    },
+    sell: (sale: SaleInput, opts: SellOptions = {}): Promise<OrderView> => sell(sale, opts),
 
     /**
      * Cancels a sale that never left the counter (still queued): it will not be sent. An order
@@ -114,7 +138,7 @@ export function checkoutSales(parts: CheckoutParts) {
         changed(r.record);
         return view(r.record!);
       }
-      const rec = recordOf(id);
+      const rec = run.record(id);
       throw new AppError(
         'CONFLICT',
         isFinalState(rec.state)
@@ -126,7 +150,7 @@ export function checkoutSales(parts: CheckoutParts) {
 
     /** Try again: a new sale (new outOrderNo) with the same tickets, through the same door, for a failed, expired or cancelled one the provider says was not paid. */
     async retrySale(id: number): Promise<OrderView> {
-      const rec = recordOf(id);
+      const rec = run.record(id);
       if (!['failed', 'expired', 'cancelled'].includes(rec.state)) {
         throw new AppError(
           'CONFLICT',
@@ -136,9 +160,9 @@ export function checkoutSales(parts: CheckoutParts) {
       }
       const why = retryRule(id);
       if (why) throw new AppError('CONFLICT', why, { id });
-      admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
+      admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (sell asks again after it)
       await assertNotPaid(closed, rec);
-      return newSale(rec.sale, { retryOf: id });
+      return sell(rec.sale, {}, id);
     },
   };
 }

@@ -31,7 +31,17 @@ export interface CheckoutSeatsDeps {
   planner?: SeatPlanner | undefined;
 }
 
-export class CheckoutSeats {
+type OwnSeat = ReturnType<SeatHoldStore['ownTaken']>[number];
+
+/** What the seat map reads of the checkout's seats. */
+export interface OrderSeats {
+  /** This counter's own seats of a show: held while its sale is open, sold when paid (also paid after closing). */
+  ownSeats(showKey: string): OwnSeat[];
+  /** The show and seats of a sale of a show with a seat map (null: none). */
+  seatsOf(id: number): OrderView['seatHold'] | null;
+}
+
+export class CheckoutSeats implements OrderSeats {
   readonly store: SeatHoldStore;
   private readonly planner: SeatPlanner | null;
   private readonly holds: () => SeatHolds;
@@ -100,8 +110,12 @@ export class CheckoutSeats {
     return this.holding.has(id);
   }
 
-  /** The order view's `seatHold`. */
-  of(id: number): OrderView['seatHold'] | null {
+  ownSeats(showKey: string): OwnSeat[] {
+    return this.store.ownTaken(showKey, this.deps.counterName());
+  }
+
+  /** Also the order view's `seatHold`. */
+  seatsOf(id: number): OrderView['seatHold'] | null {
     return this.store.of(id);
   }
 }

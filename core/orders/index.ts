@@ -8,6 +8,11 @@ export {
   type CheckoutSettings,
   type CheckoutTuning,
   type CheckoutTuningInput,
+  type OrderEvents,
+  type OrderFollowUp,
+  type OrderReads,
+  type OrderSeats,
+  type SaleDoors,
 } from './checkout-service';
 export { ORDER_MIGRATIONS } from './order-migrations';
 export { OrderJournal, toView, type OrderRecord } from './order-journal';

@@ -9,7 +9,8 @@ import { isAppError } from '../../shared/errors';
 import { TokenBucket } from '../../shared/token-bucket';
 import type { Timers } from '../lib';
 import type { PosClient } from '../provider';
-import type { CheckoutService } from './checkout-service';
+import type { OrderFollowUp } from './checkout-service';
+import type { OrderReads } from './order-reads';
 
 export interface SweepTuning {
   everyMs: number;
@@ -29,7 +30,7 @@ const DEFAULT_SWEEP_TUNING: SweepTuning = {
 };
 
 interface LateSweepDeps {
-  checkout: Pick<CheckoutService, 'late' | 'get' | 'listOpen' | 'noteProviderReport'>;
+  checkout: Pick<OrderReads, 'get' | 'listOpen'> & Pick<OrderFollowUp, 'late' | 'noteProviderReport'>;
   getPos: () => PosClient;
   now: () => number;
   timers: Timers;

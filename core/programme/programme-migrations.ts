@@ -1,6 +1,6 @@
 // The programme's tables, as named migrations run once each (in the database's one list,
-// core/schema.ts). The whole copy is replaced at once (a CSV import or the Hub's programme); sales made
-// from it are remembered by film and ticket type, so "most sold" survives a new programme.
+// core/schema.ts). The whole copy is replaced at once (a CSV import or the Hub's programme); each sale
+// made from it keeps its show, screen and ticket type (written with its order; paid or not is the order's).
 import type { Migration } from '../db';
 
 export const PROGRAMME_MIGRATIONS: Migration[] = [
@@ -72,6 +72,15 @@ export const PROGRAMME_MIGRATIONS: Migration[] = [
         imported_by TEXT,
         replaced_at INTEGER NOT NULL
       );
+    `,
+  },
+  {
+    // Paid or not is the order's own state (the journal's): the copy kept here, written after the
+    // order's events and read by nothing, goes.
+    name: 'programme-004-sale-paid-gone',
+    sql: `
+      DROP INDEX programme_sales_film;
+      ALTER TABLE programme_sales DROP COLUMN paid;
     `,
   },
 ];

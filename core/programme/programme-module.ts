@@ -5,7 +5,7 @@
 // takes; the seat check is a plug.
 import type { programmeCalls } from '../../shared/contract-programme';
 import { AppError, issueFields, validationError } from '../../shared/errors';
-import { bookingFeeForSale, SaleInputSchema, type OrderView, type SaleInput } from '../../shared/orders';
+import { bookingFeeForSale, SaleInputSchema, type SaleInput } from '../../shared/orders';
 import { splitSeats, tidySeats } from '../../shared/seat-list';
 import {
   ProgrammeSchema,
@@ -21,7 +21,7 @@ import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import { checkProgrammeFile, programmeTemplate } from '../../shared/programme-csv';
 import { defaultTicketType, ProgrammeStore } from './programme-store';
-import type { CheckoutService } from '../orders';
+import type { SaleDoors } from '../orders';
 import { runSeatCheck, type SeatCheck } from './seat-check';
 import { checkLayoutFile } from '../../shared/seat-layout';
 import type { ScreenLayout } from '../../shared/seats';
@@ -29,7 +29,7 @@ import { LayoutStore } from './layout-store';
 
 /** What the programme takes of the core: a sale of a show goes through the one checkout. */
 type ProgrammeContext = Pick<CoreServices, 'db' | 'clock' | 'events' | 'logger'> & {
-  checkout: Pick<CheckoutService, 'sell' | 'get' | 'on'>;
+  checkout: Pick<SaleDoors, 'sell'>;
 };
 
 /** At most this many errors travel back with a refused file (the count says how many in all). */
@@ -51,10 +51,6 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
   const { checkout, clock, events, logger } = ctx;
   /** The seat check's source, given at build (the root's reads the Hub link once it exists). */
   const seatCheck = deps.seatCheck ?? null;
-
-  checkout.on('order', (v: OrderView) => {
-    if (v.state === 'paid') store.markPaid(v.id);
-  });
 
   /**
    * The one way a programme enters the counter: a CSV import or the Hub's programme. All or nothing;
@@ -196,22 +192,22 @@ export function createProgrammeModule(ctx: ProgrammeContext, deps: ProgrammeModu
           }
           throw validationError(out, 'Check the sale: some fields need fixing');
         }
-        // The checkout applies the rules (a shift open, one unpaid order per terminal) itself.
-        const view = await checkout.sell(input, {
+        // One call: the checkout applies the rules (a shift open, one unpaid order per terminal) and
+        // records the programme's sale in the order's own transaction (both or neither); paid is the order's.
+        return checkout.sell(input, {
           besideWaiting: a.besideWaiting,
           show: { showKey: show.key, ticketType: type.name },
+          alongside: (orderId) =>
+            store.recordSale({
+              orderId,
+              showKey: show.key,
+              filmName: show.filmName,
+              ticketType: type.name,
+              tickets,
+              at: clock.now(),
+              screen: show.screen,
+            }),
         });
-        store.recordSale({
-          orderId: view.id,
-          showKey: show.key,
-          filmName: show.filmName,
-          ticketType: type.name,
-          tickets,
-          at: clock.now(),
-          screen: show.screen,
-        });
-        if (checkout.get(view.id)?.state === 'paid') store.markPaid(view.id);
-        return view;
       },
     },
   };

@@ -1,5 +1,6 @@
 // The owner of the programme's tables: the copy in use (replaced whole, in one transaction), the
-// shows as the Sell screen lists them, and the sales made from it (for the most sold ticket type).
+// shows as the Sell screen lists them, and the sales made from it (the screen and ticket type each
+// order was sold at, for its receipt; written in the order's own transaction, paid or not is the order's).
 import { lagosInstant } from '../../shared/time';
 import {
   showKey,
@@ -153,6 +154,7 @@ export class ProgrammeStore {
       .all(showId) as TicketType[];
   }
 
+  /** In the order's own transaction (the checkout's `alongside`): both or neither. */
   recordSale(s: {
     orderId: number;
     showKey: string;
@@ -164,7 +166,7 @@ export class ProgrammeStore {
   }): void {
     this.db
       .prepare(
-        'INSERT OR IGNORE INTO programme_sales (order_id, show_key, film_name, ticket_type, tickets, created_at, screen) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO programme_sales (order_id, show_key, film_name, ticket_type, tickets, created_at, screen) VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
       .run(s.orderId, s.showKey, s.filmName, s.ticketType, s.tickets, s.at, s.screen ?? null);
   }
@@ -175,28 +177,6 @@ export class ProgrammeStore {
       .prepare('SELECT screen, ticket_type AS ticketType FROM programme_sales WHERE order_id = ?')
       .get(orderId) as { screen: string | null; ticketType: string } | undefined;
     return r ?? null;
-  }
-
-  markPaid(orderId: number): void {
-    this.db.prepare('UPDATE programme_sales SET paid = 1 WHERE order_id = ? AND paid = 0').run(orderId);
-  }
-
-  /** Paid tickets per ticket type (lower-cased), for one film and overall. */
-  ticketsSold(): { byFilm: Map<string, Map<string, number>>; overall: Map<string, number> } {
-    const rows = this.db
-      .prepare(
-        'SELECT lower(film_name) AS film, lower(ticket_type) AS type, SUM(tickets) AS n FROM programme_sales WHERE paid = 1 GROUP BY lower(film_name), lower(ticket_type)',
-      )
-      .all() as { film: string; type: string; n: number }[];
-    const byFilm = new Map<string, Map<string, number>>();
-    const overall = new Map<string, number>();
-    for (const r of rows) {
-      const m = byFilm.get(r.film) ?? new Map<string, number>();
-      m.set(r.type, r.n);
-      byFilm.set(r.film, m);
-      overall.set(r.type, (overall.get(r.type) ?? 0) + r.n);
-    }
-    return { byFilm, overall };
   }
 }
 

@@ -12,7 +12,7 @@ import type { SeatMapView, SeatTaken, SeatTakenSource } from '../../shared/seats
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
 import { systemTimers, type TimerHandle, type Timers } from '../lib';
-import type { CheckoutService } from '../orders';
+import type { OrderEvents, OrderSeats } from '../orders';
 import type { LayoutStore } from './layout-store';
 import type { ProgrammeStore } from './programme-store';
 
@@ -20,7 +20,7 @@ import type { ProgrammeStore } from './programme-store';
 const SEAT_MAP_DEADLINE_MS = 400;
 
 type SeatMapContext = Pick<CoreServices, 'clock' | 'events' | 'logger'> & {
-  checkout: Pick<CheckoutService, 'ownSeats' | 'seatsOf' | 'on'>;
+  checkout: OrderSeats & OrderEvents;
   /** Demo and Sandbox sales see only other practice sales. */
   practice: () => boolean;
   /** The Demo profile is in use (the Demo programme may be loaded). */

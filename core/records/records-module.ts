@@ -8,7 +8,7 @@ import type { CoreServices } from '../core-services';
 import type { JournalSink } from '../journal-sink';
 import type { SerialPortClass } from '../terminal';
 import type { NetworkSendOptions } from './printing/network-printer';
-import { OrderJournalReads, OrderTextIndex, searchOrders, type CheckoutService } from '../orders';
+import { OrderJournalReads, OrderTextIndex, searchOrders, type OrderEvents, type OrderReads } from '../orders';
 import { TopupJournalReads } from '../topups';
 import { renderJob } from './print-payload';
 import { PrintJobStore, targetText } from './printing/print-jobs';
@@ -37,7 +37,7 @@ interface RecordsDeps {
 
 /** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
 type RecordsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' | 'logger' | 'clock' | 'dataDir'> & {
-  checkout: CheckoutService;
+  checkout: Pick<OrderReads, 'get'> & OrderEvents;
   /** Shifts are journal events: they go to the Hub's outbox too. */
   journalSink: JournalSink;
 };

@@ -97,3 +97,4 @@ function safeLogo(url: string): string {
     return '';
   }
 }
+export type ProvidersCache = ReturnType<typeof createProvidersCache>;

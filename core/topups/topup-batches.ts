@@ -15,18 +15,33 @@ import { checkBatchFile } from './batch-rows';
 import { checkBatchCustomers } from './customer-check';
 import { counterCode, lagosDayCode } from '../orders';
 import { toView } from './topup-rows';
-import type { TopupServiceBase } from './topup-service-base';
+import type { Timers } from '../lib';
+import type { BillsClient } from '../provider';
+import type { ProvidersCache } from './providers-cache';
+import type { TopupEngine } from './topup-engine';
+import type { TopupRun } from './topup-run';
+import type { TopupTuning } from './topup-service-deps';
 
 const MAX_ERRORS_SHOWN = 1000;
 
 /** Customer checks running, by batch (a batch is started only after its check). */
 type Checks = Map<number, Promise<void>>;
 
-export function createBatchTopups(base: TopupServiceBase) {
+export interface BatchTopupsDeps {
+  run: TopupRun;
+  /** May throw PROVIDER_NOT_CONFIGURED. */
+  bills: () => BillsClient;
+  cache: ProvidersCache;
+  engine: TopupEngine;
+  timers: Timers;
+  tuning: Pick<TopupTuning, 'providersMaxAgeMs' | 'validateRatePerSecond'>;
+}
+
+export function createBatchTopups(d: BatchTopupsDeps) {
   const checks: Checks = new Map();
   return {
-    ...batchDrafts(base, checks),
-    ...batchRuns(base, checks),
+    ...batchDrafts(d, checks),
+    ...batchRuns(d, checks),
 
     /** Waits for every running customer check (after a stop). */
     async checksSettled(): Promise<void> {
@@ -36,15 +51,14 @@ export function createBatchTopups(base: TopupServiceBase) {
 }
 
 /** A file checked into a draft, and the customer check of a draft. */
-function batchDrafts(base: TopupServiceBase, checks: Checks) {
-  const { tuning, logger, timers, now, bills, journal, emitBatch, requireOwner, cache, engine } = base;
-  const { requireBatch, batchView } = base;
+function batchDrafts({ run, bills, cache, engine, timers, tuning }: BatchTopupsDeps, checks: Checks) {
+  const { logger, now, journal, emitBatch, batchView } = run;
   return {
     template: (): CsvFile => batchTemplate(),
 
     /** Checks a batch file; keeps its good rows as a draft (replacing an earlier draft). Nothing is sent. */
     async importBatch(csv: string, fileName: string): Promise<BatchImport> {
-      const id = requireOwner('topups.batchImport');
+      const id = run.requireOwner('topups.batchImport');
       const providers = await cache.list(tuning.providersMaxAgeMs);
       const check = checkBatchFile(csv, {
         providers,
@@ -75,17 +89,17 @@ function batchDrafts(base: TopupServiceBase, checks: Checks) {
         good: check.rows.length,
         bad: check.badRows,
       });
-      return result(batchView(requireBatch(batchId)));
+      return result(batchView(run.batch(batchId)));
     },
 
     batchErrors(id: number, offset: number, limit: number): { total: number; errors: RowError[] } {
-      requireBatch(id);
+      run.batch(id);
       return journal.rowErrors(id, offset, limit);
     },
 
     /** Starts the customer check of a draft in the background; its progress comes as batch changes. */
     checkCustomers(id: number): BatchView {
-      const b = requireBatch(id);
+      const b = run.batch(id);
       if (b.state !== 'draft')
         throw new AppError(
           'CONFLICT',
@@ -93,7 +107,7 @@ function batchDrafts(base: TopupServiceBase, checks: Checks) {
           { id },
         );
       if (!checks.has(id)) {
-        const run = checkBatchCustomers(
+        const check = checkBatchCustomers(
           {
             journal,
             bills,
@@ -105,33 +119,32 @@ function batchDrafts(base: TopupServiceBase, checks: Checks) {
             onBatch: emitBatch,
           },
           id,
-          () => base.stopped() || journal.batch(id)?.state !== 'draft',
+          () => run.stopped || journal.batch(id)?.state !== 'draft',
         )
           .catch((e: unknown) =>
             logger.error('customer check stopped', { batchId: id, error: e instanceof Error ? e.message : String(e) }),
           )
           .finally(() => checks.delete(id));
-        checks.set(id, run);
+        checks.set(id, check);
       }
-      return batchView(requireBatch(id));
+      return batchView(run.batch(id));
     },
 
     /** Waits for a running customer check (tests, and before a start). */
     async checkDone(id: number): Promise<BatchView> {
       await checks.get(id);
-      return batchView(requireBatch(id));
+      return batchView(run.batch(id));
     },
   };
 }
 
 /** A batch started, resumed or stopped, and what it shows. */
-function batchRuns(base: TopupServiceBase, checks: Checks) {
-  const { logger, now, bills, journal, emitBatch, engine } = base;
-  const { requireBatch, batchView, ownBatch } = base;
+function batchRuns({ run, bills, engine }: BatchTopupsDeps, checks: Checks) {
+  const { logger, now, journal, emitBatch, batchView } = run;
   return {
     startBatch(id: number, chunkSize: number): BatchView {
-      const b = requireBatch(id);
-      ownBatch(b, 'topups.batchStart');
+      const b = run.batch(id);
+      run.ownBatch(b, 'topups.batchStart');
       if (b.state !== 'draft')
         throw new AppError(
           'CONFLICT',
@@ -157,23 +170,23 @@ function batchRuns(base: TopupServiceBase, checks: Checks) {
       logger.info('top-up batch started', { batchId: id, items: drafts.length, chunkSize });
       emitBatch(id);
       engine.pump();
-      return batchView(requireBatch(id));
+      return batchView(run.batch(id));
     },
 
     resumeBatch(id: number, chunkSize?: number): BatchView {
-      const b = requireBatch(id);
-      ownBatch(b, 'topups.batchResume');
+      const b = run.batch(id);
+      run.ownBatch(b, 'topups.batchResume');
       if (b.state !== 'paused' && b.state !== 'running')
         throw new AppError('CONFLICT', `This batch is ${b.state}: there is nothing to resume.`, { id, state: b.state });
       journal.setBatch(id, { state: 'running', notice: null, ...(chunkSize ? { chunkSize } : {}) });
       emitBatch(id);
       engine.pump();
-      return batchView(requireBatch(id));
+      return batchView(run.batch(id));
     },
 
     /** A draft is discarded; a sending batch stops: top-ups not sent yet are cancelled, sent ones still followed. */
     cancelBatch(id: number): BatchView {
-      const b = requireBatch(id);
+      const b = run.batch(id);
       if (b.state === 'draft') {
         journal.discardDraft(id);
       } else if (b.state === 'running' || b.state === 'paused') {
@@ -197,10 +210,10 @@ function batchRuns(base: TopupServiceBase, checks: Checks) {
           });
       }
       emitBatch(id);
-      return batchView(requireBatch(id));
+      return batchView(run.batch(id));
     },
 
-    batchView: (id: number): BatchView => batchView(requireBatch(id)),
+    batchView: (id: number): BatchView => batchView(run.batch(id)),
 
     listBatches: (): BatchView[] => journal.listBatches(20).map(batchView),
 
@@ -210,13 +223,13 @@ function batchRuns(base: TopupServiceBase, checks: Checks) {
       offset: number,
       limit: number,
     ): { total: number; items: TopupView[] } {
-      requireBatch(id);
+      run.batch(id);
       const page = journal.batchItems(id, filter, offset, limit);
       return { total: page.total, items: page.items.map(toView) };
     },
 
     exportBatch(id: number): CsvFile {
-      const b = requireBatch(id);
+      const b = run.batch(id);
       return batchResultsCsv(b, journal.allOfBatch(id), journal.rowErrors(id, 0, Number.MAX_SAFE_INTEGER).errors);
     },
   };

@@ -1,6 +1,7 @@
-// What the top-up engine's pieces share (topup-engine.ts puts them together): the dependencies,
-// the clock and timers, the rate cap, the requests in flight, the stopped flag, and `apply`, the
-// one way a move reaches the journal (it also finishes a batch with nothing open left).
+// What the top-up engine's pieces share (topup-engine.ts puts them together): the journal, the
+// bills client, whose items are followed, the clock and timers, the rate cap, the requests in
+// flight, the stopped flag, and `apply`, the one way a move reaches the journal (it also finishes
+// a batch with nothing open left).
 import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { TokenBucket } from '../../shared/token-bucket';
@@ -27,7 +28,15 @@ export interface EngineDeps {
 }
 
 export interface EngineCore {
-  d: EngineDeps;
+  journal: TopupJournal;
+  /** May throw PROVIDER_NOT_CONFIGURED (nothing is sent then). */
+  bills: () => BillsClient;
+  /** Whose open items are followed and sent (the active profile's bills merchant). */
+  owner: () => Owner;
+  callBackUrl: () => string;
+  logger: Logger;
+  /** A batch's own state or notice changed. */
+  onBatch: (batchId: number) => void;
   t: EngineTuning;
   timers: Timers;
   now: () => number;
@@ -80,7 +89,12 @@ export function createEngineCore(d: EngineDeps): EngineCore {
   }
 
   return {
-    d,
+    journal: d.journal,
+    bills: d.bills,
+    owner: d.owner,
+    callBackUrl: d.callBackUrl,
+    logger: d.logger,
+    onBatch: d.onBatch,
     t,
     timers,
     now,

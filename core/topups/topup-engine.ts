@@ -56,7 +56,7 @@ export function createTopupEngine(d: EngineDeps) {
      */
     resume(): void {
       if (core.stopped()) return;
-      const stuck = d.journal.anyInStates(['sending']).filter((r) => !sender.onTheWire(r.id));
+      const stuck = core.journal.anyInStates(['sending']).filter((r) => !sender.onTheWire(r.id));
       apply(
         stuck.map((r) => ({
           id: r.id,
@@ -66,7 +66,7 @@ export function createTopupEngine(d: EngineDeps) {
         })),
       );
       follower.clear();
-      for (const r of d.journal.inStates(d.owner(), OPEN_FOLLOWED)) {
+      for (const r of core.journal.inStates(core.owner(), OPEN_FOLLOWED)) {
         follow(r, r.state === 'unknown' ? Math.max(now(), (r.sentAt ?? 0) + t.unknownGraceMs) : now());
       }
       pump();

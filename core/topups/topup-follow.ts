@@ -16,7 +16,7 @@ interface Tracked {
 
 /** `onRequeued`: an answer put items back in the queue (the sender pumps). */
 export function createStatusFollower(core: EngineCore, onRequeued: () => void) {
-  const { d, t, timers, now } = core;
+  const { journal, bills, owner, logger, t, timers, now } = core;
   const tracked = new Map<number, Tracked>();
   let sweepTimer: TimerHandle | null = null;
   let sweepAt: number | null = null;
@@ -69,18 +69,18 @@ export function createStatusFollower(core: EngineCore, onRequeued: () => void) {
     try {
       const horizon = now() + t.sweepWindowMs;
       const due = [...tracked].filter(([, tr]) => tr.at <= horizon).map(([id]) => id);
-      const owner = d.owner();
-      const recs = d.journal.getMany(due).filter((r) => {
+      const who = owner();
+      const recs = journal.getMany(due).filter((r) => {
         const ok =
           (OPEN_FOLLOWED as readonly string[]).includes(r.state) &&
-          r.profile === owner.profile &&
-          r.billsMerchantId === owner.billsMerchantId;
+          r.profile === who.profile &&
+          r.billsMerchantId === who.billsMerchantId;
         if (!ok) unfollow(r.id);
         return ok;
       });
       // A provider that takes N items per bulk-bills likely takes no more per bulk-status.
       const batchSizes = [...new Set(recs.map((r) => r.batchId).filter((b): b is number => b !== null))].map(
-        (b) => d.journal.batch(b)?.chunkSize ?? statusLimit,
+        (b) => journal.batch(b)?.chunkSize ?? statusLimit,
       );
       const size = Math.max(1, Math.min(statusLimit, ...batchSizes));
       for (const type of ['airtime', 'betting'] as const) {
@@ -91,7 +91,7 @@ export function createStatusFollower(core: EngineCore, onRequeued: () => void) {
         }
       }
     } catch (e) {
-      d.logger.error('top-up status sweep failed', { error: e instanceof Error ? e.message : String(e) });
+      logger.error('top-up status sweep failed', { error: e instanceof Error ? e.message : String(e) });
     } finally {
       sweeping = false;
       plan();
@@ -103,7 +103,7 @@ export function createStatusFollower(core: EngineCore, onRequeued: () => void) {
     if (recs.length === 0 || core.stopped()) return;
     let results: TopupResult[];
     try {
-      results = await d.bills().bulkStatus({ serviceType, items: recs.map((r) => ({ reference: r.reference })) });
+      results = await bills().bulkStatus({ serviceType, items: recs.map((r) => ({ reference: r.reference })) });
     } catch (err) {
       askFailed(recs, err);
       return;
@@ -134,7 +134,7 @@ export function createStatusFollower(core: EngineCore, onRequeued: () => void) {
     if (code === 'PROVIDER_REFUSED' && recs.length > 1) {
       // Refused as a whole (too many items?): ask in smaller requests from now on, at once.
       statusLimit = Math.max(1, Math.floor(recs.length / 2));
-      d.logger.warn('top-up status inquiry refused; asking about fewer items per request', {
+      logger.warn('top-up status inquiry refused; asking about fewer items per request', {
         items: recs.length,
         now: statusLimit,
       });
@@ -144,7 +144,7 @@ export function createStatusFollower(core: EngineCore, onRequeued: () => void) {
       }
       return;
     }
-    d.logger.warn('top-up status inquiry failed; asking again later', { items: recs.length, code });
+    logger.warn('top-up status inquiry failed; asking again later', { items: recs.length, code });
     for (const r of recs) {
       const tr = tracked.get(r.id);
       if (!tr) continue;

@@ -19,7 +19,7 @@ interface Unreachable {
 }
 
 export function createTopupSender(core: EngineCore, follower: StatusFollower) {
-  const { d, t, timers, now, apply } = core;
+  const { journal, bills, owner, callBackUrl, logger, onBatch, t, timers, now, apply } = core;
   let sendsInFlight = 0;
   /** Items whose request is on the wire in this process right now. */
   const onTheWire = new Set<number>();
@@ -33,10 +33,10 @@ export function createTopupSender(core: EngineCore, follower: StatusFollower) {
     let results: TopupResult[];
     for (const r of recs) onTheWire.add(r.id);
     try {
-      const bills = d.bills();
-      results = await bills.bulkBills({
+      const client = bills();
+      results = await client.bulkBills({
         serviceType,
-        callBackUrl: d.callBackUrl(),
+        callBackUrl: callBackUrl(),
         items: recs.map((r) => ({
           reference: r.reference,
           provider: r.provider,
@@ -57,7 +57,7 @@ export function createTopupSender(core: EngineCore, follower: StatusFollower) {
       const dec = afterSend(rec, byRef.get(rec.reference), t);
       moves.push(dec.move);
       if (dec.move.to === 'unknown' && dec.checkIn === 0) {
-        d.logger.warn('top-up reference already held by the provider; asking its status', {
+        logger.warn('top-up reference already held by the provider; asking its status', {
           reference: rec.reference,
           attempts: rec.attempts,
         });
@@ -81,9 +81,9 @@ export function createTopupSender(core: EngineCore, follower: StatusFollower) {
       return;
     }
     while (sendsInFlight < t.maxInFlight && !core.stopped()) {
-      const owner = d.owner();
-      const chunk = d.journal.nextChunk(owner, (batchId) =>
-        batchId === null ? 1 : (d.journal.batch(batchId)?.chunkSize ?? 1),
+      const who = owner();
+      const chunk = journal.nextChunk(who, (batchId) =>
+        batchId === null ? 1 : (journal.batch(batchId)?.chunkSize ?? 1),
       );
       if (chunk.length === 0) return;
       const tokenWait = core.bucket.take();
@@ -113,10 +113,10 @@ export function createTopupSender(core: EngineCore, follower: StatusFollower) {
   }
 
   function clearNotices(): void {
-    for (const b of d.journal.batchesIn(['running'])) {
+    for (const b of journal.batchesIn(['running'])) {
       if (b.notice) {
-        d.journal.setBatch(b.id, { notice: null });
-        d.onBatch(b.id);
+        journal.setBatch(b.id, { notice: null });
+        onBatch(b.id);
       }
     }
   }
@@ -140,11 +140,11 @@ function sendFailed(
   recs: TopupRecord[],
   err: unknown,
 ): void {
-  const { d, t, now, apply } = core;
+  const { journal, logger, onBatch, t, now, apply } = core;
   const code = isAppError(err) ? err.code : 'INTERNAL';
   const message = isAppError(err) ? err.message : 'CounterPay made an internal error while sending.';
   if (isOutcomeUnknown(err)) {
-    d.logger.warn('top-up send outcome unknown; asking the provider before anything else', {
+    logger.warn('top-up send outcome unknown; asking the provider before anything else', {
       items: recs.length,
       code,
     });
@@ -161,7 +161,7 @@ function sendFailed(
     return;
   }
   // Nothing reached the provider.
-  d.logger.warn('top-up send refused before reaching the provider', { items: recs.length, code });
+  logger.warn('top-up send refused before reaching the provider', { items: recs.length, code });
   const singles = recs.filter((r) => r.batchId === null);
   const inBatches = recs.filter((r) => r.batchId !== null);
   apply([
@@ -184,18 +184,18 @@ function sendFailed(
     wait.streak += 1;
     wait.retryAt = now() + core.backoff(wait.streak);
     for (const id of batches) {
-      d.journal.setBatch(id, {
+      journal.setBatch(id, {
         notice: `The provider cannot be reached. Trying again at ${formatLagosTime(wait.retryAt)}.`,
       });
-      d.onBatch(id);
+      onBatch(id);
     }
     return;
   }
   for (const id of batches) {
-    const b = d.journal.batch(id);
+    const b = journal.batch(id);
     if (b?.state !== 'running') continue;
-    d.journal.setBatch(id, { state: 'paused', notice: `Paused: ${message}` });
-    d.logger.warn('top-up batch paused', { batchId: id, code });
-    d.onBatch(id);
+    journal.setBatch(id, { state: 'paused', notice: `Paused: ${message}` });
+    logger.warn('top-up batch paused', { batchId: id, code });
+    onBatch(id);
   }
 }

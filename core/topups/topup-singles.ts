@@ -15,17 +15,30 @@ import { fullName } from './customer-check';
 import { counterCode, lagosDayCode } from '../orders';
 import { toView } from './topup-rows';
 import { checkTopup, findBettingProvider } from './topup-input';
-import type { TopupServiceBase } from './topup-service-base';
+import type { BillsClient } from '../provider';
+import type { ProvidersCache } from './providers-cache';
+import type { TopupEngine } from './topup-engine';
+import type { TopupRun } from './topup-run';
 
 const TOPUP_STATUSES = new Set<string>(['INITIAL', 'PENDING', 'SUCCESS', 'FAIL']);
 
-export function createSingleTopups(base: TopupServiceBase) {
-  const { tuning, logger, now, bills, journal, emitItems, requireOwner, owner, cache, engine, requireItem } = base;
+export interface SingleTopupsDeps {
+  run: TopupRun;
+  /** May throw PROVIDER_NOT_CONFIGURED. */
+  bills: () => BillsClient;
+  cache: ProvidersCache;
+  engine: TopupEngine;
+  /** The providers list is fetched again before checking a top-up when older than this. */
+  providersMaxAgeMs: number;
+}
+
+export function createSingleTopups({ run, bills, cache, engine, providersMaxAgeMs }: SingleTopupsDeps) {
+  const { logger, now, journal } = run;
   /** Customer names the provider gave for checked betting accounts (provider NUL customer id). */
   const named = new Map<string, string>();
 
   function onCallback(cb: BillsCallbackEvent): void {
-    const o = owner();
+    const o = run.owner();
     const rec = journal.byReference(o.billsMerchantId, cb.reference);
     if (!rec) {
       logger.info('bills callback for a reference this counter does not have', {
@@ -72,7 +85,7 @@ export function createSingleTopups(base: TopupServiceBase) {
       const id = checkBettingCustomerId(input.customerId);
       const fields: Record<string, string> = {};
       if (!id.ok) fields.customerId = id.reason;
-      const list = await cache.list(tuning.providersMaxAgeMs);
+      const list = await cache.list(providersMaxAgeMs);
       const p = list.providers ? findBettingProvider(list.providers, input.provider) : null;
       if (!p) fields.provider = list.providers ? 'Choose the betting provider from the list' : list.missingReason;
       if (!id.ok || !p) throw validationError(fields, 'Check the customer: some fields need fixing');
@@ -95,14 +108,14 @@ export function createSingleTopups(base: TopupServiceBase) {
 
     /** Checks and journals one top-up, starts sending it, and answers at once (state `sending`). */
     async submit(input: unknown): Promise<TopupView> {
-      if (base.stopped()) throw new AppError('NOT_READY', 'Top-ups are shutting down; try again in a moment.');
+      if (run.stopped) throw new AppError('NOT_READY', 'Top-ups are shutting down; try again in a moment.');
       const parsed = TopupInputSchema.safeParse(input);
       if (!parsed.success) throw validationError(issueFields(parsed.error.issues, { root: 'topup' }), TOPUP_INVALID);
-      const id = requireOwner('topups.submit');
+      const id = run.requireOwner('topups.submit');
       bills(); // refuse now, with the client's own message, when the provider is not set up
       const v = parsed.data;
       const list =
-        v.serviceType === 'betting' ? await cache.list(tuning.providersMaxAgeMs) : { providers: [], missingReason: '' };
+        v.serviceType === 'betting' ? await cache.list(providersMaxAgeMs) : { providers: [], missingReason: '' };
       const check = checkTopup(
         { type: v.serviceType, provider: v.provider, customerId: v.customerId, amount: v.amount },
         list,
@@ -130,23 +143,23 @@ export function createSingleTopups(base: TopupServiceBase) {
         provider: rec.provider,
         amountKobo: rec.amountKobo,
       });
-      emitItems([rec]);
+      run.emitItems([rec]);
       void engine.sendNow(rec);
       return toView(rec);
     },
 
-    get: (id: number): TopupView => toView(requireItem(id)),
+    get: (id: number): TopupView => toView(run.item(id)),
 
     async checkNow(id: number): Promise<TopupView> {
-      const rec = requireItem(id);
+      const rec = run.item(id);
       await engine.checkNow(rec);
-      return toView(requireItem(id));
+      return toView(run.item(id));
     },
 
     /** Today's single top-ups, newest first. */
     recent: (): TopupView[] => journal.singlesOfDay(lagosDayCode(now()), 30).map(toView),
 
-    history: (id: number) => journal.history(requireItem(id).id),
+    history: (id: number) => journal.history(run.item(id).id),
 
     onCallback,
   };

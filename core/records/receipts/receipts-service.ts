@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { isFinalState, type OrderView } from '../../../shared/orders';
 import type { PrintJobView, Receipt, ReceiptPreview } from '../../../shared/records';
-import type { CheckoutService } from '../../orders';
+import type { OrderEvents, OrderReads } from '../../orders';
 import type { Logger } from '../../../shared/logger';
 import { htmlDocumentOf, htmlFragmentOf } from '../printing/print-html';
 import type { PrintJobStore } from '../printing/print-jobs';
@@ -16,7 +16,7 @@ import type { ShiftStore } from '../shifts/shift-store';
 import type { SystemPrinter } from '../printing/system-printer';
 
 interface ReceiptsDeps {
-  checkout: CheckoutService;
+  checkout: Pick<OrderReads, 'get'> & OrderEvents;
   settings: RecordsSettingsStore;
   counterName: () => string;
   shifts: ShiftStore;

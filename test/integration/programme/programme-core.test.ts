@@ -1,7 +1,7 @@
 // The programme through the composed core (Demo profile: the embedded sandbox over loopback HTTP,
 // the journal on a real SQLite file): the CSV import behind the PIN, all or nothing; the next
 // shows; a sale of a picked show reaching the sandbox with exactly the productInfo of that show —
-// the same Sale the hand-typed form makes; the most sold ticket type; a Hub copy replacing it.
+// the same Sale the hand-typed form makes; the programme sale written with its order; a Hub copy replacing it.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import type { OrderView } from '../../../shared/orders';
 import type { NextShows, ProgrammeImportResult, ProgrammeSummary, SeatCheckResult } from '../../../shared/programme';
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { orderReaches } from '../../helpers/core-events';
+import { openJournalDb } from '../../../core/schema';
+import { journalPath } from '../../../core/data-folder/journal-file';
 
 const ctx = { trusted: true, sender: 'test' };
 const cores: Core[] = [];
@@ -22,6 +24,7 @@ afterEach(async () => {
   while (cores.length) await cores.pop()!.stop();
 });
 
+const dirs = new WeakMap<Core, string>();
 async function boot(): Promise<Core> {
   const dir = mkdtempSync(join(tmpdir(), 'counterpay-programme-'));
   const core = await createCore({
@@ -34,6 +37,7 @@ async function boot(): Promise<Core> {
     clock: systemClock,
   });
   cores.push(core);
+  dirs.set(core, dir);
   return core;
 }
 async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
@@ -222,5 +226,54 @@ describe('the programme through the core', () => {
       version: 1,
       counterId: 'ctr_new',
     });
+  });
+});
+
+describe('a programme sale is one write with its order', () => {
+  it("records the programme sale in the order's own transaction: neither without the other, and paid is the order's", async () => {
+    const core = await boot();
+    const next = at(30);
+    const csv = [HEADER, `Dune 2,DUNE: PART TWO,12A,Screen 1,${next.date},${next.time},Adult,4500,200`].join('\n');
+    await call(core, 'settings.setPin', { newPin: '2468' });
+    await call(core, 'programme.import', { csv, fileName: 'week.csv', by: 'Ada' });
+    await call(core, 'shift.open', { cashier: 'Ngozi', openingFloat: '' });
+    const dune = (await call<NextShows>(core, 'programme.next', {})).shows[0]!;
+    const charge = { showId: dune.id, ticketType: 'Adult', seats: 'F7', sn: 'DEMO-POS-0001' };
+
+    // A second connection to the same journal file: the programme's write fails midway through the sale.
+    const db = openJournalDb(journalPath(dirs.get(core)!));
+    const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    db.exec(
+      "CREATE TRIGGER no_programme_sale BEFORE INSERT ON programme_sales BEGIN SELECT RAISE(ABORT, 'disk says no'); END;",
+    );
+    await expect(call(core, 'programme.charge', charge)).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/could not be recorded.*nothing was sent/),
+    });
+    expect([count('orders'), count('programme_sales')]).toEqual([0, 0]);
+    expect(core.demo()!.sandbox.listPosOrders()).toEqual([]);
+
+    // And the other way round: an order the journal refuses leaves no programme sale.
+    db.exec('DROP TRIGGER no_programme_sale');
+    db.exec("CREATE TRIGGER no_order BEFORE INSERT ON orders BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
+    await expect(call(core, 'programme.charge', charge)).rejects.toMatchObject({ code: 'INTERNAL' });
+    expect([count('orders'), count('programme_sales')]).toEqual([0, 0]);
+    db.exec('DROP TRIGGER no_order');
+
+    const order = await call<OrderView>(core, 'programme.charge', charge);
+    expect([count('orders'), count('programme_sales')]).toEqual([1, 1]);
+    const paid = orderReaches(core, order.id, 'paid');
+    await orderReaches(core, order.id, 'waiting');
+    await call(core, 'demo.present', { outcome: 'SUCCESS' });
+    await paid;
+    // Paid is the order's own state: the programme keeps no copy of it to fall behind.
+    const columns = (db.prepare('PRAGMA table_info(programme_sales)').all() as { name: string }[]).map((c) => c.name);
+    expect(columns).not.toContain('paid');
+    expect(db.prepare('SELECT show_key AS showKey, ticket_type AS type, screen FROM programme_sales').get()).toEqual({
+      showKey: dune.key,
+      type: 'Adult',
+      screen: 'Screen 1',
+    });
+    db.close();
   });
 });
