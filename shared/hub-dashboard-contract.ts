@@ -23,6 +23,7 @@ export const TodayQuerySchema = z.object({ day: DaySchema.optional(), branch: Br
 
 /** Counts and sums of one group (a branch, a counter, a cashier, or all). Demo and Sandbox sales are not in it. */
 const TallySchema = z.object({
+  /** The card total of the day (shared/ledger-row.ts): sales paid that day, sold that day or earlier, and money taken after closing learnt that day and kept. */
   paidCount: z.number().int(),
   paidKobo: Kobo,
   failedCount: z.number().int(),
@@ -55,6 +56,7 @@ const BranchTallySchema = TallySchema.extend({ branch: z.string(), counters: z.a
 export const HourPointSchema = z.object({
   /** Lagos hour of day, 0 to 23. */
   hour: z.number().int().min(0).max(23),
+  /** The card total of the hour, by the same rule as the day's. */
   paidKobo: Kobo,
   paidCount: z.number().int(),
   lastWeekPaidKobo: Kobo,

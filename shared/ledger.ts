@@ -3,15 +3,17 @@
 // facts — sales with their states, the provider's late outcomes, top-ups — over a window. Screens
 // and the Hub display what it computed; nothing else adds up money. What is inside the card total
 // is decided here once (docs/cashier-guide.md, "What the card total holds"):
-//   inside:  ticket sales of the window that ended paid; earlier sales paid during it; money the
+//   inside:  ticket sales paid during the window (sold in it or earlier); money the
 //            provider took after the counter closed a sale, learnt during it, kept for the customer;
 //   outside: money taken after closing marked "refund to be arranged" (it goes back), top-ups (their
 //            own total), sales still open, sales with no shift open, anything Demo in a real shift.
-// A late payment is counted in the window the counter learnt it in (a kept Z never changes) and is
-// shown at `lateAt()`, when the provider took the money.
+// A paid sale is counted in the window it was paid in; a late payment in the window the counter
+// learnt it in (a kept Z never changes), shown at `lateAt()`, when the provider took the money. Which
+// line and which time: `ledgerRow()` (shared/ledger-row.ts), the rule the Hub stores on each order.
 import type { Bucket, ShiftTotals, ShowLine, TopupLine } from './records';
-import { isFinalState, type OrderState } from './orders';
+import type { OrderState } from './orders';
 import { lateAt, type LateKind } from './late-payments';
+import { ledgerRow, type LedgerRowLate, type LedgerRowSale } from './ledger-row';
 import { TOPUP_STATE_LABELS, type TopupState } from './topups';
 
 /** A sale as the journal holds it. */
@@ -103,6 +105,15 @@ export function cardTotalOf(parts: readonly Bucket[], refundToArrange: Bucket): 
   return { count, amountKobo };
 }
 
+const lateFacts = (l: LedgerLate): LedgerRowLate => ({
+  kind: l.kind,
+  amountKobo: l.amountKobo,
+  foundAt: l.foundAt,
+  refund: l.refund,
+});
+/** A late outcome whose sale is not among the facts (the closed sale is all it can be about). */
+const LATE_ONLY: LedgerRowSale = { createdAt: 0, state: 'failed', amountKobo: 0, paidAt: null };
+
 export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
   const inScope = (x: { demo: boolean }) => !(w.excludeDemo && x.demo);
   const within = (at: number) => at >= w.from && at < w.to;
@@ -131,26 +142,29 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
       amountKobo: line.amountKobo + s.amountKobo,
     });
   };
-  // Sales the provider paid after the counter closed them, learnt in this window: each is in the
-  // one outcome it ended in, "Paid after closing", and not also in failed, cancelled or expired.
-  const lateHere = f.late.filter((l) => l.kind === 'paid-after-closing' && inScope(l) && within(l.foundAt));
-  const paidAfterClosingRefs = new Set(lateHere.map((l) => l.ref));
+  // Each sale's outcome line, the time it is counted at and its part of the card total: the one rule
+  // of shared/ledger-row.ts, which the Hub stores on each synced order. A sale paid after closing is
+  // in that line alone (not also failed, cancelled or expired), counted when the counter learnt it.
+  const lateOf = new Map(f.late.filter((l) => l.kind === 'paid-after-closing').map((l) => [l.ref, l]));
+  const rowOf = (s: LedgerSale) => {
+    const l = lateOf.get(s.ref);
+    return ledgerRow(s, l ? lateFacts(l) : null);
+  };
   const salesByRef = new Map(f.sales.map((s) => [s.ref, s]));
   for (const s of f.sales) {
     if (!inScope(s)) continue;
-    if (within(s.createdAt)) {
-      if (s.state === 'paid') {
-        paid = add(paid, s.amountKobo);
+    const row = rowOf(s);
+    if (within(row.countedAt)) {
+      if (row.outcome === 'paid') {
+        // Sold in this window, or sold earlier and paid now.
+        if (s.createdAt < w.from) paidLate = add(paidLate, row.outcomeKobo);
+        else paid = add(paid, row.outcomeKobo);
         countTickets(s);
-      } else if (paidAfterClosingRefs.has(s.ref)) {
-        // Counted below, in "Paid after closing".
-      } else if (s.state === 'failed') failed = add(failed, s.amountKobo);
-      else if (s.state === 'cancelled') cancelled = add(cancelled, s.amountKobo);
-      else if (s.state === 'expired') expired = add(expired, s.amountKobo);
-      else if (!isFinalState(s.state)) open = add(open, s.amountKobo);
-    } else if (s.createdAt < w.from && s.paidAt !== null && within(s.paidAt)) {
-      paidLate = add(paidLate, s.amountKobo);
-      countTickets(s);
+      } else if (row.outcome === 'failed') failed = add(failed, row.outcomeKobo);
+      else if (row.outcome === 'cancelled') cancelled = add(cancelled, row.outcomeKobo);
+      else if (row.outcome === 'expired') expired = add(expired, row.outcomeKobo);
+      else if (row.outcome === 'open') open = add(open, row.outcomeKobo);
+      // Paid after closing: counted below, from the late outcome (its amount, its refund, its item).
     }
     if (w.noShiftFrom !== undefined && w.noShiftFrom < w.from && s.createdAt >= w.noShiftFrom && s.createdAt < w.from)
       noShift = add(noShift, s.amountKobo);
@@ -166,13 +180,14 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
       reportedOtherwise = add(reportedOtherwise, l.amountKobo);
       continue;
     }
-    pac = add(pac, l.amountKobo);
-    if (l.refund) refundToArrange = add(refundToArrange, l.amountKobo);
-    else {
-      // Its tickets were paid for and kept: they count with the card total's other sales.
-      const sale = salesByRef.get(l.ref);
-      if (sale) countTickets(sale);
-    }
+    const sale = salesByRef.get(l.ref);
+    const row = sale ? rowOf(sale) : ledgerRow(LATE_ONLY, lateFacts(l));
+    // A sale the counter saw paid is in "Paid" alone.
+    if (row.outcome !== 'paid_after_closing') continue;
+    pac = add(pac, row.outcomeKobo);
+    if (!row.inCard) refundToArrange = add(refundToArrange, row.outcomeKobo);
+    // Its tickets were paid for and kept: they count with the card total's other sales.
+    else if (sale) countTickets(sale);
     items.push({
       ref: l.ref,
       amountKobo: l.amountKobo,

@@ -267,17 +267,17 @@ async function lateLines(
 
 /**
  * Paid sales made with no shift open (synced with no cashier: the counter names the cashier of the
- * shift open at the sale), one line per counter, until a Z report of a shift opened after them has
+ * shift open at the sale; paid: inside the card total by the ledger's row, shared/ledger-row.ts), one line per counter, until a Z report of a shift opened after them has
  * reached the Hub: that report names them ("Sales with no shift open"). Until then they are in no Z report.
  */
 async function noShiftLines(q: SqlRunner, scope: Scope, lines: AttentionLine[], branchFilter?: string): Promise<void> {
   const w = new Where(scope, 'o.branch', branchFilter);
   w.and(`(o.cashier is null or o.cashier = '')`)
-    .and(`o.state = 'paid'`)
+    .and('o.in_card')
     .and('not o.practice')
     .and('not exists (select 1 from dash_zreports z where z.counter_id = o.counter_id and z.from_at > o.created_at)');
   const rows = await q.query<Row>(
-    `select o.counter_id, c.name, o.branch, count(*) as n, sum(o.amount_kobo) as kobo, min(o.created_at) as since
+    `select o.counter_id, c.name, o.branch, count(*) as n, sum(o.card_kobo) as kobo, min(o.created_at) as since
        from dash_orders o join counters c on c.id = o.counter_id ${w.sql()} group by o.counter_id, c.name, o.branch order by since limit ${w.p(LINE_LIMIT)}`,
     w.params,
   );

@@ -23,7 +23,7 @@ export const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 
 export const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
   o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id,
-  (select l.amount_kobo from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing') as paid_after_closing_kobo,
+  case when o.outcome = 'paid_after_closing' then o.outcome_kobo end as paid_after_closing_kobo,
   (select json_build_object('kind', l.kind, 'providerStatus', l.provider_status, 'amountKobo', l.amount_kobo, 'at', coalesce(l.provider_at, l.at), 'payNo', l.pay_no, 'how', l.handled_how, 'by', l.handled_by, 'handledAt', l.handled_at)
      from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference) as late`;
 
@@ -110,10 +110,8 @@ function orderWhere(scope: Scope, f: OrderFilters, direction: 'asc' | 'desc'): W
   if (f.state) w.and(`o.state = ${w.p(f.state)}`);
   if (f.practice === 'exclude') w.and('not o.practice');
   if (f.practice === 'only') w.and('o.practice');
-  if (f.paidAfterClosing === 'only')
-    w.and(
-      `exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing')`,
-    );
+  // The sales that ended paid after closing (their ledger row: shared/ledger-row.ts).
+  if (f.paidAfterClosing === 'only') w.and(`o.outcome = 'paid_after_closing'`);
   if (f.cursor) {
     const [at, id] = f.cursor.split('.');
     w.and(`(o.created_at, o.id) ${direction === 'desc' ? '<' : '>'} (${w.p(Number(at))}::bigint, ${w.p(id)}::bigint)`);

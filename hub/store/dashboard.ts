@@ -13,15 +13,22 @@ import {
 import { addDayTally, dayTally, emptyDayTally, shiftDayTotals } from '../../shared/ledger-day';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
-import { DAY_MS, OPEN_LIST, str, type Row } from './dashboard-orders';
+import { DAY_MS, str, type Row } from './dashboard-orders';
 import { Where, type Scope } from './scope';
 
 // ---- Today -------------------------------------------------------------------------------------
 
-// The day's figures are the ledger's (shared/ledger-day.ts `dayTally`): SQL counts and groups by the ledger's rules.
+// The day's figures are the ledger's (shared/ledger-day.ts `dayTally`) over the rows the ledger counted in the day.
 const zero = (): Tally => emptyDayTally();
 const addInto = (a: Tally, b: Tally) => addDayTally(a, b);
 const bucket = (count: unknown, kobo: unknown) => ({ count: num(count), amountKobo: num(kobo) });
+/** The ledger's outcome lines (shared/ledger-row.ts) that `dayTally` only counts. */
+const COUNT_LINE: Record<string, 'failedCount' | 'cancelledCount' | 'expiredCount' | 'openCount'> = {
+  failed: 'failedCount',
+  cancelled: 'cancelledCount',
+  expired: 'expiredCount',
+  open: 'openCount',
+};
 
 export async function today(q: SqlRunner, scope: Scope, day: string, branchFilter?: string): Promise<TodayView> {
   const from = lagosDayStart(day);
@@ -29,18 +36,15 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
   const lastWeekDay = addDays(day, -7);
   const lwFrom = lagosDayStart(lastWeekDay);
 
+  // Each sale in the day its ledger row is counted at (shared/ledger-row.ts, projected by
+  // projections.ts): paid when it was paid, paid after closing when the counter learnt it (kept, or a
+  // refund to be arranged), the others when sold. SQL filters by that time and adds up.
   const ow = new Where(scope, 'o.branch', branchFilter);
-  ow.and(`o.created_at >= ${ow.p(from)} and o.created_at < ${ow.p(to)}`);
-  // A sale the provider paid after closing, learnt the same day, is in that line alone (as on the
-  // counter's Z: shared/ledger.ts), not also failed, cancelled or expired.
-  const closedAs = (state: string) =>
-    `o.state = '${state}' and not exists (select 1 from dash_late x where x.order_id = o.id and x.kind = 'paid-after-closing' and x.at >= ${ow.p(from)} and x.at < ${ow.p(to)})`;
+  ow.and(`o.counted_at >= ${ow.p(from)} and o.counted_at < ${ow.p(to)}`);
   const orders = await q.query<Row>(
-    `select o.practice, o.branch, o.counter_id, coalesce(o.cashier, '') as cashier,
-            count(*) filter (where o.state = 'paid') as paid_count, coalesce(sum(o.amount_kobo) filter (where o.state = 'paid'), 0) as paid_kobo,
-            count(*) filter (where ${closedAs('failed')}) as failed_count, count(*) filter (where ${closedAs('cancelled')}) as cancelled_count,
-            count(*) filter (where ${closedAs('expired')}) as expired_count, count(*) filter (where o.state in (${OPEN_LIST})) as open_count
-       from dash_orders o ${ow.sql()} group by 1, 2, 3, 4`,
+    `select o.practice, o.branch, o.counter_id, coalesce(o.cashier, '') as cashier, o.outcome, o.in_card,
+            count(*) as n, coalesce(sum(o.outcome_kobo), 0) as kobo
+       from dash_orders o ${ow.sql()} group by 1, 2, 3, 4, 5, 6`,
     ow.params,
   );
   const tw = new Where(scope, 't.branch', branchFilter);
@@ -48,20 +52,6 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
   const topups = await q.query<Row>(
     `select t.practice, t.branch, t.counter_id, count(*) as n, coalesce(sum(t.amount_kobo), 0) as kobo from dash_topups t ${tw.sql()} group by 1, 2, 3`,
     tw.params,
-  );
-  // Money taken after closing, on the day it was taken (an order the counter later saw paid is already in paid_kobo).
-  // What the counter marked "refund to be arranged" goes back to the customer: not kept, so not taken.
-  const lw = new Where(scope, 'l.branch', branchFilter);
-  lw.and(`l.at >= ${lw.p(from)} and l.at < ${lw.p(to)}`)
-    .and(`l.kind = 'paid-after-closing'`)
-    .and(`o.state is null or o.state <> 'paid'`);
-  const kept = `l.handled_how is distinct from 'refund'`;
-  const late = await q.query<Row>(
-    `select l.practice, l.branch, l.counter_id, coalesce(l.cashier, '') as cashier,
-            count(*) filter (where ${kept}) as n, coalesce(sum(l.amount_kobo) filter (where ${kept}), 0) as kobo,
-            count(*) filter (where not (${kept})) as refund_n, coalesce(sum(l.amount_kobo) filter (where not (${kept})), 0) as refund_kobo
-       from dash_late l left join dash_orders o on o.id = l.order_id ${lw.sql()} group by 1, 2, 3, 4`,
-    lw.params,
   );
   const cw = new Where(scope, 'c.branch', branchFilter);
   const names = new Map(
@@ -94,22 +84,21 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     addInto(c, t);
     return c;
   };
+  // One cashier's rows (a line each of the ledger's outcomes), to the day's tally by the ledger's rule.
+  const groups = new Map<string, { r: Row; lines: Parameters<typeof dayTally>[0] }>();
   for (const r of orders) {
-    const t: Tally = dayTally({
-      paid: bucket(r.paid_count, r.paid_kobo),
-      failedCount: num(r.failed_count),
-      cancelledCount: num(r.cancelled_count),
-      expiredCount: num(r.expired_count),
-      openCount: num(r.open_count),
-    });
-    tallyRow(r, t)?.cashiers.push({ cashier: String(r.cashier), ...t });
+    const k = [r.practice, r.branch, r.counter_id, r.cashier].map(String).join('\u0000');
+    const g = groups.get(k) ?? { r, lines: {} };
+    groups.set(k, g);
+    const outcome = String(r.outcome);
+    if (outcome === 'paid') g.lines.paid = bucket(r.n, r.kobo);
+    else if (outcome === 'paid_after_closing')
+      g.lines[r.in_card === true ? 'lateKept' : 'lateRefund'] = bucket(r.n, r.kobo);
+    else g.lines[COUNT_LINE[outcome] ?? 'openCount'] = num(r.n);
   }
-  for (const r of late) {
-    const t: Tally = dayTally({ lateKept: bucket(r.n, r.kobo), lateRefund: bucket(r.refund_n, r.refund_kobo) });
-    const c = tallyRow(r, t);
-    const who = c?.cashiers.find((x) => x.cashier === String(r.cashier));
-    if (who) addInto(who, t);
-    else c?.cashiers.push({ cashier: String(r.cashier), ...t });
+  for (const { r, lines } of groups.values()) {
+    const t: Tally = dayTally(lines);
+    tallyRow(r, t)?.cashiers.push({ cashier: String(r.cashier), ...t });
   }
   for (const r of topups) tallyRow(r, dayTally({ topups: bucket(r.n, r.kobo) }));
   const sorted = [...branches.values()].sort((a, b) => a.branch.localeCompare(b.branch));
@@ -129,12 +118,13 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     [from, false],
     [lwFrom, true],
   ] as const) {
+    // The card total of each hour: the sales inside it, at the time the ledger counts them.
     const hw = new Where(scope, 'o.branch', branchFilter);
-    hw.and(`o.created_at >= ${hw.p(start)} and o.created_at < ${hw.p(start + DAY_MS)}`)
-      .and(`o.state = 'paid'`)
+    hw.and(`o.counted_at >= ${hw.p(start)} and o.counted_at < ${hw.p(start + DAY_MS)}`)
+      .and('o.in_card')
       .and('not o.practice');
     const rows = await q.query<Row>(
-      `select ((o.created_at - ${hw.p(start)}) / 3600000)::int as hour, count(*) as n, coalesce(sum(o.amount_kobo), 0) as kobo from dash_orders o ${hw.sql()} group by 1`,
+      `select ((o.counted_at - ${hw.p(start)}) / 3600000)::int as hour, count(*) as n, coalesce(sum(o.card_kobo), 0) as kobo from dash_orders o ${hw.sql()} group by 1`,
       hw.params,
     );
     for (const r of rows) {

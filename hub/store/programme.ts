@@ -208,13 +208,12 @@ export async function showFills(q: SqlRunner, scope: Scope, day: string, branchF
   w.and(`o.show_date = ${w.p(day)}`)
     .and('not o.practice')
     .and('o.film_name is not null and o.show_time is not null');
-  // A sale in the card total (shared/ledger.ts): paid, or paid after closing and kept (not a refund to be arranged).
-  const inCard = `o.state = 'paid' or exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference
-    and l.kind = 'paid-after-closing' and l.handled_how is distinct from 'refund')`;
+  // A sale inside the card total (in_card, by the ledger's row: shared/ledger-row.ts): paid, or paid
+  // after closing and kept; its show line counts its amount and tickets, as the ledger's does.
   const sold = await q.query<Row>(
     `select o.branch, min(o.film_name) as film_name, min(o.film_title) as film_title, o.show_time,
-            coalesce(sum(o.tickets) filter (where ${inCard}), 0) as seats_sold, count(*) filter (where ${inCard}) as paid_count,
-            coalesce(sum(o.amount_kobo) filter (where ${inCard}), 0) as takings, coalesce(sum(o.tickets) filter (where o.state in (${OPEN})), 0) as seats_held
+            coalesce(sum(o.tickets) filter (where o.in_card), 0) as seats_sold, count(*) filter (where o.in_card) as paid_count,
+            coalesce(sum(o.amount_kobo) filter (where o.in_card), 0) as takings, coalesce(sum(o.tickets) filter (where o.outcome = 'open'), 0) as seats_held
        from dash_orders o ${w.sql()}
       group by o.branch, lower(o.film_name), o.show_time`,
     w.params,

@@ -4,8 +4,10 @@
 // journal are projected, so a repeated batch changes nothing. Demo and Sandbox rows are marked
 // `practice` and kept out of the takings.
 import type { SyncEvent } from '../../shared/hub-contract';
+import { ledgerRow, type LedgerRow } from '../../shared/ledger-row';
+import type { OrderState } from '../../shared/orders';
 import type { SqlRunner } from '../db/adapter';
-import { num } from '../db/adapter';
+import { num, numOrNull } from '../db/adapter';
 
 /** NOTIFY channel of order changes: payload `counterId|lowChangeId|highChangeId` (the rows of one committed batch). */
 export const DASH_CHANNEL = 'hub_dash';
@@ -40,11 +42,13 @@ export async function projectEvents(
     span(
       await q.query<{ change_id: unknown }>(
         `insert into dash_orders (counter_id, reference, branch, profile, practice, order_no, state, amount_kobo, film_name, film_title, show_date, show_time,
-                                seats, tickets, cashier, created_at, updated_at, change_id)
+                                seats, tickets, cashier, created_at, updated_at, change_id, outcome, counted_at, outcome_kobo, card_kobo, in_card)
        select $1, t.reference, $2, t.profile, t.practice, t.order_no, 'queued', t.amount, t.film_name, t.film_title, t.show_date, t.show_time,
-              t.seats, t.tickets, t.cashier, t.at, t.at, nextval('dash_change_seq')
-         from unnest($3::text[], $4::text[], $5::boolean[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::bigint[])
-              as t(reference, profile, practice, order_no, amount, film_name, film_title, show_date, show_time, seats, tickets, cashier, at)
+              t.seats, t.tickets, t.cashier, t.at, t.at, nextval('dash_change_seq'), t.outcome, t.counted_at, t.outcome_kobo, t.card_kobo, t.in_card
+         from unnest($3::text[], $4::text[], $5::boolean[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::bigint[],
+                     $16::text[], $17::bigint[], $18::bigint[], $19::bigint[], $20::boolean[])
+              as t(reference, profile, practice, order_no, amount, film_name, film_title, show_date, show_time, seats, tickets, cashier, at,
+                   outcome, counted_at, outcome_kobo, card_kobo, in_card)
        on conflict (counter_id, reference) do nothing
        returning change_id`,
         [
@@ -63,6 +67,11 @@ export async function projectEvents(
           created.map((e) => orNull(e.payload.sale?.tickets)),
           created.map((e) => orNull(e.payload.cashier)),
           created.map((e) => e.at),
+          ...ledgerColumns(
+            created.map((e) =>
+              ledgerRow({ createdAt: e.at, state: 'queued', amountKobo: e.payload.amountKobo, paidAt: null }, null),
+            ),
+          ),
         ],
       ),
     );
@@ -120,6 +129,11 @@ export async function projectEvents(
   }
 
   span(await projectLate(q, counterId, branch, events));
+  await projectLedgerRows(q, counterId, [
+    ...new Set(
+      [...status, ...only(events, 'order.late'), ...only(events, 'order.late.handled')].map((e) => e.payload.reference),
+    ),
+  ]);
 
   const topups = only(events, 'topup.submitted');
   if (topups.length) {
@@ -289,5 +303,66 @@ async function projectLate(
     `update dash_orders o set change_id = nextval('dash_change_seq') from unnest($2::text[]) as t(reference)
       where o.counter_id = $1 and o.reference = t.reference returning o.change_id`,
     [counterId, refs],
+  );
+}
+
+/** The ledger's columns of some rows, as unnest's arrays: outcome, counted_at, outcome_kobo, card_kobo, in_card. */
+const ledgerColumns = (rows: LedgerRow[]) => [
+  rows.map((r) => r.outcome),
+  rows.map((r) => r.countedAt),
+  rows.map((r) => r.outcomeKobo),
+  rows.map((r) => r.cardKobo),
+  rows.map((r) => r.inCard),
+];
+
+/**
+ * What each changed order contributes to the ledger (its outcome line, when it is counted, its part
+ * of the card total), decided by `ledgerRow` (shared/ledger-row.ts) from the row's facts: its state,
+ * when it first turned paid, its late outcome and how that was handled. Today, Shifts, Shows and the
+ * attention list only sum these columns.
+ */
+async function projectLedgerRows(q: SqlRunner, counterId: string, refs: string[]): Promise<void> {
+  if (!refs.length) return;
+  type Facts = Record<string, unknown>;
+  const rows = await q.query<Facts>(
+    `select o.id, o.state, o.created_at, o.amount_kobo, o.outcome, o.counted_at, o.outcome_kobo, o.card_kobo, o.in_card,
+            (select min(e.at) from dash_order_events e where e.order_id = o.id and e.status = 'paid') as paid_at,
+            l.kind as late_kind, l.amount_kobo as late_kobo, l.at as late_at, l.handled_how
+       from dash_orders o left join dash_late l on l.counter_id = o.counter_id and l.reference = o.reference
+      where o.counter_id = $1 and o.reference = any($2::text[])`,
+    [counterId, refs],
+  );
+  const changed: { id: string; row: LedgerRow }[] = [];
+  for (const r of rows) {
+    const row = ledgerRow(
+      {
+        createdAt: num(r.created_at),
+        state: String(r.state) as OrderState,
+        amountKobo: num(r.amount_kobo),
+        paidAt: numOrNull(r.paid_at),
+      },
+      r.late_kind === null
+        ? null
+        : {
+            kind: r.late_kind === 'reported-otherwise' ? 'reported-otherwise' : 'paid-after-closing',
+            amountKobo: num(r.late_kobo),
+            foundAt: num(r.late_at),
+            refund: r.handled_how === 'refund',
+          },
+    );
+    const same =
+      row.outcome === r.outcome &&
+      row.countedAt === num(r.counted_at) &&
+      row.outcomeKobo === num(r.outcome_kobo) &&
+      row.cardKobo === num(r.card_kobo) &&
+      row.inCard === (r.in_card === true);
+    if (!same) changed.push({ id: String(r.id), row });
+  }
+  if (!changed.length) return;
+  await q.query(
+    `update dash_orders o set outcome = t.outcome, counted_at = t.counted_at, outcome_kobo = t.outcome_kobo, card_kobo = t.card_kobo, in_card = t.in_card
+       from unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::boolean[]) as t(id, outcome, counted_at, outcome_kobo, card_kobo, in_card)
+      where o.id = t.id`,
+    [changed.map((c) => c.id), ...ledgerColumns(changed.map((c) => c.row))],
   );
 }

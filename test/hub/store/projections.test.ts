@@ -1,5 +1,6 @@
 // The dashboard's query tables equal the journal they come from, after batches sent as counters
-// really send them (repeated, overlapping, refused for a gap and resent), on PGlite and on a
+// really send them (repeated, overlapping, refused for a gap and resent) — each order's ledger columns
+// (shared/ledger-row.ts) included, whichever batch brought its outcome — on PGlite and on a
 // throwaway real PostgreSQL; and the order search on PostgreSQL answers what a plain filter of the
 // journal answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import { enrollCounter, issueEnrollCode } from '../../../hub/store/counters';
 import { searchOrders } from '../../../hub/store/dashboard-orders';
 import { readJournal, storeSyncBatch } from '../../../hub/store/journal';
 import type { SyncEvent } from '../../../shared/hub-contract';
+import { ledgerRow, type LedgerRow } from '../../../shared/ledger-row';
+import type { OrderState } from '../../../shared/orders';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 if (pgUnavailable) console.log(`dashboard projections on real PostgreSQL skipped: ${pgUnavailable}`);
@@ -102,6 +105,8 @@ interface Expected {
       cashier: string;
       seats: string;
       film: string;
+      /** What it contributes to the ledger (shared/ledger-row.ts), from its facts. */
+      ledger: LedgerRow;
     }
   >;
   events: number;
@@ -113,6 +118,8 @@ interface Expected {
 /** The projection computed from the journal by a plain fold, event by event. */
 function fold(events: SyncEvent[]): Expected {
   const e: Expected = { orders: new Map(), events: 0, topups: new Map(), shifts: new Map(), zreports: 0 };
+  /** When each order first turned paid (the earliest of its paid events). */
+  const paidAt = new Map<string, number>();
   for (const ev of events) {
     if (ev.kind === 'order.created') {
       const p = ev.payload;
@@ -128,6 +135,7 @@ function fold(events: SyncEvent[]): Expected {
           cashier: p.cashier!,
           seats: p.sale!.seats,
           film: p.sale!.filmName,
+          ledger: ledgerRow({ createdAt: ev.at, state: 'queued', amountKobo: p.amountKobo, paidAt: null }, null),
         });
       }
       e.events++;
@@ -138,6 +146,8 @@ function fold(events: SyncEvent[]): Expected {
         o.updatedAt = Math.max(o.updatedAt, ev.at);
         o.orderNo = ev.payload.orderNo ?? o.orderNo;
         o.payNo = ev.payload.payNo ?? o.payNo;
+        if (ev.payload.status === 'paid')
+          paidAt.set(ev.payload.reference, Math.min(paidAt.get(ev.payload.reference) ?? ev.at, ev.at));
         e.events++;
       }
     } else if (ev.kind === 'topup.submitted') e.topups.set(ev.payload.reference, { state: 'queued', orderNo: null });
@@ -151,6 +161,11 @@ function fold(events: SyncEvent[]): Expected {
       if (s) Object.assign(s, { closedAt: ev.at, takings: ev.payload.takingsKobo });
     } else if (ev.kind === 'zreport') e.zreports++;
   }
+  for (const [ref, o] of e.orders)
+    o.ledger = ledgerRow(
+      { createdAt: o.createdAt, state: o.state as OrderState, amountKobo: o.amount, paidAt: paidAt.get(ref) ?? null },
+      null,
+    );
   return e;
 }
 
@@ -185,6 +200,13 @@ async function actual(db: HubDb, counterId: string): Promise<Expected> {
           cashier: String(o.cashier),
           seats: String(o.seats),
           film: String(o.film_name),
+          ledger: {
+            outcome: String(o.outcome) as LedgerRow['outcome'],
+            countedAt: num(o.counted_at),
+            outcomeKobo: num(o.outcome_kobo),
+            cardKobo: num(o.card_kobo),
+            inCard: o.in_card === true,
+          },
         },
       ]),
     ),

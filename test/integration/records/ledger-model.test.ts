@@ -440,12 +440,15 @@ async function run(actions: Action[]): Promise<void> {
           `late ${l.ref} on the Hub`,
         ).toEqual([l.kind, l.providerAt]);
       }
-      // The Hub's Today of each Lagos day the run touched: sales of the day by state, money taken
-      // after closing learnt that day (kept in the takings, or refund due), successful top-ups.
+      // The Hub's Today of each Lagos day the run touched: sales paid that day (sold that day or
+      // earlier), money taken after closing learnt that day (kept in the takings, or refund due), the
+      // other sales of the day by how they ended (a sale paid after closing in that line alone, on the
+      // day it was learnt), successful top-ups.
       const touched = [
         ...new Set(
           [
             ...m.sales.map((x) => x.createdAt),
+            ...m.sales.flatMap((x) => (x.paidAt === null ? [] : [x.paidAt])),
             ...m.late.map((x) => x.foundAt),
             ...m.topups.map((x) => x.createdAt),
           ].map((t) => lagosDate(t)),
@@ -457,18 +460,21 @@ async function run(actions: Action[]): Promise<void> {
           const from = lagosDayStart(d);
           const inDay = (t: number) => t >= from && t < from + 86_400_000;
           const sales = m.sales.filter((x) => x.demo === practice && inDay(x.createdAt));
-          const paid = sales.filter((x) => x.state === 'paid');
+          const paid = m.sales.filter(
+            (x) => x.demo === practice && x.state === 'paid' && inDay(x.paidAt ?? x.createdAt),
+          );
           const late = m.late.filter((x) => x.kind === 'paid-after-closing' && x.demo === practice && inDay(x.foundAt));
           const kept = late.filter((x) => !x.refund);
           const refund = late.filter((x) => x.refund);
           const ok = m.topups.filter((x) => x.demo === practice && inDay(x.createdAt) && x.state === 'success');
           const kobo = (list: { amount: number }[]) => list.reduce((n, x) => n + x.amount, 0);
-          const closedAs = (state: string) =>
-            sales.filter((x) => x.state === state && !late.some((l) => l.ref === x.ref)).length;
+          const paidAfterClosing = (ref: string) =>
+            m.late.some((l) => l.ref === ref && l.kind === 'paid-after-closing');
+          const closedAs = (state: string) => sales.filter((x) => x.state === state && !paidAfterClosing(x.ref)).length;
           expect(practice ? v.practice : v.totals, `Hub's Today ${d}${practice ? ' (practice)' : ''}`).toEqual({
             paidCount: paid.length + kept.length,
             paidKobo: kobo(paid) + kobo(kept),
-            // Each sale in one outcome: paid after closing (learnt that day) is not also failed, cancelled or expired.
+            // Each sale in one outcome: paid after closing (on the day learnt) is not also failed, cancelled or expired.
             failedCount: closedAs('failed'),
             cancelledCount: closedAs('cancelled'),
             expiredCount: closedAs('expired'),

@@ -123,7 +123,11 @@ describe('the one ledger', () => {
     const shift = (n: number) => ledger(facts, { from: (n - 1) * 100, to: n * 100, excludeDemo: true });
     expect([1, 2, 3].map((n) => shift(n).paidAfterClosing.count)).toEqual([0, 1, 0]);
     expect([1, 2, 3].map((n) => shift(n).card.amountKobo)).toEqual([0, 400_000, 0]);
-    expect(shift(1).expired).toEqual({ count: 1, amountKobo: 400_000 });
+    // Shift 1's Z, made at its close, knew no late word: the sale was expired there. Known now, the
+    // sale ended paid after closing, in that line alone: shift 1 no longer lists it (shared/ledger-row.ts).
+    const atClose = ledger({ ...facts, late: [] }, { from: 0, to: 100, excludeDemo: true });
+    expect(atClose.expired).toEqual({ count: 1, amountKobo: 400_000 });
+    expect([1, 2, 3].map((n) => shift(n).expired.count)).toEqual([0, 0, 0]);
     expect(shift(2).paidAfterClosing.items).toEqual([
       { ref: 'S1', amountKobo: 400_000, at: 95, closedAs: 'expired', payNo: 'PAY-1' },
     ]);
@@ -137,7 +141,9 @@ describe('the one ledger', () => {
     expect([atClose1.open.count, atClose1.card.amountKobo]).toEqual([1, 0]);
     const paid = { sales: [sale('S2', 'paid', 250)], late: [], topups: [] };
     const z = (n: number) => ledger(paid, { from: (n - 1) * 100, to: n * 100, excludeDemo: true });
-    expect([2, 3].map((n) => [z(n).paidLate.count, z(n).paid.count, z(n).card.amountKobo])).toEqual([
+    // Counted once, when it was paid: not also in shift 1's paid, where it was sold (issue 37).
+    expect([1, 2, 3].map((n) => [z(n).paidLate.count, z(n).paid.count, z(n).card.amountKobo])).toEqual([
+      [0, 0, 0],
       [0, 0, 0],
       [1, 0, 400_000],
     ]);
