@@ -88,7 +88,8 @@ async function liveRows(
 
 /**
  * The seats of a show taken on any counter of the branch (the counter's seat map): takenOf, a sale
- * still open (held or waiting) as held.
+ * still open (held or waiting) as held; only some seats, and not those of one sale (the one asking
+ * to hold them), when given.
  */
 export async function takenSeats(
   q: SqlRunner,
@@ -96,14 +97,19 @@ export async function takenSeats(
   practice: boolean,
   showKey: string,
   now: number,
+  seats?: string[],
+  exceptOrder?: string,
+  exceptCounter?: string,
 ): Promise<HubSeatTaken[]> {
-  const taken = await takenOf(q, { scope: { kind: 'branch', branch }, practice, show: { showKey } }, now);
-  return taken.map((t) => ({
-    seat: t.seat,
-    state: t.state === 'sold' ? 'sold' : 'held',
-    counterId: t.counterId,
-    counterName: t.counterName,
-  }));
+  const taken = await takenOf(q, { scope: { kind: 'branch', branch }, practice, show: { showKey }, seats }, now);
+  return taken
+    .filter((t) => !(t.reference === exceptOrder && t.counterId === exceptCounter))
+    .map((t) => ({
+      seat: t.seat,
+      state: t.state === 'sold' ? 'sold' : 'held',
+      counterId: t.counterId,
+      counterName: t.counterName,
+    }));
 }
 
 class RaceLost extends Error {}
@@ -170,10 +176,12 @@ export async function holdSeats(
         [c.branch, r.practice, showKey, seats, now],
       );
       const live = await liveRows(q, c.branch, r.practice, showKey, now, seats);
-      const others = live.filter((row) => !mine(row));
+      // Taken as the maps and the seat check say (seat-taken.ts): a live hold of another sale, or a
+      // seat of another synced sale paid or still open (made while the Hub was unreachable).
+      const others = await takenSeats(q, c.branch, r.practice, showKey, now, seats, r.orderKey, c.id);
       if (others.length) {
         if (ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey, r.practice)]);
-        return { kind: 'taken', showKey, taken: others.map(takenOfRow) };
+        return { kind: 'taken', showKey, taken: others };
       }
       const have = new Set(live.map((row) => String(row.seat)));
       const missing = seats.filter((s) => !have.has(s));

@@ -169,6 +169,30 @@ describe.each(backends)('one seat truth on $name', (b) => {
   );
 
   it.skipIf(!!b.skip)(
+    "a hold is refused for a seat of another counter's synced sale that held nothing (made while the Hub was unreachable), open or paid; the sale's own counter may still hold it for that sale",
+    async () => {
+      const waiting = ref('c1');
+      await sale('c1', waiting, S1, ['G1'], ['waiting']);
+      const paid = ref('c1');
+      await sale('c1', paid, S1, ['G2'], ['paid']);
+      for (const seat of ['G1', 'G2']) {
+        const r = await post(
+          `${hub.url}/api/v1/seats/hold`,
+          { orderKey: ref('c2'), show: S1, seats: [seat, 'G3'], practice: false, holdMs: 600_000 },
+          bearer(cred.c2!),
+        );
+        expect(r.json).toMatchObject({
+          kind: 'taken',
+          taken: [{ seat, state: seat === 'G1' ? 'held' : 'sold', counterName: 'Counter 1' }],
+        });
+      }
+      // A late hold of the waiting sale itself (its counter reached the Hub again) is its own seat.
+      await hold('c1', waiting, S1, ['G1']);
+      expect(await check('c2', S1, ['G1', 'G3'])).toEqual([['G1', 'Counter 1', 'waiting', waiting]]);
+    },
+  );
+
+  it.skipIf(!!b.skip)(
     'keyed by the show with its screen: a sale held on Screen 1 is no conflict for the same film at the same time on Screen 2; a check without a screen (an older counter) reads every screen',
     async () => {
       const r = ref('c1');
