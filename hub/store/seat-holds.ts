@@ -16,7 +16,7 @@ import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
 import { checkHeldCap, checkSeatsOf, holdableShow, holdBound, liveHeld, liveRow } from './seat-rules';
-import { takenOf } from './seat-taken';
+import { ORDER_PAID, takenOf } from './seat-taken';
 
 /** The NOTIFY channel of seat changes; payload JSON [branch, showKey, practice]. */
 export const SEATS_CHANNEL = 'hub_seats';
@@ -49,7 +49,7 @@ type Row = Record<string, unknown>;
  */
 export const PAID_WITH_SEAT = `exists (select 1 from dash_orders o
    where o.counter_id = h.counter_id and o.reference = h.order_key and o.practice = h.practice
-     and (o.state = 'paid' or exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing'))
+     and ${ORDER_PAID}
      and left(h.show_key, 17) = o.show_date || ' ' || o.show_time || ' '
      and h.seat = any(regexp_split_to_array(upper(coalesce(o.seats, '')), '${SEAT_SEPARATORS_PATTERN}')))`;
 

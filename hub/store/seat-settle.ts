@@ -10,7 +10,7 @@ import { SEAT_ID_RE, seatList } from '../../shared/seat-list';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { notifyShows, PAID_WITH_SEAT, seatsNotice } from './seat-holds';
 import { demoLayoutOf } from './seat-rules';
-import { demoParams, orderShowKey } from './seat-taken';
+import { demoParams, ORDER_PAID, orderShowKey } from './seat-taken';
 import { checkLayoutFile } from '../../shared/seat-layout';
 
 type Row = Record<string, unknown>;
@@ -123,7 +123,7 @@ async function sellOffline(
     `select o.practice, o.film_name, o.seats, ${orderShowKey(demoParams(p, true, now))} as show_key
        from dash_orders o
       where o.counter_id = $1 and o.reference = $2
-        and (o.state = 'paid' or exists (select 1 from dash_late d where d.counter_id = o.counter_id and d.reference = o.reference and d.kind = 'paid-after-closing'))`,
+        and ${ORDER_PAID}`,
     params,
   );
   const r = o[0];

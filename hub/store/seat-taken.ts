@@ -21,8 +21,8 @@ import { Where, type Scope } from './scope';
 
 type Row = Record<string, unknown>;
 
-/** A dash_orders row `o` in the card's paid sales: paid, or paid after closing. */
-const ORDER_PAID = `(o.state = 'paid' or exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing'))`;
+/** A dash_orders row `o` paid, or paid after closing (its seats are sold). */
+export const ORDER_PAID = `(o.state = 'paid' or exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing'))`;
 const OPEN = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 /**
  * The show key of a synced sale `o`: the one its seats were held for, else its programme show's when
@@ -90,6 +90,8 @@ export async function takenOf(q: SqlRunner, t: TakenQuery, now: number): Promise
   const demo = demoParams((v) => w.p(v), t.practice, now);
   const day = w.p(t.day ?? (t.show && 'showKey' in t.show ? t.show.showKey.slice(0, 10) : t.show?.date));
   const show = t.show;
+  // The show's time, also in each branch of the union below (the orders' index leads with their day and time).
+  const time = w.p(show ? ('showKey' in show ? show.showKey.slice(11, 16) : show.time) : null);
   if (show && 'showKey' in show) w.and(`t.show_key = ${w.p(show.showKey)}`);
   else if (show)
     w.and(`t.show_time = ${w.p(show.time)}`).and(`lower(trim(t.film_name)) = lower(trim(${w.p(show.filmName)}))`);
@@ -102,13 +104,14 @@ export async function takenOf(q: SqlRunner, t: TakenQuery, now: number): Promise
               h.order_key as reference, h.counter_id, h.created_at as at
          from seat_holds h
         where h.practice = ${pr} and left(h.show_key, 10) = ${day} and ${liveRow(at)}
+          and (${time}::text is null or substr(h.show_key, 12, 5) = ${time})
        union all
        select o.branch, ${orderShowKey(demo)}, o.show_time, o.film_name, u.seat,
               case when ${ORDER_PAID} then 'sold' else 'waiting' end, 1,
               o.reference, o.counter_id, o.created_at
          from dash_orders o
         cross join lateral unnest(regexp_split_to_array(upper(coalesce(o.seats, '')), '${SEAT_SEPARATORS_PATTERN}')) as u(seat)
-        where o.practice = ${pr} and o.show_date = ${day} and u.seat <> ''
+        where o.practice = ${pr} and o.show_date = ${day} and (${time}::text is null or o.show_time = ${time}) and u.seat <> ''
           and (${ORDER_PAID} or (o.state in (${OPEN})
                and not exists (select 1 from counters rc where rc.id = o.counter_id and rc.revoked_at is not null))))
      select t.*, c.name as counter_name from t join counters c on c.id = t.counter_id ${w.sql()}`,
