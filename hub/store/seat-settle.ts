@@ -4,7 +4,8 @@
 // sold twice: a 'double' row, written here alone); a held seat the paid sale does not name is
 // released. Failed, cancelled or expired orders release their holds. A paid sale that held nothing
 // (sold while the Hub was unreachable) takes its seats of the programme's show (a practice one, of
-// the Demo programme's too), sold twice at once when another paid sale has one.
+// the Demo programme's too), sold twice at once when another paid sale has one. A synced sale that
+// held nothing changes its show's taken seats (seat-taken.ts): its show's counters are told.
 import type { SyncEvent } from '../../shared/hub-contract';
 import { SEAT_ID_RE, seatList } from '../../shared/seat-list';
 import type { HubDb, SqlRunner } from '../db/adapter';
@@ -149,6 +150,26 @@ async function sellOffline(
   await notifyShows(q, [seatsNotice(c.branch, key, practice)]);
 }
 
+/**
+ * Tells the counters of the shows whose taken seats a synced sale that held nothing changed (made,
+ * paid or ended while its counter could not reach the Hub): the maps read synced sales too
+ * (seat-taken.ts).
+ */
+async function notifyUnheld(q: SqlRunner, c: { id: string; branch: string }, refs: string[], now: number) {
+  const params: unknown[] = [c.id, refs];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const rows = await q.query<Row>(
+    `select distinct o.practice, ${orderShowKey(demoParams(p, true, now))} as show_key from dash_orders o
+      where o.counter_id = $1 and o.reference = any($2::text[]) and coalesce(o.seats, '') <> ''
+        and not exists (select 1 from seat_holds x where x.counter_id = o.counter_id and x.order_key = o.reference)`,
+    params,
+  );
+  await notifyShows(
+    q,
+    rows.filter((r) => r.show_key !== null).map((r) => seatsNotice(c.branch, String(r.show_key), r.practice === true)),
+  );
+}
+
 /** What a synced journal batch says of the counter's orders: a final state settles their holds. */
 export async function settleFromJournal(
   db: HubDb,
@@ -157,21 +178,25 @@ export async function settleFromJournal(
   now: number,
 ): Promise<number> {
   const outcomes = new Map<string, 'sold' | 'released'>();
+  const refs = new Set<string>();
   for (const e of events) {
+    if (e.kind === 'order.created') refs.add(e.payload.reference);
     if (e.kind === 'order.status') {
+      refs.add(e.payload.reference);
       const s = e.payload.status;
       if (s === 'paid') outcomes.set(e.payload.reference, 'sold');
       else if (s === 'failed' || s === 'cancelled' || s === 'expired') outcomes.set(e.payload.reference, 'released');
     } else if (e.kind === 'order.late' && e.payload.kind === 'paid-after-closing')
       outcomes.set(e.payload.reference, 'sold');
   }
-  if (!outcomes.size) return 0;
+  if (!outcomes.size && !refs.size) return 0;
   return db.tx(async (q) => {
     let n = 0;
     for (const [key, outcome] of outcomes) {
       n += await settleIn(q, c, key, outcome, now);
       if (outcome === 'sold') await sellOffline(q, c, key, now);
     }
+    if (refs.size) await notifyUnheld(q, c, [...refs], now);
     return n;
   });
 }
