@@ -1,14 +1,14 @@
 // The taken seats of a show: the one read behind every seat map (the counter's, the dashboard's
-// and its occupancy counts) and the seat check (`POST /seats/check`). A seat is taken by
-// - a live row of seat_holds: sold (its sale synced paid), or held (LIVE_HELD, written here once);
+// and its occupancy counts), the seat check (`POST /seats/check`) and a new hold. A seat is taken by
+// - a live row of seat_holds (liveRow, seat-rules.ts): sold (its sale synced paid), or live held;
 // - a synced sale (dash_orders) naming it: paid (or paid after closing), or still open (queued,
 //   creating, waiting, unknown) on a counter not revoked. This is how a show whose screen has no
 //   seat map (no holds) is checked across counters, and how a sale made while the Hub was
 //   unreachable, or one still waiting past its hold, keeps its seats.
 // A sale belongs to the show (date, time, screen) its seats were held for; one that held nothing to
 // the programme's show of its film, date and time when there is exactly one (a film at one time on
-// two screens cannot be told apart: such a sale is in no show's map). Practice (Demo, Sandbox) rows
-// count only for practice, real ones only for real. One line per seat: sold before held before
+// two screens cannot be told apart: such a sale is in no show's map), for a practice sale else the
+// Demo programme's. Practice (Demo, Sandbox) rows count only for practice, real ones only for real. One line per seat: sold before held before
 // waiting (a seat_holds row before a sale's), then the earliest.
 import { ORDER_STATES_OPEN } from '../../shared/hub-dashboard-contract';
 import type { HubSeatConflict, SeatCheckRequest } from '../../shared/hub-programme-contract';
