@@ -35,7 +35,10 @@ const SeatLabelSchema = z.string().trim().toUpperCase().regex(SEAT_LABEL_RE, 'a 
 
 export const SeatCheckRequestSchema = z
   .object({
-    /** The show as the sale records it (the journal carries film, title, date and time; the screen when the counter knows it). */
+    /**
+     * The show, keyed on the Hub with its screen (showKey) as a seat hold and the seat maps are. A
+     * request without a screen (an older counter) reads the film at that time on every screen.
+     */
     show: z
       .object({
         filmName: z.string().trim().min(1).max(100),
@@ -46,7 +49,7 @@ export const SeatCheckRequestSchema = z
       })
       .strict(),
     seats: z.array(SeatLabelSchema).min(1).max(100),
-    /** The asking counter sells in Demo or Sandbox: only practice sales count, and only real ones otherwise. */
+    /** The asking counter sells in Demo or Sandbox: only practice seats count, and only real ones otherwise. */
     practice: z.boolean().default(false),
   })
   .strict();
@@ -56,9 +59,13 @@ const HubSeatConflictSchema = z.object({
   seat: z.string(),
   counterId: z.string(),
   counterName: z.string(),
-  /** paid, or waiting: the sale is still open (queued, being created, waiting for the customer, outcome unknown). */
+  /**
+   * The seat as the seat maps show it (hub/store/seat-taken.ts): paid when sold (its sale synced paid);
+   * waiting when held on the Hub for a sale being paid, or in a synced sale still open (queued, being
+   * created, waiting for the customer, outcome unknown).
+   */
   state: z.enum(['paid', 'waiting']),
-  /** When the sale was made (the counter's clock). */
+  /** When the sale was made (its synced order's time, the counter's clock), else when the Hub held the seat. */
   at: Ms,
   reference: z.string(),
 });

@@ -188,9 +188,16 @@ export const DeleteLayoutQuerySchema = z
   .object({ branch: BranchId.optional(), screen: z.string().trim().min(1).max(40) })
   .strict();
 
-export const OccupancyQuerySchema = z.object({ day: DaySchema.optional(), branch: BranchId.optional() }).strict();
+/** `practice=true`: the practice (Demo, Sandbox) seats, as their counters see them; absent or false, the real ones. */
+const PracticeQuery = z.enum(['true', 'false']).default('false');
+export const OccupancyQuerySchema = z
+  .object({ day: DaySchema.optional(), branch: BranchId.optional(), practice: PracticeQuery })
+  .strict();
 
-/** One show's seats, counted by the Hub (real sales only): sold, held (a payment under way), free of the layout's capacity. */
+/**
+ * One show's seats, counted by the Hub (real ones, or practice ones when asked): sold, held (held
+ * for a sale being paid, or in a synced sale still open), free of the layout's capacity.
+ */
 export const ShowOccupancySchema = z.object({
   branch: z.string(),
   showKey: z.string(),
@@ -212,7 +219,9 @@ export type ShowOccupancy = z.infer<typeof ShowOccupancySchema>;
 export const OccupancyViewSchema = z.object({ day: DaySchema, shows: z.array(ShowOccupancySchema) });
 export type OccupancyView = z.infer<typeof OccupancyViewSchema>;
 
-export const ShowSeatsQuerySchema = z.object({ branch: BranchId.optional(), showKey: ShowKeySchema }).strict();
+export const ShowSeatsQuerySchema = z
+  .object({ branch: BranchId.optional(), showKey: ShowKeySchema, practice: PracticeQuery })
+  .strict();
 
 export const DashSeatTakenSchema = z.object({
   seat: z.string(),
@@ -235,6 +244,8 @@ export const SoldTwiceQuerySchema = z.object({ branch: BranchId.optional() }).st
 /** A seat of a show sold to two paid sales: both sales (the one that had it first, then the other). */
 export const SeatSoldTwiceSchema = z.object({
   branch: z.string(),
+  /** Two practice (Demo, Sandbox) sales: play money, listed apart from Needs attention. */
+  practice: z.boolean(),
   showKey: z.string(),
   seat: z.string(),
   sales: z.array(z.object({ reference: z.string(), counterId: z.string(), counterName: z.string(), at: Ms })),

@@ -1,5 +1,6 @@
-// The seat check over the Hub: which of a show's seats other counters of the branch already sell
-// (paid or waiting for payment). The programme module asks it with a deadline of its own.
+// The seat check over the Hub: which of a show's seats are taken on the counters of the branch (paid,
+// or waiting: held for a sale being paid or in one still open), read by the Hub from the same rows as
+// the seat maps, the show keyed with its screen. The programme module asks it with a deadline of its own.
 import { SeatCheckResponseSchema } from '../../shared/hub-programme-contract';
 import type { SeatConflict } from '../../shared/programme';
 import type { SeatCheck } from '../programme';

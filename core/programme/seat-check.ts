@@ -7,7 +7,7 @@ import { systemTimers, type TimerHandle, type Timers } from '../lib';
 interface SeatQuery {
   /** showKey(): the same on every counter of the branch. */
   showKey: string;
-  /** The show as a sale records it (the Hub matches sales on film, date and time). */
+  /** The show as a sale records it; the Hub keys it with its screen, as the seat maps are. */
   show: { filmName: string; filmTitle: string; date: string; time: string; screen: string };
   seats: string[];
 }

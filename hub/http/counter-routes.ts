@@ -32,7 +32,8 @@ import {
   SeatCheckRequestSchema,
   SeatCheckResponseSchema,
 } from '../../shared/hub-programme-contract';
-import { readProgramme, seatConflicts } from '../store/programme';
+import { readProgramme } from '../store/programme';
+import { seatConflicts } from '../store/seat-taken';
 import { RelayStreamQuerySchema } from '../../shared/hub-seats-contract';
 import { anonymousAudience, counterAudience, counterOf } from './audiences';
 import type { HubApp } from './zod-provider';
@@ -166,7 +167,7 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
       },
       async (req) => {
         return {
-          conflicts: await seatConflicts(ctx.db, counterOf(req).branch, req.body),
+          conflicts: await seatConflicts(ctx.db, counterOf(req).branch, req.body, ctx.now()),
         };
       },
     );

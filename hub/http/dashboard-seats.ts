@@ -137,7 +137,8 @@ export function dashboardSeatRoutes(app: HubApp, ctx: HubContext): void {
     async (req): Promise<OccupancyView> => {
       const s = sessionOf(req);
       const f = req.query;
-      return occupancy(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), ctx.now(), f.branch);
+      const day = f.day ?? lagosDayOf(ctx.now());
+      return occupancy(ctx.db, scopeOf(s.manager), day, ctx.now(), f.branch, f.practice === 'true');
     },
   );
 
@@ -147,7 +148,8 @@ export function dashboardSeatRoutes(app: HubApp, ctx: HubContext): void {
     async (req): Promise<ShowSeatsView> => {
       const s = sessionOf(req);
       const f = req.query;
-      const v = await showSeats(ctx.db, scopeOf(s.manager), branchOf(s.manager, f.branch), f.showKey, ctx.now());
+      const branch = branchOf(s.manager, f.branch);
+      const v = await showSeats(ctx.db, scopeOf(s.manager), branch, f.showKey, ctx.now(), f.practice === 'true');
       if (!v) throw fail('HUB_FORBIDDEN', 403, "A branch manager sees their own branch's seats only.");
       return v;
     },

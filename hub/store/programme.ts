@@ -1,19 +1,12 @@
 // The branches' programmes as the Hub keeps them (tables programme_*, one copy per branch with its
-// version), the seat check over the order projections, and a show's fill for the dashboard. A
-// programme is replaced whole in one transaction that also bumps the branch's version and NOTIFYs
-// every Hub instance, whose relay streams tell that branch's counters (`event: programme`).
+// version) and a show's fill for the dashboard (the seat check reads a show's taken seats:
+// seat-taken.ts). A programme is replaced whole in one transaction that also bumps the branch's
+// version and NOTIFYs every Hub instance, whose relay streams tell that branch's counters
+// (`event: programme`).
 import { ORDER_STATES_OPEN } from '../../shared/hub-dashboard-contract';
-import type {
-  DashProgrammeView,
-  HubProgramme,
-  HubSeatConflict,
-  SeatCheckRequest,
-  ShowFill,
-  ShowsView,
-} from '../../shared/hub-programme-contract';
+import type { DashProgrammeView, HubProgramme, ShowFill, ShowsView } from '../../shared/hub-programme-contract';
 import type { Programme } from '../../shared/programme';
 import { showFillTotals } from '../../shared/ledger-day';
-import { seatList } from '../../shared/seat-list';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { RELAY_CHANNEL } from './notifications';
@@ -160,46 +153,6 @@ export function programmeView(p: HubProgramme & { updatedBy: string | null }): D
     firstDate: dates[0] ?? null,
     lastDate: dates[dates.length - 1] ?? null,
   };
-}
-
-/**
- * The asked seats of the show already paid or still open (waiting, queued, unknown) in a sale on
- * any counter of the branch; a seat of a failed, cancelled or expired sale is free. Matched on film
- * name (any case), date and time: the journal does not carry the screen. One line per seat: a paid
- * sale before an open one, then the earliest.
- */
-export async function seatConflicts(
-  q: SqlRunner,
-  branch: string,
-  r: SeatCheckRequest & { practice: boolean },
-): Promise<HubSeatConflict[]> {
-  const rows = await q.query<Row>(
-    `select o.seats, o.state, o.created_at, o.counter_id, c.name as counter_name, o.reference
-       from dash_orders o join counters c on c.id = o.counter_id
-      where o.branch = $1 and o.show_date = $2 and o.show_time = $3 and lower(o.film_name) = lower($4) and o.practice = $5
-        and o.state in ('paid', ${OPEN})
-      order by o.created_at, o.id`,
-    [branch, r.show.date, r.show.time, r.show.filmName.trim(), r.practice],
-  );
-  const asked = new Set(r.seats.map((s) => s.trim().toUpperCase()));
-  const found = new Map<string, HubSeatConflict>();
-  for (const row of rows) {
-    const state = row.state === 'paid' ? 'paid' : 'waiting';
-    for (const seat of seatList(row.seats as string | null)) {
-      if (!asked.has(seat)) continue;
-      const had = found.get(seat);
-      if (had && !(had.state === 'waiting' && state === 'paid')) continue;
-      found.set(seat, {
-        seat,
-        counterId: String(row.counter_id),
-        counterName: String(row.counter_name),
-        state,
-        at: num(row.created_at),
-        reference: String(row.reference),
-      });
-    }
-  }
-  return r.seats.map((s) => found.get(s.trim().toUpperCase())).filter((c): c is HubSeatConflict => c !== undefined);
 }
 
 /** Every show of a Lagos day within the scope: those in the programme (sold or not) and any other sold that day. Real sales only. */

@@ -6,7 +6,8 @@
 // when the counter's journal syncs the order paid with it (seat-settle.ts), or lapses at its `until`
 // (sold after all when the journal already says paid with that seat). A revoked counter's holds end
 // at once (seat-release.ts). Each change NOTIFYs SEATS_CHANNEL; every Hub instance tells the
-// branch's relay streams (`event: seats`, streams/seat-signal.ts).
+// branch's relay streams (`event: seats`, streams/seat-signal.ts). The counter's seat map reads a
+// show's taken seats (seat-taken.ts: these live rows and the synced sales), as the seat check does.
 import type { HubSeatTaken, SeatHoldRequestBody, SeatHoldResponse } from '../../shared/hub-seats-contract';
 import { counterCode, referenceCounterCode } from '../../shared/counter-code';
 import { SEAT_SEPARATORS_PATTERN } from '../../shared/seat-list';
@@ -14,7 +15,8 @@ import { showKey as keyOfShow } from '../../shared/programme';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
 import { fail } from '../errors';
-import { checkHeldCap, checkSeatsOf, holdableShow, holdBound } from './seat-rules';
+import { checkHeldCap, checkSeatsOf, holdableShow, holdBound, liveHeld, liveRow } from './seat-rules';
+import { ORDER_PAID, takenOf } from './seat-taken';
 
 /** The NOTIFY channel of seat changes; payload JSON [branch, showKey, practice]. */
 export const SEATS_CHANNEL = 'hub_seats';
@@ -47,21 +49,18 @@ type Row = Record<string, unknown>;
  */
 export const PAID_WITH_SEAT = `exists (select 1 from dash_orders o
    where o.counter_id = h.counter_id and o.reference = h.order_key and o.practice = h.practice
-     and (o.state = 'paid' or exists (select 1 from dash_late l where l.counter_id = o.counter_id and l.reference = o.reference and l.kind = 'paid-after-closing'))
+     and ${ORDER_PAID}
      and left(h.show_key, 17) = o.show_date || ' ' || o.show_time || ' '
      and h.seat = any(regexp_split_to_array(upper(coalesce(o.seats, '')), '${SEAT_SEPARATORS_PATTERN}')))`;
 
 /** A held row past its `until` ends: sold when the journal already says its order was paid with that seat, else lapsed. */
 const LAPSE_STATE = `case when ${PAID_WITH_SEAT} then 'sold' else 'lapsed' end`;
 
-/** A held row of a revoked counter is not live: it ends (released) at the next hold of its seat or sweep. */
-const OF_REVOKED = `exists (select 1 from counters rc where rc.id = h.counter_id and rc.revoked_at is not null)`;
-
 export async function notifyShows(q: SqlRunner, shows: Iterable<string>): Promise<void> {
   for (const payload of new Set(shows)) await q.query('select pg_notify($1, $2)', [SEATS_CHANNEL, payload]);
 }
 
-const takenOf = (r: Row): HubSeatTaken => ({
+const takenOfRow = (r: Row): HubSeatTaken => ({
   seat: String(r.seat),
   state: r.state === 'sold' ? 'sold' : 'held',
   counterId: String(r.counter_id),
@@ -80,23 +79,37 @@ async function liveRows(
   return q.query<Row>(
     `select h.seat, h.state, h.order_key, h.counter_id, c.name as counter_name, h.created_at
        from seat_holds h join counters c on c.id = h.counter_id
-      where h.branch = $1 and h.practice = $2 and h.show_key = $3
-        and (h.state = 'sold' or (h.state = 'held' and h.until_at > $4 and c.revoked_at is null))
+      where h.branch = $1 and h.practice = $2 and h.show_key = $3 and ${liveRow('$4')}
         ${seats ? 'and h.seat = any($5::text[])' : ''}
       order by h.seat`,
     seats ? [branch, practice, showKey, now, seats] : [branch, practice, showKey, now],
   );
 }
 
-/** The seats of a show held or sold on any counter of the branch (the counter's seat map). */
+/**
+ * The seats of a show taken on any counter of the branch (the counter's seat map): takenOf, a sale
+ * still open (held or waiting) as held; only some seats, and not those of one sale (the one asking
+ * to hold them), when given.
+ */
 export async function takenSeats(
   q: SqlRunner,
   branch: string,
   practice: boolean,
   showKey: string,
   now: number,
+  seats?: string[],
+  exceptOrder?: string,
+  exceptCounter?: string,
 ): Promise<HubSeatTaken[]> {
-  return (await liveRows(q, branch, practice, showKey, now, null)).map(takenOf);
+  const taken = await takenOf(q, { scope: { kind: 'branch', branch }, practice, show: { showKey }, seats }, now);
+  return taken
+    .filter((t) => !(t.reference === exceptOrder && t.counterId === exceptCounter))
+    .map((t) => ({
+      seat: t.seat,
+      state: t.state === 'sold' ? 'sold' : 'held',
+      counterId: t.counterId,
+      counterName: t.counterName,
+    }));
 }
 
 class RaceLost extends Error {}
@@ -158,15 +171,17 @@ export async function holdSeats(
       const ended = await q.query(
         `update seat_holds h set state = case when h.until_at > $5 then 'released' else ${LAPSE_STATE} end, settled_at = $5
           where h.branch = $1 and h.practice = $2 and h.show_key = $3 and h.seat = any($4::text[]) and h.state = 'held'
-            and (h.until_at <= $5 or ${OF_REVOKED})
+            and not ${liveHeld('$5')}
           returning h.id`,
         [c.branch, r.practice, showKey, seats, now],
       );
       const live = await liveRows(q, c.branch, r.practice, showKey, now, seats);
-      const others = live.filter((row) => !mine(row));
+      // Taken as the maps and the seat check say (seat-taken.ts): a live hold of another sale, or a
+      // seat of another synced sale paid or still open (made while the Hub was unreachable).
+      const others = await takenSeats(q, c.branch, r.practice, showKey, now, seats, r.orderKey, c.id);
       if (others.length) {
         if (ended.length) await notifyShows(q, [seatsNotice(c.branch, showKey, r.practice)]);
-        return { kind: 'taken', showKey, taken: others.map(takenOf) };
+        return { kind: 'taken', showKey, taken: others };
       }
       const have = new Set(live.map((row) => String(row.seat)));
       const missing = seats.filter((s) => !have.has(s));
@@ -193,7 +208,7 @@ export async function holdSeats(
     if (!isRace(e)) throw e;
     // Another counter's hold committed first: nothing of this one was kept; say whose seats they are.
     const live = await liveRows(db, c.branch, r.practice, showKey, now, seats);
-    return { kind: 'taken', showKey, taken: live.filter((row) => !mine(row)).map(takenOf) };
+    return { kind: 'taken', showKey, taken: live.filter((row) => !mine(row)).map(takenOfRow) };
   }
 }
 
@@ -227,7 +242,7 @@ export async function sweepLapsedHolds(db: HubDb, now: number): Promise<number> 
   return db.tx(async (q) => {
     const rows = await q.query<Row>(
       `update seat_holds h set state = case when h.until_at > $1 then 'released' else ${LAPSE_STATE} end, settled_at = $1
-        where h.state = 'held' and (h.until_at <= $1 or ${OF_REVOKED}) returning h.branch, h.show_key, h.practice`,
+        where h.state = 'held' and not ${liveHeld('$1')} returning h.branch, h.show_key, h.practice`,
       [now],
     );
     await notifyShows(
@@ -242,7 +257,7 @@ export async function sweepLapsedHolds(db: HubDb, now: number): Promise<number> 
 export async function liveSeatCount(q: SqlRunner, branch: string, showKey: string, now: number): Promise<number> {
   const r = await q.query<{ n: unknown }>(
     `select count(*) as n from seat_holds h join counters c on c.id = h.counter_id
-      where h.branch = $1 and h.show_key = $2 and (h.state = 'sold' or (h.state = 'held' and h.until_at > $3 and c.revoked_at is null))`,
+      where h.branch = $1 and h.show_key = $2 and ${liveRow('$3')}`,
     [branch, showKey, now],
   );
   return num(r[0]!.n);

@@ -16,6 +16,16 @@ import { screenKey } from './screen-layouts';
 
 type Row = Record<string, unknown>;
 
+/**
+ * The live-hold condition, the only copy: a seat_holds row (alias `h`) held, not past its `until`
+ * (`now`: an SQL placeholder such as `$4`), by a counter not revoked (a revoked counter's held rows
+ * are not live even before the revoke or the sweep ends them).
+ */
+export const liveHeld = (now: string, h = 'h') =>
+  `(${h}.state = 'held' and ${h}.until_at > ${now} and not exists (select 1 from counters rc where rc.id = ${h}.counter_id and rc.revoked_at is not null))`;
+/** A seat_holds row that takes its seat: sold, or live held. */
+export const liveRow = (now: string, h = 'h') => `(${h}.state = 'sold' or ${liveHeld(now, h)})`;
+
 /** The show a hold may name: its film as the programme names it, and its screen's seat map. */
 export interface HoldableShow {
   filmName: string;
@@ -41,6 +51,19 @@ function layoutOf(cacheKey: string, text: string): ScreenLayout | null {
   layoutCache.set(cacheKey, l);
   return l;
 }
+
+/** The shows of the Demo programme of yesterday, today and tomorrow (Lagos): a practice sale may be of one. */
+export function demoShowsAround(now: number): { date: string; time: string; film: string; screen: string }[] {
+  const today = lagosDate(now);
+  const one = demoProgramme(today, today).shows.filter((s) => s.date === today);
+  return [addDays(today, -1), today, addDays(today, 1)].flatMap((date) =>
+    one.map((s) => ({ date, time: s.time, film: s.film, screen: s.screen })),
+  );
+}
+
+/** The Demo layout of a Demo show's screen, or null (its seats are typed). */
+export const demoLayoutOf = (screen: string): ScreenLayout | null =>
+  screenKey(screen) === screenKey(demoLayout.screen) ? demoLayout : null;
 
 /** A show of the Demo programme of yesterday, today or tomorrow (Lagos) with a seat map, or null. */
 function demoShow(show: SeatHoldRequestBody['show'], now: number): HoldableShow | null {
@@ -147,8 +170,7 @@ export async function checkHeldCap(
   now: number,
 ): Promise<void> {
   const r = await q.query<{ n: unknown }>(
-    `select count(*) as n from seat_holds
-      where counter_id = $1 and state = 'held' and until_at > $2 and order_key <> $3`,
+    `select count(*) as n from seat_holds h where h.counter_id = $1 and ${liveHeld('$2')} and h.order_key <> $3`,
     [counterId, now, orderKey],
   );
   const held = num(r[0]!.n);

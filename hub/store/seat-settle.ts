@@ -3,12 +3,15 @@
 // and, when its hold had already ended, those again (a seat another sale has meanwhile is marked
 // sold twice: a 'double' row, written here alone); a held seat the paid sale does not name is
 // released. Failed, cancelled or expired orders release their holds. A paid sale that held nothing
-// (sold while the Hub was unreachable) takes its seats of the programme's show.
+// (sold while the Hub was unreachable) takes its seats of the programme's show (a practice one, of
+// the Demo programme's too), sold twice at once when another paid sale has one. A synced sale that
+// held nothing changes its show's taken seats (seat-taken.ts): its show's counters are told.
 import type { SyncEvent } from '../../shared/hub-contract';
-import { showKey as keyOfShow } from '../../shared/programme';
 import { SEAT_ID_RE, seatList } from '../../shared/seat-list';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { notifyShows, PAID_WITH_SEAT, seatsNotice } from './seat-holds';
+import { demoLayoutOf } from './seat-rules';
+import { demoParams, ORDER_PAID, orderShowKey } from './seat-taken';
 import { checkLayoutFile } from '../../shared/seat-layout';
 
 type Row = Record<string, unknown>;
@@ -98,9 +101,11 @@ async function settleIn(
 
 /**
  * A paid sale that held nothing (made while the Hub was unreachable): its seats are taken as sold
- * for its show, found in the branch's programme by film, date and time (the journal does not carry
- * the screen; a film at one time on two screens cannot be told apart and is left alone). With a
- * seat map, only seats of the map that are not blocked.
+ * for its show, found as the taken seats find it (seat-taken.ts orderShowKey: the programme's one
+ * show of its film, date and time, or for a practice sale the Demo programme's; a film at one time
+ * on two screens cannot be told apart and is left alone). With a seat map (a practice sale's Demo
+ * show: the Demo one), only seats of the map that are not blocked. A seat another sale has is sold
+ * twice at once (sellAgain).
  */
 async function sellOffline(
   q: SqlRunner,
@@ -113,30 +118,56 @@ async function sellOffline(
     c.id,
   ]);
   if (held.length) return;
+  const params: unknown[] = [c.id, orderKey];
+  const p = (v: unknown) => `$${params.push(v)}`;
   const o = await q.query<Row>(
-    `select o.practice, o.film_name, o.seats, s.screen, s.show_date, s.show_time, l.layout
-       from dash_orders o join programme_shows s on s.branch = o.branch and s.show_date = o.show_date and s.show_time = o.show_time and lower(s.film) = lower(o.film_name)
-       left join screen_layouts l on l.branch = s.branch and l.screen_key = lower(trim(s.screen))
+    `select o.practice, o.film_name, o.seats, ${orderShowKey(demoParams(p, true, now))} as show_key
+       from dash_orders o
       where o.counter_id = $1 and o.reference = $2
-        and (o.state = 'paid' or exists (select 1 from dash_late d where d.counter_id = o.counter_id and d.reference = o.reference and d.kind = 'paid-after-closing'))`,
-    [c.id, orderKey],
+        and ${ORDER_PAID}`,
+    params,
   );
-  if (o.length !== 1) return;
-  const r = o[0]!;
-  const key = keyOfShow({ date: String(r.show_date), time: String(r.show_time), screen: String(r.screen) });
+  const r = o[0];
+  if (!r || r.show_key === null) return;
+  const key = String(r.show_key);
+  const practice = r.practice === true;
   let seats = [...new Set(seatList(r.seats as string | null))].filter((s) => SEAT_ID_RE.test(s));
-  if (r.layout !== null) {
-    const l = checkLayoutFile(JSON.parse(String(r.layout)) as unknown);
-    if (l.kind === 'ok') {
-      const open = new Set(
-        l.layout.rows.flatMap((row) => row.cells.flatMap((x) => (x.kind === 'seat' && !x.blocked ? [x.id] : []))),
-      );
-      seats = seats.filter((s) => open.has(s));
-    }
+  const screen = key.slice(17);
+  const l = await q.query<Row>('select layout from screen_layouts where branch = $1 and screen_key = $2', [
+    c.branch,
+    screen,
+  ]);
+  const stored = l[0] ? checkLayoutFile(JSON.parse(String(l[0].layout)) as unknown) : null;
+  const layout = stored?.kind === 'ok' ? stored.layout : practice ? demoLayoutOf(screen) : null;
+  if (layout) {
+    const open = new Set(
+      layout.rows.flatMap((row) => row.cells.flatMap((x) => (x.kind === 'seat' && !x.blocked ? [x.id] : []))),
+    );
+    seats = seats.filter((s) => open.has(s));
   }
   if (!seats.length) return;
-  await sellAgain(q, c, orderKey, r.practice === true, key, String(r.film_name), seats, now);
-  await notifyShows(q, [seatsNotice(c.branch, key, r.practice === true)]);
+  await sellAgain(q, c, orderKey, practice, key, String(r.film_name), seats, now);
+  await notifyShows(q, [seatsNotice(c.branch, key, practice)]);
+}
+
+/**
+ * Tells the counters of the shows whose taken seats a synced sale that held nothing changed (made,
+ * paid or ended while its counter could not reach the Hub): the maps read synced sales too
+ * (seat-taken.ts).
+ */
+async function notifyUnheld(q: SqlRunner, c: { id: string; branch: string }, refs: string[], now: number) {
+  const params: unknown[] = [c.id, refs];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const rows = await q.query<Row>(
+    `select distinct o.practice, ${orderShowKey(demoParams(p, true, now))} as show_key from dash_orders o
+      where o.counter_id = $1 and o.reference = any($2::text[]) and coalesce(o.seats, '') <> ''
+        and not exists (select 1 from seat_holds x where x.counter_id = o.counter_id and x.order_key = o.reference)`,
+    params,
+  );
+  await notifyShows(
+    q,
+    rows.filter((r) => r.show_key !== null).map((r) => seatsNotice(c.branch, String(r.show_key), r.practice === true)),
+  );
 }
 
 /** What a synced journal batch says of the counter's orders: a final state settles their holds. */
@@ -147,21 +178,25 @@ export async function settleFromJournal(
   now: number,
 ): Promise<number> {
   const outcomes = new Map<string, 'sold' | 'released'>();
+  const refs = new Set<string>();
   for (const e of events) {
+    if (e.kind === 'order.created') refs.add(e.payload.reference);
     if (e.kind === 'order.status') {
+      refs.add(e.payload.reference);
       const s = e.payload.status;
       if (s === 'paid') outcomes.set(e.payload.reference, 'sold');
       else if (s === 'failed' || s === 'cancelled' || s === 'expired') outcomes.set(e.payload.reference, 'released');
     } else if (e.kind === 'order.late' && e.payload.kind === 'paid-after-closing')
       outcomes.set(e.payload.reference, 'sold');
   }
-  if (!outcomes.size) return 0;
+  if (!outcomes.size && !refs.size) return 0;
   return db.tx(async (q) => {
     let n = 0;
     for (const [key, outcome] of outcomes) {
       n += await settleIn(q, c, key, outcome, now);
       if (outcome === 'sold') await sellOffline(q, c, key, now);
     }
+    if (refs.size) await notifyUnheld(q, c, [...refs], now);
     return n;
   });
 }

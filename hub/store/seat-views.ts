@@ -1,10 +1,11 @@
-// The dashboard's view of seats (real sales only, scoped by the manager's branch): a day's shows
-// with their occupancy (sold, held, free of the layout's capacity) counted here, one show's seats
-// for the read-only map, and the seats sold twice (a paid sale synced for a seat another sale
-// already had: possible only when sold while the Hub was unreachable) with both sales, for Needs
-// attention (newest first per branch, at most SOLD_TWICE_PER_BRANCH each, with each branch's count).
-// Screens display these figures; they never count seats themselves. A held seat of a revoked
-// counter is not counted (its holds ended with the revoke).
+// The dashboard's view of seats (scoped by the manager's branch; the real seats, or the practice
+// ones when asked): a day's shows with their occupancy (sold, held, free of the layout's capacity)
+// counted here from the taken seats (seat-taken.ts, the read behind the counters' maps and the seat
+// check too), one show's seats for the read-only map, and the seats sold twice (a paid sale synced
+// for a seat another paid sale already had: possible only when sold while the Hub was unreachable)
+// with both sales, practice ones marked, and the real ones in Needs attention (newest first per
+// branch, at most SOLD_TWICE_PER_BRANCH each, with each branch's count). Screens display these
+// figures; they never count seats themselves.
 import type { AttentionLine } from '../../shared/hub-dashboard-contract';
 import {
   SOLD_TWICE_PER_BRANCH,
@@ -17,10 +18,17 @@ import {
 import { showKey as keyOfShow } from '../../shared/programme';
 import type { SqlRunner } from '../db/adapter';
 import { num } from '../db/adapter';
+import type { ScreenLayout } from '../../shared/seats';
 import { layoutsOf, screenKey } from './screen-layouts';
+import { demoLayoutOf } from './seat-rules';
+import { takenOf } from './seat-taken';
 import { Where, type Scope } from './scope';
 
 type Row = Record<string, unknown>;
+
+/** A screen's layout in the branch; for practice, the Demo layout when the branch has none (a Demo show's). */
+const layoutOf = (layouts: Map<string, ScreenLayout>, branch: string, screen: string, practice: boolean) =>
+  layouts.get(`${branch}\u0000${screenKey(screen)}`) ?? (practice ? demoLayoutOf(screen) : null);
 
 /** date, time and screen (lower case) of a show key. */
 const partsOf = (key: string) => ({ date: key.slice(0, 10), time: key.slice(11, 16), screen: key.slice(17) });
@@ -32,26 +40,38 @@ interface Counted {
   filmName: string | null;
 }
 
-async function counts(q: SqlRunner, w: Where, now: number): Promise<Map<string, Counted>> {
-  const rows = await q.query<Row>(
-    `select h.branch, h.show_key, min(h.film_name) as film_name,
-            count(*) filter (where h.state = 'sold') as sold,
-            count(*) filter (where h.state = 'held' and h.until_at > ${w.p(now)} and c.revoked_at is null) as held,
-            count(*) filter (where h.state = 'double') as twice
-       from seat_holds h join counters c on c.id = h.counter_id ${w.sql()} group by h.branch, h.show_key`,
+/** Sold and held seats per show of the day (takenOf: a sale still open counts as held), and its seats sold twice. */
+async function counts(
+  q: SqlRunner,
+  scope: Scope,
+  day: string,
+  practice: boolean,
+  now: number,
+  branchFilter?: string,
+): Promise<Map<string, Counted>> {
+  const out = new Map<string, Counted>();
+  const get = (branch: string, key: string, filmName: string | null) => {
+    const k = `${branch}\u0000${key}`;
+    const c = out.get(k) ?? { sold: 0, held: 0, soldTwice: 0, filmName };
+    out.set(k, c);
+    return c;
+  };
+  for (const t of await takenOf(q, { scope, branch: branchFilter, practice, day }, now)) {
+    const c = get(t.branch, t.showKey!, t.filmName);
+    if (t.state === 'sold') c.sold += 1;
+    else c.held += 1;
+  }
+  const w = new Where(scope, 'h.branch', branchFilter);
+  w.and(`h.practice = ${w.p(practice)}`)
+    .and(`h.show_key like ${w.p(`${day} %`)}`)
+    .and(`h.state = 'double'`);
+  const twice = await q.query<Row>(
+    `select h.branch, h.show_key, min(h.film_name) as film_name, count(*) as n from seat_holds h ${w.sql()} group by h.branch, h.show_key`,
     w.params,
   );
-  return new Map(
-    rows.map((r) => [
-      `${String(r.branch)}\u0000${String(r.show_key)}`,
-      {
-        sold: num(r.sold),
-        held: num(r.held),
-        soldTwice: num(r.twice),
-        filmName: r.film_name === null ? null : String(r.film_name),
-      },
-    ]),
-  );
+  for (const r of twice)
+    get(String(r.branch), String(r.show_key), r.film_name === null ? null : String(r.film_name)).soldTwice = num(r.n);
+  return out;
 }
 
 /** Every show of a Lagos day in the scope: those of the programme, and any other with seats taken. */
@@ -61,6 +81,7 @@ export async function occupancy(
   day: string,
   now: number,
   branchFilter?: string,
+  practice = false,
 ): Promise<OccupancyView> {
   const pw = new Where(scope, 's.branch', branchFilter);
   pw.and(`s.show_date = ${pw.p(day)}`);
@@ -69,9 +90,7 @@ export async function occupancy(
        left join programme_films f on f.branch = s.branch and lower(f.name) = lower(s.film) ${pw.sql()}`,
     pw.params,
   );
-  const hw = new Where(scope, 'h.branch', branchFilter);
-  hw.and('not h.practice').and(`h.show_key like ${hw.p(`${day} %`)}`);
-  const taken = await counts(q, hw, now);
+  const taken = await counts(q, scope, day, practice, now, branchFilter);
   const shows = new Map<string, Omit<ShowOccupancy, 'capacity' | 'sold' | 'held' | 'free' | 'soldTwice'>>();
   for (const p of planned) {
     const key = keyOfShow({ date: day, time: String(p.show_time), screen: String(p.screen) });
@@ -102,7 +121,7 @@ export async function occupancy(
   const layouts = await layoutsOf(q, [...new Set([...shows.values()].map((s) => s.branch))]);
   const list = [...shows.entries()].map(([k, s]): ShowOccupancy => {
     const c = taken.get(k) ?? { sold: 0, held: 0, soldTwice: 0 };
-    const capacity = layouts.get(`${s.branch}\u0000${screenKey(s.screen)}`)?.capacity ?? null;
+    const capacity = layoutOf(layouts, s.branch, s.screen, practice)?.capacity ?? null;
     return {
       ...s,
       capacity,
@@ -125,9 +144,10 @@ export async function showSeats(
   branch: string,
   key: string,
   now: number,
+  practice = false,
 ): Promise<ShowSeatsView | null> {
   if (scope.kind === 'branch' && scope.branch !== branch) return null;
-  const day = await occupancy(q, scope, key.slice(0, 10), now, branch);
+  const day = await occupancy(q, scope, key.slice(0, 10), now, branch, practice);
   const p = partsOf(key);
   const occ: ShowOccupancy = day.shows.find((s) => s.showKey === key) ?? {
     branch,
@@ -143,40 +163,42 @@ export async function showSeats(
     free: null,
     soldTwice: 0,
   };
-  const layout = (await layoutsOf(q, [branch])).get(`${branch}\u0000${screenKey(occ.screen)}`) ?? null;
-  const rows = await q.query<Row>(
-    `select h.seat, h.state, h.order_key, h.created_at, h.counter_id, c.name as counter_name
-       from seat_holds h join counters c on c.id = h.counter_id
-      where h.branch = $1 and h.show_key = $2 and not h.practice
-        and (h.state = 'sold' or (h.state = 'held' and h.until_at > $3 and c.revoked_at is null))
-      order by h.seat`,
-    [branch, key, now],
+  const layout = layoutOf(await layoutsOf(q, [branch]), branch, occ.screen, practice);
+  const taken = (await takenOf(q, { scope, branch, practice, show: { showKey: key } }, now)).map(
+    (t): DashSeatTaken => ({
+      seat: t.seat,
+      state: t.state === 'sold' ? 'sold' : 'held',
+      counterId: t.counterId,
+      counterName: t.counterName,
+      reference: t.reference,
+      at: t.at,
+    }),
   );
-  const taken = rows.map((r): DashSeatTaken => ({
-    seat: String(r.seat),
-    state: r.state === 'sold' ? 'sold' : 'held',
-    counterId: String(r.counter_id),
-    counterName: String(r.counter_name),
-    reference: String(r.order_key),
-    at: num(r.created_at),
-  }));
   return { occupancy: occ, layout, taken };
 }
 
 /**
- * The seats sold to two paid sales of one show (real sales), with both: the one that had it first,
- * then the other; the newest SOLD_TWICE_PER_BRANCH of each branch, newest first, and every branch's count.
+ * The seats sold to two paid sales of one show, with both: the one that had it first, then the
+ * other; the newest SOLD_TWICE_PER_BRANCH of each branch, newest first, and every branch's count.
+ * Practice (Demo, Sandbox) ones are listed too, marked practice (each with the other practice sale),
+ * unless `realOnly`.
  */
-export async function soldTwice(q: SqlRunner, scope: Scope, branchFilter?: string): Promise<SoldTwiceView> {
+export async function soldTwice(
+  q: SqlRunner,
+  scope: Scope,
+  branchFilter?: string,
+  realOnly = false,
+): Promise<SoldTwiceView> {
   const w = new Where(scope, 'd.branch', branchFilter);
-  w.and(`d.state = 'double'`).and('not d.practice');
+  w.and(`d.state = 'double'`);
+  if (realOnly) w.and('not d.practice');
   const counted = await q.query<Row>(
     `select d.branch, count(*) as n from seat_holds d ${w.sql()} group by d.branch order by d.branch`,
     w.params,
   );
   const rows = await q.query<Row>(
     `select * from (
-       select d.branch, d.show_key, d.seat, d.order_key as d_ref, d.counter_id as d_counter, dc.name as d_name, d.created_at as d_at,
+       select d.branch, d.practice, d.show_key, d.seat, d.order_key as d_ref, d.counter_id as d_counter, dc.name as d_name, d.created_at as d_at,
               s.order_key as s_ref, s.counter_id as s_counter, sc.name as s_name, s.created_at as s_at,
               row_number() over (partition by d.branch order by d.created_at desc, d.id desc) as rn
          from seat_holds d join counters dc on dc.id = d.counter_id
@@ -188,6 +210,7 @@ export async function soldTwice(q: SqlRunner, scope: Scope, branchFilter?: strin
   );
   const lines = rows.map((r) => ({
     branch: String(r.branch),
+    practice: r.practice === true,
     showKey: String(r.show_key),
     seat: String(r.seat),
     sales: [
@@ -217,7 +240,7 @@ export async function soldTwiceLines(
   lines: AttentionLine[],
   branchFilter?: string,
 ): Promise<void> {
-  const v = await soldTwice(q, scope, branchFilter);
+  const v = await soldTwice(q, scope, branchFilter, true);
   for (const c of v.counts) {
     const listed = v.lines.filter((s) => s.branch === c.branch);
     for (const s of listed) {

@@ -191,6 +191,7 @@ describe("the dashboard's seats on the Hub", () => {
     expect(twice.lines).toEqual([
       {
         branch: 'B1',
+        practice: false,
         showKey: KEY,
         seat: 'B7',
         sales: [
