@@ -2,7 +2,8 @@
 // and its occupancy counts), the seat check (`POST /seats/check`) and a new hold. A seat is taken by
 // - a live row of seat_holds (liveRow, seat-rules.ts): sold (its sale synced paid), or live held;
 // - a synced sale (dash_orders) naming it: paid (or paid after closing), or still open (queued,
-//   creating, waiting, unknown) on a counter not revoked. This is how a show whose screen has no
+//   creating, waiting, unknown) on a counter not revoked, made less than MAX_HOLD_MS ago (the
+//   longest payment time plus the hold margin: a dead counter's waiting sale frees its seats then). This is how a show whose screen has no
 //   seat map (no holds) is checked across counters, and how a sale made while the Hub was
 //   unreachable, or one still waiting past its hold, keeps its seats.
 // A sale belongs to the show (date, time, screen) its seats were held for; one that held nothing to
@@ -12,6 +13,7 @@
 // waiting (a seat_holds row before a sale's), then the earliest.
 import { ORDER_STATES_OPEN } from '../../shared/hub-dashboard-contract';
 import type { HubSeatConflict, SeatCheckRequest } from '../../shared/hub-programme-contract';
+import { MAX_HOLD_MS } from '../../shared/hub-seats-contract';
 import { showKey as keyOfShow } from '../../shared/programme';
 import { SEAT_SEPARATORS_PATTERN } from '../../shared/seat-list';
 import type { SqlRunner } from '../db/adapter';
@@ -88,6 +90,9 @@ export async function takenOf(q: SqlRunner, t: TakenQuery, now: number): Promise
   const pr = w.p(t.practice);
   const at = w.p(now);
   const demo = demoParams((v) => w.p(v), t.practice, now);
+  // An open sale keeps its seats as long as a hold could (MAX_HOLD_MS from when it was made): a
+  // counter that died with a sale waiting does not keep them for ever; its journal's paid still sells them.
+  const openSince = w.p(now - MAX_HOLD_MS);
   const day = w.p(t.day ?? (t.show && 'showKey' in t.show ? t.show.showKey.slice(0, 10) : t.show?.date));
   const show = t.show;
   // The show's time, also in each branch of the union below (the orders' index leads with their day and time).
@@ -112,7 +117,7 @@ export async function takenOf(q: SqlRunner, t: TakenQuery, now: number): Promise
          from dash_orders o
         cross join lateral unnest(regexp_split_to_array(upper(coalesce(o.seats, '')), '${SEAT_SEPARATORS_PATTERN}')) as u(seat)
         where o.practice = ${pr} and o.show_date = ${day} and (${time}::text is null or o.show_time = ${time}) and u.seat <> ''
-          and (${ORDER_PAID} or (o.state in (${OPEN})
+          and (${ORDER_PAID} or (o.state in (${OPEN}) and o.created_at > ${openSince}
                and not exists (select 1 from counters rc where rc.id = o.counter_id and rc.revoked_at is not null))))
      select t.*, c.name as counter_name from t join counters c on c.id = t.counter_id ${w.sql()}`,
     w.params,

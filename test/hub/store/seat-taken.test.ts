@@ -8,7 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttentionView } from '../../../shared/hub-dashboard-contract';
 import type { HubSeatConflict, SeatCheckResponse } from '../../../shared/hub-programme-contract';
-import type { HubSeatMap, OccupancyView, ShowSeatsView, SoldTwiceView } from '../../../shared/hub-seats-contract';
+import {
+  MAX_HOLD_MS,
+  type HubSeatMap,
+  type OccupancyView,
+  type ShowSeatsView,
+  type SoldTwiceView,
+} from '../../../shared/hub-seats-contract';
 import type { OrderState } from '../../../shared/orders';
 import { showKey } from '../../../shared/programme';
 import { lagosDate } from '../../../shared/time';
@@ -225,6 +231,42 @@ describe.each(backends)('one seat truth on $name', (b) => {
       const f = ref('c2');
       await sale('c2', f, S3, ['C6'], ['failed']);
       expect(await check('c1', S3, ['C6'])).toEqual([]);
+    },
+  );
+
+  it.skipIf(!!b.skip)(
+    "a waiting sale keeps its seats as long as a hold could (MAX_HOLD_MS): a dead counter's sale made longer ago frees them; a paid one of the same age stays sold",
+    async () => {
+      const j = journals.c1!;
+      const long = hub.ctx.now() - MAX_HOLD_MS - 60_000;
+      const made = (reference: string, seat: string, states: OrderState[]) =>
+        j.sync([
+          j.ev('order.created', long, {
+            reference,
+            amountKobo: 450_000,
+            sn: 'SN-1',
+            cashier: 'Ada',
+            profile: 'production',
+            sale: {
+              filmName: S3.filmName,
+              filmTitle: S3.filmTitle,
+              showDate: S3.date,
+              showTime: S3.time,
+              seats: seat,
+              tickets: 1,
+              priceKobo: 450_000,
+              bookingFeeKobo: 0,
+            },
+          }),
+          ...states.map((status, i) => j.ev('order.status', long + i + 1, { reference, status })),
+        ]);
+      const stale = ref('c1');
+      await made(stale, 'K1', ['waiting']);
+      const paid = ref('c1');
+      await made(paid, 'K2', ['paid']);
+      expect(await check('c2', S3, ['K1', 'K2'])).toEqual([['K2', 'Counter 1', 'paid', paid]]);
+      expect(await counterMap('c2', showKey(S3))).not.toContain('K1:held:Counter 1');
+      expect(await counterMap('c2', showKey(S3))).toContain('K2:sold:Counter 1');
     },
   );
 
