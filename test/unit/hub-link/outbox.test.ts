@@ -280,7 +280,8 @@ describe('what the journal owners write', () => {
   });
 
   it('shifts: opened, then closed with its Z report in the same transaction', () => {
-    const { db, outbox, shifts, orders } = setup();
+    // The journal's clock inside the shift (1,000 to 5,000): the sale is paid at 3,000, in its card total.
+    const { db, outbox, shifts, orders } = setup({ t: 3_000 });
     const shift = shifts.open('Bola', null, 1_000, 'production');
     const rec = orders.insert(newOrder(2_000));
     orders.transition(rec.id, 'waiting', 'on the terminal');
@@ -313,7 +314,7 @@ describe('what the journal owners write', () => {
       'zreport',
     ]);
     expect(events[0]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', profile: 'production' });
-    expect(events[4]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', takingsKobo: 710_000 });
+    expect(events[4]!.payload).toEqual({ shiftId: String(shift.id), cashier: 'Bola', cardTotalKobo: 710_000 });
     expect(events[5]).toMatchObject({
       at: 5_000,
       payload: { shiftId: String(shift.id), reportNo: report.id, from: 1_000, to: 5_000, totalKobo: 710_000, count: 1 },
