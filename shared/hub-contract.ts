@@ -172,9 +172,15 @@ export const SYNC_PAYLOADS = {
       profile: Text(32).optional(),
     })
     .strict(),
-  'shift.closed': z
-    .object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), takingsKobo: Kobo })
-    .strict(),
+  // cardTotalKobo was takingsKobo before issue 37: a journal written by an older counter still says so.
+  'shift.closed': z.preprocess(
+    (v) => {
+      if (!v || typeof v !== 'object' || !('takingsKobo' in v) || 'cardTotalKobo' in v) return v;
+      const { takingsKobo, ...rest } = v as Record<string, unknown>;
+      return { ...rest, cardTotalKobo: takingsKobo };
+    },
+    z.object({ shiftId: Text(64).pipe(z.string().min(1)), cashier: Text(80), cardTotalKobo: Kobo }).strict(),
+  ),
   zreport: z
     .object({
       shiftId: Text(64).pipe(z.string().min(1)).optional(),

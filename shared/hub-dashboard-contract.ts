@@ -294,14 +294,14 @@ const ShiftRowSchema = z.object({
   openedAt: Ms,
   closedAt: Ms.nullable(),
   floatKobo: Kobo.nullable(),
-  takingsKobo: Kobo.nullable(),
+  cardTotalKobo: Kobo.nullable(),
   zreports: z.array(ZReportViewSchema),
 });
 export type ShiftRow = z.infer<typeof ShiftRowSchema>;
 const ShiftDayTotalsSchema = z.object({
   shifts: z.number().int(),
   open: z.number().int(),
-  takingsKobo: Kobo,
+  cardTotalKobo: Kobo,
   zReports: z.number().int(),
   zTotalKobo: Kobo,
   zCount: z.number().int(),

@@ -133,7 +133,7 @@ const ShowFillSchema = z.object({
   /** Tickets of paid sales, their sales and the money taken (kobo, booking fees included). */
   seatsSold: z.number().int(),
   paidCount: z.number().int(),
-  takingsKobo: z.number().int(),
+  cardTotalKobo: z.number().int(),
   /** Tickets of sales still open (waiting for the customer, queued, unknown). */
   seatsHeld: z.number().int(),
 });
@@ -144,7 +144,7 @@ export const ShowsViewSchema = z.object({
   totals: z.object({
     shows: z.number().int(),
     seatsSold: z.number().int(),
-    takingsKobo: z.number().int(),
+    cardTotalKobo: z.number().int(),
     seatsHeld: z.number().int(),
   }),
 });

@@ -10,7 +10,7 @@ interface ShiftDayTotals {
   shifts: number;
   open: number;
   /** Card takings of the closed shifts (top-ups apart). */
-  takingsKobo: number;
+  cardTotalKobo: number;
   zReports: number;
   zTotalKobo: number;
   /** Card payments in those Z reports. */
@@ -22,18 +22,18 @@ export function shiftDayTotals(
   list: readonly {
     practice: boolean;
     closedAt: number | null;
-    takingsKobo: number | null;
+    cardTotalKobo: number | null;
     zreports: readonly { totalKobo: number; count: number }[];
   }[],
 ): { totals: ShiftDayTotals; practice: ShiftDayTotals } {
-  const zero = (): ShiftDayTotals => ({ shifts: 0, open: 0, takingsKobo: 0, zReports: 0, zTotalKobo: 0, zCount: 0 });
+  const zero = (): ShiftDayTotals => ({ shifts: 0, open: 0, cardTotalKobo: 0, zReports: 0, zTotalKobo: 0, zCount: 0 });
   const totals = zero();
   const practice = zero();
   for (const s of list) {
     const t = s.practice ? practice : totals;
     t.shifts++;
     if (s.closedAt === null) t.open++;
-    t.takingsKobo += s.takingsKobo ?? 0;
+    t.cardTotalKobo += s.cardTotalKobo ?? 0;
     for (const z of s.zreports) {
       t.zReports++;
       t.zTotalKobo += z.totalKobo;
@@ -135,16 +135,16 @@ export function addDayTally(a: DayTally, b: DayTally): void {
 }
 
 /** A day's shows added up (the Hub's Shows page): seats sold and held, and the takings, from each show's own figures. */
-export function showFillTotals(list: readonly { seatsSold: number; takingsKobo: number; seatsHeld: number }[]): {
+export function showFillTotals(list: readonly { seatsSold: number; cardTotalKobo: number; seatsHeld: number }[]): {
   shows: number;
   seatsSold: number;
-  takingsKobo: number;
+  cardTotalKobo: number;
   seatsHeld: number;
 } {
-  const t = { shows: list.length, seatsSold: 0, takingsKobo: 0, seatsHeld: 0 };
+  const t = { shows: list.length, seatsSold: 0, cardTotalKobo: 0, seatsHeld: 0 };
   for (const s of list) {
     t.seatsSold += s.seatsSold;
-    t.takingsKobo += s.takingsKobo;
+    t.cardTotalKobo += s.cardTotalKobo;
     t.seatsHeld += s.seatsHeld;
   }
   return t;

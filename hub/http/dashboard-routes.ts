@@ -157,7 +157,7 @@ export function dashboardRoutes(app: HubApp, ctx: HubContext): void {
           lagosStamp(x.openedAt),
           x.closedAt === null ? '' : lagosStamp(x.closedAt),
           nairaOrEmpty(x.floatKobo),
-          nairaOrEmpty(x.takingsKobo),
+          nairaOrEmpty(x.cardTotalKobo),
         ];
         const zs = x.zreports.length ? x.zreports : [null];
         for (const z of zs)

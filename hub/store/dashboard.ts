@@ -194,7 +194,7 @@ export async function shifts(
     openedAt: num(s.opened_at),
     closedAt: numOrNull(s.closed_at),
     floatKobo: numOrNull(s.float_kobo),
-    takingsKobo: numOrNull(s.takings_kobo),
+    cardTotalKobo: numOrNull(s.card_total_kobo),
     zreports: byShift.get(`${String(s.counter_id)}\u0000${String(s.shift_id)}`) ?? [],
   }));
   // Added up by the ledger's rule (shared/ledger.ts), real and practice apart.

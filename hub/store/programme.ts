@@ -194,7 +194,7 @@ export async function showFills(q: SqlRunner, scope: Scope, day: string, branchF
       inProgramme: true,
       seatsSold: 0,
       paidCount: 0,
-      takingsKobo: 0,
+      cardTotalKobo: 0,
       seatsHeld: 0,
     });
   }
@@ -210,14 +210,14 @@ export async function showFills(q: SqlRunner, scope: Scope, day: string, branchF
       inProgramme: false,
       seatsSold: 0,
       paidCount: 0,
-      takingsKobo: 0,
+      cardTotalKobo: 0,
       seatsHeld: 0,
     };
     shows.set(k, {
       ...base,
       seatsSold: num(s.seats_sold),
       paidCount: num(s.paid_count),
-      takingsKobo: num(s.takings),
+      cardTotalKobo: num(s.takings),
       seatsHeld: num(s.seats_held),
     });
   }

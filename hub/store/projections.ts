@@ -197,14 +197,14 @@ export async function projectEvents(
   const closed = only(events, 'shift.closed');
   if (closed.length) {
     await q.query(
-      `update dash_shifts s set closed_at = t.at, takings_kobo = t.takings
+      `update dash_shifts s set closed_at = t.at, card_total_kobo = t.takings
          from (select distinct on (shift_id) * from unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) as u(shift_id, at, takings, seq) order by shift_id, seq desc) as t
         where s.counter_id = $1 and s.shift_id = t.shift_id`,
       [
         counterId,
         closed.map((e) => e.payload.shiftId),
         closed.map((e) => e.at),
-        closed.map((e) => e.payload.takingsKobo),
+        closed.map((e) => e.payload.cardTotalKobo),
         closed.map((e) => e.seq),
       ],
     );

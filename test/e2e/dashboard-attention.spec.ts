@@ -250,7 +250,7 @@ for (const size of SIZES) {
     await expect(page.getByTestId('tile-refund-due')).toContainText(formatNaira(250_000));
     await expect(page.getByTestId('tile-refund-due')).toContainText('1 customer gone: not in the card total');
     // Takings: the three paid sales, not the payment to refund.
-    await expect(page.getByTestId('tile-takings')).toContainText(formatNaira(470_000 + 1_370_000 + 400_000));
+    await expect(page.getByTestId('tile-card-total')).toContainText(formatNaira(470_000 + 1_370_000 + 400_000));
     await expect(page.getByTestId('tile-paid-after-closing')).toContainText(formatNaira(0));
     await expect(page.locator('.day-nav').getByTestId('day-shown')).toHaveText(dayMediumOf(day));
     await page.getByRole('button', { name: 'Previous day' }).click();

@@ -150,9 +150,9 @@ for (const size of SIZES) {
     await login(page, hub.url, HO, '/dashboard/today');
     const paid = sales.filter((s) => s.state === 'paid').reduce((a, s) => a + s.kobo, 0);
     const branch = page.locator('[data-branch]').first();
-    await expect(branch.getByTestId('tally-takings')).toHaveText(formatNaira(paid));
-    await inView(branch.getByTestId('tally-takings'));
-    await inView(page.locator('[data-counter]').first().getByTestId('tally-takings'));
+    await expect(branch.getByTestId('tally-card-total')).toHaveText(formatNaira(paid));
+    await inView(branch.getByTestId('tally-card-total'));
+    await inView(page.locator('[data-counter]').first().getByTestId('tally-card-total'));
     await noSideways(page);
     await both(page, `today-fit-${size.name}`);
     await page.context().close();

@@ -229,7 +229,7 @@ test.beforeAll(async () => {
   const c3 = journals['Counter 3']!;
   ev['Counter 3']!.push(c3.ev('shift.opened', at(0.002), { shiftId: 'SH-DEMO', cashier: 'Trainee', profile: 'demo' }));
   ev['Counter 3']!.push(
-    c3.ev('shift.closed', at(0.008), { shiftId: 'SH-DEMO', cashier: 'Trainee', takingsKobo: 520_000 }),
+    c3.ev('shift.closed', at(0.008), { shiftId: 'SH-DEMO', cashier: 'Trainee', cardTotalKobo: 520_000 }),
   );
   ev['Counter 3']!.push(
     c3.ev('zreport', at(0.008), {
@@ -297,7 +297,7 @@ test.beforeAll(async () => {
     { label: 'Expired', kobo: 300_000, count: 1 },
   );
   ev['Counter 2']!.push(
-    c2.ev('shift.closed', at(0.97), { shiftId: 'SH-BOLA', cashier: 'Bola', takingsKobo: zLines[0].kobo }),
+    c2.ev('shift.closed', at(0.97), { shiftId: 'SH-BOLA', cashier: 'Bola', cardTotalKobo: zLines[0].kobo }),
   );
   ev['Counter 2']!.push(
     c2.ev('zreport', at(0.97), {
@@ -400,7 +400,7 @@ test('Today for head office: takings by branch, counter and cashier, the hourly 
   browser,
 }) => {
   await login(page, hub.url, HO);
-  const takings = page.getByTestId('tile-takings');
+  const takings = page.getByTestId('tile-card-total');
   await expect(takings).toContainText(formatNaira(sum(paidToday())));
   await expect(takings).toContainText(`${paidToday().length} paid`);
   await expect(page.getByTestId('tile-failed')).toContainText('1');
@@ -431,7 +431,7 @@ test('Today for head office: takings by branch, counter and cashier, the hourly 
 
   const phone = await newPage(browser, { width: 390, height: 844 });
   await login(phone, hub.url, HO);
-  await expect(phone.getByTestId('tile-takings')).toContainText(formatNaira(sum(paidToday())));
+  await expect(phone.getByTestId('tile-card-total')).toContainText(formatNaira(sum(paidToday())));
   // Nothing is wider than the phone but the tables, which scroll inside their box.
   expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await both(phone, 'today-phone');
@@ -442,12 +442,12 @@ test('a branch manager sees their branch only, through the screens and by editin
   await login(page, hub.url, BM);
   await expect(page.getByTestId('my-branch')).toHaveText(`Branch ${IKEJA}`);
   await expect(page.getByLabel('Branch in view')).toHaveCount(0);
-  await expect(page.getByTestId('tile-takings')).toContainText(formatNaira(sum(paidToday(IKEJA))));
+  await expect(page.getByTestId('tile-card-total')).toContainText(formatNaira(sum(paidToday(IKEJA))));
   await expect(page.getByTestId('breakdown').locator(`tr[data-branch="${LEKKI}"]`)).toHaveCount(0);
 
   // Editing the address to the other branch changes nothing.
   await page.goto(`${hub.url}/dashboard/today?branch=${LEKKI}`);
-  await expect(page.getByTestId('tile-takings')).toContainText(formatNaira(sum(paidToday(IKEJA))));
+  await expect(page.getByTestId('tile-card-total')).toContainText(formatNaira(sum(paidToday(IKEJA))));
   await page.goto(`${hub.url}/dashboard/orders?film=Lekki`);
   await expect(page.getByTestId('orders-empty')).toContainText('No orders match.');
   await page.goto(`${hub.url}/dashboard/counters?branch=${LEKKI}`);
@@ -501,7 +501,7 @@ test('Live: a counter syncs a new sale and the page shows it, then its payment',
   await both(page, 'live');
   // Today follows the feed by itself.
   await page.keyboard.press('Alt+1');
-  await expect(page.getByTestId('tile-takings')).toContainText(formatNaira(sum(paidToday()) + 725_000));
+  await expect(page.getByTestId('tile-card-total')).toContainText(formatNaira(sum(paidToday()) + 725_000));
   seeded.push({
     ref: 'LIVE-1',
     counter: 'Counter 3',
@@ -705,7 +705,7 @@ test('keyboard only: log in, move between screens by Alt+number, search, open a 
   await page.keyboard.press('Tab');
   await page.keyboard.type(BM.password);
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('tile-takings')).toBeVisible();
+  await expect(page.getByTestId('tile-card-total')).toBeVisible();
   for (const [key, title] of [
     ['Alt+2', 'Live'],
     ['Alt+3', 'Needs attention'],

@@ -126,7 +126,7 @@ export class ShiftStore {
       this.db.prepare('UPDATE shift_reports SET report_json = ? WHERE id = ?').run(JSON.stringify(report), report.id);
       this.sink.append(
         'shift.closed',
-        { shiftId: String(id), cashier: clipText(cur.cashier, 80), takingsKobo: takingsOf(report) },
+        { shiftId: String(id), cashier: clipText(cur.cashier, 80), cardTotalKobo: takingsOf(report) },
         at,
       );
       this.sink.append('zreport', zReportEvent({ ...report, id: report.id as number }), at);

@@ -96,10 +96,10 @@ export function fillBars(shows: Pick<ShowFill, 'seatsSold' | 'seatsHeld'>[]): { 
 }
 
 /** "12 seats sold in 7 sales · ₦54,000.00 · 2 being paid for" */
-export function fillText(s: Pick<ShowFill, 'seatsSold' | 'paidCount' | 'takingsKobo' | 'seatsHeld'>): string {
+export function fillText(s: Pick<ShowFill, 'seatsSold' | 'paidCount' | 'cardTotalKobo' | 'seatsHeld'>): string {
   const parts = [
     s.seatsSold === 0 ? 'No seats sold' : `${plural(s.seatsSold, 'seat')} sold in ${plural(s.paidCount, 'sale')}`,
-    formatNaira(s.takingsKobo),
+    formatNaira(s.cardTotalKobo),
   ];
   if (s.seatsHeld > 0) parts.push(`${formatCount(s.seatsHeld)} being paid for`);
   return parts.join(' · ');

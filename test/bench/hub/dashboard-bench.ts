@@ -79,7 +79,7 @@ export async function seed(
        select counter_id, id, id, 'order.created', created_at, 'queued', created_at from dash_orders`,
     );
     await db.query(
-      `insert into dash_shifts (counter_id, shift_id, branch, cashier, profile, practice, opened_at, closed_at, float_kobo, takings_kobo)
+      `insert into dash_shifts (counter_id, shift_id, branch, cashier, profile, practice, opened_at, closed_at, float_kobo, card_total_kobo)
        select c.id, 'S' || d || '-' || s, c.branch, 'Cashier ' || s, 'production', false, $1::bigint - d::bigint * ${DAY} + s::bigint * 21600000,
               case when d = 0 and s = 1 then null else $1::bigint - d::bigint * ${DAY} + s::bigint * 21600000 + 20000000 end, 0, 5000000
          from counters c, generate_series(0, $2::int - 1) d, generate_series(0, 1) s`,
@@ -87,7 +87,7 @@ export async function seed(
     );
     await db.query(
       `insert into dash_zreports (counter_id, seq, branch, shift_id, report_no, from_at, to_at, total_kobo, count, lines, at)
-       select counter_id, row_number() over (), branch, shift_id, row_number() over (partition by counter_id order by opened_at), opened_at, closed_at, takings_kobo, 20,
+       select counter_id, row_number() over (), branch, shift_id, row_number() over (partition by counter_id order by opened_at), opened_at, closed_at, card_total_kobo, 20,
               '[{"label":"Card","kobo":5000000,"count":20}]'::jsonb, closed_at
          from dash_shifts where closed_at is not null`,
     );

@@ -129,6 +129,7 @@ describe('dashboard API', () => {
         status(a2, 'R-A2-2', T0 - 4 * H + 1, 'cancelled'),
         order(a2, 'R-A2-3', T0 - 4 * H, 100_000, { cashier: 'Bola' }),
         status(a2, 'R-A2-3', T0 - 4 * H + 1, 'expired'),
+        // Written by a counter from before the card total's one name (issue 37): still read as its card total.
         a2.ev('shift.closed', T0 - H, { shiftId: 'S3', cashier: 'Bola', takingsKobo: 100_000 }),
         a2.ev('zreport', T0 - H, {
           shiftId: 'S3',
@@ -332,7 +333,14 @@ describe('dashboard API', () => {
     expect(v.shifts.find((s) => s.shiftId === 'S3')!.zreports).toMatchObject([
       { reportNo: 7, lines: [{ label: 'Card', kobo: 100_000, count: 1 }] },
     ]);
-    expect(v.totals).toEqual({ shifts: 4, open: 3, takingsKobo: 100_000, zReports: 1, zTotalKobo: 100_000, zCount: 1 });
+    expect(v.totals).toEqual({
+      shifts: 4,
+      open: 3,
+      cardTotalKobo: 100_000,
+      zReports: 1,
+      zTotalKobo: 100_000,
+      zCount: 1,
+    });
     expect(v.practice).toMatchObject({ zReports: 0, zTotalKobo: 0 });
     const mine = (await M1.get('/shifts')).json as typeof v;
     expect(mine.shifts.map((s) => s.shiftId)).toEqual(['S2', 'S3', 'S1']);

@@ -314,7 +314,7 @@ function journalOf(j: CounterJournal, zLines: { label: string; kobo: number; cou
   timed.push({
     at: SHIFT.closedAt,
     make: () =>
-      j.ev('shift.closed', SHIFT.closedAt, { shiftId: SHIFT.id, cashier: SHIFT.cashier, takingsKobo: z.amountKobo }),
+      j.ev('shift.closed', SHIFT.closedAt, { shiftId: SHIFT.id, cashier: SHIFT.cashier, cardTotalKobo: z.amountKobo }),
   });
   timed.push({
     at: SHIFT.closedAt + 1,
@@ -481,7 +481,7 @@ describe.each(backends)("the Hub's money figures equal the ledger's, on $name", 
     'Shifts: takings, the Z report and its lines, the day totals, and the shifts CSV',
     async () => {
       const v = await shifts(hub.db, all, D, {});
-      expect(v.shifts.map((s) => [s.shiftId, s.takingsKobo, s.practice])).toEqual([
+      expect(v.shifts.map((s) => [s.shiftId, s.cardTotalKobo, s.practice])).toEqual([
         [SHIFT.id, z.card.amountKobo, false],
       ]);
       const zr = v.shifts[0]!.zreports;
@@ -496,7 +496,7 @@ describe.each(backends)("the Hub's money figures equal the ledger's, on $name", 
           {
             practice: false,
             closedAt: SHIFT.closedAt,
-            takingsKobo: z.card.amountKobo,
+            cardTotalKobo: z.card.amountKobo,
             zreports: [{ totalKobo: z.card.amountKobo, count: z.card.count }],
           },
         ]),
@@ -527,11 +527,11 @@ describe.each(backends)("the Hub's money figures equal the ledger's, on $name", 
       const v = await showFills(hub.db, all, day);
       const lines = all2.shows.filter((s) => s.showDate === day);
       const got = v.shows
-        .filter((s) => s.takingsKobo > 0 || s.seatsSold > 0 || s.paidCount > 0)
-        .map((s) => [s.filmName, s.time, s.paidCount, s.seatsSold, s.takingsKobo]);
+        .filter((s) => s.cardTotalKobo > 0 || s.seatsSold > 0 || s.paidCount > 0)
+        .map((s) => [s.filmName, s.time, s.paidCount, s.seatsSold, s.cardTotalKobo]);
       expect(got, `Shows ${day}`).toEqual(lines.map((l) => [l.filmName, l.showTime, l.orders, l.seats, l.amountKobo]));
       const t = showFillTotals(v.shows);
-      expect([t.takingsKobo, t.seatsSold], `Shows ${day}, the day's total`).toEqual([
+      expect([t.cardTotalKobo, t.seatsSold], `Shows ${day}, the day's total`).toEqual([
         lines.reduce((n, l) => n + l.amountKobo, 0),
         lines.reduce((n, l) => n + l.seats, 0),
       ]);

@@ -74,7 +74,7 @@ function journal(seed: number, n: number, t0: number): SyncEvent[] {
       });
       push('topup.status', at + 1, { reference: ref, status: ['success', 'fail'][rnd(2)]!, orderNo: `TU${i}` });
     } else {
-      push('shift.closed', at, { shiftId: `S${seed}-${shift}`, cashier: 'Ada', takingsKobo: 1000 * rnd(100) });
+      push('shift.closed', at, { shiftId: `S${seed}-${shift}`, cashier: 'Ada', cardTotalKobo: 1000 * rnd(100) });
       push('zreport', at, {
         shiftId: `S${seed}-${shift}`,
         reportNo: shift + 1,
@@ -158,7 +158,7 @@ function fold(events: SyncEvent[]): Expected {
     } else if (ev.kind === 'shift.opened') e.shifts.set(ev.payload.shiftId, { closedAt: null, takings: null });
     else if (ev.kind === 'shift.closed') {
       const s = e.shifts.get(ev.payload.shiftId);
-      if (s) Object.assign(s, { closedAt: ev.at, takings: ev.payload.takingsKobo });
+      if (s) Object.assign(s, { closedAt: ev.at, takings: ev.payload.cardTotalKobo });
     } else if (ev.kind === 'zreport') e.zreports++;
   }
   for (const [ref, o] of e.orders)
@@ -222,7 +222,7 @@ async function actual(db: HubDb, counterId: string): Promise<Expected> {
         String(s.shift_id),
         {
           closedAt: s.closed_at === null ? null : num(s.closed_at),
-          takings: s.takings_kobo === null ? null : num(s.takings_kobo),
+          takings: s.card_total_kobo === null ? null : num(s.card_total_kobo),
         },
       ]),
     ),

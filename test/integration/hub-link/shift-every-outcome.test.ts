@@ -223,7 +223,7 @@ describe('a shift with every outcome', () => {
     const events = counter.events();
     const closed = events.find((e) => e.kind === 'shift.closed')!;
     const zr = events.find((e) => e.kind === 'zreport')!;
-    expect(closed.payload).toEqual({ shiftId: String(shift.id), cashier: 'Ada', takingsKobo: 1_680_000 });
+    expect(closed.payload).toEqual({ shiftId: String(shift.id), cashier: 'Ada', cardTotalKobo: 1_680_000 });
     expect(zr.payload).toMatchObject({ shiftId: String(shift.id), totalKobo: 1_680_000, count: 2 + 1 + 1 });
     const lines = Object.fromEntries(
       (zr.payload as { lines: { label: string; kobo: number; count: number }[] }).lines.map((l) => [

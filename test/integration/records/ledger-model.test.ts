@@ -388,7 +388,7 @@ async function run(actions: Action[]): Promise<void> {
     for (const s of shiftModel.filter((x) => x.closedAt !== null)) {
       const closed = events.find((e) => e.kind === 'shift.closed' && e.payload.shiftId === String(s.id));
       const z = events.find((e) => e.kind === 'zreport' && e.payload.shiftId === String(s.id));
-      expect(closed?.kind === 'shift.closed' && closed.payload.takingsKobo, `shift ${s.id} takings sent`).toBe(
+      expect(closed?.kind === 'shift.closed' && closed.payload.cardTotalKobo, `shift ${s.id} takings sent`).toBe(
         s.want!.card.kobo,
       );
       expect(z?.kind === 'zreport' && [z.payload.totalKobo, z.payload.count], `shift ${s.id} Z sent`).toEqual([
@@ -415,12 +415,12 @@ async function run(actions: Action[]): Promise<void> {
         const mine = shiftModel.filter((s) => lagosDate(s.openedAt) === day || s.closedAt === null);
         const sum = (demo: boolean) =>
           mine.filter((s) => s.demo === demo && s.want).reduce((n, s) => n + s.want!.card.kobo, 0);
-        expect(v.totals.takingsKobo, `Hub's card takings on ${day}`).toBe(sum(false));
-        expect(v.practice.takingsKobo, `Hub's practice takings on ${day}`).toBe(sum(true));
+        expect(v.totals.cardTotalKobo, `Hub's card takings on ${day}`).toBe(sum(false));
+        expect(v.practice.cardTotalKobo, `Hub's practice takings on ${day}`).toBe(sum(true));
         for (const row of v.shifts) {
           const s = shiftModel.find((x) => String(x.id) === row.shiftId)!;
           expect(row.practice, `shift ${s.id} practice on the Hub`).toBe(s.demo);
-          expect(row.takingsKobo, `shift ${s.id} takings on the Hub`).toBe(s.want ? s.want.card.kobo : null);
+          expect(row.cardTotalKobo, `shift ${s.id} takings on the Hub`).toBe(s.want ? s.want.card.kobo : null);
           expect(
             row.zreports.map((z) => z.totalKobo),
             `shift ${s.id} Z on the Hub`,

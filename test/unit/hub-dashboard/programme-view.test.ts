@@ -118,12 +118,12 @@ describe('programme view', () => {
   });
 
   it("says a show's fill in words", () => {
-    expect(fillText({ seatsSold: 12, paidCount: 7, takingsKobo: 5_400_000, seatsHeld: 2 })).toBe(
+    expect(fillText({ seatsSold: 12, paidCount: 7, cardTotalKobo: 5_400_000, seatsHeld: 2 })).toBe(
       '12 seats sold in 7 sales · ₦54,000.00 · 2 being paid for',
     );
-    expect(fillText({ seatsSold: 1, paidCount: 1, takingsKobo: 470_000, seatsHeld: 0 })).toBe(
+    expect(fillText({ seatsSold: 1, paidCount: 1, cardTotalKobo: 470_000, seatsHeld: 0 })).toBe(
       '1 seat sold in 1 sale · ₦4,700.00',
     );
-    expect(fillText({ seatsSold: 0, paidCount: 0, takingsKobo: 0, seatsHeld: 0 })).toBe('No seats sold · ₦0.00');
+    expect(fillText({ seatsSold: 0, paidCount: 0, cardTotalKobo: 0, seatsHeld: 0 })).toBe('No seats sold · ₦0.00');
   });
 });

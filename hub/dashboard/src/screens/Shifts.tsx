@@ -90,7 +90,7 @@ function ShiftItem({ s, headOffice }: { s: ShiftRow; headOffice: boolean }) {
         </div>
         <div>
           <dt>{CARD_TOTAL_LABEL}</dt>
-          <dd>{s.takingsKobo === null ? '—' : formatNaira(s.takingsKobo)}</dd>
+          <dd>{s.cardTotalKobo === null ? '—' : formatNaira(s.cardTotalKobo)}</dd>
         </div>
       </dl>
       {s.zreports.length ? (
@@ -146,7 +146,7 @@ export function ShiftsScreen() {
             </div>
             <div className="tile" data-tone="good">
               <span className="tile-label">{CARD_TOTAL_LABEL} at close</span>
-              <span className="tile-value">{formatNaira(v.totals.takingsKobo)}</span>
+              <span className="tile-value">{formatNaira(v.totals.cardTotalKobo)}</span>
               <span className="tile-sub">closed shifts · {CARD_TOTAL_NOTE}</span>
             </div>
             <div className="tile">
@@ -162,7 +162,7 @@ export function ShiftsScreen() {
             <p className="hint" data-testid="practice-note">
               Demo and Sandbox (practice, no real money, not in the totals): {formatCount(v.practice.shifts)} shift
               {v.practice.shifts === 1 ? '' : 's'}, {CARD_TOTAL_LABEL.toLowerCase()} at close{' '}
-              {formatNaira(v.practice.takingsKobo)}, {formatCount(v.practice.zReports)} Z report
+              {formatNaira(v.practice.cardTotalKobo)}, {formatCount(v.practice.zReports)} Z report
               {v.practice.zReports === 1 ? '' : 's'}.
             </p>
           ) : null}

@@ -56,7 +56,7 @@ export function ShowsScreen() {
             <div className="tile" data-tone="good">
               <span className="tile-label">Seats sold</span>
               <span className="tile-value">{formatCount(v.totals.seatsSold)}</span>
-              <span className="tile-sub">{formatNaira(v.totals.takingsKobo)} taken</span>
+              <span className="tile-sub">{formatNaira(v.totals.cardTotalKobo)} taken</span>
             </div>
             <div className="tile">
               <span className="tile-label">Shows</span>
@@ -112,7 +112,7 @@ export function ShowsScreen() {
                           Not in the programme
                         </span>
                       )}
-                      <span className="show-takings num">{formatNaira(s.takingsKobo)}</span>
+                      <span className="show-card-total num">{formatNaira(s.cardTotalKobo)}</span>
                     </div>
                     <div className="fill-bar" aria-hidden="true">
                       <span className="fill-sold" style={{ width: `${b.soldPct}%` }} />

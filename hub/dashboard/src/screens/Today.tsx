@@ -40,7 +40,7 @@ function TallyCells({ t }: { t: Tally }) {
       <td className="num" data-label="Paid">
         {formatCount(t.paidCount)}
       </td>
-      <td className="num strong" data-label="Card total" data-testid="tally-takings">
+      <td className="num strong" data-label="Card total" data-testid="tally-card-total">
         {formatNaira(t.paidKobo)}
       </td>
       <td className="num" data-label="Failed" data-zero={t.failedCount === 0 || undefined}>
@@ -178,7 +178,7 @@ export function TodayScreen() {
         <>
           <div className="tiles" data-testid="today-tiles">
             <Tile
-              testId="tile-takings"
+              testId="tile-card-total"
               label="Card total"
               value={formatNaira(v.totals.paidKobo)}
               sub={`${formatCount(v.totals.paidCount)} paid${change ? ` · ${change} against ${dayShort(v.lastWeekDay)}${isToday ? ' by this hour' : ''}` : ''}`}
