@@ -3,7 +3,6 @@
 // seat-taken.ts). A programme is replaced whole in one transaction that also bumps the branch's
 // version and NOTIFYs every Hub instance, whose relay streams tell that branch's counters
 // (`event: programme`).
-import { ORDER_STATES_OPEN } from '../../shared/hub-dashboard-contract';
 import type { DashProgrammeView, HubProgramme, ShowFill, ShowsView } from '../../shared/hub-programme-contract';
 import type { Programme } from '../../shared/programme';
 import { showFillTotals } from '../../shared/ledger-day';
@@ -21,7 +20,6 @@ export function readProgrammeNotice(payload: string): { branch: string; version:
 }
 
 type Row = Record<string, unknown>;
-const OPEN = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 
 /** Replaces the branch's programme; resolves to its new version. */
 export async function setProgramme(db: HubDb, branch: string, p: Programme, by: string, now: number): Promise<number> {

@@ -130,6 +130,7 @@ describe('dashboard API', () => {
         order(a2, 'R-A2-3', T0 - 4 * H, 100_000, { cashier: 'Bola' }),
         status(a2, 'R-A2-3', T0 - 4 * H + 1, 'expired'),
         // Written by a counter from before the card total's one name (issue 37): still read as its card total.
+        // @ts-expect-error the older counter's field name, which today's contract type no longer has
         a2.ev('shift.closed', T0 - H, { shiftId: 'S3', cashier: 'Bola', takingsKobo: 100_000 }),
         a2.ev('zreport', T0 - H, {
           shiftId: 'S3',
