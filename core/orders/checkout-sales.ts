@@ -44,7 +44,7 @@ export function checkoutSales(parts: CheckoutParts) {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = deps.settings();
     const sale = checkSale(input, s);
-    const open = journal.listOpen();
+    const open = journal.listOpenForSale(sale.sn);
     const busy = admit(open, sale.sn, opts);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
     const { retryOf } = opts;
@@ -136,7 +136,7 @@ export function checkoutSales(parts: CheckoutParts) {
       }
       const why = retryRule(id);
       if (why) throw new AppError('CONFLICT', why, { id });
-      admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
+      admit(journal.listOpenForSale(rec.sn), rec.sn, {}); // no query when the door refuses anyway (newSale asks again after it)
       await assertNotPaid(closed, rec);
       return newSale(rec.sale, { retryOf: id });
     },
