@@ -1,7 +1,8 @@
 // A word index of the order journal for searching parts of order numbers, films and seats: an FTS5
-// trigram table this module owns and keeps in step from the checkout's order events (and catches
-// up from the journal at start and before each search). No trigger touches the journal itself, so
-// nothing here can ever hold up a sale.
+// trigram table kept in step by the order journal itself (each order's words written in the
+// transaction that writes the order: OrderJournal's `words`), by the checkout's order events for
+// what the journal does not write (a late payment's number), and caught up from the journal at
+// start and before each search. No trigger touches the journal itself.
 import type { Db } from '../db';
 
 /** Orders whose numbers may still be filled in (payNo arrives after the payment) are re-read at start. */
@@ -79,6 +80,32 @@ export class OrderTextIndex {
     }
   }
 
+  /** Is the order's row in the index already what it would be written as? */
+  private same(r: Row): boolean {
+    const had = this.db.prepare('SELECT refs, film, seats FROM records_order_text WHERE rowid = ?').get(r.id) as
+      { refs: string; film: string; seats: string } | undefined;
+    return (
+      had !== undefined &&
+      had.refs === refsOf(r) &&
+      had.film === `${r.film_name} ${r.film_title}` &&
+      had.seats === seatTokens(r.seats)
+    );
+  }
+
+  /**
+   * Writes order `id`'s words inside the caller's open transaction (the order journal's: the order and
+   * its words commit together, one commit per journal write); an order whose words are unchanged is
+   * left as it is.
+   */
+  index(id: number): void {
+    const r = this.db.prepare(`${SELECT} WHERE o.id = ?`).get(id) as Row | undefined;
+    if (!r || this.same(r)) return;
+    this.db.prepare('DELETE FROM records_order_text WHERE rowid = ?').run(r.id);
+    this.db
+      .prepare('INSERT INTO records_order_text (rowid, refs, film, seats) VALUES (?, ?, ?, ?)')
+      .run(r.id, refsOf(r), `${r.film_name} ${r.film_title}`, seatTokens(r.seats));
+  }
+
   private maxIndexed(): number {
     return (this.db.prepare('SELECT ifnull(max(rowid), 0) AS m FROM records_order_text').get() as { m: number }).m;
   }
@@ -95,10 +122,10 @@ export class OrderTextIndex {
     }
   }
 
-  /** Re-reads one order (its numbers may have been filled in). */
+  /** Re-reads one order (its numbers may have been filled in); no write when its words are unchanged. */
   refresh(id: number): void {
     const r = this.db.prepare(`${SELECT} WHERE o.id = ?`).get(id) as Row | undefined;
-    if (r) this.write([r]);
+    if (r && !this.same(r)) this.write([r]);
   }
 
   /** At start: recent orders whose numbers changed while nobody was listening. */
