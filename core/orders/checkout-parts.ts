@@ -14,7 +14,6 @@ import type { LateDetailsDeps } from './late-details';
 import { OrderCalls } from './order-calls';
 import { REASONS } from './order-decisions';
 import { OrderJournal, type OrderRecord } from './order-journal';
-import { OrderTextIndex } from './order-text-index';
 import { isFinalState } from './order-state';
 import { LateOutcomeStore } from './late-outcomes';
 import { Poller } from './poller';
@@ -97,7 +96,7 @@ export function buildCheckoutParts(deps: CheckoutDeps) {
           (p: PosClient) => () =>
             p
         )(deps.pos);
-  const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK, new OrderTextIndex(deps.db));
+  const journal = new OrderJournal(deps.db, now, deps.journalSink ?? NO_JOURNAL_SINK);
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
   const relay = new RelayFollower();
   /** Which queued orders give way to the cashier's own sale (a box office's charges). */

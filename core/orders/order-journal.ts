@@ -3,7 +3,6 @@
 // Each of these events also goes to the Hub's outbox (the JournalSink) in the same transaction:
 // a new order as `order.created`, a change of state, or a provider number first learnt, as
 // `order.status`. What a row becomes (OrderRecord, its view, its Hub event) is order-record.ts.
-// The order's words for search (order-text-index.ts) are written in the same transaction too.
 import type { Db } from '../db';
 import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../journal-sink';
 import type { OrderEvent, OrderState, Sale } from '../../shared/orders';
@@ -45,11 +44,6 @@ export interface OrderPatch extends ProviderFacts {
   countAttempt?: boolean;
 }
 
-/** Writes an order's words for search inside the journal's open transaction (OrderTextIndex). */
-export interface OrderWords {
-  index(id: number): void;
-}
-
 interface TransitionResult {
   changed: boolean;
   record: OrderRecord | null;
@@ -61,18 +55,12 @@ export class OrderJournal {
   private readonly db: Db;
   private readonly now: () => number;
   private readonly sink: JournalSink;
-  private readonly words: OrderWords | undefined;
 
-  /**
-   * `sink`: where each event also goes, in its transaction (the Hub's outbox; none in tools and some
-   * tests). `words`: the search index, written in the same transaction (none: the index catches up
-   * from the journal before a search).
-   */
-  constructor(db: Db, now: () => number, sink: JournalSink = NO_JOURNAL_SINK, words?: OrderWords) {
+  /** `sink`: where each event also goes, in its transaction (the Hub's outbox; none in tools and some tests). */
+  constructor(db: Db, now: () => number, sink: JournalSink = NO_JOURNAL_SINK) {
     this.db = db;
     this.now = now;
     this.sink = sink;
-    this.words = words;
   }
 
   /**
@@ -154,7 +142,6 @@ export class OrderJournal {
         o.createdAt,
       );
       o.alongside?.(id, outOrderNo);
-      this.words?.index(id);
       return id;
     });
     return this.require(tx.immediate());
@@ -278,7 +265,6 @@ export class OrderJournal {
       const at = this.now();
       this.write(id, at, { ...opts.patch }, to);
       this.addEvent(id, at, cur.state, to, note);
-      this.words?.index(id);
       const after = this.require(id);
       this.sink.append('order.status', statusEvent(after, note), at);
       return { changed: true, record: after };
@@ -297,7 +283,6 @@ export class OrderJournal {
       if (!this.differs(cur, patch)) return { changed: false, record: cur };
       const at = this.now();
       this.write(id, at, patch, null);
-      this.words?.index(id);
       const after = this.get(id);
       // The provider's order number known before the order moves: the Hub learns it now.
       if (after && learntNumbers(cur, after)) this.sink.append('order.status', statusEvent(after), at);
@@ -325,7 +310,6 @@ export class OrderJournal {
       }
       if (sets.length === 0) return { changed: false, record: cur };
       this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
-      this.words?.index(id);
       const after = this.get(id);
       if (after && learntNumbers(cur, after)) this.sink.append('order.status', statusEvent(after), this.now());
       return { changed: JSON.stringify(after) !== JSON.stringify(cur), record: after };

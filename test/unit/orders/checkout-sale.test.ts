@@ -3,7 +3,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkoutHarness, type CheckoutHarness } from '../../helpers/orders-harness';
 import { SALE_INPUT } from '../../helpers/orders-db';
-import { searchOrders } from '../../../core/orders/order-search';
 
 let h: CheckoutHarness;
 afterEach(async () => h?.close());
@@ -29,8 +28,6 @@ describe('sell', () => {
     const waiting = await h.until(v.id, 'waiting');
     expect(waiting.orderNo).toMatch(/^FAKE/);
     expect(waiting.nextActionAt).toBe(h.time.now + 1_000);
-    // Its words for search were written with each of its journal writes (no catch-up, no records module).
-    expect(searchOrders(h.db, { text: waiting.orderNo!, states: [], limit: 5 }).ids).toEqual([v.id]);
     const sent = h.pos.orders.get(v.outOrderNo)!.input;
     expect(sent).toMatchObject({ amountKobo: 710_000, orderExpireSeconds: 300, sn: 'P30-0012345' });
     expect(sent.productInfo).toMatchObject({

@@ -176,56 +176,36 @@ describe("order search index on the sale's path (issue 28)", () => {
   });
 });
 
-describe("the order's words written with the order (issue 37)", () => {
-  function wordsJournal(words: (db: ReturnType<typeof openTempDb>['db']) => { index(id: number): void }) {
-    const t = openTempDb();
-    cleanup(t.cleanup);
-    const journal = new OrderJournal(t.db, () => 5_000, undefined, words(t.db));
-    const insert = () =>
-      journal.insert({
-        sale: sale({ seats: 'F1,F12', tickets: 2 }),
-        amountKobo: 710_000,
-        counterCode: 'C1',
-        businessDay: '261121',
-        createdAt: 5_000,
-        expireSeconds: 300,
-        state: 'creating',
-        attempts: 1,
-        headMerchantId: 'H',
-        merchantId: 'M',
-        note: 'sold',
-      });
-    const find = (text: string) => searchOrders(t.db, { text, states: [], limit: 10 }).ids;
-    return { db: t.db, journal, insert, find };
-  }
-
-  it("a new order and each number learnt are found at once, no catch-up, in the journal write's one transaction", () => {
-    const { db, journal, insert, find } = wordsJournal((db) => new OrderTextIndex(db));
-    const rec = insert();
-    expect(find('lagos')).toEqual([rec.id]);
-    expect(find('f12')).toEqual([rec.id]);
-    let transactions = 0;
+describe('order search index: words written when a search asks (issue 37)', () => {
+  it('refreshes many orders in one commit, only those whose words changed', () => {
+    const { db, index, rec, journal, find } = setup();
+    const second = journal.insert({
+      sale: sale({ seats: 'G1', tickets: 1 }),
+      amountKobo: 360_000,
+      counterCode: 'C1',
+      businessDay: '261121',
+      createdAt: 6_000,
+      expireSeconds: 300,
+      state: 'creating',
+      attempts: 1,
+      headMerchantId: 'H',
+      merchantId: 'M',
+      note: 'sold',
+    });
+    expect(index.catchUp()).toBe(2);
+    journal.transition(rec.id, 'waiting', 'on the terminal', { patch: { orderNo: 'ORD-777123' } });
+    journal.transition(second.id, 'waiting', 'on the terminal', { patch: { orderNo: 'ORD-888456' } });
+    let commits = 0;
     const real = db.transaction.bind(db);
     db.transaction = ((fn: (...a: never[]) => unknown) => {
-      transactions++;
+      commits++;
       return real(fn);
     }) as typeof db.transaction;
-    journal.transition(rec.id, 'waiting', 'on the terminal', { patch: { orderNo: 'ORD-777123' } });
+    expect(index.refreshMany([rec.id, second.id, 9_999])).toBe(2);
+    expect(commits).toBe(1);
     expect(find('777123')).toEqual([rec.id]);
-    journal.update(rec.id, { payNo: 'PAY-5550001' });
-    expect(find('5550001')).toEqual([rec.id]);
-    expect(transactions).toBe(2);
-    expect(new OrderTextIndex(db).catchUp()).toBe(0);
-  });
-
-  it('all or nothing: when the words cannot be written, the order is not written either (nothing is sent)', () => {
-    const { db, insert } = wordsJournal(() => ({
-      index() {
-        throw new Error('index broken');
-      },
-    }));
-    expect(() => insert()).toThrow('index broken');
-    expect(db.prepare('SELECT COUNT(*) AS n FROM orders').get()).toEqual({ n: 0 });
-    expect(db.prepare('SELECT COUNT(*) AS n FROM order_events').get()).toEqual({ n: 0 });
+    expect(find('888456')).toEqual([second.id]);
+    expect(index.refreshMany([rec.id, second.id])).toBe(0);
+    expect(commits).toBe(1);
   });
 });
