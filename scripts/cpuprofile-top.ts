@@ -37,7 +37,9 @@ function newest(path: string): string {
 }
 
 const frame = (n: ProfileNode): string => {
-  const file = n.callFrame.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/\/work\/[^/]+\//, '');
+  const file = n.callFrame.url
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^file:\/\/.*?\/(?=(core|shared|protocol|sandbox|test|scripts|hub|integrations|electron|renderer)\/)/, '');
   return `${n.callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${n.callFrame.lineNumber + 1}` : ''}`;
 };
 
