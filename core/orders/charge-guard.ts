@@ -22,7 +22,7 @@ export type OpenOrder = Pick<OrderView, 'id' | 'outOrderNo' | 'state' | 'sn' | '
 export type WhenBusy = 'refuse' | 'queue';
 
 interface ChargeGuardInput {
-  /** Every order not yet final (the checkout's listOpen). */
+  /** The open orders on the sale's terminal, and each queued order with its terminal's (OrderJournal.listOpenForSale). */
   open: readonly OpenOrder[];
   sn: string;
   /** The sale number the cashier chose to leave waiting on the terminal, if any (the cashier's doors only). */

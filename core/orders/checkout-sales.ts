@@ -72,7 +72,7 @@ export function checkoutSales(d: CheckoutSalesDeps) {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = d.settings();
     const sale = checkSale(input, s);
-    const open = journal.listOpen();
+    const open = journal.listOpenForSale(sale.sn);
     const busy = admit(open, sale.sn, opts);
     getPos(); // refuse now, with the client's own message, if the provider is not set up
     // The seat rules (the layout's, then this counter's own sales) before anything is recorded.
@@ -160,7 +160,7 @@ export function checkoutSales(d: CheckoutSalesDeps) {
       }
       const why = retryRule(id);
       if (why) throw new AppError('CONFLICT', why, { id });
-      admit(journal.listOpen(), rec.sn, {}); // no query when the door refuses anyway (sell asks again after it)
+      admit(journal.listOpenForSale(rec.sn), rec.sn, {}); // no query when the door refuses anyway (sell asks again after it)
       await assertNotPaid(closed, rec);
       return sell(rec.sale, {}, id);
     },

@@ -204,6 +204,26 @@ export class OrderJournal {
     ).map(toRecord);
   }
 
+  /**
+   * What a new sale for terminal `sn` is judged against (charge-guard.ts), oldest first: the open
+   * orders on `sn`, and every queued order with the open orders of its terminal (a queued sale that
+   * could go now keeps the new one behind it). Found by terminal (orders_terminal_state), so the
+   * other terminals' open orders are not read. Terminals compare as charge-guard's `sameTerminal`
+   * (a stored SN is trimmed letters, digits and dashes: shared/orders.ts).
+   */
+  listOpenForSale(sn: string): OrderRecord[] {
+    const marks = OPEN_STATES.map(() => '?').join(',');
+    return (
+      this.db
+        .prepare(
+          `SELECT * FROM orders WHERE state IN (${marks}) AND upper(trim(sn)) IN
+             (SELECT upper(trim(?)) UNION SELECT upper(trim(sn)) FROM orders WHERE state = 'queued')
+           ORDER BY created_at, id`,
+        )
+        .all(...OPEN_STATES, sn) as Row[]
+    ).map(toRecord);
+  }
+
   /** How many orders are not final (one COUNT, no record built). */
   countOpen(): number {
     const marks = OPEN_STATES.map(() => '?').join(',');

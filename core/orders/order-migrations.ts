@@ -160,4 +160,10 @@ export const ORDER_MIGRATIONS: Migration[] = [
       CREATE INDEX order_seat_holds_show ON order_seat_holds(show_key);
     `,
   },
+  {
+    // A new sale is judged against the open orders of its own terminal (charge-guard.ts): found by
+    // terminal, not by reading every open order (OrderJournal.listOpenForSale).
+    name: 'orders-007-open-by-terminal',
+    sql: `CREATE INDEX orders_terminal_state ON orders(upper(trim(sn)), state);`,
+  },
 ];

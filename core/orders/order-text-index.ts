@@ -1,13 +1,16 @@
 // A word index of the order journal for searching parts of order numbers, films and seats: an FTS5
-// trigram table this module owns and keeps in step from the checkout's order events (and catches
-// up from the journal at start and before each search). No trigger touches the journal itself, so
-// nothing here can ever hold up a sale.
+// trigram table brought up to date when a search asks (the orders added since, and those the
+// checkout's order events named as changed, noted here by the records module), and at start for
+// what a restart lost. Nothing is written on a sale's path: no trigger touches the journal, and a
+// create's commits carry no index pages (issue 37).
 import { seatList } from '../../shared/seat-list';
 import type { Db } from '../db';
 
 /** Orders whose numbers may still be filled in (payNo arrives after the payment) are re-read at start. */
 const RECHECK_MS = 3 * 86_400_000;
 const BATCH = 2_000;
+/** Past this many orders noted as changed since the last search, their words are written at once. */
+const MAX_CHANGED = 2_000;
 
 type Row = {
   id: number;
@@ -51,7 +54,24 @@ function refsOf(r: Row): string {
 }
 
 export class OrderTextIndex {
+  /** Orders whose words may have changed since the last search (a restart loses them: start's recheck finds them). */
+  private readonly stale = new Set<number>();
+
   constructor(private readonly db: Db) {}
+
+  /** Order `id` may have new words (a checkout order event): noted, written at the next search. */
+  changed(id: number): void {
+    this.stale.add(id);
+    if (this.stale.size >= MAX_CHANGED) this.upToDate();
+  }
+
+  /** Before a search: the orders added since the last time, and those noted as changed. */
+  upToDate(): void {
+    this.catchUp();
+    const ids = [...this.stale];
+    this.refreshMany(ids);
+    for (const id of ids) this.stale.delete(id);
+  }
 
   /**
    * The index is derived from the journal (catchUp and recheckRecent rebuild what a crash lost), so
@@ -78,6 +98,18 @@ export class OrderTextIndex {
     }
   }
 
+  /** Is the order's row in the index already what it would be written as? */
+  private same(r: Row): boolean {
+    const had = this.db.prepare('SELECT refs, film, seats FROM records_order_text WHERE rowid = ?').get(r.id) as
+      { refs: string; film: string; seats: string } | undefined;
+    return (
+      had !== undefined &&
+      had.refs === refsOf(r) &&
+      had.film === `${r.film_name} ${r.film_title}` &&
+      had.seats === seatTokens(r.seats)
+    );
+  }
+
   private maxIndexed(): number {
     return (this.db.prepare('SELECT ifnull(max(rowid), 0) AS m FROM records_order_text').get() as { m: number }).m;
   }
@@ -94,10 +126,17 @@ export class OrderTextIndex {
     }
   }
 
-  /** Re-reads one order (its numbers may have been filled in). */
+  /** Re-reads one order (its numbers may have been filled in); no write when its words are unchanged. */
   refresh(id: number): void {
-    const r = this.db.prepare(`${SELECT} WHERE o.id = ?`).get(id) as Row | undefined;
-    if (r) this.write([r]);
+    this.refreshMany([id]);
+  }
+
+  /** Re-reads these orders; those whose words changed are written in one commit. How many were. */
+  refreshMany(ids: readonly number[]): number {
+    const sel = this.db.prepare(`${SELECT} WHERE o.id = ?`);
+    const stale = ids.map((id) => sel.get(id) as Row | undefined).filter((r): r is Row => !!r && !this.same(r));
+    if (stale.length) this.write(stale);
+    return stale.length;
   }
 
   /** At start: recent orders whose numbers changed while nobody was listening. */

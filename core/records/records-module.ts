@@ -49,7 +49,8 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
   const jobs = new PrintJobStore(ctx.db, now);
   const shifts = new ShiftStore(ctx.db, ctx.journalSink);
   const textIndex = new OrderTextIndex(ctx.db);
-  const offIndex = ctx.checkout.on('order', (v) => textIndex.refresh(v.id));
+  // Noted on each order event, written when a search asks: never on a sale's path.
+  const offIndex = ctx.checkout.on('order', (v) => textIndex.changed(v.id));
   const counterName = () => ctx.settings.profile(ctx.settings.activeProfile()).counterName;
 
   const printer = createPrintService({
@@ -130,7 +131,7 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
       'receipts.retry': (a) => printer.retry(a.id),
 
       'orders.search': (a) => {
-        textIndex.catchUp();
+        textIndex.upToDate();
         const r = searchOrders(ctx.db, { ...a, includeDemo: a.includeDemo ?? ctx.settings.activeProfile() === 'demo' });
         return {
           rows: views(r.ids),
@@ -169,6 +170,7 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
     },
     async stop() {
       offIndex();
+      textIndex.upToDate(); // what was noted since the last search (a crash leaves it to start's recheck)
       receipts.stop();
       await printer.idle();
     },

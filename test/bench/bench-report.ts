@@ -211,7 +211,7 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
       'create overhead, checkout alone',
       ms(r.createOverheadCheckoutOnlyMs.p50),
       ms(r.createOverheadCheckoutOnlyMs.p95),
-      "without the records module's search index writes",
+      'without the records module (its notes for the search index)',
     ],
     ...(r.createFloorMs
       ? [

@@ -2,6 +2,7 @@
 // measures them, then, given a CPU profile of that run, the sale's call tree by time spent.
 //   node_modules/.bin/node --cpu-prof --cpu-prof-dir /tmp/create-prof --import tsx test/bench/create-profile.ts
 //   npx tsx test/bench/create-profile.ts --summarise /tmp/create-prof
+//   npx tsx scripts/cpuprofile-top.ts /tmp/create-prof --under newSale   (the top stacks by self time)
 // Use the project's Node 22 (node_modules/.bin/node): the system's Node 20.20 ends --cpu-prof in a
 // segmentation fault on these machines. Options: --creates N (default 200), --dir DIR (the journal's
 // disk; default the system's temporary folder).
@@ -63,9 +64,8 @@ function summarise(dir: string): void {
   // The sale's synchronous start (sell: validate, write, sign, send) and what runs when the answer
   // comes (read it, decrypt it, move the order to waiting), each merged over every create.
   const roots: [string, string][] = [
-    ['sell', 'checkout-service'],
-    ['openPosResponse', 'pos-response'],
-    ['transition', 'order-journal'],
+    ['newSale', 'checkout-sales'],
+    ['create', 'order-calls'],
   ];
   console.log(`${files[0]}: where the creates' time went, all creates together`);
   for (const [fn, file] of roots) {

@@ -140,7 +140,7 @@ async function main(): Promise<void> {
         'webhook: the app as shipped (default schedule) with its receiver on, wall clock; taps 0.2-0.9 s (a push does not depend on when the customer taps)',
         "history search: the records module's searchOrders (trigram word index + amount index) with the page's 50 orders read back, as orders.search runs it; journal lookups: OrderJournal's own indexed finders",
         `create overhead and journal writes use ${disk}: their commits (WAL, synchronous FULL) wait for this disk`,
-        'create overhead is measured as wired in the app (the records module re-indexes the order for search on each order event); the checkout alone is shown beside it',
+        'create overhead is measured as wired in the app (the records module notes each order event for the search index, whose words are written when a search asks); the checkout alone is shown beside it',
       ],
     },
   };

@@ -152,6 +152,50 @@ describe('order journal', () => {
     expect(j.get(9999)).toBeNull();
   });
 
+  it("finds a new sale's open orders by terminal: its own, and each queued order's with its terminal's", () => {
+    const { j, db, now } = journal();
+    const on = (sn: string, at: number, state: 'queued' | 'creating' = 'creating') =>
+      j.insert({
+        sale: sale({ sn }),
+        amountKobo: 710_000,
+        counterCode: 'COU3',
+        businessDay: '250131',
+        createdAt: at,
+        expireSeconds: 300,
+        state,
+        attempts: state === 'creating' ? 1 : 0,
+        headMerchantId: 'H1',
+        merchantId: 'M1',
+        note: 'Sale recorded',
+      });
+    const mine = on('P30-0012345', now.t + 1);
+    j.transition(mine.id, 'waiting', 'x', { patch: { orderNo: 'ORD-1' } });
+    const otherBusy = on('P30-0099999', now.t + 2);
+    const queuedElsewhere = on('P30-0077777', now.t + 3, 'queued');
+    const onQueuedTerminal = on('p30-0077777', now.t + 4);
+    const done = on('P30-0012345', now.t + 5);
+    j.transition(done.id, 'failed', 'x');
+    // The sale's terminal named in other letters is the same terminal (charge-guard's sameTerminal).
+    expect(j.listOpenForSale('p30-0012345').map((r) => r.id)).toEqual([
+      mine.id,
+      queuedElsewhere.id,
+      onQueuedTerminal.id,
+    ]);
+    expect(j.listOpenForSale('P30-0099999').map((r) => r.id)).toEqual([
+      otherBusy.id,
+      queuedElsewhere.id,
+      onQueuedTerminal.id,
+    ]);
+    j.transition(queuedElsewhere.id, 'cancelled', 'x');
+    expect(j.listOpenForSale('P30-0012345').map((r) => r.id)).toEqual([mine.id]);
+    expect(otherBusy.state).toBe('creating');
+    // Read by terminal through its index, not by reading every open order.
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT * FROM orders WHERE upper(trim(sn)) = ? AND state = ?`)
+      .all('X', 'waiting') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toContain('orders_terminal_state');
+  });
+
   it('has the indexes later searches need', () => {
     const { db } = journal();
     const names = (

@@ -162,10 +162,50 @@ describe("order search index on the sale's path (issue 28)", () => {
     journal.transition(rec.id, 'waiting', 'on the terminal', { patch: { orderNo: 'ORD-777123' } });
     const count = countDurable(db);
     expect(index.catchUp()).toBe(1);
+    // A number the index has not seen (written past the journal, as a late payment's is).
+    db.prepare('UPDATE orders SET pay_no = ? WHERE id = ?').run('PAY-5550001', rec.id);
     index.refresh(rec.id);
     expect(count.all()).toBe(2);
     expect(count.durable()).toBe(0);
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     expect(find('777123')).toEqual([rec.id]);
+    expect(find('5550001')).toEqual([rec.id]);
+    // Words unchanged: nothing to commit.
+    index.refresh(rec.id);
+    expect(count.all()).toBe(2);
+  });
+});
+
+describe('order search index: words written when a search asks (issue 37)', () => {
+  it('refreshes many orders in one commit, only those whose words changed', () => {
+    const { db, index, rec, journal, find } = setup();
+    const second = journal.insert({
+      sale: sale({ seats: 'G1', tickets: 1 }),
+      amountKobo: 360_000,
+      counterCode: 'C1',
+      businessDay: '261121',
+      createdAt: 6_000,
+      expireSeconds: 300,
+      state: 'creating',
+      attempts: 1,
+      headMerchantId: 'H',
+      merchantId: 'M',
+      note: 'sold',
+    });
+    expect(index.catchUp()).toBe(2);
+    journal.transition(rec.id, 'waiting', 'on the terminal', { patch: { orderNo: 'ORD-777123' } });
+    journal.transition(second.id, 'waiting', 'on the terminal', { patch: { orderNo: 'ORD-888456' } });
+    let commits = 0;
+    const real = db.transaction.bind(db);
+    db.transaction = ((fn: (...a: never[]) => unknown) => {
+      commits++;
+      return real(fn);
+    }) as typeof db.transaction;
+    expect(index.refreshMany([rec.id, second.id, 9_999])).toBe(2);
+    expect(commits).toBe(1);
+    expect(find('777123')).toEqual([rec.id]);
+    expect(find('888456')).toEqual([second.id]);
+    expect(index.refreshMany([rec.id, second.id])).toBe(0);
+    expect(commits).toBe(1);
   });
 });
