@@ -1,7 +1,6 @@
-// The one way the provider clients talk HTTP: the platform's fetch with no retries (callers own
-// retry policy), one deadline for the whole exchange (headers and body), and network failures
-// mapped to PROVIDER_*. Not ky: its request copies, merged signals and timeout race cost a sale
-// about half a millisecond of CPU per call for nothing used here (issue 37, docs/benchmarks.md).
+// The one way the provider clients talk HTTP: ky with no retries (callers own retry policy), one
+// deadline for the whole exchange (headers and body), and network failures mapped to PROVIDER_*.
+import ky from 'ky';
 import type { Logger } from '../../shared/logger';
 import { badResponseError, timeoutError, unreachableError, type ProviderCallContext } from './provider-errors';
 import type { AppError } from '../../shared/errors';
@@ -50,18 +49,19 @@ export async function postOnce(req: PostRequest, deps: TransportDeps): Promise<H
   const timeoutMs =
     Number.isFinite(req.timeoutMs) && req.timeoutMs > 0 ? Math.min(req.timeoutMs, MAX_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
-  // One deadline for the wait for headers and the reading of the body.
+  // ky's `timeout` covers the wait for headers; this deadline also bounds reading the body.
   const deadline = setTimeout(
     () => controller.abort(new DOMException('Provider deadline passed', 'TimeoutError')),
     timeoutMs,
   );
   const ctx: ProviderCallContext = { op: req.op, url: req.url };
   try {
-    // Any HTTP status resolves (callers map statuses); a redirect is refused, never followed.
-    const response = await fetch(req.url, {
-      method: 'POST',
+    const response = await ky.post(req.url, {
       ...(req.body !== undefined ? { body: req.body } : {}),
       headers: req.headers,
+      retry: 0,
+      timeout: timeoutMs,
+      throwHttpErrors: false,
       signal: controller.signal,
       redirect: 'error',
     });
@@ -162,7 +162,7 @@ function causeChain(err: unknown): CauseLink[] {
 }
 
 /**
- * Maps whatever fetch threw to PROVIDER_UNREACHABLE (certainly not sent) or PROVIDER_TIMEOUT.
+ * Maps whatever fetch/ky threw to PROVIDER_UNREACHABLE (certainly not sent) or PROVIDER_TIMEOUT.
  * @internal for tests
  */
 export function mapTransportError(
