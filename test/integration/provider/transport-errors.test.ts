@@ -34,6 +34,17 @@ describe('transport failures', () => {
     expect(b.code).toBe('PROVIDER_UNREACHABLE');
   });
 
+  it('a redirect is refused, never followed: one request, outcome unknown', async () => {
+    const { pos, server } = await clients((_req, res) => {
+      res.writeHead(307, { location: '/elsewhere' });
+      res.end();
+    });
+    const e = await rejection(pos.createOrder(order));
+    expect(e.code).toBe('PROVIDER_TIMEOUT');
+    expect(isOutcomeUnknown(e)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('no answer in time: PROVIDER_TIMEOUT, outcome unknown, one request only', async () => {
     const { pos, server } = await clients(() => undefined, 300);
     const e = await rejection(pos.createOrder(order));
