@@ -3,13 +3,14 @@
 // the seat maps, the show keyed with its screen. The programme module asks it with a deadline of its own.
 import { SeatCheckResponseSchema } from '../../shared/hub-programme-contract';
 import type { SeatConflict } from '../../shared/programme';
+import { SEAT_HOLD_WAIT_MS } from '../../shared/seats';
 import type { SeatCheck } from '../programme';
 import type { SettingsService } from '../settings';
 import type { HubClient } from './link-client';
 import type { HubConnectionSource } from './link-types';
 
-/** The programme module gives up at 300 ms anyway; this only bounds the request. */
-const SEAT_CHECK_TIMEOUT_MS = 2_000;
+/** The programme module gives up at the same wait (a seat hold's); this bounds the request itself. */
+const SEAT_CHECK_TIMEOUT_MS = SEAT_HOLD_WAIT_MS;
 
 /** The seat check over the Hub, or null without one (the programme module then says "skipped"). */
 export function hubSeatCheck(d: {

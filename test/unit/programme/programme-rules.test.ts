@@ -153,7 +153,7 @@ describe('the seat check', () => {
   it('is skipped without a Hub, answered when the Hub answers, skipped when it fails or misses the deadline', async () => {
     expect(await runSeatCheck(null, q)).toEqual({
       kind: 'skipped',
-      reason: 'Seats are not checked across counters: this counter has no Hub.',
+      reason: 'Seats not checked across counters (no Hub): this counter is not linked to a Hub.',
     });
     const answering: SeatCheck = {
       conflicts: async (x) => [{ seat: x.seats[0]!, counterName: 'Counter 2', state: 'paid', at: 5 }],
@@ -178,7 +178,7 @@ describe('the seat check', () => {
     h.fire();
     expect(await answer).toEqual({
       kind: 'skipped',
-      reason: 'Seats not checked across counters: the Hub did not answer in time.',
+      reason: 'Seats not checked across counters (Hub unreachable): the Hub did not answer in time.',
     });
     expect(aborted).toBe(true);
   });
