@@ -134,7 +134,7 @@ function comboChosen(
       );
       continue;
     }
-    chosen.push({ component: comp.name, code: item.code, name: item.name });
+    chosen.push({ component: comp.name, code: item.code, name: item.name, choice: options.length > 1 });
   }
   for (const { key } of given.values())
     problems.push({

@@ -140,6 +140,8 @@ export interface ChosenItem {
   component: string;
   code: string;
   name: string;
+  /** Chosen among several items (the drink's flavour), not the component's only item. */
+  choice: boolean;
 }
 
 export interface ConcessionPricedLine {

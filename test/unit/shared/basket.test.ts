@@ -122,8 +122,8 @@ describe('basketAmounts', () => {
         unitKobo: 300_000,
         amountKobo: 300_000,
         chosen: [
-          { component: 'Popcorn', code: 'POPL', name: 'Popcorn large' },
-          { component: 'Drink', code: 'FANTA', name: 'Fanta 50cl' },
+          { component: 'Popcorn', code: 'POPL', name: 'Popcorn large', choice: false },
+          { component: 'Drink', code: 'FANTA', name: 'Fanta 50cl', choice: true },
         ],
       },
       {
