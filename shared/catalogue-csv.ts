@@ -14,8 +14,9 @@ import {
   type Combo,
   type ConcessionItem,
 } from './catalogue';
+import { toCsv } from './csv-cell';
 import { readCsvTable, type CsvTableSpec } from './csv-table';
-import { parseNaira } from './money';
+import { koboToNairaString, parseNaira } from './money';
 import type { RowError } from './topups';
 
 export const CATALOGUE_COLUMNS = [
@@ -99,6 +100,36 @@ export function concessionPrice(text: string): number | string {
   if (kobo <= 0) return 'The price must be more than ₦0.00';
   if (kobo > MAX_CONCESSION_PRICE_KOBO) return 'The price looks wrong (over ₦1,000,000): check it';
   return kobo;
+}
+
+/** A catalogue as a CSV file of this format (the template offered for download: the Demo's catalogue). */
+export function catalogueCsv(c: Catalogue): string {
+  const yes = (soldOut: boolean) => (soldOut ? 'yes' : '');
+  return toCsv([
+    [...CATALOGUE_COLUMNS],
+    ...c.items.map((i) => [
+      i.code,
+      i.name,
+      i.category,
+      koboToNairaString(i.priceKobo),
+      yes(i.soldOut),
+      i.stock ?? '',
+      '',
+      '',
+    ]),
+    ...c.combos.flatMap((co) =>
+      co.components.map((p) => [
+        co.code,
+        co.name,
+        co.category,
+        koboToNairaString(co.priceKobo),
+        yes(co.soldOut),
+        '',
+        p.name,
+        p.options.join('|'),
+      ]),
+    ),
+  ]);
 }
 
 type Values = Record<CatalogueColumn, string>;

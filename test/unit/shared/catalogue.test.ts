@@ -2,7 +2,7 @@
 // column, money exact in kobo), and the Demo profile's catalogue.
 import { describe, expect, it } from 'vitest';
 import { CatalogueSchema, DEMO_CATALOGUE, isSoldOut } from '../../../shared/catalogue';
-import { CATALOGUE_COLUMNS, checkCatalogueCsv } from '../../../shared/catalogue-csv';
+import { CATALOGUE_COLUMNS, catalogueCsv, checkCatalogueCsv } from '../../../shared/catalogue-csv';
 import { checkCatalogueJson } from '../../../shared/catalogue-json';
 import { koboToNairaString } from '../../../shared/money';
 import { createRng } from '../../helpers/chaos-random';
@@ -166,7 +166,15 @@ describe('checkCatalogueCsv', () => {
       const r = checkCatalogueCsv(csv(...rows));
       expect(r.errors).toEqual([]);
       expect(r.catalogue).toEqual({ items, combos });
+      expect(checkCatalogueCsv(catalogueCsv({ items, combos })).catalogue).toEqual({ items, combos });
     }
+  });
+
+  it('writes the Demo catalogue as the template, which reads back the same', () => {
+    const template = catalogueCsv(DEMO_CATALOGUE);
+    expect(template.split('\r\n')[0]).toBe(HEADER);
+    expect(template).toContain('CMB1,Popcorn combo,Combos,3000.00,,,Drink,FANTA|COKE|WATER\r\n');
+    expect(checkCatalogueCsv(template)).toEqual({ catalogue: DEMO_CATALOGUE, totalRows: 8, errors: [] });
   });
 });
 
