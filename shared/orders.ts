@@ -5,7 +5,8 @@ import { RecordProfile } from './record-profile';
 import { LateOutcomeSchema } from './late-payments';
 import { SEAT_LABEL_RE, splitSeats } from './seat-list';
 
-const MAX_TICKETS = 50;
+/** At most this many tickets in one sale (the sale form; a basket too). */
+export const MAX_TICKETS = 50;
 /** A typo guard, not a business rule: no single ticket costs more than ₦10,000,000. */
 const MAX_PRICE_KOBO = 1_000_000_000;
 
