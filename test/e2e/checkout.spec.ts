@@ -265,7 +265,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.screenshot({ path: join(ARTIFACTS, `checkout-payment-failed-${scheme}.png`) });
 
     await page.keyboard.press('Alt+3');
-    await expect(page.getByTestId('orders-summary')).toHaveText('2 orders · 1 paid · ₦5,200.00 taken');
+    await expect(page.getByTestId('orders-summary')).toHaveText('2 orders · 1 paid · card total ₦5,200.00');
     await page.screenshot({ path: join(ARTIFACTS, `checkout-orders-${scheme}.png`) });
     await page
       .getByRole('button', { name: /^Open order / })

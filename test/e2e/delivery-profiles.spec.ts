@@ -150,7 +150,7 @@ test('after switching to a real profile, Orders leaves the Demo sale out until �
   await expect(page.getByText('Demo · Counter 1')).toBeVisible();
   const no = await sellPaid(page, 'F7,F8');
   await page.keyboard.press('Alt+3');
-  await expect(page.getByTestId('orders-summary')).toHaveText('1 order · 1 paid · ₦5,200.00 taken');
+  await expect(page.getByTestId('orders-summary')).toHaveText('1 order · 1 paid · card total ₦5,200.00');
   await expect(page.getByLabel('Include Demo sales')).toHaveCount(0); // the Demo profile shows its own sales
 
   await api(request, shell, 'settings.setPin', { newPin: '2468' });
@@ -158,9 +158,9 @@ test('after switching to a real profile, Orders leaves the Demo sale out until �
   await page.reload();
   await expect(page.getByText(/^Sandbox · /)).toBeVisible();
   await page.keyboard.press('Alt+3');
-  await expect(page.getByTestId('orders-summary')).toHaveText('0 orders · 0 paid · ₦0.00 taken');
+  await expect(page.getByTestId('orders-summary')).toHaveText('0 orders · 0 paid · card total ₦0.00');
   await page.getByLabel('Include Demo sales').check();
-  await expect(page.getByTestId('orders-summary')).toHaveText('1 order · 1 paid · ₦5,200.00 taken');
+  await expect(page.getByTestId('orders-summary')).toHaveText('1 order · 1 paid · card total ₦5,200.00');
   await page.getByRole('button', { name: `Open order ${no}` }).click();
   await expect(page.getByTestId('order-demo')).toBeVisible();
 });

@@ -112,7 +112,7 @@ test('pay in Demo, the receipt prints to the network printer, find it in Orders,
   await page.keyboard.press('Alt+3');
   await page.getByRole('button', { name: 'All days' }).click();
   await page.getByLabel(/Find an order/).fill(no.slice(-4));
-  await expect(page.getByTestId('orders-summary')).toHaveText('1 order · 1 paid · ₦5,200.00 taken');
+  await expect(page.getByTestId('orders-summary')).toHaveText('1 order · 1 paid · card total ₦5,200.00');
   await page.getByRole('button', { name: `Open order ${no}` }).click();
   await expect(page.getByTestId('order-detail-title')).toContainText(no);
   const panel = page.getByTestId('receipt-panel');
@@ -174,7 +174,7 @@ for (const scheme of ['light', 'dark'] as const) {
     // Orders: a search by film, then the paid order with its receipt.
     await page.keyboard.press('Alt+3');
     await page.getByLabel(/Find an order/).fill('avengers');
-    await expect(page.getByTestId('orders-summary')).toHaveText('2 orders · 1 paid · ₦5,200.00 taken');
+    await expect(page.getByTestId('orders-summary')).toHaveText('2 orders · 1 paid · card total ₦5,200.00');
     await page.screenshot({ path: join(ARTIFACTS, `records-orders-search-${scheme}.png`) });
     await page.getByRole('button', { name: `Open order ${paidNo}` }).click();
     await page.getByTestId('receipt-panel').scrollIntoViewIfNeeded();

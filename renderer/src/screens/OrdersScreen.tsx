@@ -277,8 +277,8 @@ export function OrdersScreen() {
               <h2>{isDefault(q) ? 'Today' : 'Orders found'}</h2>
               {o.loaded && (
                 <p className="orders-summary" data-testid="orders-summary" aria-live="polite">
-                  {o.total} order{o.total === 1 ? '' : 's'} · {o.cardTotal.count} paid ·{' '}
-                  {formatNaira(o.cardTotal.amountKobo)} taken
+                  {o.total} order{o.total === 1 ? '' : 's'} · {o.cardTotal.count} paid · card total{' '}
+                  {formatNaira(o.cardTotal.amountKobo)}
                   {o.paidAfterClosing.count > 0 &&
                     ` (of which ${o.paidAfterClosing.count} paid after closing: ${formatNaira(o.paidAfterClosing.amountKobo)})`}
                 </p>

@@ -56,7 +56,7 @@ export function ShowsScreen() {
             <div className="tile" data-tone="good">
               <span className="tile-label">Seats sold</span>
               <span className="tile-value">{formatCount(v.totals.seatsSold)}</span>
-              <span className="tile-sub">{formatNaira(v.totals.cardTotalKobo)} taken</span>
+              <span className="tile-sub">card total {formatNaira(v.totals.cardTotalKobo)}</span>
             </div>
             <div className="tile">
               <span className="tile-label">Shows</span>
