@@ -105,7 +105,9 @@ test('Orders finds a payment by paid after closing, card last four, payment numb
 
   await page.keyboard.press('Alt+3');
   const summary = page.getByTestId('orders-summary');
-  await expect(summary).toHaveText('3 orders · 3 paid · card total ₦9,500.00 (of which 1 paid after closing: ₦4,000.00)');
+  await expect(summary).toHaveText(
+    '3 orders · 3 paid · card total ₦9,500.00 (of which 1 paid after closing: ₦4,000.00)',
+  );
   // The days beside the browser's date pickers, the Lagos way.
   await expect(page.getByTestId('from-day-text')).toHaveText(peopleDay(today));
   await expect(page.getByTestId('to-day-text')).toHaveText(peopleDay(today));
@@ -114,7 +116,9 @@ test('Orders finds a payment by paid after closing, card last four, payment numb
   const onlyLate = page.getByLabel('Only paid after closing');
   await onlyLate.check();
   // The money taken after closing is in what was taken, as on the Z (the sale's state stays Cancelled).
-  await expect(summary).toHaveText('1 order · 1 paid · card total ₦4,000.00 (of which 1 paid after closing: ₦4,000.00)');
+  await expect(summary).toHaveText(
+    '1 order · 1 paid · card total ₦4,000.00 (of which 1 paid after closing: ₦4,000.00)',
+  );
   expect(await shown(page)).toEqual([closed.outOrderNo]);
   // The row says it beside its closed state: the money was taken.
   await expect(page.locator('.orders-table tbody tr').first().locator('[data-state="paid-after-closing"]')).toHaveText(
