@@ -1,6 +1,7 @@
 // What the rest of the app sees of the provider: two clients and their typed results.
 // Implementations live beside this file (bills-client.ts, pos-client.ts); errors are AppErrors
 // with PROVIDER_* codes (provider-errors.ts). Clients never retry a call that creates something.
+import type { PosProductInfo } from '../../shared/provider-order';
 import type { Conventions } from '../../shared/settings';
 
 export interface ProviderSecrets {
@@ -23,16 +24,8 @@ export interface ProviderConfig {
 }
 
 // ---- POS ----
-export interface PosProductInfo {
-  filmName?: string;
-  filmTitle?: string;
-  filmTicketNum?: string;
-  seatNum?: string;
-  filmTicketAmount?: string;
-  filmFeeAmount?: string;
-  filmDate?: string; // yyyy-MM-dd
-  filmTime?: string; // HH:mm
-}
+/** productInfo of the create request (filmDate yyyy-MM-dd, filmTime HH:mm): one shape with the basket's (shared/provider-order.ts). */
+export type { PosProductInfo };
 
 export interface PosCreateOrderInput {
   outOrderNo: string;
