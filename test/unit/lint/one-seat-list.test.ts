@@ -4,9 +4,10 @@
 // with white space and a comma or semicolon, as in /[\s,;]+/), a seat-name pattern written again, or
 // a sale's seats split by hand (`seats.split(',')`).
 // The detector is itself tested on the copies that were there before.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../../helpers/import-graph';
 
 const ROOT = resolve(__dirname, '../../..');
 const ROOMS = ['shared', 'core', 'hub', 'renderer/src', 'electron', 'browser-shell', 'integrations', 'sandbox'];
@@ -25,15 +26,6 @@ const RULES: { what: string; re: RegExp }[] = [
 
 export function seatListCopies(src: string): string[] {
   return RULES.flatMap(({ what, re }) => [...src.matchAll(re)].map((m) => `${what}: ${m[0]}`));
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    if (name === 'node_modules' || name === 'dist' || name === 'out') return [];
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return sourceFiles(p);
-    return /\.(ts|tsx)$/.test(name) && !/\.d\.ts$/.test(name) ? [p] : [];
-  });
 }
 
 describe('one seat-list reading', () => {

@@ -4,9 +4,10 @@
 // (renderer/src) and the Hub dashboard's (hub/dashboard/src). This reads every source file of both
 // UIs and fails on a seat-state type or a precedence written there again. The detector is itself
 // tested on the copies that were there before.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../../helpers/import-graph';
 
 const ROOT = resolve(__dirname, '../../..');
 const UIS = ['renderer/src', 'hub/dashboard/src'];
@@ -23,15 +24,6 @@ const RULES: { what: string; re: RegExp }[] = [
 
 export function seatStateCopies(src: string): string[] {
   return RULES.flatMap(({ what, re }) => [...src.matchAll(re)].map((m) => `${what}: ${m[0]}`));
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    if (name === 'node_modules' || name === 'dist' || name === 'out') return [];
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return sourceFiles(p);
-    return /\.(ts|tsx)$/.test(name) && !/\.d\.ts$/.test(name) ? [p] : [];
-  });
 }
 
 describe('one seat-state model', () => {
