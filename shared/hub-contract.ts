@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ORDER_STATES } from './orders';
 import { TOPUP_STATES } from './topups';
+import { SoldBasketSchema } from './sold-basket';
 
 export const HUB_API_PREFIX = '/api/v1';
 
@@ -120,6 +121,8 @@ export const SYNC_PAYLOADS = {
         })
         .strict()
         .optional(),
+      /** A basket sale's lines, tender and amounts as the counter's engine priced them (absent: one ticket type by card). */
+      basket: SoldBasketSchema.optional(),
       /** The counter's profile when the sale was made (demo sales are kept apart from takings). */
       profile: Text(32).optional(),
       merchantId: Text(64).optional(),

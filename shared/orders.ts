@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { RecordProfile } from './record-profile';
 import { LateOutcomeSchema } from './late-payments';
 import { SEAT_LABEL_RE, splitSeats } from './seat-list';
+import { SoldBasketSchema } from './sold-basket';
 
 /** At most this many tickets in one sale (the sale form; a basket too). */
 export const MAX_TICKETS = 50;
@@ -252,8 +253,10 @@ export const OrderViewSchema = z.object({
   state: OrderState,
   /** The sale as entered (checked and normalised); its bookingFeeKobo is the cinema's booking fee. */
   sale: SaleFieldsView.extend({ sn: z.string() }),
-  /** tickets x price + booking fee: what the customer pays. */
+  /** What the card order on the terminal is for: tickets x price + booking fee for a sale of one ticket type by card; a basket's card part (0 when all cash). */
   amountKobo: z.number().int(),
+  /** A basket sale's lines, tender and amounts (absent for a sale of one ticket type typed or sold before baskets: read every sale with `soldBasketOf`). */
+  basket: SoldBasketSchema.optional(),
   sn: z.string(),
   createdAt: z.number(),
   expiresAt: z.number(),
