@@ -2,6 +2,7 @@
 // picked from the programme (sale-pick.ts) and the order on the payment view (sale-payment.ts) are
 // slices of the one store sale-store.ts puts together.
 import type { z } from 'zod';
+import type { BasketInput } from '../../../shared/basket';
 import type { SaleDefaultsSchema } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
 import type { SeatCheckResult, ShowView } from '../../../shared/programme';
@@ -67,6 +68,9 @@ export interface SalePickSlice {
   /** Checks the seats across counters (a warning, never a block) and charges the picked show. Resolves to the field to fix, or null.
    * `besideWaiting`: the sale number the cashier decided to leave waiting on the terminal. */
   chargeShow(sn: string | null, besideWaiting?: string): Promise<PickField | null>;
+  /** The same for a basket (several ticket types, concessions, cash or split): the seat check, then `sale.sellBasket`.
+   * `sn` may be null for a basket paid wholly in cash. */
+  chargeBasket(basket: BasketInput, sn: string | null, besideWaiting?: string): Promise<PickField | null>;
   /** The cashier's deliberate choice to sell the seats the check warned about (a button naming them). */
   acknowledgeSeats(): void;
 }

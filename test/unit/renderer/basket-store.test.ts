@@ -1,0 +1,182 @@
+// The basket store against a stand-in for main: the catalogue read through its adapter, the pad's
+// keys building lines (a combo's drink by key, + for a second water), the engine's figures shown
+// (a late answer never replaces a newer one; a tender the engine refuses keeps the lines priced by
+// card and says what is wrong by the tender), and a cash basket sold with no terminal.
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkBasket } from '../../../shared/basket-check';
+import { DEMO_CATALOGUE } from '../../../shared/catalogue';
+import type { CounterPayApi } from '../../../shared/contract';
+import type { OrderView } from '../../../shared/orders';
+import type { ShowView } from '../../../shared/programme';
+import { useBasket } from '../../../renderer/src/stores/basket-store';
+import { useSale } from '../../../renderer/src/stores/sale-store';
+import { connectBridge } from '../../../renderer/src/transport/bridge';
+import { PAID_ORDER } from '../records/receipt-fixtures';
+import { later } from './fake-main';
+
+const TYPES = [
+  { name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 },
+  { name: 'Child', priceKobo: 300_000, bookingFeeKobo: 20_000 },
+];
+const SHOW = {
+  id: 1,
+  filmName: 'Dune 2',
+  filmTitle: 'DUNE: PART TWO',
+  date: '2026-12-07',
+  time: '19:30',
+  ticketTypes: TYPES,
+  defaultTicketType: 'Adult',
+} as unknown as ShowView;
+
+type Answer = (args: Record<string, unknown>) => unknown;
+
+/** A main that answers the basket's calls by name (they are not in the contract's list yet). */
+function stubMain(answers: Record<string, Answer>) {
+  const made: { name: string; args: Record<string, unknown> }[] = [];
+  const bridge = {
+    invoke: async (name: string, args: Record<string, unknown>) => {
+      made.push({ name, args });
+      const fn = answers[name];
+      if (!fn) return { ok: false, error: { code: 'UNKNOWN_CALL', message: `no answer for ${name}` } };
+      return { ok: true, value: await fn(args) };
+    },
+    on: () => () => {},
+  } as unknown as CounterPayApi;
+  connectBridge(bridge);
+  return made;
+}
+
+/** The engine's pricing, as main gives it (shared/basket-check.ts against the show and the demo catalogue). */
+const engine: Answer = (args) => {
+  const c = checkBasket(args.basket, { ticketTypes: TYPES, catalogue: DEMO_CATALOGUE });
+  return c.ok ? { ok: true, lines: c.lines, amounts: c.amounts } : { ok: false, problems: c.problems };
+};
+
+const viewOfDemo = {
+  ...DEMO_CATALOGUE,
+  items: DEMO_CATALOGUE.items.map(({ stock, ...i }) => ({ ...i, stockLeft: stock })),
+};
+
+afterEach(() => {
+  connectBridge(null);
+  useBasket.setState(useBasket.getInitialState(), true);
+  useSale.setState(useSale.getInitialState(), true);
+});
+
+describe('basket store', () => {
+  it('the pad builds the lines by keys and the figures are the engine’s', async () => {
+    const made = stubMain({ 'catalogue.get': () => viewOfDemo, 'sale.priceBasket': engine });
+    const b = useBasket.getState();
+    await b.loadCatalogue();
+    expect(useBasket.getState().catalogue?.items.find((i) => i.code === 'WATER')?.stock).toBe(48);
+
+    expect(b.addFromPad('7')).toBe(true);
+    expect(useBasket.getState().asking?.component).toBe('Drink');
+    expect(b.chooseKey('9')).toBe(false);
+    expect(b.chooseKey('1')).toBe(true);
+    expect(useBasket.getState().asking).toBeNull();
+    b.addFromPad('wat');
+    b.bump(1);
+    expect(b.addFromPad('nothing like it')).toBe(false);
+    expect(useBasket.getState().padMessage).toContain('Nothing on the pad matches');
+    expect(useBasket.getState().lines).toEqual([
+      { code: 'CMB1', quantity: 1, choices: { Drink: 'FANTA' } },
+      { code: 'WATER', quantity: 2, choices: {} },
+    ]);
+
+    await b.price({ show: SHOW, seats: ['F7', 'F8', 'F9'], types: ['Adult', 'Adult', 'Child'] });
+    const s = useBasket.getState();
+    expect(s.priced?.amounts.totalKobo).toBe(1_640_000);
+    expect(s.priced?.lines.map((l) => l.kind)).toEqual(['tickets', 'tickets', 'combo', 'item']);
+    expect(made.filter((c) => c.name === 'sale.priceBasket')).toHaveLength(1);
+  });
+
+  it('an answer that comes after a newer one is dropped', async () => {
+    const first = later<unknown>();
+    let n = 0;
+    stubMain({
+      'catalogue.get': () => viewOfDemo,
+      'sale.priceBasket': (args) => (++n === 1 ? first.promise : engine(args)),
+    });
+    await useBasket.getState().loadCatalogue();
+    useBasket.getState().addFromPad('WATER');
+    const older = useBasket.getState().price(null);
+    useBasket.getState().bump(1);
+    await useBasket.getState().price(null);
+    first.resolve(engine({ basket: { concessions: [{ code: 'WATER', quantity: 1 }], tender: { kind: 'card' } } }));
+    await older;
+    expect(useBasket.getState().priced?.amounts.totalKobo).toBe(80_000);
+  });
+
+  it('cash short: the lines stay priced (by card) and the tender says what is wrong; enough cash shows the change', async () => {
+    stubMain({ 'catalogue.get': () => viewOfDemo, 'sale.priceBasket': engine });
+    const b = useBasket.getState();
+    await b.loadCatalogue();
+    b.addFromPad('POPL');
+    b.setTenderKind('cash');
+    await b.price(null);
+    expect(useBasket.getState().tenderMissing).toBe('Type the cash tendered');
+    expect(useBasket.getState().tenderToSend()).toBeNull();
+    b.setCash('2000');
+    await b.price(null);
+    let s = useBasket.getState();
+    expect(s.priced?.amounts.totalKobo).toBe(250_000);
+    expect(s.pricedTender).toBeNull();
+    expect(s.problems.tender[0]).toContain('less than the ₦2,500.00 to pay');
+    b.setCash('3000');
+    await b.price(null);
+    s = useBasket.getState();
+    expect(s.pricedTender).toEqual({ kind: 'cash', tenderedKobo: 300_000 });
+    expect(s.priced?.amounts.changeKobo).toBe(50_000);
+    expect(s.problems.tender).toEqual([]);
+  });
+
+  it('a wrong line shows its problem by the line, and no figures', async () => {
+    stubMain({ 'catalogue.get': () => viewOfDemo, 'sale.priceBasket': engine });
+    await useBasket.getState().loadCatalogue();
+    useBasket.getState().addFromPad('CMB1');
+    useBasket.getState().skipChoice();
+    await useBasket.getState().price(null);
+    const s = useBasket.getState();
+    expect(s.priced).toBeNull();
+    expect(s.problems.lines.get(0)?.[0]).toContain('choose the Drink');
+  });
+
+  it('a cash basket is sold with no terminal, after the seat check, and opens Paid', async () => {
+    const paid: OrderView = { ...PAID_ORDER, sn: '' };
+    const made = stubMain({
+      'programme.checkSeats': () => ({ kind: 'checked', conflicts: [] }),
+      'sale.sellBasket': () => paid,
+    });
+    useSale.getState().pickShow(SHOW);
+    const basket = {
+      tickets: {
+        filmName: 'Dune 2',
+        filmTitle: 'DUNE: PART TWO',
+        showDate: '2026-12-07',
+        showTime: '19:30',
+        seats: [{ seat: 'F7', ticketType: 'Adult' }],
+      },
+      concessions: [{ code: 'WATER', quantity: 1, choices: {} }],
+      tender: { kind: 'cash' as const, tenderedKobo: 600_000 },
+    };
+    expect(await useSale.getState().chargeBasket(basket, null)).toBeNull();
+    expect(made.map((c) => c.name)).toEqual(['programme.checkSeats', 'sale.sellBasket']);
+    expect(made[1]?.args).toEqual(basket);
+    expect(useSale.getState().paymentOpen).toBe(true);
+    expect(useSale.getState().order?.state).toBe('paid');
+  });
+
+  it('a card part with no terminal is refused before anything is sent', async () => {
+    const made = stubMain({});
+    useSale.getState().pickShow(SHOW);
+    const field = await useSale
+      .getState()
+      .chargeBasket(
+        { concessions: [{ code: 'WATER', quantity: 1 }], tender: { kind: 'split', cashKobo: 10_000 } },
+        null,
+      );
+    expect(field).toBe('sn');
+    expect(made).toEqual([]);
+  });
+});
