@@ -37,8 +37,8 @@ const TYPES = [
   { name: 'Child', priceKobo: 300_000, bookingFeeKobo: 10_000 },
 ];
 
-function checkout(catalogue: Catalogue | undefined = DEMO_CATALOGUE) {
-  const t = openTempDb();
+function checkout(catalogue: Catalogue | undefined = DEMO_CATALOGUE, db?: ReturnType<typeof openTempDb>) {
+  const t = db ?? openTempDb();
   let creates = 0;
   const real = createPosClient(() => sb.providerConfig(), { logger: memoryLogger() });
   lane += 1;
@@ -68,8 +68,8 @@ function checkout(catalogue: Catalogue | undefined = DEMO_CATALOGUE) {
     tuning: FAST_TUNING,
     basket: sources,
   });
-  open.push({ svc, cleanup: t.cleanup });
-  return { svc, creates: () => creates, db: t.db };
+  open.push({ svc, cleanup: db ? () => {} : t.cleanup });
+  return { svc, creates: () => creates, db: t.db, file: t };
 }
 
 /** 2 Adult + 1 Child at F7–F9, a popcorn combo with a Fanta, 2 water. */
@@ -214,5 +214,41 @@ describe('a basket through the one checkout door', () => {
       tender: { kind: 'cash', tenderedKobo: 40_000 },
     });
     expect(cash.state).toBe('paid');
+  });
+
+  it('Try again sells the same basket again: the same lines and tender, a new sale number, one new provider order', async () => {
+    const { svc } = checkout();
+    const first = await svc.sell(basket({ kind: 'split', cashKobo: 500_000 }));
+    await inState(svc, first.id, 'waiting');
+    sb.sandbox.present(sb.merchant.terminalSn, 'FAIL');
+    await inState(svc, first.id, 'failed');
+    const again = await svc.retrySale(first.id);
+    expect(again.outOrderNo).not.toBe(first.outOrderNo);
+    expect(again.retryOf).toBe(first.id);
+    expect(again.basket).toEqual(first.basket);
+    expect(again.amountKobo).toBe(1_210_000);
+    await inState(svc, again.id, 'waiting');
+    expect(providerOrders(again.outOrderNo)).toHaveLength(1);
+  });
+
+  it('a cash sale the app stopped in the middle of is paid when it starts again, never sent to the provider', async () => {
+    const t = openTempDb();
+    try {
+      const { svc: before } = checkout(DEMO_CATALOGUE, t);
+      // The cash sale recorded, then the app stops before it was marked paid (its row as the crash left it).
+      const v = await before.sell({
+        concessions: [{ code: 'WATER', quantity: 1 }],
+        tender: { kind: 'cash', tenderedKobo: 50_000 },
+      });
+      t.db.prepare("UPDATE orders SET state = 'creating' WHERE id = ?").run(v.id);
+      await before.stop();
+      const { svc: after, creates } = checkout(DEMO_CATALOGUE, t);
+      after.resume();
+      const paid = await inState(after, v.id, 'paid');
+      expect(paid.basket!.amounts).toMatchObject({ cashKobo: 40_000, changeKobo: 10_000 });
+      expect(creates()).toBe(0);
+    } finally {
+      t.cleanup();
+    }
   });
 });
