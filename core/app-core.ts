@@ -10,6 +10,7 @@ import { calls } from '../shared/contract';
 import type { FieldErrors } from '../shared/errors';
 import type { RecoveryNotice } from '../shared/backups';
 import { createBackupsModule, type RestartWithJournal } from './backup';
+import { createCatalogueModule } from './catalogue';
 import { openJournalChecked } from './data-folder';
 import type { Clock } from '../shared/clock';
 import { mergeHandlers } from './core-module';
@@ -136,6 +137,8 @@ export async function createCore(deps: CoreDeps) {
   // The checkout applies it (and one unpaid order per terminal) below every door to a charge.
   // The Hub link is built after the checkout, the programme and the seat map: they ask it through these.
   const hub = hubPorts(deps.seatSources);
+  // The branch's concessions catalogue (the Demo's without an import); a paid sale's items leave its stock.
+  const catalogue = createCatalogueModule(services, { demo: () => settings.activeProfile() === 'demo' });
   const checkout = createCheckoutService({
     db,
     pos,
@@ -165,6 +168,7 @@ export async function createCore(deps: CoreDeps) {
   });
   // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
   provider.on('back', () => void checkout.recheckOpen());
+  checkout.on('order', (v) => catalogue.orderChanged(v));
   // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
   provider.on('clock', () => void provider.check('clock').then(() => checkout.recheckOpen()));
 
@@ -300,6 +304,7 @@ export async function createCore(deps: CoreDeps) {
     backups,
     programme,
     seatMap,
+    catalogue,
     hubLink,
     integrations,
   ] as const;
@@ -336,6 +341,8 @@ export async function createCore(deps: CoreDeps) {
     providerIdle: () => provider.idle(),
     /** The programme's one way in (a CSV import or the Hub's programme). */
     replaceProgramme: programme.replaceProgramme,
+    /** Baskets are priced against `catalogue.current()` (each counted item's stock what is left). */
+    catalogue: { current: catalogue.current },
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
     /** Seat maps: `seatsChanged(showKey)` for the Hub link's "seats changed" signal. */

@@ -6,6 +6,7 @@ import { backupCalls } from './contract-backups';
 import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
+import { catalogueCalls, catalogueEvents } from './contract-catalogue';
 import { programmeCalls, programmeEvents } from './contract-programme';
 import { hubCalls, hubEvents } from './contract-hub-link';
 import { seatCalls, seatEvents } from './contract-seats';
@@ -158,6 +159,7 @@ export const calls = {
   ...diagnosticsCalls,
   ...backupCalls,
   ...programmeCalls,
+  ...catalogueCalls,
   ...seatCalls,
   ...hubCalls,
   ...integrationCalls,
@@ -168,6 +170,7 @@ export const events = {
   ...topupEvents,
   ...recordEvents,
   ...programmeEvents,
+  ...catalogueEvents,
   ...seatEvents,
   ...hubEvents,
   ...integrationEvents,
