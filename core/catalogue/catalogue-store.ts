@@ -12,18 +12,34 @@ interface EntryRow {
 }
 
 export class CatalogueStore {
+  /** The catalogue as last read (this store alone writes its tables: each write forgets it). */
+  private cached: { source: CatalogueSource | null; catalogue: Catalogue | null } | null = null;
+
   constructor(private readonly db: Db) {}
 
   source(): CatalogueSource | null {
+    return this.read().source;
+  }
+
+  /** The catalogue in use, each entry with its sold-out mark; null when there is none. */
+  catalogue(): Catalogue | null {
+    return this.read().catalogue;
+  }
+
+  private read(): { source: CatalogueSource | null; catalogue: Catalogue | null } {
+    this.cached ??= { source: this.readSource(), catalogue: this.readCatalogue() };
+    return this.cached;
+  }
+
+  private readSource(): CatalogueSource | null {
     const row = this.db
       .prepare('SELECT kind, imported_at AS importedAt, file_name AS fileName FROM catalogue_source WHERE id = 1')
       .get() as CatalogueSource | undefined;
     return row ?? null;
   }
 
-  /** The catalogue in use, each entry with its sold-out mark; null when there is none. */
-  catalogue(): Catalogue | null {
-    if (!this.source()) return null;
+  private readCatalogue(): Catalogue | null {
+    if (!this.readSource()) return null;
     const rows = this.db
       .prepare('SELECT kind, entry_json AS json, sold_out AS soldOut FROM catalogue_entries ORDER BY position')
       .all() as EntryRow[];
@@ -38,6 +54,7 @@ export class CatalogueStore {
 
   /** Replaces the whole catalogue and its source: all of it or, on any failure, none of it. */
   replace(source: CatalogueSource & { hubVersion?: number }, c: Catalogue): void {
+    this.cached = null;
     this.db.transaction(() => {
       this.db.exec('DELETE FROM catalogue_entries;');
       const put = this.db.prepare(
@@ -60,6 +77,7 @@ export class CatalogueStore {
 
   /** Marks an entry sold out or back on sale; false when no entry has this code. */
   setSoldOut(code: string, soldOut: boolean, at: number): boolean {
+    this.cached = null;
     const r = this.db
       .prepare('UPDATE catalogue_entries SET sold_out = ?, sold_out_at = ? WHERE code = ?')
       .run(soldOut ? 1 : 0, at, code);
