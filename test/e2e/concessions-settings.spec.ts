@@ -104,11 +104,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('catalogue-row-CMB1')).toContainText('On sale');
 
     // Popcorn large sold out from the keyboard: the combo that always holds it cannot be sold either.
-    await panel.getByRole('button', { name: 'Mark Popcorn large sold out' }).focus();
+    await panel.getByRole('button', { name: 'Mark sold out for Popcorn large' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('catalogue-row-POPL')).toContainText('Sold out');
     await expect(page.getByTestId('catalogue-row-CMB1')).toContainText('An item is sold out');
-    await expect(panel.getByRole('button', { name: 'Put Popcorn large back on sale' })).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Back on sale for Popcorn large' })).toBeVisible();
     // The whole panel in the window: its top just under the navigation.
     await panel.evaluate(toTop);
     await page.screenshot({ path: join(ARTIFACTS, `concessions-list-${scheme}.png`) });
@@ -117,7 +117,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const box = await panel.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(1024);
 
-    await panel.getByRole('button', { name: 'Put Popcorn large back on sale' }).focus();
+    await panel.getByRole('button', { name: 'Back on sale for Popcorn large' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('catalogue-row-POPL')).toContainText('On sale');
     await expect(page.getByTestId('catalogue-row-CMB1')).toContainText('On sale');

@@ -78,10 +78,10 @@ function EntryRow(props: { en: Entry; marking: string | null; onMark(code: strin
           type="button"
           className="catalogue-mark"
           disabled={props.marking !== null}
-          aria-label={en.e.soldOut ? `Put ${name} back on sale` : `Mark ${name} sold out`}
           onClick={() => props.onMark(en.e.code, !en.e.soldOut)}
         >
           {en.e.soldOut ? 'Back on sale' : 'Mark sold out'}
+          <span className="sr-only"> for {name}</span>
         </button>
       </td>
     </tr>
