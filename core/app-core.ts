@@ -137,8 +137,7 @@ export async function createCore(deps: CoreDeps) {
   // The checkout applies it (and one unpaid order per terminal) below every door to a charge.
   // The Hub link is built after the checkout, the programme and the seat map: they ask it through these.
   const hub = hubPorts(deps.seatSources);
-  // The branch's concessions catalogue (the Demo's without an import; a paid sale's items leave its stock):
-  // with the programme's ticket types, what the checkout prices a basket against.
+  // The branch's concessions catalogue (the Demo's without an import; a paid sale's items leave its stock).
   const catalogue = createCatalogueModule(services, { demo: () => settings.activeProfile() === 'demo' });
   const checkout = createCheckoutService({
     db,
@@ -343,8 +342,7 @@ export async function createCore(deps: CoreDeps) {
     providerIdle: () => provider.idle(),
     /** The programme's one way in (a CSV import or the Hub's programme). */
     replaceProgramme: programme.replaceProgramme,
-    /** Baskets are priced against `catalogue.current()` (each counted item's stock what is left). */
-    catalogue: { current: catalogue.current },
+    catalogue: { current: catalogue.current }, // what baskets are priced against (stock: what is left)
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
     /** Seat maps: `seatsChanged(showKey)` for the Hub link's "seats changed" signal. */
