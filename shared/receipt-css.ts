@@ -28,4 +28,5 @@ export const RECEIPT_CSS = `.rp { box-sizing: border-box; background: #fff; colo
 .rp-small { text-align: center; font-size: 0.85em; margin-top: 1mm !important; }
 .rp-big { font-weight: 900; font-size: 2em; line-height: 1.15; margin: 1mm 0 !important; }
 .rp-sub { padding-left: 3mm; }
-.rp-sub.rp-large { font-weight: 800; font-size: 1.4em; }`;
+.rp-sub.rp-large { font-weight: 800; font-size: 1.4em; }
+.rp + .rp { break-before: page; }`;
