@@ -6,7 +6,7 @@
 import { formatNaira } from '../../../shared/money';
 import { TYPED_TICKET_TYPE } from '../../../shared/basket-sale';
 import type { ConcessionPricedLine, TicketsLine } from '../../../shared/basket';
-import type { SoldBasket } from '../../../shared/sold-basket';
+import type { SoldBasket } from '../../../shared/basket-sale';
 import type { Receipt } from '../../../shared/records';
 import type { Block } from '../printing/print-doc';
 

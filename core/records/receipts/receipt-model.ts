@@ -11,7 +11,7 @@ import { formatLagosDateTime } from '../../../shared/time';
 import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
 import type { Block, PrintDoc } from '../printing/print-doc';
 import { soldBasketOf } from '../../../shared/basket-sale';
-import type { SoldBasket } from '../../../shared/sold-basket';
+import type { SoldBasket } from '../../../shared/basket-sale';
 import {
   concessionBlocks,
   handBackBlocks,
