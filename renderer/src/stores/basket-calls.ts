@@ -1,70 +1,49 @@
-// The basket's calls to main, through one small adapter: the catalogue (`catalogue.get`), the
-// engine's pricing (`sale.priceBasket`) and the sale (`sale.sellBasket`). Each answer is read
-// through its schema, so the screen only ever shows what main sent.
-// TODO(issue 38, at merge): the three calls are named through the contract's `calls` once main
-// lists them (basketCalls, the catalogue's); until then they go by name.
-import { z } from 'zod';
+// The basket's calls to main: the catalogue (`catalogue.get`) as the pad reads it, the engine's
+// pricing (`sale.priceBasket`) and the sale (`sale.sellBasket`).
 import type { BasketInput } from '../../../shared/basket';
 import type { BasketSaleInput } from '../../../shared/basket-sale';
 import type { Catalogue } from '../../../shared/catalogue';
-import { OrderViewSchema, type OrderView } from '../../../shared/orders';
-import { BasketPriceSchema } from '../../../shared/sold-basket';
+import type { CatalogueView } from '../../../shared/contract-catalogue';
+import type { OrderView } from '../../../shared/orders';
+import type { BasketPriceSchema } from '../../../shared/sold-basket';
+import type { z } from 'zod';
 import { call } from '../transport/bridge';
-
-const byName = call as unknown as (name: string, args: unknown) => Promise<unknown>;
 
 export type BasketPrice = z.infer<typeof BasketPriceSchema>;
 
-/** The catalogue as `catalogue.get` shows it: an item's `stockLeft` is its stock count. */
-const CatalogueViewSchema = z.object({
-  items: z.array(
-    z.object({
-      code: z.string(),
-      name: z.string(),
-      category: z.string(),
-      priceKobo: z.number().int(),
-      soldOut: z.boolean(),
-      stockLeft: z.number().int().nullish(),
-      stock: z.number().int().nullish(),
-    }),
-  ),
-  combos: z
-    .array(
-      z.object({
-        code: z.string(),
-        name: z.string(),
-        category: z.string(),
-        priceKobo: z.number().int(),
-        soldOut: z.boolean(),
-        components: z.array(z.object({ name: z.string(), options: z.array(z.string()) })),
-      }),
-    )
-    .default([]),
-});
-
-/** The catalogue view as the pad's Catalogue (an empty catalogue when the branch has none). */
-export function catalogueOfView(raw: unknown): Catalogue {
-  const holder = z.object({ catalogue: z.unknown() }).safeParse(raw);
-  const value = holder.success ? holder.data.catalogue : raw;
-  if (value === null || value === undefined) return { items: [], combos: [] };
-  const v = CatalogueViewSchema.parse(value);
+/**
+ * The catalogue view as the pad's Catalogue: an entry that cannot be sold now is sold out, and an
+ * item's stock is what is left (never below 0 on the pad; the engine judges the basket either way).
+ */
+export function catalogueOfView(v: CatalogueView): Catalogue {
   return {
-    items: v.items.map(({ stockLeft, stock, ...it }) => {
-      const left = stockLeft ?? stock;
-      return left === null || left === undefined ? it : { ...it, stock: left };
-    }),
-    combos: v.combos,
+    items: v.items.map((i) => ({
+      code: i.code,
+      name: i.name,
+      category: i.category,
+      priceKobo: i.priceKobo,
+      soldOut: !i.available,
+      ...(i.left === null ? {} : { stock: Math.max(0, i.left) }),
+    })),
+    combos: v.combos.map((c) => ({
+      code: c.code,
+      name: c.name,
+      category: c.category,
+      priceKobo: c.priceKobo,
+      soldOut: !c.available,
+      components: c.components,
+    })),
   };
 }
 
 export async function loadCatalogue(): Promise<Catalogue> {
-  return catalogueOfView(await byName('catalogue.get', {}));
+  return catalogueOfView(await call('catalogue.get', {}));
 }
 
-export async function priceBasket(basket: BasketInput): Promise<BasketPrice> {
-  return BasketPriceSchema.parse(await byName('sale.priceBasket', { basket }));
+export function priceBasket(basket: BasketInput): Promise<BasketPrice> {
+  return call('sale.priceBasket', { basket });
 }
 
-export async function sellBasket(input: BasketSaleInput): Promise<OrderView> {
-  return OrderViewSchema.parse(await byName('sale.sellBasket', input));
+export function sellBasket(input: BasketSaleInput): Promise<OrderView> {
+  return call('sale.sellBasket', input);
 }

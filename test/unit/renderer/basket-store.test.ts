@@ -5,14 +5,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkBasket } from '../../../shared/basket-check';
 import { DEMO_CATALOGUE } from '../../../shared/catalogue';
-import type { CounterPayApi } from '../../../shared/contract';
+import type { CatalogueView } from '../../../shared/contract-catalogue';
 import type { OrderView } from '../../../shared/orders';
 import type { ShowView } from '../../../shared/programme';
 import { useBasket } from '../../../renderer/src/stores/basket-store';
 import { useSale } from '../../../renderer/src/stores/sale-store';
 import { connectBridge } from '../../../renderer/src/transport/bridge';
 import { PAID_ORDER } from '../records/receipt-fixtures';
-import { later } from './fake-main';
+import { fakeMain, later, type Answers } from './fake-main';
+import type { BasketPrice } from '../../../renderer/src/stores/basket-calls';
 
 const TYPES = [
   { name: 'Adult', priceKobo: 450_000, bookingFeeKobo: 20_000 },
@@ -28,23 +29,7 @@ const SHOW = {
   defaultTicketType: 'Adult',
 } as unknown as ShowView;
 
-type Answer = (args: Record<string, unknown>) => unknown;
-
-/** A main that answers the basket's calls by name (they are not in the contract's list yet). */
-function stubMain(answers: Record<string, Answer>) {
-  const made: { name: string; args: Record<string, unknown> }[] = [];
-  const bridge = {
-    invoke: async (name: string, args: Record<string, unknown>) => {
-      made.push({ name, args });
-      const fn = answers[name];
-      if (!fn) return { ok: false, error: { code: 'UNKNOWN_CALL', message: `no answer for ${name}` } };
-      return { ok: true, value: await fn(args) };
-    },
-    on: () => () => {},
-  } as unknown as CounterPayApi;
-  connectBridge(bridge);
-  return made;
-}
+type Answer = (args: { basket: unknown }) => BasketPrice;
 
 /** The engine's pricing, as main gives it (shared/basket-check.ts against the show and the demo catalogue). */
 const engine: Answer = (args) => {
@@ -52,10 +37,25 @@ const engine: Answer = (args) => {
   return c.ok ? { ok: true, lines: c.lines, amounts: c.amounts } : { ok: false, problems: c.problems };
 };
 
-const viewOfDemo = {
-  ...DEMO_CATALOGUE,
-  items: DEMO_CATALOGUE.items.map(({ stock, ...i }) => ({ ...i, stockLeft: stock })),
+/** The demo catalogue as catalogue.get shows it: 40 water left of 48 counted; Coke sold out. */
+const VIEW: CatalogueView = {
+  source: { kind: 'demo', importedAt: 0, fileName: null },
+  items: DEMO_CATALOGUE.items.map((i) => ({
+    ...i,
+    soldOut: i.code === 'COKE',
+    stock: i.stock ?? null,
+    left: i.stock === undefined ? null : 40,
+    available: i.code !== 'COKE',
+  })),
+  combos: DEMO_CATALOGUE.combos.map((c) => ({ ...c, available: true })),
 };
+
+/** A stand-in for main (checked against the contract) that answers the basket's calls. */
+function stubMain(answers: Answers) {
+  const main = fakeMain(answers);
+  connectBridge(main.bridge);
+  return main.calls;
+}
 
 afterEach(() => {
   connectBridge(null);
@@ -65,10 +65,11 @@ afterEach(() => {
 
 describe('basket store', () => {
   it('the pad builds the lines by keys and the figures are the engine’s', async () => {
-    const made = stubMain({ 'catalogue.get': () => viewOfDemo, 'sale.priceBasket': engine });
+    const made = stubMain({ 'catalogue.get': () => VIEW, 'sale.priceBasket': engine });
     const b = useBasket.getState();
     await b.loadCatalogue();
-    expect(useBasket.getState().catalogue?.items.find((i) => i.code === 'WATER')?.stock).toBe(48);
+    expect(useBasket.getState().catalogue?.items.find((i) => i.code === 'WATER')?.stock).toBe(40);
+    expect(useBasket.getState().catalogue?.items.find((i) => i.code === 'COKE')?.soldOut).toBe(true);
 
     expect(b.addFromPad('7')).toBe(true);
     expect(useBasket.getState().asking?.component).toBe('Drink');
@@ -92,10 +93,10 @@ describe('basket store', () => {
   });
 
   it('an answer that comes after a newer one is dropped', async () => {
-    const first = later<unknown>();
+    const first = later<BasketPrice>();
     let n = 0;
     stubMain({
-      'catalogue.get': () => viewOfDemo,
+      'catalogue.get': () => VIEW,
       'sale.priceBasket': (args) => (++n === 1 ? first.promise : engine(args)),
     });
     await useBasket.getState().loadCatalogue();
@@ -109,7 +110,7 @@ describe('basket store', () => {
   });
 
   it('cash short: the lines stay priced (by card) and the tender says what is wrong; enough cash shows the change', async () => {
-    stubMain({ 'catalogue.get': () => viewOfDemo, 'sale.priceBasket': engine });
+    stubMain({ 'catalogue.get': () => VIEW, 'sale.priceBasket': engine });
     const b = useBasket.getState();
     await b.loadCatalogue();
     b.addFromPad('POPL');
@@ -132,7 +133,7 @@ describe('basket store', () => {
   });
 
   it('a wrong line shows its problem by the line, and no figures', async () => {
-    stubMain({ 'catalogue.get': () => viewOfDemo, 'sale.priceBasket': engine });
+    stubMain({ 'catalogue.get': () => VIEW, 'sale.priceBasket': engine });
     await useBasket.getState().loadCatalogue();
     useBasket.getState().addFromPad('CMB1');
     useBasket.getState().skipChoice();

@@ -43,15 +43,9 @@ export function PaymentTender({ order }: { order: OrderView }) {
       )}
       <dl className="pay-facts pay-tender" data-testid="payment-tender">
         <div>
-          <dt>Cash</dt>
-          <dd>{formatNaira(amounts.cashKobo)}</dd>
+          <dt>{tender.kind === 'split' ? 'Cash part' : 'Cash tendered'}</dt>
+          <dd>{formatNaira(tender.kind === 'split' ? amounts.cashKobo : amounts.tenderedKobo)}</dd>
         </div>
-        {tender.kind === 'split' && (
-          <div>
-            <dt>By card</dt>
-            <dd>{formatNaira(amounts.cardKobo)}</dd>
-          </div>
-        )}
         {amounts.changeKobo > 0 && (
           <div className="pay-change">
             <dt>Change</dt>
