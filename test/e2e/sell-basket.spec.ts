@@ -168,3 +168,32 @@ test('cash alone: the amount tendered typed, the change shown big, and the sale 
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('payment-state')).toHaveText('Paid');
 });
+
+test('a split whose card is declined: the payment view says exactly what cash to hand back', async ({
+  page,
+  shell,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await setUp(page, request, shell);
+  await page.getByRole('combobox').press('Enter');
+  await page.keyboard.type('f10');
+  await page.keyboard.press('F4');
+  await page.keyboard.type('water');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('F8');
+  await page.keyboard.type('1000');
+  await expect(page.getByTestId('sale-total')).toContainText('₦1,000.00 cash₦4,100.00 by card');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('payment-amount')).toHaveText('₦4,100.00');
+  const no = (await page.getByTestId('out-order-no').textContent())!;
+  await page.getByRole('button', { name: 'Decline', exact: true }).click();
+  await expect(page.getByTestId('payment-state')).toHaveText('Payment failed');
+  await expect(page.getByTestId('hand-back')).toHaveText(
+    `Sale ${no}: the card failed. Hand back ₦1,000.00 cash, or sell the basket again (the cash counts in the new sale).`,
+  );
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(ARTIFACTS, `sell-basket-hand-back-1024-${scheme}.png`) });
+  }
+});

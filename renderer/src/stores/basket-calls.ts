@@ -1,5 +1,5 @@
-// The basket's calls to main: the catalogue (`catalogue.get`) as the pad reads it, the engine's
-// pricing (`sale.priceBasket`) and the sale (`sale.sellBasket`).
+// The basket's calls to main: the engine's pricing (`sale.priceBasket`) and the sale
+// (`sale.sellBasket`); and the catalogue view (`catalogue.get`, catalogue-store.ts) as the pad reads it.
 import type { BasketInput } from '../../../shared/basket';
 import type { BasketSaleInput } from '../../../shared/basket-sale';
 import type { Catalogue } from '../../../shared/catalogue';
@@ -34,10 +34,6 @@ export function catalogueOfView(v: CatalogueView): Catalogue {
       components: c.components,
     })),
   };
-}
-
-export async function loadCatalogue(): Promise<Catalogue> {
-  return catalogueOfView(await call('catalogue.get', {}));
 }
 
 export function priceBasket(basket: BasketInput): Promise<BasketPrice> {

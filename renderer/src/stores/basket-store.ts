@@ -5,7 +5,8 @@
 import { create } from 'zustand';
 import type { BasketAmounts, BasketLine, Tender, TenderKind } from '../../../shared/basket';
 import type { Catalogue } from '../../../shared/catalogue';
-import { loadCatalogue, priceBasket } from './basket-calls';
+import { catalogueOfView, priceBasket } from './basket-calls';
+import { useCatalogue } from './catalogue-store';
 import {
   addLine,
   basketOf,
@@ -92,11 +93,11 @@ export const useBasket = create<BasketState>((set, get) => ({
   ...EMPTY,
 
   loadCatalogue: async () => {
-    try {
-      set({ catalogue: await loadCatalogue(), catalogueError: null });
-    } catch (e) {
-      set({ catalogueError: errorText(e) });
-    }
+    // The one catalogue view of the renderer (catalogue-store.ts, which follows catalogue.changed).
+    await useCatalogue.getState().load();
+    const { view, message } = useCatalogue.getState();
+    if (view) set({ catalogue: catalogueOfView(view), catalogueError: null });
+    else set({ catalogueError: message?.text ?? 'the catalogue could not be read' });
   },
 
   setTypeKeys: (typeKeys) => set({ typeKeys }),
@@ -209,3 +210,8 @@ export const useBasket = create<BasketState>((set, get) => ({
     set({ ...EMPTY });
   },
 }));
+
+// A catalogue changed on the counter (an import, sold out, stock left after a sale) reaches the pad.
+useCatalogue.subscribe((c, before) => {
+  if (c.view && c.view !== before.view) useBasket.setState({ catalogue: catalogueOfView(c.view) });
+});

@@ -9,6 +9,7 @@ import type { CatalogueView } from '../../../shared/contract-catalogue';
 import type { OrderView } from '../../../shared/orders';
 import type { ShowView } from '../../../shared/programme';
 import { useBasket } from '../../../renderer/src/stores/basket-store';
+import { useCatalogue } from '../../../renderer/src/stores/catalogue-store';
 import { useSale } from '../../../renderer/src/stores/sale-store';
 import { connectBridge } from '../../../renderer/src/transport/bridge';
 import { PAID_ORDER } from '../records/receipt-fixtures';
@@ -60,6 +61,7 @@ function stubMain(answers: Answers) {
 afterEach(() => {
   connectBridge(null);
   useBasket.setState(useBasket.getInitialState(), true);
+  useCatalogue.setState(useCatalogue.getInitialState(), true);
   useSale.setState(useSale.getInitialState(), true);
 });
 
@@ -90,6 +92,17 @@ describe('basket store', () => {
     expect(s.priced?.amounts.totalKobo).toBe(1_640_000);
     expect(s.priced?.lines.map((l) => l.kind)).toEqual(['tickets', 'tickets', 'combo', 'item']);
     expect(made.filter((c) => c.name === 'sale.priceBasket')).toHaveLength(1);
+  });
+
+  it('a catalogue changed on the counter (water sold out) reaches the pad', async () => {
+    stubMain({ 'catalogue.get': () => VIEW });
+    await useBasket.getState().loadCatalogue();
+    expect(useBasket.getState().catalogue?.items.find((i) => i.code === 'WATER')?.soldOut).toBe(false);
+    useCatalogue.setState({
+      view: { ...VIEW, items: VIEW.items.map((i) => (i.code === 'WATER' ? { ...i, left: 0, available: false } : i)) },
+    });
+    const water = useBasket.getState().catalogue?.items.find((i) => i.code === 'WATER');
+    expect(water).toMatchObject({ soldOut: true, stock: 0 });
   });
 
   it('an answer that comes after a newer one is dropped', async () => {

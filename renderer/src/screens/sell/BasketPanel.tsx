@@ -194,24 +194,26 @@ export function BasketTotal({ empty }: { empty: string }) {
   const b = useBasket(useShallow((s) => ({ priced: s.priced, tender: s.pricedTender, missing: s.tenderMissing })));
   const a = b.priced?.amounts ?? null;
   const t = b.tender;
+  // Cash: the total and the change, nothing else (what was tendered is in its box).
+  const change = a !== null && t?.kind === 'cash';
   return (
-    <div className="sale-total basket-total" data-testid="sale-total">
-      <div className="sale-breakdown">
-        {!a
-          ? empty
-          : t?.kind === 'split'
-            ? [`${formatNaira(a.cashKobo)} cash`, `${formatNaira(a.cardKobo)} by card`].map((x) => (
-                <span key={x}>{x}</span>
-              ))
-            : t?.kind === 'cash'
-              ? `${formatNaira(a.tenderedKobo)} cash tendered`
+    <div className="sale-total basket-total" data-testid="sale-total" data-change={change ? 'true' : undefined}>
+      {!change && (
+        <div className="sale-breakdown">
+          {!a
+            ? empty
+            : t?.kind === 'split'
+              ? [`${formatNaira(a.cashKobo)} cash`, `${formatNaira(a.cardKobo)} by card`].map((x) => (
+                  <span key={x}>{x}</span>
+                ))
               : (b.missing ?? 'All by card')}
-      </div>
+        </div>
+      )}
       <div className="sale-total-line">
         <span>Total</span>
         <strong data-testid="total-amount">{a ? formatNaira(a.totalKobo) : '—'}</strong>
       </div>
-      {a && t?.kind === 'cash' && (
+      {change && (
         <div className="basket-change" data-testid="change">
           <span>Change</span>
           <strong data-testid="change-amount">{formatNaira(a.changeKobo)}</strong>
