@@ -197,3 +197,38 @@ test('a split whose card is declined: the payment view says exactly what cash to
     await page.screenshot({ path: join(ARTIFACTS, `sell-basket-hand-back-1024-${scheme}.png`) });
   }
 });
+
+test('concessions only, from the list of shows: F4, 2 water and a popcorn, cash with its change, Paid', async ({
+  page,
+  shell,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await setUp(page, request, shell);
+  await page.getByRole('combobox').press('F4');
+  await expect(page.getByRole('heading', { name: 'Concessions only' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: /Concessions/ })).toBeFocused();
+  await page.keyboard.type('water');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('+');
+  await page.keyboard.type('pops');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('basket')).toContainText('2 × Water 75cl');
+  await expect(page.getByTestId('basket')).toContainText('1 × Popcorn small');
+  await expect(page.getByTestId('total-amount')).toHaveText('₦2,300.00');
+  await page.keyboard.press('F7');
+  await page.keyboard.type('5000');
+  await expect(page.getByTestId('change-amount')).toHaveText('₦2,700.00');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(ARTIFACTS, `sell-basket-concessions-1024-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('payment-state')).toHaveText('Paid');
+  await expect(page.getByTestId('payment-concessions')).toHaveText('2 × Water 75cl · 1 × Popcorn small');
+  await expect(page.getByTestId('payment-change')).toHaveText('₦2,700.00');
+  // New sale: back to the list of shows.
+  await page.getByRole('button', { name: 'New sale' }).click();
+  await expect(page.getByRole('combobox')).toBeVisible();
+});

@@ -19,20 +19,39 @@ export function createPickSlice(set: SaleSet, get: SaleGet): SalePickSlice {
   return {
     mode: 'programme',
     pick: null,
+    concessionsOnly: false,
     pickErrors: {},
     seatCheck: null,
     seatsAcknowledged: null,
 
-    setMode: (mode) => set({ mode, message: null }),
-    pickShow: (show) =>
+    sellConcessions: () =>
       set({
-        pick: { show, ticketType: show.defaultTicketType, seats: '' },
+        pick: null,
+        concessionsOnly: true,
         pickErrors: {},
         seatCheck: null,
         seatsAcknowledged: null,
         message: null,
       }),
-    unpick: () => set({ pick: null, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null }),
+    setMode: (mode) => set({ mode, message: null }),
+    pickShow: (show) =>
+      set({
+        pick: { show, ticketType: show.defaultTicketType, seats: '' },
+        concessionsOnly: false,
+        pickErrors: {},
+        seatCheck: null,
+        seatsAcknowledged: null,
+        message: null,
+      }),
+    unpick: () =>
+      set({
+        pick: null,
+        concessionsOnly: false,
+        pickErrors: {},
+        seatCheck: null,
+        seatsAcknowledged: null,
+        message: null,
+      }),
     setSeats: (seats) => {
       const { pick } = get();
       if (pick)

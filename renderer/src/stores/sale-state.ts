@@ -53,6 +53,8 @@ export interface SaleFormSlice {
 export interface SalePickSlice {
   mode: SaleMode;
   pick: ShowPick | null;
+  /** A basket of concessions only, no show (F4 on the list of shows). */
+  concessionsOnly: boolean;
   pickErrors: Partial<Record<PickField, string>>;
   /** What the seat check said about the seats typed (null before any check). */
   seatCheck: SeatCheckResult | null;
@@ -61,6 +63,8 @@ export interface SalePickSlice {
 
   setMode(mode: SaleMode): void;
   pickShow(show: ShowView): void;
+  /** Sells concessions only (no show picked). */
+  sellConcessions(): void;
   unpick(): void;
   setSeats(seats: string): void;
   setTicketType(name: string): void;

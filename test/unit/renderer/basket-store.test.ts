@@ -193,4 +193,18 @@ describe('basket store', () => {
     expect(field).toBe('sn');
     expect(made).toEqual([]);
   });
+
+  it('concessions only: F4 on the shows opens it, Esc (clear) goes back to the shows, New sale too', () => {
+    stubMain({});
+    useSale.getState().sellConcessions();
+    expect(useSale.getState()).toMatchObject({ pick: null, concessionsOnly: true });
+    useSale.getState().clear();
+    expect(useSale.getState().concessionsOnly).toBe(false);
+    useSale.getState().sellConcessions();
+    useSale.getState().pickShow(SHOW);
+    expect(useSale.getState().concessionsOnly).toBe(false);
+    useSale.getState().sellConcessions();
+    useSale.getState().newSale();
+    expect(useSale.getState().concessionsOnly).toBe(false);
+  });
 });

@@ -10,7 +10,8 @@ import { useBasket } from '../../stores/basket-store';
 
 export const PAD_KEY = 'F4';
 
-export const ConcessionsPad = forwardRef<HTMLInputElement>(function ConcessionsPad(_props, ref) {
+/** `roomy`: the list always shows (a sale of concessions only has the room). */
+export const ConcessionsPad = forwardRef<HTMLInputElement, { roomy?: boolean }>(function ConcessionsPad(props, ref) {
   const b = useBasket(
     useShallow((s) => ({
       catalogue: s.catalogue,
@@ -75,7 +76,7 @@ export const ConcessionsPad = forwardRef<HTMLInputElement>(function ConcessionsP
   if (b.catalogue && entries.length === 0) return null;
 
   return (
-    <div className="pad" data-testid="concessions-pad" data-compact={b.count > 0 ? 'true' : undefined}>
+    <div className="pad" data-testid="concessions-pad" data-compact={b.count > 0 && !props.roomy ? 'true' : undefined}>
       <label className="pad-find">
         <span>
           Concessions <kbd aria-hidden="true">{PAD_KEY}</kbd>

@@ -9,16 +9,21 @@ import { useSeatMap } from '../../stores/seat-map-store';
 import { filterShows, firstNotStarted, startsText } from '../../stores/show-pick';
 import { SWITCH_KEY } from './PickedParts';
 import { PickedShow } from './PickedShow';
+import { ConcessionsSale } from './ConcessionsSale';
+import { PAD_KEY } from './ConcessionsPad';
 
 export { SWITCH_KEY };
 
 export function ShowPicker({ shows, sn }: { shows: ShowView[]; sn: string | null }) {
   const pick = useSale((s) => s.pick);
-  return pick ? <PickedShow sn={sn} /> : <ShowList shows={shows} />;
+  const concessionsOnly = useSale((s) => s.concessionsOnly);
+  if (pick) return <PickedShow sn={sn} />;
+  return concessionsOnly ? <ConcessionsSale sn={sn} /> : <ShowList shows={shows} />;
 }
 
 function ShowList({ shows }: { shows: ShowView[] }) {
   const pickShow = useSale((s) => s.pickShow);
+  const sellConcessions = useSale((s) => s.sellConcessions);
   const [query, setQuery] = useState('');
   // null: the first show that has not started yet (a started one is never the one Enter picks by itself).
   const [active, setActive] = useState<number | null>(null);
@@ -42,7 +47,10 @@ function ShowList({ shows }: { shows: ShowView[] }) {
 
   const onKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    if (e.key === PAD_KEY) {
+      e.preventDefault();
+      sellConcessions();
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       if (list.length) setActive((at + (e.key === 'ArrowDown' ? 1 : -1) + list.length) % list.length);
     } else if (e.key === 'Enter') {
@@ -61,7 +69,12 @@ function ShowList({ shows }: { shows: ShowView[] }) {
     <section className="card show-list" aria-labelledby="show-list-title">
       <div className="show-list-head">
         <h2 id="show-list-title">Next shows</h2>
-        <SwitchButton to="hand" />
+        <div className="show-list-actions">
+          <button type="button" className="mode-switch" onClick={sellConcessions}>
+            Concessions only <kbd aria-hidden="true">{PAD_KEY}</kbd>
+          </button>
+          <SwitchButton to="hand" />
+        </div>
       </div>
       <label className="show-find">
         <span>Find a show: film, screen or time</span>
@@ -118,7 +131,8 @@ function ShowList({ shows }: { shows: ShowView[] }) {
         </ul>
       )}
       <p className="hint keys-hint">
-        <kbd>↑</kbd> <kbd>↓</kbd> choose · <kbd>Enter</kbd> sell this show · <kbd>{SWITCH_KEY}</kbd> type a show by hand
+        <kbd>↑</kbd> <kbd>↓</kbd> choose · <kbd>Enter</kbd> sell this show · <kbd>{PAD_KEY}</kbd> concessions only ·{' '}
+        <kbd>{SWITCH_KEY}</kbd> type a show by hand
       </p>
     </section>
   );

@@ -12,31 +12,33 @@ import { TYPES_KEY } from './SeatTypes';
 type InputRef = RefObject<HTMLInputElement | null>;
 
 /**
- * A new show, a new basket (the catalogue read again: it may have changed) and the seats box ready;
+ * A new show (or concessions only), a new basket (the catalogue read again: it may have changed)
+ * and its first box ready (the seats, or the pad);
  * then the engine prices the basket again whenever its seats, types, lines or tender change.
  */
-export function useBasketPricing(show: ShowView, tickets: TicketsPart | null, seatsRef: InputRef): void {
+export function useBasketPricing(show: ShowView | null, tickets: TicketsPart | null, firstRef: InputRef): void {
+  const showId = show?.id ?? null;
   useEffect(() => {
     useBasket.getState().reset();
     void useBasket.getState().loadCatalogue();
-    seatsRef.current?.focus();
-  }, [show.id, seatsRef]);
+    firstRef.current?.focus();
+  }, [showId, firstRef]);
   const lines = useBasket((b) => b.lines);
   const tender = useBasket((b) => b.tender);
   const key = tickets ? `${tickets.seats.join(',')}|${tickets.types.join(',')}` : '';
   useEffect(() => {
     void useBasket.getState().price(tickets);
     // `key` stands for the tickets' seats and types.
-  }, [key, lines, tender, show]);
+  }, [key, lines, tender, showId]);
 }
 
 /** F3 the ticket types, F4 the pad, F6/F7/F8 the tender (cash and split: the cash box). */
-export function useBasketKeys(typesRef: InputRef, padRef: InputRef, cashRef: InputRef): void {
+export function useBasketKeys(typesRef: InputRef | null, padRef: InputRef, cashRef: InputRef): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
       const tender = TENDERS.find((t) => t.key === e.key);
-      if (e.key === TYPES_KEY && typesRef.current) typesRef.current.focus();
+      if (e.key === TYPES_KEY && typesRef?.current) typesRef.current.focus();
       else if (e.key === PAD_KEY && padRef.current) padRef.current.focus();
       else if (tender) {
         useBasket.getState().setTenderKind(tender.kind);
