@@ -56,12 +56,12 @@ describe('a shift in the Demo profile', () => {
     expect(x.html).toContain('X REPORT');
 
     // Closing with an order still waiting: refused, listing it; the shift stays open.
-    const refused = await callError(core, 'shift.close', {});
+    const refused = await callError(core, 'shift.close', { counted: '5,000' });
     expect(refused.code).toBe('CONFLICT');
     expect(refused.details?.openItems).toMatchObject([{ ref: open.outOrderNo }]);
     expect((await call<{ shift: ShiftView | null }>(core, 'shift.current', {})).shift?.id).toBe(shift.id);
 
-    const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
+    const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true, counted: '5,000' });
     expect(z.report).toMatchObject({
       kind: 'Z',
       id: expect.any(Number),
@@ -83,7 +83,7 @@ describe('a shift in the Demo profile', () => {
     expect(job).toMatchObject({ kind: 'shift-report', status: 'printed', reprint: false, reportId: z.report.id });
     const printed = escposText(await printer.job(0));
     expect(printed.some((l) => l.includes(`Z REPORT #${z.report.id}`))).toBe(true);
-    expect(printed.some((l) => l.startsWith('Paid (2)') && l.endsWith('N5,500.00'))).toBe(true);
+    expect(printed.some((l) => l.startsWith('Paid by card (card part) (2)') && l.endsWith('N5,500.00'))).toBe(true);
     expect(printed.join('\n')).toContain(open.outOrderNo);
     expect(await call<PrintJobView>(core, 'shift.print', { id: z.report.id })).toMatchObject({ reprint: true });
     expect(escposText(await printer.job(1))).toContain(' REPRINT ');
@@ -109,6 +109,88 @@ describe('a shift in the Demo profile', () => {
     expect(
       (await call<{ receipt: { cashier: string } }>(core, 'receipts.preview', { orderId: paid1.id })).receipt.cashier,
     ).toBe('Ngozi Eze');
+  });
+
+  it('the drawer: a drop above what it holds is refused with the amount, a drop kept with who and when, the close asks for the count and the Z shows over/short', async () => {
+    const { core } = await each.boot();
+    await call(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '5,000' });
+    await sell(core, 'SUCCESS'); // by card: not in the drawer
+
+    // Too much, not naira, nothing: each refused on its field, saying what to fix; nothing kept.
+    expect((await callError(core, 'shift.drop', { amount: '6,000' })).details?.fields).toEqual({
+      amount: 'The drawer should hold ₦5,000.00: take at most that to the safe',
+    });
+    expect((await callError(core, 'shift.drop', { amount: 'two thousand' })).details?.fields).toEqual({
+      amount: expect.stringMatching(/^Enter the amount taken to the safe in naira/),
+    });
+    expect((await callError(core, 'shift.drop', { amount: ' ' })).details?.fields).toEqual({
+      amount: 'Enter the amount taken to the safe',
+    });
+    const x = await call<ShiftReportView>(core, 'shift.drop', { amount: '2,000', note: 'Safe bag 14' });
+    expect(x.report.kind).toBe('X');
+    expect(x.report.totals.drawer).toMatchObject({
+      floatKobo: 500_000,
+      cashTaken: { count: 0, amountKobo: 0 },
+      drops: { count: 1, amountKobo: 200_000 },
+      expectedKobo: 300_000,
+      countedKobo: null,
+      overShortKobo: null,
+      dropItems: [{ amountKobo: 200_000, by: 'Ngozi Eze', at: expect.any(Number), note: 'Safe bag 14' }],
+    });
+    // What is left after the drop is the most the next can take.
+    expect((await callError(core, 'shift.drop', { amount: '3,000.01' })).details?.fields).toEqual({
+      amount: 'The drawer should hold ₦3,000.00: take at most that to the safe',
+    });
+
+    // Closing without the count: refused before anything, on the field, with what is expected; the shift stays open.
+    const uncounted = await callError(core, 'shift.close', {});
+    expect(uncounted.code).toBe('VALIDATION');
+    expect(uncounted.details?.fields).toEqual({
+      counted: 'Count the cash in the drawer and enter it (₦3,000.00 expected)',
+    });
+    expect((await callError(core, 'shift.close', { counted: 'lots' })).details?.fields).toEqual({
+      counted: expect.stringMatching(/^Enter the cash counted in the drawer in naira/),
+    });
+    expect((await call<{ shift: ShiftView | null }>(core, 'shift.current', {})).shift).not.toBeNull();
+
+    const z = await call<ShiftReportView>(core, 'shift.close', { counted: '2,500' });
+    expect(z.report.totals.drawer).toMatchObject({
+      expectedKobo: 300_000,
+      countedKobo: 250_000,
+      overShortKobo: -50_000,
+      count: { by: 'Ngozi Eze', at: z.report.shift.closedAt },
+    });
+    expect(z.report.totals.tenders).toMatchObject({ card: { count: 1, amountKobo: 350_000 }, cash: { count: 0 } });
+    expect(z.report.totals.salesTotal).toEqual({ count: 1, amountKobo: 350_000 });
+    // Kept: read back the same.
+    expect((await call<ShiftReportView>(core, 'shift.report', { id: z.report.id })).report).toEqual(z.report);
+    expect(z.html).toContain('short by ₦500.00');
+
+    const csv = (await call<{ csv: string }>(core, 'shift.exportCsv', { id: z.report.id })).csv.split('\r\n');
+    expect(csv).toEqual(
+      expect.arrayContaining([
+        'orders,sales_total,1,3500.00,',
+        'tenders,card,1,3500.00,',
+        'tenders,cash,0,0.00,',
+        'tenders,taken_by_card,1,3500.00,',
+        'drawer,float,,5000.00,',
+        'drawer,drops,1,2000.00,',
+        'drawer,expected,,3000.00,',
+        'drawer,counted,,2500.00,',
+        'drawer,over_short,,-500.00,',
+        expect.stringMatching(/^drawer_drop,\d{4}-\d{2}-\d{2} \d{2}:\d{2} by Ngozi Eze: Safe bag 14,1,2000.00,$/),
+        'tickets,2026-11-21 19:30 Lagos Nights (2D) | Ticket,2,3000.00,',
+        'ticket_booking_fees,2026-11-21 19:30 Lagos Nights (2D) | Ticket,2,500.00,',
+      ]),
+    );
+  });
+
+  it('a shift with no float and no cash closes without a count', async () => {
+    const { core } = await each.boot();
+    await call(core, 'shift.open', { cashier: 'Tunde', openingFloat: '' });
+    await sell(core, 'SUCCESS');
+    const z = await call<ShiftReportView>(core, 'shift.close', {});
+    expect(z.report.totals.drawer).toMatchObject({ floatKobo: 0, expectedKobo: 0, countedKobo: null });
   });
 
   it('finds orders by number, film, seat and amount, filters by state and day, and pages newest first', async () => {
