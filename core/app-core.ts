@@ -23,7 +23,8 @@ import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule, localSeatHolds, relayHealthFeed } from './orders';
-import { createProgrammeModule, createSeatMapModule, programmeSeatPlanner } from './programme';
+import { createProgrammeModule, createSeatMapModule, programmeBasketShows, programmeSeatPlanner } from './programme';
+import { DEMO_CATALOGUE, type Catalogue } from '../shared/catalogue';
 import type { SeatHolds, SeatTakenSource } from '../shared/seats';
 import { createProviderLink } from './provider';
 import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
@@ -136,6 +137,8 @@ export async function createCore(deps: CoreDeps) {
   // The checkout applies it (and one unpaid order per terminal) below every door to a charge.
   // The Hub link is built after the checkout, the programme and the seat map: they ask it through these.
   const hub = hubPorts(deps.seatSources);
+  // The branch's catalogue as the checkout prices a basket against it (the Demo profile's own).
+  const catalogueNow = (): Catalogue | undefined => (settings.activeProfile() === 'demo' ? DEMO_CATALOGUE : undefined);
   const checkout = createCheckoutService({
     db,
     pos,
@@ -149,6 +152,8 @@ export async function createCore(deps: CoreDeps) {
     ...boxOfficeRules(db),
     // The seat rules of the programme's shows with a seat map; the holds through the Hub when the counter has one (asked per sale).
     seats: { planner: programmeSeatPlanner(db), holds: hub.seatHolds },
+    // A basket's prices: the programme's ticket types of its show, the branch's catalogue with stock left.
+    basket: { show: programmeBasketShows(db), catalogue: () => catalogueNow() },
     // While the Hub's relay stream is healthy, status checks are the safety net only.
     relayHealth: hub.relayHealth,
     settings: () => {

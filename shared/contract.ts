@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { DiskStatusSchema } from './backups';
 import { backupCalls } from './contract-backups';
+import { basketCalls } from './contract-basket';
 import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
@@ -149,6 +150,7 @@ export const calls = {
   ...statusCalls,
   ...settingsCalls,
   ...orderCalls,
+  ...basketCalls,
   ...lateCalls,
   ...terminalCalls,
   ...demoCalls,

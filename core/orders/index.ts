@@ -29,3 +29,4 @@ export { createLateSweep, type SweepTuning } from './late-sweep';
 export { LateOutcomeStore } from './late-outcomes';
 export { admitSale, ordersOnTerminal } from './charge-guard';
 export { localSeatHolds, type SeatPlan, type SeatPlanner } from './seat-holding';
+export { NO_BASKET_SOURCES, type BasketSources } from './basket-intake';

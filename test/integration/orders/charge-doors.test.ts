@@ -1,4 +1,4 @@
-// Every door to a charge, in one table: typed Sell (`sale.charge`), a programme sale, a box office
+// Every door to a charge, in one table: typed Sell (`sale.charge`), a basket (`sale.sellBasket`), a programme sale, a box office
 // over HTTP, the folder drop, a charge link, Try again (`orders.retry`) — and the resume after a
 // restart (charge-doors-resume.test.ts). Each, through the composed core (Demo profile: the
 // embedded sandbox over real loopback HTTP, the journal on a real SQLite file), is refused with no
@@ -85,6 +85,20 @@ const DOORS: {
     via: { call: 'sale.charge' },
     whenBusy: 'refuse',
     go: (env) => attempt(() => call(env.core, 'sale.charge', sale(env))),
+  },
+  {
+    // A basket (concessions by card; the Demo profile's catalogue): the same door, the same rules.
+    name: 'basket Sell',
+    via: { call: 'sale.sellBasket' },
+    whenBusy: 'refuse',
+    go: (env) =>
+      attempt(() =>
+        call(env.core, 'sale.sellBasket', {
+          concessions: [{ code: 'POPL', quantity: 1 + (++seq % 3) }],
+          tender: { kind: 'card' },
+          sn: env.sn,
+        }),
+      ),
   },
   {
     name: 'programme sale',
@@ -290,6 +304,7 @@ describe('the table names every door (found by introspection, not typed by hand)
     ]);
     // The cashier's choice to leave an order waiting: only the Sell and programme doors pass it on.
     expect(sourcesCalling(/besideWaiting/)).toEqual([
+      'core/orders/basket-intake.ts',
       'core/orders/charge-guard.ts',
       'core/orders/checkout-deps.ts',
       'core/orders/checkout-sales.ts',
