@@ -9,7 +9,7 @@ import { cashTakenOf, tenderLines, type SaleTender } from './tender-lines';
 import { drawerTotals } from './drawer';
 import type { LedgerDrawer, LedgerSale, LedgerWindow } from './ledger-facts';
 import type { Bucket } from './records';
-import type { SoldBasket } from './sold-basket';
+import type { SoldBasket } from './basket-sale';
 import type { ConcessionCategoryLine, ConcessionItemLine, DrawerFigures, TicketTypeLine } from './ledger-basket-schema';
 import type { TenderLines } from './tender-lines';
 import { TYPED_TICKET_TYPE } from './basket-sale';

@@ -5,7 +5,7 @@
 import type { DrawerCount, DrawerDrop, DrawerPaidOut } from './drawer';
 import type { LateKind } from './late-payments';
 import type { OrderState } from './orders';
-import type { SoldBasket } from './sold-basket';
+import type { SoldBasket } from './basket-sale';
 import type { TopupState } from './topups';
 
 /** A sale as the journal holds it. */

@@ -2,13 +2,14 @@
 // still open and needs confirming, the kept Z report printed (then reprinted) and exported as CSV.
 import { describe, expect, it } from 'vitest';
 import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
+import type { OrderView } from '../../../shared/orders';
 import { lagosDate } from '../../../shared/time';
 import { escposText, type LoopbackPrinter } from '../../helpers/loopback-printer';
 import { zReportEvent } from '../../../core/records/shifts/shift-store';
 import { openJournalDb } from '../../../core/schema';
 import { journalPath } from '../../../core/data-folder/journal-file';
 import { lagosDayCode, OrderJournal } from '../../../core/orders';
-import { call, callError, nextEvent, perTest, SALE, sell } from './records-harness';
+import { call, callError, nextEvent, orderIn, perTest, SALE, sell } from './records-harness';
 
 const each = perTest();
 let printer: LoopbackPrinter | null = null;
@@ -183,6 +184,76 @@ describe('a shift in the Demo profile', () => {
         'ticket_booking_fees,2026-11-21 19:30 Lagos Nights (2D) | Ticket,2,500.00,',
       ]),
     );
+  });
+
+  it('baskets through the counter (cash, split, a split whose card failed): the X and Z show their tenders, lines and drawer', async () => {
+    const { core } = await each.boot();
+    await call(core, 'shift.open', { cashier: 'Amaka', openingFloat: '1,000' });
+    // Cash: a popcorn combo with a Fanta and 2 water, ₦3,800 for ₦5,000 handed over: paid at once.
+    const cash = await call<OrderView>(core, 'sale.sellBasket', {
+      concessions: [
+        { code: 'CMB1', quantity: 1, choices: { Drink: 'FANTA' } },
+        { code: 'WATER', quantity: 2 },
+      ],
+      tender: { kind: 'cash', tenderedKobo: 500_000 },
+    });
+    expect(cash).toMatchObject({ state: 'paid', amountKobo: 0 });
+    // Split: popcorn large and nachos, ₦4,500: ₦1,500 cash, ₦3,000 on the terminal, paid.
+    const split = await call<OrderView>(core, 'sale.sellBasket', {
+      concessions: [
+        { code: 'POPL', quantity: 1 },
+        { code: 'NACHO', quantity: 1 },
+      ],
+      tender: { kind: 'split', cashKobo: 150_000 },
+      sn: SALE.sn,
+    });
+    await orderIn(core, split.id, 'waiting');
+    const splitPaid = orderIn(core, split.id, 'paid');
+    await call(core, 'demo.present', { outcome: 'SUCCESS' });
+    await splitPaid;
+    // Split whose card is declined after ₦500 cash: to hand back.
+    const failed = await call<OrderView>(core, 'sale.sellBasket', {
+      concessions: [{ code: 'POPS', quantity: 1 }],
+      tender: { kind: 'split', cashKobo: 50_000 },
+      sn: SALE.sn,
+    });
+    await orderIn(core, failed.id, 'waiting');
+    const declined = orderIn(core, failed.id, 'failed');
+    await call(core, 'demo.present', { outcome: 'FAIL' });
+    await declined;
+
+    const x = (await call<ShiftReportView>(core, 'shift.report', {})).report.totals;
+    expect(x.card).toEqual({ count: 1, amountKobo: 300_000 });
+    expect(x.salesTotal).toEqual({ count: 2, amountKobo: 380_000 + 450_000 });
+    expect(x.tenders).toMatchObject({
+      card: { count: 0, amountKobo: 0 },
+      cash: { count: 1, amountKobo: 380_000 },
+      split: { count: 1, cashKobo: 150_000, cardKobo: 300_000 },
+      cardTaken: { count: 1, amountKobo: 300_000 },
+      cashTaken: { count: 2, amountKobo: 530_000 },
+      toHandBack: { count: 1, amountKobo: 50_000, items: [{ ref: failed.outOrderNo, amountKobo: 50_000 }] },
+    });
+    expect(x.concessions?.categories).toEqual([
+      { category: 'Combos', quantity: 1, amountKobo: 300_000 },
+      { category: 'Drinks', quantity: 2, amountKobo: 80_000 },
+      { category: 'Popcorn', quantity: 1, amountKobo: 250_000 },
+      { category: 'Snacks', quantity: 1, amountKobo: 200_000 },
+    ]);
+    expect(x.drawer).toMatchObject({ floatKobo: 100_000, expectedKobo: 630_000 });
+
+    expect((await callError(core, 'shift.drop', { amount: '7,000' })).details?.fields).toEqual({
+      amount: 'The drawer should hold ₦6,300.00: take at most that to the safe',
+    });
+    await call(core, 'shift.drop', { amount: '5,000' });
+    const z = await call<ShiftReportView>(core, 'shift.close', { counted: '1,300' });
+    expect(z.report.totals.drawer).toMatchObject({
+      drops: { count: 1, amountKobo: 500_000 },
+      expectedKobo: 130_000,
+      countedKobo: 130_000,
+      overShortKobo: 0,
+    });
+    expect(z.html).toContain('the drawer is right');
+    expect(z.html).toContain(`Sale ${failed.outOrderNo}: the card failed. Hand back ₦500.00 cash`);
   });
 
   it('a shift with no float and no cash closes without a count', async () => {
