@@ -79,7 +79,10 @@ export function CloseShiftPanel() {
                 aria-invalid={!!s.errors.counted}
                 inputMode="decimal"
                 value={counted}
-                onChange={(e) => setCounted(e.target.value)}
+                onChange={(e) => {
+                  setCounted(e.target.value);
+                  if (s.errors.counted) useShift.setState({ closeErrors: {} });
+                }}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter' && !(open.length > 0 && !accept))
                     void s.close(open.length > 0 && accept, counted);
