@@ -10,6 +10,7 @@ import {
   DRAWER_HEADING,
   drawerRows,
   drawerVerdict,
+  overShortText,
   TENDERS_HEADING,
   TICKET_TYPES_HEADING,
   tenderRows,
@@ -134,4 +135,23 @@ export function basketCsvRows(t: ShiftTotals): Row[] {
       ]);
   }
   return rows;
+}
+
+/** The same sections as the Z report's lines the Hub keeps (amounts and counts never negative: over/short in words). */
+export function basketHubLines(t: ShiftTotals): { label: string; kobo: number; count: number }[] {
+  const out: { label: string; kobo: number; count: number }[] = [];
+  if (t.salesTotal)
+    out.push({ label: SALES_TOTAL_LABEL, kobo: t.salesTotal.amountKobo, count: Math.max(0, t.salesTotal.count) });
+  if (t.tenders)
+    for (const r of tenderRows(t.tenders))
+      out.push({ label: `Tenders: ${r.label}`, kobo: r.amountKobo, count: r.count ?? 0 });
+  if (t.drawer) {
+    for (const r of drawerRows(t.drawer)) {
+      if (r.key === 'over_short') continue;
+      out.push({ label: `Drawer: ${r.label.replace(/^[-+=] /, '')}`, kobo: r.amountKobo, count: r.count ?? 0 });
+    }
+    const o = overShortText(t.drawer.overShortKobo);
+    if (o) out.push({ label: `Drawer: ${o.label}`, kobo: o.amountKobo, count: 0 });
+  }
+  return out;
 }

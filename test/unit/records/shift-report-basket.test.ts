@@ -10,6 +10,7 @@ import type { ShiftReport } from '../../../shared/records';
 import { escposOf } from '../../../core/records/printing/escpos';
 import { shiftReportDoc } from '../../../core/records/shifts/shift-report-doc';
 import { shiftReportCsv } from '../../../core/records/shifts/shift-csv';
+import { zReportEvent } from '../../../core/records/shifts/shift-store';
 import { escposText } from '../../helpers/loopback-printer';
 import { Z_REPORT } from './receipt-fixtures';
 
@@ -172,6 +173,24 @@ describe('the basket lines of a shift report', () => {
         'drawer,over_short,,-5100.00,',
         'drawer_drop,2026-11-21 14:50 by Ngozi Eze: Safe bag 14,1,10000.00,',
         'drawer_count,2026-11-21 22:45 by Ngozi Eze,,,',
+      ]),
+    );
+  });
+
+  it('sends the Hub the sales total, the tenders and the drawer among the Z report’s lines, short in words', () => {
+    const lines = zReportEvent({ ...REPORT, id: 4 }).lines.map((l) => [l.label, l.count, l.kobo]);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        ['Sales total (card + cash)', 3, 1_660_000],
+        ['Tenders: Cash', 1, 1_210_000],
+        ['Tenders: Split: cash parts', 1, 100_000],
+        ['Tenders: Taken by card (the terminal)', 2, 350_000],
+        ['Tenders: Cash to hand back (card failed)', 1, 50_000],
+        ['Drawer: Float (put in at open)', 0, 500_000],
+        ['Drawer: Drops to the safe', 1, 1_000_000],
+        ['Drawer: Expected in the drawer', 0, 810_000],
+        ['Drawer: Counted', 0, 300_000],
+        ['Drawer: Short', 0, 510_000],
       ]),
     );
   });
