@@ -1,4 +1,4 @@
-// A shift's cash drawer in SQLite (tables of records-006-drawer): the drops to the safe, the counts,
+// A shift's cash drawer in SQLite (tables of records-007-drawer): the drops to the safe, the counts,
 // and the cash paid out to customers (refunds: none written yet, issue 39). The arithmetic and the
 // checks are shared/drawer.ts's; the shift service judges a drop before it is kept here.
 import type { DrawerCount, DrawerDrop, DrawerPaidOut } from '../../../shared/drawer';
