@@ -2,7 +2,7 @@
 // drawer should hold at that moment, shared/drawer.ts `checkDrop`, and kept in the same
 // transaction), and the count typed at close (needed when the drawer had a float or took cash).
 // Naira as typed; every refusal names the field and says what to fix.
-import { checkDrop, type DrawerProblem } from '../../../shared/drawer';
+import { checkDrop, type DrawerDrop, type DrawerProblem } from '../../../shared/drawer';
 import { validationError } from '../../../shared/errors';
 import { countNeeded } from '../../../shared/ledger-basket-lines';
 import { formatNaira, MoneyFormatError, parseNaira } from '../../../shared/money';
@@ -74,11 +74,11 @@ export function recordDrop(
   shift: ShiftView,
   a: DropTyped,
   now: () => number,
-): void {
+): DrawerDrop {
   if (a.amount.trim() === '') throw validationError({ amount: 'Enter the amount taken to the safe' });
   const amountKobo = nairaOf(a.amount, 'amount', 'the amount taken to the safe');
   const note = a.note?.trim();
-  d.drawer.addDrop(shift.id, () => {
+  return d.drawer.addDrop(shift.id, () => {
     const at = now();
     const facts = drawerFactsAt(d.orders, d.drawer.facts(shift, at), shift.openedAt, at, scopeOf(shift));
     const r = checkDrop(

@@ -147,8 +147,9 @@ export function createShiftService(d: ShiftDeps) {
     /** A cash drop to the safe from the open shift's drawer: refused above what the drawer should hold then. */
     drop(a: DropTyped): ShiftReportView {
       const shift = requireOpen();
-      recordDrop(d, shift, a, now);
-      return viewOf({ ...build('X', shift, now()), id: null });
+      const drop = recordDrop(d, shift, a, now);
+      // The X just after it holds it, even in the same millisecond (a window ends before its `to`).
+      return viewOf({ ...build('X', shift, Math.max(now(), drop.at + 1)), id: null });
     },
 
     /**
