@@ -9,6 +9,7 @@ import { cashTakenOf, tenderLines, type SaleTender } from './tender-lines';
 import { drawerTotals } from './drawer';
 import type { LedgerDrawer, LedgerSale, LedgerWindow } from './ledger-facts';
 import type { Bucket } from './records';
+import type { LedgerRowLate } from './ledger-row';
 import type { SoldBasket } from './basket-sale';
 import type { ConcessionCategoryLine, ConcessionItemLine, DrawerFigures, TicketTypeLine } from './ledger-basket-schema';
 import type { TenderLines } from './tender-lines';
@@ -86,7 +87,8 @@ const byText = (...keys: string[]) => keys.join('\u0000');
 
 /**
  * The basket figures: `counted` are the sales inside the card total (each once), `sales` all the
- * window's sales (for the tenders and the drawer), `card` the ledger's card total.
+ * window's sales (for the tenders and the drawer), `card` the ledger's card total, `late` the sales'
+ * outcomes paid after closing by sale number (such a split's cash part is not to hand back).
  */
 export function basketFigures(
   counted: readonly LedgerSale[],
@@ -94,6 +96,7 @@ export function basketFigures(
   w: LedgerWindow,
   card: Bucket,
   drawer: LedgerDrawer | undefined,
+  late: ReadonlyMap<string, LedgerRowLate> = new Map(),
 ): BasketFigures {
   const types = new Map<string, TicketTypeLine>();
   const items = new Map<string, ConcessionItemLine>();
@@ -133,7 +136,7 @@ export function basketFigures(
   }
 
   const tenders = saleTenders(sales);
-  const lines = tenderLines(sales, tenders, w);
+  const lines = tenderLines(sales, tenders, w, late);
   const d = drawer ?? { floatKobo: 0, cashPaidOut: [], drops: [], counts: [] };
   const totals = drawerTotals(
     {

@@ -173,7 +173,7 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
 
   const card = cardTotalOf([paid, paidLate, pac], refundToArrange);
   return {
-    ...basketFigures(counted, f.sales, w, card, f.drawer),
+    ...basketFigures(counted, f.sales, w, card, f.drawer, new Map([...lateOf].map(([ref, l]) => [ref, lateFacts(l)]))),
     from: w.from,
     to: w.to,
     paid,

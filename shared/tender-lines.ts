@@ -19,7 +19,7 @@
 // A sale with no tender recorded (every sale before baskets) is a card sale of its amount.
 import type { DrawerCash } from './drawer';
 import type { LedgerSale, LedgerWindow } from './ledger-facts';
-import { ledgerRow } from './ledger-row';
+import { ledgerRow, type LedgerRowLate } from './ledger-row';
 import { formatNaira } from './money';
 import type { Bucket } from './records';
 import type { TenderKind } from './basket';
@@ -88,9 +88,9 @@ function tenderOf(s: LedgerSale, tenders: ReadonlyMap<string, SaleTender>): Sale
 
 const byRef = (tenders: readonly SaleTender[]) => new Map(tenders.map((t) => [t.ref, t]));
 
-/** What a sale is on the tender lines: paid (at when), its card part failed, still open, or none of these. */
-function tenderRow(s: LedgerSale) {
-  const row = ledgerRow(s, null);
+/** What a sale is on the tender lines: paid (at when), its card part failed, still open, paid after closing, or none of these. */
+function tenderRow(s: LedgerSale, late: LedgerRowLate | null = null) {
+  const row = ledgerRow(s, late);
   return { outcome: row.outcome, at: row.countedAt };
 }
 
@@ -111,11 +111,15 @@ export function cashTakenOf(
   return out;
 }
 
-/** The tender lines of a window. */
+/**
+ * The tender lines of a window. `late`: each sale's late outcome by its sale number (the ledger's),
+ * so that a split whose card part was paid after closing is in that line alone, not to hand back.
+ */
 export function tenderLines(
   sales: readonly LedgerSale[],
   tenders: readonly SaleTender[],
   w: Pick<LedgerWindow, 'from' | 'to' | 'excludeDemo'>,
+  late: ReadonlyMap<string, LedgerRowLate> = new Map(),
 ): TenderLines {
   const map = byRef(tenders);
   let card = ZERO,
@@ -129,7 +133,7 @@ export function tenderLines(
   for (const s of sales) {
     if (w.excludeDemo && s.demo) continue;
     const t = tenderOf(s, map);
-    const row = tenderRow(s);
+    const row = tenderRow(s, late.get(s.ref) ?? null);
     if (row.at < w.from || row.at >= w.to) continue;
     if (row.outcome === 'paid') {
       if (t.kind === 'card') card = add(card, t.cardKobo);

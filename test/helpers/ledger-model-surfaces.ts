@@ -1,0 +1,189 @@
+// The basket lines of the one ledger's model-based test (test/integration/records/ledger-model.test.ts)
+// on every surface of a report: the contract's figures, the Shift screen as React renders it, the
+// printed text and the CSV, each compared with the model (test/helpers/ledger-model.ts).
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { expect } from 'vitest';
+import { escposOf } from '../../core/records/printing/escpos';
+import { shiftReportDoc } from '../../core/records/shifts/shift-report-doc';
+import { SALES_TOTAL_LABEL } from '../../shared/ledger';
+import { formatNaira, koboToNairaString } from '../../shared/money';
+import type { ShiftReport } from '../../shared/records';
+import { ShiftFigures } from '../../renderer/src/screens/shift/ShiftFigures';
+import type { Expect } from './ledger-model';
+import { escposText } from './loopback-printer';
+import { SALE_INPUT } from './orders-db';
+
+/** The figure the Shift screen shows under a test id, as React renders it. */
+export function screenFigure(html: string, testId: string): string | null {
+  const m = new RegExp(`data-testid="${testId}"[^>]*>(.*?)</div>`).exec(html);
+  return m
+    ? m[1]!
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : null;
+}
+
+/** The model's tender and drawer lines as [CSV key, count (null: none), kobo]: the rows every surface shows. */
+function modelRows(want: Expect): {
+  tenders: [string, number | null, number][];
+  drawer: [string, number | null, number][];
+} {
+  const t = want.tenders;
+  const d = want.drawer;
+  const tenders: [string, number | null, number][] = [
+    ['card', t.card.count, t.card.kobo],
+    ['cash', t.cash.count, t.cash.kobo],
+    ['split_cash', t.split.count, t.split.cash],
+    ['split_card', t.split.count, t.split.card],
+    ['taken_by_card', t.cardTaken.count, t.cardTaken.kobo],
+    ['cash_taken', t.cashTaken.count, t.cashTaken.kobo],
+  ];
+  if (t.cashHeld.count) tenders.push(['cash_held', t.cashHeld.count, t.cashHeld.kobo]);
+  if (t.toHandBack.count) tenders.push(['to_hand_back', t.toHandBack.count, t.toHandBack.kobo]);
+  const drawer: [string, number | null, number][] = [
+    ['float', null, d.float],
+    ['cash_taken', d.cashTaken.count, d.cashTaken.kobo],
+    ['cash_paid_out', 0, 0],
+    ['drops', d.drops.count, d.drops.kobo],
+    ['expected', null, d.expected],
+  ];
+  if (d.counted !== null) drawer.push(['counted', null, d.counted], ['over_short', null, d.overShort!]);
+  return { tenders, drawer };
+}
+
+const SHOW_TEXT = `${SALE_INPUT.showDate} ${SALE_INPUT.showTime} ${SALE_INPUT.filmTitle}`;
+const byText = (a: string, b: string) => a.localeCompare(b);
+
+/** The basket lines of one report (sales total, tickets by type, concessions, tenders, drawer) on every surface equal the model. */
+export function checkBasketFigures(r: ShiftReport, html: string, csvText: string, want: Expect, where: string): void {
+  const t = r.totals;
+  // The report as the contract carries it.
+  expect(
+    {
+      salesTotal: t.salesTotal,
+      ticketTypes: (t.ticketTypes ?? []).map((l) => [
+        l.filmName,
+        l.ticketType,
+        l.quantity,
+        l.amountKobo,
+        l.bookingFeeKobo,
+      ]),
+      items: (t.concessions?.items ?? []).map((i) => [i.code, i.name, i.category, i.quantity, i.amountKobo]),
+      categories: (t.concessions?.categories ?? []).map((c) => [c.category, c.quantity, c.amountKobo]),
+      concessions: [t.concessions?.quantity, t.concessions?.amountKobo],
+    },
+    `${where}: sales total, tickets by type, concessions`,
+  ).toEqual({
+    salesTotal: { count: want.salesTotal.count, amountKobo: want.salesTotal.kobo },
+    ticketTypes: [...want.ticketTypes.entries()]
+      .sort(([a], [b]) => byText(a, b))
+      .map(([type, x]) => [SALE_INPUT.filmName, type, x.quantity, x.amount, x.fee]),
+    items: [...want.items.entries()]
+      .sort(([a, x], [b, y]) => byText(x.category, y.category) || byText(a, b))
+      .map(([code, x]) => [code, x.name, x.category, x.quantity, x.amount]),
+    categories: [...want.categories.entries()]
+      .sort(([a], [b]) => byText(a, b))
+      .map(([c, x]) => [c, x.quantity, x.amount]),
+    concessions: [want.concessions.quantity, want.concessions.amount],
+  });
+  const wt = want.tenders;
+  const b = (x: { count: number; kobo: number }) => ({ count: x.count, amountKobo: x.kobo });
+  expect(
+    {
+      ...t.tenders,
+      toHandBack: t.tenders && {
+        count: t.tenders.toHandBack.count,
+        amountKobo: t.tenders.toHandBack.amountKobo,
+        refs: t.tenders.toHandBack.items.map((i) => i.ref).sort(),
+      },
+    },
+    `${where}: the tenders`,
+  ).toEqual({
+    card: b(wt.card),
+    cash: b(wt.cash),
+    split: { count: wt.split.count, cashKobo: wt.split.cash, cardKobo: wt.split.card },
+    cardTaken: b(wt.cardTaken),
+    cashTaken: b(wt.cashTaken),
+    toHandBack: { ...b(wt.toHandBack), refs: [...wt.toHandBack.refs].sort() },
+    cashHeld: b(wt.cashHeld),
+  });
+  const d = t.drawer!;
+  expect(
+    [d.floatKobo, d.cashTaken, d.cashPaidOut, d.drops, d.expectedKobo, d.countedKobo, d.overShortKobo],
+    `${where}: the drawer`,
+  ).toEqual([
+    want.drawer.float,
+    b(want.drawer.cashTaken),
+    { count: 0, amountKobo: 0 },
+    b(want.drawer.drops),
+    want.drawer.expected,
+    want.drawer.counted,
+    want.drawer.overShort,
+  ]);
+
+  const rows = modelRows(want);
+  // The Shift screen: each tender and drawer line with its count and amount, and no other.
+  const screen = renderToStaticMarkup(createElement(ShiftFigures, { report: r }));
+  for (const [prefix, list, all] of [
+    [
+      'tenders',
+      rows.tenders,
+      ['card', 'cash', 'split_cash', 'split_card', 'taken_by_card', 'cash_taken', 'cash_held', 'to_hand_back'],
+    ],
+    [
+      'drawer-line',
+      rows.drawer,
+      ['float', 'cash_taken', 'cash_paid_out', 'drops', 'expected', 'counted', 'over_short'],
+    ],
+  ] as const) {
+    for (const key of all) {
+      const row = list.find((x) => x[0] === key);
+      const shown = screenFigure(screen, `${prefix}-${key}`);
+      if (!row) {
+        expect(shown, `${where}: ${prefix} ${key} on the screen`).toBeNull();
+        continue;
+      }
+      expect(shown, `${where}: ${prefix} ${key} on the screen`).toMatch(
+        new RegExp(`${row[1] === null ? '' : `\\(${row[1]}\\) `}${escape(formatNaira(row[2]))}$`),
+      );
+    }
+  }
+  // Printed: the sales total, cash taken, expected and over/short lines.
+  const printed = escposText(escposOf(shiftReportDoc(r, false), '80')).map((l) => l.trim());
+  const naira = (k: number) => formatNaira(k).replace('₦', 'N');
+  const printedLine = (label: string, kobo: number) =>
+    expect(
+      printed.some((l) => l.startsWith(label) && l.endsWith(` ${naira(kobo)}`)),
+      `${where}: "${label} ... ${naira(kobo)}" printed`,
+    ).toBe(true);
+  printedLine(`${SALES_TOTAL_LABEL} (${want.salesTotal.count})`, want.salesTotal.kobo);
+  printedLine(`+ Cash taken (${want.drawer.cashTaken.count})`, want.drawer.cashTaken.kobo);
+  printedLine(`- Drops to the safe (${want.drawer.drops.count})`, want.drawer.drops.kobo);
+  printedLine('= Expected in the drawer', want.drawer.expected);
+  if (want.drawer.overShort !== null) printedLine('Over/short (counted - expected)', want.drawer.overShort);
+  // The CSV: the same rows.
+  const csv = csvText.trimEnd().split('\r\n');
+  const n = koboToNairaString;
+  const wantRows = [
+    `orders,sales_total,${want.salesTotal.count},${n(want.salesTotal.kobo)},`,
+    ...rows.tenders.map(([k, c, kobo]) => `tenders,${k},${c ?? ''},${n(kobo)},`),
+    ...rows.drawer.map(([k, c, kobo]) => `drawer,${k},${c ?? ''},${n(kobo)},`),
+    ...[...want.ticketTypes.entries()].map(
+      ([type, x]) => `tickets,${SHOW_TEXT} | ${type},${x.quantity},${n(x.amount)},`,
+    ),
+    ...[...want.items.entries()].map(
+      ([code, x]) => `concessions,${code} ${x.name} (${x.category}),${x.quantity},${n(x.amount)},`,
+    ),
+    ...[...want.categories.entries()].map(([c, x]) => `concession_categories,${c},${x.quantity},${n(x.amount)},`),
+    `concession_categories,total,${want.concessions.quantity},${n(want.concessions.amount)},`,
+  ];
+  for (const row of wantRows) expect(csv, `${where}: the CSV`).toContain(row);
+  expect(
+    csv.filter((l) => /^(tenders|drawer|tickets|concessions|concession_categories),/.test(l)).length,
+    `${where}: no other basket rows in the CSV`,
+  ).toBe(wantRows.length - 1);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
