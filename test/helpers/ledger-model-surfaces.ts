@@ -187,3 +187,33 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The basket lines of a Z report as sent to the Hub: the sales total, the tenders and the drawer (over/short in words, never negative). */
+export function checkZBasketLines(
+  lines: readonly { label: string; count: number; kobo: number }[],
+  w: Expect,
+  where: string,
+): void {
+  const sent = new Map(lines.map((l) => [l.label, [l.count, l.kobo] as const]));
+  const os = w.drawer.overShort;
+  expect(
+    [
+      sent.get(SALES_TOTAL_LABEL),
+      sent.get('Tenders: Cash taken'),
+      sent.get('Tenders: Taken by card (the terminal)'),
+      sent.get('Drawer: Expected in the drawer'),
+      sent.get('Drawer: Drops to the safe'),
+      os === null
+        ? null
+        : sent.get(os > 0 ? 'Drawer: Over' : os < 0 ? 'Drawer: Short' : 'Drawer: Right (not over, not short)'),
+    ],
+    where,
+  ).toEqual([
+    [w.salesTotal.count, w.salesTotal.kobo],
+    [w.tenders.cashTaken.count, w.tenders.cashTaken.kobo],
+    [w.tenders.cardTaken.count, w.tenders.cardTaken.kobo],
+    [0, w.drawer.expected],
+    [w.drawer.drops.count, w.drawer.drops.kobo],
+    os === null ? null : [0, Math.abs(os)],
+  ]);
+}
