@@ -404,8 +404,9 @@ export function expected(
   };
   for (const s of m.sales.filter(counts)) {
     const soldHere = inWindow(s.createdAt);
-    // Card money: paid sales sold here, and earlier sales that turned paid here.
-    if ((soldHere && s.state === 'paid') || (s.createdAt < from && s.paidAt !== null && inWindow(s.paidAt))) inCard(s);
+    // Card money: paid sales sold here, and earlier sales that turned paid here: paid in the window
+    // (so that a window long past reads the sales' states as they are now, as the Hub does).
+    if (s.state === 'paid' && s.paidAt !== null && inWindow(s.paidAt)) inCard(s);
     if (!soldHere) continue;
     const line = lateHere.has(s.ref)
       ? 'paid_after_closing'
