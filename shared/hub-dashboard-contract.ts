@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CounterViewSchema } from './hub-contract';
 import { BranchId, DaySchema, Kobo, Ms } from './hub-dashboard-fields';
+import { SalesMixSchema } from './hub-sales-contract';
 import { SEAT_LABEL_RE } from './seat-list';
 
 export * from './hub-dashboard-accounts';
@@ -74,6 +75,8 @@ export const TodayViewSchema = z.object({
   hourly: z.array(HourPointSchema).length(24),
   /** Demo and Sandbox sales of the day (no real money), kept apart from the takings. */
   practice: TallySchema,
+  /** The day's sales by category and by tender (hub-sales-contract.ts). */
+  sales: SalesMixSchema,
 });
 export type TodayView = z.infer<typeof TodayViewSchema>;
 
@@ -236,6 +239,7 @@ const ATTENTION_KINDS = [
   'order-named-in-two-branches',
   'claim-refused',
   'seat-sold-twice',
+  'stock-below-zero',
 ] as const;
 const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),
@@ -296,6 +300,8 @@ const ShiftRowSchema = z.object({
   floatKobo: Kobo.nullable(),
   cardTotalKobo: Kobo.nullable(),
   zreports: z.array(ZReportViewSchema),
+  /** The shift's sales by category and by tender: its counter's, counted from its opening to its close. */
+  sales: SalesMixSchema,
 });
 export type ShiftRow = z.infer<typeof ShiftRowSchema>;
 const ShiftDayTotalsSchema = z.object({

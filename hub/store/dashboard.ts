@@ -14,6 +14,7 @@ import { addDayTally, dayTally, emptyDayTally, shiftDayTotals } from '../../shar
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { DAY_MS, str, type Row } from './dashboard-orders';
+import { daySales, shiftKey, shiftSales } from './dashboard-sales';
 import { Where, type Scope } from './scope';
 
 // ---- Today -------------------------------------------------------------------------------------
@@ -139,7 +140,8 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
       }
     }
   }
-  return { day, from, to, lastWeekDay, totals, branches: sorted, hourly, practice };
+  const sales = await daySales(q, scope, from, to, branchFilter);
+  return { day, from, to, lastWeekDay, totals, branches: sorted, hourly, practice, sales };
 }
 
 // ---- Shifts ---------------------------------------------------------------------------------------
@@ -183,7 +185,15 @@ export async function shifts(
     });
     byShift.set(k, list);
   }
-  const list: ShiftRow[] = rows.map((s) => ({
+  const windows = rows.map((s) => ({
+    counterId: String(s.counter_id),
+    shiftId: String(s.shift_id),
+    openedAt: num(s.opened_at),
+    closedAt: numOrNull(s.closed_at),
+    practice: s.practice === true,
+  }));
+  const sales = await shiftSales(q, windows);
+  const list: ShiftRow[] = rows.map((s, i) => ({
     counterId: String(s.counter_id),
     counterName: String(s.name),
     branch: String(s.branch),
@@ -196,6 +206,7 @@ export async function shifts(
     floatKobo: numOrNull(s.float_kobo),
     cardTotalKobo: numOrNull(s.card_total_kobo),
     zreports: byShift.get(`${String(s.counter_id)}\u0000${String(s.shift_id)}`) ?? [],
+    sales: sales.get(shiftKey(windows[i]!))!,
   }));
   // Added up by the ledger's rule (shared/ledger.ts), real and practice apart.
   return { day, shifts: list, ...shiftDayTotals(list) };
