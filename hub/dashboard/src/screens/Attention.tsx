@@ -75,7 +75,7 @@ export function AttentionScreen() {
                       'The whole Hub'
                     ) : (
                       <>
-                        {l.counterName ?? 'Hub'}
+                        {l.counterName ?? (l.kind === 'stock-below-zero' ? 'All counters' : 'Hub')}
                         {session?.manager.role === 'head-office' ? ` · ${label(l.branch)}` : ''}
                       </>
                     )}
