@@ -10,6 +10,7 @@ import { calls } from '../shared/contract';
 import type { FieldErrors } from '../shared/errors';
 import type { RecoveryNotice } from '../shared/backups';
 import { createBackupsModule, type RestartWithJournal } from './backup';
+import { createCatalogueModule } from './catalogue';
 import { openJournalChecked } from './data-folder';
 import type { Clock } from '../shared/clock';
 import { mergeHandlers } from './core-module';
@@ -23,7 +24,7 @@ import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
 import { createCheckoutService, createOrdersModule, localSeatHolds, relayHealthFeed } from './orders';
-import { createProgrammeModule, createSeatMapModule, programmeSeatPlanner } from './programme';
+import { createProgrammeModule, createSeatMapModule, programmeBasketShows, programmeSeatPlanner } from './programme';
 import type { SeatHolds, SeatTakenSource } from '../shared/seats';
 import { createProviderLink } from './provider';
 import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
@@ -136,6 +137,8 @@ export async function createCore(deps: CoreDeps) {
   // The checkout applies it (and one unpaid order per terminal) below every door to a charge.
   // The Hub link is built after the checkout, the programme and the seat map: they ask it through these.
   const hub = hubPorts(deps.seatSources);
+  // The branch's concessions catalogue (the Demo's without an import; a paid sale's items leave its stock).
+  const catalogue = createCatalogueModule(services, { demo: () => settings.activeProfile() === 'demo' });
   const checkout = createCheckoutService({
     db,
     pos,
@@ -149,6 +152,7 @@ export async function createCore(deps: CoreDeps) {
     ...boxOfficeRules(db),
     // The seat rules of the programme's shows with a seat map; the holds through the Hub when the counter has one (asked per sale).
     seats: { planner: programmeSeatPlanner(db), holds: hub.seatHolds },
+    basket: { show: programmeBasketShows(db), catalogue: () => catalogue.current() },
     // While the Hub's relay stream is healthy, status checks are the safety net only.
     relayHealth: hub.relayHealth,
     settings: () => {
@@ -163,6 +167,7 @@ export async function createCore(deps: CoreDeps) {
       };
     },
   });
+  checkout.on('order', (v) => catalogue.orderChanged(v));
   // The provider answers us again (clock fixed, keys fixed, network back): ask about open orders now.
   provider.on('back', () => void checkout.recheckOpen());
   // Requests stamped with the provider's time (or no longer, the PC clock fixed): ask again at once.
@@ -300,6 +305,7 @@ export async function createCore(deps: CoreDeps) {
     backups,
     programme,
     seatMap,
+    catalogue,
     hubLink,
     integrations,
   ] as const;
@@ -336,6 +342,7 @@ export async function createCore(deps: CoreDeps) {
     providerIdle: () => provider.idle(),
     /** The programme's one way in (a CSV import or the Hub's programme). */
     replaceProgramme: programme.replaceProgramme,
+    catalogue: { current: catalogue.current }, // what baskets are priced against (stock: what is left)
     /** The counter's Hub link: the journal sink, the connection (the credential stays in the core). */
     hubLink,
     /** Seat maps: `seatsChanged(showKey)` for the Hub link's "seats changed" signal. */

@@ -5,10 +5,16 @@
 // one tickets line. Receipts, the ledger, the Hub and the screens read lines and amounts from here;
 // none of them adds up money. Rules: docs/concessions.md.
 import { z } from 'zod';
-import { BasketSchema } from './basket';
+import { BasketSchema, type BasketAmounts, type BasketLine, type Tender } from './basket';
 import { BesideWaiting, SaleInputSchema, saleAmounts, type Sale } from './orders';
 import { splitSeats } from './seat-list';
-import type { SoldBasket } from './sold-basket';
+
+/** A recorded sale's basket: its priced lines, how it is paid, and its amounts (the engine's; its view schema is SoldBasketSchema). */
+export interface SoldBasket {
+  lines: BasketLine[];
+  tender: Tender;
+  amounts: BasketAmounts;
+}
 
 /** What a door sends to sell a basket: the basket, and the terminal its card part goes to (left out for cash). */
 export const BasketSaleSchema = z
@@ -90,5 +96,30 @@ export function soldBasketOf(o: SaleLike): SoldBasket {
       tenderedKobo: 0,
       changeKobo: 0,
     },
+  };
+}
+
+/** A recorded basket as a door would send it again (Try again): the same show, seats at their types, lines, tender and terminal. */
+export function basketInputOf(o: {
+  sale: Pick<Sale, 'filmName' | 'filmTitle' | 'showDate' | 'showTime' | 'sn'>;
+  basket: SoldBasket;
+}): BasketSaleInput {
+  const seats: { seat: string; ticketType: string }[] = [];
+  const concessions: { code: string; quantity: number; choices: Record<string, string> }[] = [];
+  for (const l of o.basket.lines) {
+    if (l.kind === 'tickets') for (const seat of l.seats) seats.push({ seat, ticketType: l.ticketType });
+    else
+      concessions.push({
+        code: l.code,
+        quantity: l.quantity,
+        choices: Object.fromEntries(l.chosen.filter((c) => c.choice).map((c) => [c.component, c.code])),
+      });
+  }
+  const { filmName, filmTitle, showDate, showTime } = o.sale;
+  return {
+    ...(seats.length > 0 ? { tickets: { filmName, filmTitle, showDate, showTime, seats } } : {}),
+    concessions,
+    tender: o.basket.tender,
+    ...(o.sale.sn !== '' ? { sn: o.sale.sn } : {}),
   };
 }

@@ -51,6 +51,8 @@ export const BasketSeatSchema = z
 /** The tickets of a basket: one show (as today's sale names it) and its seats, each with its type. */
 export const BasketTicketsSchema = z
   .object({
+    /** The programme's show (its key), when the door picked it there: a film may play at one time on two screens. */
+    showKey: z.string().trim().min(1).max(200).optional(),
     filmName: SaleInputSchema.shape.filmName,
     filmTitle: SaleInputSchema.shape.filmTitle,
     showDate: SaleInputSchema.shape.showDate,

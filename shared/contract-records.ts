@@ -53,6 +53,10 @@ export const recordCalls = {
   'receipts.print': { args: OrderRef, result: PrintJobViewSchema },
   'receipts.browserPrinted': { args: OrderRef, result: PrintJobViewSchema },
   'receipts.savePdf': { args: OrderRef, result: z.object({ path: z.string() }) },
+  // A paid sale's pickup slip for the concession stand (its concessions in large type): printed
+  // again on request, or recorded when the browser printed it.
+  'receipts.printPickup': { args: OrderRef, result: PrintJobViewSchema },
+  'receipts.pickupBrowserPrinted': { args: OrderRef, result: PrintJobViewSchema },
   'receipts.jobs': { args: OrderRef, result: z.array(PrintJobViewSchema) },
   'receipts.failedJobs': { args: Empty, result: z.array(PrintJobViewSchema) },
   'receipts.retry': { args: IdArgs.strict(), result: PrintJobViewSchema },

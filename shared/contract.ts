@@ -3,9 +3,11 @@
 import { z } from 'zod';
 import { DiskStatusSchema } from './backups';
 import { backupCalls } from './contract-backups';
+import { basketCalls } from './contract-basket';
 import { Empty, IdArgs, type Bridge, type CallsSpec, type EventsSpec } from './contract-kit';
 import { deliveryCalls } from './contract-delivery';
 import { diagnosticsCalls } from './contract-diagnostics';
+import { catalogueCalls, catalogueEvents } from './contract-catalogue';
 import { programmeCalls, programmeEvents } from './contract-programme';
 import { hubCalls, hubEvents } from './contract-hub-link';
 import { seatCalls, seatEvents } from './contract-seats';
@@ -149,6 +151,7 @@ export const calls = {
   ...statusCalls,
   ...settingsCalls,
   ...orderCalls,
+  ...basketCalls,
   ...lateCalls,
   ...terminalCalls,
   ...demoCalls,
@@ -158,6 +161,7 @@ export const calls = {
   ...diagnosticsCalls,
   ...backupCalls,
   ...programmeCalls,
+  ...catalogueCalls,
   ...seatCalls,
   ...hubCalls,
   ...integrationCalls,
@@ -168,6 +172,7 @@ export const events = {
   ...topupEvents,
   ...recordEvents,
   ...programmeEvents,
+  ...catalogueEvents,
   ...seatEvents,
   ...hubEvents,
   ...integrationEvents,

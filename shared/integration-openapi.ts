@@ -2,8 +2,10 @@
 // (shared/integration.ts) and route list. docs/integration-openapi.json is this document written
 // out (npm run docs:openapi); a test fails when the two differ, so the document stays true.
 import { z } from 'zod';
+import { BasketTicketsSchema, ConcessionLineSchema, MAX_CONCESSION_LINES } from './basket';
 import {
   BOOKING_REF,
+  BOX_OFFICE_CARD_ONLY,
   CHARGE_QUEUE_LIMITS,
   CallbackBodySchema,
   ChargeViewSchema,
@@ -29,6 +31,57 @@ function chargeSale(): Json {
     ...sale,
     properties,
     required: (sale.required as string[]).filter((k) => k !== 'sn' && k !== 'besideWaiting'),
+  };
+}
+
+/** A basket's tickets as a box office sends them: the show by film, date and time (the counter's showKey is not a charge's). */
+function boxOfficeTickets(): Json {
+  const t = schemaOf(BasketTicketsSchema, 'input');
+  const { showKey: _k, ...properties } = t.properties as Json;
+  return { ...t, properties };
+}
+
+/** The lines form of a charge request (ChargeLinesRequestSchema): a basket paid by card. */
+function chargeLines(): Json {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['reference'],
+    description:
+      "A basket: tickets for one show (each seat with its ticket type, priced from the counter's programme) and concession lines (priced from the branch's catalogue), at least one of the two; paid by card. A body with `sale` is the single-type form (ChargeRequest).",
+    properties: {
+      reference: {
+        type: 'string',
+        pattern: BOOKING_REF.source,
+        description: 'Your booking reference: the idempotency key',
+      },
+      amountKobo: {
+        type: 'integer',
+        minimum: 1,
+        description:
+          "Optional: the basket's total as you price it, in kobo; when sent, a basket the counter prices otherwise is refused (a cross-check)",
+      },
+      tickets: boxOfficeTickets(),
+      concessions: {
+        type: 'array',
+        maxItems: MAX_CONCESSION_LINES,
+        items: schemaOf(ConcessionLineSchema, 'input'),
+        description:
+          "Items and combos by their catalogue code, with a quantity and a combo's choices (component → item code)",
+      },
+      tender: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind'],
+        properties: { kind: { const: 'card' } },
+        description: `${BOX_OFFICE_CARD_ONLY}; left out: card`,
+      },
+      callbackUrl: {
+        type: 'string',
+        format: 'uri',
+        description: "Where this charge's changes are POSTed (else the URL given at pairing)",
+      },
+    },
   };
 }
 
@@ -58,7 +111,12 @@ const REFERENCE_PARAM = {
 
 const OPERATIONS: Record<(typeof INTEGRATION_ROUTES)[number]['name'], Json> = {
   charge: {
-    requestBody: { required: true, content: { 'application/json': { schema: ref('ChargeRequest') } } },
+    requestBody: {
+      required: true,
+      description:
+        'The single-type form (one ticket type, `sale`) or the lines form (a basket of tickets and concessions)',
+      content: { 'application/json': { schema: { oneOf: [ref('ChargeRequest'), ref('ChargeLinesRequest')] } } },
+    },
     responses: {
       201: json(
         ref('Charge'),
@@ -185,6 +243,7 @@ export function integrationOpenApi(): Json {
             },
           },
         },
+        ChargeLinesRequest: chargeLines(),
         Charge: schemaOf(ChargeViewSchema),
         CallbackBody: schemaOf(CallbackBodySchema),
         Delivery: schemaOf(DeliverySchema),

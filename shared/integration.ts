@@ -3,7 +3,9 @@
 // counter's integration API (core/integrations), its client (integrations/client) and the
 // OpenAPI document (docs/integration-openapi.json, checked by a test). zod only.
 import { z } from 'zod';
+import { BasketTicketsSchema, ConcessionLineSchema, MAX_CONCESSION_LINES } from './basket';
 import { OrderState, SaleFieldsView } from './orders';
+import { SoldBasketSchema } from './sold-basket';
 
 /** The booking reference's one rule (the OpenAPI document's pattern is this one's source). */
 export const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
@@ -92,6 +94,73 @@ export const ChargeRequestSchema = z
 export type ChargeRequest = z.infer<typeof ChargeRequestSchema>;
 
 /**
+ * Why a box office's charge is card only: the cash of a basket is taken by the cashier, who keeps
+ * the drawer; a box office has no drawer, so it cannot say what was tendered or hand back change.
+ */
+export const BOX_OFFICE_CARD_ONLY =
+  'A box office charge is paid by card on the counter\'s terminal (a box office has no cash drawer): send "tender": {"kind": "card"} or leave it out';
+
+/** The tender of a box office's basket: card, or left out (card). Cash and split are refused, naming `tender.kind`. */
+const BoxOfficeTender = z
+  .unknown()
+  .superRefine((v, ctx) => {
+    const o = typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    if (o?.kind === 'card' && Object.keys(o).length === 1) return;
+    if (o && typeof o.kind === 'string' && o.kind !== 'card')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['kind'],
+        message: `${BOX_OFFICE_CARD_ONLY}, not "${o.kind.slice(0, 20)}"`,
+      });
+    else ctx.addIssue({ code: 'custom', message: BOX_OFFICE_CARD_ONLY });
+  })
+  .transform(() => ({ kind: 'card' as const }));
+
+/**
+ * The lines form of a charge request: a basket of tickets for one show (each seat with its ticket
+ * type, priced from the counter's programme) and concession lines (priced from the branch's
+ * catalogue), paid by card. Beside the single-type form (`ChargeRequestSchema`), which is unchanged;
+ * a body with `sale` is that form, any other this one.
+ */
+export const ChargeLinesRequestSchema = z
+  .object({
+    reference: BookingReference,
+    /** Optional: the total the box office expects, in kobo; when sent, a basket the counter prices otherwise is refused. */
+    amountKobo: kobo('amount').positive('The amount must be more than 0 kobo').optional(),
+    tickets: BasketTicketsSchema.optional(),
+    concessions: z
+      .array(ConcessionLineSchema)
+      .max(MAX_CONCESSION_LINES, `At most ${MAX_CONCESSION_LINES} concession lines in one charge`)
+      .default([]),
+    tender: BoxOfficeTender.optional(),
+    callbackUrl: CallbackUrl.optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    // The counter's own key of a programme show: a box office names the show by film, date and time.
+    if (r.tickets?.showKey !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tickets', 'showKey'],
+        message: 'Name the show by filmName, showDate and showTime: showKey is not a field of a charge',
+      });
+    if (!r.tickets && r.concessions.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tickets'],
+        message: 'Send tickets (the show and its seats, each with a ticket type), concessions, or both',
+      });
+  });
+/** The lines form as a box office writes it (codes and seats in any case; the tender left out or card). */
+type LinesInput = z.input<typeof ChargeLinesRequestSchema>;
+export type ChargeLinesRequest = Omit<LinesInput, 'tender' | 'tickets'> & {
+  tickets?: Omit<NonNullable<LinesInput['tickets']>, 'showKey'>;
+  tender?: { kind: 'card' };
+};
+/** The lines form as the counter reads it: codes and seats in capitals, the tender card. */
+export type ChargeLines = z.output<typeof ChargeLinesRequestSchema>;
+
+/**
  * How many charges may wait for the counter's terminal (`queued`) at once: per paired system, and
  * from all systems together. One more is refused 429 QUEUE_FULL (nothing charged); a charge on the
  * terminal, and the cashier's own sales, do not count.
@@ -118,8 +187,10 @@ export const ChargeViewSchema = z.object({
   /** Grows by one with every state change: pass it to /wait as `after`. */
   version: z.number().int().positive(),
   amountKobo: z.number().int(),
-  /** The sale fields a charge carries (checked by the counter with the Sell form's own rules). */
+  /** The sale fields a charge carries (checked by the counter with the Sell form's own rules); of a basket, its film part. */
   sale: SaleFieldsView,
+  /** A charge asked in the lines form: its priced lines, its tender (card) and its amounts; `amountKobo` is their card part. */
+  basket: SoldBasketSchema.optional(),
   /** CounterPay's order number (on the receipt and in the Hub). */
   outOrderNo: z.string(),
   /** The provider's order and payment numbers, once known. */

@@ -25,4 +25,8 @@ export const RECEIPT_CSS = `.rp { box-sizing: border-box; background: #fff; colo
 .rp-qr svg { width: 26mm; height: 26mm; display: block; margin: 0 auto; }
 .rp[data-paper='58'] .rp-qr svg { width: 22mm; height: 22mm; }
 .rp-caption { font-size: 0.9em; letter-spacing: 0.05em; }
-.rp-small { text-align: center; font-size: 0.85em; margin-top: 1mm !important; }`;
+.rp-small { text-align: center; font-size: 0.85em; margin-top: 1mm !important; }
+.rp-big { font-weight: 900; font-size: 2em; line-height: 1.15; margin: 1mm 0 !important; }
+.rp-sub { padding-left: 3mm; }
+.rp-sub.rp-large { font-weight: 800; font-size: 1.4em; }
+.rp + .rp { break-before: page; }`;

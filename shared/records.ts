@@ -6,6 +6,7 @@ import { OrderState, OrderViewSchema } from './orders';
 import { TIME_RE } from './programme';
 import { RecordProfile } from './record-profile';
 import { SweepResultSchema } from './late-payments';
+import { SoldBasketSchema } from './sold-basket';
 
 import { PaperWidth } from './records-settings';
 
@@ -61,6 +62,14 @@ export const ReceiptSchema = z.object({
   /** What the QR code holds: the provider's orderNo (our outOrderNo until it has one). */
   qrText: z.string(),
   reprint: z.boolean(),
+  /**
+   * The sale as a basket (`soldBasketOf`): its lines, tender and amounts. A receipt of one ticket
+   * type by card prints as it did before baskets; any other lists every line and the tenders.
+   * Absent on receipts journaled before baskets (they print as they always did).
+   */
+  basket: SoldBasketSchema.optional(),
+  /** When the sale was made: the time a cash sale (which has no provider times) was paid. */
+  soldAt: z.number().optional(),
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;
 
@@ -80,12 +89,15 @@ export const ReceiptPreviewSchema = z.object({
   paper: PaperWidth,
   /** The receipt as printed, an HTML fragment (escaped; no scripts, no inline styles). */
   html: z.string(),
+  /** The pickup slip as printed, when the sale has concession lines (an HTML fragment like `html`). */
+  pickupHtml: z.string().optional(),
 });
 export type ReceiptPreview = z.infer<typeof ReceiptPreviewSchema>;
 
 // ---- print jobs ----
 
-export const PRINT_JOB_KINDS = ['receipt', 'shift-report', 'test-page'] as const;
+/** `pickup-slip`: a sale's concessions for the stand (shared/pickup-slip.ts), its own job beside the receipt. */
+export const PRINT_JOB_KINDS = ['receipt', 'shift-report', 'test-page', 'pickup-slip'] as const;
 export const PRINT_JOB_STATUSES = ['pending', 'printing', 'printed', 'failed'] as const;
 export const PrintJobStatus = z.enum(PRINT_JOB_STATUSES);
 export type PrintJobStatus = z.infer<typeof PrintJobStatus>;

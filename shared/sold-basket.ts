@@ -2,7 +2,6 @@
 // lines, its tender and its amounts, as the engine computed them (shared/basket-check.ts). Kept apart
 // from shared/basket.ts so that the order view (shared/orders.ts) can hold it without an import cycle.
 import { z } from 'zod';
-import type { BasketAmounts, BasketLine, Tender } from './basket';
 
 const Kobo = z.number().int();
 const TicketsLineSchema = z.object({
@@ -47,11 +46,6 @@ export const SoldBasketSchema = z.object({
   ]),
   amounts: BasketAmountsSchema,
 });
-export interface SoldBasket {
-  lines: BasketLine[];
-  tender: Tender;
-  amounts: BasketAmounts;
-}
 
 /** The engine's pricing of a basket as the cashier builds it: its lines and amounts, or every problem (each naming its line). */
 export const BasketPriceSchema = z.discriminatedUnion('ok', [

@@ -6,22 +6,31 @@
 // charge waits its turn (`queued`) and goes to the terminal once it is free — never beside
 // another unpaid order — and gives way to the cashier's own sale; a full queue (CHARGE_QUEUE_LIMITS)
 // refuses it, 429 QUEUE_FULL (charge-queue.ts).
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../protocol/crypto';
 import { isAppError } from '../../shared/errors';
-import { CANCELLED_AT_COUNTER, ChargeRequestSchema, type ChargeView } from '../../shared/integration';
+import { CANCELLED_AT_COUNTER, type ChargeView } from '../../shared/integration';
 import { formatNaira } from '../../shared/money';
 import { lateAt } from '../../shared/late-payments';
-import { isFinalState, saleAmounts, SaleInputSchema, TERMINAL_CHANGED, type OrderView } from '../../shared/orders';
+import { isFinalState, TERMINAL_CHANGED, type OrderView } from '../../shared/orders';
 import type { OrderEvents, OrderReads, SaleDoors } from '../orders';
 import type { ChargeRow, ChargeSource, IntegrationRow, IntegrationStore } from './integration-store';
-import { IntegrationApiError, fieldsOf } from './integration-errors';
+import { IntegrationApiError } from './integration-errors';
+import {
+  basketOf,
+  checkedSale,
+  checkLinesAmount,
+  linesHash,
+  parseCharge,
+  saleHash,
+  type ParsedCharge,
+} from './charge-request';
 import { checkChargeCallback } from './callback-rule';
 import type { ChargeQueue } from './charge-queue';
 
 export interface ChargeDeskDeps {
   store: IntegrationStore;
-  checkout: Pick<SaleDoors, 'sell' | 'cancelQueued'> & Pick<OrderReads, 'get' | 'history'> & OrderEvents;
+  checkout: Pick<SaleDoors, 'sell' | 'cancelQueued' | 'priceBasket'> &
+    Pick<OrderReads, 'get' | 'history'> &
+    OrderEvents;
   /** The queue's caps, checked in the same turn as the journal write. */
   queue: Pick<ChargeQueue, 'assertRoom'>;
   /** The counter's terminal serial number (the box office does not know it). */
@@ -45,43 +54,16 @@ export interface ChargeOrigin {
   source: ChargeSource;
 }
 
-function hashOf(amountKobo: number, sale: Record<string, unknown>): string {
-  const { sn: _sn, ...rest } = sale;
-  return createHash('sha256')
-    .update(canonicalJson({ amountKobo, sale: rest }), 'utf8')
-    .digest('hex');
-}
-
-/** Parses the request; VALIDATION with one message per field. */
-function parse(body: unknown) {
-  const r = ChargeRequestSchema.safeParse(body);
-  if (!r.success)
-    throw new IntegrationApiError(
-      422,
-      'VALIDATION',
-      'Check the charge request: some fields need fixing',
-      fieldsOf(r.error.issues),
-    );
-  return r.data;
-}
-
-/** The sale checked by the Sell form's rules, with the amount cross-checked. */
-function checkedSale(req: ReturnType<typeof parse>, sn: string): Record<string, unknown> {
-  const r = SaleInputSchema.safeParse({ ...req.sale, sn });
-  if (!r.success)
-    throw new IntegrationApiError(
-      422,
-      'VALIDATION',
-      'Check the sale: some fields need fixing',
-      fieldsOf(r.error.issues, 'sale'),
-    );
-  const expected = saleAmounts(r.data).amountKobo;
-  if (expected !== req.amountKobo) {
-    throw new IntegrationApiError(422, 'VALIDATION', 'The amount does not match the sale', {
-      amountKobo: `The amount is ${formatNaira(req.amountKobo)} but ${r.data.tickets} ticket(s) at ${formatNaira(r.data.priceKobo)} plus a booking fee of ${formatNaira(r.data.bookingFeeKobo)} make ${formatNaira(expected)}: check the price and the fee`,
-    });
+/**
+ * What the checkout is asked to sell for a request, and the request's hash: a single-type sale
+ * checked by the Sell form's rules (its amount cross-checked), or a lines request's basket by card.
+ */
+function sellable(req: ParsedCharge, sn: string): { input: Record<string, unknown>; hash: string } {
+  if (req.form === 'sale') {
+    const sale = checkedSale(req, sn);
+    return { input: sale, hash: saleHash(req.amountKobo, sale) };
   }
-  return r.data;
+  return { input: { ...basketOf(req), sn }, hash: linesHash(req) };
 }
 
 /** Why the counter itself ended a charge before it reached the terminal (by its reason's first words), if it did. */
@@ -104,6 +86,7 @@ function toChargeView(c: ChargeRow, o: OrderView, integrationName: string, versi
     version,
     amountKobo: o.amountKobo,
     sale,
+    ...(o.basket ? { basket: o.basket } : {}),
     outOrderNo: o.outOrderNo,
     ...(o.orderNo ? { orderNo: o.orderNo } : {}),
     ...(o.payNo ? { payNo: o.payNo } : {}),
@@ -187,17 +170,16 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
      * await between them), so parallel identical requests find the first one's charge.
      */
     async charge(integration: IntegrationRow, body: unknown, source: ChargeSource): Promise<ChargeAnswer> {
-      const req = parse(body);
+      const req = parseCharge(body);
       checkChargeCallback(integration, req.callbackUrl);
       const existing = store.chargeByReference(integration.id, req.reference);
       if (existing) {
-        const sale = checkedSale(req, orderOf(existing).sn);
-        if (hashOf(req.amountKobo, sale) !== existing.requestHash) {
+        if (sellable(req, orderOf(existing).sn).hash !== existing.requestHash) {
           const o = orderOf(existing);
           throw new IntegrationApiError(
             409,
             'REFERENCE_REUSED',
-            `Booking reference ${req.reference} was already charged for another sale (${formatNaira(o.amountKobo)}, ${o.sale.filmName}, seats ${o.sale.seats}). Send a new booking reference for a new sale; read the charge of this one with GET /v1/charges/${req.reference}.`,
+            `Booking reference ${req.reference} was already charged for another sale (${formatNaira(o.amountKobo)}, ${o.sale.filmName ? `${o.sale.filmName}, seats ${o.sale.seats}` : 'concessions'}). Send a new booking reference for a new sale; read the charge of this one with GET /v1/charges/${req.reference}.`,
           );
         }
         return { created: false, charge: viewOf(existing, integration.name) };
@@ -209,12 +191,12 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
           'NOT_READY',
           'No payment terminal is chosen on this counter yet: the cashier chooses it on the Sell screen. Nothing was charged; send the request again.',
         );
-      const sale = checkedSale(req, sn);
-      const hash = hashOf(req.amountKobo, sale);
+      const { input, hash } = sellable(req, sn);
+      checkLinesAmount(req, checkout.priceBasket);
       deps.queue.assertRoom(integration);
       let order: OrderView;
       try {
-        order = await checkout.sell(sale as Parameters<SaleDoors['sell']>[0], {
+        order = await checkout.sell(input as Parameters<SaleDoors['sell']>[0], {
           whenBusy: 'queue',
           alongside: (orderId) =>
             store.addCharge({

@@ -22,7 +22,9 @@ import { IntegrationStore, type ChargeRow } from './integration-store';
 
 export interface IntegrationsDeps {
   db: Db;
-  checkout: Pick<SaleDoors, 'sell' | 'cancelQueued'> & Pick<OrderReads, 'get' | 'history' | 'listQueued'> & OrderEvents;
+  checkout: Pick<SaleDoors, 'sell' | 'cancelQueued' | 'priceBasket'> &
+    Pick<OrderReads, 'get' | 'history' | 'listQueued'> &
+    OrderEvents;
   vault: SecretVault;
   terminalSn: () => string | null;
   now: () => number;

@@ -1,5 +1,6 @@
 // What the checkout takes (CheckoutDeps), what a sale may ask of the door (SellOptions), and the
 // settings a sale is checked against.
+import type { BasketSources } from './basket-intake';
 import type { SeatHolds } from '../../shared/seats';
 import type { SeatPlanner } from './seat-holding';
 import type { Clock } from '../../shared/clock';
@@ -68,4 +69,6 @@ export interface CheckoutDeps {
    * second and the fast schedule returns. Absent: no Hub, the fast schedule.
    */
   relayHealth?: RelayHealthFeed;
+  /** Where a basket's prices come from (the programme's shows, the branch's catalogue). Absent: baskets are refused for want of both. */
+  basket?: BasketSources;
 }

@@ -9,6 +9,7 @@ import { fetchFinalDetails, type FinalDetailsDeps } from './final-details';
 import { fetchLateDetails, type LateDetailsDeps } from './late-details';
 import { decideOnDetails, REASONS } from './order-decisions';
 import { isFinalState } from './order-state';
+import { isCashSale } from './order-record';
 import { checkClosed, type ClosedCheckDeps } from './closed-check';
 import type { RelayFollower, RelayHealthFeed, RelayHealthSource } from './relay-follower';
 import type { CheckoutRun } from './checkout-run';
@@ -30,7 +31,7 @@ export interface CheckoutFollowUpDeps {
   monitor: ConnectivityMonitor;
   queueSender: QueueSender;
   poller: Poller;
-  calls: Pick<OrderCalls, 'isSending'>;
+  calls: Pick<OrderCalls, 'isSending' | 'create'>;
   /** "Check now" on a closed order (closed-check.ts). */
   closed: ClosedCheckDeps;
 }
@@ -130,6 +131,11 @@ export function checkoutFollowUp(d: CheckoutFollowUpDeps) {
     resume(): void {
       if (run.stopped) return;
       for (const rec of journal.listOpen()) {
+        // A cash sale the app stopped in the middle of: the cash was taken, it is paid now (never asked of the provider).
+        if (isCashSale(rec)) {
+          void run.track(calls.create(rec.id));
+          continue;
+        }
         if (rec.state === 'creating') {
           if (calls.isSending(rec.id)) continue;
           const r = journal.transition(rec.id, 'unknown', 'App restarted while sending; checking with the provider', {

@@ -16,6 +16,8 @@ import type { ConnectivityMonitor } from './connectivity';
 import type { OrderCalls } from './order-calls';
 import type { QueueSender } from './queue-sender';
 import type { PosClient } from '../provider';
+import { basketInputOf, type BasketSaleInput } from '../../shared/basket-sale';
+import { checkBasketSale, isBasketInput, priceBasket, type BasketIntake, type BasketSources } from './basket-intake';
 
 export interface CheckoutSalesDeps {
   run: CheckoutRun;
@@ -35,6 +37,8 @@ export interface CheckoutSalesDeps {
   monitor: Pick<ConnectivityMonitor, 'kick'>;
   /** Try again asks the provider first (closed-check.ts). */
   closed: ClosedCheckDeps;
+  /** Where a basket's prices come from. */
+  basket: BasketSources;
 }
 
 export function checkoutSales(d: CheckoutSalesDeps) {
@@ -68,15 +72,27 @@ export function checkoutSales(d: CheckoutSalesDeps) {
    * order per terminal (busy: refused, or queued for its turn). Records the sale, then sends it in
    * the background; resolves at once (queued or creating). `retryOf`: the sale Try again repeats.
    */
-  async function sell(input: SaleInput, opts: SellOptions = {}, retryOf?: number): Promise<OrderView> {
+  async function sell(
+    input: SaleInput | BasketSaleInput,
+    opts: SellOptions = {},
+    retryOf?: number,
+  ): Promise<OrderView> {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = d.settings();
-    const sale = checkSale(input, s);
-    const open = journal.listOpenForSale(sale.sn);
+    // A basket (it names its tender) is priced by the engine; today's sale of one ticket type is checked as it was.
+    const basket: BasketIntake | null = isBasketInput(input) ? checkBasketSale(input, d.basket, s) : null;
+    const sale = basket ? basket.sale : checkSale(input, s);
+    const cash = basket?.sold.tender.kind === 'cash';
+    // A sale wholly in cash puts no order on any terminal: only the shift rule applies to it.
+    const open = cash ? [] : journal.listOpenForSale(sale.sn);
     const busy = admit(open, sale.sn, opts);
-    getPos(); // refuse now, with the client's own message, if the provider is not set up
+    if (!cash) getPos(); // refuse now, with the client's own message, if the provider is not set up
     // The seat rules (the layout's, then this counter's own sales) before anything is recorded.
-    const plan = seats.plan(sale, retryOf === undefined ? opts : { ...opts, retryOf });
+    const seatOpts = basket
+      ? { ...opts, show: { showKey: basket.showKey ?? opts.show?.showKey }, seatTypes: basket.seatTypes }
+      : opts;
+    const plan =
+      sale.tickets > 0 ? seats.plan(sale, retryOf === undefined ? seatOpts : { ...seatOpts, retryOf }) : null;
     const alongside = seats.alongside(plan, opts.alongside);
     const createdAt = now();
     // Sales wait their turn behind a busy terminal's order and older queued ones that could go; otherwise
@@ -84,26 +100,28 @@ export function checkoutSales(d: CheckoutSalesDeps) {
     // The cashier's own sale goes ahead of a box office's queued charges: it waits behind none of them.
     const cashier = opts.whenBusy !== 'queue';
     const queueAhead =
-      busy !== null ||
-      open.some((o) => o.state === 'queued' && !(cashier && yields(o)) && canSendQueued(open, o, undefined, yields));
+      !cash &&
+      (busy !== null ||
+        open.some((o) => o.state === 'queued' && !(cashier && yields(o)) && canSendQueued(open, o, undefined, yields)));
     const queued = busy
       ? waitingForTerminal(busy)
       : { note: 'Sale recorded; queued behind older sales', reason: REASONS.queued };
     const rec = recordSale({
       sale,
-      amountKobo: saleAmounts(sale).amountKobo,
+      amountKobo: basket ? basket.sold.amounts.cardKobo : saleAmounts(sale).amountKobo,
+      ...(basket ? { basket: basket.sold } : {}),
       counterCode: counterCode(s.counterName),
       businessDay: lagosDayCode(createdAt),
       createdAt,
       expireSeconds: s.orderExpireSeconds,
       state: queueAhead ? 'queued' : 'creating',
-      attempts: queueAhead ? 0 : 1,
+      attempts: queueAhead || cash ? 0 : 1,
       headMerchantId: s.headMerchantId,
       merchantId: s.merchantId,
       profile: s.profile ?? 'unrecorded',
       ...(retryOf !== undefined ? { retryOf } : {}),
       ...(alongside ? { alongside } : {}),
-      note: queueAhead ? queued.note : 'Sale recorded; sending the order to the terminal',
+      note: cash ? 'Cash sale recorded' : queueAhead ? queued.note : 'Sale recorded; sending the order to the terminal',
       ...(queueAhead ? { reason: queued.reason } : {}),
     });
     logger.info('sale recorded', {
@@ -111,22 +129,29 @@ export function checkoutSales(d: CheckoutSalesDeps) {
       outOrderNo: rec.outOrderNo,
       amountKobo: rec.amountKobo,
       state: rec.state,
+      ...(basket ? { tender: basket.sold.tender.kind, totalKobo: basket.sold.amounts.totalKobo } : {}),
     });
     changed(rec);
-    // Held (or not checked) before the provider is asked; taken elsewhere: failed, never sent.
+    // Held (or not checked) before the provider is asked, or the cash taken; taken elsewhere: failed, never sent.
     if (plan && (await seats.hold(rec, plan, s.profile === 'demo' || s.profile === 'sandbox')) === 'stop')
       return view(journal.get(rec.id) ?? rec);
     if (queueAhead) {
       queueSender.kick();
       monitor.kick();
     } else {
-      void track(calls.create(rec.id));
+      // A cash sale is paid here (calls.create never sends one); a card part goes to the terminal.
+      const sent = track(calls.create(rec.id));
+      if (cash) await sent;
+      else void sent;
     }
     return view(journal.get(rec.id) ?? rec);
   }
 
   return {
-    sell: (sale: SaleInput, opts: SellOptions = {}): Promise<OrderView> => sell(sale, opts),
+    sell: (sale: SaleInput | BasketSaleInput, opts: SellOptions = {}): Promise<OrderView> => sell(sale, opts),
+
+    /** A basket priced as `sell` would price it (the programme's ticket types, the catalogue with stock left); nothing recorded. */
+    priceBasket: (basket: unknown) => priceBasket(basket, d.basket),
 
     /**
      * Cancels a sale that never left the counter (still queued): it will not be sent. An order
@@ -162,7 +187,7 @@ export function checkoutSales(d: CheckoutSalesDeps) {
       if (why) throw new AppError('CONFLICT', why, { id });
       admit(journal.listOpenForSale(rec.sn), rec.sn, {}); // no query when the door refuses anyway (sell asks again after it)
       await assertNotPaid(closed, rec);
-      return sell(rec.sale, {}, id);
+      return sell(rec.basket ? basketInputOf({ sale: rec.sale, basket: rec.basket }) : rec.sale, {}, id);
     },
   };
 }

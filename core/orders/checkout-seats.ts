@@ -76,10 +76,18 @@ export class CheckoutSeats implements OrderSeats {
   }
 
   /** The seat rules, before anything is recorded: null for a sale of a show without a seat map; throws VALIDATION. */
-  plan(sale: Sale, opts: { show?: { showKey?: string; ticketType?: string }; retryOf?: number }): SeatPlan | null {
+  plan(
+    sale: Sale,
+    opts: {
+      show?: { showKey?: string | undefined; ticketType?: string };
+      retryOf?: number;
+      seatTypes?: ReadonlyMap<string, string>;
+    },
+  ): SeatPlan | null {
     const showKey =
       opts.show?.showKey ?? (opts.retryOf !== undefined ? this.store.of(opts.retryOf)?.showKey : undefined);
-    const plan = this.planner?.plan(sale, { showKey, ticketType: opts.show?.ticketType }) ?? null;
+    const plan =
+      this.planner?.plan(sale, { showKey, ticketType: opts.show?.ticketType, seatTypes: opts.seatTypes }) ?? null;
     if (plan) refuseOwnTaken(this.store, plan, this.deps.counterName());
     return plan;
   }

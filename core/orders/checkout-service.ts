@@ -15,6 +15,7 @@ import { TokenBucket } from '../../shared/token-bucket';
 import type { CheckoutDeps } from './checkout-deps';
 import { CheckoutRun } from './checkout-run';
 import { CheckoutSeats } from './checkout-seats';
+import { NO_BASKET_SOURCES } from './basket-intake';
 import { checkoutSales } from './checkout-sales';
 import { checkoutFollowUp } from './checkout-follow-up';
 import { resolveTuning } from './checkout-tuning';
@@ -150,6 +151,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     queueSender,
     monitor,
     closed,
+    basket: deps.basket ?? NO_BASKET_SOURCES,
   });
   const followUp = checkoutFollowUp({
     run,

@@ -29,3 +29,5 @@ export { createLateSweep, type SweepTuning } from './late-sweep';
 export { LateOutcomeStore } from './late-outcomes';
 export { admitSale, ordersOnTerminal } from './charge-guard';
 export { localSeatHolds, type SeatPlan, type SeatPlanner } from './seat-holding';
+export { NO_BASKET_SOURCES, type BasketSources } from './basket-intake';
+export { paidBasketsAfter, type PaidBasket } from './paid-baskets';

@@ -16,7 +16,8 @@ import { isFinalState } from './order-state';
 import { remainingExpireSeconds } from './poll-schedule';
 import type { Poller, QueryOutcome } from './poller';
 import type { SendResult } from './queue-sender';
-import { productInfoFor } from './sale-wire';
+import { providerFieldsFor } from './sale-wire';
+import { isCashSale } from './order-record';
 
 interface OrderCallsDeps {
   run: CheckoutRun;
@@ -44,6 +45,12 @@ export class OrderCalls {
     const { journal } = run;
     const rec = journal.get(id);
     if (!rec || rec.state !== 'creating') return 'skipped';
+    // A sale wholly in cash has no card order: the cash taken, it is paid (also when a restart finds it here).
+    if (isCashSale(rec)) {
+      const r = journal.transition(id, 'paid', 'Paid in cash', { from: ['creating'], patch: { reason: null } });
+      if (r.changed) run.changed(r.record);
+      return 'sent';
+    }
     this.sending.add(id);
     try {
       let pos: PosClient;
@@ -66,7 +73,7 @@ export class OrderCalls {
           amountKobo: rec.amountKobo,
           orderExpireSeconds: remainingExpireSeconds(t0, rec.expiresAt, rec.expireSeconds),
           sn: rec.sn,
-          productInfo: productInfoFor(rec.sale),
+          ...providerFieldsFor(rec),
         });
         monitor.reached();
         const r = journal.transition(id, 'waiting', 'Order on the terminal; waiting for the customer to pay', {

@@ -11,12 +11,16 @@ import { FACT_COLUMNS, learntNumbers, statusEvent, toRecord, type OrderRecord, t
 import { formatOutOrderNo } from './out-order-no';
 import type { ProviderFacts } from './sale-wire';
 import type { RecordProfile } from '../../shared/record-profile';
+import type { SoldBasket } from '../../shared/basket-sale';
 
 export { toView, type OrderRecord } from './order-record';
 
 interface NewOrder {
   sale: Sale;
+  /** The card part: what the card order on the terminal is for (0 for a cash sale). */
   amountKobo: number;
+  /** A basket sale's lines, tender and amounts (absent: a sale of one ticket type by card). */
+  basket?: SoldBasket;
   counterCode: string;
   businessDay: string; // yyMMdd, Lagos
   createdAt: number;
@@ -86,8 +90,9 @@ export class OrderJournal {
         .prepare(
           `INSERT INTO orders (out_order_no, counter_code, business_day, seq, head_merchant_id, merchant_id, state,
              film_name, film_title, show_date, show_time, seats, tickets, price_kobo, booking_fee_kobo, amount_kobo, sn,
-             expire_seconds, created_at, expires_at, updated_at, reason, retry_of, attempts, profile)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             expire_seconds, created_at, expires_at, updated_at, reason, retry_of, attempts, profile,
+             basket_json, tender, cash_kobo)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           outOrderNo,
@@ -115,6 +120,9 @@ export class OrderJournal {
           o.retryOf ?? null,
           o.attempts,
           o.profile ?? 'unrecorded',
+          o.basket ? JSON.stringify(o.basket) : null,
+          o.basket?.tender.kind ?? 'card',
+          o.basket?.amounts.cashKobo ?? 0,
         );
       const id = Number(info.lastInsertRowid);
       this.addEvent(id, o.createdAt, null, o.state, o.note);
@@ -135,6 +143,7 @@ export class OrderJournal {
             priceKobo: s.priceKobo,
             bookingFeeKobo: s.bookingFeeKobo,
           },
+          ...(o.basket ? { basket: o.basket } : {}),
           profile: clipText(o.profile ?? 'unrecorded', 32),
           merchantId: clipText(o.merchantId, 64),
           expiresAt: Math.round(o.createdAt + o.expireSeconds * 1000),
@@ -188,7 +197,7 @@ export class OrderJournal {
     return (
       this.db
         .prepare(
-          "SELECT * FROM orders WHERE state = 'paid' AND (pay_no IS NULL OR completed_time IS NULL) ORDER BY created_at, id",
+          "SELECT * FROM orders WHERE state = 'paid' AND tender != 'cash' AND (pay_no IS NULL OR completed_time IS NULL) ORDER BY created_at, id",
         )
         .all() as Row[]
     ).map(toRecord);

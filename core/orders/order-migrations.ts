@@ -166,4 +166,15 @@ export const ORDER_MIGRATIONS: Migration[] = [
     name: 'orders-007-open-by-terminal',
     sql: `CREATE INDEX orders_terminal_state ON orders(upper(trim(sn)), state);`,
   },
+  {
+    // A sale is a basket (docs/concessions.md): its priced lines, tender and amounts as the engine
+    // computed them (JSON, absent for a sale of one ticket type by card), how it is paid, and its
+    // cash part. amount_kobo stays what the card order on the terminal is for (the card part).
+    name: 'orders-008-basket',
+    sql: `
+      ALTER TABLE orders ADD COLUMN basket_json TEXT;
+      ALTER TABLE orders ADD COLUMN tender TEXT NOT NULL DEFAULT 'card' CHECK (tender IN ('card', 'cash', 'split'));
+      ALTER TABLE orders ADD COLUMN cash_kobo INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

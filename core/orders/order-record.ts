@@ -6,6 +6,7 @@ import type { OrderState, OrderView } from '../../shared/orders';
 import type { RecordProfile } from '../../shared/record-profile';
 import { isFinalState } from './order-state';
 import type { ProviderFacts } from './sale-wire';
+import type { SoldBasket } from '../../shared/basket-sale';
 
 /** An order as the journal holds it: the view plus what only the core needs. */
 export interface OrderRecord extends Omit<OrderView, 'nextActionAt'> {
@@ -35,6 +36,21 @@ export const FACT_COLUMNS: Record<keyof ProviderFacts, string> = {
   providerStatus: 'provider_status',
   detailsJson: 'details_json',
 };
+
+/** A stored basket, as the journal wrote it from the engine's pricing; unreadable: none (the row reads as its film part). */
+function basketOf(json: unknown): SoldBasket | undefined {
+  if (typeof json !== 'string') return undefined;
+  try {
+    return JSON.parse(json) as SoldBasket;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Is this a sale paid wholly in cash (no card order on any terminal, nothing to ask the provider)? */
+export function isCashSale(rec: Pick<OrderRecord, 'basket'>): boolean {
+  return rec.basket?.tender.kind === 'cash';
+}
 
 function opt<T>(v: unknown): T | undefined {
   return v === null || v === undefined ? undefined : (v as T);
@@ -74,6 +90,8 @@ export function toRecord(r: Row): OrderRecord {
   // The provider's facts, through their one column map.
   for (const [k, col] of Object.entries(FACT_COLUMNS) as [keyof ProviderFacts, string][]) set(k, r[col]);
   set('reason', r.reason);
+  const basket = basketOf(r.basket_json);
+  if (basket) rec.basket = basket;
   set('retryOf', r.retry_of);
   set('waitingSince', r.waiting_since);
   return rec;

@@ -4,6 +4,7 @@
 // module answers its calls and pushes its changes to the screen.
 import type { orderCalls } from '../../shared/contract';
 import type { lateCalls } from '../../shared/contract-late';
+import type { basketCalls } from '../../shared/contract-basket';
 import { systemTimers } from '../lib';
 import { createLateSweep, type SweepTuning } from './late-sweep';
 import type { Connectivity } from '../../shared/orders';
@@ -55,7 +56,7 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
     return v;
   };
 
-  const mod: CoreModule<typeof orderCalls & typeof lateCalls> = {
+  const mod: CoreModule<typeof orderCalls & typeof basketCalls & typeof lateCalls> = {
     start: () => sweep.start(),
     stop: () => sweep.stop(),
     handlers: {
@@ -70,6 +71,12 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
         const { besideWaiting, ...sale } = a;
         return checkout.sell(sale, { besideWaiting });
       },
+      'sale.priceBasket': (a) => {
+        const r = checkout.priceBasket(a.basket);
+        return r.ok ? { ok: true, lines: r.lines, amounts: r.amounts } : { ok: false, problems: r.problems };
+      },
+      // The same door as every sale: the rules are the checkout's own.
+      'sale.sellBasket': (a) => checkout.sell(a, { besideWaiting: a.besideWaiting }),
       'orders.get': (a) => order(a.id),
       'orders.history': (a) => checkout.history(a.id),
       'orders.listToday': () => checkout.listToday(),

@@ -18,6 +18,12 @@ export interface SaleSettings {
 export function checkSale(input: unknown, s: SaleSettings): Sale {
   const parsed = SaleInputSchema.safeParse(input);
   if (!parsed.success) throw validationError(issueFields(parsed.error.issues, { root: 'sale' }), SALE_INVALID);
+  checkCardSettings(s);
+  return parsed.data;
+}
+
+/** The settings a card order needs (merchant ids, a sane expiry); throws PROVIDER_NOT_CONFIGURED or VALIDATION. */
+export function checkCardSettings(s: SaleSettings): void {
   if (!s.headMerchantId || !s.merchantId) {
     throw new AppError(
       'PROVIDER_NOT_CONFIGURED',
@@ -30,7 +36,6 @@ export function checkSale(input: unknown, s: SaleSettings): Sale {
       orderExpireSeconds: s.orderExpireSeconds,
     });
   }
-  return parsed.data;
 }
 
 /** The journal could not take a sale (so nothing was sent): what the cashier can do about it. */

@@ -4,8 +4,47 @@ import { koboToNairaString } from '../../shared/money';
 import { saleAmounts, type Sale } from '../../shared/orders';
 import { splitSeats } from '../../shared/seat-list';
 import type { PosOrderDetails, PosProductInfo } from '../provider';
+import { providerOrderFor } from '../../shared/provider-order';
+import type { SoldBasket } from '../../shared/basket-sale';
 
 /** productInfo as the spec names it: ticket subtotal and booking fee in Naira with two decimals. */
+/**
+ * What a recorded sale puts in the create request beside its amount: a sale of one ticket type its
+ * productInfo; a basket its film part as productInfo and the rest in `remark` (shared/provider-order.ts).
+ */
+export function providerFieldsFor(rec: { sale: Sale; basket?: SoldBasket | undefined }): {
+  productInfo?: PosProductInfo;
+  remark?: string;
+} {
+  if (!rec.basket) return { productInfo: productInfoFor(rec.sale) };
+  const { lines, amounts, tender } = rec.basket;
+  const s = rec.sale;
+  const seats = s.tickets > 0 ? splitSeats(s.seats).map((seat) => ({ seat, ticketType: '' })) : [];
+  const f = providerOrderFor({
+    basket: {
+      ...(seats.length > 0
+        ? {
+            tickets: {
+              filmName: s.filmName,
+              filmTitle: s.filmTitle,
+              showDate: s.showDate,
+              showTime: s.showTime,
+              seats,
+            },
+          }
+        : {}),
+      concessions: [],
+      tender,
+    },
+    lines,
+    amounts,
+  });
+  return {
+    ...(f?.productInfo ? { productInfo: f.productInfo } : {}),
+    ...(f?.remark !== undefined ? { remark: f.remark } : {}),
+  };
+}
+
 export function productInfoFor(sale: Sale): PosProductInfo {
   const { ticketsKobo, bookingFeeKobo } = saleAmounts(sale);
   return {

@@ -33,7 +33,15 @@ export interface SeatPlan {
  * does not exist, is blocked, or is not of the ticket type's zone.
  */
 export interface SeatPlanner {
-  plan(sale: Sale, hint: { showKey?: string | undefined; ticketType?: string | undefined }): SeatPlan | null;
+  /** `seatTypes`: a basket's ticket type of each seat (each seat judged by its own zone); else one `ticketType` for all. */
+  plan(
+    sale: Sale,
+    hint: {
+      showKey?: string | undefined;
+      ticketType?: string | undefined;
+      seatTypes?: ReadonlyMap<string, string> | undefined;
+    },
+  ): SeatPlan | null;
 }
 
 /** A sale's seats of a show with a seat map as its order view carries them. */

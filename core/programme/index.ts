@@ -3,4 +3,4 @@ export { createProgrammeModule } from './programme-module';
 export { PROGRAMME_MIGRATIONS } from './programme-migrations';
 export { runSeatCheck, type SeatCheck } from './seat-check';
 export { createSeatMapModule } from './seat-map-module';
-export { programmeSeatPlanner } from './seat-rules';
+export { programmeBasketShows, programmeSeatPlanner } from './seat-rules';

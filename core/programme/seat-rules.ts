@@ -8,7 +8,7 @@ import type { Sale } from '../../shared/orders';
 import { splitSeats } from '../../shared/seat-list';
 import type { LayoutSeat, ScreenLayout } from '../../shared/seats';
 import type { TicketType } from '../../shared/programme';
-import type { SeatPlan, SeatPlanner } from '../orders';
+import type { BasketSources, SeatPlan, SeatPlanner } from '../orders';
 import type { Db } from '../db';
 import { LayoutStore } from './layout-store';
 import { ProgrammeStore, type ShowRow } from './programme-store';
@@ -51,6 +51,39 @@ function seatsIn(layout: ScreenLayout, seats: readonly string[]): LayoutSeat[] {
       `${blocked.join(', ')} ${blocked.length === 1 ? 'is' : 'are'} blocked on ${layout.screen} (not sold): choose other seats`,
     );
   return out;
+}
+
+/**
+ * A basket's seats, each with its own ticket type: a zone's seats at the zone's type, seats of no
+ * zone at a type no zone is sold at. A basket may hold seats of several zones (each at its type).
+ */
+function checkSeatTypes(
+  layout: ScreenLayout,
+  show: Show,
+  seats: readonly LayoutSeat[],
+  types: ReadonlyMap<string, string>,
+) {
+  const lower = (v: string) => v.trim().toLowerCase();
+  for (const seat of seats) {
+    const type = types.get(seat.id) ?? '';
+    const zone = seat.zone === null ? null : layout.zones.find((z) => z.id === seat.zone);
+    if (zone) {
+      if (!show.ticketTypes.some((t) => lower(t.name) === lower(zone.ticketType)))
+        throw refuse(
+          `The ${zone.name} seats are sold at the ${zone.ticketType} ticket type, which this show does not have: choose other seats`,
+        );
+      if (lower(type) !== lower(zone.ticketType))
+        throw refuse(
+          `Seat ${seat.id} is a ${zone.name} seat, sold at ${zone.ticketType}: choose ${zone.ticketType} for it, or another seat`,
+        );
+      continue;
+    }
+    const z = layout.zones.find((x) => lower(x.ticketType) === lower(type));
+    if (z)
+      throw refuse(
+        `Seat ${seat.id}: ${type} tickets are for the ${z.name} seats: choose another ticket type for it, or a ${z.name} seat`,
+      );
+  }
 }
 
 /** One zone per sale, sold at the zone's ticket type (the door's, or the one the sale's price is). */
@@ -100,7 +133,9 @@ export function createSeatPlanner(store: ProgrammeStore, layouts: LayoutStore): 
       const layout = layouts.get(show.screen);
       if (!layout) return null;
       const seats = splitSeats(sale.seats).filter(Boolean);
-      checkZone(layout, show, seatsIn(layout, seats), sale, hint.ticketType);
+      const found = seatsIn(layout, seats);
+      if (hint.seatTypes) checkSeatTypes(layout, show, found, hint.seatTypes);
+      else checkZone(layout, show, found, sale, hint.ticketType);
       const plan: SeatPlan = {
         showKey: show.key,
         show: {
@@ -114,5 +149,23 @@ export function createSeatPlanner(store: ProgrammeStore, layouts: LayoutStore): 
       };
       return plan;
     },
+  };
+}
+
+/**
+ * The programme's show of a basket's tickets (the checkout's BasketSources.show): the show the door
+ * named by key, else the one show of its film at its date and time; null when none, or when the film
+ * plays at that time on several screens (the door must name the show).
+ */
+export function programmeBasketShows(db: Db): BasketSources['show'] {
+  const store = new ProgrammeStore(db);
+  return (t) => {
+    const show = t.showKey
+      ? store.showByKey(t.showKey)
+      : (() => {
+          const shows = store.showsOfFilmAt(t.filmName, t.showDate, t.showTime);
+          return shows.length === 1 ? shows[0]! : null;
+        })();
+    return show ? { showKey: show.key, ticketTypes: show.ticketTypes } : null;
   };
 }

@@ -3,6 +3,9 @@
 // table has one owner: they built the order search's indexes and word table, which the order
 // journal now owns. They keep their names (existing files know them as applied) and their place.
 import { PRINT_JOB_KINDS, PRINT_JOB_STATUSES } from '../../shared/records';
+
+/** The print jobs' kinds when the table was made: its first migration keeps them (its text never changes). */
+const FIRST_PRINT_JOB_KINDS = ['receipt', 'shift-report', 'test-page'] as const;
 import type { Migration } from '../db';
 import { checkIn } from '../lib';
 
@@ -11,7 +14,7 @@ const OWN_TABLES: Migration = {
   sql: `
     CREATE TABLE print_jobs (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
-      kind TEXT NOT NULL ${checkIn('kind', PRINT_JOB_KINDS)},
+      kind TEXT NOT NULL ${checkIn('kind', FIRST_PRINT_JOB_KINDS)},
       order_id INTEGER,
       report_id INTEGER,
       title TEXT NOT NULL,
@@ -91,11 +94,50 @@ const PRINT_JOB_PROFILES_FROM_ORDERS: Migration = {
   `,
 };
 
-/** In the order they ran on a file made before the one list (their place in that file's history). */
+/**
+ * The pickup slip of a sale with concessions is a print job of its own (kind `pickup-slip`). SQLite
+ * cannot widen a CHECK in place: the table is made again with its rows, columns in the same order.
+ */
+const PICKUP_SLIP_JOBS: Migration = {
+  name: 'records-006-pickup-slip-jobs',
+  sql: `
+    CREATE TABLE print_jobs_006 (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      kind TEXT NOT NULL ${checkIn('kind', PRINT_JOB_KINDS)},
+      order_id INTEGER,
+      report_id INTEGER,
+      title TEXT NOT NULL,
+      payload_json TEXT NOT NULL,
+      target_json TEXT NOT NULL,
+      target_text TEXT NOT NULL,
+      status TEXT NOT NULL ${checkIn('status', PRINT_JOB_STATUSES)},
+      error TEXT,
+      error_code TEXT,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      reprint INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      printed_at INTEGER,
+      profile TEXT NOT NULL DEFAULT 'unrecorded'
+    );
+    INSERT INTO print_jobs_006 (id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
+        error, error_code, attempts, reprint, created_at, updated_at, printed_at, profile)
+      SELECT id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
+        error, error_code, attempts, reprint, created_at, updated_at, printed_at, profile FROM print_jobs;
+    DROP TABLE print_jobs;
+    ALTER TABLE print_jobs_006 RENAME TO print_jobs;
+    CREATE INDEX records_print_jobs_order ON print_jobs(order_id, id);
+    CREATE INDEX records_print_jobs_report ON print_jobs(report_id, id);
+    CREATE INDEX records_print_jobs_status ON print_jobs(status, id);
+  `,
+};
+
+/** In the order they ran on a file made before the one list (their place in that file's history); new ones at the end. */
 export const RECORDS_MIGRATIONS: Migration[] = [
   OWN_TABLES,
   PROFILES,
   ORDER_INDEXES,
   ORDER_TEXT,
   PRINT_JOB_PROFILES_FROM_ORDERS,
+  PICKUP_SLIP_JOBS,
 ];

@@ -1,7 +1,8 @@
 // A tiny box office that charges its bookings at a CounterPay counter, built from
 // docs/integration.md alone: one web page (index.html) to pick seats, and this server, which
 // holds the key, asks CounterPay for the charge by booking reference and takes CounterPay's
-// signed callbacks. Run: npx tsx examples/box-office/server.ts [--port 8090]
+// signed callbacks; POST /book-basket asks in the lines form (a ticket type per seat, concessions).
+// Run: npx tsx examples/box-office/server.ts [--port 8090]
 // The key and CounterPay's address are typed into the page once (Setup), as a box office's
 // administrator would; they stay in this server's memory.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import {
   createCounterPayClient,
   CounterPayError,
   readCallback,
+  type ChargeLinesRequest,
   type ChargeView,
   type CounterPayClient,
 } from '../../integrations/client';
@@ -25,6 +27,8 @@ interface Booking {
   payNo?: string;
   /** The last callback sequence recorded (a repeated or older one is ignored). */
   seen: number;
+  /** A basket's total as the counter priced it (kobo). */
+  totalKobo?: number;
 }
 
 const SHOW = {
@@ -95,6 +99,36 @@ export async function startBoxOffice(port = 0): Promise<{ url: string; close(): 
           b.message =
             e instanceof CounterPayError
               ? `${e.message}${e.fields ? ` ${Object.values(e.fields).join('; ')}` : ''}`
+              : String(e);
+        }
+        json(res, 200, b);
+      } else if (req.method === 'POST' && url.pathname === '/book-basket') {
+        // The lines form: a show of the counter's programme, a ticket type per seat, concessions by
+        // catalogue code; the counter prices them and charges the whole by card.
+        if (!counter) return json(res, 409, { message: 'Set up CounterPay first.' });
+        const order = JSON.parse(await read(req)) as Omit<ChargeLinesRequest, 'reference'>;
+        const b: Booking = {
+          reference: `BO-${Date.now().toString(36).toUpperCase()}-${next++}`,
+          seats: order.tickets?.seats.map((s) => s.seat) ?? [],
+          state: 'asking',
+          seen: 0,
+        };
+        bookings.set(b.reference, b);
+        try {
+          const { charge } = await counter.client.charge({ ...order, reference: b.reference });
+          apply(b, charge);
+          b.totalKobo = charge.basket?.amounts.totalKobo ?? charge.amountKobo;
+        } catch (e) {
+          b.state = 'refused';
+          b.message =
+            e instanceof CounterPayError
+              ? `${e.message}${
+                  e.fields
+                    ? ` ${Object.entries(e.fields)
+                        .map(([k, v]) => `${k}: ${v}`)
+                        .join('; ')}`
+                    : ''
+                }`
               : String(e);
         }
         json(res, 200, b);

@@ -9,13 +9,14 @@ import {
   CALLBACK_REPLAY_WINDOW_MS,
   CallbackBodySchema,
   type CallbackBody,
+  type ChargeLinesRequest,
   type ChargeRequest,
   type ChargeView,
   type Delivery,
   type IntegrationError,
 } from '../../shared/integration';
 
-export type { CallbackBody, ChargeRequest, ChargeView, Delivery };
+export type { CallbackBody, ChargeLinesRequest, ChargeRequest, ChargeView, Delivery };
 
 export class CounterPayError extends Error {
   constructor(
@@ -69,11 +70,13 @@ export function createCounterPayClient(o: CounterPayClientOptions) {
   const ref = (reference: string) => encodeURIComponent(reference);
   return {
     /**
-     * Asks for a charge. Safe to repeat with the same reference: the same charge comes back (`created` false).
+     * Asks for a charge: one ticket type (`sale`, with the amount as a cross-check), or lines (a basket:
+     * `tickets` with a ticket type per seat, `concessions`; paid by card; the answer's `basket` has the
+     * counter's lines and amounts). Safe to repeat with the same reference: the same charge comes back (`created` false).
      * `QUEUE_FULL` (429): 3 of your charges (10 from all systems) already wait for the terminal; nothing
      * was charged — send it again once one has reached the terminal or ended.
      */
-    async charge(req: ChargeRequest): Promise<{ created: boolean; charge: ChargeView }> {
+    async charge(req: ChargeRequest | ChargeLinesRequest): Promise<{ created: boolean; charge: ChargeView }> {
       const r = await send<ChargeView>('POST', '/v1/charges', req);
       return { created: r.status === 201, charge: r.value };
     },

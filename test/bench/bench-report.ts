@@ -8,6 +8,11 @@ import type { JournalFigures } from './journal-bench';
 import type { IntegrationFigures } from './integration-bench';
 import { MAP_RENDER_TARGET_MS, type SeatMapFigures } from './seat-map-bench';
 import type { SeatHoldFigures } from './seat-hold-bench';
+import type { BasketBenchFigures } from './basket-bench';
+import type { KeysToPaid } from './basket-keys';
+
+/** basket.createOverheadRatio: a 20-line basket's create overhead p95 over a one-ticket sale's, same run (issue 38). */
+export const BASKET_RATIO_TARGET = 1.2;
 
 export interface BenchResults {
   detection: Record<PollKey, DetectionFigures> & { webhook: WebhookFigures };
@@ -24,6 +29,8 @@ export interface BenchResults {
   seatMapRenderMs?: SeatMapFigures;
   /** seats.holdP95Ms: a seat hold through the Hub (seat-hold-bench.ts); older runs' JSON lacks it. */
   seats?: SeatHoldFigures;
+  /** basket.createOverheadRatio and basket.keysToPaid (issue 38); older runs' JSON lacks it. */
+  basket?: BasketBenchFigures & { keysToPaid?: KeysToPaid };
   meta: Record<string, unknown>;
 }
 
@@ -114,6 +121,16 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
       100,
     ),
     createOverheadCheck(r),
+    ...(r.basket
+      ? [
+          {
+            name: 'basket.createOverheadRatio (20-line basket p95 / one-ticket p95, same run)',
+            value: `${r.basket.createOverheadRatio} = ${ms(r.basket.basket20Ms.p95)} / ${ms(r.basket.oneTicketMs.p95)}`,
+            target: `<= ${BASKET_RATIO_TARGET}`,
+            pass: r.basket.createOverheadRatio <= BASKET_RATIO_TARGET,
+          },
+        ]
+      : []),
     {
       name: 'journal write p95 at 100k',
       value: ms(j.writeP95MsAt100k),
@@ -221,6 +238,32 @@ export function formatReport(r: BenchResults, checks: TargetCheck[]): string {
             ms(r.createFloorMs.p95),
             `same run, same disk: RSA p50 ${ms(r.createFloorMs.cryptoP50)}, commit p50 ${ms(r.createFloorMs.commitP50)}`,
           ],
+        ]
+      : []),
+    ...(r.basket
+      ? [
+          [
+            'create overhead, one-ticket sale',
+            ms(r.basket.oneTicketMs.p50),
+            ms(r.basket.oneTicketMs.p95),
+            `${r.basket.oneTicketMs.creates} creates, taken in turn with the basket's`,
+          ],
+          [
+            'create overhead, 20-line basket',
+            ms(r.basket.basket20Ms.p50),
+            ms(r.basket.basket20Ms.p95),
+            '2 ticket types on 4 seats + 18 concession lines, by card',
+          ],
+          ...(r.basket.keysToPaid
+            ? [
+                [
+                  'basket.keysToPaid',
+                  String(r.basket.keysToPaid.basket),
+                  '-',
+                  `keys from Enter on the show to Paid, keyboard only (${r.basket.keysToPaid.what}); the single-type sale: ${r.basket.keysToPaid.single}`,
+                ],
+              ]
+            : []),
         ]
       : []),
     ['bare HTTP round trip', ms(c.bareRoundTripP50), '-', 'GET /_sandbox/health on the same server'],

@@ -13,6 +13,9 @@ import { createPosClient } from '../../core/provider';
 import { OrderTextIndex } from '../../core/orders/order-text-index';
 import { startTerminalsSandbox } from '../helpers/chaos-sandbox';
 import { percentile, round } from './bench-stats';
+import type { BasketSources } from '../../core/orders';
+import type { BasketSaleInput } from '../../shared/basket-sale';
+import type { SaleInput } from '../../shared/orders';
 
 export interface CreateOverheadFigures {
   p50: number;
@@ -51,10 +54,46 @@ export async function runCreateOverhead(o: {
   baseDir: string;
   withRecords: boolean;
 }): Promise<CreateOverheadFigures> {
+  const [figures] = await runCreateOverheads({ ...o, kinds: [{ name: 'sale', input: twoTicketSale }] });
+  return figures!.figures;
+}
+
+/** Today's sale of one ticket type: 2 tickets, by card. */
+const twoTicketSale = (sn: string): SaleInput => ({
+  filmName: 'Bench Film',
+  filmTitle: 'Hall 1',
+  showDate: '2025-03-31',
+  showTime: '19:30',
+  seats: 'A1,A2',
+  tickets: 2,
+  priceKobo: 250_000,
+  bookingFeeKobo: 10_000,
+  sn,
+});
+
+/** A kind of sale measured: its name and what the door sends for a terminal. */
+export interface CreateKind {
+  name: string;
+  input: (sn: string) => SaleInput | BasketSaleInput;
+}
+
+/**
+ * The create overhead of several kinds of sale in one run, taken in turn (sale after sale, kind after
+ * kind), so that each kind sees the same machine: `o.creates` of each, after `o.warmup` of each.
+ */
+export async function runCreateOverheads(o: {
+  creates: number;
+  warmup: number;
+  baseDir: string;
+  withRecords: boolean;
+  kinds: CreateKind[];
+  basket?: BasketSources;
+}): Promise<{ name: string; figures: CreateOverheadFigures }[]> {
+  const k = o.kinds.length;
   const dir = mkdtempSync(join(o.baseDir, 'counterpay-bench-create-'));
   // One terminal per create: the orders stay waiting, and a terminal holds at most one unpaid order.
   const ts = await startTerminalsSandbox({
-    terminals: o.warmup + o.creates,
+    terminals: (o.warmup + o.creates) * k,
     prefix: 'OVER-POS',
     requestTimeoutMs: 15_000,
   });
@@ -74,31 +113,23 @@ export async function runCreateOverhead(o: {
     }),
     // No status checks during the run: only the creates are measured.
     tuning: { poll: { fastMs: 3_600_000, mediumMs: 3_600_000, slowMs: 3_600_000 } },
+    ...(o.basket ? { basket: o.basket } : {}),
   });
   if (o.withRecords) {
     const textIndex = new OrderTextIndex(db);
     svc.on('order', (v) => textIndex.changed(v.id));
   }
   const fetches = timeFetches();
-  const overhead: number[] = [];
-  const totals: number[] = [];
-  const http: number[] = [];
+  const per = o.kinds.map(() => ({ overhead: [] as number[], totals: [] as number[], http: [] as number[] }));
   const bare: number[] = [];
   try {
-    for (let i = 0; i < o.warmup + o.creates; i++) {
+    for (let n = 0; n < (o.warmup + o.creates) * k; n++) {
+      const i = Math.floor(n / k);
+      const kind = n % k;
+      const { overhead, totals, http } = per[kind]!;
       fetches.reset();
       const t0 = performance.now();
-      const v = await svc.sell({
-        filmName: 'Bench Film',
-        filmTitle: 'Hall 1',
-        showDate: '2025-03-31',
-        showTime: '19:30',
-        seats: 'A1,A2',
-        tickets: 2,
-        priceKobo: 250_000,
-        bookingFeeKobo: 10_000,
-        sn: ts.terminals[i]!,
-      });
+      const v = await svc.sell(o.kinds[kind]!.input(ts.terminals[n]!));
       await new Promise<void>((resolve) => {
         const off = svc.on('order', (e) => {
           if (e.id === v.id && e.state !== 'creating') {
@@ -127,12 +158,15 @@ export async function runCreateOverhead(o: {
     await ts.sandbox.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  return {
-    p50: round(percentile(overhead, 50), 2),
-    p95: round(percentile(overhead, 95), 2),
-    bareRoundTripP50: round(percentile(bare, 50), 2),
-    totalP50: round(percentile(totals, 50), 2),
-    httpP50: round(percentile(http, 50), 2),
-    creates: overhead.length,
-  };
+  return per.map(({ overhead, totals, http }, kind) => ({
+    name: o.kinds[kind]!.name,
+    figures: {
+      p50: round(percentile(overhead, 50), 2),
+      p95: round(percentile(overhead, 95), 2),
+      bareRoundTripP50: round(percentile(bare, 50), 2),
+      totalP50: round(percentile(totals, 50), 2),
+      httpP50: round(percentile(http, 50), 2),
+      creates: overhead.length,
+    },
+  }));
 }

@@ -10,6 +10,8 @@ import { checkTargets, formatReport, type BenchResults } from './bench-report';
 import { loopbackPostFloor } from './app-floors';
 import { runCreateFloor } from './create-floor';
 import { runCreateOverhead } from './create-overhead-bench';
+import { runBasketBench } from './basket-bench';
+import { KEYS_TO_PAID } from './basket-keys';
 import { runPollDetection, runWebhookDetection } from './detection-bench';
 import { round } from './bench-stats';
 import { runJournalBench } from './journal-bench';
@@ -80,6 +82,11 @@ async function main(): Promise<void> {
     baseDir: disk,
     withRecords: true,
   });
+  log('basket: a 20-line basket against a one-ticket sale, in turn ...');
+  const basket = {
+    ...(await runBasketBench({ creates: size.creates, warmup: 30, baseDir: disk })),
+    keysToPaid: KEYS_TO_PAID,
+  };
   log("loopback floor (a bare POST of a webhook's size, node:http) ...");
   const loopbackFloorMs = await loopbackPostFloor(o.quick ? 100 : 300);
   log('webhook detection ...');
@@ -113,6 +120,7 @@ async function main(): Promise<void> {
     createOverheadMs,
     createOverheadCheckoutOnlyMs: checkoutOnly,
     createFloorMs,
+    basket,
     loopbackFloorMs,
     journal,
     ...(top ? { topups: top } : {}),

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SaleInput } from '../../shared/orders';
+import type { BasketSaleInput } from '../../shared/basket-sale';
 import type { AppMessage, ChaosAppArgs, DriverMessage, OrderSnapshot } from '../helpers/chaos-protocol';
 
 type ReadyMessage = Extract<AppMessage, { type: 'ready' }>;
@@ -96,7 +97,7 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
   }
 
   /** Sends a sale; the answer comes once it is journaled, or as no-answer if the process dies first. */
-  sell(sale: SaleInput): Promise<SellResult> {
+  sell(sale: SaleInput | BasketSaleInput): Promise<SellResult> {
     const child = this.child;
     if (!child) return Promise.resolve({ kind: 'no-answer' });
     const reqId = this.nextReq++;

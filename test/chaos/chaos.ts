@@ -5,8 +5,11 @@
 // each must end on the order and in the shift totals (by webhook, or by the app's sweep).
 // Then the box-office part (integration-chaos.ts): charges through the integration API, retried
 // at random through counter kills and provider faults.
-// Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n> lateFound=<n> lateMissed=<n>
-// integrationDuplicates=<n> integrationLost=<n>"; exit 1 unless all but sales, providerOrders and lateFound are 0.
+// Half the sales are baskets (test/helpers/chaos-basket.ts: ticket types, concessions and combos with
+// counted stock, card, cash or split): the drawer's cash and the stock taken must equal the driver's model.
+// Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n> drawerMismatch=<n>
+// stockMismatch=<n> lateFound=<n> lateMissed=<n> integrationDuplicates=<n> integrationLost=<n>"; exit 1
+// unless all but sales, providerOrders and lateFound are 0.
 // Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS]
 //        [--outages N] [--fault-scale F] [--keep] [--integration-only]
 import Database from 'better-sqlite3';
@@ -20,7 +23,18 @@ import { createRng } from '../helpers/chaos-random';
 import { AppProcess } from './app-process';
 import { OutageProxy } from './outage-proxy';
 import { chaosTuning, DEFAULT_CHAOS_OPTIONS, randomSale, startChaosSandbox, type ChaosOptions } from './chaos-setup';
-import { chaosLine, chaosVerdict, type ChaosVerdict, type JournalRow } from './chaos-verdict';
+import {
+  basketVerdict,
+  chaosLine,
+  chaosVerdict,
+  type BasketModel,
+  type ChaosVerdict,
+  type JournalRow,
+} from './chaos-verdict';
+import { CHAOS_STOCK, modelCash, modelTaken, randomBasket } from '../helpers/chaos-basket';
+import type { BasketSaleInput } from '../../shared/basket-sale';
+import type { SaleInput } from '../../shared/orders';
+import { splitSeats } from '../../shared/seat-list';
 import { TerminalSimulator } from './terminal-simulator';
 import { runIntegrationChaos } from './integration-chaos';
 
@@ -59,6 +73,8 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     checkDone();
   });
   const acked = new Set<string>();
+  /** The driver's model of each acknowledged basket: its cash in the drawer and the items it takes when paid. */
+  const models = new Map<string, BasketModel>();
   let checkDone = () => {};
   const app = new AppProcess(
     {
@@ -115,8 +131,10 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       killAt.add(killRng.int(1, o.sales - 1));
     let refused = 0;
     let unanswered = 0;
-    const tally = (r: Awaited<ReturnType<AppProcess['sell']>>) => {
+    const tally = (r: Awaited<ReturnType<AppProcess['sell']>>, sale: SaleInput | BasketSaleInput) => {
       if (r.kind === 'acked') acked.add(r.outOrderNo);
+      if (r.kind === 'acked' && 'tender' in sale)
+        models.set(r.outOrderNo, { cashKobo: modelCash(sale), taken: modelTaken(sale) });
       else if (r.kind === 'refused') refused += 1;
       else unanswered += 1;
     };
@@ -143,11 +161,13 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     })();
     for (let i = 0; i < o.sales; i++) {
       await pause(Math.min(o.gapMs * 6, -Math.log(1 - saleRng.next()) * o.gapMs));
-      const sale = randomSale(saleRng, cs.terminals);
+      // Half the sales are baskets: ticket types, concessions and combos, card, cash or split.
+      const one = randomSale(saleRng, cs.terminals);
+      const sale = saleRng.chance(0.5) ? randomBasket(saleRng, { ...one, seats: splitSeats(one.seats) }, one.sn) : one;
       if (killAt.has(i)) {
         // Half the kills land while this sale is being sent, half at a random moment in between.
         const midSale = killRng.chance(0.5);
-        const answer = midSale ? app.sell(sale).then(tally) : Promise.resolve();
+        const answer = midSale ? app.sell(sale).then((r) => tally(r, sale)) : Promise.resolve();
         await pause(midSale ? killRng.int(0, 25) : killRng.int(0, 300));
         await app.kill();
         await answer;
@@ -155,7 +175,7 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
         await startApp();
         if (midSale) continue;
       }
-      tally(await app.sell(sale));
+      tally(await app.sell(sale), sale);
     }
     await outages;
     print(
@@ -202,13 +222,17 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     const journal = (
       db
         .prepare(
-          `SELECT o.out_order_no AS outOrderNo, o.state, o.order_no AS orderNo, o.pay_no AS payNo, l.kind AS late
+          `SELECT o.out_order_no AS outOrderNo, o.state, o.order_no AS orderNo, o.pay_no AS payNo, l.kind AS late,
+             o.tender, o.cash_kobo AS cashKobo, o.basket_json AS basketJson
       FROM orders o LEFT JOIN order_late l ON l.order_id = o.id ORDER BY o.id`,
         )
         .all() as JournalRow[]
     ).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
     db.close();
-    verdict = chaosVerdict(journal, sandbox.listPosOrders(), acked, paidLate);
+    const sales = chaosVerdict(journal, sandbox.listPosOrders(), acked, paidLate);
+    const baskets = basketVerdict(journal, models, Object.keys(CHAOS_STOCK));
+    verdict = { ...sales, ...baskets, problems: [...sales.problems, ...baskets.problems] };
+    print(`baskets: ${models.size} acknowledged (cash, split, card), the rest sales of one ticket type`);
     const states = new Map<string, number>();
     for (const r of journal) states.set(r.state, (states.get(r.state) ?? 0) + 1);
     const fates = new Map<string, number>();
@@ -232,7 +256,15 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     if (app.alive) await app.kill();
     await proxy.close();
     await sandbox.close();
-    const failed = !verdict || verdict.duplicates + verdict.lost + verdict.notFinal + verdict.lateMissed > 0;
+    const failed =
+      !verdict ||
+      verdict.duplicates +
+        verdict.lost +
+        verdict.notFinal +
+        verdict.lateMissed +
+        verdict.drawerMismatch +
+        verdict.stockMismatch >
+        0;
     if (!o.keep && !failed) rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -300,6 +332,8 @@ if (require.main === module) {
         report.lost +
         report.notFinal +
         report.lateMissed +
+        report.drawerMismatch +
+        report.stockMismatch +
         b.integrationDuplicates +
         b.integrationLost ===
       0

@@ -12,6 +12,7 @@ import { startWebhookReceiver, WEBHOOK_PATHS } from '../../core/webhook';
 import { answerSell, childArgs, fileLogger, runChild, send } from './chaos-child';
 import type { ChaosAppArgs, DriverMessage, OrderSnapshot } from './chaos-protocol';
 import { createRng } from './chaos-random';
+import { chaosBasketSources } from './chaos-basket';
 
 async function main(): Promise<void> {
   const args = childArgs<ChaosAppArgs>('chaos-app');
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
     settings: () => args.settings,
     random: createRng(args.seed).next,
     tuning: args.tuning,
+    // Baskets (test/helpers/chaos-basket.ts): ticket types for every show, a catalogue with stock left from this journal.
+    basket: chaosBasketSources(db),
   });
   checkout.on('order', (v) =>
     send({ type: 'order', id: v.id, outOrderNo: v.outOrderNo, state: v.state, late: v.late?.kind ?? null }),

@@ -2,6 +2,7 @@
 import type { CheckoutSettings, CheckoutTuningInput } from '../../core/orders/checkout-service';
 import type { ProviderConfig } from '../../core/provider/types';
 import type { OrderState, SaleInput } from '../../shared/orders';
+import type { BasketSaleInput } from '../../shared/basket-sale';
 
 /** Written to a JSON file whose path is the child's only argument. */
 export interface ChaosAppArgs {
@@ -39,7 +40,7 @@ export interface OrderSnapshot {
 }
 
 export type DriverMessage =
-  | { type: 'sell'; reqId: number; sale: SaleInput }
+  | { type: 'sell'; reqId: number; sale: SaleInput | BasketSaleInput }
   /** Hub counter only: stop the checkout (no new journal events), keep syncing and relaying; answered `quiesced`. */
   | { type: 'quiesce' }
   | { type: 'stop' };

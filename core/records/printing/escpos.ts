@@ -174,6 +174,17 @@ function block(b: Bytes, blk: Block, paper: PaperWidth): void {
     case 'small':
       b.style({ align: 'center', small: true }).lines(wrap(text(blk.text), SMALL_COLUMNS[paper]));
       return;
+    case 'big':
+      b.style({ align: blk.center ? 'center' : 'left', bold: true, size: 'double' }).lines(
+        wrap(text(blk.text), cols / 2),
+      );
+      return;
+    case 'sub':
+      // Indented by two columns; large is double height only, so a line keeps its full width.
+      b.style({ size: blk.large ? 'tall' : 'normal', bold: !!blk.large }).lines(
+        wrap(text(blk.text), cols - 2).map((l) => `  ${l}`),
+      );
+      return;
   }
 }
 

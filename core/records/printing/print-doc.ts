@@ -18,7 +18,11 @@ export type Block =
   | { t: 'text'; text: string; bold?: boolean }
   | { t: 'qr'; data: string; caption?: string }
   /** Fine print, centred. */
-  | { t: 'small'; text: string };
+  | { t: 'small'; text: string }
+  /** Large text read from arm's length (the pickup slip): double size, bold; centred or on the left. */
+  | { t: 'big'; text: string; center?: boolean }
+  /** A detail indented under the line above (a combo's drink, a ticket type's seats); `large`: taller, for the pickup slip. */
+  | { t: 'sub'; text: string; large?: boolean };
 
 export interface PrintDoc {
   /** For the HTML document's title and the print job's name. */

@@ -37,6 +37,10 @@ function block(b: Block): string {
       return `<div class="rp-qr" role="img" aria-label="QR code of ${e(b.data)}">${qrSvg(b.data)}${b.caption ? `<p class="rp-caption">${e(b.caption)}</p>` : ''}</div>`;
     case 'small':
       return `<p class="rp-small">${e(b.text)}</p>`;
+    case 'big':
+      return `<p class="rp-big${b.center ? ' rp-center' : ''}">${e(b.text)}</p>`;
+    case 'sub':
+      return `<p class="rp-sub${b.large ? ' rp-large' : ''}">${e(b.text)}</p>`;
   }
 }
 

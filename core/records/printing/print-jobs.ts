@@ -147,10 +147,9 @@ export class PrintJobStore {
     ).map((r) => toRow(r).view);
   }
 
-  /** Whether this order's receipt (or this report) has come out of a printer before. */
-  /** Whether it was printed (by a job made at or after `since`, when given). */
-  wasPrinted(kind: 'receipt' | 'shift-report', id: number, since = 0): boolean {
-    const col = kind === 'receipt' ? 'order_id' : 'report_id';
+  /** Whether this order's receipt or pickup slip (or this report) has come out of a printer before (by a job made at or after `since`, when given). */
+  wasPrinted(kind: 'receipt' | 'pickup-slip' | 'shift-report', id: number, since = 0): boolean {
+    const col = kind === 'shift-report' ? 'report_id' : 'order_id';
     return !!this.db
       .prepare(
         `SELECT 1 FROM print_jobs WHERE kind = ? AND ${col} = ? AND status = 'printed' AND created_at >= ? LIMIT 1`,
@@ -158,7 +157,7 @@ export class PrintJobStore {
       .get(kind, id, since);
   }
 
-  hasJob(kind: 'receipt', orderId: number): boolean {
+  hasJob(kind: 'receipt' | 'pickup-slip', orderId: number): boolean {
     return !!this.db.prepare('SELECT 1 FROM print_jobs WHERE kind = ? AND order_id = ? LIMIT 1').get(kind, orderId);
   }
 

@@ -10,6 +10,17 @@ import { paymentTimes } from '../../../shared/payment-times';
 import { formatLagosDateTime } from '../../../shared/time';
 import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
 import type { Block, PrintDoc } from '../printing/print-doc';
+import { soldBasketOf } from '../../../shared/basket-sale';
+import type { SoldBasket } from '../../../shared/basket-sale';
+import {
+  concessionBlocks,
+  handBackBlocks,
+  hasTickets,
+  isSingleTypeCardSale,
+  seatTypes,
+  tenderBlocks,
+  ticketBlocks,
+} from './receipt-basket';
 
 /** The mark on the receipt of a sale the provider paid after the counter closed it. */
 const PAID_AFTER_CLOSING_MARK = 'Paid after closing';
@@ -28,6 +39,8 @@ export function buildReceipt(i: ReceiptInput): Receipt {
   const o = i.order;
   const s = o.sale;
   const ticketsKobo = s.tickets * s.priceKobo;
+  // Every sale read as a basket; a basket's amount on the order is its card part, not its total.
+  const sold = soldBasketOf(o);
   const r: Receipt = {
     orderId: o.id,
     cinemaName: i.cinema.name,
@@ -43,7 +56,7 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     priceKobo: s.priceKobo,
     ticketsKobo,
     bookingFeeKobo: s.bookingFeeKobo,
-    totalKobo: o.amountKobo,
+    totalKobo: o.basket ? sold.amounts.totalKobo : o.amountKobo,
     state: o.state,
     outOrderNo: o.outOrderNo,
     cashier: i.cashier,
@@ -51,14 +64,20 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     qrText: o.orderNo ?? o.outOrderNo,
     reprint: i.reprint,
     demo: isDemoRecord(o.profile),
+    basket: sold,
+    soldAt: o.createdAt,
   };
   if (o.orderNo !== undefined) r.orderNo = o.orderNo;
   if (i.programme?.screen) r.screen = i.programme.screen;
   if (i.programme) r.ticketType = i.programme.ticketType;
+  // A basket of one ticket type by card prints as a sale of that type did before baskets.
+  const types = o.basket ? seatTypes(sold) : new Map<string, string>();
+  const [onlyType] = new Set(types.values());
+  if (!r.ticketType && isSingleTypeCardSale(sold) && onlyType !== undefined) r.ticketType = onlyType;
   const held = o.seatHold;
   if (held && held.outcome !== 'taken' && held.outcome !== 'refused') {
     r.screen ??= held.screen;
-    r.seatTickets = seatTickets(held.seats, i.programme?.ticketType);
+    r.seatTickets = seatTickets(held.seats, (seat) => types.get(seat) ?? i.programme?.ticketType);
   }
   const unchecked = seatsUncheckedLine(held);
   if (unchecked) r.seatsUnchecked = unchecked;
@@ -84,10 +103,14 @@ export function buildReceipt(i: ReceiptInput): Receipt {
 }
 
 /** Each ticket of a seat map sale: "F7" is row F, seat 7 (a seat's name is its row's letters then its number). */
-function seatTickets(seats: readonly string[], ticketType: string | undefined): NonNullable<Receipt['seatTickets']> {
+function seatTickets(
+  seats: readonly string[],
+  typeOf: (seat: string) => string | undefined,
+): NonNullable<Receipt['seatTickets']> {
   return seats.map((id) => {
     const m = /^([A-Z]+)(\d+)$/.exec(id);
     const t = m ? { row: m[1]!, seat: m[2]! } : { row: '', seat: id };
+    const ticketType = typeOf(id);
     return ticketType ? { ...t, ticketType } : t;
   });
 }
@@ -134,22 +157,17 @@ function closedAsText(closedAs: string): string {
  * @internal for tests
  */
 export function receiptPaymentTimes(r: Receipt): [label: string, at: number][] {
-  return r.paidAfterClosing ? [['Paid at', r.paidAfterClosing.at]] : paymentTimes(r);
+  if (r.paidAfterClosing) return [['Paid at', r.paidAfterClosing.at]];
+  const times = paymentTimes(r);
+  // A cash sale is paid when it is made, with no provider to say when.
+  if (times.length === 0 && r.state === 'paid' && r.basket?.tender.kind === 'cash' && r.soldAt !== undefined)
+    return [['Paid at', r.soldAt]];
+  return times;
 }
 
-export function receiptDoc(r: Receipt): PrintDoc {
-  const late = r.paidAfterClosing;
-  const paid = r.state === 'paid' || late !== undefined;
-  const b: Block[] = [];
-  // First and last, so even a torn-off half of a Demo receipt says it is not a payment.
-  if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });
-  b.push({ t: 'title', text: r.cinemaName });
-  if (r.branch) b.push({ t: 'center', text: r.branch });
-  if (r.reprint) b.push({ t: 'mark', text: 'REPRINT' });
-  b.push({ t: 'center', text: paid ? 'Ticket receipt' : 'Payment slip (not a ticket)', bold: true });
-  if (late) b.push({ t: 'mark', text: PAID_AFTER_CLOSING_MARK });
-  b.push({ t: 'rule' });
-  b.push({ t: 'heading', text: r.filmTitle });
+/** The film, its seats and its one ticket type, the booking fee: a sale before baskets, as it always printed. */
+function singleTypeBlocks(r: Receipt): Block[] {
+  const b: Block[] = [{ t: 'heading', text: r.filmTitle }];
   if (r.filmName !== r.filmTitle) b.push({ t: 'pair', label: 'Film', value: r.filmName });
   b.push(
     { t: 'pair', label: 'Show', value: receiptShowWhen(r.showDate, r.showTime) },
@@ -165,11 +183,44 @@ export function receiptDoc(r: Receipt): PrintDoc {
       value: formatNaira(r.ticketsKobo),
     },
     { t: 'pair', label: bookingFeeLabel(r), value: formatNaira(r.bookingFeeKobo) },
+  );
+  return b;
+}
+
+/** Every line of a basket: its tickets by type, then its concessions. */
+function basketBlocks(r: Receipt, sold: SoldBasket): Block[] {
+  const tickets = ticketBlocks(r, sold, receiptShowWhen(r.showDate, r.showTime), seatLines(r));
+  const concessions = concessionBlocks(sold);
+  return [
+    ...tickets,
+    ...(tickets.length > 0 && concessions.length > 0 ? [{ t: 'rule' as const }] : []),
+    ...concessions,
+  ];
+}
+
+export function receiptDoc(r: Receipt): PrintDoc {
+  const late = r.paidAfterClosing;
+  const paid = r.state === 'paid' || late !== undefined;
+  // A receipt journaled before baskets, or of one ticket type by card, prints as it always did.
+  const sold = r.basket && !isSingleTypeCardSale(r.basket) ? r.basket : null;
+  const b: Block[] = [];
+  // First and last, so even a torn-off half of a Demo receipt says it is not a payment.
+  if (r.demo) b.push({ t: 'banner', text: DEMO_RECEIPT_BANNER });
+  b.push({ t: 'title', text: r.cinemaName });
+  if (r.branch) b.push({ t: 'center', text: r.branch });
+  if (r.reprint) b.push({ t: 'mark', text: 'REPRINT' });
+  const kind = sold && !hasTickets(sold) ? 'Receipt' : 'Ticket receipt';
+  b.push({ t: 'center', text: paid ? kind : 'Payment slip (not a ticket)', bold: true });
+  if (late) b.push({ t: 'mark', text: PAID_AFTER_CLOSING_MARK });
+  b.push({ t: 'rule' });
+  b.push(...(sold ? basketBlocks(r, sold) : singleTypeBlocks(r)));
+  b.push(
     { t: 'rule', double: true },
     { t: 'total', label: paid ? 'TOTAL PAID' : 'TOTAL', value: formatNaira(r.totalKobo) },
+    ...(sold ? tenderBlocks(sold) : []),
     { t: 'pair', label: 'Payment', value: late ? 'PAID' : PAYMENT_STATUS_TEXT[r.state], bold: true },
   );
-  if (!paid) b.push({ t: 'mark', text: 'NOT PAID' });
+  if (!paid) b.push({ t: 'mark', text: 'NOT PAID' }, ...(sold ? handBackBlocks(sold) : []));
   b.push({ t: 'rule' }, { t: 'pair', label: 'Sale no.', value: r.outOrderNo });
   if (r.orderNo) b.push({ t: 'pair', label: 'Provider order no.', value: r.orderNo });
   if (r.payNo) b.push({ t: 'pair', label: 'Payment no.', value: r.payNo });
@@ -178,7 +229,8 @@ export function receiptDoc(r: Receipt): PrintDoc {
   b.push(
     { t: 'pair', label: 'Cashier', value: r.cashier || '-' },
     { t: 'pair', label: 'Counter', value: r.counterName },
-    { t: 'pair', label: 'Terminal', value: r.terminalSn },
+    // A cash sale has no terminal, no provider order and no payment number: nothing, not blanks.
+    ...(r.terminalSn ? [{ t: 'pair' as const, label: 'Terminal', value: r.terminalSn }] : []),
     { t: 'qr', data: r.qrText, caption: r.qrText },
   );
   if (late)

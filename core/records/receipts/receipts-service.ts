@@ -1,10 +1,14 @@
 // Receipts of orders: the model from the order as it is now, the preview, printing (journaled),
-// the browser's own print recorded, PDF files, and printing by itself when an order is paid.
+// the browser's own print recorded, PDF files, and printing by itself when an order is paid. A paid
+// sale with concessions has a pickup slip for the stand too: its own print job, printed by itself
+// right after the receipt when receipts print by themselves, and again on request.
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { isFinalState, type OrderView } from '../../../shared/orders';
 import type { PrintJobView, Receipt, ReceiptPreview } from '../../../shared/records';
+import type { PickupSlip } from '../../../shared/pickup-slip';
+import { buildPickupSlip, pickupSlipDoc } from './pickup-slip-doc';
 import type { OrderEvents, OrderReads } from '../../orders';
 import type { Logger } from '../../../shared/logger';
 import { htmlDocumentOf, htmlFragmentOf } from '../printing/print-html';
@@ -63,6 +67,36 @@ export function createReceipts(d: ReceiptsDeps) {
     });
   }
 
+  /** The pickup slip of a paid sale with concessions (the stand hands nothing over for an unpaid one). */
+  function slip(orderId: number): PickupSlip {
+    const v = order(orderId);
+    if (v.state !== 'paid' && v.late?.kind !== 'paid-after-closing')
+      throw new AppError('CONFLICT', 'This sale is not paid: its pickup slip prints once it is paid.', {
+        orderId,
+        state: v.state,
+      });
+    const s = buildPickupSlip({
+      order: v,
+      cinemaName: d.settings.get().cinema.name,
+      counterName: d.counterName(),
+      reprint: d.jobs.wasPrinted('pickup-slip', orderId),
+    });
+    if (!s) throw new AppError('NOT_FOUND', 'This sale has no concessions: it has no pickup slip.', { orderId });
+    return s;
+  }
+
+  const slipJobOf = (s: PickupSlip) => ({
+    kind: 'pickup-slip' as const,
+    orderId: s.orderId,
+    title: pickupSlipDoc(s).title,
+    payload: { slip: s },
+    reprint: s.reprint,
+    profile: order(s.orderId).profile ?? 'unrecorded',
+  });
+
+  /** Whether a paid sale's basket has concession lines, without building anything. */
+  const hasSlip = (v: OrderView): boolean => !!v.basket?.lines.some((l) => l.kind !== 'tickets');
+
   const jobOf = (r: Receipt) => ({
     kind: 'receipt' as const,
     orderId: r.orderId,
@@ -80,20 +114,25 @@ export function createReceipts(d: ReceiptsDeps) {
     const t = waiting.get(orderId);
     if (t) clearTimeout(t);
     waiting.delete(orderId);
-    if (stopped || d.jobs.hasJob('receipt', orderId)) return;
-    let r: Receipt;
-    try {
-      r = receipt(orderId);
-    } catch (e) {
-      d.logger.warn('automatic receipt not made', { orderId, error: e instanceof Error ? e.message : String(e) });
-      return;
+    if (stopped) return;
+    const warn = (what: string) => (e: unknown) =>
+      d.logger.warn(what, { orderId, error: e instanceof Error ? e.message : String(e) });
+    // The outcome of each is journaled and sent to the window as it happens; nothing to do with it here.
+    if (!d.jobs.hasJob('receipt', orderId)) {
+      try {
+        d.printer.submit(jobOf(receipt(orderId))).catch(warn('automatic receipt not printed'));
+      } catch (e) {
+        warn('automatic receipt not made')(e);
+      }
     }
-    // The outcome is journaled and sent to the window as it happens; nothing to do with it here.
-    d.printer
-      .submit(jobOf(r))
-      .catch((e: unknown) =>
-        d.logger.warn('automatic receipt not printed', { orderId, error: e instanceof Error ? e.message : String(e) }),
-      );
+    // Queued after the receipt: the stand's slip comes out right below it, cut off on its own.
+    if (hasSlip(order(orderId)) && !d.jobs.hasJob('pickup-slip', orderId)) {
+      try {
+        d.printer.submit(slipJobOf(slip(orderId))).catch(warn('automatic pickup slip not printed'));
+      } catch (e) {
+        warn('automatic pickup slip not made')(e);
+      }
+    }
   }
 
   const offOrder = d.checkout.on('order', (v) => {
@@ -102,8 +141,10 @@ export function createReceipts(d: ReceiptsDeps) {
     if (!p.autoPrint) return;
     // In the browser shell the window prints it with the browser's print.
     if (p.kind === 'system' && !d.systemPrinter.available) return;
-    if (d.jobs.hasJob('receipt', v.id)) return;
-    if (v.payNo !== undefined && v.completedTime !== undefined) autoPrint(v.id);
+    if (d.jobs.hasJob('receipt', v.id) && (!hasSlip(v) || d.jobs.hasJob('pickup-slip', v.id))) return;
+    // A cash sale has no provider details to wait for: it is paid when it is made.
+    const cash = v.basket?.tender.kind === 'cash';
+    if (cash || (v.payNo !== undefined && v.completedTime !== undefined)) autoPrint(v.id);
     else if (!waiting.has(v.id))
       waiting.set(
         v.id,
@@ -117,7 +158,10 @@ export function createReceipts(d: ReceiptsDeps) {
     preview(orderId: number): ReceiptPreview {
       const r = receipt(orderId);
       const paper = d.settings.get().printing.paper;
-      return { receipt: r, paper, html: htmlFragmentOf(receiptDoc(r), paper) };
+      const v = order(orderId);
+      const paid = v.state === 'paid' || v.late?.kind === 'paid-after-closing';
+      const pickupHtml = paid && hasSlip(v) ? htmlFragmentOf(pickupSlipDoc(slip(orderId)), paper) : undefined;
+      return { receipt: r, paper, html: htmlFragmentOf(receiptDoc(r), paper), ...(pickupHtml ? { pickupHtml } : {}) };
     },
 
     print(orderId: number): Promise<PrintJobView> {
@@ -126,6 +170,15 @@ export function createReceipts(d: ReceiptsDeps) {
 
     browserPrinted(orderId: number): PrintJobView {
       return d.printer.recordBrowserPrint(jobOf(receipt(orderId)));
+    },
+
+    /** The pickup slip again (or for the first time): its own job; a copy after a printed one is marked REPRINT. */
+    printPickup(orderId: number): Promise<PrintJobView> {
+      return d.printer.submit(slipJobOf(slip(orderId)));
+    },
+
+    pickupBrowserPrinted(orderId: number): PrintJobView {
+      return d.printer.recordBrowserPrint(slipJobOf(slip(orderId)));
     },
 
     async savePdf(orderId: number): Promise<{ path: string }> {

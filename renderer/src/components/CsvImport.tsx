@@ -12,6 +12,8 @@ export function CsvPicker(props: {
   onFile(f: File): void;
   onTemplate(): void;
   templateDisabled?: boolean;
+  /** The file types offered (default CSV). */
+  accept?: string;
   /** After the buttons, in the same row. */
   children?: ReactNode;
 }) {
@@ -35,7 +37,7 @@ export function CsvPicker(props: {
       <input
         ref={input}
         type="file"
-        accept=".csv,text/csv"
+        accept={props.accept ?? '.csv,text/csv'}
         className="tu-file"
         aria-label={props.fileLabel}
         tabIndex={-1}

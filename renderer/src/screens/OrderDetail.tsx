@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { bookingFeeText, isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
+import { basketFacts } from './orders/basket-facts';
 import { PROFILE_LABELS } from '../../../shared/settings';
 import { HANDLED_HOW_LABELS, lateOutcomeText } from '../../../shared/late-payments';
 import { paymentTimes } from '../../../shared/payment-times';
@@ -62,20 +63,30 @@ export function OrderDetail({ order }: { order: OrderView }) {
     go('sell');
   };
 
+  const film: [string, string | undefined][] =
+    s.tickets > 0
+      ? [
+          ['Film', s.filmTitle === s.filmName ? s.filmTitle : `${s.filmTitle} (${s.filmName})`],
+          ['Show', `${showDateText(s.showDate)} ${s.showTime}`],
+          ['Seats', seatList(s.seats).join(', ')],
+          ['Seat hold', seatHoldText(order.seatHold)],
+        ]
+      : [];
   const facts: [string, string | undefined][] = [
-    ['Amount', formatNaira(order.amountKobo)],
-    ['Film', s.filmTitle === s.filmName ? s.filmTitle : `${s.filmTitle} (${s.filmName})`],
-    ['Show', `${showDateText(s.showDate)} ${s.showTime}`],
-    ['Seats', seatList(s.seats).join(', ')],
-    ['Seat hold', seatHoldText(order.seatHold)],
-    ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
-    [
-      'Booking fee',
-      s.bookingFeeKobo > 0 && bookingFeeText(s, formatNaira) !== formatNaira(s.bookingFeeKobo)
-        ? `${formatNaira(s.bookingFeeKobo)} (${bookingFeeText(s, formatNaira)})`
-        : formatNaira(s.bookingFeeKobo),
-    ],
-    ['Terminal', order.sn],
+    ...(order.basket
+      ? [...basketFacts(order.basket), ...film]
+      : ([
+          ['Amount', formatNaira(order.amountKobo)],
+          ...film,
+          ['Tickets', `${s.tickets} × ${formatNaira(s.priceKobo)}`],
+          [
+            'Booking fee',
+            s.bookingFeeKobo > 0 && bookingFeeText(s, formatNaira) !== formatNaira(s.bookingFeeKobo)
+              ? `${formatNaira(s.bookingFeeKobo)} (${bookingFeeText(s, formatNaira)})`
+              : formatNaira(s.bookingFeeKobo),
+          ],
+        ] as [string, string | undefined][])),
+    ['Terminal', order.sn || undefined],
     ['Profile', order.profile && order.profile !== 'unrecorded' ? PROFILE_LABELS[order.profile] : undefined],
     ['Started', formatLagosDateTime(order.createdAt)],
     [final ? 'Payment time limit was' : 'Payment time limit', formatLagosDateTime(order.expiresAt)],

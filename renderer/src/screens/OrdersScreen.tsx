@@ -376,9 +376,14 @@ function OrderTable({
                 {x.outOrderNo}
               </button>
             </td>
-            <td>{x.sale.filmTitle}</td>
+            <td>{x.sale.tickets > 0 ? x.sale.filmTitle : 'Concessions'}</td>
             <td>{seatList(x.sale.seats).join(', ')}</td>
-            <td className="num">{formatNaira(x.amountKobo)}</td>
+            <td className="num">
+              {formatNaira(x.basket ? x.basket.amounts.totalKobo : x.amountKobo)}
+              {x.basket && x.basket.tender.kind !== 'card' && (
+                <span className="hint"> {x.basket.tender.kind === 'cash' ? 'cash' : 'split'}</span>
+              )}
+            </td>
             <td>
               <div className="state-cell">
                 <OrderStatePill state={x.state} />

@@ -13,6 +13,7 @@ import { ReceiptSettingsPanel } from './receipt/ReceiptSettingsPanel';
 import { DiagnosticsPanel } from './settings/DiagnosticsPanel';
 import { ProgrammePanel } from './settings/ProgrammePanel';
 import { LayoutsPanel } from './settings/LayoutsPanel';
+import { ConcessionsPanel } from './settings/ConcessionsPanel';
 import { HubLinkPanel } from './settings/HubLinkPanel';
 import { IntegrationsPanel } from './settings/IntegrationsPanel';
 import { Banner, outcome } from '../components/Banner';
@@ -85,6 +86,7 @@ export function SettingsScreen() {
           </TabPanel>
           <ProgrammePanel />
           <LayoutsPanel />
+          <ConcessionsPanel />
           <HubLinkPanel />
           <IntegrationsPanel />
           <ReceiptSettingsPanel />

@@ -5,6 +5,7 @@ import { connectBridge, onBridgeConnection } from '../transport/bridge';
 import { appFollower, LOST_CONTACT_GRACE_MS, useApp } from './app-store';
 import { backupsFollower } from './backups-store';
 import { batchesFollower } from './batch-store';
+import { catalogueFollower } from './catalogue-store';
 import { followStores, type Following, type StoreFollower } from './follow';
 import { hubLinkFollower } from './hub-link-store';
 import { lateFollower } from './late-store';
@@ -32,6 +33,7 @@ const STORE_FOLLOWERS: readonly StoreFollower[] = [
   batchesFollower,
   backupsFollower,
   programmeFollower,
+  catalogueFollower,
   hubLinkFollower,
   integrationsFollower,
   chargeQueueFollower,

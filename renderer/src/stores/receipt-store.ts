@@ -35,8 +35,14 @@ interface ReceiptState {
   loadSystemPrinters(): Promise<void>;
   testPage(): Promise<void>;
   loadReceipt(orderId: number): Promise<void>;
-  /** Prints the receipt the way this shell prints; resolves with the job (or null when it could not start). */
-  print(orderId: number): Promise<PrintJobView | null>;
+  /**
+   * Prints the receipt the way this shell prints; resolves with the job (or null when it could not
+   * start). `withPickup`: in the browser's print window, the pickup slip too, on its own page (the
+   * receipt printed by itself; a printer main drives gets the slip as its own job from main).
+   */
+  print(orderId: number, opts?: { withPickup?: boolean }): Promise<PrintJobView | null>;
+  /** Prints the pickup slip of a paid sale with concessions (again), the way this shell prints. */
+  printPickup(orderId: number): Promise<PrintJobView | null>;
   retry(jobId: number): Promise<void>;
   savePdf(orderId: number): Promise<void>;
   loadFailed(): Promise<void>;
@@ -51,6 +57,7 @@ export function printsInBrowser(s: RecordsSettingsView | null): boolean {
 }
 
 const key = (orderId: number) => `order:${orderId}`;
+const pickupKey = (orderId: number) => `pickup:${orderId}`;
 
 type ReceiptSet = StoreApi<ReceiptState>['setState'];
 
@@ -116,6 +123,39 @@ async function testPageOf(
   }
 }
 
+/** The pickup slip of a paid sale with concessions, on the chosen printer or in the browser's print window. */
+async function printPickupOf(
+  orderId: number,
+  get: () => ReceiptState,
+  busy: (k: string, on: boolean) => void,
+  message: (k: string, text: string | null) => void,
+): Promise<PrintJobView | null> {
+  const k = pickupKey(orderId);
+  if (get().busy[k]) return null;
+  busy(k, true);
+  message(k, null);
+  try {
+    if (!get().settings) await get().loadSettings();
+    if (printsInBrowser(get().settings)) {
+      const preview = get().previews[orderId] ?? (await call('receipts.preview', { orderId }));
+      if (!preview.pickupHtml) throw new Error('This sale has no pickup slip.');
+      get().printInBrowser({ html: preview.pickupHtml, paper: preview.paper });
+      const job = await call('receipts.pickupBrowserPrinted', { orderId });
+      get().applyJob(job);
+      return job;
+    }
+    const job = await call('receipts.printPickup', { orderId });
+    get().applyJob(job);
+    return job;
+  } catch (e) {
+    message(k, errorText(e));
+    return null;
+  } finally {
+    busy(k, false);
+    void get().loadReceipt(orderId);
+  }
+}
+
 export const useReceipts = create<ReceiptState>((set, get) => {
   const busy = (k: string, on: boolean) => set((s) => ({ busy: { ...s.busy, [k]: on } }));
   const message = (k: string, text: string | null) =>
@@ -177,7 +217,7 @@ export const useReceipts = create<ReceiptState>((set, get) => {
       }
     },
 
-    print: async (orderId) => {
+    print: async (orderId, opts) => {
       const k = key(orderId);
       if (get().busy[k]) return null;
       busy(k, true);
@@ -186,9 +226,12 @@ export const useReceipts = create<ReceiptState>((set, get) => {
         if (!get().settings) await get().loadSettings();
         if (printsInBrowser(get().settings)) {
           const preview = get().previews[orderId] ?? (await call('receipts.preview', { orderId }));
-          get().printInBrowser({ html: preview.html, paper: preview.paper });
+          // One print window for both: the slip starts its own page (receipt CSS: .rp + .rp).
+          const slip = opts?.withPickup ? preview.pickupHtml : undefined;
+          get().printInBrowser({ html: preview.html + (slip ?? ''), paper: preview.paper });
           const job = await call('receipts.browserPrinted', { orderId });
           get().applyJob(job);
+          if (slip) get().applyJob(await call('receipts.pickupBrowserPrinted', { orderId }));
           return job;
         }
         const job = await call('receipts.print', { orderId });
@@ -202,6 +245,8 @@ export const useReceipts = create<ReceiptState>((set, get) => {
         void get().loadReceipt(orderId);
       }
     },
+
+    printPickup: (orderId) => printPickupOf(orderId, get, busy, message),
 
     retry: async (jobId) => {
       const k = `job:${jobId}`;

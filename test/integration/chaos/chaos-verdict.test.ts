@@ -3,7 +3,7 @@
 // counts zeros.
 import { describe, expect, it } from 'vitest';
 import type { SandboxPosOrder } from '../../../sandbox';
-import { chaosLine, chaosVerdict, type JournalRow } from '../../chaos/chaos-verdict';
+import { basketVerdict, chaosLine, chaosVerdict, type JournalRow } from '../../chaos/chaos-verdict';
 
 function po(
   outOrderNo: string,
@@ -33,7 +33,9 @@ describe('chaos verdict', () => {
       [po('A', 'SUCCESS'), po('B', 'FAIL'), po('C', 'CANCEL'), po('D', 'CLOSE'), po('F', 'SUCCESS')],
       ['A', 'B', 'C', 'D', 'E', 'F'],
     );
-    expect(chaosLine(v)).toBe('sales=6 providerOrders=5 duplicates=0 lost=0 notFinal=0 lateFound=0 lateMissed=0');
+    expect(chaosLine(v)).toBe(
+      'sales=6 providerOrders=5 duplicates=0 lost=0 notFinal=0 drawerMismatch=0 stockMismatch=0 lateFound=0 lateMissed=0',
+    );
     expect(v.problems).toEqual([]);
   });
 
@@ -83,7 +85,46 @@ describe('chaos verdict', () => {
       new Set(['A', 'B', 'C']),
     );
     // D: the provider never changed its mind, so "failed" against SUCCESS stays a contradiction.
-    expect(chaosLine(v)).toBe('sales=4 providerOrders=4 duplicates=1 lost=0 notFinal=0 lateFound=1 lateMissed=2');
+    expect(chaosLine(v)).toBe(
+      'sales=4 providerOrders=4 duplicates=1 lost=0 notFinal=0 drawerMismatch=0 stockMismatch=0 lateFound=1 lateMissed=2',
+    );
     expect(v.problems.filter((p) => p.startsWith('late missed'))).toHaveLength(2);
+  });
+});
+
+describe('baskets: the drawer and the stock against the model', () => {
+  const lines = (water: number) =>
+    JSON.stringify({ lines: [{ kind: 'item', code: 'WATER', quantity: water, chosen: [] }] });
+  it('a cash sale with no provider order is clean; one with a provider order is a duplicate', () => {
+    const cash: JournalRow = { ...row('A', 'paid'), tender: 'cash', cashKobo: 40_000 };
+    expect(chaosVerdict([cash], [], ['A']).duplicates).toBe(0);
+    expect(chaosVerdict([cash], [po('A', 'SUCCESS')], ['A']).duplicates).toBe(1);
+  });
+
+  it('counts a paid sale whose cash differs from the model, an unpaid one that left cash, and stock taken apart', () => {
+    const models = new Map([
+      ['A', { cashKobo: 40_000, taken: new Map([['WATER', 1]]) }],
+      ['B', { cashKobo: 500_000, taken: new Map([['WATER', 2]]) }],
+      ['C', { cashKobo: 500_000, taken: new Map([['WATER', 1]]) }],
+    ]);
+    const clean = basketVerdict(
+      [
+        { ...row('A', 'paid'), tender: 'cash', cashKobo: 40_000, basketJson: lines(1) },
+        { ...row('B', 'paid'), tender: 'split', cashKobo: 500_000, basketJson: lines(2) },
+        { ...row('C', 'failed'), tender: 'split', cashKobo: 500_000, basketJson: lines(1) },
+      ],
+      models,
+      ['WATER'],
+    );
+    expect(clean).toMatchObject({ drawerMismatch: 0, stockMismatch: 0 });
+    const wrong = basketVerdict(
+      [
+        { ...row('A', 'paid'), tender: 'cash', cashKobo: 30_000, basketJson: lines(1) },
+        { ...row('B', 'paid'), tender: 'split', cashKobo: 500_000, basketJson: lines(3) },
+      ],
+      models,
+      ['WATER'],
+    );
+    expect(wrong).toMatchObject({ drawerMismatch: 1, stockMismatch: 1 });
   });
 });

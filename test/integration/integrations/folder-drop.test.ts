@@ -76,4 +76,34 @@ describe('folder drop', () => {
     );
     expect(core.checkout.listToday()).toHaveLength(1);
   });
+
+  it('takes the lines form too: a basket file is one charge with its lines; a cash tender is moved aside naming tender.kind', async () => {
+    const { core, drop, folders } = await counterWithDrop();
+    await drop.scanNow();
+    dropFile(
+      folders.inbox,
+      'snacks.json',
+      JSON.stringify({ reference: 'BK-F6', concessions: [{ code: 'POPS', quantity: 2 }] }),
+    );
+    dropFile(
+      folders.inbox,
+      'cash.json',
+      JSON.stringify({
+        reference: 'BK-F7',
+        concessions: [{ code: 'POPS', quantity: 2 }],
+        tender: { kind: 'cash', tenderedKobo: 500_000 },
+      }),
+    );
+    await drop.scanNow();
+    const outcome = JSON.parse(readFileSync(join(folders.outbox, 'BK-F6.json'), 'utf8')) as ChargeView;
+    expect(outcome).toMatchObject({
+      reference: 'BK-F6',
+      amountKobo: 300_000,
+      basket: { amounts: { totalKobo: 300_000 } },
+    });
+    expect(readFileSync(join(folders.rejected, 'cash.json.reason.txt'), 'utf8')).toMatch(
+      /^VALIDATION[\s\S]*tender\.kind: .*no cash drawer/,
+    );
+    expect(core.checkout.listToday().map((o) => o.outOrderNo)).toEqual([outcome.outOrderNo]);
+  });
 });

@@ -11,6 +11,9 @@ import { receiptDoc } from '../../../core/records/receipts/receipt-model';
 import { shiftReportDoc } from '../../../core/records/shifts/shift-report-doc';
 import { buildReceipt } from '../../../core/records/receipts/receipt-model';
 import { CINEMA, failedReceipt, PAID_AT, PAID_ORDER, paidReceipt, Z_REPORT } from '../../unit/records/receipt-fixtures';
+import { basketOrder, MIXED, receiptOf } from '../../unit/records/basket-fixtures';
+import { buildPickupSlip, pickupSlipDoc } from '../../../core/records/receipts/pickup-slip-doc';
+import { pdfText } from '../../helpers/pdf-text';
 
 /** The sale expired on the counter; the provider took the money two minutes later. */
 function paidAfterClosingReceipt() {
@@ -118,6 +121,59 @@ describe.skipIf(!CHROMIUM)(
           expect(r.brokenAmounts, name).toEqual([]);
           expect(r.width).toBeCloseTo(PRINTABLE_MM[paper] * PX_PER_MM, 0);
         }
+      });
+
+      it(`the basket receipt and the pickup slip as PDF on ${paper} mm paper: their printed text, nothing sticking out`, async () => {
+        // 2 Adult + 1 Child, a popcorn combo with a Fanta, 2 water; ₦5,000 cash (₦6,000 handed over), the rest by card.
+        const order = basketOrder({ ...MIXED, tender: { kind: 'split', cashKobo: 500_000, tenderedKobo: 600_000 } });
+        const receipt = await render('receipt-basket', receiptDoc(receiptOf(order)), paper);
+        expect(receipt.overflowing).toEqual([]);
+        expect(receipt.brokenAmounts).toEqual([]);
+        // A label too long for its column wraps below (58 mm): each line's words are there, the lines in order.
+        const words = pdfText(receipt.pdf).join(' ').split(' ');
+        let from = 0;
+        for (const line of [
+          'Ticket receipt',
+          '2 × Adult ₦4,500.00 ₦9,000.00',
+          'Seats F7, F8',
+          '1 × Child ₦3,000.00 ₦3,000.00',
+          'Seat F9',
+          'Booking fee 3 × ₦200.00 ₦600.00',
+          '1 × Popcorn combo ₦3,000.00 ₦3,000.00',
+          'Popcorn: Popcorn large',
+          'Drink: Fanta 50cl',
+          '2 × Water 75cl ₦400.00 ₦800.00',
+          'TOTAL PAID ₦16,400.00',
+          'Cash part ₦5,000.00',
+          'Cash tendered ₦6,000.00',
+          'Card part ₦11,400.00',
+          'CHANGE ₦1,000.00',
+          'Payment PAID',
+        ]) {
+          const [first, ...rest] = line.split(' ');
+          const at = words.indexOf(first!, from);
+          expect(at, line).toBeGreaterThanOrEqual(from);
+          for (const w of rest) expect(words.slice(at, at + 12), line).toContain(w);
+          from = at + 1;
+        }
+
+        const slip = buildPickupSlip({ order, cinemaName: CINEMA.name, counterName: 'Counter 3', reprint: false })!;
+        const printed = await render('pickup-slip', pickupSlipDoc(slip), paper);
+        expect(printed.overflowing).toEqual([]);
+        const slipText = pdfText(printed.pdf);
+        expect(slipText.slice(1)).toEqual([
+          'PICKUP SLIP',
+          'No. 042',
+          // Large type wraps sooner on 58 mm paper.
+          ...(paper === '58'
+            ? ['1 × Popcorn', 'combo', 'Popcorn: Popcorn', 'large']
+            : ['1 × Popcorn combo', 'Popcorn: Popcorn large']),
+          'Drink: Fanta 50cl',
+          '2 × Water 75cl',
+          'Counter 3 · 19:02',
+          'Sale no. C1-261121-0042',
+          'Times are Lagos time (WAT).',
+        ]);
       });
 
       it(`a paid-after-closing ticket receipt on ${paper} mm paper: its mark and line stay within the width`, async () => {

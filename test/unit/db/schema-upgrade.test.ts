@@ -192,4 +192,13 @@ describe('CHECK lists from the shared constants', () => {
     expect(accepted(db, 'print_jobs', 'kind', PRINT_JOB_KINDS)).toEqual([...PRINT_JOB_KINDS]);
     expect(accepted(db, 'print_jobs', 'status', PRINT_JOB_STATUSES)).toEqual([...PRINT_JOB_STATUSES]);
   });
+
+  it('a file made before pickup slips takes them as print jobs, its old jobs kept (records-006)', () => {
+    const db = openApp(previousFile());
+    expect(db.prepare('SELECT id, kind, order_id, profile FROM print_jobs').all()).toEqual([
+      { id: 1, kind: 'receipt', order_id: 1, profile: 'production' },
+    ]);
+    expect(accepted(db, 'print_jobs', 'kind', PRINT_JOB_KINDS)).toEqual([...PRINT_JOB_KINDS]);
+    expect(PRINT_JOB_KINDS).toContain('pickup-slip');
+  });
 });

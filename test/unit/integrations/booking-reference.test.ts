@@ -29,9 +29,14 @@ describe('the booking reference rule', () => {
   it('every pattern the OpenAPI document gives a reference accepts exactly what the code accepts', () => {
     const doc = JSON.parse(openapi) as {
       paths: Record<string, Record<string, { parameters?: { name: string; schema: { pattern: string } }[] }>>;
-      components: { schemas: { ChargeRequest: { properties: { reference: { pattern: string } } } } };
+      components: {
+        schemas: Record<'ChargeRequest' | 'ChargeLinesRequest', { properties: { reference: { pattern: string } } }>;
+      };
     };
-    const patterns = new Set<string>([doc.components.schemas.ChargeRequest.properties.reference.pattern]);
+    const patterns = new Set<string>([
+      doc.components.schemas.ChargeRequest.properties.reference.pattern,
+      doc.components.schemas.ChargeLinesRequest.properties.reference.pattern,
+    ]);
     for (const ops of Object.values(doc.paths))
       for (const op of Object.values(ops))
         for (const p of op.parameters ?? []) if (p.name === 'reference') patterns.add(p.schema.pattern);

@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INTEGRATION_ROUTES } from '../../../shared/integration';
 import { integrationOpenApi } from '../../../shared/integration-openapi';
+import { BasketTicketsSchema, ConcessionLineSchema } from '../../../shared/basket';
+import { ChargeLinesRequestSchema, INTEGRATION_ROUTES } from '../../../shared/integration';
 import { SaleInputSchema } from '../../../shared/orders';
 
 const doc = JSON.parse(readFileSync(resolve(__dirname, '../../../docs/integration-openapi.json'), 'utf8')) as {
@@ -37,5 +38,24 @@ describe('the OpenAPI document', () => {
         .filter((k) => k !== 'sn' && k !== 'besideWaiting')
         .sort(),
     );
+  });
+
+  it('describes the lines form with the basket’s own fields: the tickets, the concession lines, a card tender', () => {
+    const lines = doc.components.schemas.ChargeLinesRequest!;
+    const props = lines.properties as Record<
+      string,
+      { properties?: Record<string, unknown>; items?: { properties: Record<string, unknown> } }
+    >;
+    expect(Object.keys(props).sort()).toEqual(Object.keys(ChargeLinesRequestSchema.shape).sort());
+    expect(Object.keys(props.tickets!.properties!).sort()).toEqual(
+      Object.keys(BasketTicketsSchema.shape)
+        .filter((k) => k !== 'showKey')
+        .sort(),
+    );
+    expect(Object.keys(props.concessions!.items!.properties).sort()).toEqual(
+      Object.keys(ConcessionLineSchema.shape).sort(),
+    );
+    expect(props.tender).toMatchObject({ properties: { kind: { const: 'card' } }, additionalProperties: false });
+    expect(lines.required).toEqual(['reference']);
   });
 });

@@ -34,7 +34,9 @@ export function PrintJobList({ jobs, showTitle = false }: { jobs: PrintJobView[]
           <div className="print-job-line">
             <PrintJobStatus job={j} />
             <span>
-              {showTitle ? `${j.title} · ` : j.reprint ? 'Reprint · ' : ''}
+              {showTitle
+                ? `${j.title} · `
+                : `${j.kind === 'pickup-slip' ? 'Pickup slip · ' : ''}${j.reprint ? 'Reprint · ' : ''}`}
               {j.target} · {formatLagosTime(j.updatedAt)}
               {j.attempts > 1 ? ` · ${j.attempts} tries` : ''}
             </span>

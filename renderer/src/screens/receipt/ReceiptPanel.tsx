@@ -1,5 +1,6 @@
 // One order's receipt: the preview as it will print, Print (or Reprint), Save as PDF where the app
-// can, and every print of it with its outcome; a failed print shows why, with Retry.
+// can, and every print of it with its outcome; a failed print shows why, with Retry. A paid sale
+// with concessions also shows its pickup slip for the stand, with Print (or Reprint) pickup slip.
 // Mount it for a final order (the payment view, an order opened on the Orders screen).
 import { useRef } from 'react';
 import { useOnChange } from '../../components/useOnChange';
@@ -23,6 +24,7 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
       loadSettings: s.loadSettings,
       loadReceipt: s.loadReceipt,
       print: s.print,
+      printPickup: s.printPickup,
       savePdf: s.savePdf,
     })),
   );
@@ -39,16 +41,21 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
     if (
       !r.settings.printing.autoPrint ||
       !printsInBrowser(r.settings) ||
-      r.jobs.length > 0 ||
+      r.jobs.some((j) => j.kind === 'receipt') ||
       r.preview.receipt.state !== 'paid'
     )
       return;
     autoDone.current = true;
-    void r.print(orderId);
+    // The pickup slip comes with it, on its own page, when the sale has concessions.
+    void r.print(orderId, { withPickup: true });
   }, [autoPrint, r.settings, r.jobs, r.preview, orderId]);
 
-  const firstPrint = (r.jobs ?? []).filter((j) => j.status === 'printed').at(-1);
+  const printedOf = (kind: 'receipt' | 'pickup-slip') =>
+    (r.jobs ?? []).filter((j) => j.kind === kind && j.status === 'printed').at(-1);
+  const firstPrint = printedOf('receipt');
   const printed = firstPrint !== undefined;
+  const slipPrinted = printedOf('pickup-slip') !== undefined;
+  const slipBusy = !!r.busy[`pickup:${orderId}`];
   const browser = printsInBrowser(r.settings);
   const busy = !!r.busy[`order:${orderId}`];
   const where = r.settings ? (browser ? 'the browser’s print window' : describePrinter(r.settings.printing)) : '';
@@ -73,6 +80,16 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
             label={`Receipt of order ${r.preview.receipt.outOrderNo}`}
             testId="receipt-preview"
           />
+          {r.preview.pickupHtml && (
+            <>
+              <p className="receipt-caption">The pickup slip for the concession stand:</p>
+              <ReceiptPaper
+                html={r.preview.pickupHtml}
+                label={`Pickup slip of order ${r.preview.receipt.outOrderNo}`}
+                testId="pickup-preview"
+              />
+            </>
+          )}
         </div>
       )}
       <div className="receipt-actions">
@@ -94,6 +111,16 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
               Save as PDF
             </button>
           )}
+          {r.preview?.pickupHtml && (
+            <button
+              type="button"
+              data-testid="print-pickup"
+              disabled={slipBusy}
+              onClick={() => void r.printPickup(orderId)}
+            >
+              {slipBusy ? 'Printing…' : slipPrinted ? 'Reprint pickup slip' : 'Print pickup slip'}
+            </button>
+          )}
         </div>
         {where && (
           <p className="hint">
@@ -104,6 +131,11 @@ export function ReceiptPanel({ orderId, autoPrint = false }: { orderId: number; 
         {r.messages[`order:${orderId}`] && (
           <Banner tone="bad" role="alert">
             {r.messages[`order:${orderId}`]}
+          </Banner>
+        )}
+        {r.messages[`pickup:${orderId}`] && (
+          <Banner tone="bad" role="alert">
+            {r.messages[`pickup:${orderId}`]}
           </Banner>
         )}
         {r.messages[`pdf:${orderId}`] && (
