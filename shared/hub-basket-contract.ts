@@ -15,7 +15,7 @@ import {
   type BasketLine,
   type Tender,
 } from './basket';
-import type { SoldBasket } from './sold-basket';
+import type { SoldBasket } from './basket-sale';
 
 /** The most seats of one sale (BasketTicketsSchema's). */
 const MAX_SEATS = 50;

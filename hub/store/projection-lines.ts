@@ -4,9 +4,8 @@
 // shared/basket-sale.ts): a sale without basket is one `Ticket` line by card. A line counts where
 // its sale counts (the order's counted_at and in_card, shared/ledger-row.ts): the dashboard's SQL
 // joins the order and filters by those (dashboard-sales.ts).
-import { soldBasketOf, TYPED_TICKET_TYPE } from '../../shared/basket-sale';
+import { soldBasketOf, TYPED_TICKET_TYPE, type SoldBasket } from '../../shared/basket-sale';
 import type { SyncEvent } from '../../shared/hub-contract';
-import type { SoldBasket } from '../../shared/sold-basket';
 import type { SqlRunner } from '../db/adapter';
 
 /** The category of a tickets line (a concession's is the catalogue's). */

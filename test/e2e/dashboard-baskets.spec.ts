@@ -12,7 +12,7 @@ import { checkBasket } from '../../shared/basket-check';
 import type { BasketInput } from '../../shared/basket';
 import { catalogueCsv } from '../../shared/catalogue-csv';
 import { DEMO_CATALOGUE } from '../../shared/catalogue';
-import type { SoldBasket } from '../../shared/sold-basket';
+import type { SoldBasket } from '../../shared/basket-sale';
 import { lagosDate } from '../../shared/time';
 import { CounterJournal, Manager } from '../hub/helpers/dashboard-client';
 import { enroll } from '../hub/helpers/hub-harness';

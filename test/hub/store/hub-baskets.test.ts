@@ -24,7 +24,7 @@ import { ITEMS_CSV_COLUMNS, type DashCatalogueView, type SalesMix } from '../../
 import type { LedgerSale } from '../../../shared/ledger';
 import { koboToNairaString } from '../../../shared/money';
 import type { OrderState } from '../../../shared/orders';
-import type { SoldBasket } from '../../../shared/sold-basket';
+import type { SoldBasket } from '../../../shared/basket-sale';
 import { tenderLines, type SaleTender } from '../../../shared/tender-lines';
 import { addDays, lagosDate, lagosDayStart } from '../../../shared/time';
 import { CounterJournal, Manager } from '../helpers/dashboard-client';
