@@ -151,6 +151,8 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
 
   relay.onChange((healthy) => {
     status.changed();
+    // Connected: the branch's catalogue may have changed meanwhile (a branch with no programme is told nothing).
+    if (healthy) void catalogue?.told();
     // The stream dropped: is the Hub gone, or did it just close this stream? Ask at once.
     if (!healthy && runner.isRunning()) void runner.check();
   });
