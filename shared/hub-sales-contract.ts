@@ -52,15 +52,15 @@ export type SalesMix = z.infer<typeof SalesMixSchema>;
 /** `GET /api/v1/dashboard/items.csv?from=&to=[&branch=]`: what was sold, per branch and Lagos day. */
 export const ItemsCsvQuerySchema = z.object({ from: DaySchema, to: DaySchema, branch: BranchId.optional() }).strict();
 export const ITEMS_CSV_COLUMNS = [
-  'day',
+  'day_lagos',
   'branch',
   'kind',
   'code',
   'name',
   'category',
   'quantity',
-  'amount',
-  'booking fee',
+  'amount_naira',
+  'booking_fee_naira',
 ] as const;
 
 // ---- The catalogue on the Hub ----------------------------------------------------------------

@@ -137,7 +137,7 @@ test('Today and Shifts show the sales by category and tender; the items sold dow
 
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('items-csv').click()]);
   const csv = readFileSync((await dl.path())!, 'utf8').split('\r\n');
-  expect(csv[0]).toBe('day,branch,kind,code,name,category,quantity,amount,booking fee');
+  expect(csv[0]).toBe('day_lagos,branch,kind,code,name,category,quantity,amount_naira,booking_fee_naira');
   expect(csv).toContain(`${day},${IKEJA},item,WATER,Water 75cl,Drinks,2,800.00,0.00`);
 
   await page.goto(`${hub.url}/dashboard/shifts`);

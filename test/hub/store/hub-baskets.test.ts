@@ -10,8 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHubDb } from '../../../hub/db/open';
 import type { HubDb } from '../../../hub/db/adapter';
-import { attention } from '../../../hub/store/attention';
-import { DEFAULT_ATTENTION } from '../../../hub/store/attention';
+import { attention, DEFAULT_ATTENTION } from '../../../hub/store/attention';
 import { shifts, today } from '../../../hub/store/dashboard';
 import { createManager } from '../../../hub/store/managers';
 import { checkBasket } from '../../../shared/basket-check';
@@ -415,7 +414,10 @@ describe.each(backends)('baskets on the Hub, on $name', (b) => {
       }
     expect(
       Object.fromEntries(
-        rows.map((x) => [`${x.kind}|${x.code}`, [x.day, x.branch, x.quantity, x.amount, x['booking fee']]]),
+        rows.map((x) => [
+          `${x.kind}|${x.code}`,
+          [x.day_lagos, x.branch, x.quantity, x.amount_naira, x.booking_fee_naira],
+        ]),
       ),
     ).toEqual(
       Object.fromEntries(
