@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { Empty, type CallsSpec, type EventsSpec } from './contract-kit';
 import { OrderViewSchema } from './orders';
-import { CallbackUrl } from './integration';
+import { CallbackUrl, CHARGE_LINK_MAX_CHARS, CHARGE_LINK_TOO_LONG } from './integration';
 
 const INTEGRATION_PAIR_INVALID = 'Check the pairing: some fields need fixing';
 
@@ -117,7 +117,10 @@ export const integrationCalls = {
    * address in the browser shell: checked by its signature, charged, and shown on the payment panel.
    * A refusal says what is wrong with the link (BAD_ARGUMENTS never carries the link's values).
    */
-  'integrations.openLink': { args: z.object({ url: z.string().max(4000) }).strict(), result: ChargeOpenedSchema },
+  'integrations.openLink': {
+    args: z.object({ url: z.string().max(CHARGE_LINK_MAX_CHARS, CHARGE_LINK_TOO_LONG) }).strict(),
+    result: ChargeOpenedSchema,
+  },
   /** Which system asked for this order, and its booking reference (null: the cashier's own sale). */
   'integrations.originOf': {
     args: z.object({ orderId: z.number().int().positive() }).strict(),

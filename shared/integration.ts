@@ -334,8 +334,18 @@ export const INTEGRATION_ROUTES = [
  * request's fields as query parameters, the paired system's id, a timestamp and a signature
  * `sig` = `v1=` + hex HMAC-SHA256(key, ts + "." + the other parameters sorted by name, encoded
  * as `name=value&…` with encodeURIComponent). The outcome goes to `returnUrl` as signed callbacks.
+ * The single-type form's sale is flattened (CHARGE_LINK_SALE_FIELDS); the lines form travels as
+ * one parameter, `lines` (CHARGE_LINK_LINES_FIELDS of the lines form, as JSON).
  */
 export const CHARGE_LINK_PREFIX = 'counterpay://charge';
+/**
+ * The longest charge link the counter opens, whole: a link is for a booking's few lines (some
+ * systems cut addresses much shorter); a larger basket goes over the HTTP API.
+ */
+export const CHARGE_LINK_MAX_CHARS = 4000;
+export const CHARGE_LINK_TOO_LONG = `A charge link is at most ${CHARGE_LINK_MAX_CHARS} characters: send a larger basket over the HTTP API (POST /v1/charges)`;
+/** The fields of the lines form a link's `lines` parameter holds (the others are parameters of their own). */
+export const CHARGE_LINK_LINES_FIELDS = ['tickets', 'concessions', 'tender'] as const;
 export const CHARGE_LINK_SALE_FIELDS = [
   'filmName',
   'filmTitle',

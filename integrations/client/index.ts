@@ -3,7 +3,10 @@
 // (shared/integration.ts) and the callback signature (protocol/crypto). See docs/integration.md.
 import { signCallback, verifyCallback as checkSignature, type CallbackCheck } from '../../protocol/crypto';
 import {
+  CHARGE_LINK_LINES_FIELDS,
+  CHARGE_LINK_MAX_CHARS,
   CHARGE_LINK_PREFIX,
+  CHARGE_LINK_TOO_LONG,
   chargeLinkSigned,
   CALLBACK_HEADERS,
   CALLBACK_REPLAY_WINDOW_MS,
@@ -149,25 +152,40 @@ export function readCallback(
 /**
  * A signed charge link (counterpay://charge?…) for `req`, for a system that can only open an
  * address; the outcome is POSTed to `returnUrl` as signed callbacks. Valid for ten minutes.
+ * Either form: one ticket type (`sale`, flattened into parameters, as it always was) or lines
+ * (`tickets`, `concessions`, paid by card: one `lines` parameter, JSON). A link longer than the
+ * counter opens (CHARGE_LINK_MAX_CHARS) is refused here: send that basket with `charge` instead.
  */
 export function chargeLink(
   key: string,
-  req: Omit<ChargeRequest, 'callbackUrl'>,
+  req: Omit<ChargeRequest, 'callbackUrl'> | Omit<ChargeLinesRequest, 'callbackUrl'>,
   returnUrl?: string,
   now = Date.now(),
 ): string {
   const integration = /^cpk_([a-f0-9]{12})_/.exec(key)?.[1];
   if (!integration) throw new Error('That is not a CounterPay key (cpk_…).');
+  const pair = (k: string, v: string): [string, string] => [k, v];
   const params: [string, string][] = [
-    ['integration', integration],
-    ['ts', String(now)],
-    ['reference', req.reference],
-    ['amountKobo', String(req.amountKobo)],
-    ...Object.entries(req.sale)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]): [string, string] => [k, String(v)]),
-    ...(returnUrl ? [['returnUrl', returnUrl] as [string, string]] : []),
+    pair('integration', integration),
+    pair('ts', String(now)),
+    pair('reference', req.reference),
+    ...(req.amountKobo !== undefined ? [pair('amountKobo', String(req.amountKobo))] : []),
+    ...('sale' in req
+      ? Object.entries(req.sale)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => pair(k, String(v)))
+      : [pair('lines', JSON.stringify(linesOf(req)))]),
+    ...(returnUrl ? [pair('returnUrl', returnUrl)] : []),
   ];
   const signed = chargeLinkSigned(params);
-  return `${CHARGE_LINK_PREFIX}?${signed}&sig=${encodeURIComponent(signCallback(key, String(now), signed))}`;
+  const link = `${CHARGE_LINK_PREFIX}?${signed}&sig=${encodeURIComponent(signCallback(key, String(now), signed))}`;
+  if (link.length > CHARGE_LINK_MAX_CHARS)
+    throw new Error(`This charge makes a link of ${link.length} characters. ${CHARGE_LINK_TOO_LONG}.`);
+  return link;
+}
+
+/** The lines form's basket fields a link's `lines` parameter holds (those sent). */
+function linesOf(req: Omit<ChargeLinesRequest, 'callbackUrl'>): Record<string, unknown> {
+  const r = req as Record<string, unknown>;
+  return Object.fromEntries(CHARGE_LINK_LINES_FIELDS.filter((k) => r[k] !== undefined).map((k) => [k, r[k]]));
 }

@@ -66,7 +66,7 @@ async function importProgramme(page: Page, csv: string, scheme: string): Promise
   await page.getByLabel('New admin PIN (4 to 12 digits)').fill('2468');
   await page.getByLabel('Type the PIN again').fill('2468');
   await page.getByRole('button', { name: 'Save PIN and open Settings' }).click();
-  const panel = page.locator('.programme-panel');
+  const panel = page.locator('.programme-panel:not(.catalogue-panel)');
   await expect(panel.getByRole('heading', { name: 'Programme' })).toBeVisible();
   await expect(panel).toContainText('No programme on this counter yet');
   await panel.getByLabel('Imported by').fill('Ada (manager)');

@@ -22,6 +22,7 @@ import { seatList } from '../../../shared/seat-list';
 import { seatsUncheckedLine } from '../../../shared/seats';
 import { startedText } from '../stores/show-pick';
 import { ChargeOrigin } from './sell/ChargeOrigin';
+import { concessionsText, PaymentTender } from './sell/PaymentBasket';
 import { closedStep, PAID_AFTER_CLOSING, paidAfterClosing } from './closed-order';
 import { CheckWithProvider } from './CheckWithProvider';
 import { LatePaid } from './LatePaid';
@@ -113,6 +114,8 @@ export function PaymentPanel() {
   const step = closedStep(order);
   // Sent to the provider while the Hub was unreachable: said on the panel, the order and the receipt.
   const uncheckedSeats = seatsUncheckedLine(order.seatHold);
+  const tender = order.basket?.tender.kind ?? 'card';
+  const concessions = concessionsText(order);
 
   return (
     <section ref={panelRef} className="payment" data-tone={tone} aria-labelledby="payment-title" data-testid="payment">
@@ -192,25 +195,42 @@ export function PaymentPanel() {
       <ChargeOrigin orderId={order.id} />
       <dl className="pay-facts">
         <div className="pay-fact-amount">
-          <dt>Amount</dt>
-          <dd data-testid="payment-amount">{formatNaira(order.amountKobo)}</dd>
+          <dt>{tender === 'split' ? 'Card part' : tender === 'cash' ? 'Paid in cash' : 'Amount'}</dt>
+          <dd data-testid="payment-amount">
+            {formatNaira(tender === 'cash' && order.basket ? order.basket.amounts.totalKobo : order.amountKobo)}
+          </dd>
         </div>
         <div className="pay-fact-order">
           <dt>Sale number</dt>
           <dd data-testid="out-order-no">{order.outOrderNo}</dd>
         </div>
       </dl>
-      <p className="pay-sale">
-        {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats{' '}
-        {seatList(sale.seats).join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
-        {startedAtSale && (
-          <span className="show-started" data-testid="sale-show-started">
-            {startedAtSale} when sold
-          </span>
-        )}
-      </p>
+      <PaymentTender order={order} />
+      {sale.tickets > 0 && (
+        <p className="pay-sale">
+          {sale.tickets} ticket{sale.tickets === 1 ? '' : 's'} · {sale.filmTitle} · seats{' '}
+          {seatList(sale.seats).join(', ')} · {showDateText(sale.showDate)} {sale.showTime}
+          {startedAtSale && (
+            <span className="show-started" data-testid="sale-show-started">
+              {startedAtSale} when sold
+            </span>
+          )}
+        </p>
+      )}
+      {concessions && (
+        <p className="pay-sale" data-testid="payment-concessions">
+          {concessions}
+        </p>
+      )}
       <p className="pay-terminal">
-        Terminal <strong data-testid="payment-sn">{order.sn}</strong> · started {formatLagosTime(order.createdAt)}
+        {order.sn ? (
+          <>
+            Terminal <strong data-testid="payment-sn">{order.sn}</strong> ·{' '}
+          </>
+        ) : (
+          'Cash, no terminal · '
+        )}
+        started {formatLagosTime(order.createdAt)}
       </p>
 
       {step.kind !== 'none' && (

@@ -95,7 +95,7 @@ export function createFormSlice(set: SaleSet, get: SaleGet): SaleFormSlice {
     },
 
     clear: () => {
-      if (get().mode === 'programme' && get().pick) {
+      if (get().mode === 'programme' && (get().pick || get().concessionsOnly)) {
         get().unpick();
         return;
       }
@@ -119,6 +119,7 @@ export function createFormSlice(set: SaleSet, get: SaleGet): SaleFormSlice {
     newSale: () => {
       set({
         pick: null,
+        concessionsOnly: false,
         pickErrors: {},
         seatCheck: null,
         seatsAcknowledged: null,

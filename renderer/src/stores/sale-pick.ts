@@ -1,7 +1,9 @@
 // The Sell screen's programme sale: a show picked from the programme, its ticket type and seats,
 // the seat check across counters (a warning the cashier may sell past, never a block), and its charge.
 import { tidySeats } from '../../../shared/seat-list';
+import type { BasketInput } from '../../../shared/basket';
 import { call } from '../transport/bridge';
+import { sellBasket } from './basket-calls';
 import { chargeRefused, openedOrder } from './sale-payment';
 import type { PickField, SaleGet, SalePickSlice, SaleSet } from './sale-state';
 import { stepTicketType } from './show-pick';
@@ -11,24 +13,45 @@ function pickFieldOf(errorKey: string): PickField | null {
   const key = errorKey.split('.')[0];
   return key === 'seats' || key === 'ticketType' || key === 'sn' ? key : null;
 }
+const NO_TERMINAL = 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal';
+
 export function createPickSlice(set: SaleSet, get: SaleGet): SalePickSlice {
   return {
     mode: 'programme',
     pick: null,
+    concessionsOnly: false,
     pickErrors: {},
     seatCheck: null,
     seatsAcknowledged: null,
 
-    setMode: (mode) => set({ mode, message: null }),
-    pickShow: (show) =>
+    sellConcessions: () =>
       set({
-        pick: { show, ticketType: show.defaultTicketType, seats: '' },
+        pick: null,
+        concessionsOnly: true,
         pickErrors: {},
         seatCheck: null,
         seatsAcknowledged: null,
         message: null,
       }),
-    unpick: () => set({ pick: null, pickErrors: {}, seatCheck: null, seatsAcknowledged: null, message: null }),
+    setMode: (mode) => set({ mode, message: null }),
+    pickShow: (show) =>
+      set({
+        pick: { show, ticketType: show.defaultTicketType, seats: '' },
+        concessionsOnly: false,
+        pickErrors: {},
+        seatCheck: null,
+        seatsAcknowledged: null,
+        message: null,
+      }),
+    unpick: () =>
+      set({
+        pick: null,
+        concessionsOnly: false,
+        pickErrors: {},
+        seatCheck: null,
+        seatsAcknowledged: null,
+        message: null,
+      }),
     setSeats: (seats) => {
       const { pick } = get();
       if (pick)
@@ -61,7 +84,7 @@ export function createPickSlice(set: SaleSet, get: SaleGet): SalePickSlice {
       if (!sn) {
         set({
           pickErrors: {
-            sn: 'No terminal yet: choose the serial port or type the terminal serial number (SN) under Terminal',
+            sn: NO_TERMINAL,
           },
         });
         return 'sn';
@@ -91,5 +114,42 @@ export function createPickSlice(set: SaleSet, get: SaleGet): SalePickSlice {
         set({ busy: false });
       }
     },
+
+    chargeBasket: async (basket, sn, besideWaiting) => {
+      const { pick, busy } = get();
+      if (busy) return null;
+      if (!sn && basket.tender.kind !== 'cash') {
+        set({ pickErrors: { sn: NO_TERMINAL } });
+        return 'sn';
+      }
+      set({ busy: true, message: null, pickErrors: {} });
+      try {
+        const seats = ticketSeats(basket);
+        if (pick && seats !== '') {
+          const seatCheck = await call('programme.checkSeats', { showId: pick.show.id, seats });
+          set({ seatCheck });
+          if (seatCheck.kind === 'checked' && seatCheck.conflicts.length > 0 && get().seatsAcknowledged !== seats)
+            return 'seats';
+        }
+        const answer = await sellBasket({
+          ...basket,
+          ...(sn ? { sn } : {}),
+          ...(besideWaiting ? { besideWaiting } : {}),
+        });
+        set(openedOrder(answer));
+        return null;
+      } catch (e) {
+        const { errors, message, first } = chargeRefused(e, pickFieldOf, get);
+        set({ pickErrors: errors, message });
+        return first;
+      } finally {
+        set({ busy: false });
+      }
+    },
   };
+}
+
+/** The basket's seats as the seat check reads them ("F7,F8,F9"). */
+function ticketSeats(basket: BasketInput): string {
+  return tidySeats((basket.tickets?.seats ?? []).map((s) => s.seat).join(','));
 }

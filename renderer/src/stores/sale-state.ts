@@ -2,6 +2,7 @@
 // picked from the programme (sale-pick.ts) and the order on the payment view (sale-payment.ts) are
 // slices of the one store sale-store.ts puts together.
 import type { z } from 'zod';
+import type { BasketInput } from '../../../shared/basket';
 import type { SaleDefaultsSchema } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
 import type { SeatCheckResult, ShowView } from '../../../shared/programme';
@@ -52,6 +53,8 @@ export interface SaleFormSlice {
 export interface SalePickSlice {
   mode: SaleMode;
   pick: ShowPick | null;
+  /** A basket of concessions only, no show (F4 on the list of shows). */
+  concessionsOnly: boolean;
   pickErrors: Partial<Record<PickField, string>>;
   /** What the seat check said about the seats typed (null before any check). */
   seatCheck: SeatCheckResult | null;
@@ -60,6 +63,8 @@ export interface SalePickSlice {
 
   setMode(mode: SaleMode): void;
   pickShow(show: ShowView): void;
+  /** Sells concessions only (no show picked). */
+  sellConcessions(): void;
   unpick(): void;
   setSeats(seats: string): void;
   setTicketType(name: string): void;
@@ -67,6 +72,9 @@ export interface SalePickSlice {
   /** Checks the seats across counters (a warning, never a block) and charges the picked show. Resolves to the field to fix, or null.
    * `besideWaiting`: the sale number the cashier decided to leave waiting on the terminal. */
   chargeShow(sn: string | null, besideWaiting?: string): Promise<PickField | null>;
+  /** The same for a basket (several ticket types, concessions, cash or split): the seat check, then `sale.sellBasket`.
+   * `sn` may be null for a basket paid wholly in cash. */
+  chargeBasket(basket: BasketInput, sn: string | null, besideWaiting?: string): Promise<PickField | null>;
   /** The cashier's deliberate choice to sell the seats the check warned about (a button naming them). */
   acknowledgeSeats(): void;
 }
