@@ -395,6 +395,73 @@ describe.each(backends)('baskets on the Hub, on $name', (b) => {
     },
   );
 
+  it.skipIf(b.skip !== null)(
+    'random baskets (seeded): Today by category and tender is the model’s, every time',
+    async () => {
+      // mulberry32: the same baskets on every run and both databases.
+      let seed = 38_2026;
+      const rnd = () => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+      };
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+      const day = addDays(D, -1);
+      const from = lagosDayStart(day);
+      const codes = ['POPS', 'POPL', 'FANTA', 'COKE', 'WATER', 'NACHO', 'CMB1'];
+      const random: Sale[] = [];
+      for (let i = 0; random.length < 60; i++) {
+        const n = Math.floor(rnd() * 4);
+        const tickets = n
+          ? {
+              ...SHOW,
+              showDate: day,
+              seats: seats(
+                Array.from({ length: n }, () => pick(['Adult', 'Child'])),
+                'R',
+                1,
+              ),
+            }
+          : undefined;
+        const concessions = Array.from({ length: Math.floor(rnd() * 4) + (n ? 0 : 1) }, () => {
+          const code = pick(codes);
+          return {
+            code,
+            quantity: 1 + Math.floor(rnd() * 3),
+            ...(code === 'CMB1' ? { choices: { Drink: pick(['FANTA', 'COKE', 'WATER']) } } : {}),
+          };
+        });
+        const priced = checkBasket(
+          { tickets, concessions, tender: { kind: 'card' } },
+          { ticketTypes: TYPES, catalogue: DEMO_CATALOGUE },
+        );
+        if (!priced.ok) continue; // e.g. one item twice over its stock: drawn again
+        const total = priced.amounts.totalKobo;
+        const kind = pick(['card', 'cash', 'split'] as const);
+        const tender =
+          kind === 'card'
+            ? { kind }
+            : kind === 'cash'
+              ? { kind, tenderedKobo: total + Math.floor(rnd() * 5) * 50_000 }
+              : { kind, cashKobo: 1 + Math.floor(rnd() * (total - 1)) };
+        const createdAt = from + Math.floor(rnd() * 22 * H);
+        const state: OrderState =
+          kind === 'cash' ? 'paid' : pick(['paid', 'paid', 'failed', 'cancelled', 'waiting'] as const);
+        random.push({
+          ref: `COU1-RND${i}`,
+          createdAt,
+          end: { state, at: createdAt + Math.floor(rnd() * 30 * MIN) },
+          demo: rnd() < 0.1,
+          basket: sold({ tickets, concessions, tender }),
+        });
+      }
+      expect(new Set(random.map((s) => s.basket!.tender.kind)).size).toBe(3);
+      await j1.sync(orderEvents(j1, random));
+      expect((await today(db, all, day)).sales).toEqual(expectedMix(random, from, from + 24 * H));
+    },
+  );
+
   it.skipIf(b.skip !== null)('the items export: what was sold per branch and day, in the manager’s scope', async () => {
     const r = await M1.get(`/items.csv?from=${D}&to=${D}`);
     expect(r.status).toBe(200);
