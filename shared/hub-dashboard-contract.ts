@@ -123,6 +123,10 @@ export const OrderRowSchema = z.object({
   profile: z.string().nullable(),
   /** A Demo or Sandbox sale: never in the takings. */
   practice: z.boolean(),
+  /** How it was paid (a sale before baskets: card), what the customer paid in all, and its cash part; `amountKobo` is the card part. */
+  tender: z.enum(['card', 'cash', 'split']),
+  totalKobo: Kobo,
+  cashPartKobo: Kobo,
   /** Money the provider took after the sale was closed (order.late paid-after-closing), else null. */
   paidAfterClosingKobo: Kobo.nullable(),
   /** The provider's late word on this order, if any (docs/late-payments.md), and how the counter settled it. */

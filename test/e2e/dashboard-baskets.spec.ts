@@ -140,6 +140,13 @@ test('Today and Shifts show the sales by category and tender; the items sold dow
   expect(csv[0]).toBe('day_lagos,branch,kind,code,name,category,quantity,amount_naira,booking_fee_naira');
   expect(csv).toContain(`${day},${IKEJA},item,WATER,Water 75cl,Drinks,2,800.00,0.00`);
 
+  // Orders: a cash sale shows its total, marked cash (its card part is ₦0.00).
+  await page.goto(`${hub.url}/dashboard/orders`);
+  const cashRow = page.locator('tr[data-reference="COU1-2"]');
+  await expect(cashRow.getByTestId('order-amount')).toHaveText('₦4,500.00 cash');
+  await expect(page.locator('tr[data-reference="COU1-1"]').getByTestId('order-amount')).toHaveText('₦16,400.00 split');
+  await both(page, 'sales-orders', page.locator('table', { has: cashRow }));
+
   await page.goto(`${hub.url}/dashboard/shifts`);
   await expect(page.getByTestId('shift-sales-S1-total')).toHaveText('₦27,600.00');
   await both(page, 'sales-shift', page.locator('li.shift[data-shift="S1"]'));

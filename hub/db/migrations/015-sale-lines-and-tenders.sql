@@ -47,3 +47,6 @@ select o.id, 0, 'tickets', 'Ticket', 'Ticket', 'Tickets',
                from journal where kind = 'order.created' order by counter_id, payload ->> 'reference', seq) j
     on j.counter_id = o.counter_id and j.reference = o.reference;
 create index dash_orders_counter_counted on dash_orders (counter_id, counted_at) include (practice, outcome, in_card);
+-- The order search by amount finds a sale by its card part or by its total (a cash sale's card part is 0).
+create index dash_orders_total on dash_orders (total_kobo, created_at);
+create index dash_orders_branch_total on dash_orders (branch, total_kobo, created_at);

@@ -12,6 +12,7 @@ import { openHubDb } from '../../../hub/db/open';
 import type { HubDb } from '../../../hub/db/adapter';
 import { attention, DEFAULT_ATTENTION } from '../../../hub/store/attention';
 import { shifts, today } from '../../../hub/store/dashboard';
+import { searchOrders } from '../../../hub/store/dashboard-orders';
 import { createManager } from '../../../hub/store/managers';
 import { checkBasket } from '../../../shared/basket-check';
 import type { BasketInput, BasketLine } from '../../../shared/basket';
@@ -365,6 +366,12 @@ describe.each(backends)('baskets on the Hub, on $name', (b) => {
         );
       }
       expect(basketOf(SALES[2]!).lines.map((l) => l.kind === 'tickets' && l.ticketType)).toEqual(['Ticket']);
+      // The Orders search shows a cash sale's total and tender (its amount is its card part, 0), and finds it by its total.
+      const cash = basketOf(SALES[1]!);
+      const found = await searchOrders(db, all, { amountKobo: cash.amounts.totalKobo, practice: 'exclude' }, 50);
+      expect(found.orders.map((o) => [o.reference, o.tender, o.amountKobo, o.totalKobo, o.cashPartKobo])).toEqual([
+        ['COU1-B2', 'cash', 0, cash.amounts.totalKobo, cash.amounts.cashKobo],
+      ]);
     },
   );
 

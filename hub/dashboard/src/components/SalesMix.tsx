@@ -1,5 +1,6 @@
 // A day's or a shift's sales by category (tickets, booking fees, each concessions category) and by
 // tender (card, cash, split), as the Hub summed them (hub/store/dashboard-sales.ts): shown, never added.
+import type { OrderRow } from '../../../../shared/hub-dashboard-contract';
 import type { SalesMix } from '../../../../shared/hub-sales-contract';
 import { formatCount, formatNaira } from '../format';
 
@@ -106,5 +107,40 @@ export function SalesMixView({ m, testId, compact }: { m: SalesMix; testId: stri
         </table>
       </div>
     </div>
+  );
+}
+
+/** A sale's amount in a list: a card sale's as always; a cash or split sale's total, marked (its card part on hover). */
+export function SaleAmount({ o }: { o: Pick<OrderRow, 'tender' | 'totalKobo' | 'amountKobo'> }) {
+  if (o.tender === 'card') return <>{formatNaira(o.amountKobo)}</>;
+  return (
+    <span title={`Card part ${formatNaira(o.amountKobo)}`} data-tender={o.tender}>
+      {formatNaira(o.totalKobo)} <span className="hint">{o.tender}</span>
+    </span>
+  );
+}
+
+/** An order's amount facts (its history): a card sale's amount; a cash or split sale's total and how it was paid. */
+export function OrderAmountFacts({ o }: { o: Pick<OrderRow, 'tender' | 'totalKobo' | 'amountKobo' | 'cashPartKobo'> }) {
+  if (o.tender === 'card')
+    return (
+      <div>
+        <dt>Amount</dt>
+        <dd>{formatNaira(o.amountKobo)}</dd>
+      </div>
+    );
+  return (
+    <>
+      <div>
+        <dt>Total</dt>
+        <dd data-testid="order-total">{formatNaira(o.totalKobo)}</dd>
+      </div>
+      <div>
+        <dt>Paid by</dt>
+        <dd>
+          {o.tender === 'cash' ? 'Cash' : 'Split'}: cash {formatNaira(o.cashPartKobo)}, card {formatNaira(o.amountKobo)}
+        </dd>
+      </div>
+    </>
   );
 }
