@@ -13,6 +13,8 @@ import {
   PrintJobViewSchema,
   ReceiptPreviewSchema,
   RecordsSettingsViewSchema,
+  ShiftCloseSchema,
+  ShiftDropSchema,
   ShiftOpenSchema,
   ShiftReportViewSchema,
   ShiftViewSchema,
@@ -68,8 +70,14 @@ export const recordCalls = {
   'shift.current': { args: Empty, result: CurrentShift },
   'shift.open': { args: ShiftOpenSchema, result: ShiftViewSchema },
   'shift.report': { args: ReportRef, result: ShiftReportViewSchema },
-  /** Closing with orders or top-ups still open needs `acceptOpen` (the cashier saw the list). */
-  'shift.close': { args: z.object({ acceptOpen: z.boolean().default(false) }).strict(), result: ShiftReportViewSchema },
+  /**
+   * Closing with orders or top-ups still open needs `acceptOpen` (the cashier saw the list).
+   * `counted`: the cash counted in the drawer, naira as typed; needed when the shift had a float or
+   * took cash (docs/concessions.md, "The drawer and the tenders"); `countedBy` defaults to the cashier.
+   */
+  'shift.close': { args: ShiftCloseSchema, result: ShiftReportViewSchema },
+  /** A cash drop to the safe from the open shift's drawer (at most what it should hold); the fresh X report back. */
+  'shift.drop': { args: ShiftDropSchema, result: ShiftReportViewSchema },
   'shift.reports': {
     args: z.object({ beforeId: RowId.optional(), limit: z.number().int().min(1).max(100).default(20) }).strict(),
     result: z.array(ZReportSummarySchema),

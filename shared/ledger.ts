@@ -11,67 +11,16 @@
 // learnt it in (a kept Z never changes), shown at `lateAt()`, when the provider took the money. Which
 // line and which time: `ledgerRow()` (shared/ledger-row.ts), the rule the Hub stores on each order.
 import type { Bucket, ShiftTotals, ShowLine, TopupLine } from './records';
-import type { OrderState } from './orders';
-import { lateAt, type LateKind } from './late-payments';
+import { lateAt } from './late-payments';
+import { basketFigures, cashOnly, showTicketsOf, type BasketFigures } from './ledger-basket';
+import type { LedgerFacts, LedgerLate, LedgerSale, LedgerWindow } from './ledger-facts';
 import { ledgerRow, type LedgerRowLate, type LedgerRowSale } from './ledger-row';
 import { TOPUP_STATE_LABELS, type TopupState } from './topups';
 
-/** A sale as the journal holds it. */
-export interface LedgerSale {
-  ref: string;
-  createdAt: number;
-  state: OrderState;
-  amountKobo: number;
-  tickets: number;
-  bookingFeeKobo: number;
-  providerFeeKobo: number;
-  /** When it first turned paid (null: never). */
-  paidAt: number | null;
-  demo: boolean;
-  show: { filmName: string; filmTitle: string; showDate: string; showTime: string };
-}
-
-/** A late outcome of a closed sale (docs/late-payments.md). */
-export interface LedgerLate {
-  ref: string;
-  kind: LateKind;
-  closedAs: string;
-  amountKobo: number;
-  payNo?: string;
-  providerAt?: number;
-  foundAt: number;
-  /** The cashier marked it "customer gone: refund to be arranged" (by the time of the report). */
-  refund: boolean;
-  demo: boolean;
-}
-
-export interface LedgerTopup {
-  ref: string;
-  createdAt: number;
-  state: TopupState;
-  amountKobo: number;
-  demo: boolean;
-}
-
-interface LedgerFacts {
-  sales: readonly LedgerSale[];
-  late: readonly LedgerLate[];
-  topups: readonly LedgerTopup[];
-  /** False where the counter has no top-ups at all. */
-  topupsAvailable?: boolean;
-}
-
-export interface LedgerWindow {
-  from: number;
-  to: number;
-  /** A real shift leaves Demo facts out; a Demo shift counts them (they are all it has). */
-  excludeDemo: boolean;
-  /** When the shift before closed: sales in [noShiftFrom, from) had no shift and are named. */
-  noShiftFrom?: number;
-}
+export type { LedgerDrawer, LedgerFacts, LedgerLate, LedgerSale, LedgerTopup, LedgerWindow } from './ledger-facts';
 
 /** The money figures of a window: the part of `ShiftTotals` the ledger owns. */
-type LedgerFigures = Omit<ShiftTotals, 'sweep' | 'openItems'>;
+type LedgerFigures = Omit<ShiftTotals, 'sweep' | 'openItems'> & BasketFigures;
 
 const ZERO: Bucket = { count: 0, amountKobo: 0 };
 const add = (b: Bucket, kobo: number): Bucket => ({ count: b.count + 1, amountKobo: b.amountKobo + kobo });
@@ -128,18 +77,24 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
     bookingFeesKobo = 0,
     providerFeesKobo = 0;
   const shows = new Map<string, ShowLine>();
+  /** The sales inside the card total (or paid in cash beside it): their basket lines count once each. */
+  const counted: LedgerSale[] = [];
   /** A sale whose money is in the card total: its tickets, fees and show line count once, whichever line it is in. */
   const countTickets = (s: LedgerSale) => {
+    counted.push(s);
     ticketsSold += s.tickets;
     bookingFeesKobo += s.bookingFeeKobo;
     providerFeesKobo += s.providerFeeKobo;
+    // A show's line: its tickets and their booking fee, whatever the tender (a sale before baskets: its amount).
+    const own = showTicketsOf(s);
+    if (!own.hasTickets) return;
     const k = `${s.show.showDate}\u0000${s.show.showTime}\u0000${s.show.filmName}\u0000${s.show.filmTitle}`;
     const line = shows.get(k) ?? { ...s.show, orders: 0, seats: 0, amountKobo: 0 };
     shows.set(k, {
       ...line,
       orders: line.orders + 1,
       seats: line.seats + s.tickets,
-      amountKobo: line.amountKobo + s.amountKobo,
+      amountKobo: line.amountKobo + own.ticketsKobo,
     });
   };
   // Each sale's outcome line, the time it is counted at and its part of the card total: the one rule
@@ -156,8 +111,11 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
     const row = rowOf(s);
     if (within(row.countedAt)) {
       if (row.outcome === 'paid') {
-        // Sold in this window, or sold earlier and paid now.
-        if (s.createdAt < w.from) paidLate = add(paidLate, row.outcomeKobo);
+        // Sold in this window, or sold earlier and paid now; a sale wholly in cash is no card payment
+        // (its cash is on the tender lines and in the sales total).
+        if (cashOnly(s)) {
+          /* counted below, in its lines */
+        } else if (s.createdAt < w.from) paidLate = add(paidLate, row.outcomeKobo);
         else paid = add(paid, row.outcomeKobo);
         countTickets(s);
       } else if (row.outcome === 'failed') failed = add(failed, row.outcomeKobo);
@@ -215,6 +173,7 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
 
   const card = cardTotalOf([paid, paidLate, pac], refundToArrange);
   return {
+    ...basketFigures(counted, f.sales, w, card, f.drawer),
     from: w.from,
     to: w.to,
     paid,
@@ -256,13 +215,20 @@ interface LedgerLine {
 
 /** The card total's name everywhere, and the note beside it that says what is inside it. */
 export const CARD_TOTAL_LABEL = 'Card total';
-export const CARD_TOTAL_NOTE = 'tickets only: top-ups and refunds to arrange apart';
+export const CARD_TOTAL_NOTE = 'what the terminal took: cash, top-ups and refunds to arrange apart';
 export const TOPUPS_TOTAL_LABEL = 'Top-ups total (not in card total)';
-/** The tickets, fees and per-show lines count the sales inside the card total: paid, sold earlier and paid now, paid after closing and kept. */
-export const TICKETS_SOLD_LABEL = 'Tickets sold (in the card total)';
-export const BOOKING_FEES_LABEL = 'Booking fees in the card total';
+/** The card payments paid in the window: a basket's card part (a sale wholly in cash is no card payment). */
+export const PAID_LABEL = 'Paid by card (card part)';
+/** Everything the shift sold, every tender: the card total + the cash taken (a split's cash part with it). */
+export const SALES_TOTAL_LABEL = 'Sales total (card + cash)';
+/**
+ * The tickets, fees, per-show and basket lines count the sales paid in the window, every tender
+ * (paid, sold earlier and paid now, paid after closing and kept; paid wholly or partly in cash).
+ */
+export const TICKETS_SOLD_LABEL = 'Tickets sold (every tender)';
+export const BOOKING_FEES_LABEL = 'Booking fees (every tender)';
 export const PROVIDER_FEES_LABEL = 'Provider fees on the card total';
-export const SHOWS_TABLE_LABEL = 'Sales in the card total, per show';
+export const SHOWS_TABLE_LABEL = 'Tickets per show (with booking fees, every tender)';
 
 /**
  * The closing sweep's result in words that cannot contradict the lines above it: the sweep only
@@ -278,7 +244,7 @@ export function sweepText(sweep: { checked: number; paidAfterClosing: number }):
 /** A shift's ticket lines in the report's order; every count is of payments (orders), never of tickets. */
 export function ledgerLines(t: ShiftTotals): LedgerLine[] {
   const lines: LedgerLine[] = [
-    { key: 'paid', label: 'Paid', count: t.paid.count, amountKobo: t.paid.amountKobo, inCardTotal: '+' },
+    { key: 'paid', label: PAID_LABEL, count: t.paid.count, amountKobo: t.paid.amountKobo, inCardTotal: '+' },
     {
       key: 'paid_late_from_earlier_shifts',
       label: 'Sold earlier, paid now',
@@ -317,9 +283,9 @@ export function ledgerLines(t: ShiftTotals): LedgerLine[] {
       inCardTotal: null,
     },
     {
-      key: 'booking_fees_in_card_total',
+      key: 'booking_fees',
       label: BOOKING_FEES_LABEL,
-      count: t.card.count,
+      count: t.salesTotal?.count ?? t.card.count,
       amountKobo: t.bookingFeesKobo,
       inCardTotal: null,
     },

@@ -6,6 +6,7 @@ import { OrderState, OrderViewSchema } from './orders';
 import { TIME_RE } from './programme';
 import { RecordProfile } from './record-profile';
 import { SweepResultSchema } from './late-payments';
+import { BasketFiguresShape } from './ledger-basket-schema';
 import { SoldBasketSchema } from './sold-basket';
 
 import { PaperWidth } from './records-settings';
@@ -198,6 +199,30 @@ export const ShiftOpenSchema = z
   })
   .strict();
 
+/** Naira as typed ("20,000"); checked in main against the drawer. */
+const nairaText = z.string().trim().max(30, 'At most 30 characters');
+const byName = z.string().trim().max(40, 'A name is at most 40 characters').optional();
+
+export const ShiftCloseSchema = z
+  .object({
+    acceptOpen: z.boolean().default(false),
+    /** The cash counted in the drawer; '' or left out: not counted (refused when the drawer had cash). */
+    counted: nairaText.optional(),
+    /** Who counted it (the shift's cashier when left out). */
+    countedBy: byName,
+  })
+  .strict();
+
+export const ShiftDropSchema = z
+  .object({
+    /** What is taken to the safe. */
+    amount: nairaText,
+    note: z.string().trim().max(120, 'A note is at most 120 characters').optional(),
+    /** Who took it (the shift's cashier when left out). */
+    by: byName,
+  })
+  .strict();
+
 const BucketSchema = z.object({ count: z.number().int().nonnegative(), amountKobo: z.number().int() });
 export type Bucket = z.infer<typeof BucketSchema>;
 
@@ -319,6 +344,8 @@ export const ShiftTotalsSchema = z.preprocess(
      * before this one closed: in no other report, so named in this one (every state; not in the card total).
      */
     noShift: BucketSchema.default({ count: 0, amountKobo: 0 }),
+    /** The sales total, tickets by show and type, concessions, tenders and drawer (reports kept before baskets have none). */
+    ...BasketFiguresShape,
   }),
 );
 export type ShiftTotals = z.infer<typeof ShiftTotalsSchema>;

@@ -18,7 +18,7 @@
 //   closing" line alone: its cash part was handed back when the card failed.
 // A sale with no tender recorded (every sale before baskets) is a card sale of its amount.
 import type { DrawerCash } from './drawer';
-import type { LedgerSale, LedgerWindow } from './ledger';
+import type { LedgerSale, LedgerWindow } from './ledger-facts';
 import { ledgerRow } from './ledger-row';
 import { formatNaira } from './money';
 import type { Bucket } from './records';

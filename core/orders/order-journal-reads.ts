@@ -7,6 +7,8 @@ import type { LateKind } from '../../shared/late-payments';
 import type { Db } from '../db';
 import { sqlList } from '../lib';
 import { OPEN_STATES } from './order-state';
+import { toRecord, type Row } from './order-record';
+import { soldBasketOf } from '../../shared/basket-sale';
 
 /** An order still waiting for an outcome. */
 export interface OpenOrder {
@@ -39,36 +41,41 @@ export class OrderJournalReads {
    */
   ledgerSales(from: number, to: number): LedgerSale[] {
     const paidAt = `(SELECT MIN(e.at) FROM order_events e WHERE e.order_id = o.id AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid'))`;
+    // Whole rows: each is read as an order record (toRecord), so its basket comes the one way every reader gets it.
     const rows = this.db
       .prepare(
-        `SELECT o.out_order_no AS ref, o.created_at AS createdAt, o.state, o.amount_kobo AS amountKobo, o.tickets, o.booking_fee_kobo AS bookingFeeKobo,
-                COALESCE(o.provider_fee_kobo, 0) AS providerFeeKobo, ${paidAt} AS paidAt, o.profile, o.film_name AS filmName, o.film_title AS filmTitle,
-                o.show_date AS showDate, o.show_time AS showTime
-         FROM orders o WHERE o.created_at >= ? AND o.created_at < ?
+        `SELECT o.*, ${paidAt} AS ledger_paid_at FROM orders o WHERE o.created_at >= ? AND o.created_at < ?
          UNION ALL
-         SELECT o.out_order_no, o.created_at, o.state, o.amount_kobo, o.tickets, o.booking_fee_kobo, COALESCE(o.provider_fee_kobo, 0), MIN(e.at), o.profile,
-                o.film_name, o.film_title, o.show_date, o.show_time
-         FROM order_events e JOIN orders o ON o.id = e.order_id
+         SELECT o.*, MIN(e.at) FROM order_events e JOIN orders o ON o.id = e.order_id
          WHERE e.at >= ? AND e.at < ? AND e.to_state = 'paid' AND (e.from_state IS NULL OR e.from_state <> 'paid') AND o.created_at < ?
          GROUP BY o.id
          UNION ALL
-         SELECT o.out_order_no, o.created_at, o.state, o.amount_kobo, o.tickets, o.booking_fee_kobo, COALESCE(o.provider_fee_kobo, 0), NULL, o.profile,
-                o.film_name, o.film_title, o.show_date, o.show_time
-         FROM order_late l JOIN orders o ON o.id = l.order_id
+         SELECT o.*, NULL FROM order_late l JOIN orders o ON o.id = l.order_id
          WHERE l.found_at >= ? AND l.found_at < ? AND l.kind = 'paid-after-closing' AND o.created_at < ? AND o.state <> 'paid'`,
       )
-      .all(from, to, from, to, from, from, to, from) as (Omit<LedgerSale, 'demo' | 'show'> & {
-      profile: string;
-      filmName: string;
-      filmTitle: string;
-      showDate: string;
-      showTime: string;
-    })[];
-    return rows.map(({ profile, filmName, filmTitle, showDate, showTime, ...r }) => ({
-      ...r,
-      demo: profile === 'demo',
-      show: { filmName, filmTitle, showDate, showTime },
-    }));
+      .all(from, to, from, to, from, from, to, from) as Row[];
+    return rows.map((row) => {
+      const rec = toRecord(row);
+      return {
+        ref: rec.outOrderNo,
+        createdAt: rec.createdAt,
+        state: rec.state,
+        amountKobo: rec.amountKobo,
+        tickets: rec.sale.tickets,
+        bookingFeeKobo: rec.sale.bookingFeeKobo,
+        providerFeeKobo: rec.providerFeeKobo ?? 0,
+        paidAt: (row.ledger_paid_at as number | null) ?? null,
+        demo: rec.profile === 'demo',
+        show: {
+          filmName: rec.sale.filmName,
+          filmTitle: rec.sale.filmTitle,
+          showDate: rec.sale.showDate,
+          showTime: rec.sale.showTime,
+        },
+        // Every sale as a basket (a sale before baskets: one Ticket line by card, its amounts).
+        basket: soldBasketOf(rec),
+      };
+    });
   }
 
   /** Late outcomes the counter learnt in [from, to), for the ledger. */

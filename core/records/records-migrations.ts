@@ -132,6 +132,43 @@ const PICKUP_SLIP_JOBS: Migration = {
   `,
 };
 
+/**
+ * The cash drawer of a shift (docs/concessions.md, "The drawer and the tenders"): cash drops to the
+ * safe (amount, who, when, an optional note), the counts of the drawer (at close), and cash paid out
+ * to customers (cash refunds: written once refunds are, issue 39; read by the drawer now).
+ */
+const DRAWER: Migration = {
+  name: 'records-007-drawer',
+  sql: `
+    CREATE TABLE shift_drops (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      shift_id INTEGER NOT NULL REFERENCES shifts(id),
+      amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+      by_name TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      note TEXT
+    );
+    CREATE INDEX records_shift_drops_shift ON shift_drops(shift_id, at);
+    CREATE TABLE shift_counts (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      shift_id INTEGER NOT NULL REFERENCES shifts(id),
+      counted_kobo INTEGER NOT NULL CHECK (counted_kobo >= 0),
+      by_name TEXT NOT NULL,
+      at INTEGER NOT NULL
+    );
+    CREATE INDEX records_shift_counts_shift ON shift_counts(shift_id, at);
+    CREATE TABLE drawer_paid_out (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      order_ref TEXT NOT NULL,
+      amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+      by_name TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      note TEXT
+    );
+    CREATE INDEX records_drawer_paid_out_at ON drawer_paid_out(at);
+  `,
+};
+
 /** In the order they ran on a file made before the one list (their place in that file's history); new ones at the end. */
 export const RECORDS_MIGRATIONS: Migration[] = [
   OWN_TABLES,
@@ -140,4 +177,5 @@ export const RECORDS_MIGRATIONS: Migration[] = [
   ORDER_TEXT,
   PRINT_JOB_PROFILES_FROM_ORDERS,
   PICKUP_SLIP_JOBS,
+  DRAWER,
 ];

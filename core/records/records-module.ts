@@ -17,6 +17,7 @@ import { createReceipts } from './receipts/receipts-service';
 import { createRecordsSettings } from './records-settings';
 import { createShiftService } from './shifts/shift-service';
 import { ShiftStore } from './shifts/shift-store';
+import { DrawerStore } from './shifts/drawer-store';
 import { browserSystemPrinter, type SystemPrinter } from './printing/system-printer';
 import { topupTotals, type TopupTotalsSource } from './shifts/topup-totals';
 
@@ -80,6 +81,7 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
   const shift = createShiftService({
     orders: new OrderJournalReads(ctx.db),
     shifts,
+    drawer: new DrawerStore(ctx.db),
     topups: deps.topups ?? topupTotals(new TopupJournalReads(ctx.db)),
     settings,
     counterName,
@@ -149,15 +151,16 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
       'shift.open': (a) => shift.open(a.cashier, a.openingFloat),
       'shift.report': (a) => shift.report(a.id),
       'shift.close': async (a) => {
-        shift.requireOpen(); // refused before asking the provider anything
+        shift.checkClose(a); // refused before asking the provider anything
         const sweep = deps.beforeZ
           ? await deps.beforeZ().catch((e: unknown) => {
               ctx.logger.warn('reconciliation sweep before the Z report failed', { error: String(e) });
               return null;
             })
           : null;
-        return shift.close(a.acceptOpen, sweep);
+        return shift.close(a.acceptOpen, sweep, a);
       },
+      'shift.drop': (a) => shift.drop(a),
       'shift.reports': (a) => shift.reports(a.limit, a.beforeId),
       'shift.print': (a) => shift.print(a.id),
       'shift.browserPrinted': (a) => shift.browserPrinted(a.id),

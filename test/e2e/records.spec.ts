@@ -136,23 +136,63 @@ test('pay in Demo, the receipt prints to the network printer, find it in Orders,
   await expect(panel.locator('[data-testid="print-jobs"] li[data-status="failed"]')).toHaveCount(0);
   expect(escposText(await printer.job(2))).toContain(' REPRINT ');
 
-  // Close the shift: the totals are the one paid sale.
+  // A cash drop, by keyboard: more than the drawer holds is refused with what it holds; ₦2,000 is kept.
   await page.keyboard.press('Alt+4');
   await expect(page.getByTestId('figure-taken')).toContainText('₦5,200.00');
+  await page.getByRole('button', { name: 'Cash drop…' }).focus();
+  await page.keyboard.press('Enter');
+  const drop = page.getByTestId('drop-form');
+  await expect(drop.getByTestId('drop-expected')).toHaveText('The drawer should hold ₦5,000.00 now.');
+  await expect(drop.getByLabel('Amount taken to the safe (₦)')).toBeFocused();
+  await page.keyboard.type('9,000');
+  await page.keyboard.press('Enter');
+  await expect(drop).toContainText('The drawer should hold ₦5,000.00: take at most that to the safe');
+  await drop.getByLabel('Amount taken to the safe (₦)').fill('2,000');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Safe bag 14');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('shift-message')).toContainText('Cash drop of ₦2,000.00 recorded (Ngozi Eze');
+  await expect(page.getByTestId('drawer-line-expected')).toContainText('₦3,000.00');
+  await expect(page.getByTestId('drawer-drops')).toContainText('₦2,000.00 by Ngozi Eze (Safe bag 14)');
+
+  // Close the shift: the totals are the one paid sale; the drawer must be counted (₦3,000.00 expected).
   await page.getByRole('button', { name: 'Close shift…' }).click();
   const close = page.getByTestId('close-shift');
   await expect(close.getByTestId('figure-taken')).toContainText('₦5,200.00');
   await expect(close.getByTestId('figure-taken')).toContainText('1 order');
   await expect(close.getByTestId('figure-failed')).toContainText('0 orders');
+  await expect(close.getByTestId('drawer-expected')).toHaveText('Expected in the drawer: ₦3,000.00');
   await close.getByRole('button', { name: 'Close shift and keep the Z report' }).click();
+  await expect(close).toContainText('Count the cash in the drawer and enter it (₦3,000.00 expected)');
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await close.getByLabel(/Cash counted in the drawer/).fill('2,900');
+  await close.getByTestId('drawer-count').scrollIntoViewIfNeeded();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(ARTIFACTS, `shift-close-count-${scheme}.png`) });
+  }
+  await close.getByLabel(/Cash counted in the drawer/).press('Enter');
   await expect(page.getByTestId('shift-message')).toContainText('Shift closed. Z report #1 is kept');
+  await expect(page.getByTestId('shift-message')).toContainText(
+    'Counted ₦2,900.00, expected ₦3,000.00: short by ₦100.00.',
+  );
   const report = page.getByTestId('report-view');
   await expect(report.getByTestId('figure-taken')).toContainText('₦5,200.00');
+  await expect(report.getByTestId('drawer-line-over_short')).toContainText('-₦100.00');
+  await expect(report.getByTestId('drawer-verdict')).toContainText('short by ₦100.00');
   await expect(report.getByTestId('report-paper')).toContainText('Z REPORT #1 - SHIFT CLOSED');
   await expect(report.getByTestId('report-paper')).toContainText('Opening float (cash)');
+  await expect(report.getByTestId('report-paper')).toContainText('Drop');
+  await report.getByTestId('drawer').scrollIntoViewIfNeeded();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(ARTIFACTS, `shift-z-drawer-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   await report.getByRole('button', { name: 'Print the report' }).click();
   const z = escposText(await printer.job(3));
-  expect(z.some((l) => /^Paid \(1\) +N5,200\.00$/.test(l))).toBe(true);
+  expect(z.some((l) => /^Paid by card \(card part\) \(1\) +N5,200\.00$/.test(l))).toBe(true);
+  expect(z.some((l) => /^Over\/short \(counted - expected\) +-N100\.00$/.test(l))).toBe(true);
   expect(z.some((l) => /^CARD TOTAL \(1\) +N5,200\.00$/.test(l))).toBe(true);
   await expect(page.getByTestId('z-reports')).toContainText('Ngozi Eze');
   await expect(report.getByRole('button', { name: 'Reprint the report' })).toBeVisible();

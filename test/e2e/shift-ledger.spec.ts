@@ -110,7 +110,7 @@ test('the Shift screen shows the figures the printed X report prints, the paymen
   await page.keyboard.press('Alt+4');
   const card = page.getByTestId('shift-open').getByTestId('figure-taken');
   await expect(card).toContainText('₦5,456.50');
-  await expect(card).toContainText('Card totaltickets only: top-ups and refunds to arrange apart');
+  await expect(card).toContainText('Card totalwhat the terminal took: cash, top-ups and refunds to arrange apart');
   await expect(page.getByTestId('figure-topups-successful')).toContainText('₦500.00 (1)');
   await expect(card).toContainText('2 orders');
   const failed = await figure(page, 'figure-failed');

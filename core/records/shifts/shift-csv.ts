@@ -6,6 +6,7 @@ import { lagosDate, lagosHm } from '../../../shared/time';
 import { toCsv } from '../../../shared/csv-cell';
 import { takenKobo } from './shift-report-doc';
 import { ledgerLines, sweepText } from '../../../shared/ledger';
+import { basketCsvRows } from './shift-report-basket';
 
 const IN_TOTAL = { '+': 'added', '-': 'subtracted', '': '' } as const;
 const PROFILE_WORDS: Record<string, string> = {
@@ -38,6 +39,8 @@ export function shiftReportCsv(r: ShiftReport): { fileName: string; csv: string 
     rows.push(['orders', l.key, l.count, koboToNairaString(l.amountKobo), IN_TOTAL[l.inCardTotal ?? '']]);
   rows.push(['orders', 'tickets_sold', t.ticketsSold, '', '']);
   rows.push(['orders', 'card_total', t.card.count, koboToNairaString(takenKobo(r)), 'total']);
+  // The sales total, tickets by show and type, concessions, tenders and drawer: beside the card total (blank).
+  rows.push(...basketCsvRows(t));
   if (t.topups.available) {
     for (const l of t.topups.lines) rows.push(['topups', l.state, l.count, koboToNairaString(l.amountKobo), '']);
     rows.push([

@@ -4,6 +4,7 @@ import { ledgerLines, sweepText, TICKETS_SOLD_LABEL, TOPUPS_TOTAL_LABEL } from '
 import type { ShiftReport } from '../../../shared/records';
 import { formatLagosDateTime, formatLagosTime } from '../../../shared/time';
 import type { Block, PrintDoc } from '../printing/print-doc';
+import { basketBlocks, salesTotalBlocks } from './shift-report-basket';
 
 /** The card total of the report, as the ledger computed it (shared/ledger.ts). */
 export function takenKobo(r: ShiftReport): number {
@@ -37,7 +38,7 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
   );
   if (r.shift.openingFloatKobo !== null)
     b.push({ t: 'pair', label: 'Opening float (cash)', value: formatNaira(r.shift.openingFloatKobo) });
-  b.push({ t: 'rule' }, { t: 'heading', text: 'Ticket payments (card)' });
+  b.push({ t: 'rule' }, { t: 'heading', text: 'Card payments' });
   // Every line as the ledger labels it; a line of late money only when there is some.
   const optional = new Set(['paid_late_from_earlier_shifts', 'paid_after_closing', 'refund_to_arrange']);
   for (const l of ledgerLines(t)) {
@@ -67,8 +68,10 @@ export function shiftReportDoc(r: ShiftReport, reprint: boolean): PrintDoc {
     { t: 'total', label: `CARD TOTAL (${t.card.count})`, value: formatNaira(takenKobo(r)) },
     {
       t: 'small',
-      text: 'Card total: tickets paid, sold earlier and paid now, paid after closing; not refunds to be arranged, not top-ups.',
+      text: 'Card total: what the terminal took (card parts) for sales paid, sold earlier and paid now, paid after closing; not cash, not refunds to be arranged, not top-ups.',
     },
+    ...salesTotalBlocks(t),
+    ...basketBlocks(t),
     { t: 'rule' },
   );
 

@@ -4,7 +4,7 @@ import { AppError, validationError } from '../../../shared/errors';
 import { formatNaira, MoneyFormatError, parseNaira } from '../../../shared/money';
 import type { PrintJobView, ShiftReport, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
 import type { SweepResult } from '../../../shared/late-payments';
-import { isDemoRecord, type RecordProfile } from '../../../shared/record-profile';
+import type { RecordProfile } from '../../../shared/record-profile';
 import type { Clock } from '../../../shared/clock';
 import type { OrderJournalReads } from '../../orders';
 import { htmlFragmentOf } from '../printing/print-html';
@@ -15,12 +15,24 @@ import { shiftReportCsv } from './shift-csv';
 import { shiftReportDoc, shiftReportTitle } from './shift-report-doc';
 import type { ShiftStore } from './shift-store';
 import { shiftTotals } from './shift-totals';
+import type { DrawerStore } from './drawer-store';
+import { checkCount } from '../../../shared/drawer';
+import {
+  countOf,
+  drawerProblems,
+  recordDrop,
+  requireCount,
+  scopeOf,
+  type CloseCount,
+  type DropTyped,
+} from './shift-drawer';
 import type { TopupTotalsSource } from './topup-totals';
 
 /** @internal for tests */
 export interface ShiftDeps {
   orders: OrderJournalReads;
   shifts: ShiftStore;
+  drawer: DrawerStore;
   topups: TopupTotalsSource;
   settings: RecordsSettingsStore;
   counterName: () => string;
@@ -57,8 +69,9 @@ export function createShiftService(d: ShiftDeps) {
         d.topups,
         shift.openedAt,
         at,
-        { excludeDemo: !isDemoRecord(shift.profile) },
+        scopeOf(shift),
         d.shifts.closedBefore(shift.openedAt),
+        d.drawer.facts(shift, at),
       ),
     };
   }
@@ -122,11 +135,39 @@ export function createShiftService(d: ShiftDeps) {
 
     requireOpen,
 
-    /** `sweep`: the reconciliation sweep run just before (its line goes on the Z report). */
-    close(acceptOpen: boolean, sweep: SweepResult | null = null): ShiftReportView {
+    /** Refuses a close whose count is wrong or missing before the provider is asked anything (the close checks again). */
+    checkClose(count: CloseCount): void {
       const shift = requireOpen();
+      const { countedKobo, by } = countOf(shift, count);
+      if (countedKobo === null) return requireCount(build('X', shift, now()).totals);
+      const c = checkCount({ countedKobo, by, at: now() });
+      if (!c.ok) throw drawerProblems(c.problems, 'counted');
+    },
+
+    /** A cash drop to the safe from the open shift's drawer: refused above what the drawer should hold then. */
+    drop(a: DropTyped): ShiftReportView {
+      const shift = requireOpen();
+      const drop = recordDrop(d, shift, a, now);
+      // The X just after it holds it, even in the same millisecond (a window ends before its `to`).
+      return viewOf({ ...build('X', shift, Math.max(now(), drop.at + 1)), id: null });
+    },
+
+    /**
+     * `sweep`: the reconciliation sweep run just before (its line goes on the Z report). `count`:
+     * the cash counted in the drawer, kept with the close; needed when the shift had a float or took cash.
+     */
+    close(acceptOpen: boolean, sweep: SweepResult | null = null, count: CloseCount = {}): ShiftReportView {
+      const shift = requireOpen();
+      const { countedKobo, by } = countOf(shift, count);
       const report = d.shifts.close(shift.id, now(), (closed) => {
-        const built = build('Z', closed, closed.closedAt ?? now());
+        const at = closed.closedAt ?? now();
+        if (countedKobo !== null) {
+          const c = checkCount({ countedKobo, by, at });
+          if (!c.ok) throw drawerProblems(c.problems, 'counted');
+          d.drawer.addCount(shift.id, c.value);
+        }
+        const built = build('Z', closed, at);
+        if (countedKobo === null) requireCount(built.totals); // thrown inside the transaction: the shift stays open
         const draft = { ...built, totals: { ...built.totals, sweep } };
         const open = draft.totals.openItems;
         if (open.length > 0 && !acceptOpen) {

@@ -7,6 +7,7 @@ import type { RecordProfile } from '../../../shared/record-profile';
 import type { Db } from '../../db';
 import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../../journal-sink';
 import { takenKobo } from './shift-report-doc';
+import { basketHubLines } from './shift-report-basket';
 import { ledgerLines } from '../../../shared/ledger';
 
 type Row = Record<string, unknown>;
@@ -33,6 +34,8 @@ export function zReportEvent(r: ShiftReport & { id: number }) {
   const t = r.totals;
   const lines = [
     ...ledgerLines(t).map((l) => ({ label: clipText(l.label, 80), kobo: whole(l.amountKobo), count: l.count })),
+    // The sales total, the tenders and the drawer (over/short as "Over" or "Short" and its amount).
+    ...basketHubLines(t).map((l) => ({ label: clipText(l.label, 80), kobo: whole(l.kobo), count: whole(l.count) })),
     ...t.topups.lines.map((l) => ({
       label: clipText(`Top-ups: ${l.label} (not in card total)`, 80),
       kobo: whole(l.amountKobo),

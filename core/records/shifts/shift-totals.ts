@@ -1,7 +1,10 @@
 // A shift's totals: the journals' facts for the window, counted by the one ledger
 // (shared/ledger.ts), and the items still without an outcome listed beside them.
 import { ORDER_STATE_LABELS } from '../../../shared/orders';
-import { ledger, type LedgerWindow } from '../../../shared/ledger';
+import { ledger, type LedgerDrawer, type LedgerWindow } from '../../../shared/ledger';
+import { saleTenders } from '../../../shared/ledger-basket';
+import { cashTakenOf } from '../../../shared/tender-lines';
+import type { DrawerFacts } from '../../../shared/drawer';
 import type { OpenItem, ShiftTotals } from '../../../shared/records';
 import type { RecordScope } from '../../../shared/record-profile';
 import type { OrderJournalReads } from '../../orders';
@@ -9,7 +12,10 @@ import type { TopupTotalsSource } from './topup-totals';
 
 const MAX_OPEN_ITEMS = 200;
 
-/** `noShiftFrom`: when the shift before this one closed (0: none did); the sales between then and `from` had no shift. */
+/**
+ * `noShiftFrom`: when the shift before this one closed (0: none did); the sales between then and
+ * `from` had no shift. `drawer`: the shift's float, drops, counts and paid-outs (none when left out).
+ */
 export function shiftTotals(
   orders: OrderJournalReads,
   topups: TopupTotalsSource,
@@ -17,6 +23,7 @@ export function shiftTotals(
   to: number,
   scope: RecordScope = { excludeDemo: false },
   noShiftFrom?: number,
+  drawer?: LedgerDrawer,
 ): ShiftTotals {
   const w: LedgerWindow = {
     from,
@@ -31,6 +38,7 @@ export function shiftTotals(
       late: orders.ledgerLate(from, to),
       topups: topups.available ? topups.facts(from, to) : [],
       topupsAvailable: topups.available,
+      ...(drawer ? { drawer } : {}),
     },
     w,
   );
@@ -47,4 +55,16 @@ export function shiftTotals(
   }));
 
   return { ...figures, sweep: null, openItems: [...openItems, ...topups.open(to, scope)].slice(0, MAX_OPEN_ITEMS) };
+}
+
+/** The drawer's facts at `at` (its moment included), for judging a drop against what it should hold. */
+export function drawerFactsAt(
+  orders: OrderJournalReads,
+  drawer: LedgerDrawer,
+  from: number,
+  at: number,
+  scope: RecordScope,
+): DrawerFacts {
+  const sales = orders.ledgerSales(from, at + 1);
+  return { ...drawer, cashTaken: cashTakenOf(sales, saleTenders(sales), scope) };
 }

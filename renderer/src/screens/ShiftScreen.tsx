@@ -6,9 +6,11 @@ import { ScreenHead } from '../components/ScreenHead';
 import { useNow } from '../components/useNow';
 import { useReceipts } from '../stores/receipt-store';
 import { useShift } from '../stores/shift-store';
+import { useDrop } from '../stores/drop-store';
 import { BrowserPrintRoot } from './receipt/ReceiptPaper';
 import { FailedPrints } from './receipt/PrintJobList';
 import { CloseShiftPanel } from './shift/CloseShiftPanel';
+import { DropForm } from './shift/DropForm';
 import { OpenShiftForm } from './shift/OpenShiftForm';
 import { PrinterCard } from './shift/PrinterCard';
 import { ReportList } from './shift/ReportList';
@@ -37,6 +39,7 @@ export function ShiftScreen() {
     })),
   );
   const loadFailed = useReceipts((r) => r.loadFailed);
+  const drop = useDrop(useShallow((d) => ({ open: d.open, start: d.start })));
   const now = useNow(!!s.current);
 
   useOnMount(() => {
@@ -99,7 +102,13 @@ export function ShiftScreen() {
             <button type="button" onClick={() => void s.exportCsv()}>
               Export as CSV
             </button>
+            {!drop.open && (
+              <button type="button" disabled={s.busy} onClick={drop.start}>
+                Cash drop…
+              </button>
+            )}
           </div>
+          {drop.open && <DropForm />}
         </div>
       ) : null}
 

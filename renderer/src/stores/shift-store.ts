@@ -9,6 +9,7 @@ import { downloadText } from '../transport/download';
 import type { StoreFollower } from './follow';
 import { errorText, fieldErrorsOf } from './call-errors';
 import { printsInBrowser, useReceipts } from './receipt-store';
+import { drawerVerdict } from '../../../shared/ledger-basket-lines';
 
 interface ShiftState {
   loaded: boolean;
@@ -25,13 +26,17 @@ interface ShiftState {
   /** The report on show: the one just closed, or a kept one opened from the list. */
   shown: ShiftReportView | null;
   reports: ZReportSummary[];
+  /** Field errors of the last close (`counted`). */
+  closeErrors: Record<string, string>;
 
   load(): Promise<void>;
   refreshRunning(): Promise<void>;
   open(cashier: string, openingFloat: string): Promise<boolean>;
   startClose(): Promise<void>;
   cancelClose(): void;
-  close(acceptOpen: boolean): Promise<void>;
+  /** `counted`: the cash counted in the drawer, naira as typed ('' for none). */
+  close(acceptOpen: boolean, counted?: string): Promise<void>;
+
   show(id: number): Promise<void>;
   hideShown(): void;
   print(id?: number): Promise<void>;
@@ -50,6 +55,7 @@ export const useShift = create<ShiftState>((set, get) => ({
   refusedOpen: null,
   shown: null,
   reports: [],
+  closeErrors: {},
 
   load: async () => {
     try {
@@ -99,27 +105,33 @@ export const useShift = create<ShiftState>((set, get) => ({
     }
   },
 
-  cancelClose: () => set({ closing: null, refusedOpen: null }),
+  cancelClose: () => set({ closing: null, refusedOpen: null, closeErrors: {} }),
 
-  close: async (acceptOpen) => {
-    set({ busy: true, message: null });
+  close: async (acceptOpen, counted = '') => {
+    set({ busy: true, message: null, closeErrors: {} });
     try {
-      const z = await call('shift.close', { acceptOpen });
+      const z = await call('shift.close', { acceptOpen, ...(counted.trim() !== '' ? { counted } : {}) });
+      const drawer = z.report.totals.drawer;
       set({
         current: null,
         running: null,
         closing: null,
         refusedOpen: null,
         shown: z,
-        message: { kind: 'ok', text: `Shift closed. Z report #${z.report.id} is kept: print it or export it below.` },
+        message: {
+          kind: 'ok',
+          text: `Shift closed. Z report #${z.report.id} is kept: print it or export it below.${drawer ? ` ${drawerVerdict(drawer)}` : ''}`,
+        },
       });
       set({ reports: await call('shift.reports', {}) });
     } catch (e) {
       // Payments went open since the totals were read: show them and ask again.
+      const fields = fieldErrorsOf(e);
       if (isAppError(e) && e.code === 'CONFLICT' && Array.isArray(e.details?.openItems)) {
         const fresh = await call('shift.report', {}).catch(() => null);
         set({ refusedOpen: fresh?.report.totals.openItems ?? [], closing: fresh ?? get().closing });
-      } else set({ message: { kind: 'error', text: errorText(e) } });
+      } else if (Object.keys(fields).length > 0) set({ closeErrors: fields });
+      else set({ message: { kind: 'error', text: errorText(e) } });
     } finally {
       set({ busy: false });
     }

@@ -186,7 +186,7 @@ describe('a shift with every outcome', () => {
     const printed = escposText(escposOf(shiftReportDoc(report as ShiftReport, false), '80'));
     const line = (start: string) => printed.find((l) => l.trim().startsWith(start))?.trim() ?? `(no line "${start}")`;
     expect(line('CARD TOTAL')).toMatch(/N16,800\.00$/);
-    expect(line('Paid (2)')).toMatch(/N9,800\.00$/);
+    expect(line('Paid by card (card part) (2)')).toMatch(/N9,800\.00$/);
     expect(line('Paid after closing (1)')).toMatch(/N6,000\.00$/);
     expect(line('Cancelled (1)')).toMatch(/N4,000\.00$/);
     expect(printed.some((l) => l.includes(late.outOrderNo) && l.includes('N6,000.00'))).toBe(true);
@@ -232,7 +232,7 @@ describe('a shift with every outcome', () => {
       ]),
     );
     expect(lines).toMatchObject({
-      Paid: [2, 980_000],
+      'Paid by card (card part)': [2, 980_000],
       'Sold earlier, paid now': [1, 100_000],
       'Paid after closing': [1, 600_000],
       Failed: [1, 300_000],

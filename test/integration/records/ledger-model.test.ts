@@ -18,6 +18,7 @@ import { escposOf } from '../../../core/records/printing/escpos';
 import { shiftReportDoc } from '../../../core/records/shifts/shift-report-doc';
 import { createShiftService, type ShiftDeps } from '../../../core/records/shifts/shift-service';
 import { ShiftStore } from '../../../core/records/shifts/shift-store';
+import { DrawerStore } from '../../../core/records/shifts/drawer-store';
 import { topupTotals } from '../../../core/records/shifts/topup-totals';
 import { TopupJournalReads } from '../../../core/topups/topup-journal-reads';
 import { TopupJournal } from '../../../core/topups/topup-journal';
@@ -77,6 +78,7 @@ async function run(actions: Action[]): Promise<void> {
     const svc = createShiftService({
       orders: new OrderJournalReads(db),
       shifts: shiftStore,
+      drawer: new DrawerStore(db),
       topups: topupTotals(new TopupJournalReads(db)),
       settings: {
         get: () => ({ cinema: { name: 'Film House', branch: 'Lekki', footer: '' }, printing: { paper: '80' } }),

@@ -2,13 +2,14 @@
 // still open and needs confirming, the kept Z report printed (then reprinted) and exported as CSV.
 import { describe, expect, it } from 'vitest';
 import type { OrderPage, PrintJobView, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
+import type { OrderView } from '../../../shared/orders';
 import { lagosDate } from '../../../shared/time';
 import { escposText, type LoopbackPrinter } from '../../helpers/loopback-printer';
 import { zReportEvent } from '../../../core/records/shifts/shift-store';
 import { openJournalDb } from '../../../core/schema';
 import { journalPath } from '../../../core/data-folder/journal-file';
 import { lagosDayCode, OrderJournal } from '../../../core/orders';
-import { call, callError, nextEvent, perTest, SALE, sell } from './records-harness';
+import { call, callError, nextEvent, orderIn, perTest, SALE, sell } from './records-harness';
 
 const each = perTest();
 let printer: LoopbackPrinter | null = null;
@@ -56,12 +57,12 @@ describe('a shift in the Demo profile', () => {
     expect(x.html).toContain('X REPORT');
 
     // Closing with an order still waiting: refused, listing it; the shift stays open.
-    const refused = await callError(core, 'shift.close', {});
+    const refused = await callError(core, 'shift.close', { counted: '5,000' });
     expect(refused.code).toBe('CONFLICT');
     expect(refused.details?.openItems).toMatchObject([{ ref: open.outOrderNo }]);
     expect((await call<{ shift: ShiftView | null }>(core, 'shift.current', {})).shift?.id).toBe(shift.id);
 
-    const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true });
+    const z = await call<ShiftReportView>(core, 'shift.close', { acceptOpen: true, counted: '5,000' });
     expect(z.report).toMatchObject({
       kind: 'Z',
       id: expect.any(Number),
@@ -83,7 +84,7 @@ describe('a shift in the Demo profile', () => {
     expect(job).toMatchObject({ kind: 'shift-report', status: 'printed', reprint: false, reportId: z.report.id });
     const printed = escposText(await printer.job(0));
     expect(printed.some((l) => l.includes(`Z REPORT #${z.report.id}`))).toBe(true);
-    expect(printed.some((l) => l.startsWith('Paid (2)') && l.endsWith('N5,500.00'))).toBe(true);
+    expect(printed.some((l) => l.startsWith('Paid by card (card part) (2)') && l.endsWith('N5,500.00'))).toBe(true);
     expect(printed.join('\n')).toContain(open.outOrderNo);
     expect(await call<PrintJobView>(core, 'shift.print', { id: z.report.id })).toMatchObject({ reprint: true });
     expect(escposText(await printer.job(1))).toContain(' REPRINT ');
@@ -109,6 +110,158 @@ describe('a shift in the Demo profile', () => {
     expect(
       (await call<{ receipt: { cashier: string } }>(core, 'receipts.preview', { orderId: paid1.id })).receipt.cashier,
     ).toBe('Ngozi Eze');
+  });
+
+  it('the drawer: a drop above what it holds is refused with the amount, a drop kept with who and when, the close asks for the count and the Z shows over/short', async () => {
+    const { core } = await each.boot();
+    await call(core, 'shift.open', { cashier: 'Ngozi Eze', openingFloat: '5,000' });
+    await sell(core, 'SUCCESS'); // by card: not in the drawer
+
+    // Too much, not naira, nothing: each refused on its field, saying what to fix; nothing kept.
+    expect((await callError(core, 'shift.drop', { amount: '6,000' })).details?.fields).toEqual({
+      amount: 'The drawer should hold ₦5,000.00: take at most that to the safe',
+    });
+    expect((await callError(core, 'shift.drop', { amount: 'two thousand' })).details?.fields).toEqual({
+      amount: expect.stringMatching(/^Enter the amount taken to the safe in naira/),
+    });
+    expect((await callError(core, 'shift.drop', { amount: ' ' })).details?.fields).toEqual({
+      amount: 'Enter the amount taken to the safe',
+    });
+    const x = await call<ShiftReportView>(core, 'shift.drop', { amount: '2,000', note: 'Safe bag 14' });
+    expect(x.report.kind).toBe('X');
+    expect(x.report.totals.drawer).toMatchObject({
+      floatKobo: 500_000,
+      cashTaken: { count: 0, amountKobo: 0 },
+      drops: { count: 1, amountKobo: 200_000 },
+      expectedKobo: 300_000,
+      countedKobo: null,
+      overShortKobo: null,
+      dropItems: [{ amountKobo: 200_000, by: 'Ngozi Eze', at: expect.any(Number), note: 'Safe bag 14' }],
+    });
+    // What is left after the drop is the most the next can take.
+    expect((await callError(core, 'shift.drop', { amount: '3,000.01' })).details?.fields).toEqual({
+      amount: 'The drawer should hold ₦3,000.00: take at most that to the safe',
+    });
+
+    // Closing without the count: refused before anything, on the field, with what is expected; the shift stays open.
+    const uncounted = await callError(core, 'shift.close', {});
+    expect(uncounted.code).toBe('VALIDATION');
+    expect(uncounted.details?.fields).toEqual({
+      counted: 'Count the cash in the drawer and enter it (₦3,000.00 expected)',
+    });
+    expect((await callError(core, 'shift.close', { counted: 'lots' })).details?.fields).toEqual({
+      counted: expect.stringMatching(/^Enter the cash counted in the drawer in naira/),
+    });
+    expect((await call<{ shift: ShiftView | null }>(core, 'shift.current', {})).shift).not.toBeNull();
+
+    const z = await call<ShiftReportView>(core, 'shift.close', { counted: '2,500' });
+    expect(z.report.totals.drawer).toMatchObject({
+      expectedKobo: 300_000,
+      countedKobo: 250_000,
+      overShortKobo: -50_000,
+      count: { by: 'Ngozi Eze', at: z.report.shift.closedAt },
+    });
+    expect(z.report.totals.tenders).toMatchObject({ card: { count: 1, amountKobo: 350_000 }, cash: { count: 0 } });
+    expect(z.report.totals.salesTotal).toEqual({ count: 1, amountKobo: 350_000 });
+    // Kept: read back the same.
+    expect((await call<ShiftReportView>(core, 'shift.report', { id: z.report.id })).report).toEqual(z.report);
+    expect(z.html).toContain('short by ₦500.00');
+
+    const csv = (await call<{ csv: string }>(core, 'shift.exportCsv', { id: z.report.id })).csv.split('\r\n');
+    expect(csv).toEqual(
+      expect.arrayContaining([
+        'orders,sales_total,1,3500.00,',
+        'tenders,card,1,3500.00,',
+        'tenders,cash,0,0.00,',
+        'tenders,taken_by_card,1,3500.00,',
+        'drawer,float,,5000.00,',
+        'drawer,drops,1,2000.00,',
+        'drawer,expected,,3000.00,',
+        'drawer,counted,,2500.00,',
+        'drawer,over_short,,-500.00,',
+        expect.stringMatching(/^drawer_drop,\d{4}-\d{2}-\d{2} \d{2}:\d{2} by Ngozi Eze: Safe bag 14,1,2000.00,$/),
+        'tickets,2026-11-21 19:30 Lagos Nights (2D) | Ticket,2,3000.00,',
+        'ticket_booking_fees,2026-11-21 19:30 Lagos Nights (2D) | Ticket,2,500.00,',
+      ]),
+    );
+  });
+
+  it('baskets through the counter (cash, split, a split whose card failed): the X and Z show their tenders, lines and drawer', async () => {
+    const { core } = await each.boot();
+    await call(core, 'shift.open', { cashier: 'Amaka', openingFloat: '1,000' });
+    // Cash: a popcorn combo with a Fanta and 2 water, ₦3,800 for ₦5,000 handed over: paid at once.
+    const cash = await call<OrderView>(core, 'sale.sellBasket', {
+      concessions: [
+        { code: 'CMB1', quantity: 1, choices: { Drink: 'FANTA' } },
+        { code: 'WATER', quantity: 2 },
+      ],
+      tender: { kind: 'cash', tenderedKobo: 500_000 },
+    });
+    expect(cash).toMatchObject({ state: 'paid', amountKobo: 0 });
+    // Split: popcorn large and nachos, ₦4,500: ₦1,500 cash, ₦3,000 on the terminal, paid.
+    const split = await call<OrderView>(core, 'sale.sellBasket', {
+      concessions: [
+        { code: 'POPL', quantity: 1 },
+        { code: 'NACHO', quantity: 1 },
+      ],
+      tender: { kind: 'split', cashKobo: 150_000 },
+      sn: SALE.sn,
+    });
+    await orderIn(core, split.id, 'waiting');
+    const splitPaid = orderIn(core, split.id, 'paid');
+    await call(core, 'demo.present', { outcome: 'SUCCESS' });
+    await splitPaid;
+    // Split whose card is declined after ₦500 cash: to hand back.
+    const failed = await call<OrderView>(core, 'sale.sellBasket', {
+      concessions: [{ code: 'POPS', quantity: 1 }],
+      tender: { kind: 'split', cashKobo: 50_000 },
+      sn: SALE.sn,
+    });
+    await orderIn(core, failed.id, 'waiting');
+    const declined = orderIn(core, failed.id, 'failed');
+    await call(core, 'demo.present', { outcome: 'FAIL' });
+    await declined;
+
+    const x = (await call<ShiftReportView>(core, 'shift.report', {})).report.totals;
+    expect(x.card).toEqual({ count: 1, amountKobo: 300_000 });
+    expect(x.salesTotal).toEqual({ count: 2, amountKobo: 380_000 + 450_000 });
+    expect(x.tenders).toMatchObject({
+      card: { count: 0, amountKobo: 0 },
+      cash: { count: 1, amountKobo: 380_000 },
+      split: { count: 1, cashKobo: 150_000, cardKobo: 300_000 },
+      cardTaken: { count: 1, amountKobo: 300_000 },
+      cashTaken: { count: 2, amountKobo: 530_000 },
+      toHandBack: { count: 1, amountKobo: 50_000, items: [{ ref: failed.outOrderNo, amountKobo: 50_000 }] },
+    });
+    expect(x.concessions?.categories).toEqual([
+      { category: 'Combos', quantity: 1, amountKobo: 300_000 },
+      { category: 'Drinks', quantity: 2, amountKobo: 80_000 },
+      { category: 'Popcorn', quantity: 1, amountKobo: 250_000 },
+      { category: 'Snacks', quantity: 1, amountKobo: 200_000 },
+    ]);
+    expect(x.drawer).toMatchObject({ floatKobo: 100_000, expectedKobo: 630_000 });
+
+    expect((await callError(core, 'shift.drop', { amount: '7,000' })).details?.fields).toEqual({
+      amount: 'The drawer should hold ₦6,300.00: take at most that to the safe',
+    });
+    await call(core, 'shift.drop', { amount: '5,000' });
+    const z = await call<ShiftReportView>(core, 'shift.close', { counted: '1,300' });
+    expect(z.report.totals.drawer).toMatchObject({
+      drops: { count: 1, amountKobo: 500_000 },
+      expectedKobo: 130_000,
+      countedKobo: 130_000,
+      overShortKobo: 0,
+    });
+    expect(z.html).toContain('the drawer is right');
+    expect(z.html).toContain(`Sale ${failed.outOrderNo}: the card failed. Hand back ₦500.00 cash`);
+  });
+
+  it('a shift with no float and no cash closes without a count', async () => {
+    const { core } = await each.boot();
+    await call(core, 'shift.open', { cashier: 'Tunde', openingFloat: '' });
+    await sell(core, 'SUCCESS');
+    const z = await call<ShiftReportView>(core, 'shift.close', {});
+    expect(z.report.totals.drawer).toMatchObject({ floatKobo: 0, expectedKobo: 0, countedKobo: null });
   });
 
   it('finds orders by number, film, seat and amount, filters by state and day, and pages newest first', async () => {

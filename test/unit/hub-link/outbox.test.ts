@@ -320,7 +320,7 @@ describe('what the journal owners write', () => {
       payload: { shiftId: String(shift.id), reportNo: report.id, from: 1_000, to: 5_000, totalKobo: 710_000, count: 1 },
     });
     expect((events[5]!.payload as { lines: { label: string; kobo: number; count: number }[] }).lines[0]).toEqual({
-      label: 'Paid',
+      label: 'Paid by card (card part)',
       kobo: 710_000,
       count: 1,
     });

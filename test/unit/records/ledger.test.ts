@@ -21,9 +21,9 @@ describe('the one ledger', () => {
     const lines = Object.fromEntries(
       ledgerLines(Z_REPORT.totals).map((l) => [l.label, [l.count, l.amountKobo, l.inCardTotal]]),
     );
-    expect(lines['Booking fees in the card total']).toEqual([Z_REPORT.totals.card.count, 240_000, null]);
+    expect(lines['Booking fees (every tender)']).toEqual([Z_REPORT.totals.card.count, 240_000, null]);
     expect(lines['Provider fees on the card total']).toEqual([Z_REPORT.totals.card.count, 93_600, null]);
-    expect(lines.Paid).toEqual([12, 6_240_000, '+']);
+    expect(lines['Paid by card (card part)']).toEqual([12, 6_240_000, '+']);
   });
 
   it('a refund to be arranged is listed in paid after closing and taken out of the card total; a report otherwise is not paid after closing', () => {

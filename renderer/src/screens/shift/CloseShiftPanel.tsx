@@ -1,5 +1,6 @@
-// Closing the shift: the final totals to read first; payments still open are listed and must be
-// confirmed ("close anyway") before the shift closes and its Z report is kept.
+// Closing the shift: the final totals to read first; the cash counted in the drawer (expected shown,
+// over/short on the Z once kept); payments still open are listed and must be confirmed ("close
+// anyway") before the shift closes and its Z report is kept.
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useShift } from '../../stores/shift-store';
@@ -7,6 +8,9 @@ import { OpenItemsList } from './OpenItemsList';
 import { ShiftFigures } from './ShiftFigures';
 import { formatLagosDateTime } from '../../format';
 import { Banner } from '../../components/Banner';
+import { Field } from '../../components/Field';
+import { formatNaira } from '../../format';
+import { countNeeded } from '../../../../shared/ledger-basket-lines';
 
 export function CloseShiftPanel() {
   const s = useShift(
@@ -16,14 +20,19 @@ export function CloseShiftPanel() {
       busy: st.busy,
       close: st.close,
       cancelClose: st.cancelClose,
+      errors: st.closeErrors,
     })),
   );
   const [accept, setAccept] = useState(false);
+  const [counted, setCounted] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   if (!s.closing) return null;
   const r = s.closing.report;
   const open = s.refusedOpen ?? r.totals.openItems;
+  const drawer = r.totals.drawer;
+  // The rule of when a count is needed (a float, cash taken) is the engine's; the field is always offered.
+  const needed = !!drawer && countNeeded(drawer);
 
   return (
     <section className="card close-shift" aria-labelledby="close-shift-title" data-testid="close-shift">
@@ -53,12 +62,43 @@ export function CloseShiftPanel() {
           close the shift anyway
         </label>
       )}
+      {drawer && (
+        <div className="drawer-count" data-testid="drawer-count">
+          <p data-testid="drawer-expected">
+            Expected in the drawer: <strong>{formatNaira(drawer.expectedKobo)}</strong>
+          </p>
+          <Field
+            label={`Cash counted in the drawer (₦${needed ? '' : ', optional: no float, no cash taken'})`}
+            error={s.errors.counted}
+            hint="Count every note and coin in the drawer. Over or short shows on the Z report."
+          >
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                aria-invalid={!!s.errors.counted}
+                inputMode="decimal"
+                value={counted}
+                onChange={(e) => {
+                  setCounted(e.target.value);
+                  if (s.errors.counted) useShift.setState({ closeErrors: {} });
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' && !(open.length > 0 && !accept))
+                    void s.close(open.length > 0 && accept, counted);
+                }}
+                autoComplete="off"
+              />
+            )}
+          </Field>
+        </div>
+      )}
       <div className="actions">
         <button
           type="button"
           className="primary"
           disabled={s.busy || (open.length > 0 && !accept)}
-          onClick={() => void s.close(open.length > 0 && accept)}
+          onClick={() => void s.close(open.length > 0 && accept, counted)}
         >
           {s.busy ? 'Closing…' : 'Close shift and keep the Z report'}
         </button>

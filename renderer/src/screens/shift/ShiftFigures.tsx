@@ -6,12 +6,14 @@ import {
   CARD_TOTAL_LABEL,
   CARD_TOTAL_NOTE,
   PROVIDER_FEES_LABEL,
+  SALES_TOTAL_LABEL,
   SHOWS_TABLE_LABEL,
   TICKETS_SOLD_LABEL,
   TOPUPS_TOTAL_LABEL,
 } from '../../../../shared/ledger';
 import { formatNaira, showDateText } from '../../format';
 import { Banner } from '../../components/Banner';
+import { ShiftBasketFigures } from './ShiftBasketFigures';
 
 function Figure({
   label,
@@ -55,6 +57,7 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
       )}
       <dl className="figures">
         <Figure label={CARD_TOTAL_LABEL} note={CARD_TOTAL_NOTE} b={t.card} tone="good" testId="figure-taken" />
+        {t.salesTotal && <Figure label={SALES_TOTAL_LABEL} b={t.salesTotal} testId="figure-sales-total" />}
         <Figure label="Failed" b={t.failed} testId="figure-failed" />
         <Figure label="Cancelled" b={t.cancelled} testId="figure-cancelled" />
         <Figure label="Expired" b={t.expired} testId="figure-expired" />
@@ -151,6 +154,7 @@ export function ShiftFigures({ report }: { report: ShiftReport }) {
           </tbody>
         </table>
       )}
+      <ShiftBasketFigures t={t} />
     </div>
   );
 }
