@@ -18,6 +18,7 @@ import { soldBasketOf } from '../../../shared/basket-sale';
 import { DEMO_CATALOGUE } from '../../../shared/catalogue';
 import type { SalesMix } from '../../../shared/hub-sales-contract';
 import type { OrderState, OrderView } from '../../../shared/orders';
+import { ledger } from '../../../shared/ledger';
 import { tenderLines } from '../../../shared/tender-lines';
 import { lagosDate } from '../../../shared/time';
 import { enroll, startTestHub, type TestHub } from '../../hub/helpers/hub-harness';
@@ -200,6 +201,23 @@ describe("the counter's baskets on the Hub", () => {
     const sh = (await shifts(db, all, day, {})).shifts.find((s) => s.shiftId === String(shift.id))!;
     expect(seen(sh.sales)).toEqual(want);
     expect(seen((await today(db, all, day)).sales)).toEqual(want);
+    // And the counter's own ledger over its journal (shared/ledger.ts, its basket lines) says the same.
+    const l = ledger({ sales: facts, late: [], topups: [] }, window);
+    const byCat = (xs: { category: string; quantity: number; amountKobo: number }[]) =>
+      xs.map((c) => [c.category, c.quantity, c.amountKobo]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(byCat(sh.sales.categories.filter((c) => c.kind === 'concessions'))).toEqual(byCat(l.concessions.categories));
+    const tickets = sh.sales.categories.find((c) => c.kind === 'tickets')!;
+    const fees = sh.sales.categories.find((c) => c.kind === 'fees')!;
+    expect([tickets.quantity, tickets.amountKobo, fees.amountKobo]).toEqual([
+      l.ticketTypes.reduce((n, t) => n + t.quantity, 0),
+      l.ticketTypes.reduce((n, t) => n + t.amountKobo, 0),
+      l.ticketTypes.reduce((n, t) => n + t.bookingFeeKobo, 0),
+    ]);
+    expect(sh.sales.totalKobo).toBe(l.salesTotal.amountKobo);
+    expect([sh.sales.cashKobo, sh.sales.cardKobo]).toEqual([
+      l.tenders.cashTaken.amountKobo,
+      l.tenders.cardTaken.amountKobo,
+    ]);
     // The card the terminals took is the counter's card total of the shift.
     expect(sh.sales.cardKobo).toBe(tl.cardTaken.amountKobo);
   });
