@@ -44,8 +44,8 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
   ow.and(`o.counted_at >= ${ow.p(from)} and o.counted_at < ${ow.p(to)}`);
   const orders = await q.query<Row>(
     `select o.practice, o.branch, o.counter_id, coalesce(o.cashier, '') as cashier, o.outcome, o.in_card,
-            count(*) as n, coalesce(sum(o.outcome_kobo), 0) as kobo
-       from dash_orders o ${ow.sql()} group by 1, 2, 3, 4, 5, 6`,
+            o.tender = 'cash' as cash_only, count(*) as n, coalesce(sum(o.outcome_kobo), 0) as kobo
+       from dash_orders o ${ow.sql()} group by 1, 2, 3, 4, 5, 6, 7`,
     ow.params,
   );
   const tw = new Where(scope, 't.branch', branchFilter);
@@ -92,6 +92,9 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     const g = groups.get(k) ?? { r, lines: {} };
     groups.set(k, g);
     const outcome = String(r.outcome);
+    // A sale wholly in cash is no card payment: not in the Paid line (as the counter's ledger, shared/ledger.ts);
+    // its sale is in Today's sales by category and tender (dashboard-sales.ts).
+    if (outcome === 'paid' && r.cash_only === true) continue;
     if (outcome === 'paid') g.lines.paid = bucket(r.n, r.kobo);
     else if (outcome === 'paid_after_closing')
       g.lines[r.in_card === true ? 'lateKept' : 'lateRefund'] = bucket(r.n, r.kobo);

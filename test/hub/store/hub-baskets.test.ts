@@ -392,6 +392,9 @@ describe.each(backends)('baskets on the Hub, on $name', (b) => {
       expect(want.tenders.map((t) => t.count)).toEqual([2, 1, 1]);
       const v = await today(db, all, D);
       expect(v.sales).toEqual(want);
+      // The Paid line counts card payments only (as the counter's ledger): the sales wholly in cash are not in it.
+      const cardPaid = counted(SALES).filter((s) => s.basket?.tender.kind !== 'cash');
+      expect(v.totals.paidCount).toBe(cardPaid.length);
       expect((await HO.get(`/today?day=${D}`)).json.sales).toEqual(want);
       // The shift: the same sales (all within it).
       const sh = await shifts(db, all, D, {});
