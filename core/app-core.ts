@@ -209,7 +209,7 @@ export async function createCore(deps: CoreDeps) {
     openPayments: () => checkout.countOpen(),
     // The Hub said a show's seats changed at another counter: the seat maps showing it ask again.
     onSeatsChanged: (showKey) => seatMap.seatsChanged(showKey),
-    // The branch's programme from the Hub enters through the same door as a CSV import.
+    catalogue: catalogue.hubPort, // the Hub's catalogue and programme come in by the doors of a file import
     programme: {
       heldVersion: (counterId) => {
         const s = programme.store.source();

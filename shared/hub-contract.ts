@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ORDER_STATES } from './orders';
 import { TOPUP_STATES } from './topups';
-import { SoldBasketSchema } from './sold-basket';
+import { HubSoldBasketSchema } from './hub-basket-contract';
 
 export const HUB_API_PREFIX = '/api/v1';
 
@@ -122,13 +122,17 @@ export const SYNC_PAYLOADS = {
         .strict()
         .optional(),
       /** A basket sale's lines, tender and amounts as the counter's engine priced them (absent: one ticket type by card). */
-      basket: SoldBasketSchema.optional(),
+      basket: HubSoldBasketSchema.optional(),
       /** The counter's profile when the sale was made (demo sales are kept apart from takings). */
       profile: Text(32).optional(),
       merchantId: Text(64).optional(),
       expiresAt: Ms.optional(),
     })
-    .strict(),
+    .strict()
+    .refine((o) => !o.basket || o.amountKobo === o.basket.amounts?.cardKobo, {
+      path: ['amountKobo'],
+      message: "a basket sale's amount is its card part",
+    }),
   'order.status': z
     .object({ ...OrderRef, status: z.enum(ORDER_STATES), payNo: Text(64).optional(), note: Text(200).optional() })
     .strict(),

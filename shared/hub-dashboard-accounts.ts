@@ -124,6 +124,7 @@ export const AUDIT_ACTIONS = [
   'programme.layout-uploaded',
   'programme.layout-removed',
   'programme.seats-released',
+  'programme.catalogue-imported',
 ] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CounterViewSchema } from './hub-contract';
 import { BranchId, DaySchema, Kobo, Ms } from './hub-dashboard-fields';
+import { SalesMixSchema } from './hub-sales-contract';
 import { SEAT_LABEL_RE } from './seat-list';
 
 export * from './hub-dashboard-accounts';
@@ -74,6 +75,8 @@ export const TodayViewSchema = z.object({
   hourly: z.array(HourPointSchema).length(24),
   /** Demo and Sandbox sales of the day (no real money), kept apart from the takings. */
   practice: TallySchema,
+  /** The day's sales by category and by tender (hub-sales-contract.ts). */
+  sales: SalesMixSchema,
 });
 export type TodayView = z.infer<typeof TodayViewSchema>;
 
@@ -120,6 +123,10 @@ export const OrderRowSchema = z.object({
   profile: z.string().nullable(),
   /** A Demo or Sandbox sale: never in the takings. */
   practice: z.boolean(),
+  /** How it was paid (a sale before baskets: card), what the customer paid in all, and its cash part; `amountKobo` is the card part. */
+  tender: z.enum(['card', 'cash', 'split']),
+  totalKobo: Kobo,
+  cashPartKobo: Kobo,
   /** Money the provider took after the sale was closed (order.late paid-after-closing), else null. */
   paidAfterClosingKobo: Kobo.nullable(),
   /** The provider's late word on this order, if any (docs/late-payments.md), and how the counter settled it. */
@@ -236,6 +243,7 @@ const ATTENTION_KINDS = [
   'order-named-in-two-branches',
   'claim-refused',
   'seat-sold-twice',
+  'stock-below-zero',
 ] as const;
 const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),
@@ -296,6 +304,8 @@ const ShiftRowSchema = z.object({
   floatKobo: Kobo.nullable(),
   cardTotalKobo: Kobo.nullable(),
   zreports: z.array(ZReportViewSchema),
+  /** The shift's sales by category and by tender: its counter's, counted from its opening to its close. */
+  sales: SalesMixSchema,
 });
 export type ShiftRow = z.infer<typeof ShiftRowSchema>;
 const ShiftDayTotalsSchema = z.object({

@@ -185,5 +185,10 @@ export function createCatalogueModule(ctx: CatalogueContext, deps: CatalogueModu
       },
     },
   };
-  return Object.assign(module, { current, view, replaceCatalogue, orderChanged, store });
+  /** The Hub's way in (core/hub-link/catalogue-link.ts): the Hub version of the copy, and the Hub's catalogue replacing it. */
+  const hubPort = {
+    heldVersion: (): number | null => store.hubVersion(),
+    replace: (version: number, c: unknown): void => void replaceCatalogue({ kind: 'hub', version }, c),
+  };
+  return Object.assign(module, { current, view, replaceCatalogue, orderChanged, store, hubPort });
 }

@@ -75,6 +75,13 @@ export class CatalogueStore {
     })();
   }
 
+  /** The Hub's version of the catalogue in use when it came from the Hub (null: none, or not the Hub's). */
+  hubVersion(): number | null {
+    const r = this.db.prepare('SELECT kind, hub_version AS v FROM catalogue_source WHERE id = 1').get() as
+      { kind: string; v: number | null } | undefined;
+    return r?.kind === 'hub' ? r.v : null;
+  }
+
   /** Marks an entry sold out or back on sale; false when no entry has this code. */
   setSoldOut(code: string, soldOut: boolean, at: number): boolean {
     this.cached = null;

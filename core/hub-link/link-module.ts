@@ -20,6 +20,7 @@ import type { HubConnectionSource } from './link-types';
 import { HUB_CHECK_EVERY_MS, LinkRunner } from './link-runner';
 import { LinkStatus } from './link-status';
 import { ProgrammeLink, type ProgrammePort } from './programme-link';
+import { CatalogueLink, type CataloguePort } from './catalogue-link';
 import { createRelayConsumer, type RelayConsumerDeps } from './relay-consumer';
 import { createSyncPusher } from './sync-pusher';
 
@@ -36,6 +37,8 @@ interface HubLinkModuleDeps {
   openPayments: () => number;
   /** The counter's programme: the Hub version of its copy (null: none from the Hub), and the one way in. */
   programme?: ProgrammePort;
+  /** The counter's concessions catalogue (core/catalogue, `source: 'hub'`): pulled whenever the programme's version is told. */
+  catalogue?: CataloguePort;
   /** The Hub says a show's seats changed (`event: seats`): the seat map emits `seats.changed`. */
   onSeatsChanged?: (showKey: string) => void;
   /** This counter's own seat holds, asked without a Hub or when it does not answer in time. */
@@ -65,6 +68,9 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
   const programme = deps.programme
     ? new ProgrammeLink({ programme: deps.programme, connection, client, logger, running: () => runner.isRunning() })
     : null;
+  const catalogue = deps.catalogue
+    ? new CatalogueLink({ catalogue: deps.catalogue, connection, client, logger, running: () => runner.isRunning() })
+    : null;
   const pusher = createSyncPusher({
     db: ctx.db,
     connection,
@@ -87,7 +93,10 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
     logger,
     ingest: deps.ingest,
     onRefused: (e) => runner.refused(e),
-    onProgramme: (version) => programme?.told(version),
+    onProgramme: (version) => {
+      programme?.told(version);
+      void catalogue?.told();
+    },
     practice,
     onSeats: (showKey) => {
       try {
@@ -142,6 +151,8 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
 
   relay.onChange((healthy) => {
     status.changed();
+    // Connected: the branch's catalogue may have changed meanwhile (a branch with no programme is told nothing).
+    if (healthy) void catalogue?.told();
     // The stream dropped: is the Hub gone, or did it just close this stream? Ask at once.
     if (!healthy && runner.isRunning()) void runner.check();
   });

@@ -33,6 +33,8 @@ import {
   SeatCheckResponseSchema,
 } from '../../shared/hub-programme-contract';
 import { readProgramme } from '../store/programme';
+import { readCatalogue } from '../store/catalogue';
+import { HUB_CATALOGUE_PATH, HubCatalogueSchema } from '../../shared/hub-sales-contract';
 import { seatConflicts } from '../store/seat-taken';
 import { RelayStreamQuerySchema } from '../../shared/hub-seats-contract';
 import { anonymousAudience, counterAudience, counterOf } from './audiences';
@@ -157,6 +159,13 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
       // sent, so a layout removed on the Hub ([]) is removed on the counters too.
       const programme = p.programme && { ...p.programme, layouts: await layoutFiles(ctx.db, p.branch) };
       return { branch: p.branch, version: p.version, updatedAt: p.updatedAt, programme };
+    });
+
+    // The branch's concessions catalogue (dashboard upload): an upload moves the programme's version
+    // on too, so a counter told `event: programme` pulls both.
+    counters.get(HUB_CATALOGUE_PATH, { schema: { response: { 200: HubCatalogueSchema } } }, async (req) => {
+      const { updatedBy: _by, ...c } = await readCatalogue(ctx.db, counterOf(req).branch);
+      return c;
     });
 
     counters.post(

@@ -44,6 +44,7 @@ import { writeAudit } from '../store/manager-admin';
 import { dashboardBranchRoutes } from './dashboard-branches';
 import { dashboardManagerRoutes } from './dashboard-managers';
 import { dashboardProgrammeRoutes } from './dashboard-programme';
+import { dashboardSalesRoutes } from './dashboard-sales';
 import { dashboardLoginRoutes, dashboardSessionRoutes } from './dashboard-session';
 import { anonymousAudience, managerAudience, sessionOf } from './audiences';
 import type { HubApp } from './zod-provider';
@@ -291,6 +292,7 @@ export function dashboardRoutes(app: HubApp, ctx: HubContext): void {
     );
 
     dashboardProgrammeRoutes(app, ctx);
+    dashboardSalesRoutes(app, ctx);
     dashboardSeatRoutes(app, ctx);
     dashboardBranchRoutes(app, ctx);
     dashboardManagerRoutes(app, ctx);

@@ -5,6 +5,7 @@ import { lagosDayOf, lagosDayStart, type AttentionLine, type AttentionView } fro
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { sharedClaimLines } from './attention-claims';
+import { stockLines } from './catalogue';
 import { soldTwiceLines } from './seat-views';
 import { OPEN_LIST, ORDER_COLUMNS, orderRow, type Row } from './dashboard-orders';
 import { Where, type Scope } from './scope';
@@ -108,6 +109,7 @@ export async function attention(
   await sharedClaimLines(q, scope, now, lines, branchFilter);
   await soldTwiceLines(q, scope, lines, branchFilter);
   await noShiftLines(q, scope, lines, branchFilter);
+  await stockLines(q, scope, lines, branchFilter);
 
   const cw = new Where(scope, 'c.branch', branchFilter);
   cw.and('c.revoked_at is null');

@@ -21,7 +21,7 @@ export const str = (v: unknown): string | null => (v === null || v === undefined
 
 export const OPEN_LIST = ORDER_STATES_OPEN.map((s) => `'${s}'`).join(', ');
 
-export const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.film_name, o.film_title,
+export const ORDER_COLUMNS = `o.id, o.counter_id, c.name as counter_name, o.branch, o.reference, o.order_no, o.pay_no, o.state, o.amount_kobo, o.tender, o.total_kobo, o.cash_part_kobo, o.film_name, o.film_title,
   o.show_date, o.show_time, o.seats, o.tickets, o.cashier, o.profile, o.practice, o.created_at, o.updated_at, o.change_id,
   case when o.outcome = 'paid_after_closing' then o.outcome_kobo end as paid_after_closing_kobo,
   (select json_build_object('kind', l.kind, 'providerStatus', l.provider_status, 'amountKobo', l.amount_kobo, 'at', coalesce(l.provider_at, l.at), 'payNo', l.pay_no, 'how', l.handled_how, 'by', l.handled_by, 'handledAt', l.handled_at)
@@ -54,6 +54,9 @@ export const orderRow = (r: Row): OrderRow => ({
   payNo: str(r.pay_no),
   state: String(r.state),
   amountKobo: num(r.amount_kobo),
+  tender: r.tender === 'cash' || r.tender === 'split' ? r.tender : 'card',
+  totalKobo: num(r.total_kobo),
+  cashPartKobo: num(r.cash_part_kobo),
   filmName: str(r.film_name),
   filmTitle: str(r.film_title),
   showDate: str(r.show_date),
@@ -102,7 +105,10 @@ function orderWhere(scope: Scope, f: OrderFilters, direction: 'asc' | 'desc'): W
     w.and(`o.film_name ilike ${p} or o.film_title ilike ${p}`);
   }
   if (f.seat) w.and(`',' || o.seats || ',' like ${w.p(`%,${f.seat},%`)}`);
-  if (f.amountKobo !== undefined) w.and(`o.amount_kobo = ${w.p(f.amountKobo)}`);
+  if (f.amountKobo !== undefined) {
+    const a = w.p(f.amountKobo);
+    w.and(`o.amount_kobo = ${a} or o.total_kobo = ${a}`);
+  }
   if (f.cashier) w.and(`o.cashier = ${w.p(f.cashier)}`);
   if (f.counterId) w.and(`o.counter_id = ${w.p(f.counterId)}`);
   if (f.from) w.and(`o.created_at >= ${w.p(lagosDayStart(f.from))}`);

@@ -14,6 +14,7 @@ import { addDayTally, dayTally, emptyDayTally, shiftDayTotals } from '../../shar
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { DAY_MS, str, type Row } from './dashboard-orders';
+import { daySales, shiftKey, shiftSales } from './dashboard-sales';
 import { Where, type Scope } from './scope';
 
 // ---- Today -------------------------------------------------------------------------------------
@@ -43,8 +44,8 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
   ow.and(`o.counted_at >= ${ow.p(from)} and o.counted_at < ${ow.p(to)}`);
   const orders = await q.query<Row>(
     `select o.practice, o.branch, o.counter_id, coalesce(o.cashier, '') as cashier, o.outcome, o.in_card,
-            count(*) as n, coalesce(sum(o.outcome_kobo), 0) as kobo
-       from dash_orders o ${ow.sql()} group by 1, 2, 3, 4, 5, 6`,
+            o.tender = 'cash' as cash_only, count(*) as n, coalesce(sum(o.outcome_kobo), 0) as kobo
+       from dash_orders o ${ow.sql()} group by 1, 2, 3, 4, 5, 6, 7`,
     ow.params,
   );
   const tw = new Where(scope, 't.branch', branchFilter);
@@ -91,6 +92,9 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
     const g = groups.get(k) ?? { r, lines: {} };
     groups.set(k, g);
     const outcome = String(r.outcome);
+    // A sale wholly in cash is no card payment: not in the Paid line (as the counter's ledger, shared/ledger.ts);
+    // its sale is in Today's sales by category and tender (dashboard-sales.ts).
+    if (outcome === 'paid' && r.cash_only === true) continue;
     if (outcome === 'paid') g.lines.paid = bucket(r.n, r.kobo);
     else if (outcome === 'paid_after_closing')
       g.lines[r.in_card === true ? 'lateKept' : 'lateRefund'] = bucket(r.n, r.kobo);
@@ -139,7 +143,8 @@ export async function today(q: SqlRunner, scope: Scope, day: string, branchFilte
       }
     }
   }
-  return { day, from, to, lastWeekDay, totals, branches: sorted, hourly, practice };
+  const sales = await daySales(q, scope, from, to, branchFilter);
+  return { day, from, to, lastWeekDay, totals, branches: sorted, hourly, practice, sales };
 }
 
 // ---- Shifts ---------------------------------------------------------------------------------------
@@ -183,7 +188,15 @@ export async function shifts(
     });
     byShift.set(k, list);
   }
-  const list: ShiftRow[] = rows.map((s) => ({
+  const windows = rows.map((s) => ({
+    counterId: String(s.counter_id),
+    shiftId: String(s.shift_id),
+    openedAt: num(s.opened_at),
+    closedAt: numOrNull(s.closed_at),
+    practice: s.practice === true,
+  }));
+  const sales = await shiftSales(q, windows);
+  const list: ShiftRow[] = rows.map((s, i) => ({
     counterId: String(s.counter_id),
     counterName: String(s.name),
     branch: String(s.branch),
@@ -196,6 +209,7 @@ export async function shifts(
     floatKobo: numOrNull(s.float_kobo),
     cardTotalKobo: numOrNull(s.card_total_kobo),
     zreports: byShift.get(`${String(s.counter_id)}\u0000${String(s.shift_id)}`) ?? [],
+    sales: sales.get(shiftKey(windows[i]!))!,
   }));
   // Added up by the ledger's rule (shared/ledger.ts), real and practice apart.
   return { day, shifts: list, ...shiftDayTotals(list) };

@@ -5,6 +5,7 @@
 // `practice` and kept out of the takings.
 import type { SyncEvent } from '../../shared/hub-contract';
 import { ledgerRow, type LedgerRow } from '../../shared/ledger-row';
+import { projectLines, saleBasketOf, tenderColumns } from './projection-lines';
 import type { OrderState } from '../../shared/orders';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
@@ -39,42 +40,47 @@ export async function projectEvents(
   };
 
   if (created.length) {
-    span(
-      await q.query<{ change_id: unknown }>(
-        `insert into dash_orders (counter_id, reference, branch, profile, practice, order_no, state, amount_kobo, film_name, film_title, show_date, show_time,
-                                seats, tickets, cashier, created_at, updated_at, change_id, outcome, counted_at, outcome_kobo, card_kobo, in_card)
+    // Every sale as a basket (soldBasketOf): its lines and tender go with the order (projection-lines.ts).
+    const baskets = created.map((e) => saleBasketOf(e.payload));
+    const inserted = await q.query<{ id: unknown; reference: unknown; change_id: unknown }>(
+      `insert into dash_orders (counter_id, reference, branch, profile, practice, order_no, state, amount_kobo, film_name, film_title, show_date, show_time,
+                                seats, tickets, cashier, created_at, updated_at, change_id, outcome, counted_at, outcome_kobo, card_kobo, in_card,
+                                tender, total_kobo, cash_part_kobo, card_part_kobo)
        select $1, t.reference, $2, t.profile, t.practice, t.order_no, 'queued', t.amount, t.film_name, t.film_title, t.show_date, t.show_time,
-              t.seats, t.tickets, t.cashier, t.at, t.at, nextval('dash_change_seq'), t.outcome, t.counted_at, t.outcome_kobo, t.card_kobo, t.in_card
+              t.seats, t.tickets, t.cashier, t.at, t.at, nextval('dash_change_seq'), t.outcome, t.counted_at, t.outcome_kobo, t.card_kobo, t.in_card,
+              t.tender, t.total, t.cash_part, t.card_part
          from unnest($3::text[], $4::text[], $5::boolean[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::bigint[],
-                     $16::text[], $17::bigint[], $18::bigint[], $19::bigint[], $20::boolean[])
+                     $16::text[], $17::bigint[], $18::bigint[], $19::bigint[], $20::boolean[], $21::text[], $22::bigint[], $23::bigint[], $24::bigint[])
               as t(reference, profile, practice, order_no, amount, film_name, film_title, show_date, show_time, seats, tickets, cashier, at,
-                   outcome, counted_at, outcome_kobo, card_kobo, in_card)
+                   outcome, counted_at, outcome_kobo, card_kobo, in_card, tender, total, cash_part, card_part)
        on conflict (counter_id, reference) do nothing
-       returning change_id`,
-        [
-          counterId,
-          branch,
-          created.map((e) => e.payload.reference),
-          created.map((e) => orNull(e.payload.profile)),
-          created.map((e) => isPractice(e.payload.profile)),
-          created.map((e) => e.payload.orderNo || null),
-          created.map((e) => e.payload.amountKobo),
-          created.map((e) => orNull(e.payload.sale?.filmName)),
-          created.map((e) => orNull(e.payload.sale?.filmTitle)),
-          created.map((e) => orNull(e.payload.sale?.showDate)),
-          created.map((e) => orNull(e.payload.sale?.showTime)),
-          created.map((e) => orNull(e.payload.sale?.seats)),
-          created.map((e) => orNull(e.payload.sale?.tickets)),
-          created.map((e) => orNull(e.payload.cashier)),
-          created.map((e) => e.at),
-          ...ledgerColumns(
-            created.map((e) =>
-              ledgerRow({ createdAt: e.at, state: 'queued', amountKobo: e.payload.amountKobo, paidAt: null }, null),
-            ),
+       returning id, reference, change_id`,
+      [
+        counterId,
+        branch,
+        created.map((e) => e.payload.reference),
+        created.map((e) => orNull(e.payload.profile)),
+        created.map((e) => isPractice(e.payload.profile)),
+        created.map((e) => e.payload.orderNo || null),
+        created.map((e) => e.payload.amountKobo),
+        created.map((e) => orNull(e.payload.sale?.filmName)),
+        created.map((e) => orNull(e.payload.sale?.filmTitle)),
+        created.map((e) => orNull(e.payload.sale?.showDate)),
+        created.map((e) => orNull(e.payload.sale?.showTime)),
+        created.map((e) => orNull(e.payload.sale?.seats)),
+        created.map((e) => orNull(e.payload.sale?.tickets)),
+        created.map((e) => orNull(e.payload.cashier)),
+        created.map((e) => e.at),
+        ...ledgerColumns(
+          created.map((e) =>
+            ledgerRow({ createdAt: e.at, state: 'queued', amountKobo: e.payload.amountKobo, paidAt: null }, null),
           ),
-        ],
-      ),
+        ),
+        ...tenderColumns(baskets),
+      ],
     );
+    span(inserted);
+    await projectLines(q, inserted, created, baskets);
   }
 
   if (status.length) {

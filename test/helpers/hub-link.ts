@@ -18,6 +18,7 @@ import {
 import { memoryLogger } from '../../shared/logger';
 import { systemTimers, type Timers } from '../../core/lib';
 import { createCheckoutService, type CheckoutService } from '../../core/orders/checkout-service';
+import type { BasketSources } from '../../core/orders/basket-intake';
 import { createPosClient } from '../../core/provider';
 import { ShiftStore } from '../../core/records/shifts/shift-store';
 import { TopupJournal } from '../../core/topups/topup-journal';
@@ -79,6 +80,8 @@ export interface LinkedCounterOptions {
   counterName?: string;
   /** The sales' expiry in seconds, read at each sale (default 300). */
   expireSeconds?: () => number;
+  /** Where baskets are priced from (the programme's show, the catalogue); none by default. */
+  basket?: BasketSources;
 }
 
 let made = 0;
@@ -124,6 +127,7 @@ export function linkCounter(o: LinkedCounterOptions): LinkedCounter {
         logger,
         journalSink: sink,
         tuning: FAST_TUNING,
+        ...(o.basket ? { basket: o.basket } : {}),
         settings: () => ({
           counterName,
           headMerchantId: sb.merchant.headMerchantId,

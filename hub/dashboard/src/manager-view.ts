@@ -75,6 +75,8 @@ export function auditWhat(
       return `removed a screen layout of ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
     case 'programme.seats-released':
       return `released held seats in ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
+    case 'programme.catalogue-imported':
+      return `uploaded the concessions catalogue of ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
   }
 }
 

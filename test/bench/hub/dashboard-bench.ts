@@ -51,7 +51,8 @@ export async function seed(
     const span = days * DAY;
     await db.query(
       `insert into dash_orders (id, counter_id, reference, branch, profile, practice, order_no, pay_no, state, amount_kobo, film_name, film_title, show_date, show_time,
-                                seats, tickets, cashier, created_at, updated_at, change_id, outcome, counted_at, outcome_kobo, card_kobo, in_card)
+                                seats, tickets, cashier, created_at, updated_at, change_id, outcome, counted_at, outcome_kobo, card_kobo, in_card,
+                                tender, total_kobo, cash_part_kobo, card_part_kobo)
        select g, 'ctr_b' || lpad(c::text, 4, '0'), 'R' || g, 'BR-' || (1 + (c - 1) / 10), case when g % 50 = 0 then 'demo' else 'production' end, g % 50 = 0,
               '24' || lpad(g::text, 10, '0'),
               case when g % 100 < 90 then 'PAY' || g end,
@@ -60,7 +61,9 @@ export async function seed(
               chr(65 + (g % 20)) || (1 + g % 30), 1, 'Cashier ' || (c * 3 + g % 3),
               t, t + 20000, g,
               -- the ledger's row (shared/ledger-row.ts) of a sale with no paid time recorded: counted when sold
-              st, t, amount, case when st = 'paid' then amount else 0 end, st = 'paid'
+              st, t, amount, case when st = 'paid' then amount else 0 end, st = 'paid',
+              -- one ticket by card, as a sale before baskets (shared/basket-sale.ts soldBasketOf)
+              'card', amount, 0, amount
          from generate_series(1, $1::int) g,
               lateral (select 1 + ((g::bigint * 7919) % $2::int)::int as c, $3::bigint - ((($1::bigint - g) * $4::bigint) / $1::bigint) as t,
                               case when g % 100 < 90 then 'paid' when g % 100 < 94 then 'failed' when g % 100 < 97 then 'cancelled' else 'expired' end as st,
@@ -73,6 +76,11 @@ export async function seed(
     await db.query(
       `update dash_orders set state = case when id % 2 = 0 then 'waiting' else 'unknown' end, pay_no = null,
               outcome = 'open', counted_at = created_at, card_kobo = 0, in_card = false where id % 20011 = 0`,
+    );
+    // Each sale's one Ticket line (projection-lines.ts): Today and Shifts sum them by category.
+    await db.query(
+      `insert into dash_order_lines (order_id, position, kind, code, name, category, quantity, unit_kobo, amount_kobo, fee_kobo, chosen)
+       select id, 0, 'tickets', 'Ticket', 'Ticket', 'Tickets', tickets, amount_kobo, amount_kobo, 0, '{}' from dash_orders`,
     );
     await db.query(
       `insert into dash_order_events (counter_id, seq, order_id, kind, at, status, received_at)

@@ -23,6 +23,7 @@ const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' 
   'order-named-in-two-branches': { label: 'Order named in two branches', tone: 'bad' },
   'claim-refused': { label: 'Claim refused', tone: 'bad' },
   'seat-sold-twice': { label: 'Seat sold twice', tone: 'bad' },
+  'stock-below-zero': { label: 'Stock below zero', tone: 'warn' },
 };
 
 export function AttentionScreen() {
@@ -74,7 +75,7 @@ export function AttentionScreen() {
                       'The whole Hub'
                     ) : (
                       <>
-                        {l.counterName ?? 'Hub'}
+                        {l.counterName ?? (l.kind === 'stock-below-zero' ? 'All counters' : 'Hub')}
                         {session?.manager.role === 'head-office' ? ` · ${label(l.branch)}` : ''}
                       </>
                     )}

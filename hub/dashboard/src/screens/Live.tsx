@@ -1,12 +1,13 @@
 // Live: payments as they happen on every counter in view (server-sent events from the Hub), newest
 // first, each with its state pill as the counter app shows it. An order that changes moves to the top.
+import { SaleAmount } from '../components/SalesMix';
 import { useBranchLabel } from '../branch-names';
 import { useEffect, useState } from 'react';
 import { OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
 import { lagosDate } from '../../../../shared/time';
 import { api, errorText } from '../api';
 import { Banner, Link, ScreenTitle, StatePill } from '../components/bits';
-import { formatNaira, lagosTimeSeconds } from '../format';
+import { lagosTimeSeconds } from '../format';
 import { branchQuery, useDash, type LiveStatus } from '../store';
 
 const STATUS_TEXT: Record<LiveStatus, string> = {
@@ -74,7 +75,9 @@ export function LiveScreen() {
                 {o.filmTitle ?? o.filmName ?? 'Payment'}
                 {o.seats ? ` · ${o.seats}` : ''}
               </span>
-              <span className="live-amount num">{formatNaira(o.amountKobo)}</span>
+              <span className="live-amount num">
+                <SaleAmount o={o} />
+              </span>
               <StatePill state={o.state} practice={o.practice} profile={o.profile} />
               <Link to={`/dashboard/orders/${o.id}`} className="live-open" aria-label={`History of ${o.reference}`}>
                 History

@@ -1,9 +1,10 @@
 // One order's page on the Orders screen: its facts and its history as the counter recorded it.
+import { OrderAmountFacts } from '../components/SalesMix';
 import { OrderDetailSchema } from '../../../../shared/hub-dashboard-contract';
 import { api } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
 import { LatePill, lateText } from '../components/LatePill';
-import { formatNaira, lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, showDayTime } from '../format';
+import { lagosDayTime, lagosDayTimeSeconds, lagosTimeSeconds, showDayTime } from '../format';
 import { useBranchLabel } from '../branch-names';
 import { useLoad } from '../use-load';
 
@@ -42,10 +43,7 @@ export function OrderHistory({ id }: { id: string }) {
               </p>
             ) : null}
             <dl>
-              <div>
-                <dt>Amount</dt>
-                <dd>{formatNaira(d.order.amountKobo)}</dd>
-              </div>
+              <OrderAmountFacts o={d.order} />
               <div>
                 <dt>Counter</dt>
                 <dd>

@@ -1,6 +1,7 @@
 // Orders: search every counter's orders in view by any filter the Hub knows, 50 to a page
 // (OrderFilters.tsx is the form); one order's full history as the counter recorded it
 // (OrderHistory.tsx); the CSV of a date range.
+import { SaleAmount } from '../components/SalesMix';
 import { useState } from 'react';
 import { parseNaira } from '../../../../shared/money';
 import { CountersViewSchema, OrdersPageSchema, type OrderRow } from '../../../../shared/hub-dashboard-contract';
@@ -9,7 +10,7 @@ import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle, StatePill } from '../components/bits';
 import { DayField } from '../components/DayField';
 import { LatePill } from '../components/LatePill';
-import { formatNaira, formOfQuery, lagosDayTime, ordersQuery, type OrderFilterForm } from '../format';
+import { formOfQuery, lagosDayTime, ordersQuery, type OrderFilterForm } from '../format';
 import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
@@ -110,7 +111,7 @@ function Results({
                     </Link>
                   </td>
                   <td className="num o-amount" data-testid="order-amount">
-                    {formatNaira(o.amountKobo)}
+                    <SaleAmount o={o} />
                   </td>
                   <td className="o-state" data-testid="order-state">
                     <StatePill state={o.state} practice={o.practice} profile={o.profile} />

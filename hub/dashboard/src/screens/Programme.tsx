@@ -14,6 +14,7 @@ import { MAX_PROGRAMME_CSV_CHARS } from '../../../../shared/programme';
 import { PROGRAMME_COLUMNS } from '../../../../shared/programme-csv';
 import { api, apiUrl } from '../api';
 import { Banner, Loading, ScreenTitle } from '../components/bits';
+import { CatalogueCard } from '../components/CatalogueCard';
 import { useFileSend } from '../components/useFileSend';
 import { dayLong, dayShort, formatCount } from '../format';
 import { errorLine, importOutcome, programmeDays, ticketTypeText, versionLine } from '../programme-view';
@@ -258,6 +259,7 @@ export function ProgrammeScreen() {
           {!v ? r.error ? null : <Loading what="the programme" /> : <ProgrammeFacts v={v} />}
           <ImportCard key={branch} branch={headOffice ? branch : null} onImported={(res) => setFresh(res.programme)} />
           {v ? <ProgrammeDetail v={v} /> : null}
+          <CatalogueCard key={`catalogue-${branch}`} branch={branch} headOffice={headOffice} />
         </>
       )}
     </section>

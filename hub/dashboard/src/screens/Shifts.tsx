@@ -8,6 +8,7 @@ import { CARD_TOTAL_LABEL, CARD_TOTAL_NOTE } from '../../../../shared/ledger';
 import { api, apiUrl } from '../api';
 import { Banner, Loading, practiceWord, ScreenTitle } from '../components/bits';
 import { DayNav, useDay } from '../components/DayNav';
+import { SalesMixView } from '../components/SalesMix';
 import { dayLong, formatCount, formatNaira, lagosDayTime } from '../format';
 import { branchQuery, useDash } from '../store';
 import { useLoad } from '../use-load';
@@ -93,6 +94,7 @@ function ShiftItem({ s, headOffice }: { s: ShiftRow; headOffice: boolean }) {
           <dd>{s.cardTotalKobo === null ? '—' : formatNaira(s.cardTotalKobo)}</dd>
         </div>
       </dl>
+      <SalesMixView m={s.sales} testId={`shift-sales-${s.shiftId}`} compact />
       {s.zreports.length ? (
         <>
           <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>

@@ -3,10 +3,11 @@
 import { Fragment } from 'react';
 import { TodayViewSchema, type Tally, type TodayView } from '../../../../shared/hub-dashboard-contract';
 import { lagosHm } from '../../../../shared/time';
-import { api } from '../api';
+import { api, apiUrl } from '../api';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
 import { DayNav, useDay, useFollowDay } from '../components/DayNav';
 import { HourChart } from '../components/HourChart';
+import { SalesMixView } from '../components/SalesMix';
 import { changeText, dayLong, dayShort, formatCount, formatNaira, lastWeekSoFar } from '../format';
 import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
@@ -142,6 +143,14 @@ function Breakdown({ v }: { v: TodayView }) {
   );
 }
 
+/** The items export of the day in view, for the branch in view. */
+function itemsQuery(q: URLSearchParams, day: string): URLSearchParams {
+  const out = new URLSearchParams({ from: day, to: day });
+  const branch = q.get('branch');
+  if (branch) out.set('branch', branch);
+  return out;
+}
+
 export function TodayScreen() {
   const route = useDash((s) => s.route);
   const session = useDash((s) => s.session);
@@ -234,6 +243,24 @@ export function TodayScreen() {
               lastWeekLabel={`${dayShort(v.lastWeekDay)} (last week)`}
               currentHour={hourNow}
             />
+          </section>
+          <section className="card" aria-labelledby="sales-title">
+            <h2 id="sales-title">Sales by category and tender</h2>
+            <SalesMixView m={v.sales} testId="today-sales" />
+            <p className="actions">
+              <a
+                className="button"
+                href={apiUrl('/items.csv', itemsQuery(query, v.day))}
+                download
+                data-testid="items-csv"
+              >
+                Download the items sold (CSV)
+              </a>
+              <span className="hint">
+                Sales paid this day (Demo and Sandbox apart). Cash is what the drawers took; card what the terminals
+                took.
+              </span>
+            </p>
           </section>
           <Breakdown v={v} />
           {v.practice.paidCount + v.practice.failedCount + v.practice.openCount > 0 ? (
