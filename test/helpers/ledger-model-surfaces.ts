@@ -10,6 +10,7 @@ import { SALES_TOTAL_LABEL } from '../../shared/ledger';
 import { formatNaira, koboToNairaString } from '../../shared/money';
 import type { ShiftReport } from '../../shared/records';
 import { ShiftFigures } from '../../renderer/src/screens/shift/ShiftFigures';
+import type { SalesMix } from '../../shared/hub-sales-contract';
 import type { Expect } from './ledger-model';
 import { escposText } from './loopback-printer';
 import { SALE_INPUT } from './orders-db';
@@ -216,4 +217,40 @@ export function checkZBasketLines(
     [w.drawer.drops.count, w.drawer.drops.kobo],
     os === null ? null : [0, Math.abs(os)],
   ]);
+}
+
+/** The Hub's sales by category and by tender (Today's, or a shift's) equal the model's window: the counted sales' lines, the paid sales' tenders. */
+export function checkHubMix(mix: SalesMix, w: Expect, where: string): void {
+  const types = [...w.ticketTypes.values()];
+  const sum = (f: (x: (typeof types)[number]) => number) => types.reduce((n, x) => n + f(x), 0);
+  const cats: [string, string, number, number][] = types.length
+    ? [
+        ['tickets', 'Tickets', sum((x) => x.quantity), sum((x) => x.amount)],
+        ['fees', 'Booking fees', 0, sum((x) => x.fee)],
+      ]
+    : [];
+  for (const [c, x] of w.categories) cats.push(['concessions', c, x.quantity, x.amount]);
+  const t = w.tenders;
+  expect(
+    {
+      categories: mix.categories.map((c) => [c.kind, c.category, c.quantity, c.amountKobo]).sort(),
+      tenders: [...mix.tenders].sort((a, b) => a.tender.localeCompare(b.tender)),
+      totals: [mix.totalKobo, mix.cashKobo, mix.cardKobo],
+    },
+    where,
+  ).toEqual({
+    categories: cats.sort(),
+    tenders: [
+      { tender: 'card', count: t.card.count, totalKobo: t.card.kobo, cashKobo: 0, cardKobo: t.card.kobo },
+      { tender: 'cash', count: t.cash.count, totalKobo: t.cash.kobo, cashKobo: t.cash.kobo, cardKobo: 0 },
+      {
+        tender: 'split',
+        count: t.split.count,
+        totalKobo: t.split.cash + t.split.card,
+        cashKobo: t.split.cash,
+        cardKobo: t.split.card,
+      },
+    ],
+    totals: [sum((x) => x.amount + x.fee) + w.concessions.amount, t.cashTaken.kobo, t.cardTaken.kobo],
+  });
 }

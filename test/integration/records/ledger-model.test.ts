@@ -42,7 +42,7 @@ import { openTempDb, sale, SALE_INPUT } from '../../helpers/orders-db';
 import { checkBasket } from '../../../shared/basket-check';
 import { filmPartOf, type SoldBasket } from '../../../shared/basket-sale';
 import { DEMO_CATALOGUE } from '../../../shared/catalogue';
-import { checkBasketFigures, checkZBasketLines, screenFigure } from '../../helpers/ledger-model-surfaces';
+import { checkBasketFigures, checkHubMix, checkZBasketLines, screenFigure } from '../../helpers/ledger-model-surfaces';
 import type { Sale } from '../../../shared/orders';
 import {
   actionArb,
@@ -543,6 +543,17 @@ async function run(actions: Action[]): Promise<void> {
             row.zreports.map((z) => z.totalKobo),
             `shift ${s.id} Z on the Hub (${on})`,
           ).toEqual(s.want ? [s.want.card.kobo] : []);
+          // Its sales by category and tender: the shift's own sales (a practice shift's practice sales).
+          const own = {
+            ...m,
+            sales: m.sales.filter((x) => x.demo === s.demo),
+            late: m.late.filter((x) => x.demo === s.demo),
+          };
+          checkHubMix(
+            row.sales,
+            expected(own, s.openedAt, s.closedAt!, s.demo),
+            `shift ${s.id} by category and tender on the Hub (${on})`,
+          );
         }
       }
       // A late payment on the Hub's order row: at the one time (lateAt), as on the counter's reports.
@@ -574,12 +585,19 @@ async function run(actions: Action[]): Promise<void> {
       ];
       for (const d of touched) {
         const v = await hubToday(hub, { kind: 'all' }, d, branch);
+        // The day's real sales by category and tender.
+        checkHubMix(
+          v.sales,
+          expected(m, lagosDayStart(d), lagosDayStart(d) + 86_400_000, false),
+          `${on}: Hub's Today ${d} by category and tender`,
+        );
         for (const practice of [false, true]) {
           const from = lagosDayStart(d);
           const inDay = (t: number) => t >= from && t < from + 86_400_000;
           const sales = m.sales.filter((x) => x.demo === practice && inDay(x.createdAt));
+          // Paid: card payments (a sale wholly in cash is in the sales by category and tender, not here).
           const paid = m.sales.filter(
-            (x) => x.demo === practice && x.state === 'paid' && inDay(x.paidAt ?? x.createdAt),
+            (x) => x.demo === practice && x.tender !== 'cash' && x.state === 'paid' && inDay(x.paidAt ?? x.createdAt),
           );
           const late = m.late.filter((x) => x.kind === 'paid-after-closing' && x.demo === practice && inDay(x.foundAt));
           const kept = late.filter((x) => !x.refund);
