@@ -37,11 +37,29 @@ export const FACT_COLUMNS: Record<keyof ProviderFacts, string> = {
   detailsJson: 'details_json',
 };
 
+/** The baskets last read: a sale's row is read several times over its life (sent, waiting, paid), its basket never changes. */
+const BASKETS_KEPT = 64;
+const basketsRead = new Map<string, SoldBasket>();
+
+/** Freezes a parsed basket all the way down: readers share it, none may change it. */
+function frozen<T>(v: T): T {
+  if (typeof v === 'object' && v !== null) {
+    for (const x of Object.values(v)) frozen(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
 /** A stored basket, as the journal wrote it from the engine's pricing; unreadable: none (the row reads as its film part). */
 function basketOf(json: unknown): SoldBasket | undefined {
   if (typeof json !== 'string') return undefined;
+  const known = basketsRead.get(json);
+  if (known) return known;
   try {
-    return JSON.parse(json) as SoldBasket;
+    const basket = frozen(JSON.parse(json) as SoldBasket);
+    if (basketsRead.size >= BASKETS_KEPT) basketsRead.delete(basketsRead.keys().next().value!);
+    basketsRead.set(json, basket);
+    return basket;
   } catch {
     return undefined;
   }

@@ -39,6 +39,9 @@ export async function runIntegrationChaos(
   const sim = new TerminalSimulator(cs.sandbox, { rng: rng.fork('terminal'), maxTapMs: 1_500, lateWebhookMs: 2_000 });
   let child: ChildProcess | null = null;
   let base = '';
+  /** What the counter of the moment wrote (its last lines say why, if it left by itself). */
+  let out = '';
+  const tail = () => out.slice(-800);
   const start = (pair: boolean) =>
     new Promise<void>((ok, fail) => {
       const args: IntegrationChildArgs = {
@@ -61,7 +64,7 @@ export async function runIntegrationChaos(
         { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       child = c;
-      let out = '';
+      out = '';
       c.stdout.on('data', (b: Buffer) => {
         out += b.toString();
         const m = /READY (\S+) (\S+)\n/.exec(out);
@@ -78,6 +81,11 @@ export async function runIntegrationChaos(
     });
   const kill = async () => {
     const c = child!;
+    // A counter that already left (it crashed) is said, not waited for: its exit came and went.
+    if (c.exitCode !== null || c.signalCode !== null) {
+      print(`integration: the counter had already exited (${c.exitCode ?? c.signalCode}): ${tail()}`);
+      return;
+    }
     const exited = new Promise((r) => c.once('exit', r));
     c.kill('SIGKILL');
     await exited;

@@ -57,8 +57,9 @@ async function main(): Promise<void> {
   const key = args.pairWithCallback ? integrations.pair('Box office', args.pairWithCallback).key : '-';
   const url = await integrations.serve({ port: args.port ?? 0, lan: false });
   process.stdout.write(`READY ${url} ${key}\n`);
-  // Held open until killed (or, should the test die first, for two minutes at most).
-  setTimeout(() => process.exit(3), 120_000);
+  // Held open until killed (or, should the test die first, for ten minutes at most: longer than the
+  // chaos run's last counter lives, whose charges may wait their turn on one terminal for minutes).
+  setTimeout(() => process.exit(3), 600_000);
 }
 
 main().catch((e: unknown) => {
