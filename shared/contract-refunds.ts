@@ -1,0 +1,47 @@
+// After the sale, from the counter (docs/refunds.md): cancel tickets or lines of a paid sale,
+// exchange tickets to another show or seats, the refunds owed and how each was returned.
+// Merged into `calls` and `events` in contract.ts; edit here, not there.
+import { z } from 'zod';
+import { RowId, type CallsSpec, type EventsSpec } from './contract-kit';
+import { OrderViewSchema } from './orders';
+import {
+  CANCEL_INVALID,
+  CancelRequestSchema,
+  EXCHANGE_INVALID,
+  ExchangeRequestSchema,
+  MARK_RETURNED_INVALID,
+  MarkReturnedSchema,
+  RefundViewSchema,
+  SaleLinksSchema,
+} from './refunds';
+
+const RefundList = z.object({ owed: z.number().int().nonnegative(), items: z.array(RefundViewSchema) });
+
+export const refundCalls = {
+  /** Cancels seats or concession lines of a paid sale (approval checked in the engine); the refunds owed it made. */
+  'refunds.cancel': {
+    args: CancelRequestSchema,
+    result: z.object({ order: OrderViewSchema, refunds: z.array(RefundViewSchema) }),
+    invalid: CANCEL_INVALID,
+  },
+  /** Moves tickets of a paid sale to another show or seats; `to` is the new sale (null when nothing new was charged and no new order was needed). */
+  'refunds.exchange': {
+    args: ExchangeRequestSchema,
+    result: z.object({ from: OrderViewSchema, to: OrderViewSchema, refunds: z.array(RefundViewSchema) }),
+    invalid: EXCHANGE_INVALID,
+  },
+  /** Card refunds still owed (oldest first), then the last returned ones and today's cash refunds. */
+  'refunds.list': { args: z.object({}).strict(), result: RefundList },
+  /** One sale's refunds and its links (exchanged from / to, cancelled seats). */
+  'refunds.ofOrder': {
+    args: z.object({ orderId: RowId }).strict(),
+    result: z.object({ refunds: z.array(RefundViewSchema), links: SaleLinksSchema }),
+  },
+  /** Records how a card refund owed was given back. */
+  'refunds.markReturned': { args: MarkReturnedSchema, result: RefundViewSchema, invalid: MARK_RETURNED_INVALID },
+} satisfies CallsSpec;
+
+export const refundEvents = {
+  /** A refund was made or returned: the Orders screen and the status bar follow. */
+  'refunds.changed': RefundList,
+} satisfies EventsSpec;
