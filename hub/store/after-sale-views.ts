@@ -2,7 +2,7 @@
 // branch with their age, returned with how, the reference and who, paid by tender), Cases (open by
 // age per branch: caseAge, 48 h flagged, 72 h overdue), the figures Today shows of them and the
 // lines of Needs attention (card refunds owed, cases flagged or overdue). The sums are the SQL's:
-// screens never add money. Scoped by scope.ts; practice (Demo, Sandbox) refunds are kept out.
+// screens never add money. Scoped by scope.ts; practice (Demo, Sandbox) refunds and cases are kept out.
 import { caseAge } from '../../shared/cases';
 import { lagosDayStart, type AttentionLine } from '../../shared/hub-dashboard-contract';
 import type { AfterSaleFigures, CaseRow, CasesView, RefundRow, RefundsView } from '../../shared/hub-refunds-contract';
@@ -124,14 +124,14 @@ function caseRow(r: Row, now: number): CaseRow {
 }
 
 export async function casesView(q: SqlRunner, scope: Scope, now: number, branch?: string): Promise<CasesView> {
-  const ow = new Where(scope, 'k.branch', branch).and('k.resolved_at is null');
+  const ow = new Where(scope, 'k.branch', branch).and('not k.practice').and('k.resolved_at is null');
   const open = (
     await q.query<Row>(
       `select k.*, c.name as counter_name from dash_cases k join counters c on c.id = k.counter_id ${ow.sql()} order by k.opened_at, k.case_no limit ${LIMIT * 5}`,
       ow.params,
     )
   ).map((r) => caseRow(r, now));
-  const rw = new Where(scope, 'k.branch', branch).and('k.resolved_at is not null');
+  const rw = new Where(scope, 'k.branch', branch).and('not k.practice').and('k.resolved_at is not null');
   const resolved = await q.query<Row>(
     `select k.*, c.name as counter_name from dash_cases k join counters c on c.id = k.counter_id ${rw.sql()} order by k.resolved_at desc, k.case_no limit ${LIMIT}`,
     rw.params,
@@ -177,7 +177,7 @@ export async function afterSaleFigures(
       w.params,
     )
   )[0]!;
-  const cw = new Where(scope, 'k.branch', branch).and('k.resolved_at is null');
+  const cw = new Where(scope, 'k.branch', branch).and('not k.practice').and('k.resolved_at is null');
   const flag = cw.p(now - 48 * 3_600_000);
   const over = cw.p(now - 72 * 3_600_000);
   const k = (
@@ -230,7 +230,7 @@ export async function afterSaleLines(
       subject: `Card refund ${x.refundNo} of ${naira.format(x.amountKobo / 100)} owed for ${hours(x.ageMs)}: sale ${x.reference} at ${x.counterName} (${x.kind}, approved by ${x.approvedBy})`,
       todo: "Return the money (a reversal in the provider's dashboard, or a bank transfer), then record on the counter how it was returned, the reference and who: the line goes when that reaches the Hub.",
     });
-  const cw = new Where(scope, 'k.branch', branch).and('k.resolved_at is null');
+  const cw = new Where(scope, 'k.branch', branch).and('not k.practice').and('k.resolved_at is null');
   cw.and(`k.opened_at <= ${cw.p(now - 48 * 3_600_000)}`);
   const cases = await q.query<Row>(
     `select k.*, c.name as counter_name from dash_cases k join counters c on c.id = k.counter_id ${cw.sql()} order by k.opened_at limit ${LIMIT}`,

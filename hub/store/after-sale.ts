@@ -161,8 +161,9 @@ async function projectCases(q: SqlRunner, counterId: string, branch: string, eve
   const opened = only(events, 'case.opened');
   if (opened.length)
     await q.query(
-      `insert into dash_cases (counter_id, case_no, branch, opened_by, opened_at, reference, amount_kobo, last4, truth)
-       select $1, t.case_no, $2, t.opened_by, t.at, t.reference, t.amount, t.last4, t.truth
+      `insert into dash_cases (counter_id, case_no, branch, opened_by, opened_at, reference, amount_kobo, last4, truth, practice)
+       select $1, t.case_no, $2, t.opened_by, t.at, t.reference, t.amount, t.last4, t.truth,
+              coalesce((select c.profile in ('demo', 'sandbox') from counters c where c.id = $1), false)
          from unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[])
               as t(case_no, opened_by, at, reference, amount, last4, truth)
        on conflict (counter_id, case_no) do nothing`,

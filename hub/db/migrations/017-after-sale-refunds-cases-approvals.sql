@@ -33,7 +33,8 @@ create table dash_refunds (
 );
 create index dash_refunds_owed on dash_refunds (branch, at) where returned_at is null;
 create index dash_refunds_returned on dash_refunds (branch, returned_at);
--- Complaint cases ("I was debited") opened and resolved at a counter's desk, from its journal.
+-- Complaint cases ("I was debited") opened and resolved at a counter's desk, from its journal
+-- (practice: opened while the counter was in Demo or Sandbox, kept out of the views).
 create table dash_cases (
   counter_id text not null references counters (id),
   case_no text not null,
@@ -48,6 +49,7 @@ create table dash_cases (
   resolved_by text,
   resolved_at bigint,
   note text,
+  practice boolean not null,
   primary key (counter_id, case_no)
 );
 create index dash_cases_open on dash_cases (branch, opened_at) where resolved_at is null;

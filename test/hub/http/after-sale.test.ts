@@ -339,6 +339,10 @@ describe.each(backends)('after the sale on $name', (b) => {
           truth: 'not-paid',
         }),
       ]);
+      // A case opened on a counter in Demo is practice: in no view.
+      await journals.c3!.sync([journals.c3!.ev('case.opened', opened, { caseNo: 'COU3-C0001', openedBy: 'Trainee' })], {
+        profile: 'demo',
+      });
       const cases = () => M1.get('/cases').then((r) => r.json as unknown as CasesView);
       const kinds = async () =>
         ((await M1.get('/attention')).json as unknown as AttentionView).lines
