@@ -6,7 +6,7 @@ import { CasesViewSchema, type CaseRow } from '../../../../shared/hub-refunds-co
 import { useBranchLabel } from '../branch-names';
 import { api } from '../api';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
-import { agoText, formatCount, formatNaira, lagosDayTime } from '../format';
+import { ageText, formatCount, formatNaira, lagosDayTime } from '../format';
 import { branchQuery, useDash } from '../store';
 import { useEvery, useLoad, useNow } from '../use-load';
 
@@ -52,7 +52,7 @@ function CaseTable({ rows, now, headOffice }: { rows: CaseRow[]; now: number; he
                   </>
                 ) : (
                   <span className="age-pill" data-age={c.age}>
-                    {AGE_WORD[c.age]} · {agoText(c.openedAt, now)}
+                    {AGE_WORD[c.age]} · for {ageText(c.openedAt, now)}
                   </span>
                 )}
               </td>
@@ -105,7 +105,7 @@ export function CasesScreen() {
                   <span className="tile-value">{formatCount(b.open)}</span>
                   <span className="tile-sub">
                     {formatCount(b.flagged)} past 48 h · {formatCount(b.overdue)} overdue · the oldest for{' '}
-                    {agoText(b.oldestAt, now)}
+                    {ageText(b.oldestAt, now)}
                   </span>
                 </div>
               ))}

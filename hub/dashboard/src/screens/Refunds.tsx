@@ -6,7 +6,7 @@ import { RefundsViewSchema, type RefundRow } from '../../../../shared/hub-refund
 import { useBranchLabel } from '../branch-names';
 import { api } from '../api';
 import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
-import { agoText, formatCount, formatNaira, lagosDayTime } from '../format';
+import { ageText, formatCount, formatNaira, lagosDayTime } from '../format';
 import { branchQuery, useDash } from '../store';
 import { useEvery, useLoad, useNow } from '../use-load';
 
@@ -38,7 +38,7 @@ function RefundLine({ r, now, headOffice }: { r: RefundRow; now: number; headOff
           {r.returned.by ? ` · by ${r.returned.by}` : ''} · {lagosDayTime(r.returned.at)}
         </td>
       ) : (
-        <td data-testid="refund-age">owed for {agoText(r.at, now)}</td>
+        <td data-testid="refund-age">owed for {ageText(r.at, now)}</td>
       )}
     </tr>
   );
@@ -124,7 +124,7 @@ export function RefundsScreen() {
                 <span className="tile-label">Card refunds owed{headOffice ? ` · ${label(b.branch)}` : ''}</span>
                 <span className="tile-value">{formatNaira(b.amountKobo)}</span>
                 <span className="tile-sub">
-                  {formatCount(b.count)} owed · the oldest for {agoText(b.oldestAt, now)}
+                  {formatCount(b.count)} owed · the oldest owed for {ageText(b.oldestAt, now)}
                 </span>
               </div>
             ))}
