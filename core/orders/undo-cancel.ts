@@ -10,12 +10,15 @@ import { soldBasketOf } from '../../shared/basket-sale';
 import { AppError, issueFields, validationError } from '../../shared/errors';
 import { clipText, type JournalSink } from '../journal-sink';
 import type { Logger } from '../../shared/logger';
+import { formatNaira } from '../../shared/money';
 import type { OrderView } from '../../shared/orders';
 import {
   CANCEL_INVALID,
   CancelRequestSchema,
   refundTenders,
+  UNDO_REASON_LABELS,
   type CancelRequest,
+  type UndoReason,
   type RefundTender,
   type RefundView,
 } from '../../shared/refunds';
@@ -107,6 +110,22 @@ export function planCancel(
   return { seats, lines, amountKobo, refunds };
 }
 
+/** The cancel's line in the sale's history: what was cancelled, why, what is owed back by which tender, who approved. */
+function cancelNote(plan: CancelPlan, made: readonly RefundView[], reason: UndoReason, by: string): string {
+  const what = [
+    ...(plan.seats.length ? [`seat${plan.seats.length === 1 ? '' : 's'} ${plan.seats.join(', ')}`] : []),
+    ...plan.lines.map((l) => `${l.quantity} × ${l.name}`),
+  ].join(', ');
+  const back = made
+    .map((r) =>
+      r.tender === 'cash'
+        ? `${r.refundNo} ${formatNaira(r.amountKobo)} paid back in cash`
+        : `${r.refundNo} ${formatNaira(r.amountKobo)} owed to the card`,
+    )
+    .join('; ');
+  return `Cancelled ${what} (${UNDO_REASON_LABELS[reason]}): ${back}. Approved: ${by}`;
+}
+
 /** The cancel call: checks, approval, then the one transaction; the sale's view and the refunds owed it made. */
 export async function cancelSale(
   d: CancelDeps,
@@ -152,6 +171,7 @@ export async function cancelSale(
         plan.refunds,
       );
       const made = refundIds.map((id) => store.get(id)!);
+      run.journal.noteEvent(rec.id, at, cancelNote(plan, made, req.reason, approved.by));
       sink.append(
         'order.cancelled',
         {
