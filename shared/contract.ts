@@ -15,6 +15,7 @@ import { integrationCalls, integrationEvents } from './contract-integrations';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { lateCalls, lateEvents } from './contract-late';
+import { caseCalls, caseEvents } from './contract-cases';
 import { topupCalls, topupEvents } from './contract-topups';
 import {
   ConnectivitySchema,
@@ -153,6 +154,7 @@ export const calls = {
   ...orderCalls,
   ...basketCalls,
   ...lateCalls,
+  ...caseCalls,
   ...terminalCalls,
   ...demoCalls,
   ...topupCalls,
@@ -169,6 +171,7 @@ export const calls = {
 export const events = {
   ...coreEvents,
   ...lateEvents,
+  ...caseEvents,
   ...topupEvents,
   ...recordEvents,
   ...programmeEvents,

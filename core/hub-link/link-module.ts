@@ -14,6 +14,7 @@ import { Enrollment } from './enrollment';
 import { createHubClient, type HubClient } from './link-client';
 import { hubSeatCheck } from './link-seat-check';
 import { hubSeatHolds, hubSeatTaken, SEAT_HOLD_MARGIN_MS } from './link-seat-holds';
+import { hubCaseSearch } from './link-case-search';
 import type { SeatHolds, SeatTakenSource } from '../../shared/seats';
 import type { RelayHealthSource } from '../orders';
 import type { HubConnectionSource } from './link-types';
@@ -187,6 +188,8 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
         local: deps.localSeatHolds,
         holdMs: () => settings.profile(settings.activeProfile()).orderExpireSeconds * 1000 + SEAT_HOLD_MARGIN_MS,
       }),
+    /** The complaint desk's search of the branch's sales (null without a Hub). */
+    caseSearch: () => hubCaseSearch({ connection, client }),
     /** The seats other counters took, for the seat map (throws without a Hub: the map then shows its own sales). */
     seatTaken: (): SeatTakenSource => hubSeatTaken({ connection, client }),
     /** Send the outbox now (a sale was just made: other counters' seat checks see it sooner). */
