@@ -19,12 +19,14 @@ export const HubCaseSearchSchema = z
     amountKobo: z.number().int().positive(),
     from: Ms,
     to: Ms,
+    /** The counter sells in a practice profile (Demo, Sandbox): only practice sales answer it, else only real ones. */
+    practice: z.boolean().default(false),
   })
   .strict()
   .refine((s) => s.to >= s.from && s.to - s.from <= HUB_CASES_MAX_WINDOW_MS, {
     message: 'the window is from ≤ to, at most 30 days',
   });
-export type HubCaseSearch = z.infer<typeof HubCaseSearchSchema>;
+export type HubCaseSearch = z.input<typeof HubCaseSearchSchema>;
 
 export const HubCaseSaleSchema = z.object({
   counterId: z.string(),

@@ -17,13 +17,22 @@ export const CASE_SEARCH_TIMEOUT_MS = 4_000;
 export function hubCaseSearch(d: {
   connection: HubConnectionSource;
   client: HubClient;
+  /** The counter sells in a practice profile (Demo, Sandbox): the Hub answers with practice sales only. */
+  practice: () => boolean;
 }): ((q: HubCaseSearch) => Promise<HubCaseSale[]>) | null {
   const c = d.connection();
   if (!c) return null;
   return async (q) => {
-    const r = await d.client.call(c, 'POST', HUB_CASES_SEARCH_PATH, q, HubCaseSearchAnswerSchema, {
-      timeoutMs: CASE_SEARCH_TIMEOUT_MS,
-    });
+    const r = await d.client.call(
+      c,
+      'POST',
+      HUB_CASES_SEARCH_PATH,
+      { ...q, practice: d.practice() },
+      HubCaseSearchAnswerSchema,
+      {
+        timeoutMs: CASE_SEARCH_TIMEOUT_MS,
+      },
+    );
     return r.sales.filter((s) => s.counterId !== c.counterId);
   };
 }

@@ -189,7 +189,7 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
         holdMs: () => settings.profile(settings.activeProfile()).orderExpireSeconds * 1000 + SEAT_HOLD_MARGIN_MS,
       }),
     /** The complaint desk's search of the branch's sales (null without a Hub). */
-    caseSearch: () => hubCaseSearch({ connection, client }),
+    caseSearch: () => hubCaseSearch({ connection, client, practice: () => settings.activeProfile() !== 'production' }),
     /** The seats other counters took, for the seat map (throws without a Hub: the map then shows its own sales). */
     seatTaken: (): SeatTakenSource => hubSeatTaken({ connection, client }),
     /** Send the outbox now (a sale was just made: other counters' seat checks see it sooner). */
