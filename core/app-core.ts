@@ -10,6 +10,7 @@ import { calls } from '../shared/contract';
 import type { FieldErrors } from '../shared/errors';
 import type { RecoveryNotice } from '../shared/backups';
 import { createBackupsModule, type RestartWithJournal } from './backup';
+import { createCasesModule } from './cases';
 import { createCatalogueModule } from './catalogue';
 import { openJournalChecked } from './data-folder';
 import type { Clock } from '../shared/clock';
@@ -23,15 +24,9 @@ import { boxOfficeRules, createIntegrationsModule, type IntegrationsModuleDeps }
 import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
-import {
-  createCheckoutService,
-  createOrdersModule,
-  localSeatHolds,
-  relayHealthFeed,
-  type ApprovalCodes,
-} from './orders';
+import { createCheckoutService, createOrdersModule, OrderJournalReads } from './orders';
+import { hubPorts, type SeatSources } from './hub-ports';
 import { createProgrammeModule, createSeatMapModule, programmeBasketShows, programmeSeatPlanner } from './programme';
-import type { SeatHolds, SeatTakenSource } from '../shared/seats';
 import { createProviderLink } from './provider';
 import { createRecordsModule, shiftCashierAt, shiftOpenAt, type SystemPrinter } from './records';
 import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
@@ -66,32 +61,7 @@ interface CoreDeps {
   /** Tests: where the box-office integration API listens (port 0: a free one). */
   integrations?: IntegrationsModuleDeps;
   /** Tests: seat holds and other counters' seats from a scripted Hub (null: the Hub link's, as without). */
-  seatSources?: { holds?: () => SeatHolds | null; taken?: () => SeatTakenSource | null };
-}
-
-type HubLink = ReturnType<typeof createHubLinkModule>;
-
-/**
- * What the checkout, the programme and the seat map ask the Hub link, built before them all: each
- * reads the link once the root has built it (`link`); before, and without a connection, this
- * counter's own (the local holds, no seat check, no other counters' seats). The relay's health is
- * a feed the Hub link points at its relay stream as it starts and stops (`onRelayHealth`).
- */
-function hubPorts(tests: CoreDeps['seatSources'] = {}) {
-  let link: HubLink | null = null;
-  const relay = relayHealthFeed();
-  return {
-    link(l: HubLink): void {
-      link = l;
-    },
-    seatHolds: (): SeatHolds => tests.holds?.() ?? (link?.connection() ? link.seatHolds() : localSeatHolds()),
-    seatTaken: (): SeatTakenSource | null => tests.taken?.() ?? (link?.connection() ? link.seatTaken() : null),
-    seatCheck: () => link?.seatCheck() ?? null,
-    /** A manager's one-time approval codes, redeemed at the Hub while this counter is enrolled (else refused: the admin PIN approves). */
-    approvalCodes: (): ApprovalCodes | null => (link?.connection() ? link.approvalCodes() : null),
-    /** The relay stream the checkout follows: the Hub link's while it runs (it tells each start and stop). */
-    relayHealth: relay,
-  };
+  seatSources?: SeatSources;
 }
 
 /** @internal for tests */
@@ -293,6 +263,18 @@ export async function createCore(deps: CoreDeps) {
     onConnectivity: (c) => bar.setQueue({ length: c.queueLength, online: c.online }),
   });
   const integrations = createIntegrationsModule(ctx, deps.integrations ?? {});
+  const records = createRecordsModule(ctx, {
+    beforeZ: () => orders.sweep.run(),
+    programmeSale: (id) => programme.store.saleOf(id),
+    ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
+  });
+  // The complaint desk: this counter's journal, the branch's through the Hub, the slip through the print jobs.
+  const reads = new OrderJournalReads(db);
+  const cases = createCasesModule(ctx, {
+    createdBetween: (from, to, limit) => reads.createdBetween(from, to, limit),
+    branch: () => hubLink.caseSearch(),
+    printSlip: records.printCaseSlip,
+  });
   const modules = [
     status,
     createSettingsModule(ctx, { status: bar.snapshot, applied: () => applying }),
@@ -300,11 +282,7 @@ export async function createCore(deps: CoreDeps) {
     terminalModule,
     demo,
     topups,
-    createRecordsModule(ctx, {
-      beforeZ: () => orders.sweep.run(),
-      programmeSale: (id) => programme.store.saleOf(id),
-      ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
-    }),
+    records,
     createDeliveryModule(ctx),
     createDiagnosticsModule(ctx, {
       version: deps.version,
@@ -318,6 +296,7 @@ export async function createCore(deps: CoreDeps) {
     catalogue,
     hubLink,
     integrations,
+    cases,
   ] as const;
   const handlers = mergeHandlers(modules);
   const fieldChecks: Record<string, ((args: unknown) => FieldErrors) | undefined> = Object.assign(

@@ -2,6 +2,7 @@
 // which writes its own migrations next to its code; this list only says in which order they run on
 // a new file. A name once shipped never changes (existing files know their applied migrations by
 // name), and new migrations go at the end of their owner's list.
+import { CASE_MIGRATIONS } from './cases';
 import { CATALOGUE_MIGRATIONS } from './catalogue';
 import { openDatabase, type Db, type Migration, type OpenOptions } from './db';
 import { HUB_LINK_MIGRATIONS } from './hub-link';
@@ -22,6 +23,7 @@ export const SCHEMA: readonly Migration[] = [
   ...PROGRAMME_MIGRATIONS,
   ...INTEGRATION_MIGRATIONS,
   ...CATALOGUE_MIGRATIONS,
+  ...CASE_MIGRATIONS,
 ];
 
 /**

@@ -14,6 +14,7 @@ import { schemaIsCurrent } from './db/migrations';
 import { adminRoutes } from './http/admin-routes';
 import { counterRoutes } from './http/counter-routes';
 import { seatRoutes } from './http/seat-routes';
+import { caseRoutes } from './http/case-routes';
 import { SeatSignal } from './streams/seat-signal';
 import { LiveFeed } from './streams/dashboard-live';
 import { CredentialCache, type CredentialCacheOptions } from './http/credential-cache';
@@ -251,6 +252,7 @@ function hubApp(o: HubBuildOptions, ctx: HubContext): HubApp {
 
   counterRoutes(app, ctx);
   seatRoutes(app, ctx);
+  caseRoutes(app, ctx);
   adminRoutes(app, ctx);
   providerRoutes(app, ctx);
   dashboardRoutes(app, ctx);

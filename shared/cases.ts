@@ -80,3 +80,87 @@ export const CaseViewSchema = z.object({
   note: z.string(),
 });
 export type CaseView = z.infer<typeof CaseViewSchema>;
+
+/** How far either side of `around` the desk looks ("roughly when"). */
+export const CASE_AROUND_MS = 3 * 3_600_000;
+/** At most this many candidates in one answer (this counter's and the branch's each). */
+export const CASE_MAX_CANDIDATES = 50;
+
+/** The case number printed for the customer: this counter's code, C and a 4-digit sequence ("COU1-C0007"). */
+export function caseNumber(code: string, seq: number): string {
+  const n = `C${String(seq).padStart(4, '0')}`;
+  return code ? `${code}-${n}` : n;
+}
+
+/** The digits a masked account ends with ("539983******4321" → "4321"), or null when it shows fewer than four. */
+export function lastFourOf(account: string | undefined | null): string | null {
+  const digits = (account ?? '').replace(/\D/g, '');
+  const m = /(\d{4})$/.exec((account ?? '').trim());
+  return m && digits.length >= 4 ? (m[1] ?? null) : null;
+}
+
+/** What a sale offers the desk's search rules (shared by the counter's journal and the Hub's branch search). */
+export interface ComplaintFacts {
+  createdAt: number;
+  /** The card order's amount (the card part). */
+  amountKobo: number;
+  /** The whole basket's (what the customer paid, cash part included). */
+  totalKobo: number;
+  sn: string;
+  /** Masked; absent while the provider has not said which card paid. */
+  senderAccount?: string | undefined;
+}
+
+/** The window the desk looks in: `around` ± 3 h when given, never before `since`; `until` is now. */
+export function complaintWindow(s: z.output<typeof ComplaintSearchSchema>, now: number): { from: number; to: number } {
+  const since = now - (s.sinceMs ?? CASE_SEARCH_DEFAULT_MS);
+  if (s.around === undefined) return { from: since, to: now };
+  return { from: Math.max(since, s.around - CASE_AROUND_MS), to: Math.min(now, s.around + CASE_AROUND_MS) };
+}
+
+/**
+ * Does a sale fit what the customer says? In the window; the amount is its card amount or its
+ * basket total; the terminal, when named, is its terminal; the last four, when given, are its card's —
+ * or its card is not known yet (a sale the counter closed before the provider took the money has
+ * none) and the amount was given too, so the provider is asked about it. The last four alone find
+ * only sales whose card is known.
+ */
+export function fitsComplaint(f: ComplaintFacts, s: z.output<typeof ComplaintSearchSchema>, now: number): boolean {
+  const w = complaintWindow(s, now);
+  if (f.createdAt < w.from || f.createdAt > w.to) return false;
+  if (s.amountKobo !== undefined && f.amountKobo !== s.amountKobo && f.totalKobo !== s.amountKobo) return false;
+  if (s.sn && f.sn.trim().toUpperCase() !== s.sn.trim().toUpperCase()) return false;
+  if (s.last4 !== undefined) {
+    const card = lastFourOf(f.senderAccount);
+    if (card !== null) return card === s.last4;
+    return s.amountKobo !== undefined;
+  }
+  return true;
+}
+
+/** The truth from the provider's status word about a sale, and what the counter knows of it. */
+export function caseTruthOf(
+  providerStatus: string | null,
+  sale: { state: string | null; paidAfterClosing: boolean },
+): CaseTruth {
+  if (providerStatus === null) return 'unknown';
+  const word = providerStatus.toUpperCase();
+  if (word === 'SUCCESS')
+    return sale.state === 'paid' && !sale.paidAfterClosing ? 'paid-tickets-given' : 'paid-after-closing';
+  if (word === 'FAIL' || word === 'CLOSE' || word === 'CANCEL' || word === 'NOT_FOUND' || word === 'NOT_SENT')
+    return 'not-paid';
+  return 'unknown';
+}
+
+/** What the customer's slip says (a print job's payload: kept as it was when printed). */
+export const CaseSlipSchema = z.object({
+  caseNo: z.string(),
+  openedAt: z.number(),
+  openedBy: z.string(),
+  /** What was found, in one line or two ("Sale COU1-261207-0003, ₦4,000.00: Paid after closing…"). */
+  found: z.array(z.string()),
+  cinemaName: z.string(),
+  counterName: z.string(),
+  demo: z.boolean(),
+});
+export type CaseSlip = z.infer<typeof CaseSlipSchema>;

@@ -3,6 +3,7 @@
 // Merged into `calls` and `events` in contract.ts; edit here, not there.
 import { z } from 'zod';
 import { RowId, type CallsSpec, type EventsSpec } from './contract-kit';
+import { PrintJobViewSchema } from './records';
 import { CASE_RESOLUTIONS, CASE_TRUTHS, CaseViewSchema, ComplaintSearchSchema } from './cases';
 
 export const CaseCandidateSchema = z.object({
@@ -73,7 +74,7 @@ export const caseCalls = {
     result: z.object({ open: z.number().int().nonnegative(), items: z.array(CaseViewSchema) }),
   },
   /** Prints the customer's case slip (the case number, what was found, the 72-hour promise). */
-  'cases.printSlip': { args: z.object({ id: RowId }).strict(), result: z.object({ jobId: z.number().int() }) },
+  'cases.printSlip': { args: z.object({ id: RowId }).strict(), result: PrintJobViewSchema },
 } satisfies CallsSpec;
 
 export const caseEvents = {

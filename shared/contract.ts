@@ -16,6 +16,7 @@ import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
 import { refundCalls, refundEvents } from './contract-refunds';
 import { lateCalls, lateEvents } from './contract-late';
+import { caseCalls, caseEvents } from './contract-cases';
 import { topupCalls, topupEvents } from './contract-topups';
 import {
   ConnectivitySchema,
@@ -155,6 +156,7 @@ export const calls = {
   ...basketCalls,
   ...lateCalls,
   ...refundCalls,
+  ...caseCalls,
   ...terminalCalls,
   ...demoCalls,
   ...topupCalls,
@@ -172,6 +174,7 @@ export const events = {
   ...coreEvents,
   ...lateEvents,
   ...refundEvents,
+  ...caseEvents,
   ...topupEvents,
   ...recordEvents,
   ...programmeEvents,

@@ -98,7 +98,7 @@ export type ReceiptPreview = z.infer<typeof ReceiptPreviewSchema>;
 // ---- print jobs ----
 
 /** `pickup-slip`: a sale's concessions for the stand (shared/pickup-slip.ts), its own job beside the receipt. */
-export const PRINT_JOB_KINDS = ['receipt', 'shift-report', 'test-page', 'pickup-slip'] as const;
+export const PRINT_JOB_KINDS = ['receipt', 'shift-report', 'test-page', 'pickup-slip', 'case-slip'] as const;
 export const PRINT_JOB_STATUSES = ['pending', 'printing', 'printed', 'failed'] as const;
 export const PrintJobStatus = z.enum(PRINT_JOB_STATUSES);
 export type PrintJobStatus = z.infer<typeof PrintJobStatus>;

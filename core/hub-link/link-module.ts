@@ -15,6 +15,7 @@ import { createHubClient, type HubClient } from './link-client';
 import { hubSeatCheck } from './link-seat-check';
 import { hubApprovalCodes, type HubApprovalCodes } from './link-approvals';
 import { hubSeatHolds, hubSeatTaken, SEAT_HOLD_MARGIN_MS } from './link-seat-holds';
+import { hubCaseSearch } from './link-case-search';
 import type { SeatHolds, SeatTakenSource } from '../../shared/seats';
 import type { RelayHealthSource } from '../orders';
 import type { HubConnectionSource } from './link-types';
@@ -190,6 +191,8 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
       }),
     /** A manager's one-time approval codes, redeemed at the Hub (the engine's ApprovalCodes port); null without a Hub. */
     approvalCodes: (): HubApprovalCodes | null => hubApprovalCodes({ connection, client }),
+    /** The complaint desk's search of the branch's sales (null without a Hub). */
+    caseSearch: () => hubCaseSearch({ connection, client, practice: () => settings.activeProfile() !== 'production' }),
     /** The seats other counters took, for the seat map (throws without a Hub: the map then shows its own sales). */
     seatTaken: (): SeatTakenSource => hubSeatTaken({ connection, client }),
     /** Send the outbox now (a sale was just made: other counters' seat checks see it sooner). */

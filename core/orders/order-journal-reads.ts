@@ -119,4 +119,14 @@ export class OrderJournalReads {
       )
       .all(to, limit) as OpenOrder[];
   }
+
+  /** The orders created in [from, to] (ms), newest first, at most `limit`: the complaint desk's candidates (core/cases). */
+  createdBetween(from: number, to: number, limit: number): number[] {
+    const rows = this.db
+      .prepare(
+        'SELECT id FROM orders WHERE created_at >= ? AND created_at <= ? ORDER BY created_at DESC, id DESC LIMIT ?',
+      )
+      .all(from, to, limit) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
 }

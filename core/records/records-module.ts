@@ -2,6 +2,8 @@
 // services and the order search into this module's share of the contract.
 import type { recordCalls } from '../../shared/contract-records';
 import type { OrderView } from '../../shared/orders';
+import type { CaseSlip } from '../../shared/cases';
+import type { PrintJobView } from '../../shared/records';
 import type { SweepResult } from '../../shared/late-payments';
 import type { CoreModule } from '../core-module';
 import type { CoreServices } from '../core-services';
@@ -43,7 +45,10 @@ type RecordsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' 
   journalSink: JournalSink;
 };
 
-export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {}): CoreModule<typeof recordCalls> {
+/** A case slip as the complaint desk gives it: the records module adds the cinema's and the counter's names. */
+export type CaseSlipInput = Omit<CaseSlip, 'cinemaName' | 'counterName'>;
+
+export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {}) {
   const now = () => ctx.clock.now();
   const systemPrinter = deps.systemPrinter ?? browserSystemPrinter;
   const settings = createRecordsSettings(ctx.store, ctx.logger);
@@ -99,7 +104,17 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
   const views = (ids: number[]): OrderView[] =>
     ids.map((id) => ctx.checkout.get(id)).filter((v): v is OrderView => v !== null);
 
-  return {
+  /** The complaint desk's case slip, through the print jobs like every slip (no order, no report). */
+  const printCaseSlip = (slip: CaseSlipInput): Promise<PrintJobView> =>
+    printer.submit({
+      kind: 'case-slip',
+      title: `Case slip ${slip.caseNo}`,
+      payload: { slip: { ...slip, cinemaName: settings.get().cinema.name, counterName: counterName() } },
+      reprint: false,
+      profile: ctx.settings.activeProfile(),
+    });
+
+  const mod: CoreModule<typeof recordCalls> = {
     handlers: {
       'receipts.settings': () => settingsView(),
       'receipts.saveSettings': (a) => {
@@ -180,4 +195,5 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
       await printer.idle();
     },
   };
+  return { ...mod, printCaseSlip };
 }

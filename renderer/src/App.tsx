@@ -1,4 +1,4 @@
-// The app frame: navigation, the current screen, the status bar. Alt+1..5 switch screens.
+// The app frame: navigation, the current screen, the status bar. Alt+1..6 switch screens.
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ConnectionBanner } from './components/ConnectionBanner';
@@ -6,6 +6,7 @@ import { RecoveryBanner } from './components/RecoveryBanner';
 import { LatePaymentAlert } from './components/LatePaymentAlert';
 import { StatusBar } from './components/StatusBar';
 import { ThemeSwitch } from './components/ThemeSwitch';
+import { DeskScreen } from './screens/DeskScreen';
 import { OrdersScreen } from './screens/OrdersScreen';
 import { SellScreen } from './screens/SellScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
@@ -19,6 +20,7 @@ const VIEWS: Record<ScreenId, () => React.JSX.Element> = {
   orders: OrdersScreen,
   shift: ShiftScreen,
   settings: SettingsScreen,
+  desk: DeskScreen,
 };
 
 export function App() {

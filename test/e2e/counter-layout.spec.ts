@@ -154,6 +154,7 @@ test('every counter screen fits 1024×768 and 1366×768: no sideways scrolling, 
     ['Alt+3', 'orders'],
     ['Alt+4', 'shift'],
     ['Alt+5', 'settings'],
+    ['Alt+6', 'desk'],
   ] as const) {
     await page.keyboard.press(key);
     await expect(page.locator('main h1')).toBeVisible();

@@ -14,6 +14,7 @@ export const SCREENS = [
   { id: 'orders', label: 'Orders', key: '3' },
   { id: 'shift', label: 'Shift', key: '4' },
   { id: 'settings', label: 'Settings', key: '5' },
+  { id: 'desk', label: 'Debited?', key: '6' },
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 export type ThemeChoice = 'system' | 'light' | 'dark';

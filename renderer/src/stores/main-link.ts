@@ -9,6 +9,7 @@ import { catalogueFollower } from './catalogue-store';
 import { followStores, type Following, type StoreFollower } from './follow';
 import { hubLinkFollower } from './hub-link-store';
 import { lateFollower } from './late-store';
+import { deskFollower } from './desk-store';
 import { integrationsFollower } from './integrations-store';
 import { chargeQueueFollower } from './charge-queue-store';
 import { ordersFollower } from './orders-store';
@@ -38,6 +39,7 @@ const STORE_FOLLOWERS: readonly StoreFollower[] = [
   integrationsFollower,
   chargeQueueFollower,
   lateFollower,
+  deskFollower,
   seatMapFollower,
 ];
 
