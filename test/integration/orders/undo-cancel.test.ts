@@ -60,7 +60,7 @@ const planner: SeatPlanner = {
   }),
 };
 
-function counter(opts: { shift?: boolean } = {}) {
+function counter(opts: { shift?: boolean; drawerHolds?: number } = {}) {
   const t = openTempDb();
   const real = createPosClient(() => sb.providerConfig(), { logger: memoryLogger() });
   const logger = memoryLogger();
@@ -86,7 +86,13 @@ function counter(opts: { shift?: boolean } = {}) {
     tuning: FAST_TUNING,
     basket: sources,
     seats: { planner },
-    undo: { checkPin: (pin) => guard.check(pin), shiftAt: () => (opts.shift === false ? null : { id: 7 }) },
+    undo: {
+      checkPin: (pin) => guard.check(pin),
+      shiftAt: () =>
+        opts.shift === false
+          ? null
+          : { id: 7, ...(opts.drawerHolds === undefined ? {} : { drawerHolds: () => opts.drawerHolds! }) },
+    },
   });
   open.push({ svc, cleanup: t.cleanup });
   const events = () =>
@@ -248,6 +254,21 @@ describe('cancel tickets or lines of a paid sale', () => {
     const closed = counter({ shift: false });
     const cash = await paidSale(closed.svc, { kind: 'cash', tenderedKobo: 2_000_000 });
     expect((await refusal(closed.svc.undo.cancel(req(cash.id, { seats: ['F7'] })))).code).toBe('NO_SHIFT');
+  });
+
+  it('a cash refund above what the drawer should hold is refused before the PIN is asked, nothing written', async () => {
+    const { svc, count, logger } = counter({ drawerHolds: 300_000 });
+    const sale = await paidSale(svc, { kind: 'cash', tenderedKobo: 2_000_000 });
+    const r = await refusal(svc.undo.cancel(req(sale.id, { seats: ['F7'], approval: { pin: '913752' } })));
+    expect([r.code, r.message]).toEqual([
+      'CONFLICT',
+      'The drawer should hold ₦3,000.00: a cash refund of ₦5,100.00 cannot be paid from it. Take cash to the drawer first, or cancel less.',
+    ]);
+    expect(logger.lines.some((l) => l.msg === 'admin PIN wrong')).toBe(false);
+    expect(count('order_refunds')).toBe(0);
+    const water = sale.basket!.lines.findIndex((l) => l.kind !== 'tickets' && l.code === 'WATER');
+    const ok = await svc.undo.cancel(req(sale.id, { concessions: [{ line: water, quantity: 1 }] }));
+    expect(ok.refunds.map((x) => [x.tender, x.amountKobo])).toEqual([['cash', 40_000]]);
   });
 
   it('a card refund owed is returned once, with how, the reference and who; the Hub told', async () => {

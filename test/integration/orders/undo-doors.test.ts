@@ -15,6 +15,7 @@ import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { calls } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
+import type { ShiftReport } from '../../../shared/records';
 import { CANCEL_INVALID, type RefundView } from '../../../shared/refunds';
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { handlerSources, sourcesCalling } from '../../helpers/door-introspection';
@@ -115,6 +116,15 @@ describe('a supervisor’s approval cannot be skipped by any door to an undo', (
       expect(await call(core, 'refunds.ofOrder', { orderId: sale.id })).toMatchObject({
         links: { cancelledSeats: ['A1'] },
       });
+      // The X report: the cash refund left the drawer (4,000 taken, 2,000 paid out), the sales stay, net sales fall.
+      const x = await call<{ report: ShiftReport }>(core, 'shift.report', {});
+      expect([x.report.totals.drawer?.cashPaidOut, x.report.totals.drawer?.expectedKobo]).toEqual([
+        { count: 1, amountKobo: 200_000 },
+        200_000,
+      ]);
+      expect([x.report.totals.salesTotal?.amountKobo, x.report.totals.refunds?.netSalesKobo]).toEqual([
+        400_000, 200_000,
+      ]);
     });
   }
 });
