@@ -110,7 +110,14 @@ describe('a supervisor’s approval cannot be skipped by any door to an undo', (
         refunds: [],
         links: { exchangedFrom: null, exchangedTo: [], cancelledSeats: [] },
       });
+      const told: unknown[] = [];
+      const off = core.events.subscribe((name, payload) => void (name === 'refunds.changed' && told.push(payload)));
       const done = await call<{ refunds: RefundView[] }>(core, door.call, door.args(sale, { pin: PIN }));
+      off();
+      // The screens follow: the list as 'refunds.list' answers it (a cash refund is not owed).
+      const list = await call<{ owed: number; items: RefundView[] }>(core, 'refunds.list', {});
+      expect(list).toMatchObject({ owed: 0, items: [{ refundNo: 'R0001', tender: 'cash' }] });
+      expect(told).toEqual([list]);
       // 1,500 and its 500 booking fee, back in cash from the drawer at once
       expect(done.refunds).toMatchObject([{ tender: 'cash', amountKobo: 200_000, approved: { how: 'pin' } }]);
       expect(await call(core, 'refunds.ofOrder', { orderId: sale.id })).toMatchObject({
