@@ -1,5 +1,6 @@
 // Cancel tickets or concession lines of a paid sale, below every door (docs/refunds.md, "Cancel and
-// refunds owed"). The rules: only a paid sale, during a shift; each seat one of the sale's own not
+// refunds owed"). The rules: only a paid sale, during a shift (a cash refund no more than the
+// drawer should hold); each seat one of the sale's own not
 // already cancelled; each concession line one of the sale's, within what is left of it; a
 // supervisor's approval (undo-approval.ts). The amount goes back exactly as the sale was priced
 // (`soldBasketOf`: each ticket its unit price and its booking fee, each line its unit price times
@@ -30,8 +31,11 @@ import type { UndoneLine, UndoStore } from './undo-store';
 
 /** What an undo takes beyond the checkout: the approval's checks, and the shift open at a moment (the records module's). */
 export interface UndoDeps extends ApprovalDeps {
-  /** The shift open at `at` (null: none is). */
-  shiftAt: (at: number) => { id: number } | null;
+  /**
+   * The shift open at `at` (null: none is), and what its drawer should hold then for a cash refund
+   * of a Demo or real sale (null: that sale's cash is not counted in this drawer; absent: not checked).
+   */
+  shiftAt: (at: number) => { id: number; drawerHolds?: (demoSale: boolean) => number | null } | null;
 }
 
 export interface CancelDeps {
@@ -110,6 +114,17 @@ export function planCancel(
   return { seats, lines, amountKobo, refunds };
 }
 
+/** A cash refund is paid out of the drawer at once: never more than the drawer should hold then. */
+function refuseAboveDrawer(plan: CancelPlan, holds: number | null): void {
+  const cash = plan.refunds.find((r) => r.tender === 'cash');
+  if (!cash || holds === null || cash.amountKobo <= holds) return;
+  throw new AppError(
+    'CONFLICT',
+    `The drawer should hold ${formatNaira(Math.max(0, holds))}: a cash refund of ${formatNaira(cash.amountKobo)} cannot be paid from it. Take cash to the drawer first, or cancel less.`,
+    { holdsKobo: holds, cashKobo: cash.amountKobo },
+  );
+}
+
 /** The cancel's line in the sale's history: what was cancelled, why, what is owed back by which tender, who approved. */
 function cancelNote(plan: CancelPlan, made: readonly RefundView[], reason: UndoReason, by: string): string {
   const what = [
@@ -140,6 +155,7 @@ export async function cancelSale(
   if (!d.undo.shiftAt(d.now()))
     throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
   const first = planCancel(rec, req, store);
+  refuseAboveDrawer(first, d.undo.shiftAt(d.now())?.drawerHolds?.(rec.profile === 'demo') ?? null);
   const approved = await approve(
     d.undo,
     logger,
@@ -153,6 +169,7 @@ export async function cancelSale(
       const shift = d.undo.shiftAt(at);
       if (!shift) throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
       const plan = planCancel(run.record(req.orderId), req, store);
+      refuseAboveDrawer(plan, shift.drawerHolds?.(rec.profile === 'demo') ?? null);
       const refundIds = store.insert(
         {
           orderId: rec.id,

@@ -15,6 +15,7 @@ import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { calls } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
+import type { ShiftReport } from '../../../shared/records';
 import { CANCEL_INVALID, type RefundView } from '../../../shared/refunds';
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { handlerSources, sourcesCalling } from '../../helpers/door-introspection';
@@ -109,12 +110,28 @@ describe('a supervisor’s approval cannot be skipped by any door to an undo', (
         refunds: [],
         links: { exchangedFrom: null, exchangedTo: [], cancelledSeats: [] },
       });
+      const told: unknown[] = [];
+      const off = core.events.subscribe((name, payload) => void (name === 'refunds.changed' && told.push(payload)));
       const done = await call<{ refunds: RefundView[] }>(core, door.call, door.args(sale, { pin: PIN }));
+      off();
+      // The screens follow: the list as 'refunds.list' answers it (a cash refund is not owed).
+      const list = await call<{ owed: number; items: RefundView[] }>(core, 'refunds.list', {});
+      expect(list).toMatchObject({ owed: 0, items: [{ refundNo: 'R0001', tender: 'cash' }] });
+      expect(told).toEqual([list]);
       // 1,500 and its 500 booking fee, back in cash from the drawer at once
       expect(done.refunds).toMatchObject([{ tender: 'cash', amountKobo: 200_000, approved: { how: 'pin' } }]);
       expect(await call(core, 'refunds.ofOrder', { orderId: sale.id })).toMatchObject({
         links: { cancelledSeats: ['A1'] },
       });
+      // The X report: the cash refund left the drawer (4,000 taken, 2,000 paid out), the sales stay, net sales fall.
+      const x = await call<{ report: ShiftReport }>(core, 'shift.report', {});
+      expect([x.report.totals.drawer?.cashPaidOut, x.report.totals.drawer?.expectedKobo]).toEqual([
+        { count: 1, amountKobo: 200_000 },
+        200_000,
+      ]);
+      expect([x.report.totals.salesTotal?.amountKobo, x.report.totals.refunds?.netSalesKobo]).toEqual([
+        400_000, 200_000,
+      ]);
     });
   }
 });
