@@ -59,6 +59,8 @@ export const recordCalls = {
   // again on request, or recorded when the browser printed it.
   'receipts.printPickup': { args: OrderRef, result: PrintJobViewSchema },
   'receipts.pickupBrowserPrinted': { args: OrderRef, result: PrintJobViewSchema },
+  // A refund owed's slip (docs/refunds.md), naming the sale it came from; a copy after a printed one is marked REPRINT.
+  'receipts.printRefund': { args: z.object({ refundId: RowId }).strict(), result: PrintJobViewSchema },
   'receipts.jobs': { args: OrderRef, result: z.array(PrintJobViewSchema) },
   'receipts.failedJobs': { args: Empty, result: z.array(PrintJobViewSchema) },
   'receipts.retry': { args: IdArgs.strict(), result: PrintJobViewSchema },

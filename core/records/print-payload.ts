@@ -1,4 +1,4 @@
-// What a print job holds (the receipt, the pickup slip, the report, the test page as they were when it was made)
+// What a print job holds (the receipt, the pickup or refund slip, the report, the test page as they were when it was made)
 // and the document each renders to.
 import { ReceiptSchema, ShiftReportSchema } from '../../shared/records';
 import type { PrintDoc } from './printing/print-doc';
@@ -6,6 +6,8 @@ import type { JobRow } from './printing/print-jobs';
 import { receiptDoc } from './receipts/receipt-model';
 import { pickupSlipDoc } from './receipts/pickup-slip-doc';
 import { PickupSlipSchema } from '../../shared/pickup-slip';
+import { RefundSlipSchema } from '../../shared/refund-slip';
+import { refundSlipDoc } from './receipts/refund-slip-doc';
 import { shiftReportDoc } from './shifts/shift-report-doc';
 import { testPageDoc, type TestPagePayload } from './printing/test-page';
 
@@ -16,6 +18,8 @@ export function renderJob(job: JobRow): PrintDoc {
       return receiptDoc(ReceiptSchema.parse(p.receipt));
     case 'pickup-slip':
       return pickupSlipDoc(PickupSlipSchema.parse(p.slip));
+    case 'refund-slip':
+      return refundSlipDoc(RefundSlipSchema.parse(p.slip));
     case 'shift-report':
       return shiftReportDoc(ShiftReportSchema.parse(p.report), job.view.reprint);
     case 'test-page':

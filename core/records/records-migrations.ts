@@ -98,12 +98,12 @@ const PRINT_JOB_PROFILES_FROM_ORDERS: Migration = {
  * The pickup slip of a sale with concessions is a print job of its own (kind `pickup-slip`). SQLite
  * cannot widen a CHECK in place: the table is made again with its rows, columns in the same order.
  */
-const PICKUP_SLIP_JOBS: Migration = {
-  name: 'records-006-pickup-slip-jobs',
-  sql: `
-    CREATE TABLE print_jobs_006 (
+/** The print jobs' table with its CHECK on `kind`, made again with its rows (SQLite cannot widen a CHECK in place). */
+function printJobsWithKinds(n: string, kinds: readonly string[]): string {
+  return `
+    CREATE TABLE print_jobs_${n} (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
-      kind TEXT NOT NULL ${checkIn('kind', PRINT_JOB_KINDS)},
+      kind TEXT NOT NULL ${checkIn('kind', kinds)},
       order_id INTEGER,
       report_id INTEGER,
       title TEXT NOT NULL,
@@ -120,16 +120,27 @@ const PICKUP_SLIP_JOBS: Migration = {
       printed_at INTEGER,
       profile TEXT NOT NULL DEFAULT 'unrecorded'
     );
-    INSERT INTO print_jobs_006 (id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
+    INSERT INTO print_jobs_${n} (id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
         error, error_code, attempts, reprint, created_at, updated_at, printed_at, profile)
       SELECT id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
         error, error_code, attempts, reprint, created_at, updated_at, printed_at, profile FROM print_jobs;
     DROP TABLE print_jobs;
-    ALTER TABLE print_jobs_006 RENAME TO print_jobs;
+    ALTER TABLE print_jobs_${n} RENAME TO print_jobs;
     CREATE INDEX records_print_jobs_order ON print_jobs(order_id, id);
     CREATE INDEX records_print_jobs_report ON print_jobs(report_id, id);
     CREATE INDEX records_print_jobs_status ON print_jobs(status, id);
-  `,
+  `;
+}
+
+const PICKUP_SLIP_JOBS: Migration = {
+  name: 'records-006-pickup-slip-jobs',
+  sql: printJobsWithKinds('006', [...FIRST_PRINT_JOB_KINDS, 'pickup-slip']),
+};
+
+/** A refund slip (issue 39) is a print job of its own (kind `refund-slip`), of the refund's sale. */
+const REFUND_SLIP_JOBS: Migration = {
+  name: 'records-008-refund-slip-jobs',
+  sql: printJobsWithKinds('008', PRINT_JOB_KINDS),
 };
 
 /**
@@ -178,4 +189,5 @@ export const RECORDS_MIGRATIONS: Migration[] = [
   PRINT_JOB_PROFILES_FROM_ORDERS,
   PICKUP_SLIP_JOBS,
   DRAWER,
+  REFUND_SLIP_JOBS,
 ];
