@@ -303,6 +303,8 @@ export async function createCore(deps: CoreDeps) {
     createRecordsModule(ctx, {
       beforeZ: () => orders.sweep.run(),
       programmeSale: (id) => programme.store.saleOf(id),
+      // Refund slips and exchange receipts read the refunds owed and a sale's links from the orders module.
+      refunds: { refund: (id) => checkout.undo.refund(id), links: (id) => checkout.undo.ofOrder(id).links },
       ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
     }),
     createDeliveryModule(ctx),

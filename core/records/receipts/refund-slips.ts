@@ -1,8 +1,10 @@
 // Printing a refund owed's slip (refund-slip-doc.ts) on request: read through the orders module's
 // refunds port, a print job of the refund's sale (kind `refund-slip`), marked REPRINT after a
-// printed one.
+// printed one; in the browser shell the window prints it and the job is recorded as printed there.
 import { AppError } from '../../../shared/errors';
 import type { PrintJobView } from '../../../shared/records';
+import type { PaperWidth } from '../../../shared/records-settings';
+import { htmlFragmentOf } from '../printing/print-html';
 import type { OrderReads } from '../../orders';
 import type { PrintJobStore } from '../printing/print-jobs';
 import type { PrintService } from '../printing/print-service';
@@ -21,7 +23,8 @@ interface RefundSlipsDeps {
 
 export function createRefundSlips(d: RefundSlipsDeps) {
   return {
-    async print(refundId: number): Promise<PrintJobView> {
+    /** Prints it (or records the browser's print of it, `inBrowser`); the job and the slip as printed. */
+    async print(refundId: number, inBrowser = false): Promise<{ job: PrintJobView; html: string; paper: PaperWidth }> {
       const x = d.refunds?.refund(refundId) ?? null;
       if (!x) throw new AppError('NOT_FOUND', `There is no refund ${refundId} on this counter.`, { refundId });
       const order = d.checkout.get(x.orderId);
@@ -35,14 +38,21 @@ export function createRefundSlips(d: RefundSlipsDeps) {
         counterName: d.counterName(),
         reprint: d.jobs.refundSlipPrinted(refundId),
       });
-      return d.printer.submit({
-        kind: 'refund-slip',
+      const doc = refundSlipDoc(s);
+      const job = {
+        kind: 'refund-slip' as const,
         orderId: s.orderId,
-        title: refundSlipDoc(s).title,
+        title: doc.title,
         payload: { slip: s },
         reprint: s.reprint,
         profile: order.profile ?? 'unrecorded',
-      });
+      };
+      const paper = d.settings.get().printing.paper;
+      return {
+        job: inBrowser ? d.printer.recordBrowserPrint(job) : await d.printer.submit(job),
+        html: htmlFragmentOf(doc, paper),
+        paper,
+      };
     },
   };
 }

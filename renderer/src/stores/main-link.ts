@@ -13,6 +13,7 @@ import { integrationsFollower } from './integrations-store';
 import { chargeQueueFollower } from './charge-queue-store';
 import { ordersFollower } from './orders-store';
 import { programmeFollower } from './programme-store';
+import { refundsFollower } from './refunds-store';
 import { receiptsFollower } from './receipt-store';
 import { saleFollower } from './sale-store';
 import { seatMapFollower } from './seat-map-store';
@@ -38,6 +39,7 @@ const STORE_FOLLOWERS: readonly StoreFollower[] = [
   integrationsFollower,
   chargeQueueFollower,
   lateFollower,
+  refundsFollower,
   seatMapFollower,
 ];
 

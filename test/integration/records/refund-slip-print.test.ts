@@ -91,7 +91,8 @@ async function setUp() {
 describe('the refund slip on the printer', () => {
   it('names the original sale, the seat cancelled and the card refund owed; again it is a REPRINT', async () => {
     const s = await setUp();
-    const job = await s.slips.print(CARD_REFUND.id);
+    const { job, html } = await s.slips.print(CARD_REFUND.id);
+    expect(html).toContain('C1-261121-0007');
     expect(job).toMatchObject({ kind: 'refund-slip', orderId: PAID_ORDER.id, status: 'printed', reprint: false });
     const text = escposText(await s.printer.job(0)).join('\n');
     for (const part of [
@@ -114,7 +115,7 @@ describe('the refund slip on the printer', () => {
       ...CARD_REFUND,
       returned: { how: 'bank-transfer', reference: 'TRF-889', by: 'Ngozi Eze', at: PAID_AT + 86_400_000 },
     });
-    expect(await s.slips.print(CARD_REFUND.id)).toMatchObject({ reprint: true, status: 'printed' });
+    expect((await s.slips.print(CARD_REFUND.id)).job).toMatchObject({ reprint: true, status: 'printed' });
     const again = escposText(await s.printer.job(1)).join('\n');
     expect(again).toContain('REPRINT');
     expect(again).toContain('Bank transfer');
@@ -129,6 +130,11 @@ describe('the refund slip on the printer', () => {
     const text = escposText(await s.printer.job(0)).join('\n');
     expect(text).toContain('REFUNDED IN CASH');
     expect(text).toContain('Cash handed back at the counter');
+    // The browser's print: recorded as printed there, nothing sent to the printer.
+    const inBrowser = await s.slips.print(8, true);
+    expect(inBrowser.job).toMatchObject({ kind: 'refund-slip', status: 'printed', reprint: true });
+    expect(inBrowser.html).toContain('REFUNDED IN CASH');
+    expect(s.printer.jobs).toHaveLength(1);
     const refused = await s.slips.print(99).catch((e: unknown) => e);
     expect(isAppError(refused) && refused.code).toBe('NOT_FOUND');
   });
