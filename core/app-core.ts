@@ -23,11 +23,17 @@ import { boxOfficeRules, createIntegrationsModule, type IntegrationsModuleDeps }
 import { createHubLinkModule, createOutboxSink, HubOutbox } from './hub-link';
 import type { Logger } from '../shared/logger';
 import type { LogFiles } from './logging';
-import { createCheckoutService, createOrdersModule, localSeatHolds, relayHealthFeed } from './orders';
+import {
+  createCheckoutService,
+  createOrdersModule,
+  localSeatHolds,
+  relayHealthFeed,
+  type ApprovalCodes,
+} from './orders';
 import { createProgrammeModule, createSeatMapModule, programmeBasketShows, programmeSeatPlanner } from './programme';
 import type { SeatHolds, SeatTakenSource } from '../shared/seats';
 import { createProviderLink } from './provider';
-import { createRecordsModule, shiftCashierAt, type SystemPrinter } from './records';
+import { createRecordsModule, shiftCashierAt, shiftOpenAt, type SystemPrinter } from './records';
 import { createSettingsModule, createSettingsService, type KeyValueStore, type SecretVault } from './settings';
 import { createStatusBar, createStatusModule } from './status';
 import { createTerminalLink, createTerminalModule, type TerminalLinkDeps } from './terminal';
@@ -81,6 +87,8 @@ function hubPorts(tests: CoreDeps['seatSources'] = {}) {
     seatHolds: (): SeatHolds => tests.holds?.() ?? (link?.connection() ? link.seatHolds() : localSeatHolds()),
     seatTaken: (): SeatTakenSource | null => tests.taken?.() ?? (link?.connection() ? link.seatTaken() : null),
     seatCheck: () => link?.seatCheck() ?? null,
+    /** A manager's one-time approval codes, redeemed at the Hub (none yet: a code is refused, the admin PIN approves). */
+    approvalCodes: (): ApprovalCodes | null => null,
     /** The relay stream the checkout follows: the Hub link's while it runs (it tells each start and stop). */
     relayHealth: relay,
   };
@@ -155,6 +163,8 @@ export async function createCore(deps: CoreDeps) {
     basket: { show: programmeBasketShows(db), catalogue: () => catalogue.current() },
     // While the Hub's relay stream is healthy, status checks are the safety net only.
     relayHealth: hub.relayHealth,
+    // An undo after the sale: the admin PIN (the settings' guard) or a Hub approval code, in a shift.
+    undo: { checkPin: (pin) => settings.approveByPin(pin), approvalCodes: hub.approvalCodes, shiftAt: shiftOpenAt(db) },
     settings: () => {
       const name = settings.activeProfile();
       const p = settings.profile(name);

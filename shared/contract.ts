@@ -14,6 +14,7 @@ import { seatCalls, seatEvents } from './contract-seats';
 import { integrationCalls, integrationEvents } from './contract-integrations';
 import { HubStatusSchema } from './hub-link';
 import { recordCalls, recordEvents } from './contract-records';
+import { refundCalls, refundEvents } from './contract-refunds';
 import { lateCalls, lateEvents } from './contract-late';
 import { topupCalls, topupEvents } from './contract-topups';
 import {
@@ -153,6 +154,7 @@ export const calls = {
   ...orderCalls,
   ...basketCalls,
   ...lateCalls,
+  ...refundCalls,
   ...terminalCalls,
   ...demoCalls,
   ...topupCalls,
@@ -169,6 +171,7 @@ export const calls = {
 export const events = {
   ...coreEvents,
   ...lateEvents,
+  ...refundEvents,
   ...topupEvents,
   ...recordEvents,
   ...programmeEvents,

@@ -14,6 +14,7 @@ import type { SaleSettings } from './sale-intake';
 import type { WhenBusy } from './charge-guard';
 import type { RetryRule } from './closed-check';
 import type { RelayHealthFeed } from './relay-follower';
+import type { UndoDeps } from './undo-cancel';
 
 export type CheckoutSettings = SaleSettings;
 
@@ -73,4 +74,9 @@ export interface CheckoutDeps {
   relayHealth?: RelayHealthFeed;
   /** Where a basket's prices come from (the programme's shows, the branch's catalogue). Absent: baskets are refused for want of both. */
   basket?: BasketSources;
+  /**
+   * What an undo after the sale needs (docs/refunds.md): the admin PIN's check, the Hub's approval
+   * codes, the shift open at a moment. Absent: every undo is refused (no PIN can be checked).
+   */
+  undo?: UndoDeps;
 }

@@ -1,5 +1,5 @@
 // The checkout's events: every change of an order, the connectivity (online, queue length), and
-// the late outcomes of closed orders.
+// the late outcomes of closed orders, the refunds owed after a sale.
 import type { Connectivity, OrderView } from '../../shared/orders';
 import type { Logger } from '../../shared/logger';
 
@@ -8,6 +8,8 @@ export interface CheckoutEvents {
   connectivity: Connectivity;
   /** A late outcome of a closed order was recorded or handled (the alert and the status bar count follow). */
   late: { orderId: number };
+  /** A refund owed was made (a cancel, an exchange) or returned: the refunds list and the status bar follow. */
+  refunds: { orderId: number };
 }
 
 type Listener<K extends keyof CheckoutEvents> = (payload: CheckoutEvents[K]) => void;
@@ -22,6 +24,7 @@ export class CheckoutEmitter {
     order: new Set(),
     connectivity: new Set(),
     late: new Set(),
+    refunds: new Set(),
   };
   private lastConnectivity: Connectivity | null = null;
 

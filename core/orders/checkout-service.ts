@@ -8,6 +8,7 @@
 // the follow-up of orders sent (checkout-follow-up.ts). Other modules take the narrow part they use
 // (OrderReads, OrderEvents, OrderSeats, the doors), never the whole checkout.
 import type { Connectivity } from '../../shared/orders';
+import { AppError } from '../../shared/errors';
 import type { PosClient } from '../provider';
 import { NO_JOURNAL_SINK } from '../journal-sink';
 import { systemTimers } from '../lib';
@@ -32,6 +33,7 @@ import { ProviderCheckStore } from './provider-checks';
 import { QueueSender } from './queue-sender';
 import { queuedSaleRules } from './queued-sale-rules';
 import { RelayFollower } from './relay-follower';
+import { createUndoService, type UndoDeps } from './undo-service';
 
 export type { CheckoutEvents, OrderEvents } from './checkout-events';
 export type { OrderReads } from './order-reads';
@@ -44,6 +46,12 @@ export type CheckoutService = ReturnType<typeof createCheckoutService>;
 export type SaleDoors = ReturnType<typeof checkoutSales>;
 /** The follow-up of orders sent; `late` and `noteProviderReport` are what the reconciliation sweep uses. */
 export type OrderFollowUp = ReturnType<typeof checkoutFollowUp>;
+
+/** Without the undo's parts (tools, some tests): nothing can be approved, so nothing is undone. */
+const NO_UNDO: UndoDeps = {
+  checkPin: () => Promise.reject(new AppError('PIN_NOT_SET', 'No admin PIN can be checked here.')),
+  shiftAt: () => null,
+};
 
 export function createCheckoutService(deps: CheckoutDeps) {
   const tuning = resolveTuning(deps.tuning);
@@ -167,9 +175,13 @@ export function createCheckoutService(deps: CheckoutDeps) {
     closed,
   });
 
+  // After the sale: cancel, refunds owed and returned (docs/refunds.md).
+  const undo = createUndoService({ db: deps.db, run, sink, now, logger, undo: deps.undo ?? NO_UNDO });
+
   return {
     ...sales,
     ...orderReads({ run, now }),
+    undo,
 
     connectivity(): Connectivity {
       return run.connectivity();

@@ -31,3 +31,5 @@ export { admitSale, ordersOnTerminal } from './charge-guard';
 export { localSeatHolds, type SeatPlan, type SeatPlanner } from './seat-holding';
 export { NO_BASKET_SOURCES, type BasketSources } from './basket-intake';
 export { paidBasketsAfter, type PaidBasket } from './paid-baskets';
+export { PIN_APPROVER, CODES_NEED_HUB } from './undo-approval';
+export type { ApprovalCodes, ApprovalWhat, UndoDeps, UndoService } from './undo-service';

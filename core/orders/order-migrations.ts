@@ -178,6 +178,55 @@ export const ORDER_MIGRATIONS: Migration[] = [
     `,
   },
   {
+    // After the sale (docs/refunds.md): each undo of a paid sale (a cancel, an exchange) with its
+    // reason, who approved it and how, the cashier, the shift and the concession lines it took out;
+    // the seats of the sale no longer valid; and the refunds owed it made, one per tender, R + a
+    // sequence, cash returned at once, card until someone records how. The sale itself never changes.
+    name: 'orders-009-undo-refunds',
+    sql: `
+      CREATE TABLE order_undos (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        order_id INTEGER NOT NULL REFERENCES orders(id),
+        kind TEXT NOT NULL CHECK (kind IN ('cancel', 'exchange')),
+        at INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        note TEXT NOT NULL,
+        approved_how TEXT NOT NULL CHECK (approved_how IN ('pin', 'code')),
+        approved_by TEXT NOT NULL,
+        approved_at INTEGER NOT NULL,
+        cashier TEXT NOT NULL,
+        shift_id INTEGER,
+        demo INTEGER NOT NULL CHECK (demo IN (0, 1)),
+        lines_json TEXT NOT NULL,
+        amount_kobo INTEGER NOT NULL CHECK (amount_kobo >= 0),
+        exchange_order_id INTEGER REFERENCES orders(id)
+      );
+      CREATE INDEX order_undos_order ON order_undos(order_id);
+      CREATE TABLE order_cancelled_seats (
+        order_id INTEGER NOT NULL REFERENCES orders(id),
+        seat TEXT NOT NULL,
+        undo_id INTEGER NOT NULL REFERENCES order_undos(id),
+        PRIMARY KEY (order_id, seat)
+      );
+      CREATE TABLE order_refunds (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        refund_no TEXT NOT NULL UNIQUE,
+        undo_id INTEGER NOT NULL REFERENCES order_undos(id),
+        order_id INTEGER NOT NULL REFERENCES orders(id),
+        tender TEXT NOT NULL CHECK (tender IN ('cash', 'card')),
+        amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+        at INTEGER NOT NULL,
+        returned_how TEXT CHECK (returned_how IN ('provider-reversal', 'bank-transfer', 'cash')),
+        returned_reference TEXT,
+        returned_by TEXT,
+        returned_at INTEGER
+      );
+      CREATE INDEX order_refunds_order ON order_refunds(order_id);
+      CREATE INDEX order_refunds_at ON order_refunds(at);
+      CREATE INDEX order_refunds_returned_at ON order_refunds(returned_at);
+    `,
+  },
+  {
     // An exchange (docs/refunds.md, "Exchange"): the new sale (order_id) linked to the sale whose
     // tickets it replaces (from_order_id), the moved seats, the credit, the refund owed when the new
     // tickets cost less, who approved and why. waiting: the new sale's difference not yet paid (the

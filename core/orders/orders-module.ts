@@ -1,10 +1,12 @@
 // Orders: the Sell form's defaults and the charge, and each order's life as the screen follows it;
-// payments after closing (the list, marking one handled) and the reconciliation sweep, hourly.
+// payments after closing (the list, marking one handled) and the reconciliation sweep, hourly;
+// after the sale, cancel and the refunds owed (the checkout's undo, docs/refunds.md).
 // The checkout service itself is shared (receipts and shifts read it), so the core builds it; this
 // module answers its calls and pushes its changes to the screen.
 import type { orderCalls } from '../../shared/contract';
 import type { lateCalls } from '../../shared/contract-late';
 import type { basketCalls } from '../../shared/contract-basket';
+import type { refundCalls } from '../../shared/contract-refunds';
 import { systemTimers } from '../lib';
 import { createLateSweep, type SweepTuning } from './late-sweep';
 import type { Connectivity } from '../../shared/orders';
@@ -46,6 +48,8 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
     events.emit('order.changed', v);
     if (v.state === 'paid') films.remember(v);
   });
+  // A refund owed made or returned: the Orders screen and the status bar follow.
+  checkout.on('refunds', () => events.emit('refunds.changed', checkout.undo.list()));
   checkout.on('connectivity', (c) => {
     events.emit('connectivity.changed', c);
     deps.onConnectivity(c);
@@ -56,7 +60,7 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
     return v;
   };
 
-  const mod: CoreModule<typeof orderCalls & typeof basketCalls & typeof lateCalls> = {
+  const mod: CoreModule<typeof orderCalls & typeof basketCalls & typeof lateCalls & typeof refundCalls> = {
     start: () => sweep.start(),
     stop: () => sweep.stop(),
     handlers: {
@@ -84,6 +88,14 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
       'orders.listOpen': () => checkout.listOpen(),
       'orders.retry': (a) => checkout.retrySale(a.id),
       'orders.checkNow': (a) => checkout.checkNow(a.id),
+      // After the sale (docs/refunds.md): the approval and every rule are the engine's own, below every door.
+      'refunds.cancel': (a) => checkout.undo.cancel(a),
+      'refunds.exchange': () => {
+        throw new AppError('NOT_READY', 'Exchange is not built yet: cancel the tickets and sell the new ones.');
+      },
+      'refunds.list': () => checkout.undo.list(),
+      'refunds.ofOrder': (a) => checkout.undo.ofOrder(a.orderId),
+      'refunds.markReturned': (a) => checkout.undo.markReturned(a),
     },
   };
   return { ...mod, sweep };

@@ -75,22 +75,35 @@ export class SeatHoldStore {
     return r ? { ...r, seats: seatList(r.seats) } : null;
   }
 
-  /** This counter's seats of a show: an open sale's are held, a paid one's (or paid after closing) sold. */
+  /**
+   * This counter's seats of a show: an open sale's are held, a paid one's (or paid after closing)
+   * sold; a seat cancelled after the sale (order_cancelled_seats, docs/refunds.md) is free again.
+   */
   ownTaken(showKey: string, counterName: string): OwnSeat[] {
     const rows = this.db
       .prepare(
         `SELECT h.order_id AS orderId, h.seats, o.state, o.out_order_no AS outOrderNo,
-           EXISTS (SELECT 1 FROM order_late l WHERE l.order_id = o.id AND l.kind = 'paid-after-closing') AS latePaid
+           EXISTS (SELECT 1 FROM order_late l WHERE l.order_id = o.id AND l.kind = 'paid-after-closing') AS latePaid,
+           (SELECT group_concat(c.seat) FROM order_cancelled_seats c WHERE c.order_id = o.id) AS cancelled
          FROM order_seat_holds h JOIN orders o ON o.id = h.order_id
          WHERE h.show_key = ? AND (h.outcome IS NULL OR h.outcome NOT IN ('taken', 'refused'))`,
       )
-      .all(showKey) as { orderId: number; seats: string; state: OrderState; outOrderNo: string; latePaid: number }[];
+      .all(showKey) as {
+      orderId: number;
+      seats: string;
+      state: OrderState;
+      outOrderNo: string;
+      latePaid: number;
+      cancelled: string | null;
+    }[];
     const out: OwnSeat[] = [];
     for (const r of rows) {
       const state = r.state === 'paid' || r.latePaid ? 'sold' : isFinalState(r.state) ? null : 'held';
       if (!state) continue;
+      const gone = new Set(r.cancelled ? seatList(r.cancelled) : []);
       for (const seat of seatList(r.seats))
-        out.push({ seat, state, counterName, mine: true, orderId: r.orderId, outOrderNo: r.outOrderNo });
+        if (!gone.has(seat))
+          out.push({ seat, state, counterName, mine: true, orderId: r.orderId, outOrderNo: r.outOrderNo });
     }
     return out;
   }

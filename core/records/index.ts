@@ -4,4 +4,4 @@ export { createRecordsModule } from './records-module';
 export { RECORDS_MIGRATIONS } from './records-migrations';
 export { printerError } from './printing/network-printer';
 export type { SystemPrinter, SystemPrintJob } from './printing/system-printer';
-export { shiftCashierAt } from './shifts/shift-cashier';
+export { shiftCashierAt, shiftOpenAt } from './shifts/shift-cashier';

@@ -253,6 +253,15 @@ export function createSettingsService(deps: SettingsServiceDeps) {
       return pinStatus();
     },
 
+    /**
+     * A supervisor's approval by the admin PIN (an undo after the sale: docs/refunds.md): resolves
+     * when the PIN is right, through the same guard as unlocking (each try counted, locked after
+     * repeated failures); it does not unlock Settings.
+     */
+    async approveByPin(pin: string): Promise<void> {
+      await checkPin(pin);
+    },
+
     async unlock(pin: string): Promise<PinStatus> {
       await checkPin(pin);
       unlockedUntil = clock.now() + UNLOCK_MS;

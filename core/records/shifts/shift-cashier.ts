@@ -7,3 +7,9 @@ export function shiftCashierAt(db: Db): (at: number) => string {
   const shifts = new ShiftStore(db);
   return (at) => shifts.cashierAt(at);
 }
+
+/** The shift open at a moment (null: none), for an undo after the sale (the orders module never reads shifts). */
+export function shiftOpenAt(db: Db): (at: number) => { id: number; cashier: string } | null {
+  const shifts = new ShiftStore(db);
+  return (at) => shifts.openAt(at);
+}

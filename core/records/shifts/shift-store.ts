@@ -166,6 +166,16 @@ export class ShiftStore {
     });
   }
 
+  /** The shift open at `at` (null when none was): an undo after a sale is counted in it. */
+  openAt(at: number): { id: number; cashier: string } | null {
+    const r = this.db
+      .prepare(
+        'SELECT id, cashier FROM shifts WHERE opened_at <= ? AND (closed_at IS NULL OR closed_at > ?) ORDER BY opened_at DESC LIMIT 1',
+      )
+      .get(at, at) as { id: number; cashier: string } | undefined;
+    return r ?? null;
+  }
+
   /** The cashier of the shift that was open at `at` ('' when none was). */
   cashierAt(at: number): string {
     const r = this.db

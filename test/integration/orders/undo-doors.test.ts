@@ -1,0 +1,135 @@
+// Every door to an undo after the sale (docs/refunds.md), in one table: today the cashier's Cancel
+// (`refunds.cancel`). Through the composed core (Demo profile, the journal on a real SQLite file),
+// a supervisor's approval cannot be skipped by any of them: no approval is refused at the schema, a
+// wrong PIN is refused in the engine (and audited), nothing is written either way; the admin PIN
+// lets it through. The doors are found by introspection (the calls whose handlers reach the
+// checkout's undo) and must equal the table, so a new door is not missed.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../../core/app-core';
+import { confStore } from '../../../browser-shell/boot';
+import { fileVault } from '../../../core/settings/secret-vault';
+import { systemClock } from '../../../shared/clock';
+import { memoryLogger } from '../../../shared/logger';
+import { calls } from '../../../shared/contract';
+import type { OrderView } from '../../../shared/orders';
+import { CANCEL_INVALID, type RefundView } from '../../../shared/refunds';
+import { lagosDate, lagosHm } from '../../../shared/time';
+import { handlerSources, sourcesCalling } from '../../helpers/door-introspection';
+
+const ctx = { trusted: true, sender: 'test' };
+const PIN = '2468';
+const cores: Core[] = [];
+afterEach(async () => {
+  while (cores.length) await cores.pop()!.stop();
+});
+
+type Result = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+async function raw(core: Core, name: string, args: unknown): Promise<Result> {
+  const r = await core.dispatch(name, args, ctx);
+  return r.ok ? { ok: true, value: r.value } : { ok: false, code: r.error.code, message: r.error.message };
+}
+async function call<T>(core: Core, name: string, args: unknown): Promise<T> {
+  const r = await raw(core, name, args);
+  if (!r.ok) throw new Error(`${name}: ${r.code} ${r.message}`);
+  return r.value as T;
+}
+
+/** A counter in the Demo profile with a PIN, a programme show, an open shift and one sale paid in cash (seats A1, A2). */
+async function counter(): Promise<{ core: Core; sale: OrderView; logger: ReturnType<typeof memoryLogger> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'counterpay-undo-doors-'));
+  const logger = memoryLogger();
+  const core = await createCore({
+    shell: 'browser',
+    version: 't',
+    dataDir: dir,
+    store: confStore(dir),
+    vault: fileVault(join(dir, 'secrets.json')),
+    logger,
+    clock: systemClock,
+    integrations: { port: 0, dropScanMs: 3_600_000 },
+  });
+  cores.push(core);
+  await call(core, 'settings.setPin', { newPin: PIN });
+  const t = Math.floor((Date.now() + 60 * 60_000) / 60_000) * 60_000;
+  const csv = [
+    'film,title,rating,screen,date,time,ticketType,price,bookingFee',
+    `Dune 2,DUNE: PART TWO,12A,Screen 1,${lagosDate(t)},${lagosHm(t)},Adult,1500,500`,
+  ].join('\n');
+  await call(core, 'programme.import', { csv, fileName: 'week.csv', by: 'Ada' });
+  await call(core, 'shift.open', { cashier: 'Ngozi', openingFloat: '' });
+  const show = { filmName: 'Dune 2', filmTitle: 'DUNE: PART TWO', showDate: lagosDate(t), showTime: lagosHm(t) };
+  const sale = await call<OrderView>(core, 'sale.sellBasket', {
+    tickets: {
+      ...show,
+      seats: [
+        { seat: 'A1', ticketType: 'Adult' },
+        { seat: 'A2', ticketType: 'Adult' },
+      ],
+    },
+    concessions: [],
+    tender: { kind: 'cash', tenderedKobo: 500_000 },
+  });
+  expect(sale.state).toBe('paid');
+  return { core, sale, logger };
+}
+
+/** The table: every door to an undo, and the arguments it takes for one seat of the sale with an approval. */
+const DOORS: { name: string; call: string; args: (sale: OrderView, approval: unknown) => Record<string, unknown> }[] = [
+  {
+    name: 'Cancel (the Orders screen)',
+    call: 'refunds.cancel',
+    args: (sale, approval) => ({
+      orderId: sale.id,
+      seats: ['A1'],
+      reason: 'customer-request',
+      cashier: 'Ngozi',
+      ...(approval === undefined ? {} : { approval }),
+    }),
+  },
+];
+
+describe('a supervisor’s approval cannot be skipped by any door to an undo', () => {
+  for (const door of DOORS) {
+    it(`${door.name}: no approval → refused at the schema; a wrong PIN → PIN_WRONG, audited; nothing written; the PIN → done`, async () => {
+      const { core, sale, logger } = await counter();
+      const none = await raw(core, door.call, door.args(sale, undefined));
+      expect(none).toMatchObject({ ok: false, code: 'VALIDATION', message: CANCEL_INVALID });
+      const empty = await raw(core, door.call, door.args(sale, { pin: '' }));
+      expect(empty).toMatchObject({ ok: false, code: 'VALIDATION' });
+      const wrong = await raw(core, door.call, door.args(sale, { pin: '975310' }));
+      expect(wrong).toMatchObject({ ok: false, code: 'PIN_WRONG' });
+      expect(logger.lines.some((l) => l.msg === 'undo refused: approval not given')).toBe(true);
+      expect(JSON.stringify(logger.lines)).not.toContain('975310');
+      const code = await raw(core, door.call, door.args(sale, { code: 'ABCD-2345' }));
+      expect(code).toMatchObject({ ok: false, code: 'NOT_READY' });
+      expect(await call(core, 'refunds.ofOrder', { orderId: sale.id })).toEqual({
+        refunds: [],
+        links: { exchangedFrom: null, exchangedTo: [], cancelledSeats: [] },
+      });
+      const done = await call<{ refunds: RefundView[] }>(core, door.call, door.args(sale, { pin: PIN }));
+      // 1,500 and its 500 booking fee, back in cash from the drawer at once
+      expect(done.refunds).toMatchObject([{ tender: 'cash', amountKobo: 200_000, approved: { how: 'pin' } }]);
+      expect(await call(core, 'refunds.ofOrder', { orderId: sale.id })).toMatchObject({
+        links: { cancelledSeats: ['A1'] },
+      });
+    });
+  }
+});
+
+describe('the table names every door to an undo (found by introspection, not typed by hand)', () => {
+  it('the contract calls whose handlers reach the checkout’s undo are the table’s calls', () => {
+    const reaching = Object.entries(handlerSources(Object.keys(calls)))
+      .filter(([, src]) => /\bundo\.(?:cancel|exchange)\s*\(/.test(src))
+      .map(([name]) => name);
+    expect(reaching.sort()).toEqual(DOORS.map((d) => d.call).sort());
+  });
+
+  it('only the known doors call the undo; only the undo writes it, after the approval', () => {
+    expect(sourcesCalling(/\bundo\.(?:cancel|exchange)\s*\(/)).toEqual(['core/orders/orders-module.ts']);
+    expect(sourcesCalling(/\bcancelSale\s*\(/)).toEqual(['core/orders/undo-cancel.ts', 'core/orders/undo-service.ts']);
+    expect(sourcesCalling(/\bapprove\s*\(\s*\n?\s*d\.undo/)).toEqual(['core/orders/undo-cancel.ts']);
+  });
+});
