@@ -17,6 +17,7 @@ import { splitSeats } from '../../../shared/seat-list';
 import { openTempDb } from '../../helpers/orders-db';
 import { OrderJournalReads } from '../../../core/orders';
 import { ledger } from '../../../shared/ledger';
+import { SYNC_PAYLOADS } from '../../../shared/hub-contract';
 import { FAST_TUNING, inState, startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';
 
 let sb: OrdersSandbox;
@@ -56,8 +57,11 @@ const SHOWS: Record<
 const PIN = '2468';
 
 /** A checkout with the shows, a seat planner (every show has a seat map), a seat holds port standing in for the Hub. */
-function checkout(opts: { takenElsewhere?: string[] } = {}) {
-  const t = openTempDb();
+function checkout(opts: { takenElsewhere?: string[]; file?: ReturnType<typeof openTempDb> } = {}) {
+  const t = opts.file ?? openTempDb();
+  // The Hub's outbox checks each event against its schema in the writer's transaction: so does this sink.
+  const synced: { kind: string; payload: Record<string, unknown> }[] = [];
+  const logger = memoryLogger();
   const real = createPosClient(() => sb.providerConfig(), { logger: memoryLogger() });
   lane += 1;
   const sources: BasketSources = {
@@ -96,7 +100,12 @@ function checkout(opts: { takenElsewhere?: string[] } = {}) {
     db: t.db,
     pos: real,
     clock: systemClock,
-    logger: memoryLogger(),
+    logger,
+    journalSink: {
+      append: (kind, payload) => {
+        synced.push({ kind, payload: SYNC_PAYLOADS[kind].parse(payload) as Record<string, unknown> });
+      },
+    },
     settings: () => ({
       counterName: `Exchange ${lane}`,
       headMerchantId: sb.merchant.headMerchantId,
@@ -112,8 +121,8 @@ function checkout(opts: { takenElsewhere?: string[] } = {}) {
       shiftAt: () => ({ id: 1 }),
     },
   });
-  open.push({ svc, cleanup: t.cleanup });
-  return { svc, db: t.db, held, settled };
+  open.push({ svc, cleanup: opts.file ? () => {} : t.cleanup });
+  return { svc, db: t.db, held, settled, synced, logger, file: t };
 }
 
 const evening = (tender: BasketSaleInput['tender'], seats = ['F7', 'F8']): BasketSaleInput => ({
@@ -155,7 +164,7 @@ async function paidEvening(svc: CheckoutService) {
 
 describe('an exchange', () => {
   it('up, paid in cash: the new sale takes only the difference, the old seat is cancelled in the same step, both linked', async () => {
-    const { svc, held } = checkout();
+    const { svc, held, synced } = checkout();
     const from = await paidEvening(svc);
     // F8 (₦5,000 + ₦100) → 22:00 A1 VIP (₦7,000 + ₦100): ₦2,000.00 to pay.
     const r = await svc.exchanges.exchange(request(from.id, { tender: { kind: 'cash', tenderedKobo: 500_000 } }));
@@ -178,6 +187,27 @@ describe('an exchange', () => {
     // The old seat is free again on this counter's map; the new one is sold.
     expect(svc.ownSeats('k-1930').map((s) => s.seat)).toEqual(['F7']);
     expect(svc.ownSeats('k-2200').map((s) => `${s.seat}:${s.state}`)).toEqual(['A1:sold']);
+    // The Hub is told: the new sale with its credit, then the old seat moved, naming the new sale.
+    const created = synced.find((e) => e.kind === 'order.created' && e.payload.reference === r.to.outOrderNo);
+    expect(created!.payload).toMatchObject({
+      amountKobo: 0,
+      basket: { amounts: { creditKobo: 510_000, cashKobo: 200_000 } },
+    });
+    expect(synced.filter((e) => e.kind === 'order.cancelled').map((e) => e.payload)).toEqual([
+      {
+        reference: from.outOrderNo,
+        kind: 'exchange',
+        seats: ['F8'],
+        refunds: [],
+        reason: 'customer-request',
+        approvedBy: 'Admin PIN',
+        approvedHow: 'pin',
+        exchangeTo: r.to.outOrderNo,
+      },
+    ]);
+    // …in the very transaction that made the new sale paid: right after its status event.
+    const kinds = synced.map((e) => `${e.kind}:${String(e.payload.status ?? e.payload.kind ?? '')}`);
+    expect(kinds.slice(-2)).toEqual(['order.status:paid', 'order.cancelled:exchange']);
   });
 
   it('up by card: the order on the terminal is for the difference; the old seat stays until it is paid', async () => {
@@ -372,5 +402,46 @@ describe('an exchange', () => {
     expect(f.salesTotal.amountKobo).toBe(1_020_000 + 200_000 + 200_000);
     // The new tickets at their full price (the credit paid the rest of it).
     expect(f.ticketTypes.find((t) => t.ticketType === 'VIP')).toMatchObject({ quantity: 2, amountKobo: 1_400_000 });
+  });
+
+  it('a card difference paid while the counter was stopped: the checkout started again on the same file completes the exchange', async () => {
+    const first = checkout();
+    const from = await paidEvening(first.svc);
+    const r = await first.svc.exchanges.exchange(
+      request(from.id, { tender: { kind: 'card' }, sn: sb.merchant.terminalSn }),
+    );
+    await inState(first.svc, r.to.id, 'waiting');
+    await first.svc.stop();
+    sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
+    const again = checkout({ file: first.file });
+    again.svc.resume();
+    await inState(again.svc, r.to.id, 'paid');
+    expect(again.svc.undo.ofOrder(from.id).links).toMatchObject({
+      cancelledSeats: ['F8'],
+      exchangedTo: [{ orderId: r.to.id, outOrderNo: r.to.outOrderNo }],
+    });
+    expect(again.synced.find((e) => e.kind === 'order.cancelled')!.payload).toMatchObject({
+      exchangeTo: r.to.outOrderNo,
+    });
+  });
+
+  it('the paid difference always stands: if the old seats cannot be cancelled, the exchange stays waiting and the log says so', async () => {
+    const { svc, db, logger } = checkout();
+    const from = await paidEvening(svc);
+    const r = await svc.exchanges.exchange(request(from.id, { tender: { kind: 'card' }, sn: sb.merchant.terminalSn }));
+    await inState(svc, r.to.id, 'waiting');
+    // Something outside the rules took F8 meanwhile (no door can: a waiting exchange keeps it).
+    db.prepare(
+      `INSERT INTO order_undos (order_id, kind, at, reason, note, approved_how, approved_by, approved_at, cashier, demo, lines_json, amount_kobo)
+       VALUES (?, 'cancel', 0, 'other', 'x', 'pin', 'Admin PIN', 0, 'Ada', 0, '[]', 0)`,
+    ).run(from.id);
+    db.prepare("INSERT INTO order_cancelled_seats (order_id, seat, undo_id) VALUES (?, 'F8', last_insert_rowid())").run(
+      from.id,
+    );
+    sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
+    await inState(svc, r.to.id, 'paid');
+    expect(svc.undo.ofOrder(from.id).links.exchangedTo).toEqual([]);
+    expect(countOf(db, 'order_undos')).toBe(1);
+    expect(logger.lines.some((l) => /could not cancel the old seats/.test(l.msg))).toBe(true);
   });
 });
