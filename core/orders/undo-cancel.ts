@@ -39,6 +39,8 @@ export interface CancelDeps {
   now: () => number;
   logger: Logger;
   undo: UndoDeps;
+  /** The seats of a sale in an exchange waiting for its difference (exchange.ts): not cancelled meanwhile. */
+  exchanging?: (orderId: number) => ReadonlySet<string>;
 }
 
 /** A cancel as the rules priced it: the seats, the lines, the amount and its tenders. */
@@ -56,6 +58,7 @@ export function planCancel(
   rec: OrderRecord,
   req: { seats: readonly string[]; concessions: readonly { line: number; quantity: number }[] },
   store: UndoStore,
+  exchanging: ReadonlySet<string> = new Set(),
 ): CancelPlan {
   if (rec.state !== 'paid')
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} is not paid: only a paid sale can be cancelled.`, {
@@ -70,6 +73,8 @@ export function planCancel(
     const line = sold.lines.find((l) => l.kind === 'tickets' && l.seats.includes(seat));
     if (!line || line.kind !== 'tickets') throw refuse('seats', `${seat} is not a seat of sale ${rec.outOrderNo}`);
     if (gone.has(seat)) throw refuse('seats', `${seat} is already cancelled`);
+    if (exchanging.has(seat))
+      throw refuse('seats', `${seat} is being exchanged: wait until its difference is paid or fails`);
     seats.push(seat);
     amountKobo += line.unitKobo + line.feePerTicketKobo;
   }
@@ -120,7 +125,7 @@ export async function cancelSale(
   // The rules first (nothing asked of a supervisor for a cancel that cannot be), again in the transaction.
   if (!d.undo.shiftAt(d.now()))
     throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-  const first = planCancel(rec, req, store);
+  const first = planCancel(rec, req, store, d.exchanging?.(rec.id));
   const approved = await approve(
     d.undo,
     logger,
@@ -133,7 +138,7 @@ export async function cancelSale(
       const at = d.now();
       const shift = d.undo.shiftAt(at);
       if (!shift) throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-      const plan = planCancel(run.record(req.orderId), req, store);
+      const plan = planCancel(run.record(req.orderId), req, store, d.exchanging?.(rec.id));
       const refundIds = store.insert(
         {
           orderId: rec.id,
