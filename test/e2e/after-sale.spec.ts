@@ -57,11 +57,7 @@ async function openOrder(page: Page, no: string) {
   await expect(page.getByTestId('order-detail-title')).toContainText(no);
 }
 
-test('keyboard first at 1024×768: cancel 1 of 3 seats with the admin PIN, the card refund owed, recorded returned', async ({
-  page,
-  shell,
-  request,
-}) => {
+async function setUp(page: Page, request: Parameters<typeof callShell>[0], shell: Parameters<typeof callShell>[1]) {
   await page.setViewportSize({ width: 1024, height: 768 });
   await callShell(request, shell, 'settings.setPin', { newPin: PIN });
   await callShell(request, shell, 'programme.import', { csv: programmeCsv(), fileName: 'week.csv', by: 'Ada' });
@@ -69,6 +65,14 @@ test('keyboard first at 1024×768: cancel 1 of 3 seats with the admin PIN, the c
   await callShell(request, shell, 'settings.lock');
   await page.goto(shell.url);
   await expect(page.getByTestId('demo-terminal')).toContainText('Ready');
+}
+
+test('keyboard first at 1024×768: cancel 1 of 3 seats with the admin PIN, the card refund owed, recorded returned', async ({
+  page,
+  shell,
+  request,
+}) => {
+  await setUp(page, request, shell);
 
   const no = await sellThreeByCard(page);
   await openOrder(page, no);
@@ -116,6 +120,9 @@ test('keyboard first at 1024×768: cancel 1 of 3 seats with the admin PIN, the c
   await expect(page.getByTestId('sale-seats-now')).toContainText('F9');
   await expect(page.getByTestId('sale-seats-now').locator('s')).toHaveText('F9');
   await expect(page.getByTestId('refund-list').locator('li[data-owed="true"]')).toHaveCount(1);
+  // The sale's receipt, read again, says which seat no longer holds.
+  await expect(page.getByTestId('receipt-preview')).toContainText('No longer valid');
+  await expect(page.getByTestId('receipt-preview')).toContainText('Seat F9');
   await shots(page, 'after-sale-cancel-owed');
 
   // Record returned: how, reference, who; Enter.
@@ -148,5 +155,76 @@ test('keyboard first at 1024×768: cancel 1 of 3 seats with the admin PIN, the c
   expect(slip.html).toContain(no);
   expect(slip.html).toContain('REPRINT');
   expect(slip.html).toContain('REV-20261207-01');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+});
+
+test('keyboard first at 1024×768: exchange a sale to a later show at a higher price, the difference paid in cash', async ({
+  page,
+  shell,
+  request,
+}) => {
+  await setUp(page, request, shell);
+  const no = await sellThreeByCard(page);
+  await openOrder(page, no);
+
+  // F9: none ticked (all three move), the new show first.
+  await page.keyboard.press('F9');
+  await expect(page.getByTestId('exchange-panel')).toBeVisible();
+  await expect(page.getByTestId('exchange-show')).toBeFocused();
+  // The later show: the second of the programme's next shows.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('exchange-show').locator('option:checked')).toContainText('Dune 2');
+  // The show's seat map, as on the Sell screen: F7–F9 of the first show are not taken in this one.
+  const map = page.getByTestId('exchange-panel').locator('.seat-map');
+  await expect(map).toBeVisible();
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('g7-g9');
+  await expect(map.locator('[aria-pressed="true"]')).toHaveCount(3);
+  await page.keyboard.press('Tab'); // the ticket type: Adult
+  await expect(page.getByTestId('exchange-type')).toHaveValue('Adult');
+  // Past the map's keys (best seats, the seats) to the tender: Nothing to pay.
+  const none = page.getByTestId('exchange-tender-none');
+  for (let i = 0; i < 12 && !(await none.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  await expect(none).toBeFocused();
+  await page.keyboard.press('ArrowRight'); // Cash
+  await expect(page.getByTestId('exchange-tender-cash')).toBeChecked();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('exchange-tendered')).toBeFocused();
+  await page.keyboard.type('5000');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('exchange-reason')).toBeFocused();
+  await page.getByTestId('exchange-reason').selectOption('wrong-show-or-seats');
+  await page.keyboard.press('Tab'); // the note
+  await page.keyboard.press('Tab'); // Admin PIN (the radio)
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('exchange-approval')).toBeFocused();
+  await page.keyboard.type(PIN);
+  await shots(page, 'after-sale-exchange-panel');
+  await page.keyboard.press('Enter');
+
+  // 3 × (6,000 + 200) = 18,600, less the credit 3 × (4,500 + 200) = 14,100: 4,500 in cash, 500 change.
+  await expect(page.getByTestId('undo-answer-new-sale')).toContainText(
+    '₦18,600.00, less the credit of the old tickets ₦14,100.00',
+  );
+  await expect(page.getByTestId('undo-answer-paid')).toHaveText('₦4,500.00 paid in cash');
+  await expect(page.getByTestId('undo-answer-change')).toHaveText('Give ₦500.00 change');
+  await expect(page.getByTestId('sale-links')).toContainText('Exchanged to');
+  await expect(page.getByTestId('sale-seats-now').locator('s')).toHaveText(['F7', 'F8', 'F9']);
+  await expect(page.getByTestId('receipt-preview')).toContainText('Exchanged to sale');
+  await page.getByTestId('undo-answer').scrollIntoViewIfNeeded();
+  await shots(page, 'after-sale-exchanged');
+
+  // The new sale names the one it replaces, on its detail and its receipt.
+  const newNo = (await page.getByTestId('undo-answer-new-sale').getByRole('button').textContent())!;
+  await page.getByTestId('undo-answer-new-sale').getByRole('button').click();
+  await expect(page.getByTestId('order-detail-title')).toContainText(newNo);
+  await expect(page.getByTestId('sale-links')).toContainText('Exchanged from');
+  await expect(page.getByTestId('sale-links')).toContainText(no);
+  await expect(page.getByTestId('receipt-preview')).toContainText('EXCHANGE');
+  await expect(page.getByTestId('receipt-preview')).toContainText(no);
+  await page.getByTestId('sale-links').scrollIntoViewIfNeeded();
+  await shots(page, 'after-sale-exchange-new-sale');
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });

@@ -2,7 +2,7 @@
 // the engine's answer in big type (the cash to give back from the drawer, the card refund owed),
 // the sale's links (exchanged from / to, its seats with the cancelled ones struck through) and its
 // refunds, each card refund owed with "Record returned…".
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { soldBasketOf } from '../../../../shared/basket-sale';
 import type { OrderView } from '../../../../shared/orders';
 import type { RefundView } from '../../../../shared/refunds';
@@ -12,6 +12,8 @@ import { formatNaira } from '../../format';
 import { useOrders } from '../../stores/orders-store';
 import { useRefunds, type UndoAnswer } from '../../stores/refunds-store';
 import { useShift } from '../../stores/shift-store';
+import { useApp } from '../../stores/app-store';
+import { useSale } from '../../stores/sale-store';
 import { CancelPanel } from './CancelPanel';
 import { ExchangePanel } from './ExchangePanel';
 import { RefundList } from './RefundList';
@@ -29,6 +31,13 @@ export function AfterSale({ order }: { order: OrderView }) {
   const hasTickets = seats.some((s) => !gone.has(s));
   const canUndo = order.state === 'paid' && (hasTickets || soldBasketOf(order).lines.some((l) => l.kind !== 'tickets'));
 
+  // The engine's answer comes into view, and the focus with it (Tab then goes on from there).
+  const answerRef = useRef<HTMLDivElement>(null);
+  useOnChange(() => {
+    if (!r.answer) return;
+    answerRef.current?.scrollIntoView({ block: 'start' });
+    answerRef.current?.focus({ preventScroll: true });
+  }, [r.answer]);
   // Read again when another sale opens.
   useOnChange(() => void r.load(order.id), [order.id]);
 
@@ -50,7 +59,11 @@ export function AfterSale({ order }: { order: OrderView }) {
   return (
     <div className="card after-sale" role="region" aria-labelledby="after-sale-title">
       <h2 id="after-sale-title">Cancel, exchange, refunds</h2>
-      {r.answer && <UndoAnswerBanner answer={r.answer} />}
+      {r.answer && (
+        <div ref={answerRef} tabIndex={-1} className="undo-answer-wrap">
+          <UndoAnswerBanner answer={r.answer} />
+        </div>
+      )}
       {links && (links.exchangedFrom || links.exchangedTo.length > 0 || links.cancelledSeats.length > 0) && (
         <dl className="detail-facts" data-testid="sale-links">
           {links.exchangedFrom && (
@@ -127,32 +140,20 @@ export function refundInstruction(x: RefundView): string {
 }
 
 function UndoAnswerBanner({ answer }: { answer: UndoAnswer }) {
-  const open = useOrders((s) => s.open);
   const to = answer.to;
-  const change = to?.basket?.amounts.changeKobo ?? 0;
   return (
     // Card money still owed is not done yet: it stays on the counter's and the Hub's lists until recorded.
     <Banner
-      tone={answer.refunds.some((x) => x.tender === 'card' && !x.returned) ? 'warn' : 'good'}
+      tone={
+        answer.refunds.some((x) => x.tender === 'card' && !x.returned) || (to && to.state !== 'paid') ? 'warn' : 'good'
+      }
       role="status"
       as="div"
       className="undo-answer"
       data-testid="undo-answer"
     >
-      <p className="undo-answer-head">
-        {answer.kind === 'cancel' ? 'Cancelled.' : 'Exchanged.'}
-        {to && (
-          <>
-            {' '}
-            New sale{' '}
-            <button type="button" className="link-button" onClick={() => void open(to.id)}>
-              {to.outOrderNo}
-            </button>
-            {to.amountKobo > 0 ? `: the difference ${formatNaira(to.amountKobo)} is paid` : ''}.
-          </>
-        )}
-      </p>
-      {change > 0 && <p className="undo-answer-big">Give {formatNaira(change)} change</p>}
+      <p className="undo-answer-head">{answer.kind === 'cancel' ? 'Cancelled.' : 'Exchanged.'}</p>
+      {to && <NewSaleLines to={to} />}
       {answer.refunds.map((x) => (
         <p key={x.id} className="undo-answer-big" data-testid={`undo-answer-${x.tender}`}>
           {x.returned && x.tender === 'card'
@@ -162,5 +163,46 @@ function UndoAnswerBanner({ answer }: { answer: UndoAnswer }) {
       ))}
       {answer.refunds.length === 0 && !to && <p>Nothing to give back.</p>}
     </Banner>
+  );
+}
+
+/** An exchange's new sale: its price, the credit, the difference paid (or to pay on the terminal) and the change, as the engine worked them out. */
+function NewSaleLines({ to }: { to: OrderView }) {
+  const open = useOrders((s) => s.open);
+  const showOrder = useSale((s) => s.showOrder);
+  const go = useApp((a) => a.go);
+  const a = to.basket?.amounts;
+  const cash = to.basket?.tender.kind === 'cash';
+  const due = a ? (cash ? a.cashKobo : a.cardKobo) : to.amountKobo;
+  return (
+    <>
+      <p data-testid="undo-answer-new-sale">
+        New sale{' '}
+        <button type="button" className="link-button" onClick={() => void open(to.id)}>
+          {to.outOrderNo}
+        </button>
+        {a && a.creditKobo !== undefined
+          ? `: ${formatNaira(a.totalKobo)}, less the credit of the old tickets ${formatNaira(a.creditKobo)}.`
+          : '.'}
+      </p>
+      {due > 0 && to.state === 'paid' && (
+        <p className="undo-answer-big" data-testid="undo-answer-paid">
+          {formatNaira(due)} paid {cash ? 'in cash' : 'by card'}
+        </p>
+      )}
+      {a && a.changeKobo > 0 && (
+        <p className="undo-answer-big" data-testid="undo-answer-change">
+          Give {formatNaira(a.changeKobo)} change
+        </p>
+      )}
+      {to.state !== 'paid' && (
+        <p className="undo-answer-big" data-testid="undo-answer-due">
+          {formatNaira(due)} to pay by card on the terminal: the old tickets stay valid until it is paid{' '}
+          <button type="button" onClick={() => (showOrder(to), go('sell'))}>
+            Show the payment screen
+          </button>
+        </p>
+      )}
+    </>
   );
 }

@@ -1,19 +1,20 @@
 // "Exchange…" on a paid sale's detail: which of its tickets move (all of them when none is ticked),
-// the new show from the programme and the new seats typed as on the Sell screen's seat box with
-// their ticket type, the difference as the programme prices it, and the tender for a difference to
-// pay. The engine holds the new seats before anything changes and answers with the new sale.
+// the new show from the programme and the new seats typed as on the Sell screen's seat box (or
+// picked on its seat map, ExchangeSeats.tsx) with their ticket type, and the tender for a difference
+// to pay. The engine works out the credit and the difference, holds the new seats before anything
+// changes, and answers with the new sale.
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { soldBasketOf, TYPED_TICKET_TYPE } from '../../../../shared/basket-sale';
 import { parseNaira } from '../../../../shared/money';
 import type { OrderView } from '../../../../shared/orders';
 import type { ShowView } from '../../../../shared/programme';
-import { seatList } from '../../../../shared/seat-list';
 import { Banner } from '../../components/Banner';
 import { Field } from '../../components/Field';
 import { SubmitForm } from '../../components/SubmitForm';
 import { formatNaira, showDateText } from '../../format';
 import { useProgramme } from '../../stores/programme-store';
 import { useRefunds } from '../../stores/refunds-store';
+import { ExchangeSeatMap, exchangeSeats, useShowMap } from './ExchangeSeats';
 import { emptyUndoFields, UndoFields, undoRequestPart, type UndoFieldsValue } from './UndoFields';
 
 export function ExchangePanel({ order, cashier }: { order: OrderView; cashier: string }) {
@@ -39,7 +40,8 @@ export function ExchangePanel({ order, cashier }: { order: OrderView; cashier: s
   const shows = next?.shows ?? [];
   const show = shows.find((s) => s.key === showKey) ?? null;
   const type = show?.ticketTypes.find((t) => t.name === (ticketType || show.defaultTicketType)) ?? null;
-  const newSeats = seatList(seatsTyped);
+  const mapView = useShowMap(show?.id ?? null);
+  const newSeats = exchangeSeats(seatsTyped, mapView?.layout ?? null);
   // The engine works out the credit and the difference (a screen adds up no money): a cash tendered
   // that is not an amount is sent as nothing, and the engine names the field.
   let tenderedKobo = 0;
@@ -118,6 +120,9 @@ export function ExchangePanel({ order, cashier }: { order: OrderView; cashier: s
         onSeats={setSeatsTyped}
         onType={setTicketType}
       />
+      {mapView?.layout && (
+        <ExchangeSeatMap view={mapView} typed={seatsTyped} onTyped={setSeatsTyped} onCharge={submit} />
+      )}
       <ExchangeTender
         sn={order.sn}
         tender={tender}
