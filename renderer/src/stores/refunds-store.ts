@@ -27,7 +27,9 @@ const UNDO_FIELDS: readonly UndoField[] = [
   'by',
 ];
 
-const APPROVAL_REFUSALS = new Set(['PIN_WRONG', 'PIN_LOCKED', 'PIN_NOT_SET', 'HUB_CODE_INVALID']);
+const APPROVAL_REFUSALS = new Set(['PIN_WRONG', 'PIN_LOCKED', 'PIN_NOT_SET']);
+/** An approval code's refusals: used, lapsed or unknown (the Hub's words), too many tries, no Hub to ask. */
+const CODE_REFUSALS = new Set(['HUB_REFUSED', 'HUB_UNREACHABLE', 'HUB_CODE_INVALID', 'NOT_READY']);
 
 export function undoFieldOf(path: string): UndoField | null {
   const head = path.split(/[.[]/)[0] ?? '';
@@ -69,7 +71,7 @@ interface RefundsState {
 export const useRefunds = create<RefundsState>((set, get) => {
   const failed = (e: unknown, byCode = false) => {
     // A refused approval (a wrong or locked PIN, a used or unknown code, codes without a Hub) is the approval field's.
-    if (isAppError(e) && (APPROVAL_REFUSALS.has(e.code) || (byCode && e.code === 'NOT_READY'))) {
+    if (isAppError(e) && (APPROVAL_REFUSALS.has(e.code) || (byCode && CODE_REFUSALS.has(e.code)))) {
       set({ errors: { approval: errorText(e) }, message: null });
       return false;
     }

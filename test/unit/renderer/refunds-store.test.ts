@@ -106,6 +106,11 @@ describe('refunds store', () => {
     });
     expect(await useRefunds.getState().cancel({ ...REQUEST, approval: { code: 'ABCD-2345' } })).toBe(false);
     expect(useRefunds.getState().errors).toEqual({ approval: 'Approval codes need the Hub; use the admin PIN' });
+    main.answer('refunds.cancel', () => {
+      throw new AppError('HUB_REFUSED', 'This approval code was already used.');
+    });
+    expect(await useRefunds.getState().cancel({ ...REQUEST, approval: { code: 'ABCD-2345' } })).toBe(false);
+    expect(useRefunds.getState().errors).toEqual({ approval: 'This approval code was already used.' });
   });
 
   it('a refusal with no field is one sentence', async () => {
