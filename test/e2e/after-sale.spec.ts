@@ -183,6 +183,11 @@ test('keyboard first at 1024×768: exchange a sale to a later show at a higher p
   await expect(map.locator('[aria-pressed="true"]')).toHaveCount(3);
   await page.keyboard.press('Tab'); // the ticket type: Adult
   await expect(page.getByTestId('exchange-type')).toHaveValue('Adult');
+  await page.locator('#exchange-title').evaluate((el) => {
+    const scroller = el.closest('.content')!;
+    scroller.scrollTop += el.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 12;
+  });
+  await shots(page, 'after-sale-exchange-map');
   // Past the map's keys (best seats, the seats) to the tender: Nothing to pay.
   const none = page.getByTestId('exchange-tender-none');
   for (let i = 0; i < 12 && !(await none.evaluate((el) => el === document.activeElement)); i++)

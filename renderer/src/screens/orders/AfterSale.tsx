@@ -35,8 +35,12 @@ export function AfterSale({ order }: { order: OrderView }) {
   const answerRef = useRef<HTMLDivElement>(null);
   useOnChange(() => {
     if (!r.answer) return;
-    answerRef.current?.scrollIntoView({ block: 'start' });
-    answerRef.current?.focus({ preventScroll: true });
+    const el = answerRef.current;
+    const scroller = el?.closest('.content');
+    // The screen's own scroller only (scrollIntoView would move the whole window too).
+    if (el && scroller)
+      scroller.scrollTop += el.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 12;
+    el?.focus({ preventScroll: true });
   }, [r.answer]);
   // Read again when another sale opens.
   useOnChange(() => void r.load(order.id), [order.id]);

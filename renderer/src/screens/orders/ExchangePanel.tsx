@@ -188,12 +188,13 @@ function ExchangeTo(p: {
           </select>
         )}
       </Field>
-      <Field label="New seats (like F7 F8)" error={undefined}>
+      <Field label="New seats" error={undefined}>
         {(id, d) => (
           <input
             id={id}
             aria-describedby={d}
             value={p.seatsTyped}
+            placeholder="g7 g8, or g7-g9"
             autoComplete="off"
             data-testid="exchange-seats"
             onChange={(e) => (p.onSeats(e.target.value), clearError('to'))}
