@@ -13,7 +13,7 @@ import { useOrders } from './orders-store';
 
 /** The form fields an engine message can belong to (a path such as `approval.pin` goes to `approval`). */
 export type UndoField =
-  'seats' | 'reason' | 'note' | 'approval' | 'cashier' | 'to' | 'tender' | 'how' | 'reference' | 'by';
+  'seats' | 'reason' | 'note' | 'approval' | 'cashier' | 'to' | 'toSeats' | 'tender' | 'how' | 'reference' | 'by';
 const UNDO_FIELDS: readonly UndoField[] = [
   'seats',
   'reason',
@@ -32,6 +32,8 @@ const APPROVAL_REFUSALS = new Set(['PIN_WRONG', 'PIN_LOCKED', 'PIN_NOT_SET']);
 const CODE_REFUSALS = new Set(['HUB_REFUSED', 'HUB_UNREACHABLE', 'HUB_CODE_INVALID', 'NOT_READY']);
 
 export function undoFieldOf(path: string): UndoField | null {
+  // An exchange's new seats (`to.seats`, `to.seats.1.seat`) are the seat box's; the rest of `to` the show's.
+  if (/^to\.seats\b/.test(path)) return 'toSeats';
   const head = path.split(/[.[]/)[0] ?? '';
   if (head === 'concessions') return 'seats';
   if (head === 'pin' || head === 'code') return 'approval';

@@ -63,7 +63,9 @@ describe('undoFieldOf', () => {
     expect(undoFieldOf('approval')).toBe('approval');
     expect(undoFieldOf('concessions[0].quantity')).toBe('seats');
     expect(undoFieldOf('seats.1')).toBe('seats');
-    expect(undoFieldOf('to.seats.0.seat')).toBe('to');
+    expect(undoFieldOf('to.seats.0.seat')).toBe('toSeats');
+    expect(undoFieldOf('to.seats')).toBe('toSeats');
+    expect(undoFieldOf('to.showDate')).toBe('to');
     expect(undoFieldOf('reference')).toBe('reference');
     expect(undoFieldOf('orderId')).toBeNull();
   });

@@ -188,16 +188,17 @@ function ExchangeTo(p: {
           </select>
         )}
       </Field>
-      <Field label="New seats" error={undefined}>
+      <Field label="New seats" error={errors.toSeats}>
         {(id, d) => (
           <input
             id={id}
             aria-describedby={d}
             value={p.seatsTyped}
             placeholder="g7 g8, or g7-g9"
+            aria-invalid={!!errors.toSeats}
             autoComplete="off"
             data-testid="exchange-seats"
-            onChange={(e) => (p.onSeats(e.target.value), clearError('to'))}
+            onChange={(e) => (p.onSeats(e.target.value), clearError('toSeats'))}
           />
         )}
       </Field>
