@@ -73,6 +73,8 @@ function seatsLeft(
 interface ExchangePlan {
   seats: string[];
   creditKobo: number;
+  /** The credit by the old sale's tenders, card first (what a cancel of the new sale gives back by). */
+  creditTenders: { cardKobo: number; cashKobo: number };
   newTotalKobo: number;
   refundKobo: number;
   toPayKobo: number;
@@ -113,9 +115,18 @@ function planExchange(
     throw validationError(fields, EXCHANGE_INVALID);
   }
   const money = exchangeMoney(credit.creditKobo, priced.amounts.totalKobo);
+  let creditTenders: ExchangePlan['creditTenders'];
+  try {
+    creditTenders = refundTenders(credit.creditKobo, soldBasketOf(rec).amounts, d.undoStore.owed(rec.id));
+  } catch {
+    throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than these tickets' credit.`, {
+      orderId: rec.id,
+    });
+  }
   return {
     seats,
     creditKobo: credit.creditKobo,
+    creditTenders,
     newTotalKobo: money.newTotalKobo,
     refundKobo: money.refundKobo,
     toPayKobo: money.toPayKobo,
@@ -275,6 +286,8 @@ export function createExchanges(d: ExchangeDeps) {
           fromOrderId: rec.id,
           seats: p.seats,
           creditKobo: p.creditKobo,
+          creditCardKobo: p.creditTenders.cardKobo,
+          creditCashKobo: p.creditTenders.cashKobo,
           refundKobo: p.refundKobo,
           reason: req.reason,
           note: req.note,
@@ -329,10 +342,17 @@ export function createExchanges(d: ExchangeDeps) {
         .flatMap((x) => x.seats),
     );
 
+  /** The credit that part paid an exchange's new sale, by the old sale's tenders (null: not an exchange's, or not done). */
+  const creditOf = (orderId: number) => {
+    const x = store.of(orderId);
+    return x?.state === 'done' ? { cardKobo: x.creditCardKobo, cashKobo: x.creditCashKobo } : null;
+  };
+
   return {
     exchange,
     moved,
     links,
+    creditOf,
     salesOfShow: (show: Parameters<typeof salesOfShow>[2]) => salesOfShow(d, store, show),
     waitingSeats,
   };

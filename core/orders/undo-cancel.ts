@@ -41,6 +41,14 @@ export interface CancelDeps {
   undo: UndoDeps;
   /** The seats of a sale in an exchange waiting for its difference (exchange.ts): not cancelled meanwhile. */
   exchanging?: (orderId: number) => ReadonlySet<string>;
+  /** An exchange's new sale: the credit that paid part of it, by the tenders it came from (exchange.ts). */
+  creditOf?: (orderId: number) => { cardKobo: number; cashKobo: number } | null;
+}
+
+/** What else a cancel is judged with: seats in a waiting exchange, and the credit an exchange's new sale was part paid with. */
+export interface CancelContext {
+  exchanging?: ReadonlySet<string> | undefined;
+  credit?: { cardKobo: number; cashKobo: number } | null | undefined;
 }
 
 /** A cancel as the rules priced it: the seats, the lines, the amount and its tenders. */
@@ -58,8 +66,9 @@ export function planCancel(
   rec: OrderRecord,
   req: { seats: readonly string[]; concessions: readonly { line: number; quantity: number }[] },
   store: UndoStore,
-  exchanging: ReadonlySet<string> = new Set(),
+  c: CancelContext = {},
 ): CancelPlan {
+  const exchanging = c.exchanging ?? new Set<string>();
   if (rec.state !== 'paid')
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} is not paid: only a paid sale can be cancelled.`, {
       orderId: rec.id,
@@ -100,7 +109,13 @@ export function planCancel(
   }
   let split: { cardKobo: number; cashKobo: number };
   try {
-    split = refundTenders(amountKobo, sold.amounts, store.owed(rec.id));
+    // An exchange's new sale took its credit from the old sale's tenders: it goes back by them too.
+    const credit = c.credit ?? { cardKobo: 0, cashKobo: 0 };
+    const paid = {
+      cardKobo: sold.amounts.cardKobo + credit.cardKobo,
+      cashKobo: sold.amounts.cashKobo + credit.cashKobo,
+    };
+    split = refundTenders(amountKobo, paid, store.owed(rec.id));
   } catch {
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than this cancel.`, {
       orderId: rec.id,
@@ -125,7 +140,8 @@ export async function cancelSale(
   // The rules first (nothing asked of a supervisor for a cancel that cannot be), again in the transaction.
   if (!d.undo.shiftAt(d.now()))
     throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-  const first = planCancel(rec, req, store, d.exchanging?.(rec.id));
+  const ctx = (id: number): CancelContext => ({ exchanging: d.exchanging?.(id), credit: d.creditOf?.(id) });
+  const first = planCancel(rec, req, store, ctx(rec.id));
   const approved = await approve(
     d.undo,
     logger,
@@ -138,7 +154,7 @@ export async function cancelSale(
       const at = d.now();
       const shift = d.undo.shiftAt(at);
       if (!shift) throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-      const plan = planCancel(run.record(req.orderId), req, store, d.exchanging?.(rec.id));
+      const plan = planCancel(run.record(req.orderId), req, store, ctx(rec.id));
       const refundIds = store.insert(
         {
           orderId: rec.id,

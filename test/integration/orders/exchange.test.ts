@@ -444,4 +444,25 @@ describe('an exchange', () => {
     expect(countOf(db, 'order_undos')).toBe(1);
     expect(logger.lines.some((l) => /could not cancel the old seats/.test(l.msg))).toBe(true);
   });
+
+  it('the new sale cancelled later: its credit goes back by the tenders it came from (the old card), its difference by its own', async () => {
+    const { svc } = checkout();
+    const v = await svc.sell(evening({ kind: 'card' }));
+    await inState(svc, v.id, 'waiting');
+    sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
+    const from = await inState(svc, v.id, 'paid');
+    const r = await svc.exchanges.exchange(request(from.id, { tender: { kind: 'cash', tenderedKobo: 200_000 } }));
+    const back = await svc.undo.cancel({
+      orderId: r.to.id,
+      seats: ['A1'],
+      reason: 'customer-request',
+      approval: { pin: PIN },
+      cashier: 'Ada',
+    });
+    // ₦7,100.00: the ₦5,100.00 credit was paid on the old sale's card, the ₦2,000.00 difference in cash.
+    expect(back.refunds.map((x) => [x.tender, x.amountKobo])).toEqual([
+      ['card', 510_000],
+      ['cash', 200_000],
+    ]);
+  });
 });
