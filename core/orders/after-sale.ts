@@ -43,6 +43,7 @@ export function afterTheSale(d: AfterSaleDeps) {
     undo: undoDeps,
     exchanging: (id) => exchanges.waitingSeats(id),
     creditOf: (id) => exchanges.creditOf(id),
+    creditGiven: (id) => exchanges.creditGiven(id),
   });
   const exchanges = createExchanges({ ...d, undoStore: new UndoStore(d.db), undo: undoDeps });
   return {

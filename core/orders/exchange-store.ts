@@ -14,7 +14,7 @@ export interface ExchangeRow {
   fromOrderId: number;
   seats: string[];
   creditKobo: number;
-  /** The credit by the tenders of the old sale it came from (card first, as its refund would go). */
+  /** The credit spent on the new tickets (at most their price), by the old sale's tenders it came from (card first). */
   creditCardKobo: number;
   creditCashKobo: number;
   refundKobo: number;
@@ -32,7 +32,6 @@ interface Raw {
   fromOrderId: number;
   seats: string;
   creditKobo: number;
-  /** The credit by the tenders of the old sale it came from (card first, as its refund would go). */
   creditCardKobo: number;
   creditCashKobo: number;
   refundKobo: number;

@@ -70,10 +70,29 @@ function seatsLeft(
   return { all, busy };
 }
 
+/** The credit a sale's tickets passed on to its exchanges (waiting or done), by its tenders: no longer its to give back. */
+function creditGiven(store: ExchangeStore, orderId: number): { cardKobo: number; cashKobo: number } {
+  let cardKobo = 0,
+    cashKobo = 0;
+  for (const x of store.from(orderId))
+    if (x.state !== 'failed') {
+      cardKobo += x.creditCardKobo;
+      cashKobo += x.creditCashKobo;
+    }
+  return { cardKobo, cashKobo };
+}
+
+/** What a sale already owes back or passed on (its refunds, and the credit of its exchanges, this one's included once recorded). */
+function leftToGive(d: ExchangeDeps, store: ExchangeStore, orderId: number): { cardKobo: number; cashKobo: number } {
+  const owed = d.undoStore.owed(orderId);
+  const given = creditGiven(store, orderId);
+  return { cardKobo: owed.cardKobo + given.cardKobo, cashKobo: owed.cashKobo + given.cashKobo };
+}
+
 interface ExchangePlan {
   seats: string[];
   creditKobo: number;
-  /** The credit by the old sale's tenders, card first (what a cancel of the new sale gives back by). */
+  /** The credit spent on the new tickets, by the old sale's tenders, card first (what a cancel of the new sale gives back by). */
   creditTenders: { cardKobo: number; cashKobo: number };
   newTotalKobo: number;
   refundKobo: number;
@@ -115,9 +134,14 @@ function planExchange(
     throw validationError(fields, EXCHANGE_INVALID);
   }
   const money = exchangeMoney(credit.creditKobo, priced.amounts.totalKobo);
+  // What the old sale has left to give back pays the credit, card first: the part spent on the new
+  // tickets is recorded with the exchange (a cancel of the new sale gives it back by these tenders);
+  // the rest is the refund owed, made when the exchange completes.
+  const room = leftToGive(d, store, rec.id);
   let creditTenders: ExchangePlan['creditTenders'];
   try {
-    creditTenders = refundTenders(credit.creditKobo, soldBasketOf(rec).amounts, d.undoStore.owed(rec.id));
+    refundTenders(credit.creditKobo, soldBasketOf(rec).amounts, room);
+    creditTenders = refundTenders(credit.creditKobo - money.refundKobo, soldBasketOf(rec).amounts, room);
   } catch {
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than these tickets' credit.`, {
       orderId: rec.id,
@@ -146,7 +170,7 @@ function completeExchange(d: ExchangeDeps, store: ExchangeStore, x: ExchangeRow,
   const clash = x.seats.filter((s) => gone.has(s));
   if (clash.length > 0) throw new Error(`seats ${clash.join(',')} of ${from.outOrderNo} already cancelled`);
   const split =
-    x.refundKobo > 0 ? refundTenders(x.refundKobo, soldBasketOf(from).amounts, undoStore.owed(from.id)) : null;
+    x.refundKobo > 0 ? refundTenders(x.refundKobo, soldBasketOf(from).amounts, leftToGive(d, store, from.id)) : null;
   const refunds: { tender: 'card' | 'cash'; amountKobo: number }[] = [];
   if (split && split.cardKobo > 0) refunds.push({ tender: 'card', amountKobo: split.cardKobo });
   if (split && split.cashKobo > 0) refunds.push({ tender: 'cash', amountKobo: split.cashKobo });
@@ -353,6 +377,7 @@ export function createExchanges(d: ExchangeDeps) {
     moved,
     links,
     creditOf,
+    creditGiven: (orderId: number) => creditGiven(store, orderId),
     salesOfShow: (show: Parameters<typeof salesOfShow>[2]) => salesOfShow(d, store, show),
     waitingSeats,
   };

@@ -43,12 +43,15 @@ export interface CancelDeps {
   exchanging?: (orderId: number) => ReadonlySet<string>;
   /** An exchange's new sale: the credit that paid part of it, by the tenders it came from (exchange.ts). */
   creditOf?: (orderId: number) => { cardKobo: number; cashKobo: number } | null;
+  /** A sale whose tickets were exchanged: the credit they passed on, by its tenders (no longer its to give back). */
+  creditGiven?: (orderId: number) => { cardKobo: number; cashKobo: number };
 }
 
 /** What else a cancel is judged with: seats in a waiting exchange, and the credit an exchange's new sale was part paid with. */
 export interface CancelContext {
   exchanging?: ReadonlySet<string> | undefined;
   credit?: { cardKobo: number; cashKobo: number } | null | undefined;
+  given?: { cardKobo: number; cashKobo: number } | undefined;
 }
 
 /** A cancel as the rules priced it: the seats, the lines, the amount and its tenders. */
@@ -115,7 +118,12 @@ export function planCancel(
       cardKobo: sold.amounts.cardKobo + credit.cardKobo,
       cashKobo: sold.amounts.cashKobo + credit.cashKobo,
     };
-    split = refundTenders(amountKobo, paid, store.owed(rec.id));
+    const owed = store.owed(rec.id);
+    const given = c.given ?? { cardKobo: 0, cashKobo: 0 };
+    split = refundTenders(amountKobo, paid, {
+      cardKobo: owed.cardKobo + given.cardKobo,
+      cashKobo: owed.cashKobo + given.cashKobo,
+    });
   } catch {
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than this cancel.`, {
       orderId: rec.id,
@@ -140,7 +148,11 @@ export async function cancelSale(
   // The rules first (nothing asked of a supervisor for a cancel that cannot be), again in the transaction.
   if (!d.undo.shiftAt(d.now()))
     throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-  const ctx = (id: number): CancelContext => ({ exchanging: d.exchanging?.(id), credit: d.creditOf?.(id) });
+  const ctx = (id: number): CancelContext => ({
+    exchanging: d.exchanging?.(id),
+    credit: d.creditOf?.(id),
+    given: d.creditGiven?.(id),
+  });
   const first = planCancel(rec, req, store, ctx(rec.id));
   const approved = await approve(
     d.undo,

@@ -465,4 +465,29 @@ describe('an exchange', () => {
       ['cash', 200_000],
     ]);
   });
+
+  it('the old sale keeps to what it has left to give back: a split sale whose card paid a credit refunds the rest from its cash', async () => {
+    const { svc } = checkout();
+    // ₦10,200.00: ₦3,000.00 cash, ₦7,200.00 card.
+    const v = await svc.sell(evening({ kind: 'split', cashKobo: 300_000 }));
+    await inState(svc, v.id, 'waiting');
+    sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
+    const from = await inState(svc, v.id, 'paid');
+    // F8 to G1 at the same price: its ₦5,100.00 credit came from the card (card first).
+    await svc.exchanges.exchange(
+      request(from.id, { to: { ...EVENING, seats: [{ seat: 'G1', ticketType: 'Adult' }] } }),
+    );
+    const back = await svc.undo.cancel({
+      orderId: from.id,
+      seats: ['F7'],
+      reason: 'customer-request',
+      approval: { pin: PIN },
+      cashier: 'Ada',
+    });
+    // The card has ₦2,100.00 left to give back; the rest of F7's ₦5,100.00 is cash.
+    expect(back.refunds.map((x) => [x.tender, x.amountKobo])).toEqual([
+      ['card', 210_000],
+      ['cash', 300_000],
+    ]);
+  });
 });
