@@ -33,7 +33,7 @@ import { ExchangeStore, type ExchangeRow } from './exchange-store';
 import type { OrderRecord } from './order-journal';
 import { isFinalState } from './order-state';
 import { approve } from './undo-approval';
-import type { UndoDeps } from './undo-cancel';
+import { refuseAboveDrawer, type UndoDeps } from './undo-cancel';
 import type { UndoStore } from './undo-store';
 import { priceBasket, type BasketSources } from './basket-intake';
 
@@ -139,14 +139,22 @@ function planExchange(
   // the rest is the refund owed, made when the exchange completes.
   const room = leftToGive(d, store, rec.id);
   let creditTenders: ExchangePlan['creditTenders'];
+  let refund: { cardKobo: number; cashKobo: number };
   try {
     refundTenders(credit.creditKobo, soldBasketOf(rec).amounts, room);
     creditTenders = refundTenders(credit.creditKobo - money.refundKobo, soldBasketOf(rec).amounts, room);
+    refund = refundTenders(money.refundKobo, soldBasketOf(rec).amounts, {
+      cardKobo: room.cardKobo + creditTenders.cardKobo,
+      cashKobo: room.cashKobo + creditTenders.cashKobo,
+    });
   } catch {
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than these tickets' credit.`, {
       orderId: rec.id,
     });
   }
+  // A cheaper show's cash refund is paid out of the drawer when the exchange completes (at once).
+  const holds = d.undo.shiftAt(d.now())?.drawerHolds?.(rec.profile === 'demo') ?? null;
+  refuseAboveDrawer({ refunds: refund.cashKobo > 0 ? [{ tender: 'cash', amountKobo: refund.cashKobo }] : [] }, holds);
   return {
     seats,
     creditKobo: credit.creditKobo,

@@ -1,5 +1,6 @@
 // Cancel tickets or concession lines of a paid sale, below every door (docs/refunds.md, "Cancel and
-// refunds owed"). The rules: only a paid sale, during a shift; each seat one of the sale's own not
+// refunds owed"). The rules: only a paid sale, during a shift (a cash refund no more than the
+// drawer should hold); each seat one of the sale's own not
 // already cancelled; each concession line one of the sale's, within what is left of it; a
 // supervisor's approval (undo-approval.ts). The amount goes back exactly as the sale was priced
 // (`soldBasketOf`: each ticket its unit price and its booking fee, each line its unit price times
@@ -10,6 +11,7 @@ import { soldBasketOf } from '../../shared/basket-sale';
 import { AppError, issueFields, validationError } from '../../shared/errors';
 import { clipText, type JournalSink } from '../journal-sink';
 import type { Logger } from '../../shared/logger';
+import { formatNaira } from '../../shared/money';
 import type { OrderView } from '../../shared/orders';
 import {
   CANCEL_INVALID,
@@ -27,8 +29,11 @@ import type { UndoneLine, UndoStore } from './undo-store';
 
 /** What an undo takes beyond the checkout: the approval's checks, and the shift open at a moment (the records module's). */
 export interface UndoDeps extends ApprovalDeps {
-  /** The shift open at `at` (null: none is). */
-  shiftAt: (at: number) => { id: number } | null;
+  /**
+   * The shift open at `at` (null: none is), and what its drawer should hold then for a cash refund
+   * of a Demo or real sale (null: that sale's cash is not counted in this drawer; absent: not checked).
+   */
+  shiftAt: (at: number) => { id: number; drawerHolds?: (demoSale: boolean) => number | null } | null;
 }
 
 export interface CancelDeps {
@@ -135,6 +140,17 @@ export function planCancel(
   return { seats, lines, amountKobo, refunds };
 }
 
+/** A cash refund is paid out of the drawer at once: never more than the drawer should hold then. */
+export function refuseAboveDrawer(plan: Pick<CancelPlan, 'refunds'>, holds: number | null): void {
+  const cash = plan.refunds.find((r) => r.tender === 'cash');
+  if (!cash || holds === null || cash.amountKobo <= holds) return;
+  throw new AppError(
+    'CONFLICT',
+    `The drawer should hold ${formatNaira(Math.max(0, holds))}: a cash refund of ${formatNaira(cash.amountKobo)} cannot be paid from it. Take cash to the drawer first, or cancel less.`,
+    { holdsKobo: holds, cashKobo: cash.amountKobo },
+  );
+}
+
 /** The cancel call: checks, approval, then the one transaction; the sale's view and the refunds owed it made. */
 export async function cancelSale(
   d: CancelDeps,
@@ -154,6 +170,7 @@ export async function cancelSale(
     given: d.creditGiven?.(id),
   });
   const first = planCancel(rec, req, store, ctx(rec.id));
+  refuseAboveDrawer(first, d.undo.shiftAt(d.now())?.drawerHolds?.(rec.profile === 'demo') ?? null);
   const approved = await approve(
     d.undo,
     logger,
@@ -167,6 +184,7 @@ export async function cancelSale(
       const shift = d.undo.shiftAt(at);
       if (!shift) throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
       const plan = planCancel(run.record(req.orderId), req, store, ctx(rec.id));
+      refuseAboveDrawer(plan, shift.drawerHolds?.(rec.profile === 'demo') ?? null);
       const refundIds = store.insert(
         {
           orderId: rec.id,

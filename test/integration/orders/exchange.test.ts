@@ -57,7 +57,9 @@ const SHOWS: Record<
 const PIN = '2468';
 
 /** A checkout with the shows, a seat planner (every show has a seat map), a seat holds port standing in for the Hub. */
-function checkout(opts: { takenElsewhere?: string[]; file?: ReturnType<typeof openTempDb> } = {}) {
+function checkout(
+  opts: { takenElsewhere?: string[]; file?: ReturnType<typeof openTempDb>; drawerHolds?: number } = {},
+) {
   const t = opts.file ?? openTempDb();
   // The Hub's outbox checks each event against its schema in the writer's transaction: so does this sink.
   const synced: { kind: string; payload: Record<string, unknown> }[] = [];
@@ -118,7 +120,10 @@ function checkout(opts: { takenElsewhere?: string[]; file?: ReturnType<typeof op
     seats: { planner, holds: () => holds },
     undo: {
       checkPin: (pin) => (pin === PIN ? Promise.resolve() : Promise.reject(new AppError('PIN_WRONG', 'Wrong PIN'))),
-      shiftAt: () => ({ id: 1 }),
+      shiftAt: () => ({
+        id: 1,
+        ...(opts.drawerHolds === undefined ? {} : { drawerHolds: () => opts.drawerHolds ?? null }),
+      }),
     },
   });
   open.push({ svc, cleanup: opts.file ? () => {} : t.cleanup });
@@ -489,5 +494,17 @@ describe('an exchange', () => {
       ['card', 210_000],
       ['cash', 300_000],
     ]);
+  });
+
+  it('a cheaper show’s cash refund is never more than the drawer holds: refused before anything is recorded', async () => {
+    const { svc, db } = checkout({ drawerHolds: 100_000 });
+    const from = await paidEvening(svc);
+    const orders = countOf(db, 'orders');
+    const e = await refusal(
+      svc.exchanges.exchange(request(from.id, { to: { ...MATINEE, seats: [{ seat: 'B1', ticketType: 'Adult' }] } })),
+    );
+    expect(e.code).toBe('CONFLICT');
+    expect(e.message).toMatch(/The drawer should hold ₦1,000.00: a cash refund of ₦2,000.00 cannot be paid from it/);
+    expect(countOf(db, 'orders')).toBe(orders);
   });
 });
