@@ -42,6 +42,8 @@ export function afterTheSale(d: AfterSaleDeps) {
     logger: d.logger,
     undo: undoDeps,
     exchanging: (id) => exchanges.waitingSeats(id),
+    creditOf: (id) => exchanges.creditOf(id),
+    creditGiven: (id) => exchanges.creditGiven(id),
   });
   const exchanges = createExchanges({ ...d, undoStore: new UndoStore(d.db), undo: undoDeps });
   return {

@@ -14,6 +14,9 @@ export interface ExchangeRow {
   fromOrderId: number;
   seats: string[];
   creditKobo: number;
+  /** The credit spent on the new tickets (at most their price), by the old sale's tenders it came from (card first). */
+  creditCardKobo: number;
+  creditCashKobo: number;
   refundKobo: number;
   state: ExchangeState;
   reason: UndoReason;
@@ -29,6 +32,8 @@ interface Raw {
   fromOrderId: number;
   seats: string;
   creditKobo: number;
+  creditCardKobo: number;
+  creditCashKobo: number;
   refundKobo: number;
   state: ExchangeState;
   reason: UndoReason;
@@ -40,6 +45,7 @@ interface Raw {
 }
 
 const COLUMNS = `order_id AS orderId, from_order_id AS fromOrderId, seats, credit_kobo AS creditKobo,
+  credit_card_kobo AS creditCardKobo, credit_cash_kobo AS creditCashKobo,
   refund_kobo AS refundKobo, state, reason, note, approved_json AS approvedJson, cashier,
   created_at AS createdAt, settled_at AS settledAt`;
 
@@ -56,14 +62,17 @@ export class ExchangeStore {
   insert(r: Omit<ExchangeRow, 'state' | 'settledAt'>): void {
     this.db
       .prepare(
-        `INSERT INTO order_exchanges (order_id, from_order_id, seats, credit_kobo, refund_kobo, state, reason, note,
-           approved_json, cashier, created_at) VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?, ?, ?, ?)`,
+        `INSERT INTO order_exchanges (order_id, from_order_id, seats, credit_kobo, credit_card_kobo, credit_cash_kobo,
+           refund_kobo, state, reason, note, approved_json, cashier, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?, ?, ?, ?)`,
       )
       .run(
         r.orderId,
         r.fromOrderId,
         r.seats.join(','),
         r.creditKobo,
+        r.creditCardKobo,
+        r.creditCashKobo,
         r.refundKobo,
         r.reason,
         r.note,

@@ -33,7 +33,7 @@ import { ExchangeStore, type ExchangeRow } from './exchange-store';
 import type { OrderRecord } from './order-journal';
 import { isFinalState } from './order-state';
 import { approve } from './undo-approval';
-import type { UndoDeps } from './undo-cancel';
+import { refuseAboveDrawer, type UndoDeps } from './undo-cancel';
 import type { UndoStore } from './undo-store';
 import { priceBasket, type BasketSources } from './basket-intake';
 
@@ -70,9 +70,30 @@ function seatsLeft(
   return { all, busy };
 }
 
+/** The credit a sale's tickets passed on to its exchanges (waiting or done), by its tenders: no longer its to give back. */
+function creditGiven(store: ExchangeStore, orderId: number): { cardKobo: number; cashKobo: number } {
+  let cardKobo = 0,
+    cashKobo = 0;
+  for (const x of store.from(orderId))
+    if (x.state !== 'failed') {
+      cardKobo += x.creditCardKobo;
+      cashKobo += x.creditCashKobo;
+    }
+  return { cardKobo, cashKobo };
+}
+
+/** What a sale already owes back or passed on (its refunds, and the credit of its exchanges, this one's included once recorded). */
+function leftToGive(d: ExchangeDeps, store: ExchangeStore, orderId: number): { cardKobo: number; cashKobo: number } {
+  const owed = d.undoStore.owed(orderId);
+  const given = creditGiven(store, orderId);
+  return { cardKobo: owed.cardKobo + given.cardKobo, cashKobo: owed.cashKobo + given.cashKobo };
+}
+
 interface ExchangePlan {
   seats: string[];
   creditKobo: number;
+  /** The credit spent on the new tickets, by the old sale's tenders, card first (what a cancel of the new sale gives back by). */
+  creditTenders: { cardKobo: number; cashKobo: number };
   newTotalKobo: number;
   refundKobo: number;
   toPayKobo: number;
@@ -113,9 +134,31 @@ function planExchange(
     throw validationError(fields, EXCHANGE_INVALID);
   }
   const money = exchangeMoney(credit.creditKobo, priced.amounts.totalKobo);
+  // What the old sale has left to give back pays the credit, card first: the part spent on the new
+  // tickets is recorded with the exchange (a cancel of the new sale gives it back by these tenders);
+  // the rest is the refund owed, made when the exchange completes.
+  const room = leftToGive(d, store, rec.id);
+  let creditTenders: ExchangePlan['creditTenders'];
+  let refund: { cardKobo: number; cashKobo: number };
+  try {
+    refundTenders(credit.creditKobo, soldBasketOf(rec).amounts, room);
+    creditTenders = refundTenders(credit.creditKobo - money.refundKobo, soldBasketOf(rec).amounts, room);
+    refund = refundTenders(money.refundKobo, soldBasketOf(rec).amounts, {
+      cardKobo: room.cardKobo + creditTenders.cardKobo,
+      cashKobo: room.cashKobo + creditTenders.cashKobo,
+    });
+  } catch {
+    throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than these tickets' credit.`, {
+      orderId: rec.id,
+    });
+  }
+  // A cheaper show's cash refund is paid out of the drawer when the exchange completes (at once).
+  const holds = d.undo.shiftAt(d.now())?.drawerHolds?.(rec.profile === 'demo') ?? null;
+  refuseAboveDrawer({ refunds: refund.cashKobo > 0 ? [{ tender: 'cash', amountKobo: refund.cashKobo }] : [] }, holds);
   return {
     seats,
     creditKobo: credit.creditKobo,
+    creditTenders,
     newTotalKobo: money.newTotalKobo,
     refundKobo: money.refundKobo,
     toPayKobo: money.toPayKobo,
@@ -135,7 +178,7 @@ function completeExchange(d: ExchangeDeps, store: ExchangeStore, x: ExchangeRow,
   const clash = x.seats.filter((s) => gone.has(s));
   if (clash.length > 0) throw new Error(`seats ${clash.join(',')} of ${from.outOrderNo} already cancelled`);
   const split =
-    x.refundKobo > 0 ? refundTenders(x.refundKobo, soldBasketOf(from).amounts, undoStore.owed(from.id)) : null;
+    x.refundKobo > 0 ? refundTenders(x.refundKobo, soldBasketOf(from).amounts, leftToGive(d, store, from.id)) : null;
   const refunds: { tender: 'card' | 'cash'; amountKobo: number }[] = [];
   if (split && split.cardKobo > 0) refunds.push({ tender: 'card', amountKobo: split.cardKobo });
   if (split && split.cashKobo > 0) refunds.push({ tender: 'cash', amountKobo: split.cashKobo });
@@ -275,6 +318,8 @@ export function createExchanges(d: ExchangeDeps) {
           fromOrderId: rec.id,
           seats: p.seats,
           creditKobo: p.creditKobo,
+          creditCardKobo: p.creditTenders.cardKobo,
+          creditCashKobo: p.creditTenders.cashKobo,
           refundKobo: p.refundKobo,
           reason: req.reason,
           note: req.note,
@@ -329,10 +374,18 @@ export function createExchanges(d: ExchangeDeps) {
         .flatMap((x) => x.seats),
     );
 
+  /** The credit that part paid an exchange's new sale, by the old sale's tenders (null: not an exchange's, or not done). */
+  const creditOf = (orderId: number) => {
+    const x = store.of(orderId);
+    return x?.state === 'done' ? { cardKobo: x.creditCardKobo, cashKobo: x.creditCashKobo } : null;
+  };
+
   return {
     exchange,
     moved,
     links,
+    creditOf,
+    creditGiven: (orderId: number) => creditGiven(store, orderId),
     salesOfShow: (show: Parameters<typeof salesOfShow>[2]) => salesOfShow(d, store, show),
     waitingSeats,
   };

@@ -57,7 +57,9 @@ const SHOWS: Record<
 const PIN = '2468';
 
 /** A checkout with the shows, a seat planner (every show has a seat map), a seat holds port standing in for the Hub. */
-function checkout(opts: { takenElsewhere?: string[]; file?: ReturnType<typeof openTempDb> } = {}) {
+function checkout(
+  opts: { takenElsewhere?: string[]; file?: ReturnType<typeof openTempDb>; drawerHolds?: number } = {},
+) {
   const t = opts.file ?? openTempDb();
   // The Hub's outbox checks each event against its schema in the writer's transaction: so does this sink.
   const synced: { kind: string; payload: Record<string, unknown> }[] = [];
@@ -118,7 +120,10 @@ function checkout(opts: { takenElsewhere?: string[]; file?: ReturnType<typeof op
     seats: { planner, holds: () => holds },
     undo: {
       checkPin: (pin) => (pin === PIN ? Promise.resolve() : Promise.reject(new AppError('PIN_WRONG', 'Wrong PIN'))),
-      shiftAt: () => ({ id: 1 }),
+      shiftAt: () => ({
+        id: 1,
+        ...(opts.drawerHolds === undefined ? {} : { drawerHolds: () => opts.drawerHolds ?? null }),
+      }),
     },
   });
   open.push({ svc, cleanup: opts.file ? () => {} : t.cleanup });
@@ -443,5 +448,63 @@ describe('an exchange', () => {
     expect(svc.undo.ofOrder(from.id).links.exchangedTo).toEqual([]);
     expect(countOf(db, 'order_undos')).toBe(1);
     expect(logger.lines.some((l) => /could not cancel the old seats/.test(l.msg))).toBe(true);
+  });
+
+  it('the new sale cancelled later: its credit goes back by the tenders it came from (the old card), its difference by its own', async () => {
+    const { svc } = checkout();
+    const v = await svc.sell(evening({ kind: 'card' }));
+    await inState(svc, v.id, 'waiting');
+    sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
+    const from = await inState(svc, v.id, 'paid');
+    const r = await svc.exchanges.exchange(request(from.id, { tender: { kind: 'cash', tenderedKobo: 200_000 } }));
+    const back = await svc.undo.cancel({
+      orderId: r.to.id,
+      seats: ['A1'],
+      reason: 'customer-request',
+      approval: { pin: PIN },
+      cashier: 'Ada',
+    });
+    // ₦7,100.00: the ₦5,100.00 credit was paid on the old sale's card, the ₦2,000.00 difference in cash.
+    expect(back.refunds.map((x) => [x.tender, x.amountKobo])).toEqual([
+      ['card', 510_000],
+      ['cash', 200_000],
+    ]);
+  });
+
+  it('the old sale keeps to what it has left to give back: a split sale whose card paid a credit refunds the rest from its cash', async () => {
+    const { svc } = checkout();
+    // ₦10,200.00: ₦3,000.00 cash, ₦7,200.00 card.
+    const v = await svc.sell(evening({ kind: 'split', cashKobo: 300_000 }));
+    await inState(svc, v.id, 'waiting');
+    sb.sandbox.present(sb.merchant.terminalSn, 'SUCCESS');
+    const from = await inState(svc, v.id, 'paid');
+    // F8 to G1 at the same price: its ₦5,100.00 credit came from the card (card first).
+    await svc.exchanges.exchange(
+      request(from.id, { to: { ...EVENING, seats: [{ seat: 'G1', ticketType: 'Adult' }] } }),
+    );
+    const back = await svc.undo.cancel({
+      orderId: from.id,
+      seats: ['F7'],
+      reason: 'customer-request',
+      approval: { pin: PIN },
+      cashier: 'Ada',
+    });
+    // The card has ₦2,100.00 left to give back; the rest of F7's ₦5,100.00 is cash.
+    expect(back.refunds.map((x) => [x.tender, x.amountKobo])).toEqual([
+      ['card', 210_000],
+      ['cash', 300_000],
+    ]);
+  });
+
+  it('a cheaper show’s cash refund is never more than the drawer holds: refused before anything is recorded', async () => {
+    const { svc, db } = checkout({ drawerHolds: 100_000 });
+    const from = await paidEvening(svc);
+    const orders = countOf(db, 'orders');
+    const e = await refusal(
+      svc.exchanges.exchange(request(from.id, { to: { ...MATINEE, seats: [{ seat: 'B1', ticketType: 'Adult' }] } })),
+    );
+    expect(e.code).toBe('CONFLICT');
+    expect(e.message).toMatch(/The drawer should hold ₦1,000.00: a cash refund of ₦2,000.00 cannot be paid from it/);
+    expect(countOf(db, 'orders')).toBe(orders);
   });
 });

@@ -15,6 +15,7 @@ import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { calls } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
+import type { ShiftReport } from '../../../shared/records';
 import { CANCEL_INVALID, EXCHANGE_INVALID, type RefundView } from '../../../shared/refunds';
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { handlerSources, sourcesCalling } from '../../helpers/door-introspection';
@@ -83,6 +84,8 @@ const DOORS: {
   invalid: string;
   /** What the done undo gave back. */
   refunds: unknown[];
+  /** The X report after it: the drawer's cash paid out and expected, the sales total and net sales. */
+  x: { paidOut: { count: number; amountKobo: number }; expectedKobo: number; salesKobo: number; netKobo: number };
   args: (sale: OrderView, approval: unknown) => Record<string, unknown>;
 }[] = [
   {
@@ -91,6 +94,8 @@ const DOORS: {
     invalid: CANCEL_INVALID,
     // 1,500 and its 500 booking fee, back in cash from the drawer at once
     refunds: [{ tender: 'cash', amountKobo: 200_000, approved: { how: 'pin' } }],
+    // 4,000 taken, 2,000 paid out; the sales stay, net sales fall.
+    x: { paidOut: { count: 1, amountKobo: 200_000 }, expectedKobo: 200_000, salesKobo: 400_000, netKobo: 200_000 },
     args: (sale, approval) => ({
       orderId: sale.id,
       seats: ['A1'],
@@ -105,6 +110,8 @@ const DOORS: {
     invalid: EXCHANGE_INVALID,
     // To another seat of the same show at the same price: nothing paid, nothing owed.
     refunds: [],
+    // The new sale is a cash sale of 0.00: nothing paid out, nothing new taken.
+    x: { paidOut: { count: 0, amountKobo: 0 }, expectedKobo: 400_000, salesKobo: 400_000, netKobo: 400_000 },
     args: (sale, approval) => ({
       orderId: sale.id,
       seats: ['A1'],
@@ -140,11 +147,28 @@ describe('a supervisor’s approval cannot be skipped by any door to an undo', (
         refunds: [],
         links: { exchangedFrom: null, exchangedTo: [], cancelledSeats: [] },
       });
+      const told: unknown[] = [];
+      const off = core.events.subscribe((name, payload) => void (name === 'refunds.changed' && told.push(payload)));
       const done = await call<{ refunds: RefundView[] }>(core, door.call, door.args(sale, { pin: PIN }));
+      off();
+      // The screens follow: the list as 'refunds.list' answers it (a cash refund is not owed).
+      const list = await call<{ owed: number; items: RefundView[] }>(core, 'refunds.list', {});
+      expect(list).toMatchObject({ owed: 0, items: door.refunds.map(() => ({ refundNo: 'R0001', tender: 'cash' })) });
+      expect(told).toEqual([list]);
       expect(done.refunds).toMatchObject(door.refunds);
       expect(await call(core, 'refunds.ofOrder', { orderId: sale.id })).toMatchObject({
         links: { cancelledSeats: ['A1'] },
       });
+      // The X report: what the undo did to the drawer and the sales.
+      const x = await call<{ report: ShiftReport }>(core, 'shift.report', {});
+      expect([x.report.totals.drawer?.cashPaidOut, x.report.totals.drawer?.expectedKobo]).toEqual([
+        door.x.paidOut,
+        door.x.expectedKobo,
+      ]);
+      expect([x.report.totals.salesTotal?.amountKobo, x.report.totals.refunds?.netSalesKobo]).toEqual([
+        door.x.salesKobo,
+        door.x.netKobo,
+      ]);
     });
   }
 });
