@@ -125,6 +125,11 @@ test('keyboard first at 1024×768: cancel 1 of 3 seats with the admin PIN, the c
   await expect(page.getByTestId('receipt-preview')).toContainText('Seat F9');
   await shots(page, 'after-sale-cancel-owed');
 
+  // A show cancelled by head office: its paid sales with tickets still valid, this one with F7 and F8.
+  await page.getByTestId('show-sales-open').click();
+  await expect(page.getByTestId('show-sales')).toContainText(`${no}`);
+  await expect(page.getByTestId('show-sales')).toContainText('seats F7, F8');
+
   // Record returned: how, reference, who; Enter.
   const record = page.getByTestId('refund-list').getByRole('button', { name: 'Record returned…' });
   await record.focus();

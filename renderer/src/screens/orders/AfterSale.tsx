@@ -17,6 +17,7 @@ import { useSale } from '../../stores/sale-store';
 import { CancelPanel } from './CancelPanel';
 import { ExchangePanel } from './ExchangePanel';
 import { RefundList } from './RefundList';
+import { ShowSales } from './ShowSales';
 import '../../after-sale.css';
 
 export const CANCEL_KEY = 'F8';
@@ -132,6 +133,7 @@ export function AfterSale({ order }: { order: OrderView }) {
       {r.panel === 'cancel' && <CancelPanel order={order} cashier={cashier} />}
       {r.panel === 'exchange' && <ExchangePanel order={order} cashier={cashier} />}
       <RefundList refunds={r.refunds} cashier={cashier} />
+      {canUndo && r.panel === null && <ShowSales order={order} />}
     </div>
   );
 }
