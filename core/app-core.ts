@@ -266,6 +266,8 @@ export async function createCore(deps: CoreDeps) {
   const records = createRecordsModule(ctx, {
     beforeZ: () => orders.sweep.run(),
     programmeSale: (id) => programme.store.saleOf(id),
+    // Refund slips and exchange receipts read the refunds owed and a sale's links from the orders module.
+    refunds: { refund: (id) => checkout.undo.refund(id), links: (id) => checkout.undo.ofOrder(id).links },
     ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
   });
   // The complaint desk: this counter's journal, the branch's through the Hub, the slip through the print jobs.

@@ -21,6 +21,7 @@ import {
   SystemPrinterInfoSchema,
   ZReportSummarySchema,
 } from './records';
+import { PaperWidth } from './records-settings';
 
 /**
  * A printer settings patch: each field sent is checked by its own rule, and the printer kind's
@@ -59,6 +60,12 @@ export const recordCalls = {
   // again on request, or recorded when the browser printed it.
   'receipts.printPickup': { args: OrderRef, result: PrintJobViewSchema },
   'receipts.pickupBrowserPrinted': { args: OrderRef, result: PrintJobViewSchema },
+  // A refund owed's slip (docs/refunds.md), naming the sale it came from; a copy after a printed one is marked REPRINT.
+  // `inBrowser`: the window prints `html` with the browser's print (the job is recorded as printed there).
+  'receipts.printRefund': {
+    args: z.object({ refundId: RowId, inBrowser: z.boolean().optional() }).strict(),
+    result: z.object({ job: PrintJobViewSchema, html: z.string(), paper: PaperWidth }),
+  },
   'receipts.jobs': { args: OrderRef, result: z.array(PrintJobViewSchema) },
   'receipts.failedJobs': { args: Empty, result: z.array(PrintJobViewSchema) },
   'receipts.retry': { args: IdArgs.strict(), result: PrintJobViewSchema },

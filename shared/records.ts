@@ -44,6 +44,12 @@ export const ReceiptSchema = z.object({
   /** The order's state when the receipt was made; receipts are only made for final orders. */
   state: OrderState,
   outOrderNo: z.string(),
+  /** An exchange receipt: the sale it replaces (its sale number). */
+  exchangedFrom: z.string().optional(),
+  /** The sales this one was exchanged to. */
+  exchangedTo: z.array(z.string()).optional(),
+  /** Seats of this sale no longer valid (cancelled or moved). */
+  cancelledSeats: z.array(z.string()).optional(),
   orderNo: z.string().optional(),
   payNo: z.string().optional(),
   /** Masked by the provider: at most the last four digits show. */
@@ -97,8 +103,19 @@ export type ReceiptPreview = z.infer<typeof ReceiptPreviewSchema>;
 
 // ---- print jobs ----
 
-/** `pickup-slip`: a sale's concessions for the stand (shared/pickup-slip.ts), its own job beside the receipt. */
-export const PRINT_JOB_KINDS = ['receipt', 'shift-report', 'test-page', 'pickup-slip', 'case-slip'] as const;
+/**
+ * `pickup-slip`: a sale's concessions for the stand (shared/pickup-slip.ts), its own job beside the receipt.
+ * `case-slip`: the customer's slip of a complaint case (shared/cases.ts).
+ * `refund-slip`: one refund of a sale (shared/refund-slip.ts), naming the sale it came from.
+ */
+export const PRINT_JOB_KINDS = [
+  'receipt',
+  'shift-report',
+  'test-page',
+  'pickup-slip',
+  'case-slip',
+  'refund-slip',
+] as const;
 export const PRINT_JOB_STATUSES = ['pending', 'printing', 'printed', 'failed'] as const;
 export const PrintJobStatus = z.enum(PRINT_JOB_STATUSES);
 export type PrintJobStatus = z.infer<typeof PrintJobStatus>;

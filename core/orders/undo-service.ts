@@ -95,6 +95,9 @@ export function createUndoService(deps: UndoServiceDeps) {
       return r;
     },
 
+    /** One refund owed (its slip, core/records), or null. */
+    refund: (refundId: number): RefundView | null => store.get(refundId),
+
     /** The seats of a sale no longer valid (the seat map leaves them free). */
     cancelledSeats: (orderId: number) => store.cancelledSeats(orderId),
   };

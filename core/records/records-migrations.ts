@@ -6,8 +6,6 @@ import { PRINT_JOB_KINDS, PRINT_JOB_STATUSES } from '../../shared/records';
 
 /** The print jobs' kinds when the table was made: its first migration keeps them (its text never changes). */
 const FIRST_PRINT_JOB_KINDS = ['receipt', 'shift-report', 'test-page'] as const;
-/** The kinds when the pickup slip joined them (records-006 keeps them; its text never changes). */
-const PICKUP_PRINT_JOB_KINDS = [...FIRST_PRINT_JOB_KINDS, 'pickup-slip'] as const;
 import type { Migration } from '../db';
 import { checkIn } from '../lib';
 
@@ -96,16 +94,12 @@ const PRINT_JOB_PROFILES_FROM_ORDERS: Migration = {
   `,
 };
 
-/**
- * The pickup slip of a sale with concessions is a print job of its own (kind `pickup-slip`). SQLite
- * cannot widen a CHECK in place: the table is made again with its rows, columns in the same order.
- */
-const PICKUP_SLIP_JOBS: Migration = {
-  name: 'records-006-pickup-slip-jobs',
-  sql: `
-    CREATE TABLE print_jobs_006 (
+/** The print jobs' table with its CHECK on `kind`, made again with its rows (SQLite cannot widen a CHECK in place). */
+function printJobsWithKinds(n: string, kinds: readonly string[]): string {
+  return `
+    CREATE TABLE print_jobs_${n} (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
-      kind TEXT NOT NULL ${checkIn('kind', PICKUP_PRINT_JOB_KINDS)},
+      kind TEXT NOT NULL ${checkIn('kind', kinds)},
       order_id INTEGER,
       report_id INTEGER,
       title TEXT NOT NULL,
@@ -122,16 +116,38 @@ const PICKUP_SLIP_JOBS: Migration = {
       printed_at INTEGER,
       profile TEXT NOT NULL DEFAULT 'unrecorded'
     );
-    INSERT INTO print_jobs_006 (id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
+    INSERT INTO print_jobs_${n} (id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
         error, error_code, attempts, reprint, created_at, updated_at, printed_at, profile)
       SELECT id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
         error, error_code, attempts, reprint, created_at, updated_at, printed_at, profile FROM print_jobs;
     DROP TABLE print_jobs;
-    ALTER TABLE print_jobs_006 RENAME TO print_jobs;
+    ALTER TABLE print_jobs_${n} RENAME TO print_jobs;
     CREATE INDEX records_print_jobs_order ON print_jobs(order_id, id);
     CREATE INDEX records_print_jobs_report ON print_jobs(report_id, id);
     CREATE INDEX records_print_jobs_status ON print_jobs(status, id);
-  `,
+  `;
+}
+
+/** The pickup slip of a sale with concessions is a print job of its own (kind `pickup-slip`). */
+const PICKUP_SLIP_JOBS: Migration = {
+  name: 'records-006-pickup-slip-jobs',
+  sql: printJobsWithKinds('006', [...FIRST_PRINT_JOB_KINDS, 'pickup-slip']),
+};
+
+/**
+ * The complaint desk's case slip (docs/refunds.md, "The complaint desk") is a print job of its own
+ * (kind `case-slip`, no order or report). Its list of kinds is frozen as it was: a later kind widens
+ * it in a migration of its own.
+ */
+const CASE_SLIP_JOBS: Migration = {
+  name: 'records-008-case-slip-jobs',
+  sql: printJobsWithKinds('008', [...FIRST_PRINT_JOB_KINDS, 'pickup-slip', 'case-slip']),
+};
+
+/** A refund slip (docs/refunds.md) is a print job of its own (kind `refund-slip`), of the refund's sale. */
+const REFUND_SLIP_JOBS: Migration = {
+  name: 'records-009-refund-slip-jobs',
+  sql: printJobsWithKinds('009', PRINT_JOB_KINDS),
 };
 
 /**
@@ -171,44 +187,6 @@ const DRAWER: Migration = {
   `,
 };
 
-/**
- * The complaint desk's case slip (docs/refunds.md, "The complaint desk") is a print job of its own
- * (kind `case-slip`, no order or report): the table is made again with its rows, as records-006 did.
- */
-const CASE_SLIP_JOBS: Migration = {
-  name: 'records-008-case-slip-jobs',
-  sql: `
-    CREATE TABLE print_jobs_008 (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      kind TEXT NOT NULL ${checkIn('kind', PRINT_JOB_KINDS)},
-      order_id INTEGER,
-      report_id INTEGER,
-      title TEXT NOT NULL,
-      payload_json TEXT NOT NULL,
-      target_json TEXT NOT NULL,
-      target_text TEXT NOT NULL,
-      status TEXT NOT NULL ${checkIn('status', PRINT_JOB_STATUSES)},
-      error TEXT,
-      error_code TEXT,
-      attempts INTEGER NOT NULL DEFAULT 0,
-      reprint INTEGER NOT NULL DEFAULT 0,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      printed_at INTEGER,
-      profile TEXT NOT NULL DEFAULT 'unrecorded'
-    );
-    INSERT INTO print_jobs_008 (id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
-        error, error_code, attempts, reprint, created_at, updated_at, printed_at, profile)
-      SELECT id, kind, order_id, report_id, title, payload_json, target_json, target_text, status,
-        error, error_code, attempts, reprint, created_at, updated_at, printed_at, profile FROM print_jobs;
-    DROP TABLE print_jobs;
-    ALTER TABLE print_jobs_008 RENAME TO print_jobs;
-    CREATE INDEX records_print_jobs_order ON print_jobs(order_id, id);
-    CREATE INDEX records_print_jobs_report ON print_jobs(report_id, id);
-    CREATE INDEX records_print_jobs_status ON print_jobs(status, id);
-  `,
-};
-
 /** In the order they ran on a file made before the one list (their place in that file's history); new ones at the end. */
 export const RECORDS_MIGRATIONS: Migration[] = [
   OWN_TABLES,
@@ -219,4 +197,5 @@ export const RECORDS_MIGRATIONS: Migration[] = [
   PICKUP_SLIP_JOBS,
   DRAWER,
   CASE_SLIP_JOBS,
+  REFUND_SLIP_JOBS,
 ];

@@ -15,7 +15,8 @@ import { TopupJournalReads } from '../topups';
 import { renderJob } from './print-payload';
 import { PrintJobStore, targetText } from './printing/print-jobs';
 import { createPrintService } from './printing/print-service';
-import { createReceipts } from './receipts/receipts-service';
+import { createReceipts, type RefundReads } from './receipts/receipts-service';
+import { createRefundSlips } from './receipts/refund-slips';
 import { createRecordsSettings } from './records-settings';
 import { createShiftService } from './shifts/shift-service';
 import { ShiftStore } from './shifts/shift-store';
@@ -36,6 +37,8 @@ interface RecordsDeps {
   beforeZ?: () => Promise<SweepResult>;
   /** The screen and ticket type of a sale made from the programme, for its receipt. */
   programmeSale?: (orderId: number) => { screen: string | null; ticketType: string } | null;
+  /** The refunds owed and a sale's links, from the orders module (refund slips, exchange receipts). */
+  refunds?: RefundReads;
 }
 
 /** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
@@ -81,7 +84,16 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
     dataDir: ctx.dataDir,
     logger: ctx.logger,
     ...(deps.programmeSale ? { programmeSale: deps.programmeSale } : {}),
+    ...(deps.refunds ? { refunds: deps.refunds } : {}),
     ...(deps.autoPrintDetailWaitMs !== undefined ? { detailWaitMs: deps.autoPrintDetailWaitMs } : {}),
+  });
+  const refundSlips = createRefundSlips({
+    refunds: deps.refunds,
+    checkout: ctx.checkout,
+    settings,
+    counterName,
+    jobs,
+    printer,
   });
   const shift = createShiftService({
     orders: new OrderJournalReads(ctx.db),
@@ -145,6 +157,7 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
       'receipts.savePdf': (a) => receipts.savePdf(a.orderId),
       'receipts.printPickup': (a) => receipts.printPickup(a.orderId),
       'receipts.pickupBrowserPrinted': (a) => receipts.pickupBrowserPrinted(a.orderId),
+      'receipts.printRefund': (a) => refundSlips.print(a.refundId, a.inBrowser ?? false),
       'receipts.jobs': (a) => jobs.forOrder(a.orderId),
       'receipts.failedJobs': () => jobs.failedJobs(),
       'receipts.retry': (a) => printer.retry(a.id),

@@ -157,6 +157,15 @@ export class PrintJobStore {
       .get(kind, id, since);
   }
 
+  /** Whether this refund's slip has come out of a printer before (its jobs are its sale's, the refund named in the payload). */
+  refundSlipPrinted(refundId: number): boolean {
+    return !!this.db
+      .prepare(
+        "SELECT 1 FROM print_jobs WHERE kind = 'refund-slip' AND status = 'printed' AND json_extract(payload_json, '$.slip.refundId') = ? LIMIT 1",
+      )
+      .get(refundId);
+  }
+
   hasJob(kind: 'receipt' | 'pickup-slip', orderId: number): boolean {
     return !!this.db.prepare('SELECT 1 FROM print_jobs WHERE kind = ? AND order_id = ? LIMIT 1').get(kind, orderId);
   }

@@ -10,6 +10,7 @@ import { paymentTimes } from '../../../shared/payment-times';
 import { formatLagosDateTime } from '../../../shared/time';
 import { DEMO_RECEIPT_BANNER, isDemoRecord } from '../../../shared/record-profile';
 import type { Block, PrintDoc } from '../printing/print-doc';
+import type { SaleLinks } from '../../../shared/refunds';
 import { soldBasketOf } from '../../../shared/basket-sale';
 import type { SoldBasket } from '../../../shared/basket-sale';
 import {
@@ -33,6 +34,8 @@ interface ReceiptInput {
   reprint: boolean;
   /** A sale from the programme: the screen (when recorded) and the ticket type. */
   programme?: { screen: string | null; ticketType: string };
+  /** The sale's links after the sale (exchanged from / to, seats no longer valid). */
+  links?: SaleLinks;
 }
 
 export function buildReceipt(i: ReceiptInput): Receipt {
@@ -68,6 +71,9 @@ export function buildReceipt(i: ReceiptInput): Receipt {
     soldAt: o.createdAt,
   };
   if (o.orderNo !== undefined) r.orderNo = o.orderNo;
+  if (i.links?.exchangedFrom) r.exchangedFrom = i.links.exchangedFrom.outOrderNo;
+  if (i.links?.exchangedTo.length) r.exchangedTo = i.links.exchangedTo.map((t) => t.outOrderNo);
+  if (i.links?.cancelledSeats.length) r.cancelledSeats = i.links.cancelledSeats;
   if (i.programme?.screen) r.screen = i.programme.screen;
   if (i.programme) r.ticketType = i.programme.ticketType;
   // A basket of one ticket type by card prints as a sale of that type did before baskets.
@@ -198,6 +204,26 @@ function basketBlocks(r: Receipt, sold: SoldBasket): Block[] {
   ];
 }
 
+/** An exchange receipt names the sale it replaces; a sale exchanged or cancelled in part says which seats no longer hold. */
+function linkBlocks(r: Receipt): Block[] {
+  const b: Block[] = [];
+  if (r.exchangedFrom)
+    b.push(
+      { t: 'mark', text: 'EXCHANGE' },
+      { t: 'pair', label: 'Exchange of sale', value: r.exchangedFrom, bold: true },
+    );
+  if (r.exchangedTo?.length)
+    b.push({ t: 'pair', label: 'Exchanged to sale', value: r.exchangedTo.join(', '), bold: true });
+  if (r.cancelledSeats?.length)
+    b.push({
+      t: 'pair',
+      label: 'No longer valid',
+      value: `Seat${r.cancelledSeats.length === 1 ? '' : 's'} ${r.cancelledSeats.join(', ')}`,
+      bold: true,
+    });
+  return b;
+}
+
 export function receiptDoc(r: Receipt): PrintDoc {
   const late = r.paidAfterClosing;
   const paid = r.state === 'paid' || late !== undefined;
@@ -212,7 +238,7 @@ export function receiptDoc(r: Receipt): PrintDoc {
   const kind = sold && !hasTickets(sold) ? 'Receipt' : 'Ticket receipt';
   b.push({ t: 'center', text: paid ? kind : 'Payment slip (not a ticket)', bold: true });
   if (late) b.push({ t: 'mark', text: PAID_AFTER_CLOSING_MARK });
-  b.push({ t: 'rule' });
+  b.push(...linkBlocks(r), { t: 'rule' });
   b.push(...(sold ? basketBlocks(r, sold) : singleTypeBlocks(r)));
   b.push(
     { t: 'rule', double: true },

@@ -1,7 +1,9 @@
 // Receipts of orders: the model from the order as it is now, the preview, printing (journaled),
 // the browser's own print recorded, PDF files, and printing by itself when an order is paid. A paid
 // sale with concessions has a pickup slip for the stand too: its own print job, printed by itself
-// right after the receipt when receipts print by themselves, and again on request.
+// right after the receipt when receipts print by themselves, and again on request. The receipt of
+// an exchanged sale names the sales it was exchanged from and to (the orders module's refunds port;
+// a refund's own slip: refund-slips.ts).
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../../shared/errors';
@@ -9,6 +11,7 @@ import { isFinalState, type OrderView } from '../../../shared/orders';
 import type { PrintJobView, Receipt, ReceiptPreview } from '../../../shared/records';
 import type { PickupSlip } from '../../../shared/pickup-slip';
 import { buildPickupSlip, pickupSlipDoc } from './pickup-slip-doc';
+import type { RefundView, SaleLinks } from '../../../shared/refunds';
 import type { OrderEvents, OrderReads } from '../../orders';
 import type { Logger } from '../../../shared/logger';
 import { htmlDocumentOf, htmlFragmentOf } from '../printing/print-html';
@@ -18,6 +21,12 @@ import { buildReceipt, receiptDoc } from './receipt-model';
 import type { RecordsSettingsStore } from '../records-settings';
 import type { ShiftStore } from '../shifts/shift-store';
 import type { SystemPrinter } from '../printing/system-printer';
+
+/** What receipts read of refunds (the orders module provides it): one refund, and a sale's links. */
+export interface RefundReads {
+  refund(refundId: number): RefundView | null;
+  links(orderId: number): SaleLinks;
+}
 
 interface ReceiptsDeps {
   checkout: Pick<OrderReads, 'get'> & OrderEvents;
@@ -33,6 +42,7 @@ interface ReceiptsDeps {
   detailWaitMs?: number;
   /** The screen and ticket type of a sale made from the programme. */
   programmeSale?: (orderId: number) => { screen: string | null; ticketType: string } | null;
+  refunds?: RefundReads;
 }
 
 export function createReceipts(d: ReceiptsDeps) {
@@ -57,7 +67,9 @@ export function createReceipts(d: ReceiptsDeps) {
     // A slip printed before the provider's late payment was known is not a copy of the paid ticket receipt.
     const since = v.late?.kind === 'paid-after-closing' ? v.late.foundAt : 0;
     const sold = d.programmeSale?.(orderId) ?? null;
+    const links = d.refunds?.links(orderId);
     return buildReceipt({
+      ...(links ? { links } : {}),
       order: v,
       cinema: s.cinema,
       counterName: d.counterName(),

@@ -1,6 +1,7 @@
 // One order opened from the Orders screen: every fact about it, why it waits (when it does), its
 // history, the actions that apply (Check now / Try now while the outcome is open, Try again after
-// it failed, the payment view on Sell), and its receipt to print or reprint.
+// it failed, the payment view on Sell), cancel / exchange / refunds of a paid sale (orders/AfterSale),
+// and its receipt to print or reprint.
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { bookingFeeText, isFinalState, ORDER_STATE_LABELS, type OrderView } from '../../../shared/orders';
@@ -15,6 +16,7 @@ import { OrderStatePill } from '../components/OrderStatePill';
 import { useNow } from '../components/useNow';
 import { useApp } from '../stores/app-store';
 import { useOrders } from '../stores/orders-store';
+import { useRefunds } from '../stores/refunds-store';
 import { useSale } from '../stores/sale-store';
 import { call } from '../transport/bridge';
 import { ReceiptPanel } from './receipt/ReceiptPanel';
@@ -23,6 +25,7 @@ import { Banner } from '../components/Banner';
 import { closedStep, paidAfterClosing } from './closed-order';
 import { CheckWithProvider } from './CheckWithProvider';
 import { LatePaid, PaidAfterClosingPill } from './LatePaid';
+import { AfterSale } from './orders/AfterSale';
 
 export function OrderDetail({ order }: { order: OrderView }) {
   const o = useOrders(
@@ -38,6 +41,9 @@ export function OrderDetail({ order }: { order: OrderView }) {
     })),
   );
   const go = useApp((a) => a.go);
+  const undoCount = useRefunds((s) =>
+    s.orderId === order.id ? `${s.refunds.length}:${s.links?.cancelledSeats.length ?? 0}` : '',
+  );
   const showOrder = useSale((s) => s.showOrder);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -207,11 +213,14 @@ export function OrderDetail({ order }: { order: OrderView }) {
         )}
       </div>
 
+      {order.state === 'paid' && <AfterSale order={order} />}
+
       {(order.state === 'paid' || late) && (
         <div className="card" role="region" aria-labelledby="receipt-title">
           <h2 id="receipt-title">Receipt</h2>
           {/* A new key when the late payment arrives, and when its payment number does: the preview is read again. */}
-          <ReceiptPanel key={`${order.id}:${late ? (late.payNo ?? 'late') : ''}`} orderId={order.id} />
+          {/* …and after each cancel or exchange: the receipt then names the seats no longer valid and the sales around it. */}
+          <ReceiptPanel key={`${order.id}:${late ? (late.payNo ?? 'late') : ''}:${undoCount}`} orderId={order.id} />
         </div>
       )}
       {final && order.state !== 'paid' && !late && (

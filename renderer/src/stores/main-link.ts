@@ -14,6 +14,7 @@ import { integrationsFollower } from './integrations-store';
 import { chargeQueueFollower } from './charge-queue-store';
 import { ordersFollower } from './orders-store';
 import { programmeFollower } from './programme-store';
+import { refundsFollower } from './refunds-store';
 import { receiptsFollower } from './receipt-store';
 import { saleFollower } from './sale-store';
 import { seatMapFollower } from './seat-map-store';
@@ -40,6 +41,7 @@ const STORE_FOLLOWERS: readonly StoreFollower[] = [
   chargeQueueFollower,
   lateFollower,
   deskFollower,
+  refundsFollower,
   seatMapFollower,
 ];
 

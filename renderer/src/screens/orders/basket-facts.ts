@@ -12,6 +12,8 @@ export function basketFacts(b: SoldBasket): [string, string][] {
     ['Total', formatNaira(a.totalKobo)],
     ['Paid by', TENDER_WORDS[b.tender.kind]],
   ];
+  // An exchange's new sale: the old tickets' credit paid the total first; the parts below are the difference.
+  if (a.creditKobo !== undefined) rows.push(['Credit of the exchanged tickets', formatNaira(a.creditKobo)]);
   if (b.tender.kind !== 'card') {
     rows.push(['Cash part', formatNaira(a.cashKobo)]);
     rows.push(['Cash tendered', formatNaira(a.tenderedKobo)]);
