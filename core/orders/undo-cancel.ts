@@ -42,6 +42,19 @@ export interface CancelDeps {
   now: () => number;
   logger: Logger;
   undo: UndoDeps;
+  /** The seats of a sale in an exchange waiting for its difference (exchange.ts): not cancelled meanwhile. */
+  exchanging?: (orderId: number) => ReadonlySet<string>;
+  /** An exchange's new sale: the credit that paid part of it, by the tenders it came from (exchange.ts). */
+  creditOf?: (orderId: number) => { cardKobo: number; cashKobo: number } | null;
+  /** A sale whose tickets were exchanged: the credit they passed on, by its tenders (no longer its to give back). */
+  creditGiven?: (orderId: number) => { cardKobo: number; cashKobo: number };
+}
+
+/** What else a cancel is judged with: seats in a waiting exchange, and the credit an exchange's new sale was part paid with. */
+export interface CancelContext {
+  exchanging?: ReadonlySet<string> | undefined;
+  credit?: { cardKobo: number; cashKobo: number } | null | undefined;
+  given?: { cardKobo: number; cashKobo: number } | undefined;
 }
 
 /** A cancel as the rules priced it: the seats, the lines, the amount and its tenders. */
@@ -59,7 +72,9 @@ export function planCancel(
   rec: OrderRecord,
   req: { seats: readonly string[]; concessions: readonly { line: number; quantity: number }[] },
   store: UndoStore,
+  c: CancelContext = {},
 ): CancelPlan {
+  const exchanging = c.exchanging ?? new Set<string>();
   if (rec.state !== 'paid')
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} is not paid: only a paid sale can be cancelled.`, {
       orderId: rec.id,
@@ -73,6 +88,8 @@ export function planCancel(
     const line = sold.lines.find((l) => l.kind === 'tickets' && l.seats.includes(seat));
     if (!line || line.kind !== 'tickets') throw refuse('seats', `${seat} is not a seat of sale ${rec.outOrderNo}`);
     if (gone.has(seat)) throw refuse('seats', `${seat} is already cancelled`);
+    if (exchanging.has(seat))
+      throw refuse('seats', `${seat} is being exchanged: wait until its difference is paid or fails`);
     seats.push(seat);
     amountKobo += line.unitKobo + line.feePerTicketKobo;
   }
@@ -98,7 +115,18 @@ export function planCancel(
   }
   let split: { cardKobo: number; cashKobo: number };
   try {
-    split = refundTenders(amountKobo, sold.amounts, store.owed(rec.id));
+    // An exchange's new sale took its credit from the old sale's tenders: it goes back by them too.
+    const credit = c.credit ?? { cardKobo: 0, cashKobo: 0 };
+    const paid = {
+      cardKobo: sold.amounts.cardKobo + credit.cardKobo,
+      cashKobo: sold.amounts.cashKobo + credit.cashKobo,
+    };
+    const owed = store.owed(rec.id);
+    const given = c.given ?? { cardKobo: 0, cashKobo: 0 };
+    split = refundTenders(amountKobo, paid, {
+      cardKobo: owed.cardKobo + given.cardKobo,
+      cashKobo: owed.cashKobo + given.cashKobo,
+    });
   } catch {
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than this cancel.`, {
       orderId: rec.id,
@@ -139,7 +167,12 @@ export async function cancelSale(
   // The rules first (nothing asked of a supervisor for a cancel that cannot be), again in the transaction.
   if (!d.undo.shiftAt(d.now()))
     throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-  const first = planCancel(rec, req, store);
+  const ctx = (id: number): CancelContext => ({
+    exchanging: d.exchanging?.(id),
+    credit: d.creditOf?.(id),
+    given: d.creditGiven?.(id),
+  });
+  const first = planCancel(rec, req, store, ctx(rec.id));
   const approved = await approve(
     d.undo,
     logger,
@@ -152,7 +185,7 @@ export async function cancelSale(
       const at = d.now();
       const shift = d.undo.shiftAt(at);
       if (!shift) throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-      const plan = planCancel(run.record(req.orderId), req, store);
+      const plan = planCancel(run.record(req.orderId), req, store, ctx(rec.id));
       const refundIds = store.insert(
         {
           orderId: rec.id,
