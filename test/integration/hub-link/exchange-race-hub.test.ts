@@ -6,7 +6,11 @@
 // held through the Hub before anything changes: each time exactly one is made (its old seats moved
 // to the new sale) and the other is refused with its sale unchanged (no undo, no refund, no link).
 // At the end no seat is sold twice: the Hub's live seat rows and both counters' journals name the
-// same seats, each sold once, by the sale that holds it now.
+// same seats, each sold once, by the sale that holds it now. Then twenty times a cancel frees two
+// seats (Counter 1 and Counter 2 in turn sell them and cancel them with the admin PIN) and, once the
+// Hub has taken the cancel in, both counters sell them at once: one sale paid, the other failed
+// before any money was taken, and again the Hub and both journals agree. Each wait is for the Hub's
+// state, asked again on each Hub link or seats event of the counters, never a sleep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../core/app-core';
 import { openHubDb } from '../../../hub/db/open';
@@ -55,15 +59,6 @@ function reaches<T>(core: Core, name: string, ok: (v: T) => boolean, now: () => 
     now().then(finish, reject);
   });
 }
-
-/** The Hub holds everything the counter wrote up to `since` (a sync answered after it, nothing left to send). */
-const synced = (env: SeatEnv, since: number) =>
-  reaches<HubLinkView>(
-    env.core,
-    'hub.changed',
-    (v) => v.toSync === 0 && v.sync === 'synced' && (v.lastSyncAt ?? 0) >= since,
-    () => call(env.core, 'hub.status', {}),
-  );
 
 /** Resolves once the core holds the branch's programme from the Hub. */
 const hubProgramme = (env: SeatEnv) =>
@@ -183,6 +178,74 @@ describe.each(backends)('twenty exchanges into the same seats from two counters,
       .map((s) => `${s.seat}:${s.outOrderNo}`)
       .sort();
 
+  /**
+   * Once both journals have reached the Hub: the Hub's live seat rows of the show are the seats both
+   * journals say are sold, each by the same sale, none twice. Returns them ("F7:COU1-…", sorted).
+   */
+  async function hubAndJournalsAgree(): Promise<string[]> {
+    const journals = [...journalSold(A), ...journalSold(B)].sort();
+    const live = async () =>
+      (
+        await hub.db.query<{ seat: string; order_key: string; state: string }>(
+          `select seat, order_key, state from seat_holds where show_key = $1 and state in ('held', 'sold', 'double')`,
+          [key],
+        )
+      )
+        .map((r) => `${r.seat}:${r.order_key}:${r.state}`)
+        .sort();
+    const want = journals.map((s) => `${s}:sold`);
+    await until(async () => JSON.stringify(await live()) === JSON.stringify(want));
+    expect(await live()).toEqual(want);
+    const seats = journals.map((s) => s.split(':')[0]);
+    expect(new Set(seats).size, 'no seat sold twice').toBe(seats.length);
+    return journals;
+  }
+
+  /** Resolves once `ok()` holds: asked at once, and again on each Hub link or seats event of either counter (a sync answered, the Hub's signal). */
+  function until(ok: () => Promise<boolean>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let done = false;
+      let busy = false;
+      let again = false;
+      const offs: (() => void)[] = [];
+      const end = () => {
+        done = true;
+        for (const off of offs) off();
+      };
+      const check = (): void => {
+        if (done) return;
+        if (busy) {
+          again = true;
+          return;
+        }
+        busy = true;
+        ok().then(
+          (yes) => {
+            busy = false;
+            if (yes) {
+              end();
+              resolve();
+            } else if (again) {
+              again = false;
+              check();
+            }
+          },
+          (err: unknown) => {
+            end();
+            reject(err instanceof Error ? err : new Error(String(err)));
+          },
+        );
+      };
+      for (const env of [A, B])
+        offs.push(
+          env.core.events.subscribe((name) => {
+            if (name === 'hub.changed' || name === 'seats.changed') check();
+          }),
+        );
+      check();
+    });
+  }
+
   it.skipIf(!!b.skip)(
     'each time one is made and the other refused with its sale unchanged; no seat sold twice, the Hub and both journals agree',
     async () => {
@@ -233,21 +296,66 @@ describe.each(backends)('twenty exchanges into the same seats from two counters,
         expected.push(...cur[k].seatHold!.seats.map((s) => `${s}:${cur[k].outOrderNo}`));
       expect(wins.A + wins.B).toBe(ROUNDS);
 
-      // Both journals reach the Hub; then the Hub's seat rows and the journals name the same seats.
-      const since = Date.now();
-      await Promise.all([synced(A, since), synced(B, since)]);
-      const rows = await hub.db.query<{ seat: string; order_key: string; state: string }>(
-        `select seat, order_key, state from seat_holds where show_key = $1 and state in ('held', 'sold', 'double')`,
-        [key],
-      );
-      const hubSold = rows.map((r) => `${r.seat}:${r.order_key}:${r.state}`).sort();
-      const journals = [...journalSold(A), ...journalSold(B)];
-      expect(hubSold).toEqual(journals.map((s) => `${s}:sold`).sort());
+      const journals = await hubAndJournalsAgree();
       // Each seat sold once, by the sale that holds it now: the twenty exchanges' new sales and the two sales left.
-      const seatsSold = journals.map((s) => s.split(':')[0]);
-      expect(new Set(seatsSold).size).toBe(seatsSold.length);
-      expect(journals.sort()).toEqual(expected.sort());
+      expect(journals).toEqual(expected.sort());
       expect(journals).toHaveLength(2 * (ROUNDS + 2));
+    },
+    240_000,
+  );
+
+  it.skipIf(!!b.skip)(
+    'twenty times a cancel frees two seats and both counters sell them at once: one sale paid, the other failed before any money, none sold twice',
+    async () => {
+      const before = await hubAndJournalsAgree();
+      const envs = { A, B };
+      const pairs = ['C', 'D'].flatMap((row) =>
+        [1, 3, 5, 7, 9, 11, 13, 15, 17, 19].map((n) => [`${row}${n}`, `${row}${n + 1}`]),
+      );
+      const expected: string[] = [];
+      for (const [round, seats] of pairs.entries()) {
+        // Counter 1 and Counter 2 in turn sell the two seats, paid, and cancel them (the admin PIN).
+        const who = round % 2 === 0 ? 'A' : 'B';
+        const sale = await paidSale(envs[who], seats);
+        await call(envs[who].core, 'refunds.cancel', {
+          orderId: sale.id,
+          seats,
+          reason: 'customer-request',
+          approval: { pin: PIN },
+          cashier: 'Ngozi',
+        });
+        // The Hub has taken in the cancel: no live row of the two seats.
+        await until(
+          async () =>
+            (
+              await hub.db.query(
+                `select 1 from seat_holds where show_key = $1 and seat = any($2::text[]) and state in ('held', 'sold', 'double')`,
+                [key, seats],
+              )
+            ).length === 0,
+        );
+        // Right after: both sell them at once, in cash.
+        const sell = (env: SeatEnv) =>
+          call<OrderView>(env.core, 'sale.sellBasket', {
+            tickets: tickets(env, seats),
+            concessions: [],
+            tender: { kind: 'cash', tenderedKobo: 400_000 },
+          });
+        const [a, b2] = await Promise.all([sell(A), sell(B)]);
+        const states = [a.state, b2.state];
+        expect(states.sort(), `round ${round + 1} (${seats.join(', ')}): one paid, one failed`).toEqual([
+          'failed',
+          'paid',
+        ]);
+        const won = a.state === 'paid' ? a : b2;
+        const lost = a.state === 'paid' ? b2 : a;
+        expect(won.seatHold).toMatchObject({ outcome: 'held', seats });
+        expect(lost.seatHold).toMatchObject({ outcome: 'taken' });
+        expect(lost.reason).toMatch(new RegExp(`just taken at Counter ${won === a ? 1 : 2}`));
+        expected.push(...seats.map((s) => `${s}:${won.outOrderNo}`));
+      }
+      const after = await hubAndJournalsAgree();
+      expect(after).toEqual([...before, ...expected].sort());
     },
     240_000,
   );
