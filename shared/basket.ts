@@ -178,6 +178,12 @@ export interface BasketAmounts {
   tenderedKobo: number;
   /** What the cashier hands back: tendered − cash part. */
   changeKobo: number;
+  /**
+   * An exchange's new sale only (docs/refunds.md, "Exchange"): the part of the total paid by the
+   * credit of the tickets it replaces (at most the total). The cash part and the card part are the
+   * rest: only they are new money. Absent on every other sale.
+   */
+  creditKobo?: number;
 }
 
 const safe = (n: number): number => {
@@ -192,9 +198,11 @@ export function lineAmount(quantity: number, unitKobo: number): number {
 
 /**
  * The one arithmetic of a basket's amounts from its priced lines and its tender. It does not judge
- * the tender (cash short, a split whose card part is not above 0): `checkBasket` does.
+ * the tender (cash short, a split whose card part is not above 0): `checkBasket` does. `creditKobo`:
+ * an exchange's credit (shared/exchange.ts), which pays the total first (up to all of it); the
+ * tender pays the rest.
  */
-export function basketAmounts(lines: readonly BasketLine[], tender: Tender): BasketAmounts {
+export function basketAmounts(lines: readonly BasketLine[], tender: Tender, creditKobo = 0): BasketAmounts {
   let ticketsKobo = 0;
   let bookingFeeKobo = 0;
   let concessionsKobo = 0;
@@ -205,7 +213,9 @@ export function basketAmounts(lines: readonly BasketLine[], tender: Tender): Bas
     } else concessionsKobo = safe(concessionsKobo + l.amountKobo);
   }
   const totalKobo = safe(ticketsKobo + bookingFeeKobo + concessionsKobo);
-  const cashKobo = tender.kind === 'card' ? 0 : tender.kind === 'cash' ? totalKobo : tender.cashKobo;
+  const credit = Math.min(safe(Math.max(0, creditKobo)), totalKobo);
+  const payKobo = totalKobo - credit;
+  const cashKobo = tender.kind === 'card' ? 0 : tender.kind === 'cash' ? payKobo : tender.cashKobo;
   const tenderedKobo =
     tender.kind === 'card'
       ? 0
@@ -218,9 +228,10 @@ export function basketAmounts(lines: readonly BasketLine[], tender: Tender): Bas
     concessionsKobo,
     totalKobo,
     cashKobo,
-    cardKobo: totalKobo - cashKobo,
+    cardKobo: payKobo - cashKobo,
     tenderedKobo,
     changeKobo: tenderedKobo - cashKobo,
+    ...(creditKobo > 0 ? { creditKobo: credit } : {}),
   };
 }
 

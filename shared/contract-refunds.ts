@@ -37,6 +37,22 @@ export const refundCalls = {
     args: z.object({ orderId: RowId }).strict(),
     result: z.object({ refunds: z.array(RefundViewSchema), links: SaleLinksSchema }),
   },
+  /**
+   * A show cancelled by head office: its paid sales with tickets still valid (not cancelled, not in an
+   * exchange waiting for its difference), oldest first, each with those seats, to refund or exchange.
+   */
+  'refunds.salesOfShow': {
+    args: z
+      .object({
+        filmName: z.string().trim().min(1).max(100),
+        showDate: z.string().trim().min(1).max(10),
+        showTime: z.string().trim().min(1).max(5),
+        /** The programme's show (two screens may play a film at one time). */
+        showKey: z.string().trim().min(1).max(200).optional(),
+      })
+      .strict(),
+    result: z.object({ sales: z.array(z.object({ order: OrderViewSchema, seats: z.array(z.string()) })) }),
+  },
   /** Records how a card refund owed was given back. */
   'refunds.markReturned': { args: MarkReturnedSchema, result: RefundViewSchema, invalid: MARK_RETURNED_INVALID },
 } satisfies CallsSpec;

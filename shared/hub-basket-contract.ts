@@ -55,6 +55,8 @@ const AmountsSchema = z.object({
   cardKobo: Kobo,
   tenderedKobo: Kobo,
   changeKobo: Kobo,
+  /** An exchange's new sale: the credit of the tickets it replaces, paying the total first (docs/refunds.md). */
+  creditKobo: Kobo.optional(),
 });
 
 /** `order.created`'s `basket`: refused unless its amounts are the lines' and the tender's (`basketAmounts`). */
@@ -77,7 +79,7 @@ export const HubSoldBasketSchema = z
       for (const [i, l] of b.lines.entries())
         if (l.amountKobo !== lineAmount(l.quantity, l.unitKobo))
           ctx.addIssue({ code: 'custom', path: ['lines', i], message: 'the amount is not quantity × unit price' });
-      const want = basketAmounts(b.lines as BasketLine[], b.tender as Tender);
+      const want = basketAmounts(b.lines as BasketLine[], b.tender as Tender, b.amounts.creditKobo ?? 0);
       for (const k of Object.keys(want) as (keyof typeof want)[])
         if (want[k] !== b.amounts[k])
           ctx.addIssue({ code: 'custom', path: ['amounts', k], message: `is not the lines' (${want[k]})` });

@@ -1,6 +1,7 @@
 // The shape of the ledger's basket figures (shared/ledger-basket.ts) in a kept report: the sales
 // total of every tender, tickets by show and ticket type, concessions by item and by category, the
-// tender lines and the drawer. zod only; reports kept before baskets have none of them.
+// tender lines, the drawer and the refunds after the sale. zod only; reports kept before baskets
+// have none of them.
 import { z } from 'zod';
 
 const Kobo = z.number().int();
@@ -69,6 +70,21 @@ export const DrawerFiguresSchema = z.object({
 });
 export type DrawerFigures = z.infer<typeof DrawerFiguresSchema>;
 
+/**
+ * The refunds after the sale (shared/ledger-refunds.ts): made in the window (every tender), paid in
+ * cash from the drawer, owed by card when made, card returned in the window, card still owed at the
+ * window's end, and the net sales (the sales total − the refunds made).
+ */
+export const RefundFiguresSchema = z.object({
+  made: BucketSchema,
+  cash: BucketSchema,
+  card: BucketSchema,
+  cardReturned: BucketSchema,
+  cardStillOwed: BucketSchema,
+  netSalesKobo: Kobo,
+});
+export type RefundFigures = z.infer<typeof RefundFiguresSchema>;
+
 /** The sales total of every tender: the card total + the cash taken. */
 export const BasketFiguresShape = {
   salesTotal: BucketSchema.optional(),
@@ -83,4 +99,6 @@ export const BasketFiguresShape = {
     .optional(),
   tenders: TenderLinesSchema.optional(),
   drawer: DrawerFiguresSchema.optional(),
+  /** Refunds after the sale (reports kept before cancels have none). */
+  refunds: RefundFiguresSchema.optional(),
 };

@@ -1,6 +1,6 @@
 // The facts the one ledger (shared/ledger.ts) counts: sales as the journal holds them (with their
 // basket, read through `soldBasketOf`), the provider's late outcomes, top-ups, the shift's drawer,
-// and the window counted. Kept apart from ledger.ts so that the parts it uses (tender-lines.ts,
+// the refunds after the sale, and the window counted. Kept apart from ledger.ts so that the parts it uses (tender-lines.ts,
 // ledger-basket.ts) can name them without an import cycle.
 import type { DrawerCount, DrawerDrop, DrawerPaidOut } from './drawer';
 import type { LateKind } from './late-payments';
@@ -60,6 +60,20 @@ export interface LedgerDrawer {
   counts: readonly DrawerCount[];
 }
 
+/** A refund owed after the sale (docs/refunds.md): one tender of one cancel or exchange. */
+export interface LedgerRefund {
+  refundNo: string;
+  /** The sale it gives back from (`outOrderNo`). */
+  ref: string;
+  tender: 'cash' | 'card';
+  amountKobo: number;
+  /** When it was made (a cash refund was paid out of the drawer then). */
+  at: number;
+  /** When a card refund was recorded as returned (null: still owed); a cash one's is `at`. */
+  returnedAt: number | null;
+  demo: boolean;
+}
+
 export interface LedgerFacts {
   sales: readonly LedgerSale[];
   late: readonly LedgerLate[];
@@ -68,6 +82,8 @@ export interface LedgerFacts {
   topupsAvailable?: boolean;
   /** The shift's drawer; left out: no float, no drops, no paid-outs, not counted. */
   drawer?: LedgerDrawer;
+  /** Refunds made, returned or still owed in the window (left out: none). */
+  refunds?: readonly LedgerRefund[];
 }
 
 export interface LedgerWindow {

@@ -10,14 +10,27 @@
 // A paid sale is counted in the window it was paid in; a late payment in the window the counter
 // learnt it in (a kept Z never changes), shown at `lateAt()`, when the provider took the money. Which
 // line and which time: `ledgerRow()` (shared/ledger-row.ts), the rule the Hub stores on each order.
+// Refunds after the sale (a cancel, docs/refunds.md) never change the sale's lines: they are their
+// own lines in the window they were made — "Refunds", and net sales = the sales total − refunds;
+// a cash refund is the drawer's cash paid out, a card refund is owed (outside the card total, which
+// stays what the terminal took) until it is recorded returned (shared/ledger-refunds.ts).
 import type { Bucket, ShiftTotals, ShowLine, TopupLine } from './records';
 import { lateAt } from './late-payments';
 import { basketFigures, cashOnly, showTicketsOf, type BasketFigures } from './ledger-basket';
 import type { LedgerFacts, LedgerLate, LedgerSale, LedgerWindow } from './ledger-facts';
 import { ledgerRow, type LedgerRowLate, type LedgerRowSale } from './ledger-row';
+import { cashPaidOutOf, refundFigures } from './ledger-refunds';
 import { TOPUP_STATE_LABELS, type TopupState } from './topups';
 
-export type { LedgerDrawer, LedgerFacts, LedgerLate, LedgerSale, LedgerTopup, LedgerWindow } from './ledger-facts';
+export type {
+  LedgerDrawer,
+  LedgerFacts,
+  LedgerLate,
+  LedgerRefund,
+  LedgerSale,
+  LedgerTopup,
+  LedgerWindow,
+} from './ledger-facts';
 
 /** The money figures of a window: the part of `ShiftTotals` the ledger owns. */
 type LedgerFigures = Omit<ShiftTotals, 'sweep' | 'openItems'> & BasketFigures;
@@ -172,8 +185,21 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
   const topupsSuccessful = byState.get('success') ?? ZERO;
 
   const card = cardTotalOf([paid, paidLate, pac], refundToArrange);
+  // Refunds after the sale (shared/ledger-refunds.ts): cash ones are the drawer's paid-outs.
+  const refunds = f.refunds ?? [];
+  const d = f.drawer ?? { floatKobo: 0, cashPaidOut: [], drops: [], counts: [] };
+  const drawer = { ...d, cashPaidOut: [...d.cashPaidOut, ...cashPaidOutOf(refunds, w)] };
+  const basket = basketFigures(
+    counted,
+    f.sales,
+    w,
+    card,
+    drawer,
+    new Map([...lateOf].map(([ref, l]) => [ref, lateFacts(l)])),
+  );
   return {
-    ...basketFigures(counted, f.sales, w, card, f.drawer, new Map([...lateOf].map(([ref, l]) => [ref, lateFacts(l)]))),
+    ...basket,
+    refunds: refundFigures(refunds, w, basket.salesTotal.amountKobo),
     from: w.from,
     to: w.to,
     paid,

@@ -33,6 +33,8 @@ export const BasketAmountsSchema = z.object({
   cardKobo: Kobo,
   tenderedKobo: Kobo,
   changeKobo: Kobo,
+  /** An exchange's new sale: the credit of the tickets it replaces (docs/refunds.md). */
+  creditKobo: Kobo.optional(),
 });
 
 /** A recorded sale's basket: its priced lines, how it is paid, and its amounts (the engine's). */

@@ -13,6 +13,8 @@ import type { TicketType } from '../../shared/programme';
 import type { SoldBasket } from '../../shared/basket-sale';
 import { markPricedByEngine } from '../../shared/hub-basket-contract';
 import { checkCardSettings, type SaleSettings } from './sale-intake';
+import { basketAmounts, TenderSchema } from '../../shared/basket';
+import { exchangeMoney, exchangeTender } from '../../shared/exchange';
 
 /** Where a basket's prices come from: the programme's show and the branch's catalogue. */
 export interface BasketSources {
@@ -69,13 +71,40 @@ export function priceBasket(input: unknown, sources: BasketSources): BasketCheck
   return res.ok && show ? { ...res, showKey: show.showKey } : res;
 }
 
-/** The checked basket; throws VALIDATION (each problem under its line's path) or PROVIDER_NOT_CONFIGURED. */
-export function checkBasketSale(input: BasketSaleInput, sources: BasketSources, s: SaleSettings): BasketIntake {
+/**
+ * The new sale of an exchange (docs/refunds.md): its lines priced as any basket's, the credit paying
+ * the total first, the tender only the difference (`exchangeTender`: card, cash, or nothing to pay).
+ */
+function priceWithCredit(
+  rest: Omit<BasketSaleInput, 'sn' | 'besideWaiting'>,
+  sources: BasketSources,
+  creditKobo: number,
+) {
+  const res = priceBasket({ ...rest, tender: { kind: 'card' } }, sources);
+  if (!res.ok) return res;
+  const asked = TenderSchema.safeParse(rest.tender);
+  const money = exchangeMoney(creditKobo, res.amounts.totalKobo);
+  const t = exchangeTender(money, asked.success ? asked.data : undefined);
+  if (!t.ok) return { ok: false as const, problems: [{ path: t.path.split('.'), message: t.message }] };
+  const basket = { ...res.basket, tender: t.tender };
+  return { ...res, basket, amounts: basketAmounts(res.lines, t.tender, creditKobo) };
+}
+
+/**
+ * The checked basket; throws VALIDATION (each problem under its line's path) or PROVIDER_NOT_CONFIGURED.
+ * `creditKobo`: an exchange's new sale, part paid by the credit of the tickets it replaces.
+ */
+export function checkBasketSale(
+  input: BasketSaleInput,
+  sources: BasketSources,
+  s: SaleSettings,
+  creditKobo?: number,
+): BasketIntake {
   const { sn: snIn, besideWaiting: _b, ...rest } = input;
   const sn = BasketSaleSchema.shape.sn.safeParse(snIn);
   if (!sn.success)
     throw validationError({ sn: sn.error.issues[0]?.message ?? 'Check the terminal serial number' }, BASKET_INVALID);
-  const res = priceBasket(rest, sources);
+  const res = creditKobo === undefined ? priceBasket(rest, sources) : priceWithCredit(rest, sources, creditKobo);
   if (!res.ok) throw validationError(fieldsOf(res.problems), BASKET_INVALID);
   const sold: SoldBasket = markPricedByEngine({ lines: res.lines, tender: res.basket.tender, amounts: res.amounts });
   const film = filmPartOf(res.basket, sold);

@@ -27,6 +27,8 @@ export interface SellOptions {
   besideWaiting?: string | undefined;
   /** The show of the programme the door sold (its showKey) and the ticket type: the seat rules find it from the sale otherwise. */
   show?: { showKey?: string; ticketType?: string };
+  /** An exchange's new sale (exchange.ts): the credit of the tickets it replaces pays its total first; the tender pays the difference. */
+  exchange?: { creditKobo: number };
 }
 
 export interface CheckoutDeps {

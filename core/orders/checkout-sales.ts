@@ -80,7 +80,8 @@ export function checkoutSales(d: CheckoutSalesDeps) {
     if (run.stopped) throw new AppError('NOT_READY', 'The checkout is shutting down; try again in a moment.');
     const s = d.settings();
     // A basket (it names its tender) is priced by the engine; today's sale of one ticket type is checked as it was.
-    const basket: BasketIntake | null = isBasketInput(input) ? checkBasketSale(input, d.basket, s) : null;
+    const credit = opts.exchange?.creditKobo;
+    const basket: BasketIntake | null = isBasketInput(input) ? checkBasketSale(input, d.basket, s, credit) : null;
     const sale = basket ? basket.sale : checkSale(input, s);
     const cash = basket?.sold.tender.kind === 'cash';
     // A sale wholly in cash puts no order on any terminal: only the shift rule applies to it.
@@ -183,6 +184,14 @@ export function checkoutSales(d: CheckoutSalesDeps) {
           { id, state: rec.state },
         );
       }
+      if (rec.basket?.amounts.creditKobo !== undefined)
+        throw new AppError(
+          'CONFLICT',
+          'This sale was the difference of an exchange: exchange again from the original sale.',
+          {
+            id,
+          },
+        );
       const why = retryRule(id);
       if (why) throw new AppError('CONFLICT', why, { id });
       admit(journal.listOpenForSale(rec.sn), rec.sn, {}); // no query when the door refuses anyway (sell asks again after it)

@@ -8,7 +8,6 @@
 // the follow-up of orders sent (checkout-follow-up.ts). Other modules take the narrow part they use
 // (OrderReads, OrderEvents, OrderSeats, the doors), never the whole checkout.
 import type { Connectivity } from '../../shared/orders';
-import { AppError } from '../../shared/errors';
 import type { PosClient } from '../provider';
 import { NO_JOURNAL_SINK } from '../journal-sink';
 import { systemTimers } from '../lib';
@@ -33,7 +32,7 @@ import { ProviderCheckStore } from './provider-checks';
 import { QueueSender } from './queue-sender';
 import { queuedSaleRules } from './queued-sale-rules';
 import { RelayFollower } from './relay-follower';
-import { createUndoService, type UndoDeps } from './undo-service';
+import { afterTheSale } from './after-sale';
 
 export type { CheckoutEvents, OrderEvents } from './checkout-events';
 export type { OrderReads } from './order-reads';
@@ -47,12 +46,6 @@ export type SaleDoors = ReturnType<typeof checkoutSales>;
 /** The follow-up of orders sent; `late` and `noteProviderReport` are what the reconciliation sweep uses. */
 export type OrderFollowUp = ReturnType<typeof checkoutFollowUp>;
 
-/** Without the undo's parts (tools, some tests): nothing can be approved, so nothing is undone. */
-const NO_UNDO: UndoDeps = {
-  checkPin: () => Promise.reject(new AppError('PIN_NOT_SET', 'No admin PIN can be checked here.')),
-  shiftAt: () => null,
-};
-
 export function createCheckoutService(deps: CheckoutDeps) {
   const tuning = resolveTuning(deps.tuning);
   const { logger } = deps;
@@ -61,7 +54,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const pos = deps.pos;
   const getPos = typeof pos === 'function' ? pos : (): PosClient => pos;
   const sink = deps.journalSink ?? NO_JOURNAL_SINK;
-  const journal = new OrderJournal(deps.db, now, sink);
+  // An exchange is completed (or failed) in the transaction that makes its new sale final (exchange.ts).
+  const journal = new OrderJournal(deps.db, now, sink, (after) => afterSale.moved(after));
   /** The Hub's relay stream, when this counter has one: while healthy, polling is the safety net. */
   const relay = new RelayFollower();
   /** Which queued orders give way to the cashier's own sale (a box office's charges). */
@@ -175,13 +169,23 @@ export function createCheckoutService(deps: CheckoutDeps) {
     closed,
   });
 
-  // After the sale: cancel, refunds owed and returned (docs/refunds.md).
-  const undo = createUndoService({ db: deps.db, run, sink, now, logger, undo: deps.undo ?? NO_UNDO });
+  // After the sale: cancel, refunds owed and returned, exchange (docs/refunds.md).
+  const afterSale = afterTheSale({
+    db: deps.db,
+    run,
+    sales,
+    sink,
+    now,
+    logger,
+    undo: deps.undo,
+    basket: deps.basket ?? NO_BASKET_SOURCES,
+  });
 
   return {
     ...sales,
     ...orderReads({ run, now }),
-    undo,
+    undo: afterSale.undo,
+    exchanges: afterSale.exchanges,
 
     connectivity(): Connectivity {
       return run.connectivity();

@@ -1,8 +1,9 @@
 // The order journal's reads for other modules (a shift's totals, the orders still without an
-// outcome), so that nothing outside orders/ writes SQL against the journal's tables.
+// outcome, the refunds after the sale), so that nothing outside orders/ writes SQL against the
+// journal's tables.
 import type { OrderState } from '../../shared/orders';
 import type { RecordScope } from '../../shared/record-profile';
-import { ledger, type LedgerLate, type LedgerSale } from '../../shared/ledger';
+import { ledger, type LedgerLate, type LedgerRefund, type LedgerSale } from '../../shared/ledger';
 import type { LateKind } from '../../shared/late-payments';
 import type { Db } from '../db';
 import { sqlList } from '../lib';
@@ -108,6 +109,24 @@ export class OrderJournalReads {
       ...(r.payNo ? { payNo: r.payNo } : {}),
       ...(typeof r.providerAt === 'number' ? { providerAt: r.providerAt } : {}),
     }));
+  }
+
+  /**
+   * The refunds after the sale the ledger needs for a window (shared/ledger-refunds.ts): made in
+   * [from, to), returned in it, or still owed at `to` (whenever made). Every profile: the ledger scopes them.
+   */
+  ledgerRefunds(from: number, to: number): LedgerRefund[] {
+    const rows = this.db
+      .prepare(
+        `SELECT r.refund_no AS refundNo, o.out_order_no AS ref, r.tender, r.amount_kobo AS amountKobo, r.at,
+                r.returned_at AS returnedAt, o.profile
+         FROM order_refunds r JOIN orders o ON o.id = r.order_id
+         WHERE (r.at >= ? AND r.at < ?) OR (r.returned_at >= ? AND r.returned_at < ?)
+            OR (r.at < ? AND (r.returned_at IS NULL OR r.returned_at >= ?))
+         ORDER BY r.at, r.id`,
+      )
+      .all(from, to, from, to, to, to) as (Omit<LedgerRefund, 'demo'> & { profile: string })[];
+    return rows.map(({ profile, ...r }) => ({ ...r, demo: profile === 'demo' }));
   }
 
   /** Orders created before `to` still without an outcome, oldest first. */

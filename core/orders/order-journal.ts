@@ -59,12 +59,18 @@ export class OrderJournal {
   private readonly db: Db;
   private readonly now: () => number;
   private readonly sink: JournalSink;
+  private readonly moved: (after: OrderRecord, from: OrderState) => void;
 
-  /** `sink`: where each event also goes, in its transaction (the Hub's outbox; none in tools and some tests). */
-  constructor(db: Db, now: () => number, sink: JournalSink = NO_JOURNAL_SINK) {
+  /**
+   * `sink`: where each event also goes, in its transaction (the Hub's outbox; none in tools and some
+   * tests). `moved`: another owner's write after each change of state, in its transaction (an
+   * exchange completed when its new sale is paid: exchange.ts); it must never throw.
+   */
+  constructor(db: Db, now: () => number, sink: JournalSink = NO_JOURNAL_SINK, moved?: typeof this.moved) {
     this.db = db;
     this.now = now;
     this.sink = sink;
+    this.moved = moved ?? (() => {});
   }
 
   /**
@@ -276,6 +282,7 @@ export class OrderJournal {
       this.addEvent(id, at, cur.state, to, note);
       const after = this.require(id);
       this.sink.append('order.status', statusEvent(after, note), at);
+      this.moved(after, cur.state);
       return { changed: true, record: after };
     });
     return tx.immediate();

@@ -226,4 +226,32 @@ export const ORDER_MIGRATIONS: Migration[] = [
       CREATE INDEX order_refunds_returned_at ON order_refunds(returned_at);
     `,
   },
+  {
+    // An exchange (docs/refunds.md, "Exchange"): the new sale (order_id) linked to the sale whose
+    // tickets it replaces (from_order_id), the moved seats, the credit (and the tenders of the old sale
+    // it came from, card first: a cancel of the new sale gives it back by them), the refund owed when
+    // the new tickets cost less, who approved and why. waiting: the new sale's difference not yet paid (the
+    // old seats still the customer's, the new ones held by it). done: the old seats cancelled in the
+    // transaction that made the new sale paid. failed: the new sale failed, nothing moved.
+    name: 'orders-010-exchange-links',
+    sql: `
+      CREATE TABLE order_exchanges (
+        order_id INTEGER PRIMARY KEY REFERENCES orders(id),
+        from_order_id INTEGER NOT NULL REFERENCES orders(id),
+        seats TEXT NOT NULL,
+        credit_kobo INTEGER NOT NULL CHECK (credit_kobo >= 0),
+        credit_card_kobo INTEGER NOT NULL CHECK (credit_card_kobo >= 0),
+        credit_cash_kobo INTEGER NOT NULL CHECK (credit_cash_kobo >= 0),
+        refund_kobo INTEGER NOT NULL CHECK (refund_kobo >= 0),
+        state TEXT NOT NULL CHECK (state IN ('waiting', 'done', 'failed')),
+        reason TEXT NOT NULL,
+        note TEXT NOT NULL,
+        approved_json TEXT NOT NULL,
+        cashier TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        settled_at INTEGER
+      );
+      CREATE INDEX order_exchanges_from ON order_exchanges(from_order_id);
+    `,
+  },
 ];

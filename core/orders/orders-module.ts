@@ -90,9 +90,8 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
       'orders.checkNow': (a) => checkout.checkNow(a.id),
       // After the sale (docs/refunds.md): the approval and every rule are the engine's own, below every door.
       'refunds.cancel': (a) => checkout.undo.cancel(a),
-      'refunds.exchange': () => {
-        throw new AppError('NOT_READY', 'Exchange is not built yet: cancel the tickets and sell the new ones.');
-      },
+      'refunds.exchange': (a) => checkout.exchanges.exchange(a),
+      'refunds.salesOfShow': (a) => ({ sales: checkout.exchanges.salesOfShow(a) }),
       'refunds.list': () => checkout.undo.list(),
       'refunds.ofOrder': (a) => checkout.undo.ofOrder(a.orderId),
       'refunds.markReturned': (a) => checkout.undo.markReturned(a),

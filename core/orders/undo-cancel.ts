@@ -1,5 +1,6 @@
 // Cancel tickets or concession lines of a paid sale, below every door (docs/refunds.md, "Cancel and
-// refunds owed"). The rules: only a paid sale, during a shift; each seat one of the sale's own not
+// refunds owed"). The rules: only a paid sale, during a shift (a cash refund no more than the
+// drawer should hold); each seat one of the sale's own not
 // already cancelled; each concession line one of the sale's, within what is left of it; a
 // supervisor's approval (undo-approval.ts). The amount goes back exactly as the sale was priced
 // (`soldBasketOf`: each ticket its unit price and its booking fee, each line its unit price times
@@ -30,8 +31,11 @@ import type { UndoneLine, UndoStore } from './undo-store';
 
 /** What an undo takes beyond the checkout: the approval's checks, and the shift open at a moment (the records module's). */
 export interface UndoDeps extends ApprovalDeps {
-  /** The shift open at `at` (null: none is). */
-  shiftAt: (at: number) => { id: number } | null;
+  /**
+   * The shift open at `at` (null: none is), and what its drawer should hold then for a cash refund
+   * of a Demo or real sale (null: that sale's cash is not counted in this drawer; absent: not checked).
+   */
+  shiftAt: (at: number) => { id: number; drawerHolds?: (demoSale: boolean) => number | null } | null;
 }
 
 export interface CancelDeps {
@@ -42,6 +46,19 @@ export interface CancelDeps {
   now: () => number;
   logger: Logger;
   undo: UndoDeps;
+  /** The seats of a sale in an exchange waiting for its difference (exchange.ts): not cancelled meanwhile. */
+  exchanging?: (orderId: number) => ReadonlySet<string>;
+  /** An exchange's new sale: the credit that paid part of it, by the tenders it came from (exchange.ts). */
+  creditOf?: (orderId: number) => { cardKobo: number; cashKobo: number } | null;
+  /** A sale whose tickets were exchanged: the credit they passed on, by its tenders (no longer its to give back). */
+  creditGiven?: (orderId: number) => { cardKobo: number; cashKobo: number };
+}
+
+/** What else a cancel is judged with: seats in a waiting exchange, and the credit an exchange's new sale was part paid with. */
+export interface CancelContext {
+  exchanging?: ReadonlySet<string> | undefined;
+  credit?: { cardKobo: number; cashKobo: number } | null | undefined;
+  given?: { cardKobo: number; cashKobo: number } | undefined;
 }
 
 /** A cancel as the rules priced it: the seats, the lines, the amount and its tenders. */
@@ -59,7 +76,9 @@ export function planCancel(
   rec: OrderRecord,
   req: { seats: readonly string[]; concessions: readonly { line: number; quantity: number }[] },
   store: UndoStore,
+  c: CancelContext = {},
 ): CancelPlan {
+  const exchanging = c.exchanging ?? new Set<string>();
   if (rec.state !== 'paid')
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} is not paid: only a paid sale can be cancelled.`, {
       orderId: rec.id,
@@ -73,6 +92,8 @@ export function planCancel(
     const line = sold.lines.find((l) => l.kind === 'tickets' && l.seats.includes(seat));
     if (!line || line.kind !== 'tickets') throw refuse('seats', `${seat} is not a seat of sale ${rec.outOrderNo}`);
     if (gone.has(seat)) throw refuse('seats', `${seat} is already cancelled`);
+    if (exchanging.has(seat))
+      throw refuse('seats', `${seat} is being exchanged: wait until its difference is paid or fails`);
     seats.push(seat);
     amountKobo += line.unitKobo + line.feePerTicketKobo;
   }
@@ -98,7 +119,18 @@ export function planCancel(
   }
   let split: { cardKobo: number; cashKobo: number };
   try {
-    split = refundTenders(amountKobo, sold.amounts, store.owed(rec.id));
+    // An exchange's new sale took its credit from the old sale's tenders: it goes back by them too.
+    const credit = c.credit ?? { cardKobo: 0, cashKobo: 0 };
+    const paid = {
+      cardKobo: sold.amounts.cardKobo + credit.cardKobo,
+      cashKobo: sold.amounts.cashKobo + credit.cashKobo,
+    };
+    const owed = store.owed(rec.id);
+    const given = c.given ?? { cardKobo: 0, cashKobo: 0 };
+    split = refundTenders(amountKobo, paid, {
+      cardKobo: owed.cardKobo + given.cardKobo,
+      cashKobo: owed.cashKobo + given.cashKobo,
+    });
   } catch {
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than this cancel.`, {
       orderId: rec.id,
@@ -126,6 +158,17 @@ function cancelNote(plan: CancelPlan, made: readonly RefundView[], reason: UndoR
   return `Cancelled ${what} (${UNDO_REASON_LABELS[reason]}): ${back}. Approved: ${by}`;
 }
 
+/** A cash refund is paid out of the drawer at once: never more than the drawer should hold then. */
+export function refuseAboveDrawer(plan: Pick<CancelPlan, 'refunds'>, holds: number | null): void {
+  const cash = plan.refunds.find((r) => r.tender === 'cash');
+  if (!cash || holds === null || cash.amountKobo <= holds) return;
+  throw new AppError(
+    'CONFLICT',
+    `The drawer should hold ${formatNaira(Math.max(0, holds))}: a cash refund of ${formatNaira(cash.amountKobo)} cannot be paid from it. Take cash to the drawer first, or cancel less.`,
+    { holdsKobo: holds, cashKobo: cash.amountKobo },
+  );
+}
+
 /** The cancel call: checks, approval, then the one transaction; the sale's view and the refunds owed it made. */
 export async function cancelSale(
   d: CancelDeps,
@@ -139,7 +182,13 @@ export async function cancelSale(
   // The rules first (nothing asked of a supervisor for a cancel that cannot be), again in the transaction.
   if (!d.undo.shiftAt(d.now()))
     throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-  const first = planCancel(rec, req, store);
+  const ctx = (id: number): CancelContext => ({
+    exchanging: d.exchanging?.(id),
+    credit: d.creditOf?.(id),
+    given: d.creditGiven?.(id),
+  });
+  const first = planCancel(rec, req, store, ctx(rec.id));
+  refuseAboveDrawer(first, d.undo.shiftAt(d.now())?.drawerHolds?.(rec.profile === 'demo') ?? null);
   const approved = await approve(
     d.undo,
     logger,
@@ -152,7 +201,8 @@ export async function cancelSale(
       const at = d.now();
       const shift = d.undo.shiftAt(at);
       if (!shift) throw new AppError('NO_SHIFT', 'Open a shift first: a cancel and its refund are counted in a shift.');
-      const plan = planCancel(run.record(req.orderId), req, store);
+      const plan = planCancel(run.record(req.orderId), req, store, ctx(rec.id));
+      refuseAboveDrawer(plan, shift.drawerHolds?.(rec.profile === 'demo') ?? null);
       const refundIds = store.insert(
         {
           orderId: rec.id,

@@ -1,12 +1,14 @@
 // The basket lines of the one ledger's model-based test (test/integration/records/ledger-model.test.ts)
 // on every surface of a report: the contract's figures, the Shift screen as React renders it, the
-// printed text and the CSV, each compared with the model (test/helpers/ledger-model.ts).
+// printed text and the CSV, each compared with the model (test/helpers/ledger-model.ts); with the
+// refunds after the sale (issue 39): the drawer's cash paid out and the refunds' lines.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { expect } from 'vitest';
 import { escposOf } from '../../core/records/printing/escpos';
 import { shiftReportDoc } from '../../core/records/shifts/shift-report-doc';
 import { SALES_TOTAL_LABEL } from '../../shared/ledger';
+import { NET_SALES_LABEL, REFUNDS_LABEL } from '../../shared/ledger-refunds';
 import { formatNaira, koboToNairaString } from '../../shared/money';
 import type { ShiftReport } from '../../shared/records';
 import { ShiftFigures } from '../../renderer/src/screens/shift/ShiftFigures';
@@ -30,6 +32,7 @@ export function screenFigure(html: string, testId: string): string | null {
 function modelRows(want: Expect): {
   tenders: [string, number | null, number][];
   drawer: [string, number | null, number][];
+  refunds: [string, number | null, number][];
 } {
   const t = want.tenders;
   const d = want.drawer;
@@ -46,12 +49,25 @@ function modelRows(want: Expect): {
   const drawer: [string, number | null, number][] = [
     ['float', null, d.float],
     ['cash_taken', d.cashTaken.count, d.cashTaken.kobo],
-    ['cash_paid_out', 0, 0],
+    ['cash_paid_out', d.cashPaidOut.count, d.cashPaidOut.kobo],
     ['drops', d.drops.count, d.drops.kobo],
     ['expected', null, d.expected],
   ];
   if (d.counted !== null) drawer.push(['counted', null, d.counted], ['over_short', null, d.overShort!]);
-  return { tenders, drawer };
+  // The refunds' lines, once there is a refund made, returned or still owed in the window.
+  const r = want.refunds;
+  const refunds: [string, number | null, number][] =
+    r.made.count + r.cardReturned.count + r.cardStillOwed.count > 0
+      ? [
+          ['refunds', r.made.count, r.made.kobo],
+          ['refunds_cash', r.cash.count, r.cash.kobo],
+          ['refunds_card_owed', r.card.count, r.card.kobo],
+          ['refunds_card_returned', r.cardReturned.count, r.cardReturned.kobo],
+          ['refunds_card_still_owed', r.cardStillOwed.count, r.cardStillOwed.kobo],
+          ['net_sales', null, r.netSales],
+        ]
+      : [];
+  return { tenders, drawer, refunds };
 }
 
 const SHOW_TEXT = `${SALE_INPUT.showDate} ${SALE_INPUT.showTime} ${SALE_INPUT.filmTitle}`;
@@ -117,13 +133,22 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
   ).toEqual([
     want.drawer.float,
     b(want.drawer.cashTaken),
-    { count: 0, amountKobo: 0 },
+    b(want.drawer.cashPaidOut),
     b(want.drawer.drops),
     want.drawer.expected,
     want.drawer.counted,
     want.drawer.overShort,
   ]);
 
+  const wr = want.refunds;
+  expect(t.refunds, `${where}: the refunds after the sale`).toEqual({
+    made: b(wr.made),
+    cash: b(wr.cash),
+    card: b(wr.card),
+    cardReturned: b(wr.cardReturned),
+    cardStillOwed: b(wr.cardStillOwed),
+    netSalesKobo: wr.netSales,
+  });
   const rows = modelRows(want);
   // The Shift screen: each tender and drawer line with its count and amount, and no other.
   const screen = renderToStaticMarkup(createElement(ShiftFigures, { report: r }));
@@ -137,6 +162,11 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
       'drawer-line',
       rows.drawer,
       ['float', 'cash_taken', 'cash_paid_out', 'drops', 'expected', 'counted', 'over_short'],
+    ],
+    [
+      'refunds-line',
+      rows.refunds,
+      ['refunds', 'refunds_cash', 'refunds_card_owed', 'refunds_card_returned', 'refunds_card_still_owed', 'net_sales'],
     ],
   ] as const) {
     for (const key of all) {
@@ -164,6 +194,12 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
   printedLine(`- Drops to the safe (${want.drawer.drops.count})`, want.drawer.drops.kobo);
   printedLine('= Expected in the drawer', want.drawer.expected);
   if (want.drawer.overShort !== null) printedLine('Over/short (counted - expected)', want.drawer.overShort);
+  printedLine(`- Cash paid out (refunds) (${want.drawer.cashPaidOut.count})`, want.drawer.cashPaidOut.kobo);
+  if (rows.refunds.length) {
+    printedLine(`${REFUNDS_LABEL} (${wr.made.count})`, wr.made.kobo);
+    printedLine(`Card refunds still owed (${wr.cardStillOwed.count})`, wr.cardStillOwed.kobo);
+    printedLine(NET_SALES_LABEL, wr.netSales);
+  }
   // The CSV: the same rows.
   const csv = csvText.trimEnd().split('\r\n');
   const n = koboToNairaString;
@@ -171,6 +207,7 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
     `orders,sales_total,${want.salesTotal.count},${n(want.salesTotal.kobo)},`,
     ...rows.tenders.map(([k, c, kobo]) => `tenders,${k},${c ?? ''},${n(kobo)},`),
     ...rows.drawer.map(([k, c, kobo]) => `drawer,${k},${c ?? ''},${n(kobo)},`),
+    ...rows.refunds.map(([k, c, kobo]) => `refunds,${k},${c ?? ''},${n(kobo)},`),
     ...[...want.ticketTypes.entries()].map(
       ([type, x]) => `tickets,${SHOW_TEXT} | ${type},${x.quantity},${n(x.amount)},`,
     ),
@@ -182,7 +219,7 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
   ];
   for (const row of wantRows) expect(csv, `${where}: the CSV`).toContain(row);
   expect(
-    csv.filter((l) => /^(tenders|drawer|tickets|concessions|concession_categories),/.test(l)).length,
+    csv.filter((l) => /^(tenders|drawer|refunds|tickets|concessions|concession_categories),/.test(l)).length,
     `${where}: no other basket rows in the CSV`,
   ).toBe(wantRows.length - 1);
 }
@@ -204,6 +241,9 @@ export function checkZBasketLines(
       sent.get('Tenders: Taken by card (the terminal)'),
       sent.get('Drawer: Expected in the drawer'),
       sent.get('Drawer: Drops to the safe'),
+      sent.get('Drawer: Cash paid out (refunds)'),
+      sent.get(`Refunds: ${REFUNDS_LABEL}`) ?? null,
+      sent.get('Refunds: Card refunds still owed') ?? null,
       os === null
         ? null
         : sent.get(os > 0 ? 'Drawer: Over' : os < 0 ? 'Drawer: Short' : 'Drawer: Right (not over, not short)'),
@@ -215,6 +255,9 @@ export function checkZBasketLines(
     [w.tenders.cardTaken.count, w.tenders.cardTaken.kobo],
     [0, w.drawer.expected],
     [w.drawer.drops.count, w.drawer.drops.kobo],
+    [w.drawer.cashPaidOut.count, w.drawer.cashPaidOut.kobo],
+    modelRows(w).refunds.length ? [w.refunds.made.count, w.refunds.made.kobo] : null,
+    modelRows(w).refunds.length ? [w.refunds.cardStillOwed.count, w.refunds.cardStillOwed.kobo] : null,
     os === null ? null : [0, Math.abs(os)],
   ]);
 }

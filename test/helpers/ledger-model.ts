@@ -1,7 +1,7 @@
 // The model of the one ledger's test (test/integration/records/ledger-model.test.ts): the random
 // actions of a day at a counter, and what every surface must show, written out plainly from the
 // rules (docs/cashier-guide.md, "What the card total holds"; docs/concessions.md, "The drawer and
-// the tenders") — independent of shared/ledger.ts, shared/ledger-basket.ts and shared/tender-lines.ts.
+// the tenders"; docs/refunds.md, "Cancel and refunds owed") — independent of shared/ledger.ts, shared/ledger-basket.ts and shared/tender-lines.ts.
 import fc from 'fast-check';
 
 // ---- the show's ticket types and the catalogue, written out here (the test prices the same basket with checkBasket) ----
@@ -50,7 +50,11 @@ export type Action =
   /** Opens a shift (with a float in ₦1,000s), or closes the open one (counted: expected + `off` ₦100s; uncounted refused when needed). */
   | { t: 'shift'; demo: boolean; float?: number; count?: boolean; off?: number }
   | { t: 'x' }
-  | { t: 'close'; count?: boolean; off?: number };
+  | { t: 'close'; count?: boolean; off?: number }
+  /** Cancels the first `seats` (+1, wrapping) seats left of a paid sale, and one of its first concession line left when `line`. */
+  | { t: 'cancel'; pick: number; seats: number; line: boolean }
+  /** Records a card refund still owed as returned. */
+  | { t: 'returned'; pick: number };
 
 export const basketArb: fc.Arbitrary<BasketPlan> = fc.record({
   seats: fc.array(fc.integer({ min: 0, max: TICKET_TYPES.length - 1 }), { maxLength: 4 }),
@@ -133,7 +137,7 @@ export const actionArbBefore38: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('x' as const) }) },
 );
 
-/** Every action: those above, baskets (card, cash, split) sold, cash drops, shifts opened with a float and closed counted or not. */
+/** Every action: those above, baskets (card, cash, split) sold, cash drops, shifts opened with a float and closed counted or not, cancels and card refunds returned (issue 39). */
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 30, arbitrary: actionArbBefore38 },
   {
@@ -148,6 +152,16 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('drop' as const), share: fc.integer({ min: 1, max: 130 }) }) },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      t: fc.constant('cancel' as const),
+      pick: fc.nat(),
+      seats: fc.integer({ min: 0, max: 3 }),
+      line: fc.boolean(),
+    }),
+  },
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('returned' as const), pick: fc.nat() }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -250,6 +264,20 @@ export interface MSale {
   state: string;
   demo: boolean;
   paidAt: number | null;
+  /** Each seat's price and booking fee (what a cancel of it gives back), in the sale's seat order; cancelled ones left out. */
+  seatsLeft: { seat: string; kobo: number }[];
+  /** The concession lines as sold (one per line of the basket, in its order): what is left of each and its unit price. */
+  lines: { code: string; left: number; unit: number }[];
+}
+/** A refund owed after the sale (one tender of one cancel). */
+export interface MRefund {
+  id: number;
+  ref: string;
+  tender: 'cash' | 'card';
+  amount: number;
+  at: number;
+  returnedAt: number | null;
+  demo: boolean;
 }
 export interface MLate {
   ref: string;
@@ -307,9 +335,12 @@ export interface Expect {
     toHandBack: B & { refs: string[] };
     cashHeld: B;
   };
+  /** The refunds after the sale: made in the window by tender, card returned in it, card still owed at its end; net sales. */
+  refunds: { made: B; cash: B; card: B; cardReturned: B; cardStillOwed: B; netSales: number };
   drawer: {
     float: number;
     cashTaken: B;
+    cashPaidOut: B;
     drops: B;
     expected: number;
     counted: number | null;
@@ -324,7 +355,7 @@ const bump = (b: B, kobo: number) => {
 };
 
 export function expected(
-  m: { sales: MSale[]; late: MLate[]; topups: MTopup[] },
+  m: { sales: MSale[]; late: MLate[]; topups: MTopup[]; refunds?: MRefund[] },
   from: number,
   to: number,
   demoShift: boolean,
@@ -359,9 +390,18 @@ export function expected(
       toHandBack: { count: 0, kobo: 0, refs: [] },
       cashHeld: { count: 0, kobo: 0 },
     },
+    refunds: {
+      made: { count: 0, kobo: 0 },
+      cash: { count: 0, kobo: 0 },
+      card: { count: 0, kobo: 0 },
+      cardReturned: { count: 0, kobo: 0 },
+      cardStillOwed: { count: 0, kobo: 0 },
+      netSales: 0,
+    },
     drawer: {
       float: drawer.float,
       cashTaken: { count: 0, kobo: 0 },
+      cashPaidOut: { count: 0, kobo: 0 },
       drops: { count: 0, kobo: 0 },
       expected: 0,
       counted: null,
@@ -457,11 +497,26 @@ export function expected(
     }
   }
   e.salesTotal = { count: e.card.count + t.cash.count, kobo: e.card.kobo + t.cashTaken.kobo };
-  // The drawer: float + cash taken − drops (nothing is paid out before cash refunds); counted − expected.
+  // Refunds after the sale: in the window they were made (cash paid out of the drawer then, card
+  // owed), card returned in the window it was recorded, still owed at the window's end whenever made;
+  // the sales stay as they were paid, net sales = sales total − refunds made.
+  const r = e.refunds;
+  for (const x of (m.refunds ?? []).filter(counts)) {
+    if (inWindow(x.at)) {
+      bump(r.made, x.amount);
+      bump(x.tender === 'cash' ? r.cash : r.card, x.amount);
+    }
+    if (x.tender !== 'card') continue;
+    if (x.returnedAt !== null && inWindow(x.returnedAt)) bump(r.cardReturned, x.amount);
+    if (x.at < to && (x.returnedAt === null || x.returnedAt >= to)) bump(r.cardStillOwed, x.amount);
+  }
+  r.netSales = e.salesTotal.kobo - r.made.kobo;
+  // The drawer: float + cash taken − cash paid out (cash refunds) − drops; counted − expected.
   const d = e.drawer;
   d.cashTaken = { ...t.cashTaken };
+  d.cashPaidOut = { ...r.cash };
   for (const x of drawer.drops) if (inWindow(x.at)) bump(d.drops, x.amount);
-  d.expected = drawer.float + d.cashTaken.kobo - d.drops.kobo;
+  d.expected = drawer.float + d.cashTaken.kobo - d.cashPaidOut.kobo - d.drops.kobo;
   d.counted = drawer.counted;
   d.overShort = drawer.counted === null ? null : drawer.counted - d.expected;
   for (const t of m.topups.filter(counts)) {

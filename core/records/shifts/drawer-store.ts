@@ -1,6 +1,8 @@
 // A shift's cash drawer in SQLite (tables of records-007-drawer): the drops to the safe, the counts,
-// and the cash paid out to customers (refunds: none written yet, issue 39). The arithmetic and the
-// checks are shared/drawer.ts's; the shift service judges a drop before it is kept here.
+// and cash paid out by hand (drawer_paid_out: none written yet). A cash refund after the sale is the
+// orders' (order_refunds), read by the ledger as the drawer's cash paid out (shared/ledger-refunds.ts).
+// The arithmetic and the checks are shared/drawer.ts's; the shift service judges a drop before it is
+// kept here.
 import type { DrawerCount, DrawerDrop, DrawerPaidOut } from '../../../shared/drawer';
 import type { LedgerDrawer } from '../../../shared/ledger';
 import type { Db } from '../../db';

@@ -1,6 +1,6 @@
 // The basket's sections of a shift report, printed (shift-report-doc.ts) and as CSV rows
 // (shift-csv.ts): the sales total of every tender, tickets by show and ticket type, concessions by
-// item and by category, the tenders and the drawer, each figure the ledger's (shared/ledger.ts,
+// item and by category, the tenders, the drawer and the refunds after the sale, each figure the ledger's (shared/ledger.ts,
 // shared/ledger-basket.ts) in the words of shared/ledger-basket-lines.ts.
 import { formatNaira, koboToNairaString } from '../../../shared/money';
 import { SALES_TOTAL_LABEL } from '../../../shared/ledger';
@@ -16,6 +16,7 @@ import {
   tenderRows,
 } from '../../../shared/ledger-basket-lines';
 import { handBackText } from '../../../shared/tender-lines';
+import { hasRefunds, REFUNDS_HEADING, refundRows } from '../../../shared/ledger-refunds';
 import type { ShiftTotals } from '../../../shared/records';
 import { formatLagosTime, lagosDate, lagosHm } from '../../../shared/time';
 import type { Block } from '../printing/print-doc';
@@ -89,6 +90,16 @@ export function basketBlocks(t: ShiftTotals): Block[] {
     if (d.count) b.push({ t: 'text', text: `Counted by ${d.count.by} at ${formatLagosTime(d.count.at)}` });
     b.push({ t: 'text', text: drawerVerdict(d), bold: true });
   }
+  if (hasRefunds(t.refunds)) {
+    b.push({ t: 'rule' }, { t: 'heading', text: REFUNDS_HEADING });
+    for (const r of refundRows(t.refunds))
+      b.push({
+        t: 'pair',
+        label: counted(r.label, r.count),
+        value: formatNaira(r.amountKobo),
+        ...(r.key === 'net_sales' ? { bold: true } : {}),
+      });
+  }
   return b;
 }
 
@@ -134,6 +145,8 @@ export function basketCsvRows(t: ShiftTotals): Row[] {
         '',
       ]);
   }
+  if (hasRefunds(t.refunds))
+    for (const r of refundRows(t.refunds)) rows.push(['refunds', r.key, r.count ?? '', naira(r.amountKobo), '']);
   return rows;
 }
 
@@ -153,5 +166,9 @@ export function basketHubLines(t: ShiftTotals): { label: string; kobo: number; c
     const o = overShortText(t.drawer.overShortKobo);
     if (o) out.push({ label: `Drawer: ${o.label}`, kobo: o.amountKobo, count: 0 });
   }
+  // Net sales can be below zero (refunds of sales paid in earlier shifts): the Hub keeps no sign, so it is left out.
+  if (hasRefunds(t.refunds))
+    for (const r of refundRows(t.refunds))
+      if (r.key !== 'net_sales') out.push({ label: `Refunds: ${r.label}`, kobo: r.amountKobo, count: r.count ?? 0 });
   return out;
 }

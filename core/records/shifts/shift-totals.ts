@@ -4,6 +4,7 @@ import { ORDER_STATE_LABELS } from '../../../shared/orders';
 import { ledger, type LedgerDrawer, type LedgerWindow } from '../../../shared/ledger';
 import { saleTenders } from '../../../shared/ledger-basket';
 import { cashTakenOf } from '../../../shared/tender-lines';
+import { cashPaidOutOf } from '../../../shared/ledger-refunds';
 import type { DrawerFacts } from '../../../shared/drawer';
 import type { OpenItem, ShiftTotals } from '../../../shared/records';
 import type { RecordScope } from '../../../shared/record-profile';
@@ -38,6 +39,7 @@ export function shiftTotals(
       late: orders.ledgerLate(from, to),
       topups: topups.available ? topups.facts(from, to) : [],
       topupsAvailable: topups.available,
+      refunds: orders.ledgerRefunds(from, to),
       ...(drawer ? { drawer } : {}),
     },
     w,
@@ -66,5 +68,7 @@ export function drawerFactsAt(
   scope: RecordScope,
 ): DrawerFacts {
   const sales = orders.ledgerSales(from, at + 1);
-  return { ...drawer, cashTaken: cashTakenOf(sales, saleTenders(sales), scope) };
+  // Cash refunds after the sale left the drawer when made (shared/ledger-refunds.ts).
+  const cashPaidOut = [...drawer.cashPaidOut, ...cashPaidOutOf(orders.ledgerRefunds(from, at + 1), scope)];
+  return { ...drawer, cashPaidOut, cashTaken: cashTakenOf(sales, saleTenders(sales), scope) };
 }

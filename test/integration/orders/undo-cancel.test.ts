@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { createCheckoutService, type CheckoutService } from '../../../core/orders/checkout-service';
-import { CODES_NEED_HUB, type BasketSources, type SeatPlanner } from '../../../core/orders';
+import { CODES_NEED_HUB, type ApprovalCodes, type BasketSources, type SeatPlanner } from '../../../core/orders';
 import { createPosClient } from '../../../core/provider';
 import { createOutboxSink, HubOutbox } from '../../../core/hub-link';
 import { memoryStore } from '../../../core/settings/kv-store';
@@ -17,7 +17,7 @@ import { hashPin } from '../../../core/settings/pin';
 import { DEMO_CATALOGUE } from '../../../shared/catalogue';
 import type { BasketSaleInput } from '../../../shared/basket-sale';
 import type { CancelRequest } from '../../../shared/refunds';
-import { isAppError, type AppError } from '../../../shared/errors';
+import { AppError, isAppError } from '../../../shared/errors';
 import { seatList } from '../../../shared/seat-list';
 import { openTempDb } from '../../helpers/orders-db';
 import { FAST_TUNING, inState, startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';
@@ -60,7 +60,7 @@ const planner: SeatPlanner = {
   }),
 };
 
-function counter(opts: { shift?: boolean } = {}) {
+function counter(opts: { shift?: boolean; drawerHolds?: number; codes?: ApprovalCodes } = {}) {
   const t = openTempDb();
   const real = createPosClient(() => sb.providerConfig(), { logger: memoryLogger() });
   const logger = memoryLogger();
@@ -86,7 +86,14 @@ function counter(opts: { shift?: boolean } = {}) {
     tuning: FAST_TUNING,
     basket: sources,
     seats: { planner },
-    undo: { checkPin: (pin) => guard.check(pin), shiftAt: () => (opts.shift === false ? null : { id: 7 }) },
+    undo: {
+      checkPin: (pin) => guard.check(pin),
+      ...(opts.codes ? { approvalCodes: () => opts.codes! } : {}),
+      shiftAt: () =>
+        opts.shift === false
+          ? null
+          : { id: 7, ...(opts.drawerHolds === undefined ? {} : { drawerHolds: () => opts.drawerHolds! }) },
+    },
   });
   open.push({ svc, cleanup: t.cleanup });
   const events = () =>
@@ -232,6 +239,33 @@ describe('cancel tickets or lines of a paid sale', () => {
     expect(svc.ownSeats('k1')).toHaveLength(3);
   });
 
+  it('an approval code is redeemed at the Hub once, for this undo; a used one is refused and audited', async () => {
+    const asked: unknown[] = [];
+    const used = new Set<string>();
+    const codes: ApprovalCodes = {
+      redeem: (code, what) => {
+        asked.push([code, what]);
+        if (used.has(code)) return Promise.reject(new AppError('HUB_REFUSED', 'This approval code was already used.'));
+        used.add(code);
+        return Promise.resolve({ by: 'Mrs Okafor' });
+      },
+    };
+    const { svc, logger } = counter({ codes });
+    const sale = await paidSale(svc, { kind: 'card' });
+    const r = await svc.undo.cancel(req(sale.id, { seats: ['F7'], approval: { code: 'abcd-2345' } }));
+    expect(r.refunds[0]!.approved).toMatchObject({ how: 'code', by: 'Mrs Okafor' });
+    expect(asked).toEqual([
+      ['ABCD-2345', { kind: 'cancel', reference: sale.outOrderNo, amountKobo: 510_000, cashier: 'Ada' }],
+    ]);
+    const again = await refusal(svc.undo.cancel(req(sale.id, { seats: ['F8'], approval: { code: 'ABCD-2345' } })));
+    expect([again.code, again.message]).toEqual(['HUB_REFUSED', 'This approval code was already used.']);
+    expect(logger.lines.filter((l) => l.msg === 'undo refused: approval not given').map((l) => l.fields?.how)).toEqual([
+      'code',
+    ]);
+    expect(JSON.stringify(logger.lines)).not.toContain('ABCD-2345');
+    expect(svc.undo.ofOrder(sale.id).links.cancelledSeats).toEqual(['F7']);
+  });
+
   it('refuses what is not a paid sale of this counter, a seat not of the sale, and without a shift', async () => {
     const { svc } = counter();
     const sale = await paidSale(svc, { kind: 'card' });
@@ -248,6 +282,21 @@ describe('cancel tickets or lines of a paid sale', () => {
     const closed = counter({ shift: false });
     const cash = await paidSale(closed.svc, { kind: 'cash', tenderedKobo: 2_000_000 });
     expect((await refusal(closed.svc.undo.cancel(req(cash.id, { seats: ['F7'] })))).code).toBe('NO_SHIFT');
+  });
+
+  it('a cash refund above what the drawer should hold is refused before the PIN is asked, nothing written', async () => {
+    const { svc, count, logger } = counter({ drawerHolds: 300_000 });
+    const sale = await paidSale(svc, { kind: 'cash', tenderedKobo: 2_000_000 });
+    const r = await refusal(svc.undo.cancel(req(sale.id, { seats: ['F7'], approval: { pin: '913752' } })));
+    expect([r.code, r.message]).toEqual([
+      'CONFLICT',
+      'The drawer should hold ₦3,000.00: a cash refund of ₦5,100.00 cannot be paid from it. Take cash to the drawer first, or cancel less.',
+    ]);
+    expect(logger.lines.some((l) => l.msg === 'admin PIN wrong')).toBe(false);
+    expect(count('order_refunds')).toBe(0);
+    const water = sale.basket!.lines.findIndex((l) => l.kind !== 'tickets' && l.code === 'WATER');
+    const ok = await svc.undo.cancel(req(sale.id, { concessions: [{ line: water, quantity: 1 }] }));
+    expect(ok.refunds.map((x) => [x.tender, x.amountKobo])).toEqual([['cash', 40_000]]);
   });
 
   it('a card refund owed is returned once, with how, the reference and who; the Hub told', async () => {

@@ -1,5 +1,5 @@
 // Every door to an undo after the sale (docs/refunds.md), in one table: today the cashier's Cancel
-// (`refunds.cancel`). Through the composed core (Demo profile, the journal on a real SQLite file),
+// (`refunds.cancel`) and Exchange (`refunds.exchange`). Through the composed core (Demo profile, the journal on a real SQLite file),
 // a supervisor's approval cannot be skipped by any of them: no approval is refused at the schema, a
 // wrong PIN is refused in the engine (and audited), nothing is written either way; the admin PIN
 // lets it through. The doors are found by introspection (the calls whose handlers reach the
@@ -15,7 +15,8 @@ import { systemClock } from '../../../shared/clock';
 import { memoryLogger } from '../../../shared/logger';
 import { calls } from '../../../shared/contract';
 import type { OrderView } from '../../../shared/orders';
-import { CANCEL_INVALID, type RefundView } from '../../../shared/refunds';
+import type { ShiftReport } from '../../../shared/records';
+import { CANCEL_INVALID, EXCHANGE_INVALID, type RefundView } from '../../../shared/refunds';
 import { lagosDate, lagosHm } from '../../../shared/time';
 import { handlerSources, sourcesCalling } from '../../helpers/door-introspection';
 
@@ -77,14 +78,51 @@ async function counter(): Promise<{ core: Core; sale: OrderView; logger: ReturnT
 }
 
 /** The table: every door to an undo, and the arguments it takes for one seat of the sale with an approval. */
-const DOORS: { name: string; call: string; args: (sale: OrderView, approval: unknown) => Record<string, unknown> }[] = [
+const DOORS: {
+  name: string;
+  call: string;
+  invalid: string;
+  /** What the done undo gave back. */
+  refunds: unknown[];
+  /** The X report after it: the drawer's cash paid out and expected, the sales total and net sales. */
+  x: { paidOut: { count: number; amountKobo: number }; expectedKobo: number; salesKobo: number; netKobo: number };
+  args: (sale: OrderView, approval: unknown) => Record<string, unknown>;
+}[] = [
   {
     name: 'Cancel (the Orders screen)',
     call: 'refunds.cancel',
+    invalid: CANCEL_INVALID,
+    // 1,500 and its 500 booking fee, back in cash from the drawer at once
+    refunds: [{ tender: 'cash', amountKobo: 200_000, approved: { how: 'pin' } }],
+    // 4,000 taken, 2,000 paid out; the sales stay, net sales fall.
+    x: { paidOut: { count: 1, amountKobo: 200_000 }, expectedKobo: 200_000, salesKobo: 400_000, netKobo: 200_000 },
     args: (sale, approval) => ({
       orderId: sale.id,
       seats: ['A1'],
       reason: 'customer-request',
+      cashier: 'Ngozi',
+      ...(approval === undefined ? {} : { approval }),
+    }),
+  },
+  {
+    name: 'Exchange (the Orders screen)',
+    call: 'refunds.exchange',
+    invalid: EXCHANGE_INVALID,
+    // To another seat of the same show at the same price: nothing paid, nothing owed.
+    refunds: [],
+    // The new sale is a cash sale of 0.00: nothing paid out, nothing new taken.
+    x: { paidOut: { count: 0, amountKobo: 0 }, expectedKobo: 400_000, salesKobo: 400_000, netKobo: 400_000 },
+    args: (sale, approval) => ({
+      orderId: sale.id,
+      seats: ['A1'],
+      to: {
+        filmName: sale.sale.filmName,
+        filmTitle: sale.sale.filmTitle,
+        showDate: sale.sale.showDate,
+        showTime: sale.sale.showTime,
+        seats: [{ seat: 'B1', ticketType: 'Adult' }],
+      },
+      reason: 'wrong-show-or-seats',
       cashier: 'Ngozi',
       ...(approval === undefined ? {} : { approval }),
     }),
@@ -96,7 +134,7 @@ describe('a supervisor’s approval cannot be skipped by any door to an undo', (
     it(`${door.name}: no approval → refused at the schema; a wrong PIN → PIN_WRONG, audited; nothing written; the PIN → done`, async () => {
       const { core, sale, logger } = await counter();
       const none = await raw(core, door.call, door.args(sale, undefined));
-      expect(none).toMatchObject({ ok: false, code: 'VALIDATION', message: CANCEL_INVALID });
+      expect(none).toMatchObject({ ok: false, code: 'VALIDATION', message: door.invalid });
       const empty = await raw(core, door.call, door.args(sale, { pin: '' }));
       expect(empty).toMatchObject({ ok: false, code: 'VALIDATION' });
       const wrong = await raw(core, door.call, door.args(sale, { pin: '975310' }));
@@ -109,12 +147,28 @@ describe('a supervisor’s approval cannot be skipped by any door to an undo', (
         refunds: [],
         links: { exchangedFrom: null, exchangedTo: [], cancelledSeats: [] },
       });
+      const told: unknown[] = [];
+      const off = core.events.subscribe((name, payload) => void (name === 'refunds.changed' && told.push(payload)));
       const done = await call<{ refunds: RefundView[] }>(core, door.call, door.args(sale, { pin: PIN }));
-      // 1,500 and its 500 booking fee, back in cash from the drawer at once
-      expect(done.refunds).toMatchObject([{ tender: 'cash', amountKobo: 200_000, approved: { how: 'pin' } }]);
+      off();
+      // The screens follow: the list as 'refunds.list' answers it (a cash refund is not owed).
+      const list = await call<{ owed: number; items: RefundView[] }>(core, 'refunds.list', {});
+      expect(list).toMatchObject({ owed: 0, items: door.refunds.map(() => ({ refundNo: 'R0001', tender: 'cash' })) });
+      expect(told).toEqual([list]);
+      expect(done.refunds).toMatchObject(door.refunds);
       expect(await call(core, 'refunds.ofOrder', { orderId: sale.id })).toMatchObject({
         links: { cancelledSeats: ['A1'] },
       });
+      // The X report: what the undo did to the drawer and the sales.
+      const x = await call<{ report: ShiftReport }>(core, 'shift.report', {});
+      expect([x.report.totals.drawer?.cashPaidOut, x.report.totals.drawer?.expectedKobo]).toEqual([
+        door.x.paidOut,
+        door.x.expectedKobo,
+      ]);
+      expect([x.report.totals.salesTotal?.amountKobo, x.report.totals.refunds?.netSalesKobo]).toEqual([
+        door.x.salesKobo,
+        door.x.netKobo,
+      ]);
     });
   }
 });
@@ -122,7 +176,7 @@ describe('a supervisor’s approval cannot be skipped by any door to an undo', (
 describe('the table names every door to an undo (found by introspection, not typed by hand)', () => {
   it('the contract calls whose handlers reach the checkout’s undo are the table’s calls', () => {
     const reaching = Object.entries(handlerSources(Object.keys(calls)))
-      .filter(([, src]) => /\bundo\.(?:cancel|exchange)\s*\(/.test(src))
+      .filter(([, src]) => /\b(?:undo\.cancel|exchanges\.exchange)\s*\(/.test(src))
       .map(([name]) => name);
     expect(reaching.sort()).toEqual(DOORS.map((d) => d.call).sort());
   });
@@ -131,11 +185,14 @@ describe('the table names every door to an undo (found by introspection, not typ
     // Beside the contract's calls, one door over HTTP: the box office's POST /v1/charges/{reference}/refund
     // (core/integrations/charge-desk.ts), whose approval test/integration/integrations/charge-refund.test.ts
     // proves the same way (none refused at the schema, a wrong PIN and a code without a Hub refused, nothing written).
-    expect(sourcesCalling(/\bundo\.(?:cancel|exchange)\s*\(/)).toEqual([
+    expect(sourcesCalling(/\b(?:undo\.cancel|undo\.exchange|exchanges\.exchange)\s*\(/)).toEqual([
       'core/integrations/charge-desk.ts',
       'core/orders/orders-module.ts',
     ]);
     expect(sourcesCalling(/\bcancelSale\s*\(/)).toEqual(['core/orders/undo-cancel.ts', 'core/orders/undo-service.ts']);
-    expect(sourcesCalling(/\bapprove\s*\(\s*\n?\s*d\.undo/)).toEqual(['core/orders/undo-cancel.ts']);
+    expect(sourcesCalling(/\bapprove\s*\(\s*\n?\s*d\.undo/)).toEqual([
+      'core/orders/exchange.ts',
+      'core/orders/undo-cancel.ts',
+    ]);
   });
 });

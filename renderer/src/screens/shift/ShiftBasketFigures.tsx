@@ -1,5 +1,6 @@
 // A shift's basket lines: tickets by show and ticket type, concessions by item and by category, the
-// tenders and the cash drawer (float, drops, expected, counted, over/short). Every figure is the
+// tenders, the cash drawer (float, drops, expected, counted, over/short) and the refunds after the
+// sale. Every figure is the
 // ledger's (shared/ledger-basket.ts, computed in the engine): this screen adds up nothing.
 import type { ShiftTotals } from '../../../../shared/records';
 import {
@@ -13,6 +14,7 @@ import {
   tenderRows,
 } from '../../../../shared/ledger-basket-lines';
 import { handBackText } from '../../../../shared/tender-lines';
+import { hasRefunds, REFUNDS_HEADING, refundRows } from '../../../../shared/ledger-refunds';
 import { formatLagosTime, formatNaira, showDateText } from '../../format';
 import { Banner } from '../../components/Banner';
 
@@ -171,6 +173,12 @@ export function ShiftBasketFigures({ t }: { t: ShiftTotals }) {
               {drawerVerdict(t.drawer)}
               {t.drawer.count && ` Counted by ${t.drawer.count.by} at ${formatLagosTime(t.drawer.count.at)}.`}
             </p>
+          </section>
+        )}
+        {hasRefunds(t.refunds) && (
+          <section aria-label={REFUNDS_HEADING} data-testid="refunds">
+            <h4>{REFUNDS_HEADING}</h4>
+            <Lines rows={refundRows(t.refunds)} testId="refunds-line" />
           </section>
         )}
       </div>
