@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { SaleInput } from '../../shared/orders';
+import type { OrderState, SaleInput } from '../../shared/orders';
 import type { BasketSaleInput } from '../../shared/basket-sale';
 import type { AppMessage, ChaosAppArgs, DriverMessage, OrderSnapshot } from '../helpers/chaos-protocol';
 
@@ -26,13 +26,18 @@ export type CancelResult =
   /** The process died before answering: the cancel happened only if the journal has it (all of it). */
   | { kind: 'no-answer' };
 
-type Answer = SellResult | CancelResult;
+export type ExchangeResult =
+  | { kind: 'exchanged'; newOrderId: number; newOutOrderNo: string; newState: OrderState; refundNos: string[] }
+  | { kind: 'refused'; code: string; message: string }
+  | { kind: 'no-answer' };
+
+type Answer = SellResult | CancelResult | ExchangeResult;
 
 export interface AppProcessEvents {
   order(o: OrderSnapshot): void;
   ready(webhookUrl: string, orders: OrderSnapshot[], m: ReadyMessage): void;
   /** Messages other children send besides the chaos app's (the Hub counter's reports). */
-  other?(m: Exclude<AppMessage, { type: 'ready' | 'order' | 'ack' | 'refused' | 'cancelled' }>): void;
+  other?(m: Exclude<AppMessage, { type: 'ready' | 'order' | 'ack' | 'refused' | 'cancelled' | 'exchanged' }>): void;
 }
 
 export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
@@ -89,7 +94,7 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
           resolveStart(m.webhookUrl);
         } else if (m.type === 'order') {
           this.on.order({ id: m.id, outOrderNo: m.outOrderNo, state: m.state, late: m.late ?? null });
-        } else if (m.type === 'ack' || m.type === 'refused' || m.type === 'cancelled') {
+        } else if (m.type === 'ack' || m.type === 'refused' || m.type === 'cancelled' || m.type === 'exchanged') {
           const answer = this.pending.get(m.reqId);
           this.pending.delete(m.reqId);
           answer?.(
@@ -97,7 +102,15 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
               ? { kind: 'acked', id: m.id, outOrderNo: m.outOrderNo }
               : m.type === 'cancelled'
                 ? { kind: 'cancelled', refundNos: m.refundNos }
-                : { kind: 'refused', code: m.code, message: m.message },
+                : m.type === 'exchanged'
+                  ? {
+                      kind: 'exchanged',
+                      newOrderId: m.newOrderId,
+                      newOutOrderNo: m.newOutOrderNo,
+                      newState: m.newState,
+                      refundNos: m.refundNos,
+                    }
+                  : { kind: 'refused', code: m.code, message: m.message },
           );
         } else {
           this.on.other?.(m);
@@ -125,6 +138,17 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
     return new Promise((answer) => {
       this.pending.set(reqId, answer as (r: Answer) => void);
       this.send(child, { type: 'cancel', reqId, orderId, seats });
+    });
+  }
+
+  /** Asks for an exchange of seats of a paid sale; answered once the new sale is journaled, or no-answer. */
+  exchange(m: Omit<Extract<DriverMessage, { type: 'exchange' }>, 'type' | 'reqId'>): Promise<ExchangeResult> {
+    const child = this.child;
+    if (!child) return Promise.resolve({ kind: 'no-answer' });
+    const reqId = this.nextReq++;
+    return new Promise((answer) => {
+      this.pending.set(reqId, answer as (r: Answer) => void);
+      this.send(child, { type: 'exchange', reqId, ...m });
     });
   }
 

@@ -7,13 +7,14 @@
 // at random through counter kills and provider faults.
 // Half the sales are baskets (test/helpers/chaos-basket.ts: ticket types, concessions and combos with
 // counted stock, card, cash or split): the drawer's cash and the stock taken must equal the driver's model.
-// Cancels after the sale (chaos-cancels.ts): the driver cancels seats of paid sales with the admin
-// PIN, some while the app is killed, and sells some freed seats again; the journal's refunds owed,
-// seats and outbox events must match (undo-verdict.ts).
+// Cancels and exchanges after the sale (chaos-cancels.ts): the driver cancels seats of paid sales, or
+// exchanges them for seats of another show (a higher price paid in cash), with the admin PIN, some
+// while the app is killed, and sells some freed seats again; the journal's refunds owed, seats,
+// exchanges and outbox events must match (undo-verdict.ts).
 // Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n> drawerMismatch=<n>
-// stockMismatch=<n> lateFound=<n> lateMissed=<n> cancels=<n> refundLost=<n> seatAfterCancelSold=<n>
-// cancelPartial=<n> integrationDuplicates=<n> integrationLost=<n>"; exit 1 unless all but sales,
-// providerOrders, lateFound and cancels are 0.
+// stockMismatch=<n> lateFound=<n> lateMissed=<n> cancels=<n> exchanges=<n> refundLost=<n>
+// seatAfterCancelSold=<n> cancelPartial=<n> integrationDuplicates=<n> integrationLost=<n>"; exit 1
+// unless all but sales, providerOrders, lateFound, cancels and exchanges are 0.
 // Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS]
 //        [--outages N] [--fault-scale F] [--keep] [--integration-only]
 import Database from 'better-sqlite3';
@@ -180,9 +181,9 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       const sale =
         cancels.nextResell() ??
         (basket ? randomBasket(saleRng, { ...one, seats: splitSeats(one.seats) }, one.sn) : one);
-      if (killAt.has(i) && cancels.canCancel(appView) && killRng.chance(0.3)) {
-        // A kill while a cancel is being approved or committed: all of it in the journal, or nothing.
-        const answer = cancels.start(app, appView);
+      if (killAt.has(i) && cancels.canCancel(appView) && killRng.chance(0.4)) {
+        // A kill while a cancel or an exchange is being approved or committed: all of it in the journal, or nothing.
+        const answer = killRng.chance(0.5) ? cancels.start(app, appView) : cancels.startExchange(app, appView);
         await pause(killRng.int(0, 120));
         await app.kill();
         await answer;
@@ -200,14 +201,19 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
         if (midSale) continue;
       }
       tally(await app.sell(sale), sale);
-      if (cancelRng.chance(0.12)) await cancels.start(app, appView);
+      const after = cancelRng.next();
+      if (after < 0.1) await cancels.start(app, appView);
+      else if (after < 0.2) await cancels.startExchange(app, appView);
     }
     await outages;
     print(
       `${o.sales} sales sent in ${((Date.now() - started) / 1000).toFixed(1)} s: ${acked.size} acknowledged, ${refused} refused, ${unanswered} unanswered (killed)`,
     );
     // A few more cancels once the sales are sent (a small run has few paid sales during them).
-    for (let k = 0; k < Math.max(3, Math.ceil(o.sales / 40)); k++) await cancels.start(app, appView);
+    for (let k = 0; k < Math.max(3, Math.ceil(o.sales / 40)); k++) {
+      await cancels.startExchange(app, appView);
+      await cancels.start(app, appView);
+    }
     print(cancels.summary());
     for (let k = 0; k < settleKills; k++) {
       await pause(killRng.int(200, Math.max(300, (o.expireSeconds * 600) / settleKills)));
@@ -258,7 +264,7 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     ).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
     const undoJournal = readUndoJournal(db, 'Chaos 1');
     db.close();
-    undo = undoVerdict(undoJournal, cancels.asked);
+    undo = undoVerdict(undoJournal, cancels.asked, cancels.exchanges);
     const sales = chaosVerdict(journal, sandbox.listPosOrders(), acked, paidLate);
     const baskets = basketVerdict(journal, models, Object.keys(CHAOS_STOCK));
     verdict = { ...sales, ...baskets, problems: [...sales.problems, ...baskets.problems] };

@@ -1,7 +1,7 @@
 // Reads what the undo verdict (undo-verdict.ts) needs from the chaos app's journal file, opened
 // read-only after the run: the sales with seats, the seats the engine's own reading counts as sold
 // for each (SeatHoldStore.ownTaken, what the seat map shows), the undos, the seats no longer valid,
-// the refunds owed, and the outbox's 'order.cancelled' events.
+// the exchanges, the refunds owed, and the outbox's 'order.cancelled' events.
 import type { Database } from 'better-sqlite3';
 import { SeatHoldStore } from '../../core/orders/seat-holding';
 import type { OrderState } from '../../shared/orders';
@@ -28,8 +28,18 @@ export function readUndoJournal(db: Database, counterName: string): UndoJournal 
   return {
     sales: rows.map((r) => ({ ...r, seats: seatList(r.seats), soldSeats: soldBy.get(r.id) ?? [] })),
     undos: db
-      .prepare('SELECT id, order_id AS orderId, amount_kobo AS amountKobo FROM order_undos ORDER BY id')
+      .prepare(
+        `SELECT id, order_id AS orderId, amount_kobo AS amountKobo, kind, exchange_order_id AS exchangeOrderId
+         FROM order_undos ORDER BY id`,
+      )
       .all() as UndoJournal['undos'],
+    exchanges: (
+      db
+        .prepare(
+          'SELECT order_id AS orderId, from_order_id AS fromOrderId, seats, state FROM order_exchanges ORDER BY order_id',
+        )
+        .all() as (Omit<NonNullable<UndoJournal['exchanges']>[number], 'seats'> & { seats: string })[]
+    ).map((r) => ({ ...r, seats: seatList(r.seats) })),
     cancelledSeats: db
       .prepare('SELECT order_id AS orderId, seat, undo_id AS undoId FROM order_cancelled_seats ORDER BY rowid')
       .all() as UndoJournal['cancelledSeats'],

@@ -1,8 +1,9 @@
-// The chaos run's verdict on cancels after the sale (docs/refunds.md): the journal's undos, seats
-// no longer valid, refunds owed and 'order.cancelled' events in the outbox, against the cancels the
-// driver asked for and its own price of each seat (test/helpers/chaos-basket.ts). Pure, so the
+// The chaos run's verdict on cancels and exchanges after the sale (docs/refunds.md): the journal's
+// undos, seats no longer valid, exchanges, refunds owed and 'order.cancelled' events in the outbox,
+// against the cancels and exchanges the driver asked for and its own price of each seat
+// (test/helpers/chaos-basket.ts). Pure, so the
 // counting rules can be read (and checked) on their own.
-import type { OrderState } from '../../shared/orders';
+import { isFinalState, type OrderState } from '../../shared/orders';
 
 /** A sale with seats as the journal recorded it. */
 export interface UndoSale {
@@ -27,12 +28,25 @@ export interface UndoRefund {
 /** What the journal holds after the run. */
 export interface UndoJournal {
   sales: UndoSale[];
-  undos: { id: number; orderId: number; amountKobo: number }[];
+  undos: {
+    id: number;
+    orderId: number;
+    amountKobo: number;
+    kind?: 'cancel' | 'exchange';
+    exchangeOrderId?: number | null;
+  }[];
+  /** order_exchanges: each exchange's new sale, the sale it replaces, the moved seats, how it went. */
+  exchanges?: { orderId: number; fromOrderId: number; seats: string[]; state: 'waiting' | 'done' | 'failed' }[];
   /** order_cancelled_seats. */
   cancelledSeats: { orderId: number; seat: string; undoId: number }[];
   refunds: UndoRefund[];
   /** The payloads of the outbox's 'order.cancelled' events. */
-  events: { reference: string; seats: string[]; refunds: { refundNo: string; tender: string; amountKobo: number }[] }[];
+  events: {
+    reference: string;
+    kind?: 'cancel' | 'exchange';
+    seats: string[];
+    refunds: { refundNo: string; tender: string; amountKobo: number }[];
+  }[];
 }
 
 /** A cancel the driver asked for: what it owes back by the driver's price of the seats. */
@@ -45,9 +59,22 @@ export interface DriverCancel {
   refundNos?: string[];
 }
 
+/** An exchange the driver asked for: the refund owed it expects (the credit above the new seats' price, else 0). */
+export interface DriverExchange {
+  orderId: number;
+  outOrderNo: string;
+  seats: string[];
+  newSeats: string[];
+  expectedRefundKobo: number;
+  /** The app's answer; absent: it died first (or refused). */
+  answer?: { newOrderId: number; newState: OrderState; refundNos: string[] };
+}
+
 export interface UndoCounts {
   /** Cancels the driver was told of (acknowledged). */
   cancels: number;
+  /** Exchanges the driver was told were made (their new sale paid). */
+  exchanges: number;
   /** Refunds owed lost: an acknowledged cancel whose refunds are missing or differ from the seats' price, a refund owed without its 'order.cancelled' event. Must be 0. */
   refundLost: number;
   /** A cancelled seat still counted as sold for its sale, or a seat of a show held by two paid sales. Must be 0. */
@@ -64,7 +91,11 @@ const sum = (xs: readonly { amountKobo: number }[]) => xs.reduce((n, x) => n + x
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && new Set(a).size === new Set([...a, ...b]).size;
 
-export function undoVerdict(j: UndoJournal, driver: readonly DriverCancel[]): UndoVerdict {
+export function undoVerdict(
+  j: UndoJournal,
+  driver: readonly DriverCancel[],
+  exchanges: readonly DriverExchange[] = [],
+): UndoVerdict {
   const problems: string[] = [];
   const saleById = new Map(j.sales.map((s) => [s.id, s]));
   const refundByNo = new Map(j.refunds.map((r) => [r.refundNo, r]));
@@ -104,6 +135,25 @@ export function undoVerdict(j: UndoJournal, driver: readonly DriverCancel[]): Un
       }
     }
   }
+  const made = exchanges.filter((x) => x.answer?.newState === 'paid');
+  for (const x of exchanges) {
+    // Made (paid) or cut by a kill: when its old seats moved, the refund owed is what the driver expects.
+    const rows = (j.exchanges ?? []).filter(
+      (r) => r.fromOrderId === x.orderId && (x.answer ? r.orderId === x.answer.newOrderId : sameSet(r.seats, x.seats)),
+    );
+    for (const row of rows) {
+      const u = j.undos.find((v) => v.kind === 'exchange' && v.exchangeOrderId === row.orderId);
+      if (!u) continue;
+      const owed = sum(j.refunds.filter((r) => r.undoId === u.id));
+      const listed = x.answer?.refundNos ?? [];
+      if (owed !== x.expectedRefundKobo || listed.some((no) => refundByNo.get(no)?.undoId !== u.id)) {
+        refundLost += 1;
+        problems.push(
+          `refund lost: the exchange of ${x.seats.join(',')} on ${x.outOrderNo} owes ${owed} kobo back, the driver ${x.expectedRefundKobo} (told ${listed.join(',') || 'none'})`,
+        );
+      }
+    }
+  }
   for (const r of j.refunds) {
     const told = eventsOf(outOf(r.orderId)).some((e) =>
       e.refunds.some((x) => x.refundNo === r.refundNo && x.tender === r.tender && x.amountKobo === r.amountKobo),
@@ -121,6 +171,7 @@ export function undoVerdict(j: UndoJournal, driver: readonly DriverCancel[]): Un
   for (const s of j.sales) {
     const cancelled = new Set([
       ...driver.filter((c) => c.orderId === s.id && c.refundNos).flatMap((c) => c.seats),
+      ...made.filter((x) => x.orderId === s.id).flatMap((x) => x.seats),
       ...eventsOf(s.outOrderNo).flatMap((e) => e.seats),
       ...j.cancelledSeats.filter((c) => c.orderId === s.id).map((c) => c.seat),
     ]);
@@ -155,21 +206,25 @@ export function undoVerdict(j: UndoJournal, driver: readonly DriverCancel[]): Un
     const refunds = j.refunds.filter((r) => r.undoId === u.id);
     const seats = j.cancelledSeats.filter((s) => s.undoId === u.id).map((s) => s.seat);
     const nos = refunds.map((r) => r.refundNo);
-    const event = eventsOf(outOf(u.orderId)).find((e) =>
-      sameSet(
-        e.refunds.map((x) => x.refundNo),
-        nos,
-      ),
+    const event = eventsOf(outOf(u.orderId)).find(
+      (e) =>
+        sameSet(
+          e.refunds.map((x) => x.refundNo),
+          nos,
+        ) && sameSet(e.seats, seats),
     );
+    const exchangeRow =
+      u.kind === 'exchange' ? (j.exchanges ?? []).find((r) => r.orderId === u.exchangeOrderId) : undefined;
     const why =
       sum(refunds) !== u.amountKobo
         ? `its refunds add up to ${sum(refunds)} kobo of ${u.amountKobo}`
         : seats.length === 0
           ? 'it has no seats'
           : !event
-            ? "it has no 'order.cancelled' event"
-            : !sameSet(event.seats, seats)
-              ? `its event names ${event.seats.join(',')}, the journal ${seats.join(',')}`
+            ? "it has no 'order.cancelled' event naming its seats and refunds"
+            : u.kind === 'exchange' &&
+                (exchangeRow?.state !== 'done' || saleById.get(exchangeRow.orderId)?.state !== 'paid')
+              ? `it is an exchange whose new sale is not a done exchange paid`
               : null;
     if (why) {
       cancelPartial += 1;
@@ -183,7 +238,15 @@ export function undoVerdict(j: UndoJournal, driver: readonly DriverCancel[]): Un
     }
   for (const e of j.events) {
     const known = e.refunds.every((x) => refundByNo.get(x.refundNo)?.amountKobo === x.amountKobo);
-    if (!known || e.refunds.length === 0) {
+    const undone = j.undos.some(
+      (u) =>
+        outOf(u.orderId) === e.reference &&
+        sameSet(
+          j.cancelledSeats.filter((c) => c.undoId === u.id).map((c) => c.seat),
+          e.seats,
+        ),
+    );
+    if (!known || !undone || (e.refunds.length === 0 && e.kind !== 'exchange')) {
       cancelPartial += 1;
       problems.push(
         `cancel partial: the event for ${e.reference} (${e.seats.join(',')}) has refunds the journal lacks`,
@@ -191,8 +254,35 @@ export function undoVerdict(j: UndoJournal, driver: readonly DriverCancel[]): Un
     }
   }
 
+  for (const r of j.exchanges ?? []) {
+    const done = j.undos.some((u) => u.kind === 'exchange' && u.exchangeOrderId === r.orderId);
+    const state = saleById.get(r.orderId)?.state;
+    const why =
+      r.state === 'done' && !done
+        ? 'done, but the old seats were not moved'
+        : r.state !== 'done' && done
+          ? `${r.state}, but the old seats were moved`
+          : r.state === 'done' && state !== 'paid'
+            ? `done, but its new sale is ${state ?? 'missing'}`
+            : r.state === 'waiting' && state && isFinalState(state)
+              ? `still waiting while its new sale is ${state}`
+              : null;
+    if (why) {
+      cancelPartial += 1;
+      problems.push(`cancel partial: the exchange of ${r.seats.join(',')} on ${outOf(r.fromOrderId)}: ${why}`);
+    }
+  }
+  for (const x of made)
+    if (!j.undos.some((u) => u.kind === 'exchange' && u.exchangeOrderId === x.answer!.newOrderId)) {
+      cancelPartial += 1;
+      problems.push(
+        `cancel partial: the exchange of ${x.seats.join(',')} on ${x.outOrderNo} was told paid, its old seats never moved`,
+      );
+    }
+
   return {
     cancels: driver.filter((c) => c.refundNos).length,
+    exchanges: made.length,
     refundLost,
     seatAfterCancelSold,
     cancelPartial,
@@ -201,5 +291,5 @@ export function undoVerdict(j: UndoJournal, driver: readonly DriverCancel[]): Un
 }
 
 export function undoLine(c: UndoCounts): string {
-  return `cancels=${c.cancels} refundLost=${c.refundLost} seatAfterCancelSold=${c.seatAfterCancelSold} cancelPartial=${c.cancelPartial}`;
+  return `cancels=${c.cancels} exchanges=${c.exchanges} refundLost=${c.refundLost} seatAfterCancelSold=${c.seatAfterCancelSold} cancelPartial=${c.cancelPartial}`;
 }

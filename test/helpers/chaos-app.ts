@@ -3,7 +3,7 @@
 // On start it resumes whatever the killed one left; it answers a sale only once it is journaled.
 // It keeps its own seats (every show has a seat map: a seat of an open or paid sale is not sold
 // again until cancelled), writes the Hub's outbox (no Hub: the events stay there for the verdict)
-// and cancels seats of a paid sale as the driver asks, approved with the admin PIN (CHAOS_PIN).
+// and cancels or exchanges seats of a paid sale as the driver asks, approved with the admin PIN (CHAOS_PIN).
 // Usage: node --import tsx test/helpers/chaos-app.ts <args.json> (spawned by test/chaos/app-process.ts)
 import { systemClock } from '../../shared/clock';
 import { openJournalDb } from '../../core/schema';
@@ -16,7 +16,7 @@ import { createOutboxSink, HubOutbox } from '../../core/hub-link';
 import { createPinGuard } from '../../core/settings/pin-guard';
 import { hashPin } from '../../core/settings/pin';
 import { memoryStore } from '../../core/settings/kv-store';
-import { answerCancel, answerSell, childArgs, fileLogger, runChild, send } from './chaos-child';
+import { answerCancel, answerExchange, answerSell, childArgs, fileLogger, runChild, send } from './chaos-child';
 import { CHAOS_PIN, type ChaosAppArgs, type DriverMessage, type OrderSnapshot } from './chaos-protocol';
 import { createRng } from './chaos-random';
 import { chaosBasketSources, chaosSeatPlanner } from './chaos-basket';
@@ -74,6 +74,7 @@ async function main(): Promise<void> {
   process.on('message', (m: DriverMessage) => {
     if (m.type === 'sell') answerSell(checkout, m);
     else if (m.type === 'cancel') answerCancel(checkout, m);
+    else if (m.type === 'exchange') answerExchange(checkout, m);
     else if (m.type === 'stop') {
       void (async () => {
         await receiver.close();

@@ -94,6 +94,12 @@ export function modelSeatKobo(sale: SaleInput | BasketSaleInput, seat: string): 
   return price + fee;
 }
 
+/** A ticket type's price and booking fee, by the model. */
+export const modelTypeKobo = (type: string): number => {
+  const [price, fee] = TYPE_PRICE[type] ?? [Number.NaN, 0];
+  return price + fee;
+};
+
 /** The cash a paid basket leaves in the drawer, by the model: the total (cash), the cash part (split), 0 (card). */
 export function modelCash(b: BasketSaleInput): number {
   return b.tender.kind === 'cash' ? modelTotal(b) : b.tender.kind === 'split' ? b.tender.cashKobo : 0;

@@ -96,7 +96,7 @@ describe('the chaos verdict of cancels on a real journal', () => {
       }
     };
     expect(asked[0]!.expectedKobo).toBe(210_000);
-    expect(undoLine(verdict())).toBe('cancels=1 refundLost=0 seatAfterCancelSold=0 cancelPartial=0');
+    expect(undoLine(verdict())).toBe('cancels=1 exchanges=0 refundLost=0 seatAfterCancelSold=0 cancelPartial=0');
 
     const rw = new Database(file);
     rw.prepare("DELETE FROM hub_outbox WHERE kind = 'order.cancelled'").run();
