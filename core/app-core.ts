@@ -87,8 +87,8 @@ function hubPorts(tests: CoreDeps['seatSources'] = {}) {
     seatHolds: (): SeatHolds => tests.holds?.() ?? (link?.connection() ? link.seatHolds() : localSeatHolds()),
     seatTaken: (): SeatTakenSource | null => tests.taken?.() ?? (link?.connection() ? link.seatTaken() : null),
     seatCheck: () => link?.seatCheck() ?? null,
-    /** A manager's one-time approval codes, redeemed at the Hub (none yet: a code is refused, the admin PIN approves). */
-    approvalCodes: (): ApprovalCodes | null => null,
+    /** A manager's one-time approval codes, redeemed at the Hub while this counter is enrolled (else refused: the admin PIN approves). */
+    approvalCodes: (): ApprovalCodes | null => (link?.connection() ? link.approvalCodes() : null),
     /** The relay stream the checkout follows: the Hub link's while it runs (it tells each start and stop). */
     relayHealth: relay,
   };

@@ -87,3 +87,18 @@ export const HubSoldBasketSchema = z
       ctx.addIssue({ code: 'custom', message: 'the amounts cannot be worked out from the lines' });
     }
   }) satisfies z.ZodType<SoldBasket>;
+
+const pricedByEngine = new WeakSet<object>();
+/**
+ * The engine's pricing (core/orders/basket-intake.ts) marks each sold basket it makes. Made by
+ * `checkBasket` from a basket within `BasketSchema`'s limits and a catalogue within its own, it is
+ * within `HubSoldBasketSchema`'s by construction (test/unit/orders/priced-basket-hub.test.ts proves
+ * the largest one passes), so the outbox does not parse it a second time on the sale's path. A basket
+ * that is not marked (from a file, a test, another process) is parsed in full.
+ */
+export function markPricedByEngine<T extends SoldBasket>(basket: T): T {
+  pricedByEngine.add(basket);
+  return basket;
+}
+export const isPricedByEngine = (basket: unknown): boolean =>
+  typeof basket === 'object' && basket !== null && pricedByEngine.has(basket);

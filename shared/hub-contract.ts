@@ -29,6 +29,7 @@ const HUB_ERROR_CODES = [
   'HUB_CSRF', // dashboard: a write without the session's x-csrf-token, or from another site (Origin)
   'HUB_SEATS_UNKNOWN', // seats: the show is not in the branch's programme, its screen has no seat map, or a seat is not in it (or blocked); details say which
   'HUB_HOLD_LIMIT', // seats: this counter holds too many seats at once, or the sale's payment time is over (details.reason)
+  'HUB_APPROVAL_REFUSED', // approval code: unknown, used, expired or of another branch (details.reason)
   'HUB_HOST', // dashboard: asked under a Host name that is not one of the Hub's public addresses (--public-url)
 ] as const;
 export type HubErrorCode = (typeof HUB_ERROR_CODES)[number];

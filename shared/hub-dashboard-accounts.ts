@@ -125,6 +125,9 @@ export const AUDIT_ACTIONS = [
   'programme.layout-removed',
   'programme.seats-released',
   'programme.catalogue-imported',
+  'approval.code-issued',
+  'approval.redeemed',
+  'approval.refused',
 ] as const;
 /** One manager action: who did what to which manager, counter or branch, from which address. */
 export const AuditEntrySchema = z.object({

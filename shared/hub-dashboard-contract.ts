@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CounterViewSchema } from './hub-contract';
 import { BranchId, DaySchema, Kobo, Ms } from './hub-dashboard-fields';
 import { SalesMixSchema } from './hub-sales-contract';
+import { AfterSaleFiguresSchema } from './hub-refunds-contract';
 import { SEAT_LABEL_RE } from './seat-list';
 
 export * from './hub-dashboard-accounts';
@@ -77,6 +78,8 @@ export const TodayViewSchema = z.object({
   practice: TallySchema,
   /** The day's sales by category and by tender (hub-sales-contract.ts). */
   sales: SalesMixSchema,
+  /** Refunds owed and paid by tender, open complaint cases (hub-refunds-contract.ts); absent from an older Hub. */
+  afterSale: AfterSaleFiguresSchema.optional(),
 });
 export type TodayView = z.infer<typeof TodayViewSchema>;
 
@@ -244,6 +247,9 @@ const ATTENTION_KINDS = [
   'claim-refused',
   'seat-sold-twice',
   'stock-below-zero',
+  'card-refund-owed',
+  'case-flagged',
+  'case-overdue',
 ] as const;
 const AttentionLineSchema = z.object({
   kind: z.enum(ATTENTION_KINDS),

@@ -8,6 +8,7 @@ import {
   BOX_OFFICE_CARD_ONLY,
   CHARGE_QUEUE_LIMITS,
   CallbackBodySchema,
+  ChargeRefundRequestSchema,
   ChargeViewSchema,
   DeliverySchema,
   INTEGRATION_ROUTES,
@@ -164,6 +165,30 @@ const OPERATIONS: Record<(typeof INTEGRATION_ROUTES)[number]['name'], Json> = {
       ...errors(401, 403, 429, 404, 409),
     },
   },
+  refund: {
+    parameters: [REFERENCE_PARAM],
+    requestBody: {
+      required: true,
+      description:
+        'The seats to cancel (left out: every seat still valid), a reason, and a supervisor’s approval: a one-time approval code a manager issued on the Hub, or the counter’s admin PIN',
+      content: { 'application/json': { schema: ref('ChargeRefundRequest') } },
+    },
+    responses: {
+      200: json(
+        ref('Charge'),
+        'Cancelled: the seats are free again, `cancelledSeats` and `refunds` say what goes back to the customer (card: owed until the counter records it returned); your callback is told too',
+      ),
+      ...errors(401, 403, 429, 404, 409, 413, 415, 422),
+      403: json(
+        ref('Error'),
+        `${ERROR_TEXT[403]}; or NOT_APPROVED: the approval code is unknown, used or expired, or the PIN is wrong or locked — nothing was cancelled`,
+      ),
+      409: json(
+        ref('Error'),
+        'CANNOT_CANCEL: the charge is not paid, or a seat is not one of it or is already cancelled; NO_SHIFT: no cashier shift is open — nothing was cancelled',
+      ),
+    },
+  },
   deliveries: {
     parameters: [REFERENCE_PARAM],
     responses: {
@@ -244,6 +269,7 @@ export function integrationOpenApi(): Json {
           },
         },
         ChargeLinesRequest: chargeLines(),
+        ChargeRefundRequest: schemaOf(ChargeRefundRequestSchema, 'input'),
         Charge: schemaOf(ChargeViewSchema),
         CallbackBody: schemaOf(CallbackBodySchema),
         Delivery: schemaOf(DeliverySchema),

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { BasketTicketsSchema, ConcessionLineSchema, MAX_CONCESSION_LINES } from './basket';
 import { OrderState, SaleFieldsView } from './orders';
 import { SoldBasketSchema } from './sold-basket';
+import { ApprovalSchema, UndoReason } from './refunds';
+import { SEAT_LABEL_RE } from './seat-list';
 
 /** The booking reference's one rule (the OpenAPI document's pattern is this one's source). */
 export const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
@@ -218,8 +220,54 @@ export const ChargeViewSchema = z.object({
       at: z.number(),
     })
     .optional(),
+  /**
+   * Seats of a paid charge cancelled since (at the counter or by POST …/refund): no longer valid
+   * tickets; they are free again for sale.
+   */
+  cancelledSeats: z.array(z.string()).optional(),
+  /** What goes back to the customer for them, by tender: cash paid out at the counter at once; card owed until returned. */
+  refunds: z
+    .array(
+      z.object({
+        refundNo: z.string(),
+        tender: z.enum(['cash', 'card']),
+        amountKobo: z.number().int(),
+        seats: z.array(z.string()),
+        at: z.number(),
+        /** Set once the money is back with the customer (cash at once; card when the counter records it). */
+        returnedAt: z.number().optional(),
+      }),
+    )
+    .optional(),
+  /** The sales its tickets were exchanged into at the counter (their CounterPay order numbers). */
+  exchangedTo: z.array(z.string()).optional(),
 });
 export type ChargeView = z.infer<typeof ChargeViewSchema>;
+
+/**
+ * `POST /v1/charges/{reference}/refund`: cancels tickets of a paid charge (the customer cancelled,
+ * the show was cancelled). `seats` left out: every seat still valid. A supervisor's approval is
+ * needed as at the counter: a manager's one-time approval code from the Hub (or the counter's admin
+ * PIN, typed by the supervisor; wrong PINs lock it as at the counter).
+ */
+export const ChargeRefundRequestSchema = z
+  .object({
+    seats: z
+      .array(
+        z
+          .string()
+          .trim()
+          .toUpperCase()
+          .refine((v) => SEAT_LABEL_RE.test(v), 'A seat is letters and digits only, for example F7'),
+      )
+      .max(50)
+      .optional(),
+    reason: UndoReason,
+    note: z.string().trim().max(200, 'At most 200 characters').optional(),
+    approval: ApprovalSchema,
+  })
+  .strict();
+export type ChargeRefundRequest = z.input<typeof ChargeRefundRequestSchema>;
 
 const ChargeEventSchema = z.object({
   /** `<reference>:<sequence>`: the same event delivered twice has the same id. */
@@ -256,6 +304,7 @@ const INTEGRATION_ERROR_CODES = [
   'VALIDATION',
   'REFERENCE_REUSED',
   'CANNOT_CANCEL',
+  'NOT_APPROVED',
   'NO_SHIFT',
   'NOT_READY',
   'PROVIDER_NOT_CONFIGURED',
@@ -314,6 +363,13 @@ export const INTEGRATION_ROUTES = [
     method: 'POST',
     path: '/v1/charges/{reference}/cancel',
     summary: 'Cancel a charge that has not reached the terminal yet',
+  },
+  {
+    name: 'refund',
+    method: 'POST',
+    path: '/v1/charges/{reference}/refund',
+    summary:
+      'Cancel tickets of a paid charge, with a supervisor’s approval: the seats are released and a refund is owed',
   },
   {
     name: 'deliveries',

@@ -12,3 +12,4 @@ export {
   type RelayConsumer,
   type RelayConsumerDeps,
 } from './relay-consumer';
+export { approvalWhatText, hubApprovalCodes, type HubApprovalCodes, type HubApprovalWhat } from './link-approvals';

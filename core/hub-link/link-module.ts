@@ -13,6 +13,7 @@ import { EnrollmentStore } from './enrollment-store';
 import { Enrollment } from './enrollment';
 import { createHubClient, type HubClient } from './link-client';
 import { hubSeatCheck } from './link-seat-check';
+import { hubApprovalCodes, type HubApprovalCodes } from './link-approvals';
 import { hubSeatHolds, hubSeatTaken, SEAT_HOLD_MARGIN_MS } from './link-seat-holds';
 import type { SeatHolds, SeatTakenSource } from '../../shared/seats';
 import type { RelayHealthSource } from '../orders';
@@ -187,6 +188,8 @@ export function createHubLinkModule(ctx: HubLinkContext, deps: HubLinkModuleDeps
         local: deps.localSeatHolds,
         holdMs: () => settings.profile(settings.activeProfile()).orderExpireSeconds * 1000 + SEAT_HOLD_MARGIN_MS,
       }),
+    /** A manager's one-time approval codes, redeemed at the Hub (the engine's ApprovalCodes port); null without a Hub. */
+    approvalCodes: (): HubApprovalCodes | null => hubApprovalCodes({ connection, client }),
     /** The seats other counters took, for the seat map (throws without a Hub: the map then shows its own sales). */
     seatTaken: (): SeatTakenSource => hubSeatTaken({ connection, client }),
     /** Send the outbox now (a sale was just made: other counters' seat checks see it sooner). */

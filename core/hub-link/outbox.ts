@@ -6,6 +6,8 @@
 // The outbox is written always, Hub or not: a counter enrolled later sends its history from event 1.
 import type { Statement } from 'better-sqlite3';
 import { SYNC_PAYLOADS, type SyncEvent, type SyncKind } from '../../shared/hub-contract';
+import { isPricedByEngine } from '../../shared/hub-basket-contract';
+import type { SoldBasket } from '../../shared/basket-sale';
 import type { Db } from '../db';
 import { TypedEmitter } from '../lib';
 import type { Logger } from '../../shared/logger';
@@ -14,6 +16,21 @@ import type { AppendListener, JournalSink, SyncPayload } from '../journal-sink';
 /** hub_state keys: the last sequence the Hub holds (contiguously from 1), and which counter id it holds it for. */
 const LAST_SEQ_KEY = 'sync.lastSeq';
 const COUNTER_KEY = 'sync.counterId';
+
+/**
+ * The payload as its schema reads it. An `order.created` whose basket the engine priced is checked
+ * without the basket (made within the Hub's limits by construction: shared/hub-basket-contract.ts),
+ * with the one rule that ties the two: its amount is the basket's card part.
+ */
+function checkPayload(kind: SyncKind, payload: unknown): ReturnType<(typeof SYNC_PAYLOADS)[SyncKind]['safeParse']> {
+  const basket = kind === 'order.created' ? (payload as { basket?: unknown }).basket : undefined;
+  if (!isPricedByEngine(basket)) return SYNC_PAYLOADS[kind].safeParse(payload);
+  const rest = SYNC_PAYLOADS['order.created'].safeParse({ ...(payload as object), basket: undefined });
+  if (!rest.success) return rest;
+  const sold = basket as SoldBasket;
+  if (rest.data.amountKobo !== sold.amounts.cardKobo) return SYNC_PAYLOADS['order.created'].safeParse(payload); // refused with the schema's own words
+  return { success: true, data: { ...rest.data, basket: sold } };
+}
 
 export class HubOutbox {
   private readonly insertRow: Statement;
@@ -45,7 +62,7 @@ export class HubOutbox {
     const schema = SYNC_PAYLOADS[kind];
     if (!schema) throw new Error(`hub outbox: unknown event kind "${String(kind)}"`);
     if (!Number.isFinite(at) || at < 0) throw new Error(`hub outbox: a ${kind} event has a bad time ${String(at)}`);
-    const parsed = schema.safeParse(payload);
+    const parsed = checkPayload(kind, payload);
     if (!parsed.success) {
       const why = parsed.error.issues
         .slice(0, 3)

@@ -8,10 +8,14 @@
 // refuses it, 429 QUEUE_FULL (charge-queue.ts).
 import { isAppError } from '../../shared/errors';
 import { CANCELLED_AT_COUNTER, type ChargeView } from '../../shared/integration';
+import { issueFields } from '../../shared/errors';
 import { formatNaira } from '../../shared/money';
 import { lateAt } from '../../shared/late-payments';
 import { isFinalState, TERMINAL_CHANGED, type OrderView } from '../../shared/orders';
-import type { OrderEvents, OrderReads, SaleDoors } from '../orders';
+import { seatList } from '../../shared/seat-list';
+import type { OrderEvents, OrderReads, SaleDoors, UndoService } from '../orders';
+import { ChargeRefundRequestSchema } from '../../shared/integration';
+import type { RefundView, SaleLinks } from '../../shared/refunds';
 import type { ChargeRow, ChargeSource, IntegrationRow, IntegrationStore } from './integration-store';
 import { IntegrationApiError } from './integration-errors';
 import {
@@ -30,7 +34,7 @@ export interface ChargeDeskDeps {
   store: IntegrationStore;
   checkout: Pick<SaleDoors, 'sell' | 'cancelQueued' | 'priceBasket'> &
     Pick<OrderReads, 'get' | 'history'> &
-    OrderEvents;
+    OrderEvents & { undo: Pick<UndoService, 'cancel' | 'ofOrder'> };
   /** The queue's caps, checked in the same turn as the journal write. */
   queue: Pick<ChargeQueue, 'assertRoom'>;
   /** The counter's terminal serial number (the box office does not know it). */
@@ -75,7 +79,34 @@ function endCodeOf(o: OrderView): ChargeView['endCode'] {
 }
 
 /** What a paired system reads of its charge: the order as the checkout has it, without the terminal. */
-function toChargeView(c: ChargeRow, o: OrderView, integrationName: string, version: number): ChargeView {
+/** What happened to a paid charge after the sale: its cancelled seats, its refunds, the sales it was exchanged into. */
+function afterSale(after: { refunds: RefundView[]; links: SaleLinks }): Partial<ChargeView> {
+  const { refunds, links } = after;
+  return {
+    ...(links.cancelledSeats.length ? { cancelledSeats: links.cancelledSeats } : {}),
+    ...(refunds.length
+      ? {
+          refunds: refunds.map((r) => ({
+            refundNo: r.refundNo,
+            tender: r.tender,
+            amountKobo: r.amountKobo,
+            seats: r.seats,
+            at: r.at,
+            ...(r.returned ? { returnedAt: r.returned.at } : {}),
+          })),
+        }
+      : {}),
+    ...(links.exchangedTo.length ? { exchangedTo: links.exchangedTo.map((l) => l.outOrderNo) } : {}),
+  };
+}
+
+function toChargeView(
+  c: ChargeRow,
+  o: OrderView,
+  integrationName: string,
+  version: number,
+  after: Partial<ChargeView>,
+): ChargeView {
   const { sn: _sn, ...sale } = o.sale;
   const endCode = endCodeOf(o);
   return {
@@ -106,6 +137,7 @@ function toChargeView(c: ChargeRow, o: OrderView, integrationName: string, versi
           },
         }
       : {}),
+    ...after,
   };
 }
 
@@ -133,6 +165,73 @@ function rethrowRefusal(e: unknown): never {
   throw e;
 }
 
+/** The approval's refusals (the PIN guard's, the Hub's codes'): nothing was cancelled. */
+const NOT_APPROVED = new Set([
+  'PIN_WRONG',
+  'PIN_LOCKED',
+  'PIN_NOT_SET',
+  'APPROVAL_REFUSED',
+  'FORBIDDEN',
+  'UNAUTHORIZED',
+]);
+
+/** Throws what the engine's refusal of a cancel means to the paired system. */
+function rethrowUndoRefusal(e: unknown): never {
+  if (isAppError(e)) {
+    if (NOT_APPROVED.has(e.code) || (e.code === 'NOT_READY' && /approval code/i.test(e.message)))
+      throw new IntegrationApiError(403, 'NOT_APPROVED', `Not approved, nothing was cancelled: ${e.message}`);
+    if (e.code === 'CONFLICT' || e.code === 'NOT_FOUND')
+      throw new IntegrationApiError(409, 'CANNOT_CANCEL', `${e.message} Nothing was cancelled.`);
+    if (e.code === 'NO_SHIFT')
+      throw new IntegrationApiError(
+        409,
+        'NO_SHIFT',
+        'No cashier shift is open on this counter: a cancel and its refund are counted in a shift. Nothing was cancelled; ask the cashier to open a shift.',
+      );
+  }
+  rethrowRefusal(e);
+}
+
+/** A box office's refund request as the engine's cancel (every seat still valid when none is named). */
+async function cancelPaid(
+  undo: Pick<UndoService, 'cancel' | 'ofOrder'>,
+  c: ChargeRow,
+  o: OrderView,
+  integrationName: string,
+  body: unknown,
+): Promise<void> {
+  const parsed = ChargeRefundRequestSchema.safeParse(body);
+  if (!parsed.success)
+    throw new IntegrationApiError(
+      422,
+      'VALIDATION',
+      'Check the refund request: some fields need fixing.',
+      issueFields(parsed.error.issues),
+    );
+  const req = parsed.data;
+  const gone = new Set(o.state === 'paid' ? undo.ofOrder(c.orderId).links.cancelledSeats : []);
+  const seats = req.seats ?? seatList(o.sale.seats).filter((s) => !gone.has(s));
+  if (seats.length === 0)
+    throw new IntegrationApiError(
+      409,
+      'CANNOT_CANCEL',
+      `Every ticket of booking ${c.reference} is already cancelled: nothing more to cancel.`,
+    );
+  try {
+    await undo.cancel({
+      orderId: c.orderId,
+      seats,
+      concessions: [],
+      reason: req.reason,
+      note: req.note ?? '',
+      approval: req.approval,
+      cashier: integrationName,
+    });
+  } catch (e) {
+    rethrowUndoRefusal(e);
+  }
+}
+
 export function createChargeDesk(deps: ChargeDeskDeps) {
   const { store, checkout } = deps;
 
@@ -148,7 +247,9 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
   }
 
   function viewOf(c: ChargeRow, integrationName: string): ChargeView {
-    return toChargeView(c, orderOf(c), integrationName, Math.max(1, checkout.history(c.orderId).length));
+    const o = orderOf(c);
+    const after = o.state === 'paid' ? afterSale(checkout.undo.ofOrder(c.orderId)) : {};
+    return toChargeView(c, o, integrationName, Math.max(1, checkout.history(c.orderId).length), after);
   }
 
   function find(integration: IntegrationRow, reference: string): ChargeRow {
@@ -260,6 +361,17 @@ export function createChargeDesk(deps: ChargeDeskDeps) {
         if (isAppError(e) && e.code === 'CONFLICT') throw new IntegrationApiError(409, 'CANNOT_CANCEL', e.message);
         throw e;
       }
+      return viewOf(c, integration.name);
+    },
+
+    /**
+     * Cancels tickets of a paid charge (every seat still valid when `seats` is left out) through the
+     * engine's own cancel: the same rules, the supervisor's approval checked there, the seats
+     * released, the refund owed recorded; the box office hears it by its callback too.
+     */
+    async refund(integration: IntegrationRow, reference: string, body: unknown): Promise<ChargeView> {
+      const c = find(integration, reference);
+      await cancelPaid(checkout.undo, c, orderOf(c), integration.name, body);
       return viewOf(c, integration.name);
     },
 

@@ -178,6 +178,8 @@ export async function startIntegrationServer(o: IntegrationServerOptions): Promi
         }
         case 'cancel':
           return sendJson(res, 200, desk.cancel(integration, ref), NO_STORE);
+        case 'refund':
+          return sendJson(res, 200, await desk.refund(integration, ref, await jsonBody(req)), NO_STORE);
         case 'deliveries':
           return sendJson(res, 200, { reference: ref, deliveries: desk.deliveries(integration, ref) }, NO_STORE);
       }

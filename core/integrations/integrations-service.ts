@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors';
 import { isFinalState } from '../../shared/orders';
 import type { Db } from '../db';
 import { systemTimers, type BackoffTuning, type Timers } from '../lib';
-import type { OrderEvents, OrderReads, SaleDoors } from '../orders';
+import type { OrderEvents, OrderReads, SaleDoors, UndoService } from '../orders';
 import type { SecretVault } from '../settings';
 import { createCallbackSender, type CallbackSenderDeps } from './callback-sender';
 import { createChargeDesk, type ChargeDeskDeps } from './charge-desk';
@@ -24,7 +24,7 @@ export interface IntegrationsDeps {
   db: Db;
   checkout: Pick<SaleDoors, 'sell' | 'cancelQueued' | 'priceBasket'> &
     Pick<OrderReads, 'get' | 'history' | 'listQueued'> &
-    OrderEvents;
+    OrderEvents & { undo: Pick<UndoService, 'cancel' | 'ofOrder'> };
   vault: SecretVault;
   terminalSn: () => string | null;
   now: () => number;

@@ -11,6 +11,7 @@ import type { Catalogue } from '../../shared/catalogue';
 import type { Sale } from '../../shared/orders';
 import type { TicketType } from '../../shared/programme';
 import type { SoldBasket } from '../../shared/basket-sale';
+import { markPricedByEngine } from '../../shared/hub-basket-contract';
 import { checkCardSettings, type SaleSettings } from './sale-intake';
 import { basketAmounts, TenderSchema } from '../../shared/basket';
 import { exchangeMoney, exchangeTender } from '../../shared/exchange';
@@ -105,7 +106,7 @@ export function checkBasketSale(
     throw validationError({ sn: sn.error.issues[0]?.message ?? 'Check the terminal serial number' }, BASKET_INVALID);
   const res = creditKobo === undefined ? priceBasket(rest, sources) : priceWithCredit(rest, sources, creditKobo);
   if (!res.ok) throw validationError(fieldsOf(res.problems), BASKET_INVALID);
-  const sold: SoldBasket = { lines: res.lines, tender: res.basket.tender, amounts: res.amounts };
+  const sold: SoldBasket = markPricedByEngine({ lines: res.lines, tender: res.basket.tender, amounts: res.amounts });
   const film = filmPartOf(res.basket, sold);
   const cardKobo = res.amounts.cardKobo;
   if (cardKobo > 0 && !sn.data)

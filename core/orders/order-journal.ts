@@ -380,6 +380,17 @@ export class OrderJournal {
     this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
   }
 
+  /**
+   * Adds a line to an order's history that does not change its state (an undo after the sale): the
+   * trace the order detail shows, and a new version for a box office's charge (its callback).
+   * Must run inside the caller's transaction.
+   */
+  noteEvent(id: number, at: number, note: string): void {
+    const cur = this.get(id);
+    if (!cur) throw new Error(`order ${id} is not in the journal`);
+    this.addEvent(id, at, cur.state, cur.state, clipText(note, 400));
+  }
+
   private addEvent(id: number, at: number, from: OrderState | null, to: OrderState, note: string): void {
     this.db
       .prepare('INSERT INTO order_events (order_id, at, from_state, to_state, note) VALUES (?, ?, ?, ?, ?)')

@@ -17,7 +17,9 @@ import {
   CANCEL_INVALID,
   CancelRequestSchema,
   refundTenders,
+  UNDO_REASON_LABELS,
   type CancelRequest,
+  type UndoReason,
   type RefundTender,
   type RefundView,
 } from '../../shared/refunds';
@@ -151,6 +153,22 @@ export function refuseAboveDrawer(plan: Pick<CancelPlan, 'refunds'>, holds: numb
   );
 }
 
+/** The cancel's line in the sale's history: what was cancelled, why, what is owed back by which tender, who approved. */
+function cancelNote(plan: CancelPlan, made: readonly RefundView[], reason: UndoReason, by: string): string {
+  const what = [
+    ...(plan.seats.length ? [`seat${plan.seats.length === 1 ? '' : 's'} ${plan.seats.join(', ')}`] : []),
+    ...plan.lines.map((l) => `${l.quantity} × ${l.name}`),
+  ].join(', ');
+  const back = made
+    .map((r) =>
+      r.tender === 'cash'
+        ? `${r.refundNo} ${formatNaira(r.amountKobo)} paid back in cash`
+        : `${r.refundNo} ${formatNaira(r.amountKobo)} owed to the card`,
+    )
+    .join('; ');
+  return `Cancelled ${what} (${UNDO_REASON_LABELS[reason]}): ${back}. Approved: ${by}`;
+}
+
 /** The cancel call: checks, approval, then the one transaction; the sale's view and the refunds owed it made. */
 export async function cancelSale(
   d: CancelDeps,
@@ -203,6 +221,7 @@ export async function cancelSale(
         plan.refunds,
       );
       const made = refundIds.map((id) => store.get(id)!);
+      run.journal.noteEvent(rec.id, at, cancelNote(plan, made, req.reason, approved.by));
       sink.append(
         'order.cancelled',
         {

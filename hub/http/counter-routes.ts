@@ -38,6 +38,7 @@ import { HUB_CATALOGUE_PATH, HubCatalogueSchema } from '../../shared/hub-sales-c
 import { seatConflicts } from '../store/seat-taken';
 import { RelayStreamQuerySchema } from '../../shared/hub-seats-contract';
 import { anonymousAudience, counterAudience, counterOf } from './audiences';
+import { counterApprovalRoutes } from './dashboard-after-sale';
 import type { HubApp } from './zod-provider';
 
 export function counterRoutes(app: HubApp, ctx: HubContext): void {
@@ -180,6 +181,8 @@ export function counterRoutes(app: HubApp, ctx: HubContext): void {
         };
       },
     );
+
+    counterApprovalRoutes(counters, ctx);
 
     counters.get(RELAY_STREAM_PATH, { schema: { querystring: RelayStreamQuerySchema } }, async (req, reply) => {
       const c = counterOf(req);

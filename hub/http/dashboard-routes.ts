@@ -49,6 +49,8 @@ import { dashboardLoginRoutes, dashboardSessionRoutes } from './dashboard-sessio
 import { anonymousAudience, managerAudience, sessionOf } from './audiences';
 import type { HubApp } from './zod-provider';
 import { dashboardSeatRoutes } from './dashboard-seats';
+import { dashboardAfterSaleRoutes } from './dashboard-after-sale';
+import { afterSaleFigures } from '../store/after-sale-views';
 
 const IdParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'an order id is a number') });
 const CounterParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'not a counter id') });
@@ -102,7 +104,13 @@ export function dashboardRoutes(app: HubApp, ctx: HubContext): void {
       async (req) => {
         const s = sessionOf(req);
         const f = req.query;
-        return today(ctx.db, scopeOf(s.manager), f.day ?? lagosDayOf(ctx.now()), f.branch);
+        const now = ctx.now();
+        const day = f.day ?? lagosDayOf(now);
+        const scope = scopeOf(s.manager);
+        return {
+          ...(await today(ctx.db, scope, day, f.branch)),
+          afterSale: await afterSaleFigures(ctx.db, scope, day, now, f.branch),
+        };
       },
     );
 
@@ -296,6 +304,7 @@ export function dashboardRoutes(app: HubApp, ctx: HubContext): void {
     dashboardSeatRoutes(app, ctx);
     dashboardBranchRoutes(app, ctx);
     dashboardManagerRoutes(app, ctx);
+    dashboardAfterSaleRoutes(app, ctx);
   }
 }
 

@@ -1,11 +1,13 @@
 // Needs attention: each line what to do — a shift left open past closing, a counter silent or with
-// its clock off, a payment open too long, a notification not delivered. Over the same projections
+// its clock off, a payment open too long, a notification not delivered, a card refund owed, a
+// complaint case open 48 h (after-sale-views.ts). Over the same projections
 // and scope as the other dashboard reads (dashboard.ts).
 import { lagosDayOf, lagosDayStart, type AttentionLine, type AttentionView } from '../../shared/hub-dashboard-contract';
 import type { SqlRunner } from '../db/adapter';
 import { num, numOrNull } from '../db/adapter';
 import { sharedClaimLines } from './attention-claims';
 import { stockLines } from './catalogue';
+import { afterSaleLines } from './after-sale-views';
 import { soldTwiceLines } from './seat-views';
 import { OPEN_LIST, ORDER_COLUMNS, orderRow, type Row } from './dashboard-orders';
 import { Where, type Scope } from './scope';
@@ -106,7 +108,8 @@ export async function attention(
   }
 
   await lateLines(q, scope, now, lines, branchFilter);
-  await sharedClaimLines(q, scope, now, lines, branchFilter);
+  // Orders claimed twice or refused; card refunds owed and complaint cases open 48 h (after-sale-views.ts).
+  for (const more of [sharedClaimLines, afterSaleLines]) await more(q, scope, now, lines, branchFilter);
   await soldTwiceLines(q, scope, lines, branchFilter);
   await noShiftLines(q, scope, lines, branchFilter);
   await stockLines(q, scope, lines, branchFilter);

@@ -9,6 +9,7 @@ import { projectEvents } from './projections';
 import { foreignKeys, recordRefused } from './code-owners';
 import { catchUpClaimant, claimsShared } from './claims';
 import { releaseHeld } from './quarantine';
+import { afterSaleKeysOf, projectAfterSale } from './after-sale';
 
 /**
  * Ownership of an order (where its notifications go) is the counter that created it: its
@@ -146,7 +147,11 @@ export async function storeSyncBatch(
       const refOf = (e: SyncEvent) => (e.payload as { reference?: string }).reference ?? '';
       const learntAll = fresh.flatMap(learntKeysOf);
       const foreign = await foreignKeys(q, counterId, c[0]!.name, [
-        ...new Set([...fresh.flatMap(createdKeysOf), ...learntAll.map((x) => x.key)]),
+        ...new Set([
+          ...fresh.flatMap(createdKeysOf),
+          ...learntAll.map((x) => x.key),
+          ...fresh.flatMap(afterSaleKeysOf),
+        ]),
       ]);
       const created = [
         ...new Set(
@@ -204,6 +209,8 @@ export async function storeSyncBatch(
       await q.query('update counters set last_seq = $2 where id = $1', [counterId, fresh[fresh.length - 1]!.seq]);
       // The dashboard's query tables move with the journal: same transaction, only new events.
       await projectEvents(q, counterId, c[0]!.branch, fresh, now);
+      // A cancel, a refund returned, a complaint case: of this counter's own orders only (after-sale.ts).
+      await projectAfterSale(q, counterId, c[0]!.branch, fresh, new Set(foreign.keys()), now);
     }
     return {
       lastSeq: fresh.length ? fresh[fresh.length - 1]!.seq : last,

@@ -44,14 +44,15 @@ type Row = Record<string, unknown>;
 
 /**
  * The journal says the hold's order was paid with the hold's seat of its show (real or practice
- * alike): the order paid (or paid after closing), its seats naming the seat, its date and time the
- * show's. SQL over a seat_holds row `h`.
+ * alike): the order paid (or paid after closing), its seats naming the seat (and no cancel since
+ * taking it out, after-sale.ts), its date and time the show's. SQL over a seat_holds row `h`.
  */
 export const PAID_WITH_SEAT = `exists (select 1 from dash_orders o
    where o.counter_id = h.counter_id and o.reference = h.order_key and o.practice = h.practice
      and ${ORDER_PAID}
      and left(h.show_key, 17) = o.show_date || ' ' || o.show_time || ' '
-     and h.seat = any(regexp_split_to_array(upper(coalesce(o.seats, '')), '${SEAT_SEPARATORS_PATTERN}')))`;
+     and h.seat = any(regexp_split_to_array(upper(coalesce(o.seats, '')), '${SEAT_SEPARATORS_PATTERN}'))
+     and not (h.seat = any(o.cancelled_seats)))`;
 
 /** A held row past its `until` ends: sold when the journal already says its order was paid with that seat, else lapsed. */
 const LAPSE_STATE = `case when ${PAID_WITH_SEAT} then 'sold' else 'lapsed' end`;

@@ -2,7 +2,8 @@
 // transaction), a show's or a counter's by head office from the dashboard (audited by the route),
 // and the pruning of rows that are only history: ended holds a day after they ended, and every row
 // of a show more than SEAT_HISTORY_DAYS past (run with the notifications' pruner, server.ts and
-// `npm run hub -- prune`). Sold seats stay sold here: they are paid sales.
+// `npm run hub -- prune`). Sold seats stay sold here: they are paid sales; only the sale's own
+// counter frees them, by a cancel or an exchange synced from its journal (after-sale.ts: 'cancelled').
 import { addDays, lagosDate } from '../../shared/time';
 import type { HubDb, SqlRunner } from '../db/adapter';
 import { notifyShows, seatsNotice } from './seat-holds';

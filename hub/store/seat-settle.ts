@@ -121,7 +121,7 @@ async function sellOffline(
   const params: unknown[] = [c.id, orderKey];
   const p = (v: unknown) => `$${params.push(v)}`;
   const o = await q.query<Row>(
-    `select o.practice, o.film_name, o.seats, ${orderShowKey(demoParams(p, true, now))} as show_key
+    `select o.practice, o.film_name, o.seats, o.cancelled_seats, ${orderShowKey(demoParams(p, true, now))} as show_key
        from dash_orders o
       where o.counter_id = $1 and o.reference = $2
         and ${ORDER_PAID}`,
@@ -131,7 +131,8 @@ async function sellOffline(
   if (!r || r.show_key === null) return;
   const key = String(r.show_key);
   const practice = r.practice === true;
-  let seats = [...new Set(seatList(r.seats as string | null))].filter((s) => SEAT_ID_RE.test(s));
+  const cancelled = new Set(pgArray(r.cancelled_seats));
+  let seats = [...new Set(seatList(r.seats as string | null))].filter((s) => SEAT_ID_RE.test(s) && !cancelled.has(s));
   const screen = key.slice(17);
   const l = await q.query<Row>('select layout from screen_layouts where branch = $1 and screen_key = $2', [
     c.branch,
@@ -169,6 +170,17 @@ async function notifyUnheld(q: SqlRunner, c: { id: string; branch: string }, ref
     rows.filter((r) => r.show_key !== null).map((r) => seatsNotice(c.branch, String(r.show_key), r.practice === true)),
   );
 }
+
+/** text[] arrives as an array, or as '{a,b}' text from some type setups. */
+const pgArray = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? v.map(String)
+    : typeof v === 'string'
+      ? v
+          .replace(/^\{|\}$/g, '')
+          .split(',')
+          .filter(Boolean)
+      : [];
 
 /** What a synced journal batch says of the counter's orders: a final state settles their holds. */
 export async function settleFromJournal(

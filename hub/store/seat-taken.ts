@@ -1,7 +1,7 @@
 // The taken seats of a show: the one read behind every seat map (the counter's, the dashboard's
 // and its occupancy counts), the seat check (`POST /seats/check`) and a new hold. A seat is taken by
 // - a live row of seat_holds (liveRow, seat-rules.ts): sold (its sale synced paid), or live held;
-// - a synced sale (dash_orders) naming it: paid (or paid after closing), or still open (queued,
+// - a synced sale (dash_orders) naming it, unless a cancel or exchange took it out (cancelled_seats): paid (or paid after closing), or still open (queued,
 //   creating, waiting, unknown) on a counter not revoked, made less than MAX_HOLD_MS ago (the
 //   longest payment time plus the hold margin: a dead counter's waiting sale frees its seats then). This is how a show whose screen has no
 //   seat map (no holds) is checked across counters, and how a sale made while the Hub was
@@ -117,6 +117,7 @@ export async function takenOf(q: SqlRunner, t: TakenQuery, now: number): Promise
          from dash_orders o
         cross join lateral unnest(regexp_split_to_array(upper(coalesce(o.seats, '')), '${SEAT_SEPARATORS_PATTERN}')) as u(seat)
         where o.practice = ${pr} and o.show_date = ${day} and (${time}::text is null or o.show_time = ${time}) and u.seat <> ''
+          and not (u.seat = any(o.cancelled_seats))
           and (${ORDER_PAID} or (o.state in (${OPEN}) and o.created_at > ${openSince}
                and not exists (select 1 from counters rc where rc.id = o.counter_id and rc.revoked_at is not null))))
      select t.*, c.name as counter_name from t join counters c on c.id = t.counter_id ${w.sql()}`,

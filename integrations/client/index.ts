@@ -14,12 +14,13 @@ import {
   type CallbackBody,
   type ChargeLinesRequest,
   type ChargeRequest,
+  type ChargeRefundRequest,
   type ChargeView,
   type Delivery,
   type IntegrationError,
 } from '../../shared/integration';
 
-export type { CallbackBody, ChargeLinesRequest, ChargeRequest, ChargeView, Delivery };
+export type { CallbackBody, ChargeLinesRequest, ChargeRefundRequest, ChargeRequest, ChargeView, Delivery };
 
 export class CounterPayError extends Error {
   constructor(
@@ -109,6 +110,15 @@ export function createCounterPayClient(o: CounterPayClientOptions) {
     /** Cancels a charge that has not reached the terminal yet (CANNOT_CANCEL once it has). */
     async cancel(reference: string): Promise<ChargeView> {
       return (await send<ChargeView>('POST', `/v1/charges/${ref(reference)}/cancel`)).value;
+    },
+    /**
+     * Cancels tickets of a paid charge (every seat still valid when `seats` is left out), with a
+     * supervisor's approval (`{ code }` a manager issued on the Hub, or `{ pin }`): the seats are
+     * released; the answer's `refunds` say what goes back to the customer. NOT_APPROVED (403):
+     * nothing was cancelled.
+     */
+    async refund(reference: string, req: ChargeRefundRequest): Promise<ChargeView> {
+      return (await send<ChargeView>('POST', `/v1/charges/${ref(reference)}/refund`, req)).value;
     },
     async deliveries(reference: string): Promise<Delivery[]> {
       return (await send<{ deliveries: Delivery[] }>('GET', `/v1/charges/${ref(reference)}/deliveries`)).value

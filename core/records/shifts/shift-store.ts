@@ -4,6 +4,7 @@
 import { AppError } from '../../../shared/errors';
 import { ShiftReportSchema, type ShiftReport, type ShiftView, type ZReportSummary } from '../../../shared/records';
 import type { RecordProfile } from '../../../shared/record-profile';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db';
 import { clipText, NO_JOURNAL_SINK, type JournalSink } from '../../journal-sink';
 import { takenKobo } from './shift-report-doc';
@@ -57,6 +58,7 @@ export function zReportEvent(r: ShiftReport & { id: number }) {
 const takingsOf = (r: ShiftReport) => whole(takenKobo(r));
 
 export class ShiftStore {
+  private cashierAtStmt: Statement | undefined;
   /** `sink`: where the shift's events also go, in their transactions (the Hub's outbox; none in some tests). */
   constructor(
     private readonly db: Db,
@@ -178,11 +180,11 @@ export class ShiftStore {
 
   /** The cashier of the shift that was open at `at` ('' when none was). */
   cashierAt(at: number): string {
-    const r = this.db
-      .prepare(
-        'SELECT cashier FROM shifts WHERE opened_at <= ? AND (closed_at IS NULL OR closed_at > ?) ORDER BY opened_at DESC LIMIT 1',
-      )
-      .get(at, at) as { cashier: string } | undefined;
+    // Asked inside every sale's journal transaction: prepared once.
+    this.cashierAtStmt ??= this.db.prepare(
+      'SELECT cashier FROM shifts WHERE opened_at <= ? AND (closed_at IS NULL OR closed_at > ?) ORDER BY opened_at DESC LIMIT 1',
+    );
+    const r = this.cashierAtStmt.get(at, at) as { cashier: string } | undefined;
     return r?.cashier ?? '';
   }
 }

@@ -20,6 +20,8 @@ import { ScreensScreen } from './screens/Screens';
 import { ShiftsScreen } from './screens/Shifts';
 import { ShowsScreen } from './screens/Shows';
 import { TodayScreen } from './screens/Today';
+import { CasesScreen } from './screens/Cases';
+import { RefundsScreen } from './screens/Refunds';
 import { BASE, currentBranch, screensFor, useDash, type ScreenId, type ThemeChoice } from './store';
 import { useEvery, useLoad } from './use-load';
 
@@ -139,7 +141,7 @@ function Frame() {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
       const i = e.key === '0' ? 9 : Number(e.key) - 1;
       const s = screens[i];
-      if (!s) return;
+      if (!s || 'noKey' in s) return;
       e.preventDefault();
       navigate(withBranch(`${BASE}${s.id}`, branch));
     };
@@ -160,6 +162,8 @@ function Frame() {
     screens: <ScreensScreen />,
     managers: <ManagersScreen />,
     audit: <AuditScreen />,
+    refunds: <RefundsScreen />,
+    cases: <CasesScreen />,
   };
   const shown =
     route.screen === 'account'
@@ -198,7 +202,7 @@ function Frame() {
                       {n}
                     </span>
                   ) : null}
-                  {i < 10 ? (
+                  {i < 10 && !('noKey' in s) ? (
                     <kbd aria-hidden="true" title={`Alt+${(i + 1) % 10}`}>
                       <span className="kbd-alt">Alt+</span>
                       {(i + 1) % 10}

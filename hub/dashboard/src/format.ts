@@ -116,6 +116,12 @@ export function agoText(from: number, now: number): string {
   return `${Math.floor(min / 1440)} days ago`;
 }
 
+/** How long since, as an age: "under a minute", "4 min", "2 h 05 min", "3 days" (a refund owed, a case open). */
+export const ageText = (from: number, now: number): string => {
+  const t = agoText(from, now);
+  return t === 'just now' ? 'under a minute' : t.replace(/ ago$/, '');
+};
+
 /** A counter's clock against the Hub's (clockOffsetMs = Hub time − counter time, so positive is behind): "on time" within 5 s, else "3 min 10 s behind" / "ahead". */
 export function clockOffsetText(offsetMs: number | null): string {
   if (offsetMs === null) return 'not known yet';

@@ -77,13 +77,19 @@ export function auditWhat(
       return `released held seats in ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
     case 'programme.catalogue-imported':
       return `uploaded the concessions catalogue of ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
+    case 'approval.code-issued':
+      return `issued an approval code for ${branchLabel(t)}${e.detail ? ` (${e.detail})` : ''}`;
+    case 'approval.redeemed':
+      return `approval code used at ${t}${e.detail ? `: ${e.detail}` : ''}`;
+    case 'approval.refused':
+      return `approval code refused at ${t}${e.detail ? `: ${e.detail}` : ''}`;
   }
 }
 
 /** Which kind of action, for the entry's marker: sign-ins, manager accounts, counters, programmes. */
 export function auditKind(action: AuditEntry['action']): 'login' | 'manager' | 'counter' | 'programme' {
   if (action === 'login' || action === 'login.failed') return 'login';
-  if (action.startsWith('counter.')) return 'counter';
+  if (action.startsWith('counter.') || action.startsWith('approval.')) return 'counter';
   if (action.startsWith('programme.')) return 'programme';
   return 'manager';
 }

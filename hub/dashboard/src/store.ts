@@ -27,6 +27,9 @@ export const SCREENS = [
   { id: 'audit', label: 'Audit', headOffice: true },
   // Last, so head office's Alt+9/Alt+0 (Managers, Audit) stay; a branch manager opens it with Alt+9.
   { id: 'screens', label: 'Screens' },
+  // After the sale (no key: Alt+1…0 stay as they were).
+  { id: 'refunds', label: 'Refunds', noKey: true },
+  { id: 'cases', label: 'Cases', noKey: true },
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 /** The screens in the top bar for this manager (Managers and Audit are head office's); Alt+1…9, Alt+0 open them in this order. */

@@ -352,7 +352,11 @@ describe('the documented routes', () => {
         key,
         r.method,
         `${path}${query}`,
-        r.method === 'POST' && r.name === 'charge' ? twoSeats('BK-9001') : undefined,
+        r.method === 'POST' && r.name === 'charge'
+          ? twoSeats('BK-9001')
+          : r.name === 'refund'
+            ? { reason: 'customer-request', approval: { pin: '2468' } }
+            : undefined,
       );
       seen.push(`${r.name} ${a.status}`);
       if (a.status >= 400) expect(IntegrationErrorSchema.strict().safeParse(a.body).success).toBe(true);
@@ -362,12 +366,14 @@ describe('the documented routes', () => {
         ).toBe(true);
       else if (r.name !== 'ping') expect(strictCharge.safeParse(a.body).error).toBeUndefined();
     }
-    // Every route answered as itself (cancel: the order is already on its way, so 409).
+    // Every route answered as itself (cancel: the order is already on its way, so 409; refund: it
+    // is not paid, or cancelled already, so 409).
     expect(seen).toEqual([
       'charge 201',
       'read 200',
       'wait 200',
       expect.stringMatching(/^cancel (200|409)$/),
+      'refund 409',
       'deliveries 200',
       'ping 200',
     ]);

@@ -2,6 +2,7 @@
 // scale, hours and summary, and the order search form ⇄ query string.
 import { describe, expect, it } from 'vitest';
 import {
+  ageText,
   agoText,
   changeText,
   chartHours,
@@ -61,6 +62,8 @@ describe('dashboard format', () => {
     expect(agoText(0, 4 * 60_000)).toBe('4 min ago');
     expect(agoText(0, 125 * 60_000)).toBe('2 h 05 min ago');
     expect(agoText(0, 3 * 86_400_000)).toBe('3 days ago');
+    expect(ageText(0, 30_000)).toBe('under a minute');
+    expect(ageText(0, 3 * 86_400_000)).toBe('3 days');
     expect(clockOffsetText(null)).toBe('not known yet');
     expect(clockOffsetText(-4000)).toBe('on time');
     expect(clockOffsetText(190_000)).toBe('3 min 10 s behind');

@@ -42,6 +42,13 @@ describe('manager view', () => {
       'issued an enrollment code for Ikeja (B1) (valid 60 minutes)',
     );
     expect(e('counter.code-issued', null)).toBe('issued an enrollment code for any branch');
+    expect(e('approval.code-issued', 'B1', 'valid 15 minutes')).toBe(
+      'issued an approval code for Ikeja (B1) (valid 15 minutes)',
+    );
+    expect(e('approval.refused', 'Till 1 (ctr_1)', 'used, for cancel COU1-261207-0004')).toBe(
+      'approval code refused at Till 1 (ctr_1): used, for cancel COU1-261207-0004',
+    );
+    expect(auditKind('approval.redeemed')).toBe('counter');
     expect(auditKind('login.failed')).toBe('login');
     // Every action the Hub may write has words and a kind.
     for (const a of AUDIT_ACTIONS) {

@@ -24,6 +24,9 @@ const KIND: Record<AttentionLine['kind'], { label: string; tone: 'bad' | 'warn' 
   'claim-refused': { label: 'Claim refused', tone: 'bad' },
   'seat-sold-twice': { label: 'Seat sold twice', tone: 'bad' },
   'stock-below-zero': { label: 'Stock below zero', tone: 'warn' },
+  'card-refund-owed': { label: 'Card refund owed', tone: 'warn' },
+  'case-flagged': { label: 'Complaint open 48 h', tone: 'warn' },
+  'case-overdue': { label: 'Complaint overdue (72 h)', tone: 'bad' },
 };
 
 export function AttentionScreen() {

@@ -8,6 +8,8 @@ import { Banner, Link, Loading, ScreenTitle } from '../components/bits';
 import { DayNav, useDay, useFollowDay } from '../components/DayNav';
 import { HourChart } from '../components/HourChart';
 import { SalesMixView } from '../components/SalesMix';
+import { AfterSaleTiles } from '../components/AfterSaleTiles';
+import { ApprovalCodePanel } from '../components/ApprovalCode';
 import { changeText, dayLong, dayShort, formatCount, formatNaira, lastWeekSoFar } from '../format';
 import { useBranchLabel } from '../branch-names';
 import { branchQuery, useDash } from '../store';
@@ -231,6 +233,8 @@ export function TodayScreen() {
               />
             ) : null}
           </div>
+          {v.afterSale ? <AfterSaleTiles f={v.afterSale} /> : null}
+          {isToday ? <ApprovalCodePanel /> : null}
           {v.totals.openCount ? (
             <p className="hint">
               <Link to="/dashboard/attention">Open Needs attention</Link> for the payments still open.
