@@ -142,6 +142,17 @@ export function planCancel(
   return { seats, lines, amountKobo, refunds };
 }
 
+/** A cash refund is paid out of the drawer at once: never more than the drawer should hold then. */
+export function refuseAboveDrawer(plan: Pick<CancelPlan, 'refunds'>, holds: number | null): void {
+  const cash = plan.refunds.find((r) => r.tender === 'cash');
+  if (!cash || holds === null || cash.amountKobo <= holds) return;
+  throw new AppError(
+    'CONFLICT',
+    `The drawer should hold ${formatNaira(Math.max(0, holds))}: a cash refund of ${formatNaira(cash.amountKobo)} cannot be paid from it. Take cash to the drawer first, or cancel less.`,
+    { holdsKobo: holds, cashKobo: cash.amountKobo },
+  );
+}
+
 /** The cancel's line in the sale's history: what was cancelled, why, what is owed back by which tender, who approved. */
 function cancelNote(plan: CancelPlan, made: readonly RefundView[], reason: UndoReason, by: string): string {
   const what = [
@@ -156,17 +167,6 @@ function cancelNote(plan: CancelPlan, made: readonly RefundView[], reason: UndoR
     )
     .join('; ');
   return `Cancelled ${what} (${UNDO_REASON_LABELS[reason]}): ${back}. Approved: ${by}`;
-}
-
-/** A cash refund is paid out of the drawer at once: never more than the drawer should hold then. */
-export function refuseAboveDrawer(plan: Pick<CancelPlan, 'refunds'>, holds: number | null): void {
-  const cash = plan.refunds.find((r) => r.tender === 'cash');
-  if (!cash || holds === null || cash.amountKobo <= holds) return;
-  throw new AppError(
-    'CONFLICT',
-    `The drawer should hold ${formatNaira(Math.max(0, holds))}: a cash refund of ${formatNaira(cash.amountKobo)} cannot be paid from it. Take cash to the drawer first, or cancel less.`,
-    { holdsKobo: holds, cashKobo: cash.amountKobo },
-  );
 }
 
 /** The cancel call: checks, approval, then the one transaction; the sale's view and the refunds owed it made. */

@@ -185,7 +185,7 @@ describe('the table names every door to an undo (found by introspection, not typ
     // Beside the contract's calls, one door over HTTP: the box office's POST /v1/charges/{reference}/refund
     // (core/integrations/charge-desk.ts), whose approval test/integration/integrations/charge-refund.test.ts
     // proves the same way (none refused at the schema, a wrong PIN and a code without a Hub refused, nothing written).
-    expect(sourcesCalling(/\b(?:undo\.cancel|undo\.exchange|exchanges\.exchange)\s*\(/)).toEqual([
+    expect(sourcesCalling(/\b(?:undo\.cancel|exchanges\.exchange)\s*\(/)).toEqual([
       'core/integrations/charge-desk.ts',
       'core/orders/orders-module.ts',
     ]);
