@@ -14,7 +14,7 @@
 // moved.
 import { soldBasketOf, type BasketSaleInput } from '../../shared/basket-sale';
 import { AppError, issueFields, validationError } from '../../shared/errors';
-import { exchangeCredit, exchangeMoney } from '../../shared/exchange';
+import { exchangeCredit, exchangeMoney, exchangeTender } from '../../shared/exchange';
 import type { Logger } from '../../shared/logger';
 import type { OrderView } from '../../shared/orders';
 import {
@@ -134,6 +134,11 @@ function planExchange(
     throw validationError(fields, EXCHANGE_INVALID);
   }
   const money = exchangeMoney(credit.creditKobo, priced.amounts.totalKobo);
+  // How the difference is paid, judged before any approval is asked (the new sale judges it again).
+  const t = exchangeTender(money, req.tender);
+  if (!t.ok) throw validationError({ [t.path]: t.message }, EXCHANGE_INVALID);
+  if (t.tender.kind === 'card' && !req.sn)
+    throw refuse('sn', 'Enter the terminal serial number (SN): the difference is paid on the terminal');
   // What the old sale has left to give back pays the credit, card first: the part spent on the new
   // tickets is recorded with the exchange (a cancel of the new sale gives it back by these tenders);
   // the rest is the refund owed, made when the exchange completes.

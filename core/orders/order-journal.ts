@@ -56,22 +56,17 @@ interface TransitionResult {
 }
 
 export class OrderJournal {
-  private readonly db: Db;
-  private readonly now: () => number;
-  private readonly sink: JournalSink;
-  private readonly moved: (after: OrderRecord, from: OrderState) => void;
-
   /**
    * `sink`: where each event also goes, in its transaction (the Hub's outbox; none in tools and some
    * tests). `moved`: another owner's write after each change of state, in its transaction (an
    * exchange completed when its new sale is paid: exchange.ts); it must never throw.
    */
-  constructor(db: Db, now: () => number, sink: JournalSink = NO_JOURNAL_SINK, moved?: typeof this.moved) {
-    this.db = db;
-    this.now = now;
-    this.sink = sink;
-    this.moved = moved ?? (() => {});
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+    private readonly sink: JournalSink = NO_JOURNAL_SINK,
+    private readonly moved: (after: OrderRecord, from: OrderState) => void = () => {},
+  ) {}
 
   /**
    * Records a new sale with the next order number of its counter and day, in one transaction:

@@ -1,9 +1,9 @@
 // The driver's handle on the app-under-test child (test/helpers/chaos-app.ts): start it, send it
-// sales (answered once journaled), SIGKILL it at any moment, start it again, stop it cleanly.
+// sales and cancels (answered once journaled), SIGKILL it at any moment, start it again, stop it cleanly.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { SaleInput } from '../../shared/orders';
+import type { OrderState, SaleInput } from '../../shared/orders';
 import type { BasketSaleInput } from '../../shared/basket-sale';
 import type { AppMessage, ChaosAppArgs, DriverMessage, OrderSnapshot } from '../helpers/chaos-protocol';
 
@@ -20,17 +20,30 @@ export type SellResult =
   /** The process died before answering: the sale counts as started only if it is in the journal. */
   | { kind: 'no-answer' };
 
+export type CancelResult =
+  | { kind: 'cancelled'; refundNos: string[] }
+  | { kind: 'refused'; code: string; message: string }
+  /** The process died before answering: the cancel happened only if the journal has it (all of it). */
+  | { kind: 'no-answer' };
+
+export type ExchangeResult =
+  | { kind: 'exchanged'; newOrderId: number; newOutOrderNo: string; newState: OrderState; refundNos: string[] }
+  | { kind: 'refused'; code: string; message: string }
+  | { kind: 'no-answer' };
+
+type Answer = SellResult | CancelResult | ExchangeResult;
+
 export interface AppProcessEvents {
   order(o: OrderSnapshot): void;
   ready(webhookUrl: string, orders: OrderSnapshot[], m: ReadyMessage): void;
   /** Messages other children send besides the chaos app's (the Hub counter's reports). */
-  other?(m: Exclude<AppMessage, { type: 'ready' | 'order' | 'ack' | 'refused' }>): void;
+  other?(m: Exclude<AppMessage, { type: 'ready' | 'order' | 'ack' | 'refused' | 'cancelled' | 'exchanged' }>): void;
 }
 
 export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
-  private readonly pending = new Map<number, (r: SellResult) => void>();
+  private readonly pending = new Map<number, (r: Answer) => void>();
   private nextReq = 1;
   generation = 0;
   readonly stderr: string[] = [];
@@ -81,13 +94,23 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
           resolveStart(m.webhookUrl);
         } else if (m.type === 'order') {
           this.on.order({ id: m.id, outOrderNo: m.outOrderNo, state: m.state, late: m.late ?? null });
-        } else if (m.type === 'ack' || m.type === 'refused') {
+        } else if (m.type === 'ack' || m.type === 'refused' || m.type === 'cancelled' || m.type === 'exchanged') {
           const answer = this.pending.get(m.reqId);
           this.pending.delete(m.reqId);
           answer?.(
             m.type === 'ack'
               ? { kind: 'acked', id: m.id, outOrderNo: m.outOrderNo }
-              : { kind: 'refused', code: m.code, message: m.message },
+              : m.type === 'cancelled'
+                ? { kind: 'cancelled', refundNos: m.refundNos }
+                : m.type === 'exchanged'
+                  ? {
+                      kind: 'exchanged',
+                      newOrderId: m.newOrderId,
+                      newOutOrderNo: m.newOutOrderNo,
+                      newState: m.newState,
+                      refundNos: m.refundNos,
+                    }
+                  : { kind: 'refused', code: m.code, message: m.message },
           );
         } else {
           this.on.other?.(m);
@@ -102,8 +125,30 @@ export class AppProcess<A extends ChaosAppArgs = ChaosAppArgs> {
     if (!child) return Promise.resolve({ kind: 'no-answer' });
     const reqId = this.nextReq++;
     return new Promise((answer) => {
-      this.pending.set(reqId, answer);
+      this.pending.set(reqId, answer as (r: Answer) => void);
       this.send(child, { type: 'sell', reqId, sale });
+    });
+  }
+
+  /** Asks for a cancel of seats of a paid sale; answered once journaled, or no-answer if the process dies first. */
+  cancel(orderId: number, seats: string[]): Promise<CancelResult> {
+    const child = this.child;
+    if (!child) return Promise.resolve({ kind: 'no-answer' });
+    const reqId = this.nextReq++;
+    return new Promise((answer) => {
+      this.pending.set(reqId, answer as (r: Answer) => void);
+      this.send(child, { type: 'cancel', reqId, orderId, seats });
+    });
+  }
+
+  /** Asks for an exchange of seats of a paid sale; answered once the new sale is journaled, or no-answer. */
+  exchange(m: Omit<Extract<DriverMessage, { type: 'exchange' }>, 'type' | 'reqId'>): Promise<ExchangeResult> {
+    const child = this.child;
+    if (!child) return Promise.resolve({ kind: 'no-answer' });
+    const reqId = this.nextReq++;
+    return new Promise((answer) => {
+      this.pending.set(reqId, answer as (r: Answer) => void);
+      this.send(child, { type: 'exchange', reqId, ...m });
     });
   }
 

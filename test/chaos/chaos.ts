@@ -7,9 +7,14 @@
 // at random through counter kills and provider faults.
 // Half the sales are baskets (test/helpers/chaos-basket.ts: ticket types, concessions and combos with
 // counted stock, card, cash or split): the drawer's cash and the stock taken must equal the driver's model.
+// Cancels and exchanges after the sale (chaos-cancels.ts): the driver cancels seats of paid sales, or
+// exchanges them for seats of another show (a higher price paid in cash), with the admin PIN, some
+// while the app is killed, and sells some freed seats again; the journal's refunds owed, seats,
+// exchanges and outbox events must match (undo-verdict.ts).
 // Last line: "sales=<n> providerOrders=<n> duplicates=<n> lost=<n> notFinal=<n> drawerMismatch=<n>
-// stockMismatch=<n> lateFound=<n> lateMissed=<n> integrationDuplicates=<n> integrationLost=<n>"; exit 1
-// unless all but sales, providerOrders and lateFound are 0.
+// stockMismatch=<n> lateFound=<n> lateMissed=<n> cancels=<n> exchanges=<n> refundLost=<n>
+// seatAfterCancelSold=<n> cancelPartial=<n> integrationDuplicates=<n> integrationLost=<n>"; exit 1
+// unless all but sales, providerOrders, lateFound, cancels and exchanges are 0.
 // Usage: tsx test/chaos/chaos.ts [--sales N] [--seed S] [--kills K] [--expire SEC] [--terminals T] [--gap-ms MS]
 //        [--outages N] [--fault-scale F] [--keep] [--integration-only]
 import Database from 'better-sqlite3';
@@ -37,8 +42,13 @@ import type { SaleInput } from '../../shared/orders';
 import { splitSeats } from '../../shared/seat-list';
 import { TerminalSimulator } from './terminal-simulator';
 import { runIntegrationChaos } from './integration-chaos';
+import { ChaosCancels } from './chaos-cancels';
+import { readUndoJournal } from './undo-journal';
+import { undoLine, undoVerdict, type UndoVerdict } from './undo-verdict';
 
 export interface ChaosReport extends ChaosVerdict {
+  /** The cancels' verdict (undo-verdict.ts). */
+  undo: UndoVerdict;
   /** The run's temp dir (journal, app log): kept when the run fails or with --keep. */
   dir: string;
 }
@@ -119,6 +129,9 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
   };
 
   let verdict: ChaosVerdict | null = null;
+  let undo: UndoVerdict | null = null;
+  const cancels = new ChaosCancels(rng.fork('cancels'), cs.terminals);
+  const cancelRng = rng.fork('cancel-moments');
   try {
     await startApp();
     // ---- the sales, with kills at seeded moments ----
@@ -132,10 +145,11 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     let refused = 0;
     let unanswered = 0;
     const tally = (r: Awaited<ReturnType<AppProcess['sell']>>, sale: SaleInput | BasketSaleInput) => {
-      if (r.kind === 'acked') acked.add(r.outOrderNo);
-      if (r.kind === 'acked' && 'tender' in sale)
-        models.set(r.outOrderNo, { cashKobo: modelCash(sale), taken: modelTaken(sale) });
-      else if (r.kind === 'refused') refused += 1;
+      if (r.kind === 'acked') {
+        acked.add(r.outOrderNo);
+        cancels.noteSale(r.id, r.outOrderNo, sale);
+        if ('tender' in sale) models.set(r.outOrderNo, { cashKobo: modelCash(sale), taken: modelTaken(sale) });
+      } else if (r.kind === 'refused') refused += 1;
       else unanswered += 1;
     };
     // Outages at seeded moments while the sales go on.
@@ -163,8 +177,19 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
       await pause(Math.min(o.gapMs * 6, -Math.log(1 - saleRng.next()) * o.gapMs));
       // Half the sales are baskets: ticket types, concessions and combos, card, cash or split.
       const one = randomSale(saleRng, cs.terminals);
-      const sale = saleRng.chance(0.5) ? randomBasket(saleRng, { ...one, seats: splitSeats(one.seats) }, one.sn) : one;
-      if (killAt.has(i)) {
+      const basket = saleRng.chance(0.5);
+      const sale =
+        cancels.nextResell() ??
+        (basket ? randomBasket(saleRng, { ...one, seats: splitSeats(one.seats) }, one.sn) : one);
+      if (killAt.has(i) && cancels.canCancel(appView) && killRng.chance(0.4)) {
+        // A kill while a cancel or an exchange is being approved or committed: all of it in the journal, or nothing.
+        const answer = killRng.chance(0.5) ? cancels.start(app, appView) : cancels.startExchange(app, appView);
+        await pause(killRng.int(0, 120));
+        await app.kill();
+        await answer;
+        print(`kill ${app.generation} before sale ${i + 1} (mid-cancel)`);
+        await startApp();
+      } else if (killAt.has(i)) {
         // Half the kills land while this sale is being sent, half at a random moment in between.
         const midSale = killRng.chance(0.5);
         const answer = midSale ? app.sell(sale).then((r) => tally(r, sale)) : Promise.resolve();
@@ -176,11 +201,20 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
         if (midSale) continue;
       }
       tally(await app.sell(sale), sale);
+      const after = cancelRng.next();
+      if (after < 0.1) await cancels.start(app, appView);
+      else if (after < 0.2) await cancels.startExchange(app, appView);
     }
     await outages;
     print(
       `${o.sales} sales sent in ${((Date.now() - started) / 1000).toFixed(1)} s: ${acked.size} acknowledged, ${refused} refused, ${unanswered} unanswered (killed)`,
     );
+    // A few more cancels once the sales are sent (a small run has few paid sales during them).
+    for (let k = 0; k < Math.max(3, Math.ceil(o.sales / 40)); k++) {
+      await cancels.startExchange(app, appView);
+      await cancels.start(app, appView);
+    }
+    print(cancels.summary());
     for (let k = 0; k < settleKills; k++) {
       await pause(killRng.int(200, Math.max(300, (o.expireSeconds * 600) / settleKills)));
       await app.kill();
@@ -228,7 +262,9 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
         )
         .all() as JournalRow[]
     ).map((r) => ({ ...r, inTotals: inTotals.has(r.outOrderNo) }));
+    const undoJournal = readUndoJournal(db, 'Chaos 1');
     db.close();
+    undo = undoVerdict(undoJournal, cancels.asked, cancels.exchanges);
     const sales = chaosVerdict(journal, sandbox.listPosOrders(), acked, paidLate);
     const baskets = basketVerdict(journal, models, Object.keys(CHAOS_STOCK));
     verdict = { ...sales, ...baskets, problems: [...sales.problems, ...baskets.problems] };
@@ -247,10 +283,11 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
     print(
       `journal: ${[...states].map(([k, n]) => `${k}=${n}`).join(' ')}; paid without payNo (told by webhook, which carries none)=${journal.filter((r) => r.state === 'paid' && !r.payNo).length}`,
     );
+    for (const p of undo.problems.slice(0, 20)) print(`PROBLEM ${p}`);
     for (const p of verdict.problems.slice(0, 40)) print(`PROBLEM ${p}`);
     if (verdict.problems.length > 40) print(`... and ${verdict.problems.length - 40} more problems`);
     if (app.stderr.length > 0) print(`app stderr: ${app.stderr.join('').slice(-1500)}`);
-    return { ...verdict, dir };
+    return { ...verdict, undo, dir };
   } finally {
     sim.close();
     if (app.alive) await app.kill();
@@ -263,7 +300,8 @@ export async function runChaos(o: ChaosOptions, print: (line: string) => void = 
         verdict.notFinal +
         verdict.lateMissed +
         verdict.drawerMismatch +
-        verdict.stockMismatch >
+        verdict.stockMismatch +
+        (undo ? undo.refundLost + undo.seatAfterCancelSold + undo.cancelPartial : 1) >
         0;
     if (!o.keep && !failed) rmSync(dir, { recursive: true, force: true });
   }
@@ -325,7 +363,7 @@ if (require.main === module) {
     const report = await runChaos(o, (line) => console.log(line));
     const b = await runIntegrationChaos(box, (line) => console.log(line));
     console.log(
-      `${chaosLine(report)} integrationDuplicates=${b.integrationDuplicates} integrationLost=${b.integrationLost}`,
+      `${chaosLine(report)} ${undoLine(report.undo)} integrationDuplicates=${b.integrationDuplicates} integrationLost=${b.integrationLost}`,
     );
     process.exitCode =
       report.duplicates +
@@ -334,6 +372,9 @@ if (require.main === module) {
         report.lateMissed +
         report.drawerMismatch +
         report.stockMismatch +
+        report.undo.refundLost +
+        report.undo.seatAfterCancelSold +
+        report.undo.cancelPartial +
         b.integrationDuplicates +
         b.integrationLost ===
       0

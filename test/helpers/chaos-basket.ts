@@ -1,11 +1,13 @@
-// Baskets in the chaos runs: the ticket types and catalogue the chaos app prices them against
+// Baskets in the chaos runs: the ticket types, catalogue and seats the chaos app prices them against
 // (stock left read from its own journal, as a counter does), random baskets for the driver (several
 // ticket types, items and combos, card, cash or split), and the driver's own model of each one —
 // its total, its cash part and the items it takes — written apart from the engine's arithmetic, so
 // that the drawer and the stock can be checked against it after the run.
 import type { Db } from '../../core/db';
-import type { BasketSources } from '../../core/orders';
+import type { BasketSources, SeatPlanner } from '../../core/orders';
+import { seatList } from '../../shared/seat-list';
 import type { BasketSaleInput } from '../../shared/basket-sale';
+import type { SaleInput } from '../../shared/orders';
 import type { Catalogue } from '../../shared/catalogue';
 import type { Rng } from './chaos-random';
 
@@ -77,6 +79,27 @@ export function modelTotal(b: BasketSaleInput): number {
   return total;
 }
 
+/**
+ * What a seat of a sale gives back when cancelled, by the model: its ticket type's price and booking
+ * fee; a sale of one ticket type its price and its share of the sale's fee (a sale's fee is for all
+ * its tickets), the price alone when the fee does not divide evenly (docs/refunds.md).
+ */
+export function modelSeatKobo(sale: SaleInput | BasketSaleInput, seat: string): number {
+  if (!('tender' in sale)) {
+    const fee = sale.bookingFeeKobo ?? 0;
+    return sale.priceKobo + (fee % sale.tickets === 0 ? fee / sale.tickets : 0);
+  }
+  const t = sale.tickets?.seats.find((s) => s.seat.toUpperCase() === seat)?.ticketType ?? '?';
+  const [price, fee] = TYPE_PRICE[t] ?? [Number.NaN, 0];
+  return price + fee;
+}
+
+/** A ticket type's price and booking fee, by the model. */
+export const modelTypeKobo = (type: string): number => {
+  const [price, fee] = TYPE_PRICE[type] ?? [Number.NaN, 0];
+  return price + fee;
+};
+
 /** The cash a paid basket leaves in the drawer, by the model: the total (cash), the cash part (split), 0 (card). */
 export function modelCash(b: BasketSaleInput): number {
   return b.tender.kind === 'cash' ? modelTotal(b) : b.tender.kind === 'split' ? b.tender.cashKobo : 0;
@@ -100,10 +123,33 @@ export function journalStockLeft(db: Db): Map<string, number> {
   return left;
 }
 
+/** A show's key in the chaos runs (its ticket types and its seats). */
+export const chaosShowKey = (s: { filmName: string; showDate: string; showTime: string }): string =>
+  `${s.filmName}|${s.showDate}|${s.showTime}`;
+
+/** Every show has a seat map of any seat (no layout): the show's key as the basket's ticket types name it. */
+export const chaosSeatPlanner: SeatPlanner = {
+  plan: (sale) => {
+    const seats = seatList(sale.seats);
+    if (seats.length === 0) return null;
+    return {
+      showKey: chaosShowKey(sale),
+      show: {
+        filmName: sale.filmName,
+        filmTitle: sale.filmTitle,
+        date: sale.showDate,
+        time: sale.showTime,
+        screen: '',
+      },
+      seats,
+    };
+  },
+};
+
 /** What the chaos app prices baskets against: every show has the three ticket types; the catalogue with stock left. */
 export function chaosBasketSources(db: Db): BasketSources {
   return {
-    show: (t) => ({ showKey: `${t.filmName}|${t.showDate}|${t.showTime}`, ticketTypes: CHAOS_TICKET_TYPES }),
+    show: (t) => ({ showKey: chaosShowKey(t), ticketTypes: CHAOS_TICKET_TYPES }),
     catalogue: () => {
       const left = journalStockLeft(db);
       return {

@@ -1,11 +1,11 @@
 // What the chaos run's child processes (chaos-app.ts, hub-chaos-counter.ts) share: talking to the
-// driver over the IPC channel, a JSON-lines file logger, reading the args file, answering a sale,
-// and leaving loudly when start fails.
+// driver over the IPC channel, a JSON-lines file logger, reading the args file, answering a sale
+// (and a cancel or an exchange, chaos app only), and leaving loudly when start fails.
 import { openSync, readFileSync, writeSync } from 'node:fs';
 import type { Logger } from '../../shared/logger';
 import type { CheckoutService } from '../../core/orders/checkout-service';
 import { isAppError } from '../../shared/errors';
-import type { AppMessage, DriverMessage } from './chaos-protocol';
+import { CHAOS_PIN, type AppMessage, type DriverMessage } from './chaos-protocol';
 
 export function send(m: AppMessage): void {
   process.send?.(m);
@@ -41,6 +41,64 @@ export function answerSell(checkout: CheckoutService, m: Extract<DriverMessage, 
         message: err instanceof Error ? err.message : String(err),
       }),
   );
+}
+
+/**
+ * Cancels as the driver asks, with the admin PIN: the promise resolves after the one transaction
+ * (the undo, its seats, its refunds owed, the 'order.cancelled' event) has committed, so
+ * `cancelled` never runs ahead of the journal; a refusal is answered with its code.
+ */
+export function answerCancel(checkout: CheckoutService, m: Extract<DriverMessage, { type: 'cancel' }>): void {
+  checkout.undo
+    .cancel({
+      orderId: m.orderId,
+      seats: m.seats,
+      reason: 'customer-request',
+      approval: { pin: CHAOS_PIN },
+      cashier: 'Chaos',
+    })
+    .then(
+      (r) => send({ type: 'cancelled', reqId: m.reqId, refundNos: r.refunds.map((x) => x.refundNo) }),
+      (err: unknown) =>
+        send({
+          type: 'refused',
+          reqId: m.reqId,
+          code: isAppError(err) ? err.code : 'INTERNAL',
+          message: err instanceof Error ? err.message : String(err),
+        }),
+    );
+}
+
+/** Exchanges as the driver asks, with the admin PIN: answered once the new sale is journaled (and, paid, the old seats moved). */
+export function answerExchange(checkout: CheckoutService, m: Extract<DriverMessage, { type: 'exchange' }>): void {
+  checkout.exchanges
+    .exchange({
+      orderId: m.orderId,
+      seats: m.seats,
+      to: m.to,
+      ...(m.tender ? { tender: m.tender } : {}),
+      reason: 'customer-request',
+      approval: { pin: CHAOS_PIN },
+      cashier: 'Chaos',
+    })
+    .then(
+      (r) =>
+        send({
+          type: 'exchanged',
+          reqId: m.reqId,
+          newOrderId: r.to.id,
+          newOutOrderNo: r.to.outOrderNo,
+          newState: r.to.state,
+          refundNos: r.refunds.map((x) => x.refundNo),
+        }),
+      (err: unknown) =>
+        send({
+          type: 'refused',
+          reqId: m.reqId,
+          code: isAppError(err) ? err.code : 'INTERNAL',
+          message: err instanceof Error ? err.message : String(err),
+        }),
+    );
 }
 
 /** Runs the child's main; a failed start is written to stderr with `name` and exits 2. */

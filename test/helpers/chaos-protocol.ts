@@ -3,6 +3,13 @@ import type { CheckoutSettings, CheckoutTuningInput } from '../../core/orders/ch
 import type { ProviderConfig } from '../../core/provider/types';
 import type { OrderState, SaleInput } from '../../shared/orders';
 import type { BasketSaleInput } from '../../shared/basket-sale';
+import type { z } from 'zod';
+import type { BasketTicketsSchema, Tender } from '../../shared/basket';
+
+type BasketTickets = z.input<typeof BasketTicketsSchema>;
+
+/** The admin PIN of the chaos app (its hash is made at start): the driver's cancels are approved with it. */
+export const CHAOS_PIN = '4821';
 
 /** Written to a JSON file whose path is the child's only argument. */
 export interface ChaosAppArgs {
@@ -41,6 +48,10 @@ export interface OrderSnapshot {
 
 export type DriverMessage =
   | { type: 'sell'; reqId: number; sale: SaleInput | BasketSaleInput }
+  /** Chaos app only: cancel these seats of a paid sale with the admin PIN (CHAOS_PIN); answered `cancelled` or `refused`. */
+  | { type: 'cancel'; reqId: number; orderId: number; seats: string[] }
+  /** Chaos app only: exchange these seats of a paid sale for `to` (a cash difference paid with `tender`); answered `exchanged` or `refused`. */
+  | { type: 'exchange'; reqId: number; orderId: number; seats: string[]; to: BasketTickets; tender?: Tender }
   /** Hub counter only: stop the checkout (no new journal events), keep syncing and relaying; answered `quiesced`. */
   | { type: 'quiesce' }
   | { type: 'stop' };
@@ -51,6 +62,17 @@ export type AppMessage =
   /** Sent only after the sale is in the journal. */
   | { type: 'ack'; reqId: number; id: number; outOrderNo: string }
   | { type: 'refused'; reqId: number; code: string; message: string }
+  /** Sent only after the cancel, its refunds owed and its 'order.cancelled' event are in the journal. */
+  | { type: 'cancelled'; reqId: number; refundNos: string[] }
+  /** Sent only after the exchange's new sale is in the journal (and, paid, the old seats moved with it). */
+  | {
+      type: 'exchanged';
+      reqId: number;
+      newOrderId: number;
+      newOutOrderNo: string;
+      newState: OrderState;
+      refundNos: string[];
+    }
   | { type: 'order'; id: number; outOrderNo: string; state: OrderState; late?: string | null }
   | { type: 'stopped' }
   | { type: 'quiesced' }

@@ -11,7 +11,7 @@ import type { BasketSources, SeatPlanner } from '../../../core/orders';
 import { createPosClient } from '../../../core/provider';
 import type { BasketSaleInput } from '../../../shared/basket-sale';
 import { AppError, isAppError } from '../../../shared/errors';
-import type { ExchangeRequest } from '../../../shared/refunds';
+import { EXCHANGE_INVALID, type ExchangeRequest } from '../../../shared/refunds';
 import type { SeatHolds } from '../../../shared/seats';
 import { splitSeats } from '../../../shared/seat-list';
 import { openTempDb } from '../../helpers/orders-db';
@@ -345,12 +345,20 @@ describe('an exchange', () => {
     const { svc, db } = checkout();
     const from = await paidEvening(svc);
     const orders = countOf(db, 'orders');
-    await refusal(svc.exchanges.exchange(request(from.id, { approval: { pin: '0000' }, tender: { kind: 'card' } })));
+    const wrong = request(from.id, { approval: { pin: '0000' }, tender: { kind: 'card' }, sn: sb.merchant.terminalSn });
+    expect((await refusal(svc.exchanges.exchange(wrong))).code).toBe('PIN_WRONG');
     expect((await refusal(svc.exchanges.exchange(request(from.id, { seats: ['Z9'] })))).code).toBe('VALIDATION');
     expect((await refusal(svc.exchanges.exchange(request(from.id, { seats: ['F7', 'F8'] })))).code).toBe('VALIDATION');
     const short = await refusal(
       svc.exchanges.exchange(request(from.id, { tender: { kind: 'cash', tenderedKobo: 100 } })),
     );
+    expect(short.message).toBe(EXCHANGE_INVALID);
+    const noTender = await refusal(svc.exchanges.exchange(request(from.id)));
+    expect(noTender.details).toMatchObject({
+      fields: { tender: expect.stringMatching(/choose how the customer pays/) },
+    });
+    const noSn = await refusal(svc.exchanges.exchange(request(from.id, { tender: { kind: 'card' } })));
+    expect(noSn.details).toMatchObject({ fields: { sn: expect.stringMatching(/Enter the terminal serial number/) } });
     expect(short.details).toMatchObject({
       fields: { 'tender.tenderedKobo': expect.stringMatching(/less than the difference/) },
     });
