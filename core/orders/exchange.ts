@@ -1,7 +1,7 @@
 // Exchange tickets of a paid sale to another show or other seats, below every door (docs/refunds.md,
-// "Exchange"). The rules: only a paid sale, during a shift; each moved seat one of the sale's own, not
-// cancelled and not already being exchanged; as many new seats as moved ones; a supervisor's approval
-// (undo-approval.ts). The money is shared/exchange.ts: the credit of the moved tickets pays the new
+// "Exchange"). The rules (exchange-rules.ts): only a paid sale, during a shift; each moved seat one of
+// the sale's own, not cancelled and not already being exchanged; as many new seats as moved ones; a
+// supervisor's approval (undo-approval.ts). The money is shared/exchange.ts: the credit of the moved tickets pays the new
 // tickets first, the difference is paid (card or cash) or owed back (card first).
 //
 // The new tickets are one new sale, through the same door as every sale (`sell`, with the credit):
@@ -14,13 +14,14 @@
 // moved.
 import { soldBasketOf, type BasketSaleInput } from '../../shared/basket-sale';
 import { AppError, issueFields, validationError } from '../../shared/errors';
-import { exchangeCredit, exchangeMoney, exchangeTender } from '../../shared/exchange';
 import type { Logger } from '../../shared/logger';
+import { formatNaira } from '../../shared/money';
 import type { OrderView } from '../../shared/orders';
 import {
   EXCHANGE_INVALID,
   ExchangeRequestSchema,
   refundTenders,
+  UNDO_REASON_LABELS,
   type ExchangeRequest,
   type RefundView,
   type SaleLinks,
@@ -30,144 +31,17 @@ import { clipText, type JournalSink } from '../journal-sink';
 import type { CheckoutRun } from './checkout-run';
 import type { checkoutSales } from './checkout-sales';
 import { ExchangeStore, type ExchangeRow } from './exchange-store';
+import { creditGiven, leftToGive, planExchange, seatsLeft, type ExchangeRuleDeps } from './exchange-rules';
 import type { OrderRecord } from './order-journal';
 import { isFinalState } from './order-state';
 import { approve } from './undo-approval';
-import { refuseAboveDrawer, type UndoDeps } from './undo-cancel';
-import type { UndoStore } from './undo-store';
-import { priceBasket, type BasketSources } from './basket-intake';
 
-export interface ExchangeDeps {
+export interface ExchangeDeps extends ExchangeRuleDeps {
   db: Db;
   run: CheckoutRun;
   sales: Pick<ReturnType<typeof checkoutSales>, 'sell'>;
-  undoStore: UndoStore;
-  undo: UndoDeps;
   sink: JournalSink;
-  basket: BasketSources;
-  now: () => number;
   logger: Logger;
-}
-
-const refuse = (field: string, message: string) => validationError({ [field]: message }, message);
-
-/** The seats of a sale still the customer's: its tickets, less those cancelled or being exchanged. */
-function seatsLeft(
-  rec: OrderRecord,
-  undoStore: UndoStore,
-  exchanges: ExchangeStore,
-): { all: string[]; busy: Set<string> } {
-  const gone = new Set(undoStore.cancelledSeats(rec.id));
-  const busy = new Set(
-    exchanges
-      .from(rec.id)
-      .filter((x) => x.state === 'waiting')
-      .flatMap((x) => x.seats),
-  );
-  const all: string[] = [];
-  for (const l of soldBasketOf(rec).lines)
-    if (l.kind === 'tickets') for (const s of l.seats) if (!gone.has(s) && !busy.has(s)) all.push(s);
-  return { all, busy };
-}
-
-/** The credit a sale's tickets passed on to its exchanges (waiting or done), by its tenders: no longer its to give back. */
-function creditGiven(store: ExchangeStore, orderId: number): { cardKobo: number; cashKobo: number } {
-  let cardKobo = 0,
-    cashKobo = 0;
-  for (const x of store.from(orderId))
-    if (x.state !== 'failed') {
-      cardKobo += x.creditCardKobo;
-      cashKobo += x.creditCashKobo;
-    }
-  return { cardKobo, cashKobo };
-}
-
-/** What a sale already owes back or passed on (its refunds, and the credit of its exchanges, this one's included once recorded). */
-function leftToGive(d: ExchangeDeps, store: ExchangeStore, orderId: number): { cardKobo: number; cashKobo: number } {
-  const owed = d.undoStore.owed(orderId);
-  const given = creditGiven(store, orderId);
-  return { cardKobo: owed.cardKobo + given.cardKobo, cashKobo: owed.cashKobo + given.cashKobo };
-}
-
-interface ExchangePlan {
-  seats: string[];
-  creditKobo: number;
-  /** The credit spent on the new tickets, by the old sale's tenders, card first (what a cancel of the new sale gives back by). */
-  creditTenders: { cardKobo: number; cashKobo: number };
-  newTotalKobo: number;
-  refundKobo: number;
-  toPayKobo: number;
-}
-
-type ExchangeRequestParsed = ReturnType<typeof ExchangeRequestSchema.parse>;
-
-/** The exchange judged against the sale as it is now; throws what the cashier must fix. */
-function planExchange(
-  d: ExchangeDeps,
-  store: ExchangeStore,
-  rec: OrderRecord,
-  req: ExchangeRequestParsed,
-): ExchangePlan {
-  if (rec.state !== 'paid')
-    throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} is not paid: only a paid sale can be exchanged.`, {
-      orderId: rec.id,
-    });
-  const left = seatsLeft(rec, d.undoStore, store);
-  const seats = req.seats.length > 0 ? req.seats : left.all;
-  if (seats.length === 0) throw refuse('seats', `Sale ${rec.outOrderNo} has no tickets left to exchange`);
-  const credit = exchangeCredit(soldBasketOf(rec), seats);
-  if (!credit.ok) throw refuse('seats', `${credit.missing.join(', ')}: not a seat of sale ${rec.outOrderNo}`);
-  for (const [i, s] of seats.entries()) {
-    if (seats.indexOf(s) !== i) throw refuse('seats', `${s} is chosen twice`);
-    if (left.busy.has(s)) throw refuse('seats', `${s} is already being exchanged: wait for its difference to be paid`);
-    if (!left.all.includes(s)) throw refuse('seats', `${s} is already cancelled`);
-  }
-  if (req.to.seats.length !== seats.length)
-    throw refuse(
-      'to.seats',
-      `Choose ${seats.length} new seat${seats.length === 1 ? '' : 's'}: an exchange moves ${seats.length} ticket${seats.length === 1 ? '' : 's'}`,
-    );
-  const priced = priceBasket({ tickets: req.to, concessions: [], tender: { kind: 'card' } }, d.basket);
-  if (!priced.ok) {
-    const fields: Record<string, string> = {};
-    for (const p of priced.problems) fields[['to', ...p.path.slice(1)].join('.')] ??= p.message;
-    throw validationError(fields, EXCHANGE_INVALID);
-  }
-  const money = exchangeMoney(credit.creditKobo, priced.amounts.totalKobo);
-  // How the difference is paid, judged before any approval is asked (the new sale judges it again).
-  const t = exchangeTender(money, req.tender);
-  if (!t.ok) throw validationError({ [t.path]: t.message }, EXCHANGE_INVALID);
-  if (t.tender.kind === 'card' && !req.sn)
-    throw refuse('sn', 'Enter the terminal serial number (SN): the difference is paid on the terminal');
-  // What the old sale has left to give back pays the credit, card first: the part spent on the new
-  // tickets is recorded with the exchange (a cancel of the new sale gives it back by these tenders);
-  // the rest is the refund owed, made when the exchange completes.
-  const room = leftToGive(d, store, rec.id);
-  let creditTenders: ExchangePlan['creditTenders'];
-  let refund: { cardKobo: number; cashKobo: number };
-  try {
-    refundTenders(credit.creditKobo, soldBasketOf(rec).amounts, room);
-    creditTenders = refundTenders(credit.creditKobo - money.refundKobo, soldBasketOf(rec).amounts, room);
-    refund = refundTenders(money.refundKobo, soldBasketOf(rec).amounts, {
-      cardKobo: room.cardKobo + creditTenders.cardKobo,
-      cashKobo: room.cashKobo + creditTenders.cashKobo,
-    });
-  } catch {
-    throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} has less left to give back than these tickets' credit.`, {
-      orderId: rec.id,
-    });
-  }
-  // A cheaper show's cash refund is paid out of the drawer when the exchange completes (at once).
-  const holds = d.undo.shiftAt(d.now())?.drawerHolds?.(rec.profile === 'demo') ?? null;
-  refuseAboveDrawer({ refunds: refund.cashKobo > 0 ? [{ tender: 'cash', amountKobo: refund.cashKobo }] : [] }, holds);
-  return {
-    seats,
-    creditKobo: credit.creditKobo,
-    creditTenders,
-    newTotalKobo: money.newTotalKobo,
-    refundKobo: money.refundKobo,
-    toPayKobo: money.toPayKobo,
-  };
 }
 
 /**
@@ -207,6 +81,15 @@ function completeExchange(d: ExchangeDeps, store: ExchangeStore, x: ExchangeRow,
     refunds,
   );
   const made = ids.map((id) => undoStore.get(id)!);
+  const back = made.map(
+    (r) =>
+      `${r.refundNo} ${formatNaira(r.amountKobo)} ${r.tender === 'cash' ? 'paid back in cash' : 'owed to the card'}`,
+  );
+  run.journal.noteEvent(
+    from.id,
+    at,
+    `Exchanged seat${x.seats.length === 1 ? '' : 's'} ${x.seats.join(', ')} to sale ${sold.outOrderNo} (${UNDO_REASON_LABELS[x.reason]})${back.length ? `: ${back.join('; ')}` : ''}. Approved: ${x.approved.by}`,
+  );
   d.sink.append(
     'order.cancelled',
     {

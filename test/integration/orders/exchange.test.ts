@@ -305,6 +305,9 @@ describe('an exchange', () => {
       request(from.id, { to: { ...MATINEE, seats: [{ seat: 'B1', ticketType: 'Adult' }] } }),
     );
     expect(r.refunds.map((x) => [x.tender, x.amountKobo, x.returned?.how])).toEqual([['cash', 200_000, 'cash']]);
+    expect(svc.history(from.id).at(-1)!.note).toBe(
+      `Exchanged seat F8 to sale ${r.to.outOrderNo} (Customer asked): ${r.refunds[0]!.refundNo} ₦2,000.00 paid back in cash. Approved: Admin PIN`,
+    );
   });
 
   it('equal: nothing paid, nothing owed; the new sale is a cash sale of ₦0.00 with no order on any terminal', async () => {
@@ -318,6 +321,11 @@ describe('an exchange', () => {
     expect(r.to.basket!.amounts).toMatchObject({ totalKobo: 510_000, creditKobo: 510_000, cashKobo: 0, cardKobo: 0 });
     expect(r.refunds).toEqual([]);
     expect(sb.sandbox.listPosOrders().length).toBe(before);
+    expect(svc.history(from.id).at(-1)).toMatchObject({
+      from: 'paid',
+      to: 'paid',
+      note: `Exchanged seat F8 to sale ${r.to.outOrderNo} (Customer asked). Approved: Admin PIN`,
+    });
     expect(
       svc
         .ownSeats('k-1930')
