@@ -134,7 +134,9 @@ export function checkoutSales(d: CheckoutSalesDeps) {
     });
     changed(rec);
     // Held (or not checked) before the provider is asked, or the cash taken; taken elsewhere: failed, never sent.
-    if (plan && (await seats.hold(rec, plan, s.profile === 'demo' || s.profile === 'sandbox')) === 'stop')
+    // An exchange's new seats must be held where the Hub can be asked: never moved on an unchecked hold.
+    const needHeld = opts.exchange !== undefined;
+    if (plan && (await seats.hold(rec, plan, s.profile === 'demo' || s.profile === 'sandbox', needHeld)) === 'stop')
       return view(journal.get(rec.id) ?? rec);
     if (queueAhead) {
       queueSender.kick();

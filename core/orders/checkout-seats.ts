@@ -105,10 +105,10 @@ export class CheckoutSeats implements OrderSeats {
   }
 
   /** Holds the recorded sale's seats before the provider is asked: 'stop' when they were taken elsewhere (the order failed). */
-  async hold(rec: OrderRecord, plan: SeatPlan, practice: boolean): Promise<'go' | 'stop'> {
+  async hold(rec: OrderRecord, plan: SeatPlan, practice: boolean, needHeld = false): Promise<'go' | 'stop'> {
     this.holding.add(rec.id);
     try {
-      return await this.deps.run.track(holdForSale(this.step, rec, plan, practice));
+      return await this.deps.run.track(holdForSale(this.step, rec, plan, practice, needHeld));
     } finally {
       this.holding.delete(rec.id);
     }

@@ -152,6 +152,10 @@ function takenReason(taken: readonly Pick<SeatTaken, 'seat' | 'counterName'>[]):
   return `${parts.join('; ')}: choose other seats (the customer was not charged)`;
 }
 
+/** Why an exchange's new sale ended when the Hub could not hold its seats. */
+export const EXCHANGE_NEEDS_HOLD =
+  'An exchange needs its new seats held at the Hub, and the Hub could not be asked: try again once it answers; nothing moved.';
+
 /** What the hold step takes of the checkout. */
 export interface HoldStepDeps {
   journal: Pick<OrderJournal, 'transition' | 'get'>;
@@ -173,6 +177,7 @@ export async function holdForSale(
   rec: Pick<OrderRecord, 'id' | 'outOrderNo'>,
   plan: SeatPlan,
   practice: boolean,
+  needHeld = false,
 ): Promise<'go' | 'stop'> {
   const req: SeatHoldRequest = {
     orderKey: rec.outOrderNo,
@@ -196,14 +201,21 @@ export async function holdForSale(
     d.changed(r.changed ? r.record : d.journal.get(rec.id));
     return 'stop';
   }
-  if (out.kind === 'refused') {
-    const reason = `${out.reason} (the customer was not charged)`;
-    d.store.setOutcome(rec.id, 'refused', out.reason);
+  // An exchange (`needHeld`) moves tickets only onto seats held across counters: with a Hub it could
+  // not ask, it is refused as the Hub's refusal is (a counter without a Hub holds its own seats).
+  const unheld =
+    needHeld && out.kind === 'unchecked' && out.reason.startsWith(SEATS_UNCHECKED.hubUnreachable)
+      ? `${EXCHANGE_NEEDS_HOLD} ${out.reason}`
+      : null;
+  if (out.kind === 'refused' || unheld) {
+    const why = unheld ?? (out.kind === 'refused' ? out.reason : '');
+    const reason = `${why} (the customer was not charged)`;
+    d.store.setOutcome(rec.id, 'refused', why);
     const r = d.journal.transition(rec.id, 'failed', reason, { from: ['creating', 'queued'], patch: { reason } });
     d.logger.warn('the Hub refused the seat hold; the sale was not sent', {
       orderId: rec.id,
       outOrderNo: rec.outOrderNo,
-      reason: out.reason,
+      reason: why,
     });
     d.changed(r.changed ? r.record : d.journal.get(rec.id));
     return 'stop';

@@ -12,10 +12,11 @@ import { createPosClient } from '../../../core/provider';
 import type { BasketSaleInput } from '../../../shared/basket-sale';
 import { AppError, isAppError } from '../../../shared/errors';
 import { EXCHANGE_INVALID, type ExchangeRequest } from '../../../shared/refunds';
-import type { SeatHolds } from '../../../shared/seats';
+import { SEATS_UNCHECKED_REASONS, type SeatHolds } from '../../../shared/seats';
 import { splitSeats } from '../../../shared/seat-list';
 import { openTempDb } from '../../helpers/orders-db';
 import { OrderJournalReads } from '../../../core/orders';
+import { EXCHANGE_NEEDS_HOLD } from '../../../core/orders/seat-holding';
 import { ledger } from '../../../shared/ledger';
 import { SYNC_PAYLOADS } from '../../../shared/hub-contract';
 import { FAST_TUNING, inState, startOrdersSandbox, type OrdersSandbox } from '../../helpers/orders-sandbox';
@@ -58,7 +59,13 @@ const PIN = '2468';
 
 /** A checkout with the shows, a seat planner (every show has a seat map), a seat holds port standing in for the Hub. */
 function checkout(
-  opts: { takenElsewhere?: string[]; file?: ReturnType<typeof openTempDb>; drawerHolds?: number } = {},
+  opts: {
+    takenElsewhere?: string[];
+    file?: ReturnType<typeof openTempDb>;
+    drawerHolds?: number;
+    /** The Hub cannot be asked: every hold answers "not checked" (as the Hub link's port does then). */
+    hubDown?: boolean;
+  } = {},
 ) {
   const t = opts.file ?? openTempDb();
   // The Hub's outbox checks each event against its schema in the writer's transaction: so does this sink.
@@ -87,6 +94,7 @@ function checkout(
   const settled: { orderKey: string; outcome: string }[] = [];
   const holds: SeatHolds = {
     hold: (req) => {
+      if (opts.hubDown) return Promise.resolve({ kind: 'unchecked', reason: SEATS_UNCHECKED_REASONS.unreachable });
       const taken = req.seats.filter((s) => (opts.takenElsewhere ?? []).includes(s));
       if (taken.length > 0)
         return Promise.resolve({
@@ -344,6 +352,21 @@ describe('an exchange', () => {
     expect(e.code).toBe('CONFLICT');
     expect(e.message).toMatch(/A1 was just taken at Counter 2.*unchanged/);
     expect(countOf(db, 'order_undos')).toBe(undos);
+    expect(countOf(db, 'order_refunds')).toBe(0);
+    expect(svc.undo.ofOrder(from.id).links).toEqual({ exchangedFrom: null, exchangedTo: [], cancelledSeats: [] });
+    expect(svc.ownSeats('k-1930').map((s) => s.seat)).toEqual(['F7', 'F8']);
+  });
+
+  it('the Hub cannot be asked: refused, nothing moved (a sale goes on unchecked; an exchange never does)', async () => {
+    const { svc, db } = checkout({ hubDown: true });
+    const from = await paidEvening(svc);
+    expect(from.state).toBe('paid');
+    const e = await refusal(
+      svc.exchanges.exchange(request(from.id, { tender: { kind: 'cash', tenderedKobo: 200_000 } })),
+    );
+    expect(e.code).toBe('CONFLICT');
+    expect(e.message).toContain(EXCHANGE_NEEDS_HOLD);
+    expect(e.message).toMatch(/unchanged/);
     expect(countOf(db, 'order_refunds')).toBe(0);
     expect(svc.undo.ofOrder(from.id).links).toEqual({ exchangedFrom: null, exchangedTo: [], cancelledSeats: [] });
     expect(svc.ownSeats('k-1930').map((s) => s.seat)).toEqual(['F7', 'F8']);
