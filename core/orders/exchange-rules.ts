@@ -54,6 +54,18 @@ export function creditGiven(store: ExchangeStore, orderId: number): { cardKobo: 
   return { cardKobo, cashKobo };
 }
 
+/**
+ * What a sale took, by tender, with the credit an exchange paid it with (by the tenders of the sale
+ * that credit came from): an exchange's new sale paid wholly by credit took ₦0.00 itself, and its
+ * tickets are worth their credit all the same when exchanged again.
+ */
+export function paidWithCredit(store: ExchangeStore, rec: OrderRecord): { cardKobo: number; cashKobo: number } {
+  const a = soldBasketOf(rec).amounts;
+  const x = store.of(rec.id);
+  const credit = x?.state === 'done' ? { cardKobo: x.creditCardKobo, cashKobo: x.creditCashKobo } : null;
+  return { cardKobo: a.cardKobo + (credit?.cardKobo ?? 0), cashKobo: a.cashKobo + (credit?.cashKobo ?? 0) };
+}
+
 /** What a sale already owes back or passed on (its refunds, and the credit of its exchanges, this one's included once recorded). */
 export function leftToGive(
   d: ExchangeRuleDeps,
@@ -119,12 +131,13 @@ export function planExchange(
   // tickets is recorded with the exchange (a cancel of the new sale gives it back by these tenders);
   // the rest is the refund owed, made when the exchange completes.
   const room = leftToGive(d, store, rec.id);
+  const paid = paidWithCredit(store, rec);
   let creditTenders: ExchangePlan['creditTenders'];
   let refund: { cardKobo: number; cashKobo: number };
   try {
-    refundTenders(credit.creditKobo, soldBasketOf(rec).amounts, room);
-    creditTenders = refundTenders(credit.creditKobo - money.refundKobo, soldBasketOf(rec).amounts, room);
-    refund = refundTenders(money.refundKobo, soldBasketOf(rec).amounts, {
+    refundTenders(credit.creditKobo, paid, room);
+    creditTenders = refundTenders(credit.creditKobo - money.refundKobo, paid, room);
+    refund = refundTenders(money.refundKobo, paid, {
       cardKobo: room.cardKobo + creditTenders.cardKobo,
       cashKobo: room.cashKobo + creditTenders.cashKobo,
     });

@@ -357,6 +357,33 @@ describe('an exchange', () => {
     expect(svc.ownSeats('k-1930').map((s) => s.seat)).toEqual(['F7', 'F8']);
   });
 
+  it('a sale made by an exchange (paid wholly by its credit) can be exchanged again, and cancelled by the first sale’s tender', async () => {
+    const { svc } = checkout();
+    const from = await paidEvening(svc);
+    const first = await svc.exchanges.exchange(
+      request(from.id, { to: { ...EVENING, seats: [{ seat: 'G1', ticketType: 'Adult' }] } }),
+    );
+    expect(first.to.basket!.amounts).toMatchObject({ creditKobo: 510_000, cashKobo: 0, cardKobo: 0 });
+    const second = await svc.exchanges.exchange(
+      request(first.to.id, { seats: [], to: { ...EVENING, seats: [{ seat: 'G2', ticketType: 'Adult' }] } }),
+    );
+    expect(second.to.state).toBe('paid');
+    expect(svc.undo.ofOrder(first.to.id).links).toMatchObject({
+      exchangedFrom: { orderId: from.id },
+      exchangedTo: [{ orderId: second.to.id }],
+      cancelledSeats: ['G1'],
+    });
+    // The last sale cancelled: its ticket's credit goes back as the first sale paid, in cash.
+    const c = await svc.undo.cancel({
+      orderId: second.to.id,
+      seats: ['G2'],
+      reason: 'customer-request',
+      approval: { pin: PIN },
+      cashier: 'Ada',
+    });
+    expect(c.refunds.map((r) => [r.tender, r.amountKobo])).toEqual([['cash', 510_000]]);
+  });
+
   it('the Hub cannot be asked: refused, nothing moved (a sale goes on unchecked; an exchange never does)', async () => {
     const { svc, db } = checkout({ hubDown: true });
     const from = await paidEvening(svc);
