@@ -51,6 +51,25 @@ type RecordsContext = Pick<CoreServices, 'db' | 'store' | 'settings' | 'events' 
 /** A case slip as the complaint desk gives it: the records module adds the cinema's and the counter's names. */
 export type CaseSlipInput = Omit<CaseSlip, 'cinemaName' | 'counterName'>;
 
+type PrintService = ReturnType<typeof createPrintService>;
+
+/** The complaint desk's case slip, through the print jobs like every slip (no order, no report). */
+function caseSlipPrinter(
+  printer: PrintService,
+  cinemaName: () => string,
+  counterName: () => string,
+  profile: () => Parameters<PrintService['submit']>[0]['profile'],
+) {
+  return (slip: CaseSlipInput): Promise<PrintJobView> =>
+    printer.submit({
+      kind: 'case-slip',
+      title: `Case slip ${slip.caseNo}`,
+      payload: { slip: { ...slip, cinemaName: cinemaName(), counterName: counterName() } },
+      reprint: false,
+      profile: profile(),
+    });
+}
+
 export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {}) {
   const now = () => ctx.clock.now();
   const systemPrinter = deps.systemPrinter ?? browserSystemPrinter;
@@ -116,15 +135,12 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
   const views = (ids: number[]): OrderView[] =>
     ids.map((id) => ctx.checkout.get(id)).filter((v): v is OrderView => v !== null);
 
-  /** The complaint desk's case slip, through the print jobs like every slip (no order, no report). */
-  const printCaseSlip = (slip: CaseSlipInput): Promise<PrintJobView> =>
-    printer.submit({
-      kind: 'case-slip',
-      title: `Case slip ${slip.caseNo}`,
-      payload: { slip: { ...slip, cinemaName: settings.get().cinema.name, counterName: counterName() } },
-      reprint: false,
-      profile: ctx.settings.activeProfile(),
-    });
+  const printCaseSlip = caseSlipPrinter(
+    printer,
+    () => settings.get().cinema.name,
+    counterName,
+    () => ctx.settings.activeProfile(),
+  );
 
   const mod: CoreModule<typeof recordCalls> = {
     handlers: {
