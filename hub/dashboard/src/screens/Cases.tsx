@@ -16,7 +16,7 @@ function CaseTable({ rows, now, headOffice }: { rows: CaseRow[]; now: number; he
   const label = useBranchLabel();
   return (
     <div className="table-wrap">
-      <table className="orders">
+      <table className="orders stacked">
         <thead>
           <tr>
             <th scope="col">Case</th>
@@ -30,21 +30,23 @@ function CaseTable({ rows, now, headOffice }: { rows: CaseRow[]; now: number; he
         <tbody>
           {rows.map((c) => (
             <tr key={`${c.counterId}-${c.caseNo}`} data-testid={`case-${c.caseNo}`} data-age={c.age}>
-              <td>
+              <td data-label="Case">
                 {c.caseNo}
                 {headOffice ? <span className="hint"> · {label(c.branch)}</span> : null}
               </td>
-              <td>{c.counterName}</td>
-              <td>
+              <td data-label="Counter">{c.counterName}</td>
+              <td data-label="Opened">
                 {lagosDayTime(c.openedAt)} by {c.openedBy}
               </td>
-              <td className="wrap">
+              <td className="wrap" data-label="The customer said">
                 {c.amountKobo !== null ? formatNaira(c.amountKobo) : ''}
                 {c.last4 ? ` · card ending ${c.last4}` : ''}
                 {c.reference ? ` · sale ${c.reference}` : ''}
               </td>
-              <td className="wrap">{c.truth ? CASE_TRUTH_LABELS[c.truth] : '—'}</td>
-              <td>
+              <td className="wrap" data-label="The provider's truth">
+                {c.truth ? CASE_TRUTH_LABELS[c.truth] : '—'}
+              </td>
+              <td data-label="State">
                 {c.resolution ? (
                   <>
                     {CASE_RESOLUTION_LABELS[c.resolution]} by {c.resolvedBy} ·{' '}

@@ -17,28 +17,37 @@ function RefundLine({ r, now, headOffice }: { r: RefundRow; now: number; headOff
   const label = useBranchLabel();
   return (
     <tr data-testid={`refund-${r.refundNo}`}>
-      <td>
+      <td data-label="Refund">
         {r.refundNo}
         {headOffice ? <span className="hint"> · {label(r.branch)}</span> : null}
       </td>
-      <td>{r.orderId ? <Link to={`/dashboard/orders/${r.orderId}`}>{r.reference}</Link> : r.reference}</td>
-      <td>{r.counterName}</td>
-      <td>{r.tender === 'card' ? 'Card' : 'Cash'}</td>
-      <td className="num">{formatNaira(r.amountKobo)}</td>
-      <td className="wrap">
+      <td data-label="Sale">
+        {r.orderId ? <Link to={`/dashboard/orders/${r.orderId}`}>{r.reference}</Link> : r.reference}
+      </td>
+      <td data-label="Counter">{r.counterName}</td>
+      <td data-label="Tender">{r.tender === 'card' ? 'Card' : 'Cash'}</td>
+      <td className="num" data-label="Amount">
+        {formatNaira(r.amountKobo)}
+      </td>
+      <td className="wrap" data-label="What and why">
         {r.kind === 'exchange' ? 'Exchange' : 'Cancel'}
         {r.seats.length ? ` · seats ${r.seats.join(' ')}` : ''} · {reasonText(r.reason)}
-        {r.note ? ` (${r.note})` : ''} · approved by {r.approvedBy} ({r.approvedHow === 'code' ? 'code' : 'PIN'})
+        {r.note ? ` (${r.note})` : ''} · approved by {r.approvedBy}
+        {r.approvedHow === 'code' ? ' (approval code)' : ''}
       </td>
-      <td title={lagosDayTime(r.at)}>{lagosDayTime(r.at)}</td>
+      <td title={lagosDayTime(r.at)} data-label="Made">
+        {lagosDayTime(r.at)}
+      </td>
       {r.returned ? (
-        <td className="wrap">
+        <td className="wrap" data-label="Returned">
           {howText(r.returned.how)}
           {r.returned.reference ? ` · ${r.returned.reference}` : ''}
           {r.returned.by ? ` · by ${r.returned.by}` : ''} · {lagosDayTime(r.returned.at)}
         </td>
       ) : (
-        <td data-testid="refund-age">owed for {ageText(r.at, now)}</td>
+        <td data-testid="refund-age" data-label="Owed">
+          owed for {ageText(r.at, now)}
+        </td>
       )}
     </tr>
   );
@@ -57,7 +66,7 @@ function RefundTable({
 }) {
   return (
     <div className="table-wrap">
-      <table className="orders">
+      <table className="orders stacked">
         <thead>
           <tr>
             <th scope="col">Refund</th>
