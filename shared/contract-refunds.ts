@@ -8,6 +8,8 @@ import {
   CANCEL_INVALID,
   CancelRequestSchema,
   EXCHANGE_INVALID,
+  ExchangePriceSchema,
+  ExchangeQuoteSchema,
   ExchangeRequestSchema,
   MARK_RETURNED_INVALID,
   MarkReturnedSchema,
@@ -37,6 +39,8 @@ export const refundCalls = {
     args: z.object({ orderId: RowId }).strict(),
     result: z.object({ refunds: z.array(RefundViewSchema), links: SaleLinksSchema }),
   },
+  /** Prices an exchange as the cashier picks (credit, new total, to pay or owed back); records nothing, asks no approval. */
+  'refunds.priceExchange': { args: ExchangePriceSchema, result: ExchangeQuoteSchema },
   /**
    * A show cancelled by head office: its paid sales with tickets still valid (not cancelled, not in an
    * exchange waiting for its difference), oldest first, each with those seats, to refund or exchange.

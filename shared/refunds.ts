@@ -195,6 +195,22 @@ export const ExchangeRequestSchema = z
 export type ExchangeRequest = z.input<typeof ExchangeRequestSchema>;
 export const EXCHANGE_INVALID = 'Check the exchange: some fields need fixing';
 
+/** What the Exchange panel asks as the cashier picks: the moved tickets and the new seats, nothing recorded. */
+export const ExchangePriceSchema = ExchangeRequestSchema.pick({ orderId: true, seats: true, to: true });
+
+/** The engine's price of an exchange: the credit, the new tickets' total, and what is paid or owed back; or what to fix. */
+export const ExchangeQuoteSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    creditKobo: z.number().int(),
+    newTotalKobo: z.number().int(),
+    toPayKobo: z.number().int(),
+    refundKobo: z.number().int(),
+  }),
+  z.object({ ok: z.literal(false), problems: z.array(z.object({ field: z.string(), message: z.string() })) }),
+]);
+export type ExchangeQuote = z.infer<typeof ExchangeQuoteSchema>;
+
 /** The links of a sale to the sales around it: what it was exchanged from and into. */
 export const SaleLinksSchema = z.object({
   exchangedFrom: z.object({ orderId: RowId, outOrderNo: z.string() }).nullable(),

@@ -57,6 +57,6 @@ export function afterTheSale(d: AfterSaleDeps) {
       },
     },
     /** Exchange tickets of a paid sale; a show's paid sales to refund or exchange. */
-    exchanges: { exchange: exchanges.exchange, salesOfShow: exchanges.salesOfShow },
+    exchanges: { exchange: exchanges.exchange, price: exchanges.price, salesOfShow: exchanges.salesOfShow },
   };
 }

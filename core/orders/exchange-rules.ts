@@ -89,13 +89,16 @@ export interface ExchangePlan {
 
 export type ExchangeRequestParsed = ReturnType<typeof ExchangeRequestSchema.parse>;
 
-/** The exchange judged against the sale as it is now; throws what the cashier must fix. */
-export function planExchange(
+/**
+ * What an exchange of these tickets to these new seats would cost, judged against the sale as it is
+ * now, before any tender or approval (the panel shows it as the cashier picks); throws what to fix.
+ */
+export function quoteExchange(
   d: ExchangeRuleDeps,
   store: ExchangeStore,
   rec: OrderRecord,
-  req: ExchangeRequestParsed,
-): ExchangePlan {
+  req: Pick<ExchangeRequestParsed, 'seats' | 'to'>,
+) {
   if (rec.state !== 'paid')
     throw new AppError('CONFLICT', `Sale ${rec.outOrderNo} is not paid: only a paid sale can be exchanged.`, {
       orderId: rec.id,
@@ -121,7 +124,17 @@ export function planExchange(
     for (const p of priced.problems) fields[['to', ...p.path.slice(1)].join('.')] ??= p.message;
     throw validationError(fields, EXCHANGE_INVALID);
   }
-  const money = exchangeMoney(credit.creditKobo, priced.amounts.totalKobo);
+  return { seats, credit, money: exchangeMoney(credit.creditKobo, priced.amounts.totalKobo) };
+}
+
+/** The exchange judged against the sale as it is now; throws what the cashier must fix. */
+export function planExchange(
+  d: ExchangeRuleDeps,
+  store: ExchangeStore,
+  rec: OrderRecord,
+  req: ExchangeRequestParsed,
+): ExchangePlan {
+  const { seats, credit, money } = quoteExchange(d, store, rec, req);
   // How the difference is paid, judged before any approval is asked (the new sale judges it again).
   const t = exchangeTender(money, req.tender);
   if (!t.ok) throw validationError({ [t.path]: t.message }, EXCHANGE_INVALID);

@@ -13,15 +13,17 @@
 // stay held by the waiting sale; if it fails, expires or is cancelled, the exchange failed and nothing
 // moved.
 import { soldBasketOf, type BasketSaleInput } from '../../shared/basket-sale';
-import { AppError, issueFields, validationError } from '../../shared/errors';
+import { AppError, isAppError, issueFields, validationError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { formatNaira } from '../../shared/money';
 import type { OrderView } from '../../shared/orders';
 import {
   EXCHANGE_INVALID,
+  ExchangePriceSchema,
   ExchangeRequestSchema,
   refundTenders,
   UNDO_REASON_LABELS,
+  type ExchangeQuote,
   type ExchangeRequest,
   type RefundView,
   type SaleLinks,
@@ -31,7 +33,14 @@ import { clipText, type JournalSink } from '../journal-sink';
 import type { CheckoutRun } from './checkout-run';
 import type { checkoutSales } from './checkout-sales';
 import { ExchangeStore, type ExchangeRow } from './exchange-store';
-import { creditGiven, leftToGive, planExchange, seatsLeft, type ExchangeRuleDeps } from './exchange-rules';
+import {
+  quoteExchange,
+  creditGiven,
+  leftToGive,
+  planExchange,
+  seatsLeft,
+  type ExchangeRuleDeps,
+} from './exchange-rules';
 import type { OrderRecord } from './order-journal';
 import { isFinalState } from './order-state';
 import { approve } from './undo-approval';
@@ -130,6 +139,30 @@ function salesOfShow(
     if (all.length > 0) out.push({ order: run.view(rec), seats: all });
   }
   return out;
+}
+
+/**
+ * An exchange priced as the panel's cashier picks: the credit, the new tickets' total, what is paid
+ * or owed back; nothing recorded, no approval asked (the exchange call judges all of it again).
+ */
+function priceExchange(d: ExchangeDeps, store: ExchangeStore, input: unknown): ExchangeQuote {
+  const parsed = ExchangePriceSchema.safeParse(input);
+  if (!parsed.success)
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) };
+  try {
+    const { money } = quoteExchange(d, store, d.run.record(parsed.data.orderId), parsed.data);
+    const { creditKobo, newTotalKobo, toPayKobo, refundKobo } = money;
+    return { ok: true, creditKobo, newTotalKobo, toPayKobo, refundKobo };
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    const fields = (e.details as { fields?: Record<string, string> } | undefined)?.fields;
+    return {
+      ok: false,
+      problems: fields
+        ? Object.entries(fields).map(([field, message]) => ({ field, message }))
+        : [{ field: '', message: e.message }],
+    };
+  }
 }
 
 export function createExchanges(d: ExchangeDeps) {
@@ -270,6 +303,8 @@ export function createExchanges(d: ExchangeDeps) {
 
   return {
     exchange,
+    /** An exchange priced as the panel's cashier picks: nothing recorded, no approval asked. */
+    price: (input: unknown) => priceExchange(d, store, input),
     moved,
     links,
     creditOf,

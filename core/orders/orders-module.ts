@@ -91,6 +91,7 @@ export function createOrdersModule(ctx: OrdersContext, deps: OrdersModuleDeps) {
       // After the sale (docs/refunds.md): the approval and every rule are the engine's own, below every door.
       'refunds.cancel': (a) => checkout.undo.cancel(a),
       'refunds.exchange': (a) => checkout.exchanges.exchange(a),
+      'refunds.priceExchange': (a) => checkout.exchanges.price(a),
       'refunds.salesOfShow': (a) => ({ sales: checkout.exchanges.salesOfShow(a) }),
       'refunds.list': () => checkout.undo.list(),
       'refunds.ofOrder': (a) => checkout.undo.ofOrder(a.orderId),

@@ -188,6 +188,10 @@ test('keyboard first at 1024×768: exchange a sale to a later show at a higher p
   await expect(map.locator('[aria-pressed="true"]')).toHaveCount(3);
   await page.keyboard.press('Tab'); // the ticket type: Adult
   await expect(page.getByTestId('exchange-type')).toHaveValue('Adult');
+  // The engine's price before anything is pressed: the credit, the new tickets, what is to pay.
+  await expect(page.getByTestId('exchange-quote')).toHaveText(
+    'Credit ₦14,100.00 · New tickets ₦18,600.00 · To pay ₦4,500.00',
+  );
   await page.locator('#exchange-title').evaluate((el) => {
     const scroller = el.closest('.content')!;
     scroller.scrollTop += el.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 12;
@@ -211,6 +215,7 @@ test('keyboard first at 1024×768: exchange a sale to a later show at a higher p
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('exchange-approval')).toBeFocused();
   await page.keyboard.type(PIN);
+  await expect(page.getByTestId('exchange-confirm')).toContainText('Exchange · To pay ₦4,500.00');
   await shots(page, 'after-sale-exchange-panel');
   await page.keyboard.press('Enter');
 

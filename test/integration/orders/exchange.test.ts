@@ -384,6 +384,44 @@ describe('an exchange', () => {
     expect(c.refunds.map((r) => [r.tender, r.amountKobo])).toEqual([['cash', 510_000]]);
   });
 
+  it('priced as the cashier picks (credit, new total, to pay or owed back), recording nothing and asking no approval', async () => {
+    const { svc, db } = checkout();
+    const from = await paidEvening(svc);
+    const before = ['order_undos', 'order_refunds', 'order_exchanges', 'orders'].map((t) => countOf(db, t));
+    // F8 (₦5,000 + ₦100) → 22:00 A1 VIP (₦7,000 + ₦100): ₦2,000.00 to pay.
+    expect(svc.exchanges.price({ orderId: from.id, seats: ['F8'], to: request(from.id).to })).toEqual({
+      ok: true,
+      creditKobo: 510_000,
+      newTotalKobo: 710_000,
+      toPayKobo: 200_000,
+      refundKobo: 0,
+    });
+    // Both tickets to one cheaper matinee seat each: a refund owed.
+    const down = svc.exchanges.price({
+      orderId: from.id,
+      seats: [],
+      to: {
+        ...MATINEE,
+        seats: [
+          { seat: 'B1', ticketType: 'Adult' },
+          { seat: 'B2', ticketType: 'Adult' },
+        ],
+      },
+    });
+    expect(down).toMatchObject({ ok: true, toPayKobo: 0 });
+    expect(down.ok && down.refundKobo).toBeGreaterThan(0);
+    // What to fix, by field: too few new seats; a seat not of the sale.
+    expect(svc.exchanges.price({ orderId: from.id, seats: ['F7', 'F8'], to: request(from.id).to })).toEqual({
+      ok: false,
+      problems: [{ field: 'to.seats', message: expect.stringMatching(/Choose 2 new seats/) }],
+    });
+    expect(svc.exchanges.price({ orderId: from.id, seats: ['Z9'], to: request(from.id).to })).toMatchObject({
+      ok: false,
+      problems: [{ field: 'seats', message: expect.stringMatching(/Z9: not a seat/) }],
+    });
+    expect(['order_undos', 'order_refunds', 'order_exchanges', 'orders'].map((t) => countOf(db, t))).toEqual(before);
+  });
+
   it('the Hub cannot be asked: refused, nothing moved (a sale goes on unchecked; an exchange never does)', async () => {
     const { svc, db } = checkout({ hubDown: true });
     const from = await paidEvening(svc);

@@ -15,6 +15,7 @@ import { formatNaira, showDateText } from '../../format';
 import { useProgramme } from '../../stores/programme-store';
 import { useRefunds } from '../../stores/refunds-store';
 import { ExchangeSeatMap, exchangeSeats, useShowMap } from './ExchangeSeats';
+import { ExchangeQuoteLine, quoteDue, useExchangeQuote } from './ExchangeQuoteLine';
 import { emptyUndoFields, UndoFields, undoRequestPart, type UndoFieldsValue } from './UndoFields';
 
 export function ExchangePanel({ order, cashier }: { order: OrderView; cashier: string }) {
@@ -51,18 +52,25 @@ export function ExchangePanel({ order, cashier }: { order: OrderView; cashier: s
     tenderedKobo = 0;
   }
 
+  const picked = {
+    orderId: order.id,
+    seats: moving.size === 0 ? [] : [...moving],
+    to: {
+      ...(show ? { showKey: show.key } : {}),
+      filmName: show?.filmName ?? '',
+      filmTitle: show?.filmTitle ?? '',
+      showDate: show?.date ?? '',
+      showTime: show?.time ?? '',
+      seats: newSeats.map((seat) => ({ seat, ticketType: type?.name ?? '' })),
+    },
+  };
+  const movingCount = moving.size === 0 ? held.length : moving.size;
+  const quoteReady = show !== null && type !== null && newSeats.length === movingCount;
+  const quote = useExchangeQuote(picked, quoteReady);
+  const due = quoteReady ? quoteDue(quote) : null;
   const submit = () =>
     void r.exchange({
-      orderId: order.id,
-      seats: moving.size === 0 ? [] : [...moving],
-      to: {
-        ...(show ? { showKey: show.key } : {}),
-        filmName: show?.filmName ?? '',
-        filmTitle: show?.filmTitle ?? '',
-        showDate: show?.date ?? '',
-        showTime: show?.time ?? '',
-        seats: newSeats.map((seat) => ({ seat, ticketType: type?.name ?? '' })),
-      },
+      ...picked,
       ...(tender === 'cash' ? { tender: { kind: 'cash' as const, tenderedKobo } } : {}),
       ...(tender === 'card' ? { tender: { kind: 'card' as const }, ...(order.sn ? { sn: order.sn } : {}) } : {}),
       ...undoRequestPart(v),
@@ -123,6 +131,7 @@ export function ExchangePanel({ order, cashier }: { order: OrderView; cashier: s
       {mapView?.layout && (
         <ExchangeSeatMap view={mapView} typed={seatsTyped} onTyped={setSeatsTyped} onCharge={submit} />
       )}
+      <ExchangeQuoteLine q={quote} ready={quoteReady} count={movingCount} />
       <ExchangeTender
         sn={order.sn}
         tender={tender}
@@ -143,7 +152,8 @@ export function ExchangePanel({ order, cashier }: { order: OrderView; cashier: s
       )}
       <div className="actions">
         <button type="submit" className="primary" disabled={r.busy !== null} data-testid="exchange-confirm">
-          {r.busy === 'exchange' ? 'Exchanging…' : 'Exchange'} <kbd aria-hidden="true">Enter</kbd>
+          {r.busy === 'exchange' ? 'Exchanging…' : due ? `Exchange · ${due}` : 'Exchange'}{' '}
+          <kbd aria-hidden="true">Enter</kbd>
         </button>
         <button type="button" onClick={() => r.openPanel(null)}>
           Keep the sale <kbd aria-hidden="true">Esc</kbd>
