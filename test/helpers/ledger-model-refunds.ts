@@ -64,7 +64,9 @@ export async function cancelInModel(
   now: number,
   holds: (s: MSale) => number | null,
 ): Promise<void> {
-  const can = m.sales.filter((s) => s.state === 'paid' && (s.seatsLeft.length > 0 || s.lines.some((l) => l.left > 0)));
+  const can = m.sales.filter(
+    (s) => s.state === 'paid' && !s.exchanged && (s.seatsLeft.length > 0 || s.lines.some((l) => l.left > 0)),
+  );
   if (can.length === 0) return;
   const s = can[a.pick % can.length]!;
   const seats = s.seatsLeft.length ? s.seatsLeft.slice(0, 1 + (a.seats % s.seatsLeft.length)) : [];

@@ -70,7 +70,14 @@ function modelRows(want: Expect): {
   return { tenders, drawer, refunds };
 }
 
-const SHOW_TEXT = `${SALE_INPUT.showDate} ${SALE_INPUT.showTime} ${SALE_INPUT.filmTitle}`;
+const showText = (time: string) => `${SALE_INPUT.showDate} ${time} ${SALE_INPUT.filmTitle}`;
+/** The model's tickets key: the ticket type, and `@time` for another show of the film (an exchange's 22:00). */
+const typeKey = (key: string): [type: string, time: string] => {
+  const [type, time] = key.split('@');
+  return [type!, time ?? SALE_INPUT.showTime];
+};
+const byShowThenType = (a: string, b: string) =>
+  byText(typeKey(a)[1], typeKey(b)[1]) || byText(typeKey(a)[0], typeKey(b)[0]);
 const byText = (a: string, b: string) => a.localeCompare(b);
 
 /** The basket lines of one report (sales total, tickets by type, concessions, tenders, drawer) on every surface equal the model. */
@@ -95,8 +102,8 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
   ).toEqual({
     salesTotal: { count: want.salesTotal.count, amountKobo: want.salesTotal.kobo },
     ticketTypes: [...want.ticketTypes.entries()]
-      .sort(([a], [b]) => byText(a, b))
-      .map(([type, x]) => [SALE_INPUT.filmName, type, x.quantity, x.amount, x.fee]),
+      .sort(([a], [b]) => byShowThenType(a, b))
+      .map(([key, x]) => [SALE_INPUT.filmName, typeKey(key)[0], x.quantity, x.amount, x.fee]),
     items: [...want.items.entries()]
       .sort(([a, x], [b, y]) => byText(x.category, y.category) || byText(a, b))
       .map(([code, x]) => [code, x.name, x.category, x.quantity, x.amount]),
@@ -209,7 +216,7 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
     ...rows.drawer.map(([k, c, kobo]) => `drawer,${k},${c ?? ''},${n(kobo)},`),
     ...rows.refunds.map(([k, c, kobo]) => `refunds,${k},${c ?? ''},${n(kobo)},`),
     ...[...want.ticketTypes.entries()].map(
-      ([type, x]) => `tickets,${SHOW_TEXT} | ${type},${x.quantity},${n(x.amount)},`,
+      ([key, x]) => `tickets,${showText(typeKey(key)[1])} | ${typeKey(key)[0]},${x.quantity},${n(x.amount)},`,
     ),
     ...[...want.items.entries()].map(
       ([code, x]) => `concessions,${code} ${x.name} (${x.category}),${x.quantity},${n(x.amount)},`,
@@ -285,7 +292,13 @@ export function checkHubMix(mix: SalesMix, w: Expect, where: string): void {
     categories: cats.sort(),
     tenders: [
       { tender: 'card', count: t.card.count, totalKobo: t.card.kobo, cashKobo: 0, cardKobo: t.card.kobo },
-      { tender: 'cash', count: t.cash.count, totalKobo: t.cash.kobo, cashKobo: t.cash.kobo, cardKobo: 0 },
+      {
+        tender: 'cash',
+        count: t.cash.count,
+        totalKobo: t.cash.kobo + t.cashCredit,
+        cashKobo: t.cash.kobo,
+        cardKobo: 0,
+      },
       {
         tender: 'split',
         count: t.split.count,

@@ -54,7 +54,9 @@ export type Action =
   /** Cancels the first `seats` (+1, wrapping) seats left of a paid sale, and one of its first concession line left when `line`. */
   | { t: 'cancel'; pick: number; seats: number; line: boolean }
   /** Records a card refund still owed as returned. */
-  | { t: 'returned'; pick: number };
+  | { t: 'returned'; pick: number }
+  /** Exchanges the first seat left of a paid sale to the 22:00 show as ticket type `type` (a dearer one paid in cash, `over` ₦500s above). */
+  | { t: 'exchange'; pick: number; type: number; over: number };
 
 export const basketArb: fc.Arbitrary<BasketPlan> = fc.record({
   seats: fc.array(fc.integer({ min: 0, max: TICKET_TYPES.length - 1 }), { maxLength: 4 }),
@@ -137,7 +139,7 @@ export const actionArbBefore38: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('x' as const) }) },
 );
 
-/** Every action: those above, baskets (card, cash, split) sold, cash drops, shifts opened with a float and closed counted or not, cancels and card refunds returned (issue 39). */
+/** Every action: those above, baskets (card, cash, split) sold, cash drops, shifts opened with a float and closed counted or not, cancels, card refunds returned and exchanges up and down (issue 39). */
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 30, arbitrary: actionArbBefore38 },
   {
@@ -162,6 +164,15 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('returned' as const), pick: fc.nat() }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      t: fc.constant('exchange' as const),
+      pick: fc.nat(),
+      type: fc.nat({ max: 2 }),
+      over: fc.nat({ max: 2 }),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -268,6 +279,10 @@ export interface MSale {
   seatsLeft: { seat: string; kobo: number }[];
   /** The concession lines as sold (one per line of the basket, in its order): what is left of each and its unit price. */
   lines: { code: string; left: number; unit: number }[];
+  /** An exchange's new sale: the credit of the tickets it replaced that paid its total first (its cash part only the difference). */
+  credit?: number;
+  /** An exchange moved seats out of it or made it: left out of later cancels and exchanges. */
+  exchanged?: boolean;
 }
 /** A refund owed after the sale (one tender of one cancel). */
 export interface MRefund {
@@ -334,6 +349,8 @@ export interface Expect {
     cashTaken: B;
     toHandBack: B & { refs: string[] };
     cashHeld: B;
+    /** The credit of exchanges' new sales paid in the window (all in cash here): in their sales' totals, not new money. */
+    cashCredit: number;
   };
   /** The refunds after the sale: made in the window by tender, card returned in it, card still owed at its end; net sales. */
   refunds: { made: B; cash: B; card: B; cardReturned: B; cardStillOwed: B; netSales: number };
@@ -389,6 +406,7 @@ export function expected(
       cashTaken: { count: 0, kobo: 0 },
       toHandBack: { count: 0, kobo: 0, refs: [] },
       cashHeld: { count: 0, kobo: 0 },
+      cashCredit: 0,
     },
     refunds: {
       made: { count: 0, kobo: 0 },
@@ -480,8 +498,10 @@ export function expected(
   for (const s of m.sales.filter(counts)) {
     if (s.state === 'paid' && s.paidAt !== null && inWindow(s.paidAt)) {
       if (s.tender === 'card') bump(t.card, s.amount);
-      else if (s.tender === 'cash') bump(t.cash, s.cash);
-      else {
+      else if (s.tender === 'cash') {
+        bump(t.cash, s.cash);
+        t.cashCredit += s.credit ?? 0;
+      } else {
         t.split.count += 1;
         t.split.cash += s.cash;
         t.split.card += s.amount;
@@ -513,7 +533,14 @@ export function expected(
   r.netSales = e.salesTotal.kobo - r.made.kobo;
   // The drawer: float + cash taken − cash paid out (cash refunds) − drops; counted − expected.
   const d = e.drawer;
-  d.cashTaken = { ...t.cashTaken };
+  // The drawer's cash taken: sales whose cash part moved cash (an exchange with nothing to pay moved none).
+  d.cashTaken = {
+    count: m.sales.filter(
+      (s) =>
+        counts(s) && s.state === 'paid' && s.paidAt !== null && inWindow(s.paidAt) && s.tender !== 'card' && s.cash > 0,
+    ).length,
+    kobo: t.cashTaken.kobo,
+  };
   d.cashPaidOut = { ...r.cash };
   for (const x of drawer.drops) if (inWindow(x.at)) bump(d.drops, x.amount);
   d.expected = drawer.float + d.cashTaken.kobo - d.cashPaidOut.kobo - d.drops.kobo;
