@@ -101,4 +101,6 @@ export const BasketFiguresShape = {
   drawer: DrawerFiguresSchema.optional(),
   /** Refunds after the sale (reports kept before cancels have none). */
   refunds: RefundFiguresSchema.optional(),
+  /** Exchanges done in the window and the credit they moved (shared/ledger-exchanges.ts; older reports: none). */
+  exchanges: BucketSchema.optional(),
 };

@@ -17,6 +17,7 @@ import {
 } from '../../../shared/ledger-basket-lines';
 import { handBackText } from '../../../shared/tender-lines';
 import { hasRefunds, REFUNDS_HEADING, refundRows } from '../../../shared/ledger-refunds';
+import { EXCHANGES_HEADING, exchangeRows, hasExchanges } from '../../../shared/ledger-exchanges';
 import type { ShiftTotals } from '../../../shared/records';
 import { formatLagosTime, lagosDate, lagosHm } from '../../../shared/time';
 import type { Block } from '../printing/print-doc';
@@ -100,6 +101,11 @@ export function basketBlocks(t: ShiftTotals): Block[] {
         ...(r.key === 'net_sales' ? { bold: true } : {}),
       });
   }
+  if (hasExchanges(t.exchanges)) {
+    b.push({ t: 'rule' }, { t: 'heading', text: EXCHANGES_HEADING });
+    for (const r of exchangeRows(t.exchanges))
+      b.push({ t: 'pair', label: counted(r.label, r.count), value: formatNaira(r.amountKobo) });
+  }
   return b;
 }
 
@@ -147,6 +153,8 @@ export function basketCsvRows(t: ShiftTotals): Row[] {
   }
   if (hasRefunds(t.refunds))
     for (const r of refundRows(t.refunds)) rows.push(['refunds', r.key, r.count ?? '', naira(r.amountKobo), '']);
+  if (hasExchanges(t.exchanges))
+    for (const r of exchangeRows(t.exchanges)) rows.push(['exchanges', r.key, r.count ?? '', naira(r.amountKobo), '']);
   return rows;
 }
 
@@ -170,5 +178,8 @@ export function basketHubLines(t: ShiftTotals): { label: string; kobo: number; c
   if (hasRefunds(t.refunds))
     for (const r of refundRows(t.refunds))
       if (r.key !== 'net_sales') out.push({ label: `Refunds: ${r.label}`, kobo: r.amountKobo, count: r.count ?? 0 });
+  if (hasExchanges(t.exchanges))
+    for (const r of exchangeRows(t.exchanges))
+      out.push({ label: `Exchanges: ${r.label}`, kobo: r.amountKobo, count: r.count ?? 0 });
   return out;
 }
