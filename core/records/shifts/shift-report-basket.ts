@@ -18,6 +18,7 @@ import {
 import { handBackText } from '../../../shared/tender-lines';
 import { hasRefunds, REFUNDS_HEADING, refundRows } from '../../../shared/ledger-refunds';
 import { EXCHANGES_HEADING, exchangeRows, hasExchanges } from '../../../shared/ledger-exchanges';
+import { CASES_HEADING, caseCountRows, hasCases } from '../../../shared/cases';
 import type { ShiftTotals } from '../../../shared/records';
 import { formatLagosTime, lagosDate, lagosHm } from '../../../shared/time';
 import type { Block } from '../printing/print-doc';
@@ -106,6 +107,10 @@ export function basketBlocks(t: ShiftTotals): Block[] {
     for (const r of exchangeRows(t.exchanges))
       b.push({ t: 'pair', label: counted(r.label, r.count), value: formatNaira(r.amountKobo) });
   }
+  if (hasCases(t.cases)) {
+    b.push({ t: 'rule' }, { t: 'heading', text: CASES_HEADING });
+    for (const r of caseCountRows(t.cases)) b.push({ t: 'pair', label: r.label, value: String(r.count) });
+  }
   return b;
 }
 
@@ -155,6 +160,7 @@ export function basketCsvRows(t: ShiftTotals): Row[] {
     for (const r of refundRows(t.refunds)) rows.push(['refunds', r.key, r.count ?? '', naira(r.amountKobo), '']);
   if (hasExchanges(t.exchanges))
     for (const r of exchangeRows(t.exchanges)) rows.push(['exchanges', r.key, r.count ?? '', naira(r.amountKobo), '']);
+  if (hasCases(t.cases)) for (const r of caseCountRows(t.cases)) rows.push(['cases', r.key, r.count, '', '']);
   return rows;
 }
 
