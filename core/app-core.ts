@@ -10,7 +10,7 @@ import { calls } from '../shared/contract';
 import type { FieldErrors } from '../shared/errors';
 import type { RecoveryNotice } from '../shared/backups';
 import { createBackupsModule, type RestartWithJournal } from './backup';
-import { createCasesModule } from './cases';
+import { caseCounts, createCasesModule } from './cases';
 import { createCatalogueModule } from './catalogue';
 import { openJournalChecked } from './data-folder';
 import type { Clock } from '../shared/clock';
@@ -268,6 +268,8 @@ export async function createCore(deps: CoreDeps) {
     programmeSale: (id) => programme.store.saleOf(id),
     // Refund slips and exchange receipts read the refunds owed and a sale's links from the orders module.
     refunds: { refund: (id) => checkout.undo.refund(id), links: (id) => checkout.undo.ofOrder(id).links },
+    // The X/Z's complaint cases: counted from the cases module's table, through its port.
+    cases: caseCounts(db),
     ...(deps.systemPrinter ? { systemPrinter: deps.systemPrinter } : {}),
   });
   // The complaint desk: this counter's journal, the branch's through the Hub, the slip through the print jobs.

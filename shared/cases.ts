@@ -164,3 +164,23 @@ export const CaseSlipSchema = z.object({
   demo: z.boolean(),
 });
 export type CaseSlip = z.infer<typeof CaseSlipSchema>;
+
+/** The complaint cases of a report's window (counts, not money): opened in it, and still open at its end. */
+export const CaseCountsSchema = z.object({ opened: z.number().int(), stillOpen: z.number().int() });
+export type CaseCounts = z.infer<typeof CaseCountsSchema>;
+
+/** The records module's port onto the cases (wired in core/app-core.ts): a window's counts, Demo cases only in a Demo shift. */
+export interface CaseCountsPort {
+  counts(from: number, to: number, excludeDemo: boolean): CaseCounts;
+}
+
+export const CASES_HEADING = 'Complaint cases';
+
+/** The cases' lines, with the CSV's keys: the same printed and in the CSV. */
+export const caseCountRows = (c: CaseCounts): { key: string; label: string; count: number }[] => [
+  { key: 'opened', label: 'Cases opened', count: c.opened },
+  { key: 'still_open', label: 'Cases still open at the end', count: c.stillOpen },
+];
+
+/** A report shows the cases' section once there is one to show (kept reports before the desk: none). */
+export const hasCases = (c: CaseCounts | undefined): c is CaseCounts => !!c && (c.opened > 0 || c.stillOpen > 0);

@@ -3,6 +3,7 @@
 // tender lines, the drawer and the refunds after the sale. zod only; reports kept before baskets
 // have none of them.
 import { z } from 'zod';
+import { CaseCountsSchema } from './cases';
 
 const Kobo = z.number().int();
 const BucketSchema = z.object({ count: z.number().int(), amountKobo: Kobo });
@@ -101,4 +102,8 @@ export const BasketFiguresShape = {
   drawer: DrawerFiguresSchema.optional(),
   /** Refunds after the sale (reports kept before cancels have none). */
   refunds: RefundFiguresSchema.optional(),
+  /** Exchanges done in the window and the credit they moved (shared/ledger-exchanges.ts; older reports: none). */
+  exchanges: BucketSchema.optional(),
+  /** The complaint cases opened in the window and still open at its end (shared/cases.ts; older reports: none). */
+  cases: CaseCountsSchema.optional(),
 };

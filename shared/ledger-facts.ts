@@ -74,6 +74,19 @@ export interface LedgerRefund {
   demo: boolean;
 }
 
+/** An exchange completed (docs/refunds.md, "Exchange"): its new sale paid (wholly or partly) by the old one's credit. */
+export interface LedgerExchange {
+  /** The new sale (`outOrderNo`). */
+  ref: string;
+  /** The sale whose tickets it replaced. */
+  fromRef: string;
+  /** The credit: what the tickets given back were worth (spent on the new ones, the rest a refund owed). */
+  creditKobo: number;
+  /** When it was done (the new sale paid, the old seats cancelled). */
+  at: number;
+  demo: boolean;
+}
+
 export interface LedgerFacts {
   sales: readonly LedgerSale[];
   late: readonly LedgerLate[];
@@ -84,6 +97,8 @@ export interface LedgerFacts {
   drawer?: LedgerDrawer;
   /** Refunds made, returned or still owed in the window (left out: none). */
   refunds?: readonly LedgerRefund[];
+  /** Exchanges done in the window (left out: none). */
+  exchanges?: readonly LedgerExchange[];
 }
 
 export interface LedgerWindow {

@@ -14,16 +14,20 @@
 // own lines in the window they were made — "Refunds", and net sales = the sales total − refunds;
 // a cash refund is the drawer's cash paid out, a card refund is owed (outside the card total, which
 // stays what the terminal took) until it is recorded returned (shared/ledger-refunds.ts).
+// Exchanges done are counted in the window they were done, with their credit, in no total
+// (shared/ledger-exchanges.ts).
 import type { Bucket, ShiftTotals, ShowLine, TopupLine } from './records';
 import { lateAt } from './late-payments';
 import { basketFigures, cashOnly, showTicketsOf, type BasketFigures } from './ledger-basket';
 import type { LedgerFacts, LedgerLate, LedgerSale, LedgerWindow } from './ledger-facts';
 import { ledgerRow, type LedgerRowLate, type LedgerRowSale } from './ledger-row';
 import { cashPaidOutOf, refundFigures } from './ledger-refunds';
+import { exchangeFigures } from './ledger-exchanges';
 import { TOPUP_STATE_LABELS, type TopupState } from './topups';
 
 export type {
   LedgerDrawer,
+  LedgerExchange,
   LedgerFacts,
   LedgerLate,
   LedgerRefund,
@@ -200,6 +204,7 @@ export function ledger(f: LedgerFacts, w: LedgerWindow): LedgerFigures {
   return {
     ...basket,
     refunds: refundFigures(refunds, w, basket.salesTotal.amountKobo),
+    exchanges: exchangeFigures(f.exchanges ?? [], w),
     from: w.from,
     to: w.to,
     paid,

@@ -4,6 +4,8 @@
 import {
   caseNumber,
   type CaseResolution,
+  type CaseCounts,
+  type CaseCountsPort,
   type CaseTruth,
   type CaseView,
   type ComplaintSearch,
@@ -176,4 +178,22 @@ export class CaseStore {
     });
     return tx.immediate();
   }
+}
+
+/**
+ * The cases' counts for a report's window, the records module's port (wired in core/app-core.ts):
+ * opened in [from, to), still open at `to` (whenever opened); Demo ones left out when asked.
+ */
+export function caseCounts(db: Db): CaseCountsPort {
+  return {
+    counts(from, to, excludeDemo): CaseCounts {
+      const real = excludeDemo ? " AND profile != 'demo'" : '';
+      const n = (sql: string, ...args: number[]) =>
+        (db.prepare(`SELECT COUNT(*) AS n FROM cases WHERE ${sql}${real}`).get(...args) as { n: number }).n;
+      return {
+        opened: n('opened_at >= ? AND opened_at < ?', from, to),
+        stillOpen: n('opened_at < ? AND (resolved_at IS NULL OR resolved_at >= ?)', to, to),
+      };
+    },
+  };
 }

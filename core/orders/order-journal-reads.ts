@@ -3,7 +3,7 @@
 // journal's tables.
 import type { OrderState } from '../../shared/orders';
 import type { RecordScope } from '../../shared/record-profile';
-import { ledger, type LedgerLate, type LedgerRefund, type LedgerSale } from '../../shared/ledger';
+import { ledger, type LedgerExchange, type LedgerLate, type LedgerRefund, type LedgerSale } from '../../shared/ledger';
 import type { LateKind } from '../../shared/late-payments';
 import type { Db } from '../db';
 import { sqlList } from '../lib';
@@ -127,6 +127,22 @@ export class OrderJournalReads {
       )
       .all(from, to, from, to, to, to) as (Omit<LedgerRefund, 'demo'> & { profile: string })[];
     return rows.map(({ profile, ...r }) => ({ ...r, demo: profile === 'demo' }));
+  }
+
+  /**
+   * The exchanges done in [from, to) (order_exchanges, state done, at their completion), the new
+   * sale and the old one by their numbers (shared/ledger-exchanges.ts). Every profile: the ledger scopes them.
+   */
+  ledgerExchanges(from: number, to: number): LedgerExchange[] {
+    const rows = this.db
+      .prepare(
+        `SELECT n.out_order_no AS ref, o.out_order_no AS fromRef, x.credit_kobo AS creditKobo, x.settled_at AS at, n.profile
+         FROM order_exchanges x JOIN orders n ON n.id = x.order_id JOIN orders o ON o.id = x.from_order_id
+         WHERE x.state = 'done' AND x.settled_at >= ? AND x.settled_at < ?
+         ORDER BY x.settled_at, x.order_id`,
+      )
+      .all(from, to) as (Omit<LedgerExchange, 'demo'> & { profile: string })[];
+    return rows.map(({ profile, ...x }) => ({ ...x, demo: profile === 'demo' }));
   }
 
   /** Orders created before `to` still without an outcome, oldest first. */

@@ -16,9 +16,10 @@ import { renderJob } from './print-payload';
 import { PrintJobStore, targetText } from './printing/print-jobs';
 import { createPrintService } from './printing/print-service';
 import { createReceipts, type RefundReads } from './receipts/receipts-service';
+import type { CaseCountsPort } from '../../shared/cases';
 import { createRefundSlips } from './receipts/refund-slips';
 import { createRecordsSettings } from './records-settings';
-import { createShiftService } from './shifts/shift-service';
+import { createShiftService, type ShiftDeps } from './shifts/shift-service';
 import { ShiftStore } from './shifts/shift-store';
 import { DrawerStore } from './shifts/drawer-store';
 import { browserSystemPrinter, type SystemPrinter } from './printing/system-printer';
@@ -39,6 +40,8 @@ interface RecordsDeps {
   programmeSale?: (orderId: number) => { screen: string | null; ticketType: string } | null;
   /** The refunds owed and a sale's links, from the orders module (refund slips, exchange receipts). */
   refunds?: RefundReads;
+  /** The complaint cases' counts for the X/Z, from the cases module. */
+  cases?: CaseCountsPort;
 }
 
 /** What receipts, printing and shifts take of the core: the orders they print come from the checkout. */
@@ -68,6 +71,24 @@ function caseSlipPrinter(
       reprint: false,
       profile: profile(),
     });
+}
+
+/** The shifts' service of the module: the journals' reads, the drawer, the top-ups, and the cases' counts when wired. */
+function shiftServiceOf(
+  ctx: RecordsContext,
+  deps: RecordsDeps,
+  p: Pick<ShiftDeps, 'shifts' | 'settings' | 'counterName' | 'jobs' | 'printer'>,
+) {
+  return createShiftService({
+    ...p,
+    orders: new OrderJournalReads(ctx.db),
+    drawer: new DrawerStore(ctx.db),
+    topups: deps.topups ?? topupTotals(new TopupJournalReads(ctx.db)),
+    profile: () => ctx.settings.activeProfile(),
+    clock: ctx.clock,
+    onShift: () => ctx.events.emit('shift.changed', { shift: p.shifts.current() }),
+    ...(deps.cases ? { cases: deps.cases } : {}),
+  });
 }
 
 export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {}) {
@@ -114,19 +135,7 @@ export function createRecordsModule(ctx: RecordsContext, deps: RecordsDeps = {})
     jobs,
     printer,
   });
-  const shift = createShiftService({
-    orders: new OrderJournalReads(ctx.db),
-    shifts,
-    drawer: new DrawerStore(ctx.db),
-    topups: deps.topups ?? topupTotals(new TopupJournalReads(ctx.db)),
-    settings,
-    counterName,
-    profile: () => ctx.settings.activeProfile(),
-    jobs,
-    printer,
-    clock: ctx.clock,
-    onShift: () => ctx.events.emit('shift.changed', { shift: shifts.current() }),
-  });
+  const shift = shiftServiceOf(ctx, deps, { shifts, settings, counterName, jobs, printer });
 
   const settingsView = () => ({
     ...settings.get(),

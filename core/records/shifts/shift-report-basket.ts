@@ -17,6 +17,8 @@ import {
 } from '../../../shared/ledger-basket-lines';
 import { handBackText } from '../../../shared/tender-lines';
 import { hasRefunds, REFUNDS_HEADING, refundRows } from '../../../shared/ledger-refunds';
+import { EXCHANGES_HEADING, exchangeRows, hasExchanges } from '../../../shared/ledger-exchanges';
+import { CASES_HEADING, caseCountRows, hasCases } from '../../../shared/cases';
 import type { ShiftTotals } from '../../../shared/records';
 import { formatLagosTime, lagosDate, lagosHm } from '../../../shared/time';
 import type { Block } from '../printing/print-doc';
@@ -100,6 +102,15 @@ export function basketBlocks(t: ShiftTotals): Block[] {
         ...(r.key === 'net_sales' ? { bold: true } : {}),
       });
   }
+  if (hasExchanges(t.exchanges)) {
+    b.push({ t: 'rule' }, { t: 'heading', text: EXCHANGES_HEADING });
+    for (const r of exchangeRows(t.exchanges))
+      b.push({ t: 'pair', label: counted(r.label, r.count), value: formatNaira(r.amountKobo) });
+  }
+  if (hasCases(t.cases)) {
+    b.push({ t: 'rule' }, { t: 'heading', text: CASES_HEADING });
+    for (const r of caseCountRows(t.cases)) b.push({ t: 'pair', label: r.label, value: String(r.count) });
+  }
   return b;
 }
 
@@ -147,6 +158,9 @@ export function basketCsvRows(t: ShiftTotals): Row[] {
   }
   if (hasRefunds(t.refunds))
     for (const r of refundRows(t.refunds)) rows.push(['refunds', r.key, r.count ?? '', naira(r.amountKobo), '']);
+  if (hasExchanges(t.exchanges))
+    for (const r of exchangeRows(t.exchanges)) rows.push(['exchanges', r.key, r.count ?? '', naira(r.amountKobo), '']);
+  if (hasCases(t.cases)) for (const r of caseCountRows(t.cases)) rows.push(['cases', r.key, r.count, '', '']);
   return rows;
 }
 
@@ -170,5 +184,8 @@ export function basketHubLines(t: ShiftTotals): { label: string; kobo: number; c
   if (hasRefunds(t.refunds))
     for (const r of refundRows(t.refunds))
       if (r.key !== 'net_sales') out.push({ label: `Refunds: ${r.label}`, kobo: r.amountKobo, count: r.count ?? 0 });
+  if (hasExchanges(t.exchanges))
+    for (const r of exchangeRows(t.exchanges))
+      out.push({ label: `Exchanges: ${r.label}`, kobo: r.amountKobo, count: r.count ?? 0 });
   return out;
 }

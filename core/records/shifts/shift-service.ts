@@ -3,6 +3,7 @@
 import { AppError, validationError } from '../../../shared/errors';
 import { formatNaira, MoneyFormatError, parseNaira } from '../../../shared/money';
 import type { PrintJobView, ShiftReport, ShiftReportView, ShiftView, ZReportSummary } from '../../../shared/records';
+import type { CaseCountsPort } from '../../../shared/cases';
 import type { SweepResult } from '../../../shared/late-payments';
 import type { RecordProfile } from '../../../shared/record-profile';
 import type { Clock } from '../../../shared/clock';
@@ -42,6 +43,8 @@ export interface ShiftDeps {
   printer: PrintService;
   clock: Clock;
   onShift: (shift: ShiftView | null) => void;
+  /** The complaint cases' counts (the cases module's port; left out: no cases' lines). */
+  cases?: CaseCountsPort;
 }
 
 const MAX_FLOAT_KOBO = 100_000_000; // ₦1,000,000: a typo guard for a cash drawer's float
@@ -64,15 +67,18 @@ export function createShiftService(d: ShiftDeps) {
       cinemaName: cinema.name,
       branch: cinema.branch,
       counterName: d.counterName(),
-      totals: shiftTotals(
-        d.orders,
-        d.topups,
-        shift.openedAt,
-        at,
-        scopeOf(shift),
-        d.shifts.closedBefore(shift.openedAt),
-        d.drawer.facts(shift, at),
-      ),
+      totals: {
+        ...shiftTotals(
+          d.orders,
+          d.topups,
+          shift.openedAt,
+          at,
+          scopeOf(shift),
+          d.shifts.closedBefore(shift.openedAt),
+          d.drawer.facts(shift, at),
+        ),
+        ...(d.cases ? { cases: d.cases.counts(shift.openedAt, at, scopeOf(shift).excludeDemo) } : {}),
+      },
     };
   }
 

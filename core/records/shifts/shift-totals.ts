@@ -40,6 +40,7 @@ export function shiftTotals(
       topups: topups.available ? topups.facts(from, to) : [],
       topupsAvailable: topups.available,
       refunds: orders.ledgerRefunds(from, to),
+      exchanges: orders.ledgerExchanges(from, to),
       ...(drawer ? { drawer } : {}),
     },
     w,

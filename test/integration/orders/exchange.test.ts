@@ -513,6 +513,55 @@ describe('an exchange', () => {
     expect(f.ticketTypes.find((t) => t.ticketType === 'VIP')).toMatchObject({ quantity: 2, amountKobo: 1_400_000 });
   });
 
+  it('the X/Z counts the exchanges done in the window and the credit they moved; one still waiting or failed is not counted', async () => {
+    const { svc, db } = checkout();
+    const a = await paidEvening(svc); // ₦10,200.00 cash
+    // Up, the difference in cash: F8 (₦5,100) → 22:00 A1 VIP, credit ₦5,100.00.
+    const up = await svc.exchanges.exchange(request(a.id, { tender: { kind: 'cash', tenderedKobo: 200_000 } }));
+    // Down, a refund owed: F7 (₦5,100) → 13:00 B1 (₦3,100), credit ₦5,100.00 (₦2,000.00 of it back in cash).
+    const down = await svc.exchanges.exchange(
+      request(a.id, { seats: ['F7'], to: { ...MATINEE, seats: [{ seat: 'B1', ticketType: 'Adult' }] } }),
+    );
+    expect(down.refunds.map((x) => x.amountKobo)).toEqual([200_000]);
+    // One whose card failed: not made, not counted.
+    const c = await svc.sell(evening({ kind: 'cash', tenderedKobo: 1_020_000 }, ['G1', 'G2']));
+    const failed = await svc.exchanges.exchange(
+      request(c.id, {
+        seats: ['G1'],
+        to: { ...LATE, seats: [{ seat: 'A4', ticketType: 'VIP' }] },
+        tender: { kind: 'card' },
+        sn: sb.merchant.terminalSn,
+      }),
+    );
+    await inState(svc, failed.to.id, 'waiting');
+    sb.sandbox.present(sb.merchant.terminalSn, 'FAIL');
+    await inState(svc, failed.to.id, 'failed');
+    // …and a card difference not yet paid: waiting, not an exchange done.
+    const b = await paidEvening(svc);
+    const waiting = await svc.exchanges.exchange(
+      request(b.id, {
+        to: { ...LATE, seats: [{ seat: 'A3', ticketType: 'VIP' }] },
+        tender: { kind: 'card' },
+        sn: sb.merchant.terminalSn,
+      }),
+    );
+    await inState(svc, waiting.to.id, 'waiting');
+    const to = Date.now() + 1;
+    const reads = new OrderJournalReads(db);
+    const done = reads.ledgerExchanges(0, to);
+    expect(done.map((x) => [x.ref, x.fromRef, x.creditKobo])).toEqual([
+      [up.to.outOrderNo, a.outOrderNo, 510_000],
+      [down.to.outOrderNo, a.outOrderNo, 510_000],
+    ]);
+    const f = ledger(
+      { sales: reads.ledgerSales(0, to), late: [], topups: [], exchanges: done },
+      { from: 0, to, excludeDemo: false },
+    );
+    expect(f.exchanges).toEqual({ count: 2, amountKobo: 1_020_000 });
+    // A window that ends before them: none.
+    expect(reads.ledgerExchanges(0, up.to.createdAt)).toEqual([]);
+  });
+
   it('a card difference paid while the counter was stopped: the checkout started again on the same file completes the exchange', async () => {
     const first = checkout();
     const from = await paidEvening(first.svc);

@@ -1,6 +1,6 @@
 // A shift's basket lines: tickets by show and ticket type, concessions by item and by category, the
-// tenders, the cash drawer (float, drops, expected, counted, over/short) and the refunds after the
-// sale. Every figure is the
+// tenders, the cash drawer (float, drops, expected, counted, over/short), the refunds after the
+// sale and the exchanges done. Every figure is the
 // ledger's (shared/ledger-basket.ts, computed in the engine): this screen adds up nothing.
 import type { ShiftTotals } from '../../../../shared/records';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../../../../shared/ledger-basket-lines';
 import { handBackText } from '../../../../shared/tender-lines';
 import { hasRefunds, REFUNDS_HEADING, refundRows } from '../../../../shared/ledger-refunds';
+import { EXCHANGES_HEADING, exchangeRows, hasExchanges } from '../../../../shared/ledger-exchanges';
 import { formatLagosTime, formatNaira, showDateText } from '../../format';
 import { Banner } from '../../components/Banner';
 
@@ -37,6 +38,26 @@ function Lines({
         </div>
       ))}
     </dl>
+  );
+}
+
+/** The refunds after the sale and the exchanges done (each shown once there is one). */
+function AfterSale({ t }: { t: ShiftTotals }) {
+  return (
+    <>
+      {hasRefunds(t.refunds) && (
+        <section aria-label={REFUNDS_HEADING} data-testid="refunds">
+          <h4>{REFUNDS_HEADING}</h4>
+          <Lines rows={refundRows(t.refunds)} testId="refunds-line" />
+        </section>
+      )}
+      {hasExchanges(t.exchanges) && (
+        <section aria-label={EXCHANGES_HEADING} data-testid="exchanges">
+          <h4>{EXCHANGES_HEADING}</h4>
+          <Lines rows={exchangeRows(t.exchanges)} testId="exchanges-line" />
+        </section>
+      )}
+    </>
   );
 }
 
@@ -175,12 +196,7 @@ export function ShiftBasketFigures({ t }: { t: ShiftTotals }) {
             </p>
           </section>
         )}
-        {hasRefunds(t.refunds) && (
-          <section aria-label={REFUNDS_HEADING} data-testid="refunds">
-            <h4>{REFUNDS_HEADING}</h4>
-            <Lines rows={refundRows(t.refunds)} testId="refunds-line" />
-          </section>
-        )}
+        <AfterSale t={t} />
       </div>
     </>
   );
