@@ -15,7 +15,15 @@ import { memoryLogger } from '../../shared/logger';
 import { splitSeats } from '../../shared/seat-list';
 import type { SeatHolds } from '../../shared/seats';
 import { SALE_INPUT } from './orders-db';
-import { TICKET_TYPES, type Action, type expected, type MDrawer, type MRefund, type MSale } from './ledger-model';
+import {
+  TICKET_TYPES,
+  type Action,
+  type expected,
+  type MDrawer,
+  type MExchange,
+  type MRefund,
+  type MSale,
+} from './ledger-model';
 
 export const EXCHANGE_SHOW = {
   filmName: SALE_INPUT.filmName,
@@ -76,7 +84,7 @@ let seatNo = 0;
  */
 export async function exchangeInModel(
   checkout: ModelCheckout,
-  m: { sales: MSale[]; refunds: MRefund[] },
+  m: { sales: MSale[]; refunds: MRefund[]; exchanges?: MExchange[] },
   a: Extract<Action, { t: 'exchange' }>,
   now: number,
   holds: number,
@@ -129,6 +137,7 @@ export async function exchangeInModel(
       returnedAt: x.tender === 'cash' ? now : null,
       demo: false,
     });
+  (m.exchanges ??= []).push({ at: now, credit, demo: false });
   s.seatsLeft = s.seatsLeft.slice(1);
   s.exchanged = true;
   m.sales.push({

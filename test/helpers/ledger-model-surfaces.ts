@@ -156,6 +156,9 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
     cardStillOwed: b(wr.cardStillOwed),
     netSalesKobo: wr.netSales,
   });
+  expect(t.exchanges ?? { count: 0, amountKobo: 0 }, `${where}: the exchanges done and the credit they moved`).toEqual(
+    b(want.exchanges),
+  );
   const rows = modelRows(want);
   // The Shift screen: each tender and drawer line with its count and amount, and no other.
   const screen = renderToStaticMarkup(createElement(ShiftFigures, { report: r }));

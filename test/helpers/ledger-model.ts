@@ -318,6 +318,13 @@ export interface MDrawer {
 }
 type B = { count: number; kobo: number };
 
+/** An exchange done: when it completed and the credit of the tickets it moved. */
+export interface MExchange {
+  at: number;
+  credit: number;
+  demo: boolean;
+}
+
 export interface Expect {
   card: { count: number; kobo: number };
   paidAfterClosing: { count: number; kobo: number; refs: string[]; payNos: string[]; at: number[] };
@@ -354,6 +361,8 @@ export interface Expect {
   };
   /** The refunds after the sale: made in the window by tender, card returned in it, card still owed at its end; net sales. */
   refunds: { made: B; cash: B; card: B; cardReturned: B; cardStillOwed: B; netSales: number };
+  /** The exchanges done in the window (at their completion) and the credit they moved. */
+  exchanges: B;
   drawer: {
     float: number;
     cashTaken: B;
@@ -372,7 +381,7 @@ const bump = (b: B, kobo: number) => {
 };
 
 export function expected(
-  m: { sales: MSale[]; late: MLate[]; topups: MTopup[]; refunds?: MRefund[] },
+  m: { sales: MSale[]; late: MLate[]; topups: MTopup[]; refunds?: MRefund[]; exchanges?: MExchange[] },
   from: number,
   to: number,
   demoShift: boolean,
@@ -408,6 +417,7 @@ export function expected(
       cashHeld: { count: 0, kobo: 0 },
       cashCredit: 0,
     },
+    exchanges: { count: 0, kobo: 0 },
     refunds: {
       made: { count: 0, kobo: 0 },
       cash: { count: 0, kobo: 0 },
@@ -531,6 +541,7 @@ export function expected(
     if (x.at < to && (x.returnedAt === null || x.returnedAt >= to)) bump(r.cardStillOwed, x.amount);
   }
   r.netSales = e.salesTotal.kobo - r.made.kobo;
+  for (const x of (m.exchanges ?? []).filter(counts)) if (inWindow(x.at)) bump(e.exchanges, x.credit);
   // The drawer: float + cash taken − cash paid out (cash refunds) − drops; counted − expected.
   const d = e.drawer;
   // The drawer's cash taken: sales whose cash part moved cash (an exchange with nothing to pay moved none).
