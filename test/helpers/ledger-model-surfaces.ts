@@ -159,6 +159,7 @@ export function checkBasketFigures(r: ShiftReport, html: string, csvText: string
   expect(t.exchanges ?? { count: 0, amountKobo: 0 }, `${where}: the exchanges done and the credit they moved`).toEqual(
     b(want.exchanges),
   );
+  expect(t.cases ?? { opened: 0, stillOpen: 0 }, `${where}: complaint cases opened and still open`).toEqual(want.cases);
   const rows = modelRows(want);
   // The Shift screen: each tender and drawer line with its count and amount, and no other.
   const screen = renderToStaticMarkup(createElement(ShiftFigures, { report: r }));

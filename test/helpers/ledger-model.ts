@@ -56,7 +56,9 @@ export type Action =
   /** Records a card refund still owed as returned. */
   | { t: 'returned'; pick: number }
   /** Exchanges the first seat left of a paid sale to the 22:00 show as ticket type `type` (a dearer one paid in cash, `over` ₦500s above). */
-  | { t: 'exchange'; pick: number; type: number; over: number };
+  | { t: 'exchange'; pick: number; type: number; over: number }
+  /** Opens a complaint case at the desk, or resolves one still open (`resolve`, the `pick`th). */
+  | { t: 'case'; resolve: boolean; pick: number };
 
 export const basketArb: fc.Arbitrary<BasketPlan> = fc.record({
   seats: fc.array(fc.integer({ min: 0, max: TICKET_TYPES.length - 1 }), { maxLength: 4 }),
@@ -164,6 +166,7 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('returned' as const), pick: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('case' as const), resolve: fc.boolean(), pick: fc.nat() }) },
   {
     weight: 6,
     arbitrary: fc.record({
@@ -318,6 +321,14 @@ export interface MDrawer {
 }
 type B = { count: number; kobo: number };
 
+/** A complaint case: when it was opened and resolved (null: still open), Demo or not. */
+export interface MCase {
+  id: number;
+  openedAt: number;
+  resolvedAt: number | null;
+  demo: boolean;
+}
+
 /** An exchange done: when it completed and the credit of the tickets it moved. */
 export interface MExchange {
   at: number;
@@ -363,6 +374,8 @@ export interface Expect {
   refunds: { made: B; cash: B; card: B; cardReturned: B; cardStillOwed: B; netSales: number };
   /** The exchanges done in the window (at their completion) and the credit they moved. */
   exchanges: B;
+  /** Complaint cases opened in the window, and open at its end (whenever opened). */
+  cases: { opened: number; stillOpen: number };
   drawer: {
     float: number;
     cashTaken: B;
@@ -381,7 +394,14 @@ const bump = (b: B, kobo: number) => {
 };
 
 export function expected(
-  m: { sales: MSale[]; late: MLate[]; topups: MTopup[]; refunds?: MRefund[]; exchanges?: MExchange[] },
+  m: {
+    sales: MSale[];
+    late: MLate[];
+    topups: MTopup[];
+    refunds?: MRefund[];
+    exchanges?: MExchange[];
+    cases?: MCase[];
+  },
   from: number,
   to: number,
   demoShift: boolean,
@@ -418,6 +438,7 @@ export function expected(
       cashCredit: 0,
     },
     exchanges: { count: 0, kobo: 0 },
+    cases: { opened: 0, stillOpen: 0 },
     refunds: {
       made: { count: 0, kobo: 0 },
       cash: { count: 0, kobo: 0 },
@@ -542,6 +563,10 @@ export function expected(
   }
   r.netSales = e.salesTotal.kobo - r.made.kobo;
   for (const x of (m.exchanges ?? []).filter(counts)) if (inWindow(x.at)) bump(e.exchanges, x.credit);
+  for (const c of (m.cases ?? []).filter(counts)) {
+    if (inWindow(c.openedAt)) e.cases.opened += 1;
+    if (c.openedAt < to && (c.resolvedAt === null || c.resolvedAt >= to)) e.cases.stillOpen += 1;
+  }
   // The drawer: float + cash taken − cash paid out (cash refunds) − drops; counted − expected.
   const d = e.drawer;
   // The drawer's cash taken: sales whose cash part moved cash (an exchange with nothing to pay moved none).

@@ -50,6 +50,8 @@ import * as undoModel from '../../helpers/ledger-model-refunds';
 import { EXCHANGE_EXAMPLES, exchangeAct, modelCheckout } from '../../helpers/ledger-model-exchanges';
 import { BASKET_EXAMPLES } from '../../helpers/ledger-model-examples';
 import type { Sale } from '../../../shared/orders';
+import { caseCounts } from '../../../core/cases';
+import { CaseStore } from '../../../core/cases/case-store';
 import {
   actionArb,
   actionArbBefore38,
@@ -58,6 +60,7 @@ import {
   TICKET_TYPES,
   type Action,
   type Expect,
+  type MCase,
   type MDrawer,
   type MLate,
   type MSale,
@@ -101,9 +104,17 @@ async function run(actions: Action[]): Promise<void> {
       printer: {} as ShiftDeps['printer'],
       clock: clock as ShiftDeps['clock'],
       onShift: () => {},
+      cases: caseCounts(db),
     });
 
-    const m = { sales: [] as MSale[], late: [] as MLate[], topups: [] as MTopup[], refunds: [] as undoModel.MRefund[] };
+    const m = {
+      sales: [] as MSale[],
+      late: [] as MLate[],
+      topups: [] as MTopup[],
+      refunds: [] as undoModel.MRefund[],
+      cases: [] as MCase[],
+    };
+    const caseStore = new CaseStore(db, sink);
     const undo = undoModel.modelUndo(db, journal, lateStore, sink, () => now);
     const checkout = modelCheckout(db, sink, () => now);
     stopCheckout = () => checkout.stop();
@@ -507,6 +518,27 @@ async function run(actions: Action[]): Promise<void> {
         case 'exchange': // in a real shift (the engine refuses one without), a cash refund judged against the drawer
           await exchangeAct(checkout, m, a, now, openShift(), expected);
           break;
+        case 'case': {
+          // The complaint desk: a case opened (this counter's profile), or one still open resolved.
+          const open = m.cases.filter((c) => c.resolvedAt === null);
+          if (a.resolve && open.length > 0) {
+            const c = open[a.pick % open.length]!;
+            caseStore.resolve(c.id, { resolution: 'not-debited', by: 'Ada', note: '' }, now);
+            c.resolvedAt = now;
+          } else {
+            const v = caseStore.open({
+              search: { amountKobo: 100_000 },
+              customer: '',
+              openedBy: 'Ada',
+              found: null,
+              at: now,
+              code: 'LANE1',
+              profile,
+            });
+            m.cases.push({ id: v.id, openedAt: now, resolvedAt: null, demo: profile === 'demo' });
+          }
+          break;
+        }
         case 'x': {
           const cur = openShift();
           if (!cur) break;
