@@ -29,7 +29,7 @@ describe('chaos (short form)', () => {
     const last = r.lines[r.lines.length - 1] ?? '';
     const report = `${r.lines.join('\n')}\n${r.stderr}`;
     expect(last, report).toMatch(
-      /^sales=\d+ providerOrders=\d+ duplicates=0 lost=0 notFinal=0 drawerMismatch=0 stockMismatch=0 lateFound=\d+ lateMissed=0 integrationDuplicates=0 integrationLost=0$/,
+      /^sales=\d+ providerOrders=\d+ duplicates=0 lost=0 notFinal=0 drawerMismatch=0 stockMismatch=0 lateFound=\d+ lateMissed=0 cancels=\d+ exchanges=\d+ refundLost=0 seatAfterCancelSold=0 cancelPartial=0 integrationDuplicates=0 integrationLost=0$/,
     );
     const [, sales, providerOrders] = /^sales=(\d+) providerOrders=(\d+)/.exec(last) ?? [];
     // At most the sales killed mid-request are missing; the provider has at most one order per sale.
