@@ -206,6 +206,8 @@ export const SYNC_PAYLOADS = {
         .regex(/^\d{4}$/)
         .optional(),
       truth: z.enum(['paid-tickets-given', 'paid-after-closing', 'not-paid', 'unknown']).optional(),
+      /** The counter's profile when the case was opened (a Demo case is practice); absent: the counter's profile now. */
+      profile: Text(32).optional(),
     })
     .strict(),
   'case.resolved': z

@@ -144,6 +144,7 @@ export class CaseStore {
               : {}),
           ...(search.last4 !== undefined ? { last4: search.last4 } : {}),
           ...(f?.truth ? { truth: f.truth } : {}),
+          profile: clipText(c.profile, 32),
         },
         c.at,
       );

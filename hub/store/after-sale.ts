@@ -163,9 +163,9 @@ async function projectCases(q: SqlRunner, counterId: string, branch: string, eve
     await q.query(
       `insert into dash_cases (counter_id, case_no, branch, opened_by, opened_at, reference, amount_kobo, last4, truth, practice)
        select $1, t.case_no, $2, t.opened_by, t.at, t.reference, t.amount, t.last4, t.truth,
-              coalesce((select c.profile in ('demo', 'sandbox') from counters c where c.id = $1), false)
-         from unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[])
-              as t(case_no, opened_by, at, reference, amount, last4, truth)
+              coalesce(t.profile in ('demo', 'sandbox'), (select c.profile in ('demo', 'sandbox') from counters c where c.id = $1), false)
+         from unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[])
+              as t(case_no, opened_by, at, reference, amount, last4, truth, profile)
        on conflict (counter_id, case_no) do nothing`,
       [
         counterId,
@@ -177,6 +177,8 @@ async function projectCases(q: SqlRunner, counterId: string, branch: string, eve
         opened.map((e) => e.payload.amountKobo ?? null),
         opened.map((e) => e.payload.last4 ?? null),
         opened.map((e) => e.payload.truth ?? null),
+        // The case's own profile when the counter said it (a Demo case opened on a counter now real is practice).
+        opened.map((e) => e.payload.profile ?? null),
       ],
     );
   for (const e of only(events, 'case.resolved'))

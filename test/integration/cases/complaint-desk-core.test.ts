@@ -152,6 +152,7 @@ describe('the complaint desk', () => {
           amountKobo: closed.amountKobo,
           last4: '4321',
           truth: 'paid-after-closing',
+          profile: 'demo',
         },
         { kind: 'case.resolved', caseNo: 'COU1-C0001', resolution: 'tickets-given', by: 'Ngozi' },
         expect.objectContaining({ kind: 'case.opened', caseNo: 'COU1-C0002', truth: 'not-paid' }),

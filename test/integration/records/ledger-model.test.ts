@@ -34,6 +34,8 @@ import { openHubDb } from '../../../hub/db/open';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../../hub/helpers/pg-cluster';
 import { enrollCounter, issueEnrollCode } from '../../../hub/store/counters';
 import { shifts as hubShifts, today as hubToday } from '../../../hub/store/dashboard';
+import { afterSaleFigures } from '../../../hub/store/after-sale-views';
+import { caseAge } from '../../../shared/cases';
 import { searchOrders, type OrderFilters } from '../../../hub/store/dashboard-orders';
 import { storeSyncBatch } from '../../../hub/store/journal';
 import { formatNaira, koboToNairaString } from '../../../shared/money';
@@ -630,11 +632,37 @@ async function run(actions: Action[]): Promise<void> {
             ...m.sales.flatMap((x) => (x.paidAt === null ? [] : [x.paidAt])),
             ...m.late.map((x) => x.foundAt),
             ...m.topups.map((x) => x.createdAt),
+            ...m.refunds.flatMap((x) => (x.returnedAt === null ? [x.at] : [x.at, x.returnedAt])),
+            ...m.cases.map((x) => x.openedAt),
           ].map((t) => lagosDate(t)),
         ),
       ];
       for (const d of touched) {
         const v = await hubToday(hub, { kind: 'all' }, d, branch);
+        // After the sale on Today: card refunds owed now, refunds paid that day by tender, open cases by age.
+        const real = m.refunds.filter((x) => !x.demo);
+        const dayOf = (t: number | null) => t !== null && lagosDate(t) === d;
+        const tally = (list: { amount: number }[]) => [list.length, list.reduce((n, x) => n + x.amount, 0)];
+        const openCases = m.cases.filter((x) => !x.demo && x.resolvedAt === null);
+        const after = await afterSaleFigures(hub, { kind: 'all' }, d, now, branch);
+        expect(
+          [
+            tally(real.filter((x) => x.tender === 'card' && x.returnedAt === null)),
+            tally(real.filter((x) => x.tender === 'cash' && dayOf(x.returnedAt))),
+            tally(real.filter((x) => x.tender === 'card' && dayOf(x.returnedAt))),
+            [
+              openCases.length,
+              openCases.filter((x) => caseAge(x.openedAt, now) === 'flagged').length,
+              openCases.filter((x) => caseAge(x.openedAt, now) === 'overdue').length,
+            ],
+          ],
+          `${on}: Hub's Today ${d}, after the sale`,
+        ).toEqual([
+          [after.owedCount, after.owedKobo],
+          [after.paidCashCount, after.paidCashKobo],
+          [after.paidCardCount, after.paidCardKobo],
+          [after.openCases, after.flaggedCases, after.overdueCases],
+        ]);
         // The day's real sales by category and tender.
         checkHubMix(
           v.sales,

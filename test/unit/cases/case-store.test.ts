@@ -63,7 +63,10 @@ describe('the cases', () => {
     });
     expect(store.openFor('COU1-261207-0007')?.id).toBe(b.id);
     expect(events.map((e) => [e.kind, e.payload])).toEqual([
-      ['case.opened', { caseNo: 'COU1-C0001', openedBy: 'Ngozi', amountKobo: 400_000, last4: '4321' }],
+      [
+        'case.opened',
+        { caseNo: 'COU1-C0001', openedBy: 'Ngozi', amountKobo: 400_000, last4: '4321', profile: 'sandbox' },
+      ],
       [
         'case.opened',
         {
@@ -73,6 +76,7 @@ describe('the cases', () => {
           amountKobo: 400_000,
           last4: '4321',
           truth: 'paid-after-closing',
+          profile: 'sandbox',
         },
       ],
     ]);
