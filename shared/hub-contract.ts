@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { ORDER_STATES } from './orders';
 import { TOPUP_STATES } from './topups';
 import { HubSoldBasketSchema } from './hub-basket-contract';
+import { AFTER_SALE_SYNC_PAYLOADS } from './hub-after-sale-contract';
+import { counterText as Text, Kobo } from './hub-text';
 
 export const HUB_API_PREFIX = '/api/v1';
 
@@ -40,15 +42,7 @@ export const HubErrorSchema = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** True when a text holds NUL or half of a surrogate pair (broken UTF-16): PostgreSQL cannot store it. */
-export const brokenText = (s: string): boolean =>
-  s.includes('\u0000') || /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
-/** Text from a counter: at most `max` characters, no NUL, no lone surrogate. */
-const Text = (max: number) =>
-  z
-    .string()
-    .max(max, `at most ${max} characters`)
-    .refine((s) => !brokenText(s), 'holds NUL or a broken character: send plain text');
+export { brokenText } from './hub-text';
 const Name = Text(80)
   .transform((s) => s.trim())
   .pipe(z.string().min(1, 'must not be empty'));
@@ -87,7 +81,6 @@ export const MeResponseSchema = z.object({ counterId: Id, name: z.string(), bran
 
 // ---- Journal sync ----------------------------------------------------------------------------
 
-const Kobo = z.number().int().nonnegative();
 /**
  * A count the Hub keeps in a 32-bit column (tickets, a Z report's number, a queue): larger is refused with a 400, not a 500.
  * @internal for tests
@@ -159,65 +152,7 @@ export const SYNC_PAYLOADS = {
       note: Text(200).optional(),
     })
     .strict(),
-  /**
-   * Tickets or lines of a paid sale were cancelled (or moved by an exchange): the seats are free
-   * again on every counter, and each refund owed is listed until returned (docs/refunds.md).
-   */
-  'order.cancelled': z
-    .object({
-      reference: Text(64).pipe(z.string().min(1)),
-      kind: z.enum(['cancel', 'exchange']),
-      seats: z.array(Text(8)).max(50),
-      /** The refunds owed, by tender (a split sale's cancel may owe both). */
-      refunds: z
-        .array(
-          z
-            .object({ refundNo: Text(16).pipe(z.string().min(1)), tender: z.enum(['cash', 'card']), amountKobo: Kobo })
-            .strict(),
-        )
-        .max(2),
-      reason: Text(40).pipe(z.string().min(1)),
-      note: Text(200).optional(),
-      approvedBy: Text(80).pipe(z.string().min(1)),
-      approvedHow: z.enum(['pin', 'code']),
-      /** The new sale of an exchange (its reference). */
-      exchangeTo: Text(64).optional(),
-    })
-    .strict(),
-  /** A card refund owed was given back: how, the reference, who. */
-  'refund.returned': z
-    .object({
-      refundNo: Text(16).pipe(z.string().min(1)),
-      reference: Text(64).pipe(z.string().min(1)),
-      how: z.enum(['provider-reversal', 'bank-transfer', 'cash']),
-      returnReference: Text(64).pipe(z.string().min(1)),
-      by: Text(80).pipe(z.string().min(1)),
-    })
-    .strict(),
-  /** A complaint case was opened at the desk ("I was debited"). */
-  'case.opened': z
-    .object({
-      caseNo: Text(32).pipe(z.string().min(1)),
-      openedBy: Text(80).pipe(z.string().min(1)),
-      reference: Text(64).optional(),
-      amountKobo: Kobo.optional(),
-      last4: z
-        .string()
-        .regex(/^\d{4}$/)
-        .optional(),
-      truth: z.enum(['paid-tickets-given', 'paid-after-closing', 'not-paid', 'unknown']).optional(),
-      /** The counter's profile when the case was opened (a Demo case is practice); absent: the counter's profile now. */
-      profile: Text(32).optional(),
-    })
-    .strict(),
-  'case.resolved': z
-    .object({
-      caseNo: Text(32).pipe(z.string().min(1)),
-      resolution: z.enum(['tickets-given', 'refund-owed', 'not-debited']),
-      by: Text(80).pipe(z.string().min(1)),
-      note: Text(200).optional(),
-    })
-    .strict(),
+  ...AFTER_SALE_SYNC_PAYLOADS,
   'topup.submitted': z
     .object({
       reference: Text(64).pipe(z.string().min(1)),

@@ -6,8 +6,6 @@ import { z } from 'zod';
 import { BasketTicketsSchema, ConcessionLineSchema, MAX_CONCESSION_LINES } from './basket';
 import { OrderState, SaleFieldsView } from './orders';
 import { SoldBasketSchema } from './sold-basket';
-import { ApprovalSchema, UndoReason } from './refunds';
-import { SEAT_LABEL_RE } from './seat-list';
 
 /** The booking reference's one rule (the OpenAPI document's pattern is this one's source). */
 export const BOOKING_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
@@ -243,31 +241,7 @@ export const ChargeViewSchema = z.object({
   exchangedTo: z.array(z.string()).optional(),
 });
 export type ChargeView = z.infer<typeof ChargeViewSchema>;
-
-/**
- * `POST /v1/charges/{reference}/refund`: cancels tickets of a paid charge (the customer cancelled,
- * the show was cancelled). `seats` left out: every seat still valid. A supervisor's approval is
- * needed as at the counter: a manager's one-time approval code from the Hub (or the counter's admin
- * PIN, typed by the supervisor; wrong PINs lock it as at the counter).
- */
-export const ChargeRefundRequestSchema = z
-  .object({
-    seats: z
-      .array(
-        z
-          .string()
-          .trim()
-          .toUpperCase()
-          .refine((v) => SEAT_LABEL_RE.test(v), 'A seat is letters and digits only, for example F7'),
-      )
-      .max(50)
-      .optional(),
-    reason: UndoReason,
-    note: z.string().trim().max(200, 'At most 200 characters').optional(),
-    approval: ApprovalSchema,
-  })
-  .strict();
-export type ChargeRefundRequest = z.input<typeof ChargeRefundRequestSchema>;
+export { ChargeRefundRequestSchema, type ChargeRefundRequest } from './integration-refund';
 
 const ChargeEventSchema = z.object({
   /** `<reference>:<sequence>`: the same event delivered twice has the same id. */
